@@ -86,7 +86,9 @@ ensure_java_images() {
   fi
   if ! have_image "$JRE_IMAGE"; then
     ctx="$(mktemp -d /tmp/bourse-jre.XXXXXX)"
-    "$JDK_DIR/bin/jlink" --add-modules ALL-MODULE-PATH --strip-debug --no-man-pages --no-header-files \
+    local modules
+    modules="$("$JDK_DIR/bin/java" --list-modules | sed 's/@.*//' | grep -v '^jdk\.\(hotspot\.agent\|jcmd\|jdeps\|jlink\|jpackage\|javadoc\|jshell\|compiler\)$' | paste -sd, -)"
+    "$JDK_DIR/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
       --output "$ctx/jre"
     printf 'FROM %s\nCOPY jre /opt/java/openjdk\nENV JAVA_HOME=/opt/java/openjdk PATH=/opt/java/openjdk/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n' \
       "$BASE_IMAGE" >"$ctx/Dockerfile"

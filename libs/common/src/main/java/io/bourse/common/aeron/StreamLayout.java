@@ -1,0 +1,77 @@
+package io.bourse.common.aeron;
+
+import io.bourse.common.config.Settings;
+
+/**
+ * Where the services meet on Aeron: the media driver directory, and channel plus stream id of the engine command
+ * streams (one per shard), the engine event streams (one per shard) and the market-data stream. Channels default to
+ * {@code aeron:ipc} (one host); any of them can be set to {@code aeron:udp?endpoint=host:port} without code changes.
+ *
+ * @param aeronDirectoryName media driver directory (default {@value #AERON_DIR_DEFAULT}).
+ * @param commandChannel     channel of the gateway-to-engine command streams.
+ * @param commandStreamBase  stream id of shard 0's commands; shard k uses base + k.
+ * @param eventChannel       channel of the engine event streams.
+ * @param eventStreamBase    stream id of shard 0's events; shard k uses base + k.
+ * @param marketDataChannel  channel of the md-publisher's market data.
+ * @param marketDataStreamId stream id of the market data.
+ */
+public record StreamLayout(
+    String aeronDirectoryName,
+    String commandChannel,
+    int commandStreamBase,
+    String eventChannel,
+    int eventStreamBase,
+    String marketDataChannel,
+    int marketDataStreamId)
+{
+    /** Default media driver directory, shared by containers through {@code ipc: host}. */
+    public static final String AERON_DIR_DEFAULT = "/dev/shm/aeron-bourse";
+    /** Default channel for every stream. */
+    public static final String CHANNEL_DEFAULT = "aeron:ipc";
+
+    /**
+     * @param settings source of {@code bourse.aeron.dir}, {@code bourse.command.channel},
+     *                 {@code bourse.command.stream.base}, {@code bourse.event.channel},
+     *                 {@code bourse.event.stream.base}, {@code bourse.md.channel}, {@code bourse.md.stream}.
+     * @return the configured layout.
+     */
+    public static StreamLayout fromSettings(final Settings settings)
+    {
+        return new StreamLayout(
+            settings.get("bourse.aeron.dir", AERON_DIR_DEFAULT),
+            settings.get("bourse.command.channel", CHANNEL_DEFAULT),
+            settings.getInt("bourse.command.stream.base", 1000),
+            settings.get("bourse.event.channel", CHANNEL_DEFAULT),
+            settings.getInt("bourse.event.stream.base", 2000),
+            settings.get("bourse.md.channel", CHANNEL_DEFAULT),
+            settings.getInt("bourse.md.stream", 3000));
+    }
+
+    /**
+     * @param aeronDirectoryName another media driver directory.
+     * @return this layout on that directory.
+     */
+    public StreamLayout withAeronDirectory(final String aeronDirectoryName)
+    {
+        return new StreamLayout(aeronDirectoryName, commandChannel, commandStreamBase, eventChannel, eventStreamBase,
+            marketDataChannel, marketDataStreamId);
+    }
+
+    /**
+     * @param shardId engine shard.
+     * @return stream id of that shard's command stream.
+     */
+    public int commandStreamId(final int shardId)
+    {
+        return commandStreamBase + shardId;
+    }
+
+    /**
+     * @param shardId engine shard.
+     * @return stream id of that shard's event stream.
+     */
+    public int eventStreamId(final int shardId)
+    {
+        return eventStreamBase + shardId;
+    }
+}

@@ -1,0 +1,88 @@
+package io.bourse.common.config;
+
+import java.util.Map;
+
+/**
+ * Reads one setting from a system property {@code bourse.x.y} or, failing that, from the environment variable
+ * {@code BOURSE_X_Y}; containers use the environment, the embedded mode and tests use properties or explicit
+ * context fields.
+ */
+public final class Settings
+{
+    private final Map<String, String> environment;
+
+    /**
+     * @param environment the environment variables to consult after the system properties (normally
+     *                    {@link System#getenv()}).
+     */
+    public Settings(final Map<String, String> environment)
+    {
+        this.environment = environment;
+    }
+
+    /** @return settings backed by the process environment. */
+    public static Settings fromEnvironment()
+    {
+        return new Settings(System.getenv());
+    }
+
+    /**
+     * @param propertyName e.g. {@code bourse.gateway.port}; the environment name is derived from it.
+     * @param defaultValue returned when neither the property nor the variable is set.
+     * @return the configured value.
+     */
+    public String get(final String propertyName, final String defaultValue)
+    {
+        final String property = System.getProperty(propertyName);
+        if (null != property)
+        {
+            return property;
+        }
+        final String env = environment.get(environmentName(propertyName));
+        return null != env && !env.isEmpty() ? env : defaultValue;
+    }
+
+    /**
+     * @param propertyName the setting.
+     * @param defaultValue returned when unset.
+     * @return the value as an int.
+     * @throws IllegalArgumentException naming the setting when the value is not an integer.
+     */
+    public int getInt(final String propertyName, final int defaultValue)
+    {
+        return (int)getLong(propertyName, defaultValue);
+    }
+
+    /**
+     * @param propertyName the setting.
+     * @param defaultValue returned when unset.
+     * @return the value as a long.
+     * @throws IllegalArgumentException naming the setting when the value is not an integer.
+     */
+    public long getLong(final String propertyName, final long defaultValue)
+    {
+        final String value = get(propertyName, null);
+        if (null == value)
+        {
+            return defaultValue;
+        }
+        try
+        {
+            return Long.parseLong(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(
+                propertyName + " (" + environmentName(propertyName) + ") is not an integer: " + value, ex);
+        }
+    }
+
+    /**
+     * @param propertyName e.g. {@code bourse.gateway.port}.
+     * @return the matching environment variable name, e.g. {@code BOURSE_GATEWAY_PORT}.
+     */
+    public static String environmentName(final String propertyName)
+    {
+        return propertyName.toUpperCase().replace('.', '_').replace('-', '_');
+    }
+}

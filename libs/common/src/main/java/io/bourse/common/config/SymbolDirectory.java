@@ -1,0 +1,156 @@
+package io.bourse.common.config;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The symbols the exchange trades and the shard that owns each one, parsed from a list such as
+ * {@code AAPL@0,MSFT@1,GOOG@0}. A symbol's locate code (ITCH 5.0 Stock Locate) is its 1-based position in the list.
+ * Symbols are at most 8 ASCII characters (ITCH 5.0 / OUCH 4.2 Stock field).
+ */
+public final class SymbolDirectory
+{
+    /** Setting name of the symbol list. */
+    public static final String SYMBOLS_PROP_NAME = "bourse.symbols";
+    /** Default symbol list: two shards, AAPL on shard 0 and MSFT on shard 1. */
+    public static final String SYMBOLS_DEFAULT = "AAPL@0,MSFT@1,GOOG@0,AMZN@1";
+
+    /** One tradable symbol. */
+    public record Entry(String symbol, int locate, int shardId, long packed)
+    {
+    }
+
+    private final List<Entry> entries;
+    private final int shardCount;
+
+    private SymbolDirectory(final List<Entry> entries)
+    {
+        this.entries = Collections.unmodifiableList(entries);
+        int maxShard = -1;
+        for (final Entry entry : entries)
+        {
+            maxShard = Math.max(maxShard, entry.shardId());
+        }
+        this.shardCount = maxShard + 1;
+    }
+
+    /**
+     * @param spec comma-separated {@code SYMBOL@SHARD} items; a symbol without {@code @SHARD} goes to shard 0.
+     * @return the directory.
+     * @throws IllegalArgumentException for an empty list, a symbol longer than 8 characters, a duplicate or a bad
+     *                                  shard number.
+     */
+    public static SymbolDirectory parse(final String spec)
+    {
+        final List<Entry> entries = new ArrayList<>();
+        for (final String raw : spec.split(","))
+        {
+            final String item = raw.trim();
+            if (item.isEmpty())
+            {
+                continue;
+            }
+            final int at = item.indexOf('@');
+            final String symbol = (at < 0 ? item : item.substring(0, at)).trim().toUpperCase();
+            final int shard;
+            try
+            {
+                shard = at < 0 ? 0 : Integer.parseInt(item.substring(at + 1).trim());
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": bad shard in '" + item + "'", ex);
+            }
+            if (symbol.isEmpty() || symbol.length() > 8 || shard < 0 || shard > 15)
+            {
+                throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": bad item '" + item + "'");
+            }
+            final long packed = Symbols.pack(symbol);
+            for (final Entry existing : entries)
+            {
+                if (existing.packed() == packed)
+                {
+                    throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": duplicate symbol " + symbol);
+                }
+            }
+            entries.add(new Entry(symbol, entries.size() + 1, shard, packed));
+        }
+        if (entries.isEmpty())
+        {
+            throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": no symbols");
+        }
+        return new SymbolDirectory(entries);
+    }
+
+    /**
+     * @param settings where to read {@value #SYMBOLS_PROP_NAME} from.
+     * @return the configured directory.
+     */
+    public static SymbolDirectory fromSettings(final Settings settings)
+    {
+        return parse(settings.get(SYMBOLS_PROP_NAME, SYMBOLS_DEFAULT));
+    }
+
+    /** @return every symbol in locate order. */
+    public List<Entry> entries()
+    {
+        return entries;
+    }
+
+    /** @return number of shards: the highest shard id in the list plus one. */
+    public int shardCount()
+    {
+        return shardCount;
+    }
+
+    /**
+     * @param packed a symbol packed by {@link Symbols#pack}.
+     * @return its entry, or null when the exchange does not trade it.
+     */
+    public Entry find(final long packed)
+    {
+        for (int i = 0, n = entries.size(); i < n; i++)
+        {
+            final Entry entry = entries.get(i);
+            if (entry.packed() == packed)
+            {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param shardId a shard.
+     * @return the symbols that shard owns, in locate order.
+     */
+    public List<Entry> symbolsOfShard(final int shardId)
+    {
+        final List<Entry> result = new ArrayList<>();
+        for (final Entry entry : entries)
+        {
+            if (entry.shardId() == shardId)
+            {
+                result.add(entry);
+            }
+        }
+        return result;
+    }
+
+    /** @return the list in {@code SYMBOL@SHARD} form, as accepted by {@link #parse}. */
+    @Override
+    public String toString()
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final Entry entry : entries)
+        {
+            if (!sb.isEmpty())
+            {
+                sb.append(',');
+            }
+            sb.append(entry.symbol()).append('@').append(entry.shardId());
+        }
+        return sb.toString();
+    }
+}

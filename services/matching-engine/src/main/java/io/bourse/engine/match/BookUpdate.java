@@ -1,0 +1,12 @@
+package io.bourse.engine.match;
+
+/** What a replace did to the resting order, so that market data can show it with ITCH 5.0 semantics. */
+public enum BookUpdate
+{
+    /** Same price, size not increased: reduced in place, time priority and order id kept (ITCH Order Cancel). */
+    PRIORITY_KEPT,
+    /** The order rests under a new order id at the new price, without matching (ITCH Order Replace). */
+    REPLACED,
+    /** The old order left the book and the replacement matched; any remainder rests via onOrderAdded. */
+    REMOVED
+}

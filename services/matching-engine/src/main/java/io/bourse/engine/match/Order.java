@@ -1,0 +1,43 @@
+package io.bourse.engine.match;
+
+/**
+ * A resting or incoming order; pooled and linked intrusively into its price level's FIFO queue. Mutable and owned
+ * by the engine thread.
+ */
+final class Order
+{
+    long clientOrderId;
+    long orderId;
+    Side side;
+    long price;
+    long remaining;
+    int timeInForce;
+    OrderBook book;
+    PriceLevel level;
+    Order prev;
+    Order next;
+
+    void init(
+        final long clientOrderId, final long orderId, final OrderBook book, final Side side, final long price,
+        final long quantity, final int timeInForce)
+    {
+        this.clientOrderId = clientOrderId;
+        this.orderId = orderId;
+        this.book = book;
+        this.side = side;
+        this.price = price;
+        this.remaining = quantity;
+        this.timeInForce = timeInForce;
+        this.level = null;
+        this.prev = null;
+        this.next = null;
+    }
+
+    void clear()
+    {
+        book = null;
+        level = null;
+        prev = null;
+        next = null;
+    }
+}

@@ -1,0 +1,92 @@
+package io.bourse.engine.match;
+
+import java.util.ArrayDeque;
+
+/**
+ * The limit order book of one symbol: bids and offers in price-time priority. Read access for tests, snapshots and
+ * market data; changes go through {@link MatchingEngine}. Prices in 1/10000 dollars, sizes in shares.
+ */
+public final class OrderBook
+{
+    /** Visits resting orders in priority order. */
+    @FunctionalInterface
+    public interface OrderVisitor
+    {
+        /**
+         * @param orderId   reference number.
+         * @param side      side.
+         * @param price     limit price.
+         * @param remaining resting shares.
+         */
+        void visit(long orderId, Side side, long price, long remaining);
+    }
+
+    private final long symbol;
+    final BookSide bids;
+    final BookSide asks;
+
+    OrderBook(final long symbol, final ArrayDeque<PriceLevel> levelPool)
+    {
+        this.symbol = symbol;
+        this.bids = new BookSide(Side.BUY, levelPool);
+        this.asks = new BookSide(Side.SELL, levelPool);
+    }
+
+    /** @return the packed symbol. */
+    public long symbol()
+    {
+        return symbol;
+    }
+
+    BookSide side(final Side side)
+    {
+        return side == Side.BUY ? bids : asks;
+    }
+
+    /**
+     * @param side BUY for bids, SELL for offers.
+     * @return the best price on that side, or 0 when empty.
+     */
+    public long bestPrice(final Side side)
+    {
+        final PriceLevel best = side(side).best();
+        return null == best ? 0 : best.price;
+    }
+
+    /**
+     * @param side BUY for bids, SELL for offers.
+     * @return total shares at the best price, or 0 when empty.
+     */
+    public long bestQuantity(final Side side)
+    {
+        final PriceLevel best = side(side).best();
+        return null == best ? 0 : best.totalQuantity;
+    }
+
+    /**
+     * @param side BUY for bids, SELL for offers.
+     * @return number of price levels on that side.
+     */
+    public int levelCount(final Side side)
+    {
+        return side(side).levelCount();
+    }
+
+    /**
+     * Visits every resting order of one side: best price first, time priority within a price.
+     *
+     * @param side    BUY for bids, SELL for offers.
+     * @param visitor receives each order.
+     */
+    public void forEachOrder(final Side side, final OrderVisitor visitor)
+    {
+        final BookSide bookSide = side(side);
+        for (int depth = 0, n = bookSide.levelCount(); depth < n; depth++)
+        {
+            for (Order order = bookSide.levelAt(depth).head; null != order; order = order.next)
+            {
+                visitor.visit(order.orderId, side, order.price, order.remaining);
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.bourse.engine.match;
+
+/** OUCH 4.2 reason codes the matching core produces (Rejected 'J' and Canceled 'C' messages). */
+public final class ReasonCodes
+{
+    /** Rejected: invalid stock (symbol not traded by this shard). */
+    public static final byte REJECT_INVALID_STOCK = 'S';
+    /** Rejected: invalid price (not positive or above the maximum). */
+    public static final byte REJECT_INVALID_PRICE = 'X';
+    /** Rejected: shares zero or above the configured safety threshold. */
+    public static final byte REJECT_SHARES_THRESHOLD = 'Z';
+    /** Rejected: other (duplicate order id, replace of an order that is no longer open). */
+    public static final byte REJECT_OTHER = 'O';
+
+    /** Canceled: user requested. */
+    public static final byte CANCEL_USER_REQUESTED = 'U';
+    /** Canceled: immediate-or-cancel remainder. */
+    public static final byte CANCEL_IMMEDIATE_OR_CANCEL = 'I';
+
+    private ReasonCodes()
+    {
+    }
+}
