@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,7 +40,7 @@ public final class Credentials
      */
     public static Credentials parse(final List<String> lines)
     {
-        final Map<String, User> users = new HashMap<>();
+        final Map<String, User> users = new LinkedHashMap<>();
         for (final String raw : lines)
         {
             final String line = raw.trim();
@@ -98,5 +99,11 @@ public final class Credentials
     public int size()
     {
         return users.size();
+    }
+
+    /** @return every user in file order. */
+    public List<User> users()
+    {
+        return new ArrayList<>(users.values());
     }
 }

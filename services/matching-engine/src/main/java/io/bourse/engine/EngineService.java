@@ -1,0 +1,108 @@
+package io.bourse.engine;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsServer;
+import io.bourse.engine.match.MatchingEngine;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SleepingIdleStrategy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A running matching-engine shard: its Aeron client, command subscription, event publication, metrics endpoint and
+ * the engine agent on its own thread.
+ */
+public final class EngineService implements AutoCloseable
+{
+    private final MetricsServer metricsServer;
+    private final Aeron aeron;
+    private final AgentRunner runner;
+
+    private EngineService(final MetricsServer metricsServer, final Aeron aeron, final AgentRunner runner)
+    {
+        this.metricsServer = metricsServer;
+        this.aeron = aeron;
+        this.runner = runner;
+    }
+
+    /**
+     * Starts a shard.
+     *
+     * @param ctx the configuration; {@link EngineContext#conclude()} is applied.
+     * @return the running shard.
+     * @throws IllegalStateException for a bad configuration.
+     * @throws UncheckedIOException  when the metrics port cannot be bound.
+     */
+    public static EngineService launch(final EngineContext ctx)
+    {
+        ctx.conclude();
+        final MetricsServer metricsServer;
+        try
+        {
+            metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("bourse.engine.metrics.port=" + ctx.metricsPort(), ex);
+        }
+        final StreamLayout layout = ctx.streamLayout();
+        final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+        final Subscription commands = aeron.addSubscription(
+            layout.commandChannel(), layout.commandStreamId(ctx.shardId()));
+        final Publication events = aeron.addExclusivePublication(
+            layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
+
+        final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
+        final EventProxy eventProxy = new EventProxy(
+            events, new BoundedOffer(new SleepingIdleStrategy(1_000), 1_000_000), metrics);
+        final MatchingEngine engine = new MatchingEngine(
+            ctx.shardId(), symbols(ctx.symbolDirectory(), ctx.shardId()), ctx.maxOrderQuantity(), eventProxy);
+        final EngineAgent agent = new EngineAgent(
+            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, metrics));
+        final AtomicLong errors = new AtomicLong();
+        GaugeWithCallback.builder()
+            .name("bourse_engine_open_orders").help("Orders resting on the shard's books")
+            .callback((callback) -> callback.call(engine.openOrderCount()))
+            .register(metricsServer.registry());
+        CounterWithCallback.builder()
+            .name("bourse_engine_errors_total").help("Errors raised by the engine agent")
+            .callback((callback) -> callback.call(errors.get()))
+            .register(metricsServer.registry());
+        final AgentRunner runner = AgentLaunch.start(agent, ctx.idleStrategy(), errors);
+        System.out.println("matching-engine shard " + ctx.shardId() + " started: symbols " +
+            ctx.symbolDirectory().symbolsOfShard(ctx.shardId()).stream().map(SymbolDirectory.Entry::symbol).toList() +
+            ", commands " + layout.commandChannel() + " stream " + layout.commandStreamId(ctx.shardId()) +
+            ", events stream " + layout.eventStreamId(ctx.shardId()) + ", metrics :" + metricsServer.port());
+        return new EngineService(metricsServer, aeron, runner);
+    }
+
+    private static long[] symbols(final SymbolDirectory directory, final int shardId)
+    {
+        final List<SymbolDirectory.Entry> entries = directory.symbolsOfShard(shardId);
+        final long[] symbols = new long[entries.size()];
+        for (int i = 0; i < symbols.length; i++)
+        {
+            symbols[i] = entries.get(i).packed();
+        }
+        return symbols;
+    }
+
+    /** Stops the agent, then closes Aeron and the metrics endpoint. */
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(runner, aeron, metricsServer);
+    }
+}

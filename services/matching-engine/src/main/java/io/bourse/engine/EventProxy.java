@@ -1,0 +1,191 @@
+package io.bourse.engine;
+
+import io.aeron.Publication;
+import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.config.Symbols;
+import io.bourse.engine.match.BookUpdate;
+import io.bourse.engine.match.MatchingEngineListener;
+import io.bourse.engine.match.Side;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.OrderAcceptedEncoder;
+import io.bourse.sbe.engine.OrderAddedEncoder;
+import io.bourse.sbe.engine.OrderCanceledEncoder;
+import io.bourse.sbe.engine.OrderExecutedEncoder;
+import io.bourse.sbe.engine.OrderRejectedEncoder;
+import io.bourse.sbe.engine.OrderReplacedEncoder;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Encodes every outcome of the matching core as an SBE event (engine-schema.xml) on the shard's event stream,
+ * stamped with the next shard sequence number (from 1) and the timestamp of the command being processed.
+ */
+final class EventProxy implements MatchingEngineListener
+{
+    private final Publication publication;
+    private final BoundedOffer offer;
+    private final EngineMetrics metrics;
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final OrderAcceptedEncoder accepted = new OrderAcceptedEncoder();
+    private final OrderRejectedEncoder rejected = new OrderRejectedEncoder();
+    private final OrderAddedEncoder added = new OrderAddedEncoder();
+    private final OrderExecutedEncoder executed = new OrderExecutedEncoder();
+    private final OrderCanceledEncoder canceled = new OrderCanceledEncoder();
+    private final OrderReplacedEncoder replaced = new OrderReplacedEncoder();
+    private long sequenceNumber;
+    private long timestampNs;
+
+    EventProxy(final Publication publication, final BoundedOffer offer, final EngineMetrics metrics)
+    {
+        this.publication = publication;
+        this.offer = offer;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Sets the timestamp stamped on the events of the command about to be processed.
+     *
+     * @param timestampNs the command's gateway receive time, ns since midnight.
+     */
+    void commandTimestamp(final long timestampNs)
+    {
+        this.timestampNs = timestampNs;
+    }
+
+    /** @return the sequence number of the last event published. */
+    long sequenceNumber()
+    {
+        return sequenceNumber;
+    }
+
+    @Override
+    public void onOrderAccepted(
+        final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
+        final long price, final int timeInForce)
+    {
+        accepted.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .orderId(orderId);
+        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderAcceptedEncoder.symbolEncodingOffset());
+        accepted.side(side(side)).quantity(quantity).price(price).timeInForce(timeInForce);
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + accepted.encodedLength());
+        metrics.accepted.inc();
+    }
+
+    @Override
+    public void onOrderRejected(final long clientOrderId, final long symbol, final byte reason)
+    {
+        rejected.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId);
+        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderRejectedEncoder.symbolEncodingOffset());
+        rejected.reason(reason);
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + rejected.encodedLength());
+        metrics.rejected.inc();
+    }
+
+    @Override
+    public void onOrderAdded(final long orderId, final long symbol, final Side side, final long quantity, final long price)
+    {
+        added.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .orderId(orderId);
+        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderAddedEncoder.symbolEncodingOffset());
+        added.side(side(side)).quantity(quantity).price(price);
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + added.encodedLength());
+        metrics.added.inc();
+    }
+
+    @Override
+    public void onOrderExecuted(
+        final long matchNumber, final long symbol, final long quantity, final long price,
+        final long takerClientOrderId, final long takerOrderId, final Side takerSide,
+        final long makerClientOrderId, final long makerOrderId, final long makerLeaves, final long takerLeaves)
+    {
+        executed.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .matchNumber(matchNumber);
+        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderExecutedEncoder.symbolEncodingOffset());
+        executed.quantity(quantity)
+            .price(price)
+            .takerClientOrderId(takerClientOrderId)
+            .takerOrderId(takerOrderId)
+            .takerSide(side(takerSide))
+            .makerClientOrderId(makerClientOrderId)
+            .makerOrderId(makerOrderId)
+            .makerLeavesQuantity(makerLeaves)
+            .takerLeavesQuantity(takerLeaves);
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + executed.encodedLength());
+        metrics.executed.inc();
+    }
+
+    @Override
+    public void onOrderCanceled(
+        final long clientOrderId, final long orderId, final long symbol, final long canceledQuantity,
+        final long leaves, final byte reason, final boolean wasResting)
+    {
+        canceled.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .orderId(orderId);
+        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderCanceledEncoder.symbolEncodingOffset());
+        canceled.canceledQuantity(canceledQuantity)
+            .leavesQuantity(leaves)
+            .reason(reason)
+            .wasResting((short)(wasResting ? 1 : 0));
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + canceled.encodedLength());
+        metrics.canceled.inc();
+    }
+
+    @Override
+    public void onOrderReplaced(
+        final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+    {
+        replaced.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .newClientOrderId(newClientOrderId)
+            .orderId(orderId)
+            .newOrderId(newOrderId);
+        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderReplacedEncoder.symbolEncodingOffset());
+        replaced.side(side(side))
+            .quantity(quantity)
+            .price(price)
+            .bookUpdate(bookUpdate(bookUpdate));
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + replaced.encodedLength());
+        metrics.replaced.inc();
+    }
+
+    private void publish(final int length)
+    {
+        if (offer.offer(publication, buffer, 0, length) < 0)
+        {
+            metrics.eventsDropped.inc();
+        }
+    }
+
+    private static io.bourse.sbe.engine.Side side(final Side side)
+    {
+        return side == Side.BUY ? io.bourse.sbe.engine.Side.BUY : io.bourse.sbe.engine.Side.SELL;
+    }
+
+    private static io.bourse.sbe.engine.BookUpdate bookUpdate(final BookUpdate bookUpdate)
+    {
+        return switch (bookUpdate)
+        {
+            case PRIORITY_KEPT -> io.bourse.sbe.engine.BookUpdate.PRIORITY_KEPT;
+            case REPLACED -> io.bourse.sbe.engine.BookUpdate.REPLACED;
+            case REMOVED -> io.bourse.sbe.engine.BookUpdate.REMOVED;
+        };
+    }
+}

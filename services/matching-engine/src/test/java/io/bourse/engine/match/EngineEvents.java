@@ -1,0 +1,95 @@
+package io.bourse.engine.match;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Records the matching core's events as values so that tests can compare whole lists. */
+final class EngineEvents implements MatchingEngineListener
+{
+    sealed interface Event permits Accepted, Rejected, Added, Executed, Canceled, Replaced
+    {
+    }
+
+    record Accepted(long clientOrderId, long orderId, Side side, long quantity, long price, int timeInForce)
+        implements Event
+    {
+    }
+
+    record Rejected(long clientOrderId, byte reason) implements Event
+    {
+    }
+
+    record Added(long orderId, Side side, long quantity, long price) implements Event
+    {
+    }
+
+    record Executed(long matchNumber, long quantity, long price, long takerClientOrderId, long makerClientOrderId,
+        long makerLeaves, long takerLeaves) implements Event
+    {
+    }
+
+    record Canceled(long clientOrderId, long orderId, long canceled, long leaves, byte reason, boolean wasResting)
+        implements Event
+    {
+    }
+
+    record Replaced(long clientOrderId, long newClientOrderId, long orderId, long newOrderId, long quantity,
+        long price, BookUpdate bookUpdate) implements Event
+    {
+    }
+
+    final List<Event> events = new ArrayList<>();
+
+    List<Event> drain()
+    {
+        final List<Event> copy = List.copyOf(events);
+        events.clear();
+        return copy;
+    }
+
+    @Override
+    public void onOrderAccepted(
+        final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
+        final long price, final int timeInForce)
+    {
+        events.add(new Accepted(clientOrderId, orderId, side, quantity, price, timeInForce));
+    }
+
+    @Override
+    public void onOrderRejected(final long clientOrderId, final long symbol, final byte reason)
+    {
+        events.add(new Rejected(clientOrderId, reason));
+    }
+
+    @Override
+    public void onOrderAdded(final long orderId, final long symbol, final Side side, final long quantity, final long price)
+    {
+        events.add(new Added(orderId, side, quantity, price));
+    }
+
+    @Override
+    public void onOrderExecuted(
+        final long matchNumber, final long symbol, final long quantity, final long price,
+        final long takerClientOrderId, final long takerOrderId, final Side takerSide,
+        final long makerClientOrderId, final long makerOrderId, final long makerLeaves, final long takerLeaves)
+    {
+        events.add(new Executed(matchNumber, quantity, price, takerClientOrderId, makerClientOrderId, makerLeaves,
+            takerLeaves));
+    }
+
+    @Override
+    public void onOrderCanceled(
+        final long clientOrderId, final long orderId, final long symbol, final long canceled, final long leaves,
+        final byte reason, final boolean wasResting)
+    {
+        events.add(new Canceled(clientOrderId, orderId, canceled, leaves, reason, wasResting));
+    }
+
+    @Override
+    public void onOrderReplaced(
+        final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+    {
+        events.add(new Replaced(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate));
+    }
+}

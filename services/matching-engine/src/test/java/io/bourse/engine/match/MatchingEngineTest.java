@@ -1,0 +1,280 @@
+package io.bourse.engine.match;
+
+import io.bourse.common.config.Symbols;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.bourse.engine.match.EngineEvents.Accepted;
+import static io.bourse.engine.match.EngineEvents.Added;
+import static io.bourse.engine.match.EngineEvents.Canceled;
+import static io.bourse.engine.match.EngineEvents.Executed;
+import static io.bourse.engine.match.EngineEvents.Rejected;
+import static io.bourse.engine.match.EngineEvents.Replaced;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MatchingEngineTest
+{
+    private static final long AAPL = Symbols.pack("AAPL");
+    private static final int DAY = 99_998;
+    private static final int IOC = 0;
+    private static final int SHARD = 1;
+
+    private final EngineEvents events = new EngineEvents();
+    private final MatchingEngine engine = new MatchingEngine(SHARD, new long[]{AAPL}, 1_000_000, events);
+
+    /** Order reference number the engine assigns to its n-th order (from 1). */
+    private static long orderId(final long n)
+    {
+        return (n << 4) | SHARD;
+    }
+
+    private static long matchNumber(final long n)
+    {
+        return (n << 4) | SHARD;
+    }
+
+    private record Resting(long orderId, Side side, long price, long remaining)
+    {
+    }
+
+    private List<Resting> book(final Side side)
+    {
+        final List<Resting> orders = new ArrayList<>();
+        engine.book(AAPL).forEachOrder(side, (id, s, price, remaining) -> orders.add(new Resting(id, s, price, remaining)));
+        return orders;
+    }
+
+    @Test
+    void shouldRestLimitOrderWhenNothingCrosses()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(1, orderId(1), Side.BUY, 100, 1_000_000, DAY),
+            new Added(orderId(1), Side.BUY, 100, 1_000_000));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(orderId(1), Side.BUY, 1_000_000, 100));
+    }
+
+    @Test
+    void shouldFillAcrossLevelsAtMakerPricesInPriceTimeOrder()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 100, 1_000_200, DAY);
+        engine.newOrder(2, AAPL, Side.SELL, 100, 1_000_100, DAY);
+        engine.newOrder(3, AAPL, Side.SELL, 100, 1_000_100, DAY);
+        events.drain();
+
+        engine.newOrder(4, AAPL, Side.BUY, 250, 1_000_200, DAY);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(4, orderId(4), Side.BUY, 250, 1_000_200, DAY),
+            new Executed(matchNumber(1), 100, 1_000_100, 4, 2, 0, 150),
+            new Executed(matchNumber(2), 100, 1_000_100, 4, 3, 0, 50),
+            new Executed(matchNumber(3), 50, 1_000_200, 4, 1, 50, 0));
+        assertThat(book(Side.SELL)).containsExactly(new Resting(orderId(1), Side.SELL, 1_000_200, 50));
+        assertThat(book(Side.BUY)).isEmpty();
+    }
+
+    @Test
+    void shouldRestRemainderWhenDayOrderIsPartiallyFilled()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 40, 1_000_000, DAY);
+        events.drain();
+
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_100, DAY);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(2, orderId(2), Side.BUY, 100, 1_000_100, DAY),
+            new Executed(matchNumber(1), 40, 1_000_000, 2, 1, 0, 60),
+            new Added(orderId(2), Side.BUY, 60, 1_000_100));
+        assertThat(engine.book(AAPL).bestPrice(Side.BUY)).isEqualTo(1_000_100);
+        assertThat(engine.book(AAPL).bestPrice(Side.SELL)).isZero();
+    }
+
+    @Test
+    void shouldCancelRemainderWhenImmediateOrCancel()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 40, 1_000_000, DAY);
+        events.drain();
+
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, IOC);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(2, orderId(2), Side.BUY, 100, 1_000_000, IOC),
+            new Executed(matchNumber(1), 40, 1_000_000, 2, 1, 0, 60),
+            new Canceled(2, orderId(2), 60, 0, ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false));
+        assertThat(book(Side.BUY)).isEmpty();
+        assertThat(engine.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldRejectWhenSymbolSizePriceOrIdInvalid()
+    {
+        engine.newOrder(1, Symbols.pack("MSFT"), Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 0, 1_000_000, DAY);
+        engine.newOrder(3, AAPL, Side.BUY, 1_000_001, 1_000_000, DAY);
+        engine.newOrder(4, AAPL, Side.BUY, 100, 0, DAY);
+        engine.newOrder(5, AAPL, Side.BUY, 100, MatchingEngine.MAX_PRICE + 1, DAY);
+        engine.newOrder(6, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(6, AAPL, Side.BUY, 100, 1_000_000, DAY);
+
+        assertThat(events.drain()).containsExactly(
+            new Rejected(1, ReasonCodes.REJECT_INVALID_STOCK),
+            new Rejected(2, ReasonCodes.REJECT_SHARES_THRESHOLD),
+            new Rejected(3, ReasonCodes.REJECT_SHARES_THRESHOLD),
+            new Rejected(4, ReasonCodes.REJECT_INVALID_PRICE),
+            new Rejected(5, ReasonCodes.REJECT_INVALID_PRICE),
+            new Accepted(6, orderId(1), Side.BUY, 100, 1_000_000, DAY),
+            new Added(orderId(1), Side.BUY, 100, 1_000_000),
+            new Rejected(6, ReasonCodes.REJECT_OTHER));
+    }
+
+    @Test
+    void shouldKeepPriorityWhenCanceledDownToNewSize()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        events.drain();
+
+        engine.cancelOrder(1, 30);
+        engine.cancelOrder(1, 30);
+
+        assertThat(events.drain()).containsExactly(
+            new Canceled(1, orderId(1), 70, 30, ReasonCodes.CANCEL_USER_REQUESTED, true));
+        assertThat(book(Side.BUY)).containsExactly(
+            new Resting(orderId(1), Side.BUY, 1_000_000, 30),
+            new Resting(orderId(2), Side.BUY, 1_000_000, 100));
+        assertThat(engine.book(AAPL).bestQuantity(Side.BUY)).isEqualTo(130);
+    }
+
+    @Test
+    void shouldRemoveOrderAndLevelWhenCanceledToZero()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 100, 1_000_000, DAY);
+        events.drain();
+
+        engine.cancelOrder(1, 0);
+        engine.cancelOrder(1, 0);
+
+        assertThat(events.drain()).containsExactly(
+            new Canceled(1, orderId(1), 100, 0, ReasonCodes.CANCEL_USER_REQUESTED, true));
+        assertThat(engine.book(AAPL).levelCount(Side.SELL)).isZero();
+        assertThat(engine.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldKeepPriorityWhenReplaceDecreasesSizeAtSamePrice()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        events.drain();
+
+        engine.replaceOrder(1, 11, 60, 1_000_000);
+
+        assertThat(events.drain()).containsExactly(
+            new Replaced(1, 11, orderId(1), orderId(1), 60, 1_000_000, BookUpdate.PRIORITY_KEPT));
+        assertThat(book(Side.BUY)).containsExactly(
+            new Resting(orderId(1), Side.BUY, 1_000_000, 60),
+            new Resting(orderId(2), Side.BUY, 1_000_000, 100));
+    }
+
+    @Test
+    void shouldLosePriorityWhenReplaceIncreasesSize()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        events.drain();
+
+        engine.replaceOrder(1, 11, 200, 1_000_000);
+
+        assertThat(events.drain()).containsExactly(
+            new Replaced(1, 11, orderId(1), orderId(3), 200, 1_000_000, BookUpdate.REPLACED));
+        assertThat(book(Side.BUY)).containsExactly(
+            new Resting(orderId(2), Side.BUY, 1_000_000, 100),
+            new Resting(orderId(3), Side.BUY, 1_000_000, 200));
+    }
+
+    @Test
+    void shouldMatchAndRestRemainderWhenReplacedPriceCrosses()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 50, 1_000_100, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        events.drain();
+
+        engine.replaceOrder(2, 12, 100, 1_000_100);
+
+        assertThat(events.drain()).containsExactly(
+            new Replaced(2, 12, orderId(2), orderId(3), 100, 1_000_100, BookUpdate.REMOVED),
+            new Executed(matchNumber(1), 50, 1_000_100, 12, 1, 0, 50),
+            new Added(orderId(3), Side.BUY, 50, 1_000_100));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(orderId(3), Side.BUY, 1_000_100, 50));
+        assertThat(book(Side.SELL)).isEmpty();
+
+        engine.cancelOrder(12, 0);
+        assertThat(events.drain()).containsExactly(
+            new Canceled(12, orderId(3), 50, 0, ReasonCodes.CANCEL_USER_REQUESTED, true));
+    }
+
+    @Test
+    void shouldRejectReplaceWhenOrderNotOpenOrNewIdTaken()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 990_000, DAY);
+        events.drain();
+
+        engine.replaceOrder(9, 19, 100, 1_000_000);
+        engine.replaceOrder(1, 2, 100, 1_010_000);
+        engine.replaceOrder(1, 11, 100, -1);
+
+        assertThat(events.drain()).containsExactly(
+            new Rejected(19, ReasonCodes.REJECT_OTHER),
+            new Rejected(2, ReasonCodes.REJECT_OTHER),
+            new Rejected(11, ReasonCodes.REJECT_INVALID_PRICE));
+        assertThat(book(Side.BUY)).hasSize(2);
+    }
+
+    @Test
+    void shouldNeverRestCrossedAndConserveQuantityUnderRandomFlow()
+    {
+        final java.util.Random random = new java.util.Random(42);
+        long clientOrderId = 0;
+        long entered = 0;
+        for (int i = 0; i < 20_000; i++)
+        {
+            final int action = random.nextInt(10);
+            if (action < 7 || clientOrderId == 0)
+            {
+                final long quantity = 1 + random.nextInt(500);
+                entered += quantity;
+                engine.newOrder(++clientOrderId, AAPL, random.nextBoolean() ? Side.BUY : Side.SELL, quantity,
+                    990_000 + 100L * random.nextInt(200), random.nextInt(5) == 0 ? IOC : DAY);
+            }
+            else
+            {
+                engine.cancelOrder(1 + random.nextInt((int)clientOrderId), random.nextInt(3) == 0 ? 0 : 10);
+            }
+            final OrderBook book = engine.book(AAPL);
+            final long bid = book.bestPrice(Side.BUY);
+            final long ask = book.bestPrice(Side.SELL);
+            assertThat(bid == 0 || ask == 0 || bid < ask).as("crossed at step %d: %d >= %d", i, bid, ask).isTrue();
+        }
+
+        long executedTwice = 0;
+        long canceled = 0;
+        for (final EngineEvents.Event event : events.events)
+        {
+            if (event instanceof Executed executed)
+            {
+                executedTwice += 2 * executed.quantity();
+            }
+            else if (event instanceof Canceled cancel)
+            {
+                canceled += cancel.canceled();
+            }
+        }
+        final long resting = book(Side.BUY).stream().mapToLong(Resting::remaining).sum() +
+            book(Side.SELL).stream().mapToLong(Resting::remaining).sum();
+        assertThat(executedTwice + canceled + resting).isEqualTo(entered);
+    }
+}
