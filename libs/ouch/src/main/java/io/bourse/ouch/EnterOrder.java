@@ -1,0 +1,357 @@
+package io.bourse.ouch;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * OUCH 4.2 Enter Order ('O', inbound): enter a new order, identified by a day-unique Order Token.
+ * <pre>
+ * +--------+--------+-----------------------------------------+
+ * | Offset | Length | Field                                   |
+ * +--------+--------+-----------------------------------------+
+ * |      0 |      1 | Message Type 'O'                        |
+ * |      1 |     14 | Order Token (alpha)                     |
+ * |     15 |      1 | Buy/Sell Indicator (alpha)              |
+ * |     16 |      4 | Shares (integer)                        |
+ * |     20 |      8 | Stock (alpha)                           |
+ * |     28 |      4 | Price (price)                           |
+ * |     32 |      4 | Time in Force (integer)                 |
+ * |     36 |      4 | Firm (alpha)                            |
+ * |     40 |      1 | Display (alpha)                         |
+ * |     41 |      1 | Capacity (alpha)                        |
+ * |     42 |      1 | Intermarket Sweep Eligibility (alpha)   |
+ * |     43 |      4 | Minimum Quantity (integer)              |
+ * |     47 |      1 | Cross Type (alpha)                      |
+ * |     48 |      1 | Customer Type (alpha)                   |
+ * +--------+--------+-----------------------------------------+
+ * Total: 49 bytes; integers big-endian, unsigned; alphas ASCII, space padded on the right.
+ * </pre>
+ * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
+ */
+public final class EnterOrder extends OuchFlyweight
+{
+    /** Message Type. */
+    public static final byte TYPE = Ouch42.ENTER_ORDER;
+    /** Length of the message in bytes, Message Type included. */
+    public static final int LENGTH = 49;
+
+    /** Offset of Message Type. */
+    public static final int MESSAGE_TYPE_OFFSET = 0;
+    /** Offset of Order Token (alpha 14). */
+    public static final int ORDER_TOKEN_OFFSET = 1;
+    /** Offset of Buy/Sell Indicator (alpha 1). */
+    public static final int BUY_SELL_INDICATOR_OFFSET = 15;
+    /** Offset of Shares (integer 4). */
+    public static final int SHARES_OFFSET = 16;
+    /** Offset of Stock (alpha 8). */
+    public static final int STOCK_OFFSET = 20;
+    /** Offset of Price (price 4). */
+    public static final int PRICE_OFFSET = 28;
+    /** Offset of Time in Force (integer 4). */
+    public static final int TIME_IN_FORCE_OFFSET = 32;
+    /** Offset of Firm (alpha 4). */
+    public static final int FIRM_OFFSET = 36;
+    /** Offset of Display (alpha 1). */
+    public static final int DISPLAY_OFFSET = 40;
+    /** Offset of Capacity (alpha 1). */
+    public static final int CAPACITY_OFFSET = 41;
+    /** Offset of Intermarket Sweep Eligibility (alpha 1). */
+    public static final int INTERMARKET_SWEEP_ELIGIBILITY_OFFSET = 42;
+    /** Offset of Minimum Quantity (integer 4). */
+    public static final int MINIMUM_QUANTITY_OFFSET = 43;
+    /** Offset of Cross Type (alpha 1). */
+    public static final int CROSS_TYPE_OFFSET = 47;
+    /** Offset of Customer Type (alpha 1). */
+    public static final int CUSTOMER_TYPE_OFFSET = 48;
+
+    /**
+     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
+     *
+     * @param buffer holding the message.
+     * @param offset of the Message Type byte.
+     * @return this.
+     */
+    public EnterOrder wrap(final DirectBuffer buffer, final int offset)
+    {
+        wrapBuffer(buffer, offset);
+        return this;
+    }
+
+    /**
+     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
+     *
+     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
+     * @param offset of the Message Type byte.
+     * @return this.
+     */
+    public EnterOrder wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
+    {
+        wrapBuffer(buffer, offset);
+        putChar(MESSAGE_TYPE_OFFSET, TYPE);
+        return this;
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public int encodedLength()
+    {
+        return LENGTH;
+    }
+
+    /**
+     * Copies the Order Token.
+     *
+     * @param dst receives the 14 bytes as they stand, padding included, from index 0.
+     */
+    public void getOrderToken(final byte[] dst)
+    {
+        getAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+    }
+
+    /**
+     * @param src the 14 bytes of the Order Token, already space padded, from index 0.
+     * @return this.
+     */
+    public EnterOrder orderToken(final byte[] src)
+    {
+        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
+        return this;
+    }
+
+    /**
+     * @param src buffer holding the 14 bytes of the Order Token, already space padded.
+     * @param srcOffset of the first byte.
+     * @return this.
+     */
+    public EnterOrder orderToken(final DirectBuffer src, final int srcOffset)
+    {
+        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
+        return this;
+    }
+
+    /**
+     * @param token at most 14 ASCII characters; space padded on the right (allocation free, but meant for tools).
+     * @return this.
+     * @throws IllegalArgumentException when longer than 14 characters or not ASCII.
+     */
+    public EnterOrder orderToken(final String token)
+    {
+        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
+        return this;
+    }
+
+    /** @return the Order Token without its padding (allocates). */
+    public String orderTokenAsString()
+    {
+        return getAlphaAsString(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+    }
+
+    /** @return Buy/Sell Indicator: 'B', 'S', 'T' (sell short) or 'E' (sell short exempt). */
+    public byte buySellIndicator()
+    {
+        return getChar(BUY_SELL_INDICATOR_OFFSET);
+    }
+
+    /**
+     * @param value Buy/Sell Indicator code.
+     * @return this.
+     */
+    public EnterOrder buySellIndicator(final byte value)
+    {
+        putChar(BUY_SELL_INDICATOR_OFFSET, value);
+        return this;
+    }
+
+    /** @return Shares, unsigned. */
+    public long shares()
+    {
+        return getUInt32(SHARES_OFFSET);
+    }
+
+    /**
+     * @param value Shares; the low 32 bits are written.
+     * @return this.
+     */
+    public EnterOrder shares(final long value)
+    {
+        putUInt32(SHARES_OFFSET, value);
+        return this;
+    }
+
+    /** @return Stock: the 8 space-padded bytes read as a big-endian long, the form of {@code Symbols.pack}. */
+    public long stock()
+    {
+        return getInt64(STOCK_OFFSET);
+    }
+
+    /**
+     * @param packedStock the symbol as packed by {@code io.bourse.common.config.Symbols.pack}.
+     * @return this.
+     */
+    public EnterOrder stock(final long packedStock)
+    {
+        putInt64(STOCK_OFFSET, packedStock);
+        return this;
+    }
+
+    /** @return Price in 1/10000 dollars, unsigned. */
+    public long price()
+    {
+        return getUInt32(PRICE_OFFSET);
+    }
+
+    /**
+     * @param value Price in 1/10000 dollars; the low 32 bits are written.
+     * @return this.
+     */
+    public EnterOrder price(final long value)
+    {
+        putUInt32(PRICE_OFFSET, value);
+        return this;
+    }
+
+    /** @return Time in Force in seconds (0 immediate or cancel, 99998 market hours, 99999 system hours). */
+    public long timeInForce()
+    {
+        return getUInt32(TIME_IN_FORCE_OFFSET);
+    }
+
+    /**
+     * @param value Time in Force; the low 32 bits are written.
+     * @return this.
+     */
+    public EnterOrder timeInForce(final long value)
+    {
+        putUInt32(TIME_IN_FORCE_OFFSET, value);
+        return this;
+    }
+
+    /** @return Firm: the 4 space-padded bytes read as a big-endian int. */
+    public int firm()
+    {
+        return getInt32(FIRM_OFFSET);
+    }
+
+    /**
+     * @param packedFirm the 4 bytes of the Firm as a big-endian int.
+     * @return this.
+     */
+    public EnterOrder firm(final int packedFirm)
+    {
+        putInt32(FIRM_OFFSET, packedFirm);
+        return this;
+    }
+
+    /**
+     * @param firm at most 4 ASCII characters; space padded on the right.
+     * @return this.
+     * @throws IllegalArgumentException when longer than 4 characters or not ASCII.
+     */
+    public EnterOrder firm(final String firm)
+    {
+        putAlpha(FIRM_OFFSET, Ouch42.FIRM_LENGTH, firm);
+        return this;
+    }
+
+    /** @return the Firm without its padding (allocates). */
+    public String firmAsString()
+    {
+        return getAlphaAsString(FIRM_OFFSET, Ouch42.FIRM_LENGTH);
+    }
+
+    /** @return Display, e.g. 'Y' anonymous-price to display. */
+    public byte display()
+    {
+        return getChar(DISPLAY_OFFSET);
+    }
+
+    /**
+     * @param value Display code.
+     * @return this.
+     */
+    public EnterOrder display(final byte value)
+    {
+        putChar(DISPLAY_OFFSET, value);
+        return this;
+    }
+
+    /** @return Capacity: 'A' agency, 'P' principal, 'R' riskless, 'O' other. */
+    public byte capacity()
+    {
+        return getChar(CAPACITY_OFFSET);
+    }
+
+    /**
+     * @param value Capacity code.
+     * @return this.
+     */
+    public EnterOrder capacity(final byte value)
+    {
+        putChar(CAPACITY_OFFSET, value);
+        return this;
+    }
+
+    /** @return Intermarket Sweep Eligibility: 'Y' or 'N'. */
+    public byte intermarketSweepEligibility()
+    {
+        return getChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET);
+    }
+
+    /**
+     * @param value Intermarket Sweep Eligibility code.
+     * @return this.
+     */
+    public EnterOrder intermarketSweepEligibility(final byte value)
+    {
+        putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
+        return this;
+    }
+
+    /** @return Minimum Quantity in shares, unsigned (0 = none). */
+    public long minimumQuantity()
+    {
+        return getUInt32(MINIMUM_QUANTITY_OFFSET);
+    }
+
+    /**
+     * @param value Minimum Quantity; the low 32 bits are written.
+     * @return this.
+     */
+    public EnterOrder minimumQuantity(final long value)
+    {
+        putUInt32(MINIMUM_QUANTITY_OFFSET, value);
+        return this;
+    }
+
+    /** @return Cross Type, e.g. 'N' no cross (continuous market). */
+    public byte crossType()
+    {
+        return getChar(CROSS_TYPE_OFFSET);
+    }
+
+    /**
+     * @param value Cross Type code.
+     * @return this.
+     */
+    public EnterOrder crossType(final byte value)
+    {
+        putChar(CROSS_TYPE_OFFSET, value);
+        return this;
+    }
+
+    /** @return Customer Type: 'R' retail, 'N' not retail, ' ' the port's default. */
+    public byte customerType()
+    {
+        return getChar(CUSTOMER_TYPE_OFFSET);
+    }
+
+    /**
+     * @param value Customer Type code.
+     * @return this.
+     */
+    public EnterOrder customerType(final byte value)
+    {
+        putChar(CUSTOMER_TYPE_OFFSET, value);
+        return this;
+    }
+}

@@ -1,0 +1,465 @@
+package io.bourse.ouch;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * OUCH 4.2 Replaced ('U', outbound): the order was replaced; the replacement is described in full.
+ * <pre>
+ * +--------+--------+-----------------------------------------+
+ * | Offset | Length | Field                                   |
+ * +--------+--------+-----------------------------------------+
+ * |      0 |      1 | Message Type 'U'                        |
+ * |      1 |      8 | Timestamp (integer)                     |
+ * |      9 |     14 | Replacement Order Token (alpha)         |
+ * |     23 |      1 | Buy/Sell Indicator (alpha)              |
+ * |     24 |      4 | Shares (integer)                        |
+ * |     28 |      8 | Stock (alpha)                           |
+ * |     36 |      4 | Price (price)                           |
+ * |     40 |      4 | Time in Force (integer)                 |
+ * |     44 |      4 | Firm (alpha)                            |
+ * |     48 |      1 | Display (alpha)                         |
+ * |     49 |      8 | Order Reference Number (integer)        |
+ * |     57 |      1 | Capacity (alpha)                        |
+ * |     58 |      1 | Intermarket Sweep Eligibility (alpha)   |
+ * |     59 |      4 | Minimum Quantity (integer)              |
+ * |     63 |      1 | Cross Type (alpha)                      |
+ * |     64 |      1 | Order State (alpha)                     |
+ * |     65 |     14 | Previous Order Token (alpha)            |
+ * |     79 |      1 | BBO Weight Indicator (alpha)            |
+ * +--------+--------+-----------------------------------------+
+ * Total: 80 bytes; integers big-endian, unsigned; alphas ASCII, space padded on the right.
+ * </pre>
+ * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
+ */
+public final class OrderReplaced extends OuchFlyweight
+{
+    /** Message Type. */
+    public static final byte TYPE = Ouch42.REPLACED;
+    /** Length of the message in bytes, Message Type included. */
+    public static final int LENGTH = 80;
+
+    /** Offset of Message Type. */
+    public static final int MESSAGE_TYPE_OFFSET = 0;
+    /** Offset of Timestamp (integer 8). */
+    public static final int TIMESTAMP_OFFSET = 1;
+    /** Offset of Replacement Order Token (alpha 14). */
+    public static final int REPLACEMENT_ORDER_TOKEN_OFFSET = 9;
+    /** Offset of Buy/Sell Indicator (alpha 1). */
+    public static final int BUY_SELL_INDICATOR_OFFSET = 23;
+    /** Offset of Shares (integer 4). */
+    public static final int SHARES_OFFSET = 24;
+    /** Offset of Stock (alpha 8). */
+    public static final int STOCK_OFFSET = 28;
+    /** Offset of Price (price 4). */
+    public static final int PRICE_OFFSET = 36;
+    /** Offset of Time in Force (integer 4). */
+    public static final int TIME_IN_FORCE_OFFSET = 40;
+    /** Offset of Firm (alpha 4). */
+    public static final int FIRM_OFFSET = 44;
+    /** Offset of Display (alpha 1). */
+    public static final int DISPLAY_OFFSET = 48;
+    /** Offset of Order Reference Number (integer 8). */
+    public static final int ORDER_REFERENCE_NUMBER_OFFSET = 49;
+    /** Offset of Capacity (alpha 1). */
+    public static final int CAPACITY_OFFSET = 57;
+    /** Offset of Intermarket Sweep Eligibility (alpha 1). */
+    public static final int INTERMARKET_SWEEP_ELIGIBILITY_OFFSET = 58;
+    /** Offset of Minimum Quantity (integer 4). */
+    public static final int MINIMUM_QUANTITY_OFFSET = 59;
+    /** Offset of Cross Type (alpha 1). */
+    public static final int CROSS_TYPE_OFFSET = 63;
+    /** Offset of Order State (alpha 1). */
+    public static final int ORDER_STATE_OFFSET = 64;
+    /** Offset of Previous Order Token (alpha 14). */
+    public static final int PREVIOUS_ORDER_TOKEN_OFFSET = 65;
+    /** Offset of BBO Weight Indicator (alpha 1). */
+    public static final int BBO_WEIGHT_INDICATOR_OFFSET = 79;
+
+    /**
+     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
+     *
+     * @param buffer holding the message.
+     * @param offset of the Message Type byte.
+     * @return this.
+     */
+    public OrderReplaced wrap(final DirectBuffer buffer, final int offset)
+    {
+        wrapBuffer(buffer, offset);
+        return this;
+    }
+
+    /**
+     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
+     *
+     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
+     * @param offset of the Message Type byte.
+     * @return this.
+     */
+    public OrderReplaced wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
+    {
+        wrapBuffer(buffer, offset);
+        putChar(MESSAGE_TYPE_OFFSET, TYPE);
+        return this;
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public int encodedLength()
+    {
+        return LENGTH;
+    }
+
+    /** @return Timestamp in nanoseconds since midnight. */
+    public long timestamp()
+    {
+        return getInt64(TIMESTAMP_OFFSET);
+    }
+
+    /**
+     * @param value Timestamp.
+     * @return this.
+     */
+    public OrderReplaced timestamp(final long value)
+    {
+        putInt64(TIMESTAMP_OFFSET, value);
+        return this;
+    }
+
+    /**
+     * Copies the Replacement Order Token.
+     *
+     * @param dst receives the 14 bytes as they stand, padding included, from index 0.
+     */
+    public void getReplacementOrderToken(final byte[] dst)
+    {
+        getAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+    }
+
+    /**
+     * @param src the 14 bytes of the Replacement Order Token, already space padded, from index 0.
+     * @return this.
+     */
+    public OrderReplaced replacementOrderToken(final byte[] src)
+    {
+        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
+        return this;
+    }
+
+    /**
+     * @param src buffer holding the 14 bytes of the Replacement Order Token, already space padded.
+     * @param srcOffset of the first byte.
+     * @return this.
+     */
+    public OrderReplaced replacementOrderToken(final DirectBuffer src, final int srcOffset)
+    {
+        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
+        return this;
+    }
+
+    /**
+     * @param token at most 14 ASCII characters; space padded on the right (allocation free, but meant for tools).
+     * @return this.
+     * @throws IllegalArgumentException when longer than 14 characters or not ASCII.
+     */
+    public OrderReplaced replacementOrderToken(final String token)
+    {
+        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
+        return this;
+    }
+
+    /** @return the Replacement Order Token without its padding (allocates). */
+    public String replacementOrderTokenAsString()
+    {
+        return getAlphaAsString(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+    }
+
+    /** @return Buy/Sell Indicator: 'B', 'S', 'T' (sell short) or 'E' (sell short exempt). */
+    public byte buySellIndicator()
+    {
+        return getChar(BUY_SELL_INDICATOR_OFFSET);
+    }
+
+    /**
+     * @param value Buy/Sell Indicator code.
+     * @return this.
+     */
+    public OrderReplaced buySellIndicator(final byte value)
+    {
+        putChar(BUY_SELL_INDICATOR_OFFSET, value);
+        return this;
+    }
+
+    /** @return Shares, unsigned. */
+    public long shares()
+    {
+        return getUInt32(SHARES_OFFSET);
+    }
+
+    /**
+     * @param value Shares; the low 32 bits are written.
+     * @return this.
+     */
+    public OrderReplaced shares(final long value)
+    {
+        putUInt32(SHARES_OFFSET, value);
+        return this;
+    }
+
+    /** @return Stock: the 8 space-padded bytes read as a big-endian long, the form of {@code Symbols.pack}. */
+    public long stock()
+    {
+        return getInt64(STOCK_OFFSET);
+    }
+
+    /**
+     * @param packedStock the symbol as packed by {@code io.bourse.common.config.Symbols.pack}.
+     * @return this.
+     */
+    public OrderReplaced stock(final long packedStock)
+    {
+        putInt64(STOCK_OFFSET, packedStock);
+        return this;
+    }
+
+    /** @return Price in 1/10000 dollars, unsigned. */
+    public long price()
+    {
+        return getUInt32(PRICE_OFFSET);
+    }
+
+    /**
+     * @param value Price in 1/10000 dollars; the low 32 bits are written.
+     * @return this.
+     */
+    public OrderReplaced price(final long value)
+    {
+        putUInt32(PRICE_OFFSET, value);
+        return this;
+    }
+
+    /** @return Time in Force in seconds (0 immediate or cancel, 99998 market hours, 99999 system hours). */
+    public long timeInForce()
+    {
+        return getUInt32(TIME_IN_FORCE_OFFSET);
+    }
+
+    /**
+     * @param value Time in Force; the low 32 bits are written.
+     * @return this.
+     */
+    public OrderReplaced timeInForce(final long value)
+    {
+        putUInt32(TIME_IN_FORCE_OFFSET, value);
+        return this;
+    }
+
+    /** @return Firm: the 4 space-padded bytes read as a big-endian int. */
+    public int firm()
+    {
+        return getInt32(FIRM_OFFSET);
+    }
+
+    /**
+     * @param packedFirm the 4 bytes of the Firm as a big-endian int.
+     * @return this.
+     */
+    public OrderReplaced firm(final int packedFirm)
+    {
+        putInt32(FIRM_OFFSET, packedFirm);
+        return this;
+    }
+
+    /**
+     * @param firm at most 4 ASCII characters; space padded on the right.
+     * @return this.
+     * @throws IllegalArgumentException when longer than 4 characters or not ASCII.
+     */
+    public OrderReplaced firm(final String firm)
+    {
+        putAlpha(FIRM_OFFSET, Ouch42.FIRM_LENGTH, firm);
+        return this;
+    }
+
+    /** @return the Firm without its padding (allocates). */
+    public String firmAsString()
+    {
+        return getAlphaAsString(FIRM_OFFSET, Ouch42.FIRM_LENGTH);
+    }
+
+    /** @return Display, e.g. 'Y' anonymous-price to display. */
+    public byte display()
+    {
+        return getChar(DISPLAY_OFFSET);
+    }
+
+    /**
+     * @param value Display code.
+     * @return this.
+     */
+    public OrderReplaced display(final byte value)
+    {
+        putChar(DISPLAY_OFFSET, value);
+        return this;
+    }
+
+    /** @return Order Reference Number: the day-unique id of the order on the book (ITCH 5.0 Order Reference Number). */
+    public long orderReferenceNumber()
+    {
+        return getInt64(ORDER_REFERENCE_NUMBER_OFFSET);
+    }
+
+    /**
+     * @param value Order Reference Number.
+     * @return this.
+     */
+    public OrderReplaced orderReferenceNumber(final long value)
+    {
+        putInt64(ORDER_REFERENCE_NUMBER_OFFSET, value);
+        return this;
+    }
+
+    /** @return Capacity: 'A' agency, 'P' principal, 'R' riskless, 'O' other. */
+    public byte capacity()
+    {
+        return getChar(CAPACITY_OFFSET);
+    }
+
+    /**
+     * @param value Capacity code.
+     * @return this.
+     */
+    public OrderReplaced capacity(final byte value)
+    {
+        putChar(CAPACITY_OFFSET, value);
+        return this;
+    }
+
+    /** @return Intermarket Sweep Eligibility: 'Y' or 'N'. */
+    public byte intermarketSweepEligibility()
+    {
+        return getChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET);
+    }
+
+    /**
+     * @param value Intermarket Sweep Eligibility code.
+     * @return this.
+     */
+    public OrderReplaced intermarketSweepEligibility(final byte value)
+    {
+        putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
+        return this;
+    }
+
+    /** @return Minimum Quantity in shares, unsigned (0 = none). */
+    public long minimumQuantity()
+    {
+        return getUInt32(MINIMUM_QUANTITY_OFFSET);
+    }
+
+    /**
+     * @param value Minimum Quantity; the low 32 bits are written.
+     * @return this.
+     */
+    public OrderReplaced minimumQuantity(final long value)
+    {
+        putUInt32(MINIMUM_QUANTITY_OFFSET, value);
+        return this;
+    }
+
+    /** @return Cross Type, e.g. 'N' no cross (continuous market). */
+    public byte crossType()
+    {
+        return getChar(CROSS_TYPE_OFFSET);
+    }
+
+    /**
+     * @param value Cross Type code.
+     * @return this.
+     */
+    public OrderReplaced crossType(final byte value)
+    {
+        putChar(CROSS_TYPE_OFFSET, value);
+        return this;
+    }
+
+    /** @return Order State: 'L' live, 'D' dead. */
+    public byte orderState()
+    {
+        return getChar(ORDER_STATE_OFFSET);
+    }
+
+    /**
+     * @param value Order State code.
+     * @return this.
+     */
+    public OrderReplaced orderState(final byte value)
+    {
+        putChar(ORDER_STATE_OFFSET, value);
+        return this;
+    }
+
+    /**
+     * Copies the Previous Order Token.
+     *
+     * @param dst receives the 14 bytes as they stand, padding included, from index 0.
+     */
+    public void getPreviousOrderToken(final byte[] dst)
+    {
+        getAlpha(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+    }
+
+    /**
+     * @param src the 14 bytes of the Previous Order Token, already space padded, from index 0.
+     * @return this.
+     */
+    public OrderReplaced previousOrderToken(final byte[] src)
+    {
+        putAlpha(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
+        return this;
+    }
+
+    /**
+     * @param src buffer holding the 14 bytes of the Previous Order Token, already space padded.
+     * @param srcOffset of the first byte.
+     * @return this.
+     */
+    public OrderReplaced previousOrderToken(final DirectBuffer src, final int srcOffset)
+    {
+        putAlpha(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
+        return this;
+    }
+
+    /**
+     * @param token at most 14 ASCII characters; space padded on the right (allocation free, but meant for tools).
+     * @return this.
+     * @throws IllegalArgumentException when longer than 14 characters or not ASCII.
+     */
+    public OrderReplaced previousOrderToken(final String token)
+    {
+        putAlpha(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
+        return this;
+    }
+
+    /** @return the Previous Order Token without its padding (allocates). */
+    public String previousOrderTokenAsString()
+    {
+        return getAlphaAsString(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+    }
+
+    /** @return BBO Weight Indicator ('0'..'3', ' ' unspecified). */
+    public byte bboWeightIndicator()
+    {
+        return getChar(BBO_WEIGHT_INDICATOR_OFFSET);
+    }
+
+    /**
+     * @param value BBO Weight Indicator code.
+     * @return this.
+     */
+    public OrderReplaced bboWeightIndicator(final byte value)
+    {
+        putChar(BBO_WEIGHT_INDICATOR_OFFSET, value);
+        return this;
+    }
+}

@@ -1,0 +1,333 @@
+package io.bourse.fanout;
+
+import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import org.agrona.BitUtil;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * Configuration of the fanout: the market-data stream to read, the symbols, who may log in, the ITCH/SoupBinTCP port,
+ * the metrics endpoint, the number of workers and their limits. Settings {@code bourse.fanout.*} (environment
+ * {@code BOURSE_FANOUT_*}) plus the shared stream layout, symbol list and credentials file.
+ */
+public final class FanoutContext
+{
+    /** TCP port subscribers connect to. */
+    public static final String PORT_PROP_NAME = "bourse.fanout.port";
+    /** Default subscriber port (DESIGN.md). */
+    public static final int PORT_DEFAULT = 16000;
+    /** Port of the Prometheus endpoint. */
+    public static final String METRICS_PORT_PROP_NAME = "bourse.fanout.metrics.port";
+    /** Default metrics port (DESIGN.md). */
+    public static final int METRICS_PORT_DEFAULT = 9403;
+    /** Whether the endpoint also exports the JVM metrics ({@code true} or {@code false}); shared by the services. */
+    public static final String JVM_METRICS_PROP_NAME = "bourse.metrics.jvm";
+    /** Number of worker threads, each serving a group of sessions. */
+    public static final String WORKERS_PROP_NAME = "bourse.fanout.workers";
+    /** Default worker count, for a 2-core host. */
+    public static final int WORKERS_DEFAULT = 2;
+    /** Most sessions one worker serves; further connections to it are refused. */
+    public static final String MAX_SESSIONS_PER_WORKER_PROP_NAME = "bourse.fanout.max.sessions.per.worker";
+    /** Default sessions per worker. */
+    public static final int MAX_SESSIONS_PER_WORKER_DEFAULT = 64;
+    /** Capacity in bytes of each worker's ring buffer, a power of two. */
+    public static final String RING_BUFFER_SIZE_PROP_NAME = "bourse.fanout.ring.buffer.size";
+    /** Default ring-buffer capacity: 1 MiB, about 16,000 ITCH messages. */
+    public static final int RING_BUFFER_SIZE_DEFAULT = 1024 * 1024;
+    /** Longest time, in milliseconds, a packet may stay partly written before its subscriber is dropped. */
+    public static final String SEND_TIMEOUT_MS_PROP_NAME = "bourse.fanout.send.timeout.ms";
+    /** Default send timeout in milliseconds. */
+    public static final int SEND_TIMEOUT_MS_DEFAULT = 100;
+    /** Most market-data messages the dispatcher reads, and each worker handles, per duty cycle. */
+    public static final String FRAGMENT_LIMIT_PROP_NAME = "bourse.fanout.fragment.limit";
+    /** Default fragment limit. */
+    public static final int FRAGMENT_LIMIT_DEFAULT = 256;
+
+    private StreamLayout layout;
+    private SymbolDirectory symbolDirectory;
+    private Path credentialsFile;
+    private int port = PORT_DEFAULT;
+    private int metricsPort = METRICS_PORT_DEFAULT;
+    private boolean jvmMetrics = true;
+    private int workerCount = WORKERS_DEFAULT;
+    private int maxSessionsPerWorker = MAX_SESSIONS_PER_WORKER_DEFAULT;
+    private int ringBufferSize = RING_BUFFER_SIZE_DEFAULT;
+    private int sendTimeoutMs = SEND_TIMEOUT_MS_DEFAULT;
+    private int fragmentLimit = FRAGMENT_LIMIT_DEFAULT;
+    private Supplier<IdleStrategy> idleStrategySupplier;
+
+    /**
+     * @param settings source of every setting.
+     * @return a context with every field read from the settings or defaulted.
+     * @throws IllegalArgumentException naming a setting that is not a valid value.
+     */
+    public static FanoutContext fromSettings(final Settings settings)
+    {
+        return new FanoutContext()
+            .layout(StreamLayout.fromSettings(settings))
+            .symbolDirectory(SymbolDirectory.fromSettings(settings))
+            .credentialsFile(Path.of(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT)))
+            .port(settings.getInt(PORT_PROP_NAME, PORT_DEFAULT))
+            .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
+            .jvmMetrics(Boolean.parseBoolean(settings.get(JVM_METRICS_PROP_NAME, "true")))
+            .workerCount(settings.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT))
+            .maxSessionsPerWorker(settings.getInt(MAX_SESSIONS_PER_WORKER_PROP_NAME, MAX_SESSIONS_PER_WORKER_DEFAULT))
+            .ringBufferSize(settings.getInt(RING_BUFFER_SIZE_PROP_NAME, RING_BUFFER_SIZE_DEFAULT))
+            .sendTimeoutMs(settings.getInt(SEND_TIMEOUT_MS_PROP_NAME, SEND_TIMEOUT_MS_DEFAULT))
+            .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
+            .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
+    }
+
+    /**
+     * Checks every field, defaulting the idle strategy to back-off when unset.
+     *
+     * @return this.
+     * @throws IllegalStateException naming the first field that is missing or out of range.
+     */
+    public FanoutContext conclude()
+    {
+        if (null == layout)
+        {
+            throw new IllegalStateException("layout must be set");
+        }
+        if (null == symbolDirectory)
+        {
+            throw new IllegalStateException("symbolDirectory must be set");
+        }
+        if (null == credentialsFile)
+        {
+            throw new IllegalStateException(Credentials.FILE_PROP_NAME + " must be set");
+        }
+        checkPort(PORT_PROP_NAME, port);
+        checkPort(METRICS_PORT_PROP_NAME, metricsPort);
+        checkPositive(WORKERS_PROP_NAME, workerCount);
+        checkPositive(MAX_SESSIONS_PER_WORKER_PROP_NAME, maxSessionsPerWorker);
+        if (!BitUtil.isPowerOfTwo(ringBufferSize) || ringBufferSize < 4096)
+        {
+            throw new IllegalStateException(
+                RING_BUFFER_SIZE_PROP_NAME + " must be a power of two of at least 4096: " + ringBufferSize);
+        }
+        checkPositive(SEND_TIMEOUT_MS_PROP_NAME, sendTimeoutMs);
+        checkPositive(FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
+        if (null == idleStrategySupplier)
+        {
+            idleStrategySupplier = BackoffIdleStrategy::new;
+        }
+        return this;
+    }
+
+    private static void checkPort(final String name, final int value)
+    {
+        if (value < 0 || value > 65535)
+        {
+            throw new IllegalStateException(name + " must be 0..65535: " + value);
+        }
+    }
+
+    private static void checkPositive(final String name, final int value)
+    {
+        if (value <= 0)
+        {
+            throw new IllegalStateException(name + " must be positive: " + value);
+        }
+    }
+
+    /** @return the Aeron directory, channels and stream ids. */
+    public StreamLayout layout()
+    {
+        return layout;
+    }
+
+    /**
+     * @param layout the Aeron directory, channels and stream ids.
+     * @return this.
+     */
+    public FanoutContext layout(final StreamLayout layout)
+    {
+        this.layout = layout;
+        return this;
+    }
+
+    /** @return the symbols, which give the Stock Locate codes and the Stock Directory. */
+    public SymbolDirectory symbolDirectory()
+    {
+        return symbolDirectory;
+    }
+
+    /**
+     * @param symbolDirectory the symbols, which give the Stock Locate codes and the Stock Directory.
+     * @return this.
+     */
+    public FanoutContext symbolDirectory(final SymbolDirectory symbolDirectory)
+    {
+        this.symbolDirectory = symbolDirectory;
+        return this;
+    }
+
+    /** @return the CSV file of users who may log in. */
+    public Path credentialsFile()
+    {
+        return credentialsFile;
+    }
+
+    /**
+     * @param credentialsFile the CSV file of users who may log in ({@link Credentials}).
+     * @return this.
+     */
+    public FanoutContext credentialsFile(final Path credentialsFile)
+    {
+        this.credentialsFile = credentialsFile;
+        return this;
+    }
+
+    /** @return TCP port subscribers connect to, 0 for any free port. */
+    public int port()
+    {
+        return port;
+    }
+
+    /**
+     * @param port TCP port subscribers connect to, 0 for any free port.
+     * @return this.
+     */
+    public FanoutContext port(final int port)
+    {
+        this.port = port;
+        return this;
+    }
+
+    /** @return port of the Prometheus endpoint, 0 for any free port. */
+    public int metricsPort()
+    {
+        return metricsPort;
+    }
+
+    /**
+     * @param metricsPort port of the Prometheus endpoint, 0 for any free port.
+     * @return this.
+     */
+    public FanoutContext metricsPort(final int metricsPort)
+    {
+        this.metricsPort = metricsPort;
+        return this;
+    }
+
+    /** @return true when the endpoint exports the JVM metrics too. */
+    public boolean jvmMetrics()
+    {
+        return jvmMetrics;
+    }
+
+    /**
+     * @param jvmMetrics true to export the JVM metrics too (one service per JVM should).
+     * @return this.
+     */
+    public FanoutContext jvmMetrics(final boolean jvmMetrics)
+    {
+        this.jvmMetrics = jvmMetrics;
+        return this;
+    }
+
+    /** @return number of worker threads. */
+    public int workerCount()
+    {
+        return workerCount;
+    }
+
+    /**
+     * @param workerCount number of worker threads, each serving a group of sessions.
+     * @return this.
+     */
+    public FanoutContext workerCount(final int workerCount)
+    {
+        this.workerCount = workerCount;
+        return this;
+    }
+
+    /** @return most sessions one worker serves. */
+    public int maxSessionsPerWorker()
+    {
+        return maxSessionsPerWorker;
+    }
+
+    /**
+     * @param maxSessionsPerWorker most sessions one worker serves.
+     * @return this.
+     */
+    public FanoutContext maxSessionsPerWorker(final int maxSessionsPerWorker)
+    {
+        this.maxSessionsPerWorker = maxSessionsPerWorker;
+        return this;
+    }
+
+    /** @return capacity in bytes of each worker's ring buffer. */
+    public int ringBufferSize()
+    {
+        return ringBufferSize;
+    }
+
+    /**
+     * @param ringBufferSize capacity in bytes of each worker's ring buffer, a power of two of at least 4096.
+     * @return this.
+     */
+    public FanoutContext ringBufferSize(final int ringBufferSize)
+    {
+        this.ringBufferSize = ringBufferSize;
+        return this;
+    }
+
+    /** @return longest time a packet may stay partly written, in milliseconds. */
+    public int sendTimeoutMs()
+    {
+        return sendTimeoutMs;
+    }
+
+    /**
+     * @param sendTimeoutMs longest time a packet may stay partly written before its subscriber is dropped, in ms.
+     * @return this.
+     */
+    public FanoutContext sendTimeoutMs(final int sendTimeoutMs)
+    {
+        this.sendTimeoutMs = sendTimeoutMs;
+        return this;
+    }
+
+    /** @return most messages read or handled per duty cycle. */
+    public int fragmentLimit()
+    {
+        return fragmentLimit;
+    }
+
+    /**
+     * @param fragmentLimit most messages the dispatcher reads, and each worker handles, per duty cycle.
+     * @return this.
+     */
+    public FanoutContext fragmentLimit(final int fragmentLimit)
+    {
+        this.fragmentLimit = fragmentLimit;
+        return this;
+    }
+
+    /** @return makes one idle strategy per agent thread. */
+    public Supplier<IdleStrategy> idleStrategySupplier()
+    {
+        return idleStrategySupplier;
+    }
+
+    /**
+     * @param idleStrategySupplier makes one idle strategy per agent thread.
+     * @return this.
+     */
+    public FanoutContext idleStrategySupplier(final Supplier<IdleStrategy> idleStrategySupplier)
+    {
+        this.idleStrategySupplier = idleStrategySupplier;
+        return this;
+    }
+}

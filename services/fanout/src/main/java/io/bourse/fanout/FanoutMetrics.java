@@ -1,0 +1,98 @@
+package io.bourse.fanout;
+
+import io.bourse.common.metrics.LatencySummary;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The fanout's Prometheus metrics: {@code bourse_fanout_messages_in_total} (market-data messages read),
+ * {@code bourse_fanout_messages_out_total} (ITCH messages written to subscriber sockets, counted per subscriber),
+ * {@code bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed
+ * because its ring buffer was full), {@code bourse_fanout_latency_seconds{worker}},
+ * {@code bourse_fanout_login_failures_total} and {@code bourse_fanout_errors_total}. Safe to update from every
+ * thread; the latency of each worker from that worker only.
+ */
+final class FanoutMetrics
+{
+    private final CounterDataPoint messagesIn;
+    private final CounterDataPoint messagesOut;
+    private final CounterDataPoint drops;
+    private final CounterDataPoint loginFailures;
+    private final Gauge sessions;
+    private final WorkerLatencies latencies;
+
+    /**
+     * @param registry    where to register.
+     * @param errorCount  read at scrape time as {@code bourse_fanout_errors_total}.
+     * @param workerCount number of workers, one latency summary each.
+     */
+    FanoutMetrics(final PrometheusRegistry registry, final AtomicLong errorCount, final int workerCount)
+    {
+        messagesIn = counter(registry, "bourse_fanout_messages_in_total", "Market-data messages read");
+        messagesOut = counter(
+            registry, "bourse_fanout_messages_out_total", "ITCH messages written to subscriber sockets");
+        drops = counter(registry, "bourse_fanout_drops_total", "Messages dropped because a worker's ring was full");
+        loginFailures = counter(registry, "bourse_fanout_login_failures_total", "Login Requests rejected");
+        sessions = Gauge.builder()
+            .name("bourse_fanout_sessions")
+            .help("Logged-in subscriber sessions")
+            .withoutExemplars()
+            .register(registry);
+        latencies = new WorkerLatencies(workerCount);
+        registry.register(latencies);
+        CounterWithCallback.builder()
+            .name("bourse_fanout_errors_total")
+            .help("Failed sessions, untranslatable messages, refused connections and agent errors")
+            .callback((callback) -> callback.call(errorCount.get()))
+            .register(registry);
+    }
+
+    private static CounterDataPoint counter(final PrometheusRegistry registry, final String name, final String help)
+    {
+        return Counter.builder().name(name).help(help).withoutExemplars().register(registry);
+    }
+
+    void onMessageIn()
+    {
+        messagesIn.inc();
+    }
+
+    void onMessagesOut(final int count)
+    {
+        messagesOut.inc(count);
+    }
+
+    void onDrop()
+    {
+        drops.inc();
+    }
+
+    void onLoginFailure()
+    {
+        loginFailures.inc();
+    }
+
+    void onSessionOpened()
+    {
+        sessions.inc();
+    }
+
+    void onSessionClosed()
+    {
+        sessions.dec();
+    }
+
+    /**
+     * @param workerId a worker.
+     * @return the latency summary only that worker records into.
+     */
+    LatencySummary latency(final int workerId)
+    {
+        return latencies.worker(workerId);
+    }
+}

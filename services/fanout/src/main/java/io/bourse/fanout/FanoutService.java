@@ -1,0 +1,153 @@
+package io.bourse.fanout;
+
+import io.aeron.Aeron;
+import io.aeron.Subscription;
+import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.time.MidnightNanoClock;
+import org.agrona.BufferUtil;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The running fanout: one thread runs the dispatcher (one subscription to the market-data stream, translated to
+ * ITCH 5.0 once) and the acceptor of subscriber connections; each of N worker threads serves its group of
+ * SoupBinTCP 4.0 sessions from its own ring buffer. Subscribers get live messages from their login on; snapshots for
+ * late joiners come with a later issue.
+ */
+public final class FanoutService implements AutoCloseable
+{
+    private static final int CONNECTION_QUEUE_CAPACITY = 64;
+
+    private final MetricsServer metricsServer;
+    private final Aeron aeron;
+    private final ServerSocketChannel serverChannel;
+    private final List<AgentRunner> workerRunners;
+    private final AgentRunner dispatcherRunner;
+
+    private FanoutService(
+        final MetricsServer metricsServer, final Aeron aeron, final ServerSocketChannel serverChannel,
+        final List<AgentRunner> workerRunners, final AgentRunner dispatcherRunner)
+    {
+        this.metricsServer = metricsServer;
+        this.aeron = aeron;
+        this.serverChannel = serverChannel;
+        this.workerRunners = workerRunners;
+        this.dispatcherRunner = dispatcherRunner;
+    }
+
+    /**
+     * Loads the credentials, starts the metrics endpoint, connects to the media driver, binds the subscriber port and
+     * starts the agents.
+     *
+     * @param ctx the configuration; concluded here.
+     * @return the running service.
+     * @throws IllegalStateException for a bad configuration.
+     * @throws UncheckedIOException  when the credentials cannot be read or a port cannot be bound.
+     */
+    public static FanoutService launch(final FanoutContext ctx)
+    {
+        ctx.conclude();
+        final StreamLayout layout = ctx.layout();
+        final AtomicLong errorCount = new AtomicLong();
+        final List<AgentRunner> workerRunners = new ArrayList<>();
+        MetricsServer metricsServer = null;
+        Aeron aeron = null;
+        ServerSocketChannel serverChannel = null;
+        try
+        {
+            final Credentials credentials = Credentials.load(ctx.credentialsFile());
+            metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
+            final FanoutMetrics metrics = new FanoutMetrics(metricsServer.registry(), errorCount, ctx.workerCount());
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+            final Subscription subscription = aeron.addSubscription(
+                layout.marketDataChannel(), layout.marketDataStreamId());
+
+            serverChannel = ServerSocketChannel.open();
+            serverChannel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            serverChannel.bind(new InetSocketAddress(ctx.port()));
+            serverChannel.configureBlocking(false);
+
+            final MidnightNanoClock clock = new MidnightNanoClock();
+            final RingBuffer[] rings = new RingBuffer[ctx.workerCount()];
+            final List<ManyToOneConcurrentArrayQueue<SocketChannel>> queues = new ArrayList<>();
+            for (int workerId = 0; workerId < rings.length; workerId++)
+            {
+                rings[workerId] = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+                    ctx.ringBufferSize() + RingBufferDescriptor.TRAILER_LENGTH, 64)));
+                final ManyToOneConcurrentArrayQueue<SocketChannel> queue =
+                    new ManyToOneConcurrentArrayQueue<>(CONNECTION_QUEUE_CAPACITY);
+                queues.add(queue);
+                final WorkerAgent worker = new WorkerAgent(
+                    workerId, rings[workerId], queue, ctx.maxSessionsPerWorker(), credentials,
+                    new ItchReferenceData(ctx.symbolDirectory()), SystemEpochClock.INSTANCE, clock,
+                    TimeUnit.MILLISECONDS.toNanos(ctx.sendTimeoutMs()), ctx.fragmentLimit(), metrics, errorCount);
+                workerRunners.add(AgentLaunch.start(worker, ctx.idleStrategySupplier().get(), errorCount));
+            }
+
+            final DispatcherAgent dispatcher = new DispatcherAgent(
+                subscription, new ItchTranslator(ctx.symbolDirectory()), rings, ctx.fragmentLimit(), metrics,
+                errorCount);
+            final SubscriberAcceptor acceptor = new SubscriberAcceptor(serverChannel, queues, errorCount);
+            final AgentRunner dispatcherRunner = AgentLaunch.start(
+                new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), errorCount);
+            return new FanoutService(metricsServer, aeron, serverChannel, workerRunners, dispatcherRunner);
+        }
+        catch (final IOException ex)
+        {
+            CloseHelper.quietCloseAll(workerRunners);
+            CloseHelper.quietCloseAll(serverChannel, aeron, metricsServer);
+            throw new UncheckedIOException("fanout: cannot start", ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(workerRunners);
+            CloseHelper.quietCloseAll(serverChannel, aeron, metricsServer);
+            throw ex;
+        }
+    }
+
+    /** @return the bound subscriber port. */
+    public int port()
+    {
+        return serverChannel.socket().getLocalPort();
+    }
+
+    /** @return the bound port of the Prometheus endpoint. */
+    public int metricsPort()
+    {
+        return metricsServer.port();
+    }
+
+    /**
+     * Stops the dispatcher and acceptor, then the workers (which end their sessions), then closes the server socket,
+     * the Aeron client and the metrics endpoint.
+     */
+    @Override
+    public void close()
+    {
+        CloseHelper.close(dispatcherRunner);
+        CloseHelper.closeAll(workerRunners);
+        CloseHelper.closeAll(serverChannel, aeron, metricsServer);
+    }
+}

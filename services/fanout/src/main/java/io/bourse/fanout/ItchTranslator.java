@@ -1,0 +1,253 @@
+package io.bourse.fanout;
+
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
+import io.bourse.sbe.md.AddOrderDecoder;
+import io.bourse.sbe.md.BestBidOfferDecoder;
+import io.bourse.sbe.md.MessageHeaderDecoder;
+import io.bourse.sbe.md.OrderCancelDecoder;
+import io.bourse.sbe.md.OrderDeleteDecoder;
+import io.bourse.sbe.md.OrderExecutedDecoder;
+import io.bourse.sbe.md.OrderReplaceDecoder;
+import io.bourse.sbe.md.PriceLevelUpdateDecoder;
+import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.TradeDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Translates Bourse SBE market data (schemas/market-data-schema.xml) into NASDAQ TotalView-ITCH 5.0 messages: Add
+ * Order (§4.3.1), Order Executed (§4.4.1), Order Cancel (§4.4.3), Order Delete (§4.4.4) and Order Replace (§4.4.5).
+ * Trades, price levels and best bid and offer have no ITCH form here: ITCH carries executions on the resting order.
+ *
+ * <p>Stock Locate is the symbol's locate code from the {@link SymbolDirectory}, Tracking Number is 0, the 6-byte
+ * Timestamp is the nanoseconds since midnight of the market data, Stock is the 8 space-padded symbol bytes, and
+ * prices keep their 4 implied decimals. Allocates nothing after construction; one instance per thread.
+ */
+public final class ItchTranslator
+{
+    /** Result of {@link #translate} for market data that has no ITCH form (Trade, PriceLevelUpdate, BestBidOffer). */
+    public static final int NO_ITCH_FORM = 0;
+    /** Result of {@link #translate} for a message that cannot be translated. */
+    public static final int NOT_TRANSLATED = -1;
+    /** Length of ITCH 5.0 Add Order 'A'. */
+    public static final int ADD_ORDER_LENGTH = 36;
+    /** Length of ITCH 5.0 Order Executed 'E'. */
+    public static final int ORDER_EXECUTED_LENGTH = 31;
+    /** Length of ITCH 5.0 Order Cancel 'X'. */
+    public static final int ORDER_CANCEL_LENGTH = 23;
+    /** Length of ITCH 5.0 Order Delete 'D'. */
+    public static final int ORDER_DELETE_LENGTH = 19;
+    /** Length of ITCH 5.0 Order Replace 'U'. */
+    public static final int ORDER_REPLACE_LENGTH = 35;
+    /** Longest message this class writes. */
+    public static final int MAX_LENGTH = ADD_ORDER_LENGTH;
+
+    private static final long MISSING_LOCATE = 0;
+
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final AddOrderDecoder addOrderDecoder = new AddOrderDecoder();
+    private final OrderExecutedDecoder orderExecutedDecoder = new OrderExecutedDecoder();
+    private final OrderCancelDecoder orderCancelDecoder = new OrderCancelDecoder();
+    private final OrderDeleteDecoder orderDeleteDecoder = new OrderDeleteDecoder();
+    private final OrderReplaceDecoder orderReplaceDecoder = new OrderReplaceDecoder();
+    private final ITCH50.AddOrder addOrder = new ITCH50.AddOrder();
+    private final ITCH50.OrderExecuted orderExecuted = new ITCH50.OrderExecuted();
+    private final ITCH50.OrderCancel orderCancel = new ITCH50.OrderCancel();
+    private final ITCH50.OrderDelete orderDelete = new ITCH50.OrderDelete();
+    private final ITCH50.OrderReplace orderReplace = new ITCH50.OrderReplace();
+    private final Long2LongHashMap locateBySymbol = new Long2LongHashMap(MISSING_LOCATE);
+    private long timestampNs;
+
+    /**
+     * @param symbolDirectory gives each symbol its Stock Locate code.
+     */
+    public ItchTranslator(final SymbolDirectory symbolDirectory)
+    {
+        for (final SymbolDirectory.Entry entry : symbolDirectory.entries())
+        {
+            locateBySymbol.put(entry.packed(), entry.locate());
+        }
+    }
+
+    /**
+     * ITCH 5.0 Timestamp, upper 2 bytes.
+     *
+     * @param timestampNs nanoseconds since midnight.
+     * @return bits 47..32.
+     */
+    public static int timestampHigh(final long timestampNs)
+    {
+        return (int)((timestampNs >>> 32) & 0xFFFF);
+    }
+
+    /**
+     * ITCH 5.0 Timestamp, lower 4 bytes.
+     *
+     * @param timestampNs nanoseconds since midnight.
+     * @return bits 31..0.
+     */
+    public static long timestampLow(final long timestampNs)
+    {
+        return timestampNs & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * Translates one SBE market-data message.
+     *
+     * @param buffer holds the SBE message, header first.
+     * @param offset of the SBE header.
+     * @param length of the SBE message in bytes.
+     * @param dst    receives the ITCH message at its position (big-endian, as ITCH is), which advances; needs
+     *               {@link #MAX_LENGTH} bytes remaining.
+     * @return the ITCH length in bytes; {@link #NO_ITCH_FORM} for trades and L2/L1; {@link #NOT_TRANSLATED} for
+     *         another schema, an unknown template, a short message or a symbol outside the directory.
+     */
+    public int translate(final DirectBuffer buffer, final int offset, final int length, final ByteBuffer dst)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            return NOT_TRANSLATED;
+        }
+        headerDecoder.wrap(buffer, offset);
+        final int blockLength = headerDecoder.blockLength();
+        if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
+            length < MessageHeaderDecoder.ENCODED_LENGTH + blockLength)
+        {
+            return NOT_TRANSLATED;
+        }
+        final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int version = headerDecoder.version();
+        return switch (headerDecoder.templateId())
+        {
+            case AddOrderDecoder.TEMPLATE_ID -> addOrder(buffer, bodyOffset, blockLength, version, dst);
+            case OrderExecutedDecoder.TEMPLATE_ID -> orderExecuted(buffer, bodyOffset, blockLength, version, dst);
+            case OrderCancelDecoder.TEMPLATE_ID -> orderCancel(buffer, bodyOffset, blockLength, version, dst);
+            case OrderDeleteDecoder.TEMPLATE_ID -> orderDelete(buffer, bodyOffset, blockLength, version, dst);
+            case OrderReplaceDecoder.TEMPLATE_ID -> orderReplace(buffer, bodyOffset, blockLength, version, dst);
+            case TradeDecoder.TEMPLATE_ID, PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID ->
+                NO_ITCH_FORM;
+            default -> NOT_TRANSLATED;
+        };
+    }
+
+    /** @return nanoseconds since midnight of the last message translated. */
+    public long timestampNs()
+    {
+        return timestampNs;
+    }
+
+    private int addOrder(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final AddOrderDecoder decoder = addOrderDecoder.wrap(buffer, offset, blockLength, version);
+        final long symbol = Symbols.pack(buffer, offset + AddOrderDecoder.symbolEncodingOffset());
+        final int locate = (int)locateBySymbol.get(symbol);
+        final byte side = decoder.sideRaw();
+        if (MISSING_LOCATE == locate || (side != Side.BUY.value() && side != Side.SELL.value()))
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        addOrder.stockLocate = locate;
+        addOrder.trackingNumber = 0;
+        addOrder.timestampHigh = timestampHigh(timestampNs);
+        addOrder.timestampLow = timestampLow(timestampNs);
+        addOrder.orderReferenceNumber = decoder.orderId();
+        addOrder.buySellIndicator = side == Side.BUY.value() ? ITCH50.BUY : ITCH50.SELL;
+        addOrder.shares = decoder.quantity();
+        addOrder.stock = symbol;
+        addOrder.price = decoder.price();
+        addOrder.put(dst);
+        return ADD_ORDER_LENGTH;
+    }
+
+    private int orderExecuted(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final OrderExecutedDecoder decoder = orderExecutedDecoder.wrap(buffer, offset, blockLength, version);
+        final int locate = (int)locateBySymbol.get(
+            Symbols.pack(buffer, offset + OrderExecutedDecoder.symbolEncodingOffset()));
+        if (MISSING_LOCATE == locate)
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        orderExecuted.stockLocate = locate;
+        orderExecuted.trackingNumber = 0;
+        orderExecuted.timestampHigh = timestampHigh(timestampNs);
+        orderExecuted.timestampLow = timestampLow(timestampNs);
+        orderExecuted.orderReferenceNumber = decoder.orderId();
+        orderExecuted.executedShares = decoder.executedQuantity();
+        orderExecuted.matchNumber = decoder.matchNumber();
+        orderExecuted.put(dst);
+        return ORDER_EXECUTED_LENGTH;
+    }
+
+    private int orderCancel(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final OrderCancelDecoder decoder = orderCancelDecoder.wrap(buffer, offset, blockLength, version);
+        final int locate = (int)locateBySymbol.get(
+            Symbols.pack(buffer, offset + OrderCancelDecoder.symbolEncodingOffset()));
+        if (MISSING_LOCATE == locate)
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        orderCancel.stockLocate = locate;
+        orderCancel.trackingNumber = 0;
+        orderCancel.timestampHigh = timestampHigh(timestampNs);
+        orderCancel.timestampLow = timestampLow(timestampNs);
+        orderCancel.orderReferenceNumber = decoder.orderId();
+        orderCancel.canceledShares = decoder.canceledQuantity();
+        orderCancel.put(dst);
+        return ORDER_CANCEL_LENGTH;
+    }
+
+    private int orderDelete(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final OrderDeleteDecoder decoder = orderDeleteDecoder.wrap(buffer, offset, blockLength, version);
+        final int locate = (int)locateBySymbol.get(
+            Symbols.pack(buffer, offset + OrderDeleteDecoder.symbolEncodingOffset()));
+        if (MISSING_LOCATE == locate)
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        orderDelete.stockLocate = locate;
+        orderDelete.trackingNumber = 0;
+        orderDelete.timestampHigh = timestampHigh(timestampNs);
+        orderDelete.timestampLow = timestampLow(timestampNs);
+        orderDelete.orderReferenceNumber = decoder.orderId();
+        orderDelete.put(dst);
+        return ORDER_DELETE_LENGTH;
+    }
+
+    private int orderReplace(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final OrderReplaceDecoder decoder = orderReplaceDecoder.wrap(buffer, offset, blockLength, version);
+        final int locate = (int)locateBySymbol.get(
+            Symbols.pack(buffer, offset + OrderReplaceDecoder.symbolEncodingOffset()));
+        if (MISSING_LOCATE == locate)
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        orderReplace.stockLocate = locate;
+        orderReplace.trackingNumber = 0;
+        orderReplace.timestampHigh = timestampHigh(timestampNs);
+        orderReplace.timestampLow = timestampLow(timestampNs);
+        orderReplace.originalOrderReferenceNumber = decoder.originalOrderId();
+        orderReplace.newOrderReferenceNumber = decoder.newOrderId();
+        orderReplace.shares = decoder.quantity();
+        orderReplace.price = decoder.price();
+        orderReplace.put(dst);
+        return ORDER_REPLACE_LENGTH;
+    }
+}

@@ -1,0 +1,261 @@
+package io.bourse.fanout;
+
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50Parser;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.aeron.Publication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.sbe.md.Side;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+import static io.bourse.fanout.ItchEvents.AddOrder;
+import static io.bourse.fanout.ItchEvents.StockDirectory;
+import static io.bourse.fanout.ItchEvents.SystemEvent;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A real media driver, a real fanout on ephemeral ports, and nassau SoupBinTCP clients parsing ITCH 5.0. */
+@Timeout(30)
+class FanoutServiceTest
+{
+    private static final long T = 34_200_123_456_789L;
+
+    @TempDir
+    Path tempDir;
+
+    private final MarketDataEncoder sbe = new MarketDataEncoder();
+    private final List<Subscriber> subscribers = new ArrayList<>();
+    private MediaDriver driver;
+    private FanoutService service;
+    private Aeron aeron;
+    private Publication marketData;
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        final String aeronDir = CommonContext.getAeronDirectoryName() + "-fanout-test-" + UUID.randomUUID();
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        final Path credentials = Files.writeString(
+            tempDir.resolve("credentials.csv"), "username,password,firm\nsub1,secret1,SUBA\nsub2,secret2,SUBB\n");
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        service = FanoutService.launch(new FanoutContext()
+            .layout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .credentialsFile(credentials)
+            .port(0)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .workerCount(2));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+        marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
+        awaitTrue(marketData::isConnected);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(subscribers);
+        CloseHelper.closeAll(aeron, service, driver);
+    }
+
+    @Test
+    void shouldSendDirectoryThenLiveAddOrderToEverySubscriberOnEveryWorker() throws Exception
+    {
+        final Subscriber first = connect();
+        final Subscriber second = connect();
+        first.login("sub1", "secret1");
+        second.login("sub2", "secret2");
+        final List<ItchEvents.Message> sessionStart = List.of(
+            new SystemEvent(0, 'O'),
+            new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
+            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'));
+        for (final Subscriber subscriber : List.of(first, second))
+        {
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
+            assertThat(subscriber.loginAccepted).isTrue();
+            assertThat(subscriber.itch.messages).isEqualTo(sessionStart);
+        }
+
+        offer(sbe.priceLevelUpdate(1, T, "MSFT", 1_500_100, 300));
+        offer(sbe.addOrder(2, T, "MSFT", 17, Side.BUY, 300, 1_500_100));
+
+        final AddOrder expected = new AddOrder(2, 0, T, 17, 'B', 300, "MSFT", 1_500_100);
+        for (final Subscriber subscriber : List.of(first, second))
+        {
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 4);
+            assertThat(subscriber.itch.messages.subList(3, subscriber.itch.messages.size()))
+                .containsExactly(expected);
+        }
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_sessions 2.0\n")
+            .contains("bourse_fanout_messages_in_total 2.0\n")
+            .contains("bourse_fanout_messages_out_total 8.0\n")
+            .contains("bourse_fanout_drops_total 0.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n")
+            .contains("bourse_fanout_latency_seconds_count{worker=\"0\"} 1\n")
+            .contains("bourse_fanout_latency_seconds_count{worker=\"1\"} 1\n");
+    }
+
+    @Test
+    void shouldRejectLoginWithWrongPassword() throws Exception
+    {
+        final Subscriber subscriber = connect();
+
+        subscriber.login("sub1", "wrong");
+        subscriber.receiveUntil(() -> 0 != subscriber.rejectReason);
+
+        assertThat(subscriber.rejectReason).isEqualTo((byte)'A');
+        assertThat(subscriber.loginAccepted).isFalse();
+        assertThat(subscriber.client.receive()).isEqualTo(-1);
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_login_failures_total 1.0\n")
+            .contains("bourse_fanout_sessions 0.0\n");
+    }
+
+    @Test
+    void shouldKeepServingOthersWhenOneSubscriberDisconnects() throws Exception
+    {
+        // Round robin: the first and third connections share worker 0, the second is on worker 1.
+        final Subscriber leaving = connect();
+        final Subscriber otherWorker = connect();
+        final Subscriber sameWorker = connect();
+        final List<Subscriber> all = List.of(leaving, otherWorker, sameWorker);
+        for (final Subscriber subscriber : all)
+        {
+            subscriber.login("sub1", "secret1");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
+        }
+
+        leaving.close();
+        offer(sbe.addOrder(1, T, "AAPL", 33, Side.SELL, 100, 4_000_000));
+
+        for (final Subscriber subscriber : List.of(otherWorker, sameWorker))
+        {
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 4);
+            assertThat(subscriber.itch.messages.get(3))
+                .isEqualTo(new AddOrder(1, 0, T, 33, 'S', 100, "AAPL", 4_000_000));
+        }
+    }
+
+    private Subscriber connect() throws IOException
+    {
+        final Subscriber subscriber = new Subscriber(
+            SocketChannel.open(new InetSocketAddress("localhost", service.port())));
+        subscribers.add(subscriber);
+        return subscriber;
+    }
+
+    private void offer(final int length)
+    {
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, length) > 0);
+    }
+
+    private String scrapeMetrics() throws Exception
+    {
+        return HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition)
+    {
+        while (!condition.getAsBoolean())
+        {
+            Thread.yield();
+        }
+    }
+
+    /** A SoupBinTCP client on a blocking socket, parsing Sequenced Data as ITCH 5.0. */
+    private static final class Subscriber implements SoupBinTCPClientStatusListener, AutoCloseable
+    {
+        final ItchEvents itch = new ItchEvents();
+        final SoupBinTCPClient client;
+        boolean loginAccepted;
+        byte rejectReason;
+
+        Subscriber(final SocketChannel channel)
+        {
+            client = new SoupBinTCPClient(channel, new ITCH50Parser(itch), this);
+        }
+
+        void login(final String username, final String password) throws IOException
+        {
+            final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
+            request.setUsername(username);
+            request.setPassword(password);
+            request.setRequestedSession("");
+            request.setRequestedSequenceNumber(1);
+            client.login(request);
+        }
+
+        void receiveUntil(final BooleanSupplier condition) throws IOException
+        {
+            while (!condition.getAsBoolean())
+            {
+                if (client.receive() < 0)
+                {
+                    throw new IOException("connection closed by the fanout");
+                }
+            }
+        }
+
+        @Override
+        public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
+        {
+            loginAccepted = true;
+        }
+
+        @Override
+        public void loginRejected(final SoupBinTCPClient session, final SoupBinTCP.LoginRejected payload)
+        {
+            rejectReason = payload.getRejectReasonCode();
+        }
+
+        @Override
+        public void endOfSession(final SoupBinTCPClient session)
+        {
+        }
+
+        @Override
+        public void heartbeatTimeout(final SoupBinTCPClient session) throws IOException
+        {
+            throw new IOException("heartbeat timeout");
+        }
+
+        @Override
+        public void close() throws IOException
+        {
+            client.close();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.bourse.fanout;
+
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.sbe.md.Side;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bourse SBE market data in, exact ITCH 5.0 bytes out (field by field, big-endian, as the spec tables list them). */
+class ItchTranslatorTest
+{
+    /** 09:30:00.123456789 = 0x1F1A_D635BD15 ns since midnight: Timestamp bytes 1F1A D635BD15. */
+    private static final long T = 34_200_123_456_789L;
+    private static final String TIMESTAMP = "1F1A D635BD15";
+    private static final String MSFT = "4D53465420202020";
+
+    private final ItchTranslator translator = new ItchTranslator(SymbolDirectory.parse("AAPL@0,MSFT@1"));
+    private final MarketDataEncoder sbe = new MarketDataEncoder();
+    private final ByteBuffer itch = ByteBuffer.allocate(64);
+
+    @Test
+    void shouldTranslateAddOrder()
+    {
+        final int length = translate(sbe.addOrder(1, T, "MSFT", 17, Side.BUY, 300, 1_500_100));
+
+        assertThat(length).isEqualTo(ItchTranslator.ADD_ORDER_LENGTH).isEqualTo(36);
+        // Type, Stock Locate, Tracking Number, Timestamp, Order Reference Number, Buy/Sell, Shares, Stock, Price
+        assertThat(written()).isEqualTo(hex(
+            "41 0002 0000 " + TIMESTAMP + " 0000000000000011 42 0000012C " + MSFT + " 0016E3C4"));
+        assertThat(translator.timestampNs()).isEqualTo(T);
+    }
+
+    @Test
+    void shouldTranslateSellSideAndFirstLocate()
+    {
+        final int length = translate(sbe.addOrder(1, T, "AAPL", 33, Side.SELL, 100, 4_000_000));
+
+        assertThat(length).isEqualTo(36);
+        assertThat(written()).isEqualTo(hex(
+            "41 0001 0000 " + TIMESTAMP + " 0000000000000021 53 00000064 4141504C20202020 003D0900"));
+    }
+
+    @Test
+    void shouldTranslateOrderExecutedWithoutPrice()
+    {
+        final int length = translate(sbe.orderExecuted(T, "MSFT", 17, 250, 49, 1_500_100));
+
+        assertThat(length).isEqualTo(ItchTranslator.ORDER_EXECUTED_LENGTH).isEqualTo(31);
+        // Type, Stock Locate, Tracking Number, Timestamp, Order Reference Number, Executed Shares, Match Number
+        assertThat(written()).isEqualTo(hex(
+            "45 0002 0000 " + TIMESTAMP + " 0000000000000011 000000FA 0000000000000031"));
+    }
+
+    @Test
+    void shouldTranslateOrderCancel()
+    {
+        final int length = translate(sbe.orderCancel(T, "MSFT", 17, 100));
+
+        assertThat(length).isEqualTo(ItchTranslator.ORDER_CANCEL_LENGTH).isEqualTo(23);
+        // Type, Stock Locate, Tracking Number, Timestamp, Order Reference Number, Canceled Shares
+        assertThat(written()).isEqualTo(hex("58 0002 0000 " + TIMESTAMP + " 0000000000000011 00000064"));
+    }
+
+    @Test
+    void shouldTranslateOrderDelete()
+    {
+        final int length = translate(sbe.orderDelete(T, "MSFT", 17));
+
+        assertThat(length).isEqualTo(ItchTranslator.ORDER_DELETE_LENGTH).isEqualTo(19);
+        // Type, Stock Locate, Tracking Number, Timestamp, Order Reference Number
+        assertThat(written()).isEqualTo(hex("44 0002 0000 " + TIMESTAMP + " 0000000000000011"));
+    }
+
+    @Test
+    void shouldTranslateOrderReplace()
+    {
+        final int length = translate(sbe.orderReplace(T, "MSFT", 17, 33, 300, 4_000_000));
+
+        assertThat(length).isEqualTo(ItchTranslator.ORDER_REPLACE_LENGTH).isEqualTo(35);
+        // Type, Stock Locate, Tracking Number, Timestamp, Original Order Reference Number, New Order Reference Number,
+        // Shares, Price
+        assertThat(written()).isEqualTo(hex(
+            "55 0002 0000 " + TIMESTAMP + " 0000000000000011 0000000000000021 0000012C 003D0900"));
+    }
+
+    @Test
+    void shouldWriteNothingWhenMessageHasNoItchForm()
+    {
+        assertThat(translate(sbe.trade(T, "MSFT", 49, 100, 1_500_100))).isEqualTo(ItchTranslator.NO_ITCH_FORM);
+        assertThat(translate(sbe.priceLevelUpdate(7, T, "MSFT", 1_500_100, 100)))
+            .isEqualTo(ItchTranslator.NO_ITCH_FORM);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldRefuseUnknownSymbolForeignSchemaAndShortMessage()
+    {
+        assertThat(translate(sbe.addOrder(1, T, "IBM", 17, Side.BUY, 300, 1_500_100)))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+
+        final int length = sbe.orderDelete(T, "MSFT", 17);
+        sbe.buffer.putShort(4, (short)1);
+        assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(translator.translate(new UnsafeBuffer(new byte[4]), 0, 4, itch))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldSplitTimestampIntoHighAndLowParts()
+    {
+        assertThat(ItchTranslator.timestampHigh(0xFFFF_8765_4321L)).isEqualTo(0xFFFF);
+        assertThat(ItchTranslator.timestampLow(0xFFFF_8765_4321L)).isEqualTo(0x8765_4321L);
+        assertThat(ItchTranslator.timestampHigh(86_399_999_999_999L)).isEqualTo(0x4E94);
+    }
+
+    private int translate(final int sbeLength)
+    {
+        return translator.translate(sbe.buffer, 0, sbeLength, itch);
+    }
+
+    private byte[] written()
+    {
+        final byte[] bytes = new byte[itch.position()];
+        itch.flip().get(bytes);
+        return bytes;
+    }
+
+    static byte[] hex(final String spaced)
+    {
+        return HexFormat.of().parseHex(spaced.replace(" ", ""));
+    }
+}

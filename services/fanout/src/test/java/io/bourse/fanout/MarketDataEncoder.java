@@ -1,0 +1,118 @@
+package io.bourse.fanout;
+
+import io.bourse.common.config.Symbols;
+import io.bourse.sbe.md.AddOrderEncoder;
+import io.bourse.sbe.md.MessageHeaderEncoder;
+import io.bourse.sbe.md.OrderCancelEncoder;
+import io.bourse.sbe.md.OrderDeleteEncoder;
+import io.bourse.sbe.md.OrderExecutedEncoder;
+import io.bourse.sbe.md.OrderReplaceEncoder;
+import io.bourse.sbe.md.PriceLevelUpdateEncoder;
+import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.TradeEncoder;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/** Encodes SBE market data, as md-publisher does, into one buffer; each method returns the encoded length. */
+final class MarketDataEncoder
+{
+    private static final int SYMBOL_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
+
+    final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+
+    int addOrder(
+        final long sequenceNumber, final long timestampNs, final String symbol, final long orderId, final Side side,
+        final long quantity, final long price)
+    {
+        final AddOrderEncoder encoder = new AddOrderEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(sequenceNumber)
+            .timestampNs(timestampNs)
+            .orderId(orderId)
+            .side(side)
+            .quantity(quantity)
+            .price(price);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + AddOrderEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    int orderExecuted(
+        final long timestampNs, final String symbol, final long orderId, final long executedQuantity,
+        final long matchNumber, final long price)
+    {
+        final OrderExecutedEncoder encoder = new OrderExecutedEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(2)
+            .timestampNs(timestampNs)
+            .orderId(orderId)
+            .executedQuantity(executedQuantity)
+            .matchNumber(matchNumber)
+            .price(price);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + OrderExecutedEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    int orderCancel(final long timestampNs, final String symbol, final long orderId, final long canceledQuantity)
+    {
+        final OrderCancelEncoder encoder = new OrderCancelEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(3)
+            .timestampNs(timestampNs)
+            .orderId(orderId)
+            .canceledQuantity(canceledQuantity);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + OrderCancelEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    int orderDelete(final long timestampNs, final String symbol, final long orderId)
+    {
+        final OrderDeleteEncoder encoder = new OrderDeleteEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(4)
+            .timestampNs(timestampNs)
+            .orderId(orderId);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + OrderDeleteEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    int orderReplace(
+        final long timestampNs, final String symbol, final long originalOrderId, final long newOrderId,
+        final long quantity, final long price)
+    {
+        final OrderReplaceEncoder encoder = new OrderReplaceEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(5)
+            .timestampNs(timestampNs)
+            .originalOrderId(originalOrderId)
+            .newOrderId(newOrderId)
+            .quantity(quantity)
+            .price(price);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + OrderReplaceEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    int trade(
+        final long timestampNs, final String symbol, final long matchNumber, final long quantity, final long price)
+    {
+        final TradeEncoder encoder = new TradeEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(6)
+            .timestampNs(timestampNs)
+            .matchNumber(matchNumber)
+            .aggressorSide(Side.BUY)
+            .quantity(quantity)
+            .price(price);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + TradeEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    int priceLevelUpdate(
+        final long sequenceNumber, final long timestampNs, final String symbol, final long price, final long quantity)
+    {
+        final PriceLevelUpdateEncoder encoder = new PriceLevelUpdateEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(sequenceNumber)
+            .timestampNs(timestampNs)
+            .side(Side.BUY)
+            .price(price)
+            .quantity(quantity)
+            .orderCount(1);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + PriceLevelUpdateEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+}

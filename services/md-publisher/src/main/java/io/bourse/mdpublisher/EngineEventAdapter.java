@@ -1,0 +1,191 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.bourse.common.config.Symbols;
+import io.bourse.sbe.engine.BookUpdate;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.OrderAcceptedDecoder;
+import io.bourse.sbe.engine.OrderAddedDecoder;
+import io.bourse.sbe.engine.OrderCanceledDecoder;
+import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderRejectedDecoder;
+import io.bourse.sbe.engine.OrderReplacedDecoder;
+import org.agrona.DirectBuffer;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Decodes engine events (schemas/engine-schema.xml) from the shards' event streams and hands the book changes to an
+ * {@link EngineEventListener}. Every event is counted by type; OrderAccepted and OrderRejected stop there. A message
+ * of another schema, an unknown template, a short fragment or an invalid side or book update is counted as an error
+ * and skipped. One preallocated decoder per template; allocates nothing.
+ */
+final class EngineEventAdapter implements FragmentHandler
+{
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
+    private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
+    private final OrderCanceledDecoder orderCanceled = new OrderCanceledDecoder();
+    private final OrderReplacedDecoder orderReplaced = new OrderReplacedDecoder();
+    private final EngineEventListener listener;
+    private final MdPublisherMetrics metrics;
+    private final AtomicLong errorCount;
+
+    /**
+     * @param listener   receives the book changes.
+     * @param metrics    counts events by type.
+     * @param errorCount incremented for every message that cannot be processed.
+     */
+    EngineEventAdapter(
+        final EngineEventListener listener, final MdPublisherMetrics metrics, final AtomicLong errorCount)
+    {
+        this.listener = listener;
+        this.metrics = metrics;
+        this.errorCount = errorCount;
+    }
+
+    /** Decodes one engine event. */
+    @Override
+    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        headerDecoder.wrap(buffer, offset);
+        final int templateId = headerDecoder.templateId();
+        if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
+            length < MessageHeaderDecoder.ENCODED_LENGTH + headerDecoder.blockLength())
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int blockLength = headerDecoder.blockLength();
+        final int version = headerDecoder.version();
+        final boolean decoded = switch (templateId)
+        {
+            case OrderAcceptedDecoder.TEMPLATE_ID, OrderRejectedDecoder.TEMPLATE_ID -> true;
+            case OrderAddedDecoder.TEMPLATE_ID -> onOrderAdded(buffer, bodyOffset, blockLength, version);
+            case OrderExecutedDecoder.TEMPLATE_ID -> onOrderExecuted(buffer, bodyOffset, blockLength, version);
+            case OrderCanceledDecoder.TEMPLATE_ID -> onOrderCanceled(buffer, bodyOffset, blockLength, version);
+            case OrderReplacedDecoder.TEMPLATE_ID -> onOrderReplaced(buffer, bodyOffset, blockLength, version);
+            default -> false;
+        };
+        if (decoded)
+        {
+            metrics.onEventIn(templateId);
+        }
+        else
+        {
+            errorCount.incrementAndGet();
+        }
+    }
+
+    private boolean onOrderAdded(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderAddedDecoder decoder = orderAdded.wrap(buffer, offset, blockLength, version);
+        final Side side = side(decoder.sideRaw());
+        if (null == side)
+        {
+            return false;
+        }
+        listener.onOrderAdded(
+            decoder.timestampNs(),
+            decoder.orderId(),
+            Symbols.pack(buffer, offset + OrderAddedDecoder.symbolEncodingOffset()),
+            side,
+            decoder.quantity(),
+            decoder.price());
+        return true;
+    }
+
+    private boolean onOrderExecuted(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderExecutedDecoder decoder = orderExecuted.wrap(buffer, offset, blockLength, version);
+        final Side takerSide = side(decoder.takerSideRaw());
+        if (null == takerSide)
+        {
+            return false;
+        }
+        listener.onOrderExecuted(
+            decoder.timestampNs(),
+            decoder.matchNumber(),
+            Symbols.pack(buffer, offset + OrderExecutedDecoder.symbolEncodingOffset()),
+            decoder.quantity(),
+            decoder.price(),
+            takerSide,
+            decoder.makerOrderId(),
+            decoder.makerLeavesQuantity());
+        return true;
+    }
+
+    private boolean onOrderCanceled(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderCanceledDecoder decoder = orderCanceled.wrap(buffer, offset, blockLength, version);
+        listener.onOrderCanceled(
+            decoder.timestampNs(),
+            decoder.orderId(),
+            Symbols.pack(buffer, offset + OrderCanceledDecoder.symbolEncodingOffset()),
+            decoder.canceledQuantity(),
+            decoder.leavesQuantity(),
+            1 == decoder.wasResting());
+        return true;
+    }
+
+    private boolean onOrderReplaced(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderReplacedDecoder decoder = orderReplaced.wrap(buffer, offset, blockLength, version);
+        final Side side = side(decoder.sideRaw());
+        final ReplaceKind kind = replaceKind(decoder.bookUpdateRaw());
+        if (null == side || null == kind)
+        {
+            return false;
+        }
+        listener.onOrderReplaced(
+            decoder.timestampNs(),
+            decoder.orderId(),
+            decoder.newOrderId(),
+            Symbols.pack(buffer, offset + OrderReplacedDecoder.symbolEncodingOffset()),
+            side,
+            decoder.quantity(),
+            decoder.price(),
+            kind);
+        return true;
+    }
+
+    private static Side side(final byte raw)
+    {
+        if (raw == io.bourse.sbe.engine.Side.BUY.value())
+        {
+            return Side.BUY;
+        }
+        if (raw == io.bourse.sbe.engine.Side.SELL.value())
+        {
+            return Side.SELL;
+        }
+        return null;
+    }
+
+    private static ReplaceKind replaceKind(final short raw)
+    {
+        if (raw == BookUpdate.PRIORITY_KEPT.value())
+        {
+            return ReplaceKind.PRIORITY_KEPT;
+        }
+        if (raw == BookUpdate.REPLACED.value())
+        {
+            return ReplaceKind.REPLACED;
+        }
+        if (raw == BookUpdate.REMOVED.value())
+        {
+            return ReplaceKind.REMOVED;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,66 @@
+package io.bourse.mdpublisher;
+
+/**
+ * The engine events that change a book, decoded from the engine protocol (schemas/engine-schema.xml). Prices in
+ * 1/10000 dollars, quantities in shares, timestamps in nanoseconds since midnight UTC, symbols packed as in
+ * {@code io.bourse.common.config.Symbols}. OrderAccepted and OrderRejected never change a book, so they have no
+ * method here.
+ */
+public interface EngineEventListener
+{
+    /**
+     * An order, or its remainder after matching, rests on the book (engine OrderAdded).
+     *
+     * @param timestampNs engine time of the event.
+     * @param orderId     order reference number.
+     * @param symbol      packed symbol.
+     * @param side        side.
+     * @param quantity    resting shares.
+     * @param price       limit price.
+     */
+    void onOrderAdded(long timestampNs, long orderId, long symbol, Side side, long quantity, long price);
+
+    /**
+     * A taker traded against a resting maker at the maker's price (engine OrderExecuted).
+     *
+     * @param timestampNs  engine time of the event.
+     * @param matchNumber  unique per day across shards.
+     * @param symbol       packed symbol.
+     * @param quantity     traded shares.
+     * @param price        the maker's price.
+     * @param takerSide    side of the incoming order (the aggressor).
+     * @param makerOrderId the resting order's reference number.
+     * @param makerLeaves  shares the maker still has on the book.
+     */
+    void onOrderExecuted(
+        long timestampNs, long matchNumber, long symbol, long quantity, long price, Side takerSide, long makerOrderId,
+        long makerLeaves);
+
+    /**
+     * An order was reduced or removed (engine OrderCanceled).
+     *
+     * @param timestampNs engine time of the event.
+     * @param orderId     order reference number.
+     * @param symbol      packed symbol.
+     * @param canceled    shares canceled by this event.
+     * @param leaves      shares still open.
+     * @param wasResting  false when the order never rested (an immediate-or-cancel remainder).
+     */
+    void onOrderCanceled(long timestampNs, long orderId, long symbol, long canceled, long leaves, boolean wasResting);
+
+    /**
+     * An order was replaced (engine OrderReplaced).
+     *
+     * @param timestampNs engine time of the event.
+     * @param orderId     the replaced order's reference number.
+     * @param newOrderId  the replacement's reference number (equal to orderId when priority was kept).
+     * @param symbol      packed symbol.
+     * @param side        side.
+     * @param quantity    new open shares.
+     * @param price       new price.
+     * @param bookUpdate  what the replace did to the book.
+     */
+    void onOrderReplaced(
+        long timestampNs, long orderId, long newOrderId, long symbol, Side side, long quantity, long price,
+        ReplaceKind bookUpdate);
+}

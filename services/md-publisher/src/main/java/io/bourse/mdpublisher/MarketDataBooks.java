@@ -1,0 +1,277 @@
+package io.bourse.mdpublisher;
+
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Order-by-order (L3) and price-level (L2) books of every symbol, kept from the engine events, and the market data
+ * each event implies, in this order: the L3 message (ITCH 5.0 semantics), the trade for an execution, one
+ * PriceLevelUpdate per level touched, then a BestBidOffer when the best bid or offer changed.
+ *
+ * <p>Order reference numbers are unique per day across shards, so one map holds the orders of every symbol. Orders
+ * and levels are pooled: the steady state allocates nothing. An event that does not fit the book (an unknown symbol
+ * or order, sizes out of step with the engine, as after joining the event streams late) is counted as an error and
+ * the book follows the engine's numbers; an execution against an unknown order is still printed as a trade.
+ * Not thread safe: the publisher thread owns it.
+ */
+public final class MarketDataBooks implements EngineEventListener
+{
+    private final MarketDataListener listener;
+    private final AtomicLong errorCount;
+    private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<BookOrder> orders = new Long2ObjectHashMap<>();
+    private final ArrayDeque<BookOrder> orderPool = new ArrayDeque<>();
+    private final ArrayDeque<PriceLevel> levelPool = new ArrayDeque<>();
+
+    /**
+     * @param symbols    packed symbols to keep books for; events of other symbols are counted as errors.
+     * @param listener   receives the market data.
+     * @param errorCount incremented for every event that does not fit the book.
+     */
+    public MarketDataBooks(final long[] symbols, final MarketDataListener listener, final AtomicLong errorCount)
+    {
+        this.listener = listener;
+        this.errorCount = errorCount;
+        for (final long symbol : symbols)
+        {
+            books.put(symbol, new SymbolBook(symbol, levelPool));
+        }
+    }
+
+    /** @return number of resting orders across all books. */
+    public int openOrderCount()
+    {
+        return orders.size();
+    }
+
+    /** Publishes Add Order, the level and the BBO if it changed. */
+    @Override
+    public void onOrderAdded(
+        final long timestampNs, final long orderId, final long symbol, final Side side, final long quantity,
+        final long price)
+    {
+        final SymbolBook book = books.get(symbol);
+        if (null == book || quantity <= 0 || orders.containsKey(orderId))
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        final BookOrder order = allocate();
+        order.init(orderId, book, side, price, quantity);
+        book.levels(side).add(order);
+        orders.put(orderId, order);
+
+        listener.onAddOrder(timestampNs, symbol, orderId, side, quantity, price);
+        publishLevel(timestampNs, book, side, price);
+        publishBestBidOffer(timestampNs, book);
+    }
+
+    /** Publishes Order Executed on the maker, the trade, the maker's level and the BBO if it changed. */
+    @Override
+    public void onOrderExecuted(
+        final long timestampNs, final long matchNumber, final long symbol, final long quantity, final long price,
+        final Side takerSide, final long makerOrderId, final long makerLeaves)
+    {
+        final BookOrder order = orders.get(makerOrderId);
+        if (null == order)
+        {
+            errorCount.incrementAndGet();
+            listener.onTrade(timestampNs, symbol, matchNumber, takerSide, quantity, price);
+            return;
+        }
+        final SymbolBook book = order.book;
+        final Side side = order.side;
+        final long levelPrice = order.price;
+
+        listener.onOrderExecuted(timestampNs, book.symbol, makerOrderId, quantity, matchNumber, price);
+        listener.onTrade(timestampNs, book.symbol, matchNumber, takerSide, quantity, price);
+        take(order, quantity, makerLeaves);
+        publishLevel(timestampNs, book, side, levelPrice);
+        publishBestBidOffer(timestampNs, book);
+    }
+
+    /**
+     * Publishes Order Cancel (shares left) or Order Delete (none left), the level and the BBO if it changed; nothing
+     * for an order that never rested.
+     */
+    @Override
+    public void onOrderCanceled(
+        final long timestampNs, final long orderId, final long symbol, final long canceled, final long leaves,
+        final boolean wasResting)
+    {
+        if (!wasResting)
+        {
+            return;
+        }
+        final BookOrder order = orders.get(orderId);
+        if (null == order)
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        final SymbolBook book = order.book;
+        final Side side = order.side;
+        final long levelPrice = order.price;
+
+        if (leaves > 0)
+        {
+            listener.onOrderCancel(timestampNs, book.symbol, orderId, canceled);
+        }
+        else
+        {
+            listener.onOrderDelete(timestampNs, book.symbol, orderId);
+        }
+        take(order, canceled, leaves);
+        publishLevel(timestampNs, book, side, levelPrice);
+        publishBestBidOffer(timestampNs, book);
+    }
+
+    /**
+     * Publishes, by what the replace did: Order Cancel of the size reduction (priority kept), Order Replace (rests
+     * under a new reference number) or Order Delete (removed; a remainder arrives later as an added order); then the
+     * levels touched and the BBO if it changed.
+     */
+    @Override
+    public void onOrderReplaced(
+        final long timestampNs, final long orderId, final long newOrderId, final long symbol, final Side side,
+        final long quantity, final long price, final ReplaceKind bookUpdate)
+    {
+        final BookOrder order = orders.get(orderId);
+        if (null == order)
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        switch (bookUpdate)
+        {
+            case PRIORITY_KEPT -> reduceInPlace(timestampNs, order, quantity);
+            case REPLACED -> replace(timestampNs, order, newOrderId, quantity, price);
+            case REMOVED -> delete(timestampNs, order);
+        }
+    }
+
+    private void reduceInPlace(final long timestampNs, final BookOrder order, final long quantity)
+    {
+        final long canceled = order.openShares - quantity;
+        if (canceled <= 0)
+        {
+            // A replace to the same size changes nothing; a larger size would not have kept priority.
+            if (canceled < 0)
+            {
+                errorCount.incrementAndGet();
+            }
+            return;
+        }
+        final SymbolBook book = order.book;
+        listener.onOrderCancel(timestampNs, book.symbol, order.orderId, canceled);
+        book.levels(order.side).reduce(order, canceled);
+        publishLevel(timestampNs, book, order.side, order.price);
+        publishBestBidOffer(timestampNs, book);
+    }
+
+    private void replace(
+        final long timestampNs, final BookOrder order, final long newOrderId, final long quantity, final long price)
+    {
+        if (quantity <= 0 || orders.containsKey(newOrderId))
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        final SymbolBook book = order.book;
+        final BookLevels levels = book.levels(order.side);
+        final long oldPrice = order.price;
+
+        listener.onOrderReplace(timestampNs, book.symbol, order.orderId, newOrderId, quantity, price);
+        levels.remove(order);
+        orders.remove(order.orderId);
+        order.orderId = newOrderId;
+        order.price = price;
+        order.openShares = quantity;
+        levels.add(order);
+        orders.put(newOrderId, order);
+
+        publishLevel(timestampNs, book, order.side, oldPrice);
+        if (price != oldPrice)
+        {
+            publishLevel(timestampNs, book, order.side, price);
+        }
+        publishBestBidOffer(timestampNs, book);
+    }
+
+    private void delete(final long timestampNs, final BookOrder order)
+    {
+        final SymbolBook book = order.book;
+        final Side side = order.side;
+        final long levelPrice = order.price;
+
+        listener.onOrderDelete(timestampNs, book.symbol, order.orderId);
+        remove(order);
+        publishLevel(timestampNs, book, side, levelPrice);
+        publishBestBidOffer(timestampNs, book);
+    }
+
+    /** Takes shares off an order, following the engine's leaves (and counting a disagreement), removing it at 0. */
+    private void take(final BookOrder order, final long shares, final long leaves)
+    {
+        if (order.openShares - shares != leaves)
+        {
+            errorCount.incrementAndGet();
+        }
+        if (leaves <= 0)
+        {
+            remove(order);
+        }
+        else
+        {
+            order.book.levels(order.side).reduce(order, order.openShares - leaves);
+        }
+    }
+
+    private void remove(final BookOrder order)
+    {
+        order.book.levels(order.side).remove(order);
+        orders.remove(order.orderId);
+        order.clear();
+        orderPool.addLast(order);
+    }
+
+    private BookOrder allocate()
+    {
+        final BookOrder order = orderPool.pollLast();
+        return null == order ? new BookOrder() : order;
+    }
+
+    private void publishLevel(final long timestampNs, final SymbolBook book, final Side side, final long price)
+    {
+        final PriceLevel level = book.levels(side).find(price);
+        if (null == level)
+        {
+            listener.onPriceLevelUpdate(timestampNs, book.symbol, side, price, 0, 0);
+        }
+        else
+        {
+            listener.onPriceLevelUpdate(timestampNs, book.symbol, side, price, level.totalShares, level.orderCount);
+        }
+    }
+
+    private void publishBestBidOffer(final long timestampNs, final SymbolBook book)
+    {
+        final PriceLevel bid = book.bids.best();
+        final PriceLevel ask = book.asks.best();
+        final long bidPrice = null == bid ? 0 : bid.price;
+        final long bidQuantity = null == bid ? 0 : bid.totalShares;
+        final long askPrice = null == ask ? 0 : ask.price;
+        final long askQuantity = null == ask ? 0 : ask.totalShares;
+        if (bidPrice != book.bidPrice || bidQuantity != book.bidQuantity ||
+            askPrice != book.askPrice || askQuantity != book.askQuantity)
+        {
+            book.bidPrice = bidPrice;
+            book.bidQuantity = bidQuantity;
+            book.askPrice = askPrice;
+            book.askQuantity = askQuantity;
+            listener.onBestBidOffer(timestampNs, book.symbol, bidPrice, bidQuantity, askPrice, askQuantity);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.bourse.mdpublisher;
+
+/**
+ * The market data derived from engine events (schemas/market-data-schema.xml without the feed sequence number, which
+ * the publisher assigns). L3 messages follow ITCH 5.0 semantics. Prices in 1/10000 dollars, quantities in shares,
+ * timestamps in nanoseconds since midnight UTC copied from the engine event, symbols packed as in
+ * {@code io.bourse.common.config.Symbols}.
+ */
+public interface MarketDataListener
+{
+    /**
+     * ITCH 5.0 §4.3.1 Add Order.
+     *
+     * @param timestampNs engine time.
+     * @param symbol      packed symbol.
+     * @param orderId     order reference number.
+     * @param side        side.
+     * @param quantity    shares.
+     * @param price       limit price.
+     */
+    void onAddOrder(long timestampNs, long symbol, long orderId, Side side, long quantity, long price);
+
+    /**
+     * ITCH 5.0 §4.4.1 Order Executed, on the resting order.
+     *
+     * @param timestampNs      engine time.
+     * @param symbol           packed symbol.
+     * @param orderId          the resting order.
+     * @param executedQuantity shares executed.
+     * @param matchNumber      engine match number.
+     * @param price            execution price (the resting order's price).
+     */
+    void onOrderExecuted(
+        long timestampNs, long symbol, long orderId, long executedQuantity, long matchNumber, long price);
+
+    /**
+     * ITCH 5.0 §4.4.3 Order Cancel: part of a resting order canceled.
+     *
+     * @param timestampNs      engine time.
+     * @param symbol           packed symbol.
+     * @param orderId          the resting order.
+     * @param canceledQuantity shares removed.
+     */
+    void onOrderCancel(long timestampNs, long symbol, long orderId, long canceledQuantity);
+
+    /**
+     * ITCH 5.0 §4.4.4 Order Delete: a resting order left the book.
+     *
+     * @param timestampNs engine time.
+     * @param symbol      packed symbol.
+     * @param orderId     the order.
+     */
+    void onOrderDelete(long timestampNs, long symbol, long orderId);
+
+    /**
+     * ITCH 5.0 §4.4.5 Order Replace: a resting order replaced by a new one that loses priority.
+     *
+     * @param timestampNs     engine time.
+     * @param symbol          packed symbol.
+     * @param originalOrderId the replaced order.
+     * @param newOrderId      the new order.
+     * @param quantity        new shares.
+     * @param price           new price.
+     */
+    void onOrderReplace(
+        long timestampNs, long symbol, long originalOrderId, long newOrderId, long quantity, long price);
+
+    /**
+     * A trade print.
+     *
+     * @param timestampNs   engine time.
+     * @param symbol        packed symbol.
+     * @param matchNumber   engine match number.
+     * @param aggressorSide side of the incoming order.
+     * @param quantity      shares.
+     * @param price         execution price.
+     */
+    void onTrade(long timestampNs, long symbol, long matchNumber, Side aggressorSide, long quantity, long price);
+
+    /**
+     * L2: the aggregate at one price level changed.
+     *
+     * @param timestampNs engine time.
+     * @param symbol      packed symbol.
+     * @param side        side of the level.
+     * @param price       level price.
+     * @param quantity    total shares at the level, 0 when the level is gone.
+     * @param orderCount  orders at the level, 0 when the level is gone.
+     */
+    void onPriceLevelUpdate(long timestampNs, long symbol, Side side, long price, long quantity, int orderCount);
+
+    /**
+     * L1: the best bid or offer changed. An empty side has price 0 and quantity 0.
+     *
+     * @param timestampNs engine time.
+     * @param symbol      packed symbol.
+     * @param bidPrice    best bid price.
+     * @param bidQuantity total shares at the best bid.
+     * @param askPrice    best offer price.
+     * @param askQuantity total shares at the best offer.
+     */
+    void onBestBidOffer(
+        long timestampNs, long symbol, long bidPrice, long bidQuantity, long askPrice, long askQuantity);
+}

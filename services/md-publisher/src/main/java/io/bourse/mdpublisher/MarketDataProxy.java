@@ -1,0 +1,213 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.Publication;
+import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.config.Symbols;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.md.AddOrderEncoder;
+import io.bourse.sbe.md.BestBidOfferEncoder;
+import io.bourse.sbe.md.MessageHeaderEncoder;
+import io.bourse.sbe.md.OrderCancelEncoder;
+import io.bourse.sbe.md.OrderDeleteEncoder;
+import io.bourse.sbe.md.OrderExecutedEncoder;
+import io.bourse.sbe.md.OrderReplaceEncoder;
+import io.bourse.sbe.md.PriceLevelUpdateEncoder;
+import io.bourse.sbe.md.TradeEncoder;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Encodes market data as SBE (schemas/market-data-schema.xml) and offers it on the market-data publication. Every
+ * message takes the next feed sequence number (one sequence across all symbols, from 1) whether or not the offer
+ * succeeds, so a subscriber sees a lost message as a gap. No subscriber connected is not an error (like multicast
+ * with no listener); any other failed offer is counted as an error. Allocates nothing.
+ */
+final class MarketDataProxy implements MarketDataListener
+{
+    private static final int BUFFER_LENGTH = 128;
+    private static final int SYMBOL_OFFSET_IN_BUFFER = MessageHeaderEncoder.ENCODED_LENGTH;
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(BUFFER_LENGTH, 64));
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final AddOrderEncoder addOrder = new AddOrderEncoder();
+    private final OrderExecutedEncoder orderExecuted = new OrderExecutedEncoder();
+    private final OrderCancelEncoder orderCancel = new OrderCancelEncoder();
+    private final OrderDeleteEncoder orderDelete = new OrderDeleteEncoder();
+    private final OrderReplaceEncoder orderReplace = new OrderReplaceEncoder();
+    private final TradeEncoder trade = new TradeEncoder();
+    private final PriceLevelUpdateEncoder priceLevelUpdate = new PriceLevelUpdateEncoder();
+    private final BestBidOfferEncoder bestBidOffer = new BestBidOfferEncoder();
+    private final Publication publication;
+    private final BoundedOffer boundedOffer;
+    private final MidnightNanoClock clock;
+    private final MdPublisherMetrics metrics;
+    private final AtomicLong errorCount;
+    private long nextSequenceNumber = 1;
+
+    /**
+     * @param publication  the market-data stream.
+     * @param boundedOffer retries back pressure for a bounded time.
+     * @param clock        to measure event timestamp to published.
+     * @param metrics      counts messages by type and records the latency.
+     * @param errorCount   incremented for every failed offer other than "not connected".
+     */
+    MarketDataProxy(
+        final Publication publication, final BoundedOffer boundedOffer, final MidnightNanoClock clock,
+        final MdPublisherMetrics metrics, final AtomicLong errorCount)
+    {
+        this.publication = publication;
+        this.boundedOffer = boundedOffer;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.errorCount = errorCount;
+    }
+
+    /** Publishes AddOrder. */
+    @Override
+    public void onAddOrder(
+        final long timestampNs, final long symbol, final long orderId, final Side side, final long quantity,
+        final long price)
+    {
+        addOrder.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .orderId(orderId)
+            .side(side(side))
+            .quantity(quantity)
+            .price(price);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + AddOrderEncoder.symbolEncodingOffset());
+        publish(AddOrderEncoder.TEMPLATE_ID, addOrder.encodedLength(), timestampNs);
+    }
+
+    /** Publishes OrderExecuted. */
+    @Override
+    public void onOrderExecuted(
+        final long timestampNs, final long symbol, final long orderId, final long executedQuantity,
+        final long matchNumber, final long price)
+    {
+        orderExecuted.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .orderId(orderId)
+            .executedQuantity(executedQuantity)
+            .matchNumber(matchNumber)
+            .price(price);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderExecutedEncoder.symbolEncodingOffset());
+        publish(OrderExecutedEncoder.TEMPLATE_ID, orderExecuted.encodedLength(), timestampNs);
+    }
+
+    /** Publishes OrderCancel. */
+    @Override
+    public void onOrderCancel(
+        final long timestampNs, final long symbol, final long orderId, final long canceledQuantity)
+    {
+        orderCancel.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .orderId(orderId)
+            .canceledQuantity(canceledQuantity);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderCancelEncoder.symbolEncodingOffset());
+        publish(OrderCancelEncoder.TEMPLATE_ID, orderCancel.encodedLength(), timestampNs);
+    }
+
+    /** Publishes OrderDelete. */
+    @Override
+    public void onOrderDelete(final long timestampNs, final long symbol, final long orderId)
+    {
+        orderDelete.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .orderId(orderId);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderDeleteEncoder.symbolEncodingOffset());
+        publish(OrderDeleteEncoder.TEMPLATE_ID, orderDelete.encodedLength(), timestampNs);
+    }
+
+    /** Publishes OrderReplace. */
+    @Override
+    public void onOrderReplace(
+        final long timestampNs, final long symbol, final long originalOrderId, final long newOrderId,
+        final long quantity, final long price)
+    {
+        orderReplace.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .originalOrderId(originalOrderId)
+            .newOrderId(newOrderId)
+            .quantity(quantity)
+            .price(price);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderReplaceEncoder.symbolEncodingOffset());
+        publish(OrderReplaceEncoder.TEMPLATE_ID, orderReplace.encodedLength(), timestampNs);
+    }
+
+    /** Publishes Trade. */
+    @Override
+    public void onTrade(
+        final long timestampNs, final long symbol, final long matchNumber, final Side aggressorSide,
+        final long quantity, final long price)
+    {
+        trade.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .matchNumber(matchNumber)
+            .aggressorSide(side(aggressorSide))
+            .quantity(quantity)
+            .price(price);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + TradeEncoder.symbolEncodingOffset());
+        publish(TradeEncoder.TEMPLATE_ID, trade.encodedLength(), timestampNs);
+    }
+
+    /** Publishes PriceLevelUpdate. */
+    @Override
+    public void onPriceLevelUpdate(
+        final long timestampNs, final long symbol, final Side side, final long price, final long quantity,
+        final int orderCount)
+    {
+        priceLevelUpdate.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .side(side(side))
+            .price(price)
+            .quantity(quantity)
+            .orderCount(orderCount);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + PriceLevelUpdateEncoder.symbolEncodingOffset());
+        publish(PriceLevelUpdateEncoder.TEMPLATE_ID, priceLevelUpdate.encodedLength(), timestampNs);
+    }
+
+    /** Publishes BestBidOffer. */
+    @Override
+    public void onBestBidOffer(
+        final long timestampNs, final long symbol, final long bidPrice, final long bidQuantity, final long askPrice,
+        final long askQuantity)
+    {
+        bestBidOffer.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .bidPrice(bidPrice)
+            .bidQuantity(bidQuantity)
+            .askPrice(askPrice)
+            .askQuantity(askQuantity);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + BestBidOfferEncoder.symbolEncodingOffset());
+        publish(BestBidOfferEncoder.TEMPLATE_ID, bestBidOffer.encodedLength(), timestampNs);
+    }
+
+    private void publish(final int templateId, final int bodyLength, final long timestampNs)
+    {
+        final long result = boundedOffer.offer(
+            publication, buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
+        if (result > 0)
+        {
+            metrics.onMessageOut(templateId, clock.nanosSinceMidnight() - timestampNs);
+        }
+        else if (result != Publication.NOT_CONNECTED)
+        {
+            errorCount.incrementAndGet();
+        }
+    }
+
+    private static io.bourse.sbe.md.Side side(final Side side)
+    {
+        return side == Side.BUY ? io.bourse.sbe.md.Side.BUY : io.bourse.sbe.md.Side.SELL;
+    }
+}

@@ -1,0 +1,97 @@
+package io.bourse.mdpublisher;
+
+import io.bourse.common.metrics.LatencySummary;
+import io.bourse.sbe.engine.OrderAcceptedDecoder;
+import io.bourse.sbe.engine.OrderAddedDecoder;
+import io.bourse.sbe.engine.OrderCanceledDecoder;
+import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderRejectedDecoder;
+import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.md.AddOrderEncoder;
+import io.bourse.sbe.md.BestBidOfferEncoder;
+import io.bourse.sbe.md.OrderCancelEncoder;
+import io.bourse.sbe.md.OrderDeleteEncoder;
+import io.bourse.sbe.md.OrderReplaceEncoder;
+import io.bourse.sbe.md.PriceLevelUpdateEncoder;
+import io.bourse.sbe.md.TradeEncoder;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The md-publisher's Prometheus metrics: {@code bourse_md_events_in_total{type}} (engine events read, by SBE message
+ * name), {@code bourse_md_messages_out_total{type}} (market-data messages published, by SBE message name),
+ * {@code bourse_md_publish_latency_seconds} (engine event timestamp to market data published) and
+ * {@code bourse_md_errors_total}. Data points are resolved at start-up so that counting allocates nothing.
+ */
+final class MdPublisherMetrics
+{
+    private static final int MAX_TEMPLATE_ID = 16;
+
+    private final CounterDataPoint[] eventsIn = new CounterDataPoint[MAX_TEMPLATE_ID];
+    private final CounterDataPoint[] messagesOut = new CounterDataPoint[MAX_TEMPLATE_ID];
+    private final LatencySummary publishLatency;
+
+    /**
+     * @param registry   where to register.
+     * @param errorCount read at scrape time as {@code bourse_md_errors_total}.
+     */
+    MdPublisherMetrics(final PrometheusRegistry registry, final AtomicLong errorCount)
+    {
+        final Counter events = Counter.builder()
+            .name("bourse_md_events_in_total")
+            .help("Engine events read, by type")
+            .labelNames("type")
+            .withoutExemplars()
+            .register(registry);
+        eventsIn[OrderAcceptedDecoder.TEMPLATE_ID] = events.labelValues("OrderAccepted");
+        eventsIn[OrderRejectedDecoder.TEMPLATE_ID] = events.labelValues("OrderRejected");
+        eventsIn[OrderAddedDecoder.TEMPLATE_ID] = events.labelValues("OrderAdded");
+        eventsIn[OrderExecutedDecoder.TEMPLATE_ID] = events.labelValues("OrderExecuted");
+        eventsIn[OrderCanceledDecoder.TEMPLATE_ID] = events.labelValues("OrderCanceled");
+        eventsIn[OrderReplacedDecoder.TEMPLATE_ID] = events.labelValues("OrderReplaced");
+
+        final Counter messages = Counter.builder()
+            .name("bourse_md_messages_out_total")
+            .help("Market-data messages published, by type")
+            .labelNames("type")
+            .withoutExemplars()
+            .register(registry);
+        messagesOut[AddOrderEncoder.TEMPLATE_ID] = messages.labelValues("AddOrder");
+        messagesOut[io.bourse.sbe.md.OrderExecutedEncoder.TEMPLATE_ID] = messages.labelValues("OrderExecuted");
+        messagesOut[OrderCancelEncoder.TEMPLATE_ID] = messages.labelValues("OrderCancel");
+        messagesOut[OrderDeleteEncoder.TEMPLATE_ID] = messages.labelValues("OrderDelete");
+        messagesOut[OrderReplaceEncoder.TEMPLATE_ID] = messages.labelValues("OrderReplace");
+        messagesOut[TradeEncoder.TEMPLATE_ID] = messages.labelValues("Trade");
+        messagesOut[PriceLevelUpdateEncoder.TEMPLATE_ID] = messages.labelValues("PriceLevelUpdate");
+        messagesOut[BestBidOfferEncoder.TEMPLATE_ID] = messages.labelValues("BestBidOffer");
+
+        publishLatency = LatencySummary.register(
+            registry, "bourse_md_publish_latency_seconds", "Engine event timestamp to market data published");
+
+        CounterWithCallback.builder()
+            .name("bourse_md_errors_total")
+            .help("Events that did not fit the book, undecodable messages, failed publications and agent errors")
+            .callback((callback) -> callback.call(errorCount.get()))
+            .register(registry);
+    }
+
+    /** @param templateId engine event template id, known to {@link EngineEventAdapter}. */
+    void onEventIn(final int templateId)
+    {
+        eventsIn[templateId].inc();
+    }
+
+    /**
+     * @param templateId market-data template id.
+     * @param latencyNs  engine event timestamp to published, in nanoseconds.
+     */
+    void onMessageOut(final int templateId, final long latencyNs)
+    {
+        messagesOut[templateId].inc();
+        publishLatency.recordNs(latencyNs);
+    }
+}

@@ -1,0 +1,118 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.time.MidnightNanoClock;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The running md-publisher: one agent thread that subscribes to every engine shard's event stream, keeps the books
+ * and publishes the market data on the market-data stream, plus its Prometheus endpoint.
+ */
+public final class MdPublisherService implements AutoCloseable
+{
+    private final MetricsServer metricsServer;
+    private final Aeron aeron;
+    private final AgentRunner runner;
+
+    private MdPublisherService(final MetricsServer metricsServer, final Aeron aeron, final AgentRunner runner)
+    {
+        this.metricsServer = metricsServer;
+        this.aeron = aeron;
+        this.runner = runner;
+    }
+
+    /**
+     * Connects to the media driver, starts the metrics endpoint and the agent.
+     *
+     * @param ctx the configuration; concluded here.
+     * @return the running service.
+     * @throws IllegalStateException for a bad configuration.
+     * @throws UncheckedIOException  when the metrics port cannot be bound.
+     */
+    public static MdPublisherService launch(final MdPublisherContext ctx)
+    {
+        ctx.conclude();
+        final StreamLayout layout = ctx.layout();
+        final SymbolDirectory directory = ctx.symbolDirectory();
+        final AtomicLong errorCount = new AtomicLong();
+        MetricsServer metricsServer = null;
+        Aeron aeron = null;
+        try
+        {
+            metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
+            final MdPublisherMetrics metrics = new MdPublisherMetrics(metricsServer.registry(), errorCount);
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+
+            final Subscription[] subscriptions = new Subscription[directory.shardCount()];
+            for (int shardId = 0; shardId < subscriptions.length; shardId++)
+            {
+                subscriptions[shardId] = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shardId));
+            }
+            final ExclusivePublication publication = aeron.addExclusivePublication(
+                layout.marketDataChannel(), layout.marketDataStreamId());
+
+            final BoundedOffer boundedOffer = new BoundedOffer(
+                new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),
+                ctx.offerRetries());
+            final MarketDataProxy proxy = new MarketDataProxy(
+                publication, boundedOffer, new MidnightNanoClock(), metrics, errorCount);
+            final MarketDataBooks books = new MarketDataBooks(packedSymbols(directory), proxy, errorCount);
+            final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
+
+            final AgentRunner runner = AgentLaunch.start(
+                new MdPublisherAgent(subscriptions, adapter, ctx.fragmentLimit()),
+                ctx.idleStrategySupplier().get(),
+                errorCount);
+            return new MdPublisherService(metricsServer, aeron, runner);
+        }
+        catch (final IOException ex)
+        {
+            CloseHelper.quietCloseAll(aeron, metricsServer);
+            throw new UncheckedIOException("md-publisher: cannot start metrics on port " + ctx.metricsPort(), ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(aeron, metricsServer);
+            throw ex;
+        }
+    }
+
+    private static long[] packedSymbols(final SymbolDirectory directory)
+    {
+        final List<SymbolDirectory.Entry> entries = directory.entries();
+        final long[] symbols = new long[entries.size()];
+        for (int i = 0; i < symbols.length; i++)
+        {
+            symbols[i] = entries.get(i).packed();
+        }
+        return symbols;
+    }
+
+    /** @return the bound port of the Prometheus endpoint. */
+    public int metricsPort()
+    {
+        return metricsServer.port();
+    }
+
+    /** Stops the agent, then closes the Aeron client and the metrics endpoint. */
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(runner, aeron, metricsServer);
+    }
+}

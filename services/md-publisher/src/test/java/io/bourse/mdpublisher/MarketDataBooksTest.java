@@ -1,0 +1,280 @@
+package io.bourse.mdpublisher;
+
+import io.bourse.common.config.Symbols;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
+import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
+import static io.bourse.mdpublisher.MarketDataEvents.Cancel;
+import static io.bourse.mdpublisher.MarketDataEvents.Delete;
+import static io.bourse.mdpublisher.MarketDataEvents.Executed;
+import static io.bourse.mdpublisher.MarketDataEvents.Level;
+import static io.bourse.mdpublisher.MarketDataEvents.Replace;
+import static io.bourse.mdpublisher.MarketDataEvents.Trade;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MarketDataBooksTest
+{
+    private static final long AAPL = Symbols.pack("AAPL");
+    private static final long MSFT = Symbols.pack("MSFT");
+    private static final long T1 = 34_200_000_000_000L;
+    private static final long T2 = T1 + 1_000;
+    private static final long T3 = T1 + 2_000;
+
+    private final MarketDataEvents events = new MarketDataEvents();
+    private final AtomicLong errors = new AtomicLong();
+    private final MarketDataBooks books = new MarketDataBooks(new long[]{AAPL, MSFT}, events, errors);
+
+    @Test
+    void shouldPublishAddOrderLevelAndBboWhenOrderRests()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
+
+        assertThat(events.drain()).containsExactly(
+            new AddOrder(T1, "AAPL", 17, Side.BUY, 100, 1_500_000),
+            new Level(T1, "AAPL", Side.BUY, 1_500_000, 100, 1),
+            new Bbo(T1, "AAPL", 1_500_000, 100, 0, 0));
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPublishBboOnlyWhenTheBestChanges()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100);
+        events.drain();
+
+        books.onOrderAdded(T2, 33, AAPL, Side.SELL, 200, 1_500_200);
+        books.onOrderAdded(T3, 49, AAPL, Side.SELL, 300, 1_500_100);
+
+        assertThat(events.drain()).containsExactly(
+            new AddOrder(T2, "AAPL", 33, Side.SELL, 200, 1_500_200),
+            new Level(T2, "AAPL", Side.SELL, 1_500_200, 200, 1),
+            new AddOrder(T3, "AAPL", 49, Side.SELL, 300, 1_500_100),
+            new Level(T3, "AAPL", Side.SELL, 1_500_100, 400, 2),
+            new Bbo(T3, "AAPL", 0, 0, 1_500_100, 400));
+    }
+
+    @Test
+    void shouldKeepSymbolsApart()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
+        events.drain();
+
+        books.onOrderAdded(T2, 18, MSFT, Side.BUY, 100, 4_000_000);
+
+        assertThat(events.drain()).containsExactly(
+            new AddOrder(T2, "MSFT", 18, Side.BUY, 100, 4_000_000),
+            new Level(T2, "MSFT", Side.BUY, 4_000_000, 100, 1),
+            new Bbo(T2, "MSFT", 4_000_000, 100, 0, 0));
+    }
+
+    @Test
+    void shouldPublishExecutionTradeLevelAndBboWhenMakerIsPartiallyFilled()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100);
+        events.drain();
+
+        books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_100, Side.BUY, 17, 200);
+
+        assertThat(events.drain()).containsExactly(
+            new Executed(T2, "AAPL", 17, 100, 5, 1_500_100),
+            new Trade(T2, "AAPL", 5, Side.BUY, 100, 1_500_100),
+            new Level(T2, "AAPL", Side.SELL, 1_500_100, 200, 1),
+            new Bbo(T2, "AAPL", 0, 0, 1_500_100, 200));
+        assertThat(books.openOrderCount()).isEqualTo(1);
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldRemoveMakerAndRevealNextLevelWhenMakerIsFullyFilled()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 200, 1_499_900);
+        events.drain();
+
+        books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_000, Side.SELL, 17, 0);
+
+        assertThat(events.drain()).containsExactly(
+            new Executed(T2, "AAPL", 17, 100, 5, 1_500_000),
+            new Trade(T2, "AAPL", 5, Side.SELL, 100, 1_500_000),
+            new Level(T2, "AAPL", Side.BUY, 1_500_000, 0, 0),
+            new Bbo(T2, "AAPL", 1_499_900, 200, 0, 0));
+        assertThat(books.openOrderCount()).isEqualTo(1);
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPublishOrderCancelWhenPartiallyCanceled()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000);
+        events.drain();
+
+        books.onOrderCanceled(T2, 17, AAPL, 100, 200, true);
+
+        assertThat(events.drain()).containsExactly(
+            new Cancel(T2, "AAPL", 17, 100),
+            new Level(T2, "AAPL", Side.BUY, 1_500_000, 200, 1),
+            new Bbo(T2, "AAPL", 1_500_000, 200, 0, 0));
+    }
+
+    @Test
+    void shouldPublishOrderDeleteWhenCanceledToZero()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100);
+        events.drain();
+
+        books.onOrderCanceled(T2, 17, AAPL, 300, 0, true);
+
+        assertThat(events.drain()).containsExactly(
+            new Delete(T2, "AAPL", 17),
+            new Level(T2, "AAPL", Side.SELL, 1_500_100, 100, 1),
+            new Bbo(T2, "AAPL", 0, 0, 1_500_100, 100));
+        assertThat(books.openOrderCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldPublishNothingWhenCanceledOrderNeverRested()
+    {
+        books.onOrderCanceled(T1, 17, AAPL, 100, 0, false);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPublishOrderCancelOfTheDifferenceWhenReplaceKeepsPriority()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000);
+        events.drain();
+
+        books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 120, 1_500_000, ReplaceKind.PRIORITY_KEPT);
+
+        assertThat(events.drain()).containsExactly(
+            new Cancel(T2, "AAPL", 17, 180),
+            new Level(T2, "AAPL", Side.BUY, 1_500_000, 120, 1),
+            new Bbo(T2, "AAPL", 1_500_000, 120, 0, 0));
+    }
+
+    @Test
+    void shouldPublishNothingWhenReplaceKeepsPriorityAndSize()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000);
+        events.drain();
+
+        books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 300, 1_500_000, ReplaceKind.PRIORITY_KEPT);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPublishOrderReplaceAndBothLevelsWhenReplacedAtNewPrice()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_499_900);
+        events.drain();
+
+        books.onOrderReplaced(T2, 33, 49, AAPL, Side.BUY, 250, 1_500_100, ReplaceKind.REPLACED);
+
+        assertThat(events.drain()).containsExactly(
+            new Replace(T2, "AAPL", 33, 49, 250, 1_500_100),
+            new Level(T2, "AAPL", Side.BUY, 1_499_900, 0, 0),
+            new Level(T2, "AAPL", Side.BUY, 1_500_100, 250, 1),
+            new Bbo(T2, "AAPL", 1_500_100, 250, 0, 0));
+
+        books.onOrderCanceled(T3, 49, AAPL, 250, 0, true);
+
+        assertThat(events.drain()).containsExactly(
+            new Delete(T3, "AAPL", 49),
+            new Level(T3, "AAPL", Side.BUY, 1_500_100, 0, 0),
+            new Bbo(T3, "AAPL", 1_500_000, 100, 0, 0));
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPublishOneLevelWhenReplacedWithLargerSizeAtSamePrice()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100);
+        events.drain();
+
+        books.onOrderReplaced(T2, 17, 49, AAPL, Side.SELL, 300, 1_500_100, ReplaceKind.REPLACED);
+
+        assertThat(events.drain()).containsExactly(
+            new Replace(T2, "AAPL", 17, 49, 300, 1_500_100),
+            new Level(T2, "AAPL", Side.SELL, 1_500_100, 400, 2),
+            new Bbo(T2, "AAPL", 0, 0, 1_500_100, 400));
+    }
+
+    @Test
+    void shouldPublishOrderDeleteThenAddWhenReplacementMatchedAndRests()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 50, 1_500_100);
+        events.drain();
+
+        books.onOrderReplaced(T2, 17, 49, AAPL, Side.BUY, 100, 1_500_100, ReplaceKind.REMOVED);
+        books.onOrderExecuted(T2, 5, AAPL, 50, 1_500_100, Side.BUY, 33, 0);
+        books.onOrderAdded(T2, 49, AAPL, Side.BUY, 50, 1_500_100);
+
+        assertThat(events.drain()).containsExactly(
+            new Delete(T2, "AAPL", 17),
+            new Level(T2, "AAPL", Side.BUY, 1_500_000, 0, 0),
+            new Bbo(T2, "AAPL", 0, 0, 1_500_100, 50),
+            new Executed(T2, "AAPL", 33, 50, 5, 1_500_100),
+            new Trade(T2, "AAPL", 5, Side.BUY, 50, 1_500_100),
+            new Level(T2, "AAPL", Side.SELL, 1_500_100, 0, 0),
+            new Bbo(T2, "AAPL", 0, 0, 0, 0),
+            new AddOrder(T2, "AAPL", 49, Side.BUY, 50, 1_500_100),
+            new Level(T2, "AAPL", Side.BUY, 1_500_100, 50, 1),
+            new Bbo(T2, "AAPL", 1_500_100, 50, 0, 0));
+        assertThat(books.openOrderCount()).isEqualTo(1);
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPrintTradeAndCountErrorWhenMakerIsUnknown()
+    {
+        books.onOrderExecuted(T1, 5, AAPL, 100, 1_500_000, Side.SELL, 99, 0);
+
+        assertThat(events.drain()).containsExactly(new Trade(T1, "AAPL", 5, Side.SELL, 100, 1_500_000));
+        assertThat(errors).hasValue(1);
+    }
+
+    @Test
+    void shouldCountErrorAndPublishNothingWhenSymbolIsUnknownOrOrderIdIsTaken()
+    {
+        books.onOrderAdded(T1, 17, Symbols.pack("IBM"), Side.BUY, 100, 1_500_000);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_000);
+        events.drain();
+
+        books.onOrderAdded(T2, 33, AAPL, Side.BUY, 100, 1_500_000);
+        books.onOrderCanceled(T2, 99, AAPL, 100, 0, true);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(errors).hasValue(3);
+    }
+
+    @Test
+    void shouldReuseLevelsAndOrdersWhenBookEmptiesAndRefills()
+    {
+        for (int round = 0; round < 3; round++)
+        {
+            final long orderId = 100 + round;
+            books.onOrderAdded(T1, orderId, AAPL, Side.BUY, 100, 1_500_000 + round);
+            books.onOrderCanceled(T2, orderId, AAPL, 100, 0, true);
+
+            assertThat(events.drain()).containsExactly(
+                new AddOrder(T1, "AAPL", orderId, Side.BUY, 100, 1_500_000 + round),
+                new Level(T1, "AAPL", Side.BUY, 1_500_000 + round, 100, 1),
+                new Bbo(T1, "AAPL", 1_500_000 + round, 100, 0, 0),
+                new Delete(T2, "AAPL", orderId),
+                new Level(T2, "AAPL", Side.BUY, 1_500_000 + round, 0, 0),
+                new Bbo(T2, "AAPL", 0, 0, 0, 0));
+        }
+        assertThat(books.openOrderCount()).isZero();
+    }
+}

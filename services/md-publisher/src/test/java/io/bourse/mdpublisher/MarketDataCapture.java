@@ -1,0 +1,90 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.bourse.common.config.Symbols;
+import io.bourse.sbe.md.AddOrderDecoder;
+import io.bourse.sbe.md.BestBidOfferDecoder;
+import io.bourse.sbe.md.MessageHeaderDecoder;
+import io.bourse.sbe.md.OrderExecutedDecoder;
+import io.bourse.sbe.md.PriceLevelUpdateDecoder;
+import io.bourse.sbe.md.TradeDecoder;
+import org.agrona.DirectBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Decodes SBE market data read from the market-data stream into sequenced records. */
+final class MarketDataCapture implements FragmentHandler
+{
+    record Sequenced(long sequenceNumber, MarketDataEvents.Message message)
+    {
+    }
+
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final AddOrderDecoder addOrder = new AddOrderDecoder();
+    private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
+    private final TradeDecoder trade = new TradeDecoder();
+    private final PriceLevelUpdateDecoder level = new PriceLevelUpdateDecoder();
+    private final BestBidOfferDecoder bbo = new BestBidOfferDecoder();
+    private final MarketDataEvents events = new MarketDataEvents();
+    final List<Sequenced> messages = new ArrayList<>();
+
+    @Override
+    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+    {
+        header.wrap(buffer, offset);
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
+        {
+            throw new IllegalStateException("schema " + header.schemaId());
+        }
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final long sequenceNumber;
+        switch (header.templateId())
+        {
+            case AddOrderDecoder.TEMPLATE_ID ->
+            {
+                addOrder.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = addOrder.sequenceNumber();
+                events.onAddOrder(addOrder.timestampNs(), Symbols.pack(addOrder.symbol()), addOrder.orderId(),
+                    side(addOrder.side()), addOrder.quantity(), addOrder.price());
+            }
+            case OrderExecutedDecoder.TEMPLATE_ID ->
+            {
+                orderExecuted.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = orderExecuted.sequenceNumber();
+                events.onOrderExecuted(orderExecuted.timestampNs(), Symbols.pack(orderExecuted.symbol()),
+                    orderExecuted.orderId(), orderExecuted.executedQuantity(), orderExecuted.matchNumber(),
+                    orderExecuted.price());
+            }
+            case TradeDecoder.TEMPLATE_ID ->
+            {
+                trade.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = trade.sequenceNumber();
+                events.onTrade(trade.timestampNs(), Symbols.pack(trade.symbol()), trade.matchNumber(),
+                    side(trade.aggressorSide()), trade.quantity(), trade.price());
+            }
+            case PriceLevelUpdateDecoder.TEMPLATE_ID ->
+            {
+                level.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = level.sequenceNumber();
+                events.onPriceLevelUpdate(level.timestampNs(), Symbols.pack(level.symbol()), side(level.side()),
+                    level.price(), level.quantity(), (int)level.orderCount());
+            }
+            case BestBidOfferDecoder.TEMPLATE_ID ->
+            {
+                bbo.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = bbo.sequenceNumber();
+                events.onBestBidOffer(bbo.timestampNs(), Symbols.pack(bbo.symbol()), bbo.bidPrice(),
+                    bbo.bidQuantity(), bbo.askPrice(), bbo.askQuantity());
+            }
+            default -> throw new IllegalStateException("unexpected template " + header.templateId());
+        }
+        messages.add(new Sequenced(sequenceNumber, events.drain().get(0)));
+    }
+
+    private static Side side(final io.bourse.sbe.md.Side side)
+    {
+        return side == io.bourse.sbe.md.Side.BUY ? Side.BUY : Side.SELL;
+    }
+}

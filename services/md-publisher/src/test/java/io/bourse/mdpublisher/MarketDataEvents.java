@@ -1,0 +1,123 @@
+package io.bourse.mdpublisher;
+
+import io.bourse.common.config.Symbols;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Records market data as values so that tests can compare whole lists. Symbols are kept as strings. */
+final class MarketDataEvents implements MarketDataListener
+{
+    sealed interface Message permits AddOrder, Executed, Cancel, Delete, Replace, Trade, Level, Bbo
+    {
+    }
+
+    record AddOrder(long timestampNs, String symbol, long orderId, Side side, long quantity, long price)
+        implements Message
+    {
+    }
+
+    record Executed(long timestampNs, String symbol, long orderId, long executedQuantity, long matchNumber, long price)
+        implements Message
+    {
+    }
+
+    record Cancel(long timestampNs, String symbol, long orderId, long canceledQuantity) implements Message
+    {
+    }
+
+    record Delete(long timestampNs, String symbol, long orderId) implements Message
+    {
+    }
+
+    record Replace(long timestampNs, String symbol, long originalOrderId, long newOrderId, long quantity, long price)
+        implements Message
+    {
+    }
+
+    record Trade(long timestampNs, String symbol, long matchNumber, Side aggressorSide, long quantity, long price)
+        implements Message
+    {
+    }
+
+    record Level(long timestampNs, String symbol, Side side, long price, long quantity, int orderCount)
+        implements Message
+    {
+    }
+
+    record Bbo(long timestampNs, String symbol, long bidPrice, long bidQuantity, long askPrice, long askQuantity)
+        implements Message
+    {
+    }
+
+    private final List<Message> messages = new ArrayList<>();
+
+    List<Message> drain()
+    {
+        final List<Message> copy = List.copyOf(messages);
+        messages.clear();
+        return copy;
+    }
+
+    @Override
+    public void onAddOrder(
+        final long timestampNs, final long symbol, final long orderId, final Side side, final long quantity,
+        final long price)
+    {
+        messages.add(new AddOrder(timestampNs, Symbols.toString(symbol), orderId, side, quantity, price));
+    }
+
+    @Override
+    public void onOrderExecuted(
+        final long timestampNs, final long symbol, final long orderId, final long executedQuantity,
+        final long matchNumber, final long price)
+    {
+        messages.add(
+            new Executed(timestampNs, Symbols.toString(symbol), orderId, executedQuantity, matchNumber, price));
+    }
+
+    @Override
+    public void onOrderCancel(
+        final long timestampNs, final long symbol, final long orderId, final long canceledQuantity)
+    {
+        messages.add(new Cancel(timestampNs, Symbols.toString(symbol), orderId, canceledQuantity));
+    }
+
+    @Override
+    public void onOrderDelete(final long timestampNs, final long symbol, final long orderId)
+    {
+        messages.add(new Delete(timestampNs, Symbols.toString(symbol), orderId));
+    }
+
+    @Override
+    public void onOrderReplace(
+        final long timestampNs, final long symbol, final long originalOrderId, final long newOrderId,
+        final long quantity, final long price)
+    {
+        messages.add(new Replace(timestampNs, Symbols.toString(symbol), originalOrderId, newOrderId, quantity, price));
+    }
+
+    @Override
+    public void onTrade(
+        final long timestampNs, final long symbol, final long matchNumber, final Side aggressorSide,
+        final long quantity, final long price)
+    {
+        messages.add(new Trade(timestampNs, Symbols.toString(symbol), matchNumber, aggressorSide, quantity, price));
+    }
+
+    @Override
+    public void onPriceLevelUpdate(
+        final long timestampNs, final long symbol, final Side side, final long price, final long quantity,
+        final int orderCount)
+    {
+        messages.add(new Level(timestampNs, Symbols.toString(symbol), side, price, quantity, orderCount));
+    }
+
+    @Override
+    public void onBestBidOffer(
+        final long timestampNs, final long symbol, final long bidPrice, final long bidQuantity, final long askPrice,
+        final long askQuantity)
+    {
+        messages.add(new Bbo(timestampNs, Symbols.toString(symbol), bidPrice, bidQuantity, askPrice, askQuantity));
+    }
+}

@@ -1,0 +1,86 @@
+package io.bourse.gateway;
+
+import io.aeron.Publication;
+import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.config.Symbols;
+import io.bourse.sbe.engine.CancelOrderEncoder;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.NewOrderEncoder;
+import io.bourse.sbe.engine.ReplaceOrderEncoder;
+import io.bourse.sbe.engine.Side;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Encodes engine commands as SBE into one preallocated buffer and offers them on the command stream of the shard
+ * ({@code StreamLayout.commandStreamId(shard)}), through a {@link BoundedOffer}.
+ */
+final class AeronEngineProxy implements EngineProxy
+{
+    private final Publication[] publications;
+    private final BoundedOffer boundedOffer;
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final NewOrderEncoder newOrder = new NewOrderEncoder();
+    private final CancelOrderEncoder cancelOrder = new CancelOrderEncoder();
+    private final ReplaceOrderEncoder replaceOrder = new ReplaceOrderEncoder();
+
+    /**
+     * @param publications one command publication per shard, indexed by shard id.
+     * @param boundedOffer how to retry through back pressure.
+     */
+    AeronEngineProxy(final Publication[] publications, final BoundedOffer boundedOffer)
+    {
+        this.publications = publications;
+        this.boundedOffer = boundedOffer;
+    }
+
+    @Override
+    public boolean newOrder(
+        final int shardId, final long timestampNs, final long clientOrderId, final long symbol, final boolean buy,
+        final long quantity, final long price, final long timeInForce, final int firm)
+    {
+        newOrder.wrapAndApplyHeader(buffer, 0, header)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId);
+        Symbols.unpack(symbol, buffer, newOrder.offset() + NewOrderEncoder.symbolEncodingOffset());
+        newOrder.side(buy ? Side.BUY : Side.SELL)
+            .quantity(quantity)
+            .price(price)
+            .timeInForce(timeInForce);
+        buffer.putInt(newOrder.offset() + NewOrderEncoder.firmEncodingOffset(), firm, ByteOrder.BIG_ENDIAN);
+        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength());
+    }
+
+    @Override
+    public boolean cancelOrder(
+        final int shardId, final long timestampNs, final long clientOrderId, final long quantity)
+    {
+        cancelOrder.wrapAndApplyHeader(buffer, 0, header)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .quantity(quantity);
+        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + cancelOrder.encodedLength());
+    }
+
+    @Override
+    public boolean replaceOrder(
+        final int shardId, final long timestampNs, final long clientOrderId, final long newClientOrderId,
+        final long quantity, final long price)
+    {
+        replaceOrder.wrapAndApplyHeader(buffer, 0, header)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .newClientOrderId(newClientOrderId)
+            .quantity(quantity)
+            .price(price);
+        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + replaceOrder.encodedLength());
+    }
+
+    private boolean offer(final int shardId, final int length)
+    {
+        return boundedOffer.offer(publications[shardId], buffer, 0, length) > 0;
+    }
+}

@@ -1,0 +1,91 @@
+package io.bourse.gateway;
+
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.OrderAcceptedDecoder;
+import io.bourse.sbe.engine.OrderAddedDecoder;
+import io.bourse.sbe.engine.OrderCanceledDecoder;
+import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderRejectedDecoder;
+import io.bourse.sbe.engine.OrderReplacedDecoder;
+import org.agrona.DirectBuffer;
+
+/**
+ * Decodes the SBE events of the engine shards' event streams (engine-schema.xml) and hands those of this gateway's
+ * orders to the {@link OrderEntry}; OrderAdded is market data only and is skipped. A message of another schema or
+ * an unknown template is counted as an error and skipped.
+ */
+final class EngineEventAdapter implements FragmentHandler
+{
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
+    private final OrderRejectedDecoder rejected = new OrderRejectedDecoder();
+    private final OrderExecutedDecoder executed = new OrderExecutedDecoder();
+    private final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
+    private final OrderReplacedDecoder replaced = new OrderReplacedDecoder();
+    private final OrderEntry orderEntry;
+    private final GatewayMetrics metrics;
+
+    /**
+     * @param orderEntry receives the events.
+     * @param metrics    counts unknown messages.
+     */
+    EngineEventAdapter(final OrderEntry orderEntry, final GatewayMetrics metrics)
+    {
+        this.orderEntry = orderEntry;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
+    {
+        header.wrap(buffer, offset);
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
+        {
+            metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "schema id " + header.schemaId());
+            return;
+        }
+        final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int blockLength = header.blockLength();
+        final int version = header.version();
+        switch (header.templateId())
+        {
+            case OrderAcceptedDecoder.TEMPLATE_ID ->
+            {
+                accepted.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onOrderAccepted(accepted.timestampNs(), accepted.clientOrderId(), accepted.orderId(),
+                    accepted.quantity(), accepted.price());
+            }
+            case OrderRejectedDecoder.TEMPLATE_ID ->
+            {
+                rejected.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onOrderRejected(rejected.timestampNs(), rejected.clientOrderId(), rejected.reason());
+            }
+            case OrderExecutedDecoder.TEMPLATE_ID ->
+            {
+                executed.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onOrderExecuted(executed.timestampNs(), executed.matchNumber(), executed.quantity(),
+                    executed.price(), executed.takerClientOrderId(), executed.takerLeavesQuantity(),
+                    executed.makerClientOrderId(), executed.makerLeavesQuantity());
+            }
+            case OrderCanceledDecoder.TEMPLATE_ID ->
+            {
+                canceled.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onOrderCanceled(canceled.timestampNs(), canceled.clientOrderId(),
+                    canceled.canceledQuantity(), canceled.leavesQuantity(), canceled.reason());
+            }
+            case OrderReplacedDecoder.TEMPLATE_ID ->
+            {
+                replaced.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onOrderReplaced(replaced.timestampNs(), replaced.clientOrderId(),
+                    replaced.newClientOrderId(), replaced.newOrderId(), replaced.quantity(), replaced.price());
+            }
+            case OrderAddedDecoder.TEMPLATE_ID ->
+            {
+                // Book change for market data; the owner already had Accepted (or Replaced).
+            }
+            default -> metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + header.templateId());
+        }
+    }
+}

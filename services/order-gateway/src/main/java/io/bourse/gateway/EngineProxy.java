@@ -1,0 +1,47 @@
+package io.bourse.gateway;
+
+/**
+ * Sends commands to the matching-engine shards (engine-schema.xml NewOrder, CancelOrder, ReplaceOrder). Prices in
+ * 1/10000 dollars, quantities in shares, timestamps in nanoseconds since midnight. Every method returns false when
+ * the command could not be handed over (shard not connected, or back pressured past the bound) so that the caller
+ * answers the client instead of dropping the request.
+ */
+interface EngineProxy
+{
+    /**
+     * @param shardId       shard that owns the symbol.
+     * @param timestampNs   gateway receive time.
+     * @param clientOrderId the new order's id.
+     * @param symbol        packed symbol.
+     * @param buy           true to buy, false to sell (OUCH sides S, T and E).
+     * @param quantity      shares.
+     * @param price         limit price.
+     * @param timeInForce   seconds; 0 immediate or cancel.
+     * @param firm          4 ASCII bytes as a big-endian int.
+     * @return true when handed over.
+     */
+    boolean newOrder(
+        int shardId, long timestampNs, long clientOrderId, long symbol, boolean buy, long quantity, long price,
+        long timeInForce, int firm);
+
+    /**
+     * @param shardId       shard that owns the order.
+     * @param timestampNs   gateway receive time.
+     * @param clientOrderId the order.
+     * @param quantity      new intended size; 0 cancels the whole order.
+     * @return true when handed over.
+     */
+    boolean cancelOrder(int shardId, long timestampNs, long clientOrderId, long quantity);
+
+    /**
+     * @param shardId          shard that owns the order.
+     * @param timestampNs      gateway receive time.
+     * @param clientOrderId    the order to replace.
+     * @param newClientOrderId the replacement's id.
+     * @param quantity         new open size.
+     * @param price            new limit price.
+     * @return true when handed over.
+     */
+    boolean replaceOrder(
+        int shardId, long timestampNs, long clientOrderId, long newClientOrderId, long quantity, long price);
+}

@@ -1,0 +1,141 @@
+package io.bourse.gateway;
+
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+
+import java.io.IOException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.function.Consumer;
+
+/**
+ * The gateway's one thread: each duty cycle reads the clock, accepts clients and reads their packets (one
+ * non-blocking {@link Selector}), polls every engine shard's event stream, sends replays due, and keeps the
+ * SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15 s silence).
+ */
+final class GatewayAgent implements Agent
+{
+    private static final int FRAGMENT_LIMIT = 64;
+
+    private final ServerSocketChannel serverChannel;
+    private final Selector selector;
+    private final SessionRegistry registry;
+    private final Subscription[] eventSubscriptions;
+    private final FragmentHandler eventHandler;
+    private final DutyCycleClock clock;
+    private final GatewayMetrics metrics;
+    private final Consumer<SelectionKey> onSelected = this::onSelected;
+    private int selectedWork;
+
+    /**
+     * @param serverChannel      bound, non-blocking listening channel; closed with the agent.
+     * @param selector           the selector to use; closed with the agent.
+     * @param registry           the sessions.
+     * @param eventSubscriptions one per engine shard (none in tests without Aeron).
+     * @param eventHandler       decodes engine events.
+     * @param clock              updated once per duty cycle.
+     * @param metrics            counts accept errors.
+     * @throws IOException when the listening channel cannot be registered.
+     */
+    GatewayAgent(
+        final ServerSocketChannel serverChannel,
+        final Selector selector,
+        final SessionRegistry registry,
+        final Subscription[] eventSubscriptions,
+        final FragmentHandler eventHandler,
+        final DutyCycleClock clock,
+        final GatewayMetrics metrics) throws IOException
+    {
+        this.serverChannel = serverChannel;
+        this.selector = selector;
+        this.registry = registry;
+        this.eventSubscriptions = eventSubscriptions;
+        this.eventHandler = eventHandler;
+        this.clock = clock;
+        this.metrics = metrics;
+        serverChannel.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    @Override
+    public int doWork() throws IOException
+    {
+        clock.update();
+        selectedWork = 0;
+        selector.selectNow(onSelected);
+        int work = selectedWork;
+        for (final Subscription subscription : eventSubscriptions)
+        {
+            work += subscription.poll(eventHandler, FRAGMENT_LIMIT);
+        }
+        work += registry.flush();
+        registry.keepAlive();
+        return work;
+    }
+
+    @Override
+    public void onClose()
+    {
+        registry.closeAll();
+        CloseHelper.quietCloseAll(selector, serverChannel);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "order-gateway";
+    }
+
+    private void onSelected(final SelectionKey key)
+    {
+        if (!key.isValid())
+        {
+            return;
+        }
+        if (key.isAcceptable())
+        {
+            accept();
+        }
+        else if (key.isReadable())
+        {
+            selectedWork += registry.receive((OuchConnection)key.attachment());
+        }
+    }
+
+    private void accept()
+    {
+        SocketChannel channel;
+        while (null != (channel = acceptNext()))
+        {
+            final OuchConnection connection = registry.onAccept(channel);
+            if (null != connection)
+            {
+                try
+                {
+                    channel.register(selector, SelectionKey.OP_READ, connection);
+                    selectedWork++;
+                }
+                catch (final IOException ex)
+                {
+                    registry.fail(connection, GatewayError.CONNECTION_FAILED, ex);
+                }
+            }
+        }
+    }
+
+    private SocketChannel acceptNext()
+    {
+        try
+        {
+            return serverChannel.accept();
+        }
+        catch (final IOException ex)
+        {
+            metrics.error(GatewayError.CONNECTION_FAILED, "accept", ex);
+            return null;
+        }
+    }
+}

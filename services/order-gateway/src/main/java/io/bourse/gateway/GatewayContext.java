@@ -1,0 +1,387 @@
+package io.bourse.gateway;
+
+import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * Configuration of the order gateway. Settings (system property, or the environment variable in upper case with
+ * underscores): {@value #PORT_PROP_NAME} (OUCH/SoupBinTCP port, default {@value #PORT_DEFAULT}),
+ * {@value #BIND_ADDRESS_PROP_NAME} (default {@value #BIND_ADDRESS_DEFAULT}), {@value #METRICS_PORT_PROP_NAME}
+ * (default {@value #METRICS_PORT_DEFAULT}), {@value #GATEWAY_ID_PROP_NAME} (1..255, the top byte of the gateway's
+ * clientOrderIds, default {@value #GATEWAY_ID_DEFAULT}), {@value #MAX_SESSIONS_PROP_NAME} (client connections open
+ * at once, default {@value #MAX_SESSIONS_DEFAULT}), {@value #MAX_ORDER_SHARES_PROP_NAME} (largest Shares accepted,
+ * default {@value #MAX_ORDER_SHARES_DEFAULT}), {@value #SEND_STALL_TIMEOUT_MS_PROP_NAME} (how long a client that
+ * stops reading may stall a send before it is dropped, default {@value #SEND_STALL_TIMEOUT_MS_DEFAULT} ms),
+ * {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10 characters, default today's UTC date as
+ * yyyyMMdd), {@code bourse.credentials.file} (default {@code deploy/credentials.csv}), {@code bourse.metrics.jvm}
+ * (default true), plus the {@link StreamLayout}, the {@link SymbolDirectory} and the idle strategy.
+ */
+public final class GatewayContext
+{
+    /** Setting name of the OUCH/SoupBinTCP port. */
+    public static final String PORT_PROP_NAME = "bourse.gateway.port";
+    /** Default OUCH/SoupBinTCP port. */
+    public static final int PORT_DEFAULT = 15000;
+    /** Setting name of the address to listen on. */
+    public static final String BIND_ADDRESS_PROP_NAME = "bourse.gateway.bind.address";
+    /** Default address to listen on: every interface. */
+    public static final String BIND_ADDRESS_DEFAULT = "0.0.0.0";
+    /** Setting name of the Prometheus port. */
+    public static final String METRICS_PORT_PROP_NAME = "bourse.gateway.metrics.port";
+    /** Default Prometheus port. */
+    public static final int METRICS_PORT_DEFAULT = 9401;
+    /** Setting name of the gateway id. */
+    public static final String GATEWAY_ID_PROP_NAME = "bourse.gateway.id";
+    /** Default gateway id. */
+    public static final int GATEWAY_ID_DEFAULT = 1;
+    /** Setting name of the connection limit. */
+    public static final String MAX_SESSIONS_PROP_NAME = "bourse.gateway.max.sessions";
+    /** Default connection limit. */
+    public static final int MAX_SESSIONS_DEFAULT = 64;
+    /** Setting name of the largest Shares accepted. */
+    public static final String MAX_ORDER_SHARES_PROP_NAME = "bourse.gateway.max.order.shares";
+    /** Default largest Shares accepted. */
+    public static final long MAX_ORDER_SHARES_DEFAULT = 1_000_000L;
+    /** Setting name of the send stall timeout. */
+    public static final String SEND_STALL_TIMEOUT_MS_PROP_NAME = "bourse.gateway.send.stall.timeout.ms";
+    /** Default send stall timeout in milliseconds. */
+    public static final long SEND_STALL_TIMEOUT_MS_DEFAULT = 100;
+    /** Setting name of the SoupBinTCP session name. */
+    public static final String SESSION_PROP_NAME = "bourse.gateway.session";
+
+    private int port = PORT_DEFAULT;
+    private String bindAddress = BIND_ADDRESS_DEFAULT;
+    private int metricsPort = METRICS_PORT_DEFAULT;
+    private int gatewayId = GATEWAY_ID_DEFAULT;
+    private int maxSessions = MAX_SESSIONS_DEFAULT;
+    private long maxOrderShares = MAX_ORDER_SHARES_DEFAULT;
+    private long sendStallTimeoutMs = SEND_STALL_TIMEOUT_MS_DEFAULT;
+    private String sessionName;
+    private String credentialsFile = Credentials.FILE_DEFAULT;
+    private Credentials credentials;
+    private boolean jvmMetrics = true;
+    private StreamLayout streamLayout;
+    private SymbolDirectory symbolDirectory;
+    private IdleStrategy idleStrategy;
+
+    /**
+     * @param settings where to read the settings.
+     * @return a context filled from the settings.
+     * @throws IllegalArgumentException naming a setting that is not a number.
+     */
+    public static GatewayContext fromSettings(final Settings settings)
+    {
+        return new GatewayContext()
+            .port(settings.getInt(PORT_PROP_NAME, PORT_DEFAULT))
+            .bindAddress(settings.get(BIND_ADDRESS_PROP_NAME, BIND_ADDRESS_DEFAULT))
+            .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
+            .gatewayId(settings.getInt(GATEWAY_ID_PROP_NAME, GATEWAY_ID_DEFAULT))
+            .maxSessions(settings.getInt(MAX_SESSIONS_PROP_NAME, MAX_SESSIONS_DEFAULT))
+            .maxOrderShares(settings.getLong(MAX_ORDER_SHARES_PROP_NAME, MAX_ORDER_SHARES_DEFAULT))
+            .sendStallTimeoutMs(settings.getLong(SEND_STALL_TIMEOUT_MS_PROP_NAME, SEND_STALL_TIMEOUT_MS_DEFAULT))
+            .sessionName(settings.get(SESSION_PROP_NAME, null))
+            .credentialsFile(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT))
+            .jvmMetrics(Boolean.parseBoolean(settings.get("bourse.metrics.jvm", "true")))
+            .streamLayout(StreamLayout.fromSettings(settings))
+            .symbolDirectory(SymbolDirectory.fromSettings(settings))
+            .idleStrategy(AgentLaunch.idleStrategy(settings));
+    }
+
+    /**
+     * Checks the settings before launch, names today's session if unset, and loads the credentials file unless
+     * credentials were given.
+     *
+     * @return this.
+     * @throws IllegalStateException naming the bad setting.
+     */
+    public GatewayContext conclude()
+    {
+        if (null == streamLayout || null == symbolDirectory || null == idleStrategy)
+        {
+            throw new IllegalStateException("streamLayout, symbolDirectory and idleStrategy are required");
+        }
+        checkPort(PORT_PROP_NAME, port);
+        checkPort(METRICS_PORT_PROP_NAME, metricsPort);
+        if (gatewayId < 1 || gatewayId > 255)
+        {
+            throw new IllegalStateException(GATEWAY_ID_PROP_NAME + " must be 1..255: " + gatewayId);
+        }
+        if (maxSessions < 1)
+        {
+            throw new IllegalStateException(MAX_SESSIONS_PROP_NAME + " must be positive: " + maxSessions);
+        }
+        if (maxOrderShares < 1 || maxOrderShares > 0xFFFF_FFFFL)
+        {
+            throw new IllegalStateException(MAX_ORDER_SHARES_PROP_NAME + " must be 1..2^32-1: " + maxOrderShares);
+        }
+        if (sendStallTimeoutMs < 1)
+        {
+            throw new IllegalStateException(
+                SEND_STALL_TIMEOUT_MS_PROP_NAME + " must be positive: " + sendStallTimeoutMs);
+        }
+        if (null == sessionName)
+        {
+            sessionName = LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE);
+        }
+        if (sessionName.isEmpty() || sessionName.length() > 10 ||
+            !sessionName.chars().allMatch((c) -> c > 0x20 && c < 0x7F))
+        {
+            throw new IllegalStateException(
+                SESSION_PROP_NAME + " must be 1..10 printable ASCII characters without spaces: '" + sessionName + "'");
+        }
+        if (null == credentials)
+        {
+            try
+            {
+                credentials = Credentials.load(Path.of(credentialsFile));
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                throw new IllegalStateException(Credentials.FILE_PROP_NAME + "=" + credentialsFile + ": " + ex, ex);
+            }
+        }
+        return this;
+    }
+
+    private static void checkPort(final String name, final int value)
+    {
+        if (value < 0 || value > 65535)
+        {
+            throw new IllegalStateException(name + " must be 0..65535: " + value);
+        }
+    }
+
+    /** @return OUCH/SoupBinTCP port; 0 picks a free one. */
+    public int port()
+    {
+        return port;
+    }
+
+    /**
+     * @param port OUCH/SoupBinTCP port; 0 picks a free one.
+     * @return this.
+     */
+    public GatewayContext port(final int port)
+    {
+        this.port = port;
+        return this;
+    }
+
+    /** @return address to listen on. */
+    public String bindAddress()
+    {
+        return bindAddress;
+    }
+
+    /**
+     * @param bindAddress address to listen on, e.g. {@code 127.0.0.1}.
+     * @return this.
+     */
+    public GatewayContext bindAddress(final String bindAddress)
+    {
+        this.bindAddress = bindAddress;
+        return this;
+    }
+
+    /** @return Prometheus port; 0 picks a free one. */
+    public int metricsPort()
+    {
+        return metricsPort;
+    }
+
+    /**
+     * @param metricsPort Prometheus port; 0 picks a free one.
+     * @return this.
+     */
+    public GatewayContext metricsPort(final int metricsPort)
+    {
+        this.metricsPort = metricsPort;
+        return this;
+    }
+
+    /** @return gateway id, 1..255. */
+    public int gatewayId()
+    {
+        return gatewayId;
+    }
+
+    /**
+     * @param gatewayId 1..255, unique among the gateways of one exchange.
+     * @return this.
+     */
+    public GatewayContext gatewayId(final int gatewayId)
+    {
+        this.gatewayId = gatewayId;
+        return this;
+    }
+
+    /** @return most client connections open at once. */
+    public int maxSessions()
+    {
+        return maxSessions;
+    }
+
+    /**
+     * @param maxSessions most client connections open at once, logged in or not.
+     * @return this.
+     */
+    public GatewayContext maxSessions(final int maxSessions)
+    {
+        this.maxSessions = maxSessions;
+        return this;
+    }
+
+    /** @return largest Shares accepted in an Enter or Replace Order. */
+    public long maxOrderShares()
+    {
+        return maxOrderShares;
+    }
+
+    /**
+     * @param maxOrderShares largest Shares accepted; more is rejected with 'Z'.
+     * @return this.
+     */
+    public GatewayContext maxOrderShares(final long maxOrderShares)
+    {
+        this.maxOrderShares = maxOrderShares;
+        return this;
+    }
+
+    /** @return milliseconds a send may make no progress before the client is dropped. */
+    public long sendStallTimeoutMs()
+    {
+        return sendStallTimeoutMs;
+    }
+
+    /**
+     * @param sendStallTimeoutMs milliseconds a send may make no progress before the client is dropped.
+     * @return this.
+     */
+    public GatewayContext sendStallTimeoutMs(final long sendStallTimeoutMs)
+    {
+        this.sendStallTimeoutMs = sendStallTimeoutMs;
+        return this;
+    }
+
+    /** @return today's SoupBinTCP session name; null until concluded unless set. */
+    public String sessionName()
+    {
+        return sessionName;
+    }
+
+    /**
+     * @param sessionName SoupBinTCP session name, 1..10 printable ASCII characters; null for today's UTC date.
+     * @return this.
+     */
+    public GatewayContext sessionName(final String sessionName)
+    {
+        this.sessionName = sessionName;
+        return this;
+    }
+
+    /** @return path of the credentials CSV file. */
+    public String credentialsFile()
+    {
+        return credentialsFile;
+    }
+
+    /**
+     * @param credentialsFile path of the credentials CSV file, read by {@link #conclude()} unless credentials are set.
+     * @return this.
+     */
+    public GatewayContext credentialsFile(final String credentialsFile)
+    {
+        this.credentialsFile = credentialsFile;
+        return this;
+    }
+
+    /** @return who may log in; null until concluded unless set. */
+    public Credentials credentials()
+    {
+        return credentials;
+    }
+
+    /**
+     * @param credentials who may log in, instead of the file.
+     * @return this.
+     */
+    public GatewayContext credentials(final Credentials credentials)
+    {
+        this.credentials = credentials;
+        return this;
+    }
+
+    /** @return true to export JVM metrics. */
+    public boolean jvmMetrics()
+    {
+        return jvmMetrics;
+    }
+
+    /**
+     * @param jvmMetrics true to export JVM metrics (one service per JVM should).
+     * @return this.
+     */
+    public GatewayContext jvmMetrics(final boolean jvmMetrics)
+    {
+        this.jvmMetrics = jvmMetrics;
+        return this;
+    }
+
+    /** @return the Aeron stream layout. */
+    public StreamLayout streamLayout()
+    {
+        return streamLayout;
+    }
+
+    /**
+     * @param streamLayout the Aeron stream layout.
+     * @return this.
+     */
+    public GatewayContext streamLayout(final StreamLayout streamLayout)
+    {
+        this.streamLayout = streamLayout;
+        return this;
+    }
+
+    /** @return the symbols and their shards. */
+    public SymbolDirectory symbolDirectory()
+    {
+        return symbolDirectory;
+    }
+
+    /**
+     * @param symbolDirectory the symbols and their shards.
+     * @return this.
+     */
+    public GatewayContext symbolDirectory(final SymbolDirectory symbolDirectory)
+    {
+        this.symbolDirectory = symbolDirectory;
+        return this;
+    }
+
+    /** @return the gateway agent's idle strategy. */
+    public IdleStrategy idleStrategy()
+    {
+        return idleStrategy;
+    }
+
+    /**
+     * @param idleStrategy the gateway agent's idle strategy.
+     * @return this.
+     */
+    public GatewayContext idleStrategy(final IdleStrategy idleStrategy)
+    {
+        this.idleStrategy = idleStrategy;
+        return this;
+    }
+}

@@ -1,0 +1,113 @@
+package io.bourse.gateway;
+
+import io.bourse.common.metrics.LatencySummary;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.util.EnumSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The gateway's Prometheus metrics, every labelled data point resolved at start-up so that the agent thread only
+ * increments: {@code bourse_gateway_messages_in_total{type}}, {@code bourse_gateway_messages_out_total{type}},
+ * {@code bourse_gateway_rejects_total{reason}}, {@code bourse_gateway_sessions}, {@code
+ * bourse_gateway_login_failures_total}, {@code bourse_gateway_order_latency_seconds} (OUCH request received to the
+ * engine's answer sent to the client), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
+ * for orders it no longer knows) and {@code bourse_gateway_errors_total}.
+ */
+final class GatewayMetrics
+{
+    final CounterDataPoint enterOrderIn;
+    final CounterDataPoint replaceOrderIn;
+    final CounterDataPoint cancelOrderIn;
+    final CounterDataPoint unknownIn;
+    final CounterDataPoint systemEventOut;
+    final CounterDataPoint acceptedOut;
+    final CounterDataPoint replacedOut;
+    final CounterDataPoint canceledOut;
+    final CounterDataPoint executedOut;
+    final CounterDataPoint rejectedOut;
+    final GaugeDataPoint sessions;
+    final CounterDataPoint loginFailures;
+    final CounterDataPoint unmatchedEvents;
+    final LatencySummary orderLatency;
+    private final CounterDataPoint[] rejects;
+    private final AtomicLong errors = new AtomicLong();
+    private final EnumSet<GatewayError> logged = EnumSet.noneOf(GatewayError.class);
+
+    /**
+     * @param registry where to register.
+     */
+    GatewayMetrics(final PrometheusRegistry registry)
+    {
+        final Counter in = Counter.builder().name("bourse_gateway_messages_in_total")
+            .help("OUCH messages received by type").labelNames("type").register(registry);
+        enterOrderIn = in.labelValues("enter_order");
+        replaceOrderIn = in.labelValues("replace_order");
+        cancelOrderIn = in.labelValues("cancel_order");
+        unknownIn = in.labelValues("unknown");
+        final Counter out = Counter.builder().name("bourse_gateway_messages_out_total")
+            .help("OUCH sequenced messages produced by type").labelNames("type").register(registry);
+        systemEventOut = out.labelValues("system_event");
+        acceptedOut = out.labelValues("accepted");
+        replacedOut = out.labelValues("replaced");
+        canceledOut = out.labelValues("canceled");
+        executedOut = out.labelValues("executed");
+        rejectedOut = out.labelValues("rejected");
+        final Counter rejectCounter = Counter.builder().name("bourse_gateway_rejects_total")
+            .help("Requests refused, by cause").labelNames("reason").register(registry);
+        final RejectCause[] causes = RejectCause.values();
+        rejects = new CounterDataPoint[causes.length];
+        for (final RejectCause cause : causes)
+        {
+            rejects[cause.ordinal()] = rejectCounter.labelValues(cause.label());
+        }
+        sessions = Gauge.builder().name("bourse_gateway_sessions")
+            .help("SoupBinTCP sessions logged in").register(registry);
+        loginFailures = Counter.builder().name("bourse_gateway_login_failures_total")
+            .help("Login Requests rejected").register(registry);
+        unmatchedEvents = Counter.builder().name("bourse_gateway_unmatched_events_total")
+            .help("Engine events for this gateway's orders that it no longer tracks").register(registry);
+        orderLatency = LatencySummary.register(registry, "bourse_gateway_order_latency_seconds",
+            "OUCH request received to the engine's answer sent to the client");
+        CounterWithCallback.builder().name("bourse_gateway_errors_total")
+            .help("Errors: protocol violations, failed connections, agent exceptions")
+            .callback((callback) -> callback.call(errors.get()))
+            .register(registry);
+    }
+
+    /**
+     * @param cause why a request was refused.
+     */
+    void reject(final RejectCause cause)
+    {
+        rejects[cause.ordinal()].inc();
+    }
+
+    /**
+     * Counts an error and logs it if it is the first of its kind.
+     *
+     * @param error  the kind.
+     * @param where  who or what it concerns (a user or a remote address), used only for the first of its kind.
+     * @param detail what happened, or null.
+     */
+    void error(final GatewayError error, final Object where, final Object detail)
+    {
+        errors.incrementAndGet();
+        if (logged.add(error))
+        {
+            System.err.println("[order-gateway] " + error + " (" + where + "): " + detail +
+                " (further errors of this kind are only counted)");
+        }
+    }
+
+    /** @return the error count, shared with the agent runner's error handler. */
+    AtomicLong errorCount()
+    {
+        return errors;
+    }
+}

@@ -1,0 +1,180 @@
+package io.bourse.gateway;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.time.MidnightNanoClock;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A running order gateway: its Aeron client with one command publication and one event subscription per engine
+ * shard, the listening OUCH/SoupBinTCP socket, the metrics endpoint and the gateway agent on its own thread.
+ */
+public final class GatewayService implements AutoCloseable
+{
+    /** Attempts after the first to offer a back-pressured command before rejecting the request. */
+    private static final int COMMAND_OFFER_RETRIES = 1_000;
+
+    private final MetricsServer metricsServer;
+    private final Aeron aeron;
+    private final AgentRunner runner;
+    private final int port;
+
+    private GatewayService(
+        final MetricsServer metricsServer, final Aeron aeron, final AgentRunner runner, final int port)
+    {
+        this.metricsServer = metricsServer;
+        this.aeron = aeron;
+        this.runner = runner;
+        this.port = port;
+    }
+
+    /**
+     * Starts the gateway.
+     *
+     * @param ctx the configuration; {@link GatewayContext#conclude()} is applied.
+     * @return the running gateway.
+     * @throws IllegalStateException for a bad configuration.
+     * @throws UncheckedIOException  when the OUCH or metrics port cannot be bound.
+     */
+    public static GatewayService launch(final GatewayContext ctx)
+    {
+        ctx.conclude();
+        final List<AutoCloseable> opened = new ArrayList<>();
+        try
+        {
+            final MetricsServer metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
+            opened.add(metricsServer);
+            final StreamLayout layout = ctx.streamLayout();
+            final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+            opened.add(aeron);
+            final int shardCount = ctx.symbolDirectory().shardCount();
+            final Publication[] commands = new Publication[shardCount];
+            final Subscription[] events = new Subscription[shardCount];
+            for (int shard = 0; shard < shardCount; shard++)
+            {
+                commands[shard] = aeron.addPublication(layout.commandChannel(), layout.commandStreamId(shard));
+                events[shard] = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shard));
+            }
+
+            final ServerSocketChannel serverChannel = ServerSocketChannel.open();
+            opened.add(serverChannel);
+            serverChannel.configureBlocking(false);
+            serverChannel.bind(new InetSocketAddress(ctx.bindAddress(), ctx.port()));
+            final Selector selector = Selector.open();
+            opened.add(selector);
+
+            final GatewayMetrics metrics = new GatewayMetrics(metricsServer.registry());
+            final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());
+            final BoundedOffer boundedOffer = new BoundedOffer(new YieldingIdleStrategy(), COMMAND_OFFER_RETRIES);
+            final OuchProxy ouch = new OuchProxy(metrics);
+            final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(),
+                ctx.symbolDirectory(), new AeronEngineProxy(commands, boundedOffer), ouch, metrics, clock);
+            final GatewayAgent agent = newAgent(ctx, serverChannel, selector, orderEntry, ouch, events, metrics, clock);
+
+            GaugeWithCallback.builder()
+                .name("bourse_gateway_open_orders").help("Orders entered and not yet done")
+                .callback((callback) -> callback.call(orderEntry.openOrderCount()))
+                .register(metricsServer.registry());
+            CounterWithCallback.builder()
+                .name("bourse_gateway_command_back_pressure_total")
+                .help("Attempts to offer an engine command that found the stream back pressured")
+                .callback((callback) -> callback.call(boundedOffer.backPressureCount()))
+                .register(metricsServer.registry());
+
+            final AgentRunner runner = AgentLaunch.start(agent, ctx.idleStrategy(), metrics.errorCount());
+            final int port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
+            System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
+                ctx.bindAddress() + ":" + port + ", session " + ctx.sessionName() + ", " +
+                ctx.credentials().size() + " users, commands " + layout.commandChannel() + " streams " +
+                layout.commandStreamId(0) + ".." + layout.commandStreamId(shardCount - 1) + ", metrics :" +
+                metricsServer.port());
+            return new GatewayService(metricsServer, aeron, runner, port);
+        }
+        catch (final IOException ex)
+        {
+            closeReversed(opened);
+            throw new UncheckedIOException(ctx.bindAddress() + ":" + ctx.port() + " or metrics port " +
+                ctx.metricsPort(), ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            closeReversed(opened);
+            throw ex;
+        }
+    }
+
+    /**
+     * Wires the gateway agent; the Aeron-free part of {@link #launch}, shared with the tests.
+     *
+     * @param ctx                concluded configuration.
+     * @param serverChannel      bound, non-blocking listening channel.
+     * @param selector           a new selector.
+     * @param orderEntry         the order logic.
+     * @param ouch               the OUCH encoder the order logic uses.
+     * @param eventSubscriptions the engine event streams.
+     * @param metrics            counters.
+     * @param clock              the agent's duty-cycle clock.
+     * @return the agent, not yet started.
+     * @throws IOException when the listening channel cannot be registered.
+     */
+    static GatewayAgent newAgent(
+        final GatewayContext ctx,
+        final ServerSocketChannel serverChannel,
+        final Selector selector,
+        final OrderEntry orderEntry,
+        final OuchProxy ouch,
+        final Subscription[] eventSubscriptions,
+        final GatewayMetrics metrics,
+        final DutyCycleClock clock) throws IOException
+    {
+        final SessionRegistry registry = new SessionRegistry(ctx.credentials(), ctx.sessionName(),
+            ctx.gatewayId(), ctx.maxSessions(), ctx.sendStallTimeoutMs() * 1_000_000L,
+            new OrderEntryAdapter(orderEntry, metrics), ouch, metrics, clock);
+        return new GatewayAgent(serverChannel, selector, registry, eventSubscriptions,
+            new EngineEventAdapter(orderEntry, metrics), clock, metrics);
+    }
+
+    private static void closeReversed(final List<AutoCloseable> opened)
+    {
+        for (int i = opened.size() - 1; i >= 0; i--)
+        {
+            CloseHelper.quietClose(opened.get(i));
+        }
+    }
+
+    /** @return the bound OUCH/SoupBinTCP port (useful when configured as 0). */
+    public int port()
+    {
+        return port;
+    }
+
+    /** @return the bound metrics port. */
+    public int metricsPort()
+    {
+        return metricsServer.port();
+    }
+
+    /** Ends every SoupBinTCP session and stops the agent, then closes Aeron and the metrics endpoint. */
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(runner, aeron, metricsServer);
+    }
+}

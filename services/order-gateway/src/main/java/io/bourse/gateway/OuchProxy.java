@@ -1,0 +1,208 @@
+package io.bourse.gateway;
+
+import io.bourse.ouch.Ouch42;
+import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.OrderCanceled;
+import io.bourse.ouch.OrderExecuted;
+import io.bourse.ouch.OrderRejected;
+import io.bourse.ouch.OrderReplaced;
+import io.bourse.ouch.SystemEvent;
+import org.agrona.DirectBuffer;
+
+/**
+ * Encodes the OUCH 4.2 outbound messages in place in a session's {@link MessageStore} and commits them as
+ * SoupBinTCP Sequenced Data (sent at once when the client is connected and up to date). Timestamps in nanoseconds
+ * since midnight, prices in 1/10000 dollars, shares unsigned.
+ */
+final class OuchProxy
+{
+    private final SystemEvent systemEvent = new SystemEvent();
+    private final OrderAccepted accepted = new OrderAccepted();
+    private final OrderReplaced replaced = new OrderReplaced();
+    private final OrderCanceled canceled = new OrderCanceled();
+    private final OrderExecuted executed = new OrderExecuted();
+    private final OrderRejected rejected = new OrderRejected();
+    private final GatewayMetrics metrics;
+
+    /**
+     * @param metrics counts the messages by type.
+     */
+    OuchProxy(final GatewayMetrics metrics)
+    {
+        this.metrics = metrics;
+    }
+
+    /**
+     * OUCH 4.2 System Event.
+     *
+     * @param session     destination.
+     * @param timestampNs event time.
+     * @param eventCode   {@link Ouch42#EVENT_START_OF_DAY} or {@link Ouch42#EVENT_END_OF_DAY}.
+     */
+    void systemEvent(final UserSession session, final long timestampNs, final byte eventCode)
+    {
+        final MessageStore store = session.store();
+        systemEvent.wrapAndApplyType(store.buffer(), store.claim(SystemEvent.LENGTH))
+            .timestamp(timestampNs)
+            .eventCode(eventCode);
+        session.commit(SystemEvent.LENGTH);
+        metrics.systemEventOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Accepted, echoing the order's entered fields, order state Live.
+     *
+     * @param order       the order, with its engine order reference number set.
+     * @param timestampNs the engine's event time.
+     * @param shares      accepted shares.
+     * @param price       accepted price.
+     */
+    void accepted(final OrderState order, final long timestampNs, final long shares, final long price)
+    {
+        final MessageStore store = order.session.store();
+        accepted.wrapAndApplyType(store.buffer(), store.claim(OrderAccepted.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token)
+            .buySellIndicator(order.side)
+            .shares(shares)
+            .stock(order.stock)
+            .price(price)
+            .timeInForce(order.timeInForce)
+            .firm(order.firm)
+            .display(order.display)
+            .orderReferenceNumber(order.orderReferenceNumber)
+            .capacity(order.capacity)
+            .intermarketSweepEligibility(order.intermarketSweepEligibility)
+            .minimumQuantity(order.minimumQuantity)
+            .crossType(order.crossType)
+            .orderState(Ouch42.ORDER_STATE_LIVE)
+            .bboWeightIndicator(Ouch42.BBO_WEIGHT_UNSPECIFIED);
+        order.session.commit(OrderAccepted.LENGTH);
+        metrics.acceptedOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Replaced, describing the replacement in full, order state Live.
+     *
+     * @param replacement the new order, with its previous token, reference number and fields set.
+     * @param timestampNs the engine's event time.
+     */
+    void replaced(final OrderState replacement, final long timestampNs)
+    {
+        final MessageStore store = replacement.session.store();
+        replaced.wrapAndApplyType(store.buffer(), store.claim(OrderReplaced.LENGTH))
+            .timestamp(timestampNs)
+            .replacementOrderToken(replacement.token)
+            .buySellIndicator(replacement.side)
+            .shares(replacement.openShares)
+            .stock(replacement.stock)
+            .price(replacement.price)
+            .timeInForce(replacement.timeInForce)
+            .firm(replacement.firm)
+            .display(replacement.display)
+            .orderReferenceNumber(replacement.orderReferenceNumber)
+            .capacity(replacement.capacity)
+            .intermarketSweepEligibility(replacement.intermarketSweepEligibility)
+            .minimumQuantity(replacement.minimumQuantity)
+            .crossType(replacement.crossType)
+            .orderState(Ouch42.ORDER_STATE_LIVE)
+            .previousOrderToken(replacement.previousToken)
+            .bboWeightIndicator(Ouch42.BBO_WEIGHT_UNSPECIFIED);
+        replacement.session.commit(OrderReplaced.LENGTH);
+        metrics.replacedOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Canceled.
+     *
+     * @param order           the order.
+     * @param timestampNs     the engine's event time.
+     * @param decrementShares shares taken off the order.
+     * @param reason          OUCH 4.2 Canceled reason.
+     */
+    void canceled(final OrderState order, final long timestampNs, final long decrementShares, final byte reason)
+    {
+        final MessageStore store = order.session.store();
+        canceled.wrapAndApplyType(store.buffer(), store.claim(OrderCanceled.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token)
+            .decrementShares(decrementShares)
+            .reason(reason);
+        order.session.commit(OrderCanceled.LENGTH);
+        metrics.canceledOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Executed.
+     *
+     * @param order          the order.
+     * @param timestampNs    the engine's event time.
+     * @param executedShares shares traded.
+     * @param executionPrice trade price.
+     * @param liquidityFlag  {@link Ouch42#LIQUIDITY_ADDED} for the maker, {@link Ouch42#LIQUIDITY_REMOVED} for the
+     *                       taker.
+     * @param matchNumber    the engine's match number, the same for both sides.
+     */
+    void executed(
+        final OrderState order,
+        final long timestampNs,
+        final long executedShares,
+        final long executionPrice,
+        final byte liquidityFlag,
+        final long matchNumber)
+    {
+        final MessageStore store = order.session.store();
+        executed.wrapAndApplyType(store.buffer(), store.claim(OrderExecuted.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token)
+            .executedShares(executedShares)
+            .executionPrice(executionPrice)
+            .liquidityFlag(liquidityFlag)
+            .matchNumber(matchNumber);
+        order.session.commit(OrderExecuted.LENGTH);
+        metrics.executedOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Rejected for an order the gateway tracks.
+     *
+     * @param order       the order.
+     * @param timestampNs event time.
+     * @param reason      OUCH 4.2 Rejected reason.
+     */
+    void rejected(final OrderState order, final long timestampNs, final byte reason)
+    {
+        final MessageStore store = order.session.store();
+        rejected.wrapAndApplyType(store.buffer(), store.claim(OrderRejected.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token)
+            .reason(reason);
+        order.session.commit(OrderRejected.LENGTH);
+        metrics.rejectedOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Rejected for a request refused before any order state exists.
+     *
+     * @param session     destination.
+     * @param timestampNs time the request was received.
+     * @param tokenBuffer holds the 14 bytes of the token as the client sent them.
+     * @param tokenOffset of the token.
+     * @param reason      OUCH 4.2 Rejected reason.
+     */
+    void rejected(
+        final UserSession session,
+        final long timestampNs,
+        final DirectBuffer tokenBuffer,
+        final int tokenOffset,
+        final byte reason)
+    {
+        final MessageStore store = session.store();
+        rejected.wrapAndApplyType(store.buffer(), store.claim(OrderRejected.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(tokenBuffer, tokenOffset)
+            .reason(reason);
+        session.commit(OrderRejected.LENGTH);
+        metrics.rejectedOut.inc();
+    }
+}

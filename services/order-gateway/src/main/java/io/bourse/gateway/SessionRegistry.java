@@ -1,0 +1,386 @@
+package io.bourse.gateway;
+
+import com.paritytrading.nassau.ProtocolException;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
+import io.bourse.common.config.Credentials;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.Ouch42;
+import org.agrona.CloseHelper;
+
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The SoupBinTCP 4.0 side of the gateway: the open connections, the users' sessions of the day, logins, logouts,
+ * keep-alive and the sending of stored sequenced messages. Used only by the gateway agent thread.
+ * <p>
+ * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
+ * session other than today's (blank means today's), or a user already logged in on another connection, with 'S'
+ * (session not available). Otherwise Login Accepted carries today's session and the sequence number of the next
+ * message the client will get: the requested one, or for 0 (or a number past the end) the next new message. The
+ * first login of the day gets the OUCH 4.2 System Event start of day as sequenced message 1. Unsequenced Data before
+ * login, a second Login Request, an OUCH message of unknown type or wrong length, or a malformed packet ends the
+ * session (End of Session, then close); the user can log in again. Logout Request and a heartbeat timeout (15 s of
+ * silence) close the connection.
+ */
+final class SessionRegistry
+{
+    /** Largest inbound payload: the Enter Order (a Login Request payload of 46 bytes fits too). */
+    static final int MAX_INBOUND_PAYLOAD_LENGTH = EnterOrder.LENGTH;
+    private static final int REPLAY_BATCH = 64;
+    private static final int MAX_SESSION_INDEX = 0xFF_FFFF;
+
+    private final Credentials credentials;
+    private final String sessionName;
+    private final int gatewayId;
+    private final int maxConnections;
+    private final long sendStallTimeoutNs;
+    private final OrderEntryAdapter orderEntryAdapter;
+    private final OuchProxy ouch;
+    private final GatewayMetrics metrics;
+    private final DutyCycleClock clock;
+    private final Map<String, UserSession> users = new HashMap<>();
+    private final ArrayList<OuchConnection> connections = new ArrayList<>();
+    private final SoupBinTCP.LoginAccepted loginAccepted = new SoupBinTCP.LoginAccepted();
+    private final SoupBinTCP.LoginRejected loginRejected = new SoupBinTCP.LoginRejected();
+
+    /**
+     * @param credentials        who may log in.
+     * @param sessionName        today's SoupBinTCP session, 10 characters at most.
+     * @param gatewayId          1..255, for the clientOrderIds of the sessions.
+     * @param maxConnections     most client connections open at once, logged in or not.
+     * @param sendStallTimeoutNs how long a client may leave a send stalled before it is dropped.
+     * @param orderEntryAdapter  receives the OUCH messages of logged-in sessions.
+     * @param ouch               sends the System Event.
+     * @param metrics            counters.
+     * @param clock              the duty-cycle clock.
+     */
+    SessionRegistry(
+        final Credentials credentials,
+        final String sessionName,
+        final int gatewayId,
+        final int maxConnections,
+        final long sendStallTimeoutNs,
+        final OrderEntryAdapter orderEntryAdapter,
+        final OuchProxy ouch,
+        final GatewayMetrics metrics,
+        final DutyCycleClock clock)
+    {
+        this.credentials = credentials;
+        this.sessionName = sessionName;
+        this.gatewayId = gatewayId;
+        this.maxConnections = maxConnections;
+        this.sendStallTimeoutNs = sendStallTimeoutNs;
+        this.orderEntryAdapter = orderEntryAdapter;
+        this.ouch = ouch;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** @return connections open, logged in or not. */
+    int connectionCount()
+    {
+        return connections.size();
+    }
+
+    /**
+     * Takes a newly accepted client, or closes it when the connection limit is reached.
+     *
+     * @param channel just accepted; made non-blocking here.
+     * @return the connection to register for reads, or null when refused.
+     */
+    OuchConnection onAccept(final SocketChannel channel)
+    {
+        try
+        {
+            if (connections.size() >= maxConnections)
+            {
+                metrics.error(GatewayError.SESSION_LIMIT, channel.getRemoteAddress(), "limit " + maxConnections);
+                channel.close();
+                return null;
+            }
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, Boolean.TRUE);
+            final OuchConnection connection = new OuchConnection(
+                this, channel, new BoundedSendChannel(channel, sendStallTimeoutNs), clock,
+                MAX_INBOUND_PAYLOAD_LENGTH);
+            connections.add(connection);
+            return connection;
+        }
+        catch (final IOException ex)
+        {
+            metrics.error(GatewayError.CONNECTION_FAILED, "accept", ex);
+            CloseHelper.quietClose(channel);
+            return null;
+        }
+    }
+
+    /**
+     * Reads what the client sent and handles every complete packet.
+     *
+     * @param connection a connection the selector found readable.
+     * @return bytes read.
+     */
+    int receive(final OuchConnection connection)
+    {
+        try
+        {
+            final int bytes = connection.server().receive();
+            if (bytes < 0)
+            {
+                close(connection);
+            }
+            return Math.max(0, bytes);
+        }
+        catch (final ProtocolException | RuntimeException ex)
+        {
+            end(connection, GatewayError.MALFORMED_PACKET, ex);
+        }
+        catch (final IOException ex)
+        {
+            fail(connection, GatewayError.CONNECTION_FAILED, ex);
+        }
+        return 0;
+    }
+
+    /** Sends heartbeats where the line was idle for a second, and drops clients silent for 15 seconds. */
+    void keepAlive()
+    {
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final OuchConnection connection = connections.get(i);
+            try
+            {
+                connection.server().keepAlive();
+            }
+            catch (final IOException ex)
+            {
+                fail(connection, GatewayError.CONNECTION_FAILED, ex);
+            }
+        }
+    }
+
+    /**
+     * Sends a batch of stored messages to each logged-in client still replaying.
+     *
+     * @return messages sent.
+     */
+    int flush()
+    {
+        int sent = 0;
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final UserSession user = connections.get(i).user();
+            if (null != user)
+            {
+                sent += user.flush(REPLAY_BATCH);
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * SoupBinTCP Unsequenced Data: one OUCH message.
+     *
+     * @param connection the sender.
+     * @param payload    the message.
+     */
+    void onMessage(final OuchConnection connection, final ByteBuffer payload)
+    {
+        if (connection.isClosed())
+        {
+            return;
+        }
+        final UserSession user = connection.user();
+        if (null == user)
+        {
+            end(connection, GatewayError.PROTOCOL_VIOLATION, "Unsequenced Data before login");
+            return;
+        }
+        final int outcome = orderEntryAdapter.onMessage(user, payload);
+        if (OrderEntryAdapter.UNKNOWN_TYPE == outcome)
+        {
+            end(connection, GatewayError.UNKNOWN_MESSAGE_TYPE, "type " + (char)payload.get(payload.position()));
+        }
+        else if (OrderEntryAdapter.WRONG_LENGTH == outcome)
+        {
+            end(connection, GatewayError.WRONG_LENGTH, "length " + payload.remaining());
+        }
+    }
+
+    /**
+     * SoupBinTCP Login Request.
+     *
+     * @param connection the sender.
+     * @param request    the request.
+     */
+    void onLoginRequest(final OuchConnection connection, final SoupBinTCP.LoginRequest request)
+    {
+        if (connection.isClosed())
+        {
+            return;
+        }
+        if (null != connection.user())
+        {
+            end(connection, GatewayError.PROTOCOL_VIOLATION, "second Login Request");
+            return;
+        }
+        final Credentials.User user = credentials.authenticate(
+            request.getUsername().trim(), request.getPassword().trim());
+        if (null == user)
+        {
+            rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
+            return;
+        }
+        final String requestedSession = request.getRequestedSession().trim();
+        UserSession session = users.get(user.username());
+        if ((!requestedSession.isEmpty() && !requestedSession.equals(sessionName)) ||
+            (null != session && null != session.connection()) ||
+            (null == session && users.size() >= MAX_SESSION_INDEX))
+        {
+            rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+            return;
+        }
+        if (null == session)
+        {
+            session = new UserSession(user.username(), packFirm(user.firm()), gatewayId, users.size() + 1);
+            users.put(user.username(), session);
+        }
+
+        final long requested = request.getRequestedSequenceNumber();
+        final long nextNew = session.store().count() + 1;
+        final long next = requested <= 0 || requested > nextNew ? nextNew : requested;
+        loginAccepted.setSession(sessionName);
+        loginAccepted.setSequenceNumber(next);
+        try
+        {
+            connection.server().accept(loginAccepted);
+        }
+        catch (final IOException ex)
+        {
+            fail(connection, GatewayError.CONNECTION_FAILED, ex);
+            return;
+        }
+        connection.user(session);
+        session.attach(connection, next);
+        metrics.sessions.inc();
+        if (1 == nextNew)
+        {
+            ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_START_OF_DAY);
+        }
+        session.flush(REPLAY_BATCH);
+    }
+
+    /**
+     * SoupBinTCP Logout Request: the connection is closed, the session stays for a later login.
+     *
+     * @param connection the sender.
+     */
+    void onLogoutRequest(final OuchConnection connection)
+    {
+        close(connection);
+    }
+
+    /**
+     * Nothing heard from the client for 15 seconds: the connection is closed.
+     *
+     * @param connection the silent connection.
+     */
+    void onHeartbeatTimeout(final OuchConnection connection)
+    {
+        close(connection);
+    }
+
+    /**
+     * Closes a connection after an error, counting it.
+     *
+     * @param connection the connection.
+     * @param error      the kind.
+     * @param cause      what happened.
+     */
+    void fail(final OuchConnection connection, final GatewayError error, final Object cause)
+    {
+        if (!connection.isClosed())
+        {
+            metrics.error(error, connection, cause);
+            close(connection);
+        }
+    }
+
+    /** Ends every session (SoupBinTCP End of Session) and closes every connection: the gateway is stopping. */
+    void closeAll()
+    {
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final OuchConnection connection = connections.get(i);
+            sendEndOfSession(connection);
+            close(connection);
+        }
+    }
+
+    private void end(final OuchConnection connection, final GatewayError error, final Object cause)
+    {
+        if (!connection.isClosed())
+        {
+            metrics.error(error, connection, cause);
+            sendEndOfSession(connection);
+            close(connection);
+        }
+    }
+
+    private void rejectLogin(final OuchConnection connection, final byte reason)
+    {
+        metrics.loginFailures.inc();
+        loginRejected.setRejectReasonCode(reason);
+        try
+        {
+            connection.server().reject(loginRejected);
+        }
+        catch (final IOException ignore)
+        {
+            // The connection is closed next either way.
+        }
+        close(connection);
+    }
+
+    private static void sendEndOfSession(final OuchConnection connection)
+    {
+        try
+        {
+            connection.server().endSession();
+        }
+        catch (final IOException ignore)
+        {
+            // The connection is being closed; a client that cannot take End of Session learns from the close.
+        }
+    }
+
+    private void close(final OuchConnection connection)
+    {
+        if (connection.isClosed())
+        {
+            return;
+        }
+        connection.markClosed();
+        final UserSession user = connection.user();
+        if (null != user)
+        {
+            user.detach();
+            metrics.sessions.dec();
+        }
+        connections.remove(connection);
+        CloseHelper.quietClose(connection.server());
+    }
+
+    private static int packFirm(final String firm)
+    {
+        final byte[] bytes = String.format("%-4s", firm).getBytes(StandardCharsets.US_ASCII);
+        return ((bytes[0] & 0xFF) << 24) | ((bytes[1] & 0xFF) << 16) | ((bytes[2] & 0xFF) << 8) | (bytes[3] & 0xFF);
+    }
+}

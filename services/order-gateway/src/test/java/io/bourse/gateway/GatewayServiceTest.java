@@ -1,0 +1,221 @@
+package io.bourse.gateway;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.Symbols;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.TestClient.Closed;
+import io.bourse.gateway.TestClient.LoginAccepted;
+import io.bourse.gateway.TestClient.LoginRejected;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.NewOrderDecoder;
+import io.bourse.sbe.engine.Side;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole gateway as launched in production, on a real embedded media driver: OUCH in over a socket, SBE NewOrder
+ * out on the shard's command stream, SBE OrderAccepted in on the event stream, OUCH Accepted back to the client.
+ */
+@Timeout(20)
+class GatewayServiceTest
+{
+    private static final String SESSION = "S20250102";
+    private static final long PRICE = 1_500_000;
+
+    private static MediaDriver driver;
+    private static GatewayService gateway;
+    private static Aeron aeron;
+    private static StreamLayout layout;
+
+    record NewOrderCommand(
+        long clientOrderId, String symbol, Side side, long quantity, long price, long timeInForce, String firm)
+    {
+    }
+
+    @BeforeAll
+    static void start()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
+                "bourse-gateway-test-" + UUID.randomUUID()).getAbsolutePath())
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
+        gateway = GatewayService.launch(new GatewayContext()
+            .port(0)
+            .bindAddress("127.0.0.1")
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .sessionName(SESSION)
+            .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO", "demo02,demo02pw,DEMO")))
+            .streamLayout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        CloseHelper.closeAll(aeron, gateway, driver);
+    }
+
+    @Test
+    void shouldPublishNewOrderAndReturnAcceptedWhenEngineAccepts() throws Exception
+    {
+        try (Subscription commands = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(0));
+            ExclusivePublication events = aeron.addExclusivePublication(
+                layout.eventChannel(), layout.eventStreamId(0));
+            TestClient client = new TestClient(gateway.port()))
+        {
+            awaitConnected(commands, events);
+            client.login("demo01", "demo01pw", "", 0);
+            final List<Object> loggedIn = client.await(2);
+            assertThat(loggedIn.get(0)).isEqualTo(new LoginAccepted(SESSION, 1));
+            assertThat(loggedIn.get(1)).isInstanceOf(SystemEventMessage.class);
+
+            final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
+            new EnterOrder().wrapAndApplyType(request, 0)
+                .orderToken("T1")
+                .buySellIndicator(Ouch42.SIDE_BUY)
+                .shares(100)
+                .stock(Symbols.pack("AAPL"))
+                .price(PRICE)
+                .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
+                .firm("")
+                .display(Ouch42.DISPLAY_ANONYMOUS)
+                .capacity(Ouch42.CAPACITY_AGENCY)
+                .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+                .minimumQuantity(0)
+                .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+                .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+            client.send(request, EnterOrder.LENGTH);
+
+            final long clientOrderId = (1L << 56) | (1L << 32) | 1;
+            assertThat(awaitNewOrders(commands, 1)).isEqualTo(List.of(new NewOrderCommand(
+                clientOrderId, "AAPL", Side.BUY, 100, PRICE, Ouch42.TIME_IN_FORCE_MARKET_HOURS, "DEMO")));
+
+            final long timestampNs = 37_800_123_456_789L;
+            final EngineEvents engineEvents = new EngineEvents(null);
+            final int length = engineEvents.accepted(timestampNs, clientOrderId, 42, "AAPL", Side.BUY, 100, PRICE,
+                Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            while (events.offer(engineEvents.buffer(), 0, length) < 0)
+            {
+                Thread.sleep(1);
+            }
+
+            final UnsafeBuffer expected = new UnsafeBuffer(new byte[OrderAccepted.LENGTH]);
+            new OrderAccepted().wrapAndApplyType(expected, 0)
+                .timestamp(timestampNs)
+                .orderToken("T1")
+                .buySellIndicator(Ouch42.SIDE_BUY)
+                .shares(100)
+                .stock(Symbols.pack("AAPL"))
+                .price(PRICE)
+                .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
+                .firm("DEMO")
+                .display(Ouch42.DISPLAY_ANONYMOUS)
+                .orderReferenceNumber(42)
+                .capacity(Ouch42.CAPACITY_AGENCY)
+                .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+                .minimumQuantity(0)
+                .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+                .orderState(Ouch42.ORDER_STATE_LIVE)
+                .bboWeightIndicator(Ouch42.BBO_WEIGHT_UNSPECIFIED);
+            assertThat(client.await(3)).hasSize(3);
+            assertThat(client.sequencedBytes().get(1)).isEqualTo(expected.byteArray());
+        }
+        assertThat(scrapeMetrics())
+            .contains("bourse_gateway_messages_in_total{type=\"enter_order\"} 1.0")
+            .contains("bourse_gateway_messages_out_total{type=\"accepted\"} 1.0")
+            .contains("bourse_gateway_order_latency_seconds_count 1");
+    }
+
+    @Test
+    void shouldRejectLoginWhenCredentialsAreWrong() throws Exception
+    {
+        try (TestClient client = new TestClient(gateway.port()))
+        {
+            client.login("demo02", "nope", "", 0);
+
+            assertThat(client.await(2)).isEqualTo(List.of(new LoginRejected('A'), new Closed()));
+        }
+    }
+
+    private static void awaitConnected(final Subscription commands, final ExclusivePublication events)
+        throws InterruptedException
+    {
+        while (!commands.isConnected() || !events.isConnected())
+        {
+            Thread.sleep(1);
+        }
+    }
+
+    private static List<NewOrderCommand> awaitNewOrders(final Subscription commands, final int count)
+        throws InterruptedException
+    {
+        final List<NewOrderCommand> received = new ArrayList<>();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final NewOrderDecoder newOrder = new NewOrderDecoder();
+        while (received.size() < count)
+        {
+            if (0 == commands.poll((buffer, offset, length, frameHeader) ->
+            {
+                header.wrap(buffer, offset);
+                assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
+                assertThat(header.templateId()).isEqualTo(NewOrderDecoder.TEMPLATE_ID);
+                newOrder.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
+                    header.version());
+                assertThat(newOrder.timestampNs()).isPositive();
+                final int firm = buffer.getInt(
+                    newOrder.offset() + NewOrderDecoder.firmEncodingOffset(), ByteOrder.BIG_ENDIAN);
+                received.add(new NewOrderCommand(newOrder.clientOrderId(), newOrder.symbol().trim(), newOrder.side(),
+                    newOrder.quantity(), newOrder.price(), newOrder.timeInForce(),
+                    RecordingEngineProxy.firm(firm)));
+            }, 10))
+            {
+                Thread.sleep(1);
+            }
+        }
+        return received;
+    }
+
+    private static String scrapeMetrics() throws Exception
+    {
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.metricsPort() +
+                "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        }
+    }
+}

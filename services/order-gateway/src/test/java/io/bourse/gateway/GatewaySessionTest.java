@@ -1,0 +1,220 @@
+package io.bourse.gateway;
+
+import io.aeron.Subscription;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.Symbols;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.TestClient.Closed;
+import io.bourse.gateway.TestClient.EndOfSession;
+import io.bourse.gateway.TestClient.LoginAccepted;
+import io.bourse.gateway.TestClient.LoginRejected;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.Ouch42;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetSocketAddress;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The SoupBinTCP side of the real gateway agent on a real socket, with nassau clients; engine commands are recorded
+ * instead of published (no Aeron here, see {@link GatewayServiceTest}).
+ */
+@Timeout(10)
+class GatewaySessionTest
+{
+    private static final String SESSION = "S20250102";
+    private static final long TEN_AM_NS = 36_000_000_000_000L;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final RecordingEngineProxy engine = new RecordingEngineProxy();
+    private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+    private AgentRunner runner;
+    private int port;
+
+    @BeforeEach
+    void startGateway() throws Exception
+    {
+        final GatewayContext ctx = new GatewayContext()
+            .port(0)
+            .bindAddress("127.0.0.1")
+            .sessionName(SESSION)
+            .maxSessions(4)
+            .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO", "demo02,demo02pw,DEMO")))
+            .streamLayout(StreamLayout.fromSettings(new Settings(Map.of())))
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .idleStrategy(new SleepingMillisIdleStrategy(1))
+            .conclude();
+        final ServerSocketChannel serverChannel = ServerSocketChannel.open();
+        serverChannel.configureBlocking(false);
+        serverChannel.bind(new InetSocketAddress(ctx.bindAddress(), 0));
+        port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
+
+        final GatewayMetrics metrics = new GatewayMetrics(registry);
+        // Wall clock pinned at 10:00:00 so that gateway timestamps are known; timers still run on System.nanoTime.
+        final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L +
+            TEN_AM_NS));
+        final OuchProxy ouch = new OuchProxy(metrics);
+        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.symbolDirectory(),
+            engine, ouch, metrics, clock);
+        final GatewayAgent agent = GatewayService.newAgent(
+            ctx, serverChannel, Selector.open(), orderEntry, ouch, new Subscription[0], metrics, clock);
+        runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
+        AgentRunner.startOnThread(runner);
+    }
+
+    @AfterEach
+    void stopGateway()
+    {
+        runner.close();
+    }
+
+    @Test
+    void shouldRejectLoginAsNotAuthorizedWhenPasswordIsWrong() throws Exception
+    {
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "wrong", "", 0);
+
+            assertThat(client.await(2)).isEqualTo(List.of(new LoginRejected('A'), new Closed()));
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_login_failures_total", null)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRejectLoginAsSessionNotAvailableWhenUserIsLoggedInOrSessionIsNotToday() throws Exception
+    {
+        try (TestClient first = new TestClient(port);
+            TestClient second = new TestClient(port);
+            TestClient yesterday = new TestClient(port))
+        {
+            first.login("demo01", "demo01pw", "", 0);
+            assertThat(first.await(2)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
+
+            second.login("demo01", "demo01pw", SESSION, 0);
+            yesterday.login("demo02", "demo02pw", "S20250101", 0);
+
+            assertThat(second.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));
+            assertThat(yesterday.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));
+        }
+    }
+
+    @Test
+    void shouldReplayFromRequestedSequenceNumberWhenUserLogsInAgain() throws Exception
+    {
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            client.await(2);
+            enterOrder(client, "X1", "IBM");
+            assertThat(client.await(3).get(2)).isEqualTo(new Rejected(TEN_AM_NS, "X1", 'S'));
+            client.logout();
+            assertThat(client.await(4).get(3)).isEqualTo(new Closed());
+        }
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", SESSION, 2);
+            enterOrder(client, "X2", "IBM");
+
+            assertThat(client.await(3)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 2),
+                new Rejected(TEN_AM_NS, "X1", 'S'),
+                new Rejected(TEN_AM_NS, "X2", 'S')));
+        }
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            enterOrder(client, "X3", "IBM");
+
+            assertThat(client.await(2)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 4),
+                new Rejected(TEN_AM_NS, "X3", 'S')));
+        }
+        assertThat(engine.commands()).isEmpty();
+    }
+
+    @Test
+    void shouldEndOnlyTheOffendingSessionWhenMessageTypeIsUnknown() throws Exception
+    {
+        try (TestClient offender = new TestClient(port);
+            TestClient bystander = new TestClient(port))
+        {
+            offender.login("demo01", "demo01pw", "", 0);
+            bystander.login("demo02", "demo02pw", "", 0);
+            offender.await(2);
+            bystander.await(2);
+
+            request.putByte(0, (byte)'Q');
+            offender.send(request, 5);
+            enterOrder(bystander, "B1", "AAPL");
+
+            assertThat(offender.await(4).subList(2, 4)).isEqualTo(List.of(new EndOfSession(), new Closed()));
+            assertThat(bystander.await(2)).hasSize(2);
+            assertThat(engine.commands()).hasSize(1);
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", null)).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_messages_in_total", "unknown")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldEndSessionWhenDataArrivesBeforeLogin() throws Exception
+    {
+        try (TestClient client = new TestClient(port))
+        {
+            enterOrder(client, "EARLY", "AAPL");
+
+            assertThat(client.await(2)).isEqualTo(List.of(new EndOfSession(), new Closed()));
+        }
+        assertThat(engine.commands()).isEmpty();
+    }
+
+    @Test
+    void shouldSendEndOfSessionWhenGatewayCloses() throws Exception
+    {
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            client.await(2);
+
+            runner.close();
+
+            assertThat(client.await(4).subList(2, 4)).isEqualTo(List.of(new EndOfSession(), new Closed()));
+        }
+    }
+
+    private void enterOrder(final TestClient client, final String token, final String stock) throws Exception
+    {
+        new EnterOrder().wrapAndApplyType(request, 0)
+            .orderToken(token)
+            .buySellIndicator(Ouch42.SIDE_BUY)
+            .shares(100)
+            .stock(Symbols.pack(stock))
+            .price(1_500_000)
+            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
+            .firm("")
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        client.send(request, EnterOrder.LENGTH);
+    }
+}

@@ -1,0 +1,312 @@
+package io.bourse.gateway;
+
+import io.bourse.common.config.Symbols;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Canceled;
+import io.bourse.gateway.OuchMessages.Executed;
+import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.OuchMessages.Replaced;
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
+import io.bourse.gateway.RecordingEngineProxy.NewOrder;
+import io.bourse.gateway.RecordingEngineProxy.Replace;
+import io.bourse.ouch.CancelOrder;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.Ouch42;
+import io.bourse.ouch.ReplaceOrder;
+import io.bourse.sbe.engine.Side;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OrderEntryTest
+{
+    private static final long T0 = 36_000_000_000_000L;
+    private static final long T1 = T0 + 1_000;
+    private static final long T2 = T0 + 2_000;
+    private static final int GATEWAY_ID = 1;
+    private static final long PRICE = 1_500_000;
+    private static final long DAY = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final GatewayMetrics metrics = new GatewayMetrics(registry);
+    private final DutyCycleClock clock = new DutyCycleClock(null);
+    private final RecordingEngineProxy engine = new RecordingEngineProxy();
+    private final OrderEntry orderEntry = new OrderEntry(GATEWAY_ID, 1_000_000, SymbolDirectory.parse("AAPL@0,MSFT@1"),
+        engine, new OuchProxy(metrics), metrics, clock);
+    private final OrderEntryAdapter adapter = new OrderEntryAdapter(orderEntry, metrics);
+    private final EngineEvents events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
+    private final UserSession alice = new UserSession("alice", firm("DEMO"), GATEWAY_ID, 1);
+    private final UserSession bob = new UserSession("bob", firm("BOBS"), GATEWAY_ID, 2);
+    private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+
+    OrderEntryTest()
+    {
+        clock.set(1_000_000, T0);
+    }
+
+    @Test
+    void shouldRouteNewOrderToShardOfItsSymbolWhenEnterOrderIsValid()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "FIRM");
+        enter(alice, "A2", 'T', 200, "MSFT", 2_000_000, 0, "");
+        enter(bob, "A1", 'E', 300, "MSFT", 2_100_000, DAY, "");
+
+        assertThat(engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "FIRM"),
+            new NewOrder(1, T0, id(1, 2), "MSFT", false, 200, 2_000_000, 0, "DEMO"),
+            new NewOrder(1, T0, id(2, 1), "MSFT", false, 300, 2_100_000, DAY, "BOBS")));
+        assertThat(OuchMessages.of(alice)).isEmpty();
+        assertThat(orderEntry.openOrderCount()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldRejectWithOuchReasonWhenEnterOrderIsInvalid()
+    {
+        enter(alice, "V1", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "V1", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "BAD\u0001TOKEN", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "SIDE", 'X', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "ZERO", 'B', 0, "AAPL", PRICE, DAY, "");
+        enter(alice, "HUGE", 'S', 1_000_001, "AAPL", PRICE, DAY, "");
+        enter(alice, "STOCK", 'B', 100, "IBM", PRICE, DAY, "");
+        enter(alice, "FREE", 'B', 100, "AAPL", 0, DAY, "");
+        enter(alice, "DEAR", 'B', 100, "AAPL", Ouch42.MAX_PRICE + 1, DAY, "");
+        enter(alice, "ZERO", 'B', 100, "AAPL", PRICE, DAY, "");
+
+        assertThat(engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO")));
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
+            new Rejected(T0, "V1", 'O'),
+            new Rejected(T0, "BAD\u0001TOKEN", 'O'),
+            new Rejected(T0, "", 'O'),
+            new Rejected(T0, "SIDE", 'O'),
+            new Rejected(T0, "ZERO", 'Z'),
+            new Rejected(T0, "HUGE", 'Z'),
+            new Rejected(T0, "STOCK", 'S'),
+            new Rejected(T0, "FREE", 'X'),
+            new Rejected(T0, "DEAR", 'X'),
+            new Rejected(T0, "ZERO", 'O')));
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "duplicate_token")).isEqualTo(2);
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "invalid_shares")).isEqualTo(2);
+        assertThat(Metrics.counter(registry, "bourse_gateway_messages_out_total", "rejected")).isEqualTo(10);
+    }
+
+    @Test
+    void shouldRejectWithHaltedWhenEngineCannotTakeTheOrder()
+    {
+        engine.available = false;
+
+        enter(alice, "H1", 'B', 100, "AAPL", PRICE, DAY, "");
+
+        assertThat(engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO")));
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "H1", 'H')));
+        assertThat(orderEntry.openOrderCount()).isZero();
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "engine_unavailable")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldEchoEnteredFieldsInAcceptedWhenEngineAccepts()
+    {
+        enter(alice, "A1", 'T', 100, "AAPL", PRICE, DAY, "FIRM");
+        clock.set(1_000_000 + 5_000, T1);
+
+        events.accepted(T1, id(1, 1), 77, "AAPL", Side.SELL, 100, PRICE, DAY);
+
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
+            new Accepted(T1, "A1", 'T', 100, "AAPL", PRICE, DAY, "FIRM", 'Y', 77, 'A', 'N', 0, 'N', 'L', ' ')));
+        assertThat(Metrics.summaryCount(registry, "bourse_gateway_order_latency_seconds")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldSendExecutedToTakerAndMakerWhenOrdersMatch()
+    {
+        enter(alice, "S1", 'S', 100, "MSFT", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 10, "MSFT", Side.SELL, 100, PRICE, DAY);
+        enter(bob, "B1", 'B', 60, "MSFT", PRICE + 100, 0, "");
+        events.accepted(T2, id(2, 1), 11, "MSFT", Side.BUY, 60, PRICE + 100, 0);
+
+        events.executed(T2, 5, "MSFT", 60, PRICE, id(2, 1), 11, Side.BUY, id(1, 1), 10, 40, 0);
+
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
+            new Accepted(T1, "S1", 'S', 100, "MSFT", PRICE, DAY, "DEMO", 'Y', 10, 'A', 'N', 0, 'N', 'L', ' '),
+            new Executed(T2, "S1", 60, PRICE, 'A', 5)));
+        assertThat(OuchMessages.of(bob)).isEqualTo(List.of(
+            new Accepted(T2, "B1", 'B', 60, "MSFT", PRICE + 100, 0, "BOBS", 'Y', 11, 'A', 'N', 0, 'N', 'L', ' '),
+            new Executed(T2, "B1", 60, PRICE, 'R', 5)));
+        assertThat(orderEntry.openOrderCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCancelByTokenAndFreeTheOrderWhenEngineCancelsIt()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+
+        cancel(alice, "A1", 30);
+        events.canceled(T2, id(1, 1), 7, "AAPL", 70, 30, Ouch42.CANCEL_USER_REQUESTED);
+        cancel(alice, "A1", 0);
+        events.canceled(T2, id(1, 1), 7, "AAPL", 30, 0, Ouch42.CANCEL_USER_REQUESTED);
+        cancel(alice, "A1", 0);
+        cancel(alice, "NEVER", 0);
+
+        assertThat(engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO"),
+            new Cancel(0, T0, id(1, 1), 30),
+            new Cancel(0, T0, id(1, 1), 0)));
+        assertThat(OuchMessages.of(alice).subList(1, 3)).isEqualTo(List.of(
+            new Canceled(T2, "A1", 70, 'U'),
+            new Canceled(T2, "A1", 30, 'U')));
+        assertThat(orderEntry.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldSendReplacedWithPreviousTokenWhenEngineReplaces()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+
+        replace(alice, "A1", "A2", 50, PRICE - 100, 0);
+        events.replaced(T2, id(1, 1), id(1, 2), 7, 8, "AAPL", Side.BUY, 50, PRICE - 100);
+        cancel(alice, "A1", 0);
+        cancel(alice, "A2", 0);
+
+        assertThat(engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO"),
+            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE - 100),
+            new Cancel(0, T0, id(1, 2), 0)));
+        assertThat(OuchMessages.of(alice).get(1)).isEqualTo(
+            new Replaced(T2, "A2", 'B', 50, "AAPL", PRICE - 100, 0, "DEMO", 'N', 8, 'A', 'Y', 10, 'N', 'L', "A1", ' '));
+        assertThat(orderEntry.openOrderCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepTheOriginalOrderWhenEngineRejectsTheReplacement()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        replace(alice, "A1", "A2", 50, PRICE, DAY);
+
+        events.rejected(T2, id(1, 2), "AAPL", Ouch42.REJECT_OTHER);
+        cancel(alice, "A1", 0);
+
+        assertThat(OuchMessages.of(alice).get(1)).isEqualTo(new Rejected(T2, "A2", 'O'));
+        assertThat(engine.commands().get(2)).isEqualTo(new Cancel(0, T0, id(1, 1), 0));
+        assertThat(orderEntry.openOrderCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRejectReplacementWhenExistingTokenNamesNoOpenOrder()
+    {
+        replace(alice, "NONE", "R2", 50, PRICE, DAY);
+
+        assertThat(engine.commands()).isEmpty();
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "R2", 'O')));
+    }
+
+    @Test
+    void shouldCancelTheOrderWhenReplaceHasZeroShares()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+
+        replace(alice, "A1", "A2", 0, PRICE, DAY);
+        replace(alice, "A1", "A2", 10, PRICE, DAY);
+
+        assertThat(engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO"),
+            new Cancel(0, T0, id(1, 1), 0)));
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "A2", 'O')));
+    }
+
+    @Test
+    void shouldIgnoreEventsOfOtherGatewaysAndCountUnknownOrders()
+    {
+        final long otherGateway = (2L << 56) | (1L << 32) | 1;
+
+        events.accepted(T1, otherGateway, 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        events.accepted(T1, id(1, 99), 8, "AAPL", Side.BUY, 100, PRICE, DAY);
+
+        assertThat(OuchMessages.of(alice)).isEmpty();
+        assertThat(Metrics.counter(registry, "bourse_gateway_unmatched_events_total", null)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldReportProtocolErrorWhenTypeUnknownOrLengthWrong()
+    {
+        request.putByte(0, (byte)'Q');
+        assertThat(adapter.onMessage(alice, request, 0, 10)).isEqualTo(OrderEntryAdapter.UNKNOWN_TYPE);
+
+        new EnterOrder().wrapAndApplyType(request, 0).orderToken("A1").buySellIndicator(Ouch42.SIDE_BUY)
+            .shares(100).stock(Symbols.pack("AAPL")).price(PRICE);
+        assertThat(adapter.onMessage(alice, request, 0, EnterOrder.LENGTH - 1))
+            .isEqualTo(OrderEntryAdapter.WRONG_LENGTH);
+        assertThat(adapter.onMessage(alice, request, 0, EnterOrder.LENGTH + 1))
+            .isEqualTo(OrderEntryAdapter.WRONG_LENGTH);
+        new CancelOrder().wrapAndApplyType(request, 0).orderToken("A1").shares(0);
+        assertThat(adapter.onMessage(alice, request, 0, CancelOrder.LENGTH + 1))
+            .isEqualTo(OrderEntryAdapter.WRONG_LENGTH);
+
+        assertThat(engine.commands()).isEmpty();
+        assertThat(OuchMessages.of(alice)).isEmpty();
+    }
+
+    private void enter(
+        final UserSession session, final String token, final char side, final long shares, final String stock,
+        final long price, final long timeInForce, final String firm)
+    {
+        new EnterOrder().wrapAndApplyType(request, 0)
+            .orderToken(token)
+            .buySellIndicator((byte)side)
+            .shares(shares)
+            .stock(Symbols.pack(stock))
+            .price(price)
+            .timeInForce(timeInForce)
+            .firm(firm)
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        assertThat(adapter.onMessage(session, request, 0, EnterOrder.LENGTH)).isEqualTo(OrderEntryAdapter.OK);
+    }
+
+    private void replace(
+        final UserSession session, final String existing, final String replacement, final long shares,
+        final long price, final long timeInForce)
+    {
+        new ReplaceOrder().wrapAndApplyType(request, 0)
+            .existingOrderToken(existing)
+            .replacementOrderToken(replacement)
+            .shares(shares)
+            .price(price)
+            .timeInForce(timeInForce)
+            .display(Ouch42.DISPLAY_NON_DISPLAY)
+            .intermarketSweepEligibility(Ouch42.ISE_ELIGIBLE)
+            .minimumQuantity(10);
+        assertThat(adapter.onMessage(session, request, 0, ReplaceOrder.LENGTH)).isEqualTo(OrderEntryAdapter.OK);
+    }
+
+    private void cancel(final UserSession session, final String token, final long shares)
+    {
+        new CancelOrder().wrapAndApplyType(request, 0).orderToken(token).shares(shares);
+        assertThat(adapter.onMessage(session, request, 0, CancelOrder.LENGTH)).isEqualTo(OrderEntryAdapter.OK);
+    }
+
+    private static long id(final int sessionIndex, final long count)
+    {
+        return ((long)GATEWAY_ID << 56) | ((long)sessionIndex << 32) | count;
+    }
+
+    static int firm(final String firm)
+    {
+        final String padded = String.format("%-4s", firm);
+        return (padded.charAt(0) << 24) | (padded.charAt(1) << 16) | (padded.charAt(2) << 8) | padded.charAt(3);
+    }
+}

@@ -1,0 +1,120 @@
+package io.bourse.gateway;
+
+import io.bourse.common.config.Symbols;
+import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.OrderCanceled;
+import io.bourse.ouch.OrderExecuted;
+import io.bourse.ouch.OrderRejected;
+import io.bourse.ouch.OrderReplaced;
+import io.bourse.ouch.SystemEvent;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** OUCH 4.2 outbound messages decoded into values, so tests compare whole lists. */
+final class OuchMessages
+{
+    record SystemEventMessage(long timestamp, char eventCode)
+    {
+    }
+
+    record Accepted(
+        long timestamp, String token, char side, long shares, String stock, long price, long timeInForce, String firm,
+        char display, long orderReferenceNumber, char capacity, char intermarketSweepEligibility,
+        long minimumQuantity, char crossType, char orderState, char bboWeightIndicator)
+    {
+    }
+
+    record Replaced(
+        long timestamp, String token, char side, long shares, String stock, long price, long timeInForce, String firm,
+        char display, long orderReferenceNumber, char capacity, char intermarketSweepEligibility,
+        long minimumQuantity, char crossType, char orderState, String previousToken, char bboWeightIndicator)
+    {
+    }
+
+    record Canceled(long timestamp, String token, long decrementShares, char reason)
+    {
+    }
+
+    record Executed(long timestamp, String token, long shares, long price, char liquidityFlag, long matchNumber)
+    {
+    }
+
+    record Rejected(long timestamp, String token, char reason)
+    {
+    }
+
+    private OuchMessages()
+    {
+    }
+
+    /**
+     * @param session a session.
+     * @return every sequenced message it has, decoded.
+     */
+    static List<Object> of(final UserSession session)
+    {
+        final MessageStore store = session.store();
+        final List<Object> messages = new ArrayList<>();
+        for (long sequenceNumber = 1; sequenceNumber <= store.count(); sequenceNumber++)
+        {
+            messages.add(decode(store.buffer(), store.offset(sequenceNumber), store.length(sequenceNumber)));
+        }
+        return messages;
+    }
+
+    /**
+     * @param bytes one message.
+     * @return it decoded.
+     */
+    static Object decode(final byte[] bytes)
+    {
+        return decode(new UnsafeBuffer(bytes), 0, bytes.length);
+    }
+
+    static Object decode(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte type = buffer.getByte(offset);
+        if (SystemEvent.TYPE == type && SystemEvent.LENGTH == length)
+        {
+            final SystemEvent m = new SystemEvent().wrap(buffer, offset);
+            return new SystemEventMessage(m.timestamp(), (char)m.eventCode());
+        }
+        if (OrderAccepted.TYPE == type && OrderAccepted.LENGTH == length)
+        {
+            final OrderAccepted m = new OrderAccepted().wrap(buffer, offset);
+            return new Accepted(m.timestamp(), m.orderTokenAsString(), (char)m.buySellIndicator(), m.shares(),
+                Symbols.toString(m.stock()), m.price(), m.timeInForce(), m.firmAsString(), (char)m.display(),
+                m.orderReferenceNumber(), (char)m.capacity(), (char)m.intermarketSweepEligibility(),
+                m.minimumQuantity(), (char)m.crossType(), (char)m.orderState(), (char)m.bboWeightIndicator());
+        }
+        if (OrderReplaced.TYPE == type && OrderReplaced.LENGTH == length)
+        {
+            final OrderReplaced m = new OrderReplaced().wrap(buffer, offset);
+            return new Replaced(m.timestamp(), m.replacementOrderTokenAsString(), (char)m.buySellIndicator(),
+                m.shares(), Symbols.toString(m.stock()), m.price(), m.timeInForce(), m.firmAsString(),
+                (char)m.display(), m.orderReferenceNumber(), (char)m.capacity(),
+                (char)m.intermarketSweepEligibility(), m.minimumQuantity(), (char)m.crossType(),
+                (char)m.orderState(), m.previousOrderTokenAsString(), (char)m.bboWeightIndicator());
+        }
+        if (OrderCanceled.TYPE == type && OrderCanceled.LENGTH == length)
+        {
+            final OrderCanceled m = new OrderCanceled().wrap(buffer, offset);
+            return new Canceled(m.timestamp(), m.orderTokenAsString(), m.decrementShares(), (char)m.reason());
+        }
+        if (OrderExecuted.TYPE == type && OrderExecuted.LENGTH == length)
+        {
+            final OrderExecuted m = new OrderExecuted().wrap(buffer, offset);
+            return new Executed(m.timestamp(), m.orderTokenAsString(), m.executedShares(), m.executionPrice(),
+                (char)m.liquidityFlag(), m.matchNumber());
+        }
+        if (OrderRejected.TYPE == type && OrderRejected.LENGTH == length)
+        {
+            final OrderRejected m = new OrderRejected().wrap(buffer, offset);
+            return new Rejected(m.timestamp(), m.orderTokenAsString(), (char)m.reason());
+        }
+        throw new AssertionError("not an OUCH 4.2 outbound message: type " + (char)type + " length " + length);
+    }
+}

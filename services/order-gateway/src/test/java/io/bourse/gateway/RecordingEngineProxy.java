@@ -1,0 +1,67 @@
+package io.bourse.gateway;
+
+import io.bourse.common.config.Symbols;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Records the engine commands as values; {@link #available} false makes every command fail to be handed over. */
+final class RecordingEngineProxy implements EngineProxy
+{
+    record NewOrder(
+        int shardId, long timestampNs, long clientOrderId, String symbol, boolean buy, long quantity, long price,
+        long timeInForce, String firm)
+    {
+    }
+
+    record Cancel(int shardId, long timestampNs, long clientOrderId, long quantity)
+    {
+    }
+
+    record Replace(
+        int shardId, long timestampNs, long clientOrderId, long newClientOrderId, long quantity, long price)
+    {
+    }
+
+    private final List<Object> commands = new ArrayList<>();
+    volatile boolean available = true;
+
+    synchronized List<Object> commands()
+    {
+        return List.copyOf(commands);
+    }
+
+    static String firm(final int packed)
+    {
+        return new String(new byte[]{(byte)(packed >>> 24), (byte)(packed >>> 16), (byte)(packed >>> 8),
+            (byte)packed}, StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public synchronized boolean newOrder(
+        final int shardId, final long timestampNs, final long clientOrderId, final long symbol, final boolean buy,
+        final long quantity, final long price, final long timeInForce, final int firm)
+    {
+        commands.add(new NewOrder(shardId, timestampNs, clientOrderId, Symbols.toString(symbol), buy, quantity, price,
+            timeInForce, firm(firm)));
+        return available;
+    }
+
+    @Override
+    public synchronized boolean cancelOrder(
+        final int shardId, final long timestampNs, final long clientOrderId, final long quantity)
+    {
+        commands.add(new Cancel(shardId, timestampNs, clientOrderId, quantity));
+        return available;
+    }
+
+    @Override
+    public synchronized boolean replaceOrder(
+        final int shardId, final long timestampNs, final long clientOrderId, final long newClientOrderId,
+        final long quantity, final long price)
+    {
+        commands.add(new Replace(shardId, timestampNs, clientOrderId, newClientOrderId, quantity, price));
+        return available;
+    }
+}

@@ -1,0 +1,72 @@
+package io.bourse.simulator;
+
+/**
+ * Enter Orders of one session awaiting their Accepted or Rejected: the intended send time of each, in a preallocated
+ * ring indexed by the token counter (no per-order allocation, no map). An order still unanswered when the counter
+ * has come round the ring is overwritten and reported as such.
+ */
+final class InFlightOrders
+{
+    /** Returned by {@link #remove(long)} for an order not in flight. */
+    static final long NOT_IN_FLIGHT = Long.MIN_VALUE;
+
+    private final long[] counters;
+    private final long[] intendedNs;
+    private final int mask;
+    private int size;
+
+    /**
+     * @param capacity ring size, a power of two.
+     * @throws IllegalArgumentException when not a power of two.
+     */
+    InFlightOrders(final int capacity)
+    {
+        if (capacity <= 0 || Integer.bitCount(capacity) != 1)
+        {
+            throw new IllegalArgumentException("capacity must be a power of two: " + capacity);
+        }
+        counters = new long[capacity];
+        intendedNs = new long[capacity];
+        mask = capacity - 1;
+    }
+
+    /**
+     * @param counter   token counter of the Enter Order, at least 1.
+     * @param intendedNs its intended send time, {@link System#nanoTime()} scale.
+     * @return true when an unanswered order was overwritten to make room.
+     */
+    boolean add(final long counter, final long intendedNs)
+    {
+        final int slot = (int)(counter & mask);
+        final boolean overwritten = counters[slot] != 0;
+        if (!overwritten)
+        {
+            size++;
+        }
+        counters[slot] = counter;
+        this.intendedNs[slot] = intendedNs;
+        return overwritten;
+    }
+
+    /**
+     * @param counter token counter from an Accepted or Rejected.
+     * @return the order's intended send time, or {@link #NOT_IN_FLIGHT}.
+     */
+    long remove(final long counter)
+    {
+        final int slot = (int)(counter & mask);
+        if (counters[slot] != counter || counter == 0)
+        {
+            return NOT_IN_FLIGHT;
+        }
+        counters[slot] = 0;
+        size--;
+        return intendedNs[slot];
+    }
+
+    /** @return orders in flight. */
+    int size()
+    {
+        return size;
+    }
+}

@@ -1,0 +1,222 @@
+package io.bourse.simulator;
+
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * One session's own open orders, kept from its OUCH 4.2 Accepted, Executed, Canceled and Replaced messages so that
+ * cancels and replaces target live orders. Orders live in parallel primitive arrays indexed by a dense slot; removal
+ * moves the last order into the freed slot, so a uniformly random slot is a uniformly random open order. An order is
+ * keyed by its token counter ({@link OrderTokens}). Preallocated: nothing allocates after construction. Not thread
+ * safe: the order-entry thread owns it.
+ */
+public final class OpenOrders
+{
+    private static final long MISSING = -1;
+
+    private final int capacity;
+    private final long[] counters;
+    private final int[] symbolIndexes;
+    private final byte[] sides;
+    private final long[] prices;
+    private final long[] shares;
+    private final boolean[] pending;
+    private final Long2LongHashMap slotByCounter;
+    private int size;
+
+    /**
+     * @param capacity most open orders tracked; orders beyond it are not tracked (and never targeted).
+     */
+    public OpenOrders(final int capacity)
+    {
+        this.capacity = capacity;
+        counters = new long[capacity];
+        symbolIndexes = new int[capacity];
+        sides = new byte[capacity];
+        prices = new long[capacity];
+        shares = new long[capacity];
+        pending = new boolean[capacity];
+        slotByCounter = new Long2LongHashMap(capacity * 2, 0.65f, MISSING);
+    }
+
+    /** @return number of open orders tracked. */
+    public int size()
+    {
+        return size;
+    }
+
+    /** @return true when no more orders can be tracked. */
+    public boolean isFull()
+    {
+        return size == capacity;
+    }
+
+    /**
+     * Tracks a new open order (OUCH 4.2 Accepted with order state Live, or the new order of a Replaced).
+     *
+     * @param counter     token counter.
+     * @param symbolIndex index of the symbol in the directory.
+     * @param side        'B' or 'S'.
+     * @param price       limit price, 1/10000 $.
+     * @param openShares  open shares.
+     * @return false when full or already tracked.
+     */
+    public boolean add(final long counter, final int symbolIndex, final byte side, final long price,
+        final long openShares)
+    {
+        if (size == capacity || slotByCounter.get(counter) != MISSING)
+        {
+            return false;
+        }
+        final int slot = size++;
+        counters[slot] = counter;
+        symbolIndexes[slot] = symbolIndex;
+        sides[slot] = side;
+        prices[slot] = price;
+        shares[slot] = openShares;
+        pending[slot] = false;
+        slotByCounter.put(counter, slot);
+        return true;
+    }
+
+    /**
+     * @param counter token counter.
+     * @return the order's slot, or -1 when not tracked.
+     */
+    public int slotOf(final long counter)
+    {
+        return (int)slotByCounter.get(counter);
+    }
+
+    /**
+     * Reduces an order's open shares (OUCH 4.2 Executed, Canceled), removing it when none remain.
+     *
+     * @param counter token counter.
+     * @param decrement shares executed or canceled.
+     * @return true when the order was tracked.
+     */
+    public boolean reduce(final long counter, final long decrement)
+    {
+        final int slot = slotOf(counter);
+        if (slot < 0)
+        {
+            return false;
+        }
+        shares[slot] -= decrement;
+        if (shares[slot] <= 0)
+        {
+            removeSlot(slot);
+        }
+        return true;
+    }
+
+    /**
+     * Stops tracking an order.
+     *
+     * @param counter token counter.
+     * @return true when the order was tracked.
+     */
+    public boolean remove(final long counter)
+    {
+        final int slot = slotOf(counter);
+        if (slot < 0)
+        {
+            return false;
+        }
+        removeSlot(slot);
+        return true;
+    }
+
+    /**
+     * Marks an order as having a cancel or replace in flight, so that it is not targeted again until answered.
+     *
+     * @param slot the order's slot.
+     */
+    public void markPending(final int slot)
+    {
+        pending[slot] = true;
+    }
+
+    /**
+     * Clears the pending mark once a cancel has been answered (OUCH 4.2 Canceled of part of the order).
+     *
+     * @param counter token counter; ignored when not tracked.
+     */
+    public void clearPending(final long counter)
+    {
+        final int slot = slotOf(counter);
+        if (slot >= 0)
+        {
+            pending[slot] = false;
+        }
+    }
+
+    /**
+     * @param slot a slot below {@link #size()}.
+     * @return true when a cancel or replace is in flight for it.
+     */
+    public boolean isPending(final int slot)
+    {
+        return pending[slot];
+    }
+
+    /**
+     * @param slot a slot below {@link #size()}.
+     * @return the order's token counter.
+     */
+    public long counter(final int slot)
+    {
+        return counters[slot];
+    }
+
+    /**
+     * @param slot a slot below {@link #size()}.
+     * @return the order's symbol index.
+     */
+    public int symbolIndex(final int slot)
+    {
+        return symbolIndexes[slot];
+    }
+
+    /**
+     * @param slot a slot below {@link #size()}.
+     * @return 'B' or 'S'.
+     */
+    public byte side(final int slot)
+    {
+        return sides[slot];
+    }
+
+    /**
+     * @param slot a slot below {@link #size()}.
+     * @return limit price, 1/10000 $.
+     */
+    public long price(final int slot)
+    {
+        return prices[slot];
+    }
+
+    /**
+     * @param slot a slot below {@link #size()}.
+     * @return open shares.
+     */
+    public long shares(final int slot)
+    {
+        return shares[slot];
+    }
+
+    private void removeSlot(final int slot)
+    {
+        slotByCounter.remove(counters[slot]);
+        final int last = --size;
+        if (slot != last)
+        {
+            counters[slot] = counters[last];
+            symbolIndexes[slot] = symbolIndexes[last];
+            sides[slot] = sides[last];
+            prices[slot] = prices[last];
+            shares[slot] = shares[last];
+            pending[slot] = pending[last];
+            slotByCounter.put(counters[slot], slot);
+        }
+    }
+}

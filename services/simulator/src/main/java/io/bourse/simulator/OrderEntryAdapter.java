@@ -1,0 +1,242 @@
+package io.bourse.simulator;
+
+import com.paritytrading.nassau.MessageListener;
+import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.OrderCanceled;
+import io.bourse.ouch.OrderExecuted;
+import io.bourse.ouch.OrderRejected;
+import io.bourse.ouch.OrderReplaced;
+import io.bourse.ouch.Ouch42;
+import io.bourse.ouch.SystemEvent;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Decodes the OUCH 4.2 outbound messages of one session and applies them: Accepted and Rejected end an Enter Order's
+ * round trip (measured from its intended send time), and Accepted (order state Live), Executed, Canceled and Replaced
+ * keep the session's {@link OpenOrders} in step with the exchange. Every message is counted by type; a message
+ * shorter than its type's fixed length, or carrying a token this session did not send, is counted as an error and
+ * skipped. Owned by the order-entry thread; no allocation.
+ */
+final class OrderEntryAdapter implements MessageListener
+{
+    private final UnsafeBuffer rx = new UnsafeBuffer(0, 0);
+    private final OrderAccepted accepted = new OrderAccepted();
+    private final OrderRejected rejected = new OrderRejected();
+    private final OrderExecuted executed = new OrderExecuted();
+    private final OrderCanceled canceled = new OrderCanceled();
+    private final OrderReplaced replaced = new OrderReplaced();
+    private final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
+    private final OrderTokens tokens;
+    private final OpenOrders openOrders;
+    private final InFlightOrders inFlight;
+    private final long[] packedSymbols;
+    private final SimulatorCounters counters;
+    private final LatencyTracker roundTrip;
+    private long nowNs;
+
+    /**
+     * @param tokens        the session's token scheme.
+     * @param openOrders    the session's open orders.
+     * @param inFlight      the session's Enter Orders awaiting an answer.
+     * @param packedSymbols symbols in directory order (index = symbol index).
+     * @param counters      where to count.
+     * @param roundTrip     where to record round trips.
+     */
+    OrderEntryAdapter(
+        final OrderTokens tokens,
+        final OpenOrders openOrders,
+        final InFlightOrders inFlight,
+        final long[] packedSymbols,
+        final SimulatorCounters counters,
+        final LatencyTracker roundTrip)
+    {
+        this.tokens = tokens;
+        this.openOrders = openOrders;
+        this.inFlight = inFlight;
+        this.packedSymbols = packedSymbols;
+        this.counters = counters;
+        this.roundTrip = roundTrip;
+    }
+
+    /**
+     * Sets the receive time of the messages delivered next.
+     *
+     * @param nowNs {@link System#nanoTime()} scale, as the intended send times.
+     */
+    void nowNs(final long nowNs)
+    {
+        this.nowNs = nowNs;
+    }
+
+    @Override
+    public void message(final ByteBuffer buffer)
+    {
+        final int length = buffer.remaining();
+        if (length < 1)
+        {
+            counters.increment(SimulatorCounter.ORDER_ERRORS);
+            return;
+        }
+        rx.wrap(buffer, buffer.position(), length);
+        switch (rx.getByte(0))
+        {
+            case OrderAccepted.TYPE ->
+            {
+                if (hasLength(length, OrderAccepted.LENGTH))
+                {
+                    onAccepted(accepted.wrap(rx, 0));
+                }
+            }
+            case OrderRejected.TYPE ->
+            {
+                if (hasLength(length, OrderRejected.LENGTH))
+                {
+                    onRejected(rejected.wrap(rx, 0));
+                }
+            }
+            case OrderExecuted.TYPE ->
+            {
+                if (hasLength(length, OrderExecuted.LENGTH))
+                {
+                    onExecuted(executed.wrap(rx, 0));
+                }
+            }
+            case OrderCanceled.TYPE ->
+            {
+                if (hasLength(length, OrderCanceled.LENGTH))
+                {
+                    onCanceled(canceled.wrap(rx, 0));
+                }
+            }
+            case OrderReplaced.TYPE ->
+            {
+                if (hasLength(length, OrderReplaced.LENGTH))
+                {
+                    onReplaced(replaced.wrap(rx, 0));
+                }
+            }
+            case SystemEvent.TYPE -> counters.increment(SimulatorCounter.SYSTEM_EVENT);
+            default -> counters.increment(SimulatorCounter.OTHER_IN);
+        }
+    }
+
+    private boolean hasLength(final int length, final int required)
+    {
+        if (length < required)
+        {
+            counters.increment(SimulatorCounter.ORDER_ERRORS);
+            return false;
+        }
+        return true;
+    }
+
+    private void onAccepted(final OrderAccepted message)
+    {
+        counters.increment(SimulatorCounter.ACCEPTED);
+        message.getOrderToken(token);
+        final long counter = ownCounter();
+        if (counter < 0)
+        {
+            return;
+        }
+        endRoundTrip(counter);
+        if (Ouch42.ORDER_STATE_LIVE == message.orderState())
+        {
+            track(counter, message.stock(), message.buySellIndicator(), message.price(), message.shares(),
+                message.timeInForce());
+        }
+    }
+
+    private void onRejected(final OrderRejected message)
+    {
+        counters.onRejected(message.reason());
+        message.getOrderToken(token);
+        final long counter = ownCounter();
+        if (counter >= 0)
+        {
+            endRoundTrip(counter);
+        }
+    }
+
+    private void onExecuted(final OrderExecuted message)
+    {
+        counters.increment(SimulatorCounter.EXECUTED);
+        counters.add(SimulatorCounter.EXECUTED_SHARES, message.executedShares());
+        message.getOrderToken(token);
+        final long counter = ownCounter();
+        if (counter >= 0)
+        {
+            openOrders.reduce(counter, message.executedShares());
+        }
+    }
+
+    private void onCanceled(final OrderCanceled message)
+    {
+        counters.increment(SimulatorCounter.CANCELED);
+        message.getOrderToken(token);
+        final long counter = ownCounter();
+        if (counter >= 0)
+        {
+            openOrders.reduce(counter, message.decrementShares());
+            openOrders.clearPending(counter);
+        }
+    }
+
+    private void onReplaced(final OrderReplaced message)
+    {
+        counters.increment(SimulatorCounter.REPLACED);
+        message.getPreviousOrderToken(token);
+        final long previous = ownCounter();
+        if (previous >= 0)
+        {
+            openOrders.remove(previous);
+        }
+        message.getReplacementOrderToken(token);
+        final long counter = ownCounter();
+        if (counter >= 0 && Ouch42.ORDER_STATE_LIVE == message.orderState())
+        {
+            track(counter, message.stock(), message.buySellIndicator(), message.price(), message.shares(),
+                message.timeInForce());
+        }
+    }
+
+    private long ownCounter()
+    {
+        final long counter = tokens.decode(token);
+        if (counter < 0)
+        {
+            counters.increment(SimulatorCounter.ORDER_ERRORS);
+        }
+        return counter;
+    }
+
+    private void endRoundTrip(final long counter)
+    {
+        final long intendedNs = inFlight.remove(counter);
+        if (InFlightOrders.NOT_IN_FLIGHT != intendedNs)
+        {
+            roundTrip.recordNs(nowNs - intendedNs);
+        }
+    }
+
+    private void track(
+        final long counter, final long stock, final byte side, final long price, final long shares,
+        final long timeInForce)
+    {
+        if (Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce)
+        {
+            return;
+        }
+        for (int i = 0; i < packedSymbols.length; i++)
+        {
+            if (packedSymbols[i] == stock)
+            {
+                openOrders.add(counter, i, side, price, shares);
+                return;
+            }
+        }
+        counters.increment(SimulatorCounter.ORDER_ERRORS);
+    }
+}

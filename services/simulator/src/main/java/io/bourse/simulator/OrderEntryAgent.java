@@ -1,0 +1,248 @@
+package io.bourse.simulator;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Drives every OUCH session on one thread, open loop at a fixed rate: order {@code i} has the intended send time
+ * {@code start + i / rate}, orders go round robin over the live sessions, and when the thread falls behind it sends
+ * the late orders at once while their round trips still count from the intended time (correcting for coordinated
+ * omission). After the last order (or a stop request) it waits for the answers to the Enter Orders in flight, up to
+ * the drain time, then finishes. The clock is read once per duty cycle. A session that fails is counted as an error,
+ * closed, and left out; the others go on.
+ */
+final class OrderEntryAgent implements Agent
+{
+    /** Most orders sent in one duty cycle, so that answers are read in between even when far behind. */
+    static final int MAX_SENDS_PER_CYCLE = 64;
+
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final int SENDING = 0;
+    private static final int DRAINING = 1;
+    private static final int DONE = 2;
+
+    private final List<OrderEntrySession> sessions;
+    private final OrderFlowGenerator generator;
+    private final OrderAction action = new OrderAction();
+    private final SimulatorCounters counters;
+    private final NanoClock clock;
+    private final long rate;
+    private final long totalOrders;
+    private final long drainNs;
+    private int phase = SENDING;
+    private boolean started;
+    private long startNs;
+    private long sent;
+    private long drainDeadlineNs;
+    private int nextSession;
+    private volatile boolean stopRequested;
+    private volatile boolean finished;
+    private volatile long sendWindowNs;
+
+    /**
+     * @param sessions    logged-in sessions.
+     * @param generator   chooses each order.
+     * @param counters    where to count.
+     * @param clock       monotonic clock; round trips use its scale.
+     * @param rate        orders per second over all sessions.
+     * @param totalOrders orders to send, {@link Long#MAX_VALUE} for "until stopped".
+     * @param drainNs     longest wait for in-flight answers after the last order.
+     */
+    OrderEntryAgent(
+        final List<OrderEntrySession> sessions,
+        final OrderFlowGenerator generator,
+        final SimulatorCounters counters,
+        final NanoClock clock,
+        final long rate,
+        final long totalOrders,
+        final long drainNs)
+    {
+        this.sessions = sessions;
+        this.generator = generator;
+        this.counters = counters;
+        this.clock = clock;
+        this.rate = rate;
+        this.totalOrders = totalOrders;
+        this.drainNs = drainNs;
+    }
+
+    /**
+     * @param startNs  schedule start.
+     * @param rate     orders per second.
+     * @param index    order number from 0.
+     * @return the intended send time of the order, without overflow for any realistic run.
+     */
+    static long intendedNs(final long startNs, final long rate, final long index)
+    {
+        return startNs + (index / rate) * NANOS_PER_SECOND + ((index % rate) * NANOS_PER_SECOND) / rate;
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (DONE == phase)
+        {
+            return 0;
+        }
+        final long nowNs = clock.nanoTime();
+        if (!started)
+        {
+            started = true;
+            startNs = nowNs;
+        }
+        int work = pollSessions(nowNs);
+        if (SENDING == phase)
+        {
+            work += sendDue(nowNs);
+        }
+        else if (inFlight() == 0 || nowNs - drainDeadlineNs >= 0)
+        {
+            counters.add(SimulatorCounter.UNANSWERED, inFlight());
+            phase = DONE;
+            finished = true;
+        }
+        return work;
+    }
+
+    private int pollSessions(final long nowNs)
+    {
+        int work = 0;
+        for (int i = 0, n = sessions.size(); i < n; i++)
+        {
+            final OrderEntrySession session = sessions.get(i);
+            if (session.isActive())
+            {
+                IOException failure = null;
+                try
+                {
+                    work += session.poll(nowNs);
+                }
+                catch (final IOException ex)
+                {
+                    failure = ex;
+                }
+                if (!session.isActive())
+                {
+                    onSessionFailure(session, failure);
+                }
+            }
+        }
+        return work;
+    }
+
+    private int sendDue(final long nowNs)
+    {
+        int sends = 0;
+        while (sends < MAX_SENDS_PER_CYCLE && sent < totalOrders && !stopRequested &&
+            intendedNs(startNs, rate, sent) - nowNs <= 0)
+        {
+            final OrderEntrySession session = nextLiveSession();
+            if (null == session)
+            {
+                break;
+            }
+            generator.next(session.openOrders(), action);
+            try
+            {
+                session.send(action, intendedNs(startNs, rate, sent));
+            }
+            catch (final IOException ex)
+            {
+                onSessionFailure(session, ex);
+            }
+            sent++;
+            sends++;
+        }
+        if (sent == totalOrders || stopRequested || !anyLiveSession())
+        {
+            final long endNs = sent == totalOrders ? Math.max(nowNs, intendedNs(startNs, rate, sent)) : nowNs;
+            sendWindowNs = endNs - startNs;
+            phase = DRAINING;
+            drainDeadlineNs = nowNs + drainNs;
+        }
+        return sends;
+    }
+
+    private OrderEntrySession nextLiveSession()
+    {
+        final int n = sessions.size();
+        for (int i = 0; i < n; i++)
+        {
+            final OrderEntrySession session = sessions.get(nextSession);
+            nextSession = nextSession + 1 == n ? 0 : nextSession + 1;
+            if (session.isActive())
+            {
+                return session;
+            }
+        }
+        return null;
+    }
+
+    private boolean anyLiveSession()
+    {
+        for (int i = 0, n = sessions.size(); i < n; i++)
+        {
+            if (sessions.get(i).isActive())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int inFlight()
+    {
+        int inFlight = 0;
+        for (int i = 0, n = sessions.size(); i < n; i++)
+        {
+            final OrderEntrySession session = sessions.get(i);
+            if (session.isActive())
+            {
+                inFlight += session.inFlight();
+            }
+        }
+        return inFlight;
+    }
+
+    private void onSessionFailure(final OrderEntrySession session, final IOException cause)
+    {
+        counters.increment(SimulatorCounter.ORDER_ERRORS);
+        counters.add(SimulatorCounter.UNANSWERED, session.inFlight());
+        CloseHelper.quietClose(session);
+        System.err.println(session.name() + " lost: " + (null != cause ? cause : "ended by the gateway"));
+    }
+
+    /** Ends the sending phase early; the agent then drains and finishes. Any thread. */
+    void requestStop()
+    {
+        stopRequested = true;
+    }
+
+    /** @return true once the run is over: all orders sent (or stopped) and drained. Any thread. */
+    boolean isFinished()
+    {
+        return finished;
+    }
+
+    /** @return length of the sending window in ns, valid once {@link #isFinished()}. Any thread. */
+    long sendWindowNs()
+    {
+        return sendWindowNs;
+    }
+
+    @Override
+    public void onClose()
+    {
+        CloseHelper.quietCloseAll(sessions);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "simulator-order-entry";
+    }
+}

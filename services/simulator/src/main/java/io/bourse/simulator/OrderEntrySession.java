@@ -1,0 +1,188 @@
+package io.bourse.simulator;
+
+import io.bourse.common.config.Credentials;
+import io.bourse.ouch.Ouch42;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One OUCH 4.2 session of the simulator: its SoupBinTCP connection, its token counter (one per Enter Order and per
+ * Replace Order, from 1), its open orders and its Enter Orders in flight. Turns an {@link OrderAction} into the OUCH
+ * message and records what the answer must be matched against. Owned by the order-entry thread.
+ */
+final class OrderEntrySession implements AutoCloseable
+{
+    /** Enter Orders awaiting an answer per session: far above what any rate keeps in flight. */
+    static final int IN_FLIGHT_CAPACITY = 1 << 16;
+    /** Open orders tracked per session; beyond it day orders turn into cancels. */
+    static final int OPEN_ORDERS_CAPACITY = 10_000;
+
+    private final int index;
+    private final Credentials.User user;
+    private final OrderTokens tokens;
+    private final OpenOrders openOrders = new OpenOrders(OPEN_ORDERS_CAPACITY);
+    private final InFlightOrders inFlight = new InFlightOrders(IN_FLIGHT_CAPACITY);
+    private final OrderEntryAdapter adapter;
+    private final OrderEntryProxy proxy;
+    private final long[] packedSymbols;
+    private final SimulatorCounters counters;
+    private final int firm;
+    private final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
+    private final byte[] existingToken = new byte[Ouch42.TOKEN_LENGTH];
+    private SoupClient client;
+    private long nextCounter = 1;
+
+    /**
+     * @param index         session index, part of the tokens.
+     * @param user          who logs in; its firm goes into the Enter Orders.
+     * @param runId         run id, part of the tokens.
+     * @param packedSymbols symbols in directory order.
+     * @param proxy         encoder shared by the sessions of the thread.
+     * @param counters      where to count.
+     * @param roundTrip     where to record round trips.
+     */
+    OrderEntrySession(
+        final int index,
+        final Credentials.User user,
+        final int runId,
+        final long[] packedSymbols,
+        final OrderEntryProxy proxy,
+        final SimulatorCounters counters,
+        final LatencyTracker roundTrip)
+    {
+        this.index = index;
+        this.user = user;
+        this.tokens = new OrderTokens(runId, index);
+        this.packedSymbols = packedSymbols;
+        this.proxy = proxy;
+        this.counters = counters;
+        this.firm = packFirm(user.firm());
+        this.adapter = new OrderEntryAdapter(tokens, openOrders, inFlight, packedSymbols, counters, roundTrip);
+    }
+
+    /**
+     * Connects and logs in (SoupBinTCP 4.0 Login Request), blocking until accepted.
+     *
+     * @param host      order gateway host.
+     * @param port      order gateway port.
+     * @param timeoutMs how long to keep trying.
+     * @throws IOException naming the session when the connection or login fails.
+     */
+    void connect(final String host, final int port, final long timeoutMs) throws IOException
+    {
+        client = SoupClient.connect(name(), host, port, user, adapter, timeoutMs);
+    }
+
+    /**
+     * Reads and applies what has arrived.
+     *
+     * @param nowNs receive time, {@link System#nanoTime()} scale.
+     * @return bytes read.
+     * @throws IOException when the connection fails.
+     */
+    int poll(final long nowNs) throws IOException
+    {
+        adapter.nowNs(nowNs);
+        return client.poll();
+    }
+
+    /**
+     * Sends the OUCH message of an action: Enter Order (day or IOC), Cancel Order or Replace Order.
+     *
+     * @param action     chosen by the {@link OrderFlowGenerator} against this session's {@link #openOrders()}.
+     * @param intendedNs when the schedule wanted it sent; round trips are measured from it.
+     * @throws IOException when the connection fails.
+     */
+    void send(final OrderAction action, final long intendedNs) throws IOException
+    {
+        switch (action.type())
+        {
+            case OrderAction.DAY, OrderAction.IOC ->
+            {
+                final boolean ioc = OrderAction.IOC == action.type();
+                final long counter = nextCounter++;
+                tokens.encode(counter, token);
+                if (inFlight.add(counter, intendedNs))
+                {
+                    counters.increment(SimulatorCounter.UNANSWERED);
+                }
+                proxy.enterOrder(client, token, action.side(), action.shares(), packedSymbols[action.symbolIndex()],
+                    action.price(), ioc ? Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL :
+                    Ouch42.TIME_IN_FORCE_MARKET_HOURS, firm);
+                counters.increment(ioc ? SimulatorCounter.IOC_SENT : SimulatorCounter.DAY_SENT);
+            }
+            case OrderAction.CANCEL ->
+            {
+                tokens.encode(openOrders.counter(action.targetSlot()), token);
+                openOrders.markPending(action.targetSlot());
+                proxy.cancelOrder(client, token, action.shares());
+                counters.increment(SimulatorCounter.CANCEL_SENT);
+            }
+            case OrderAction.REPLACE ->
+            {
+                tokens.encode(openOrders.counter(action.targetSlot()), existingToken);
+                tokens.encode(nextCounter++, token);
+                openOrders.markPending(action.targetSlot());
+                proxy.replaceOrder(client, existingToken, token, action.shares(), action.price(),
+                    Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+                counters.increment(SimulatorCounter.REPLACE_SENT);
+            }
+            default -> throw new IllegalArgumentException("unknown action type: " + action.type());
+        }
+    }
+
+    /** @return the session's open orders, targets of its cancels and replaces. */
+    OpenOrders openOrders()
+    {
+        return openOrders;
+    }
+
+    /** @return Enter Orders awaiting their Accepted or Rejected. */
+    int inFlight()
+    {
+        return inFlight.size();
+    }
+
+    /** @return true while connected and logged in. */
+    boolean isActive()
+    {
+        return null != client && client.isActive();
+    }
+
+    /** @return name for messages, e.g. {@code "OUCH session 0 (demo01)"}. */
+    String name()
+    {
+        return "OUCH session " + index + " (" + user.username() + ")";
+    }
+
+    /** Closes the connection without logging out; safe from another thread (see {@link SoupClient#abort()}). */
+    void abort()
+    {
+        if (null != client)
+        {
+            client.abort();
+        }
+    }
+
+    /** Logs out and closes the connection. */
+    @Override
+    public void close() throws IOException
+    {
+        if (null != client)
+        {
+            client.close();
+        }
+    }
+
+    private static int packFirm(final String firm)
+    {
+        final byte[] bytes = firm.getBytes(StandardCharsets.US_ASCII);
+        int packed = 0;
+        for (int i = 0; i < Ouch42.FIRM_LENGTH; i++)
+        {
+            packed = (packed << 8) | (i < bytes.length ? bytes[i] & 0xFF : ' ');
+        }
+        return packed;
+    }
+}

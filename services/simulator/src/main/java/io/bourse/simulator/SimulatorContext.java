@@ -1,0 +1,632 @@
+package io.bourse.simulator;
+
+import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Configuration of a simulator run. Settings ({@code bourse.simulator.*}, or {@code BOURSE_SIMULATOR_*} in the
+ * environment): the order gateway ({@code gateway.host}, {@code gateway.port}) and fanout ({@code fanout.host},
+ * {@code fanout.port}) addresses, the number of OUCH sessions ({@code sessions}) and their users ({@code users}),
+ * the number of market-data sessions ({@code md.sessions}) and their users ({@code md.users}), the load ({@code rate}
+ * in orders per second over all sessions, {@code duration} in seconds, 0 = until stopped, {@code seed}), the
+ * Prometheus port ({@code metrics.port}), the progress line interval ({@code progress.interval.ms}, 0 = none), the
+ * directory for .hgrm histogram files ({@code hgrm.dir}, unset = none), the drain after the last order
+ * ({@code drain.ms}) and the connect and login timeout ({@code connect.timeout.ms}). Shared settings:
+ * {@code bourse.credentials.file}, {@code bourse.symbols}, {@code bourse.idle.strategy}, {@code bourse.metrics.jvm}.
+ * Users must be in the credentials file; by default the OUCH sessions take the first users of the file, in file
+ * order, and the market-data sessions the last ones.
+ */
+public final class SimulatorContext
+{
+    /** Setting: order gateway host. */
+    public static final String GATEWAY_HOST_PROP_NAME = "bourse.simulator.gateway.host";
+    /** Default order gateway host. */
+    public static final String GATEWAY_HOST_DEFAULT = "localhost";
+    /** Setting: order gateway OUCH port. */
+    public static final String GATEWAY_PORT_PROP_NAME = "bourse.simulator.gateway.port";
+    /** Default order gateway OUCH port. */
+    public static final int GATEWAY_PORT_DEFAULT = 15000;
+    /** Setting: fanout host. */
+    public static final String FANOUT_HOST_PROP_NAME = "bourse.simulator.fanout.host";
+    /** Default fanout host. */
+    public static final String FANOUT_HOST_DEFAULT = "localhost";
+    /** Setting: fanout ITCH port. */
+    public static final String FANOUT_PORT_PROP_NAME = "bourse.simulator.fanout.port";
+    /** Default fanout ITCH port. */
+    public static final int FANOUT_PORT_DEFAULT = 16000;
+    /** Setting: number of OUCH sessions. */
+    public static final String SESSIONS_PROP_NAME = "bourse.simulator.sessions";
+    /** Default number of OUCH sessions. */
+    public static final int SESSIONS_DEFAULT = 4;
+    /** Setting: comma-separated usernames of the OUCH sessions; unset = the first users of the file. */
+    public static final String USERS_PROP_NAME = "bourse.simulator.users";
+    /** Setting: number of market-data sessions. */
+    public static final String MD_SESSIONS_PROP_NAME = "bourse.simulator.md.sessions";
+    /** Default number of market-data sessions. */
+    public static final int MD_SESSIONS_DEFAULT = 1;
+    /** Setting: comma-separated usernames of the market-data sessions; unset = the last users of the file. */
+    public static final String MD_USERS_PROP_NAME = "bourse.simulator.md.users";
+    /** Setting: target orders per second over all sessions. */
+    public static final String RATE_PROP_NAME = "bourse.simulator.rate";
+    /** Default target rate, orders per second. */
+    public static final long RATE_DEFAULT = 1000;
+    /** Setting: duration in seconds, 0 = until stopped. */
+    public static final String DURATION_PROP_NAME = "bourse.simulator.duration";
+    /** Default duration in seconds. */
+    public static final long DURATION_DEFAULT = 10;
+    /** Setting: random seed of the order flow. */
+    public static final String SEED_PROP_NAME = "bourse.simulator.seed";
+    /** Default seed: fixed, so that runs compare like with like. */
+    public static final long SEED_DEFAULT = 42;
+    /** Setting: Prometheus port. */
+    public static final String METRICS_PORT_PROP_NAME = "bourse.simulator.metrics.port";
+    /** Default Prometheus port (DESIGN.md). */
+    public static final int METRICS_PORT_DEFAULT = 9404;
+    /** Setting: interval of the progress line in ms, 0 = none. */
+    public static final String PROGRESS_INTERVAL_PROP_NAME = "bourse.simulator.progress.interval.ms";
+    /** Default progress interval in ms. */
+    public static final long PROGRESS_INTERVAL_DEFAULT_MS = 1000;
+    /**
+     * Setting: directory for the HdrHistogram percentile files of the run (round trip and feed latency, values in
+     * microseconds, {@code simulator-roundtrip-<rate>ops-<UTC time>.hgrm}); unset = none written.
+     */
+    public static final String HGRM_DIR_PROP_NAME = "bourse.simulator.hgrm.dir";
+    /** Setting: longest wait in ms for responses to in-flight orders after the last order. */
+    public static final String DRAIN_PROP_NAME = "bourse.simulator.drain.ms";
+    /** Default drain in ms. */
+    public static final long DRAIN_DEFAULT_MS = 1000;
+    /** Setting: how long in ms to keep trying to connect and log in. */
+    public static final String CONNECT_TIMEOUT_PROP_NAME = "bourse.simulator.connect.timeout.ms";
+    /** Default connect and login timeout in ms: long enough for the exchange's containers to come up. */
+    public static final long CONNECT_TIMEOUT_DEFAULT_MS = 10_000;
+    /** Setting shared by the services: whether to export JVM metrics. */
+    public static final String JVM_METRICS_PROP_NAME = "bourse.metrics.jvm";
+
+    private String gatewayHost = GATEWAY_HOST_DEFAULT;
+    private int gatewayPort = GATEWAY_PORT_DEFAULT;
+    private String fanoutHost = FANOUT_HOST_DEFAULT;
+    private int fanoutPort = FANOUT_PORT_DEFAULT;
+    private int sessions = SESSIONS_DEFAULT;
+    private List<String> users = List.of();
+    private int mdSessions = MD_SESSIONS_DEFAULT;
+    private List<String> mdUsers = List.of();
+    private long rate = RATE_DEFAULT;
+    private long durationSeconds = DURATION_DEFAULT;
+    private long seed = SEED_DEFAULT;
+    private int runId = -1;
+    private int metricsPort = METRICS_PORT_DEFAULT;
+    private boolean jvmMetrics = true;
+    private long progressIntervalMs = PROGRESS_INTERVAL_DEFAULT_MS;
+    private Path hgrmDir;
+    private long drainMs = DRAIN_DEFAULT_MS;
+    private long connectTimeoutMs = CONNECT_TIMEOUT_DEFAULT_MS;
+    private PrintStream out = System.out;
+    private Credentials credentials;
+    private SymbolDirectory symbolDirectory;
+    private Supplier<IdleStrategy> idleStrategySupplier = () -> AgentLaunch.idleStrategy(new Settings(Map.of()));
+    private List<Credentials.User> orderEntryUsers;
+    private List<Credentials.User> marketDataUsers;
+
+    /**
+     * @param settings where to read the settings.
+     * @return a context filled from the settings.
+     * @throws UncheckedIOException when the credentials file cannot be read.
+     */
+    public static SimulatorContext fromSettings(final Settings settings)
+    {
+        final Credentials credentials;
+        try
+        {
+            credentials = Credentials.fromSettings(settings);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(Credentials.FILE_PROP_NAME + ": cannot read " +
+                settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT), ex);
+        }
+        final String hgrmDir = settings.get(HGRM_DIR_PROP_NAME, "");
+        return new SimulatorContext()
+            .gatewayHost(settings.get(GATEWAY_HOST_PROP_NAME, GATEWAY_HOST_DEFAULT))
+            .gatewayPort(settings.getInt(GATEWAY_PORT_PROP_NAME, GATEWAY_PORT_DEFAULT))
+            .fanoutHost(settings.get(FANOUT_HOST_PROP_NAME, FANOUT_HOST_DEFAULT))
+            .fanoutPort(settings.getInt(FANOUT_PORT_PROP_NAME, FANOUT_PORT_DEFAULT))
+            .sessions(settings.getInt(SESSIONS_PROP_NAME, SESSIONS_DEFAULT))
+            .users(names(settings.get(USERS_PROP_NAME, "")))
+            .mdSessions(settings.getInt(MD_SESSIONS_PROP_NAME, MD_SESSIONS_DEFAULT))
+            .mdUsers(names(settings.get(MD_USERS_PROP_NAME, "")))
+            .rate(settings.getLong(RATE_PROP_NAME, RATE_DEFAULT))
+            .durationSeconds(settings.getLong(DURATION_PROP_NAME, DURATION_DEFAULT))
+            .seed(settings.getLong(SEED_PROP_NAME, SEED_DEFAULT))
+            .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
+            .jvmMetrics(Boolean.parseBoolean(settings.get(JVM_METRICS_PROP_NAME, "true")))
+            .progressIntervalMs(settings.getLong(PROGRESS_INTERVAL_PROP_NAME, PROGRESS_INTERVAL_DEFAULT_MS))
+            .hgrmDir(hgrmDir.isBlank() ? null : Path.of(hgrmDir.trim()))
+            .drainMs(settings.getLong(DRAIN_PROP_NAME, DRAIN_DEFAULT_MS))
+            .connectTimeoutMs(settings.getLong(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MS))
+            .credentials(credentials)
+            .symbolDirectory(SymbolDirectory.fromSettings(settings))
+            .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
+    }
+
+    /**
+     * Checks the settings and resolves the users of the sessions.
+     *
+     * @return this.
+     * @throws IllegalStateException naming the bad setting.
+     */
+    public SimulatorContext conclude()
+    {
+        if (null == credentials || null == symbolDirectory || null == out)
+        {
+            throw new IllegalStateException("credentials (" + Credentials.FILE_PROP_NAME + "), symbolDirectory (" +
+                SymbolDirectory.SYMBOLS_PROP_NAME + ") and out are required");
+        }
+        if (null == idleStrategySupplier)
+        {
+            throw new IllegalStateException("idleStrategySupplier is required");
+        }
+        requirePort(GATEWAY_PORT_PROP_NAME, gatewayPort);
+        requirePort(FANOUT_PORT_PROP_NAME, fanoutPort);
+        requireRange(SESSIONS_PROP_NAME, sessions, 1, OrderTokens.MAX_SESSION_INDEX + 1);
+        requireRange(MD_SESSIONS_PROP_NAME, mdSessions, 0, 64);
+        requireRange(RATE_PROP_NAME, rate, 1, 10_000_000);
+        requireRange(DURATION_PROP_NAME, durationSeconds, 0, 86_400);
+        requireRange(PROGRESS_INTERVAL_PROP_NAME, progressIntervalMs, 0, 3_600_000);
+        requireRange(DRAIN_PROP_NAME, drainMs, 0, 60_000);
+        requireRange(CONNECT_TIMEOUT_PROP_NAME, connectTimeoutMs, 1, 600_000);
+        if (metricsPort < 0 || metricsPort > 65535)
+        {
+            throw new IllegalStateException(METRICS_PORT_PROP_NAME + " must be 0..65535: " + metricsPort);
+        }
+        if (runId < 0)
+        {
+            runId = LocalTime.now(ZoneOffset.UTC).toSecondOfDay();
+        }
+        requireRange("runId", runId, 0, OrderTokens.MAX_RUN_ID);
+        final List<Credentials.User> all = credentials.users();
+        orderEntryUsers = resolve(USERS_PROP_NAME, users, sessions, all.subList(0, Math.min(sessions, all.size())));
+        marketDataUsers = resolve(MD_USERS_PROP_NAME, mdUsers, mdSessions,
+            all.subList(Math.max(0, all.size() - mdSessions), all.size()));
+        return this;
+    }
+
+    private List<Credentials.User> resolve(
+        final String propName, final List<String> names, final int count, final List<Credentials.User> defaults)
+    {
+        if (names.isEmpty())
+        {
+            if (defaults.size() < count)
+            {
+                throw new IllegalStateException(propName + ": " + count + " sessions need " + count +
+                    " users but the credentials file has " + defaults.size());
+            }
+            return List.copyOf(defaults);
+        }
+        if (names.size() < count)
+        {
+            throw new IllegalStateException(propName + " names " + names.size() + " users for " + count +
+                " sessions: " + names);
+        }
+        final List<Credentials.User> resolved = new ArrayList<>();
+        for (final String name : names.subList(0, count))
+        {
+            final Credentials.User user = find(name);
+            if (null == user)
+            {
+                throw new IllegalStateException(propName + ": user '" + name + "' is not in the credentials file");
+            }
+            resolved.add(user);
+        }
+        return List.copyOf(resolved);
+    }
+
+    private Credentials.User find(final String name)
+    {
+        for (final Credentials.User user : credentials.users())
+        {
+            if (user.username().equals(name))
+            {
+                return user;
+            }
+        }
+        return null;
+    }
+
+    private static List<String> names(final String commaList)
+    {
+        return Arrays.stream(commaList.split(",")).map(String::trim).filter((s) -> !s.isEmpty()).toList();
+    }
+
+    private static void requirePort(final String propName, final int port)
+    {
+        requireRange(propName, port, 1, 65535);
+    }
+
+    private static void requireRange(final String propName, final long value, final long min, final long max)
+    {
+        if (value < min || value > max)
+        {
+            throw new IllegalStateException(propName + " must be " + min + ".." + max + ": " + value);
+        }
+    }
+
+    /** @return order gateway host. */
+    public String gatewayHost()
+    {
+        return gatewayHost;
+    }
+
+    /**
+     * @param gatewayHost order gateway host.
+     * @return this.
+     */
+    public SimulatorContext gatewayHost(final String gatewayHost)
+    {
+        this.gatewayHost = gatewayHost;
+        return this;
+    }
+
+    /** @return order gateway OUCH port. */
+    public int gatewayPort()
+    {
+        return gatewayPort;
+    }
+
+    /**
+     * @param gatewayPort order gateway OUCH port.
+     * @return this.
+     */
+    public SimulatorContext gatewayPort(final int gatewayPort)
+    {
+        this.gatewayPort = gatewayPort;
+        return this;
+    }
+
+    /** @return fanout host. */
+    public String fanoutHost()
+    {
+        return fanoutHost;
+    }
+
+    /**
+     * @param fanoutHost fanout host.
+     * @return this.
+     */
+    public SimulatorContext fanoutHost(final String fanoutHost)
+    {
+        this.fanoutHost = fanoutHost;
+        return this;
+    }
+
+    /** @return fanout ITCH port. */
+    public int fanoutPort()
+    {
+        return fanoutPort;
+    }
+
+    /**
+     * @param fanoutPort fanout ITCH port.
+     * @return this.
+     */
+    public SimulatorContext fanoutPort(final int fanoutPort)
+    {
+        this.fanoutPort = fanoutPort;
+        return this;
+    }
+
+    /** @return number of OUCH sessions. */
+    public int sessions()
+    {
+        return sessions;
+    }
+
+    /**
+     * @param sessions number of OUCH sessions, at least 1.
+     * @return this.
+     */
+    public SimulatorContext sessions(final int sessions)
+    {
+        this.sessions = sessions;
+        return this;
+    }
+
+    /** @return usernames of the OUCH sessions; empty = the first users of the credentials file. */
+    public List<String> users()
+    {
+        return users;
+    }
+
+    /**
+     * @param users usernames of the OUCH sessions; empty = the first users of the credentials file.
+     * @return this.
+     */
+    public SimulatorContext users(final List<String> users)
+    {
+        this.users = List.copyOf(users);
+        return this;
+    }
+
+    /** @return number of market-data sessions. */
+    public int mdSessions()
+    {
+        return mdSessions;
+    }
+
+    /**
+     * @param mdSessions number of market-data sessions, 0 for none.
+     * @return this.
+     */
+    public SimulatorContext mdSessions(final int mdSessions)
+    {
+        this.mdSessions = mdSessions;
+        return this;
+    }
+
+    /** @return usernames of the market-data sessions; empty = the last users of the credentials file. */
+    public List<String> mdUsers()
+    {
+        return mdUsers;
+    }
+
+    /**
+     * @param mdUsers usernames of the market-data sessions; empty = the last users of the credentials file.
+     * @return this.
+     */
+    public SimulatorContext mdUsers(final List<String> mdUsers)
+    {
+        this.mdUsers = List.copyOf(mdUsers);
+        return this;
+    }
+
+    /** @return target orders per second over all sessions. */
+    public long rate()
+    {
+        return rate;
+    }
+
+    /**
+     * @param rate target orders per second over all sessions.
+     * @return this.
+     */
+    public SimulatorContext rate(final long rate)
+    {
+        this.rate = rate;
+        return this;
+    }
+
+    /** @return duration in seconds, 0 = until stopped. */
+    public long durationSeconds()
+    {
+        return durationSeconds;
+    }
+
+    /**
+     * @param durationSeconds duration in seconds, 0 = until stopped.
+     * @return this.
+     */
+    public SimulatorContext durationSeconds(final long durationSeconds)
+    {
+        this.durationSeconds = durationSeconds;
+        return this;
+    }
+
+    /** @return random seed of the order flow. */
+    public long seed()
+    {
+        return seed;
+    }
+
+    /**
+     * @param seed random seed of the order flow.
+     * @return this.
+     */
+    public SimulatorContext seed(final long seed)
+    {
+        this.seed = seed;
+        return this;
+    }
+
+    /** @return run id in the order tokens; -1 until {@link #conclude()} picks the second of the day. */
+    public int runId()
+    {
+        return runId;
+    }
+
+    /**
+     * @param runId run id in the order tokens, 0..{@value OrderTokens#MAX_RUN_ID}; runs on the same day against
+     *              the same gateway need different ids.
+     * @return this.
+     */
+    public SimulatorContext runId(final int runId)
+    {
+        this.runId = runId;
+        return this;
+    }
+
+    /** @return Prometheus port; 0 picks a free one. */
+    public int metricsPort()
+    {
+        return metricsPort;
+    }
+
+    /**
+     * @param metricsPort Prometheus port; 0 picks a free one.
+     * @return this.
+     */
+    public SimulatorContext metricsPort(final int metricsPort)
+    {
+        this.metricsPort = metricsPort;
+        return this;
+    }
+
+    /** @return true to export JVM metrics. */
+    public boolean jvmMetrics()
+    {
+        return jvmMetrics;
+    }
+
+    /**
+     * @param jvmMetrics true to export JVM metrics (one service per JVM should).
+     * @return this.
+     */
+    public SimulatorContext jvmMetrics(final boolean jvmMetrics)
+    {
+        this.jvmMetrics = jvmMetrics;
+        return this;
+    }
+
+    /** @return interval of the progress line in ms, 0 = none. */
+    public long progressIntervalMs()
+    {
+        return progressIntervalMs;
+    }
+
+    /**
+     * @param progressIntervalMs interval of the progress line in ms, 0 = none.
+     * @return this.
+     */
+    public SimulatorContext progressIntervalMs(final long progressIntervalMs)
+    {
+        this.progressIntervalMs = progressIntervalMs;
+        return this;
+    }
+
+    /** @return directory for the .hgrm files, or null for none. */
+    public Path hgrmDir()
+    {
+        return hgrmDir;
+    }
+
+    /**
+     * @param hgrmDir directory for the .hgrm files (created if missing), or null for none.
+     * @return this.
+     */
+    public SimulatorContext hgrmDir(final Path hgrmDir)
+    {
+        this.hgrmDir = hgrmDir;
+        return this;
+    }
+
+    /** @return longest wait in ms for responses to in-flight orders after the last order. */
+    public long drainMs()
+    {
+        return drainMs;
+    }
+
+    /**
+     * @param drainMs longest wait in ms for responses to in-flight orders after the last order.
+     * @return this.
+     */
+    public SimulatorContext drainMs(final long drainMs)
+    {
+        this.drainMs = drainMs;
+        return this;
+    }
+
+    /** @return how long in ms to keep trying to connect and log in. */
+    public long connectTimeoutMs()
+    {
+        return connectTimeoutMs;
+    }
+
+    /**
+     * @param connectTimeoutMs how long in ms to keep trying to connect and log in.
+     * @return this.
+     */
+    public SimulatorContext connectTimeoutMs(final long connectTimeoutMs)
+    {
+        this.connectTimeoutMs = connectTimeoutMs;
+        return this;
+    }
+
+    /** @return where progress lines go. */
+    public PrintStream out()
+    {
+        return out;
+    }
+
+    /**
+     * @param out where progress lines go.
+     * @return this.
+     */
+    public SimulatorContext out(final PrintStream out)
+    {
+        this.out = out;
+        return this;
+    }
+
+    /** @return the users who may log in. */
+    public Credentials credentials()
+    {
+        return credentials;
+    }
+
+    /**
+     * @param credentials the users who may log in (the same file the gateway and the fanout use).
+     * @return this.
+     */
+    public SimulatorContext credentials(final Credentials credentials)
+    {
+        this.credentials = credentials;
+        return this;
+    }
+
+    /** @return the symbols to trade. */
+    public SymbolDirectory symbolDirectory()
+    {
+        return symbolDirectory;
+    }
+
+    /**
+     * @param symbolDirectory the symbols to trade.
+     * @return this.
+     */
+    public SimulatorContext symbolDirectory(final SymbolDirectory symbolDirectory)
+    {
+        this.symbolDirectory = symbolDirectory;
+        return this;
+    }
+
+    /** @return source of one idle strategy per agent. */
+    public Supplier<IdleStrategy> idleStrategySupplier()
+    {
+        return idleStrategySupplier;
+    }
+
+    /**
+     * @param idleStrategySupplier source of one idle strategy per agent.
+     * @return this.
+     */
+    public SimulatorContext idleStrategySupplier(final Supplier<IdleStrategy> idleStrategySupplier)
+    {
+        this.idleStrategySupplier = idleStrategySupplier;
+        return this;
+    }
+
+    /** @return the users of the OUCH sessions, one per session; set by {@link #conclude()}. */
+    public List<Credentials.User> orderEntryUsers()
+    {
+        return orderEntryUsers;
+    }
+
+    /** @return the users of the market-data sessions, one per session; set by {@link #conclude()}. */
+    public List<Credentials.User> marketDataUsers()
+    {
+        return marketDataUsers;
+    }
+}

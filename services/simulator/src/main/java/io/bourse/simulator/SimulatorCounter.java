@@ -1,0 +1,55 @@
+package io.bourse.simulator;
+
+/**
+ * The simulator's own counters, each with the label it carries in reports and in the {@code type} label of
+ * {@code bourse_simulator_messages_in_total}. Written by one agent thread, read by the progress thread and by
+ * Prometheus scrapes through {@link SimulatorCounters}.
+ */
+public enum SimulatorCounter
+{
+    /** OUCH 4.2 Enter Order with a day time in force, sent. */
+    DAY_SENT("day"),
+    /** OUCH 4.2 Enter Order with time in force 0 (immediate or cancel), sent. */
+    IOC_SENT("ioc"),
+    /** OUCH 4.2 Cancel Order, sent. */
+    CANCEL_SENT("cancel"),
+    /** OUCH 4.2 Replace Order, sent. */
+    REPLACE_SENT("replace"),
+    /** OUCH 4.2 Accepted received. */
+    ACCEPTED("accepted"),
+    /** OUCH 4.2 Rejected received; by reason in {@link SimulatorCounters#rejectsByReason()}. */
+    REJECTED("rejected"),
+    /** OUCH 4.2 Executed received. */
+    EXECUTED("executed"),
+    /** Shares of the OUCH 4.2 Executed messages received. */
+    EXECUTED_SHARES("executed_shares"),
+    /** OUCH 4.2 Canceled received (whole or partial). */
+    CANCELED("canceled"),
+    /** OUCH 4.2 Replaced received. */
+    REPLACED("replaced"),
+    /** OUCH 4.2 System Event received. */
+    SYSTEM_EVENT("system_event"),
+    /** Any other OUCH 4.2 outbound message received. */
+    OTHER_IN("other"),
+    /** Enter Orders that got no Accepted or Rejected: still in flight at the end, or overwritten in the ring. */
+    UNANSWERED("unanswered"),
+    /** Order-entry errors: malformed or unknown messages, lost sessions, I/O failures. */
+    ORDER_ERRORS("order_errors"),
+    /** ITCH 5.0 messages received by all market-data sessions; by type in SimulatorCounters#mdMessagesByType. */
+    MD_MESSAGES("md_messages"),
+    /** Market-data errors: malformed or unknown ITCH 5.0 messages, lost sessions, I/O failures. */
+    MD_ERRORS("md_errors");
+
+    private final String label;
+
+    SimulatorCounter(final String label)
+    {
+        this.label = label;
+    }
+
+    /** @return the label in reports and metrics. */
+    public String label()
+    {
+        return label;
+    }
+}

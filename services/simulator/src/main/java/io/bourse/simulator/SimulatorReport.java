@@ -1,0 +1,193 @@
+package io.bourse.simulator;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The outcome of one simulator run: the machine and the load, what was sent and what came back, the Enter Order to
+ * Accepted round trip (corrected for coordinated omission: measured from each order's intended send time), and the
+ * market-data messages received with their feed latency (receive time minus the ITCH 5.0 Timestamp).
+ *
+ * @param machine            e.g. {@code "2 cores, Linux 6.8 amd64, Java 25"}.
+ * @param cores              available processors.
+ * @param targetRate         target orders per second over all sessions.
+ * @param sessions           OUCH sessions.
+ * @param mdSessions         market-data sessions.
+ * @param durationSeconds    configured duration, 0 for "until stopped".
+ * @param elapsedNs          sending window actually used, ns.
+ * @param daySent            Enter Orders with a day time in force sent.
+ * @param iocSent            Enter Orders with time in force 0 sent.
+ * @param cancelSent         Cancel Orders sent.
+ * @param replaceSent        Replace Orders sent.
+ * @param accepted           Accepted received.
+ * @param rejected           Rejected received.
+ * @param rejectsByReason    Rejected by Reject Reason code.
+ * @param executions         Executed received.
+ * @param executedShares     shares of the Executed received.
+ * @param canceled           Canceled received.
+ * @param replaced           Replaced received.
+ * @param unanswered         Enter Orders without Accepted or Rejected at the end.
+ * @param roundTrip          Enter Order to Accepted/Rejected round trip.
+ * @param mdMessages         ITCH 5.0 messages received.
+ * @param mdMessagesByType   ITCH 5.0 messages by Message Type.
+ * @param feedLatency        ITCH 5.0 Timestamp to receive.
+ * @param errors             order-entry and market-data errors.
+ */
+public record SimulatorReport(
+    String machine,
+    int cores,
+    long targetRate,
+    int sessions,
+    int mdSessions,
+    long durationSeconds,
+    long elapsedNs,
+    long daySent,
+    long iocSent,
+    long cancelSent,
+    long replaceSent,
+    long accepted,
+    long rejected,
+    Map<Character, Long> rejectsByReason,
+    long executions,
+    long executedShares,
+    long canceled,
+    long replaced,
+    long unanswered,
+    Latency roundTrip,
+    long mdMessages,
+    Map<Character, Long> mdMessagesByType,
+    Latency feedLatency,
+    long errors)
+{
+    /**
+     * Percentiles of a latency histogram in nanoseconds.
+     *
+     * @param count  samples.
+     * @param p50Ns  median.
+     * @param p90Ns  90th percentile.
+     * @param p99Ns  99th percentile.
+     * @param p999Ns 99.9th percentile.
+     * @param maxNs  largest sample.
+     */
+    public record Latency(long count, long p50Ns, long p90Ns, long p99Ns, long p999Ns, long maxNs)
+    {
+        /** No samples. */
+        public static final Latency EMPTY = new Latency(0, 0, 0, 0, 0, 0);
+
+        /**
+         * @param histogram samples in ns.
+         * @return its percentiles, {@link #EMPTY} when it has no samples.
+         */
+        public static Latency of(final Histogram histogram)
+        {
+            if (histogram.getTotalCount() == 0)
+            {
+                return EMPTY;
+            }
+            return new Latency(
+                histogram.getTotalCount(),
+                histogram.getValueAtPercentile(50.0),
+                histogram.getValueAtPercentile(90.0),
+                histogram.getValueAtPercentile(99.0),
+                histogram.getValueAtPercentile(99.9),
+                histogram.getMaxValue());
+        }
+    }
+
+    /**
+     * @return a description of this machine: cores, operating system and Java version.
+     */
+    public static String describeMachine()
+    {
+        return Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + ' ' +
+            System.getProperty("os.version") + ' ' + System.getProperty("os.arch") + ", Java " +
+            Runtime.version().feature();
+    }
+
+    /** @return every order message sent: Enter (day and IOC), Cancel and Replace. */
+    public long ordersSent()
+    {
+        return daySent + iocSent + cancelSent + replaceSent;
+    }
+
+    /** @return orders sent per second of the sending window; 0 when the window is empty. */
+    public double achievedRate()
+    {
+        return elapsedNs > 0 ? ordersSent() * 1e9 / elapsedNs : 0.0;
+    }
+
+    /**
+     * Prints the summary, one item per line.
+     *
+     * @param out destination.
+     */
+    public void print(final PrintStream out)
+    {
+        out.println("=== Bourse simulator ===");
+        line(out, "machine", machine);
+        line(out, "load", String.format(Locale.ROOT, "%,d orders/s target, %d OUCH session%s, %d market-data " +
+            "session%s, %s", targetRate, sessions, plural(sessions), mdSessions, plural(mdSessions),
+            durationSeconds == 0 ? "until stopped" : durationSeconds + " s"));
+        line(out, "orders sent", String.format(Locale.ROOT, "%,d (day %,d, ioc %,d, cancel %,d, replace %,d) in %.2f s",
+            ordersSent(), daySent, iocSent, cancelSent, replaceSent, elapsedNs / 1e9));
+        line(out, "throughput", String.format(Locale.ROOT, "%,.1f orders/s achieved vs %,d target (%.1f%%)",
+            achievedRate(), targetRate, targetRate > 0 ? 100.0 * achievedRate() / targetRate : 0.0));
+        line(out, "accepted", String.format(Locale.ROOT, "%,d", accepted));
+        line(out, "rejected", String.format(Locale.ROOT, "%,d%s", rejected, counts(rejectsByReason)));
+        line(out, "executions", String.format(Locale.ROOT, "%,d (%,d shares)", executions, executedShares));
+        line(out, "canceled", String.format(Locale.ROOT, "%,d", canceled));
+        line(out, "replaced", String.format(Locale.ROOT, "%,d", replaced));
+        line(out, "unanswered", String.format(Locale.ROOT, "%,d", unanswered));
+        line(out, "order->Accepted", latency(roundTrip) + " (round trip, CO-corrected)");
+        line(out, "md messages", String.format(Locale.ROOT, "%,d%s", mdMessages, counts(mdMessagesByType)));
+        line(out, "feed latency", latency(feedLatency) + " (ITCH timestamp -> received)");
+        line(out, "errors", String.format(Locale.ROOT, "%,d", errors));
+    }
+
+    private static void line(final PrintStream out, final String name, final String value)
+    {
+        out.printf(Locale.ROOT, "%-16s: %s%n", name, value);
+    }
+
+    private static String plural(final long n)
+    {
+        return n == 1 ? "" : "s";
+    }
+
+    private static String counts(final Map<Character, Long> byCode)
+    {
+        if (byCode.isEmpty())
+        {
+            return "";
+        }
+        final StringBuilder sb = new StringBuilder(" (");
+        for (final Map.Entry<Character, Long> entry : byCode.entrySet())
+        {
+            if (sb.length() > 2)
+            {
+                sb.append(", ");
+            }
+            sb.append(entry.getKey()).append(' ').append(String.format(Locale.ROOT, "%,d", entry.getValue()));
+        }
+        return sb.append(')').toString();
+    }
+
+    private static String latency(final Latency latency)
+    {
+        if (latency.count() == 0)
+        {
+            return "no samples";
+        }
+        return String.format(Locale.ROOT, "p50 %s, p90 %s, p99 %s, p99.9 %s, max %s us (%,d samples)",
+            micros(latency.p50Ns()), micros(latency.p90Ns()), micros(latency.p99Ns()), micros(latency.p999Ns()),
+            micros(latency.maxNs()), latency.count());
+    }
+
+    private static String micros(final long ns)
+    {
+        return String.format(Locale.ROOT, "%,.1f", ns / 1000.0);
+    }
+}

@@ -1,0 +1,44 @@
+package io.bourse.simulator;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InFlightOrdersTest
+{
+    @Test
+    void shouldReturnTheIntendedTimeOnceAndOnlyForOrdersInFlight()
+    {
+        final InFlightOrders inFlight = new InFlightOrders(4);
+        inFlight.add(1, 100);
+        inFlight.add(2, 200);
+
+        assertThat(inFlight.remove(2)).isEqualTo(200);
+        assertThat(inFlight.remove(2)).isEqualTo(InFlightOrders.NOT_IN_FLIGHT);
+        assertThat(inFlight.remove(3)).isEqualTo(InFlightOrders.NOT_IN_FLIGHT);
+        assertThat(inFlight.size()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldReportAnUnansweredOrderOverwrittenByTheCounterComingRound()
+    {
+        final InFlightOrders inFlight = new InFlightOrders(4);
+        inFlight.add(1, 100);
+
+        final boolean overwritten = inFlight.add(5, 500);
+
+        assertThat(overwritten).isTrue();
+        assertThat(inFlight.remove(1)).isEqualTo(InFlightOrders.NOT_IN_FLIGHT);
+        assertThat(inFlight.remove(5)).isEqualTo(500);
+        assertThat(inFlight.size()).isZero();
+    }
+
+    @Test
+    void shouldScheduleOrdersEvenlyWithoutOverflow()
+    {
+        assertThat(OrderEntryAgent.intendedNs(1_000, 3, 0)).isEqualTo(1_000);
+        assertThat(OrderEntryAgent.intendedNs(1_000, 3, 1)).isEqualTo(1_000 + 333_333_333);
+        assertThat(OrderEntryAgent.intendedNs(1_000, 3, 3)).isEqualTo(1_000 + 1_000_000_000);
+        assertThat(OrderEntryAgent.intendedNs(0, 1_000_000, 86_400_000_000L)).isEqualTo(86_400_000_000_000L);
+    }
+}

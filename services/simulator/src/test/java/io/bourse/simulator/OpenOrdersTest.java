@@ -1,0 +1,92 @@
+package io.bourse.simulator;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OpenOrdersTest
+{
+    private final OpenOrders openOrders = new OpenOrders(3);
+
+    @Test
+    void shouldTrackAddedOrdersBySlot()
+    {
+        openOrders.add(10, 0, (byte)'B', 990_000, 300);
+        openOrders.add(11, 1, (byte)'S', 1_010_000, 100);
+
+        assertThat(orders()).containsExactly(
+            new Open(10, 0, 'B', 990_000, 300),
+            new Open(11, 1, 'S', 1_010_000, 100));
+    }
+
+    @Test
+    void shouldMoveTheLastOrderIntoTheSlotOfARemovedOne()
+    {
+        openOrders.add(10, 0, (byte)'B', 990_000, 300);
+        openOrders.add(11, 1, (byte)'S', 1_010_000, 100);
+        openOrders.add(12, 2, (byte)'B', 980_000, 200);
+
+        openOrders.remove(10);
+
+        assertThat(orders()).containsExactly(
+            new Open(12, 2, 'B', 980_000, 200),
+            new Open(11, 1, 'S', 1_010_000, 100));
+        assertThat(openOrders.slotOf(12)).isZero();
+        assertThat(openOrders.slotOf(10)).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldReduceSharesAndRemoveWhenNoneRemain()
+    {
+        openOrders.add(10, 0, (byte)'B', 990_000, 300);
+        openOrders.add(11, 1, (byte)'S', 1_010_000, 100);
+
+        openOrders.reduce(10, 100);
+        openOrders.reduce(11, 100);
+
+        assertThat(orders()).containsExactly(new Open(10, 0, 'B', 990_000, 200));
+    }
+
+    @Test
+    void shouldRefuseOrdersWhenFullOrAlreadyTracked()
+    {
+        assertThat(openOrders.add(1, 0, (byte)'B', 1, 100)).isTrue();
+        assertThat(openOrders.add(1, 0, (byte)'B', 1, 100)).isFalse();
+        assertThat(openOrders.add(2, 0, (byte)'B', 1, 100)).isTrue();
+        assertThat(openOrders.add(3, 0, (byte)'B', 1, 100)).isTrue();
+        assertThat(openOrders.isFull()).isTrue();
+        assertThat(openOrders.add(4, 0, (byte)'B', 1, 100)).isFalse();
+    }
+
+    @Test
+    void shouldKeepThePendingMarkUntilCleared()
+    {
+        openOrders.add(10, 0, (byte)'B', 990_000, 300);
+        openOrders.markPending(openOrders.slotOf(10));
+
+        openOrders.reduce(10, 100);
+        final boolean pendingAfterExecution = openOrders.isPending(openOrders.slotOf(10));
+        openOrders.clearPending(10);
+
+        assertThat(pendingAfterExecution).isTrue();
+        assertThat(openOrders.isPending(openOrders.slotOf(10))).isFalse();
+    }
+
+    private List<Open> orders()
+    {
+        final List<Open> result = new ArrayList<>();
+        for (int slot = 0; slot < openOrders.size(); slot++)
+        {
+            result.add(new Open(openOrders.counter(slot), openOrders.symbolIndex(slot), (char)openOrders.side(slot),
+                openOrders.price(slot), openOrders.shares(slot)));
+        }
+        return result;
+    }
+
+    private record Open(long counter, int symbolIndex, char side, long price, long shares)
+    {
+    }
+}

@@ -1,0 +1,171 @@
+package io.bourse.simulator;
+
+import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.LatencySummary;
+import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.OrderCanceled;
+import io.bourse.ouch.OrderExecuted;
+import io.bourse.ouch.OrderRejected;
+import io.bourse.ouch.OrderReplaced;
+import io.bourse.ouch.Ouch42;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
+
+class OrderEntryAdapterTest
+{
+    private static final long AAPL = Symbols.pack("AAPL");
+    private static final long MSFT = Symbols.pack("MSFT");
+
+    private final OrderTokens tokens = new OrderTokens(5, 0);
+    private final OpenOrders openOrders = new OpenOrders(16);
+    private final InFlightOrders inFlight = new InFlightOrders(16);
+    private final SimulatorCounters counters = new SimulatorCounters();
+    private final LatencyTracker roundTrip = new LatencyTracker(new LatencySummary("test_seconds", "test"));
+    private final OrderEntryAdapter adapter =
+        new OrderEntryAdapter(tokens, openOrders, inFlight, new long[]{AAPL, MSFT}, counters, roundTrip);
+    private final ByteBuffer payload = ByteBuffer.allocateDirect(128);
+    private final UnsafeBuffer buffer = new UnsafeBuffer(payload);
+    private final byte[] token = new byte[OrderTokens.LENGTH];
+    private final byte[] previousToken = new byte[OrderTokens.LENGTH];
+
+    @Test
+    void shouldMeasureTheRoundTripFromTheIntendedSendTimeAndTrackLiveOrders()
+    {
+        inFlight.add(1, 1_000);
+        inFlight.add(2, 2_000);
+        adapter.nowNs(50_000);
+
+        accepted(1, 'B', 300, MSFT, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        accepted(2, 'S', 100, AAPL, 980_000, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL, Ouch42.ORDER_STATE_LIVE);
+
+        assertThat(roundTrip.sampleInterval().getTotalCount()).isEqualTo(2);
+        assertThat(roundTrip.total().getMinValue()).isCloseTo(48_000L, withinPercentage(0.1));
+        assertThat(roundTrip.total().getMaxValue()).isCloseTo(49_000L, withinPercentage(0.1));
+        assertThat(inFlight.size()).isZero();
+        assertThat(open()).containsExactly(new Open(1, 1, 'B', 990_000, 300));
+        assertThat(counters.get(SimulatorCounter.ACCEPTED)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldFollowExecutionsCancelsAndReplaces()
+    {
+        accepted(1, 'B', 500, AAPL, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        accepted(2, 'S', 200, AAPL, 1_010_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        accepted(3, 'S', 100, MSFT, 1_020_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+
+        executed(1, 200);
+        canceled(1, 100);
+        executed(2, 200);
+        replaced(3, 4, 'S', 300, MSFT, 1_030_000);
+
+        assertThat(open()).containsExactly(
+            new Open(1, 0, 'B', 990_000, 200),
+            new Open(4, 1, 'S', 1_030_000, 300));
+        assertThat(List.of(
+            counters.get(SimulatorCounter.EXECUTED),
+            counters.get(SimulatorCounter.EXECUTED_SHARES),
+            counters.get(SimulatorCounter.CANCELED),
+            counters.get(SimulatorCounter.REPLACED)))
+            .containsExactly(2L, 400L, 1L, 1L);
+    }
+
+    @Test
+    void shouldCountRejectsByReasonAndEndTheirRoundTrip()
+    {
+        inFlight.add(1, 0);
+
+        rejected(1, Ouch42.REJECT_INVALID_PRICE);
+        rejected(9, Ouch42.REJECT_INVALID_PRICE);
+
+        assertThat(counters.rejectsByReason()).isEqualTo(Map.of('X', 2L));
+        assertThat(inFlight.size()).isZero();
+        assertThat(roundTrip.sampleInterval().getTotalCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCountShortMessagesAndForeignTokensAsErrors()
+    {
+        payload.clear().limit(OrderAccepted.LENGTH - 1);
+        buffer.putByte(0, OrderAccepted.TYPE);
+        adapter.message(payload);
+        new OrderTokens(6, 0).encode(1, token);
+        new OrderExecuted().wrapAndApplyType(buffer, 0).orderToken(token).executedShares(100);
+        deliver(OrderExecuted.LENGTH);
+
+        assertThat(counters.get(SimulatorCounter.ORDER_ERRORS)).isEqualTo(2);
+        assertThat(counters.get(SimulatorCounter.ACCEPTED)).isZero();
+    }
+
+    private void accepted(
+        final long counter, final char side, final long shares, final long stock, final long price,
+        final long timeInForce, final byte state)
+    {
+        tokens.encode(counter, token);
+        new OrderAccepted().wrapAndApplyType(buffer, 0).orderToken(token).buySellIndicator((byte)side)
+            .shares(shares).stock(stock).price(price).timeInForce(timeInForce).orderState(state);
+        deliver(OrderAccepted.LENGTH);
+    }
+
+    private void executed(final long counter, final long shares)
+    {
+        tokens.encode(counter, token);
+        new OrderExecuted().wrapAndApplyType(buffer, 0).orderToken(token).executedShares(shares);
+        deliver(OrderExecuted.LENGTH);
+    }
+
+    private void canceled(final long counter, final long decrement)
+    {
+        tokens.encode(counter, token);
+        new OrderCanceled().wrapAndApplyType(buffer, 0).orderToken(token).decrementShares(decrement)
+            .reason(Ouch42.CANCEL_USER_REQUESTED);
+        deliver(OrderCanceled.LENGTH);
+    }
+
+    private void rejected(final long counter, final byte reason)
+    {
+        tokens.encode(counter, token);
+        new OrderRejected().wrapAndApplyType(buffer, 0).orderToken(token).reason(reason);
+        deliver(OrderRejected.LENGTH);
+    }
+
+    private void replaced(
+        final long previous, final long counter, final char side, final long shares, final long stock,
+        final long price)
+    {
+        tokens.encode(previous, previousToken);
+        tokens.encode(counter, token);
+        new OrderReplaced().wrapAndApplyType(buffer, 0).replacementOrderToken(token).buySellIndicator((byte)side)
+            .shares(shares).stock(stock).price(price).timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
+            .orderState(Ouch42.ORDER_STATE_LIVE).previousOrderToken(previousToken);
+        deliver(OrderReplaced.LENGTH);
+    }
+
+    private void deliver(final int length)
+    {
+        payload.clear().limit(length);
+        adapter.message(payload);
+    }
+
+    private List<Open> open()
+    {
+        final List<Open> result = new ArrayList<>();
+        for (int slot = 0; slot < openOrders.size(); slot++)
+        {
+            result.add(new Open(openOrders.counter(slot), openOrders.symbolIndex(slot), (char)openOrders.side(slot),
+                openOrders.price(slot), openOrders.shares(slot)));
+        }
+        return result;
+    }
+
+    private record Open(long counter, int symbolIndex, char side, long price, long shares)
+    {
+    }
+}

@@ -1,0 +1,209 @@
+package io.bourse.simulator;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.bourse.simulator.OrderFlowGenerator.LOT;
+import static io.bourse.simulator.OrderFlowGenerator.MAX_LOTS;
+import static io.bourse.simulator.OrderFlowGenerator.MAX_OFFSET_TICKS;
+import static io.bourse.simulator.OrderFlowGenerator.TICK;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class OrderFlowGeneratorTest
+{
+    private static final int SYMBOLS = 4;
+
+    @Test
+    void shouldGiveTheSameFlowForTheSameSeed()
+    {
+        assertThat(flow(7, 2_000)).isEqualTo(flow(7, 2_000));
+    }
+
+    @Test
+    void shouldGiveADifferentFlowForAnotherSeed()
+    {
+        assertThat(flow(7, 200)).isNotEqualTo(flow(8, 200));
+    }
+
+    @Test
+    void shouldStartWithADayOrderWhenThereIsNothingToCancelOrReplace()
+    {
+        final OrderAction action = new OrderAction();
+
+        new OrderFlowGenerator(SYMBOLS, 1).next(new OpenOrders(10), action);
+
+        assertThat(action.type()).isIn(OrderAction.DAY, OrderAction.IOC);
+    }
+
+    @Test
+    void shouldProduceTheConfiguredMixOnceOrdersRest()
+    {
+        final List<Action> actions = flow(3, 100_000);
+        final int[] byType = new int[4];
+        for (final Action action : actions)
+        {
+            byType[action.type()]++;
+        }
+
+        assertThat(byType[OrderAction.DAY] / 100_000.0).isCloseTo(0.55, within(0.015));
+        assertThat(byType[OrderAction.IOC] / 100_000.0).isCloseTo(0.15, within(0.015));
+        assertThat(byType[OrderAction.CANCEL] / 100_000.0).isCloseTo(0.20, within(0.015));
+        assertThat(byType[OrderAction.REPLACE] / 100_000.0).isCloseTo(0.10, within(0.015));
+    }
+
+    @Test
+    void shouldPriceDayOrdersPassivelyAndIocOrdersThroughTheMid()
+    {
+        for (final Action action : flow(11, 20_000))
+        {
+            final long ticksFromMid = (action.price() - action.mid()) / TICK;
+            final long towardsOwnSide = action.side() == 'B' ? -ticksFromMid : ticksFromMid;
+            switch (action.type())
+            {
+                case OrderAction.DAY, OrderAction.REPLACE ->
+                    assertThat(towardsOwnSide).as("%s", action).isBetween(1L, (long)MAX_OFFSET_TICKS);
+                case OrderAction.IOC ->
+                    assertThat(-towardsOwnSide).as("%s", action).isBetween(1L, (long)MAX_OFFSET_TICKS);
+                default ->
+                {
+                }
+            }
+            assertThat(action.price() % TICK).isZero();
+        }
+    }
+
+    @Test
+    void shouldSizeInRoundLotsAndCancelWholeOrDownToHalf()
+    {
+        int partialCancels = 0;
+        int wholeCancels = 0;
+        for (final Action action : flow(5, 20_000))
+        {
+            if (action.type() == OrderAction.CANCEL)
+            {
+                if (action.shares() == 0)
+                {
+                    wholeCancels++;
+                }
+                else
+                {
+                    assertThat(action.shares()).isEqualTo(action.targetShares() / (2 * LOT) * LOT);
+                    partialCancels++;
+                }
+            }
+            if (action.type() != OrderAction.CANCEL || action.shares() != 0)
+            {
+                assertThat(action.shares() % LOT).isZero();
+                assertThat(action.shares()).isBetween(LOT, LOT * MAX_LOTS);
+            }
+        }
+
+        assertThat(partialCancels).isPositive();
+        assertThat(wholeCancels).isGreaterThan(partialCancels);
+    }
+
+    @Test
+    void shouldTargetOnlyOrdersWithoutACancelOrReplaceInFlight()
+    {
+        final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, 9);
+        final OpenOrders openOrders = new OpenOrders(10);
+        openOrders.add(1, 0, (byte)'B', 990_000, 100);
+        openOrders.add(2, 0, (byte)'S', 1_010_000, 100);
+        openOrders.markPending(0);
+        final OrderAction action = new OrderAction();
+
+        for (int i = 0; i < 1_000; i++)
+        {
+            generator.next(openOrders, action);
+            if (action.type() == OrderAction.CANCEL || action.type() == OrderAction.REPLACE)
+            {
+                assertThat(action.targetSlot()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void shouldCancelInsteadOfAddingWhenTheSessionTracksTooManyOrders()
+    {
+        final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, 17);
+        final OpenOrders openOrders = new OpenOrders(2);
+        openOrders.add(1, 0, (byte)'B', 990_000, 100);
+        openOrders.add(2, 0, (byte)'S', 1_010_000, 100);
+        final OrderAction action = new OrderAction();
+        final int[] byType = new int[4];
+
+        for (int i = 0; i < 1_000; i++)
+        {
+            generator.next(openOrders, action);
+            byType[action.type()]++;
+        }
+
+        assertThat(byType[OrderAction.DAY]).isZero();
+        assertThat(byType[OrderAction.CANCEL]).isGreaterThan(byType[OrderAction.IOC] + byType[OrderAction.REPLACE]);
+    }
+
+    @Test
+    void shouldWalkTheMidInTicks()
+    {
+        final OrderFlowGenerator generator = new OrderFlowGenerator(1, 13);
+        final OpenOrders openOrders = new OpenOrders(1);
+        final OrderAction action = new OrderAction();
+        long previous = generator.mid(0);
+        boolean moved = false;
+
+        for (int i = 0; i < 1_000; i++)
+        {
+            generator.next(openOrders, action);
+            final long mid = generator.mid(0);
+            assertThat(Math.abs(mid - previous)).isIn(0L, TICK);
+            moved |= mid != previous;
+            previous = mid;
+        }
+
+        assertThat(moved).isTrue();
+    }
+
+    /**
+     * Runs the generator against a session whose orders are all accepted at once and never execute: day orders rest,
+     * cancels and replaces take effect, immediate-or-cancel orders do not rest.
+     */
+    private static List<Action> flow(final long seed, final int count)
+    {
+        final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, seed);
+        final OpenOrders openOrders = new OpenOrders(count);
+        final OrderAction action = new OrderAction();
+        final List<Action> actions = new ArrayList<>();
+        long counter = 0;
+        for (int i = 0; i < count; i++)
+        {
+            generator.next(openOrders, action);
+            final int slot = action.targetSlot();
+            final long targetShares = slot >= 0 ? openOrders.shares(slot) : 0;
+            actions.add(new Action(action.type(), action.symbolIndex(), (char)action.side(), action.price(),
+                action.shares(), targetShares, generator.mid(action.symbolIndex())));
+            switch (action.type())
+            {
+                case OrderAction.DAY -> openOrders.add(++counter, action.symbolIndex(), action.side(), action.price(),
+                    action.shares());
+                case OrderAction.CANCEL -> openOrders.reduce(openOrders.counter(slot),
+                    action.shares() == 0 ? targetShares : targetShares - action.shares());
+                case OrderAction.REPLACE ->
+                {
+                    openOrders.remove(openOrders.counter(slot));
+                    openOrders.add(++counter, action.symbolIndex(), action.side(), action.price(), action.shares());
+                }
+                default ->
+                {
+                }
+            }
+        }
+        return actions;
+    }
+
+    private record Action(int type, int symbolIndex, char side, long price, long shares, long targetShares, long mid)
+    {
+    }
+}

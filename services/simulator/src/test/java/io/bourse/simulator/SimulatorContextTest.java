@@ -1,0 +1,115 @@
+package io.bourse.simulator;
+
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SimulatorContextTest
+{
+    private static final Credentials CREDENTIALS = Credentials.parse(List.of(
+        "username,password,firm",
+        "demo01,pw1,DEMO",
+        "demo02,pw2,DEMO",
+        "demo03,pw3,DEMO",
+        "md01,pw4,DEMO",
+        "md02,pw5,DEMO"));
+
+    private static SimulatorContext context()
+    {
+        return new SimulatorContext()
+            .credentials(CREDENTIALS)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .runId(1);
+    }
+
+    @Test
+    void shouldGiveOrderEntryTheFirstUsersAndMarketDataTheLastByDefault()
+    {
+        final SimulatorContext ctx = context().sessions(2).mdSessions(1).conclude();
+
+        assertThat(ctx.orderEntryUsers()).extracting(Credentials.User::username).containsExactly("demo01", "demo02");
+        assertThat(ctx.marketDataUsers()).extracting(Credentials.User::username).containsExactly("md02");
+    }
+
+    @Test
+    void shouldUseTheNamedUsers()
+    {
+        final SimulatorContext ctx = context().sessions(2).users(List.of("demo03", "md01"))
+            .mdSessions(1).mdUsers(List.of("demo01")).conclude();
+
+        assertThat(ctx.orderEntryUsers()).extracting(Credentials.User::username).containsExactly("demo03", "md01");
+        assertThat(ctx.marketDataUsers()).extracting(Credentials.User::username).containsExactly("demo01");
+    }
+
+    @Test
+    void shouldNameTheSettingOfAnUnknownUser()
+    {
+        assertThatThrownBy(() -> context().sessions(1).users(List.of("nobody")).conclude())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(SimulatorContext.USERS_PROP_NAME)
+            .hasMessageContaining("nobody");
+    }
+
+    @Test
+    void shouldNameTheSettingWhenThereAreMoreSessionsThanUsers()
+    {
+        assertThatThrownBy(() -> context().sessions(6).conclude())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(SimulatorContext.USERS_PROP_NAME);
+        assertThatThrownBy(() -> context().sessions(1).users(List.of("demo01")).mdSessions(2)
+            .mdUsers(List.of("md01")).conclude())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(SimulatorContext.MD_USERS_PROP_NAME);
+    }
+
+    @Test
+    void shouldNameTheBadSetting()
+    {
+        assertThatThrownBy(() -> context().rate(0).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.RATE_PROP_NAME);
+        assertThatThrownBy(() -> context().sessions(0).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.SESSIONS_PROP_NAME);
+        assertThatThrownBy(() -> context().gatewayPort(70_000).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.GATEWAY_PORT_PROP_NAME);
+        assertThatThrownBy(() -> context().durationSeconds(-1).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.DURATION_PROP_NAME);
+    }
+
+    @Test
+    void shouldReadSettingsFromTheEnvironment(@TempDir final Path dir) throws IOException
+    {
+        final Path file = Files.writeString(dir.resolve("credentials.csv"), "demo01,pw1,DEMO\ntrdr01,pw2,FIRM\n" +
+            "trdr02,pw3,FIRM\nmd01,pw4,DEMO\n");
+        final Settings settings = new Settings(Map.of(
+            "BOURSE_CREDENTIALS_FILE", file.toString(),
+            "BOURSE_SIMULATOR_GATEWAY_PORT", "25000",
+            "BOURSE_SIMULATOR_SESSIONS", "2",
+            "BOURSE_SIMULATOR_USERS", "trdr01, trdr02",
+            "BOURSE_SIMULATOR_RATE", "5000",
+            "BOURSE_SIMULATOR_DURATION", "0",
+            "BOURSE_SIMULATOR_HGRM_DIR", "/tmp/hgrm"));
+
+        final SimulatorContext ctx = SimulatorContext.fromSettings(settings).conclude();
+
+        assertThat(ctx.gatewayPort()).isEqualTo(25000);
+        assertThat(ctx.fanoutPort()).isEqualTo(SimulatorContext.FANOUT_PORT_DEFAULT);
+        assertThat(ctx.orderEntryUsers()).extracting(Credentials.User::username).containsExactly("trdr01", "trdr02");
+        assertThat(ctx.marketDataUsers()).extracting(Credentials.User::username).containsExactly("md01");
+        assertThat(ctx.rate()).isEqualTo(5000);
+        assertThat(ctx.durationSeconds()).isZero();
+        assertThat(ctx.hgrmDir()).hasToString("/tmp/hgrm");
+        assertThat(ctx.metricsPort()).isEqualTo(9404);
+    }
+}

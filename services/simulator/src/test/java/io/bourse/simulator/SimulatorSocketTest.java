@@ -1,0 +1,310 @@
+package io.bourse.simulator;
+
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.Ouch42;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class SimulatorSocketTest
+{
+    private static final Credentials CREDENTIALS = Credentials.parse(List.of(
+        "demo01,demo01pw,DEMO",
+        "demo02,demo02pw,DEMO",
+        "md01,md01pw,DEMO"));
+
+    private final ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+    @Test
+    void shouldCountSendsAndAcceptsAndMeasureRoundTripsAgainstASoupBinTcpResponder(@TempDir final Path hgrmDir)
+        throws Exception
+    {
+        final AcceptingGateway gateway = new AcceptingGateway();
+        final SimulatorReport report;
+        final String metrics;
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway);
+            SoupTestServer feedServer = new SoupTestServer("test-fanout", new ItchFeed()))
+        {
+            try (SimulatorService service = SimulatorService.launch(context(gatewayServer.port(), feedServer.port())
+                .hgrmDir(hgrmDir)))
+            {
+                report = service.awaitReport();
+                metrics = scrape(service.metricsPort());
+            }
+            assertThat(gatewayServer.logins()).containsExactlyInAnyOrder("demo01", "demo02");
+            assertThat(feedServer.logins()).containsExactly("md01");
+        }
+
+        assertThat(report.ordersSent()).isEqualTo(1000);
+        assertThat(report.daySent() + report.iocSent()).isEqualTo(gateway.enterOrders.get());
+        assertThat(report.cancelSent() + report.replaceSent()).isEqualTo(gateway.otherOrders.get()).isPositive();
+        assertThat(report.accepted()).isEqualTo(report.daySent() + report.iocSent());
+        assertThat(report.roundTrip().count()).isEqualTo(report.accepted());
+        assertThat(report.roundTrip().p50Ns()).isPositive().isLessThanOrEqualTo(report.roundTrip().maxNs());
+        assertThat(List.of(report.rejected(), report.unanswered(), report.errors())).containsOnly(0L);
+        assertThat(report.achievedRate()).isCloseTo(1000.0, within(100.0));
+        assertThat(report.mdMessagesByType()).isEqualTo(Map.of('S', 1L, 'A', 1L, 'E', 1L));
+        assertThat(report.feedLatency().count()).isBetween(2L, 3L);
+        assertThat(report.feedLatency().maxNs()).isLessThan(TimeUnit.SECONDS.toNanos(1));
+
+        assertThat(progress.toString(StandardCharsets.US_ASCII)).contains("sent ", "round trip p99");
+        try (Stream<Path> files = Files.list(hgrmDir))
+        {
+            assertThat(files.map((file) -> file.getFileName().toString()))
+                .anyMatch((name) -> name.startsWith("simulator-roundtrip-1000ops-") && name.endsWith(".hgrm"));
+        }
+        assertThat(metrics).contains(
+            "bourse_simulator_orders_sent_total 1000.0",
+            "bourse_simulator_messages_in_total{type=\"accepted\"} " + report.accepted() + ".0",
+            "bourse_simulator_md_messages_total 3.0",
+            "bourse_simulator_order_roundtrip_seconds_count " + report.accepted(),
+            "bourse_simulator_md_latency_seconds_count");
+    }
+
+    @Test
+    void shouldRunUntilStoppedWhenTheDurationIsZero() throws Exception
+    {
+        final AcceptingGateway gateway = new AcceptingGateway();
+        final SimulatorReport report;
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway);
+            SimulatorService service = SimulatorService.launch(
+                context(gatewayServer.port(), 1).mdSessions(0).durationSeconds(0)))
+        {
+            Thread.sleep(300);
+            service.requestStop();
+            report = service.awaitReport();
+        }
+
+        assertThat(report.durationSeconds()).isZero();
+        assertThat(report.elapsedNs()).isBetween(TimeUnit.MILLISECONDS.toNanos(250), TimeUnit.SECONDS.toNanos(2));
+        assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get()).isPositive();
+        assertThat(report.accepted()).isEqualTo(report.daySent() + report.iocSent());
+        assertThat(report.mdMessages()).isZero();
+    }
+
+    @Test
+    void shouldRunToCompletionWithoutMarketDataSessions() throws Exception
+    {
+        final AcceptingGateway gateway = new AcceptingGateway();
+        final SimulatorReport report;
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway))
+        {
+            report = Simulator.run(context(gatewayServer.port(), 1).mdSessions(0).sessions(1).rate(300)
+                .progressIntervalMs(0));
+        }
+
+        assertThat(report.ordersSent()).isEqualTo(300);
+        assertThat(report.roundTrip().count()).isEqualTo(report.accepted()).isEqualTo(gateway.enterOrders.get());
+        assertThat(List.of(report.mdMessages(), report.feedLatency().count(), report.errors())).containsOnly(0L);
+        assertThat(progress.size()).isZero();
+    }
+
+    @Test
+    void shouldFailTheLaunchNamingTheUserWhenTheLoginIsRejected() throws Exception
+    {
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", new RejectingGateway()))
+        {
+            assertThatThrownBy(() -> SimulatorService.launch(context(gatewayServer.port(), 1).mdSessions(0)))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("Login Rejected for demo01");
+        }
+    }
+
+    private SimulatorContext context(final int gatewayPort, final int fanoutPort)
+    {
+        return new SimulatorContext()
+            .gatewayPort(gatewayPort)
+            .fanoutPort(fanoutPort)
+            .sessions(2)
+            .mdSessions(1)
+            .credentials(CREDENTIALS)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .rate(1000)
+            .durationSeconds(1)
+            .drainMs(500)
+            .connectTimeoutMs(2000)
+            .progressIntervalMs(250)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .runId(1)
+            .out(new PrintStream(progress, true, StandardCharsets.US_ASCII));
+    }
+
+    private static String scrape(final int port) throws IOException
+    {
+        try (InputStream in = URI.create("http://localhost:" + port + "/metrics").toURL().openStream())
+        {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void acceptLogin(final SoupBinTCPServer session) throws IOException
+    {
+        final SoupBinTCP.LoginAccepted accepted = new SoupBinTCP.LoginAccepted();
+        accepted.setSession("1");
+        accepted.setSequenceNumber(1);
+        session.accept(accepted);
+    }
+
+    /** Answers every Enter Order with an Accepted (order state Live) and ignores cancels and replaces. */
+    private static final class AcceptingGateway implements SoupTestServer.Handler
+    {
+        private final AtomicLong enterOrders = new AtomicLong();
+        private final AtomicLong otherOrders = new AtomicLong();
+        private final UnsafeBuffer rx = new UnsafeBuffer(0, 0);
+        private final EnterOrder enterOrder = new EnterOrder();
+        private final ByteBuffer txBuffer = ByteBuffer.allocateDirect(OrderAccepted.LENGTH);
+        private final OrderAccepted accepted = new OrderAccepted().wrapAndApplyType(new UnsafeBuffer(txBuffer), 0);
+        private final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
+
+        @Override
+        public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request) throws IOException
+        {
+            acceptLogin(session);
+        }
+
+        @Override
+        public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
+        {
+            if (message.get(message.position()) != EnterOrder.TYPE)
+            {
+                otherOrders.incrementAndGet();
+                return;
+            }
+            rx.wrap(message, message.position(), message.remaining());
+            enterOrder.wrap(rx, 0).getOrderToken(token);
+            accepted.orderToken(token)
+                .buySellIndicator(enterOrder.buySellIndicator())
+                .shares(enterOrder.shares())
+                .stock(enterOrder.stock())
+                .price(enterOrder.price())
+                .timeInForce(enterOrder.timeInForce())
+                .firm(enterOrder.firm())
+                .display(enterOrder.display())
+                .orderReferenceNumber(enterOrders.incrementAndGet())
+                .capacity(enterOrder.capacity())
+                .intermarketSweepEligibility(enterOrder.intermarketSweepEligibility())
+                .minimumQuantity(enterOrder.minimumQuantity())
+                .crossType(enterOrder.crossType())
+                .orderState(Ouch42.ORDER_STATE_LIVE)
+                .bboWeightIndicator(Ouch42.BBO_WEIGHT_UNSPECIFIED);
+            txBuffer.clear();
+            session.send(txBuffer);
+        }
+    }
+
+    /** Rejects every login as not authorized. */
+    private static final class RejectingGateway implements SoupTestServer.Handler
+    {
+        @Override
+        public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request) throws IOException
+        {
+            final SoupBinTCP.LoginRejected rejected = new SoupBinTCP.LoginRejected();
+            rejected.setRejectReasonCode(SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
+            session.reject(rejected);
+        }
+
+        @Override
+        public void onMessage(final SoupBinTCPServer session, final ByteBuffer message)
+        {
+        }
+    }
+
+    /** Sends a System Event at login and, 100 ms later, an Add Order and an Order Executed stamped with the time. */
+    private static final class ItchFeed implements SoupTestServer.Handler
+    {
+        private final MidnightNanoClock clock = new MidnightNanoClock();
+        private final ByteBuffer txBuffer = ByteBuffer.allocate(64);
+        private long loginNs;
+        private boolean sent;
+
+        @Override
+        public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request) throws IOException
+        {
+            acceptLogin(session);
+            loginNs = System.nanoTime();
+            final ITCH50.SystemEvent systemEvent = new ITCH50.SystemEvent();
+            stamp(systemEvent);
+            systemEvent.eventCode = ITCH50.EVENT_CODE_START_OF_MESSAGES;
+            send(session, systemEvent);
+        }
+
+        @Override
+        public void onMessage(final SoupBinTCPServer session, final ByteBuffer message)
+        {
+        }
+
+        @Override
+        public void onIdle(final SoupBinTCPServer session) throws IOException
+        {
+            if (!sent && System.nanoTime() - loginNs > TimeUnit.MILLISECONDS.toNanos(100))
+            {
+                sent = true;
+                final ITCH50.AddOrder addOrder = new ITCH50.AddOrder();
+                addOrder.stockLocate = 1;
+                addOrder.orderReferenceNumber = 1;
+                addOrder.buySellIndicator = ITCH50.BUY;
+                addOrder.shares = 100;
+                addOrder.stock = Symbols.pack("AAPL");
+                addOrder.price = 990_000;
+                final long ns = clock.nanosSinceMidnight();
+                addOrder.timestampHigh = (int)(ns >>> 32);
+                addOrder.timestampLow = ns & 0xFFFF_FFFFL;
+                send(session, addOrder);
+                final ITCH50.OrderExecuted executed = new ITCH50.OrderExecuted();
+                executed.stockLocate = 1;
+                executed.orderReferenceNumber = 1;
+                executed.executedShares = 100;
+                executed.matchNumber = 1;
+                executed.timestampHigh = addOrder.timestampHigh;
+                executed.timestampLow = addOrder.timestampLow;
+                send(session, executed);
+            }
+        }
+
+        private void stamp(final ITCH50.SystemEvent message)
+        {
+            final long ns = clock.nanosSinceMidnight();
+            message.timestampHigh = (int)(ns >>> 32);
+            message.timestampLow = ns & 0xFFFF_FFFFL;
+        }
+
+        private void send(final SoupBinTCPServer session, final ITCH50.Message message) throws IOException
+        {
+            txBuffer.clear();
+            message.put(txBuffer);
+            txBuffer.flip();
+            session.send(txBuffer);
+        }
+    }
+}
