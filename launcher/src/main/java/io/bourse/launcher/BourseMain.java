@@ -1,0 +1,242 @@
+package io.bourse.launcher;
+
+import io.bourse.common.config.Settings;
+import io.bourse.engine.EngineMain;
+import io.bourse.fanout.FanoutMain;
+import io.bourse.gateway.GatewayMain;
+import io.bourse.mdpublisher.MdPublisherMain;
+import io.bourse.simulator.Simulator;
+import io.bourse.simulator.SimulatorContext;
+import io.bourse.simulator.SimulatorMain;
+import io.bourse.simulator.SimulatorReport;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * The {@code bourse} command line. {@code demo} and {@code exchange} run everything in one JVM; the other commands
+ * run one service each, configured from {@code BOURSE_*} environment variables, as the containers do.
+ */
+@Command(
+    name = "bourse",
+    mixinStandardHelpOptions = true,
+    version = "bourse 0.1.0",
+    description = "Bourse: an exchange simulator (OUCH 4.2 in, ITCH 5.0 out, SBE over Aeron inside).",
+    subcommands = {
+        BourseMain.Demo.class,
+        BourseMain.Exchange.class,
+        BourseMain.MediaDriverCommand.class,
+        BourseMain.EngineCommand.class,
+        BourseMain.GatewayCommand.class,
+        BourseMain.MdPublisherCommand.class,
+        BourseMain.FanoutCommand.class,
+        BourseMain.SimulatorCommand.class,
+        CommandLine.HelpCommand.class
+    })
+public final class BourseMain implements Runnable
+{
+    /** Aeron directory of the embedded modes, unique per process so that it never meets a running stack's. */
+    private static final String EMBEDDED_AERON_DIR = "/dev/shm/aeron-bourse-embedded-" + ProcessHandle.current().pid();
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /**
+     * @param args a sub-command and its options; {@code --help} lists them.
+     */
+    public static void main(final String[] args)
+    {
+        final CommandLine commandLine = new CommandLine(new BourseMain());
+        commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
+        {
+            cmd.getErr().println("bourse " + cmd.getCommandName() + ": " + describe(ex));
+            return 1;
+        });
+        System.exit(commandLine.execute(args));
+    }
+
+    @Override
+    public void run()
+    {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** One line naming what failed and why, e.g. which port was already in use. */
+    private static String describe(final Exception ex)
+    {
+        final StringBuilder sb = new StringBuilder(String.valueOf(ex.getMessage()));
+        for (Throwable cause = ex.getCause(); null != cause; cause = cause.getCause())
+        {
+            sb.append(": ").append(cause.getMessage());
+        }
+        return sb.toString();
+    }
+
+    /** Settings from the environment with embedded-mode overrides layered on top. */
+    static Settings embeddedSettings(final Map<String, String> overrides)
+    {
+        final Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.putIfAbsent("BOURSE_AERON_DIR", EMBEDDED_AERON_DIR);
+        environment.putAll(overrides);
+        return new Settings(environment);
+    }
+
+    @Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Run the whole exchange and the simulator in one JVM, print the simulator's summary, exit.")
+    static final class Demo implements Callable<Integer>
+    {
+        @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "10",
+            description = "How long the simulator sends orders (default: ${DEFAULT-VALUE}).")
+        int durationSeconds;
+
+        @Option(names = "--rate", paramLabel = "ORDERS_PER_SECOND", defaultValue = "1000",
+            description = "Open-loop order rate across all sessions (default: ${DEFAULT-VALUE}).")
+        int rate;
+
+        @Option(names = "--sessions", paramLabel = "N", defaultValue = "4",
+            description = "OUCH sessions the simulator opens (default: ${DEFAULT-VALUE}).")
+        int sessions;
+
+        @CommandLine.Mixin
+        SymbolsOption symbolsOption = new SymbolsOption();
+
+        @Override
+        public Integer call()
+        {
+            if (durationSeconds <= 0 || rate <= 0 || sessions <= 0)
+            {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--duration, --rate and --sessions must be positive");
+            }
+            final Map<String, String> overrides = new HashMap<>();
+            symbolsOption.putInto(overrides);
+            overrides.put("BOURSE_SIMULATOR_DURATION", Integer.toString(durationSeconds));
+            overrides.put("BOURSE_SIMULATOR_RATE", Integer.toString(rate));
+            overrides.put("BOURSE_SIMULATOR_SESSIONS", Integer.toString(sessions));
+            final Settings settings = embeddedSettings(overrides);
+            try (EmbeddedExchange ignored = EmbeddedExchange.launch(settings))
+            {
+                final SimulatorReport report = Simulator.run(SimulatorContext.fromSettings(settings).jvmMetrics(false));
+                report.print(System.out);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "exchange", mixinStandardHelpOptions = true,
+        description = "Run the whole exchange in one JVM until Ctrl-C or SIGTERM: OUCH 4.2 on port 15000, " +
+            "ITCH 5.0 subscribers on 16000, metrics on 9400-9403 and 9410+.")
+    static final class Exchange implements Callable<Integer>
+    {
+        @CommandLine.Mixin
+        SymbolsOption symbolsOption = new SymbolsOption();
+
+        @Override
+        public Integer call()
+        {
+            final Map<String, String> overrides = new HashMap<>();
+            symbolsOption.putInto(overrides);
+            try (EmbeddedExchange ignored = EmbeddedExchange.launch(embeddedSettings(overrides)))
+            {
+                System.out.println("exchange running: OUCH 4.2/SoupBinTCP on 15000, ITCH 5.0/SoupBinTCP on 16000; " +
+                    "Ctrl-C to stop");
+                new ShutdownSignalBarrier().await();
+            }
+            System.out.println("exchange stopped");
+            return 0;
+        }
+    }
+
+    /** The {@code --symbols} option of the embedded commands. */
+    static final class SymbolsOption
+    {
+        @Option(names = "--symbols", paramLabel = "LIST",
+            description = "Symbols and their shards, e.g. AAPL@0,MSFT@1 (default: $BOURSE_SYMBOLS or " +
+                "AAPL@0,MSFT@1,GOOG@0,AMZN@1).")
+        String symbols;
+
+        void putInto(final Map<String, String> overrides)
+        {
+            if (null != symbols)
+            {
+                overrides.put("BOURSE_SYMBOLS", symbols);
+            }
+        }
+    }
+
+    @Command(name = "media-driver", mixinStandardHelpOptions = true,
+        description = "Run the Aeron media driver on $BOURSE_AERON_DIR (default /dev/shm/aeron-bourse), " +
+            "counters on :9400/metrics.")
+    static final class MediaDriverCommand implements Callable<Integer>
+    {
+        @Override
+        public Integer call()
+        {
+            try (MediaDriverService ignored = MediaDriverService.launch(Settings.fromEnvironment()))
+            {
+                new ShutdownSignalBarrier().await();
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "engine", mixinStandardHelpOptions = true,
+        description = "Run matching-engine shard $BOURSE_ENGINE_SHARD (default 0).")
+    static final class EngineCommand implements Runnable
+    {
+        @Override
+        public void run()
+        {
+            EngineMain.main(new String[0]);
+        }
+    }
+
+    @Command(name = "gateway", mixinStandardHelpOptions = true,
+        description = "Run the OUCH 4.2 / SoupBinTCP order gateway (port 15000).")
+    static final class GatewayCommand implements Runnable
+    {
+        @Override
+        public void run()
+        {
+            GatewayMain.main(new String[0]);
+        }
+    }
+
+    @Command(name = "md-publisher", mixinStandardHelpOptions = true,
+        description = "Run the market-data publisher.")
+    static final class MdPublisherCommand implements Runnable
+    {
+        @Override
+        public void run()
+        {
+            MdPublisherMain.main(new String[0]);
+        }
+    }
+
+    @Command(name = "fanout", mixinStandardHelpOptions = true,
+        description = "Run the ITCH 5.0 / SoupBinTCP fan-out (port 16000).")
+    static final class FanoutCommand implements Runnable
+    {
+        @Override
+        public void run()
+        {
+            FanoutMain.main(new String[0]);
+        }
+    }
+
+    @Command(name = "simulator", mixinStandardHelpOptions = true,
+        description = "Run the order-flow simulator against a running exchange ($BOURSE_SIMULATOR_* settings).")
+    static final class SimulatorCommand implements Runnable
+    {
+        @Override
+        public void run()
+        {
+            SimulatorMain.main(new String[0]);
+        }
+    }
+}

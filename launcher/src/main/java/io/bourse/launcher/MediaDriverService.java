@@ -1,0 +1,95 @@
+package io.bourse.launcher;
+
+import io.aeron.Aeron;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.common.metrics.AeronCountersCollector;
+import io.bourse.common.metrics.MetricsServer;
+import org.agrona.CloseHelper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * The host's Aeron media driver with its counters (back pressure, NAKs, loss, errors, stream positions) served on a
+ * Prometheus endpoint. Settings: {@code bourse.driver.threading} (Aeron threading mode, default {@code SHARED}, the
+ * right choice on a 2-core host), {@code bourse.driver.metrics.port} (default 9400).
+ */
+public final class MediaDriverService implements AutoCloseable
+{
+    /** Default Prometheus port of the media driver's counters. */
+    public static final int METRICS_PORT_DEFAULT = 9400;
+
+    private final MediaDriver driver;
+    private final Aeron aeron;
+    private final MetricsServer metricsServer;
+
+    private MediaDriverService(final MediaDriver driver, final Aeron aeron, final MetricsServer metricsServer)
+    {
+        this.driver = driver;
+        this.aeron = aeron;
+        this.metricsServer = metricsServer;
+    }
+
+    /**
+     * Launches a media driver on a directory, deleting what a previous run left there.
+     *
+     * @param aeronDirectoryName the driver directory, e.g. {@code /dev/shm/aeron-bourse}.
+     * @param threadingMode      Aeron threading mode.
+     * @param metricsPort        Prometheus port, or -1 for no endpoint.
+     * @param jvmMetrics         true to export JVM metrics on the endpoint.
+     * @return the running driver.
+     * @throws UncheckedIOException when the metrics port cannot be bound.
+     */
+    public static MediaDriverService launch(
+        final String aeronDirectoryName, final ThreadingMode threadingMode, final int metricsPort,
+        final boolean jvmMetrics)
+    {
+        final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDirectoryName)
+            .threadingMode(threadingMode)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .termBufferSparseFile(true));
+        final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
+        MetricsServer metricsServer = null;
+        if (metricsPort >= 0)
+        {
+            try
+            {
+                metricsServer = MetricsServer.start(metricsPort, jvmMetrics);
+            }
+            catch (final IOException ex)
+            {
+                CloseHelper.closeAll(aeron, driver);
+                throw new UncheckedIOException("bourse.driver.metrics.port=" + metricsPort, ex);
+            }
+            metricsServer.registry().register(new AeronCountersCollector(aeron.countersReader()));
+        }
+        System.out.println("media-driver started: " + aeronDirectoryName + ", threading " + threadingMode +
+            (null == metricsServer ? "" : ", metrics :" + metricsServer.port()));
+        return new MediaDriverService(driver, aeron, metricsServer);
+    }
+
+    /**
+     * @param settings source of the driver settings and of the directory ({@code bourse.aeron.dir}).
+     * @return the running driver.
+     */
+    public static MediaDriverService launch(final Settings settings)
+    {
+        return launch(
+            StreamLayout.fromSettings(settings).aeronDirectoryName(),
+            ThreadingMode.valueOf(settings.get("bourse.driver.threading", ThreadingMode.SHARED.name())),
+            settings.getInt("bourse.driver.metrics.port", METRICS_PORT_DEFAULT),
+            Boolean.parseBoolean(settings.get("bourse.metrics.jvm", "true")));
+    }
+
+    /** Stops the metrics endpoint, the driver's own client and the driver. */
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(metricsServer, aeron, driver);
+    }
+}
