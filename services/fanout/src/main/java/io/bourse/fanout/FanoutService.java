@@ -111,6 +111,8 @@ public final class FanoutService implements AutoCloseable
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(serverChannel, queues, errorCount);
             final AgentRunner dispatcherRunner = AgentLaunch.start(
                 new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), errorCount);
+            System.out.println("fanout started: ITCH 5.0/SoupBinTCP on port " + ctx.port() + ", " +
+                ctx.workerCount() + " workers, metrics :" + metricsServer.port());
             return new FanoutService(metricsServer, aeron, serverChannel, workerRunners, dispatcherRunner);
         }
         catch (final IOException ex)

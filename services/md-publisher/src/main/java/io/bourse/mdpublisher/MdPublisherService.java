@@ -78,6 +78,9 @@ public final class MdPublisherService implements AutoCloseable
                 new MdPublisherAgent(subscriptions, adapter, ctx.fragmentLimit()),
                 ctx.idleStrategySupplier().get(),
                 errorCount);
+            System.out.println("md-publisher started: " + directory.shardCount() + " shard event streams from " +
+                layout.eventStreamId(0) + ", market data " + layout.marketDataChannel() + " stream " +
+                layout.marketDataStreamId() + ", metrics :" + metricsServer.port());
             return new MdPublisherService(metricsServer, aeron, runner);
         }
         catch (final IOException ex)
