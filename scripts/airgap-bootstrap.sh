@@ -76,6 +76,10 @@ ensure_java_images() {
   if ! have_image "$JDK_IMAGE"; then
     ctx="$(mktemp -d /tmp/bourse-jdk.XXXXXX)"
     cp -a "$JDK_DIR" "$ctx/jdk"
+    # The host's JDK package links cacerts to /etc/ssl/certs/java/cacerts, which the image lacks: copy the file.
+    if [ -L "$ctx/jdk/lib/security/cacerts" ]; then
+      cp --remove-destination "$(readlink -f "$JDK_DIR/lib/security/cacerts")" "$ctx/jdk/lib/security/cacerts"
+    fi
     printf 'FROM %s\nCOPY jdk /opt/java/openjdk\nENV JAVA_HOME=/opt/java/openjdk PATH=/opt/java/openjdk/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n' \
       "$BASE_IMAGE" >"$ctx/Dockerfile"
     docker build -q -t "$JDK_IMAGE" "$ctx" >/dev/null

@@ -119,7 +119,8 @@ public final class BourseMain implements Runnable
             overrides.put("BOURSE_SIMULATOR_RATE", Integer.toString(rate));
             overrides.put("BOURSE_SIMULATOR_SESSIONS", Integer.toString(sessions));
             final Settings settings = embeddedSettings(overrides);
-            try (EmbeddedExchange ignored = EmbeddedExchange.launch(settings))
+            try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+                EmbeddedExchange ignored = EmbeddedExchange.launch(settings))
             {
                 final SimulatorReport report = Simulator.run(SimulatorContext.fromSettings(settings).jvmMetrics(false));
                 report.print(System.out);
@@ -141,11 +142,12 @@ public final class BourseMain implements Runnable
         {
             final Map<String, String> overrides = new HashMap<>();
             symbolsOption.putInto(overrides);
-            try (EmbeddedExchange ignored = EmbeddedExchange.launch(embeddedSettings(overrides)))
+            try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+                EmbeddedExchange ignored = EmbeddedExchange.launch(embeddedSettings(overrides)))
             {
                 System.out.println("exchange running: OUCH 4.2/SoupBinTCP on 15000, ITCH 5.0/SoupBinTCP on 16000; " +
                     "Ctrl-C to stop");
-                new ShutdownSignalBarrier().await();
+                barrier.await();
             }
             System.out.println("exchange stopped");
             return 0;
@@ -177,9 +179,10 @@ public final class BourseMain implements Runnable
         @Override
         public Integer call()
         {
-            try (MediaDriverService ignored = MediaDriverService.launch(Settings.fromEnvironment()))
+            try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+                MediaDriverService ignored = MediaDriverService.launch(Settings.fromEnvironment()))
             {
-                new ShutdownSignalBarrier().await();
+                barrier.await();
             }
             return 0;
         }

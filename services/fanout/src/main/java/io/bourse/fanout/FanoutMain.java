@@ -16,9 +16,9 @@ public final class FanoutMain
     public static void main(final String[] args)
     {
         final FanoutService service = FanoutService.launch(FanoutContext.fromSettings(Settings.fromEnvironment()));
-        try (service)
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier(); service)
         {
-            new ShutdownSignalBarrier().await();
+            barrier.await();
         }
     }
 }

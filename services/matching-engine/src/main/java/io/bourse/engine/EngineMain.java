@@ -15,9 +15,10 @@ public final class EngineMain
      */
     public static void main(final String[] args)
     {
-        try (EngineService ignored = EngineService.launch(EngineContext.fromSettings(Settings.fromEnvironment())))
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            EngineService ignored = EngineService.launch(EngineContext.fromSettings(Settings.fromEnvironment())))
         {
-            new ShutdownSignalBarrier().await();
+            barrier.await();
         }
     }
 }

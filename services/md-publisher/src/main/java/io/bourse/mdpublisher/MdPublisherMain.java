@@ -17,9 +17,9 @@ public final class MdPublisherMain
     {
         final MdPublisherService service = MdPublisherService.launch(
             MdPublisherContext.fromSettings(Settings.fromEnvironment()));
-        try (service)
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier(); service)
         {
-            new ShutdownSignalBarrier().await();
+            barrier.await();
         }
     }
 }

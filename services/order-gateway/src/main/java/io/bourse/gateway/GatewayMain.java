@@ -15,9 +15,10 @@ public final class GatewayMain
      */
     public static void main(final String[] args)
     {
-        try (GatewayService ignored = GatewayService.launch(GatewayContext.fromSettings(Settings.fromEnvironment())))
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            GatewayService ignored = GatewayService.launch(GatewayContext.fromSettings(Settings.fromEnvironment())))
         {
-            new ShutdownSignalBarrier().await();
+            barrier.await();
         }
     }
 }

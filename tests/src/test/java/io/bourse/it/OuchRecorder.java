@@ -1,0 +1,92 @@
+package io.bourse.it;
+
+import com.paritytrading.nassau.MessageListener;
+import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.OrderExecuted;
+import io.bourse.ouch.OrderRejected;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decodes the OUCH 4.2 outbound messages of one order-entry session (OUCH 4.2 §4.2 Accepted, §4.6 Executed,
+ * §4.7 Rejected) into records, in arrival order; the tests ignore the other message types.
+ */
+final class OuchRecorder implements MessageListener
+{
+    /** OUCH 4.2 Accepted: price in 1/10000 $, shares, the day-unique order reference number. */
+    record Accepted(String token, byte side, long shares, long stock, long price, long orderReference)
+    {
+    }
+
+    /** OUCH 4.2 Executed: executed shares, price in 1/10000 $, liquidity flag and match number. */
+    record Executed(String token, long shares, long price, byte liquidityFlag, long matchNumber)
+    {
+    }
+
+    /** OUCH 4.2 Rejected: token and reason code. */
+    record Rejected(String token, byte reason)
+    {
+    }
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    private final OrderAccepted orderAccepted = new OrderAccepted();
+    private final OrderExecuted orderExecuted = new OrderExecuted();
+    private final OrderRejected orderRejected = new OrderRejected();
+    private final List<Accepted> accepted = new ArrayList<>();
+    private final List<Executed> executed = new ArrayList<>();
+    private final List<Rejected> rejected = new ArrayList<>();
+
+    @Override
+    public void message(final ByteBuffer message)
+    {
+        final byte[] bytes = new byte[message.remaining()];
+        message.get(bytes);
+        buffer.wrap(bytes);
+        switch (bytes[0])
+        {
+            case OrderAccepted.TYPE ->
+            {
+                orderAccepted.wrap(buffer, 0);
+                accepted.add(new Accepted(orderAccepted.orderTokenAsString(), orderAccepted.buySellIndicator(),
+                    orderAccepted.shares(), orderAccepted.stock(), orderAccepted.price(),
+                    orderAccepted.orderReferenceNumber()));
+            }
+            case OrderExecuted.TYPE ->
+            {
+                orderExecuted.wrap(buffer, 0);
+                executed.add(new Executed(orderExecuted.orderTokenAsString(), orderExecuted.executedShares(),
+                    orderExecuted.executionPrice(), orderExecuted.liquidityFlag(), orderExecuted.matchNumber()));
+            }
+            case OrderRejected.TYPE ->
+            {
+                orderRejected.wrap(buffer, 0);
+                rejected.add(new Rejected(orderRejected.orderTokenAsString(), orderRejected.reason()));
+            }
+            default ->
+            {
+                // System Event, Canceled, Replaced: not needed by these tests
+            }
+        }
+    }
+
+    /** @return Accepted messages in arrival order. */
+    List<Accepted> accepted()
+    {
+        return accepted;
+    }
+
+    /** @return Executed messages in arrival order. */
+    List<Executed> executed()
+    {
+        return executed;
+    }
+
+    /** @return Rejected messages in arrival order. */
+    List<Rejected> rejected()
+    {
+        return rejected;
+    }
+}

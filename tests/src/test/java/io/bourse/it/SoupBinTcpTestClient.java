@@ -1,0 +1,200 @@
+package io.bourse.it;
+
+import com.paritytrading.nassau.MessageListener;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A SoupBinTCP 4.0 client session (nassau's {@link SoupBinTCPClient}) on a non-blocking socket, polled from the test
+ * thread: {@link #pollUntil} reads every given session and sends their heartbeats until a condition holds.
+ */
+final class SoupBinTcpTestClient implements AutoCloseable
+{
+    private final SocketChannel channel;
+    private final SoupBinTCPClient client;
+    private boolean loginAccepted;
+    private byte loginRejectReason;
+    private boolean endOfSession;
+
+    private SoupBinTcpTestClient(final SocketChannel channel, final MessageListener listener)
+    {
+        this.channel = channel;
+        this.client = new SoupBinTCPClient(channel, listener, new StatusListener());
+    }
+
+    /**
+     * Connects and sends a SoupBinTCP 4.0 Login Request.
+     *
+     * @param port              TCP port on localhost.
+     * @param username          user name (at most 6 characters).
+     * @param password          password (at most 10 characters).
+     * @param requestedSequence SoupBinTCP requested sequence number: 1 for the whole session, 0 for the next message.
+     * @param listener          receives the payload of every Sequenced (and Unsequenced) Data packet.
+     * @return the connected client; the login answer arrives while polling.
+     * @throws IOException when the connection fails.
+     */
+    static SoupBinTcpTestClient login(
+        final int port,
+        final String username,
+        final String password,
+        final long requestedSequence,
+        final MessageListener listener) throws IOException
+    {
+        final SocketChannel channel = SocketChannel.open(new InetSocketAddress("localhost", port));
+        channel.configureBlocking(false);
+        final SoupBinTcpTestClient session = new SoupBinTcpTestClient(channel, listener);
+        final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
+        request.setUsername(username);
+        request.setPassword(password);
+        request.setRequestedSession("");
+        request.setRequestedSequenceNumber(requestedSequence);
+        session.client.login(request);
+        return session;
+    }
+
+    /**
+     * Polls the sessions until the condition holds.
+     *
+     * @param timeout     how long to wait.
+     * @param description what is awaited, for the failure message.
+     * @param condition   checked after every poll.
+     * @param sessions    sessions to read and keep alive meanwhile.
+     * @throws IOException    when a session fails.
+     * @throws AssertionError when the timeout expires first.
+     */
+    static void pollUntil(
+        final Duration timeout,
+        final String description,
+        final BooleanSupplier condition,
+        final List<SoupBinTcpTestClient> sessions) throws IOException
+    {
+        final long deadlineNs = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + description);
+            }
+            int bytes = 0;
+            for (final SoupBinTcpTestClient session : sessions)
+            {
+                bytes += session.poll();
+            }
+            if (0 == bytes)
+            {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+    }
+
+    /**
+     * Polls this session until the server has answered the Login Request.
+     *
+     * @param timeout how long to wait.
+     * @throws IOException when the session fails.
+     */
+    void awaitLoginAnswer(final Duration timeout) throws IOException
+    {
+        pollUntil(timeout, "a Login Accepted or Login Rejected",
+            () -> loginAccepted || 0 != loginRejectReason || endOfSession, List.of(this));
+    }
+
+    /**
+     * Sends an Unsequenced Data packet.
+     *
+     * @param payload the message, from position to limit.
+     * @throws IOException when the socket fails.
+     */
+    void send(final ByteBuffer payload) throws IOException
+    {
+        client.send(payload);
+    }
+
+    /** @return true once Login Accepted arrived. */
+    boolean loginAccepted()
+    {
+        return loginAccepted;
+    }
+
+    /** @return the Login Rejected reason code, or 0 when none arrived. */
+    byte loginRejectReason()
+    {
+        return loginRejectReason;
+    }
+
+    /** @return true once the server closed the session (End of Session or end of stream). */
+    boolean endOfSession()
+    {
+        return endOfSession;
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        try
+        {
+            if (loginAccepted && !endOfSession && channel.isConnected())
+            {
+                client.logout();
+            }
+        }
+        finally
+        {
+            client.close();
+        }
+    }
+
+    private int poll() throws IOException
+    {
+        if (endOfSession)
+        {
+            return 0;
+        }
+        final int bytes = client.receive();
+        if (bytes < 0)
+        {
+            endOfSession = true;
+            return 0;
+        }
+        client.keepAlive();
+        return bytes;
+    }
+
+    private final class StatusListener implements SoupBinTCPClientStatusListener
+    {
+        @Override
+        public void heartbeatTimeout(final SoupBinTCPClient session)
+        {
+            endOfSession = true;
+        }
+
+        @Override
+        public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
+        {
+            loginAccepted = true;
+        }
+
+        @Override
+        public void loginRejected(final SoupBinTCPClient session, final SoupBinTCP.LoginRejected payload)
+        {
+            loginRejectReason = payload.getRejectReasonCode();
+        }
+
+        @Override
+        public void endOfSession(final SoupBinTCPClient session)
+        {
+            endOfSession = true;
+        }
+    }
+}
