@@ -1,7 +1,6 @@
 package io.bourse.ouch;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * OUCH 4.2 Enter Order ('O', inbound): enter a new order, identified by a day-unique Order Token.
@@ -28,7 +27,7 @@ import org.agrona.MutableDirectBuffer;
  * </pre>
  * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
  */
-public final class EnterOrder extends OuchFlyweight
+public final class EnterOrder extends OuchFlyweight<EnterOrder>
 {
     /** Message Type. */
     public static final byte TYPE = Ouch42.ENTER_ORDER;
@@ -64,38 +63,10 @@ public final class EnterOrder extends OuchFlyweight
     /** Offset of Customer Type (alpha 1). */
     public static final int CUSTOMER_TYPE_OFFSET = 48;
 
-    /**
-     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
-     *
-     * @param buffer holding the message.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public EnterOrder wrap(final DirectBuffer buffer, final int offset)
+    /** Creates an unwrapped flyweight: call {@link #wrap} or {@link #wrapAndApplyType} before the accessors. */
+    public EnterOrder()
     {
-        wrapBuffer(buffer, offset);
-        return this;
-    }
-
-    /**
-     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
-     *
-     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public EnterOrder wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
-    {
-        wrapBuffer(buffer, offset);
-        putChar(MESSAGE_TYPE_OFFSET, TYPE);
-        return this;
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public int encodedLength()
-    {
-        return LENGTH;
+        super(TYPE, LENGTH);
     }
 
     /**
@@ -105,7 +76,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public void getOrderToken(final byte[] dst)
     {
-        getAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -114,8 +85,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder orderToken(final byte[] src)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -125,8 +95,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder orderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -136,14 +105,13 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder orderToken(final String token)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Order Token without its padding (allocates). */
     public String orderTokenAsString()
     {
-        return getAlphaAsString(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(ORDER_TOKEN_OFFSET);
     }
 
     /** @return Buy/Sell Indicator: 'B', 'S', 'T' (sell short) or 'E' (sell short exempt). */
@@ -158,8 +126,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder buySellIndicator(final byte value)
     {
-        putChar(BUY_SELL_INDICATOR_OFFSET, value);
-        return this;
+        return putChar(BUY_SELL_INDICATOR_OFFSET, value);
     }
 
     /** @return Shares, unsigned. */
@@ -174,8 +141,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder shares(final long value)
     {
-        putUInt32(SHARES_OFFSET, value);
-        return this;
+        return putUInt32(SHARES_OFFSET, value);
     }
 
     /** @return Stock: the 8 space-padded bytes read as a big-endian long, the form of {@code Symbols.pack}. */
@@ -190,8 +156,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder stock(final long packedStock)
     {
-        putInt64(STOCK_OFFSET, packedStock);
-        return this;
+        return putInt64(STOCK_OFFSET, packedStock);
     }
 
     /** @return Price in 1/10000 dollars, unsigned. */
@@ -206,8 +171,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder price(final long value)
     {
-        putUInt32(PRICE_OFFSET, value);
-        return this;
+        return putUInt32(PRICE_OFFSET, value);
     }
 
     /** @return Time in Force in seconds (0 immediate or cancel, 99998 market hours, 99999 system hours). */
@@ -222,8 +186,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder timeInForce(final long value)
     {
-        putUInt32(TIME_IN_FORCE_OFFSET, value);
-        return this;
+        return putUInt32(TIME_IN_FORCE_OFFSET, value);
     }
 
     /** @return Firm: the 4 space-padded bytes read as a big-endian int. */
@@ -238,8 +201,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder firm(final int packedFirm)
     {
-        putInt32(FIRM_OFFSET, packedFirm);
-        return this;
+        return putInt32(FIRM_OFFSET, packedFirm);
     }
 
     /**
@@ -249,8 +211,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder firm(final String firm)
     {
-        putAlpha(FIRM_OFFSET, Ouch42.FIRM_LENGTH, firm);
-        return this;
+        return putAlpha(FIRM_OFFSET, Ouch42.FIRM_LENGTH, firm);
     }
 
     /** @return the Firm without its padding (allocates). */
@@ -271,8 +232,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder display(final byte value)
     {
-        putChar(DISPLAY_OFFSET, value);
-        return this;
+        return putChar(DISPLAY_OFFSET, value);
     }
 
     /** @return Capacity: 'A' agency, 'P' principal, 'R' riskless, 'O' other. */
@@ -287,8 +247,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder capacity(final byte value)
     {
-        putChar(CAPACITY_OFFSET, value);
-        return this;
+        return putChar(CAPACITY_OFFSET, value);
     }
 
     /** @return Intermarket Sweep Eligibility: 'Y' or 'N'. */
@@ -303,8 +262,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder intermarketSweepEligibility(final byte value)
     {
-        putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
-        return this;
+        return putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
     }
 
     /** @return Minimum Quantity in shares, unsigned (0 = none). */
@@ -319,8 +277,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder minimumQuantity(final long value)
     {
-        putUInt32(MINIMUM_QUANTITY_OFFSET, value);
-        return this;
+        return putUInt32(MINIMUM_QUANTITY_OFFSET, value);
     }
 
     /** @return Cross Type, e.g. 'N' no cross (continuous market). */
@@ -335,8 +292,7 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder crossType(final byte value)
     {
-        putChar(CROSS_TYPE_OFFSET, value);
-        return this;
+        return putChar(CROSS_TYPE_OFFSET, value);
     }
 
     /** @return Customer Type: 'R' retail, 'N' not retail, ' ' the port's default. */
@@ -351,7 +307,6 @@ public final class EnterOrder extends OuchFlyweight
      */
     public EnterOrder customerType(final byte value)
     {
-        putChar(CUSTOMER_TYPE_OFFSET, value);
-        return this;
+        return putChar(CUSTOMER_TYPE_OFFSET, value);
     }
 }

@@ -1,7 +1,6 @@
 package io.bourse.ouch;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * OUCH 4.2 Accepted ('A', outbound): the order was accepted; echoes the entered fields as the exchange understood
@@ -32,7 +31,7 @@ import org.agrona.MutableDirectBuffer;
  * </pre>
  * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
  */
-public final class OrderAccepted extends OuchFlyweight
+public final class OrderAccepted extends OuchFlyweight<OrderAccepted>
 {
     /** Message Type. */
     public static final byte TYPE = Ouch42.ACCEPTED;
@@ -74,38 +73,10 @@ public final class OrderAccepted extends OuchFlyweight
     /** Offset of BBO Weight Indicator (alpha 1). */
     public static final int BBO_WEIGHT_INDICATOR_OFFSET = 65;
 
-    /**
-     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
-     *
-     * @param buffer holding the message.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderAccepted wrap(final DirectBuffer buffer, final int offset)
+    /** Creates an unwrapped flyweight: call {@link #wrap} or {@link #wrapAndApplyType} before the accessors. */
+    public OrderAccepted()
     {
-        wrapBuffer(buffer, offset);
-        return this;
-    }
-
-    /**
-     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
-     *
-     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderAccepted wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
-    {
-        wrapBuffer(buffer, offset);
-        putChar(MESSAGE_TYPE_OFFSET, TYPE);
-        return this;
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public int encodedLength()
-    {
-        return LENGTH;
+        super(TYPE, LENGTH);
     }
 
     /** @return Timestamp in nanoseconds since midnight. */
@@ -120,8 +91,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted timestamp(final long value)
     {
-        putInt64(TIMESTAMP_OFFSET, value);
-        return this;
+        return putInt64(TIMESTAMP_OFFSET, value);
     }
 
     /**
@@ -131,7 +101,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public void getOrderToken(final byte[] dst)
     {
-        getAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -140,8 +110,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted orderToken(final byte[] src)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -151,8 +120,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted orderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -162,14 +130,13 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted orderToken(final String token)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Order Token without its padding (allocates). */
     public String orderTokenAsString()
     {
-        return getAlphaAsString(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(ORDER_TOKEN_OFFSET);
     }
 
     /** @return Buy/Sell Indicator: 'B', 'S', 'T' (sell short) or 'E' (sell short exempt). */
@@ -184,8 +151,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted buySellIndicator(final byte value)
     {
-        putChar(BUY_SELL_INDICATOR_OFFSET, value);
-        return this;
+        return putChar(BUY_SELL_INDICATOR_OFFSET, value);
     }
 
     /** @return Shares, unsigned. */
@@ -200,8 +166,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted shares(final long value)
     {
-        putUInt32(SHARES_OFFSET, value);
-        return this;
+        return putUInt32(SHARES_OFFSET, value);
     }
 
     /** @return Stock: the 8 space-padded bytes read as a big-endian long, the form of {@code Symbols.pack}. */
@@ -216,8 +181,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted stock(final long packedStock)
     {
-        putInt64(STOCK_OFFSET, packedStock);
-        return this;
+        return putInt64(STOCK_OFFSET, packedStock);
     }
 
     /** @return Price in 1/10000 dollars, unsigned. */
@@ -232,8 +196,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted price(final long value)
     {
-        putUInt32(PRICE_OFFSET, value);
-        return this;
+        return putUInt32(PRICE_OFFSET, value);
     }
 
     /** @return Time in Force in seconds (0 immediate or cancel, 99998 market hours, 99999 system hours). */
@@ -248,8 +211,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted timeInForce(final long value)
     {
-        putUInt32(TIME_IN_FORCE_OFFSET, value);
-        return this;
+        return putUInt32(TIME_IN_FORCE_OFFSET, value);
     }
 
     /** @return Firm: the 4 space-padded bytes read as a big-endian int. */
@@ -264,8 +226,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted firm(final int packedFirm)
     {
-        putInt32(FIRM_OFFSET, packedFirm);
-        return this;
+        return putInt32(FIRM_OFFSET, packedFirm);
     }
 
     /**
@@ -275,8 +236,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted firm(final String firm)
     {
-        putAlpha(FIRM_OFFSET, Ouch42.FIRM_LENGTH, firm);
-        return this;
+        return putAlpha(FIRM_OFFSET, Ouch42.FIRM_LENGTH, firm);
     }
 
     /** @return the Firm without its padding (allocates). */
@@ -297,8 +257,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted display(final byte value)
     {
-        putChar(DISPLAY_OFFSET, value);
-        return this;
+        return putChar(DISPLAY_OFFSET, value);
     }
 
     /** @return Order Reference Number: the day-unique id of the order on the book (ITCH 5.0 Order Reference Number). */
@@ -313,8 +272,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted orderReferenceNumber(final long value)
     {
-        putInt64(ORDER_REFERENCE_NUMBER_OFFSET, value);
-        return this;
+        return putInt64(ORDER_REFERENCE_NUMBER_OFFSET, value);
     }
 
     /** @return Capacity: 'A' agency, 'P' principal, 'R' riskless, 'O' other. */
@@ -329,8 +287,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted capacity(final byte value)
     {
-        putChar(CAPACITY_OFFSET, value);
-        return this;
+        return putChar(CAPACITY_OFFSET, value);
     }
 
     /** @return Intermarket Sweep Eligibility: 'Y' or 'N'. */
@@ -345,8 +302,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted intermarketSweepEligibility(final byte value)
     {
-        putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
-        return this;
+        return putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
     }
 
     /** @return Minimum Quantity in shares, unsigned (0 = none). */
@@ -361,8 +317,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted minimumQuantity(final long value)
     {
-        putUInt32(MINIMUM_QUANTITY_OFFSET, value);
-        return this;
+        return putUInt32(MINIMUM_QUANTITY_OFFSET, value);
     }
 
     /** @return Cross Type, e.g. 'N' no cross (continuous market). */
@@ -377,8 +332,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted crossType(final byte value)
     {
-        putChar(CROSS_TYPE_OFFSET, value);
-        return this;
+        return putChar(CROSS_TYPE_OFFSET, value);
     }
 
     /** @return Order State: 'L' live, 'D' dead. */
@@ -393,8 +347,7 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted orderState(final byte value)
     {
-        putChar(ORDER_STATE_OFFSET, value);
-        return this;
+        return putChar(ORDER_STATE_OFFSET, value);
     }
 
     /** @return BBO Weight Indicator ('0'..'3', ' ' unspecified). */
@@ -409,7 +362,6 @@ public final class OrderAccepted extends OuchFlyweight
      */
     public OrderAccepted bboWeightIndicator(final byte value)
     {
-        putChar(BBO_WEIGHT_INDICATOR_OFFSET, value);
-        return this;
+        return putChar(BBO_WEIGHT_INDICATOR_OFFSET, value);
     }
 }

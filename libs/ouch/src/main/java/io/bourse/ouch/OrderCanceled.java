@@ -1,7 +1,6 @@
 package io.bourse.ouch;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * OUCH 4.2 Canceled ('C', outbound): the order was reduced or canceled, on request or by the exchange.
@@ -19,7 +18,7 @@ import org.agrona.MutableDirectBuffer;
  * </pre>
  * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
  */
-public final class OrderCanceled extends OuchFlyweight
+public final class OrderCanceled extends OuchFlyweight<OrderCanceled>
 {
     /** Message Type. */
     public static final byte TYPE = Ouch42.CANCELED;
@@ -37,38 +36,10 @@ public final class OrderCanceled extends OuchFlyweight
     /** Offset of Reason (alpha 1). */
     public static final int REASON_OFFSET = 27;
 
-    /**
-     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
-     *
-     * @param buffer holding the message.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderCanceled wrap(final DirectBuffer buffer, final int offset)
+    /** Creates an unwrapped flyweight: call {@link #wrap} or {@link #wrapAndApplyType} before the accessors. */
+    public OrderCanceled()
     {
-        wrapBuffer(buffer, offset);
-        return this;
-    }
-
-    /**
-     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
-     *
-     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderCanceled wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
-    {
-        wrapBuffer(buffer, offset);
-        putChar(MESSAGE_TYPE_OFFSET, TYPE);
-        return this;
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public int encodedLength()
-    {
-        return LENGTH;
+        super(TYPE, LENGTH);
     }
 
     /** @return Timestamp in nanoseconds since midnight. */
@@ -83,8 +54,7 @@ public final class OrderCanceled extends OuchFlyweight
      */
     public OrderCanceled timestamp(final long value)
     {
-        putInt64(TIMESTAMP_OFFSET, value);
-        return this;
+        return putInt64(TIMESTAMP_OFFSET, value);
     }
 
     /**
@@ -94,7 +64,7 @@ public final class OrderCanceled extends OuchFlyweight
      */
     public void getOrderToken(final byte[] dst)
     {
-        getAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -103,8 +73,7 @@ public final class OrderCanceled extends OuchFlyweight
      */
     public OrderCanceled orderToken(final byte[] src)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -114,8 +83,7 @@ public final class OrderCanceled extends OuchFlyweight
      */
     public OrderCanceled orderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -125,14 +93,13 @@ public final class OrderCanceled extends OuchFlyweight
      */
     public OrderCanceled orderToken(final String token)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Order Token without its padding (allocates). */
     public String orderTokenAsString()
     {
-        return getAlphaAsString(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(ORDER_TOKEN_OFFSET);
     }
 
     /** @return Decrement Shares: shares taken off the order by this cancel, unsigned. */
@@ -147,8 +114,7 @@ public final class OrderCanceled extends OuchFlyweight
      */
     public OrderCanceled decrementShares(final long value)
     {
-        putUInt32(DECREMENT_SHARES_OFFSET, value);
-        return this;
+        return putUInt32(DECREMENT_SHARES_OFFSET, value);
     }
 
     /** @return Reason: why the order was canceled, a {@code CANCEL_*} code of {@link Ouch42}. */
@@ -163,7 +129,6 @@ public final class OrderCanceled extends OuchFlyweight
      */
     public OrderCanceled reason(final byte value)
     {
-        putChar(REASON_OFFSET, value);
-        return this;
+        return putChar(REASON_OFFSET, value);
     }
 }

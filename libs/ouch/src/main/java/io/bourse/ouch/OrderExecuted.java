@@ -1,7 +1,6 @@
 package io.bourse.ouch;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * OUCH 4.2 Executed ('E', outbound): the order was (partially) executed.
@@ -21,7 +20,7 @@ import org.agrona.MutableDirectBuffer;
  * </pre>
  * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
  */
-public final class OrderExecuted extends OuchFlyweight
+public final class OrderExecuted extends OuchFlyweight<OrderExecuted>
 {
     /** Message Type. */
     public static final byte TYPE = Ouch42.EXECUTED;
@@ -43,38 +42,10 @@ public final class OrderExecuted extends OuchFlyweight
     /** Offset of Match Number (integer 8). */
     public static final int MATCH_NUMBER_OFFSET = 32;
 
-    /**
-     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
-     *
-     * @param buffer holding the message.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderExecuted wrap(final DirectBuffer buffer, final int offset)
+    /** Creates an unwrapped flyweight: call {@link #wrap} or {@link #wrapAndApplyType} before the accessors. */
+    public OrderExecuted()
     {
-        wrapBuffer(buffer, offset);
-        return this;
-    }
-
-    /**
-     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
-     *
-     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderExecuted wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
-    {
-        wrapBuffer(buffer, offset);
-        putChar(MESSAGE_TYPE_OFFSET, TYPE);
-        return this;
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public int encodedLength()
-    {
-        return LENGTH;
+        super(TYPE, LENGTH);
     }
 
     /** @return Timestamp in nanoseconds since midnight. */
@@ -89,8 +60,7 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public OrderExecuted timestamp(final long value)
     {
-        putInt64(TIMESTAMP_OFFSET, value);
-        return this;
+        return putInt64(TIMESTAMP_OFFSET, value);
     }
 
     /**
@@ -100,7 +70,7 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public void getOrderToken(final byte[] dst)
     {
-        getAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -109,8 +79,7 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public OrderExecuted orderToken(final byte[] src)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -120,8 +89,7 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public OrderExecuted orderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -131,14 +99,13 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public OrderExecuted orderToken(final String token)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Order Token without its padding (allocates). */
     public String orderTokenAsString()
     {
-        return getAlphaAsString(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(ORDER_TOKEN_OFFSET);
     }
 
     /** @return Executed Shares, unsigned. */
@@ -153,8 +120,7 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public OrderExecuted executedShares(final long value)
     {
-        putUInt32(EXECUTED_SHARES_OFFSET, value);
-        return this;
+        return putUInt32(EXECUTED_SHARES_OFFSET, value);
     }
 
     /** @return Execution Price in 1/10000 dollars, unsigned. */
@@ -169,8 +135,7 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public OrderExecuted executionPrice(final long value)
     {
-        putUInt32(EXECUTION_PRICE_OFFSET, value);
-        return this;
+        return putUInt32(EXECUTION_PRICE_OFFSET, value);
     }
 
     /** @return Liquidity Flag: 'A' added (maker), 'R' removed (taker). */
@@ -185,8 +150,7 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public OrderExecuted liquidityFlag(final byte value)
     {
-        putChar(LIQUIDITY_FLAG_OFFSET, value);
-        return this;
+        return putChar(LIQUIDITY_FLAG_OFFSET, value);
     }
 
     /** @return Match Number: day-unique id of the execution, the same for both sides (ITCH 5.0 Match Number). */
@@ -201,7 +165,6 @@ public final class OrderExecuted extends OuchFlyweight
      */
     public OrderExecuted matchNumber(final long value)
     {
-        putInt64(MATCH_NUMBER_OFFSET, value);
-        return this;
+        return putInt64(MATCH_NUMBER_OFFSET, value);
     }
 }

@@ -1,7 +1,6 @@
 package io.bourse.ouch;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * OUCH 4.2 Rejected ('J', outbound): an Enter Order was refused; the token stays used for the day.
@@ -18,7 +17,7 @@ import org.agrona.MutableDirectBuffer;
  * </pre>
  * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
  */
-public final class OrderRejected extends OuchFlyweight
+public final class OrderRejected extends OuchFlyweight<OrderRejected>
 {
     /** Message Type. */
     public static final byte TYPE = Ouch42.REJECTED;
@@ -34,38 +33,10 @@ public final class OrderRejected extends OuchFlyweight
     /** Offset of Reason (alpha 1). */
     public static final int REASON_OFFSET = 23;
 
-    /**
-     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
-     *
-     * @param buffer holding the message.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderRejected wrap(final DirectBuffer buffer, final int offset)
+    /** Creates an unwrapped flyweight: call {@link #wrap} or {@link #wrapAndApplyType} before the accessors. */
+    public OrderRejected()
     {
-        wrapBuffer(buffer, offset);
-        return this;
-    }
-
-    /**
-     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
-     *
-     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderRejected wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
-    {
-        wrapBuffer(buffer, offset);
-        putChar(MESSAGE_TYPE_OFFSET, TYPE);
-        return this;
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public int encodedLength()
-    {
-        return LENGTH;
+        super(TYPE, LENGTH);
     }
 
     /** @return Timestamp in nanoseconds since midnight. */
@@ -80,8 +51,7 @@ public final class OrderRejected extends OuchFlyweight
      */
     public OrderRejected timestamp(final long value)
     {
-        putInt64(TIMESTAMP_OFFSET, value);
-        return this;
+        return putInt64(TIMESTAMP_OFFSET, value);
     }
 
     /**
@@ -91,7 +61,7 @@ public final class OrderRejected extends OuchFlyweight
      */
     public void getOrderToken(final byte[] dst)
     {
-        getAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -100,8 +70,7 @@ public final class OrderRejected extends OuchFlyweight
      */
     public OrderRejected orderToken(final byte[] src)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -111,8 +80,7 @@ public final class OrderRejected extends OuchFlyweight
      */
     public OrderRejected orderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -122,14 +90,13 @@ public final class OrderRejected extends OuchFlyweight
      */
     public OrderRejected orderToken(final String token)
     {
-        putAlpha(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Order Token without its padding (allocates). */
     public String orderTokenAsString()
     {
-        return getAlphaAsString(ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(ORDER_TOKEN_OFFSET);
     }
 
     /** @return Reason: why the order was rejected, a {@code REJECT_*} code of {@link Ouch42}. */
@@ -144,7 +111,6 @@ public final class OrderRejected extends OuchFlyweight
      */
     public OrderRejected reason(final byte value)
     {
-        putChar(REASON_OFFSET, value);
-        return this;
+        return putChar(REASON_OFFSET, value);
     }
 }

@@ -1,7 +1,6 @@
 package io.bourse.ouch;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * OUCH 4.2 Replaced ('U', outbound): the order was replaced; the replacement is described in full.
@@ -32,7 +31,7 @@ import org.agrona.MutableDirectBuffer;
  * </pre>
  * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
  */
-public final class OrderReplaced extends OuchFlyweight
+public final class OrderReplaced extends OuchFlyweight<OrderReplaced>
 {
     /** Message Type. */
     public static final byte TYPE = Ouch42.REPLACED;
@@ -76,38 +75,10 @@ public final class OrderReplaced extends OuchFlyweight
     /** Offset of BBO Weight Indicator (alpha 1). */
     public static final int BBO_WEIGHT_INDICATOR_OFFSET = 79;
 
-    /**
-     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
-     *
-     * @param buffer holding the message.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderReplaced wrap(final DirectBuffer buffer, final int offset)
+    /** Creates an unwrapped flyweight: call {@link #wrap} or {@link #wrapAndApplyType} before the accessors. */
+    public OrderReplaced()
     {
-        wrapBuffer(buffer, offset);
-        return this;
-    }
-
-    /**
-     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
-     *
-     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public OrderReplaced wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
-    {
-        wrapBuffer(buffer, offset);
-        putChar(MESSAGE_TYPE_OFFSET, TYPE);
-        return this;
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public int encodedLength()
-    {
-        return LENGTH;
+        super(TYPE, LENGTH);
     }
 
     /** @return Timestamp in nanoseconds since midnight. */
@@ -122,8 +93,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced timestamp(final long value)
     {
-        putInt64(TIMESTAMP_OFFSET, value);
-        return this;
+        return putInt64(TIMESTAMP_OFFSET, value);
     }
 
     /**
@@ -133,7 +103,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public void getReplacementOrderToken(final byte[] dst)
     {
-        getAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(REPLACEMENT_ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -142,8 +112,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced replacementOrderToken(final byte[] src)
     {
-        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(REPLACEMENT_ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -153,8 +122,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced replacementOrderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(REPLACEMENT_ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -164,14 +132,13 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced replacementOrderToken(final String token)
     {
-        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(REPLACEMENT_ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Replacement Order Token without its padding (allocates). */
     public String replacementOrderTokenAsString()
     {
-        return getAlphaAsString(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(REPLACEMENT_ORDER_TOKEN_OFFSET);
     }
 
     /** @return Buy/Sell Indicator: 'B', 'S', 'T' (sell short) or 'E' (sell short exempt). */
@@ -186,8 +153,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced buySellIndicator(final byte value)
     {
-        putChar(BUY_SELL_INDICATOR_OFFSET, value);
-        return this;
+        return putChar(BUY_SELL_INDICATOR_OFFSET, value);
     }
 
     /** @return Shares, unsigned. */
@@ -202,8 +168,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced shares(final long value)
     {
-        putUInt32(SHARES_OFFSET, value);
-        return this;
+        return putUInt32(SHARES_OFFSET, value);
     }
 
     /** @return Stock: the 8 space-padded bytes read as a big-endian long, the form of {@code Symbols.pack}. */
@@ -218,8 +183,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced stock(final long packedStock)
     {
-        putInt64(STOCK_OFFSET, packedStock);
-        return this;
+        return putInt64(STOCK_OFFSET, packedStock);
     }
 
     /** @return Price in 1/10000 dollars, unsigned. */
@@ -234,8 +198,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced price(final long value)
     {
-        putUInt32(PRICE_OFFSET, value);
-        return this;
+        return putUInt32(PRICE_OFFSET, value);
     }
 
     /** @return Time in Force in seconds (0 immediate or cancel, 99998 market hours, 99999 system hours). */
@@ -250,8 +213,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced timeInForce(final long value)
     {
-        putUInt32(TIME_IN_FORCE_OFFSET, value);
-        return this;
+        return putUInt32(TIME_IN_FORCE_OFFSET, value);
     }
 
     /** @return Firm: the 4 space-padded bytes read as a big-endian int. */
@@ -266,8 +228,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced firm(final int packedFirm)
     {
-        putInt32(FIRM_OFFSET, packedFirm);
-        return this;
+        return putInt32(FIRM_OFFSET, packedFirm);
     }
 
     /**
@@ -277,8 +238,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced firm(final String firm)
     {
-        putAlpha(FIRM_OFFSET, Ouch42.FIRM_LENGTH, firm);
-        return this;
+        return putAlpha(FIRM_OFFSET, Ouch42.FIRM_LENGTH, firm);
     }
 
     /** @return the Firm without its padding (allocates). */
@@ -299,8 +259,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced display(final byte value)
     {
-        putChar(DISPLAY_OFFSET, value);
-        return this;
+        return putChar(DISPLAY_OFFSET, value);
     }
 
     /** @return Order Reference Number: the day-unique id of the order on the book (ITCH 5.0 Order Reference Number). */
@@ -315,8 +274,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced orderReferenceNumber(final long value)
     {
-        putInt64(ORDER_REFERENCE_NUMBER_OFFSET, value);
-        return this;
+        return putInt64(ORDER_REFERENCE_NUMBER_OFFSET, value);
     }
 
     /** @return Capacity: 'A' agency, 'P' principal, 'R' riskless, 'O' other. */
@@ -331,8 +289,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced capacity(final byte value)
     {
-        putChar(CAPACITY_OFFSET, value);
-        return this;
+        return putChar(CAPACITY_OFFSET, value);
     }
 
     /** @return Intermarket Sweep Eligibility: 'Y' or 'N'. */
@@ -347,8 +304,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced intermarketSweepEligibility(final byte value)
     {
-        putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
-        return this;
+        return putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
     }
 
     /** @return Minimum Quantity in shares, unsigned (0 = none). */
@@ -363,8 +319,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced minimumQuantity(final long value)
     {
-        putUInt32(MINIMUM_QUANTITY_OFFSET, value);
-        return this;
+        return putUInt32(MINIMUM_QUANTITY_OFFSET, value);
     }
 
     /** @return Cross Type, e.g. 'N' no cross (continuous market). */
@@ -379,8 +334,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced crossType(final byte value)
     {
-        putChar(CROSS_TYPE_OFFSET, value);
-        return this;
+        return putChar(CROSS_TYPE_OFFSET, value);
     }
 
     /** @return Order State: 'L' live, 'D' dead. */
@@ -395,8 +349,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced orderState(final byte value)
     {
-        putChar(ORDER_STATE_OFFSET, value);
-        return this;
+        return putChar(ORDER_STATE_OFFSET, value);
     }
 
     /**
@@ -406,7 +359,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public void getPreviousOrderToken(final byte[] dst)
     {
-        getAlpha(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(PREVIOUS_ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -415,8 +368,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced previousOrderToken(final byte[] src)
     {
-        putAlpha(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(PREVIOUS_ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -426,8 +378,7 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced previousOrderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(PREVIOUS_ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -437,14 +388,13 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced previousOrderToken(final String token)
     {
-        putAlpha(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(PREVIOUS_ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Previous Order Token without its padding (allocates). */
     public String previousOrderTokenAsString()
     {
-        return getAlphaAsString(PREVIOUS_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(PREVIOUS_ORDER_TOKEN_OFFSET);
     }
 
     /** @return BBO Weight Indicator ('0'..'3', ' ' unspecified). */
@@ -459,7 +409,6 @@ public final class OrderReplaced extends OuchFlyweight
      */
     public OrderReplaced bboWeightIndicator(final byte value)
     {
-        putChar(BBO_WEIGHT_INDICATOR_OFFSET, value);
-        return this;
+        return putChar(BBO_WEIGHT_INDICATOR_OFFSET, value);
     }
 }

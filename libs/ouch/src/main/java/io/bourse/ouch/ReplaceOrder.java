@@ -1,7 +1,6 @@
 package io.bourse.ouch;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * OUCH 4.2 Replace Order ('U', inbound): replace an open order with a new token, size and price; the new Shares are
@@ -24,7 +23,7 @@ import org.agrona.MutableDirectBuffer;
  * </pre>
  * The {@code String} forms of the alpha fields allocate: they are for tests and tools, not for hot paths.
  */
-public final class ReplaceOrder extends OuchFlyweight
+public final class ReplaceOrder extends OuchFlyweight<ReplaceOrder>
 {
     /** Message Type. */
     public static final byte TYPE = Ouch42.REPLACE_ORDER;
@@ -50,38 +49,10 @@ public final class ReplaceOrder extends OuchFlyweight
     /** Offset of Minimum Quantity (integer 4). */
     public static final int MINIMUM_QUANTITY_OFFSET = 43;
 
-    /**
-     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
-     *
-     * @param buffer holding the message.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public ReplaceOrder wrap(final DirectBuffer buffer, final int offset)
+    /** Creates an unwrapped flyweight: call {@link #wrap} or {@link #wrapAndApplyType} before the accessors. */
+    public ReplaceOrder()
     {
-        wrapBuffer(buffer, offset);
-        return this;
-    }
-
-    /**
-     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
-     *
-     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public ReplaceOrder wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
-    {
-        wrapBuffer(buffer, offset);
-        putChar(MESSAGE_TYPE_OFFSET, TYPE);
-        return this;
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public int encodedLength()
-    {
-        return LENGTH;
+        super(TYPE, LENGTH);
     }
 
     /**
@@ -91,7 +62,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public void getExistingOrderToken(final byte[] dst)
     {
-        getAlpha(EXISTING_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(EXISTING_ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -100,8 +71,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder existingOrderToken(final byte[] src)
     {
-        putAlpha(EXISTING_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(EXISTING_ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -111,8 +81,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder existingOrderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(EXISTING_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(EXISTING_ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -122,14 +91,13 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder existingOrderToken(final String token)
     {
-        putAlpha(EXISTING_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(EXISTING_ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Existing Order Token without its padding (allocates). */
     public String existingOrderTokenAsString()
     {
-        return getAlphaAsString(EXISTING_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(EXISTING_ORDER_TOKEN_OFFSET);
     }
 
     /**
@@ -139,7 +107,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public void getReplacementOrderToken(final byte[] dst)
     {
-        getAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, dst, 0);
+        getToken(REPLACEMENT_ORDER_TOKEN_OFFSET, dst);
     }
 
     /**
@@ -148,8 +116,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder replacementOrderToken(final byte[] src)
     {
-        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, 0);
-        return this;
+        return putToken(REPLACEMENT_ORDER_TOKEN_OFFSET, src);
     }
 
     /**
@@ -159,8 +126,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder replacementOrderToken(final DirectBuffer src, final int srcOffset)
     {
-        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, src, srcOffset);
-        return this;
+        return putToken(REPLACEMENT_ORDER_TOKEN_OFFSET, src, srcOffset);
     }
 
     /**
@@ -170,14 +136,13 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder replacementOrderToken(final String token)
     {
-        putAlpha(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH, token);
-        return this;
+        return putToken(REPLACEMENT_ORDER_TOKEN_OFFSET, token);
     }
 
     /** @return the Replacement Order Token without its padding (allocates). */
     public String replacementOrderTokenAsString()
     {
-        return getAlphaAsString(REPLACEMENT_ORDER_TOKEN_OFFSET, Ouch42.TOKEN_LENGTH);
+        return getTokenAsString(REPLACEMENT_ORDER_TOKEN_OFFSET);
     }
 
     /** @return Shares, unsigned. */
@@ -192,8 +157,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder shares(final long value)
     {
-        putUInt32(SHARES_OFFSET, value);
-        return this;
+        return putUInt32(SHARES_OFFSET, value);
     }
 
     /** @return Price in 1/10000 dollars, unsigned. */
@@ -208,8 +172,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder price(final long value)
     {
-        putUInt32(PRICE_OFFSET, value);
-        return this;
+        return putUInt32(PRICE_OFFSET, value);
     }
 
     /** @return Time in Force in seconds (0 immediate or cancel, 99998 market hours, 99999 system hours). */
@@ -224,8 +187,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder timeInForce(final long value)
     {
-        putUInt32(TIME_IN_FORCE_OFFSET, value);
-        return this;
+        return putUInt32(TIME_IN_FORCE_OFFSET, value);
     }
 
     /** @return Display, e.g. 'Y' anonymous-price to display. */
@@ -240,8 +202,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder display(final byte value)
     {
-        putChar(DISPLAY_OFFSET, value);
-        return this;
+        return putChar(DISPLAY_OFFSET, value);
     }
 
     /** @return Intermarket Sweep Eligibility: 'Y' or 'N'. */
@@ -256,8 +217,7 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder intermarketSweepEligibility(final byte value)
     {
-        putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
-        return this;
+        return putChar(INTERMARKET_SWEEP_ELIGIBILITY_OFFSET, value);
     }
 
     /** @return Minimum Quantity in shares, unsigned (0 = none). */
@@ -272,7 +232,6 @@ public final class ReplaceOrder extends OuchFlyweight
      */
     public ReplaceOrder minimumQuantity(final long value)
     {
-        putUInt32(MINIMUM_QUANTITY_OFFSET, value);
-        return this;
+        return putUInt32(MINIMUM_QUANTITY_OFFSET, value);
     }
 }

@@ -1,8 +1,5 @@
 package io.bourse.ouch;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-
 /**
  * OUCH 4.2 System Event ('S', outbound): signals a market-wide event such as the start or end of the day.
  * <pre>
@@ -16,7 +13,7 @@ import org.agrona.MutableDirectBuffer;
  * Total: 10 bytes; integers big-endian, unsigned; alphas ASCII, space padded on the right.
  * </pre>
  */
-public final class SystemEvent extends OuchFlyweight
+public final class SystemEvent extends OuchFlyweight<SystemEvent>
 {
     /** Message Type. */
     public static final byte TYPE = Ouch42.SYSTEM_EVENT;
@@ -30,38 +27,10 @@ public final class SystemEvent extends OuchFlyweight
     /** Offset of Event Code (alpha 1). */
     public static final int EVENT_CODE_OFFSET = 9;
 
-    /**
-     * Wraps a message for reading, or for writing when the buffer is a {@link MutableDirectBuffer}.
-     *
-     * @param buffer holding the message.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public SystemEvent wrap(final DirectBuffer buffer, final int offset)
+    /** Creates an unwrapped flyweight: call {@link #wrap} or {@link #wrapAndApplyType} before the accessors. */
+    public SystemEvent()
     {
-        wrapBuffer(buffer, offset);
-        return this;
-    }
-
-    /**
-     * Wraps a buffer for writing and puts the Message Type; the other fields are left for the setters.
-     *
-     * @param buffer to write to, with at least {@link #LENGTH} bytes from offset.
-     * @param offset of the Message Type byte.
-     * @return this.
-     */
-    public SystemEvent wrapAndApplyType(final MutableDirectBuffer buffer, final int offset)
-    {
-        wrapBuffer(buffer, offset);
-        putChar(MESSAGE_TYPE_OFFSET, TYPE);
-        return this;
-    }
-
-    /** {@inheritDoc} */
-    @Override
-    public int encodedLength()
-    {
-        return LENGTH;
+        super(TYPE, LENGTH);
     }
 
     /** @return Timestamp in nanoseconds since midnight. */
@@ -76,8 +45,7 @@ public final class SystemEvent extends OuchFlyweight
      */
     public SystemEvent timestamp(final long value)
     {
-        putInt64(TIMESTAMP_OFFSET, value);
-        return this;
+        return putInt64(TIMESTAMP_OFFSET, value);
     }
 
     /** @return Event Code: 'S' start of day, 'E' end of day. */
@@ -92,7 +60,6 @@ public final class SystemEvent extends OuchFlyweight
      */
     public SystemEvent eventCode(final byte value)
     {
-        putChar(EVENT_CODE_OFFSET, value);
-        return this;
+        return putChar(EVENT_CODE_OFFSET, value);
     }
 }

@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The fanout's Prometheus metrics: {@code bourse_fanout_messages_in_total} (market-data messages read),
  * {@code bourse_fanout_messages_out_total} (ITCH messages written to subscriber sockets, counted per subscriber),
  * {@code bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed
- * because its ring buffer was full), {@code bourse_fanout_latency_seconds{worker}},
- * {@code bourse_fanout_login_failures_total} and {@code bourse_fanout_errors_total}. Safe to update from every
- * thread; the latency of each worker from that worker only.
+ * because its ring buffer was full), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written to a
+ * subscriber socket, recorded by every worker), {@code bourse_fanout_login_failures_total} and
+ * {@code bourse_fanout_errors_total}. Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -24,14 +24,13 @@ final class FanoutMetrics
     private final CounterDataPoint drops;
     private final CounterDataPoint loginFailures;
     private final Gauge sessions;
-    private final WorkerLatencies latencies;
+    private final LatencySummary latency;
 
     /**
-     * @param registry    where to register.
-     * @param errorCount  read at scrape time as {@code bourse_fanout_errors_total}.
-     * @param workerCount number of workers, one latency summary each.
+     * @param registry   where to register.
+     * @param errorCount read at scrape time as {@code bourse_fanout_errors_total}.
      */
-    FanoutMetrics(final PrometheusRegistry registry, final AtomicLong errorCount, final int workerCount)
+    FanoutMetrics(final PrometheusRegistry registry, final AtomicLong errorCount)
     {
         messagesIn = counter(registry, "bourse_fanout_messages_in_total", "Market-data messages read");
         messagesOut = counter(
@@ -43,8 +42,8 @@ final class FanoutMetrics
             .help("Logged-in subscriber sessions")
             .withoutExemplars()
             .register(registry);
-        latencies = new WorkerLatencies(workerCount);
-        registry.register(latencies);
+        latency = LatencySummary.register(registry, "bourse_fanout_latency_seconds",
+            "Market-data timestamp to ITCH written to a subscriber socket");
         CounterWithCallback.builder()
             .name("bourse_fanout_errors_total")
             .help("Failed sessions, untranslatable messages, refused connections and agent errors")
@@ -88,11 +87,10 @@ final class FanoutMetrics
     }
 
     /**
-     * @param workerId a worker.
-     * @return the latency summary only that worker records into.
+     * @return the latency summary every worker records into, in nanoseconds.
      */
-    LatencySummary latency(final int workerId)
+    LatencySummary latency()
     {
-        return latencies.worker(workerId);
+        return latency;
     }
 }

@@ -78,7 +78,7 @@ public final class FanoutService implements AutoCloseable
         {
             final Credentials credentials = Credentials.load(ctx.credentialsFile());
             metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
-            final FanoutMetrics metrics = new FanoutMetrics(metricsServer.registry(), errorCount, ctx.workerCount());
+            final FanoutMetrics metrics = new FanoutMetrics(metricsServer.registry(), errorCount);
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
             final Subscription subscription = aeron.addSubscription(
                 layout.marketDataChannel(), layout.marketDataStreamId());

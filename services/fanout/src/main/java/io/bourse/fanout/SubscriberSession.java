@@ -7,6 +7,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.net.BoundedSendChannel;
 import io.bourse.common.time.MidnightNanoClock;
 
 import java.io.IOException;
@@ -63,8 +64,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         this.clock = clock;
         this.metrics = metrics;
         this.errorCount = errorCount;
-        this.server = new SoupBinTCPServer(
-            sessionClock, new StallGuardChannel(channel, sendTimeoutNs), MAX_RX_PAYLOAD_LENGTH, this, this);
+        this.server = new SoupBinTCPServer(sessionClock, new BoundedSendChannel(channel, sendTimeoutNs, "subscriber"),
+            MAX_RX_PAYLOAD_LENGTH, this, this);
     }
 
     /** @return true once logged in and until closed: the session takes live messages. */

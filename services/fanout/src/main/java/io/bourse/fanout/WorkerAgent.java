@@ -54,7 +54,7 @@ final class WorkerAgent implements Agent
     private long nextKeepAliveMs;
 
     /**
-     * @param workerId       0-based, names the thread and the latency label.
+     * @param workerId       0-based, names the thread.
      * @param ringBuffer     ITCH messages from the dispatcher, framed by {@link DispatcherAgent}.
      * @param newConnections connections assigned by the acceptor.
      * @param maxSessions    most sessions this worker serves.
@@ -92,7 +92,7 @@ final class WorkerAgent implements Agent
         this.sendTimeoutNs = sendTimeoutNs;
         this.messageLimit = messageLimit;
         this.metrics = metrics;
-        this.latency = metrics.latency(workerId);
+        this.latency = metrics.latency();
         this.errorCount = errorCount;
         try
         {

@@ -20,8 +20,9 @@ import java.time.format.DateTimeFormatter;
  * (default {@value #METRICS_PORT_DEFAULT}), {@value #GATEWAY_ID_PROP_NAME} (1..255, the top byte of the gateway's
  * clientOrderIds, default {@value #GATEWAY_ID_DEFAULT}), {@value #MAX_SESSIONS_PROP_NAME} (client connections open
  * at once, default {@value #MAX_SESSIONS_DEFAULT}), {@value #MAX_ORDER_SHARES_PROP_NAME} (largest Shares accepted,
- * default {@value #MAX_ORDER_SHARES_DEFAULT}), {@value #SEND_STALL_TIMEOUT_MS_PROP_NAME} (how long a client that
- * stops reading may stall a send before it is dropped, default {@value #SEND_STALL_TIMEOUT_MS_DEFAULT} ms),
+ * default {@value #MAX_ORDER_SHARES_DEFAULT}), {@value #SEND_STALL_TIMEOUT_MS_PROP_NAME} (how long a packet to a
+ * client that stops reading may stay partly written before the client is dropped, default
+ * {@value #SEND_STALL_TIMEOUT_MS_DEFAULT} ms),
  * {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10 characters, default today's UTC date as
  * yyyyMMdd), {@code bourse.credentials.file} (default {@code deploy/credentials.csv}), {@code bourse.metrics.jvm}
  * (default true), plus the {@link StreamLayout}, the {@link SymbolDirectory} and the idle strategy.
@@ -257,14 +258,14 @@ public final class GatewayContext
         return this;
     }
 
-    /** @return milliseconds a send may make no progress before the client is dropped. */
+    /** @return milliseconds a packet may stay partly written before the client is dropped. */
     public long sendStallTimeoutMs()
     {
         return sendStallTimeoutMs;
     }
 
     /**
-     * @param sendStallTimeoutMs milliseconds a send may make no progress before the client is dropped.
+     * @param sendStallTimeoutMs milliseconds a packet may stay partly written before the client is dropped.
      * @return this.
      */
     public GatewayContext sendStallTimeoutMs(final long sendStallTimeoutMs)

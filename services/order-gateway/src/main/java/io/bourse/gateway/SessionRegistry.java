@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import com.paritytrading.nassau.ProtocolException;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.net.BoundedSendChannel;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import org.agrona.CloseHelper;
@@ -55,7 +56,7 @@ final class SessionRegistry
      * @param sessionName        today's SoupBinTCP session, 10 characters at most.
      * @param gatewayId          1..255, for the clientOrderIds of the sessions.
      * @param maxConnections     most client connections open at once, logged in or not.
-     * @param sendStallTimeoutNs how long a client may leave a send stalled before it is dropped.
+     * @param sendStallTimeoutNs how long a packet may stay partly written before its client is dropped.
      * @param orderEntryAdapter  receives the OUCH messages of logged-in sessions.
      * @param ouch               sends the System Event.
      * @param metrics            counters.
@@ -108,7 +109,7 @@ final class SessionRegistry
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, Boolean.TRUE);
             final OuchConnection connection = new OuchConnection(
-                this, channel, new BoundedSendChannel(channel, sendStallTimeoutNs), clock,
+                this, channel, new BoundedSendChannel(channel, sendStallTimeoutNs, "client"), clock,
                 MAX_INBOUND_PAYLOAD_LENGTH);
             connections.add(connection);
             return connection;

@@ -7,13 +7,13 @@ import io.prometheus.metrics.model.snapshots.Quantile;
 import io.prometheus.metrics.model.snapshots.Quantiles;
 import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.SingleWriterRecorder;
+import org.HdrHistogram.Recorder;
 
 /**
- * A latency metric: one thread records nanoseconds into an HdrHistogram {@link SingleWriterRecorder} (no allocation,
- * no lock), and every scrape takes the interval histogram since the previous scrape and exports it as a Prometheus
- * summary in seconds with quantiles 0.5, 0.9, 0.99, 0.999, 0.9999 and 1.0 (max). Count and sum are cumulative.
- * Quantiles of an interval without samples are NaN, as Prometheus expects for an empty summary.
+ * A latency metric: any number of threads record nanoseconds into an HdrHistogram {@link Recorder} (wait-free, no
+ * allocation, no lock), and every scrape takes the interval histogram since the previous scrape and exports it as a
+ * Prometheus summary in seconds with quantiles 0.5, 0.9, 0.99, 0.999, 0.9999 and 1.0 (max). Count and sum are
+ * cumulative. Quantiles of an interval without samples are NaN, as Prometheus expects for an empty summary.
  */
 public final class LatencySummary implements Collector
 {
@@ -22,7 +22,7 @@ public final class LatencySummary implements Collector
 
     private final String name;
     private final String help;
-    private final SingleWriterRecorder recorder = new SingleWriterRecorder(HIGHEST_TRACKABLE_NS, 3);
+    private final Recorder recorder = new Recorder(HIGHEST_TRACKABLE_NS, 3);
     private Histogram interval;
     private long totalCount;
     private double totalSumSeconds;
@@ -51,7 +51,7 @@ public final class LatencySummary implements Collector
     }
 
     /**
-     * Records one latency; call from a single thread.
+     * Records one latency; call from any thread (wait-free).
      *
      * @param latencyNs nanoseconds; values outside [0, 1 hour] are clamped.
      */

@@ -1,4 +1,4 @@
-package io.bourse.fanout;
+package io.bourse.common.net;
 
 import java.io.IOException;
 import java.net.Socket;
@@ -10,30 +10,43 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A non-blocking socket channel that fails a write stuck on a full socket buffer. nassau's SoupBinTCP session writes
- * a packet by calling {@code write} until every byte is out; on a non-blocking channel to a subscriber that stopped
- * reading, that loop would spin forever and stall every other session of the worker. Through this channel, once a
- * write leaves bytes behind, the packet must be out within the send timeout or the write throws, and the session is
- * closed. Everything else is passed to the wrapped channel, which is the one registered with the worker's selector.
+ * The view of a connected, non-blocking {@link SocketChannel} that nassau writes through, in which a send cannot spin
+ * without bound. nassau's SoupBinTCP sessions write each packet whole, calling {@code write} until every byte is out;
+ * against a peer that stops reading, that loop would spin forever on the sending thread and stall every other session
+ * the thread serves. Through this view, once a write leaves part of a packet behind, the rest of the packet must be
+ * out within the send timeout or the write throws an {@link IOException}, so that the caller closes the one slow
+ * session. Reads, options and closing pass straight through; the wrapped channel, not this view, is the one to
+ * register with a selector. Not thread-safe: one sending thread per channel, as nassau has.
  */
-final class StallGuardChannel extends SocketChannel
+public final class BoundedSendChannel extends SocketChannel
 {
     private final SocketChannel delegate;
     private final long sendTimeoutNs;
+    private final String peerRole;
     private boolean stalled;
     private long stalledSinceNs;
 
     /**
      * @param delegate      a connected, non-blocking channel.
      * @param sendTimeoutNs longest time a packet may stay partly written, in nanoseconds.
+     * @param peerRole      what the peer is, e.g. "client" or "subscriber", for the exception message.
      */
-    StallGuardChannel(final SocketChannel delegate, final long sendTimeoutNs)
+    public BoundedSendChannel(final SocketChannel delegate, final long sendTimeoutNs, final String peerRole)
     {
         super(delegate.provider());
         this.delegate = delegate;
         this.sendTimeoutNs = sendTimeoutNs;
+        this.peerRole = peerRole;
     }
 
+    /**
+     * Writes what the socket takes of the packet.
+     *
+     * @param src the packet, or what is left of it.
+     * @return bytes written, possibly zero.
+     * @throws IOException when the wrapped write fails, or when the packet has been partly written for longer than
+     *                     the send timeout.
+     */
     @Override
     public int write(final ByteBuffer src) throws IOException
     {
@@ -42,12 +55,34 @@ final class StallGuardChannel extends SocketChannel
         return written;
     }
 
+    /**
+     * Writes what the socket takes of a packet gathered from several buffers (nassau's header and payload).
+     *
+     * @param srcs   buffers holding the packet.
+     * @param offset of the first buffer to write.
+     * @param length number of buffers to write.
+     * @return bytes written, possibly zero.
+     * @throws IOException when the wrapped write fails, or when the packet has been partly written for longer than
+     *                     the send timeout.
+     */
     @Override
     public long write(final ByteBuffer[] srcs, final int offset, final int length) throws IOException
     {
         final long written = delegate.write(srcs, offset, length);
-        checkProgress(srcs[offset + length - 1].hasRemaining());
+        checkProgress(hasRemaining(srcs, offset, length));
         return written;
+    }
+
+    private static boolean hasRemaining(final ByteBuffer[] srcs, final int offset, final int length)
+    {
+        for (int i = offset, end = offset + length; i < end; i++)
+        {
+            if (srcs[i].hasRemaining())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void checkProgress(final boolean bytesLeft) throws IOException
@@ -65,9 +100,11 @@ final class StallGuardChannel extends SocketChannel
         }
         else if (nowNs - stalledSinceNs > sendTimeoutNs)
         {
-            throw new IOException("subscriber not reading: packet not sent within " +
+            throw new IOException(peerRole + " not reading: packet not sent within " +
                 TimeUnit.NANOSECONDS.toMillis(sendTimeoutNs) + " ms");
         }
+        // The caller is about to write again at once: tell the CPU this is a spin.
+        Thread.onSpinWait();
     }
 
     @Override

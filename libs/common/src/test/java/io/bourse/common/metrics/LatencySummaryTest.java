@@ -1,0 +1,105 @@
+package io.bourse.common.metrics;
+
+import io.prometheus.metrics.model.snapshots.Quantile;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+@Timeout(10)
+class LatencySummaryTest
+{
+    private static final int THREADS = 4;
+    private static final int SAMPLES_PER_THREAD = 100_000;
+
+    private final LatencySummary summary = new LatencySummary("test_latency_seconds", "test");
+
+    @Test
+    void shouldCountEverySampleWhenRecordedFromManyThreads() throws InterruptedException
+    {
+        final CountDownLatch start = new CountDownLatch(1);
+        final List<Thread> writers = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++)
+        {
+            final long latencyNs = (t + 1) * 1_000L;
+            final Thread writer = new Thread(() ->
+            {
+                awaitQuietly(start);
+                for (int i = 0; i < SAMPLES_PER_THREAD; i++)
+                {
+                    summary.recordNs(latencyNs);
+                }
+            });
+            writer.start();
+            writers.add(writer);
+        }
+        start.countDown();
+        // Scrape while the writers record: no sample may be lost between intervals.
+        long scrapedCount = 0;
+        while (scrapedCount < (long)THREADS * SAMPLES_PER_THREAD && writers.stream().anyMatch(Thread::isAlive))
+        {
+            scrapedCount = point().getCount();
+        }
+        for (final Thread writer : writers)
+        {
+            writer.join();
+        }
+
+        final SummarySnapshot.SummaryDataPointSnapshot last = point();
+        assertThat(last.getCount()).isEqualTo((long)THREADS * SAMPLES_PER_THREAD);
+        // 1, 2, 3 and 4 µs, each SAMPLES_PER_THREAD times.
+        assertThat(last.getSum()).isCloseTo(SAMPLES_PER_THREAD * 10e-6, within(SAMPLES_PER_THREAD * 10e-6 * 1e-3));
+    }
+
+    @Test
+    void shouldExportQuantilesOfTheIntervalInSecondsWhenScraped()
+    {
+        summary.recordNs(1_000);
+        summary.recordNs(2_000_000);
+
+        final SummarySnapshot.SummaryDataPointSnapshot first = point();
+        final SummarySnapshot.SummaryDataPointSnapshot empty = point();
+
+        assertThat(first.getCount()).isEqualTo(2);
+        assertThat(first.getQuantiles().get(0).getValue()).isCloseTo(1e-6, within(1e-8));
+        assertThat(maxOf(first)).isCloseTo(2e-3, within(2e-6));
+        assertThat(empty.getCount()).isEqualTo(2);
+        assertThat(maxOf(empty)).isNaN();
+    }
+
+    private SummarySnapshot.SummaryDataPointSnapshot point()
+    {
+        return ((SummarySnapshot)summary.collect()).getDataPoints().get(0);
+    }
+
+    private static double maxOf(final SummarySnapshot.SummaryDataPointSnapshot point)
+    {
+        double max = Double.NaN;
+        for (final Quantile quantile : point.getQuantiles())
+        {
+            if (quantile.getQuantile() == 1.0)
+            {
+                max = quantile.getValue();
+            }
+        }
+        return max;
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
