@@ -41,10 +41,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Starts the exchange as the compose file does, one container per service from the image of the repository's
  * Dockerfile (media driver, engine shards 0 and 1, order gateway, market-data publisher, fan-out), on host networking
  * and the host's IPC namespace, and trades through it with real SoupBinTCP sessions: OUCH 4.2 on port 15000 and an
- * ITCH 5.0 subscriber on port 16000. Skipped only when Docker is absent. The containers use their own Aeron directory
- * but the default TCP ports, so a compose stack must not be running on the same host.
+ * ITCH 5.0 subscriber on port 16000. Needs Docker (without it, run the other modules with {@code -pl !tests}). The
+ * containers use their own Aeron directory but the default TCP ports, so a compose stack must not be running on the
+ * same host.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@Testcontainers
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 final class ExchangeContainersIT
 {

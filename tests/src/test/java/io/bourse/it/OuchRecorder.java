@@ -2,8 +2,11 @@ package io.bourse.it;
 
 import com.paritytrading.nassau.MessageListener;
 import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
 import io.bourse.ouch.OrderRejected;
+import io.bourse.ouch.OrderReplaced;
+import io.bourse.ouch.SystemEvent;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -12,7 +15,9 @@ import java.util.List;
 
 /**
  * Decodes the OUCH 4.2 outbound messages of one order-entry session (OUCH 4.2 §4.2 Accepted, §4.6 Executed,
- * §4.7 Rejected) into records, in arrival order; the tests ignore the other message types.
+ * §4.7 Rejected) into records, in arrival order; the tests ignore the other message types. Every message must have
+ * exactly its OUCH 4.2 length (System Event 10, Accepted 66, Replaced 80, Canceled 28, Executed 40, Rejected 24)
+ * and a known type, otherwise {@link #message} throws and the session's receive fails the test.
  */
 final class OuchRecorder implements MessageListener
 {
@@ -45,6 +50,21 @@ final class OuchRecorder implements MessageListener
         final byte[] bytes = new byte[message.remaining()];
         message.get(bytes);
         buffer.wrap(bytes);
+        final int expectedLength = switch (bytes[0])
+        {
+            case SystemEvent.TYPE -> SystemEvent.LENGTH;
+            case OrderAccepted.TYPE -> OrderAccepted.LENGTH;
+            case OrderReplaced.TYPE -> OrderReplaced.LENGTH;
+            case OrderCanceled.TYPE -> OrderCanceled.LENGTH;
+            case OrderExecuted.TYPE -> OrderExecuted.LENGTH;
+            case OrderRejected.TYPE -> OrderRejected.LENGTH;
+            default -> throw new IllegalStateException("unknown OUCH 4.2 outbound type '" + (char)bytes[0] + "'");
+        };
+        if (bytes.length != expectedLength)
+        {
+            throw new IllegalStateException("OUCH 4.2 '" + (char)bytes[0] + "' is " + bytes.length +
+                " bytes, the spec says " + expectedLength);
+        }
         switch (bytes[0])
         {
             case OrderAccepted.TYPE ->

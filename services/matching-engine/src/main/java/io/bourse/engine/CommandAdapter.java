@@ -1,6 +1,6 @@
 package io.bourse.engine;
 
-import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.MatchingEngine;
@@ -13,10 +13,12 @@ import org.agrona.DirectBuffer;
 
 /**
  * Decodes SBE commands (engine-schema.xml NewOrder, CancelOrder, ReplaceOrder) from the shard's command stream and
- * applies them to the {@link MatchingEngine}, stamping the events with the command's timestamp. Messages of another
- * schema or an unknown template are counted and skipped.
+ * applies them to the {@link MatchingEngine}, stamping the events with the command's timestamp. A command is only
+ * taken while the event stream can accept its outcomes; otherwise the poll is aborted and the command stays on the
+ * input stream (back pressure reaches the gateways instead of events being lost). Messages of another schema or an
+ * unknown template are counted and skipped.
  */
-final class CommandAdapter implements FragmentHandler
+final class CommandAdapter implements ControlledFragmentHandler
 {
     private final MatchingEngine engine;
     private final EventProxy eventProxy;
@@ -34,14 +36,18 @@ final class CommandAdapter implements FragmentHandler
     }
 
     @Override
-    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
+    public Action onFragment(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
     {
+        if (!eventProxy.canPublish())
+        {
+            return Action.ABORT;
+        }
         final long startNs = System.nanoTime();
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
         {
             metrics.unknownCommands.inc();
-            return;
+            return Action.CONTINUE;
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = header.blockLength();
@@ -82,9 +88,10 @@ final class CommandAdapter implements FragmentHandler
             default ->
             {
                 metrics.unknownCommands.inc();
-                return;
+                return Action.CONTINUE;
             }
         }
         metrics.serviceTime.recordNs(System.nanoTime() - startNs);
+        return Action.CONTINUE;
     }
 }

@@ -1,11 +1,15 @@
 package io.bourse.engine;
 
 import io.aeron.Subscription;
+import io.bourse.engine.match.MatchingEngine;
 import org.agrona.concurrent.Agent;
+
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The shard's single thread: polls the command stream and lets the {@link CommandAdapter} apply each command to the
- * matching engine, whose events the {@link EventProxy} publishes before the next command is read.
+ * matching engine, whose events the {@link EventProxy} publishes before the next command is read. After each batch it
+ * publishes the open order count for the metrics thread (which must not read the engine's maps).
  */
 final class EngineAgent implements Agent
 {
@@ -14,18 +18,29 @@ final class EngineAgent implements Agent
     private final int shardId;
     private final Subscription commands;
     private final CommandAdapter commandAdapter;
+    private final MatchingEngine engine;
+    private final AtomicLong openOrderCount;
 
-    EngineAgent(final int shardId, final Subscription commands, final CommandAdapter commandAdapter)
+    EngineAgent(
+        final int shardId, final Subscription commands, final CommandAdapter commandAdapter,
+        final MatchingEngine engine, final AtomicLong openOrderCount)
     {
         this.shardId = shardId;
         this.commands = commands;
         this.commandAdapter = commandAdapter;
+        this.engine = engine;
+        this.openOrderCount = openOrderCount;
     }
 
     @Override
     public int doWork()
     {
-        return commands.poll(commandAdapter, FRAGMENT_LIMIT);
+        final int workCount = commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT);
+        if (workCount > 0)
+        {
+            openOrderCount.setRelease(engine.openOrderCount());
+        }
+        return workCount;
     }
 
     @Override

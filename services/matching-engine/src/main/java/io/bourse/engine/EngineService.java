@@ -66,15 +66,16 @@ public final class EngineService implements AutoCloseable
 
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
         final EventProxy eventProxy = new EventProxy(
-            events, new BoundedOffer(new SleepingIdleStrategy(1_000), 1_000_000), metrics);
+            events, new BoundedOffer(new SleepingIdleStrategy(1_000), ctx.offerRetries()), metrics);
         final MatchingEngine engine = new MatchingEngine(
             ctx.shardId(), symbols(ctx.symbolDirectory(), ctx.shardId()), ctx.maxOrderQuantity(), eventProxy);
+        final AtomicLong openOrderCount = new AtomicLong();
         final EngineAgent agent = new EngineAgent(
-            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, metrics));
+            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, metrics), engine, openOrderCount);
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()
             .name("bourse_engine_open_orders").help("Orders resting on the shard's books")
-            .callback((callback) -> callback.call(engine.openOrderCount()))
+            .callback((callback) -> callback.call(openOrderCount.get()))
             .register(metricsServer.registry());
         CounterWithCallback.builder()
             .name("bourse_engine_errors_total").help("Errors raised by the engine agent")

@@ -23,6 +23,9 @@ import java.nio.ByteBuffer;
  */
 final class EventProxy implements MatchingEngineListener
 {
+    /** Free space the event stream must have before a command is taken: room for hundreds of events. */
+    private static final long MIN_AVAILABLE_WINDOW_BYTES = 64 * 1024;
+
     private final Publication publication;
     private final BoundedOffer offer;
     private final EngineMetrics metrics;
@@ -54,10 +57,13 @@ final class EventProxy implements MatchingEngineListener
         this.timestampNs = timestampNs;
     }
 
-    /** @return the sequence number of the last event published. */
-    long sequenceNumber()
+    /**
+     * @return true when the event stream has a subscriber and room for a command's events, so that taking the next
+     *         command from the input stream cannot lose its outcomes to back pressure.
+     */
+    boolean canPublish()
     {
-        return sequenceNumber;
+        return publication.isConnected() && publication.availableWindow() >= MIN_AVAILABLE_WINDOW_BYTES;
     }
 
     @Override

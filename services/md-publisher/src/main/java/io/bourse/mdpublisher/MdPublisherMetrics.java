@@ -47,12 +47,12 @@ final class MdPublisherMetrics
             .labelNames("type")
             .withoutExemplars()
             .register(registry);
-        eventsIn[OrderAcceptedDecoder.TEMPLATE_ID] = events.labelValues("OrderAccepted");
-        eventsIn[OrderRejectedDecoder.TEMPLATE_ID] = events.labelValues("OrderRejected");
-        eventsIn[OrderAddedDecoder.TEMPLATE_ID] = events.labelValues("OrderAdded");
-        eventsIn[OrderExecutedDecoder.TEMPLATE_ID] = events.labelValues("OrderExecuted");
-        eventsIn[OrderCanceledDecoder.TEMPLATE_ID] = events.labelValues("OrderCanceled");
-        eventsIn[OrderReplacedDecoder.TEMPLATE_ID] = events.labelValues("OrderReplaced");
+        eventsIn[OrderAcceptedDecoder.TEMPLATE_ID] = events.labelValues("accepted");
+        eventsIn[OrderRejectedDecoder.TEMPLATE_ID] = events.labelValues("rejected");
+        eventsIn[OrderAddedDecoder.TEMPLATE_ID] = events.labelValues("added");
+        eventsIn[OrderExecutedDecoder.TEMPLATE_ID] = events.labelValues("executed");
+        eventsIn[OrderCanceledDecoder.TEMPLATE_ID] = events.labelValues("canceled");
+        eventsIn[OrderReplacedDecoder.TEMPLATE_ID] = events.labelValues("replaced");
 
         final Counter messages = Counter.builder()
             .name("bourse_md_messages_out_total")
@@ -60,14 +60,14 @@ final class MdPublisherMetrics
             .labelNames("type")
             .withoutExemplars()
             .register(registry);
-        messagesOut[AddOrderEncoder.TEMPLATE_ID] = messages.labelValues("AddOrder");
-        messagesOut[io.bourse.sbe.md.OrderExecutedEncoder.TEMPLATE_ID] = messages.labelValues("OrderExecuted");
-        messagesOut[OrderCancelEncoder.TEMPLATE_ID] = messages.labelValues("OrderCancel");
-        messagesOut[OrderDeleteEncoder.TEMPLATE_ID] = messages.labelValues("OrderDelete");
-        messagesOut[OrderReplaceEncoder.TEMPLATE_ID] = messages.labelValues("OrderReplace");
-        messagesOut[TradeEncoder.TEMPLATE_ID] = messages.labelValues("Trade");
-        messagesOut[PriceLevelUpdateEncoder.TEMPLATE_ID] = messages.labelValues("PriceLevelUpdate");
-        messagesOut[BestBidOfferEncoder.TEMPLATE_ID] = messages.labelValues("BestBidOffer");
+        messagesOut[AddOrderEncoder.TEMPLATE_ID] = messages.labelValues("add_order");
+        messagesOut[io.bourse.sbe.md.OrderExecutedEncoder.TEMPLATE_ID] = messages.labelValues("order_executed");
+        messagesOut[OrderCancelEncoder.TEMPLATE_ID] = messages.labelValues("order_cancel");
+        messagesOut[OrderDeleteEncoder.TEMPLATE_ID] = messages.labelValues("order_delete");
+        messagesOut[OrderReplaceEncoder.TEMPLATE_ID] = messages.labelValues("order_replace");
+        messagesOut[TradeEncoder.TEMPLATE_ID] = messages.labelValues("trade");
+        messagesOut[PriceLevelUpdateEncoder.TEMPLATE_ID] = messages.labelValues("price_level_update");
+        messagesOut[BestBidOfferEncoder.TEMPLATE_ID] = messages.labelValues("best_bid_offer");
 
         publishLatency = LatencySummary.register(
             registry, "bourse_md_publish_latency_seconds", "Engine event timestamp to market data published");

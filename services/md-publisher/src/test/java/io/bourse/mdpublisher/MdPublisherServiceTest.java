@@ -109,10 +109,10 @@ class MdPublisherServiceTest
             HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
             HttpResponse.BodyHandlers.ofString()).body();
         assertThat(metrics)
-            .contains("bourse_md_events_in_total{type=\"OrderAccepted\"} 1.0\n")
-            .contains("bourse_md_events_in_total{type=\"OrderAdded\"} 2.0\n")
-            .contains("bourse_md_events_in_total{type=\"OrderExecuted\"} 1.0\n")
-            .contains("bourse_md_messages_out_total{type=\"BestBidOffer\"} 3.0\n")
+            .contains("bourse_md_events_in_total{type=\"accepted\"} 1.0\n")
+            .contains("bourse_md_events_in_total{type=\"added\"} 2.0\n")
+            .contains("bourse_md_events_in_total{type=\"executed\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{type=\"best_bid_offer\"} 3.0\n")
             .contains("bourse_md_errors_total 0.0\n")
             .contains("bourse_md_publish_latency_seconds_count 10\n");
     }

@@ -10,6 +10,8 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -47,19 +49,24 @@ public final class AgentLaunch
     }
 
     /**
-     * An error handler that logs the error with the agent's name and counts it.
+     * An error handler that counts every error and logs the first of each kind (exception class and message) with
+     * its stack trace, so that a repeating fault does not flood the log; the count shows how often it recurs.
      *
      * @param roleName  name to log with.
      * @param errorCount incremented per error.
      * @return the handler.
      */
-    public static ErrorHandler countingErrorHandler(final String roleName, final AtomicLong errorCount)
+    private static ErrorHandler countingErrorHandler(final String roleName, final AtomicLong errorCount)
     {
+        final Set<String> logged = ConcurrentHashMap.newKeySet();
         return (throwable) ->
         {
             errorCount.incrementAndGet();
-            System.err.println("[" + roleName + "] error: " + throwable);
-            throwable.printStackTrace(System.err);
+            if (logged.add(throwable.getClass().getName() + ": " + throwable.getMessage()))
+            {
+                System.err.println("[" + roleName + "] error (logged once, counted always): " + throwable);
+                throwable.printStackTrace(System.err);
+            }
         };
     }
 

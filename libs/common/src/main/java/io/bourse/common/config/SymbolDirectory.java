@@ -1,5 +1,7 @@
 package io.bourse.common.config;
 
+import org.agrona.collections.Long2ObjectHashMap;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,6 +24,7 @@ public final class SymbolDirectory
     }
 
     private final List<Entry> entries;
+    private final Long2ObjectHashMap<Entry> entriesBySymbol = new Long2ObjectHashMap<>();
     private final int shardCount;
 
     private SymbolDirectory(final List<Entry> entries)
@@ -31,6 +34,7 @@ public final class SymbolDirectory
         for (final Entry entry : entries)
         {
             maxShard = Math.max(maxShard, entry.shardId());
+            entriesBySymbol.put(entry.packed(), entry);
         }
         this.shardCount = maxShard + 1;
     }
@@ -106,19 +110,11 @@ public final class SymbolDirectory
 
     /**
      * @param packed a symbol packed by {@link Symbols#pack}.
-     * @return its entry, or null when the exchange does not trade it.
+     * @return its entry, or null when the exchange does not trade it (no allocation).
      */
     public Entry find(final long packed)
     {
-        for (int i = 0, n = entries.size(); i < n; i++)
-        {
-            final Entry entry = entries.get(i);
-            if (entry.packed() == packed)
-            {
-                return entry;
-            }
-        }
-        return null;
+        return entriesBySymbol.get(packed);
     }
 
     /**

@@ -5,8 +5,8 @@ import org.agrona.collections.Long2ObjectHashMap;
 import java.util.ArrayDeque;
 
 /**
- * A deterministic matching engine for the symbols of one shard: limit orders (day, or immediate-or-cancel when the
- * time in force is 0) matched in price-time priority, trades at the resting order's price, partial fills across
+ * A deterministic matching engine for the symbols of one shard: limit orders (day orders for market or system hours,
+ * or immediate-or-cancel) matched in price-time priority, trades at the resting order's price, partial fills across
  * price levels, cancel down to a new size keeping priority, and replace (priority kept on a size decrease at the same
  * price, lost on a price change or size increase; OUCH 4.2 §2.2-2.4 semantics). Every outcome goes to the
  * {@link MatchingEngineListener}; the book never rests crossed. No clock, no randomness, no hash-order iteration:
@@ -19,6 +19,12 @@ public final class MatchingEngine
 {
     /** Highest accepted price: $199,999.9900 (OUCH 4.2 price field limit), in 1/10000 dollars. */
     public static final long MAX_PRICE = 1_999_999_900L;
+    /** Time in force: immediate or cancel (OUCH 4.2 Enter Order, Time in Force 0). */
+    public static final int TIME_IN_FORCE_IMMEDIATE_OR_CANCEL = 0;
+    /** Time in force: market hours, a day order (99998). */
+    public static final int TIME_IN_FORCE_MARKET_HOURS = 99_998;
+    /** Time in force: system hours, a day order (99999). */
+    public static final int TIME_IN_FORCE_SYSTEM_HOURS = 99_999;
     /** Default per-order size limit in shares. */
     public static final long DEFAULT_MAX_ORDER_QUANTITY = 1_000_000L;
 
@@ -75,14 +81,15 @@ public final class MatchingEngine
     /**
      * Enters a limit order (OUCH 4.2 Enter Order). Rejected with 'S' for a symbol this shard does not trade, 'Z' for
      * a size of 0 or above the limit, 'X' for a price outside (0, {@link #MAX_PRICE}], 'O' for a client order id
-     * already open.
+     * already open or a time in force other than 0, 99998 and 99999 (timed orders are not supported yet).
      *
      * @param clientOrderId gateway's unique id.
      * @param symbol        packed symbol.
      * @param side          side.
      * @param quantity      shares.
      * @param price         limit price in 1/10000 dollars.
-     * @param timeInForce   seconds; 0 = immediate-or-cancel, anything else rests for the day.
+     * @param timeInForce   {@link #TIME_IN_FORCE_IMMEDIATE_OR_CANCEL}, {@link #TIME_IN_FORCE_MARKET_HOURS} or
+     *                      {@link #TIME_IN_FORCE_SYSTEM_HOURS}.
      */
     public void newOrder(
         final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
@@ -90,7 +97,7 @@ public final class MatchingEngine
     {
         final OrderBook book = booksBySymbol.get(symbol);
         final byte reject = null == book ? ReasonCodes.REJECT_INVALID_STOCK :
-            validate(quantity, price, clientOrderId, 0);
+            isSupported(timeInForce) ? validate(quantity, price, clientOrderId, 0) : ReasonCodes.REJECT_OTHER;
         if (0 != reject)
         {
             listener.onOrderRejected(clientOrderId, symbol, reject);
@@ -98,12 +105,12 @@ public final class MatchingEngine
         }
 
         final Order order = allocate();
-        order.init(clientOrderId, nextOrderId(), book, side, price, quantity, timeInForce);
+        order.init(clientOrderId, nextOrderId(), book, side, price, quantity);
         listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, price, timeInForce);
         match(book, order);
         if (order.remaining > 0)
         {
-            if (0 == timeInForce)
+            if (TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce)
             {
                 listener.onOrderCanceled(clientOrderId, order.orderId, symbol, order.remaining, 0,
                     ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
@@ -244,6 +251,12 @@ public final class MatchingEngine
             return ReasonCodes.REJECT_OTHER;
         }
         return 0;
+    }
+
+    private static boolean isSupported(final int timeInForce)
+    {
+        return TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce || TIME_IN_FORCE_MARKET_HOURS == timeInForce ||
+            TIME_IN_FORCE_SYSTEM_HOURS == timeInForce;
     }
 
     private static boolean crosses(final Side takerSide, final long takerPrice, final long makerPrice)

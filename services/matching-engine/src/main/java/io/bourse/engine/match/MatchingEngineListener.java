@@ -15,7 +15,7 @@ public interface MatchingEngineListener
      * @param side          side.
      * @param quantity      order size in shares.
      * @param price         limit price.
-     * @param timeInForce   seconds; 0 is immediate-or-cancel.
+     * @param timeInForce   0 immediate-or-cancel, 99998 market hours, 99999 system hours.
      */
     void onOrderAccepted(
         long clientOrderId, long orderId, long symbol, Side side, long quantity, long price, int timeInForce);

@@ -11,7 +11,6 @@ final class Order
     Side side;
     long price;
     long remaining;
-    int timeInForce;
     OrderBook book;
     PriceLevel level;
     Order prev;
@@ -19,7 +18,7 @@ final class Order
 
     void init(
         final long clientOrderId, final long orderId, final OrderBook book, final Side side, final long price,
-        final long quantity, final int timeInForce)
+        final long quantity)
     {
         this.clientOrderId = clientOrderId;
         this.orderId = orderId;
@@ -27,7 +26,6 @@ final class Order
         this.side = side;
         this.price = price;
         this.remaining = quantity;
-        this.timeInForce = timeInForce;
         this.level = null;
         this.prev = null;
         this.next = null;

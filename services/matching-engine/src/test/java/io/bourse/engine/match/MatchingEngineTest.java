@@ -109,7 +109,7 @@ class MatchingEngineTest
     }
 
     @Test
-    void shouldRejectWhenSymbolSizePriceOrIdInvalid()
+    void shouldRejectWhenSymbolSizePriceIdOrTimeInForceInvalid()
     {
         engine.newOrder(1, Symbols.pack("MSFT"), Side.BUY, 100, 1_000_000, DAY);
         engine.newOrder(2, AAPL, Side.BUY, 0, 1_000_000, DAY);
@@ -118,6 +118,7 @@ class MatchingEngineTest
         engine.newOrder(5, AAPL, Side.BUY, 100, MatchingEngine.MAX_PRICE + 1, DAY);
         engine.newOrder(6, AAPL, Side.BUY, 100, 1_000_000, DAY);
         engine.newOrder(6, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(7, AAPL, Side.BUY, 100, 1_000_000, 300);
 
         assertThat(events.drain()).containsExactly(
             new Rejected(1, ReasonCodes.REJECT_INVALID_STOCK),
@@ -127,7 +128,8 @@ class MatchingEngineTest
             new Rejected(5, ReasonCodes.REJECT_INVALID_PRICE),
             new Accepted(6, orderId(1), Side.BUY, 100, 1_000_000, DAY),
             new Added(orderId(1), Side.BUY, 100, 1_000_000),
-            new Rejected(6, ReasonCodes.REJECT_OTHER));
+            new Rejected(6, ReasonCodes.REJECT_OTHER),
+            new Rejected(7, ReasonCodes.REJECT_OTHER));
     }
 
     @Test
