@@ -172,7 +172,8 @@ final class OrderEntry
         }
         final RejectCause problem = null == existing ? RejectCause.UNKNOWN_ORDER :
             !isValidShares(shares) ? RejectCause.INVALID_SHARES :
-            !isValidPrice(price) ? RejectCause.INVALID_PRICE : null;
+            !isValidPrice(price) ? RejectCause.INVALID_PRICE :
+            message.timeInForce() != existing.timeInForce ? RejectCause.TIME_IN_FORCE_CHANGE : null;
         if (null != problem)
         {
             reject(session, buffer, tokenOffset, problem);
@@ -190,7 +191,7 @@ final class OrderEntry
         replacement.crossType = existing.crossType;
         replacement.price = price;
         replacement.openShares = shares;
-        replacement.timeInForce = message.timeInForce();
+        replacement.timeInForce = existing.timeInForce;
         replacement.display = message.display();
         replacement.intermarketSweepEligibility = message.intermarketSweepEligibility();
         replacement.minimumQuantity = message.minimumQuantity();

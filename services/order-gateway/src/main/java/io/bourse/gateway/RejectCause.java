@@ -24,6 +24,8 @@ enum RejectCause
     INVALID_PRICE("invalid_price", Ouch42.REJECT_INVALID_PRICE),
     /** Replace or cancel of a token that names no open order. */
     UNKNOWN_ORDER("unknown_order", Ouch42.REJECT_OTHER),
+    /** Replace Order asking for another time in force: the engine keeps an order's time in force. */
+    TIME_IN_FORCE_CHANGE("time_in_force_change", Ouch42.REJECT_OTHER),
     /** The command could not be offered to the engine shard (not connected, or back pressured past the bound). */
     ENGINE_UNAVAILABLE("engine_unavailable", Ouch42.REJECT_HALTED),
     /** The engine refused the command; its own reason code is sent. */

@@ -172,7 +172,7 @@ class OrderEntryTest
         enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
         events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
 
-        replace(alice, "A1", "A2", 50, PRICE - 100, 0);
+        replace(alice, "A1", "A2", 50, PRICE - 100, DAY);
         events.replaced(T2, id(1, 1), id(1, 2), 7, 8, "AAPL", Side.BUY, 50, PRICE - 100);
         cancel(alice, "A1", 0);
         cancel(alice, "A2", 0);
@@ -182,7 +182,8 @@ class OrderEntryTest
             new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE - 100),
             new Cancel(0, T0, id(1, 2), 0)));
         assertThat(OuchMessages.of(alice).get(1)).isEqualTo(
-            new Replaced(T2, "A2", 'B', 50, "AAPL", PRICE - 100, 0, "DEMO", 'N', 8, 'A', 'Y', 10, 'N', 'L', "A1", ' '));
+            new Replaced(T2, "A2", 'B', 50, "AAPL", PRICE - 100, DAY, "DEMO", 'N', 8, 'A', 'Y', 10, 'N', 'L', "A1",
+                ' '));
         assertThat(orderEntry.openOrderCount()).isEqualTo(1);
     }
 
@@ -198,6 +199,19 @@ class OrderEntryTest
 
         assertThat(OuchMessages.of(alice).get(1)).isEqualTo(new Rejected(T2, "A2", 'O'));
         assertThat(engine.commands().get(2)).isEqualTo(new Cancel(0, T0, id(1, 1), 0));
+        assertThat(orderEntry.openOrderCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRejectReplacementWhenItChangesTheTimeInForce()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+
+        replace(alice, "A1", "A2", 50, PRICE, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+
+        assertThat(engine.commands()).hasSize(1);
+        assertThat(OuchMessages.of(alice).get(1)).isEqualTo(new Rejected(T0, "A2", 'O'));
         assertThat(orderEntry.openOrderCount()).isEqualTo(1);
     }
 
