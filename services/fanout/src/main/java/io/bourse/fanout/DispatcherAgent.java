@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Reads the market-data stream, translates each L3 message to ITCH 5.0 once and writes it to every worker's ring
  * buffer. Never blocks: a worker whose ring buffer is full misses the message, which is counted as a drop (and
- * logged once per run of drops). Messages without an ITCH form are only counted in; untranslatable ones are counted
+ * logged once per run of drops). The first record that fits again is preceded by a {@link #DATA_LOST_MSG_TYPE_ID}
+ * marker, so that the worker ends the sessions that missed messages, at the point of the gap, instead of letting
+ * their books silently diverge. Messages without an ITCH form are only counted in; untranslatable ones are counted
  * as errors.
  *
  * <p>Ring-buffer record, message type {@link #ITCH_MSG_TYPE_ID}:
@@ -33,6 +35,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
 {
     /** Ring-buffer message type of an ITCH message. */
     static final int ITCH_MSG_TYPE_ID = 1;
+    /** Ring-buffer message type of the marker written after a run of drops (no payload beyond one byte). */
+    static final int DATA_LOST_MSG_TYPE_ID = 2;
     /** Offset of the market-data timestamp in a record. */
     static final int TIMESTAMP_OFFSET = 0;
     /** Offset of the ITCH message in a record. */
@@ -104,18 +108,20 @@ final class DispatcherAgent implements Agent, FragmentHandler
 
     private void dispatch(final int workerId, final int recordLength)
     {
-        if (workerRings[workerId].write(ITCH_MSG_TYPE_ID, recordBuffer, 0, recordLength))
+        final RingBuffer ring = workerRings[workerId];
+        if (dropping[workerId] && ring.write(DATA_LOST_MSG_TYPE_ID, recordBuffer, 0, 1))
         {
             dropping[workerId] = false;
         }
-        else
+        if (!dropping[workerId] && ring.write(ITCH_MSG_TYPE_ID, recordBuffer, 0, recordLength))
         {
-            metrics.onDrop();
-            if (!dropping[workerId])
-            {
-                dropping[workerId] = true;
-                System.err.println("[fanout-dispatcher] worker " + workerId + " ring buffer full: dropping messages");
-            }
+            return;
+        }
+        metrics.onDrop();
+        if (!dropping[workerId])
+        {
+            dropping[workerId] = true;
+            System.err.println("[fanout-dispatcher] worker " + workerId + " ring buffer full: dropping messages");
         }
     }
 }

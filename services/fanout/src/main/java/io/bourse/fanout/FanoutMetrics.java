@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The fanout's Prometheus metrics: {@code bourse_fanout_messages_in_total} (market-data messages read),
  * {@code bourse_fanout_messages_out_total} (ITCH messages written to subscriber sockets, counted per subscriber),
  * {@code bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed
- * because its ring buffer was full), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written to a
+ * because its ring buffer was full), {@code bourse_fanout_gap_disconnects_total} (sessions ended with End of Session
+ * because their worker missed messages), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written to a
  * subscriber socket, recorded by every worker), {@code bourse_fanout_login_failures_total} and
  * {@code bourse_fanout_errors_total}. Safe to update from every thread.
  */
@@ -22,6 +23,7 @@ final class FanoutMetrics
     private final CounterDataPoint messagesIn;
     private final CounterDataPoint messagesOut;
     private final CounterDataPoint drops;
+    private final CounterDataPoint gapDisconnects;
     private final CounterDataPoint loginFailures;
     private final Gauge sessions;
     private final LatencySummary latency;
@@ -36,6 +38,8 @@ final class FanoutMetrics
         messagesOut = counter(
             registry, "bourse_fanout_messages_out_total", "ITCH messages written to subscriber sockets");
         drops = counter(registry, "bourse_fanout_drops_total", "Messages dropped because a worker's ring was full");
+        gapDisconnects = counter(registry, "bourse_fanout_gap_disconnects_total",
+            "Sessions ended because their worker missed messages");
         loginFailures = counter(registry, "bourse_fanout_login_failures_total", "Login Requests rejected");
         sessions = Gauge.builder()
             .name("bourse_fanout_sessions")
@@ -69,6 +73,11 @@ final class FanoutMetrics
     void onDrop()
     {
         drops.inc();
+    }
+
+    void onGapDisconnects(final int count)
+    {
+        gapDisconnects.inc(count);
     }
 
     void onLoginFailure()

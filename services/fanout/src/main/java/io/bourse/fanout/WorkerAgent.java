@@ -24,8 +24,9 @@ import java.util.function.Consumer;
 /**
  * Serves one group of subscriber sessions: takes the connections the acceptor assigns it, reads its sessions through
  * its own selector (logins, heartbeats, logouts), and writes every ITCH message from its ring buffer to each
- * logged-in session. A session that fails is closed and counted; the others carry on. Connections beyond the
- * maximum sessions are closed at once and counted as errors.
+ * logged-in session. A session that fails is closed and counted; the others carry on. When the dispatcher reports
+ * that this worker missed messages, every logged-in session is ended with End of Session (its feed has a gap).
+ * Connections beyond the maximum sessions are closed at once and counted as errors.
  */
 final class WorkerAgent implements Agent
 {
@@ -183,9 +184,14 @@ final class WorkerAgent implements Agent
         ((SubscriberSession)key.attachment()).receive();
     }
 
-    /** Ring-buffer record: the md timestamp (8 bytes, native order) then the ITCH message. */
+    /** Ring-buffer record: the md timestamp (8 bytes, native order) then the ITCH message; or a data-lost marker. */
     private void onMessage(final int msgTypeId, final DirectBuffer buffer, final int index, final int length)
     {
+        if (DispatcherAgent.DATA_LOST_MSG_TYPE_ID == msgTypeId)
+        {
+            endLoggedInSessions();
+            return;
+        }
         final int itchLength = length - DispatcherAgent.ITCH_OFFSET;
         buffer.getBytes(index + DispatcherAgent.ITCH_OFFSET, payload, 0, itchLength);
         int sent = 0;
@@ -206,6 +212,22 @@ final class WorkerAgent implements Agent
             metrics.onMessagesOut(sent);
             latency.recordNs(clock.nanosSinceMidnight() - buffer.getLong(index + DispatcherAgent.TIMESTAMP_OFFSET));
         }
+    }
+
+    private void endLoggedInSessions()
+    {
+        int ended = 0;
+        for (int i = 0; i < sessionCount; i++)
+        {
+            final SubscriberSession session = sessions[i];
+            if (session.isLoggedIn())
+            {
+                session.endSession();
+                ended++;
+            }
+        }
+        metrics.onGapDisconnects(ended);
+        System.err.println("[" + roleName() + "] missed messages: ended " + ended + " sessions with End of Session");
     }
 
     private void removeClosedSessions()
