@@ -36,6 +36,8 @@ import java.util.concurrent.Callable;
         BourseMain.MdPublisherCommand.class,
         BourseMain.FanoutCommand.class,
         BourseMain.SimulatorCommand.class,
+        ReplayCommand.class,
+        BenchCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class BourseMain implements Runnable

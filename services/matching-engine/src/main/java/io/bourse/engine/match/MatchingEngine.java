@@ -6,11 +6,12 @@ import java.util.ArrayDeque;
 
 /**
  * A deterministic matching engine for the symbols of one shard: limit orders (day orders for market or system hours,
- * or immediate-or-cancel) matched in price-time priority, trades at the resting order's price, partial fills across
- * price levels, cancel down to a new size keeping priority, and replace (priority kept on a size decrease at the same
- * price, lost on a price change or size increase; OUCH 4.2 §2.2-2.4 semantics). Every outcome goes to the
- * {@link MatchingEngineListener}; the book never rests crossed. No clock, no randomness, no hash-order iteration:
- * the same commands give the same events.
+ * or immediate-or-cancel, optionally with a minimum quantity: fill-or-kill when it equals the size) matched in
+ * price-time priority, trades at the resting order's price, partial fills across price levels, cancel down to a new
+ * size keeping priority, replace (priority kept on a size decrease at the same price, lost on a price change or size
+ * increase; OUCH 4.2 §2.2-2.4 semantics), and exchange-core's MOVE ({@link #moveOrder(long, long)}: a new price that
+ * always loses priority). Every outcome goes to the {@link MatchingEngineListener}; the book never rests crossed. No
+ * clock, no randomness, no hash-order iteration: the same commands give the same events.
  *
  * <p>Order reference numbers and match numbers are {@code (count << 4) | shardId}, unique across up to 16 shards.
  * Not thread safe: one engine thread owns it.
@@ -79,9 +80,8 @@ public final class MatchingEngine
     }
 
     /**
-     * Enters a limit order (OUCH 4.2 Enter Order). Rejected with 'S' for a symbol this shard does not trade, 'Z' for
-     * a size of 0 or above the limit, 'X' for a price outside (0, {@link #MAX_PRICE}], 'O' for a client order id
-     * already open or a time in force other than 0, 99998 and 99999 (timed orders are not supported yet).
+     * Enters a limit order without a minimum quantity (OUCH 4.2 Enter Order, Minimum Quantity 0); see
+     * {@link #newOrder(long, long, Side, long, long, int, long)}.
      *
      * @param clientOrderId gateway's unique id.
      * @param symbol        packed symbol.
@@ -95,9 +95,39 @@ public final class MatchingEngine
         final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
         final int timeInForce)
     {
+        newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, 0);
+    }
+
+    /**
+     * Enters a limit order (OUCH 4.2 Enter Order). Rejected with 'S' for a symbol this shard does not trade, 'Z' for
+     * a size of 0 or above the limit, 'X' for a price outside (0, {@link #MAX_PRICE}], 'N' for a minimum quantity
+     * that is negative, above the size, or set on an order that is not immediate-or-cancel, 'O' for a client order id
+     * already open or a time in force other than 0, 99998 and 99999 (timed orders are not supported yet).
+     *
+     * <p>A minimum quantity (OUCH 4.2 Minimum Quantity) is checked before anything trades: when the opposite side
+     * holds fewer than that many shares at prices within the limit, the order trades nothing and is canceled whole
+     * with reason 'I' (it is an immediate-or-cancel order that could not execute; OUCH 4.2 has no dedicated cancel
+     * reason). A minimum equal to the size makes a fill-or-kill order. Bourse accepts a minimum only on
+     * immediate-or-cancel orders, so that a minimum never has to be remembered on a resting order.
+     *
+     * @param clientOrderId   gateway's unique id.
+     * @param symbol          packed symbol.
+     * @param side            side.
+     * @param quantity        shares.
+     * @param price           limit price in 1/10000 dollars.
+     * @param timeInForce     {@link #TIME_IN_FORCE_IMMEDIATE_OR_CANCEL}, {@link #TIME_IN_FORCE_MARKET_HOURS} or
+     *                        {@link #TIME_IN_FORCE_SYSTEM_HOURS}.
+     * @param minimumQuantity shares that must execute on entry or nothing does; 0 for no minimum.
+     */
+    public void newOrder(
+        final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
+        final int timeInForce, final long minimumQuantity)
+    {
         final OrderBook book = booksBySymbol.get(symbol);
         final byte reject = null == book ? ReasonCodes.REJECT_INVALID_STOCK :
-            isSupported(timeInForce) ? validate(quantity, price, clientOrderId, 0) : ReasonCodes.REJECT_OTHER;
+            !isSupported(timeInForce) ? ReasonCodes.REJECT_OTHER :
+            isValidMinimum(minimumQuantity, quantity, timeInForce) ? validate(quantity, price, clientOrderId, 0) :
+            ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY;
         if (0 != reject)
         {
             listener.onOrderRejected(clientOrderId, symbol, reject);
@@ -107,6 +137,13 @@ public final class MatchingEngine
         final Order order = allocate();
         order.init(clientOrderId, nextOrderId(), book, side, price, quantity);
         listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, price, timeInForce);
+        if (minimumQuantity > 0 && !canFill(book, side, price, minimumQuantity))
+        {
+            listener.onOrderCanceled(clientOrderId, order.orderId, symbol, quantity, 0,
+                ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
+            release(order);
+            return;
+        }
         match(book, order);
         if (order.remaining > 0)
         {
@@ -126,6 +163,16 @@ public final class MatchingEngine
         {
             release(order);
         }
+    }
+
+    /**
+     * @param clientOrderId an order's gateway id.
+     * @return its open (resting) shares, or 0 when it is not open.
+     */
+    public long openQuantity(final long clientOrderId)
+    {
+        final Order order = ordersByClientId.get(clientOrderId);
+        return null == order ? 0 : order.remaining;
     }
 
     /**
@@ -206,6 +253,46 @@ public final class MatchingEngine
             return;
         }
 
+        reenter(order, clientOrderId, quantity, price);
+    }
+
+    /**
+     * Moves an open order to a new price the way exchange-core's MOVE command does: the order keeps its client id and
+     * open size but always leaves its queue, even at an unchanged price, gets a new reference number, matches first if
+     * the new price crosses, and any remainder rests at the back of the new price level. Reported like a replace that
+     * loses priority, with {@code clientOrderId} as both the old and the new id. OUCH 4.2 has no such message: this
+     * serves the exchange-core replay and differential test. Rejected with 'O' when the order is not open, 'X' for a
+     * bad price.
+     *
+     * @param clientOrderId the open order.
+     * @param price         new limit price in 1/10000 dollars.
+     */
+    public void moveOrder(final long clientOrderId, final long price)
+    {
+        final Order order = ordersByClientId.get(clientOrderId);
+        if (null == order)
+        {
+            listener.onOrderRejected(clientOrderId, 0, ReasonCodes.REJECT_OTHER);
+            return;
+        }
+        final byte reject = validate(order.remaining, price, clientOrderId, clientOrderId);
+        if (0 != reject)
+        {
+            listener.onOrderRejected(clientOrderId, order.book.symbol(), reject);
+            return;
+        }
+        reenter(order, clientOrderId, order.remaining, price);
+    }
+
+    /**
+     * Takes an open order, already registered under its new client id, off its level and enters it again with a new
+     * reference number, price and size: rests it when it does not cross, otherwise matches it and rests the remainder.
+     */
+    private void reenter(final Order order, final long oldClientOrderId, final long quantity, final long price)
+    {
+        final OrderBook book = order.book;
+        final BookSide bookSide = book.side(order.side);
+        final long newClientOrderId = order.clientOrderId;
         final long oldOrderId = order.orderId;
         bookSide.remove(order);
         order.orderId = nextOrderId();
@@ -216,13 +303,13 @@ public final class MatchingEngine
         if (!crosses)
         {
             bookSide.add(order);
-            listener.onOrderReplaced(clientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
+            listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
                 order.side, quantity, price, BookUpdate.REPLACED);
             return;
         }
 
         ordersByClientId.remove(newClientOrderId);
-        listener.onOrderReplaced(clientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
+        listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
             order.side, quantity, price, BookUpdate.REMOVED);
         match(book, order);
         if (order.remaining > 0)
@@ -251,6 +338,29 @@ public final class MatchingEngine
             return ReasonCodes.REJECT_OTHER;
         }
         return 0;
+    }
+
+    private static boolean isValidMinimum(final long minimumQuantity, final long quantity, final int timeInForce)
+    {
+        return 0 == minimumQuantity ||
+            (minimumQuantity > 0 && minimumQuantity <= quantity && TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce);
+    }
+
+    /** @return true when the opposite side holds at least {@code quantity} shares at prices within the limit. */
+    private static boolean canFill(final OrderBook book, final Side side, final long price, final long quantity)
+    {
+        final BookSide makers = book.side(side.opposite());
+        long available = 0;
+        for (int depth = 0, n = makers.levelCount(); depth < n && available < quantity; depth++)
+        {
+            final PriceLevel level = makers.levelAt(depth);
+            if (!crosses(side, price, level.price))
+            {
+                break;
+            }
+            available += level.totalQuantity;
+        }
+        return available >= quantity;
     }
 
     private static boolean isSupported(final int timeInForce)

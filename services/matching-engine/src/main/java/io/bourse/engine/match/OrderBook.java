@@ -13,12 +13,13 @@ public final class OrderBook
     public interface OrderVisitor
     {
         /**
-         * @param orderId   reference number.
-         * @param side      side.
-         * @param price     limit price.
-         * @param remaining resting shares.
+         * @param clientOrderId gateway's id of the order.
+         * @param orderId       reference number.
+         * @param side          side.
+         * @param price         limit price.
+         * @param remaining     resting shares.
          */
-        void visit(long orderId, Side side, long price, long remaining);
+        void visit(long clientOrderId, long orderId, Side side, long price, long remaining);
     }
 
     private final long symbol;
@@ -85,7 +86,7 @@ public final class OrderBook
         {
             for (Order order = bookSide.levelAt(depth).head; null != order; order = order.next)
             {
-                visitor.visit(order.orderId, side, order.price, order.remaining);
+                visitor.visit(order.clientOrderId, order.orderId, side, order.price, order.remaining);
             }
         }
     }

@@ -9,12 +9,14 @@ public final class ReasonCodes
     public static final byte REJECT_INVALID_PRICE = 'X';
     /** Rejected: shares zero or above the configured safety threshold. */
     public static final byte REJECT_SHARES_THRESHOLD = 'Z';
+    /** Rejected: invalid minimum quantity (negative, above the order size, or on an order that can rest). */
+    public static final byte REJECT_INVALID_MINIMUM_QUANTITY = 'N';
     /** Rejected: other (duplicate order id, replace of an order that is no longer open). */
     public static final byte REJECT_OTHER = 'O';
 
     /** Canceled: user requested. */
     public static final byte CANCEL_USER_REQUESTED = 'U';
-    /** Canceled: immediate-or-cancel remainder. */
+    /** Canceled: immediate-or-cancel remainder, or a whole order whose minimum quantity could not execute. */
     public static final byte CANCEL_IMMEDIATE_OR_CANCEL = 'I';
 
     private ReasonCodes()

@@ -42,7 +42,8 @@ class MatchingEngineTest
     private List<Resting> book(final Side side)
     {
         final List<Resting> orders = new ArrayList<>();
-        engine.book(AAPL).forEachOrder(side, (id, s, price, remaining) -> orders.add(new Resting(id, s, price, remaining)));
+        engine.book(AAPL).forEachOrder(side,
+            (clientOrderId, id, s, price, remaining) -> orders.add(new Resting(id, s, price, remaining)));
         return orders;
     }
 
@@ -234,6 +235,122 @@ class MatchingEngineTest
             new Rejected(2, ReasonCodes.REJECT_OTHER),
             new Rejected(11, ReasonCodes.REJECT_INVALID_PRICE));
         assertThat(book(Side.BUY)).hasSize(2);
+    }
+
+    @Test
+    void shouldFillWholeOrderWhenFillOrKillCanBeFilledWithinLimit()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 60, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.SELL, 60, 1_000_100, DAY);
+        events.drain();
+
+        engine.newOrder(3, AAPL, Side.BUY, 100, 1_000_100, IOC, 100);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(3, orderId(3), Side.BUY, 100, 1_000_100, IOC),
+            new Executed(matchNumber(1), 60, 1_000_000, 3, 1, 0, 40),
+            new Executed(matchNumber(2), 40, 1_000_100, 3, 2, 20, 0));
+        assertThat(book(Side.SELL)).containsExactly(new Resting(orderId(2), Side.SELL, 1_000_100, 20));
+    }
+
+    @Test
+    void shouldCancelWholeOrderAndTradeNothingWhenMinimumQuantityCannotBeFilled()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 60, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.SELL, 60, 1_000_200, DAY);
+        events.drain();
+
+        engine.newOrder(3, AAPL, Side.BUY, 100, 1_000_100, IOC, 100);
+        engine.newOrder(4, AAPL, Side.BUY, 100, 1_000_100, IOC, 61);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(3, orderId(3), Side.BUY, 100, 1_000_100, IOC),
+            new Canceled(3, orderId(3), 100, 0, ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false),
+            new Accepted(4, orderId(4), Side.BUY, 100, 1_000_100, IOC),
+            new Canceled(4, orderId(4), 100, 0, ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false));
+        assertThat(book(Side.SELL)).containsExactly(
+            new Resting(orderId(1), Side.SELL, 1_000_000, 60),
+            new Resting(orderId(2), Side.SELL, 1_000_200, 60));
+        assertThat(engine.openOrderCount()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldCancelRemainderWhenMinimumQuantityIsMetButNotTheWholeSize()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 60, 1_000_000, DAY);
+        events.drain();
+
+        engine.newOrder(2, AAPL, Side.SELL, 100, 1_000_000, IOC, 50);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(2, orderId(2), Side.SELL, 100, 1_000_000, IOC),
+            new Executed(matchNumber(1), 60, 1_000_000, 2, 1, 0, 40),
+            new Canceled(2, orderId(2), 40, 0, ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false));
+    }
+
+    @Test
+    void shouldRejectMinimumQuantityWhenNegativeAboveSizeOrOnOrderThatCanRest()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, IOC, -1);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, IOC, 101);
+        engine.newOrder(3, AAPL, Side.BUY, 100, 1_000_000, DAY, 100);
+
+        assertThat(events.drain()).containsExactly(
+            new Rejected(1, ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY),
+            new Rejected(2, ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY),
+            new Rejected(3, ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY));
+        assertThat(engine.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldLosePriorityWhenMovedToSamePrice()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        events.drain();
+
+        engine.moveOrder(1, 1_000_000);
+
+        assertThat(events.drain()).containsExactly(
+            new Replaced(1, 1, orderId(1), orderId(3), 100, 1_000_000, BookUpdate.REPLACED));
+        assertThat(book(Side.BUY)).containsExactly(
+            new Resting(orderId(2), Side.BUY, 1_000_000, 100),
+            new Resting(orderId(3), Side.BUY, 1_000_000, 100));
+        assertThat(engine.openQuantity(1)).isEqualTo(100);
+    }
+
+    @Test
+    void shouldTradeOnArrivalAndRestRemainderUnderSameIdWhenMovedAcross()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 30, 1_000_100, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.cancelOrder(2, 80);
+        events.drain();
+
+        engine.moveOrder(2, 1_000_200);
+
+        assertThat(events.drain()).containsExactly(
+            new Replaced(2, 2, orderId(2), orderId(3), 80, 1_000_200, BookUpdate.REMOVED),
+            new Executed(matchNumber(1), 30, 1_000_100, 2, 1, 0, 50),
+            new Added(orderId(3), Side.BUY, 50, 1_000_200));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(orderId(3), Side.BUY, 1_000_200, 50));
+        assertThat(engine.openQuantity(2)).isEqualTo(50);
+        assertThat(engine.openQuantity(1)).isZero();
+    }
+
+    @Test
+    void shouldRejectMoveWhenOrderNotOpenOrPriceInvalid()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        events.drain();
+
+        engine.moveOrder(9, 1_000_000);
+        engine.moveOrder(1, 0);
+
+        assertThat(events.drain()).containsExactly(
+            new Rejected(9, ReasonCodes.REJECT_OTHER),
+            new Rejected(1, ReasonCodes.REJECT_INVALID_PRICE));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(orderId(1), Side.BUY, 1_000_000, 100));
     }
 
     @Test
