@@ -74,12 +74,6 @@ public final class BenchReport
         sb.append('\n');
         for (final EngineStats engine : engines)
         {
-            if (!engine.measuresLatency())
-            {
-                sb.append(String.format(Locale.ROOT, NAME_FORMAT, engine.name()))
-                    .append("   not measured per command (throughput only)\n");
-                continue;
-            }
             for (final EngineStats.Summary summary : EngineStats.Summary.values())
             {
                 final String name = EngineStats.Summary.MIN == summary ? engine.name() : "";
@@ -110,10 +104,9 @@ public final class BenchReport
                 ratio(bourse.throughput(EngineStats.Summary.MEDIAN), other.throughput(EngineStats.Summary.MEDIAN))));
             for (int column = 0; column < EngineStats.LATENCY_LABELS.length; column++)
             {
-                final boolean both = bourse.measuresLatency() && other.measuresLatency();
-                sb.append(String.format(Locale.ROOT, NUMBER_FORMAT, both ? ratio(
+                sb.append(String.format(Locale.ROOT, NUMBER_FORMAT, ratio(
                     bourse.latencyNs(column, EngineStats.Summary.MEDIAN),
-                    other.latencyNs(column, EngineStats.Summary.MEDIAN)) : "-"));
+                    other.latencyNs(column, EngineStats.Summary.MEDIAN))));
             }
             sb.append('\n');
         }

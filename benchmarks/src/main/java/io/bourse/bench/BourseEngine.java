@@ -36,12 +36,6 @@ final class BourseEngine implements EngineUnderTest
     }
 
     @Override
-    public boolean measuresLatency()
-    {
-        return true;
-    }
-
-    @Override
     public void reset()
     {
         replay = new ExchangeCoreReplay(DISCARD_TRADES);

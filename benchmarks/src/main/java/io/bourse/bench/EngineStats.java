@@ -27,21 +27,18 @@ public final class EngineStats
     }
 
     private final String name;
-    private final boolean measuresLatency;
     private final double[] throughputMcps;
     private final long[][] latencyNs;
     private final double[] allocatedBytes;
     private int iterations;
 
     /**
-     * @param name            engine name as printed.
-     * @param iterations      measured iterations to hold.
-     * @param measuresLatency true when each iteration also records a service-time histogram.
+     * @param name       engine name as printed.
+     * @param iterations measured iterations to hold.
      */
-    public EngineStats(final String name, final int iterations, final boolean measuresLatency)
+    public EngineStats(final String name, final int iterations)
     {
         this.name = name;
-        this.measuresLatency = measuresLatency;
         this.throughputMcps = new double[iterations];
         this.latencyNs = new long[LATENCY_LABELS.length][iterations];
         this.allocatedBytes = new double[iterations];
@@ -51,12 +48,6 @@ public final class EngineStats
     public String name()
     {
         return name;
-    }
-
-    /** @return true when service-time percentiles were recorded. */
-    public boolean measuresLatency()
-    {
-        return measuresLatency;
     }
 
     /** @return measured iterations added so far. */
@@ -70,8 +61,7 @@ public final class EngineStats
      *
      * @param commands  commands processed in the timed pass.
      * @param elapsedNs duration of the timed pass in nanoseconds.
-     * @param histogram      per-command service times in nanoseconds, or null when this engine measures throughput
-     *                       only.
+     * @param histogram      per-command service times in nanoseconds.
      * @param allocatedBytes bytes the benchmark thread allocated during the timed pass.
      * @throws IllegalStateException when all iterations are already in.
      */
@@ -83,14 +73,11 @@ public final class EngineStats
         }
         throughputMcps[iterations] = commands * 1_000.0 / Math.max(1, elapsedNs);
         this.allocatedBytes[iterations] = allocatedBytes;
-        if (measuresLatency)
+        for (int i = 0; i < PERCENTILES.length; i++)
         {
-            for (int i = 0; i < PERCENTILES.length; i++)
-            {
-                latencyNs[i][iterations] = histogram.getValueAtPercentile(PERCENTILES[i]);
-            }
-            latencyNs[PERCENTILES.length][iterations] = histogram.getMaxValue();
+            latencyNs[i][iterations] = histogram.getValueAtPercentile(PERCENTILES[i]);
         }
+        latencyNs[PERCENTILES.length][iterations] = histogram.getMaxValue();
         iterations++;
     }
 

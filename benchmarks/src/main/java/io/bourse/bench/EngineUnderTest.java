@@ -11,9 +11,6 @@ interface EngineUnderTest extends AutoCloseable
     /** @return engine name as printed. */
     String name();
 
-    /** @return true when {@link #runBenchTimed(Histogram)} records per-command service times. */
-    boolean measuresLatency();
-
     /** Fresh engine state, then the SETUP commands, untimed; zeroes the trade and failure counts. */
     void reset();
 
@@ -29,7 +26,6 @@ interface EngineUnderTest extends AutoCloseable
      *
      * @param histogram receives one service time in nanoseconds per command.
      * @return elapsed nanoseconds of the whole pass.
-     * @throws UnsupportedOperationException when {@link #measuresLatency()} is false.
      */
     long runBenchTimed(Histogram histogram);
 

@@ -84,12 +84,6 @@ final class ExchangeCoreBookEngine implements EngineUnderTest
     }
 
     @Override
-    public boolean measuresLatency()
-    {
-        return true;
-    }
-
-    @Override
     public void reset()
     {
         book = new OrderBookDirectImpl(ExchangeCoreSpec.SYMBOL_SPEC, ObjectsPool.createDefaultTestPool(),

@@ -7,8 +7,8 @@ import exchange.core2.core.common.SymbolType;
 import io.bourse.engine.replay.ExchangeCoreCommands;
 
 /**
- * The symbol and user set-up of exchange-core's single-symbol "margin" benchmark, shared by the order-book and the
- * full-pipeline runs, and the mapping of {@link ExchangeCoreCommands} codes onto exchange-core's enums.
+ * The symbol of exchange-core's single-symbol "margin" benchmark and the mapping of {@link ExchangeCoreCommands}
+ * codes onto exchange-core's enums.
  */
 final class ExchangeCoreSpec
 {
@@ -16,8 +16,6 @@ final class ExchangeCoreSpec
     static final int SYMBOL = 1;
     /** Quote currency of the futures contract: the currency every account is funded in. */
     static final int QUOTE_CURRENCY = 840;
-    /** Per-account funding, far beyond what the stream needs, so the risk engine never rejects (README). */
-    static final long FUNDING = 1_000_000_000_000_000L;
 
     /** A futures contract without fees: margin mode, as in exchange-core's PerfThroughput#testThroughputMargin. */
     static final CoreSymbolSpecification SYMBOL_SPEC = CoreSymbolSpecification.builder()
@@ -60,19 +58,5 @@ final class ExchangeCoreSpec
             case ExchangeCoreCommands.TYPE_FOK_BUDGET -> OrderType.FOK_BUDGET;
             default -> throw new IllegalArgumentException("not a PLACE order type: " + orderType);
         };
-    }
-
-    /**
-     * @param commands the stream.
-     * @return the highest uid in it (users are 1..that).
-     */
-    static int maxUid(final ExchangeCoreCommands commands)
-    {
-        int max = 0;
-        for (int i = 0, n = commands.count(); i < n; i++)
-        {
-            max = Math.max(max, commands.uid(i));
-        }
-        return max;
     }
 }

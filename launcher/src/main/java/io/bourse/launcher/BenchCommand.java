@@ -32,11 +32,10 @@ public final class BenchCommand implements Runnable
         mixinStandardHelpOptions = true,
         description = {
             "Replay exchange-core's 3M-command benchmark stream, single thread, no network, through Bourse's " +
-                "matching core, exchange-core's OrderBookDirectImpl and exchange-core's full pipeline; print " +
-                "throughput, service-time percentiles (min/median/max across iterations) and the ratios.",
-            "exchange-core's pipeline sets up its symbol through chronicle-core 2.19, which needs " +
-                "BOURSE_JAVA_OPTS='--add-exports java.base/sun.nio.ch=ALL-UNNAMED' and a JDK that still has " +
-                "FileChannelImpl.unmap0 (up to 17); where it cannot start, the report says why and skips it." })
+                "matching core and exchange-core's OrderBookDirectImpl; print throughput, service-time percentiles " +
+                "(min/median/max across iterations), allocation and the ratios.",
+            "exchange-core's full pipeline is not measured: its chronicle-core 2.19 dependency cannot start on " +
+                "Java 21+." })
     static final class Engine implements Callable<Integer>
     {
         @Option(names = "--commands", paramLabel = "FILE", defaultValue = BenchOptions.DEFAULT_COMMANDS,
