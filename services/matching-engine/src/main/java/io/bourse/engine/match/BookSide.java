@@ -1,29 +1,46 @@
 package io.bourse.engine.match;
 
-import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
- * One side of an order book: price levels in an array sorted so that the best level is last (bids ascending, offers
- * descending), which makes taking from the top and removing an emptied best level O(1). Levels are pooled.
+ * One side of an order book. Price levels live in a window of {@value #WINDOW_SIZE} consecutive prices indexed
+ * directly by price, with an occupancy bitmap, so that finding, creating and dropping a level there is O(1) and the
+ * next level after the best is a short bitmap scan. The window is centred on the first price of a side that was
+ * empty; levels outside it sit in a sorted array. The best level is cached; emptied levels wait in a free list.
  */
 final class BookSide
 {
-    private final Side side;
-    private final ArrayDeque<PriceLevel> levelPool;
-    private PriceLevel[] levels = new PriceLevel[64];
+    private static final int WINDOW_BITS = 13;
+    private static final int WINDOW_SIZE = 1 << WINDOW_BITS;
+
+    private final boolean bids;
+    private final PriceLevel[] window = new PriceLevel[WINDOW_SIZE];
+    private final long[] occupied = new long[WINDOW_SIZE >>> 6];
+    private long windowBase;
+    private PriceLevel[] outside = new PriceLevel[16];
+    private int outsideCount;
+    private PriceLevel best;
+    private PriceLevel freeLevels;
     private int count;
 
-    BookSide(final Side side, final ArrayDeque<PriceLevel> levelPool)
+    BookSide(final Side side)
     {
-        this.side = side;
-        this.levelPool = levelPool;
+        this.bids = Side.BUY == side;
     }
 
     /** @return the best level, or null when the side is empty. */
     PriceLevel best()
     {
-        return 0 == count ? null : levels[count - 1];
+        return best;
+    }
+
+    /**
+     * @param level a level of this side.
+     * @return the next level in priority order (the best one at a worse price), or null after the last.
+     */
+    PriceLevel next(final PriceLevel level)
+    {
+        return nextWorse(level.price);
     }
 
     int levelCount()
@@ -31,59 +48,31 @@ final class BookSide
         return count;
     }
 
-    /**
-     * @param depth 0 for the best level.
-     * @return the level at that depth.
-     */
-    PriceLevel levelAt(final int depth)
-    {
-        return levels[count - 1 - depth];
-    }
-
-    /** @return true when {@code a} is a better price than {@code b} on this side. */
-    boolean isBetter(final long a, final long b)
-    {
-        return side == Side.BUY ? a > b : a < b;
-    }
-
     /** Appends an order at its price, creating the level if needed (time priority: last in its level). */
     void add(final Order order)
     {
         final long price = order.price;
-        int lo = 0;
-        int hi = count - 1;
-        while (lo <= hi)
+        if (0 == count)
         {
-            final int mid = (lo + hi) >>> 1;
-            final long midPrice = levels[mid].price;
-            if (midPrice == price)
+            windowBase = price - (WINDOW_SIZE >> 1);
+        }
+        final long slot = price - windowBase;
+        PriceLevel level;
+        if (0 == (slot >>> WINDOW_BITS))
+        {
+            final int index = (int)slot;
+            level = window[index];
+            if (null == level)
             {
-                levels[mid].append(order);
-                return;
-            }
-            // Array is sorted worst..best: a better price sits at a higher index.
-            if (isBetter(price, midPrice))
-            {
-                lo = mid + 1;
-            }
-            else
-            {
-                hi = mid - 1;
+                level = newLevel(price);
+                window[index] = level;
+                occupied[index >>> 6] |= 1L << index;
             }
         }
-        if (count == levels.length)
+        else
         {
-            levels = Arrays.copyOf(levels, count * 2);
+            level = outsideLevel(price);
         }
-        System.arraycopy(levels, lo, levels, lo + 1, count - lo);
-        PriceLevel level = levelPool.pollLast();
-        if (null == level)
-        {
-            level = new PriceLevel();
-        }
-        level.init(price);
-        levels[lo] = level;
-        count++;
         level.append(order);
     }
 
@@ -105,42 +94,151 @@ final class BookSide
         order.level.totalQuantity -= quantity;
     }
 
-    private void removeLevel(final PriceLevel level)
+    private PriceLevel newLevel(final long price)
     {
-        if (levels[count - 1] == level)
+        PriceLevel level = freeLevels;
+        if (null == level)
         {
-            levels[--count] = null;
+            level = new PriceLevel();
         }
         else
         {
-            final int index = indexOf(level.price);
-            System.arraycopy(levels, index + 1, levels, index, count - index - 1);
-            levels[--count] = null;
+            freeLevels = level.nextFree;
         }
-        levelPool.addLast(level);
+        level.init(price);
+        count++;
+        if (null == best || isBetter(price, best.price))
+        {
+            best = level;
+        }
+        return level;
     }
 
-    private int indexOf(final long price)
+    private PriceLevel outsideLevel(final long price)
+    {
+        final int index = outsideLowerBound(price);
+        if (index < outsideCount && outside[index].price == price)
+        {
+            return outside[index];
+        }
+        if (outsideCount == outside.length)
+        {
+            outside = Arrays.copyOf(outside, outsideCount * 2);
+        }
+        System.arraycopy(outside, index, outside, index + 1, outsideCount - index);
+        final PriceLevel level = newLevel(price);
+        outside[index] = level;
+        outsideCount++;
+        return level;
+    }
+
+    private void removeLevel(final PriceLevel level)
+    {
+        final long price = level.price;
+        final long slot = price - windowBase;
+        if (0 == (slot >>> WINDOW_BITS))
+        {
+            final int index = (int)slot;
+            window[index] = null;
+            occupied[index >>> 6] &= ~(1L << index);
+        }
+        else
+        {
+            final int index = outsideLowerBound(price);
+            System.arraycopy(outside, index + 1, outside, index, outsideCount - index - 1);
+            outside[--outsideCount] = null;
+        }
+        count--;
+        if (best == level)
+        {
+            best = 0 == count ? null : nextWorse(price);
+        }
+        level.nextFree = freeLevels;
+        freeLevels = level;
+    }
+
+    /** @return the best level at a price worse than {@code price}, or null when there is none. */
+    private PriceLevel nextWorse(final long price)
+    {
+        final PriceLevel inWindow = bids ? windowBelow(price) : windowAbove(price);
+        if (0 == outsideCount)
+        {
+            return inWindow;
+        }
+        final int index = bids ? outsideLowerBound(price) - 1 : outsideLowerBound(price + 1);
+        final PriceLevel inOutside = index >= 0 && index < outsideCount ? outside[index] : null;
+        if (null == inWindow)
+        {
+            return inOutside;
+        }
+        return null == inOutside || isBetter(inWindow.price, inOutside.price) ? inWindow : inOutside;
+    }
+
+    /** @return the window level with the highest price below {@code price}, or null. */
+    private PriceLevel windowBelow(final long price)
+    {
+        final long last = Math.min(price - windowBase, WINDOW_SIZE) - 1;
+        if (last < 0)
+        {
+            return null;
+        }
+        int word = (int)(last >>> 6);
+        long bits = occupied[word] & (-1L >>> (63 - (last & 63)));
+        while (0 == bits)
+        {
+            if (--word < 0)
+            {
+                return null;
+            }
+            bits = occupied[word];
+        }
+        return window[(word << 6) + 63 - Long.numberOfLeadingZeros(bits)];
+    }
+
+    /** @return the window level with the lowest price above {@code price}, or null. */
+    private PriceLevel windowAbove(final long price)
+    {
+        final long first = Math.max(price - windowBase + 1, 0);
+        if (first >= WINDOW_SIZE)
+        {
+            return null;
+        }
+        int word = (int)(first >>> 6);
+        long bits = occupied[word] & (-1L << first);
+        while (0 == bits)
+        {
+            if (++word == occupied.length)
+            {
+                return null;
+            }
+            bits = occupied[word];
+        }
+        return window[(word << 6) + Long.numberOfTrailingZeros(bits)];
+    }
+
+    /** @return index of the first level outside the window priced at or above {@code price} (ascending order). */
+    private int outsideLowerBound(final long price)
     {
         int lo = 0;
-        int hi = count - 1;
-        while (lo <= hi)
+        int hi = outsideCount;
+        while (lo < hi)
         {
             final int mid = (lo + hi) >>> 1;
-            final long midPrice = levels[mid].price;
-            if (midPrice == price)
-            {
-                return mid;
-            }
-            if (isBetter(price, midPrice))
+            if (outside[mid].price < price)
             {
                 lo = mid + 1;
             }
             else
             {
-                hi = mid - 1;
+                hi = mid;
             }
         }
-        throw new IllegalStateException("no level at " + price);
+        return lo;
+    }
+
+    /** @return true when {@code a} is a better price than {@code b} on this side. */
+    private boolean isBetter(final long a, final long b)
+    {
+        return bids ? a > b : a < b;
     }
 }

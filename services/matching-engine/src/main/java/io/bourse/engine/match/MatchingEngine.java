@@ -2,8 +2,6 @@ package io.bourse.engine.match;
 
 import org.agrona.collections.Long2ObjectHashMap;
 
-import java.util.ArrayDeque;
-
 /**
  * A deterministic matching engine for the symbols of one shard: limit orders (day orders for market or system hours,
  * or immediate-or-cancel, optionally with a minimum quantity: fill-or-kill when it equals the size) matched in
@@ -35,9 +33,8 @@ public final class MatchingEngine
     private final long maxOrderQuantity;
     private final MatchingEngineListener listener;
     private final Long2ObjectHashMap<OrderBook> booksBySymbol = new Long2ObjectHashMap<>();
-    private final Long2ObjectHashMap<Order> ordersByClientId = new Long2ObjectHashMap<>();
-    private final ArrayDeque<Order> orderPool = new ArrayDeque<>();
-    private final ArrayDeque<PriceLevel> levelPool = new ArrayDeque<>();
+    private final OrderMap ordersByClientId = new OrderMap();
+    private Order freeOrders;
     private long orderCount;
     private long matchCount;
 
@@ -60,7 +57,7 @@ public final class MatchingEngine
         this.listener = listener;
         for (final long symbol : symbols)
         {
-            booksBySymbol.put(symbol, new OrderBook(symbol, levelPool));
+            booksBySymbol.put(symbol, new OrderBook(symbol));
         }
     }
 
@@ -102,7 +99,9 @@ public final class MatchingEngine
      * Enters a limit order (OUCH 4.2 Enter Order). Rejected with 'S' for a symbol this shard does not trade, 'Z' for
      * a size of 0 or above the limit, 'X' for a price outside (0, {@link #MAX_PRICE}], 'N' for a minimum quantity
      * that is negative, above the size, or set on an order that is not immediate-or-cancel, 'O' for a client order id
-     * already open or a time in force other than 0, 99998 and 99999 (timed orders are not supported yet).
+     * already open or a time in force other than 0, 99998 and 99999 (timed orders are not supported yet). When an
+     * order has several faults, the first in this order is reported: symbol 'S', time in force 'O', minimum quantity
+     * 'N', size 'Z', price 'X', duplicate id 'O'.
      *
      * <p>A minimum quantity (OUCH 4.2 Minimum Quantity) is checked before anything trades: when the opposite side
      * holds fewer than that many shares at prices within the limit, the order trades nothing and is canceled whole
@@ -177,14 +176,15 @@ public final class MatchingEngine
 
     /**
      * Cancels an open order down to a new size (OUCH 4.2 Cancel Order): 0 removes it, a smaller size reduces it
-     * keeping time priority, a size at or above the open size does nothing. An unknown id does nothing.
+     * keeping time priority, a size at or above the open size does nothing. An unknown id or a negative size (which
+     * the unsigned OUCH and SBE fields cannot carry) does nothing.
      *
      * @param clientOrderId the order.
      * @param quantity      new intended size in shares.
      */
     public void cancelOrder(final long clientOrderId, final long quantity)
     {
-        final Order order = ordersByClientId.get(clientOrderId);
+        final Order order = quantity < 0 ? null : ordersByClientId.get(clientOrderId);
         if (null == order || quantity >= order.remaining)
         {
             return;
@@ -243,7 +243,7 @@ public final class MatchingEngine
         final BookSide bookSide = book.side(order.side);
         ordersByClientId.remove(clientOrderId);
         order.clientOrderId = newClientOrderId;
-        ordersByClientId.put(newClientOrderId, order);
+        ordersByClientId.put(order);
 
         if (price == order.price && quantity <= order.remaining)
         {
@@ -261,8 +261,8 @@ public final class MatchingEngine
      * open size but always leaves its queue, even at an unchanged price, gets a new reference number, matches first if
      * the new price crosses, and any remainder rests at the back of the new price level. Reported like a replace that
      * loses priority, with {@code clientOrderId} as both the old and the new id. OUCH 4.2 has no such message: this
-     * serves the exchange-core replay and differential test. Rejected with 'O' when the order is not open, 'X' for a
-     * bad price.
+     * serves the exchange-core replay and differential test. Rejected with 'O' and symbol 0 when the order is not
+     * open, 'X' for a bad price.
      *
      * @param clientOrderId the open order.
      * @param price         new limit price in 1/10000 dollars.
@@ -333,7 +333,7 @@ public final class MatchingEngine
         {
             return ReasonCodes.REJECT_INVALID_PRICE;
         }
-        if (clientOrderId != replacedId && ordersByClientId.containsKey(clientOrderId))
+        if (clientOrderId != replacedId && null != ordersByClientId.get(clientOrderId))
         {
             return ReasonCodes.REJECT_OTHER;
         }
@@ -351,9 +351,8 @@ public final class MatchingEngine
     {
         final BookSide makers = book.side(side.opposite());
         long available = 0;
-        for (int depth = 0, n = makers.levelCount(); depth < n && available < quantity; depth++)
+        for (PriceLevel level = makers.best(); null != level && available < quantity; level = makers.next(level))
         {
-            final PriceLevel level = makers.levelAt(depth);
             if (!crosses(side, price, level.price))
             {
                 break;
@@ -403,7 +402,7 @@ public final class MatchingEngine
     private void rest(final OrderBook book, final Order order)
     {
         book.side(order.side).add(order);
-        ordersByClientId.put(order.clientOrderId, order);
+        ordersByClientId.put(order);
     }
 
     private long nextOrderId()
@@ -418,13 +417,19 @@ public final class MatchingEngine
 
     private Order allocate()
     {
-        final Order order = orderPool.pollLast();
-        return null == order ? new Order() : order;
+        final Order order = freeOrders;
+        if (null == order)
+        {
+            return new Order();
+        }
+        freeOrders = order.next;
+        return order;
     }
 
     private void release(final Order order)
     {
         order.clear();
-        orderPool.addLast(order);
+        order.next = freeOrders;
+        freeOrders = order;
     }
 }

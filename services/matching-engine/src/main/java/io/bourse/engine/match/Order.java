@@ -1,8 +1,8 @@
 package io.bourse.engine.match;
 
 /**
- * A resting or incoming order; pooled and linked intrusively into its price level's FIFO queue. Mutable and owned
- * by the engine thread.
+ * A resting or incoming order, linked intrusively into its price level's FIFO queue; a released order waits in the
+ * engine's free list, linked through {@link #next}. Mutable and owned by the engine thread.
  */
 final class Order
 {

@@ -1,7 +1,5 @@
 package io.bourse.engine.match;
 
-import java.util.ArrayDeque;
-
 /**
  * The limit order book of one symbol: bids and offers in price-time priority. Read access for tests, snapshots and
  * market data; changes go through {@link MatchingEngine}. Prices in 1/10000 dollars, sizes in shares.
@@ -26,11 +24,11 @@ public final class OrderBook
     final BookSide bids;
     final BookSide asks;
 
-    OrderBook(final long symbol, final ArrayDeque<PriceLevel> levelPool)
+    OrderBook(final long symbol)
     {
         this.symbol = symbol;
-        this.bids = new BookSide(Side.BUY, levelPool);
-        this.asks = new BookSide(Side.SELL, levelPool);
+        this.bids = new BookSide(Side.BUY);
+        this.asks = new BookSide(Side.SELL);
     }
 
     /** @return the packed symbol. */
@@ -82,9 +80,9 @@ public final class OrderBook
     public void forEachOrder(final Side side, final OrderVisitor visitor)
     {
         final BookSide bookSide = side(side);
-        for (int depth = 0, n = bookSide.levelCount(); depth < n; depth++)
+        for (PriceLevel level = bookSide.best(); null != level; level = bookSide.next(level))
         {
-            for (Order order = bookSide.levelAt(depth).head; null != order; order = order.next)
+            for (Order order = level.head; null != order; order = order.next)
             {
                 visitor.visit(order.clientOrderId, order.orderId, side, order.price, order.remaining);
             }

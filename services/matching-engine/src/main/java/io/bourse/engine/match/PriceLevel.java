@@ -8,6 +8,8 @@ final class PriceLevel
     int orderCount;
     Order head;
     Order tail;
+    /** The next unused level while this one waits in its side's free list. */
+    PriceLevel nextFree;
 
     void init(final long price)
     {

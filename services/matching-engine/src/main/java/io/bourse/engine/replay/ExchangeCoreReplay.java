@@ -147,11 +147,7 @@ public final class ExchangeCoreReplay implements MatchingEngineListener
 
     private void move(final long orderId, final long price)
     {
-        if (0 == engine.openQuantity(orderId))
-        {
-            unknownOrderCount++;
-            return;
-        }
+        // One lookup: a MOVE of an order that is not open comes back as a reject without a symbol.
         engine.moveOrder(orderId, price);
     }
 
@@ -255,7 +251,14 @@ public final class ExchangeCoreReplay implements MatchingEngineListener
     @Override
     public void onOrderRejected(final long clientOrderId, final long symbol, final byte reason)
     {
-        rejectCount++;
+        if (0 == symbol)
+        {
+            unknownOrderCount++;
+        }
+        else
+        {
+            rejectCount++;
+        }
     }
 
     @Override

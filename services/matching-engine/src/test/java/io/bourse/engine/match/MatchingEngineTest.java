@@ -152,6 +152,18 @@ class MatchingEngineTest
     }
 
     @Test
+    void shouldIgnoreCancelWhenNewSizeIsNegative()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 1, 1_000_000, DAY);
+        events.drain();
+
+        engine.cancelOrder(1, -1);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(book(Side.BUY)).containsExactly(new Resting(orderId(1), Side.BUY, 1_000_000, 1));
+    }
+
+    @Test
     void shouldRemoveOrderAndLevelWhenCanceledToZero()
     {
         engine.newOrder(1, AAPL, Side.SELL, 100, 1_000_000, DAY);

@@ -1,0 +1,61 @@
+package io.bourse.engine.match;
+
+/**
+ * The commands of {@link MatchingEngine}, so that the same command sequence can drive the engine and
+ * {@link ReferenceMatchingEngine}. Prices in 1/10000 dollars, sizes in shares.
+ */
+interface OrderEntry
+{
+    /** See {@link MatchingEngine#newOrder(long, long, Side, long, long, int, long)}. */
+    void newOrder(
+        long clientOrderId, long symbol, Side side, long quantity, long price, int timeInForce, long minimumQuantity);
+
+    /** See {@link MatchingEngine#cancelOrder(long, long)}. */
+    void cancelOrder(long clientOrderId, long quantity);
+
+    /** See {@link MatchingEngine#replaceOrder(long, long, long, long)}. */
+    void replaceOrder(long clientOrderId, long newClientOrderId, long quantity, long price);
+
+    /** See {@link MatchingEngine#moveOrder(long, long)}. */
+    void moveOrder(long clientOrderId, long price);
+
+    /**
+     * @param engine the engine to drive.
+     * @return the engine seen as an order entry.
+     */
+    static OrderEntry of(final MatchingEngine engine)
+    {
+        return new OrderEntry()
+        {
+            @Override
+            public void newOrder(
+                final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
+                final int timeInForce, final long minimumQuantity)
+            {
+                engine.newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity);
+            }
+
+            @Override
+
+            public void cancelOrder(final long clientOrderId, final long quantity)
+            {
+                engine.cancelOrder(clientOrderId, quantity);
+            }
+
+            @Override
+
+            public void replaceOrder(
+                final long clientOrderId, final long newClientOrderId, final long quantity, final long price)
+            {
+                engine.replaceOrder(clientOrderId, newClientOrderId, quantity, price);
+            }
+
+            @Override
+
+            public void moveOrder(final long clientOrderId, final long price)
+            {
+                engine.moveOrder(clientOrderId, price);
+            }
+        };
+    }
+}
