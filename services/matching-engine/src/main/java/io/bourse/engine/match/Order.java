@@ -11,6 +11,8 @@ final class Order
     Side side;
     long price;
     long remaining;
+    /** Packed 4-byte ASCII firm (OUCH 4.2 Firm), 0 for none. */
+    int firm;
     OrderBook book;
     PriceLevel level;
     Order prev;
@@ -18,7 +20,7 @@ final class Order
 
     void init(
         final long clientOrderId, final long orderId, final OrderBook book, final Side side, final long price,
-        final long quantity)
+        final long quantity, final int firm)
     {
         this.clientOrderId = clientOrderId;
         this.orderId = orderId;
@@ -26,6 +28,7 @@ final class Order
         this.side = side;
         this.price = price;
         this.remaining = quantity;
+        this.firm = firm;
         this.level = null;
         this.prev = null;
         this.next = null;

@@ -21,6 +21,11 @@ public final class OrderBook
     }
 
     private final long symbol;
+    TradingState tradingState = TradingState.OPEN;
+    long referencePrice;
+    int bandBasisPoints;
+    long lowestPrice = 1;
+    long highestPrice = MatchingEngine.MAX_PRICE;
     final BookSide bids;
     final BookSide asks;
 
@@ -35,6 +40,36 @@ public final class OrderBook
     public long symbol()
     {
         return symbol;
+    }
+
+    /** @return whether the symbol takes new orders, replaces and moves; set by the engine. */
+    public TradingState tradingState()
+    {
+        return tradingState;
+    }
+
+    /** @return the price band's reference price in 1/10000 dollars, 0 when the symbol has no band. */
+    public long referencePrice()
+    {
+        return referencePrice;
+    }
+
+    /** @return the price band's half-width in basis points of the reference price, 0 when there is no band. */
+    public int bandBasisPoints()
+    {
+        return bandBasisPoints;
+    }
+
+    /** @return the lowest price an order, replace or move may carry, in 1/10000 dollars. */
+    public long lowestPrice()
+    {
+        return lowestPrice;
+    }
+
+    /** @return the highest price an order, replace or move may carry, in 1/10000 dollars. */
+    public long highestPrice()
+    {
+        return highestPrice;
     }
 
     BookSide side(final Side side)

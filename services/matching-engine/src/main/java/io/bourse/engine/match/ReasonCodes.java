@@ -5,12 +5,16 @@ public final class ReasonCodes
 {
     /** Rejected: invalid stock (symbol not traded by this shard). */
     public static final byte REJECT_INVALID_STOCK = 'S';
-    /** Rejected: invalid price (not positive or above the maximum). */
+    /** Rejected: invalid price (not positive, above the maximum, or outside the symbol's price band). */
     public static final byte REJECT_INVALID_PRICE = 'X';
     /** Rejected: shares zero or above the configured safety threshold. */
     public static final byte REJECT_SHARES_THRESHOLD = 'Z';
     /** Rejected: invalid minimum quantity (negative, above the order size, or on an order that can rest). */
     public static final byte REJECT_INVALID_MINIMUM_QUANTITY = 'N';
+    /** Rejected: a trading halt is in effect for the symbol ({@link TradingState#HALTED}). */
+    public static final byte REJECT_HALTED = 'H';
+    /** Rejected: the exchange is closed for the symbol ({@link TradingState#CLOSED}). */
+    public static final byte REJECT_CLOSED = 'C';
     /** Rejected: other (duplicate order id, replace of an order that is no longer open). */
     public static final byte REJECT_OTHER = 'O';
 
@@ -18,6 +22,9 @@ public final class ReasonCodes
     public static final byte CANCEL_USER_REQUESTED = 'U';
     /** Canceled: immediate-or-cancel remainder, or a whole order whose minimum quantity could not execute. */
     public static final byte CANCEL_IMMEDIATE_OR_CANCEL = 'I';
+
+    /** Canceled: self-match prevention, see {@link SelfTradePrevention}. */
+    public static final byte CANCEL_SELF_MATCH_PREVENTION = 'Q';
 
     private ReasonCodes()
     {

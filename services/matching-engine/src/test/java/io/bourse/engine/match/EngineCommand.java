@@ -10,7 +10,8 @@ import java.util.List;
  * counterexample can be read at once. Prices in 1/10000 dollars, sizes in shares, ids are client order ids.
  */
 sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Cancel, EngineCommand.Replace,
-    EngineCommand.Move
+    EngineCommand.Move, EngineCommand.SetTradingState, EngineCommand.SetPriceBand,
+    EngineCommand.SetSelfTradePrevention
 {
     /**
      * @param openOrders every resting order of every book, in one order both engines agree on.
@@ -57,12 +58,13 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
 
     /** OUCH 4.2 Enter Order. */
     record NewOrder(long clientOrderId, String symbol, Side side, long quantity, long price, int timeInForce,
-        long minimumQuantity) implements EngineCommand
+        long minimumQuantity, int firm) implements EngineCommand
     {
         @Override
         public void applyTo(final OrderEntry entry)
         {
-            entry.newOrder(clientOrderId, Symbols.pack(symbol), side, quantity, price, timeInForce, minimumQuantity);
+            entry.newOrder(clientOrderId, Symbols.pack(symbol), side, quantity, price, timeInForce, minimumQuantity,
+                firm);
         }
 
         @Override
@@ -70,7 +72,8 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
         public String toString()
         {
             return "new #" + clientOrderId + " " + symbol + " " + side + " " + quantity + " @ " + price + " " +
-                timeInForceName(timeInForce) + (0 == minimumQuantity ? "" : " min " + minimumQuantity);
+                timeInForceName(timeInForce) + (0 == minimumQuantity ? "" : " min " + minimumQuantity) +
+                (0 == firm ? "" : " firm " + firm);
         }
 
         private static String timeInForceName(final int timeInForce)
@@ -165,6 +168,58 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
         public String toString()
         {
             return "move " + target + " to " + price;
+        }
+    }
+
+    /** A symbol's trading state. */
+    record SetTradingState(String symbol, TradingState state) implements EngineCommand
+    {
+        @Override
+        public void applyTo(final OrderEntry entry)
+        {
+            entry.tradingState(Symbols.pack(symbol), state);
+        }
+
+        @Override
+
+        public String toString()
+        {
+            return symbol + " " + state;
+        }
+    }
+
+    /** A symbol's price band; a reference price of 0 removes it. */
+    record SetPriceBand(String symbol, long referencePrice, int bandBasisPoints) implements EngineCommand
+    {
+        @Override
+        public void applyTo(final OrderEntry entry)
+        {
+            entry.priceBand(Symbols.pack(symbol), referencePrice, bandBasisPoints);
+        }
+
+        @Override
+
+        public String toString()
+        {
+            return 0 == referencePrice ? symbol + " no band" :
+                symbol + " band " + referencePrice + " +- " + bandBasisPoints + " bp";
+        }
+    }
+
+    /** The engine's self-trade prevention mode. */
+    record SetSelfTradePrevention(SelfTradePrevention mode) implements EngineCommand
+    {
+        @Override
+        public void applyTo(final OrderEntry entry)
+        {
+            entry.selfTradePrevention(mode);
+        }
+
+        @Override
+
+        public String toString()
+        {
+            return "self-trade prevention " + mode;
         }
     }
 }

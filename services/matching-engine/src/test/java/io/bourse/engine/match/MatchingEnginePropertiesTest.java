@@ -5,6 +5,9 @@ import io.bourse.engine.match.EngineCommand.Cancel;
 import io.bourse.engine.match.EngineCommand.Move;
 import io.bourse.engine.match.EngineCommand.NewOrder;
 import io.bourse.engine.match.EngineCommand.Replace;
+import io.bourse.engine.match.EngineCommand.SetPriceBand;
+import io.bourse.engine.match.EngineCommand.SetSelfTradePrevention;
+import io.bourse.engine.match.EngineCommand.SetTradingState;
 import io.bourse.engine.match.EngineCommand.Target;
 import io.bourse.engine.match.EngineEventLog.Accepted;
 import io.bourse.engine.match.EngineEventLog.Canceled;
@@ -40,7 +43,8 @@ import static org.quicktheories.generators.SourceDSL.longs;
 /**
  * Proof of correctness of the matching core (issue 3): random command sequences (day, system-hours, immediate-or-cancel
  * and fill-or-kill orders in a narrow price band so that most orders cross, cancels to new sizes, replaces keeping and
- * losing priority, moves, and commands that must be rejected or ignored) drive {@link MatchingEngine} and
+ * losing priority, moves, trading state changes, price bands, orders of two firms under every self-trade prevention
+ * mode, and commands that must be rejected or ignored) drive {@link MatchingEngine} and
  * {@link ReferenceMatchingEngine}; after every command both must have emitted the same events and hold the same books,
  * and the engine's book must satisfy its invariants. Shrunk counterexamples read as order tickets
  * ({@link EngineCommand}), one command per line. 300 sequences of 1 to 300 commands per property (QuickTheories).
@@ -72,7 +76,13 @@ class MatchingEnginePropertiesTest
         "Cancel: canceled U", "Cancel: nothing",
         "Replace: PRIORITY_KEPT", "Replace: REPLACED", "Replace: traded, rested", "Replace: traded, filled",
         "Replace: canceled U", "Replace: rejected O", "Replace: rejected Z", "Replace: rejected X",
-        "Move: REPLACED", "Move: traded, rested", "Move: traded, filled", "Move: rejected O", "Move: rejected X");
+        "Move: REPLACED", "Move: traded, rested", "Move: traded, filled", "Move: rejected O", "Move: rejected X",
+        "NewOrder: rejected C", "NewOrder: rejected H", "Replace: rejected C", "Replace: rejected H",
+        "Move: rejected C", "Move: rejected H", "NewOrder: rejected X in band", "Replace: rejected X in band",
+        "Move: rejected X in band", "SetTradingState: nothing", "SetPriceBand: nothing",
+        "SetSelfTradePrevention: nothing", "NewOrder: self-match CANCEL_NEWEST", "NewOrder: self-match CANCEL_OLDEST",
+        "NewOrder: self-match CANCEL_BOTH", "NewOrder: self-match DECREMENT", "Replace: self-match CANCEL_OLDEST",
+        "Replace: self-match DECREMENT", "Move: self-match CANCEL_NEWEST", "Move: self-match DECREMENT");
 
     @Test
     void shouldEmitSameEventsAndHoldSameBooksAsReferenceModel()
@@ -105,6 +115,7 @@ class MatchingEnginePropertiesTest
             new ReferenceMatchingEngine(SHARD, SYMBOLS, MAX_ORDER_QUANTITY, modelEvents);
         final OrderEntry engineEntry = OrderEntry.of(engine);
         final List<EngineCommand> trace = new ArrayList<>();
+        SelfTradePrevention mode = SelfTradePrevention.NONE;
 
         for (final EngineCommand command : commands)
         {
@@ -116,6 +127,15 @@ class MatchingEnginePropertiesTest
             final List<Event> events = engineEvents.drain();
             assertThat(events).as("events after %s", trace).isEqualTo(modelEvents.drain());
             outcomes.add(outcome(concrete, events));
+            if (concrete instanceof SetSelfTradePrevention change)
+            {
+                mode = change.mode();
+            }
+            if (events.stream().anyMatch((event) -> event instanceof Canceled canceled &&
+                ReasonCodes.CANCEL_SELF_MATCH_PREVENTION == canceled.reason()))
+            {
+                outcomes.add(concrete.getClass().getSimpleName() + ": self-match " + mode);
+            }
             for (final long symbol : SYMBOLS)
             {
                 for (final Side side : Side.values())
@@ -189,7 +209,16 @@ class MatchingEnginePropertiesTest
         final Event first = events.getFirst();
         if (first instanceof EngineEventLog.Rejected rejected)
         {
-            return kind + ": rejected " + rejected.reason();
+            final long price = switch (command)
+            {
+                case NewOrder newOrder -> newOrder.price();
+                case Replace replace -> replace.price();
+                case Move move -> move.price();
+                default -> 0;
+            };
+            final boolean inLimits = price > 0 && price <= MatchingEngine.MAX_PRICE;
+            return kind + ": rejected " + rejected.reason() +
+                (ReasonCodes.REJECT_INVALID_PRICE == rejected.reason() && inLimits ? " in band" : "");
         }
         final boolean traded = events.stream().anyMatch((e) -> e instanceof Executed);
         final Event last = events.getLast();
@@ -296,16 +325,16 @@ class MatchingEnginePropertiesTest
             Pair.of(50, newOrders()),
             Pair.of(15, cancels()),
             Pair.of(20, replaces()),
-            Pair.of(10, moves()));
+            Pair.of(10, moves()),
+            Pair.of(2, tradingStates()),
+            Pair.of(2, priceBands()),
+            Pair.of(1, Generate.enumValues(SelfTradePrevention.class).map(SetSelfTradePrevention::new)));
         return lists().of(commands).ofType(lists().arrayList()).ofSizeBetween(1, MAX_COMMANDS);
     }
 
     private static Gen<EngineCommand> newOrders()
     {
-        final Gen<String> symbols = Generate.frequency(
-            Pair.of(10, Generate.constant(TRADED[0])),
-            Pair.of(4, Generate.constant(TRADED[1])),
-            Pair.of(1, Generate.constant("GOOG")));
+        final Gen<String> symbols = symbols();
         final Gen<Integer> timesInForce = Generate.frequency(
             Pair.of(45, Generate.constant(MatchingEngine.TIME_IN_FORCE_MARKET_HOURS)),
             Pair.of(15, Generate.constant(MatchingEngine.TIME_IN_FORCE_SYSTEM_HOURS)),
@@ -321,6 +350,10 @@ class MatchingEnginePropertiesTest
         final Gen<Long> quantities = quantities();
         final Gen<Long> prices = prices();
         final Gen<Integer> parts = integers().between(1, (int)MAX_ORDER_QUANTITY);
+        final Gen<Integer> firms = Generate.frequency(
+            Pair.of(2, Generate.constant(0)),
+            Pair.of(3, Generate.constant(1)),
+            Pair.of(3, Generate.constant(2)));
         return (random) ->
         {
             final long clientOrderId = clientOrderIds.generate(random);
@@ -331,9 +364,44 @@ class MatchingEnginePropertiesTest
             final int timeInForce = timesInForce.generate(random);
             final MinimumKind minimumKind = minimumKinds.generate(random);
             final int part = parts.generate(random);
+            final int firm = firms.generate(random);
             return new NewOrder(clientOrderId, symbol, side, quantity, price, timeInForce,
-                minimumKind.minimum(quantity, MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce, part));
+                minimumKind.minimum(quantity, MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce, part),
+                firm);
         };
+    }
+
+    /** Mostly back to open, so that books spend most of a sequence trading; sometimes a symbol not traded. */
+    private static Gen<EngineCommand> tradingStates()
+    {
+        final Gen<TradingState> states = Generate.frequency(
+            Pair.of(2, Generate.constant(TradingState.OPEN)),
+            Pair.of(1, Generate.constant(TradingState.HALTED)),
+            Pair.of(1, Generate.constant(TradingState.CLOSED)));
+        return symbols().zip(states, SetTradingState::new);
+    }
+
+    /**
+     * Bands a few ticks wide around a price near the mid (a tick is one basis point there), so that the generated
+     * prices fall on both sides of the bounds; sometimes a reference price off the tick grid, so that the bounds
+     * round, and sometimes no band.
+     */
+    private static Gen<EngineCommand> priceBands()
+    {
+        final Gen<Long> references = Generate.frequency(
+            Pair.of(6, longs().between(-2, 2).map((ticks) -> MID_PRICE + ticks * TICK)),
+            Pair.of(2, longs().between(-2 * TICK, 2 * TICK).map((offset) -> MID_PRICE + offset)),
+            Pair.of(2, Generate.constant(0L)));
+        final Gen<Integer> bands = Generate.pick(List.of(0, 1, 2, 3, 10_000));
+        return symbols().zip(references, bands, SetPriceBand::new);
+    }
+
+    private static Gen<String> symbols()
+    {
+        return Generate.frequency(
+            Pair.of(10, Generate.constant(TRADED[0])),
+            Pair.of(4, Generate.constant(TRADED[1])),
+            Pair.of(1, Generate.constant("GOOG")));
     }
 
     /** Mostly real sizes; a few negative ones, which the wire cannot carry but the core API must ignore. */

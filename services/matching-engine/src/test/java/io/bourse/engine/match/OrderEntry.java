@@ -6,9 +6,19 @@ package io.bourse.engine.match;
  */
 interface OrderEntry
 {
-    /** See {@link MatchingEngine#newOrder(long, long, Side, long, long, int, long)}. */
+    /** See {@link MatchingEngine#newOrder(long, long, Side, long, long, int, long, int)}. */
     void newOrder(
-        long clientOrderId, long symbol, Side side, long quantity, long price, int timeInForce, long minimumQuantity);
+        long clientOrderId, long symbol, Side side, long quantity, long price, int timeInForce, long minimumQuantity,
+        int firm);
+
+    /** See {@link MatchingEngine#selfTradePrevention(SelfTradePrevention)}. */
+    void selfTradePrevention(SelfTradePrevention mode);
+
+    /** See {@link MatchingEngine#tradingState(long, TradingState)}. */
+    boolean tradingState(long symbol, TradingState state);
+
+    /** See {@link MatchingEngine#priceBand(long, long, int)}. */
+    boolean priceBand(long symbol, long referencePrice, int bandBasisPoints);
 
     /** See {@link MatchingEngine#cancelOrder(long, long)}. */
     void cancelOrder(long clientOrderId, long quantity);
@@ -30,9 +40,30 @@ interface OrderEntry
             @Override
             public void newOrder(
                 final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
-                final int timeInForce, final long minimumQuantity)
+                final int timeInForce, final long minimumQuantity, final int firm)
             {
-                engine.newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity);
+                engine.newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity, firm);
+            }
+
+            @Override
+
+            public void selfTradePrevention(final SelfTradePrevention mode)
+            {
+                engine.selfTradePrevention(mode);
+            }
+
+            @Override
+
+            public boolean tradingState(final long symbol, final TradingState state)
+            {
+                return engine.tradingState(symbol, state);
+            }
+
+            @Override
+
+            public boolean priceBand(final long symbol, final long referencePrice, final int bandBasisPoints)
+            {
+                return engine.priceBand(symbol, referencePrice, bandBasisPoints);
             }
 
             @Override

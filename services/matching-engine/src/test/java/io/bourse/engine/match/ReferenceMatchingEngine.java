@@ -2,7 +2,9 @@ package io.bourse.engine.match;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A deliberately simple model of {@link MatchingEngine}, written from its documented semantics (the Javadoc of
@@ -36,6 +38,21 @@ final class ReferenceMatchingEngine implements OrderEntry
         long price;
         long remaining;
         long arrival;
+        int firm;
+
+        RestingOrder copy()
+        {
+            final RestingOrder copy = new RestingOrder();
+            copy.clientOrderId = clientOrderId;
+            copy.orderId = orderId;
+            copy.symbol = symbol;
+            copy.side = side;
+            copy.price = price;
+            copy.remaining = remaining;
+            copy.arrival = arrival;
+            copy.firm = firm;
+            return copy;
+        }
     }
 
     /** Better price first (higher bid, lower offer), then earlier arrival: price-time priority. */
@@ -54,6 +71,10 @@ final class ReferenceMatchingEngine implements OrderEntry
     private final long maxOrderQuantity;
     private final MatchingEngineListener listener;
     private final List<RestingOrder> book = new ArrayList<>();
+    private final Map<Long, TradingState> tradingStates = new HashMap<>();
+    /** Per symbol with a band: {reference price, band in basis points}. */
+    private final Map<Long, long[]> priceBands = new HashMap<>();
+    private SelfTradePrevention selfTradePrevention = SelfTradePrevention.NONE;
     private long orderCount;
     private long matchCount;
     private long arrivalCount;
@@ -115,9 +136,45 @@ final class ReferenceMatchingEngine implements OrderEntry
 
     @Override
 
+    public boolean tradingState(final long symbol, final TradingState state)
+    {
+        if (!isTraded(symbol))
+        {
+            return false;
+        }
+        tradingStates.put(symbol, state);
+        return true;
+    }
+
+    @Override
+
+    public boolean priceBand(final long symbol, final long referencePrice, final int bandBasisPoints)
+    {
+        if (referencePrice < 0 || referencePrice > MatchingEngine.MAX_PRICE || bandBasisPoints < 0 ||
+            bandBasisPoints > 10_000)
+        {
+            throw new IllegalArgumentException("price band out of range");
+        }
+        if (!isTraded(symbol))
+        {
+            return false;
+        }
+        if (0 == referencePrice)
+        {
+            priceBands.remove(symbol);
+        }
+        else
+        {
+            priceBands.put(symbol, new long[]{referencePrice, bandBasisPoints});
+        }
+        return true;
+    }
+
+    @Override
+
     public void newOrder(
         final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
-        final int timeInForce, final long minimumQuantity)
+        final int timeInForce, final long minimumQuantity, final int firm)
     {
         final byte reject = newOrderReject(clientOrderId, symbol, quantity, price, timeInForce, minimumQuantity);
         if (0 != reject)
@@ -133,6 +190,7 @@ final class ReferenceMatchingEngine implements OrderEntry
         order.side = side;
         order.price = price;
         order.remaining = quantity;
+        order.firm = firm;
         listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, price, timeInForce);
 
         if (minimumQuantity > 0 && executableQuantity(order) < minimumQuantity)
@@ -141,7 +199,7 @@ final class ReferenceMatchingEngine implements OrderEntry
                 ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
             return;
         }
-        trade(order);
+        trade(order, listener);
         if (0 == order.remaining)
         {
             return;
@@ -191,8 +249,9 @@ final class ReferenceMatchingEngine implements OrderEntry
             cancelOrder(clientOrderId, 0);
             return;
         }
-        final byte reject = !isValidSize(quantity) ? ReasonCodes.REJECT_SHARES_THRESHOLD :
-            !isValidPrice(price) ? ReasonCodes.REJECT_INVALID_PRICE :
+        final byte reject = stateReject(order.symbol) != 0 ? stateReject(order.symbol) :
+            !isValidSize(quantity) ? ReasonCodes.REJECT_SHARES_THRESHOLD :
+            !isValidPrice(order.symbol, price) ? ReasonCodes.REJECT_INVALID_PRICE :
             newClientOrderId != clientOrderId && null != find(newClientOrderId) ? ReasonCodes.REJECT_OTHER : 0;
         if (0 != reject)
         {
@@ -221,9 +280,11 @@ final class ReferenceMatchingEngine implements OrderEntry
             listener.onOrderRejected(clientOrderId, 0, ReasonCodes.REJECT_OTHER);
             return;
         }
-        if (!isValidPrice(price))
+        final byte reject = stateReject(order.symbol) != 0 ? stateReject(order.symbol) :
+            !isValidPrice(order.symbol, price) ? ReasonCodes.REJECT_INVALID_PRICE : 0;
+        if (0 != reject)
         {
-            listener.onOrderRejected(clientOrderId, order.symbol, ReasonCodes.REJECT_INVALID_PRICE);
+            listener.onOrderRejected(clientOrderId, order.symbol, reject);
             return;
         }
         enterAgain(order, clientOrderId, order.remaining, price);
@@ -248,7 +309,7 @@ final class ReferenceMatchingEngine implements OrderEntry
         }
         listener.onOrderReplaced(oldClientOrderId, order.clientOrderId, oldOrderId, order.orderId, order.symbol,
             order.side, quantity, price, BookUpdate.REMOVED);
-        trade(order);
+        trade(order, listener);
         if (order.remaining > 0)
         {
             addToBook(order);
@@ -256,12 +317,27 @@ final class ReferenceMatchingEngine implements OrderEntry
         }
     }
 
-    /** Trades the taker against the best resting order, at the resting order's price, while they cross. */
-    private void trade(final RestingOrder taker)
+    @Override
+
+    public void selfTradePrevention(final SelfTradePrevention mode)
+    {
+        selfTradePrevention = mode;
+    }
+
+    /**
+     * Trades the taker against the best resting order, at the resting order's price, while they cross; a resting
+     * order of the taker's own (non-zero) firm is handled by {@link #preventSelfTrade} instead.
+     */
+    private void trade(final RestingOrder taker, final MatchingEngineListener out)
     {
         RestingOrder maker;
         while (taker.remaining > 0 && null != (maker = bestMaker(taker)) && crosses(taker, maker))
         {
+            if (SelfTradePrevention.NONE != selfTradePrevention && 0 != taker.firm && taker.firm == maker.firm)
+            {
+                preventSelfTrade(taker, maker, out);
+                continue;
+            }
             final long quantity = Math.min(taker.remaining, maker.remaining);
             taker.remaining -= quantity;
             maker.remaining -= quantity;
@@ -269,24 +345,66 @@ final class ReferenceMatchingEngine implements OrderEntry
             {
                 book.remove(maker);
             }
-            listener.onOrderExecuted(nextMatchNumber(), taker.symbol, quantity, maker.price,
+            out.onOrderExecuted(nextMatchNumber(), taker.symbol, quantity, maker.price,
                 taker.clientOrderId, taker.orderId, taker.side, maker.clientOrderId, maker.orderId, maker.remaining,
                 taker.remaining);
         }
     }
 
-    /** @return shares resting on the other side at prices the order's limit reaches. */
+    /** Shares each order loses, per {@link SelfTradePrevention}'s Javadoc: the maker's cut first, then the taker's. */
+    private void preventSelfTrade(final RestingOrder taker, final RestingOrder maker, final MatchingEngineListener out)
+    {
+        final long smaller = Math.min(taker.remaining, maker.remaining);
+        final long makerCut = switch (selfTradePrevention)
+        {
+            case CANCEL_OLDEST, CANCEL_BOTH -> maker.remaining;
+            case DECREMENT -> smaller;
+            default -> 0;
+        };
+        final long takerCut = switch (selfTradePrevention)
+        {
+            case CANCEL_NEWEST, CANCEL_BOTH -> taker.remaining;
+            case DECREMENT -> smaller;
+            default -> 0;
+        };
+        if (makerCut > 0)
+        {
+            maker.remaining -= makerCut;
+            if (0 == maker.remaining)
+            {
+                book.remove(maker);
+            }
+            out.onOrderCanceled(maker.clientOrderId, maker.orderId, maker.symbol, makerCut, maker.remaining,
+                ReasonCodes.CANCEL_SELF_MATCH_PREVENTION, true);
+        }
+        if (takerCut > 0)
+        {
+            taker.remaining -= takerCut;
+            out.onOrderCanceled(taker.clientOrderId, taker.orderId, taker.symbol, takerCut, taker.remaining,
+                ReasonCodes.CANCEL_SELF_MATCH_PREVENTION, false);
+        }
+    }
+
+    /**
+     * @return shares of the taker that would execute if it traded now: found by trading it for real, silently, and
+     * then putting the book, the taker and the match count back as they were.
+     */
     private long executableQuantity(final RestingOrder taker)
     {
-        long quantity = 0;
-        for (final RestingOrder maker : book)
-        {
-            if (maker.symbol == taker.symbol && maker.side != taker.side && crosses(taker, maker))
-            {
-                quantity += maker.remaining;
-            }
-        }
-        return quantity;
+        final List<RestingOrder> saved = new ArrayList<>();
+        book.forEach((order) -> saved.add(order.copy()));
+        final long savedRemaining = taker.remaining;
+        final long savedMatchCount = matchCount;
+        final EngineEventLog dryRun = new EngineEventLog();
+
+        trade(taker, dryRun);
+
+        book.clear();
+        book.addAll(saved);
+        taker.remaining = savedRemaining;
+        matchCount = savedMatchCount;
+        return dryRun.drain().stream().filter((event) -> event instanceof EngineEventLog.Executed)
+            .mapToLong((event) -> ((EngineEventLog.Executed)event).quantity()).sum();
     }
 
     private RestingOrder bestMaker(final RestingOrder taker)
@@ -310,8 +428,8 @@ final class ReferenceMatchingEngine implements OrderEntry
 
     /**
      * The engine's Javadoc lists the reject reasons but not which wins when a command has several faults; the
-     * property test found the engine's order, which this follows: symbol, time in force, minimum quantity, size,
-     * price, duplicate id.
+     * property test found the engine's order, which this follows: symbol, trading state, time in force, minimum
+     * quantity, size, price, duplicate id.
      */
     private byte newOrderReject(
         final long clientOrderId, final long symbol, final long quantity, final long price, final int timeInForce,
@@ -321,6 +439,10 @@ final class ReferenceMatchingEngine implements OrderEntry
         if (!isTraded(symbol))
         {
             return ReasonCodes.REJECT_INVALID_STOCK;
+        }
+        if (0 != stateReject(symbol))
+        {
+            return stateReject(symbol);
         }
         if (!immediateOrCancel && MatchingEngine.TIME_IN_FORCE_MARKET_HOURS != timeInForce &&
             MatchingEngine.TIME_IN_FORCE_SYSTEM_HOURS != timeInForce)
@@ -335,7 +457,7 @@ final class ReferenceMatchingEngine implements OrderEntry
         {
             return ReasonCodes.REJECT_SHARES_THRESHOLD;
         }
-        if (!isValidPrice(price))
+        if (!isValidPrice(symbol, price))
         {
             return ReasonCodes.REJECT_INVALID_PRICE;
         }
@@ -359,9 +481,23 @@ final class ReferenceMatchingEngine implements OrderEntry
         return quantity > 0 && quantity <= maxOrderQuantity;
     }
 
-    private static boolean isValidPrice(final long price)
+    /** @return 'C' or 'H' while the symbol is closed or halted, 0 while it is open (the default). */
+    private byte stateReject(final long symbol)
     {
-        return price > 0 && price <= MatchingEngine.MAX_PRICE;
+        return switch (tradingStates.getOrDefault(symbol, TradingState.OPEN))
+        {
+            case CLOSED -> ReasonCodes.REJECT_CLOSED;
+            case HALTED -> ReasonCodes.REJECT_HALTED;
+            case OPEN -> 0;
+        };
+    }
+
+    /** Within (0, MAX_PRICE] and, for a banded symbol, within ref x (1 +- bp/10000), compared exactly (scaled). */
+    private boolean isValidPrice(final long symbol, final long price)
+    {
+        final long[] band = priceBands.get(symbol);
+        return price > 0 && price <= MatchingEngine.MAX_PRICE && (null == band ||
+            (price * 10_000 >= band[0] * (10_000 - band[1]) && price * 10_000 <= band[0] * (10_000 + band[1])));
     }
 
     private RestingOrder find(final long clientOrderId)

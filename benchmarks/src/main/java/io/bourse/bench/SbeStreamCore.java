@@ -1,0 +1,136 @@
+package io.bourse.bench;
+
+import io.bourse.engine.match.BookUpdate;
+import io.bourse.engine.match.MatchingEngine;
+import io.bourse.engine.match.MatchingEngineListener;
+import io.bourse.engine.match.Side;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Bourse's matching core alone, on the calling thread, fed the very commands the engine service receives over Aeron
+ * ({@link SbeCommandStream}) without encoding or transport: the baseline the service is divided by. Its listener
+ * counts trades and rejects and otherwise discards the events, without allocating.
+ */
+final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
+{
+    private final SbeCommandStream stream;
+    private MatchingEngine engine;
+    private long trades;
+    private long rejects;
+
+    /**
+     * @param stream the translated commands.
+     */
+    SbeStreamCore(final SbeCommandStream stream)
+    {
+        this.stream = stream;
+    }
+
+    @Override
+    public String name()
+    {
+        return "core alone, same commands as the service";
+    }
+
+    @Override
+    public void reset()
+    {
+        engine = SbeCommandStream.newEngine(this);
+        trades = 0;
+        rejects = 0;
+        for (int i = 0; i < stream.benchStart(); i++)
+        {
+            stream.apply(engine, i);
+        }
+    }
+
+    @Override
+    public long runBench()
+    {
+        final MatchingEngine engine = this.engine;
+        final SbeCommandStream stream = this.stream;
+        final int end = stream.count();
+        final long startNs = System.nanoTime();
+        for (int i = stream.benchStart(); i < end; i++)
+        {
+            stream.apply(engine, i);
+        }
+        return System.nanoTime() - startNs;
+    }
+
+    @Override
+    public long runBenchTimed(final Histogram histogram)
+    {
+        final MatchingEngine engine = this.engine;
+        final SbeCommandStream stream = this.stream;
+        final int end = stream.count();
+        final long startNs = System.nanoTime();
+        for (int i = stream.benchStart(); i < end; i++)
+        {
+            final long beforeNs = System.nanoTime();
+            stream.apply(engine, i);
+            histogram.recordValue(System.nanoTime() - beforeNs);
+        }
+        return System.nanoTime() - startNs;
+    }
+
+    @Override
+    public long trades()
+    {
+        return trades;
+    }
+
+    @Override
+    public long failures()
+    {
+        return rejects;
+    }
+
+    @Override
+    public void close()
+    {
+        engine = null;
+    }
+
+    @Override
+    public void onOrderAccepted(
+        final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
+        final long price, final int timeInForce)
+    {
+    }
+
+    @Override
+    public void onOrderRejected(final long clientOrderId, final long symbol, final byte reason)
+    {
+        rejects++;
+    }
+
+    @Override
+    public void onOrderAdded(
+        final long orderId, final long symbol, final Side side, final long quantity, final long price)
+    {
+    }
+
+    @Override
+    public void onOrderExecuted(
+        final long matchNumber, final long symbol, final long quantity, final long price,
+        final long takerClientOrderId, final long takerOrderId, final Side takerSide,
+        final long makerClientOrderId, final long makerOrderId, final long makerLeaves, final long takerLeaves)
+    {
+        trades++;
+    }
+
+    @Override
+    public void onOrderCanceled(
+        final long clientOrderId, final long orderId, final long symbol, final long canceledQuantity,
+        final long leaves, final byte reason, final boolean wasResting)
+    {
+    }
+
+    @Override
+    public void onOrderReplaced(
+        final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+    {
+    }
+}

@@ -1,0 +1,64 @@
+package io.bourse.launcher;
+
+import io.aeron.driver.ThreadingMode;
+import io.bourse.bench.ServiceBenchOptions;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BenchCommandTest
+{
+    private static BenchCommand.EngineServiceBench parseEngineService(final String... args)
+    {
+        final CommandLine.ParseResult result = new CommandLine(new BenchCommand()).parseArgs(args);
+        return (BenchCommand.EngineServiceBench)result.subcommand().commandSpec().userObject();
+    }
+
+    @Test
+    void shouldUseDefaultsWhenEngineServiceHasNoOptions()
+    {
+        final BenchCommand.EngineServiceBench command = parseEngineService("engine-service");
+
+        assertThat(new ServiceBenchOptions(command.commands, command.warmup, command.iterations, command.rate,
+            command.idle, command.driverThreading)).isEqualTo(new ServiceBenchOptions(
+            Path.of("../shared/data/exchange-core/commands.csv.gz"), ServiceBenchOptions.DEFAULT_WARMUP,
+            ServiceBenchOptions.DEFAULT_ITERATIONS, 0, "backoff", ThreadingMode.SHARED));
+    }
+
+    @Test
+    void shouldParseEveryEngineServiceOptionWhenGiven()
+    {
+        final BenchCommand.EngineServiceBench command = parseEngineService("engine-service",
+            "--commands", "c.csv", "--warmup", "2", "--iterations", "7", "--rate", "250000", "--idle", "busy",
+            "--driver-threading", "DEDICATED");
+
+        assertThat(new ServiceBenchOptions(command.commands, command.warmup, command.iterations, command.rate,
+            command.idle, command.driverThreading)).isEqualTo(
+            new ServiceBenchOptions(Path.of("c.csv"), 2, 7, 250_000, "busy", ThreadingMode.DEDICATED));
+    }
+
+    @Test
+    void shouldRefuseEngineServiceWhenDriverThreadingIsUnknown()
+    {
+        assertThatThrownBy(() -> parseEngineService("engine-service", "--driver-threading", "TURBO"))
+            .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--driver-threading");
+    }
+
+    @Test
+    void shouldReportBadOptionAsParameterErrorWhenValidationFails()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
+
+        final int exitCode = commandLine.execute("engine-service", "--commands", "no-such-file.csv.gz");
+
+        assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString()).startsWith("--commands: no such file: no-such-file.csv.gz");
+    }
+}
