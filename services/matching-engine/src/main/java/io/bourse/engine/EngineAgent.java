@@ -18,14 +18,16 @@ final class EngineAgent implements Agent
     private final int shardId;
     private final Subscription commands;
     private final CommandAdapter commandAdapter;
+    private final EventProxy eventProxy;
     private final MatchingEngine engine;
     private final AtomicLong openOrderCount;
 
     EngineAgent(
         final int shardId, final Subscription commands, final CommandAdapter commandAdapter,
-        final MatchingEngine engine, final AtomicLong openOrderCount)
+        final EventProxy eventProxy, final MatchingEngine engine, final AtomicLong openOrderCount)
     {
         this.shardId = shardId;
+        this.eventProxy = eventProxy;
         this.commands = commands;
         this.commandAdapter = commandAdapter;
         this.engine = engine;
@@ -35,7 +37,7 @@ final class EngineAgent implements Agent
     @Override
     public int doWork()
     {
-        final int workCount = commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT);
+        final int workCount = eventProxy.publishHeld() + commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT);
         if (workCount > 0)
         {
             openOrderCount.setRelease(engine.openOrderCount());

@@ -10,9 +10,7 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * Configuration of one matching-engine shard. Settings: {@code bourse.engine.shard} (default 0),
  * {@code bourse.engine.metrics.port} (default 9410 + shard), {@code bourse.engine.max.order.quantity} (shares,
- * default 1,000,000), {@code bourse.engine.offer.retries} (attempts to publish one event through back pressure
- * before it is counted as dropped, default 10,000, about a second), {@code bourse.metrics.jvm} (default true), plus
- * the {@link StreamLayout}, the
+ * default 1,000,000), {@code bourse.metrics.jvm} (default true), plus the {@link StreamLayout}, the
  * {@link SymbolDirectory} and the idle strategy.
  */
 public final class EngineContext
@@ -20,7 +18,6 @@ public final class EngineContext
     private int shardId;
     private int metricsPort = -1;
     private long maxOrderQuantity = MatchingEngine.DEFAULT_MAX_ORDER_QUANTITY;
-    private long offerRetries = 10_000;
     private boolean jvmMetrics = true;
     private StreamLayout streamLayout;
     private SymbolDirectory symbolDirectory;
@@ -38,7 +35,6 @@ public final class EngineContext
             .metricsPort(settings.getInt("bourse.engine.metrics.port", 9410 + shard))
             .maxOrderQuantity(settings.getLong("bourse.engine.max.order.quantity",
                 MatchingEngine.DEFAULT_MAX_ORDER_QUANTITY))
-            .offerRetries(settings.getLong("bourse.engine.offer.retries", 10_000))
             .jvmMetrics(Boolean.parseBoolean(settings.get("bourse.metrics.jvm", "true")))
             .streamLayout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
@@ -65,10 +61,6 @@ public final class EngineContext
         if (maxOrderQuantity <= 0)
         {
             throw new IllegalStateException("bourse.engine.max.order.quantity must be positive: " + maxOrderQuantity);
-        }
-        if (offerRetries < 0)
-        {
-            throw new IllegalStateException("bourse.engine.offer.retries must not be negative: " + offerRetries);
         }
         if (metricsPort < 0)
         {
@@ -122,22 +114,6 @@ public final class EngineContext
     public EngineContext maxOrderQuantity(final long maxOrderQuantity)
     {
         this.maxOrderQuantity = maxOrderQuantity;
-        return this;
-    }
-
-    /** @return attempts to publish one event through back pressure before it is counted as dropped. */
-    public long offerRetries()
-    {
-        return offerRetries;
-    }
-
-    /**
-     * @param offerRetries attempts to publish one event through back pressure before it is counted as dropped.
-     * @return this.
-     */
-    public EngineContext offerRetries(final long offerRetries)
-    {
-        this.offerRetries = offerRetries;
         return this;
     }
 

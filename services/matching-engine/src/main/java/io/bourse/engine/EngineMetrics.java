@@ -8,7 +8,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 /**
  * The shard's Prometheus metrics, with every labelled data point resolved at start-up so that the engine thread
  * only increments: {@code bourse_engine_commands_total{type}}, {@code bourse_engine_events_total{type}},
- * {@code bourse_engine_events_dropped_total} and the summary
+ * {@code bourse_engine_events_held_total} (events the event stream refused at first, held and published later in
+ * order) and the summary
  * {@code bourse_engine_service_time_seconds} (command decoded to all its events published).
  */
 final class EngineMetrics
@@ -23,7 +24,7 @@ final class EngineMetrics
     final CounterDataPoint executed;
     final CounterDataPoint canceled;
     final CounterDataPoint replaced;
-    final Counter eventsDropped;
+    final Counter eventsHeld;
     final LatencySummary serviceTime;
 
     EngineMetrics(final PrometheusRegistry registry)
@@ -42,8 +43,8 @@ final class EngineMetrics
         executed = events.labelValues("executed");
         canceled = events.labelValues("canceled");
         replaced = events.labelValues("replaced");
-        eventsDropped = Counter.builder().name("bourse_engine_events_dropped_total")
-            .help("Events that could not be published (no subscriber, or back pressure past the retry bound)")
+        eventsHeld = Counter.builder().name("bourse_engine_events_held_total")
+            .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);
         serviceTime = LatencySummary.register(registry, "bourse_engine_service_time_seconds",
             "Time from a command taken off the input stream to all its events published");

@@ -4,7 +4,6 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentLaunch;
-import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
@@ -13,7 +12,6 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.SleepingIdleStrategy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,13 +63,13 @@ public final class EngineService implements AutoCloseable
             layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
 
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
-        final EventProxy eventProxy = new EventProxy(
-            events, new BoundedOffer(new SleepingIdleStrategy(1_000), ctx.offerRetries()), metrics);
+        final EventProxy eventProxy = new EventProxy(events, metrics);
         final MatchingEngine engine = new MatchingEngine(
             ctx.shardId(), symbols(ctx.symbolDirectory(), ctx.shardId()), ctx.maxOrderQuantity(), eventProxy);
         final AtomicLong openOrderCount = new AtomicLong();
         final EngineAgent agent = new EngineAgent(
-            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, metrics), engine, openOrderCount);
+            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, metrics), eventProxy, engine,
+            openOrderCount);
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()
             .name("bourse_engine_open_orders").help("Orders resting on the shard's books")

@@ -1,7 +1,6 @@
 package io.bourse.engine;
 
 import io.aeron.Publication;
-import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.MatchingEngineListener;
@@ -13,6 +12,7 @@ import io.bourse.sbe.engine.OrderCanceledEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderRejectedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -20,15 +20,23 @@ import java.nio.ByteBuffer;
 /**
  * Encodes every outcome of the matching core as an SBE event (engine-schema.xml) on the shard's event stream,
  * stamped with the next shard sequence number (from 1) and the timestamp of the command being processed.
+ *
+ * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
+ * in order, with the rest of its command's events in a held buffer; the engine agent retries them every duty cycle
+ * ({@link #publishHeld()}) and takes no new command while any is held ({@link #canPublish()}), so back pressure
+ * reaches the command stream and the gateways instead of events being lost. The held buffer never holds more than
+ * one command's events.
  */
 final class EventProxy implements MatchingEngineListener
 {
-    /** Free space the event stream must have before a command is taken: room for hundreds of events. */
-    private static final long MIN_AVAILABLE_WINDOW_BYTES = 64 * 1024;
+    /** Initial size of the held-events buffer: room for several hundred events, so that growth is rare. */
+    private static final int HELD_INITIAL_CAPACITY = 64 * 1024;
 
     private final Publication publication;
-    private final BoundedOffer offer;
     private final EngineMetrics metrics;
+    private final ExpandableDirectByteBuffer held = new ExpandableDirectByteBuffer(HELD_INITIAL_CAPACITY);
+    private int heldLimit;
+    private int heldPosition;
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final OrderAcceptedEncoder accepted = new OrderAcceptedEncoder();
@@ -40,10 +48,9 @@ final class EventProxy implements MatchingEngineListener
     private long sequenceNumber;
     private long timestampNs;
 
-    EventProxy(final Publication publication, final BoundedOffer offer, final EngineMetrics metrics)
+    EventProxy(final Publication publication, final EngineMetrics metrics)
     {
         this.publication = publication;
-        this.offer = offer;
         this.metrics = metrics;
     }
 
@@ -58,12 +65,35 @@ final class EventProxy implements MatchingEngineListener
     }
 
     /**
-     * @return true when the event stream has a subscriber and room for a command's events, so that taking the next
-     *         command from the input stream cannot lose its outcomes to back pressure.
+     * @return true when no event is held back, so that the next command's events can follow in order.
      */
     boolean canPublish()
     {
-        return publication.isConnected() && publication.availableWindow() >= MIN_AVAILABLE_WINDOW_BYTES;
+        return heldPosition == heldLimit;
+    }
+
+    /**
+     * Offers the held events, oldest first, stopping at the first the stream still refuses (retried next duty
+     * cycle).
+     *
+     * @return number of events published.
+     */
+    int publishHeld()
+    {
+        int published = 0;
+        while (heldPosition < heldLimit)
+        {
+            final int length = held.getInt(heldPosition);
+            if (publication.offer(held, heldPosition + Integer.BYTES, length) < 0)
+            {
+                return published;
+            }
+            heldPosition += Integer.BYTES + length;
+            published++;
+        }
+        heldPosition = 0;
+        heldLimit = 0;
+        return published;
     }
 
     @Override
@@ -174,10 +204,14 @@ final class EventProxy implements MatchingEngineListener
 
     private void publish(final int length)
     {
-        if (offer.offer(publication, buffer, 0, length) < 0)
+        if (heldPosition == heldLimit && publication.offer(buffer, 0, length) > 0)
         {
-            metrics.eventsDropped.inc();
+            return;
         }
+        metrics.eventsHeld.inc();
+        held.putInt(heldLimit, length);
+        held.putBytes(heldLimit + Integer.BYTES, buffer, 0, length);
+        heldLimit += Integer.BYTES + length;
     }
 
     private static io.bourse.sbe.engine.Side side(final Side side)

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,13 +49,20 @@ class EngineServiceTest
     @BeforeEach
     void setUp()
     {
+        launch("aeron:ipc");
+    }
+
+    private void launch(final String eventChannel)
+    {
+        CloseHelper.closeAll(aeron, engine, driver);
         final String dir = System.getProperty("java.io.tmpdir") + "/aeron-engine-test-" + System.nanoTime();
         driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .aeronDirectoryName(dir)
             .threadingMode(ThreadingMode.SHARED)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true));
-        layout = new StreamLayout(driver.aeronDirectoryName(), "aeron:ipc", 1000, "aeron:ipc", 2000, "aeron:ipc", 3000);
+        layout = new StreamLayout(
+            driver.aeronDirectoryName(), "aeron:ipc", 1000, eventChannel, 2000, "aeron:ipc", 3000);
         engine = EngineService.launch(new EngineContext()
             .shardId(1)
             .metricsPort(0)
@@ -142,9 +150,55 @@ class EngineServiceTest
             new Event(5, "rejected 13 S"));
     }
 
+    @Test
+    void shouldHoldEventsAndStopTakingCommandsWhenTheEventStreamIsFullThenLoseNothing()
+    {
+        launch("aeron:ipc?term-length=65536");
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(1));
+        while (!commands.isConnected() || !events.isConnected())
+        {
+            Thread.onSpinWait();
+        }
+
+        // 3,000 resting orders make 6,000 events, several times the 32 KiB window of a 64 KiB term: the engine
+        // must hold what the stream refuses and stop taking commands until the subscriber reads again.
+        final int orders = 3_000;
+        for (int i = 1; i <= orders; i++)
+        {
+            send(commands, i, "AAPL", i % 2 == 0 ? Side.BUY : Side.SELL, 1, PRICE + (i % 2 == 0 ? -i : i), i);
+        }
+
+        final long[] expectedSequence = {1};
+        final int[] received = {0};
+        final long deadlineNs = System.nanoTime() + 20_000_000_000L;
+        while (received[0] < 2 * orders && System.nanoTime() < deadlineNs)
+        {
+            if (0 == events.poll((buffer, offset, length, frameHeader) ->
+            {
+                // every engine event starts with its sequence number, right after the SBE header
+                assertThat(buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN))
+                    .isEqualTo(expectedSequence[0]++);
+                received[0]++;
+            }, 100))
+            {
+                Thread.onSpinWait();
+            }
+        }
+
+        assertThat(received[0]).isEqualTo(2 * orders);
+    }
+
     private static void send(
         final Publication publication, final long clientOrderId, final String symbol, final Side side,
         final long quantity, final long timestampNs)
+    {
+        send(publication, clientOrderId, symbol, side, quantity, PRICE, timestampNs);
+    }
+
+    private static void send(
+        final Publication publication, final long clientOrderId, final String symbol, final Side side,
+        final long quantity, final long price, final long timestampNs)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocate(128));
         final NewOrderEncoder encoder = new NewOrderEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
@@ -153,7 +207,7 @@ class EngineServiceTest
             .symbol(String.format("%-8s", symbol))
             .side(side)
             .quantity(quantity)
-            .price(PRICE)
+            .price(price)
             .timeInForce(99_998)
             .firm("DEMO");
         while (publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) < 0)
