@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Each iteration gives every engine a fresh state and the SETUP commands untimed, then one throughput pass over
  * the BENCH commands (no per-command timing) and a second fresh pass with {@link System#nanoTime()} around each
- * command, recorded into an HdrHistogram. A GC runs before each timed pass, as in exchange-core's own benchmark. Warm-up iterations run the same passes and are not reported.
+ * command, recorded into an HdrHistogram. A GC runs before each timed pass, as in exchange-core's own benchmark.
+ * Warm-up iterations run the same passes and are not reported.
  */
 public final class EngineBenchmark
 {

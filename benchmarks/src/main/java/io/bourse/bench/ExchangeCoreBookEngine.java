@@ -14,7 +14,8 @@ import io.bourse.engine.replay.ExchangeCoreCommands;
 import org.HdrHistogram.Histogram;
 
 /**
- * exchange-core's order book, {@link OrderBookDirectImpl}, driven directly on the calling thread the way exchange-core's
+ * exchange-core's order book, {@link OrderBookDirectImpl}, driven directly on the calling thread the way
+ * exchange-core's
  * own ITOrderBookBase performance test drives it: every command prepared in advance as an {@link OrderCommand},
  * copied into one reused work command, marked valid for the matching engine and processed with
  * {@link IOrderBook#processCommand}. The trade events it attaches are walked and counted. exchange-core 0.5.3

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code bourse_fanout_messages_out_total} (ITCH messages written to subscriber sockets, counted per subscriber),
  * {@code bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed
  * because its ring buffer was full), {@code bourse_fanout_gap_disconnects_total} (sessions ended with End of Session
- * because their worker missed messages), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written to a
+ * because their worker missed messages), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written
+ * to a
  * subscriber socket, recorded by every worker), {@code bourse_fanout_login_failures_total} and
  * {@code bourse_fanout_errors_total}. Safe to update from every thread.
  */

@@ -15,7 +15,8 @@ import org.agrona.DirectBuffer;
  * Decodes SBE commands (engine-schema.xml NewOrder, CancelOrder, ReplaceOrder) from the shard's command stream and
  * applies them to the {@link MatchingEngine}, stamping the events with the command's timestamp. A command is only
  * taken when no event of an earlier one is still held back by the event stream; otherwise the poll is aborted and
- * the command stays on the input stream (back pressure reaches the gateways instead of events being lost). Messages of another schema or an
+ * the command stays on the input stream (back pressure reaches the gateways instead of events being lost). Messages
+ * of another schema or an
  * unknown template are counted and skipped.
  */
 final class CommandAdapter implements ControlledFragmentHandler

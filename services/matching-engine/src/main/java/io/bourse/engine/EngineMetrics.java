@@ -9,8 +9,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * The shard's Prometheus metrics, with every labelled data point resolved at start-up so that the engine thread
  * only increments: {@code bourse_engine_commands_total{type}}, {@code bourse_engine_events_total{type}},
  * {@code bourse_engine_events_held_total} (events the event stream refused at first, held and published later in
- * order) and the summary
- * {@code bourse_engine_service_time_seconds} (command decoded to all its events published).
+ * order) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all its events published,
+ * or held when the event stream pushes back).
  */
 final class EngineMetrics
 {
@@ -47,6 +47,6 @@ final class EngineMetrics
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);
         serviceTime = LatencySummary.register(registry, "bourse_engine_service_time_seconds",
-            "Time from a command taken off the input stream to all its events published");
+            "Time from a command taken off the input stream to all its events published or held (back pressure)");
     }
 }

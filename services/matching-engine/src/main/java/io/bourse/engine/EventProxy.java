@@ -77,6 +77,9 @@ final class EventProxy implements MatchingEngineListener
      * cycle).
      *
      * @return number of events published.
+     * @throws IllegalStateException when the publication is closed or has reached its maximum position: the events
+     *                               stay held and the engine takes no command, so the agent's error handler must
+     *                               make the stall visible (counted every duty cycle, logged once).
      */
     int publishHeld()
     {
@@ -84,7 +87,14 @@ final class EventProxy implements MatchingEngineListener
         while (heldPosition < heldLimit)
         {
             final int length = held.getInt(heldPosition);
-            if (publication.offer(held, heldPosition + Integer.BYTES, length) < 0)
+            final long result = publication.offer(held, heldPosition + Integer.BYTES, length);
+            if (Publication.CLOSED == result || Publication.MAX_POSITION_EXCEEDED == result)
+            {
+                throw new IllegalStateException("event publication " +
+                    (Publication.CLOSED == result ? "closed" : "at its maximum position") +
+                    ": events are held and the shard takes no more commands");
+            }
+            if (result < 0)
             {
                 return published;
             }
@@ -106,7 +116,8 @@ final class EventProxy implements MatchingEngineListener
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .orderId(orderId);
-        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderAcceptedEncoder.symbolEncodingOffset());
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderAcceptedEncoder.symbolEncodingOffset());
         accepted.side(side(side)).quantity(quantity).price(price).timeInForce(timeInForce);
         publish(MessageHeaderEncoder.ENCODED_LENGTH + accepted.encodedLength());
         metrics.accepted.inc();
@@ -119,14 +130,16 @@ final class EventProxy implements MatchingEngineListener
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId);
-        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderRejectedEncoder.symbolEncodingOffset());
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderRejectedEncoder.symbolEncodingOffset());
         rejected.reason(reason);
         publish(MessageHeaderEncoder.ENCODED_LENGTH + rejected.encodedLength());
         metrics.rejected.inc();
     }
 
     @Override
-    public void onOrderAdded(final long orderId, final long symbol, final Side side, final long quantity, final long price)
+    public void onOrderAdded(
+        final long orderId, final long symbol, final Side side, final long quantity, final long price)
     {
         added.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
@@ -148,7 +161,8 @@ final class EventProxy implements MatchingEngineListener
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
             .matchNumber(matchNumber);
-        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderExecutedEncoder.symbolEncodingOffset());
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderExecutedEncoder.symbolEncodingOffset());
         executed.quantity(quantity)
             .price(price)
             .takerClientOrderId(takerClientOrderId)
@@ -172,7 +186,8 @@ final class EventProxy implements MatchingEngineListener
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .orderId(orderId);
-        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderCanceledEncoder.symbolEncodingOffset());
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderCanceledEncoder.symbolEncodingOffset());
         canceled.canceledQuantity(canceledQuantity)
             .leavesQuantity(leaves)
             .reason(reason)
@@ -193,7 +208,8 @@ final class EventProxy implements MatchingEngineListener
             .newClientOrderId(newClientOrderId)
             .orderId(orderId)
             .newOrderId(newOrderId);
-        Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderReplacedEncoder.symbolEncodingOffset());
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderReplacedEncoder.symbolEncodingOffset());
         replaced.side(side(side))
             .quantity(quantity)
             .price(price)

@@ -62,7 +62,8 @@ final class EngineEvents implements MatchingEngineListener
     }
 
     @Override
-    public void onOrderAdded(final long orderId, final long symbol, final Side side, final long quantity, final long price)
+    public void onOrderAdded(
+        final long orderId, final long symbol, final Side side, final long quantity, final long price)
     {
         events.add(new Added(orderId, side, quantity, price));
     }

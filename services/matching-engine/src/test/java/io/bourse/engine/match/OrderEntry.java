@@ -46,35 +46,30 @@ interface OrderEntry
             }
 
             @Override
-
             public void selfTradePrevention(final SelfTradePrevention mode)
             {
                 engine.selfTradePrevention(mode);
             }
 
             @Override
-
             public boolean tradingState(final long symbol, final TradingState state)
             {
                 return engine.tradingState(symbol, state);
             }
 
             @Override
-
             public boolean priceBand(final long symbol, final long referencePrice, final int bandBasisPoints)
             {
                 return engine.priceBand(symbol, referencePrice, bandBasisPoints);
             }
 
             @Override
-
             public void cancelOrder(final long clientOrderId, final long quantity)
             {
                 engine.cancelOrder(clientOrderId, quantity);
             }
 
             @Override
-
             public void replaceOrder(
                 final long clientOrderId, final long newClientOrderId, final long quantity, final long price)
             {
@@ -82,7 +77,6 @@ interface OrderEntry
             }
 
             @Override
-
             public void moveOrder(final long clientOrderId, final long price)
             {
                 engine.moveOrder(clientOrderId, price);
