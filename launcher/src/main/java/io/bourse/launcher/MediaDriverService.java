@@ -83,7 +83,7 @@ public final class MediaDriverService implements AutoCloseable
             StreamLayout.fromSettings(settings).aeronDirectoryName(),
             ThreadingMode.valueOf(settings.get("bourse.driver.threading", ThreadingMode.SHARED.name())),
             settings.getInt("bourse.driver.metrics.port", METRICS_PORT_DEFAULT),
-            Boolean.parseBoolean(settings.get("bourse.metrics.jvm", "true")));
+            MetricsServer.jvmMetrics(settings));
     }
 
     /** Stops the metrics endpoint, the driver's own client and the driver. */

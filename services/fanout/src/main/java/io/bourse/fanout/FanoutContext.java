@@ -5,6 +5,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsServer;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -27,8 +28,6 @@ public final class FanoutContext
     public static final String METRICS_PORT_PROP_NAME = "bourse.fanout.metrics.port";
     /** Default metrics port (DESIGN.md). */
     public static final int METRICS_PORT_DEFAULT = 9403;
-    /** Whether the endpoint also exports the JVM metrics ({@code true} or {@code false}); shared by the services. */
-    public static final String JVM_METRICS_PROP_NAME = "bourse.metrics.jvm";
     /** Number of worker threads, each serving a group of sessions. */
     public static final String WORKERS_PROP_NAME = "bourse.fanout.workers";
     /** Default worker count, for a 2-core host. */
@@ -76,7 +75,7 @@ public final class FanoutContext
             .credentialsFile(Path.of(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT)))
             .port(settings.getInt(PORT_PROP_NAME, PORT_DEFAULT))
             .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
-            .jvmMetrics(Boolean.parseBoolean(settings.get(JVM_METRICS_PROP_NAME, "true")))
+            .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .workerCount(settings.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT))
             .maxSessionsPerWorker(settings.getInt(MAX_SESSIONS_PER_WORKER_PROP_NAME, MAX_SESSIONS_PER_WORKER_DEFAULT))
             .ringBufferSize(settings.getInt(RING_BUFFER_SIZE_PROP_NAME, RING_BUFFER_SIZE_DEFAULT))

@@ -4,6 +4,7 @@ import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsServer;
 import io.bourse.engine.match.MatchingEngine;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -35,7 +36,7 @@ public final class EngineContext
             .metricsPort(settings.getInt("bourse.engine.metrics.port", 9410 + shard))
             .maxOrderQuantity(settings.getLong("bourse.engine.max.order.quantity",
                 MatchingEngine.DEFAULT_MAX_ORDER_QUANTITY))
-            .jvmMetrics(Boolean.parseBoolean(settings.get("bourse.metrics.jvm", "true")))
+            .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .streamLayout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .idleStrategy(AgentLaunch.idleStrategy(settings));

@@ -4,6 +4,7 @@ import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsServer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -20,8 +21,6 @@ public final class MdPublisherContext
     public static final String METRICS_PORT_PROP_NAME = "bourse.mdpublisher.metrics.port";
     /** Default metrics port (DESIGN.md). */
     public static final int METRICS_PORT_DEFAULT = 9402;
-    /** Whether the endpoint also exports the JVM metrics ({@code true} or {@code false}); shared by the services. */
-    public static final String JVM_METRICS_PROP_NAME = "bourse.metrics.jvm";
     /** Most events read from one shard's stream per duty cycle. */
     public static final String FRAGMENT_LIMIT_PROP_NAME = "bourse.mdpublisher.fragment.limit";
     /** Default fragment limit. */
@@ -50,7 +49,7 @@ public final class MdPublisherContext
             .layout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
-            .jvmMetrics(Boolean.parseBoolean(settings.get(JVM_METRICS_PROP_NAME, "true")))
+            .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
             .offerRetries(settings.getInt(OFFER_RETRIES_PROP_NAME, OFFER_RETRIES_DEFAULT))
             .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));

@@ -5,6 +5,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsServer;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
@@ -92,7 +93,7 @@ public final class GatewayContext
             .sendStallTimeoutMs(settings.getLong(SEND_STALL_TIMEOUT_MS_PROP_NAME, SEND_STALL_TIMEOUT_MS_DEFAULT))
             .sessionName(settings.get(SESSION_PROP_NAME, null))
             .credentialsFile(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT))
-            .jvmMetrics(Boolean.parseBoolean(settings.get("bourse.metrics.jvm", "true")))
+            .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .streamLayout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .idleStrategy(AgentLaunch.idleStrategy(settings));

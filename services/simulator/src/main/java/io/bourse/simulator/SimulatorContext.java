@@ -4,6 +4,7 @@ import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsServer;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
@@ -94,8 +95,6 @@ public final class SimulatorContext
     public static final String CONNECT_TIMEOUT_PROP_NAME = "bourse.simulator.connect.timeout.ms";
     /** Default connect and login timeout in ms: long enough for the exchange's containers to come up. */
     public static final long CONNECT_TIMEOUT_DEFAULT_MS = 10_000;
-    /** Setting shared by the services: whether to export JVM metrics. */
-    public static final String JVM_METRICS_PROP_NAME = "bourse.metrics.jvm";
 
     private String gatewayHost = GATEWAY_HOST_DEFAULT;
     private int gatewayPort = GATEWAY_PORT_DEFAULT;
@@ -153,7 +152,7 @@ public final class SimulatorContext
             .durationSeconds(settings.getLong(DURATION_PROP_NAME, DURATION_DEFAULT))
             .seed(settings.getLong(SEED_PROP_NAME, SEED_DEFAULT))
             .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
-            .jvmMetrics(Boolean.parseBoolean(settings.get(JVM_METRICS_PROP_NAME, "true")))
+            .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .progressIntervalMs(settings.getLong(PROGRESS_INTERVAL_PROP_NAME, PROGRESS_INTERVAL_DEFAULT_MS))
             .hgrmDir(hgrmDir.isBlank() ? null : Path.of(hgrmDir.trim()))
             .drainMs(settings.getLong(DRAIN_PROP_NAME, DRAIN_DEFAULT_MS))

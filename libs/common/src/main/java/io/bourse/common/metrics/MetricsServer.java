@@ -1,5 +1,6 @@
 package io.bourse.common.metrics;
 
+import io.bourse.common.config.Settings;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -12,6 +13,9 @@ import java.io.IOException;
  */
 public final class MetricsServer implements AutoCloseable
 {
+    /** Setting: whether a service exports JVM metrics (heap, GC, threads) beside its own; default true. */
+    public static final String JVM_METRICS_PROP_NAME = "bourse.metrics.jvm";
+
     private final PrometheusRegistry registry;
     private final HTTPServer server;
 
@@ -39,6 +43,15 @@ public final class MetricsServer implements AutoCloseable
         }
         final HTTPServer server = HTTPServer.builder().port(port).registry(registry).buildAndStart();
         return new MetricsServer(registry, server);
+    }
+
+    /**
+     * @param settings where to read {@value #JVM_METRICS_PROP_NAME}.
+     * @return true unless the setting is {@code false}; one service per JVM should export the JVM metrics.
+     */
+    public static boolean jvmMetrics(final Settings settings)
+    {
+        return Boolean.parseBoolean(settings.get(JVM_METRICS_PROP_NAME, "true"));
     }
 
     /** @return the registry to register the service's metrics with. */
