@@ -3,6 +3,7 @@ package io.bourse.bench;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.MatchingEngine;
+import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
 import io.bourse.engine.replay.ExchangeCoreCommands;
@@ -366,7 +367,8 @@ final class SbeCommandStream
         @Override
         public void onOrderAccepted(
             final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-            final long price, final int timeInForce)
+            final long price, final int timeInForce,
+        final Display display)
         {
             events[count]++;
         }
@@ -379,7 +381,8 @@ final class SbeCommandStream
 
         @Override
         public void onOrderAdded(
-            final long orderId, final long symbol, final Side side, final long quantity, final long price)
+            final long orderId, final long symbol, final Side side, final long quantity, final long price,
+        final Display display)
         {
             events[count]++;
         }
@@ -405,7 +408,8 @@ final class SbeCommandStream
         @Override
         public void onOrderReplaced(
             final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-            final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+            final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display)
         {
             events[count]++;
         }

@@ -2,6 +2,7 @@ package io.bourse.bench;
 
 import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.MatchingEngine;
+import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
 import org.HdrHistogram.Histogram;
@@ -95,7 +96,8 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
     @Override
     public void onOrderAccepted(
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price, final int timeInForce)
+        final long price, final int timeInForce,
+        final Display display)
     {
     }
 
@@ -107,7 +109,8 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
 
     @Override
     public void onOrderAdded(
-        final long orderId, final long symbol, final Side side, final long quantity, final long price)
+        final long orderId, final long symbol, final Side side, final long quantity, final long price,
+        final Display display)
     {
     }
 
@@ -130,7 +133,8 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
     @Override
     public void onOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display)
     {
     }
 }

@@ -3,6 +3,7 @@ package io.bourse.engine;
 import io.aeron.Publication;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
+import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
@@ -109,7 +110,8 @@ final class EventProxy implements MatchingEngineListener
     @Override
     public void onOrderAccepted(
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price, final int timeInForce)
+        final long price, final int timeInForce,
+        final Display display)
     {
         accepted.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
@@ -139,7 +141,8 @@ final class EventProxy implements MatchingEngineListener
 
     @Override
     public void onOrderAdded(
-        final long orderId, final long symbol, final Side side, final long quantity, final long price)
+        final long orderId, final long symbol, final Side side, final long quantity, final long price,
+        final Display display)
     {
         added.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
@@ -199,7 +202,8 @@ final class EventProxy implements MatchingEngineListener
     @Override
     public void onOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display)
     {
         replaced.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)

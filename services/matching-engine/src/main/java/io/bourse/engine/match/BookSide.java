@@ -87,13 +87,6 @@ final class BookSide
         }
     }
 
-    /** Reduces a resting order's size in place, keeping its time priority. */
-    void reduce(final Order order, final long quantity)
-    {
-        order.remaining -= quantity;
-        order.level.totalQuantity -= quantity;
-    }
-
     private PriceLevel newLevel(final long price)
     {
         PriceLevel level = freeLevels;

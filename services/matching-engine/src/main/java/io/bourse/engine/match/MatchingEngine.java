@@ -1,23 +1,50 @@
 package io.bourse.engine.match;
 
+import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.Objects;
 
 /**
- * A deterministic matching engine for the symbols of one shard: limit orders (day orders for market or system hours,
- * or immediate-or-cancel, optionally with a minimum quantity: fill-or-kill when it equals the size) matched in
- * price-time priority, trades at the resting order's price, partial fills across price levels, cancel down to a new
- * size keeping priority, replace (priority kept on a size decrease at the same price, lost on a price change or size
- * increase; OUCH 4.2 §2.2-2.4 semantics), and exchange-core's MOVE ({@link #moveOrder(long, long)}: a new price that
- * always loses priority). Per symbol, a {@linkplain #tradingState(long, TradingState) trading state} and an optional
- * {@linkplain #priceBand(long, long, int) price band} gate entries; per engine, a
- * {@linkplain #selfTradePrevention(SelfTradePrevention) self-trade prevention} mode keeps a firm's orders from
- * trading with each other. Every outcome goes to the {@link MatchingEngineListener}; the book never rests crossed.
- * No clock, no randomness, no hash-order iteration: the same commands give the same events.
+ * A deterministic matching engine for the symbols of one shard, driven by OUCH 4.2 order semantics: limit orders in
+ * price-time priority, trades at the resting order's price, partial fills across price levels.
  *
- * <p>Order reference numbers and match numbers are {@code (count << 4) | shardId}, unique across up to 16 shards.
- * Not thread safe: one engine thread owns it.
+ * <ul>
+ *   <li>Time in force (OUCH 4.2 §2.1): 0 immediate-or-cancel, 99998 market hours and 99999 system hours (day
+ *       orders), and 1 to 99997 seconds: a good-till-seconds order rests until the engine's clock passes its entry
+ *       time plus that many seconds, then is canceled with reason 'T'. The clock is the sequenced input's own:
+ *       {@link #advanceClock(long)} with each command's timestamp, never the wall clock.</li>
+ *   <li>Minimum quantity on immediate-or-cancel orders (fill-or-kill when it equals the size).</li>
+ *   <li>{@link Display}: displayed orders (attributable, anonymous, post-only) have priority over non-displayed ones
+ *       at the same price; post-only orders never take liquidity (repriced); midpoint peg orders execute at the
+ *       midpoint of the displayed best bid and offer.</li>
+ *   <li>Cancel down to a new size keeping priority; replace (priority kept on a size decrease at the same price,
+ *       lost on a price change or size increase; OUCH 4.2 §2.2-2.4), and exchange-core's MOVE
+ *       ({@link #moveOrder(long, long)}).</li>
+ *   <li>Per symbol a {@linkplain #tradingState(long, TradingState) trading state} and an optional
+ *       {@linkplain #priceBand(long, long, int) price band}; a per-order maximum size; per firm a
+ *       {@linkplain #selfTradePrevention(int, SelfTradePrevention) self-trade prevention} mode.</li>
+ * </ul>
+ *
+ * <p><b>Midpoint peg orders.</b> They rest apart from the price levels, in one time-ordered queue per side, and are
+ * never displayed. The midpoint is {@link OrderBook#midpoint()}: {@code floor((best displayed bid + best displayed
+ * offer) / 2)}, none when a side has no displayed order. A peg is <i>eligible</i> while there is a midpoint within its
+ * limit price (midpoint &le; limit for a buy, &ge; limit for a sell), and then it takes or offers liquidity at the
+ * midpoint only. Whenever an order starts executing as a taker the midpoint is taken once, from the book as it is at
+ * that moment (for a replace or move, after the old order left its level), and stays fixed while that taker executes:
+ * the taker meets the makers in price order, at each price first the level's orders (displayed, then non-displayed),
+ * and the eligible opposite pegs (in time order, skipping ineligible ones) at the midpoint's price, after any level
+ * at the same price. An incoming peg executes as a limit order priced at the midpoint, if it is eligible; then its
+ * remainder rests in the queue (or is canceled, immediate-or-cancel). After every command, and after each expiry,
+ * while the symbol is {@link TradingState#OPEN}, a <i>peg sweep</i> runs: as long as an eligible resting peg crosses
+ * the opposite side at the new midpoint (an opposite eligible peg, or a level priced at or through the midpoint),
+ * the first eligible peg in time order of that side executes as a taker (when both sides have one that crosses,
+ * the one entered later, by order reference number, is the taker). Self-trade prevention applies as usual.
+ *
+ * <p>Every outcome goes to the {@link MatchingEngineListener}; the book never rests crossed (pegs included, at the
+ * midpoint). No wall clock, no randomness, no hash-order iteration: the same commands give the same events. Order
+ * reference numbers and match numbers are {@code (count << 4) | shardId}, unique across up to 16 shards. Not thread
+ * safe: one engine thread owns it.
  */
 public final class MatchingEngine
 {
@@ -25,7 +52,9 @@ public final class MatchingEngine
     public static final long MAX_PRICE = 1_999_999_900L;
     /** Time in force: immediate or cancel (OUCH 4.2 Enter Order, Time in Force 0). */
     public static final int TIME_IN_FORCE_IMMEDIATE_OR_CANCEL = 0;
-    /** Time in force: market hours, a day order (99998). */
+    /** Longest good-till-seconds time in force, in seconds; 1 is the shortest. */
+    public static final int TIME_IN_FORCE_MAX_SECONDS = 99_997;
+    /** Time in force: market hours, a day order (99998), canceled when its symbol closes. */
     public static final int TIME_IN_FORCE_MARKET_HOURS = 99_998;
     /** Time in force: system hours, a day order (99999). */
     public static final int TIME_IN_FORCE_SYSTEM_HOURS = 99_999;
@@ -34,14 +63,20 @@ public final class MatchingEngine
 
     private static final int SHARD_BITS = 4;
     private static final int BASIS_POINTS = 10_000;
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long ONE_DOLLAR = 10_000L;
+    private static final long CENT = 100L;
 
     private final int shardId;
     private final long maxOrderQuantity;
     private final MatchingEngineListener listener;
     private final Long2ObjectHashMap<OrderBook> booksBySymbol = new Long2ObjectHashMap<>();
     private final OrderMap ordersByClientId = new OrderMap();
+    private final Int2ObjectHashMap<SelfTradePrevention> selfTradePreventionByFirm = new Int2ObjectHashMap<>();
+    private final ExpiryQueue expiries = new ExpiryQueue();
     private SelfTradePrevention selfTradePrevention = SelfTradePrevention.NONE;
     private Order freeOrders;
+    private long clockNs;
     private long orderCount;
     private long matchCount;
 
@@ -78,7 +113,7 @@ public final class MatchingEngine
     }
 
     /**
-     * Sets what happens when an order would trade with a resting order of its own firm, from the next command on;
+     * Sets the self-trade prevention mode of every firm without a mode of its own, from the next command on;
      * {@link SelfTradePrevention#NONE} when the engine is built (exchange-core's replay relies on it).
      *
      * @param mode the self-trade prevention mode.
@@ -88,10 +123,48 @@ public final class MatchingEngine
         selfTradePrevention = Objects.requireNonNull(mode, "mode");
     }
 
-    /** @return the self-trade prevention mode. */
+    /**
+     * Sets one firm's self-trade prevention mode, from the next command on: it applies when an order of that firm
+     * would trade with a resting order of the same firm.
+     *
+     * @param firm packed 4-byte ASCII firm (OUCH 4.2 Firm), not 0.
+     * @param mode the firm's mode, or null to fall back to the engine's {@link #selfTradePrevention()}.
+     * @throws IllegalArgumentException for firm 0, which never self-matches.
+     */
+    public void selfTradePrevention(final int firm, final SelfTradePrevention mode)
+    {
+        if (0 == firm)
+        {
+            throw new IllegalArgumentException("firm 0 has no self-trade prevention");
+        }
+        if (null == mode)
+        {
+            selfTradePreventionByFirm.remove(firm);
+        }
+        else
+        {
+            selfTradePreventionByFirm.put(firm, mode);
+        }
+    }
+
+    /** @return the self-trade prevention mode of firms without a mode of their own. */
     public SelfTradePrevention selfTradePrevention()
     {
         return selfTradePrevention;
+    }
+
+    /**
+     * @param firm packed 4-byte ASCII firm.
+     * @return the mode that applies to the firm's orders; {@link SelfTradePrevention#NONE} for firm 0.
+     */
+    public SelfTradePrevention selfTradePrevention(final int firm)
+    {
+        if (0 == firm)
+        {
+            return SelfTradePrevention.NONE;
+        }
+        final SelfTradePrevention mode = selfTradePreventionByFirm.get(firm);
+        return null == mode ? selfTradePrevention : mode;
     }
 
     /** @return number of open orders across all books. */
@@ -100,87 +173,144 @@ public final class MatchingEngine
         return ordersByClientId.size();
     }
 
+    /** @return the engine's clock in ns since midnight: the latest timestamp given to {@link #advanceClock(long)}. */
+    public long clockNs()
+    {
+        return clockNs;
+    }
+
     /**
-     * Enters a limit order without a minimum quantity (OUCH 4.2 Enter Order, Minimum Quantity 0) or firm; see
-     * {@link #newOrder(long, long, Side, long, long, int, long, int)}.
+     * Moves the engine's clock to a command's timestamp (never backwards: an earlier timestamp, as from a gateway
+     * whose clock lags another's, leaves it where it is), then cancels every good-till-seconds order whose expiry is
+     * at or before the clock, with reason 'T', earliest expiry first and, at one expiry, in entry order. Call it
+     * with each command's timestamp before applying the command, and with the timestamp of clock ticks in the
+     * sequenced input, so that orders expire without order flow.
+     *
+     * @param timestampNs the command's time in ns since midnight.
+     */
+    public void advanceClock(final long timestampNs)
+    {
+        if (timestampNs > clockNs)
+        {
+            clockNs = timestampNs;
+        }
+        Order order;
+        while (null != (order = expiries.first()) && order.expiryNs <= clockNs)
+        {
+            final OrderBook book = order.book;
+            cancelResting(order, ReasonCodes.CANCEL_TIMEOUT);
+            sweepPegs(book);
+        }
+    }
+
+    /**
+     * Enters an anonymous displayed limit order without a minimum quantity (OUCH 4.2 Enter Order, Minimum Quantity
+     * 0) or firm; see {@link #newOrder(long, long, Side, long, long, int, long, int, Display)}.
      *
      * @param clientOrderId gateway's unique id.
      * @param symbol        packed symbol.
      * @param side          side.
      * @param quantity      shares.
      * @param price         limit price in 1/10000 dollars.
-     * @param timeInForce   {@link #TIME_IN_FORCE_IMMEDIATE_OR_CANCEL}, {@link #TIME_IN_FORCE_MARKET_HOURS} or
-     *                      {@link #TIME_IN_FORCE_SYSTEM_HOURS}.
+     * @param timeInForce   OUCH 4.2 Time in Force.
      */
     public void newOrder(
         final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
         final int timeInForce)
     {
-        newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, 0);
+        newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, 0, 0, Display.ANONYMOUS);
     }
 
     /**
-     * Enters a limit order without a firm, which never counts as a self-match; see
-     * {@link #newOrder(long, long, Side, long, long, int, long, int)}.
+     * Enters an anonymous displayed limit order without a firm, which never counts as a self-match; see
+     * {@link #newOrder(long, long, Side, long, long, int, long, int, Display)}.
      *
      * @param clientOrderId   gateway's unique id.
      * @param symbol          packed symbol.
      * @param side            side.
      * @param quantity        shares.
      * @param price           limit price in 1/10000 dollars.
-     * @param timeInForce     {@link #TIME_IN_FORCE_IMMEDIATE_OR_CANCEL}, {@link #TIME_IN_FORCE_MARKET_HOURS} or
-     *                        {@link #TIME_IN_FORCE_SYSTEM_HOURS}.
+     * @param timeInForce     OUCH 4.2 Time in Force.
      * @param minimumQuantity shares that must execute on entry or nothing does; 0 for no minimum.
      */
     public void newOrder(
         final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
         final int timeInForce, final long minimumQuantity)
     {
-        newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity, 0);
+        newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity, 0, Display.ANONYMOUS);
     }
 
     /**
-     * Enters a limit order (OUCH 4.2 Enter Order). Rejected with 'S' for a symbol this shard does not trade, 'C' or
-     * 'H' while the symbol is {@link TradingState#CLOSED} or {@link TradingState#HALTED}, 'Z' for a size of 0 or above
-     * the limit, 'X' for a price outside (0, {@link #MAX_PRICE}] or outside the symbol's
-     * {@linkplain #priceBand(long, long, int) price band}, 'N' for a minimum quantity that is negative, above the
-     * size, or set on an order that is not immediate-or-cancel, 'O' for a client order id already open or a time in
-     * force other than 0, 99998 and 99999 (timed orders are not supported yet). When an order has several faults,
-     * the first in this order is reported: symbol 'S', trading state 'C' or 'H', time in force 'O', minimum quantity
-     * 'N', size 'Z', price 'X', duplicate id 'O'.
-     *
-     * <p>A minimum quantity (OUCH 4.2 Minimum Quantity) is checked before anything trades: when the opposite side
-     * holds fewer than that many shares at prices within the limit, the order trades nothing and is canceled whole
-     * with reason 'I' (it is an immediate-or-cancel order that could not execute; OUCH 4.2 has no dedicated cancel
-     * reason). A minimum equal to the size makes a fill-or-kill order. Bourse accepts a minimum only on
-     * immediate-or-cancel orders, so that a minimum never has to be remembered on a resting order. Under
-     * {@linkplain #selfTradePrevention(SelfTradePrevention) self-trade prevention} an order with a firm counts only
-     * the shares that would really execute: it walks the opposite orders in priority order within its limit as
-     * matching would, skipping its own firm's orders under {@link SelfTradePrevention#CANCEL_OLDEST}, stopping at
-     * the first of them under {@link SelfTradePrevention#CANCEL_NEWEST} and {@link SelfTradePrevention#CANCEL_BOTH},
-     * and using up its own size on them without executing under {@link SelfTradePrevention#DECREMENT}; when the
-     * minimum is not reached nothing happens to any resting order.
-     *
-     * <p>While matching, a resting order of the same non-zero firm is handled as {@link SelfTradePrevention} says
-     * for the engine's mode, with cancels reported with reason 'Q'.
+     * Enters an anonymous displayed limit order; see
+     * {@link #newOrder(long, long, Side, long, long, int, long, int, Display)}.
      *
      * @param clientOrderId   gateway's unique id.
      * @param symbol          packed symbol.
      * @param side            side.
      * @param quantity        shares.
      * @param price           limit price in 1/10000 dollars.
-     * @param timeInForce     {@link #TIME_IN_FORCE_IMMEDIATE_OR_CANCEL}, {@link #TIME_IN_FORCE_MARKET_HOURS} or
-     *                        {@link #TIME_IN_FORCE_SYSTEM_HOURS}.
+     * @param timeInForce     OUCH 4.2 Time in Force.
      * @param minimumQuantity shares that must execute on entry or nothing does; 0 for no minimum.
-     * @param firm            packed 4-byte ASCII firm (OUCH 4.2 Firm) for self-trade prevention; 0 for none.
+     * @param firm            packed 4-byte ASCII firm for self-trade prevention; 0 for none.
      */
     public void newOrder(
         final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
         final int timeInForce, final long minimumQuantity, final int firm)
     {
+        newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity, firm, Display.ANONYMOUS);
+    }
+
+    /**
+     * Enters a limit order (OUCH 4.2 §2.1 Enter Order). Rejected, changing nothing, with the first fault in this
+     * order: 'S' a symbol this shard does not trade; 'C' or 'H' the symbol is {@link TradingState#CLOSED} or
+     * {@link TradingState#HALTED}; 'O' a time in force outside 0 to 99999; 'D' no display (an unsupported OUCH
+     * value), or post-only with time in force 0; 'N' a minimum quantity that is negative, above the size, or set on
+     * an order that is not immediate-or-cancel; 'Z' a size of 0 or above the limit; 'X' a price outside
+     * (0, {@link #MAX_PRICE}] or the symbol's {@linkplain #priceBand(long, long, int) price band} (for post-only, also
+     * after repricing); 'O' a client order id already open.
+     *
+     * <p>Once accepted, a post-only order is repriced if it would execute, then rests without executing; any other
+     * order executes against the book (see the class comment for midpoint pegs), then rests, or is canceled with
+     * reason 'I' when immediate-or-cancel. A good-till-seconds order expires {@code timeInForce} seconds after the
+     * engine's clock at entry.
+     *
+     * <p>A minimum quantity (OUCH 4.2 Minimum Quantity) is checked before anything trades: when fewer than that many
+     * shares would execute on entry, the order trades nothing and is canceled whole with reason 'I' (OUCH 4.2 has no
+     * dedicated reason). A minimum equal to the size makes a fill-or-kill order; Bourse accepts a minimum only on
+     * immediate-or-cancel orders, so that it never has to be remembered on a resting order. The count walks the
+     * makers exactly as matching would, midpoint pegs included, and under self-trade prevention counts only shares
+     * that would really execute: it skips the firm's own orders under {@link SelfTradePrevention#CANCEL_OLDEST},
+     * stops at the first of them under {@link SelfTradePrevention#CANCEL_NEWEST} and
+     * {@link SelfTradePrevention#CANCEL_BOTH}, and uses up its own size on them without executing under
+     * {@link SelfTradePrevention#DECREMENT}; when the minimum is not reached nothing happens to any resting order.
+     *
+     * <p>While matching, a resting order of the same non-zero firm is handled as the firm's
+     * {@linkplain #selfTradePrevention(int) self-trade prevention mode} says, with cancels reported with reason 'Q'.
+     *
+     * @param clientOrderId   gateway's unique id.
+     * @param symbol          packed symbol.
+     * @param side            side.
+     * @param quantity        shares.
+     * @param price           limit price in 1/10000 dollars; for a midpoint peg, its limit.
+     * @param timeInForce     0 immediate-or-cancel, 1 to 99997 seconds, {@link #TIME_IN_FORCE_MARKET_HOURS} or
+     *                        {@link #TIME_IN_FORCE_SYSTEM_HOURS}.
+     * @param minimumQuantity shares that must execute on entry or nothing does; 0 for no minimum.
+     * @param firm            packed 4-byte ASCII firm (OUCH 4.2 Firm) for self-trade prevention; 0 for none.
+     * @param display         how the order shows; null for an OUCH Display value Bourse does not support.
+     */
+    public void newOrder(
+        final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
+        final int timeInForce, final long minimumQuantity, final int firm, final Display display)
+    {
         final OrderBook book = booksBySymbol.get(symbol);
-        final byte reject = null == book ? ReasonCodes.REJECT_INVALID_STOCK :
-            validateNew(book, clientOrderId, quantity, price, timeInForce, minimumQuantity);
+        byte reject = null == book ? ReasonCodes.REJECT_INVALID_STOCK :
+            validateNew(book, clientOrderId, quantity, price, timeInForce, minimumQuantity, display);
+        long entryPrice = price;
+        if (0 == reject && Display.POST_ONLY == display)
+        {
+            entryPrice = postOnlyPrice(book, side, price);
+            reject = isWithinBand(book, entryPrice) ? 0 : ReasonCodes.REJECT_INVALID_PRICE;
+        }
         if (0 != reject)
         {
             listener.onOrderRejected(clientOrderId, symbol, reject);
@@ -188,8 +318,13 @@ public final class MatchingEngine
         }
 
         final Order order = allocate();
-        order.init(clientOrderId, nextOrderId(), book, side, price, quantity, firm);
-        listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, price, timeInForce);
+        order.init(clientOrderId, nextOrderId(), book, side, entryPrice, quantity, firm, display, timeInForce);
+        if (isTimed(timeInForce))
+        {
+            order.expiryNs = clockNs + timeInForce * NANOS_PER_SECOND;
+        }
+        listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, entryPrice, timeInForce,
+            display);
         if (minimumQuantity > 0 && !canFill(book, order, minimumQuantity))
         {
             listener.onOrderCanceled(clientOrderId, order.orderId, symbol, quantity, 0,
@@ -197,7 +332,10 @@ public final class MatchingEngine
             release(order);
             return;
         }
-        match(book, order);
+        if (Display.POST_ONLY != display)
+        {
+            match(book, order);
+        }
         if (order.remaining > 0)
         {
             if (TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce)
@@ -209,13 +347,14 @@ public final class MatchingEngine
             else
             {
                 rest(book, order);
-                listener.onOrderAdded(order.orderId, symbol, side, order.remaining, price);
+                listener.onOrderAdded(order.orderId, symbol, side, order.remaining, entryPrice, display);
             }
         }
         else
         {
             release(order);
         }
+        sweepPegs(book);
     }
 
     /**
@@ -229,11 +368,15 @@ public final class MatchingEngine
     }
 
     /**
-     * Sets a symbol's trading state. While it is not {@link TradingState#OPEN}, new orders, replaces and moves of its
-     * orders are rejected, 'C' when {@link TradingState#CLOSED} and 'H' when {@link TradingState#HALTED} (OUCH 4.2
-     * Rejected reasons), before any other check but the symbol's; cancels, and replaces to a size of 0 (which are
-     * cancels), still work; resting orders stay where they are, and the book does not change when the state does.
-     * Every symbol is OPEN when the engine is built. A command of the sequenced input, like the order commands.
+     * Sets a symbol's trading state. While it is not {@link TradingState#OPEN}, new orders, and replaces and moves
+     * that change the price or raise the size, are rejected, 'C' when {@link TradingState#CLOSED} and 'H' when
+     * {@link TradingState#HALTED} (OUCH 4.2 Rejected reasons), before any other check but the symbol's; cancels,
+     * replaces to a size of 0, and replaces that lower the size at the same price still work, and orders still
+     * expire; nothing executes, not even midpoint pegs. Resting orders stay, except that on entering CLOSED from
+     * another state every resting market-hours order (time in force 99998) of the symbol is canceled with reason 'E'
+     * (bids in priority order, then offers, then bid pegs, then offer pegs); system-hours and good-till-seconds
+     * orders stay. On entering OPEN, a peg sweep runs. Every symbol is OPEN when the engine is built. A command of
+     * the sequenced input, like the order commands.
      *
      * @param symbol packed symbol.
      * @param state  the new state.
@@ -241,41 +384,44 @@ public final class MatchingEngine
      */
     public boolean tradingState(final long symbol, final TradingState state)
     {
+        Objects.requireNonNull(state, "state");
         final OrderBook book = booksBySymbol.get(symbol);
         if (null == book)
         {
             return false;
         }
-        book.tradingState = Objects.requireNonNull(state, "state");
+        final TradingState previous = book.tradingState;
+        book.tradingState = state;
+        if (TradingState.CLOSED == state && TradingState.CLOSED != previous)
+        {
+            cancelMarketHoursOrders(book);
+        }
+        sweepPegs(book);
         return true;
     }
 
     /**
-     * Sets or removes a symbol's price band: from then on a new order, replace (even one that keeps the price) or move
-     * priced outside {@code [referencePrice x (1 - band), referencePrice x (1 + band)]} is rejected with 'X' (OUCH 4.2
-     * Rejected: invalid price), like a price outside (0, {@link #MAX_PRICE}]. The bounds are computed once, in exact
-     * integer arithmetic and rounded inwards, so that no accepted price lies outside the exact band: lowest
-     * {@code ceil(referencePrice x (10000 - bandBasisPoints) / 10000)}, highest
+     * Sets or removes a symbol's price band: from then on a new order, or a replace or move that changes the price or
+     * raises the size, priced outside {@code [referencePrice x (1 - band), referencePrice x (1 + band)]} is rejected
+     * with 'X' (OUCH 4.2 Rejected: invalid price), like a price outside (0, {@link #MAX_PRICE}]. The bounds are
+     * computed once, in exact integer arithmetic and rounded inwards, so that no accepted price lies outside the
+     * exact band: lowest {@code ceil(referencePrice x (10000 - bandBasisPoints) / 10000)}, highest
      * {@code floor(referencePrice x (10000 + bandBasisPoints) / 10000)}, then clamped to [1, {@link #MAX_PRICE}].
-     * Resting orders outside a new band stay on the book. No symbol has a band when the engine is built.
+     * Resting orders outside a new band stay on the book and can still execute, as makers. No symbol has a band when
+     * the engine is built.
      *
      * @param symbol          packed symbol.
      * @param referencePrice  band centre in 1/10000 dollars, 1 to {@link #MAX_PRICE}; 0 removes the band.
      * @param bandBasisPoints half-width in basis points (1/10000) of the reference price, 0 to 10000; 0 with a
      *                        reference price allows that price only.
-     * @return false, changing nothing, when this shard does not trade the symbol.
-     * @throws IllegalArgumentException for a reference price or band outside those ranges.
+     * @return false, changing nothing, when this shard does not trade the symbol or the reference price or band is
+     * outside those ranges.
      */
     public boolean priceBand(final long symbol, final long referencePrice, final int bandBasisPoints)
     {
-        if (referencePrice < 0 || referencePrice > MAX_PRICE || bandBasisPoints < 0 ||
-            bandBasisPoints > BASIS_POINTS)
-        {
-            throw new IllegalArgumentException(
-                "price band out of range: referencePrice=" + referencePrice + " bandBasisPoints=" + bandBasisPoints);
-        }
         final OrderBook book = booksBySymbol.get(symbol);
-        if (null == book)
+        if (null == book || referencePrice < 0 || referencePrice > MAX_PRICE || bandBasisPoints < 0 ||
+            bandBasisPoints > BASIS_POINTS)
         {
             return false;
         }
@@ -290,7 +436,7 @@ public final class MatchingEngine
     }
 
     /**
-     * Cancels an open order down to a new size (OUCH 4.2 Cancel Order): 0 removes it, a smaller size reduces it
+     * Cancels an open order down to a new size (OUCH 4.2 §2.3 Cancel Order): 0 removes it, a smaller size reduces it
      * keeping time priority, a size at or above the open size does nothing. An unknown id or a negative size (which
      * the unsigned OUCH and SBE fields cannot carry) does nothing.
      *
@@ -305,35 +451,34 @@ public final class MatchingEngine
             return;
         }
         final OrderBook book = order.book;
-        final long canceled = order.remaining - quantity;
         if (0 == quantity)
         {
-            book.side(order.side).remove(order);
-            ordersByClientId.remove(clientOrderId);
-            listener.onOrderCanceled(clientOrderId, order.orderId, book.symbol(), canceled, 0,
-                ReasonCodes.CANCEL_USER_REQUESTED, true);
-            release(order);
+            cancelResting(order, ReasonCodes.CANCEL_USER_REQUESTED);
+            sweepPegs(book);
         }
         else
         {
-            book.side(order.side).reduce(order, canceled);
+            final long canceled = order.remaining - quantity;
+            order.level.reduce(order, canceled);
             listener.onOrderCanceled(clientOrderId, order.orderId, book.symbol(), canceled, quantity,
                 ReasonCodes.CANCEL_USER_REQUESTED, true);
         }
     }
 
     /**
-     * Replaces an open order (OUCH 4.2 Replace Order). A size of 0 cancels it. Same price and a size not above the
-     * open size keeps priority; otherwise the order gets a new reference number and the back of the queue at its new
-     * price, matching first if the price crosses. Rejected with 'O' when the order is not open, then (a size of 0
-     * aside) 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'Z' for a bad size, 'X' for a price outside
-     * (0, {@link #MAX_PRICE}] or the symbol's price band, 'O' when the new id is taken; the first fault in that order
-     * is reported.
+     * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display, firm,
+     * time in force and expiry. A size of 0 cancels it. Same price and a size not above the open size keeps priority
+     * (in any trading state, inside the band or not); otherwise the order gets a new reference number and the back
+     * of the queue at its new price, executing first if the price crosses (a post-only order is repriced instead, and
+     * never executes). Rejected with 'O' when the order is not open, then, for a replace that loses priority, 'C' or
+     * 'H' when its symbol is not {@link TradingState#OPEN}, 'Z' for a bad size, 'X' for a price outside
+     * (0, {@link #MAX_PRICE}] or the symbol's price band, and for any replace 'O' when the new id is taken; the first
+     * fault in that order is reported.
      *
      * @param clientOrderId    the open order.
      * @param newClientOrderId the replacement's id.
      * @param quantity         new open size in shares.
-     * @param price            new limit price.
+     * @param price            new limit price in 1/10000 dollars.
      */
     public void replaceOrder(
         final long clientOrderId, final long newClientOrderId, final long quantity, final long price)
@@ -350,37 +495,43 @@ public final class MatchingEngine
             cancelOrder(clientOrderId, 0);
             return;
         }
-        final byte reject = validateChange(book, quantity, price, newClientOrderId, clientOrderId);
+        final boolean keepsPriority = price == order.price && quantity <= order.remaining;
+        byte reject = keepsPriority ? validateId(newClientOrderId, clientOrderId) :
+            validateChange(book, quantity, price, newClientOrderId, clientOrderId);
+        long newPrice = price;
+        if (0 == reject && !keepsPriority && Display.POST_ONLY == order.display)
+        {
+            newPrice = postOnlyPrice(book, order.side, price);
+            reject = isWithinBand(book, newPrice) ? 0 : ReasonCodes.REJECT_INVALID_PRICE;
+        }
         if (0 != reject)
         {
             listener.onOrderRejected(newClientOrderId, book.symbol(), reject);
             return;
         }
 
-        final BookSide bookSide = book.side(order.side);
         ordersByClientId.remove(clientOrderId);
         order.clientOrderId = newClientOrderId;
         ordersByClientId.put(order);
-
-        if (price == order.price && quantity <= order.remaining)
+        if (keepsPriority)
         {
-            bookSide.reduce(order, order.remaining - quantity);
+            order.level.reduce(order, order.remaining - quantity);
             listener.onOrderReplaced(clientOrderId, newClientOrderId, order.orderId, order.orderId, book.symbol(),
-                order.side, quantity, price, BookUpdate.PRIORITY_KEPT);
+                order.side, quantity, price, BookUpdate.PRIORITY_KEPT, order.display);
             return;
         }
-
-        reenter(order, clientOrderId, quantity, price);
+        reenter(order, clientOrderId, quantity, newPrice);
+        sweepPegs(book);
     }
 
     /**
      * Moves an open order to a new price the way exchange-core's MOVE command does: the order keeps its client id and
-     * open size but always leaves its queue, even at an unchanged price, gets a new reference number, matches first if
-     * the new price crosses, and any remainder rests at the back of the new price level. Reported like a replace that
-     * loses priority, with {@code clientOrderId} as both the old and the new id. OUCH 4.2 has no such message: this
-     * serves the exchange-core replay and differential test. Rejected with 'O' and symbol 0 when the order is not
-     * open, then 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'X' for a price outside
-     * (0, {@link #MAX_PRICE}] or the symbol's price band.
+     * open size but always leaves its queue, even at an unchanged price, gets a new reference number, executes first
+     * if the new price crosses (a post-only order is repriced instead), and any remainder rests at the back of the new
+     * price level. Reported like a replace that loses priority, with {@code clientOrderId} as both the old and the new
+     * id. OUCH 4.2 has no such message: this serves the exchange-core replay and differential test. Rejected with 'O'
+     * and symbol 0 when the order is not open, then 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'X'
+     * for a price outside (0, {@link #MAX_PRICE}] or the symbol's price band.
      *
      * @param clientOrderId the open order.
      * @param price         new limit price in 1/10000 dollars.
@@ -393,47 +544,53 @@ public final class MatchingEngine
             listener.onOrderRejected(clientOrderId, 0, ReasonCodes.REJECT_OTHER);
             return;
         }
-        final byte reject = validateChange(order.book, order.remaining, price, clientOrderId, clientOrderId);
+        final OrderBook book = order.book;
+        byte reject = validateChange(book, order.remaining, price, clientOrderId, clientOrderId);
+        long newPrice = price;
+        if (0 == reject && Display.POST_ONLY == order.display)
+        {
+            newPrice = postOnlyPrice(book, order.side, price);
+            reject = isWithinBand(book, newPrice) ? 0 : ReasonCodes.REJECT_INVALID_PRICE;
+        }
         if (0 != reject)
         {
-            listener.onOrderRejected(clientOrderId, order.book.symbol(), reject);
+            listener.onOrderRejected(clientOrderId, book.symbol(), reject);
             return;
         }
-        reenter(order, clientOrderId, order.remaining, price);
+        reenter(order, clientOrderId, order.remaining, newPrice);
+        sweepPegs(book);
     }
 
     /**
-     * Takes an open order, already registered under its new client id, off its level and enters it again with a new
-     * reference number, price and size: rests it when it does not cross, otherwise matches it and rests the remainder.
+     * Takes an open order, already registered under its new client id, off the book and enters it again with a new
+     * reference number, price and size: rests it when it does not cross (or is post-only), otherwise executes it
+     * and rests the remainder.
      */
     private void reenter(final Order order, final long oldClientOrderId, final long quantity, final long price)
     {
         final OrderBook book = order.book;
-        final BookSide bookSide = book.side(order.side);
         final long newClientOrderId = order.clientOrderId;
         final long oldOrderId = order.orderId;
-        bookSide.remove(order);
+        removeResting(order);
         order.orderId = nextOrderId();
         order.price = price;
         order.remaining = quantity;
-        final PriceLevel opposite = book.side(order.side.opposite()).best();
-        final boolean crosses = null != opposite && crosses(order.side, price, opposite.price);
-        if (!crosses)
+        if (Display.POST_ONLY == order.display || !crossesOnEntry(book, order))
         {
-            bookSide.add(order);
+            rest(book, order);
             listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
-                order.side, quantity, price, BookUpdate.REPLACED);
+                order.side, quantity, price, BookUpdate.REPLACED, order.display);
             return;
         }
 
         ordersByClientId.remove(newClientOrderId);
         listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
-            order.side, quantity, price, BookUpdate.REMOVED);
+            order.side, quantity, price, BookUpdate.REMOVED, order.display);
         match(book, order);
         if (order.remaining > 0)
         {
             rest(book, order);
-            listener.onOrderAdded(order.orderId, book.symbol(), order.side, order.remaining, price);
+            listener.onOrderAdded(order.orderId, book.symbol(), order.side, order.remaining, price, order.display);
         }
         else
         {
@@ -441,13 +598,35 @@ public final class MatchingEngine
         }
     }
 
+    /** @return true when an order off the book would execute against something if it entered now. */
+    private boolean crossesOnEntry(final OrderBook book, final Order order)
+    {
+        final Side side = order.side;
+        final PriceLevel best = book.side(side.opposite()).best();
+        final PriceLevel pegs = book.pegs(side.opposite());
+        final long mid = book.hasPegs() || order.isPegged() ? book.midpoint() : 0;
+        long limit = order.price;
+        if (order.isPegged())
+        {
+            if (!isEligible(side, order.price, mid))
+            {
+                return false;
+            }
+            limit = mid;
+        }
+        return (null != best && crosses(side, limit, best.price)) ||
+            (0 != mid && crosses(side, limit, mid) && null != firstEligiblePeg(pegs, mid));
+    }
+
     private byte validateNew(
         final OrderBook book, final long clientOrderId, final long quantity, final long price, final int timeInForce,
-        final long minimumQuantity)
+        final long minimumQuantity, final Display display)
     {
         final byte stateReject = book.tradingState.rejectReason();
         return 0 != stateReject ? stateReject :
-            !isSupported(timeInForce) ? ReasonCodes.REJECT_OTHER :
+            timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
+            null == display || (Display.POST_ONLY == display && TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce) ?
+                ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
             !isValidMinimum(minimumQuantity, quantity, timeInForce) ? ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY :
             validate(book, quantity, price, clientOrderId, 0);
     }
@@ -466,15 +645,22 @@ public final class MatchingEngine
         {
             return ReasonCodes.REJECT_SHARES_THRESHOLD;
         }
-        if (price < book.lowestPrice || price > book.highestPrice)
+        if (!isWithinBand(book, price))
         {
             return ReasonCodes.REJECT_INVALID_PRICE;
         }
-        if (clientOrderId != replacedId && null != ordersByClientId.get(clientOrderId))
-        {
-            return ReasonCodes.REJECT_OTHER;
-        }
-        return 0;
+        return validateId(clientOrderId, replacedId);
+    }
+
+    private byte validateId(final long clientOrderId, final long replacedId)
+    {
+        return clientOrderId != replacedId && null != ordersByClientId.get(clientOrderId) ?
+            ReasonCodes.REJECT_OTHER : 0;
+    }
+
+    private static boolean isWithinBand(final OrderBook book, final long price)
+    {
+        return price >= book.lowestPrice && price <= book.highestPrice;
     }
 
     private static boolean isValidMinimum(final long minimumQuantity, final long quantity, final int timeInForce)
@@ -483,69 +669,148 @@ public final class MatchingEngine
             (minimumQuantity > 0 && minimumQuantity <= quantity && TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce);
     }
 
+    private static boolean isTimed(final int timeInForce)
+    {
+        return timeInForce > TIME_IN_FORCE_IMMEDIATE_OR_CANCEL && timeInForce <= TIME_IN_FORCE_MAX_SECONDS;
+    }
+
+    /**
+     * @return the price a post-only order gets: its own when it would not execute against a price level, otherwise
+     * one tick less aggressive than the best opposite level.
+     */
+    private static long postOnlyPrice(final OrderBook book, final Side side, final long price)
+    {
+        final PriceLevel best = book.side(side.opposite()).best();
+        if (null == best || !crosses(side, price, best.price))
+        {
+            return price;
+        }
+        final long tick = best.price >= ONE_DOLLAR ? CENT : 1;
+        return Side.BUY == side ? best.price - tick : best.price + tick;
+    }
+
+    /** @return true when a peg of that side and limit may execute at the midpoint; false when there is none. */
+    private static boolean isEligible(final Side side, final long limit, final long mid)
+    {
+        return 0 != mid && (Side.BUY == side ? mid <= limit : mid >= limit);
+    }
+
+    /** @return the first peg in the queue eligible at the midpoint, or null. */
+    private static Order firstEligiblePeg(final PriceLevel pegs, final long mid)
+    {
+        for (Order peg = pegs.head; null != peg; peg = peg.next)
+        {
+            if (isEligible(peg.side, peg.price, mid))
+            {
+                return peg;
+            }
+        }
+        return null;
+    }
+
+    private static Order nextEligiblePeg(final Order after, final long mid)
+    {
+        for (Order peg = after.next; null != peg; peg = peg.next)
+        {
+            if (isEligible(peg.side, peg.price, mid))
+            {
+                return peg;
+            }
+        }
+        return null;
+    }
+
     /** @return true when at least {@code minimum} shares of the taker would execute on entry. */
     private boolean canFill(final OrderBook book, final Order taker, final long minimum)
     {
         final Side side = taker.side;
         final BookSide makers = book.side(side.opposite());
-        if (isSelfMatchPossible(taker))
+        final SelfTradePrevention mode = selfTradePrevention(taker.firm);
+        if (SelfTradePrevention.NONE == mode && !book.hasPegs() && !taker.isPegged())
         {
-            return canFillPreventingSelfTrade(makers, taker, minimum);
+            long available = 0;
+            for (PriceLevel level = makers.best(); null != level && available < minimum; level = makers.next(level))
+            {
+                if (!crosses(side, taker.price, level.price))
+                {
+                    break;
+                }
+                available += level.totalQuantity;
+            }
+            return available >= minimum;
         }
-        long available = 0;
-        for (PriceLevel level = makers.best(); null != level && available < minimum; level = makers.next(level))
+        return executableQuantity(book, taker, minimum, mode) >= minimum;
+    }
+
+    /**
+     * Walks the makers order by order in the order {@link #match} would meet them, without changing them, and counts
+     * the shares that would execute, stopping once {@code minimum} is reached.
+     */
+    private long executableQuantity(
+        final OrderBook book, final Order taker, final long minimum, final SelfTradePrevention mode)
+    {
+        final Side side = taker.side;
+        final BookSide makers = book.side(side.opposite());
+        final long mid = book.midpoint();
+        long limit = taker.price;
+        if (taker.isPegged())
         {
-            if (!crosses(side, taker.price, level.price))
+            if (!isEligible(side, taker.price, mid))
+            {
+                return 0;
+            }
+            limit = mid;
+        }
+        Order peg = 0 != mid && crosses(side, limit, mid) ? firstEligiblePeg(book.pegs(side.opposite()), mid) : null;
+        PriceLevel level = makers.best();
+        Order maker = null;
+        long open = taker.remaining;
+        long executable = 0;
+        while (executable < minimum && open > 0)
+        {
+            if (null == maker)
+            {
+                if (null != level && crosses(side, limit, level.price) &&
+                    (null == peg || crosses(side, mid, level.price)))
+                {
+                    maker = level.head;
+                    level = makers.next(level);
+                }
+                else if (null != peg)
+                {
+                    maker = peg;
+                    peg = null;
+                }
+                else
+                {
+                    break;
+                }
+            }
+            final long shares = Math.min(open, maker.remaining);
+            if (0 == taker.firm || maker.firm != taker.firm || SelfTradePrevention.NONE == mode)
+            {
+                executable += shares;
+                open -= shares;
+            }
+            else if (SelfTradePrevention.DECREMENT == mode)
+            {
+                open -= shares;
+            }
+            else if (SelfTradePrevention.CANCEL_OLDEST != mode)
             {
                 break;
             }
-            available += level.totalQuantity;
-        }
-        return available >= minimum;
-    }
-
-    /** Walks the makers order by order as {@link #match} would under self-trade prevention, without changing them. */
-    private boolean canFillPreventingSelfTrade(final BookSide makers, final Order taker, final long minimum)
-    {
-        long open = taker.remaining;
-        long executable = 0;
-        for (PriceLevel level = makers.best(); null != level && crosses(taker.side, taker.price, level.price);
-            level = makers.next(level))
-        {
-            for (Order maker = level.head; null != maker; maker = maker.next)
+            if (maker.isPegged())
             {
-                if (executable >= minimum || 0 == open)
-                {
-                    return executable >= minimum;
-                }
-                final long shares = Math.min(open, maker.remaining);
-                if (maker.firm != taker.firm)
-                {
-                    executable += shares;
-                    open -= shares;
-                }
-                else if (SelfTradePrevention.DECREMENT == selfTradePrevention)
-                {
-                    open -= shares;
-                }
-                else if (SelfTradePrevention.CANCEL_OLDEST != selfTradePrevention)
-                {
-                    return executable >= minimum;
-                }
+                peg = nextEligiblePeg(maker, mid);
+                maker = null;
+            }
+            else
+            {
+                maker = maker.next;
             }
         }
-        return executable >= minimum;
-    }
-
-    private boolean isSelfMatchPossible(final Order taker)
-    {
-        return 0 != taker.firm && SelfTradePrevention.NONE != selfTradePrevention;
-    }
-
-    private static boolean isSupported(final int timeInForce)
-    {
-        return TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce || TIME_IN_FORCE_MARKET_HOURS == timeInForce ||
-            TIME_IN_FORCE_SYSTEM_HOURS == timeInForce;
+        return executable;
     }
 
     private static boolean crosses(final Side takerSide, final long takerPrice, final long makerPrice)
@@ -553,72 +818,127 @@ public final class MatchingEngine
         return takerSide == Side.BUY ? takerPrice >= makerPrice : takerPrice <= makerPrice;
     }
 
+    /**
+     * Executes a taker (incoming, or a resting peg during a sweep) against the opposite side until it is filled or
+     * nothing crosses, with the midpoint taken once at the start.
+     */
     private void match(final OrderBook book, final Order taker)
     {
-        final BookSide makers = book.side(taker.side.opposite());
-        PriceLevel level;
-        while (taker.remaining > 0 && null != (level = makers.best()) && crosses(taker.side, taker.price, level.price))
+        final Side side = taker.side;
+        final BookSide makers = book.side(side.opposite());
+        final PriceLevel pegs = book.pegs(side.opposite());
+        final boolean pegged = taker.isPegged();
+        final long mid = pegged || 0 != pegs.orderCount ? book.midpoint() : 0;
+        long limit = taker.price;
+        if (pegged)
         {
-            final Order maker = level.head;
-            if (maker.firm == taker.firm && isSelfMatchPossible(taker))
+            if (!isEligible(side, taker.price, mid))
             {
-                preventSelfTrade(book, makers, taker, maker);
-                continue;
+                return;
             }
-            final long price = level.price;
-            final long quantity = Math.min(taker.remaining, maker.remaining);
-            taker.remaining -= quantity;
-            makers.reduce(maker, quantity);
-            final long makerLeaves = maker.remaining;
-            final long makerClientOrderId = maker.clientOrderId;
-            final long makerOrderId = maker.orderId;
-            if (0 == makerLeaves)
+            limit = mid;
+        }
+        final boolean pegsCross = 0 != mid && crosses(side, limit, mid);
+        while (taker.remaining > 0)
+        {
+            final PriceLevel level = makers.best();
+            final Order peg = pegsCross && 0 != pegs.orderCount ? firstEligiblePeg(pegs, mid) : null;
+            final Order maker;
+            final long price;
+            if (null != level && crosses(side, limit, level.price) && (null == peg || crosses(side, mid, level.price)))
             {
-                makers.remove(maker);
-                ordersByClientId.remove(makerClientOrderId);
-                release(maker);
+                maker = level.head;
+                price = level.price;
             }
-            listener.onOrderExecuted(nextMatchNumber(), book.symbol(), quantity, price,
-                taker.clientOrderId, taker.orderId, taker.side, makerClientOrderId, makerOrderId, makerLeaves,
-                taker.remaining);
+            else if (null != peg)
+            {
+                maker = peg;
+                price = mid;
+            }
+            else
+            {
+                return;
+            }
+            if (0 != taker.firm && maker.firm == taker.firm)
+            {
+                final SelfTradePrevention mode = selfTradePrevention(taker.firm);
+                if (SelfTradePrevention.NONE != mode)
+                {
+                    preventSelfTrade(book, mode, taker, maker);
+                    continue;
+                }
+            }
+            execute(book, taker, maker, price);
         }
     }
 
-    /** Applies the engine's {@link SelfTradePrevention} mode to a taker and a maker of the same firm. */
-    private void preventSelfTrade(final OrderBook book, final BookSide makers, final Order taker, final Order maker)
+    private void execute(final OrderBook book, final Order taker, final Order maker, final long price)
     {
-        switch (selfTradePrevention)
+        final long quantity = Math.min(taker.remaining, maker.remaining);
+        reduceTaker(taker, quantity);
+        maker.level.reduce(maker, quantity);
+        final long makerLeaves = maker.remaining;
+        final long makerClientOrderId = maker.clientOrderId;
+        final long makerOrderId = maker.orderId;
+        if (0 == makerLeaves)
+        {
+            removeResting(maker);
+            ordersByClientId.remove(makerClientOrderId);
+            release(maker);
+        }
+        listener.onOrderExecuted(nextMatchNumber(), book.symbol(), quantity, price,
+            taker.clientOrderId, taker.orderId, taker.side, makerClientOrderId, makerOrderId, makerLeaves,
+            taker.remaining);
+    }
+
+    private static void reduceTaker(final Order taker, final long quantity)
+    {
+        if (null == taker.level)
+        {
+            taker.remaining -= quantity;
+        }
+        else
+        {
+            taker.level.reduce(taker, quantity);
+        }
+    }
+
+    /** Applies a firm's {@link SelfTradePrevention} mode to a taker and a maker of that firm. */
+    private void preventSelfTrade(
+        final OrderBook book, final SelfTradePrevention mode, final Order taker, final Order maker)
+    {
+        switch (mode)
         {
             case CANCEL_NEWEST -> cancelTaker(book, taker, taker.remaining);
-            case CANCEL_OLDEST -> cancelMaker(book, makers, maker, maker.remaining);
+            case CANCEL_OLDEST -> cancelMaker(book, maker, maker.remaining);
             case CANCEL_BOTH ->
             {
-                cancelMaker(book, makers, maker, maker.remaining);
+                cancelMaker(book, maker, maker.remaining);
                 cancelTaker(book, taker, taker.remaining);
             }
             default ->
             {
                 final long quantity = Math.min(taker.remaining, maker.remaining);
-                cancelMaker(book, makers, maker, quantity);
+                cancelMaker(book, maker, quantity);
                 cancelTaker(book, taker, quantity);
             }
         }
     }
 
-    private void cancelMaker(final OrderBook book, final BookSide makers, final Order maker, final long quantity)
+    private void cancelMaker(final OrderBook book, final Order maker, final long quantity)
     {
         final long leaves = maker.remaining - quantity;
         final long clientOrderId = maker.clientOrderId;
         final long orderId = maker.orderId;
         if (0 == leaves)
         {
-            makers.remove(maker);
+            removeResting(maker);
             ordersByClientId.remove(clientOrderId);
             release(maker);
         }
         else
         {
-            makers.reduce(maker, quantity);
+            maker.level.reduce(maker, quantity);
         }
         listener.onOrderCanceled(clientOrderId, orderId, book.symbol(), quantity, leaves,
             ReasonCodes.CANCEL_SELF_MATCH_PREVENTION, true);
@@ -626,15 +946,138 @@ public final class MatchingEngine
 
     private void cancelTaker(final OrderBook book, final Order taker, final long quantity)
     {
-        taker.remaining -= quantity;
+        reduceTaker(taker, quantity);
         listener.onOrderCanceled(taker.clientOrderId, taker.orderId, book.symbol(), quantity, taker.remaining,
-            ReasonCodes.CANCEL_SELF_MATCH_PREVENTION, false);
+            ReasonCodes.CANCEL_SELF_MATCH_PREVENTION, null != taker.level);
+    }
+
+    /**
+     * Executes resting midpoint pegs that the midpoint has moved into a cross, until none crosses; see the class
+     * comment. Does nothing unless the book has pegs and is {@link TradingState#OPEN}.
+     */
+    private void sweepPegs(final OrderBook book)
+    {
+        while (book.hasPegs() && TradingState.OPEN == book.tradingState)
+        {
+            final long mid = book.midpoint();
+            if (0 == mid)
+            {
+                return;
+            }
+            final Order buyPeg = firstEligiblePeg(book.bidPegs, mid);
+            final Order sellPeg = firstEligiblePeg(book.askPegs, mid);
+            final PriceLevel bestAsk = book.asks.best();
+            final PriceLevel bestBid = book.bids.best();
+            final boolean buyCrosses = null != buyPeg &&
+                (null != sellPeg || (null != bestAsk && bestAsk.price <= mid));
+            final boolean sellCrosses = null != sellPeg &&
+                (null != buyPeg || (null != bestBid && bestBid.price >= mid));
+            final Order taker;
+            if (buyCrosses && sellCrosses)
+            {
+                taker = buyPeg.orderId > sellPeg.orderId ? buyPeg : sellPeg;
+            }
+            else if (buyCrosses)
+            {
+                taker = buyPeg;
+            }
+            else if (sellCrosses)
+            {
+                taker = sellPeg;
+            }
+            else
+            {
+                return;
+            }
+            match(book, taker);
+            if (0 == taker.remaining)
+            {
+                removeResting(taker);
+                ordersByClientId.remove(taker.clientOrderId);
+                release(taker);
+            }
+        }
+    }
+
+    /** Cancels market-hours orders of a closing book, in the documented order. */
+    private void cancelMarketHoursOrders(final OrderBook book)
+    {
+        cancelMarketHoursOrders(book.bids);
+        cancelMarketHoursOrders(book.asks);
+        cancelMarketHoursOrders(book.bidPegs);
+        cancelMarketHoursOrders(book.askPegs);
+    }
+
+    private void cancelMarketHoursOrders(final BookSide bookSide)
+    {
+        PriceLevel level = bookSide.best();
+        while (null != level)
+        {
+            final PriceLevel next = bookSide.next(level);
+            cancelMarketHoursOrders(level);
+            level = next;
+        }
+    }
+
+    private void cancelMarketHoursOrders(final PriceLevel level)
+    {
+        Order order = level.head;
+        while (null != order)
+        {
+            final Order next = order.next;
+            if (TIME_IN_FORCE_MARKET_HOURS == order.timeInForce)
+            {
+                cancelResting(order, ReasonCodes.CANCEL_CLOSED);
+            }
+            order = next;
+        }
+    }
+
+    /** Removes a resting order whole and reports it canceled with the reason. */
+    private void cancelResting(final Order order, final byte reason)
+    {
+        final long clientOrderId = order.clientOrderId;
+        final long orderId = order.orderId;
+        final long canceled = order.remaining;
+        final long symbol = order.book.symbol();
+        removeResting(order);
+        ordersByClientId.remove(clientOrderId);
+        release(order);
+        listener.onOrderCanceled(clientOrderId, orderId, symbol, canceled, 0, reason, true);
     }
 
     private void rest(final OrderBook book, final Order order)
     {
-        book.side(order.side).add(order);
+        if (order.isPegged())
+        {
+            book.pegs(order.side).append(order);
+        }
+        else
+        {
+            book.side(order.side).add(order);
+        }
         ordersByClientId.put(order);
+        if (0 != order.expiryNs)
+        {
+            expiries.add(order);
+        }
+    }
+
+    /** Takes a resting order off its level or peg queue and out of the expiry queue, leaving it in the id map. */
+    private void removeResting(final Order order)
+    {
+        if (order.isPegged())
+        {
+            order.level.remove(order);
+        }
+        else
+        {
+            order.book.side(order.side).remove(order);
+        }
+        if (Order.NOT_TIMED != order.expiryIndex)
+        {
+            expiries.remove(order);
+        }
     }
 
     private long nextOrderId()

@@ -14,11 +14,13 @@ public interface MatchingEngineListener
      * @param symbol        packed symbol.
      * @param side          side.
      * @param quantity      order size in shares.
-     * @param price         limit price.
-     * @param timeInForce   0 immediate-or-cancel, 99998 market hours, 99999 system hours.
+     * @param price         limit price (for a post-only order, after repricing; for a midpoint peg, its limit).
+     * @param timeInForce   0 immediate-or-cancel, 1 to 99997 seconds, 99998 market hours, 99999 system hours.
+     * @param display       how the order shows.
      */
     void onOrderAccepted(
-        long clientOrderId, long orderId, long symbol, Side side, long quantity, long price, int timeInForce);
+        long clientOrderId, long orderId, long symbol, Side side, long quantity, long price, int timeInForce,
+        Display display);
 
     /**
      * A command was refused and changed nothing.
@@ -30,18 +32,21 @@ public interface MatchingEngineListener
     void onOrderRejected(long clientOrderId, long symbol, byte reason);
 
     /**
-     * An order, or its remainder after matching, now rests on the book.
+     * An order, or its remainder after matching, now rests on the book (non-displayed and midpoint peg orders too:
+     * market data must leave out those whose display is not {@linkplain Display#isDisplayed() displayed}).
      *
      * @param orderId  order reference number.
      * @param symbol   packed symbol.
      * @param side     side.
      * @param quantity resting shares.
      * @param price    limit price.
+     * @param display  how the order shows.
      */
-    void onOrderAdded(long orderId, long symbol, Side side, long quantity, long price);
+    void onOrderAdded(long orderId, long symbol, Side side, long quantity, long price, Display display);
 
     /**
-     * A trade between an incoming (taker) order and a resting (maker) order, at the maker's price.
+     * A trade between a taker (an incoming order, or a resting midpoint peg that the midpoint moved into a cross)
+     * and a resting maker, at the maker's price (the midpoint for a midpoint peg maker).
      *
      * @param matchNumber        unique per day across shards.
      * @param symbol             packed symbol.
@@ -86,8 +91,9 @@ public interface MatchingEngineListener
      * @param quantity         new open shares.
      * @param price            new price.
      * @param bookUpdate       what happened on the book.
+     * @param display          how the order shows (a replace keeps it).
      */
     void onOrderReplaced(
         long clientOrderId, long newClientOrderId, long orderId, long newOrderId, long symbol, Side side,
-        long quantity, long price, BookUpdate bookUpdate);
+        long quantity, long price, BookUpdate bookUpdate, Display display);
 }

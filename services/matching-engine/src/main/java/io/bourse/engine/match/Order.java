@@ -1,26 +1,39 @@
 package io.bourse.engine.match;
 
 /**
- * A resting or incoming order, linked intrusively into its price level's FIFO queue; a released order waits in the
- * engine's free list, linked through {@link #next}. Mutable and owned by the engine thread.
+ * A resting or incoming order, linked intrusively into its price level's (or its side's midpoint peg) FIFO queue; a
+ * released order waits in the engine's free list, linked through {@link #next}. Mutable and owned by the engine
+ * thread.
  */
 final class Order
 {
+    /** {@link #expiryIndex} of an order that is not in the expiry queue. */
+    static final int NOT_TIMED = -1;
+
     long clientOrderId;
     long orderId;
     Side side;
+    /** Limit price in 1/10000 dollars; for a midpoint peg, the limit the midpoint must not pass. */
     long price;
     long remaining;
     /** Packed 4-byte ASCII firm (OUCH 4.2 Firm), 0 for none. */
     int firm;
+    Display display;
+    /** OUCH 4.2 Time in Force: 0, seconds 1 to 99997, 99998 or 99999. */
+    int timeInForce;
+    /** Engine time in ns since midnight at which a timed order expires; 0 when it does not. */
+    long expiryNs;
+    /** Position in the engine's expiry queue, or {@link #NOT_TIMED}. */
+    int expiryIndex = NOT_TIMED;
     OrderBook book;
+    /** The price level (or the side's peg queue) the order rests in; null while not resting. */
     PriceLevel level;
     Order prev;
     Order next;
 
     void init(
         final long clientOrderId, final long orderId, final OrderBook book, final Side side, final long price,
-        final long quantity, final int firm)
+        final long quantity, final int firm, final Display display, final int timeInForce)
     {
         this.clientOrderId = clientOrderId;
         this.orderId = orderId;
@@ -29,9 +42,17 @@ final class Order
         this.price = price;
         this.remaining = quantity;
         this.firm = firm;
+        this.display = display;
+        this.timeInForce = timeInForce;
+        this.expiryNs = 0;
         this.level = null;
         this.prev = null;
         this.next = null;
+    }
+
+    boolean isPegged()
+    {
+        return Display.MIDPOINT_PEG == display;
     }
 
     void clear()
@@ -40,5 +61,6 @@ final class Order
         level = null;
         prev = null;
         next = null;
+        display = null;
     }
 }

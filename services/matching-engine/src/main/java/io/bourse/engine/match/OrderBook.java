@@ -16,8 +16,9 @@ public final class OrderBook
          * @param side          side.
          * @param price         limit price.
          * @param remaining     resting shares.
+         * @param display       how the order shows.
          */
-        void visit(long clientOrderId, long orderId, Side side, long price, long remaining);
+        void visit(long clientOrderId, long orderId, Side side, long price, long remaining, Display display);
     }
 
     private final long symbol;
@@ -28,6 +29,8 @@ public final class OrderBook
     long highestPrice = MatchingEngine.MAX_PRICE;
     final BookSide bids;
     final BookSide asks;
+    final PriceLevel bidPegs = new PriceLevel();
+    final PriceLevel askPegs = new PriceLevel();
 
     OrderBook(final long symbol)
     {
@@ -77,6 +80,55 @@ public final class OrderBook
         return side == Side.BUY ? bids : asks;
     }
 
+    PriceLevel pegs(final Side side)
+    {
+        return side == Side.BUY ? bidPegs : askPegs;
+    }
+
+    boolean hasPegs()
+    {
+        return 0 != bidPegs.orderCount || 0 != askPegs.orderCount;
+    }
+
+    /**
+     * @param side BUY for bids, SELL for offers.
+     * @return the best price with a displayed order on that side, or 0 when there is none.
+     */
+    public long bestDisplayedPrice(final Side side)
+    {
+        final BookSide bookSide = side(side);
+        for (PriceLevel level = bookSide.best(); null != level; level = bookSide.next(level))
+        {
+            if (0 != level.displayedQuantity)
+            {
+                return level.price;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The price midpoint peg orders execute at: {@code floor((best displayed bid + best displayed offer) / 2)} in
+     * 1/10000 dollars.
+     *
+     * @return the midpoint, or 0 when either side has no displayed order.
+     */
+    public long midpoint()
+    {
+        final long bid = bestDisplayedPrice(Side.BUY);
+        final long ask = bestDisplayedPrice(Side.SELL);
+        return 0 == bid || 0 == ask ? 0 : (bid + ask) >>> 1;
+    }
+
+    /**
+     * @param side BUY for bids, SELL for offers.
+     * @return number of midpoint peg orders resting on that side.
+     */
+    public int pegCount(final Side side)
+    {
+        return pegs(side).orderCount;
+    }
+
     /**
      * @param side BUY for bids, SELL for offers.
      * @return the best price on that side, or 0 when empty.
@@ -107,7 +159,8 @@ public final class OrderBook
     }
 
     /**
-     * Visits every resting order of one side: best price first, time priority within a price.
+     * Visits every resting order of one side in priority order: best price first, displayed before non-displayed and
+     * time priority within a price; then the side's midpoint peg orders in time order (with their limit prices).
      *
      * @param side    BUY for bids, SELL for offers.
      * @param visitor receives each order.
@@ -117,10 +170,16 @@ public final class OrderBook
         final BookSide bookSide = side(side);
         for (PriceLevel level = bookSide.best(); null != level; level = bookSide.next(level))
         {
-            for (Order order = level.head; null != order; order = order.next)
-            {
-                visitor.visit(order.clientOrderId, order.orderId, side, order.price, order.remaining);
-            }
+            visitLevel(level, side, visitor);
+        }
+        visitLevel(pegs(side), side, visitor);
+    }
+
+    private static void visitLevel(final PriceLevel level, final Side side, final OrderVisitor visitor)
+    {
+        for (Order order = level.head; null != order; order = order.next)
+        {
+            visitor.visit(order.clientOrderId, order.orderId, side, order.price, order.remaining, order.display);
         }
     }
 }

@@ -15,7 +15,9 @@ public final class ReasonCodes
     public static final byte REJECT_HALTED = 'H';
     /** Rejected: the exchange is closed for the symbol ({@link TradingState#CLOSED}). */
     public static final byte REJECT_CLOSED = 'C';
-    /** Rejected: other (duplicate order id, replace of an order that is no longer open). */
+    /** Rejected: invalid display type (unsupported value, or post-only with time in force 0). */
+    public static final byte REJECT_INVALID_DISPLAY_TYPE = 'D';
+    /** Rejected: other (duplicate order id, replace of an order that is no longer open, bad time in force). */
     public static final byte REJECT_OTHER = 'O';
 
     /** Canceled: user requested. */
@@ -23,6 +25,10 @@ public final class ReasonCodes
     /** Canceled: immediate-or-cancel remainder, or a whole order whose minimum quantity could not execute. */
     public static final byte CANCEL_IMMEDIATE_OR_CANCEL = 'I';
 
+    /** Canceled: timeout, a good-till-seconds order reached its expiry. */
+    public static final byte CANCEL_TIMEOUT = 'T';
+    /** Canceled: closed, a market-hours day order still resting when its symbol closed. */
+    public static final byte CANCEL_CLOSED = 'E';
     /** Canceled: self-match prevention, see {@link SelfTradePrevention}. */
     public static final byte CANCEL_SELF_MATCH_PREVENTION = 'Q';
 

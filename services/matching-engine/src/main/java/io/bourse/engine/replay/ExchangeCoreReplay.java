@@ -3,6 +3,7 @@ package io.bourse.engine.replay;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.MatchingEngine;
+import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.OrderBook;
 import io.bourse.engine.match.Side;
@@ -219,7 +220,7 @@ public final class ExchangeCoreReplay implements MatchingEngineListener
             writer.write(BOOK_CSV_HEADER);
             writer.newLine();
             final IOException[] failure = new IOException[1];
-            forEachRestingOrder((clientOrderId, orderId, side, price, remaining) ->
+            forEachRestingOrder((clientOrderId, orderId, side, price, remaining, display) ->
             {
                 if (null == failure[0])
                 {
@@ -244,7 +245,8 @@ public final class ExchangeCoreReplay implements MatchingEngineListener
     @Override
     public void onOrderAccepted(
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price, final int timeInForce)
+        final long price, final int timeInForce,
+        final Display display)
     {
     }
 
@@ -263,7 +265,8 @@ public final class ExchangeCoreReplay implements MatchingEngineListener
 
     @Override
     public void onOrderAdded(
-        final long orderId, final long symbol, final Side side, final long quantity, final long price)
+        final long orderId, final long symbol, final Side side, final long quantity, final long price,
+        final Display display)
     {
     }
 
@@ -287,7 +290,8 @@ public final class ExchangeCoreReplay implements MatchingEngineListener
     @Override
     public void onOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display)
     {
     }
 }

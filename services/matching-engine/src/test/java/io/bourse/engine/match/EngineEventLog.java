@@ -64,7 +64,8 @@ final class EngineEventLog implements MatchingEngineListener
 
     public void onOrderAccepted(
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price, final int timeInForce)
+        final long price, final int timeInForce,
+        final Display display)
     {
         events.add(new Accepted(clientOrderId, orderId, name(symbol), side, quantity, price, timeInForce));
     }
@@ -79,7 +80,8 @@ final class EngineEventLog implements MatchingEngineListener
     @Override
 
     public void onOrderAdded(
-        final long orderId, final long symbol, final Side side, final long quantity, final long price)
+        final long orderId, final long symbol, final Side side, final long quantity, final long price,
+        final Display display)
     {
         events.add(new Added(orderId, name(symbol), side, quantity, price));
     }
@@ -108,7 +110,8 @@ final class EngineEventLog implements MatchingEngineListener
 
     public void onOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display)
     {
         events.add(new Replaced(clientOrderId, newClientOrderId, orderId, newOrderId, name(symbol), side, quantity,
             price, bookUpdate));

@@ -50,7 +50,8 @@ final class EngineEvents implements MatchingEngineListener
     @Override
     public void onOrderAccepted(
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price, final int timeInForce)
+        final long price, final int timeInForce,
+        final Display display)
     {
         events.add(new Accepted(clientOrderId, orderId, side, quantity, price, timeInForce));
     }
@@ -63,7 +64,8 @@ final class EngineEvents implements MatchingEngineListener
 
     @Override
     public void onOrderAdded(
-        final long orderId, final long symbol, final Side side, final long quantity, final long price)
+        final long orderId, final long symbol, final Side side, final long quantity, final long price,
+        final Display display)
     {
         events.add(new Added(orderId, side, quantity, price));
     }
@@ -89,7 +91,8 @@ final class EngineEvents implements MatchingEngineListener
     @Override
     public void onOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate)
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display)
     {
         events.add(new Replaced(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate));
     }

@@ -261,7 +261,7 @@ class MatchingEnginePropertiesTest
     private static List<BookEntry> book(final MatchingEngine engine, final long symbol, final Side side)
     {
         final List<BookEntry> orders = new ArrayList<>();
-        engine.book(symbol).forEachOrder(side, (clientOrderId, orderId, s, price, remaining) ->
+        engine.book(symbol).forEachOrder(side, (clientOrderId, orderId, s, price, remaining, display) ->
             orders.add(new BookEntry(clientOrderId, orderId, s, price, remaining)));
         return orders;
     }

@@ -46,7 +46,7 @@ class MatchingEngineSelfTradeTest
     {
         final List<Resting> orders = new ArrayList<>();
         engine.book(AAPL).forEachOrder(side,
-            (clientOrderId, id, s, price, remaining) -> orders.add(new Resting(clientOrderId, remaining)));
+            (clientOrderId, id, s, price, remaining, display) -> orders.add(new Resting(clientOrderId, remaining)));
         return orders;
     }
 

@@ -43,7 +43,7 @@ class MatchingEngineTest
     {
         final List<Resting> orders = new ArrayList<>();
         engine.book(AAPL).forEachOrder(side,
-            (clientOrderId, id, s, price, remaining) -> orders.add(new Resting(id, s, price, remaining)));
+            (clientOrderId, id, s, price, remaining, display) -> orders.add(new Resting(id, s, price, remaining)));
         return orders;
     }
 

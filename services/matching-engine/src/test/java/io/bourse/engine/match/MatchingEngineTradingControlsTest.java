@@ -39,7 +39,7 @@ class MatchingEngineTradingControlsTest
     {
         final List<Resting> orders = new ArrayList<>();
         engine.book(AAPL).forEachOrder(side,
-            (clientOrderId, id, s, price, remaining) -> orders.add(new Resting(clientOrderId, price, remaining)));
+            (clientOrderId, id, s, price, remaining, display) -> orders.add(new Resting(clientOrderId, price, remaining)));
         return orders;
     }
 

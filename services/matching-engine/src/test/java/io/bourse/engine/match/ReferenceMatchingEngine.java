@@ -191,7 +191,8 @@ final class ReferenceMatchingEngine implements OrderEntry
         order.price = price;
         order.remaining = quantity;
         order.firm = firm;
-        listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, price, timeInForce);
+        listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, price, timeInForce,
+            Display.ANONYMOUS);
 
         if (minimumQuantity > 0 && executableQuantity(order) < minimumQuantity)
         {
@@ -211,7 +212,7 @@ final class ReferenceMatchingEngine implements OrderEntry
             return;
         }
         addToBook(order);
-        listener.onOrderAdded(order.orderId, symbol, side, order.remaining, price);
+        listener.onOrderAdded(order.orderId, symbol, side, order.remaining, price, Display.ANONYMOUS);
     }
 
     @Override
@@ -264,7 +265,7 @@ final class ReferenceMatchingEngine implements OrderEntry
         {
             order.remaining = quantity;
             listener.onOrderReplaced(clientOrderId, newClientOrderId, order.orderId, order.orderId, order.symbol,
-                order.side, quantity, price, BookUpdate.PRIORITY_KEPT);
+                order.side, quantity, price, BookUpdate.PRIORITY_KEPT, Display.ANONYMOUS);
             return;
         }
         enterAgain(order, clientOrderId, quantity, price);
@@ -304,16 +305,16 @@ final class ReferenceMatchingEngine implements OrderEntry
         {
             addToBook(order);
             listener.onOrderReplaced(oldClientOrderId, order.clientOrderId, oldOrderId, order.orderId, order.symbol,
-                order.side, quantity, price, BookUpdate.REPLACED);
+                order.side, quantity, price, BookUpdate.REPLACED, Display.ANONYMOUS);
             return;
         }
         listener.onOrderReplaced(oldClientOrderId, order.clientOrderId, oldOrderId, order.orderId, order.symbol,
-            order.side, quantity, price, BookUpdate.REMOVED);
+            order.side, quantity, price, BookUpdate.REMOVED, Display.ANONYMOUS);
         trade(order, listener);
         if (order.remaining > 0)
         {
             addToBook(order);
-            listener.onOrderAdded(order.orderId, order.symbol, order.side, order.remaining, price);
+            listener.onOrderAdded(order.orderId, order.symbol, order.side, order.remaining, price, Display.ANONYMOUS);
         }
     }
 

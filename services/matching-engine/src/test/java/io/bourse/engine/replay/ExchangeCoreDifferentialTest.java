@@ -76,7 +76,7 @@ class ExchangeCoreDifferentialTest
         assertThat(generator.trades).as("exchange-core traded").isNotEmpty();
         assertSameRows("trade", bourseTrades, generator.trades);
         final List<String> bourseBook = new ArrayList<>();
-        replay.forEachRestingOrder((clientOrderId, orderId, side, price, remaining) ->
+        replay.forEachRestingOrder((clientOrderId, orderId, side, price, remaining, display) ->
             bourseBook.add(clientOrderId + "," + side + "," + price + "," + remaining));
         assertSameRows("resting order", bourseBook, generator.finalBook());
         assertThat(replay.rejectCount()).isZero();

@@ -81,7 +81,7 @@ class ExchangeCoreReplayTest
     private static List<String> book(final ExchangeCoreReplay replay)
     {
         final List<String> rows = new ArrayList<>();
-        replay.forEachRestingOrder((clientOrderId, orderId, side, price, remaining) ->
+        replay.forEachRestingOrder((clientOrderId, orderId, side, price, remaining, display) ->
             rows.add(clientOrderId + "," + side + "," + price + "," + remaining));
         return rows;
     }

@@ -1,0 +1,75 @@
+package io.bourse.engine.match;
+
+/**
+ * How an order shows on the book and in market data: the OUCH 4.2 Enter Order Display field values Bourse supports
+ * (§2.1; 'I' imbalance only, 'W' mid-point peg post-only and the others are rejected by the gateway with 'D').
+ *
+ * <p>Displayed orders ({@link #ATTRIBUTABLE}, {@link #ANONYMOUS}, {@link #POST_ONLY}) form the best bid and offer and
+ * appear in market data. At one price, every displayed order has priority over every {@link #NON_DISPLAYED} order,
+ * whatever their entry times; within each group, time priority. {@link #MIDPOINT_PEG} orders rest apart from the
+ * price levels, see {@link MatchingEngine}.
+ */
+public enum Display
+{
+    /** 'A': displayed, with the firm shown in market data (ITCH 5.0 Add Order with MPID Attribution 'F'). */
+    ATTRIBUTABLE((byte)'A', true),
+    /** 'Y': displayed anonymously (ITCH 5.0 Add Order 'A'). */
+    ANONYMOUS((byte)'Y', true),
+    /**
+     * 'N': non-displayed (hidden): rests at its limit price behind the displayed orders at that price, executes like
+     * any other order, and is not in the best bid and offer or in market data (its executions are, as trades).
+     */
+    NON_DISPLAYED((byte)'N', false),
+    /**
+     * 'P': post-only, never takes liquidity. An entry or a replace that would execute on arrival against any resting
+     * order (displayed, non-displayed or an eligible midpoint peg) is repriced, not rejected: a buy to one tick below
+     * the lowest price it would execute at, a sell to one tick above the highest (a tick is $0.01, 100 in 1/10000
+     * dollars, at prices from $1; $0.0001 below), and is rejected with 'X' when that price is not positive or lies
+     * outside the symbol's price band. Rests displayed, anonymously. Not allowed with time in force 0 (rejected 'D').
+     */
+    POST_ONLY((byte)'P', true),
+    /**
+     * 'M': midpoint peg: non-displayed, executes only at the midpoint of the symbol's displayed best bid and offer,
+     * and only while that midpoint is within the order's price (its limit: at or below it for a buy, at or above it
+     * for a sell).
+     */
+    MIDPOINT_PEG((byte)'M', false);
+
+    private final byte code;
+    private final boolean displayed;
+
+    Display(final byte code, final boolean displayed)
+    {
+        this.code = code;
+        this.displayed = displayed;
+    }
+
+    /** @return the OUCH 4.2 Display field value. */
+    public byte code()
+    {
+        return code;
+    }
+
+    /** @return true when the order forms the best bid and offer and appears in market data. */
+    public boolean isDisplayed()
+    {
+        return displayed;
+    }
+
+    /**
+     * @param code an OUCH 4.2 Display field value.
+     * @return the display, or null when Bourse does not support that value.
+     */
+    public static Display fromCode(final byte code)
+    {
+        return switch (code)
+        {
+            case 'A' -> ATTRIBUTABLE;
+            case 'Y' -> ANONYMOUS;
+            case 'N' -> NON_DISPLAYED;
+            case 'P' -> POST_ONLY;
+            case 'M' -> MIDPOINT_PEG;
+            default -> null;
+        };
+    }
+}
