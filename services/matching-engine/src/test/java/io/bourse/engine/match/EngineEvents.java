@@ -10,17 +10,29 @@ final class EngineEvents implements MatchingEngineListener
     {
     }
 
-    record Accepted(long clientOrderId, long orderId, Side side, long quantity, long price, int timeInForce)
-        implements Event
+    record Accepted(long clientOrderId, long orderId, Side side, long quantity, long price, int timeInForce,
+        Display display) implements Event
     {
+        /** An anonymous displayed order's acceptance. */
+        Accepted(
+            final long clientOrderId, final long orderId, final Side side, final long quantity, final long price,
+            final int timeInForce)
+        {
+            this(clientOrderId, orderId, side, quantity, price, timeInForce, Display.ANONYMOUS);
+        }
     }
 
     record Rejected(long clientOrderId, byte reason) implements Event
     {
     }
 
-    record Added(long orderId, Side side, long quantity, long price) implements Event
+    record Added(long orderId, Side side, long quantity, long price, Display display) implements Event
     {
+        /** An anonymous displayed order resting. */
+        Added(final long orderId, final Side side, final long quantity, final long price)
+        {
+            this(orderId, side, quantity, price, Display.ANONYMOUS);
+        }
     }
 
     record Executed(long matchNumber, long quantity, long price, long takerClientOrderId, long makerClientOrderId,
@@ -34,8 +46,15 @@ final class EngineEvents implements MatchingEngineListener
     }
 
     record Replaced(long clientOrderId, long newClientOrderId, long orderId, long newOrderId, long quantity,
-        long price, BookUpdate bookUpdate) implements Event
+        long price, BookUpdate bookUpdate, Display display) implements Event
     {
+        /** An anonymous displayed order's replace. */
+        Replaced(
+            final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
+            final long quantity, final long price, final BookUpdate bookUpdate)
+        {
+            this(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate, Display.ANONYMOUS);
+        }
     }
 
     final List<Event> events = new ArrayList<>();
@@ -53,7 +72,7 @@ final class EngineEvents implements MatchingEngineListener
         final long price, final int timeInForce,
         final Display display)
     {
-        events.add(new Accepted(clientOrderId, orderId, side, quantity, price, timeInForce));
+        events.add(new Accepted(clientOrderId, orderId, side, quantity, price, timeInForce, display));
     }
 
     @Override
@@ -67,7 +86,7 @@ final class EngineEvents implements MatchingEngineListener
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
         final Display display)
     {
-        events.add(new Added(orderId, side, quantity, price));
+        events.add(new Added(orderId, side, quantity, price, display));
     }
 
     @Override
@@ -94,6 +113,7 @@ final class EngineEvents implements MatchingEngineListener
         final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
         final Display display)
     {
-        events.add(new Replaced(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate));
+        events.add(
+            new Replaced(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate, display));
     }
 }

@@ -188,4 +188,44 @@ class MatchingEngineSelfTradeTest
         assertThat(book(Side.BUY)).isEmpty();
         assertThat(engine.openQuantity(12)).isZero();
     }
+
+    @Test
+    void shouldApplyFirmOwnModeOverEngineDefaultAndFallBackWhenCleared()
+    {
+        engine.selfTradePrevention(SelfTradePrevention.CANCEL_OLDEST);
+        engine.selfTradePrevention(FIRM_B, SelfTradePrevention.CANCEL_NEWEST);
+        engine.newOrder(1, AAPL, Side.SELL, 100, PRICE, DAY, 0, FIRM_A);
+        engine.newOrder(2, AAPL, Side.SELL, 100, PRICE, DAY, 0, FIRM_B);
+        events.drain();
+
+        engine.newOrder(3, AAPL, Side.BUY, 100, PRICE, IOC, 0, FIRM_B);
+        engine.selfTradePrevention(FIRM_B, null);
+        engine.newOrder(4, AAPL, Side.BUY, 50, PRICE, IOC, 0, FIRM_A);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(3, orderId(3), Side.BUY, 100, PRICE, IOC),
+            new Executed(matchNumber(1), 100, PRICE, 3, 1, 0, 0),
+            new Accepted(4, orderId(4), Side.BUY, 50, PRICE, IOC),
+            new Executed(matchNumber(2), 50, PRICE, 4, 2, 50, 0));
+        assertThat(engine.selfTradePrevention(FIRM_B)).isEqualTo(SelfTradePrevention.CANCEL_OLDEST);
+        assertThat(engine.selfTradePrevention(0)).isEqualTo(SelfTradePrevention.NONE);
+    }
+
+    @Test
+    void shouldCancelNewestForOneFirmWhileOthersTradeWithThemselves()
+    {
+        engine.selfTradePrevention(FIRM_A, SelfTradePrevention.CANCEL_NEWEST);
+        engine.newOrder(1, AAPL, Side.SELL, 100, PRICE, DAY, 0, FIRM_A);
+        engine.newOrder(2, AAPL, Side.SELL, 100, PRICE, DAY, 0, FIRM_B);
+        events.drain();
+
+        engine.newOrder(3, AAPL, Side.BUY, 100, PRICE, IOC, 0, FIRM_B);
+        engine.newOrder(4, AAPL, Side.BUY, 100, PRICE, DAY, 0, FIRM_A);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(3, orderId(3), Side.BUY, 100, PRICE, IOC),
+            new Executed(matchNumber(1), 100, PRICE, 3, 1, 0, 0),
+            new Accepted(4, orderId(4), Side.BUY, 100, PRICE, DAY),
+            new Executed(matchNumber(2), 100, PRICE, 4, 2, 0, 0));
+    }
 }

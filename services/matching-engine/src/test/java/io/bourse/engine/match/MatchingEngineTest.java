@@ -119,7 +119,8 @@ class MatchingEngineTest
         engine.newOrder(5, AAPL, Side.BUY, 100, MatchingEngine.MAX_PRICE + 1, DAY);
         engine.newOrder(6, AAPL, Side.BUY, 100, 1_000_000, DAY);
         engine.newOrder(6, AAPL, Side.BUY, 100, 1_000_000, DAY);
-        engine.newOrder(7, AAPL, Side.BUY, 100, 1_000_000, 300);
+        engine.newOrder(7, AAPL, Side.BUY, 100, 1_000_000, 100_000);
+        engine.newOrder(8, AAPL, Side.BUY, 100, 1_000_000, -1);
 
         assertThat(events.drain()).containsExactly(
             new Rejected(1, ReasonCodes.REJECT_INVALID_STOCK),
@@ -130,7 +131,8 @@ class MatchingEngineTest
             new Accepted(6, orderId(1), Side.BUY, 100, 1_000_000, DAY),
             new Added(orderId(1), Side.BUY, 100, 1_000_000),
             new Rejected(6, ReasonCodes.REJECT_OTHER),
-            new Rejected(7, ReasonCodes.REJECT_OTHER));
+            new Rejected(7, ReasonCodes.REJECT_OTHER),
+            new Rejected(8, ReasonCodes.REJECT_OTHER));
     }
 
     @Test

@@ -13,7 +13,6 @@ import static io.bourse.engine.match.EngineEvents.Executed;
 import static io.bourse.engine.match.EngineEvents.Rejected;
 import static io.bourse.engine.match.EngineEvents.Replaced;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Trading states and price bands per symbol. */
 class MatchingEngineTradingControlsTest
@@ -39,7 +38,8 @@ class MatchingEngineTradingControlsTest
     {
         final List<Resting> orders = new ArrayList<>();
         engine.book(AAPL).forEachOrder(side,
-            (clientOrderId, id, s, price, remaining, display) -> orders.add(new Resting(clientOrderId, price, remaining)));
+            (clientOrderId, id, s, price, remaining, display) ->
+                orders.add(new Resting(clientOrderId, price, remaining)));
         return orders;
     }
 
@@ -53,7 +53,7 @@ class MatchingEngineTradingControlsTest
     }
 
     @Test
-    void shouldRejectEntriesButAllowCancelsWhenHalted()
+    void shouldRejectEntriesButAllowCancelsAndSizeDownReplacesWhenHalted()
     {
         engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
         engine.newOrder(2, AAPL, Side.BUY, 100, 990_000, DAY);
@@ -61,18 +61,22 @@ class MatchingEngineTradingControlsTest
 
         assertThat(engine.tradingState(AAPL, TradingState.HALTED)).isTrue();
         engine.newOrder(3, AAPL, Side.SELL, 100, 1_000_000, DAY);
-        engine.replaceOrder(1, 11, 50, 1_000_000);
+        engine.replaceOrder(1, 11, 150, 1_000_000);
+        engine.replaceOrder(1, 11, 50, 1_000_100);
         engine.moveOrder(1, 1_000_100);
-        engine.cancelOrder(1, 40);
+        engine.replaceOrder(1, 11, 50, 1_000_000);
+        engine.cancelOrder(11, 40);
         engine.replaceOrder(2, 12, 0, 990_000);
 
         assertThat(events.drain()).containsExactly(
             new Rejected(3, ReasonCodes.REJECT_HALTED),
             new Rejected(11, ReasonCodes.REJECT_HALTED),
+            new Rejected(11, ReasonCodes.REJECT_HALTED),
             new Rejected(1, ReasonCodes.REJECT_HALTED),
-            new Canceled(1, orderId(1), 60, 40, ReasonCodes.CANCEL_USER_REQUESTED, true),
+            new Replaced(1, 11, orderId(1), orderId(1), 50, 1_000_000, BookUpdate.PRIORITY_KEPT),
+            new Canceled(11, orderId(1), 10, 40, ReasonCodes.CANCEL_USER_REQUESTED, true),
             new Canceled(2, orderId(2), 100, 0, ReasonCodes.CANCEL_USER_REQUESTED, true));
-        assertThat(book(Side.BUY)).containsExactly(new Resting(1, 1_000_000, 40));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(11, 1_000_000, 40));
     }
 
     @Test
@@ -143,15 +147,17 @@ class MatchingEngineTradingControlsTest
         events.drain();
         engine.priceBand(AAPL, 1_000_000, 500);
 
-        engine.replaceOrder(1, 11, 50, 900_000);
+        engine.replaceOrder(1, 11, 150, 900_000);
         engine.moveOrder(1, 940_000);
-        engine.moveOrder(1, 950_000);
+        engine.replaceOrder(1, 11, 50, 900_000);
+        engine.moveOrder(11, 950_000);
 
         assertThat(events.drain()).containsExactly(
             new Rejected(11, ReasonCodes.REJECT_INVALID_PRICE),
             new Rejected(1, ReasonCodes.REJECT_INVALID_PRICE),
-            new Replaced(1, 1, orderId(1), orderId(2), 100, 950_000, BookUpdate.REPLACED));
-        assertThat(book(Side.BUY)).containsExactly(new Resting(1, 950_000, 100));
+            new Replaced(1, 11, orderId(1), orderId(1), 50, 900_000, BookUpdate.PRIORITY_KEPT),
+            new Replaced(11, 11, orderId(1), orderId(2), 50, 950_000, BookUpdate.REPLACED));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(11, 950_000, 50));
     }
 
     @Test
@@ -169,13 +175,14 @@ class MatchingEngineTradingControlsTest
     }
 
     @Test
-    void shouldThrowWhenBandOutOfRange()
+    void shouldRefuseBandAndKeepOldOneWhenOutOfRange()
     {
-        assertThatThrownBy(() -> engine.priceBand(AAPL, -1, 100)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> engine.priceBand(AAPL, MatchingEngine.MAX_PRICE + 1, 100))
-            .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> engine.priceBand(AAPL, 1_000_000, 10_001))
-            .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> engine.priceBand(AAPL, 1_000_000, -1)).isInstanceOf(IllegalArgumentException.class);
+        engine.priceBand(AAPL, 1_000_000, 500);
+
+        assertThat(List.of(engine.priceBand(AAPL, -1, 100), engine.priceBand(AAPL, MatchingEngine.MAX_PRICE + 1, 100),
+            engine.priceBand(AAPL, 1_000_000, 10_001), engine.priceBand(AAPL, 1_000_000, -1)))
+            .containsOnly(false);
+        assertThat(List.of(engine.book(AAPL).lowestPrice(), engine.book(AAPL).highestPrice()))
+            .containsExactly(950_000L, 1_050_000L);
     }
 }

@@ -31,7 +31,8 @@ class MatchingEngineWidePriceTest
     {
         final List<Resting> orders = new ArrayList<>();
         engine.book(AAPL).forEachOrder(side,
-            (clientOrderId, id, s, price, remaining, display) -> orders.add(new Resting(clientOrderId, price, remaining)));
+            (clientOrderId, id, s, price, remaining, display) ->
+                orders.add(new Resting(clientOrderId, price, remaining)));
         return orders;
     }
 
