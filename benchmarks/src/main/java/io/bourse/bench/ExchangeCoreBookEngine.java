@@ -10,7 +10,9 @@ import exchange.core2.core.common.config.LoggingConfiguration;
 import exchange.core2.core.orderbook.IOrderBook;
 import exchange.core2.core.orderbook.OrderBookDirectImpl;
 import exchange.core2.core.orderbook.OrderBookEventsHelper;
+import io.bourse.engine.match.Side;
 import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.engine.replay.ExchangeCoreReplay;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -18,26 +20,58 @@ import org.HdrHistogram.Histogram;
  * exchange-core's
  * own ITOrderBookBase performance test drives it: every command prepared in advance as an {@link OrderCommand},
  * copied into one reused work command, marked valid for the matching engine and processed with
- * {@link IOrderBook#processCommand}. The trade events it attaches are walked and counted. exchange-core 0.5.3
- * allocates a new MatcherTradeEvent per trade or reduce event whatever the helper (its event pooling is off), so the
- * non-pooled helper is the same code path its matching engine runs.
+ * {@link IOrderBook#processCommand}. The trade events it attaches are walked, counted and handed to a trade listener,
+ * as Bourse's replay hands its trades to one. exchange-core 0.5.3 allocates a new MatcherTradeEvent per trade or
+ * reduce event whatever the helper (its event pooling is off), so the non-pooled helper is the same code path its
+ * matching engine runs.
  */
 final class ExchangeCoreBookEngine implements EngineUnderTest
 {
+    /** Receives one resting order of the book. */
+    @FunctionalInterface
+    interface RestingOrderVisitor
+    {
+        /**
+         * @param orderId   exchange-core order id.
+         * @param side      {@link Side#SELL} for an ask, {@link Side#BUY} for a bid.
+         * @param price     limit price in ticks.
+         * @param remaining lots still resting: size less fills and reductions.
+         */
+        void visit(long orderId, Side side, long price, long remaining);
+    }
+
+    private static final ExchangeCoreReplay.TradeListener DISCARD_TRADES = (taker, maker, price, size) ->
+    {
+    };
+
     private final OrderCommand[] commands;
     private final int benchStart;
+    private final ExchangeCoreReplay.TradeListener tradeListener;
     private final OrderCommand work = new OrderCommand();
     private IOrderBook book;
     private long trades;
     private long failures;
 
     /**
+     * An engine that discards its trades after counting them, for the benchmark.
+     *
      * @param stream exchange-core's command stream.
      */
     ExchangeCoreBookEngine(final ExchangeCoreCommands stream)
     {
+        this(stream, DISCARD_TRADES);
+    }
+
+    /**
+     * @param stream        exchange-core's command stream.
+     * @param tradeListener receives every trade in emission order: the id of the command's order as taker, the
+     *                      resting order's id as maker, the maker's price in ticks and the lots traded.
+     */
+    ExchangeCoreBookEngine(final ExchangeCoreCommands stream, final ExchangeCoreReplay.TradeListener tradeListener)
+    {
         commands = prepare(stream);
         benchStart = stream.benchStart();
+        this.tradeListener = tradeListener;
     }
 
     static OrderCommand[] prepare(final ExchangeCoreCommands stream)
@@ -138,8 +172,29 @@ final class ExchangeCoreBookEngine implements EngineUnderTest
             if (MatcherEventType.TRADE == event.eventType)
             {
                 trades++;
+                tradeListener.onTrade(cmd.orderId, event.matchedOrderId, event.price, event.size);
             }
         }
+    }
+
+    /**
+     * Visits every resting order as exchange-core's final_book.csv lists them: asks lowest price first, then bids
+     * highest price first, oldest first within a price: the order in which {@link OrderBookDirectImpl} links its
+     * orders for matching, which its order streams walk from the best order.
+     *
+     * @param visitor receives each order.
+     * @throws IllegalStateException before the first {@link #reset()} or after {@link #close()}.
+     */
+    void forEachRestingOrder(final RestingOrderVisitor visitor)
+    {
+        if (null == book)
+        {
+            throw new IllegalStateException("no book: reset() first");
+        }
+        book.askOrdersStream(true).forEach(order -> visitor.visit(
+            order.getOrderId(), Side.SELL, order.getPrice(), order.getSize() - order.getFilled()));
+        book.bidOrdersStream(true).forEach(order -> visitor.visit(
+            order.getOrderId(), Side.BUY, order.getPrice(), order.getSize() - order.getFilled()));
     }
 
     @Override

@@ -577,7 +577,7 @@ public final class MatchingEngine
         order.remaining = quantity;
         if (Display.POST_ONLY == order.display || !crossesOnEntry(book, order))
         {
-            rest(book, order);
+            place(book, order);
             listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
                 order.side, quantity, price, BookUpdate.REPLACED, order.display);
             return;
@@ -1048,6 +1048,13 @@ public final class MatchingEngine
 
     private void rest(final OrderBook book, final Order order)
     {
+        place(book, order);
+        ordersByClientId.put(order);
+    }
+
+    /** Puts an order, already in the id map, on its level or peg queue, and a timed one in the expiry queue. */
+    private void place(final OrderBook book, final Order order)
+    {
         if (order.isPegged())
         {
             book.pegs(order.side).append(order);
@@ -1056,7 +1063,6 @@ public final class MatchingEngine
         {
             book.side(order.side).add(order);
         }
-        ordersByClientId.put(order);
         if (0 != order.expiryNs)
         {
             expiries.add(order);
