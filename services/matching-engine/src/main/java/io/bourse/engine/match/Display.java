@@ -21,11 +21,13 @@ public enum Display
      */
     NON_DISPLAYED((byte)'N', false),
     /**
-     * 'P': post-only, never takes liquidity. An entry or a replace that would execute on arrival against any resting
-     * order (displayed, non-displayed or an eligible midpoint peg) is repriced, not rejected: a buy to one tick below
-     * the lowest price it would execute at, a sell to one tick above the highest (a tick is $0.01, 100 in 1/10000
-     * dollars, at prices from $1; $0.0001 below), and is rejected with 'X' when that price is not positive or lies
-     * outside the symbol's price band. Rests displayed, anonymously. Not allowed with time in force 0 (rejected 'D').
+     * 'P': post-only, never takes liquidity. An entry, replace or move priced at or through the best opposite price
+     * level (displayed or not) is repriced, not rejected: a buy to one tick below the lowest offer level, a sell to
+     * one tick above the highest bid level (a tick is $0.01, 100 in 1/10000 dollars, when that level is at $1 or
+     * more; $0.0001 below), and is rejected with 'X' when that price is not positive or lies outside the symbol's
+     * price band. It then rests without executing, displayed, anonymously; midpoint pegs are not counted, and an
+     * eligible opposite peg may then execute against it as the taker in the peg sweep (the post-only order only ever
+     * provides liquidity). Not allowed with time in force 0 (rejected 'D').
      */
     POST_ONLY((byte)'P', true),
     /**

@@ -182,7 +182,8 @@ public final class MatchingEngine
     /**
      * Moves the engine's clock to a command's timestamp (never backwards: an earlier timestamp, as from a gateway
      * whose clock lags another's, leaves it where it is), then cancels every good-till-seconds order whose expiry is
-     * at or before the clock, with reason 'T', earliest expiry first and, at one expiry, in entry order. Call it
+     * at or before the clock, with reason 'T', earliest expiry first and, at one expiry, in order of reference
+     * number (a replace or move that loses priority counts as a new entry; the expiry itself stays). Call it
      * with each command's timestamp before applying the command, and with the timestamp of clock ticks in the
      * sequenced input, so that orders expire without order flow.
      *
@@ -304,12 +305,16 @@ public final class MatchingEngine
     {
         final OrderBook book = booksBySymbol.get(symbol);
         byte reject = null == book ? ReasonCodes.REJECT_INVALID_STOCK :
-            validateNew(book, clientOrderId, quantity, price, timeInForce, minimumQuantity, display);
+            validateNew(book, quantity, price, timeInForce, minimumQuantity, display);
         long entryPrice = price;
         if (0 == reject && Display.POST_ONLY == display)
         {
             entryPrice = postOnlyPrice(book, side, price);
             reject = isWithinBand(book, entryPrice) ? 0 : ReasonCodes.REJECT_INVALID_PRICE;
+        }
+        if (0 == reject)
+        {
+            reject = validateId(clientOrderId, 0);
         }
         if (0 != reject)
         {
@@ -468,7 +473,7 @@ public final class MatchingEngine
     /**
      * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display, firm,
      * time in force and expiry. A size of 0 cancels it. Same price and a size not above the open size keeps priority
-     * (in any trading state, inside the band or not); otherwise the order gets a new reference number and the back
+     * (in any trading state, inside the band or not; a negative size is a bad size); otherwise the order gets a new reference number and the back
      * of the queue at its new price, executing first if the price crosses (a post-only order is repriced instead, and
      * never executes). Rejected with 'O' when the order is not open, then, for a replace that loses priority, 'C' or
      * 'H' when its symbol is not {@link TradingState#OPEN}, 'Z' for a bad size, 'X' for a price outside
@@ -495,14 +500,17 @@ public final class MatchingEngine
             cancelOrder(clientOrderId, 0);
             return;
         }
-        final boolean keepsPriority = price == order.price && quantity <= order.remaining;
-        byte reject = keepsPriority ? validateId(newClientOrderId, clientOrderId) :
-            validateChange(book, quantity, price, newClientOrderId, clientOrderId);
+        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining;
+        byte reject = keepsPriority ? 0 : validateChange(book, quantity, price);
         long newPrice = price;
         if (0 == reject && !keepsPriority && Display.POST_ONLY == order.display)
         {
             newPrice = postOnlyPrice(book, order.side, price);
             reject = isWithinBand(book, newPrice) ? 0 : ReasonCodes.REJECT_INVALID_PRICE;
+        }
+        if (0 == reject)
+        {
+            reject = validateId(newClientOrderId, clientOrderId);
         }
         if (0 != reject)
         {
@@ -545,7 +553,7 @@ public final class MatchingEngine
             return;
         }
         final OrderBook book = order.book;
-        byte reject = validateChange(book, order.remaining, price, clientOrderId, clientOrderId);
+        byte reject = validateChange(book, order.remaining, price);
         long newPrice = price;
         if (0 == reject && Display.POST_ONLY == order.display)
         {
@@ -618,8 +626,9 @@ public final class MatchingEngine
             (0 != mid && crosses(side, limit, mid) && null != firstEligiblePeg(pegs, mid));
     }
 
+    /** @return the first fault of a new order but a duplicate id, or 0. */
     private byte validateNew(
-        final OrderBook book, final long clientOrderId, final long quantity, final long price, final int timeInForce,
+        final OrderBook book, final long quantity, final long price, final int timeInForce,
         final long minimumQuantity, final Display display)
     {
         final byte stateReject = book.tradingState.rejectReason();
@@ -628,28 +637,20 @@ public final class MatchingEngine
             null == display || (Display.POST_ONLY == display && TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce) ?
                 ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
             !isValidMinimum(minimumQuantity, quantity, timeInForce) ? ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY :
-            validate(book, quantity, price, clientOrderId, 0);
+            validateSizeAndPrice(book, quantity, price);
     }
 
-    private byte validateChange(
-        final OrderBook book, final long quantity, final long price, final long clientOrderId, final long replacedId)
+    /** @return the first fault of a replace or move that loses priority but a duplicate id, or 0. */
+    private byte validateChange(final OrderBook book, final long quantity, final long price)
     {
         final byte stateReject = book.tradingState.rejectReason();
-        return 0 != stateReject ? stateReject : validate(book, quantity, price, clientOrderId, replacedId);
+        return 0 != stateReject ? stateReject : validateSizeAndPrice(book, quantity, price);
     }
 
-    private byte validate(
-        final OrderBook book, final long quantity, final long price, final long clientOrderId, final long replacedId)
+    private byte validateSizeAndPrice(final OrderBook book, final long quantity, final long price)
     {
-        if (quantity <= 0 || quantity > maxOrderQuantity)
-        {
-            return ReasonCodes.REJECT_SHARES_THRESHOLD;
-        }
-        if (!isWithinBand(book, price))
-        {
-            return ReasonCodes.REJECT_INVALID_PRICE;
-        }
-        return validateId(clientOrderId, replacedId);
+        return quantity <= 0 || quantity > maxOrderQuantity ? ReasonCodes.REJECT_SHARES_THRESHOLD :
+            !isWithinBand(book, price) ? ReasonCodes.REJECT_INVALID_PRICE : 0;
     }
 
     private byte validateId(final long clientOrderId, final long replacedId)

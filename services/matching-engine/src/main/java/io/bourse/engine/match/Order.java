@@ -19,6 +19,8 @@ final class Order
     /** Packed 4-byte ASCII firm (OUCH 4.2 Firm), 0 for none. */
     int firm;
     Display display;
+    /** {@code display.isDisplayed()}, kept beside the queue links for the price level's bookkeeping. */
+    boolean displayed;
     /** OUCH 4.2 Time in Force: 0, seconds 1 to 99997, 99998 or 99999. */
     int timeInForce;
     /** Engine time in ns since midnight at which a timed order expires; 0 when it does not. */
@@ -43,6 +45,7 @@ final class Order
         this.remaining = quantity;
         this.firm = firm;
         this.display = display;
+        this.displayed = display.isDisplayed();
         this.timeInForce = timeInForce;
         this.expiryNs = 0;
         this.level = null;

@@ -33,7 +33,7 @@ final class PriceLevel
     void append(final Order order)
     {
         order.level = this;
-        if (order.display.isDisplayed())
+        if (order.displayed)
         {
             displayedQuantity += order.remaining;
             if (null != firstHidden)
@@ -83,7 +83,7 @@ final class PriceLevel
     {
         order.remaining -= quantity;
         totalQuantity -= quantity;
-        if (order.display.isDisplayed())
+        if (order.displayed)
         {
             displayedQuantity -= quantity;
         }
@@ -112,7 +112,7 @@ final class PriceLevel
             order.next.prev = order.prev;
         }
         totalQuantity -= order.remaining;
-        if (order.display.isDisplayed())
+        if (order.displayed)
         {
             displayedQuantity -= order.remaining;
         }

@@ -1,11 +1,13 @@
 package io.bourse.engine.match;
 
 /**
- * What the engine does when an incoming (taker) order would trade with a resting (maker) order of the same non-zero
- * firm, set by {@link MatchingEngine#selfTradePrevention(SelfTradePrevention)}. Every share it takes away is
- * reported by {@link MatchingEngineListener#onOrderCanceled} with OUCH 4.2 cancel reason 'Q' (self-match
- * prevention), the maker's cancel (resting) before the taker's (not resting); nothing trades between the two orders.
- * Orders of firm 0 have no firm and never count as a self-match.
+ * What the engine does when a taker (an incoming order, or a resting midpoint peg in a peg sweep) would trade with
+ * a resting (maker) order of the same non-zero firm, set per firm by
+ * {@link MatchingEngine#selfTradePrevention(int, SelfTradePrevention)} or for every other firm by
+ * {@link MatchingEngine#selfTradePrevention(SelfTradePrevention)}. Every share it takes away is reported by
+ * {@link MatchingEngineListener#onOrderCanceled} with OUCH 4.2 cancel reason 'Q' (self-match prevention), the maker's
+ * cancel (resting) before the taker's (not resting, except a peg's in a sweep); nothing trades between the two
+ * orders. Orders of firm 0 have no firm and never count as a self-match.
  */
 public enum SelfTradePrevention
 {

@@ -3,77 +3,134 @@ package io.bourse.engine.match;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.ReferenceMatchingEngine.BookEntry;
 
+import java.util.Comparator;
 import java.util.List;
 
 /**
  * One command of a generated sequence, as a value whose {@code toString} reads like an order ticket, so that a shrunk
  * counterexample can be read at once. Prices in 1/10000 dollars, sizes in shares, ids are client order ids.
  */
-sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Cancel, EngineCommand.Replace,
-    EngineCommand.Move, EngineCommand.SetTradingState, EngineCommand.SetPriceBand,
-    EngineCommand.SetSelfTradePrevention
+sealed interface EngineCommand permits EngineCommand.AdvanceClock, EngineCommand.NewOrder, EngineCommand.Cancel,
+    EngineCommand.Replace, EngineCommand.Move, EngineCommand.SetTradingState, EngineCommand.SetPriceBand,
+    EngineCommand.SetSelfTradePrevention, EngineCommand.SetFirmSelfTradePrevention
 {
     /**
      * @param openOrders every resting order of every book, in one order both engines agree on.
-     * @return the command with everything relative to the current book (the k-th open order, the same price) made
-     * absolute, as it is sent to the engines.
+     * @param clockNs    the engine's clock in ns since midnight.
+     * @return the command with everything relative to the current state (the k-th open order, the same price, a
+     * smaller size, a later time) made absolute, as it is sent to the engines.
      */
-    default EngineCommand resolve(final List<BookEntry> openOrders)
+    default EngineCommand resolve(final List<BookEntry> openOrders, final long clockNs)
     {
         return this;
     }
 
     /**
-     * The order a cancel, replace or move names: the k-th open order (modulo their number), or a literal client order
-     * id that may be unknown or closed.
+     * The order a cancel, replace or move names: the k-th open order (modulo their number), the best displayed order
+     * of a side (the first at the highest bid or lowest offer of any symbol; k even for a bid, odd for an offer), or
+     * a literal client order id that may be unknown or closed.
      *
-     * @param open  true for the k-th open order, false for a literal id.
+     * @param kind  how {@code value} names the order.
      * @param value k, or the id.
      */
-    record Target(boolean open, long value)
+    record Target(TargetKind kind, long value)
     {
         static Target id(final long clientOrderId)
         {
-            return new Target(false, clientOrderId);
+            return new Target(TargetKind.ID, clientOrderId);
         }
 
         long clientOrderId(final List<BookEntry> openOrders)
         {
-            return !open ? value : openOrders.isEmpty() ? value : openOrders.get((int)(value % openOrders.size()))
-                .clientOrderId();
+            if (openOrders.isEmpty() || TargetKind.ID == kind)
+            {
+                return value;
+            }
+            if (TargetKind.OPEN == kind)
+            {
+                return openOrders.get((int)(value % openOrders.size())).clientOrderId();
+            }
+            final Side side = 0 == value % 2 ? Side.BUY : Side.SELL;
+            return openOrders.stream()
+                .filter((order) -> order.side() == side && order.display().isDisplayed())
+                .min(Comparator.comparingLong((BookEntry order) -> Side.BUY == side ? -order.price() : order.price())
+                    .thenComparingLong(BookEntry::orderId))
+                .map(BookEntry::clientOrderId).orElse(value);
         }
 
         @Override
-
         public String toString()
         {
-            return open ? "open order " + value : "#" + value;
+            return switch (kind)
+            {
+                case OPEN -> "open order " + value;
+                case BEST -> "best displayed " + (0 == value % 2 ? "bid" : "offer");
+                case ID -> "#" + value;
+            };
         }
+    }
+
+    /** How a {@link Target} names its order. */
+    enum TargetKind
+    {
+        /** The k-th open order by client order id. */
+        OPEN,
+        /** The best displayed bid (k even) or offer (k odd). */
+        BEST,
+        /** A literal client order id. */
+        ID
     }
 
     /**
      * @param entry the engine to send the command to.
+     * @return what the engine answered: false for a trading state or price band it refused, true otherwise.
      */
-    void applyTo(OrderEntry entry);
+    boolean applyTo(OrderEntry entry);
 
-    /** OUCH 4.2 Enter Order. */
-    record NewOrder(long clientOrderId, String symbol, Side side, long quantity, long price, int timeInForce,
-        long minimumQuantity, int firm) implements EngineCommand
+    /**
+     * The sequenced input's clock: a timestamp {@code nanos} after the engine's clock ({@code relative}; negative
+     * for a gateway whose clock lags), or at {@code nanos} since midnight.
+     */
+    record AdvanceClock(long nanos, boolean relative) implements EngineCommand
     {
         @Override
-        public void applyTo(final OrderEntry entry)
+        public EngineCommand resolve(final List<BookEntry> openOrders, final long clockNs)
         {
-            entry.newOrder(clientOrderId, Symbols.pack(symbol), side, quantity, price, timeInForce, minimumQuantity,
-                firm);
+            return relative ? new AdvanceClock(clockNs + nanos, false) : this;
         }
 
         @Override
+        public boolean applyTo(final OrderEntry entry)
+        {
+            entry.advanceClock(nanos);
+            return true;
+        }
 
+        @Override
+        public String toString()
+        {
+            return "clock " + (relative ? (nanos < 0 ? "" : "+") : "to ") + nanos / 1e9 + " s";
+        }
+    }
+
+    /** OUCH 4.2 Enter Order; a null display stands for a Display value Bourse does not support. */
+    record NewOrder(long clientOrderId, String symbol, Side side, long quantity, long price, int timeInForce,
+        long minimumQuantity, int firm, Display display) implements EngineCommand
+    {
+        @Override
+        public boolean applyTo(final OrderEntry entry)
+        {
+            entry.newOrder(clientOrderId, Symbols.pack(symbol), side, quantity, price, timeInForce, minimumQuantity,
+                firm, display);
+            return true;
+        }
+
+        @Override
         public String toString()
         {
             return "new #" + clientOrderId + " " + symbol + " " + side + " " + quantity + " @ " + price + " " +
                 timeInForceName(timeInForce) + (0 == minimumQuantity ? "" : " min " + minimumQuantity) +
-                (0 == firm ? "" : " firm " + firm);
+                (0 == firm ? "" : " firm " + firm) + (Display.ANONYMOUS == display ? "" : " " + displayName(display));
         }
 
         private static String timeInForceName(final int timeInForce)
@@ -83,7 +140,19 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
                 case MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL -> "IOC";
                 case MatchingEngine.TIME_IN_FORCE_MARKET_HOURS -> "DAY";
                 case MatchingEngine.TIME_IN_FORCE_SYSTEM_HOURS -> "SYSTEM-HOURS";
-                default -> "TIF=" + timeInForce;
+                default -> "TIF=" + timeInForce + "s";
+            };
+        }
+
+        private static String displayName(final Display display)
+        {
+            return null == display ? "unsupported-display" : switch (display)
+            {
+                case ATTRIBUTABLE -> "attributable";
+                case ANONYMOUS -> "anonymous";
+                case NON_DISPLAYED -> "hidden";
+                case POST_ONLY -> "post-only";
+                case MIDPOINT_PEG -> "midpoint-peg";
             };
         }
     }
@@ -92,58 +161,62 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
     record Cancel(Target target, long quantity) implements EngineCommand
     {
         @Override
-        public EngineCommand resolve(final List<BookEntry> openOrders)
+        public EngineCommand resolve(final List<BookEntry> openOrders, final long clockNs)
         {
             return new Cancel(Target.id(target.clientOrderId(openOrders)), quantity);
         }
 
         @Override
-
-        public void applyTo(final OrderEntry entry)
+        public boolean applyTo(final OrderEntry entry)
         {
             entry.cancelOrder(target.value(), quantity);
+            return true;
         }
 
         @Override
-
         public String toString()
         {
             return "cancel " + target + " to " + quantity;
         }
     }
 
-    /** OUCH 4.2 Replace Order; {@code atSamePrice} keeps the order's current price whatever {@code price} says. */
-    record Replace(Target target, long newClientOrderId, long quantity, long price, boolean atSamePrice)
-        implements EngineCommand
+    /**
+     * OUCH 4.2 Replace Order; {@code atSamePrice} keeps the order's current price whatever {@code price} says, and
+     * {@code smaller} turns {@code quantity} into a size from 1 to the order's open size.
+     */
+    record Replace(Target target, long newClientOrderId, long quantity, long price, boolean atSamePrice,
+        boolean smaller) implements EngineCommand
     {
         @Override
-        public EngineCommand resolve(final List<BookEntry> openOrders)
+        public EngineCommand resolve(final List<BookEntry> openOrders, final long clockNs)
         {
             final long clientOrderId = target.clientOrderId(openOrders);
             long resolvedPrice = price;
+            long resolvedQuantity = quantity;
             for (final BookEntry order : openOrders)
             {
-                if (atSamePrice && order.clientOrderId() == clientOrderId)
+                if (order.clientOrderId() == clientOrderId)
                 {
-                    resolvedPrice = order.price();
+                    resolvedPrice = atSamePrice ? order.price() : price;
+                    resolvedQuantity = smaller ? 1 + Math.floorMod(quantity - 1, order.remaining()) : quantity;
                 }
             }
-            return new Replace(Target.id(clientOrderId), newClientOrderId, quantity, resolvedPrice, false);
+            return new Replace(Target.id(clientOrderId), newClientOrderId, resolvedQuantity, resolvedPrice, false,
+                false);
         }
 
         @Override
-
-        public void applyTo(final OrderEntry entry)
+        public boolean applyTo(final OrderEntry entry)
         {
             entry.replaceOrder(target.value(), newClientOrderId, quantity, price);
+            return true;
         }
 
         @Override
-
         public String toString()
         {
-            return "replace " + target + " by #" + newClientOrderId + " " + quantity +
-                (atSamePrice ? " @ same price" : " @ " + price);
+            return "replace " + target + " by #" + newClientOrderId + " " + (smaller ? "smaller size " : "") +
+                quantity + (atSamePrice ? " @ same price" : " @ " + price);
         }
     }
 
@@ -151,20 +224,19 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
     record Move(Target target, long price) implements EngineCommand
     {
         @Override
-        public EngineCommand resolve(final List<BookEntry> openOrders)
+        public EngineCommand resolve(final List<BookEntry> openOrders, final long clockNs)
         {
             return new Move(Target.id(target.clientOrderId(openOrders)), price);
         }
 
         @Override
-
-        public void applyTo(final OrderEntry entry)
+        public boolean applyTo(final OrderEntry entry)
         {
             entry.moveOrder(target.value(), price);
+            return true;
         }
 
         @Override
-
         public String toString()
         {
             return "move " + target + " to " + price;
@@ -175,13 +247,12 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
     record SetTradingState(String symbol, TradingState state) implements EngineCommand
     {
         @Override
-        public void applyTo(final OrderEntry entry)
+        public boolean applyTo(final OrderEntry entry)
         {
-            entry.tradingState(Symbols.pack(symbol), state);
+            return entry.tradingState(Symbols.pack(symbol), state);
         }
 
         @Override
-
         public String toString()
         {
             return symbol + " " + state;
@@ -192,13 +263,12 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
     record SetPriceBand(String symbol, long referencePrice, int bandBasisPoints) implements EngineCommand
     {
         @Override
-        public void applyTo(final OrderEntry entry)
+        public boolean applyTo(final OrderEntry entry)
         {
-            entry.priceBand(Symbols.pack(symbol), referencePrice, bandBasisPoints);
+            return entry.priceBand(Symbols.pack(symbol), referencePrice, bandBasisPoints);
         }
 
         @Override
-
         public String toString()
         {
             return 0 == referencePrice ? symbol + " no band" :
@@ -206,20 +276,37 @@ sealed interface EngineCommand permits EngineCommand.NewOrder, EngineCommand.Can
         }
     }
 
-    /** The engine's self-trade prevention mode. */
+    /** The self-trade prevention mode of firms without a mode of their own. */
     record SetSelfTradePrevention(SelfTradePrevention mode) implements EngineCommand
     {
         @Override
-        public void applyTo(final OrderEntry entry)
+        public boolean applyTo(final OrderEntry entry)
         {
             entry.selfTradePrevention(mode);
+            return true;
         }
 
         @Override
-
         public String toString()
         {
             return "self-trade prevention " + mode;
+        }
+    }
+
+    /** One firm's self-trade prevention mode; null falls back to the engine's. */
+    record SetFirmSelfTradePrevention(int firm, SelfTradePrevention mode) implements EngineCommand
+    {
+        @Override
+        public boolean applyTo(final OrderEntry entry)
+        {
+            entry.selfTradePrevention(firm, mode);
+            return true;
+        }
+
+        @Override
+        public String toString()
+        {
+            return "firm " + firm + " self-trade prevention " + (null == mode ? "default" : mode);
         }
     }
 }

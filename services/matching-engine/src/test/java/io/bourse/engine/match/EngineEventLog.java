@@ -16,7 +16,7 @@ final class EngineEventLog implements MatchingEngineListener
     }
 
     record Accepted(long clientOrderId, long orderId, String symbol, Side side, long quantity,
-        long price, int timeInForce) implements Event
+        long price, int timeInForce, Display display) implements Event
     {
     }
 
@@ -24,7 +24,7 @@ final class EngineEventLog implements MatchingEngineListener
     {
     }
 
-    record Added(long orderId, String symbol, Side side, long quantity, long price) implements Event
+    record Added(long orderId, String symbol, Side side, long quantity, long price, Display display) implements Event
     {
     }
 
@@ -40,7 +40,7 @@ final class EngineEventLog implements MatchingEngineListener
     }
 
     record Replaced(long clientOrderId, long newClientOrderId, long orderId, long newOrderId, String symbol,
-        Side side, long quantity, long price, BookUpdate bookUpdate) implements Event
+        Side side, long quantity, long price, BookUpdate bookUpdate, Display display) implements Event
     {
     }
 
@@ -61,33 +61,29 @@ final class EngineEventLog implements MatchingEngineListener
     }
 
     @Override
-
     public void onOrderAccepted(
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
         final long price, final int timeInForce,
         final Display display)
     {
-        events.add(new Accepted(clientOrderId, orderId, name(symbol), side, quantity, price, timeInForce));
+        events.add(new Accepted(clientOrderId, orderId, name(symbol), side, quantity, price, timeInForce, display));
     }
 
     @Override
-
     public void onOrderRejected(final long clientOrderId, final long symbol, final byte reason)
     {
         events.add(new Rejected(clientOrderId, name(symbol), (char)reason));
     }
 
     @Override
-
     public void onOrderAdded(
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
         final Display display)
     {
-        events.add(new Added(orderId, name(symbol), side, quantity, price));
+        events.add(new Added(orderId, name(symbol), side, quantity, price, display));
     }
 
     @Override
-
     public void onOrderExecuted(
         final long matchNumber, final long symbol, final long quantity, final long price,
         final long takerClientOrderId, final long takerOrderId, final Side takerSide,
@@ -98,7 +94,6 @@ final class EngineEventLog implements MatchingEngineListener
     }
 
     @Override
-
     public void onOrderCanceled(
         final long clientOrderId, final long orderId, final long symbol, final long canceled, final long leaves,
         final byte reason, final boolean wasResting)
@@ -107,13 +102,12 @@ final class EngineEventLog implements MatchingEngineListener
     }
 
     @Override
-
     public void onOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
         final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
         final Display display)
     {
         events.add(new Replaced(clientOrderId, newClientOrderId, orderId, newOrderId, name(symbol), side, quantity,
-            price, bookUpdate));
+            price, bookUpdate, display));
     }
 }

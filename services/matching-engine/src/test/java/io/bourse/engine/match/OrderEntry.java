@@ -2,17 +2,23 @@ package io.bourse.engine.match;
 
 /**
  * The commands of {@link MatchingEngine}, so that the same command sequence can drive the engine and
- * {@link ReferenceMatchingEngine}. Prices in 1/10000 dollars, sizes in shares.
+ * {@link ReferenceMatchingEngine}. Prices in 1/10000 dollars, sizes in shares, time in ns since midnight.
  */
 interface OrderEntry
 {
-    /** See {@link MatchingEngine#newOrder(long, long, Side, long, long, int, long, int)}. */
+    /** See {@link MatchingEngine#advanceClock(long)}. */
+    void advanceClock(long timestampNs);
+
+    /** See {@link MatchingEngine#newOrder(long, long, Side, long, long, int, long, int, Display)}. */
     void newOrder(
         long clientOrderId, long symbol, Side side, long quantity, long price, int timeInForce, long minimumQuantity,
-        int firm);
+        int firm, Display display);
 
     /** See {@link MatchingEngine#selfTradePrevention(SelfTradePrevention)}. */
     void selfTradePrevention(SelfTradePrevention mode);
+
+    /** See {@link MatchingEngine#selfTradePrevention(int, SelfTradePrevention)}. */
+    void selfTradePrevention(int firm, SelfTradePrevention mode);
 
     /** See {@link MatchingEngine#tradingState(long, TradingState)}. */
     boolean tradingState(long symbol, TradingState state);
@@ -38,17 +44,30 @@ interface OrderEntry
         return new OrderEntry()
         {
             @Override
+            public void advanceClock(final long timestampNs)
+            {
+                engine.advanceClock(timestampNs);
+            }
+
+            @Override
             public void newOrder(
                 final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
-                final int timeInForce, final long minimumQuantity, final int firm)
+                final int timeInForce, final long minimumQuantity, final int firm, final Display display)
             {
-                engine.newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity, firm);
+                engine.newOrder(
+                    clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity, firm, display);
             }
 
             @Override
             public void selfTradePrevention(final SelfTradePrevention mode)
             {
                 engine.selfTradePrevention(mode);
+            }
+
+            @Override
+            public void selfTradePrevention(final int firm, final SelfTradePrevention mode)
+            {
+                engine.selfTradePrevention(firm, mode);
             }
 
             @Override
