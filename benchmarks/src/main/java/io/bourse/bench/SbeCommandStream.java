@@ -2,8 +2,8 @@ package io.bourse.bench;
 
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
-import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.Display;
+import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
 import io.bourse.engine.replay.ExchangeCoreCommands;
@@ -26,8 +26,10 @@ import java.util.Arrays;
  * <ul>
  *     <li>PLACE GTC: NewOrder, system hours (99999); PLACE IOC: NewOrder, immediate or cancel (0).</li>
  *     <li>PLACE FOK_BUDGET: NewOrder, immediate or cancel, at the per-unit limit budget / size (rounded down for a
- *     buy, up for a sell), WITHOUT its fill-or-kill minimum: NewOrder has no minimum quantity field yet, so such an
- *     order can fill partly where exchange-core would kill it.</li>
+ *     buy, up for a sell), WITHOUT its fill-or-kill minimum (minimumQuantity 0, so that the stream stays the one
+ *     measured so far), so such an order can fill partly where exchange-core would kill it.</li>
+ *     <li>Every NewOrder is displayed anonymously (Display 'Y') and has no firm, as the reference core's
+ *     {@code newOrder} without those arguments.</li>
  *     <li>MOVE: ReplaceOrder to the open size at the new price, under a new client order id. Unlike MOVE, a replace
  *     at an unchanged price and size keeps its queue position (OUCH 4.2 Replace).</li>
  *     <li>REDUCE by n: CancelOrder down to open size - n (0 when n reaches the open size); CANCEL: CancelOrder to
@@ -56,7 +58,8 @@ final class SbeCommandStream
     /** Per-order size limit of the reference engine and of the service: the SBE Quantity field's range (uint32). */
     static final long MAX_ORDER_QUANTITY = 0xFFFF_FFFFL;
 
-    private static final byte[] FIRM = "XCOR".getBytes(StandardCharsets.US_ASCII);
+    /** A blank Firm: like the reference core's orders, the service's have no firm, so never self-match. */
+    private static final byte[] NO_FIRM = "    ".getBytes(StandardCharsets.US_ASCII);
 
     private final int count;
     private final int benchStart;
@@ -229,7 +232,9 @@ final class SbeCommandStream
                         .quantity(stream.quantities[index])
                         .price(stream.prices[index])
                         .timeInForce(stream.timesInForce[index])
-                        .putFirm(FIRM, 0);
+                        .putFirm(NO_FIRM, 0)
+                        .minimumQuantity(0)
+                        .display(Display.ANONYMOUS.code());
                     yield newOrder.encodedLength();
                 }
                 case CANCEL_ORDER -> cancelOrder.wrapAndApplyHeader(buffer, 0, header)
@@ -367,8 +372,7 @@ final class SbeCommandStream
         @Override
         public void onOrderAccepted(
             final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-            final long price, final int timeInForce,
-        final Display display)
+            final long price, final int timeInForce, final Display display)
         {
             events[count]++;
         }
@@ -382,7 +386,7 @@ final class SbeCommandStream
         @Override
         public void onOrderAdded(
             final long orderId, final long symbol, final Side side, final long quantity, final long price,
-        final Display display)
+            final Display display)
         {
             events[count]++;
         }
@@ -409,7 +413,7 @@ final class SbeCommandStream
         public void onOrderReplaced(
             final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
             final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
-        final Display display)
+            final Display display)
         {
             events[count]++;
         }

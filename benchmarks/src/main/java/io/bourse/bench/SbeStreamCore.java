@@ -1,8 +1,8 @@
 package io.bourse.bench;
 
 import io.bourse.engine.match.BookUpdate;
-import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.Display;
+import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
 import org.HdrHistogram.Histogram;
@@ -96,8 +96,7 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
     @Override
     public void onOrderAccepted(
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price, final int timeInForce,
-        final Display display)
+        final long price, final int timeInForce, final Display display)
     {
     }
 

@@ -1,5 +1,6 @@
 package io.bourse.launcher;
 
+import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.engine.EngineMain;
 import io.bourse.fanout.FanoutMain;
@@ -36,6 +37,7 @@ import java.util.concurrent.Callable;
         BourseMain.MdPublisherCommand.class,
         BourseMain.FanoutCommand.class,
         BourseMain.SimulatorCommand.class,
+        AdminCommand.class,
         ReplayCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class
@@ -53,13 +55,21 @@ public final class BourseMain implements Runnable
      */
     public static void main(final String[] args)
     {
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * @return the command line, with an exception handler that prints one line naming what failed and exits 1.
+     */
+    static CommandLine commandLine()
+    {
         final CommandLine commandLine = new CommandLine(new BourseMain());
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
             cmd.getErr().println("bourse " + cmd.getCommandName() + ": " + describe(ex));
             return 1;
         });
-        System.exit(commandLine.execute(args));
+        return commandLine;
     }
 
     @Override
@@ -144,11 +154,13 @@ public final class BourseMain implements Runnable
         {
             final Map<String, String> overrides = new HashMap<>();
             symbolsOption.putInto(overrides);
+            final Settings settings = embeddedSettings(overrides);
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-                EmbeddedExchange ignored = EmbeddedExchange.launch(embeddedSettings(overrides)))
+                EmbeddedExchange ignored = EmbeddedExchange.launch(settings))
             {
                 System.out.println("exchange running: OUCH 4.2/SoupBinTCP on 15000, ITCH 5.0/SoupBinTCP on 16000; " +
-                    "Ctrl-C to stop");
+                    "admin commands: ./bourse admin ... --aeron-dir " +
+                    StreamLayout.fromSettings(settings).aeronDirectoryName() + "; Ctrl-C to stop");
                 barrier.await();
             }
             System.out.println("exchange stopped");

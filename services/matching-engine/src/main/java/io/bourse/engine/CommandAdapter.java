@@ -3,24 +3,49 @@ package io.bourse.engine;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
+import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngine;
+import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.engine.match.Side;
+import io.bourse.engine.match.TradingState;
 import io.bourse.sbe.engine.CancelOrderDecoder;
+import io.bourse.sbe.engine.ClockTickDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.NewOrderDecoder;
 import io.bourse.sbe.engine.ReplaceOrderDecoder;
+import io.bourse.sbe.engine.SetPriceBandDecoder;
+import io.bourse.sbe.engine.SetSelfTradePreventionDecoder;
+import io.bourse.sbe.engine.SetTradingStateDecoder;
 import org.agrona.DirectBuffer;
 
 /**
- * Decodes SBE commands (engine-schema.xml NewOrder, CancelOrder, ReplaceOrder) from the shard's command stream and
- * applies them to the {@link MatchingEngine}, stamping the events with the command's timestamp. A command is only
- * taken when no event of an earlier one is still held back by the event stream; otherwise the poll is aborted and
- * the command stays on the input stream (back pressure reaches the gateways instead of events being lost). Messages
- * of another schema or an
- * unknown template are counted and skipped.
+ * Decodes SBE commands (engine-schema.xml) from the shard's command stream and applies them to the
+ * {@link MatchingEngine}, stamping the events with the command's timestamp. Before each command the engine's clock
+ * moves to the command's timestamp ({@link MatchingEngine#advanceClock(long)}), so good-till-seconds orders expire on
+ * the sequenced input's time, never the wall clock; ClockTick does only that, so that they expire without order flow.
+ *
+ * <ul>
+ *   <li>NewOrder, CancelOrder, ReplaceOrder: OUCH 4.2 Enter, Cancel and Replace Order. NewOrder's firm is packed by
+ *       {@link Firms} (blank: no firm), its display by {@link Display#fromCode(byte)} (an unsupported value reaches
+ *       the engine as null, which rejects it with 'D').</li>
+ *   <li>SetTradingState, SetPriceBand, SetSelfTradePrevention: admin commands. One the engine refuses (a symbol this
+ *       shard does not trade, a band out of range, a value the schema does not define) changes nothing, publishes
+ *       no event and is counted and logged once per kind ({@link AdminReject}); it never throws.</li>
+ * </ul>
+ *
+ * A command is only taken when no event of an earlier one is still held back by the event stream; otherwise the poll
+ * is aborted and the command stays on the input stream (back pressure reaches the gateways instead of events being
+ * lost). Messages of another schema or an unknown template are counted and skipped.
  */
 final class CommandAdapter implements ControlledFragmentHandler
 {
+    /** Values of a uint8 field; the schema's enums are uint8, so a raw value indexes these tables directly. */
+    private static final int UINT8_VALUES = 256;
+    /** The schema's TradingState names the core's states; built once, failing at start if the two ever differ. */
+    private static final TradingState[] TRADING_STATES = tradingStates();
+    /** The schema's SelfTradePrevention names the core's modes, likewise. */
+    private static final SelfTradePrevention[] SELF_TRADE_PREVENTIONS = selfTradePreventions();
+
     private final MatchingEngine engine;
     private final EventProxy eventProxy;
     private final EngineMetrics metrics;
@@ -28,6 +53,10 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final NewOrderDecoder newOrder = new NewOrderDecoder();
     private final CancelOrderDecoder cancelOrder = new CancelOrderDecoder();
     private final ReplaceOrderDecoder replaceOrder = new ReplaceOrderDecoder();
+    private final ClockTickDecoder clockTick = new ClockTickDecoder();
+    private final SetTradingStateDecoder setTradingState = new SetTradingStateDecoder();
+    private final SetPriceBandDecoder setPriceBand = new SetPriceBandDecoder();
+    private final SetSelfTradePreventionDecoder setSelfTradePrevention = new SetSelfTradePreventionDecoder();
 
     CommandAdapter(final MatchingEngine engine, final EventProxy eventProxy, final EngineMetrics metrics)
     {
@@ -59,33 +88,46 @@ final class CommandAdapter implements ControlledFragmentHandler
             {
                 newOrder.wrap(buffer, bodyOffset, blockLength, version);
                 metrics.newOrders.inc();
-                eventProxy.commandTimestamp(newOrder.timestampNs());
+                advanceClock(newOrder.timestampNs());
                 engine.newOrder(
                     newOrder.clientOrderId(),
                     Symbols.pack(buffer, bodyOffset + NewOrderDecoder.symbolEncodingOffset()),
                     newOrder.side() == io.bourse.sbe.engine.Side.BUY ? Side.BUY : Side.SELL,
                     newOrder.quantity(),
                     newOrder.price(),
-                    (int)newOrder.timeInForce());
+                    (int)newOrder.timeInForce(),
+                    newOrder.minimumQuantity(),
+                    Firms.pack(buffer, bodyOffset + NewOrderDecoder.firmEncodingOffset()),
+                    Display.fromCode(newOrder.display()));
             }
             case CancelOrderDecoder.TEMPLATE_ID ->
             {
                 cancelOrder.wrap(buffer, bodyOffset, blockLength, version);
                 metrics.cancels.inc();
-                eventProxy.commandTimestamp(cancelOrder.timestampNs());
+                advanceClock(cancelOrder.timestampNs());
                 engine.cancelOrder(cancelOrder.clientOrderId(), cancelOrder.quantity());
             }
             case ReplaceOrderDecoder.TEMPLATE_ID ->
             {
                 replaceOrder.wrap(buffer, bodyOffset, blockLength, version);
                 metrics.replaces.inc();
-                eventProxy.commandTimestamp(replaceOrder.timestampNs());
+                advanceClock(replaceOrder.timestampNs());
                 engine.replaceOrder(
                     replaceOrder.clientOrderId(),
                     replaceOrder.newClientOrderId(),
                     replaceOrder.quantity(),
                     replaceOrder.price());
             }
+            case ClockTickDecoder.TEMPLATE_ID ->
+            {
+                clockTick.wrap(buffer, bodyOffset, blockLength, version);
+                metrics.clockTicks.inc();
+                advanceClock(clockTick.timestampNs());
+            }
+            case SetTradingStateDecoder.TEMPLATE_ID -> onSetTradingState(buffer, bodyOffset, blockLength, version);
+            case SetPriceBandDecoder.TEMPLATE_ID -> onSetPriceBand(buffer, bodyOffset, blockLength, version);
+            case SetSelfTradePreventionDecoder.TEMPLATE_ID ->
+                onSetSelfTradePrevention(buffer, bodyOffset, blockLength, version);
             default ->
             {
                 metrics.unknownCommands.inc();
@@ -94,5 +136,99 @@ final class CommandAdapter implements ControlledFragmentHandler
         }
         metrics.serviceTime.recordNs(System.nanoTime() - startNs);
         return Action.CONTINUE;
+    }
+
+    /** Stamps the command's events with its timestamp, then expires what is due at that time. */
+    private void advanceClock(final long timestampNs)
+    {
+        eventProxy.commandTimestamp(timestampNs);
+        engine.advanceClock(timestampNs);
+    }
+
+    private void onSetTradingState(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        setTradingState.wrap(buffer, offset, blockLength, version);
+        metrics.tradingStates.inc();
+        advanceClock(setTradingState.timestampNs());
+        final long symbol = Symbols.pack(buffer, offset + SetTradingStateDecoder.symbolEncodingOffset());
+        final TradingState state = TRADING_STATES[setTradingState.stateRaw()];
+        if (null == state)
+        {
+            metrics.adminRejected(AdminReject.INVALID_TRADING_STATE,
+                "SetTradingState " + Symbols.toString(symbol) + " state " + setTradingState.stateRaw());
+        }
+        else if (!engine.tradingState(symbol, state))
+        {
+            metrics.adminRejected(AdminReject.UNKNOWN_SYMBOL,
+                "SetTradingState " + Symbols.toString(symbol) + " " + state);
+        }
+    }
+
+    private void onSetPriceBand(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        setPriceBand.wrap(buffer, offset, blockLength, version);
+        metrics.priceBands.inc();
+        advanceClock(setPriceBand.timestampNs());
+        final long symbol = Symbols.pack(buffer, offset + SetPriceBandDecoder.symbolEncodingOffset());
+        final long referencePrice = setPriceBand.referencePrice();
+        final int bandBasisPoints = setPriceBand.bandBasisPoints();
+        if (!engine.priceBand(symbol, referencePrice, bandBasisPoints))
+        {
+            metrics.adminRejected(null == engine.book(symbol) ? AdminReject.UNKNOWN_SYMBOL :
+                AdminReject.INVALID_PRICE_BAND,
+                "SetPriceBand " + Symbols.toString(symbol) + " " + referencePrice + " " + bandBasisPoints + "bp");
+        }
+    }
+
+    private void onSetSelfTradePrevention(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        setSelfTradePrevention.wrap(buffer, offset, blockLength, version);
+        metrics.selfTradePreventions.inc();
+        advanceClock(setSelfTradePrevention.timestampNs());
+        final int firm = Firms.pack(buffer, offset + SetSelfTradePreventionDecoder.firmEncodingOffset());
+        final SelfTradePrevention mode = SELF_TRADE_PREVENTIONS[setSelfTradePrevention.modeRaw()];
+        if (null == mode)
+        {
+            metrics.adminRejected(AdminReject.INVALID_SELF_TRADE_PREVENTION,
+                "SetSelfTradePrevention mode " + setSelfTradePrevention.modeRaw());
+        }
+        else if (Firms.NONE == firm)
+        {
+            engine.selfTradePrevention(mode);
+        }
+        else
+        {
+            engine.selfTradePrevention(firm, mode);
+        }
+    }
+
+    /** @return the core's states indexed by every uint8 value, null where the schema's TradingState has none. */
+    private static TradingState[] tradingStates()
+    {
+        final TradingState[] states = new TradingState[UINT8_VALUES];
+        for (final io.bourse.sbe.engine.TradingState state : io.bourse.sbe.engine.TradingState.values())
+        {
+            if (io.bourse.sbe.engine.TradingState.NULL_VAL != state)
+            {
+                states[state.value()] = TradingState.valueOf(state.name());
+            }
+        }
+        return states;
+    }
+
+    /** @return the core's modes indexed by every uint8 value, null where the schema's SelfTradePrevention has none. */
+    private static SelfTradePrevention[] selfTradePreventions()
+    {
+        final SelfTradePrevention[] modes = new SelfTradePrevention[UINT8_VALUES];
+        for (final io.bourse.sbe.engine.SelfTradePrevention mode : io.bourse.sbe.engine.SelfTradePrevention.values())
+        {
+            if (io.bourse.sbe.engine.SelfTradePrevention.NULL_VAL != mode)
+            {
+                modes[mode.value()] = SelfTradePrevention.valueOf(mode.name());
+            }
+        }
+        return modes;
     }
 }

@@ -5,18 +5,25 @@ import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import java.util.EnumSet;
+
 /**
  * The shard's Prometheus metrics, with every labelled data point resolved at start-up so that the engine thread
  * only increments: {@code bourse_engine_commands_total{type}}, {@code bourse_engine_events_total{type}},
  * {@code bourse_engine_events_held_total} (events the event stream refused at first, held and published later in
- * order) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all its events published,
- * or held when the event stream pushes back).
+ * order), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard refused, see
+ * {@link AdminReject}) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all its events
+ * published, or held when the event stream pushes back).
  */
 final class EngineMetrics
 {
     final CounterDataPoint newOrders;
     final CounterDataPoint cancels;
     final CounterDataPoint replaces;
+    final CounterDataPoint clockTicks;
+    final CounterDataPoint tradingStates;
+    final CounterDataPoint priceBands;
+    final CounterDataPoint selfTradePreventions;
     final CounterDataPoint unknownCommands;
     final CounterDataPoint accepted;
     final CounterDataPoint rejected;
@@ -26,6 +33,8 @@ final class EngineMetrics
     final CounterDataPoint replaced;
     final Counter eventsHeld;
     final LatencySummary serviceTime;
+    private final CounterDataPoint[] adminRejects;
+    private final EnumSet<AdminReject> loggedAdminRejects = EnumSet.noneOf(AdminReject.class);
 
     EngineMetrics(final PrometheusRegistry registry)
     {
@@ -34,6 +43,10 @@ final class EngineMetrics
         newOrders = commands.labelValues("new_order");
         cancels = commands.labelValues("cancel_order");
         replaces = commands.labelValues("replace_order");
+        clockTicks = commands.labelValues("clock_tick");
+        tradingStates = commands.labelValues("set_trading_state");
+        priceBands = commands.labelValues("set_price_band");
+        selfTradePreventions = commands.labelValues("set_self_trade_prevention");
         unknownCommands = commands.labelValues("unknown");
         final Counter events = Counter.builder().name("bourse_engine_events_total")
             .help("Events published by type").labelNames("type").register(registry);
@@ -48,5 +61,31 @@ final class EngineMetrics
             .register(registry);
         serviceTime = LatencySummary.register(registry, "bourse_engine_service_time_seconds",
             "Time from a command taken off the input stream to all its events published or held (back pressure)");
+        final Counter admin = Counter.builder().name("bourse_engine_admin_rejects_total")
+            .help("Admin commands the shard refused, changing nothing, by reason").labelNames("reason")
+            .register(registry);
+        final AdminReject[] reasons = AdminReject.values();
+        adminRejects = new CounterDataPoint[reasons.length];
+        for (final AdminReject reason : reasons)
+        {
+            adminRejects[reason.ordinal()] = admin.labelValues(reason.label());
+        }
+    }
+
+    /**
+     * Counts a refused admin command and logs it if it is the first of its kind. Admin commands are rare, so the
+     * detail may be built by the caller.
+     *
+     * @param reason why it was refused.
+     * @param detail what was refused, logged with the first of its kind only.
+     */
+    void adminRejected(final AdminReject reason, final String detail)
+    {
+        adminRejects[reason.ordinal()].inc();
+        if (loggedAdminRejects.add(reason))
+        {
+            System.err.println("[matching-engine] admin command refused, " + reason.label() + ": " + detail +
+                " (further refusals of this kind are only counted)");
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.engine.match.MatchingEngine;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -66,6 +67,7 @@ public final class EngineService implements AutoCloseable
         final EventProxy eventProxy = new EventProxy(events, metrics);
         final MatchingEngine engine = new MatchingEngine(
             ctx.shardId(), symbols(ctx.symbolDirectory(), ctx.shardId()), ctx.maxOrderQuantity(), eventProxy);
+        configure(engine, ctx);
         final AtomicLong openOrderCount = new AtomicLong();
         final EngineAgent agent = new EngineAgent(
             ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, metrics), eventProxy, engine,
@@ -83,8 +85,29 @@ public final class EngineService implements AutoCloseable
         System.out.println("matching-engine shard " + ctx.shardId() + " started: symbols " +
             ctx.symbolDirectory().symbolsOfShard(ctx.shardId()).stream().map(SymbolDirectory.Entry::symbol).toList() +
             ", commands " + layout.commandChannel() + " stream " + layout.commandStreamId(ctx.shardId()) +
-            ", events stream " + layout.eventStreamId(ctx.shardId()) + ", metrics :" + metricsServer.port());
+            ", events stream " + layout.eventStreamId(ctx.shardId()) + ", self-trade prevention " +
+            ctx.selfTradePrevention() + " " + ctx.firmSelfTradePrevention() + ", price bands " + ctx.priceBands() +
+            ", metrics :" + metricsServer.port());
         return new EngineService(metricsServer, aeron, runner);
+    }
+
+    /**
+     * Applies the configured self-trade prevention modes and the price bands of the shard's own symbols, before the
+     * first command.
+     */
+    private static void configure(final MatchingEngine engine, final EngineContext ctx)
+    {
+        engine.selfTradePrevention(ctx.selfTradePrevention());
+        ctx.firmSelfTradePrevention().forEach((firm, mode) -> engine.selfTradePrevention(Firms.pack(firm), mode));
+        for (final EngineContext.PriceBand band : ctx.priceBands())
+        {
+            final SymbolDirectory.Entry entry = ctx.symbolDirectory().find(Symbols.pack(band.symbol()));
+            if (entry.shardId() == ctx.shardId() &&
+                !engine.priceBand(entry.packed(), band.referencePrice(), band.bandBasisPoints()))
+            {
+                throw new IllegalStateException(EngineContext.PRICE_BANDS_PROP_NAME + ": refused " + band);
+            }
+        }
     }
 
     private static long[] symbols(final SymbolDirectory directory, final int shardId)
@@ -96,6 +119,12 @@ public final class EngineService implements AutoCloseable
             symbols[i] = entries.get(i).packed();
         }
         return symbols;
+    }
+
+    /** @return the bound metrics port (useful when configured as 0). */
+    public int metricsPort()
+    {
+        return metricsServer.port();
     }
 
     /** Stops the agent, then closes Aeron and the metrics endpoint. */

@@ -20,7 +20,9 @@ import java.nio.ByteBuffer;
 
 /**
  * Encodes every outcome of the matching core as an SBE event (engine-schema.xml) on the shard's event stream,
- * stamped with the next shard sequence number (from 1) and the timestamp of the command being processed.
+ * stamped with the next shard sequence number (from 1) and the timestamp of the command being processed (for an
+ * expiry, of the command or clock tick that moved the clock past it). OrderAccepted, OrderAdded and OrderReplaced
+ * carry the order's OUCH 4.2 Display code, so that market data can leave out the orders that are not displayed.
  *
  * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
  * in order, with the rest of its command's events in a held buffer; the engine agent retries them every duty cycle
@@ -110,8 +112,7 @@ final class EventProxy implements MatchingEngineListener
     @Override
     public void onOrderAccepted(
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price, final int timeInForce,
-        final Display display)
+        final long price, final int timeInForce, final Display display)
     {
         accepted.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
@@ -120,7 +121,7 @@ final class EventProxy implements MatchingEngineListener
             .orderId(orderId);
         Symbols.unpack(
             symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderAcceptedEncoder.symbolEncodingOffset());
-        accepted.side(side(side)).quantity(quantity).price(price).timeInForce(timeInForce);
+        accepted.side(side(side)).quantity(quantity).price(price).timeInForce(timeInForce).display(display.code());
         publish(MessageHeaderEncoder.ENCODED_LENGTH + accepted.encodedLength());
         metrics.accepted.inc();
     }
@@ -149,7 +150,7 @@ final class EventProxy implements MatchingEngineListener
             .timestampNs(timestampNs)
             .orderId(orderId);
         Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderAddedEncoder.symbolEncodingOffset());
-        added.side(side(side)).quantity(quantity).price(price);
+        added.side(side(side)).quantity(quantity).price(price).display(display.code());
         publish(MessageHeaderEncoder.ENCODED_LENGTH + added.encodedLength());
         metrics.added.inc();
     }
@@ -217,7 +218,8 @@ final class EventProxy implements MatchingEngineListener
         replaced.side(side(side))
             .quantity(quantity)
             .price(price)
-            .bookUpdate(bookUpdate(bookUpdate));
+            .bookUpdate(bookUpdate(bookUpdate))
+            .display(display.code());
         publish(MessageHeaderEncoder.ENCODED_LENGTH + replaced.encodedLength());
         metrics.replaced.inc();
     }

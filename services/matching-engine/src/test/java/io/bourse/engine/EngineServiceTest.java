@@ -6,17 +6,25 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
-import io.bourse.common.config.Symbols;
+import io.bourse.engine.match.SelfTradePrevention;
+import io.bourse.sbe.engine.ClockTickEncoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
+import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
+import io.bourse.sbe.engine.SetPriceBandEncoder;
+import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
+import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
+import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -24,10 +32,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,6 +50,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EngineServiceTest
 {
     private static final long PRICE = 1_000_000;
+    private static final long DAY = 99_998;
+    private static final long SECOND_NS = 1_000_000_000L;
 
     private MediaDriver driver;
     private EngineService engine;
@@ -49,10 +65,10 @@ class EngineServiceTest
     @BeforeEach
     void setUp()
     {
-        launch("aeron:ipc");
+        launch("aeron:ipc", (ctx) -> {});
     }
 
-    private void launch(final String eventChannel)
+    private void launch(final String eventChannel, final Consumer<EngineContext> configure)
     {
         CloseHelper.closeAll(aeron, engine, driver);
         final String dir = System.getProperty("java.io.tmpdir") + "/aeron-engine-test-" + System.nanoTime();
@@ -63,13 +79,15 @@ class EngineServiceTest
             .dirDeleteOnShutdown(true));
         layout = new StreamLayout(
             driver.aeronDirectoryName(), "aeron:ipc", 1000, eventChannel, 2000, "aeron:ipc", 3000);
-        engine = EngineService.launch(new EngineContext()
+        final EngineContext ctx = new EngineContext()
             .shardId(1)
             .metricsPort(0)
             .jvmMetrics(false)
             .streamLayout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@1,MSFT@0"))
-            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+            .idleStrategy(new SleepingMillisIdleStrategy(1));
+        configure.accept(ctx);
+        engine = EngineService.launch(ctx);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
     }
 
@@ -83,83 +101,151 @@ class EngineServiceTest
     void shouldPublishSequencedEventsWhenOrdersCross()
     {
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
-        final Publication commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(1));
-        while (!commands.isConnected() || !events.isConnected())
-        {
-            Thread.onSpinWait();
-        }
+        final Publication commands = connect(events);
 
         send(commands, 11, "AAPL", Side.BUY, 100, 777);
         send(commands, 12, "AAPL", Side.SELL, 60, 778);
         send(commands, 13, "MSFT", Side.SELL, 60, 779);
 
-        final List<Event> received = new ArrayList<>();
-        final MessageHeaderDecoder header = new MessageHeaderDecoder();
-        final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
-        final OrderAddedDecoder added = new OrderAddedDecoder();
-        final OrderExecutedDecoder executed = new OrderExecutedDecoder();
-        final OrderRejectedDecoder rejected = new OrderRejectedDecoder();
-        final long deadlineNs = System.nanoTime() + 10_000_000_000L;
-        while (received.size() < 5 && System.nanoTime() < deadlineNs)
-        {
-            events.poll((buffer, offset, length, frameHeader) ->
-            {
-                header.wrap(buffer, offset);
-                assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
-                final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
-                switch (header.templateId())
-                {
-                    case OrderAcceptedDecoder.TEMPLATE_ID ->
-                    {
-                        accepted.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(accepted.sequenceNumber(), "accepted " + accepted.clientOrderId() +
-                            " " + accepted.symbol().trim() + " " + accepted.side() + " " + accepted.quantity() +
-                            "@" + accepted.price() + " t=" + accepted.timestampNs()));
-                    }
-                    case OrderAddedDecoder.TEMPLATE_ID ->
-                    {
-                        added.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(added.sequenceNumber(), "added " + added.side() + " " +
-                            added.quantity() + "@" + added.price()));
-                    }
-                    case OrderExecutedDecoder.TEMPLATE_ID ->
-                    {
-                        executed.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(executed.sequenceNumber(), "executed " + executed.quantity() + "@" +
-                            executed.price() + " taker " + executed.takerClientOrderId() + " maker " +
-                            executed.makerClientOrderId() + " match " + executed.matchNumber() + " t=" +
-                            executed.timestampNs()));
-                    }
-                    case OrderRejectedDecoder.TEMPLATE_ID ->
-                    {
-                        rejected.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(rejected.sequenceNumber(), "rejected " + rejected.clientOrderId() +
-                            " " + (char)rejected.reason()));
-                    }
-                    default -> received.add(new Event(-1, "unexpected template " + header.templateId()));
-                }
-            }, 10);
-            Thread.onSpinWait();
-        }
-
-        assertThat(received).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " t=777"),
-            new Event(2, "added BUY 100@" + PRICE),
-            new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " t=778"),
+        assertThat(await(events, 5)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
+            new Event(2, "added BUY 100@" + PRICE + " Y"),
+            new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
             new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + ((1 << 4) | 1) + " t=778"),
             new Event(5, "rejected 13 S"));
     }
 
     @Test
+    void shouldCancelTimedOrderWithTimeoutWhenClockTickPassesItsExpiry()
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        send(commands, newOrder(11, "AAPL", Side.BUY, 100, PRICE, 5, SECOND_NS).display((byte)'Y'));
+        clockTick(commands, 6 * SECOND_NS - 1);
+        clockTick(commands, 6 * SECOND_NS);
+
+        assertThat(await(events, 3)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + SECOND_NS),
+            new Event(2, "added BUY 100@" + PRICE + " Y"),
+            new Event(3, "canceled 11 100 leaves 0 T resting t=" + 6 * SECOND_NS));
+    }
+
+    @Test
+    void shouldRejectNewOrderWithHaltedWhenSymbolIsHaltedAndAcceptItWhenReopened()
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        tradingState(commands, "AAPL", TradingState.HALTED);
+        send(commands, 11, "AAPL", Side.BUY, 100, 777);
+        tradingState(commands, "AAPL", TradingState.OPEN);
+        send(commands, 12, "AAPL", Side.BUY, 100, 778);
+
+        assertThat(await(events, 3)).containsExactly(
+            new Event(1, "rejected 11 H"),
+            new Event(2, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=778"),
+            new Event(3, "added BUY 100@" + PRICE + " Y"));
+    }
+
+    @Test
+    void shouldCancelWithSelfMatchPreventionWhenFirmHasAModeInTheSettings()
+    {
+        final EngineContext fromSettings = EngineContext.fromSettings(
+            new Settings(Map.of("BOURSE_ENGINE_STP_FIRMS", "ABCD:CANCEL_NEWEST")));
+        launch("aeron:ipc", (ctx) -> ctx.firmSelfTradePrevention(fromSettings.firmSelfTradePrevention()));
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        send(commands, newOrder(11, "AAPL", Side.SELL, 100, PRICE, DAY, 1).firm("ABCD").display((byte)'Y'));
+        send(commands, newOrder(12, "AAPL", Side.BUY, 40, PRICE, DAY, 2).firm("ABCD").display((byte)'Y'));
+        send(commands, newOrder(13, "AAPL", Side.BUY, 40, PRICE, DAY, 3).firm("WXYZ").display((byte)'Y'));
+
+        assertThat(await(events, 6)).containsExactly(
+            new Event(1, "accepted 11 AAPL SELL 100@" + PRICE + " Y t=1"),
+            new Event(2, "added SELL 100@" + PRICE + " Y"),
+            new Event(3, "accepted 12 AAPL BUY 40@" + PRICE + " Y t=2"),
+            new Event(4, "canceled 12 40 leaves 0 Q not-resting t=2"),
+            new Event(5, "accepted 13 AAPL BUY 40@" + PRICE + " Y t=3"),
+            new Event(6, "executed 40@" + PRICE + " taker 13 maker 11 match " + ((1 << 4) | 1) + " t=3"));
+    }
+
+    @Test
+    void shouldCarryDisplayNonDisplayedWhenHiddenOrderRests()
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        send(commands, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 1).display((byte)'N'));
+        send(commands, newOrder(12, "AAPL", Side.BUY, 100, PRICE, DAY, 2).display((byte)'I'));
+
+        assertThat(await(events, 3)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " N t=1"),
+            new Event(2, "added BUY 100@" + PRICE + " N"),
+            new Event(3, "rejected 12 D"));
+    }
+
+    @Test
+    void shouldRejectOutsideThePriceBandWhenSetAtStartOrByCommand()
+    {
+        final EngineContext fromSettings = EngineContext.fromSettings(
+            new Settings(Map.of("BOURSE_ENGINE_PRICE_BANDS", "AAPL:1000000:100, MSFT:1:0")));
+        launch("aeron:ipc", (ctx) -> ctx.priceBands(fromSettings.priceBands()));
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        send(commands, 11, "AAPL", Side.BUY, 100, PRICE + 10_001, 1);
+        send(commands, 12, "AAPL", Side.BUY, 100, PRICE + 10_000, 2);
+        priceBand(commands, "AAPL", PRICE, 0);
+        send(commands, 13, "AAPL", Side.BUY, 100, PRICE + 1, 3);
+
+        assertThat(await(events, 4)).containsExactly(
+            new Event(1, "rejected 11 X"),
+            new Event(2, "accepted 12 AAPL BUY 100@" + (PRICE + 10_000) + " Y t=2"),
+            new Event(3, "added BUY 100@" + (PRICE + 10_000) + " Y"),
+            new Event(4, "rejected 13 X"));
+    }
+
+    @Test
+    void shouldCountAndSkipAdminCommandsWhenTheEngineRefusesThem() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        priceBand(commands, "MSFT", PRICE, 100);
+        priceBand(commands, "AAPL", PRICE, 10_001);
+        tradingState(commands, "MSFT", TradingState.HALTED);
+        final SetTradingStateEncoder badState = new SetTradingStateEncoder();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        badState.wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder()).timestampNs(1).symbol("AAPL    ");
+        buffer.putByte(badState.offset() + SetTradingStateEncoder.stateEncodingOffset(), (byte)7);
+        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + badState.encodedLength());
+        final SetSelfTradePreventionEncoder badMode = new SetSelfTradePreventionEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder()).timestampNs(1).firm("ABCD");
+        buffer.putByte(badMode.offset() + SetSelfTradePreventionEncoder.modeEncodingOffset(), (byte)9);
+        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + badMode.encodedLength());
+        selfTradePrevention(commands, "ABCD", SelfTradePrevention.DECREMENT);
+        send(commands, 11, "AAPL", Side.BUY, 100, 777);
+
+        assertThat(await(events, 2)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
+            new Event(2, "added BUY 100@" + PRICE + " Y"));
+        assertThat(scrapeMetrics()).contains(
+            "bourse_engine_admin_rejects_total{reason=\"unknown_symbol\"} 2.0",
+            "bourse_engine_admin_rejects_total{reason=\"invalid_price_band\"} 1.0",
+            "bourse_engine_admin_rejects_total{reason=\"invalid_trading_state\"} 1.0",
+            "bourse_engine_admin_rejects_total{reason=\"invalid_self_trade_prevention\"} 1.0",
+            "bourse_engine_commands_total{type=\"set_price_band\"} 2.0",
+            "bourse_engine_commands_total{type=\"set_trading_state\"} 2.0",
+            "bourse_engine_commands_total{type=\"set_self_trade_prevention\"} 2.0");
+    }
+
+    @Test
     void shouldHoldEventsAndStopTakingCommandsWhenTheEventStreamIsFullThenLoseNothing()
     {
-        launch("aeron:ipc?term-length=65536");
+        launch("aeron:ipc?term-length=65536", (ctx) -> {});
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
-        final Publication commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(1));
-        while (!commands.isConnected() || !events.isConnected())
-        {
-            Thread.onSpinWait();
-        }
+        final Publication commands = connect(events);
 
         // 3,000 resting orders make 6,000 events, several times the 32 KiB window of a 64 KiB term: the engine
         // must hold what the stream refuses and stop taking commands until the subscriber reads again.
@@ -189,6 +275,88 @@ class EngineServiceTest
         assertThat(received[0]).isEqualTo(2 * orders);
     }
 
+    private Publication connect(final Subscription events)
+    {
+        final Publication commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(1));
+        while (!commands.isConnected() || !events.isConnected())
+        {
+            Thread.onSpinWait();
+        }
+        return commands;
+    }
+
+    /** Decodes events into text until {@code count} have arrived (or 10 s passed). */
+    private static List<Event> await(final Subscription events, final int count)
+    {
+        final List<Event> received = new ArrayList<>();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
+        final OrderAddedDecoder added = new OrderAddedDecoder();
+        final OrderExecutedDecoder executed = new OrderExecutedDecoder();
+        final OrderRejectedDecoder rejected = new OrderRejectedDecoder();
+        final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
+        final long deadlineNs = System.nanoTime() + 10_000_000_000L;
+        while (received.size() < count && System.nanoTime() < deadlineNs)
+        {
+            events.poll((buffer, offset, length, frameHeader) ->
+            {
+                header.wrap(buffer, offset);
+                assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
+                final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+                switch (header.templateId())
+                {
+                    case OrderAcceptedDecoder.TEMPLATE_ID ->
+                    {
+                        accepted.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(accepted.sequenceNumber(), "accepted " + accepted.clientOrderId() +
+                            " " + accepted.symbol().trim() + " " + accepted.side() + " " + accepted.quantity() +
+                            "@" + accepted.price() + " " + (char)accepted.display() + " t=" + accepted.timestampNs()));
+                    }
+                    case OrderAddedDecoder.TEMPLATE_ID ->
+                    {
+                        added.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(added.sequenceNumber(), "added " + added.side() + " " +
+                            added.quantity() + "@" + added.price() + " " + (char)added.display()));
+                    }
+                    case OrderExecutedDecoder.TEMPLATE_ID ->
+                    {
+                        executed.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(executed.sequenceNumber(), "executed " + executed.quantity() + "@" +
+                            executed.price() + " taker " + executed.takerClientOrderId() + " maker " +
+                            executed.makerClientOrderId() + " match " + executed.matchNumber() + " t=" +
+                            executed.timestampNs()));
+                    }
+                    case OrderRejectedDecoder.TEMPLATE_ID ->
+                    {
+                        rejected.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(rejected.sequenceNumber(), "rejected " + rejected.clientOrderId() +
+                            " " + (char)rejected.reason()));
+                    }
+                    case OrderCanceledDecoder.TEMPLATE_ID ->
+                    {
+                        canceled.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(canceled.sequenceNumber(), "canceled " + canceled.clientOrderId() +
+                            " " + canceled.canceledQuantity() + " leaves " + canceled.leavesQuantity() + " " +
+                            (char)canceled.reason() + (1 == canceled.wasResting() ? " resting" : " not-resting") +
+                            " t=" + canceled.timestampNs()));
+                    }
+                    default -> received.add(new Event(-1, "unexpected template " + header.templateId()));
+                }
+            }, 10);
+            Thread.onSpinWait();
+        }
+        return received;
+    }
+
+    private String scrapeMetrics() throws Exception
+    {
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + engine.metricsPort() +
+                "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        }
+    }
+
     private static void send(
         final Publication publication, final long clientOrderId, final String symbol, final Side side,
         final long quantity, final long timestampNs)
@@ -200,17 +368,81 @@ class EngineServiceTest
         final Publication publication, final long clientOrderId, final String symbol, final Side side,
         final long quantity, final long price, final long timestampNs)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocate(128));
-        final NewOrderEncoder encoder = new NewOrderEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+        send(publication, newOrder(clientOrderId, symbol, side, quantity, price, DAY, timestampNs)
+            .firm("DEMO")
+            .display((byte)'Y'));
+    }
+
+    /** @return a NewOrder without firm or minimum quantity, display still to set, in its own buffer. */
+    private static NewOrderEncoder newOrder(
+        final long clientOrderId, final String symbol, final Side side, final long quantity, final long price,
+        final long timeInForce, final long timestampNs)
+    {
+        return new NewOrderEncoder().wrapAndApplyHeader(new UnsafeBuffer(new byte[128]), 0, new MessageHeaderEncoder())
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .symbol(String.format("%-8s", symbol))
             .side(side)
             .quantity(quantity)
             .price(price)
-            .timeInForce(99_998)
-            .firm("DEMO");
-        while (publication.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) < 0)
+            .timeInForce(timeInForce)
+            .firm("    ")
+            .minimumQuantity(0);
+    }
+
+    private static void send(final Publication publication, final NewOrderEncoder encoder)
+    {
+        offer(publication, encoder.buffer(), MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void clockTick(final Publication publication, final long timestampNs)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final ClockTickEncoder encoder = new ClockTickEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(timestampNs);
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void tradingState(final Publication publication, final String symbol, final TradingState state)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final SetTradingStateEncoder encoder = new SetTradingStateEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(1)
+            .symbol(String.format("%-8s", symbol))
+            .state(state);
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void priceBand(
+        final Publication publication, final String symbol, final long referencePrice, final int bandBasisPoints)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final SetPriceBandEncoder encoder = new SetPriceBandEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(1)
+            .symbol(String.format("%-8s", symbol))
+            .referencePrice(referencePrice)
+            .bandBasisPoints(bandBasisPoints);
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void selfTradePrevention(
+        final Publication publication, final String firm, final SelfTradePrevention mode)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final SetSelfTradePreventionEncoder encoder = new SetSelfTradePreventionEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(1)
+            .firm(firm)
+            .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void offer(final Publication publication, final DirectBuffer buffer, final int length)
+    {
+        while (publication.offer(buffer, 0, length) < 0)
         {
             Thread.yield();
         }

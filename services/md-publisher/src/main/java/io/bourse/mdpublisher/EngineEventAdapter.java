@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Decodes engine events (schemas/engine-schema.xml) from the shards' event streams and hands the book changes to an
  * {@link EngineEventListener}. Every event is counted by type; OrderAccepted and OrderRejected stop there. A message
- * of another schema, an unknown template, a short fragment or an invalid side or book update is counted as an error
- * and skipped. One preallocated decoder per template; allocates nothing.
+ * of another schema, an unknown template, a short fragment or an invalid side, book update or display is counted as
+ * an error and skipped. One preallocated decoder per template; allocates nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -88,7 +88,8 @@ final class EngineEventAdapter implements FragmentHandler
     {
         final OrderAddedDecoder decoder = orderAdded.wrap(buffer, offset, blockLength, version);
         final Side side = side(decoder.sideRaw());
-        if (null == side)
+        final byte display = decoder.display();
+        if (null == side || !isDisplayCode(display))
         {
             return false;
         }
@@ -98,7 +99,8 @@ final class EngineEventAdapter implements FragmentHandler
             Symbols.pack(buffer, offset + OrderAddedDecoder.symbolEncodingOffset()),
             side,
             decoder.quantity(),
-            decoder.price());
+            decoder.price(),
+            isDisplayed(display));
         return true;
     }
 
@@ -118,6 +120,8 @@ final class EngineEventAdapter implements FragmentHandler
             decoder.quantity(),
             decoder.price(),
             takerSide,
+            decoder.takerOrderId(),
+            decoder.takerLeavesQuantity(),
             decoder.makerOrderId(),
             decoder.makerLeavesQuantity());
         return true;
@@ -157,6 +161,18 @@ final class EngineEventAdapter implements FragmentHandler
             decoder.price(),
             kind);
         return true;
+    }
+
+    /** @return true for the OUCH 4.2 Display codes the engine produces: A, Y, P displayed; N, M not displayed. */
+    private static boolean isDisplayCode(final byte display)
+    {
+        return isDisplayed(display) || 'N' == display || 'M' == display;
+    }
+
+    /** @return true for attributable, anonymous and post-only orders, which show in market data. */
+    private static boolean isDisplayed(final byte display)
+    {
+        return 'A' == display || 'Y' == display || 'P' == display;
     }
 
     private static Side side(final byte raw)

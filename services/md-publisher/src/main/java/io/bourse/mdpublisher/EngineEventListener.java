@@ -17,24 +17,30 @@ public interface EngineEventListener
      * @param side        side.
      * @param quantity    resting shares.
      * @param price       limit price.
+     * @param displayed   false for an order market data must not show (OUCH 4.2 Display N non-displayed or
+     *                    M midpoint peg); it keeps its display for life, replaces included.
      */
-    void onOrderAdded(long timestampNs, long orderId, long symbol, Side side, long quantity, long price);
+    void onOrderAdded(
+        long timestampNs, long orderId, long symbol, Side side, long quantity, long price, boolean displayed);
 
     /**
-     * A taker traded against a resting maker at the maker's price (engine OrderExecuted).
+     * A taker traded against a resting maker at the maker's price (engine OrderExecuted). The taker is the incoming
+     * order, or a resting midpoint peg order that a move of the midpoint made cross.
      *
      * @param timestampNs  engine time of the event.
      * @param matchNumber  unique per day across shards.
      * @param symbol       packed symbol.
      * @param quantity     traded shares.
      * @param price        the maker's price.
-     * @param takerSide    side of the incoming order (the aggressor).
+     * @param takerSide    side of the taker (the aggressor).
+     * @param takerOrderId the taker's reference number.
+     * @param takerLeaves  shares the taker still has open.
      * @param makerOrderId the resting order's reference number.
      * @param makerLeaves  shares the maker still has on the book.
      */
     void onOrderExecuted(
-        long timestampNs, long matchNumber, long symbol, long quantity, long price, Side takerSide, long makerOrderId,
-        long makerLeaves);
+        long timestampNs, long matchNumber, long symbol, long quantity, long price, Side takerSide, long takerOrderId,
+        long takerLeaves, long makerOrderId, long makerLeaves);
 
     /**
      * An order was reduced or removed (engine OrderCanceled).

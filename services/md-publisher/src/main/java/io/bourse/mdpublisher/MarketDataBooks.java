@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.LongHashSet;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicLong;
@@ -9,6 +10,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Order-by-order (L3) and price-level (L2) books of every symbol, kept from the engine events, and the market data
  * each event implies, in this order: the L3 message (ITCH 5.0 semantics), the trade for an execution, one
  * PriceLevelUpdate per level touched, then a BestBidOffer when the best bid or offer changed.
+ *
+ * <p>Orders that are not displayed (OUCH 4.2 Display N non-displayed and M midpoint peg) never appear: no Add Order,
+ * no level, no BBO. Only their reference numbers are kept, so that their later events are told apart from errors: an
+ * execution against one prints a Trade alone (ITCH 5.0 §4.6.1 Trade, non-cross: an execution of a non-displayable
+ * order), and its cancels and replaces publish nothing. An order keeps its display for life, replaces included.
  *
  * <p>Order reference numbers are unique per day across shards, so one map holds the orders of every symbol. Orders
  * and levels are pooled: the steady state allocates nothing. An event that does not fit the book (an unknown symbol
@@ -22,6 +28,7 @@ public final class MarketDataBooks implements EngineEventListener
     private final AtomicLong errorCount;
     private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<BookOrder> orders = new Long2ObjectHashMap<>();
+    private final LongHashSet hiddenOrders = new LongHashSet();
     private final ArrayDeque<BookOrder> orderPool = new ArrayDeque<>();
     private final ArrayDeque<PriceLevel> levelPool = new ArrayDeque<>();
 
@@ -40,22 +47,33 @@ public final class MarketDataBooks implements EngineEventListener
         }
     }
 
-    /** @return number of resting orders across all books. */
+    /** @return number of displayed resting orders across all books. */
     public int openOrderCount()
     {
         return orders.size();
     }
 
-    /** Publishes Add Order, the level and the BBO if it changed. */
+    /** @return number of resting orders across all books that are not displayed. */
+    public int hiddenOrderCount()
+    {
+        return hiddenOrders.size();
+    }
+
+    /** Publishes Add Order, the level and the BBO if it changed; nothing for an order that is not displayed. */
     @Override
     public void onOrderAdded(
         final long timestampNs, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price)
+        final long price, final boolean displayed)
     {
         final SymbolBook book = books.get(symbol);
-        if (null == book || quantity <= 0 || orders.containsKey(orderId))
+        if (null == book || quantity <= 0 || orders.containsKey(orderId) || hiddenOrders.contains(orderId))
         {
             errorCount.incrementAndGet();
+            return;
+        }
+        if (!displayed)
+        {
+            hiddenOrders.add(orderId);
             return;
         }
         final BookOrder order = allocate();
@@ -68,16 +86,28 @@ public final class MarketDataBooks implements EngineEventListener
         publishBestBidOffer(timestampNs, book);
     }
 
-    /** Publishes Order Executed on the maker, the trade, the maker's level and the BBO if it changed. */
+    /**
+     * Publishes Order Executed on the maker, the trade, the maker's level and the BBO if it changed; the trade alone
+     * when the maker is not displayed.
+     */
     @Override
     public void onOrderExecuted(
         final long timestampNs, final long matchNumber, final long symbol, final long quantity, final long price,
-        final Side takerSide, final long makerOrderId, final long makerLeaves)
+        final Side takerSide, final long takerOrderId, final long takerLeaves, final long makerOrderId,
+        final long makerLeaves)
     {
+        if (0 == takerLeaves)
+        {
+            // A resting midpoint peg taker that fills leaves the book with no other event.
+            hiddenOrders.remove(takerOrderId);
+        }
         final BookOrder order = orders.get(makerOrderId);
         if (null == order)
         {
-            errorCount.incrementAndGet();
+            if (!isHidden(makerOrderId, makerLeaves))
+            {
+                errorCount.incrementAndGet();
+            }
             listener.onTrade(timestampNs, symbol, matchNumber, takerSide, quantity, price);
             return;
         }
@@ -94,7 +124,7 @@ public final class MarketDataBooks implements EngineEventListener
 
     /**
      * Publishes Order Cancel (shares left) or Order Delete (none left), the level and the BBO if it changed; nothing
-     * for an order that never rested.
+     * for an order that never rested or is not displayed.
      */
     @Override
     public void onOrderCanceled(
@@ -108,7 +138,10 @@ public final class MarketDataBooks implements EngineEventListener
         final BookOrder order = orders.get(orderId);
         if (null == order)
         {
-            errorCount.incrementAndGet();
+            if (!isHidden(orderId, leaves))
+            {
+                errorCount.incrementAndGet();
+            }
             return;
         }
         final SymbolBook book = order.book;
@@ -131,7 +164,8 @@ public final class MarketDataBooks implements EngineEventListener
     /**
      * Publishes, by what the replace did: Order Cancel of the size reduction (priority kept), Order Replace (rests
      * under a new reference number) or Order Delete (removed; a remainder arrives later as an added order); then the
-     * levels touched and the BBO if it changed.
+     * levels touched and the BBO if it changed. Nothing for an order that is not displayed; its replacement is not
+     * displayed either.
      */
     @Override
     public void onOrderReplaced(
@@ -141,7 +175,14 @@ public final class MarketDataBooks implements EngineEventListener
         final BookOrder order = orders.get(orderId);
         if (null == order)
         {
-            errorCount.incrementAndGet();
+            if (!isHidden(orderId, ReplaceKind.PRIORITY_KEPT == bookUpdate ? quantity : 0))
+            {
+                errorCount.incrementAndGet();
+            }
+            else if (ReplaceKind.REPLACED == bookUpdate && !hiddenOrders.add(newOrderId))
+            {
+                errorCount.incrementAndGet();
+            }
             return;
         }
         switch (bookUpdate)
@@ -210,6 +251,16 @@ public final class MarketDataBooks implements EngineEventListener
         remove(order);
         publishLevel(timestampNs, book, side, levelPrice);
         publishBestBidOffer(timestampNs, book);
+    }
+
+    /**
+     * @param orderId an order that is not on the displayed book.
+     * @param leaves  its shares left after the event; at 0 it is forgotten.
+     * @return true when it is a resting order that is not displayed.
+     */
+    private boolean isHidden(final long orderId, final long leaves)
+    {
+        return leaves > 0 ? hiddenOrders.contains(orderId) : hiddenOrders.remove(orderId);
     }
 
     /** Takes shares off an order, following the engine's leaves (and counting a disagreement), removing it at 0. */

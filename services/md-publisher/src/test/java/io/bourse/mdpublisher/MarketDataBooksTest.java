@@ -22,6 +22,7 @@ class MarketDataBooksTest
     private static final long T1 = 34_200_000_000_000L;
     private static final long T2 = T1 + 1_000;
     private static final long T3 = T1 + 2_000;
+    private static final long TAKER = 1_001;
 
     private final MarketDataEvents events = new MarketDataEvents();
     private final AtomicLong errors = new AtomicLong();
@@ -30,7 +31,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishAddOrderLevelAndBboWhenOrderRests()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
 
         assertThat(events.drain()).containsExactly(
             new AddOrder(T1, "AAPL", 17, Side.BUY, 100, 1_500_000),
@@ -42,11 +43,11 @@ class MarketDataBooksTest
     @Test
     void shouldPublishBboOnlyWhenTheBestChanges()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
         events.drain();
 
-        books.onOrderAdded(T2, 33, AAPL, Side.SELL, 200, 1_500_200);
-        books.onOrderAdded(T3, 49, AAPL, Side.SELL, 300, 1_500_100);
+        books.onOrderAdded(T2, 33, AAPL, Side.SELL, 200, 1_500_200, true);
+        books.onOrderAdded(T3, 49, AAPL, Side.SELL, 300, 1_500_100, true);
 
         assertThat(events.drain()).containsExactly(
             new AddOrder(T2, "AAPL", 33, Side.SELL, 200, 1_500_200),
@@ -59,10 +60,10 @@ class MarketDataBooksTest
     @Test
     void shouldKeepSymbolsApart()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
         events.drain();
 
-        books.onOrderAdded(T2, 18, MSFT, Side.BUY, 100, 4_000_000);
+        books.onOrderAdded(T2, 18, MSFT, Side.BUY, 100, 4_000_000, true);
 
         assertThat(events.drain()).containsExactly(
             new AddOrder(T2, "MSFT", 18, Side.BUY, 100, 4_000_000),
@@ -73,10 +74,10 @@ class MarketDataBooksTest
     @Test
     void shouldPublishExecutionTradeLevelAndBboWhenMakerIsPartiallyFilled()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true);
         events.drain();
 
-        books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_100, Side.BUY, 17, 200);
+        books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_100, Side.BUY, TAKER, 0, 17, 200);
 
         assertThat(events.drain()).containsExactly(
             new Executed(T2, "AAPL", 17, 100, 5, 1_500_100),
@@ -90,11 +91,11 @@ class MarketDataBooksTest
     @Test
     void shouldRemoveMakerAndRevealNextLevelWhenMakerIsFullyFilled()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
-        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 200, 1_499_900);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 200, 1_499_900, true);
         events.drain();
 
-        books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_000, Side.SELL, 17, 0);
+        books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_000, Side.SELL, TAKER, 0, 17, 0);
 
         assertThat(events.drain()).containsExactly(
             new Executed(T2, "AAPL", 17, 100, 5, 1_500_000),
@@ -108,7 +109,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderCancelWhenPartiallyCanceled()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true);
         events.drain();
 
         books.onOrderCanceled(T2, 17, AAPL, 100, 200, true);
@@ -122,8 +123,8 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderDeleteWhenCanceledToZero()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100, true);
         events.drain();
 
         books.onOrderCanceled(T2, 17, AAPL, 300, 0, true);
@@ -147,7 +148,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderCancelOfTheDifferenceWhenReplaceKeepsPriority()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true);
         events.drain();
 
         books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 120, 1_500_000, ReplaceKind.PRIORITY_KEPT);
@@ -161,7 +162,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishNothingWhenReplaceKeepsPriorityAndSize()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true);
         events.drain();
 
         books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 300, 1_500_000, ReplaceKind.PRIORITY_KEPT);
@@ -173,8 +174,8 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderReplaceAndBothLevelsWhenReplacedAtNewPrice()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
-        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_499_900);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_499_900, true);
         events.drain();
 
         books.onOrderReplaced(T2, 33, 49, AAPL, Side.BUY, 250, 1_500_100, ReplaceKind.REPLACED);
@@ -197,8 +198,8 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOneLevelWhenReplacedWithLargerSizeAtSamePrice()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100, true);
         events.drain();
 
         books.onOrderReplaced(T2, 17, 49, AAPL, Side.SELL, 300, 1_500_100, ReplaceKind.REPLACED);
@@ -212,13 +213,13 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderDeleteThenAddWhenReplacementMatchedAndRests()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 50, 1_500_100);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 50, 1_500_100, true);
         events.drain();
 
         books.onOrderReplaced(T2, 17, 49, AAPL, Side.BUY, 100, 1_500_100, ReplaceKind.REMOVED);
-        books.onOrderExecuted(T2, 5, AAPL, 50, 1_500_100, Side.BUY, 33, 0);
-        books.onOrderAdded(T2, 49, AAPL, Side.BUY, 50, 1_500_100);
+        books.onOrderExecuted(T2, 5, AAPL, 50, 1_500_100, Side.BUY, TAKER, 0, 33, 0);
+        books.onOrderAdded(T2, 49, AAPL, Side.BUY, 50, 1_500_100, true);
 
         assertThat(events.drain()).containsExactly(
             new Delete(T2, "AAPL", 17),
@@ -238,20 +239,117 @@ class MarketDataBooksTest
     @Test
     void shouldPrintTradeAndCountErrorWhenMakerIsUnknown()
     {
-        books.onOrderExecuted(T1, 5, AAPL, 100, 1_500_000, Side.SELL, 99, 0);
+        books.onOrderExecuted(T1, 5, AAPL, 100, 1_500_000, Side.SELL, TAKER, 0, 99, 0);
 
         assertThat(events.drain()).containsExactly(new Trade(T1, "AAPL", 5, Side.SELL, 100, 1_500_000));
         assertThat(errors).hasValue(1);
     }
 
     @Test
-    void shouldCountErrorAndPublishNothingWhenSymbolIsUnknownOrOrderIdIsTaken()
+    void shouldPublishNothingWhenAnOrderThatIsNotDisplayedRests()
     {
-        books.onOrderAdded(T1, 17, Symbols.pack("IBM"), Side.BUY, 100, 1_500_000);
-        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_000);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
         events.drain();
 
-        books.onOrderAdded(T2, 33, AAPL, Side.BUY, 100, 1_500_000);
+        books.onOrderAdded(T2, 33, AAPL, Side.BUY, 500, 1_500_000, false);
+        books.onOrderAdded(T2, 49, AAPL, Side.SELL, 500, 1_500_100, false);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(books.openOrderCount()).isEqualTo(1);
+        assertThat(books.hiddenOrderCount()).isEqualTo(2);
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPublishOnlyTheTradeWhenTheMakerIsNotDisplayed()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 300, 1_500_100, false);
+        events.drain();
+
+        books.onOrderExecuted(T2, 5, AAPL, 200, 1_500_100, Side.BUY, TAKER, 0, 33, 100);
+        books.onOrderExecuted(T3, 6, AAPL, 100, 1_500_100, Side.BUY, TAKER + 1, 0, 33, 0);
+
+        assertThat(events.drain()).containsExactly(
+            new Trade(T2, "AAPL", 5, Side.BUY, 200, 1_500_100),
+            new Trade(T3, "AAPL", 6, Side.BUY, 100, 1_500_100));
+        assertThat(books.hiddenOrderCount()).isZero();
+        assertThat(books.openOrderCount()).isEqualTo(1);
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldIgnoreCancelsAndReplacesOfAnOrderThatIsNotDisplayed()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, false);
+
+        books.onOrderCanceled(T2, 17, AAPL, 100, 200, true);
+        books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 150, 1_500_000, ReplaceKind.PRIORITY_KEPT);
+        books.onOrderReplaced(T2, 17, 33, AAPL, Side.BUY, 150, 1_499_900, ReplaceKind.REPLACED);
+        books.onOrderReplaced(T3, 33, 49, AAPL, Side.BUY, 150, 1_500_100, ReplaceKind.REMOVED);
+        books.onOrderAdded(T3, 49, AAPL, Side.BUY, 150, 1_500_100, false);
+        books.onOrderCanceled(T3, 49, AAPL, 150, 0, true);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(books.hiddenOrderCount()).isZero();
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldKeepAReplacedDisplayedOrderDisplayed()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true);
+        books.onOrderReplaced(T2, 17, 33, AAPL, Side.SELL, 300, 1_500_200, ReplaceKind.REPLACED);
+        events.drain();
+
+        books.onOrderExecuted(T3, 5, AAPL, 100, 1_500_200, Side.BUY, TAKER, 0, 33, 200);
+
+        assertThat(events.drain()).containsExactly(
+            new Executed(T3, "AAPL", 33, 100, 5, 1_500_200),
+            new Trade(T3, "AAPL", 5, Side.BUY, 100, 1_500_200),
+            new Level(T3, "AAPL", Side.SELL, 1_500_200, 200, 1),
+            new Bbo(T3, "AAPL", 0, 0, 1_500_200, 200));
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldForgetARestingMidpointPegWhenItFillsAsTheTaker()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_200, false);
+        events.drain();
+
+        books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_100, Side.BUY, 33, 0, 17, 0);
+
+        assertThat(events.drain()).containsExactly(
+            new Executed(T2, "AAPL", 17, 100, 5, 1_500_100),
+            new Trade(T2, "AAPL", 5, Side.BUY, 100, 1_500_100),
+            new Level(T2, "AAPL", Side.SELL, 1_500_100, 0, 0),
+            new Bbo(T2, "AAPL", 0, 0, 0, 0));
+        assertThat(books.hiddenOrderCount()).isZero();
+        assertThat(books.openOrderCount()).isZero();
+        assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldCountErrorsWhenAnUnknownOrderIsCanceledOrReplaced()
+    {
+        books.onOrderCanceled(T1, 99, AAPL, 100, 50, true);
+        books.onOrderReplaced(T1, 98, 98, AAPL, Side.BUY, 100, 1_500_000, ReplaceKind.PRIORITY_KEPT);
+        books.onOrderReplaced(T1, 97, 96, AAPL, Side.BUY, 100, 1_500_000, ReplaceKind.REPLACED);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(errors).hasValue(3);
+    }
+
+    @Test
+    void shouldCountErrorAndPublishNothingWhenSymbolIsUnknownOrOrderIdIsTaken()
+    {
+        books.onOrderAdded(T1, 17, Symbols.pack("IBM"), Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_000, true);
+        events.drain();
+
+        books.onOrderAdded(T2, 33, AAPL, Side.BUY, 100, 1_500_000, true);
         books.onOrderCanceled(T2, 99, AAPL, 100, 0, true);
 
         assertThat(events.drain()).isEmpty();
@@ -264,7 +362,7 @@ class MarketDataBooksTest
         for (int round = 0; round < 3; round++)
         {
             final long orderId = 100 + round;
-            books.onOrderAdded(T1, orderId, AAPL, Side.BUY, 100, 1_500_000 + round);
+            books.onOrderAdded(T1, orderId, AAPL, Side.BUY, 100, 1_500_000 + round, true);
             books.onOrderCanceled(T2, orderId, AAPL, 100, 0, true);
 
             assertThat(events.drain()).containsExactly(

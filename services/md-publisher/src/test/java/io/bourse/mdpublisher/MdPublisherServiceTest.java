@@ -86,12 +86,15 @@ class MdPublisherServiceTest
     void shouldPublishMarketDataOfEveryShardWithOneFeedSequence() throws Exception
     {
         accepted(shard0, T1, 17, "AAPL");
-        added(shard0, T1, 17, "AAPL", io.bourse.sbe.engine.Side.SELL, 300, 1_500_100);
+        added(shard0, T1, 17, "AAPL", io.bourse.sbe.engine.Side.SELL, 300, 1_500_100, (byte)'Y');
         awaitMessages(3);
-        added(shard1, T1 + 10, 18, "MSFT", io.bourse.sbe.engine.Side.BUY, 100, 4_000_000);
+        added(shard1, T1 + 10, 18, "MSFT", io.bourse.sbe.engine.Side.BUY, 100, 4_000_000, (byte)'A');
         awaitMessages(6);
         executed(shard0, T1 + 20, 33, "AAPL", 100, 1_500_100, io.bourse.sbe.engine.Side.BUY, 17, 200);
         awaitMessages(10);
+        added(shard1, T1 + 30, 34, "MSFT", io.bourse.sbe.engine.Side.SELL, 100, 4_000_100, (byte)'N');
+        executed(shard1, T1 + 40, 50, "MSFT", 100, 4_000_100, io.bourse.sbe.engine.Side.BUY, 34, 0);
+        awaitMessages(11);
 
         assertThat(capture.messages).containsExactly(
             new Sequenced(1, new AddOrder(T1, "AAPL", 17, Side.SELL, 300, 1_500_100)),
@@ -103,18 +106,19 @@ class MdPublisherServiceTest
             new Sequenced(7, new Executed(T1 + 20, "AAPL", 17, 100, 33, 1_500_100)),
             new Sequenced(8, new Trade(T1 + 20, "AAPL", 33, Side.BUY, 100, 1_500_100)),
             new Sequenced(9, new Level(T1 + 20, "AAPL", Side.SELL, 1_500_100, 200, 1)),
-            new Sequenced(10, new Bbo(T1 + 20, "AAPL", 0, 0, 1_500_100, 200)));
+            new Sequenced(10, new Bbo(T1 + 20, "AAPL", 0, 0, 1_500_100, 200)),
+            new Sequenced(11, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100)));
 
         final String metrics = HttpClient.newHttpClient().send(
             HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
             HttpResponse.BodyHandlers.ofString()).body();
         assertThat(metrics)
             .contains("bourse_md_events_in_total{type=\"accepted\"} 1.0\n")
-            .contains("bourse_md_events_in_total{type=\"added\"} 2.0\n")
-            .contains("bourse_md_events_in_total{type=\"executed\"} 1.0\n")
+            .contains("bourse_md_events_in_total{type=\"added\"} 3.0\n")
+            .contains("bourse_md_events_in_total{type=\"executed\"} 2.0\n")
             .contains("bourse_md_messages_out_total{type=\"best_bid_offer\"} 3.0\n")
             .contains("bourse_md_errors_total 0.0\n")
-            .contains("bourse_md_publish_latency_seconds_count 10\n");
+            .contains("bourse_md_publish_latency_seconds_count 11\n");
     }
 
     private void accepted(
@@ -128,7 +132,8 @@ class MdPublisherServiceTest
             .side(io.bourse.sbe.engine.Side.SELL)
             .quantity(300)
             .price(1_500_100)
-            .timeInForce(99_998);
+            .timeInForce(99_998)
+            .display((byte)'Y');
         Symbols.unpack(Symbols.pack(symbol), buffer, MessageHeaderEncoder.ENCODED_LENGTH +
             OrderAcceptedEncoder.symbolEncodingOffset());
         offer(publication, encoder.encodedLength());
@@ -136,7 +141,7 @@ class MdPublisherServiceTest
 
     private void added(
         final Publication publication, final long timestampNs, final long orderId, final String symbol,
-        final io.bourse.sbe.engine.Side side, final long quantity, final long price)
+        final io.bourse.sbe.engine.Side side, final long quantity, final long price, final byte display)
     {
         final OrderAddedEncoder encoder = new OrderAddedEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(2)
@@ -144,7 +149,8 @@ class MdPublisherServiceTest
             .orderId(orderId)
             .side(side)
             .quantity(quantity)
-            .price(price);
+            .price(price)
+            .display(display);
         Symbols.unpack(Symbols.pack(symbol), buffer, MessageHeaderEncoder.ENCODED_LENGTH +
             OrderAddedEncoder.symbolEncodingOffset());
         offer(publication, encoder.encodedLength());

@@ -4,6 +4,7 @@ import io.aeron.Publication;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.CancelOrderEncoder;
+import io.bourse.sbe.engine.ClockTickEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
@@ -15,7 +16,8 @@ import java.nio.ByteOrder;
 
 /**
  * Encodes engine commands as SBE into one preallocated buffer and offers them on the command stream of the shard
- * ({@code StreamLayout.commandStreamId(shard)}), through a {@link BoundedOffer}.
+ * ({@code StreamLayout.commandStreamId(shard)}): order commands through a {@link BoundedOffer}, clock ticks in one
+ * attempt.
  */
 final class AeronEngineProxy implements EngineProxy
 {
@@ -26,6 +28,7 @@ final class AeronEngineProxy implements EngineProxy
     private final NewOrderEncoder newOrder = new NewOrderEncoder();
     private final CancelOrderEncoder cancelOrder = new CancelOrderEncoder();
     private final ReplaceOrderEncoder replaceOrder = new ReplaceOrderEncoder();
+    private final ClockTickEncoder clockTick = new ClockTickEncoder();
 
     /**
      * @param publications one command publication per shard, indexed by shard id.
@@ -40,7 +43,8 @@ final class AeronEngineProxy implements EngineProxy
     @Override
     public boolean newOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long symbol, final boolean buy,
-        final long quantity, final long price, final long timeInForce, final int firm)
+        final long quantity, final long price, final long timeInForce, final long minimumQuantity, final int firm,
+        final byte display)
     {
         newOrder.wrapAndApplyHeader(buffer, 0, header)
             .timestampNs(timestampNs)
@@ -51,6 +55,7 @@ final class AeronEngineProxy implements EngineProxy
             .price(price)
             .timeInForce(timeInForce);
         buffer.putInt(newOrder.offset() + NewOrderEncoder.firmEncodingOffset(), firm, ByteOrder.BIG_ENDIAN);
+        newOrder.minimumQuantity(minimumQuantity).display(display);
         return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength());
     }
 
@@ -77,6 +82,14 @@ final class AeronEngineProxy implements EngineProxy
             .quantity(quantity)
             .price(price);
         return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + replaceOrder.encodedLength());
+    }
+
+    @Override
+    public boolean clockTick(final int shardId, final long timestampNs)
+    {
+        clockTick.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + clockTick.encodedLength();
+        return publications[shardId].offer(buffer, 0, length) > 0;
     }
 
     private boolean offer(final int shardId, final int length)

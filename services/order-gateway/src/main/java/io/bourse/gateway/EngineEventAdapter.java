@@ -55,7 +55,7 @@ final class EngineEventAdapter implements FragmentHandler
             {
                 accepted.wrap(buffer, bodyOffset, blockLength, version);
                 orderEntry.onOrderAccepted(accepted.timestampNs(), accepted.clientOrderId(), accepted.orderId(),
-                    accepted.quantity(), accepted.price());
+                    accepted.quantity(), accepted.price(), accepted.display());
             }
             case OrderRejectedDecoder.TEMPLATE_ID ->
             {

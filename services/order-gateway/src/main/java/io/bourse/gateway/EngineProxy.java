@@ -1,28 +1,31 @@
 package io.bourse.gateway;
 
 /**
- * Sends commands to the matching-engine shards (engine-schema.xml NewOrder, CancelOrder, ReplaceOrder). Prices in
- * 1/10000 dollars, quantities in shares, timestamps in nanoseconds since midnight. Every method returns false when
- * the command could not be handed over (shard not connected, or back pressured past the bound) so that the caller
- * answers the client instead of dropping the request.
+ * Sends commands to the matching-engine shards (engine-schema.xml NewOrder, CancelOrder, ReplaceOrder, ClockTick).
+ * Prices in 1/10000 dollars, quantities in shares, timestamps in nanoseconds since midnight. Every method returns
+ * false when the command could not be handed over (shard not connected, or back pressured past the bound) so that the
+ * caller answers the client instead of dropping the request.
  */
 interface EngineProxy
 {
     /**
      * @param shardId       shard that owns the symbol.
      * @param timestampNs   gateway receive time.
-     * @param clientOrderId the new order's id.
-     * @param symbol        packed symbol.
-     * @param buy           true to buy, false to sell (OUCH sides S, T and E).
-     * @param quantity      shares.
-     * @param price         limit price.
-     * @param timeInForce   seconds; 0 immediate or cancel.
-     * @param firm          4 ASCII bytes as a big-endian int.
+     * @param clientOrderId   the new order's id.
+     * @param symbol          packed symbol.
+     * @param buy             true to buy, false to sell (OUCH sides S, T and E).
+     * @param quantity        shares.
+     * @param price           limit price.
+     * @param timeInForce     OUCH 4.2 Time in Force: 0 immediate or cancel, 1 to 99997 seconds, 99998 market hours,
+     *                        99999 system hours (the engine rejects other values).
+     * @param minimumQuantity shares that must execute on entry or nothing does; 0 for none.
+     * @param firm            4 ASCII bytes as a big-endian int.
+     * @param display         OUCH 4.2 Display code.
      * @return true when handed over.
      */
     boolean newOrder(
         int shardId, long timestampNs, long clientOrderId, long symbol, boolean buy, long quantity, long price,
-        long timeInForce, int firm);
+        long timeInForce, long minimumQuantity, int firm, byte display);
 
     /**
      * @param shardId       shard that owns the order.
@@ -44,4 +47,14 @@ interface EngineProxy
      */
     boolean replaceOrder(
         int shardId, long timestampNs, long clientOrderId, long newClientOrderId, long quantity, long price);
+
+    /**
+     * Moves the shard's clock on without order flow, so that its good-till-seconds orders expire. One attempt, no
+     * retry through back pressure: a tick that is not handed over is left to the next one.
+     *
+     * @param shardId     a shard.
+     * @param timestampNs the gateway's time.
+     * @return true when handed over.
+     */
+    boolean clockTick(int shardId, long timestampNs);
 }

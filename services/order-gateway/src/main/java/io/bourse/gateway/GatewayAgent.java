@@ -14,8 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * The gateway's one thread: each duty cycle reads the clock, accepts clients and reads their packets (one
- * non-blocking {@link Selector}), polls every engine shard's event stream, sends replays due, and keeps the
- * SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15 s silence).
+ * non-blocking {@link Selector}), polls every engine shard's event stream, sends replays due, keeps the SoupBinTCP
+ * sessions alive (heartbeat after 1 s idle, drop after 15 s silence) and ticks the shards' clocks
+ * ({@link ClockTicker}, once a second by default).
  */
 final class GatewayAgent implements Agent
 {
@@ -27,6 +28,7 @@ final class GatewayAgent implements Agent
     private final Subscription[] eventSubscriptions;
     private final FragmentHandler eventHandler;
     private final DutyCycleClock clock;
+    private final ClockTicker clockTicker;
     private final GatewayMetrics metrics;
     private final Consumer<SelectionKey> onSelected = this::onSelected;
     private int selectedWork;
@@ -38,6 +40,7 @@ final class GatewayAgent implements Agent
      * @param eventSubscriptions one per engine shard (none in tests without Aeron).
      * @param eventHandler       decodes engine events.
      * @param clock              updated once per duty cycle.
+     * @param clockTicker        ticks the engine shards' clocks.
      * @param metrics            counts accept errors.
      * @throws IOException when the listening channel cannot be registered.
      */
@@ -48,6 +51,7 @@ final class GatewayAgent implements Agent
         final Subscription[] eventSubscriptions,
         final FragmentHandler eventHandler,
         final DutyCycleClock clock,
+        final ClockTicker clockTicker,
         final GatewayMetrics metrics) throws IOException
     {
         this.serverChannel = serverChannel;
@@ -56,6 +60,7 @@ final class GatewayAgent implements Agent
         this.eventSubscriptions = eventSubscriptions;
         this.eventHandler = eventHandler;
         this.clock = clock;
+        this.clockTicker = clockTicker;
         this.metrics = metrics;
         serverChannel.register(selector, SelectionKey.OP_ACCEPT);
     }
@@ -73,7 +78,7 @@ final class GatewayAgent implements Agent
         }
         work += registry.flush();
         registry.keepAlive();
-        return work;
+        return work + clockTicker.doWork();
     }
 
     @Override

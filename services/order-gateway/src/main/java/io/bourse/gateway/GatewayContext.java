@@ -23,7 +23,9 @@ import java.time.format.DateTimeFormatter;
  * at once, default {@value #MAX_SESSIONS_DEFAULT}), {@value #MAX_ORDER_SHARES_PROP_NAME} (largest Shares accepted,
  * default {@value #MAX_ORDER_SHARES_DEFAULT}), {@value #SEND_STALL_TIMEOUT_MS_PROP_NAME} (how long a packet to a
  * client that stops reading may stay partly written before the client is dropped, default
- * {@value #SEND_STALL_TIMEOUT_MS_DEFAULT} ms),
+ * {@value #SEND_STALL_TIMEOUT_MS_DEFAULT} ms), {@value #CLOCK_TICK_INTERVAL_MS_PROP_NAME} (how often the gateway sends
+ * every engine shard a ClockTick, so that good-till-seconds orders expire without order flow, default
+ * {@value #CLOCK_TICK_INTERVAL_MS_DEFAULT} ms),
  * {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10 characters, default today's UTC date as
  * yyyyMMdd), {@code bourse.credentials.file} (default {@code deploy/credentials.csv}), {@code bourse.metrics.jvm}
  * (default true), plus the {@link StreamLayout}, the {@link SymbolDirectory} and the idle strategy.
@@ -58,6 +60,10 @@ public final class GatewayContext
     public static final String SEND_STALL_TIMEOUT_MS_PROP_NAME = "bourse.gateway.send.stall.timeout.ms";
     /** Default send stall timeout in milliseconds. */
     public static final long SEND_STALL_TIMEOUT_MS_DEFAULT = 100;
+    /** Setting name of the interval between ClockTicks to every engine shard. */
+    public static final String CLOCK_TICK_INTERVAL_MS_PROP_NAME = "bourse.gateway.clock.tick.interval.ms";
+    /** Default interval between ClockTicks in milliseconds: good-till-seconds orders expire within a second. */
+    public static final long CLOCK_TICK_INTERVAL_MS_DEFAULT = 1_000;
     /** Setting name of the SoupBinTCP session name. */
     public static final String SESSION_PROP_NAME = "bourse.gateway.session";
 
@@ -68,6 +74,7 @@ public final class GatewayContext
     private int maxSessions = MAX_SESSIONS_DEFAULT;
     private long maxOrderShares = MAX_ORDER_SHARES_DEFAULT;
     private long sendStallTimeoutMs = SEND_STALL_TIMEOUT_MS_DEFAULT;
+    private long clockTickIntervalMs = CLOCK_TICK_INTERVAL_MS_DEFAULT;
     private String sessionName;
     private String credentialsFile = Credentials.FILE_DEFAULT;
     private Credentials credentials;
@@ -91,6 +98,7 @@ public final class GatewayContext
             .maxSessions(settings.getInt(MAX_SESSIONS_PROP_NAME, MAX_SESSIONS_DEFAULT))
             .maxOrderShares(settings.getLong(MAX_ORDER_SHARES_PROP_NAME, MAX_ORDER_SHARES_DEFAULT))
             .sendStallTimeoutMs(settings.getLong(SEND_STALL_TIMEOUT_MS_PROP_NAME, SEND_STALL_TIMEOUT_MS_DEFAULT))
+            .clockTickIntervalMs(settings.getLong(CLOCK_TICK_INTERVAL_MS_PROP_NAME, CLOCK_TICK_INTERVAL_MS_DEFAULT))
             .sessionName(settings.get(SESSION_PROP_NAME, null))
             .credentialsFile(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT))
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
@@ -130,6 +138,11 @@ public final class GatewayContext
         {
             throw new IllegalStateException(
                 SEND_STALL_TIMEOUT_MS_PROP_NAME + " must be positive: " + sendStallTimeoutMs);
+        }
+        if (clockTickIntervalMs < 1)
+        {
+            throw new IllegalStateException(
+                CLOCK_TICK_INTERVAL_MS_PROP_NAME + " must be positive: " + clockTickIntervalMs);
         }
         if (null == sessionName)
         {
@@ -272,6 +285,22 @@ public final class GatewayContext
     public GatewayContext sendStallTimeoutMs(final long sendStallTimeoutMs)
     {
         this.sendStallTimeoutMs = sendStallTimeoutMs;
+        return this;
+    }
+
+    /** @return milliseconds between two ClockTicks to every engine shard. */
+    public long clockTickIntervalMs()
+    {
+        return clockTickIntervalMs;
+    }
+
+    /**
+     * @param clockTickIntervalMs milliseconds between two ClockTicks to every engine shard.
+     * @return this.
+     */
+    public GatewayContext clockTickIntervalMs(final long clockTickIntervalMs)
+    {
+        this.clockTickIntervalMs = clockTickIntervalMs;
         return this;
     }
 

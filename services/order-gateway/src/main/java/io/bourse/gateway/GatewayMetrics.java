@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code bourse_gateway_rejects_total{reason}}, {@code bourse_gateway_sessions}, {@code
  * bourse_gateway_login_failures_total}, {@code bourse_gateway_order_latency_seconds} (OUCH request received to the
  * engine's answer sent to the client), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
- * for orders it no longer knows) and {@code bourse_gateway_errors_total}.
+ * for orders it no longer knows), {@code bourse_gateway_clock_ticks_total{result}} (ClockTicks to the engine shards,
+ * {@code sent} or {@code failed}) and {@code bourse_gateway_errors_total}.
  */
 final class GatewayMetrics
 {
@@ -34,6 +35,8 @@ final class GatewayMetrics
     final GaugeDataPoint sessions;
     final CounterDataPoint loginFailures;
     final CounterDataPoint unmatchedEvents;
+    final CounterDataPoint clockTicksSent;
+    final CounterDataPoint clockTicksFailed;
     final LatencySummary orderLatency;
     private final CounterDataPoint[] rejects;
     private final AtomicLong errors = new AtomicLong();
@@ -72,6 +75,11 @@ final class GatewayMetrics
             .help("Login Requests rejected").register(registry);
         unmatchedEvents = Counter.builder().name("bourse_gateway_unmatched_events_total")
             .help("Engine events for this gateway's orders that it no longer tracks").register(registry);
+        final Counter clockTicks = Counter.builder().name("bourse_gateway_clock_ticks_total")
+            .help("ClockTicks offered to the engine shards: sent, or failed (not connected, back pressured)")
+            .labelNames("result").register(registry);
+        clockTicksSent = clockTicks.labelValues("sent");
+        clockTicksFailed = clockTicks.labelValues("failed");
         orderLatency = LatencySummary.register(registry, "bourse_gateway_order_latency_seconds",
             "OUCH request received to the engine's answer sent to the client");
         CounterWithCallback.builder().name("bourse_gateway_errors_total")

@@ -84,9 +84,11 @@ public final class GatewayService implements AutoCloseable
             final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());
             final BoundedOffer boundedOffer = new BoundedOffer(new YieldingIdleStrategy(), COMMAND_OFFER_RETRIES);
             final OuchProxy ouch = new OuchProxy(metrics);
+            final EngineProxy engine = new AeronEngineProxy(commands, boundedOffer);
             final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(),
-                ctx.symbolDirectory(), new AeronEngineProxy(commands, boundedOffer), ouch, metrics, clock);
-            final GatewayAgent agent = newAgent(ctx, serverChannel, selector, orderEntry, ouch, events, metrics, clock);
+                ctx.symbolDirectory(), engine, ouch, metrics, clock);
+            final GatewayAgent agent = newAgent(
+                ctx, serverChannel, selector, engine, orderEntry, ouch, events, metrics, clock);
 
             GaugeWithCallback.builder()
                 .name("bourse_gateway_open_orders").help("Orders entered and not yet done")
@@ -126,6 +128,7 @@ public final class GatewayService implements AutoCloseable
      * @param ctx                concluded configuration.
      * @param serverChannel      bound, non-blocking listening channel.
      * @param selector           a new selector.
+     * @param engine             where engine commands go (the order logic's and the clock ticks).
      * @param orderEntry         the order logic.
      * @param ouch               the OUCH encoder the order logic uses.
      * @param eventSubscriptions the engine event streams.
@@ -138,6 +141,7 @@ public final class GatewayService implements AutoCloseable
         final GatewayContext ctx,
         final ServerSocketChannel serverChannel,
         final Selector selector,
+        final EngineProxy engine,
         final OrderEntry orderEntry,
         final OuchProxy ouch,
         final Subscription[] eventSubscriptions,
@@ -148,7 +152,10 @@ public final class GatewayService implements AutoCloseable
             ctx.gatewayId(), ctx.maxSessions(), ctx.sendStallTimeoutMs() * 1_000_000L,
             new OrderEntryAdapter(orderEntry, metrics), ouch, metrics, clock);
         return new GatewayAgent(serverChannel, selector, registry, eventSubscriptions,
-            new EngineEventAdapter(orderEntry, metrics), clock, metrics);
+            new EngineEventAdapter(orderEntry, metrics), clock,
+            new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
+                metrics),
+            metrics);
     }
 
     private static void closeReversed(final List<AutoCloseable> opened)

@@ -19,13 +19,20 @@ import java.util.ArrayDeque;
  * Validation, in this order, each failure answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of
  * printable ASCII and not all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no
  * duplicate-token code, and an answer beats silence); Buy/Sell Indicator B, S, T or E ('O'); shares
- * 1..maxOrderShares ('Z'); stock in the {@link SymbolDirectory} ('S'); price 1..$199,999.99 ('X'). A command the
- * engine cannot take is answered with 'H'. A rejected token stays used for the day. Sides T (sell short) and E (sell
- * short exempt) are sells for the engine; Accepted echoes the side as entered. A blank Firm becomes the user's firm.
+ * 1..maxOrderShares ('Z'); stock in the {@link SymbolDirectory} ('S'); price 1..$199,999.99 ('X'); Display A
+ * (attributable), Y (anonymous), N (non-displayed), P (post-only) or M (midpoint peg) ('D': I, imbalance only, and
+ * the other OUCH 4.2 values are not supported). A command the engine cannot take is answered with 'H'. A rejected
+ * token stays used for the day. Sides T (sell short) and E (sell short exempt) are sells for the engine; Accepted
+ * echoes the side as entered. A blank Firm becomes the user's firm, which is also the firm of self-trade prevention.
+ * Time in Force, Minimum Quantity and the display's own rules (post-only not immediate-or-cancel) are the engine's to
+ * check: its Rejected reasons ('O', 'N', 'D') reach the client as they are.
  * <p>
  * Cancel Order for a token that names no open order is ignored, as OUCH 4.2 specifies. Replace Order checks the
- * replacement token like an Enter Order's and answers a bad one, an unknown existing token, or bad shares or price
- * with Rejected for the replacement token; a replacement of 0 shares is sent as a cancel of the existing order.
+ * replacement token like an Enter Order's and answers a bad one, an unknown existing token, bad shares or price, a
+ * Time in Force or Display other than the order's (the engine keeps both: 'O' and 'D'), or a Minimum Quantity other
+ * than 0 (the engine takes one on immediate-or-cancel entries only, which never rest: 'N') with Rejected for the
+ * replacement token; a replacement of 0 shares is sent as a cancel of the existing order. Accepted echoes the
+ * engine's price (a post-only order may have been repriced) and display, and the entered Firm and Minimum Quantity.
  * <p>
  * The order latency runs from an Enter or Replace Order to the engine's Accepted, Replaced or Rejected; a cancel may
  * legitimately get no answer (nothing left to cancel), so it is not timed.
@@ -111,7 +118,8 @@ final class OrderEntry
         final RejectCause problem = !isValidSide(side) ? RejectCause.INVALID_SIDE :
             !isValidShares(shares) ? RejectCause.INVALID_SHARES :
             null == symbol ? RejectCause.INVALID_STOCK :
-            !isValidPrice(price) ? RejectCause.INVALID_PRICE : null;
+            !isValidPrice(price) ? RejectCause.INVALID_PRICE :
+            !isSupportedDisplay(message.display()) ? RejectCause.INVALID_DISPLAY : null;
         if (null != problem)
         {
             reject(session, buffer, tokenOffset, problem);
@@ -135,7 +143,8 @@ final class OrderEntry
         session.tokens().put(buffer, tokenOffset, order.clientOrderId);
 
         if (!engine.newOrder(order.shardId, clock.midnightNs(), order.clientOrderId, order.stock,
-            Ouch42.SIDE_BUY == side, shares, price, order.timeInForce, order.firm))
+            Ouch42.SIDE_BUY == side, shares, price, order.timeInForce, order.minimumQuantity, order.firm,
+            order.display))
         {
             metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
             ouch.rejected(order, clock.midnightNs(), RejectCause.ENGINE_UNAVAILABLE.reason());
@@ -173,7 +182,9 @@ final class OrderEntry
         final RejectCause problem = null == existing ? RejectCause.UNKNOWN_ORDER :
             !isValidShares(shares) ? RejectCause.INVALID_SHARES :
             !isValidPrice(price) ? RejectCause.INVALID_PRICE :
-            message.timeInForce() != existing.timeInForce ? RejectCause.TIME_IN_FORCE_CHANGE : null;
+            message.timeInForce() != existing.timeInForce ? RejectCause.TIME_IN_FORCE_CHANGE :
+            message.display() != existing.display ? RejectCause.DISPLAY_CHANGE :
+            0 != message.minimumQuantity() ? RejectCause.REPLACE_MINIMUM_QUANTITY : null;
         if (null != problem)
         {
             reject(session, buffer, tokenOffset, problem);
@@ -225,22 +236,26 @@ final class OrderEntry
     }
 
     /**
-     * Engine OrderAccepted: OUCH Accepted to the owner.
+     * Engine OrderAccepted: OUCH Accepted to the owner, with the engine's price and display.
      *
      * @param timestampNs   event time.
      * @param clientOrderId the order.
      * @param orderId       engine order reference number.
      * @param quantity      accepted shares.
-     * @param price         accepted price.
+     * @param price         accepted price: the entered one, or where the engine repriced a post-only order.
+     * @param display       OUCH 4.2 Display code the engine accepted.
      */
     void onOrderAccepted(
-        final long timestampNs, final long clientOrderId, final long orderId, final long quantity, final long price)
+        final long timestampNs, final long clientOrderId, final long orderId, final long quantity, final long price,
+        final byte display)
     {
         final OrderState order = tracked(clientOrderId);
         if (null != order)
         {
             order.orderReferenceNumber = orderId;
             order.openShares = quantity;
+            order.price = price;
+            order.display = display;
             ouch.accepted(order, timestampNs, quantity, price);
             answered(order);
         }
@@ -301,7 +316,8 @@ final class OrderEntry
     }
 
     /**
-     * Engine OrderCanceled: OUCH Canceled to the owner.
+     * Engine OrderCanceled: OUCH Canceled to the owner, with the engine's reason as it is: U user requested,
+     * I immediate or cancel, T timeout (good-till-seconds expiry), E closed, Q self-match prevention.
      *
      * @param timestampNs      event time.
      * @param clientOrderId    the order.
@@ -473,6 +489,13 @@ final class OrderEntry
     {
         return Ouch42.SIDE_BUY == side || Ouch42.SIDE_SELL == side ||
             Ouch42.SIDE_SELL_SHORT == side || Ouch42.SIDE_SELL_SHORT_EXEMPT == side;
+    }
+
+    private static boolean isSupportedDisplay(final byte display)
+    {
+        return Ouch42.DISPLAY_ATTRIBUTABLE == display || Ouch42.DISPLAY_ANONYMOUS == display ||
+            Ouch42.DISPLAY_NON_DISPLAY == display || Ouch42.DISPLAY_POST_ONLY == display ||
+            Ouch42.DISPLAY_MID_POINT_PEG == display;
     }
 
     private static boolean isBlank(final int firm)

@@ -22,10 +22,19 @@ enum RejectCause
     INVALID_STOCK("invalid_stock", Ouch42.REJECT_INVALID_STOCK),
     /** Price 0 or above $199,999.99. */
     INVALID_PRICE("invalid_price", Ouch42.REJECT_INVALID_PRICE),
+    /** Display other than A, Y, N, P or M (OUCH 4.2 values Bourse does not support, e.g. I imbalance only). */
+    INVALID_DISPLAY("invalid_display", Ouch42.REJECT_INVALID_DISPLAY_TYPE),
     /** Replace or cancel of a token that names no open order. */
     UNKNOWN_ORDER("unknown_order", Ouch42.REJECT_OTHER),
     /** Replace Order asking for another time in force: the engine keeps an order's time in force. */
     TIME_IN_FORCE_CHANGE("time_in_force_change", Ouch42.REJECT_OTHER),
+    /** Replace Order asking for another display: the engine keeps an order's display. */
+    DISPLAY_CHANGE("display_change", Ouch42.REJECT_INVALID_DISPLAY_TYPE),
+    /**
+     * Replace Order with a minimum quantity: the engine takes one on immediate-or-cancel entries only, and those never
+     * rest, so no open order can have one.
+     */
+    REPLACE_MINIMUM_QUANTITY("replace_minimum_quantity", Ouch42.REJECT_INVALID_MINIMUM_QUANTITY),
     /** The command could not be offered to the engine shard (not connected, or back pressured past the bound). */
     ENGINE_UNAVAILABLE("engine_unavailable", Ouch42.REJECT_HALTED),
     /** The engine refused the command; its own reason code is sent. */

@@ -34,13 +34,20 @@ final class EngineEvents
         final long timestampNs, final long clientOrderId, final long orderId, final String symbol, final Side side,
         final long quantity, final long price, final long timeInForce)
     {
+        return accepted(timestampNs, clientOrderId, orderId, symbol, side, quantity, price, timeInForce, 'Y');
+    }
+
+    int accepted(
+        final long timestampNs, final long clientOrderId, final long orderId, final String symbol, final Side side,
+        final long quantity, final long price, final long timeInForce, final char display)
+    {
         final OrderAcceptedEncoder encoder = new OrderAcceptedEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .orderId(orderId);
         Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + OrderAcceptedEncoder.symbolEncodingOffset());
-        encoder.side(side).quantity(quantity).price(price).timeInForce(timeInForce);
+        encoder.side(side).quantity(quantity).price(price).timeInForce(timeInForce).display((byte)display);
         return deliver(encoder.encodedLength());
     }
 
@@ -103,7 +110,7 @@ final class EngineEvents
             .orderId(orderId)
             .newOrderId(newOrderId);
         Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + OrderReplacedEncoder.symbolEncodingOffset());
-        encoder.side(side).quantity(quantity).price(price).bookUpdate(BookUpdate.REPLACED);
+        encoder.side(side).quantity(quantity).price(price).bookUpdate(BookUpdate.REPLACED).display((byte)'Y');
         return deliver(encoder.encodedLength());
     }
 

@@ -17,6 +17,7 @@ import io.bourse.gateway.TestClient.LoginRejected;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.ClockTickDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.NewOrderDecoder;
 import io.bourse.sbe.engine.Side;
@@ -57,7 +58,8 @@ class GatewayServiceTest
     private static StreamLayout layout;
 
     record NewOrderCommand(
-        long clientOrderId, String symbol, Side side, long quantity, long price, long timeInForce, String firm)
+        long clientOrderId, String symbol, Side side, long quantity, long price, long timeInForce,
+        long minimumQuantity, String firm, char display)
     {
     }
 
@@ -123,7 +125,7 @@ class GatewayServiceTest
 
             final long clientOrderId = (1L << 56) | (1L << 32) | 1;
             assertThat(awaitNewOrders(commands, 1)).isEqualTo(List.of(new NewOrderCommand(
-                clientOrderId, "AAPL", Side.BUY, 100, PRICE, Ouch42.TIME_IN_FORCE_MARKET_HOURS, "DEMO")));
+                clientOrderId, "AAPL", Side.BUY, 100, PRICE, Ouch42.TIME_IN_FORCE_MARKET_HOURS, 0, "DEMO", 'Y')));
 
             final long timestampNs = 37_800_123_456_789L;
             final EngineEvents engineEvents = new EngineEvents(null);
@@ -162,6 +164,17 @@ class GatewayServiceTest
     }
 
     @Test
+    void shouldTickEveryShardsClockOverItsCommandStream() throws Exception
+    {
+        try (Subscription shard0 = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(0));
+            Subscription shard1 = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(1)))
+        {
+            assertThat(awaitClockTick(shard0)).isPositive();
+            assertThat(awaitClockTick(shard1)).isPositive();
+        }
+    }
+
+    @Test
     void shouldRejectLoginWhenCredentialsAreWrong() throws Exception
     {
         try (TestClient client = new TestClient(gateway.port()))
@@ -193,6 +206,10 @@ class GatewayServiceTest
             {
                 header.wrap(buffer, offset);
                 assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
+                if (ClockTickDecoder.TEMPLATE_ID == header.templateId())
+                {
+                    return;
+                }
                 assertThat(header.templateId()).isEqualTo(NewOrderDecoder.TEMPLATE_ID);
                 newOrder.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
                     header.version());
@@ -200,14 +217,39 @@ class GatewayServiceTest
                 final int firm = buffer.getInt(
                     newOrder.offset() + NewOrderDecoder.firmEncodingOffset(), ByteOrder.BIG_ENDIAN);
                 received.add(new NewOrderCommand(newOrder.clientOrderId(), newOrder.symbol().trim(), newOrder.side(),
-                    newOrder.quantity(), newOrder.price(), newOrder.timeInForce(),
-                    RecordingEngineProxy.firm(firm)));
+                    newOrder.quantity(), newOrder.price(), newOrder.timeInForce(), newOrder.minimumQuantity(),
+                    RecordingEngineProxy.firm(firm), (char)newOrder.display()));
             }, 10))
             {
                 Thread.sleep(1);
             }
         }
         return received;
+    }
+
+    /** @return the timestamp of the first ClockTick on the stream, skipping any other command. */
+    private static long awaitClockTick(final Subscription commands) throws InterruptedException
+    {
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final ClockTickDecoder clockTick = new ClockTickDecoder();
+        final long[] timestampNs = {0};
+        while (0 == timestampNs[0])
+        {
+            if (0 == commands.poll((buffer, offset, length, frameHeader) ->
+            {
+                header.wrap(buffer, offset);
+                if (ClockTickDecoder.TEMPLATE_ID == header.templateId() && 0 == timestampNs[0])
+                {
+                    clockTick.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
+                        header.version());
+                    timestampNs[0] = clockTick.timestampNs();
+                }
+            }, 10))
+            {
+                Thread.sleep(1);
+            }
+        }
+        return timestampNs[0];
     }
 
     private static String scrapeMetrics() throws Exception

@@ -9,6 +9,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.RecordingEngineProxy.ClockTick;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.EndOfSession;
 import io.bourse.gateway.TestClient.LoginAccepted;
@@ -74,7 +75,7 @@ class GatewaySessionTest
         final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.symbolDirectory(),
             engine, ouch, metrics, clock);
         final GatewayAgent agent = GatewayService.newAgent(
-            ctx, serverChannel, Selector.open(), orderEntry, ouch, new Subscription[0], metrics, clock);
+            ctx, serverChannel, Selector.open(), engine, orderEntry, ouch, new Subscription[0], metrics, clock);
         runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
         AgentRunner.startOnThread(runner);
     }
@@ -183,6 +184,19 @@ class GatewaySessionTest
             assertThat(client.await(2)).isEqualTo(List.of(new EndOfSession(), new Closed()));
         }
         assertThat(engine.commands()).isEmpty();
+    }
+
+    @Test
+    void shouldTickEveryShardsClockWhenTheAgentRuns() throws Exception
+    {
+        while (engine.clockTicks().size() < 2)
+        {
+            Thread.sleep(1);
+        }
+
+        assertThat(engine.clockTicks().subList(0, 2)).isEqualTo(List.of(
+            new ClockTick(0, TEN_AM_NS), new ClockTick(1, TEN_AM_NS)));
+        assertThat(Metrics.counter(registry, "bourse_gateway_clock_ticks_total", "sent")).isGreaterThanOrEqualTo(2);
     }
 
     @Test

@@ -57,9 +57,9 @@ class OrderEntryTest
         enter(bob, "A1", 'E', 300, "MSFT", 2_100_000, DAY, "");
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "FIRM"),
-            new NewOrder(1, T0, id(1, 2), "MSFT", false, 200, 2_000_000, 0, "DEMO"),
-            new NewOrder(1, T0, id(2, 1), "MSFT", false, 300, 2_100_000, DAY, "BOBS")));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "FIRM", 'Y'),
+            new NewOrder(1, T0, id(1, 2), "MSFT", false, 200, 2_000_000, 0, 0, "DEMO", 'Y'),
+            new NewOrder(1, T0, id(2, 1), "MSFT", false, 300, 2_100_000, DAY, 0, "BOBS", 'Y')));
         assertThat(OuchMessages.of(alice)).isEmpty();
         assertThat(orderEntry.openOrderCount()).isEqualTo(3);
     }
@@ -80,7 +80,7 @@ class OrderEntryTest
         enter(alice, "ZERO", 'B', 100, "AAPL", PRICE, DAY, "");
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO")));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y')));
         assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
             new Rejected(T0, "V1", 'O'),
             new Rejected(T0, "BAD\u0001TOKEN", 'O'),
@@ -98,6 +98,75 @@ class OrderEntryTest
     }
 
     @Test
+    void shouldRejectWithInvalidDisplayTypeWhenDisplayIsNotSupported()
+    {
+        enter(alice, "I1", 'B', 100, "AAPL", PRICE, DAY, "", 0, Ouch42.DISPLAY_IMBALANCE_ONLY);
+        enter(alice, "W1", 'B', 100, "AAPL", PRICE, DAY, "", 0, (byte)'W');
+        enter(alice, "S1", 'B', 100, "AAPL", PRICE, DAY, "", 0, (byte)' ');
+
+        assertThat(engine.commands()).isEmpty();
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
+            new Rejected(T0, "I1", 'D'),
+            new Rejected(T0, "W1", 'D'),
+            new Rejected(T0, "S1", 'D')));
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "invalid_display")).isEqualTo(3);
+        assertThat(orderEntry.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldCarryMinimumQuantityFirmDisplayAndTimeInForceIntoNewOrderWhenEntered()
+    {
+        enter(alice, "F1", 'B', 100, "AAPL", PRICE, 0, "ABCD", 100, Ouch42.DISPLAY_ATTRIBUTABLE);
+        enter(alice, "F2", 'S', 100, "AAPL", PRICE, 30, "", 0, Ouch42.DISPLAY_NON_DISPLAY);
+        enter(alice, "F3", 'S', 100, "MSFT", PRICE, DAY, "WXYZ", 0, Ouch42.DISPLAY_POST_ONLY);
+        enter(alice, "F4", 'B', 100, "MSFT", PRICE, 100_000, "", 0, Ouch42.DISPLAY_MID_POINT_PEG);
+        enter(alice, "F5", 'B', 100, "MSFT", PRICE, DAY, "", 40, Ouch42.DISPLAY_ANONYMOUS);
+
+        assertThat(engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, 0, 100, "ABCD", 'A'),
+            new NewOrder(0, T0, id(1, 2), "AAPL", false, 100, PRICE, 30, 0, "DEMO", 'N'),
+            new NewOrder(1, T0, id(1, 3), "MSFT", false, 100, PRICE, DAY, 0, "WXYZ", 'P'),
+            new NewOrder(1, T0, id(1, 4), "MSFT", true, 100, PRICE, 100_000, 0, "DEMO", 'M'),
+            new NewOrder(1, T0, id(1, 5), "MSFT", true, 100, PRICE, DAY, 40, "DEMO", 'Y')));
+        assertThat(OuchMessages.of(alice)).isEmpty();
+    }
+
+    @Test
+    void shouldEchoTheEnginesPriceAndDisplayWithMinimumQuantityAndFirmInAccepted()
+    {
+        enter(alice, "P1", 'S', 100, "AAPL", PRICE, 30, "ABCD", 0, Ouch42.DISPLAY_POST_ONLY);
+        enter(alice, "K1", 'B', 100, "AAPL", PRICE, 0, "", 100, Ouch42.DISPLAY_ATTRIBUTABLE);
+
+        events.accepted(T1, id(1, 1), 77, "AAPL", Side.SELL, 100, PRICE + 100, 30, 'P');
+        events.accepted(T1, id(1, 2), 78, "AAPL", Side.BUY, 100, PRICE, 0, 'A');
+
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
+            new Accepted(T1, "P1", 'S', 100, "AAPL", PRICE + 100, 30, "ABCD", 'P', 77, 'A', 'N', 0, 'N', 'L', ' '),
+            new Accepted(T1, "K1", 'B', 100, "AAPL", PRICE, 0, "DEMO", 'A', 78, 'A', 'N', 100, 'N', 'L', ' ')));
+    }
+
+    @Test
+    void shouldPassTheEnginesCancelReasonThroughWhenOrdersExpireCloseOrSelfMatch()
+    {
+        enter(alice, "T1", 'B', 100, "AAPL", PRICE, 5, "");
+        enter(alice, "E1", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "Q1", 'S', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, 5);
+        events.accepted(T1, id(1, 2), 8, "AAPL", Side.BUY, 100, PRICE, DAY);
+        events.accepted(T1, id(1, 3), 9, "AAPL", Side.SELL, 100, PRICE, DAY);
+
+        events.canceled(T2, id(1, 1), 7, "AAPL", 100, 0, Ouch42.CANCEL_TIMEOUT);
+        events.canceled(T2, id(1, 2), 8, "AAPL", 100, 0, Ouch42.CANCEL_CLOSED);
+        events.canceled(T2, id(1, 3), 9, "AAPL", 100, 0, Ouch42.CANCEL_SELF_MATCH_PREVENTION);
+
+        assertThat(OuchMessages.of(alice).subList(3, 6)).isEqualTo(List.of(
+            new Canceled(T2, "T1", 100, 'T'),
+            new Canceled(T2, "E1", 100, 'E'),
+            new Canceled(T2, "Q1", 100, 'Q')));
+        assertThat(orderEntry.openOrderCount()).isZero();
+    }
+
+    @Test
     void shouldRejectWithHaltedWhenEngineCannotTakeTheOrder()
     {
         engine.available = false;
@@ -105,7 +174,7 @@ class OrderEntryTest
         enter(alice, "H1", 'B', 100, "AAPL", PRICE, DAY, "");
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO")));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y')));
         assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "H1", 'H')));
         assertThat(orderEntry.openOrderCount()).isZero();
         assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "engine_unavailable")).isEqualTo(1);
@@ -157,7 +226,7 @@ class OrderEntryTest
         cancel(alice, "NEVER", 0);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO"),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y'),
             new Cancel(0, T0, id(1, 1), 30),
             new Cancel(0, T0, id(1, 1), 0)));
         assertThat(OuchMessages.of(alice).subList(1, 3)).isEqualTo(List.of(
@@ -178,11 +247,11 @@ class OrderEntryTest
         cancel(alice, "A2", 0);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO"),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y'),
             new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE - 100),
             new Cancel(0, T0, id(1, 2), 0)));
         assertThat(OuchMessages.of(alice).get(1)).isEqualTo(
-            new Replaced(T2, "A2", 'B', 50, "AAPL", PRICE - 100, DAY, "DEMO", 'N', 8, 'A', 'Y', 10, 'N', 'L', "A1",
+            new Replaced(T2, "A2", 'B', 50, "AAPL", PRICE - 100, DAY, "DEMO", 'Y', 8, 'A', 'Y', 0, 'N', 'L', "A1",
                 ' '));
         assertThat(orderEntry.openOrderCount()).isEqualTo(1);
     }
@@ -216,6 +285,27 @@ class OrderEntryTest
     }
 
     @Test
+    void shouldRejectReplacementWhenItChangesTheDisplayOrSetsAMinimumQuantity()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "", 0, Ouch42.DISPLAY_NON_DISPLAY);
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY, 'N');
+
+        replace(alice, "A1", "A2", 50, PRICE, DAY, Ouch42.DISPLAY_ANONYMOUS, 0);
+        replace(alice, "A1", "A3", 50, PRICE, DAY, Ouch42.DISPLAY_NON_DISPLAY, 10);
+        replace(alice, "A1", "A4", 50, PRICE, DAY, Ouch42.DISPLAY_NON_DISPLAY, 0);
+
+        assertThat(engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'N'),
+            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE)));
+        assertThat(OuchMessages.of(alice).subList(1, 3)).isEqualTo(List.of(
+            new Rejected(T0, "A2", 'D'),
+            new Rejected(T0, "A3", 'N')));
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "display_change")).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "replace_minimum_quantity"))
+            .isEqualTo(1);
+    }
+
+    @Test
     void shouldRejectReplacementWhenExistingTokenNamesNoOpenOrder()
     {
         replace(alice, "NONE", "R2", 50, PRICE, DAY);
@@ -233,7 +323,7 @@ class OrderEntryTest
         replace(alice, "A1", "A2", 10, PRICE, DAY);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, "DEMO"),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y'),
             new Cancel(0, T0, id(1, 1), 0)));
         assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "A2", 'O')));
     }
@@ -274,6 +364,13 @@ class OrderEntryTest
         final UserSession session, final String token, final char side, final long shares, final String stock,
         final long price, final long timeInForce, final String firm)
     {
+        enter(session, token, side, shares, stock, price, timeInForce, firm, 0, Ouch42.DISPLAY_ANONYMOUS);
+    }
+
+    private void enter(
+        final UserSession session, final String token, final char side, final long shares, final String stock,
+        final long price, final long timeInForce, final String firm, final long minimumQuantity, final byte display)
+    {
         new EnterOrder().wrapAndApplyType(request, 0)
             .orderToken(token)
             .buySellIndicator((byte)side)
@@ -282,10 +379,10 @@ class OrderEntryTest
             .price(price)
             .timeInForce(timeInForce)
             .firm(firm)
-            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .display(display)
             .capacity(Ouch42.CAPACITY_AGENCY)
             .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
+            .minimumQuantity(minimumQuantity)
             .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
             .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
         assertThat(adapter.onMessage(session, request, 0, EnterOrder.LENGTH)).isEqualTo(OrderEntryAdapter.OK);
@@ -295,15 +392,22 @@ class OrderEntryTest
         final UserSession session, final String existing, final String replacement, final long shares,
         final long price, final long timeInForce)
     {
+        replace(session, existing, replacement, shares, price, timeInForce, Ouch42.DISPLAY_ANONYMOUS, 0);
+    }
+
+    private void replace(
+        final UserSession session, final String existing, final String replacement, final long shares,
+        final long price, final long timeInForce, final byte display, final long minimumQuantity)
+    {
         new ReplaceOrder().wrapAndApplyType(request, 0)
             .existingOrderToken(existing)
             .replacementOrderToken(replacement)
             .shares(shares)
             .price(price)
             .timeInForce(timeInForce)
-            .display(Ouch42.DISPLAY_NON_DISPLAY)
+            .display(display)
             .intermarketSweepEligibility(Ouch42.ISE_ELIGIBLE)
-            .minimumQuantity(10);
+            .minimumQuantity(minimumQuantity);
         assertThat(adapter.onMessage(session, request, 0, ReplaceOrder.LENGTH)).isEqualTo(OrderEntryAdapter.OK);
     }
 

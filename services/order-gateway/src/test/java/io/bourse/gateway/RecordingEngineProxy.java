@@ -6,12 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Records the engine commands as values; {@link #available} false makes every command fail to be handed over. */
+/**
+ * Records the engine commands as values, clock ticks apart from the others; {@link #available} false makes every
+ * command fail to be handed over.
+ */
 final class RecordingEngineProxy implements EngineProxy
 {
     record NewOrder(
         int shardId, long timestampNs, long clientOrderId, String symbol, boolean buy, long quantity, long price,
-        long timeInForce, String firm)
+        long timeInForce, long minimumQuantity, String firm, char display)
     {
     }
 
@@ -24,12 +27,22 @@ final class RecordingEngineProxy implements EngineProxy
     {
     }
 
+    record ClockTick(int shardId, long timestampNs)
+    {
+    }
+
     private final List<Object> commands = new ArrayList<>();
+    private final List<ClockTick> clockTicks = new ArrayList<>();
     volatile boolean available = true;
 
     synchronized List<Object> commands()
     {
         return List.copyOf(commands);
+    }
+
+    synchronized List<ClockTick> clockTicks()
+    {
+        return List.copyOf(clockTicks);
     }
 
     static String firm(final int packed)
@@ -41,10 +54,11 @@ final class RecordingEngineProxy implements EngineProxy
     @Override
     public synchronized boolean newOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long symbol, final boolean buy,
-        final long quantity, final long price, final long timeInForce, final int firm)
+        final long quantity, final long price, final long timeInForce, final long minimumQuantity, final int firm,
+        final byte display)
     {
         commands.add(new NewOrder(shardId, timestampNs, clientOrderId, Symbols.toString(symbol), buy, quantity, price,
-            timeInForce, firm(firm)));
+            timeInForce, minimumQuantity, firm(firm), (char)display));
         return available;
     }
 
@@ -62,6 +76,13 @@ final class RecordingEngineProxy implements EngineProxy
         final long quantity, final long price)
     {
         commands.add(new Replace(shardId, timestampNs, clientOrderId, newClientOrderId, quantity, price));
+        return available;
+    }
+
+    @Override
+    public synchronized boolean clockTick(final int shardId, final long timestampNs)
+    {
+        clockTicks.add(new ClockTick(shardId, timestampNs));
         return available;
     }
 }

@@ -1,0 +1,324 @@
+package io.bourse.launcher;
+
+import io.aeron.Aeron;
+import io.aeron.CncFileDescriptor;
+import io.aeron.Publication;
+import io.aeron.exceptions.DriverTimeoutException;
+import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.engine.match.MatchingEngine;
+import io.bourse.engine.match.SelfTradePrevention;
+import io.bourse.engine.match.TradingState;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.File;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+
+/**
+ * {@code bourse admin}: operator commands to the running matching-engine shards (engine-schema.xml SetTradingState,
+ * SetPriceBand, SetSelfTradePrevention). Each connects an Aeron client to the media driver the services use
+ * ({@code BOURSE_AERON_DIR}, {@code BOURSE_COMMAND_CHANNEL}, {@code BOURSE_COMMAND_STREAM_BASE}, as the services read
+ * them), finds the shard that owns the symbol in {@code BOURSE_SYMBOLS}, waits a bounded time for that shard's
+ * command stream to have a subscriber, publishes the command and prints what it sent. The engine answers admin
+ * commands with no event: one it refuses is counted in {@code bourse_engine_admin_rejects_total{reason}} and logged
+ * by the shard, so this command checks the values it can before sending.
+ */
+@Command(
+    name = "admin",
+    mixinStandardHelpOptions = true,
+    description = "Operator commands to the running matching engine: trading state, price band, self-trade " +
+        "prevention.",
+    subcommands = {
+        AdminCommand.TradingStateCommand.class,
+        AdminCommand.PriceBandCommand.class,
+        AdminCommand.SelfTradePreventionCommand.class,
+        CommandLine.HelpCommand.class })
+public final class AdminCommand implements Runnable
+{
+    private static final int MAX_BAND_BASIS_POINTS = 10_000;
+    private static final int FIRM_LENGTH = 4;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run()
+    {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** What every admin command does: find its shards, connect to them, send, report. */
+    abstract static class ShardCommand implements Callable<Integer>
+    {
+        @Option(names = "--aeron-dir", paramLabel = "DIR",
+            description = "Media driver directory of the running exchange (default: $BOURSE_AERON_DIR or " +
+                StreamLayout.AERON_DIR_DEFAULT + "; ./bourse exchange prints its own).")
+        String aeronDir;
+
+        @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "5000",
+            description = "How long to wait for the engine shards to be subscribed, and to send through back " +
+                "pressure (default: ${DEFAULT-VALUE}).")
+        long timeoutMs;
+
+        @CommandLine.Mixin
+        BourseMain.SymbolsOption symbolsOption = new BourseMain.SymbolsOption();
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        /**
+         * @param directory the symbols and their shards.
+         * @return the shards the command goes to.
+         * @throws CommandLine.ParameterException for an option value the engine would refuse.
+         */
+        abstract int[] shards(SymbolDirectory directory);
+
+        /**
+         * @return the command and its values, as printed.
+         */
+        abstract String describe();
+
+        /**
+         * @param proxy       the encoder.
+         * @param publication a shard's command stream, connected.
+         * @param timestampNs the command's time, ns since midnight.
+         * @return the offer's result.
+         */
+        abstract long send(EngineAdminProxy proxy, Publication publication, long timestampNs);
+
+        @Override
+        public Integer call()
+        {
+            final Map<String, String> environment = new HashMap<>(System.getenv());
+            symbolsOption.putInto(environment);
+            if (null != aeronDir)
+            {
+                environment.put("BOURSE_AERON_DIR", aeronDir);
+            }
+            final Settings settings = new Settings(environment);
+            final StreamLayout layout = StreamLayout.fromSettings(settings);
+            final int[] shards = shards(SymbolDirectory.fromSettings(settings));
+            try (Aeron aeron = connect(layout))
+            {
+                final Publication[] publications = new Publication[shards.length];
+                for (int i = 0; i < shards.length; i++)
+                {
+                    publications[i] = aeron.addExclusivePublication(
+                        layout.commandChannel(), layout.commandStreamId(shards[i]));
+                }
+                for (int i = 0; i < shards.length; i++)
+                {
+                    awaitConnected(publications[i], shards[i], layout);
+                }
+                final EngineAdminProxy proxy = new EngineAdminProxy(
+                    new BoundedOffer(new SleepingMillisIdleStrategy(1), timeoutMs));
+                final long timestampNs = new MidnightNanoClock().nanosSinceMidnight();
+                for (int i = 0; i < shards.length; i++)
+                {
+                    final long result = send(proxy, publications[i], timestampNs);
+                    if (result < 0)
+                    {
+                        throw new IllegalStateException(describe() + " not sent to shard " + shards[i] +
+                            ": offer returned " + Publication.errorString(result));
+                    }
+                    spec.commandLine().getOut().println("sent " + describe() + " to shard " + shards[i] + " (" +
+                        layout.commandChannel() + " stream " + layout.commandStreamId(shards[i]) + ")");
+                }
+            }
+            return 0;
+        }
+
+        /**
+         * Connects to the media driver with Aeron's own driver timeout (the driver's heartbeat may lag on a busy host);
+         * a directory without a driver's CnC file fails at once.
+         */
+        private static Aeron connect(final StreamLayout layout)
+        {
+            final String noDriver = "no media driver at " + layout.aeronDirectoryName() +
+                " (--aeron-dir or BOURSE_AERON_DIR): is the exchange running?";
+            if (!new File(layout.aeronDirectoryName(), CncFileDescriptor.CNC_FILE).exists())
+            {
+                throw new IllegalStateException(noDriver);
+            }
+            try
+            {
+                return Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+            }
+            catch (final DriverTimeoutException ex)
+            {
+                throw new IllegalStateException(noDriver, ex);
+            }
+        }
+
+        private void awaitConnected(final Publication publication, final int shard, final StreamLayout layout)
+        {
+            final long deadlineNs = System.nanoTime() + timeoutMs * 1_000_000L;
+            final SleepingMillisIdleStrategy idle = new SleepingMillisIdleStrategy(1);
+            while (!publication.isConnected())
+            {
+                if (System.nanoTime() - deadlineNs >= 0)
+                {
+                    throw new IllegalStateException("no matching-engine shard " + shard + " on " +
+                        layout.commandChannel() + " stream " + layout.commandStreamId(shard) + " of " +
+                        layout.aeronDirectoryName() + " after " + timeoutMs + " ms: is it running? Nothing sent");
+                }
+                idle.idle();
+            }
+        }
+
+        /**
+         * @param directory the symbols and their shards.
+         * @param symbol    as given.
+         * @return the packed symbol, upper case.
+         * @throws CommandLine.ParameterException naming --symbol when the exchange does not trade it.
+         */
+        long packSymbol(final SymbolDirectory directory, final String symbol)
+        {
+            final String upper = symbol.toUpperCase();
+            if (upper.isEmpty() || upper.length() > Symbols.LENGTH || null == directory.find(Symbols.pack(upper)))
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--symbol: " + symbol + " is not in " +
+                    SymbolDirectory.SYMBOLS_PROP_NAME + "=" + directory + " (--symbols or BOURSE_SYMBOLS)");
+            }
+            return Symbols.pack(upper);
+        }
+    }
+
+    /** {@code bourse admin trading-state}: SetTradingState to the symbol's shard. */
+    @Command(name = "trading-state", mixinStandardHelpOptions = true,
+        description = {
+            "Set a symbol's trading state. CLOSED rejects entries with C and cancels its market-hours orders " +
+                "(time in force 99998) with reason E; HALTED rejects entries with H and keeps resting orders; " +
+                "OPEN trades again. Cancels work in every state." })
+    static final class TradingStateCommand extends ShardCommand
+    {
+        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "e.g. AAPL.")
+        String symbol;
+
+        @Option(names = "--state", paramLabel = "STATE", required = true,
+            description = "${COMPLETION-CANDIDATES}.")
+        TradingState state;
+
+        private long packed;
+
+        @Override
+        int[] shards(final SymbolDirectory directory)
+        {
+            packed = packSymbol(directory, symbol);
+            return new int[]{ directory.find(packed).shardId() };
+        }
+
+        @Override
+        String describe()
+        {
+            return "SetTradingState " + Symbols.toString(packed) + " " + state;
+        }
+
+        @Override
+        long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
+        {
+            return proxy.tradingState(publication, timestampNs, packed, state);
+        }
+    }
+
+    /** {@code bourse admin price-band}: SetPriceBand to the symbol's shard. */
+    @Command(name = "price-band", mixinStandardHelpOptions = true,
+        description = {
+            "Set a symbol's price band: new orders, and replaces that change the price or raise the size, priced " +
+                "outside reference x (1 +- band / 10000) are rejected with X. Resting orders stay." })
+    static final class PriceBandCommand extends ShardCommand
+    {
+        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "e.g. AAPL.")
+        String symbol;
+
+        @Option(names = "--reference-price", paramLabel = "PRICE", required = true,
+            description = "Band centre in 1/10000 dollars (1500000 = $150.00); 0 removes the band.")
+        long referencePrice;
+
+        @Option(names = "--band-bp", paramLabel = "BASIS_POINTS", required = true,
+            description = "Half-width in basis points of the reference price, 0 to 10000 (1000 = 10%%).")
+        int bandBasisPoints;
+
+        private long packed;
+
+        @Override
+        int[] shards(final SymbolDirectory directory)
+        {
+            if (referencePrice < 0 || referencePrice > MatchingEngine.MAX_PRICE)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--reference-price must be 0 to " + MatchingEngine.MAX_PRICE + ": " + referencePrice);
+            }
+            if (bandBasisPoints < 0 || bandBasisPoints > MAX_BAND_BASIS_POINTS)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--band-bp must be 0 to " + MAX_BAND_BASIS_POINTS + ": " + bandBasisPoints);
+            }
+            packed = packSymbol(directory, symbol);
+            return new int[]{ directory.find(packed).shardId() };
+        }
+
+        @Override
+        String describe()
+        {
+            return "SetPriceBand " + Symbols.toString(packed) + " reference " + referencePrice + " band " +
+                bandBasisPoints + " bp";
+        }
+
+        @Override
+        long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
+        {
+            return proxy.priceBand(publication, timestampNs, packed, referencePrice, bandBasisPoints);
+        }
+    }
+
+    /** {@code bourse admin stp}: SetSelfTradePrevention to every shard. */
+    @Command(name = "stp", mixinStandardHelpOptions = true,
+        description = {
+            "Set the self-trade prevention mode of one firm, or without --firm of every firm without a mode of its " +
+                "own, on every shard. Prevented trades are canceled with reason Q." })
+    static final class SelfTradePreventionCommand extends ShardCommand
+    {
+        @Option(names = "--firm", paramLabel = "FIRM",
+            description = "OUCH 4.2 Firm, 1 to 4 characters (default: the engine default for every firm).")
+        String firm;
+
+        @Option(names = "--mode", paramLabel = "MODE", required = true,
+            description = "${COMPLETION-CANDIDATES}.")
+        SelfTradePrevention mode;
+
+        @Override
+        int[] shards(final SymbolDirectory directory)
+        {
+            if (null != firm && (firm.isEmpty() || firm.length() > FIRM_LENGTH ||
+                !firm.chars().allMatch((c) -> c > ' ' && c <= '~')))
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--firm must be 1 to 4 printable ASCII characters without spaces: '" + firm + "'");
+            }
+            return IntStream.range(0, directory.shardCount()).toArray();
+        }
+
+        @Override
+        String describe()
+        {
+            return "SetSelfTradePrevention " + (null == firm ? "default" : "firm " + firm) + " " + mode;
+        }
+
+        @Override
+        long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
+        {
+            return proxy.selfTradePrevention(publication, timestampNs, firm, mode);
+        }
+    }
+}

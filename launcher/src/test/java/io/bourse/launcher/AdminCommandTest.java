@@ -1,0 +1,286 @@
+package io.bourse.launcher;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.engine.EngineContext;
+import io.bourse.engine.EngineService;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.NewOrderEncoder;
+import io.bourse.sbe.engine.OrderCanceledDecoder;
+import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderRejectedDecoder;
+import io.bourse.sbe.engine.Side;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code bourse admin} against a real shard (shard 0 of {@value #SYMBOLS}; shard 1 is not running) on a real embedded
+ * media driver: the command is sent, and the shard's answers to later orders show that it took effect.
+ */
+@Timeout(20)
+class AdminCommandTest
+{
+    private static final String SYMBOLS = "AAPL@0,MSFT@1";
+    private static final long PRICE = 1_500_000;
+    private static final long DAY = 99_998;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private MediaDriver driver;
+    private EngineService engine;
+    private Aeron aeron;
+    private Publication commands;
+    private Subscription events;
+    private long nextClientOrderId = 1;
+
+    @BeforeEach
+    void setUp()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
+                "bourse-admin-test-" + UUID.randomUUID()).getAbsolutePath())
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of()))
+            .withAeronDirectory(driver.aeronDirectoryName());
+        engine = EngineService.launch(new EngineContext()
+            .shardId(0)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .streamLayout(layout)
+            .symbolDirectory(SymbolDirectory.parse(SYMBOLS))
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(0));
+        events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
+        while (!commands.isConnected() || !events.isConnected())
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(aeron, engine, driver);
+    }
+
+    @Test
+    void shouldHaltTheSymbolOnItsShardWhenTradingStateIsSent()
+    {
+        assertThat(admin("trading-state", "--symbol", "aapl", "--state", "HALTED", "--symbols", SYMBOLS)).isZero();
+        assertThat(out.toString()).isEqualTo(
+            "sent SetTradingState AAPL HALTED to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
+        awaitTaken("set_trading_state");
+
+        newOrder("BUY", 100, PRICE, "    ");
+
+        assertThat(awaitAnswers(1)).containsExactly("rejected 1 H");
+    }
+
+    @Test
+    void shouldRejectOrdersOutsideTheBandWhenPriceBandIsSent()
+    {
+        assertThat(admin("price-band", "--symbol", "AAPL", "--reference-price", "1500000", "--band-bp", "1000",
+            "--symbols", SYMBOLS)).isZero();
+        assertThat(out.toString()).isEqualTo("sent SetPriceBand AAPL reference 1500000 band 1000 bp to shard 0 " +
+            "(aeron:ipc stream 1000)" + System.lineSeparator());
+        awaitTaken("set_price_band");
+
+        newOrder("BUY", 100, 1_650_001, "    ");
+        newOrder("BUY", 100, 1_349_999, "    ");
+
+        assertThat(awaitAnswers(2)).containsExactly("rejected 1 X", "rejected 2 X");
+    }
+
+    @Test
+    void shouldPreventTradesWithinTheFirmWhenStpIsSent()
+    {
+        assertThat(admin("stp", "--firm", "ABCD", "--mode", "CANCEL_NEWEST", "--symbols", "AAPL@0")).isZero();
+        assertThat(out.toString()).isEqualTo("sent SetSelfTradePrevention firm ABCD CANCEL_NEWEST to shard 0 " +
+            "(aeron:ipc stream 1000)" + System.lineSeparator());
+        awaitTaken("set_self_trade_prevention");
+
+        newOrder("SELL", 100, PRICE, "ABCD");
+        newOrder("BUY", 100, PRICE, "ABCD");
+
+        assertThat(awaitAnswers(1)).containsExactly("canceled 2 100 Q");
+    }
+
+    @Test
+    void shouldSendNothingAndSayWhichShardIsMissingWhenOneIsNotRunning()
+    {
+        assertThat(admin("stp", "--mode", "CANCEL_BOTH", "--symbols", SYMBOLS, "--timeout-ms", "1000")).isEqualTo(1);
+        assertThat(err.toString()).startsWith("bourse stp: no matching-engine shard 1 on aeron:ipc stream 1001 of " +
+            driver.aeronDirectoryName() + " after 1000 ms: is it running? Nothing sent");
+        assertThat(out.toString()).isEmpty();
+
+        newOrder("SELL", 100, PRICE, "ABCD");
+        newOrder("BUY", 100, PRICE, "ABCD");
+
+        assertThat(awaitAnswers(1)).containsExactly("executed 100 taker 2 maker 1");
+    }
+
+    @Test
+    void shouldRefuseAsUsageErrorWhenSymbolIsNotTradedOrBandIsOutOfRange()
+    {
+        assertThat(admin("trading-state", "--symbol", "IBM", "--state", "OPEN", "--symbols", SYMBOLS))
+            .isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(admin("price-band", "--symbol", "AAPL", "--reference-price", "1", "--band-bp", "10001"))
+            .isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(admin("stp", "--firm", "TOOLONG", "--mode", "NONE")).isEqualTo(CommandLine.ExitCode.USAGE);
+
+        assertThat(err.toString())
+            .contains("--symbol: IBM is not in bourse.symbols=AAPL@0,MSFT@1")
+            .contains("--band-bp must be 0 to 10000: 10001")
+            .contains("--firm must be 1 to 4 printable ASCII characters without spaces: 'TOOLONG'");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void shouldSayThereIsNoMediaDriverWhenTheDirectoryHasNone()
+    {
+        final String missing = new File(System.getProperty("java.io.tmpdir"), "bourse-no-driver-" + UUID.randomUUID())
+            .getAbsolutePath();
+
+        assertThat(admin("trading-state", "--symbol", "AAPL", "--state", "OPEN", "--aeron-dir", missing))
+            .isEqualTo(1);
+        assertThat(err.toString()).isEqualTo(
+            "bourse trading-state: no media driver at " + missing + " (--aeron-dir or BOURSE_AERON_DIR): " +
+            "is the exchange running?" + System.lineSeparator());
+    }
+
+    private int admin(final String... args)
+    {
+        final List<String> all = new ArrayList<>(List.of("admin"));
+        all.addAll(List.of(args));
+        if (!all.contains("--aeron-dir"))
+        {
+            all.addAll(List.of("--aeron-dir", driver.aeronDirectoryName()));
+        }
+        return BourseMain.commandLine()
+            .setOut(new PrintWriter(out, true))
+            .setErr(new PrintWriter(err, true))
+            .execute(all.toArray(String[]::new));
+    }
+
+    /**
+     * Waits until the shard has taken one command of the type: the admin command and the test's orders come on two
+     * publications, which the shard may poll in either order.
+     */
+    private void awaitTaken(final String commandType)
+    {
+        final String taken = "bourse_engine_commands_total{type=\"" + commandType + "\"} 1.0";
+        while (!scrapeEngineMetrics().contains(taken))
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    private String scrapeEngineMetrics()
+    {
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + engine.metricsPort() +
+                "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            throw new AssertionError("engine metrics: " + ex, ex);
+        }
+    }
+
+    private void newOrder(final String side, final long quantity, final long price, final String firm)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+        final NewOrderEncoder encoder = new NewOrderEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(1)
+            .clientOrderId(nextClientOrderId++)
+            .symbol("AAPL    ")
+            .side(Side.valueOf(side))
+            .quantity(quantity)
+            .price(price)
+            .timeInForce(DAY)
+            .firm(firm)
+            .minimumQuantity(0)
+            .display((byte)'Y');
+        while (commands.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) < 0)
+        {
+            Thread.yield();
+        }
+    }
+
+    /** @return the first {@code count} rejects, cancels and executions the shard publishes (10 s at most), as text. */
+    private List<String> awaitAnswers(final int count)
+    {
+        final List<String> answers = new ArrayList<>();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final OrderRejectedDecoder rejected = new OrderRejectedDecoder();
+        final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
+        final OrderExecutedDecoder executed = new OrderExecutedDecoder();
+        final long deadlineNs = System.nanoTime() + 10_000_000_000L;
+        while (answers.size() < count && System.nanoTime() - deadlineNs < 0)
+        {
+            events.poll((buffer, offset, length, frameHeader) ->
+            {
+                header.wrap(buffer, offset);
+                final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+                switch (header.templateId())
+                {
+                    case OrderRejectedDecoder.TEMPLATE_ID ->
+                    {
+                        rejected.wrap(buffer, body, header.blockLength(), header.version());
+                        answers.add("rejected " + rejected.clientOrderId() + " " + (char)rejected.reason());
+                    }
+                    case OrderCanceledDecoder.TEMPLATE_ID ->
+                    {
+                        canceled.wrap(buffer, body, header.blockLength(), header.version());
+                        answers.add("canceled " + canceled.clientOrderId() + " " + canceled.canceledQuantity() + " " +
+                            (char)canceled.reason());
+                    }
+                    case OrderExecutedDecoder.TEMPLATE_ID ->
+                    {
+                        executed.wrap(buffer, body, header.blockLength(), header.version());
+                        answers.add("executed " + executed.quantity() + " taker " + executed.takerClientOrderId() +
+                            " maker " + executed.makerClientOrderId());
+                    }
+                    default ->
+                    {
+                        // Accepted and Added: the answers that show an admin command's effect are the others.
+                    }
+                }
+            }, 10);
+            Thread.onSpinWait();
+        }
+        return answers;
+    }
+}

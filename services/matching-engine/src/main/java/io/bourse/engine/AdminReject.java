@@ -1,0 +1,31 @@
+package io.bourse.engine;
+
+/**
+ * Why the shard refused an admin command (engine-schema.xml SetTradingState, SetPriceBand, SetSelfTradePrevention),
+ * with the {@code reason} label of {@code bourse_engine_admin_rejects_total}. A refused command changes nothing and
+ * publishes no event; each kind is logged the first time only.
+ */
+enum AdminReject
+{
+    /** SetTradingState or SetPriceBand for a symbol this shard does not trade. */
+    UNKNOWN_SYMBOL("unknown_symbol"),
+    /** SetPriceBand with a reference price outside 0 to $199,999.99 or a band above 10000 basis points. */
+    INVALID_PRICE_BAND("invalid_price_band"),
+    /** SetTradingState with a state value the schema does not define. */
+    INVALID_TRADING_STATE("invalid_trading_state"),
+    /** SetSelfTradePrevention with a mode value the schema does not define. */
+    INVALID_SELF_TRADE_PREVENTION("invalid_self_trade_prevention");
+
+    private final String label;
+
+    AdminReject(final String label)
+    {
+        this.label = label;
+    }
+
+    /** @return the metric label value. */
+    String label()
+    {
+        return label;
+    }
+}
