@@ -5,6 +5,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
+import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.OrderCancelDecoder;
 import io.bourse.sbe.md.OrderDeleteDecoder;
@@ -20,8 +21,15 @@ import java.nio.ByteBuffer;
 
 /**
  * Translates Bourse SBE market data (schemas/market-data-schema.xml) into NASDAQ TotalView-ITCH 5.0 messages: Add
- * Order (§4.3.1), Order Executed (§4.4.1), Order Cancel (§4.4.3), Order Delete (§4.4.4) and Order Replace (§4.4.5).
- * Trades, price levels and best bid and offer have no ITCH form here: ITCH carries executions on the resting order.
+ * Order (§4.3.1), Order Executed (§4.4.1), Order Cancel (§4.4.3), Order Delete (§4.4.4), Order Replace (§4.4.5) and
+ * Trade (§4.5.1, non-cross).
+ *
+ * <p>ITCH carries an execution against a displayed resting order on that order, as Order Executed 'E': the Trade
+ * that follows it in the market data (makerDisplayed TRUE) has no ITCH form. An execution against a resting order
+ * that is not displayed (OUCH 4.2 Display N or M, never sent as Add Order) arrives as a Trade alone (makerDisplayed
+ * FALSE) and becomes Trade 'P', the message NASDAQ uses for executions of non-displayable orders: Order Reference
+ * Number 0, and Buy/Sell Indicator always 'B' whatever side rested, as NASDAQ has sent it since 2014; Shares, Price
+ * and Match Number of the execution. Price levels and best bid and offer have no ITCH form.
  *
  * <p>Stock Locate is the symbol's locate code from the {@link SymbolDirectory}, Tracking Number is 0, the 6-byte
  * Timestamp is the nanoseconds since midnight of the market data, Stock is the 8 space-padded symbol bytes, and
@@ -29,7 +37,10 @@ import java.nio.ByteBuffer;
  */
 public final class ItchTranslator
 {
-    /** Result of {@link #translate} for market data that has no ITCH form (Trade, PriceLevelUpdate, BestBidOffer). */
+    /**
+     * Result of {@link #translate} for market data that has no ITCH form: the Trade of a displayed maker (or of
+     * schema version 0, which does not say), PriceLevelUpdate and BestBidOffer.
+     */
     public static final int NO_ITCH_FORM = 0;
     /** Result of {@link #translate} for a message that cannot be translated. */
     public static final int NOT_TRANSLATED = -1;
@@ -43,10 +54,14 @@ public final class ItchTranslator
     public static final int ORDER_DELETE_LENGTH = 19;
     /** Length of ITCH 5.0 Order Replace 'U'. */
     public static final int ORDER_REPLACE_LENGTH = 35;
+    /** Length of ITCH 5.0 Trade (non-cross) 'P'. */
+    public static final int TRADE_LENGTH = 44;
     /** Longest message this class writes. */
-    public static final int MAX_LENGTH = ADD_ORDER_LENGTH;
+    public static final int MAX_LENGTH = TRADE_LENGTH;
 
     private static final long MISSING_LOCATE = 0;
+    /** ITCH 5.0 Trade Order Reference Number: NASDAQ zeroes it on executions of non-displayable orders. */
+    private static final long UNDISCLOSED_ORDER_REFERENCE_NUMBER = 0;
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final AddOrderDecoder addOrderDecoder = new AddOrderDecoder();
@@ -54,11 +69,13 @@ public final class ItchTranslator
     private final OrderCancelDecoder orderCancelDecoder = new OrderCancelDecoder();
     private final OrderDeleteDecoder orderDeleteDecoder = new OrderDeleteDecoder();
     private final OrderReplaceDecoder orderReplaceDecoder = new OrderReplaceDecoder();
+    private final TradeDecoder tradeDecoder = new TradeDecoder();
     private final ITCH50.AddOrder addOrder = new ITCH50.AddOrder();
     private final ITCH50.OrderExecuted orderExecuted = new ITCH50.OrderExecuted();
     private final ITCH50.OrderCancel orderCancel = new ITCH50.OrderCancel();
     private final ITCH50.OrderDelete orderDelete = new ITCH50.OrderDelete();
     private final ITCH50.OrderReplace orderReplace = new ITCH50.OrderReplace();
+    private final ITCH50.Trade trade = new ITCH50.Trade();
     private final Long2LongHashMap locateBySymbol = new Long2LongHashMap(MISSING_LOCATE);
     private long timestampNs;
 
@@ -103,8 +120,9 @@ public final class ItchTranslator
      * @param length of the SBE message in bytes.
      * @param dst    receives the ITCH message at its position (big-endian, as ITCH is), which advances; needs
      *               {@link #MAX_LENGTH} bytes remaining.
-     * @return the ITCH length in bytes; {@link #NO_ITCH_FORM} for trades and L2/L1; {@link #NOT_TRANSLATED} for
-     *         another schema, an unknown template, a short message or a symbol outside the directory.
+     * @return the ITCH length in bytes; {@link #NO_ITCH_FORM} for the trades of displayed makers and L2/L1;
+     *         {@link #NOT_TRANSLATED} for another schema, an unknown template, a short message, a symbol outside the
+     *         directory or a field value outside the schema.
      */
     public int translate(final DirectBuffer buffer, final int offset, final int length, final ByteBuffer dst)
     {
@@ -128,8 +146,8 @@ public final class ItchTranslator
             case OrderCancelDecoder.TEMPLATE_ID -> orderCancel(buffer, bodyOffset, blockLength, version, dst);
             case OrderDeleteDecoder.TEMPLATE_ID -> orderDelete(buffer, bodyOffset, blockLength, version, dst);
             case OrderReplaceDecoder.TEMPLATE_ID -> orderReplace(buffer, bodyOffset, blockLength, version, dst);
-            case TradeDecoder.TEMPLATE_ID, PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID ->
-                NO_ITCH_FORM;
+            case TradeDecoder.TEMPLATE_ID -> trade(buffer, bodyOffset, blockLength, version, dst);
+            case PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
             default -> NOT_TRANSLATED;
         };
     }
@@ -249,5 +267,37 @@ public final class ItchTranslator
         orderReplace.price = decoder.price();
         orderReplace.put(dst);
         return ORDER_REPLACE_LENGTH;
+    }
+
+    private int trade(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final TradeDecoder decoder = tradeDecoder.wrap(buffer, offset, blockLength, version);
+        final short makerDisplayed = decoder.makerDisplayedRaw();
+        if (BooleanType.FALSE.value() != makerDisplayed)
+        {
+            // TRUE: Order Executed has carried the execution; NULL_VAL: a version 0 Trade, which does not say.
+            return BooleanType.TRUE.value() == makerDisplayed || BooleanType.NULL_VAL.value() == makerDisplayed ?
+                NO_ITCH_FORM : NOT_TRANSLATED;
+        }
+        final long symbol = Symbols.pack(buffer, offset + TradeDecoder.symbolEncodingOffset());
+        final int locate = (int)locateBySymbol.get(symbol);
+        if (MISSING_LOCATE == locate)
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        trade.stockLocate = locate;
+        trade.trackingNumber = 0;
+        trade.timestampHigh = timestampHigh(timestampNs);
+        trade.timestampLow = timestampLow(timestampNs);
+        trade.orderReferenceNumber = UNDISCLOSED_ORDER_REFERENCE_NUMBER;
+        trade.buySellIndicator = ITCH50.BUY;
+        trade.shares = decoder.quantity();
+        trade.stock = symbol;
+        trade.price = decoder.price();
+        trade.matchNumber = decoder.matchNumber();
+        trade.put(dst);
+        return TRADE_LENGTH;
     }
 }

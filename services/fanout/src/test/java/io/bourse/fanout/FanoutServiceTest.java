@@ -12,6 +12,8 @@ import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.mdpublisher.MdPublisherContext;
+import io.bourse.mdpublisher.MdPublisherService;
 import io.bourse.sbe.md.Side;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -36,22 +38,32 @@ import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 import static io.bourse.fanout.ItchEvents.AddOrder;
+import static io.bourse.fanout.ItchEvents.OrderExecuted;
 import static io.bourse.fanout.ItchEvents.StockDirectory;
 import static io.bourse.fanout.ItchEvents.SystemEvent;
+import static io.bourse.fanout.ItchEvents.Trade;
+import static io.bourse.sbe.engine.Side.BUY;
+import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A real media driver, a real fanout on ephemeral ports, and nassau SoupBinTCP clients parsing ITCH 5.0. */
+/**
+ * A real media driver, a real fanout on ephemeral ports (fed by the test, or by a real md-publisher fed engine events),
+ * and nassau SoupBinTCP clients parsing ITCH 5.0.
+ */
 @Timeout(30)
 class FanoutServiceTest
 {
     private static final long T = 34_200_123_456_789L;
+    private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
 
     @TempDir
     Path tempDir;
 
     private final MarketDataEncoder sbe = new MarketDataEncoder();
+    private final EngineEventEncoder engine = new EngineEventEncoder();
     private final List<Subscriber> subscribers = new ArrayList<>();
     private MediaDriver driver;
+    private StreamLayout layout;
     private FanoutService service;
     private Aeron aeron;
     private Publication marketData;
@@ -67,10 +79,10 @@ class FanoutServiceTest
             .dirDeleteOnShutdown(true));
         final Path credentials = Files.writeString(
             tempDir.resolve("credentials.csv"), "username,password,firm\nsub1,secret1,SUBA\nsub2,secret2,SUBB\n");
-        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
         service = FanoutService.launch(new FanoutContext()
             .layout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .symbolDirectory(SYMBOLS)
             .credentialsFile(credentials)
             .port(0)
             .metricsPort(0)
@@ -126,6 +138,39 @@ class FanoutServiceTest
     }
 
     @Test
+    void shouldSendExecutionAgainstNonDisplayedOrderAsTradeWhenMdPublisherPrintsIt() throws Exception
+    {
+        final Subscriber subscriber = connect();
+        subscriber.login("sub1", "secret1");
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
+
+        try (MdPublisherService mdPublisher = MdPublisherService.launch(new MdPublisherContext()
+                .layout(layout)
+                .symbolDirectory(SYMBOLS)
+                .metricsPort(0)
+                .jvmMetrics(false));
+            Publication shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0)))
+        {
+            awaitTrue(shard0::isConnected);
+            offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+            offer(shard0, engine.orderAdded(T, "AAPL", 18, SELL, 500, 1_500_100, 'N'));
+            offer(shard0, engine.orderExecuted(T + 10, "AAPL", 33, 100, 1_500_100, BUY, 49, 17, 200));
+            offer(shard0, engine.orderExecuted(T + 20, "AAPL", 34, 200, 1_500_100, BUY, 50, 18, 300));
+
+            // The displayed maker's execution is Order Executed only: its Trade would come before the hidden one.
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 6);
+            assertThat(subscriber.itch.messages.subList(3, subscriber.itch.messages.size())).containsExactly(
+                new AddOrder(1, 0, T, 17, 'S', 300, "AAPL", 1_500_100),
+                new OrderExecuted(1, 0, T + 10, 17, 100, 33),
+                new Trade(1, 0, T + 20, 0, 'B', 200, "AAPL", 1_500_100, 34));
+        }
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_messages_in_total 8.0\n")
+            .contains("bourse_fanout_messages_out_total 6.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    @Test
     void shouldRejectLoginWithWrongPassword() throws Exception
     {
         final Subscriber subscriber = connect();
@@ -177,6 +222,11 @@ class FanoutServiceTest
     private void offer(final int length)
     {
         awaitTrue(() -> marketData.offer(sbe.buffer, 0, length) > 0);
+    }
+
+    private void offer(final Publication shard, final int length)
+    {
+        awaitTrue(() -> shard.offer(engine.buffer, 0, length) > 0);
     }
 
     private String scrapeMetrics() throws Exception

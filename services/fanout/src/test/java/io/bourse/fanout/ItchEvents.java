@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class ItchEvents implements ITCH50Listener
 {
-    sealed interface Message permits SystemEvent, StockDirectory, AddOrder
+    sealed interface Message permits SystemEvent, StockDirectory, AddOrder, OrderExecuted, Trade
     {
     }
 
@@ -30,6 +30,18 @@ final class ItchEvents implements ITCH50Listener
     record AddOrder(
         int stockLocate, int trackingNumber, long timestampNs, long orderReferenceNumber, char buySellIndicator,
         long shares, String stock, long price) implements Message
+    {
+    }
+
+    record OrderExecuted(
+        int stockLocate, int trackingNumber, long timestampNs, long orderReferenceNumber, long executedShares,
+        long matchNumber) implements Message
+    {
+    }
+
+    record Trade(
+        int stockLocate, int trackingNumber, long timestampNs, long orderReferenceNumber, char buySellIndicator,
+        long shares, String stock, long price, long matchNumber) implements Message
     {
     }
 
@@ -53,7 +65,7 @@ final class ItchEvents implements ITCH50Listener
     public void addOrder(final ITCH50.AddOrder message)
     {
         messages.add(new AddOrder(message.stockLocate, message.trackingNumber,
-            ((long)message.timestampHigh << 32) | message.timestampLow, message.orderReferenceNumber,
+            timestampNs(message.timestampHigh, message.timestampLow), message.orderReferenceNumber,
             (char)message.buySellIndicator, message.shares, Symbols.toString(message.stock), message.price));
     }
 
@@ -114,7 +126,9 @@ final class ItchEvents implements ITCH50Listener
     @Override
     public void orderExecuted(final ITCH50.OrderExecuted message)
     {
-        throw unexpected(message);
+        messages.add(new OrderExecuted(message.stockLocate, message.trackingNumber,
+            timestampNs(message.timestampHigh, message.timestampLow), message.orderReferenceNumber,
+            message.executedShares, message.matchNumber));
     }
 
     @Override
@@ -144,7 +158,10 @@ final class ItchEvents implements ITCH50Listener
     @Override
     public void trade(final ITCH50.Trade message)
     {
-        throw unexpected(message);
+        messages.add(new Trade(message.stockLocate, message.trackingNumber,
+            timestampNs(message.timestampHigh, message.timestampLow), message.orderReferenceNumber,
+            (char)message.buySellIndicator, message.shares, Symbols.toString(message.stock), message.price,
+            message.matchNumber));
     }
 
     @Override
@@ -169,6 +186,11 @@ final class ItchEvents implements ITCH50Listener
     public void rpii(final ITCH50.RPII message)
     {
         throw unexpected(message);
+    }
+
+    private static long timestampNs(final int timestampHigh, final long timestampLow)
+    {
+        return ((long)timestampHigh << 32) | timestampLow;
     }
 
     private static AssertionError unexpected(final ITCH50.Message message)

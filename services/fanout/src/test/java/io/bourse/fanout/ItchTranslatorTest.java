@@ -1,11 +1,15 @@
 package io.bourse.fanout;
 
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.sbe.md.BooleanType;
+import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.TradeEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.HexFormat;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,11 +92,44 @@ class ItchTranslatorTest
     }
 
     @Test
+    void shouldTranslateTradeOfNonDisplayedMakerIntoTradeNonCross()
+    {
+        final int length = translate(sbe.trade(T, "MSFT", 49, Side.BUY, 200, 1_500_100, BooleanType.FALSE));
+
+        assertThat(length).isEqualTo(ItchTranslator.TRADE_LENGTH).isEqualTo(44);
+        assertThat(written()).isEqualTo(tradeNonCross(2, T, 200, MSFT, 1_500_100, 49));
+        assertThat(translator.timestampNs()).isEqualTo(T);
+    }
+
+    @Test
+    void shouldSendBuyIndicatorWhateverSideRestedWhenTranslatingTrade()
+    {
+        // A sell aggressor means a bid rested; NASDAQ still sends 'B' (always since 2014).
+        final int length = translate(sbe.trade(T, "AAPL", 50, Side.SELL, 100, 4_000_000, BooleanType.FALSE));
+
+        assertThat(length).isEqualTo(44);
+        assertThat(written()).isEqualTo(tradeNonCross(1, T, 100, "4141504C20202020", 4_000_000, 50));
+    }
+
+    @Test
     void shouldWriteNothingWhenMessageHasNoItchForm()
     {
-        assertThat(translate(sbe.trade(T, "MSFT", 49, 100, 1_500_100))).isEqualTo(ItchTranslator.NO_ITCH_FORM);
+        assertThat(translate(sbe.trade(T, "MSFT", 49, Side.BUY, 100, 1_500_100, BooleanType.TRUE)))
+            .isEqualTo(ItchTranslator.NO_ITCH_FORM);
         assertThat(translate(sbe.priceLevelUpdate(7, T, "MSFT", 1_500_100, 100)))
             .isEqualTo(ItchTranslator.NO_ITCH_FORM);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldWriteNothingForTradeOfSchemaVersion0()
+    {
+        final int length = sbe.trade(T, "MSFT", 49, Side.BUY, 100, 1_500_100, BooleanType.FALSE);
+        // Version 0: the block ends before makerDisplayed, which the message then does not carry.
+        sbe.buffer.putShort(0, (short)(TradeEncoder.BLOCK_LENGTH - 1), ByteOrder.LITTLE_ENDIAN);
+        sbe.buffer.putShort(6, (short)0, ByteOrder.LITTLE_ENDIAN);
+
+        assertThat(translate(length - 1)).isEqualTo(ItchTranslator.NO_ITCH_FORM);
         assertThat(itch.position()).isZero();
     }
 
@@ -101,12 +138,25 @@ class ItchTranslatorTest
     {
         assertThat(translate(sbe.addOrder(1, T, "IBM", 17, Side.BUY, 300, 1_500_100)))
             .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(translate(sbe.trade(T, "IBM", 49, Side.BUY, 100, 1_500_100, BooleanType.FALSE)))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
 
         final int length = sbe.orderDelete(T, "MSFT", 17);
         sbe.buffer.putShort(4, (short)1);
         assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
         assertThat(translator.translate(new UnsafeBuffer(new byte[4]), 0, 4, itch))
             .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldRefuseTradeWhoseMakerDisplayedIsOutsideTheSchema()
+    {
+        final int length = sbe.trade(T, "MSFT", 49, Side.BUY, 100, 1_500_100, BooleanType.FALSE);
+        sbe.buffer.putByte(
+            MessageHeaderEncoder.ENCODED_LENGTH + TradeEncoder.makerDisplayedEncodingOffset(), (byte)2);
+
+        assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
         assertThat(itch.position()).isZero();
     }
 
@@ -128,6 +178,28 @@ class ItchTranslatorTest
         final byte[] bytes = new byte[itch.position()];
         itch.flip().get(bytes);
         return bytes;
+    }
+
+    /**
+     * ITCH 5.0 §4.5.1 Trade Message (Non-Cross), built field by field at the offsets of the spec's table, big-endian.
+     */
+    private static byte[] tradeNonCross(
+        final int stockLocate, final long timestampNs, final int shares, final String stockHex, final int price,
+        final long matchNumber)
+    {
+        return ByteBuffer.allocate(44)
+            .put(0, (byte)'P')                                  // Message Type
+            .putShort(1, (short)stockLocate)                    // Stock Locate
+            .putShort(3, (short)0)                              // Tracking Number
+            .putShort(5, (short)(timestampNs >>> 32))           // Timestamp, 6 bytes
+            .putInt(7, (int)timestampNs)
+            .putLong(11, 0)                                     // Order Reference Number: 0
+            .put(19, (byte)'B')                                 // Buy/Sell Indicator: always B
+            .putInt(20, shares)                                 // Shares
+            .put(24, hex(stockHex))                             // Stock
+            .putInt(32, price)                                  // Price
+            .putLong(36, matchNumber)                           // Match Number
+            .array();
     }
 
     static byte[] hex(final String spaced)

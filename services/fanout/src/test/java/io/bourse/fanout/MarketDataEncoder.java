@@ -2,6 +2,7 @@ package io.bourse.fanout;
 
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderEncoder;
+import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
@@ -89,15 +90,17 @@ final class MarketDataEncoder
     }
 
     int trade(
-        final long timestampNs, final String symbol, final long matchNumber, final long quantity, final long price)
+        final long timestampNs, final String symbol, final long matchNumber, final Side aggressorSide,
+        final long quantity, final long price, final BooleanType makerDisplayed)
     {
         final TradeEncoder encoder = new TradeEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(6)
             .timestampNs(timestampNs)
             .matchNumber(matchNumber)
-            .aggressorSide(Side.BUY)
+            .aggressorSide(aggressorSide)
             .quantity(quantity)
-            .price(price);
+            .price(price)
+            .makerDisplayed(makerDisplayed);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + TradeEncoder.symbolEncodingOffset());
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }

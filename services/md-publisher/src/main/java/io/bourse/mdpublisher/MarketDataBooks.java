@@ -13,13 +13,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Orders that are not displayed (OUCH 4.2 Display N non-displayed and M midpoint peg) never appear: no Add Order,
  * no level, no BBO. Only their reference numbers are kept, so that their later events are told apart from errors: an
- * execution against one prints a Trade alone (ITCH 5.0 §4.6.1 Trade, non-cross: an execution of a non-displayable
- * order), and its cancels and replaces publish nothing. An order keeps its display for life, replaces included.
+ * execution against one prints a Trade alone, marked as having a maker that is not displayed (ITCH 5.0 §4.5.1 Trade,
+ * non-cross: an execution of a non-displayable order), and its cancels and replaces publish nothing. An order keeps
+ * its display for life, replaces included. The Trade of a displayed maker is marked displayed: Order Executed has
+ * already carried that execution.
  *
  * <p>Order reference numbers are unique per day across shards, so one map holds the orders of every symbol. Orders
  * and levels are pooled: the steady state allocates nothing. An event that does not fit the book (an unknown symbol
  * or order, sizes out of step with the engine, as after joining the event streams late) is counted as an error and
- * the book follows the engine's numbers; an execution against an unknown order is still printed as a trade.
+ * the book follows the engine's numbers; an execution against an unknown order is still printed as a trade, marked
+ * as not displayed since no Order Executed carries it.
  * Not thread safe: the publisher thread owns it.
  */
 public final class MarketDataBooks implements EngineEventListener
@@ -87,8 +90,8 @@ public final class MarketDataBooks implements EngineEventListener
     }
 
     /**
-     * Publishes Order Executed on the maker, the trade, the maker's level and the BBO if it changed; the trade alone
-     * when the maker is not displayed.
+     * Publishes Order Executed on the maker, the trade marked maker displayed, the maker's level and the BBO if it
+     * changed; the trade alone, marked maker not displayed, when the maker is not displayed or unknown.
      */
     @Override
     public void onOrderExecuted(
@@ -108,7 +111,7 @@ public final class MarketDataBooks implements EngineEventListener
             {
                 errorCount.incrementAndGet();
             }
-            listener.onTrade(timestampNs, symbol, matchNumber, takerSide, quantity, price);
+            listener.onTrade(timestampNs, symbol, matchNumber, takerSide, quantity, price, false);
             return;
         }
         final SymbolBook book = order.book;
@@ -116,7 +119,7 @@ public final class MarketDataBooks implements EngineEventListener
         final long levelPrice = order.price;
 
         listener.onOrderExecuted(timestampNs, book.symbol, makerOrderId, quantity, matchNumber, price);
-        listener.onTrade(timestampNs, book.symbol, matchNumber, takerSide, quantity, price);
+        listener.onTrade(timestampNs, book.symbol, matchNumber, takerSide, quantity, price, true);
         take(order, quantity, makerLeaves);
         publishLevel(timestampNs, book, side, levelPrice);
         publishBestBidOffer(timestampNs, book);

@@ -66,16 +66,21 @@ public interface MarketDataListener
         long timestampNs, long symbol, long originalOrderId, long newOrderId, long quantity, long price);
 
     /**
-     * A trade print.
+     * A trade print, one per execution. When the maker was displayed it follows that execution's Order Executed;
+     * otherwise it is the execution's only market data (ITCH 5.0 §4.5.1 Trade, non-cross).
      *
-     * @param timestampNs   engine time.
-     * @param symbol        packed symbol.
-     * @param matchNumber   engine match number.
-     * @param aggressorSide side of the incoming order.
-     * @param quantity      shares.
-     * @param price         execution price.
+     * @param timestampNs    engine time.
+     * @param symbol         packed symbol.
+     * @param matchNumber    engine match number.
+     * @param aggressorSide  side of the incoming order.
+     * @param quantity       shares.
+     * @param price          execution price.
+     * @param makerDisplayed true when the resting order was on the displayed book (its execution was published as
+     *                       Order Executed); false when it was not displayed (OUCH 4.2 Display N or M) or unknown.
      */
-    void onTrade(long timestampNs, long symbol, long matchNumber, Side aggressorSide, long quantity, long price);
+    void onTrade(
+        long timestampNs, long symbol, long matchNumber, Side aggressorSide, long quantity, long price,
+        boolean makerDisplayed);
 
     /**
      * L2: the aggregate at one price level changed.

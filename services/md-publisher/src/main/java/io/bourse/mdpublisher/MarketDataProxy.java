@@ -6,6 +6,7 @@ import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
+import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
@@ -145,7 +146,7 @@ final class MarketDataProxy implements MarketDataListener
     @Override
     public void onTrade(
         final long timestampNs, final long symbol, final long matchNumber, final Side aggressorSide,
-        final long quantity, final long price)
+        final long quantity, final long price, final boolean makerDisplayed)
     {
         trade.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .sequenceNumber(nextSequenceNumber++)
@@ -153,7 +154,8 @@ final class MarketDataProxy implements MarketDataListener
             .matchNumber(matchNumber)
             .aggressorSide(side(aggressorSide))
             .quantity(quantity)
-            .price(price);
+            .price(price)
+            .makerDisplayed(makerDisplayed ? BooleanType.TRUE : BooleanType.FALSE);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + TradeEncoder.symbolEncodingOffset());
         publish(TradeEncoder.TEMPLATE_ID, trade.encodedLength(), timestampNs);
     }

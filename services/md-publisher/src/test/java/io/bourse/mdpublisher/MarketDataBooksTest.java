@@ -72,7 +72,7 @@ class MarketDataBooksTest
     }
 
     @Test
-    void shouldPublishExecutionTradeLevelAndBboWhenMakerIsPartiallyFilled()
+    void shouldPublishExecutionTradeMarkedMakerDisplayedLevelAndBboWhenMakerIsPartiallyFilled()
     {
         books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true);
         events.drain();
@@ -81,7 +81,7 @@ class MarketDataBooksTest
 
         assertThat(events.drain()).containsExactly(
             new Executed(T2, "AAPL", 17, 100, 5, 1_500_100),
-            new Trade(T2, "AAPL", 5, Side.BUY, 100, 1_500_100),
+            new Trade(T2, "AAPL", 5, Side.BUY, 100, 1_500_100, true),
             new Level(T2, "AAPL", Side.SELL, 1_500_100, 200, 1),
             new Bbo(T2, "AAPL", 0, 0, 1_500_100, 200));
         assertThat(books.openOrderCount()).isEqualTo(1);
@@ -99,7 +99,7 @@ class MarketDataBooksTest
 
         assertThat(events.drain()).containsExactly(
             new Executed(T2, "AAPL", 17, 100, 5, 1_500_000),
-            new Trade(T2, "AAPL", 5, Side.SELL, 100, 1_500_000),
+            new Trade(T2, "AAPL", 5, Side.SELL, 100, 1_500_000, true),
             new Level(T2, "AAPL", Side.BUY, 1_500_000, 0, 0),
             new Bbo(T2, "AAPL", 1_499_900, 200, 0, 0));
         assertThat(books.openOrderCount()).isEqualTo(1);
@@ -226,7 +226,7 @@ class MarketDataBooksTest
             new Level(T2, "AAPL", Side.BUY, 1_500_000, 0, 0),
             new Bbo(T2, "AAPL", 0, 0, 1_500_100, 50),
             new Executed(T2, "AAPL", 33, 50, 5, 1_500_100),
-            new Trade(T2, "AAPL", 5, Side.BUY, 50, 1_500_100),
+            new Trade(T2, "AAPL", 5, Side.BUY, 50, 1_500_100, true),
             new Level(T2, "AAPL", Side.SELL, 1_500_100, 0, 0),
             new Bbo(T2, "AAPL", 0, 0, 0, 0),
             new AddOrder(T2, "AAPL", 49, Side.BUY, 50, 1_500_100),
@@ -237,11 +237,11 @@ class MarketDataBooksTest
     }
 
     @Test
-    void shouldPrintTradeAndCountErrorWhenMakerIsUnknown()
+    void shouldPrintTradeMarkedMakerNotDisplayedAndCountErrorWhenMakerIsUnknown()
     {
         books.onOrderExecuted(T1, 5, AAPL, 100, 1_500_000, Side.SELL, TAKER, 0, 99, 0);
 
-        assertThat(events.drain()).containsExactly(new Trade(T1, "AAPL", 5, Side.SELL, 100, 1_500_000));
+        assertThat(events.drain()).containsExactly(new Trade(T1, "AAPL", 5, Side.SELL, 100, 1_500_000, false));
         assertThat(errors).hasValue(1);
     }
 
@@ -261,7 +261,7 @@ class MarketDataBooksTest
     }
 
     @Test
-    void shouldPublishOnlyTheTradeWhenTheMakerIsNotDisplayed()
+    void shouldPublishOnlyTheTradeMarkedMakerNotDisplayedWhenTheMakerIsNotDisplayed()
     {
         books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
         books.onOrderAdded(T1, 33, AAPL, Side.SELL, 300, 1_500_100, false);
@@ -271,8 +271,8 @@ class MarketDataBooksTest
         books.onOrderExecuted(T3, 6, AAPL, 100, 1_500_100, Side.BUY, TAKER + 1, 0, 33, 0);
 
         assertThat(events.drain()).containsExactly(
-            new Trade(T2, "AAPL", 5, Side.BUY, 200, 1_500_100),
-            new Trade(T3, "AAPL", 6, Side.BUY, 100, 1_500_100));
+            new Trade(T2, "AAPL", 5, Side.BUY, 200, 1_500_100, false),
+            new Trade(T3, "AAPL", 6, Side.BUY, 100, 1_500_100, false));
         assertThat(books.hiddenOrderCount()).isZero();
         assertThat(books.openOrderCount()).isEqualTo(1);
         assertThat(errors).hasValue(0);
@@ -306,7 +306,7 @@ class MarketDataBooksTest
 
         assertThat(events.drain()).containsExactly(
             new Executed(T3, "AAPL", 33, 100, 5, 1_500_200),
-            new Trade(T3, "AAPL", 5, Side.BUY, 100, 1_500_200),
+            new Trade(T3, "AAPL", 5, Side.BUY, 100, 1_500_200, true),
             new Level(T3, "AAPL", Side.SELL, 1_500_200, 200, 1),
             new Bbo(T3, "AAPL", 0, 0, 1_500_200, 200));
         assertThat(errors).hasValue(0);
@@ -323,7 +323,7 @@ class MarketDataBooksTest
 
         assertThat(events.drain()).containsExactly(
             new Executed(T2, "AAPL", 17, 100, 5, 1_500_100),
-            new Trade(T2, "AAPL", 5, Side.BUY, 100, 1_500_100),
+            new Trade(T2, "AAPL", 5, Side.BUY, 100, 1_500_100, true),
             new Level(T2, "AAPL", Side.SELL, 1_500_100, 0, 0),
             new Bbo(T2, "AAPL", 0, 0, 0, 0));
         assertThat(books.hiddenOrderCount()).isZero();

@@ -62,7 +62,7 @@ final class MarketDataCapture implements FragmentHandler
                 trade.wrap(buffer, body, header.blockLength(), header.version());
                 sequenceNumber = trade.sequenceNumber();
                 events.onTrade(trade.timestampNs(), Symbols.pack(trade.symbol()), trade.matchNumber(),
-                    side(trade.aggressorSide()), trade.quantity(), trade.price());
+                    side(trade.aggressorSide()), trade.quantity(), trade.price(), makerDisplayed(trade));
             }
             case PriceLevelUpdateDecoder.TEMPLATE_ID ->
             {
@@ -81,6 +81,16 @@ final class MarketDataCapture implements FragmentHandler
             default -> throw new IllegalStateException("unexpected template " + header.templateId());
         }
         messages.add(new Sequenced(sequenceNumber, events.drain().get(0)));
+    }
+
+    private static boolean makerDisplayed(final TradeDecoder trade)
+    {
+        return switch (trade.makerDisplayed())
+        {
+            case TRUE -> true;
+            case FALSE -> false;
+            case NULL_VAL -> throw new IllegalStateException("Trade without makerDisplayed");
+        };
     }
 
     private static Side side(final io.bourse.sbe.md.Side side)

@@ -35,8 +35,9 @@ final class MarketDataEvents implements MarketDataListener
     {
     }
 
-    record Trade(long timestampNs, String symbol, long matchNumber, Side aggressorSide, long quantity, long price)
-        implements Message
+    record Trade(
+        long timestampNs, String symbol, long matchNumber, Side aggressorSide, long quantity, long price,
+        boolean makerDisplayed) implements Message
     {
     }
 
@@ -100,9 +101,10 @@ final class MarketDataEvents implements MarketDataListener
     @Override
     public void onTrade(
         final long timestampNs, final long symbol, final long matchNumber, final Side aggressorSide,
-        final long quantity, final long price)
+        final long quantity, final long price, final boolean makerDisplayed)
     {
-        messages.add(new Trade(timestampNs, Symbols.toString(symbol), matchNumber, aggressorSide, quantity, price));
+        messages.add(new Trade(
+            timestampNs, Symbols.toString(symbol), matchNumber, aggressorSide, quantity, price, makerDisplayed));
     }
 
     @Override

@@ -104,10 +104,10 @@ class MdPublisherServiceTest
             new Sequenced(5, new Level(T1 + 10, "MSFT", Side.BUY, 4_000_000, 100, 1)),
             new Sequenced(6, new Bbo(T1 + 10, "MSFT", 4_000_000, 100, 0, 0)),
             new Sequenced(7, new Executed(T1 + 20, "AAPL", 17, 100, 33, 1_500_100)),
-            new Sequenced(8, new Trade(T1 + 20, "AAPL", 33, Side.BUY, 100, 1_500_100)),
+            new Sequenced(8, new Trade(T1 + 20, "AAPL", 33, Side.BUY, 100, 1_500_100, true)),
             new Sequenced(9, new Level(T1 + 20, "AAPL", Side.SELL, 1_500_100, 200, 1)),
             new Sequenced(10, new Bbo(T1 + 20, "AAPL", 0, 0, 1_500_100, 200)),
-            new Sequenced(11, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100)));
+            new Sequenced(11, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100, false)));
 
         final String metrics = HttpClient.newHttpClient().send(
             HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
