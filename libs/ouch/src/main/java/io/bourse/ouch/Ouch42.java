@@ -3,7 +3,7 @@ package io.bourse.ouch;
 /**
  * Constants of NASDAQ OUCH 4.2: message types by direction, field sizes, and the code values of the character
  * fields (Buy/Sell Indicator, Time in Force, Display, Capacity, Order State, Liquidity Flag, Event Code and the
- * Rejected and Canceled reasons), named as the specification names them.
+ * Rejected, Canceled and Broken Trade reasons), named as the specification names them.
  */
 public final class Ouch42
 {
@@ -14,6 +14,8 @@ public final class Ouch42
     public static final byte REPLACE_ORDER = 'U';
     /** Cancel Order message type. */
     public static final byte CANCEL_ORDER = 'X';
+    /** Modify Order message type. */
+    public static final byte MODIFY_ORDER = 'M';
 
     // Outbound messages (exchange to client), OUCH 4.2 §4.
     /** System Event message type. */
@@ -28,6 +30,18 @@ public final class Ouch42
     public static final byte EXECUTED = 'E';
     /** Rejected message type. */
     public static final byte REJECTED = 'J';
+    /** AIQ Canceled message type. */
+    public static final byte AIQ_CANCELED = 'D';
+    /** Broken Trade message type. */
+    public static final byte BROKEN_TRADE = 'B';
+    /** Cancel Pending message type. */
+    public static final byte CANCEL_PENDING = 'P';
+    /** Cancel Reject message type. */
+    public static final byte CANCEL_REJECT = 'I';
+    /** Order Priority Update message type. */
+    public static final byte ORDER_PRIORITY_UPDATE = 'T';
+    /** Order Modified message type. */
+    public static final byte ORDER_MODIFIED = 'M';
 
     // Field sizes and value ranges, OUCH 4.2 §2.
     /** Length in bytes of an Order Token (alpha, space padded). */
@@ -214,6 +228,16 @@ public final class Ouch42
     public static final byte CANCEL_HALTED = 'H';
     /** Canceled: open protection, outside the opening price protection threshold. */
     public static final byte CANCEL_OPEN_PROTECTION = 'X';
+
+    // Broken Trade reasons, OUCH 4.2 Broken Trade Message.
+    /** Broken Trade: the trade was deemed clearly erroneous. */
+    public static final byte BROKEN_TRADE_ERRONEOUS = 'E';
+    /** Broken Trade: both parties agreed to break the trade. */
+    public static final byte BROKEN_TRADE_CONSENT = 'C';
+    /** Broken Trade: manually broken by an exchange supervisory terminal. */
+    public static final byte BROKEN_TRADE_SUPERVISORY = 'S';
+    /** Broken Trade: broken by an external third party. */
+    public static final byte BROKEN_TRADE_EXTERNAL = 'X';
 
     private Ouch42()
     {

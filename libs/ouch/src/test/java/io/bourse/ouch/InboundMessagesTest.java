@@ -227,4 +227,49 @@ class InboundMessagesTest
             assertThat(written(buffer, CancelOrder.LENGTH)).isEqualTo(spec);
         }
     }
+
+    @Nested
+    class ModifyOrderTest
+    {
+        private final byte[] spec = new SpecBytes()
+            .alpha('M')
+            .alpha("MOD-7", 14)
+            .alpha('T')
+            .integer4(2_500)
+            .toByteArray();
+
+        @Test
+        void shouldMatchSpecLengthWhenBuiltFromTable()
+        {
+            assertThat(spec).hasSize(ModifyOrder.LENGTH);
+            assertThat(ModifyOrder.LENGTH).isEqualTo(20);
+            assertThat(new ModifyOrder().encodedLength()).isEqualTo(20);
+        }
+
+        @Test
+        void shouldReadFieldsWhenWrappingSpecBytes()
+        {
+            final ModifyOrder message = new ModifyOrder().wrap(at(spec), OFFSET);
+            final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
+            message.getOrderToken(token);
+
+            assertThat(message.messageType()).isEqualTo(ModifyOrder.TYPE).isEqualTo(Ouch42.MODIFY_ORDER);
+            assertThat(message.orderTokenAsString()).isEqualTo("MOD-7");
+            assertThat(token).isEqualTo("MOD-7         ".getBytes());
+            assertThat(message.buySellIndicator()).isEqualTo(Ouch42.SIDE_SELL_SHORT);
+            assertThat(message.shares()).isEqualTo(2_500);
+        }
+
+        @Test
+        void shouldWriteSpecBytesWhenSettingFields()
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[OFFSET + ModifyOrder.LENGTH]);
+            new ModifyOrder().wrapAndApplyType(buffer, OFFSET)
+                .orderToken("MOD-7")
+                .buySellIndicator(Ouch42.SIDE_SELL_SHORT)
+                .shares(2_500);
+
+            assertThat(written(buffer, ModifyOrder.LENGTH)).isEqualTo(spec);
+        }
+    }
 }

@@ -5,6 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -363,6 +364,284 @@ class OutboundMessagesTest
                 .reason(Ouch42.REJECT_INVALID_STOCK);
 
             assertThat(written(buffer, OrderRejected.LENGTH)).isEqualTo(spec);
+        }
+    }
+
+    @Nested
+    class OrderModifiedTest
+    {
+        private final byte[] spec = new SpecBytes()
+            .alpha('M')
+            .integer8(TIMESTAMP_NS)
+            .alpha("MOD-7", 14)
+            .alpha('E')
+            .integer4(2_500)
+            .toByteArray();
+
+        @Test
+        void shouldMatchSpecLengthWhenBuiltFromTable()
+        {
+            assertThat(spec).hasSize(OrderModified.LENGTH);
+            assertThat(OrderModified.LENGTH).isEqualTo(28);
+        }
+
+        @Test
+        void shouldReadFieldsWhenWrappingSpecBytes()
+        {
+            final OrderModified message = new OrderModified().wrap(at(spec), OFFSET);
+
+            assertThat(message.messageType()).isEqualTo(OrderModified.TYPE).isEqualTo(Ouch42.ORDER_MODIFIED);
+            assertThat(message.timestamp()).isEqualTo(TIMESTAMP_NS);
+            assertThat(message.orderTokenAsString()).isEqualTo("MOD-7");
+            assertThat(message.buySellIndicator()).isEqualTo(Ouch42.SIDE_SELL_SHORT_EXEMPT);
+            assertThat(message.shares()).isEqualTo(2_500);
+        }
+
+        @Test
+        void shouldWriteSpecBytesWhenSettingFields()
+        {
+            final UnsafeBuffer buffer = empty(OrderModified.LENGTH);
+            new OrderModified().wrapAndApplyType(buffer, OFFSET)
+                .timestamp(TIMESTAMP_NS)
+                .orderToken("MOD-7")
+                .buySellIndicator(Ouch42.SIDE_SELL_SHORT_EXEMPT)
+                .shares(2_500);
+
+            assertThat(written(buffer, OrderModified.LENGTH)).isEqualTo(spec);
+        }
+    }
+
+    @Nested
+    class CancelPendingTest
+    {
+        private final byte[] spec = new SpecBytes()
+            .alpha('P')
+            .integer8(TIMESTAMP_NS)
+            .alpha("CROSS-1", 14)
+            .toByteArray();
+
+        @Test
+        void shouldMatchSpecLengthWhenBuiltFromTable()
+        {
+            assertThat(spec).hasSize(CancelPending.LENGTH);
+            assertThat(CancelPending.LENGTH).isEqualTo(23);
+        }
+
+        @Test
+        void shouldReadFieldsWhenWrappingSpecBytes()
+        {
+            final CancelPending message = new CancelPending().wrap(at(spec), OFFSET);
+
+            assertThat(message.messageType()).isEqualTo(CancelPending.TYPE).isEqualTo(Ouch42.CANCEL_PENDING);
+            assertThat(message.timestamp()).isEqualTo(TIMESTAMP_NS);
+            assertThat(message.orderTokenAsString()).isEqualTo("CROSS-1");
+        }
+
+        @Test
+        void shouldWriteSpecBytesWhenSettingFields()
+        {
+            final UnsafeBuffer buffer = empty(CancelPending.LENGTH);
+            new CancelPending().wrapAndApplyType(buffer, OFFSET)
+                .timestamp(TIMESTAMP_NS)
+                .orderToken("CROSS-1");
+
+            assertThat(written(buffer, CancelPending.LENGTH)).isEqualTo(spec);
+        }
+    }
+
+    @Nested
+    class CancelRejectTest
+    {
+        private final byte[] spec = new SpecBytes()
+            .alpha('I')
+            .integer8(TIMESTAMP_NS)
+            .alpha("CROSS-2", 14)
+            .toByteArray();
+
+        @Test
+        void shouldMatchSpecLengthWhenBuiltFromTable()
+        {
+            assertThat(spec).hasSize(CancelReject.LENGTH);
+            assertThat(CancelReject.LENGTH).isEqualTo(23);
+        }
+
+        @Test
+        void shouldReadFieldsWhenWrappingSpecBytes()
+        {
+            final CancelReject message = new CancelReject().wrap(at(spec), OFFSET);
+
+            assertThat(message.messageType()).isEqualTo(CancelReject.TYPE).isEqualTo(Ouch42.CANCEL_REJECT);
+            assertThat(message.timestamp()).isEqualTo(TIMESTAMP_NS);
+            assertThat(message.orderTokenAsString()).isEqualTo("CROSS-2");
+        }
+
+        @Test
+        void shouldWriteSpecBytesWhenSettingFields()
+        {
+            final UnsafeBuffer buffer = empty(CancelReject.LENGTH);
+            new CancelReject().wrapAndApplyType(buffer, OFFSET)
+                .timestamp(TIMESTAMP_NS)
+                .orderToken(at(spec), OFFSET + CancelReject.ORDER_TOKEN_OFFSET);
+
+            assertThat(written(buffer, CancelReject.LENGTH)).isEqualTo(spec);
+        }
+    }
+
+    @Nested
+    class OrderPriorityUpdateTest
+    {
+        private final byte[] spec = new SpecBytes()
+            .alpha('T')
+            .integer8(TIMESTAMP_NS)
+            .alpha("PEG-3", 14)
+            .integer4(1_234_500)
+            .alpha('M')
+            .integer8(0x0A0B_0C0D_0E0F_1011L)
+            .toByteArray();
+
+        @Test
+        void shouldMatchSpecLengthWhenBuiltFromTable()
+        {
+            assertThat(spec).hasSize(OrderPriorityUpdate.LENGTH);
+            assertThat(OrderPriorityUpdate.LENGTH).isEqualTo(36);
+        }
+
+        @Test
+        void shouldReadFieldsWhenWrappingSpecBytes()
+        {
+            final OrderPriorityUpdate message = new OrderPriorityUpdate().wrap(at(spec), OFFSET);
+
+            assertThat(message.messageType())
+                .isEqualTo(OrderPriorityUpdate.TYPE)
+                .isEqualTo(Ouch42.ORDER_PRIORITY_UPDATE);
+            assertThat(message.timestamp()).isEqualTo(TIMESTAMP_NS);
+            assertThat(message.orderTokenAsString()).isEqualTo("PEG-3");
+            assertThat(message.price()).isEqualTo(1_234_500);
+            assertThat(message.display()).isEqualTo(Ouch42.DISPLAY_MID_POINT_PEG);
+            assertThat(message.orderReferenceNumber()).isEqualTo(0x0A0B_0C0D_0E0F_1011L);
+        }
+
+        @Test
+        void shouldWriteSpecBytesWhenSettingFields()
+        {
+            final UnsafeBuffer buffer = empty(OrderPriorityUpdate.LENGTH);
+            new OrderPriorityUpdate().wrapAndApplyType(buffer, OFFSET)
+                .timestamp(TIMESTAMP_NS)
+                .orderToken("PEG-3")
+                .price(1_234_500)
+                .display(Ouch42.DISPLAY_MID_POINT_PEG)
+                .orderReferenceNumber(0x0A0B_0C0D_0E0F_1011L);
+
+            assertThat(written(buffer, OrderPriorityUpdate.LENGTH)).isEqualTo(spec);
+        }
+    }
+
+    @Nested
+    class BrokenTradeTest
+    {
+        private final byte[] spec = new SpecBytes()
+            .alpha('B')
+            .integer8(TIMESTAMP_NS)
+            .alpha("EXEC-00000001", 14)
+            .integer8(987_654_321L)
+            .alpha('C')
+            .toByteArray();
+
+        @Test
+        void shouldMatchSpecLengthWhenBuiltFromTable()
+        {
+            assertThat(spec).hasSize(BrokenTrade.LENGTH);
+            assertThat(BrokenTrade.LENGTH).isEqualTo(32);
+        }
+
+        @Test
+        void shouldReadFieldsWhenWrappingSpecBytes()
+        {
+            final BrokenTrade message = new BrokenTrade().wrap(at(spec), OFFSET);
+
+            assertThat(message.messageType()).isEqualTo(BrokenTrade.TYPE).isEqualTo(Ouch42.BROKEN_TRADE);
+            assertThat(message.timestamp()).isEqualTo(TIMESTAMP_NS);
+            assertThat(message.orderTokenAsString()).isEqualTo("EXEC-00000001");
+            assertThat(message.matchNumber()).isEqualTo(987_654_321L);
+            assertThat(message.reason()).isEqualTo(Ouch42.BROKEN_TRADE_CONSENT);
+        }
+
+        @Test
+        void shouldWriteSpecBytesWhenSettingFields()
+        {
+            final UnsafeBuffer buffer = empty(BrokenTrade.LENGTH);
+            new BrokenTrade().wrapAndApplyType(buffer, OFFSET)
+                .timestamp(TIMESTAMP_NS)
+                .orderToken("EXEC-00000001")
+                .matchNumber(987_654_321L)
+                .reason(Ouch42.BROKEN_TRADE_CONSENT);
+
+            assertThat(written(buffer, BrokenTrade.LENGTH)).isEqualTo(spec);
+        }
+
+        @Test
+        void shouldMatchSpecCodesWhenListingReasons()
+        {
+            final byte[] reasons = {
+                Ouch42.BROKEN_TRADE_ERRONEOUS,
+                Ouch42.BROKEN_TRADE_CONSENT,
+                Ouch42.BROKEN_TRADE_SUPERVISORY,
+                Ouch42.BROKEN_TRADE_EXTERNAL};
+
+            assertThat(new String(reasons, StandardCharsets.US_ASCII)).isEqualTo("ECSX");
+        }
+    }
+
+    @Nested
+    class AiqCanceledTest
+    {
+        private final byte[] spec = new SpecBytes()
+            .alpha('D')
+            .integer8(TIMESTAMP_NS)
+            .alpha("SMP-9", 14)
+            .integer4(400)
+            .alpha('Q')
+            .integer4(300)
+            .integer4(2_000_100)
+            .alpha('A')
+            .toByteArray();
+
+        @Test
+        void shouldMatchSpecLengthWhenBuiltFromTable()
+        {
+            assertThat(spec).hasSize(AiqCanceled.LENGTH);
+            assertThat(AiqCanceled.LENGTH).isEqualTo(37);
+        }
+
+        @Test
+        void shouldReadFieldsWhenWrappingSpecBytes()
+        {
+            final AiqCanceled message = new AiqCanceled().wrap(at(spec), OFFSET);
+
+            assertThat(message.messageType()).isEqualTo(AiqCanceled.TYPE).isEqualTo(Ouch42.AIQ_CANCELED);
+            assertThat(message.timestamp()).isEqualTo(TIMESTAMP_NS);
+            assertThat(message.orderTokenAsString()).isEqualTo("SMP-9");
+            assertThat(message.decrementShares()).isEqualTo(400);
+            assertThat(message.reason()).isEqualTo(Ouch42.CANCEL_SELF_MATCH_PREVENTION);
+            assertThat(message.quantityPreventedFromTrading()).isEqualTo(300);
+            assertThat(message.executionPrice()).isEqualTo(2_000_100);
+            assertThat(message.liquidityFlag()).isEqualTo(Ouch42.LIQUIDITY_ADDED);
+        }
+
+        @Test
+        void shouldWriteSpecBytesWhenSettingFields()
+        {
+            final UnsafeBuffer buffer = empty(AiqCanceled.LENGTH);
+            new AiqCanceled().wrapAndApplyType(buffer, OFFSET)
+                .timestamp(TIMESTAMP_NS)
+                .orderToken("SMP-9")
+                .decrementShares(400)
+                .reason(Ouch42.CANCEL_SELF_MATCH_PREVENTION)
+                .quantityPreventedFromTrading(300)
+                .executionPrice(2_000_100)
+                .liquidityFlag(Ouch42.LIQUIDITY_ADDED);
+
+            assertThat(written(buffer, AiqCanceled.LENGTH)).isEqualTo(spec);
         }
     }
 }
