@@ -2,6 +2,7 @@ package io.bourse.gateway;
 
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
@@ -65,15 +66,17 @@ final class EngineEventAdapter implements FragmentHandler
             case OrderExecutedDecoder.TEMPLATE_ID ->
             {
                 executed.wrap(buffer, bodyOffset, blockLength, version);
-                orderEntry.onOrderExecuted(executed.timestampNs(), executed.matchNumber(), executed.quantity(),
-                    executed.price(), executed.takerClientOrderId(), executed.takerLeavesQuantity(),
-                    executed.makerClientOrderId(), executed.makerLeavesQuantity());
+                orderEntry.onOrderExecuted(executed.timestampNs(), executed.matchNumber(),
+                    Symbols.pack(buffer, executed.offset() + OrderExecutedDecoder.symbolEncodingOffset()),
+                    executed.quantity(), executed.price(), executed.takerClientOrderId(),
+                    executed.takerLeavesQuantity(), executed.makerClientOrderId(), executed.makerLeavesQuantity());
             }
             case OrderCanceledDecoder.TEMPLATE_ID ->
             {
                 canceled.wrap(buffer, bodyOffset, blockLength, version);
-                orderEntry.onOrderCanceled(canceled.timestampNs(), canceled.clientOrderId(),
-                    canceled.canceledQuantity(), canceled.leavesQuantity(), canceled.reason());
+                orderEntry.onOrderCanceled(canceled.timestampNs(), canceled.sequenceNumber(),
+                    canceled.clientOrderId(), canceled.canceledQuantity(), canceled.leavesQuantity(),
+                    canceled.reason(), 0 != canceled.wasResting());
             }
             case OrderReplacedDecoder.TEMPLATE_ID ->
             {

@@ -14,8 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * The gateway's one thread: each duty cycle reads the clock, accepts clients and reads their packets (one
- * non-blocking {@link Selector}), polls every engine shard's event stream, sends replays due, keeps the SoupBinTCP
- * sessions alive (heartbeat after 1 s idle, drop after 15 s silence) and ticks the shards' clocks
+ * non-blocking {@link Selector}), polls every engine shard's event stream, forces the session journals written to
+ * (under {@link JournalSync#BATCH}) and sends the journaled messages due (replays, bounded per cycle), keeps the
+ * SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15 s silence) and ticks the shards' clocks
  * ({@link ClockTicker}, once a second by default).
  */
 final class GatewayAgent implements Agent

@@ -27,8 +27,13 @@ import java.time.format.DateTimeFormatter;
  * every engine shard a ClockTick, so that good-till-seconds orders expire without order flow, default
  * {@value #CLOCK_TICK_INTERVAL_MS_DEFAULT} ms),
  * {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10 characters, default today's UTC date as
- * yyyyMMdd), {@code bourse.credentials.file} (default {@code deploy/credentials.csv}), {@code bourse.metrics.jvm}
- * (default true), plus the {@link StreamLayout}, the {@link SymbolDirectory} and the idle strategy.
+ * yyyyMMdd), {@value #JOURNAL_DIR_PROP_NAME} (where the session journals go, one directory per session and one file
+ * per user in it, default {@code bourse-gateway-journal} under {@code java.io.tmpdir}: it survives a gateway restart),
+ * {@value #JOURNAL_SYNC_PROP_NAME} ({@code none} or {@code batch}, see {@link JournalSync}, default {@code none}),
+ * {@code bourse.credentials.file} (default {@code deploy/credentials.csv}), {@code bourse.metrics.jvm}
+ * (default true), the pre-trade risk limits and per-user options of {@link RiskLimits} ({@code bourse.gateway.risk.*},
+ * {@code bourse.gateway.cancel.on.disconnect}), plus the {@link StreamLayout}, the {@link SymbolDirectory} and the
+ * idle strategy.
  */
 public final class GatewayContext
 {
@@ -66,6 +71,15 @@ public final class GatewayContext
     public static final long CLOCK_TICK_INTERVAL_MS_DEFAULT = 1_000;
     /** Setting name of the SoupBinTCP session name. */
     public static final String SESSION_PROP_NAME = "bourse.gateway.session";
+    /** Setting name of the directory of the session journals. */
+    public static final String JOURNAL_DIR_PROP_NAME = "bourse.gateway.journal.dir";
+    /** Default directory of the session journals: {@code bourse-gateway-journal} under {@code java.io.tmpdir}. */
+    public static final String JOURNAL_DIR_DEFAULT =
+        Path.of(System.getProperty("java.io.tmpdir"), "bourse-gateway-journal").toString();
+    /** Setting name of the journal durability policy, {@code none} or {@code batch}. */
+    public static final String JOURNAL_SYNC_PROP_NAME = "bourse.gateway.journal.sync";
+    /** Default journal durability policy. */
+    public static final JournalSync JOURNAL_SYNC_DEFAULT = JournalSync.NONE;
 
     private int port = PORT_DEFAULT;
     private String bindAddress = BIND_ADDRESS_DEFAULT;
@@ -76,8 +90,11 @@ public final class GatewayContext
     private long sendStallTimeoutMs = SEND_STALL_TIMEOUT_MS_DEFAULT;
     private long clockTickIntervalMs = CLOCK_TICK_INTERVAL_MS_DEFAULT;
     private String sessionName;
+    private String journalDir = JOURNAL_DIR_DEFAULT;
+    private JournalSync journalSync = JOURNAL_SYNC_DEFAULT;
     private String credentialsFile = Credentials.FILE_DEFAULT;
     private Credentials credentials;
+    private RiskLimits riskLimits = RiskLimits.none();
     private boolean jvmMetrics = true;
     private StreamLayout streamLayout;
     private SymbolDirectory symbolDirectory;
@@ -86,7 +103,7 @@ public final class GatewayContext
     /**
      * @param settings where to read the settings.
      * @return a context filled from the settings.
-     * @throws IllegalArgumentException naming a setting that is not a number.
+     * @throws IllegalArgumentException naming a setting that is not a number, or a journal sync policy unknown.
      */
     public static GatewayContext fromSettings(final Settings settings)
     {
@@ -100,7 +117,10 @@ public final class GatewayContext
             .sendStallTimeoutMs(settings.getLong(SEND_STALL_TIMEOUT_MS_PROP_NAME, SEND_STALL_TIMEOUT_MS_DEFAULT))
             .clockTickIntervalMs(settings.getLong(CLOCK_TICK_INTERVAL_MS_PROP_NAME, CLOCK_TICK_INTERVAL_MS_DEFAULT))
             .sessionName(settings.get(SESSION_PROP_NAME, null))
+            .journalDir(settings.get(JOURNAL_DIR_PROP_NAME, JOURNAL_DIR_DEFAULT))
+            .journalSync(journalSync(settings))
             .credentialsFile(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT))
+            .riskLimits(RiskLimits.fromSettings(settings))
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .streamLayout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
@@ -154,6 +174,15 @@ public final class GatewayContext
             throw new IllegalStateException(
                 SESSION_PROP_NAME + " must be 1..10 printable ASCII characters without spaces: '" + sessionName + "'");
         }
+        if (null == journalDir || journalDir.isBlank() || null == journalSync)
+        {
+            throw new IllegalStateException(JOURNAL_DIR_PROP_NAME + " and " + JOURNAL_SYNC_PROP_NAME + " are required");
+        }
+        if (null == riskLimits)
+        {
+            throw new IllegalStateException("riskLimits is required");
+        }
+        riskLimits.validate(symbolDirectory);
         if (null == credentials)
         {
             try
@@ -166,6 +195,19 @@ public final class GatewayContext
             }
         }
         return this;
+    }
+
+    private static JournalSync journalSync(final Settings settings)
+    {
+        final String name = settings.get(JOURNAL_SYNC_PROP_NAME, JOURNAL_SYNC_DEFAULT.name());
+        try
+        {
+            return JournalSync.fromName(name);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(JOURNAL_SYNC_PROP_NAME + ": " + ex.getMessage(), ex);
+        }
     }
 
     private static void checkPort(final String name, final int value)
@@ -320,6 +362,39 @@ public final class GatewayContext
         return this;
     }
 
+    /** @return directory of the session journals: one subdirectory per session, one file per user. */
+    public String journalDir()
+    {
+        return journalDir;
+    }
+
+    /**
+     * @param journalDir directory of the session journals, created if absent; a gateway restarted on the same
+     *                   directory and session replays what the previous one journaled.
+     * @return this.
+     */
+    public GatewayContext journalDir(final String journalDir)
+    {
+        this.journalDir = journalDir;
+        return this;
+    }
+
+    /** @return when journaled messages are forced to the device. */
+    public JournalSync journalSync()
+    {
+        return journalSync;
+    }
+
+    /**
+     * @param journalSync when journaled messages are forced to the device.
+     * @return this.
+     */
+    public GatewayContext journalSync(final JournalSync journalSync)
+    {
+        this.journalSync = journalSync;
+        return this;
+    }
+
     /** @return path of the credentials CSV file. */
     public String credentialsFile()
     {
@@ -349,6 +424,22 @@ public final class GatewayContext
     public GatewayContext credentials(final Credentials credentials)
     {
         this.credentials = credentials;
+        return this;
+    }
+
+    /** @return every user's pre-trade risk limits and options. */
+    public RiskLimits riskLimits()
+    {
+        return riskLimits;
+    }
+
+    /**
+     * @param riskLimits every user's pre-trade risk limits and options; {@link RiskLimits#none()} by default.
+     * @return this.
+     */
+    public GatewayContext riskLimits(final RiskLimits riskLimits)
+    {
+        this.riskLimits = riskLimits;
         return this;
     }
 

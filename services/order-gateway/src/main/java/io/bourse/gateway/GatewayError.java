@@ -19,5 +19,10 @@ enum GatewayError
     /** More connections than the configured maximum; the new one is closed. */
     SESSION_LIMIT,
     /** An engine event of another schema or an unknown template; skipped. */
-    UNKNOWN_EVENT
+    UNKNOWN_EVENT,
+    /**
+     * A session journal that cannot be written or forced (the session then takes no more messages, its client is
+     * disconnected and its logins refused) or read for a replay (the client is disconnected).
+     */
+    JOURNAL_FAILED
 }

@@ -16,15 +16,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * increments: {@code bourse_gateway_messages_in_total{type}}, {@code bourse_gateway_messages_out_total{type}},
  * {@code bourse_gateway_rejects_total{reason}}, {@code bourse_gateway_sessions}, {@code
  * bourse_gateway_login_failures_total}, {@code bourse_gateway_order_latency_seconds} (OUCH request received to the
- * engine's answer sent to the client), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
+ * engine's answer sent to the client), {@code bourse_gateway_cancel_on_disconnect_total} (cancels sent for the open
+ * orders of sessions that ended), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
  * for orders it no longer knows), {@code bourse_gateway_clock_ticks_total{result}} (ClockTicks to the engine shards,
- * {@code sent} or {@code failed}) and {@code bourse_gateway_errors_total}.
+ * {@code sent} or {@code failed}), the session journals' {@code bourse_gateway_journal_written_bytes_total} (records
+ * with their headers), {@code bourse_gateway_journal_records_total}, {@code bourse_gateway_journal_syncs_total} (forces
+ * under {@code bourse.gateway.journal.sync=batch}) and {@code bourse_gateway_journal_truncations_total} (torn tails cut
+ * off at start-up), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a login with a
+ * requested sequence number) and {@code bourse_gateway_errors_total}.
  */
 final class GatewayMetrics
 {
     final CounterDataPoint enterOrderIn;
     final CounterDataPoint replaceOrderIn;
     final CounterDataPoint cancelOrderIn;
+    final CounterDataPoint modifyOrderIn;
     final CounterDataPoint unknownIn;
     final CounterDataPoint systemEventOut;
     final CounterDataPoint acceptedOut;
@@ -32,11 +38,19 @@ final class GatewayMetrics
     final CounterDataPoint canceledOut;
     final CounterDataPoint executedOut;
     final CounterDataPoint rejectedOut;
+    final CounterDataPoint orderModifiedOut;
+    final CounterDataPoint aiqCanceledOut;
+    final CounterDataPoint cancelOnDisconnect;
     final GaugeDataPoint sessions;
     final CounterDataPoint loginFailures;
     final CounterDataPoint unmatchedEvents;
     final CounterDataPoint clockTicksSent;
     final CounterDataPoint clockTicksFailed;
+    final CounterDataPoint journalWrittenBytes;
+    final CounterDataPoint journalRecords;
+    final CounterDataPoint journalSyncs;
+    final CounterDataPoint journalTruncations;
+    final CounterDataPoint replayedMessages;
     final LatencySummary orderLatency;
     private final CounterDataPoint[] rejects;
     private final AtomicLong errors = new AtomicLong();
@@ -52,6 +66,7 @@ final class GatewayMetrics
         enterOrderIn = in.labelValues("enter_order");
         replaceOrderIn = in.labelValues("replace_order");
         cancelOrderIn = in.labelValues("cancel_order");
+        modifyOrderIn = in.labelValues("modify_order");
         unknownIn = in.labelValues("unknown");
         final Counter out = Counter.builder().name("bourse_gateway_messages_out_total")
             .help("OUCH sequenced messages produced by type").labelNames("type").register(registry);
@@ -61,6 +76,8 @@ final class GatewayMetrics
         canceledOut = out.labelValues("canceled");
         executedOut = out.labelValues("executed");
         rejectedOut = out.labelValues("rejected");
+        orderModifiedOut = out.labelValues("order_modified");
+        aiqCanceledOut = out.labelValues("aiq_canceled");
         final Counter rejectCounter = Counter.builder().name("bourse_gateway_rejects_total")
             .help("Requests refused, by cause").labelNames("reason").register(registry);
         final RejectCause[] causes = RejectCause.values();
@@ -73,6 +90,8 @@ final class GatewayMetrics
             .help("SoupBinTCP sessions logged in").register(registry);
         loginFailures = Counter.builder().name("bourse_gateway_login_failures_total")
             .help("Login Requests rejected").register(registry);
+        cancelOnDisconnect = Counter.builder().name("bourse_gateway_cancel_on_disconnect_total")
+            .help("Cancels sent to the engine for the open orders of sessions that ended").register(registry);
         unmatchedEvents = Counter.builder().name("bourse_gateway_unmatched_events_total")
             .help("Engine events for this gateway's orders that it no longer tracks").register(registry);
         final Counter clockTicks = Counter.builder().name("bourse_gateway_clock_ticks_total")
@@ -80,6 +99,17 @@ final class GatewayMetrics
             .labelNames("result").register(registry);
         clockTicksSent = clockTicks.labelValues("sent");
         clockTicksFailed = clockTicks.labelValues("failed");
+        journalWrittenBytes = Counter.builder().name("bourse_gateway_journal_written_bytes_total")
+            .help("Bytes appended to the session journals, record headers included").register(registry);
+        journalRecords = Counter.builder().name("bourse_gateway_journal_records_total")
+            .help("Sequenced messages appended to the session journals").register(registry);
+        journalSyncs = Counter.builder().name("bourse_gateway_journal_syncs_total")
+            .help("Session journal forces to the device (journal sync batch)").register(registry);
+        journalTruncations = Counter.builder().name("bourse_gateway_journal_truncations_total")
+            .help("Session journals whose torn last record was truncated at start-up").register(registry);
+        replayedMessages = Counter.builder().name("bourse_gateway_replayed_messages_total")
+            .help("Sequenced messages sent again from the journals after a login with a requested sequence number")
+            .register(registry);
         orderLatency = LatencySummary.register(registry, "bourse_gateway_order_latency_seconds",
             "OUCH request received to the engine's answer sent to the client");
         CounterWithCallback.builder().name("bourse_gateway_errors_total")

@@ -19,12 +19,15 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A running order gateway: its Aeron client with one command publication and one event subscription per engine
- * shard, the listening OUCH/SoupBinTCP socket, the metrics endpoint and the gateway agent on its own thread.
+ * shard, the listening OUCH/SoupBinTCP socket, the session journals of today's session (recovered at launch), the
+ * metrics endpoint and the gateway agent on its own thread.
  */
 public final class GatewayService implements AutoCloseable
 {
@@ -33,14 +36,20 @@ public final class GatewayService implements AutoCloseable
 
     private final MetricsServer metricsServer;
     private final Aeron aeron;
+    private final JournalStore journals;
     private final AgentRunner runner;
     private final int port;
 
     private GatewayService(
-        final MetricsServer metricsServer, final Aeron aeron, final AgentRunner runner, final int port)
+        final MetricsServer metricsServer,
+        final Aeron aeron,
+        final JournalStore journals,
+        final AgentRunner runner,
+        final int port)
     {
         this.metricsServer = metricsServer;
         this.aeron = aeron;
+        this.journals = journals;
         this.runner = runner;
         this.port = port;
     }
@@ -51,7 +60,8 @@ public final class GatewayService implements AutoCloseable
      * @param ctx the configuration; {@link GatewayContext#conclude()} is applied.
      * @return the running gateway.
      * @throws IllegalStateException for a bad configuration.
-     * @throws UncheckedIOException  when the OUCH or metrics port cannot be bound.
+     * @throws UncheckedIOException  when the OUCH or metrics port cannot be bound, or the journals cannot be
+     *                               recovered.
      */
     public static GatewayService launch(final GatewayContext ctx)
     {
@@ -81,14 +91,16 @@ public final class GatewayService implements AutoCloseable
             opened.add(selector);
 
             final GatewayMetrics metrics = new GatewayMetrics(metricsServer.registry());
+            final JournalStore journals = openJournals(ctx, metrics);
+            opened.add(journals);
             final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());
             final BoundedOffer boundedOffer = new BoundedOffer(new YieldingIdleStrategy(), COMMAND_OFFER_RETRIES);
             final OuchProxy ouch = new OuchProxy(metrics);
             final EngineProxy engine = new AeronEngineProxy(commands, boundedOffer);
             final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(),
-                ctx.symbolDirectory(), engine, ouch, metrics, clock);
+                ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
             final GatewayAgent agent = newAgent(
-                ctx, serverChannel, selector, engine, orderEntry, ouch, events, metrics, clock);
+                ctx, serverChannel, selector, engine, orderEntry, ouch, journals, events, metrics, clock);
 
             GaugeWithCallback.builder()
                 .name("bourse_gateway_open_orders").help("Orders entered and not yet done")
@@ -105,9 +117,10 @@ public final class GatewayService implements AutoCloseable
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
                 ctx.bindAddress() + ":" + port + ", session " + ctx.sessionName() + ", " +
                 ctx.credentials().size() + " users, commands " + layout.commandChannel() + " streams " +
-                layout.commandStreamId(0) + ".." + layout.commandStreamId(shardCount - 1) + ", metrics :" +
+                layout.commandStreamId(0) + ".." + layout.commandStreamId(shardCount - 1) + ", journal " +
+                journals.directory() + " (sync " + ctx.journalSync().name().toLowerCase(Locale.ROOT) + "), metrics :" +
                 metricsServer.port());
-            return new GatewayService(metricsServer, aeron, runner, port);
+            return new GatewayService(metricsServer, aeron, journals, runner, port);
         }
         catch (final IOException ex)
         {
@@ -131,6 +144,7 @@ public final class GatewayService implements AutoCloseable
      * @param engine             where engine commands go (the order logic's and the clock ticks).
      * @param orderEntry         the order logic.
      * @param ouch               the OUCH encoder the order logic uses.
+     * @param journals           the session journals, recovered; closed by the caller after the agent.
      * @param eventSubscriptions the engine event streams.
      * @param metrics            counters.
      * @param clock              the agent's duty-cycle clock.
@@ -144,18 +158,32 @@ public final class GatewayService implements AutoCloseable
         final EngineProxy engine,
         final OrderEntry orderEntry,
         final OuchProxy ouch,
+        final JournalStore journals,
         final Subscription[] eventSubscriptions,
         final GatewayMetrics metrics,
         final DutyCycleClock clock) throws IOException
     {
         final SessionRegistry registry = new SessionRegistry(ctx.credentials(), ctx.sessionName(),
             ctx.gatewayId(), ctx.maxSessions(), ctx.sendStallTimeoutMs() * 1_000_000L,
-            new OrderEntryAdapter(orderEntry, metrics), ouch, metrics, clock);
+            new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock);
         return new GatewayAgent(serverChannel, selector, registry, eventSubscriptions,
             new EngineEventAdapter(orderEntry, metrics), clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
                 metrics),
             metrics);
+    }
+
+    private static JournalStore openJournals(final GatewayContext ctx, final GatewayMetrics metrics)
+    {
+        final Path root = Path.of(ctx.journalDir());
+        try
+        {
+            return JournalStore.open(root, ctx.sessionName(), ctx.journalSync(), metrics);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(GatewayContext.JOURNAL_DIR_PROP_NAME + "=" + root, ex);
+        }
     }
 
     private static void closeReversed(final List<AutoCloseable> opened)
@@ -178,10 +206,10 @@ public final class GatewayService implements AutoCloseable
         return metricsServer.port();
     }
 
-    /** Ends every SoupBinTCP session and stops the agent, then closes Aeron and the metrics endpoint. */
+    /** Ends every SoupBinTCP session and stops the agent, then closes the journals, Aeron and the metrics endpoint. */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(runner, aeron, metricsServer);
+        CloseHelper.closeAll(runner, journals, aeron, metricsServer);
     }
 }

@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.ModifyOrder;
 import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.ReplaceOrder;
 import org.agrona.DirectBuffer;
@@ -11,50 +12,76 @@ import org.agrona.collections.Long2ObjectHashMap;
 import java.util.ArrayDeque;
 
 /**
- * The gateway's order logic, free of sockets and Aeron: validates OUCH 4.2 Enter, Replace and Cancel Order requests,
- * routes them as engine commands to the shard that owns the symbol, and turns the engine's events for this gateway's
- * orders into OUCH 4.2 outbound messages for the session that owns each order. Keeps per-order state from the
- * request until the order is done (fully executed, canceled or rejected), and every token of the day per session.
+ * The gateway's order logic, free of sockets and Aeron: validates OUCH 4.2 Enter, Replace, Cancel and Modify Order
+ * requests, checks them against the user's pre-trade risk limits, routes them as engine commands to the shard that owns
+ * the symbol, and turns the engine's events for this gateway's orders into OUCH 4.2 outbound messages for the session
+ * that owns each order. Keeps per-order state from the request until the order is done (fully executed, canceled or
+ * rejected), and every token of the day per session.
  * <p>
- * Validation, in this order, each failure answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of
- * printable ASCII and not all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no
- * duplicate-token code, and an answer beats silence); Buy/Sell Indicator B, S, T or E ('O'); shares
- * 1..maxOrderShares ('Z'); stock in the {@link SymbolDirectory} ('S'); price 1..$199,999.99 ('X'); Display A
- * (attributable), Y (anonymous), N (non-displayed), P (post-only) or M (midpoint peg) ('D': I, imbalance only, and
- * the other OUCH 4.2 values are not supported). A command the engine cannot take is answered with 'H'. A rejected
- * token stays used for the day. Sides T (sell short) and E (sell short exempt) are sells for the engine; Accepted
- * echoes the side as entered. A blank Firm becomes the user's firm, which is also the firm of self-trade prevention.
- * Time in Force, Minimum Quantity and the display's own rules (post-only not immediate-or-cancel) are the engine's to
- * check: its Rejected reasons ('O', 'N', 'D') reach the client as they are.
+ * Enter Order, each failure answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of printable ASCII and
+ * not all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no duplicate-token code, and an
+ * answer beats silence); the user's order rate ('O'); then the fields as {@link OrderValidation} checks them ('O',
+ * 'Z', 'S', 'X', 'D', 'N', 'R'); then the user's {@link PreTradeRisk} limits ('m', 'n', 'X', 'O'). A command the engine
+ * cannot take is answered with 'H'. A rejected token stays used for the day. Sides T (sell short) and E (sell short
+ * exempt) are sells for the engine; Accepted echoes the side as entered. A blank Firm becomes the user's firm, which is
+ * also the firm of self-trade prevention. The engine's own Rejected reasons (e.g. 'C' closed, 'H' halted, 'X' outside
+ * its price band) reach the client as they are.
  * <p>
- * Cancel Order for a token that names no open order is ignored, as OUCH 4.2 specifies. Replace Order checks the
- * replacement token like an Enter Order's and answers a bad one, an unknown existing token, bad shares or price, a
- * Time in Force or Display other than the order's (the engine keeps both: 'O' and 'D'), or a Minimum Quantity other
- * than 0 (the engine takes one on immediate-or-cancel entries only, which never rest: 'N') with Rejected for the
- * replacement token; a replacement of 0 shares is sent as a cancel of the existing order. Accepted echoes the
- * engine's price (a post-only order may have been repriced) and display, and the entered Firm and Minimum Quantity.
+ * Replace Order checks the replacement token and the rate like an Enter Order's; a replacement of 0 shares for an open
+ * order is sent as a cancel of it; otherwise an unknown existing token ('O'), the fields as {@link OrderValidation}
+ * checks them, and the risk limits but the open-order count (a replace adds no order) are answered with Rejected for
+ * the replacement token. Accepted echoes the engine's price (a post-only order may have been repriced) and display,
+ * and the entered Firm and Minimum Quantity.
  * <p>
- * The order latency runs from an Enter or Replace Order to the engine's Accepted, Replaced or Rejected; a cancel may
- * legitimately get no answer (nothing left to cancel), so it is not timed.
+ * Cancel Order for a token that names no open order is ignored, as OUCH 4.2 specifies. Modify Order (OUCH 4.2: changes
+ * that keep the order's priority) may change the side within the sell family (S, T, E; never buy to sell or back) and
+ * lower the open shares ({@code Shares} is the new open size, as in Cancel Order; 0 cancels the rest). An unknown
+ * token, another side change, more shares than are open, or more than {@value OrderState#MAX_PENDING_MODIFIES}
+ * modifications of one order in flight are ignored, as OUCH 4.2 ignores a share increase (no Cancel Reject: that
+ * message answers partial cancels during a cross, which Bourse does not run), and counted. The side is the gateway's
+ * own state (the engine treats S, T and E alike); a size reduction is an engine cancel down to the new size, which
+ * keeps priority. Each Modify Order is answered, in arrival order, with one Order Modified carrying the side it set and
+ * the open shares: when the engine's cancel to its size comes back (instead of a Canceled), or at once when no shares
+ * need to go (already at or below its size, e.g. after executions). A Modify Order for an order that is done before it
+ * could be answered gets no answer. When a Cancel Order and a Modify Order to the same size are both in flight, their
+ * one engine cancel is answered as Order Modified.
+ * <p>
+ * An engine cancel for self-match prevention (reason 'Q') is answered with AIQ Canceled instead of Canceled: Decrement
+ * Shares as canceled; Quantity Prevented from Trading equal to it (the engine's event carries neither the other
+ * order's size nor the trade price: exact under DECREMENT, an upper bound when a whole order was canceled); Liquidity
+ * Flag 'A' for a resting order and 'R' for an incoming one (a midpoint peg that was sweeping is reported 'A');
+ * Execution Price the resting order's own price, and for the incoming order the price of the resting order canceled
+ * just before it on the shard when this gateway owns it (CANCEL_BOTH, DECREMENT), else its own limit (the least
+ * favourable price it could have traded at).
+ * <p>
+ * When a session ends (logout, dropped connection, heartbeat timeout, protocol error, gateway stop) and the user's
+ * cancel-on-disconnect option is on, every order of the session is canceled through the engine; the Canceled messages
+ * are journaled in the session as usual, for the next login to replay (at a gateway stop the cancels are sent, but
+ * the stopped gateway hears no answer).
+ * <p>
+ * The order latency runs from an Enter or Replace Order to the engine's Accepted, Replaced or Rejected; a cancel or
+ * modify may legitimately get no answer, so it is not timed.
  */
 final class OrderEntry
 {
-    private static final int BLANK_FIRM = 0x2020_2020;
-
     private final int gatewayId;
     private final long maxOrderShares;
     private final SymbolDirectory symbols;
+    private final PreTradeRisk risk;
     private final EngineProxy engine;
     private final OuchProxy ouch;
     private final GatewayMetrics metrics;
     private final DutyCycleClock clock;
     private final Long2ObjectHashMap<OrderState> orders = new Long2ObjectHashMap<>();
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
+    private final long[] preventedSequenceNumbers;
+    private final long[] preventedPrices;
 
     /**
      * @param gatewayId      1..255, the top byte of this gateway's clientOrderIds.
-     * @param maxOrderShares largest Shares accepted.
+     * @param maxOrderShares largest Shares accepted (the safety threshold, 'Z').
      * @param symbols        tradable symbols and their shards.
+     * @param riskLimits     every user's pre-trade limits and options.
      * @param engine         where commands go.
      * @param ouch           where OUCH outbound messages go.
      * @param metrics        counters.
@@ -64,6 +91,7 @@ final class OrderEntry
         final int gatewayId,
         final long maxOrderShares,
         final SymbolDirectory symbols,
+        final RiskLimits riskLimits,
         final EngineProxy engine,
         final OuchProxy ouch,
         final GatewayMetrics metrics,
@@ -72,10 +100,13 @@ final class OrderEntry
         this.gatewayId = gatewayId;
         this.maxOrderShares = maxOrderShares;
         this.symbols = symbols;
+        this.risk = new PreTradeRisk(riskLimits, symbols);
         this.engine = engine;
         this.ouch = ouch;
         this.metrics = metrics;
         this.clock = clock;
+        preventedSequenceNumbers = new long[symbols.shardCount()];
+        preventedPrices = new long[symbols.shardCount()];
     }
 
     /** @return orders tracked: entered and not yet done. */
@@ -103,38 +134,36 @@ final class OrderEntry
     {
         final DirectBuffer buffer = message.buffer();
         final int tokenOffset = message.offset() + EnterOrder.ORDER_TOKEN_OFFSET;
-        final RejectCause tokenProblem = checkNewToken(session, buffer, tokenOffset);
-        if (null != tokenProblem)
+        final PreTradeRisk.UserRisk user = admitNewToken(session, buffer, tokenOffset);
+        if (null == user)
         {
-            reject(session, buffer, tokenOffset, tokenProblem);
             return;
         }
-        session.tokens().put(buffer, tokenOffset, TokenIndex.USED);
-
         final byte side = message.buySellIndicator();
         final long shares = message.shares();
-        final SymbolDirectory.Entry symbol = symbols.find(message.stock());
         final long price = message.price();
-        final RejectCause problem = !isValidSide(side) ? RejectCause.INVALID_SIDE :
-            !isValidShares(shares) ? RejectCause.INVALID_SHARES :
-            null == symbol ? RejectCause.INVALID_STOCK :
-            !isValidPrice(price) ? RejectCause.INVALID_PRICE :
-            !isSupportedDisplay(message.display()) ? RejectCause.INVALID_DISPLAY : null;
+        final SymbolDirectory.Entry symbol = symbols.find(message.stock());
+        RejectCause problem = OrderValidation.checkEnterOrder(message, maxOrderShares, symbol);
+        if (null == problem)
+        {
+            problem = risk.check(user, Ouch42.SIDE_BUY == side, shares, price, symbol.packed(), true);
+        }
         if (null != problem)
         {
             reject(session, buffer, tokenOffset, problem);
             return;
         }
 
-        final OrderState order = allocate(session, session.nextClientOrderId());
+        final OrderState order = allocate(session, user, session.nextClientOrderId());
+        countOpen(order);
         buffer.getBytes(tokenOffset, order.token);
         order.shardId = symbol.shardId();
         order.side = side;
-        order.stock = message.stock();
+        order.stock = symbol.packed();
         order.price = price;
         order.openShares = shares;
         order.timeInForce = message.timeInForce();
-        order.firm = isBlank(message.firm()) ? session.firm() : message.firm();
+        order.firm = OrderValidation.isBlankFirm(message.firm()) ? session.firm() : message.firm();
         order.display = message.display();
         order.capacity = message.capacity();
         order.intermarketSweepEligibility = message.intermarketSweepEligibility();
@@ -162,14 +191,11 @@ final class OrderEntry
     {
         final DirectBuffer buffer = message.buffer();
         final int tokenOffset = message.offset() + ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET;
-        final RejectCause tokenProblem = checkNewToken(session, buffer, tokenOffset);
-        if (null != tokenProblem)
+        final PreTradeRisk.UserRisk user = admitNewToken(session, buffer, tokenOffset);
+        if (null == user)
         {
-            reject(session, buffer, tokenOffset, tokenProblem);
             return;
         }
-        session.tokens().put(buffer, tokenOffset, TokenIndex.USED);
-
         final OrderState existing = openOrder(
             session, buffer, message.offset() + ReplaceOrder.EXISTING_ORDER_TOKEN_OFFSET);
         final long shares = message.shares();
@@ -179,19 +205,19 @@ final class OrderEntry
             cancel(existing, 0);
             return;
         }
-        final RejectCause problem = null == existing ? RejectCause.UNKNOWN_ORDER :
-            !isValidShares(shares) ? RejectCause.INVALID_SHARES :
-            !isValidPrice(price) ? RejectCause.INVALID_PRICE :
-            message.timeInForce() != existing.timeInForce ? RejectCause.TIME_IN_FORCE_CHANGE :
-            message.display() != existing.display ? RejectCause.DISPLAY_CHANGE :
-            0 != message.minimumQuantity() ? RejectCause.REPLACE_MINIMUM_QUANTITY : null;
+        RejectCause problem = null == existing ? RejectCause.UNKNOWN_ORDER :
+            OrderValidation.checkReplaceOrder(message, maxOrderShares, existing);
+        if (null == problem)
+        {
+            problem = risk.check(user, Ouch42.SIDE_BUY == existing.side, shares, price, existing.stock, false);
+        }
         if (null != problem)
         {
             reject(session, buffer, tokenOffset, problem);
             return;
         }
 
-        final OrderState replacement = allocate(session, session.nextClientOrderId());
+        final OrderState replacement = allocate(session, user, session.nextClientOrderId());
         buffer.getBytes(tokenOffset, replacement.token);
         System.arraycopy(existing.token, 0, replacement.previousToken, 0, Ouch42.TOKEN_LENGTH);
         replacement.shardId = existing.shardId;
@@ -233,6 +259,66 @@ final class OrderEntry
             return;
         }
         cancel(order, message.shares());
+    }
+
+    /**
+     * OUCH 4.2 Modify Order: change the side within the sell family and/or lower the open shares, keeping priority.
+     *
+     * @param session the sender.
+     * @param message the request, length already checked.
+     */
+    void onModifyOrder(final UserSession session, final ModifyOrder message)
+    {
+        final OrderState order = openOrder(
+            session, message.buffer(), message.offset() + ModifyOrder.ORDER_TOKEN_OFFSET);
+        final byte side = message.buySellIndicator();
+        final long shares = message.shares();
+        final RejectCause problem = null == order ? RejectCause.UNKNOWN_ORDER :
+            !isAllowedSideChange(order.side, side) ? RejectCause.MODIFY_SIDE :
+            shares > order.openShares ? RejectCause.MODIFY_INCREASE :
+            !order.canQueueModify() ? RejectCause.MODIFY_BACKLOG : null;
+        if (null != problem)
+        {
+            metrics.reject(problem);
+            return;
+        }
+        if (shares < order.openShares &&
+            !engine.cancelOrder(order.shardId, clock.midnightNs(), order.clientOrderId, shares))
+        {
+            metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
+            return;
+        }
+        order.side = side;
+        order.queueModify(shares, side);
+        answerModifies(order, clock.midnightNs());
+    }
+
+    /**
+     * A user's session ended: with cancel on disconnect, every order of the session is canceled through the engine.
+     *
+     * @param session the session whose connection closed.
+     */
+    void onSessionEnd(final UserSession session)
+    {
+        if (!risk.user(session).limits.cancelOnDisconnect())
+        {
+            return;
+        }
+        final long timestampNs = clock.midnightNs();
+        for (final OrderState order : orders.values())
+        {
+            if (order.session == session)
+            {
+                if (engine.cancelOrder(order.shardId, timestampNs, order.clientOrderId, 0))
+                {
+                    metrics.cancelOnDisconnect.inc();
+                }
+                else
+                {
+                    metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
+                }
+            }
+        }
     }
 
     /**
@@ -281,11 +367,13 @@ final class OrderEntry
     }
 
     /**
-     * Engine OrderExecuted: OUCH Executed to the taker's session (liquidity removed) and the maker's (added), with
+     * Engine OrderExecuted, for every trade on the shards: its price becomes the symbol's collar reference; OUCH
+     * Executed to the taker's session (liquidity removed) and the maker's (added) when this gateway owns them, with
      * the same match number, shares and price.
      *
      * @param timestampNs        event time.
      * @param matchNumber        engine match number.
+     * @param symbol             packed symbol.
      * @param quantity           traded shares.
      * @param price              trade price.
      * @param takerClientOrderId the incoming order.
@@ -296,6 +384,7 @@ final class OrderEntry
     void onOrderExecuted(
         final long timestampNs,
         final long matchNumber,
+        final long symbol,
         final long quantity,
         final long price,
         final long takerClientOrderId,
@@ -303,6 +392,7 @@ final class OrderEntry
         final long makerClientOrderId,
         final long makerLeaves)
     {
+        risk.onTrade(symbol, price);
         if (isOwn(takerClientOrderId))
         {
             executed(timestampNs, matchNumber, quantity, price, takerClientOrderId, takerLeaves,
@@ -316,29 +406,49 @@ final class OrderEntry
     }
 
     /**
-     * Engine OrderCanceled: OUCH Canceled to the owner, with the engine's reason as it is: U user requested,
-     * I immediate or cancel, T timeout (good-till-seconds expiry), E closed, Q self-match prevention.
+     * Engine OrderCanceled: to the owner, Order Modified when it answers a Modify Order, AIQ Canceled for self-match
+     * prevention ('Q'), otherwise Canceled with the engine's reason as it is: U user requested, I immediate or cancel,
+     * T timeout (good-till-seconds expiry), E closed.
      *
      * @param timestampNs      event time.
+     * @param sequenceNumber   the event's shard sequence number.
      * @param clientOrderId    the order.
      * @param canceledQuantity shares taken off.
      * @param leavesQuantity   shares still open; 0 when the order is done.
      * @param reason           OUCH 4.2 Canceled reason.
+     * @param wasResting       true when the order was on the book.
      */
     void onOrderCanceled(
         final long timestampNs,
+        final long sequenceNumber,
         final long clientOrderId,
         final long canceledQuantity,
         final long leavesQuantity,
-        final byte reason)
+        final byte reason,
+        final boolean wasResting)
     {
         final OrderState order = tracked(clientOrderId);
-        if (null != order)
+        if (null == order)
         {
-            order.openShares = leavesQuantity;
-            ouch.canceled(order, timestampNs, canceledQuantity, reason);
-            releaseIfDone(order);
+            return;
         }
+        order.openShares = leavesQuantity;
+        if (Ouch42.CANCEL_USER_REQUESTED == reason && order.hasPendingModify() &&
+            order.firstModifyShares() == leavesQuantity)
+        {
+            ouch.orderModified(order, timestampNs, order.firstModifySide(), leavesQuantity);
+            order.removeFirstModify();
+        }
+        else if (Ouch42.CANCEL_SELF_MATCH_PREVENTION == reason)
+        {
+            aiqCanceled(order, timestampNs, sequenceNumber, canceledQuantity, wasResting);
+        }
+        else
+        {
+            ouch.canceled(order, timestampNs, canceledQuantity, reason);
+        }
+        answerModifies(order, timestampNs);
+        releaseIfDone(order);
     }
 
     /**
@@ -367,6 +477,7 @@ final class OrderEntry
         final OrderState replacement = tracked(newClientOrderId);
         if (null != replacement)
         {
+            countOpen(replacement);
             replacement.orderReferenceNumber = newOrderId;
             replacement.openShares = quantity;
             replacement.price = price;
@@ -392,7 +503,45 @@ final class OrderEntry
         }
         order.openShares = leaves;
         ouch.executed(order, timestampNs, quantity, price, liquidityFlag, matchNumber);
+        answerModifies(order, timestampNs);
         releaseIfDone(order);
+    }
+
+    private void aiqCanceled(
+        final OrderState order,
+        final long timestampNs,
+        final long sequenceNumber,
+        final long decrementShares,
+        final boolean wasResting)
+    {
+        final int shard = order.shardId;
+        final long executionPrice;
+        if (wasResting)
+        {
+            executionPrice = order.price;
+            preventedSequenceNumbers[shard] = sequenceNumber;
+            preventedPrices[shard] = order.price;
+        }
+        else
+        {
+            final long previous = preventedSequenceNumbers[shard];
+            executionPrice = 0 != previous && sequenceNumber - 1 == previous ? preventedPrices[shard] : order.price;
+        }
+        ouch.aiqCanceled(order, timestampNs, decrementShares, decrementShares, executionPrice,
+            wasResting ? Ouch42.LIQUIDITY_ADDED : Ouch42.LIQUIDITY_REMOVED);
+    }
+
+    /**
+     * Answers, in order, the pending Modify Orders whose size the order is already at or below: the engine's cancel
+     * for them changes nothing, so none will come back. Nothing is answered for an order that is done.
+     */
+    private void answerModifies(final OrderState order, final long timestampNs)
+    {
+        while (order.openShares > 0 && order.hasPendingModify() && order.firstModifyShares() >= order.openShares)
+        {
+            ouch.orderModified(order, timestampNs, order.firstModifySide(), order.openShares);
+            order.removeFirstModify();
+        }
     }
 
     private void cancel(final OrderState order, final long shares)
@@ -404,13 +553,33 @@ final class OrderEntry
         }
     }
 
-    private RejectCause checkNewToken(final UserSession session, final DirectBuffer buffer, final int offset)
+    /**
+     * Checks a new token (Enter Order's, or Replace Order's replacement), marks it used, and takes a token from the
+     * user's rate bucket; answers Rejected on a fault.
+     *
+     * @return the user's risk state, or null when the request was rejected.
+     */
+    private PreTradeRisk.UserRisk admitNewToken(
+        final UserSession session, final DirectBuffer buffer, final int tokenOffset)
     {
-        if (!isValidToken(buffer, offset))
+        if (!isValidToken(buffer, tokenOffset))
         {
-            return RejectCause.INVALID_TOKEN;
+            reject(session, buffer, tokenOffset, RejectCause.INVALID_TOKEN);
+            return null;
         }
-        return TokenIndex.MISSING != session.tokens().get(buffer, offset) ? RejectCause.DUPLICATE_TOKEN : null;
+        if (TokenIndex.MISSING != session.tokens().get(buffer, tokenOffset))
+        {
+            reject(session, buffer, tokenOffset, RejectCause.DUPLICATE_TOKEN);
+            return null;
+        }
+        session.tokens().put(buffer, tokenOffset, TokenIndex.USED);
+        final PreTradeRisk.UserRisk user = risk.user(session);
+        if (!user.admit(clock.nanoTime()))
+        {
+            reject(session, buffer, tokenOffset, RejectCause.RATE_LIMIT);
+            return null;
+        }
+        return user;
     }
 
     private OrderState openOrder(final UserSession session, final DirectBuffer buffer, final int tokenOffset)
@@ -449,15 +618,23 @@ final class OrderEntry
         }
     }
 
-    private OrderState allocate(final UserSession session, final long clientOrderId)
+    private OrderState allocate(
+        final UserSession session, final PreTradeRisk.UserRisk user, final long clientOrderId)
     {
         final OrderState pooled = pool.pollLast();
         final OrderState order = null == pooled ? new OrderState() : pooled;
         order.session = session;
+        order.risk = user;
         order.clientOrderId = clientOrderId;
         order.requestNanoTime = clock.nanoTime();
         orders.put(clientOrderId, order);
         return order;
+    }
+
+    private static void countOpen(final OrderState order)
+    {
+        order.countedOpen = true;
+        order.risk.onOrderOpened();
     }
 
     private void releaseIfDone(final OrderState order)
@@ -471,36 +648,17 @@ final class OrderEntry
     private void release(final OrderState order)
     {
         orders.remove(order.clientOrderId);
+        if (order.countedOpen)
+        {
+            order.risk.onOrderClosed();
+        }
         order.reset();
         pool.addLast(order);
     }
 
-    private boolean isValidShares(final long shares)
+    private static boolean isAllowedSideChange(final byte from, final byte to)
     {
-        return shares >= 1 && shares <= maxOrderShares;
-    }
-
-    private static boolean isValidPrice(final long price)
-    {
-        return price >= 1 && price <= Ouch42.MAX_PRICE;
-    }
-
-    private static boolean isValidSide(final byte side)
-    {
-        return Ouch42.SIDE_BUY == side || Ouch42.SIDE_SELL == side ||
-            Ouch42.SIDE_SELL_SHORT == side || Ouch42.SIDE_SELL_SHORT_EXEMPT == side;
-    }
-
-    private static boolean isSupportedDisplay(final byte display)
-    {
-        return Ouch42.DISPLAY_ATTRIBUTABLE == display || Ouch42.DISPLAY_ANONYMOUS == display ||
-            Ouch42.DISPLAY_NON_DISPLAY == display || Ouch42.DISPLAY_POST_ONLY == display ||
-            Ouch42.DISPLAY_MID_POINT_PEG == display;
-    }
-
-    private static boolean isBlank(final int firm)
-    {
-        return BLANK_FIRM == firm || 0 == firm;
+        return from == to || (OrderValidation.isSellSide(from) && OrderValidation.isSellSide(to));
     }
 
     private static boolean isValidToken(final DirectBuffer buffer, final int offset)

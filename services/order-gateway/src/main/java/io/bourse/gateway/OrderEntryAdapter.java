@@ -2,6 +2,7 @@ package io.bourse.gateway;
 
 import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.ModifyOrder;
 import io.bourse.ouch.ReplaceOrder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -9,9 +10,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 
 /**
- * Decodes the OUCH 4.2 inbound messages of a logged-in session (the payloads of SoupBinTCP Unsequenced Data) and
- * hands them to the {@link OrderEntry}. Checks the exact length of each message type before reading it; an unknown
- * type or a wrong length is counted and reported to the caller, which ends the session.
+ * Decodes the OUCH 4.2 inbound messages of a logged-in session (the payloads of SoupBinTCP Unsequenced Data: Enter
+ * Order, Replace Order, Cancel Order, Modify Order) and hands them to the {@link OrderEntry}, with the end of each
+ * session. Checks the exact length of each message type before reading it; an unknown type or a wrong length is
+ * counted and reported to the caller, which ends the session.
  */
 final class OrderEntryAdapter
 {
@@ -26,6 +28,7 @@ final class OrderEntryAdapter
     private final EnterOrder enterOrder = new EnterOrder();
     private final ReplaceOrder replaceOrder = new ReplaceOrder();
     private final CancelOrder cancelOrder = new CancelOrder();
+    private final ModifyOrder modifyOrder = new ModifyOrder();
     private final OrderEntry orderEntry;
     private final GatewayMetrics metrics;
 
@@ -37,6 +40,16 @@ final class OrderEntryAdapter
     {
         this.orderEntry = orderEntry;
         this.metrics = metrics;
+    }
+
+    /**
+     * A user's session ended (logout, dropped connection, heartbeat timeout, protocol error or gateway stop).
+     *
+     * @param session the session whose connection just closed.
+     */
+    void onSessionEnd(final UserSession session)
+    {
+        orderEntry.onSessionEnd(session);
     }
 
     /**
@@ -93,6 +106,15 @@ final class OrderEntryAdapter
                     return WRONG_LENGTH;
                 }
                 orderEntry.onCancelOrder(session, cancelOrder.wrap(buffer, offset));
+            }
+            case ModifyOrder.TYPE ->
+            {
+                metrics.modifyOrderIn.inc();
+                if (ModifyOrder.LENGTH != length)
+                {
+                    return WRONG_LENGTH;
+                }
+                orderEntry.onModifyOrder(session, modifyOrder.wrap(buffer, offset));
             }
             default ->
             {

@@ -6,15 +6,26 @@ import java.util.Arrays;
 
 /**
  * What the gateway remembers of one order from its Enter Order (or Replace Order) until it is done: the session it
- * belongs to, its token, the fields to echo in Accepted and Replaced, its open shares and when the request the
- * client is waiting on was received. Pooled and reused; prices in 1/10000 dollars, quantities in shares.
+ * belongs to and that user's risk state, its token, the fields to echo in Accepted and Replaced, its open shares, when
+ * the request the client is waiting on was received, and the Modify Orders not yet answered, in arrival order (each
+ * with the shares it asked for and the side it set). Pooled and reused; prices in 1/10000 dollars, quantities in
+ * shares.
  */
 final class OrderState
 {
+    /** Most Modify Orders of one order awaiting their answer at once. */
+    static final int MAX_PENDING_MODIFIES = 8;
+
     final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
     /** For a replacement: the token of the order it replaces (OUCH 4.2 Replaced Previous Order Token). */
     final byte[] previousToken = new byte[Ouch42.TOKEN_LENGTH];
+    private final long[] modifyShares = new long[MAX_PENDING_MODIFIES];
+    private final byte[] modifySides = new byte[MAX_PENDING_MODIFIES];
+    private int modifyCount;
     UserSession session;
+    PreTradeRisk.UserRisk risk;
+    /** True once the order counts among its user's open orders: at entry, or for a replacement once it replaced. */
+    boolean countedOpen;
     long clientOrderId;
     int shardId;
     long orderReferenceNumber;
@@ -32,12 +43,60 @@ final class OrderState
     /** Monotonic time the pending request was received, 0 when the client waits on nothing. */
     long requestNanoTime;
 
+    /** @return true when another Modify Order can be queued. */
+    boolean canQueueModify()
+    {
+        return modifyCount < MAX_PENDING_MODIFIES;
+    }
+
+    /**
+     * Queues a Modify Order behind those not yet answered; check {@link #canQueueModify()} first.
+     *
+     * @param shares the new intended size it asked for.
+     * @param side   the Buy/Sell Indicator it set.
+     */
+    void queueModify(final long shares, final byte side)
+    {
+        modifyShares[modifyCount] = shares;
+        modifySides[modifyCount] = side;
+        modifyCount++;
+    }
+
+    /** @return true when a Modify Order awaits its answer. */
+    boolean hasPendingModify()
+    {
+        return modifyCount > 0;
+    }
+
+    /** @return the shares asked for by the oldest Modify Order awaiting its answer. */
+    long firstModifyShares()
+    {
+        return modifyShares[0];
+    }
+
+    /** @return the side set by the oldest Modify Order awaiting its answer. */
+    byte firstModifySide()
+    {
+        return modifySides[0];
+    }
+
+    /** Forgets the oldest Modify Order awaiting its answer: it was answered. */
+    void removeFirstModify()
+    {
+        modifyCount--;
+        System.arraycopy(modifyShares, 1, modifyShares, 0, modifyCount);
+        System.arraycopy(modifySides, 1, modifySides, 0, modifyCount);
+    }
+
     /** Forgets everything, ready for the pool. */
     void reset()
     {
         Arrays.fill(token, (byte)' ');
         Arrays.fill(previousToken, (byte)' ');
+        modifyCount = 0;
         session = null;
+        risk = null;
+        countedOpen = false;
         clientOrderId = 0;
         shardId = 0;
         orderReferenceNumber = 0;

@@ -1,18 +1,20 @@
 package io.bourse.gateway;
 
+import io.bourse.ouch.AiqCanceled;
 import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
+import io.bourse.ouch.OrderModified;
 import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.OrderReplaced;
 import io.bourse.ouch.SystemEvent;
 import org.agrona.DirectBuffer;
 
 /**
- * Encodes the OUCH 4.2 outbound messages in place in a session's {@link MessageStore} and commits them as
- * SoupBinTCP Sequenced Data (sent at once when the client is connected and up to date). Timestamps in nanoseconds
- * since midnight, prices in 1/10000 dollars, shares unsigned.
+ * Encodes the OUCH 4.2 outbound messages in place in a session's {@link SessionJournal} and commits them as
+ * SoupBinTCP Sequenced Data (sent once journaled, when the client is connected and up to date). Timestamps in
+ * nanoseconds since midnight, prices in 1/10000 dollars, shares unsigned.
  */
 final class OuchProxy
 {
@@ -22,6 +24,8 @@ final class OuchProxy
     private final OrderCanceled canceled = new OrderCanceled();
     private final OrderExecuted executed = new OrderExecuted();
     private final OrderRejected rejected = new OrderRejected();
+    private final OrderModified modified = new OrderModified();
+    private final AiqCanceled aiqCanceled = new AiqCanceled();
     private final GatewayMetrics metrics;
 
     /**
@@ -41,8 +45,8 @@ final class OuchProxy
      */
     void systemEvent(final UserSession session, final long timestampNs, final byte eventCode)
     {
-        final MessageStore store = session.store();
-        systemEvent.wrapAndApplyType(store.buffer(), store.claim(SystemEvent.LENGTH))
+        final SessionJournal journal = session.journal();
+        systemEvent.wrapAndApplyType(journal.buffer(), journal.claim(SystemEvent.LENGTH))
             .timestamp(timestampNs)
             .eventCode(eventCode);
         session.commit(SystemEvent.LENGTH);
@@ -59,8 +63,8 @@ final class OuchProxy
      */
     void accepted(final OrderState order, final long timestampNs, final long shares, final long price)
     {
-        final MessageStore store = order.session.store();
-        accepted.wrapAndApplyType(store.buffer(), store.claim(OrderAccepted.LENGTH))
+        final SessionJournal journal = order.session.journal();
+        accepted.wrapAndApplyType(journal.buffer(), journal.claim(OrderAccepted.LENGTH))
             .timestamp(timestampNs)
             .orderToken(order.token)
             .buySellIndicator(order.side)
@@ -89,8 +93,8 @@ final class OuchProxy
      */
     void replaced(final OrderState replacement, final long timestampNs)
     {
-        final MessageStore store = replacement.session.store();
-        replaced.wrapAndApplyType(store.buffer(), store.claim(OrderReplaced.LENGTH))
+        final SessionJournal journal = replacement.session.journal();
+        replaced.wrapAndApplyType(journal.buffer(), journal.claim(OrderReplaced.LENGTH))
             .timestamp(timestampNs)
             .replacementOrderToken(replacement.token)
             .buySellIndicator(replacement.side)
@@ -122,14 +126,66 @@ final class OuchProxy
      */
     void canceled(final OrderState order, final long timestampNs, final long decrementShares, final byte reason)
     {
-        final MessageStore store = order.session.store();
-        canceled.wrapAndApplyType(store.buffer(), store.claim(OrderCanceled.LENGTH))
+        final SessionJournal journal = order.session.journal();
+        canceled.wrapAndApplyType(journal.buffer(), journal.claim(OrderCanceled.LENGTH))
             .timestamp(timestampNs)
             .orderToken(order.token)
             .decrementShares(decrementShares)
             .reason(reason);
         order.session.commit(OrderCanceled.LENGTH);
         metrics.canceledOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 AIQ Canceled: the order was reduced or canceled by self-match prevention (reason 'Q').
+     *
+     * @param order                        the order.
+     * @param timestampNs                  the engine's event time.
+     * @param decrementShares              shares taken off the order.
+     * @param quantityPreventedFromTrading shares that would have traded.
+     * @param executionPrice               price they would have traded at, in 1/10000 dollars.
+     * @param liquidityFlag                {@link Ouch42#LIQUIDITY_ADDED} for the resting order,
+     *                                     {@link Ouch42#LIQUIDITY_REMOVED} for the incoming one.
+     */
+    void aiqCanceled(
+        final OrderState order,
+        final long timestampNs,
+        final long decrementShares,
+        final long quantityPreventedFromTrading,
+        final long executionPrice,
+        final byte liquidityFlag)
+    {
+        final SessionJournal journal = order.session.journal();
+        aiqCanceled.wrapAndApplyType(journal.buffer(), journal.claim(AiqCanceled.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token)
+            .decrementShares(decrementShares)
+            .reason(Ouch42.CANCEL_SELF_MATCH_PREVENTION)
+            .quantityPreventedFromTrading(quantityPreventedFromTrading)
+            .executionPrice(executionPrice)
+            .liquidityFlag(liquidityFlag);
+        order.session.commit(AiqCanceled.LENGTH);
+        metrics.aiqCanceledOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Order Modified: a Modify Order was applied.
+     *
+     * @param order       the order.
+     * @param timestampNs when it was applied: the engine's event time, or the gateway's for a side change alone.
+     * @param side        the Buy/Sell Indicator as it now stands.
+     * @param shares      the open shares as they now stand.
+     */
+    void orderModified(final OrderState order, final long timestampNs, final byte side, final long shares)
+    {
+        final SessionJournal journal = order.session.journal();
+        modified.wrapAndApplyType(journal.buffer(), journal.claim(OrderModified.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token)
+            .buySellIndicator(side)
+            .shares(shares);
+        order.session.commit(OrderModified.LENGTH);
+        metrics.orderModifiedOut.inc();
     }
 
     /**
@@ -151,8 +207,8 @@ final class OuchProxy
         final byte liquidityFlag,
         final long matchNumber)
     {
-        final MessageStore store = order.session.store();
-        executed.wrapAndApplyType(store.buffer(), store.claim(OrderExecuted.LENGTH))
+        final SessionJournal journal = order.session.journal();
+        executed.wrapAndApplyType(journal.buffer(), journal.claim(OrderExecuted.LENGTH))
             .timestamp(timestampNs)
             .orderToken(order.token)
             .executedShares(executedShares)
@@ -172,8 +228,8 @@ final class OuchProxy
      */
     void rejected(final OrderState order, final long timestampNs, final byte reason)
     {
-        final MessageStore store = order.session.store();
-        rejected.wrapAndApplyType(store.buffer(), store.claim(OrderRejected.LENGTH))
+        final SessionJournal journal = order.session.journal();
+        rejected.wrapAndApplyType(journal.buffer(), journal.claim(OrderRejected.LENGTH))
             .timestamp(timestampNs)
             .orderToken(order.token)
             .reason(reason);
@@ -197,8 +253,8 @@ final class OuchProxy
         final int tokenOffset,
         final byte reason)
     {
-        final MessageStore store = session.store();
-        rejected.wrapAndApplyType(store.buffer(), store.claim(OrderRejected.LENGTH))
+        final SessionJournal journal = session.journal();
+        rejected.wrapAndApplyType(journal.buffer(), journal.claim(OrderRejected.LENGTH))
             .timestamp(timestampNs)
             .orderToken(tokenBuffer, tokenOffset)
             .reason(reason);

@@ -4,9 +4,11 @@ import io.bourse.ouch.Ouch42;
 
 /**
  * Why the gateway refused a request, with the {@code reason} label of {@code bourse_gateway_rejects_total} and the
- * OUCH 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token or side, so those get 'O'
- * (Other); an engine shard that cannot take the command makes its symbols untradeable for now, which OUCH 4.2 calls
- * 'H' (Halted: no orders can be accepted in this stock at this time).
+ * OUCH 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token, side, time in force, firm,
+ * capacity, intermarket sweep eligibility or customer type, for too many open orders or for too many orders per
+ * second, so those get 'O' (Other); an engine shard that cannot take the command makes its symbols untradeable for
+ * now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at this time). The causes of a Modify
+ * Order the gateway ignores are counted only: OUCH 4.2 answers no message to them.
  */
 enum RejectCause
 {
@@ -14,17 +16,51 @@ enum RejectCause
     INVALID_TOKEN("invalid_token", Ouch42.REJECT_OTHER),
     /** Order Token already used today in this session (OUCH 4.2 tokens are day-unique). */
     DUPLICATE_TOKEN("duplicate_token", Ouch42.REJECT_OTHER),
+    /** More Enter and Replace Orders per second than the user's token bucket allows. */
+    RATE_LIMIT("rate_limit", Ouch42.REJECT_OTHER),
     /** Buy/Sell Indicator not B, S, T or E. */
     INVALID_SIDE("invalid_side", Ouch42.REJECT_OTHER),
-    /** Shares 0 or above the gateway's limit. */
+    /** Shares 0 or above the gateway's safety threshold. */
     INVALID_SHARES("invalid_shares", Ouch42.REJECT_SHARES_EXCEED_THRESHOLD),
     /** Stock not traded here. */
     INVALID_STOCK("invalid_stock", Ouch42.REJECT_INVALID_STOCK),
     /** Price 0 or above $199,999.99. */
     INVALID_PRICE("invalid_price", Ouch42.REJECT_INVALID_PRICE),
-    /** Display other than A, Y, N, P or M (OUCH 4.2 values Bourse does not support, e.g. I imbalance only). */
+    /** Price of $1 or more not in whole cents (sub-dollar prices may use every 1/10000 dollar). */
+    OFF_TICK_PRICE("off_tick_price", Ouch42.REJECT_INVALID_PRICE),
+    /** Time in Force above 99999 (99998 market hours and 99999 system hours are the largest values). */
+    INVALID_TIME_IN_FORCE("invalid_time_in_force", Ouch42.REJECT_OTHER),
+    /** Firm neither blank nor upper-case letters and digits, left-justified and space padded. */
+    INVALID_FIRM("invalid_firm", Ouch42.REJECT_OTHER),
+    /**
+     * Display other than A, Y, N, P or M (OUCH 4.2 values Bourse does not support, e.g. I imbalance only), or
+     * post-only with time in force 0 (a post-only order must be able to rest).
+     */
     INVALID_DISPLAY("invalid_display", Ouch42.REJECT_INVALID_DISPLAY_TYPE),
-    /** Replace or cancel of a token that names no open order. */
+    /** Capacity not A (agency), P (principal), R (riskless) or O (other). */
+    INVALID_CAPACITY("invalid_capacity", Ouch42.REJECT_OTHER),
+    /** Intermarket Sweep Eligibility not Y or N. */
+    INVALID_INTERMARKET_SWEEP("invalid_intermarket_sweep", Ouch42.REJECT_OTHER),
+    /**
+     * Minimum Quantity above the shares, or set on an order that is not immediate-or-cancel (the engine takes one on
+     * immediate-or-cancel entries only, so that no resting order has one).
+     */
+    INVALID_MINIMUM_QUANTITY("invalid_minimum_quantity", Ouch42.REJECT_INVALID_MINIMUM_QUANTITY),
+    /** Cross Type O (opening), C (closing) or H (halt/IPO): Bourse runs no crosses. */
+    CROSS_NOT_SUPPORTED("cross_not_supported", Ouch42.REJECT_NOT_ALLOWED_IN_CROSS),
+    /** Cross Type that is not an OUCH 4.2 value. */
+    INVALID_CROSS_TYPE("invalid_cross_type", Ouch42.REJECT_OTHER),
+    /** Customer Type not R (retail), N (not retail) or blank (the port's default). */
+    INVALID_CUSTOMER_TYPE("invalid_customer_type", Ouch42.REJECT_OTHER),
+    /** Shares above the user's pre-trade limit. */
+    RISK_MAX_ORDER_SHARES("risk_max_order_shares", Ouch42.REJECT_EXCEEDED_SHARES_LIMIT),
+    /** Price times shares above the user's pre-trade limit. */
+    RISK_MAX_NOTIONAL("risk_max_notional", Ouch42.REJECT_EXCEEDED_DOLLAR_VALUE_LIMIT),
+    /** The user already has as many open orders as the pre-trade limit allows. */
+    RISK_MAX_OPEN_ORDERS("risk_max_open_orders", Ouch42.REJECT_OTHER),
+    /** A buy above, or a sell below, the user's price collar around the symbol's reference price. */
+    RISK_PRICE_BAND("risk_price_band", Ouch42.REJECT_INVALID_PRICE),
+    /** Replace, cancel or modify of a token that names no open order (cancel and modify: counted only). */
     UNKNOWN_ORDER("unknown_order", Ouch42.REJECT_OTHER),
     /** Replace Order asking for another time in force: the engine keeps an order's time in force. */
     TIME_IN_FORCE_CHANGE("time_in_force_change", Ouch42.REJECT_OTHER),
@@ -35,6 +71,12 @@ enum RejectCause
      * rest, so no open order can have one.
      */
     REPLACE_MINIMUM_QUANTITY("replace_minimum_quantity", Ouch42.REJECT_INVALID_MINIMUM_QUANTITY),
+    /** Modify Order changing buy to a sell side or back, or to a value that is no side (ignored, counted only). */
+    MODIFY_SIDE("modify_side", Ouch42.REJECT_OTHER),
+    /** Modify Order asking for more shares than are open (ignored, counted only). */
+    MODIFY_INCREASE("modify_increase", Ouch42.REJECT_OTHER),
+    /** Modify Order on an order with too many modifications still in flight (ignored, counted only). */
+    MODIFY_BACKLOG("modify_backlog", Ouch42.REJECT_OTHER),
     /** The command could not be offered to the engine shard (not connected, or back pressured past the bound). */
     ENGINE_UNAVAILABLE("engine_unavailable", Ouch42.REJECT_HALTED),
     /** The engine refused the command; its own reason code is sent. */

@@ -18,17 +18,22 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The SoupBinTCP 4.0 side of the gateway: the open connections, the users' sessions of the day, logins, logouts,
- * keep-alive and the sending of stored sequenced messages. Used only by the gateway agent thread.
+ * The SoupBinTCP 4.0 side of the gateway: the open connections, the users' sessions of the day with their journals,
+ * logins, logouts, keep-alive and the sending of journaled sequenced messages. Used only by the gateway agent thread.
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
- * session other than today's (blank means today's), or a user already logged in on another connection, with 'S'
- * (session not available). Otherwise Login Accepted carries today's session and the sequence number of the next
- * message the client will get: the requested one, or for 0 (or a number past the end) the next new message. The
- * first login of the day gets the OUCH 4.2 System Event start of day as sequenced message 1. Unsequenced Data before
- * login, a second Login Request, an OUCH message of unknown type or wrong length, or a malformed packet ends the
- * session (End of Session, then close); the user can log in again. Logout Request and a heartbeat timeout (15 s of
- * silence) close the connection.
+ * session other than today's (blank means today's), a user already logged in on another connection, or a user whose
+ * journal failed, with 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence
+ * number of the next message the client will get ({@link #firstToSend}): the requested one; for 0, or a number past
+ * the next new message, the next new message. The messages from there on are replayed from the journal, a bounded
+ * number per duty cycle, then live ones follow. The first login of the day gets the OUCH 4.2 System Event start of
+ * day as sequenced message 1. Unsequenced Data before login, a second Login Request, an OUCH message of unknown type
+ * or wrong length, or a malformed packet ends the session (End of Session, then close); the user can log in again.
+ * Logout Request and a heartbeat timeout (15 s of silence) close the connection. Whenever a logged-in connection
+ * closes, for whatever reason, the order entry hears that the session ended (cancel on disconnect).
+ * <p>
+ * Each user gets a session index (the clientOrderId prefix) never used before for the day: one past the largest any
+ * journal recorded, so that orders entered after a restart cannot be taken for orders entered before it.
  */
 final class SessionRegistry
 {
@@ -44,12 +49,15 @@ final class SessionRegistry
     private final long sendStallTimeoutNs;
     private final OrderEntryAdapter orderEntryAdapter;
     private final OuchProxy ouch;
+    private final JournalStore journals;
     private final GatewayMetrics metrics;
     private final DutyCycleClock clock;
     private final Map<String, UserSession> users = new HashMap<>();
+    private final ArrayList<UserSession> sessions = new ArrayList<>();
     private final ArrayList<OuchConnection> connections = new ArrayList<>();
     private final SoupBinTCP.LoginAccepted loginAccepted = new SoupBinTCP.LoginAccepted();
     private final SoupBinTCP.LoginRejected loginRejected = new SoupBinTCP.LoginRejected();
+    private int nextSessionIndex;
 
     /**
      * @param credentials        who may log in.
@@ -59,6 +67,7 @@ final class SessionRegistry
      * @param sendStallTimeoutNs how long a packet may stay partly written before its client is dropped.
      * @param orderEntryAdapter  receives the OUCH messages of logged-in sessions.
      * @param ouch               sends the System Event.
+     * @param journals           the journals of today's session, recovered.
      * @param metrics            counters.
      * @param clock              the duty-cycle clock.
      */
@@ -70,6 +79,7 @@ final class SessionRegistry
         final long sendStallTimeoutNs,
         final OrderEntryAdapter orderEntryAdapter,
         final OuchProxy ouch,
+        final JournalStore journals,
         final GatewayMetrics metrics,
         final DutyCycleClock clock)
     {
@@ -80,8 +90,10 @@ final class SessionRegistry
         this.sendStallTimeoutNs = sendStallTimeoutNs;
         this.orderEntryAdapter = orderEntryAdapter;
         this.ouch = ouch;
+        this.journals = journals;
         this.metrics = metrics;
         this.clock = clock;
+        this.nextSessionIndex = journals.maxSessionIndex() + 1;
     }
 
     /** @return connections open, logged in or not. */
@@ -168,20 +180,17 @@ final class SessionRegistry
     }
 
     /**
-     * Sends a batch of stored messages to each logged-in client still replaying.
+     * Makes every session's journal durable ({@link JournalSync}) and sends a batch of journaled messages to each
+     * logged-in client that has not had them yet.
      *
      * @return messages sent.
      */
     int flush()
     {
         int sent = 0;
-        for (int i = connections.size() - 1; i >= 0; i--)
+        for (int i = 0, size = sessions.size(); i < size; i++)
         {
-            final UserSession user = connections.get(i).user();
-            if (null != user)
-            {
-                sent += user.flush(REPLAY_BATCH);
-            }
+            sent += sessions.get(i).flush(REPLAY_BATCH);
         }
         return sent;
     }
@@ -242,21 +251,24 @@ final class SessionRegistry
         final String requestedSession = request.getRequestedSession().trim();
         UserSession session = users.get(user.username());
         if ((!requestedSession.isEmpty() && !requestedSession.equals(sessionName)) ||
-            (null != session && null != session.connection()) ||
-            (null == session && users.size() >= MAX_SESSION_INDEX))
+            (null != session && (null != session.connection() || session.journal().isFailed())) ||
+            (null == session && nextSessionIndex > MAX_SESSION_INDEX))
         {
             rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
             return;
         }
         if (null == session)
         {
-            session = new UserSession(user.username(), packFirm(user.firm()), gatewayId, users.size() + 1);
-            users.put(user.username(), session);
+            session = newSession(user);
+            if (null == session)
+            {
+                rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+                return;
+            }
         }
 
-        final long requested = request.getRequestedSequenceNumber();
-        final long nextNew = session.store().count() + 1;
-        final long next = requested <= 0 || requested > nextNew ? nextNew : requested;
+        final long count = session.journal().count();
+        final long next = firstToSend(request.getRequestedSequenceNumber(), count);
         loginAccepted.setSession(sessionName);
         loginAccepted.setSequenceNumber(next);
         try
@@ -271,11 +283,26 @@ final class SessionRegistry
         connection.user(session);
         session.attach(connection, next);
         metrics.sessions.inc();
-        if (1 == nextNew)
+        if (0 == count)
         {
             ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_START_OF_DAY);
         }
         session.flush(REPLAY_BATCH);
+    }
+
+    /**
+     * SoupBinTCP 4.0 Login Request, Requested Sequence Number: the next sequence number the client wants, or 0 for
+     * live messages only. The spec words 0 as "start receiving the most recently generated message"; Bourse reads it,
+     * as its issue 4 requires, as "from the next new message on", which no replay precedes.
+     *
+     * @param requested the Requested Sequence Number.
+     * @param count     messages of the session so far, which is the sequence number of the most recently generated.
+     * @return sequence number of the first message to send, 1..count + 1: the requested one; for 0, a number past the
+     * next new message or a negative one, the next new message.
+     */
+    static long firstToSend(final long requested, final long count)
+    {
+        return requested <= 0 || requested > count + 1 ? count + 1 : requested;
     }
 
     /**
@@ -374,9 +401,30 @@ final class SessionRegistry
         {
             user.detach();
             metrics.sessions.dec();
+            orderEntryAdapter.onSessionEnd(user);
         }
         connections.remove(connection);
         CloseHelper.quietClose(connection.server());
+    }
+
+    /** @return a session for a user's first login since start-up, with its journal, or null if that failed. */
+    private UserSession newSession(final Credentials.User user)
+    {
+        try
+        {
+            final SessionJournal journal = journals.journal(user.username());
+            journal.sessionIndex(nextSessionIndex);
+            final UserSession session = new UserSession(
+                user.username(), packFirm(user.firm()), gatewayId, nextSessionIndex++, journal, metrics);
+            users.put(user.username(), session);
+            sessions.add(session);
+            return session;
+        }
+        catch (final IOException ex)
+        {
+            metrics.error(GatewayError.JOURNAL_FAILED, user.username(), ex);
+            return null;
+        }
     }
 
     private static int packFirm(final String firm)

@@ -1,36 +1,49 @@
 package io.bourse.gateway;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
- * One user's SoupBinTCP session for the trading day: the sequenced messages produced for it (kept across
- * connections, so a client can log in again and resume), the connection currently logged in as this user if any,
- * the day's Order Tokens, and the clientOrderId prefix ({@code gatewayId << 56 | sessionIndex << 32}) of its orders.
- * Used only by the gateway agent thread.
+ * One user's SoupBinTCP session for the trading day: its {@link SessionJournal} of sequenced messages (kept across
+ * connections and gateway restarts, so a client can log in again and resume), the connection currently logged in as
+ * this user if any, the day's Order Tokens, and the clientOrderId prefix ({@code gatewayId << 56 | sessionIndex << 32})
+ * of its orders. A message is sent only once it is in the journal and durable under the {@link JournalSync} policy:
+ * at once under {@code none}, after the duty cycle's force under {@code batch}. Used only by the gateway agent thread.
  */
 final class UserSession
 {
     private final String username;
     private final int firm;
     private final long clientOrderIdBase;
-    private final MessageStore store;
+    private final SessionJournal journal;
     private final TokenIndex tokens;
+    private final GatewayMetrics metrics;
     private OuchConnection connection;
     private long nextToSend;
+    private long replayEnd;
     private long orderCount;
 
     /**
      * @param username     the SoupBinTCP username.
      * @param firm         the user's OUCH 4.2 Firm, 4 ASCII bytes as a big-endian int.
      * @param gatewayId    1..255, the top byte of every clientOrderId.
-     * @param sessionIndex 1..2^24-1, unique in this gateway for the day.
+     * @param sessionIndex 1..2^24-1, never used before by this gateway id for the day (also not before a restart).
+     * @param journal      the session's journal, possibly holding messages from before a restart.
+     * @param metrics      counts journal writes, replays and errors.
      */
-    UserSession(final String username, final int firm, final int gatewayId, final int sessionIndex)
+    UserSession(
+        final String username,
+        final int firm,
+        final int gatewayId,
+        final int sessionIndex,
+        final SessionJournal journal,
+        final GatewayMetrics metrics)
     {
         this.username = username;
         this.firm = firm;
         this.clientOrderIdBase = ((long)gatewayId << 56) | ((long)sessionIndex << 32);
-        this.store = new MessageStore(64 * 1024);
+        this.journal = journal;
+        this.metrics = metrics;
         this.tokens = new TokenIndex(1024);
     }
 
@@ -53,9 +66,9 @@ final class UserSession
     }
 
     /** @return the sequenced messages. */
-    MessageStore store()
+    SessionJournal journal()
     {
-        return store;
+        return journal;
     }
 
     /** @return a new clientOrderId: prefix and a per-session count from 1. */
@@ -71,15 +84,16 @@ final class UserSession
     }
 
     /**
-     * Binds a connection that just logged in.
+     * Binds a connection that just logged in; the messages journaled so far from {@code nextToSend} on are a replay.
      *
-     * @param connection     the connection.
-     * @param nextToSend     sequence number of the first message it gets (1..count + 1).
+     * @param connection the connection.
+     * @param nextToSend sequence number of the first message it gets (1..count + 1).
      */
     void attach(final OuchConnection connection, final long nextToSend)
     {
         this.connection = connection;
         this.nextToSend = nextToSend;
+        this.replayEnd = journal.count();
     }
 
     /** Forgets the connection; the messages stay for the next login. */
@@ -89,30 +103,64 @@ final class UserSession
     }
 
     /**
-     * Appends the message encoded at the offset returned by {@code store().claim(length)}, and sends it at once
-     * when the connection is up to date.
+     * Journals the message encoded at the offset returned by {@code journal().claim(length)}, and sends it at once
+     * when it is durable and the connection is up to date. A message for a failed journal is lost and counted as an
+     * error.
      *
      * @param length of the message in bytes.
      */
     void commit(final int length)
     {
-        final long sequenceNumber = store.commit(length);
-        if (null != connection && nextToSend == sequenceNumber)
+        if (journal.isFailed())
+        {
+            metrics.error(GatewayError.JOURNAL_FAILED, username, "journal failed earlier, message lost");
+            return;
+        }
+        final long sequenceNumber;
+        try
+        {
+            sequenceNumber = journal.commit(length);
+        }
+        catch (final IOException ex)
+        {
+            failJournal(ex);
+            return;
+        }
+        metrics.journalRecords.inc();
+        metrics.journalWrittenBytes.inc(SessionJournal.RECORD_HEADER_LENGTH + length);
+        if (null != connection && nextToSend == sequenceNumber && sequenceNumber <= journal.durableCount())
         {
             sendNext();
         }
     }
 
     /**
-     * Sends stored messages the connection has not had yet (a replay after login).
+     * Makes the journal durable (a force under {@code batch}), then sends journaled messages the connection has not
+     * had yet: a replay after login, or under {@code batch} the messages of this duty cycle.
      *
      * @param limit most messages to send in this call, so one replay cannot hold up the other sessions.
      * @return messages sent.
      */
     int flush(final int limit)
     {
+        if (journal.isFailed())
+        {
+            return 0;
+        }
+        try
+        {
+            if (journal.sync())
+            {
+                metrics.journalSyncs.inc();
+            }
+        }
+        catch (final IOException ex)
+        {
+            failJournal(ex);
+            return 0;
+        }
         int sent = 0;
-        while (sent < limit && null != connection && nextToSend <= store.count())
+        while (sent < limit && null != connection && nextToSend <= journal.durableCount())
         {
             sendNext();
             sent++;
@@ -123,14 +171,40 @@ final class UserSession
     private void sendNext()
     {
         final OuchConnection target = connection;
+        final ByteBuffer message;
         try
         {
-            target.sendSequenced(store.message(nextToSend));
+            message = journal.message(nextToSend);
+        }
+        catch (final IOException ex)
+        {
+            target.fail(GatewayError.JOURNAL_FAILED, ex);
+            return;
+        }
+        try
+        {
+            target.sendSequenced(message);
+            if (nextToSend <= replayEnd)
+            {
+                metrics.replayedMessages.inc();
+            }
             nextToSend++;
         }
         catch (final IOException ex)
         {
             target.fail(GatewayError.CONNECTION_FAILED, ex);
+        }
+    }
+
+    private void failJournal(final IOException ex)
+    {
+        if (null != connection)
+        {
+            connection.fail(GatewayError.JOURNAL_FAILED, ex);
+        }
+        else
+        {
+            metrics.error(GatewayError.JOURNAL_FAILED, username, ex);
         }
     }
 }

@@ -88,13 +88,21 @@ final class EngineEvents
         final long timestampNs, final long clientOrderId, final long orderId, final String symbol,
         final long canceledQuantity, final long leavesQuantity, final byte reason)
     {
+        return canceled(timestampNs, clientOrderId, orderId, symbol, canceledQuantity, leavesQuantity, reason, true);
+    }
+
+    int canceled(
+        final long timestampNs, final long clientOrderId, final long orderId, final String symbol,
+        final long canceledQuantity, final long leavesQuantity, final byte reason, final boolean wasResting)
+    {
         final OrderCanceledEncoder encoder = new OrderCanceledEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .orderId(orderId);
         Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + OrderCanceledEncoder.symbolEncodingOffset());
-        encoder.canceledQuantity(canceledQuantity).leavesQuantity(leavesQuantity).reason(reason).wasResting((short)1);
+        encoder.canceledQuantity(canceledQuantity).leavesQuantity(leavesQuantity).reason(reason)
+            .wasResting((short)(wasResting ? 1 : 0));
         return deliver(encoder.encodedLength());
     }
 

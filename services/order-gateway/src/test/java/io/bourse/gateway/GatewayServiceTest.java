@@ -10,6 +10,7 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.LoginAccepted;
@@ -17,6 +18,7 @@ import io.bourse.gateway.TestClient.LoginRejected;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.CancelOrderDecoder;
 import io.bourse.sbe.engine.ClockTickDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.NewOrderDecoder;
@@ -28,13 +30,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +57,8 @@ class GatewayServiceTest
     private static final String SESSION = "S20250102";
     private static final long PRICE = 1_500_000;
 
+    @TempDir
+    private static Path journalDir;
     private static MediaDriver driver;
     private static GatewayService gateway;
     private static Aeron aeron;
@@ -73,16 +80,7 @@ class GatewayServiceTest
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true));
         layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
-        gateway = GatewayService.launch(new GatewayContext()
-            .port(0)
-            .bindAddress("127.0.0.1")
-            .metricsPort(0)
-            .jvmMetrics(false)
-            .sessionName(SESSION)
-            .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO", "demo02,demo02pw,DEMO")))
-            .streamLayout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
-            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+        gateway = launchGateway(1, journalDir.resolve("shared"));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
     }
 
@@ -106,35 +104,14 @@ class GatewayServiceTest
             assertThat(loggedIn.get(0)).isEqualTo(new LoginAccepted(SESSION, 1));
             assertThat(loggedIn.get(1)).isInstanceOf(SystemEventMessage.class);
 
-            final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
-            new EnterOrder().wrapAndApplyType(request, 0)
-                .orderToken("T1")
-                .buySellIndicator(Ouch42.SIDE_BUY)
-                .shares(100)
-                .stock(Symbols.pack("AAPL"))
-                .price(PRICE)
-                .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
-                .firm("")
-                .display(Ouch42.DISPLAY_ANONYMOUS)
-                .capacity(Ouch42.CAPACITY_AGENCY)
-                .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-                .minimumQuantity(0)
-                .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-                .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
-            client.send(request, EnterOrder.LENGTH);
+            enterOrder(client, "T1", "AAPL");
 
             final long clientOrderId = (1L << 56) | (1L << 32) | 1;
             assertThat(awaitNewOrders(commands, 1)).isEqualTo(List.of(new NewOrderCommand(
                 clientOrderId, "AAPL", Side.BUY, 100, PRICE, Ouch42.TIME_IN_FORCE_MARKET_HOURS, 0, "DEMO", 'Y')));
 
             final long timestampNs = 37_800_123_456_789L;
-            final EngineEvents engineEvents = new EngineEvents(null);
-            final int length = engineEvents.accepted(timestampNs, clientOrderId, 42, "AAPL", Side.BUY, 100, PRICE,
-                Ouch42.TIME_IN_FORCE_MARKET_HOURS);
-            while (events.offer(engineEvents.buffer(), 0, length) < 0)
-            {
-                Thread.sleep(1);
-            }
+            offerAccepted(events, timestampNs, clientOrderId);
 
             final UnsafeBuffer expected = new UnsafeBuffer(new byte[OrderAccepted.LENGTH]);
             new OrderAccepted().wrapAndApplyType(expected, 0)
@@ -157,10 +134,67 @@ class GatewayServiceTest
             assertThat(client.await(3)).hasSize(3);
             assertThat(client.sequencedBytes().get(1)).isEqualTo(expected.byteArray());
         }
-        assertThat(scrapeMetrics())
+        assertThat(scrapeMetrics(gateway))
             .contains("bourse_gateway_messages_in_total{type=\"enter_order\"} 1.0")
             .contains("bourse_gateway_messages_out_total{type=\"accepted\"} 1.0")
             .contains("bourse_gateway_order_latency_seconds_count 1");
+    }
+
+    @Test
+    void shouldReplayJournaledMessagesThenLiveOnesWhenGatewayIsRestarted() throws Exception
+    {
+        final int gatewayId = 2;
+        final Path restartJournalDir = journalDir.resolve("restart");
+        final long timestampNs = 37_800_000_000_000L;
+        try (Subscription commands = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(0));
+            ExclusivePublication events = aeron.addExclusivePublication(
+                layout.eventChannel(), layout.eventStreamId(0)))
+        {
+            final List<byte[]> beforeRestart;
+            try (GatewayService first = launchGateway(gatewayId, restartJournalDir);
+                TestClient client = new TestClient(first.port()))
+            {
+                awaitConnected(commands, events);
+                client.login("demo02", "demo02pw", "", 0);
+                enterOrder(client, "R1", "AAPL");
+                final long clientOrderId = ((long)gatewayId << 56) | (1L << 32) | 1;
+                assertThat(awaitNewOrders(commands, 1).get(0).clientOrderId()).isEqualTo(clientOrderId);
+                offerAccepted(events, timestampNs, clientOrderId);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+                enterOrder(client, "R2", "IBM");
+                assertThat(client.await(4).get(0)).isEqualTo(new LoginAccepted(SESSION, 1));
+                beforeRestart = client.sequencedBytes();
+                assertThat(beforeRestart).hasSize(3);
+            }
+
+            try (GatewayService second = launchGateway(gatewayId, restartJournalDir);
+                TestClient client = new TestClient(second.port()))
+            {
+                client.login("demo02", "demo02pw", SESSION, 2);
+                assertThat(client.await(3)).isEqualTo(List.of(
+                    new LoginAccepted(SESSION, 2),
+                    OuchMessages.decode(beforeRestart.get(1)),
+                    OuchMessages.decode(beforeRestart.get(2))));
+
+                enterOrder(client, "R3", "AAPL");
+                final long clientOrderId = ((long)gatewayId << 56) | (2L << 32) | 1;
+                assertThat(awaitNewOrders(commands, 1).get(0).clientOrderId()).isEqualTo(clientOrderId);
+                offerAccepted(events, timestampNs + 1, clientOrderId);
+                assertThat(client.await(4).get(3)).isInstanceOf(Accepted.class);
+                client.logout();
+
+                final List<Object> received = client.await(5);
+                assertThat(received).hasSize(5);
+                assertThat(received.get(4)).isEqualTo(new Closed());
+                assertThat(((Accepted)received.get(3)).token()).isEqualTo("R3");
+                final List<byte[]> afterRestart = client.sequencedBytes();
+                assertThat(afterRestart.subList(0, 2)).containsExactly(beforeRestart.get(1), beforeRestart.get(2));
+                assertThat(scrapeMetrics(second))
+                    .contains("bourse_gateway_replayed_messages_total 2.0")
+                    .contains("bourse_gateway_journal_records_total 1.0")
+                    .contains("bourse_gateway_journal_truncations_total 0.0");
+            }
+        }
     }
 
     @Test
@@ -185,6 +219,57 @@ class GatewayServiceTest
         }
     }
 
+    private static GatewayService launchGateway(final int gatewayId, final Path journalDirectory)
+    {
+        return GatewayService.launch(new GatewayContext()
+            .port(0)
+            .bindAddress("127.0.0.1")
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .gatewayId(gatewayId)
+            .sessionName(SESSION)
+            .journalDir(journalDirectory.toString())
+            .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO", "demo02,demo02pw,DEMO")))
+            .streamLayout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    private static void enterOrder(final TestClient client, final String token, final String stock)
+        throws IOException
+    {
+        final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
+        new EnterOrder().wrapAndApplyType(request, 0)
+            .orderToken(token)
+            .buySellIndicator(Ouch42.SIDE_BUY)
+            .shares(100)
+            .stock(Symbols.pack(stock))
+            .price(PRICE)
+            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
+            .firm("")
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        client.send(request, EnterOrder.LENGTH);
+    }
+
+    /** Plays the engine: offers an SBE OrderAccepted for 100 AAPL at {@link #PRICE}, order reference number 42. */
+    private static void offerAccepted(
+        final ExclusivePublication events, final long timestampNs, final long clientOrderId)
+        throws InterruptedException
+    {
+        final EngineEvents engineEvents = new EngineEvents(null);
+        final int length = engineEvents.accepted(timestampNs, clientOrderId, 42, "AAPL", Side.BUY, 100, PRICE,
+            Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+        while (events.offer(engineEvents.buffer(), 0, length) < 0)
+        {
+            Thread.sleep(1);
+        }
+    }
+
     private static void awaitConnected(final Subscription commands, final ExclusivePublication events)
         throws InterruptedException
     {
@@ -206,8 +291,10 @@ class GatewayServiceTest
             {
                 header.wrap(buffer, offset);
                 assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
-                if (ClockTickDecoder.TEMPLATE_ID == header.templateId())
+                if (ClockTickDecoder.TEMPLATE_ID == header.templateId() ||
+                    CancelOrderDecoder.TEMPLATE_ID == header.templateId())
                 {
+                    // Clock ticks, and the cancels on disconnect of the clients of earlier tests.
                     return;
                 }
                 assertThat(header.templateId()).isEqualTo(NewOrderDecoder.TEMPLATE_ID);
@@ -252,11 +339,11 @@ class GatewayServiceTest
         return timestampNs[0];
     }
 
-    private static String scrapeMetrics() throws Exception
+    private static String scrapeMetrics(final GatewayService service) throws Exception
     {
         try (HttpClient http = HttpClient.newHttpClient())
         {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.metricsPort() +
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.metricsPort() +
                 "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
         }
     }

@@ -15,8 +15,11 @@ import io.bourse.gateway.TestClient.EndOfSession;
 import io.bourse.gateway.TestClient.LoginAccepted;
 import io.bourse.gateway.TestClient.LoginRejected;
 import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.Ouch42;
+import io.bourse.ouch.SystemEvent;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -24,10 +27,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetSocketAddress;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -43,20 +49,36 @@ class GatewaySessionTest
     private static final String SESSION = "S20250102";
     private static final long TEN_AM_NS = 36_000_000_000_000L;
 
-    private final PrometheusRegistry registry = new PrometheusRegistry();
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+    @TempDir
+    private Path journalDir;
+    private PrometheusRegistry registry;
+    private JournalStore journals;
     private AgentRunner runner;
     private int port;
 
     @BeforeEach
     void startGateway() throws Exception
     {
+        startGateway(JournalSync.NONE);
+    }
+
+    @AfterEach
+    void stopGateway()
+    {
+        CloseHelper.closeAll(runner, journals);
+    }
+
+    private void startGateway(final JournalSync sync) throws Exception
+    {
         final GatewayContext ctx = new GatewayContext()
             .port(0)
             .bindAddress("127.0.0.1")
             .sessionName(SESSION)
             .maxSessions(4)
+            .journalDir(journalDir.toString())
+            .journalSync(sync)
             .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO", "demo02,demo02pw,DEMO")))
             .streamLayout(StreamLayout.fromSettings(new Settings(Map.of())))
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
@@ -67,23 +89,19 @@ class GatewaySessionTest
         serverChannel.bind(new InetSocketAddress(ctx.bindAddress(), 0));
         port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
 
+        registry = new PrometheusRegistry();
         final GatewayMetrics metrics = new GatewayMetrics(registry);
+        journals = JournalStore.open(journalDir, SESSION, sync, metrics);
         // Wall clock pinned at 10:00:00 so that gateway timestamps are known; timers still run on System.nanoTime.
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L +
             TEN_AM_NS));
         final OuchProxy ouch = new OuchProxy(metrics);
         final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.symbolDirectory(),
-            engine, ouch, metrics, clock);
-        final GatewayAgent agent = GatewayService.newAgent(
-            ctx, serverChannel, Selector.open(), engine, orderEntry, ouch, new Subscription[0], metrics, clock);
+            ctx.riskLimits(), engine, ouch, metrics, clock);
+        final GatewayAgent agent = GatewayService.newAgent(ctx, serverChannel, Selector.open(), engine, orderEntry,
+            ouch, journals, new Subscription[0], metrics, clock);
         runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
         AgentRunner.startOnThread(runner);
-    }
-
-    @AfterEach
-    void stopGateway()
-    {
-        runner.close();
     }
 
     @Test
@@ -132,23 +150,102 @@ class GatewaySessionTest
         try (TestClient client = new TestClient(port))
         {
             client.login("demo01", "demo01pw", SESSION, 2);
+            assertThat(client.await(2).get(1)).isEqualTo(new Rejected(TEN_AM_NS, "X1", 'S'));
             enterOrder(client, "X2", "IBM");
+            client.logout();
 
-            assertThat(client.await(3)).isEqualTo(List.of(
+            assertThat(client.await(4)).isEqualTo(List.of(
                 new LoginAccepted(SESSION, 2),
                 new Rejected(TEN_AM_NS, "X1", 'S'),
-                new Rejected(TEN_AM_NS, "X2", 'S')));
+                new Rejected(TEN_AM_NS, "X2", 'S'),
+                new Closed()));
+        }
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 99);
+            assertThat(client.await(1)).isEqualTo(List.of(new LoginAccepted(SESSION, 4)));
+            enterOrder(client, "X3", "IBM");
+            client.logout();
+
+            assertThat(client.await(3)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 4),
+                new Rejected(TEN_AM_NS, "X3", 'S'),
+                new Closed()));
+        }
+        assertThat(engine.commands()).isEmpty();
+        assertThat(Metrics.counter(registry, "bourse_gateway_replayed_messages_total", null)).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_journal_records_total", null)).isEqualTo(4);
+        assertThat(Metrics.counter(registry, "bourse_gateway_journal_written_bytes_total", null)).isEqualTo(
+            4 * SessionJournal.RECORD_HEADER_LENGTH + SystemEvent.LENGTH + 3 * OrderRejected.LENGTH);
+    }
+
+    @Test
+    void shouldStartWithNextNewMessageWhenRequestedSequenceNumberIsZero() throws Exception
+    {
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            enterOrder(client, "Z1", "IBM");
+            enterOrder(client, "Z2", "IBM");
+            assertThat(client.await(4).get(3)).isEqualTo(new Rejected(TEN_AM_NS, "Z2", 'S'));
+            client.logout();
+            assertThat(client.await(5).get(4)).isEqualTo(new Closed());
         }
         try (TestClient client = new TestClient(port))
         {
             client.login("demo01", "demo01pw", "", 0);
-            enterOrder(client, "X3", "IBM");
+            enterOrder(client, "Z3", "IBM");
+            client.logout();
 
-            assertThat(client.await(2)).isEqualTo(List.of(
+            assertThat(client.await(3)).isEqualTo(List.of(
                 new LoginAccepted(SESSION, 4),
-                new Rejected(TEN_AM_NS, "X3", 'S')));
+                new Rejected(TEN_AM_NS, "Z3", 'S'),
+                new Closed()));
         }
-        assertThat(engine.commands()).isEmpty();
+    }
+
+    @Test
+    void shouldChooseFirstMessageFromRequestedSequenceNumber()
+    {
+        assertThat(SessionRegistry.firstToSend(0, 0)).isEqualTo(1);
+        assertThat(SessionRegistry.firstToSend(0, 7)).isEqualTo(8);
+        assertThat(SessionRegistry.firstToSend(1, 7)).isEqualTo(1);
+        assertThat(SessionRegistry.firstToSend(7, 7)).isEqualTo(7);
+        assertThat(SessionRegistry.firstToSend(8, 7)).isEqualTo(8);
+        assertThat(SessionRegistry.firstToSend(9, 7)).isEqualTo(8);
+        assertThat(SessionRegistry.firstToSend(-1, 7)).isEqualTo(8);
+        assertThat(SessionRegistry.firstToSend(1, 0)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldSendMessagesOnceForcedWhenJournalSyncIsBatch() throws Exception
+    {
+        stopGateway();
+        startGateway(JournalSync.BATCH);
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            enterOrder(client, "B1", "IBM");
+
+            assertThat(client.await(3)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 1),
+                new SystemEventMessage(TEN_AM_NS, 'S'),
+                new Rejected(TEN_AM_NS, "B1", 'S')));
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_journal_syncs_total", null)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRejectLoginAsSessionNotAvailableWhenJournalCannotBeCreated() throws Exception
+    {
+        Files.createDirectories(journalDir.resolve(SESSION).resolve("demo02" + JournalStore.SUFFIX));
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo02", "demo02pw", "", 0);
+
+            assertThat(client.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", null)).isEqualTo(1);
     }
 
     @Test
@@ -168,6 +265,11 @@ class GatewaySessionTest
 
             assertThat(offender.await(4).subList(2, 4)).isEqualTo(List.of(new EndOfSession(), new Closed()));
             assertThat(bystander.await(2)).hasSize(2);
+            final long deadlineNs = System.nanoTime() + 2_000_000_000L;
+            while (engine.commands().isEmpty() && System.nanoTime() < deadlineNs)
+            {
+                Thread.sleep(1);
+            }
             assertThat(engine.commands()).hasSize(1);
         }
         assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", null)).isEqualTo(1);

@@ -16,9 +16,15 @@ import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.ReplaceOrder;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,16 +43,31 @@ class OrderEntryTest
     private final DutyCycleClock clock = new DutyCycleClock(null);
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final OrderEntry orderEntry = new OrderEntry(GATEWAY_ID, 1_000_000, SymbolDirectory.parse("AAPL@0,MSFT@1"),
-        engine, new OuchProxy(metrics), metrics, clock);
+        RiskLimits.none(), engine, new OuchProxy(metrics), metrics, clock);
     private final OrderEntryAdapter adapter = new OrderEntryAdapter(orderEntry, metrics);
     private final EngineEvents events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
-    private final UserSession alice = new UserSession("alice", firm("DEMO"), GATEWAY_ID, 1);
-    private final UserSession bob = new UserSession("bob", firm("BOBS"), GATEWAY_ID, 2);
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+    private UserSession alice;
+    private UserSession bob;
 
     OrderEntryTest()
     {
         clock.set(1_000_000, T0);
+    }
+
+    @BeforeEach
+    void openSessions(@TempDir final Path journalDir) throws IOException
+    {
+        alice = new UserSession("alice", firm("DEMO"), GATEWAY_ID, 1,
+            SessionJournal.open(journalDir.resolve("alice.journal"), JournalSync.NONE), metrics);
+        bob = new UserSession("bob", firm("BOBS"), GATEWAY_ID, 2,
+            SessionJournal.open(journalDir.resolve("bob.journal"), JournalSync.NONE), metrics);
+    }
+
+    @AfterEach
+    void closeSessions()
+    {
+        CloseHelper.closeAll(alice.journal(), bob.journal());
     }
 
     @Test
@@ -119,15 +140,15 @@ class OrderEntryTest
         enter(alice, "F1", 'B', 100, "AAPL", PRICE, 0, "ABCD", 100, Ouch42.DISPLAY_ATTRIBUTABLE);
         enter(alice, "F2", 'S', 100, "AAPL", PRICE, 30, "", 0, Ouch42.DISPLAY_NON_DISPLAY);
         enter(alice, "F3", 'S', 100, "MSFT", PRICE, DAY, "WXYZ", 0, Ouch42.DISPLAY_POST_ONLY);
-        enter(alice, "F4", 'B', 100, "MSFT", PRICE, 100_000, "", 0, Ouch42.DISPLAY_MID_POINT_PEG);
-        enter(alice, "F5", 'B', 100, "MSFT", PRICE, DAY, "", 40, Ouch42.DISPLAY_ANONYMOUS);
+        enter(alice, "F4", 'B', 100, "MSFT", PRICE, 90_000, "", 0, Ouch42.DISPLAY_MID_POINT_PEG);
+        enter(alice, "F5", 'B', 100, "MSFT", PRICE, 0, "", 40, Ouch42.DISPLAY_ANONYMOUS);
 
         assertThat(engine.commands()).isEqualTo(List.of(
             new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, 0, 100, "ABCD", 'A'),
             new NewOrder(0, T0, id(1, 2), "AAPL", false, 100, PRICE, 30, 0, "DEMO", 'N'),
             new NewOrder(1, T0, id(1, 3), "MSFT", false, 100, PRICE, DAY, 0, "WXYZ", 'P'),
-            new NewOrder(1, T0, id(1, 4), "MSFT", true, 100, PRICE, 100_000, 0, "DEMO", 'M'),
-            new NewOrder(1, T0, id(1, 5), "MSFT", true, 100, PRICE, DAY, 40, "DEMO", 'Y')));
+            new NewOrder(1, T0, id(1, 4), "MSFT", true, 100, PRICE, 90_000, 0, "DEMO", 'M'),
+            new NewOrder(1, T0, id(1, 5), "MSFT", true, 100, PRICE, 0, 40, "DEMO", 'Y')));
         assertThat(OuchMessages.of(alice)).isEmpty();
     }
 
@@ -146,23 +167,23 @@ class OrderEntryTest
     }
 
     @Test
-    void shouldPassTheEnginesCancelReasonThroughWhenOrdersExpireCloseOrSelfMatch()
+    void shouldPassTheEnginesCancelReasonThroughWhenOrdersExpireCloseOrAreImmediateOrCancel()
     {
         enter(alice, "T1", 'B', 100, "AAPL", PRICE, 5, "");
         enter(alice, "E1", 'B', 100, "AAPL", PRICE, DAY, "");
-        enter(alice, "Q1", 'S', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "I1", 'S', 100, "AAPL", PRICE, 0, "");
         events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, 5);
         events.accepted(T1, id(1, 2), 8, "AAPL", Side.BUY, 100, PRICE, DAY);
-        events.accepted(T1, id(1, 3), 9, "AAPL", Side.SELL, 100, PRICE, DAY);
+        events.accepted(T1, id(1, 3), 9, "AAPL", Side.SELL, 100, PRICE, 0);
 
         events.canceled(T2, id(1, 1), 7, "AAPL", 100, 0, Ouch42.CANCEL_TIMEOUT);
         events.canceled(T2, id(1, 2), 8, "AAPL", 100, 0, Ouch42.CANCEL_CLOSED);
-        events.canceled(T2, id(1, 3), 9, "AAPL", 100, 0, Ouch42.CANCEL_SELF_MATCH_PREVENTION);
+        events.canceled(T2, id(1, 3), 9, "AAPL", 100, 0, Ouch42.CANCEL_IMMEDIATE_OR_CANCEL);
 
         assertThat(OuchMessages.of(alice).subList(3, 6)).isEqualTo(List.of(
             new Canceled(T2, "T1", 100, 'T'),
             new Canceled(T2, "E1", 100, 'E'),
-            new Canceled(T2, "Q1", 100, 'Q')));
+            new Canceled(T2, "I1", 100, 'I')));
         assertThat(orderEntry.openOrderCount()).isZero();
     }
 

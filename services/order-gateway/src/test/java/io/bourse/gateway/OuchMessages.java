@@ -1,15 +1,20 @@
 package io.bourse.gateway;
 
 import io.bourse.common.config.Symbols;
+import io.bourse.ouch.AiqCanceled;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
+import io.bourse.ouch.OrderModified;
 import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.OrderReplaced;
 import io.bourse.ouch.SystemEvent;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,6 +51,16 @@ final class OuchMessages
     {
     }
 
+    record Modified(long timestamp, String token, char side, long shares)
+    {
+    }
+
+    record AiqCanceledMessage(
+        long timestamp, String token, long decrementShares, char reason, long quantityPreventedFromTrading,
+        long executionPrice, char liquidityFlag)
+    {
+    }
+
     private OuchMessages()
     {
     }
@@ -56,11 +71,21 @@ final class OuchMessages
      */
     static List<Object> of(final UserSession session)
     {
-        final MessageStore store = session.store();
+        final SessionJournal journal = session.journal();
         final List<Object> messages = new ArrayList<>();
-        for (long sequenceNumber = 1; sequenceNumber <= store.count(); sequenceNumber++)
+        try
         {
-            messages.add(decode(store.buffer(), store.offset(sequenceNumber), store.length(sequenceNumber)));
+            for (long sequenceNumber = 1; sequenceNumber <= journal.count(); sequenceNumber++)
+            {
+                final ByteBuffer message = journal.message(sequenceNumber);
+                final byte[] bytes = new byte[message.remaining()];
+                message.get(bytes);
+                messages.add(decode(bytes));
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
         }
         return messages;
     }
@@ -114,6 +139,17 @@ final class OuchMessages
         {
             final OrderRejected m = new OrderRejected().wrap(buffer, offset);
             return new Rejected(m.timestamp(), m.orderTokenAsString(), (char)m.reason());
+        }
+        if (OrderModified.TYPE == type && OrderModified.LENGTH == length)
+        {
+            final OrderModified m = new OrderModified().wrap(buffer, offset);
+            return new Modified(m.timestamp(), m.orderTokenAsString(), (char)m.buySellIndicator(), m.shares());
+        }
+        if (AiqCanceled.TYPE == type && AiqCanceled.LENGTH == length)
+        {
+            final AiqCanceled m = new AiqCanceled().wrap(buffer, offset);
+            return new AiqCanceledMessage(m.timestamp(), m.orderTokenAsString(), m.decrementShares(),
+                (char)m.reason(), m.quantityPreventedFromTrading(), m.executionPrice(), (char)m.liquidityFlag());
         }
         throw new AssertionError("not an OUCH 4.2 outbound message: type " + (char)type + " length " + length);
     }

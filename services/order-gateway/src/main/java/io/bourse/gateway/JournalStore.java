@@ -1,0 +1,204 @@
+package io.bourse.gateway;
+
+import org.agrona.CloseHelper;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The journals of one SoupBinTCP session (the trading day): one {@link SessionJournal} per user, in
+ * {@code <directory>/<session>/<username>.journal}, names percent-encoded outside {@code [A-Za-z0-9_-]}. Opening the
+ * store recovers every journal of the session, so that each user's sequence numbers continue after the last message
+ * journaled before a restart; a torn last record is truncated, counted in
+ * {@code bourse_gateway_journal_truncations_total} and logged. Journals of other sessions are left alone. Used by the
+ * gateway agent thread once started; opened and closed by the service.
+ */
+final class JournalStore implements AutoCloseable
+{
+    /** File name suffix of a journal. */
+    static final String SUFFIX = ".journal";
+
+    private final Path directory;
+    private final JournalSync sync;
+    private final Map<String, SessionJournal> journals = new TreeMap<>();
+    private int maxSessionIndex;
+
+    private JournalStore(final Path directory, final JournalSync sync)
+    {
+        this.directory = directory;
+        this.sync = sync;
+    }
+
+    /**
+     * Creates the session's directory if needed and recovers every journal in it.
+     *
+     * @param root        the journal directory ({@code bourse.gateway.journal.dir}).
+     * @param sessionName the SoupBinTCP session, today's.
+     * @param sync        durability policy of the journals.
+     * @param metrics     counts the truncations.
+     * @return the store.
+     * @throws IOException when the directory or a journal cannot be read or written, or a file is not a journal.
+     */
+    static JournalStore open(final Path root, final String sessionName, final JournalSync sync,
+        final GatewayMetrics metrics) throws IOException
+    {
+        final JournalStore store = new JournalStore(root.resolve(encode(sessionName)), sync);
+        try
+        {
+            store.recover(metrics);
+            return store;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            store.close();
+            throw ex;
+        }
+    }
+
+    /** @return the directory of this session's journals. */
+    Path directory()
+    {
+        return directory;
+    }
+
+    /** @return the largest session index recorded in any journal of the session, 0 if none. */
+    int maxSessionIndex()
+    {
+        return maxSessionIndex;
+    }
+
+    /**
+     * @param username the SoupBinTCP username.
+     * @return the user's journal: the recovered one, or a new empty one.
+     * @throws IOException when a new journal cannot be created.
+     */
+    SessionJournal journal(final String username) throws IOException
+    {
+        SessionJournal journal = journals.get(username);
+        if (null == journal)
+        {
+            journal = SessionJournal.open(directory.resolve(encode(username) + SUFFIX), sync);
+            journals.put(username, journal);
+            if (JournalSync.BATCH == sync)
+            {
+                try (FileChannel directoryChannel = FileChannel.open(directory, StandardOpenOption.READ))
+                {
+                    directoryChannel.force(true);
+                }
+            }
+        }
+        return journal;
+    }
+
+    /** Closes every journal. */
+    @Override
+    public void close()
+    {
+        CloseHelper.quietCloseAll(journals.values());
+        journals.clear();
+    }
+
+    private void recover(final GatewayMetrics metrics) throws IOException
+    {
+        Files.createDirectories(directory);
+        final List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + SUFFIX))
+        {
+            stream.forEach(files::add);
+        }
+        files.sort(null);
+        long messages = 0;
+        for (final Path file : files)
+        {
+            final String name = file.getFileName().toString();
+            final String username = decode(name.substring(0, name.length() - SUFFIX.length()));
+            if (null == username)
+            {
+                System.err.println("[order-gateway] journal " + file + ": not a journal name, ignored");
+                continue;
+            }
+            final SessionJournal journal = SessionJournal.open(file, sync);
+            journals.put(username, journal);
+            maxSessionIndex = Math.max(maxSessionIndex, journal.sessionIndex());
+            messages += journal.count();
+            if (journal.truncatedBytes() > 0)
+            {
+                metrics.journalTruncations.inc();
+                System.err.println("[order-gateway] journal " + file + ": torn tail of " + journal.truncatedBytes() +
+                    " bytes truncated after message " + journal.count());
+            }
+        }
+        if (!journals.isEmpty())
+        {
+            System.out.println("order-gateway journal " + directory + ": recovered " + journals.size() +
+                " sessions, " + messages + " messages");
+        }
+    }
+
+    /**
+     * @param name a username or session name.
+     * @return the name with every byte outside {@code [A-Za-z0-9_-]} of its UTF-8 form as {@code %XX}.
+     */
+    static String encode(final String name)
+    {
+        final StringBuilder encoded = new StringBuilder(name.length());
+        for (final byte b : name.getBytes(StandardCharsets.UTF_8))
+        {
+            if (isPlain(b))
+            {
+                encoded.append((char)b);
+            }
+            else
+            {
+                encoded.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
+                    .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+            }
+        }
+        return encoded.toString();
+    }
+
+    /**
+     * @param encoded a name made by {@link #encode}.
+     * @return the name, or null when the text is not one {@link #encode} makes.
+     */
+    static String decode(final String encoded)
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(encoded.length());
+        for (int i = 0; i < encoded.length(); i++)
+        {
+            final char c = encoded.charAt(i);
+            if ('%' == c && i + 2 < encoded.length())
+            {
+                final int high = Character.digit(encoded.charAt(i + 1), 16);
+                final int low = Character.digit(encoded.charAt(i + 2), 16);
+                if (high < 0 || low < 0)
+                {
+                    return null;
+                }
+                bytes.write(high << 4 | low);
+                i += 2;
+            }
+            else
+            {
+                bytes.write(c);
+            }
+        }
+        final String name = bytes.toString(StandardCharsets.UTF_8);
+        return encoded.isEmpty() || !encode(name).equals(encoded) ? null : name;
+    }
+
+    private static boolean isPlain(final byte b)
+    {
+        return (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9') || '_' == b || '-' == b;
+    }
+}

@@ -1,0 +1,432 @@
+package io.bourse.gateway;
+
+import org.agrona.CloseHelper;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * One user's SoupBinTCP session journal: the Sequenced Data messages (OUCH 4.2 message bytes) the session produced,
+ * in sequence number order from 1, appended to one file, so that a client logging in again with a Requested Sequence
+ * Number gets exactly the messages from there on (SoupBinTCP 4.0 Login Request), also after a gateway restart.
+ * Messages are encoded in place: {@link #claim} space in {@link #buffer()}, write the message, {@link #commit} it,
+ * which writes the record to the file with one positioned write (no allocation, no fsync; see {@link JournalSync}).
+ * Used by one thread.
+ * <pre>
+ *   File header, 16 bytes, little-endian:
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |                       Magic "BJNL"                            |
+ *   +---------------------------------------------------------------+
+ *   |                       Version (1)                             |
+ *   +---------------------------------------------------------------+
+ *   |   Session Index (prefix of the session's clientOrderIds)      |
+ *   +---------------------------------------------------------------+
+ *   |                       Reserved (0)                            |
+ *   +---------------------------------------------------------------+
+ *   Then one record per message, sequence number 1 first:
+ *   +---------------------------------------------------------------+
+ *   |               Payload Length (1..MAX_MESSAGE_LENGTH)          |
+ *   +---------------------------------------------------------------+
+ *   |               CRC-32C of the payload                          |
+ *   +---------------------------------------------------------------+
+ *   |               Payload (the OUCH message)                    ...
+ *   +---------------------------------------------------------------+
+ * </pre>
+ * An index in memory from sequence number to file position (it grows by doubling, the only allocation on the append
+ * path), rebuilt by scanning the file when it is opened, lets a replay start reading at any sequence number; replays
+ * read the file in chunks through a small cache. When the file is opened, the first record that is cut short or fails
+ * its checksum (a write torn by a crash) and everything after it are truncated; so is a file whose header is short or
+ * all zeros (created just before a crash).
+ */
+final class SessionJournal implements AutoCloseable
+{
+    /** Length of the file header. */
+    static final int FILE_HEADER_LENGTH = 16;
+    /** Length of a record's header: payload length and checksum. */
+    static final int RECORD_HEADER_LENGTH = 8;
+    /** Largest message: every OUCH 4.2 outbound message is far shorter. */
+    static final int MAX_MESSAGE_LENGTH = 1024;
+    /** "BJNL" read as a little-endian int. */
+    static final int MAGIC = 'B' | 'J' << 8 | 'N' << 16 | 'L' << 24;
+    /** Version of the layout. */
+    static final int VERSION = 1;
+
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+    private static final int MAGIC_OFFSET = 0;
+    private static final int VERSION_OFFSET = 4;
+    private static final int SESSION_INDEX_OFFSET = 8;
+    private static final int LENGTH_OFFSET = 0;
+    private static final int CHECKSUM_OFFSET = 4;
+    private static final int READ_CACHE_LENGTH = 16 * 1024;
+
+    private final Path file;
+    private final FileChannel channel;
+    private final JournalSync sync;
+    private final UnsafeBuffer writeBuffer;
+    private final ByteBuffer writeView;
+    private final ByteBuffer readBuffer;
+    private final UnsafeBuffer readCache;
+    private final ByteBuffer readView;
+    private final ByteBuffer headerBuffer;
+    private final CRC32C crc = new CRC32C();
+    private long[] positions = new long[1024];
+    private int count;
+    private long durableCount;
+    private long end;
+    private long cacheStart;
+    private long cacheEnd;
+    private int sessionIndex;
+    private long truncatedBytes;
+    private boolean lastInWriteBuffer;
+    private boolean failed;
+
+    private SessionJournal(final Path file, final FileChannel channel, final JournalSync sync)
+    {
+        this.file = file;
+        this.channel = channel;
+        this.sync = sync;
+        final ByteBuffer write = ByteBuffer.allocateDirect(RECORD_HEADER_LENGTH + MAX_MESSAGE_LENGTH);
+        writeBuffer = new UnsafeBuffer(write);
+        writeView = write.duplicate();
+        readBuffer = ByteBuffer.allocateDirect(READ_CACHE_LENGTH);
+        readCache = new UnsafeBuffer(readBuffer);
+        readView = readBuffer.duplicate();
+        headerBuffer = ByteBuffer.allocateDirect(FILE_HEADER_LENGTH).order(ORDER);
+    }
+
+    /**
+     * Opens a journal, creating the file if absent; an existing one is scanned to rebuild the index and its torn
+     * tail, if any, truncated ({@link #truncatedBytes()}).
+     *
+     * @param file the journal file.
+     * @param sync when messages count as durable.
+     * @return the journal, ready to append after its last message.
+     * @throws IOException when the file cannot be read or written, or is not a journal of this version.
+     */
+    static SessionJournal open(final Path file, final JournalSync sync) throws IOException
+    {
+        final FileChannel channel = FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try
+        {
+            final SessionJournal journal = new SessionJournal(file, channel, sync);
+            journal.recover();
+            return journal;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            CloseHelper.quietClose(channel);
+            throw ex;
+        }
+    }
+
+    /** @return the file. */
+    Path file()
+    {
+        return file;
+    }
+
+    /** @return number of messages; also the sequence number of the last one (0 when empty). */
+    long count()
+    {
+        return count;
+    }
+
+    /**
+     * @return the last sequence number that meets the {@link JournalSync} policy and may be sent: {@link #count()}
+     * for {@link JournalSync#NONE}, the count at the last {@link #sync()} for {@link JournalSync#BATCH}.
+     */
+    long durableCount()
+    {
+        return durableCount;
+    }
+
+    /** @return bytes cut off the end of the file when it was opened: a torn record and what followed it. */
+    long truncatedBytes()
+    {
+        return truncatedBytes;
+    }
+
+    /** @return true once a write or force failed: the journal takes no more messages. */
+    boolean isFailed()
+    {
+        return failed;
+    }
+
+    /** @return the session index recorded in the header, 0 if none was. */
+    int sessionIndex()
+    {
+        return sessionIndex;
+    }
+
+    /**
+     * Records the session index the session's clientOrderIds use from now on, so that a later gateway can choose
+     * indexes never used before. Forced to the device under {@link JournalSync#BATCH}.
+     *
+     * @param sessionIndex 1..2^24-1.
+     * @throws IOException when the header cannot be written.
+     */
+    void sessionIndex(final int sessionIndex) throws IOException
+    {
+        headerBuffer.clear().putInt(sessionIndex).flip();
+        writeFully(headerBuffer, SESSION_INDEX_OFFSET);
+        if (JournalSync.BATCH == sync)
+        {
+            channel.force(false);
+        }
+        this.sessionIndex = sessionIndex;
+    }
+
+    /**
+     * Reserves space for the next message.
+     *
+     * @param length of the message in bytes, 1..{@value #MAX_MESSAGE_LENGTH}.
+     * @return offset in {@link #buffer()} to encode the message at.
+     * @throws IllegalArgumentException for a length out of range.
+     */
+    int claim(final int length)
+    {
+        if (length < 1 || length > MAX_MESSAGE_LENGTH)
+        {
+            throw new IllegalArgumentException("message length must be 1.." + MAX_MESSAGE_LENGTH + ": " + length);
+        }
+        lastInWriteBuffer = false;
+        return RECORD_HEADER_LENGTH;
+    }
+
+    /** @return buffer the next message is encoded in, at the offset {@link #claim} returned. */
+    MutableDirectBuffer buffer()
+    {
+        return writeBuffer;
+    }
+
+    /**
+     * Appends the message encoded at the last claimed offset: one positioned write of the record, no force.
+     *
+     * @param length of the message; the claimed length.
+     * @return its sequence number.
+     * @throws IOException when the write fails; the journal is then {@link #isFailed() failed}.
+     */
+    long commit(final int length) throws IOException
+    {
+        if (failed)
+        {
+            throw new IOException(file + ": journal failed earlier");
+        }
+        final int recordLength = RECORD_HEADER_LENGTH + length;
+        writeBuffer.putInt(LENGTH_OFFSET, length, ORDER);
+        writeBuffer.putInt(CHECKSUM_OFFSET, checksum(writeView, RECORD_HEADER_LENGTH, length), ORDER);
+        writeView.limit(recordLength).position(0);
+        try
+        {
+            writeFully(writeView, end);
+        }
+        catch (final IOException ex)
+        {
+            failed = true;
+            throw ex;
+        }
+        index(end);
+        end += recordLength;
+        lastInWriteBuffer = true;
+        if (JournalSync.NONE == sync)
+        {
+            durableCount = count;
+        }
+        return count;
+    }
+
+    /**
+     * Under {@link JournalSync#BATCH}, forces the messages written since the last call to the device (fdatasync,
+     * which also persists the file length) and makes them durable; under {@link JournalSync#NONE} nothing is pending.
+     *
+     * @return true when something was forced.
+     * @throws IOException when the force fails; the journal is then {@link #isFailed() failed}.
+     */
+    boolean sync() throws IOException
+    {
+        if (durableCount == count)
+        {
+            return false;
+        }
+        try
+        {
+            channel.force(false);
+        }
+        catch (final IOException ex)
+        {
+            failed = true;
+            throw ex;
+        }
+        durableCount = count;
+        return true;
+    }
+
+    /**
+     * Reads one message: the last one written straight from {@link #buffer()}, others from the file through a cache
+     * that reads ahead, so that a replay in sequence costs one read per few hundred messages.
+     *
+     * @param sequenceNumber 1..{@link #count()}.
+     * @return a view of the message, position to limit; the same views are reused, valid until the next call.
+     * @throws IOException when the file cannot be read.
+     */
+    ByteBuffer message(final long sequenceNumber) throws IOException
+    {
+        if (sequenceNumber < 1 || sequenceNumber > count)
+        {
+            throw new IllegalArgumentException("sequence number must be 1.." + count + ": " + sequenceNumber);
+        }
+        if (lastInWriteBuffer && sequenceNumber == count)
+        {
+            writeView.limit(RECORD_HEADER_LENGTH + writeBuffer.getInt(LENGTH_OFFSET, ORDER))
+                .position(RECORD_HEADER_LENGTH);
+            return writeView;
+        }
+        final int index = (int)sequenceNumber - 1;
+        final long start = positions[index];
+        final long next = sequenceNumber < count ? positions[index + 1] : end;
+        if (start < cacheStart || next > cacheEnd)
+        {
+            fill(start, end);
+        }
+        final int offset = (int)(start - cacheStart);
+        readView.limit(offset + (int)(next - start)).position(offset + RECORD_HEADER_LENGTH);
+        return readView;
+    }
+
+    /** Closes the file. */
+    @Override
+    public void close()
+    {
+        CloseHelper.close(channel);
+    }
+
+    private void recover() throws IOException
+    {
+        final long size = channel.size();
+        if (size >= FILE_HEADER_LENGTH)
+        {
+            fill(0, size);
+        }
+        if (size < FILE_HEADER_LENGTH || (0 == readCache.getLong(0) && 0 == readCache.getLong(8)))
+        {
+            // New, or created just before a crash that left the header short or never written back (zeros).
+            truncatedBytes = size;
+            headerBuffer.clear().putInt(MAGIC).putInt(VERSION).putInt(0).putInt(0).flip();
+            writeFully(headerBuffer, 0);
+            channel.truncate(FILE_HEADER_LENGTH);
+            end = FILE_HEADER_LENGTH;
+            cacheEnd = 0;
+            return;
+        }
+        if (MAGIC != readCache.getInt(MAGIC_OFFSET, ORDER) || VERSION != readCache.getInt(VERSION_OFFSET, ORDER))
+        {
+            throw new IOException(file + ": not a version " + VERSION + " session journal");
+        }
+        sessionIndex = readCache.getInt(SESSION_INDEX_OFFSET, ORDER);
+        long position = FILE_HEADER_LENGTH;
+        while (position < size)
+        {
+            final int recordLength = validRecordLength(position, size);
+            if (0 == recordLength)
+            {
+                break;
+            }
+            index(position);
+            position += recordLength;
+        }
+        if (position < size)
+        {
+            truncatedBytes = size - position;
+            channel.truncate(position);
+            channel.force(true);
+        }
+        end = position;
+        durableCount = count;
+        cacheStart = 0;
+        cacheEnd = 0;
+    }
+
+    private void index(final long position)
+    {
+        if (count == positions.length)
+        {
+            positions = Arrays.copyOf(positions, count * 2);
+        }
+        positions[count++] = position;
+    }
+
+    /** @return length of the whole record at the position, or 0 when it is cut short or fails its checksum. */
+    private int validRecordLength(final long position, final long size) throws IOException
+    {
+        if (size - position < RECORD_HEADER_LENGTH)
+        {
+            return 0;
+        }
+        ensureCached(position, RECORD_HEADER_LENGTH, size);
+        final int length = readCache.getInt((int)(position - cacheStart) + LENGTH_OFFSET, ORDER);
+        if (length < 1 || length > MAX_MESSAGE_LENGTH || size - position - RECORD_HEADER_LENGTH < length)
+        {
+            return 0;
+        }
+        ensureCached(position, RECORD_HEADER_LENGTH + length, size);
+        final int offset = (int)(position - cacheStart);
+        final int expected = readCache.getInt(offset + CHECKSUM_OFFSET, ORDER);
+        final int actual = checksum(readView, offset + RECORD_HEADER_LENGTH, length);
+        return expected == actual ? RECORD_HEADER_LENGTH + length : 0;
+    }
+
+    private void ensureCached(final long position, final int length, final long fileEnd) throws IOException
+    {
+        if (position < cacheStart || position + length > cacheEnd)
+        {
+            fill(position, fileEnd);
+        }
+    }
+
+    /** Reads the file from the position into the cache, as much as fits and the file holds. */
+    private void fill(final long position, final long fileEnd) throws IOException
+    {
+        final int length = (int)Math.min(readBuffer.capacity(), fileEnd - position);
+        cacheStart = 0;
+        cacheEnd = 0;
+        readBuffer.clear().limit(length);
+        while (readBuffer.hasRemaining())
+        {
+            if (channel.read(readBuffer, position + readBuffer.position()) < 0)
+            {
+                throw new EOFException(file + ": ends before " + (position + length));
+            }
+        }
+        cacheStart = position;
+        cacheEnd = position + length;
+    }
+
+    private void writeFully(final ByteBuffer buffer, final long position) throws IOException
+    {
+        final int start = buffer.position();
+        while (buffer.hasRemaining())
+        {
+            channel.write(buffer, position + buffer.position() - start);
+        }
+    }
+
+    private int checksum(final ByteBuffer view, final int offset, final int length)
+    {
+        view.limit(offset + length).position(offset);
+        crc.reset();
+        crc.update(view);
+        return (int)crc.getValue();
+    }
+}

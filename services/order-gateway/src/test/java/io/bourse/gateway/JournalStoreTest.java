@@ -1,0 +1,122 @@
+package io.bourse.gateway;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class JournalStoreTest
+{
+    private static final String SESSION = "20250102";
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final GatewayMetrics metrics = new GatewayMetrics(registry);
+    @TempDir
+    private Path root;
+
+    @Test
+    void shouldRecoverEveryUsersJournalAndLargestSessionIndexWhenReopened() throws IOException
+    {
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, metrics))
+        {
+            assertThat(store.maxSessionIndex()).isZero();
+            final SessionJournal demo = store.journal("demo01");
+            demo.sessionIndex(3);
+            append(demo, 2);
+            final SessionJournal odd = store.journal("a/b.ü");
+            odd.sessionIndex(5);
+            append(odd, 1);
+            assertThat(store.journal("demo01")).isSameAs(demo);
+        }
+
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, metrics))
+        {
+            assertThat(store.maxSessionIndex()).isEqualTo(5);
+            assertThat(store.journal("demo01").count()).isEqualTo(2);
+            assertThat(store.journal("a/b.ü").count()).isEqualTo(1);
+            assertThat(store.journal("demo02").count()).isZero();
+            assertThat(fileNames(store.directory())).containsExactly(
+                "a%2Fb%2E%C3%BC.journal", "demo01.journal", "demo02.journal");
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_journal_truncations_total", null)).isZero();
+    }
+
+    @Test
+    void shouldCountAndTruncateTornTailWhenRecovering() throws IOException
+    {
+        final Path file;
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.BATCH, metrics))
+        {
+            final SessionJournal journal = store.journal("demo01");
+            append(journal, 4);
+            file = journal.file();
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
+        {
+            channel.truncate(channel.size() - 1);
+        }
+
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.BATCH, metrics))
+        {
+            assertThat(store.journal("demo01").count()).isEqualTo(3);
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_journal_truncations_total", null)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepEachSessionsJournalsApart() throws IOException
+    {
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, metrics))
+        {
+            append(store.journal("demo01"), 2);
+        }
+
+        try (JournalStore store = JournalStore.open(root, "20250103", JournalSync.NONE, metrics))
+        {
+            assertThat(store.journal("demo01").count()).isZero();
+        }
+        assertThat(fileNames(root)).containsExactly("20250102", "20250103");
+    }
+
+    @Test
+    void shouldDecodeOnlyNamesThatEncodeMakes()
+    {
+        for (final String name : List.of("demo01", "A_b-9", "a/b", "..", "%", "ü", "x y"))
+        {
+            assertThat(JournalStore.decode(JournalStore.encode(name))).isEqualTo(name);
+        }
+        assertThat(JournalStore.encode("..")).isEqualTo("%2E%2E");
+        assertThat(JournalStore.decode("")).isNull();
+        assertThat(JournalStore.decode("a.b")).isNull();
+        assertThat(JournalStore.decode("%41")).isNull();
+        assertThat(JournalStore.decode("%2e")).isNull();
+        assertThat(JournalStore.decode("a%2")).isNull();
+        assertThat(JournalStore.decode("%ZZ")).isNull();
+    }
+
+    private static void append(final SessionJournal journal, final int count) throws IOException
+    {
+        for (int i = 0; i < count; i++)
+        {
+            journal.buffer().putByte(journal.claim(1), (byte)i);
+            journal.commit(1);
+        }
+    }
+
+    private static List<String> fileNames(final Path directory) throws IOException
+    {
+        try (Stream<Path> files = Files.list(directory))
+        {
+            return files.map((file) -> file.getFileName().toString()).sorted().toList();
+        }
+    }
+}

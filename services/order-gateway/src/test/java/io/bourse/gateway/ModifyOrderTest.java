@@ -1,0 +1,205 @@
+package io.bourse.gateway;
+
+import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Canceled;
+import io.bourse.gateway.OuchMessages.Executed;
+import io.bourse.gateway.OuchMessages.Modified;
+import io.bourse.gateway.OuchMessages.Replaced;
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
+import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.Side;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.bourse.gateway.OrderEntryFixture.DAY;
+import static io.bourse.gateway.OrderEntryFixture.PRICE;
+import static io.bourse.gateway.OrderEntryFixture.T0;
+import static io.bourse.gateway.OrderEntryFixture.T1;
+import static io.bourse.gateway.OrderEntryFixture.T2;
+import static io.bourse.gateway.OrderEntryFixture.id;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** OUCH 4.2 Modify Order through the order entry: side changes in the sell family, size reductions, what is ignored. */
+class ModifyOrderTest
+{
+    private OrderEntryFixture fixture;
+
+    @BeforeEach
+    void open(@TempDir final Path journalDir) throws IOException
+    {
+        fixture = new OrderEntryFixture(journalDir, RiskLimits.none());
+    }
+
+    @AfterEach
+    void close()
+    {
+        fixture.close();
+    }
+
+    @Test
+    void shouldChangeTheSideWithinTheSellFamilyAtOnceWithoutTheEngine()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+
+        fixture.modifyOrder("S1", 'T', 100);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'E', 100);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'S', 100);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'E', 100);
+        fixture.send(fixture.alice);
+        fixture.replaceOrder("S1", "S2").shares(90);
+        fixture.send(fixture.alice);
+        fixture.events.replaced(T2, id(1, 1), id(1, 2), 101, 102, "AAPL", Side.SELL, 90, PRICE);
+
+        assertThat(fixture.engine.commands()).hasSize(2);
+        assertThat(fixture.messages(fixture.alice).subList(1, 6)).isEqualTo(List.of(
+            new Modified(T0, "S1", 'T', 100),
+            new Modified(T0, "S1", 'E', 100),
+            new Modified(T0, "S1", 'S', 100),
+            new Modified(T0, "S1", 'E', 100),
+            new Replaced(T2, "S2", 'E', 90, "AAPL", PRICE, DAY, "DEMO", 'Y', 102, 'A', 'N', 0, 'N', 'L', "S1", ' ')));
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_messages_out_total", "order_modified"))
+            .isEqualTo(4);
+    }
+
+    @Test
+    void shouldReduceSharesThroughAnEngineCancelAndAnswerOrderModifiedWhenItComesBack()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+
+        fixture.modifyOrder("S1", 'T', 60);
+        fixture.send(fixture.alice);
+        final int answersBeforeEngine = fixture.messages(fixture.alice).size();
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 40, 60, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(answersBeforeEngine).isEqualTo(1);
+        assertThat(fixture.engine.commands().get(1)).isEqualTo(new Cancel(0, T0, id(1, 1), 60));
+        assertThat(fixture.messages(fixture.alice).get(1)).isEqualTo(new Modified(T2, "S1", 'T', 60));
+        assertThat(fixture.messages(fixture.alice)).hasSize(2);
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_messages_in_total", "modify_order")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCancelTheRestAndAnswerOrderModifiedWhenTheNewSizeIsZero()
+    {
+        fixture.enterAccepted(fixture.alice, "B1", 'B', 1);
+
+        fixture.modifyOrder("B1", 'B', 0);
+        fixture.send(fixture.alice);
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.modifyOrder("B1", 'B', 0);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.engine.commands().subList(1, 2)).isEqualTo(List.of(new Cancel(0, T0, id(1, 1), 0)));
+        assertThat(fixture.messages(fixture.alice).subList(1, 2)).isEqualTo(List.of(new Modified(T2, "B1", 'B', 0)));
+        assertThat(fixture.messages(fixture.alice)).hasSize(2);
+        assertThat(fixture.orderEntry.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldIgnoreModifyThatCrossesBuyAndSellRaisesSharesOrNamesNoOrder()
+    {
+        fixture.enterAccepted(fixture.alice, "B1", 'B', 1);
+        fixture.enterAccepted(fixture.alice, "S1", 'T', 2);
+
+        fixture.modifyOrder("B1", 'S', 100);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'B', 50);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'X', 50);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'T', 101);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("NONE", 'S', 10);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'S', 10);
+        fixture.send(fixture.bob);
+
+        assertThat(fixture.engine.commands()).hasSize(2);
+        assertThat(fixture.messages(fixture.alice)).hasSize(2).allMatch(Accepted.class::isInstance);
+        assertThat(fixture.messages(fixture.bob)).isEmpty();
+        assertThat(fixture.rejects("modify_side")).isEqualTo(3);
+        assertThat(fixture.rejects("modify_increase")).isEqualTo(1);
+        assertThat(fixture.rejects("unknown_order")).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAnswerAtOnceWhenExecutionsAlreadyTookTheOrderBelowTheNewSize()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        fixture.modifyOrder("S1", 'E', 60);
+        fixture.send(fixture.alice);
+
+        fixture.events.executed(T2, 9, "AAPL", 50, PRICE, id(2, 1), 200, Side.BUY, id(1, 1), 101, 50, 0);
+
+        assertThat(fixture.messages(fixture.alice).subList(1, 3)).isEqualTo(List.of(
+            new Executed(T2, "S1", 50, PRICE, 'A', 9),
+            new Modified(T2, "S1", 'E', 50)));
+        assertThat(fixture.engine.commands().get(1)).isEqualTo(new Cancel(0, T0, id(1, 1), 60));
+    }
+
+    @Test
+    void shouldAnswerCancelsAndModifiesInTheOrderTheEngineAppliedThem()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        fixture.cancelOrder("S1", 80);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'T', 50);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'T', 70);
+        fixture.send(fixture.alice);
+        fixture.cancelOrder("S1", 30);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'S', 20);
+        fixture.send(fixture.alice);
+
+        fixture.events.canceled(T1, id(1, 1), 101, "AAPL", 20, 80, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 30, 50, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 20, 30, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 10, 20, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(fixture.engine.commands().subList(1, 6)).isEqualTo(List.of(
+            new Cancel(0, T0, id(1, 1), 80),
+            new Cancel(0, T0, id(1, 1), 50),
+            new Cancel(0, T0, id(1, 1), 70),
+            new Cancel(0, T0, id(1, 1), 30),
+            new Cancel(0, T0, id(1, 1), 20)));
+        assertThat(fixture.messages(fixture.alice).subList(1, 6)).isEqualTo(List.of(
+            new Canceled(T1, "S1", 20, 'U'),
+            new Modified(T2, "S1", 'T', 50),
+            new Modified(T2, "S1", 'T', 50),
+            new Canceled(T2, "S1", 20, 'U'),
+            new Modified(T2, "S1", 'S', 20)));
+        assertThat(fixture.messages(fixture.alice)).hasSize(6);
+    }
+
+    @Test
+    void shouldDropModifiesOfAnOrderThatIsDoneAndIgnoreThoseBeyondTheBacklog()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        for (int i = 0; i <= OrderState.MAX_PENDING_MODIFIES; i++)
+        {
+            fixture.modifyOrder("S1", 'T', 90 - i);
+            fixture.send(fixture.alice);
+        }
+
+        fixture.events.executed(T2, 9, "AAPL", 100, PRICE, id(2, 1), 200, Side.BUY, id(1, 1), 101, 0, 0);
+        fixture.modifyOrder("S1", 'T', 0);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.engine.commands()).hasSize(1 + OrderState.MAX_PENDING_MODIFIES);
+        assertThat(fixture.messages(fixture.alice).subList(1, 2)).isEqualTo(List.of(
+            new Executed(T2, "S1", 100, PRICE, 'A', 9)));
+        assertThat(fixture.messages(fixture.alice)).hasSize(2);
+        assertThat(fixture.rejects("modify_backlog")).isEqualTo(1);
+        assertThat(fixture.rejects("unknown_order")).isEqualTo(1);
+    }
+}

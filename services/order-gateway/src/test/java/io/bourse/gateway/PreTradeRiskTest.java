@@ -1,0 +1,290 @@
+package io.bourse.gateway;
+
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
+import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
+import io.bourse.gateway.RecordingEngineProxy.NewOrder;
+import io.bourse.gateway.RecordingEngineProxy.Replace;
+import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.Side;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static io.bourse.gateway.OrderEntryFixture.DAY;
+import static io.bourse.gateway.OrderEntryFixture.NANO_TIME;
+import static io.bourse.gateway.OrderEntryFixture.PRICE;
+import static io.bourse.gateway.OrderEntryFixture.T0;
+import static io.bourse.gateway.OrderEntryFixture.T1;
+import static io.bourse.gateway.OrderEntryFixture.T2;
+import static io.bourse.gateway.OrderEntryFixture.id;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The per-user pre-trade limits, the order rate limit and cancel on disconnect, through the order entry; and the
+ * configuration they come from.
+ */
+class PreTradeRiskTest
+{
+    private static final String HEADER =
+        "username,max_order_shares,max_notional,max_open_orders,price_band_bp,orders_per_second,cancel_on_disconnect";
+
+    @TempDir
+    private Path journalDir;
+    private OrderEntryFixture fixture;
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.close(fixture);
+    }
+
+    @Test
+    void shouldRejectOrdersAboveTheUsersShareAndDollarLimitsWhileOtherUsersHaveNone() throws IOException
+    {
+        open(List.of("alice,1000,100000,,,,"), Map.of());
+
+        fixture.enterOrder("BIG").shares(1001);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("DEAR").shares(700);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("OK").shares(600).price(1_666_600);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("BOB").shares(5000);
+        fixture.send(fixture.bob);
+        fixture.replaceOrder("OK", "BIGGER").shares(1001).price(1_000_000);
+        fixture.send(fixture.alice);
+        fixture.replaceOrder("OK", "DEARER").shares(601).price(1_666_600);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 600, 1_666_600, DAY, 0, "DEMO", 'Y'),
+            new NewOrder(0, T0, id(2, 1), "AAPL", true, 5000, PRICE, DAY, 0, "BOBS", 'Y')));
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
+            new Rejected(T0, "BIG", 'm'),
+            new Rejected(T0, "DEAR", 'n'),
+            new Rejected(T0, "BIGGER", 'm'),
+            new Rejected(T0, "DEARER", 'n')));
+        assertThat(fixture.rejects("risk_max_order_shares")).isEqualTo(2);
+        assertThat(fixture.rejects("risk_max_notional")).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRejectNewOrdersBeyondTheOpenOrderLimitUntilOneIsDone() throws IOException
+    {
+        open(List.of("alice,,,2,,,"), Map.of());
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.enterAccepted(fixture.alice, "A2", 'B', 2);
+
+        fixture.enterOrder("A3");
+        fixture.send(fixture.alice);
+        fixture.replaceOrder("A2", "A2R").shares(50);
+        fixture.send(fixture.alice);
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.enterOrder("A4");
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.messages(fixture.alice).get(2)).isEqualTo(new Rejected(T0, "A3", 'O'));
+        assertThat(fixture.engine.commands().subList(2, 4)).isEqualTo(List.of(
+            new Replace(0, T0, id(1, 2), id(1, 3), 50, PRICE),
+            new NewOrder(0, T0, id(1, 4), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y')));
+        assertThat(fixture.rejects("risk_max_open_orders")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRejectBuysAboveAndSellsBelowTheCollarAroundTheReferencePrice() throws IOException
+    {
+        open(List.of("alice,,,,500,,"), Map.of("AAPL", PRICE));
+
+        fixture.enterOrder("B1").price(1_575_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("B2").price(1_575_100);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("S1").buySellIndicator(Ouch42.SIDE_SELL).price(1_425_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("S2").buySellIndicator(Ouch42.SIDE_SELL_SHORT).price(1_424_900);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("B3").price(10_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("S3").buySellIndicator(Ouch42.SIDE_SELL).price(Ouch42.MAX_PRICE);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(Ouch42.MAX_PRICE);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("B4").price(1_575_100);
+        fixture.send(fixture.bob);
+
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
+            new Rejected(T0, "B2", 'X'),
+            new Rejected(T0, "S2", 'X')));
+        assertThat(fixture.engine.commands()).hasSize(6);
+        assertThat(fixture.rejects("risk_price_band")).isEqualTo(2);
+    }
+
+    @Test
+    void shouldMoveTheCollarToTheLastTradeOfAnyGateway() throws IOException
+    {
+        open(List.of("alice,,,,1000,,"), Map.of());
+        final long otherGateway = (2L << 56) | (1L << 32);
+        fixture.events.executed(T1, 5, "MSFT", 100, 3_000_000, otherGateway | 1, 11, Side.BUY, otherGateway | 2, 10,
+            0, 0);
+
+        fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(3_300_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("M2").stock(Symbols.pack("MSFT")).price(3_300_100);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("M3").stock(Symbols.pack("MSFT")).buySellIndicator(Ouch42.SIDE_SELL).price(2_699_900);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
+            new Rejected(T0, "M2", 'X'),
+            new Rejected(T0, "M3", 'X')));
+        assertThat(fixture.engine.commands()).hasSize(1);
+    }
+
+    @Test
+    void shouldRejectEnterAndReplaceOrdersBeyondTheRateButNeverCancels() throws IOException
+    {
+        open(List.of("bob,,,,,3,"), Map.of());
+        fixture.enterOrder("R1");
+        fixture.send(fixture.bob);
+        fixture.enterOrder("R2");
+        fixture.send(fixture.bob);
+        fixture.replaceOrder("R1", "R3").shares(90);
+        fixture.send(fixture.bob);
+        fixture.enterOrder("R4");
+        fixture.send(fixture.bob);
+        fixture.cancelOrder("R2", 0);
+        fixture.send(fixture.bob);
+
+        fixture.clock.set(NANO_TIME + 333_333_333, T1);
+        fixture.enterOrder("R5");
+        fixture.send(fixture.bob);
+        fixture.enterOrder("R6");
+        fixture.send(fixture.bob);
+        fixture.clock.set(NANO_TIME + 2_000_000_000L, T2);
+        for (int i = 7; i <= 10; i++)
+        {
+            fixture.enterOrder("R" + i);
+            fixture.send(fixture.bob);
+        }
+
+        assertThat(fixture.messages(fixture.bob)).isEqualTo(List.of(
+            new Rejected(T0, "R4", 'O'),
+            new Rejected(T1, "R6", 'O'),
+            new Rejected(T2, "R10", 'O')));
+        assertThat(fixture.engine.commands().subList(2, 5)).isEqualTo(List.of(
+            new Replace(0, T0, id(2, 1), id(2, 3), 90, PRICE),
+            new Cancel(0, T0, id(2, 2), 0),
+            new NewOrder(0, T1, id(2, 4), "AAPL", true, 100, PRICE, DAY, 0, "BOBS", 'Y')));
+        assertThat(fixture.engine.commands()).hasSize(8);
+        assertThat(fixture.rejects("rate_limit")).isEqualTo(3);
+    }
+
+    @Test
+    void shouldCancelEveryOrderOfASessionThatEndsUnlessTheUserTurnedItOff() throws IOException
+    {
+        open(List.of("bob,,,,,,N"), Map.of());
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.enterAccepted(fixture.alice, "A2", 'S', 2);
+        fixture.replaceOrder("A2", "A3").shares(50);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("A4").stock(Symbols.pack("MSFT"));
+        fixture.send(fixture.alice);
+        fixture.events.rejected(T1, id(1, 4), "MSFT", Ouch42.REJECT_HALTED);
+        fixture.enterAccepted(fixture.bob, "B1", 'B', 1);
+        final int before = fixture.engine.commands().size();
+
+        fixture.clock.set(NANO_TIME, T2);
+        fixture.adapter.onSessionEnd(fixture.alice);
+        fixture.adapter.onSessionEnd(fixture.bob);
+
+        assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size()))
+            .containsExactlyInAnyOrder(
+                new Cancel(0, T2, id(1, 1), 0),
+                new Cancel(0, T2, id(1, 2), 0),
+                new Cancel(0, T2, id(1, 3), 0));
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_cancel_on_disconnect_total", null))
+            .isEqualTo(3);
+    }
+
+    @Test
+    void shouldTakeEmptyFieldsFromTheDefaultsAndUsersWithoutARowFromTheDefaults()
+    {
+        final RiskLimits.UserLimits defaults = new RiskLimits.UserLimits(10, 20, 30, 40, 50, true);
+        final RiskLimits limits = RiskLimits.parse(defaults, List.of(
+            "# comment", HEADER, "trdr01,1000,250000,100,500,20,N", "trdr02,,,7,,,Y", ""), Map.of());
+
+        assertThat(limits.forUser("trdr01")).isEqualTo(new RiskLimits.UserLimits(1000, 250_000, 100, 500, 20, false));
+        assertThat(limits.forUser("trdr02")).isEqualTo(new RiskLimits.UserLimits(10, 20, 7, 40, 50, true));
+        assertThat(limits.forUser("nobody")).isEqualTo(defaults);
+    }
+
+    @Test
+    void shouldNameTheLineOrSettingAtFaultWhenTheConfigurationIsBad(@TempDir final Path dir)
+    {
+        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("trdr01,1,2,3"), Map.of()))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trdr01,1,2,3");
+        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("trdr01,x,,,,,"), Map.of()))
+            .hasMessageContaining("not a whole number").hasMessageContaining("trdr01,x,,,,,");
+        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("trdr01,,,,10001,,"), Map.of()))
+            .hasMessageContaining("price_band_bp");
+        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("trdr01,,,,,,maybe"), Map.of()))
+            .hasMessageContaining("cancel_on_disconnect");
+        assertThatThrownBy(() -> RiskLimits.parseReferencePrices("AAPL:0"))
+            .hasMessageContaining(RiskLimits.REFERENCE_PRICES_PROP_NAME);
+        assertThatThrownBy(() -> RiskLimits.fromSettings(new Settings(Map.of(
+            Settings.environmentName(RiskLimits.FILE_PROP_NAME), dir.resolve("missing.csv").toString()))))
+            .hasMessageContaining(RiskLimits.FILE_PROP_NAME);
+        assertThatThrownBy(() -> RiskLimits.fromSettings(new Settings(Map.of(
+            Settings.environmentName(RiskLimits.ORDERS_PER_SECOND_PROP_NAME), "-1"))))
+            .hasMessageContaining("orders_per_second");
+        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of(), Map.of("IBM", PRICE))
+            .validate(SymbolDirectory.parse("AAPL@0")))
+            .hasMessageContaining(RiskLimits.REFERENCE_PRICES_PROP_NAME).hasMessageContaining("IBM");
+    }
+
+    @Test
+    void shouldReadDefaultsFromSettingsAndRowsFromTheFile(@TempDir final Path dir) throws IOException
+    {
+        final Path file = Files.write(dir.resolve("risk.csv"), List.of(HEADER, "demo01,,,,,100,N"));
+
+        final RiskLimits limits = RiskLimits.fromSettings(new Settings(Map.of(
+            Settings.environmentName(RiskLimits.FILE_PROP_NAME), file.toString(),
+            Settings.environmentName(RiskLimits.MAX_ORDER_SHARES_PROP_NAME), "5000",
+            Settings.environmentName(RiskLimits.MAX_NOTIONAL_PROP_NAME), "1000000",
+            Settings.environmentName(RiskLimits.PRICE_BAND_BP_PROP_NAME), "1000",
+            Settings.environmentName(RiskLimits.REFERENCE_PRICES_PROP_NAME), "AAPL:1500000, msft:3000000")));
+
+        assertThat(limits.defaults()).isEqualTo(new RiskLimits.UserLimits(5000, 1_000_000, 0, 1000, 0, true));
+        assertThat(limits.forUser("demo01")).isEqualTo(new RiskLimits.UserLimits(5000, 1_000_000, 0, 1000, 100, false));
+        assertThat(limits.referencePrice("MSFT")).isEqualTo(3_000_000);
+        assertThat(limits.referencePrice("GOOG")).isZero();
+        assertThat(RiskLimits.fromSettings(new Settings(Map.of())).defaults()).isEqualTo(RiskLimits.NO_LIMITS);
+    }
+
+    @Test
+    void shouldParseTheShippedLimitsFile()
+    {
+        final RiskLimits limits = RiskLimits.fromSettings(new Settings(Map.of(
+            Settings.environmentName(RiskLimits.FILE_PROP_NAME), "../../" + RiskLimits.FILE_DEFAULT)));
+
+        assertThat(limits.forUser("trdr01").cancelOnDisconnect()).isTrue();
+        assertThat(limits.forUser("trdr02").cancelOnDisconnect()).isFalse();
+        assertThat(limits.forUser("demo01").maxOrderShares()).isPositive();
+    }
+
+    private void open(final List<String> rows, final Map<String, Long> referencePrices) throws IOException
+    {
+        fixture = new OrderEntryFixture(journalDir, RiskLimits.parse(RiskLimits.NO_LIMITS, rows, referencePrices));
+    }
+}

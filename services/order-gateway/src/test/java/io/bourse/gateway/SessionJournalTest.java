@@ -1,0 +1,312 @@
+package io.bourse.gateway;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SessionJournalTest
+{
+    private static final int MESSAGES = 3_000;
+
+    @TempDir
+    private Path directory;
+
+    @Test
+    void shouldReadEveryMessageBySequenceNumberInAnyOrderWhenAppended() throws IOException
+    {
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            final List<byte[]> expected = appendMessages(journal, MESSAGES);
+
+            assertThat(journal.count()).isEqualTo(MESSAGES);
+            assertThat(journal.durableCount()).isEqualTo(MESSAGES);
+            assertThat(read(journal, 1, MESSAGES)).containsExactlyElementsOf(expected);
+            for (int sequenceNumber = MESSAGES; sequenceNumber >= 1; sequenceNumber -= 7)
+            {
+                assertThat(bytes(journal.message(sequenceNumber))).isEqualTo(expected.get(sequenceNumber - 1));
+            }
+            assertThat(Files.size(journal.file())).isEqualTo(fileLength(expected));
+        }
+    }
+
+    @Test
+    void shouldReadFromAnySequenceNumberToTheEndWhenReplaying() throws IOException
+    {
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            final List<byte[]> expected = appendMessages(journal, MESSAGES);
+
+            assertThat(read(journal, 1_234, MESSAGES)).containsExactlyElementsOf(expected.subList(1_233, MESSAGES));
+            assertThat(read(journal, MESSAGES, MESSAGES)).containsExactly(expected.get(MESSAGES - 1));
+            assertThat(read(journal, 1, 1)).containsExactly(expected.get(0));
+        }
+    }
+
+    @Test
+    void shouldContinueTheSequenceAfterTheLastMessageWhenReopened() throws IOException
+    {
+        final List<byte[]> expected;
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            expected = new ArrayList<>(appendMessages(journal, 100));
+            journal.sessionIndex(7);
+        }
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(100);
+            assertThat(journal.durableCount()).isEqualTo(100);
+            assertThat(journal.truncatedBytes()).isZero();
+            assertThat(journal.sessionIndex()).isEqualTo(7);
+            assertThat(read(journal, 1, 100)).containsExactlyElementsOf(expected);
+
+            expected.add(append(journal, 33, (byte)'N'));
+            assertThat(journal.count()).isEqualTo(101);
+        }
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(read(journal, 1, 101)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void shouldTruncateTornLastRecordWhenReopened() throws IOException
+    {
+        final List<byte[]> expected;
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            expected = new ArrayList<>(appendMessages(journal, 10));
+        }
+        final long intact = fileLength(expected.subList(0, 9));
+        truncate(intact + SessionJournal.RECORD_HEADER_LENGTH + 2);
+
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(9);
+            assertThat(journal.truncatedBytes()).isEqualTo(SessionJournal.RECORD_HEADER_LENGTH + 2);
+            assertThat(Files.size(journal.file())).isEqualTo(intact);
+            assertThat(read(journal, 1, 9)).containsExactlyElementsOf(expected.subList(0, 9));
+            expected.set(9, append(journal, 5, (byte)'T'));
+        }
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.truncatedBytes()).isZero();
+            assertThat(read(journal, 1, 10)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void shouldTruncateRecordWhoseHeaderIsCutShortWhenReopened() throws IOException
+    {
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            appendMessages(journal, 3);
+        }
+        final long intact = Files.size(file());
+        try (FileChannel channel = FileChannel.open(file(), StandardOpenOption.APPEND))
+        {
+            channel.write(ByteBuffer.wrap(new byte[] {5, 0, 0, 0, 1}));
+        }
+
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(3);
+            assertThat(journal.truncatedBytes()).isEqualTo(5);
+            assertThat(Files.size(file())).isEqualTo(intact);
+        }
+    }
+
+    @Test
+    void shouldTruncateFromRecordThatFailsItsChecksumWhenReopened() throws IOException
+    {
+        final List<byte[]> expected;
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            expected = appendMessages(journal, 10);
+        }
+        final long eighth = fileLength(expected.subList(0, 7));
+        try (FileChannel channel = FileChannel.open(file(), StandardOpenOption.WRITE))
+        {
+            channel.write(ByteBuffer.wrap(new byte[] {(byte)0xFF}), eighth + SessionJournal.RECORD_HEADER_LENGTH);
+        }
+
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(7);
+            assertThat(journal.truncatedBytes()).isEqualTo(fileLength(expected) - eighth);
+            assertThat(read(journal, 1, 7)).containsExactlyElementsOf(expected.subList(0, 7));
+        }
+    }
+
+    @Test
+    void shouldStartEmptyWhenFileHeaderIsTorn() throws IOException
+    {
+        Files.write(file(), new byte[] {'B', 'J', 'N'});
+
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isZero();
+            assertThat(journal.truncatedBytes()).isEqualTo(3);
+            assertThat(Files.size(file())).isEqualTo(SessionJournal.FILE_HEADER_LENGTH);
+        }
+    }
+
+    @Test
+    void shouldStartEmptyWhenFileIsAllZeros() throws IOException
+    {
+        Files.write(file(), new byte[40]);
+
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isZero();
+            assertThat(journal.truncatedBytes()).isEqualTo(40);
+            assertThat(Files.size(file())).isEqualTo(SessionJournal.FILE_HEADER_LENGTH);
+            append(journal, 3, (byte)'Z');
+        }
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(1);
+            assertThat(journal.truncatedBytes()).isZero();
+        }
+    }
+
+    @Test
+    void shouldRefuseFileThatIsNotAJournal() throws IOException
+    {
+        Files.write(file(), "username,password,firm\n".getBytes());
+
+        assertThatThrownBy(() -> open(JournalSync.NONE))
+            .isInstanceOf(IOException.class)
+            .hasMessageContaining("not a version 1 session journal");
+        assertThat(Files.readString(file())).isEqualTo("username,password,firm\n");
+    }
+
+    @Test
+    void shouldCountMessagesDurableOnlyAfterSyncWhenBatch() throws IOException
+    {
+        try (SessionJournal journal = open(JournalSync.BATCH))
+        {
+            append(journal, 10, (byte)1);
+            append(journal, 10, (byte)2);
+
+            assertThat(journal.count()).isEqualTo(2);
+            assertThat(journal.durableCount()).isZero();
+            assertThat(journal.sync()).isTrue();
+            assertThat(journal.durableCount()).isEqualTo(2);
+            assertThat(journal.sync()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldHaveNothingToSyncWhenNone() throws IOException
+    {
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            append(journal, 10, (byte)1);
+
+            assertThat(journal.durableCount()).isEqualTo(1);
+            assertThat(journal.sync()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldTakeMessagesOfOneToMaxLengthOnly() throws IOException
+    {
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            final byte[] longest = append(journal, SessionJournal.MAX_MESSAGE_LENGTH, (byte)'L');
+            final byte[] shortest = append(journal, 1, (byte)'S');
+
+            assertThatThrownBy(() -> journal.claim(SessionJournal.MAX_MESSAGE_LENGTH + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> journal.claim(0)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(read(journal, 1, 2)).containsExactly(longest, shortest);
+        }
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(2);
+            assertThat(bytes(journal.message(1))).hasSize(SessionJournal.MAX_MESSAGE_LENGTH);
+        }
+    }
+
+    private Path file()
+    {
+        return directory.resolve("demo01" + JournalStore.SUFFIX);
+    }
+
+    private SessionJournal open(final JournalSync sync) throws IOException
+    {
+        return SessionJournal.open(file(), sync);
+    }
+
+    private void truncate(final long length) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(file(), StandardOpenOption.WRITE))
+        {
+            channel.truncate(length);
+        }
+    }
+
+    /** Messages of lengths 1..97 cycling, each filled with its sequence number's low byte. */
+    private static List<byte[]> appendMessages(final SessionJournal journal, final int count) throws IOException
+    {
+        final List<byte[]> messages = new ArrayList<>();
+        for (int i = 1; i <= count; i++)
+        {
+            messages.add(append(journal, 1 + i % 97, (byte)i));
+        }
+        return messages;
+    }
+
+    private static byte[] append(final SessionJournal journal, final int length, final byte value) throws IOException
+    {
+        final int offset = journal.claim(length);
+        final byte[] message = new byte[length];
+        for (int i = 0; i < length; i++)
+        {
+            message[i] = (byte)(value + i);
+            journal.buffer().putByte(offset + i, message[i]);
+        }
+        final long sequenceNumber = journal.commit(length);
+        assertThat(sequenceNumber).isEqualTo(journal.count());
+        assertThat(bytes(journal.message(sequenceNumber))).isEqualTo(message);
+        return message;
+    }
+
+    private static List<byte[]> read(final SessionJournal journal, final long from, final long to) throws IOException
+    {
+        final List<byte[]> messages = new ArrayList<>();
+        for (long sequenceNumber = from; sequenceNumber <= to; sequenceNumber++)
+        {
+            messages.add(bytes(journal.message(sequenceNumber)));
+        }
+        return messages;
+    }
+
+    private static byte[] bytes(final ByteBuffer message)
+    {
+        final byte[] bytes = new byte[message.remaining()];
+        message.get(bytes);
+        return bytes;
+    }
+
+    private static long fileLength(final List<byte[]> messages)
+    {
+        long length = SessionJournal.FILE_HEADER_LENGTH;
+        for (final byte[] message : messages)
+        {
+            length += SessionJournal.RECORD_HEADER_LENGTH + message.length;
+        }
+        return length;
+    }
+}
