@@ -13,11 +13,14 @@ import java.nio.channels.SocketChannel;
 import java.util.function.Consumer;
 
 /**
- * The gateway's one thread: each duty cycle reads the clock, accepts clients and reads their packets (one
- * non-blocking {@link Selector}), polls every engine shard's event stream, forces the session journals written to
- * (under {@link JournalSync#BATCH}) and sends the journaled messages due (replays, bounded per cycle), keeps the
- * SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15 s silence) and ticks the shards' clocks
- * ({@link ClockTicker}, once a second by default).
+ * The gateway's one thread, serving every client connection on non-blocking sockets: each duty cycle reads the clock,
+ * accepts clients, reads their packets and writes more to the sockets that became writable again (one non-blocking
+ * {@link Selector}), polls every engine shard's event stream, forces the session journals written to (under
+ * {@link JournalSync#BATCH}) and buffers the journaled messages due (replays, bounded per cycle), closes connections
+ * that did not log in in time, keeps the SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15 s
+ * silence), writes what each socket takes of its connection's send buffer (all the packets of the cycle in one
+ * system call) and ticks the shards' clocks ({@link ClockTicker}, once a second by default). No step waits on a
+ * client.
  */
 final class GatewayAgent implements Agent
 {
@@ -78,7 +81,7 @@ final class GatewayAgent implements Agent
             work += subscription.poll(eventHandler, FRAGMENT_LIMIT);
         }
         work += registry.flush();
-        registry.keepAlive();
+        work += registry.keepAliveAndSend();
         return work + clockTicker.doWork();
     }
 
@@ -104,10 +107,16 @@ final class GatewayAgent implements Agent
         if (key.isAcceptable())
         {
             accept();
+            return;
         }
-        else if (key.isReadable())
+        final OuchConnection connection = (OuchConnection)key.attachment();
+        if (key.isReadable())
         {
-            selectedWork += registry.receive((OuchConnection)key.attachment());
+            selectedWork += registry.receive(connection);
+        }
+        if (key.isValid() && key.isWritable())
+        {
+            selectedWork += registry.onWritable(connection);
         }
     }
 
@@ -121,7 +130,7 @@ final class GatewayAgent implements Agent
             {
                 try
                 {
-                    channel.register(selector, SelectionKey.OP_READ, connection);
+                    connection.selectionKey(channel.register(selector, SelectionKey.OP_READ, connection));
                     selectedWork++;
                 }
                 catch (final IOException ex)

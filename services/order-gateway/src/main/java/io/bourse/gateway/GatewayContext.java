@@ -19,21 +19,24 @@ import java.time.format.DateTimeFormatter;
  * underscores): {@value #PORT_PROP_NAME} (OUCH/SoupBinTCP port, default {@value #PORT_DEFAULT}),
  * {@value #BIND_ADDRESS_PROP_NAME} (default {@value #BIND_ADDRESS_DEFAULT}), {@value #METRICS_PORT_PROP_NAME}
  * (default {@value #METRICS_PORT_DEFAULT}), {@value #GATEWAY_ID_PROP_NAME} (1..255, the top byte of the gateway's
- * clientOrderIds, default {@value #GATEWAY_ID_DEFAULT}), {@value #MAX_SESSIONS_PROP_NAME} (client connections open
- * at once, default {@value #MAX_SESSIONS_DEFAULT}), {@value #MAX_ORDER_SHARES_PROP_NAME} (largest Shares accepted,
- * default {@value #MAX_ORDER_SHARES_DEFAULT}), {@value #SEND_STALL_TIMEOUT_MS_PROP_NAME} (how long a packet to a
- * client that stops reading may stay partly written before the client is dropped, default
- * {@value #SEND_STALL_TIMEOUT_MS_DEFAULT} ms), {@value #CLOCK_TICK_INTERVAL_MS_PROP_NAME} (how often the gateway sends
- * every engine shard a ClockTick, so that good-till-seconds orders expire without order flow, default
- * {@value #CLOCK_TICK_INTERVAL_MS_DEFAULT} ms),
- * {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10 characters, default today's UTC date as
- * yyyyMMdd), {@value #JOURNAL_DIR_PROP_NAME} (where the session journals go, one directory per session and one file
- * per user in it, default {@code bourse-gateway-journal} under {@code java.io.tmpdir}: it survives a gateway restart),
- * {@value #JOURNAL_SYNC_PROP_NAME} ({@code none} or {@code batch}, see {@link JournalSync}, default {@code none}),
- * {@code bourse.credentials.file} (default {@code deploy/credentials.csv}), {@code bourse.metrics.jvm}
- * (default true), the pre-trade risk limits and per-user options of {@link RiskLimits} ({@code bourse.gateway.risk.*},
- * {@code bourse.gateway.cancel.on.disconnect}), plus the {@link StreamLayout}, the {@link SymbolDirectory} and the
- * idle strategy.
+ * clientOrderIds, default {@value #GATEWAY_ID_DEFAULT}), {@value #MAX_SESSIONS_PROP_NAME} (users logged in at once,
+ * default {@value #MAX_SESSIONS_DEFAULT}), {@value #MAX_PENDING_LOGINS_PROP_NAME} (connections open at once that have
+ * not logged in yet, default {@value #MAX_PENDING_LOGINS_DEFAULT}), {@value #LOGIN_TIMEOUT_MS_PROP_NAME} (how long a
+ * new connection may take to send its Login Request before it is closed, default {@value #LOGIN_TIMEOUT_MS_DEFAULT}
+ * ms), {@value #SEND_BUFFER_BYTES_PROP_NAME} (each connection's send buffer: a client that falls further behind is
+ * disconnected as a slow consumer, default {@value #SEND_BUFFER_BYTES_DEFAULT}),
+ * {@value #SOCKET_SEND_BUFFER_BYTES_PROP_NAME} (the kernel's send buffer of each client socket, SO_SNDBUF, default 0:
+ * the kernel's own sizing), {@value #MAX_ORDER_SHARES_PROP_NAME} (largest Shares accepted, default
+ * {@value #MAX_ORDER_SHARES_DEFAULT}), {@value #CLOCK_TICK_INTERVAL_MS_PROP_NAME} (how often the gateway sends every
+ * engine shard a ClockTick, so that good-till-seconds orders expire without order flow, default
+ * {@value #CLOCK_TICK_INTERVAL_MS_DEFAULT} ms), {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10
+ * characters, default today's UTC date as yyyyMMdd), {@value #JOURNAL_DIR_PROP_NAME} (where the session journals
+ * go, one directory per session and one file per user in it, default {@code bourse-gateway-journal} under
+ * {@code java.io.tmpdir}: it survives a gateway restart), {@value #JOURNAL_SYNC_PROP_NAME} ({@code none} or
+ * {@code batch}, see {@link JournalSync}, default {@code none}), {@code bourse.credentials.file} (default
+ * {@code deploy/credentials.csv}), {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
+ * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus
+ * the {@link StreamLayout}, the {@link SymbolDirectory} and the idle strategy.
  */
 public final class GatewayContext
 {
@@ -53,18 +56,44 @@ public final class GatewayContext
     public static final String GATEWAY_ID_PROP_NAME = "bourse.gateway.id";
     /** Default gateway id. */
     public static final int GATEWAY_ID_DEFAULT = 1;
-    /** Setting name of the connection limit. */
+    /** Setting name of the most users logged in at once. */
     public static final String MAX_SESSIONS_PROP_NAME = "bourse.gateway.max.sessions";
-    /** Default connection limit. */
-    public static final int MAX_SESSIONS_DEFAULT = 64;
+    /**
+     * Default most users logged in at once. Each costs about 205 KiB while connected with the default send buffer
+     * (measured: 145 KiB of direct memory for the send buffer and the journal's write and read buffers, 60 KiB of heap
+     * for the Order Token index and the journal index), so 2,048 fit the compose file's 512 MiB JVMs, and two file
+     * descriptors (its socket, and its journal file, which stays open for the day).
+     */
+    public static final int MAX_SESSIONS_DEFAULT = 2_048;
+    /** Setting name of the most connections open at once that have not logged in yet. */
+    public static final String MAX_PENDING_LOGINS_PROP_NAME = "bourse.gateway.max.pending.logins";
+    /** Default most connections open at once that have not logged in yet. */
+    public static final int MAX_PENDING_LOGINS_DEFAULT = 256;
+    /** Setting name of the time a new connection has to send its Login Request. */
+    public static final String LOGIN_TIMEOUT_MS_PROP_NAME = "bourse.gateway.login.timeout.ms";
+    /** Default time a new connection has to send its Login Request, in milliseconds. */
+    public static final long LOGIN_TIMEOUT_MS_DEFAULT = 5_000;
+    /** Setting name of the capacity of each connection's send buffer. */
+    public static final String SEND_BUFFER_BYTES_PROP_NAME = "bourse.gateway.send.buffer.bytes";
+    /**
+     * Default capacity of each connection's send buffer in bytes: some 1,900 OUCH Accepted messages, on top of what
+     * the kernel's socket buffer holds; 2,048 of them fit the 512 MiB of direct memory of the compose file's JVMs.
+     */
+    public static final int SEND_BUFFER_BYTES_DEFAULT = 128 * 1024;
+    /** Smallest send buffer accepted: room for a few of the longest packets. */
+    public static final int SEND_BUFFER_BYTES_MIN = 4 * 1024;
+    /** Setting name of the kernel's send buffer (SO_SNDBUF) of each client socket. */
+    public static final String SOCKET_SEND_BUFFER_BYTES_PROP_NAME = "bourse.gateway.socket.send.buffer.bytes";
+    /**
+     * Default kernel send buffer of each client socket: 0 leaves it to the kernel, which on Linux grows it with the
+     * traffic up to {@code net.ipv4.tcp_wmem}'s maximum (4 MiB by default); a value bounds the kernel memory a slow
+     * consumer can hold, and how far behind it falls before its send buffer fills.
+     */
+    public static final int SOCKET_SEND_BUFFER_BYTES_DEFAULT = 0;
     /** Setting name of the largest Shares accepted. */
     public static final String MAX_ORDER_SHARES_PROP_NAME = "bourse.gateway.max.order.shares";
     /** Default largest Shares accepted. */
     public static final long MAX_ORDER_SHARES_DEFAULT = 1_000_000L;
-    /** Setting name of the send stall timeout. */
-    public static final String SEND_STALL_TIMEOUT_MS_PROP_NAME = "bourse.gateway.send.stall.timeout.ms";
-    /** Default send stall timeout in milliseconds. */
-    public static final long SEND_STALL_TIMEOUT_MS_DEFAULT = 100;
     /** Setting name of the interval between ClockTicks to every engine shard. */
     public static final String CLOCK_TICK_INTERVAL_MS_PROP_NAME = "bourse.gateway.clock.tick.interval.ms";
     /** Default interval between ClockTicks in milliseconds: good-till-seconds orders expire within a second. */
@@ -86,8 +115,11 @@ public final class GatewayContext
     private int metricsPort = METRICS_PORT_DEFAULT;
     private int gatewayId = GATEWAY_ID_DEFAULT;
     private int maxSessions = MAX_SESSIONS_DEFAULT;
+    private int maxPendingLogins = MAX_PENDING_LOGINS_DEFAULT;
+    private long loginTimeoutMs = LOGIN_TIMEOUT_MS_DEFAULT;
+    private int sendBufferBytes = SEND_BUFFER_BYTES_DEFAULT;
+    private int socketSendBufferBytes = SOCKET_SEND_BUFFER_BYTES_DEFAULT;
     private long maxOrderShares = MAX_ORDER_SHARES_DEFAULT;
-    private long sendStallTimeoutMs = SEND_STALL_TIMEOUT_MS_DEFAULT;
     private long clockTickIntervalMs = CLOCK_TICK_INTERVAL_MS_DEFAULT;
     private String sessionName;
     private String journalDir = JOURNAL_DIR_DEFAULT;
@@ -113,8 +145,12 @@ public final class GatewayContext
             .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
             .gatewayId(settings.getInt(GATEWAY_ID_PROP_NAME, GATEWAY_ID_DEFAULT))
             .maxSessions(settings.getInt(MAX_SESSIONS_PROP_NAME, MAX_SESSIONS_DEFAULT))
+            .maxPendingLogins(settings.getInt(MAX_PENDING_LOGINS_PROP_NAME, MAX_PENDING_LOGINS_DEFAULT))
+            .loginTimeoutMs(settings.getLong(LOGIN_TIMEOUT_MS_PROP_NAME, LOGIN_TIMEOUT_MS_DEFAULT))
+            .sendBufferBytes(settings.getInt(SEND_BUFFER_BYTES_PROP_NAME, SEND_BUFFER_BYTES_DEFAULT))
+            .socketSendBufferBytes(
+                settings.getInt(SOCKET_SEND_BUFFER_BYTES_PROP_NAME, SOCKET_SEND_BUFFER_BYTES_DEFAULT))
             .maxOrderShares(settings.getLong(MAX_ORDER_SHARES_PROP_NAME, MAX_ORDER_SHARES_DEFAULT))
-            .sendStallTimeoutMs(settings.getLong(SEND_STALL_TIMEOUT_MS_PROP_NAME, SEND_STALL_TIMEOUT_MS_DEFAULT))
             .clockTickIntervalMs(settings.getLong(CLOCK_TICK_INTERVAL_MS_PROP_NAME, CLOCK_TICK_INTERVAL_MS_DEFAULT))
             .sessionName(settings.get(SESSION_PROP_NAME, null))
             .journalDir(settings.get(JOURNAL_DIR_PROP_NAME, JOURNAL_DIR_DEFAULT))
@@ -150,14 +186,27 @@ public final class GatewayContext
         {
             throw new IllegalStateException(MAX_SESSIONS_PROP_NAME + " must be positive: " + maxSessions);
         }
+        if (maxPendingLogins < 1)
+        {
+            throw new IllegalStateException(MAX_PENDING_LOGINS_PROP_NAME + " must be positive: " + maxPendingLogins);
+        }
+        if (loginTimeoutMs < 1)
+        {
+            throw new IllegalStateException(LOGIN_TIMEOUT_MS_PROP_NAME + " must be positive: " + loginTimeoutMs);
+        }
+        if (sendBufferBytes < SEND_BUFFER_BYTES_MIN)
+        {
+            throw new IllegalStateException(
+                SEND_BUFFER_BYTES_PROP_NAME + " must be at least " + SEND_BUFFER_BYTES_MIN + ": " + sendBufferBytes);
+        }
+        if (socketSendBufferBytes < 0)
+        {
+            throw new IllegalStateException(
+                SOCKET_SEND_BUFFER_BYTES_PROP_NAME + " must be 0 or positive: " + socketSendBufferBytes);
+        }
         if (maxOrderShares < 1 || maxOrderShares > 0xFFFF_FFFFL)
         {
             throw new IllegalStateException(MAX_ORDER_SHARES_PROP_NAME + " must be 1..2^32-1: " + maxOrderShares);
-        }
-        if (sendStallTimeoutMs < 1)
-        {
-            throw new IllegalStateException(
-                SEND_STALL_TIMEOUT_MS_PROP_NAME + " must be positive: " + sendStallTimeoutMs);
         }
         if (clockTickIntervalMs < 1)
         {
@@ -282,19 +331,86 @@ public final class GatewayContext
         return this;
     }
 
-    /** @return most client connections open at once. */
+    /** @return most users logged in at once. */
     public int maxSessions()
     {
         return maxSessions;
     }
 
     /**
-     * @param maxSessions most client connections open at once, logged in or not.
+     * @param maxSessions most users logged in at once; one more gets Login Rejected 'S'.
      * @return this.
      */
     public GatewayContext maxSessions(final int maxSessions)
     {
         this.maxSessions = maxSessions;
+        return this;
+    }
+
+    /** @return most connections open at once that have not logged in yet. */
+    public int maxPendingLogins()
+    {
+        return maxPendingLogins;
+    }
+
+    /**
+     * @param maxPendingLogins most connections open at once that have not logged in yet; more are closed as they are
+     *                         accepted.
+     * @return this.
+     */
+    public GatewayContext maxPendingLogins(final int maxPendingLogins)
+    {
+        this.maxPendingLogins = maxPendingLogins;
+        return this;
+    }
+
+    /** @return milliseconds a new connection has to send its Login Request. */
+    public long loginTimeoutMs()
+    {
+        return loginTimeoutMs;
+    }
+
+    /**
+     * @param loginTimeoutMs milliseconds a new connection has to send its Login Request before it is closed.
+     * @return this.
+     */
+    public GatewayContext loginTimeoutMs(final long loginTimeoutMs)
+    {
+        this.loginTimeoutMs = loginTimeoutMs;
+        return this;
+    }
+
+    /** @return capacity of each connection's send buffer in bytes. */
+    public int sendBufferBytes()
+    {
+        return sendBufferBytes;
+    }
+
+    /**
+     * @param sendBufferBytes capacity of each connection's send buffer in bytes, at least
+     *                        {@value #SEND_BUFFER_BYTES_MIN}: a client that falls further behind is disconnected.
+     * @return this.
+     */
+    public GatewayContext sendBufferBytes(final int sendBufferBytes)
+    {
+        this.sendBufferBytes = sendBufferBytes;
+        return this;
+    }
+
+    /** @return the kernel's send buffer (SO_SNDBUF) of each client socket in bytes; 0 for the kernel's own sizing. */
+    public int socketSendBufferBytes()
+    {
+        return socketSendBufferBytes;
+    }
+
+    /**
+     * @param socketSendBufferBytes the kernel's send buffer (SO_SNDBUF) of each client socket in bytes (Linux
+     *                              reserves twice that); 0 for the kernel's own sizing.
+     * @return this.
+     */
+    public GatewayContext socketSendBufferBytes(final int socketSendBufferBytes)
+    {
+        this.socketSendBufferBytes = socketSendBufferBytes;
         return this;
     }
 
@@ -311,22 +427,6 @@ public final class GatewayContext
     public GatewayContext maxOrderShares(final long maxOrderShares)
     {
         this.maxOrderShares = maxOrderShares;
-        return this;
-    }
-
-    /** @return milliseconds a packet may stay partly written before the client is dropped. */
-    public long sendStallTimeoutMs()
-    {
-        return sendStallTimeoutMs;
-    }
-
-    /**
-     * @param sendStallTimeoutMs milliseconds a packet may stay partly written before the client is dropped.
-     * @return this.
-     */
-    public GatewayContext sendStallTimeoutMs(final long sendStallTimeoutMs)
-    {
-        this.sendStallTimeoutMs = sendStallTimeoutMs;
         return this;
     }
 

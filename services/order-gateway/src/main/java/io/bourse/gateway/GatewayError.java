@@ -14,9 +14,22 @@ enum GatewayError
     PROTOCOL_VIOLATION,
     /** A SoupBinTCP framing error or a malformed Login Request; the session is ended. */
     MALFORMED_PACKET,
-    /** A socket error, or a client that stopped reading; the connection is closed. */
+    /** A socket error; the connection is closed. */
     CONNECTION_FAILED,
-    /** More connections than the configured maximum; the new one is closed. */
+    /**
+     * A client whose send buffer could not take a packet (also counted in {@code
+     * bourse_gateway_slow_consumer_disconnects_total}); the session is ended.
+     */
+    SLOW_CONSUMER,
+    /**
+     * A connection that sent no Login Request within the login timeout (also counted in {@code
+     * bourse_gateway_login_timeouts_total}); it is closed.
+     */
+    LOGIN_TIMEOUT,
+    /**
+     * A connection accepted while as many as allowed await their login (it is closed), or a login while as many users
+     * as allowed are logged in (Login Rejected 'S').
+     */
     SESSION_LIMIT,
     /** An engine event of another schema or an unknown template; skipped. */
     UNKNOWN_EVENT,

@@ -15,7 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The gateway's Prometheus metrics, every labelled data point resolved at start-up so that the agent thread only
  * increments: {@code bourse_gateway_messages_in_total{type}}, {@code bourse_gateway_messages_out_total{type}},
  * {@code bourse_gateway_rejects_total{reason}}, {@code bourse_gateway_sessions}, {@code
- * bourse_gateway_login_failures_total}, {@code bourse_gateway_order_latency_seconds} (OUCH request received to the
+ * bourse_gateway_pending_logins} (connections not logged in yet), {@code bourse_gateway_login_failures_total},
+ * {@code bourse_gateway_login_timeouts_total} (connections closed for not logging in in time), {@code
+ * bourse_gateway_slow_consumer_disconnects_total} (sessions ended because their send buffer was full), {@code
+ * bourse_gateway_send_buffer_bytes} (memory allocated for the connections' send buffers), {@code
+ * bourse_gateway_order_latency_seconds} (OUCH request received to the
  * engine's answer sent to the client), {@code bourse_gateway_cancel_on_disconnect_total} (cancels sent for the open
  * orders of sessions that ended), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
  * for orders it no longer knows), {@code bourse_gateway_clock_ticks_total{result}} (ClockTicks to the engine shards,
@@ -42,7 +46,11 @@ final class GatewayMetrics
     final CounterDataPoint aiqCanceledOut;
     final CounterDataPoint cancelOnDisconnect;
     final GaugeDataPoint sessions;
+    final GaugeDataPoint pendingLogins;
+    final GaugeDataPoint sendBufferBytes;
     final CounterDataPoint loginFailures;
+    final CounterDataPoint loginTimeouts;
+    final CounterDataPoint slowConsumerDisconnects;
     final CounterDataPoint unmatchedEvents;
     final CounterDataPoint clockTicksSent;
     final CounterDataPoint clockTicksFailed;
@@ -88,8 +96,17 @@ final class GatewayMetrics
         }
         sessions = Gauge.builder().name("bourse_gateway_sessions")
             .help("SoupBinTCP sessions logged in").register(registry);
+        pendingLogins = Gauge.builder().name("bourse_gateway_pending_logins")
+            .help("Connections open that have not logged in yet").register(registry);
+        sendBufferBytes = Gauge.builder().name("bourse_gateway_send_buffer_bytes")
+            .help("Direct memory allocated for the connections' send buffers, in use or free for reuse")
+            .register(registry);
         loginFailures = Counter.builder().name("bourse_gateway_login_failures_total")
             .help("Login Requests rejected").register(registry);
+        loginTimeouts = Counter.builder().name("bourse_gateway_login_timeouts_total")
+            .help("Connections closed because no Login Request came within the login timeout").register(registry);
+        slowConsumerDisconnects = Counter.builder().name("bourse_gateway_slow_consumer_disconnects_total")
+            .help("Sessions ended because the client read too slowly for its send buffer").register(registry);
         cancelOnDisconnect = Counter.builder().name("bourse_gateway_cancel_on_disconnect_total")
             .help("Cancels sent to the engine for the open orders of sessions that ended").register(registry);
         unmatchedEvents = Counter.builder().name("bourse_gateway_unmatched_events_total")

@@ -33,6 +33,11 @@ public final class GatewayService implements AutoCloseable
 {
     /** Attempts after the first to offer a back-pressured command before rejecting the request. */
     private static final int COMMAND_OFFER_RETRIES = 1_000;
+    /**
+     * Connections the kernel may hold completed before the agent accepts them (it accepts all each duty cycle); the
+     * kernel caps it at {@code net.core.somaxconn}.
+     */
+    private static final int ACCEPT_BACKLOG = 1_024;
 
     private final MetricsServer metricsServer;
     private final Aeron aeron;
@@ -86,7 +91,7 @@ public final class GatewayService implements AutoCloseable
             final ServerSocketChannel serverChannel = ServerSocketChannel.open();
             opened.add(serverChannel);
             serverChannel.configureBlocking(false);
-            serverChannel.bind(new InetSocketAddress(ctx.bindAddress(), ctx.port()));
+            serverChannel.bind(new InetSocketAddress(ctx.bindAddress(), ctx.port()), ACCEPT_BACKLOG);
             final Selector selector = Selector.open();
             opened.add(selector);
 
@@ -115,7 +120,8 @@ public final class GatewayService implements AutoCloseable
             final AgentRunner runner = AgentLaunch.start(agent, ctx.idleStrategy(), metrics.errorCount());
             final int port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
-                ctx.bindAddress() + ":" + port + ", session " + ctx.sessionName() + ", " +
+                ctx.bindAddress() + ":" + port + " (up to " + ctx.maxSessions() + " sessions on one thread, " +
+                ctx.sendBufferBytes() / 1024 + " KiB send buffer each), session " + ctx.sessionName() + ", " +
                 ctx.credentials().size() + " users, commands " + layout.commandChannel() + " streams " +
                 layout.commandStreamId(0) + ".." + layout.commandStreamId(shardCount - 1) + ", journal " +
                 journals.directory() + " (sync " + ctx.journalSync().name().toLowerCase(Locale.ROOT) + "), metrics :" +
@@ -164,7 +170,8 @@ public final class GatewayService implements AutoCloseable
         final DutyCycleClock clock) throws IOException
     {
         final SessionRegistry registry = new SessionRegistry(ctx.credentials(), ctx.sessionName(),
-            ctx.gatewayId(), ctx.maxSessions(), ctx.sendStallTimeoutMs() * 1_000_000L,
+            ctx.gatewayId(), ctx.maxSessions(), ctx.maxPendingLogins(), ctx.loginTimeoutMs() * 1_000_000L,
+            new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes), ctx.socketSendBufferBytes(),
             new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock);
         return new GatewayAgent(serverChannel, selector, registry, eventSubscriptions,
             new EngineEventAdapter(orderEntry, metrics), clock,

@@ -8,45 +8,117 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
- * One client TCP connection: the nassau SoupBinTCP 4.0 server side of it, and the user it is logged in as (null
- * before login). Hands packets and session events to the {@link SessionRegistry}; used only by the gateway agent
- * thread.
+ * One client TCP connection: the nassau SoupBinTCP 4.0 server side of it, its send buffer ({@link SessionSendChannel}),
+ * when it was accepted, and the user it is logged in as (null before login). Hands packets and session events to the
+ * {@link SessionRegistry}. The selector watches the socket for writability only while a flush has left bytes in the
+ * send buffer. Used only by the gateway agent thread.
  */
 final class OuchConnection implements MessageListener, SoupBinTCPServerStatusListener
 {
     private final SessionRegistry registry;
     private final SocketAddress remoteAddress;
+    private final SessionSendChannel sendChannel;
     private final SoupBinTCPServer server;
+    private final long acceptedNs;
+    private SelectionKey selectionKey;
+    private boolean awaitingWritable;
     private UserSession user;
     private boolean closed;
 
     /**
      * @param registry         receives the packets and session events.
      * @param channel          the accepted, non-blocking channel (registered with the agent's selector).
-     * @param sendChannel      what nassau writes through (the channel with a bound on stalled writes).
-     * @param clock            the agent's duty-cycle clock, for the heartbeat timers.
+     * @param sendChannel      what nassau writes through: the channel's send buffer.
+     * @param clock            the agent's duty-cycle clock, for the heartbeat timers and the time of acceptance.
      * @param maxPayloadLength largest inbound packet payload accepted.
      * @throws IOException when the remote address cannot be read.
      */
     OuchConnection(
         final SessionRegistry registry,
         final SocketChannel channel,
-        final SocketChannel sendChannel,
+        final SessionSendChannel sendChannel,
         final DutyCycleClock clock,
         final int maxPayloadLength) throws IOException
     {
         this.registry = registry;
         this.remoteAddress = channel.getRemoteAddress();
+        this.sendChannel = sendChannel;
         this.server = new SoupBinTCPServer(clock, sendChannel, maxPayloadLength, this, this);
+        this.acceptedNs = clock.nanoTime();
     }
 
     /** @return the nassau session. */
     SoupBinTCPServer server()
     {
         return server;
+    }
+
+    /**
+     * @param selectionKey the socket's registration with the agent's selector, interested in reads.
+     */
+    void selectionKey(final SelectionKey selectionKey)
+    {
+        this.selectionKey = selectionKey;
+    }
+
+    /** @return monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) at which the connection was accepted. */
+    long acceptedNs()
+    {
+        return acceptedNs;
+    }
+
+    /** @return true while the selector watches for the socket to take more of the send buffer. */
+    boolean isAwaitingWritable()
+    {
+        return awaitingWritable;
+    }
+
+    /**
+     * Writes what the socket accepts of the send buffer, without waiting, and has the selector report the socket
+     * writable exactly while bytes are left.
+     *
+     * @return bytes written.
+     * @throws IOException when the socket write fails.
+     */
+    int flush() throws IOException
+    {
+        final int written = sendChannel.flush();
+        final boolean bytesLeft = sendChannel.pendingBytes() > 0;
+        if (bytesLeft != awaitingWritable)
+        {
+            awaitingWritable = bytesLeft;
+            selectionKey.interestOps(bytesLeft ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        }
+        return written;
+    }
+
+    /**
+     * Writes what the socket accepts of the send buffer (an End of Session, a Login Rejected) before the connection is
+     * closed; what it does not accept is lost with the connection.
+     */
+    void flushBeforeClose()
+    {
+        try
+        {
+            sendChannel.flush();
+        }
+        catch (final IOException ignore)
+        {
+            // The connection is being closed, for this failure or another; nothing more can reach the client.
+        }
+    }
+
+    /**
+     * @param length of a Sequenced Data payload.
+     * @return true when its packet fits in the send buffer now.
+     */
+    boolean canBuffer(final int length)
+    {
+        return sendChannel.remaining() >= SessionSendChannel.PACKET_HEADER_LENGTH + length;
     }
 
     /** @return the user logged in on this connection, or null. */
@@ -79,7 +151,8 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
      * Sends one SoupBinTCP Sequenced Data packet.
      *
      * @param payload the OUCH message, position to limit.
-     * @throws IOException when the write fails or stalls past the bound.
+     * @throws SendBufferFullException when it does not fit in the send buffer.
+     * @throws IOException             when the connection is closed.
      */
     void sendSequenced(final ByteBuffer payload) throws IOException
     {
@@ -95,6 +168,16 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     void fail(final GatewayError error, final Exception cause)
     {
         registry.fail(this, error, cause);
+    }
+
+    /**
+     * Ends this connection because its send buffer is full, counting it.
+     *
+     * @param cause the write that did not fit.
+     */
+    void endSlowConsumer(final SendBufferFullException cause)
+    {
+        registry.endSlowConsumer(this, cause);
     }
 
     /** @return user and remote address, for logs. */

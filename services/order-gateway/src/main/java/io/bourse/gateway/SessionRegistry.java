@@ -3,7 +3,6 @@ package io.bourse.gateway;
 import com.paritytrading.nassau.ProtocolException;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
-import io.bourse.common.net.BoundedSendChannel;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import org.agrona.CloseHelper;
@@ -21,14 +20,24 @@ import java.util.Map;
  * The SoupBinTCP 4.0 side of the gateway: the open connections, the users' sessions of the day with their journals,
  * logins, logouts, keep-alive and the sending of journaled sequenced messages. Used only by the gateway agent thread.
  * <p>
+ * Capacity: at most {@code maxPendingLogins} connections may wait for their Login Request at once (more are closed as
+ * they are accepted) and each must log in within the login timeout or it is closed; at most {@code maxSessions} users
+ * may be logged in at once (one more gets Login Rejected 'S'). Each counted refusal or timeout is logged the first
+ * time only. Every packet to a client goes into the connection's send buffer ({@link SessionSendChannel}); the
+ * sockets take what they can once per duty cycle, and the selector reports those with bytes left when they can take
+ * more. A connection whose send buffer cannot take a packet is a slow consumer: its session is ended (End of Session
+ * if that still fits, then close) and counted; its journal keeps every message, so that the client can log in again
+ * and get them replayed.
+ * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
  * session other than today's (blank means today's), a user already logged in on another connection, or a user whose
  * journal failed, with 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence
  * number of the next message the client will get ({@link #firstToSend}): the requested one; for 0, or a number past
  * the next new message, the next new message. The messages from there on are replayed from the journal, a bounded
- * number per duty cycle, then live ones follow. The first login of the day gets the OUCH 4.2 System Event start of
- * day as sequenced message 1. Unsequenced Data before login, a second Login Request, an OUCH message of unknown type
- * or wrong length, or a malformed packet ends the session (End of Session, then close); the user can log in again.
+ * number per duty cycle and no faster than the send buffer empties, then live ones follow. The first login of the day
+ * gets the OUCH 4.2 System Event start of day as sequenced message 1. Unsequenced Data before login, a second Login
+ * Request, an OUCH message of unknown type or wrong length, or a malformed packet ends the session (End of Session,
+ * then close); the user can log in again.
  * Logout Request and a heartbeat timeout (15 s of silence) close the connection. Whenever a logged-in connection
  * closes, for whatever reason, the order entry hears that the session ended (cancel on disconnect).
  * <p>
@@ -45,8 +54,14 @@ final class SessionRegistry
     private final Credentials credentials;
     private final String sessionName;
     private final int gatewayId;
-    private final int maxConnections;
-    private final long sendStallTimeoutNs;
+    private final int maxSessions;
+    private final int maxPendingLogins;
+    private final long loginTimeoutNs;
+    private final String loginTimeoutDetail;
+    private final String pendingLimitDetail;
+    private final String sessionLimitDetail;
+    private final SendBufferPool sendBuffers;
+    private final int socketSendBufferBytes;
     private final OrderEntryAdapter orderEntryAdapter;
     private final OuchProxy ouch;
     private final JournalStore journals;
@@ -58,25 +73,33 @@ final class SessionRegistry
     private final SoupBinTCP.LoginAccepted loginAccepted = new SoupBinTCP.LoginAccepted();
     private final SoupBinTCP.LoginRejected loginRejected = new SoupBinTCP.LoginRejected();
     private int nextSessionIndex;
+    private int loggedIn;
+    private int pendingLogins;
 
     /**
-     * @param credentials        who may log in.
-     * @param sessionName        today's SoupBinTCP session, 10 characters at most.
-     * @param gatewayId          1..255, for the clientOrderIds of the sessions.
-     * @param maxConnections     most client connections open at once, logged in or not.
-     * @param sendStallTimeoutNs how long a packet may stay partly written before its client is dropped.
-     * @param orderEntryAdapter  receives the OUCH messages of logged-in sessions.
-     * @param ouch               sends the System Event.
-     * @param journals           the journals of today's session, recovered.
-     * @param metrics            counters.
-     * @param clock              the duty-cycle clock.
+     * @param credentials           who may log in.
+     * @param sessionName           today's SoupBinTCP session, 10 characters at most.
+     * @param gatewayId             1..255, for the clientOrderIds of the sessions.
+     * @param maxSessions           most users logged in at once.
+     * @param maxPendingLogins      most connections open at once that have not logged in yet.
+     * @param loginTimeoutNs        how long a new connection may take to log in before it is closed.
+     * @param sendBuffers           the connections' send buffers.
+     * @param socketSendBufferBytes SO_SNDBUF of each client socket, or 0 to leave it to the kernel.
+     * @param orderEntryAdapter     receives the OUCH messages of logged-in sessions.
+     * @param ouch                  sends the System Event.
+     * @param journals              the journals of today's session, recovered.
+     * @param metrics               counters.
+     * @param clock                 the duty-cycle clock.
      */
     SessionRegistry(
         final Credentials credentials,
         final String sessionName,
         final int gatewayId,
-        final int maxConnections,
-        final long sendStallTimeoutNs,
+        final int maxSessions,
+        final int maxPendingLogins,
+        final long loginTimeoutNs,
+        final SendBufferPool sendBuffers,
+        final int socketSendBufferBytes,
         final OrderEntryAdapter orderEntryAdapter,
         final OuchProxy ouch,
         final JournalStore journals,
@@ -86,8 +109,14 @@ final class SessionRegistry
         this.credentials = credentials;
         this.sessionName = sessionName;
         this.gatewayId = gatewayId;
-        this.maxConnections = maxConnections;
-        this.sendStallTimeoutNs = sendStallTimeoutNs;
+        this.maxSessions = maxSessions;
+        this.maxPendingLogins = maxPendingLogins;
+        this.loginTimeoutNs = loginTimeoutNs;
+        this.loginTimeoutDetail = "no Login Request within " + loginTimeoutNs / 1_000_000L + " ms";
+        this.pendingLimitDetail = "limit of " + maxPendingLogins + " connections awaiting login";
+        this.sessionLimitDetail = "limit of " + maxSessions + " sessions logged in";
+        this.sendBuffers = sendBuffers;
+        this.socketSendBufferBytes = socketSendBufferBytes;
         this.orderEntryAdapter = orderEntryAdapter;
         this.ouch = ouch;
         this.journals = journals;
@@ -96,40 +125,41 @@ final class SessionRegistry
         this.nextSessionIndex = journals.maxSessionIndex() + 1;
     }
 
-    /** @return connections open, logged in or not. */
-    int connectionCount()
-    {
-        return connections.size();
-    }
-
     /**
-     * Takes a newly accepted client, or closes it when the connection limit is reached.
+     * Takes a newly accepted client, or closes it when as many connections as allowed are waiting to log in.
      *
      * @param channel just accepted; made non-blocking here.
      * @return the connection to register for reads, or null when refused.
      */
     OuchConnection onAccept(final SocketChannel channel)
     {
+        SessionSendChannel sendChannel = null;
         try
         {
-            if (connections.size() >= maxConnections)
+            if (pendingLogins >= maxPendingLogins)
             {
-                metrics.error(GatewayError.SESSION_LIMIT, channel.getRemoteAddress(), "limit " + maxConnections);
+                metrics.error(GatewayError.SESSION_LIMIT, channel.getRemoteAddress(), pendingLimitDetail);
                 channel.close();
                 return null;
             }
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, Boolean.TRUE);
+            if (socketSendBufferBytes > 0)
+            {
+                channel.setOption(StandardSocketOptions.SO_SNDBUF, socketSendBufferBytes);
+            }
+            sendChannel = new SessionSendChannel(channel, sendBuffers);
             final OuchConnection connection = new OuchConnection(
-                this, channel, new BoundedSendChannel(channel, sendStallTimeoutNs, "client"), clock,
-                MAX_INBOUND_PAYLOAD_LENGTH);
+                this, channel, sendChannel, clock, MAX_INBOUND_PAYLOAD_LENGTH);
             connections.add(connection);
+            pendingLogins++;
+            metrics.pendingLogins.inc();
             return connection;
         }
         catch (final IOException ex)
         {
             metrics.error(GatewayError.CONNECTION_FAILED, "accept", ex);
-            CloseHelper.quietClose(channel);
+            CloseHelper.quietCloseAll(sendChannel, channel);
             return null;
         }
     }
@@ -162,21 +192,56 @@ final class SessionRegistry
         return 0;
     }
 
-    /** Sends heartbeats where the line was idle for a second, and drops clients silent for 15 seconds. */
-    void keepAlive()
+    /**
+     * Writes more of the send buffer of a connection the selector found writable.
+     *
+     * @param connection the connection.
+     * @return bytes written.
+     */
+    int onWritable(final OuchConnection connection)
     {
+        return connection.isClosed() ? 0 : send(connection);
+    }
+
+    /**
+     * Once per duty cycle, for every connection: closes it if it has not logged in within the login timeout; sends a
+     * heartbeat after a second without packets and drops the client after 15 seconds of silence; then writes what
+     * the socket takes of the send buffer, unless the selector is already watching for the socket to take more.
+     *
+     * @return bytes written.
+     */
+    int keepAliveAndSend()
+    {
+        final long nowNs = clock.nanoTime();
+        int written = 0;
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             final OuchConnection connection = connections.get(i);
+            if (null == connection.user() && nowNs - connection.acceptedNs() > loginTimeoutNs)
+            {
+                metrics.loginTimeouts.inc();
+                metrics.error(GatewayError.LOGIN_TIMEOUT, connection, loginTimeoutDetail);
+                close(connection);
+                continue;
+            }
             try
             {
                 connection.server().keepAlive();
+            }
+            catch (final SendBufferFullException ex)
+            {
+                endSlowConsumer(connection, ex);
             }
             catch (final IOException ex)
             {
                 fail(connection, GatewayError.CONNECTION_FAILED, ex);
             }
+            if (!connection.isClosed() && !connection.isAwaitingWritable())
+            {
+                written += send(connection);
+            }
         }
+        return written;
     }
 
     /**
@@ -248,6 +313,12 @@ final class SessionRegistry
             rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
             return;
         }
+        if (loggedIn >= maxSessions)
+        {
+            metrics.error(GatewayError.SESSION_LIMIT, connection, sessionLimitDetail);
+            rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+            return;
+        }
         final String requestedSession = request.getRequestedSession().trim();
         UserSession session = users.get(user.username());
         if ((!requestedSession.isEmpty() && !requestedSession.equals(sessionName)) ||
@@ -282,6 +353,9 @@ final class SessionRegistry
         }
         connection.user(session);
         session.attach(connection, next);
+        pendingLogins--;
+        metrics.pendingLogins.dec();
+        loggedIn++;
         metrics.sessions.inc();
         if (0 == count)
         {
@@ -341,6 +415,21 @@ final class SessionRegistry
         }
     }
 
+    /**
+     * Ends a slow consumer's session, counting it: its send buffer could not take a packet.
+     *
+     * @param connection the connection.
+     * @param cause      the write that did not fit.
+     */
+    void endSlowConsumer(final OuchConnection connection, final SendBufferFullException cause)
+    {
+        if (!connection.isClosed())
+        {
+            metrics.slowConsumerDisconnects.inc();
+            end(connection, GatewayError.SLOW_CONSUMER, cause);
+        }
+    }
+
     /** Ends every session (SoupBinTCP End of Session) and closes every connection: the gateway is stopping. */
     void closeAll()
     {
@@ -385,7 +474,20 @@ final class SessionRegistry
         }
         catch (final IOException ignore)
         {
-            // The connection is being closed; a client that cannot take End of Session learns from the close.
+            // The connection is being closed (a slow consumer's buffer may be full); the client learns from the close.
+        }
+    }
+
+    private int send(final OuchConnection connection)
+    {
+        try
+        {
+            return connection.flush();
+        }
+        catch (final IOException ex)
+        {
+            fail(connection, GatewayError.CONNECTION_FAILED, ex);
+            return 0;
         }
     }
 
@@ -396,12 +498,19 @@ final class SessionRegistry
             return;
         }
         connection.markClosed();
+        connection.flushBeforeClose();
         final UserSession user = connection.user();
         if (null != user)
         {
             user.detach();
+            loggedIn--;
             metrics.sessions.dec();
             orderEntryAdapter.onSessionEnd(user);
+        }
+        else
+        {
+            pendingLogins--;
+            metrics.pendingLogins.dec();
         }
         connections.remove(connection);
         CloseHelper.quietClose(connection.server());

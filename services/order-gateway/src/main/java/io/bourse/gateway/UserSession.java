@@ -105,7 +105,8 @@ final class UserSession
     /**
      * Journals the message encoded at the offset returned by {@code journal().claim(length)}, and sends it at once
      * when it is durable and the connection is up to date. A message for a failed journal is lost and counted as an
-     * error.
+     * error. A connection whose send buffer cannot take the message is a slow consumer and is ended; the message stays
+     * in the journal for its next login.
      *
      * @param length of the message in bytes.
      */
@@ -130,13 +131,15 @@ final class UserSession
         metrics.journalWrittenBytes.inc(SessionJournal.RECORD_HEADER_LENGTH + length);
         if (null != connection && nextToSend == sequenceNumber && sequenceNumber <= journal.durableCount())
         {
-            sendNext();
+            sendNext(false);
         }
     }
 
     /**
      * Makes the journal durable (a force under {@code batch}), then sends journaled messages the connection has not
-     * had yet: a replay after login, or under {@code batch} the messages of this duty cycle.
+     * had yet: a replay after login, or under {@code batch} the messages of this duty cycle. A replay goes only as
+     * fast as the connection's send buffer empties (it stops at the first message that does not fit, and resumes on a
+     * later call); a message produced since the login that does not fit makes the connection a slow consumer.
      *
      * @param limit most messages to send in this call, so one replay cannot hold up the other sessions.
      * @return messages sent.
@@ -160,15 +163,20 @@ final class UserSession
             return 0;
         }
         int sent = 0;
-        while (sent < limit && null != connection && nextToSend <= journal.durableCount())
+        while (sent < limit && null != connection && nextToSend <= journal.durableCount() &&
+            sendNext(nextToSend <= replayEnd))
         {
-            sendNext();
             sent++;
         }
         return sent;
     }
 
-    private void sendNext()
+    /**
+     * @param paced true to leave the message for later when the send buffer has no room for it, false to treat that
+     *              as a slow consumer.
+     * @return true when the message was sent (buffered); false when it was left for later or the connection failed.
+     */
+    private boolean sendNext(final boolean paced)
     {
         final OuchConnection target = connection;
         final ByteBuffer message;
@@ -179,21 +187,32 @@ final class UserSession
         catch (final IOException ex)
         {
             target.fail(GatewayError.JOURNAL_FAILED, ex);
-            return;
+            return false;
+        }
+        if (paced && !target.canBuffer(message.remaining()))
+        {
+            return false;
         }
         try
         {
             target.sendSequenced(message);
-            if (nextToSend <= replayEnd)
-            {
-                metrics.replayedMessages.inc();
-            }
-            nextToSend++;
+        }
+        catch (final SendBufferFullException ex)
+        {
+            target.endSlowConsumer(ex);
+            return false;
         }
         catch (final IOException ex)
         {
             target.fail(GatewayError.CONNECTION_FAILED, ex);
+            return false;
         }
+        if (nextToSend <= replayEnd)
+        {
+            metrics.replayedMessages.inc();
+        }
+        nextToSend++;
+        return true;
     }
 
     private void failJournal(final IOException ex)

@@ -36,6 +36,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,7 +62,7 @@ class GatewaySessionTest
     @BeforeEach
     void startGateway() throws Exception
     {
-        startGateway(JournalSync.NONE);
+        startGateway(UnaryOperator.identity());
     }
 
     @AfterEach
@@ -70,19 +71,21 @@ class GatewaySessionTest
         CloseHelper.closeAll(runner, journals);
     }
 
-    private void startGateway(final JournalSync sync) throws Exception
+    /**
+     * @param tuning changes to the test's configuration.
+     */
+    private void startGateway(final UnaryOperator<GatewayContext> tuning) throws Exception
     {
-        final GatewayContext ctx = new GatewayContext()
+        final GatewayContext ctx = tuning.apply(new GatewayContext()
             .port(0)
             .bindAddress("127.0.0.1")
             .sessionName(SESSION)
             .maxSessions(4)
             .journalDir(journalDir.toString())
-            .journalSync(sync)
             .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO", "demo02,demo02pw,DEMO")))
             .streamLayout(StreamLayout.fromSettings(new Settings(Map.of())))
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
-            .idleStrategy(new SleepingMillisIdleStrategy(1))
+            .idleStrategy(new SleepingMillisIdleStrategy(1)))
             .conclude();
         final ServerSocketChannel serverChannel = ServerSocketChannel.open();
         serverChannel.configureBlocking(false);
@@ -91,7 +94,7 @@ class GatewaySessionTest
 
         registry = new PrometheusRegistry();
         final GatewayMetrics metrics = new GatewayMetrics(registry);
-        journals = JournalStore.open(journalDir, SESSION, sync, metrics);
+        journals = JournalStore.open(journalDir, SESSION, ctx.journalSync(), metrics);
         // Wall clock pinned at 10:00:00 so that gateway timestamps are known; timers still run on System.nanoTime.
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L +
             TEN_AM_NS));
@@ -221,7 +224,7 @@ class GatewaySessionTest
     void shouldSendMessagesOnceForcedWhenJournalSyncIsBatch() throws Exception
     {
         stopGateway();
-        startGateway(JournalSync.BATCH);
+        startGateway((ctx) -> ctx.journalSync(JournalSync.BATCH));
         try (TestClient client = new TestClient(port))
         {
             client.login("demo01", "demo01pw", "", 0);
@@ -286,6 +289,80 @@ class GatewaySessionTest
             assertThat(client.await(2)).isEqualTo(List.of(new EndOfSession(), new Closed()));
         }
         assertThat(engine.commands()).isEmpty();
+    }
+
+    @Test
+    void shouldCloseAConnectionThatSendsNoLoginRequestWithinTheLoginTimeout() throws Exception
+    {
+        stopGateway();
+        startGateway((ctx) -> ctx.loginTimeoutMs(200));
+        try (TestClient idle = new TestClient(port);
+            TestClient prompt = new TestClient(port))
+        {
+            prompt.login("demo01", "demo01pw", "", 0);
+
+            assertThat(idle.await(1)).isEqualTo(List.of(new Closed()));
+            enterOrder(prompt, "P1", "IBM");
+            assertThat(prompt.await(3)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 1),
+                new SystemEventMessage(TEN_AM_NS, 'S'),
+                new Rejected(TEN_AM_NS, "P1", 'S')));
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_login_timeouts_total", null)).isEqualTo(1);
+        assertThat(Metrics.gauge(registry, "bourse_gateway_pending_logins")).isZero();
+    }
+
+    @Test
+    void shouldCloseNewConnectionsWhileAsManyAsAllowedAwaitTheirLogin() throws Exception
+    {
+        stopGateway();
+        startGateway((ctx) -> ctx.maxPendingLogins(2));
+        try (TestClient first = new TestClient(port);
+            TestClient second = new TestClient(port);
+            TestClient refused = new TestClient(port))
+        {
+            assertThat(refused.await(1)).isEqualTo(List.of(new Closed()));
+
+            first.login("demo01", "demo01pw", "", 0);
+            assertThat(first.await(2)).hasSize(2);
+            try (TestClient later = new TestClient(port))
+            {
+                later.login("demo02", "demo02pw", "", 0);
+
+                assertThat(later.await(2)).isEqualTo(List.of(
+                    new LoginAccepted(SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
+            }
+            assertThat(Metrics.gauge(registry, "bourse_gateway_pending_logins")).isEqualTo(1);
+            assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", null)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldRejectLoginAsSessionNotAvailableWhileAsManyUsersAsAllowedAreLoggedIn() throws Exception
+    {
+        stopGateway();
+        startGateway((ctx) -> ctx.maxSessions(1));
+        try (TestClient first = new TestClient(port))
+        {
+            first.login("demo01", "demo01pw", "", 0);
+            assertThat(first.await(2)).hasSize(2);
+            try (TestClient second = new TestClient(port))
+            {
+                second.login("demo02", "demo02pw", "", 0);
+
+                assertThat(second.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));
+            }
+            first.logout();
+            assertThat(first.await(3).get(2)).isEqualTo(new Closed());
+        }
+        try (TestClient second = new TestClient(port))
+        {
+            second.login("demo02", "demo02pw", "", 0);
+
+            assertThat(second.await(2)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_login_failures_total", null)).isEqualTo(1);
     }
 
     @Test

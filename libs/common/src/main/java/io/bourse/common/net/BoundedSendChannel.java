@@ -1,12 +1,8 @@
 package io.bourse.common.net;
 
 import java.io.IOException;
-import java.net.Socket;
-import java.net.SocketAddress;
-import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -15,12 +11,11 @@ import java.util.concurrent.TimeUnit;
  * against a peer that stops reading, that loop would spin forever on the sending thread and stall every other session
  * the thread serves. Through this view, once a write leaves part of a packet behind, the rest of the packet must be
  * out within the send timeout or the write throws an {@link IOException}, so that the caller closes the one slow
- * session. Reads, options and closing pass straight through; the wrapped channel, not this view, is the one to
- * register with a selector. Not thread-safe: one sending thread per channel, as nassau has.
+ * session. Reads, options and closing pass straight through ({@link ForwardingSocketChannel}). Not thread-safe: one
+ * sending thread per channel, as nassau has.
  */
-public final class BoundedSendChannel extends SocketChannel
+public final class BoundedSendChannel extends ForwardingSocketChannel
 {
-    private final SocketChannel delegate;
     private final long sendTimeoutNs;
     private final String peerRole;
     private boolean stalled;
@@ -33,8 +28,7 @@ public final class BoundedSendChannel extends SocketChannel
      */
     public BoundedSendChannel(final SocketChannel delegate, final long sendTimeoutNs, final String peerRole)
     {
-        super(delegate.provider());
-        this.delegate = delegate;
+        super(delegate);
         this.sendTimeoutNs = sendTimeoutNs;
         this.peerRole = peerRole;
     }
@@ -105,111 +99,5 @@ public final class BoundedSendChannel extends SocketChannel
         }
         // The caller is about to write again at once: tell the CPU this is a spin.
         Thread.onSpinWait();
-    }
-
-    @Override
-    public int read(final ByteBuffer dst) throws IOException
-    {
-        return delegate.read(dst);
-    }
-
-    @Override
-    public long read(final ByteBuffer[] dsts, final int offset, final int length) throws IOException
-    {
-        return delegate.read(dsts, offset, length);
-    }
-
-    @Override
-    public SocketChannel bind(final SocketAddress local) throws IOException
-    {
-        delegate.bind(local);
-        return this;
-    }
-
-    @Override
-    public <T> SocketChannel setOption(final SocketOption<T> name, final T value) throws IOException
-    {
-        delegate.setOption(name, value);
-        return this;
-    }
-
-    @Override
-    public <T> T getOption(final SocketOption<T> name) throws IOException
-    {
-        return delegate.getOption(name);
-    }
-
-    @Override
-    public Set<SocketOption<?>> supportedOptions()
-    {
-        return delegate.supportedOptions();
-    }
-
-    @Override
-    public SocketChannel shutdownInput() throws IOException
-    {
-        delegate.shutdownInput();
-        return this;
-    }
-
-    @Override
-    public SocketChannel shutdownOutput() throws IOException
-    {
-        delegate.shutdownOutput();
-        return this;
-    }
-
-    @Override
-    public Socket socket()
-    {
-        return delegate.socket();
-    }
-
-    @Override
-    public boolean isConnected()
-    {
-        return delegate.isConnected();
-    }
-
-    @Override
-    public boolean isConnectionPending()
-    {
-        return delegate.isConnectionPending();
-    }
-
-    @Override
-    public boolean connect(final SocketAddress remote) throws IOException
-    {
-        return delegate.connect(remote);
-    }
-
-    @Override
-    public boolean finishConnect() throws IOException
-    {
-        return delegate.finishConnect();
-    }
-
-    @Override
-    public SocketAddress getRemoteAddress() throws IOException
-    {
-        return delegate.getRemoteAddress();
-    }
-
-    @Override
-    public SocketAddress getLocalAddress() throws IOException
-    {
-        return delegate.getLocalAddress();
-    }
-
-    @Override
-    protected void implCloseSelectableChannel() throws IOException
-    {
-        delegate.close();
-    }
-
-    @Override
-    protected void implConfigureBlocking(final boolean block) throws IOException
-    {
-        delegate.configureBlocking(block);
     }
 }

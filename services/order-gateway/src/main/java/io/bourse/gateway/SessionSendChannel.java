@@ -1,0 +1,163 @@
+package io.bourse.gateway;
+
+import io.bourse.common.net.ForwardingSocketChannel;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SocketChannel;
+
+/**
+ * The view of a client's non-blocking socket that nassau's SoupBinTCP server session writes through: every packet
+ * (Sequenced Data, heartbeats, login answers, End of Session) is copied whole into the connection's own send buffer,
+ * of fixed capacity, and never reaches the socket during the write; the gateway agent moves what the socket accepts
+ * with {@link #flush()} once per duty cycle, or when the selector finds the socket writable again. So no write ever
+ * waits on a client, and the packets of one duty cycle leave in one system call. A packet that does not fit in what
+ * is left of the buffer is not written at all, so that the bytes buffered stay whole packets, and the write throws a
+ * {@link SendBufferFullException}: the client is a slow consumer. Nothing is allocated per packet. Reads, options
+ * and closing pass straight through; closing also returns the buffer to its {@link SendBufferPool}. Used only by the
+ * gateway agent thread.
+ */
+final class SessionSendChannel extends ForwardingSocketChannel
+{
+    /** SoupBinTCP 4.0 packet header: Packet Length (2 bytes, big-endian) and Packet Type. */
+    static final int PACKET_HEADER_LENGTH = 3;
+
+    private final SendBufferPool pool;
+    private ByteBuffer buffer;
+    private ByteBuffer drainView;
+    private int start;
+    private int end;
+
+    /**
+     * @param delegate the client's connected, non-blocking channel.
+     * @param pool     where the send buffer comes from and goes back to when this channel closes.
+     */
+    SessionSendChannel(final SocketChannel delegate, final SendBufferPool pool)
+    {
+        super(delegate);
+        this.pool = pool;
+        this.buffer = pool.acquire();
+        this.drainView = buffer.duplicate();
+    }
+
+    /**
+     * Buffers one packet.
+     *
+     * @param src the packet; its position advances to its limit.
+     * @return bytes buffered: all of them.
+     * @throws SendBufferFullException when the packet does not fit; nothing is buffered.
+     * @throws ClosedChannelException  when the channel is closed.
+     */
+    @Override
+    public int write(final ByteBuffer src) throws IOException
+    {
+        final int length = src.remaining();
+        reserve(length);
+        append(src, length);
+        return length;
+    }
+
+    /**
+     * Buffers one packet gathered from several buffers (nassau's header and payload).
+     *
+     * @param srcs   buffers holding the packet; the position of each advances to its limit.
+     * @param offset of the first buffer.
+     * @param length number of buffers.
+     * @return bytes buffered: all of them.
+     * @throws SendBufferFullException when the packet does not fit; nothing is buffered.
+     * @throws ClosedChannelException  when the channel is closed.
+     */
+    @Override
+    public long write(final ByteBuffer[] srcs, final int offset, final int length) throws IOException
+    {
+        long total = 0;
+        for (int i = offset, last = offset + length; i < last; i++)
+        {
+            total += srcs[i].remaining();
+        }
+        reserve(total);
+        for (int i = offset, last = offset + length; i < last; i++)
+        {
+            append(srcs[i], srcs[i].remaining());
+        }
+        return total;
+    }
+
+    /**
+     * Writes what the socket accepts of the buffered bytes, without waiting.
+     *
+     * @return bytes written, possibly zero.
+     * @throws IOException when the socket write fails.
+     */
+    int flush() throws IOException
+    {
+        if (start == end)
+        {
+            return 0;
+        }
+        drainView.limit(end).position(start);
+        final int written = delegate.write(drainView);
+        start += written;
+        if (start == end)
+        {
+            start = 0;
+            end = 0;
+        }
+        return written;
+    }
+
+    /** @return bytes buffered that the socket has not taken yet. */
+    int pendingBytes()
+    {
+        return end - start;
+    }
+
+    /** @return bytes the buffer can take now; 0 once closed. */
+    int remaining()
+    {
+        return null == buffer ? 0 : buffer.capacity() - pendingBytes();
+    }
+
+    @Override
+    protected void implCloseSelectableChannel() throws IOException
+    {
+        try
+        {
+            super.implCloseSelectableChannel();
+        }
+        finally
+        {
+            pool.release(buffer);
+            buffer = null;
+            drainView = null;
+        }
+    }
+
+    private void reserve(final long length) throws IOException
+    {
+        if (null == buffer)
+        {
+            throw new ClosedChannelException();
+        }
+        final int capacity = buffer.capacity();
+        if (length > capacity - end)
+        {
+            if (length > capacity - pendingBytes())
+            {
+                throw new SendBufferFullException(capacity, pendingBytes(), length);
+            }
+            buffer.limit(end).position(start);
+            buffer.compact();
+            end -= start;
+            start = 0;
+        }
+    }
+
+    private void append(final ByteBuffer src, final int length)
+    {
+        buffer.put(end, src, src.position(), length);
+        src.position(src.limit());
+        end += length;
+    }
+}

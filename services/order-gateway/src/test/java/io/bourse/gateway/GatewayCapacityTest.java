@@ -1,0 +1,338 @@
+package io.bourse.gateway;
+
+import com.sun.management.UnixOperatingSystemMXBean;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
+import io.bourse.engine.EngineContext;
+import io.bourse.engine.EngineService;
+import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Canceled;
+import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.SessionSwarm.Session;
+import io.bourse.gateway.TestClient.LoginAccepted;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.Ouch42;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One gateway on its one thread in front of two real matching-engine shards on an embedded media driver, with its
+ * default session limits and send buffers: a thousand sessions at once, and a slow consumer among fast clients.
+ * The client sockets' kernel send buffers are set small ({@link GatewayContext#socketSendBufferBytes}) so that a
+ * client that stops reading fills its gateway send buffer after a few thousand messages rather than a few tens of
+ * thousands.
+ */
+@Timeout(60)
+class GatewayCapacityTest
+{
+    private static final String SESSION = "S20250104";
+    private static final int SESSIONS = 1_000;
+    private static final int LOGIN_WAVE = 100;
+    private static final int MIN_FAST_ORDERS = 20;
+    private static final String[] IGNORED = {"timestamp", "orderReferenceNumber"};
+
+    @TempDir
+    private static Path journalDir;
+    private static MediaDriver driver;
+    private static EngineService shard0;
+    private static EngineService shard1;
+    private static GatewayService gateway;
+
+    private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+
+    @BeforeAll
+    static void start()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
+                "bourse-gateway-capacity-test-" + UUID.randomUUID()).getAbsolutePath())
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        final StreamLayout layout =
+            StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
+        final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1");
+        shard0 = launchShard(0, layout, symbols);
+        shard1 = launchShard(1, layout, symbols);
+        final List<String> credentials = new ArrayList<>();
+        for (int i = 0; i < SESSIONS; i++)
+        {
+            credentials.add(user(i) + "," + user(i) + "pw,DEMO");
+        }
+        credentials.add("slow01,slow01pw,DEMO");
+        credentials.add("fast01,fast01pw,DEMO");
+        gateway = GatewayService.launch(new GatewayContext()
+            .port(0)
+            .bindAddress("127.0.0.1")
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .sessionName(SESSION)
+            .journalDir(journalDir.toString())
+            .socketSendBufferBytes(16 * 1024)
+            .credentials(Credentials.parse(credentials))
+            .streamLayout(layout)
+            .symbolDirectory(symbols)
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        CloseHelper.closeAll(gateway, shard0, shard1, driver);
+    }
+
+    @Test
+    void shouldGiveEachOfAThousandSessionsItsAcceptedWhenAllEnterAnOrder() throws Exception
+    {
+        assertThat(((UnixOperatingSystemMXBean)ManagementFactory.getOperatingSystemMXBean())
+            .getMaxFileDescriptorCount()).as("open files limit (ulimit -n): a socket at each end and a journal each")
+            .isGreaterThan(4L * SESSIONS);
+        try (SessionSwarm swarm = new SessionSwarm(gateway.port()))
+        {
+            for (int wave = 0; wave < SESSIONS; wave += LOGIN_WAVE)
+            {
+                for (int i = wave; i < wave + LOGIN_WAVE; i++)
+                {
+                    swarm.login(user(i));
+                }
+                final int loggedIn = wave + LOGIN_WAVE;
+                swarm.pollUntil(Duration.ofSeconds(10), loggedIn + " sessions logged in",
+                    () -> swarm.sessions().stream().filter(Session::isLoggedIn).count() == loggedIn);
+            }
+            assertThat(scrape("bourse_gateway_sessions")).isEqualTo(SESSIONS);
+            assertThat(scrape("bourse_gateway_send_buffer_bytes"))
+                .isGreaterThanOrEqualTo((double)SESSIONS * GatewayContext.SEND_BUFFER_BYTES_DEFAULT);
+
+            final List<Session> sessions = swarm.sessions();
+            for (int i = 0; i < SESSIONS; i++)
+            {
+                swarm.send(sessions.get(i), request, enterOrder("T" + i, i % 2 == 0 ? "AAPL" : "MSFT", price(i)));
+            }
+            swarm.pollUntil(Duration.ofSeconds(20), "every session's Accepted",
+                () -> sessions.stream().allMatch((session) -> session.messages().size() >= 2));
+
+            for (int i = 0; i < SESSIONS; i++)
+            {
+                final Session session = sessions.get(i);
+                assertThat(session.isEnded()).isFalse();
+                assertThat(session.messages()).hasSize(2);
+                assertThat(session.messages().get(0)).isInstanceOf(SystemEventMessage.class);
+                assertThat(session.messages().get(1)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Accepted(0, "T" + i, 'B', 100, i % 2 == 0 ? "AAPL" : "MSFT", price(i),
+                        Ouch42.TIME_IN_FORCE_MARKET_HOURS, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', ' '));
+            }
+        }
+    }
+
+    @Test
+    void shouldEndOnlyTheSlowConsumerWhenItsSendBufferOverflowsAndReplayEverythingAtItsNextLogin() throws Exception
+    {
+        final double slowConsumersBefore = scrape("bourse_gateway_slow_consumer_disconnects_total");
+        final double enterOrdersBefore = scrape("bourse_gateway_messages_in_total{type=\"enter_order\"}");
+        final AtomicBoolean flooding = new AtomicBoolean(true);
+        final Thread flooder = new Thread(() -> floodWithoutReading(flooding), "slow-consumer");
+        int fastOrders = 0;
+        long slowestRoundTripNs = 0;
+        try (TestClient fast = new TestClient(gateway.port()))
+        {
+            fast.login("fast01", "fast01pw", "", 1);
+            assertThat(fast.await(2)).hasSize(2);
+            flooder.start();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (fastOrders < MIN_FAST_ORDERS ||
+                scrape("bourse_gateway_slow_consumer_disconnects_total") == slowConsumersBefore)
+            {
+                assertThat(System.nanoTime()).as("slow consumer disconnected in time").isLessThan(deadlineNs);
+                final long startNs = System.nanoTime();
+                fast.send(request, enterOrder("F" + fastOrders, "AMZN", 2_000_000));
+                fastOrders++;
+                final List<Object> received = fast.await(2 + fastOrders);
+                slowestRoundTripNs = Math.max(slowestRoundTripNs, System.nanoTime() - startNs);
+                assertThat(received).hasSize(2 + fastOrders);
+                assertThat(((Accepted)received.get(1 + fastOrders)).token()).isEqualTo("F" + (fastOrders - 1));
+                Thread.sleep(5);
+            }
+        }
+        finally
+        {
+            flooding.set(false);
+            flooder.join();
+        }
+
+        assertThat(TimeUnit.NANOSECONDS.toMillis(slowestRoundTripNs)).isLessThan(1_000);
+        final int slowOrders = (int)(scrape("bourse_gateway_messages_in_total{type=\"enter_order\"}") -
+            enterOrdersBefore) - fastOrders;
+        assertThat(slowOrders).isGreaterThan(GatewayContext.SEND_BUFFER_BYTES_DEFAULT / (3 + OrderAccepted.LENGTH));
+        awaitNoOpenOrders();
+        try (TestClient slow = new TestClient(gateway.port()))
+        {
+            slow.login("slow01", "slow01pw", "", 1);
+            final List<Object> replay = slow.await(2 + 2 * slowOrders);
+
+            assertThat(replay).hasSize(2 + 2 * slowOrders);
+            assertThat(replay.subList(0, 2)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(new LoginAccepted(SESSION, 1), new SystemEventMessage(0, 'S'));
+            assertThat(replay.subList(2, 2 + slowOrders)).extracting((message) -> ((Accepted)message).token())
+                .containsExactlyElementsOf(IntStream.range(0, slowOrders).mapToObj((i) -> "S" + i).toList());
+            assertThat(replay.subList(2 + slowOrders, 2 + 2 * slowOrders).stream()
+                .map((message) -> (Canceled)message)
+                .map((canceled) -> new Canceled(0, canceled.token(), canceled.decrementShares(), canceled.reason()))
+                .collect(Collectors.toSet()))
+                .isEqualTo(IntStream.range(0, slowOrders).mapToObj((i) -> new Canceled(0, "S" + i, 100, 'U'))
+                    .collect(Collectors.toSet()));
+        }
+        assertThat(scrape("bourse_gateway_slow_consumer_disconnects_total")).isEqualTo(slowConsumersBefore + 1);
+    }
+
+    /**
+     * A client with a small socket receive buffer that logs in and enters orders as fast as the gateway takes them,
+     * reading nothing, until the gateway disconnects it or the test is over.
+     */
+    private static void floodWithoutReading(final AtomicBoolean flooding)
+    {
+        final UnsafeBuffer order = new UnsafeBuffer(new byte[64]);
+        final byte[] packet = new byte[3 + EnterOrder.LENGTH];
+        packet[1] = (byte)(1 + EnterOrder.LENGTH);
+        packet[2] = 'U';
+        try (Socket socket = new Socket())
+        {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new InetSocketAddress("127.0.0.1", gateway.port()));
+            final OutputStream out = socket.getOutputStream();
+            out.write(loginRequest("slow01"));
+            for (int i = 0; flooding.get(); i++)
+            {
+                encodeEnterOrder(order, "S" + i, "GOOG", 1_000_000);
+                order.getBytes(0, packet, 3, EnterOrder.LENGTH);
+                out.write(packet);
+            }
+        }
+        catch (final IOException expected)
+        {
+            // The gateway ended the session.
+        }
+    }
+
+    private static byte[] loginRequest(final String username)
+    {
+        final String payload = "L" + String.format("%-6s%-10s%-10s%20s", username, username + "pw", "", "1");
+        final byte[] ascii = payload.getBytes(StandardCharsets.US_ASCII);
+        final byte[] packet = new byte[2 + ascii.length];
+        packet[1] = (byte)ascii.length;
+        System.arraycopy(ascii, 0, packet, 2, ascii.length);
+        return packet;
+    }
+
+    private int enterOrder(final String token, final String stock, final long price)
+    {
+        encodeEnterOrder(request, token, stock, price);
+        return EnterOrder.LENGTH;
+    }
+
+    private static void encodeEnterOrder(
+        final UnsafeBuffer buffer, final String token, final String stock, final long price)
+    {
+        new EnterOrder().wrapAndApplyType(buffer, 0)
+            .orderToken(token)
+            .buySellIndicator(Ouch42.SIDE_BUY)
+            .shares(100)
+            .stock(Symbols.pack(stock))
+            .price(price)
+            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
+            .firm("")
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+    }
+
+    /** Waits until the cancels on disconnect of every closed session are answered, so that journals are complete. */
+    private static void awaitNoOpenOrders() throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (scrape("bourse_gateway_open_orders") > 0)
+        {
+            assertThat(System.nanoTime()).as("open orders canceled in time").isLessThan(deadlineNs);
+            Thread.sleep(10);
+        }
+    }
+
+    /** @return a price of its own for each session, in 1/10000 dollars: $100.00 and up, a cent apart. */
+    private static long price(final int i)
+    {
+        return 1_000_000 + 100L * i;
+    }
+
+    private static String user(final int i)
+    {
+        return String.format("c%04d", i);
+    }
+
+    private static EngineService launchShard(
+        final int shardId, final StreamLayout layout, final SymbolDirectory symbols)
+    {
+        return EngineService.launch(new EngineContext()
+            .shardId(shardId)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .streamLayout(layout)
+            .symbolDirectory(symbols)
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    /**
+     * @param series a metric name, with its labels if any, as the exposition format writes it.
+     * @return its value.
+     */
+    private static double scrape(final String series) throws Exception
+    {
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            final String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" +
+                gateway.metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            final Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(body);
+            assertThat(matcher.find()).as(series).isTrue();
+            return Double.parseDouble(matcher.group(1));
+        }
+    }
+}

@@ -1,0 +1,311 @@
+package io.bourse.gateway;
+
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The send buffer nassau writes through, on a real loopback connection whose far end the test reads or leaves unread.
+ */
+@Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class SessionSendChannelTest
+{
+    private static final int CAPACITY = 4096;
+    private static final int SOCKET_BUFFER_SIZE = 4096;
+    private static final int HEADER = SessionSendChannel.PACKET_HEADER_LENGTH;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final SendBufferPool pool = new SendBufferPool(
+        CAPACITY, Gauge.builder().name("send_buffer_bytes").register(registry));
+    private final ByteBuffer payload = ByteBuffer.allocateDirect(1024);
+    private SocketChannel peerEnd;
+    private SocketChannel senderEnd;
+
+    @BeforeEach
+    void connect() throws IOException
+    {
+        try (ServerSocketChannel acceptor = ServerSocketChannel.open())
+        {
+            acceptor.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_SIZE);
+            acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            peerEnd = SocketChannel.open();
+            peerEnd.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_SIZE);
+            peerEnd.connect(acceptor.getLocalAddress());
+            senderEnd = acceptor.accept();
+        }
+        senderEnd.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_SIZE);
+        senderEnd.configureBlocking(false);
+    }
+
+    @AfterEach
+    void close() throws IOException
+    {
+        senderEnd.close();
+        peerEnd.close();
+    }
+
+    @Test
+    void shouldKeepPacketsInTheBufferUntilFlushedThenWriteThemInOrder() throws IOException
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SoupBinTCPServer server = nassauServer(channel);
+
+        server.send(payload(0, 10));
+        server.endSession();
+
+        assertThat(channel.pendingBytes()).isEqualTo(HEADER + 10 + HEADER);
+        peerEnd.configureBlocking(false);
+        assertThat(peerEnd.read(ByteBuffer.allocate(64))).isZero();
+
+        assertThat(channel.flush()).isEqualTo(HEADER + 10 + HEADER);
+        assertThat(channel.pendingBytes()).isZero();
+        assertThat(channel.remaining()).isEqualTo(CAPACITY);
+        final ByteBuffer received = readExactly(HEADER + 10 + HEADER);
+        assertThat(received.getShort()).isEqualTo((short)11);
+        assertThat(received.get()).isEqualTo((byte)'S');
+        assertThat(received.get()).isZero();
+        received.position(HEADER + 10);
+        assertThat(received.getShort()).isEqualTo((short)1);
+        assertThat(received.get()).isEqualTo((byte)'Z');
+    }
+
+    @Test
+    void shouldTakeAPacketThatExactlyFillsTheBufferAndRefuseTheNextWhole() throws IOException
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SoupBinTCPServer server = nassauServer(channel);
+        final int packets = CAPACITY / (HEADER + 100);
+        for (int i = 0; i < packets; i++)
+        {
+            server.send(payload(i, 100));
+        }
+        final int lastLength = CAPACITY - packets * (HEADER + 100) - HEADER;
+        server.send(payload(packets, lastLength));
+        assertThat(channel.remaining()).isZero();
+
+        assertThatThrownBy(server::endSession).isInstanceOf(SendBufferFullException.class)
+            .hasMessage("send buffer full: 4096 of 4096 bytes not yet taken by the client, packet of 3 bytes");
+        assertThat(channel.pendingBytes()).isEqualTo(CAPACITY);
+    }
+
+    @Test
+    void shouldRefuseAPacketLargerThanWhatIsLeftAndKeepThePacketsBefore() throws IOException
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SoupBinTCPServer server = nassauServer(channel);
+        for (int i = 0; i < 39; i++)
+        {
+            server.send(payload(i, 100));
+        }
+        final ByteBuffer tooLong = payload(39, 100);
+
+        assertThatThrownBy(() -> server.send(tooLong)).isInstanceOf(SendBufferFullException.class);
+        assertThat(channel.pendingBytes()).isEqualTo(39 * (HEADER + 100));
+
+        channel.flush();
+        final ByteBuffer received = readExactly(39 * (HEADER + 100));
+        for (int i = 0; i < 39; i++)
+        {
+            assertThat(received.getShort(i * (HEADER + 100))).isEqualTo((short)101);
+            assertThat(received.get(i * (HEADER + 100) + HEADER)).isEqualTo((byte)i);
+        }
+    }
+
+    @Test
+    void shouldDeliverEveryPacketIntactWhenTheSocketTakesPartsAndTheBufferCompacts() throws Exception
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SoupBinTCPServer server = nassauServer(channel);
+        final Random random = new Random(7);
+        final int packets = 20_000;
+        final ByteBuffer stream = ByteBuffer.allocate(packets * (HEADER + 200));
+        final Thread reader = new Thread(() -> readAll(stream), "peer-reader");
+        reader.start();
+        int partialFlushes = 0;
+        int length = 1 + random.nextInt(200);
+        for (int i = 0; i < packets; )
+        {
+            if (channel.remaining() >= HEADER + length)
+            {
+                server.send(payload(i++, length));
+                length = 1 + random.nextInt(200);
+            }
+            channel.flush();
+            partialFlushes += channel.pendingBytes() > 0 ? 1 : 0;
+        }
+        while (channel.pendingBytes() > 0)
+        {
+            channel.flush();
+        }
+        senderEnd.shutdownOutput();
+        reader.join();
+
+        assertThat(partialFlushes).isPositive();
+        stream.flip();
+        final Random expected = new Random(7);
+        for (int i = 0; i < packets; i++)
+        {
+            final int expectedLength = 1 + expected.nextInt(200);
+            assertThat(stream.getShort() & 0xFFFF).isEqualTo(expectedLength + 1);
+            assertThat(stream.get()).isEqualTo((byte)'S');
+            for (int j = 0; j < expectedLength; j++)
+            {
+                assertThat(stream.get()).isEqualTo((byte)(i + j));
+            }
+        }
+        assertThat(stream.hasRemaining()).isFalse();
+    }
+
+    @Test
+    void shouldAllocateNothingPerPacketWhenSendingAndFlushing() throws Exception
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SoupBinTCPServer server = nassauServer(channel);
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final Thread drainer = new Thread(() -> drain(running), "peer-drainer");
+        drainer.start();
+        final ByteBuffer message = payload(1, 66);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        try
+        {
+            sendAndFlush(server, channel, message, 20_000);
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            sendAndFlush(server, channel, message, 100_000);
+            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+            assertThat(allocated).isLessThan(1_000);
+        }
+        finally
+        {
+            running.set(false);
+            drainer.join();
+        }
+    }
+
+    @Test
+    void shouldGiveTheBufferBackWhenClosedAndRefuseWritesAfter() throws IOException
+    {
+        final SessionSendChannel first = new SessionSendChannel(senderEnd, pool);
+        nassauServer(first).send(payload(0, 10));
+        first.close();
+
+        assertThat(senderEnd.isOpen()).isFalse();
+        assertThat(first.remaining()).isZero();
+        assertThatThrownBy(() -> first.write(payload(0, 10))).isInstanceOf(ClosedChannelException.class);
+        new SessionSendChannel(peerEnd, pool);
+        assertThat(Metrics.gauge(registry, "send_buffer_bytes")).isEqualTo(CAPACITY);
+    }
+
+    private static void sendAndFlush(
+        final SoupBinTCPServer server, final SessionSendChannel channel, final ByteBuffer message, final int count)
+        throws IOException
+    {
+        for (int i = 0; i < count; i++)
+        {
+            while (channel.remaining() < HEADER + message.limit())
+            {
+                channel.flush();
+            }
+            message.position(0);
+            server.send(message);
+            channel.flush();
+        }
+    }
+
+    private void readAll(final ByteBuffer stream)
+    {
+        try
+        {
+            while (peerEnd.read(stream) >= 0)
+            {
+                // Until the sender shuts its output down.
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(ex);
+        }
+    }
+
+    private void drain(final AtomicBoolean running)
+    {
+        final ByteBuffer sink = ByteBuffer.allocateDirect(64 * 1024);
+        try
+        {
+            peerEnd.configureBlocking(false);
+            while (running.get())
+            {
+                sink.clear();
+                peerEnd.read(sink);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(ex);
+        }
+    }
+
+    private ByteBuffer readExactly(final int length) throws IOException
+    {
+        peerEnd.configureBlocking(true);
+        final ByteBuffer received = ByteBuffer.allocate(length);
+        while (received.hasRemaining())
+        {
+            assertThat(peerEnd.read(received)).isNotNegative();
+        }
+        return received.flip();
+    }
+
+    /** @return {@code length} bytes counting up from {@code first}. */
+    private ByteBuffer payload(final int first, final int length)
+    {
+        payload.clear();
+        for (int i = 0; i < length; i++)
+        {
+            payload.put((byte)(first + i));
+        }
+        return payload.flip();
+    }
+
+    private static SoupBinTCPServer nassauServer(final SocketChannel channel)
+    {
+        return new SoupBinTCPServer(channel, 64, (received) ->
+        {
+        }, new SoupBinTCPServerStatusListener()
+        {
+            public void loginRequest(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest payload)
+            {
+            }
+
+            public void logoutRequest(final SoupBinTCPServer session)
+            {
+            }
+
+            public void heartbeatTimeout(final SoupBinTCPServer session)
+            {
+            }
+        });
+    }
+}
