@@ -455,6 +455,37 @@ public final class MatchingEngine
         {
             return;
         }
+        cancelDown(order, quantity);
+    }
+
+    /**
+     * Takes shares off an open order the way exchange-core's REDUCE command does: the whole order when the amount is at
+     * least its open size, otherwise a cancel down to the open size minus the amount, keeping time priority; reported
+     * like {@link #cancelOrder(long, long)}. OUCH 4.2 has no such message: this serves the exchange-core replay, with
+     * one lookup where an open-quantity query and a cancel would take two.
+     *
+     * @param clientOrderId the order.
+     * @param amount        shares to cancel; 0 or less changes nothing.
+     * @return false, changing nothing, when the order is not open.
+     */
+    public boolean reduceOrder(final long clientOrderId, final long amount)
+    {
+        final Order order = ordersByClientId.get(clientOrderId);
+        if (null == order)
+        {
+            return false;
+        }
+        if (amount > 0)
+        {
+            cancelDown(order, amount >= order.remaining ? 0 : order.remaining - amount);
+        }
+        return true;
+    }
+
+    /** Cancels an open order down to a smaller size, 0 removing it. */
+    private void cancelDown(final Order order, final long quantity)
+    {
+        final long clientOrderId = order.clientOrderId;
         final OrderBook book = order.book;
         if (0 == quantity)
         {

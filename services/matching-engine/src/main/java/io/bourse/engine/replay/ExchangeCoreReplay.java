@@ -154,13 +154,10 @@ public final class ExchangeCoreReplay implements MatchingEngineListener
 
     private void reduce(final long orderId, final long amount)
     {
-        final long open = engine.openQuantity(orderId);
-        if (0 == open)
+        if (!engine.reduceOrder(orderId, amount))
         {
             unknownOrderCount++;
-            return;
         }
-        engine.cancelOrder(orderId, amount >= open ? 0 : open - amount);
     }
 
     /** @return the engine, for inspection. */

@@ -410,4 +410,20 @@ class MatchingEngineTest
             book(Side.SELL).stream().mapToLong(Resting::remaining).sum();
         assertThat(executedTwice + canceled + resting).isEqualTo(entered);
     }
+
+    @Test
+    void shouldReduceByAmountKeepingPriorityAndRemoveWhenAmountReachesOpenSize()
+    {
+        engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        events.drain();
+
+        assertThat(List.of(engine.reduceOrder(1, 30), engine.reduceOrder(1, 0), engine.reduceOrder(2, 500),
+            engine.reduceOrder(2, 1))).containsExactly(true, true, true, false);
+
+        assertThat(events.drain()).containsExactly(
+            new Canceled(1, orderId(1), 30, 70, ReasonCodes.CANCEL_USER_REQUESTED, true),
+            new Canceled(2, orderId(2), 100, 0, ReasonCodes.CANCEL_USER_REQUESTED, true));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(orderId(1), Side.BUY, 1_000_000, 70));
+    }
 }
