@@ -642,8 +642,12 @@ public final class MatchingEngine
     {
         final Side side = order.side;
         final PriceLevel best = book.side(side.opposite()).best();
+        if (0 == book.pegCount && !order.isPegged())
+        {
+            return null != best && crosses(side, order.price, best.price);
+        }
         final PriceLevel pegs = book.pegs(side.opposite());
-        final long mid = book.hasPegs() || order.isPegged() ? book.midpoint() : 0;
+        final long mid = book.midpoint();
         long limit = order.price;
         if (order.isPegged())
         {
@@ -860,7 +864,7 @@ public final class MatchingEngine
         final BookSide makers = book.side(side.opposite());
         final PriceLevel pegs = book.pegs(side.opposite());
         final boolean pegged = taker.isPegged();
-        final long mid = pegged || 0 != pegs.orderCount ? book.midpoint() : 0;
+        final long mid = pegged || (0 != book.pegCount && 0 != pegs.orderCount) ? book.midpoint() : 0;
         long limit = taker.price;
         if (pegged)
         {
@@ -1090,6 +1094,7 @@ public final class MatchingEngine
         if (order.isPegged())
         {
             book.pegs(order.side).append(order);
+            book.pegCount++;
         }
         else
         {
@@ -1107,6 +1112,7 @@ public final class MatchingEngine
         if (order.isPegged())
         {
             order.level.remove(order);
+            order.book.pegCount--;
         }
         else
         {

@@ -31,6 +31,8 @@ public final class OrderBook
     final BookSide asks;
     final PriceLevel bidPegs = new PriceLevel();
     final PriceLevel askPegs = new PriceLevel();
+    /** Midpoint peg orders resting on both sides, kept here so the common no-peg case reads one field. */
+    int pegCount;
 
     OrderBook(final long symbol)
     {
@@ -87,7 +89,7 @@ public final class OrderBook
 
     boolean hasPegs()
     {
-        return 0 != bidPegs.orderCount || 0 != askPegs.orderCount;
+        return 0 != pegCount;
     }
 
     /**
