@@ -14,6 +14,7 @@ import io.bourse.engine.replay.ExchangeCoreReplay;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * {@code bourse bench engine-service}: exchange-core's benchmark stream through a real {@link EngineService} (one
@@ -31,19 +33,29 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The stream is first translated into what the engine protocol can express ({@link SbeCommandStream}: MOVE as a
  * ReplaceOrder to the open size, REDUCE as a CancelOrder down to the open size minus the reduction, FOK_BUDGET as an
- * IOC without its minimum quantity), replaying it once through a reference core to learn open sizes and how many
- * events each command makes. Each iteration then:
+ * IOC without its minimum quantity), replaying it once through a reference core to learn open sizes, how many events
+ * each command makes and the {@link EventChecksum} of those events. Each iteration then:
  * <ol>
  *     <li>runs the core alone on the translated BENCH commands (after the SETUP ones, untimed): one throughput pass
- *     and one pass with {@link System#nanoTime()} around each command; likewise the {@code bench engine} core on
- *     exchange-core's own stream, for reference;</li>
+ *     and one pass with {@link System#nanoTime()} around each command, each of which must end on the reference
+ *     checksum or the run fails; likewise the {@code bench engine} core on exchange-core's own stream, for
+ *     reference;</li>
  *     <li>launches a fresh engine service, sends the SETUP commands and waits for their events, then starts a
  *     {@link CommandPublisher} thread for the BENCH commands while the calling thread polls the event stream with an
  *     {@link EventCounter}, until every expected event has arrived. Throughput is BENCH commands over the time from
  *     the first send to the last event; latency is command to first event (see {@link CommandPublisher} for the
- *     timestamps at a fixed rate). The service must publish exactly the reference core's events and trades, without
- *     a sequence gap, or the run fails.</li>
+ *     timestamps at a fixed rate). The service's events, decoded, must have the reference core's checksum after
+ *     SETUP and after BENCH (every field but sequence number and timestamp, in order), and its event and trade
+ *     counts, without a sequence gap, or the run fails.</li>
  * </ol>
+ *
+ * <p>Allocation is measured where the claim is made: the engine agent's own thread
+ * ({@link EngineService#agentThread()}), over the BENCH phase, by {@link com.sun.management.ThreadMXBean}; beside it
+ * the subscriber thread's and the core alone's. The engine keeps the configured idle strategy, as does the publisher
+ * when back pressured; the subscriber polls in a yielding loop ({@link YieldingIdleStrategy}: {@link Thread#yield()}
+ * between empty polls, never a sleep or park), so that the measured command-to-first-event latency holds no park of
+ * the benchmark's own (a backoff strategy's parks last tens of microseconds on Linux). Yielding rather than spinning
+ * lets the engine and publisher threads have the core when they are runnable on a host with fewer cores than threads.
  */
 public final class EngineServiceBenchmark
 {
@@ -52,12 +64,19 @@ public final class EngineServiceBenchmark
     private static final long HIGHEST_TRACKABLE_NS = TimeUnit.SECONDS.toNanos(60);
     private static final int SIGNIFICANT_DIGITS = 3;
     private static final long CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    private static final int COMMAND_STREAM_ID_BASE = 1_000_000;
+    private static final int EVENT_STREAM_ID_BASE = 2_000_000;
+    /** Unused: the benchmark runs no md-publisher. */
+    private static final int MARKET_DATA_STREAM_ID = 3_000_000;
     private static final String SERVICE_NAME = "engine service over Aeron IPC";
     /** Report names of the cores, in the order of the cores list: the same commands, then bench engine's stream. */
     private static final List<String> CORE_NAMES =
         List.of("core alone, same commands", "core alone, bench engine stream");
     /** The one symbol the service trades: exchange-core's benchmark symbol as the replay names it. */
     private static final String SYMBOL = Symbols.toString(ExchangeCoreReplay.SYMBOL);
+
+    /** What the subscriber thread does between empty polls, as printed. */
+    private static final String SUBSCRIBER_IDLE = "yield";
 
     /**
      * What the service did in the last pass.
@@ -67,11 +86,16 @@ public final class EngineServiceBenchmark
      * @param events                   BENCH events received.
      * @param expectedEvents           BENCH events the reference core made.
      * @param trades                   BENCH OrderExecuted events received.
+     * @param checksum                 {@link EventChecksum} of every event received, SETUP then BENCH.
+     * @param expectedChecksum         the reference core's, {@link SbeCommandStream#checksum()}.
+     * @param engineAllocatedBytes     bytes the engine agent's thread allocated from the first BENCH send to the last
+     *                                 BENCH event received.
      * @param subscriberAllocatedBytes bytes the subscriber thread allocated while starting the publisher thread and
      *                                 polling the BENCH events.
      */
     record ServicePass(
-        int commands, long elapsedNs, long events, long expectedEvents, long trades, long subscriberAllocatedBytes)
+        int commands, long elapsedNs, long events, long expectedEvents, long trades, long checksum,
+        long expectedChecksum, long engineAllocatedBytes, long subscriberAllocatedBytes)
     {
     }
 
@@ -81,8 +105,11 @@ public final class EngineServiceBenchmark
     private final com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
     private final Histogram histogram = new Histogram(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
+    private final SbeStreamCore sameCommandsCore;
+    private final double[] subscriberAllocatedBytes;
     private Aeron aeron;
-    private StreamLayout layout;
+    private String aeronDirectoryName;
+    private int servicePasses;
 
     private EngineServiceBenchmark(
         final ServiceBenchOptions options, final SbeCommandStream stream, final PrintStream out)
@@ -90,6 +117,8 @@ public final class EngineServiceBenchmark
         this.options = options;
         this.stream = stream;
         this.out = out;
+        this.sameCommandsCore = new SbeStreamCore(stream);
+        this.subscriberAllocatedBytes = new double[options.iterations()];
     }
 
     /**
@@ -125,21 +154,32 @@ public final class EngineServiceBenchmark
     {
         final SbeCommandStream stream = SbeCommandStream.translate(commands);
         out.printf(Locale.ROOT, "engine protocol translation: %,d SETUP + %,d BENCH commands sent (%,d exchange-core " +
-            "commands left out: order no longer open); BENCH makes %,d events, %,d trades%n",
-            stream.benchStart(), stream.count() - stream.benchStart(), stream.skipped(),
-            stream.expectedEvents(stream.benchStart(), stream.count()), stream.expectedBenchTrades());
+            "commands left out: order no longer open); BENCH makes %,d events, %,d trades; reference checksum " +
+            "%016x%n", stream.benchStart(), stream.count() - stream.benchStart(), stream.skipped(),
+            stream.expectedEvents(stream.benchStart(), stream.count()), stream.expectedBenchTrades(),
+            stream.checksum());
         out.println("  MOVE -> ReplaceOrder (open size, new price; keeps priority when price and size are " +
             "unchanged), " +
-            "REDUCE -> CancelOrder down to open - n, FOK_BUDGET -> IOC at budget/size: NewOrder cannot carry its " +
-            "minimum quantity yet, so it may fill partly");
-        out.printf(Locale.ROOT, "service: 1 shard, symbol %s, aeron:ipc, media driver %s, idle %s, rate %s; " +
-            "warm-up %d, iterations %d%n", SYMBOL, options.driverThreading(), options.idle(),
+            "REDUCE -> CancelOrder down to open - n, FOK_BUDGET -> IOC at budget/size, sent without its minimum " +
+            "quantity (so the stream stays the one measured so far), so it may fill partly");
+        out.println("  checked every pass: the service's decoded events and the core alone's must match the " +
+            "reference checksum (every field but sequence number and timestamp, in order)");
+        out.printf(Locale.ROOT, "service: 1 shard, symbol %s, aeron:ipc, media driver %s, engine idle %s, " +
+            "publisher idle %s (back pressure), subscriber idle %s (polls without sleeping), rate %s; " +
+            "warm-up %d, iterations %d%n", SYMBOL, options.driverThreading(), options.idle(), options.idle(),
+            SUBSCRIBER_IDLE,
             0 == options.rate() ? "max (back pressure)" : String.format(Locale.ROOT, "%,d commands/s", options.rate()),
             options.warmup(), options.iterations());
         if (0 == options.rate())
         {
             out.println("  at rate max the publisher runs ahead of the engine: the latency is mostly queueing in the " +
                 "command stream; use --rate below the throughput for latency");
+        }
+        else
+        {
+            out.printf(Locale.ROOT, "  at a fixed rate the publisher parks until %d us before each send time, then " +
+                "yields until it (never spins); latency is from the intended send time%n",
+                TimeUnit.NANOSECONDS.toMicros(CommandPublisher.YIELD_NS));
         }
         out.println("  core alone, bench engine stream = `bourse bench engine`'s Bourse MatchingEngine figure " +
             "(exchange-core's stream and semantics, MOVE and FOK minimum included)");
@@ -149,11 +189,12 @@ public final class EngineServiceBenchmark
 
     private ServicePass run(final ExchangeCoreCommands commands)
     {
-        final List<EngineUnderTest> cores = List.of(new SbeStreamCore(stream), new BourseEngine(commands));
+        final List<EngineUnderTest> cores = List.of(sameCommandsCore, new BourseEngine(commands));
         final EngineStats serviceStats = new EngineStats(SERVICE_NAME, options.iterations());
         final List<EngineStats> coreStats = CORE_NAMES.stream()
             .map((name) -> new EngineStats(name, options.iterations())).toList();
         final String aeronDir = aeronDirectory();
+        final int[] benchCommands = { stream.count() - stream.benchStart(), commands.count() - commands.benchStart() };
         ServicePass last = null;
         try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .aeronDirectoryName(aeronDir)
@@ -161,11 +202,8 @@ public final class EngineServiceBenchmark
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)))
         {
-            layout = new StreamLayout(driver.aeronDirectoryName(), StreamLayout.CHANNEL_DEFAULT, 1000,
-                StreamLayout.CHANNEL_DEFAULT, 2000, StreamLayout.CHANNEL_DEFAULT, 3000);
+            aeronDirectoryName = driver.aeronDirectoryName();
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-            final int[] benchCommands =
-                { stream.count() - stream.benchStart(), commands.count() - commands.benchStart() };
             final int total = options.warmup() + options.iterations();
             for (int i = 1; i <= total; i++)
             {
@@ -183,7 +221,7 @@ public final class EngineServiceBenchmark
             cores.forEach(EngineUnderTest::close);
         }
         out.println();
-        out.print(report(serviceStats, coreStats, options.rate()));
+        out.print(report(serviceStats, coreStats, benchCommands));
         return last;
     }
 
@@ -200,10 +238,12 @@ public final class EngineServiceBenchmark
             final long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
             final long elapsedNs = core.runBench();
             final long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+            verifyCore(core, "throughput");
             core.reset();
             System.gc();
             histogram.reset();
             core.runBenchTimed(histogram);
+            verifyCore(core, "timed");
             if (null != coreStats)
             {
                 coreStats.get(c).add(benchCommands[c], elapsedNs, histogram, allocated);
@@ -216,18 +256,37 @@ public final class EngineServiceBenchmark
         final ServicePass pass = servicePass();
         if (null != serviceStats)
         {
-            serviceStats.add(pass.commands(), pass.elapsedNs(), histogram, pass.subscriberAllocatedBytes());
+            subscriberAllocatedBytes[serviceStats.iterations()] = pass.subscriberAllocatedBytes();
+            serviceStats.add(pass.commands(), pass.elapsedNs(), histogram, pass.engineAllocatedBytes());
         }
-        line.append(String.format(Locale.ROOT, " service %.3f M/s, first event p50 %,d ns p99.9 %,d ns; trades %,d",
+        line.append(String.format(Locale.ROOT, " service %.3f M/s, first event p50 %,d ns p99.9 %,d ns, " +
+            "engine thread allocated %,d B (%.3f B/command); trades %,d, checksums match",
             pass.commands() * 1e3 / pass.elapsedNs(), histogram.getValueAtPercentile(50),
-            histogram.getValueAtPercentile(99.9), pass.trades()));
+            histogram.getValueAtPercentile(99.9), pass.engineAllocatedBytes(),
+            (double)pass.engineAllocatedBytes() / pass.commands(), pass.trades()));
         out.println(line);
         return pass;
     }
 
+    /**
+     * Fails the run when the core alone on the same commands did not make the reference core's events.
+     *
+     * @throws IllegalStateException naming the pass and both checksums.
+     */
+    private void verifyCore(final EngineUnderTest core, final String pass)
+    {
+        if (core == sameCommandsCore && sameCommandsCore.checksum() != stream.checksum())
+        {
+            throw new IllegalStateException(String.format(Locale.ROOT, "%s, %s pass: event checksum %016x where " +
+                "the reference core's is %016x", CORE_NAMES.get(0), pass, sameCommandsCore.checksum(),
+                stream.checksum()));
+        }
+    }
+
     private ServicePass servicePass()
     {
-        try (EngineService service = EngineService.launch(engineContext());
+        final StreamLayout layout = streamLayout(aeronDirectoryName, servicePasses++);
+        try (EngineService service = EngineService.launch(engineContext(layout, options.newIdleStrategy()));
             ExclusivePublication commands = aeron.addExclusivePublication(
                 layout.commandChannel(), layout.commandStreamId(SHARD));
             Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(SHARD)))
@@ -235,31 +294,41 @@ public final class EngineServiceBenchmark
             awaitConnected(commands, events);
             final EventCounter counter = new EventCounter(stream, histogram);
             phase(commands, events, counter, 0, stream.benchStart(), 0);
+            if (counter.checksum() != stream.setupChecksum())
+            {
+                throw new IllegalStateException(String.format(Locale.ROOT, "the service's SETUP events differ from " +
+                    "the reference core's: checksum %016x where the reference's is %016x", counter.checksum(),
+                    stream.setupChecksum()));
+            }
             final long setupTrades = counter.trades();
             final long setupEvents = counter.events();
+            final long engineThreadId = engineThreadId(service);
             System.gc();
             counter.recording(true);
+            final long engineAllocatedBefore = threads.getThreadAllocatedBytes(engineThreadId);
             final long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
             final long elapsedNs =
                 phase(commands, events, counter, stream.benchStart(), stream.count(), options.rate());
             final long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+            final long engineAllocated = threads.getThreadAllocatedBytes(engineThreadId) - engineAllocatedBefore;
             final ServicePass pass = new ServicePass(stream.count() - stream.benchStart(), elapsedNs,
                 counter.events() - setupEvents, stream.expectedEvents(stream.benchStart(), stream.count()),
-                counter.trades() - setupTrades, allocated);
-            if (counter.sequenceGaps() > 0 || counter.unexpected() > 0 ||
+                counter.trades() - setupTrades, counter.checksum(), stream.checksum(), engineAllocated, allocated);
+            if (counter.sequenceGaps() > 0 || counter.unexpected() > 0 || pass.checksum() != pass.expectedChecksum() ||
                 pass.trades() != stream.expectedBenchTrades() || pass.events() != pass.expectedEvents())
             {
-                throw new IllegalStateException("the service disagrees with the reference core: " + pass +
-                    ", expected trades " + stream.expectedBenchTrades() + ", sequence gaps " +
-                    counter.sequenceGaps() + ", unexpected messages " + counter.unexpected());
+                throw new IllegalStateException(String.format(Locale.ROOT, "the service disagrees with the " +
+                    "reference core: checksum %016x where the reference's is %016x, %s, expected trades %d, " +
+                    "sequence gaps %d, unexpected messages %d", pass.checksum(), pass.expectedChecksum(), pass,
+                    stream.expectedBenchTrades(), counter.sequenceGaps(), counter.unexpected()));
             }
             return pass;
         }
     }
 
     /**
-     * Sends commands {@code from} to {@code to} from a publisher thread and polls their events on this thread until
-     * all have arrived.
+     * Sends commands {@code from} to {@code to} from a publisher thread and polls their events on this thread, yielding
+     * between empty polls, until all have arrived.
      *
      * @return nanoseconds from the publisher's origin to the last event.
      */
@@ -269,7 +338,7 @@ public final class EngineServiceBenchmark
     {
         final long phaseEvents = stream.expectedEvents(from, to);
         final long expectedEvents = counter.events() + phaseEvents;
-        final IdleStrategy idle = options.newIdleStrategy();
+        final IdleStrategy idle = new YieldingIdleStrategy();
         final long startNs = System.nanoTime();
         final CommandPublisher publisher =
             new CommandPublisher(stream, commands, from, to, rate, startNs, options.newIdleStrategy());
@@ -304,7 +373,13 @@ public final class EngineServiceBenchmark
         }
     }
 
-    private EngineContext engineContext()
+    /**
+     * @param layout       the streams, on a running media driver.
+     * @param idleStrategy the engine agent's.
+     * @return the benchmark's engine service: shard {@value #SHARD}, exchange-core's symbol, the reference core's size
+     * limit, an ephemeral metrics port without JVM metrics.
+     */
+    static EngineContext engineContext(final StreamLayout layout, final IdleStrategy idleStrategy)
     {
         return new EngineContext()
             .shardId(SHARD)
@@ -313,10 +388,42 @@ public final class EngineServiceBenchmark
             .maxOrderQuantity(SbeCommandStream.MAX_ORDER_QUANTITY)
             .streamLayout(layout)
             .symbolDirectory(SymbolDirectory.parse(SYMBOL + "@" + SHARD))
-            .idleStrategy(options.newIdleStrategy());
+            .idleStrategy(idleStrategy);
     }
 
-    private static void awaitConnected(final ExclusivePublication commands, final Subscription events)
+    /**
+     * The streams of one service pass, all on {@code aeron:ipc}, with stream ids of their own: a closed publication
+     * lingers in the media driver for a while, and a subscription on the same stream id in the next pass could join
+     * it (the previous engine's events would then arrive among the new engine's).
+     *
+     * @param aeronDirectoryName the media driver's.
+     * @param pass               service passes before this one in the same media driver, 0 to 999,999.
+     * @return commands on stream 1,000,000 + pass + shard, events on 2,000,000 + pass + shard (shard 0 here).
+     */
+    static StreamLayout streamLayout(final String aeronDirectoryName, final int pass)
+    {
+        return new StreamLayout(aeronDirectoryName, StreamLayout.CHANNEL_DEFAULT, COMMAND_STREAM_ID_BASE + pass,
+            StreamLayout.CHANNEL_DEFAULT, EVENT_STREAM_ID_BASE + pass, StreamLayout.CHANNEL_DEFAULT,
+            MARKET_DATA_STREAM_ID);
+    }
+
+    /** @return the id of the service's engine agent thread, which has run since the SETUP events came. */
+    private static long engineThreadId(final EngineService service)
+    {
+        final Thread thread = service.agentThread();
+        if (null == thread)
+        {
+            throw new IllegalStateException("the engine agent's thread has not started");
+        }
+        return thread.threadId();
+    }
+
+    /**
+     * Waits until the engine service has joined both streams.
+     *
+     * @throws IllegalStateException after 10 s.
+     */
+    static void awaitConnected(final ExclusivePublication commands, final Subscription events)
     {
         final long deadlineNs = System.nanoTime() + CONNECT_TIMEOUT_NS;
         while (!commands.isConnected() || !events.isConnected())
@@ -344,14 +451,14 @@ public final class EngineServiceBenchmark
     }
 
     /** @return a fresh media driver directory: under /dev/shm where there is one, else the temporary directory. */
-    private static String aeronDirectory()
+    static String aeronDirectory()
     {
         final Path shm = Path.of("/dev/shm");
         final Path parent = Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
         return parent.resolve("bourse-bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime()).toString();
     }
 
-    private static String report(final EngineStats service, final List<EngineStats> cores, final long rate)
+    private String report(final EngineStats service, final List<EngineStats> cores, final int[] benchCommands)
     {
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%-46s%12s%12s%12s%n", "throughput, million commands/s",
@@ -362,17 +469,19 @@ public final class EngineServiceBenchmark
         latencyRows(sb, "command to first event over Aeron, ns", service);
         latencyRows(sb, "core alone service time per command, ns", cores.get(0));
         sb.append('\n');
-        sb.append(String.format(Locale.ROOT, "%-46s%12s%n", "allocated per pass by the measuring thread, bytes",
-            "median"));
-        sb.append(String.format(Locale.ROOT, "  %-44s%12s%n", "subscriber thread (+ publisher thread start)",
-            BenchReport.whole(service.allocatedBytes(EngineStats.Summary.MEDIAN))));
-        for (final EngineStats core : cores)
+        sb.append(String.format(Locale.ROOT, "%-46s%12s%12s%12s%12s%n", "allocated per BENCH pass, bytes",
+            "min", "median", "max", "B/command"));
+        final int serviceCommands = stream.count() - stream.benchStart();
+        allocationRow(sb, "engine agent thread (service)", serviceCommands, service::allocatedBytes);
+        allocationRow(sb, "subscriber thread (+ publisher thread start)", serviceCommands,
+            (summary) -> EngineStats.summarise(subscriberAllocatedBytes, summary));
+        for (int c = 0; c < cores.size(); c++)
         {
-            sb.append(String.format(Locale.ROOT, "  %-44s%12s%n", core.name(),
-                BenchReport.whole(core.allocatedBytes(EngineStats.Summary.MEDIAN))));
+            final EngineStats core = cores.get(c);
+            allocationRow(sb, core.name() + " (its thread)", benchCommands[c], core::allocatedBytes);
         }
         sb.append('\n');
-        if (0 != rate)
+        if (0 != options.rate())
         {
             sb.append("ratio service over Aeron / core alone: not measured at a fixed rate (the service ran at the " +
                 "offered rate); run with --rate 0\n");
@@ -384,7 +493,20 @@ public final class EngineServiceBenchmark
             sb.append(String.format(Locale.ROOT, "ratio service over Aeron / %s, throughput medians, same run: %s%n",
                 core.name(), BenchReport.ratio(serviceMedian, core.throughput(EngineStats.Summary.MEDIAN))));
         }
+        sb.append("  (service and core alone on the same commands both checked against the reference checksum)\n");
         return sb.toString();
+    }
+
+    private static void allocationRow(
+        final StringBuilder sb, final String name, final int commands,
+        final ToDoubleFunction<EngineStats.Summary> bytes)
+    {
+        sb.append(String.format(Locale.ROOT, "  %-44s", name));
+        for (final EngineStats.Summary summary : EngineStats.Summary.values())
+        {
+            sb.append(String.format(Locale.ROOT, "%12s", BenchReport.whole(bytes.applyAsDouble(summary))));
+        }
+        sb.append(String.format(Locale.ROOT, "%12.3f%n", bytes.applyAsDouble(EngineStats.Summary.MEDIAN) / commands));
     }
 
     private static void throughputRow(final StringBuilder sb, final EngineStats stats)

@@ -62,7 +62,8 @@ public final class EngineStats
      * @param commands  commands processed in the timed pass.
      * @param elapsedNs duration of the timed pass in nanoseconds.
      * @param histogram      per-command service times in nanoseconds.
-     * @param allocatedBytes bytes the benchmark thread allocated during the timed pass.
+     * @param allocatedBytes bytes the measured thread (the benchmark's, or the engine service's agent) allocated
+     *                       during the timed pass.
      * @throws IllegalStateException when all iterations are already in.
      */
     public void add(final long commands, final long elapsedNs, final Histogram histogram, final long allocatedBytes)
@@ -92,7 +93,7 @@ public final class EngineStats
 
     /**
      * @param summary which summary.
-     * @return bytes the benchmark thread allocated during one timed pass.
+     * @return bytes the measured thread allocated during one timed pass.
      */
     public double allocatedBytes(final Summary summary)
     {

@@ -2,6 +2,10 @@ package io.bourse.bench;
 
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.bourse.common.config.Symbols;
+import io.bourse.engine.match.BookUpdate;
+import io.bourse.engine.match.Display;
+import io.bourse.engine.match.Side;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
@@ -13,9 +17,11 @@ import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 
 /**
- * The benchmark's subscriber: decodes the engine's SBE events (engine-schema.xml), checks that their sequence numbers
- * run on without a gap, counts them and the trades, and tells each command's first event apart by counting the
- * events {@link SbeCommandStream#expectedEvents(int)} says the previous commands make. For a first event it records
+ * The benchmark's subscriber: decodes the engine's SBE events (engine-schema.xml) back into the matching core's
+ * {@link io.bourse.engine.match.MatchingEngineListener} callbacks for an {@link EventChecksum}, to be compared with the
+ * reference core's ({@link SbeCommandStream#checksum()}); checks that their sequence numbers run on without a gap,
+ * counts them and the trades, and tells each command's first event apart by counting the events
+ * {@link SbeCommandStream#expectedEvents(int)} says the previous commands make. For a first event it records
  * {@code System.nanoTime() - timestampNs}, the command-to-first-event latency, when recording is on. Allocates
  * nothing per event.
  */
@@ -30,6 +36,7 @@ final class EventCounter implements FragmentHandler
     private final OrderExecutedDecoder executed = new OrderExecutedDecoder();
     private final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
     private final OrderReplacedDecoder replaced = new OrderReplacedDecoder();
+    private final EventChecksum checksum = new EventChecksum();
     private boolean recording;
     private int nextCommand;
     private int eventsLeftOfCommand;
@@ -69,54 +76,72 @@ final class EventCounter implements FragmentHandler
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = header.blockLength();
         final int version = header.version();
-        final long sequenceNumber;
-        final long timestampNs;
         switch (header.templateId())
         {
-            case OrderAcceptedDecoder.TEMPLATE_ID ->
-            {
-                accepted.wrap(buffer, bodyOffset, blockLength, version);
-                sequenceNumber = accepted.sequenceNumber();
-                timestampNs = accepted.timestampNs();
-            }
-            case OrderRejectedDecoder.TEMPLATE_ID ->
-            {
-                rejected.wrap(buffer, bodyOffset, blockLength, version);
-                sequenceNumber = rejected.sequenceNumber();
-                timestampNs = rejected.timestampNs();
-            }
-            case OrderAddedDecoder.TEMPLATE_ID ->
-            {
-                added.wrap(buffer, bodyOffset, blockLength, version);
-                sequenceNumber = added.sequenceNumber();
-                timestampNs = added.timestampNs();
-            }
-            case OrderExecutedDecoder.TEMPLATE_ID ->
-            {
-                executed.wrap(buffer, bodyOffset, blockLength, version);
-                sequenceNumber = executed.sequenceNumber();
-                timestampNs = executed.timestampNs();
-                trades++;
-            }
-            case OrderCanceledDecoder.TEMPLATE_ID ->
-            {
-                canceled.wrap(buffer, bodyOffset, blockLength, version);
-                sequenceNumber = canceled.sequenceNumber();
-                timestampNs = canceled.timestampNs();
-            }
-            case OrderReplacedDecoder.TEMPLATE_ID ->
-            {
-                replaced.wrap(buffer, bodyOffset, blockLength, version);
-                sequenceNumber = replaced.sequenceNumber();
-                timestampNs = replaced.timestampNs();
-            }
-            default ->
-            {
-                unexpected++;
-                return;
-            }
+            case OrderAcceptedDecoder.TEMPLATE_ID -> onAccepted(buffer, bodyOffset, blockLength, version);
+            case OrderRejectedDecoder.TEMPLATE_ID -> onRejected(buffer, bodyOffset, blockLength, version);
+            case OrderAddedDecoder.TEMPLATE_ID -> onAdded(buffer, bodyOffset, blockLength, version);
+            case OrderExecutedDecoder.TEMPLATE_ID -> onExecuted(buffer, bodyOffset, blockLength, version);
+            case OrderCanceledDecoder.TEMPLATE_ID -> onCanceled(buffer, bodyOffset, blockLength, version);
+            case OrderReplacedDecoder.TEMPLATE_ID -> onReplaced(buffer, bodyOffset, blockLength, version);
+            default -> unexpected++;
         }
-        onEvent(sequenceNumber, timestampNs);
+    }
+
+    private void onAccepted(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderAcceptedDecoder accepted = this.accepted.wrap(buffer, offset, blockLength, version);
+        onEvent(accepted.sequenceNumber(), accepted.timestampNs());
+        checksum.onOrderAccepted(accepted.clientOrderId(), accepted.orderId(),
+            Symbols.pack(buffer, offset + OrderAcceptedDecoder.symbolEncodingOffset()), side(accepted.side()),
+            accepted.quantity(), accepted.price(), (int)accepted.timeInForce(), Display.fromCode(accepted.display()));
+    }
+
+    private void onRejected(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderRejectedDecoder rejected = this.rejected.wrap(buffer, offset, blockLength, version);
+        onEvent(rejected.sequenceNumber(), rejected.timestampNs());
+        checksum.onOrderRejected(rejected.clientOrderId(),
+            Symbols.pack(buffer, offset + OrderRejectedDecoder.symbolEncodingOffset()), rejected.reason());
+    }
+
+    private void onAdded(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderAddedDecoder added = this.added.wrap(buffer, offset, blockLength, version);
+        onEvent(added.sequenceNumber(), added.timestampNs());
+        checksum.onOrderAdded(added.orderId(), Symbols.pack(buffer, offset + OrderAddedDecoder.symbolEncodingOffset()),
+            side(added.side()), added.quantity(), added.price(), Display.fromCode(added.display()));
+    }
+
+    private void onExecuted(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderExecutedDecoder executed = this.executed.wrap(buffer, offset, blockLength, version);
+        onEvent(executed.sequenceNumber(), executed.timestampNs());
+        trades++;
+        checksum.onOrderExecuted(executed.matchNumber(),
+            Symbols.pack(buffer, offset + OrderExecutedDecoder.symbolEncodingOffset()), executed.quantity(),
+            executed.price(), executed.takerClientOrderId(), executed.takerOrderId(), side(executed.takerSide()),
+            executed.makerClientOrderId(), executed.makerOrderId(), executed.makerLeavesQuantity(),
+            executed.takerLeavesQuantity());
+    }
+
+    private void onCanceled(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderCanceledDecoder canceled = this.canceled.wrap(buffer, offset, blockLength, version);
+        onEvent(canceled.sequenceNumber(), canceled.timestampNs());
+        checksum.onOrderCanceled(canceled.clientOrderId(), canceled.orderId(),
+            Symbols.pack(buffer, offset + OrderCanceledDecoder.symbolEncodingOffset()), canceled.canceledQuantity(),
+            canceled.leavesQuantity(), canceled.reason(), 1 == canceled.wasResting());
+    }
+
+    private void onReplaced(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final OrderReplacedDecoder replaced = this.replaced.wrap(buffer, offset, blockLength, version);
+        onEvent(replaced.sequenceNumber(), replaced.timestampNs());
+        checksum.onOrderReplaced(replaced.clientOrderId(), replaced.newClientOrderId(), replaced.orderId(),
+            replaced.newOrderId(), Symbols.pack(buffer, offset + OrderReplacedDecoder.symbolEncodingOffset()),
+            side(replaced.side()), replaced.quantity(), replaced.price(), bookUpdate(replaced.bookUpdate()),
+            Display.fromCode(replaced.display()));
     }
 
     private void onEvent(final long sequenceNumber, final long timestampNs)
@@ -152,6 +177,12 @@ final class EventCounter implements FragmentHandler
         return trades;
     }
 
+    /** @return the {@link EventChecksum} of every event received, from the first. */
+    long checksum()
+    {
+        return checksum.checksum();
+    }
+
     /** @return events whose sequence number did not follow the previous one's (events lost). */
     long sequenceGaps()
     {
@@ -162,5 +193,28 @@ final class EventCounter implements FragmentHandler
     long unexpected()
     {
         return unexpected;
+    }
+
+    /** @return the core's side, or null for a value the engine never sends. */
+    private static Side side(final io.bourse.sbe.engine.Side side)
+    {
+        return switch (side)
+        {
+            case BUY -> Side.BUY;
+            case SELL -> Side.SELL;
+            case NULL_VAL -> null;
+        };
+    }
+
+    /** @return the core's book update, or null for a value the engine never sends. */
+    private static BookUpdate bookUpdate(final io.bourse.sbe.engine.BookUpdate bookUpdate)
+    {
+        return switch (bookUpdate)
+        {
+            case PRIORITY_KEPT -> BookUpdate.PRIORITY_KEPT;
+            case REPLACED -> BookUpdate.REPLACED;
+            case REMOVED -> BookUpdate.REMOVED;
+            case NULL_VAL -> null;
+        };
     }
 }

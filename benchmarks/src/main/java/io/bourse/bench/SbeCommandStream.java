@@ -39,7 +39,8 @@ import java.util.Arrays;
  * an order exchange-core leaves resting) is dropped from the stream and counted in {@link #skipped()}; so is any
  * command the reference engine answers with no event. Every command left makes at least one event, so the first event
  * of each command can be told apart by counting. The engine service applies the same commands in the same order and,
- * being deterministic, must publish exactly {@link #expectedEvents(int)} events for each.
+ * being deterministic, must publish exactly {@link #expectedEvents(int)} events for each, with the same content: the
+ * {@link EventChecksum} of the reference core's events is kept ({@link #setupChecksum()}, {@link #checksum()}).
  *
  * <p>Prices stay exchange-core ticks and sizes lots (read as 1/10000 dollars and shares). Held in primitive arrays;
  * the publisher encodes from them without allocating.
@@ -65,6 +66,8 @@ final class SbeCommandStream
     private final int benchStart;
     private final int skipped;
     private final long expectedBenchTrades;
+    private final long setupChecksum;
+    private final long checksum;
     private final byte[] operations;
     private final boolean[] buys;
     private final int[] timesInForce;
@@ -80,6 +83,8 @@ final class SbeCommandStream
         benchStart = translator.benchStart;
         skipped = translator.skipped;
         expectedBenchTrades = translator.trades;
+        setupChecksum = translator.setupChecksum;
+        checksum = translator.checksum.checksum();
         operations = Arrays.copyOf(translator.operations, count);
         buys = Arrays.copyOf(translator.buys, count);
         timesInForce = Arrays.copyOf(translator.timesInForce, count);
@@ -135,6 +140,18 @@ final class SbeCommandStream
     long expectedBenchTrades()
     {
         return expectedBenchTrades;
+    }
+
+    /** @return {@link EventChecksum} of the events the SETUP commands make on a fresh core. */
+    long setupChecksum()
+    {
+        return setupChecksum;
+    }
+
+    /** @return {@link EventChecksum} of the events all commands, SETUP then BENCH, make on a fresh core. */
+    long checksum()
+    {
+        return checksum;
     }
 
     /**
@@ -254,13 +271,17 @@ final class SbeCommandStream
         }
     }
 
-    /** Builds the arrays, applying each translated command to a reference core to learn open sizes and events. */
+    /**
+     * Builds the arrays, applying each translated command to a reference core to learn open sizes and events, whose
+     * checksum it keeps.
+     */
     private static final class Translator implements MatchingEngineListener
     {
         private static final long NOT_OPEN = -1;
 
         private final MatchingEngine engine = newEngine(this);
         private final Long2LongHashMap clientOrderIdByExchangeCoreId = new Long2LongHashMap(NOT_OPEN);
+        private final EventChecksum checksum = new EventChecksum();
         private final byte[] operations;
         private final boolean[] buys;
         private final int[] timesInForce;
@@ -273,6 +294,7 @@ final class SbeCommandStream
         private int benchStart;
         private int skipped;
         private long trades;
+        private long setupChecksum;
         private long nextReplacementId = REPLACEMENT_ID_BASE;
 
         Translator(final int capacity)
@@ -291,6 +313,7 @@ final class SbeCommandStream
         {
             benchStart = count;
             trades = 0;
+            setupChecksum = checksum.checksum();
         }
 
         void translate(final ExchangeCoreCommands commands, final int index)
@@ -375,12 +398,14 @@ final class SbeCommandStream
             final long price, final int timeInForce, final Display display)
         {
             events[count]++;
+            checksum.onOrderAccepted(clientOrderId, orderId, symbol, side, quantity, price, timeInForce, display);
         }
 
         @Override
         public void onOrderRejected(final long clientOrderId, final long symbol, final byte reason)
         {
             events[count]++;
+            checksum.onOrderRejected(clientOrderId, symbol, reason);
         }
 
         @Override
@@ -389,6 +414,7 @@ final class SbeCommandStream
             final Display display)
         {
             events[count]++;
+            checksum.onOrderAdded(orderId, symbol, side, quantity, price, display);
         }
 
         @Override
@@ -399,6 +425,8 @@ final class SbeCommandStream
         {
             events[count]++;
             trades++;
+            checksum.onOrderExecuted(matchNumber, symbol, quantity, price, takerClientOrderId, takerOrderId, takerSide,
+                makerClientOrderId, makerOrderId, makerLeaves, takerLeaves);
         }
 
         @Override
@@ -407,6 +435,7 @@ final class SbeCommandStream
             final long leaves, final byte reason, final boolean wasResting)
         {
             events[count]++;
+            checksum.onOrderCanceled(clientOrderId, orderId, symbol, canceledQuantity, leaves, reason, wasResting);
         }
 
         @Override
@@ -416,6 +445,8 @@ final class SbeCommandStream
             final Display display)
         {
             events[count]++;
+            checksum.onOrderReplaced(clientOrderId, newClientOrderId, orderId, newOrderId, symbol, side, quantity,
+                price, bookUpdate, display);
         }
     }
 }

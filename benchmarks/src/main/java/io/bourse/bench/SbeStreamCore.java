@@ -10,11 +10,15 @@ import org.HdrHistogram.Histogram;
 /**
  * Bourse's matching core alone, on the calling thread, fed the very commands the engine service receives over Aeron
  * ({@link SbeCommandStream}) without encoding or transport: the baseline the service is divided by. Its listener
- * counts trades and rejects and otherwise discards the events, without allocating.
+ * counts trades and rejects and feeds every event to an {@link EventChecksum}, without allocating, so that each pass
+ * can be checked against the reference core ({@link #checksum()} against {@link SbeCommandStream#checksum()}) as the
+ * service's is: the ratio then divides two runs known to have made the same events. The checksum is the listener's
+ * work here as SBE encoding is the service's; in the service the subscriber computes it, on another thread.
  */
 final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
 {
     private final SbeCommandStream stream;
+    private final EventChecksum checksum = new EventChecksum();
     private MatchingEngine engine;
     private long trades;
     private long rejects;
@@ -39,6 +43,7 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
         engine = SbeCommandStream.newEngine(this);
         trades = 0;
         rejects = 0;
+        checksum.reset();
         for (int i = 0; i < stream.benchStart(); i++)
         {
             stream.apply(engine, i);
@@ -87,6 +92,12 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
         return rejects;
     }
 
+    /** @return {@link EventChecksum} of the events since the last {@link #reset()}, SETUP included. */
+    long checksum()
+    {
+        return checksum.checksum();
+    }
+
     @Override
     public void close()
     {
@@ -98,12 +109,14 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
         final long clientOrderId, final long orderId, final long symbol, final Side side, final long quantity,
         final long price, final int timeInForce, final Display display)
     {
+        checksum.onOrderAccepted(clientOrderId, orderId, symbol, side, quantity, price, timeInForce, display);
     }
 
     @Override
     public void onOrderRejected(final long clientOrderId, final long symbol, final byte reason)
     {
         rejects++;
+        checksum.onOrderRejected(clientOrderId, symbol, reason);
     }
 
     @Override
@@ -111,6 +124,7 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
         final Display display)
     {
+        checksum.onOrderAdded(orderId, symbol, side, quantity, price, display);
     }
 
     @Override
@@ -120,6 +134,8 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
         final long makerClientOrderId, final long makerOrderId, final long makerLeaves, final long takerLeaves)
     {
         trades++;
+        checksum.onOrderExecuted(matchNumber, symbol, quantity, price, takerClientOrderId, takerOrderId, takerSide,
+            makerClientOrderId, makerOrderId, makerLeaves, takerLeaves);
     }
 
     @Override
@@ -127,6 +143,7 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
         final long clientOrderId, final long orderId, final long symbol, final long canceledQuantity,
         final long leaves, final byte reason, final boolean wasResting)
     {
+        checksum.onOrderCanceled(clientOrderId, orderId, symbol, canceledQuantity, leaves, reason, wasResting);
     }
 
     @Override
@@ -135,5 +152,7 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
         final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
         final Display display)
     {
+        checksum.onOrderReplaced(clientOrderId, newClientOrderId, orderId, newOrderId, symbol, side, quantity, price,
+            bookUpdate, display);
     }
 }

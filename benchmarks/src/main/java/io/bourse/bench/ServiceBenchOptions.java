@@ -11,16 +11,17 @@ import java.util.Map;
 
 /**
  * Options of {@code bourse bench engine-service}: the command stream, warm-up and measured iterations, the offered
- * rate, the idle strategy of the engine and of the benchmark's publisher and subscriber, and the embedded media
- * driver's threading mode.
+ * rate, the idle strategy of the engine and of the benchmark's publisher (the subscriber always polls in a yielding
+ * loop, see {@link EngineServiceBenchmark}), and the embedded media driver's threading mode.
  *
  * @param commands        exchange-core {@code commands.csv(.gz)}.
  * @param warmup          unmeasured iterations first, at least 0.
  * @param iterations      measured iterations, at least 1.
  * @param rate            commands per second offered on a fixed schedule (open loop), or 0 for as fast as back
  *                        pressure allows.
- * @param idle            idle strategy name as {@link AgentLaunch#idleStrategy(Settings)} knows them: {@code backoff},
- *                        {@code busy}, {@code yield} or {@code sleep}.
+ * @param idle            idle strategy of the engine agent and of the publisher through back pressure, by name as
+ *                        {@link AgentLaunch#idleStrategy(Settings)} knows them: {@code backoff}, {@code busy},
+ *                        {@code yield} or {@code sleep}.
  * @param driverThreading threading mode of the embedded media driver.
  */
 public record ServiceBenchOptions(
@@ -33,8 +34,9 @@ public record ServiceBenchOptions(
     /** Default rate: 0, as fast as back pressure allows (throughput). */
     public static final long DEFAULT_RATE = 0;
     /**
-     * Default idle strategy: {@code backoff}. With the engine, the publisher and the subscriber all busy-spinning a
-     * 2-core host would have three spinning threads on two cores; {@code busy} is for hosts with a core per thread.
+     * Default idle strategy: {@code backoff}, every Bourse service's default. With the engine and the publisher
+     * busy-spinning beside the yielding subscriber, a 2-core host would have three threads that never sleep on two
+     * cores; {@code busy} is for hosts with a core per thread.
      */
     public static final String DEFAULT_IDLE = "backoff";
     /**

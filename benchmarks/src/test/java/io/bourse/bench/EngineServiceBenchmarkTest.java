@@ -1,7 +1,20 @@
 package io.bourse.bench;
 
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.engine.EngineService;
 import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderExecutedEncoder;
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +27,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BiConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -74,9 +88,108 @@ class EngineServiceBenchmarkTest
         assertThat(pass.events()).isEqualTo(pass.expectedEvents())
             .isEqualTo(stream.expectedEvents(stream.benchStart(), stream.count()));
         assertThat(pass.trades()).isEqualTo(stream.expectedBenchTrades()).isPositive();
+        assertThat(pass.checksum()).isEqualTo(pass.expectedChecksum()).isEqualTo(stream.checksum());
+        assertThat(pass.engineAllocatedBytes()).isNotNegative();
         assertThat(report.toString(StandardCharsets.UTF_8)).contains(0 == rate ?
             "ratio service over Aeron / core alone, same commands, throughput medians, same run: " :
             "ratio service over Aeron / core alone: not measured at a fixed rate");
+    }
+
+    @Test
+    void shouldMatchTheReferenceChecksumWhenTheServicesEventsAreUnalteredAndDifferWhenOneIsAltered() throws IOException
+    {
+        final SbeCommandStream stream = SbeCommandStream.translate(read(randomStream(7)));
+        final List<byte[]> events = serviceEvents(stream);
+
+        assertThat(checksum(stream, events)).isEqualTo(stream.checksum());
+
+        final int trade = indexOfFirstTrade(events);
+        final List<byte[]> restamped = new ArrayList<>(events);
+        restamped.set(trade, alterTrade(events.get(trade), (encoder, decoder) -> encoder
+            .sequenceNumber(decoder.sequenceNumber() + 1_000).timestampNs(decoder.timestampNs() + 1)));
+        assertThat(checksum(stream, restamped)).isEqualTo(stream.checksum());
+
+        final List<byte[]> repriced = new ArrayList<>(events);
+        repriced.set(trade, alterTrade(events.get(trade), (encoder, decoder) -> encoder.price(decoder.price() + 1)));
+        assertThat(checksum(stream, repriced)).isNotEqualTo(stream.checksum());
+
+        final List<byte[]> reordered = new ArrayList<>(events);
+        reordered.set(trade, events.get(trade + 1));
+        reordered.set(trade + 1, events.get(trade));
+        assertThat(checksum(stream, reordered)).isNotEqualTo(stream.checksum());
+    }
+
+    /** Sends every command of the stream to a real engine service and returns a copy of each event it publishes. */
+    private static List<byte[]> serviceEvents(final SbeCommandStream stream)
+    {
+        final List<byte[]> events = new ArrayList<>();
+        final EventCounter counter = new EventCounter(stream, new Histogram(3));
+        final long expectedEvents = stream.expectedEvents(0, stream.count());
+        try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+                .aeronDirectoryName(EngineServiceBenchmark.aeronDirectory())
+                .threadingMode(ThreadingMode.SHARED)
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true));
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())))
+        {
+            final StreamLayout layout = EngineServiceBenchmark.streamLayout(driver.aeronDirectoryName(), 0);
+            try (EngineService ignored = EngineService.launch(
+                    EngineServiceBenchmark.engineContext(layout, new BackoffIdleStrategy()));
+                ExclusivePublication commands =
+                    aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(0));
+                Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
+            {
+                EngineServiceBenchmark.awaitConnected(commands, subscription);
+                new CommandPublisher(stream, commands, 0, stream.count(), 0, System.nanoTime(),
+                    new BackoffIdleStrategy()).run();
+                while (counter.events() < expectedEvents)
+                {
+                    subscription.poll((buffer, offset, length, header) ->
+                    {
+                        final byte[] event = new byte[length];
+                        buffer.getBytes(offset, event);
+                        events.add(event);
+                        counter.onFragment(buffer, offset, length, header);
+                    }, 64);
+                }
+            }
+        }
+        assertThat(counter.sequenceGaps()).isZero();
+        assertThat(counter.checksum()).isEqualTo(stream.checksum());
+        return events;
+    }
+
+    private static long checksum(final SbeCommandStream stream, final List<byte[]> events)
+    {
+        final EventCounter counter = new EventCounter(stream, new Histogram(3));
+        for (final byte[] event : events)
+        {
+            counter.onFragment(new UnsafeBuffer(event), 0, event.length, null);
+        }
+        return counter.checksum();
+    }
+
+    private static int indexOfFirstTrade(final List<byte[]> events)
+    {
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        for (int i = 0; i < events.size() - 1; i++)
+        {
+            if (OrderExecutedDecoder.TEMPLATE_ID == header.wrap(new UnsafeBuffer(events.get(i)), 0).templateId())
+            {
+                return i;
+            }
+        }
+        throw new AssertionError("no trade before the last event");
+    }
+
+    private static byte[] alterTrade(
+        final byte[] event, final BiConsumer<OrderExecutedEncoder, OrderExecutedDecoder> alteration)
+    {
+        final UnsafeBuffer altered = new UnsafeBuffer(event.clone());
+        alteration.accept(new OrderExecutedEncoder().wrap(altered, MessageHeaderEncoder.ENCODED_LENGTH),
+            new OrderExecutedDecoder().wrap(altered, MessageHeaderDecoder.ENCODED_LENGTH,
+            OrderExecutedDecoder.BLOCK_LENGTH, OrderExecutedDecoder.SCHEMA_VERSION));
+        return altered.byteArray();
     }
 
     private static ExchangeCoreCommands read(final String rows) throws IOException

@@ -38,7 +38,7 @@ final class EngineMetrics
 
     EngineMetrics(final PrometheusRegistry registry)
     {
-        final Counter commands = Counter.builder().name("bourse_engine_commands_total")
+        final Counter commands = Counter.builder().withoutExemplars().name("bourse_engine_commands_total")
             .help("Commands received by type").labelNames("type").register(registry);
         newOrders = commands.labelValues("new_order");
         cancels = commands.labelValues("cancel_order");
@@ -48,7 +48,7 @@ final class EngineMetrics
         priceBands = commands.labelValues("set_price_band");
         selfTradePreventions = commands.labelValues("set_self_trade_prevention");
         unknownCommands = commands.labelValues("unknown");
-        final Counter events = Counter.builder().name("bourse_engine_events_total")
+        final Counter events = Counter.builder().withoutExemplars().name("bourse_engine_events_total")
             .help("Events published by type").labelNames("type").register(registry);
         accepted = events.labelValues("accepted");
         rejected = events.labelValues("rejected");
@@ -56,12 +56,12 @@ final class EngineMetrics
         executed = events.labelValues("executed");
         canceled = events.labelValues("canceled");
         replaced = events.labelValues("replaced");
-        eventsHeld = Counter.builder().name("bourse_engine_events_held_total")
+        eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);
         serviceTime = LatencySummary.register(registry, "bourse_engine_service_time_seconds",
             "Time from a command taken off the input stream to all its events published or held (back pressure)");
-        final Counter admin = Counter.builder().name("bourse_engine_admin_rejects_total")
+        final Counter admin = Counter.builder().withoutExemplars().name("bourse_engine_admin_rejects_total")
             .help("Admin commands the shard refused, changing nothing, by reason").labelNames("reason")
             .register(registry);
         final AdminReject[] reasons = AdminReject.values();

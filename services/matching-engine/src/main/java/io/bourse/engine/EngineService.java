@@ -127,6 +127,16 @@ public final class EngineService implements AutoCloseable
         return metricsServer.port();
     }
 
+    /**
+     * The thread the engine agent runs on, for per-thread measurements such as its allocated bytes.
+     *
+     * @return the agent's thread, or null until it has started running.
+     */
+    public Thread agentThread()
+    {
+        return runner.thread();
+    }
+
     /** Stops the agent, then closes Aeron and the metrics endpoint. */
     @Override
     public void close()

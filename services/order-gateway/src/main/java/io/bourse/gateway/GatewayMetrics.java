@@ -69,14 +69,14 @@ final class GatewayMetrics
      */
     GatewayMetrics(final PrometheusRegistry registry)
     {
-        final Counter in = Counter.builder().name("bourse_gateway_messages_in_total")
+        final Counter in = Counter.builder().withoutExemplars().name("bourse_gateway_messages_in_total")
             .help("OUCH messages received by type").labelNames("type").register(registry);
         enterOrderIn = in.labelValues("enter_order");
         replaceOrderIn = in.labelValues("replace_order");
         cancelOrderIn = in.labelValues("cancel_order");
         modifyOrderIn = in.labelValues("modify_order");
         unknownIn = in.labelValues("unknown");
-        final Counter out = Counter.builder().name("bourse_gateway_messages_out_total")
+        final Counter out = Counter.builder().withoutExemplars().name("bourse_gateway_messages_out_total")
             .help("OUCH sequenced messages produced by type").labelNames("type").register(registry);
         systemEventOut = out.labelValues("system_event");
         acceptedOut = out.labelValues("accepted");
@@ -86,7 +86,7 @@ final class GatewayMetrics
         rejectedOut = out.labelValues("rejected");
         orderModifiedOut = out.labelValues("order_modified");
         aiqCanceledOut = out.labelValues("aiq_canceled");
-        final Counter rejectCounter = Counter.builder().name("bourse_gateway_rejects_total")
+        final Counter rejectCounter = Counter.builder().withoutExemplars().name("bourse_gateway_rejects_total")
             .help("Requests refused, by cause").labelNames("reason").register(registry);
         final RejectCause[] causes = RejectCause.values();
         rejects = new CounterDataPoint[causes.length];
@@ -101,30 +101,31 @@ final class GatewayMetrics
         sendBufferBytes = Gauge.builder().name("bourse_gateway_send_buffer_bytes")
             .help("Direct memory allocated for the connections' send buffers, in use or free for reuse")
             .register(registry);
-        loginFailures = Counter.builder().name("bourse_gateway_login_failures_total")
+        loginFailures = Counter.builder().withoutExemplars().name("bourse_gateway_login_failures_total")
             .help("Login Requests rejected").register(registry);
-        loginTimeouts = Counter.builder().name("bourse_gateway_login_timeouts_total")
+        loginTimeouts = Counter.builder().withoutExemplars().name("bourse_gateway_login_timeouts_total")
             .help("Connections closed because no Login Request came within the login timeout").register(registry);
-        slowConsumerDisconnects = Counter.builder().name("bourse_gateway_slow_consumer_disconnects_total")
+        slowConsumerDisconnects = Counter.builder().withoutExemplars()
+            .name("bourse_gateway_slow_consumer_disconnects_total")
             .help("Sessions ended because the client read too slowly for its send buffer").register(registry);
-        cancelOnDisconnect = Counter.builder().name("bourse_gateway_cancel_on_disconnect_total")
+        cancelOnDisconnect = Counter.builder().withoutExemplars().name("bourse_gateway_cancel_on_disconnect_total")
             .help("Cancels sent to the engine for the open orders of sessions that ended").register(registry);
-        unmatchedEvents = Counter.builder().name("bourse_gateway_unmatched_events_total")
+        unmatchedEvents = Counter.builder().withoutExemplars().name("bourse_gateway_unmatched_events_total")
             .help("Engine events for this gateway's orders that it no longer tracks").register(registry);
-        final Counter clockTicks = Counter.builder().name("bourse_gateway_clock_ticks_total")
+        final Counter clockTicks = Counter.builder().withoutExemplars().name("bourse_gateway_clock_ticks_total")
             .help("ClockTicks offered to the engine shards: sent, or failed (not connected, back pressured)")
             .labelNames("result").register(registry);
         clockTicksSent = clockTicks.labelValues("sent");
         clockTicksFailed = clockTicks.labelValues("failed");
-        journalWrittenBytes = Counter.builder().name("bourse_gateway_journal_written_bytes_total")
+        journalWrittenBytes = Counter.builder().withoutExemplars().name("bourse_gateway_journal_written_bytes_total")
             .help("Bytes appended to the session journals, record headers included").register(registry);
-        journalRecords = Counter.builder().name("bourse_gateway_journal_records_total")
+        journalRecords = Counter.builder().withoutExemplars().name("bourse_gateway_journal_records_total")
             .help("Sequenced messages appended to the session journals").register(registry);
-        journalSyncs = Counter.builder().name("bourse_gateway_journal_syncs_total")
+        journalSyncs = Counter.builder().withoutExemplars().name("bourse_gateway_journal_syncs_total")
             .help("Session journal forces to the device (journal sync batch)").register(registry);
-        journalTruncations = Counter.builder().name("bourse_gateway_journal_truncations_total")
+        journalTruncations = Counter.builder().withoutExemplars().name("bourse_gateway_journal_truncations_total")
             .help("Session journals whose torn last record was truncated at start-up").register(registry);
-        replayedMessages = Counter.builder().name("bourse_gateway_replayed_messages_total")
+        replayedMessages = Counter.builder().withoutExemplars().name("bourse_gateway_replayed_messages_total")
             .help("Sequenced messages sent again from the journals after a login with a requested sequence number")
             .register(registry);
         orderLatency = LatencySummary.register(registry, "bourse_gateway_order_latency_seconds",
