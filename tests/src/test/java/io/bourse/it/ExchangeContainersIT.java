@@ -1,25 +1,12 @@
 package io.bourse.it;
 
-import com.github.dockerjava.api.model.HostConfig;
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50Parser;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Symbols;
-import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.output.ToStringConsumer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.junit.jupiter.Testcontainers;
-import org.testcontainers.lifecycle.Startables;
-import org.testcontainers.utility.DockerImageName;
 
 import java.io.IOException;
 import java.net.URI;
@@ -28,7 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,86 +24,24 @@ import static io.bourse.it.SoupBinTcpTestClient.pollUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Starts the exchange as the compose file does, one container per service from the image of the repository's
- * Dockerfile (media driver, engine shards 0 and 1, order gateway, market-data publisher, fan-out), on host networking
- * and the host's IPC namespace, and trades through it with real SoupBinTCP sessions: OUCH 4.2 on port 15000 and an
- * ITCH 5.0 subscriber on port 16000. Needs Docker (without it, run the other modules with {@code -pl !tests}). The
- * containers use their own Aeron directory but the default TCP ports, so a compose stack must not be running on the
- * same host.
+ * Starts the exchange as the compose file does ({@link ExchangeContainers}: one container per service from the image
+ * of the repository's Dockerfile, on host networking and the host's IPC namespace) and trades through it with real
+ * SoupBinTCP sessions: OUCH 4.2 on port 15000 and an ITCH 5.0 subscriber on port 16000. Needs Docker (without it, run
+ * the other modules with {@code -pl !tests}).
  */
-@Testcontainers
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 final class ExchangeContainersIT
 {
-    private static final String AERON_DIR = "/dev/shm/aeron-bourse-it";
-    private static final int OUCH_PORT = 15000;
-    private static final int ITCH_PORT = 16000;
-    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+    private static final int OUCH_PORT = ExchangeContainers.OUCH_PORT;
+    private static final int ITCH_PORT = ExchangeContainers.ITCH_PORT;
     private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(20);
-    private static final int STOP_TIMEOUT_SECONDS = 10;
     /** $100.0000 in 1/10000 dollars. */
     private static final long PRICE = 100 * Ouch42.PRICE_SCALE;
     private static final long SHARES = 100;
     private static final long AAPL = Symbols.pack("AAPL");
 
-    /** Containers by service name, in start order, with the log output each one produced. */
-    private static final Map<String, GenericContainer<?>> CONTAINERS = new LinkedHashMap<>();
-    private static final Map<String, ToStringConsumer> LOGS = new LinkedHashMap<>();
-
     @RegisterExtension
-    static final TestWatcher DUMP_LOGS_ON_FAILURE = new TestWatcher()
-    {
-        @Override
-        public void testFailed(final ExtensionContext context, final Throwable cause)
-        {
-            dumpLogs(context.getDisplayName());
-        }
-    };
-
-    @BeforeAll
-    @Timeout(value = 20, unit = TimeUnit.MINUTES)
-    static void startExchange()
-    {
-        final DockerImageName image = DockerImageName.parse(BourseImage.build());
-        try
-        {
-            start(service(image, "media-driver", "media-driver", Map.of()));
-            start(
-                service(image, "engine-0", "engine", Map.of("BOURSE_ENGINE_SHARD", "0")),
-                service(image, "engine-1", "engine", Map.of("BOURSE_ENGINE_SHARD", "1")));
-            start(
-                service(image, "order-gateway", "gateway", Map.of()),
-                service(image, "md-publisher", "md-publisher", Map.of()));
-            start(service(image, "fanout", "fanout", Map.of()));
-        }
-        catch (final RuntimeException ex)
-        {
-            dumpLogs("start-up");
-            stopExchange();
-            throw ex;
-        }
-    }
-
-    /**
-     * Stops the services in reverse start order, each with SIGTERM first so that it closes cleanly (the media driver
-     * then deletes its Aeron directory from /dev/shm), and removes the containers.
-     */
-    @AfterAll
-    static void stopExchange()
-    {
-        final List<GenericContainer<?>> started = new ArrayList<>(CONTAINERS.values());
-        for (int i = started.size() - 1; i >= 0; i--)
-        {
-            final GenericContainer<?> container = started.get(i);
-            if (container.isRunning())
-            {
-                container.getDockerClient().stopContainerCmd(container.getContainerId())
-                    .withTimeout(STOP_TIMEOUT_SECONDS).exec();
-            }
-            container.stop();
-        }
-        CONTAINERS.clear();
-    }
+    static final ExchangeContainers EXCHANGE = ExchangeContainers.withMarketData();
 
     @Test
     void shouldMatchCrossingOrdersOfTwoSessionsAndPublishTheBookOnItchWhenSellMeetsRestingBuy() throws IOException
@@ -223,62 +147,9 @@ final class ExchangeContainersIT
         }
     }
 
-    /** OUCH 4.2 Enter Order for 100 shares at $100.0000, day order, firm DEMO. */
+    /** OUCH 4.2 Enter Order for 100 shares at $100.0000, day order. */
     private static ByteBuffer enterOrder(final String token, final byte side, final String stock)
     {
-        final ByteBuffer message = ByteBuffer.allocate(EnterOrder.LENGTH);
-        new EnterOrder()
-            .wrapAndApplyType(new UnsafeBuffer(message), 0)
-            .orderToken(token)
-            .buySellIndicator(side)
-            .shares(SHARES)
-            .stock(Symbols.pack(stock))
-            .price(PRICE)
-            .timeInForce(Ouch42.TIME_IN_FORCE_SYSTEM_HOURS)
-            .firm("DEMO")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
-        return message;
-    }
-
-    private static GenericContainer<?> service(
-        final DockerImageName image, final String name, final String command, final Map<String, String> environment)
-    {
-        final ToStringConsumer logs = new ToStringConsumer();
-        LOGS.put(name, logs);
-        final GenericContainer<?> container = new GenericContainer<>(image)
-            .withCommand(command)
-            .withNetworkMode("host")
-            .withCreateContainerCmdModifier(cmd ->
-            {
-                final HostConfig hostConfig = null == cmd.getHostConfig() ? new HostConfig() : cmd.getHostConfig();
-                cmd.withHostConfig(hostConfig.withNetworkMode("host").withIpcMode("host"));
-            })
-            .withEnv("BOURSE_AERON_DIR", AERON_DIR)
-            .withEnv("JAVA_TOOL_OPTIONS", "-Xmx256m")
-            .withEnv(environment)
-            .withLogConsumer(logs)
-            .waitingFor(Wait.forLogMessage("(?s).*\\bstarted\\b.*", 1).withStartupTimeout(STARTUP_TIMEOUT));
-        CONTAINERS.put(name, container);
-        return container;
-    }
-
-    private static void start(final GenericContainer<?>... containers)
-    {
-        Startables.deepStart(containers).join();
-    }
-
-    private static void dumpLogs(final String failed)
-    {
-        System.err.println("==== " + failed + " failed; container logs follow");
-        LOGS.forEach((name, logs) ->
-        {
-            System.err.println("==== " + name);
-            System.err.println(logs.toUtf8String());
-        });
+        return OuchMessages.enterOrder(token, side, SHARES, stock, PRICE, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
     }
 }

@@ -14,15 +14,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes the OUCH 4.2 outbound messages of one order-entry session (OUCH 4.2 §4.2 Accepted, §4.6 Executed,
- * §4.7 Rejected) into records, in arrival order; the tests ignore the other message types. Every message must have
- * exactly its OUCH 4.2 length (System Event 10, Accepted 66, Replaced 80, Canceled 28, Executed 40, Rejected 24)
- * and a known type, otherwise {@link #message} throws and the session's receive fails the test.
+ * Decodes the OUCH 4.2 outbound messages of one order-entry session (OUCH 4.2 §4 Accepted, Canceled, Executed,
+ * Rejected) into records, in arrival order, and keeps every message's bytes as received; the tests ignore the other
+ * message types. Every message must have exactly its OUCH 4.2 length (System Event 10,
+ * Accepted 66, Replaced 80, Canceled 28, Executed 40, Rejected 24) and a known type, otherwise {@link #message}
+ * throws and the session's receive fails the test.
  */
 final class OuchRecorder implements MessageListener
 {
     /** OUCH 4.2 Accepted: price in 1/10000 $, shares, the day-unique order reference number. */
     record Accepted(String token, byte side, long shares, long stock, long price, long orderReference)
+    {
+    }
+
+    /** OUCH 4.2 Canceled: shares canceled and reason code. */
+    record Canceled(String token, long decrementShares, byte reason)
     {
     }
 
@@ -38,9 +44,12 @@ final class OuchRecorder implements MessageListener
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
     private final OrderAccepted orderAccepted = new OrderAccepted();
+    private final OrderCanceled orderCanceled = new OrderCanceled();
     private final OrderExecuted orderExecuted = new OrderExecuted();
     private final OrderRejected orderRejected = new OrderRejected();
+    private final List<byte[]> messages = new ArrayList<>();
     private final List<Accepted> accepted = new ArrayList<>();
+    private final List<Canceled> canceled = new ArrayList<>();
     private final List<Executed> executed = new ArrayList<>();
     private final List<Rejected> rejected = new ArrayList<>();
 
@@ -65,6 +74,7 @@ final class OuchRecorder implements MessageListener
             throw new IllegalStateException("OUCH 4.2 '" + (char)bytes[0] + "' is " + bytes.length +
                 " bytes, the spec says " + expectedLength);
         }
+        messages.add(bytes);
         switch (bytes[0])
         {
             case OrderAccepted.TYPE ->
@@ -73,6 +83,12 @@ final class OuchRecorder implements MessageListener
                 accepted.add(new Accepted(orderAccepted.orderTokenAsString(), orderAccepted.buySellIndicator(),
                     orderAccepted.shares(), orderAccepted.stock(), orderAccepted.price(),
                     orderAccepted.orderReferenceNumber()));
+            }
+            case OrderCanceled.TYPE ->
+            {
+                orderCanceled.wrap(buffer, 0);
+                canceled.add(new Canceled(orderCanceled.orderTokenAsString(), orderCanceled.decrementShares(),
+                    orderCanceled.reason()));
             }
             case OrderExecuted.TYPE ->
             {
@@ -87,15 +103,27 @@ final class OuchRecorder implements MessageListener
             }
             default ->
             {
-                // System Event, Canceled, Replaced: not needed by these tests
+                // System Event, Replaced: not needed by these tests
             }
         }
+    }
+
+    /** @return every message (Sequenced Data payload) as received, in arrival order. */
+    List<byte[]> messages()
+    {
+        return messages;
     }
 
     /** @return Accepted messages in arrival order. */
     List<Accepted> accepted()
     {
         return accepted;
+    }
+
+    /** @return Canceled messages in arrival order. */
+    List<Canceled> canceled()
+    {
+        return canceled;
     }
 
     /** @return Executed messages in arrival order. */

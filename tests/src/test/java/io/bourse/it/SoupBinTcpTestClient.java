@@ -24,6 +24,7 @@ final class SoupBinTcpTestClient implements AutoCloseable
     private final SocketChannel channel;
     private final SoupBinTCPClient client;
     private boolean loginAccepted;
+    private long loginAcceptedSequenceNumber;
     private byte loginRejectReason;
     private boolean endOfSession;
 
@@ -111,6 +112,58 @@ final class SoupBinTcpTestClient implements AutoCloseable
     }
 
     /**
+     * Sends a SoupBinTCP Logout Request and polls until the server closes the connection, after which the gateway
+     * no longer counts the user as logged in.
+     *
+     * @param timeout how long to wait for the close.
+     * @throws IOException when the session fails.
+     */
+    void logoutAndAwaitClose(final Duration timeout) throws IOException
+    {
+        client.logout();
+        pollUntil(timeout, "the server to close the connection after the Logout Request", () -> endOfSession,
+            List.of(this));
+    }
+
+    /**
+     * Closes the socket without a Logout Request, as a client that crashes or loses its network does.
+     *
+     * @throws IOException when the close fails.
+     */
+    void disconnect() throws IOException
+    {
+        client.close();
+    }
+
+    /**
+     * Reads what the server sends, but never sends anything (no heartbeats), until the server closes the
+     * connection.
+     *
+     * @param timeout how long to wait.
+     * @throws IOException    when the session fails.
+     * @throws AssertionError when the timeout expires first.
+     */
+    void awaitCloseWithoutSending(final Duration timeout) throws IOException
+    {
+        final long deadlineNs = System.nanoTime() + timeout.toNanos();
+        while (!endOfSession)
+        {
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw new AssertionError("timed out after " + timeout + " waiting for the server to close");
+            }
+            if (client.receive() < 0)
+            {
+                endOfSession = true;
+            }
+            else
+            {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+    }
+
+    /**
      * Sends an Unsequenced Data packet.
      *
      * @param payload the message, from position to limit.
@@ -125,6 +178,12 @@ final class SoupBinTcpTestClient implements AutoCloseable
     boolean loginAccepted()
     {
         return loginAccepted;
+    }
+
+    /** @return the Sequence Number of the Login Accepted: that of the first message the server sends next. */
+    long loginAcceptedSequenceNumber()
+    {
+        return loginAcceptedSequenceNumber;
     }
 
     /** @return the Login Rejected reason code, or 0 when none arrived. */
@@ -183,6 +242,7 @@ final class SoupBinTcpTestClient implements AutoCloseable
         public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
         {
             loginAccepted = true;
+            loginAcceptedSequenceNumber = payload.getSequenceNumber();
         }
 
         @Override

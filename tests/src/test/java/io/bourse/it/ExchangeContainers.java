@@ -1,0 +1,262 @@
+package io.bourse.it;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Volume;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.output.ToStringConsumer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.lifecycle.Startables;
+import org.testcontainers.utility.DockerImageName;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The exchange as the compose file runs it, for a test class ({@code @RegisterExtension static}): one container per
+ * service from the image of the repository's Dockerfile (media driver, engine shards 0 and 1, order gateway and, when
+ * asked for, market-data publisher and fan-out), on host networking and the host's IPC namespace, started before the
+ * class's tests and stopped after them; the containers' logs are printed when a test fails. The order gateway keeps
+ * its session journals in a Docker volume of its own, as in the compose file, so that {@link #restartGateway} starts
+ * a new gateway container on the journals of the old one. The services listen on their default TCP ports, so a
+ * compose stack must not be running on the same host, and test classes using this extension must not run in
+ * parallel.
+ */
+final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, TestWatcher
+{
+    /** OUCH 4.2 over SoupBinTCP, order gateway. */
+    static final int OUCH_PORT = 15000;
+    /** ITCH 5.0 over SoupBinTCP, fan-out. */
+    static final int ITCH_PORT = 16000;
+    /** Prometheus endpoint of the order gateway. */
+    static final int GATEWAY_METRICS_PORT = 9401;
+
+    private static final String AERON_DIR = "/dev/shm/aeron-bourse-it";
+    /** The compose file's mount point of the gateway-journal volume. */
+    private static final String JOURNAL_DIR = "/var/lib/bourse/gateway-journal";
+    private static final String GATEWAY = "order-gateway";
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+    private static final int STOP_TIMEOUT_SECONDS = 10;
+
+    private final boolean marketData;
+    /** Containers by name, in start order, with the log output each one produced. */
+    private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
+    private final Map<String, ToStringConsumer> logs = new LinkedHashMap<>();
+    private DockerImageName image;
+    private String journalVolume;
+    private String sessionName;
+    private GenericContainer<?> gateway;
+    private int gatewayStarts;
+
+    private ExchangeContainers(final boolean marketData)
+    {
+        this.marketData = marketData;
+    }
+
+    /** @return every service, market data included: an ITCH 5.0 subscriber can log in on {@link #ITCH_PORT}. */
+    static ExchangeContainers withMarketData()
+    {
+        return new ExchangeContainers(true);
+    }
+
+    /** @return the services that order entry needs: media driver, both engine shards and the order gateway. */
+    static ExchangeContainers orderEntryOnly()
+    {
+        return new ExchangeContainers(false);
+    }
+
+    /**
+     * Builds the image (a cache hit when nothing changed) and starts the services in dependency order; on failure
+     * prints their logs.
+     *
+     * @param context the test class.
+     */
+    @Override
+    public void beforeAll(final ExtensionContext context)
+    {
+        image = DockerImageName.parse(BourseImage.build());
+        journalVolume = "bourse-it-gateway-journal-" + UUID.randomUUID();
+        // One session name for every gateway container of the class, also when a restart crosses midnight UTC.
+        sessionName = LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE);
+        try
+        {
+            start(service("media-driver", "media-driver", Map.of()));
+            start(
+                service("engine-0", "engine", Map.of("BOURSE_ENGINE_SHARD", "0")),
+                service("engine-1", "engine", Map.of("BOURSE_ENGINE_SHARD", "1")));
+            gateway = newGateway();
+            if (marketData)
+            {
+                start(gateway, service("md-publisher", "md-publisher", Map.of()));
+                start(service("fanout", "fanout", Map.of()));
+            }
+            else
+            {
+                start(gateway);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            dumpLogs("start-up");
+            throw ex; // JUnit still calls afterAll, which stops what started
+        }
+    }
+
+    /**
+     * Stops the services in reverse start order, each with SIGTERM first so that it closes cleanly (the media driver
+     * then deletes its Aeron directory from /dev/shm), removes the containers and the journal volume.
+     *
+     * @param context the test class.
+     */
+    @Override
+    public void afterAll(final ExtensionContext context)
+    {
+        final List<GenericContainer<?>> started = new ArrayList<>(containers.values());
+        for (int i = started.size() - 1; i >= 0; i--)
+        {
+            stop(started.get(i));
+        }
+        containers.clear();
+        if (null != journalVolume)
+        {
+            final DockerClient docker = DockerClientFactory.instance().client();
+            if (!docker.listVolumesCmd().withFilter("name", List.of(journalVolume)).exec().getVolumes().isEmpty())
+            {
+                docker.removeVolumeCmd(journalVolume).exec();
+            }
+            journalVolume = null;
+        }
+    }
+
+    @Override
+    public void testFailed(final ExtensionContext context, final Throwable cause)
+    {
+        dumpLogs(context.getDisplayName());
+    }
+
+    /**
+     * Stops the order gateway as {@code docker compose restart} would (SIGTERM: it ends every session with End of
+     * Session) and starts a new gateway container on the same journal volume.
+     */
+    void restartGateway()
+    {
+        stop(gateway);
+        gateway = newGateway();
+        start(gateway);
+    }
+
+    /** @return the order gateway's container, the one started last. */
+    GenericContainer<?> gateway()
+    {
+        return gateway;
+    }
+
+    /**
+     * Reads one sample of the order gateway's Prometheus endpoint.
+     *
+     * @param sample a metric name with its labels as exposed, e.g. {@code bourse_gateway_errors_total}.
+     * @return its value.
+     * @throws IOException          when the endpoint cannot be read.
+     * @throws InterruptedException when interrupted meanwhile.
+     * @throws AssertionError       when the endpoint fails or the sample is missing.
+     */
+    double gatewayMetric(final String sample) throws IOException, InterruptedException
+    {
+        final HttpResponse<String> response;
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            response = http.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + GATEWAY_METRICS_PORT + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        }
+        if (200 != response.statusCode())
+        {
+            throw new AssertionError("gateway /metrics answered " + response.statusCode());
+        }
+        final String prefix = sample + " ";
+        return response.body().lines()
+            .filter((line) -> line.startsWith(prefix))
+            .mapToDouble((line) -> Double.parseDouble(line.substring(prefix.length()).trim()))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no " + sample + " in the gateway's /metrics"));
+    }
+
+    private GenericContainer<?> newGateway()
+    {
+        gatewayStarts++;
+        final String name = 1 == gatewayStarts ? GATEWAY : GATEWAY + "-" + gatewayStarts;
+        return service(name, "gateway",
+            Map.of("BOURSE_GATEWAY_JOURNAL_DIR", JOURNAL_DIR, "BOURSE_GATEWAY_SESSION", sessionName),
+            new Bind(journalVolume, new Volume(JOURNAL_DIR)));
+    }
+
+    private GenericContainer<?> service(
+        final String name, final String command, final Map<String, String> environment, final Bind... volumes)
+    {
+        final ToStringConsumer log = new ToStringConsumer();
+        logs.put(name, log);
+        final GenericContainer<?> container = new GenericContainer<>(image)
+            .withCommand(command)
+            .withNetworkMode("host")
+            .withCreateContainerCmdModifier((cmd) ->
+            {
+                final HostConfig hostConfig = null == cmd.getHostConfig() ? new HostConfig() : cmd.getHostConfig();
+                hostConfig.withNetworkMode("host").withIpcMode("host");
+                if (volumes.length > 0)
+                {
+                    hostConfig.withBinds(volumes);
+                }
+                cmd.withHostConfig(hostConfig);
+            })
+            .withEnv("BOURSE_AERON_DIR", AERON_DIR)
+            .withEnv("JAVA_TOOL_OPTIONS", "-Xmx256m")
+            .withEnv(environment)
+            .withLogConsumer(log)
+            .waitingFor(Wait.forLogMessage("(?s).*\\bstarted\\b.*", 1).withStartupTimeout(STARTUP_TIMEOUT));
+        containers.put(name, container);
+        return container;
+    }
+
+    private static void start(final GenericContainer<?>... services)
+    {
+        Startables.deepStart(services).join();
+    }
+
+    private static void stop(final GenericContainer<?> container)
+    {
+        if (container.isRunning())
+        {
+            container.getDockerClient().stopContainerCmd(container.getContainerId())
+                .withTimeout(STOP_TIMEOUT_SECONDS).exec();
+        }
+        container.stop();
+    }
+
+    private void dumpLogs(final String failed)
+    {
+        System.err.println("==== " + failed + " failed; container logs follow");
+        logs.forEach((name, log) ->
+        {
+            System.err.println("==== " + name);
+            System.err.println(log.toUtf8String());
+        });
+    }
+}

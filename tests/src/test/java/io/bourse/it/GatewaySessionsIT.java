@@ -1,0 +1,285 @@
+package io.bourse.it;
+
+import io.bourse.common.config.Symbols;
+import io.bourse.ouch.Ouch42;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
+
+import static io.bourse.it.SoupBinTcpTestClient.pollUntil;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The order gateway's SoupBinTCP session guarantees, on the real services in containers ({@link ExchangeContainers}:
+ * media driver, both engine shards, order gateway with its journal on a Docker volume): replay from the journal,
+ * byte for byte, after a reconnect and after a gateway restart; cancel on disconnect; the end of a client that sends
+ * no heartbeats; a flood of garbage connections that a session trading meanwhile does not notice. The tests trade in
+ * different symbols with different users (deploy/credentials.csv; cancel on disconnect and risk limits per user in
+ * deploy/gateway-risk.csv), so that none sees another's orders.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+final class GatewaySessionsIT
+{
+    private static final int OUCH_PORT = ExchangeContainers.OUCH_PORT;
+    private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(20);
+    private static final long SHARES = 100;
+    private static final String CANCEL_ON_DISCONNECT_TOTAL = "bourse_gateway_cancel_on_disconnect_total";
+    private static final String ERRORS_TOTAL = "bourse_gateway_errors_total";
+
+    @RegisterExtension
+    static final ExchangeContainers EXCHANGE = ExchangeContainers.orderEntryOnly();
+
+    @Test
+    void shouldReplayJournaledMessagesByteForByteThenLiveOnesWhenUserLogsInAgainWithRequestedSequenceNumber()
+        throws IOException
+    {
+        // trdr02 has cancel on disconnect off: its orders stay open between its sessions.
+        final OuchRecorder first = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("trdr02", 1, first))
+        {
+            for (int i = 1; i <= 3; i++)
+            {
+                session.send(dayBuy("R" + i, "MSFT", 5_000 + i));
+            }
+            pollUntil(RESPONSE_TIMEOUT, "3 Accepted", () -> 3 == first.accepted().size(), List.of(session));
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        assertThat(first.accepted()).extracting(OuchRecorder.Accepted::token).containsExactly("R1", "R2", "R3");
+        assertThat(first.messages()).as("System Event and 3 Accepted").hasSize(4);
+
+        final OuchRecorder fromOne = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("trdr02", 1, fromOne))
+        {
+            assertThat(session.loginAcceptedSequenceNumber()).isEqualTo(1);
+            pollUntil(RESPONSE_TIMEOUT, "the replay", () -> fromOne.messages().size() >= 4, List.of(session));
+            session.send(OuchMessages.cancelOrder("R1", 0));
+            pollUntil(RESPONSE_TIMEOUT, "Canceled", () -> !fromOne.canceled().isEmpty(), List.of(session));
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        assertThat(fromOne.messages()).hasSize(5);
+        assertThat(fromOne.messages().subList(0, 4)).containsExactlyElementsOf(first.messages());
+        assertThat(fromOne.canceled()).containsExactly(
+            new OuchRecorder.Canceled("R1", SHARES, Ouch42.CANCEL_USER_REQUESTED));
+
+        final OuchRecorder fromThree = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("trdr02", 3, fromThree))
+        {
+            assertThat(session.loginAcceptedSequenceNumber()).isEqualTo(3);
+            pollUntil(RESPONSE_TIMEOUT, "the replay from 3", () -> fromThree.messages().size() >= 3, List.of(session));
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        assertThat(fromThree.messages()).containsExactlyElementsOf(fromOne.messages().subList(2, 5));
+
+        final OuchRecorder liveOnly = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("trdr02", 0, liveOnly))
+        {
+            assertThat(session.loginAcceptedSequenceNumber()).isEqualTo(6);
+            session.send(OuchMessages.cancelOrder("R2", 0));
+            pollUntil(RESPONSE_TIMEOUT, "Canceled", () -> !liveOnly.canceled().isEmpty(), List.of(session));
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        assertThat(liveOnly.messages()).as("no replay for requested sequence number 0").hasSize(1);
+        assertThat(liveOnly.canceled()).containsExactly(
+            new OuchRecorder.Canceled("R2", SHARES, Ouch42.CANCEL_USER_REQUESTED));
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldReplayJournaledMessagesByteForByteWhenUserLogsInAfterGatewayRestart() throws IOException
+    {
+        final String stoppedGateway = EXCHANGE.gateway().getContainerId();
+        final OuchRecorder before = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("demo03", 1, before))
+        {
+            for (int i = 1; i <= 3; i++)
+            {
+                session.send(dayBuy("G" + i, "GOOG", 8_000 + i));
+            }
+            pollUntil(RESPONSE_TIMEOUT, "3 Accepted", () -> 3 == before.accepted().size(), List.of(session));
+
+            EXCHANGE.restartGateway();
+
+            pollUntil(RESPONSE_TIMEOUT, "the stopped gateway's close", session::endOfSession, List.of(session));
+        }
+        assertThat(EXCHANGE.gateway().getContainerId()).isNotEqualTo(stoppedGateway);
+        assertThat(before.messages()).as("System Event and 3 Accepted").hasSize(4);
+
+        final OuchRecorder after = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("demo03", 1, after))
+        {
+            assertThat(session.loginAcceptedSequenceNumber()).isEqualTo(1);
+            pollUntil(RESPONSE_TIMEOUT, "the replay", () -> after.messages().size() >= 4, List.of(session));
+            session.send(dayBuy("G4", "GOOG", 8_004));
+            pollUntil(RESPONSE_TIMEOUT, "Accepted", () -> 4 == after.accepted().size(), List.of(session));
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        assertThat(after.messages()).hasSize(5);
+        assertThat(after.messages().subList(0, 4)).containsExactlyElementsOf(before.messages());
+        final OuchRecorder.Accepted live = after.accepted().getLast();
+        assertThat(live).isEqualTo(new OuchRecorder.Accepted("G4", Ouch42.SIDE_BUY, SHARES, Symbols.pack("GOOG"),
+            price(8_004), live.orderReference()));
+        assertThat(before.accepted()).extracting(OuchRecorder.Accepted::orderReference)
+            .doesNotContain(live.orderReference());
+        assertThat(after.rejected()).isEmpty();
+    }
+
+    @Test
+    void shouldCancelOpenOrdersAndJournalTheCancelWhenConnectionDropsWithoutLogout()
+        throws IOException, InterruptedException
+    {
+        final OuchRecorder dropped = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("demo01", 1, dropped))
+        {
+            session.send(dayBuy("C1", "AAPL", 10_000));
+            pollUntil(RESPONSE_TIMEOUT, "Accepted", () -> !dropped.accepted().isEmpty(), List.of(session));
+            final double cancelsBefore = EXCHANGE.gatewayMetric(CANCEL_ON_DISCONNECT_TOTAL);
+
+            session.disconnect();
+
+            // The gateway has sent the engine the cancel once it counts it; an order it receives later comes after.
+            awaitGatewayMetricAtLeast(CANCEL_ON_DISCONNECT_TOTAL, cancelsBefore + 1);
+        }
+
+        // Same price, opposite side: it would take the dropped session's order, were that still in the book.
+        final OuchRecorder taker = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("demo02", 1, taker))
+        {
+            session.send(OuchMessages.enterOrder("T1", Ouch42.SIDE_SELL, SHARES, "AAPL", price(10_000),
+                Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL));
+            pollUntil(RESPONSE_TIMEOUT, "the immediate-or-cancel order done: Executed or Canceled",
+                () -> !taker.executed().isEmpty() || !taker.canceled().isEmpty(), List.of(session));
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        assertThat(taker.executed()).as("executions against the dropped session's order").isEmpty();
+        assertThat(taker.accepted()).extracting(OuchRecorder.Accepted::token).containsExactly("T1");
+        assertThat(taker.canceled()).containsExactly(
+            new OuchRecorder.Canceled("T1", SHARES, Ouch42.CANCEL_IMMEDIATE_OR_CANCEL));
+
+        final OuchRecorder again = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("demo01", 1, again))
+        {
+            pollUntil(RESPONSE_TIMEOUT, "the replayed Canceled", () -> !again.canceled().isEmpty(), List.of(session));
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        assertThat(again.messages()).hasSize(dropped.messages().size() + 1);
+        assertThat(again.messages().subList(0, dropped.messages().size()))
+            .containsExactlyElementsOf(dropped.messages());
+        assertThat(again.canceled()).containsExactly(
+            new OuchRecorder.Canceled("C1", SHARES, Ouch42.CANCEL_USER_REQUESTED));
+        assertThat(again.executed()).isEmpty();
+    }
+
+    @Test
+    @Timeout(value = 45, unit = TimeUnit.SECONDS)
+    void shouldCloseSessionAfterFifteenSecondsWhenClientSendsNoHeartbeats() throws IOException
+    {
+        final long loginNs = System.nanoTime();
+        final long silentNs;
+        try (SoupBinTcpTestClient silent = SoupBinTcpTestClient.login(OUCH_PORT, "trdr01", "trdr01pw", 0,
+            new OuchRecorder()))
+        {
+            silent.awaitCloseWithoutSending(Duration.ofSeconds(30));
+            silentNs = System.nanoTime() - loginNs;
+            assertThat(silent.loginAccepted()).as("login accepted").isTrue();
+        }
+        assertThat(Duration.ofNanos(silentNs)).isBetween(Duration.ofSeconds(14), Duration.ofSeconds(25));
+
+        try (SoupBinTcpTestClient session = loginAccepted("trdr01", 0, new OuchRecorder()))
+        {
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+    }
+
+    @Test
+    void shouldAcceptEveryOrderOfOneSessionAndCloseEveryGarbageConnectionWhenOthersFloodTheGateway()
+        throws IOException, InterruptedException
+    {
+        final double errorsBefore = EXCHANGE.gatewayMetric(ERRORS_TOTAL);
+        final List<String> tokens = IntStream.rangeClosed(1, 200).mapToObj((i) -> "F" + i).toList();
+        final OuchRecorder trader = new OuchRecorder();
+        final GarbageFlood flood =
+            new GarbageFlood(OUCH_PORT, "trdr01", "trdr01pw", Duration.ofSeconds(10), System.nanoTime());
+        final int garbageWhileTrading;
+        try (flood; SoupBinTcpTestClient session = loginAccepted("demo04", 1, trader))
+        {
+            pollUntil(RESPONSE_TIMEOUT, "a round of every kind of garbage",
+                () -> flood.connections() > GarbageFlood.Kind.values().length || !flood.failures().isEmpty(),
+                List.of(session));
+            final int connectionsBeforeOrders = flood.connections();
+            for (int i = 0; i < tokens.size(); i++)
+            {
+                final int answers = i + 1;
+                session.send(dayBuy(tokens.get(i), "AMZN", 2_000 + i));
+                pollUntil(RESPONSE_TIMEOUT, "an answer to " + tokens.get(i),
+                    () -> trader.accepted().size() + trader.rejected().size() == answers, List.of(session));
+            }
+            garbageWhileTrading = flood.connections() - connectionsBeforeOrders;
+            flood.close();
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+
+        assertThat(trader.rejected()).isEmpty();
+        assertThat(trader.accepted()).extracting(OuchRecorder.Accepted::token).containsExactlyElementsOf(tokens);
+        assertThat(garbageWhileTrading).as("garbage connections while the orders were entered").isPositive();
+        assertThat(flood.failures()).as(flood.toString()).isEmpty();
+        assertThat(flood.closedByServer()).as(flood.toString()).isEqualTo(flood.connections());
+        assertThat(EXCHANGE.gateway().isRunning()).as("gateway running").isTrue();
+        assertThat(EXCHANGE.gatewayMetric(ERRORS_TOTAL) - errorsBefore).as("errors counted, " + flood)
+            .isBetween((double)flood.alwaysCountedAsError(), (double)flood.connections());
+    }
+
+    /** Logs in, waits for the answer and requires Login Accepted. */
+    private static SoupBinTcpTestClient loginAccepted(
+        final String username, final long requestedSequence, final OuchRecorder recorder) throws IOException
+    {
+        final SoupBinTcpTestClient session =
+            SoupBinTcpTestClient.login(OUCH_PORT, username, username + "pw", requestedSequence, recorder);
+        try
+        {
+            session.awaitLoginAnswer(RESPONSE_TIMEOUT);
+            assertThat(session.loginAccepted()).as("%s login accepted", username).isTrue();
+            return session;
+        }
+        catch (final IOException | RuntimeException | AssertionError ex)
+        {
+            session.close();
+            throw ex;
+        }
+    }
+
+    /** OUCH 4.2 Enter Order: buy 100 shares, day order (system hours), at a price in cents. */
+    private static ByteBuffer dayBuy(final String token, final String stock, final long cents)
+    {
+        return OuchMessages.enterOrder(token, Ouch42.SIDE_BUY, SHARES, stock, price(cents),
+            Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
+    }
+
+    /** @return the price in 1/10000 dollars of a price in cents. */
+    private static long price(final long cents)
+    {
+        return cents * Ouch42.PRICE_SCALE / 100;
+    }
+
+    private static void awaitGatewayMetricAtLeast(final String sample, final double value)
+        throws IOException, InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + RESPONSE_TIMEOUT.toNanos();
+        while (EXCHANGE.gatewayMetric(sample) < value)
+        {
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw new AssertionError("timed out after " + RESPONSE_TIMEOUT + " waiting for " + sample + " >= " +
+                    value);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.bourse.it;
+
+import io.bourse.common.config.Symbols;
+import io.bourse.ouch.CancelOrder;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.Ouch42;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * OUCH 4.2 inbound messages the integration tests send, each in a buffer of its own ready for
+ * {@link SoupBinTcpTestClient#send}.
+ */
+final class OuchMessages
+{
+    private OuchMessages()
+    {
+    }
+
+    /**
+     * OUCH 4.2 Enter Order: displayed anonymously, agency, not sweep eligible, no minimum quantity, no cross, the
+     * user's firm (blank Firm).
+     *
+     * @param token       Order Token, at most 14 characters.
+     * @param side        Buy/Sell Indicator, e.g. {@link Ouch42#SIDE_BUY}.
+     * @param shares      shares.
+     * @param stock       symbol, e.g. "AAPL".
+     * @param price       limit price in 1/10000 dollars.
+     * @param timeInForce 0 immediate-or-cancel, seconds, or {@link Ouch42#TIME_IN_FORCE_SYSTEM_HOURS}.
+     * @return the 49-byte message.
+     */
+    static ByteBuffer enterOrder(
+        final String token,
+        final byte side,
+        final long shares,
+        final String stock,
+        final long price,
+        final long timeInForce)
+    {
+        final ByteBuffer message = ByteBuffer.allocate(EnterOrder.LENGTH);
+        new EnterOrder()
+            .wrapAndApplyType(new UnsafeBuffer(message), 0)
+            .orderToken(token)
+            .buySellIndicator(side)
+            .shares(shares)
+            .stock(Symbols.pack(stock))
+            .price(price)
+            .timeInForce(timeInForce)
+            .firm("")
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        return message;
+    }
+
+    /**
+     * OUCH 4.2 Cancel Order.
+     *
+     * @param token  Order Token of the order.
+     * @param shares the order's new intended size; 0 cancels it entirely.
+     * @return the 19-byte message.
+     */
+    static ByteBuffer cancelOrder(final String token, final long shares)
+    {
+        final ByteBuffer message = ByteBuffer.allocate(CancelOrder.LENGTH);
+        new CancelOrder()
+            .wrapAndApplyType(new UnsafeBuffer(message), 0)
+            .orderToken(token)
+            .shares(shares);
+        return message;
+    }
+}
