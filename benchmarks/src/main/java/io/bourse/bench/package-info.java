@@ -1,2 +1,5 @@
-/** Benchmark programs: Bourse's matching core against exchange-core on exchange-core's own benchmark stream. */
+/**
+ * Benchmark programs: the matching core against exchange-core, the engine service over Aeron, and the OUCH order round
+ * trip through the gateway beside a bare TCP floor.
+ */
 package io.bourse.bench;

@@ -4,23 +4,29 @@ import io.aeron.driver.ThreadingMode;
 import io.bourse.bench.BenchOptions;
 import io.bourse.bench.EngineBenchmark;
 import io.bourse.bench.EngineServiceBenchmark;
+import io.bourse.bench.GatewayBenchOptions;
+import io.bourse.bench.GatewayBenchmark;
 import io.bourse.bench.ServiceBenchOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
  * {@code bourse bench}: benchmark programs; {@code bourse bench engine} compares the matching core with exchange-core,
- * {@code bourse bench engine-service} measures the engine service with its Aeron input and output in the loop.
+ * {@code bourse bench engine-service} measures the engine service with its Aeron input and output in the loop,
+ * {@code bourse bench gateway} the OUCH order round trip over TCP through the gateway and the engine beside a bare TCP
+ * ping-pong.
  */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks (programs, not tests).",
-    subcommands = { BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class, CommandLine.HelpCommand.class })
+    subcommands = { BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class, BenchCommand.GatewayBench.class,
+        CommandLine.HelpCommand.class })
 public final class BenchCommand implements Runnable
 {
     @CommandLine.Spec
@@ -87,10 +93,14 @@ public final class BenchCommand implements Runnable
         description = {
             "Send exchange-core's benchmark stream, as engine-protocol SBE commands over an embedded Aeron media " +
                 "driver (aeron:ipc), through a real matching-engine service (one shard, one symbol); print " +
-                "throughput (BENCH commands from first send to last event) and command-to-first-event latency " +
-                "percentiles, beside the matching core alone on the same commands in the same run, and the ratio.",
+                "throughput (BENCH commands from first send to last event), command-to-first-event latency " +
+                "percentiles and the bytes the engine's own thread allocated per BENCH pass, beside the matching " +
+                "core alone on the same commands in the same run, and the ratio.",
+            "Every pass is checked by content: the service's decoded events and the core alone's must have the " +
+                "checksum of a reference run of the core (every field but sequence number and timestamp, in " +
+                "order), or the run fails.",
             "MOVE is sent as ReplaceOrder, REDUCE as CancelOrder down to the open size, FOK_BUDGET as IOC without " +
-                "its minimum quantity (NewOrder cannot carry one yet)." })
+                "its minimum quantity (so the stream stays the one measured so far)." })
     static final class EngineServiceBench implements Callable<Integer>
     {
         @Option(names = "--commands", paramLabel = "FILE", defaultValue = BenchOptions.DEFAULT_COMMANDS,
@@ -111,8 +121,9 @@ public final class BenchCommand implements Runnable
         long rate;
 
         @Option(names = "--idle", paramLabel = "STRATEGY", defaultValue = ServiceBenchOptions.DEFAULT_IDLE,
-            description = "Idle strategy of the engine, publisher and subscriber threads: backoff, busy, yield or " +
-                "sleep (default: ${DEFAULT-VALUE}; busy wants a core per thread).")
+            description = "Idle strategy of the engine thread and of the publisher through back pressure: backoff, " +
+                "busy, yield or sleep (default: ${DEFAULT-VALUE}; busy wants a core per thread). The subscriber " +
+                "always polls in a yielding loop, without sleeping, so as not to add to the latency.")
         String idle;
 
         @Option(names = "--driver-threading", paramLabel = "MODE",
@@ -139,6 +150,84 @@ public final class BenchCommand implements Runnable
                 throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
             }
             EngineServiceBenchmark.run(options, System.out);
+            return 0;
+        }
+    }
+
+    /** {@code bourse bench gateway}: option parsing only; the benchmark is {@link GatewayBenchmark}. */
+    @Command(
+        name = "gateway",
+        mixinStandardHelpOptions = true,
+        description = {
+            "OUCH 4.2 Enter Order to Accepted round trip over real TCP through an in-process order gateway and " +
+                "matching-engine shard(s) on an embedded media driver, beside a bare TCP ping-pong of the same " +
+                "sizes (52 bytes out, 69 back) on the same machine in the same run: the floor of that path.",
+            "Both paths run open loop at each rate from one client thread, warm-up then measured window, round " +
+                "trips from each order's intended send time (coordinated-omission corrected) into an HdrHistogram; " +
+                "print p50/p90/p99/p99.9/max per path and rate, the ratio gateway / floor, and the highest rate " +
+                "sustained with p99 under 1 ms.",
+            "Orders are pairs of day orders that cross (buy, then sell 100 shares at $100.00), so the book stays " +
+                "empty but for the orders in flight." })
+    static final class GatewayBench implements Callable<Integer>
+    {
+        @Option(names = "--rates", paramLabel = "LIST", defaultValue = GatewayBenchOptions.DEFAULT_RATES,
+            description = "Orders per second over all sessions, one step each, comma-separated; 10k = 10000 " +
+                "(default: ${DEFAULT-VALUE}).")
+        String rates;
+
+        @Option(names = "--sessions", paramLabel = "N", defaultValue = "" + GatewayBenchOptions.DEFAULT_SESSIONS,
+            description = "OUCH sessions, and as many TCP connections for the floor (default: ${DEFAULT-VALUE}).")
+        int sessions;
+
+        @Option(names = "--shards", paramLabel = "N", defaultValue = "" + GatewayBenchOptions.DEFAULT_SHARDS,
+            description = "Matching-engine shards, one symbol each, 1 to " + GatewayBenchOptions.MAX_SHARDS +
+                " (default: ${DEFAULT-VALUE}).")
+        int shards;
+
+        @Option(names = "--warmup", paramLabel = "SECONDS",
+            defaultValue = "" + GatewayBenchOptions.DEFAULT_WARMUP_SECONDS,
+            description = "Unmeasured seconds at the start of every rate step (default: ${DEFAULT-VALUE}).")
+        double warmup;
+
+        @Option(names = "--seconds", paramLabel = "SECONDS",
+            defaultValue = "" + GatewayBenchOptions.DEFAULT_MEASURE_SECONDS,
+            description = "Measured seconds of every rate step (default: ${DEFAULT-VALUE}).")
+        double seconds;
+
+        @Option(names = "--idle", paramLabel = "STRATEGY", defaultValue = GatewayBenchOptions.DEFAULT_IDLE,
+            description = "Idle strategy of the gateway, engine and TCP echo threads: backoff, busy, yield or sleep " +
+                "(default: ${DEFAULT-VALUE}). The client always yields between empty duty cycles, never sleeps.")
+        String idle;
+
+        @Option(names = "--driver-threading", paramLabel = "MODE",
+            defaultValue = GatewayBenchOptions.DEFAULT_DRIVER_THREADING_NAME,
+            description = "Embedded media driver threading mode: SHARED, SHARED_NETWORK or DEDICATED (default: " +
+                "${DEFAULT-VALUE}).")
+        ThreadingMode driverThreading;
+
+        @Option(names = "--hgrm-dir", paramLabel = "DIR",
+            description = "Also write each path's histogram per rate as floor-RATE.hgrm and gateway-RATE.hgrm " +
+                "(percentile distribution in us) into this directory.")
+        Path hgrmDir;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call()
+        {
+            final GatewayBenchOptions options;
+            try
+            {
+                final List<Long> rateList = GatewayBenchOptions.parseRates(rates);
+                options = new GatewayBenchOptions(
+                    rateList, sessions, shards, warmup, seconds, idle, driverThreading, hgrmDir).validate();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
+            }
+            GatewayBenchmark.run(options, System.out);
             return 0;
         }
     }

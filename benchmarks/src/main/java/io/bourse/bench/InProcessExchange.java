@@ -1,0 +1,158 @@
+package io.bourse.bench;
+
+import io.aeron.driver.MediaDriver;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.engine.EngineContext;
+import io.bourse.engine.EngineService;
+import io.bourse.gateway.GatewayContext;
+import io.bourse.gateway.GatewayService;
+import io.bourse.gateway.RiskLimits;
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * The part of the exchange an order travels through, in this JVM: an embedded media driver (its own directory under
+ * /dev/shm, deleted on start and close), one matching-engine shard per symbol on {@code aeron:ipc}, and the real order
+ * gateway on an ephemeral loopback port, with the benchmark's users (one firm each, no pre-trade risk limits), its
+ * session journals in a temporary directory (deleted on close, no fsync as by default) and metrics endpoints on
+ * ephemeral ports without JVM metrics. Every service runs its agent on its own thread with the benchmark's idle
+ * strategy.
+ */
+final class InProcessExchange implements AutoCloseable
+{
+    private final List<AutoCloseable> started;
+    private final List<Credentials.User> users;
+    private final SymbolDirectory symbols;
+    private final Path journalDir;
+    private final int port;
+
+    private InProcessExchange(
+        final List<AutoCloseable> started, final List<Credentials.User> users, final SymbolDirectory symbols,
+        final Path journalDir, final int port)
+    {
+        this.started = started;
+        this.users = users;
+        this.symbols = symbols;
+        this.journalDir = journalDir;
+        this.port = port;
+    }
+
+    /**
+     * Starts the media driver, the shards and the gateway; on failure closes what started and rethrows.
+     *
+     * @param options shards, sessions (as many users), idle strategy and driver threading.
+     * @return the running exchange.
+     * @throws UncheckedIOException when the journal directory cannot be made.
+     */
+    static InProcessExchange launch(final GatewayBenchOptions options)
+    {
+        final List<AutoCloseable> started = new ArrayList<>();
+        Path journalDir = null;
+        try
+        {
+            journalDir = Files.createTempDirectory("bourse-bench-gateway-journal");
+            final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+                .aeronDirectoryName(EngineServiceBenchmark.aeronDirectory())
+                .threadingMode(options.driverThreading())
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true));
+            started.add(driver);
+            final StreamLayout layout =
+                StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
+            final SymbolDirectory symbols = SymbolDirectory.parse(String.join(",", IntStream.range(0, options.shards())
+                .mapToObj((shard) -> GatewayBenchOptions.SYMBOLS.get(shard) + "@" + shard).toList()));
+            for (int shard = 0; shard < options.shards(); shard++)
+            {
+                started.add(EngineService.launch(new EngineContext()
+                    .shardId(shard)
+                    .metricsPort(0)
+                    .jvmMetrics(false)
+                    .streamLayout(layout)
+                    .symbolDirectory(symbols)
+                    .idleStrategy(options.newIdleStrategy())));
+            }
+            final List<String> lines = IntStream.range(0, options.sessions())
+                .mapToObj((i) -> String.format(Locale.ROOT, "bnch%02d,bnch%02dpw,BN%02d", i, i, i)).toList();
+            final Credentials credentials = Credentials.parse(lines);
+            final GatewayService gateway = GatewayService.launch(new GatewayContext()
+                .port(0)
+                .bindAddress("127.0.0.1")
+                .metricsPort(0)
+                .jvmMetrics(false)
+                .journalDir(journalDir.toString())
+                .credentials(credentials)
+                .riskLimits(RiskLimits.none())
+                .streamLayout(layout)
+                .symbolDirectory(symbols)
+                .idleStrategy(options.newIdleStrategy()));
+            started.add(gateway);
+            return new InProcessExchange(started, credentials.users(), symbols, journalDir, gateway.port());
+        }
+        catch (final IOException ex)
+        {
+            close(started, journalDir);
+            throw new UncheckedIOException("cannot create the gateway's journal directory", ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            close(started, journalDir);
+            throw ex;
+        }
+    }
+
+    /** @return the gateway's OUCH/SoupBinTCP port on 127.0.0.1. */
+    int port()
+    {
+        return port;
+    }
+
+    /** @return the benchmark's users, one per session, in session order. */
+    List<Credentials.User> users()
+    {
+        return users;
+    }
+
+    /** @return the symbols traded, one per shard. */
+    SymbolDirectory symbols()
+    {
+        return symbols;
+    }
+
+    /** Closes the gateway, the shards and the driver, in that order, and deletes the journals. */
+    @Override
+    public void close()
+    {
+        close(started, journalDir);
+    }
+
+    private static void close(final List<AutoCloseable> started, final Path journalDir)
+    {
+        final List<AutoCloseable> reversed = new ArrayList<>(started);
+        Collections.reverse(reversed);
+        try
+        {
+            CloseHelper.closeAll(reversed);
+        }
+        finally
+        {
+            if (null != journalDir)
+            {
+                IoUtil.delete(journalDir.toFile(), true);
+            }
+        }
+    }
+}

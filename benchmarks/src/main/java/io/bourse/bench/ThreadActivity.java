@@ -1,0 +1,123 @@
+package io.bourse.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * I/O system calls of the threads of this JVM that bear one name, as Linux counts them per thread in
+ * {@code /proc/self/task/<tid>/io}: {@code syscr} (read, readv, pread calls, socket reads included) and {@code syscw}
+ * (write, writev, pwrite calls). How {@code bourse bench gateway} shows what each server thread does per request (CPU
+ * time would not: an idle strategy's spinning counts as CPU time). Where /proc is not there, {@link #isAvailable()} is
+ * false.
+ */
+final class ThreadActivity
+{
+    /** Linux keeps the first 15 bytes of a thread's name. */
+    private static final int COMM_LENGTH = 15;
+    private static final Path TASKS = Path.of("/proc/self/task");
+
+    /**
+     * Counters of the threads, summed.
+     *
+     * @param readCalls  read system calls.
+     * @param writeCalls write system calls.
+     */
+    record Sample(long readCalls, long writeCalls)
+    {
+        /**
+         * @param earlier a sample taken before this one.
+         * @return the counts between the two.
+         */
+        Sample minus(final Sample earlier)
+        {
+            return new Sample(readCalls - earlier.readCalls, writeCalls - earlier.writeCalls);
+        }
+    }
+
+    private final String name;
+    private final List<Path> tasks;
+
+    private ThreadActivity(final String name, final List<Path> tasks)
+    {
+        this.name = name;
+        this.tasks = tasks;
+    }
+
+    /**
+     * Finds the threads by name; call once they have started.
+     *
+     * @param threadName the Java thread name (an agent's role name), cut as Linux cuts it.
+     * @param label      name for the report.
+     * @return the threads, possibly none.
+     */
+    static ThreadActivity find(final String threadName, final String label)
+    {
+        final String comm = threadName.length() > COMM_LENGTH ? threadName.substring(0, COMM_LENGTH) : threadName;
+        final List<Path> tasks = new ArrayList<>();
+        try (Stream<Path> stream = Files.list(TASKS))
+        {
+            stream.forEach((task) ->
+            {
+                if (comm.equals(read(task.resolve("comm")).trim()))
+                {
+                    tasks.add(task);
+                }
+            });
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            tasks.clear();
+        }
+        return new ThreadActivity(label, tasks);
+    }
+
+    /** @return name for the report. */
+    String name()
+    {
+        return name;
+    }
+
+    /** @return true when the threads were found and their counters can be read. */
+    boolean isAvailable()
+    {
+        return !tasks.isEmpty();
+    }
+
+    /** @return the counters now, summed over the threads; zeros when not {@link #isAvailable() available}. */
+    Sample sample()
+    {
+        long readCalls = 0;
+        long writeCalls = 0;
+        for (final Path task : tasks)
+        {
+            for (final String line : read(task.resolve("io")).split("\n"))
+            {
+                if (line.startsWith("syscr:"))
+                {
+                    readCalls += Long.parseLong(line.substring(6).trim());
+                }
+                else if (line.startsWith("syscw:"))
+                {
+                    writeCalls += Long.parseLong(line.substring(6).trim());
+                }
+            }
+        }
+        return new Sample(readCalls, writeCalls);
+    }
+
+    private static String read(final Path file)
+    {
+        try
+        {
+            return Files.readString(file);
+        }
+        catch (final IOException ex)
+        {
+            return "";
+        }
+    }
+}

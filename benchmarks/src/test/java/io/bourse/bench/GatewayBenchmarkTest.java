@@ -1,0 +1,55 @@
+package io.bourse.bench;
+
+import io.aeron.driver.ThreadingMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Both paths of {@code bourse bench gateway} for half a second at a low rate: a real gateway, engine and echo. */
+@Timeout(60)
+class GatewayBenchmarkTest
+{
+    private static final long RATE = 2_000;
+    /** 0.2 s warm-up + 0.3 s measured at 2,000/s: orders 400 to 999 of the schedule are measured. */
+    private static final long MEASURED = 600;
+
+    @TempDir
+    Path hgrmDir;
+
+    @Test
+    void shouldAnswerAndRecordEveryMeasuredOrderOnBothPathsWhenRunAtALowRate()
+    {
+        final GatewayBenchOptions options = new GatewayBenchOptions(
+            List.of(RATE), 3, 2, 0.2, 0.3, "backoff", ThreadingMode.SHARED, hgrmDir);
+        final ByteArrayOutputStream output = new ByteArrayOutputStream();
+
+        final List<GatewayBenchmark.RatePair> results =
+            GatewayBenchmark.measure(options, new PrintStream(output, true, StandardCharsets.UTF_8));
+
+        assertThat(results).hasSize(1);
+        final GatewayBenchmark.RatePair pair = results.get(0);
+        assertThat(List.of(pair.floor(), pair.gateway())).allSatisfy((step) ->
+        {
+            assertThat(step.rate()).isEqualTo(RATE);
+            assertThat(step.measuredSent()).isEqualTo(MEASURED);
+            assertThat(step.histogram().getTotalCount()).isEqualTo(MEASURED);
+            assertThat(step.notSent()).isZero();
+            assertThat(step.unsettled()).isZero();
+            assertThat(step.errors()).isZero();
+            assertThat(step.histogram().getMinValue()).isPositive();
+        });
+        assertThat(pair.floor().path()).isEqualTo(GatewayBenchmark.FLOOR);
+        assertThat(pair.gateway().path()).isEqualTo(GatewayBenchmark.GATEWAY);
+        assertThat(hgrmDir.resolve("floor-2000.hgrm")).isNotEmptyFile();
+        assertThat(hgrmDir.resolve("gateway-2000.hgrm")).isNotEmptyFile();
+        assertThat(output.toString(StandardCharsets.UTF_8)).contains("ratio gateway / floor", "highest rate with p99");
+    }
+}
