@@ -44,7 +44,7 @@ final class OuchOrderConnection extends RoundTripConnection implements MessageLi
     private final SoupBinTCPClient client;
     private final OrderTokens tokens;
     private final long[] packedSymbols;
-    private final String firm;
+    private final int firm;
     private final EnterOrder enterOrder = new EnterOrder();
     private final OrderAccepted accepted = new OrderAccepted();
     private final OrderRejected rejected = new OrderRejected();
@@ -63,7 +63,7 @@ final class OuchOrderConnection extends RoundTripConnection implements MessageLi
         this.client = new SoupBinTCPClient(channel(), this, this);
         this.tokens = new OrderTokens(0, index);
         this.packedSymbols = packedSymbols;
-        this.firm = user.firm();
+        this.firm = Ouch42.packFirm(user.firm());
     }
 
     /**
@@ -120,20 +120,9 @@ final class OuchOrderConnection extends RoundTripConnection implements MessageLi
         buffer.putShort(offset, (short)(EnterOrder.LENGTH + 1), PingPongServer.BYTE_ORDER);
         buffer.putByte(offset + 2, PingPongServer.UNSEQUENCED_DATA);
         tokens.encode(counter, token);
-        enterOrder.wrapAndApplyType(buffer, offset + PingPongServer.HEADER_LENGTH)
-            .orderToken(token)
-            .buySellIndicator(0 == (index & 1) ? Ouch42.SIDE_BUY : Ouch42.SIDE_SELL)
-            .shares(SHARES)
-            .stock(packedSymbols[(int)((index >> 1) % packedSymbols.length)])
-            .price(PRICE)
-            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
-            .firm(firm)
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_NOT_RETAIL);
+        enterOrder.wrapAndApplyType(buffer, offset + PingPongServer.HEADER_LENGTH).limitOrder(token,
+            0 == (index & 1) ? Ouch42.SIDE_BUY : Ouch42.SIDE_SELL, SHARES,
+            packedSymbols[(int)((index >> 1) % packedSymbols.length)], PRICE, Ouch42.TIME_IN_FORCE_MARKET_HOURS, firm);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.bourse.bench;
 
+import io.bourse.simulator.InFlightOrders;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -12,7 +13,7 @@ import java.nio.channels.SocketChannel;
 /**
  * The client side of one TCP connection of {@code bourse bench gateway}: requests are encoded into a send buffer as
  * the open-loop schedule makes them due and written without blocking once per duty cycle (what the socket does not
- * take stays for the next), each awaits its answer in an {@link InFlightRequests} ring under a counter of its own, and
+ * take stays for the next), each awaits its answer in an {@link InFlightOrders} ring under a counter of its own, and
  * answers are read without blocking and recorded by a {@link RoundTripRecorder}. The floor and the gateway path differ
  * only in the encoding of the request and the decoding of the answer (the subclasses). Owned by the client thread.
  */
@@ -29,7 +30,7 @@ abstract class RoundTripConnection implements AutoCloseable
     private final SocketChannel channel;
     private final ByteBuffer sendBuffer = ByteBuffer.allocateDirect(SEND_BUFFER_BYTES);
     private final UnsafeBuffer send = new UnsafeBuffer(sendBuffer);
-    private final InFlightRequests inFlight = new InFlightRequests(MAX_IN_FLIGHT);
+    private final InFlightOrders inFlight = new InFlightOrders(MAX_IN_FLIGHT);
     private final int requestLength;
     private RoundTripRecorder recorder;
     private long nextCounter = 1;
@@ -167,7 +168,7 @@ abstract class RoundTripConnection implements AutoCloseable
     final void onAnswer(final long counter, final long receivedNs)
     {
         final long intendedNs = inFlight.remove(counter);
-        if (InFlightRequests.NOT_IN_FLIGHT == intendedNs)
+        if (InFlightOrders.NOT_IN_FLIGHT == intendedNs)
         {
             errors++;
             return;

@@ -309,4 +309,36 @@ public final class EnterOrder extends OuchFlyweight<EnterOrder>
     {
         return putChar(CUSTOMER_TYPE_OFFSET, value);
     }
+
+    /**
+     * Writes every field of a plain limit order (OUCH 4.2 §2.1 Enter Order): the given ones, and display anonymous
+     * 'Y', capacity agency 'A', not intermarket sweep eligible, no minimum quantity, no cross, not a retail customer.
+     *
+     * @param token       the 14-byte Order Token.
+     * @param side        Buy/Sell Indicator.
+     * @param shares      size in shares.
+     * @param packedStock 8-byte space-padded symbol packed into a long.
+     * @param price       limit price in 1/10000 dollars.
+     * @param timeInForce Time in Force in seconds, or one of the special values.
+     * @param packedFirm  4-byte firm packed into an int.
+     * @return this flyweight.
+     */
+    public EnterOrder limitOrder(
+        final byte[] token, final byte side, final long shares, final long packedStock, final long price,
+        final long timeInForce, final int packedFirm)
+    {
+        return orderToken(token)
+            .buySellIndicator(side)
+            .shares(shares)
+            .stock(packedStock)
+            .price(price)
+            .timeInForce(timeInForce)
+            .firm(packedFirm)
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .customerType(Ouch42.CUSTOMER_TYPE_NOT_RETAIL);
+    }
 }

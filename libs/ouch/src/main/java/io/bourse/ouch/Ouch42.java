@@ -242,4 +242,18 @@ public final class Ouch42
     private Ouch42()
     {
     }
+
+    /**
+     * @param firm a Firm (MPID) of at most 4 ASCII characters.
+     * @return its 4 bytes, space padded on the right, as a big-endian int (the Firm field as it lies on the wire).
+     */
+    public static int packFirm(final String firm)
+    {
+        int packed = 0;
+        for (int i = 0; i < FIRM_LENGTH; i++)
+        {
+            packed = (packed << 8) | (i < firm.length() ? firm.charAt(i) & 0xFF : ' ');
+        }
+        return packed;
+    }
 }

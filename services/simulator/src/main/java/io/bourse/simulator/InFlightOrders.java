@@ -1,14 +1,15 @@
 package io.bourse.simulator;
 
 /**
- * Enter Orders of one session awaiting their Accepted or Rejected: the intended send time of each, in a preallocated
- * ring indexed by the token counter (no per-order allocation, no map). An order still unanswered when the counter
- * has come round the ring is overwritten and reported as such.
+ * Requests of one connection awaiting their answer (here: Enter Orders awaiting Accepted or Rejected; the gateway
+ * benchmark uses it too): the intended send time of each, in a preallocated ring indexed by the request's counter (no
+ * per-request allocation, no map). A request still unanswered when the counter has come round the ring is overwritten
+ * and reported as such by {@link #add}; a caller that must never overwrite waits until {@link #isFree} says so.
  */
-final class InFlightOrders
+public final class InFlightOrders
 {
     /** Returned by {@link #remove(long)} for an order not in flight. */
-    static final long NOT_IN_FLIGHT = Long.MIN_VALUE;
+    public static final long NOT_IN_FLIGHT = Long.MIN_VALUE;
 
     private final long[] counters;
     private final long[] intendedNs;
@@ -19,7 +20,7 @@ final class InFlightOrders
      * @param capacity ring size, a power of two.
      * @throws IllegalArgumentException when not a power of two.
      */
-    InFlightOrders(final int capacity)
+    public InFlightOrders(final int capacity)
     {
         if (capacity <= 0 || Integer.bitCount(capacity) != 1)
         {
@@ -35,7 +36,7 @@ final class InFlightOrders
      * @param intendedNs its intended send time, {@link System#nanoTime()} scale.
      * @return true when an unanswered order was overwritten to make room.
      */
-    boolean add(final long counter, final long intendedNs)
+    public boolean add(final long counter, final long intendedNs)
     {
         final int slot = (int)(counter & mask);
         final boolean overwritten = counters[slot] != 0;
@@ -52,10 +53,10 @@ final class InFlightOrders
      * @param counter token counter from an Accepted or Rejected.
      * @return the order's intended send time, or {@link #NOT_IN_FLIGHT}.
      */
-    long remove(final long counter)
+    public long remove(final long counter)
     {
         final int slot = (int)(counter & mask);
-        if (counters[slot] != counter || counter == 0)
+        if (counter < 1 || counters[slot] != counter)
         {
             return NOT_IN_FLIGHT;
         }
@@ -64,8 +65,17 @@ final class InFlightOrders
         return intendedNs[slot];
     }
 
+    /**
+     * @param counter a request counter, at least 1.
+     * @return true when its slot holds no unanswered request, so {@link #add} would overwrite nothing.
+     */
+    public boolean isFree(final long counter)
+    {
+        return 0 == counters[(int)(counter & mask)];
+    }
+
     /** @return orders in flight. */
-    int size()
+    public int size()
     {
         return size;
     }

@@ -45,20 +45,7 @@ final class OrderEntryProxy
         final long timeInForce,
         final int firm) throws IOException
     {
-        enterOrder.wrapAndApplyType(tx, 0)
-            .orderToken(token)
-            .buySellIndicator(side)
-            .shares(shares)
-            .stock(stock)
-            .price(price)
-            .timeInForce(timeInForce)
-            .firm(firm)
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_NOT_RETAIL);
+        enterOrder.wrapAndApplyType(tx, 0).limitOrder(token, side, shares, stock, price, timeInForce, firm);
         send(session, EnterOrder.LENGTH);
     }
 

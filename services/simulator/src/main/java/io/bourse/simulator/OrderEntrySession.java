@@ -4,7 +4,6 @@ import io.bourse.common.config.Credentials;
 import io.bourse.ouch.Ouch42;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One OUCH 4.2 session of the simulator: its SoupBinTCP connection, its token counter (one per Enter Order and per
@@ -57,7 +56,7 @@ final class OrderEntrySession implements AutoCloseable
         this.packedSymbols = packedSymbols;
         this.proxy = proxy;
         this.counters = counters;
-        this.firm = packFirm(user.firm());
+        this.firm = Ouch42.packFirm(user.firm());
         this.adapter = new OrderEntryAdapter(tokens, openOrders, inFlight, packedSymbols, counters, roundTrip);
     }
 
@@ -175,14 +174,4 @@ final class OrderEntrySession implements AutoCloseable
         }
     }
 
-    private static int packFirm(final String firm)
-    {
-        final byte[] bytes = firm.getBytes(StandardCharsets.US_ASCII);
-        int packed = 0;
-        for (int i = 0; i < Ouch42.FIRM_LENGTH; i++)
-        {
-            packed = (packed << 8) | (i < bytes.length ? bytes[i] & 0xFF : ' ');
-        }
-        return packed;
-    }
 }
