@@ -11,7 +11,7 @@ import java.util.Locale;
 public final class BenchReport
 {
     private static final String NAME_FORMAT = "  %-44s";
-    private static final String NUMBER_FORMAT = "%12s";
+    private static final String NUMBER_FORMAT = " %13s";
 
     private BenchReport()
     {
