@@ -183,8 +183,8 @@ public final class GatewayBenchmark
             RoundTripConnection.MAX_IN_FLIGHT + " in flight per connection, beyond which the schedule waits " +
             "(and the wait counts)");
         out.println("system calls: read and write calls of the server threads per request over each whole step " +
-            "(Linux /proc/self/task/*/io); the gateway writes each message it sends to its session journal " +
-            "(one positioned write each, in java.io.tmpdir, no fsync) before the socket");
+            "(Linux /proc/self/task/*/io); the gateway writes the messages it sends to their session journal " +
+            "(one write per session per duty cycle, in java.io.tmpdir, no fsync) before the socket");
     }
 
     private static String stepLine(final RatePair pair)

@@ -34,7 +34,8 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
      * @param channel          the accepted, non-blocking channel (registered with the agent's selector).
      * @param sendChannel      what nassau writes through: the channel's send buffer.
      * @param clock            the agent's duty-cycle clock, for the heartbeat timers and the time of acceptance.
-     * @param maxPayloadLength largest inbound packet payload accepted.
+     * @param receivePayloadLength size of nassau's receive buffer less a packet header, so how much one read takes
+     *                             (the send channel refuses packets longer than the gateway accepts).
      * @throws IOException when the remote address cannot be read.
      */
     OuchConnection(
@@ -42,12 +43,12 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
         final SocketChannel channel,
         final SessionSendChannel sendChannel,
         final DutyCycleClock clock,
-        final int maxPayloadLength) throws IOException
+        final int receivePayloadLength) throws IOException
     {
         this.registry = registry;
         this.remoteAddress = channel.getRemoteAddress();
         this.sendChannel = sendChannel;
-        this.server = new SoupBinTCPServer(clock, sendChannel, maxPayloadLength, this, this);
+        this.server = new SoupBinTCPServer(clock, sendChannel, receivePayloadLength, this, this);
         this.acceptedNs = clock.nanoTime();
     }
 

@@ -19,8 +19,10 @@ import java.util.zip.CRC32C;
  * in sequence number order from 1, appended to one file, so that a client logging in again with a Requested Sequence
  * Number gets exactly the messages from there on (SoupBinTCP 4.0 Login Request), also after a gateway restart.
  * Messages are encoded in place: {@link #claim} space in {@link #buffer()}, write the message, {@link #commit} it,
- * which writes the record to the file with one positioned write (no allocation, no fsync; see {@link JournalSync}).
- * Used by one thread.
+ * which appends the record to a batch in memory; {@link #sync()} writes the batch to the file with one positioned
+ * write (no allocation; a force only under {@link JournalSync#BATCH}) and only then counts its messages durable, so
+ * that the messages of one duty cycle cost one system call. A batch that fills the buffer ({@value #BATCH_LENGTH}
+ * bytes) is written when the next message is claimed. Used by one thread.
  * <pre>
  *   File header, 16 bytes, little-endian:
  *    0                   1                   2                   3
@@ -61,6 +63,8 @@ final class SessionJournal implements AutoCloseable
     static final int MAGIC = 'B' | 'J' << 8 | 'N' << 16 | 'L' << 24;
     /** Version of the layout. */
     static final int VERSION = 1;
+    /** Bytes of records a batch holds before it is written without waiting for {@link #sync()}. */
+    static final int BATCH_LENGTH = 16 * 1024;
 
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     private static final int MAGIC_OFFSET = 0;
@@ -75,6 +79,7 @@ final class SessionJournal implements AutoCloseable
     private final JournalSync sync;
     private final UnsafeBuffer writeBuffer;
     private final ByteBuffer writeView;
+    private final ByteBuffer batchMessageView;
     private final ByteBuffer readBuffer;
     private final UnsafeBuffer readCache;
     private final ByteBuffer readView;
@@ -84,11 +89,13 @@ final class SessionJournal implements AutoCloseable
     private int count;
     private long durableCount;
     private long end;
+    private long batchStart;
+    private int batchLength;
+    private int batchWritten;
     private long cacheStart;
     private long cacheEnd;
     private int sessionIndex;
     private long truncatedBytes;
-    private boolean lastInWriteBuffer;
     private boolean failed;
 
     private SessionJournal(final Path file, final FileChannel channel, final JournalSync sync)
@@ -96,9 +103,10 @@ final class SessionJournal implements AutoCloseable
         this.file = file;
         this.channel = channel;
         this.sync = sync;
-        final ByteBuffer write = ByteBuffer.allocateDirect(RECORD_HEADER_LENGTH + MAX_MESSAGE_LENGTH);
+        final ByteBuffer write = ByteBuffer.allocateDirect(BATCH_LENGTH);
         writeBuffer = new UnsafeBuffer(write);
         writeView = write.duplicate();
+        batchMessageView = write.duplicate();
         readBuffer = ByteBuffer.allocateDirect(READ_CACHE_LENGTH);
         readCache = new UnsafeBuffer(readBuffer);
         readView = readBuffer.duplicate();
@@ -144,8 +152,9 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * @return the last sequence number that meets the {@link JournalSync} policy and may be sent: {@link #count()}
-     * for {@link JournalSync#NONE}, the count at the last {@link #sync()} for {@link JournalSync#BATCH}.
+     * @return the last sequence number that meets the {@link JournalSync} policy and may be sent: the count at the last
+     * {@link #sync()}, which wrote the messages to the file (and forced them to the device under
+     * {@link JournalSync#BATCH}).
      */
     long durableCount()
     {
@@ -189,7 +198,9 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Reserves space for the next message.
+     * Reserves space for the next message in the batch. A new batch starts once the last one is written; a batch
+     * too full for the message is written first (a failure of that write {@link #isFailed() fails} the journal, the
+     * batch is dropped, and {@link #commit} then throws).
      *
      * @param length of the message in bytes, 1..{@value #MAX_MESSAGE_LENGTH}.
      * @return offset in {@link #buffer()} to encode the message at.
@@ -201,8 +212,24 @@ final class SessionJournal implements AutoCloseable
         {
             throw new IllegalArgumentException("message length must be 1.." + MAX_MESSAGE_LENGTH + ": " + length);
         }
-        lastInWriteBuffer = false;
-        return RECORD_HEADER_LENGTH;
+        if (batchLength + RECORD_HEADER_LENGTH + length > BATCH_LENGTH)
+        {
+            try
+            {
+                writeBatch();
+            }
+            catch (final IOException ignore)
+            {
+                // The journal is failed now: commit refuses the message and its caller counts the error.
+            }
+        }
+        if (batchWritten == batchLength || failed)
+        {
+            batchStart = end;
+            batchLength = 0;
+            batchWritten = 0;
+        }
+        return batchLength + RECORD_HEADER_LENGTH;
     }
 
     /** @return buffer the next message is encoded in, at the offset {@link #claim} returned. */
@@ -212,11 +239,11 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Appends the message encoded at the last claimed offset: one positioned write of the record, no force.
+     * Appends the message encoded at the last claimed offset to the batch: nothing is written yet.
      *
      * @param length of the message; the claimed length.
      * @return its sequence number.
-     * @throws IOException when the write fails; the journal is then {@link #isFailed() failed}.
+     * @throws IOException when the journal {@link #isFailed() failed} earlier.
      */
     long commit(final int length) throws IOException
     {
@@ -225,34 +252,23 @@ final class SessionJournal implements AutoCloseable
             throw new IOException(file + ": journal failed earlier");
         }
         final int recordLength = RECORD_HEADER_LENGTH + length;
-        writeBuffer.putInt(LENGTH_OFFSET, length, ORDER);
-        writeBuffer.putInt(CHECKSUM_OFFSET, checksum(writeView, RECORD_HEADER_LENGTH, length), ORDER);
-        writeView.limit(recordLength).position(0);
-        try
-        {
-            writeFully(writeView, end);
-        }
-        catch (final IOException ex)
-        {
-            failed = true;
-            throw ex;
-        }
+        final int recordOffset = batchLength;
+        writeBuffer.putInt(recordOffset + LENGTH_OFFSET, length, ORDER);
+        writeBuffer.putInt(
+            recordOffset + CHECKSUM_OFFSET, checksum(writeView, recordOffset + RECORD_HEADER_LENGTH, length), ORDER);
         index(end);
         end += recordLength;
-        lastInWriteBuffer = true;
-        if (JournalSync.NONE == sync)
-        {
-            durableCount = count;
-        }
+        batchLength += recordLength;
         return count;
     }
 
     /**
-     * Under {@link JournalSync#BATCH}, forces the messages written since the last call to the device (fdatasync,
-     * which also persists the file length) and makes them durable; under {@link JournalSync#NONE} nothing is pending.
+     * Writes the messages committed since the last call with one positioned write and makes them durable: under
+     * {@link JournalSync#BATCH} after forcing them to the device (fdatasync, which also persists the file length),
+     * under {@link JournalSync#NONE} at once.
      *
      * @return true when something was forced.
-     * @throws IOException when the force fails; the journal is then {@link #isFailed() failed}.
+     * @throws IOException when the write or the force fails; the journal is then {@link #isFailed() failed}.
      */
     boolean sync() throws IOException
     {
@@ -260,22 +276,28 @@ final class SessionJournal implements AutoCloseable
         {
             return false;
         }
-        try
+        writeBatch();
+        boolean forced = false;
+        if (JournalSync.BATCH == sync)
         {
-            channel.force(false);
-        }
-        catch (final IOException ex)
-        {
-            failed = true;
-            throw ex;
+            try
+            {
+                channel.force(false);
+            }
+            catch (final IOException ex)
+            {
+                failed = true;
+                throw ex;
+            }
+            forced = true;
         }
         durableCount = count;
-        return true;
+        return forced;
     }
 
     /**
-     * Reads one message: the last one written straight from {@link #buffer()}, others from the file through a cache
-     * that reads ahead, so that a replay in sequence costs one read per few hundred messages.
+     * Reads one message: those of the current batch straight from {@link #buffer()}, others from the file through a
+     * cache that reads ahead, so that a replay in sequence costs one read per few hundred messages.
      *
      * @param sequenceNumber 1..{@link #count()}.
      * @return a view of the message, position to limit; the same views are reused, valid until the next call.
@@ -287,29 +309,43 @@ final class SessionJournal implements AutoCloseable
         {
             throw new IllegalArgumentException("sequence number must be 1.." + count + ": " + sequenceNumber);
         }
-        if (lastInWriteBuffer && sequenceNumber == count)
-        {
-            writeView.limit(RECORD_HEADER_LENGTH + writeBuffer.getInt(LENGTH_OFFSET, ORDER))
-                .position(RECORD_HEADER_LENGTH);
-            return writeView;
-        }
         final int index = (int)sequenceNumber - 1;
         final long start = positions[index];
         final long next = sequenceNumber < count ? positions[index + 1] : end;
+        if (start >= batchStart)
+        {
+            final int offset = (int)(start - batchStart);
+            batchMessageView.limit(offset + (int)(next - start)).position(offset + RECORD_HEADER_LENGTH);
+            return batchMessageView;
+        }
         if (start < cacheStart || next > cacheEnd)
         {
-            fill(start, end);
+            fill(start, batchStart);
         }
         final int offset = (int)(start - cacheStart);
         readView.limit(offset + (int)(next - start)).position(offset + RECORD_HEADER_LENGTH);
         return readView;
     }
 
-    /** Closes the file. */
+    /** Writes the messages of the batch not written yet, if it can, and closes the file. */
     @Override
     public void close()
     {
-        CloseHelper.close(channel);
+        try
+        {
+            if (!failed)
+            {
+                writeBatch();
+            }
+        }
+        catch (final IOException ignore)
+        {
+            // Messages not written were never sent: no client holds them.
+        }
+        finally
+        {
+            CloseHelper.close(channel);
+        }
     }
 
     private void recover() throws IOException
@@ -327,6 +363,7 @@ final class SessionJournal implements AutoCloseable
             writeFully(headerBuffer, 0);
             channel.truncate(FILE_HEADER_LENGTH);
             end = FILE_HEADER_LENGTH;
+            batchStart = end;
             cacheEnd = 0;
             return;
         }
@@ -353,6 +390,7 @@ final class SessionJournal implements AutoCloseable
             channel.force(true);
         }
         end = position;
+        batchStart = end;
         durableCount = count;
         cacheStart = 0;
         cacheEnd = 0;
@@ -411,6 +449,26 @@ final class SessionJournal implements AutoCloseable
         }
         cacheStart = position;
         cacheEnd = position + length;
+    }
+
+    /** Writes the part of the batch not written yet; a failure {@link #isFailed() fails} the journal. */
+    private void writeBatch() throws IOException
+    {
+        if (batchWritten == batchLength)
+        {
+            return;
+        }
+        writeView.limit(batchLength).position(batchWritten);
+        try
+        {
+            writeFully(writeView, batchStart + batchWritten);
+        }
+        catch (final IOException ex)
+        {
+            failed = true;
+            throw ex;
+        }
+        batchWritten = batchLength;
     }
 
     private void writeFully(final ByteBuffer buffer, final long position) throws IOException

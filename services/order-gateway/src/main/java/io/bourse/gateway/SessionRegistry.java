@@ -48,6 +48,8 @@ final class SessionRegistry
 {
     /** Largest inbound payload: the Enter Order (a Login Request payload of 46 bytes fits too). */
     static final int MAX_INBOUND_PAYLOAD_LENGTH = EnterOrder.LENGTH;
+    /** Receive buffer of each connection: one read takes every packet a client sent, up to this many bytes. */
+    static final int RECEIVE_BUFFER_LENGTH = 8 * 1024;
     private static final int REPLAY_BATCH = 64;
     private static final int MAX_SESSION_INDEX = 0xFF_FFFF;
 
@@ -148,9 +150,9 @@ final class SessionRegistry
             {
                 channel.setOption(StandardSocketOptions.SO_SNDBUF, socketSendBufferBytes);
             }
-            sendChannel = new SessionSendChannel(channel, sendBuffers);
+            sendChannel = new SessionSendChannel(channel, sendBuffers, 1 + MAX_INBOUND_PAYLOAD_LENGTH);
             final OuchConnection connection = new OuchConnection(
-                this, channel, sendChannel, clock, MAX_INBOUND_PAYLOAD_LENGTH);
+                this, channel, sendChannel, clock, RECEIVE_BUFFER_LENGTH - SessionSendChannel.PACKET_HEADER_LENGTH);
             connections.add(connection);
             pendingLogins++;
             metrics.pendingLogins.inc();
@@ -435,9 +437,7 @@ final class SessionRegistry
     {
         for (int i = connections.size() - 1; i >= 0; i--)
         {
-            final OuchConnection connection = connections.get(i);
-            sendEndOfSession(connection);
-            close(connection);
+            endSession(connections.get(i));
         }
     }
 
@@ -446,9 +446,17 @@ final class SessionRegistry
         if (!connection.isClosed())
         {
             metrics.error(error, connection, cause);
-            sendEndOfSession(connection);
-            close(connection);
+            endSession(connection);
         }
+    }
+
+    /** Sends what the session journaled for the client, then End of Session, then closes the connection. */
+    private void endSession(final OuchConnection connection)
+    {
+        connection.markClosed();
+        sendJournaled(connection);
+        sendEndOfSession(connection);
+        release(connection);
     }
 
     private void rejectLogin(final OuchConnection connection, final byte reason)
@@ -491,6 +499,7 @@ final class SessionRegistry
         }
     }
 
+    /** Sends what the session journaled for the client, then closes the connection. */
     private void close(final OuchConnection connection)
     {
         if (connection.isClosed())
@@ -498,6 +507,27 @@ final class SessionRegistry
             return;
         }
         connection.markClosed();
+        sendJournaled(connection);
+        release(connection);
+    }
+
+    /**
+     * Writes the journal and buffers the messages of a logged-in connection's session it has not had yet (those
+     * journaled in this duty cycle, before the packet that closes it): a connection marked closed is not failed again
+     * when a send fails.
+     */
+    private static void sendJournaled(final OuchConnection connection)
+    {
+        final UserSession user = connection.user();
+        if (null != user)
+        {
+            user.flush(REPLAY_BATCH);
+        }
+    }
+
+    /** Sends what the socket takes of the send buffer, ends the session's binding and closes the channel. */
+    private void release(final OuchConnection connection)
+    {
         connection.flushBeforeClose();
         final UserSession user = connection.user();
         if (null != user)

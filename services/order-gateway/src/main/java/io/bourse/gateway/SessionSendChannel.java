@@ -14,29 +14,40 @@ import java.nio.channels.SocketChannel;
  * with {@link #flush()} once per duty cycle, or when the selector finds the socket writable again. So no write ever
  * waits on a client, and the packets of one duty cycle leave in one system call. A packet that does not fit in what
  * is left of the buffer is not written at all, so that the bytes buffered stay whole packets, and the write throws a
- * {@link SendBufferFullException}: the client is a slow consumer. Nothing is allocated per packet. Reads, options
- * and closing pass straight through; closing also returns the buffer to its {@link SendBufferPool}. Used only by the
- * gateway agent thread.
+ * {@link SendBufferFullException}: the client is a slow consumer. Nothing is allocated per packet.
+ * <p>
+ * Reads pass through into nassau's receive buffer, which is several KiB so that one read takes every packet the
+ * client has sent, with one check: the first packet whose Packet Length (SoupBinTCP 4.0 packet header) exceeds the
+ * largest inbound packet the gateway accepts gets the length 0xFFFF, which nassau refuses ("Packet length exceeds
+ * buffer capacity") when it reaches it, after handling the packets before it; so a too-long packet ends its session
+ * as soon as its header arrives, as it would with a receive buffer sized to the largest packet. Options and closing
+ * pass straight through; closing also returns the send buffer to its {@link SendBufferPool}. Used only by the gateway
+ * agent thread.
  */
 final class SessionSendChannel extends ForwardingSocketChannel
 {
     /** SoupBinTCP 4.0 packet header: Packet Length (2 bytes, big-endian) and Packet Type. */
     static final int PACKET_HEADER_LENGTH = 3;
 
+    private static final short REFUSED_PACKET_LENGTH = (short)0xFFFF;
+
     private final SendBufferPool pool;
+    private final int maxInboundPacketLength;
     private ByteBuffer buffer;
     private ByteBuffer drainView;
     private int start;
     private int end;
 
     /**
-     * @param delegate the client's connected, non-blocking channel.
-     * @param pool     where the send buffer comes from and goes back to when this channel closes.
+     * @param delegate               the client's connected, non-blocking channel.
+     * @param pool                   where the send buffer comes from and goes back to when this channel closes.
+     * @param maxInboundPacketLength largest Packet Length accepted from the client: packet type and payload.
      */
-    SessionSendChannel(final SocketChannel delegate, final SendBufferPool pool)
+    SessionSendChannel(final SocketChannel delegate, final SendBufferPool pool, final int maxInboundPacketLength)
     {
         super(delegate);
         this.pool = pool;
+        this.maxInboundPacketLength = maxInboundPacketLength;
         this.buffer = pool.acquire();
         this.drainView = buffer.duplicate();
     }
@@ -82,6 +93,48 @@ final class SessionSendChannel extends ForwardingSocketChannel
             append(srcs[i], srcs[i].remaining());
         }
         return total;
+    }
+
+    /**
+     * Reads what the client sent into nassau's receive buffer, and marks the first packet longer than accepted so that
+     * nassau refuses it.
+     *
+     * @param dst nassau's receive buffer: from index 0 to its position, the start of a packet nassau has not handled.
+     * @return bytes read, or -1 at end of stream.
+     * @throws IOException when the read fails.
+     */
+    @Override
+    public int read(final ByteBuffer dst) throws IOException
+    {
+        final int bytes = delegate.read(dst);
+        if (bytes > 0)
+        {
+            refuseTooLongPacket(dst, maxInboundPacketLength);
+        }
+        return bytes;
+    }
+
+    /**
+     * Walks the SoupBinTCP 4.0 packet headers in a receive buffer and sets the Packet Length of the first packet
+     * longer than accepted to 0xFFFF.
+     *
+     * @param buffer          packets from index 0 to the position, the last one possibly cut short.
+     * @param maxPacketLength largest Packet Length accepted.
+     */
+    static void refuseTooLongPacket(final ByteBuffer buffer, final int maxPacketLength)
+    {
+        final int end = buffer.position();
+        int offset = 0;
+        while (end - offset >= 2)
+        {
+            final int packetLength = ((buffer.get(offset) & 0xFF) << 8) | (buffer.get(offset + 1) & 0xFF);
+            if (packetLength > maxPacketLength)
+            {
+                buffer.putShort(offset, REFUSED_PACKET_LENGTH);
+                return;
+            }
+            offset += 2 + packetLength;
+        }
     }
 
     /**

@@ -8,7 +8,8 @@ import java.nio.ByteBuffer;
  * connections and gateway restarts, so a client can log in again and resume), the connection currently logged in as
  * this user if any, the day's Order Tokens, and the clientOrderId prefix ({@code gatewayId << 56 | sessionIndex << 32})
  * of its orders. A message is sent only once it is in the journal and durable under the {@link JournalSync} policy:
- * at once under {@code none}, after the duty cycle's force under {@code batch}. Used only by the gateway agent thread.
+ * the messages of a duty cycle are written to the journal file together ({@link #flush}), and under {@code batch}
+ * also forced, before any of them is sent. Used only by the gateway agent thread.
  */
 final class UserSession
 {
@@ -103,10 +104,9 @@ final class UserSession
     }
 
     /**
-     * Journals the message encoded at the offset returned by {@code journal().claim(length)}, and sends it at once
-     * when it is durable and the connection is up to date. A message for a failed journal is lost and counted as an
-     * error. A connection whose send buffer cannot take the message is a slow consumer and is ended; the message stays
-     * in the journal for its next login.
+     * Journals the message encoded at the offset returned by {@code journal().claim(length)}; the duty cycle's
+     * {@link #flush} writes it to the file and sends it. A message for a failed journal is lost and counted as an
+     * error.
      *
      * @param length of the message in bytes.
      */
@@ -117,10 +117,9 @@ final class UserSession
             metrics.error(GatewayError.JOURNAL_FAILED, username, "journal failed earlier, message lost");
             return;
         }
-        final long sequenceNumber;
         try
         {
-            sequenceNumber = journal.commit(length);
+            journal.commit(length);
         }
         catch (final IOException ex)
         {
@@ -129,22 +128,19 @@ final class UserSession
         }
         metrics.journalRecords.inc();
         metrics.journalWrittenBytes.inc(SessionJournal.RECORD_HEADER_LENGTH + length);
-        if (null != connection && nextToSend == sequenceNumber && sequenceNumber <= journal.durableCount())
-        {
-            sendNext(false);
-        }
     }
 
     /**
-     * Makes the journal durable (a force under {@code batch}), then sends journaled messages the connection has not
-     * had yet: a replay after login, or under {@code batch} the messages of this duty cycle. A replay goes only as
-     * fast as the connection's send buffer empties (it stops at the first message that does not fit, and resumes on a
-     * later call); a message produced since the login that does not fit makes the connection a slow consumer.
+     * Makes the journal durable (one write of the messages committed since the last call, and a force under
+     * {@code batch}), then sends journaled messages the connection has not had yet: a replay after login, then the
+     * messages of this duty cycle. A replay goes only as fast as the connection's send buffer empties (it stops at
+     * the first message that does not fit, and resumes on a later call); a message produced since the login that does
+     * not fit makes the connection a slow consumer.
      *
-     * @param limit most messages to send in this call, so one replay cannot hold up the other sessions.
+     * @param replayLimit most replayed messages to send in this call, so one replay cannot hold up the other sessions.
      * @return messages sent.
      */
-    int flush(final int limit)
+    int flush(final int replayLimit)
     {
         if (journal.isFailed())
         {
@@ -163,10 +159,16 @@ final class UserSession
             return 0;
         }
         int sent = 0;
-        while (sent < limit && null != connection && nextToSend <= journal.durableCount() &&
-            sendNext(nextToSend <= replayEnd))
+        int replayed = 0;
+        while (null != connection && nextToSend <= journal.durableCount())
         {
+            final boolean replay = nextToSend <= replayEnd;
+            if ((replay && replayed == replayLimit) || !sendNext(replay))
+            {
+                break;
+            }
             sent++;
+            replayed += replay ? 1 : 0;
         }
         return sent;
     }

@@ -28,6 +28,7 @@ class SessionJournalTest
         try (SessionJournal journal = open(JournalSync.NONE))
         {
             final List<byte[]> expected = appendMessages(journal, MESSAGES);
+            journal.sync();
 
             assertThat(journal.count()).isEqualTo(MESSAGES);
             assertThat(journal.durableCount()).isEqualTo(MESSAGES);
@@ -208,13 +209,17 @@ class SessionJournalTest
     }
 
     @Test
-    void shouldHaveNothingToSyncWhenNone() throws IOException
+    void shouldWriteTheBatchOnSyncWithoutForcingWhenNone() throws IOException
     {
         try (SessionJournal journal = open(JournalSync.NONE))
         {
-            append(journal, 10, (byte)1);
+            final List<byte[]> expected = List.of(append(journal, 10, (byte)1), append(journal, 20, (byte)2));
 
-            assertThat(journal.durableCount()).isEqualTo(1);
+            assertThat(journal.durableCount()).isZero();
+            assertThat(Files.size(journal.file())).isEqualTo(SessionJournal.FILE_HEADER_LENGTH);
+            assertThat(journal.sync()).isFalse();
+            assertThat(journal.durableCount()).isEqualTo(2);
+            assertThat(Files.size(journal.file())).isEqualTo(fileLength(expected));
             assertThat(journal.sync()).isFalse();
         }
     }

@@ -19,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -34,6 +35,7 @@ class SessionSendChannelTest
     private static final int CAPACITY = 4096;
     private static final int SOCKET_BUFFER_SIZE = 4096;
     private static final int HEADER = SessionSendChannel.PACKET_HEADER_LENGTH;
+    private static final int MAX_PACKET_LENGTH = 1 + SessionRegistry.MAX_INBOUND_PAYLOAD_LENGTH;
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final SendBufferPool pool = new SendBufferPool(
@@ -68,7 +70,7 @@ class SessionSendChannelTest
     @Test
     void shouldKeepPacketsInTheBufferUntilFlushedThenWriteThemInOrder() throws IOException
     {
-        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
 
         server.send(payload(0, 10));
@@ -93,7 +95,7 @@ class SessionSendChannelTest
     @Test
     void shouldTakeAPacketThatExactlyFillsTheBufferAndRefuseTheNextWhole() throws IOException
     {
-        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
         final int packets = CAPACITY / (HEADER + 100);
         for (int i = 0; i < packets; i++)
@@ -112,7 +114,7 @@ class SessionSendChannelTest
     @Test
     void shouldRefuseAPacketLargerThanWhatIsLeftAndKeepThePacketsBefore() throws IOException
     {
-        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
         for (int i = 0; i < 39; i++)
         {
@@ -135,7 +137,7 @@ class SessionSendChannelTest
     @Test
     void shouldDeliverEveryPacketIntactWhenTheSocketTakesPartsAndTheBufferCompacts() throws Exception
     {
-        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
         final Random random = new Random(7);
         final int packets = 20_000;
@@ -180,7 +182,7 @@ class SessionSendChannelTest
     @Test
     void shouldAllocateNothingPerPacketWhenSendingAndFlushing() throws Exception
     {
-        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool);
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
         final AtomicBoolean running = new AtomicBoolean(true);
         final Thread drainer = new Thread(() -> drain(running), "peer-drainer");
@@ -207,15 +209,65 @@ class SessionSendChannelTest
     @Test
     void shouldGiveTheBufferBackWhenClosedAndRefuseWritesAfter() throws IOException
     {
-        final SessionSendChannel first = new SessionSendChannel(senderEnd, pool);
+        final SessionSendChannel first = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
         nassauServer(first).send(payload(0, 10));
         first.close();
 
         assertThat(senderEnd.isOpen()).isFalse();
         assertThat(first.remaining()).isZero();
         assertThatThrownBy(() -> first.write(payload(0, 10))).isInstanceOf(ClosedChannelException.class);
-        new SessionSendChannel(peerEnd, pool);
+        new SessionSendChannel(peerEnd, pool, MAX_PACKET_LENGTH);
         assertThat(Metrics.gauge(registry, "send_buffer_bytes")).isEqualTo(CAPACITY);
+    }
+
+    @Test
+    void shouldMarkTheFirstTooLongPacketWhenAReadCompletesItsHeader() throws IOException
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
+        final ByteBuffer stream = ByteBuffer.allocate(256);
+        putPacket(stream, 1);
+        putPacket(stream, MAX_PACKET_LENGTH);
+        putPacket(stream, MAX_PACKET_LENGTH + 1);
+        putPacket(stream, MAX_PACKET_LENGTH + 2);
+        final byte[] sent = Arrays.copyOf(stream.array(), stream.position());
+        final int tooLong = 2 + 1 + 2 + MAX_PACKET_LENGTH;
+        final ByteBuffer received = ByteBuffer.allocate(1024);
+        received.put(sent[0]);
+
+        peerEnd.write(ByteBuffer.wrap(sent, 1, sent.length - 1));
+        while (received.position() < sent.length)
+        {
+            channel.read(received);
+        }
+
+        final byte[] expected = sent.clone();
+        expected[tooLong] = (byte)0xFF;
+        expected[tooLong + 1] = (byte)0xFF;
+        assertThat(Arrays.copyOf(received.array(), received.position())).isEqualTo(expected);
+    }
+
+    @Test
+    void shouldLeaveAcceptedPacketsAndACutShortHeaderAsTheyAre()
+    {
+        final ByteBuffer buffer = ByteBuffer.allocate(256);
+        putPacket(buffer, MAX_PACKET_LENGTH);
+        putPacket(buffer, 1);
+        buffer.put((byte)0xFF);
+        final byte[] before = Arrays.copyOf(buffer.array(), buffer.position());
+
+        SessionSendChannel.refuseTooLongPacket(buffer, MAX_PACKET_LENGTH);
+
+        assertThat(Arrays.copyOf(buffer.array(), buffer.position())).isEqualTo(before);
+    }
+
+    /** Puts a packet header with the Packet Length and as many bytes of type and payload after it. */
+    private static void putPacket(final ByteBuffer buffer, final int packetLength)
+    {
+        buffer.putShort((short)packetLength);
+        for (int i = 0; i < packetLength; i++)
+        {
+            buffer.put((byte)'U');
+        }
     }
 
     private static void sendAndFlush(
