@@ -26,27 +26,30 @@ import java.util.stream.IntStream;
 
 /**
  * {@code bourse admin}: operator commands to the running matching-engine shards (engine-schema.xml SetTradingState,
- * SetPriceBand, SetSelfTradePrevention). Each connects an Aeron client to the media driver the services use
- * ({@code BOURSE_AERON_DIR}, {@code BOURSE_COMMAND_CHANNEL}, {@code BOURSE_COMMAND_STREAM_BASE}, as the services read
- * them), finds the shard that owns the symbol in {@code BOURSE_SYMBOLS}, waits a bounded time for that shard's
+ * SetPriceBand, SetSelfTradePrevention, BreakTrade). Each connects an Aeron client to the media driver the services
+ * use ({@code BOURSE_AERON_DIR}, {@code BOURSE_COMMAND_CHANNEL}, {@code BOURSE_COMMAND_STREAM_BASE}, as the services
+ * read them), finds the shard that owns the symbol in {@code BOURSE_SYMBOLS}, waits a bounded time for that shard's
  * command stream to have a subscriber, publishes the command and prints what it sent. The engine answers admin
- * commands with no event: one it refuses is counted in {@code bourse_engine_admin_rejects_total{reason}} and logged
- * by the shard, so this command checks the values it can before sending.
+ * commands with no event (an accepted BreakTrade with TradeBroken): one it refuses is counted in
+ * {@code bourse_engine_admin_rejects_total{reason}} and logged by the shard, so this command checks the values it can
+ * before sending.
  */
 @Command(
     name = "admin",
     mixinStandardHelpOptions = true,
     description = "Operator commands to the running matching engine: trading state, price band, self-trade " +
-        "prevention.",
+        "prevention, break trade.",
     subcommands = {
         AdminCommand.TradingStateCommand.class,
         AdminCommand.PriceBandCommand.class,
         AdminCommand.SelfTradePreventionCommand.class,
+        AdminCommand.BreakTradeCommand.class,
         CommandLine.HelpCommand.class })
 public final class AdminCommand implements Runnable
 {
     private static final int MAX_BAND_BASIS_POINTS = 10_000;
     private static final int FIRM_LENGTH = 4;
+    private static final String BREAK_REASONS = "ECSX";
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -279,6 +282,59 @@ public final class AdminCommand implements Runnable
         long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
         {
             return proxy.priceBand(publication, timestampNs, packed, referencePrice, bandBasisPoints);
+        }
+    }
+
+    /** {@code bourse admin break-trade}: BreakTrade to the symbol's shard. */
+    @Command(name = "break-trade", mixinStandardHelpOptions = true,
+        description = {
+            "Break an execution of the day: both OUCH parties get Broken Trade and ITCH subscribers Broken Trade, " +
+                "with its match number. The book is not changed (a broken trade restores no order). A match number " +
+                "the shard does not know, or a trade already broken, is refused by the shard and counted in " +
+                "bourse_engine_admin_rejects_total." })
+    static final class BreakTradeCommand extends ShardCommand
+    {
+        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "The trade's symbol.")
+        String symbol;
+
+        @Option(names = "--match-number", paramLabel = "N", required = true,
+            description = "The execution's match number (OUCH Executed, ITCH Order Executed or Trade).")
+        long matchNumber;
+
+        @Option(names = "--reason", paramLabel = "REASON", defaultValue = "S",
+            description = "OUCH 4.2 Broken Trade reason: E erroneous, C consent, S supervisory, X external " +
+                "(default: ${DEFAULT-VALUE}).")
+        char reason;
+
+        private long packed;
+
+        @Override
+        int[] shards(final SymbolDirectory directory)
+        {
+            if (matchNumber <= 0)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--match-number must be positive: " + matchNumber);
+            }
+            if (BREAK_REASONS.indexOf(reason) < 0)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--reason must be one of E, C, S, X: " + reason);
+            }
+            packed = packSymbol(directory, symbol);
+            return new int[]{ directory.find(packed).shardId() };
+        }
+
+        @Override
+        String describe()
+        {
+            return "BreakTrade " + Symbols.toString(packed) + " match number " + matchNumber + " reason " + reason;
+        }
+
+        @Override
+        long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
+        {
+            return proxy.breakTrade(publication, timestampNs, packed, matchNumber, (byte)reason);
         }
     }
 

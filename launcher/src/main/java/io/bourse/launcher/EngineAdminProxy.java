@@ -5,6 +5,7 @@ import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.engine.match.TradingState;
+import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
@@ -12,7 +13,8 @@ import io.bourse.sbe.engine.SetTradingStateEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Encodes the engine's admin commands (engine-schema.xml SetTradingState, SetPriceBand, SetSelfTradePrevention) into
+ * Encodes the engine's admin commands (engine-schema.xml SetTradingState, SetPriceBand, SetSelfTradePrevention,
+ * BreakTrade) into
  * one buffer and offers each to a shard's command publication through a {@link BoundedOffer}. Prices in 1/10000
  * dollars, timestamps in nanoseconds since midnight. The schema's enums carry the matching core's names, so the core's
  * values map onto them by name. Every method returns the offer's result: the new position, or a negative
@@ -28,6 +30,7 @@ final class EngineAdminProxy
     private final SetTradingStateEncoder tradingState = new SetTradingStateEncoder();
     private final SetPriceBandEncoder priceBand = new SetPriceBandEncoder();
     private final SetSelfTradePreventionEncoder selfTradePrevention = new SetSelfTradePreventionEncoder();
+    private final BreakTradeEncoder breakTrade = new BreakTradeEncoder();
 
     /**
      * @param boundedOffer how to retry through back pressure.
@@ -86,6 +89,24 @@ final class EngineAdminProxy
             .firm(null == firm ? BLANK_FIRM : String.format("%-4s", firm))
             .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
         return offer(publication, selfTradePrevention.encodedLength());
+    }
+
+    /**
+     * @param publication the command stream of the shard that owns the symbol.
+     * @param timestampNs the sender's time.
+     * @param symbol      packed symbol of the trade.
+     * @param matchNumber the execution's match number.
+     * @param reason      OUCH 4.2 Broken Trade reason: E erroneous, C consent, S supervisory, X external.
+     * @return the offer's result.
+     */
+    long breakTrade(
+        final Publication publication, final long timestampNs, final long symbol, final long matchNumber,
+        final byte reason)
+    {
+        breakTrade.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
+        Symbols.unpack(symbol, buffer, breakTrade.offset() + BreakTradeEncoder.symbolEncodingOffset());
+        breakTrade.matchNumber(matchNumber).reason(reason);
+        return offer(publication, breakTrade.encodedLength());
     }
 
     private long offer(final Publication publication, final int bodyLength)

@@ -17,6 +17,7 @@ import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.Side;
+import io.bourse.sbe.engine.TradeBrokenDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -60,6 +61,7 @@ class AdminCommandTest
     private Publication commands;
     private Subscription events;
     private long nextClientOrderId = 1;
+    private long lastMatchNumber;
 
     @BeforeEach
     void setUp()
@@ -137,6 +139,22 @@ class AdminCommandTest
     }
 
     @Test
+    void shouldBreakTheTradeWithSupervisoryReasonWhenBreakTradeIsSent()
+    {
+        newOrder("SELL", 100, PRICE, "    ");
+        newOrder("BUY", 100, PRICE, "    ");
+        assertThat(awaitAnswers(1)).containsExactly("executed 100 taker 2 maker 1");
+
+        assertThat(admin("break-trade", "--symbol", "AAPL", "--match-number", Long.toString(lastMatchNumber),
+            "--symbols", SYMBOLS)).isZero();
+
+        assertThat(out.toString()).isEqualTo("sent BreakTrade AAPL match number " + lastMatchNumber +
+            " reason S to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
+        assertThat(awaitAnswers(1)).containsExactly(
+            "broken " + lastMatchNumber + " 100@" + PRICE + " taker 2 maker 1 S");
+    }
+
+    @Test
     void shouldSendNothingAndSayWhichShardIsMissingWhenOneIsNotRunning()
     {
         assertThat(admin("stp", "--mode", "CANCEL_BOTH", "--symbols", SYMBOLS, "--timeout-ms", "1000")).isEqualTo(1);
@@ -158,11 +176,17 @@ class AdminCommandTest
         assertThat(admin("price-band", "--symbol", "AAPL", "--reference-price", "1", "--band-bp", "10001"))
             .isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(admin("stp", "--firm", "TOOLONG", "--mode", "NONE")).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(admin("break-trade", "--symbol", "AAPL", "--match-number", "16", "--reason", "Q"))
+            .isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(admin("break-trade", "--symbol", "AAPL", "--match-number", "0"))
+            .isEqualTo(CommandLine.ExitCode.USAGE);
 
         assertThat(err.toString())
             .contains("--symbol: IBM is not in bourse.symbols=AAPL@0,MSFT@1")
             .contains("--band-bp must be 0 to 10000: 10001")
-            .contains("--firm must be 1 to 4 printable ASCII characters without spaces: 'TOOLONG'");
+            .contains("--firm must be 1 to 4 printable ASCII characters without spaces: 'TOOLONG'")
+            .contains("--reason must be one of E, C, S, X: Q")
+            .contains("--match-number must be positive: 0");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -239,7 +263,10 @@ class AdminCommandTest
         }
     }
 
-    /** @return the first {@code count} rejects, cancels and executions the shard publishes (10 s at most), as text. */
+    /**
+     * @return the first {@code count} rejects, cancels, executions and broken trades the shard publishes (10 s at
+     *         most), as text.
+     */
     private List<String> awaitAnswers(final int count)
     {
         final List<String> answers = new ArrayList<>();
@@ -247,6 +274,7 @@ class AdminCommandTest
         final OrderRejectedDecoder rejected = new OrderRejectedDecoder();
         final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
         final OrderExecutedDecoder executed = new OrderExecutedDecoder();
+        final TradeBrokenDecoder broken = new TradeBrokenDecoder();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
         while (answers.size() < count && System.nanoTime() - deadlineNs < 0)
         {
@@ -272,6 +300,14 @@ class AdminCommandTest
                         executed.wrap(buffer, body, header.blockLength(), header.version());
                         answers.add("executed " + executed.quantity() + " taker " + executed.takerClientOrderId() +
                             " maker " + executed.makerClientOrderId());
+                        lastMatchNumber = executed.matchNumber();
+                    }
+                    case TradeBrokenDecoder.TEMPLATE_ID ->
+                    {
+                        broken.wrap(buffer, body, header.blockLength(), header.version());
+                        answers.add("broken " + broken.matchNumber() + " " + broken.quantity() + "@" +
+                            broken.price() + " taker " + broken.takerClientOrderId() + " maker " +
+                            broken.makerClientOrderId() + " " + (char)broken.reason());
                     }
                     default ->
                     {

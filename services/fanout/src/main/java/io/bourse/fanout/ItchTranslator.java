@@ -6,6 +6,7 @@ import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
 import io.bourse.sbe.md.BooleanType;
+import io.bourse.sbe.md.BrokenTradeDecoder;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.OrderCancelDecoder;
 import io.bourse.sbe.md.OrderDeleteDecoder;
@@ -21,8 +22,9 @@ import java.nio.ByteBuffer;
 
 /**
  * Translates Bourse SBE market data (schemas/market-data-schema.xml) into NASDAQ TotalView-ITCH 5.0 messages: Add
- * Order (§4.3.1), Order Executed (§4.4.1), Order Cancel (§4.4.3), Order Delete (§4.4.4), Order Replace (§4.4.5) and
- * Trade (§4.5.1, non-cross).
+ * Order (§4.3.1), Order Executed (§4.4.1), Order Cancel (§4.4.3), Order Delete (§4.4.4), Order Replace (§4.4.5),
+ * Trade (§4.5.1, non-cross) and Broken Trade (§4.5.3: an execution broken by the operator, named by its Match
+ * Number).
  *
  * <p>ITCH carries an execution against a displayed resting order on that order, as Order Executed 'E': the Trade
  * that follows it in the market data (makerDisplayed TRUE) has no ITCH form. An execution against a resting order
@@ -56,6 +58,8 @@ public final class ItchTranslator
     public static final int ORDER_REPLACE_LENGTH = 35;
     /** Length of ITCH 5.0 Trade (non-cross) 'P'. */
     public static final int TRADE_LENGTH = 44;
+    /** Length of ITCH 5.0 Broken Trade 'B'. */
+    public static final int BROKEN_TRADE_LENGTH = 19;
     /** Longest message this class writes. */
     public static final int MAX_LENGTH = TRADE_LENGTH;
 
@@ -70,12 +74,14 @@ public final class ItchTranslator
     private final OrderDeleteDecoder orderDeleteDecoder = new OrderDeleteDecoder();
     private final OrderReplaceDecoder orderReplaceDecoder = new OrderReplaceDecoder();
     private final TradeDecoder tradeDecoder = new TradeDecoder();
+    private final BrokenTradeDecoder brokenTradeDecoder = new BrokenTradeDecoder();
     private final ITCH50.AddOrder addOrder = new ITCH50.AddOrder();
     private final ITCH50.OrderExecuted orderExecuted = new ITCH50.OrderExecuted();
     private final ITCH50.OrderCancel orderCancel = new ITCH50.OrderCancel();
     private final ITCH50.OrderDelete orderDelete = new ITCH50.OrderDelete();
     private final ITCH50.OrderReplace orderReplace = new ITCH50.OrderReplace();
     private final ITCH50.Trade trade = new ITCH50.Trade();
+    private final ITCH50.BrokenTrade brokenTrade = new ITCH50.BrokenTrade();
     private final Long2LongHashMap locateBySymbol = new Long2LongHashMap(MISSING_LOCATE);
     private long timestampNs;
 
@@ -147,6 +153,7 @@ public final class ItchTranslator
             case OrderDeleteDecoder.TEMPLATE_ID -> orderDelete(buffer, bodyOffset, blockLength, version, dst);
             case OrderReplaceDecoder.TEMPLATE_ID -> orderReplace(buffer, bodyOffset, blockLength, version, dst);
             case TradeDecoder.TEMPLATE_ID -> trade(buffer, bodyOffset, blockLength, version, dst);
+            case BrokenTradeDecoder.TEMPLATE_ID -> brokenTrade(buffer, bodyOffset, blockLength, version, dst);
             case PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
             default -> NOT_TRANSLATED;
         };
@@ -267,6 +274,26 @@ public final class ItchTranslator
         orderReplace.price = decoder.price();
         orderReplace.put(dst);
         return ORDER_REPLACE_LENGTH;
+    }
+
+    private int brokenTrade(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final BrokenTradeDecoder decoder = brokenTradeDecoder.wrap(buffer, offset, blockLength, version);
+        final int locate = (int)locateBySymbol.get(
+            Symbols.pack(buffer, offset + BrokenTradeDecoder.symbolEncodingOffset()));
+        if (MISSING_LOCATE == locate)
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        brokenTrade.stockLocate = locate;
+        brokenTrade.trackingNumber = 0;
+        brokenTrade.timestampHigh = timestampHigh(timestampNs);
+        brokenTrade.timestampLow = timestampLow(timestampNs);
+        brokenTrade.matchNumber = decoder.matchNumber();
+        brokenTrade.put(dst);
+        return BROKEN_TRADE_LENGTH;
     }
 
     private int trade(

@@ -112,6 +112,24 @@ class ItchTranslatorTest
     }
 
     @Test
+    void shouldTranslateBrokenTrade()
+    {
+        final int length = translate(sbe.brokenTrade(T, "MSFT", 49));
+
+        assertThat(length).isEqualTo(ItchTranslator.BROKEN_TRADE_LENGTH).isEqualTo(19);
+        // ITCH 5.0 §4.5.3: Type, Stock Locate, Tracking Number, Timestamp, Match Number
+        assertThat(written()).isEqualTo(hex("42 0002 0000 " + TIMESTAMP + " 0000000000000031"));
+        assertThat(translator.timestampNs()).isEqualTo(T);
+    }
+
+    @Test
+    void shouldRefuseBrokenTradeOfUnknownSymbol()
+    {
+        assertThat(translate(sbe.brokenTrade(T, "GOOG", 49))).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
     void shouldWriteNothingWhenMessageHasNoItchForm()
     {
         assertThat(translate(sbe.trade(T, "MSFT", 49, Side.BUY, 100, 1_500_100, BooleanType.TRUE)))

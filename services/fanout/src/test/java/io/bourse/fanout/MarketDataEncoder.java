@@ -3,6 +3,7 @@ package io.bourse.fanout;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BooleanType;
+import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
@@ -102,6 +103,16 @@ final class MarketDataEncoder
             .price(price)
             .makerDisplayed(makerDisplayed);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + TradeEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    int brokenTrade(final long timestampNs, final String symbol, final long matchNumber)
+    {
+        final BrokenTradeEncoder encoder = new BrokenTradeEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(7)
+            .timestampNs(timestampNs)
+            .matchNumber(matchNumber);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + BrokenTradeEncoder.symbolEncodingOffset());
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 

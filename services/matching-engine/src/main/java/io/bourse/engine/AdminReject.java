@@ -1,7 +1,8 @@
 package io.bourse.engine;
 
 /**
- * Why the shard refused an admin command (engine-schema.xml SetTradingState, SetPriceBand, SetSelfTradePrevention),
+ * Why the shard refused an admin command (engine-schema.xml SetTradingState, SetPriceBand, SetSelfTradePrevention,
+ * BreakTrade),
  * with the {@code reason} label of {@code bourse_engine_admin_rejects_total}. A refused command changes nothing and
  * publishes no event; each kind is logged the first time only.
  */
@@ -14,7 +15,13 @@ enum AdminReject
     /** SetTradingState with a state value the schema does not define. */
     INVALID_TRADING_STATE("invalid_trading_state"),
     /** SetSelfTradePrevention with a mode value the schema does not define. */
-    INVALID_SELF_TRADE_PREVENTION("invalid_self_trade_prevention");
+    INVALID_SELF_TRADE_PREVENTION("invalid_self_trade_prevention"),
+    /** BreakTrade for a match number the shard never published, or published for another symbol. */
+    UNKNOWN_MATCH_NUMBER("unknown_match_number"),
+    /** BreakTrade for a trade already broken. */
+    TRADE_ALREADY_BROKEN("trade_already_broken"),
+    /** BreakTrade with a reason other than OUCH 4.2 Broken Trade E, C, S or X. */
+    INVALID_BREAK_REASON("invalid_break_reason");
 
     private final String label;
 

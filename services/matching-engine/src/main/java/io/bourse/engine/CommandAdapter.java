@@ -8,6 +8,8 @@ import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.engine.match.Side;
 import io.bourse.engine.match.TradingState;
+import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.BreakTradeDecoder;
 import io.bourse.sbe.engine.CancelOrderDecoder;
 import io.bourse.sbe.engine.ClockTickDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
@@ -31,6 +33,11 @@ import org.agrona.DirectBuffer;
  *   <li>SetTradingState, SetPriceBand, SetSelfTradePrevention: admin commands. One the engine refuses (a symbol this
  *       shard does not trade, a band out of range, a value the schema does not define) changes nothing, publishes
  *       no event and is counted and logged once per kind ({@link AdminReject}); it never throws.</li>
+ *   <li>BreakTrade: an operator breaks an execution of the day (OUCH 4.2 / ITCH 5.0 Broken Trade). When the match
+ *       number names an execution of the shard's {@link Executions} in that symbol, not broken yet, and the reason is
+ *       E, C, S or X, TradeBroken is published; otherwise it is refused like another admin command. The book is not
+ *       changed: as on Nasdaq, a broken trade nullifies the execution for clearing but restores no order (the shares
+ *       stay executed for the orders' open sizes).</li>
  * </ul>
  *
  * A command is only taken when no event of an earlier one is still held back by the event stream; otherwise the poll
@@ -48,6 +55,7 @@ final class CommandAdapter implements ControlledFragmentHandler
 
     private final MatchingEngine engine;
     private final EventProxy eventProxy;
+    private final Executions executions;
     private final EngineMetrics metrics;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final NewOrderDecoder newOrder = new NewOrderDecoder();
@@ -57,11 +65,15 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final SetTradingStateDecoder setTradingState = new SetTradingStateDecoder();
     private final SetPriceBandDecoder setPriceBand = new SetPriceBandDecoder();
     private final SetSelfTradePreventionDecoder setSelfTradePrevention = new SetSelfTradePreventionDecoder();
+    private final BreakTradeDecoder breakTrade = new BreakTradeDecoder();
 
-    CommandAdapter(final MatchingEngine engine, final EventProxy eventProxy, final EngineMetrics metrics)
+    CommandAdapter(
+        final MatchingEngine engine, final EventProxy eventProxy, final Executions executions,
+        final EngineMetrics metrics)
     {
         this.engine = engine;
         this.eventProxy = eventProxy;
+        this.executions = executions;
         this.metrics = metrics;
     }
 
@@ -128,6 +140,7 @@ final class CommandAdapter implements ControlledFragmentHandler
             case SetPriceBandDecoder.TEMPLATE_ID -> onSetPriceBand(buffer, bodyOffset, blockLength, version);
             case SetSelfTradePreventionDecoder.TEMPLATE_ID ->
                 onSetSelfTradePrevention(buffer, bodyOffset, blockLength, version);
+            case BreakTradeDecoder.TEMPLATE_ID -> onBreakTrade(buffer, bodyOffset, blockLength, version);
             default ->
             {
                 metrics.unknownCommands.inc();
@@ -202,6 +215,44 @@ final class CommandAdapter implements ControlledFragmentHandler
         {
             engine.selfTradePrevention(firm, mode);
         }
+    }
+
+    private void onBreakTrade(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        breakTrade.wrap(buffer, offset, blockLength, version);
+        metrics.breakTrades.inc();
+        advanceClock(breakTrade.timestampNs());
+        final long symbol = Symbols.pack(buffer, offset + BreakTradeDecoder.symbolEncodingOffset());
+        final long matchNumber = breakTrade.matchNumber();
+        final byte reason = breakTrade.reason();
+        final int index = executions.find(matchNumber);
+        final AdminReject reject;
+        if (Executions.MISSING == index || executions.symbol(index) != symbol)
+        {
+            reject = AdminReject.UNKNOWN_MATCH_NUMBER;
+        }
+        else if (executions.isBroken(index))
+        {
+            reject = AdminReject.TRADE_ALREADY_BROKEN;
+        }
+        else if (!isBreakReason(reason))
+        {
+            reject = AdminReject.INVALID_BREAK_REASON;
+        }
+        else
+        {
+            executions.markBroken(index);
+            eventProxy.tradeBroken(index, reason);
+            return;
+        }
+        metrics.adminRejected(reject, "BreakTrade " + Symbols.toString(symbol) + " match number " + matchNumber +
+            " reason " + (char)reason);
+    }
+
+    private static boolean isBreakReason(final byte reason)
+    {
+        return Ouch42.BROKEN_TRADE_ERRONEOUS == reason || Ouch42.BROKEN_TRADE_CONSENT == reason ||
+            Ouch42.BROKEN_TRADE_SUPERVISORY == reason || Ouch42.BROKEN_TRADE_EXTERNAL == reason;
     }
 
     /** @return the core's states indexed by every uint8 value, null where the schema's TradingState has none. */

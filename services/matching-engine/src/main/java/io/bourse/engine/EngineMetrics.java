@@ -24,6 +24,7 @@ final class EngineMetrics
     final CounterDataPoint tradingStates;
     final CounterDataPoint priceBands;
     final CounterDataPoint selfTradePreventions;
+    final CounterDataPoint breakTrades;
     final CounterDataPoint unknownCommands;
     final CounterDataPoint accepted;
     final CounterDataPoint rejected;
@@ -31,6 +32,7 @@ final class EngineMetrics
     final CounterDataPoint executed;
     final CounterDataPoint canceled;
     final CounterDataPoint replaced;
+    final CounterDataPoint tradeBroken;
     final Counter eventsHeld;
     final LatencySummary serviceTime;
     private final CounterDataPoint[] adminRejects;
@@ -47,6 +49,7 @@ final class EngineMetrics
         tradingStates = commands.labelValues("set_trading_state");
         priceBands = commands.labelValues("set_price_band");
         selfTradePreventions = commands.labelValues("set_self_trade_prevention");
+        breakTrades = commands.labelValues("break_trade");
         unknownCommands = commands.labelValues("unknown");
         final Counter events = Counter.builder().withoutExemplars().name("bourse_engine_events_total")
             .help("Events published by type").labelNames("type").register(registry);
@@ -56,6 +59,7 @@ final class EngineMetrics
         executed = events.labelValues("executed");
         canceled = events.labelValues("canceled");
         replaced = events.labelValues("replaced");
+        tradeBroken = events.labelValues("trade_broken");
         eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);

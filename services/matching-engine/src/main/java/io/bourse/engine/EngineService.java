@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class EngineService implements AutoCloseable
 {
+    /** Executions held for BreakTrade before the registry first grows (doubling). */
+    private static final int EXECUTIONS_INITIAL_CAPACITY = 64 * 1024;
+
     private final MetricsServer metricsServer;
     private final Aeron aeron;
     private final AgentRunner runner;
@@ -64,13 +67,14 @@ public final class EngineService implements AutoCloseable
             layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
 
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
-        final EventProxy eventProxy = new EventProxy(events, metrics);
+        final Executions executions = new Executions(EXECUTIONS_INITIAL_CAPACITY);
+        final EventProxy eventProxy = new EventProxy(events, metrics, executions);
         final MatchingEngine engine = new MatchingEngine(
             ctx.shardId(), symbols(ctx.symbolDirectory(), ctx.shardId()), ctx.maxOrderQuantity(), eventProxy);
         configure(engine, ctx);
         final AtomicLong openOrderCount = new AtomicLong();
         final EngineAgent agent = new EngineAgent(
-            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, metrics), eventProxy, engine,
+            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, executions, metrics), eventProxy, engine,
             openOrderCount);
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()

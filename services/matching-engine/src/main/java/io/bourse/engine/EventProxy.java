@@ -13,6 +13,7 @@ import io.bourse.sbe.engine.OrderCanceledEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderRejectedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.TradeBrokenEncoder;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -23,6 +24,8 @@ import java.nio.ByteBuffer;
  * stamped with the next shard sequence number (from 1) and the timestamp of the command being processed (for an
  * expiry, of the command or clock tick that moved the clock past it). OrderAccepted, OrderAdded and OrderReplaced
  * carry the order's OUCH 4.2 Display code, so that market data can leave out the orders that are not displayed.
+ * Every execution is also recorded in the shard's {@link Executions}, for an operator's BreakTrade; a broken trade is
+ * published as TradeBroken ({@link #tradeBroken(int, byte)}).
  *
  * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
  * in order, with the rest of its command's events in a held buffer; the engine agent retries them every duty cycle
@@ -48,13 +51,16 @@ final class EventProxy implements MatchingEngineListener
     private final OrderExecutedEncoder executed = new OrderExecutedEncoder();
     private final OrderCanceledEncoder canceled = new OrderCanceledEncoder();
     private final OrderReplacedEncoder replaced = new OrderReplacedEncoder();
+    private final TradeBrokenEncoder tradeBroken = new TradeBrokenEncoder();
+    private final Executions executions;
     private long sequenceNumber;
     private long timestampNs;
 
-    EventProxy(final Publication publication, final EngineMetrics metrics)
+    EventProxy(final Publication publication, final EngineMetrics metrics, final Executions executions)
     {
         this.publication = publication;
         this.metrics = metrics;
+        this.executions = executions;
     }
 
     /**
@@ -178,6 +184,33 @@ final class EventProxy implements MatchingEngineListener
             .takerLeavesQuantity(takerLeaves);
         publish(MessageHeaderEncoder.ENCODED_LENGTH + executed.encodedLength());
         metrics.executed.inc();
+        executions.record(
+            matchNumber, symbol, quantity, price, takerClientOrderId, takerOrderId, makerClientOrderId, makerOrderId);
+    }
+
+    /**
+     * Publishes TradeBroken for a recorded execution (OUCH 4.2 and ITCH 5.0 Broken Trade downstream).
+     *
+     * @param index  the broken execution's index in the shard's {@link Executions}.
+     * @param reason OUCH 4.2 Broken Trade reason: E erroneous, C consent, S supervisory, X external.
+     */
+    void tradeBroken(final int index, final byte reason)
+    {
+        tradeBroken.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .matchNumber(executions.matchNumber(index));
+        Symbols.unpack(executions.symbol(index), buffer,
+            MessageHeaderEncoder.ENCODED_LENGTH + TradeBrokenEncoder.symbolEncodingOffset());
+        tradeBroken.quantity(executions.quantity(index))
+            .price(executions.price(index))
+            .takerClientOrderId(executions.takerClientOrderId(index))
+            .makerClientOrderId(executions.makerClientOrderId(index))
+            .takerOrderId(executions.takerOrderId(index))
+            .makerOrderId(executions.makerOrderId(index))
+            .reason(reason);
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + tradeBroken.encodedLength());
+        metrics.tradeBroken.inc();
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.match.SelfTradePrevention;
+import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.ClockTickEncoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
@@ -22,6 +23,7 @@ import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
+import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -241,6 +243,40 @@ class EngineServiceTest
     }
 
     @Test
+    void shouldPublishTradeBrokenOnceAndLeaveTheBookWhenAKnownTradeIsBroken() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        final long matchNumber = (1 << 4) | 1;
+
+        send(commands, 11, "AAPL", Side.BUY, 100, 777);
+        send(commands, 12, "AAPL", Side.SELL, 60, 778);
+        breakTrade(commands, "AAPL", matchNumber, 'Q', 779);
+        breakTrade(commands, "AAPL", matchNumber + 16, 'S', 780);
+        breakTrade(commands, "MSFT", matchNumber, 'S', 781);
+        breakTrade(commands, "AAPL", matchNumber, 'E', 782);
+        breakTrade(commands, "AAPL", matchNumber, 'S', 783);
+        send(commands, 13, "AAPL", Side.SELL, 60, 784);
+
+        assertThat(await(events, 8)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
+            new Event(2, "added BUY 100@" + PRICE + " Y"),
+            new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
+            new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + matchNumber + " t=778"),
+            new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + (2 * 16 + 1) + " maker 11/" + (16 + 1) +
+                " match " + matchNumber + " E t=782"),
+            new Event(6, "accepted 13 AAPL SELL 60@" + PRICE + " Y t=784"),
+            new Event(7, "executed 40@" + PRICE + " taker 13 maker 11 match " + (2 * 16 + 1) + " t=784"),
+            new Event(8, "added SELL 20@" + PRICE + " Y"));
+        assertThat(scrapeMetrics()).contains(
+            "bourse_engine_admin_rejects_total{reason=\"invalid_break_reason\"} 1.0",
+            "bourse_engine_admin_rejects_total{reason=\"unknown_match_number\"} 2.0",
+            "bourse_engine_admin_rejects_total{reason=\"trade_already_broken\"} 1.0",
+            "bourse_engine_commands_total{type=\"break_trade\"} 5.0",
+            "bourse_engine_events_total{type=\"trade_broken\"} 1.0");
+    }
+
+    @Test
     void shouldHoldEventsAndStopTakingCommandsWhenTheEventStreamIsFullThenLoseNothing()
     {
         launch("aeron:ipc?term-length=65536", (ctx) -> {});
@@ -295,6 +331,7 @@ class EngineServiceTest
         final OrderExecutedDecoder executed = new OrderExecutedDecoder();
         final OrderRejectedDecoder rejected = new OrderRejectedDecoder();
         final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
+        final TradeBrokenDecoder broken = new TradeBrokenDecoder();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
         while (received.size() < count && System.nanoTime() < deadlineNs)
         {
@@ -339,6 +376,15 @@ class EngineServiceTest
                             " " + canceled.canceledQuantity() + " leaves " + canceled.leavesQuantity() + " " +
                             (char)canceled.reason() + (1 == canceled.wasResting() ? " resting" : " not-resting") +
                             " t=" + canceled.timestampNs()));
+                    }
+                    case TradeBrokenDecoder.TEMPLATE_ID ->
+                    {
+                        broken.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(broken.sequenceNumber(), "broken " + broken.symbol().trim() + " " +
+                            broken.quantity() + "@" + broken.price() + " taker " + broken.takerClientOrderId() + "/" +
+                            broken.takerOrderId() + " maker " + broken.makerClientOrderId() + "/" +
+                            broken.makerOrderId() + " match " + broken.matchNumber() + " " + (char)broken.reason() +
+                            " t=" + broken.timestampNs()));
                     }
                     default -> received.add(new Event(-1, "unexpected template " + header.templateId()));
                 }
@@ -437,6 +483,20 @@ class EngineServiceTest
             .timestampNs(1)
             .firm(firm)
             .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void breakTrade(
+        final Publication publication, final String symbol, final long matchNumber, final char reason,
+        final long timestampNs)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final BreakTradeEncoder encoder = new BreakTradeEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(timestampNs)
+            .symbol(String.format("%-8s", symbol))
+            .matchNumber(matchNumber)
+            .reason((byte)reason);
         offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
     }
 

@@ -11,6 +11,7 @@ import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.TradeBrokenDecoder;
 import org.agrona.DirectBuffer;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,6 +29,7 @@ final class EngineEventAdapter implements FragmentHandler
     private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
     private final OrderCanceledDecoder orderCanceled = new OrderCanceledDecoder();
     private final OrderReplacedDecoder orderReplaced = new OrderReplacedDecoder();
+    private final TradeBrokenDecoder tradeBroken = new TradeBrokenDecoder();
     private final EngineEventListener listener;
     private final MdPublisherMetrics metrics;
     private final AtomicLong errorCount;
@@ -72,6 +74,7 @@ final class EngineEventAdapter implements FragmentHandler
             case OrderExecutedDecoder.TEMPLATE_ID -> onOrderExecuted(buffer, bodyOffset, blockLength, version);
             case OrderCanceledDecoder.TEMPLATE_ID -> onOrderCanceled(buffer, bodyOffset, blockLength, version);
             case OrderReplacedDecoder.TEMPLATE_ID -> onOrderReplaced(buffer, bodyOffset, blockLength, version);
+            case TradeBrokenDecoder.TEMPLATE_ID -> onTradeBroken(buffer, bodyOffset, blockLength, version);
             default -> false;
         };
         if (decoded)
@@ -82,6 +85,16 @@ final class EngineEventAdapter implements FragmentHandler
         {
             errorCount.incrementAndGet();
         }
+    }
+
+    private boolean onTradeBroken(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final TradeBrokenDecoder decoder = tradeBroken.wrap(buffer, offset, blockLength, version);
+        listener.onTradeBroken(
+            decoder.timestampNs(),
+            decoder.matchNumber(),
+            Symbols.pack(buffer, offset + TradeBrokenDecoder.symbolEncodingOffset()));
+        return true;
     }
 
     private boolean onOrderAdded(final DirectBuffer buffer, final int offset, final int blockLength, final int version)

@@ -69,4 +69,13 @@ public interface EngineEventListener
     void onOrderReplaced(
         long timestampNs, long orderId, long newOrderId, long symbol, Side side, long quantity, long price,
         ReplaceKind bookUpdate);
+
+    /**
+     * An execution was broken by the operator (engine TradeBroken); the book is unchanged.
+     *
+     * @param timestampNs engine time of the event.
+     * @param matchNumber the broken execution's match number.
+     * @param symbol      packed symbol.
+     */
+    void onTradeBroken(long timestampNs, long matchNumber, long symbol);
 }

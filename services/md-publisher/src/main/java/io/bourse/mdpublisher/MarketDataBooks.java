@@ -125,6 +125,18 @@ public final class MarketDataBooks implements EngineEventListener
         publishBestBidOffer(timestampNs, book);
     }
 
+    /** Publishes Broken Trade; the book is unchanged (a broken trade restores no order). */
+    @Override
+    public void onTradeBroken(final long timestampNs, final long matchNumber, final long symbol)
+    {
+        if (!books.containsKey(symbol))
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        listener.onBrokenTrade(timestampNs, symbol, matchNumber);
+    }
+
     /**
      * Publishes Order Cancel (shares left) or Order Delete (none left), the level and the BBO if it changed; nothing
      * for an order that never rested or is not displayed.

@@ -83,6 +83,16 @@ public interface MarketDataListener
         boolean makerDisplayed);
 
     /**
+     * An execution was broken: its Order Executed or Trade no longer counts; the book is unchanged (ITCH 5.0 §4.5.3
+     * Broken Trade).
+     *
+     * @param timestampNs engine time.
+     * @param symbol      packed symbol.
+     * @param matchNumber the broken execution's match number.
+     */
+    void onBrokenTrade(long timestampNs, long symbol, long matchNumber);
+
+    /**
      * L2: the aggregate at one price level changed.
      *
      * @param timestampNs engine time.

@@ -7,6 +7,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
 import io.bourse.sbe.md.BooleanType;
+import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
@@ -38,6 +39,7 @@ final class MarketDataProxy implements MarketDataListener
     private final OrderDeleteEncoder orderDelete = new OrderDeleteEncoder();
     private final OrderReplaceEncoder orderReplace = new OrderReplaceEncoder();
     private final TradeEncoder trade = new TradeEncoder();
+    private final BrokenTradeEncoder brokenTrade = new BrokenTradeEncoder();
     private final PriceLevelUpdateEncoder priceLevelUpdate = new PriceLevelUpdateEncoder();
     private final BestBidOfferEncoder bestBidOffer = new BestBidOfferEncoder();
     private final Publication publication;
@@ -158,6 +160,18 @@ final class MarketDataProxy implements MarketDataListener
             .makerDisplayed(makerDisplayed ? BooleanType.TRUE : BooleanType.FALSE);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + TradeEncoder.symbolEncodingOffset());
         publish(TradeEncoder.TEMPLATE_ID, trade.encodedLength(), timestampNs);
+    }
+
+    /** Publishes BrokenTrade. */
+    @Override
+    public void onBrokenTrade(final long timestampNs, final long symbol, final long matchNumber)
+    {
+        brokenTrade.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .matchNumber(matchNumber);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + BrokenTradeEncoder.symbolEncodingOffset());
+        publish(BrokenTradeEncoder.TEMPLATE_ID, brokenTrade.encodedLength(), timestampNs);
     }
 
     /** Publishes PriceLevelUpdate. */

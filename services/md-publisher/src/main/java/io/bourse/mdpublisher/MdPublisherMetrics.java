@@ -7,8 +7,10 @@ import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
+import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
 import io.bourse.sbe.md.OrderReplaceEncoder;
@@ -29,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class MdPublisherMetrics
 {
-    private static final int MAX_TEMPLATE_ID = 16;
+    private static final int MAX_TEMPLATE_ID = 32;
 
     private final CounterDataPoint[] eventsIn = new CounterDataPoint[MAX_TEMPLATE_ID];
     private final CounterDataPoint[] messagesOut = new CounterDataPoint[MAX_TEMPLATE_ID];
@@ -53,6 +55,7 @@ final class MdPublisherMetrics
         eventsIn[OrderExecutedDecoder.TEMPLATE_ID] = events.labelValues("executed");
         eventsIn[OrderCanceledDecoder.TEMPLATE_ID] = events.labelValues("canceled");
         eventsIn[OrderReplacedDecoder.TEMPLATE_ID] = events.labelValues("replaced");
+        eventsIn[TradeBrokenDecoder.TEMPLATE_ID] = events.labelValues("trade_broken");
 
         final Counter messages = Counter.builder()
             .name("bourse_md_messages_out_total")
@@ -66,6 +69,7 @@ final class MdPublisherMetrics
         messagesOut[OrderDeleteEncoder.TEMPLATE_ID] = messages.labelValues("order_delete");
         messagesOut[OrderReplaceEncoder.TEMPLATE_ID] = messages.labelValues("order_replace");
         messagesOut[TradeEncoder.TEMPLATE_ID] = messages.labelValues("trade");
+        messagesOut[BrokenTradeEncoder.TEMPLATE_ID] = messages.labelValues("broken_trade");
         messagesOut[PriceLevelUpdateEncoder.TEMPLATE_ID] = messages.labelValues("price_level_update");
         messagesOut[BestBidOfferEncoder.TEMPLATE_ID] = messages.labelValues("best_bid_offer");
 

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
 import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
+import static io.bourse.mdpublisher.MarketDataEvents.Broken;
 import static io.bourse.mdpublisher.MarketDataEvents.Cancel;
 import static io.bourse.mdpublisher.MarketDataEvents.Delete;
 import static io.bourse.mdpublisher.MarketDataEvents.Executed;
@@ -38,6 +39,25 @@ class MarketDataBooksTest
             new Level(T1, "AAPL", Side.BUY, 1_500_000, 100, 1),
             new Bbo(T1, "AAPL", 1_500_000, 100, 0, 0));
         assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPublishBrokenTradeAndLeaveTheBookWhenATradeIsBroken()
+    {
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
+        books.onOrderExecuted(T2, 33, AAPL, 40, 1_500_100, Side.BUY, 49, 0, 17, 60);
+        events.drain();
+
+        books.onTradeBroken(T3, 33, AAPL);
+        books.onTradeBroken(T3, 34, Symbols.pack("GOOG"));
+        books.onOrderCanceled(T3, 17, AAPL, 60, 0, true);
+
+        assertThat(events.drain()).containsExactly(
+            new Broken(T3, "AAPL", 33),
+            new Delete(T3, "AAPL", 17),
+            new Level(T3, "AAPL", Side.SELL, 1_500_100, 0, 0),
+            new Bbo(T3, "AAPL", 0, 0, 0, 0));
+        assertThat(errors).hasValue(1);
     }
 
     @Test

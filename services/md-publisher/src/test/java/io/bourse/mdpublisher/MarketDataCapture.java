@@ -5,6 +5,7 @@ import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
+import io.bourse.sbe.md.BrokenTradeDecoder;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.OrderExecutedDecoder;
 import io.bourse.sbe.md.PriceLevelUpdateDecoder;
@@ -25,6 +26,7 @@ final class MarketDataCapture implements FragmentHandler
     private final AddOrderDecoder addOrder = new AddOrderDecoder();
     private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
     private final TradeDecoder trade = new TradeDecoder();
+    private final BrokenTradeDecoder broken = new BrokenTradeDecoder();
     private final PriceLevelUpdateDecoder level = new PriceLevelUpdateDecoder();
     private final BestBidOfferDecoder bbo = new BestBidOfferDecoder();
     private final MarketDataEvents events = new MarketDataEvents();
@@ -63,6 +65,12 @@ final class MarketDataCapture implements FragmentHandler
                 sequenceNumber = trade.sequenceNumber();
                 events.onTrade(trade.timestampNs(), Symbols.pack(trade.symbol()), trade.matchNumber(),
                     side(trade.aggressorSide()), trade.quantity(), trade.price(), makerDisplayed(trade));
+            }
+            case BrokenTradeDecoder.TEMPLATE_ID ->
+            {
+                broken.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = broken.sequenceNumber();
+                events.onBrokenTrade(broken.timestampNs(), Symbols.pack(broken.symbol()), broken.matchNumber());
             }
             case PriceLevelUpdateDecoder.TEMPLATE_ID ->
             {

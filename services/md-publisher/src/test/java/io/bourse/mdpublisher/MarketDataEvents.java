@@ -8,7 +8,7 @@ import java.util.List;
 /** Records market data as values so that tests can compare whole lists. Symbols are kept as strings. */
 final class MarketDataEvents implements MarketDataListener
 {
-    sealed interface Message permits AddOrder, Executed, Cancel, Delete, Replace, Trade, Level, Bbo
+    sealed interface Message permits AddOrder, Executed, Cancel, Delete, Replace, Trade, Broken, Level, Bbo
     {
     }
 
@@ -38,6 +38,10 @@ final class MarketDataEvents implements MarketDataListener
     record Trade(
         long timestampNs, String symbol, long matchNumber, Side aggressorSide, long quantity, long price,
         boolean makerDisplayed) implements Message
+    {
+    }
+
+    record Broken(long timestampNs, String symbol, long matchNumber) implements Message
     {
     }
 
@@ -105,6 +109,12 @@ final class MarketDataEvents implements MarketDataListener
     {
         messages.add(new Trade(
             timestampNs, Symbols.toString(symbol), matchNumber, aggressorSide, quantity, price, makerDisplayed));
+    }
+
+    @Override
+    public void onBrokenTrade(final long timestampNs, final long symbol, final long matchNumber)
+    {
+        messages.add(new Broken(timestampNs, Symbols.toString(symbol), matchNumber));
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
 import io.bourse.sbe.engine.OrderAddedEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
+import io.bourse.sbe.engine.TradeBrokenEncoder;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -33,6 +34,7 @@ import java.util.function.BooleanSupplier;
 import static io.bourse.mdpublisher.MarketDataCapture.Sequenced;
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
 import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
+import static io.bourse.mdpublisher.MarketDataEvents.Broken;
 import static io.bourse.mdpublisher.MarketDataEvents.Executed;
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
 import static io.bourse.mdpublisher.MarketDataEvents.Trade;
@@ -95,6 +97,8 @@ class MdPublisherServiceTest
         added(shard1, T1 + 30, 34, "MSFT", io.bourse.sbe.engine.Side.SELL, 100, 4_000_100, (byte)'N');
         executed(shard1, T1 + 40, 50, "MSFT", 100, 4_000_100, io.bourse.sbe.engine.Side.BUY, 34, 0);
         awaitMessages(11);
+        tradeBroken(shard0, T1 + 50, 33, "AAPL");
+        awaitMessages(12);
 
         assertThat(capture.messages).containsExactly(
             new Sequenced(1, new AddOrder(T1, "AAPL", 17, Side.SELL, 300, 1_500_100)),
@@ -107,7 +111,8 @@ class MdPublisherServiceTest
             new Sequenced(8, new Trade(T1 + 20, "AAPL", 33, Side.BUY, 100, 1_500_100, true)),
             new Sequenced(9, new Level(T1 + 20, "AAPL", Side.SELL, 1_500_100, 200, 1)),
             new Sequenced(10, new Bbo(T1 + 20, "AAPL", 0, 0, 1_500_100, 200)),
-            new Sequenced(11, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100, false)));
+            new Sequenced(11, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100, false)),
+            new Sequenced(12, new Broken(T1 + 50, "AAPL", 33)));
 
         final String metrics = HttpClient.newHttpClient().send(
             HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
@@ -118,7 +123,9 @@ class MdPublisherServiceTest
             .contains("bourse_md_events_in_total{type=\"executed\"} 2.0\n")
             .contains("bourse_md_messages_out_total{type=\"best_bid_offer\"} 3.0\n")
             .contains("bourse_md_errors_total 0.0\n")
-            .contains("bourse_md_publish_latency_seconds_count 11\n");
+            .contains("bourse_md_events_in_total{type=\"trade_broken\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{type=\"broken_trade\"} 1.0\n")
+            .contains("bourse_md_publish_latency_seconds_count 12\n");
     }
 
     private void accepted(
@@ -176,6 +183,25 @@ class MdPublisherServiceTest
             .takerLeavesQuantity(0);
         Symbols.unpack(Symbols.pack(symbol), buffer, MessageHeaderEncoder.ENCODED_LENGTH +
             OrderExecutedEncoder.symbolEncodingOffset());
+        offer(publication, encoder.encodedLength());
+    }
+
+    private void tradeBroken(
+        final Publication publication, final long timestampNs, final long matchNumber, final String symbol)
+    {
+        final TradeBrokenEncoder encoder = new TradeBrokenEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(4)
+            .timestampNs(timestampNs)
+            .matchNumber(matchNumber)
+            .quantity(100)
+            .price(1_500_100)
+            .takerClientOrderId(2)
+            .makerClientOrderId(1)
+            .takerOrderId(49)
+            .makerOrderId(17)
+            .reason((byte)'S');
+        Symbols.unpack(Symbols.pack(symbol), buffer, MessageHeaderEncoder.ENCODED_LENGTH +
+            TradeBrokenEncoder.symbolEncodingOffset());
         offer(publication, encoder.encodedLength());
     }
 

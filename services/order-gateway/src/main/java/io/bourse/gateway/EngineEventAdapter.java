@@ -10,6 +10,7 @@ import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.TradeBrokenDecoder;
 import org.agrona.DirectBuffer;
 
 /**
@@ -25,6 +26,7 @@ final class EngineEventAdapter implements FragmentHandler
     private final OrderExecutedDecoder executed = new OrderExecutedDecoder();
     private final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
     private final OrderReplacedDecoder replaced = new OrderReplacedDecoder();
+    private final TradeBrokenDecoder tradeBroken = new TradeBrokenDecoder();
     private final OrderEntry orderEntry;
     private final GatewayMetrics metrics;
 
@@ -83,6 +85,12 @@ final class EngineEventAdapter implements FragmentHandler
                 replaced.wrap(buffer, bodyOffset, blockLength, version);
                 orderEntry.onOrderReplaced(replaced.timestampNs(), replaced.clientOrderId(),
                     replaced.newClientOrderId(), replaced.newOrderId(), replaced.quantity(), replaced.price());
+            }
+            case TradeBrokenDecoder.TEMPLATE_ID ->
+            {
+                tradeBroken.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onTradeBroken(tradeBroken.timestampNs(), tradeBroken.matchNumber(),
+                    tradeBroken.takerClientOrderId(), tradeBroken.makerClientOrderId(), tradeBroken.reason());
             }
             case OrderAddedDecoder.TEMPLATE_ID ->
             {

@@ -44,6 +44,7 @@ final class GatewayMetrics
     final CounterDataPoint rejectedOut;
     final CounterDataPoint orderModifiedOut;
     final CounterDataPoint aiqCanceledOut;
+    final CounterDataPoint brokenTradeOut;
     final CounterDataPoint cancelOnDisconnect;
     final GaugeDataPoint sessions;
     final GaugeDataPoint pendingLogins;
@@ -86,6 +87,7 @@ final class GatewayMetrics
         rejectedOut = out.labelValues("rejected");
         orderModifiedOut = out.labelValues("order_modified");
         aiqCanceledOut = out.labelValues("aiq_canceled");
+        brokenTradeOut = out.labelValues("broken_trade");
         final Counter rejectCounter = Counter.builder().withoutExemplars().name("bourse_gateway_rejects_total")
             .help("Requests refused, by cause").labelNames("reason").register(registry);
         final RejectCause[] causes = RejectCause.values();

@@ -59,11 +59,19 @@ import java.util.ArrayDeque;
  * are journaled in the session as usual, for the next login to replay (at a gateway stop the cancels are sent, but
  * the stopped gateway hears no answer).
  * <p>
+ * An engine TradeBroken (an operator broke an execution) is answered with OUCH 4.2 Broken Trade, with the match
+ * number and the reason, to the session of each side this gateway owns, whether or not the order is still open: the
+ * session and token of every order that traded today are kept ({@link TradedOrders}). Nothing else changes: a broken
+ * trade restores no shares to the order, and the risk limits keep counting the execution.
+ * <p>
  * The order latency runs from an Enter or Replace Order to the engine's Accepted, Replaced or Rejected; a cancel or
  * modify may legitimately get no answer, so it is not timed.
  */
 final class OrderEntry
 {
+    /** Orders that traded held before the registry first grows (doubling). */
+    private static final int TRADED_ORDERS_INITIAL_CAPACITY = 16 * 1024;
+
     private final int gatewayId;
     private final long maxOrderShares;
     private final SymbolDirectory symbols;
@@ -74,6 +82,7 @@ final class OrderEntry
     private final DutyCycleClock clock;
     private final Long2ObjectHashMap<OrderState> orders = new Long2ObjectHashMap<>();
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
+    private final TradedOrders tradedOrders = new TradedOrders(TRADED_ORDERS_INITIAL_CAPACITY);
     private final long[] preventedSequenceNumbers;
     private final long[] preventedPrices;
 
@@ -406,6 +415,34 @@ final class OrderEntry
     }
 
     /**
+     * Engine TradeBroken: OUCH 4.2 Broken Trade to the taker's session and the maker's when this gateway owns them,
+     * with the order's token, the match number and the reason. An own order that never traded here (e.g. before a
+     * gateway restart) is counted as an unmatched event.
+     *
+     * @param timestampNs        event time.
+     * @param matchNumber        the broken execution's match number.
+     * @param takerClientOrderId the incoming order of the execution.
+     * @param makerClientOrderId the resting order of the execution.
+     * @param reason             OUCH 4.2 Broken Trade reason: E erroneous, C consent, S supervisory, X external.
+     */
+    void onTradeBroken(
+        final long timestampNs,
+        final long matchNumber,
+        final long takerClientOrderId,
+        final long makerClientOrderId,
+        final byte reason)
+    {
+        if (isOwn(takerClientOrderId))
+        {
+            brokenTrade(timestampNs, matchNumber, takerClientOrderId, reason);
+        }
+        if (isOwn(makerClientOrderId))
+        {
+            brokenTrade(timestampNs, matchNumber, makerClientOrderId, reason);
+        }
+    }
+
+    /**
      * Engine OrderCanceled: to the owner, Order Modified when it answers a Modify Order, AIQ Canceled for self-match
      * prevention ('Q'), otherwise Canceled with the engine's reason as it is: U user requested, I immediate or cancel,
      * T timeout (good-till-seconds expiry), E closed.
@@ -502,9 +539,23 @@ final class OrderEntry
             return;
         }
         order.openShares = leaves;
+        tradedOrders.onExecuted(order);
         ouch.executed(order, timestampNs, quantity, price, liquidityFlag, matchNumber);
         answerModifies(order, timestampNs);
         releaseIfDone(order);
+    }
+
+    private void brokenTrade(
+        final long timestampNs, final long matchNumber, final long clientOrderId, final byte reason)
+    {
+        final int index = tradedOrders.find(clientOrderId);
+        if (TradedOrders.MISSING == index)
+        {
+            metrics.unmatchedEvents.inc();
+            return;
+        }
+        ouch.brokenTrade(tradedOrders.session(index), timestampNs, tradedOrders.tokens(),
+            TradedOrders.tokenOffset(index), matchNumber, reason);
     }
 
     private void aiqCanceled(

@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.ouch.AiqCanceled;
+import io.bourse.ouch.BrokenTrade;
 import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
@@ -26,6 +27,7 @@ final class OuchProxy
     private final OrderRejected rejected = new OrderRejected();
     private final OrderModified modified = new OrderModified();
     private final AiqCanceled aiqCanceled = new AiqCanceled();
+    private final BrokenTrade brokenTrade = new BrokenTrade();
     private final GatewayMetrics metrics;
 
     /**
@@ -217,6 +219,35 @@ final class OuchProxy
             .matchNumber(matchNumber);
         order.session.commit(OrderExecuted.LENGTH);
         metrics.executedOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Broken Trade: an execution of the order was broken by the exchange; the order's state is unchanged.
+     *
+     * @param session     the session the order was entered on.
+     * @param timestampNs the engine's event time.
+     * @param tokens      buffer holding the order's token.
+     * @param tokenOffset where the 14 bytes of the token start.
+     * @param matchNumber the broken execution's match number.
+     * @param reason      {@link Ouch42#BROKEN_TRADE_ERRONEOUS}, {@link Ouch42#BROKEN_TRADE_CONSENT},
+     *                    {@link Ouch42#BROKEN_TRADE_SUPERVISORY} or {@link Ouch42#BROKEN_TRADE_EXTERNAL}.
+     */
+    void brokenTrade(
+        final UserSession session,
+        final long timestampNs,
+        final DirectBuffer tokens,
+        final int tokenOffset,
+        final long matchNumber,
+        final byte reason)
+    {
+        final SessionJournal journal = session.journal();
+        brokenTrade.wrapAndApplyType(journal.buffer(), journal.claim(BrokenTrade.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(tokens, tokenOffset)
+            .matchNumber(matchNumber)
+            .reason(reason);
+        session.commit(BrokenTrade.LENGTH);
+        metrics.brokenTradeOut.inc();
     }
 
     /**

@@ -9,6 +9,7 @@ import io.bourse.sbe.engine.OrderCanceledEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderRejectedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.TradeBrokenEncoder;
 import io.bourse.sbe.engine.Side;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -119,6 +120,26 @@ final class EngineEvents
             .newOrderId(newOrderId);
         Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + OrderReplacedEncoder.symbolEncodingOffset());
         encoder.side(side).quantity(quantity).price(price).bookUpdate(BookUpdate.REPLACED).display((byte)'Y');
+        return deliver(encoder.encodedLength());
+    }
+
+    int tradeBroken(
+        final long timestampNs, final long matchNumber, final String symbol, final long quantity, final long price,
+        final long takerClientOrderId, final long takerOrderId, final long makerClientOrderId,
+        final long makerOrderId, final byte reason)
+    {
+        final TradeBrokenEncoder encoder = new TradeBrokenEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .matchNumber(matchNumber);
+        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + TradeBrokenEncoder.symbolEncodingOffset());
+        encoder.quantity(quantity)
+            .price(price)
+            .takerClientOrderId(takerClientOrderId)
+            .makerClientOrderId(makerClientOrderId)
+            .takerOrderId(takerOrderId)
+            .makerOrderId(makerOrderId)
+            .reason(reason);
         return deliver(encoder.encodedLength());
     }
 

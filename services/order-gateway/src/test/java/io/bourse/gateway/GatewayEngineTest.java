@@ -1,5 +1,7 @@
 package io.bourse.gateway;
 
+import io.aeron.Aeron;
+import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.StreamLayout;
@@ -12,6 +14,7 @@ import io.bourse.engine.EngineService;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.AiqCanceledMessage;
+import io.bourse.gateway.OuchMessages.Broken;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Executed;
 import io.bourse.gateway.OuchMessages.Modified;
@@ -24,6 +27,8 @@ import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.ModifyOrder;
 import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -66,12 +71,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GatewayEngineTest
 {
     private static final String SESSION = "S20250103";
-    private static final String[] USERS = {"cod01", "keep01", "stp01", "stp02", "fld01", "junk01", "mod01", "mod02"};
+    private static final String[] USERS = {
+        "cod01", "keep01", "stp01", "stp02", "fld01", "junk01", "mod01", "mod02", "brk01", "brk02"};
     private static final String[] IGNORED = {"timestamp", "orderReferenceNumber", "matchNumber"};
 
     @TempDir
     private static Path journalDir;
     private static MediaDriver driver;
+    private static StreamLayout layout;
     private static EngineService shard0;
     private static EngineService shard1;
     private static GatewayService gateway;
@@ -87,8 +94,7 @@ class GatewayEngineTest
             .threadingMode(ThreadingMode.SHARED)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true));
-        final StreamLayout layout =
-            StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
+        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
         final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1");
         shard0 = launchShard(0, layout, symbols);
         shard1 = launchShard(1, layout, symbols);
@@ -206,6 +212,29 @@ class GatewayEngineTest
     }
 
     @Test
+    void shouldSendBrokenTradeToBothFilledOrdersWhenTheShardBreaksTheirTrade() throws Exception
+    {
+        try (TestClient seller = login("brk01", 1);
+            TestClient buyer = login("brk02", 1);
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            Publication commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(0)))
+        {
+            enterOrder(seller, "BS1", "GOOG", Ouch42.SIDE_SELL, 100, 1_770_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            assertThat(seller.await(3).get(2)).isInstanceOf(Accepted.class);
+            enterOrder(buyer, "BB1", "GOOG", Ouch42.SIDE_BUY, 100, 1_770_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            final long matchNumber = ((Executed)buyer.await(4).get(3)).matchNumber();
+            assertThat(seller.await(4).get(3)).isInstanceOf(Executed.class);
+
+            breakTrade(commands, "GOOG", matchNumber, Ouch42.BROKEN_TRADE_ERRONEOUS);
+
+            assertThat(seller.await(5).get(4)).usingRecursiveComparison().ignoringFields("timestamp")
+                .isEqualTo(new Broken(0, "BS1", matchNumber, 'E'));
+            assertThat(buyer.await(5).get(4)).usingRecursiveComparison().ignoringFields("timestamp")
+                .isEqualTo(new Broken(0, "BB1", matchNumber, 'E'));
+        }
+    }
+
+    @Test
     void shouldAcceptEveryOrderOfOneSessionWhileOtherConnectionsFloodGarbage() throws Exception
     {
         final int orders = 200;
@@ -297,6 +326,24 @@ class GatewayEngineTest
         buffer.putByte(0, (byte)'?');
         buffer.putLong(1, 0xDEAD_BEEF_CAFE_BABEL);
         return 9;
+    }
+
+    private static void breakTrade(
+        final Publication commands, final String symbol, final long matchNumber, final byte reason)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final BreakTradeEncoder encoder = new BreakTradeEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(1)
+            .matchNumber(matchNumber)
+            .reason(reason);
+        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + BreakTradeEncoder.symbolEncodingOffset());
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (commands.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) < 0)
+        {
+            assertThat(System.nanoTime()).isLessThan(deadlineNs);
+            Thread.yield();
+        }
     }
 
     private static EngineService launchShard(

@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Broken;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Executed;
 import io.bourse.gateway.OuchMessages.Rejected;
@@ -231,6 +232,35 @@ class OrderEntryTest
             new Accepted(T2, "B1", 'B', 60, "MSFT", PRICE + 100, 0, "BOBS", 'Y', 11, 'A', 'N', 0, 'N', 'L', ' '),
             new Executed(T2, "B1", 60, PRICE, 'R', 5)));
         assertThat(orderEntry.openOrderCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldSendBrokenTradeToBothSidesWhenAnExecutionOfFilledOrdersIsBroken()
+    {
+        enter(alice, "S1", 'S', 100, "MSFT", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 10, "MSFT", Side.SELL, 100, PRICE, DAY);
+        enter(bob, "B1", 'B', 100, "MSFT", PRICE, DAY, "");
+        events.accepted(T2, id(2, 1), 11, "MSFT", Side.BUY, 100, PRICE, DAY);
+        events.executed(T2, 5, "MSFT", 60, PRICE, id(2, 1), 11, Side.BUY, id(1, 1), 10, 40, 40);
+        events.executed(T2, 6, "MSFT", 40, PRICE, id(2, 1), 11, Side.BUY, id(1, 1), 10, 0, 0);
+
+        events.tradeBroken(T2 + 1, 5, "MSFT", 60, PRICE, id(2, 1), 11, id(1, 1), 10, Ouch42.BROKEN_TRADE_SUPERVISORY);
+        events.tradeBroken(T2 + 2, 7, "MSFT", 10, PRICE, (2L << 56) | 1, 12, id(1, 2), 13,
+            Ouch42.BROKEN_TRADE_ERRONEOUS);
+
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
+            new Accepted(T1, "S1", 'S', 100, "MSFT", PRICE, DAY, "DEMO", 'Y', 10, 'A', 'N', 0, 'N', 'L', ' '),
+            new Executed(T2, "S1", 60, PRICE, 'A', 5),
+            new Executed(T2, "S1", 40, PRICE, 'A', 6),
+            new Broken(T2 + 1, "S1", 5, 'S')));
+        assertThat(OuchMessages.of(bob)).isEqualTo(List.of(
+            new Accepted(T2, "B1", 'B', 100, "MSFT", PRICE, DAY, "BOBS", 'Y', 11, 'A', 'N', 0, 'N', 'L', ' '),
+            new Executed(T2, "B1", 60, PRICE, 'R', 5),
+            new Executed(T2, "B1", 40, PRICE, 'R', 6),
+            new Broken(T2 + 1, "B1", 5, 'S')));
+        assertThat(orderEntry.openOrderCount()).isZero();
+        assertThat(Metrics.counter(registry, "bourse_gateway_unmatched_events_total", null)).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_messages_out_total", "broken_trade")).isEqualTo(2);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.bourse.gateway;
 
 import io.bourse.common.config.Symbols;
 import io.bourse.ouch.AiqCanceled;
+import io.bourse.ouch.BrokenTrade;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
@@ -52,6 +53,10 @@ final class OuchMessages
     }
 
     record Modified(long timestamp, String token, char side, long shares)
+    {
+    }
+
+    record Broken(long timestamp, String token, long matchNumber, char reason)
     {
     }
 
@@ -150,6 +155,11 @@ final class OuchMessages
             final AiqCanceled m = new AiqCanceled().wrap(buffer, offset);
             return new AiqCanceledMessage(m.timestamp(), m.orderTokenAsString(), m.decrementShares(),
                 (char)m.reason(), m.quantityPreventedFromTrading(), m.executionPrice(), (char)m.liquidityFlag());
+        }
+        if (BrokenTrade.TYPE == type && BrokenTrade.LENGTH == length)
+        {
+            final BrokenTrade m = new BrokenTrade().wrap(buffer, offset);
+            return new Broken(m.timestamp(), m.orderTokenAsString(), m.matchNumber(), (char)m.reason());
         }
         throw new AssertionError("not an OUCH 4.2 outbound message: type " + (char)type + " length " + length);
     }
