@@ -9,8 +9,17 @@ import java.nio.ByteOrder;
  * Every OUCH 4.2 Order Token a session used today, mapped to a long value (the order's clientOrderId, or
  * {@link #USED} for a token that was rejected). Tokens are day-unique, so entries are never removed. Open addressing
  * with linear probing over the 14 token bytes held as two longs, each entry's two longs and value side by side in one
- * array, so that a lookup in a table far larger than the caches costs one cache miss, not three: lookups and inserts
- * do not allocate; the table doubles when half full.
+ * page, so that a lookup in a table far larger than the caches costs one cache miss, not three: lookups and inserts
+ * do not allocate. A slot takes 24 bytes and the table has 2 to 4 slots per token: 48 to 96 MB per million tokens,
+ * up to 144 MB while it grows.
+ * <p>
+ * The table doubles when half full, in steps so that no call does work in proportion to the number of tokens (a
+ * one-shot rehash of a few hundred thousand tokens, one cache miss each, with a zeroed array of tens of MB, stalled
+ * the gateway thread for tens of ms): the new table is a set of pages of at most {@link #PAGE_SLOTS} slots (3 MiB
+ * each), one allocated by each {@link #put}; then each {@link #put} moves the entries of the next
+ * {@link #MIGRATE_SLOTS} slots of the old table into it. Meanwhile new tokens go into the new table, lookups check the
+ * new table, then the old, and a token not moved yet is updated where it is. The old table is dropped once every slot
+ * has moved, after one put per {@link #MIGRATE_SLOTS} of its slots, well before the new table is half full.
  */
 final class TokenIndex
 {
@@ -18,23 +27,53 @@ final class TokenIndex
     static final long MISSING = 0;
     /** Value of a token that was used but names no order (it was rejected). */
     static final long USED = -1;
+    /** Largest page of a table, in slots; a power of two. */
+    static final int PAGE_SLOTS = 1 << 17;
+    /** Slots of the old table moved per {@link #put} while the table grows. */
+    static final int MIGRATE_SLOTS = 8;
 
     private static final ByteOrder ORDER = ByteOrder.BIG_ENDIAN;
     /** An entry: the token's high long, its low long, the value. */
     private static final int ENTRY_LONGS = 3;
     private static final int LOW = 1;
     private static final int VALUE = 2;
+    /** Returned by {@link #find} for a token the table does not hold. */
+    private static final int ABSENT = -1;
 
-    private long[] entries;
-    private int mask;
+    private final int pageSlots;
+    private Table table;
     private int size;
+    /** The table whose pages are being allocated before it replaces {@link #table}, else null. */
+    private Table next;
+    /** The table being moved into {@link #table}, else null. */
+    private Table old;
+    /** Next slot of {@link #old} to move. */
+    private int migrated;
 
     /**
      * @param initialCapacity expected number of tokens; rounded up to a power of two and doubled.
      */
     TokenIndex(final int initialCapacity)
     {
-        allocate(Integer.highestOneBit(Math.max(8, initialCapacity) * 2 - 1) * 2);
+        this(initialCapacity, PAGE_SLOTS);
+    }
+
+    /**
+     * @param initialCapacity expected number of tokens; rounded up to a power of two and doubled.
+     * @param pageSlots       largest page of a table, in slots; a power of two.
+     */
+    TokenIndex(final int initialCapacity, final int pageSlots)
+    {
+        if (Integer.bitCount(pageSlots) != 1)
+        {
+            throw new IllegalArgumentException("pageSlots must be a power of two: " + pageSlots);
+        }
+        this.pageSlots = pageSlots;
+        table = new Table(Integer.highestOneBit(Math.max(8, initialCapacity) * 2 - 1) * 2, pageSlots);
+        while (!table.allocatePage())
+        {
+            // all pages up front: nothing to spread the work over yet
+        }
     }
 
     /**
@@ -46,20 +85,22 @@ final class TokenIndex
     {
         final long high = high(buffer, offset);
         final long low = low(buffer, offset);
-        final long[] entries = this.entries;
-        for (int i = hash(high, low) & mask; ; i = (i + 1) & mask)
+        final int hash = hash(high, low);
+        int slot = find(table, hash, high, low);
+        if (ABSENT != slot)
         {
-            final int entry = i * ENTRY_LONGS;
-            final long value = entries[entry + VALUE];
-            if (MISSING == value || (entries[entry] == high && entries[entry + LOW] == low))
-            {
-                return value;
-            }
+            return table.value(slot);
         }
+        if (null != old && ABSENT != (slot = find(old, hash, high, low)))
+        {
+            return old.value(slot);
+        }
+        return MISSING;
     }
 
     /**
-     * Sets a token's value, adding the token when new.
+     * Sets a token's value, adding the token when new; while the table grows, also allocates a page of the new table
+     * or moves up to {@link #MIGRATE_SLOTS} slots of the old one.
      *
      * @param buffer holding the 14 token bytes.
      * @param offset of the first byte.
@@ -71,10 +112,19 @@ final class TokenIndex
         {
             throw new IllegalArgumentException("value must not be MISSING");
         }
-        if (insert(high(buffer, offset), low(buffer, offset), value) && ++size * 2 > mask + 1)
+        final long high = high(buffer, offset);
+        final long low = low(buffer, offset);
+        final int hash = hash(high, low);
+        final int oldSlot = null == old ? ABSENT : find(old, hash, high, low);
+        if (oldSlot >= migrated)
         {
-            rehash();
+            old.pages[oldSlot >>> old.shift][(oldSlot & old.pageMask) * ENTRY_LONGS + VALUE] = value;
         }
+        else if (insert(table, hash, high, low, value) && ++size * 2 > table.mask + 1 && null == next && null == old)
+        {
+            next = new Table((table.mask + 1) * 2, pageSlots);
+        }
+        grow();
     }
 
     /** @return number of tokens held. */
@@ -83,44 +133,86 @@ final class TokenIndex
         return size;
     }
 
-    private boolean insert(final long high, final long low, final long value)
+    /** @return true while the table grows: a new table's pages are being allocated or the old table moved. */
+    boolean isGrowing()
     {
-        final long[] entries = this.entries;
-        for (int i = hash(high, low) & mask; ; i = (i + 1) & mask)
+        return null != next || null != old;
+    }
+
+    private void grow()
+    {
+        if (null != next)
         {
-            final int entry = i * ENTRY_LONGS;
-            if (MISSING == entries[entry + VALUE])
+            if (next.allocatePage())
             {
-                entries[entry] = high;
-                entries[entry + LOW] = low;
-                entries[entry + VALUE] = value;
+                old = table;
+                table = next;
+                next = null;
+                migrated = 0;
+            }
+        }
+        else if (null != old)
+        {
+            final Table old = this.old;
+            final int end = Math.min(migrated + MIGRATE_SLOTS, old.mask + 1);
+            for (int slot = migrated; slot < end; slot++)
+            {
+                final long[] page = old.pages[slot >>> old.shift];
+                final int entry = (slot & old.pageMask) * ENTRY_LONGS;
+                final long value = page[entry + VALUE];
+                if (MISSING != value)
+                {
+                    final long high = page[entry];
+                    final long low = page[entry + LOW];
+                    insert(table, hash(high, low), high, low, value);
+                }
+            }
+            migrated = end;
+            if (end > old.mask)
+            {
+                this.old = null;
+            }
+        }
+    }
+
+    private static int find(final Table table, final int hash, final long high, final long low)
+    {
+        final long[][] pages = table.pages;
+        for (int slot = hash & table.mask; ; slot = (slot + 1) & table.mask)
+        {
+            final long[] page = pages[slot >>> table.shift];
+            final int entry = (slot & table.pageMask) * ENTRY_LONGS;
+            if (MISSING == page[entry + VALUE])
+            {
+                return ABSENT;
+            }
+            if (page[entry] == high && page[entry + LOW] == low)
+            {
+                return slot;
+            }
+        }
+    }
+
+    private static boolean insert(final Table table, final int hash, final long high, final long low, final long value)
+    {
+        final long[][] pages = table.pages;
+        for (int slot = hash & table.mask; ; slot = (slot + 1) & table.mask)
+        {
+            final long[] page = pages[slot >>> table.shift];
+            final int entry = (slot & table.pageMask) * ENTRY_LONGS;
+            if (MISSING == page[entry + VALUE])
+            {
+                page[entry] = high;
+                page[entry + LOW] = low;
+                page[entry + VALUE] = value;
                 return true;
             }
-            if (entries[entry] == high && entries[entry + LOW] == low)
+            if (page[entry] == high && page[entry + LOW] == low)
             {
-                entries[entry + VALUE] = value;
+                page[entry + VALUE] = value;
                 return false;
             }
         }
-    }
-
-    private void rehash()
-    {
-        final long[] old = entries;
-        allocate((mask + 1) * 2);
-        for (int entry = 0; entry < old.length; entry += ENTRY_LONGS)
-        {
-            if (MISSING != old[entry + VALUE])
-            {
-                insert(old[entry], old[entry + LOW], old[entry + VALUE]);
-            }
-        }
-    }
-
-    private void allocate(final int capacity)
-    {
-        entries = new long[capacity * ENTRY_LONGS]; // zeros: every value MISSING
-        mask = capacity - 1;
     }
 
     private static long high(final DirectBuffer buffer, final int offset)
@@ -139,5 +231,36 @@ final class TokenIndex
     {
         final long h = (high * 0x9E37_79B9_7F4A_7C15L) ^ (low * 0xC2B2_AE3D_27D4_EB4FL);
         return (int)(h ^ (h >>> 29));
+    }
+
+    /** A power-of-two number of slots in equal pages: slot s is entry s % page slots of page s / page slots. */
+    private static final class Table
+    {
+        final long[][] pages;
+        final int mask;
+        final int shift;
+        final int pageMask;
+        private int allocated;
+
+        Table(final int capacity, final int largestPage)
+        {
+            final int pageSlots = Math.min(capacity, largestPage);
+            pages = new long[capacity / pageSlots][];
+            mask = capacity - 1;
+            shift = Integer.numberOfTrailingZeros(pageSlots);
+            pageMask = pageSlots - 1;
+        }
+
+        /** @return true once every page is allocated, with this call's page. */
+        boolean allocatePage()
+        {
+            pages[allocated++] = new long[(pageMask + 1) * ENTRY_LONGS]; // zeros: every value MISSING
+            return allocated == pages.length;
+        }
+
+        long value(final int slot)
+        {
+            return pages[slot >>> shift][(slot & pageMask) * ENTRY_LONGS + VALUE];
+        }
     }
 }
