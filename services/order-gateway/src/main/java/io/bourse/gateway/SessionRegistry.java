@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -554,7 +553,7 @@ final class SessionRegistry
             final SessionJournal journal = journals.journal(user.username());
             journal.sessionIndex(nextSessionIndex);
             final UserSession session = new UserSession(
-                user.username(), packFirm(user.firm()), gatewayId, nextSessionIndex++, journal, metrics);
+                user.username(), Ouch42.packFirm(user.firm()), gatewayId, nextSessionIndex++, journal, metrics);
             users.put(user.username(), session);
             sessions.add(session);
             return session;
@@ -564,11 +563,5 @@ final class SessionRegistry
             metrics.error(GatewayError.JOURNAL_FAILED, user.username(), ex);
             return null;
         }
-    }
-
-    private static int packFirm(final String firm)
-    {
-        final byte[] bytes = String.format("%-4s", firm).getBytes(StandardCharsets.US_ASCII);
-        return ((bytes[0] & 0xFF) << 24) | ((bytes[1] & 0xFF) << 16) | ((bytes[2] & 0xFF) << 8) | (bytes[3] & 0xFF);
     }
 }

@@ -1,15 +1,8 @@
 package io.bourse.gateway;
 
 import com.sun.management.UnixOperatingSystemMXBean;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
-import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
-import io.bourse.common.config.Settings;
-import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
-import io.bourse.engine.EngineContext;
-import io.bourse.engine.EngineService;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
@@ -27,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -43,7 +35,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
@@ -71,9 +62,7 @@ class GatewayCapacityTest
 
     @TempDir
     private static Path journalDir;
-    private static MediaDriver driver;
-    private static EngineService shard0;
-    private static EngineService shard1;
+    private static EngineShards engine;
     private static GatewayService gateway;
 
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
@@ -81,17 +70,7 @@ class GatewayCapacityTest
     @BeforeAll
     static void start()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
-                "bourse-gateway-capacity-test-" + UUID.randomUUID()).getAbsolutePath())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        final StreamLayout layout =
-            StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
-        final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1");
-        shard0 = launchShard(0, layout, symbols);
-        shard1 = launchShard(1, layout, symbols);
+        engine = new EngineShards("gateway-capacity-test", Map.of());
         final List<String> credentials = new ArrayList<>();
         for (int i = 0; i < SESSIONS; i++)
         {
@@ -108,15 +87,15 @@ class GatewayCapacityTest
             .journalDir(journalDir.toString())
             .socketSendBufferBytes(16 * 1024)
             .credentials(Credentials.parse(credentials))
-            .streamLayout(layout)
-            .symbolDirectory(symbols)
+            .streamLayout(engine.layout())
+            .symbolDirectory(EngineShards.SYMBOLS)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }
 
     @AfterAll
     static void stop()
     {
-        CloseHelper.closeAll(gateway, shard0, shard1, driver);
+        CloseHelper.closeAll(gateway, engine);
     }
 
     @Test
@@ -306,18 +285,6 @@ class GatewayCapacityTest
     private static String user(final int i)
     {
         return String.format("c%04d", i);
-    }
-
-    private static EngineService launchShard(
-        final int shardId, final StreamLayout layout, final SymbolDirectory symbols)
-    {
-        return EngineService.launch(new EngineContext()
-            .shardId(shardId)
-            .metricsPort(0)
-            .jvmMetrics(false)
-            .streamLayout(layout)
-            .symbolDirectory(symbols)
-            .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }
 
     /**

@@ -2,15 +2,8 @@ package io.bourse.gateway;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
-import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
-import io.bourse.common.config.Settings;
-import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
-import io.bourse.engine.EngineContext;
-import io.bourse.engine.EngineService;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.AiqCanceledMessage;
@@ -38,7 +31,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -52,7 +44,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,10 +68,7 @@ class GatewayEngineTest
 
     @TempDir
     private static Path journalDir;
-    private static MediaDriver driver;
-    private static StreamLayout layout;
-    private static EngineService shard0;
-    private static EngineService shard1;
+    private static EngineShards engine;
     private static GatewayService gateway;
 
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
@@ -88,16 +76,7 @@ class GatewayEngineTest
     @BeforeAll
     static void start()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
-                "bourse-gateway-engine-test-" + UUID.randomUUID()).getAbsolutePath())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
-        final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1");
-        shard0 = launchShard(0, layout, symbols);
-        shard1 = launchShard(1, layout, symbols);
+        engine = new EngineShards("gateway-engine-test", Map.of("STPF", SelfTradePrevention.DECREMENT));
         final List<String> credentials = new ArrayList<>();
         for (final String user : USERS)
         {
@@ -112,15 +91,15 @@ class GatewayEngineTest
             .journalDir(journalDir.toString())
             .credentials(Credentials.parse(credentials))
             .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("keep01,,,,,,N"), Map.of()))
-            .streamLayout(layout)
-            .symbolDirectory(symbols)
+            .streamLayout(engine.layout())
+            .symbolDirectory(EngineShards.SYMBOLS)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }
 
     @AfterAll
     static void stop()
     {
-        CloseHelper.closeAll(gateway, shard0, shard1, driver);
+        CloseHelper.closeAll(gateway, engine);
     }
 
     @Test
@@ -216,8 +195,9 @@ class GatewayEngineTest
     {
         try (TestClient seller = login("brk01", 1);
             TestClient buyer = login("brk02", 1);
-            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-            Publication commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(0)))
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(engine.aeronDirectoryName()));
+            Publication commands = aeron.addExclusivePublication(engine.layout().commandChannel(),
+                engine.layout().commandStreamId(0)))
         {
             enterOrder(seller, "BS1", "GOOG", Ouch42.SIDE_SELL, 100, 1_770_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
             assertThat(seller.await(3).get(2)).isInstanceOf(Accepted.class);
@@ -344,19 +324,6 @@ class GatewayEngineTest
             assertThat(System.nanoTime()).isLessThan(deadlineNs);
             Thread.yield();
         }
-    }
-
-    private static EngineService launchShard(
-        final int shardId, final StreamLayout layout, final SymbolDirectory symbols)
-    {
-        return EngineService.launch(new EngineContext()
-            .shardId(shardId)
-            .metricsPort(0)
-            .jvmMetrics(false)
-            .firmSelfTradePrevention(Map.of("STPF", SelfTradePrevention.DECREMENT))
-            .streamLayout(layout)
-            .symbolDirectory(symbols)
-            .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }
 
     /**

@@ -1,0 +1,79 @@
+package io.bourse.gateway;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.engine.EngineContext;
+import io.bourse.engine.EngineService;
+import io.bourse.engine.match.SelfTradePrevention;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+
+import java.io.File;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The real matching engine for gateway tests: an embedded media driver (shared threading, its own directory under
+ * java.io.tmpdir, deleted on start and close) and engine shards 0 and 1 trading {@link #SYMBOLS}, idling 1 ms.
+ */
+final class EngineShards implements AutoCloseable
+{
+    /** The symbols and their shards. */
+    static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1");
+
+    private final MediaDriver driver;
+    private final StreamLayout layout;
+    private final EngineService shard0;
+    private final EngineService shard1;
+
+    /**
+     * @param name                    names the driver's directory.
+     * @param firmSelfTradePrevention per-firm self-trade prevention modes of both shards.
+     */
+    EngineShards(final String name, final Map<String, SelfTradePrevention> firmSelfTradePrevention)
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
+                "bourse-" + name + "-" + UUID.randomUUID()).getAbsolutePath())
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
+        shard0 = launchShard(0, firmSelfTradePrevention);
+        shard1 = launchShard(1, firmSelfTradePrevention);
+    }
+
+    /** @return the stream layout on the driver's directory, for the gateway and any other client. */
+    StreamLayout layout()
+    {
+        return layout;
+    }
+
+    /** @return the driver's directory. */
+    String aeronDirectoryName()
+    {
+        return driver.aeronDirectoryName();
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(shard0, shard1, driver);
+    }
+
+    private EngineService launchShard(
+        final int shardId, final Map<String, SelfTradePrevention> firmSelfTradePrevention)
+    {
+        return EngineService.launch(new EngineContext()
+            .shardId(shardId)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .firmSelfTradePrevention(firmSelfTradePrevention)
+            .streamLayout(layout)
+            .symbolDirectory(SYMBOLS)
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+}
