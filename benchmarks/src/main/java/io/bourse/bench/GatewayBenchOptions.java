@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
  * @param idle            idle strategy of the server threads (gateway, engine shards and the floor's echo server),
  *                        by name as {@link AgentLaunch#idleStrategy(Settings)} knows them: {@code backoff},
  *                        {@code busy}, {@code yield} or {@code sleep}.
+ * @param layout          whether the gateway and the engine shards share one thread or have one each.
  * @param driverThreading threading mode of the embedded media driver.
  * @param hgrmDir         directory to write one {@code .hgrm} percentile distribution per path and rate into, or null.
  */
@@ -35,6 +36,7 @@ public record GatewayBenchOptions(
     double warmupSeconds,
     double measureSeconds,
     String idle,
+    ThreadLayout layout,
     ThreadingMode driverThreading,
     Path hgrmDir)
 {
@@ -50,6 +52,8 @@ public record GatewayBenchOptions(
     public static final double DEFAULT_MEASURE_SECONDS = 5;
     /** Default server idle strategy: {@code backoff}, every Bourse service's default. */
     public static final String DEFAULT_IDLE = "backoff";
+    /** Default thread layout: the gateway and the shards share one thread, so a 2-core host keeps a core free. */
+    public static final String DEFAULT_LAYOUT_NAME = "SHARED";
     /** Default driver threading mode: one driver thread (nothing moves through it over {@code aeron:ipc}). */
     public static final String DEFAULT_DRIVER_THREADING_NAME = "SHARED";
     /** Most shards: one symbol each from {@link #SYMBOLS}. */
@@ -89,6 +93,10 @@ public record GatewayBenchOptions(
         if (!(measureSeconds > 0) || measureSeconds > TimeUnit.HOURS.toSeconds(1))
         {
             throw new IllegalArgumentException("--seconds must be more than 0 and at most 3600: " + measureSeconds);
+        }
+        if (null == layout)
+        {
+            throw new IllegalArgumentException("--layout must be SHARED or DEDICATED");
         }
         if (null == driverThreading || ThreadingMode.INVOKER == driverThreading)
         {

@@ -27,8 +27,8 @@ import java.util.function.Function;
  * <p>Both paths are driven alike: N connections from one client thread ({@link OpenLoopClient}), open loop at each
  * rate of the list (total over the connections), warm-up then measured window, round trips from each request's
  * intended send time to the read that brought its answer (coordinated-omission corrected) into an HdrHistogram
- * ({@link RoundTripRecorder}). At each rate the floor runs first, then the gateway. The servers' threads (echo server,
- * gateway, engine shards) share one idle strategy; the client yields between empty duty cycles and never sleeps.
+ * ({@link RoundTripRecorder}). At each rate the floor runs first, then the gateway. The gateway and the engine shards
+ * share one thread or have one each ({@link ThreadLayout}); the servers' threads share one idle strategy; the client yields between empty duty cycles and never sleeps.
  * The report gives per rate and path the achieved rate and p50/p90/p99/p99.9/max, the ratio gateway / floor per
  * percentile, and the highest rate each path sustained with p99 under 1 ms.
  */
@@ -116,9 +116,7 @@ public final class GatewayBenchmark
                 runSteps(options,
                     new OpenLoopClient(FLOOR, floor, sessions,
                         List.of(ThreadActivity.find(echo.roleName(), "TCP echo thread"))),
-                    new OpenLoopClient(GATEWAY, sessions, floor, List.of(
-                        ThreadActivity.find(GATEWAY_THREAD, "gateway thread"),
-                        ThreadActivity.find(ENGINE_THREAD, "engine shards"))),
+                    new OpenLoopClient(GATEWAY, sessions, floor, exchangeThreads(options)),
                     results, out);
             }
             catch (final IOException ex)
@@ -162,12 +160,23 @@ public final class GatewayBenchmark
         }
     }
 
+    private static List<ThreadActivity> exchangeThreads(final GatewayBenchOptions options)
+    {
+        return ThreadLayout.SHARED == options.layout() ?
+            List.of(ThreadActivity.find(InProcessExchange.SHARED_THREAD, "exchange thread (gateway+engine)")) :
+            List.of(ThreadActivity.find(GATEWAY_THREAD, "gateway thread"),
+                ThreadActivity.find(ENGINE_THREAD, "engine shards"));
+    }
+
     private static void describe(final GatewayBenchOptions options, final PrintStream out)
     {
+        final String shards = options.shards() + " engine shard" + (1 == options.shards() ? "" : "s");
         out.printf(Locale.ROOT, "threads: 1 client (every connection of the path under test, yields between empty " +
-            "duty cycles, never sleeps), 1 TCP echo server, 1 order gateway, %d engine shard%s (idle %s each), " +
-            "media driver %s%n", options.shards(), 1 == options.shards() ? "" : "s", options.idle(),
-            options.driverThreading());
+            "duty cycles, never sleeps), 1 TCP echo server, %s, idle %s, media driver %s%n",
+            ThreadLayout.SHARED == options.layout() ?
+                "1 shared exchange thread running the order gateway and " + shards :
+                "1 order gateway thread and 1 thread for each of " + shards,
+            options.idle(), options.driverThreading());
         out.printf(Locale.ROOT, "load: %d connections per path, open loop at %s orders/s in total, each rate %.1f s " +
             "warm-up + %.1f s measured, TCP floor then gateway%n", options.sessions(),
             String.join(", ", options.rates().stream().map((rate) -> String.format(Locale.ROOT, "%,d", rate))
@@ -214,8 +223,8 @@ public final class GatewayBenchmark
         }
         for (final RateStep.ServerLoad server : step.servers())
         {
-            sb.append(String.format(Locale.ROOT, ", %s %.2f reads %.2f writes", server.name(),
-                server.readsPerRequest(), server.writesPerRequest()));
+            sb.append(String.format(Locale.ROOT, ", %s %.2f reads %.2f writes %.2f cpu us", server.name(),
+                server.readsPerRequest(), server.writesPerRequest(), server.cpuUsPerRequest()));
         }
         return sb.toString();
     }
@@ -257,16 +266,16 @@ public final class GatewayBenchmark
 
     private static void serverTable(final StringBuilder sb, final List<RatePair> results)
     {
-        sb.append(String.format(Locale.ROOT, "%-30s%12s%12s%12s%n", "system calls per request", "rate/s", "reads",
-            "writes"));
+        sb.append(String.format(Locale.ROOT, "%-38s%12s%12s%12s%12s%n", "system calls, cpu time per request",
+            "rate/s", "reads", "writes", "cpu us"));
         for (final RatePair pair : results)
         {
             for (final RateStep step : List.of(pair.floor(), pair.gateway()))
             {
                 for (final RateStep.ServerLoad server : step.servers())
                 {
-                    sb.append(String.format(Locale.ROOT, "  %-28s%,12d%12.2f%12.2f%n", server.name(), step.rate(),
-                        server.readsPerRequest(), server.writesPerRequest()));
+                    sb.append(String.format(Locale.ROOT, "  %-36s%,12d%12.2f%12.2f%12.2f%n", server.name(),
+                        step.rate(), server.readsPerRequest(), server.writesPerRequest(), server.cpuUsPerRequest()));
                 }
             }
         }

@@ -1,6 +1,8 @@
 package io.bourse.bench;
 
 import io.aeron.driver.MediaDriver;
+import io.bourse.common.aeron.AgentHost;
+import io.bourse.common.aeron.SharedAgentThread;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
@@ -22,6 +24,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 /**
@@ -29,11 +32,14 @@ import java.util.stream.IntStream;
  * /dev/shm, deleted on start and close), one matching-engine shard per symbol on {@code aeron:ipc}, and the real order
  * gateway on an ephemeral loopback port, with the benchmark's users (one firm each, no pre-trade risk limits), its
  * session journals in a temporary directory (deleted on close, no fsync as by default) and metrics endpoints on
- * ephemeral ports without JVM metrics. Every service runs its agent on its own thread with the benchmark's idle
- * strategy.
+ * ephemeral ports without JVM metrics. The gateway and the shards run their agents on one shared thread or on a
+ * thread each ({@link ThreadLayout}), idling with the benchmark's idle strategy.
  */
 final class InProcessExchange implements AutoCloseable
 {
+    /** Name of the thread the gateway and the shards share in the {@link ThreadLayout#SHARED} layout. */
+    static final String SHARED_THREAD = "exchange";
+
     private final List<AutoCloseable> started;
     private final List<Credentials.User> users;
     private final SymbolDirectory symbols;
@@ -71,6 +77,7 @@ final class InProcessExchange implements AutoCloseable
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
             started.add(driver);
+            final AgentHost agentHost = agentHost(options, started);
             final StreamLayout layout =
                 StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
             final SymbolDirectory symbols = SymbolDirectory.parse(String.join(",", IntStream.range(0, options.shards())
@@ -83,7 +90,8 @@ final class InProcessExchange implements AutoCloseable
                     .jvmMetrics(false)
                     .streamLayout(layout)
                     .symbolDirectory(symbols)
-                    .idleStrategy(options.newIdleStrategy())));
+                    .idleStrategy(options.newIdleStrategy())
+                    .agentHost(agentHost)));
             }
             final List<String> lines = IntStream.range(0, options.sessions())
                 .mapToObj((i) -> String.format(Locale.ROOT, "bnch%02d,bnch%02dpw,BN%02d", i, i, i)).toList();
@@ -98,7 +106,8 @@ final class InProcessExchange implements AutoCloseable
                 .riskLimits(RiskLimits.none())
                 .streamLayout(layout)
                 .symbolDirectory(symbols)
-                .idleStrategy(options.newIdleStrategy()));
+                .idleStrategy(options.newIdleStrategy())
+                .agentHost(agentHost));
             started.add(gateway);
             return new InProcessExchange(started, credentials.users(), symbols, journalDir, gateway.port());
         }
@@ -112,6 +121,22 @@ final class InProcessExchange implements AutoCloseable
             close(started, journalDir);
             throw ex;
         }
+    }
+
+    /**
+     * @param options the layout and idle strategy.
+     * @param started gets the shared thread, if one is started, to close after the services that run on it.
+     * @return where the gateway and the shards run their agents.
+     */
+    private static AgentHost agentHost(final GatewayBenchOptions options, final List<AutoCloseable> started)
+    {
+        if (ThreadLayout.DEDICATED == options.layout())
+        {
+            return AgentHost.DEDICATED;
+        }
+        final SharedAgentThread thread = new SharedAgentThread(SHARED_THREAD, options.newIdleStrategy(), new AtomicLong());
+        started.add(thread);
+        return thread;
     }
 
     /** @return the gateway's OUCH/SoupBinTCP port on 127.0.0.1. */

@@ -246,7 +246,8 @@ final class OpenLoopClient
                 {
                     final ThreadActivity.Sample used = server.sample().minus(serversBefore.get(i));
                     loads.add(new RateStep.ServerLoad(
-                        server.name(), (double)used.readCalls() / requests, (double)used.writeCalls() / requests));
+                        server.name(), (double)used.readCalls() / requests, (double)used.writeCalls() / requests,
+                        used.cpuNs() / 1e3 / requests));
                 }
             }
             return loads;

@@ -34,14 +34,15 @@ record RateStep(
     List<ServerLoad> servers)
 {
     /**
-     * The system calls server threads made per request of a step (warm-up, measured window and drain), from
-     * {@link ThreadActivity}.
+     * The system calls and CPU time server threads used per request of a step (warm-up, measured window and drain),
+     * from {@link ThreadActivity}.
      *
      * @param name             the threads, e.g. "gateway thread".
      * @param readsPerRequest  read system calls.
      * @param writesPerRequest write system calls.
+     * @param cpuUsPerRequest  microseconds on a CPU, idle spinning included.
      */
-    record ServerLoad(String name, double readsPerRequest, double writesPerRequest)
+    record ServerLoad(String name, double readsPerRequest, double writesPerRequest, double cpuUsPerRequest)
     {
     }
 

@@ -8,11 +8,12 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * I/O system calls of the threads of this JVM that bear one name, as Linux counts them per thread in
- * {@code /proc/self/task/<tid>/io}: {@code syscr} (read, readv, pread calls, socket reads included) and {@code syscw}
- * (write, writev, pwrite calls). How {@code bourse bench gateway} shows what each server thread does per request (CPU
- * time would not: an idle strategy's spinning counts as CPU time). Where /proc is not there, {@link #isAvailable()} is
- * false.
+ * I/O system calls and CPU time of the threads of this JVM that bear one name, as Linux counts them per thread:
+ * {@code syscr} (read, readv, pread calls, socket reads included) and {@code syscw} (write, writev, pwrite calls) in
+ * {@code /proc/self/task/<tid>/io}, and the nanoseconds on a CPU, the first field of
+ * {@code /proc/self/task/<tid>/schedstat}. How {@code bourse bench gateway} shows what each server thread does per
+ * request. CPU time includes an idle strategy's spinning: it is the cost of a request only where the thread is
+ * saturated or parks when idle. Where /proc is not there, {@link #isAvailable()} is false.
  */
 final class ThreadActivity
 {
@@ -25,8 +26,9 @@ final class ThreadActivity
      *
      * @param readCalls  read system calls.
      * @param writeCalls write system calls.
+     * @param cpuNs      nanoseconds the threads ran on a CPU.
      */
-    record Sample(long readCalls, long writeCalls)
+    record Sample(long readCalls, long writeCalls, long cpuNs)
     {
         /**
          * @param earlier a sample taken before this one.
@@ -34,7 +36,7 @@ final class ThreadActivity
          */
         Sample minus(final Sample earlier)
         {
-            return new Sample(readCalls - earlier.readCalls, writeCalls - earlier.writeCalls);
+            return new Sample(readCalls - earlier.readCalls, writeCalls - earlier.writeCalls, cpuNs - earlier.cpuNs);
         }
     }
 
@@ -92,8 +94,14 @@ final class ThreadActivity
     {
         long readCalls = 0;
         long writeCalls = 0;
+        long cpuNs = 0;
         for (final Path task : tasks)
         {
+            final String schedstat = read(task.resolve("schedstat")).trim();
+            if (!schedstat.isEmpty())
+            {
+                cpuNs += Long.parseLong(schedstat.split(" ")[0]);
+            }
             for (final String line : read(task.resolve("io")).split("\n"))
             {
                 if (line.startsWith("syscr:"))
@@ -106,7 +114,7 @@ final class ThreadActivity
                 }
             }
         }
-        return new Sample(readCalls, writeCalls);
+        return new Sample(readCalls, writeCalls, cpuNs);
     }
 
     private static String read(final Path file)

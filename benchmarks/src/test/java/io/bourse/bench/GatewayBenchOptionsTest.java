@@ -15,7 +15,7 @@ class GatewayBenchOptionsTest
         final List<Long> rates, final int sessions, final int shards, final double warmup, final double seconds,
         final String idle)
     {
-        return new GatewayBenchOptions(rates, sessions, shards, warmup, seconds, idle, ThreadingMode.SHARED, null);
+        return new GatewayBenchOptions(rates, sessions, shards, warmup, seconds, idle, ThreadLayout.SHARED, ThreadingMode.SHARED, null);
     }
 
     @Test

@@ -1,9 +1,10 @@
 package io.bourse.bench;
 
 import io.aeron.driver.ThreadingMode;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -24,11 +25,12 @@ class GatewayBenchmarkTest
     @TempDir
     Path hgrmDir;
 
-    @Test
-    void shouldAnswerAndRecordEveryMeasuredOrderOnBothPathsWhenRunAtALowRate()
+    @ParameterizedTest
+    @EnumSource(ThreadLayout.class)
+    void shouldAnswerAndRecordEveryMeasuredOrderOnBothPathsWhenRunAtALowRate(final ThreadLayout layout)
     {
         final GatewayBenchOptions options = new GatewayBenchOptions(
-            List.of(RATE), 3, 2, 0.2, 0.3, "backoff", ThreadingMode.SHARED, hgrmDir);
+            List.of(RATE), 3, 2, 0.2, 0.3, "backoff", layout, ThreadingMode.SHARED, hgrmDir);
         final ByteArrayOutputStream output = new ByteArrayOutputStream();
 
         final List<GatewayBenchmark.RatePair> results =

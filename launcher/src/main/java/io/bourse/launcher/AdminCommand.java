@@ -26,11 +26,12 @@ import java.util.stream.IntStream;
 
 /**
  * {@code bourse admin}: operator commands to the running matching-engine shards (engine-schema.xml SetTradingState,
- * SetPriceBand, SetSelfTradePrevention, BreakTrade). Each connects an Aeron client to the media driver the services
- * use ({@code BOURSE_AERON_DIR}, {@code BOURSE_COMMAND_CHANNEL}, {@code BOURSE_COMMAND_STREAM_BASE}, as the services
- * read them), finds the shard that owns the symbol in {@code BOURSE_SYMBOLS}, waits a bounded time for that shard's
- * command stream to have a subscriber, publishes the command and prints what it sent. The engine answers admin
- * commands with no event (an accepted BreakTrade with TradeBroken): one it refuses is counted in
+ * SetPriceBand, SetSelfTradePrevention, BreakTrade, CrossLock, RunCross). Each connects an Aeron client to the media
+ * driver the services use ({@code BOURSE_AERON_DIR}, {@code BOURSE_COMMAND_CHANNEL},
+ * {@code BOURSE_COMMAND_STREAM_BASE}, as the services read them), finds the shard that owns the symbol in
+ * {@code BOURSE_SYMBOLS}, waits a bounded time for that shard's command stream to have a subscriber, publishes the
+ * command and prints what it sent. The engine answers admin commands with no event (an accepted BreakTrade with
+ * TradeBroken, a RunCross with the cross's events): one it refuses is counted in
  * {@code bourse_engine_admin_rejects_total{reason}} and logged by the shard, so this command checks the values it can
  * before sending.
  */
@@ -38,12 +39,13 @@ import java.util.stream.IntStream;
     name = "admin",
     mixinStandardHelpOptions = true,
     description = "Operator commands to the running matching engine: trading state, price band, self-trade " +
-        "prevention, break trade.",
+        "prevention, break trade, closing cross.",
     subcommands = {
         AdminCommand.TradingStateCommand.class,
         AdminCommand.PriceBandCommand.class,
         AdminCommand.SelfTradePreventionCommand.class,
         AdminCommand.BreakTradeCommand.class,
+        AdminCommand.CrossCommand.class,
         CommandLine.HelpCommand.class })
 public final class AdminCommand implements Runnable
 {
@@ -335,6 +337,57 @@ public final class AdminCommand implements Runnable
         long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
         {
             return proxy.breakTrade(publication, timestampNs, packed, matchNumber, (byte)reason);
+        }
+    }
+
+    /** {@code bourse admin cross}: CrossLock or RunCross to the symbol's shard. */
+    @Command(name = "cross", mixinStandardHelpOptions = true,
+        description = {
+            "Run a symbol's closing cross in two steps. --lock starts the late period: new closing-cross orders " +
+                "(OUCH Cross Type C) and replaces of them are rejected with M, a full cancel of one answers Cancel " +
+                "Pending and a partial cancel Cancel Reject. --run executes the cross at the single price that " +
+                "maximises the executed shares (closing-cross orders and the continuous book's limit orders), " +
+                "cancels the closing-cross orders left and unlocks. The shard refuses (and counts in " +
+                "bourse_engine_admin_rejects_total) --lock when already locked, --run when not locked or while the " +
+                "symbol is halted or closed." })
+    static final class CrossCommand extends ShardCommand
+    {
+        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "e.g. AAPL.")
+        String symbol;
+
+        @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+        Step step;
+
+        private long packed;
+
+        /** Which step of the cross: exactly one. */
+        static final class Step
+        {
+            @Option(names = "--lock", required = true, description = "Start the late period (CrossLock).")
+            boolean lock;
+
+            @Option(names = "--run", required = true, description = "Run the cross (RunCross).")
+            boolean run;
+        }
+
+        @Override
+        int[] shards(final SymbolDirectory directory)
+        {
+            packed = packSymbol(directory, symbol);
+            return new int[]{ directory.find(packed).shardId() };
+        }
+
+        @Override
+        String describe()
+        {
+            return (step.lock ? "CrossLock " : "RunCross ") + Symbols.toString(packed);
+        }
+
+        @Override
+        long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
+        {
+            return step.lock ? proxy.crossLock(publication, timestampNs, packed) :
+                proxy.runCross(publication, timestampNs, packed);
         }
     }
 

@@ -7,6 +7,7 @@ import io.bourse.bench.EngineServiceBenchmark;
 import io.bourse.bench.GatewayBenchOptions;
 import io.bourse.bench.GatewayBenchmark;
 import io.bourse.bench.ServiceBenchOptions;
+import io.bourse.bench.ThreadLayout;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -199,6 +200,11 @@ public final class BenchCommand implements Runnable
                 "(default: ${DEFAULT-VALUE}). The client always yields between empty duty cycles, never sleeps.")
         String idle;
 
+        @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = GatewayBenchOptions.DEFAULT_LAYOUT_NAME,
+            description = "SHARED: the gateway and the engine shards run on one shared thread; DEDICATED: one " +
+                "thread each, as in their own containers (default: ${DEFAULT-VALUE}).")
+        ThreadLayout layout;
+
         @Option(names = "--driver-threading", paramLabel = "MODE",
             defaultValue = GatewayBenchOptions.DEFAULT_DRIVER_THREADING_NAME,
             description = "Embedded media driver threading mode: SHARED, SHARED_NETWORK or DEDICATED (default: " +
@@ -221,7 +227,7 @@ public final class BenchCommand implements Runnable
             {
                 final List<Long> rateList = GatewayBenchOptions.parseRates(rates);
                 options = new GatewayBenchOptions(
-                    rateList, sessions, shards, warmup, seconds, idle, driverThreading, hgrmDir).validate();
+                    rateList, sessions, shards, warmup, seconds, idle, layout, driverThreading, hgrmDir).validate();
             }
             catch (final IllegalArgumentException ex)
             {

@@ -11,7 +11,12 @@ import io.bourse.gateway.GatewayService;
 import io.bourse.mdpublisher.MdPublisherContext;
 import io.bourse.mdpublisher.MdPublisherService;
 import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,7 +25,9 @@ import java.util.List;
  * The whole exchange in one JVM (DESIGN.md run mode 1): an embedded media driver, one matching-engine shard per
  * shard of the symbol directory, the md-publisher, the order gateway (OUCH on 15000) and the fanout (ITCH on 16000),
  * each with its metrics endpoint, all configured from one {@link Settings}. Started in data-flow order, closed in
- * reverse.
+ * reverse. The engine keeps its books in memory only, so the gateway's session journals belong to this run: unless
+ * {@value GatewayContext#JOURNAL_DIR_PROP_NAME} is set, they go to a new temporary directory, deleted on close (a
+ * gateway restarted on the journals of an earlier run would rebuild orders the new engine never had).
  */
 public final class EmbeddedExchange implements AutoCloseable
 {
@@ -57,14 +64,25 @@ public final class EmbeddedExchange implements AutoCloseable
                     .jvmMetrics(false)));
             }
             started.add(MdPublisherService.launch(MdPublisherContext.fromSettings(settings).jvmMetrics(false)));
-            started.add(GatewayService.launch(GatewayContext.fromSettings(settings).jvmMetrics(false)));
+            final GatewayContext gateway = GatewayContext.fromSettings(settings).jvmMetrics(false);
+            if (null == settings.get(GatewayContext.JOURNAL_DIR_PROP_NAME, null))
+            {
+                final Path journalDir = Files.createTempDirectory("bourse-embedded-journal");
+                started.add(() -> IoUtil.delete(journalDir.toFile(), true));
+                gateway.journalDir(journalDir.toString());
+            }
+            started.add(GatewayService.launch(gateway));
             started.add(FanoutService.launch(FanoutContext.fromSettings(settings).jvmMetrics(false)));
             return new EmbeddedExchange(started);
         }
+        catch (final IOException ex)
+        {
+            closeReversed(started);
+            throw new UncheckedIOException("cannot create the gateway's journal directory", ex);
+        }
         catch (final RuntimeException ex)
         {
-            Collections.reverse(started);
-            CloseHelper.quietCloseAll(started);
+            closeReversed(started);
             throw ex;
         }
     }
@@ -76,5 +94,11 @@ public final class EmbeddedExchange implements AutoCloseable
         final List<AutoCloseable> reversed = new ArrayList<>(services);
         Collections.reverse(reversed);
         CloseHelper.closeAll(reversed);
+    }
+
+    private static void closeReversed(final List<AutoCloseable> started)
+    {
+        Collections.reverse(started);
+        CloseHelper.quietCloseAll(started);
     }
 }

@@ -6,7 +6,9 @@ import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.engine.match.TradingState;
 import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.RunCrossEncoder;
 import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
@@ -14,11 +16,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Encodes the engine's admin commands (engine-schema.xml SetTradingState, SetPriceBand, SetSelfTradePrevention,
- * BreakTrade) into
- * one buffer and offers each to a shard's command publication through a {@link BoundedOffer}. Prices in 1/10000
- * dollars, timestamps in nanoseconds since midnight. The schema's enums carry the matching core's names, so the core's
- * values map onto them by name. Every method returns the offer's result: the new position, or a negative
- * {@link Publication} code when the command was not sent.
+ * BreakTrade, CrossLock, RunCross) into one buffer and offers each to a shard's command publication through a
+ * {@link BoundedOffer}. Prices in 1/10000 dollars, timestamps in nanoseconds since midnight. The schema's enums carry
+ * the matching core's names, so the core's values map onto them by name. Every method returns the offer's result: the
+ * new position, or a negative {@link Publication} code when the command was not sent.
  */
 final class EngineAdminProxy
 {
@@ -31,6 +32,8 @@ final class EngineAdminProxy
     private final SetPriceBandEncoder priceBand = new SetPriceBandEncoder();
     private final SetSelfTradePreventionEncoder selfTradePrevention = new SetSelfTradePreventionEncoder();
     private final BreakTradeEncoder breakTrade = new BreakTradeEncoder();
+    private final CrossLockEncoder crossLock = new CrossLockEncoder();
+    private final RunCrossEncoder runCross = new RunCrossEncoder();
 
     /**
      * @param boundedOffer how to retry through back pressure.
@@ -107,6 +110,32 @@ final class EngineAdminProxy
         Symbols.unpack(symbol, buffer, breakTrade.offset() + BreakTradeEncoder.symbolEncodingOffset());
         breakTrade.matchNumber(matchNumber).reason(reason);
         return offer(publication, breakTrade.encodedLength());
+    }
+
+    /**
+     * @param publication the command stream of the shard that owns the symbol.
+     * @param timestampNs the sender's time.
+     * @param symbol      packed symbol whose closing cross enters its late period.
+     * @return the offer's result.
+     */
+    long crossLock(final Publication publication, final long timestampNs, final long symbol)
+    {
+        crossLock.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
+        Symbols.unpack(symbol, buffer, crossLock.offset() + CrossLockEncoder.symbolEncodingOffset());
+        return offer(publication, crossLock.encodedLength());
+    }
+
+    /**
+     * @param publication the command stream of the shard that owns the symbol.
+     * @param timestampNs the sender's time.
+     * @param symbol      packed symbol whose closing cross runs.
+     * @return the offer's result.
+     */
+    long runCross(final Publication publication, final long timestampNs, final long symbol)
+    {
+        runCross.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
+        Symbols.unpack(symbol, buffer, runCross.offset() + RunCrossEncoder.symbolEncodingOffset());
+        return offer(publication, runCross.encodedLength());
     }
 
     private long offer(final Publication publication, final int bodyLength)

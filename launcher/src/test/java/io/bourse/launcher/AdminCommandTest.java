@@ -10,6 +10,7 @@ import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
+import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
@@ -155,6 +156,28 @@ class AdminCommandTest
     }
 
     @Test
+    void shouldLockThenRunTheClosingCrossWhenCrossIsSent()
+    {
+        newOrder("BUY", 100, PRICE, "    ", 'C');
+        newOrder("SELL", 60, PRICE, "    ", 'C');
+
+        assertThat(admin("cross", "--symbol", "AAPL", "--lock", "--symbols", SYMBOLS)).isZero();
+        awaitTaken("cross_lock");
+        newOrder("SELL", 40, PRICE, "    ", 'C');
+        assertThat(awaitAnswers(1)).containsExactly("rejected 3 M");
+
+        assertThat(admin("cross", "--symbol", "AAPL", "--run", "--symbols", SYMBOLS)).isZero();
+
+        assertThat(out.toString()).isEqualTo(
+            "sent CrossLock AAPL to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator() +
+            "sent RunCross AAPL to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
+        assertThat(awaitAnswers(3)).containsExactly(
+            "executed C 60 taker 1 maker 2",
+            "canceled 1 40 C",
+            "cross AAPL 60@" + PRICE + " match " + (2 * 16) + " C");
+    }
+
+    @Test
     void shouldSendNothingAndSayWhichShardIsMissingWhenOneIsNotRunning()
     {
         assertThat(admin("stp", "--mode", "CANCEL_BOTH", "--symbols", SYMBOLS, "--timeout-ms", "1000")).isEqualTo(1);
@@ -180,13 +203,17 @@ class AdminCommandTest
             .isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(admin("break-trade", "--symbol", "AAPL", "--match-number", "0"))
             .isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(admin("cross", "--symbol", "AAPL")).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(admin("cross", "--symbol", "AAPL", "--lock", "--run")).isEqualTo(CommandLine.ExitCode.USAGE);
 
         assertThat(err.toString())
             .contains("--symbol: IBM is not in bourse.symbols=AAPL@0,MSFT@1")
             .contains("--band-bp must be 0 to 10000: 10001")
             .contains("--firm must be 1 to 4 printable ASCII characters without spaces: 'TOOLONG'")
             .contains("--reason must be one of E, C, S, X: Q")
-            .contains("--match-number must be positive: 0");
+            .contains("--match-number must be positive: 0")
+            .contains("Missing required argument (specify one of these): (--lock | --run)")
+            .contains("--lock, --run are mutually exclusive (specify only one)");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -245,6 +272,12 @@ class AdminCommandTest
 
     private void newOrder(final String side, final long quantity, final long price, final String firm)
     {
+        newOrder(side, quantity, price, firm, 'N');
+    }
+
+    private void newOrder(
+        final String side, final long quantity, final long price, final String firm, final char crossType)
+    {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
         final NewOrderEncoder encoder = new NewOrderEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .timestampNs(1)
@@ -256,7 +289,8 @@ class AdminCommandTest
             .timeInForce(DAY)
             .firm(firm)
             .minimumQuantity(0)
-            .display((byte)'Y');
+            .display((byte)'Y')
+            .crossType((byte)crossType);
         while (commands.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) < 0)
         {
             Thread.yield();
@@ -264,8 +298,8 @@ class AdminCommandTest
     }
 
     /**
-     * @return the first {@code count} rejects, cancels, executions and broken trades the shard publishes (10 s at
-     *         most), as text.
+     * @return the first {@code count} rejects, cancels, executions, broken trades and crosses the shard publishes (10 s
+     *         at most), as text.
      */
     private List<String> awaitAnswers(final int count)
     {
@@ -275,6 +309,7 @@ class AdminCommandTest
         final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
         final OrderExecutedDecoder executed = new OrderExecutedDecoder();
         final TradeBrokenDecoder broken = new TradeBrokenDecoder();
+        final CrossCompletedDecoder cross = new CrossCompletedDecoder();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
         while (answers.size() < count && System.nanoTime() - deadlineNs < 0)
         {
@@ -298,8 +333,8 @@ class AdminCommandTest
                     case OrderExecutedDecoder.TEMPLATE_ID ->
                     {
                         executed.wrap(buffer, body, header.blockLength(), header.version());
-                        answers.add("executed " + executed.quantity() + " taker " + executed.takerClientOrderId() +
-                            " maker " + executed.makerClientOrderId());
+                        answers.add("executed " + ('C' == executed.crossType() ? "C " : "") + executed.quantity() +
+                            " taker " + executed.takerClientOrderId() + " maker " + executed.makerClientOrderId());
                         lastMatchNumber = executed.matchNumber();
                     }
                     case TradeBrokenDecoder.TEMPLATE_ID ->
@@ -308,6 +343,12 @@ class AdminCommandTest
                         answers.add("broken " + broken.matchNumber() + " " + broken.quantity() + "@" +
                             broken.price() + " taker " + broken.takerClientOrderId() + " maker " +
                             broken.makerClientOrderId() + " " + (char)broken.reason());
+                    }
+                    case CrossCompletedDecoder.TEMPLATE_ID ->
+                    {
+                        cross.wrap(buffer, body, header.blockLength(), header.version());
+                        answers.add("cross " + cross.symbol().trim() + " " + cross.shares() + "@" + cross.price() +
+                            " match " + cross.matchNumber() + " " + (char)cross.crossType());
                     }
                     default ->
                     {

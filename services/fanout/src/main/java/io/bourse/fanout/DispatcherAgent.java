@@ -3,6 +3,7 @@ package io.bourse.fanout;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -12,12 +13,12 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reads the market-data stream, translates each L3 message, and each trade against a non-displayed order, to ITCH 5.0
- * once ({@link ItchTranslator}) and writes it to every worker's ring buffer. Never blocks: a worker whose ring buffer
- * is full misses the message, which is counted as a drop (and logged once per run of drops). The first record that
- * fits again is preceded by a {@link #DATA_LOST_MSG_TYPE_ID} marker, so that the worker ends the sessions that missed
- * messages, at the point of the gap, instead of letting their books silently diverge. Messages without an ITCH form
- * are only counted in; untranslatable ones are counted as errors.
+ * Reads the market-data stream, translates each L3 message, each trade against a non-displayed order and each cross
+ * trade to ITCH 5.0 once ({@link ItchTranslator}) and writes it to every worker's ring buffer. Never blocks: a worker
+ * whose ring buffer is full misses the message, which is counted as a drop (and logged once per run of drops). The
+ * first record that fits again is preceded by a {@link #DATA_LOST_MSG_TYPE_ID} marker, so that the worker ends the
+ * sessions that missed messages, at the point of the gap, instead of letting their books silently diverge. Messages
+ * without an ITCH form are only counted in; untranslatable ones are counted as errors.
  *
  * <p>Ring-buffer record, message type {@link #ITCH_MSG_TYPE_ID}:
  * <pre>

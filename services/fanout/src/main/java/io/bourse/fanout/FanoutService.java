@@ -7,6 +7,8 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchReferenceData;
+import io.bourse.itch.ItchTranslator;
 import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;

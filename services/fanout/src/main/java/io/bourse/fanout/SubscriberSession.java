@@ -9,6 +9,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.net.BoundedSendChannel;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchReferenceData;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -3,6 +3,8 @@ package io.bourse.fanout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchReferenceData;
+import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.CachedEpochClock;

@@ -1,6 +1,8 @@
 package io.bourse.fanout;
 
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.itch.ItchTranslator;
+import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.concurrent.UnsafeBuffer;

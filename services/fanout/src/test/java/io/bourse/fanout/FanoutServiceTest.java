@@ -1,6 +1,5 @@
 package io.bourse.fanout;
 
-import com.paritytrading.juncture.nasdaq.itch50.ITCH50Parser;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
@@ -12,6 +11,9 @@ import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.itch.ItchEvents;
+import io.bourse.itch.MarketDataEncoder;
+import io.bourse.mdpublisher.EngineEventEncoder;
 import io.bourse.mdpublisher.MdPublisherContext;
 import io.bourse.mdpublisher.MdPublisherService;
 import io.bourse.sbe.md.Side;
@@ -37,11 +39,13 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
-import static io.bourse.fanout.ItchEvents.AddOrder;
-import static io.bourse.fanout.ItchEvents.OrderExecuted;
-import static io.bourse.fanout.ItchEvents.StockDirectory;
-import static io.bourse.fanout.ItchEvents.SystemEvent;
-import static io.bourse.fanout.ItchEvents.Trade;
+import static io.bourse.itch.ItchEvents.AddOrder;
+import static io.bourse.itch.ItchEvents.CrossTrade;
+import static io.bourse.itch.ItchEvents.OrderExecuted;
+import static io.bourse.itch.ItchEvents.OrderExecutedWithPrice;
+import static io.bourse.itch.ItchEvents.StockDirectory;
+import static io.bourse.itch.ItchEvents.SystemEvent;
+import static io.bourse.itch.ItchEvents.Trade;
 import static io.bourse.sbe.engine.Side.BUY;
 import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -144,11 +148,7 @@ class FanoutServiceTest
         subscriber.login("sub1", "secret1");
         subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
 
-        try (MdPublisherService mdPublisher = MdPublisherService.launch(new MdPublisherContext()
-                .layout(layout)
-                .symbolDirectory(SYMBOLS)
-                .metricsPort(0)
-                .jvmMetrics(false));
+        try (MdPublisherService mdPublisher = launchMdPublisher();
             Publication shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0)))
         {
             awaitTrue(shard0::isConnected);
@@ -166,6 +166,34 @@ class FanoutServiceTest
         }
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_messages_in_total 8.0\n")
+            .contains("bourse_fanout_messages_out_total 6.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldSendCrossExecutionOfDisplayedOrderAndOneCrossTradeWhenMdPublisherPublishesTheClosingCross()
+        throws Exception
+    {
+        final Subscriber subscriber = connect();
+        subscriber.login("sub1", "secret1");
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
+
+        try (MdPublisherService mdPublisher = launchMdPublisher();
+            Publication shard1 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1)))
+        {
+            awaitTrue(shard1::isConnected);
+            offer(shard1, engine.orderAdded(T, "MSFT", 17, BUY, 300, 4_000_000, 'Y'));
+            offer(shard1, engine.crossExecuted(T + 10, "MSFT", 33, 300, 3_999_900, BUY, 97, 17, 0));
+            offer(shard1, engine.crossExecuted(T + 10, "MSFT", 34, 200, 3_999_900, SELL, 98, 96, 0));
+            offer(shard1, engine.crossCompleted(T + 10, "MSFT", 3_999_900, 500, 35));
+
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 6);
+            assertThat(subscriber.itch.messages.subList(3, subscriber.itch.messages.size())).containsExactly(
+                new AddOrder(2, 0, T, 17, 'B', 300, "MSFT", 4_000_000),
+                new OrderExecutedWithPrice(2, 0, T + 10, 17, 300, 33, 'N', 3_999_900),
+                new CrossTrade(2, 0, T + 10, 500, "MSFT", 3_999_900, 35, 'C'));
+        }
+        assertThat(scrapeMetrics())
             .contains("bourse_fanout_messages_out_total 6.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
     }
@@ -211,6 +239,16 @@ class FanoutServiceTest
         }
     }
 
+    private MdPublisherService launchMdPublisher()
+    {
+        return MdPublisherService.launch(new MdPublisherContext()
+            .layout(layout)
+            .symbolDirectory(SYMBOLS)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .moldEnabled(false));
+    }
+
     private Subscriber connect() throws IOException
     {
         final Subscriber subscriber = new Subscriber(
@@ -244,7 +282,7 @@ class FanoutServiceTest
         }
     }
 
-    /** A SoupBinTCP client on a blocking socket, parsing Sequenced Data as ITCH 5.0. */
+    /** A SoupBinTCP client on a blocking socket, parsing Sequenced Data as ITCH 5.0 ({@link ItchEvents#parser()}). */
     private static final class Subscriber implements SoupBinTCPClientStatusListener, AutoCloseable
     {
         final ItchEvents itch = new ItchEvents();
@@ -254,7 +292,7 @@ class FanoutServiceTest
 
         Subscriber(final SocketChannel channel)
         {
-            client = new SoupBinTCPClient(channel, new ITCH50Parser(itch), this);
+            client = new SoupBinTCPClient(channel, itch.parser(), this);
         }
 
         void login(final String username, final String password) throws IOException

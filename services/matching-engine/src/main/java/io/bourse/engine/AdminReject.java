@@ -2,13 +2,12 @@ package io.bourse.engine;
 
 /**
  * Why the shard refused an admin command (engine-schema.xml SetTradingState, SetPriceBand, SetSelfTradePrevention,
- * BreakTrade),
- * with the {@code reason} label of {@code bourse_engine_admin_rejects_total}. A refused command changes nothing and
- * publishes no event; each kind is logged the first time only.
+ * BreakTrade, CrossLock, RunCross), with the {@code reason} label of {@code bourse_engine_admin_rejects_total}. A
+ * refused command changes nothing and publishes no event; each kind is logged the first time only.
  */
 enum AdminReject
 {
-    /** SetTradingState or SetPriceBand for a symbol this shard does not trade. */
+    /** SetTradingState, SetPriceBand, CrossLock or RunCross for a symbol this shard does not trade. */
     UNKNOWN_SYMBOL("unknown_symbol"),
     /** SetPriceBand with a reference price outside 0 to $199,999.99 or a band above 10000 basis points. */
     INVALID_PRICE_BAND("invalid_price_band"),
@@ -21,7 +20,13 @@ enum AdminReject
     /** BreakTrade for a trade already broken. */
     TRADE_ALREADY_BROKEN("trade_already_broken"),
     /** BreakTrade with a reason other than OUCH 4.2 Broken Trade E, C, S or X. */
-    INVALID_BREAK_REASON("invalid_break_reason");
+    INVALID_BREAK_REASON("invalid_break_reason"),
+    /** CrossLock while the symbol's cross is locked already. */
+    CROSS_ALREADY_LOCKED("cross_already_locked"),
+    /** RunCross without a CrossLock before it (or a second RunCross after the cross ran). */
+    CROSS_NOT_LOCKED("cross_not_locked"),
+    /** RunCross while the symbol is HALTED or CLOSED: the cross waits until it is OPEN. */
+    SYMBOL_NOT_OPEN("symbol_not_open");
 
     private final String label;
 

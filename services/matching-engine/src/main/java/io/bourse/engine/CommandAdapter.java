@@ -3,8 +3,10 @@ package io.bourse.engine;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
+import io.bourse.engine.match.CrossType;
 import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngine;
+import io.bourse.engine.match.OrderBook;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.engine.match.Side;
 import io.bourse.engine.match.TradingState;
@@ -12,9 +14,11 @@ import io.bourse.ouch.Ouch42;
 import io.bourse.sbe.engine.BreakTradeDecoder;
 import io.bourse.sbe.engine.CancelOrderDecoder;
 import io.bourse.sbe.engine.ClockTickDecoder;
+import io.bourse.sbe.engine.CrossLockDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.NewOrderDecoder;
 import io.bourse.sbe.engine.ReplaceOrderDecoder;
+import io.bourse.sbe.engine.RunCrossDecoder;
 import io.bourse.sbe.engine.SetPriceBandDecoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionDecoder;
 import io.bourse.sbe.engine.SetTradingStateDecoder;
@@ -29,7 +33,9 @@ import org.agrona.DirectBuffer;
  * <ul>
  *   <li>NewOrder, CancelOrder, ReplaceOrder: OUCH 4.2 Enter, Cancel and Replace Order. NewOrder's firm is packed by
  *       {@link Firms} (blank: no firm), its display by {@link Display#fromCode(byte)} (an unsupported value reaches
- *       the engine as null, which rejects it with 'D').</li>
+ *       the engine as null, which rejects it with 'D'), its cross type by {@link CrossType#fromCode(byte)} (0, the
+ *       null value a version 1 sender leaves, is no cross; an unsupported value reaches the engine as null, which
+ *       rejects it with 'R').</li>
  *   <li>SetTradingState, SetPriceBand, SetSelfTradePrevention: admin commands. One the engine refuses (a symbol this
  *       shard does not trade, a band out of range, a value the schema does not define) changes nothing, publishes
  *       no event and is counted and logged once per kind ({@link AdminReject}); it never throws.</li>
@@ -38,6 +44,10 @@ import org.agrona.DirectBuffer;
  *       E, C, S or X, TradeBroken is published; otherwise it is refused like another admin command. The book is not
  *       changed: as on Nasdaq, a broken trade nullifies the execution for clearing but restores no order (the shares
  *       stay executed for the orders' open sizes).</li>
+ *   <li>CrossLock, RunCross: the closing cross's late period and the cross itself
+ *       ({@link MatchingEngine#crossLock(long)}, {@link MatchingEngine#runCross(long)}). Refused, like the other admin
+ *       commands, for a symbol this shard does not trade, a CrossLock when the cross is already locked, a RunCross
+ *       when it is not locked or, locked, when the symbol is not OPEN.</li>
  * </ul>
  *
  * A command is only taken when no event of an earlier one is still held back by the event stream; otherwise the poll
@@ -66,6 +76,8 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final SetPriceBandDecoder setPriceBand = new SetPriceBandDecoder();
     private final SetSelfTradePreventionDecoder setSelfTradePrevention = new SetSelfTradePreventionDecoder();
     private final BreakTradeDecoder breakTrade = new BreakTradeDecoder();
+    private final CrossLockDecoder crossLock = new CrossLockDecoder();
+    private final RunCrossDecoder runCross = new RunCrossDecoder();
 
     CommandAdapter(
         final MatchingEngine engine, final EventProxy eventProxy, final Executions executions,
@@ -110,7 +122,8 @@ final class CommandAdapter implements ControlledFragmentHandler
                     (int)newOrder.timeInForce(),
                     newOrder.minimumQuantity(),
                     Firms.pack(buffer, bodyOffset + NewOrderDecoder.firmEncodingOffset()),
-                    Display.fromCode(newOrder.display()));
+                    Display.fromCode(newOrder.display()),
+                    crossType(newOrder.crossType()));
             }
             case CancelOrderDecoder.TEMPLATE_ID ->
             {
@@ -141,6 +154,8 @@ final class CommandAdapter implements ControlledFragmentHandler
             case SetSelfTradePreventionDecoder.TEMPLATE_ID ->
                 onSetSelfTradePrevention(buffer, bodyOffset, blockLength, version);
             case BreakTradeDecoder.TEMPLATE_ID -> onBreakTrade(buffer, bodyOffset, blockLength, version);
+            case CrossLockDecoder.TEMPLATE_ID -> onCrossLock(buffer, bodyOffset, blockLength, version);
+            case RunCrossDecoder.TEMPLATE_ID -> onRunCross(buffer, bodyOffset, blockLength, version);
             default ->
             {
                 metrics.unknownCommands.inc();
@@ -247,6 +262,40 @@ final class CommandAdapter implements ControlledFragmentHandler
         }
         metrics.adminRejected(reject, "BreakTrade " + Symbols.toString(symbol) + " match number " + matchNumber +
             " reason " + (char)reason);
+    }
+
+    private void onCrossLock(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        crossLock.wrap(buffer, offset, blockLength, version);
+        metrics.crossLocks.inc();
+        advanceClock(crossLock.timestampNs());
+        final long symbol = Symbols.pack(buffer, offset + CrossLockDecoder.symbolEncodingOffset());
+        if (!engine.crossLock(symbol))
+        {
+            metrics.adminRejected(null == engine.book(symbol) ? AdminReject.UNKNOWN_SYMBOL :
+                AdminReject.CROSS_ALREADY_LOCKED, "CrossLock " + Symbols.toString(symbol));
+        }
+    }
+
+    private void onRunCross(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        runCross.wrap(buffer, offset, blockLength, version);
+        metrics.runCrosses.inc();
+        advanceClock(runCross.timestampNs());
+        final long symbol = Symbols.pack(buffer, offset + RunCrossDecoder.symbolEncodingOffset());
+        if (!engine.runCross(symbol))
+        {
+            final OrderBook book = engine.book(symbol);
+            metrics.adminRejected(null == book ? AdminReject.UNKNOWN_SYMBOL :
+                !book.crossLocked() ? AdminReject.CROSS_NOT_LOCKED : AdminReject.SYMBOL_NOT_OPEN,
+                "RunCross " + Symbols.toString(symbol) + (null == book ? "" : " " + book.tradingState()));
+        }
+    }
+
+    /** @return the core's cross type for a NewOrder's crossType: the null value (version 1) is no cross. */
+    private static CrossType crossType(final byte code)
+    {
+        return NewOrderDecoder.crossTypeNullValue() == code ? CrossType.NONE : CrossType.fromCode(code);
     }
 
     private static boolean isBreakReason(final byte reason)

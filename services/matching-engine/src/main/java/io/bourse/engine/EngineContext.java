@@ -1,5 +1,6 @@
 package io.bourse.engine;
 
+import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
@@ -60,6 +61,7 @@ public final class EngineContext
     private StreamLayout streamLayout;
     private SymbolDirectory symbolDirectory;
     private IdleStrategy idleStrategy;
+    private AgentHost agentHost = AgentHost.DEDICATED;
 
     /**
      * @param settings where to read the settings.
@@ -91,9 +93,9 @@ public final class EngineContext
      */
     public EngineContext conclude()
     {
-        if (null == streamLayout || null == symbolDirectory || null == idleStrategy)
+        if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost)
         {
-            throw new IllegalStateException("streamLayout, symbolDirectory and idleStrategy are required");
+            throw new IllegalStateException("streamLayout, symbolDirectory, idleStrategy and agentHost are required");
         }
         if (symbolDirectory.symbolsOfShard(shardId).isEmpty())
         {
@@ -398,6 +400,23 @@ public final class EngineContext
     public EngineContext idleStrategy(final IdleStrategy idleStrategy)
     {
         this.idleStrategy = idleStrategy;
+        return this;
+    }
+
+    /** @return where the engine agent runs: by default a thread of its own. */
+    public AgentHost agentHost()
+    {
+        return agentHost;
+    }
+
+    /**
+     * @param agentHost where the engine agent runs, e.g. a {@link io.bourse.common.aeron.SharedAgentThread} it shares
+     *                  with the other services of an embedded exchange (which then idles with its own strategy).
+     * @return this.
+     */
+    public EngineContext agentHost(final AgentHost agentHost)
+    {
+        this.agentHost = agentHost;
         return this;
     }
 }

@@ -25,6 +25,8 @@ final class EngineMetrics
     final CounterDataPoint priceBands;
     final CounterDataPoint selfTradePreventions;
     final CounterDataPoint breakTrades;
+    final CounterDataPoint crossLocks;
+    final CounterDataPoint runCrosses;
     final CounterDataPoint unknownCommands;
     final CounterDataPoint accepted;
     final CounterDataPoint rejected;
@@ -33,6 +35,10 @@ final class EngineMetrics
     final CounterDataPoint canceled;
     final CounterDataPoint replaced;
     final CounterDataPoint tradeBroken;
+    final CounterDataPoint cancelPending;
+    final CounterDataPoint cancelRejected;
+    final CounterDataPoint crossCompleted;
+    final CounterDataPoint priorityUpdated;
     final Counter eventsHeld;
     final LatencySummary serviceTime;
     private final CounterDataPoint[] adminRejects;
@@ -50,6 +56,8 @@ final class EngineMetrics
         priceBands = commands.labelValues("set_price_band");
         selfTradePreventions = commands.labelValues("set_self_trade_prevention");
         breakTrades = commands.labelValues("break_trade");
+        crossLocks = commands.labelValues("cross_lock");
+        runCrosses = commands.labelValues("run_cross");
         unknownCommands = commands.labelValues("unknown");
         final Counter events = Counter.builder().withoutExemplars().name("bourse_engine_events_total")
             .help("Events published by type").labelNames("type").register(registry);
@@ -60,6 +68,10 @@ final class EngineMetrics
         canceled = events.labelValues("canceled");
         replaced = events.labelValues("replaced");
         tradeBroken = events.labelValues("trade_broken");
+        cancelPending = events.labelValues("cancel_pending");
+        cancelRejected = events.labelValues("cancel_rejected");
+        crossCompleted = events.labelValues("cross_completed");
+        priorityUpdated = events.labelValues("order_priority_updated");
         eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);

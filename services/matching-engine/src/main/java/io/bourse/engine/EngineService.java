@@ -3,7 +3,7 @@ package io.bourse.engine;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
@@ -12,7 +12,6 @@ import io.bourse.engine.match.MatchingEngine;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.AgentRunner;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,14 +24,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class EngineService implements AutoCloseable
 {
-    /** Executions held for BreakTrade before the registry first grows (doubling). */
-    private static final int EXECUTIONS_INITIAL_CAPACITY = 64 * 1024;
+    /** Executions per page of the BreakTrade registry: 16,384, 1.1 MiB per page. */
+    private static final int EXECUTIONS_PAGE_CAPACITY = 16 * 1024;
 
     private final MetricsServer metricsServer;
     private final Aeron aeron;
-    private final AgentRunner runner;
+    private final AgentHost.HostedAgent runner;
 
-    private EngineService(final MetricsServer metricsServer, final Aeron aeron, final AgentRunner runner)
+    private EngineService(final MetricsServer metricsServer, final Aeron aeron, final AgentHost.HostedAgent runner)
     {
         this.metricsServer = metricsServer;
         this.aeron = aeron;
@@ -67,7 +66,7 @@ public final class EngineService implements AutoCloseable
             layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
 
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
-        final Executions executions = new Executions(EXECUTIONS_INITIAL_CAPACITY);
+        final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY);
         final EventProxy eventProxy = new EventProxy(events, metrics, executions);
         final MatchingEngine engine = new MatchingEngine(
             ctx.shardId(), symbols(ctx.symbolDirectory(), ctx.shardId()), ctx.maxOrderQuantity(), eventProxy);
@@ -85,7 +84,7 @@ public final class EngineService implements AutoCloseable
             .name("bourse_engine_errors_total").help("Errors raised by the engine agent")
             .callback((callback) -> callback.call(errors.get()))
             .register(metricsServer.registry());
-        final AgentRunner runner = AgentLaunch.start(agent, ctx.idleStrategy(), errors);
+        final AgentHost.HostedAgent runner = ctx.agentHost().run(agent, ctx.idleStrategy(), errors);
         System.out.println("matching-engine shard " + ctx.shardId() + " started: symbols " +
             ctx.symbolDirectory().symbolsOfShard(ctx.shardId()).stream().map(SymbolDirectory.Entry::symbol).toList() +
             ", commands " + layout.commandChannel() + " stream " + layout.commandStreamId(ctx.shardId()) +

@@ -3,14 +3,19 @@ package io.bourse.engine;
 import io.aeron.Publication;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
+import io.bourse.engine.match.CrossType;
 import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
+import io.bourse.sbe.engine.CancelPendingEncoder;
+import io.bourse.sbe.engine.CancelRejectedEncoder;
+import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
 import io.bourse.sbe.engine.OrderAddedEncoder;
 import io.bourse.sbe.engine.OrderCanceledEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
+import io.bourse.sbe.engine.OrderPriorityUpdatedEncoder;
 import io.bourse.sbe.engine.OrderRejectedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
 import io.bourse.sbe.engine.TradeBrokenEncoder;
@@ -24,8 +29,11 @@ import java.nio.ByteBuffer;
  * stamped with the next shard sequence number (from 1) and the timestamp of the command being processed (for an
  * expiry, of the command or clock tick that moved the clock past it). OrderAccepted, OrderAdded and OrderReplaced
  * carry the order's OUCH 4.2 Display code, so that market data can leave out the orders that are not displayed.
- * Every execution is also recorded in the shard's {@link Executions}, for an operator's BreakTrade; a broken trade is
- * published as TradeBroken ({@link #tradeBroken(int, byte)}).
+ * OrderExecuted and OrderReplaced carry the OUCH 4.2 Cross Type, N for the continuous market and C for the closing
+ * cross (whose orders are in no market data book); the closing cross's CancelPending, CancelRejected and
+ * CrossCompleted have events of their own. A midpoint peg's new working price is OrderPriorityUpdated (OUCH 4.2 Order
+ * Priority Update downstream). Every execution is also recorded in the shard's {@link Executions}, for an operator's
+ * BreakTrade; a broken trade is published as TradeBroken ({@link #tradeBroken(int, byte)}).
  *
  * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
  * in order, with the rest of its command's events in a held buffer; the engine agent retries them every duty cycle
@@ -52,6 +60,10 @@ final class EventProxy implements MatchingEngineListener
     private final OrderCanceledEncoder canceled = new OrderCanceledEncoder();
     private final OrderReplacedEncoder replaced = new OrderReplacedEncoder();
     private final TradeBrokenEncoder tradeBroken = new TradeBrokenEncoder();
+    private final CancelPendingEncoder cancelPending = new CancelPendingEncoder();
+    private final CancelRejectedEncoder cancelRejected = new CancelRejectedEncoder();
+    private final CrossCompletedEncoder crossCompleted = new CrossCompletedEncoder();
+    private final OrderPriorityUpdatedEncoder priorityUpdated = new OrderPriorityUpdatedEncoder();
     private final Executions executions;
     private long sequenceNumber;
     private long timestampNs;
@@ -167,6 +179,26 @@ final class EventProxy implements MatchingEngineListener
         final long takerClientOrderId, final long takerOrderId, final Side takerSide,
         final long makerClientOrderId, final long makerOrderId, final long makerLeaves, final long takerLeaves)
     {
+        executed(matchNumber, symbol, quantity, price, takerClientOrderId, takerOrderId, takerSide,
+            makerClientOrderId, makerOrderId, makerLeaves, takerLeaves, CrossType.NONE);
+    }
+
+    @Override
+    public void onCrossExecuted(
+        final long matchNumber, final long symbol, final long quantity, final long price,
+        final long takerClientOrderId, final long takerOrderId, final Side takerSide,
+        final long makerClientOrderId, final long makerOrderId, final long makerLeaves, final long takerLeaves)
+    {
+        executed(matchNumber, symbol, quantity, price, takerClientOrderId, takerOrderId, takerSide,
+            makerClientOrderId, makerOrderId, makerLeaves, takerLeaves, CrossType.CLOSING);
+    }
+
+    private void executed(
+        final long matchNumber, final long symbol, final long quantity, final long price,
+        final long takerClientOrderId, final long takerOrderId, final Side takerSide,
+        final long makerClientOrderId, final long makerOrderId, final long makerLeaves, final long takerLeaves,
+        final CrossType crossType)
+    {
         executed.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
@@ -181,7 +213,8 @@ final class EventProxy implements MatchingEngineListener
             .makerClientOrderId(makerClientOrderId)
             .makerOrderId(makerOrderId)
             .makerLeavesQuantity(makerLeaves)
-            .takerLeavesQuantity(takerLeaves);
+            .takerLeavesQuantity(takerLeaves)
+            .crossType(crossType.code());
         publish(MessageHeaderEncoder.ENCODED_LENGTH + executed.encodedLength());
         metrics.executed.inc();
         executions.record(
@@ -239,6 +272,25 @@ final class EventProxy implements MatchingEngineListener
         final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
         final Display display)
     {
+        replaced(clientOrderId, newClientOrderId, orderId, newOrderId, symbol, side, quantity, price, bookUpdate,
+            display, CrossType.NONE);
+    }
+
+    @Override
+    public void onCrossOrderReplaced(
+        final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display)
+    {
+        replaced(clientOrderId, newClientOrderId, orderId, newOrderId, symbol, side, quantity, price, bookUpdate,
+            display, CrossType.CLOSING);
+    }
+
+    private void replaced(
+        final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display, final CrossType crossType)
+    {
         replaced.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
@@ -252,9 +304,69 @@ final class EventProxy implements MatchingEngineListener
             .quantity(quantity)
             .price(price)
             .bookUpdate(bookUpdate(bookUpdate))
-            .display(display.code());
+            .display(display.code())
+            .crossType(crossType.code());
         publish(MessageHeaderEncoder.ENCODED_LENGTH + replaced.encodedLength());
         metrics.replaced.inc();
+    }
+
+    @Override
+    public void onCancelPending(final long clientOrderId, final long orderId, final long symbol)
+    {
+        cancelPending.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .orderId(orderId);
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + CancelPendingEncoder.symbolEncodingOffset());
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + cancelPending.encodedLength());
+        metrics.cancelPending.inc();
+    }
+
+    @Override
+    public void onCancelRejected(final long clientOrderId, final long orderId, final long symbol)
+    {
+        cancelRejected.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .orderId(orderId);
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + CancelRejectedEncoder.symbolEncodingOffset());
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + cancelRejected.encodedLength());
+        metrics.cancelRejected.inc();
+    }
+
+    @Override
+    public void onCrossCompleted(
+        final long symbol, final long price, final long shares, final long matchNumber, final CrossType crossType)
+    {
+        crossCompleted.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs);
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + CrossCompletedEncoder.symbolEncodingOffset());
+        crossCompleted.price(price).shares(shares).matchNumber(matchNumber).crossType(crossType.code());
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + crossCompleted.encodedLength());
+        metrics.crossCompleted.inc();
+    }
+
+    @Override
+    public void onOrderPriorityUpdated(
+        final long clientOrderId, final long orderId, final long symbol, final Side side, final long price,
+        final Display display)
+    {
+        priorityUpdated.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .orderId(orderId);
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderPriorityUpdatedEncoder.symbolEncodingOffset());
+        priorityUpdated.side(side(side)).price(price).display(display.code());
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + priorityUpdated.encodedLength());
+        metrics.priorityUpdated.inc();
     }
 
     private void publish(final int length)

@@ -10,7 +10,12 @@ import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.CancelOrderEncoder;
+import io.bourse.sbe.engine.CancelPendingDecoder;
+import io.bourse.sbe.engine.CancelRejectedDecoder;
 import io.bourse.sbe.engine.ClockTickEncoder;
+import io.bourse.sbe.engine.CrossCompletedDecoder;
+import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
@@ -18,7 +23,11 @@ import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
 import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
+import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.ReplaceOrderEncoder;
+import io.bourse.sbe.engine.RunCrossEncoder;
 import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
@@ -276,6 +285,91 @@ class EngineServiceTest
             "bourse_engine_events_total{type=\"trade_broken\"} 1.0");
     }
 
+    /**
+     * NewOrder's cross type (C, N, and O which the engine does not run), a closing-cross replace, CrossLock,
+     * CancelOrder during the lock (CancelPending, CancelRejected), RunCross refused until the symbol is open, then the
+     * cross: OrderExecuted with cross type C, the pending order's cancel and CrossCompleted; every refused cross
+     * command counted by reason.
+     */
+    @Test
+    void shouldRunTheClosingCrossWhenCrossCommandsAndCrossOrdersAreSent() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        runCross(commands, "AAPL", 1);
+        send(commands,
+            newOrder(11, "AAPL", Side.BUY, 100, PRICE + 500, DAY, 2).display((byte)'Y').crossType((byte)'C'));
+        send(commands, newOrder(12, "AAPL", Side.BUY, 100, PRICE, DAY, 3).display((byte)'Y').crossType((byte)'C'));
+        send(commands, newOrder(13, "AAPL", Side.SELL, 150, PRICE, DAY, 4).display((byte)'Y').crossType((byte)'N'));
+        send(commands, newOrder(14, "AAPL", Side.SELL, 100, PRICE, DAY, 5).display((byte)'Y').crossType((byte)'O'));
+        replace(commands, 12, 15, 100, PRICE - 100, 6);
+        crossLock(commands, "AAPL", 7);
+        crossLock(commands, "AAPL", 8);
+        crossLock(commands, "MSFT", 9);
+        cancel(commands, 15, 0, 10);
+        cancel(commands, 11, 50, 11);
+        tradingState(commands, "AAPL", TradingState.HALTED);
+        runCross(commands, "AAPL", 12);
+        tradingState(commands, "AAPL", TradingState.OPEN);
+        runCross(commands, "AAPL", 13);
+
+        final long firstMatch = (1 << 4) | 1;
+        assertThat(await(events, 11)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE + 500) + " Y t=2"),
+            new Event(2, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=3"),
+            new Event(3, "accepted 13 AAPL SELL 150@" + PRICE + " Y t=4"),
+            new Event(4, "added SELL 150@" + PRICE + " Y"),
+            new Event(5, "rejected 14 R"),
+            new Event(6, "replaced 12->15 " + (2 * 16 + 1) + "->" + (4 * 16 + 1) + " 100@" + (PRICE - 100) +
+                " REPLACED C t=6"),
+            new Event(7, "cancel-pending 15/" + (4 * 16 + 1) + " AAPL t=10"),
+            new Event(8, "cancel-rejected 11/" + (16 + 1) + " AAPL t=11"),
+            new Event(9, "executed C 100@" + PRICE + " taker 11 maker 13 match " + firstMatch + " t=13"),
+            new Event(10, "canceled 15 100 leaves 0 U not-resting t=13"),
+            new Event(11, "cross AAPL 100@" + PRICE + " match " + (firstMatch + 16) + " C t=13"));
+        assertThat(scrapeMetrics()).contains(
+            "bourse_engine_admin_rejects_total{reason=\"cross_not_locked\"} 1.0",
+            "bourse_engine_admin_rejects_total{reason=\"cross_already_locked\"} 1.0",
+            "bourse_engine_admin_rejects_total{reason=\"symbol_not_open\"} 1.0",
+            "bourse_engine_admin_rejects_total{reason=\"unknown_symbol\"} 1.0",
+            "bourse_engine_commands_total{type=\"cross_lock\"} 3.0",
+            "bourse_engine_commands_total{type=\"run_cross\"} 3.0",
+            "bourse_engine_events_total{type=\"cancel_pending\"} 1.0",
+            "bourse_engine_events_total{type=\"cancel_rejected\"} 1.0",
+            "bourse_engine_events_total{type=\"cross_completed\"} 1.0");
+    }
+
+    /**
+     * A midpoint peg rests while the midpoint (99.00 + 101.00) / 2 is within its limit 100.50: OrderPriorityUpdated
+     * carries its working price after OrderAdded; the midpoint moving beyond the limit carries the limit.
+     */
+    @Test
+    void shouldPublishOrderPriorityUpdatedWhenARestingPegsWorkingPriceChanges() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        send(commands, 11, "AAPL", Side.BUY, 100, PRICE - 10_000, 1);
+        send(commands, 12, "AAPL", Side.SELL, 100, PRICE + 10_000, 2);
+        send(commands, newOrder(13, "AAPL", Side.BUY, 100, PRICE + 5_000, DAY, 3).display((byte)'M'));
+        send(commands, 14, "AAPL", Side.BUY, 100, PRICE + 2_000, 4);
+
+        final long pegOrderId = (3 << 4) | 1;
+        assertThat(await(events, 10)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE - 10_000) + " Y t=1"),
+            new Event(2, "added BUY 100@" + (PRICE - 10_000) + " Y"),
+            new Event(3, "accepted 12 AAPL SELL 100@" + (PRICE + 10_000) + " Y t=2"),
+            new Event(4, "added SELL 100@" + (PRICE + 10_000) + " Y"),
+            new Event(5, "accepted 13 AAPL BUY 100@" + (PRICE + 5_000) + " M t=3"),
+            new Event(6, "added BUY 100@" + (PRICE + 5_000) + " M"),
+            new Event(7, "priority-updated 13/" + pegOrderId + " AAPL BUY @" + PRICE + " M t=3"),
+            new Event(8, "accepted 14 AAPL BUY 100@" + (PRICE + 2_000) + " Y t=4"),
+            new Event(9, "added BUY 100@" + (PRICE + 2_000) + " Y"),
+            new Event(10, "priority-updated 13/" + pegOrderId + " AAPL BUY @" + (PRICE + 5_000) + " M t=4"));
+        assertThat(scrapeMetrics()).contains("bourse_engine_events_total{type=\"order_priority_updated\"} 2.0");
+    }
+
     @Test
     void shouldHoldEventsAndStopTakingCommandsWhenTheEventStreamIsFullThenLoseNothing()
     {
@@ -332,6 +426,11 @@ class EngineServiceTest
         final OrderRejectedDecoder rejected = new OrderRejectedDecoder();
         final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
         final TradeBrokenDecoder broken = new TradeBrokenDecoder();
+        final OrderReplacedDecoder replaced = new OrderReplacedDecoder();
+        final CancelPendingDecoder cancelPending = new CancelPendingDecoder();
+        final CancelRejectedDecoder cancelRejected = new CancelRejectedDecoder();
+        final CrossCompletedDecoder crossCompleted = new CrossCompletedDecoder();
+        final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
         while (received.size() < count && System.nanoTime() < deadlineNs)
         {
@@ -358,7 +457,9 @@ class EngineServiceTest
                     case OrderExecutedDecoder.TEMPLATE_ID ->
                     {
                         executed.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(executed.sequenceNumber(), "executed " + executed.quantity() + "@" +
+                        received.add(new Event(executed.sequenceNumber(), "executed " +
+                            ('C' == executed.crossType() ? "C " : 'N' == executed.crossType() ? "" : "? ") +
+                            executed.quantity() + "@" +
                             executed.price() + " taker " + executed.takerClientOrderId() + " maker " +
                             executed.makerClientOrderId() + " match " + executed.matchNumber() + " t=" +
                             executed.timestampNs()));
@@ -385,6 +486,45 @@ class EngineServiceTest
                             broken.takerOrderId() + " maker " + broken.makerClientOrderId() + "/" +
                             broken.makerOrderId() + " match " + broken.matchNumber() + " " + (char)broken.reason() +
                             " t=" + broken.timestampNs()));
+                    }
+                    case OrderReplacedDecoder.TEMPLATE_ID ->
+                    {
+                        replaced.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(replaced.sequenceNumber(), "replaced " + replaced.clientOrderId() +
+                            "->" + replaced.newClientOrderId() + " " + replaced.orderId() + "->" +
+                            replaced.newOrderId() + " " + replaced.quantity() + "@" + replaced.price() + " " +
+                            replaced.bookUpdate() + " " + (char)replaced.crossType() + " t=" + replaced.timestampNs()));
+                    }
+                    case CancelPendingDecoder.TEMPLATE_ID ->
+                    {
+                        cancelPending.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(cancelPending.sequenceNumber(), "cancel-pending " +
+                            cancelPending.clientOrderId() + "/" + cancelPending.orderId() + " " +
+                            cancelPending.symbol().trim() + " t=" + cancelPending.timestampNs()));
+                    }
+                    case CancelRejectedDecoder.TEMPLATE_ID ->
+                    {
+                        cancelRejected.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(cancelRejected.sequenceNumber(), "cancel-rejected " +
+                            cancelRejected.clientOrderId() + "/" + cancelRejected.orderId() + " " +
+                            cancelRejected.symbol().trim() + " t=" + cancelRejected.timestampNs()));
+                    }
+                    case CrossCompletedDecoder.TEMPLATE_ID ->
+                    {
+                        crossCompleted.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(crossCompleted.sequenceNumber(), "cross " +
+                            crossCompleted.symbol().trim() + " " + crossCompleted.shares() + "@" +
+                            crossCompleted.price() + " match " + crossCompleted.matchNumber() + " " +
+                            (char)crossCompleted.crossType() + " t=" + crossCompleted.timestampNs()));
+                    }
+                    case OrderPriorityUpdatedDecoder.TEMPLATE_ID ->
+                    {
+                        priorityUpdated.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(priorityUpdated.sequenceNumber(), "priority-updated " +
+                            priorityUpdated.clientOrderId() + "/" + priorityUpdated.orderId() + " " +
+                            priorityUpdated.symbol().trim() + " " + priorityUpdated.side() + " @" +
+                            priorityUpdated.price() + " " + (char)priorityUpdated.display() + " t=" +
+                            priorityUpdated.timestampNs()));
                     }
                     default -> received.add(new Event(-1, "unexpected template " + header.templateId()));
                 }
@@ -497,6 +637,53 @@ class EngineServiceTest
             .symbol(String.format("%-8s", symbol))
             .matchNumber(matchNumber)
             .reason((byte)reason);
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void cancel(
+        final Publication publication, final long clientOrderId, final long quantity, final long timestampNs)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final CancelOrderEncoder encoder = new CancelOrderEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .quantity(quantity);
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void replace(
+        final Publication publication, final long clientOrderId, final long newClientOrderId, final long quantity,
+        final long price, final long timestampNs)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final ReplaceOrderEncoder encoder = new ReplaceOrderEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .newClientOrderId(newClientOrderId)
+            .quantity(quantity)
+            .price(price);
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void crossLock(final Publication publication, final String symbol, final long timestampNs)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final CrossLockEncoder encoder = new CrossLockEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(timestampNs)
+            .symbol(String.format("%-8s", symbol));
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void runCross(final Publication publication, final String symbol, final long timestampNs)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final RunCrossEncoder encoder = new RunCrossEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(timestampNs)
+            .symbol(String.format("%-8s", symbol));
         offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
     }
 

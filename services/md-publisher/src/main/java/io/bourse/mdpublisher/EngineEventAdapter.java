@@ -4,11 +4,15 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.BookUpdate;
+import io.bourse.sbe.engine.CancelPendingDecoder;
+import io.bourse.sbe.engine.CancelRejectedDecoder;
+import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
 import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
@@ -17,19 +21,30 @@ import org.agrona.DirectBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Decodes engine events (schemas/engine-schema.xml) from the shards' event streams and hands the book changes to an
- * {@link EngineEventListener}. Every event is counted by type; OrderAccepted and OrderRejected stop there. A message
- * of another schema, an unknown template, a short fragment or an invalid side, book update or display is counted as
- * an error and skipped. One preallocated decoder per template; allocates nothing.
+ * Decodes engine events (schemas/engine-schema.xml, version 2 and the versions before it) from the shards' event
+ * streams and hands the book changes and the end of each closing cross to an {@link EngineEventListener}. Every event
+ * is counted by type; OrderAccepted, OrderRejected, CancelPending and CancelRejected stop there (the last two leave
+ * the order as it was), and so do OrderPriorityUpdated (a midpoint peg, never displayed, works at a new price under
+ * the same reference number) and the OrderReplaced of a closing-cross order (in no market-data book). An
+ * OrderExecuted with crossType C is a cross execution; N, or none from a version 1 shard, a continuous one. A message
+ * of another schema, an unknown template, a short fragment or an invalid side, book update, display or cross type
+ * (CrossCompleted: C only, the one cross Bourse runs) is counted as an error and skipped. One preallocated decoder per
+ * template; allocates nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
+    /** OUCH 4.2 Cross Type of the continuous market. */
+    private static final byte CROSS_TYPE_CONTINUOUS = 'N';
+    /** OUCH 4.2 Cross Type of the closing cross. */
+    private static final byte CROSS_TYPE_CLOSING = 'C';
+
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
     private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
     private final OrderCanceledDecoder orderCanceled = new OrderCanceledDecoder();
     private final OrderReplacedDecoder orderReplaced = new OrderReplacedDecoder();
     private final TradeBrokenDecoder tradeBroken = new TradeBrokenDecoder();
+    private final CrossCompletedDecoder crossCompleted = new CrossCompletedDecoder();
     private final EngineEventListener listener;
     private final MdPublisherMetrics metrics;
     private final AtomicLong errorCount;
@@ -69,12 +84,15 @@ final class EngineEventAdapter implements FragmentHandler
         final int version = headerDecoder.version();
         final boolean decoded = switch (templateId)
         {
-            case OrderAcceptedDecoder.TEMPLATE_ID, OrderRejectedDecoder.TEMPLATE_ID -> true;
+            case OrderAcceptedDecoder.TEMPLATE_ID, OrderRejectedDecoder.TEMPLATE_ID,
+                CancelPendingDecoder.TEMPLATE_ID, CancelRejectedDecoder.TEMPLATE_ID,
+                OrderPriorityUpdatedDecoder.TEMPLATE_ID -> true;
             case OrderAddedDecoder.TEMPLATE_ID -> onOrderAdded(buffer, bodyOffset, blockLength, version);
             case OrderExecutedDecoder.TEMPLATE_ID -> onOrderExecuted(buffer, bodyOffset, blockLength, version);
             case OrderCanceledDecoder.TEMPLATE_ID -> onOrderCanceled(buffer, bodyOffset, blockLength, version);
             case OrderReplacedDecoder.TEMPLATE_ID -> onOrderReplaced(buffer, bodyOffset, blockLength, version);
             case TradeBrokenDecoder.TEMPLATE_ID -> onTradeBroken(buffer, bodyOffset, blockLength, version);
+            case CrossCompletedDecoder.TEMPLATE_ID -> onCrossCompleted(buffer, bodyOffset, blockLength, version);
             default -> false;
         };
         if (decoded)
@@ -94,6 +112,23 @@ final class EngineEventAdapter implements FragmentHandler
             decoder.timestampNs(),
             decoder.matchNumber(),
             Symbols.pack(buffer, offset + TradeBrokenDecoder.symbolEncodingOffset()));
+        return true;
+    }
+
+    private boolean onCrossCompleted(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final CrossCompletedDecoder decoder = crossCompleted.wrap(buffer, offset, blockLength, version);
+        if (CROSS_TYPE_CLOSING != decoder.crossType())
+        {
+            return false;
+        }
+        listener.onCrossCompleted(
+            decoder.timestampNs(),
+            Symbols.pack(buffer, offset + CrossCompletedDecoder.symbolEncodingOffset()),
+            decoder.shares(),
+            decoder.price(),
+            decoder.matchNumber());
         return true;
     }
 
@@ -121,15 +156,29 @@ final class EngineEventAdapter implements FragmentHandler
         final DirectBuffer buffer, final int offset, final int blockLength, final int version)
     {
         final OrderExecutedDecoder decoder = orderExecuted.wrap(buffer, offset, blockLength, version);
+        final byte crossType = decoder.crossType();
+        final long symbol = Symbols.pack(buffer, offset + OrderExecutedDecoder.symbolEncodingOffset());
+        if (CROSS_TYPE_CLOSING == crossType)
+        {
+            listener.onCrossExecuted(
+                decoder.timestampNs(),
+                decoder.matchNumber(),
+                symbol,
+                decoder.quantity(),
+                decoder.price(),
+                decoder.makerOrderId(),
+                decoder.makerLeavesQuantity());
+            return true;
+        }
         final Side takerSide = side(decoder.takerSideRaw());
-        if (null == takerSide)
+        if (null == takerSide || !isContinuous(crossType))
         {
             return false;
         }
         listener.onOrderExecuted(
             decoder.timestampNs(),
             decoder.matchNumber(),
-            Symbols.pack(buffer, offset + OrderExecutedDecoder.symbolEncodingOffset()),
+            symbol,
             decoder.quantity(),
             decoder.price(),
             takerSide,
@@ -158,9 +207,14 @@ final class EngineEventAdapter implements FragmentHandler
         final DirectBuffer buffer, final int offset, final int blockLength, final int version)
     {
         final OrderReplacedDecoder decoder = orderReplaced.wrap(buffer, offset, blockLength, version);
+        final byte crossType = decoder.crossType();
+        if (CROSS_TYPE_CLOSING == crossType)
+        {
+            return true;
+        }
         final Side side = side(decoder.sideRaw());
         final ReplaceKind kind = replaceKind(decoder.bookUpdateRaw());
-        if (null == side || null == kind)
+        if (null == side || null == kind || !isContinuous(crossType))
         {
             return false;
         }
@@ -174,6 +228,15 @@ final class EngineEventAdapter implements FragmentHandler
             decoder.price(),
             kind);
         return true;
+    }
+
+    /**
+     * @param crossType an event's OUCH 4.2 Cross Type.
+     * @return true for N, the continuous market, and for the null value that a version 1 shard's event reads as.
+     */
+    private static boolean isContinuous(final byte crossType)
+    {
+        return CROSS_TYPE_CONTINUOUS == crossType || OrderExecutedDecoder.crossTypeNullValue() == crossType;
     }
 
     /** @return true for the OUCH 4.2 Display codes the engine produces: A, Y, P displayed; N, M not displayed. */

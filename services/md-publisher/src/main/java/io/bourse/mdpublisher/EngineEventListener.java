@@ -1,10 +1,11 @@
 package io.bourse.mdpublisher;
 
 /**
- * The engine events that change a book, decoded from the engine protocol (schemas/engine-schema.xml). Prices in
- * 1/10000 dollars, quantities in shares, timestamps in nanoseconds since midnight UTC, symbols packed as in
- * {@code io.bourse.common.config.Symbols}. OrderAccepted and OrderRejected never change a book, so they have no
- * method here.
+ * The engine events that change a book or end a cross, decoded from the engine protocol (schemas/engine-schema.xml).
+ * Prices in 1/10000 dollars, quantities in shares, timestamps in nanoseconds since midnight UTC, symbols packed as in
+ * {@code io.bourse.common.config.Symbols}. OrderAccepted, OrderRejected, CancelPending, CancelRejected and
+ * OrderPriorityUpdated (of a midpoint peg, never displayed) never change a market-data book, and closing-cross orders
+ * are in no market-data book, so those events and the replaces of closing-cross orders have no method here.
  */
 public interface EngineEventListener
 {
@@ -41,6 +42,35 @@ public interface EngineEventListener
     void onOrderExecuted(
         long timestampNs, long matchNumber, long symbol, long quantity, long price, Side takerSide, long takerOrderId,
         long takerLeaves, long makerOrderId, long makerLeaves);
+
+    /**
+     * A resting order executed in the closing cross, at the cross price (engine OrderExecuted with crossType C). The
+     * other side of the execution is a closing-cross order, which no market-data book holds.
+     *
+     * @param timestampNs  engine time of the event.
+     * @param matchNumber  unique per day across shards.
+     * @param symbol       packed symbol.
+     * @param quantity     executed shares.
+     * @param price        the cross price, which may be better than the maker's own price.
+     * @param makerOrderId the engine's maker: an order of the continuous book (displayed or not), or a closing-cross
+     *                     order when both sides were.
+     * @param makerLeaves  shares the maker still has open.
+     */
+    void onCrossExecuted(
+        long timestampNs, long matchNumber, long symbol, long quantity, long price, long makerOrderId,
+        long makerLeaves);
+
+    /**
+     * A symbol's closing cross ran (engine CrossCompleted), after its executions and the cancels of the closing-cross
+     * orders left.
+     *
+     * @param timestampNs engine time of the event.
+     * @param symbol      packed symbol.
+     * @param shares      shares executed in the cross, each counted once; 0 when nothing executed.
+     * @param price       the cross price; 0 when nothing executed.
+     * @param matchNumber the cross's own match number; 0 when nothing executed.
+     */
+    void onCrossCompleted(long timestampNs, long symbol, long shares, long price, long matchNumber);
 
     /**
      * An order was reduced or removed (engine OrderCanceled).

@@ -18,6 +18,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * its display for life, replaces included. The Trade of a displayed maker is marked displayed: Order Executed has
  * already carried that execution.
  *
+ * <p>The closing cross: closing-cross orders are in no book here (the engine adds none of them; their cancels are not
+ * resting and their replaces never reach this class). A cross execution looks only at its maker, since the other side
+ * is always a closing-cross order: a displayed maker gets Order Executed With Price, not printable, at the cross price
+ * (ITCH 5.0 §4.4.2; the cross's volume is counted once, by the Cross Trade), then its level and the BBO as for any
+ * execution, and no trade; a maker that is not displayed only leaves the hidden orders when it fills; a maker that is
+ * neither is a closing-cross order, and nothing is published. The end of the cross publishes Cross Trade (ITCH 5.0
+ * §4.5.2) with its price, shares and match number, also when nothing executed (all 0): NASDAQ publishes the result of
+ * every cross, and a subscriber learns that the cross ran.
+ *
  * <p>Order reference numbers are unique per day across shards, so one map holds the orders of every symbol. Orders
  * and levels are pooled: the steady state allocates nothing. An event that does not fit the book (an unknown symbol
  * or order, sizes out of step with the engine, as after joining the event streams late) is counted as an error and
@@ -123,6 +132,52 @@ public final class MarketDataBooks implements EngineEventListener
         take(order, quantity, makerLeaves);
         publishLevel(timestampNs, book, side, levelPrice);
         publishBestBidOffer(timestampNs, book);
+    }
+
+    /**
+     * Publishes Order Executed With Price, not printable, on a displayed maker, then its level and the BBO if it
+     * changed; nothing for a maker that is not displayed (forgotten when filled) or a closing-cross maker.
+     */
+    @Override
+    public void onCrossExecuted(
+        final long timestampNs, final long matchNumber, final long symbol, final long quantity, final long price,
+        final long makerOrderId, final long makerLeaves)
+    {
+        final BookOrder order = orders.get(makerOrderId);
+        if (null == order)
+        {
+            if (!books.containsKey(symbol))
+            {
+                errorCount.incrementAndGet();
+            }
+            else if (makerLeaves <= 0)
+            {
+                // A filled maker that is not displayed leaves; a closing-cross maker was never tracked.
+                hiddenOrders.remove(makerOrderId);
+            }
+            return;
+        }
+        final SymbolBook book = order.book;
+        final Side side = order.side;
+        final long levelPrice = order.price;
+
+        listener.onOrderExecutedWithPrice(timestampNs, book.symbol, makerOrderId, quantity, matchNumber, false, price);
+        take(order, quantity, makerLeaves);
+        publishLevel(timestampNs, book, side, levelPrice);
+        publishBestBidOffer(timestampNs, book);
+    }
+
+    /** Publishes Cross Trade, also for a cross that executed nothing; the book is unchanged. */
+    @Override
+    public void onCrossCompleted(
+        final long timestampNs, final long symbol, final long shares, final long price, final long matchNumber)
+    {
+        if (!books.containsKey(symbol))
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        listener.onCrossTrade(timestampNs, symbol, shares, price, matchNumber);
     }
 
     /** Publishes Broken Trade; the book is unchanged (a broken trade restores no order). */

@@ -34,6 +34,22 @@ public interface MarketDataListener
         long timestampNs, long symbol, long orderId, long executedQuantity, long matchNumber, long price);
 
     /**
+     * ITCH 5.0 §4.4.2 Order Executed With Price, on the resting order: it executed at a price other than its own.
+     *
+     * @param timestampNs      engine time.
+     * @param symbol           packed symbol.
+     * @param orderId          the resting order.
+     * @param executedQuantity shares executed.
+     * @param matchNumber      engine match number.
+     * @param printable        false when the volume is counted by another message (a cross execution, whose Cross
+     *                         Trade carries the cross's volume).
+     * @param price            execution price.
+     */
+    void onOrderExecutedWithPrice(
+        long timestampNs, long symbol, long orderId, long executedQuantity, long matchNumber, boolean printable,
+        long price);
+
+    /**
      * ITCH 5.0 §4.4.3 Order Cancel: part of a resting order canceled.
      *
      * @param timestampNs      engine time.
@@ -81,6 +97,19 @@ public interface MarketDataListener
     void onTrade(
         long timestampNs, long symbol, long matchNumber, Side aggressorSide, long quantity, long price,
         boolean makerDisplayed);
+
+    /**
+     * ITCH 5.0 §4.5.2 Cross Trade: the closing cross ran, at one price; its volume, each share counted once. Sent for
+     * every cross, also one that executed nothing (shares 0, price 0, match number 0), as NASDAQ publishes the result
+     * of every cross.
+     *
+     * @param timestampNs engine time.
+     * @param symbol      packed symbol.
+     * @param shares      shares executed in the cross.
+     * @param crossPrice  the cross price.
+     * @param matchNumber the cross's own match number.
+     */
+    void onCrossTrade(long timestampNs, long symbol, long shares, long crossPrice, long matchNumber);
 
     /**
      * An execution was broken: its Order Executed or Trade no longer counts; the book is unchanged (ITCH 5.0 §4.5.3

@@ -8,10 +8,13 @@ import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
 import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeEncoder;
+import io.bourse.sbe.md.CrossTradeEncoder;
+import io.bourse.sbe.md.CrossType;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
 import io.bourse.sbe.md.OrderExecutedEncoder;
+import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.OrderReplaceEncoder;
 import io.bourse.sbe.md.PriceLevelUpdateEncoder;
 import io.bourse.sbe.md.TradeEncoder;
@@ -35,11 +38,13 @@ final class MarketDataProxy implements MarketDataListener
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final AddOrderEncoder addOrder = new AddOrderEncoder();
     private final OrderExecutedEncoder orderExecuted = new OrderExecutedEncoder();
+    private final OrderExecutedWithPriceEncoder orderExecutedWithPrice = new OrderExecutedWithPriceEncoder();
     private final OrderCancelEncoder orderCancel = new OrderCancelEncoder();
     private final OrderDeleteEncoder orderDelete = new OrderDeleteEncoder();
     private final OrderReplaceEncoder orderReplace = new OrderReplaceEncoder();
     private final TradeEncoder trade = new TradeEncoder();
     private final BrokenTradeEncoder brokenTrade = new BrokenTradeEncoder();
+    private final CrossTradeEncoder crossTrade = new CrossTradeEncoder();
     private final PriceLevelUpdateEncoder priceLevelUpdate = new PriceLevelUpdateEncoder();
     private final BestBidOfferEncoder bestBidOffer = new BestBidOfferEncoder();
     private final Publication publication;
@@ -99,6 +104,25 @@ final class MarketDataProxy implements MarketDataListener
             .price(price);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderExecutedEncoder.symbolEncodingOffset());
         publish(OrderExecutedEncoder.TEMPLATE_ID, orderExecuted.encodedLength(), timestampNs);
+    }
+
+    /** Publishes OrderExecutedWithPrice. */
+    @Override
+    public void onOrderExecutedWithPrice(
+        final long timestampNs, final long symbol, final long orderId, final long executedQuantity,
+        final long matchNumber, final boolean printable, final long price)
+    {
+        orderExecutedWithPrice.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .orderId(orderId)
+            .executedQuantity(executedQuantity)
+            .matchNumber(matchNumber)
+            .printable(printable ? BooleanType.TRUE : BooleanType.FALSE)
+            .price(price);
+        Symbols.unpack(
+            symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderExecutedWithPriceEncoder.symbolEncodingOffset());
+        publish(OrderExecutedWithPriceEncoder.TEMPLATE_ID, orderExecutedWithPrice.encodedLength(), timestampNs);
     }
 
     /** Publishes OrderCancel. */
@@ -172,6 +196,22 @@ final class MarketDataProxy implements MarketDataListener
             .matchNumber(matchNumber);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + BrokenTradeEncoder.symbolEncodingOffset());
         publish(BrokenTradeEncoder.TEMPLATE_ID, brokenTrade.encodedLength(), timestampNs);
+    }
+
+    /** Publishes CrossTrade of the closing cross. */
+    @Override
+    public void onCrossTrade(
+        final long timestampNs, final long symbol, final long shares, final long crossPrice, final long matchNumber)
+    {
+        crossTrade.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .shares(shares)
+            .crossPrice(crossPrice)
+            .matchNumber(matchNumber)
+            .crossType(CrossType.CLOSING);
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + CrossTradeEncoder.symbolEncodingOffset());
+        publish(CrossTradeEncoder.TEMPLATE_ID, crossTrade.encodedLength(), timestampNs);
     }
 
     /** Publishes PriceLevelUpdate. */

@@ -8,12 +8,22 @@ import io.bourse.common.metrics.MetricsServer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.function.Supplier;
 
 /**
  * Configuration of the md-publisher: where the engine event streams and the market-data stream are, which symbols
- * exist, the metrics endpoint and the agent's tuning. Settings {@code bourse.mdpublisher.*} (environment
- * {@code BOURSE_MDPUBLISHER_*}) plus the shared stream layout and symbol list.
+ * exist, the metrics endpoint and the agent's tuning, settings {@code bourse.mdpublisher.*} (environment
+ * {@code BOURSE_MDPUBLISHER_*}) plus the shared stream layout and symbol list; and its ITCH 5.0 over MoldUDP64 feed,
+ * settings {@code bourse.md.mold.*} (environment {@code BOURSE_MD_MOLD_*}), whose defaults work on one host: the
+ * multicast goes out on the loopback interface, where every receiver on the host can join the group.
  */
 public final class MdPublisherContext
 {
@@ -30,6 +40,58 @@ public final class MdPublisherContext
     /** Default retries: with the back-off below, at most about 10 ms per message. */
     public static final int OFFER_RETRIES_DEFAULT = 100;
 
+    /** Whether the md-publisher also publishes ITCH 5.0 over MoldUDP64 multicast: {@code true} or {@code false}. */
+    public static final String MOLD_ENABLED_PROP_NAME = "bourse.md.mold.enabled";
+    /** The MoldUDP64 feed is on by default. */
+    public static final boolean MOLD_ENABLED_DEFAULT = true;
+    /** IPv4 multicast group the Downstream Packets are sent to. */
+    public static final String MOLD_GROUP_PROP_NAME = "bourse.md.mold.group";
+    /** Default group, in the organization-local scope (RFC 2365). */
+    public static final String MOLD_GROUP_DEFAULT = "239.192.0.1";
+    /** UDP port of the multicast group. */
+    public static final String MOLD_PORT_PROP_NAME = "bourse.md.mold.port";
+    /** Default multicast port. */
+    public static final int MOLD_PORT_DEFAULT = 17000;
+    /** IPv4 address of the network interface that sends the multicast and receives the Request Packets. */
+    public static final String MOLD_INTERFACE_PROP_NAME = "bourse.md.mold.interface";
+    /** Default interface: the loopback, so that receivers on the same host join the group through it. */
+    public static final String MOLD_INTERFACE_DEFAULT = "127.0.0.1";
+    /** IP time-to-live of the multicast packets: 1 keeps them on the local network. */
+    public static final String MOLD_TTL_PROP_NAME = "bourse.md.mold.ttl";
+    /** Default time-to-live. */
+    public static final int MOLD_TTL_DEFAULT = 1;
+    /** UDP port of the re-request server on the interface's address; 0 for any free port. */
+    public static final String MOLD_REQUEST_PORT_PROP_NAME = "bourse.md.mold.request.port";
+    /** Default re-request port. */
+    public static final int MOLD_REQUEST_PORT_DEFAULT = 17001;
+    /** MoldUDP64 Session: 1..10 printable ASCII characters without spaces; default today's UTC date, yyyyMMdd. */
+    public static final String MOLD_SESSION_PROP_NAME = "bourse.md.mold.session";
+    /** Most bytes of Message Blocks in one Downstream Packet or response. */
+    public static final String MOLD_PAYLOAD_LENGTH_PROP_NAME = "bourse.md.mold.payload.length";
+    /**
+     * Largest payload, and the default: nassau's packet buffer, with which a packet (20-byte header, 8-byte UDP and
+     * 20-byte IPv4 headers) fits a 1,500-byte Ethernet MTU.
+     */
+    public static final int MOLD_PAYLOAD_LENGTH_MAX = 1400;
+    /** Smallest payload: one Message Block of the longest message. */
+    public static final int MOLD_PAYLOAD_LENGTH_MIN =
+        MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + MoldFeedAgent.MAX_MESSAGE_LENGTH;
+    /** Most messages of the session kept in memory for re-requests, the newest ones. */
+    public static final String MOLD_STORE_MESSAGES_PROP_NAME = "bourse.md.mold.store.messages";
+    /** Default store size: 1,000,000 messages, 46 MB off-heap. */
+    public static final int MOLD_STORE_MESSAGES_DEFAULT = 1_000_000;
+    /** Time without a packet, in milliseconds, after which a Heartbeat is sent. */
+    public static final String MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME = "bourse.md.mold.heartbeat.interval.ms";
+    /** Default heartbeat interval: one second. */
+    public static final int MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT = 1000;
+    /** Most market-data messages the MoldUDP64 feed reads per duty cycle. */
+    public static final String MOLD_FRAGMENT_LIMIT_PROP_NAME = "bourse.md.mold.fragment.limit";
+    /**
+     * Default: more than the md-publisher publishes in one duty cycle with up to 8 shards (each engine event makes at
+     * most 4 market-data messages), so that the feed, on the same thread, keeps up.
+     */
+    public static final int MOLD_FRAGMENT_LIMIT_DEFAULT = 32 * FRAGMENT_LIMIT_DEFAULT;
+
     private StreamLayout layout;
     private SymbolDirectory symbolDirectory;
     private int metricsPort = METRICS_PORT_DEFAULT;
@@ -37,6 +99,20 @@ public final class MdPublisherContext
     private int fragmentLimit = FRAGMENT_LIMIT_DEFAULT;
     private int offerRetries = OFFER_RETRIES_DEFAULT;
     private Supplier<IdleStrategy> idleStrategySupplier;
+    private boolean moldEnabled = MOLD_ENABLED_DEFAULT;
+    private String moldGroup = MOLD_GROUP_DEFAULT;
+    private int moldPort = MOLD_PORT_DEFAULT;
+    private String moldInterface = MOLD_INTERFACE_DEFAULT;
+    private int moldTtl = MOLD_TTL_DEFAULT;
+    private int moldRequestPort = MOLD_REQUEST_PORT_DEFAULT;
+    private String moldSession;
+    private int moldPayloadLength = MOLD_PAYLOAD_LENGTH_MAX;
+    private int moldStoreMessages = MOLD_STORE_MESSAGES_DEFAULT;
+    private int moldHeartbeatIntervalMs = MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT;
+    private int moldFragmentLimit = MOLD_FRAGMENT_LIMIT_DEFAULT;
+    private InetAddress moldGroupAddress;
+    private InetAddress moldInterfaceAddress;
+    private NetworkInterface moldNetworkInterface;
 
     /**
      * @param settings source of every setting.
@@ -52,7 +128,31 @@ public final class MdPublisherContext
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
             .offerRetries(settings.getInt(OFFER_RETRIES_PROP_NAME, OFFER_RETRIES_DEFAULT))
-            .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
+            .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings))
+            .moldEnabled(parseBoolean(MOLD_ENABLED_PROP_NAME,
+                settings.get(MOLD_ENABLED_PROP_NAME, String.valueOf(MOLD_ENABLED_DEFAULT))))
+            .moldGroup(settings.get(MOLD_GROUP_PROP_NAME, MOLD_GROUP_DEFAULT))
+            .moldPort(settings.getInt(MOLD_PORT_PROP_NAME, MOLD_PORT_DEFAULT))
+            .moldInterface(settings.get(MOLD_INTERFACE_PROP_NAME, MOLD_INTERFACE_DEFAULT))
+            .moldTtl(settings.getInt(MOLD_TTL_PROP_NAME, MOLD_TTL_DEFAULT))
+            .moldRequestPort(settings.getInt(MOLD_REQUEST_PORT_PROP_NAME, MOLD_REQUEST_PORT_DEFAULT))
+            .moldSession(settings.get(MOLD_SESSION_PROP_NAME, null))
+            .moldPayloadLength(settings.getInt(MOLD_PAYLOAD_LENGTH_PROP_NAME, MOLD_PAYLOAD_LENGTH_MAX))
+            .moldStoreMessages(settings.getInt(MOLD_STORE_MESSAGES_PROP_NAME, MOLD_STORE_MESSAGES_DEFAULT))
+            .moldHeartbeatIntervalMs(
+                settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT))
+            .moldFragmentLimit(settings.getInt(MOLD_FRAGMENT_LIMIT_PROP_NAME, MOLD_FRAGMENT_LIMIT_DEFAULT));
+    }
+
+    private static boolean parseBoolean(final String name, final String value)
+    {
+        return switch (value.trim())
+        {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(
+                name + " (" + Settings.environmentName(name) + ") must be true or false: " + value);
+        };
     }
 
     /**
@@ -87,7 +187,77 @@ public final class MdPublisherContext
         {
             idleStrategySupplier = BackoffIdleStrategy::new;
         }
+        if (moldEnabled)
+        {
+            concludeMold();
+        }
         return this;
+    }
+
+    private void concludeMold()
+    {
+        moldGroupAddress = ipv4Address(MOLD_GROUP_PROP_NAME, moldGroup);
+        if (!moldGroupAddress.isMulticastAddress())
+        {
+            throw new IllegalStateException(MOLD_GROUP_PROP_NAME + " must be an IPv4 multicast group: " + moldGroup);
+        }
+        checkRange(MOLD_PORT_PROP_NAME, moldPort, 1, 65535);
+        moldInterfaceAddress = ipv4Address(MOLD_INTERFACE_PROP_NAME, moldInterface);
+        try
+        {
+            moldNetworkInterface = NetworkInterface.getByInetAddress(moldInterfaceAddress);
+        }
+        catch (final SocketException ex)
+        {
+            throw new IllegalStateException(MOLD_INTERFACE_PROP_NAME + ": cannot list interfaces", ex);
+        }
+        if (null == moldNetworkInterface)
+        {
+            throw new IllegalStateException(
+                MOLD_INTERFACE_PROP_NAME + " must be the address of a local interface: " + moldInterface);
+        }
+        checkRange(MOLD_TTL_PROP_NAME, moldTtl, 0, 255);
+        checkRange(MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort, 0, 65535);
+        if (null == moldSession)
+        {
+            moldSession = LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE);
+        }
+        if (moldSession.isEmpty() || moldSession.length() > 10 ||
+            !moldSession.chars().allMatch((c) -> c > 0x20 && c < 0x7F))
+        {
+            throw new IllegalStateException(MOLD_SESSION_PROP_NAME +
+                " must be 1..10 printable ASCII characters without spaces: '" + moldSession + "'");
+        }
+        checkRange(MOLD_PAYLOAD_LENGTH_PROP_NAME, moldPayloadLength, MOLD_PAYLOAD_LENGTH_MIN, MOLD_PAYLOAD_LENGTH_MAX);
+        checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
+            MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));
+        checkRange(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, moldHeartbeatIntervalMs, 1, Integer.MAX_VALUE);
+        checkRange(MOLD_FRAGMENT_LIMIT_PROP_NAME, moldFragmentLimit, 1, Integer.MAX_VALUE);
+    }
+
+    private static InetAddress ipv4Address(final String name, final String value)
+    {
+        try
+        {
+            final InetAddress address = InetAddress.getByName(value);
+            if (address instanceof Inet4Address)
+            {
+                return address;
+            }
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException(name + " is not an address: " + value, ex);
+        }
+        throw new IllegalStateException(name + " must be an IPv4 address: " + value);
+    }
+
+    private static void checkRange(final String name, final int value, final int min, final int max)
+    {
+        if (value < min || value > max)
+        {
+            throw new IllegalStateException(name + " must be " + min + ".." + max + ": " + value);
+        }
     }
 
     /** @return the Aeron directory, channels and stream ids. */
@@ -200,5 +370,201 @@ public final class MdPublisherContext
     {
         this.idleStrategySupplier = idleStrategySupplier;
         return this;
+    }
+
+    /** @return true when the ITCH 5.0 over MoldUDP64 feed runs. */
+    public boolean moldEnabled()
+    {
+        return moldEnabled;
+    }
+
+    /**
+     * @param moldEnabled true to publish ITCH 5.0 over MoldUDP64 multicast too.
+     * @return this.
+     */
+    public MdPublisherContext moldEnabled(final boolean moldEnabled)
+    {
+        this.moldEnabled = moldEnabled;
+        return this;
+    }
+
+    /** @return the IPv4 multicast group of the Downstream Packets, as set. */
+    public String moldGroup()
+    {
+        return moldGroup;
+    }
+
+    /**
+     * @param moldGroup IPv4 multicast group of the Downstream Packets, e.g. {@value #MOLD_GROUP_DEFAULT}.
+     * @return this.
+     */
+    public MdPublisherContext moldGroup(final String moldGroup)
+    {
+        this.moldGroup = moldGroup;
+        return this;
+    }
+
+    /** @return UDP port of the multicast group. */
+    public int moldPort()
+    {
+        return moldPort;
+    }
+
+    /**
+     * @param moldPort UDP port of the multicast group, 1..65535.
+     * @return this.
+     */
+    public MdPublisherContext moldPort(final int moldPort)
+    {
+        this.moldPort = moldPort;
+        return this;
+    }
+
+    /** @return IPv4 address of the interface that sends the multicast and receives requests, as set. */
+    public String moldInterface()
+    {
+        return moldInterface;
+    }
+
+    /**
+     * @param moldInterface IPv4 address of the interface that sends the multicast and receives requests.
+     * @return this.
+     */
+    public MdPublisherContext moldInterface(final String moldInterface)
+    {
+        this.moldInterface = moldInterface;
+        return this;
+    }
+
+    /** @return IP time-to-live of the multicast packets. */
+    public int moldTtl()
+    {
+        return moldTtl;
+    }
+
+    /**
+     * @param moldTtl IP time-to-live of the multicast packets, 0..255.
+     * @return this.
+     */
+    public MdPublisherContext moldTtl(final int moldTtl)
+    {
+        this.moldTtl = moldTtl;
+        return this;
+    }
+
+    /** @return UDP port of the re-request server, 0 for any free port. */
+    public int moldRequestPort()
+    {
+        return moldRequestPort;
+    }
+
+    /**
+     * @param moldRequestPort UDP port of the re-request server, 0 for any free port.
+     * @return this.
+     */
+    public MdPublisherContext moldRequestPort(final int moldRequestPort)
+    {
+        this.moldRequestPort = moldRequestPort;
+        return this;
+    }
+
+    /** @return the MoldUDP64 Session; null until concluded unless set. */
+    public String moldSession()
+    {
+        return moldSession;
+    }
+
+    /**
+     * @param moldSession MoldUDP64 Session, 1..10 printable ASCII characters without spaces (sent space-padded);
+     *                    null for today's UTC date.
+     * @return this.
+     */
+    public MdPublisherContext moldSession(final String moldSession)
+    {
+        this.moldSession = moldSession;
+        return this;
+    }
+
+    /** @return most bytes of Message Blocks in one packet or response. */
+    public int moldPayloadLength()
+    {
+        return moldPayloadLength;
+    }
+
+    /**
+     * @param moldPayloadLength most bytes of Message Blocks in one packet or response, from
+     *                          {@link #MOLD_PAYLOAD_LENGTH_MIN} to {@value #MOLD_PAYLOAD_LENGTH_MAX}.
+     * @return this.
+     */
+    public MdPublisherContext moldPayloadLength(final int moldPayloadLength)
+    {
+        this.moldPayloadLength = moldPayloadLength;
+        return this;
+    }
+
+    /** @return most messages kept for re-requests. */
+    public int moldStoreMessages()
+    {
+        return moldStoreMessages;
+    }
+
+    /**
+     * @param moldStoreMessages most messages kept for re-requests, the newest ones; each takes 46 bytes off-heap.
+     * @return this.
+     */
+    public MdPublisherContext moldStoreMessages(final int moldStoreMessages)
+    {
+        this.moldStoreMessages = moldStoreMessages;
+        return this;
+    }
+
+    /** @return time without a packet after which a Heartbeat is sent, in milliseconds. */
+    public int moldHeartbeatIntervalMs()
+    {
+        return moldHeartbeatIntervalMs;
+    }
+
+    /**
+     * @param moldHeartbeatIntervalMs time without a packet after which a Heartbeat is sent, in milliseconds.
+     * @return this.
+     */
+    public MdPublisherContext moldHeartbeatIntervalMs(final int moldHeartbeatIntervalMs)
+    {
+        this.moldHeartbeatIntervalMs = moldHeartbeatIntervalMs;
+        return this;
+    }
+
+    /** @return most market-data messages the MoldUDP64 feed reads per duty cycle. */
+    public int moldFragmentLimit()
+    {
+        return moldFragmentLimit;
+    }
+
+    /**
+     * @param moldFragmentLimit most market-data messages the MoldUDP64 feed reads per duty cycle.
+     * @return this.
+     */
+    public MdPublisherContext moldFragmentLimit(final int moldFragmentLimit)
+    {
+        this.moldFragmentLimit = moldFragmentLimit;
+        return this;
+    }
+
+    /** @return the multicast group; set by {@link #conclude()} when the feed is on. */
+    InetAddress moldGroupAddress()
+    {
+        return moldGroupAddress;
+    }
+
+    /** @return the interface's address; set by {@link #conclude()} when the feed is on. */
+    InetAddress moldInterfaceAddress()
+    {
+        return moldInterfaceAddress;
+    }
+
+    /** @return the interface; set by {@link #conclude()} when the feed is on. */
+    NetworkInterface moldNetworkInterface()
+    {
+        return moldNetworkInterface;
     }
 }

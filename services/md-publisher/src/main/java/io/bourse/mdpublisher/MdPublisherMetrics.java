@@ -1,18 +1,24 @@
 package io.bourse.mdpublisher;
 
 import io.bourse.common.metrics.LatencySummary;
+import io.bourse.sbe.engine.CancelPendingDecoder;
+import io.bourse.sbe.engine.CancelRejectedDecoder;
+import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
 import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
 import io.bourse.sbe.md.BrokenTradeEncoder;
+import io.bourse.sbe.md.CrossTradeEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
+import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.OrderReplaceEncoder;
 import io.bourse.sbe.md.PriceLevelUpdateEncoder;
 import io.bourse.sbe.md.TradeEncoder;
@@ -56,6 +62,10 @@ final class MdPublisherMetrics
         eventsIn[OrderCanceledDecoder.TEMPLATE_ID] = events.labelValues("canceled");
         eventsIn[OrderReplacedDecoder.TEMPLATE_ID] = events.labelValues("replaced");
         eventsIn[TradeBrokenDecoder.TEMPLATE_ID] = events.labelValues("trade_broken");
+        eventsIn[CancelPendingDecoder.TEMPLATE_ID] = events.labelValues("cancel_pending");
+        eventsIn[CancelRejectedDecoder.TEMPLATE_ID] = events.labelValues("cancel_rejected");
+        eventsIn[CrossCompletedDecoder.TEMPLATE_ID] = events.labelValues("cross_completed");
+        eventsIn[OrderPriorityUpdatedDecoder.TEMPLATE_ID] = events.labelValues("order_priority_updated");
 
         final Counter messages = Counter.builder()
             .name("bourse_md_messages_out_total")
@@ -65,11 +75,13 @@ final class MdPublisherMetrics
             .register(registry);
         messagesOut[AddOrderEncoder.TEMPLATE_ID] = messages.labelValues("add_order");
         messagesOut[io.bourse.sbe.md.OrderExecutedEncoder.TEMPLATE_ID] = messages.labelValues("order_executed");
+        messagesOut[OrderExecutedWithPriceEncoder.TEMPLATE_ID] = messages.labelValues("order_executed_with_price");
         messagesOut[OrderCancelEncoder.TEMPLATE_ID] = messages.labelValues("order_cancel");
         messagesOut[OrderDeleteEncoder.TEMPLATE_ID] = messages.labelValues("order_delete");
         messagesOut[OrderReplaceEncoder.TEMPLATE_ID] = messages.labelValues("order_replace");
         messagesOut[TradeEncoder.TEMPLATE_ID] = messages.labelValues("trade");
         messagesOut[BrokenTradeEncoder.TEMPLATE_ID] = messages.labelValues("broken_trade");
+        messagesOut[CrossTradeEncoder.TEMPLATE_ID] = messages.labelValues("cross_trade");
         messagesOut[PriceLevelUpdateEncoder.TEMPLATE_ID] = messages.labelValues("price_level_update");
         messagesOut[BestBidOfferEncoder.TEMPLATE_ID] = messages.labelValues("best_bid_offer");
 

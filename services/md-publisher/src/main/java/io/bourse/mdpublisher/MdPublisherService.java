@@ -10,8 +10,11 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,28 +24,35 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The running md-publisher: one agent thread that subscribes to every engine shard's event stream, keeps the books
- * and publishes the market data on the market-data stream, plus its Prometheus endpoint.
+ * and publishes the market data on the market-data stream, plus its Prometheus endpoint. With the MoldUDP64 feed on
+ * (the default), the same thread also runs the {@link MoldFeedAgent}, which reads that market data back and sends it
+ * as ITCH 5.0 over MoldUDP64 multicast: one thread on a small host, and the feed reads each duty cycle's market data in
+ * the next one, with no thread to wake up in between.
  */
 public final class MdPublisherService implements AutoCloseable
 {
     private final MetricsServer metricsServer;
     private final Aeron aeron;
+    private final MoldFeed moldFeed;
     private final AgentRunner runner;
 
-    private MdPublisherService(final MetricsServer metricsServer, final Aeron aeron, final AgentRunner runner)
+    private MdPublisherService(
+        final MetricsServer metricsServer, final Aeron aeron, final MoldFeed moldFeed, final AgentRunner runner)
     {
         this.metricsServer = metricsServer;
         this.aeron = aeron;
+        this.moldFeed = moldFeed;
         this.runner = runner;
     }
 
     /**
-     * Connects to the media driver, starts the metrics endpoint and the agent.
+     * Connects to the media driver, starts the metrics endpoint, opens the MoldUDP64 feed's sockets when it is on, and
+     * starts the agent.
      *
      * @param ctx the configuration; concluded here.
      * @return the running service.
      * @throws IllegalStateException for a bad configuration.
-     * @throws UncheckedIOException  when the metrics port cannot be bound.
+     * @throws UncheckedIOException  when the metrics port or a MoldUDP64 socket cannot be bound.
      */
     public static MdPublisherService launch(final MdPublisherContext ctx)
     {
@@ -52,6 +62,7 @@ public final class MdPublisherService implements AutoCloseable
         final AtomicLong errorCount = new AtomicLong();
         MetricsServer metricsServer = null;
         Aeron aeron = null;
+        MoldFeed moldFeed = null;
         try
         {
             metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
@@ -74,25 +85,41 @@ public final class MdPublisherService implements AutoCloseable
             final MarketDataBooks books = new MarketDataBooks(packedSymbols(directory), proxy, errorCount);
             final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
 
-            final AgentRunner runner = AgentLaunch.start(
-                new MdPublisherAgent(subscriptions, adapter, ctx.fragmentLimit()),
-                ctx.idleStrategySupplier().get(),
-                errorCount);
+            final Agent mdAgent = new MdPublisherAgent(subscriptions, adapter, ctx.fragmentLimit());
+            final Agent agent;
+            if (ctx.moldEnabled())
+            {
+                moldFeed = MoldFeed.open(
+                    ctx, aeron, metricsServer.registry(), SystemNanoClock.INSTANCE, new MidnightNanoClock());
+                agent = new CompositeAgent(mdAgent, moldFeed.agent());
+            }
+            else
+            {
+                agent = mdAgent;
+            }
+            final AgentRunner runner = AgentLaunch.start(agent, ctx.idleStrategySupplier().get(), errorCount);
             System.out.println("md-publisher started: " + directory.shardCount() + " shard event streams from " +
                 layout.eventStreamId(0) + ", market data " + layout.marketDataChannel() + " stream " +
-                layout.marketDataStreamId() + ", metrics :" + metricsServer.port());
-            return new MdPublisherService(metricsServer, aeron, runner);
+                layout.marketDataStreamId() + moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
+            return new MdPublisherService(metricsServer, aeron, moldFeed, runner);
         }
         catch (final IOException ex)
         {
-            CloseHelper.quietCloseAll(aeron, metricsServer);
+            CloseHelper.quietCloseAll(moldFeed, aeron, metricsServer);
             throw new UncheckedIOException("md-publisher: cannot start metrics on port " + ctx.metricsPort(), ex);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(aeron, metricsServer);
+            CloseHelper.quietCloseAll(moldFeed, aeron, metricsServer);
             throw ex;
         }
+    }
+
+    private static String moldDescription(final MdPublisherContext ctx, final MoldFeed moldFeed)
+    {
+        return null == moldFeed ? ", MoldUDP64 off" : ", ITCH 5.0/MoldUDP64 session " + ctx.moldSession() + " to " +
+            ctx.moldGroup() + ":" + ctx.moldPort() + " on " + ctx.moldInterface() + " (re-request port " +
+            moldFeed.requestPort() + ")";
     }
 
     private static long[] packedSymbols(final SymbolDirectory directory)
@@ -112,10 +139,19 @@ public final class MdPublisherService implements AutoCloseable
         return metricsServer.port();
     }
 
-    /** Stops the agent, then closes the Aeron client and the metrics endpoint. */
+    /** @return the bound port of the MoldUDP64 re-request server; 0 when the feed is off. */
+    public int moldRequestPort()
+    {
+        return null == moldFeed ? 0 : moldFeed.requestPort();
+    }
+
+    /**
+     * Stops the agent (the MoldUDP64 feed, when on, ends its session), then closes the feed's sockets, the Aeron
+     * client and the metrics endpoint.
+     */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(runner, aeron, metricsServer);
+        CloseHelper.closeAll(runner, moldFeed, aeron, metricsServer);
     }
 }

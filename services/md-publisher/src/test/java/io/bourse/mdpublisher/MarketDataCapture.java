@@ -5,9 +5,13 @@ import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
+import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeDecoder;
+import io.bourse.sbe.md.CrossTradeDecoder;
+import io.bourse.sbe.md.CrossType;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.OrderExecutedDecoder;
+import io.bourse.sbe.md.OrderExecutedWithPriceDecoder;
 import io.bourse.sbe.md.PriceLevelUpdateDecoder;
 import io.bourse.sbe.md.TradeDecoder;
 import org.agrona.DirectBuffer;
@@ -25,7 +29,9 @@ final class MarketDataCapture implements FragmentHandler
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final AddOrderDecoder addOrder = new AddOrderDecoder();
     private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
+    private final OrderExecutedWithPriceDecoder executedWithPrice = new OrderExecutedWithPriceDecoder();
     private final TradeDecoder trade = new TradeDecoder();
+    private final CrossTradeDecoder crossTrade = new CrossTradeDecoder();
     private final BrokenTradeDecoder broken = new BrokenTradeDecoder();
     private final PriceLevelUpdateDecoder level = new PriceLevelUpdateDecoder();
     private final BestBidOfferDecoder bbo = new BestBidOfferDecoder();
@@ -58,6 +64,26 @@ final class MarketDataCapture implements FragmentHandler
                 events.onOrderExecuted(orderExecuted.timestampNs(), Symbols.pack(orderExecuted.symbol()),
                     orderExecuted.orderId(), orderExecuted.executedQuantity(), orderExecuted.matchNumber(),
                     orderExecuted.price());
+            }
+            case OrderExecutedWithPriceDecoder.TEMPLATE_ID ->
+            {
+                executedWithPrice.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = executedWithPrice.sequenceNumber();
+                events.onOrderExecutedWithPrice(executedWithPrice.timestampNs(),
+                    Symbols.pack(executedWithPrice.symbol()), executedWithPrice.orderId(),
+                    executedWithPrice.executedQuantity(), executedWithPrice.matchNumber(),
+                    executedWithPrice.printable() == BooleanType.TRUE, executedWithPrice.price());
+            }
+            case CrossTradeDecoder.TEMPLATE_ID ->
+            {
+                crossTrade.wrap(buffer, body, header.blockLength(), header.version());
+                if (crossTrade.crossType() != CrossType.CLOSING)
+                {
+                    throw new IllegalStateException("cross type " + crossTrade.crossType());
+                }
+                sequenceNumber = crossTrade.sequenceNumber();
+                events.onCrossTrade(crossTrade.timestampNs(), Symbols.pack(crossTrade.symbol()), crossTrade.shares(),
+                    crossTrade.crossPrice(), crossTrade.matchNumber());
             }
             case TradeDecoder.TEMPLATE_ID ->
             {

@@ -8,7 +8,8 @@ import java.util.List;
 /** Records market data as values so that tests can compare whole lists. Symbols are kept as strings. */
 final class MarketDataEvents implements MarketDataListener
 {
-    sealed interface Message permits AddOrder, Executed, Cancel, Delete, Replace, Trade, Broken, Level, Bbo
+    sealed interface Message
+        permits AddOrder, Executed, ExecutedWithPrice, Cancel, Delete, Replace, Trade, CrossTrade, Broken, Level, Bbo
     {
     }
 
@@ -19,6 +20,12 @@ final class MarketDataEvents implements MarketDataListener
 
     record Executed(long timestampNs, String symbol, long orderId, long executedQuantity, long matchNumber, long price)
         implements Message
+    {
+    }
+
+    record ExecutedWithPrice(
+        long timestampNs, String symbol, long orderId, long executedQuantity, long matchNumber, boolean printable,
+        long price) implements Message
     {
     }
 
@@ -38,6 +45,11 @@ final class MarketDataEvents implements MarketDataListener
     record Trade(
         long timestampNs, String symbol, long matchNumber, Side aggressorSide, long quantity, long price,
         boolean makerDisplayed) implements Message
+    {
+    }
+
+    record CrossTrade(long timestampNs, String symbol, long shares, long crossPrice, long matchNumber)
+        implements Message
     {
     }
 
@@ -82,6 +94,15 @@ final class MarketDataEvents implements MarketDataListener
     }
 
     @Override
+    public void onOrderExecutedWithPrice(
+        final long timestampNs, final long symbol, final long orderId, final long executedQuantity,
+        final long matchNumber, final boolean printable, final long price)
+    {
+        messages.add(new ExecutedWithPrice(
+            timestampNs, Symbols.toString(symbol), orderId, executedQuantity, matchNumber, printable, price));
+    }
+
+    @Override
     public void onOrderCancel(
         final long timestampNs, final long symbol, final long orderId, final long canceledQuantity)
     {
@@ -109,6 +130,13 @@ final class MarketDataEvents implements MarketDataListener
     {
         messages.add(new Trade(
             timestampNs, Symbols.toString(symbol), matchNumber, aggressorSide, quantity, price, makerDisplayed));
+    }
+
+    @Override
+    public void onCrossTrade(
+        final long timestampNs, final long symbol, final long shares, final long crossPrice, final long matchNumber)
+    {
+        messages.add(new CrossTrade(timestampNs, Symbols.toString(symbol), shares, crossPrice, matchNumber));
     }
 
     @Override

@@ -44,7 +44,7 @@ final class AeronEngineProxy implements EngineProxy
     public boolean newOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long symbol, final boolean buy,
         final long quantity, final long price, final long timeInForce, final long minimumQuantity, final int firm,
-        final byte display)
+        final byte display, final byte crossType)
     {
         newOrder.wrapAndApplyHeader(buffer, 0, header)
             .timestampNs(timestampNs)
@@ -55,7 +55,7 @@ final class AeronEngineProxy implements EngineProxy
             .price(price)
             .timeInForce(timeInForce);
         buffer.putInt(newOrder.offset() + NewOrderEncoder.firmEncodingOffset(), firm, ByteOrder.BIG_ENDIAN);
-        newOrder.minimumQuantity(minimumQuantity).display(display);
+        newOrder.minimumQuantity(minimumQuantity).display(display).crossType(crossType);
         return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength());
     }
 

@@ -3,11 +3,15 @@ package io.bourse.gateway;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
+import io.bourse.sbe.engine.CancelPendingDecoder;
+import io.bourse.sbe.engine.CancelRejectedDecoder;
+import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
 import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
+import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
@@ -15,8 +19,9 @@ import org.agrona.DirectBuffer;
 
 /**
  * Decodes the SBE events of the engine shards' event streams (engine-schema.xml) and hands those of this gateway's
- * orders to the {@link OrderEntry}; OrderAdded is market data only and is skipped. A message of another schema or
- * an unknown template is counted as an error and skipped.
+ * orders to the {@link OrderEntry}; OrderAdded and CrossCompleted are market data only (the owners of the orders in a
+ * cross hear of it through their executions and cancels) and are skipped. A message of another schema or an unknown
+ * template is counted as an error and skipped.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -27,6 +32,9 @@ final class EngineEventAdapter implements FragmentHandler
     private final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
     private final OrderReplacedDecoder replaced = new OrderReplacedDecoder();
     private final TradeBrokenDecoder tradeBroken = new TradeBrokenDecoder();
+    private final CancelPendingDecoder cancelPending = new CancelPendingDecoder();
+    private final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
+    private final CancelRejectedDecoder cancelRejected = new CancelRejectedDecoder();
     private final OrderEntry orderEntry;
     private final GatewayMetrics metrics;
 
@@ -44,6 +52,7 @@ final class EngineEventAdapter implements FragmentHandler
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
     {
         header.wrap(buffer, offset);
+        orderEntry.onEngineStream(frameHeader.sessionId());
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
         {
             metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "schema id " + header.schemaId());
@@ -57,21 +66,23 @@ final class EngineEventAdapter implements FragmentHandler
             case OrderAcceptedDecoder.TEMPLATE_ID ->
             {
                 accepted.wrap(buffer, bodyOffset, blockLength, version);
-                orderEntry.onOrderAccepted(accepted.timestampNs(), accepted.clientOrderId(), accepted.orderId(),
-                    accepted.quantity(), accepted.price(), accepted.display());
+                orderEntry.onOrderAccepted(accepted.timestampNs(), accepted.sequenceNumber(), accepted.clientOrderId(),
+                    accepted.orderId(), accepted.quantity(), accepted.price(), accepted.display());
             }
             case OrderRejectedDecoder.TEMPLATE_ID ->
             {
                 rejected.wrap(buffer, bodyOffset, blockLength, version);
-                orderEntry.onOrderRejected(rejected.timestampNs(), rejected.clientOrderId(), rejected.reason());
+                orderEntry.onOrderRejected(rejected.timestampNs(), rejected.sequenceNumber(), rejected.clientOrderId(),
+                    rejected.reason());
             }
             case OrderExecutedDecoder.TEMPLATE_ID ->
             {
                 executed.wrap(buffer, bodyOffset, blockLength, version);
-                orderEntry.onOrderExecuted(executed.timestampNs(), executed.matchNumber(),
+                orderEntry.onOrderExecuted(executed.timestampNs(), executed.sequenceNumber(), executed.matchNumber(),
                     Symbols.pack(buffer, executed.offset() + OrderExecutedDecoder.symbolEncodingOffset()),
                     executed.quantity(), executed.price(), executed.takerClientOrderId(),
-                    executed.takerLeavesQuantity(), executed.makerClientOrderId(), executed.makerLeavesQuantity());
+                    executed.takerLeavesQuantity(), executed.makerClientOrderId(), executed.makerLeavesQuantity(),
+                    executed.crossType());
             }
             case OrderCanceledDecoder.TEMPLATE_ID ->
             {
@@ -83,18 +94,37 @@ final class EngineEventAdapter implements FragmentHandler
             case OrderReplacedDecoder.TEMPLATE_ID ->
             {
                 replaced.wrap(buffer, bodyOffset, blockLength, version);
-                orderEntry.onOrderReplaced(replaced.timestampNs(), replaced.clientOrderId(),
+                orderEntry.onOrderReplaced(replaced.timestampNs(), replaced.sequenceNumber(), replaced.clientOrderId(),
                     replaced.newClientOrderId(), replaced.newOrderId(), replaced.quantity(), replaced.price());
             }
             case TradeBrokenDecoder.TEMPLATE_ID ->
             {
                 tradeBroken.wrap(buffer, bodyOffset, blockLength, version);
-                orderEntry.onTradeBroken(tradeBroken.timestampNs(), tradeBroken.matchNumber(),
-                    tradeBroken.takerClientOrderId(), tradeBroken.makerClientOrderId(), tradeBroken.reason());
+                orderEntry.onTradeBroken(tradeBroken.timestampNs(), tradeBroken.sequenceNumber(),
+                    tradeBroken.matchNumber(), tradeBroken.takerClientOrderId(), tradeBroken.makerClientOrderId(),
+                    tradeBroken.reason());
             }
-            case OrderAddedDecoder.TEMPLATE_ID ->
+            case CancelPendingDecoder.TEMPLATE_ID ->
             {
-                // Book change for market data; the owner already had Accepted (or Replaced).
+                cancelPending.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onCancelPending(cancelPending.timestampNs(), cancelPending.sequenceNumber(),
+                    cancelPending.clientOrderId());
+            }
+            case OrderPriorityUpdatedDecoder.TEMPLATE_ID ->
+            {
+                priorityUpdated.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onOrderPriorityUpdated(priorityUpdated.timestampNs(), priorityUpdated.sequenceNumber(),
+                    priorityUpdated.clientOrderId(), priorityUpdated.price(), priorityUpdated.display());
+            }
+            case CancelRejectedDecoder.TEMPLATE_ID ->
+            {
+                cancelRejected.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onCancelRejected(cancelRejected.timestampNs(), cancelRejected.sequenceNumber(),
+                    cancelRejected.clientOrderId());
+            }
+            case OrderAddedDecoder.TEMPLATE_ID, CrossCompletedDecoder.TEMPLATE_ID ->
+            {
+                // Market data: the owner already had Accepted (or Replaced), or its cross executions and cancels.
             }
             default -> metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + header.templateId());
         }

@@ -21,11 +21,12 @@ interface EngineProxy
      * @param minimumQuantity shares that must execute on entry or nothing does; 0 for none.
      * @param firm            4 ASCII bytes as a big-endian int.
      * @param display         OUCH 4.2 Display code.
+     * @param crossType       OUCH 4.2 Cross Type: N a continuous order, C a limit-on-close order for the closing cross.
      * @return true when handed over.
      */
     boolean newOrder(
         int shardId, long timestampNs, long clientOrderId, long symbol, boolean buy, long quantity, long price,
-        long timeInForce, long minimumQuantity, int firm, byte display);
+        long timeInForce, long minimumQuantity, int firm, byte display, byte crossType);
 
     /**
      * @param shardId       shard that owns the order.

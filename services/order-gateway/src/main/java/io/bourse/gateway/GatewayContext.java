@@ -1,5 +1,6 @@
 package io.bourse.gateway;
 
+import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
@@ -131,6 +132,7 @@ public final class GatewayContext
     private StreamLayout streamLayout;
     private SymbolDirectory symbolDirectory;
     private IdleStrategy idleStrategy;
+    private AgentHost agentHost = AgentHost.DEDICATED;
 
     /**
      * @param settings where to read the settings.
@@ -172,9 +174,9 @@ public final class GatewayContext
      */
     public GatewayContext conclude()
     {
-        if (null == streamLayout || null == symbolDirectory || null == idleStrategy)
+        if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost)
         {
-            throw new IllegalStateException("streamLayout, symbolDirectory and idleStrategy are required");
+            throw new IllegalStateException("streamLayout, symbolDirectory, idleStrategy and agentHost are required");
         }
         checkPort(PORT_PROP_NAME, port);
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);
@@ -470,7 +472,8 @@ public final class GatewayContext
 
     /**
      * @param journalDir directory of the session journals, created if absent; a gateway restarted on the same
-     *                   directory and session replays what the previous one journaled.
+     *                   directory and session replays what the previous one journaled and rebuilds its open orders
+     *                   from it.
      * @return this.
      */
     public GatewayContext journalDir(final String journalDir)
@@ -604,6 +607,23 @@ public final class GatewayContext
     public GatewayContext idleStrategy(final IdleStrategy idleStrategy)
     {
         this.idleStrategy = idleStrategy;
+        return this;
+    }
+
+    /** @return where the gateway agent runs: by default a thread of its own. */
+    public AgentHost agentHost()
+    {
+        return agentHost;
+    }
+
+    /**
+     * @param agentHost where the gateway agent runs, e.g. a {@link io.bourse.common.aeron.SharedAgentThread} it shares
+     *                  with the other services of an embedded exchange (which then idles with its own strategy).
+     * @return this.
+     */
+    public GatewayContext agentHost(final AgentHost agentHost)
+    {
+        this.agentHost = agentHost;
         return this;
     }
 }

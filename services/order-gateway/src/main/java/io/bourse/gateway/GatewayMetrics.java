@@ -22,9 +22,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * bourse_gateway_order_latency_seconds} (OUCH request received to the
  * engine's answer sent to the client), {@code bourse_gateway_cancel_on_disconnect_total} (cancels sent for the open
  * orders of sessions that ended), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
- * for orders it no longer knows), {@code bourse_gateway_clock_ticks_total{result}} (ClockTicks to the engine shards,
- * {@code sent} or {@code failed}), the session journals' {@code bourse_gateway_journal_written_bytes_total} (records
- * with their headers), {@code bourse_gateway_journal_records_total}, {@code bourse_gateway_journal_syncs_total} (forces
+ * for orders it no longer knows), {@code bourse_gateway_duplicate_events_total} (engine events heard again after a
+ * restart, which the journals already answer), {@code bourse_gateway_clock_ticks_total{result}} (ClockTicks to the
+ * engine shards, {@code sent} or {@code failed}), the session journals' {@code
+ * bourse_gateway_journal_written_bytes_total} (records with their headers, private records included), {@code
+ * bourse_gateway_journal_records_total} (sequenced messages), {@code bourse_gateway_journal_syncs_total} (forces
  * under {@code bourse.gateway.journal.sync=batch}) and {@code bourse_gateway_journal_truncations_total} (torn tails cut
  * off at start-up), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a login with a
  * requested sequence number) and {@code bourse_gateway_errors_total}.
@@ -45,6 +47,9 @@ final class GatewayMetrics
     final CounterDataPoint orderModifiedOut;
     final CounterDataPoint aiqCanceledOut;
     final CounterDataPoint brokenTradeOut;
+    final CounterDataPoint cancelPendingOut;
+    final CounterDataPoint cancelRejectOut;
+    final CounterDataPoint orderPriorityUpdateOut;
     final CounterDataPoint cancelOnDisconnect;
     final GaugeDataPoint sessions;
     final GaugeDataPoint pendingLogins;
@@ -53,6 +58,7 @@ final class GatewayMetrics
     final CounterDataPoint loginTimeouts;
     final CounterDataPoint slowConsumerDisconnects;
     final CounterDataPoint unmatchedEvents;
+    final CounterDataPoint duplicateEvents;
     final CounterDataPoint clockTicksSent;
     final CounterDataPoint clockTicksFailed;
     final CounterDataPoint journalWrittenBytes;
@@ -88,6 +94,9 @@ final class GatewayMetrics
         orderModifiedOut = out.labelValues("order_modified");
         aiqCanceledOut = out.labelValues("aiq_canceled");
         brokenTradeOut = out.labelValues("broken_trade");
+        cancelPendingOut = out.labelValues("cancel_pending");
+        cancelRejectOut = out.labelValues("cancel_reject");
+        orderPriorityUpdateOut = out.labelValues("order_priority_update");
         final Counter rejectCounter = Counter.builder().withoutExemplars().name("bourse_gateway_rejects_total")
             .help("Requests refused, by cause").labelNames("reason").register(registry);
         final RejectCause[] causes = RejectCause.values();
@@ -114,6 +123,9 @@ final class GatewayMetrics
             .help("Cancels sent to the engine for the open orders of sessions that ended").register(registry);
         unmatchedEvents = Counter.builder().withoutExemplars().name("bourse_gateway_unmatched_events_total")
             .help("Engine events for this gateway's orders that it no longer tracks").register(registry);
+        duplicateEvents = Counter.builder().withoutExemplars().name("bourse_gateway_duplicate_events_total")
+            .help("Engine events heard again after a restart that the session journals already answer")
+            .register(registry);
         final Counter clockTicks = Counter.builder().withoutExemplars().name("bourse_gateway_clock_ticks_total")
             .help("ClockTicks offered to the engine shards: sent, or failed (not connected, back pressured)")
             .labelNames("result").register(registry);

@@ -3,7 +3,7 @@ package io.bourse.gateway;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.metrics.MetricsServer;
@@ -11,7 +11,6 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.IOException;
@@ -26,8 +25,9 @@ import java.util.Locale;
 
 /**
  * A running order gateway: its Aeron client with one command publication and one event subscription per engine
- * shard, the listening OUCH/SoupBinTCP socket, the session journals of today's session (recovered at launch), the
- * metrics endpoint and the gateway agent on its own thread.
+ * shard, the listening OUCH/SoupBinTCP socket, the session journals of today's session (recovered at launch, the
+ * sessions and their orders rebuilt from them before the agent takes its first login), the metrics endpoint and the
+ * gateway agent on its own thread.
  */
 public final class GatewayService implements AutoCloseable
 {
@@ -42,14 +42,14 @@ public final class GatewayService implements AutoCloseable
     private final MetricsServer metricsServer;
     private final Aeron aeron;
     private final JournalStore journals;
-    private final AgentRunner runner;
+    private final AgentHost.HostedAgent runner;
     private final int port;
 
     private GatewayService(
         final MetricsServer metricsServer,
         final Aeron aeron,
         final JournalStore journals,
-        final AgentRunner runner,
+        final AgentHost.HostedAgent runner,
         final int port)
     {
         this.metricsServer = metricsServer;
@@ -117,7 +117,7 @@ public final class GatewayService implements AutoCloseable
                 .callback((callback) -> callback.call(boundedOffer.backPressureCount()))
                 .register(metricsServer.registry());
 
-            final AgentRunner runner = AgentLaunch.start(agent, ctx.idleStrategy(), metrics.errorCount());
+            final AgentHost.HostedAgent runner = ctx.agentHost().run(agent, ctx.idleStrategy(), metrics.errorCount());
             final int port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
                 ctx.bindAddress() + ":" + port + " (up to " + ctx.maxSessions() + " sessions on one thread, " +
@@ -142,7 +142,8 @@ public final class GatewayService implements AutoCloseable
     }
 
     /**
-     * Wires the gateway agent; the Aeron-free part of {@link #launch}, shared with the tests.
+     * Wires the gateway agent and restores the sessions of the recovered journals, their orders rebuilt
+     * ({@link SessionRegistry#restoreSessions}); the Aeron-free part of {@link #launch}, shared with the tests.
      *
      * @param ctx                concluded configuration.
      * @param serverChannel      bound, non-blocking listening channel.
@@ -155,7 +156,8 @@ public final class GatewayService implements AutoCloseable
      * @param metrics            counters.
      * @param clock              the agent's duty-cycle clock.
      * @return the agent, not yet started.
-     * @throws IOException when the listening channel cannot be registered.
+     * @throws IOException          when the listening channel cannot be registered.
+     * @throws UncheckedIOException when the sessions cannot be restored from their journals.
      */
     static GatewayAgent newAgent(
         final GatewayContext ctx,
@@ -170,9 +172,17 @@ public final class GatewayService implements AutoCloseable
         final DutyCycleClock clock) throws IOException
     {
         final SessionRegistry registry = new SessionRegistry(ctx.credentials(), ctx.sessionName(),
-            ctx.gatewayId(), ctx.maxSessions(), ctx.maxPendingLogins(), ctx.loginTimeoutMs() * 1_000_000L,
-            new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes), ctx.socketSendBufferBytes(),
-            new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock);
+            ctx.gatewayId(), ctx.symbolDirectory().shardCount(), ctx.maxSessions(), ctx.maxPendingLogins(),
+            ctx.loginTimeoutMs() * 1_000_000L, new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes),
+            ctx.socketSendBufferBytes(), new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock);
+        try
+        {
+            registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(GatewayContext.JOURNAL_DIR_PROP_NAME + "=" + ctx.journalDir(), ex);
+        }
         return new GatewayAgent(serverChannel, selector, registry, eventSubscriptions,
             new EngineEventAdapter(orderEntry, metrics), clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,

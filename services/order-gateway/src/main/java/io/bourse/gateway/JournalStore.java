@@ -19,9 +19,9 @@ import java.util.TreeMap;
  * The journals of one SoupBinTCP session (the trading day): one {@link SessionJournal} per user, in
  * {@code <directory>/<session>/<username>.journal}, names percent-encoded outside {@code [A-Za-z0-9_-]}. Opening the
  * store recovers every journal of the session, so that each user's sequence numbers continue after the last message
- * journaled before a restart; a torn last record is truncated, counted in
- * {@code bourse_gateway_journal_truncations_total} and logged. Journals of other sessions are left alone. Used by the
- * gateway agent thread once started; opened and closed by the service.
+ * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}); a torn
+ * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. Journals of other
+ * sessions are left alone. Used by the gateway agent thread once started; opened and closed by the service.
  */
 final class JournalStore implements AutoCloseable
 {
@@ -75,6 +75,12 @@ final class JournalStore implements AutoCloseable
     int maxSessionIndex()
     {
         return maxSessionIndex;
+    }
+
+    /** @return the users with a journal in the session, recovered or created since, in name order. */
+    List<String> usernames()
+    {
+        return List.copyOf(journals.keySet());
     }
 
     /**

@@ -31,20 +31,37 @@ import java.util.ArrayDeque;
  * order is sent as a cancel of it; otherwise an unknown existing token ('O'), the fields as {@link OrderValidation}
  * checks them, and the risk limits but the open-order count (a replace adds no order) are answered with Rejected for
  * the replacement token. Accepted echoes the engine's price (a post-only order may have been repriced) and display,
- * and the entered Firm and Minimum Quantity.
+ * and the entered Firm, Minimum Quantity and Cross Type.
+ * <p>
+ * The closing cross (OUCH 4.2 Cross Type 'C'): an Enter Order with Cross Type C is a limit-on-close order, sent to the
+ * engine as one (its field rules are {@link OrderValidation}'s); Accepted and Replaced echo the Cross Type, which the
+ * gateway keeps with the order (the engine's OrderAccepted carries none). The engine's closing-cross executions are
+ * answered with Executed, Liquidity Flag 'C', to both parties (nothing takes liquidity in a cross). During the cross's
+ * late period the engine answers a Cancel Order to 0 shares of a closing-cross order with CancelPending, sent as Cancel
+ * Pending (the order stays open and ends after the cross with Executed and/or Canceled 'U'; the cancel on disconnect
+ * of an ended session gets it too, journaled for the next login), and a cancel to fewer shares with CancelRejected,
+ * sent as Cancel Reject (the order is unchanged). Its Rejected 'M' (an entry or a replace during the late period) and
+ * Canceled 'C' (what the cross left) reach the client as they are, like its other reasons. The engine's CrossCompleted
+ * is market data only. Pre-trade risk applies to closing-cross orders as to the others, price collar included (see
+ * {@link PreTradeRisk}).
  * <p>
  * Cancel Order for a token that names no open order is ignored, as OUCH 4.2 specifies. Modify Order (OUCH 4.2: changes
  * that keep the order's priority) may change the side within the sell family (S, T, E; never buy to sell or back) and
  * lower the open shares ({@code Shares} is the new open size, as in Cancel Order; 0 cancels the rest). An unknown
  * token, another side change, more shares than are open, or more than {@value OrderState#MAX_PENDING_MODIFIES}
- * modifications of one order in flight are ignored, as OUCH 4.2 ignores a share increase (no Cancel Reject: that
- * message answers partial cancels during a cross, which Bourse does not run), and counted. The side is the gateway's
- * own state (the engine treats S, T and E alike); a size reduction is an engine cancel down to the new size, which
- * keeps priority. Each Modify Order is answered, in arrival order, with one Order Modified carrying the side it set and
- * the open shares: when the engine's cancel to its size comes back (instead of a Canceled), or at once when no shares
- * need to go (already at or below its size, e.g. after executions). A Modify Order for an order that is done before it
- * could be answered gets no answer. When a Cancel Order and a Modify Order to the same size are both in flight, their
- * one engine cancel is answered as Order Modified.
+ * modifications of one order in flight are ignored, as OUCH 4.2 ignores a share increase, and counted. The side is the
+ * gateway's own state (the engine treats S, T and E alike); a size reduction is an engine cancel down to the new size,
+ * which keeps priority. Each Modify Order is answered, in arrival order, with one Order Modified carrying the side it
+ * set and the open shares: when the engine's cancel to its size comes back (instead of a Canceled), or at once when no
+ * shares need to go (already at or below its size, e.g. after executions). A Modify Order for an order that is done
+ * before it could be answered gets no answer. When a Cancel Order and a Modify Order to the same size are both in
+ * flight, their one engine cancel is answered as Order Modified. The engine's cancel for a Modify Order of a
+ * closing-cross order during the cross's late period comes back as CancelRejected (to more than 0 shares) or
+ * CancelPending (to 0): the Modify Order is then answered with Cancel Reject or Cancel Pending instead, and the side it
+ * set stays set (no later message of an order in the cross shows a side). Those events name the order, not the request:
+ * one answers the oldest Modify Order awaiting the engine when that one asked for more than 0 shares (CancelRejected)
+ * or for 0 (CancelPending), else a Cancel Order; with both in flight for one order, the client may get the same
+ * messages in another order.
  * <p>
  * An engine cancel for self-match prevention (reason 'Q') is answered with AIQ Canceled instead of Canceled: Decrement
  * Shares as canceled; Quantity Prevented from Trading equal to it (the engine's event carries neither the other
@@ -57,7 +74,7 @@ import java.util.ArrayDeque;
  * When a session ends (logout, dropped connection, heartbeat timeout, protocol error, gateway stop) and the user's
  * cancel-on-disconnect option is on, every order of the session is canceled through the engine; the Canceled messages
  * are journaled in the session as usual, for the next login to replay (at a gateway stop the cancels are sent, but
- * the stopped gateway hears no answer).
+ * the stopped gateway hears no answer, and the next gateway knows the orders as open).
  * <p>
  * An engine TradeBroken (an operator broke an execution) is answered with OUCH 4.2 Broken Trade, with the match
  * number and the reason, to the session of each side this gateway owns, whether or not the order is still open: the
@@ -66,12 +83,32 @@ import java.util.ArrayDeque;
  * <p>
  * The order latency runs from an Enter or Replace Order to the engine's Accepted, Replaced or Rejected; a cancel or
  * modify may legitimately get no answer, so it is not timed.
+ * <p>
+ * Restarts: besides the OUCH messages, each session's journal holds gateway-private {@link OrderRecords} (the
+ * clientOrderId and entered fields of each order handed to the engine, the engine's refusals, the token of a Replace
+ * Order sent as a cancel), and a gateway started on the journals rebuilds from them, before the first login, what this
+ * class knows ({@link OrderRebuild}): every token of the day, so that a reused token gets the duplicate token's
+ * Rejected; every order still open as the journal leaves it (open shares, price, side, symbol, order reference number
+ * and the clientOrderId it was sent with), so that Cancel, Replace and Modify Orders and the engine's events for it
+ * work; the orders not answered by the engine yet, so that its answer finds them; the users' open-order counts; and the
+ * orders that traded, for Broken Trade. Each session gets a new session index at start-up, so that orders entered after
+ * the restart never reuse a clientOrderId sent before it, whatever the journal holds. Engine events heard again after
+ * the restart (an Aeron IPC subscription may join a stream behind the position the stopped gateway had read to) are
+ * known by their shard sequence numbers, which each session journals after the messages that answer them ({@link
+ * OrderRecords#EVENT_SEQUENCES}), and are not answered twice ({@code bourse_gateway_duplicate_events_total}); a journal
+ * tail torn between those messages and the sequence numbers after them makes its events answered again when heard
+ * again: at least once, never lost. What the journal cannot tell is not guessed: an order whose fate was decided while
+ * no gateway heard the engine's events (an execution, a time-in-force expiry, the cancels on disconnect a stopping
+ * gateway sends, an answer to a command in flight at a stop) stays open here as the journal leaves it until the engine
+ * replays the events a gateway missed (later work); Modify Orders awaiting their answer at the restart are forgotten (a
+ * side change with them too), so the engine's cancel for them is answered with Canceled; the users' rate buckets start
+ * full; the collar reference is the configured one until the next trade on the event streams. After a crash, as opposed
+ * to a stop, the private records of requests the engine had not answered yet may be lost with the unwritten tail of the
+ * journal (they are written with the next message): those orders are unknown after it, their events counted as
+ * unmatched.
  */
 final class OrderEntry
 {
-    /** Orders that traded held before the registry first grows (doubling). */
-    private static final int TRADED_ORDERS_INITIAL_CAPACITY = 16 * 1024;
-
     private final int gatewayId;
     private final long maxOrderShares;
     private final SymbolDirectory symbols;
@@ -82,7 +119,9 @@ final class OrderEntry
     private final DutyCycleClock clock;
     private final Long2ObjectHashMap<OrderState> orders = new Long2ObjectHashMap<>();
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
-    private final TradedOrders tradedOrders = new TradedOrders(TRADED_ORDERS_INITIAL_CAPACITY);
+    private final TradedOrders tradedOrders = new TradedOrders();
+    private final OrderRecordProxy records = new OrderRecordProxy();
+    private int engineStream;
     private final long[] preventedSequenceNumbers;
     private final long[] preventedPrices;
 
@@ -163,7 +202,7 @@ final class OrderEntry
             return;
         }
 
-        final OrderState order = allocate(session, user, session.nextClientOrderId());
+        final OrderState order = allocate(session, user, session.nextClientOrderId(), clock.nanoTime());
         countOpen(order);
         buffer.getBytes(tokenOffset, order.token);
         order.shardId = symbol.shardId();
@@ -180,9 +219,13 @@ final class OrderEntry
         order.crossType = message.crossType();
         session.tokens().put(buffer, tokenOffset, order.clientOrderId);
 
-        if (!engine.newOrder(order.shardId, clock.midnightNs(), order.clientOrderId, order.stock,
+        if (engine.newOrder(order.shardId, clock.midnightNs(), order.clientOrderId, order.stock,
             Ouch42.SIDE_BUY == side, shares, price, order.timeInForce, order.minimumQuantity, order.firm,
-            order.display))
+            order.display, order.crossType))
+        {
+            records.orderSent(order);
+        }
+        else
         {
             metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
             ouch.rejected(order, clock.midnightNs(), RejectCause.ENGINE_UNAVAILABLE.reason());
@@ -211,6 +254,7 @@ final class OrderEntry
         final long price = message.price();
         if (null != existing && 0 == shares)
         {
+            records.tokenUsed(session, buffer, tokenOffset);
             cancel(existing, 0);
             return;
         }
@@ -226,7 +270,7 @@ final class OrderEntry
             return;
         }
 
-        final OrderState replacement = allocate(session, user, session.nextClientOrderId());
+        final OrderState replacement = allocate(session, user, session.nextClientOrderId(), clock.nanoTime());
         buffer.getBytes(tokenOffset, replacement.token);
         System.arraycopy(existing.token, 0, replacement.previousToken, 0, Ouch42.TOKEN_LENGTH);
         replacement.shardId = existing.shardId;
@@ -243,8 +287,12 @@ final class OrderEntry
         replacement.minimumQuantity = message.minimumQuantity();
         session.tokens().put(buffer, tokenOffset, replacement.clientOrderId);
 
-        if (!engine.replaceOrder(replacement.shardId, clock.midnightNs(), existing.clientOrderId,
+        if (engine.replaceOrder(replacement.shardId, clock.midnightNs(), existing.clientOrderId,
             replacement.clientOrderId, shares, price))
+        {
+            records.replacementSent(replacement);
+        }
+        else
         {
             metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
             ouch.rejected(replacement, clock.midnightNs(), RejectCause.ENGINE_UNAVAILABLE.reason());
@@ -331,20 +379,32 @@ final class OrderEntry
     }
 
     /**
+     * Sets the engine event stream the next events come on, until called again: the Aeron session id of a shard's
+     * event stream, new with every run of the engine (engine events number from 1 again in a new run).
+     *
+     * @param engineStream the Aeron session id of the stream.
+     */
+    void onEngineStream(final int engineStream)
+    {
+        this.engineStream = engineStream;
+    }
+
+    /**
      * Engine OrderAccepted: OUCH Accepted to the owner, with the engine's price and display.
      *
-     * @param timestampNs   event time.
-     * @param clientOrderId the order.
+     * @param timestampNs    event time.
+     * @param sequenceNumber the event's shard sequence number.
+     * @param clientOrderId  the order.
      * @param orderId       engine order reference number.
      * @param quantity      accepted shares.
      * @param price         accepted price: the entered one, or where the engine repriced a post-only order.
      * @param display       OUCH 4.2 Display code the engine accepted.
      */
     void onOrderAccepted(
-        final long timestampNs, final long clientOrderId, final long orderId, final long quantity, final long price,
-        final byte display)
+        final long timestampNs, final long sequenceNumber, final long clientOrderId, final long orderId,
+        final long quantity, final long price, final byte display)
     {
-        final OrderState order = tracked(clientOrderId);
+        final OrderState order = eventOrder(clientOrderId, sequenceNumber);
         if (null != order)
         {
             order.orderReferenceNumber = orderId;
@@ -359,17 +419,20 @@ final class OrderEntry
     /**
      * Engine OrderRejected: OUCH Rejected to the owner; for a replacement, the replaced order stays as it was.
      *
-     * @param timestampNs   event time.
-     * @param clientOrderId the refused order (for a replace, the replacement).
-     * @param reason        OUCH 4.2 Rejected reason.
+     * @param timestampNs    event time.
+     * @param sequenceNumber the event's shard sequence number.
+     * @param clientOrderId  the refused order (for a replace, the replacement).
+     * @param reason         OUCH 4.2 Rejected reason.
      */
-    void onOrderRejected(final long timestampNs, final long clientOrderId, final byte reason)
+    void onOrderRejected(
+        final long timestampNs, final long sequenceNumber, final long clientOrderId, final byte reason)
     {
-        final OrderState order = tracked(clientOrderId);
+        final OrderState order = eventOrder(clientOrderId, sequenceNumber);
         if (null != order)
         {
             metrics.reject(RejectCause.ENGINE);
             ouch.rejected(order, timestampNs, reason);
+            records.orderRejected(order);
             answered(order);
             release(order);
         }
@@ -377,10 +440,12 @@ final class OrderEntry
 
     /**
      * Engine OrderExecuted, for every trade on the shards: its price becomes the symbol's collar reference; OUCH
-     * Executed to the taker's session (liquidity removed) and the maker's (added) when this gateway owns them, with
-     * the same match number, shares and price.
+     * Executed to the taker's session (liquidity removed) and the maker's (added), or to both with liquidity flag
+     * closing cross for an execution in the closing cross, when this gateway owns them, with the same match number,
+     * shares and price.
      *
      * @param timestampNs        event time.
+     * @param sequenceNumber     the event's shard sequence number.
      * @param matchNumber        engine match number.
      * @param symbol             packed symbol.
      * @param quantity           traded shares.
@@ -389,9 +454,12 @@ final class OrderEntry
      * @param takerLeaves        taker shares still open.
      * @param makerClientOrderId the resting order.
      * @param makerLeaves        maker shares still open.
+     * @param crossType          OUCH 4.2 Cross Type of the execution: C the closing cross, N (or 0 from a version 1
+     *                           engine) the continuous market.
      */
     void onOrderExecuted(
         final long timestampNs,
+        final long sequenceNumber,
         final long matchNumber,
         final long symbol,
         final long quantity,
@@ -399,27 +467,32 @@ final class OrderEntry
         final long takerClientOrderId,
         final long takerLeaves,
         final long makerClientOrderId,
-        final long makerLeaves)
+        final long makerLeaves,
+        final byte crossType)
     {
         risk.onTrade(symbol, price);
-        if (isOwn(takerClientOrderId))
+        final boolean closingCross = Ouch42.CROSS_TYPE_CLOSING == crossType;
+        final OrderState taker = eventOrder(takerClientOrderId, sequenceNumber);
+        final OrderState maker = eventOrder(makerClientOrderId, sequenceNumber);
+        if (null != taker)
         {
-            executed(timestampNs, matchNumber, quantity, price, takerClientOrderId, takerLeaves,
-                Ouch42.LIQUIDITY_REMOVED);
+            executed(taker, timestampNs, matchNumber, quantity, price, takerLeaves,
+                closingCross ? Ouch42.LIQUIDITY_CLOSING_CROSS : Ouch42.LIQUIDITY_REMOVED);
         }
-        if (isOwn(makerClientOrderId))
+        if (null != maker)
         {
-            executed(timestampNs, matchNumber, quantity, price, makerClientOrderId, makerLeaves,
-                Ouch42.LIQUIDITY_ADDED);
+            executed(maker, timestampNs, matchNumber, quantity, price, makerLeaves,
+                closingCross ? Ouch42.LIQUIDITY_CLOSING_CROSS : Ouch42.LIQUIDITY_ADDED);
         }
     }
 
     /**
      * Engine TradeBroken: OUCH 4.2 Broken Trade to the taker's session and the maker's when this gateway owns them,
-     * with the order's token, the match number and the reason. An own order that never traded here (e.g. before a
-     * gateway restart) is counted as an unmatched event.
+     * with the order's token, the match number and the reason. An own order that never traded here (or whose
+     * execution the journals do not hold) is counted as an unmatched event.
      *
      * @param timestampNs        event time.
+     * @param sequenceNumber     the event's shard sequence number.
      * @param matchNumber        the broken execution's match number.
      * @param takerClientOrderId the incoming order of the execution.
      * @param makerClientOrderId the resting order of the execution.
@@ -427,6 +500,7 @@ final class OrderEntry
      */
     void onTradeBroken(
         final long timestampNs,
+        final long sequenceNumber,
         final long matchNumber,
         final long takerClientOrderId,
         final long makerClientOrderId,
@@ -434,11 +508,11 @@ final class OrderEntry
     {
         if (isOwn(takerClientOrderId))
         {
-            brokenTrade(timestampNs, matchNumber, takerClientOrderId, reason);
+            brokenTrade(timestampNs, sequenceNumber, matchNumber, takerClientOrderId, reason);
         }
         if (isOwn(makerClientOrderId))
         {
-            brokenTrade(timestampNs, matchNumber, makerClientOrderId, reason);
+            brokenTrade(timestampNs, sequenceNumber, matchNumber, makerClientOrderId, reason);
         }
     }
 
@@ -464,7 +538,7 @@ final class OrderEntry
         final byte reason,
         final boolean wasResting)
     {
-        final OrderState order = tracked(clientOrderId);
+        final OrderState order = eventOrder(clientOrderId, sequenceNumber);
         if (null == order)
         {
             return;
@@ -489,9 +563,69 @@ final class OrderEntry
     }
 
     /**
+     * Engine OrderPriorityUpdated: the price a resting midpoint peg works at changed; OUCH 4.2 Order Priority Update
+     * to the owner. The order's own limit, which Replace and Modify Order start from, stays as it was entered.
+     *
+     * @param timestampNs    event time.
+     * @param sequenceNumber the event's shard sequence number.
+     * @param clientOrderId  the order.
+     * @param price          the price it works at now, 1/10000 dollars (its limit when the midpoint is outside it).
+     * @param display        OUCH 4.2 Display code, 'M'.
+     */
+    void onOrderPriorityUpdated(
+        final long timestampNs, final long sequenceNumber, final long clientOrderId, final long price,
+        final byte display)
+    {
+        final OrderState order = eventOrder(clientOrderId, sequenceNumber);
+        if (null != order)
+        {
+            ouch.orderPriorityUpdate(order, timestampNs, price, display);
+        }
+    }
+
+    /**
+     * Engine CancelPending: a full cancel of a closing-cross order came during the cross's late period; OUCH 4.2
+     * Cancel Pending to the owner, as the answer to its oldest Modify Order awaiting the engine if that one asked for
+     * 0 shares. The order stays open.
+     *
+     * @param timestampNs    event time.
+     * @param sequenceNumber the event's shard sequence number.
+     * @param clientOrderId  the order.
+     */
+    void onCancelPending(final long timestampNs, final long sequenceNumber, final long clientOrderId)
+    {
+        final OrderState order = eventOrder(clientOrderId, sequenceNumber);
+        if (null != order)
+        {
+            ouch.cancelPending(order, timestampNs);
+            refusedCancel(order, timestampNs, true);
+        }
+    }
+
+    /**
+     * Engine CancelRejected: a partial cancel of a closing-cross order came during the cross's late period; OUCH 4.2
+     * Cancel Reject to the owner, as the answer to its oldest Modify Order awaiting the engine if that one asked for
+     * more than 0 shares. The order is unchanged.
+     *
+     * @param timestampNs    event time.
+     * @param sequenceNumber the event's shard sequence number.
+     * @param clientOrderId  the order.
+     */
+    void onCancelRejected(final long timestampNs, final long sequenceNumber, final long clientOrderId)
+    {
+        final OrderState order = eventOrder(clientOrderId, sequenceNumber);
+        if (null != order)
+        {
+            ouch.cancelReject(order, timestampNs);
+            refusedCancel(order, timestampNs, false);
+        }
+    }
+
+    /**
      * Engine OrderReplaced: OUCH Replaced to the owner; the replaced order is done, the replacement lives on.
      *
      * @param timestampNs      event time.
+     * @param sequenceNumber   the event's shard sequence number.
      * @param clientOrderId    the replaced order.
      * @param newClientOrderId the replacement.
      * @param newOrderId       the replacement's order reference number.
@@ -500,18 +634,23 @@ final class OrderEntry
      */
     void onOrderReplaced(
         final long timestampNs,
+        final long sequenceNumber,
         final long clientOrderId,
         final long newClientOrderId,
         final long newOrderId,
         final long quantity,
         final long price)
     {
+        final OrderState replacement = tracked(newClientOrderId);
+        if (null != replacement && isAnswered(replacement.session, replacement.shardId, sequenceNumber))
+        {
+            return;
+        }
         final OrderState previous = isOwn(clientOrderId) ? orders.get(clientOrderId) : null;
         if (null != previous)
         {
             release(previous);
         }
-        final OrderState replacement = tracked(newClientOrderId);
         if (null != replacement)
         {
             countOpen(replacement);
@@ -523,21 +662,68 @@ final class OrderEntry
         }
     }
 
+    /**
+     * Rebuilding after a restart ({@link OrderRebuild}): tracks an order of the session that was sent to the engine
+     * before the restart, for the caller to fill in; not counted open yet, and not timed.
+     *
+     * @param session       the session it was entered on.
+     * @param clientOrderId the engine id it was sent with.
+     * @return the order.
+     */
+    OrderState restore(final UserSession session, final long clientOrderId)
+    {
+        return allocate(session, risk.user(session), clientOrderId, 0);
+    }
+
+    /**
+     * @param clientOrderId one of this gateway's clientOrderIds.
+     * @return the order while it is tracked (entered and not done), else null.
+     */
+    OrderState order(final long clientOrderId)
+    {
+        return orders.get(clientOrderId);
+    }
+
+    /**
+     * Rebuilding: the order counts among its user's open orders from now on (an entered order, or a replacement that
+     * replaced).
+     *
+     * @param order a tracked order.
+     */
+    void restoreOpen(final OrderState order)
+    {
+        countOpen(order);
+    }
+
+    /**
+     * Rebuilding: the order traded, so that a broken trade of it is answered even once it is done.
+     *
+     * @param order a tracked order.
+     */
+    void restoreTraded(final OrderState order)
+    {
+        tradedOrders.onExecuted(order);
+    }
+
+    /**
+     * Rebuilding: the order is done (executed, canceled, rejected or replaced).
+     *
+     * @param order a tracked order.
+     */
+    void restoreDone(final OrderState order)
+    {
+        release(order);
+    }
+
     private void executed(
+        final OrderState order,
         final long timestampNs,
         final long matchNumber,
         final long quantity,
         final long price,
-        final long clientOrderId,
         final long leaves,
         final byte liquidityFlag)
     {
-        final OrderState order = orders.get(clientOrderId);
-        if (null == order)
-        {
-            metrics.unmatchedEvents.inc();
-            return;
-        }
         order.openShares = leaves;
         tradedOrders.onExecuted(order);
         ouch.executed(order, timestampNs, quantity, price, liquidityFlag, matchNumber);
@@ -546,7 +732,8 @@ final class OrderEntry
     }
 
     private void brokenTrade(
-        final long timestampNs, final long matchNumber, final long clientOrderId, final byte reason)
+        final long timestampNs, final long sequenceNumber, final long matchNumber, final long clientOrderId,
+        final byte reason)
     {
         final int index = tradedOrders.find(clientOrderId);
         if (TradedOrders.MISSING == index)
@@ -554,8 +741,12 @@ final class OrderEntry
             metrics.unmatchedEvents.inc();
             return;
         }
-        ouch.brokenTrade(tradedOrders.session(index), timestampNs, tradedOrders.tokens(),
-            TradedOrders.tokenOffset(index), matchNumber, reason);
+        final UserSession session = tradedOrders.session(index);
+        if (!isAnswered(session, tradedOrders.shardId(index), sequenceNumber))
+        {
+            ouch.brokenTrade(session, timestampNs, tradedOrders.tokens(index), TradedOrders.tokenOffset(index), matchNumber,
+                reason);
+        }
     }
 
     private void aiqCanceled(
@@ -580,6 +771,22 @@ final class OrderEntry
         }
         ouch.aiqCanceled(order, timestampNs, decrementShares, decrementShares, executionPrice,
             wasResting ? Ouch42.LIQUIDITY_ADDED : Ouch42.LIQUIDITY_REMOVED);
+    }
+
+    /**
+     * An engine cancel of the order was answered without changing its size (Cancel Pending or Cancel Reject sent): if
+     * it was the oldest pending Modify Order's, that one is answered, and those behind it that need no shares to go are
+     * answered now.
+     *
+     * @param toZero true for a cancel of the whole order (pending), false for a partial one (rejected).
+     */
+    private void refusedCancel(final OrderState order, final long timestampNs, final boolean toZero)
+    {
+        if (order.hasPendingModify() && toZero == (0 == order.firstModifyShares()))
+        {
+            order.removeFirstModify();
+            answerModifies(order, timestampNs);
+        }
     }
 
     /**
@@ -636,7 +843,32 @@ final class OrderEntry
     private OrderState openOrder(final UserSession session, final DirectBuffer buffer, final int tokenOffset)
     {
         final long clientOrderId = session.tokens().get(buffer, tokenOffset);
-        return clientOrderId > 0 ? orders.get(clientOrderId) : null;
+        return TokenIndex.USED == clientOrderId ? null : orders.get(clientOrderId);
+    }
+
+    /**
+     * @return the tracked order the engine event is for, or null: another gateway's order, one no longer tracked
+     * (counted as unmatched), or an event its session's journal answers already (counted as a duplicate).
+     */
+    private OrderState eventOrder(final long clientOrderId, final long sequenceNumber)
+    {
+        final OrderState order = tracked(clientOrderId);
+        return null == order || isAnswered(order.session, order.shardId, sequenceNumber) ? null : order;
+    }
+
+    /**
+     * @return true when the session's journal answers the engine event already (heard again after a restart),
+     * counted; otherwise false, and the session records that it answers it now.
+     */
+    private boolean isAnswered(final UserSession session, final int shardId, final long sequenceNumber)
+    {
+        if (session.isAnswered(shardId, engineStream, sequenceNumber))
+        {
+            metrics.duplicateEvents.inc();
+            return true;
+        }
+        session.onAnswered(shardId, engineStream, sequenceNumber);
+        return false;
     }
 
     private OrderState tracked(final long clientOrderId)
@@ -670,14 +902,15 @@ final class OrderEntry
     }
 
     private OrderState allocate(
-        final UserSession session, final PreTradeRisk.UserRisk user, final long clientOrderId)
+        final UserSession session, final PreTradeRisk.UserRisk user, final long clientOrderId,
+        final long requestNanoTime)
     {
         final OrderState pooled = pool.pollLast();
         final OrderState order = null == pooled ? new OrderState() : pooled;
         order.session = session;
         order.risk = user;
         order.clientOrderId = clientOrderId;
-        order.requestNanoTime = clock.nanoTime();
+        order.requestNanoTime = requestNanoTime;
         orders.put(clientOrderId, order);
         return order;
     }

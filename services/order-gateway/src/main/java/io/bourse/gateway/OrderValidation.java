@@ -10,11 +10,15 @@ import io.bourse.ouch.ReplaceOrder;
  * check returns the first fault as a {@link RejectCause}, or null. Prices in 1/10000 dollars, shares unsigned.
  * <p>
  * Enter Order, in this order: Buy/Sell Indicator B, S, T or E; Shares 1 to the safety threshold; Stock traded here;
- * Price 1 to $199,999.99, in whole cents from $1 up (any 1/10000 dollar below $1, as Reg NMS Rule 612 allows); Time
- * in Force 0 to 99999; Firm blank or upper-case letters and digits, left-justified; Display A, Y, N, P or M, and not
- * post-only with time in force 0; Capacity A, P, R or O; Intermarket Sweep Eligibility Y or N; Minimum Quantity at
- * most the shares and only on an immediate-or-cancel order; Cross Type N (O, C and H are crosses Bourse does not run);
- * Customer Type R, N or blank.
+ * Price 1 to $199,999.99, in whole cents from $1 up (any 1/10000 dollar below $1, as Reg NMS Rule 612 allows); Time in
+ * Force 0 to 99999; Firm blank or upper-case letters and digits, left-justified; Display A, Y, N, P or M, and not
+ * post-only with time in force 0; Capacity A, P, R or O; Intermarket Sweep Eligibility Y or N; Minimum Quantity at most
+ * the shares and only on an immediate-or-cancel order; Cross Type N, or C (a limit-on-close order for the closing
+ * cross) with Time in Force 99998 or 99999 ('R': the order waits for the cross, so immediate-or-cancel and
+ * good-till-seconds mean nothing) and Display A or Y ('D'), the engine's own rules for such an order (a minimum
+ * quantity is already refused, as it needs time in force 0), O and H being crosses Bourse does not run ('R'); Customer
+ * Type R, N or blank. The gateway checks every rule of the fields themselves, the engine those that depend on the
+ * book's state (trading state, cross lock, price band, duplicate ids).
  * <p>
  * Replace Order: Shares 1 to the threshold (0 is a cancel, handled before); Price as above; Time in Force and Display
  * those of the order (the engine keeps both); Intermarket Sweep Eligibility Y or N; Minimum Quantity 0.
@@ -88,7 +92,7 @@ final class OrderValidation
         {
             return RejectCause.INVALID_MINIMUM_QUANTITY;
         }
-        final RejectCause crossProblem = checkCrossType(message.crossType());
+        final RejectCause crossProblem = checkCrossType(message.crossType(), timeInForce, display);
         if (null != crossProblem)
         {
             return crossProblem;
@@ -215,14 +219,23 @@ final class OrderValidation
         return Ouch42.ISE_ELIGIBLE == eligibility || Ouch42.ISE_NOT_ELIGIBLE == eligibility;
     }
 
-    private static RejectCause checkCrossType(final byte crossType)
+    private static RejectCause checkCrossType(final byte crossType, final long timeInForce, final byte display)
     {
         if (Ouch42.CROSS_TYPE_NO_CROSS == crossType)
         {
             return null;
         }
-        return Ouch42.CROSS_TYPE_OPENING == crossType || Ouch42.CROSS_TYPE_CLOSING == crossType ||
-            Ouch42.CROSS_TYPE_HALT_IPO == crossType ? RejectCause.CROSS_NOT_SUPPORTED : RejectCause.INVALID_CROSS_TYPE;
+        if (Ouch42.CROSS_TYPE_CLOSING == crossType)
+        {
+            if (Ouch42.TIME_IN_FORCE_MARKET_HOURS != timeInForce && Ouch42.TIME_IN_FORCE_SYSTEM_HOURS != timeInForce)
+            {
+                return RejectCause.CROSS_TIME_IN_FORCE;
+            }
+            return Ouch42.DISPLAY_ATTRIBUTABLE == display || Ouch42.DISPLAY_ANONYMOUS == display ?
+                null : RejectCause.CROSS_DISPLAY;
+        }
+        return Ouch42.CROSS_TYPE_OPENING == crossType || Ouch42.CROSS_TYPE_HALT_IPO == crossType ?
+            RejectCause.CROSS_NOT_SUPPORTED : RejectCause.INVALID_CROSS_TYPE;
     }
 
     private static boolean isValidCustomerType(final byte customerType)

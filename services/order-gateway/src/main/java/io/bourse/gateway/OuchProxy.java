@@ -2,11 +2,14 @@ package io.bourse.gateway;
 
 import io.bourse.ouch.AiqCanceled;
 import io.bourse.ouch.BrokenTrade;
+import io.bourse.ouch.CancelPending;
+import io.bourse.ouch.CancelReject;
 import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
 import io.bourse.ouch.OrderModified;
+import io.bourse.ouch.OrderPriorityUpdate;
 import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.OrderReplaced;
 import io.bourse.ouch.SystemEvent;
@@ -28,6 +31,9 @@ final class OuchProxy
     private final OrderModified modified = new OrderModified();
     private final AiqCanceled aiqCanceled = new AiqCanceled();
     private final BrokenTrade brokenTrade = new BrokenTrade();
+    private final CancelPending cancelPending = new CancelPending();
+    private final OrderPriorityUpdate orderPriorityUpdate = new OrderPriorityUpdate();
+    private final CancelReject cancelReject = new CancelReject();
     private final GatewayMetrics metrics;
 
     /**
@@ -139,6 +145,63 @@ final class OuchProxy
     }
 
     /**
+     * OUCH 4.2 Order Priority Update: the price the exchange works a resting order at changed (a midpoint peg's
+     * midpoint moved, or left its limit).
+     *
+     * @param order       the order; its Order Reference Number is unchanged.
+     * @param timestampNs the engine's event time.
+     * @param price       the price the order now works at, 1/10000 dollars (a peg without a midpoint in its limit:
+     *                    the limit).
+     * @param display     OUCH 4.2 Display of the order, 'M' for a midpoint peg.
+     */
+    void orderPriorityUpdate(final OrderState order, final long timestampNs, final long price, final byte display)
+    {
+        final SessionJournal journal = order.session.journal();
+        orderPriorityUpdate.wrapAndApplyType(journal.buffer(), journal.claim(OrderPriorityUpdate.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token)
+            .price(price)
+            .display(display)
+            .orderReferenceNumber(order.orderReferenceNumber);
+        order.session.commit(OrderPriorityUpdate.LENGTH);
+        metrics.orderPriorityUpdateOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Cancel Pending: a full cancel of a closing-cross order came during the cross's late period; the order
+     * stays in the cross and what it leaves unexecuted is canceled when the cross completes.
+     *
+     * @param order       the order.
+     * @param timestampNs the engine's event time.
+     */
+    void cancelPending(final OrderState order, final long timestampNs)
+    {
+        final SessionJournal journal = order.session.journal();
+        cancelPending.wrapAndApplyType(journal.buffer(), journal.claim(CancelPending.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token);
+        order.session.commit(CancelPending.LENGTH);
+        metrics.cancelPendingOut.inc();
+    }
+
+    /**
+     * OUCH 4.2 Cancel Reject: a partial cancel of a closing-cross order came during the cross's late period; the order
+     * is unchanged.
+     *
+     * @param order       the order.
+     * @param timestampNs the engine's event time.
+     */
+    void cancelReject(final OrderState order, final long timestampNs)
+    {
+        final SessionJournal journal = order.session.journal();
+        cancelReject.wrapAndApplyType(journal.buffer(), journal.claim(CancelReject.LENGTH))
+            .timestamp(timestampNs)
+            .orderToken(order.token);
+        order.session.commit(CancelReject.LENGTH);
+        metrics.cancelRejectOut.inc();
+    }
+
+    /**
      * OUCH 4.2 AIQ Canceled: the order was reduced or canceled by self-match prevention (reason 'Q').
      *
      * @param order                        the order.
@@ -198,7 +261,7 @@ final class OuchProxy
      * @param executedShares shares traded.
      * @param executionPrice trade price.
      * @param liquidityFlag  {@link Ouch42#LIQUIDITY_ADDED} for the maker, {@link Ouch42#LIQUIDITY_REMOVED} for the
-     *                       taker.
+     *                       taker, {@link Ouch42#LIQUIDITY_CLOSING_CROSS} for both in the closing cross.
      * @param matchNumber    the engine's match number, the same for both sides.
      */
     void executed(

@@ -21,7 +21,13 @@ import java.util.Map;
  * entered and not yet done (rejected, canceled or fully executed); a replacement takes its order's place once the
  * engine has replaced it.
  * <p>
- * Used only by the gateway agent thread; a user's state is created on its first order and lives for the day.
+ * Limit-on-close orders (Cross Type C) are checked like any other, collar included: their limit can set the closing
+ * cross's price (the cross maximises the executable shares), so one priced far through the market is the same fat
+ * finger; the cross's executions are trades like any other for the reference.
+ * <p>
+ * Used only by the gateway agent thread; a user's state is created on its first order and lives for the day. After a
+ * gateway restart the open orders are counted again as the journals rebuild them ({@link OrderRebuild}); the rate
+ * buckets start full and the collar references start from the configured prices.
  */
 final class PreTradeRisk
 {

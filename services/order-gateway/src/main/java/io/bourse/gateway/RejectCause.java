@@ -46,8 +46,19 @@ enum RejectCause
      * immediate-or-cancel entries only, so that no resting order has one).
      */
     INVALID_MINIMUM_QUANTITY("invalid_minimum_quantity", Ouch42.REJECT_INVALID_MINIMUM_QUANTITY),
-    /** Cross Type O (opening), C (closing) or H (halt/IPO): Bourse runs no crosses. */
+    /** Cross Type O (opening) or H (halt/IPO): Bourse runs the closing cross only. */
     CROSS_NOT_SUPPORTED("cross_not_supported", Ouch42.REJECT_NOT_ALLOWED_IN_CROSS),
+    /**
+     * Cross Type C with a Time in Force other than 99998 (market hours) or 99999 (system hours): a limit-on-close
+     * order waits for the cross, so immediate-or-cancel and good-till-seconds are not allowed in it (the engine's
+     * rule, its reason).
+     */
+    CROSS_TIME_IN_FORCE("cross_time_in_force", Ouch42.REJECT_NOT_ALLOWED_IN_CROSS),
+    /**
+     * Cross Type C with a Display other than A (attributable) or Y (anonymous): non-displayed, post-only and midpoint
+     * peg mean nothing in the cross (the engine's rule, its reason).
+     */
+    CROSS_DISPLAY("cross_display", Ouch42.REJECT_INVALID_DISPLAY_TYPE),
     /** Cross Type that is not an OUCH 4.2 value. */
     INVALID_CROSS_TYPE("invalid_cross_type", Ouch42.REJECT_OTHER),
     /** Customer Type not R (retail), N (not retail) or blank (the port's default). */

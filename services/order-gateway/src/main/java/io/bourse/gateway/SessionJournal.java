@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -17,12 +18,16 @@ import java.util.zip.CRC32C;
 /**
  * One user's SoupBinTCP session journal: the Sequenced Data messages (OUCH 4.2 message bytes) the session produced,
  * in sequence number order from 1, appended to one file, so that a client logging in again with a Requested Sequence
- * Number gets exactly the messages from there on (SoupBinTCP 4.0 Login Request), also after a gateway restart.
- * Messages are encoded in place: {@link #claim} space in {@link #buffer()}, write the message, {@link #commit} it,
- * which appends the record to a batch in memory; {@link #sync()} writes the batch to the file with one positioned
- * write (no allocation; a force only under {@link JournalSync#BATCH}) and only then counts its messages durable, so
- * that the messages of one duty cycle cost one system call. A batch that fills the buffer ({@value #BATCH_LENGTH}
- * bytes) is written when the next message is claimed. Used by one thread.
+ * Number gets exactly the messages from there on (SoupBinTCP 4.0 Login Request), also after a gateway restart. Between
+ * them the file holds gateway-private records ({@link OrderRecords}: what the gateway needs beyond the OUCH messages to
+ * rebuild the session's orders after a restart), which take no sequence number and are never sent to a client.
+ * Messages are encoded in place: {@link #claim} space in {@link #buffer()}, write the message, {@link #commit} it (or
+ * {@link #commitPrivate} a private record), which appends the record to a batch in memory; {@link #sync()} writes the
+ * batch to the file with one positioned write (no allocation; a force only under {@link JournalSync#BATCH}) and only
+ * then counts its messages durable, so that the messages of one duty cycle cost one system call. A batch of private
+ * records only is not written by {@link #sync()}: they go with the next message (or when the batch fills, or at
+ * {@link #close()}), since the state they describe reaches a client only through a later message. A batch that fills
+ * the buffer ({@value #BATCH_LENGTH} bytes) is written when the next record is claimed. Used by one thread.
  * <pre>
  *   File header, 16 bytes, little-endian:
  *    0                   1                   2                   3
@@ -30,26 +35,33 @@ import java.util.zip.CRC32C;
  *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *   |                       Magic "BJNL"                            |
  *   +---------------------------------------------------------------+
- *   |                       Version (1)                             |
+ *   |                       Version (2)                             |
  *   +---------------------------------------------------------------+
  *   |   Session Index (prefix of the session's clientOrderIds)      |
  *   +---------------------------------------------------------------+
  *   |                       Reserved (0)                            |
  *   +---------------------------------------------------------------+
- *   Then one record per message, sequence number 1 first:
+ *   Then one record per message or private record, in the order appended:
+ *   +-+-------------------------------------------------------------+
+ *   |P|             Payload Length (1..MAX_MESSAGE_LENGTH)          |
+ *   +-+-------------------------------------------------------------+
+ *   |     CRC-32C of the payload (bitwise inverted when P is set)   |
  *   +---------------------------------------------------------------+
- *   |               Payload Length (1..MAX_MESSAGE_LENGTH)          |
+ *   |      Payload (the OUCH message, or a private record)        ...
  *   +---------------------------------------------------------------+
- *   |               CRC-32C of the payload                          |
- *   +---------------------------------------------------------------+
- *   |               Payload (the OUCH message)                    ...
- *   +---------------------------------------------------------------+
+ *   P (bit 31 of the length word): 1 for a gateway-private record, 0 for a sequenced message.
  * </pre>
- * An index in memory from sequence number to file position (it grows by doubling, the only allocation on the append
- * path), rebuilt by scanning the file when it is opened, lets a replay start reading at any sequence number; replays
- * read the file in chunks through a small cache. When the file is opened, the first record that is cut short or fails
- * its checksum (a write torn by a crash) and everything after it are truncated; so is a file whose header is short or
- * all zeros (created just before a crash).
+ * The inverted checksum of a private record makes a flipped P bit fail the check like any other corruption. Version 1
+ * files (no private records) are read as they are and their header is moved to version 2, so that a gateway of the
+ * previous version refuses the file instead of cutting it at the first private record.
+ * <p>
+ * An index in memory from sequence number to file position (in pages of 1,024 positions: a new page every 1,024
+ * messages is the only allocation on the append path, and nothing is copied to grow but the small directory of
+ * pages), rebuilt by scanning the file when it is opened, lets a replay start reading at any sequence number; replays
+ * read the file in chunks through a small cache, and {@link #read} hands every record, private ones included, to a
+ * handler. When the file is opened, the first record that is cut short or fails its checksum (a write torn by a
+ * crash) and everything after it are truncated; so is a file whose header is short or all zeros (created just before a
+ * crash).
  */
 final class SessionJournal implements AutoCloseable
 {
@@ -61,11 +73,18 @@ final class SessionJournal implements AutoCloseable
     static final int MAX_MESSAGE_LENGTH = 1024;
     /** "BJNL" read as a little-endian int. */
     static final int MAGIC = 'B' | 'J' << 8 | 'N' << 16 | 'L' << 24;
-    /** Version of the layout. */
-    static final int VERSION = 1;
+    /** Version of the layout written: with private records. */
+    static final int VERSION = 2;
+    /** Version of the layout before private records; read, and moved to {@link #VERSION} when opened. */
+    static final int VERSION_WITHOUT_PRIVATE_RECORDS = 1;
+    /** Bit of a record's length word set for a gateway-private record. */
+    static final int PRIVATE_FLAG = 0x8000_0000;
     /** Bytes of records a batch holds before it is written without waiting for {@link #sync()}. */
     static final int BATCH_LENGTH = 16 * 1024;
 
+    private static final int POSITIONS_PAGE_SHIFT = 10;
+    private static final int POSITIONS_PAGE_CAPACITY = 1 << POSITIONS_PAGE_SHIFT;
+    private static final int POSITIONS_PAGE_MASK = POSITIONS_PAGE_CAPACITY - 1;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     private static final int MAGIC_OFFSET = 0;
     private static final int VERSION_OFFSET = 4;
@@ -73,6 +92,31 @@ final class SessionJournal implements AutoCloseable
     private static final int LENGTH_OFFSET = 0;
     private static final int CHECKSUM_OFFSET = 4;
     private static final int READ_CACHE_LENGTH = 16 * 1024;
+    private static final int LENGTH_MASK = ~PRIVATE_FLAG;
+
+    /** Receives the records of a journal in the order they were appended ({@link #read}). */
+    interface RecordHandler
+    {
+        /**
+         * A sequenced message: OUCH 4.2 message bytes as sent to the client.
+         *
+         * @param buffer holding the message, valid during the call only.
+         * @param offset of its first byte.
+         * @param length of the message.
+         * @throws IOException when the handler cannot take it; {@link #read} stops.
+         */
+        void onMessage(DirectBuffer buffer, int offset, int length) throws IOException;
+
+        /**
+         * A gateway-private record ({@link OrderRecords}).
+         *
+         * @param buffer holding the record, valid during the call only.
+         * @param offset of its first byte.
+         * @param length of the record.
+         * @throws IOException when the handler cannot take it; {@link #read} stops.
+         */
+        void onPrivateRecord(DirectBuffer buffer, int offset, int length) throws IOException;
+    }
 
     private final Path file;
     private final FileChannel channel;
@@ -85,7 +129,7 @@ final class SessionJournal implements AutoCloseable
     private final ByteBuffer readView;
     private final ByteBuffer headerBuffer;
     private final CRC32C crc = new CRC32C();
-    private long[] positions = new long[1024];
+    private long[][] positions = new long[16][];
     private int count;
     private long durableCount;
     private long end;
@@ -198,12 +242,12 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Reserves space for the next message in the batch. A new batch starts once the last one is written; a batch
-     * too full for the message is written first (a failure of that write {@link #isFailed() fails} the journal, the
-     * batch is dropped, and {@link #commit} then throws).
+     * Reserves space for the next message or private record in the batch. A new batch starts once the last one is
+     * written; a batch too full for the record is written first (a failure of that write {@link #isFailed() fails}
+     * the journal, the batch is dropped, and {@link #commit} then throws).
      *
-     * @param length of the message in bytes, 1..{@value #MAX_MESSAGE_LENGTH}.
-     * @return offset in {@link #buffer()} to encode the message at.
+     * @param length of the message or record in bytes, 1..{@value #MAX_MESSAGE_LENGTH}.
+     * @return offset in {@link #buffer()} to encode it at.
      * @throws IllegalArgumentException for a length out of range.
      */
     int claim(final int length)
@@ -239,7 +283,8 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Appends the message encoded at the last claimed offset to the batch: nothing is written yet.
+     * Appends the message encoded at the last claimed offset to the batch as the next sequenced message: nothing is
+     * written yet.
      *
      * @param length of the message; the claimed length.
      * @return its sequence number.
@@ -247,25 +292,27 @@ final class SessionJournal implements AutoCloseable
      */
     long commit(final int length) throws IOException
     {
-        if (failed)
-        {
-            throw new IOException(file + ": journal failed earlier");
-        }
-        final int recordLength = RECORD_HEADER_LENGTH + length;
-        final int recordOffset = batchLength;
-        writeBuffer.putInt(recordOffset + LENGTH_OFFSET, length, ORDER);
-        writeBuffer.putInt(
-            recordOffset + CHECKSUM_OFFSET, checksum(writeView, recordOffset + RECORD_HEADER_LENGTH, length), ORDER);
-        index(end);
-        end += recordLength;
-        batchLength += recordLength;
+        index(append(length, 0));
         return count;
     }
 
     /**
-     * Writes the messages committed since the last call with one positioned write and makes them durable: under
-     * {@link JournalSync#BATCH} after forcing them to the device (fdatasync, which also persists the file length),
-     * under {@link JournalSync#NONE} at once.
+     * Appends the private record encoded at the last claimed offset to the batch: it takes no sequence number, is
+     * never returned by {@link #message}, and is written with the next message ({@link #sync()}).
+     *
+     * @param length of the record; the claimed length.
+     * @throws IOException when the journal {@link #isFailed() failed} earlier.
+     */
+    void commitPrivate(final int length) throws IOException
+    {
+        append(length, PRIVATE_FLAG);
+    }
+
+    /**
+     * Writes the messages committed since the last call, with the private records between them, with one positioned
+     * write and makes them durable: under {@link JournalSync#BATCH} after forcing them to the device (fdatasync, which
+     * also persists the file length), under {@link JournalSync#NONE} at once. Private records with no message after
+     * them wait for the next one.
      *
      * @return true when something was forced.
      * @throws IOException when the write or the force fails; the journal is then {@link #isFailed() failed}.
@@ -310,21 +357,43 @@ final class SessionJournal implements AutoCloseable
             throw new IllegalArgumentException("sequence number must be 1.." + count + ": " + sequenceNumber);
         }
         final int index = (int)sequenceNumber - 1;
-        final long start = positions[index];
-        final long next = sequenceNumber < count ? positions[index + 1] : end;
-        if (start >= batchStart)
+        final long start = positions[index >>> POSITIONS_PAGE_SHIFT][index & POSITIONS_PAGE_MASK];
+        if (isInBatch(start))
         {
             final int offset = (int)(start - batchStart);
-            batchMessageView.limit(offset + (int)(next - start)).position(offset + RECORD_HEADER_LENGTH);
-            return batchMessageView;
+            return payload(batchMessageView, offset, writeBuffer.getInt(offset + LENGTH_OFFSET, ORDER));
         }
-        if (start < cacheStart || next > cacheEnd)
+        final int offset = cachedRecord(start);
+        return payload(readView, offset, readCache.getInt(offset + LENGTH_OFFSET, ORDER));
+    }
+
+    /**
+     * Hands every record, from the first on, to the handler in the order they were appended: the sequenced messages
+     * and the private records between them. Reads the file through the same cache as {@link #message}.
+     *
+     * @param handler receives the records.
+     * @throws IOException when the file cannot be read, or the handler throws.
+     */
+    void read(final RecordHandler handler) throws IOException
+    {
+        long position = FILE_HEADER_LENGTH;
+        while (position < end)
         {
-            fill(start, batchStart);
+            final boolean inBatch = isInBatch(position);
+            final UnsafeBuffer buffer = inBatch ? writeBuffer : readCache;
+            final int offset = inBatch ? (int)(position - batchStart) : cachedRecord(position);
+            final int word = buffer.getInt(offset + LENGTH_OFFSET, ORDER);
+            final int length = word & LENGTH_MASK;
+            if (0 == (word & PRIVATE_FLAG))
+            {
+                handler.onMessage(buffer, offset + RECORD_HEADER_LENGTH, length);
+            }
+            else
+            {
+                handler.onPrivateRecord(buffer, offset + RECORD_HEADER_LENGTH, length);
+            }
+            position += RECORD_HEADER_LENGTH + length;
         }
-        final int offset = (int)(start - cacheStart);
-        readView.limit(offset + (int)(next - start)).position(offset + RECORD_HEADER_LENGTH);
-        return readView;
     }
 
     /** Writes the messages of the batch not written yet, if it can, and closes the file. */
@@ -367,9 +436,17 @@ final class SessionJournal implements AutoCloseable
             cacheEnd = 0;
             return;
         }
-        if (MAGIC != readCache.getInt(MAGIC_OFFSET, ORDER) || VERSION != readCache.getInt(VERSION_OFFSET, ORDER))
+        final int version = readCache.getInt(VERSION_OFFSET, ORDER);
+        if (MAGIC != readCache.getInt(MAGIC_OFFSET, ORDER) ||
+            (VERSION != version && VERSION_WITHOUT_PRIVATE_RECORDS != version))
         {
-            throw new IOException(file + ": not a version " + VERSION + " session journal");
+            throw new IOException(file + ": not a session journal of version " + VERSION_WITHOUT_PRIVATE_RECORDS +
+                " or " + VERSION);
+        }
+        if (VERSION != version)
+        {
+            headerBuffer.clear().putInt(VERSION).flip();
+            writeFully(headerBuffer, VERSION_OFFSET);
         }
         sessionIndex = readCache.getInt(SESSION_INDEX_OFFSET, ORDER);
         long position = FILE_HEADER_LENGTH;
@@ -380,7 +457,10 @@ final class SessionJournal implements AutoCloseable
             {
                 break;
             }
-            index(position);
+            if (0 == (readCache.getInt((int)(position - cacheStart) + LENGTH_OFFSET, ORDER) & PRIVATE_FLAG))
+            {
+                index(position);
+            }
             position += recordLength;
         }
         if (position < size)
@@ -396,16 +476,70 @@ final class SessionJournal implements AutoCloseable
         cacheEnd = 0;
     }
 
-    private void index(final long position)
+    /**
+     * Appends the record claimed last to the batch.
+     *
+     * @param flag {@link #PRIVATE_FLAG} for a private record, else 0.
+     * @return the record's file position.
+     */
+    private long append(final int length, final int flag) throws IOException
     {
-        if (count == positions.length)
+        if (failed)
         {
-            positions = Arrays.copyOf(positions, count * 2);
+            throw new IOException(file + ": journal failed earlier");
         }
-        positions[count++] = position;
+        final int recordOffset = batchLength;
+        final int checksum = checksum(writeView, recordOffset + RECORD_HEADER_LENGTH, length);
+        writeBuffer.putInt(recordOffset + LENGTH_OFFSET, length | flag, ORDER);
+        writeBuffer.putInt(recordOffset + CHECKSUM_OFFSET, 0 == flag ? checksum : ~checksum, ORDER);
+        final long position = end;
+        end += RECORD_HEADER_LENGTH + length;
+        batchLength += RECORD_HEADER_LENGTH + length;
+        return position;
     }
 
-    /** @return length of the whole record at the position, or 0 when it is cut short or fails its checksum. */
+    private boolean isInBatch(final long position)
+    {
+        return position >= batchStart;
+    }
+
+    /**
+     * Makes the whole record at a file position before the batch readable in the read cache.
+     *
+     * @return the record's offset in the cache.
+     */
+    private int cachedRecord(final long position) throws IOException
+    {
+        ensureCached(position, RECORD_HEADER_LENGTH, batchStart);
+        final int length = readCache.getInt((int)(position - cacheStart) + LENGTH_OFFSET, ORDER) & LENGTH_MASK;
+        ensureCached(position, RECORD_HEADER_LENGTH + length, batchStart);
+        return (int)(position - cacheStart);
+    }
+
+    private static ByteBuffer payload(final ByteBuffer view, final int recordOffset, final int length)
+    {
+        view.limit(recordOffset + RECORD_HEADER_LENGTH + length).position(recordOffset + RECORD_HEADER_LENGTH);
+        return view;
+    }
+
+    private void index(final long position)
+    {
+        final int page = count >>> POSITIONS_PAGE_SHIFT;
+        if (page == positions.length)
+        {
+            positions = Arrays.copyOf(positions, page * 2);
+        }
+        if (null == positions[page])
+        {
+            positions[page] = new long[POSITIONS_PAGE_CAPACITY];
+        }
+        positions[page][count++ & POSITIONS_PAGE_MASK] = position;
+    }
+
+    /**
+     * @return length of the whole record at the position (a message or a private record), or 0 when it is cut short
+     * or fails its checksum.
+     */
     private int validRecordLength(final long position, final long size) throws IOException
     {
         if (size - position < RECORD_HEADER_LENGTH)
@@ -413,16 +547,17 @@ final class SessionJournal implements AutoCloseable
             return 0;
         }
         ensureCached(position, RECORD_HEADER_LENGTH, size);
-        final int length = readCache.getInt((int)(position - cacheStart) + LENGTH_OFFSET, ORDER);
+        final int word = readCache.getInt((int)(position - cacheStart) + LENGTH_OFFSET, ORDER);
+        final int length = word & LENGTH_MASK;
         if (length < 1 || length > MAX_MESSAGE_LENGTH || size - position - RECORD_HEADER_LENGTH < length)
         {
             return 0;
         }
         ensureCached(position, RECORD_HEADER_LENGTH + length, size);
         final int offset = (int)(position - cacheStart);
-        final int expected = readCache.getInt(offset + CHECKSUM_OFFSET, ORDER);
-        final int actual = checksum(readView, offset + RECORD_HEADER_LENGTH, length);
-        return expected == actual ? RECORD_HEADER_LENGTH + length : 0;
+        final int checksum = checksum(readView, offset + RECORD_HEADER_LENGTH, length);
+        final int expected = 0 == (word & PRIVATE_FLAG) ? checksum : ~checksum;
+        return expected == readCache.getInt(offset + CHECKSUM_OFFSET, ORDER) ? RECORD_HEADER_LENGTH + length : 0;
     }
 
     private void ensureCached(final long position, final int length, final long fileEnd) throws IOException

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,7 +42,10 @@ import java.util.Map;
  * closes, for whatever reason, the order entry hears that the session ended (cancel on disconnect).
  * <p>
  * Each user gets a session index (the clientOrderId prefix) never used before for the day: one past the largest any
- * journal recorded, so that orders entered after a restart cannot be taken for orders entered before it.
+ * journal recorded, so that orders entered after a restart cannot be taken for orders entered before it. At start-up,
+ * before the first login, every user with a journal of today's session gets its session back that way, and its
+ * orders rebuilt from the journal ({@link #restoreSessions}), so that the engine's events for them reach the session
+ * whether or not the user has logged in again.
  */
 final class SessionRegistry
 {
@@ -55,6 +59,7 @@ final class SessionRegistry
     private final Credentials credentials;
     private final String sessionName;
     private final int gatewayId;
+    private final int shardCount;
     private final int maxSessions;
     private final int maxPendingLogins;
     private final long loginTimeoutNs;
@@ -81,6 +86,7 @@ final class SessionRegistry
      * @param credentials           who may log in.
      * @param sessionName           today's SoupBinTCP session, 10 characters at most.
      * @param gatewayId             1..255, for the clientOrderIds of the sessions.
+     * @param shardCount            engine shards the gateway hears.
      * @param maxSessions           most users logged in at once.
      * @param maxPendingLogins      most connections open at once that have not logged in yet.
      * @param loginTimeoutNs        how long a new connection may take to log in before it is closed.
@@ -96,6 +102,7 @@ final class SessionRegistry
         final Credentials credentials,
         final String sessionName,
         final int gatewayId,
+        final int shardCount,
         final int maxSessions,
         final int maxPendingLogins,
         final long loginTimeoutNs,
@@ -110,6 +117,7 @@ final class SessionRegistry
         this.credentials = credentials;
         this.sessionName = sessionName;
         this.gatewayId = gatewayId;
+        this.shardCount = shardCount;
         this.maxSessions = maxSessions;
         this.maxPendingLogins = maxPendingLogins;
         this.loginTimeoutNs = loginTimeoutNs;
@@ -124,6 +132,39 @@ final class SessionRegistry
         this.metrics = metrics;
         this.clock = clock;
         this.nextSessionIndex = journals.maxSessionIndex() + 1;
+    }
+
+    /**
+     * Gives every user with a journal of today's session its session back, with a new session index, and rebuilds the
+     * session's orders from the journal; logs one line with the orders rebuilt. Called once, before the first login.
+     * A journal of a user the credentials no longer name is restored too (its orders may still trade), with a blank
+     * firm: that user cannot log in.
+     *
+     * @param rebuild rebuilds the orders of a session.
+     * @throws IOException when a journal cannot be read or its new session index written.
+     */
+    void restoreSessions(final OrderRebuild rebuild) throws IOException
+    {
+        final long startNs = System.nanoTime();
+        final Map<String, String> firms = new HashMap<>();
+        for (final Credentials.User user : credentials.users())
+        {
+            firms.put(user.username(), user.firm());
+        }
+        final List<String> usernames = journals.usernames();
+        for (final String username : usernames)
+        {
+            if (nextSessionIndex > MAX_SESSION_INDEX)
+            {
+                throw new IOException("no session index left for " + username + " in " + journals.directory());
+            }
+            rebuild.rebuild(newSession(
+                username, Ouch42.packFirm(firms.getOrDefault(username, "")), journals.journal(username)));
+        }
+        final int skipped = rebuild.skippedOrderCount();
+        System.out.println("order-gateway rebuilt " + rebuild.openOrderCount() + " open orders for " +
+            usernames.size() + " sessions from journals in " + (System.nanoTime() - startNs) / 1_000_000L + " ms" +
+            (0 == skipped ? "" : " (" + skipped + " orders of another gateway id or shard left out)"));
     }
 
     /**
@@ -545,23 +586,29 @@ final class SessionRegistry
         CloseHelper.quietClose(connection.server());
     }
 
-    /** @return a session for a user's first login since start-up, with its journal, or null if that failed. */
+    /** @return a session for the first login of a user without a journal, or null if that failed. */
     private UserSession newSession(final Credentials.User user)
     {
         try
         {
-            final SessionJournal journal = journals.journal(user.username());
-            journal.sessionIndex(nextSessionIndex);
-            final UserSession session = new UserSession(
-                user.username(), Ouch42.packFirm(user.firm()), gatewayId, nextSessionIndex++, journal, metrics);
-            users.put(user.username(), session);
-            sessions.add(session);
-            return session;
+            return newSession(user.username(), Ouch42.packFirm(user.firm()), journals.journal(user.username()));
         }
         catch (final IOException ex)
         {
             metrics.error(GatewayError.JOURNAL_FAILED, user.username(), ex);
             return null;
         }
+    }
+
+    /** @return the user's session for the day, with the next session index, recorded in its journal first. */
+    private UserSession newSession(final String username, final int firm, final SessionJournal journal)
+        throws IOException
+    {
+        journal.sessionIndex(nextSessionIndex);
+        final UserSession session = new UserSession(
+            username, firm, gatewayId, nextSessionIndex++, shardCount, journal, metrics);
+        users.put(username, session);
+        sessions.add(session);
+        return session;
     }
 }

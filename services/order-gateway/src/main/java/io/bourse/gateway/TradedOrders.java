@@ -2,38 +2,39 @@ package io.bourse.gateway;
 
 import io.bourse.ouch.Ouch42;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableArrayBuffer;
-import org.agrona.collections.Hashing;
-import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * The session and Order Token of every order of this gateway that traded today, by clientOrderId, so that an engine
- * TradeBroken can be answered with OUCH 4.2 Broken Trade even when the order is done (fully executed, canceled) and
- * its {@link OrderState} gone. An order is recorded at its first execution; the registry grows (doubling) only when
- * full and is bounded by the orders that trade in a day. Orders that traded before a gateway restart are not known
- * after it. Used only by the gateway agent thread.
+ * The session, engine shard and Order Token of every order of this gateway that traded today, by clientOrderId, so
+ * that an engine TradeBroken can be answered with OUCH 4.2 Broken Trade even when the order is done (fully executed,
+ * canceled) and its {@link OrderState} gone. An order is recorded at its first execution. Nothing is hashed or ever
+ * copied to grow: the traded orders are appended to pages of {@value #PAGE_CAPACITY}, and each session keeps a
+ * directory, by the per-session order count of the clientOrderId ({@code gatewayId << 56 | sessionIndex << 32 |
+ * count}), of pages of {@value #PAGE_CAPACITY} slots holding an order's place in them, allocated when first touched:
+ * 4 bytes per order a session entered up to its last traded one, plus 23 per traded order. Orders that traded before a
+ * gateway restart are recorded again from the journals when it starts ({@link OrderRebuild}). Used only by the
+ * gateway agent thread.
  */
 final class TradedOrders
 {
     /** Returned by {@link #find(long)} for an order that never traded here. */
     static final int MISSING = -1;
+    /** Entries per page, of the traded orders and of a session's slots. */
+    static final int PAGE_CAPACITY = 16 * 1024;
 
-    private final Long2LongHashMap indexByClientOrderId;
-    private UserSession[] sessions;
-    private final ExpandableArrayBuffer tokens;
+    private static final int PAGE_SHIFT = Integer.numberOfTrailingZeros(PAGE_CAPACITY);
+    private static final int PAGE_MASK = PAGE_CAPACITY - 1;
+    private static final int SESSION_INDEX_MASK = 0xFF_FFFF;
+
+    private final Int2ObjectHashMap<int[][]> slotsBySessionIndex = new Int2ObjectHashMap<>();
+    private final List<Page> pages = new ArrayList<>();
+    private Page tail;
     private int size;
-
-    /**
-     * @param initialCapacity orders held before the registry first grows.
-     */
-    TradedOrders(final int initialCapacity)
-    {
-        indexByClientOrderId = new Long2LongHashMap(initialCapacity * 2, Hashing.DEFAULT_LOAD_FACTOR, MISSING);
-        sessions = new UserSession[initialCapacity];
-        tokens = new ExpandableArrayBuffer(initialCapacity * Ouch42.TOKEN_LENGTH);
-    }
 
     /**
      * Records an order at an execution of it; later executions of the same order change nothing.
@@ -42,27 +43,56 @@ final class TradedOrders
      */
     void onExecuted(final OrderState order)
     {
-        if (MISSING != indexByClientOrderId.get(order.clientOrderId))
+        final int sessionIndex = sessionIndex(order.clientOrderId);
+        final int count = (int)order.clientOrderId;
+        int[][] directory = slotsBySessionIndex.get(sessionIndex);
+        if (null == directory)
+        {
+            directory = new int[1 + (count >>> PAGE_SHIFT)][];
+            slotsBySessionIndex.put(sessionIndex, directory);
+        }
+        else if (directory.length <= count >>> PAGE_SHIFT)
+        {
+            directory = Arrays.copyOf(directory, Math.max(directory.length * 2, 1 + (count >>> PAGE_SHIFT)));
+            slotsBySessionIndex.put(sessionIndex, directory);
+        }
+        int[] slots = directory[count >>> PAGE_SHIFT];
+        if (null == slots)
+        {
+            slots = new int[PAGE_CAPACITY];
+            directory[count >>> PAGE_SHIFT] = slots;
+        }
+        if (0 != slots[count & PAGE_MASK])
         {
             return;
         }
-        if (size == sessions.length)
-        {
-            sessions = Arrays.copyOf(sessions, size * 2);
-        }
         final int index = size++;
-        sessions[index] = order.session;
-        tokens.putBytes(tokenOffset(index), order.token);
-        indexByClientOrderId.put(order.clientOrderId, index);
+        final int slot = index & PAGE_MASK;
+        if (0 == slot)
+        {
+            tail = new Page();
+            pages.add(tail);
+        }
+        tail.sessions[slot] = order.session;
+        tail.shardIds[slot] = order.shardId;
+        tail.tokens.putBytes(slot * Ouch42.TOKEN_LENGTH, order.token, 0, Ouch42.TOKEN_LENGTH);
+        slots[count & PAGE_MASK] = index + 1;
     }
 
     /**
      * @param clientOrderId one of this gateway's clientOrderIds.
-     * @return the index for {@link #session(int)} and {@link #tokenOffset(int)}, or {@link #MISSING}.
+     * @return the index for the accessors, or {@link #MISSING}.
      */
     int find(final long clientOrderId)
     {
-        return (int)indexByClientOrderId.get(clientOrderId);
+        final int[][] directory = slotsBySessionIndex.get(sessionIndex(clientOrderId));
+        final int count = (int)clientOrderId;
+        if (null == directory || count < 0 || directory.length <= count >>> PAGE_SHIFT ||
+            null == directory[count >>> PAGE_SHIFT])
+        {
+            return MISSING;
+        }
+        return directory[count >>> PAGE_SHIFT][count & PAGE_MASK] - 1;
     }
 
     /**
@@ -71,23 +101,46 @@ final class TradedOrders
      */
     UserSession session(final int index)
     {
-        return sessions[index];
-    }
-
-    /**
-     * @return the buffer holding the tokens, {@link Ouch42#TOKEN_LENGTH} bytes each at {@link #tokenOffset(int)}.
-     */
-    DirectBuffer tokens()
-    {
-        return tokens;
+        return pages.get(index >>> PAGE_SHIFT).sessions[index & PAGE_MASK];
     }
 
     /**
      * @param index from {@link #find(long)}.
-     * @return where the order's token starts in {@link #tokens()}.
+     * @return the engine shard the order was sent to.
+     */
+    int shardId(final int index)
+    {
+        return pages.get(index >>> PAGE_SHIFT).shardIds[index & PAGE_MASK];
+    }
+
+    /**
+     * @param index from {@link #find(long)}.
+     * @return the buffer holding the order's token, {@link Ouch42#TOKEN_LENGTH} bytes at {@link #tokenOffset(int)}.
+     */
+    DirectBuffer tokens(final int index)
+    {
+        return pages.get(index >>> PAGE_SHIFT).tokens;
+    }
+
+    /**
+     * @param index from {@link #find(long)}.
+     * @return where the order's token starts in {@link #tokens(int)}.
      */
     static int tokenOffset(final int index)
     {
-        return index * Ouch42.TOKEN_LENGTH;
+        return (index & PAGE_MASK) * Ouch42.TOKEN_LENGTH;
+    }
+
+    private static int sessionIndex(final long clientOrderId)
+    {
+        return (int)(clientOrderId >>> 32) & SESSION_INDEX_MASK;
+    }
+
+    /** One page of traded orders, in the order of their first executions. */
+    private static final class Page
+    {
+        final UserSession[] sessions = new UserSession[PAGE_CAPACITY];
+        final int[] shardIds = new int[PAGE_CAPACITY];
+        final UnsafeBuffer tokens = new UnsafeBuffer(new byte[PAGE_CAPACITY * Ouch42.TOKEN_LENGTH]);
     }
 }

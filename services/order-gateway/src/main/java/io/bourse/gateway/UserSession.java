@@ -1,5 +1,8 @@
 package io.bourse.gateway;
 
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -9,7 +12,10 @@ import java.nio.ByteBuffer;
  * this user if any, the day's Order Tokens, and the clientOrderId prefix ({@code gatewayId << 56 | sessionIndex << 32})
  * of its orders. A message is sent only once it is in the journal and durable under the {@link JournalSync} policy:
  * the messages of a duty cycle are written to the journal file together ({@link #flush}), and under {@code batch}
- * also forced, before any of them is sent. Used only by the gateway agent thread.
+ * also forced, before any of them is sent. Also keeps, per engine shard, the sequence number of the last engine event
+ * its messages answered, journaled after the messages of each duty cycle ({@link OrderRecords#EVENT_SEQUENCES}), so
+ * that a gateway restarted on the journal knows which events it has answered already ({@link #isAnswered}). Used only
+ * by the gateway agent thread.
  */
 final class UserSession
 {
@@ -19,6 +25,15 @@ final class UserSession
     private final SessionJournal journal;
     private final TokenIndex tokens;
     private final GatewayMetrics metrics;
+    /** Per shard: the last event answered in the journal when the gateway started; later events are new. */
+    private final long[] answeredBeforeStart;
+    /** Per shard: the Aeron session id of the engine stream {@link #answeredBeforeStart} counts in. */
+    private final int[] engineStreamBeforeStart;
+    /** Per shard: the last event answered. */
+    private final long[] answered;
+    /** Per shard: the Aeron session id of the engine stream of the last event answered. */
+    private final int[] engineStreams;
+    private boolean answeredChanged;
     private OuchConnection connection;
     private long nextToSend;
     private long replayEnd;
@@ -29,23 +44,35 @@ final class UserSession
      * @param firm         the user's OUCH 4.2 Firm, 4 ASCII bytes as a big-endian int.
      * @param gatewayId    1..255, the top byte of every clientOrderId.
      * @param sessionIndex 1..2^24-1, never used before by this gateway id for the day (also not before a restart).
+     * @param shardCount   engine shards the gateway hears, 1..{@value OrderRecords#MAX_SEQUENCE_SHARDS}.
      * @param journal      the session's journal, possibly holding messages from before a restart.
      * @param metrics      counts journal writes, replays and errors.
+     * @throws IllegalArgumentException for more shards than an Event Sequences record holds.
      */
     UserSession(
         final String username,
         final int firm,
         final int gatewayId,
         final int sessionIndex,
+        final int shardCount,
         final SessionJournal journal,
         final GatewayMetrics metrics)
     {
+        if (shardCount < 1 || shardCount > OrderRecords.MAX_SEQUENCE_SHARDS)
+        {
+            throw new IllegalArgumentException(
+                "shard count must be 1.." + OrderRecords.MAX_SEQUENCE_SHARDS + ": " + shardCount);
+        }
         this.username = username;
         this.firm = firm;
         this.clientOrderIdBase = ((long)gatewayId << 56) | ((long)sessionIndex << 32);
         this.journal = journal;
         this.metrics = metrics;
         this.tokens = new TokenIndex(1024);
+        this.answeredBeforeStart = new long[shardCount];
+        this.engineStreamBeforeStart = new int[shardCount];
+        this.answered = new long[shardCount];
+        this.engineStreams = new int[shardCount];
     }
 
     /** @return the username. */
@@ -76,6 +103,56 @@ final class UserSession
     long nextClientOrderId()
     {
         return clientOrderIdBase | (++orderCount & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * @param shardId        the engine shard of the event.
+     * @param engineStream   the Aeron session id of the shard's event stream the event came on: a new run of the
+     *                       engine publishes a new stream and numbers its events from 1 again.
+     * @param sequenceNumber the event's shard sequence number.
+     * @return true when the session's journal already answers the event: it was answered before the gateway started
+     * and is heard again on the same engine stream.
+     */
+    boolean isAnswered(final int shardId, final int engineStream, final long sequenceNumber)
+    {
+        return engineStream == engineStreamBeforeStart[shardId] && sequenceNumber <= answeredBeforeStart[shardId];
+    }
+
+    /**
+     * An engine event was answered with messages of this session; journaled after them at the next {@link #flush}.
+     *
+     * @param shardId        the engine shard of the event.
+     * @param engineStream   the Aeron session id of the shard's event stream the event came on.
+     * @param sequenceNumber the event's shard sequence number.
+     */
+    void onAnswered(final int shardId, final int engineStream, final long sequenceNumber)
+    {
+        answered[shardId] = sequenceNumber;
+        engineStreams[shardId] = engineStream;
+        answeredChanged = true;
+    }
+
+    /**
+     * Rebuilding at start-up: an Event Sequences record of the journal ({@link OrderRecords#EVENT_SEQUENCES}); shards
+     * beyond the gateway's are ignored.
+     *
+     * @param buffer holding the record.
+     * @param offset of the record.
+     */
+    void restoreAnswered(final DirectBuffer buffer, final int offset)
+    {
+        final int shardCount = Math.min(answered.length,
+            buffer.getShort(offset + OrderRecords.SHARD_COUNT_OFFSET, OrderRecords.ORDER) & 0xFFFF);
+        for (int shard = 0; shard < shardCount; shard++)
+        {
+            final int entry = offset + OrderRecords.SEQUENCES_OFFSET + shard * OrderRecords.SEQUENCE_ENTRY_LENGTH;
+            final long sequenceNumber = buffer.getLong(entry + OrderRecords.SEQUENCE_NUMBER_OFFSET, OrderRecords.ORDER);
+            final int engineStream = buffer.getInt(entry + OrderRecords.ENGINE_STREAM_OFFSET, OrderRecords.ORDER);
+            answeredBeforeStart[shard] = sequenceNumber;
+            engineStreamBeforeStart[shard] = engineStream;
+            answered[shard] = sequenceNumber;
+            engineStreams[shard] = engineStream;
+        }
     }
 
     /** @return the connection logged in as this user, or null. */
@@ -112,28 +189,29 @@ final class UserSession
      */
     void commit(final int length)
     {
-        if (journal.isFailed())
+        if (append(length, false))
         {
-            metrics.error(GatewayError.JOURNAL_FAILED, username, "journal failed earlier, message lost");
-            return;
+            metrics.journalRecords.inc();
         }
-        try
-        {
-            journal.commit(length);
-        }
-        catch (final IOException ex)
-        {
-            failJournal(ex);
-            return;
-        }
-        metrics.journalRecords.inc();
-        metrics.journalWrittenBytes.inc(SessionJournal.RECORD_HEADER_LENGTH + length);
     }
 
     /**
-     * Makes the journal durable (one write of the messages committed since the last call, and a force under
-     * {@code batch}), then sends journaled messages the connection has not had yet: a replay after login, then the
-     * messages of this duty cycle. A replay goes only as fast as the connection's send buffer empties (it stops at
+     * Journals the gateway-private record ({@link OrderRecords}) encoded at the offset returned by
+     * {@code journal().claim(length)}; it is written with the next message and never sent. A record for a failed
+     * journal is lost and counted as an error.
+     *
+     * @param length of the record in bytes.
+     */
+    void commitPrivate(final int length)
+    {
+        append(length, true);
+    }
+
+    /**
+     * Journals the engine events answered since the last call ({@link OrderRecords#EVENT_SEQUENCES}), makes the
+     * journal durable (one write of the messages committed since the last call, and a force under {@code batch}),
+     * then sends journaled messages the connection has not had yet: a replay after login, then the messages of this
+     * duty cycle. A replay goes only as fast as the connection's send buffer empties (it stops at
      * the first message that does not fit, and resumes on a later call); a message produced since the login that does
      * not fit makes the connection a slow consumer.
      *
@@ -145,6 +223,10 @@ final class UserSession
         if (journal.isFailed())
         {
             return 0;
+        }
+        if (answeredChanged)
+        {
+            journalAnswered();
         }
         try
         {
@@ -214,6 +296,52 @@ final class UserSession
             metrics.replayedMessages.inc();
         }
         nextToSend++;
+        return true;
+    }
+
+    private void journalAnswered()
+    {
+        answeredChanged = false;
+        final int length = OrderRecords.eventSequencesLength(answered.length);
+        final int offset = journal.claim(length);
+        final MutableDirectBuffer buffer = journal.buffer();
+        buffer.setMemory(offset, OrderRecords.SEQUENCES_OFFSET, (byte)0);
+        buffer.putByte(offset + OrderRecords.RECORD_TYPE_OFFSET, OrderRecords.EVENT_SEQUENCES);
+        buffer.putShort(offset + OrderRecords.SHARD_COUNT_OFFSET, (short)answered.length, OrderRecords.ORDER);
+        for (int shard = 0; shard < answered.length; shard++)
+        {
+            final int entry = offset + OrderRecords.SEQUENCES_OFFSET + shard * OrderRecords.SEQUENCE_ENTRY_LENGTH;
+            buffer.putLong(entry + OrderRecords.SEQUENCE_NUMBER_OFFSET, answered[shard], OrderRecords.ORDER);
+            buffer.putInt(entry + OrderRecords.ENGINE_STREAM_OFFSET, engineStreams[shard], OrderRecords.ORDER);
+            buffer.putInt(entry + OrderRecords.ENGINE_STREAM_OFFSET + Integer.BYTES, 0, OrderRecords.ORDER);
+        }
+        append(length, true);
+    }
+
+    private boolean append(final int length, final boolean isPrivate)
+    {
+        if (journal.isFailed())
+        {
+            metrics.error(GatewayError.JOURNAL_FAILED, username, "journal failed earlier, record lost");
+            return false;
+        }
+        try
+        {
+            if (isPrivate)
+            {
+                journal.commitPrivate(length);
+            }
+            else
+            {
+                journal.commit(length);
+            }
+        }
+        catch (final IOException ex)
+        {
+            failJournal(ex);
+            return false;
+        }
+        metrics.journalWrittenBytes.inc(SessionJournal.RECORD_HEADER_LENGTH + length);
         return true;
     }
 

@@ -1,8 +1,13 @@
 package io.bourse.gateway;
 
 import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.aeron.protocol.DataHeaderFlyweight;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.BookUpdate;
+import io.bourse.sbe.engine.CancelPendingEncoder;
+import io.bourse.sbe.engine.CancelRejectedEncoder;
+import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
 import io.bourse.sbe.engine.OrderCanceledEncoder;
@@ -13,17 +18,72 @@ import io.bourse.sbe.engine.TradeBrokenEncoder;
 import io.bourse.sbe.engine.Side;
 import org.agrona.concurrent.UnsafeBuffer;
 
-/** Encodes engine events as the engine does (SBE, engine-schema.xml) and hands them to a fragment handler. */
+/**
+ * Encodes engine events as the engine does (SBE, engine-schema.xml, shard sequence numbers from 1) and hands them to a
+ * fragment handler with the Aeron frame header of one engine event stream (session id 1), as a run of the engine
+ * publishes them.
+ */
 final class EngineEvents
 {
+    /** The Aeron session id of the first engine run's event stream. */
+    static final int FIRST_ENGINE_STREAM = 1;
+
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final FragmentHandler handler;
+    private final Header frameHeader;
     private long sequenceNumber;
+    private int lastLength;
 
     EngineEvents(final FragmentHandler handler)
     {
         this.handler = handler;
+        this.frameHeader = frameHeader(FIRST_ENGINE_STREAM);
+    }
+
+    /**
+     * Events of a new run of the engine: a new event stream (another Aeron session id), sequence numbers from 1 again.
+     *
+     * @param handler      where the events go.
+     * @param engineStream the Aeron session id of the new run's stream.
+     */
+    EngineEvents(final FragmentHandler handler, final int engineStream)
+    {
+        this.handler = handler;
+        this.frameHeader = frameHeader(engineStream);
+    }
+
+    private static Header frameHeader(final int engineStream)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[DataHeaderFlyweight.HEADER_LENGTH]);
+        frame.putInt(DataHeaderFlyweight.SESSION_ID_FIELD_OFFSET, engineStream);
+        return new Header(0, 16).buffer(frame).offset(0);
+    }
+
+    /**
+     * Events for another handler that go on with the sequence numbers of earlier ones, as one engine's stream goes on
+     * when a gateway is restarted.
+     */
+    EngineEvents(final FragmentHandler handler, final EngineEvents earlier)
+    {
+        this.handler = handler;
+        this.frameHeader = earlier.frameHeader;
+        this.sequenceNumber = earlier.sequenceNumber;
+    }
+
+    /**
+     * Hands the last event encoded, if any, to a handler again, as a stream heard again after a restart does.
+     *
+     * @return true when there was one.
+     */
+    boolean redeliverLast(final FragmentHandler to)
+    {
+        if (0 == lastLength)
+        {
+            return false;
+        }
+        to.onFragment(buffer, 0, lastLength, frameHeader);
+        return true;
     }
 
     UnsafeBuffer buffer()
@@ -68,6 +128,16 @@ final class EngineEvents
         final long takerClientOrderId, final long takerOrderId, final Side takerSide, final long makerClientOrderId,
         final long makerOrderId, final long makerLeaves, final long takerLeaves)
     {
+        return executed(timestampNs, matchNumber, symbol, quantity, price, takerClientOrderId, takerOrderId, takerSide,
+            makerClientOrderId, makerOrderId, makerLeaves, takerLeaves, 'N');
+    }
+
+    /** An execution in the continuous market (crossType N) or the closing cross (C). */
+    int executed(
+        final long timestampNs, final long matchNumber, final String symbol, final long quantity, final long price,
+        final long takerClientOrderId, final long takerOrderId, final Side takerSide, final long makerClientOrderId,
+        final long makerOrderId, final long makerLeaves, final long takerLeaves, final char crossType)
+    {
         final OrderExecutedEncoder encoder = new OrderExecutedEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
@@ -81,7 +151,8 @@ final class EngineEvents
             .makerClientOrderId(makerClientOrderId)
             .makerOrderId(makerOrderId)
             .makerLeavesQuantity(makerLeaves)
-            .takerLeavesQuantity(takerLeaves);
+            .takerLeavesQuantity(takerLeaves)
+            .crossType((byte)crossType);
         return deliver(encoder.encodedLength());
     }
 
@@ -143,12 +214,46 @@ final class EngineEvents
         return deliver(encoder.encodedLength());
     }
 
+    int cancelPending(final long timestampNs, final long clientOrderId, final long orderId, final String symbol)
+    {
+        final CancelPendingEncoder encoder = new CancelPendingEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .orderId(orderId);
+        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + CancelPendingEncoder.symbolEncodingOffset());
+        return deliver(encoder.encodedLength());
+    }
+
+    int cancelRejected(final long timestampNs, final long clientOrderId, final long orderId, final String symbol)
+    {
+        final CancelRejectedEncoder encoder = new CancelRejectedEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .orderId(orderId);
+        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + CancelRejectedEncoder.symbolEncodingOffset());
+        return deliver(encoder.encodedLength());
+    }
+
+    int crossCompleted(
+        final long timestampNs, final String symbol, final long price, final long shares, final long matchNumber)
+    {
+        final CrossCompletedEncoder encoder = new CrossCompletedEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs);
+        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + CrossCompletedEncoder.symbolEncodingOffset());
+        encoder.price(price).shares(shares).matchNumber(matchNumber).crossType((byte)'C');
+        return deliver(encoder.encodedLength());
+    }
+
     private int deliver(final int bodyLength)
     {
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + bodyLength;
+        lastLength = length;
         if (null != handler)
         {
-            handler.onFragment(buffer, 0, length, null);
+            handler.onFragment(buffer, 0, length, frameHeader);
         }
         return length;
     }

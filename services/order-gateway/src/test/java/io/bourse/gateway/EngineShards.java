@@ -52,6 +52,15 @@ final class EngineShards implements AutoCloseable
         return layout;
     }
 
+    /**
+     * @param shardId 0 or 1.
+     * @return the shard's metrics port on the loopback interface.
+     */
+    int metricsPort(final int shardId)
+    {
+        return 0 == shardId ? shard0.metricsPort() : shard1.metricsPort();
+    }
+
     /** @return the driver's directory. */
     String aeronDirectoryName()
     {

@@ -8,20 +8,21 @@ import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.AiqCanceledMessage;
 import io.bourse.gateway.OuchMessages.Broken;
+import io.bourse.gateway.OuchMessages.CancelPendingMessage;
+import io.bourse.gateway.OuchMessages.CancelRejectMessage;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Executed;
 import io.bourse.gateway.OuchMessages.Modified;
+import io.bourse.gateway.OuchMessages.PriorityUpdate;
+import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.EndOfSession;
-import io.bourse.gateway.TestClient.LoginAccepted;
-import io.bourse.gateway.TestClient.LoginRejected;
-import io.bourse.ouch.CancelOrder;
-import io.bourse.ouch.EnterOrder;
-import io.bourse.ouch.ModifyOrder;
 import io.bourse.ouch.Ouch42;
 import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.RunCrossEncoder;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -55,15 +56,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The gateway in front of two real matching-engine shards on an embedded media driver, as deployed: cancel on
- * disconnect, AIQ Canceled from the engine's self-trade prevention, Modify Order against a live book, and a garbage
- * flood that no other session notices. Each test uses its own users and keeps its orders from crossing the others'.
+ * disconnect, AIQ Canceled from the engine's self-trade prevention, Modify Order against a live book, Broken Trade, the
+ * closing cross (admin commands sent as the launcher's EngineAdminProxy sends them), and a garbage flood that no other
+ * session notices. Each test uses its own users and keeps its orders from crossing the others'.
  */
 @Timeout(60)
 class GatewayEngineTest
 {
     private static final String SESSION = "S20250103";
     private static final String[] USERS = {
-        "cod01", "keep01", "stp01", "stp02", "fld01", "junk01", "mod01", "mod02", "brk01", "brk02"};
+        "cod01", "keep01", "stp01", "stp02", "fld01", "junk01", "mod01", "mod02", "brk01", "brk02", "crs01", "crs02", "peg01",
+        "peg02"};
+    /** The closing cross's price, $500.00: no other test's AMZN order is priced to take part in the cross. */
+    private static final long CROSS_PRICE = 5_000_000;
     private static final String[] IGNORED = {"timestamp", "orderReferenceNumber", "matchNumber"};
 
     @TempDir
@@ -107,8 +112,8 @@ class GatewayEngineTest
     {
         try (TestClient client = login("cod01", 1))
         {
-            enterOrder(client, "C1", "GOOG", Ouch42.SIDE_BUY, 100, 100_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
-            enterOrder(client, "C2", "AMZN", Ouch42.SIDE_SELL, 200, 90_000_000, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
+            client.enterOrder("C1", "GOOG", Ouch42.SIDE_BUY, 100, 100_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            client.enterOrder("C2", "AMZN", Ouch42.SIDE_SELL, 200, 90_000_000, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
             assertThat(client.await(4).subList(2, 4)).allMatch(Accepted.class::isInstance);
         }
 
@@ -128,14 +133,14 @@ class GatewayEngineTest
     {
         try (TestClient client = login("keep01", 1))
         {
-            enterOrder(client, "K1", "GOOG", Ouch42.SIDE_BUY, 100, 110_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            client.enterOrder("K1", "GOOG", Ouch42.SIDE_BUY, 100, 110_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
             assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
         }
 
         try (TestClient client = login("keep01", 1))
         {
             assertThat(client.await(3)).hasSize(3);
-            cancelOrder(client, "K1", 40);
+            client.cancelOrder("K1", 40);
 
             assertThat(client.await(4).get(3)).usingRecursiveComparison().ignoringFields(IGNORED)
                 .isEqualTo(new Canceled(0, "K1", 60, 'U'));
@@ -148,10 +153,10 @@ class GatewayEngineTest
         try (TestClient seller = login("stp01", 1);
             TestClient buyer = login("stp02", 1))
         {
-            enterOrder(seller, "Q1", "MSFT", Ouch42.SIDE_SELL, 100, 2_000_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            seller.enterOrder("Q1", "MSFT", Ouch42.SIDE_SELL, 100, 2_000_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
             assertThat(seller.await(3).get(2)).isInstanceOf(Accepted.class);
 
-            enterOrder(buyer, "Q2", "MSFT", Ouch42.SIDE_BUY, 60, 2_005_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            buyer.enterOrder("Q2", "MSFT", Ouch42.SIDE_BUY, 60, 2_005_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
 
             assertThat(buyer.await(4).subList(2, 4)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
                 .containsExactly(
@@ -169,16 +174,16 @@ class GatewayEngineTest
         try (TestClient seller = login("mod01", 1);
             TestClient buyer = login("mod02", 1))
         {
-            enterOrder(seller, "M1", "AMZN", Ouch42.SIDE_SELL, 100, 3_000_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            seller.enterOrder("M1", "AMZN", Ouch42.SIDE_SELL, 100, 3_000_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
             assertThat(seller.await(3).get(2)).isInstanceOf(Accepted.class);
-            modifyOrder(seller, "M1", Ouch42.SIDE_SELL_SHORT, 40);
+            seller.modifyOrder("M1", Ouch42.SIDE_SELL_SHORT, 40);
             assertThat(seller.await(4)).hasSize(4);
-            modifyOrder(seller, "M1", Ouch42.SIDE_SELL_SHORT_EXEMPT, 40);
-            modifyOrder(seller, "M1", Ouch42.SIDE_BUY, 10);
-            modifyOrder(seller, "M1", Ouch42.SIDE_SELL, 50);
+            seller.modifyOrder("M1", Ouch42.SIDE_SELL_SHORT_EXEMPT, 40);
+            seller.modifyOrder("M1", Ouch42.SIDE_BUY, 10);
+            seller.modifyOrder("M1", Ouch42.SIDE_SELL, 50);
             assertThat(seller.await(5)).hasSize(5);
 
-            enterOrder(buyer, "M2", "AMZN", Ouch42.SIDE_BUY, 100, 3_000_000, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+            buyer.enterOrder("M2", "AMZN", Ouch42.SIDE_BUY, 100, 3_000_000, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
 
             assertThat(seller.await(6).subList(3, 6)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
                 .containsExactly(
@@ -199,9 +204,9 @@ class GatewayEngineTest
             Publication commands = aeron.addExclusivePublication(engine.layout().commandChannel(),
                 engine.layout().commandStreamId(0)))
         {
-            enterOrder(seller, "BS1", "GOOG", Ouch42.SIDE_SELL, 100, 1_770_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            seller.enterOrder("BS1", "GOOG", Ouch42.SIDE_SELL, 100, 1_770_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
             assertThat(seller.await(3).get(2)).isInstanceOf(Accepted.class);
-            enterOrder(buyer, "BB1", "GOOG", Ouch42.SIDE_BUY, 100, 1_770_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            buyer.enterOrder("BB1", "GOOG", Ouch42.SIDE_BUY, 100, 1_770_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
             final long matchNumber = ((Executed)buyer.await(4).get(3)).matchNumber();
             assertThat(seller.await(4).get(3)).isInstanceOf(Executed.class);
 
@@ -211,6 +216,80 @@ class GatewayEngineTest
                 .isEqualTo(new Broken(0, "BS1", matchNumber, 'E'));
             assertThat(buyer.await(5).get(4)).usingRecursiveComparison().ignoringFields("timestamp")
                 .isEqualTo(new Broken(0, "BB1", matchNumber, 'E'));
+        }
+    }
+
+    @Test
+    void shouldRunTheClosingCrossWithCancelPendingCancelRejectAndExecutionsFlaggedC() throws Exception
+    {
+        final long day = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
+        try (TestClient buyer = login("crs01", 1);
+            TestClient seller = login("crs02", 1);
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(engine.aeronDirectoryName()));
+            Publication commands = aeron.addExclusivePublication(engine.layout().commandChannel(),
+                engine.layout().commandStreamId(1)))
+        {
+            buyer.enterOrder("X1", "AMZN", Ouch42.SIDE_BUY, 100, CROSS_PRICE, day, Ouch42.CROSS_TYPE_CLOSING);
+            buyer.enterOrder("X2", "AMZN", Ouch42.SIDE_BUY, 100, CROSS_PRICE, day, Ouch42.CROSS_TYPE_CLOSING);
+            seller.enterOrder("Y1", "AMZN", Ouch42.SIDE_SELL, 150, CROSS_PRICE, day, Ouch42.CROSS_TYPE_CLOSING);
+            assertThat(buyer.await(4).subList(2, 4)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(
+                    new Accepted(0, "X1", 'B', 100, "AMZN", CROSS_PRICE, day, "DEMO", 'Y', 0, 'A', 'N', 0, 'C', 'L',
+                        ' '),
+                    new Accepted(0, "X2", 'B', 100, "AMZN", CROSS_PRICE, day, "DEMO", 'Y', 0, 'A', 'N', 0, 'C', 'L',
+                        ' '));
+            assertThat(seller.await(3)).hasSize(3);
+
+            final double locksBefore = engineCommands(1, "cross_lock");
+            crossLock(commands, "AMZN");
+            awaitEngineCommands(1, "cross_lock", locksBefore + 1);
+            seller.enterOrder("Y2", "AMZN", Ouch42.SIDE_SELL, 10, CROSS_PRICE, day, Ouch42.CROSS_TYPE_CLOSING);
+            buyer.cancelOrder("X1", 50);
+            buyer.cancelOrder("X2", 0);
+            assertThat(buyer.await(6).subList(4, 6)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(new CancelRejectMessage(0, "X1"), new CancelPendingMessage(0, "X2"));
+            assertThat(seller.await(4).get(3)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Rejected(0, "Y2", 'M'));
+
+            runCross(commands, "AMZN");
+
+            final List<Object> bought = buyer.await(9);
+            assertThat(bought.subList(6, 9)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(
+                    new Executed(0, "X1", 100, CROSS_PRICE, 'C', 0),
+                    new Executed(0, "X2", 50, CROSS_PRICE, 'C', 0),
+                    new Canceled(0, "X2", 50, 'U'));
+            final List<Object> sold = seller.await(6);
+            assertThat(sold.subList(4, 6)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(
+                    new Executed(0, "Y1", 100, CROSS_PRICE, 'C', 0),
+                    new Executed(0, "Y1", 50, CROSS_PRICE, 'C', 0));
+            assertThat(List.of(((Executed)sold.get(4)).matchNumber(), ((Executed)sold.get(5)).matchNumber()))
+                .as("one match number per pair, both parties")
+                .isEqualTo(List.of(((Executed)bought.get(6)).matchNumber(), ((Executed)bought.get(7)).matchNumber()));
+        }
+    }
+
+    @Test
+    void shouldSendOrderPriorityUpdateWithTheMidpointWhenTheBookGivesARestingPegOne() throws Exception
+    {
+        final long limit = 3_000_000;
+        try (TestClient peg = login("peg01", 1);
+            TestClient quotes = login("peg02", 1))
+        {
+            quotes.enterOrder("PB1", "GOOG", Ouch42.SIDE_BUY, 100, 1_900_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            assertThat(quotes.await(3).get(2)).isInstanceOf(Accepted.class);
+            peg.enterMidpointPeg("M1", "GOOG", Ouch42.SIDE_BUY, 100, limit);
+            final Accepted accepted = (Accepted)peg.await(3).get(2);
+            assertThat(accepted.price()).isEqualTo(limit);
+            assertThat(accepted.display()).isEqualTo('M');
+
+            quotes.enterOrder("PS1", "GOOG", Ouch42.SIDE_SELL, 100, 2_000_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+
+            assertThat(peg.await(4).get(3)).isEqualTo(
+                new PriorityUpdate(((PriorityUpdate)peg.await(4).get(3)).timestamp(), "M1", 1_950_000, 'M',
+                    accepted.orderReferenceNumber()));
+            assertThat(quotes.await(4).get(3)).isInstanceOf(Accepted.class);
         }
     }
 
@@ -227,7 +306,7 @@ class GatewayEngineTest
             flooder.start();
             for (int i = 0; i < orders; i++)
             {
-                enterOrder(trader, "F" + i, "AAPL", Ouch42.SIDE_BUY, 100, 500_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+                trader.enterOrder("F" + i, "AAPL", Ouch42.SIDE_BUY, 100, 500_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
             }
 
             final List<Object> received = trader.await(2 + orders);
@@ -318,68 +397,65 @@ class GatewayEngineTest
             .matchNumber(matchNumber)
             .reason(reason);
         Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + BreakTradeEncoder.symbolEncodingOffset());
+        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void crossLock(final Publication commands, final String symbol)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final CrossLockEncoder encoder = new CrossLockEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(1);
+        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + CrossLockEncoder.symbolEncodingOffset());
+        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private static void runCross(final Publication commands, final String symbol)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final RunCrossEncoder encoder = new RunCrossEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .timestampNs(1);
+        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + RunCrossEncoder.symbolEncodingOffset());
+        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    /** Offers an admin command, retrying through back pressure for up to 5 seconds. */
+    private static void offer(final Publication commands, final UnsafeBuffer buffer, final int length)
+    {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (commands.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) < 0)
+        while (commands.offer(buffer, 0, length) < 0)
         {
             assertThat(System.nanoTime()).isLessThan(deadlineNs);
             Thread.yield();
         }
     }
 
+    /** @return the shard's {@code bourse_engine_commands_total} of one type, as its metrics page shows it. */
+    private static double engineCommands(final int shardId, final String type) throws Exception
+    {
+        final Matcher matcher = Pattern.compile("(?m)^bourse_engine_commands_total\\{type=\"" + type + "\"} (\\S+)$")
+            .matcher(Metrics.scrape(engine.metricsPort(shardId)));
+        return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+    }
+
     /**
-     * Logs in, trying again while the gateway has not yet seen the user's previous connection close.
+     * Waits until the shard has taken a command of the type: every command the gateway sends from then on comes after
+     * it on the shard's sequenced input (its commands on one stream from two publications are in no set order).
      */
-    private static TestClient login(final String username, final long sequenceNumber) throws Exception
+    private static void awaitEngineCommands(final int shardId, final String type, final double count) throws Exception
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (true)
+        while (engineCommands(shardId, type) < count)
         {
-            final TestClient client = new TestClient(gateway.port());
-            client.login(username, username + "pw", "", sequenceNumber);
-            final Object answer = client.await(1).get(0);
-            if (answer instanceof LoginAccepted)
-            {
-                return client;
-            }
-            client.close();
-            assertThat(answer).isEqualTo(new LoginRejected('S'));
-            assertThat(System.nanoTime()).isLessThan(deadlineNs);
-            Thread.sleep(10);
+            assertThat(System.nanoTime()).as(type + " taken").isLessThan(deadlineNs);
+            Thread.sleep(5);
         }
     }
 
-    private void enterOrder(
-        final TestClient client, final String token, final String stock, final byte side, final long shares,
-        final long price, final long timeInForce) throws IOException
+    private static TestClient login(final String username, final long sequenceNumber) throws Exception
     {
-        new EnterOrder().wrapAndApplyType(request, 0)
-            .orderToken(token)
-            .buySellIndicator(side)
-            .shares(shares)
-            .stock(Symbols.pack(stock))
-            .price(price)
-            .timeInForce(timeInForce)
-            .firm("")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
-        client.send(request, EnterOrder.LENGTH);
-    }
-
-    private void cancelOrder(final TestClient client, final String token, final long shares) throws IOException
-    {
-        new CancelOrder().wrapAndApplyType(request, 0).orderToken(token).shares(shares);
-        client.send(request, CancelOrder.LENGTH);
-    }
-
-    private void modifyOrder(final TestClient client, final String token, final byte side, final long shares)
-        throws IOException
-    {
-        new ModifyOrder().wrapAndApplyType(request, 0).orderToken(token).buySellIndicator(side).shares(shares);
-        client.send(request, ModifyOrder.LENGTH);
+        return TestClient.login(gateway.port(), username, sequenceNumber);
     }
 
     private static double scrapeCounter(final String name) throws Exception

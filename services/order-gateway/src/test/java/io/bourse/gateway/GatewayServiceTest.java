@@ -63,6 +63,8 @@ class GatewayServiceTest
     private static GatewayService gateway;
     private static Aeron aeron;
     private static StreamLayout layout;
+    /** The engine shard 0 the tests play: one sequence of events. */
+    private static EngineEvents engineEvents;
 
     record NewOrderCommand(
         long clientOrderId, String symbol, Side side, long quantity, long price, long timeInForce,
@@ -80,6 +82,7 @@ class GatewayServiceTest
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true));
         layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
+        engineEvents = new EngineEvents(null);
         gateway = launchGateway(1, journalDir.resolve("shared"));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
     }
@@ -256,12 +259,14 @@ class GatewayServiceTest
         client.send(request, EnterOrder.LENGTH);
     }
 
-    /** Plays the engine: offers an SBE OrderAccepted for 100 AAPL at {@link #PRICE}, order reference number 42. */
+    /**
+     * Plays the engine: offers an SBE OrderAccepted for 100 AAPL at {@link #PRICE}, order reference number 42, with the
+     * shard's next sequence number.
+     */
     private static void offerAccepted(
         final ExclusivePublication events, final long timestampNs, final long clientOrderId)
         throws InterruptedException
     {
-        final EngineEvents engineEvents = new EngineEvents(null);
         final int length = engineEvents.accepted(timestampNs, clientOrderId, 42, "AAPL", Side.BUY, 100, PRICE,
             Ouch42.TIME_IN_FORCE_MARKET_HOURS);
         while (events.offer(engineEvents.buffer(), 0, length) < 0)

@@ -23,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link OrderEntryAdapter}, engine events as SBE through the {@link EngineEventAdapter}, engine commands recorded,
  * the clock set by hand. Two users with journals: alice (firm DEMO, session index 1) and bob (BOBS, 2). A request is
  * prepared with valid defaults (a day buy of 100 AAPL at $150.00, anonymous, agency, no minimum, no cross), adjusted
- * through the returned flyweight, then sent with {@link #send}.
+ * through the returned flyweight, then sent with {@link #send}. A fixture opened on the journals of a closed one is a
+ * restarted gateway: its sessions take new session indexes and their orders are rebuilt from the journals
+ * ({@link OrderRebuild}), as {@link SessionRegistry#restoreSessions} does.
  */
 final class OrderEntryFixture implements AutoCloseable
 {
@@ -45,6 +47,8 @@ final class OrderEntryFixture implements AutoCloseable
     final EngineEvents events;
     final UserSession alice;
     final UserSession bob;
+    final int aliceIndex;
+    final int bobIndex;
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
     private int requestLength;
 
@@ -55,15 +59,34 @@ final class OrderEntryFixture implements AutoCloseable
      */
     OrderEntryFixture(final Path journalDir, final RiskLimits limits) throws IOException
     {
+        this(journalDir, limits, 1, 2);
+    }
+
+    /**
+     * @param journalDir where the users' journals are, or go.
+     * @param limits     the users' pre-trade limits and options.
+     * @param aliceIndex alice's session index, one never used on the journals before.
+     * @param bobIndex   bob's session index, one never used on the journals before.
+     * @throws IOException when a journal cannot be opened or read.
+     */
+    OrderEntryFixture(final Path journalDir, final RiskLimits limits, final int aliceIndex, final int bobIndex)
+        throws IOException
+    {
         clock.set(NANO_TIME, T0);
-        orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, SymbolDirectory.parse("AAPL@0,MSFT@1"), limits,
-            engine, new OuchProxy(metrics), metrics, clock);
+        final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
+        orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, symbols, limits, engine, new OuchProxy(metrics),
+            metrics, clock);
         adapter = new OrderEntryAdapter(orderEntry, metrics);
         events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
-        alice = new UserSession("alice", OrderEntryTest.firm("DEMO"), GATEWAY_ID, 1,
+        this.aliceIndex = aliceIndex;
+        this.bobIndex = bobIndex;
+        alice = new UserSession("alice", OrderEntryTest.firm("DEMO"), GATEWAY_ID, aliceIndex, 2,
             SessionJournal.open(journalDir.resolve("alice.journal"), JournalSync.NONE), metrics);
-        bob = new UserSession("bob", OrderEntryTest.firm("BOBS"), GATEWAY_ID, 2,
+        bob = new UserSession("bob", OrderEntryTest.firm("BOBS"), GATEWAY_ID, bobIndex, 2,
             SessionJournal.open(journalDir.resolve("bob.journal"), JournalSync.NONE), metrics);
+        final OrderRebuild rebuild = new OrderRebuild(orderEntry, symbols.shardCount());
+        rebuild.rebuild(alice);
+        rebuild.rebuild(bob);
     }
 
     /**
@@ -166,7 +189,7 @@ final class OrderEntryFixture implements AutoCloseable
     {
         enterOrder(token).buySellIndicator((byte)side);
         send(session);
-        events.accepted(T1, id(session == alice ? 1 : 2, count), 100 + count, "AAPL",
+        events.accepted(T1, id(session == alice ? aliceIndex : bobIndex, count), 100 + count, "AAPL",
             Ouch42.SIDE_BUY == side ? Side.BUY : Side.SELL, 100, PRICE, DAY);
     }
 

@@ -4,6 +4,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.CancelPendingMessage;
+import io.bourse.gateway.OuchMessages.CancelRejectMessage;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Executed;
 import io.bourse.gateway.OuchMessages.Modified;
@@ -32,10 +34,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,22 +55,35 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Replace for an open order of the session, or one Cancel of it to 0 shares, or one Rejected for the replacement
  * token; a Cancel Order yields at most an engine Cancel to its size and no message; a Modify Order at most an engine
  * Cancel and Order Modified messages for its token, never a Rejected. Checked after an engine event: Accepted,
- * Replaced and Rejected answer with exactly one message of their kind for the order's token; Canceled and Executed
- * with one Canceled (or Order Modified) or Executed, then only Order Modified messages. After every step the
- * gateway's count of open orders matches the engine's.
+ * Replaced and Rejected answer with exactly one message of their kind for the order's token (Accepted and Replaced with
+ * the order's Cross Type); Canceled and Executed with one Canceled (or Order Modified) or Executed (liquidity flag 'C'
+ * in the closing cross), CancelPending and CancelRejected with one Cancel Pending or Cancel Reject, then only Order
+ * Modified messages; CrossCompleted with nothing. After every step the gateway's count of open orders matches the
+ * engine's.
  * <p>
  * The engine records the commands ({@link RecordingEngineProxy}) and answers, when the input says so, with SBE events
  * through the real {@link EngineEventAdapter}, as a matching engine with an empty book would: New Order accepted (an
  * immediate-or-cancel one then canceled 'I'), Replace replaced when the order rests, Cancel canceled down to its size,
- * or a rejection with any reason; resting orders trade with another gateway's orders. So the order states the fuzzer
- * reaches are those a real engine leads to, at a few microseconds a step (the real engine sits behind Aeron).
+ * or a rejection with any reason; resting orders trade with another gateway's orders. Closing-cross orders (Cross Type
+ * C) rest apart and never trade continuously; while the cross is locked a cancel of one to 0 shares is pending
+ * (CancelPending), to fewer shares rejected (CancelRejected), and an entry or a replace of one is rejected 'M'; the
+ * cross executes each, oldest first, against another gateway's order, then cancels what is left ('U' when its cancel
+ * was pending, else 'C'), reports CrossCompleted and unlocks. So the order states the fuzzer reaches are those a real
+ * engine leads to, at a few microseconds a step (the real engine sits behind Aeron).
  * <p>
  * The input is a sequence of steps, each a control byte c and its operands. The sender is alice (no limits) when bit 0
  * of c is 0, bob (pre-trade limits: 500 shares, $100,000, 3 open orders, 10% collar around $150.00 for AAPL, 50
  * orders/s) otherwise; {@code (c >>> 1) % 5} chooses: 0 a request, a length byte n then n payload bytes (fewer at the
- * end of the input); 1 the engine answers its oldest unanswered command; 2 the engine rejects its oldest unanswered
- * New Order or Replace with the reason in the next byte; 3 the oldest resting order trades 1 + the next byte shares (at
- * most its size); 4 the engine stops, or resumes, taking commands. The clock advances 1 ms a step.
+ * end of the input); 1 the engine answers its oldest unanswered command; 2 the engine rejects its oldest unanswered New
+ * Order or Replace with the reason in the next byte; 3 the oldest resting order of the continuous book trades 1 + the
+ * next byte shares (at most its size); 4 the engine stops, or resumes, taking commands, or when bit 6 of c is set (and
+ * not bit 7) locks the closing cross of every symbol, or runs it when locked, each closing-cross order executing the
+ * next byte's shares (at most its size), or when bit 7 of c is set the gateway restarts: a new order entry on the same
+ * journals, the users with new session indexes and their orders rebuilt ({@link OrderRebuild}), facing the same engine,
+ * which answers what it has not answered yet; the engine's last event reaches the new gateway again and must change
+ * nothing. The clock advances 1 ms a step. The checks hold across restarts: a rebuilt gateway must know every token,
+ * every open order (with its shares, for Modify Orders) and every order awaiting the engine's answer as the first one
+ * did, and give no clientOrderId twice.
  * <p>
  * Regression inputs are in {@code src/test/resources/io/bourse/gateway/OrderEntryFuzzTestInputs/}; a long run: see the
  * README, "Fuzzing the gateway".
@@ -79,6 +96,10 @@ class OrderEntryFuzzTest
     private static final long MAX_ORDER_SHARES = 1_000_000;
     private static final long T0 = 36_000_000_000_000L;
     private static final int ACTIONS = 5;
+    /** Bit of the control byte that turns action 4 into a gateway restart. */
+    private static final int RESTART = 0x80;
+    /** Bit of the control byte that turns action 4 into a cross lock, or a cross run when locked. */
+    private static final int CROSS = 0x40;
     private static final byte[] GATEWAY_REJECT_REASONS = gatewayRejectReasons();
 
     /** Shared by every input: the metrics are only read as differences. */
@@ -105,7 +126,21 @@ class OrderEntryFuzzTest
                     case 1 -> world.answer();
                     case 2 -> world.reject(steps.hasRemaining() ? steps.get() : Ouch42.REJECT_OTHER);
                     case 3 -> world.execute(steps.hasRemaining() ? steps.get() & 0xFF : 0);
-                    default -> world.engine.available = !world.engine.available;
+                    default ->
+                    {
+                        if (0 != (control & RESTART))
+                        {
+                            world.restart();
+                        }
+                        else if (0 != (control & CROSS))
+                        {
+                            world.cross(steps);
+                        }
+                        else
+                        {
+                            world.engine.available = !world.engine.available;
+                        }
+                    }
                 }
                 world.checkOpenOrders();
                 world.tick();
@@ -131,9 +166,17 @@ class OrderEntryFuzzTest
         return reasons;
     }
 
-    /** An order the engine has: resting on its book. */
-    private record Resting(long orderId, String symbol, boolean buy, long quantity, long price)
+    /**
+     * An order the engine has: resting on its book, or in the cross book (a closing-cross order, whose full cancel may
+     * be pending until the cross).
+     */
+    private record Resting(
+        long orderId, String symbol, boolean buy, long quantity, long price, boolean cross, boolean cancelPending)
     {
+        Resting withQuantity(final long newQuantity)
+        {
+            return new Resting(orderId, symbol, buy, newQuantity, price, cross, cancelPending);
+        }
     }
 
     /** One input's order entry, its two users, and the engine's side of the conversation. */
@@ -141,29 +184,72 @@ class OrderEntryFuzzTest
     {
         final RecordingEngineProxy engine = new RecordingEngineProxy();
         final DutyCycleClock clock = new DutyCycleClock(null);
-        final OrderEntry orderEntry = new OrderEntry(
-            GATEWAY_ID, MAX_ORDER_SHARES, symbols, limits, engine, new OuchProxy(metrics), metrics, clock);
-        final OrderEntryAdapter adapter = new OrderEntryAdapter(orderEntry, metrics);
-        final EngineEvents events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
-        final UserSession alice;
-        final UserSession bob;
+        OrderEntry orderEntry;
+        OrderEntryAdapter adapter;
+        EngineEvents events;
+        /** Session indexes 1, 3, 5... from one restart to the next. */
+        UserSession alice;
+        /** Session indexes 2, 4, 6... */
+        UserSession bob;
+        private int restarts;
         /** Commands handed over and not answered yet, oldest first. */
         private final ArrayDeque<Object> unanswered = new ArrayDeque<>();
         private final Map<Long, Resting> book = new LinkedHashMap<>();
         private final Map<Long, String> tokens = new HashMap<>();
+        private final Set<Long> sentIds = new HashSet<>();
         private int commandsSeen;
         private long nextOrderId;
         private long nextMatchNumber;
+        private boolean crossLocked;
         private long nowNs = 1_000_000_000L;
         private long midnightNs = T0;
 
         World() throws IOException
         {
             clock.set(nowNs, midnightNs);
-            alice = new UserSession("alice", OrderEntryTest.firm("DEMO"), GATEWAY_ID, 1,
+            start(null);
+        }
+
+        /**
+         * The gateway stops (its journals flushed, as each duty cycle ends, and closed) and starts again on them; the
+         * engine's stream is heard again from its last event, which must change nothing.
+         */
+        void restart() throws IOException
+        {
+            final long openOrders = orderEntry.openOrderCount();
+            alice.flush(0);
+            bob.flush(0);
+            CloseHelper.closeAll(alice.journal(), bob.journal());
+            restarts++;
+            final EngineEvents before = events;
+            start(before);
+            assertThat(orderEntry.openOrderCount()).as("open orders rebuilt").isEqualTo(openOrders);
+
+            final long aliceCount = alice.journal().count();
+            final long bobCount = bob.journal().count();
+            if (before.redeliverLast(new EngineEventAdapter(orderEntry, metrics)))
+            {
+                assertThat(alice.journal().count()).as("messages for an event heard again").isEqualTo(aliceCount);
+                assertThat(bob.journal().count()).as("messages for an event heard again").isEqualTo(bobCount);
+                assertThat(orderEntry.openOrderCount()).as("open orders after an event heard again")
+                    .isEqualTo(openOrders);
+            }
+        }
+
+        private void start(final EngineEvents earlier) throws IOException
+        {
+            orderEntry = new OrderEntry(
+                GATEWAY_ID, MAX_ORDER_SHARES, symbols, limits, engine, new OuchProxy(metrics), metrics, clock);
+            adapter = new OrderEntryAdapter(orderEntry, metrics);
+            final EngineEventAdapter eventAdapter = new EngineEventAdapter(orderEntry, metrics);
+            events = null == earlier ? new EngineEvents(eventAdapter) : new EngineEvents(eventAdapter, earlier);
+            alice = new UserSession("alice", OrderEntryTest.firm("DEMO"), GATEWAY_ID, 2 * restarts + 1, 2,
                 SessionJournal.open(journalDir.resolve("alice.journal"), JournalSync.NONE), metrics);
-            bob = new UserSession("bob", OrderEntryTest.firm("BOBS"), GATEWAY_ID, 2,
+            bob = new UserSession("bob", OrderEntryTest.firm("BOBS"), GATEWAY_ID, 2 * restarts + 2, 2,
                 SessionJournal.open(journalDir.resolve("bob.journal"), JournalSync.NONE), metrics);
+            final OrderRebuild rebuild = new OrderRebuild(orderEntry, symbols.shardCount());
+            rebuild.rebuild(alice);
+            rebuild.rebuild(bob);
         }
 
         void tick()
@@ -230,13 +316,14 @@ class OrderEntryFuzzTest
                 return;
             }
             final NewOrder command = (NewOrder)commands.get(0);
+            checkCrossFields(command);
             final SymbolDirectory.Entry symbol = symbols.find(request.stock());
             assertThat(symbol).as("New Order for a symbol traded here").isNotNull();
             final int firm = OrderValidation.isBlankFirm(request.firm()) ? sender.firm() : request.firm();
             assertThat(command).isEqualTo(new NewOrder(symbol.shardId(), command.timestampNs(), command.clientOrderId(),
                 Symbols.toString(request.stock()), Ouch42.SIDE_BUY == request.buySellIndicator(), request.shares(),
                 request.price(), request.timeInForce(), request.minimumQuantity(), RecordingEngineProxy.firm(firm),
-                (char)request.display()));
+                (char)request.display(), (char)request.crossType()));
             assertThat(OrderValidation.isSide(request.buySellIndicator())).as("side").isTrue();
             assertThat(command.quantity()).as("shares").isBetween(1L, MAX_ORDER_SHARES);
             assertThat(command.price()).as("price").isBetween(1L, Ouch42.MAX_PRICE);
@@ -251,6 +338,19 @@ class OrderEntryFuzzTest
             else
             {
                 assertThat(messages).isEqualTo(List.of(new Rejected(midnightNs, token, (char)Ouch42.REJECT_HALTED)));
+            }
+        }
+
+        /** A New Order is a continuous one, or a closing-cross one with the fields the engine takes for it. */
+        private void checkCrossFields(final NewOrder command)
+        {
+            assertThat(command.crossType()).as("cross type").isIn('N', 'C');
+            if ('C' == command.crossType())
+            {
+                assertThat(command.timeInForce()).as("closing-cross time in force")
+                    .isIn((long)Ouch42.TIME_IN_FORCE_MARKET_HOURS, (long)Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
+                assertThat(command.display()).as("closing-cross display").isIn('A', 'Y');
+                assertThat(command.minimumQuantity()).as("closing-cross minimum quantity").isZero();
             }
         }
 
@@ -365,51 +465,168 @@ class OrderEntryFuzzTest
             final Object command = unanswered.poll();
             if (command instanceof NewOrder order)
             {
-                final long orderId = ++nextOrderId;
-                final List<Object> accepted = deliver(order.clientOrderId(), () -> events.accepted(midnightNs,
-                    order.clientOrderId(), orderId, order.symbol(), side(order.buy()), order.quantity(), order.price(),
-                    order.timeInForce(), order.display()));
-                assertThat(accepted).hasSize(1).first().isInstanceOfSatisfying(Accepted.class,
-                    (message) -> assertThat(message.token()).isEqualTo(tokens.get(order.clientOrderId())));
-                if (Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == order.timeInForce())
-                {
-                    checkCanceled(order.clientOrderId(), deliver(order.clientOrderId(), () -> events.canceled(
-                        midnightNs, order.clientOrderId(), orderId, order.symbol(), order.quantity(), 0,
-                        Ouch42.CANCEL_IMMEDIATE_OR_CANCEL, false)));
-                }
-                else
-                {
-                    book.put(order.clientOrderId(),
-                        new Resting(orderId, order.symbol(), order.buy(), order.quantity(), order.price()));
-                }
+                answerNewOrder(order);
             }
             else if (command instanceof Replace replace)
             {
-                final Resting resting = book.remove(replace.clientOrderId());
-                if (null == resting)
-                {
-                    rejectWith(replace.newClientOrderId(), "AAPL", Ouch42.REJECT_OTHER);
-                    return;
-                }
-                final long newOrderId = ++nextOrderId;
-                final List<Object> replaced = deliver(replace.newClientOrderId(), () -> events.replaced(midnightNs,
-                    replace.clientOrderId(), replace.newClientOrderId(), resting.orderId(), newOrderId,
-                    resting.symbol(), side(resting.buy()), replace.quantity(), replace.price()));
-                assertThat(replaced).hasSize(1).first().isInstanceOfSatisfying(Replaced.class,
-                    (message) -> assertThat(message.token()).isEqualTo(tokens.get(replace.newClientOrderId())));
-                book.put(replace.newClientOrderId(), new Resting(
-                    newOrderId, resting.symbol(), resting.buy(), replace.quantity(), replace.price()));
+                answerReplace(replace);
             }
             else if (command instanceof Cancel cancel)
             {
-                final Resting resting = book.get(cancel.clientOrderId());
-                if (null != resting && resting.quantity() > cancel.quantity())
+                answerCancel(cancel);
+            }
+        }
+
+        private void answerNewOrder(final NewOrder order)
+        {
+            final boolean cross = 'C' == order.crossType();
+            if (cross && crossLocked)
+            {
+                rejectWith(order.clientOrderId(), order.symbol(), Ouch42.REJECT_OUTSIDE_PERMITTED_TIMES);
+                return;
+            }
+            final long orderId = ++nextOrderId;
+            final List<Object> accepted = deliver(order.clientOrderId(), () -> events.accepted(midnightNs,
+                order.clientOrderId(), orderId, order.symbol(), side(order.buy()), order.quantity(), order.price(),
+                order.timeInForce(), order.display()));
+            assertThat(accepted).hasSize(1).first().isInstanceOfSatisfying(Accepted.class, (message) ->
+            {
+                assertThat(message.token()).isEqualTo(tokens.get(order.clientOrderId()));
+                assertThat(message.crossType()).isEqualTo(order.crossType());
+            });
+            if (Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == order.timeInForce())
+            {
+                checkCanceled(order.clientOrderId(), deliver(order.clientOrderId(), () -> events.canceled(
+                    midnightNs, order.clientOrderId(), orderId, order.symbol(), order.quantity(), 0,
+                    Ouch42.CANCEL_IMMEDIATE_OR_CANCEL, false)));
+            }
+            else
+            {
+                book.put(order.clientOrderId(), new Resting(
+                    orderId, order.symbol(), order.buy(), order.quantity(), order.price(), cross, false));
+            }
+        }
+
+        private void answerReplace(final Replace replace)
+        {
+            final Resting resting = book.get(replace.clientOrderId());
+            if (null == resting || (resting.cross() && crossLocked))
+            {
+                rejectWith(replace.newClientOrderId(), "AAPL",
+                    null == resting ? Ouch42.REJECT_OTHER : Ouch42.REJECT_OUTSIDE_PERMITTED_TIMES);
+                return;
+            }
+            book.remove(replace.clientOrderId());
+            final long newOrderId = ++nextOrderId;
+            final List<Object> replaced = deliver(replace.newClientOrderId(), () -> events.replaced(midnightNs,
+                replace.clientOrderId(), replace.newClientOrderId(), resting.orderId(), newOrderId,
+                resting.symbol(), side(resting.buy()), replace.quantity(), replace.price()));
+            assertThat(replaced).hasSize(1).first().isInstanceOfSatisfying(Replaced.class, (message) ->
+            {
+                assertThat(message.token()).isEqualTo(tokens.get(replace.newClientOrderId()));
+                assertThat(message.crossType()).isEqualTo(resting.cross() ? 'C' : 'N');
+            });
+            book.put(replace.newClientOrderId(), new Resting(newOrderId, resting.symbol(), resting.buy(),
+                replace.quantity(), replace.price(), resting.cross(), false));
+        }
+
+        private void answerCancel(final Cancel cancel)
+        {
+            final long clientOrderId = cancel.clientOrderId();
+            final Resting resting = book.get(clientOrderId);
+            if (null == resting || resting.quantity() <= cancel.quantity())
+            {
+                return;
+            }
+            if (resting.cross() && crossLocked)
+            {
+                final String token = tokens.get(clientOrderId);
+                if (0 == cancel.quantity())
                 {
-                    reduce(cancel.clientOrderId(), resting, resting.quantity() - cancel.quantity());
-                    checkCanceled(cancel.clientOrderId(), deliver(cancel.clientOrderId(), () -> events.canceled(
-                        midnightNs, cancel.clientOrderId(), resting.orderId(), resting.symbol(),
-                        resting.quantity() - cancel.quantity(), cancel.quantity(), Ouch42.CANCEL_USER_REQUESTED)));
+                    book.put(clientOrderId, new Resting(resting.orderId(), resting.symbol(), resting.buy(),
+                        resting.quantity(), resting.price(), true, true));
+                    checkFirstThenModified(deliver(clientOrderId, () -> events.cancelPending(
+                        midnightNs, clientOrderId, resting.orderId(), resting.symbol())),
+                        new CancelPendingMessage(midnightNs, token), token);
                 }
+                else
+                {
+                    checkFirstThenModified(deliver(clientOrderId, () -> events.cancelRejected(
+                        midnightNs, clientOrderId, resting.orderId(), resting.symbol())),
+                        new CancelRejectMessage(midnightNs, token), token);
+                }
+                return;
+            }
+            reduce(clientOrderId, resting, resting.quantity() - cancel.quantity());
+            checkCanceled(clientOrderId, deliver(clientOrderId, () -> events.canceled(midnightNs, clientOrderId,
+                resting.orderId(), resting.symbol(), resting.quantity() - cancel.quantity(), cancel.quantity(),
+                Ouch42.CANCEL_USER_REQUESTED, !resting.cross())));
+        }
+
+        /**
+         * Locks the closing cross, or runs it when locked: every closing-cross order, oldest first, executes up to the
+         * next byte's shares against another gateway's order, and what is left of it is canceled.
+         */
+        void cross(final ByteBuffer steps)
+        {
+            if (!crossLocked)
+            {
+                crossLocked = true;
+                return;
+            }
+            final int size = steps.hasRemaining() ? steps.get() & 0xFF : 0;
+            for (final Map.Entry<Long, Resting> entry : List.copyOf(book.entrySet()))
+            {
+                if (entry.getValue().cross())
+                {
+                    crossOut(entry.getKey(), entry.getValue(), Math.min(size, entry.getValue().quantity()));
+                }
+            }
+            final long aliceCount = alice.journal().count();
+            final long bobCount = bob.journal().count();
+            for (final SymbolDirectory.Entry symbol : symbols.entries())
+            {
+                // Price, shares and match number are market data: the gateway reads none of them.
+                events.crossCompleted(midnightNs, symbol.symbol(), 0, 0, 0);
+            }
+            assertThat(alice.journal().count()).as("messages for CrossCompleted").isEqualTo(aliceCount);
+            assertThat(bob.journal().count()).as("messages for CrossCompleted").isEqualTo(bobCount);
+            assertThat(newCommands()).as("commands on an engine event").isEmpty();
+            crossLocked = false;
+        }
+
+        /** A closing-cross order executes in the cross (the buy as taker, the sell as maker), then is canceled. */
+        private void crossOut(final long clientOrderId, final Resting order, final long quantity)
+        {
+            final String token = tokens.get(clientOrderId);
+            final long leaves = order.quantity() - quantity;
+            if (quantity > 0)
+            {
+                final long matchNumber = ++nextMatchNumber;
+                final long other = ((long)OTHER_GATEWAY_ID << 56) | matchNumber;
+                final long otherOrderId = ++nextOrderId;
+                final List<Object> messages = deliver(clientOrderId, () ->
+                {
+                    if (order.buy())
+                    {
+                        events.executed(midnightNs, matchNumber, order.symbol(), quantity, order.price(),
+                            clientOrderId, order.orderId(), Side.BUY, other, otherOrderId, 0, leaves, 'C');
+                    }
+                    else
+                    {
+                        events.executed(midnightNs, matchNumber, order.symbol(), quantity, order.price(), other,
+                            otherOrderId, Side.BUY, clientOrderId, order.orderId(), leaves, 0, 'C');
+                    }
+                });
+                checkFirstThenModified(messages, new Executed(midnightNs, token, quantity, order.price(),
+                    (char)Ouch42.LIQUIDITY_CLOSING_CROSS, matchNumber), token);
+            }
+            book.remove(clientOrderId);
+            if (leaves > 0)
+            {
+                checkCanceled(clientOrderId, deliver(clientOrderId, () -> events.canceled(midnightNs, clientOrderId,
+                    order.orderId(), order.symbol(), leaves, 0,
+                    order.cancelPending() ? Ouch42.CANCEL_USER_REQUESTED : Ouch42.CANCEL_CROSS, false)));
             }
         }
 
@@ -434,15 +651,15 @@ class OrderEntryFuzzTest
             }
         }
 
-        /** The oldest resting order trades with an order of another gateway. */
+        /** The oldest resting order of the continuous book trades with an order of another gateway. */
         void execute(final int size)
         {
-            final Iterator<Map.Entry<Long, Resting>> orders = book.entrySet().iterator();
-            if (!orders.hasNext())
+            final Map.Entry<Long, Resting> maker = book.entrySet().stream()
+                .filter((entry) -> !entry.getValue().cross()).findFirst().orElse(null);
+            if (null == maker)
             {
                 return;
             }
-            final Map.Entry<Long, Resting> maker = orders.next();
             final Resting resting = maker.getValue();
             final long quantity = Math.min(resting.quantity(), 1 + size);
             final long matchNumber = ++nextMatchNumber;
@@ -451,9 +668,9 @@ class OrderEntryFuzzTest
                 resting.symbol(), quantity, resting.price(), ((long)OTHER_GATEWAY_ID << 56) | matchNumber,
                 ++nextOrderId, side(!resting.buy()), maker.getKey(), resting.orderId(), resting.quantity() - quantity,
                 0));
-            assertThat(messages).isNotEmpty().first().isEqualTo(new Executed(midnightNs, tokens.get(maker.getKey()),
-                quantity, resting.price(), (char)Ouch42.LIQUIDITY_ADDED, matchNumber));
-            assertThat(messages.subList(1, messages.size())).allMatch(Modified.class::isInstance);
+            final String token = tokens.get(maker.getKey());
+            checkFirstThenModified(messages, new Executed(midnightNs, token, quantity, resting.price(),
+                (char)Ouch42.LIQUIDITY_ADDED, matchNumber), token);
         }
 
         /** Every order the gateway tracks is one the engine has, or one it has yet to answer. */
@@ -482,6 +699,14 @@ class OrderEntryFuzzTest
             assertThat(messages.subList(1, messages.size())).allMatch(Modified.class::isInstance);
         }
 
+        /** The engine's event is answered with the one message first, then only Order Modified for the token. */
+        private void checkFirstThenModified(final List<Object> messages, final Object first, final String token)
+        {
+            assertThat(messages).isNotEmpty().first().isEqualTo(first);
+            assertThat(messages.subList(1, messages.size())).allSatisfy((message) -> assertThat(message)
+                .isInstanceOfSatisfying(Modified.class, (modified) -> assertThat(modified.token()).isEqualTo(token)));
+        }
+
         private void reduce(final long clientOrderId, final Resting resting, final long by)
         {
             if (resting.quantity() == by)
@@ -490,8 +715,7 @@ class OrderEntryFuzzTest
             }
             else
             {
-                book.put(clientOrderId, new Resting(
-                    resting.orderId(), resting.symbol(), resting.buy(), resting.quantity() - by, resting.price()));
+                book.put(clientOrderId, resting.withQuantity(resting.quantity() - by));
             }
         }
 
@@ -518,14 +742,21 @@ class OrderEntryFuzzTest
         private UserSession session(final long clientOrderId)
         {
             final long sessionIndex = (clientOrderId >>> 32) & 0xFF_FFFF;
-            return 1 == sessionIndex ? alice : 2 == sessionIndex ? bob : null;
+            return 0 == sessionIndex ? null : 1 == (sessionIndex & 1) ? alice : bob;
         }
 
+        /** @return the commands since the last call; each new order's clientOrderId never sent before, restarts too. */
         private List<Object> newCommands()
         {
             final List<Object> all = engine.commands();
             final List<Object> added = all.subList(commandsSeen, all.size());
             commandsSeen = all.size();
+            for (final Object command : added)
+            {
+                final long newId = command instanceof NewOrder order ? order.clientOrderId() :
+                    command instanceof Replace replace ? replace.newClientOrderId() : 0;
+                assertThat(0 == newId || sentIds.add(newId)).as("clientOrderId %d sent before", newId).isTrue();
+            }
             return added;
         }
 

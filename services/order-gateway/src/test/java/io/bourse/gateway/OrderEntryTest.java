@@ -59,9 +59,9 @@ class OrderEntryTest
     @BeforeEach
     void openSessions(@TempDir final Path journalDir) throws IOException
     {
-        alice = new UserSession("alice", firm("DEMO"), GATEWAY_ID, 1,
+        alice = new UserSession("alice", firm("DEMO"), GATEWAY_ID, 1, 2,
             SessionJournal.open(journalDir.resolve("alice.journal"), JournalSync.NONE), metrics);
-        bob = new UserSession("bob", firm("BOBS"), GATEWAY_ID, 2,
+        bob = new UserSession("bob", firm("BOBS"), GATEWAY_ID, 2, 2,
             SessionJournal.open(journalDir.resolve("bob.journal"), JournalSync.NONE), metrics);
     }
 
@@ -79,9 +79,9 @@ class OrderEntryTest
         enter(bob, "A1", 'E', 300, "MSFT", 2_100_000, DAY, "");
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "FIRM", 'Y'),
-            new NewOrder(1, T0, id(1, 2), "MSFT", false, 200, 2_000_000, 0, 0, "DEMO", 'Y'),
-            new NewOrder(1, T0, id(2, 1), "MSFT", false, 300, 2_100_000, DAY, 0, "BOBS", 'Y')));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "FIRM", 'Y', 'N'),
+            new NewOrder(1, T0, id(1, 2), "MSFT", false, 200, 2_000_000, 0, 0, "DEMO", 'Y', 'N'),
+            new NewOrder(1, T0, id(2, 1), "MSFT", false, 300, 2_100_000, DAY, 0, "BOBS", 'Y', 'N')));
         assertThat(OuchMessages.of(alice)).isEmpty();
         assertThat(orderEntry.openOrderCount()).isEqualTo(3);
     }
@@ -102,7 +102,7 @@ class OrderEntryTest
         enter(alice, "ZERO", 'B', 100, "AAPL", PRICE, DAY, "");
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y')));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
         assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
             new Rejected(T0, "V1", 'O'),
             new Rejected(T0, "BAD\u0001TOKEN", 'O'),
@@ -145,11 +145,11 @@ class OrderEntryTest
         enter(alice, "F5", 'B', 100, "MSFT", PRICE, 0, "", 40, Ouch42.DISPLAY_ANONYMOUS);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, 0, 100, "ABCD", 'A'),
-            new NewOrder(0, T0, id(1, 2), "AAPL", false, 100, PRICE, 30, 0, "DEMO", 'N'),
-            new NewOrder(1, T0, id(1, 3), "MSFT", false, 100, PRICE, DAY, 0, "WXYZ", 'P'),
-            new NewOrder(1, T0, id(1, 4), "MSFT", true, 100, PRICE, 90_000, 0, "DEMO", 'M'),
-            new NewOrder(1, T0, id(1, 5), "MSFT", true, 100, PRICE, 0, 40, "DEMO", 'Y')));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, 0, 100, "ABCD", 'A', 'N'),
+            new NewOrder(0, T0, id(1, 2), "AAPL", false, 100, PRICE, 30, 0, "DEMO", 'N', 'N'),
+            new NewOrder(1, T0, id(1, 3), "MSFT", false, 100, PRICE, DAY, 0, "WXYZ", 'P', 'N'),
+            new NewOrder(1, T0, id(1, 4), "MSFT", true, 100, PRICE, 90_000, 0, "DEMO", 'M', 'N'),
+            new NewOrder(1, T0, id(1, 5), "MSFT", true, 100, PRICE, 0, 40, "DEMO", 'Y', 'N')));
         assertThat(OuchMessages.of(alice)).isEmpty();
     }
 
@@ -196,7 +196,7 @@ class OrderEntryTest
         enter(alice, "H1", 'B', 100, "AAPL", PRICE, DAY, "");
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y')));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
         assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "H1", 'H')));
         assertThat(orderEntry.openOrderCount()).isZero();
         assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "engine_unavailable")).isEqualTo(1);
@@ -277,7 +277,7 @@ class OrderEntryTest
         cancel(alice, "NEVER", 0);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y'),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
             new Cancel(0, T0, id(1, 1), 30),
             new Cancel(0, T0, id(1, 1), 0)));
         assertThat(OuchMessages.of(alice).subList(1, 3)).isEqualTo(List.of(
@@ -298,7 +298,7 @@ class OrderEntryTest
         cancel(alice, "A2", 0);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y'),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
             new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE - 100),
             new Cancel(0, T0, id(1, 2), 0)));
         assertThat(OuchMessages.of(alice).get(1)).isEqualTo(
@@ -346,7 +346,7 @@ class OrderEntryTest
         replace(alice, "A1", "A4", 50, PRICE, DAY, Ouch42.DISPLAY_NON_DISPLAY, 0);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'N'),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'N', 'N'),
             new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE)));
         assertThat(OuchMessages.of(alice).subList(1, 3)).isEqualTo(List.of(
             new Rejected(T0, "A2", 'D'),
@@ -374,7 +374,7 @@ class OrderEntryTest
         replace(alice, "A1", "A2", 10, PRICE, DAY);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y'),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
             new Cancel(0, T0, id(1, 1), 0)));
         assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "A2", 'O')));
     }

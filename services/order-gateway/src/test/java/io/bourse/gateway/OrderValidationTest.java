@@ -107,7 +107,19 @@ class OrderValidationTest
         fixture.send(fixture.alice);
         fixture.enterOrder("OPENING").crossType(Ouch42.CROSS_TYPE_OPENING);
         fixture.send(fixture.alice);
-        fixture.enterOrder("CLOSING").crossType(Ouch42.CROSS_TYPE_CLOSING);
+        fixture.enterOrder("CLOSEIOC").crossType(Ouch42.CROSS_TYPE_CLOSING).timeInForce(0);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("CLOSEGTS").crossType(Ouch42.CROSS_TYPE_CLOSING).timeInForce(60);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("CLOSEHIDDEN").crossType(Ouch42.CROSS_TYPE_CLOSING).display(Ouch42.DISPLAY_NON_DISPLAY);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("CLOSEPOST").crossType(Ouch42.CROSS_TYPE_CLOSING).display(Ouch42.DISPLAY_POST_ONLY);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("CLOSEPEG").crossType(Ouch42.CROSS_TYPE_CLOSING).display(Ouch42.DISPLAY_MID_POINT_PEG);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("CLOSEMIN").crossType(Ouch42.CROSS_TYPE_CLOSING).minimumQuantity(10);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("CLOSEMINIOC").crossType(Ouch42.CROSS_TYPE_CLOSING).minimumQuantity(10).timeInForce(0);
         fixture.send(fixture.alice);
         fixture.enterOrder("HALT").crossType(Ouch42.CROSS_TYPE_HALT_IPO);
         fixture.send(fixture.alice);
@@ -135,15 +147,22 @@ class OrderValidationTest
             new Rejected(T0, "MINABOVE", 'N'),
             new Rejected(T0, "MINDAY", 'N'),
             new Rejected(T0, "OPENING", 'R'),
-            new Rejected(T0, "CLOSING", 'R'),
+            new Rejected(T0, "CLOSEIOC", 'R'),
+            new Rejected(T0, "CLOSEGTS", 'R'),
+            new Rejected(T0, "CLOSEHIDDEN", 'D'),
+            new Rejected(T0, "CLOSEPOST", 'D'),
+            new Rejected(T0, "CLOSEPEG", 'D'),
+            new Rejected(T0, "CLOSEMIN", 'N'),
+            new Rejected(T0, "CLOSEMINIOC", 'R'),
             new Rejected(T0, "HALT", 'R'),
             new Rejected(T0, "CROSS", 'O'),
             new Rejected(T0, "CUSTOMER", 'O')));
         assertThat(List.of("invalid_side", "invalid_shares", "invalid_stock", "invalid_price", "off_tick_price",
             "invalid_time_in_force", "invalid_firm", "invalid_display", "invalid_capacity", "invalid_intermarket_sweep",
-            "invalid_minimum_quantity", "cross_not_supported", "invalid_cross_type", "invalid_customer_type")
+            "invalid_minimum_quantity", "cross_not_supported", "cross_time_in_force", "cross_display",
+            "invalid_cross_type", "invalid_customer_type")
             .stream().map(fixture::rejects).toList())
-            .isEqualTo(List.of(1.0, 2.0, 1.0, 2.0, 1.0, 1.0, 2.0, 2.0, 1.0, 1.0, 2.0, 3.0, 1.0, 1.0));
+            .isEqualTo(List.of(1.0, 2.0, 1.0, 2.0, 1.0, 1.0, 2.0, 2.0, 1.0, 1.0, 3.0, 2.0, 3.0, 3.0, 1.0, 1.0));
     }
 
     @Test
@@ -165,15 +184,23 @@ class OrderValidationTest
         fixture.send(fixture.alice);
         fixture.enterOrder("OTHER").capacity(Ouch42.CAPACITY_OTHER).display(Ouch42.DISPLAY_POST_ONLY).timeInForce(1);
         fixture.send(fixture.alice);
+        fixture.enterOrder("LOC").crossType(Ouch42.CROSS_TYPE_CLOSING).display(Ouch42.DISPLAY_ATTRIBUTABLE);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("LOCSYSTEM").crossType(Ouch42.CROSS_TYPE_CLOSING)
+            .timeInForce(Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
+        fixture.send(fixture.alice);
 
         assertThat(fixture.messages(fixture.alice)).isEmpty();
         assertThat(fixture.engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, 10_000, DAY, 0, "DEMO", 'Y'),
-            new NewOrder(0, T0, id(1, 2), "AAPL", false, 100, 9_999, DAY, 0, "DEMO", 'Y'),
-            new NewOrder(0, T0, id(1, 3), "AAPL", false, MAX_ORDER_SHARES, Ouch42.MAX_PRICE, DAY, 0, "DEMO", 'Y'),
-            new NewOrder(0, T0, id(1, 4), "AAPL", true, 1, 1, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS, 0, "DEMO", 'Y'),
-            new NewOrder(0, T0, id(1, 5), "AAPL", true, 100, PRICE, 0, 100, "A1  ", 'Y'),
-            new NewOrder(0, T0, id(1, 6), "AAPL", true, 100, PRICE, 1, 0, "DEMO", 'P')));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, 10_000, DAY, 0, "DEMO", 'Y', 'N'),
+            new NewOrder(0, T0, id(1, 2), "AAPL", false, 100, 9_999, DAY, 0, "DEMO", 'Y', 'N'),
+            new NewOrder(0, T0, id(1, 3), "AAPL", false, MAX_ORDER_SHARES, Ouch42.MAX_PRICE, DAY, 0, "DEMO", 'Y', 'N'),
+            new NewOrder(0, T0, id(1, 4), "AAPL", true, 1, 1, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS, 0, "DEMO", 'Y', 'N'),
+            new NewOrder(0, T0, id(1, 5), "AAPL", true, 100, PRICE, 0, 100, "A1  ", 'Y', 'N'),
+            new NewOrder(0, T0, id(1, 6), "AAPL", true, 100, PRICE, 1, 0, "DEMO", 'P', 'N'),
+            new NewOrder(0, T0, id(1, 7), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'A', 'C'),
+            new NewOrder(0, T0, id(1, 8), "AAPL", true, 100, PRICE, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS, 0, "DEMO", 'Y',
+                'C')));
     }
 
     @Test

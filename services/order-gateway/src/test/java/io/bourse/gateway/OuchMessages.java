@@ -3,10 +3,13 @@ package io.bourse.gateway;
 import io.bourse.common.config.Symbols;
 import io.bourse.ouch.AiqCanceled;
 import io.bourse.ouch.BrokenTrade;
+import io.bourse.ouch.CancelPending;
+import io.bourse.ouch.CancelReject;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
 import io.bourse.ouch.OrderModified;
+import io.bourse.ouch.OrderPriorityUpdate;
 import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.OrderReplaced;
 import io.bourse.ouch.SystemEvent;
@@ -63,6 +66,18 @@ final class OuchMessages
     record AiqCanceledMessage(
         long timestamp, String token, long decrementShares, char reason, long quantityPreventedFromTrading,
         long executionPrice, char liquidityFlag)
+    {
+    }
+
+    record CancelPendingMessage(long timestamp, String token)
+    {
+    }
+
+    record CancelRejectMessage(long timestamp, String token)
+    {
+    }
+
+    record PriorityUpdate(long timestamp, String token, long price, char display, long orderReferenceNumber)
     {
     }
 
@@ -160,6 +175,22 @@ final class OuchMessages
         {
             final BrokenTrade m = new BrokenTrade().wrap(buffer, offset);
             return new Broken(m.timestamp(), m.orderTokenAsString(), m.matchNumber(), (char)m.reason());
+        }
+        if (CancelPending.TYPE == type && CancelPending.LENGTH == length)
+        {
+            final CancelPending m = new CancelPending().wrap(buffer, offset);
+            return new CancelPendingMessage(m.timestamp(), m.orderTokenAsString());
+        }
+        if (CancelReject.TYPE == type && CancelReject.LENGTH == length)
+        {
+            final CancelReject m = new CancelReject().wrap(buffer, offset);
+            return new CancelRejectMessage(m.timestamp(), m.orderTokenAsString());
+        }
+        if (OrderPriorityUpdate.TYPE == type && OrderPriorityUpdate.LENGTH == length)
+        {
+            final OrderPriorityUpdate m = new OrderPriorityUpdate().wrap(buffer, offset);
+            return new PriorityUpdate(m.timestamp(), m.orderTokenAsString(), m.price(), (char)m.display(),
+                m.orderReferenceNumber());
         }
         throw new AssertionError("not an OUCH 4.2 outbound message: type " + (char)type + " length " + length);
     }

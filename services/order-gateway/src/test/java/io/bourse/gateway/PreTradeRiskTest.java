@@ -68,8 +68,8 @@ class PreTradeRiskTest
         fixture.send(fixture.alice);
 
         assertThat(fixture.engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 600, 1_666_600, DAY, 0, "DEMO", 'Y'),
-            new NewOrder(0, T0, id(2, 1), "AAPL", true, 5000, PRICE, DAY, 0, "BOBS", 'Y')));
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 600, 1_666_600, DAY, 0, "DEMO", 'Y', 'N'),
+            new NewOrder(0, T0, id(2, 1), "AAPL", true, 5000, PRICE, DAY, 0, "BOBS", 'Y', 'N')));
         assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
             new Rejected(T0, "BIG", 'm'),
             new Rejected(T0, "DEAR", 'n'),
@@ -97,7 +97,7 @@ class PreTradeRiskTest
         assertThat(fixture.messages(fixture.alice).get(2)).isEqualTo(new Rejected(T0, "A3", 'O'));
         assertThat(fixture.engine.commands().subList(2, 4)).isEqualTo(List.of(
             new Replace(0, T0, id(1, 2), id(1, 3), 50, PRICE),
-            new NewOrder(0, T0, id(1, 4), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y')));
+            new NewOrder(0, T0, id(1, 4), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
         assertThat(fixture.rejects("risk_max_open_orders")).isEqualTo(1);
     }
 
@@ -185,7 +185,7 @@ class PreTradeRiskTest
         assertThat(fixture.engine.commands().subList(2, 5)).isEqualTo(List.of(
             new Replace(0, T0, id(2, 1), id(2, 3), 90, PRICE),
             new Cancel(0, T0, id(2, 2), 0),
-            new NewOrder(0, T1, id(2, 4), "AAPL", true, 100, PRICE, DAY, 0, "BOBS", 'Y')));
+            new NewOrder(0, T1, id(2, 4), "AAPL", true, 100, PRICE, DAY, 0, "BOBS", 'Y', 'N')));
         assertThat(fixture.engine.commands()).hasSize(8);
         assertThat(fixture.rejects("rate_limit")).isEqualTo(3);
     }

@@ -14,7 +14,7 @@ final class RecordingEngineProxy implements EngineProxy
 {
     record NewOrder(
         int shardId, long timestampNs, long clientOrderId, String symbol, boolean buy, long quantity, long price,
-        long timeInForce, long minimumQuantity, String firm, char display)
+        long timeInForce, long minimumQuantity, String firm, char display, char crossType)
     {
     }
 
@@ -55,10 +55,10 @@ final class RecordingEngineProxy implements EngineProxy
     public synchronized boolean newOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long symbol, final boolean buy,
         final long quantity, final long price, final long timeInForce, final long minimumQuantity, final int firm,
-        final byte display)
+        final byte display, final byte crossType)
     {
         commands.add(new NewOrder(shardId, timestampNs, clientOrderId, Symbols.toString(symbol), buy, quantity, price,
-            timeInForce, minimumQuantity, firm(firm), (char)display));
+            timeInForce, minimumQuantity, firm(firm), (char)display, (char)crossType));
         return available;
     }
 

@@ -1,15 +1,18 @@
 package io.bourse.gateway;
 
+import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -188,7 +191,7 @@ class SessionJournalTest
 
         assertThatThrownBy(() -> open(JournalSync.NONE))
             .isInstanceOf(IOException.class)
-            .hasMessageContaining("not a version 1 session journal");
+            .hasMessageContaining("not a session journal of version 1 or 2");
         assertThat(Files.readString(file())).isEqualTo("username,password,firm\n");
     }
 
@@ -244,6 +247,116 @@ class SessionJournalTest
         }
     }
 
+    @Test
+    void shouldNumberAndReplayOnlyTheMessagesWhenPrivateRecordsAreBetweenThem() throws IOException
+    {
+        final List<Record> expected = new ArrayList<>();
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            for (int i = 1; i <= MESSAGES; i++)
+            {
+                expected.add(i % 3 == 0 ?
+                    new Record(true, appendPrivate(journal, 1 + i % 71, (byte)i)) :
+                    new Record(false, append(journal, 1 + i % 97, (byte)i)));
+            }
+            journal.sync();
+
+            assertThat(journal.count()).isEqualTo(MESSAGES - MESSAGES / 3);
+            assertThat(read(journal, 1, journal.count())).containsExactlyElementsOf(messages(expected));
+            assertThat(records(journal)).containsExactlyElementsOf(expected);
+        }
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(MESSAGES - MESSAGES / 3);
+            assertThat(journal.truncatedBytes()).isZero();
+            assertThat(read(journal, 1, journal.count())).containsExactlyElementsOf(messages(expected));
+            assertThat(records(journal)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void shouldWritePrivateRecordsWithTheNextMessageWhenSynced() throws IOException
+    {
+        try (SessionJournal journal = open(JournalSync.BATCH))
+        {
+            final byte[] record = appendPrivate(journal, 40, (byte)'P');
+
+            assertThat(journal.sync()).isFalse();
+            assertThat(Files.size(journal.file())).isEqualTo(SessionJournal.FILE_HEADER_LENGTH);
+
+            final byte[] message = append(journal, 10, (byte)'M');
+            assertThat(journal.sync()).isTrue();
+            assertThat(Files.size(journal.file())).isEqualTo(
+                SessionJournal.FILE_HEADER_LENGTH + 2 * SessionJournal.RECORD_HEADER_LENGTH + 50);
+            assertThat(records(journal)).containsExactly(new Record(true, record), new Record(false, message));
+        }
+    }
+
+    @Test
+    void shouldWritePrivateRecordsWhenClosed() throws IOException
+    {
+        final byte[] record;
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            record = appendPrivate(journal, 72, (byte)'O');
+        }
+
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isZero();
+            assertThat(records(journal)).containsExactly(new Record(true, record));
+        }
+    }
+
+    @Test
+    void shouldTruncateFromPrivateRecordWhoseFlagIsFlipped() throws IOException
+    {
+        final List<byte[]> expected;
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            expected = appendMessages(journal, 3);
+            appendPrivate(journal, 16, (byte)'J');
+            append(journal, 5, (byte)'A');
+        }
+        final long intact = fileLength(expected);
+        try (FileChannel channel = FileChannel.open(file(), StandardOpenOption.WRITE))
+        {
+            channel.write(ByteBuffer.wrap(new byte[] {0}), intact + 3);
+        }
+
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(3);
+            assertThat(Files.size(file())).isEqualTo(intact);
+            assertThat(records(journal)).extracting(Record::bytes).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void shouldReadVersionOneJournalAndMoveItToVersionTwoWhenOpened() throws IOException
+    {
+        final List<byte[]> expected;
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            expected = appendMessages(journal, 20);
+        }
+        try (FileChannel channel = FileChannel.open(file(), StandardOpenOption.WRITE))
+        {
+            channel.write(ByteBuffer.wrap(new byte[] {1, 0, 0, 0}), 4);
+        }
+
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(read(journal, 1, 20)).containsExactlyElementsOf(expected);
+        }
+        final ByteBuffer version = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+        try (FileChannel channel = FileChannel.open(file(), StandardOpenOption.READ))
+        {
+            channel.read(version, 4);
+        }
+        assertThat(version.getInt(0)).isEqualTo(SessionJournal.VERSION);
+    }
+
     private Path file()
     {
         return directory.resolve("demo01" + JournalStore.SUFFIX);
@@ -286,6 +399,75 @@ class SessionJournalTest
         assertThat(sequenceNumber).isEqualTo(journal.count());
         assertThat(bytes(journal.message(sequenceNumber))).isEqualTo(message);
         return message;
+    }
+
+    private static byte[] appendPrivate(final SessionJournal journal, final int length, final byte value)
+        throws IOException
+    {
+        final int offset = journal.claim(length);
+        final byte[] record = new byte[length];
+        for (int i = 0; i < length; i++)
+        {
+            record[i] = (byte)(value - i);
+            journal.buffer().putByte(offset + i, record[i]);
+        }
+        final long count = journal.count();
+        journal.commitPrivate(length);
+        assertThat(journal.count()).isEqualTo(count);
+        return record;
+    }
+
+    /** A record as {@link SessionJournal#read} hands it over. */
+    private record Record(boolean isPrivate, byte[] bytes)
+    {
+        @Override
+        public boolean equals(final Object other)
+        {
+            return other instanceof Record record && isPrivate == record.isPrivate &&
+                Arrays.equals(bytes, record.bytes);
+        }
+
+        @Override
+        public int hashCode()
+        {
+            return 31 * Boolean.hashCode(isPrivate) + Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public String toString()
+        {
+            return (isPrivate ? "private " : "message ") + Arrays.toString(bytes);
+        }
+    }
+
+    private static List<Record> records(final SessionJournal journal) throws IOException
+    {
+        final List<Record> records = new ArrayList<>();
+        journal.read(new SessionJournal.RecordHandler()
+        {
+            public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+            {
+                records.add(new Record(false, copy(buffer, offset, length)));
+            }
+
+            public void onPrivateRecord(final DirectBuffer buffer, final int offset, final int length)
+            {
+                records.add(new Record(true, copy(buffer, offset, length)));
+            }
+        });
+        return records;
+    }
+
+    private static byte[] copy(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes);
+        return bytes;
+    }
+
+    private static List<byte[]> messages(final List<Record> records)
+    {
+        return records.stream().filter((record) -> !record.isPrivate()).map(Record::bytes).toList();
     }
 
     private static List<byte[]> read(final SessionJournal journal, final long from, final long to) throws IOException

@@ -3,6 +3,12 @@ package io.bourse.gateway;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
+import io.bourse.common.config.Symbols;
+import io.bourse.ouch.CancelOrder;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.ModifyOrder;
+import io.bourse.ouch.Ouch42;
+import io.bourse.ouch.ReplaceOrder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -13,9 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * A SoupBinTCP client (nassau) that records what the gateway sends as values: session events as records, sequenced
- * messages decoded by {@link OuchMessages}, and {@link Closed} when the gateway closes the connection.
+ * messages decoded by {@link OuchMessages}, and {@link Closed} when the gateway closes the connection. Sends OUCH 4.2
+ * requests with the usual defaults (anonymous, agency, blank firm, no minimum quantity, no cross unless asked).
  */
 final class TestClient implements AutoCloseable
 {
@@ -42,6 +51,7 @@ final class TestClient implements AutoCloseable
     private final List<Object> received = new ArrayList<>();
     private final List<byte[]> sequencedBytes = new ArrayList<>();
     private final ByteBuffer sendBuffer = ByteBuffer.allocate(1024);
+    private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
     private boolean closed;
 
     TestClient(final int port) throws IOException
@@ -91,9 +101,110 @@ final class TestClient implements AutoCloseable
         client.login(request);
     }
 
+    /**
+     * Connects and logs in with password {@code <username>pw}, trying again while the gateway has not yet seen the
+     * user's previous connection close (Login Rejected 'S'), for up to 5 seconds.
+     *
+     * @return the client, its Login Accepted received.
+     */
+    static TestClient login(final int port, final String username, final long sequenceNumber) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true)
+        {
+            final TestClient client = new TestClient(port);
+            client.login(username, username + "pw", "", sequenceNumber);
+            final Object answer = client.await(1).get(0);
+            if (answer instanceof LoginAccepted)
+            {
+                return client;
+            }
+            client.close();
+            assertThat(answer).isEqualTo(new LoginRejected('S'));
+            assertThat(System.nanoTime()).isLessThan(deadlineNs);
+            Thread.sleep(10);
+        }
+    }
+
     void logout() throws IOException
     {
         client.logout();
+    }
+
+    /** Sends an OUCH 4.2 Enter Order for the continuous market. */
+    void enterOrder(
+        final String token, final String stock, final byte side, final long shares, final long price,
+        final long timeInForce) throws IOException
+    {
+        enterOrder(token, stock, side, shares, price, timeInForce, Ouch42.CROSS_TYPE_NO_CROSS);
+    }
+
+    /** Sends an OUCH 4.2 Enter Order with a Cross Type: N the continuous market, C the closing cross. */
+    void enterOrder(
+        final String token, final String stock, final byte side, final long shares, final long price,
+        final long timeInForce, final byte crossType) throws IOException
+    {
+        enterOrder(token, stock, side, shares, price, timeInForce, crossType, Ouch42.DISPLAY_ANONYMOUS);
+    }
+
+    /** Sends an OUCH 4.2 Midpoint Peg (Display M) day order for the continuous market, priced at its limit. */
+    void enterMidpointPeg(final String token, final String stock, final byte side, final long shares, final long limit)
+        throws IOException
+    {
+        enterOrder(token, stock, side, shares, limit, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.CROSS_TYPE_NO_CROSS,
+            Ouch42.DISPLAY_MID_POINT_PEG);
+    }
+
+    private void enterOrder(
+        final String token, final String stock, final byte side, final long shares, final long price,
+        final long timeInForce, final byte crossType, final byte display) throws IOException
+    {
+        new EnterOrder().wrapAndApplyType(request, 0)
+            .orderToken(token)
+            .buySellIndicator(side)
+            .shares(shares)
+            .stock(Symbols.pack(stock))
+            .price(price)
+            .timeInForce(timeInForce)
+            .firm("")
+            .display(display)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(crossType)
+            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        send(request, EnterOrder.LENGTH);
+    }
+
+    /** Sends an OUCH 4.2 Replace Order. */
+    void replaceOrder(
+        final String existing, final String replacement, final long shares, final long price, final long timeInForce)
+        throws IOException
+    {
+        new ReplaceOrder().wrapAndApplyType(request, 0)
+            .existingOrderToken(existing)
+            .replacementOrderToken(replacement)
+            .shares(shares)
+            .price(price)
+            .timeInForce(timeInForce)
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0);
+        send(request, ReplaceOrder.LENGTH);
+    }
+
+    /** Sends an OUCH 4.2 Cancel Order. */
+    void cancelOrder(final String token, final long shares) throws IOException
+    {
+        new CancelOrder().wrapAndApplyType(request, 0).orderToken(token).shares(shares);
+        send(request, CancelOrder.LENGTH);
+    }
+
+    /** Sends an OUCH 4.2 Modify Order. */
+    void modifyOrder(final String token, final byte side, final long shares) throws IOException
+    {
+        new ModifyOrder().wrapAndApplyType(request, 0).orderToken(token).buySellIndicator(side).shares(shares);
+        send(request, ModifyOrder.LENGTH);
     }
 
     /**

@@ -56,7 +56,7 @@ public final class AgentLaunch
      * @param errorCount incremented per error.
      * @return the handler.
      */
-    private static ErrorHandler countingErrorHandler(final String roleName, final AtomicLong errorCount)
+    static ErrorHandler countingErrorHandler(final String roleName, final AtomicLong errorCount)
     {
         final Set<String> logged = ConcurrentHashMap.newKeySet();
         return (throwable) ->

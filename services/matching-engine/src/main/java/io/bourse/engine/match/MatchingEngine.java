@@ -24,6 +24,8 @@ import java.util.Objects;
  *   <li>Per symbol a {@linkplain #tradingState(long, TradingState) trading state} and an optional
  *       {@linkplain #priceBand(long, long, int) price band}; a per-order maximum size; per firm a
  *       {@linkplain #selfTradePrevention(int, SelfTradePrevention) self-trade prevention} mode.</li>
+ *   <li>NASDAQ's closing cross, simplified: limit-on-close orders ({@link CrossType#CLOSING}), a late period
+ *       ({@link #crossLock(long)}) and a single-price cross ({@link #runCross(long)}); see below.</li>
  * </ul>
  *
  * <p><b>Midpoint peg orders.</b> They rest apart from the price levels, in one time-ordered queue per side, and are
@@ -41,10 +43,87 @@ import java.util.Objects;
  * the first eligible peg in time order of that side executes as a taker (when both sides have one that crosses,
  * the one entered later, by order reference number, is the taker). Self-trade prevention applies as usual.
  *
- * <p>Every outcome goes to the {@link MatchingEngineListener}; the book never rests crossed (pegs included, at the
- * midpoint). No wall clock, no randomness, no hash-order iteration: the same commands give the same events. Order
- * reference numbers and match numbers are {@code (count << 4) | shardId}, unique across up to 16 shards. Not thread
- * safe: one engine thread owns it.
+ * <p><b>Order priority updates</b> (OUCH 4.2 Order Priority Update 'T'). A resting peg's <i>working price</i> is the
+ * midpoint while the peg is eligible; while it is not (no midpoint, or one beyond its limit) it has none and its limit
+ * stands in for it. The owner first hears the limit, in {@link MatchingEngineListener#onOrderAccepted}, and again in
+ * {@link MatchingEngineListener#onOrderReplaced} after every replace or move (the replacement's id is told its limit,
+ * even when it keeps its priority). Whenever a command, an expiry, a trading-state change or a cross leaves a resting
+ * peg with a working price (or limit) other than the price its owner last heard,
+ * {@link MatchingEngineListener#onOrderPriorityUpdated} reports the new one, once, after the other events and after
+ * the peg sweep: bid pegs in time order, then offer pegs in time order. So a peg that rests while the midpoint is
+ * within its limit is updated at once (after a replace too), a peg that executes in full or is canceled never is, and
+ * a peg partly executed (or canceled down) at an unchanged midpoint is not again; a midpoint that moves and comes back
+ * within one command reports nothing. The working price does not depend on the trading state: while the
+ * symbol is {@link TradingState#HALTED} or {@link TradingState#CLOSED} pegs do not execute, but a midpoint moved by
+ * cancels or expiries is reported all the same, so that the owner knows the price its peg will work at when the
+ * symbol opens (a halt or close alone moves nothing and reports nothing). Only books with resting pegs pay: the engine
+ * remembers the midpoint at which it last brought a book's pegs up to date and walks the peg queues only when it has
+ * moved; otherwise it checks only the peg the command placed or replaced, if any.
+ *
+ * <p><b>Closing cross</b> (NASDAQ's closing cross, simplified; OUCH 4.2 Cross Type 'C', Cancel Pending 'P', Cancel
+ * Reject 'I', liquidity flag 'C'; ITCH 5.0 Cross Trade 'Q'). An order entered with {@link CrossType#CLOSING} is a
+ * limit-on-close order: it rests in its symbol's <i>cross book</i>, apart from the continuous book, in price-time
+ * priority; it never trades continuously, is not in the best bid and offer or the midpoint, has no
+ * {@link MatchingEngineListener#onOrderAdded} (market data never shows it; its cancels are reported not resting), and
+ * executes only when the symbol's cross runs.
+ * <ul>
+ *   <li><i>Entry</i> ({@link #newOrder(long, long, Side, long, long, int, long, int, Display, CrossType)}): accepted
+ *       while the symbol is {@link TradingState#OPEN} or {@link TradingState#HALTED} and its cross is not locked.
+ *       Rejected, changing nothing, with the first fault in this order: 'S' a symbol this shard does not trade; 'R'
+ *       (not allowed in this type of cross) a cross Bourse does not run (opening 'O', halt/IPO 'H': a null cross
+ *       type); 'C' the symbol is {@link TradingState#CLOSED}; 'M' (outside of the permitted times) the cross is
+ *       locked; 'O' a time in force outside 0 to 99999; 'R' a time in force other than market or system hours
+ *       (immediate-or-cancel and good-till-seconds mean nothing for an order that waits for the cross); 'D' a display
+ *       other than attributable 'A' or anonymous 'Y'; 'N' any minimum quantity; 'Z' a size of 0 or above the limit;
+ *       'X' a price outside (0, {@link #MAX_PRICE}] or the symbol's price band; 'O' a client order id already open.
+ *       So of a continuous order's checks, the maximum size, the price range and the price band apply (at entry and
+ *       on a replace that loses priority); the firm is kept, but self-trade prevention does not apply in the cross
+ *       (below); the sub-penny tick is the gateway's check, as for every order.</li>
+ *   <li><i>Before the lock</i>, cancels ({@link #cancelOrder}, {@link #reduceOrder}) and replaces
+ *       ({@link #replaceOrder}) work as for a continuous order, in the cross book, with reason 'U': a replace that
+ *       keeps priority reduces the order in place, one that loses it (rejected 'C' only when the symbol is CLOSED, as
+ *       entries) takes a new reference number at the back of its new price in the cross book and never executes;
+ *       both are reported through {@link MatchingEngineListener#onCrossOrderReplaced}. A move ({@link #moveOrder})
+ *       is rejected 'R'.</li>
+ *   <li><i>The late period</i>, from {@link #crossLock(long)} (admin command CrossLock) to the end of the cross:
+ *       new closing-cross orders are rejected 'M', and so is every replace of one, whatever its size (an
+ *       OrderRejected for the replacement id, as for any refused replace). A full cancel (new size 0) answers
+ *       {@link MatchingEngineListener#onCancelPending}: the order stays in the cross and whatever it leaves
+ *       unexecuted is canceled right after the cross. A partial cancel (a new size above 0 and below the open size)
+ *       answers {@link MatchingEngineListener#onCancelRejected}: the order is unchanged and no cancel is scheduled
+ *       (a pending one stays pending). A new size at or above the open size does nothing, as always. Continuous
+ *       orders do not feel the lock.</li>
+ *   <li><i>The cross</i>, {@link #runCross(long)} (admin command RunCross), only while the symbol is OPEN and
+ *       locked. The price is the one {@link CrossPrice} finds: among the limit prices of the closing-cross orders and
+ *       of the continuous book's displayed and non-displayed orders (midpoint pegs take no part), the price that
+ *       maximises the executable shares {@code min(B, S)}, B being the buy interest priced at or above it and S the
+ *       sell interest at or below it; ties go to the smallest imbalance {@code |B - S|}, then to the price closest to
+ *       the reference price (the symbol's {@linkplain OrderBook#lastTradePrice() last execution}, else the
+ *       {@linkplain OrderBook#midpoint() midpoint} of the displayed best bid and offer, else none), then to the lower
+ *       price. Everything executes at that one price: the buys by price descending, the sells by price ascending,
+ *       and at one price the continuous level's queue (in its own priority, displayed before non-displayed) and the
+ *       cross book's queue are merged by arrival, the head with the lower reference number first. The first buy and
+ *       the first sell execute the smaller of their open sizes, reported by one
+ *       {@link MatchingEngineListener#onCrossExecuted} with its own match number, and so on until {@code min(B, S)}
+ *       shares have executed. The continuous book never rests crossed, so at most one order of a pair comes from it:
+ *       partly filled, it keeps resting in its place; filled, it leaves the book (the execution's maker leaves 0).
+ *       Then every closing-cross order left, cross bids in priority order and then cross offers, is canceled whole
+ *       with reason 'C' (cross canceled), or 'U' (user requested) when its cancel was pending; then
+ *       {@link MatchingEngineListener#onCrossCompleted} reports the price, the shares and a match number of its own
+ *       (0, 0 and 0 when nothing could execute: no execution then, and every closing-cross order is canceled); the
+ *       cross unlocks, and a peg sweep runs on the changed book. A new cross cycle may start at once: Bourse has no
+ *       trading-day roll yet, so nothing else resets.</li>
+ *   <li>Self-trade prevention does not apply to cross executions: the price and volume are those of the whole
+ *       interest, as NASDAQ's crosses do not apply anti-internalization to cross orders in every case either.</li>
+ *   <li>On entering CLOSED, market-hours closing-cross orders are canceled with reason 'E' like the continuous ones,
+ *       after them (cross bids, then cross offers); trading states do not change the lock. While the symbol is
+ *       HALTED closing-cross orders are accepted and RunCross is refused, until the symbol is OPEN again.</li>
+ * </ul>
+ *
+ * <p>Every outcome goes to the {@link MatchingEngineListener}; the continuous book never rests crossed (pegs included,
+ * at the midpoint). No wall clock, no randomness, no hash-order iteration: the same commands give the same events.
+ * Order reference numbers and match numbers are {@code (count << 4) | shardId}, unique across up to 16 shards. Not
+ * thread safe: one engine thread owns it.
  */
 public final class MatchingEngine
 {
@@ -74,6 +153,7 @@ public final class MatchingEngine
     private final OrderMap ordersByClientId = new OrderMap();
     private final Int2ObjectHashMap<SelfTradePrevention> selfTradePreventionByFirm = new Int2ObjectHashMap<>();
     private final ExpiryQueue expiries = new ExpiryQueue();
+    private final CrossPrice crossPrice = new CrossPrice();
     private SelfTradePrevention selfTradePrevention = SelfTradePrevention.NONE;
     private Order freeOrders;
     private long clockNs;
@@ -200,7 +280,7 @@ public final class MatchingEngine
         {
             final OrderBook book = order.book;
             cancelResting(order, ReasonCodes.CANCEL_TIMEOUT);
-            sweepPegs(book);
+            settlePegs(book);
         }
     }
 
@@ -359,7 +439,188 @@ public final class MatchingEngine
         {
             release(order);
         }
-        sweepPegs(book);
+        settlePegs(book);
+    }
+
+    /**
+     * Enters an order of a cross type (OUCH 4.2 §2.1 Enter Order, Cross Type): {@link CrossType#NONE} is the
+     * continuous order of {@link #newOrder(long, long, Side, long, long, int, long, int, Display)};
+     * {@link CrossType#CLOSING} a limit-on-close order for the symbol's closing cross, checked and rested in its cross
+     * book as the class comment says; null, a cross Bourse does not run, is rejected with 'R' after the symbol's
+     * check.
+     *
+     * @param clientOrderId   gateway's unique id.
+     * @param symbol          packed symbol.
+     * @param side            side.
+     * @param quantity        shares.
+     * @param price           limit price in 1/10000 dollars; for a midpoint peg, its limit.
+     * @param timeInForce     OUCH 4.2 Time in Force; a closing-cross order's must be
+     *                        {@link #TIME_IN_FORCE_MARKET_HOURS} or {@link #TIME_IN_FORCE_SYSTEM_HOURS}.
+     * @param minimumQuantity shares that must execute on entry or nothing does; 0 for no minimum (and for every
+     *                        closing-cross order).
+     * @param firm            packed 4-byte ASCII firm (OUCH 4.2 Firm); 0 for none.
+     * @param display         how the order shows; null for an OUCH Display value Bourse does not support.
+     * @param crossType       the cross; null for an OUCH Cross Type value Bourse does not run.
+     */
+    public void newOrder(
+        final long clientOrderId, final long symbol, final Side side, final long quantity, final long price,
+        final int timeInForce, final long minimumQuantity, final int firm, final Display display,
+        final CrossType crossType)
+    {
+        if (CrossType.NONE == crossType)
+        {
+            newOrder(clientOrderId, symbol, side, quantity, price, timeInForce, minimumQuantity, firm, display);
+            return;
+        }
+        final OrderBook book = booksBySymbol.get(symbol);
+        byte reject = null == book ? ReasonCodes.REJECT_INVALID_STOCK :
+            null == crossType ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS :
+            validateCrossOrder(book, quantity, price, timeInForce, minimumQuantity, display);
+        if (0 == reject)
+        {
+            reject = validateId(clientOrderId, 0);
+        }
+        if (0 != reject)
+        {
+            listener.onOrderRejected(clientOrderId, symbol, reject);
+            return;
+        }
+        final Order order = allocate();
+        order.init(clientOrderId, nextOrderId(), book, side, price, quantity, firm, display, timeInForce);
+        order.cross = true;
+        listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, price, timeInForce, display);
+        book.crossSide(side).add(order);
+        ordersByClientId.put(order);
+    }
+
+    /**
+     * Starts a symbol's closing-cross late period (admin command CrossLock): from now until its cross has run,
+     * closing-cross orders and replaces of them are rejected 'M', full cancels of them are pending and partial cancels
+     * rejected; see the class comment. A command of the sequenced input, like the order commands; publishes no event.
+     *
+     * @param symbol packed symbol.
+     * @return false, changing nothing, when this shard does not trade the symbol or its cross is already locked.
+     */
+    public boolean crossLock(final long symbol)
+    {
+        final OrderBook book = booksBySymbol.get(symbol);
+        if (null == book || book.crossLocked)
+        {
+            return false;
+        }
+        book.crossLocked = true;
+        return true;
+    }
+
+    /**
+     * Runs a symbol's closing cross (admin command RunCross): executions at the cross price, cancels of the
+     * closing-cross orders left, {@link MatchingEngineListener#onCrossCompleted}, unlock, peg sweep; see the class
+     * comment. A command of the sequenced input, like the order commands.
+     *
+     * @param symbol packed symbol.
+     * @return false, changing nothing, when this shard does not trade the symbol, its cross is not locked, or it is
+     * not {@link TradingState#OPEN}.
+     */
+    public boolean runCross(final long symbol)
+    {
+        final OrderBook book = booksBySymbol.get(symbol);
+        if (null == book || !book.crossLocked || TradingState.OPEN != book.tradingState)
+        {
+            return false;
+        }
+        final long referencePrice = 0 != book.lastTradePrice ? book.lastTradePrice : book.midpoint();
+        long price = 0;
+        long shares = 0;
+        long matchNumber = 0;
+        if (crossPrice.find(book, referencePrice))
+        {
+            price = crossPrice.price();
+            shares = crossPrice.shares();
+            executeCross(book, price, shares);
+            book.lastTradePrice = price;
+            matchNumber = nextMatchNumber();
+        }
+        cancelCrossOrders(book.crossBids);
+        cancelCrossOrders(book.crossAsks);
+        book.crossLocked = false;
+        listener.onCrossCompleted(symbol, price, shares, matchNumber, CrossType.CLOSING);
+        settlePegs(book);
+        return true;
+    }
+
+    /** Executes {@code shares} at the cross price, pairing the buys and the sells in cross priority. */
+    private void executeCross(final OrderBook book, final long price, final long shares)
+    {
+        long left = shares;
+        while (left > 0)
+        {
+            final Order buy = firstInCross(book.bids, book.crossBids, Side.BUY);
+            final Order sell = firstInCross(book.asks, book.crossAsks, Side.SELL);
+            final long quantity = Math.min(buy.remaining, sell.remaining);
+            left -= quantity;
+            final Order maker = buy.cross ? sell : buy;
+            final Order taker = maker == buy ? sell : buy;
+            final long makerClientOrderId = maker.clientOrderId;
+            final long makerOrderId = maker.orderId;
+            final long takerClientOrderId = taker.clientOrderId;
+            final long takerOrderId = taker.orderId;
+            final Side takerSide = taker.side;
+            final long makerLeaves = fillInCross(maker, quantity);
+            final long takerLeaves = fillInCross(taker, quantity);
+            listener.onCrossExecuted(nextMatchNumber(), book.symbol(), quantity, price,
+                takerClientOrderId, takerOrderId, takerSide, makerClientOrderId, makerOrderId, makerLeaves,
+                takerLeaves);
+        }
+    }
+
+    /**
+     * @return the first order of one side in cross priority: of the two books' best levels the better priced, and at
+     * one price the level whose head arrived first; null when both are empty.
+     */
+    private static Order firstInCross(final BookSide continuous, final BookSide cross, final Side side)
+    {
+        final PriceLevel level = continuous.best();
+        final PriceLevel crossLevel = cross.best();
+        if (null == crossLevel)
+        {
+            return null == level ? null : level.head;
+        }
+        if (null == level || (level.price == crossLevel.price ? crossLevel.head.orderId < level.head.orderId :
+            isBetterPrice(side, crossLevel.price, level.price)))
+        {
+            return crossLevel.head;
+        }
+        return level.head;
+    }
+
+    private static boolean isBetterPrice(final Side side, final long price, final long otherPrice)
+    {
+        return Side.BUY == side ? price > otherPrice : price < otherPrice;
+    }
+
+    /** Takes a cross execution's shares off an order, which leaves its book when filled; returns its leaves. */
+    private long fillInCross(final Order order, final long quantity)
+    {
+        order.level.reduce(order, quantity);
+        final long leaves = order.remaining;
+        if (0 == leaves)
+        {
+            removeFromBook(order);
+            ordersByClientId.remove(order.clientOrderId);
+            release(order);
+        }
+        return leaves;
+    }
+
+    /** Cancels every order of a cross book side, in priority order: 'U' when its cancel was pending, else 'C'. */
+    private void cancelCrossOrders(final BookSide crossSide)
+    {
+        PriceLevel level;
+        while (null != (level = crossSide.best()))
+        {
+            final Order order = level.head;
+            cancelResting(order, order.cancelPending ? ReasonCodes.CANCEL_USER_REQUESTED : ReasonCodes.CANCEL_CROSS);
+        }
     }
 
     /**
@@ -401,7 +662,7 @@ public final class MatchingEngine
         {
             cancelMarketHoursOrders(book);
         }
-        sweepPegs(book);
+        settlePegs(book);
         return true;
     }
 
@@ -485,12 +746,17 @@ public final class MatchingEngine
     /** Cancels an open order down to a smaller size, 0 removing it. */
     private void cancelDown(final Order order, final long quantity)
     {
+        if (order.cross)
+        {
+            cancelCrossDown(order, quantity);
+            return;
+        }
         final long clientOrderId = order.clientOrderId;
         final OrderBook book = order.book;
         if (0 == quantity)
         {
             cancelResting(order, ReasonCodes.CANCEL_USER_REQUESTED);
-            sweepPegs(book);
+            settlePegs(book);
         }
         else
         {
@@ -502,14 +768,48 @@ public final class MatchingEngine
     }
 
     /**
+     * Cancels a closing-cross order down to a smaller size: during the cross lock only answered (pending when 0,
+     * rejected otherwise), before it as a continuous order's cancel in the cross book, reported not resting.
+     */
+    private void cancelCrossDown(final Order order, final long quantity)
+    {
+        final OrderBook book = order.book;
+        if (book.crossLocked)
+        {
+            if (0 == quantity)
+            {
+                order.cancelPending = true;
+                listener.onCancelPending(order.clientOrderId, order.orderId, book.symbol());
+            }
+            else
+            {
+                listener.onCancelRejected(order.clientOrderId, order.orderId, book.symbol());
+            }
+        }
+        else if (0 == quantity)
+        {
+            cancelResting(order, ReasonCodes.CANCEL_USER_REQUESTED);
+        }
+        else
+        {
+            final long canceled = order.remaining - quantity;
+            order.level.reduce(order, canceled);
+            listener.onOrderCanceled(order.clientOrderId, order.orderId, book.symbol(), canceled, quantity,
+                ReasonCodes.CANCEL_USER_REQUESTED, false);
+        }
+    }
+
+    /**
      * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display, firm,
      * time in force and expiry. A size of 0 cancels it. Same price and a size not above the open size keeps priority
-     * (in any trading state, inside the band or not; a negative size is a bad size); otherwise the order gets a new reference number and the back
-     * of the queue at its new price, executing first if the price crosses (a post-only order is repriced instead, and
-     * never executes). Rejected with 'O' when the order is not open, then, for a replace that loses priority, 'C' or
-     * 'H' when its symbol is not {@link TradingState#OPEN}, 'Z' for a bad size, 'X' for a price outside
-     * (0, {@link #MAX_PRICE}] or the symbol's price band, and for any replace 'O' when the new id is taken; the first
-     * fault in that order is reported.
+     * (in any trading state, inside the band or not; a negative size is a bad size); otherwise the order gets a new
+     * reference number and the back of the queue at its new price, executing first if the price crosses (a post-only
+     * order is repriced instead, and never executes). Rejected with 'O' when the order is not open, then, for a
+     * replace that loses priority, 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'Z' for a bad size,
+     * 'X' for a price outside (0, {@link #MAX_PRICE}] or the symbol's price band, and for any replace 'O' when the
+     * new id is taken; the first fault in that order is reported. A closing-cross order is replaced in its cross book
+     * and never executes, and every replace of one is rejected with 'M' during its symbol's cross lock (see the class
+     * comment).
      *
      * @param clientOrderId    the open order.
      * @param newClientOrderId the replacement's id.
@@ -523,6 +823,11 @@ public final class MatchingEngine
         if (null == order)
         {
             listener.onOrderRejected(newClientOrderId, 0, ReasonCodes.REJECT_OTHER);
+            return;
+        }
+        if (order.cross)
+        {
+            replaceCrossOrder(order, newClientOrderId, quantity, price);
             return;
         }
         final OrderBook book = order.book;
@@ -557,10 +862,69 @@ public final class MatchingEngine
             order.level.reduce(order, order.remaining - quantity);
             listener.onOrderReplaced(clientOrderId, newClientOrderId, order.orderId, order.orderId, book.symbol(),
                 order.side, quantity, price, BookUpdate.PRIORITY_KEPT, order.display);
+            if (order.isPegged())
+            {
+                order.reportedPrice = (int)price;
+                updatePegPrice(order, book.midpoint());
+            }
             return;
         }
         reenter(order, clientOrderId, quantity, newPrice);
-        sweepPegs(book);
+        settlePegs(book);
+    }
+
+    /** Replaces a closing-cross order in its cross book, as the class comment says; it never executes. */
+    private void replaceCrossOrder(
+        final Order order, final long newClientOrderId, final long quantity, final long price)
+    {
+        final OrderBook book = order.book;
+        if (book.crossLocked)
+        {
+            listener.onOrderRejected(newClientOrderId, book.symbol(), ReasonCodes.REJECT_OUTSIDE_PERMITTED_TIMES);
+            return;
+        }
+        final long clientOrderId = order.clientOrderId;
+        if (0 == quantity)
+        {
+            cancelResting(order, ReasonCodes.CANCEL_USER_REQUESTED);
+            return;
+        }
+        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining;
+        byte reject = keepsPriority ? 0 :
+            TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
+            validateSizeAndPrice(book, quantity, price);
+        if (0 == reject)
+        {
+            reject = validateId(newClientOrderId, clientOrderId);
+        }
+        if (0 != reject)
+        {
+            listener.onOrderRejected(newClientOrderId, book.symbol(), reject);
+            return;
+        }
+
+        ordersByClientId.remove(clientOrderId);
+        order.clientOrderId = newClientOrderId;
+        ordersByClientId.put(order);
+        final long orderId = order.orderId;
+        final BookUpdate bookUpdate;
+        if (keepsPriority)
+        {
+            order.level.reduce(order, order.remaining - quantity);
+            bookUpdate = BookUpdate.PRIORITY_KEPT;
+        }
+        else
+        {
+            final BookSide crossSide = book.crossSide(order.side);
+            crossSide.remove(order);
+            order.orderId = nextOrderId();
+            order.price = price;
+            order.remaining = quantity;
+            crossSide.add(order);
+            bookUpdate = BookUpdate.REPLACED;
+        }
+        listener.onCrossOrderReplaced(clientOrderId, newClientOrderId, orderId, order.orderId, book.symbol(),
+            order.side, quantity, price, bookUpdate, order.display);
     }
 
     /**
@@ -569,8 +933,8 @@ public final class MatchingEngine
      * if the new price crosses (a post-only order is repriced instead), and any remainder rests at the back of the new
      * price level. Reported like a replace that loses priority, with {@code clientOrderId} as both the old and the new
      * id. OUCH 4.2 has no such message: this serves the exchange-core replay and differential test. Rejected with 'O'
-     * and symbol 0 when the order is not open, then 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'X'
-     * for a price outside (0, {@link #MAX_PRICE}] or the symbol's price band.
+     * and symbol 0 when the order is not open, then 'R' for a closing-cross order, 'C' or 'H' when its symbol is not
+     * {@link TradingState#OPEN}, 'X' for a price outside (0, {@link #MAX_PRICE}] or the symbol's price band.
      *
      * @param clientOrderId the open order.
      * @param price         new limit price in 1/10000 dollars.
@@ -584,7 +948,8 @@ public final class MatchingEngine
             return;
         }
         final OrderBook book = order.book;
-        byte reject = validateChange(book, order.remaining, price);
+        byte reject = order.cross ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS :
+            validateChange(book, order.remaining, price);
         long newPrice = price;
         if (0 == reject && Display.POST_ONLY == order.display)
         {
@@ -597,7 +962,7 @@ public final class MatchingEngine
             return;
         }
         reenter(order, clientOrderId, order.remaining, newPrice);
-        sweepPegs(book);
+        settlePegs(book);
     }
 
     /**
@@ -680,6 +1045,20 @@ public final class MatchingEngine
     {
         final byte stateReject = book.tradingState.rejectReason();
         return 0 != stateReject ? stateReject : validateSizeAndPrice(book, quantity, price);
+    }
+
+    /** @return the first fault of a new closing-cross order but a duplicate id, or 0. */
+    private byte validateCrossOrder(
+        final OrderBook book, final long quantity, final long price, final int timeInForce,
+        final long minimumQuantity, final Display display)
+    {
+        return TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
+            book.crossLocked ? ReasonCodes.REJECT_OUTSIDE_PERMITTED_TIMES :
+            timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
+            timeInForce < TIME_IN_FORCE_MARKET_HOURS ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS :
+            Display.ANONYMOUS != display && Display.ATTRIBUTABLE != display ? ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
+            0 != minimumQuantity ? ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY :
+            validateSizeAndPrice(book, quantity, price);
     }
 
     private byte validateSizeAndPrice(final OrderBook book, final long quantity, final long price)
@@ -922,6 +1301,7 @@ public final class MatchingEngine
             ordersByClientId.remove(makerClientOrderId);
             release(maker);
         }
+        book.lastTradePrice = price;
         listener.onOrderExecuted(nextMatchNumber(), book.symbol(), quantity, price,
             taker.clientOrderId, taker.orderId, taker.side, makerClientOrderId, makerOrderId, makerLeaves,
             taker.remaining);
@@ -988,6 +1368,19 @@ public final class MatchingEngine
     }
 
     /**
+     * Ends a command, an expiry, a trading-state change or a cross on a book: the peg sweep, then the order priority
+     * updates (see the class comment). One field read when the book has no pegs.
+     */
+    private void settlePegs(final OrderBook book)
+    {
+        if (book.hasPegs())
+        {
+            sweepPegs(book);
+            updatePegPrices(book);
+        }
+    }
+
+    /**
      * Executes resting midpoint pegs that the midpoint has moved into a cross, until none crosses; see the class
      * comment. Does nothing unless the book has pegs and is {@link TradingState#OPEN}.
      */
@@ -1035,6 +1428,51 @@ public final class MatchingEngine
         }
     }
 
+    /**
+     * Reports every resting peg whose working price (or limit) is not the price its owner last heard. Every peg was up
+     * to date at {@link OrderBook#pegMidpoint} after the previous call, so the queues are walked only when the
+     * midpoint has moved since; otherwise only a peg placed since can be out of date, and as at most one order is
+     * placed between two calls, it is the tail of its queue if it still rests.
+     */
+    private void updatePegPrices(final OrderBook book)
+    {
+        final PriceLevel placed = book.placedPegs;
+        book.placedPegs = null;
+        if (!book.hasPegs())
+        {
+            return;
+        }
+        final long mid = book.midpoint();
+        if (mid != book.pegMidpoint)
+        {
+            book.pegMidpoint = mid;
+            for (Order peg = book.bidPegs.head; null != peg; peg = peg.next)
+            {
+                updatePegPrice(peg, mid);
+            }
+            for (Order peg = book.askPegs.head; null != peg; peg = peg.next)
+            {
+                updatePegPrice(peg, mid);
+            }
+        }
+        else if (null != placed && null != placed.tail)
+        {
+            updatePegPrice(placed.tail, mid);
+        }
+    }
+
+    /** Reports a peg's working price, or its limit when it has none, if its owner last heard another price. */
+    private void updatePegPrice(final Order peg, final long mid)
+    {
+        final long price = isEligible(peg.side, peg.price, mid) ? mid : peg.price;
+        if (price != peg.reportedPrice)
+        {
+            peg.reportedPrice = (int)price;
+            listener.onOrderPriorityUpdated(
+                peg.clientOrderId, peg.orderId, peg.book.symbol(), peg.side, price, peg.display);
+        }
+    }
+
     /** Cancels market-hours orders of a closing book, in the documented order. */
     private void cancelMarketHoursOrders(final OrderBook book)
     {
@@ -1042,6 +1480,8 @@ public final class MatchingEngine
         cancelMarketHoursOrders(book.asks);
         cancelMarketHoursOrders(book.bidPegs);
         cancelMarketHoursOrders(book.askPegs);
+        cancelMarketHoursOrders(book.crossBids);
+        cancelMarketHoursOrders(book.crossAsks);
     }
 
     private void cancelMarketHoursOrders(final BookSide bookSide)
@@ -1069,17 +1509,34 @@ public final class MatchingEngine
         }
     }
 
-    /** Removes a resting order whole and reports it canceled with the reason. */
+    /**
+     * Removes a resting order (continuous or closing-cross) whole and reports it canceled with the reason, resting
+     * only when it was on the continuous book.
+     */
     private void cancelResting(final Order order, final byte reason)
     {
         final long clientOrderId = order.clientOrderId;
         final long orderId = order.orderId;
         final long canceled = order.remaining;
         final long symbol = order.book.symbol();
-        removeResting(order);
+        final boolean continuous = !order.cross;
+        removeFromBook(order);
         ordersByClientId.remove(clientOrderId);
         release(order);
-        listener.onOrderCanceled(clientOrderId, orderId, symbol, canceled, 0, reason, true);
+        listener.onOrderCanceled(clientOrderId, orderId, symbol, canceled, 0, reason, continuous);
+    }
+
+    /** Takes a resting order off the continuous book ({@link #removeResting}) or off its cross book. */
+    private void removeFromBook(final Order order)
+    {
+        if (order.cross)
+        {
+            order.book.crossSide(order.side).remove(order);
+        }
+        else
+        {
+            removeResting(order);
+        }
     }
 
     private void rest(final OrderBook book, final Order order)
@@ -1093,8 +1550,11 @@ public final class MatchingEngine
     {
         if (order.isPegged())
         {
-            book.pegs(order.side).append(order);
+            final PriceLevel pegs = book.pegs(order.side);
+            pegs.append(order);
             book.pegCount++;
+            book.placedPegs = pegs;
+            order.reportedPrice = (int)order.price;
         }
         else
         {

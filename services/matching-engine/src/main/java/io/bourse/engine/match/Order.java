@@ -27,8 +27,19 @@ final class Order
     long expiryNs;
     /** Position in the engine's expiry queue, or {@link #NOT_TIMED}. */
     int expiryIndex = NOT_TIMED;
+    /** A closing-cross order: it rests in its book's cross book, not on the continuous book. */
+    boolean cross;
+    /** A closing-cross order whose full cancel came during the cross lock: canceled right after the cross. */
+    boolean cancelPending;
+    /**
+     * For a resting midpoint peg, the price its owner last heard, in 1/10000 dollars: the limit Accepted or Replaced
+     * echoed, then each OrderPriorityUpdated's working price (or limit); see {@link MatchingEngine}. An int, as every
+     * price the engine accepts fits OUCH 4.2's 4-byte Price ({@link MatchingEngine#MAX_PRICE}), so that it takes the
+     * object's alignment padding and pooled orders stay the size they were.
+     */
+    int reportedPrice;
     OrderBook book;
-    /** The price level (or the side's peg queue) the order rests in; null while not resting. */
+    /** The price level (or the side's peg queue, or a cross book level) the order rests in; null while not resting. */
     PriceLevel level;
     Order prev;
     Order next;
@@ -48,6 +59,8 @@ final class Order
         this.displayed = display.isDisplayed();
         this.timeInForce = timeInForce;
         this.expiryNs = 0;
+        this.cross = false;
+        this.cancelPending = false;
         this.level = null;
         this.prev = null;
         this.next = null;

@@ -1,8 +1,9 @@
 package io.bourse.engine.match;
 
 /**
- * The limit order book of one symbol: bids and offers in price-time priority. Read access for tests, snapshots and
- * market data; changes go through {@link MatchingEngine}. Prices in 1/10000 dollars, sizes in shares.
+ * The limit order book of one symbol: bids and offers in price-time priority, and apart from them the cross book of
+ * closing-cross orders waiting for the symbol's cross (see {@link MatchingEngine}). Read access for tests, snapshots
+ * and market data; changes go through {@link MatchingEngine}. Prices in 1/10000 dollars, sizes in shares.
  */
 public final class OrderBook
 {
@@ -33,12 +34,26 @@ public final class OrderBook
     final PriceLevel askPegs = new PriceLevel();
     /** Midpoint peg orders resting on both sides, kept here so the common no-peg case reads one field. */
     int pegCount;
+    /** The midpoint (0: none) at which the pegs' working prices were last brought up to date (priority updates). */
+    long pegMidpoint;
+    /** The peg queue a peg was placed on since the pegs' working prices were last brought up to date, or null. */
+    PriceLevel placedPegs;
+    /** Closing-cross buy orders in price-time priority, never matched continuously. */
+    final BookSide crossBids;
+    /** Closing-cross sell orders in price-time priority, never matched continuously. */
+    final BookSide crossAsks;
+    /** In the cross's late period, from CrossLock to the end of RunCross. */
+    boolean crossLocked;
+    /** Price of the symbol's latest execution in 1/10000 dollars, 0 before the first. */
+    long lastTradePrice;
 
     OrderBook(final long symbol)
     {
         this.symbol = symbol;
         this.bids = new BookSide(Side.BUY);
         this.asks = new BookSide(Side.SELL);
+        this.crossBids = new BookSide(Side.BUY);
+        this.crossAsks = new BookSide(Side.SELL);
     }
 
     /** @return the packed symbol. */
@@ -77,9 +92,29 @@ public final class OrderBook
         return highestPrice;
     }
 
+    /** @return true from the symbol's CrossLock to the end of its RunCross (the late period before the cross). */
+    public boolean crossLocked()
+    {
+        return crossLocked;
+    }
+
+    /**
+     * @return the price of the symbol's latest execution (continuous or cross; a broken trade does not change it) in
+     * 1/10000 dollars, or 0 before the first.
+     */
+    public long lastTradePrice()
+    {
+        return lastTradePrice;
+    }
+
     BookSide side(final Side side)
     {
         return side == Side.BUY ? bids : asks;
+    }
+
+    BookSide crossSide(final Side side)
+    {
+        return side == Side.BUY ? crossBids : crossAsks;
     }
 
     PriceLevel pegs(final Side side)
@@ -175,6 +210,21 @@ public final class OrderBook
             visitLevel(level, side, visitor);
         }
         visitLevel(pegs(side), side, visitor);
+    }
+
+    /**
+     * Visits every closing-cross order of one side in priority order: best price first, then time priority.
+     *
+     * @param side    BUY for bids, SELL for offers.
+     * @param visitor receives each order.
+     */
+    public void forEachCrossOrder(final Side side, final OrderVisitor visitor)
+    {
+        final BookSide bookSide = crossSide(side);
+        for (PriceLevel level = bookSide.best(); null != level; level = bookSide.next(level))
+        {
+            visitLevel(level, side, visitor);
+        }
     }
 
     private static void visitLevel(final PriceLevel level, final Side side, final OrderVisitor visitor)

@@ -19,6 +19,16 @@ public final class ReasonCodes
     public static final byte REJECT_INVALID_DISPLAY_TYPE = 'D';
     /** Rejected: other (duplicate order id, replace of an order that is no longer open, bad time in force). */
     public static final byte REJECT_OTHER = 'O';
+    /**
+     * Rejected: outside of the permitted times: a closing-cross order, or a replace of one, during its symbol's cross
+     * lock (the late period before the cross).
+     */
+    public static final byte REJECT_OUTSIDE_PERMITTED_TIMES = 'M';
+    /**
+     * Rejected: not allowed in this type of cross: an opening or halt/IPO cross order, a closing-cross order whose time
+     * in force is not a day (market or system hours), or a move of a closing-cross order.
+     */
+    public static final byte REJECT_NOT_ALLOWED_IN_CROSS = 'R';
 
     /** Canceled: user requested. */
     public static final byte CANCEL_USER_REQUESTED = 'U';
@@ -31,6 +41,8 @@ public final class ReasonCodes
     public static final byte CANCEL_CLOSED = 'E';
     /** Canceled: self-match prevention, see {@link SelfTradePrevention}. */
     public static final byte CANCEL_SELF_MATCH_PREVENTION = 'Q';
+    /** Canceled: cross canceled, the unexecuted rest of a closing-cross order after its symbol's cross ran. */
+    public static final byte CANCEL_CROSS = 'C';
 
     private ReasonCodes()
     {

@@ -12,6 +12,7 @@ import io.bourse.engine.match.EngineEventLog.Added;
 import io.bourse.engine.match.EngineEventLog.Canceled;
 import io.bourse.engine.match.EngineEventLog.Event;
 import io.bourse.engine.match.EngineEventLog.Executed;
+import io.bourse.engine.match.EngineEventLog.PriorityUpdated;
 import io.bourse.engine.match.EngineEventLog.Rejected;
 import io.bourse.engine.match.EngineEventLog.Replaced;
 
@@ -24,13 +25,14 @@ import java.util.Set;
 /**
  * Names what each command of one sequence did ("NewOrder: traded, rested", "peg executed as maker", "AdvanceClock:
  * canceled T", ...), from the command, its events and the engine's state, so that the property test can require
- * every kind of outcome to happen at least once and its coverage cannot rot. Follows the orders' display and firm
- * through the sequence by reference number.
+ * every kind of outcome to happen at least once and its coverage cannot rot. Follows the orders' display, firm and
+ * limit price through the sequence by reference number.
  */
 final class CommandOutcomes
 {
     private final Map<Long, Display> displays = new HashMap<>();
     private final Map<Long, Integer> firms = new HashMap<>();
+    private final Map<Long, Long> limits = new HashMap<>();
     private final Map<Integer, SelfTradePrevention> firmModes = new HashMap<>();
     private SelfTradePrevention defaultMode = SelfTradePrevention.NONE;
 
@@ -57,6 +59,7 @@ final class CommandOutcomes
                     ownOrderIds.add(accepted.orderId());
                     displays.put(accepted.orderId(), accepted.display());
                     firms.put(accepted.orderId(), ((NewOrder)command).firm());
+                    limits.put(accepted.orderId(), accepted.price());
                     outcomes.add(kind + " " + accepted.display() + ": " + summary(command, events, engine));
                     if (accepted.price() != ((NewOrder)command).price())
                     {
@@ -68,6 +71,7 @@ final class CommandOutcomes
                     ownOrderIds.add(replaced.newOrderId());
                     displays.put(replaced.newOrderId(), replaced.display());
                     firms.put(replaced.newOrderId(), firms.get(replaced.orderId()));
+                    limits.put(replaced.newOrderId(), replaced.price());
                     outcomes.add(kind + " " + replaced.display() + ": " + replaced.bookUpdate());
                     if (replaced.price() != requestedPrice(command))
                     {
@@ -88,6 +92,10 @@ final class CommandOutcomes
                     outcomes.add(kind + ": canceled " + cancel.reason());
                     outcomes.addAll(cancel(kind, command, cancel));
                     expired += ReasonCodes.CANCEL_TIMEOUT == cancel.reason() ? 1 : 0;
+                }
+                case PriorityUpdated update ->
+                {
+                    outcomes.addAll(priorityUpdate(kind, update, ownOrderIds, engine));
                 }
                 default ->
                 {
@@ -140,6 +148,27 @@ final class CommandOutcomes
         return outcomes;
     }
 
+    /**
+     * To the midpoint or to the limit (no midpoint, or one beyond the limit), for a peg the command entered or an
+     * older one, and in which trading state.
+     */
+    private Set<String> priorityUpdate(
+        final String kind, final PriorityUpdated update, final Set<Long> ownOrderIds, final MatchingEngine engine)
+    {
+        final Set<String> outcomes = new HashSet<>();
+        final boolean toLimit = update.price() == limits.get(update.orderId());
+        outcomes.add(kind + ": priority update");
+        outcomes.add("priority update to the " + (toLimit ? "limit" : "midpoint"));
+        outcomes.add("priority update of " + (ownOrderIds.contains(update.orderId()) ? "the command's" : "an older") +
+            " peg");
+        final TradingState state = engine.book(Symbols.pack(update.symbol())).tradingState();
+        if (TradingState.OPEN != state)
+        {
+            outcomes.add(kind + ": priority update while " + state);
+        }
+        return outcomes;
+    }
+
     private Set<String> cancel(final String kind, final EngineCommand command, final Canceled cancel)
     {
         final Set<String> outcomes = new HashSet<>();
@@ -170,9 +199,14 @@ final class CommandOutcomes
         return outcomes;
     }
 
-    /** The first event says how the command was handled, the last how its order ended. */
-    private static String summary(final EngineCommand command, final List<Event> events, final MatchingEngine engine)
+    /**
+     * The first event says how the command was handled, the last how its order ended; order priority updates, which
+     * come after both, are left out.
+     */
+    private static String summary(
+        final EngineCommand command, final List<Event> allEvents, final MatchingEngine engine)
     {
+        final List<Event> events = allEvents.stream().filter((event) -> !(event instanceof PriorityUpdated)).toList();
         if (events.isEmpty())
         {
             return "nothing";

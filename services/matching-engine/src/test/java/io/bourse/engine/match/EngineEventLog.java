@@ -11,7 +11,7 @@ import java.util.List;
  */
 final class EngineEventLog implements MatchingEngineListener
 {
-    sealed interface Event permits Accepted, Rejected, Added, Executed, Canceled, Replaced
+    sealed interface Event permits Accepted, Rejected, Added, Executed, Canceled, Replaced, PriorityUpdated
     {
     }
 
@@ -41,6 +41,11 @@ final class EngineEventLog implements MatchingEngineListener
 
     record Replaced(long clientOrderId, long newClientOrderId, long orderId, long newOrderId, String symbol,
         Side side, long quantity, long price, BookUpdate bookUpdate, Display display) implements Event
+    {
+    }
+
+    record PriorityUpdated(long clientOrderId, long orderId, String symbol, Side side, long price, Display display)
+        implements Event
     {
     }
 
@@ -109,5 +114,13 @@ final class EngineEventLog implements MatchingEngineListener
     {
         events.add(new Replaced(clientOrderId, newClientOrderId, orderId, newOrderId, name(symbol), side, quantity,
             price, bookUpdate, display));
+    }
+
+    @Override
+    public void onOrderPriorityUpdated(
+        final long clientOrderId, final long orderId, final long symbol, final Side side, final long price,
+        final Display display)
+    {
+        events.add(new PriorityUpdated(clientOrderId, orderId, name(symbol), side, price, display));
     }
 }

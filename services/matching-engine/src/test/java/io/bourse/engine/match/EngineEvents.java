@@ -6,7 +6,8 @@ import java.util.List;
 /** Records the matching core's events as values so that tests can compare whole lists. */
 final class EngineEvents implements MatchingEngineListener
 {
-    sealed interface Event permits Accepted, Rejected, Added, Executed, Canceled, Replaced
+    sealed interface Event permits Accepted, Rejected, Added, Executed, Canceled, Replaced, CrossReplaced,
+        CrossExecuted, CancelPending, CancelRejected, CrossCompleted, PriorityUpdated
     {
     }
 
@@ -54,6 +55,37 @@ final class EngineEvents implements MatchingEngineListener
             final long quantity, final long price, final BookUpdate bookUpdate)
         {
             this(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate, Display.ANONYMOUS);
+        }
+    }
+
+    record CrossReplaced(long clientOrderId, long newClientOrderId, long orderId, long newOrderId, long quantity,
+        long price, BookUpdate bookUpdate) implements Event
+    {
+    }
+
+    record CrossExecuted(long matchNumber, long quantity, long price, long takerClientOrderId, Side takerSide,
+        long makerClientOrderId, long makerLeaves, long takerLeaves) implements Event
+    {
+    }
+
+    record CancelPending(long clientOrderId, long orderId) implements Event
+    {
+    }
+
+    record CancelRejected(long clientOrderId, long orderId) implements Event
+    {
+    }
+
+    record CrossCompleted(long price, long shares, long matchNumber, CrossType crossType) implements Event
+    {
+    }
+
+    record PriorityUpdated(long clientOrderId, long orderId, Side side, long price, Display display) implements Event
+    {
+        /** A midpoint peg's update, the only kind there is. */
+        PriorityUpdated(final long clientOrderId, final long orderId, final Side side, final long price)
+        {
+            this(clientOrderId, orderId, side, price, Display.MIDPOINT_PEG);
         }
     }
 
@@ -115,5 +147,52 @@ final class EngineEvents implements MatchingEngineListener
     {
         events.add(
             new Replaced(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate, display));
+    }
+
+    @Override
+    public void onCrossOrderReplaced(
+        final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
+        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
+        final Display display)
+    {
+        events.add(
+            new CrossReplaced(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate));
+    }
+
+    @Override
+    public void onCrossExecuted(
+        final long matchNumber, final long symbol, final long quantity, final long price,
+        final long takerClientOrderId, final long takerOrderId, final Side takerSide,
+        final long makerClientOrderId, final long makerOrderId, final long makerLeaves, final long takerLeaves)
+    {
+        events.add(new CrossExecuted(matchNumber, quantity, price, takerClientOrderId, takerSide, makerClientOrderId,
+            makerLeaves, takerLeaves));
+    }
+
+    @Override
+    public void onCancelPending(final long clientOrderId, final long orderId, final long symbol)
+    {
+        events.add(new CancelPending(clientOrderId, orderId));
+    }
+
+    @Override
+    public void onCancelRejected(final long clientOrderId, final long orderId, final long symbol)
+    {
+        events.add(new CancelRejected(clientOrderId, orderId));
+    }
+
+    @Override
+    public void onCrossCompleted(
+        final long symbol, final long price, final long shares, final long matchNumber, final CrossType crossType)
+    {
+        events.add(new CrossCompleted(price, shares, matchNumber, crossType));
+    }
+
+    @Override
+    public void onOrderPriorityUpdated(
+        final long clientOrderId, final long orderId, final long symbol, final Side side, final long price,
+        final Display display)
+    {
+        events.add(new PriorityUpdated(clientOrderId, orderId, side, price, display));
     }
 }

@@ -10,6 +10,7 @@ import static io.bourse.engine.match.EngineEvents.Accepted;
 import static io.bourse.engine.match.EngineEvents.Added;
 import static io.bourse.engine.match.EngineEvents.Canceled;
 import static io.bourse.engine.match.EngineEvents.Executed;
+import static io.bourse.engine.match.EngineEvents.PriorityUpdated;
 import static io.bourse.engine.match.EngineEvents.Rejected;
 import static io.bourse.engine.match.EngineEvents.Replaced;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -188,7 +189,8 @@ class MatchingEngineDisplayTest
         assertThat(events.drain()).containsExactly(
             new Accepted(4, orderId(4), Side.BUY, 100, 1_005_000, DAY, Display.MIDPOINT_PEG),
             new Executed(matchNumber(1), 40, 995_000, 4, 3, 0, 60),
-            new Added(orderId(4), Side.BUY, 60, 1_005_000, Display.MIDPOINT_PEG));
+            new Added(orderId(4), Side.BUY, 60, 1_005_000, Display.MIDPOINT_PEG),
+            new PriorityUpdated(4, orderId(4), Side.BUY, 1_000_000));
         assertThat(book(Side.BUY)).containsExactly(
             new Resting(1, 990_000, 100, Display.ANONYMOUS),
             new Resting(4, 1_005_000, 60, Display.MIDPOINT_PEG));

@@ -56,6 +56,11 @@ final class ReferenceMatchingEngine implements OrderEntry
         long expiryNs;
         /** Sequence of joining the book, renewed whenever the order loses priority: time priority. */
         long arrival;
+        /**
+         * For a peg: the price its owner last heard, its limit when it joins the book or is replaced (priority kept or
+         * not), then each priority update's.
+         */
+        long reported;
 
         boolean isPeg()
         {
@@ -76,6 +81,7 @@ final class ReferenceMatchingEngine implements OrderEntry
             copy.timeInForce = timeInForce;
             copy.expiryNs = expiryNs;
             copy.arrival = arrival;
+            copy.reported = reported;
             return copy;
         }
     }
@@ -339,6 +345,7 @@ final class ReferenceMatchingEngine implements OrderEntry
         {
             book.add(order);
             order.remaining = quantity;
+            order.reported = price;
             listener.onOrderReplaced(clientOrderId, newClientOrderId, order.orderId, order.orderId, order.symbol,
                 order.side, quantity, price, BookUpdate.PRIORITY_KEPT, order.display);
             sweep();
@@ -384,6 +391,7 @@ final class ReferenceMatchingEngine implements OrderEntry
         if (Display.POST_ONLY == order.display || null == nextMaker(order, mid))
         {
             order.arrival = ++arrivalCount;
+            order.reported = price;
             book.add(order);
             listener.onOrderReplaced(oldClientOrderId, order.clientOrderId, oldOrderId, order.orderId, order.symbol,
                 order.side, quantity, price, BookUpdate.REPLACED, order.display);
@@ -570,7 +578,8 @@ final class ReferenceMatchingEngine implements OrderEntry
 
     /**
      * The peg sweep, on every open symbol: while the first eligible peg of a side crosses the other side at the
-     * midpoint, it trades as a taker; when both sides' do, the later entered (higher reference number) one.
+     * midpoint, it trades as a taker; when both sides' do, the later entered (higher reference number) one. Then, in
+     * any trading state, the order priority updates of every symbol ({@link #updateWorkingPrices(long)}).
      */
     private void sweep()
     {
@@ -588,6 +597,31 @@ final class ReferenceMatchingEngine implements OrderEntry
                     break;
                 }
                 trade(taker, mid, listener);
+            }
+            updateWorkingPrices(symbol);
+        }
+    }
+
+    /**
+     * Order priority updates, re-derived from scratch: every resting peg of the symbol, bids then offers, each side in
+     * time order, whose working price (the midpoint while it is eligible) or else its limit is not the price its owner
+     * last heard. The engine remembers the midpoint and walks its pegs only when it moved; this model has no memory
+     * but each peg's last reported price, and looks at every peg every time.
+     */
+    private void updateWorkingPrices(final long symbol)
+    {
+        final long mid = midpoint(symbol);
+        for (final Side side : List.of(Side.BUY, Side.SELL))
+        {
+            for (final RestingOrder peg : pegs(symbol, side))
+            {
+                final long price = isEligible(peg, mid) ? mid : peg.price;
+                if (price != peg.reported)
+                {
+                    peg.reported = price;
+                    listener.onOrderPriorityUpdated(
+                        peg.clientOrderId, peg.orderId, symbol, side, price, Display.MIDPOINT_PEG);
+                }
             }
         }
     }
@@ -834,6 +868,7 @@ final class ReferenceMatchingEngine implements OrderEntry
     private void rest(final RestingOrder order)
     {
         order.arrival = ++arrivalCount;
+        order.reported = order.price;
         book.add(order);
         listener.onOrderAdded(order.orderId, order.symbol, order.side, order.remaining, order.price, order.display);
     }

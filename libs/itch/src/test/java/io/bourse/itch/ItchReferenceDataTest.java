@@ -1,4 +1,4 @@
-package io.bourse.fanout;
+package io.bourse.itch;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.common.config.SymbolDirectory;
@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 
-import static io.bourse.fanout.ItchTranslatorTest.hex;
+import static io.bourse.itch.ItchTranslatorTest.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ItchReferenceDataTest

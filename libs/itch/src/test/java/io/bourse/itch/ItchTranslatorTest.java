@@ -1,8 +1,11 @@
-package io.bourse.fanout;
+package io.bourse.itch;
 
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.sbe.md.BooleanType;
+import io.bourse.sbe.md.CrossTradeEncoder;
+import io.bourse.sbe.md.CrossType;
 import io.bourse.sbe.md.MessageHeaderEncoder;
+import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.Side;
 import io.bourse.sbe.md.TradeEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -57,6 +60,91 @@ class ItchTranslatorTest
         // Type, Stock Locate, Tracking Number, Timestamp, Order Reference Number, Executed Shares, Match Number
         assertThat(written()).isEqualTo(hex(
             "45 0002 0000 " + TIMESTAMP + " 0000000000000011 000000FA 0000000000000031"));
+    }
+
+    @Test
+    void shouldTranslateNonPrintableOrderExecutedWithPriceOfACrossExecution()
+    {
+        final int length = translate(sbe.orderExecutedWithPrice(T, "MSFT", 17, 250, 49, BooleanType.FALSE, 1_500_300));
+
+        assertThat(length).isEqualTo(ItchTranslator.ORDER_EXECUTED_WITH_PRICE_LENGTH).isEqualTo(36);
+        assertThat(written()).isEqualTo(orderExecutedWithPrice(2, T, 17, 250, 49, 'N', 1_500_300));
+        assertThat(translator.timestampNs()).isEqualTo(T);
+    }
+
+    @Test
+    void shouldTranslatePrintableOrderExecutedWithPrice()
+    {
+        final int length = translate(sbe.orderExecutedWithPrice(T, "AAPL", 33, 100, 50, BooleanType.TRUE, 4_000_000));
+
+        assertThat(length).isEqualTo(36);
+        // Type, Stock Locate, Tracking Number, Timestamp, Order Reference Number, Executed Shares, Match Number,
+        // Printable, Execution Price
+        assertThat(written()).isEqualTo(hex(
+            "43 0001 0000 " + TIMESTAMP + " 0000000000000021 00000064 0000000000000032 59 003D0900"));
+    }
+
+    @Test
+    void shouldRefuseOrderExecutedWithPriceWhosePrintableIsOutsideTheSchemaOrOfUnknownSymbol()
+    {
+        final int length = sbe.orderExecutedWithPrice(T, "MSFT", 17, 250, 49, BooleanType.FALSE, 1_500_300);
+        sbe.buffer.putByte(
+            MessageHeaderEncoder.ENCODED_LENGTH + OrderExecutedWithPriceEncoder.printableEncodingOffset(), (byte)'N');
+
+        assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(translate(sbe.orderExecutedWithPrice(T, "IBM", 17, 250, 49, BooleanType.FALSE, 1_500_300)))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldTranslateCrossTradeWithEightByteShares()
+    {
+        // 5,000,000,000 shares = 0x1_2A05_F200 needs the fifth byte that ITCH 4.1's 4-byte Shares did not have.
+        final int length = translate(sbe.crossTrade(T, "MSFT", 5_000_000_000L, 1_500_300, 65, CrossType.CLOSING));
+
+        assertThat(length).isEqualTo(ItchTranslator.CROSS_TRADE_LENGTH).isEqualTo(40);
+        assertThat(written()).isEqualTo(crossTrade(2, T, 5_000_000_000L, MSFT, 1_500_300, 65, 'C'));
+        assertThat(translator.timestampNs()).isEqualTo(T);
+    }
+
+    @Test
+    void shouldTranslateCrossTradeOfACrossThatExecutedNothing()
+    {
+        final int length = translate(sbe.crossTrade(T, "AAPL", 0, 0, 0, CrossType.CLOSING));
+
+        assertThat(length).isEqualTo(40);
+        // Type, Stock Locate, Tracking Number, Timestamp, Shares, Stock, Cross Price, Match Number, Cross Type
+        assertThat(written()).isEqualTo(hex(
+            "51 0001 0000 " + TIMESTAMP + " 0000000000000000 4141504C20202020 00000000 0000000000000000 43"));
+    }
+
+    @Test
+    void shouldRefuseCrossTradeWhoseCrossTypeIsOutsideTheSchemaOrOfUnknownSymbol()
+    {
+        final int length = sbe.crossTrade(T, "MSFT", 300, 1_500_300, 65, CrossType.CLOSING);
+        sbe.buffer.putByte(
+            MessageHeaderEncoder.ENCODED_LENGTH + CrossTradeEncoder.crossTypeEncodingOffset(), (byte)'N');
+
+        assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(translate(sbe.crossTrade(T, "IBM", 300, 1_500_300, 65, CrossType.CLOSING)))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldRecordCrossTradeAtTheItch50OffsetsWhenParsed() throws Exception
+    {
+        final ItchEvents events = new ItchEvents();
+        translate(sbe.crossTrade(T, "MSFT", 5_000_000_000L, 1_500_300, 65, CrossType.CLOSING));
+        events.parser().message(itch.flip());
+        itch.clear();
+        translate(sbe.orderExecutedWithPrice(T, "MSFT", 17, 250, 49, BooleanType.FALSE, 1_500_300));
+        events.parser().message(itch.flip());
+
+        assertThat(events.messages).containsExactly(
+            new ItchEvents.CrossTrade(2, 0, T, 5_000_000_000L, "MSFT", 1_500_300, 65, 'C'),
+            new ItchEvents.OrderExecutedWithPrice(2, 0, T, 17, 250, 49, 'N', 1_500_300));
     }
 
     @Test
@@ -217,6 +305,47 @@ class ItchTranslatorTest
             .put(24, hex(stockHex))                             // Stock
             .putInt(32, price)                                  // Price
             .putLong(36, matchNumber)                           // Match Number
+            .array();
+    }
+
+    /**
+     * ITCH 5.0 §4.4.2 Order Executed With Price Message, built field by field at the offsets of the spec's table,
+     * big-endian.
+     */
+    private static byte[] orderExecutedWithPrice(
+        final int stockLocate, final long timestampNs, final long orderReferenceNumber, final int executedShares,
+        final long matchNumber, final char printable, final int executionPrice)
+    {
+        return ByteBuffer.allocate(36)
+            .put(0, (byte)'C')                                  // Message Type
+            .putShort(1, (short)stockLocate)                    // Stock Locate
+            .putShort(3, (short)0)                              // Tracking Number
+            .putShort(5, (short)(timestampNs >>> 32))           // Timestamp, 6 bytes
+            .putInt(7, (int)timestampNs)
+            .putLong(11, orderReferenceNumber)                  // Order Reference Number
+            .putInt(19, executedShares)                         // Executed Shares
+            .putLong(23, matchNumber)                           // Match Number
+            .put(31, (byte)printable)                           // Printable
+            .putInt(32, executionPrice)                         // Execution Price
+            .array();
+    }
+
+    /** ITCH 5.0 §4.5.2 Cross Trade Message, built field by field at the offsets of the spec's table, big-endian. */
+    private static byte[] crossTrade(
+        final int stockLocate, final long timestampNs, final long shares, final String stockHex, final int crossPrice,
+        final long matchNumber, final char crossType)
+    {
+        return ByteBuffer.allocate(40)
+            .put(0, (byte)'Q')                                  // Message Type
+            .putShort(1, (short)stockLocate)                    // Stock Locate
+            .putShort(3, (short)0)                              // Tracking Number
+            .putShort(5, (short)(timestampNs >>> 32))           // Timestamp, 6 bytes
+            .putInt(7, (int)timestampNs)
+            .putLong(11, shares)                                // Shares, 8 bytes
+            .put(19, hex(stockHex))                             // Stock
+            .putInt(27, crossPrice)                             // Cross Price
+            .putLong(31, matchNumber)                           // Match Number
+            .put(39, (byte)crossType)                           // Cross Type
             .array();
     }
 

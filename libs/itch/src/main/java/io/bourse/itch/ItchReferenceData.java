@@ -1,4 +1,4 @@
-package io.bourse.fanout;
+package io.bourse.itch;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.common.config.SymbolDirectory;
@@ -7,9 +7,10 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * The ITCH 5.0 messages a subscriber gets when its session starts: System Event (§4.1) and one Stock Directory
- * (§4.2.1) per symbol, with the values of a NASDAQ Global Select common stock traded in round lots of 100, its
- * Authenticity marked Test since this is a simulated market. Encodes into one reused buffer; one instance per thread.
+ * The ITCH 5.0 messages that open a feed (a fanout subscriber's SoupBinTCP session, the md-publisher's MoldUDP64
+ * session): System Event (§4.1) and one Stock Directory (§4.2.1) per symbol, with the values of a NASDAQ Global Select
+ * common stock traded in round lots of 100, its Authenticity marked Test since this is a simulated market. Encodes
+ * into one reused buffer; one instance per thread.
  */
 public final class ItchReferenceData
 {

@@ -1,4 +1,4 @@
-package io.bourse.fanout;
+package io.bourse.itch;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.common.config.SymbolDirectory;
@@ -7,10 +7,13 @@ import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
 import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeDecoder;
+import io.bourse.sbe.md.CrossTradeDecoder;
+import io.bourse.sbe.md.CrossType;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.OrderCancelDecoder;
 import io.bourse.sbe.md.OrderDeleteDecoder;
 import io.bourse.sbe.md.OrderExecutedDecoder;
+import io.bourse.sbe.md.OrderExecutedWithPriceDecoder;
 import io.bourse.sbe.md.OrderReplaceDecoder;
 import io.bourse.sbe.md.PriceLevelUpdateDecoder;
 import io.bourse.sbe.md.Side;
@@ -22,9 +25,9 @@ import java.nio.ByteBuffer;
 
 /**
  * Translates Bourse SBE market data (schemas/market-data-schema.xml) into NASDAQ TotalView-ITCH 5.0 messages: Add
- * Order (§4.3.1), Order Executed (§4.4.1), Order Cancel (§4.4.3), Order Delete (§4.4.4), Order Replace (§4.4.5),
- * Trade (§4.5.1, non-cross) and Broken Trade (§4.5.3: an execution broken by the operator, named by its Match
- * Number).
+ * Order (§4.3.1), Order Executed (§4.4.1), Order Executed With Price (§4.4.2), Order Cancel (§4.4.3), Order Delete
+ * (§4.4.4), Order Replace (§4.4.5), Trade (§4.5.1, non-cross), Cross Trade (§4.5.2) and Broken Trade (§4.5.3: an
+ * execution broken by the operator, named by its Match Number).
  *
  * <p>ITCH carries an execution against a displayed resting order on that order, as Order Executed 'E': the Trade
  * that follows it in the market data (makerDisplayed TRUE) has no ITCH form. An execution against a resting order
@@ -32,6 +35,13 @@ import java.nio.ByteBuffer;
  * FALSE) and becomes Trade 'P', the message NASDAQ uses for executions of non-displayable orders: Order Reference
  * Number 0, and Buy/Sell Indicator always 'B' whatever side rested, as NASDAQ has sent it since 2014; Shares, Price
  * and Match Number of the execution. Price levels and best bid and offer have no ITCH form.
+ *
+ * <p>A cross executes a displayed order at the cross price: Order Executed With Price 'C' on that order, Printable
+ * 'N' (non-printable, so that volume is not counted twice) and Execution Price the cross price; the cross's price and
+ * volume follow as one Cross Trade 'Q' (Shares, Cross Price, its own Match Number, Cross Type), also for a cross that
+ * executed nothing (Shares 0, Cross Price 0, Match Number 0). Cross Trade is written here field by field, not with
+ * juncture-nasdaq 1.0.0's {@code ITCH50.CrossTrade}, whose Shares is 4 bytes (the ITCH 4.1 layout) where ITCH 5.0 has
+ * 8, making 36 bytes instead of 40.
  *
  * <p>Stock Locate is the symbol's locate code from the {@link SymbolDirectory}, Tracking Number is 0, the 6-byte
  * Timestamp is the nanoseconds since midnight of the market data, Stock is the 8 space-padded symbol bytes, and
@@ -50,6 +60,8 @@ public final class ItchTranslator
     public static final int ADD_ORDER_LENGTH = 36;
     /** Length of ITCH 5.0 Order Executed 'E'. */
     public static final int ORDER_EXECUTED_LENGTH = 31;
+    /** Length of ITCH 5.0 Order Executed With Price 'C'. */
+    public static final int ORDER_EXECUTED_WITH_PRICE_LENGTH = 36;
     /** Length of ITCH 5.0 Order Cancel 'X'. */
     public static final int ORDER_CANCEL_LENGTH = 23;
     /** Length of ITCH 5.0 Order Delete 'D'. */
@@ -58,6 +70,8 @@ public final class ItchTranslator
     public static final int ORDER_REPLACE_LENGTH = 35;
     /** Length of ITCH 5.0 Trade (non-cross) 'P'. */
     public static final int TRADE_LENGTH = 44;
+    /** Length of ITCH 5.0 Cross Trade 'Q': Shares is 8 bytes in ITCH 5.0. */
+    public static final int CROSS_TRADE_LENGTH = 40;
     /** Length of ITCH 5.0 Broken Trade 'B'. */
     public static final int BROKEN_TRADE_LENGTH = 19;
     /** Longest message this class writes. */
@@ -70,13 +84,16 @@ public final class ItchTranslator
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final AddOrderDecoder addOrderDecoder = new AddOrderDecoder();
     private final OrderExecutedDecoder orderExecutedDecoder = new OrderExecutedDecoder();
+    private final OrderExecutedWithPriceDecoder orderExecutedWithPriceDecoder = new OrderExecutedWithPriceDecoder();
     private final OrderCancelDecoder orderCancelDecoder = new OrderCancelDecoder();
     private final OrderDeleteDecoder orderDeleteDecoder = new OrderDeleteDecoder();
     private final OrderReplaceDecoder orderReplaceDecoder = new OrderReplaceDecoder();
     private final TradeDecoder tradeDecoder = new TradeDecoder();
     private final BrokenTradeDecoder brokenTradeDecoder = new BrokenTradeDecoder();
+    private final CrossTradeDecoder crossTradeDecoder = new CrossTradeDecoder();
     private final ITCH50.AddOrder addOrder = new ITCH50.AddOrder();
     private final ITCH50.OrderExecuted orderExecuted = new ITCH50.OrderExecuted();
+    private final ITCH50.OrderExecutedWithPrice orderExecutedWithPrice = new ITCH50.OrderExecutedWithPrice();
     private final ITCH50.OrderCancel orderCancel = new ITCH50.OrderCancel();
     private final ITCH50.OrderDelete orderDelete = new ITCH50.OrderDelete();
     private final ITCH50.OrderReplace orderReplace = new ITCH50.OrderReplace();
@@ -149,11 +166,14 @@ public final class ItchTranslator
         {
             case AddOrderDecoder.TEMPLATE_ID -> addOrder(buffer, bodyOffset, blockLength, version, dst);
             case OrderExecutedDecoder.TEMPLATE_ID -> orderExecuted(buffer, bodyOffset, blockLength, version, dst);
+            case OrderExecutedWithPriceDecoder.TEMPLATE_ID ->
+                orderExecutedWithPrice(buffer, bodyOffset, blockLength, version, dst);
             case OrderCancelDecoder.TEMPLATE_ID -> orderCancel(buffer, bodyOffset, blockLength, version, dst);
             case OrderDeleteDecoder.TEMPLATE_ID -> orderDelete(buffer, bodyOffset, blockLength, version, dst);
             case OrderReplaceDecoder.TEMPLATE_ID -> orderReplace(buffer, bodyOffset, blockLength, version, dst);
             case TradeDecoder.TEMPLATE_ID -> trade(buffer, bodyOffset, blockLength, version, dst);
             case BrokenTradeDecoder.TEMPLATE_ID -> brokenTrade(buffer, bodyOffset, blockLength, version, dst);
+            case CrossTradeDecoder.TEMPLATE_ID -> crossTrade(buffer, bodyOffset, blockLength, version, dst);
             case PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
             default -> NOT_TRANSLATED;
         };
@@ -210,6 +230,33 @@ public final class ItchTranslator
         orderExecuted.matchNumber = decoder.matchNumber();
         orderExecuted.put(dst);
         return ORDER_EXECUTED_LENGTH;
+    }
+
+    private int orderExecutedWithPrice(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final OrderExecutedWithPriceDecoder decoder =
+            orderExecutedWithPriceDecoder.wrap(buffer, offset, blockLength, version);
+        final int locate = (int)locateBySymbol.get(
+            Symbols.pack(buffer, offset + OrderExecutedWithPriceDecoder.symbolEncodingOffset()));
+        final short printable = decoder.printableRaw();
+        if (MISSING_LOCATE == locate ||
+            (BooleanType.TRUE.value() != printable && BooleanType.FALSE.value() != printable))
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        orderExecutedWithPrice.stockLocate = locate;
+        orderExecutedWithPrice.trackingNumber = 0;
+        orderExecutedWithPrice.timestampHigh = timestampHigh(timestampNs);
+        orderExecutedWithPrice.timestampLow = timestampLow(timestampNs);
+        orderExecutedWithPrice.orderReferenceNumber = decoder.orderId();
+        orderExecutedWithPrice.executedShares = decoder.executedQuantity();
+        orderExecutedWithPrice.matchNumber = decoder.matchNumber();
+        orderExecutedWithPrice.printable = BooleanType.TRUE.value() == printable ? ITCH50.YES : ITCH50.NO;
+        orderExecutedWithPrice.executionPrice = decoder.price();
+        orderExecutedWithPrice.put(dst);
+        return ORDER_EXECUTED_WITH_PRICE_LENGTH;
     }
 
     private int orderCancel(
@@ -294,6 +341,41 @@ public final class ItchTranslator
         brokenTrade.matchNumber = decoder.matchNumber();
         brokenTrade.put(dst);
         return BROKEN_TRADE_LENGTH;
+    }
+
+    /**
+     * ITCH 5.0 §4.5.2 Cross Trade, big-endian: Message Type 'Q', Stock Locate (2), Tracking Number (2), Timestamp
+     * (6), Shares (8), Stock (8), Cross Price (4), Match Number (8), Cross Type (1).
+     */
+    private int crossTrade(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final CrossTradeDecoder decoder = crossTradeDecoder.wrap(buffer, offset, blockLength, version);
+        final long symbol = Symbols.pack(buffer, offset + CrossTradeDecoder.symbolEncodingOffset());
+        final int locate = (int)locateBySymbol.get(symbol);
+        final byte crossType = decoder.crossTypeRaw();
+        if (MISSING_LOCATE == locate || !isCrossType(crossType))
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        dst.put(ITCH50.MESSAGE_TYPE_CROSS_TRADE)
+            .putShort((short)locate)
+            .putShort((short)0)
+            .putShort((short)timestampHigh(timestampNs))
+            .putInt((int)timestampLow(timestampNs))
+            .putLong(decoder.shares())
+            .putLong(symbol)
+            .putInt((int)decoder.crossPrice())
+            .putLong(decoder.matchNumber())
+            .put(crossType);
+        return CROSS_TRADE_LENGTH;
+    }
+
+    private static boolean isCrossType(final byte crossType)
+    {
+        return CrossType.OPENING.value() == crossType || CrossType.CLOSING.value() == crossType ||
+            CrossType.HALT_OR_IPO.value() == crossType || CrossType.INTRADAY.value() == crossType;
     }
 
     private int trade(

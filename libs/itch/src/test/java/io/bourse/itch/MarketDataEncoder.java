@@ -1,13 +1,16 @@
-package io.bourse.fanout;
+package io.bourse.itch;
 
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeEncoder;
+import io.bourse.sbe.md.CrossTradeEncoder;
+import io.bourse.sbe.md.CrossType;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
 import io.bourse.sbe.md.OrderExecutedEncoder;
+import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.OrderReplaceEncoder;
 import io.bourse.sbe.md.PriceLevelUpdateEncoder;
 import io.bourse.sbe.md.Side;
@@ -16,15 +19,21 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 
-/** Encodes SBE market data, as md-publisher does, into one buffer; each method returns the encoded length. */
-final class MarketDataEncoder
+/**
+ * Encodes SBE market data (schemas/market-data-schema.xml), as md-publisher does, into one buffer, for the tests of
+ * every ITCH feed; each method returns the encoded length. Prices in 1/10000 $, quantities in shares, timestamps in ns
+ * since midnight.
+ */
+public final class MarketDataEncoder
 {
     private static final int SYMBOL_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
 
-    final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+    /** Holds the last message encoded, header first at offset 0. */
+    public final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
 
-    int addOrder(
+    /** @return length of the encoded AddOrder. */
+    public int addOrder(
         final long sequenceNumber, final long timestampNs, final String symbol, final long orderId, final Side side,
         final long quantity, final long price)
     {
@@ -39,7 +48,8 @@ final class MarketDataEncoder
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
-    int orderExecuted(
+    /** @return length of the encoded OrderExecuted. */
+    public int orderExecuted(
         final long timestampNs, final String symbol, final long orderId, final long executedQuantity,
         final long matchNumber, final long price)
     {
@@ -54,7 +64,27 @@ final class MarketDataEncoder
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
-    int orderCancel(final long timestampNs, final String symbol, final long orderId, final long canceledQuantity)
+    /** @return length of the encoded OrderExecutedWithPrice. */
+    public int orderExecutedWithPrice(
+        final long timestampNs, final String symbol, final long orderId, final long executedQuantity,
+        final long matchNumber, final BooleanType printable, final long price)
+    {
+        final OrderExecutedWithPriceEncoder encoder = new OrderExecutedWithPriceEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(8)
+            .timestampNs(timestampNs)
+            .orderId(orderId)
+            .executedQuantity(executedQuantity)
+            .matchNumber(matchNumber)
+            .printable(printable)
+            .price(price);
+        Symbols.unpack(
+            Symbols.pack(symbol), buffer, SYMBOL_OFFSET + OrderExecutedWithPriceEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    /** @return length of the encoded OrderCancel. */
+    public int orderCancel(final long timestampNs, final String symbol, final long orderId, final long canceledQuantity)
     {
         final OrderCancelEncoder encoder = new OrderCancelEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(3)
@@ -65,7 +95,8 @@ final class MarketDataEncoder
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
-    int orderDelete(final long timestampNs, final String symbol, final long orderId)
+    /** @return length of the encoded OrderDelete. */
+    public int orderDelete(final long timestampNs, final String symbol, final long orderId)
     {
         final OrderDeleteEncoder encoder = new OrderDeleteEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(4)
@@ -75,7 +106,8 @@ final class MarketDataEncoder
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
-    int orderReplace(
+    /** @return length of the encoded OrderReplace. */
+    public int orderReplace(
         final long timestampNs, final String symbol, final long originalOrderId, final long newOrderId,
         final long quantity, final long price)
     {
@@ -90,7 +122,8 @@ final class MarketDataEncoder
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
-    int trade(
+    /** @return length of the encoded Trade. */
+    public int trade(
         final long timestampNs, final String symbol, final long matchNumber, final Side aggressorSide,
         final long quantity, final long price, final BooleanType makerDisplayed)
     {
@@ -106,7 +139,8 @@ final class MarketDataEncoder
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
-    int brokenTrade(final long timestampNs, final String symbol, final long matchNumber)
+    /** @return length of the encoded BrokenTrade. */
+    public int brokenTrade(final long timestampNs, final String symbol, final long matchNumber)
     {
         final BrokenTradeEncoder encoder = new BrokenTradeEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(7)
@@ -116,7 +150,24 @@ final class MarketDataEncoder
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
-    int priceLevelUpdate(
+    /** @return length of the encoded CrossTrade. */
+    public int crossTrade(
+        final long timestampNs, final String symbol, final long shares, final long crossPrice, final long matchNumber,
+        final CrossType crossType)
+    {
+        final CrossTradeEncoder encoder = new CrossTradeEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(9)
+            .timestampNs(timestampNs)
+            .shares(shares)
+            .crossPrice(crossPrice)
+            .matchNumber(matchNumber)
+            .crossType(crossType);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + CrossTradeEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    /** @return length of the encoded PriceLevelUpdate (bid side, one order). */
+    public int priceLevelUpdate(
         final long sequenceNumber, final long timestampNs, final String symbol, final long price, final long quantity)
     {
         final PriceLevelUpdateEncoder encoder = new PriceLevelUpdateEncoder().wrapAndApplyHeader(buffer, 0, header)

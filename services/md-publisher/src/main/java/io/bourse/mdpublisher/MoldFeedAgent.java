@@ -1,0 +1,287 @@
+package io.bourse.mdpublisher;
+
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import com.paritytrading.nassau.moldudp64.MoldUDP64DownstreamPacket;
+import com.paritytrading.nassau.moldudp64.MoldUDP64Exception;
+import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
+import com.paritytrading.nassau.moldudp64.MoldUDP64RequestServer;
+import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchReferenceData;
+import io.bourse.itch.ItchTranslator;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+
+/**
+ * NASDAQ TotalView-ITCH 5.0 over MoldUDP64 (MoldUDP64 Protocol Specification 1.00): reads the md-publisher's own SBE
+ * market-data stream, translates each message once with {@link ItchTranslator}, numbers the ITCH messages of the
+ * session from 1 in a {@link MoldMessageStore} and packs them into Downstream Packets that nassau's
+ * {@link MoldUDP64Server} sends to the multicast group; nassau's {@link MoldUDP64RequestServer} answers Request
+ * Packets from the store.
+ *
+ * <ul>
+ *   <li>The session opens ({@link #onStart}) with System Event 'O' Start of Messages and one Stock Directory per
+ *   symbol in locate order ({@link ItchReferenceData}), and ends ({@link #onClose}) with System Event 'C' End of
+ *   Messages followed by one End of Session packet (Message Count 0xFFFF), all stamped with the wall clock's
+ *   nanoseconds since midnight.</li>
+ *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
+ *   message does not fit and at the end of every duty cycle that added a message, so a message waits at most one
+ *   duty cycle.</li>
+ *   <li>After {@code heartbeatIntervalNs} without a packet, a Heartbeat (Message Count 0, Sequence Number of the next
+ *   message) goes out, so that an idle receiver still sees a gap at its end.</li>
+ *   <li>Request Packets are served on this agent's thread, at most {@value #REQUESTS_PER_DUTY_CYCLE} per duty cycle,
+ *   so that the store needs no synchronisation and a burst of requests delays live packets by a bounded time. A
+ *   response starts at the requested Sequence Number and holds as many of the requested messages as fit in
+ *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
+ *   not yet sent gets no response ({@link MoldMessageStore}). nassau's request server answers whatever Session the
+ *   request names: there is one session per md-publisher run.</li>
+ *   <li>Market data without an ITCH form (price levels, best bid and offer, trades of displayed orders) takes no
+ *   sequence number; untranslatable market data is counted as an error and left out. A failed send is counted as an
+ *   error and its packet treated as lost on the network: its messages keep their sequence numbers and stay in the
+ *   store, where receivers find them by re-request.</li>
+ * </ul>
+ * Non-blocking sockets; nassau retries a send that the socket's full buffer refused, which the kernel drains at wire
+ * speed. From market data to packet, nothing is allocated.
+ */
+final class MoldFeedAgent implements Agent, FragmentHandler
+{
+    /** Most Request Packets served per duty cycle. */
+    static final int REQUESTS_PER_DUTY_CYCLE = 16;
+    /** Longest ITCH message of the feed: the longest the translator writes, longer than any reference data. */
+    static final int MAX_MESSAGE_LENGTH =
+        Math.max(ItchTranslator.MAX_LENGTH, ItchReferenceData.STOCK_DIRECTORY_LENGTH);
+
+    private final Subscription subscription;
+    private final int fragmentLimit;
+    private final ItchTranslator translator;
+    private final ItchReferenceData referenceData;
+    private final MoldUDP64Server server;
+    private final MoldUDP64RequestServer requestServer;
+    private final MoldMessageStore store;
+    private final int maxPayloadLength;
+    private final long heartbeatIntervalNs;
+    private final NanoClock nanoClock;
+    private final MidnightNanoClock midnightClock;
+    private final MoldMetrics metrics;
+    private final MoldUDP64DownstreamPacket packet = new MoldUDP64DownstreamPacket();
+    private final ByteBuffer message = ByteBuffer.allocateDirect(MAX_MESSAGE_LENGTH);
+    private final MoldUDP64MessageStore countingStore = this::answer;
+    private long nowNs;
+    private long heartbeatDeadlineNs;
+    private int requestsServed;
+    private boolean socketErrorLogged;
+
+    /**
+     * @param subscription        the md-publisher's SBE market-data stream.
+     * @param fragmentLimit       most market-data messages read per duty cycle.
+     * @param translator          SBE market data to ITCH.
+     * @param referenceData       the session's opening messages.
+     * @param server              sends Downstream Packets to the multicast group, from Sequence Number 1.
+     * @param requestServer       receives Request Packets on its unicast port.
+     * @param store               the session's messages, empty.
+     * @param maxPayloadLength    most bytes of Message Blocks in one packet, at least 2 + {@link #MAX_MESSAGE_LENGTH}.
+     * @param heartbeatIntervalNs time without a packet after which a Heartbeat is sent, in nanoseconds.
+     * @param nanoClock           monotonic time of the heartbeat deadlines.
+     * @param midnightClock       wall-clock nanoseconds since midnight of the opening and closing messages.
+     * @param metrics             counters.
+     */
+    MoldFeedAgent(
+        final Subscription subscription, final int fragmentLimit, final ItchTranslator translator,
+        final ItchReferenceData referenceData, final MoldUDP64Server server,
+        final MoldUDP64RequestServer requestServer, final MoldMessageStore store, final int maxPayloadLength,
+        final long heartbeatIntervalNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
+        final MoldMetrics metrics)
+    {
+        this.subscription = subscription;
+        this.fragmentLimit = fragmentLimit;
+        this.translator = translator;
+        this.referenceData = referenceData;
+        this.server = server;
+        this.requestServer = requestServer;
+        this.store = store;
+        this.maxPayloadLength = maxPayloadLength;
+        this.heartbeatIntervalNs = heartbeatIntervalNs;
+        this.nanoClock = nanoClock;
+        this.midnightClock = midnightClock;
+        this.metrics = metrics;
+    }
+
+    /** Opens the session: System Event 'O' Start of Messages, then one Stock Directory per symbol. */
+    @Override
+    public void onStart()
+    {
+        nowNs = nanoClock.nanoTime();
+        final long timestampNs = midnightClock.nanosSinceMidnight();
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MESSAGES, timestampNs));
+        for (int i = 0; i < referenceData.symbolCount(); i++)
+        {
+            append(referenceData.stockDirectory(i, timestampNs));
+        }
+        sendPacket();
+    }
+
+    /**
+     * Reads market data into packets and sends them, serves requests, and sends a Heartbeat when one is due.
+     *
+     * @return market-data messages read, packets sent and requests served.
+     */
+    @Override
+    public int doWork()
+    {
+        nowNs = nanoClock.nanoTime();
+        int workCount = subscription.poll(this, fragmentLimit);
+        if (packet.messageCount() > 0)
+        {
+            sendPacket();
+            workCount++;
+        }
+        workCount += serveRequests();
+        if (nowNs - heartbeatDeadlineNs >= 0)
+        {
+            sendHeartbeat();
+            workCount++;
+        }
+        return workCount;
+    }
+
+    /** Ends the session: System Event 'C' End of Messages, then an End of Session packet. */
+    @Override
+    public void onClose()
+    {
+        nowNs = nanoClock.nanoTime();
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, midnightClock.nanosSinceMidnight()));
+        sendPacket();
+        try
+        {
+            server.sendEndOfSession();
+            metrics.onEndOfSession();
+        }
+        catch (final IOException ex)
+        {
+            onError(ex);
+        }
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "md-mold";
+    }
+
+    /** Translates one market-data message and appends it to the packet under the next sequence number. */
+    @Override
+    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        message.clear();
+        final int itchLength = translator.translate(buffer, offset, length, message);
+        if (itchLength > 0)
+        {
+            append(message.flip());
+        }
+        else if (ItchTranslator.NOT_TRANSLATED == itchLength)
+        {
+            // Counted only: one bad message is no reason to fill the log; the md-publisher logs its own errors.
+            metrics.onError();
+        }
+    }
+
+    private void append(final ByteBuffer itch)
+    {
+        final int blockLength = MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + itch.remaining();
+        if (packet.payload().position() + blockLength > maxPayloadLength)
+        {
+            sendPacket();
+        }
+        store.append(itch);
+        try
+        {
+            packet.put(itch);
+        }
+        catch (final MoldUDP64Exception ex)
+        {
+            // Cannot happen: the packet was sent above unless the block fits in maxPayloadLength, at most nassau's.
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private void sendPacket()
+    {
+        final int messageCount = packet.messageCount();
+        try
+        {
+            server.send(packet);
+            metrics.onDataPacket(messageCount);
+        }
+        catch (final IOException ex)
+        {
+            onError(ex);
+            // Lost like a dropped datagram: the next packet carries the sequence number after this one's messages.
+            server.setNextSequenceNumber(Math.toIntExact(store.nextSequenceNumber()));
+        }
+        packet.clear();
+        heartbeatDeadlineNs = nowNs + heartbeatIntervalNs;
+    }
+
+    private void sendHeartbeat()
+    {
+        try
+        {
+            server.sendHeartbeat();
+            metrics.onHeartbeat();
+        }
+        catch (final IOException ex)
+        {
+            onError(ex);
+        }
+        heartbeatDeadlineNs = nowNs + heartbeatIntervalNs;
+    }
+
+    private int serveRequests()
+    {
+        requestsServed = 0;
+        try
+        {
+            for (int i = 0; i < REQUESTS_PER_DUTY_CYCLE; i++)
+            {
+                final int before = requestsServed;
+                requestServer.serve(countingStore);
+                if (requestsServed == before)
+                {
+                    break;
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            onError(ex);
+        }
+        return requestsServed;
+    }
+
+    private void onError(final IOException ex)
+    {
+        metrics.onError();
+        if (!socketErrorLogged)
+        {
+            socketErrorLogged = true;
+            System.err.println("[" + roleName() + "] socket error (logged once, counted always in " +
+                "bourse_md_mold_errors_total): " + ex);
+        }
+    }
+
+    private int answer(final ByteBuffer buffer, final long sequenceNumber, final int requestedMessageCount)
+    {
+        final int messageCount = store.get(buffer, sequenceNumber, requestedMessageCount);
+        metrics.onRequest(messageCount);
+        requestsServed++;
+        return messageCount;
+    }
+}

@@ -1,0 +1,147 @@
+package io.bourse.mdpublisher;
+
+import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The messages of one MoldUDP64 session, numbered from 1 in the order appended, of which the last {@code capacity}
+ * are kept in memory to answer Request Packets (MoldUDP64 Protocol Specification 1.00, Request Packet). Fixed-length
+ * slots, one per sequence number modulo the capacity, preallocated off-heap: appending and answering allocate
+ * nothing. A slot holds the message as a MoldUDP64 Message Block, which a response copies as is:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-------------------------------+-------------------------------+
+ *  |  Message Length (big-endian)  |  Message Data                ...
+ *  +-------------------------------+                               |
+ *  ...                    up to maxMessageLength bytes             |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * A request whose first sequence number is no longer kept (older than the last {@code capacity} messages) or not yet
+ * sent gets no messages, since the response to a request must start at the requested sequence number and MoldUDP64
+ * has no negative response; a request that runs past the last message sent gets the messages up to it. One thread
+ * appends and answers.
+ */
+final class MoldMessageStore implements MoldUDP64MessageStore
+{
+    /** Length of the Message Length field of a Message Block. */
+    static final int MESSAGE_LENGTH_FIELD_LENGTH = Short.BYTES;
+
+    private final UnsafeBuffer slots;
+    private final int capacity;
+    private final int maxMessageLength;
+    private final int slotLength;
+    private final int maxPayloadLength;
+    private long nextSequenceNumber = 1;
+    private int nextSlotOffset;
+
+    /**
+     * @param capacity         most messages kept, the newest ones.
+     * @param maxMessageLength longest message appended, in bytes.
+     * @param maxPayloadLength most bytes of Message Blocks in one response.
+     * @throws IllegalArgumentException when the slots would not fit in 2 GiB or a length is not positive.
+     */
+    MoldMessageStore(final int capacity, final int maxMessageLength, final int maxPayloadLength)
+    {
+        if (capacity <= 0 || maxMessageLength <= 0 || maxPayloadLength <= 0)
+        {
+            throw new IllegalArgumentException("capacity, maxMessageLength and maxPayloadLength must be positive: " +
+                capacity + ", " + maxMessageLength + ", " + maxPayloadLength);
+        }
+        this.slotLength = MESSAGE_LENGTH_FIELD_LENGTH + maxMessageLength;
+        if (capacity > maxCapacity(maxMessageLength))
+        {
+            throw new IllegalArgumentException(
+                "capacity " + capacity + " exceeds " + maxCapacity(maxMessageLength) + " messages");
+        }
+        this.capacity = capacity;
+        this.maxMessageLength = maxMessageLength;
+        this.maxPayloadLength = maxPayloadLength;
+        this.slots = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * slotLength));
+    }
+
+    /**
+     * @param maxMessageLength longest message appended, in bytes.
+     * @return the most messages a store can keep with that message length (its slots fit in 2 GiB).
+     */
+    static int maxCapacity(final int maxMessageLength)
+    {
+        return Integer.MAX_VALUE / (MESSAGE_LENGTH_FIELD_LENGTH + maxMessageLength);
+    }
+
+    /**
+     * Appends a message under the next sequence number, overwriting the oldest one kept when full.
+     *
+     * @param message the message between its position and limit, which are left unchanged.
+     * @return the message's sequence number.
+     * @throws IllegalArgumentException when the message is empty or longer than {@code maxMessageLength}.
+     */
+    long append(final ByteBuffer message)
+    {
+        final int length = message.remaining();
+        if (length <= 0 || length > maxMessageLength)
+        {
+            throw new IllegalArgumentException("message length must be 1.." + maxMessageLength + ": " + length);
+        }
+        slots.putShort(nextSlotOffset, (short)length, ByteOrder.BIG_ENDIAN);
+        slots.putBytes(nextSlotOffset + MESSAGE_LENGTH_FIELD_LENGTH, message, message.position(), length);
+        nextSlotOffset += slotLength;
+        if (nextSlotOffset == capacity * slotLength)
+        {
+            nextSlotOffset = 0;
+        }
+        return nextSequenceNumber++;
+    }
+
+    /** @return the sequence number the next message appended will get; 1 for an empty store. */
+    long nextSequenceNumber()
+    {
+        return nextSequenceNumber;
+    }
+
+    /** @return the sequence number of the oldest message kept; {@link #nextSequenceNumber()} when empty. */
+    long firstSequenceNumber()
+    {
+        return Math.max(1, nextSequenceNumber - capacity);
+    }
+
+    /**
+     * Writes the Message Blocks of the messages from a sequence number on: as many as requested, kept, sent and
+     * fitting both the buffer and the most bytes of one response.
+     *
+     * @param buffer                receives the Message Blocks at its position, which advances.
+     * @param sequenceNumber        of the first message requested.
+     * @param requestedMessageCount most messages wanted.
+     * @return the number of messages written; 0 when the first one is not kept or not yet sent.
+     */
+    @Override
+    public int get(final ByteBuffer buffer, final long sequenceNumber, final int requestedMessageCount)
+    {
+        if (sequenceNumber < firstSequenceNumber() || sequenceNumber >= nextSequenceNumber)
+        {
+            return 0;
+        }
+        final long end = Math.min(nextSequenceNumber, sequenceNumber + requestedMessageCount);
+        final int limit = Math.min(buffer.remaining(), maxPayloadLength);
+        int written = 0;
+        int count = 0;
+        for (long next = sequenceNumber; next < end; next++)
+        {
+            final int offset = (int)((next - 1) % capacity) * slotLength;
+            final int messageLength = slots.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            final int blockLength = MESSAGE_LENGTH_FIELD_LENGTH + messageLength;
+            if (written + blockLength > limit)
+            {
+                break;
+            }
+            slots.getBytes(offset, buffer, buffer.position() + written, blockLength);
+            written += blockLength;
+            count++;
+        }
+        buffer.position(buffer.position() + written);
+        return count;
+    }
+}

@@ -1,0 +1,91 @@
+package io.bourse.mdpublisher;
+
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The MoldUDP64 feed's Prometheus metrics: {@code bourse_md_mold_packets_total{type}} (Downstream Packets sent to the
+ * multicast group: {@code data}, {@code heartbeat}, {@code end_of_session}), {@code bourse_md_mold_messages_total}
+ * (ITCH messages sent to the group), {@code bourse_md_mold_requests_total} (Request Packets received, but for those
+ * nassau's request server drops unseen: shorter than 20 bytes, or for Sequence Number 0),
+ * {@code bourse_md_mold_request_messages_total} (messages resent in responses),
+ * {@code bourse_md_mold_requests_unanswered_total} (requests for messages no longer kept or not yet sent, which get
+ * no response) and {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data
+ * points are resolved at start-up so that counting allocates nothing.
+ */
+final class MoldMetrics
+{
+    private final CounterDataPoint dataPackets;
+    private final CounterDataPoint heartbeats;
+    private final CounterDataPoint endOfSessions;
+    private final CounterDataPoint messages;
+    private final CounterDataPoint requests;
+    private final CounterDataPoint requestMessages;
+    private final CounterDataPoint requestsUnanswered;
+    private final CounterDataPoint errors;
+
+    /**
+     * @param registry where to register.
+     */
+    MoldMetrics(final PrometheusRegistry registry)
+    {
+        final Counter packets = Counter.builder()
+            .name("bourse_md_mold_packets_total")
+            .help("MoldUDP64 Downstream Packets sent to the multicast group, by type")
+            .labelNames("type")
+            .withoutExemplars()
+            .register(registry);
+        dataPackets = packets.labelValues("data");
+        heartbeats = packets.labelValues("heartbeat");
+        endOfSessions = packets.labelValues("end_of_session");
+        messages = counter(registry, "bourse_md_mold_messages_total", "ITCH messages sent to the multicast group");
+        requests = counter(registry, "bourse_md_mold_requests_total",
+            "MoldUDP64 Request Packets received (20 bytes or more, Sequence Number from 1)");
+        requestMessages = counter(
+            registry, "bourse_md_mold_request_messages_total", "ITCH messages resent in answer to requests");
+        requestsUnanswered = counter(registry, "bourse_md_mold_requests_unanswered_total",
+            "Requests for messages no longer kept or not yet sent, left without response");
+        errors = counter(registry, "bourse_md_mold_errors_total",
+            "Untranslatable market data and failed MoldUDP64 sends or receives");
+    }
+
+    private static CounterDataPoint counter(final PrometheusRegistry registry, final String name, final String help)
+    {
+        return Counter.builder().name(name).help(help).withoutExemplars().register(registry);
+    }
+
+    void onDataPacket(final int messageCount)
+    {
+        dataPackets.inc();
+        messages.inc(messageCount);
+    }
+
+    void onHeartbeat()
+    {
+        heartbeats.inc();
+    }
+
+    void onEndOfSession()
+    {
+        endOfSessions.inc();
+    }
+
+    void onRequest(final int messagesResent)
+    {
+        requests.inc();
+        if (messagesResent > 0)
+        {
+            requestMessages.inc(messagesResent);
+        }
+        else
+        {
+            requestsUnanswered.inc();
+        }
+    }
+
+    void onError()
+    {
+        errors.inc();
+    }
+}

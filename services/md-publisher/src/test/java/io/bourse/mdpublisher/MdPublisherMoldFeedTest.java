@@ -1,0 +1,228 @@
+package io.bourse.mdpublisher;
+
+import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.aeron.Publication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.itch.ItchEvents;
+import io.bourse.sbe.engine.BookUpdate;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+import static io.bourse.itch.ItchEvents.AddOrder;
+import static io.bourse.itch.ItchEvents.BrokenTrade;
+import static io.bourse.itch.ItchEvents.CrossTrade;
+import static io.bourse.itch.ItchEvents.OrderCancel;
+import static io.bourse.itch.ItchEvents.OrderDelete;
+import static io.bourse.itch.ItchEvents.OrderExecuted;
+import static io.bourse.itch.ItchEvents.OrderExecutedWithPrice;
+import static io.bourse.itch.ItchEvents.OrderReplace;
+import static io.bourse.itch.ItchEvents.StockDirectory;
+import static io.bourse.itch.ItchEvents.SystemEvent;
+import static io.bourse.itch.ItchEvents.Trade;
+import static io.bourse.sbe.engine.Side.BUY;
+import static io.bourse.sbe.engine.Side.SELL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * End to end in one JVM: SBE engine events into a real md-publisher on an embedded media driver, its market data
+ * read back by its MoldUDP64 feed, and a real nassau MoldUDP64 client joined to the group on the loopback receiving
+ * the ITCH 5.0 messages.
+ */
+@Timeout(30)
+class MdPublisherMoldFeedTest
+{
+    private static final long T = 34_200_000_000_000L;
+
+    private final EngineEventEncoder engine = new EngineEventEncoder();
+    private MediaDriver driver;
+    private Aeron aeron;
+    private MdPublisherService service;
+    private MoldReceiver receiver;
+    private Publication shard0;
+    private Publication shard1;
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        final String aeronDir = CommonContext.getAeronDirectoryName() + "-md-mold-test-" + UUID.randomUUID();
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        final InetSocketAddress group = Multicast.randomGroup();
+        final DatagramChannel downstream = Multicast.join(group);
+        service = MdPublisherService.launch(new MdPublisherContext()
+            .layout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .moldGroup(group.getAddress().getHostAddress())
+            .moldPort(group.getPort())
+            .moldRequestPort(0)
+            .moldSession("BOURSETEST"));
+        receiver = new MoldReceiver(downstream, new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort()));
+
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+        shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0));
+        shard1 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1));
+        awaitTrue(() -> shard0.isConnected() && shard1.isConnected());
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(receiver, aeron, service, driver);
+    }
+
+    @Test
+    void shouldSendEveryMessageInSequenceFromStartOfMessagesToEndOfSession() throws Exception
+    {
+        final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
+            new SystemEvent(0, 'O'),
+            new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
+            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T')));
+        receiveUntil(expected.size());
+
+        offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+        expected.add(new AddOrder(1, 0, T, 17, 'S', 300, "AAPL", 1_500_100));
+        receiveUntil(expected.size());
+        offer(shard1, engine.orderAdded(T + 10, "MSFT", 18, BUY, 100, 4_000_000, 'A'));
+        expected.add(new AddOrder(2, 0, T + 10, 18, 'B', 100, "MSFT", 4_000_000));
+        receiveUntil(expected.size());
+        offer(shard0, engine.orderExecuted(T + 20, "AAPL", 33, 100, 1_500_100, BUY, 49, 17, 200));
+        expected.add(new OrderExecuted(1, 0, T + 20, 17, 100, 33));
+        offer(shard0, engine.orderCanceled(T + 30, "AAPL", 17, 50, 150));
+        expected.add(new OrderCancel(1, T + 30, 17, 50));
+        receiveUntil(expected.size());
+        offer(shard1, engine.orderReplaced(T + 40, "MSFT", 18, 19, BUY, 200, 4_000_100, BookUpdate.REPLACED));
+        expected.add(new OrderReplace(2, T + 40, 18, 19, 200, 4_000_100));
+        // An order that is not displayed has no Add Order; its execution is a Trade.
+        offer(shard1, engine.orderAdded(T + 50, "MSFT", 34, SELL, 100, 4_100_000, 'N'));
+        offer(shard1, engine.orderExecuted(T + 60, "MSFT", 50, 100, 4_100_000, BUY, 51, 34, 0));
+        expected.add(new Trade(2, 0, T + 60, 0, 'B', 100, "MSFT", 4_100_000, 50));
+        receiveUntil(expected.size());
+        offer(shard0, engine.orderCanceled(T + 70, "AAPL", 17, 150, 0));
+        expected.add(new OrderDelete(1, T + 70, 17));
+        offer(shard0, engine.tradeBroken(T + 80, "AAPL", 33));
+        expected.add(new BrokenTrade(1, T + 80, 33));
+        receiveUntil(expected.size());
+
+        assertThat(receiver.itch.messages).isEqualTo(expected);
+        assertThat(receiver.states).containsExactly(MoldUDP64ClientState.SYNCHRONIZED);
+        assertThat(receiver.requests).isEmpty();
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_mold_messages_total 11.0\n")
+            .contains("bourse_md_mold_requests_total 0.0\n")
+            .contains("bourse_md_mold_errors_total 0.0\n")
+            .contains("bourse_md_errors_total 0.0\n");
+
+        service.close();
+        expected.add(new SystemEvent(0, 'C'));
+        receiveUntil(expected.size());
+        awaitTrue(() -> poll(receiver) && receiver.endOfSession);
+        assertThat(receiver.itch.messages).isEqualTo(expected);
+    }
+
+    @Test
+    void shouldSendCrossExecutionsOfDisplayedOrdersAndOneCrossTradeWhenTheClosingCrossRuns() throws Exception
+    {
+        final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
+            new SystemEvent(0, 'O'),
+            new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
+            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T')));
+        offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+        expected.add(new AddOrder(1, 0, T, 17, 'S', 300, "AAPL", 1_500_100));
+        offer(shard0, engine.orderAdded(T, "AAPL", 18, SELL, 200, 1_500_000, 'N'));
+        receiveUntil(expected.size());
+
+        // The cross at 150.03: the hidden order, the displayed one in part, and two closing-cross orders.
+        offer(shard0, engine.crossExecuted(T + 10, "AAPL", 33, 200, 1_500_300, SELL, 97, 18, 0));
+        offer(shard0, engine.crossExecuted(T + 10, "AAPL", 34, 100, 1_500_300, SELL, 97, 17, 200));
+        expected.add(new OrderExecutedWithPrice(1, 0, T + 10, 17, 100, 34, 'N', 1_500_300));
+        offer(shard0, engine.crossExecuted(T + 10, "AAPL", 35, 100, 1_500_300, SELL, 97, 98, 0));
+        offer(shard0, engine.crossCompleted(T + 10, "AAPL", 1_500_300, 400, 36));
+        expected.add(new CrossTrade(1, 0, T + 10, 400, "AAPL", 1_500_300, 36, 'C'));
+        receiveUntil(expected.size());
+        // A symbol whose cross executed nothing (another shard: received before the next event of the first).
+        offer(shard1, engine.crossCompleted(T + 20, "MSFT", 0, 0, 0));
+        expected.add(new CrossTrade(2, 0, T + 20, 0, "MSFT", 0, 0, 'C'));
+        receiveUntil(expected.size());
+        // Its 200 shares left still rest: canceling them deletes the order.
+        offer(shard0, engine.orderCanceled(T + 30, "AAPL", 17, 200, 0));
+        expected.add(new OrderDelete(1, T + 30, 17));
+        receiveUntil(expected.size());
+
+        assertThat(receiver.itch.messages).isEqualTo(expected);
+        assertThat(receiver.requests).isEmpty();
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_mold_messages_total 8.0\n")
+            .contains("bourse_md_mold_errors_total 0.0\n")
+            .contains("bourse_md_events_in_total{type=\"cross_completed\"} 2.0\n")
+            .contains("bourse_md_messages_out_total{type=\"order_executed_with_price\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{type=\"cross_trade\"} 2.0\n")
+            .contains("bourse_md_messages_out_total{type=\"trade\"} 0.0\n")
+            .contains("bourse_md_errors_total 0.0\n");
+    }
+
+    private void offer(final Publication publication, final int length)
+    {
+        awaitTrue(() -> publication.offer(engine.buffer, 0, length) > 0);
+    }
+
+    private void receiveUntil(final int messageCount)
+    {
+        awaitTrue(() -> poll(receiver) && receiver.itch.messages.size() >= messageCount);
+    }
+
+    private static boolean poll(final MoldReceiver receiver)
+    {
+        try
+        {
+            receiver.poll();
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(ex);
+        }
+    }
+
+    private String scrapeMetrics() throws IOException, InterruptedException
+    {
+        return HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition)
+    {
+        while (!condition.getAsBoolean())
+        {
+            Thread.yield();
+        }
+    }
+}

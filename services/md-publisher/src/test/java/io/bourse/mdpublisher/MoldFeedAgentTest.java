@@ -1,0 +1,465 @@
+package io.bourse.mdpublisher;
+
+import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.aeron.ExclusivePublication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchEvents;
+import io.bourse.itch.MarketDataEncoder;
+import io.bourse.sbe.md.Side;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.CachedNanoClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static io.bourse.mdpublisher.MoldReceiver.Request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The MoldUDP64 feed agent driven by hand under a clock the test advances: real SBE market data on an Aeron stream of
+ * an embedded media driver in, real datagrams on loopback multicast out, read byte by byte or by nassau's
+ * MoldUDP64 client; Request Packets answered by the agent's re-request server.
+ */
+@Timeout(30)
+class MoldFeedAgentTest
+{
+    private static final String SESSION = "BOURSETEST";
+    private static final String SESSION_HEX = "424F5552534554455354";
+    /** Wall clock at the session's open and close: 09:30:00.123456789, Timestamp bytes 1F1A D635BD15. */
+    private static final long WALL_NS = 34_200_123_456_789L;
+    private static final String WALL_TIMESTAMP = "1F1A D635BD15";
+    private static final long T = 34_300_000_000_000L;
+    private static final String T_TIMESTAMP = "1F32 1750D800";
+    private static final long HEARTBEAT_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long NO_DATAGRAM_WAIT_MS = 50;
+    private static final long DATAGRAM_WAIT_MS = 1000;
+    private static final String AAPL_DIRECTORY = "52 0001 0000 " + WALL_TIMESTAMP +
+        " 4141504C20202020 51 20 00000064 4E 43 5A20 54 4E 4E 31 4E 00000000 4E";
+    private static final String MSFT_DIRECTORY = "52 0002 0000 " + WALL_TIMESTAMP +
+        " 4D53465420202020 51 20 00000064 4E 43 5A20 54 4E 4E 31 4E 00000000 4E";
+    private static final List<ItchEvents.Message> SESSION_OPEN = List.of(
+        new ItchEvents.SystemEvent(0, 'O'),
+        new ItchEvents.StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
+        new ItchEvents.StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'));
+
+    private final MarketDataEncoder sbe = new MarketDataEncoder();
+    private final CachedNanoClock nanoClock = new CachedNanoClock();
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private MediaDriver driver;
+    private Aeron aeron;
+    private StreamLayout layout;
+    private InetSocketAddress group;
+    private ExclusivePublication marketData;
+    private MoldFeed feed;
+    private MoldFeedAgent agent;
+    private InetSocketAddress requestAddress;
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        final String aeronDir = CommonContext.getAeronDirectoryName() + "-mold-test-" + UUID.randomUUID();
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        marketData = aeron.addExclusivePublication(layout.marketDataChannel(), layout.marketDataStreamId());
+        group = Multicast.randomGroup();
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(closeables);
+        CloseHelper.closeAll(feed, aeron, driver);
+    }
+
+    @Test
+    void shouldOpenTheSessionWithStartOfMessagesAndOneStockDirectoryPerSymbol() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        start(1400, 100);
+
+        // Downstream Packet: Session, Sequence Number 1, Message Count 3; Message Blocks: Message Length, Message Data
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000001 0003" +
+            " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 4F" +
+            " 0027 " + AAPL_DIRECTORY +
+            " 0027 " + MSFT_DIRECTORY));
+        assertThat(counter("bourse_md_mold_packets", "data")).isEqualTo(1);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(3);
+    }
+
+    @Test
+    void shouldSendTheMessagesOfADutyCycleInOnePacketNumberedAfterTheLastOnes() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        start(1400, 100);
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+
+        publish(sbe.addOrder(1, T, "MSFT", 17, Side.BUY, 300, 1_500_100));
+        publish(sbe.priceLevelUpdate(2, T, "MSFT", 1_500_100, 300));
+        publish(sbe.orderDelete(T, "MSFT", 17));
+        assertThat(agent.doWork()).isEqualTo(4);
+
+        // Sequence Number 4, Message Count 2: Add Order (ITCH 5.0 §4.3.1), Order Delete (§4.4.4); no form for the level
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000004 0002" +
+            " 0024 41 0002 0000 " + T_TIMESTAMP + " 0000000000000011 42 0000012C 4D53465420202020 0016E3C4" +
+            " 0013 44 0002 0000 " + T_TIMESTAMP + " 0000000000000011"));
+        assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
+        assertThat(counter("bourse_md_mold_packets", "data")).isEqualTo(2);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(5);
+    }
+
+    @Test
+    void shouldStartANewPacketWhenTheNextMessageDoesNotFitThePayloadLength() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        // Two 38-byte Add Order blocks fill 76 bytes exactly; the session's 14 + 41 bytes leave no room for 41 more.
+        start(76, 100);
+
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(1, 2, 20 + 55));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(3, 1, 20 + 41));
+        for (int orderId = 1; orderId <= 3; orderId++)
+        {
+            publish(sbe.addOrder(orderId, T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+        }
+        agent.doWork();
+
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(4, 2, 20 + 76));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 1, 20 + 38));
+    }
+
+    @Test
+    void shouldSendAHeartbeatWithTheNextSequenceNumberOnlyWhenIdleForTheInterval() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        start(1400, 100);
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+
+        nanoClock.update(HEARTBEAT_INTERVAL_NS - 1);
+        assertThat(agent.doWork()).isZero();
+        assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
+
+        nanoClock.update(HEARTBEAT_INTERVAL_NS);
+        assertThat(agent.doWork()).isEqualTo(1);
+        // Heartbeat: Session, Sequence Number of the next message, Message Count 0, no Message Blocks
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000004 0000"));
+
+        nanoClock.update(HEARTBEAT_INTERVAL_NS * 3 / 2);
+        publish(sbe.addOrder(1, T, "AAPL", 1, Side.SELL, 100, 1_000_000));
+        agent.doWork();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(4, 1, 20 + 38));
+        nanoClock.update(HEARTBEAT_INTERVAL_NS * 5 / 2 - 1);
+        agent.doWork();
+        assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
+        nanoClock.update(HEARTBEAT_INTERVAL_NS * 5 / 2);
+        agent.doWork();
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000005 0000"));
+        assertThat(counter("bourse_md_mold_packets", "heartbeat")).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAnswerARequestPacketWithTheRequestedMessages() throws IOException
+    {
+        start(1400, 100);
+        final DatagramChannel requester = open(Multicast.unicast());
+
+        // Request Packet: Session, Sequence Number 2, Requested Message Count 2
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0002")), requestAddress);
+        assertThat(serveUntilAnswered(requester)).isEqualTo(hex(SESSION_HEX + " 0000000000000002 0002" +
+            " 0027 " + AAPL_DIRECTORY +
+            " 0027 " + MSFT_DIRECTORY));
+        assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(1);
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldLeaveRequestsOutsideTheStoreUnansweredAndKeepServing() throws IOException
+    {
+        start(1400, 4);
+        for (int orderId = 1; orderId <= 3; orderId++)
+        {
+            publish(sbe.addOrder(orderId, T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+        }
+        agent.doWork();
+        final DatagramChannel requester = open(Multicast.unicast());
+
+        // Messages 1..6 sent, 3..6 kept: 1 is gone, 7 not yet sent, 0 is no sequence number, 5 bytes no request.
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000001 0002")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000007 0001")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000000 0001")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex("0102030405")), requestAddress);
+        for (int i = 0; i < 4; i++)
+        {
+            agent.doWork();
+        }
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
+
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000005 FFFE")), requestAddress);
+        assertThat(header(serveUntilAnswered(requester))).isEqualTo(new Header(5, 2, 20 + 2 * 38));
+        assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(3);
+        assertThat(counter("bourse_md_mold_requests_unanswered", null)).isEqualTo(2);
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(2);
+        assertThat(counter("bourse_md_mold_errors", null)).isZero();
+    }
+
+    @Test
+    void shouldCountUntranslatableMarketDataAsAnErrorWithoutTakingASequenceNumber() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        start(1400, 100);
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+
+        publish(sbe.addOrder(1, T, "IBM", 1, Side.SELL, 100, 1_000_000));
+        publish(sbe.addOrder(2, T, "AAPL", 2, Side.SELL, 100, 1_000_000));
+        agent.doWork();
+
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(4, 1, 20 + 38));
+        assertThat(counter("bourse_md_mold_errors", null)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldEndTheSessionWithEndOfMessagesThenEndOfSession() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        start(1400, 100);
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+
+        agent.onClose();
+
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000004 0001" +
+            " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 43"));
+        // End of Session: Message Count 0xFFFF with the next Sequence Number
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000005 FFFF"));
+        assertThat(counter("bourse_md_mold_packets", "end_of_session")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCountFailedSendsAndReceivesAsErrorsAndCarryOn()
+    {
+        start(1400, 100);
+        feed.close();
+
+        publish(sbe.addOrder(1, T, "AAPL", 1, Side.SELL, 100, 1_000_000));
+        agent.doWork();
+        nanoClock.update(HEARTBEAT_INTERVAL_NS);
+        agent.doWork();
+
+        // Per duty cycle, a failed receive of requests; then the packet and the heartbeat that could not be sent.
+        assertThat(counter("bourse_md_mold_errors", null)).isEqualTo(4);
+        assertThat(counter("bourse_md_mold_packets", "data")).isEqualTo(1);
+        assertThat(counter("bourse_md_mold_packets", "heartbeat")).isZero();
+    }
+
+    @Test
+    void shouldAllocateNothingPerMessageOnceWarm() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        start(1400, 100_000);
+        final ByteBuffer datagram = ByteBuffer.allocateDirect(2048);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        long allocatedBytes = 0;
+        for (int round = 0; round < 4; round++)
+        {
+            allocatedBytes = 0;
+            for (int orderId = 1; orderId <= 20_000; orderId++)
+            {
+                publish(sbe.addOrder(orderId, T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+                if (orderId % 10 == 0)
+                {
+                    final long before = threads.getCurrentThreadAllocatedBytes();
+                    agent.doWork();
+                    allocatedBytes += threads.getCurrentThreadAllocatedBytes() - before;
+                    while (null != listener.receive(datagram.clear()))
+                    {
+                        datagram.clear();
+                    }
+                }
+            }
+        }
+
+        // Less than a byte per message over the last 20,000: an allocation per message or packet would be 16 or more.
+        assertThat(allocatedBytes).isLessThan(20_000);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(3 + 4 * 20_000);
+    }
+
+    @Test
+    void shouldFillAGapByReRequestWhenPacketsAreLostOnTheWay() throws IOException
+    {
+        final DatagramChannel relayIn = listen();
+        final DatagramChannel clientChannel = Multicast.unicast();
+        start(1400, 100);
+        final MoldReceiver receiver = open(new MoldReceiver(clientChannel, requestAddress));
+        final Set<Long> lost = Set.of(6L, 7L, 8L);
+        final List<ItchEvents.Message> expected = new ArrayList<>(SESSION_OPEN);
+        for (int orderId = 1; orderId <= 10; orderId++)
+        {
+            publish(sbe.addOrder(orderId, T + orderId, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+            agent.doWork();
+            expected.add(new ItchEvents.AddOrder(1, 0, T + orderId, orderId, 'S', 100, "AAPL", 1_000_000));
+        }
+
+        // Relay packets 1..13 in order, but for the ones carrying sequence numbers 6, 7 and 8.
+        byte[] datagram;
+        while (null != (datagram = Multicast.receive(relayIn, NO_DATAGRAM_WAIT_MS)))
+        {
+            if (!lost.contains(header(datagram).sequenceNumber()))
+            {
+                relayIn.send(ByteBuffer.wrap(datagram), clientChannel.getLocalAddress());
+            }
+        }
+        pumpUntil(receiver, () -> receiver.itch.messages.size() >= expected.size());
+
+        assertThat(receiver.itch.messages).isEqualTo(expected);
+        assertThat(receiver.states).containsExactly(
+            MoldUDP64ClientState.SYNCHRONIZED, MoldUDP64ClientState.GAP_FILL, MoldUDP64ClientState.SYNCHRONIZED);
+        // The gap 6..8 and packet 9, which showed it, then 10..13, which went by while the gap was being filled.
+        assertThat(receiver.requests).containsExactly(new Request(6, 4), new Request(10, 4));
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(8);
+    }
+
+    @Test
+    void shouldBackfillALateJoinerFromItsFirstHeartbeatInResponsesOfAtMostOnePayload() throws IOException
+    {
+        start(1400, 1000);
+        final List<ItchEvents.Message> expected = new ArrayList<>(SESSION_OPEN);
+        for (int orderId = 1; orderId <= 100; orderId++)
+        {
+            publish(sbe.addOrder(orderId, T, "MSFT", orderId, Side.BUY, 100, 1_000_000));
+            expected.add(new ItchEvents.AddOrder(2, 0, T, orderId, 'B', 100, "MSFT", 1_000_000));
+            if (orderId % 20 == 0)
+            {
+                agent.doWork();
+            }
+        }
+        final MoldReceiver receiver = open(new MoldReceiver(listen(), requestAddress));
+
+        nanoClock.update(HEARTBEAT_INTERVAL_NS);
+        agent.doWork();
+        pumpUntil(receiver, () -> receiver.itch.messages.size() >= expected.size());
+
+        assertThat(receiver.itch.messages).isEqualTo(expected);
+        assertThat(receiver.states).containsExactly(MoldUDP64ClientState.BACKFILL, MoldUDP64ClientState.SYNCHRONIZED);
+        // 1,400 bytes hold the 96 of the session's opening and 34 Add Order blocks of 38 bytes, then 36 blocks.
+        assertThat(receiver.requests).containsExactly(new Request(1, 103), new Request(38, 66), new Request(74, 30));
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(103);
+    }
+
+    private void start(final int payloadLength, final int storeMessages)
+    {
+        final MdPublisherContext ctx = new MdPublisherContext()
+            .layout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .moldGroup(group.getAddress().getHostAddress())
+            .moldPort(group.getPort())
+            .moldRequestPort(0)
+            .moldSession(SESSION)
+            .moldPayloadLength(payloadLength)
+            .moldStoreMessages(storeMessages)
+            .conclude();
+        final long epochNs = TimeUnit.DAYS.toNanos(20_000) + WALL_NS;
+        feed = MoldFeed.open(ctx, aeron, registry, nanoClock, new MidnightNanoClock(() -> epochNs));
+        agent = feed.agent();
+        requestAddress = new InetSocketAddress(Multicast.LOOPBACK, feed.requestPort());
+        agent.onStart();
+    }
+
+    private void publish(final int length)
+    {
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, length) > 0);
+    }
+
+    private byte[] serveUntilAnswered(final DatagramChannel requester) throws IOException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DATAGRAM_WAIT_MS);
+        byte[] response = null;
+        while (null == response && System.nanoTime() - deadlineNs < 0)
+        {
+            agent.doWork();
+            response = Multicast.receive(requester, 1);
+        }
+        return response;
+    }
+
+    private void pumpUntil(final MoldReceiver receiver, final BooleanSupplier done) throws IOException
+    {
+        while (!done.getAsBoolean())
+        {
+            receiver.poll();
+            agent.doWork();
+        }
+    }
+
+    private DatagramChannel listen() throws IOException
+    {
+        return open(Multicast.join(group));
+    }
+
+    private <T extends AutoCloseable> T open(final T closeable)
+    {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    private long counter(final String name, final String type)
+    {
+        return Counters.value(registry, name, type);
+    }
+
+    /** The MoldUDP64 Downstream Packet header of a datagram, and the datagram's length. */
+    private record Header(long sequenceNumber, int messageCount, int length)
+    {
+    }
+
+    private static Header header(final byte[] datagram)
+    {
+        assertThat(datagram).isNotNull();
+        final ByteBuffer buffer = ByteBuffer.wrap(datagram);
+        assertThat(Arrays.copyOf(datagram, 10)).isEqualTo(hex(SESSION_HEX));
+        return new Header(buffer.getLong(10), buffer.getShort(18) & 0xFFFF, datagram.length);
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition)
+    {
+        while (!condition.getAsBoolean())
+        {
+            Thread.yield();
+        }
+    }
+
+    private static byte[] hex(final String spaced)
+    {
+        return HexFormat.of().parseHex(spaced.replace(" ", ""));
+    }
+}

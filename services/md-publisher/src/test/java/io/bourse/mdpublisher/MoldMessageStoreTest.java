@@ -1,0 +1,160 @@
+package io.bourse.mdpublisher;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Answers to requests, as MoldUDP64 Message Blocks, from a store of numbered messages. */
+class MoldMessageStoreTest
+{
+    private static final int MAX_MESSAGE_LENGTH = 44;
+
+    private final ByteBuffer response = ByteBuffer.allocate(1420);
+
+    @Test
+    void shouldNumberMessagesFromOne()
+    {
+        final MoldMessageStore store = new MoldMessageStore(8, MAX_MESSAGE_LENGTH, 1400);
+
+        assertThat(store.nextSequenceNumber()).isEqualTo(1);
+        assertThat(store.firstSequenceNumber()).isEqualTo(1);
+        assertThat(store.append(message("A1"))).isEqualTo(1);
+        assertThat(store.append(message("B2"))).isEqualTo(2);
+        assertThat(store.nextSequenceNumber()).isEqualTo(3);
+        assertThat(store.firstSequenceNumber()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldAnswerWithMessageBlocksFromTheRequestedSequenceNumber()
+    {
+        final MoldMessageStore store = new MoldMessageStore(8, MAX_MESSAGE_LENGTH, 1400);
+        store.append(message("A1"));
+        store.append(message("B2B2"));
+        store.append(message("C3"));
+        response.position(20);
+
+        assertThat(store.get(response, 2, 2)).isEqualTo(2);
+        // Message Length (2 bytes, big-endian) then Message Data, per message
+        assertThat(written(20)).isEqualTo(hex("0002 B2B2 0001 C3"));
+    }
+
+    @Test
+    void shouldStopAtTheLastMessageSent()
+    {
+        final MoldMessageStore store = new MoldMessageStore(8, MAX_MESSAGE_LENGTH, 1400);
+        store.append(message("A1"));
+        store.append(message("B2"));
+
+        assertThat(store.get(response, 2, 65534)).isEqualTo(1);
+        assertThat(written(0)).isEqualTo(hex("0001 B2"));
+    }
+
+    @Test
+    void shouldAnswerNothingForMessagesNoLongerKeptOrNotYetSent()
+    {
+        final MoldMessageStore store = new MoldMessageStore(4, MAX_MESSAGE_LENGTH, 1400);
+        for (int i = 1; i <= 6; i++)
+        {
+            store.append(message("0" + i));
+        }
+
+        assertThat(store.firstSequenceNumber()).isEqualTo(3);
+        assertThat(store.get(response, 2, 3)).isZero();
+        assertThat(store.get(response, 7, 1)).isZero();
+        assertThat(store.get(response, 0, 1)).isZero();
+        assertThat(store.get(response, 3, 0)).isZero();
+        assertThat(response.position()).isZero();
+
+        assertThat(store.get(response, 3, 10)).isEqualTo(4);
+        assertThat(written(0)).isEqualTo(hex("0001 03 0001 04 0001 05 0001 06"));
+    }
+
+    @Test
+    void shouldKeepTheNewestMessagesWhenWrappingAround()
+    {
+        final MoldMessageStore store = new MoldMessageStore(3, MAX_MESSAGE_LENGTH, 1400);
+        for (int i = 1; i <= 7; i++)
+        {
+            store.append(message("0" + i + "0" + i));
+        }
+
+        assertThat(store.get(response, 5, 3)).isEqualTo(3);
+        assertThat(written(0)).isEqualTo(hex("0002 0505 0002 0606 0002 0707"));
+    }
+
+    @Test
+    void shouldFillAResponseUpToTheMaximumPayloadExactly()
+    {
+        // Three 44-byte messages: 46-byte blocks; 92 bytes hold two, 91 only one.
+        final MoldMessageStore exact = new MoldMessageStore(8, MAX_MESSAGE_LENGTH, 92);
+        final MoldMessageStore short1 = new MoldMessageStore(8, MAX_MESSAGE_LENGTH, 91);
+        for (int i = 0; i < 3; i++)
+        {
+            exact.append(ByteBuffer.allocate(MAX_MESSAGE_LENGTH));
+            short1.append(ByteBuffer.allocate(MAX_MESSAGE_LENGTH));
+        }
+
+        assertThat(exact.get(response, 1, 3)).isEqualTo(2);
+        assertThat(response.position()).isEqualTo(92);
+        response.clear();
+        assertThat(short1.get(response, 1, 3)).isEqualTo(1);
+        assertThat(response.position()).isEqualTo(46);
+    }
+
+    @Test
+    void shouldFillAtMostTheBufferLeft()
+    {
+        final MoldMessageStore store = new MoldMessageStore(8, MAX_MESSAGE_LENGTH, 1400);
+        store.append(message("A1A1"));
+        store.append(message("B2B2"));
+        // Two 4-byte blocks: 7 bytes left hold one.
+        response.limit(7);
+
+        assertThat(store.get(response, 1, 2)).isEqualTo(1);
+        assertThat(response.position()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldRefuseMessagesLongerThanTheSlots()
+    {
+        final MoldMessageStore store = new MoldMessageStore(8, 2, 1400);
+
+        assertThatThrownBy(() -> store.append(message("A1A2A3"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.append(ByteBuffer.allocate(0))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.nextSequenceNumber()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldLeaveTheAppendedMessagePositionUnchanged()
+    {
+        final MoldMessageStore store = new MoldMessageStore(8, MAX_MESSAGE_LENGTH, 1400);
+        final ByteBuffer message = ByteBuffer.wrap(hex("FFA1B2FF")).position(1).limit(3);
+
+        store.append(message);
+
+        assertThat(message.position()).isEqualTo(1);
+        assertThat(store.get(response, 1, 1)).isEqualTo(1);
+        assertThat(written(0)).isEqualTo(hex("0002 A1B2"));
+    }
+
+    private static ByteBuffer message(final String hex)
+    {
+        return ByteBuffer.wrap(hex(hex));
+    }
+
+    private byte[] written(final int from)
+    {
+        final byte[] bytes = new byte[response.position() - from];
+        response.get(from, bytes);
+        return bytes;
+    }
+
+    private static byte[] hex(final String spaced)
+    {
+        return HexFormat.of().parseHex(spaced.replace(" ", ""));
+    }
+}

@@ -1,0 +1,80 @@
+package io.bourse.mdpublisher;
+
+import com.paritytrading.nassau.moldudp64.MoldUDP64Client;
+import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
+import com.paritytrading.nassau.moldudp64.MoldUDP64ClientStatusListener;
+import io.bourse.itch.ItchEvents;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A real MoldUDP64 receiver: nassau's {@link MoldUDP64Client} reading Downstream Packets from one channel (joined to
+ * the group, or fed by a test relay) and sending Request Packets from a channel of its own, whose responses it reads
+ * too; every ITCH 5.0 message it delivers is parsed into {@link ItchEvents}.
+ */
+final class MoldReceiver implements MoldUDP64ClientStatusListener, AutoCloseable
+{
+    /** A Request Packet the client sent. */
+    record Request(long sequenceNumber, int messageCount)
+    {
+    }
+
+    final ItchEvents itch = new ItchEvents();
+    final List<MoldUDP64ClientState> states = new ArrayList<>();
+    final List<Request> requests = new ArrayList<>();
+    boolean endOfSession;
+    private final MoldUDP64Client client;
+
+    /**
+     * @param downstream     where Downstream Packets arrive, non-blocking.
+     * @param requestAddress the re-request server.
+     */
+    MoldReceiver(final DatagramChannel downstream, final InetSocketAddress requestAddress) throws IOException
+    {
+        client = new MoldUDP64Client(downstream, Multicast.unicast(), requestAddress, itch.parser(), this);
+    }
+
+    /** Reads every packet and response that has arrived. */
+    void poll() throws IOException
+    {
+        boolean received;
+        do
+        {
+            received = client.receive() | client.receiveResponse();
+        }
+        while (received);
+    }
+
+    @Override
+    public void state(final MoldUDP64Client session, final MoldUDP64ClientState next)
+    {
+        states.add(next);
+    }
+
+    @Override
+    public void downstream(final MoldUDP64Client session, final long sequenceNumber, final int messageCount)
+    {
+    }
+
+    @Override
+    public void request(final MoldUDP64Client session, final long sequenceNumber, final int requestedMessageCount)
+    {
+        requests.add(new Request(sequenceNumber, requestedMessageCount));
+    }
+
+    @Override
+    public void endOfSession(final MoldUDP64Client session)
+    {
+        endOfSession = true;
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        client.close();
+    }
+}

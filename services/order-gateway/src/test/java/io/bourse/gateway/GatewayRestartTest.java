@@ -1,0 +1,314 @@
+package io.bourse.gateway;
+
+import io.aeron.Aeron;
+import io.aeron.Subscription;
+import io.bourse.common.config.Credentials;
+import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Canceled;
+import io.bourse.gateway.OuchMessages.Executed;
+import io.bourse.gateway.OuchMessages.Modified;
+import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.OuchMessages.Replaced;
+import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.TestClient.LoginAccepted;
+import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.CancelOrderDecoder;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.NewOrderDecoder;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The gateway restarted in front of two real matching-engine shards: a first gateway takes orders, is closed, and a
+ * second one launched on the same journal directory must know them (their tokens, open shares and clientOrderIds) as
+ * the journals leave them ({@link OrderRebuild}). The users keep their orders on disconnect, so that the engine still
+ * has them after the first gateway stops. Each test has its own journal directory, gateway id and prices.
+ */
+@Timeout(60)
+class GatewayRestartTest
+{
+    private static final String SESSION = "S20250106";
+    private static final long DAY = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
+    private static final String[] IGNORED = {"timestamp", "orderReferenceNumber", "matchNumber"};
+
+    private static EngineShards engine;
+
+    @TempDir
+    private Path journalDir;
+
+    record Command(String type, long clientOrderId)
+    {
+    }
+
+    @BeforeAll
+    static void start()
+    {
+        engine = new EngineShards("gateway-restart-test", Map.of());
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        CloseHelper.close(engine);
+    }
+
+    @Test
+    void shouldCancelReplaceAndModifyOrdersAcceptedBeforeTheRestart() throws Exception
+    {
+        try (GatewayService first = launch(11);
+            TestClient client = TestClient.login(first.port(), "ord01", 1))
+        {
+            client.enterOrder("C1", "GOOG", Ouch42.SIDE_BUY, 100, 100_000, DAY);
+            client.enterOrder("C2", "GOOG", Ouch42.SIDE_BUY, 100, 100_100, DAY);
+            client.enterOrder("C3", "AMZN", Ouch42.SIDE_SELL, 100, 90_000_000, DAY);
+            assertThat(client.await(5).subList(2, 5)).allMatch(Accepted.class::isInstance);
+        }
+
+        try (GatewayService second = launch(11);
+            TestClient client = TestClient.login(second.port(), "ord01", 0))
+        {
+            client.cancelOrder("C1", 0);
+            assertThat(client.await(2)).hasSize(2);
+            client.replaceOrder("C2", "N2", 60, 100_100, DAY);
+            assertThat(client.await(3)).hasSize(3);
+            client.modifyOrder("C3", Ouch42.SIDE_SELL_SHORT, 40);
+
+            assertThat(client.await(4).subList(1, 4)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(
+                    new Canceled(0, "C1", 100, 'U'),
+                    new Replaced(0, "N2", 'B', 60, "GOOG", 100_100, DAY, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', "C2",
+                        ' '),
+                    new Modified(0, "C3", 'T', 40));
+            assertThat(Metrics.scrape(second.metricsPort())).contains("bourse_gateway_open_orders 2.0");
+        }
+    }
+
+    @Test
+    void shouldRefuseATokenUsedBeforeTheRestartAsADuplicateTokenIsRefused() throws Exception
+    {
+        final Object duplicateBeforeRestart;
+        try (GatewayService first = launch(12);
+            TestClient client = TestClient.login(first.port(), "ord01", 1))
+        {
+            client.enterOrder("D1", "GOOG", Ouch42.SIDE_BUY, 100, 90_000, DAY);
+            assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            client.enterOrder("D1", "GOOG", Ouch42.SIDE_BUY, 100, 90_000, DAY);
+            duplicateBeforeRestart = client.await(4).get(3);
+        }
+
+        try (GatewayService second = launch(12);
+            TestClient client = TestClient.login(second.port(), "ord01", 0))
+        {
+            client.enterOrder("D1", "GOOG", Ouch42.SIDE_BUY, 100, 90_000, DAY);
+
+            final Object duplicateAfterRestart = client.await(2).get(1);
+            assertThat(duplicateBeforeRestart).isInstanceOf(Rejected.class);
+            assertThat(duplicateAfterRestart).usingRecursiveComparison().ignoringFields("timestamp")
+                .isEqualTo(duplicateBeforeRestart).isEqualTo(new Rejected(0, "D1", 'O'));
+            assertThat(Metrics.scrape(second.metricsPort()))
+                .contains("bourse_gateway_rejects_total{reason=\"duplicate_token\"} 1.0");
+        }
+    }
+
+    @Test
+    void shouldSendExecutedToTheOwnerOfAnOrderRestingSinceBeforeTheRestart() throws Exception
+    {
+        try (GatewayService first = launch(13);
+            TestClient client = TestClient.login(first.port(), "ord01", 1))
+        {
+            client.enterOrder("E1", "MSFT", Ouch42.SIDE_SELL, 100, 2_500_000, DAY);
+            assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+        }
+
+        try (GatewayService second = launch(13))
+        {
+            try (TestClient buyer = TestClient.login(second.port(), "cpt01", 1))
+            {
+                buyer.enterOrder("X1", "MSFT", Ouch42.SIDE_BUY, 60, 2_500_000,
+                    Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+                assertThat(buyer.await(4).get(3)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Executed(0, "X1", 60, 2_500_000, 'R', 0));
+            }
+            try (TestClient seller = TestClient.login(second.port(), "ord01", 3))
+            {
+                assertThat(seller.await(2).get(1)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Executed(0, "E1", 60, 2_500_000, 'A', 0));
+                seller.cancelOrder("E1", 0);
+
+                assertThat(seller.await(3).get(2)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Canceled(0, "E1", 40, 'U'));
+            }
+            assertThat(Metrics.scrape(second.metricsPort())).contains("bourse_gateway_unmatched_events_total 0.0");
+        }
+    }
+
+    @Test
+    void shouldCountOrdersOpenBeforeTheRestartAgainstTheOpenOrderLimit() throws Exception
+    {
+        try (GatewayService first = launch(14);
+            TestClient client = TestClient.login(first.port(), "lim01", 1))
+        {
+            client.enterOrder("L1", "AAPL", Ouch42.SIDE_BUY, 100, 10_000, DAY);
+            client.enterOrder("L2", "AAPL", Ouch42.SIDE_BUY, 100, 10_000, DAY);
+            assertThat(client.await(4).subList(2, 4)).allMatch(Accepted.class::isInstance);
+        }
+
+        try (GatewayService second = launch(14);
+            TestClient client = TestClient.login(second.port(), "lim01", 0))
+        {
+            client.enterOrder("L3", "AAPL", Ouch42.SIDE_BUY, 100, 10_000, DAY);
+            assertThat(client.await(2).get(1)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Rejected(0, "L3", 'O'));
+            client.cancelOrder("L1", 0);
+            assertThat(client.await(3).get(2)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Canceled(0, "L1", 100, 'U'));
+            client.enterOrder("L4", "AAPL", Ouch42.SIDE_BUY, 100, 10_000, DAY);
+
+            assertThat(client.await(4).get(3)).isInstanceOfSatisfying(Accepted.class,
+                (accepted) -> assertThat(accepted.token()).isEqualTo("L4"));
+            assertThat(Metrics.scrape(second.metricsPort()))
+                .contains("bourse_gateway_rejects_total{reason=\"risk_max_open_orders\"} 1.0");
+        }
+    }
+
+    @Test
+    void shouldGiveNewOrdersClientOrderIdsNeverSentBeforeTheRestart() throws Exception
+    {
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(engine.aeronDirectoryName()));
+            Subscription commands = aeron.addSubscription(engine.layout().commandChannel(),
+                engine.layout().commandStreamId(1)))
+        {
+            try (GatewayService first = launch(15);
+                TestClient client = TestClient.login(first.port(), "ord01", 1))
+            {
+                client.enterOrder("F1", "AMZN", Ouch42.SIDE_SELL, 100, 95_000_000, DAY);
+                client.enterOrder("F2", "AMZN", Ouch42.SIDE_SELL, 100, 95_000_000, DAY);
+                assertThat(client.await(4).subList(2, 4)).allMatch(Accepted.class::isInstance);
+            }
+            try (GatewayService second = launch(15);
+                TestClient client = TestClient.login(second.port(), "ord01", 0))
+            {
+                client.enterOrder("F3", "AMZN", Ouch42.SIDE_SELL, 100, 95_000_000, DAY);
+                assertThat(client.await(2).get(1)).isInstanceOf(Accepted.class);
+                client.cancelOrder("F1", 0);
+                assertThat(client.await(3).get(2)).isInstanceOf(Canceled.class);
+            }
+
+            assertThat(awaitCommands(commands, 4)).isEqualTo(List.of(
+                new Command("NewOrder", clientOrderId(15, 1, 1)),
+                new Command("NewOrder", clientOrderId(15, 1, 2)),
+                new Command("NewOrder", clientOrderId(15, 2, 1)),
+                new Command("CancelOrder", clientOrderId(15, 1, 1))));
+        }
+    }
+
+    @Test
+    void shouldRecoverFromATornJournalTailAndRebuildTheOrdersOfTheIntactPart() throws Exception
+    {
+        try (GatewayService first = launch(16);
+            TestClient client = TestClient.login(first.port(), "ord01", 1))
+        {
+            client.enterOrder("K1", "AMZN", Ouch42.SIDE_SELL, 100, 96_000_000, DAY);
+            assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            client.enterOrder("K2", "IBM", Ouch42.SIDE_SELL, 100, 96_000_000, DAY);
+            assertThat(client.await(4).get(3)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Rejected(0, "K2", 'S'));
+        }
+        final Path journal = journalDir.resolve(SESSION).resolve("ord01" + JournalStore.SUFFIX);
+        try (FileChannel channel = FileChannel.open(journal, StandardOpenOption.WRITE))
+        {
+            channel.truncate(channel.size() - 5);
+        }
+
+        try (GatewayService second = launch(16);
+            TestClient client = TestClient.login(second.port(), "ord01", 1))
+        {
+            final List<Object> replayed = client.await(3);
+            assertThat(replayed.get(0)).isEqualTo(new LoginAccepted(SESSION, 1));
+            assertThat(replayed.get(1)).isInstanceOf(SystemEventMessage.class);
+            assertThat(replayed.get(2)).isInstanceOf(Accepted.class);
+            client.enterOrder("K2", "AMZN", Ouch42.SIDE_SELL, 100, 96_000_000, DAY);
+            client.cancelOrder("K1", 0);
+
+            assertThat(client.await(5).subList(3, 5)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(
+                    new Accepted(0, "K2", 'S', 100, "AMZN", 96_000_000, DAY, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L',
+                        ' '),
+                    new Canceled(0, "K1", 100, 'U'));
+            assertThat(Metrics.scrape(second.metricsPort()))
+                .contains("bourse_gateway_journal_truncations_total 1.0")
+                .contains("bourse_gateway_open_orders 1.0");
+        }
+    }
+
+    private GatewayService launch(final int gatewayId)
+    {
+        return GatewayService.launch(new GatewayContext()
+            .port(0)
+            .bindAddress("127.0.0.1")
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .gatewayId(gatewayId)
+            .sessionName(SESSION)
+            .journalDir(journalDir.toString())
+            .credentials(Credentials.parse(List.of("ord01,ord01pw,DEMO", "cpt01,cpt01pw,DEMO", "lim01,lim01pw,DEMO")))
+            .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS,
+                List.of("ord01,,,,,,N", "cpt01,,,,,,N", "lim01,,,2,,,N"), Map.of()))
+            .streamLayout(engine.layout())
+            .symbolDirectory(EngineShards.SYMBOLS)
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    private static long clientOrderId(final int gatewayId, final int sessionIndex, final int count)
+    {
+        return ((long)gatewayId << 56) | ((long)sessionIndex << 32) | count;
+    }
+
+    /** @return the first New Orders and Cancel Orders on the shard's command stream, clock ticks skipped. */
+    private static List<Command> awaitCommands(final Subscription commands, final int count)
+        throws InterruptedException
+    {
+        final List<Command> received = new ArrayList<>();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final NewOrderDecoder newOrder = new NewOrderDecoder();
+        final CancelOrderDecoder cancelOrder = new CancelOrderDecoder();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (received.size() < count && System.nanoTime() < deadlineNs)
+        {
+            if (0 == commands.poll((buffer, offset, length, frameHeader) ->
+            {
+                header.wrap(buffer, offset);
+                final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+                if (NewOrderDecoder.TEMPLATE_ID == header.templateId())
+                {
+                    newOrder.wrap(buffer, bodyOffset, header.blockLength(), header.version());
+                    received.add(new Command("NewOrder", newOrder.clientOrderId()));
+                }
+                else if (CancelOrderDecoder.TEMPLATE_ID == header.templateId())
+                {
+                    cancelOrder.wrap(buffer, bodyOffset, header.blockLength(), header.version());
+                    received.add(new Command("CancelOrder", cancelOrder.clientOrderId()));
+                }
+            }, 10))
+            {
+                Thread.sleep(1);
+            }
+        }
+        return received;
+    }
+}

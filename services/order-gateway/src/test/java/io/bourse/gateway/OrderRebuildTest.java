@@ -1,0 +1,376 @@
+package io.bourse.gateway;
+
+import io.bourse.common.config.Symbols;
+import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Broken;
+import io.bourse.gateway.OuchMessages.Canceled;
+import io.bourse.gateway.OuchMessages.Executed;
+import io.bourse.gateway.OuchMessages.Modified;
+import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.OuchMessages.Replaced;
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
+import io.bourse.gateway.RecordingEngineProxy.NewOrder;
+import io.bourse.gateway.RecordingEngineProxy.Replace;
+import io.bourse.ouch.OrderCanceled;
+import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.Side;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+
+import static io.bourse.gateway.OrderEntryFixture.DAY;
+import static io.bourse.gateway.OrderEntryFixture.PRICE;
+import static io.bourse.gateway.OrderEntryFixture.T0;
+import static io.bourse.gateway.OrderEntryFixture.T1;
+import static io.bourse.gateway.OrderEntryFixture.T2;
+import static io.bourse.gateway.OrderEntryFixture.id;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A gateway restarted on the journals of an earlier one ({@link OrderRebuild}): each test runs a first gateway's order
+ * entry (alice with session index 1, bob 2), closes it, and opens a second one on the same journals (alice 3, bob 4),
+ * which must know the first one's tokens and orders as the journals leave them.
+ */
+class OrderRebuildTest
+{
+    /** Another gateway's clientOrderId, for the other side of a trade. */
+    private static final long OTHER = (2L << 56) | 77;
+
+    @TempDir
+    private Path journalDir;
+
+    @Test
+    void shouldCancelReplaceAndModifyOrdersAcceptedBeforeTheRestart() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "A1", 'B', 1);
+            before.enterAccepted(before.alice, "A2", 'B', 2);
+            before.enterAccepted(before.alice, "A3", 'S', 3);
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            assertThat(after.orderEntry.openOrderCount()).isEqualTo(3);
+            after.cancelOrder("A1", 0);
+            after.send(after.alice);
+            after.replaceOrder("A2", "N2").shares(60);
+            after.send(after.alice);
+            after.modifyOrder("A3", 'T', 40);
+            after.send(after.alice);
+            after.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+            after.events.replaced(T2, id(1, 2), id(3, 1), 102, 104, "AAPL", Side.BUY, 60, PRICE);
+            after.events.canceled(T2, id(1, 3), 103, "AAPL", 60, 40, Ouch42.CANCEL_USER_REQUESTED);
+
+            assertThat(after.engine.commands()).isEqualTo(List.of(
+                new Cancel(0, T0, id(1, 1), 0),
+                new Replace(0, T0, id(1, 2), id(3, 1), 60, PRICE),
+                new Cancel(0, T0, id(1, 3), 40)));
+            assertThat(after.messages(after.alice).subList(3, 6)).isEqualTo(List.of(
+                new Canceled(T2, "A1", 100, 'U'),
+                new Replaced(T2, "N2", 'B', 60, "AAPL", PRICE, DAY, "DEMO", 'Y', 104, 'A', 'N', 0, 'N', 'L', "A2", ' '),
+                new Modified(T2, "A3", 'T', 40)));
+            assertThat(after.orderEntry.openOrderCount()).isEqualTo(2);
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_unmatched_events_total", null)).isZero();
+        }
+    }
+
+    @Test
+    void shouldRefuseEveryTokenUsedBeforeTheRestartAsADuplicate() throws IOException
+    {
+        final Object duplicateBefore;
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "D1", 'B', 1);
+            before.enterOrder("D1");
+            before.send(before.alice);
+            duplicateBefore = before.messages(before.alice).get(1);
+            before.enterOrder("Z1").shares(0);
+            before.send(before.alice);
+            before.replaceOrder("D1", "R0").shares(0);
+            before.send(before.alice);
+            before.enterOrder("P1");
+            before.send(before.alice);
+            before.enterOrder("J1");
+            before.send(before.alice);
+            before.events.rejected(T1, id(1, 3), "AAPL", Ouch42.REJECT_CLOSED);
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            final int replayed = after.messages(after.alice).size();
+            for (final String token : List.of("D1", "Z1", "R0", "P1", "J1", "F1"))
+            {
+                after.enterOrder(token);
+                after.send(after.alice);
+            }
+
+            assertThat(duplicateBefore).isEqualTo(new Rejected(T0, "D1", 'O'));
+            assertThat(after.messages(after.alice).subList(replayed, replayed + 5)).isEqualTo(List.of(
+                duplicateBefore,
+                new Rejected(T0, "Z1", 'O'),
+                new Rejected(T0, "R0", 'O'),
+                new Rejected(T0, "P1", 'O'),
+                new Rejected(T0, "J1", 'O')));
+            assertThat(after.rejects("duplicate_token")).isEqualTo(5);
+            assertThat(after.orderEntry.openOrderCount()).as("D1, P1 and F1").isEqualTo(3);
+            assertThat(after.engine.commands()).isEqualTo(List.of(
+                new NewOrder(0, T0, id(3, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
+        }
+    }
+
+    @Test
+    void shouldAnswerTheEnginesEventsForOrdersSentBeforeTheRestartToTheirSessions() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "E1", 'S', 1);
+            before.enterOrder("P1").firm("FIRM").capacity(Ouch42.CAPACITY_PRINCIPAL)
+                .display(Ouch42.DISPLAY_ATTRIBUTABLE).intermarketSweepEligibility(Ouch42.ISE_ELIGIBLE);
+            before.send(before.alice);
+            before.enterOrder("P1");
+            before.send(before.alice);
+            before.replaceOrder("E1", "E2").shares(80);
+            before.send(before.alice);
+            before.enterAccepted(before.bob, "B1", 'B', 1);
+            before.events.executed(T1, 7, "AAPL", 100, PRICE, OTHER, 300, Side.SELL, id(2, 1), 101, 0, 0);
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            assertThat(after.orderEntry.openOrderCount()).isEqualTo(3);
+            after.events.accepted(T2, id(1, 2), 201, "AAPL", Side.BUY, 100, PRICE, DAY, 'A');
+            after.events.replaced(T2, id(1, 1), id(1, 3), 101, 203, "AAPL", Side.SELL, 80, PRICE);
+            after.events.executed(T2, 8, "AAPL", 30, PRICE, OTHER, 301, Side.BUY, id(1, 3), 203, 50, 0);
+            after.events.tradeBroken(T2, 7, "AAPL", 100, PRICE, OTHER, 300, id(2, 1), 101,
+                Ouch42.BROKEN_TRADE_ERRONEOUS);
+
+            assertThat(after.messages(after.alice).get(1)).isEqualTo(new Rejected(T0, "P1", 'O'));
+            assertThat(after.messages(after.alice).subList(2, 5)).isEqualTo(List.of(
+                new Accepted(T2, "P1", 'B', 100, "AAPL", PRICE, DAY, "FIRM", 'A', 201, 'P', 'Y', 0, 'N', 'L', ' '),
+                new Replaced(T2, "E2", 'S', 80, "AAPL", PRICE, DAY, "DEMO", 'Y', 203, 'A', 'N', 0, 'N', 'L', "E1", ' '),
+                new Executed(T2, "E2", 30, PRICE, 'A', 8)));
+            assertThat(after.messages(after.bob).subList(2, 3)).isEqualTo(List.of(new Broken(T2, "B1", 7, 'E')));
+            assertThat(after.messages(after.alice)).hasSize(5);
+            assertThat(after.messages(after.bob)).hasSize(3);
+            assertThat(after.orderEntry.openOrderCount()).isEqualTo(2);
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_unmatched_events_total", null)).isZero();
+        }
+    }
+
+    @Test
+    void shouldCountOrdersOpenBeforeTheRestartAgainstTheOpenOrderLimit() throws IOException
+    {
+        final RiskLimits limits = RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("alice,,,2,,,Y"), Map.of());
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, limits))
+        {
+            before.enterAccepted(before.alice, "A1", 'B', 1);
+            before.enterOrder("A2");
+            before.send(before.alice);
+            before.replaceOrder("A1", "A3").shares(50);
+            before.send(before.alice);
+        }
+
+        try (OrderEntryFixture after = restart(limits))
+        {
+            final int replayed = after.messages(after.alice).size();
+            after.enterOrder("A4");
+            after.send(after.alice);
+            after.events.canceled(T1, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_TIMEOUT);
+            after.enterOrder("A5");
+            after.send(after.alice);
+
+            assertThat(after.messages(after.alice).subList(replayed, replayed + 2)).isEqualTo(List.of(
+                new Rejected(T0, "A4", 'O'),
+                new Canceled(T1, "A1", 100, 'T')));
+            assertThat(after.rejects("risk_max_open_orders")).isEqualTo(1);
+            assertThat(after.engine.commands()).isEqualTo(List.of(
+                new NewOrder(0, T0, id(3, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
+        }
+    }
+
+    @Test
+    void shouldRebuildFromTheIntactRecordsWhenTheJournalTailIsTorn() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "A1", 'B', 1);
+            before.cancelOrder("A1", 60);
+            before.send(before.alice);
+            before.events.canceled(T2, id(1, 1), 101, "AAPL", 40, 60, Ouch42.CANCEL_USER_REQUESTED);
+        }
+        try (FileChannel channel = FileChannel.open(journalDir.resolve("alice.journal"), StandardOpenOption.WRITE))
+        {
+            channel.truncate(channel.size() - 3);
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            after.modifyOrder("A1", 'B', 80);
+            after.send(after.alice);
+            after.events.canceled(T2, id(1, 1), 101, "AAPL", 20, 80, Ouch42.CANCEL_USER_REQUESTED);
+
+            assertThat(after.alice.journal().truncatedBytes()).isEqualTo(
+                SessionJournal.RECORD_HEADER_LENGTH + OrderCanceled.LENGTH - 3);
+            assertThat(after.engine.commands()).isEqualTo(List.of(new Cancel(0, T0, id(1, 1), 80)));
+            assertThat(after.messages(after.alice)).isEqualTo(List.of(
+                new Accepted(T1, "A1", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '),
+                new Modified(T2, "A1", 'B', 80)));
+        }
+    }
+
+    @Test
+    void shouldIgnoreEngineEventsHeardAgainWhoseAnswersTheJournalHolds() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "A1", 'S', 1);
+            before.events.executed(T2, 7, "AAPL", 30, PRICE, OTHER, 300, Side.BUY, id(1, 1), 101, 70, 0);
+            before.alice.flush(0);
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            after.events.accepted(T1, id(1, 1), 101, "AAPL", Side.SELL, 100, PRICE, DAY);
+            after.events.executed(T2, 7, "AAPL", 30, PRICE, OTHER, 300, Side.BUY, id(1, 1), 101, 70, 0);
+            after.events.canceled(T2, id(1, 1), 101, "AAPL", 70, 0, Ouch42.CANCEL_USER_REQUESTED);
+
+            assertThat(after.messages(after.alice)).isEqualTo(List.of(
+                new Accepted(T1, "A1", 'S', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '),
+                new Executed(T2, "A1", 30, PRICE, 'A', 7),
+                new Canceled(T2, "A1", 70, 'U')));
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_duplicate_events_total", null)).isEqualTo(2);
+            assertThat(after.orderEntry.openOrderCount()).isZero();
+        }
+    }
+
+    @Test
+    void shouldAnswerTheEventsOfARestartedEngineWhoseSequenceNumbersStartAgain() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "A1", 'S', 1);
+            before.events.executed(T2, 7, "AAPL", 30, PRICE, OTHER, 300, Side.BUY, id(1, 1), 101, 70, 0);
+            before.alice.flush(0);
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            final EngineEvents restartedEngine = new EngineEvents(
+                new EngineEventAdapter(after.orderEntry, after.metrics), EngineEvents.FIRST_ENGINE_STREAM + 1);
+            after.enterOrder("A2").buySellIndicator(Ouch42.SIDE_SELL);
+            after.send(after.alice);
+            restartedEngine.accepted(T1, id(3, 1), 1, "AAPL", Side.SELL, 100, PRICE, DAY);
+            restartedEngine.executed(T2, 1, "AAPL", 100, PRICE, OTHER, 300, Side.BUY, id(3, 1), 1, 0, 0);
+
+            assertThat(after.messages(after.alice)).isEqualTo(List.of(
+                new Accepted(T1, "A1", 'S', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '),
+                new Executed(T2, "A1", 30, PRICE, 'A', 7),
+                new Accepted(T1, "A2", 'S', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 1, 'A', 'N', 0, 'N', 'L', ' '),
+                new Executed(T2, "A2", 100, PRICE, 'A', 1)));
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_duplicate_events_total", null)).isZero();
+        }
+    }
+
+    @Test
+    void shouldAnswerCanceledWhenAModifyOrderWasInFlightAtTheRestart() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "S1", 'S', 1);
+            before.modifyOrder("S1", 'T', 60);
+            before.send(before.alice);
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            after.events.canceled(T2, id(1, 1), 101, "AAPL", 40, 60, Ouch42.CANCEL_USER_REQUESTED);
+            after.modifyOrder("S1", 'S', 60);
+            after.send(after.alice);
+
+            assertThat(after.messages(after.alice).subList(1, 3)).isEqualTo(List.of(
+                new Canceled(T2, "S1", 40, 'U'),
+                new Modified(T0, "S1", 'S', 60)));
+        }
+    }
+
+    @Test
+    void shouldLeaveOutOrdersSentToAShardTheGatewayNoLongerHasButKeepTheirTokensUsed(@TempDir final Path otherDir)
+        throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "A1", 'B', 1);
+            before.enterOrder("M1").stock(Symbols.pack("MSFT"));
+            before.send(before.alice);
+        }
+
+        try (OrderEntryFixture other = new OrderEntryFixture(otherDir, RiskLimits.none());
+            SessionJournal journal = SessionJournal.open(journalDir.resolve("alice.journal"), JournalSync.NONE))
+        {
+            final UserSession alice = new UserSession(
+                "alice", OrderEntryTest.firm("DEMO"), OrderEntryFixture.GATEWAY_ID, 3, 2, journal, other.metrics);
+            final OrderRebuild oneShard = new OrderRebuild(other.orderEntry, 1);
+            oneShard.rebuild(alice);
+            other.enterOrder("M1");
+            other.send(alice);
+
+            assertThat(oneShard.openOrderCount()).isEqualTo(1);
+            assertThat(oneShard.skippedOrderCount()).isEqualTo(1);
+            assertThat(other.rejects("duplicate_token")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldRebuildClosingCrossOrdersThroughCancelRejectCancelPendingAndCrossExecutions() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterOrder("L1").crossType(Ouch42.CROSS_TYPE_CLOSING);
+            before.send(before.alice);
+            before.events.accepted(T1, id(1, 1), 101, "AAPL", Side.BUY, 100, PRICE, DAY);
+            before.enterOrder("L2").crossType(Ouch42.CROSS_TYPE_CLOSING);
+            before.send(before.alice);
+            before.events.accepted(T1, id(1, 2), 102, "AAPL", Side.BUY, 100, PRICE, DAY);
+            before.cancelOrder("L1", 30);
+            before.send(before.alice);
+            before.events.cancelRejected(T1, id(1, 1), 101, "AAPL");
+            before.cancelOrder("L1", 0);
+            before.send(before.alice);
+            before.events.cancelPending(T1, id(1, 1), 101, "AAPL");
+            before.events.executed(T2, 7, "AAPL", 40, PRICE, id(1, 1), 101, Side.BUY, OTHER, 9, 0, 60, 'C');
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            final int replayed = after.messages(after.alice).size();
+            after.modifyOrder("L1", 'B', 60);
+            after.send(after.alice);
+            after.events.canceled(T2, id(1, 1), 101, "AAPL", 60, 0, Ouch42.CANCEL_USER_REQUESTED, false);
+            after.replaceOrder("L2", "L3").shares(50);
+            after.send(after.alice);
+            after.events.replaced(T2, id(1, 2), id(3, 1), 102, 103, "AAPL", Side.BUY, 50, PRICE);
+
+            assertThat(after.engine.commands()).as("the modify needs no cancel: 60 shares are open").isEqualTo(
+                List.of(new Replace(0, T0, id(1, 2), id(3, 1), 50, PRICE)));
+            assertThat(after.messages(after.alice).subList(replayed, replayed + 3)).isEqualTo(List.of(
+                new Modified(T0, "L1", 'B', 60),
+                new Canceled(T2, "L1", 60, 'U'),
+                new Replaced(T2, "L3", 'B', 50, "AAPL", PRICE, DAY, "DEMO", 'Y', 103, 'A', 'N', 0, 'C', 'L', "L2",
+                    ' ')));
+            assertThat(after.orderEntry.openOrderCount()).isEqualTo(1);
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_unmatched_events_total", null)).isZero();
+        }
+    }
+
+    private OrderEntryFixture restart(final RiskLimits limits) throws IOException
+    {
+        return new OrderEntryFixture(journalDir, limits, 3, 4);
+    }
+}
