@@ -5,6 +5,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.time.SessionNames;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -13,9 +14,6 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.function.Supplier;
 
 /**
@@ -218,16 +216,7 @@ public final class MdPublisherContext
         }
         checkRange(MOLD_TTL_PROP_NAME, moldTtl, 0, 255);
         checkRange(MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort, 0, 65535);
-        if (null == moldSession)
-        {
-            moldSession = LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE);
-        }
-        if (moldSession.isEmpty() || moldSession.length() > 10 ||
-            !moldSession.chars().allMatch((c) -> c > 0x20 && c < 0x7F))
-        {
-            throw new IllegalStateException(MOLD_SESSION_PROP_NAME +
-                " must be 1..10 printable ASCII characters without spaces: '" + moldSession + "'");
-        }
+        moldSession = SessionNames.resolve(moldSession, MOLD_SESSION_PROP_NAME);
         checkRange(MOLD_PAYLOAD_LENGTH_PROP_NAME, moldPayloadLength, MOLD_PAYLOAD_LENGTH_MIN, MOLD_PAYLOAD_LENGTH_MAX);
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));

@@ -7,13 +7,11 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.time.SessionNames;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 
 /**
  * Configuration of the order gateway. Settings (system property, or the environment variable in upper case with
@@ -215,16 +213,7 @@ public final class GatewayContext
             throw new IllegalStateException(
                 CLOCK_TICK_INTERVAL_MS_PROP_NAME + " must be positive: " + clockTickIntervalMs);
         }
-        if (null == sessionName)
-        {
-            sessionName = LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE);
-        }
-        if (sessionName.isEmpty() || sessionName.length() > 10 ||
-            !sessionName.chars().allMatch((c) -> c > 0x20 && c < 0x7F))
-        {
-            throw new IllegalStateException(
-                SESSION_PROP_NAME + " must be 1..10 printable ASCII characters without spaces: '" + sessionName + "'");
-        }
+        sessionName = SessionNames.resolve(sessionName, SESSION_PROP_NAME);
         if (null == journalDir || journalDir.isBlank() || null == journalSync)
         {
             throw new IllegalStateException(JOURNAL_DIR_PROP_NAME + " and " + JOURNAL_SYNC_PROP_NAME + " are required");

@@ -1,0 +1,39 @@
+package io.bourse.common.time;
+
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * The name of a trading day's session, as SoupBinTCP 4.0 (Login Accepted, Session: alpha 10) and MoldUDP64 (Session:
+ * alpha 10) carry it: 1 to 10 printable ASCII characters without spaces, by default today's UTC date as
+ * {@code yyyyMMdd}.
+ */
+public final class SessionNames
+{
+    /** Most characters of a session name. */
+    public static final int MAX_LENGTH = 10;
+
+    private SessionNames()
+    {
+    }
+
+    /**
+     * @param configured  the configured name, or null for the default.
+     * @param settingName the setting it came from, for the error message.
+     * @return the configured name, or today's UTC date as {@code yyyyMMdd} when none is configured.
+     * @throws IllegalStateException naming the setting when the name is empty, longer than 10 characters or has
+     *                               characters other than printable ASCII without space.
+     */
+    public static String resolve(final String configured, final String settingName)
+    {
+        final String name = null == configured ?
+            LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE) : configured;
+        if (name.isEmpty() || name.length() > MAX_LENGTH || !name.chars().allMatch((c) -> c > 0x20 && c < 0x7F))
+        {
+            throw new IllegalStateException(
+                settingName + " must be 1..10 printable ASCII characters without spaces: '" + name + "'");
+        }
+        return name;
+    }
+}
