@@ -60,7 +60,7 @@ final class BourseImage
      * @return the repository root: the nearest directory upwards from the working directory that holds both the
      * Dockerfile and the Maven wrapper.
      */
-    private static Path repositoryRoot()
+    static Path repositoryRoot()
     {
         for (Path dir = Path.of("").toAbsolutePath(); null != dir; dir = dir.getParent())
         {

@@ -33,12 +33,12 @@ import java.util.UUID;
 /**
  * The exchange as the compose file runs it, for a test class ({@code @RegisterExtension static}): one container per
  * service from the image of the repository's Dockerfile (media driver, engine shards 0 and 1, order gateway and, when
- * asked for, market-data publisher and fan-out), on host networking and the host's IPC namespace, started before the
- * class's tests and stopped after them; the containers' logs are printed when a test fails. The order gateway keeps
- * its session journals in a Docker volume of its own, as in the compose file, so that {@link #restartGateway} starts
- * a new gateway container on the journals of the old one. The services listen on their default TCP ports, so a
- * compose stack must not be running on the same host, and test classes using this extension must not run in
- * parallel.
+ * asked for, market-data publisher and fan-out, and the simulator sending a continuous order flow), on host networking
+ * and the host's IPC namespace, started before the class's tests and stopped after them; the containers' logs are
+ * printed when a test fails. The order gateway keeps its session journals in a Docker volume of its own, as in the
+ * compose file, so that {@link #restartGateway} starts a new gateway container on the journals of the old one. The
+ * services listen on their default TCP ports, so a compose stack must not be running on the same host, and test classes
+ * using this extension must not run in parallel.
  */
 final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, TestWatcher
 {
@@ -55,8 +55,15 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     private static final String GATEWAY = "order-gateway";
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
     private static final int STOP_TIMEOUT_SECONDS = 10;
+    /** Orders per second over all of the simulator's sessions: load that a 2-core host carries beside the tests. */
+    private static final String SIMULATOR_RATE = "200";
+    /** Started: the service's own start-up line. */
+    private static final String STARTED_LOG = "(?s).*\\bstarted\\b.*";
+    /** The simulator's first progress line: its sessions are logged in and it is sending orders. */
+    private static final String SIMULATOR_SENDING_LOG = "(?s).*\\] sent .*";
 
     private final boolean marketData;
+    private final boolean simulator;
     /** Containers by name, in start order, with the log output each one produced. */
     private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
     private final Map<String, ToStringConsumer> logs = new LinkedHashMap<>();
@@ -66,21 +73,31 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     private GenericContainer<?> gateway;
     private int gatewayStarts;
 
-    private ExchangeContainers(final boolean marketData)
+    private ExchangeContainers(final boolean marketData, final boolean simulator)
     {
         this.marketData = marketData;
+        this.simulator = simulator;
     }
 
     /** @return every service, market data included: an ITCH 5.0 subscriber can log in on {@link #ITCH_PORT}. */
     static ExchangeContainers withMarketData()
     {
-        return new ExchangeContainers(true);
+        return new ExchangeContainers(true, false);
     }
 
     /** @return the services that order entry needs: media driver, both engine shards and the order gateway. */
     static ExchangeContainers orderEntryOnly()
     {
-        return new ExchangeContainers(false);
+        return new ExchangeContainers(false, false);
+    }
+
+    /**
+     * @return every service, market data included, and the simulator (as in the compose file, its metrics on port
+     * 9404) sending {@value #SIMULATOR_RATE} orders per second until the class's tests end, started once it sends.
+     */
+    static ExchangeContainers withLoad()
+    {
+        return new ExchangeContainers(true, true);
     }
 
     /**
@@ -111,6 +128,12 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
             else
             {
                 start(gateway);
+            }
+            if (simulator)
+            {
+                start(service("simulator", "simulator",
+                    Map.of("BOURSE_SIMULATOR_RATE", SIMULATOR_RATE, "BOURSE_SIMULATOR_DURATION", "0"),
+                    SIMULATOR_SENDING_LOG));
             }
         }
         catch (final RuntimeException ex)
@@ -205,11 +228,20 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         final String name = 1 == gatewayStarts ? GATEWAY : GATEWAY + "-" + gatewayStarts;
         return service(name, "gateway",
             Map.of("BOURSE_GATEWAY_JOURNAL_DIR", JOURNAL_DIR, "BOURSE_GATEWAY_SESSION", sessionName),
-            new Bind(journalVolume, new Volume(JOURNAL_DIR)));
+            STARTED_LOG, new Bind(journalVolume, new Volume(JOURNAL_DIR)));
+    }
+
+    private GenericContainer<?> service(final String name, final String command, final Map<String, String> environment)
+    {
+        return service(name, command, environment, STARTED_LOG);
     }
 
     private GenericContainer<?> service(
-        final String name, final String command, final Map<String, String> environment, final Bind... volumes)
+        final String name,
+        final String command,
+        final Map<String, String> environment,
+        final String readyLog,
+        final Bind... volumes)
     {
         final ToStringConsumer log = new ToStringConsumer();
         logs.put(name, log);
@@ -230,7 +262,7 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
             .withEnv("JAVA_TOOL_OPTIONS", "-Xmx256m")
             .withEnv(environment)
             .withLogConsumer(log)
-            .waitingFor(Wait.forLogMessage("(?s).*\\bstarted\\b.*", 1).withStartupTimeout(STARTUP_TIMEOUT));
+            .waitingFor(Wait.forLogMessage(readyLog, 1).withStartupTimeout(STARTUP_TIMEOUT));
         containers.put(name, container);
         return container;
     }

@@ -5,31 +5,52 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Reads the market-data stream, translates each L3 message, each trade against a non-displayed order and each cross
- * trade to ITCH 5.0 once ({@link ItchTranslator}) and writes it to every worker's ring buffer. Never blocks: a worker
+ * trade to ITCH 5.0 once ({@link ItchTranslator}), numbers it (the fanout sequence number, from 1), keeps it in the
+ * {@link ReplayRing} and the {@link ItchBook}, and writes it to every worker's ring buffer. Never blocks: a worker
  * whose ring buffer is full misses the message, which is counted as a drop (and logged once per run of drops). The
  * first record that fits again is preceded by a {@link #DATA_LOST_MSG_TYPE_ID} marker, so that the worker ends the
  * sessions that missed messages, at the point of the gap, instead of letting their books silently diverge. Messages
  * without an ITCH form are only counted in; untranslatable ones are counted as errors.
  *
- * <p>Ring-buffer record, message type {@link #ITCH_MSG_TYPE_ID}:
+ * <p>Between two market-data messages it answers the workers' {@link CatchUpRequest}s in the worker's ring buffer,
+ * the same ordered queue as the live messages, so that a session gets no gap and no duplicate by construction:
+ * <ul>
+ *   <li>a login whose Requested Sequence Number n is 2 or more and still in the replay ring (or the next number)
+ *   gets Login Accepted with n, then the kept messages n, n+1, ... of every symbol, then live messages;</li>
+ *   <li>any other login, and a change of subscription for the symbols it adds, gets the book of its symbols as it
+ *   stands after message P-1 ({@link ItchBook#snapshot}, taken at once), then the kept messages P, P+1, ... of those
+ *   symbols that came while the answer was being written, then live messages. A login's answer starts with Login
+ *   Accepted (sequence number 1), System Event and the Stock Directory.</li>
+ * </ul>
+ * An answer is written while the worker's ring buffer is less than half full, up to four times the fragment limit of
+ * records per duty cycle (faster than the stream comes, which is read a fragment limit at a time), so that live
+ * messages keep their room and the answer catches up; the session ignores the live messages of its pending symbols
+ * until the answer's end record. An answer whose next message has left the replay ring before it could be written
+ * ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}).
+ *
+ * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
  * <pre>
- *   0                   1                   2                   3
- *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
- *  +---------------------------------------------------------------+
- *  |         market-data timestamp, ns since midnight (native)     |
- *  |                                                               |
- *  +---------------------------------------------------------------+
- *  |                  ITCH 5.0 message (big-endian)               ...
- *  +---------------------------------------------------------------+
+ *   ITCH_MSG_TYPE_ID            md timestamp (8, ns since midnight) | ITCH message
+ *   DATA_LOST_MSG_TYPE_ID       one byte
+ *   SESSION_START_MSG_TYPE_ID   session id (8) | Login Accepted sequence number (8) | 1 for a snapshot else 0 (8)
+ *   SESSION_ITCH_MSG_TYPE_ID    session id (8) | ITCH message for that session only
+ *   SESSION_END_MSG_TYPE_ID     session id (8): the session's pending symbols are live from the next record
+ *   SESSION_FAILED_MSG_TYPE_ID  session id (8): the answer could not be completed, end the session
  * </pre>
  */
 final class DispatcherAgent implements Agent, FragmentHandler
@@ -38,38 +59,76 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int ITCH_MSG_TYPE_ID = 1;
     /** Ring-buffer message type of the marker written after a run of drops (no payload beyond one byte). */
     static final int DATA_LOST_MSG_TYPE_ID = 2;
-    /** Offset of the market-data timestamp in a record. */
+    /** Ring-buffer message type of the start of a login's answer. */
+    static final int SESSION_START_MSG_TYPE_ID = 3;
+    /** Ring-buffer message type of an ITCH message for one session: snapshot or replay. */
+    static final int SESSION_ITCH_MSG_TYPE_ID = 4;
+    /** Ring-buffer message type of the end of an answer. */
+    static final int SESSION_END_MSG_TYPE_ID = 5;
+    /** Ring-buffer message type of an answer that failed. */
+    static final int SESSION_FAILED_MSG_TYPE_ID = 6;
+    /** Offset of the market-data timestamp in an ITCH record. */
     static final int TIMESTAMP_OFFSET = 0;
-    /** Offset of the ITCH message in a record. */
+    /** Offset of the ITCH message in an ITCH record. */
     static final int ITCH_OFFSET = TIMESTAMP_OFFSET + Long.BYTES;
+    /** Offset of the session id in a session record. */
+    static final int SESSION_ID_OFFSET = 0;
+    /** Offset of the Login Accepted sequence number in a start record. */
+    static final int ACCEPTED_SEQUENCE_OFFSET = SESSION_ID_OFFSET + Long.BYTES;
+    /** Offset of the snapshot flag in a start record. */
+    static final int SNAPSHOT_FLAG_OFFSET = ACCEPTED_SEQUENCE_OFFSET + Long.BYTES;
+    /** Length of a start record. */
+    static final int SESSION_START_LENGTH = SNAPSHOT_FLAG_OFFSET + Long.BYTES;
+    /** Offset of the ITCH message in a session ITCH record. */
+    static final int SESSION_ITCH_OFFSET = SESSION_ID_OFFSET + Long.BYTES;
+    /** Offset of the Stock Locate in an ITCH message. */
+    static final int ITCH_LOCATE_OFFSET = 1;
+    private static final int REQUEST_LIMIT = 16;
+    /** An answer writes this many times the fragment limit per duty cycle, so that it catches up with the stream. */
+    private static final int CATCH_UP_SPEED = 4;
 
     private final Subscription subscription;
     private final ItchTranslator translator;
     private final RingBuffer[] workerRings;
+    private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
+    private final ReplayRing replay;
+    private final ItchBook book = new ItchBook();
+    private final List<CatchUp> catchUps = new ArrayList<>();
     private final boolean[] dropping;
     private final int fragmentLimit;
+    private final int answerLimit;
     private final FanoutMetrics metrics;
     private final AtomicLong errorCount;
     private final ByteBuffer record = ByteBuffer.allocateDirect(ITCH_OFFSET + ItchTranslator.MAX_LENGTH);
     private final UnsafeBuffer recordBuffer = new UnsafeBuffer(record);
+    private final UnsafeBuffer sessionRecord =
+        new UnsafeBuffer(ByteBuffer.allocateDirect(SESSION_START_LENGTH + ItchTranslator.MAX_LENGTH));
+    private final Consumer<CatchUpRequest> onRequest = this::onRequest;
 
     /**
-     * @param subscription  the market-data stream.
-     * @param translator    SBE to ITCH.
-     * @param workerRings   one per worker.
-     * @param fragmentLimit most messages read per duty cycle.
-     * @param metrics       counters.
-     * @param errorCount    incremented for untranslatable messages.
+     * @param subscription   the market-data stream.
+     * @param translator     SBE to ITCH.
+     * @param workerRings    one per worker.
+     * @param requests       catch-up requests from every worker.
+     * @param replayCapacity number of newest ITCH messages kept for replay.
+     * @param fragmentLimit  most messages read per duty cycle; each answer writes up to four times as many records
+     *                       (and steps as many kept messages) per duty cycle, so that it catches up with the stream.
+     * @param metrics        counters.
+     * @param errorCount     incremented for untranslatable messages and failed answers.
      */
     DispatcherAgent(
         final Subscription subscription, final ItchTranslator translator, final RingBuffer[] workerRings,
+        final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests, final int replayCapacity,
         final int fragmentLimit, final FanoutMetrics metrics, final AtomicLong errorCount)
     {
         this.subscription = subscription;
         this.translator = translator;
         this.workerRings = workerRings;
+        this.requests = requests;
+        this.replay = new ReplayRing(replayCapacity);
         this.dropping = new boolean[workerRings.length];
         this.fragmentLimit = fragmentLimit;
+        this.answerLimit = CATCH_UP_SPEED * fragmentLimit;
         this.metrics = metrics;
         this.errorCount = errorCount;
     }
@@ -77,7 +136,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
     @Override
     public int doWork()
     {
-        return subscription.poll(this, fragmentLimit);
+        int workCount = requests.drain(onRequest, REQUEST_LIMIT);
+        workCount += writeAnswers();
+        return workCount + subscription.poll(this, fragmentLimit);
     }
 
     @Override
@@ -86,7 +147,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         return "fanout-dispatcher";
     }
 
-    /** Translates one market-data message and hands it to every worker. */
+    /** Translates one market-data message, keeps it, and hands it to every worker. */
     @Override
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
@@ -95,6 +156,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
         final int itchLength = translator.translate(buffer, offset, length, record);
         if (itchLength > 0)
         {
+            replay.append(recordBuffer, ITCH_OFFSET, itchLength);
+            book.apply(recordBuffer, ITCH_OFFSET);
             recordBuffer.putLong(TIMESTAMP_OFFSET, translator.timestampNs());
             for (int i = 0; i < workerRings.length; i++)
             {
@@ -105,6 +168,42 @@ final class DispatcherAgent implements Agent, FragmentHandler
         {
             errorCount.incrementAndGet();
         }
+    }
+
+    private void onRequest(final CatchUpRequest request)
+    {
+        final long requested = request.requestedSequence();
+        if (request.login() && requested > 1 && requested >= replay.oldestSequence() &&
+            requested <= replay.nextSequence())
+        {
+            catchUps.add(new CatchUp(request, requested, null, 0, requested));
+        }
+        else
+        {
+            final ExpandableArrayBuffer snapshot = new ExpandableArrayBuffer(ItchTranslator.ADD_ORDER_LENGTH * 64);
+            final int count = book.snapshot(request.symbolsByLocate(), snapshot);
+            metrics.onSnapshot();
+            catchUps.add(new CatchUp(
+                request, 1, snapshot, count * ItchTranslator.ADD_ORDER_LENGTH, replay.nextSequence()));
+        }
+    }
+
+    private int writeAnswers()
+    {
+        int workCount = 0;
+        for (int i = catchUps.size() - 1; i >= 0; i--)
+        {
+            final CatchUp catchUp = catchUps.get(i);
+            if (!dropping[catchUp.request.workerId()])
+            {
+                workCount += catchUp.write(workerRings[catchUp.request.workerId()]);
+                if (catchUp.done)
+                {
+                    catchUps.remove(i);
+                }
+            }
+        }
+        return workCount;
     }
 
     private void dispatch(final int workerId, final int recordLength)
@@ -122,7 +221,99 @@ final class DispatcherAgent implements Agent, FragmentHandler
         if (!dropping[workerId])
         {
             dropping[workerId] = true;
+            // The worker ends every waiting session at the data-lost marker: their answers are void.
+            catchUps.removeIf((catchUp) -> catchUp.request.workerId() == workerId);
             System.err.println("[fanout-dispatcher] worker " + workerId + " ring buffer full: dropping messages");
+        }
+    }
+
+    /** One answer being written: start (logins), snapshot, kept messages up to the live stream, end. */
+    private final class CatchUp
+    {
+        final CatchUpRequest request;
+        private final long acceptedSequence;
+        private final DirectBuffer snapshot;
+        private final int snapshotLength;
+        private int snapshotPosition;
+        private long cursor;
+        private boolean started;
+        boolean done;
+
+        CatchUp(
+            final CatchUpRequest request, final long acceptedSequence, final DirectBuffer snapshot,
+            final int snapshotLength, final long cursor)
+        {
+            this.request = request;
+            this.acceptedSequence = acceptedSequence;
+            this.snapshot = snapshot;
+            this.snapshotLength = snapshotLength;
+            this.cursor = cursor;
+            this.started = !request.login();
+        }
+
+        /** @return records written, a bounded number, while the ring stays less than half full. */
+        int write(final RingBuffer ring)
+        {
+            sessionRecord.putLong(SESSION_ID_OFFSET, request.sessionId());
+            int written = 0;
+            if (!started)
+            {
+                sessionRecord.putLong(ACCEPTED_SEQUENCE_OFFSET, acceptedSequence);
+                sessionRecord.putLong(SNAPSHOT_FLAG_OFFSET, null == snapshot ? 0 : 1);
+                if (!write(ring, SESSION_START_MSG_TYPE_ID, SESSION_START_LENGTH))
+                {
+                    return written;
+                }
+                started = true;
+                written++;
+            }
+            while (snapshotPosition < snapshotLength && written < answerLimit)
+            {
+                sessionRecord.putBytes(
+                    SESSION_ITCH_OFFSET, snapshot, snapshotPosition, ItchTranslator.ADD_ORDER_LENGTH);
+                if (!write(ring, SESSION_ITCH_MSG_TYPE_ID, SESSION_ITCH_OFFSET + ItchTranslator.ADD_ORDER_LENGTH))
+                {
+                    return written;
+                }
+                snapshotPosition += ItchTranslator.ADD_ORDER_LENGTH;
+                written++;
+            }
+            int steps = 0;
+            while (snapshotPosition == snapshotLength && cursor < replay.nextSequence() && steps++ < answerLimit)
+            {
+                if (!replay.contains(cursor))
+                {
+                    errorCount.incrementAndGet();
+                    done = write(ring, SESSION_FAILED_MSG_TYPE_ID, Long.BYTES);
+                    return written;
+                }
+                final DirectBuffer kept = replay.buffer();
+                final int offset = replay.messageOffset(cursor);
+                final int locate = kept.getShort(offset + ITCH_LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+                if (request.symbolsByLocate()[locate])
+                {
+                    final int length = replay.messageLength(cursor);
+                    sessionRecord.putBytes(SESSION_ITCH_OFFSET, kept, offset, length);
+                    if (!write(ring, SESSION_ITCH_MSG_TYPE_ID, SESSION_ITCH_OFFSET + length))
+                    {
+                        return written;
+                    }
+                    metrics.onReplayed();
+                    written++;
+                }
+                cursor++;
+            }
+            if (snapshotPosition == snapshotLength && cursor == replay.nextSequence())
+            {
+                done = write(ring, SESSION_END_MSG_TYPE_ID, Long.BYTES);
+                written += done ? 1 : 0;
+            }
+            return written;
+        }
+
+        private boolean write(final RingBuffer ring, final int msgTypeId, final int length)
+        {
+            return ring.size() + length < ring.capacity() / 2 && ring.write(msgTypeId, sessionRecord, 0, length);
         }
     }
 }

@@ -15,8 +15,9 @@ import java.util.function.Supplier;
 
 /**
  * Configuration of the fanout: the market-data stream to read, the symbols, who may log in, the ITCH/SoupBinTCP port,
- * the metrics endpoint, the number of workers and their limits. Settings {@code bourse.fanout.*} (environment
- * {@code BOURSE_FANOUT_*}) plus the shared stream layout, symbol list and credentials file.
+ * the metrics endpoint, the number of workers and their limits, and how many messages are kept for replay. Settings
+ * {@code bourse.fanout.*} (environment {@code BOURSE_FANOUT_*}) plus the shared stream layout, symbol list and
+ * credentials file.
  */
 public final class FanoutContext
 {
@@ -48,6 +49,10 @@ public final class FanoutContext
     public static final String FRAGMENT_LIMIT_PROP_NAME = "bourse.fanout.fragment.limit";
     /** Default fragment limit. */
     public static final int FRAGMENT_LIMIT_DEFAULT = 256;
+    /** Number of newest ITCH messages kept for logins that request a sequence number (bounded replay). */
+    public static final String REPLAY_CAPACITY_PROP_NAME = "bourse.fanout.replay.capacity";
+    /** Default replay capacity: 100,000 messages, 4.8 MB. */
+    public static final int REPLAY_CAPACITY_DEFAULT = 100_000;
 
     private StreamLayout layout;
     private SymbolDirectory symbolDirectory;
@@ -60,6 +65,7 @@ public final class FanoutContext
     private int ringBufferSize = RING_BUFFER_SIZE_DEFAULT;
     private int sendTimeoutMs = SEND_TIMEOUT_MS_DEFAULT;
     private int fragmentLimit = FRAGMENT_LIMIT_DEFAULT;
+    private int replayCapacity = REPLAY_CAPACITY_DEFAULT;
     private Supplier<IdleStrategy> idleStrategySupplier;
 
     /**
@@ -81,6 +87,7 @@ public final class FanoutContext
             .ringBufferSize(settings.getInt(RING_BUFFER_SIZE_PROP_NAME, RING_BUFFER_SIZE_DEFAULT))
             .sendTimeoutMs(settings.getInt(SEND_TIMEOUT_MS_PROP_NAME, SEND_TIMEOUT_MS_DEFAULT))
             .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
+            .replayCapacity(settings.getInt(REPLAY_CAPACITY_PROP_NAME, REPLAY_CAPACITY_DEFAULT))
             .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
     }
 
@@ -115,6 +122,7 @@ public final class FanoutContext
         }
         checkPositive(SEND_TIMEOUT_MS_PROP_NAME, sendTimeoutMs);
         checkPositive(FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
+        checkPositive(REPLAY_CAPACITY_PROP_NAME, replayCapacity);
         if (null == idleStrategySupplier)
         {
             idleStrategySupplier = BackoffIdleStrategy::new;
@@ -311,6 +319,22 @@ public final class FanoutContext
     public FanoutContext fragmentLimit(final int fragmentLimit)
     {
         this.fragmentLimit = fragmentLimit;
+        return this;
+    }
+
+    /** @return number of newest ITCH messages kept for replay. */
+    public int replayCapacity()
+    {
+        return replayCapacity;
+    }
+
+    /**
+     * @param replayCapacity number of newest ITCH messages kept for logins that request a sequence number.
+     * @return this.
+     */
+    public FanoutContext replayCapacity(final int replayCapacity)
+    {
+        this.replayCapacity = replayCapacity;
         return this;
     }
 

@@ -15,9 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed
  * because its ring buffer was full), {@code bourse_fanout_gap_disconnects_total} (sessions ended with End of Session
  * because their worker missed messages), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written
- * to a
- * subscriber socket, recorded by every worker), {@code bourse_fanout_login_failures_total} and
- * {@code bourse_fanout_errors_total}. Safe to update from every thread.
+ * to a subscriber socket, recorded by every worker), {@code bourse_fanout_login_failures_total},
+ * {@code bourse_fanout_snapshots_total} (books sent as Add Orders, at login or for symbols a subscription added),
+ * {@code bourse_fanout_replayed_messages_total} (kept messages sent to one session: a replay from a requested sequence
+ * number, or what came while a snapshot was being written), {@code bourse_fanout_subscriptions} (symbols subscribed,
+ * summed over logged-in sessions) and {@code bourse_fanout_errors_total}. Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -26,7 +28,10 @@ final class FanoutMetrics
     private final CounterDataPoint drops;
     private final CounterDataPoint gapDisconnects;
     private final CounterDataPoint loginFailures;
+    private final CounterDataPoint snapshots;
+    private final CounterDataPoint replayedMessages;
     private final Gauge sessions;
+    private final Gauge subscriptions;
     private final LatencySummary latency;
 
     /**
@@ -42,6 +47,14 @@ final class FanoutMetrics
         gapDisconnects = counter(registry, "bourse_fanout_gap_disconnects_total",
             "Sessions ended because their worker missed messages");
         loginFailures = counter(registry, "bourse_fanout_login_failures_total", "Login Requests rejected");
+        snapshots = counter(registry, "bourse_fanout_snapshots_total", "Books sent to a session as Add Orders");
+        replayedMessages = counter(
+            registry, "bourse_fanout_replayed_messages_total", "Kept ITCH messages sent to one session");
+        subscriptions = Gauge.builder()
+            .name("bourse_fanout_subscriptions")
+            .help("Symbols subscribed, summed over logged-in sessions")
+            .withoutExemplars()
+            .register(registry);
         sessions = Gauge.builder()
             .name("bourse_fanout_sessions")
             .help("Logged-in subscriber sessions")
@@ -84,6 +97,21 @@ final class FanoutMetrics
     void onLoginFailure()
     {
         loginFailures.inc();
+    }
+
+    void onSnapshot()
+    {
+        snapshots.inc();
+    }
+
+    void onReplayed()
+    {
+        replayedMessages.inc();
+    }
+
+    void onSubscriptionsChanged(final int delta)
+    {
+        subscriptions.inc(delta);
     }
 
     void onSessionOpened()

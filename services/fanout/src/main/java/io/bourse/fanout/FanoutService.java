@@ -34,12 +34,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The running fanout: one thread runs the dispatcher (one subscription to the market-data stream, translated to
  * ITCH 5.0 once) and the acceptor of subscriber connections; each of N worker threads serves its group of
- * SoupBinTCP 4.0 sessions from its own ring buffer. Subscribers get live messages from their login on; snapshots for
- * late joiners come with a later issue.
+ * SoupBinTCP 4.0 sessions from its own ring buffer. A subscriber gets, at login, the book of its symbols then live
+ * messages, or a replay from the sequence number it requested, and may choose its symbols ({@link DispatcherAgent},
+ * {@link SubscriberSession}).
  */
 public final class FanoutService implements AutoCloseable
 {
     private static final int CONNECTION_QUEUE_CAPACITY = 64;
+    private static final int REQUEST_QUEUE_CAPACITY = 1024;
 
     private final MetricsServer metricsServer;
     private final Aeron aeron;
@@ -93,6 +95,8 @@ public final class FanoutService implements AutoCloseable
             final MidnightNanoClock clock = new MidnightNanoClock();
             final RingBuffer[] rings = new RingBuffer[ctx.workerCount()];
             final List<ManyToOneConcurrentArrayQueue<SocketChannel>> queues = new ArrayList<>();
+            final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests =
+                new ManyToOneConcurrentArrayQueue<>(REQUEST_QUEUE_CAPACITY);
             for (int workerId = 0; workerId < rings.length; workerId++)
             {
                 rings[workerId] = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(
@@ -101,15 +105,16 @@ public final class FanoutService implements AutoCloseable
                     new ManyToOneConcurrentArrayQueue<>(CONNECTION_QUEUE_CAPACITY);
                 queues.add(queue);
                 final WorkerAgent worker = new WorkerAgent(
-                    workerId, rings[workerId], queue, ctx.maxSessionsPerWorker(), credentials,
-                    new ItchReferenceData(ctx.symbolDirectory()), SystemEpochClock.INSTANCE, clock,
-                    TimeUnit.MILLISECONDS.toNanos(ctx.sendTimeoutMs()), ctx.fragmentLimit(), metrics, errorCount);
+                    workerId, rings[workerId], queue, requests, ctx.maxSessionsPerWorker(), credentials,
+                    new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemEpochClock.INSTANCE,
+                    clock, TimeUnit.MILLISECONDS.toNanos(ctx.sendTimeoutMs()), ctx.fragmentLimit(), metrics,
+                    errorCount);
                 workerRunners.add(AgentLaunch.start(worker, ctx.idleStrategySupplier().get(), errorCount));
             }
 
             final DispatcherAgent dispatcher = new DispatcherAgent(
-                subscription, new ItchTranslator(ctx.symbolDirectory()), rings, ctx.fragmentLimit(), metrics,
-                errorCount);
+                subscription, new ItchTranslator(ctx.symbolDirectory()), rings, requests, ctx.replayCapacity(),
+                ctx.fragmentLimit(), metrics, errorCount);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(serverChannel, queues, errorCount);
             final AgentRunner dispatcherRunner = AgentLaunch.start(
                 new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), errorCount);

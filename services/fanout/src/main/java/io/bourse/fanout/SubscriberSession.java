@@ -7,72 +7,117 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.net.BoundedSendChannel;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One subscriber: a SoupBinTCP 4.0 server session over a non-blocking socket, owned by one worker thread.
  *
- * <p>SoupBinTCP 4.0 Login Request: a user and password known to the {@link Credentials} get Login Accepted (session
- * {@value #SESSION_NAME}, next sequence number 1), then System Event 'O' (start of messages) and one Stock Directory
- * per symbol, then every live ITCH 5.0 message as Sequenced Data. Anyone else gets Login Rejected 'A' (not
- * authorized) and the connection closes. The Requested Sequence Number is ignored: a subscriber gets live messages
- * from its login on; the snapshot a late joiner needs to build its book comes with a later issue. Unsequenced Data
- * from a subscriber is ignored, the feed being one-way. A Logout Request closes the session; so do the subscriber
- * closing its socket, 15 s without a heartbeat from it, and any socket failure (the last two counted as errors).
+ * <p>SoupBinTCP 4.0 Login Request: a user and password known to the {@link Credentials} are answered by the
+ * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (session {@value #SESSION_NAME}), then
+ * either the kept messages from the Requested Sequence Number on (a replay: Login Accepted carries that number), or
+ * System Event 'O' (start of messages), one Stock Directory per symbol and the book as Add Orders (Login Accepted
+ * sequence number 1), then every live ITCH 5.0 message of the session's symbols as Sequenced Data. Anyone else gets
+ * Login Rejected 'A' (not authorized) and the connection closes.
+ *
+ * <p>A session gets every symbol until it sends a {@link SubscriptionMessage} as Unsequenced Data: symbols it drops
+ * stop at once; symbols it adds come as their book, then live. A subscription sent while an answer is pending narrows
+ * that answer at once and is applied in full when it ends; one sent together with the Login Request (same write)
+ * therefore applies before any Add Order. Other Unsequenced Data is counted as an error and ignored. A Logout Request
+ * closes the session; so do the subscriber closing its socket, 15 s without a heartbeat from it, and any socket
+ * failure (the last two counted as errors).
  */
 final class SubscriberSession implements SoupBinTCPServerStatusListener, MessageListener
 {
     /** SoupBinTCP session name given in Login Accepted. */
     static final String SESSION_NAME = "ITCH50";
-    /** Longest inbound payload: a Login Request. */
-    private static final int MAX_RX_PAYLOAD_LENGTH = 46;
+    /** Length of a Login Request payload. */
+    private static final int LOGIN_REQUEST_LENGTH = 46;
 
+    private final int workerId;
+    private final long sessionId;
     private final SocketChannel channel;
     private final SoupBinTCPServer server;
     private final Credentials credentials;
     private final ItchReferenceData referenceData;
+    private final SymbolDirectory symbolDirectory;
+    private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
     private final MidnightNanoClock clock;
     private final FanoutMetrics metrics;
     private final AtomicLong errorCount;
+    private final boolean[] subscribed;
+    private final boolean[] pending;
+    private boolean[] wanted;
+    private boolean awaitingAnswer;
+    private boolean loginRequested;
     private boolean loggedIn;
     private boolean closed;
 
     /**
-     * @param channel       the accepted, non-blocking connection.
-     * @param sessionClock  milliseconds for nassau's heartbeats, cached once per duty cycle by the worker.
-     * @param sendTimeoutNs longest time a packet may stay partly written before the session fails.
-     * @param credentials   who may log in.
-     * @param referenceData encodes System Event and Stock Directory at login.
-     * @param clock         stamps the login messages.
-     * @param metrics       counts sessions, messages and login failures.
-     * @param errorCount    incremented when the session fails.
+     * @param workerId        the worker that owns the session.
+     * @param sessionId       unique within the worker.
+     * @param channel         the accepted, non-blocking connection.
+     * @param sessionClock    milliseconds for nassau's heartbeats, cached once per duty cycle by the worker.
+     * @param sendTimeoutNs   longest time a packet may stay partly written before the session fails.
+     * @param credentials     who may log in.
+     * @param referenceData   encodes System Event and Stock Directory at login.
+     * @param symbolDirectory the symbols a subscription may name.
+     * @param requests        where the session's catch-up requests go to the dispatcher.
+     * @param clock           stamps the login messages.
+     * @param metrics         counts sessions, subscriptions, messages and login failures.
+     * @param errorCount      incremented when the session fails.
      */
     SubscriberSession(
-        final SocketChannel channel, final Clock sessionClock, final long sendTimeoutNs,
-        final Credentials credentials, final ItchReferenceData referenceData, final MidnightNanoClock clock,
-        final FanoutMetrics metrics, final AtomicLong errorCount)
+        final int workerId, final long sessionId, final SocketChannel channel, final Clock sessionClock,
+        final long sendTimeoutNs, final Credentials credentials, final ItchReferenceData referenceData,
+        final SymbolDirectory symbolDirectory, final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
+        final MidnightNanoClock clock, final FanoutMetrics metrics, final AtomicLong errorCount)
     {
+        this.workerId = workerId;
+        this.sessionId = sessionId;
         this.channel = channel;
         this.credentials = credentials;
         this.referenceData = referenceData;
+        this.symbolDirectory = symbolDirectory;
+        this.requests = requests;
         this.clock = clock;
         this.metrics = metrics;
         this.errorCount = errorCount;
+        final int locates = symbolDirectory.entries().size() + 1;
+        this.subscribed = new boolean[locates];
+        this.pending = new boolean[locates];
         this.server = new SoupBinTCPServer(sessionClock, new BoundedSendChannel(channel, sendTimeoutNs, "subscriber"),
-            MAX_RX_PAYLOAD_LENGTH, this, this);
+            Math.max(LOGIN_REQUEST_LENGTH, SubscriptionMessage.maxLength(locates - 1)), this, this);
     }
 
-    /** @return true once logged in and until closed: the session takes live messages. */
-    boolean isLoggedIn()
+    /** @return unique within the worker; names the session in the dispatcher's records. */
+    long id()
     {
-        return loggedIn && !closed;
+        return sessionId;
+    }
+
+    /**
+     * @param locate a Stock Locate.
+     * @return true when logged in, not closed, and subscribed to that symbol with its book sent.
+     */
+    boolean isLive(final int locate)
+    {
+        return loggedIn && !closed && subscribed[locate];
+    }
+
+    /** @return true while not closed and logged in or waiting for the dispatcher's answer to its login. */
+    boolean isLoggedInOrWaiting()
+    {
+        return (loggedIn || loginRequested) && !closed;
     }
 
     /** @return true once closed. */
@@ -130,6 +175,91 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
     }
 
+    /**
+     * The dispatcher's answer to the login starts: sends Login Accepted and, before a snapshot, System Event and the
+     * Stock Directory.
+     *
+     * @param acceptedSequence SoupBinTCP 4.0 Login Accepted Sequence Number: the number of the next message.
+     * @param snapshot         true when the book follows, false for a replay.
+     */
+    void onAnswerStart(final long acceptedSequence, final boolean snapshot)
+    {
+        if (closed)
+        {
+            return;
+        }
+        try
+        {
+            final SoupBinTCP.LoginAccepted accepted = new SoupBinTCP.LoginAccepted();
+            accepted.setSession(SESSION_NAME);
+            accepted.setSequenceNumber(acceptedSequence);
+            server.accept(accepted);
+            loggedIn = true;
+            metrics.onSessionOpened();
+            if (snapshot)
+            {
+                final long nowNs = clock.nanosSinceMidnight();
+                server.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MESSAGES, nowNs));
+                final int symbolCount = referenceData.symbolCount();
+                for (int i = 0; i < symbolCount; i++)
+                {
+                    server.send(referenceData.stockDirectory(i, nowNs));
+                }
+                metrics.onMessagesOut(1 + symbolCount);
+            }
+        }
+        catch (final IOException ex)
+        {
+            fail(ex);
+        }
+    }
+
+    /**
+     * Sends one message of the dispatcher's answer (book or kept message) when its symbol is still wanted.
+     *
+     * @param payload the ITCH message from its position to its limit.
+     * @param locate  its Stock Locate.
+     * @return true when sent.
+     */
+    boolean sendAnswer(final ByteBuffer payload, final int locate)
+    {
+        return pending[locate] && !closed && send(payload);
+    }
+
+    /** The dispatcher's answer ends: the pending symbols are live from the next message; a newer subscription goes. */
+    void onAnswerEnd()
+    {
+        if (closed)
+        {
+            return;
+        }
+        awaitingAnswer = false;
+        int added = 0;
+        for (int locate = 1; locate < pending.length; locate++)
+        {
+            if (pending[locate])
+            {
+                subscribed[locate] = true;
+                pending[locate] = false;
+                added++;
+            }
+        }
+        metrics.onSubscriptionsChanged(added);
+        if (null != wanted)
+        {
+            final boolean[] next = wanted;
+            wanted = null;
+            subscribe(next);
+        }
+    }
+
+    /** The dispatcher could not complete its answer: End of Session, then close. */
+    void onAnswerFailed()
+    {
+        errorCount.incrementAndGet();
+        endSession();
+    }
+
     /** Sends End of Session, best effort, then closes: the service is stopping. */
     void endSession()
     {
@@ -156,6 +286,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             if (loggedIn)
             {
                 metrics.onSessionClosed();
+                int count = 0;
+                for (final boolean symbol : subscribed)
+                {
+                    count += symbol ? 1 : 0;
+                }
+                metrics.onSubscriptionsChanged(-count);
             }
             try
             {
@@ -176,7 +312,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             return;
         }
-        if (loggedIn)
+        if (loginRequested)
         {
             throw new IOException("second Login Request");
         }
@@ -190,21 +326,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             return;
         }
 
-        final SoupBinTCP.LoginAccepted accepted = new SoupBinTCP.LoginAccepted();
-        accepted.setSession(SESSION_NAME);
-        accepted.setSequenceNumber(1);
-        server.accept(accepted);
-        loggedIn = true;
-        metrics.onSessionOpened();
-
-        final long nowNs = clock.nanosSinceMidnight();
-        server.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MESSAGES, nowNs));
-        final int symbolCount = referenceData.symbolCount();
-        for (int i = 0; i < symbolCount; i++)
-        {
-            server.send(referenceData.stockDirectory(i, nowNs));
-        }
-        metrics.onMessagesOut(1 + symbolCount);
+        loginRequested = true;
+        Arrays.fill(pending, 1, pending.length, true);
+        request(true, request.getRequestedSequenceNumber());
     }
 
     @Override
@@ -219,10 +343,72 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         throw new IOException("no heartbeat from subscriber");
     }
 
+    /** SoupBinTCP 4.0 Unsequenced Data: a {@link SubscriptionMessage} message. */
     @Override
     public void message(final ByteBuffer payload)
     {
-        // Unsequenced Data from a subscriber has no meaning on a one-way feed.
+        final boolean[] symbols = new boolean[subscribed.length];
+        if (!loginRequested || closed || !SubscriptionMessage.parse(payload, symbolDirectory, symbols))
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        if (awaitingAnswer)
+        {
+            narrow(pending, symbols);
+            metrics.onSubscriptionsChanged(-narrow(subscribed, symbols));
+            wanted = symbols;
+        }
+        else
+        {
+            subscribe(symbols);
+        }
+    }
+
+    private void subscribe(final boolean[] symbols)
+    {
+        metrics.onSubscriptionsChanged(-narrow(subscribed, symbols));
+        boolean adding = false;
+        for (int locate = 1; locate < symbols.length; locate++)
+        {
+            pending[locate] = symbols[locate] && !subscribed[locate];
+            adding |= pending[locate];
+        }
+        if (adding)
+        {
+            try
+            {
+                request(false, 0);
+            }
+            catch (final IOException ex)
+            {
+                fail(ex);
+            }
+        }
+    }
+
+    /** @return number of symbols dropped from {@code symbols}: those {@code kept} does not have. */
+    private static int narrow(final boolean[] symbols, final boolean[] kept)
+    {
+        int dropped = 0;
+        for (int locate = 1; locate < symbols.length; locate++)
+        {
+            if (symbols[locate] && !kept[locate])
+            {
+                symbols[locate] = false;
+                dropped++;
+            }
+        }
+        return dropped;
+    }
+
+    private void request(final boolean login, final long requestedSequence) throws IOException
+    {
+        if (!requests.offer(new CatchUpRequest(workerId, sessionId, login, requestedSequence, pending.clone())))
+        {
+            throw new IOException("dispatcher request queue full");
+        }
+        awaitingAnswer = true;
     }
 
     private void fail(final IOException ex)

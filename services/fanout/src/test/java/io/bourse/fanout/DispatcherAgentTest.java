@@ -5,6 +5,7 @@ import io.bourse.itch.ItchTranslator;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -26,8 +27,9 @@ class DispatcherAgentTest
     private final RingBuffer slowWorker = ring();
     private final RingBuffer fastWorker = ring();
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, new ItchTranslator(SymbolDirectory.parse("AAPL@0")), new RingBuffer[]{slowWorker, fastWorker}, 10,
-        new FanoutMetrics(new PrometheusRegistry(), new AtomicLong()), new AtomicLong());
+        null, new ItchTranslator(SymbolDirectory.parse("AAPL@0")), new RingBuffer[]{slowWorker, fastWorker},
+        new ManyToOneConcurrentArrayQueue<>(4), 16, 10, new FanoutMetrics(new PrometheusRegistry(), new AtomicLong()),
+        new AtomicLong());
 
     private static RingBuffer ring()
     {

@@ -11,6 +11,7 @@ import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
 import io.bourse.itch.ItchEvents;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.mdpublisher.EngineEventEncoder;
@@ -30,19 +31,28 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static io.bourse.itch.ItchEvents.AddOrder;
 import static io.bourse.itch.ItchEvents.CrossTrade;
+import static io.bourse.itch.ItchEvents.OrderCancel;
+import static io.bourse.itch.ItchEvents.OrderDelete;
 import static io.bourse.itch.ItchEvents.OrderExecuted;
 import static io.bourse.itch.ItchEvents.OrderExecutedWithPrice;
+import static io.bourse.itch.ItchEvents.OrderReplace;
 import static io.bourse.itch.ItchEvents.StockDirectory;
 import static io.bourse.itch.ItchEvents.SystemEvent;
 import static io.bourse.itch.ItchEvents.Trade;
@@ -59,6 +69,11 @@ class FanoutServiceTest
 {
     private static final long T = 34_200_123_456_789L;
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
+    private static final int REPLAY_CAPACITY = 1024;
+    /** Small, so that a snapshot of a few hundred orders takes several duty cycles while the stream goes on. */
+    private static final int FRAGMENT_LIMIT = 16;
+    /** System Event and one Stock Directory per symbol: what a snapshot login starts with. */
+    private static final int SESSION_START_MESSAGES = 3;
 
     @TempDir
     Path tempDir;
@@ -91,7 +106,9 @@ class FanoutServiceTest
             .port(0)
             .metricsPort(0)
             .jvmMetrics(false)
-            .workerCount(2));
+            .workerCount(2)
+            .replayCapacity(REPLAY_CAPACITY)
+            .fragmentLimit(FRAGMENT_LIMIT));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
         marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
         awaitTrue(marketData::isConnected);
@@ -239,6 +256,304 @@ class FanoutServiceTest
         }
     }
 
+    @Test
+    void shouldBuildTheBookOfTheWholeStreamFromSnapshotAndIncrementsWhenJoiningMidStream() throws Exception
+    {
+        final Subscriber early = connect();
+        early.login("sub1", "secret1");
+        offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(2, T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
+        offer(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
+        offer(sbe.addOrder(4, T + 4, "AAPL", 4, Side.BUY, 100, 1_510_000));
+        offer(sbe.addOrder(5, T + 5, "MSFT", 5, Side.SELL, 500, 4_000_000));
+        offer(sbe.addOrder(6, T + 6, "AAPL", 6, Side.SELL, 100, 1_515_000));
+        offer(sbe.orderExecuted(T + 7, "AAPL", 2, 50, 1, 1_510_000));
+        offer(sbe.orderReplace(T + 8, "AAPL", 1, 7, 150, 1_510_000));
+        offer(sbe.orderCancel(T + 9, "AAPL", 6, 40));
+        offer(sbe.orderExecuted(T + 10, "AAPL", 4, 100, 2, 1_510_000));
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 10);
+
+        final Subscriber late = connect();
+        late.login("sub2", "secret2");
+        late.receiveUntil(() -> late.itch.messages.size() >= SESSION_START_MESSAGES + 5);
+        assertThat(late.acceptedSequence).isEqualTo(1);
+        assertThat(late.itch.messages.subList(SESSION_START_MESSAGES, late.itch.messages.size())).containsExactly(
+            new AddOrder(1, 0, T + 2, 2, 'B', 150, "AAPL", 1_510_000),
+            new AddOrder(1, 0, T + 8, 7, 'B', 150, "AAPL", 1_510_000),
+            new AddOrder(1, 0, T + 6, 6, 'S', 60, "AAPL", 1_515_000),
+            new AddOrder(1, 0, T + 3, 3, 'S', 300, "AAPL", 1_520_000),
+            new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
+
+        offer(sbe.orderExecuted(T + 11, "AAPL", 7, 150, 3, 1_510_000));
+        offer(sbe.addOrder(7, T + 12, "MSFT", 8, Side.BUY, 200, 3_990_000));
+        offer(sbe.orderReplace(T + 13, "AAPL", 2, 9, 300, 1_511_000));
+        offer(sbe.orderDelete(T + 14, "MSFT", 5));
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 14);
+        late.receiveUntil(() -> late.itch.messages.size() >= SESSION_START_MESSAGES + 9);
+
+        assertThat(book(late.itch.messages)).isEqualTo(book(early.itch.messages)).isEqualTo(Map.of(
+            9L, new Resting("AAPL", 'B', 300, 1_511_000),
+            6L, new Resting("AAPL", 'S', 60, 1_515_000),
+            3L, new Resting("AAPL", 'S', 300, 1_520_000),
+            8L, new Resting("MSFT", 'B', 200, 3_990_000)));
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_snapshots_total 2.0\n")
+            .contains("bourse_fanout_subscriptions 4.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldSendOnlyTheSubscribedSymbolWhenSubscriptionComesWithTheLogin() throws Exception
+    {
+        offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(2, T + 2, "MSFT", 2, Side.SELL, 300, 4_000_000));
+        final Subscriber msftOnly = connect();
+        msftOnly.loginAndSubscribe("sub1", "secret1", "MSFT");
+        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+
+        offer(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 100, 1_600_000));
+        offer(sbe.orderExecuted(T + 4, "MSFT", 2, 100, 1, 4_000_000));
+        offer(sbe.addOrder(5, T + 5, "AAPL", 4, Side.BUY, 100, 1_510_000));
+        offer(sbe.addOrder(6, T + 6, "MSFT", 5, Side.SELL, 100, 4_010_000));
+        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= SESSION_START_MESSAGES + 3);
+        assertThat(msftOnly.itch.messages.subList(SESSION_START_MESSAGES, msftOnly.itch.messages.size()))
+            .containsExactly(
+                new AddOrder(2, 0, T + 2, 2, 'S', 300, "MSFT", 4_000_000),
+                new OrderExecuted(2, 0, T + 4, 2, 100, 1),
+                new AddOrder(2, 0, T + 6, 5, 'S', 100, "MSFT", 4_010_000));
+
+        msftOnly.subscribe("MSFT", "AAPL");
+        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= SESSION_START_MESSAGES + 6);
+        offer(sbe.orderDelete(T + 7, "AAPL", 1));
+        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= SESSION_START_MESSAGES + 7);
+        assertThat(msftOnly.itch.messages.subList(SESSION_START_MESSAGES + 3, msftOnly.itch.messages.size()))
+            .containsExactly(
+                new AddOrder(1, 0, T + 5, 4, 'B', 100, "AAPL", 1_510_000),
+                new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
+                new AddOrder(1, 0, T + 3, 3, 'S', 100, "AAPL", 1_600_000),
+                new OrderDelete(1, T + 7, 1));
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_snapshots_total 2.0\n")
+            .contains("bourse_fanout_subscriptions 2.0\n");
+    }
+
+    @Test
+    void shouldReplayFromRequestedSequenceInsideTheRingAndSendSnapshotOutsideIt() throws Exception
+    {
+        final Subscriber early = connect();
+        early.login("sub1", "secret1");
+        for (int orderId = 1; orderId <= 10; orderId++)
+        {
+            offer(sbe.addOrder(orderId, T + orderId, "AAPL", orderId, Side.BUY, 100, 1_500_000 + orderId * 100L));
+        }
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 10);
+
+        final Subscriber replaying = connect();
+        replaying.login("sub2", "secret2", 4);
+        replaying.receiveUntil(() -> replaying.itch.messages.size() >= 7);
+        offer(sbe.addOrder(11, T + 11, "MSFT", 11, Side.SELL, 100, 4_000_000));
+        replaying.receiveUntil(() -> replaying.itch.messages.size() >= 8);
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 11);
+        assertThat(replaying.acceptedSequence).isEqualTo(4);
+        assertThat(replaying.itch.messages).isEqualTo(
+            early.itch.messages.subList(SESSION_START_MESSAGES + 3, SESSION_START_MESSAGES + 11));
+
+        for (int orderId = 12; orderId <= 12 + REPLAY_CAPACITY; orderId++)
+        {
+            offer(sbe.addOrder(orderId, T + orderId, "MSFT", orderId, Side.SELL, 100, 4_000_000 + orderId * 100L));
+        }
+        final int total = 12 + REPLAY_CAPACITY;
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + total);
+        final Subscriber tooLate = connect();
+        tooLate.login("sub2", "secret2", 4);
+        tooLate.receiveUntil(() -> tooLate.itch.messages.size() >= SESSION_START_MESSAGES + total);
+        assertThat(tooLate.acceptedSequence).isEqualTo(1);
+        assertThat(tooLate.itch.messages.getFirst()).isEqualTo(new SystemEvent(0, 'O'));
+        assertThat(book(tooLate.itch.messages)).hasSize(total).isEqualTo(book(early.itch.messages));
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_snapshots_total 2.0\n")
+            .contains("bourse_fanout_replayed_messages_total 7.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldGiveEveryJoinerTheBookWithoutGapOrDuplicateWhileTheStreamRuns() throws Exception
+    {
+        final Subscriber early = connectNonBlocking();
+        early.login("sub1", "secret1");
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        final AtomicBoolean joining = new AtomicBoolean(true);
+        final AddOrder last = new AddOrder(2, 0, T, Long.MAX_VALUE, 'B', 1, "MSFT", 1);
+        final Thread publisher = new Thread(() -> publishRandomStream(joining, last.orderReferenceNumber()));
+        publisher.start();
+        try
+        {
+            for (int joiner = 0; joiner < 12; joiner++)
+            {
+                final Subscriber subscriber = connectNonBlocking();
+                subscriber.login(joiner % 2 == 0 ? "sub1" : "sub2", joiner % 2 == 0 ? "secret1" : "secret2");
+                final long until = System.nanoTime() + 20_000_000L;
+                while (System.nanoTime() < until)
+                {
+                    for (final Subscriber each : subscribers)
+                    {
+                        each.client.receive();
+                    }
+                }
+            }
+        }
+        finally
+        {
+            joining.set(false);
+            publisher.join();
+        }
+
+        for (final Subscriber subscriber : subscribers)
+        {
+            subscriber.receiveUntil(() -> subscriber.itch.messages.contains(last));
+        }
+        final Map<Long, Resting> wholeStream = book(early.itch.messages);
+        assertThat(early.itch.messages).hasSizeGreaterThan(500);
+        assertThat(wholeStream).hasSizeGreaterThan(10);
+        for (final Subscriber joiner : subscribers.subList(1, subscribers.size()))
+        {
+            assertThat(joiner.acceptedSequence).isEqualTo(1);
+            assertThat(book(joiner.itch.messages)).isEqualTo(wholeStream);
+        }
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_snapshots_total 13.0\n")
+            .contains("bourse_fanout_drops_total 0.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    /**
+     * Publishes adds, executions, cancels, replaces and deletes of live orders of both symbols, at least 600 messages
+     * and until joining ends, then an Add Order of {@code lastOrderId}.
+     */
+    private void publishRandomStream(final AtomicBoolean joining, final long lastOrderId)
+    {
+        final MarketDataEncoder encoder = new MarketDataEncoder();
+        final Random random = new Random(42);
+        final List<long[]> live = new ArrayList<>();
+        final String[] symbols = {"AAPL", "MSFT"};
+        long nextOrderId = 1;
+        long match = 1;
+        for (int count = 0; joining.get() || count < 600; count++)
+        {
+            final long t = T + count;
+            final int length;
+            if (live.size() < 20 || random.nextInt(10) < 4)
+            {
+                final long[] order = {nextOrderId++, random.nextInt(2), random.nextInt(2), 100 + random.nextInt(900),
+                    1_000_000 + random.nextInt(20) * 100};
+                live.add(order);
+                length = encoder.addOrder(count, t, symbols[(int)order[1]], order[0],
+                    order[2] == 0 ? Side.BUY : Side.SELL, order[3], order[4]);
+            }
+            else
+            {
+                final int index = random.nextInt(live.size());
+                final long[] order = live.get(index);
+                final String symbol = symbols[(int)order[1]];
+                switch (random.nextInt(4))
+                {
+                    case 0 ->
+                    {
+                        final long shares = 1 + random.nextInt((int)order[3]);
+                        length = encoder.orderExecuted(t, symbol, order[0], shares, match++, order[4]);
+                        order[3] -= shares;
+                    }
+                    case 1 ->
+                    {
+                        final long shares = Math.max(1, order[3] / 2);
+                        length = encoder.orderCancel(t, symbol, order[0], shares);
+                        order[3] -= shares;
+                    }
+                    case 2 ->
+                    {
+                        final long newOrderId = nextOrderId++;
+                        length = encoder.orderReplace(t, symbol, order[0], newOrderId, order[3] + 100, order[4] + 100);
+                        order[0] = newOrderId;
+                        order[3] += 100;
+                        order[4] += 100;
+                    }
+                    default ->
+                    {
+                        length = encoder.orderDelete(t, symbol, order[0]);
+                        order[3] = 0;
+                    }
+                }
+                if (0 == order[3])
+                {
+                    live.remove(index);
+                }
+            }
+            awaitTrue(() -> marketData.offer(encoder.buffer, 0, length) > 0);
+            if (count % 8 == 0)
+            {
+                LockSupport.parkNanos(200_000);
+            }
+        }
+        final int length = encoder.addOrder(0, T, "MSFT", lastOrderId, Side.BUY, 1, 1);
+        awaitTrue(() -> marketData.offer(encoder.buffer, 0, length) > 0);
+    }
+
+    /** An order in the book a subscriber builds from what it received. */
+    private record Resting(String stock, char side, long shares, long price)
+    {
+    }
+
+    /**
+     * @return the L3 book built from received messages, failing on an Add Order of an order already there (a
+     *         duplicate) or a message about an order not there (a gap).
+     */
+    private static Map<Long, Resting> book(final List<ItchEvents.Message> messages)
+    {
+        final Map<Long, Resting> book = new TreeMap<>();
+        for (final ItchEvents.Message message : messages)
+        {
+            switch (message)
+            {
+                case AddOrder add -> assertThat(book.put(add.orderReferenceNumber(),
+                    new Resting(add.stock(), add.buySellIndicator(), add.shares(), add.price())))
+                    .as("%s", add).isNull();
+                case OrderExecuted executed -> reduce(book, executed.orderReferenceNumber(), executed.executedShares());
+                case OrderExecutedWithPrice executed ->
+                    reduce(book, executed.orderReferenceNumber(), executed.executedShares());
+                case OrderCancel cancel -> reduce(book, cancel.orderReferenceNumber(), cancel.canceledShares());
+                case OrderDelete delete -> assertThat(book.remove(delete.orderReferenceNumber())).as("%s", delete)
+                    .isNotNull();
+                case OrderReplace replace ->
+                {
+                    final Resting original = book.remove(replace.originalOrderReferenceNumber());
+                    assertThat(original).as("%s", replace).isNotNull();
+                    assertThat(book.put(replace.newOrderReferenceNumber(),
+                        new Resting(original.stock(), original.side(), replace.shares(), replace.price())))
+                        .as("%s", replace).isNull();
+                }
+                default ->
+                {
+                }
+            }
+        }
+        return book;
+    }
+
+    private static void reduce(final Map<Long, Resting> book, final long orderReferenceNumber, final long shares)
+    {
+        final Resting order = book.get(orderReferenceNumber);
+        assertThat(order).as("order %d", orderReferenceNumber).isNotNull();
+        if (order.shares() == shares)
+        {
+            book.remove(orderReferenceNumber);
+        }
+        else
+        {
+            book.put(orderReferenceNumber,
+                new Resting(order.stock(), order.side(), order.shares() - shares, order.price()));
+        }
+    }
+
     private MdPublisherService launchMdPublisher()
     {
         return MdPublisherService.launch(new MdPublisherContext()
@@ -254,6 +569,14 @@ class FanoutServiceTest
         final Subscriber subscriber = new Subscriber(
             SocketChannel.open(new InetSocketAddress("localhost", service.port())));
         subscribers.add(subscriber);
+        return subscriber;
+    }
+
+    /** @return a subscriber whose receive returns 0 when nothing has come, so that one thread can read many. */
+    private Subscriber connectNonBlocking() throws IOException
+    {
+        final Subscriber subscriber = connect();
+        subscriber.channel.configureBlocking(false);
         return subscriber;
     }
 
@@ -282,27 +605,70 @@ class FanoutServiceTest
         }
     }
 
-    /** A SoupBinTCP client on a blocking socket, parsing Sequenced Data as ITCH 5.0 ({@link ItchEvents#parser()}). */
+    /** A SoupBinTCP client, parsing Sequenced Data as ITCH 5.0 ({@link ItchEvents#parser()}). */
     private static final class Subscriber implements SoupBinTCPClientStatusListener, AutoCloseable
     {
         final ItchEvents itch = new ItchEvents();
+        final SocketChannel channel;
         final SoupBinTCPClient client;
         boolean loginAccepted;
+        long acceptedSequence;
         byte rejectReason;
 
         Subscriber(final SocketChannel channel)
         {
+            this.channel = channel;
             client = new SoupBinTCPClient(channel, itch.parser(), this);
         }
 
         void login(final String username, final String password) throws IOException
         {
+            login(username, password, 1);
+        }
+
+        void login(final String username, final String password, final long requestedSequence) throws IOException
+        {
             final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
             request.setUsername(username);
             request.setPassword(password);
             request.setRequestedSession("");
-            request.setRequestedSequenceNumber(1);
+            request.setRequestedSequenceNumber(requestedSequence);
             client.login(request);
+        }
+
+        /** A Login Request and an Unsequenced Data subscription in one write, so the fanout reads them together. */
+        void loginAndSubscribe(final String username, final String password, final String... symbols)
+            throws IOException
+        {
+            final ByteBuffer loginPayload = ByteBuffer.wrap(String.format("%-6s%-10s%-10s%20d", username, password,
+                "", 1).getBytes(StandardCharsets.US_ASCII));
+            final ByteBuffer subscription = subscription(symbols);
+            final ByteBuffer packets = ByteBuffer.allocate(
+                2 * (Short.BYTES + 1) + loginPayload.remaining() + subscription.remaining());
+            packets.putShort((short)(1 + loginPayload.remaining())).put((byte)'L').put(loginPayload);
+            packets.putShort((short)(1 + subscription.remaining())).put((byte)'U').put(subscription);
+            packets.flip();
+            while (packets.hasRemaining())
+            {
+                channel.write(packets);
+            }
+        }
+
+        void subscribe(final String... symbols) throws IOException
+        {
+            client.send(subscription(symbols));
+        }
+
+        /** @return the subscription message 'S' of the README: count, then 8-byte space-padded symbols. */
+        private static ByteBuffer subscription(final String... symbols)
+        {
+            final ByteBuffer message = ByteBuffer.allocate(1 + Short.BYTES + Long.BYTES * symbols.length);
+            message.put((byte)'S').putShort((short)symbols.length);
+            for (final String symbol : symbols)
+            {
+                message.putLong(Symbols.pack(symbol));
+            }
+            return message.flip();
         }
 
         void receiveUntil(final BooleanSupplier condition) throws IOException
@@ -320,6 +686,7 @@ class FanoutServiceTest
         public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
         {
             loginAccepted = true;
+            acceptedSequence = payload.getSequenceNumber();
         }
 
         @Override

@@ -1,0 +1,208 @@
+package io.bourse.fanout;
+
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.itch.ItchTranslator;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.nio.ByteOrder;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The displayed orders of every symbol (an L3 book: order reference number to locate, side, price, shares), kept from
+ * the ITCH 5.0 messages the fanout publishes: Add Order (§4.3.1) adds, Order Executed (§4.4.1), Order Executed With
+ * Price (§4.4.2) and Order Cancel (§4.4.3) take shares off, Order Delete (§4.4.4) removes, Order Replace (§4.4.5)
+ * removes the original and adds the new order with a new time priority. Non-displayed orders never appear in ITCH, so
+ * never here; trades and broken trades leave the book as it is.
+ *
+ * <p>{@link #snapshot} writes the book of the chosen symbols as ITCH Add Order messages, symbol by symbol in locate
+ * order, bids first from the highest price, then offers from the lowest, each price level in time priority; each
+ * message keeps the Timestamp of the message that gave the order its priority. Applying messages reuses pooled
+ * orders (no allocation once the pool has grown); a snapshot allocates, being rare. Single-threaded: the dispatcher's.
+ */
+final class ItchBook
+{
+    private static final int LOCATE_OFFSET = 1;
+    private static final int TIMESTAMP_OFFSET = 5;
+    private static final int REFERENCE_OFFSET = 11;
+    private static final int ADD_SIDE_OFFSET = 19;
+    private static final int ADD_SHARES_OFFSET = 20;
+    private static final int ADD_STOCK_OFFSET = 24;
+    private static final int ADD_PRICE_OFFSET = 32;
+    private static final int EXECUTED_SHARES_OFFSET = 19;
+    private static final int CANCELED_SHARES_OFFSET = 19;
+    private static final int REPLACE_NEW_REFERENCE_OFFSET = 19;
+    private static final int REPLACE_SHARES_OFFSET = 27;
+    private static final int REPLACE_PRICE_OFFSET = 31;
+    private static final Comparator<Order> PRICE_TIME = Comparator
+        .comparingInt((Order order) -> order.locate)
+        .thenComparingInt((order) -> order.side == ITCH50.BUY ? 0 : 1)
+        .thenComparingLong((order) -> order.side == ITCH50.BUY ? -order.price : order.price)
+        .thenComparingLong((order) -> order.priority);
+
+    /** One displayed order. */
+    private static final class Order
+    {
+        long reference;
+        int locate;
+        byte side;
+        long shares;
+        long stock;
+        long price;
+        long timestampNs;
+        long priority;
+    }
+
+    private final Long2ObjectHashMap<Order> orders = new Long2ObjectHashMap<>();
+    private final ArrayDeque<Order> pool = new ArrayDeque<>();
+    private long nextPriority;
+
+    /**
+     * Applies one ITCH 5.0 message.
+     *
+     * @param buffer holds the message, big-endian as ITCH is.
+     * @param offset of its Message Type byte.
+     */
+    void apply(final DirectBuffer buffer, final int offset)
+    {
+        final long reference = buffer.getLong(offset + REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN);
+        switch (buffer.getByte(offset))
+        {
+            case ITCH50.MESSAGE_TYPE_ADD_ORDER -> add(
+                reference, buffer.getShort(offset + LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF,
+                buffer.getByte(offset + ADD_SIDE_OFFSET),
+                buffer.getInt(offset + ADD_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL,
+                buffer.getLong(offset + ADD_STOCK_OFFSET, ByteOrder.BIG_ENDIAN),
+                buffer.getInt(offset + ADD_PRICE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL,
+                timestampNs(buffer, offset));
+            case ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, ITCH50.MESSAGE_TYPE_ORDER_EXECUTED_WITH_PRICE -> reduce(
+                reference, buffer.getInt(offset + EXECUTED_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
+            case ITCH50.MESSAGE_TYPE_ORDER_CANCEL -> reduce(
+                reference, buffer.getInt(offset + CANCELED_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
+            case ITCH50.MESSAGE_TYPE_ORDER_DELETE -> remove(reference);
+            case ITCH50.MESSAGE_TYPE_ORDER_REPLACE -> replace(
+                reference, buffer.getLong(offset + REPLACE_NEW_REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN),
+                buffer.getInt(offset + REPLACE_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL,
+                buffer.getInt(offset + REPLACE_PRICE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL,
+                timestampNs(buffer, offset));
+            default ->
+            {
+                // Trade, Cross Trade and Broken Trade do not change the displayed book.
+            }
+        }
+    }
+
+    /** @return number of displayed orders over all symbols. */
+    int orderCount()
+    {
+        return orders.size();
+    }
+
+    /**
+     * Writes the book of the chosen symbols as ITCH 5.0 Add Order messages of {@link ItchTranslator#ADD_ORDER_LENGTH}
+     * bytes each, one after the other.
+     *
+     * @param symbolsByLocate true at the Stock Locate of each symbol wanted.
+     * @param dst             receives the messages from offset 0; grows when it can (an expandable buffer).
+     * @return number of messages written.
+     */
+    int snapshot(final boolean[] symbolsByLocate, final MutableDirectBuffer dst)
+    {
+        final List<Order> chosen = new ArrayList<>();
+        for (final Order order : orders.values())
+        {
+            if (order.locate < symbolsByLocate.length && symbolsByLocate[order.locate])
+            {
+                chosen.add(order);
+            }
+        }
+        chosen.sort(PRICE_TIME);
+        int offset = 0;
+        for (final Order order : chosen)
+        {
+            putAddOrder(order, dst, offset);
+            offset += ItchTranslator.ADD_ORDER_LENGTH;
+        }
+        return chosen.size();
+    }
+
+    private static void putAddOrder(final Order order, final MutableDirectBuffer dst, final int offset)
+    {
+        dst.putByte(offset, ITCH50.MESSAGE_TYPE_ADD_ORDER);
+        dst.putShort(offset + LOCATE_OFFSET, (short)order.locate, ByteOrder.BIG_ENDIAN);
+        dst.putShort(offset + LOCATE_OFFSET + Short.BYTES, (short)0, ByteOrder.BIG_ENDIAN);
+        dst.putShort(
+            offset + TIMESTAMP_OFFSET, (short)ItchTranslator.timestampHigh(order.timestampNs), ByteOrder.BIG_ENDIAN);
+        dst.putInt(offset + TIMESTAMP_OFFSET + Short.BYTES, (int)ItchTranslator.timestampLow(order.timestampNs),
+            ByteOrder.BIG_ENDIAN);
+        dst.putLong(offset + REFERENCE_OFFSET, order.reference, ByteOrder.BIG_ENDIAN);
+        dst.putByte(offset + ADD_SIDE_OFFSET, order.side);
+        dst.putInt(offset + ADD_SHARES_OFFSET, (int)order.shares, ByteOrder.BIG_ENDIAN);
+        dst.putLong(offset + ADD_STOCK_OFFSET, order.stock, ByteOrder.BIG_ENDIAN);
+        dst.putInt(offset + ADD_PRICE_OFFSET, (int)order.price, ByteOrder.BIG_ENDIAN);
+    }
+
+    private static long timestampNs(final DirectBuffer buffer, final int offset)
+    {
+        return ((long)(buffer.getShort(offset + TIMESTAMP_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF) << 32) |
+            (buffer.getInt(offset + TIMESTAMP_OFFSET + Short.BYTES, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
+    }
+
+    private void add(
+        final long reference, final int locate, final byte side, final long shares, final long stock, final long price,
+        final long timestampNs)
+    {
+        final Order pooled = pool.pollFirst();
+        final Order order = null == pooled ? new Order() : pooled;
+        order.reference = reference;
+        order.locate = locate;
+        order.side = side;
+        order.shares = shares;
+        order.stock = stock;
+        order.price = price;
+        order.timestampNs = timestampNs;
+        order.priority = nextPriority++;
+        final Order previous = orders.put(reference, order);
+        if (null != previous)
+        {
+            pool.addFirst(previous);
+        }
+    }
+
+    private void reduce(final long reference, final long shares)
+    {
+        final Order order = orders.get(reference);
+        if (null != order)
+        {
+            order.shares -= shares;
+            if (order.shares <= 0)
+            {
+                remove(reference);
+            }
+        }
+    }
+
+    private void remove(final long reference)
+    {
+        final Order order = orders.remove(reference);
+        if (null != order)
+        {
+            pool.addFirst(order);
+        }
+    }
+
+    private void replace(
+        final long reference, final long newReference, final long shares, final long price, final long timestampNs)
+    {
+        final Order original = orders.remove(reference);
+        if (null != original)
+        {
+            add(newReference, original.locate, original.side, shares, original.stock, price, timestampNs);
+            pool.addFirst(original);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.bourse.fanout;
+
+import io.bourse.itch.ItchTranslator;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The newest N ITCH 5.0 messages of the fanout, each under its fanout sequence number: the dispatcher numbers every
+ * ITCH message it publishes 1, 2, 3, ... (all symbols, in stream order) and keeps the last N here, in fixed slots of
+ * one preallocated buffer, for logins that request a sequence number (SoupBinTCP 4.0 Login Request, Requested
+ * Sequence Number) and for the catch-up after a snapshot. Single-threaded: the dispatcher's.
+ */
+final class ReplayRing
+{
+    private static final int LENGTH_OFFSET = 0;
+    private static final int MESSAGE_OFFSET = Integer.BYTES;
+    private static final int SLOT_LENGTH = MESSAGE_OFFSET + ItchTranslator.MAX_LENGTH;
+
+    private final int capacity;
+    private final UnsafeBuffer slots;
+    private long nextSequence = 1;
+
+    /**
+     * @param capacity number of newest messages kept.
+     */
+    ReplayRing(final int capacity)
+    {
+        this.capacity = capacity;
+        this.slots = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * SLOT_LENGTH));
+    }
+
+    /**
+     * Keeps one message under the next sequence number, overwriting the oldest when full.
+     *
+     * @param buffer holds the ITCH message.
+     * @param offset of its first byte.
+     * @param length in bytes, at most {@link ItchTranslator#MAX_LENGTH}.
+     * @return its fanout sequence number.
+     */
+    long append(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int slot = slotOffset(nextSequence);
+        slots.putInt(slot + LENGTH_OFFSET, length);
+        slots.putBytes(slot + MESSAGE_OFFSET, buffer, offset, length);
+        return nextSequence++;
+    }
+
+    /** @return the fanout sequence number the next message will get. */
+    long nextSequence()
+    {
+        return nextSequence;
+    }
+
+    /** @return the oldest sequence number still kept (equal to {@link #nextSequence()} when none is). */
+    long oldestSequence()
+    {
+        return Math.max(1, nextSequence - capacity);
+    }
+
+    /**
+     * @param sequence a fanout sequence number.
+     * @return true when that message is still kept.
+     */
+    boolean contains(final long sequence)
+    {
+        return sequence >= oldestSequence() && sequence < nextSequence;
+    }
+
+    /** @return the buffer holding the messages, for {@link #messageOffset} and {@link #messageLength}. */
+    DirectBuffer buffer()
+    {
+        return slots;
+    }
+
+    /**
+     * @param sequence a sequence number {@link #contains} holds.
+     * @return offset of that message in {@link #buffer()}.
+     */
+    int messageOffset(final long sequence)
+    {
+        return slotOffset(sequence) + MESSAGE_OFFSET;
+    }
+
+    /**
+     * @param sequence a sequence number {@link #contains} holds.
+     * @return length of that message in bytes.
+     */
+    int messageLength(final long sequence)
+    {
+        return slots.getInt(slotOffset(sequence) + LENGTH_OFFSET);
+    }
+
+    private int slotOffset(final long sequence)
+    {
+        return (int)((sequence - 1) % capacity) * SLOT_LENGTH;
+    }
+}
