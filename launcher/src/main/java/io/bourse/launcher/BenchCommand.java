@@ -4,6 +4,8 @@ import io.aeron.driver.ThreadingMode;
 import io.bourse.bench.BenchOptions;
 import io.bourse.bench.EngineBenchmark;
 import io.bourse.bench.EngineServiceBenchmark;
+import io.bourse.bench.FanoutBenchOptions;
+import io.bourse.bench.FanoutBenchmark;
 import io.bourse.bench.GatewayBenchOptions;
 import io.bourse.bench.GatewayBenchmark;
 import io.bourse.bench.ServiceBenchOptions;
@@ -20,14 +22,14 @@ import java.util.concurrent.Callable;
  * {@code bourse bench}: benchmark programs; {@code bourse bench engine} compares the matching core with exchange-core,
  * {@code bourse bench engine-service} measures the engine service with its Aeron input and output in the loop,
  * {@code bourse bench gateway} the OUCH order round trip over TCP through the gateway and the engine beside a bare TCP
- * ping-pong.
+ * ping-pong, {@code bourse bench fanout} one market-data stream through the ITCH fanout to many TCP subscribers.
  */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks (programs, not tests).",
     subcommands = { BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class, BenchCommand.GatewayBench.class,
-        CommandLine.HelpCommand.class })
+        BenchCommand.FanoutBench.class, CommandLine.HelpCommand.class })
 public final class BenchCommand implements Runnable
 {
     @CommandLine.Spec
@@ -234,6 +236,83 @@ public final class BenchCommand implements Runnable
                 throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
             }
             GatewayBenchmark.run(options, System.out);
+            return 0;
+        }
+    }
+
+    /** {@code bourse bench fanout}: option parsing only; the benchmark is {@link FanoutBenchmark}. */
+    @Command(
+        name = "fanout",
+        mixinStandardHelpOptions = true,
+        description = {
+            "One SBE market-data stream at a fixed rate (AddOrder, OrderExecuted, OrderDelete cycles over 4 " +
+                "symbols) through the real ITCH 5.0 fanout on an embedded media driver to N SoupBinTCP subscribers " +
+                "over real TCP; print messages in/s, messages out/s (summed over subscribers) and " +
+                "input-to-subscriber latency p50/p90/p99/p99.9/p99.99/max beside the FIX Antenna Java fan-out " +
+                "benchmark's figures.",
+            "Each message's timestamp is its intended send time (coordinated-omission corrected); with --stall the " +
+                "step runs again with one subscriber not reading, and the change in the others' p50/p99 is printed." })
+    static final class FanoutBench implements Callable<Integer>
+    {
+        @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "" + FanoutBenchOptions.DEFAULT_RATE,
+            description = "Market-data messages per second into the fanout (default: ${DEFAULT-VALUE}).")
+        long rate;
+
+        @Option(names = "--subscribers", paramLabel = "N", defaultValue = "" + FanoutBenchOptions.DEFAULT_SUBSCRIBERS,
+            description = "Subscriber connections, 1 to " + FanoutBenchOptions.MAX_SUBSCRIBERS +
+                " (default: ${DEFAULT-VALUE}).")
+        int subscribers;
+
+        @Option(names = "--warmup", paramLabel = "SECONDS",
+            defaultValue = "" + FanoutBenchOptions.DEFAULT_WARMUP_SECONDS,
+            description = "Unmeasured seconds at the start of the step (default: ${DEFAULT-VALUE}).")
+        double warmup;
+
+        @Option(names = "--seconds", paramLabel = "SECONDS",
+            defaultValue = "" + FanoutBenchOptions.DEFAULT_MEASURE_SECONDS,
+            description = "Measured seconds after the warm-up (default: ${DEFAULT-VALUE}).")
+        double seconds;
+
+        @Option(names = "--workers", paramLabel = "N", defaultValue = "" + FanoutBenchOptions.DEFAULT_WORKERS,
+            description = "The fanout's worker threads (default: ${DEFAULT-VALUE}).")
+        int workers;
+
+        @Option(names = "--readers", paramLabel = "N", defaultValue = "" + FanoutBenchOptions.DEFAULT_READERS,
+            description = "Client threads reading the subscribers (default: ${DEFAULT-VALUE}).")
+        int readers;
+
+        @Option(names = "--idle", paramLabel = "STRATEGY", defaultValue = FanoutBenchOptions.DEFAULT_IDLE,
+            description = "Idle strategy of the fanout's threads: backoff (the fanout's default, parks up to 1 ms " +
+                "when idle), busy, yield or sleep (default: ${DEFAULT-VALUE}).")
+        String idle;
+
+        @Option(names = "--stall",
+            description = "Run the step twice: all subscribers reading, then one not reading during the measured " +
+                "window; print the other subscribers' p50/p99 change.")
+        boolean stall;
+
+        @Option(names = "--hgrm-dir", paramLabel = "DIR",
+            description = "Also write each step's histogram as fanout-RATE-STEP.hgrm (percentile distribution in " +
+                "us) into this directory.")
+        Path hgrmDir;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call()
+        {
+            final FanoutBenchOptions options;
+            try
+            {
+                options = new FanoutBenchOptions(
+                    rate, subscribers, warmup, seconds, workers, readers, idle, stall, hgrmDir).validate();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
+            }
+            FanoutBenchmark.run(options, System.out);
             return 0;
         }
     }

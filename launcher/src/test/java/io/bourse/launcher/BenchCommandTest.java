@@ -1,6 +1,7 @@
 package io.bourse.launcher;
 
 import io.aeron.driver.ThreadingMode;
+import io.bourse.bench.FanoutBenchOptions;
 import io.bourse.bench.ServiceBenchOptions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -60,5 +61,41 @@ class BenchCommandTest
 
         assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(err.toString()).startsWith("--commands: no such file: no-such-file.csv.gz");
+    }
+
+    private static FanoutBenchOptions parseFanout(final String... args)
+    {
+        final CommandLine.ParseResult result = new CommandLine(new BenchCommand()).parseArgs(args);
+        final BenchCommand.FanoutBench command =
+            (BenchCommand.FanoutBench)result.subcommand().commandSpec().userObject();
+        return new FanoutBenchOptions(command.rate, command.subscribers, command.warmup, command.seconds,
+            command.workers, command.readers, command.idle, command.stall, command.hgrmDir);
+    }
+
+    @Test
+    void shouldUseDefaultsWhenFanoutHasNoOptions()
+    {
+        assertThat(parseFanout("fanout"))
+            .isEqualTo(new FanoutBenchOptions(10_000, 100, 2, 5, 2, 1, "backoff", false, null));
+    }
+
+    @Test
+    void shouldParseEveryFanoutOptionWhenGiven()
+    {
+        assertThat(parseFanout("fanout", "--rate", "4955", "--subscribers", "4", "--warmup", "1", "--seconds", "3",
+            "--workers", "1", "--readers", "2", "--idle", "yield", "--stall", "--hgrm-dir", "out"))
+            .isEqualTo(new FanoutBenchOptions(4_955, 4, 1, 3, 1, 2, "yield", true, Path.of("out")));
+    }
+
+    @Test
+    void shouldReportBadFanoutOptionAsParameterError()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
+
+        final int exitCode = commandLine.execute("fanout", "--subscribers", "0");
+
+        assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString()).startsWith("--subscribers must be 1 to 999: 0");
     }
 }

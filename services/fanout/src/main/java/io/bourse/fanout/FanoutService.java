@@ -83,7 +83,8 @@ public final class FanoutService implements AutoCloseable
             final Credentials credentials = Credentials.load(ctx.credentialsFile());
             metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
             final FanoutMetrics metrics = new FanoutMetrics(metricsServer.registry(), errorCount);
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+            aeron = Aeron.connect(new Aeron.Context()
+                .aeronDirectoryName(layout.aeronDirectoryName()).clientName("fanout"));
             final Subscription subscription = aeron.addSubscription(
                 layout.marketDataChannel(), layout.marketDataStreamId());
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -74,6 +75,12 @@ class FanoutServiceTest
     private static final int FRAGMENT_LIMIT = 16;
     /** System Event and one Stock Directory per symbol: what a snapshot login starts with. */
     private static final int SESSION_START_MESSAGES = 3;
+    /** The stalled subscriber's receive buffer, bytes: small, so that the fanout's sends to it back up soon. */
+    private static final int STALLED_RECEIVE_BUFFER = 4096;
+    /** Orders (Add Order then Order Delete) published between checks that the stalled subscriber is gone. */
+    private static final int STALL_BATCH_ORDERS = 500;
+    /** 4 MiB of send buffer (net.ipv4.tcp_wmem's usual maximum) is about 75,000 orders of 55 bytes. */
+    private static final long MAX_STALL_ORDERS = 200_000;
 
     @TempDir
     Path tempDir;
@@ -254,6 +261,57 @@ class FanoutServiceTest
             assertThat(subscriber.itch.messages.get(3))
                 .isEqualTo(new AddOrder(1, 0, T, 33, 'S', 100, "AAPL", 4_000_000));
         }
+    }
+
+    @Test
+    void shouldDisconnectAStalledSubscriberAsASlowConsumerWhileTheOthersReceiveEverything() throws Exception
+    {
+        // Round robin: the stalled subscriber and sameWorker share worker 0, otherWorker is on worker 1.
+        final Subscriber stalled = connectWithReceiveBuffer(STALLED_RECEIVE_BUFFER);
+        final Subscriber otherWorker = connectNonBlocking();
+        final Subscriber sameWorker = connectNonBlocking();
+        final List<Subscriber> healthy = List.of(otherWorker, sameWorker);
+        for (final Subscriber subscriber : List.of(stalled, otherWorker, sameWorker))
+        {
+            subscriber.login("sub1", "secret1");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+        }
+
+        // The stalled subscriber reads no more: publish, paced by the healthy ones, until the fanout drops it.
+        final List<ItchEvents.Message> published = new ArrayList<>();
+        long orderId = 1;
+        while (!scrapeMetrics().contains("bourse_fanout_sessions 2.0\n"))
+        {
+            assertThat(orderId).as("stalled subscriber still connected").isLessThan(MAX_STALL_ORDERS);
+            for (int i = 0; i < STALL_BATCH_ORDERS; i++, orderId++)
+            {
+                offer(sbe.addOrder(orderId, T + orderId, "AAPL", orderId, Side.BUY, 100, 1_000_000));
+                offer(sbe.orderDelete(T + orderId, "AAPL", orderId));
+                published.add(new AddOrder(1, 0, T + orderId, orderId, 'B', 100, "AAPL", 1_000_000));
+                published.add(new OrderDelete(1, T + orderId, orderId));
+            }
+            final int expected = SESSION_START_MESSAGES + published.size();
+            for (final Subscriber subscriber : healthy)
+            {
+                subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= expected);
+            }
+        }
+
+        for (final Subscriber subscriber : healthy)
+        {
+            assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
+                .isEqualTo(published);
+        }
+        stalled.channel.configureBlocking(false);
+        stalled.receiveUntilClosed();
+        assertThat(stalled.itch.messages.size()).isLessThan(SESSION_START_MESSAGES + published.size());
+        assertThat(stalled.itch.messages.subList(SESSION_START_MESSAGES, stalled.itch.messages.size()))
+            .isEqualTo(published.subList(0, stalled.itch.messages.size() - SESSION_START_MESSAGES));
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_sessions 2.0\n")
+            .contains("bourse_fanout_errors_total 1.0\n")
+            .contains("bourse_fanout_drops_total 0.0\n")
+            .contains("bourse_fanout_gap_disconnects_total 0.0\n");
     }
 
     @Test
@@ -572,6 +630,17 @@ class FanoutServiceTest
         return subscriber;
     }
 
+    /** @return a blocking subscriber whose socket has this SO_RCVBUF, set before connecting. */
+    private Subscriber connectWithReceiveBuffer(final int receiveBuffer) throws IOException
+    {
+        final SocketChannel channel = SocketChannel.open();
+        channel.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
+        channel.connect(new InetSocketAddress("localhost", service.port()));
+        final Subscriber subscriber = new Subscriber(channel);
+        subscribers.add(subscriber);
+        return subscriber;
+    }
+
     /** @return a subscriber whose receive returns 0 when nothing has come, so that one thread can read many. */
     private Subscriber connectNonBlocking() throws IOException
     {
@@ -679,6 +748,22 @@ class FanoutServiceTest
                 {
                     throw new IOException("connection closed by the fanout");
                 }
+            }
+        }
+
+        /** Reads what is left until the fanout closes the connection (end of stream or reset). */
+        void receiveUntilClosed()
+        {
+            try
+            {
+                while (client.receive() >= 0)
+                {
+                    Thread.onSpinWait();
+                }
+            }
+            catch (final IOException ex)
+            {
+                // Reset by the fanout's close: what came before it has been read.
             }
         }
 

@@ -59,7 +59,8 @@ public final class EngineService implements AutoCloseable
             throw new UncheckedIOException("bourse.engine.metrics.port=" + ctx.metricsPort(), ex);
         }
         final StreamLayout layout = ctx.streamLayout();
-        final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+        final Aeron aeron = Aeron.connect(new Aeron.Context()
+            .aeronDirectoryName(layout.aeronDirectoryName()).clientName("matching-engine-" + ctx.shardId()));
         final Subscription commands = aeron.addSubscription(
             layout.commandChannel(), layout.commandStreamId(ctx.shardId()));
         final Publication events = aeron.addExclusivePublication(

@@ -6,6 +6,8 @@ import java.util.Arrays;
 /**
  * The price levels of one side of a book, in an array sorted so that the best level is last (bids ascending, offers
  * descending): the best level is O(1), any level is a binary search away. Levels come from and return to a pool.
+ * The side's depth (levels, orders, shares) is kept in plain fields that the metrics thread reads as a racy
+ * snapshot, never through the level array, which this side's owner may be reallocating.
  */
 final class BookLevels
 {
@@ -13,11 +15,31 @@ final class BookLevels
     private final ArrayDeque<PriceLevel> levelPool;
     private PriceLevel[] levels = new PriceLevel[64];
     private int count;
+    private int orderCount;
+    private long totalShares;
 
     BookLevels(final Side side, final ArrayDeque<PriceLevel> levelPool)
     {
         this.side = side;
         this.levelPool = levelPool;
+    }
+
+    /** @return number of price levels on this side. */
+    int levelCount()
+    {
+        return count;
+    }
+
+    /** @return number of displayed orders on this side. */
+    int orderCount()
+    {
+        return orderCount;
+    }
+
+    /** @return displayed open shares on this side. */
+    long totalShares()
+    {
+        return totalShares;
     }
 
     /** @return the best level, or null when the side is empty. */
@@ -52,6 +74,8 @@ final class BookLevels
         level.totalShares += order.openShares;
         level.orderCount++;
         order.level = level;
+        orderCount++;
+        totalShares += order.openShares;
     }
 
     /** Takes an order's open shares off its level, dropping the level when no order is left. */
@@ -61,6 +85,8 @@ final class BookLevels
         level.totalShares -= order.openShares;
         level.orderCount--;
         order.level = null;
+        orderCount--;
+        totalShares -= order.openShares;
         if (0 == level.orderCount)
         {
             final int index = search(level.price);
@@ -75,6 +101,7 @@ final class BookLevels
     {
         order.openShares -= shares;
         order.level.totalShares -= shares;
+        totalShares -= shares;
     }
 
     private PriceLevel insertLevel(final int index, final long price)

@@ -33,6 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the book follows the engine's numbers; an execution against an unknown order is still printed as a trade, marked
  * as not displayed since no Order Executed carries it.
  * Not thread safe: the publisher thread owns it.
+ *
+ * <p>Each symbol's book also counts the trades it printed (every Trade, and every Cross Trade that executed shares)
+ * and keeps its depth and spread, which {@link BookMetrics} exports.
  */
 public final class MarketDataBooks implements EngineEventListener
 {
@@ -57,6 +60,15 @@ public final class MarketDataBooks implements EngineEventListener
         {
             books.put(symbol, new SymbolBook(symbol, levelPool));
         }
+    }
+
+    /**
+     * @param symbol a packed symbol.
+     * @return its book, or null when it has none.
+     */
+    SymbolBook book(final long symbol)
+    {
+        return books.get(symbol);
     }
 
     /** @return number of displayed resting orders across all books. */
@@ -121,6 +133,11 @@ public final class MarketDataBooks implements EngineEventListener
                 errorCount.incrementAndGet();
             }
             listener.onTrade(timestampNs, symbol, matchNumber, takerSide, quantity, price, false);
+            final SymbolBook book = books.get(symbol);
+            if (null != book)
+            {
+                book.onTrade(quantity);
+            }
             return;
         }
         final SymbolBook book = order.book;
@@ -129,6 +146,7 @@ public final class MarketDataBooks implements EngineEventListener
 
         listener.onOrderExecuted(timestampNs, book.symbol, makerOrderId, quantity, matchNumber, price);
         listener.onTrade(timestampNs, book.symbol, matchNumber, takerSide, quantity, price, true);
+        book.onTrade(quantity);
         take(order, quantity, makerLeaves);
         publishLevel(timestampNs, book, side, levelPrice);
         publishBestBidOffer(timestampNs, book);
@@ -172,12 +190,17 @@ public final class MarketDataBooks implements EngineEventListener
     public void onCrossCompleted(
         final long timestampNs, final long symbol, final long shares, final long price, final long matchNumber)
     {
-        if (!books.containsKey(symbol))
+        final SymbolBook book = books.get(symbol);
+        if (null == book)
         {
             errorCount.incrementAndGet();
             return;
         }
         listener.onCrossTrade(timestampNs, symbol, shares, price, matchNumber);
+        if (shares > 0)
+        {
+            book.onTrade(shares);
+        }
     }
 
     /** Publishes Broken Trade; the book is unchanged (a broken trade restores no order). */
@@ -392,6 +415,7 @@ public final class MarketDataBooks implements EngineEventListener
             book.bidQuantity = bidQuantity;
             book.askPrice = askPrice;
             book.askQuantity = askQuantity;
+            book.spread = null == bid || null == ask ? SymbolBook.NO_SPREAD : askPrice - bidPrice;
             listener.onBestBidOffer(timestampNs, book.symbol, bidPrice, bidQuantity, askPrice, askQuantity);
         }
     }

@@ -67,7 +67,8 @@ public final class MdPublisherService implements AutoCloseable
         {
             metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
             final MdPublisherMetrics metrics = new MdPublisherMetrics(metricsServer.registry(), errorCount);
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+            aeron = Aeron.connect(new Aeron.Context()
+                .aeronDirectoryName(layout.aeronDirectoryName()).clientName("md-publisher"));
 
             final Subscription[] subscriptions = new Subscription[directory.shardCount()];
             for (int shardId = 0; shardId < subscriptions.length; shardId++)
@@ -83,6 +84,7 @@ public final class MdPublisherService implements AutoCloseable
             final MarketDataProxy proxy = new MarketDataProxy(
                 publication, boundedOffer, new MidnightNanoClock(), metrics, errorCount);
             final MarketDataBooks books = new MarketDataBooks(packedSymbols(directory), proxy, errorCount);
+            BookMetrics.register(metricsServer.registry(), directory, books);
             final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
 
             final Agent mdAgent = new MdPublisherAgent(subscriptions, adapter, ctx.fragmentLimit());

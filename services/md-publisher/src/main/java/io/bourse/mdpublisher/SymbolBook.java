@@ -1,10 +1,22 @@
 package io.bourse.mdpublisher;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** The market-data book of one symbol: both sides' price levels and the best bid and offer last published. */
+/**
+ * The market-data book of one symbol: both sides' price levels, the best bid and offer last published (prices in
+ * 1/10000 dollars, 0 for an empty side) with their spread, and the trades printed.
+ *
+ * <p>The publisher thread owns it. The metrics thread reads the BBO, the spread and the sides' depth as a racy
+ * snapshot of plain fields (a gauge may lag the book by a duty cycle, and the bid and the offer may come from two
+ * different updates, which is why the spread is kept whole), and reads the trade counts through opaque loads of the
+ * opaque stores made here, so that a counter never tears or goes back.
+ */
 final class SymbolBook
 {
+    /** {@link #spread} when a side is empty: there is no spread to show. */
+    static final long NO_SPREAD = -1;
+
     final long symbol;
     final BookLevels bids;
     final BookLevels asks;
@@ -12,6 +24,12 @@ final class SymbolBook
     long bidQuantity;
     long askPrice;
     long askQuantity;
+    /** Offer minus bid of the last published BBO in 1/10000 dollars, {@link #NO_SPREAD} when a side is empty. */
+    long spread = NO_SPREAD;
+    /** Trades printed: Trade messages, and Cross Trades that executed shares. */
+    final AtomicLong trades = new AtomicLong();
+    /** Shares of the trades printed. */
+    final AtomicLong tradedShares = new AtomicLong();
 
     SymbolBook(final long symbol, final ArrayDeque<PriceLevel> levelPool)
     {
@@ -23,5 +41,16 @@ final class SymbolBook
     BookLevels levels(final Side side)
     {
         return side == Side.BUY ? bids : asks;
+    }
+
+    /**
+     * Counts one printed trade; called by the publisher thread only.
+     *
+     * @param shares the trade's shares.
+     */
+    void onTrade(final long shares)
+    {
+        trades.setOpaque(trades.getPlain() + 1);
+        tradedShares.setOpaque(tradedShares.getPlain() + shares);
     }
 }

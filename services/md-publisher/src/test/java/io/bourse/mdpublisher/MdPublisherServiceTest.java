@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import io.aeron.Aeron;
+import io.aeron.AeronCounters;
 import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.Subscription;
@@ -19,6 +20,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -121,7 +124,15 @@ class MdPublisherServiceTest
             .contains("bourse_md_errors_total 0.0\n")
             .contains("bourse_md_events_in_total{type=\"trade_broken\"} 1.0\n")
             .contains("bourse_md_messages_out_total{type=\"broken_trade\"} 1.0\n")
-            .contains("bourse_md_publish_latency_seconds_count 12\n");
+            .contains("bourse_md_publish_latency_seconds_count 12\n")
+            .contains("bourse_md_trades_total{symbol=\"AAPL\"} 1.0\n")
+            .contains("bourse_md_trades_total{symbol=\"MSFT\"} 1.0\n")
+            .contains("bourse_md_traded_shares_total{symbol=\"AAPL\"} 100.0\n")
+            .contains("bourse_md_book_shares{side=\"offer\",symbol=\"AAPL\"} 200.0\n")
+            .contains("bourse_md_book_orders{side=\"bid\",symbol=\"MSFT\"} 1.0\n")
+            .contains("bourse_md_best_offer_dollars{symbol=\"AAPL\"} 150.01\n")
+            .contains("bourse_md_best_bid_dollars{symbol=\"MSFT\"} 400.0\n")
+            .doesNotContain("bourse_md_spread_dollars{");
     }
 
     @Test
@@ -153,7 +164,29 @@ class MdPublisherServiceTest
             .contains("bourse_md_messages_out_total{type=\"order_executed_with_price\"} 1.0\n")
             .contains("bourse_md_messages_out_total{type=\"cross_trade\"} 1.0\n")
             .contains("bourse_md_messages_out_total{type=\"trade\"} 0.0\n")
+            .contains("bourse_md_trades_total{symbol=\"MSFT\"} 1.0\n")
+            .contains("bourse_md_traded_shares_total{symbol=\"MSFT\"} 300.0\n")
             .contains("bourse_md_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldNameItsAeronClientSoThatTheDriverCountersTellItApart()
+    {
+        // The client appends its name to its heartbeat counter's label on its first keepalive after connecting.
+        awaitTrue(() -> heartbeatLabels().stream().anyMatch((label) -> label.contains(" name=md-publisher ")));
+    }
+
+    private List<String> heartbeatLabels()
+    {
+        final List<String> labels = new ArrayList<>();
+        aeron.countersReader().forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (AeronCounters.DRIVER_HEARTBEAT_TYPE_ID == typeId)
+            {
+                labels.add(label);
+            }
+        });
+        return labels;
     }
 
     private void offer(final Publication publication, final int length)

@@ -77,7 +77,8 @@ public final class GatewayService implements AutoCloseable
             final MetricsServer metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
             opened.add(metricsServer);
             final StreamLayout layout = ctx.streamLayout();
-            final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+            final Aeron aeron = Aeron.connect(new Aeron.Context()
+                .aeronDirectoryName(layout.aeronDirectoryName()).clientName("order-gateway"));
             opened.add(aeron);
             final int shardCount = ctx.symbolDirectory().shardCount();
             final Publication[] commands = new Publication[shardCount];

@@ -11,39 +11,47 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 
 /**
- * Decodes the ITCH 5.0 messages of the market-data sessions (juncture's parser) and measures them: a count per
- * Message Type and the feed latency, receive time minus the message's Timestamp (ITCH 5.0: nanoseconds since
- * midnight, 6 bytes). Messages that arrive with the Login Accepted, before the market-data thread has stamped a
- * receive time, are counted but not measured. A malformed or unknown message is counted as an error and skipped, so
- * one bad message does not end the session. Owned by the market-data thread.
+ * Decodes the ITCH 5.0 messages of one market-data session and builds its books: Add Order 'A'/'F', Order Executed
+ * 'E', Order Executed With Price 'C', Order Cancel 'X', Order Delete 'D' and Order Replace 'U' change the
+ * {@link OrderBooks}; trades go to the listener: 'E' at the resting order's price, 'C' at its execution price when
+ * printable (a non-printable 'C' is part of a cross, reported once by its Cross Trade), Trade 'P' and Cross Trade 'Q'
+ * at their prices. Juncture's parser reads everything but 'Q', which juncture-nasdaq 1.0.0 reads with ITCH 4.1's
+ * 4-byte Shares: 'Q' is read here at the offsets of ITCH 5.0 §4.5.2 (40 bytes, 8-byte Shares). A malformed or unknown
+ * message is counted as an error and skipped, so one bad message does not end the session. Owned by one thread.
  */
 final class MarketDataAdapter implements MessageListener, ITCH50Listener
 {
-    private static final long NOT_STAMPED = Long.MIN_VALUE;
+    private static final int CROSS_TRADE_LENGTH = 40;
+    private static final byte PRINTABLE = 'Y';
 
     private final ITCH50Parser parser = new ITCH50Parser(this);
     private final SimulatorCounters counters;
-    private final LatencyTracker feedLatency;
-    private long nowNs = NOT_STAMPED;
+    private final OrderBooks books;
+    private final MarketDataListener listener;
+    private final FeedObserver observer;
 
     /**
-     * @param counters    where to count messages and errors.
-     * @param feedLatency where to record the feed latency.
+     * @param counters where to count errors.
+     * @param books    the books this session builds.
+     * @param listener receives trades and the books' inconsistencies.
+     * @param observer sees every message first.
      */
-    MarketDataAdapter(final SimulatorCounters counters, final LatencyTracker feedLatency)
+    MarketDataAdapter(
+        final SimulatorCounters counters,
+        final OrderBooks books,
+        final MarketDataListener listener,
+        final FeedObserver observer)
     {
         this.counters = counters;
-        this.feedLatency = feedLatency;
+        this.books = books;
+        this.listener = listener;
+        this.observer = observer;
     }
 
-    /**
-     * Sets the receive time of the messages delivered next.
-     *
-     * @param nowNs nanoseconds since midnight UTC.
-     */
-    void nowNs(final long nowNs)
+    /** @return the books this session builds. */
+    OrderBooks books()
     {
-        this.nowNs = nowNs;
+        return books;
     }
 
     @Override
@@ -51,7 +59,14 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     {
         try
         {
-            parser.message(buffer);
+            if (buffer.hasRemaining() && ITCH50.MESSAGE_TYPE_CROSS_TRADE == buffer.get(buffer.position()))
+            {
+                crossTrade(buffer);
+            }
+            else
+            {
+                parser.message(buffer);
+            }
         }
         catch (final ITCH50Exception | BufferUnderflowException ex)
         {
@@ -59,144 +74,185 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         }
     }
 
-    private void onMessage(final byte messageType, final int timestampHigh, final long timestampLow)
+    private void crossTrade(final ByteBuffer buffer) throws ITCH50Exception
     {
-        counters.onMarketData(messageType);
-        if (NOT_STAMPED != nowNs)
+        if (CROSS_TRADE_LENGTH != buffer.remaining())
         {
-            feedLatency.recordNs(nowNs - (((long)timestampHigh << 32) | timestampLow));
+            throw new ITCH50Exception("Cross Trade of " + buffer.remaining() + " bytes");
         }
+        final int offset = buffer.position();
+        final int locate = Short.toUnsignedInt(buffer.getShort(offset + 1));
+        final long timestampNs = timestampNs(
+            Short.toUnsignedInt(buffer.getShort(offset + 5)), Integer.toUnsignedLong(buffer.getInt(offset + 7)));
+        final long shares = buffer.getLong(offset + 11);
+        final long crossPrice = Integer.toUnsignedLong(buffer.getInt(offset + 27));
+        buffer.position(buffer.limit());
+        observer.onMessage(ITCH50.MESSAGE_TYPE_CROSS_TRADE, timestampNs);
+        listener.onTrade(locate, timestampNs, crossPrice, shares);
+    }
+
+    private static long timestampNs(final int timestampHigh, final long timestampLow)
+    {
+        return ((long)timestampHigh << 32) | timestampLow;
+    }
+
+    private void observe(final byte messageType, final int timestampHigh, final long timestampLow)
+    {
+        observer.onMessage(messageType, timestampNs(timestampHigh, timestampLow));
     }
 
     @Override
     public void systemEvent(final ITCH50.SystemEvent message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void stockDirectory(final ITCH50.StockDirectory message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void stockTradingAction(final ITCH50.StockTradingAction message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void regSHORestriction(final ITCH50.RegSHORestriction message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_REG_SHO_RESTRICTION, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_REG_SHO_RESTRICTION, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void marketParticipantPosition(final ITCH50.MarketParticipantPosition message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_MARKET_PARTICIPANT_POSITION, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_MARKET_PARTICIPANT_POSITION, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void mwcbDeclineLevel(final ITCH50.MWCBDeclineLevel message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_MWCB_DECLINE_LEVEL, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_MWCB_DECLINE_LEVEL, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void mwcbStatus(final ITCH50.MWCBStatus message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_MWCB_STATUS, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_MWCB_STATUS, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void ipoQuotingPeriodUpdate(final ITCH50.IPOQuotingPeriodUpdate message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_IPO_QUOTING_PERIOD_UPDATE, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_IPO_QUOTING_PERIOD_UPDATE, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void luldAuctionCollar(final ITCH50.LULDAuctionCollar message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_LULD_AUCTION_COLLAR, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_LULD_AUCTION_COLLAR, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void operationalHalt(final ITCH50.OperationalHalt message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_OPERATIONAL_HALT, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_OPERATIONAL_HALT, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void addOrder(final ITCH50.AddOrder message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_ADD_ORDER, message.timestampHigh, message.timestampLow);
+        books.add(message.stockLocate, message.orderReferenceNumber, message.buySellIndicator, message.shares,
+            message.price);
     }
 
     @Override
     public void addOrderMPID(final ITCH50.AddOrderMPID message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID, message.timestampHigh, message.timestampLow);
+        books.add(message.stockLocate, message.orderReferenceNumber, message.buySellIndicator, message.shares,
+            message.price);
     }
 
     @Override
     public void orderExecuted(final ITCH50.OrderExecuted message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, message.timestampHigh, message.timestampLow);
+        final long price = books.execute(message.stockLocate, message.orderReferenceNumber, message.executedShares);
+        if (OrderBooks.NO_PRICE != price)
+        {
+            listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow), price,
+                message.executedShares);
+        }
     }
 
     @Override
     public void orderExecutedWithPrice(final ITCH50.OrderExecutedWithPrice message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED_WITH_PRICE, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED_WITH_PRICE, message.timestampHigh, message.timestampLow);
+        final long price = books.execute(message.stockLocate, message.orderReferenceNumber, message.executedShares);
+        if (OrderBooks.NO_PRICE != price && PRINTABLE == message.printable)
+        {
+            listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow),
+                message.executionPrice, message.executedShares);
+        }
     }
 
     @Override
     public void orderCancel(final ITCH50.OrderCancel message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_ORDER_CANCEL, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_ORDER_CANCEL, message.timestampHigh, message.timestampLow);
+        books.cancel(message.stockLocate, message.orderReferenceNumber, message.canceledShares);
     }
 
     @Override
     public void orderDelete(final ITCH50.OrderDelete message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_ORDER_DELETE, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_ORDER_DELETE, message.timestampHigh, message.timestampLow);
+        books.delete(message.stockLocate, message.orderReferenceNumber);
     }
 
     @Override
     public void orderReplace(final ITCH50.OrderReplace message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_ORDER_REPLACE, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_ORDER_REPLACE, message.timestampHigh, message.timestampLow);
+        books.replace(message.stockLocate, message.originalOrderReferenceNumber, message.newOrderReferenceNumber,
+            message.shares, message.price);
     }
 
     @Override
     public void trade(final ITCH50.Trade message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_TRADE, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_TRADE, message.timestampHigh, message.timestampLow);
+        listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow), message.price,
+            message.shares);
     }
 
     @Override
     public void crossTrade(final ITCH50.CrossTrade message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_CROSS_TRADE, message.timestampHigh, message.timestampLow);
+        // Not reached: Cross Trade is read at ITCH 5.0 offsets before juncture's parser.
+        observe(ITCH50.MESSAGE_TYPE_CROSS_TRADE, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void brokenTrade(final ITCH50.BrokenTrade message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_BROKEN_TRADE, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_BROKEN_TRADE, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void noii(final ITCH50.NOII message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_NOII, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_NOII, message.timestampHigh, message.timestampLow);
     }
 
     @Override
     public void rpii(final ITCH50.RPII message)
     {
-        onMessage(ITCH50.MESSAGE_TYPE_RPII, message.timestampHigh, message.timestampLow);
+        observe(ITCH50.MESSAGE_TYPE_RPII, message.timestampHigh, message.timestampLow);
     }
 }

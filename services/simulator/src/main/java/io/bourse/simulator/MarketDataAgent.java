@@ -16,25 +16,25 @@ final class MarketDataAgent implements Agent
 {
     private final List<SoupClient> sessions;
     private final boolean[] closed;
-    private final MarketDataAdapter adapter;
+    private final FeedMeter meter;
     private final SimulatorCounters counters;
     private final MidnightNanoClock clock;
 
     /**
-     * @param sessions logged-in market-data sessions, delivering to the adapter.
-     * @param adapter  decodes and measures the messages.
+     * @param sessions logged-in market-data sessions, each delivering to its own adapter.
+     * @param meter    measures the messages of every session.
      * @param counters where errors are counted.
      * @param clock    receive time source.
      */
     MarketDataAgent(
         final List<SoupClient> sessions,
-        final MarketDataAdapter adapter,
+        final FeedMeter meter,
         final SimulatorCounters counters,
         final MidnightNanoClock clock)
     {
         this.sessions = sessions;
         this.closed = new boolean[sessions.size()];
-        this.adapter = adapter;
+        this.meter = meter;
         this.counters = counters;
         this.clock = clock;
     }
@@ -42,7 +42,7 @@ final class MarketDataAgent implements Agent
     @Override
     public int doWork()
     {
-        adapter.nowNs(clock.nanosSinceMidnight());
+        meter.nowNs(clock.nanosSinceMidnight());
         int work = 0;
         for (int i = 0, n = sessions.size(); i < n; i++)
         {

@@ -27,7 +27,9 @@ import java.util.function.Supplier;
  * in orders per second over all sessions, {@code duration} in seconds, 0 = until stopped, {@code seed}), the
  * Prometheus port ({@code metrics.port}), the progress line interval ({@code progress.interval.ms}, 0 = none), the
  * directory for .hgrm histogram files ({@code hgrm.dir}, unset = none), the drain after the last order
- * ({@code drain.ms}) and the connect and login timeout ({@code connect.timeout.ms}). Shared settings:
+ * ({@code drain.ms}), the connect and login timeout ({@code connect.timeout.ms}), the rolling VWAP window
+ * ({@code vwap.window.seconds}) and the quiet period before the end-of-run book check ({@code book.check.quiet.ms},
+ * 0 = no check). Shared settings:
  * {@code bourse.credentials.file}, {@code bourse.symbols}, {@code bourse.idle.strategy}, {@code bourse.metrics.jvm}.
  * Users must be in the credentials file; by default the OUCH sessions take the first users of the file, in file
  * order, and the market-data sessions the last ones.
@@ -91,6 +93,17 @@ public final class SimulatorContext
     public static final String DRAIN_PROP_NAME = "bourse.simulator.drain.ms";
     /** Default drain in ms. */
     public static final long DRAIN_DEFAULT_MS = 1000;
+    /** Setting: the window of the rolling VWAP in seconds of ITCH time. */
+    public static final String VWAP_WINDOW_PROP_NAME = "bourse.simulator.vwap.window.seconds";
+    /** Default rolling VWAP window in seconds. */
+    public static final long VWAP_WINDOW_DEFAULT_SECONDS = 60;
+    /**
+     * Setting: the book check at the end of a run waits until the feed has been quiet this many ms (after the order
+     * flow stopped), then compares the book built from the feed with a fresh snapshot; 0 = no book check.
+     */
+    public static final String BOOK_CHECK_QUIET_PROP_NAME = "bourse.simulator.book.check.quiet.ms";
+    /** Default quiet period of the book check in ms. */
+    public static final long BOOK_CHECK_QUIET_DEFAULT_MS = 300;
     /** Setting: how long in ms to keep trying to connect and log in. */
     public static final String CONNECT_TIMEOUT_PROP_NAME = "bourse.simulator.connect.timeout.ms";
     /** Default connect and login timeout in ms: long enough for the exchange's containers to come up. */
@@ -114,6 +127,8 @@ public final class SimulatorContext
     private Path hgrmDir;
     private long drainMs = DRAIN_DEFAULT_MS;
     private long connectTimeoutMs = CONNECT_TIMEOUT_DEFAULT_MS;
+    private long vwapWindowSeconds = VWAP_WINDOW_DEFAULT_SECONDS;
+    private long bookCheckQuietMs = BOOK_CHECK_QUIET_DEFAULT_MS;
     private PrintStream out = System.out;
     private Credentials credentials;
     private SymbolDirectory symbolDirectory;
@@ -157,6 +172,8 @@ public final class SimulatorContext
             .hgrmDir(hgrmDir.isBlank() ? null : Path.of(hgrmDir.trim()))
             .drainMs(settings.getLong(DRAIN_PROP_NAME, DRAIN_DEFAULT_MS))
             .connectTimeoutMs(settings.getLong(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MS))
+            .vwapWindowSeconds(settings.getLong(VWAP_WINDOW_PROP_NAME, VWAP_WINDOW_DEFAULT_SECONDS))
+            .bookCheckQuietMs(settings.getLong(BOOK_CHECK_QUIET_PROP_NAME, BOOK_CHECK_QUIET_DEFAULT_MS))
             .credentials(credentials)
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
@@ -188,6 +205,8 @@ public final class SimulatorContext
         requireRange(PROGRESS_INTERVAL_PROP_NAME, progressIntervalMs, 0, 3_600_000);
         requireRange(DRAIN_PROP_NAME, drainMs, 0, 60_000);
         requireRange(CONNECT_TIMEOUT_PROP_NAME, connectTimeoutMs, 1, 600_000);
+        requireRange(VWAP_WINDOW_PROP_NAME, vwapWindowSeconds, 1, 86_400);
+        requireRange(BOOK_CHECK_QUIET_PROP_NAME, bookCheckQuietMs, 0, 60_000);
         if (metricsPort < 0 || metricsPort > 65535)
         {
             throw new IllegalStateException(METRICS_PORT_PROP_NAME + " must be 0..65535: " + metricsPort);
@@ -534,6 +553,38 @@ public final class SimulatorContext
     public SimulatorContext drainMs(final long drainMs)
     {
         this.drainMs = drainMs;
+        return this;
+    }
+
+    /** @return the window of the rolling VWAP in seconds of ITCH time. */
+    public long vwapWindowSeconds()
+    {
+        return vwapWindowSeconds;
+    }
+
+    /**
+     * @param vwapWindowSeconds the window of the rolling VWAP in seconds of ITCH time.
+     * @return this.
+     */
+    public SimulatorContext vwapWindowSeconds(final long vwapWindowSeconds)
+    {
+        this.vwapWindowSeconds = vwapWindowSeconds;
+        return this;
+    }
+
+    /** @return quiet period in ms of the feed before the end-of-run book check; 0 = no book check. */
+    public long bookCheckQuietMs()
+    {
+        return bookCheckQuietMs;
+    }
+
+    /**
+     * @param bookCheckQuietMs quiet period in ms of the feed before the end-of-run book check; 0 = no book check.
+     * @return this.
+     */
+    public SimulatorContext bookCheckQuietMs(final long bookCheckQuietMs)
+    {
+        this.bookCheckQuietMs = bookCheckQuietMs;
         return this;
     }
 

@@ -38,7 +38,11 @@ public enum SimulatorCounter
     /** ITCH 5.0 messages received by all market-data sessions; by type in SimulatorCounters#mdMessagesByType. */
     MD_MESSAGES("md_messages"),
     /** Market-data errors: malformed or unknown ITCH 5.0 messages, lost sessions, I/O failures. */
-    MD_ERRORS("md_errors");
+    MD_ERRORS("md_errors"),
+    /** ITCH 5.0 messages that did not fit a market-data session's book: unknown order, duplicate, excess shares. */
+    MD_INCONSISTENCIES("md_inconsistencies"),
+    /** Symbols whose book built from the feed differed from the fanout's snapshot at the book check. */
+    MD_BOOK_MISMATCHES("md_book_mismatches");
 
     private final String label;
 

@@ -3,13 +3,15 @@ package io.bourse.simulator;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * The outcome of one simulator run: the machine and the load, what was sent and what came back, the Enter Order to
  * Accepted round trip (corrected for coordinated omission: measured from each order's intended send time), and the
- * market-data messages received with their feed latency (receive time minus the ITCH 5.0 Timestamp).
+ * market-data messages received with their feed latency (receive time minus the ITCH 5.0 Timestamp), the trades and
+ * VWAPs per symbol, and the end-of-run check of the book built from the feed against the fanout's snapshot.
  *
  * @param machine            e.g. {@code "2 cores, Linux 6.8 amd64, Java 25"}.
  * @param cores              available processors.
@@ -35,6 +37,10 @@ import java.util.Map;
  * @param mdMessagesByType   ITCH 5.0 messages by Message Type.
  * @param feedLatency        ITCH 5.0 Timestamp to receive.
  * @param errors             order-entry and market-data errors.
+ * @param mdInconsistencies  ITCH 5.0 messages that did not fit a market-data session's book.
+ * @param vwapWindowSeconds  window of the rolling VWAP, seconds of ITCH time.
+ * @param symbols            trades and VWAPs per symbol, from the first market-data session.
+ * @param bookCheck          the end-of-run comparison of the feed's books with a snapshot.
  */
 public record SimulatorReport(
     String machine,
@@ -60,8 +66,26 @@ public record SimulatorReport(
     long mdMessages,
     Map<Character, Long> mdMessagesByType,
     Latency feedLatency,
-    long errors)
+    long errors,
+    long mdInconsistencies,
+    long vwapWindowSeconds,
+    List<SymbolTrades> symbols,
+    BookCheck.Result bookCheck)
 {
+    /**
+     * Trades of one symbol seen on the feed: Order Executed at the resting price, printable Order Executed With Price,
+     * Trade and Cross Trade.
+     *
+     * @param symbol      the symbol.
+     * @param trades      trades.
+     * @param volume      shares.
+     * @param sessionVwap VWAP of every trade of the run, dollars; NaN without trades.
+     * @param rollingVwap VWAP of the trades of the window ending at the newest trade, dollars; NaN without trades.
+     */
+    public record SymbolTrades(String symbol, long trades, long volume, double sessionVwap, double rollingVwap)
+    {
+    }
+
     /**
      * Percentiles of a latency histogram in nanoseconds.
      *
@@ -144,6 +168,17 @@ public record SimulatorReport(
         line(out, "order->Accepted", latency(roundTrip) + " (round trip, CO-corrected)");
         line(out, "md messages", String.format(Locale.ROOT, "%,d%s", mdMessages, counts(mdMessagesByType)));
         line(out, "feed latency", latency(feedLatency) + " (ITCH timestamp -> received)");
+        line(out, "md message rate", String.format(Locale.ROOT, "%,.1f messages/s",
+            elapsedNs > 0 ? mdMessages * 1e9 / elapsedNs : 0.0));
+        line(out, "inconsistencies", String.format(Locale.ROOT, "%,d (ITCH messages that did not fit the book)",
+            mdInconsistencies));
+        for (final SymbolTrades trades : symbols)
+        {
+            line(out, trades.symbol(), String.format(Locale.ROOT, "%,d trades, %,d shares, VWAP %s session, %s " +
+                "rolling %d s", trades.trades(), trades.volume(), dollars(trades.sessionVwap()),
+                dollars(trades.rollingVwap()), vwapWindowSeconds));
+        }
+        line(out, "book check", bookCheck.describe());
         line(out, "errors", String.format(Locale.ROOT, "%,d", errors));
     }
 
@@ -184,6 +219,11 @@ public record SimulatorReport(
         return String.format(Locale.ROOT, "p50 %s, p90 %s, p99 %s, p99.9 %s, max %s us (%,d samples)",
             micros(latency.p50Ns()), micros(latency.p90Ns()), micros(latency.p99Ns()), micros(latency.p999Ns()),
             micros(latency.maxNs()), latency.count());
+    }
+
+    private static String dollars(final double value)
+    {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "$%,.4f", value);
     }
 
     private static String micros(final long ns)

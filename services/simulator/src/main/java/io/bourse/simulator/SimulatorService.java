@@ -7,6 +7,7 @@ import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
@@ -41,6 +42,9 @@ public final class SimulatorService implements AutoCloseable
 {
     private static final long MONITOR_POLL_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long CLOSE_GRACE_MS = 5_000;
+    private static final int VWAP_BUCKETS = 60;
+    private static final int INITIAL_ORDERS = 16_384;
+    private static final long RATE_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
     private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
     private static final SimulatorCounter[] MESSAGES_IN =
     {
@@ -54,6 +58,9 @@ public final class SimulatorService implements AutoCloseable
     private final CompletableFuture<SimulatorReport> completion = new CompletableFuture<>();
     private final List<OrderEntrySession> orderSessions = new ArrayList<>();
     private final List<SoupClient> mdSessions = new ArrayList<>();
+    private final List<MarketDataAdapter> mdAdapters = new ArrayList<>();
+    private FeedAnalytics analytics;
+    private volatile double mdMessageRate;
     private MetricsServer metricsServer;
     private LatencyTracker roundTrip;
     private LatencyTracker feedLatency;
@@ -105,15 +112,22 @@ public final class SimulatorService implements AutoCloseable
         feedLatency = new LatencyTracker(LatencySummary.register(registry, "bourse_simulator_md_latency_seconds",
             "ITCH 5.0 message timestamp to received by the simulator"));
 
-        final MarketDataAdapter mdAdapter = new MarketDataAdapter(counters, feedLatency);
+        final List<SymbolDirectory.Entry> symbols = ctx.symbolDirectory().entries();
+        analytics = new FeedAnalytics(
+            symbols.size(), TimeUnit.SECONDS.toNanos(ctx.vwapWindowSeconds()), VWAP_BUCKETS, counters);
+        registerMarketDataMetrics(registry, symbols);
+        final FeedMeter meter = new FeedMeter(counters, feedLatency);
         for (int i = 0; i < ctx.mdSessions(); i++)
         {
             final Credentials.User user = ctx.marketDataUsers().get(i);
+            final MarketDataListener listener = 0 == i ? analytics : analytics.inconsistenciesOnly();
+            final MarketDataAdapter adapter = new MarketDataAdapter(
+                counters, new OrderBooks(symbols.size(), INITIAL_ORDERS, listener), listener, meter);
+            mdAdapters.add(adapter);
             mdSessions.add(SoupClient.connect("market-data session " + i + " (" + user.username() + ")",
-                ctx.fanoutHost(), ctx.fanoutPort(), user, mdAdapter, ctx.connectTimeoutMs()));
+                ctx.fanoutHost(), ctx.fanoutPort(), user, adapter, ctx.connectTimeoutMs()));
         }
 
-        final List<SymbolDirectory.Entry> symbols = ctx.symbolDirectory().entries();
         final long[] packedSymbols = symbols.stream().mapToLong(SymbolDirectory.Entry::packed).toArray();
         final OrderEntryProxy proxy = new OrderEntryProxy();
         for (int i = 0; i < ctx.sessions(); i++)
@@ -129,7 +143,7 @@ public final class SimulatorService implements AutoCloseable
             new SystemNanoClock(), ctx.rate(), totalOrders, TimeUnit.MILLISECONDS.toNanos(ctx.drainMs()));
         if (!mdSessions.isEmpty())
         {
-            mdRunner = AgentLaunch.start(new MarketDataAgent(mdSessions, mdAdapter, counters, new MidnightNanoClock()),
+            mdRunner = AgentLaunch.start(new MarketDataAgent(mdSessions, meter, counters, new MidnightNanoClock()),
                 ctx.idleStrategySupplier().get(), agentErrors);
         }
         orderRunner = AgentLaunch.start(orderAgent, ctx.idleStrategySupplier().get(), agentErrors);
@@ -169,6 +183,44 @@ public final class SimulatorService implements AutoCloseable
             .register(registry);
     }
 
+    private void registerMarketDataMetrics(final PrometheusRegistry registry, final List<SymbolDirectory.Entry> symbols)
+    {
+        CounterWithCallback.builder()
+            .name("bourse_simulator_md_inconsistencies_total")
+            .help("ITCH 5.0 messages that did not fit a market-data session's book: unknown order or locate, " +
+                "duplicate order reference, execution or cancel of more shares than the order has")
+            .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_INCONSISTENCIES)))
+            .register(registry);
+        CounterWithCallback.builder()
+            .name("bourse_simulator_md_book_mismatches_total")
+            .help("Symbols whose book built from the feed differed from the fanout's snapshot at the book check")
+            .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_BOOK_MISMATCHES)))
+            .register(registry);
+        GaugeWithCallback.builder()
+            .name("bourse_simulator_md_message_rate")
+            .help("ITCH 5.0 messages per second received over all market-data sessions, last second")
+            .callback((callback) -> callback.call(mdMessageRate))
+            .register(registry);
+        GaugeWithCallback.builder()
+            .name("bourse_simulator_vwap")
+            .help("Volume-weighted average price in dollars of the trades on the feed, per symbol: the whole " +
+                "session, or the rolling window of ITCH time")
+            .labelNames("symbol", "window")
+            .callback((callback) ->
+            {
+                for (final SymbolDirectory.Entry entry : symbols)
+                {
+                    final double session = analytics.publishedSessionVwap(entry.locate());
+                    if (!Double.isNaN(session))
+                    {
+                        callback.call(session, entry.symbol(), "session");
+                        callback.call(analytics.publishedRollingVwap(entry.locate()), entry.symbol(), "rolling");
+                    }
+                }
+            })
+            .register(registry);
+    }
+
     private long errors()
     {
         return counters.get(SimulatorCounter.ORDER_ERRORS) + counters.get(SimulatorCounter.MD_ERRORS) +
@@ -182,6 +234,8 @@ public final class SimulatorService implements AutoCloseable
             final Progress progress = new Progress(System.nanoTime());
             final long intervalNs = TimeUnit.MILLISECONDS.toNanos(ctx.progressIntervalMs());
             long nextNs = progress.lastNs + intervalNs;
+            long rateNs = progress.lastNs;
+            long rateMessages = 0;
             while (!orderAgent.isFinished())
             {
                 LockSupport.parkNanos(MONITOR_POLL_NS);
@@ -191,11 +245,19 @@ public final class SimulatorService implements AutoCloseable
                     progress.print(nowNs, ctx.out());
                     nextNs += intervalNs;
                 }
+                if (nowNs - rateNs >= RATE_INTERVAL_NS)
+                {
+                    final long messages = counters.get(SimulatorCounter.MD_MESSAGES);
+                    mdMessageRate = (messages - rateMessages) * 1e9 / (nowNs - rateNs);
+                    rateMessages = messages;
+                    rateNs = nowNs;
+                }
             }
+            final BookCheck.Result bookCheck = checkBooks();
             CloseHelper.closeAll(orderRunner, mdRunner);
             roundTrip.sampleInterval();
             feedLatency.sampleInterval();
-            final SimulatorReport report = report();
+            final SimulatorReport report = report(bookCheck);
             writeHistograms();
             completion.complete(report);
         }
@@ -205,8 +267,61 @@ public final class SimulatorService implements AutoCloseable
         }
     }
 
-    private SimulatorReport report()
+    /**
+     * The end-of-run book check: with the order flow stopped, waits until the feed has been quiet, stops the
+     * market-data agent (so that its books stay as they are and are safely read here), then compares the first
+     * market-data session's books with a fresh snapshot.
+     */
+    private BookCheck.Result checkBooks()
     {
+        if (mdSessions.isEmpty() || 0 == ctx.bookCheckQuietMs())
+        {
+            return BookCheck.Result.NONE;
+        }
+        final long quietNs = TimeUnit.MILLISECONDS.toNanos(ctx.bookCheckQuietMs());
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs());
+        long lastCount = counters.get(SimulatorCounter.MD_MESSAGES);
+        long lastChangeNs = System.nanoTime();
+        while (System.nanoTime() - lastChangeNs < quietNs && System.nanoTime() - deadlineNs < 0)
+        {
+            LockSupport.parkNanos(MONITOR_POLL_NS);
+            final long count = counters.get(SimulatorCounter.MD_MESSAGES);
+            if (count != lastCount)
+            {
+                lastCount = count;
+                lastChangeNs = System.nanoTime();
+            }
+        }
+        final boolean lost = !mdSessions.get(0).isActive();
+        CloseHelper.close(mdRunner);
+        if (lost)
+        {
+            return BookCheck.Result.failed(mdSessions.get(0).name() + " was lost during the run");
+        }
+        try
+        {
+            final BookCheck.Result result = BookCheck.run(mdAdapters.get(0).books(), ctx.symbolDirectory(),
+                ctx.fanoutHost(), ctx.fanoutPort(), ctx.marketDataUsers().get(0), ctx.bookCheckQuietMs(),
+                ctx.connectTimeoutMs(), counters);
+            counters.add(SimulatorCounter.MD_BOOK_MISMATCHES, result.mismatches().size());
+            return result;
+        }
+        catch (final IOException ex)
+        {
+            counters.increment(SimulatorCounter.MD_ERRORS);
+            return BookCheck.Result.failed(ex.getMessage());
+        }
+    }
+
+    private SimulatorReport report(final BookCheck.Result bookCheck)
+    {
+        final List<SimulatorReport.SymbolTrades> symbols = new ArrayList<>();
+        for (final SymbolDirectory.Entry entry : ctx.symbolDirectory().entries())
+        {
+            final int locate = entry.locate();
+            symbols.add(new SimulatorReport.SymbolTrades(entry.symbol(), analytics.trades(locate),
+                analytics.volume(locate), analytics.sessionVwap(locate), analytics.rollingVwap(locate)));
+        }
         return new SimulatorReport(
             SimulatorReport.describeMachine(),
             Runtime.getRuntime().availableProcessors(),
@@ -231,7 +346,11 @@ public final class SimulatorService implements AutoCloseable
             counters.get(SimulatorCounter.MD_MESSAGES),
             counters.mdMessagesByType(),
             SimulatorReport.Latency.of(feedLatency.total()),
-            errors());
+            errors(),
+            counters.get(SimulatorCounter.MD_INCONSISTENCIES),
+            ctx.vwapWindowSeconds(),
+            symbols,
+            bookCheck);
     }
 
     private void writeHistograms() throws IOException

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,7 +25,10 @@ class SimulatorReportTest
             new SimulatorReport.Latency(6_900, 45_250, 80_100, 150_300, 900_400, 1_200_000),
             25_000, new TreeMap<>(Map.of('A', 20_000L, 'E', 5_000L)),
             new SimulatorReport.Latency(25_000, 12_000, 20_000, 35_000, 90_000, 250_000),
-            0);
+            0, 2, 60,
+            List.of(new SimulatorReport.SymbolTrades("AAPL", 3, 300, 150.125, 150.25),
+                new SimulatorReport.SymbolTrades("MSFT", 0, 0, Double.NaN, Double.NaN)),
+            new BookCheck.Result(2, List.of(), null));
 
         assertThat(print(report)).isEqualTo(String.join(System.lineSeparator(),
             "=== Bourse simulator ===",
@@ -43,6 +47,11 @@ class SimulatorReportTest
             "md messages     : 25,000 (A 20,000, E 5,000)",
             "feed latency    : p50 12.0, p90 20.0, p99 35.0, p99.9 90.0, max 250.0 us (25,000 samples)" +
                 " (ITCH timestamp -> received)",
+            "md message rate : 2,500.0 messages/s",
+            "inconsistencies : 2 (ITCH messages that did not fit the book)",
+            "AAPL            : 3 trades, 300 shares, VWAP $150.1250 session, $150.2500 rolling 60 s",
+            "MSFT            : 0 trades, 0 shares, VWAP - session, - rolling 60 s",
+            "book check      : 2 symbols equal to the snapshot",
             "errors          : 0",
             ""));
     }
@@ -52,13 +61,15 @@ class SimulatorReportTest
     {
         final SimulatorReport report = new SimulatorReport(
             "1 cores", 1, 500, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0,
-            SimulatorReport.Latency.EMPTY, 0, Map.of(), SimulatorReport.Latency.EMPTY, 0);
+            SimulatorReport.Latency.EMPTY, 0, Map.of(), SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
+            BookCheck.Result.NONE);
 
         assertThat(print(report))
             .contains("load            : 500 orders/s target, 1 OUCH session, 0 market-data sessions, until stopped")
             .contains("throughput      : 0.0 orders/s achieved vs 500 target (0.0%)")
             .contains("order->Accepted : no samples")
-            .contains("rejected        : 0" + System.lineSeparator());
+            .contains("rejected        : 0" + System.lineSeparator())
+            .contains("book check      : not run");
     }
 
     @Test

@@ -55,8 +55,11 @@ class SimulatorSocketTest
         try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway);
             SoupTestServer feedServer = new SoupTestServer("test-fanout", new ItchFeed()))
         {
+            // This feed has no snapshot to offer a second session: the book check runs against the real fanout in
+            // MarketDataFanoutTest.
             try (SimulatorService service = SimulatorService.launch(context(gatewayServer.port(), feedServer.port())
-                .hgrmDir(hgrmDir)))
+                .hgrmDir(hgrmDir)
+                .bookCheckQuietMs(0)))
             {
                 report = service.awaitReport();
                 metrics = scrape(service.metricsPort());
@@ -75,6 +78,10 @@ class SimulatorSocketTest
         assertThat(report.achievedRate()).isCloseTo(1000.0, within(100.0));
         assertThat(report.mdMessagesByType()).isEqualTo(Map.of('S', 1L, 'A', 1L, 'E', 1L));
         assertThat(report.feedLatency().count()).isBetween(2L, 3L);
+        assertThat(report.symbols()).containsExactly(
+            new SimulatorReport.SymbolTrades("AAPL", 1, 100, 99.0, 99.0),
+            new SimulatorReport.SymbolTrades("MSFT", 0, 0, Double.NaN, Double.NaN));
+        assertThat(report.bookCheck()).isEqualTo(BookCheck.Result.NONE);
         assertThat(report.feedLatency().maxNs()).isLessThan(TimeUnit.SECONDS.toNanos(1));
 
         assertThat(progress.toString(StandardCharsets.US_ASCII)).contains("sent ", "round trip p99");
@@ -87,6 +94,9 @@ class SimulatorSocketTest
             "bourse_simulator_orders_sent_total 1000.0",
             "bourse_simulator_messages_in_total{type=\"accepted\"} " + report.accepted() + ".0",
             "bourse_simulator_md_messages_total 3.0",
+            "bourse_simulator_vwap{symbol=\"AAPL\",window=\"session\"} 99.0",
+            "bourse_simulator_vwap{symbol=\"AAPL\",window=\"rolling\"} 99.0",
+            "bourse_simulator_md_inconsistencies_total 0.0",
             "bourse_simulator_order_roundtrip_seconds_count " + report.accepted(),
             "bourse_simulator_md_latency_seconds_count");
     }

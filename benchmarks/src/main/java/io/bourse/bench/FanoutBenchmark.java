@@ -1,0 +1,687 @@
+package io.bourse.bench;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.fanout.FanoutContext;
+import io.bourse.fanout.FanoutService;
+import org.HdrHistogram.Histogram;
+import org.agrona.CloseHelper;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+
+/**
+ * {@code bourse bench fanout}: one market-data stream at a fixed rate through the real fanout ({@link FanoutService},
+ * ITCH 5.0 over SoupBinTCP 4.0) to N subscribers over real TCP, beside the FIX Antenna Java fan-out benchmark's
+ * published figures.
+ *
+ * <p>In this JVM: an embedded media driver, the fanout on an ephemeral loopback port with the benchmark's users, one
+ * publisher (the calling thread) that offers SBE market data ({@link MarketDataCycles}) on the market-data stream open
+ * loop, and N subscribers ({@link ItchSubscriber}) read by client threads ({@link SubscriberReader}). Every message's
+ * timestamp is its intended send time on the schedule, ns since midnight from the one {@link MidnightNanoClock} the
+ * subscribers also read at receipt, so input-to-subscriber latency includes any delay of the publisher behind its
+ * schedule (coordinated-omission corrected). The messages whose timestamps fall in the measured window (after the
+ * warm-up) are counted and their latencies recorded into HdrHistograms (3 significant digits).
+ *
+ * <p>With a stall, the step runs twice, each on a fresh driver and fanout: every subscriber reading, then subscriber 0
+ * not reading from the start of the measured window; subscriber 0 is left out of both steps' figures, so that the
+ * two compare the same subscribers. The report gives in and out rates, p50/p90/p99/p99.9/p99.99/max, the ratios to
+ * FIX Antenna, whether the step was sustained (everything received, p99 under 100 us) and the change in the other
+ * subscribers' p50 and p99 while one is stalled.
+ */
+public final class FanoutBenchmark
+{
+    /** The latency bound of "sustained": p99 under 100 us. */
+    public static final long P99_LIMIT_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** FIX Antenna Java fan-out benchmark (seeds): messages per second in. */
+    static final double REFERENCE_IN_RATE = 4_955;
+    /** FIX Antenna Java fan-out benchmark (seeds): messages per second out. */
+    static final double REFERENCE_OUT_RATE = 19_840;
+    /** FIX Antenna Java fan-out benchmark (seeds): p50, p90, p99, p99.9, p99.99 and max, us. */
+    static final double[] REFERENCE_US = { 135, 287, 607, 863, 3_071, 49_151 };
+    /** Output rate target of issue 5, as a multiple of the reference's. */
+    static final double TARGET_OUT_MULTIPLE = 50;
+    /** Largest change, percent, of the other subscribers' latency while one is stalled, for issue 5. */
+    static final double TARGET_STALL_CHANGE_PERCENT = 20;
+
+    private static final String SYMBOL_DIRECTORY = "AAPL@0,MSFT@1,GOOG@0,AMZN@1";
+    private static final List<String> SYMBOLS = List.of("AAPL", "MSFT", "GOOG", "AMZN");
+    private static final double[] PERCENTILES = { 50, 90, 99, 99.9, 99.99, 100 };
+    private static final String[] PERCENTILE_LABELS = { "p50", "p90", "p99", "p99.9", "p99.99", "max" };
+    /** The stalled subscriber's receive buffer, bytes: small, so that the fanout's sends back up within seconds. */
+    private static final int STALLED_RECEIVE_BUFFER = 4096;
+    private static final long LOGIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
+    private static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    private static final long STALLED_READ_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long SCHEDULE_LEAD_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Closer than this to a send time the publisher spins; farther, it yields. */
+    private static final long SPIN_NS = TimeUnit.MICROSECONDS.toNanos(20);
+    private static final String ALL_READING = "all reading";
+    private static final String ONE_STALLED = "one stalled";
+    private static final String COLUMN = "%12s";
+    /** Client reader threads are named so, then their index; Linux keeps the first 15 bytes, common to all. */
+    private static final String READER_THREAD = "fanout-bench-reader-";
+
+    /**
+     * One step: the fanout at the input rate, every subscriber reading or one stalled.
+     *
+     * @param name               {@value #ALL_READING} or {@value #ONE_STALLED}.
+     * @param rate               the scheduled input rate, messages/s.
+     * @param measured           subscribers whose figures count (all but the stalling one with {@code --stall}).
+     * @param measuredSent       messages sent in the measured window.
+     * @param measuredReceived   of those, received, summed over the measured subscribers.
+     * @param inRate             messages sent in the window per second of the window, or of the time it took.
+     * @param outRate            messages of the window received per second from the window's start to the last one.
+     * @param histogram          input-to-subscriber latency of the measured subscribers, ns.
+     * @param unsettled          messages of the whole schedule not received by a measured subscriber at the end.
+     * @param backPressured      offers refused by back pressure (and retried).
+     * @param clientErrors       subscriber connections that failed or were closed, the stalled one excluded.
+     * @param stalledClosed      in the stalled step, true when the fanout closed the stalled subscriber's connection.
+     * @param stalledEndOfSession in the stalled step, true when the stalled subscriber got End of Session.
+     * @param fanoutErrors       {@code bourse_fanout_errors_total} at the end.
+     * @param fanoutDrops        {@code bourse_fanout_drops_total} at the end.
+     * @param threads            CPU time and system calls of the fanout's and the readers' threads over the window.
+     */
+    record Step(
+        String name,
+        long rate,
+        int measured,
+        long measuredSent,
+        long measuredReceived,
+        double inRate,
+        double outRate,
+        Histogram histogram,
+        long unsettled,
+        long backPressured,
+        long clientErrors,
+        boolean stalledClosed,
+        boolean stalledEndOfSession,
+        double fanoutErrors,
+        double fanoutDrops,
+        List<ThreadLoad> threads)
+    {
+        /**
+         * @return true when every measured subscriber got every message, none failed, and p99 is under
+         * {@link #P99_LIMIT_NS}.
+         */
+        boolean sustained()
+        {
+            return 0 == unsettled && 0 == clientErrors && measuredReceived == measuredSent * measured &&
+                histogram.getTotalCount() == measuredReceived && percentile(histogram, 99) < P99_LIMIT_NS;
+        }
+    }
+
+    /**
+     * What one group of threads did over the measured window.
+     *
+     * @param name  the threads, for the report.
+     * @param delta their read and write system calls and CPU time over the window.
+     */
+    record ThreadLoad(String name, ThreadActivity.Sample delta)
+    {
+    }
+
+    private FanoutBenchmark()
+    {
+    }
+
+    /**
+     * Runs the whole benchmark and prints its report.
+     *
+     * @param options validated here first.
+     * @param out     where the report goes.
+     * @throws IllegalArgumentException naming a bad option.
+     * @throws UncheckedIOException     when a connection fails or a histogram cannot be written.
+     */
+    public static void run(final FanoutBenchOptions options, final PrintStream out)
+    {
+        measure(options, out);
+    }
+
+    /**
+     * Runs the benchmark and prints its report.
+     *
+     * @param options validated here first.
+     * @param out     where the report goes.
+     * @return every reading, then with {@code --stall} one stalled.
+     */
+    static List<Step> measure(final FanoutBenchOptions options, final PrintStream out)
+    {
+        options.validate();
+        final long startNs = System.nanoTime();
+        out.print(MachineInfo.describe());
+        out.printf(Locale.ROOT, "load average before the run: %.2f (1 min; other processes share this host)%n",
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        describe(options, out);
+        final List<Step> steps = new ArrayList<>();
+        steps.add(runStep(options, false));
+        out.println(stepLine(steps.get(0)));
+        if (options.stall())
+        {
+            steps.add(runStep(options, true));
+            out.println(stepLine(steps.get(1)));
+        }
+        for (final Step step : steps)
+        {
+            writeHistogram(options.hgrmDir(), step);
+        }
+        out.println();
+        out.print(report(steps));
+        out.printf(Locale.ROOT, "total run time %.1f s%n", (System.nanoTime() - startNs) / 1e9);
+        return steps;
+    }
+
+    private static void describe(final FanoutBenchOptions options, final PrintStream out)
+    {
+        out.printf(Locale.ROOT, "fanout: the real FanoutService, %d worker%s + 1 dispatcher/acceptor thread, idle " +
+            "%s, on 127.0.0.1; embedded media driver SHARED; market data over aeron:ipc%n", options.workers(),
+            1 == options.workers() ? "" : "s", options.idle());
+        out.printf(Locale.ROOT, "load: %,d msg/s in, open loop from 1 publisher thread, cycles of SBE AddOrder, " +
+            "OrderExecuted, OrderDelete over %d symbols -> ITCH 5.0 'A' (36 bytes), 'E' (31), 'D' (19) in " +
+            "SoupBinTCP Sequenced Data; %d subscribers for every symbol over TCP, read by %d client thread%s " +
+            "(yield when idle, never sleep); %.1f s warm-up + %.1f s measured%n", options.rate(), SYMBOLS.size(),
+            options.subscribers(), options.readers(), 1 == options.readers() ? "" : "s", options.warmupSeconds(),
+            options.measureSeconds());
+        out.println("latency: message timestamp = its intended send time on the schedule (ns since midnight, " +
+            "MidnightNanoClock, the clock the subscribers read after each read call) -> receipt, so publisher " +
+            "delay counts (coordinated-omission corrected); HdrHistogram, 3 significant digits");
+        if (options.stall())
+        {
+            out.println("stall: the step runs twice on a fresh fanout, all reading then subscriber 0 (receive " +
+                "buffer " + STALLED_RECEIVE_BUFFER + " bytes) not reading from the start of the measured window; " +
+                "subscriber 0 is left out of both steps' figures");
+        }
+        out.println("reference: FIX Antenna Java fan-out benchmark (seeds): 4,955 msg/s in, 19,840 msg/s out " +
+            "(4 consumers), measured on the wire (tcpdump), other hardware");
+    }
+
+    private static Step runStep(final FanoutBenchOptions options, final boolean stall)
+    {
+        final List<Credentials.User> users = IntStream.range(0, options.subscribers())
+            .mapToObj((i) -> new Credentials.User(String.format(Locale.ROOT, "sub%03d", i),
+                String.format(Locale.ROOT, "pw%03d", i), "FAN")).toList();
+        Path credentials = null;
+        final List<AutoCloseable> opened = new ArrayList<>();
+        try
+        {
+            credentials = Files.createTempFile("bourse-bench-fanout-credentials", ".csv");
+            final List<String> lines = new ArrayList<>(List.of("username,password,firm"));
+            users.forEach((user) -> lines.add(user.username() + "," + user.password() + "," + user.firm()));
+            Files.write(credentials, lines);
+            final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+                .aeronDirectoryName(EngineServiceBenchmark.aeronDirectory())
+                .threadingMode(ThreadingMode.SHARED)
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true));
+            opened.add(driver);
+            final StreamLayout layout =
+                StreamLayout.fromSettings(new Settings(Map.of()))
+                    .withAeronDirectory(driver.aeronDirectoryName());
+            final FanoutService fanout = FanoutService.launch(new FanoutContext()
+                .layout(layout)
+                .symbolDirectory(SymbolDirectory.parse(SYMBOL_DIRECTORY))
+                .credentialsFile(credentials)
+                .port(0)
+                .metricsPort(0)
+                .jvmMetrics(false)
+                .workerCount(options.workers())
+                .maxSessionsPerWorker(options.subscribers())
+                .idleStrategySupplier(options::newIdleStrategy));
+            opened.add(fanout);
+            final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            opened.add(aeron);
+            final Publication publication =
+                aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
+            await(publication::isConnected, "the fanout's subscription to the market-data stream");
+            return measureStep(options, stall, users, fanout, publication, opened);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex.getMessage(), ex);
+        }
+        finally
+        {
+            final List<AutoCloseable> reversed = new ArrayList<>(opened);
+            Collections.reverse(reversed);
+            CloseHelper.quietCloseAll(reversed);
+            if (null != credentials)
+            {
+                credentials.toFile().delete();
+            }
+        }
+    }
+
+    private static Step measureStep(
+        final FanoutBenchOptions options, final boolean stall, final List<Credentials.User> users,
+        final FanoutService fanout, final Publication publication, final List<AutoCloseable> opened)
+        throws IOException
+    {
+        final MidnightNanoClock clock = new MidnightNanoClock();
+        final List<ItchSubscriber> subscribers = new ArrayList<>();
+        for (int i = 0; i < users.size(); i++)
+        {
+            final ItchSubscriber subscriber = ItchSubscriber.login(
+                fanout.port(), users.get(i), clock, stall && 0 == i ? STALLED_RECEIVE_BUFFER : 0);
+            opened.add(subscriber);
+            subscribers.add(subscriber);
+        }
+        awaitSessionStart(subscribers);
+
+        final ItchSubscriber unrecorded = options.stall() ? subscribers.get(0) : null;
+        final List<ItchSubscriber> measured = subscribers.stream().filter((s) -> s != unrecorded).toList();
+        final long total = options.warmupCount() + options.measuredCount();
+        final double intervalNs = 1e9 / options.rate();
+        final long scheduleStartNs = clock.nanosSinceMidnight() + SCHEDULE_LEAD_NS;
+        final long windowStartNs = scheduleStartNs + (long)(options.warmupCount() * intervalNs);
+        final long windowEndNs = scheduleStartNs + (long)(total * intervalNs);
+
+        final AtomicLong clientErrors = new AtomicLong();
+        final List<SubscriberReader> readers = new ArrayList<>();
+        final List<Thread> threads = new ArrayList<>();
+        for (int r = 0; r < options.readers(); r++)
+        {
+            final int reader = r;
+            final List<ItchSubscriber> own = IntStream.range(0, subscribers.size())
+                .filter((i) -> i % options.readers() == reader).mapToObj(subscribers::get).toList();
+            readers.add(new SubscriberReader(
+                own, unrecorded, stall, clock, windowStartNs, windowEndNs, clientErrors));
+            threads.add(new Thread(readers.get(r), READER_THREAD + r));
+        }
+        threads.forEach(Thread::start);
+        final List<ThreadActivity> activities = new ArrayList<>();
+        activities.add(ThreadActivity.find("[fanout-dispatcher,fanout-acceptor]", "fanout dispatcher+acceptor"));
+        for (int w = 0; w < options.workers(); w++)
+        {
+            activities.add(ThreadActivity.find("fanout-worker-" + w, "fanout worker " + w));
+        }
+        activities.add(ThreadActivity.find(READER_THREAD + 0, "client readers (" + options.readers() + ")"));
+        final List<ThreadLoad> loads = new ArrayList<>();
+        final Thread sampler = new Thread(
+            () -> sampleWindow(activities, clock, windowStartNs, windowEndNs, loads), "fanout-bench-sampler");
+        sampler.start();
+
+        final long[] publisherStats = publish(options, publication, clock, scheduleStartNs, intervalNs, total);
+        final long drainDeadline = System.nanoTime() + DRAIN_TIMEOUT_NS;
+        while (unsettled(measured, total) > 0 && System.nanoTime() < drainDeadline)
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        final long unsettled = unsettled(measured, total);
+        join(sampler);
+        readers.forEach(SubscriberReader::stop);
+        threads.forEach(FanoutBenchmark::join);
+
+        final Histogram histogram = new Histogram(3);
+        long lastReceiptNs = 0;
+        for (final SubscriberReader reader : readers)
+        {
+            histogram.add(reader.histogram());
+            lastReceiptNs = Math.max(lastReceiptNs, reader.lastWindowReceiptNs());
+        }
+        final long measuredReceived = measured.stream().mapToLong(ItchSubscriber::receivedInWindow).sum();
+        final double windowNs = windowEndNs - windowStartNs;
+        final boolean stalledClosed = stall && readsToEnd(subscribers.get(0));
+        final String metrics = scrape(fanout.metricsPort());
+        return new Step(stall ? ONE_STALLED : ALL_READING, options.rate(), measured.size(), options.measuredCount(),
+            measuredReceived,
+            options.measuredCount() * 1e9 / Math.max(windowNs, publisherStats[1] - windowStartNs + intervalNs),
+            measuredReceived * 1e9 / Math.max(windowNs, lastReceiptNs - windowStartNs),
+            histogram, unsettled, publisherStats[0], clientErrors.get(),
+            stalledClosed, stall && subscribers.get(0).endOfSessionReceived(),
+            metric(metrics, "bourse_fanout_errors_total"), metric(metrics, "bourse_fanout_drops_total"),
+            List.copyOf(loads));
+    }
+
+    private static void join(final Thread thread)
+    {
+        try
+        {
+            thread.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    /** Samples the threads when the window starts and when it ends, from a thread of its own (not the publisher). */
+    private static void sampleWindow(
+        final List<ThreadActivity> activities, final MidnightNanoClock clock, final long windowStartNs,
+        final long windowEndNs, final List<ThreadLoad> loads)
+    {
+        parkUntil(clock, windowStartNs);
+        final List<ThreadActivity.Sample> start = activities.stream().map(ThreadActivity::sample).toList();
+        parkUntil(clock, windowEndNs);
+        for (int i = 0; i < activities.size(); i++)
+        {
+            if (activities.get(i).isAvailable())
+            {
+                loads.add(new ThreadLoad(activities.get(i).name(), activities.get(i).sample().minus(start.get(i))));
+            }
+        }
+    }
+
+    private static void parkUntil(final MidnightNanoClock clock, final long timeNs)
+    {
+        long nowNs;
+        while ((nowNs = clock.nanosSinceMidnight()) < timeNs)
+        {
+            LockSupport.parkNanos(timeNs - nowNs);
+        }
+    }
+
+    /**
+     * Offers the whole schedule, message i at its intended time, retrying through back pressure.
+     *
+     * @return offers refused by back pressure, and the send time of the last measured message (ns since midnight).
+     */
+    private static long[] publish(
+        final FanoutBenchOptions options, final Publication publication, final MidnightNanoClock clock,
+        final long scheduleStartNs, final double intervalNs, final long total)
+    {
+        final MarketDataCycles cycles = new MarketDataCycles(SYMBOLS);
+        long backPressured = 0;
+        long lastSendNs = 0;
+        for (long i = 0; i < total; i++)
+        {
+            final long intendedNs = scheduleStartNs + (long)(i * intervalNs);
+            long nowNs;
+            while ((nowNs = clock.nanosSinceMidnight()) < intendedNs)
+            {
+                if (intendedNs - nowNs > SPIN_NS)
+                {
+                    Thread.yield();
+                }
+                else
+                {
+                    Thread.onSpinWait();
+                }
+            }
+            final int length = cycles.encode(i, intendedNs);
+            long result;
+            while ((result = publication.offer(cycles.buffer, 0, length)) < 0)
+            {
+                if (Publication.CLOSED == result || Publication.MAX_POSITION_EXCEEDED == result)
+                {
+                    throw new IllegalStateException("market-data publication failed: " + result);
+                }
+                backPressured++;
+                Thread.yield();
+            }
+            lastSendNs = nowNs;
+        }
+        return new long[] { backPressured, lastSendNs };
+    }
+
+    private static void awaitSessionStart(final List<ItchSubscriber> subscribers) throws IOException
+    {
+        final long deadline = System.nanoTime() + LOGIN_TIMEOUT_NS;
+        for (final ItchSubscriber subscriber : subscribers)
+        {
+            while (!subscriber.isStarted(SYMBOLS.size()))
+            {
+                for (final ItchSubscriber each : subscribers)
+                {
+                    if (each.receive() < 0)
+                    {
+                        throw new IOException("the fanout closed a subscriber before its session started");
+                    }
+                }
+                if (System.nanoTime() > deadline)
+                {
+                    throw new IOException("subscribers not logged in within " +
+                        TimeUnit.NANOSECONDS.toSeconds(LOGIN_TIMEOUT_NS) + " s");
+                }
+            }
+        }
+    }
+
+    private static long unsettled(final List<ItchSubscriber> subscribers, final long total)
+    {
+        long unsettled = 0;
+        for (final ItchSubscriber subscriber : subscribers)
+        {
+            unsettled += total - subscriber.received();
+        }
+        return unsettled;
+    }
+
+    /** @return true when what the stalled subscriber still holds ends with the fanout closing the connection. */
+    private static boolean readsToEnd(final ItchSubscriber stalled)
+    {
+        final long deadline = System.nanoTime() + STALLED_READ_TIMEOUT_NS;
+        try
+        {
+            while (System.nanoTime() < deadline)
+            {
+                if (stalled.receive() < 0)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+        catch (final IOException ex)
+        {
+            return true;
+        }
+    }
+
+    private static void await(final BooleanSupplier condition, final String what)
+        throws IOException
+    {
+        final long deadline = System.nanoTime() + LOGIN_TIMEOUT_NS;
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new IOException("timed out waiting for " + what);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    private static String scrape(final int port)
+    {
+        try (HttpClient client = HttpClient.newHttpClient())
+        {
+            return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        }
+        catch (final IOException ex)
+        {
+            return "";
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    /** @return the value of an unlabelled metric in a Prometheus text exposition, NaN when absent. */
+    static double metric(final String exposition, final String name)
+    {
+        for (final String line : exposition.split("\n"))
+        {
+            if (line.startsWith(name + " "))
+            {
+                return Double.parseDouble(line.substring(name.length() + 1).trim());
+            }
+        }
+        return Double.NaN;
+    }
+
+    private static String stepLine(final Step step)
+    {
+        final StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+            "%s: %,.0f msg/s in, %,.0f msg/s out to %d subscribers, p50 %s p99 %s p99.99 %s max %s us",
+            step.name(), step.inRate(), step.outRate(), step.measured(), micros(percentile(step.histogram(), 50)),
+            micros(percentile(step.histogram(), 99)), micros(percentile(step.histogram(), 99.99)),
+            micros(percentile(step.histogram(), 100))));
+        sb.append(String.format(Locale.ROOT, ", %,d back-pressured offers, fanout errors %.0f drops %.0f",
+            step.backPressured(), step.fanoutErrors(), step.fanoutDrops()));
+        if (step.unsettled() > 0)
+        {
+            sb.append(String.format(Locale.ROOT, ", %,d unsettled", step.unsettled()));
+        }
+        if (step.clientErrors() > 0)
+        {
+            sb.append(String.format(Locale.ROOT, ", %,d subscriber connections failed", step.clientErrors()));
+        }
+        if (ONE_STALLED.equals(step.name()))
+        {
+            sb.append(step.stalledClosed() ? ", stalled subscriber disconnected by the fanout" :
+                ", stalled subscriber still connected");
+            sb.append(step.stalledEndOfSession() ? " (End of Session received)" : " (no End of Session)");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * @param steps every reading, then possibly one stalled.
+     * @return the table of rates and latencies beside the reference, the ratios, and the verdicts.
+     */
+    static String report(final List<Step> steps)
+    {
+        final StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-30s%12s%14s%10s", "input -> subscriber, us", "in/s", "out/s",
+            "out/ref"));
+        for (final String label : PERCENTILE_LABELS)
+        {
+            sb.append(String.format(Locale.ROOT, COLUMN, label));
+        }
+        sb.append('\n');
+        for (final Step step : steps)
+        {
+            sb.append(String.format(Locale.ROOT, "  %-28s%,12.0f%,14.0f%10s", "bourse, " + step.name(),
+                step.inRate(), step.outRate(), BenchReport.ratio(step.outRate(), REFERENCE_OUT_RATE)));
+            for (final double percentile : PERCENTILES)
+            {
+                sb.append(String.format(Locale.ROOT, COLUMN, micros(percentile(step.histogram(), percentile))));
+            }
+            sb.append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "  %-28s%,12.0f%,14.0f%10s", "FIX Antenna fan-out (seeds)",
+            REFERENCE_IN_RATE, REFERENCE_OUT_RATE, "1.00x"));
+        for (final double reference : REFERENCE_US)
+        {
+            sb.append(String.format(Locale.ROOT, COLUMN, String.format(Locale.ROOT, "%,.1f", reference)));
+        }
+        sb.append('\n');
+        final Step first = steps.get(0);
+        sb.append(String.format(Locale.ROOT, "  %-64s", "ratio bourse " + first.name() + " / FIX Antenna"));
+        for (int i = 0; i < PERCENTILES.length; i++)
+        {
+            sb.append(String.format(Locale.ROOT, COLUMN,
+                BenchReport.ratio(percentile(first.histogram(), PERCENTILES[i]) / 1000.0, REFERENCE_US[i])));
+        }
+        sb.append("\n\n");
+        threadTable(sb, steps);
+        sb.append('\n');
+        for (final Step step : steps)
+        {
+            sb.append(String.format(Locale.ROOT, "%s: %s (every message received by every measured subscriber, no " +
+                "connection failed, p99 under %d us); out rate %s of the reference's, target %.0fx with p99 under " +
+                "%d us: %s%n", step.name(), step.sustained() ? "sustained" : "NOT sustained",
+                TimeUnit.NANOSECONDS.toMicros(P99_LIMIT_NS), BenchReport.ratio(step.outRate(), REFERENCE_OUT_RATE),
+                TARGET_OUT_MULTIPLE, TimeUnit.NANOSECONDS.toMicros(P99_LIMIT_NS),
+                step.sustained() && step.outRate() >= TARGET_OUT_MULTIPLE * REFERENCE_OUT_RATE ? "met" : "not met"));
+        }
+        if (steps.size() > 1)
+        {
+            final Step stalled = steps.get(1);
+            final double p50 = change(percentile(stalled.histogram(), 50), percentile(first.histogram(), 50));
+            final double p99 = change(percentile(stalled.histogram(), 99), percentile(first.histogram(), 99));
+            sb.append(String.format(Locale.ROOT, "other subscribers while one is stalled: p50 %+.1f%%, p99 %+.1f%% " +
+                "(target: within %.0f%%: %s)%n", p50, p99, TARGET_STALL_CHANGE_PERCENT,
+                Math.abs(p50) <= TARGET_STALL_CHANGE_PERCENT && Math.abs(p99) <= TARGET_STALL_CHANGE_PERCENT ?
+                    "met" : "not met"));
+        }
+        return sb.toString();
+    }
+
+    private static void threadTable(final StringBuilder sb, final List<Step> steps)
+    {
+        sb.append(String.format(Locale.ROOT, "%-44s%10s%16s%16s%16s%n", "threads over the measured window", "cpu %",
+            "cpu us/msg out", "writes/msg out", "reads/msg out"));
+        for (final Step step : steps)
+        {
+            final double windowNs = step.measuredSent() * 1e9 / step.rate();
+            final double out = Math.max(1, step.measuredReceived());
+            for (final ThreadLoad load : step.threads())
+            {
+                sb.append(String.format(Locale.ROOT, "  %-42s%10.1f%16.3f%16.3f%16.3f%n",
+                    step.name() + ": " + load.name(), 100.0 * load.delta().cpuNs() / windowNs,
+                    load.delta().cpuNs() / 1000.0 / out, load.delta().writeCalls() / out,
+                    load.delta().readCalls() / out));
+            }
+        }
+    }
+
+    private static double change(final long now, final long before)
+    {
+        return 0 == before ? Double.NaN : 100.0 * (now - before) / before;
+    }
+
+    static long percentile(final Histogram histogram, final double percentile)
+    {
+        if (0 == histogram.getTotalCount())
+        {
+            return 0;
+        }
+        return percentile >= 100 ? histogram.getMaxValue() : histogram.getValueAtPercentile(percentile);
+    }
+
+    private static String micros(final long ns)
+    {
+        return String.format(Locale.ROOT, "%,.1f", ns / 1000.0);
+    }
+
+    private static void writeHistogram(final Path dir, final Step step)
+    {
+        if (null == dir)
+        {
+            return;
+        }
+        final Path file = dir.resolve("fanout-" + step.rate() + "-" + step.name().replace(' ', '-') + ".hgrm");
+        try
+        {
+            Files.createDirectories(dir);
+            try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, "US-ASCII"))
+            {
+                step.histogram().outputPercentileDistribution(out, 1000.0);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("--hgrm-dir " + dir + ": " + ex.getMessage(), ex);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package io.bourse.simulator;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Trade analytics of one market-data session, per symbol: trades, volume (shares), session VWAP (sum of price times
+ * shares over sum of shares, every trade of the session) and rolling VWAP over a window of ITCH 5.0 time that ends at
+ * the newest trade of any symbol. The window is kept as a ring of equal buckets (the window's resolution is one
+ * bucket), so memory is fixed and a trade does not allocate. Counts the inconsistencies of its book too. Written by
+ * the market-data thread; the VWAPs are also published as dollars for the Prometheus scrapes.
+ */
+final class FeedAnalytics implements MarketDataListener
+{
+    private static final double PRICE_SCALE = 10_000.0;
+
+    private final SimulatorCounters counters;
+    private final long bucketNs;
+    private final int bucketCount;
+    private final long[] trades;
+    private final long[] volume;
+    private final long[] notional;
+    private final long[][] bucketEpoch;
+    private final long[][] bucketVolume;
+    private final long[][] bucketNotional;
+    private final AtomicLongArray publishedSessionVwap;
+    private final AtomicLongArray publishedRollingVwap;
+    private final long[] inconsistencies = new long[Inconsistency.values().length];
+    private long newestTradeNs;
+
+    /**
+     * @param symbolCount Stock Locates 1 to symbolCount.
+     * @param windowNs    rolling window in ns of ITCH time.
+     * @param bucketCount buckets of the window; the window is a whole number of buckets of windowNs / bucketCount.
+     * @param counters    where inconsistencies are counted.
+     */
+    FeedAnalytics(final int symbolCount, final long windowNs, final int bucketCount, final SimulatorCounters counters)
+    {
+        this.counters = counters;
+        this.bucketCount = bucketCount;
+        this.bucketNs = Math.max(1, windowNs / bucketCount);
+        this.trades = new long[symbolCount + 1];
+        this.volume = new long[symbolCount + 1];
+        this.notional = new long[symbolCount + 1];
+        this.bucketEpoch = new long[symbolCount + 1][bucketCount];
+        this.bucketVolume = new long[symbolCount + 1][bucketCount];
+        this.bucketNotional = new long[symbolCount + 1][bucketCount];
+        for (final long[] epochs : bucketEpoch)
+        {
+            Arrays.fill(epochs, -1);
+        }
+        this.publishedSessionVwap = nanArray(symbolCount + 1);
+        this.publishedRollingVwap = nanArray(symbolCount + 1);
+    }
+
+    @Override
+    public void onTrade(final int locate, final long timestampNs, final long price, final long shares)
+    {
+        if (locate < 1 || locate >= trades.length || shares <= 0)
+        {
+            return;
+        }
+        trades[locate]++;
+        volume[locate] += shares;
+        notional[locate] += price * shares;
+        final long epoch = timestampNs / bucketNs;
+        final int bucket = (int)(epoch % bucketCount);
+        if (bucketEpoch[locate][bucket] != epoch)
+        {
+            bucketEpoch[locate][bucket] = epoch;
+            bucketVolume[locate][bucket] = 0;
+            bucketNotional[locate][bucket] = 0;
+        }
+        bucketVolume[locate][bucket] += shares;
+        bucketNotional[locate][bucket] += price * shares;
+        newestTradeNs = Math.max(newestTradeNs, timestampNs);
+        publishedSessionVwap.setRelease(locate, Double.doubleToRawLongBits(sessionVwap(locate)));
+        publishedRollingVwap.setRelease(locate, Double.doubleToRawLongBits(rollingVwap(locate)));
+    }
+
+    @Override
+    public void onInconsistency(final Inconsistency kind, final int locate, final long orderReferenceNumber)
+    {
+        inconsistencies[kind.ordinal()]++;
+        counters.increment(SimulatorCounter.MD_INCONSISTENCIES);
+    }
+
+    /**
+     * @param locate Stock Locate.
+     * @return trades of the symbol so far.
+     */
+    long trades(final int locate)
+    {
+        return trades[locate];
+    }
+
+    /**
+     * @param locate Stock Locate.
+     * @return shares traded so far.
+     */
+    long volume(final int locate)
+    {
+        return volume[locate];
+    }
+
+    /**
+     * @param locate Stock Locate.
+     * @return session VWAP in dollars, NaN before the first trade.
+     */
+    double sessionVwap(final int locate)
+    {
+        return vwap(notional[locate], volume[locate]);
+    }
+
+    /**
+     * @param locate Stock Locate.
+     * @return VWAP in dollars of the trades in the window that ends at the newest trade, NaN when there are none.
+     */
+    double rollingVwap(final int locate)
+    {
+        final long newestEpoch = newestTradeNs / bucketNs;
+        long windowVolume = 0;
+        long windowNotional = 0;
+        for (int bucket = 0; bucket < bucketCount; bucket++)
+        {
+            final long epoch = bucketEpoch[locate][bucket];
+            if (epoch > newestEpoch - bucketCount && epoch <= newestEpoch)
+            {
+                windowVolume += bucketVolume[locate][bucket];
+                windowNotional += bucketNotional[locate][bucket];
+            }
+        }
+        return vwap(windowNotional, windowVolume);
+    }
+
+    /**
+     * @param kind an inconsistency.
+     * @return how many were seen.
+     */
+    long inconsistencies(final Inconsistency kind)
+    {
+        return inconsistencies[kind.ordinal()];
+    }
+
+    /**
+     * Any thread.
+     *
+     * @param locate Stock Locate.
+     * @return the session VWAP in dollars as of the symbol's last trade, NaN before the first.
+     */
+    double publishedSessionVwap(final int locate)
+    {
+        return Double.longBitsToDouble(publishedSessionVwap.getAcquire(locate));
+    }
+
+    /**
+     * Any thread.
+     *
+     * @param locate Stock Locate.
+     * @return the rolling VWAP in dollars as of the symbol's last trade, NaN before the first.
+     */
+    double publishedRollingVwap(final int locate)
+    {
+        return Double.longBitsToDouble(publishedRollingVwap.getAcquire(locate));
+    }
+
+    /** @return a listener that counts this book's inconsistencies only, for sessions whose trades are not analysed. */
+    MarketDataListener inconsistenciesOnly()
+    {
+        return new MarketDataListener()
+        {
+            @Override
+            public void onTrade(final int locate, final long timestampNs, final long price, final long shares)
+            {
+            }
+
+            @Override
+            public void onInconsistency(final Inconsistency kind, final int locate, final long orderReferenceNumber)
+            {
+                FeedAnalytics.this.onInconsistency(kind, locate, orderReferenceNumber);
+            }
+        };
+    }
+
+    private static double vwap(final long notional, final long volume)
+    {
+        return 0 == volume ? Double.NaN : notional / PRICE_SCALE / volume;
+    }
+
+    private static AtomicLongArray nanArray(final int length)
+    {
+        final AtomicLongArray array = new AtomicLongArray(length);
+        for (int i = 0; i < length; i++)
+        {
+            array.set(i, Double.doubleToRawLongBits(Double.NaN));
+        }
+        return array;
+    }
+}

@@ -1,0 +1,302 @@
+package io.bourse.simulator;
+
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.common.config.Symbols;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.bourse.simulator.MarketDataListener.Inconsistency.DUPLICATE_ORDER;
+import static io.bourse.simulator.MarketDataListener.Inconsistency.EXCESS_SHARES;
+import static io.bourse.simulator.MarketDataListener.Inconsistency.UNKNOWN_LOCATE;
+import static io.bourse.simulator.MarketDataListener.Inconsistency.UNKNOWN_ORDER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** The book builder and the trade analytics, fed hand-built ITCH 5.0 messages, observed through listeners. */
+class MarketDataAdapterTest
+{
+    private static final long T = 34_200_000_000_000L;
+    private static final long SECOND = 1_000_000_000L;
+
+    private final List<Object> events = new ArrayList<>();
+    private final SimulatorCounters counters = new SimulatorCounters();
+    private final FeedAnalytics analytics = new FeedAnalytics(2, 60 * SECOND, 60, counters);
+    private final MarketDataListener recorder = new MarketDataListener()
+    {
+        @Override
+        public void onTrade(final int locate, final long timestampNs, final long price, final long shares)
+        {
+            events.add(new Trade(locate, timestampNs, price, shares));
+            analytics.onTrade(locate, timestampNs, price, shares);
+        }
+
+        @Override
+        public void onInconsistency(final Inconsistency kind, final int locate, final long orderReferenceNumber)
+        {
+            events.add(new Bad(kind, locate, orderReferenceNumber));
+            analytics.onInconsistency(kind, locate, orderReferenceNumber);
+        }
+    };
+    private final OrderBooks books = new OrderBooks(2, 2, recorder);
+    private final List<Long> timestamps = new ArrayList<>();
+    private final MarketDataAdapter adapter =
+        new MarketDataAdapter(counters, books, recorder, (messageType, timestampNs) -> timestamps.add(timestampNs));
+
+    record Trade(int locate, long timestampNs, long price, long shares)
+    {
+    }
+
+    record Bad(MarketDataListener.Inconsistency kind, int locate, long orderReferenceNumber)
+    {
+    }
+
+    @Test
+    void shouldBuildL3AndL2BooksFromEveryOrderMessage() throws IOException
+    {
+        add(1, T, 1, 'B', 100, 1_500_000);
+        addMpid(1, T + 1, 2, 'B', 200, 1_500_000);
+        add(1, T + 2, 3, 'B', 300, 1_490_000);
+        add(1, T + 3, 4, 'S', 400, 1_510_000);
+        add(1, T + 4, 5, 'S', 500, 1_520_000);
+        add(2, T + 5, 6, 'S', 50, 4_000_000);
+        executed(1, T + 6, 1, 40);
+        executedWithPrice(1, T + 7, 4, 100, 'Y', 1_505_000);
+        cancel(1, T + 8, 2, 50);
+        delete(1, T + 9, 3);
+        replace(1, T + 10, 5, 7, 250, 1_515_000);
+
+        assertThat(books.orders(1)).containsExactly(
+            new OrderBooks.Order(1, 'B', 60, 1_500_000),
+            new OrderBooks.Order(2, 'B', 150, 1_500_000),
+            new OrderBooks.Order(4, 'S', 300, 1_510_000),
+            new OrderBooks.Order(7, 'S', 250, 1_515_000));
+        assertThat(books.orders(2)).containsExactly(new OrderBooks.Order(6, 'S', 50, 4_000_000));
+        assertThat(books.levels(1, OrderBooks.BUY)).containsExactly(new OrderBooks.Level(1_500_000, 210));
+        assertThat(books.levels(1, OrderBooks.SELL)).containsExactly(
+            new OrderBooks.Level(1_510_000, 300), new OrderBooks.Level(1_515_000, 250));
+        assertThat(books.bestBid(1)).isEqualTo(1_500_000);
+        assertThat(books.bestOffer(1)).isEqualTo(1_510_000);
+        assertThat(books.bestBid(2)).isEqualTo(OrderBooks.NO_PRICE);
+        assertThat(books.orderCount(1)).isEqualTo(4);
+        assertThat(events).containsExactly(new Trade(1, T + 6, 1_500_000, 40), new Trade(1, T + 7, 1_505_000, 100));
+        assertThat(timestamps).hasSize(11).startsWith(T).endsWith(T + 10);
+        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).isZero();
+    }
+
+    @Test
+    void shouldReportTradesOfEveryKindAndLeaveNonPrintableCrossExecutionsToTheCrossTrade() throws IOException
+    {
+        add(1, T, 1, 'S', 500, 1_500_000);
+        executed(1, T + 1, 1, 100);
+        executedWithPrice(1, T + 2, 1, 100, 'N', 1_490_000);
+        trade(1, T + 3, 300, 1_480_000);
+        crossTrade(1, T + 4, 5_000_000_000L, 1_490_000);
+
+        assertThat(events).containsExactly(
+            new Trade(1, T + 1, 1_500_000, 100),
+            new Trade(1, T + 3, 1_480_000, 300),
+            new Trade(1, T + 4, 1_490_000, 5_000_000_000L));
+        assertThat(books.orders(1)).containsExactly(new OrderBooks.Order(1, 'S', 300, 1_500_000));
+    }
+
+    @Test
+    void shouldCountEveryInconsistencyAndKeepTheBookWhereItCannotApply() throws IOException
+    {
+        add(1, T, 1, 'B', 100, 1_500_000);
+        add(1, T + 1, 1, 'S', 100, 1_600_000);
+        executed(1, T + 2, 9, 10);
+        cancel(1, T + 3, 9, 10);
+        delete(1, T + 4, 9);
+        replace(1, T + 5, 9, 10, 100, 1_500_000);
+        add(1, T + 6, 2, 'B', 100, 1_500_000);
+        replace(1, T + 7, 2, 1, 100, 1_500_000);
+        executed(2, T + 8, 1, 10);
+        add(3, T + 9, 3, 'B', 100, 1_500_000);
+        executed(1, T + 10, 1, 150);
+
+        assertThat(events).containsExactly(
+            new Bad(DUPLICATE_ORDER, 1, 1),
+            new Bad(UNKNOWN_ORDER, 1, 9),
+            new Bad(UNKNOWN_ORDER, 1, 9),
+            new Bad(UNKNOWN_ORDER, 1, 9),
+            new Bad(UNKNOWN_ORDER, 1, 9),
+            new Bad(DUPLICATE_ORDER, 1, 1),
+            new Bad(UNKNOWN_ORDER, 2, 1),
+            new Bad(UNKNOWN_LOCATE, 3, 3),
+            new Bad(EXCESS_SHARES, 1, 1),
+            new Trade(1, T + 10, 1_500_000, 150));
+        assertThat(books.orders(1)).isEmpty();
+        assertThat(books.levels(1, OrderBooks.BUY)).isEmpty();
+        assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isEqualTo(9);
+        assertThat(analytics.inconsistencies(UNKNOWN_ORDER)).isEqualTo(5);
+    }
+
+    @Test
+    void shouldCountAMalformedMessageAsAnErrorAndGoOn() throws IOException
+    {
+        adapter.message(ByteBuffer.wrap(new byte[] {'Q', 0, 1}));
+        adapter.message(ByteBuffer.wrap(new byte[] {'A', 0}));
+        add(1, T, 1, 'B', 100, 1_500_000);
+
+        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).isEqualTo(2);
+        assertThat(books.orders(1)).containsExactly(new OrderBooks.Order(1, 'B', 100, 1_500_000));
+    }
+
+    @Test
+    void shouldComputeSessionAndRollingVwapOverTheWindowEndingAtTheNewestTrade()
+    {
+        analytics.onTrade(1, T, 1_000_000, 100);
+        analytics.onTrade(1, T + 30 * SECOND, 2_000_000, 300);
+        analytics.onTrade(2, T + 30 * SECOND, 4_000_000, 10);
+
+        assertThat(analytics.sessionVwap(1)).isCloseTo(175.0, within(1e-9));
+        assertThat(analytics.rollingVwap(1)).isCloseTo(175.0, within(1e-9));
+        assertThat(analytics.publishedSessionVwap(2)).isCloseTo(400.0, within(1e-9));
+
+        analytics.onTrade(2, T + 61 * SECOND, 3_000_000, 10);
+
+        assertThat(analytics.rollingVwap(1)).isCloseTo(200.0, within(1e-9));
+        assertThat(analytics.sessionVwap(1)).isCloseTo(175.0, within(1e-9));
+        assertThat(analytics.rollingVwap(2)).isCloseTo(350.0, within(1e-9));
+        assertThat(analytics.trades(1)).isEqualTo(2);
+        assertThat(analytics.volume(1)).isEqualTo(400);
+
+        analytics.onTrade(2, T + 200 * SECOND, 3_000_000, 10);
+
+        assertThat(analytics.rollingVwap(1)).isNaN();
+        assertThat(analytics.publishedRollingVwap(1)).isCloseTo(175.0, within(1e-9));
+    }
+
+    private void add(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,
+        final long shares, final long price) throws IOException
+    {
+        final ITCH50.AddOrder message = new ITCH50.AddOrder();
+        message.stockLocate = locate;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.orderReferenceNumber = orderReferenceNumber;
+        message.buySellIndicator = (byte)side;
+        message.shares = shares;
+        message.stock = Symbols.pack("AAPL");
+        message.price = price;
+        deliver(message);
+    }
+
+    private void addMpid(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,
+        final long shares, final long price) throws IOException
+    {
+        final ITCH50.AddOrderMPID message = new ITCH50.AddOrderMPID();
+        message.stockLocate = locate;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.orderReferenceNumber = orderReferenceNumber;
+        message.buySellIndicator = (byte)side;
+        message.shares = shares;
+        message.stock = Symbols.pack("AAPL");
+        message.price = price;
+        message.attribution = 0x42525345;
+        deliver(message);
+    }
+
+    private void executed(final int locate, final long timestampNs, final long orderReferenceNumber,
+        final long shares) throws IOException
+    {
+        final ITCH50.OrderExecuted message = new ITCH50.OrderExecuted();
+        message.stockLocate = locate;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.orderReferenceNumber = orderReferenceNumber;
+        message.executedShares = shares;
+        message.matchNumber = 1;
+        deliver(message);
+    }
+
+    private void executedWithPrice(final int locate, final long timestampNs, final long orderReferenceNumber,
+        final long shares, final char printable, final long price) throws IOException
+    {
+        final ITCH50.OrderExecutedWithPrice message = new ITCH50.OrderExecutedWithPrice();
+        message.stockLocate = locate;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.orderReferenceNumber = orderReferenceNumber;
+        message.executedShares = shares;
+        message.matchNumber = 2;
+        message.printable = (byte)printable;
+        message.executionPrice = price;
+        deliver(message);
+    }
+
+    private void cancel(final int locate, final long timestampNs, final long orderReferenceNumber,
+        final long shares) throws IOException
+    {
+        final ITCH50.OrderCancel message = new ITCH50.OrderCancel();
+        message.stockLocate = locate;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.orderReferenceNumber = orderReferenceNumber;
+        message.canceledShares = shares;
+        deliver(message);
+    }
+
+    private void delete(final int locate, final long timestampNs, final long orderReferenceNumber)
+        throws IOException
+    {
+        final ITCH50.OrderDelete message = new ITCH50.OrderDelete();
+        message.stockLocate = locate;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.orderReferenceNumber = orderReferenceNumber;
+        deliver(message);
+    }
+
+    private void replace(final int locate, final long timestampNs, final long original, final long replacement,
+        final long shares, final long price) throws IOException
+    {
+        final ITCH50.OrderReplace message = new ITCH50.OrderReplace();
+        message.stockLocate = locate;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.originalOrderReferenceNumber = original;
+        message.newOrderReferenceNumber = replacement;
+        message.shares = shares;
+        message.price = price;
+        deliver(message);
+    }
+
+    private void trade(final int locate, final long timestampNs, final long shares, final long price)
+        throws IOException
+    {
+        final ITCH50.Trade message = new ITCH50.Trade();
+        message.stockLocate = locate;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.buySellIndicator = 'B';
+        message.shares = shares;
+        message.stock = Symbols.pack("AAPL");
+        message.price = price;
+        message.matchNumber = 3;
+        deliver(message);
+    }
+
+    /** ITCH 5.0 §4.5.2 Cross Trade, 40 bytes with 8-byte Shares, written by hand (juncture's layout is ITCH 4.1's). */
+    private void crossTrade(final int locate, final long timestampNs, final long shares, final long price)
+        throws IOException
+    {
+        final ByteBuffer buffer = ByteBuffer.allocate(40);
+        buffer.put((byte)'Q').putShort((short)locate).putShort((short)0)
+            .putShort((short)(timestampNs >>> 32)).putInt((int)timestampNs)
+            .putLong(shares).putLong(Symbols.pack("AAPL")).putInt((int)price).putLong(4).put((byte)'C');
+        adapter.message(buffer.flip());
+    }
+
+    private void deliver(final ITCH50.Message message) throws IOException
+    {
+        final ByteBuffer buffer = ByteBuffer.allocate(64);
+        message.put(buffer);
+        adapter.message(buffer.flip());
+    }
+}

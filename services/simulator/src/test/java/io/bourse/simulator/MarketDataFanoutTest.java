@@ -1,0 +1,159 @@
+package io.bourse.simulator;
+
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.aeron.Publication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.fanout.FanoutContext;
+import io.bourse.fanout.FanoutService;
+import io.bourse.itch.MarketDataEncoder;
+import io.bourse.sbe.md.Side;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The market-data client against a real fanout (real media driver, SBE market data offered by the test): the books
+ * built from the feed by a {@link MarketDataAdapter} over a {@link SoupClient}, then the {@link BookCheck} against a
+ * second session's snapshot.
+ */
+@Timeout(30)
+class MarketDataFanoutTest
+{
+    private static final long T = 34_200_123_456_789L;
+    private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
+    private static final Credentials.User USER = new Credentials.User("sub1", "secret1", "SUBA");
+
+    @TempDir
+    Path tempDir;
+
+    private final MarketDataEncoder sbe = new MarketDataEncoder();
+    private final SimulatorCounters counters = new SimulatorCounters();
+    private final FeedAnalytics analytics = new FeedAnalytics(2, 60_000_000_000L, 60, counters);
+    private final OrderBooks books = new OrderBooks(2, 16, analytics);
+    private MediaDriver driver;
+    private FanoutService fanout;
+    private Aeron aeron;
+    private Publication marketData;
+    private SoupClient session;
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        final String aeronDir = CommonContext.getAeronDirectoryName() + "-simulator-md-test-" + UUID.randomUUID();
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        final Path credentials = Files.writeString(
+            tempDir.resolve("credentials.csv"), "username,password,firm\nsub1,secret1,SUBA\n");
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        fanout = FanoutService.launch(new FanoutContext()
+            .layout(layout)
+            .symbolDirectory(SYMBOLS)
+            .credentialsFile(credentials)
+            .port(0)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .workerCount(1));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+        marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
+        awaitTrue(marketData::isConnected);
+        session = SoupClient.connect("feed session", "localhost", fanout.port(), USER,
+            new MarketDataAdapter(counters, books, analytics, FeedObserver.NONE), 5_000);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(session, aeron, fanout, driver);
+    }
+
+    @Test
+    void shouldBuildTheBookFromTheFeedEqualToTheSnapshotOfASecondSession() throws IOException
+    {
+        offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(2, T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
+        offer(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
+        offer(sbe.addOrder(4, T + 4, "MSFT", 4, Side.SELL, 500, 4_000_000));
+        offer(sbe.orderExecuted(T + 5, "AAPL", 2, 50, 1, 1_510_000));
+        offer(sbe.orderReplace(T + 6, "AAPL", 1, 5, 150, 1_505_000));
+        offer(sbe.orderCancel(T + 7, "AAPL", 3, 100));
+        offer(sbe.orderExecuted(T + 8, "MSFT", 4, 500, 2, 4_000_000));
+        offer(sbe.addOrder(5, T + 9, "MSFT", 6, Side.BUY, 10, 3_990_000));
+        offer(sbe.orderDelete(T + 10, "MSFT", 6));
+        offer(sbe.addOrder(6, T + 11, "MSFT", 7, Side.BUY, 20, 3_980_000));
+        pollUntil(() -> books.orderCount(2) == 1 && books.orders(2).getFirst().orderReferenceNumber() == 7);
+
+        assertThat(books.orders(1)).containsExactly(
+            new OrderBooks.Order(2, 'B', 150, 1_510_000),
+            new OrderBooks.Order(3, 'S', 200, 1_520_000),
+            new OrderBooks.Order(5, 'B', 150, 1_505_000));
+        assertThat(analytics.trades(1)).isEqualTo(1);
+        assertThat(analytics.sessionVwap(1)).isEqualTo(151.0);
+        assertThat(analytics.sessionVwap(2)).isEqualTo(400.0);
+        assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
+
+        final BookCheck.Result result =
+            BookCheck.run(books, SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+
+        assertThat(result).isEqualTo(new BookCheck.Result(2, List.of(), null));
+        assertThat(result.describe()).isEqualTo("2 symbols equal to the snapshot");
+    }
+
+    @Test
+    void shouldReportTheSymbolWhoseBookDiffersFromTheSnapshot() throws IOException
+    {
+        offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(2, T + 2, "MSFT", 2, Side.SELL, 100, 4_000_000));
+        pollUntil(() -> books.orderCount(2) == 1);
+        books.cancel(2, 2, 10);
+
+        final BookCheck.Result result =
+            BookCheck.run(books, SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+
+        assertThat(result).isEqualTo(new BookCheck.Result(2, List.of("MSFT: 1 orders from the feed, 1 in the " +
+            "snapshot; first difference: feed order 2 S 90 @ 4000000, snapshot order 2 S 100 @ 4000000"), null));
+    }
+
+    private void pollUntil(final BooleanSupplier condition) throws IOException
+    {
+        while (!condition.getAsBoolean())
+        {
+            session.poll();
+            Thread.yield();
+        }
+    }
+
+    private void offer(final int length)
+    {
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, length) > 0);
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition)
+    {
+        while (!condition.getAsBoolean())
+        {
+            Thread.yield();
+        }
+    }
+}
