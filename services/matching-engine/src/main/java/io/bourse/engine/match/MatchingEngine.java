@@ -844,19 +844,10 @@ public final class MatchingEngine
             newPrice = postOnlyPrice(book, order.side, price);
             reject = isWithinBand(book, newPrice) ? 0 : ReasonCodes.REJECT_INVALID_PRICE;
         }
-        if (0 == reject)
+        if (!renameForReplace(order, newClientOrderId, reject))
         {
-            reject = validateId(newClientOrderId, clientOrderId);
-        }
-        if (0 != reject)
-        {
-            listener.onOrderRejected(newClientOrderId, book.symbol(), reject);
             return;
         }
-
-        ordersByClientId.remove(clientOrderId);
-        order.clientOrderId = newClientOrderId;
-        ordersByClientId.put(order);
         if (keepsPriority)
         {
             order.level.reduce(order, order.remaining - quantity);
@@ -871,6 +862,26 @@ public final class MatchingEngine
         }
         reenter(order, clientOrderId, quantity, newPrice);
         settlePegs(book);
+    }
+
+    /**
+     * Gives a replaced order its new clientOrderId, or rejects the replace: with the reason found so far, else 'O'
+     * when the new clientOrderId is in use.
+     *
+     * @return true when the order now has the new id; false when the replace was rejected (reported).
+     */
+    private boolean renameForReplace(final Order order, final long newClientOrderId, final byte rejectSoFar)
+    {
+        final byte reject = 0 != rejectSoFar ? rejectSoFar : validateId(newClientOrderId, order.clientOrderId);
+        if (0 != reject)
+        {
+            listener.onOrderRejected(newClientOrderId, order.book.symbol(), reject);
+            return false;
+        }
+        ordersByClientId.remove(order.clientOrderId);
+        order.clientOrderId = newClientOrderId;
+        ordersByClientId.put(order);
+        return true;
     }
 
     /** Replaces a closing-cross order in its cross book, as the class comment says; it never executes. */
@@ -893,19 +904,10 @@ public final class MatchingEngine
         byte reject = keepsPriority ? 0 :
             TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
             validateSizeAndPrice(book, quantity, price);
-        if (0 == reject)
+        if (!renameForReplace(order, newClientOrderId, reject))
         {
-            reject = validateId(newClientOrderId, clientOrderId);
-        }
-        if (0 != reject)
-        {
-            listener.onOrderRejected(newClientOrderId, book.symbol(), reject);
             return;
         }
-
-        ordersByClientId.remove(clientOrderId);
-        order.clientOrderId = newClientOrderId;
-        ordersByClientId.put(order);
         final long orderId = order.orderId;
         final BookUpdate bookUpdate;
         if (keepsPriority)
