@@ -41,10 +41,19 @@ public final class FanoutContext
     public static final String RING_BUFFER_SIZE_PROP_NAME = "bourse.fanout.ring.buffer.size";
     /** Default ring-buffer capacity: 1 MiB, about 16,000 ITCH messages. */
     public static final int RING_BUFFER_SIZE_DEFAULT = 1024 * 1024;
-    /** Longest time, in milliseconds, a packet may stay partly written before its subscriber is dropped. */
-    public static final String SEND_TIMEOUT_MS_PROP_NAME = "bourse.fanout.send.timeout.ms";
-    /** Default send timeout in milliseconds. */
-    public static final int SEND_TIMEOUT_MS_DEFAULT = 100;
+    /**
+     * Capacity in bytes of each session's send buffer: a subscriber that falls further behind is ended as a slow
+     * consumer.
+     */
+    public static final String SEND_BUFFER_BYTES_PROP_NAME = "bourse.fanout.send.buffer.bytes";
+    /** Default send buffer per session: 128 KiB, about 3,000 ITCH messages, as the order gateway's. */
+    public static final int SEND_BUFFER_BYTES_DEFAULT = 128 * 1024;
+    /** Smallest send buffer: room for the login messages of many symbols. */
+    public static final int SEND_BUFFER_BYTES_MIN = 4 * 1024;
+    /** The kernel's send buffer (SO_SNDBUF) of each subscriber socket, in bytes. */
+    public static final String SOCKET_SEND_BUFFER_BYTES_PROP_NAME = "bourse.fanout.socket.send.buffer.bytes";
+    /** Default SO_SNDBUF: 0, the kernel's own sizing. */
+    public static final int SOCKET_SEND_BUFFER_BYTES_DEFAULT = 0;
     /** Most market-data messages the dispatcher reads, and each worker handles, per duty cycle. */
     public static final String FRAGMENT_LIMIT_PROP_NAME = "bourse.fanout.fragment.limit";
     /** Default fragment limit. */
@@ -63,7 +72,8 @@ public final class FanoutContext
     private int workerCount = WORKERS_DEFAULT;
     private int maxSessionsPerWorker = MAX_SESSIONS_PER_WORKER_DEFAULT;
     private int ringBufferSize = RING_BUFFER_SIZE_DEFAULT;
-    private int sendTimeoutMs = SEND_TIMEOUT_MS_DEFAULT;
+    private int sendBufferBytes = SEND_BUFFER_BYTES_DEFAULT;
+    private int socketSendBufferBytes = SOCKET_SEND_BUFFER_BYTES_DEFAULT;
     private int fragmentLimit = FRAGMENT_LIMIT_DEFAULT;
     private int replayCapacity = REPLAY_CAPACITY_DEFAULT;
     private Supplier<IdleStrategy> idleStrategySupplier;
@@ -85,7 +95,9 @@ public final class FanoutContext
             .workerCount(settings.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT))
             .maxSessionsPerWorker(settings.getInt(MAX_SESSIONS_PER_WORKER_PROP_NAME, MAX_SESSIONS_PER_WORKER_DEFAULT))
             .ringBufferSize(settings.getInt(RING_BUFFER_SIZE_PROP_NAME, RING_BUFFER_SIZE_DEFAULT))
-            .sendTimeoutMs(settings.getInt(SEND_TIMEOUT_MS_PROP_NAME, SEND_TIMEOUT_MS_DEFAULT))
+            .sendBufferBytes(settings.getInt(SEND_BUFFER_BYTES_PROP_NAME, SEND_BUFFER_BYTES_DEFAULT))
+            .socketSendBufferBytes(
+                settings.getInt(SOCKET_SEND_BUFFER_BYTES_PROP_NAME, SOCKET_SEND_BUFFER_BYTES_DEFAULT))
             .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
             .replayCapacity(settings.getInt(REPLAY_CAPACITY_PROP_NAME, REPLAY_CAPACITY_DEFAULT))
             .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
@@ -120,7 +132,16 @@ public final class FanoutContext
             throw new IllegalStateException(
                 RING_BUFFER_SIZE_PROP_NAME + " must be a power of two of at least 4096: " + ringBufferSize);
         }
-        checkPositive(SEND_TIMEOUT_MS_PROP_NAME, sendTimeoutMs);
+        if (sendBufferBytes < SEND_BUFFER_BYTES_MIN)
+        {
+            throw new IllegalStateException(
+                SEND_BUFFER_BYTES_PROP_NAME + " must be at least " + SEND_BUFFER_BYTES_MIN + ": " + sendBufferBytes);
+        }
+        if (socketSendBufferBytes < 0)
+        {
+            throw new IllegalStateException(
+                SOCKET_SEND_BUFFER_BYTES_PROP_NAME + " must be 0 or positive: " + socketSendBufferBytes);
+        }
         checkPositive(FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
         checkPositive(REPLAY_CAPACITY_PROP_NAME, replayCapacity);
         if (null == idleStrategySupplier)
@@ -290,19 +311,37 @@ public final class FanoutContext
         return this;
     }
 
-    /** @return longest time a packet may stay partly written, in milliseconds. */
-    public int sendTimeoutMs()
+    /** @return capacity of each session's send buffer in bytes. */
+    public int sendBufferBytes()
     {
-        return sendTimeoutMs;
+        return sendBufferBytes;
     }
 
     /**
-     * @param sendTimeoutMs longest time a packet may stay partly written before its subscriber is dropped, in ms.
+     * @param sendBufferBytes capacity of each session's send buffer in bytes, at least {@value #SEND_BUFFER_BYTES_MIN}:
+     *                        a subscriber that falls further behind is ended as a slow consumer.
      * @return this.
      */
-    public FanoutContext sendTimeoutMs(final int sendTimeoutMs)
+    public FanoutContext sendBufferBytes(final int sendBufferBytes)
     {
-        this.sendTimeoutMs = sendTimeoutMs;
+        this.sendBufferBytes = sendBufferBytes;
+        return this;
+    }
+
+    /** @return the kernel's send buffer (SO_SNDBUF) of each subscriber socket in bytes; 0 for the kernel's sizing. */
+    public int socketSendBufferBytes()
+    {
+        return socketSendBufferBytes;
+    }
+
+    /**
+     * @param socketSendBufferBytes the kernel's send buffer (SO_SNDBUF) of each subscriber socket in bytes (Linux
+     *                              doubles it), or 0 to leave it to the kernel.
+     * @return this.
+     */
+    public FanoutContext socketSendBufferBytes(final int socketSendBufferBytes)
+    {
+        this.socketSendBufferBytes = socketSendBufferBytes;
         return this;
     }
 

@@ -7,6 +7,7 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -14,8 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code bourse_fanout_messages_out_total} (ITCH messages written to subscriber sockets, counted per subscriber),
  * {@code bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed
  * because its ring buffer was full), {@code bourse_fanout_gap_disconnects_total} (sessions ended with End of Session
- * because their worker missed messages), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written
- * to a subscriber socket, recorded by every worker), {@code bourse_fanout_login_failures_total},
+ * because their worker missed messages), {@code bourse_fanout_slow_consumer_disconnects_total} (sessions ended because
+ * their send buffer was full), {@code bourse_fanout_send_buffer_bytes} (send buffers allocated, summed over workers),
+ * {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written to the subscriber sockets at the end of
+ * the worker's duty cycle, recorded by every worker), {@code bourse_fanout_login_failures_total},
  * {@code bourse_fanout_snapshots_total} (books sent as Add Orders, at login or for symbols a subscription added),
  * {@code bourse_fanout_replayed_messages_total} (kept messages sent to one session: a replay from a requested sequence
  * number, or what came while a snapshot was being written), {@code bourse_fanout_subscriptions} (symbols subscribed,
@@ -27,6 +30,9 @@ final class FanoutMetrics
     private final CounterDataPoint messagesOut;
     private final CounterDataPoint drops;
     private final CounterDataPoint gapDisconnects;
+    private final CounterDataPoint slowConsumerDisconnects;
+    private final AtomicBoolean slowConsumerLogged = new AtomicBoolean();
+    private final Gauge sendBufferBytes;
     private final CounterDataPoint loginFailures;
     private final CounterDataPoint snapshots;
     private final CounterDataPoint replayedMessages;
@@ -46,6 +52,13 @@ final class FanoutMetrics
         drops = counter(registry, "bourse_fanout_drops_total", "Messages dropped because a worker's ring was full");
         gapDisconnects = counter(registry, "bourse_fanout_gap_disconnects_total",
             "Sessions ended because their worker missed messages");
+        slowConsumerDisconnects = counter(registry, "bourse_fanout_slow_consumer_disconnects_total",
+            "Sessions ended because their send buffer was full");
+        sendBufferBytes = Gauge.builder()
+            .name("bourse_fanout_send_buffer_bytes")
+            .help("Bytes of subscriber send buffers allocated, in use or free")
+            .withoutExemplars()
+            .register(registry);
         loginFailures = counter(registry, "bourse_fanout_login_failures_total", "Login Requests rejected");
         snapshots = counter(registry, "bourse_fanout_snapshots_total", "Books sent to a session as Add Orders");
         replayedMessages = counter(
@@ -92,6 +105,19 @@ final class FanoutMetrics
     void onGapDisconnects(final int count)
     {
         gapDisconnects.inc(count);
+    }
+
+    /** @return true the first time, when the disconnect is to be logged; later ones are only counted. */
+    boolean onSlowConsumerDisconnect()
+    {
+        slowConsumerDisconnects.inc();
+        return slowConsumerLogged.compareAndSet(false, true);
+    }
+
+    /** @return the gauge every worker's {@link io.bourse.common.net.SendBufferPool} adds its allocations to. */
+    Gauge sendBufferBytes()
+    {
+        return sendBufferBytes;
     }
 
     void onLoginFailure()

@@ -6,6 +6,7 @@ import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
@@ -28,7 +29,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -108,8 +108,8 @@ public final class FanoutService implements AutoCloseable
                 final WorkerAgent worker = new WorkerAgent(
                     workerId, rings[workerId], queue, requests, ctx.maxSessionsPerWorker(), credentials,
                     new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemEpochClock.INSTANCE,
-                    clock, TimeUnit.MILLISECONDS.toNanos(ctx.sendTimeoutMs()), ctx.fragmentLimit(), metrics,
-                    errorCount);
+                    clock, new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),
+                    ctx.socketSendBufferBytes(), ctx.fragmentLimit(), metrics, errorCount);
                 workerRunners.add(AgentLaunch.start(worker, ctx.idleStrategySupplier().get(), errorCount));
             }
 
@@ -120,7 +120,8 @@ public final class FanoutService implements AutoCloseable
             final AgentRunner dispatcherRunner = AgentLaunch.start(
                 new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), errorCount);
             System.out.println("fanout started: ITCH 5.0/SoupBinTCP on port " + ctx.port() + ", " +
-                ctx.workerCount() + " workers, metrics :" + metricsServer.port());
+                ctx.workerCount() + " workers (" + ctx.sendBufferBytes() / 1024 + " KiB send buffer per session), " +
+                "metrics :" + metricsServer.port());
             return new FanoutService(metricsServer, aeron, serverChannel, workerRunners, dispatcherRunner);
         }
         catch (final IOException ex)

@@ -8,13 +8,16 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
-import io.bourse.common.net.BoundedSendChannel;
+import io.bourse.common.net.SendBufferFullException;
+import io.bourse.common.net.SendBufferPool;
+import io.bourse.common.net.SessionSendChannel;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,6 +38,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * therefore applies before any Add Order. Other Unsequenced Data is counted as an error and ignored. A Logout Request
  * closes the session; so do the subscriber closing its socket, 15 s without a heartbeat from it, and any socket
  * failure (the last two counted as errors).
+ *
+ * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
+ * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
+ * in one write, and later only when the selector finds the socket writable again. No write waits on the subscriber.
+ * A subscriber further behind than its send buffer is a slow consumer: its session is ended (End of Session if it
+ * still fits, then close), counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and
+ * logged the first time only; the worker's other sessions never wait for it.
  */
 final class SubscriberSession implements SoupBinTCPServerStatusListener, MessageListener
 {
@@ -46,6 +56,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final int workerId;
     private final long sessionId;
     private final SocketChannel channel;
+    private final SessionSendChannel sendChannel;
     private final SoupBinTCPServer server;
     private final Credentials credentials;
     private final ItchReferenceData referenceData;
@@ -57,6 +68,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final boolean[] subscribed;
     private final boolean[] pending;
     private boolean[] wanted;
+    private SelectionKey selectionKey;
+    private boolean awaitingWritable;
     private boolean awaitingAnswer;
     private boolean loginRequested;
     private boolean loggedIn;
@@ -67,7 +80,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * @param sessionId       unique within the worker.
      * @param channel         the accepted, non-blocking connection.
      * @param sessionClock    milliseconds for nassau's heartbeats, cached once per duty cycle by the worker.
-     * @param sendTimeoutNs   longest time a packet may stay partly written before the session fails.
+     * @param sendBuffers     the worker's send buffers; the session takes one and gives it back when it closes.
      * @param credentials     who may log in.
      * @param referenceData   encodes System Event and Stock Directory at login.
      * @param symbolDirectory the symbols a subscription may name.
@@ -78,7 +91,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     SubscriberSession(
         final int workerId, final long sessionId, final SocketChannel channel, final Clock sessionClock,
-        final long sendTimeoutNs, final Credentials credentials, final ItchReferenceData referenceData,
+        final SendBufferPool sendBuffers, final Credentials credentials, final ItchReferenceData referenceData,
         final SymbolDirectory symbolDirectory, final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
         final MidnightNanoClock clock, final FanoutMetrics metrics, final AtomicLong errorCount)
     {
@@ -95,8 +108,60 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         final int locates = symbolDirectory.entries().size() + 1;
         this.subscribed = new boolean[locates];
         this.pending = new boolean[locates];
-        this.server = new SoupBinTCPServer(sessionClock, new BoundedSendChannel(channel, sendTimeoutNs, "subscriber"),
-            Math.max(LOGIN_REQUEST_LENGTH, SubscriptionMessage.maxLength(locates - 1)), this, this);
+        final int maxPayloadLength = Math.max(LOGIN_REQUEST_LENGTH, SubscriptionMessage.maxLength(locates - 1));
+        this.sendChannel = new SessionSendChannel(channel, sendBuffers, 1 + maxPayloadLength);
+        this.server = new SoupBinTCPServer(sessionClock, sendChannel, maxPayloadLength, this, this);
+    }
+
+    /**
+     * @param selectionKey the socket's registration with the worker's selector, interested in reads.
+     */
+    void selectionKey(final SelectionKey selectionKey)
+    {
+        this.selectionKey = selectionKey;
+    }
+
+    /** @return true while the selector watches for the socket to take more of the send buffer. */
+    boolean isAwaitingWritable()
+    {
+        return awaitingWritable;
+    }
+
+    /** @return bytes in the send buffer that the socket has not taken yet. */
+    int pendingBytes()
+    {
+        return sendChannel.pendingBytes();
+    }
+
+    /**
+     * Writes what the socket takes of the send buffer, in one write and without waiting, and has the selector report
+     * the socket writable exactly while bytes are left. Closes the session, counting an error, when the write fails.
+     *
+     * @return bytes written, possibly zero.
+     */
+    int flush()
+    {
+        if (closed)
+        {
+            return 0;
+        }
+        try
+        {
+            final int written = sendChannel.flush();
+            final boolean bytesLeft = sendChannel.pendingBytes() > 0;
+            if (bytesLeft != awaitingWritable)
+            {
+                awaitingWritable = bytesLeft;
+                selectionKey.interestOps(
+                    bytesLeft ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+            }
+            return written;
+        }
+        catch (final IOException ex)
+        {
+            fail(ex);
+            return 0;
+        }
     }
 
     /** @return unique within the worker; names the session in the dispatcher's records. */
@@ -143,10 +208,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * Sends one ITCH message as Sequenced Data.
+     * Buffers one ITCH message as Sequenced Data; it reaches the socket at the next {@link #flush()}.
      *
      * @param payload the message from its position to its limit; the position advances.
-     * @return true when sent, false when the session failed and is now closed.
+     * @return true when buffered, false when the session failed or was a slow consumer and is now closed.
      */
     boolean send(final ByteBuffer payload)
     {
@@ -260,7 +325,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         endSession();
     }
 
-    /** Sends End of Session, best effort, then closes: the service is stopping. */
+    /**
+     * Sends End of Session if it fits in the send buffer, writes what the socket takes of the buffer, then closes: the
+     * service is stopping, the worker missed messages, or the subscriber is a slow consumer.
+     */
     void endSession()
     {
         if (!closed)
@@ -277,12 +345,20 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
     }
 
-    /** Closes the socket; idempotent. */
+    /** Writes what the socket takes of the send buffer (Login Rejected, End of Session), then closes; idempotent. */
     void close()
     {
         if (!closed)
         {
             closed = true;
+            try
+            {
+                sendChannel.flush();
+            }
+            catch (final IOException ignore)
+            {
+                // The session is being closed; what the socket did not take is lost with it.
+            }
             if (loggedIn)
             {
                 metrics.onSessionClosed();
@@ -416,8 +492,20 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         if (!closed)
         {
             errorCount.incrementAndGet();
-            System.err.println("[fanout] subscriber " + remoteAddress() + " closed: " + ex.getMessage());
-            close();
+            if (ex instanceof SendBufferFullException)
+            {
+                if (metrics.onSlowConsumerDisconnect())
+                {
+                    System.err.println("[fanout] slow consumer " + remoteAddress() + " ended: " + ex.getMessage() +
+                        " (further slow consumers are only counted in bourse_fanout_slow_consumer_disconnects_total)");
+                }
+                endSession();
+            }
+            else
+            {
+                System.err.println("[fanout] subscriber " + remoteAddress() + " closed: " + ex.getMessage());
+                close();
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package io.bourse.fanout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.LatencySummary;
+import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
@@ -29,7 +30,11 @@ import java.util.function.Consumer;
  * Serves one group of subscriber sessions: takes the connections the acceptor assigns it, reads its sessions through
  * its own selector (logins, subscriptions, heartbeats, logouts), and writes every ITCH message from its ring buffer to
  * each logged-in session subscribed to its symbol, and the dispatcher's answers (login, snapshot, replay) to the
- * session they name, in ring order. A session that fails is closed and counted; the others carry on. When the
+ * session they name, in ring order. Every write goes into the session's send buffer; at the end of each duty cycle
+ * each session with bytes buffered gets one non-blocking write ({@link SubscriberSession#flush()}), and one whose
+ * socket did not take everything gets more only when the selector finds it writable again, so a stalled subscriber
+ * never holds up the others; once its send buffer is full it is ended as a slow consumer. A session that fails is
+ * closed and counted; the others carry on. When the
  * dispatcher reports that this worker missed messages, every session logged in or waiting for its login's answer is
  * ended with End of Session (its feed has a gap). Connections beyond the maximum sessions are closed at once and
  * counted as errors.
@@ -50,14 +55,17 @@ final class WorkerAgent implements Agent
     private final EpochClock epochClock;
     private final CachedEpochClock sessionClock = new CachedEpochClock();
     private final MidnightNanoClock clock;
-    private final long sendTimeoutNs;
+    private final SendBufferPool sendBuffers;
+    private final int socketSendBufferBytes;
     private final int messageLimit;
     private final FanoutMetrics metrics;
     private final LatencySummary latency;
     private final AtomicLong errorCount;
     private final ByteBuffer payload = ByteBuffer.allocateDirect(ItchTranslator.MAX_LENGTH);
+    private final long[] sentTimestamps;
+    private int sentCount;
     private final MessageHandler onMessage = this::onMessage;
-    private final Consumer<SelectionKey> onReadable = this::onReadable;
+    private final Consumer<SelectionKey> onSelected = this::onSelected;
     private final Consumer<SocketChannel> onNewConnection = this::onNewConnection;
     private int sessionCount;
     private long nextSessionId;
@@ -74,7 +82,8 @@ final class WorkerAgent implements Agent
      * @param symbols        the symbols a subscription may name.
      * @param epochClock     read once per duty cycle for heartbeats.
      * @param clock          nanoseconds since midnight, for latency and login messages.
-     * @param sendTimeoutNs  longest time a packet may stay partly written before its session fails.
+     * @param sendBuffers    the sessions' send buffers, one per open session.
+     * @param socketSendBufferBytes SO_SNDBUF of each subscriber socket in bytes, or 0 to leave it to the kernel.
      * @param messageLimit   most ring-buffer messages handled per duty cycle.
      * @param metrics        counters.
      * @param errorCount     incremented on every failure.
@@ -90,7 +99,8 @@ final class WorkerAgent implements Agent
         final SymbolDirectory symbols,
         final EpochClock epochClock,
         final MidnightNanoClock clock,
-        final long sendTimeoutNs,
+        final SendBufferPool sendBuffers,
+        final int socketSendBufferBytes,
         final int messageLimit,
         final FanoutMetrics metrics,
         final AtomicLong errorCount)
@@ -105,8 +115,10 @@ final class WorkerAgent implements Agent
         this.symbolDirectory = symbols;
         this.epochClock = epochClock;
         this.clock = clock;
-        this.sendTimeoutNs = sendTimeoutNs;
+        this.sendBuffers = sendBuffers;
+        this.socketSendBufferBytes = socketSendBufferBytes;
         this.messageLimit = messageLimit;
+        this.sentTimestamps = new long[messageLimit];
         this.metrics = metrics;
         this.latency = metrics.latency();
         this.errorCount = errorCount;
@@ -127,7 +139,7 @@ final class WorkerAgent implements Agent
         sessionClock.update(nowMs);
 
         int workCount = newConnections.drain(onNewConnection);
-        workCount += selector.selectNow(onReadable);
+        workCount += selector.selectNow(onSelected);
         workCount += ringBuffer.read(onMessage, messageLimit);
         if (nowMs >= nextKeepAliveMs)
         {
@@ -137,8 +149,38 @@ final class WorkerAgent implements Agent
                 sessions[i].keepAlive();
             }
         }
+        workCount += flush();
         removeClosedSessions();
         return workCount;
+    }
+
+    /**
+     * One write per session with bytes buffered and a socket not known to be full, then the latency of the live
+     * messages of this duty cycle: market-data timestamp to now, once they are written.
+     *
+     * @return number of sessions whose socket took bytes.
+     */
+    private int flush()
+    {
+        int flushed = 0;
+        for (int i = 0; i < sessionCount; i++)
+        {
+            final SubscriberSession session = sessions[i];
+            if (session.pendingBytes() > 0 && !session.isAwaitingWritable() && session.flush() > 0)
+            {
+                flushed++;
+            }
+        }
+        if (sentCount > 0)
+        {
+            final long nowNs = clock.nanosSinceMidnight();
+            for (int i = 0; i < sentCount; i++)
+            {
+                latency.recordNs(nowNs - sentTimestamps[i]);
+            }
+            sentCount = 0;
+        }
+        return flushed;
     }
 
     @Override
@@ -179,25 +221,45 @@ final class WorkerAgent implements Agent
             closeQuietly(channel);
             return;
         }
+        SubscriberSession session = null;
         try
         {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            final SubscriberSession session = new SubscriberSession(
-                workerId, nextSessionId++, channel, sessionClock::time, sendTimeoutNs, credentials, referenceData,
+            if (socketSendBufferBytes > 0)
+            {
+                channel.setOption(StandardSocketOptions.SO_SNDBUF, socketSendBufferBytes);
+            }
+            session = new SubscriberSession(
+                workerId, nextSessionId++, channel, sessionClock::time, sendBuffers, credentials, referenceData,
                 symbolDirectory, requests, clock, metrics, errorCount);
-            channel.register(selector, SelectionKey.OP_READ, session);
+            session.selectionKey(channel.register(selector, SelectionKey.OP_READ, session));
             sessions[sessionCount++] = session;
         }
         catch (final IOException ex)
         {
             errorCount.incrementAndGet();
-            closeQuietly(channel);
+            if (null != session)
+            {
+                session.close();
+            }
+            else
+            {
+                closeQuietly(channel);
+            }
         }
     }
 
-    private void onReadable(final SelectionKey key)
+    private void onSelected(final SelectionKey key)
     {
-        ((SubscriberSession)key.attachment()).receive();
+        final SubscriberSession session = (SubscriberSession)key.attachment();
+        if (key.isValid() && key.isWritable())
+        {
+            session.flush();
+        }
+        if (key.isValid() && key.isReadable())
+        {
+            session.receive();
+        }
     }
 
     /** Ring-buffer record, framed by {@link DispatcherAgent}: live ITCH, data lost, or an answer to one session. */
@@ -232,7 +294,7 @@ final class WorkerAgent implements Agent
         if (sent > 0)
         {
             metrics.onMessagesOut(sent);
-            latency.recordNs(clock.nanosSinceMidnight() - buffer.getLong(index + DispatcherAgent.TIMESTAMP_OFFSET));
+            sentTimestamps[sentCount++] = buffer.getLong(index + DispatcherAgent.TIMESTAMP_OFFSET);
         }
     }
 

@@ -79,7 +79,10 @@ class FanoutServiceTest
     private static final int STALLED_RECEIVE_BUFFER = 4096;
     /** Orders (Add Order then Order Delete) published between checks that the stalled subscriber is gone. */
     private static final int STALL_BATCH_ORDERS = 500;
-    /** 4 MiB of send buffer (net.ipv4.tcp_wmem's usual maximum) is about 75,000 orders of 55 bytes. */
+    /**
+     * 4 MiB of kernel send buffer (net.ipv4.tcp_wmem's usual maximum) and the session's 128 KiB send buffer are about
+     * 77,000 orders of 55 bytes.
+     */
     private static final long MAX_STALL_ORDERS = 200_000;
 
     @TempDir
@@ -309,6 +312,7 @@ class FanoutServiceTest
             .isEqualTo(published.subList(0, stalled.itch.messages.size() - SESSION_START_MESSAGES));
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_sessions 2.0\n")
+            .contains("bourse_fanout_slow_consumer_disconnects_total 1.0\n")
             .contains("bourse_fanout_errors_total 1.0\n")
             .contains("bourse_fanout_drops_total 0.0\n")
             .contains("bourse_fanout_gap_disconnects_total 0.0\n");

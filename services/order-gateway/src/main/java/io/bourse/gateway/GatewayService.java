@@ -7,6 +7,7 @@ import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;

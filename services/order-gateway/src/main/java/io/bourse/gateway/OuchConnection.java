@@ -4,6 +4,8 @@ import com.paritytrading.nassau.MessageListener;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
+import io.bourse.common.net.SendBufferFullException;
+import io.bourse.common.net.SessionSendChannel;
 
 import java.io.IOException;
 import java.net.SocketAddress;

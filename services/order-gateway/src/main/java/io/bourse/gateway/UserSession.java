@@ -1,5 +1,6 @@
 package io.bourse.gateway;
 
+import io.bourse.common.net.SendBufferFullException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 

@@ -15,6 +15,7 @@ final class LatencyTracker
 
     private final SingleWriterRecorder recorder = new SingleWriterRecorder(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
     private final Histogram total = new Histogram(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
+    private final Histogram window = new Histogram(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
     private final LatencySummary summary;
     private Histogram interval;
 
@@ -47,7 +48,21 @@ final class LatencyTracker
     {
         interval = recorder.getIntervalHistogram(interval);
         total.add(interval);
+        window.add(interval);
         return interval;
+    }
+
+    /**
+     * Takes the samples taken by {@link #sampleInterval()} since the previous call (e.g. one ramp step); call from
+     * the progress thread.
+     *
+     * @return a copy of those samples.
+     */
+    Histogram takeWindow()
+    {
+        final Histogram taken = window.copy();
+        window.reset();
+        return taken;
     }
 
     /** @return every sample taken by {@link #sampleInterval()} so far. */

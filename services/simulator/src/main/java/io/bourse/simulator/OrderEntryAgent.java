@@ -8,10 +8,10 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Drives every OUCH session on one thread, open loop at a fixed rate: order {@code i} has the intended send time
- * {@code start + i / rate}, orders go round robin over the live sessions, and when the thread falls behind it sends
- * the late orders at once while their round trips still count from the intended time (correcting for coordinated
- * omission). After the last order (or a stop request) it waits for the answers to the Enter Orders in flight, up to
+ * Drives every OUCH session on one thread, open loop: the {@link ArrivalProcess} gives each order its intended send
+ * time, the {@link OrderMix} chooses it, orders go round robin over the live sessions, and when the thread falls behind
+ * it sends the late orders at once while their round trips still count from the intended time (correcting for
+ * coordinated omission). After the last order (or a stop request) it waits for the answers to the Enter Orders in flight, up to
  * the drain time, then finishes. The clock is read once per duty cycle. A session that fails is counted as an error,
  * closed, and left out; the others go on.
  */
@@ -20,65 +20,56 @@ final class OrderEntryAgent implements Agent
     /** Most orders sent in one duty cycle, so that answers are read in between even when far behind. */
     static final int MAX_SENDS_PER_CYCLE = 64;
 
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final int SENDING = 0;
     private static final int DRAINING = 1;
     private static final int DONE = 2;
 
     private final List<OrderEntrySession> sessions;
-    private final OrderFlowGenerator generator;
+    private final OrderMix mix;
+    private final ArrivalProcess arrivals;
     private final OrderAction action = new OrderAction();
     private final SimulatorCounters counters;
     private final NanoClock clock;
-    private final long rate;
     private final long totalOrders;
     private final long drainNs;
     private int phase = SENDING;
     private boolean started;
     private long startNs;
+    private long nextIntendedNs;
     private long sent;
     private long drainDeadlineNs;
     private int nextSession;
     private volatile boolean stopRequested;
     private volatile boolean finished;
     private volatile long sendWindowNs;
+    private volatile long startedAtNs;
+    private volatile boolean hasStarted;
 
     /**
      * @param sessions    logged-in sessions.
-     * @param generator   chooses each order.
+     * @param mix         chooses each order.
+     * @param arrivals    intended send time of each order.
      * @param counters    where to count.
      * @param clock       monotonic clock; round trips use its scale.
-     * @param rate        orders per second over all sessions.
      * @param totalOrders orders to send, {@link Long#MAX_VALUE} for "until stopped".
      * @param drainNs     longest wait for in-flight answers after the last order.
      */
     OrderEntryAgent(
         final List<OrderEntrySession> sessions,
-        final OrderFlowGenerator generator,
+        final OrderMix mix,
+        final ArrivalProcess arrivals,
         final SimulatorCounters counters,
         final NanoClock clock,
-        final long rate,
         final long totalOrders,
         final long drainNs)
     {
         this.sessions = sessions;
-        this.generator = generator;
+        this.mix = mix;
+        this.arrivals = arrivals;
         this.counters = counters;
         this.clock = clock;
-        this.rate = rate;
         this.totalOrders = totalOrders;
         this.drainNs = drainNs;
-    }
-
-    /**
-     * @param startNs  schedule start.
-     * @param rate     orders per second.
-     * @param index    order number from 0.
-     * @return the intended send time of the order, without overflow for any realistic run.
-     */
-    static long intendedNs(final long startNs, final long rate, final long index)
-    {
-        return startNs + (index / rate) * NANOS_PER_SECOND + ((index % rate) * NANOS_PER_SECOND) / rate;
     }
 
     @Override
@@ -93,6 +84,10 @@ final class OrderEntryAgent implements Agent
         {
             started = true;
             startNs = nowNs;
+            arrivals.start(nowNs);
+            nextIntendedNs = arrivals.next();
+            startedAtNs = nowNs;
+            hasStarted = true;
         }
         int work = pollSessions(nowNs);
         if (SENDING == phase)
@@ -138,17 +133,17 @@ final class OrderEntryAgent implements Agent
     {
         int sends = 0;
         while (sends < MAX_SENDS_PER_CYCLE && sent < totalOrders && !stopRequested &&
-            intendedNs(startNs, rate, sent) - nowNs <= 0)
+            nextIntendedNs - nowNs <= 0)
         {
             final OrderEntrySession session = nextLiveSession();
             if (null == session)
             {
                 break;
             }
-            generator.next(session.openOrders(), action);
+            mix.next(session.openOrders(), action);
             try
             {
-                session.send(action, intendedNs(startNs, rate, sent));
+                session.send(action, nextIntendedNs);
             }
             catch (final IOException ex)
             {
@@ -156,10 +151,11 @@ final class OrderEntryAgent implements Agent
             }
             sent++;
             sends++;
+            nextIntendedNs = arrivals.next();
         }
         if (sent == totalOrders || stopRequested || !anyLiveSession())
         {
-            final long endNs = sent == totalOrders ? Math.max(nowNs, intendedNs(startNs, rate, sent)) : nowNs;
+            final long endNs = sent == totalOrders ? Math.max(nowNs, nextIntendedNs) : nowNs;
             sendWindowNs = endNs - startNs;
             phase = DRAINING;
             drainDeadlineNs = nowNs + drainNs;
@@ -226,6 +222,18 @@ final class OrderEntryAgent implements Agent
     boolean isFinished()
     {
         return finished;
+    }
+
+    /** @return true once the first duty cycle has started the schedule. Any thread. */
+    boolean hasStarted()
+    {
+        return hasStarted;
+    }
+
+    /** @return the schedule's start in ns on the agent's clock, valid once {@link #hasStarted()}. Any thread. */
+    long startedAtNs()
+    {
+        return startedAtNs;
     }
 
     /** @return length of the sending window in ns, valid once {@link #isFinished()}. Any thread. */

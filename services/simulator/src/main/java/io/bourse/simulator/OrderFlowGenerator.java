@@ -4,19 +4,68 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Chooses the order flow: per symbol a mid price doing a random walk in ticks of $0.01 from $100.00, and a mix of
- * about 55% day limit orders resting 1 to 5 ticks away from the mid on their own side, 15% immediate-or-cancel
- * orders priced 1 to 5 ticks through the mid (so they execute against resting orders), 20% cancels of the session's
- * own open orders (a third of them partial: down to half the open size, rounded down to a lot) and 10% replaces
- * (re-priced around the mid, half of them with a new size). Sizes are round lots of 100 to 1,000 shares.
+ * Chooses the order flow: per symbol a mid price doing a random walk in ticks of $0.01 from $100.00, and a
+ * {@link Profile mix} of day limit orders resting 1 to 5 ticks away from the mid on their own side, immediate-or-cancel
+ * orders priced 1 to 5 ticks through the mid (so they execute against resting orders), cancels of the session's own
+ * open orders (whole, or partial: down to half the open size, rounded down to a lot) and replaces (re-priced around
+ * the mid, half of them with a new size). Sizes are round lots of 100 to 1,000 shares. The symbol of a new order is
+ * drawn by {@link ZipfPopularity} (uniform by default).
  *
  * <p>A cancel or replace with no live order to target becomes a day order. A day order when the session already
- * tracks as many open orders as it can becomes a cancel: resting orders that the walk leaves behind are not filled,
- * so in long runs the book of each session grows to that bound and the mix then shifts from day orders to cancels.
+ * tracks as many open orders as it can, or as the profile's book target, becomes a cancel; with a book target, a
+ * whole cancel below the target becomes a day order, which holds the session's book around the target. Without a
+ * target, resting orders that the walk leaves behind are not filled, so in long runs the book of each session grows
+ * to the capacity bound and the mix then shifts from day orders to cancels.
  * Deterministic for a seed; no I/O, no clock, no allocation.
  */
-public final class OrderFlowGenerator
+public final class OrderFlowGenerator implements OrderMix
 {
+    /**
+     * Proportions of the actions in permille (summing to 1,000) and the resting orders a session aims to hold.
+     *
+     * @param dayPermille     day limit orders.
+     * @param iocPermille     immediate-or-cancel orders.
+     * @param cancelPermille  whole cancels.
+     * @param reducePermille  partial cancels (down to half the open size; whole when under two lots).
+     * @param replacePermille replaces (moves).
+     * @param bookTarget      resting orders per session to hold, 0 = no target (bounded by capacity only).
+     */
+    public record Profile(
+        int dayPermille, int iocPermille, int cancelPermille, int reducePermille, int replacePermille, int bookTarget)
+    {
+        /**
+         * @throws IllegalArgumentException if a share is negative, the shares do not sum to 1,000 or the target
+         *                                  is negative.
+         */
+        public Profile
+        {
+            if (dayPermille < 0 || iocPermille < 0 || cancelPermille < 0 || reducePermille < 0 || replacePermille < 0 ||
+                dayPermille + iocPermille + cancelPermille + reducePermille + replacePermille != 1000 || bookTarget < 0)
+            {
+                throw new IllegalArgumentException("order mix must be non-negative permille summing to 1000 " +
+                    "with a non-negative book target: " + this);
+            }
+        }
+
+        /**
+         * @param bookTarget resting orders per session to hold.
+         * @return this mix with that target.
+         */
+        public Profile withBookTarget(final int bookTarget)
+        {
+            return new Profile(dayPermille, iocPermille, cancelPermille, reducePermille, replacePermille, bookTarget);
+        }
+    }
+
+    /** The default flow: 55% day, 15% immediate-or-cancel, 20% cancels (a third partial), 10% replaces. */
+    public static final Profile DEFAULT = new Profile(550, 150, 133, 67, 100, 0);
+    /**
+     * exchange-core's benchmark mix (its BENCH phase: GTC 12.6%, IOC and FOK 1.9%, CANCEL 7.2%, REDUCE 7.2%,
+     * MOVE 71.1%): move-heavy, mostly replaces and cancels; give it a book target with
+     * {@link Profile#withBookTarget(int)}.
+     */
+    public static final Profile EXCHANGE_CORE = new Profile(126, 19, 72, 72, 711, 0);
+
     /** Starting mid price of every symbol: $100.00 in 1/10000 $. */
     public static final long START_MID = 1_000_000L;
     /** Price tick: $0.01 in 1/10000 $. */
@@ -30,24 +79,38 @@ public final class OrderFlowGenerator
     /** Largest order in lots. */
     public static final int MAX_LOTS = 10;
 
-    private static final int DAY_PERCENT = 55;
-    private static final int IOC_PERCENT = 15;
-    private static final int CANCEL_PERCENT = 20;
     private static final int WALK_PERCENT = 25;
     private static final int PICK_ATTEMPTS = 4;
 
     private final SplittableRandom random;
     private final long[] mids;
+    private final Profile profile;
+    private final ZipfPopularity popularity;
 
     /**
+     * The default mix over uniformly popular symbols.
+     *
      * @param symbolCount number of symbols, each with its own mid.
      * @param seed        random seed; the same seed gives the same flow for the same responses.
      */
     public OrderFlowGenerator(final int symbolCount, final long seed)
     {
+        this(symbolCount, seed, DEFAULT, 0.0);
+    }
+
+    /**
+     * @param symbolCount  number of symbols, each with its own mid.
+     * @param seed         random seed; the same seed gives the same flow for the same responses.
+     * @param profile      proportions of the actions and book target.
+     * @param zipfExponent popularity of the symbols, 0 = uniform (see {@link ZipfPopularity}).
+     */
+    public OrderFlowGenerator(final int symbolCount, final long seed, final Profile profile, final double zipfExponent)
+    {
         random = new SplittableRandom(seed);
         mids = new long[symbolCount];
         Arrays.fill(mids, START_MID);
+        this.profile = profile;
+        this.popularity = new ZipfPopularity(symbolCount, zipfExponent);
     }
 
     /**
@@ -59,29 +122,33 @@ public final class OrderFlowGenerator
         return mids[symbolIndex];
     }
 
-    /**
-     * Chooses the next action of a session.
-     *
-     * @param openOrders the session's open orders (targets of cancels and replaces).
-     * @param action     filled with the choice.
-     */
+    @Override
     public void next(final OpenOrders openOrders, final OrderAction action)
     {
-        final int roll = random.nextInt(100);
-        if (roll < DAY_PERCENT)
+        final int roll = random.nextInt(1000);
+        int bound = profile.dayPermille();
+        if (roll < bound)
         {
-            if (!openOrders.isFull() || !cancel(openOrders, action))
+            if (!atTarget(openOrders) || !cancel(openOrders, action, false))
             {
                 limit(OrderAction.DAY, action);
             }
         }
-        else if (roll < DAY_PERCENT + IOC_PERCENT)
+        else if (roll < (bound += profile.iocPermille()))
         {
             limit(OrderAction.IOC, action);
         }
-        else if (roll < DAY_PERCENT + IOC_PERCENT + CANCEL_PERCENT)
+        else if (roll < (bound += profile.cancelPermille()))
         {
-            if (!cancel(openOrders, action))
+            if ((profile.bookTarget() > 0 && openOrders.size() < profile.bookTarget()) ||
+                !cancel(openOrders, action, false))
+            {
+                limit(OrderAction.DAY, action);
+            }
+        }
+        else if (roll < bound + profile.reducePermille())
+        {
+            if (!cancel(openOrders, action, true))
             {
                 limit(OrderAction.DAY, action);
             }
@@ -92,9 +159,14 @@ public final class OrderFlowGenerator
         }
     }
 
+    private boolean atTarget(final OpenOrders openOrders)
+    {
+        return openOrders.isFull() || (profile.bookTarget() > 0 && openOrders.size() >= profile.bookTarget());
+    }
+
     private void limit(final int type, final OrderAction action)
     {
-        final int symbolIndex = random.nextInt(mids.length);
+        final int symbolIndex = popularity.sample(random);
         final long mid = walk(symbolIndex);
         final byte side = random.nextBoolean() ? (byte)'B' : (byte)'S';
         final long offset = offset();
@@ -104,7 +176,7 @@ public final class OrderFlowGenerator
         action.set(type, symbolIndex, side, price, lots(), -1);
     }
 
-    private boolean cancel(final OpenOrders openOrders, final OrderAction action)
+    private boolean cancel(final OpenOrders openOrders, final OrderAction action, final boolean partial)
     {
         final int slot = pickLive(openOrders);
         if (slot < 0)
@@ -112,7 +184,7 @@ public final class OrderFlowGenerator
             return false;
         }
         final long open = openOrders.shares(slot);
-        final long newSize = open >= 2 * LOT && random.nextInt(3) == 0 ? open / (2 * LOT) * LOT : 0;
+        final long newSize = partial && open >= 2 * LOT ? open / (2 * LOT) * LOT : 0;
         action.set(OrderAction.CANCEL, openOrders.symbolIndex(slot), openOrders.side(slot), openOrders.price(slot),
             newSize, slot);
         return true;

@@ -28,8 +28,10 @@ import java.util.function.Supplier;
  * Prometheus port ({@code metrics.port}), the progress line interval ({@code progress.interval.ms}, 0 = none), the
  * directory for .hgrm histogram files ({@code hgrm.dir}, unset = none), the drain after the last order
  * ({@code drain.ms}), the connect and login timeout ({@code connect.timeout.ms}), the rolling VWAP window
- * ({@code vwap.window.seconds}) and the quiet period before the end-of-run book check ({@code book.check.quiet.ms},
- * 0 = no check). Shared settings:
+ * ({@code vwap.window.seconds}), the quiet period before the end-of-run book check ({@code book.check.quiet.ms},
+ * 0 = no check) and the load scenario ({@code scenario}, see {@link Scenario}, with its parameters
+ * {@code hawkes.alpha}, {@code hawkes.beta}, {@code burst.size}, {@code burst.rate}, {@code zipf.exponent},
+ * {@code book.target}, {@code ramp.step}, {@code ramp.max}, {@code ramp.interval.ms}, {@code ramp.p99.limit.us}). Shared settings:
  * {@code bourse.credentials.file}, {@code bourse.symbols}, {@code bourse.idle.strategy}, {@code bourse.metrics.jvm}.
  * Users must be in the credentials file; by default the OUCH sessions take the first users of the file, in file
  * order, and the market-data sessions the last ones.
@@ -109,6 +111,58 @@ public final class SimulatorContext
     /** Default connect and login timeout in ms: long enough for the exchange's containers to come up. */
     public static final long CONNECT_TIMEOUT_DEFAULT_MS = 10_000;
 
+    /** Setting: load scenario, see {@link Scenario} (steady, exchange-core, poisson, hawkes, microburst, skewed, ramp). */
+    public static final String SCENARIO_PROP_NAME = "bourse.simulator.scenario";
+    /** Default scenario. */
+    public static final Scenario SCENARIO_DEFAULT = Scenario.STEADY;
+    /** Setting: Hawkes jump of the intensity per order, 1/s. */
+    public static final String HAWKES_ALPHA_PROP_NAME = "bourse.simulator.hawkes.alpha";
+    /** Default Hawkes alpha: 50/s (with beta 100/s, branching ratio 0.5: half the orders are triggered). */
+    public static final double HAWKES_ALPHA_DEFAULT = 50.0;
+    /** Setting: Hawkes decay rate of the jumps, 1/s, greater than alpha. */
+    public static final String HAWKES_BETA_PROP_NAME = "bourse.simulator.hawkes.beta";
+    /** Default Hawkes beta: 100/s (a jump decays with a 10 ms time constant). */
+    public static final double HAWKES_BETA_DEFAULT = 100.0;
+    /** Setting: orders per microburst. */
+    public static final String BURST_SIZE_PROP_NAME = "bourse.simulator.burst.size";
+    /** Default burst size: 40 (the seeds' 40-message batches). */
+    public static final int BURST_SIZE_DEFAULT = 40;
+    /** Setting: orders per second within a microburst. */
+    public static final String BURST_RATE_PROP_NAME = "bourse.simulator.burst.rate";
+    /** Default rate within a burst: 1,000,000 orders/s. */
+    public static final long BURST_RATE_DEFAULT = 1_000_000;
+    /** Setting: Zipf exponent of symbol popularity for the skewed scenario. */
+    public static final String ZIPF_EXPONENT_PROP_NAME = "bourse.simulator.zipf.exponent";
+    /** Default Zipf exponent: 1.0. */
+    public static final double ZIPF_EXPONENT_DEFAULT = 1.0;
+    /** Setting: resting orders per symbol the exchange-core scenario holds its book around. */
+    public static final String BOOK_TARGET_PROP_NAME = "bourse.simulator.book.target";
+    /** Default book target: 100 resting orders per symbol. */
+    public static final int BOOK_TARGET_DEFAULT = 100;
+    /** Setting: orders per second added at each ramp step, 0 = the starting rate. */
+    public static final String RAMP_STEP_PROP_NAME = "bourse.simulator.ramp.step";
+    /** Setting: highest ramp rate, orders per second, 0 = 20 times the starting rate. */
+    public static final String RAMP_MAX_PROP_NAME = "bourse.simulator.ramp.max";
+    /** Setting: length of a ramp step in milliseconds. */
+    public static final String RAMP_INTERVAL_PROP_NAME = "bourse.simulator.ramp.interval.ms";
+    /** Default ramp step length: 2,000 ms. */
+    public static final long RAMP_INTERVAL_DEFAULT_MS = 2_000;
+    /** Setting: round-trip p99 in microseconds above which the ramp stops. */
+    public static final String RAMP_P99_LIMIT_PROP_NAME = "bourse.simulator.ramp.p99.limit.us";
+    /** Default ramp p99 limit: 1,000 us. */
+    public static final long RAMP_P99_LIMIT_DEFAULT_US = 1_000;
+
+    private Scenario scenario = SCENARIO_DEFAULT;
+    private double hawkesAlpha = HAWKES_ALPHA_DEFAULT;
+    private double hawkesBeta = HAWKES_BETA_DEFAULT;
+    private int burstSize = BURST_SIZE_DEFAULT;
+    private long burstRate = BURST_RATE_DEFAULT;
+    private double zipfExponent = ZIPF_EXPONENT_DEFAULT;
+    private int bookTarget = BOOK_TARGET_DEFAULT;
+    private long rampStep;
+    private long rampMax;
+    private long rampIntervalMs = RAMP_INTERVAL_DEFAULT_MS;
+    private long rampP99LimitUs = RAMP_P99_LIMIT_DEFAULT_US;
     private String gatewayHost = GATEWAY_HOST_DEFAULT;
     private int gatewayPort = GATEWAY_PORT_DEFAULT;
     private String fanoutHost = FANOUT_HOST_DEFAULT;
@@ -174,6 +228,17 @@ public final class SimulatorContext
             .connectTimeoutMs(settings.getLong(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MS))
             .vwapWindowSeconds(settings.getLong(VWAP_WINDOW_PROP_NAME, VWAP_WINDOW_DEFAULT_SECONDS))
             .bookCheckQuietMs(settings.getLong(BOOK_CHECK_QUIET_PROP_NAME, BOOK_CHECK_QUIET_DEFAULT_MS))
+            .scenario(scenario(settings))
+            .hawkesAlpha(getDouble(settings, HAWKES_ALPHA_PROP_NAME, HAWKES_ALPHA_DEFAULT))
+            .hawkesBeta(getDouble(settings, HAWKES_BETA_PROP_NAME, HAWKES_BETA_DEFAULT))
+            .burstSize(settings.getInt(BURST_SIZE_PROP_NAME, BURST_SIZE_DEFAULT))
+            .burstRate(settings.getLong(BURST_RATE_PROP_NAME, BURST_RATE_DEFAULT))
+            .zipfExponent(getDouble(settings, ZIPF_EXPONENT_PROP_NAME, ZIPF_EXPONENT_DEFAULT))
+            .bookTarget(settings.getInt(BOOK_TARGET_PROP_NAME, BOOK_TARGET_DEFAULT))
+            .rampStep(settings.getLong(RAMP_STEP_PROP_NAME, 0))
+            .rampMax(settings.getLong(RAMP_MAX_PROP_NAME, 0))
+            .rampIntervalMs(settings.getLong(RAMP_INTERVAL_PROP_NAME, RAMP_INTERVAL_DEFAULT_MS))
+            .rampP99LimitUs(settings.getLong(RAMP_P99_LIMIT_PROP_NAME, RAMP_P99_LIMIT_DEFAULT_US))
             .credentials(credentials)
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
@@ -207,6 +272,28 @@ public final class SimulatorContext
         requireRange(CONNECT_TIMEOUT_PROP_NAME, connectTimeoutMs, 1, 600_000);
         requireRange(VWAP_WINDOW_PROP_NAME, vwapWindowSeconds, 1, 86_400);
         requireRange(BOOK_CHECK_QUIET_PROP_NAME, bookCheckQuietMs, 0, 60_000);
+        if (null == scenario)
+        {
+            throw new IllegalStateException(SCENARIO_PROP_NAME + " is required");
+        }
+        if (!(hawkesAlpha > 0.0) || !(hawkesBeta > hawkesAlpha) || Double.isInfinite(hawkesBeta))
+        {
+            throw new IllegalStateException(HAWKES_ALPHA_PROP_NAME + " and " + HAWKES_BETA_PROP_NAME +
+                " must satisfy 0 < alpha < beta: alpha=" + hawkesAlpha + " beta=" + hawkesBeta);
+        }
+        requireRange(BURST_SIZE_PROP_NAME, burstSize, 1, 1_000_000);
+        requireRange(BURST_RATE_PROP_NAME, burstRate, rate, 1_000_000_000);
+        if (!(zipfExponent >= 0.0) || zipfExponent > 10.0)
+        {
+            throw new IllegalStateException(ZIPF_EXPONENT_PROP_NAME + " must be 0..10: " + zipfExponent);
+        }
+        requireRange(BOOK_TARGET_PROP_NAME, bookTarget, 1, OrderEntrySession.OPEN_ORDERS_CAPACITY);
+        rampStep = 0 == rampStep ? rate : rampStep;
+        rampMax = 0 == rampMax ? Math.min(10_000_000, 20 * rate) : rampMax;
+        requireRange(RAMP_STEP_PROP_NAME, rampStep, 1, 10_000_000);
+        requireRange(RAMP_MAX_PROP_NAME, rampMax, rate, 10_000_000);
+        requireRange(RAMP_INTERVAL_PROP_NAME, rampIntervalMs, 100, 3_600_000);
+        requireRange(RAMP_P99_LIMIT_PROP_NAME, rampP99LimitUs, 1, 3_600_000_000L);
         if (metricsPort < 0 || metricsPort > 65535)
         {
             throw new IllegalStateException(METRICS_PORT_PROP_NAME + " must be 0..65535: " + metricsPort);
@@ -263,6 +350,31 @@ public final class SimulatorContext
             }
         }
         return null;
+    }
+
+    private static Scenario scenario(final Settings settings)
+    {
+        try
+        {
+            return Scenario.of(settings.get(SCENARIO_PROP_NAME, SCENARIO_DEFAULT.settingName()));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalStateException(SCENARIO_PROP_NAME + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private static double getDouble(final Settings settings, final String propName, final double defaultValue)
+    {
+        final String value = settings.get(propName, "").trim();
+        try
+        {
+            return value.isEmpty() ? defaultValue : Double.parseDouble(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalStateException(propName + " must be a number: " + value, ex);
+        }
     }
 
     private static List<String> names(final String commaList)
@@ -678,5 +790,181 @@ public final class SimulatorContext
     public List<Credentials.User> marketDataUsers()
     {
         return marketDataUsers;
+    }
+
+    /** @return the load scenario. */
+    public Scenario scenario()
+    {
+        return scenario;
+    }
+
+    /**
+     * @param scenario the load scenario.
+     * @return this.
+     */
+    public SimulatorContext scenario(final Scenario scenario)
+    {
+        this.scenario = scenario;
+        return this;
+    }
+
+    /** @return Hawkes jump of the intensity per order, 1/s. */
+    public double hawkesAlpha()
+    {
+        return hawkesAlpha;
+    }
+
+    /**
+     * @param hawkesAlpha Hawkes jump of the intensity per order, 1/s.
+     * @return this.
+     */
+    public SimulatorContext hawkesAlpha(final double hawkesAlpha)
+    {
+        this.hawkesAlpha = hawkesAlpha;
+        return this;
+    }
+
+    /** @return Hawkes decay rate of the jumps, 1/s. */
+    public double hawkesBeta()
+    {
+        return hawkesBeta;
+    }
+
+    /**
+     * @param hawkesBeta Hawkes decay rate of the jumps, 1/s.
+     * @return this.
+     */
+    public SimulatorContext hawkesBeta(final double hawkesBeta)
+    {
+        this.hawkesBeta = hawkesBeta;
+        return this;
+    }
+
+    /** @return orders per microburst. */
+    public int burstSize()
+    {
+        return burstSize;
+    }
+
+    /**
+     * @param burstSize orders per microburst.
+     * @return this.
+     */
+    public SimulatorContext burstSize(final int burstSize)
+    {
+        this.burstSize = burstSize;
+        return this;
+    }
+
+    /** @return orders per second within a microburst. */
+    public long burstRate()
+    {
+        return burstRate;
+    }
+
+    /**
+     * @param burstRate orders per second within a microburst.
+     * @return this.
+     */
+    public SimulatorContext burstRate(final long burstRate)
+    {
+        this.burstRate = burstRate;
+        return this;
+    }
+
+    /** @return Zipf exponent of symbol popularity (skewed scenario), 0 = uniform. */
+    public double zipfExponent()
+    {
+        return zipfExponent;
+    }
+
+    /**
+     * @param zipfExponent Zipf exponent of symbol popularity (skewed scenario), 0 = uniform.
+     * @return this.
+     */
+    public SimulatorContext zipfExponent(final double zipfExponent)
+    {
+        this.zipfExponent = zipfExponent;
+        return this;
+    }
+
+    /** @return resting orders per symbol the exchange-core scenario holds its book around. */
+    public int bookTarget()
+    {
+        return bookTarget;
+    }
+
+    /**
+     * @param bookTarget resting orders per symbol the exchange-core scenario holds its book around.
+     * @return this.
+     */
+    public SimulatorContext bookTarget(final int bookTarget)
+    {
+        this.bookTarget = bookTarget;
+        return this;
+    }
+
+    /** @return orders per second added at each ramp step (0 before conclude() = the starting rate). */
+    public long rampStep()
+    {
+        return rampStep;
+    }
+
+    /**
+     * @param rampStep orders per second added at each ramp step (0 before conclude() = the starting rate).
+     * @return this.
+     */
+    public SimulatorContext rampStep(final long rampStep)
+    {
+        this.rampStep = rampStep;
+        return this;
+    }
+
+    /** @return highest ramp rate in orders per second (0 before conclude() = 20 times the rate). */
+    public long rampMax()
+    {
+        return rampMax;
+    }
+
+    /**
+     * @param rampMax highest ramp rate in orders per second (0 before conclude() = 20 times the rate).
+     * @return this.
+     */
+    public SimulatorContext rampMax(final long rampMax)
+    {
+        this.rampMax = rampMax;
+        return this;
+    }
+
+    /** @return length of a ramp step in ms. */
+    public long rampIntervalMs()
+    {
+        return rampIntervalMs;
+    }
+
+    /**
+     * @param rampIntervalMs length of a ramp step in ms.
+     * @return this.
+     */
+    public SimulatorContext rampIntervalMs(final long rampIntervalMs)
+    {
+        this.rampIntervalMs = rampIntervalMs;
+        return this;
+    }
+
+    /** @return round-trip p99 in microseconds above which the ramp stops. */
+    public long rampP99LimitUs()
+    {
+        return rampP99LimitUs;
+    }
+
+    /**
+     * @param rampP99LimitUs round-trip p99 in microseconds above which the ramp stops.
+     * @return this.
+     */
+    public SimulatorContext rampP99LimitUs(final long rampP99LimitUs)
+    {
+        this.rampP99LimitUs = rampP99LimitUs;
+        return this;
     }
 }

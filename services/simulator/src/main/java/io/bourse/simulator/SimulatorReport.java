@@ -15,10 +15,11 @@ import java.util.Map;
  *
  * @param machine            e.g. {@code "2 cores, Linux 6.8 amd64, Java 25"}.
  * @param cores              available processors.
- * @param targetRate         target orders per second over all sessions.
+ * @param targetRate         target orders per second over all sessions (for a ramp, the last step's).
+ * @param scenario           the {@link Scenario} by its setting name (for a ramp, with its starting rate).
  * @param sessions           OUCH sessions.
  * @param mdSessions         market-data sessions.
- * @param durationSeconds    configured duration, 0 for "until stopped".
+ * @param durationSeconds    configured duration, 0 for "until stopped" (and for a ramp, which ends itself).
  * @param elapsedNs          sending window actually used, ns.
  * @param daySent            Enter Orders with a day time in force sent.
  * @param iocSent            Enter Orders with time in force 0 sent.
@@ -46,6 +47,7 @@ public record SimulatorReport(
     String machine,
     int cores,
     long targetRate,
+    String scenario,
     int sessions,
     int mdSessions,
     long durationSeconds,
@@ -152,8 +154,8 @@ public record SimulatorReport(
     {
         out.println("=== Bourse simulator ===");
         line(out, "machine", machine);
-        line(out, "load", String.format(Locale.ROOT, "%,d orders/s target, %d OUCH session%s, %d market-data " +
-            "session%s, %s", targetRate, sessions, plural(sessions), mdSessions, plural(mdSessions),
+        line(out, "load", String.format(Locale.ROOT, "%,d orders/s target (%s), %d OUCH session%s, %d " +
+            "market-data session%s, %s", targetRate, scenario, sessions, plural(sessions), mdSessions, plural(mdSessions),
             durationSeconds == 0 ? "until stopped" : durationSeconds + " s"));
         line(out, "orders sent", String.format(Locale.ROOT, "%,d (day %,d, ioc %,d, cancel %,d, replace %,d) in %.2f s",
             ordersSent(), daySent, iocSent, cancelSent, replaceSent, elapsedNs / 1e9));

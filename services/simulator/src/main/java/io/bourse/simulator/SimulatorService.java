@@ -65,6 +65,9 @@ public final class SimulatorService implements AutoCloseable
     private LatencyTracker roundTrip;
     private LatencyTracker feedLatency;
     private OrderEntryAgent orderAgent;
+    private Ramp ramp;
+    private String fileTime;
+    private Histogram stepFeedLatency;
     private AgentRunner orderRunner;
     private AgentRunner mdRunner;
 
@@ -138,9 +141,17 @@ public final class SimulatorService implements AutoCloseable
             session.connect(ctx.gatewayHost(), ctx.gatewayPort(), ctx.connectTimeoutMs());
         }
 
-        final long totalOrders = ctx.durationSeconds() == 0 ? Long.MAX_VALUE : ctx.rate() * ctx.durationSeconds();
-        orderAgent = new OrderEntryAgent(orderSessions, new OrderFlowGenerator(symbols.size(), ctx.seed()), counters,
-            new SystemNanoClock(), ctx.rate(), totalOrders, TimeUnit.MILLISECONDS.toNanos(ctx.drainMs()));
+        final Scenario scenario = ctx.scenario();
+        if (Scenario.RAMP == scenario)
+        {
+            ramp = new Ramp(ctx.rate(), ctx.rampStep(), ctx.rampMax(), TimeUnit.MILLISECONDS.toNanos(ctx.rampIntervalMs()),
+                TimeUnit.MICROSECONDS.toNanos(ctx.rampP99LimitUs()), this::onRampStep);
+        }
+        final long totalOrders = ctx.durationSeconds() == 0 || null != ramp ?
+            Long.MAX_VALUE : ctx.rate() * ctx.durationSeconds();
+        orderAgent = new OrderEntryAgent(orderSessions, scenario.orderMix(ctx, symbols.size()),
+            scenario.arrivals(ctx, ramp), counters, new SystemNanoClock(), totalOrders,
+            TimeUnit.MILLISECONDS.toNanos(ctx.drainMs()));
         if (!mdSessions.isEmpty())
         {
             mdRunner = AgentLaunch.start(new MarketDataAgent(mdSessions, meter, counters, new MidnightNanoClock()),
@@ -236,10 +247,23 @@ public final class SimulatorService implements AutoCloseable
             long nextNs = progress.lastNs + intervalNs;
             long rateNs = progress.lastNs;
             long rateMessages = 0;
+            boolean rampRunning = null != ramp;
+            boolean stepsAligned = false;
+            long nextStepNs = 0;
             while (!orderAgent.isFinished())
             {
                 LockSupport.parkNanos(MONITOR_POLL_NS);
                 final long nowNs = System.nanoTime();
+                if (rampRunning && !stepsAligned && orderAgent.hasStarted())
+                {
+                    stepsAligned = true;
+                    nextStepNs = orderAgent.startedAtNs() + ramp.stepNs();
+                }
+                if (stepsAligned && rampRunning && nowNs - nextStepNs >= 0)
+                {
+                    rampRunning = endRampStep();
+                    nextStepNs += ramp.stepNs();
+                }
                 if (intervalNs > 0 && nowNs - nextNs >= 0)
                 {
                     progress.print(nowNs, ctx.out());
@@ -259,6 +283,10 @@ public final class SimulatorService implements AutoCloseable
             feedLatency.sampleInterval();
             final SimulatorReport report = report(bookCheck);
             writeHistograms();
+            if (null != ramp)
+            {
+                ramp.print(ctx.out());
+            }
             completion.complete(report);
         }
         catch (final Throwable ex)
@@ -272,6 +300,19 @@ public final class SimulatorService implements AutoCloseable
      * market-data agent (so that its books stay as they are and are safely read here), then compares the first
      * market-data session's books with a fresh snapshot.
      */
+    private boolean endRampStep()
+    {
+        roundTrip.sampleInterval();
+        feedLatency.sampleInterval();
+        stepFeedLatency = feedLatency.takeWindow();
+        final boolean goOn = ramp.onStepEnd(roundTrip.takeWindow());
+        if (!goOn)
+        {
+            orderAgent.requestStop();
+        }
+        return goOn;
+    }
+
     private BookCheck.Result checkBooks()
     {
         if (mdSessions.isEmpty() || 0 == ctx.bookCheckQuietMs())
@@ -325,10 +366,12 @@ public final class SimulatorService implements AutoCloseable
         return new SimulatorReport(
             SimulatorReport.describeMachine(),
             Runtime.getRuntime().availableProcessors(),
-            ctx.rate(),
+            null == ramp || ramp.steps().isEmpty() ? ctx.rate() : ramp.steps().getLast().rate(),
+            null == ramp ? ctx.scenario().settingName() :
+                String.format(Locale.ROOT, "ramp from %,d, see the ramp table", ctx.rate()),
             ctx.sessions(),
             ctx.mdSessions(),
-            ctx.durationSeconds(),
+            null == ramp ? ctx.durationSeconds() : 0,
             orderAgent.sendWindowNs(),
             counters.get(SimulatorCounter.DAY_SENT),
             counters.get(SimulatorCounter.IOC_SENT),
@@ -361,9 +404,39 @@ public final class SimulatorService implements AutoCloseable
             return;
         }
         Files.createDirectories(dir);
-        final String suffix = ctx.rate() + "ops-" + FILE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC)) + ".hgrm";
+        final String suffix = ctx.scenario().settingName() + "-" + ctx.rate() + "ops-" + fileTime() + ".hgrm";
         writeHistogram(dir.resolve("simulator-roundtrip-" + suffix), roundTrip.total());
         writeHistogram(dir.resolve("simulator-feed-" + suffix), feedLatency.total());
+    }
+
+    private void onRampStep(final Ramp.Step step, final Histogram stepRoundTrip)
+    {
+        final Path dir = ctx.hgrmDir();
+        if (null == dir)
+        {
+            return;
+        }
+        try
+        {
+            Files.createDirectories(dir);
+            final String suffix = String.format(Locale.ROOT, "ramp-step%02d-%dops-%s.hgrm",
+                step.index(), step.rate(), fileTime());
+            writeHistogram(dir.resolve("simulator-roundtrip-" + suffix), stepRoundTrip);
+            writeHistogram(dir.resolve("simulator-feed-" + suffix), stepFeedLatency);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private String fileTime()
+    {
+        if (null == fileTime)
+        {
+            fileTime = FILE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+        }
+        return fileTime;
     }
 
     private static void writeHistogram(final Path file, final Histogram histogram) throws IOException

@@ -36,9 +36,9 @@ class InFlightOrdersTest
     @Test
     void shouldScheduleOrdersEvenlyWithoutOverflow()
     {
-        assertThat(OrderEntryAgent.intendedNs(1_000, 3, 0)).isEqualTo(1_000);
-        assertThat(OrderEntryAgent.intendedNs(1_000, 3, 1)).isEqualTo(1_000 + 333_333_333);
-        assertThat(OrderEntryAgent.intendedNs(1_000, 3, 3)).isEqualTo(1_000 + 1_000_000_000);
-        assertThat(OrderEntryAgent.intendedNs(0, 1_000_000, 86_400_000_000L)).isEqualTo(86_400_000_000_000L);
+        assertThat(SteadyArrivals.intendedNs(1_000, 3, 0)).isEqualTo(1_000);
+        assertThat(SteadyArrivals.intendedNs(1_000, 3, 1)).isEqualTo(1_000 + 333_333_333);
+        assertThat(SteadyArrivals.intendedNs(1_000, 3, 3)).isEqualTo(1_000 + 1_000_000_000);
+        assertThat(SteadyArrivals.intendedNs(0, 1_000_000, 86_400_000_000L)).isEqualTo(86_400_000_000_000L);
     }
 }

@@ -10,6 +10,7 @@ import static io.bourse.simulator.OrderFlowGenerator.MAX_LOTS;
 import static io.bourse.simulator.OrderFlowGenerator.MAX_OFFSET_TICKS;
 import static io.bourse.simulator.OrderFlowGenerator.TICK;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 class OrderFlowGeneratorTest
@@ -52,6 +53,77 @@ class OrderFlowGeneratorTest
         assertThat(byType[OrderAction.IOC] / 100_000.0).isCloseTo(0.15, within(0.015));
         assertThat(byType[OrderAction.CANCEL] / 100_000.0).isCloseTo(0.20, within(0.015));
         assertThat(byType[OrderAction.REPLACE] / 100_000.0).isCloseTo(0.10, within(0.015));
+    }
+
+    @Test
+    void shouldProduceExchangeCoresMoveHeavyMix()
+    {
+        final int count = 100_000;
+        final int[] byType = byType(flow(
+            new OrderFlowGenerator(SYMBOLS, 3, OrderFlowGenerator.EXCHANGE_CORE, 0.0), new OpenOrders(count), count));
+
+        assertThat(byType[OrderAction.DAY] / (double)count).isCloseTo(0.126, within(0.01));
+        assertThat(byType[OrderAction.IOC] / (double)count).isCloseTo(0.019, within(0.005));
+        assertThat(byType[OrderAction.CANCEL] / (double)count).isCloseTo(0.144, within(0.01));
+        assertThat(byType[OrderAction.REPLACE] / (double)count).isCloseTo(0.711, within(0.01));
+    }
+
+    @Test
+    void shouldHoldTheBookAroundTheTargetWhenOneIsSet()
+    {
+        final int target = 200;
+        final OpenOrders openOrders = new OpenOrders(10_000);
+        final OrderFlowGenerator generator = new OrderFlowGenerator(
+            SYMBOLS, 5, OrderFlowGenerator.EXCHANGE_CORE.withBookTarget(target), 0.0);
+        flow(generator, openOrders, 20_000);
+        int lowest = Integer.MAX_VALUE;
+        int highest = 0;
+        final int[] byType = new int[4];
+
+        for (int i = 0; i < 50; i++)
+        {
+            final List<Action> actions = flow(generator, openOrders, 1_000);
+            lowest = Math.min(lowest, openOrders.size());
+            highest = Math.max(highest, openOrders.size());
+            final int[] counts = byType(actions);
+            for (int type = 0; type < byType.length; type++)
+            {
+                byType[type] += counts[type];
+            }
+        }
+
+        assertThat(lowest).isGreaterThanOrEqualTo(target - 5);
+        assertThat(highest).isLessThanOrEqualTo(target);
+        assertThat(byType[OrderAction.REPLACE] / 50_000.0).isCloseTo(0.711, within(0.01));
+    }
+
+    @Test
+    void shouldRejectAMixThatDoesNotSumToAThousand()
+    {
+        assertThatThrownBy(() -> new OrderFlowGenerator.Profile(500, 100, 100, 100, 100, 0))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("summing to 1000");
+    }
+
+    @Test
+    void shouldDrawTheSymbolsOfNewOrdersWithZipfPopularity()
+    {
+        final int symbols = 8;
+        final int count = 100_000;
+        final int[] bySymbol = new int[symbols];
+        for (final Action action : flow(
+            new OrderFlowGenerator(symbols, 3, OrderFlowGenerator.DEFAULT, 1.2), new OpenOrders(count), count))
+        {
+            if (action.type() == OrderAction.DAY || action.type() == OrderAction.IOC)
+            {
+                bySymbol[action.symbolIndex()]++;
+            }
+        }
+
+        for (int k = 1; k < symbols; k++)
+        {
+            assertThat(bySymbol[k]).isLessThan(bySymbol[k - 1]);
+        }
+        assertThat((double)bySymbol[0] / bySymbol[1]).isCloseTo(Math.pow(2, 1.2), within(0.1));
     }
 
     @Test
@@ -172,8 +244,11 @@ class OrderFlowGeneratorTest
      */
     private static List<Action> flow(final long seed, final int count)
     {
-        final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, seed);
-        final OpenOrders openOrders = new OpenOrders(count);
+        return flow(new OrderFlowGenerator(SYMBOLS, seed), new OpenOrders(count), count);
+    }
+
+    private static List<Action> flow(final OrderMix generator, final OpenOrders openOrders, final int count)
+    {
         final OrderAction action = new OrderAction();
         final List<Action> actions = new ArrayList<>();
         long counter = 0;
@@ -183,7 +258,7 @@ class OrderFlowGeneratorTest
             final int slot = action.targetSlot();
             final long targetShares = slot >= 0 ? openOrders.shares(slot) : 0;
             actions.add(new Action(action.type(), action.symbolIndex(), (char)action.side(), action.price(),
-                action.shares(), targetShares, generator.mid(action.symbolIndex())));
+                action.shares(), targetShares, generator instanceof OrderFlowGenerator g ? g.mid(action.symbolIndex()) : 0));
             switch (action.type())
             {
                 case OrderAction.DAY -> openOrders.add(++counter, action.symbolIndex(), action.side(), action.price(),
@@ -201,6 +276,16 @@ class OrderFlowGeneratorTest
             }
         }
         return actions;
+    }
+
+    private static int[] byType(final List<Action> actions)
+    {
+        final int[] byType = new int[4];
+        for (final Action action : actions)
+        {
+            byType[action.type()]++;
+        }
+        return byType;
     }
 
     private record Action(int type, int symbolIndex, char side, long price, long shares, long targetShares, long mid)

@@ -85,6 +85,38 @@ class SimulatorContextTest
             .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.GATEWAY_PORT_PROP_NAME);
         assertThatThrownBy(() -> context().durationSeconds(-1).conclude())
             .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.DURATION_PROP_NAME);
+        assertThatThrownBy(() -> context().hawkesAlpha(100).hawkesBeta(100).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.HAWKES_BETA_PROP_NAME);
+        assertThatThrownBy(() -> context().rate(5_000).burstRate(1_000).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.BURST_RATE_PROP_NAME);
+        assertThatThrownBy(() -> context().zipfExponent(-1).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.ZIPF_EXPONENT_PROP_NAME);
+        assertThatThrownBy(() -> context().rate(1_000).rampMax(500).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.RAMP_MAX_PROP_NAME);
+    }
+
+    @Test
+    void shouldDefaultTheRampToStepsOfTheRateUpToTwentyTimesIt()
+    {
+        final SimulatorContext ctx = context().rate(500).conclude();
+
+        assertThat(ctx.scenario()).isEqualTo(Scenario.STEADY);
+        assertThat(ctx.rampStep()).isEqualTo(500);
+        assertThat(ctx.rampMax()).isEqualTo(10_000);
+    }
+
+    @Test
+    void shouldNameTheScenarioSettingAndTheKnownScenariosWhenTheNameIsUnknown(@TempDir final Path dir)
+        throws IOException
+    {
+        final Path file = Files.writeString(dir.resolve("credentials.csv"), "demo01,pw1,DEMO\n");
+        final Settings settings = new Settings(Map.of(
+            "BOURSE_CREDENTIALS_FILE", file.toString(), "BOURSE_SIMULATOR_SCENARIO", "tsunami"));
+
+        assertThatThrownBy(() -> SimulatorContext.fromSettings(settings))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(SimulatorContext.SCENARIO_PROP_NAME)
+            .hasMessageContaining("[steady, exchange-core, poisson, hawkes, microburst, skewed, ramp]");
     }
 
     @Test
@@ -99,7 +131,10 @@ class SimulatorContextTest
             "BOURSE_SIMULATOR_USERS", "trdr01, trdr02",
             "BOURSE_SIMULATOR_RATE", "5000",
             "BOURSE_SIMULATOR_DURATION", "0",
-            "BOURSE_SIMULATOR_HGRM_DIR", "/tmp/hgrm"));
+            "BOURSE_SIMULATOR_HGRM_DIR", "/tmp/hgrm",
+            "BOURSE_SIMULATOR_SCENARIO", "Exchange-Core",
+            "BOURSE_SIMULATOR_HAWKES_ALPHA", "20.5",
+            "BOURSE_SIMULATOR_ZIPF_EXPONENT", "1.5"));
 
         final SimulatorContext ctx = SimulatorContext.fromSettings(settings).conclude();
 
@@ -111,5 +146,9 @@ class SimulatorContextTest
         assertThat(ctx.durationSeconds()).isZero();
         assertThat(ctx.hgrmDir()).hasToString("/tmp/hgrm");
         assertThat(ctx.metricsPort()).isEqualTo(9404);
+        assertThat(ctx.scenario()).isEqualTo(Scenario.EXCHANGE_CORE);
+        assertThat(ctx.hawkesAlpha()).isEqualTo(20.5);
+        assertThat(ctx.hawkesBeta()).isEqualTo(SimulatorContext.HAWKES_BETA_DEFAULT);
+        assertThat(ctx.zipfExponent()).isEqualTo(1.5);
     }
 }

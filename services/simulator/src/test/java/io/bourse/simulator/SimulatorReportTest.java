@@ -18,7 +18,7 @@ class SimulatorReportTest
     void shouldPrintTheSummaryInMicrosecondsWithThroughputAgainstTarget()
     {
         final SimulatorReport report = new SimulatorReport(
-            "2 cores, Linux 6.8 amd64, Java 25", 2, 1000, 4, 1, 10, 10_000_000_000L,
+            "2 cores, Linux 6.8 amd64, Java 25", 2, 1000, "steady", 4, 1, 10, 10_000_000_000L,
             5_400, 1_500, 2_000, 1_000,
             6_890, 10, new TreeMap<>(Map.of('O', 7L, 'S', 3L)),
             1_234, 123_400, 2_100, 950, 0,
@@ -33,7 +33,7 @@ class SimulatorReportTest
         assertThat(print(report)).isEqualTo(String.join(System.lineSeparator(),
             "=== Bourse simulator ===",
             "machine         : 2 cores, Linux 6.8 amd64, Java 25",
-            "load            : 1,000 orders/s target, 4 OUCH sessions, 1 market-data session, 10 s",
+            "load            : 1,000 orders/s target (steady), 4 OUCH sessions, 1 market-data session, 10 s",
             "orders sent     : 9,900 (day 5,400, ioc 1,500, cancel 2,000, replace 1,000) in 10.00 s",
             "throughput      : 990.0 orders/s achieved vs 1,000 target (99.0%)",
             "accepted        : 6,890",
@@ -60,12 +60,12 @@ class SimulatorReportTest
     void shouldSaySoWhenThereAreNoSamplesAndNoDuration()
     {
         final SimulatorReport report = new SimulatorReport(
-            "1 cores", 1, 500, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0,
+            "1 cores", 1, 500, "hawkes", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0,
             SimulatorReport.Latency.EMPTY, 0, Map.of(), SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
             BookCheck.Result.NONE);
 
         assertThat(print(report))
-            .contains("load            : 500 orders/s target, 1 OUCH session, 0 market-data sessions, until stopped")
+            .contains("load            : 500 orders/s target (hawkes), 1 OUCH session, 0 market-data sessions, until stopped")
             .contains("throughput      : 0.0 orders/s achieved vs 500 target (0.0%)")
             .contains("order->Accepted : no samples")
             .contains("rejected        : 0" + System.lineSeparator())

@@ -88,7 +88,7 @@ class SimulatorSocketTest
         try (Stream<Path> files = Files.list(hgrmDir))
         {
             assertThat(files.map((file) -> file.getFileName().toString()))
-                .anyMatch((name) -> name.startsWith("simulator-roundtrip-1000ops-") && name.endsWith(".hgrm"));
+                .anyMatch((name) -> name.startsWith("simulator-roundtrip-steady-1000ops-") && name.endsWith(".hgrm"));
         }
         assertThat(metrics).contains(
             "bourse_simulator_orders_sent_total 1000.0",
@@ -120,6 +120,67 @@ class SimulatorSocketTest
         assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get()).isPositive();
         assertThat(report.accepted()).isEqualTo(report.daySent() + report.iocSent());
         assertThat(report.mdMessages()).isZero();
+    }
+
+    @Test
+    void shouldRaiseTheRampRateStepByStepUpToTheMaximumAndWriteEachStepsHistograms(@TempDir final Path hgrmDir)
+        throws Exception
+    {
+        final AcceptingGateway gateway = new AcceptingGateway();
+        final SimulatorReport report;
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway))
+        {
+            report = Simulator.run(context(gatewayServer.port(), 1).mdSessions(0).progressIntervalMs(0)
+                .scenario(Scenario.RAMP).rate(200).rampStep(200).rampMax(600).rampIntervalMs(300)
+                .rampP99LimitUs(1_000_000).hgrmDir(hgrmDir));
+        }
+
+        final String out = progress.toString(StandardCharsets.US_ASCII);
+        assertThat(out).contains("=== Ramp: +200 orders/s every 0.3 s up to 600")
+            .contains("ramp: p99 stayed within the limit up to 600 orders/s").doesNotContain("<- broke");
+        assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get())
+            .isBetween(340L, 480L);
+        assertThat(report.roundTrip().count()).isEqualTo(report.accepted()).isPositive();
+        try (Stream<Path> files = Files.list(hgrmDir))
+        {
+            assertThat(files.map((file) -> file.getFileName().toString()).filter((name) -> name.contains("-step"))
+                .map((name) -> name.substring(0, name.indexOf("ops-"))).sorted().toList()).isEqualTo(List.of(
+                    "simulator-feed-ramp-step00-200", "simulator-feed-ramp-step01-400",
+                    "simulator-feed-ramp-step02-600", "simulator-roundtrip-ramp-step00-200",
+                    "simulator-roundtrip-ramp-step01-400", "simulator-roundtrip-ramp-step02-600"));
+        }
+    }
+
+    @Test
+    void shouldStopTheRampAtTheFirstStepOverThePercentileLimit() throws Exception
+    {
+        final AcceptingGateway gateway = new AcceptingGateway();
+        final SimulatorReport report;
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway))
+        {
+            report = Simulator.run(context(gatewayServer.port(), 1).mdSessions(0).progressIntervalMs(0)
+                .scenario(Scenario.RAMP).rate(200).rampIntervalMs(300).rampP99LimitUs(1));
+        }
+
+        assertThat(progress.toString(StandardCharsets.US_ASCII)).contains("ramp: broke at 200 orders/s (p99 ");
+        assertThat(report.ordersSent()).isBetween(50L, 100L);
+    }
+
+    @Test
+    void shouldSendHawkesArrivalsAtTheMeanRateOfTheScenario() throws Exception
+    {
+        final AcceptingGateway gateway = new AcceptingGateway();
+        final SimulatorReport report;
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway))
+        {
+            report = Simulator.run(context(gatewayServer.port(), 1).mdSessions(0).progressIntervalMs(0)
+                .scenario(Scenario.HAWKES).rate(500));
+        }
+
+        assertThat(report.scenario()).isEqualTo("hawkes");
+        assertThat(report.ordersSent()).isEqualTo(500).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get());
+        assertThat(report.roundTrip().count()).isEqualTo(report.accepted()).isPositive();
+        assertThat(report.errors()).isZero();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.bourse.gateway;
+package io.bourse.common.net;
 
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
@@ -35,11 +35,11 @@ class SessionSendChannelTest
     private static final int CAPACITY = 4096;
     private static final int SOCKET_BUFFER_SIZE = 4096;
     private static final int HEADER = SessionSendChannel.PACKET_HEADER_LENGTH;
-    private static final int MAX_PACKET_LENGTH = 1 + SessionRegistry.MAX_INBOUND_PAYLOAD_LENGTH;
+    /** Packet type and the order gateway's largest inbound payload, an OUCH 4.2 Enter Order of 49 bytes. */
+    private static final int MAX_PACKET_LENGTH = 1 + 49;
 
-    private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final SendBufferPool pool = new SendBufferPool(
-        CAPACITY, Gauge.builder().name("send_buffer_bytes").register(registry));
+    private final Gauge allocatedBytes = Gauge.builder().name("send_buffer_bytes").register(new PrometheusRegistry());
+    private final SendBufferPool pool = new SendBufferPool(CAPACITY, allocatedBytes);
     private final ByteBuffer payload = ByteBuffer.allocateDirect(1024);
     private SocketChannel peerEnd;
     private SocketChannel senderEnd;
@@ -217,7 +217,7 @@ class SessionSendChannelTest
         assertThat(first.remaining()).isZero();
         assertThatThrownBy(() -> first.write(payload(0, 10))).isInstanceOf(ClosedChannelException.class);
         new SessionSendChannel(peerEnd, pool, MAX_PACKET_LENGTH);
-        assertThat(Metrics.gauge(registry, "send_buffer_bytes")).isEqualTo(CAPACITY);
+        assertThat(allocatedBytes.get()).isEqualTo(CAPACITY);
     }
 
     @Test

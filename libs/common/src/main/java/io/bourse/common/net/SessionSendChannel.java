@@ -1,6 +1,4 @@
-package io.bourse.gateway;
-
-import io.bourse.common.net.ForwardingSocketChannel;
+package io.bourse.common.net;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,24 +8,25 @@ import java.nio.channels.SocketChannel;
 /**
  * The view of a client's non-blocking socket that nassau's SoupBinTCP server session writes through: every packet
  * (Sequenced Data, heartbeats, login answers, End of Session) is copied whole into the connection's own send buffer,
- * of fixed capacity, and never reaches the socket during the write; the gateway agent moves what the socket accepts
- * with {@link #flush()} once per duty cycle, or when the selector finds the socket writable again. So no write ever
+ * of fixed capacity, and never reaches the socket during the write; the owning agent (the order gateway's, a fanout
+ * worker) moves what the socket accepts with {@link #flush()} once per duty cycle, or when the selector finds the
+ * socket writable again. So no write ever
  * waits on a client, and the packets of one duty cycle leave in one system call. A packet that does not fit in what
  * is left of the buffer is not written at all, so that the bytes buffered stay whole packets, and the write throws a
  * {@link SendBufferFullException}: the client is a slow consumer. Nothing is allocated per packet.
  * <p>
- * Reads pass through into nassau's receive buffer, which is several KiB so that one read takes every packet the
+ * Reads pass through into nassau's receive buffer, which may be several KiB so that one read takes every packet the
  * client has sent, with one check: the first packet whose Packet Length (SoupBinTCP 4.0 packet header) exceeds the
- * largest inbound packet the gateway accepts gets the length 0xFFFF, which nassau refuses ("Packet length exceeds
+ * largest inbound packet the service accepts gets the length 0xFFFF, which nassau refuses ("Packet length exceeds
  * buffer capacity") when it reaches it, after handling the packets before it; so a too-long packet ends its session
  * as soon as its header arrives, as it would with a receive buffer sized to the largest packet. Options and closing
- * pass straight through; closing also returns the send buffer to its {@link SendBufferPool}. Used only by the gateway
- * agent thread.
+ * pass straight through; closing also returns the send buffer to its {@link SendBufferPool}. Used only by the thread
+ * that owns the pool.
  */
-final class SessionSendChannel extends ForwardingSocketChannel
+public final class SessionSendChannel extends ForwardingSocketChannel
 {
     /** SoupBinTCP 4.0 packet header: Packet Length (2 bytes, big-endian) and Packet Type. */
-    static final int PACKET_HEADER_LENGTH = 3;
+    public static final int PACKET_HEADER_LENGTH = 3;
 
     private static final short REFUSED_PACKET_LENGTH = (short)0xFFFF;
 
@@ -41,9 +40,10 @@ final class SessionSendChannel extends ForwardingSocketChannel
     /**
      * @param delegate               the client's connected, non-blocking channel.
      * @param pool                   where the send buffer comes from and goes back to when this channel closes.
-     * @param maxInboundPacketLength largest Packet Length accepted from the client: packet type and payload.
+     * @param maxInboundPacketLength largest Packet Length accepted from the client: packet type and payload; a longer
+     *                               packet ends the session as malformed.
      */
-    SessionSendChannel(final SocketChannel delegate, final SendBufferPool pool, final int maxInboundPacketLength)
+    public SessionSendChannel(final SocketChannel delegate, final SendBufferPool pool, final int maxInboundPacketLength)
     {
         super(delegate);
         this.pool = pool;
@@ -121,7 +121,7 @@ final class SessionSendChannel extends ForwardingSocketChannel
      * @param buffer          packets from index 0 to the position, the last one possibly cut short.
      * @param maxPacketLength largest Packet Length accepted.
      */
-    static void refuseTooLongPacket(final ByteBuffer buffer, final int maxPacketLength)
+    public static void refuseTooLongPacket(final ByteBuffer buffer, final int maxPacketLength)
     {
         final int end = buffer.position();
         int offset = 0;
@@ -143,7 +143,7 @@ final class SessionSendChannel extends ForwardingSocketChannel
      * @return bytes written, possibly zero.
      * @throws IOException when the socket write fails.
      */
-    int flush() throws IOException
+    public int flush() throws IOException
     {
         if (start == end)
         {
@@ -161,13 +161,13 @@ final class SessionSendChannel extends ForwardingSocketChannel
     }
 
     /** @return bytes buffered that the socket has not taken yet. */
-    int pendingBytes()
+    public int pendingBytes()
     {
         return end - start;
     }
 
     /** @return bytes the buffer can take now; 0 once closed. */
-    int remaining()
+    public int remaining()
     {
         return null == buffer ? 0 : buffer.capacity() - pendingBytes();
     }

@@ -1,0 +1,262 @@
+package io.bourse.fanout;
+
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.net.SendBufferPool;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchReferenceData;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One real worker driven by the test thread, its sessions on real loopback connections, fed ring-buffer records as the
+ * dispatcher frames them. A subscriber that stops reading must neither delay the worker's duty cycle nor the other
+ * sessions: the test thread runs the worker, so a write that waited on the stalled socket would hang the test.
+ */
+@Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class WorkerAgentTest
+{
+    private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
+    private static final int MESSAGE_LIMIT = 16;
+    private static final int SEND_BUFFER_BYTES = 16 * 1024;
+    private static final int SOCKET_BUFFER_BYTES = 4096;
+    /** ITCH 5.0 §4.3.1 Add Order (no MPID attribution) length. */
+    private static final int ADD_ORDER_LENGTH = 36;
+    private static final int ORDER_REFERENCE_OFFSET = 11;
+    /** About 190 KiB of Sequenced Data: far more than the send buffer and the stalled socket's buffers hold. */
+    private static final int MESSAGES = 5_000;
+    /** Far longer than a duty cycle that only copies and writes without waiting; far shorter than a blocked write. */
+    private static final long MAX_DUTY_CYCLE_NS = 100_000_000L;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final AtomicLong errorCount = new AtomicLong();
+    private final FanoutMetrics metrics = new FanoutMetrics(registry, errorCount);
+    private final RingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(
+        ByteBuffer.allocateDirect(64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH)));
+    private final ManyToOneConcurrentArrayQueue<SocketChannel> connections = new ManyToOneConcurrentArrayQueue<>(8);
+    private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(8);
+    private final UnsafeBuffer record = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+    private final List<Subscriber> subscribers = new ArrayList<>();
+    private ServerSocketChannel acceptor;
+    private WorkerAgent worker;
+    private long longestDutyCycleNs;
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        acceptor = ServerSocketChannel.open();
+        acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        worker = new WorkerAgent(
+            0, ring, connections, requests, 8, Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")),
+            new ItchReferenceData(SYMBOLS), SYMBOLS, SystemEpochClock.INSTANCE, new MidnightNanoClock(),
+            new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
+            metrics, errorCount);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        worker.onClose();
+        CloseHelper.closeAll(subscribers);
+        CloseHelper.close(acceptor);
+    }
+
+    @Test
+    void shouldEndAStalledSubscriberAsASlowConsumerWithoutDelayingTheOthers() throws Exception
+    {
+        final Subscriber stalled = connect(SOCKET_BUFFER_BYTES);
+        final Subscriber first = connect(0);
+        final Subscriber second = connect(0);
+        final List<Long> published = new ArrayList<>();
+
+        for (long orderReference = 1; orderReference <= MESSAGES; orderReference++)
+        {
+            publishAddOrder(orderReference);
+            published.add(orderReference);
+            while (ring.size() > 0)
+            {
+                dutyCycle();
+                first.client.receive();
+                second.client.receive();
+            }
+        }
+        for (int i = 0; i < 100 && (first.orders.size() < MESSAGES || second.orders.size() < MESSAGES); i++)
+        {
+            dutyCycle();
+            first.client.receive();
+            second.client.receive();
+            Thread.sleep(1);
+        }
+
+        assertThat(first.orders).isEqualTo(published);
+        assertThat(second.orders).isEqualTo(published);
+        assertThat(counter("bourse_fanout_slow_consumer_disconnects")).isEqualTo(1.0);
+        assertThat(errorCount.get()).isEqualTo(1);
+        assertThat(longestDutyCycleNs).isLessThan(MAX_DUTY_CYCLE_NS);
+
+        stalled.receiveUntilClosed();
+        assertThat(stalled.orders).hasSizeLessThan(MESSAGES)
+            .isEqualTo(published.subList(0, stalled.orders.size()));
+    }
+
+    private void dutyCycle() throws Exception
+    {
+        final long startNs = System.nanoTime();
+        worker.doWork();
+        longestDutyCycleNs = Math.max(longestDutyCycleNs, System.nanoTime() - startNs);
+        answerLogins();
+    }
+
+    /** What the dispatcher does for a login that requests the next message: Login Accepted 1, nothing to replay. */
+    private void answerLogins()
+    {
+        CatchUpRequest request;
+        while (null != (request = requests.poll()))
+        {
+            record.putLong(DispatcherAgent.SESSION_ID_OFFSET, request.sessionId());
+            record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);
+            record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, 0);
+            assertThat(ring.write(DispatcherAgent.SESSION_START_MSG_TYPE_ID, record, 0,
+                DispatcherAgent.SESSION_START_LENGTH)).isTrue();
+            assertThat(ring.write(DispatcherAgent.SESSION_END_MSG_TYPE_ID, record, 0, Long.BYTES)).isTrue();
+        }
+    }
+
+    /** ITCH 5.0 §4.3.1 Add Order of AAPL (Stock Locate 1); only the order reference number matters here. */
+    private void publishAddOrder(final long orderReference)
+    {
+        record.setMemory(0, DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH, (byte)0);
+        record.putLong(DispatcherAgent.TIMESTAMP_OFFSET, 0);
+        record.putByte(DispatcherAgent.ITCH_OFFSET, (byte)'A');
+        record.putShort(
+            DispatcherAgent.ITCH_OFFSET + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1, ByteOrder.BIG_ENDIAN);
+        record.putLong(DispatcherAgent.ITCH_OFFSET + ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
+        assertThat(ring.write(DispatcherAgent.ITCH_MSG_TYPE_ID, record, 0,
+            DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH)).isTrue();
+    }
+
+    /** Connects, logs in and waits until the worker has the session live. */
+    private Subscriber connect(final int receiveBufferBytes) throws Exception
+    {
+        final SocketChannel channel = SocketChannel.open();
+        if (receiveBufferBytes > 0)
+        {
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
+        }
+        channel.connect(acceptor.getLocalAddress());
+        final SocketChannel accepted = acceptor.accept();
+        accepted.configureBlocking(false);
+        assertThat(connections.offer(accepted)).isTrue();
+        final Subscriber subscriber = new Subscriber(channel);
+        subscribers.add(subscriber);
+
+        final SoupBinTCP.LoginRequest login = new SoupBinTCP.LoginRequest();
+        login.setUsername("sub1");
+        login.setPassword("pw1");
+        login.setRequestedSession("");
+        login.setRequestedSequenceNumber(0);
+        subscriber.client.login(login);
+        channel.configureBlocking(false);
+        while (!subscriber.accepted)
+        {
+            dutyCycle();
+            subscriber.client.receive();
+        }
+        return subscriber;
+    }
+
+    private double counter(final String name)
+    {
+        for (final MetricSnapshot snapshot : registry.scrape())
+        {
+            if (snapshot instanceof CounterSnapshot counter && name.equals(counter.getMetadata().getName()))
+            {
+                return counter.getDataPoints().get(0).getValue();
+            }
+        }
+        throw new AssertionError("no counter " + name);
+    }
+
+    /** A SoupBinTCP 4.0 client that keeps the order reference numbers of the Add Orders it gets. */
+    private static final class Subscriber implements SoupBinTCPClientStatusListener, AutoCloseable
+    {
+        final SocketChannel channel;
+        final SoupBinTCPClient client;
+        final List<Long> orders = new ArrayList<>();
+        boolean accepted;
+        boolean ended;
+
+        Subscriber(final SocketChannel channel)
+        {
+            this.channel = channel;
+            this.client = new SoupBinTCPClient(channel,
+                (payload) -> orders.add(payload.getLong(payload.position() + ORDER_REFERENCE_OFFSET)), this);
+        }
+
+        void receiveUntilClosed() throws IOException
+        {
+            while (!ended && client.receive() >= 0)
+            {
+                Thread.onSpinWait();
+            }
+        }
+
+        @Override
+        public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
+        {
+            accepted = true;
+        }
+
+        @Override
+        public void loginRejected(final SoupBinTCPClient session, final SoupBinTCP.LoginRejected payload)
+        {
+            throw new AssertionError("login rejected");
+        }
+
+        @Override
+        public void endOfSession(final SoupBinTCPClient session)
+        {
+            ended = true;
+        }
+
+        @Override
+        public void heartbeatTimeout(final SoupBinTCPClient session)
+        {
+        }
+
+        @Override
+        public void close() throws IOException
+        {
+            client.close();
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.bourse.simulator;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The ramp scenario's rule: the rate starts at {@code startRate} and rises by {@code stepRate} every {@code stepNs}
+ * up to {@code maxRate}; after each step the round trips of that step are judged, and the ramp stops at the first
+ * step whose p99 exceeds {@code p99LimitNs} (it broke there) or after the step at the maximum rate. Called from one
+ * thread (the progress thread); the steps are kept for the end-of-run table.
+ */
+public final class Ramp
+{
+    /** Told about every judged step, e.g. to write its histogram. */
+    @FunctionalInterface
+    public interface Listener
+    {
+        /**
+         * @param step      the step's row.
+         * @param roundTrip the step's round trips in ns, valid during the call.
+         */
+        void onStep(Step step, Histogram roundTrip);
+    }
+
+    /**
+     * One row of the ramp table; latencies in ns (coordinated-omission corrected round trips).
+     *
+     * @param index  step number from 0.
+     * @param rate   target orders per second of the step.
+     * @param count  round trips measured.
+     * @param p50Ns  median.
+     * @param p90Ns  90th percentile.
+     * @param p99Ns  99th percentile.
+     * @param p999Ns 99.9th percentile.
+     * @param maxNs  largest.
+     * @param broke  true when the p99 exceeded the limit.
+     */
+    public record Step(int index, long rate, long count, long p50Ns, long p90Ns, long p99Ns, long p999Ns, long maxNs,
+        boolean broke)
+    {
+    }
+
+    private final long startRate;
+    private final long stepRate;
+    private final long maxRate;
+    private final long stepNs;
+    private final long p99LimitNs;
+    private final Listener listener;
+    private final List<Step> steps = new ArrayList<>();
+    private boolean done;
+
+    /**
+     * @param startRate  orders per second of the first step, at least 1.
+     * @param stepRate   orders per second added each step, at least 1.
+     * @param maxRate    highest rate, at least {@code startRate}.
+     * @param stepNs     length of a step in ns, positive.
+     * @param p99LimitNs p99 round trip in ns above which the ramp counts as broken.
+     * @param listener   told about every judged step.
+     */
+    public Ramp(
+        final long startRate,
+        final long stepRate,
+        final long maxRate,
+        final long stepNs,
+        final long p99LimitNs,
+        final Listener listener)
+    {
+        this.startRate = startRate;
+        this.stepRate = stepRate;
+        this.maxRate = maxRate;
+        this.stepNs = stepNs;
+        this.p99LimitNs = p99LimitNs;
+        this.listener = listener;
+    }
+
+    /**
+     * @param step step number from 0.
+     * @return its target orders per second.
+     */
+    public long rateOfStep(final int step)
+    {
+        return Math.min(maxRate, startRate + step * stepRate);
+    }
+
+    /** @return orders per second added each step. */
+    public long stepRate()
+    {
+        return stepRate;
+    }
+
+    /** @return highest rate, orders per second. */
+    public long maxRate()
+    {
+        return maxRate;
+    }
+
+    /** @return length of a step in ns. */
+    public long stepNs()
+    {
+        return stepNs;
+    }
+
+    /**
+     * Judges the step that just ended.
+     *
+     * @param roundTrip the step's round trips in ns.
+     * @return true to go on with the next step, false when the ramp is over (broken or at the maximum rate).
+     */
+    public boolean onStepEnd(final Histogram roundTrip)
+    {
+        if (done)
+        {
+            return false;
+        }
+        final int index = steps.size();
+        final long rate = rateOfStep(index);
+        final SimulatorReport.Latency latency = SimulatorReport.Latency.of(roundTrip);
+        final boolean broke = latency.p99Ns() > p99LimitNs;
+        final Step step = new Step(index, rate, latency.count(), latency.p50Ns(), latency.p90Ns(), latency.p99Ns(),
+            latency.p999Ns(), latency.maxNs(), broke);
+        steps.add(step);
+        listener.onStep(step, roundTrip);
+        done = broke || rate >= maxRate;
+        return !done;
+    }
+
+    /** @return the judged steps in order. */
+    public List<Step> steps()
+    {
+        return List.copyOf(steps);
+    }
+
+    /** @return the step where the p99 first exceeded the limit, or null if it never did. */
+    public Step brokeAt()
+    {
+        return steps.isEmpty() || !steps.getLast().broke() ? null : steps.getLast();
+    }
+
+    /**
+     * Prints the table rate → p50/p90/p99/p99.9/max in µs and where the ramp broke.
+     *
+     * @param out where to print.
+     */
+    public void print(final PrintStream out)
+    {
+        out.printf(Locale.ROOT, "=== Ramp: +%,d orders/s every %.1f s up to %,d, p99 limit %,.1f us ===%n",
+            stepRate, stepNs / 1e9, maxRate, p99LimitNs / 1000.0);
+        out.printf(Locale.ROOT, "%5s %12s %10s %10s %10s %10s %10s %10s%n",
+            "step", "rate/s", "samples", "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
+        for (final Step step : steps)
+        {
+            out.printf(Locale.ROOT, "%5d %,12d %,10d %,10.1f %,10.1f %,10.1f %,10.1f %,10.1f%s%n",
+                step.index(), step.rate(), step.count(), step.p50Ns() / 1000.0, step.p90Ns() / 1000.0,
+                step.p99Ns() / 1000.0, step.p999Ns() / 1000.0, step.maxNs() / 1000.0, step.broke() ? "  <- broke" : "");
+        }
+        final Step broke = brokeAt();
+        out.println(null == broke ? "ramp: p99 stayed within the limit up to " +
+            (steps.isEmpty() ? "no step" : String.format(Locale.ROOT, "%,d orders/s", steps.getLast().rate())) :
+            String.format(Locale.ROOT, "ramp: broke at %,d orders/s (p99 %,.1f us > %,.1f us)",
+                broke.rate(), broke.p99Ns() / 1000.0, p99LimitNs / 1000.0));
+    }
+}

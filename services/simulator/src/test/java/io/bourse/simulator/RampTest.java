@@ -1,0 +1,82 @@
+package io.bourse.simulator;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RampTest
+{
+    private static final long LIMIT_NS = 500_000;
+
+    private final List<Ramp.Step> heard = new ArrayList<>();
+    private final List<Long> heardCounts = new ArrayList<>();
+    private final Ramp ramp = new Ramp(1_000, 1_000, 4_000, 2_000_000_000L, LIMIT_NS,
+        (step, histogram) ->
+        {
+            heard.add(step);
+            heardCounts.add(histogram.getTotalCount());
+        });
+
+    @Test
+    void shouldStopAtTheFirstStepWhoseP99ExceedsTheLimit()
+    {
+        assertThat(ramp.onStepEnd(latencies(100, 200_000))).isTrue();
+        assertThat(ramp.onStepEnd(latencies(200, 400_000))).isTrue();
+        assertThat(ramp.onStepEnd(latencies(300, 900_000))).isFalse();
+        assertThat(ramp.onStepEnd(latencies(400, 100))).isFalse();
+
+        assertThat(heard).isEqualTo(ramp.steps());
+        assertThat(heardCounts).isEqualTo(List.of(100L, 200L, 300L));
+        assertThat(ramp.steps()).extracting(Ramp.Step::rate).isEqualTo(List.of(1_000L, 2_000L, 3_000L));
+        assertThat(ramp.steps()).extracting(Ramp.Step::broke).isEqualTo(List.of(false, false, true));
+        assertThat(ramp.brokeAt()).isEqualTo(ramp.steps().get(2));
+    }
+
+    @Test
+    void shouldStopAfterTheMaximumRateWhenTheLatencyHolds()
+    {
+        for (int i = 0; i < 3; i++)
+        {
+            assertThat(ramp.onStepEnd(latencies(10, 100_000))).isTrue();
+        }
+
+        assertThat(ramp.onStepEnd(latencies(10, 100_000))).isFalse();
+        assertThat(ramp.steps()).extracting(Ramp.Step::rate).isEqualTo(List.of(1_000L, 2_000L, 3_000L, 4_000L));
+        assertThat(ramp.brokeAt()).isNull();
+    }
+
+    @Test
+    void shouldTreatAStepWithoutSamplesAsNotBroken()
+    {
+        assertThat(ramp.onStepEnd(new Histogram(3))).isTrue();
+        assertThat(ramp.steps()).isEqualTo(List.of(new Ramp.Step(0, 1_000, 0, 0, 0, 0, 0, 0, false)));
+    }
+
+    @Test
+    void shouldPrintTheTableAndWhereItBroke()
+    {
+        ramp.onStepEnd(latencies(1_000, 200_000));
+        ramp.onStepEnd(latencies(1_000, 700_000));
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        ramp.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        final String text = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(text).contains("    0        1,000      1,000      200.1      200.1      200.1      200.1      200.1")
+            .contains("<- broke").contains("ramp: broke at 2,000 orders/s (p99 700.4 us > 500.0 us)");
+    }
+
+    private static Histogram latencies(final int count, final long valueNs)
+    {
+        final Histogram histogram = new Histogram(3_600_000_000_000L, 3);
+        histogram.recordValueWithCount(valueNs, count);
+        return histogram;
+    }
+}
