@@ -54,11 +54,23 @@ public final class EngineBenchmark
      */
     public static void run(final BenchOptions options, final PrintStream out)
     {
-        options.validate();
-        new EngineBenchmark(options, out).run();
+        measure(options, out);
     }
 
-    private void run()
+    /**
+     * Runs the benchmark and prints its report.
+     *
+     * @param options validated here first.
+     * @param out     where the report goes.
+     * @return Bourse's figures, then exchange-core's order book's.
+     */
+    static List<EngineStats> measure(final BenchOptions options, final PrintStream out)
+    {
+        options.validate();
+        return new EngineBenchmark(options, out).run();
+    }
+
+    private List<EngineStats> run()
     {
         out.print(MachineInfo.describe());
         final long loadStartNs = System.nanoTime();
@@ -96,6 +108,7 @@ public final class EngineBenchmark
             {
                 recordJfr(engines.get(0));
             }
+            return stats;
         }
         finally
         {

@@ -30,6 +30,7 @@ public final class EngineStats
     private final double[] throughputMcps;
     private final long[][] latencyNs;
     private final double[] allocatedBytes;
+    private final Histogram merged = new Histogram(3);
     private int iterations;
 
     /**
@@ -79,7 +80,14 @@ public final class EngineStats
             latencyNs[i][iterations] = histogram.getValueAtPercentile(PERCENTILES[i]);
         }
         latencyNs[PERCENTILES.length][iterations] = histogram.getMaxValue();
+        merged.add(histogram);
         iterations++;
+    }
+
+    /** @return the service times of every measured iteration in one histogram, ns, 3 significant digits. */
+    public Histogram mergedHistogram()
+    {
+        return merged;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.bourse.launcher;
 
 import io.aeron.driver.ThreadingMode;
 import io.bourse.bench.BenchOptions;
+import io.bourse.bench.BenchSuite;
 import io.bourse.bench.EngineBenchmark;
 import io.bourse.bench.EngineServiceBenchmark;
 import io.bourse.bench.FanoutBenchOptions;
@@ -9,6 +10,7 @@ import io.bourse.bench.FanoutBenchmark;
 import io.bourse.bench.GatewayBenchOptions;
 import io.bourse.bench.GatewayBenchmark;
 import io.bourse.bench.ServiceBenchOptions;
+import io.bourse.bench.SuiteOptions;
 import io.bourse.bench.ThreadLayout;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,7 +21,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code bourse bench}: benchmark programs; {@code bourse bench engine} compares the matching core with exchange-core,
+ * {@code bourse bench}: benchmark programs; {@code bourse bench} alone (or {@code bench all}) runs the suite
+ * ({@link BenchSuite}) into a report directory, {@code bourse bench engine} compares the matching core with exchange-core,
  * {@code bourse bench engine-service} measures the engine service with its Aeron input and output in the loop,
  * {@code bourse bench gateway} the OUCH order round trip over TCP through the gateway and the engine beside a bare TCP
  * ping-pong, {@code bourse bench fanout} one market-data stream through the ITCH fanout to many TCP subscribers.
@@ -27,18 +30,93 @@ import java.util.concurrent.Callable;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description = "Benchmarks (programs, not tests).",
-    subcommands = { BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class, BenchCommand.GatewayBench.class,
+    description = {
+        "Benchmarks (programs, not tests). Without a subcommand (or with 'all'): the embedded suite, engine " +
+            "against exchange-core (when the command file is there), gateway (SHARED layout) and fanout (100 " +
+            "subscribers), with progress on the console and a report directory: report.md (machine, JVM, thread " +
+            "layouts, tables rate -> achieved, p50/p90/p99/p99.9/p99.99/max), each benchmark's full report, " +
+            "every .hgrm and PNG plots (latency percentile distribution, throughput against latency)." },
+    subcommands = { BenchCommand.Suite.class, BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class, BenchCommand.GatewayBench.class,
         BenchCommand.FanoutBench.class, CommandLine.HelpCommand.class })
 public final class BenchCommand implements Runnable
 {
+    @CommandLine.Mixin
+    SuiteArgs suite;
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run()
     {
-        spec.commandLine().usage(System.out);
+        suite.run(spec);
+    }
+
+    /** The options of the suite, on {@code bourse bench} itself and on {@code bourse bench all}. */
+    static final class SuiteArgs
+    {
+        @Option(names = "--report-dir", paramLabel = "DIR",
+            description = "Report directory (default: " + SuiteOptions.DEFAULT_REPORT_ROOT + "/<date-time>).")
+        Path reportDir;
+
+        @Option(names = "--quick",
+            description = "Short steps (0.5 s warm-up + 1 s measured), fewer rates and engine iterations.")
+        boolean quick;
+
+        @Option(names = "--commands", paramLabel = "FILE", defaultValue = BenchOptions.DEFAULT_COMMANDS,
+            description = "exchange-core commands.csv(.gz) for the engine benchmark, left out when absent " +
+                "(default: ${DEFAULT-VALUE}, from the repository root).")
+        Path commands;
+
+        /**
+         * @param spec the command run, for its command line and its parameter errors.
+         * @return the suite's options.
+         */
+        SuiteOptions options(final CommandLine.Model.CommandSpec spec)
+        {
+            final CommandLine.Model.CommandSpec root = spec.root();
+            final String commandLine = ("bourse".equals(root.name()) ? "" : "bourse ") + root.name() + " " +
+                String.join(" ", root.commandLine().getParseResult().originalArgs());
+            try
+            {
+                return SuiteOptions.of(quick, commands, reportDir, commandLine).validate();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
+            }
+        }
+
+        /**
+         * Runs the suite, its progress on standard output.
+         *
+         * @param spec the command run.
+         */
+        void run(final CommandLine.Model.CommandSpec spec)
+        {
+            BenchSuite.run(options(spec), System.out);
+        }
+    }
+
+    /** {@code bourse bench all}: the suite, as {@code bourse bench} alone; the suite is {@link BenchSuite}. */
+    @Command(
+        name = "all",
+        aliases = "suite",
+        mixinStandardHelpOptions = true,
+        description = "The embedded benchmark suite into a report directory, as 'bourse bench' alone.")
+    static final class Suite implements Runnable
+    {
+        @CommandLine.Mixin
+        SuiteArgs suite;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public void run()
+        {
+            suite.run(spec);
+        }
     }
 
     /** {@code bourse bench engine}: option parsing only; the benchmark is {@link EngineBenchmark}. */

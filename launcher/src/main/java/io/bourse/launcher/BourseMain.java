@@ -6,6 +6,7 @@ import io.bourse.engine.EngineMain;
 import io.bourse.fanout.FanoutMain;
 import io.bourse.gateway.GatewayMain;
 import io.bourse.mdpublisher.MdPublisherMain;
+import io.bourse.simulator.Scenario;
 import io.bourse.simulator.Simulator;
 import io.bourse.simulator.SimulatorContext;
 import io.bourse.simulator.SimulatorMain;
@@ -114,6 +115,12 @@ public final class BourseMain implements Runnable
             description = "OUCH sessions the simulator opens (default: ${DEFAULT-VALUE}).")
         int sessions;
 
+        @Option(names = "--scenario", paramLabel = "NAME",
+            description = "The simulator's load scenario: steady, exchange-core, poisson, hawkes, microburst, skewed " +
+                "or ramp; its settings are BOURSE_SIMULATOR_* (README, Simulator scenarios) (default: " +
+                "BOURSE_SIMULATOR_SCENARIO, else steady).")
+        String scenario;
+
         @CommandLine.Mixin
         SymbolsOption symbolsOption = new SymbolsOption();
 
@@ -126,6 +133,19 @@ public final class BourseMain implements Runnable
                     "--duration, --rate and --sessions must be positive");
             }
             final Map<String, String> overrides = new HashMap<>();
+            if (null != scenario)
+            {
+                try
+                {
+                    overrides.put(Settings.environmentName(SimulatorContext.SCENARIO_PROP_NAME),
+                        Scenario.of(scenario).settingName());
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    throw new CommandLine.ParameterException(new CommandLine(this), "--scenario: " + ex.getMessage(),
+                        ex);
+                }
+            }
             symbolsOption.putInto(overrides);
             overrides.put("BOURSE_SIMULATOR_DURATION", Integer.toString(durationSeconds));
             overrides.put("BOURSE_SIMULATOR_RATE", Integer.toString(rate));

@@ -3,12 +3,17 @@ package io.bourse.launcher;
 import io.aeron.driver.ThreadingMode;
 import io.bourse.bench.FanoutBenchOptions;
 import io.bourse.bench.ServiceBenchOptions;
+import io.bourse.bench.SuiteOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -97,5 +102,41 @@ class BenchCommandTest
 
         assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(err.toString()).startsWith("--subscribers must be 1 to 999: 0");
+    }
+
+    @Test
+    void shouldTakeTheSuiteOptionsWhenBenchHasNoSubcommandOrIsAll(@TempDir final Path dir)
+    {
+        for (final String[] args : List.of(new String[] { "--quick", "--report-dir", dir.toString(), "--commands",
+            "absent.csv.gz" }, new String[] { "all", "--quick", "--report-dir", dir.toString(), "--commands",
+            "absent.csv.gz" }, new String[] { "suite", "--quick", "--report-dir", dir.toString(), "--commands",
+            "absent.csv.gz" }))
+        {
+            final CommandLine.ParseResult result = new CommandLine(new BenchCommand()).parseArgs(args);
+            final CommandLine.Model.CommandSpec spec =
+                result.hasSubcommand() ? result.subcommand().commandSpec() : result.commandSpec();
+            final BenchCommand.SuiteArgs suite = result.hasSubcommand() ?
+                ((BenchCommand.Suite)spec.userObject()).suite : ((BenchCommand)spec.userObject()).suite;
+
+            final SuiteOptions options = suite.options(spec);
+
+            assertThat(options.reportDir()).isEqualTo(dir);
+            assertThat(options.engine()).as("no command file, no engine benchmark").isNull();
+            assertThat(options.gateway().measureSeconds()).isEqualTo(1);
+            assertThat(options.commandLine()).isEqualTo("bourse bench " + String.join(" ", args));
+        }
+    }
+
+    @Test
+    void shouldRefuseTheSuiteWhenTheReportDirIsAFile(@TempDir final Path dir) throws IOException
+    {
+        final Path file = Files.createFile(dir.resolve("taken"));
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
+
+        final int exitCode = commandLine.execute("--report-dir", file.toString());
+
+        assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString()).startsWith("--report-dir is not a directory: " + file);
     }
 }

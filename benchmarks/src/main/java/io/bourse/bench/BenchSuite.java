@@ -1,0 +1,372 @@
+package io.bourse.bench;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * {@code bourse bench}: the embedded benchmark suite, one after the other in this JVM: the matching core against
+ * exchange-core ({@link EngineBenchmark}, when the command file is there), the OUCH round trip through the gateway
+ * beside the TCP floor ({@link GatewayBenchmark}) and the ITCH fanout to many subscribers at a few rates
+ * ({@link FanoutBenchmark}). Each benchmark's own report goes to a text file of the report directory, and every
+ * line of it to the console behind a {@code [k/n] name} prefix as it comes (the progress); the histograms go to
+ * {@code .hgrm} files. Then {@code report.md} gathers the machine, the JVM, the command line, each benchmark's thread
+ * layout and a table rate, achieved rate, p50/p90/p99/p99.9/p99.99/max in us with each benchmark's baseline and
+ * ratios, and links two plots per benchmark ({@link LatencyPlots}).
+ */
+public final class BenchSuite
+{
+    /** File name of the summary in the report directory. */
+    public static final String REPORT = "report.md";
+    private static final double[] PERCENTILES = { 50, 90, 99, 99.9, 99.99, 100 };
+    private static final String[] PERCENTILE_LABELS = { "p50", "p90", "p99", "p99.9", "p99.99", "max" };
+    private static final String ENGINE = "engine";
+    private static final String GATEWAY = "gateway";
+    private static final String FANOUT = "fanout";
+
+    private final SuiteOptions options;
+    private final PrintStream console;
+    private final StringBuilder markdown = new StringBuilder();
+    private final int benchmarks;
+    private int index;
+
+    private BenchSuite(final SuiteOptions options, final PrintStream console)
+    {
+        this.options = options;
+        this.console = console;
+        this.benchmarks = null == options.engine() ? 2 : 3;
+    }
+
+    /**
+     * Runs the suite and writes its report directory.
+     *
+     * @param options validated here first.
+     * @param console where the progress goes.
+     * @return the report, {@code report.md} in the report directory.
+     * @throws IllegalArgumentException naming a bad option.
+     * @throws UncheckedIOException     when the report directory cannot be written or a connection fails.
+     */
+    public static Path run(final SuiteOptions options, final PrintStream console)
+    {
+        options.validate();
+        try
+        {
+            Files.createDirectories(options.reportDir());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create " + options.reportDir() + ": " + ex.getMessage(), ex);
+        }
+        return new BenchSuite(options, console).run();
+    }
+
+    private Path run()
+    {
+        final long startNs = System.nanoTime();
+        markdown.append("# Bourse benchmark suite\n\n");
+        markdown.append("Command line: `").append(options.commandLine()).append("`\n\n");
+        markdown.append("```\n").append(MachineInfo.describe()).append("```\n\n");
+        markdown.append("Embedded: every benchmark runs its services in this one JVM on an embedded media driver. " +
+            "End to end through the full pipeline and the same under docker compose are not in the suite yet.\n\n");
+        if (null == options.engine())
+        {
+            markdown.append("Engine benchmark left out: no exchange-core command file (`--commands`).\n\n");
+        }
+        else
+        {
+            engine();
+        }
+        gateway();
+        fanout();
+        final double seconds = (System.nanoTime() - startNs) / 1e9;
+        markdown.append(String.format(Locale.ROOT, "Total run time %.1f s.%n", seconds));
+        final Path report = options.reportDir().resolve(REPORT);
+        try
+        {
+            Files.writeString(report, markdown, StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + report + ": " + ex.getMessage(), ex);
+        }
+        console.printf(Locale.ROOT, "suite done in %.1f s: %s%n", seconds, report);
+        return report;
+    }
+
+    private void engine()
+    {
+        final List<EngineStats> stats = benchmark(ENGINE, (out) -> EngineBenchmark.measure(options.engine(), out));
+        final List<SuiteMeasurement> rows = new ArrayList<>();
+        for (final EngineStats engine : stats)
+        {
+            rows.add(new SuiteMeasurement(engine.name(), 0,
+                engine.throughput(EngineStats.Summary.MEDIAN) * 1e6, engine.mergedHistogram()));
+            writeHistogram(ENGINE + "-" + engine.name().replaceAll("[^A-Za-z0-9]+", "-") + ".hgrm",
+                engine.mergedHistogram());
+        }
+        section("Engine: matching core against exchange-core",
+            String.format(Locale.ROOT, "Threads: 1, the benchmark's own; each engine in turn, no network, no " +
+                "Aeron. %s: %d warm-up + %d measured iterations over the BENCH commands. Achieved = median " +
+                "throughput, commands/s; latency = service time per command over every measured iteration.",
+                options.engine().commands(), options.engine().warmup(), options.engine().iterations()));
+        header("engine", "rate/s", "achieved/s");
+        for (final SuiteMeasurement row : rows)
+        {
+            row(row, "unthrottled", row.achievedPerSecond());
+        }
+        for (int i = 1; i < rows.size(); i++)
+        {
+            ratioRow("ratio " + rows.get(0).path() + " / " + rows.get(i).path(), rows.get(0), rows.get(i));
+        }
+        plots(ENGINE, "commands/s", rows);
+    }
+
+    private void gateway()
+    {
+        final GatewayBenchOptions gateway = options.gateway();
+        final List<GatewayBenchmark.RatePair> pairs =
+            benchmark(GATEWAY, (out) -> GatewayBenchmark.measure(gateway, out));
+        section("Gateway: OUCH 4.2 Enter Order to Accepted over TCP, beside the TCP floor", String.format(Locale.ROOT,
+            "Threads: 1 client, 1 TCP echo server, %s (%d engine shard%s), idle %s, media driver %s. %d connections " +
+            "per path, open loop, %.1f s warm-up + %.1f s measured per rate; round trip from each order's intended " +
+            "send time (coordinated-omission corrected).", ThreadLayout.SHARED == gateway.layout() ?
+                "1 shared thread for the gateway and the engine" : "1 gateway thread and 1 thread per engine shard",
+            gateway.shards(), 1 == gateway.shards() ? "" : "s", gateway.idle(), gateway.driverThreading(),
+            gateway.sessions(), gateway.warmupSeconds(), gateway.measureSeconds()));
+        final List<SuiteMeasurement> rows = new ArrayList<>();
+        header("path", "rate/s", "achieved/s");
+        for (final GatewayBenchmark.RatePair pair : pairs)
+        {
+            final SuiteMeasurement floor = measurement(pair.floor());
+            final SuiteMeasurement through = measurement(pair.gateway());
+            rows.add(floor);
+            rows.add(through);
+            row(floor, String.format(Locale.ROOT, "%,d", floor.rate()), floor.achievedPerSecond());
+            row(through, String.format(Locale.ROOT, "%,d", through.rate()), through.achievedPerSecond());
+            ratioRow("ratio gateway / floor", through, floor);
+        }
+        plots(GATEWAY, "orders/s", rows);
+    }
+
+    private static SuiteMeasurement measurement(final RateStep step)
+    {
+        return new SuiteMeasurement(step.path(), step.rate(), step.achievedRate(), step.histogram());
+    }
+
+    private void fanout()
+    {
+        final FanoutBenchOptions fanout = options.fanout();
+        final List<FanoutBenchmark.Step> steps = benchmark(FANOUT, (out) ->
+        {
+            final List<FanoutBenchmark.Step> all = new ArrayList<>();
+            for (final long rate : options.fanoutRates())
+            {
+                all.addAll(FanoutBenchmark.measure(options.fanoutAt(rate), out));
+            }
+            return all;
+        });
+        section("Fanout: one market-data stream to many ITCH subscribers, beside FIX Antenna", String.format(
+            Locale.ROOT, "Threads: 1 publisher, the fanout's %d worker%s + 1 dispatcher/acceptor, idle %s, %d client " +
+            "reader%s, media driver SHARED. %d subscribers, %.1f s warm-up + %.1f s measured per rate; latency from " +
+            "each message's intended send time to its receipt by a subscriber. Achieved = messages out/s summed " +
+            "over the subscribers; out/ref = that over FIX Antenna's 19,840 msg/s out.", fanout.workers(),
+            1 == fanout.workers() ? "" : "s", fanout.idle(), fanout.readers(), 1 == fanout.readers() ? "" : "s",
+            fanout.subscribers(), fanout.warmupSeconds(), fanout.measureSeconds()));
+        final List<SuiteMeasurement> rows = new ArrayList<>();
+        header("path", "rate/s", "out/s", "in/s", "out/ref");
+        for (final FanoutBenchmark.Step step : steps)
+        {
+            final SuiteMeasurement row = new SuiteMeasurement("fanout", step.rate(), step.outRate(), step.histogram());
+            rows.add(row);
+            row(row, String.format(Locale.ROOT, "%,d", step.rate()), step.outRate(),
+                String.format(Locale.ROOT, "%,.0f", step.inRate()),
+                BenchReport.ratio(step.outRate(), FanoutBenchmark.REFERENCE_OUT_RATE));
+        }
+        markdown.append(String.format(Locale.ROOT, "| FIX Antenna fan-out (seeds) | | %,.0f | %,.0f | 1.00x |",
+            FanoutBenchmark.REFERENCE_OUT_RATE, FanoutBenchmark.REFERENCE_IN_RATE));
+        for (final double reference : FanoutBenchmark.REFERENCE_US)
+        {
+            markdown.append(String.format(Locale.ROOT, " %,.1f |", reference));
+        }
+        markdown.append('\n');
+        for (final SuiteMeasurement row : rows)
+        {
+            markdown.append("| ratio ").append(row.label()).append(" / FIX Antenna | | | | |");
+            for (int i = 0; i < PERCENTILES.length; i++)
+            {
+                markdown.append(' ').append(BenchReport.ratio(row.percentileNs(PERCENTILES[i]) / 1000.0,
+                    FanoutBenchmark.REFERENCE_US[i])).append(" |");
+            }
+            markdown.append('\n');
+        }
+        plots(FANOUT, "messages out/s", rows);
+    }
+
+    /** Runs one benchmark with its report into {@code name.txt} and, line by line, to the console. */
+    private <T> T benchmark(final String name, final Function<PrintStream, T> benchmark)
+    {
+        index++;
+        final String prefix = "[" + index + "/" + benchmarks + "] " + name + " ";
+        final Path file = options.reportDir().resolve(name + ".txt");
+        try (OutputStream log = Files.newOutputStream(file);
+            PrintStream out = new PrintStream(new ProgressLines(log, console, prefix), true, StandardCharsets.UTF_8))
+        {
+            return benchmark.apply(out);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private void writeHistogram(final String name, final Histogram histogram)
+    {
+        final Path file = options.reportDir().resolve(name);
+        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.US_ASCII))
+        {
+            histogram.outputPercentileDistribution(out, 1000.0);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private void section(final String title, final String layout)
+    {
+        markdown.append("## ").append(title).append("\n\n").append(layout).append("\n\n");
+    }
+
+    private void header(final String... columns)
+    {
+        final StringBuilder line = new StringBuilder("|");
+        final StringBuilder rule = new StringBuilder("|");
+        for (final String column : columns)
+        {
+            line.append(' ').append(column).append(" |");
+            rule.append(" --- |");
+        }
+        for (final String label : PERCENTILE_LABELS)
+        {
+            line.append(' ').append(label).append(", us |");
+            rule.append(" ---: |");
+        }
+        markdown.append(line).append('\n').append(rule).append('\n');
+    }
+
+    private void row(final SuiteMeasurement row, final String rate, final double achieved, final String... more)
+    {
+        markdown.append("| ").append(row.path()).append(" | ").append(rate)
+            .append(String.format(Locale.ROOT, " | %,.0f |", achieved));
+        for (final String extra : more)
+        {
+            markdown.append(' ').append(extra).append(" |");
+        }
+        for (final double percentile : PERCENTILES)
+        {
+            markdown.append(' ').append(micros(row.percentileNs(percentile))).append(" |");
+        }
+        markdown.append('\n');
+    }
+
+    /** @return microseconds, to the nanosecond under 1 us (the engine's service times), else to 0.1 us. */
+    static String micros(final long ns)
+    {
+        return String.format(Locale.ROOT, ns < 1_000 ? "%.3f" : "%,.1f", ns / 1000.0);
+    }
+
+    private void ratioRow(final String name, final SuiteMeasurement over, final SuiteMeasurement under)
+    {
+        markdown.append("| ").append(name).append(" | | ")
+            .append(BenchReport.ratio(over.achievedPerSecond(), under.achievedPerSecond())).append(" |");
+        for (final double percentile : PERCENTILES)
+        {
+            markdown.append(' ')
+                .append(BenchReport.ratio(over.percentileNs(percentile), under.percentileNs(percentile))).append(" |");
+        }
+        markdown.append('\n');
+    }
+
+    private void plots(final String name, final String rateUnit, final List<SuiteMeasurement> rows)
+    {
+        final String distribution = name + "-latency.png";
+        final String throughput = name + "-throughput.png";
+        LatencyPlots.percentileDistribution(options.reportDir().resolve(distribution),
+            name + ": latency percentile distribution", rows);
+        LatencyPlots.throughputLatency(options.reportDir().resolve(throughput),
+            name + ": throughput against latency", rateUnit, rows);
+        markdown.append("\nFull report: [").append(name).append(".txt](").append(name).append(".txt)\n\n")
+            .append("![").append(name).append(" latency](").append(distribution).append(")\n")
+            .append("![").append(name).append(" throughput](").append(throughput).append(")\n\n");
+    }
+
+    /**
+     * Passes a benchmark's output through to its log file whole and to the console one line at a time behind a
+     * prefix, so that the console shows each step as it ends.
+     */
+    private static final class ProgressLines extends OutputStream
+    {
+        private final OutputStream log;
+        private final PrintStream console;
+        private final String prefix;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+        ProgressLines(final OutputStream log, final PrintStream console, final String prefix)
+        {
+            this.log = log;
+            this.console = console;
+            this.prefix = prefix;
+        }
+
+        @Override
+        public void write(final int b) throws IOException
+        {
+            log.write(b);
+            if ('\n' == b)
+            {
+                flushLine();
+            }
+            else
+            {
+                line.write(b);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException
+        {
+            log.flush();
+        }
+
+        @Override
+        public void close() throws IOException
+        {
+            if (line.size() > 0)
+            {
+                flushLine();
+            }
+            log.flush();
+        }
+
+        private void flushLine()
+        {
+            final String text = line.toString(StandardCharsets.UTF_8);
+            line.reset();
+            if (!text.isBlank())
+            {
+                console.println(prefix + text);
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.bourse.bench;
+
+import io.aeron.driver.ThreadingMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The whole suite in a tiny mode (a generated command file, low rates, half-second steps) into a report directory. */
+@Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class BenchSuiteTest
+{
+    private static final int SETUP_ORDERS = 20;
+    private static final int BENCH_PAIRS = 200;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldWriteTablesHistogramsAndPlotsWhenTheSuiteRunsInATinyMode() throws IOException
+    {
+        final Path commands = dir.resolve("commands.csv");
+        Files.writeString(commands, crossingStream(), StandardCharsets.US_ASCII);
+        final Path reportDir = dir.resolve("report");
+        final SuiteOptions options = new SuiteOptions(
+            reportDir,
+            new BenchOptions(commands, 0, 2, null),
+            new GatewayBenchOptions(List.of(1_000L, 2_000L), 2, 1, 0.2, 0.3, "backoff", ThreadLayout.SHARED,
+                ThreadingMode.SHARED, reportDir),
+            List.of(1_000L, 2_000L),
+            new FanoutBenchOptions(1, 3, 0.2, 0.3, 1, 1, "backoff", false, reportDir),
+            "bourse bench --test");
+        final ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+        final Path report = BenchSuite.run(options, new PrintStream(console, true, StandardCharsets.UTF_8));
+
+        assertThat(report).isEqualTo(reportDir.resolve(BenchSuite.REPORT));
+        final String markdown = Files.readString(report);
+        assertThat(markdown).contains(
+            "Command line: `bourse bench --test`", "machine: ", "jvm: ", "Threads: 1 client",
+            "| p50, us | p90, us | p99, us | p99.9, us | p99.99, us | max, us |",
+            "| Bourse", "| ratio Bourse", "| TCP floor | 1,000 |", "| gateway | 2,000 |", "| ratio gateway / floor |",
+            "| fanout | 1,000 |", "| fanout | 2,000 |", "| FIX Antenna fan-out (seeds) |",
+            "![engine latency](engine-latency.png)", "![fanout throughput](fanout-throughput.png)");
+        assertThat(console.toString(StandardCharsets.UTF_8)).contains(
+            "[1/3] engine iteration 2/2:", "[2/3] gateway rate 2,000/s:", "[3/3] fanout all reading:", "suite done");
+        assertThat(reportDir.resolve("gateway-2000.hgrm")).isNotEmptyFile();
+        assertThat(reportDir.resolve("floor-1000.hgrm")).isNotEmptyFile();
+        assertThat(reportDir.resolve("fanout-2000-all-reading.hgrm")).isNotEmptyFile();
+        assertThat(reportDir.resolve("engine-Bourse-MatchingEngine.hgrm")).isNotEmptyFile();
+        assertThat(reportDir.resolve("engine-exchange-core-OrderBookDirectImpl.hgrm")).isNotEmptyFile();
+        for (final String benchmark : List.of("engine", "gateway", "fanout"))
+        {
+            assertThat(reportDir.resolve(benchmark + ".txt")).isNotEmptyFile();
+            for (final String plot : List.of("-latency.png", "-throughput.png"))
+            {
+                final BufferedImage image = ImageIO.read(reportDir.resolve(benchmark + plot).toFile());
+                assertThat(image).as(benchmark + plot).isNotNull();
+                assertThat(image.getWidth()).isEqualTo(LatencyPlots.WIDTH);
+                assertThat(image.getHeight()).isEqualTo(LatencyPlots.HEIGHT);
+            }
+        }
+    }
+
+    @Test
+    void shouldLeaveTheEngineOutWhenThereIsNoCommandFile()
+    {
+        final SuiteOptions options = SuiteOptions.of(true, dir.resolve("absent.csv.gz"), dir, "bourse bench");
+
+        assertThat(options.engine()).isNull();
+        assertThat(options.gateway().layout()).isEqualTo(ThreadLayout.SHARED);
+        assertThat(options.gateway().hgrmDir()).isEqualTo(dir);
+        assertThat(options.fanoutAt(5_000).subscribers()).isEqualTo(100);
+    }
+
+    /** SETUP: a ladder of resting orders; BENCH: pairs of a resting buy and a sell that crosses it. */
+    private static String crossingStream()
+    {
+        final StringBuilder sb = new StringBuilder("seq,phase,cmd,order_id,uid,side,price,size,order_type," +
+            "reserve_price\n");
+        int seq = 0;
+        long id = 1;
+        for (int i = 0; i < SETUP_ORDERS; i++)
+        {
+            final boolean buy = 0 == (i & 1);
+            sb.append(seq++).append(",SETUP,PLACE,").append(id++).append(",1,").append(buy ? "BUY," : "SELL,")
+                .append(buy ? 900 - i : 1_100 + i).append(",5,GTC,0\n");
+        }
+        for (int i = 0; i < BENCH_PAIRS; i++)
+        {
+            sb.append(seq++).append(",BENCH,PLACE,").append(id++).append(",2,BUY,1000,3,GTC,0\n");
+            sb.append(seq++).append(",BENCH,PLACE,").append(id++).append(",3,SELL,1000,3,IOC,0\n");
+        }
+        return sb.toString();
+    }
+}
