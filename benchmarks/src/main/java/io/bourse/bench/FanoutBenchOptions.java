@@ -6,7 +6,6 @@ import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -101,14 +100,7 @@ public record FanoutBenchOptions(
         {
             throw new IllegalArgumentException("--hgrm-dir is not a directory: " + hgrmDir);
         }
-        try
-        {
-            newIdleStrategy();
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("--idle must be backoff, busy, yield or sleep: " + idle, ex);
-        }
+        IdleOption.validate(idle);
         return this;
     }
 
@@ -119,12 +111,7 @@ public record FanoutBenchOptions(
      */
     IdleStrategy newIdleStrategy()
     {
-        if (null == idle)
-        {
-            throw new IllegalArgumentException("no idle strategy");
-        }
-        return AgentLaunch.idleStrategy(
-            new Settings(Map.of(Settings.environmentName(AgentLaunch.IDLE_STRATEGY_PROP_NAME), idle)));
+        return IdleOption.newIdleStrategy(idle);
     }
 
     /** @return messages sent during the warm-up: the first ones of the schedule. */

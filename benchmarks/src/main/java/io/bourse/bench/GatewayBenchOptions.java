@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -107,14 +106,7 @@ public record GatewayBenchOptions(
         {
             throw new IllegalArgumentException("--hgrm-dir is not a directory: " + hgrmDir);
         }
-        try
-        {
-            newIdleStrategy();
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("--idle must be backoff, busy, yield or sleep: " + idle, ex);
-        }
+        IdleOption.validate(idle);
         return this;
     }
 
@@ -161,11 +153,6 @@ public record GatewayBenchOptions(
      */
     IdleStrategy newIdleStrategy()
     {
-        if (null == idle)
-        {
-            throw new IllegalArgumentException("no idle strategy");
-        }
-        return AgentLaunch.idleStrategy(
-            new Settings(Map.of(Settings.environmentName(AgentLaunch.IDLE_STRATEGY_PROP_NAME), idle)));
+        return IdleOption.newIdleStrategy(idle);
     }
 }

@@ -7,7 +7,6 @@ import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * Options of {@code bourse bench engine-service}: the command stream, warm-up and measured iterations, the offered
@@ -77,14 +76,7 @@ public record ServiceBenchOptions(
             throw new IllegalArgumentException("--driver-threading must be SHARED, SHARED_NETWORK or DEDICATED " +
                 "(INVOKER would need the benchmark to run the driver's duty cycle): " + driverThreading);
         }
-        try
-        {
-            newIdleStrategy();
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("--idle must be backoff, busy, yield or sleep: " + idle, ex);
-        }
+        IdleOption.validate(idle);
         return this;
     }
 
@@ -95,11 +87,6 @@ public record ServiceBenchOptions(
      */
     IdleStrategy newIdleStrategy()
     {
-        if (null == idle)
-        {
-            throw new IllegalArgumentException("no idle strategy");
-        }
-        return AgentLaunch.idleStrategy(
-            new Settings(Map.of(Settings.environmentName(AgentLaunch.IDLE_STRATEGY_PROP_NAME), idle)));
+        return IdleOption.newIdleStrategy(idle);
     }
 }
