@@ -1,5 +1,8 @@
 package io.bourse.launcher;
 
+import io.bourse.common.aeron.AgentHost;
+import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.SharedAgentThread;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineContext;
@@ -20,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The whole exchange in one JVM (DESIGN.md run mode 1): an embedded media driver, one matching-engine shard per
@@ -31,6 +35,14 @@ import java.util.List;
  */
 public final class EmbeddedExchange implements AutoCloseable
 {
+    /**
+     * Setting of the thread layout: {@code dedicated} (default) gives every service's agent a thread of its own, as
+     * in the containers; {@code shared} runs the engine shards and the order gateway on one shared thread
+     * ({@link SharedAgentThread}, idling with {@code bourse.idle.strategy}), so that an order goes from the gateway's
+     * socket read through the engine and back with no thread to wake up, and a 2-core host keeps a core for the rest.
+     */
+    public static final String LAYOUT_PROP_NAME = "bourse.exchange.layout";
+
     private final List<AutoCloseable> services;
 
     private EmbeddedExchange(final List<AutoCloseable> services)
@@ -51,6 +63,7 @@ public final class EmbeddedExchange implements AutoCloseable
         try
         {
             started.add(MediaDriverService.launch(settings));
+            final AgentHost agentHost = agentHost(settings, started);
             final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
             for (int shard = 0; shard < directory.shardCount(); shard++)
             {
@@ -61,10 +74,11 @@ public final class EmbeddedExchange implements AutoCloseable
                 started.add(EngineService.launch(EngineContext.fromSettings(settings)
                     .shardId(shard)
                     .metricsPort(9410 + shard)
-                    .jvmMetrics(false)));
+                    .jvmMetrics(false)
+                    .agentHost(agentHost)));
             }
             started.add(MdPublisherService.launch(MdPublisherContext.fromSettings(settings).jvmMetrics(false)));
-            final GatewayContext gateway = GatewayContext.fromSettings(settings).jvmMetrics(false);
+            final GatewayContext gateway = GatewayContext.fromSettings(settings).jvmMetrics(false).agentHost(agentHost);
             if (null == settings.get(GatewayContext.JOURNAL_DIR_PROP_NAME, null))
             {
                 final Path journalDir = Files.createTempDirectory("bourse-embedded-journal");
@@ -94,6 +108,30 @@ public final class EmbeddedExchange implements AutoCloseable
         final List<AutoCloseable> reversed = new ArrayList<>(services);
         Collections.reverse(reversed);
         CloseHelper.closeAll(reversed);
+    }
+
+    /**
+     * @param settings source of {@value #LAYOUT_PROP_NAME} and the idle strategy.
+     * @param started  gets the shared thread, if one is started, to close after the services that run on it.
+     * @return where the engine shards and the gateway run their agents.
+     * @throws IllegalArgumentException naming the setting when the layout is unknown.
+     */
+    private static AgentHost agentHost(final Settings settings, final List<AutoCloseable> started)
+    {
+        final String layout = settings.get(LAYOUT_PROP_NAME, "dedicated");
+        return switch (layout)
+        {
+            case "dedicated" -> AgentHost.DEDICATED;
+            case "shared" ->
+            {
+                final SharedAgentThread thread =
+                    new SharedAgentThread("exchange", AgentLaunch.idleStrategy(settings), new AtomicLong());
+                started.add(thread);
+                yield thread;
+            }
+            default -> throw new IllegalArgumentException(
+                LAYOUT_PROP_NAME + " must be dedicated or shared: " + layout);
+        };
     }
 
     private static void closeReversed(final List<AutoCloseable> started)
