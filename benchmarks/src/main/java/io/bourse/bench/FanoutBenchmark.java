@@ -75,6 +75,12 @@ public final class FanoutBenchmark
     private static final String[] PERCENTILE_LABELS = { "p50", "p90", "p99", "p99.9", "p99.99", "max" };
     /** The stalled subscriber's receive buffer, bytes: small, so that the fanout's sends back up within seconds. */
     private static final int STALLED_RECEIVE_BUFFER = 4096;
+    /**
+     * The fanout's kernel send buffer per subscriber (SO_SNDBUF) in the stall runs, bytes: bounded, so that a stalled
+     * subscriber fills it and then its 128 KiB session buffer within the measured window and is disconnected as a slow
+     * consumer, instead of parking megabytes in the kernel; set in both steps so that they compare like with like.
+     */
+    private static final int STALL_SOCKET_SEND_BUFFER = 64 * 1024;
     private static final long LOGIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
     private static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long STALLED_READ_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -214,7 +220,8 @@ public final class FanoutBenchmark
         {
             out.println("stall: the step runs twice on a fresh fanout, all reading then subscriber 0 (receive " +
                 "buffer " + STALLED_RECEIVE_BUFFER + " bytes) not reading from the start of the measured window; " +
-                "subscriber 0 is left out of both steps' figures");
+                "subscriber 0 is left out of both steps' figures; the fanout's SO_SNDBUF is " +
+                STALL_SOCKET_SEND_BUFFER + " bytes in both");
         }
         out.println("reference: FIX Antenna Java fan-out benchmark (seeds): 4,955 msg/s in, 19,840 msg/s out " +
             "(4 consumers), measured on the wire (tcpdump), other hardware");
@@ -251,6 +258,7 @@ public final class FanoutBenchmark
                 .jvmMetrics(false)
                 .workerCount(options.workers())
                 .maxSessionsPerWorker(options.subscribers())
+                .socketSendBufferBytes(options.stall() ? STALL_SOCKET_SEND_BUFFER : 0)
                 .idleStrategySupplier(options::newIdleStrategy));
             opened.add(fanout);
             final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
