@@ -1,5 +1,12 @@
 package io.bourse.bench;
 
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
@@ -139,5 +146,43 @@ public final class BenchReport
     static String ratio(final double bourse, final double other)
     {
         return 0 == other ? "n/a" : String.format(Locale.ROOT, "%.2fx", bourse / other);
+    }
+
+    /**
+     * @param histogram  round trips or latencies in ns.
+     * @param percentile 0 to 100; 100 is the maximum.
+     * @return the value at that percentile in ns, or 0 for an empty histogram.
+     */
+    static long percentile(final Histogram histogram, final double percentile)
+    {
+        if (0 == histogram.getTotalCount())
+        {
+            return 0;
+        }
+        return percentile >= 100 ? histogram.getMaxValue() : histogram.getValueAtPercentile(percentile);
+    }
+
+    /**
+     * @param ns a latency in ns.
+     * @return it in µs with one decimal and thousands separators, e.g. {@code 1,234.5}.
+     */
+    static String micros(final long ns)
+    {
+        return String.format(Locale.ROOT, "%,.1f", ns / 1000.0);
+    }
+
+    /**
+     * Writes a histogram's percentile distribution (HdrHistogram's .hgrm text, values in µs).
+     *
+     * @param file      where.
+     * @param histogram values in ns.
+     * @throws IOException when the file cannot be written.
+     */
+    static void writeHgrm(final Path file, final Histogram histogram) throws IOException
+    {
+        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.US_ASCII))
+        {
+            histogram.outputPercentileDistribution(out, 1000.0);
+        }
     }
 }

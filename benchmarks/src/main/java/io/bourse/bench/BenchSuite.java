@@ -233,9 +233,9 @@ public final class BenchSuite
     private void writeHistogram(final String name, final Histogram histogram)
     {
         final Path file = options.reportDir().resolve(name);
-        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.US_ASCII))
+        try
         {
-            histogram.outputPercentileDistribution(out, 1000.0);
+            BenchReport.writeHgrm(file, histogram);
         }
         catch (final IOException ex)
         {

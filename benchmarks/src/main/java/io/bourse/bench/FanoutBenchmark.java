@@ -138,7 +138,7 @@ public final class FanoutBenchmark
         boolean sustained()
         {
             return 0 == unsettled && 0 == clientErrors && measuredReceived == measuredSent * measured &&
-                histogram.getTotalCount() == measuredReceived && percentile(histogram, 99) < P99_LIMIT_NS;
+                histogram.getTotalCount() == measuredReceived && BenchReport.percentile(histogram, 99) < P99_LIMIT_NS;
         }
     }
 
@@ -550,9 +550,9 @@ public final class FanoutBenchmark
     {
         final StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
             "%s: %,.0f msg/s in, %,.0f msg/s out to %d subscribers, p50 %s p99 %s p99.99 %s max %s us",
-            step.name(), step.inRate(), step.outRate(), step.measured(), micros(percentile(step.histogram(), 50)),
-            micros(percentile(step.histogram(), 99)), micros(percentile(step.histogram(), 99.99)),
-            micros(percentile(step.histogram(), 100))));
+            step.name(), step.inRate(), step.outRate(), step.measured(), BenchReport.micros(BenchReport.percentile(step.histogram(), 50)),
+            BenchReport.micros(BenchReport.percentile(step.histogram(), 99)), BenchReport.micros(BenchReport.percentile(step.histogram(), 99.99)),
+            BenchReport.micros(BenchReport.percentile(step.histogram(), 100))));
         sb.append(String.format(Locale.ROOT, ", %,d back-pressured offers, fanout errors %.0f drops %.0f",
             step.backPressured(), step.fanoutErrors(), step.fanoutDrops()));
         if (step.unsettled() > 0)
@@ -592,7 +592,7 @@ public final class FanoutBenchmark
                 step.inRate(), step.outRate(), BenchReport.ratio(step.outRate(), REFERENCE_OUT_RATE)));
             for (final double percentile : PERCENTILES)
             {
-                sb.append(String.format(Locale.ROOT, COLUMN, micros(percentile(step.histogram(), percentile))));
+                sb.append(String.format(Locale.ROOT, COLUMN, BenchReport.micros(BenchReport.percentile(step.histogram(), percentile))));
             }
             sb.append('\n');
         }
@@ -608,7 +608,7 @@ public final class FanoutBenchmark
         for (int i = 0; i < PERCENTILES.length; i++)
         {
             sb.append(String.format(Locale.ROOT, COLUMN,
-                BenchReport.ratio(percentile(first.histogram(), PERCENTILES[i]) / 1000.0, REFERENCE_US[i])));
+                BenchReport.ratio(BenchReport.percentile(first.histogram(), PERCENTILES[i]) / 1000.0, REFERENCE_US[i])));
         }
         sb.append("\n\n");
         threadTable(sb, steps);
@@ -625,8 +625,8 @@ public final class FanoutBenchmark
         if (steps.size() > 1)
         {
             final Step stalled = steps.get(1);
-            final double p50 = change(percentile(stalled.histogram(), 50), percentile(first.histogram(), 50));
-            final double p99 = change(percentile(stalled.histogram(), 99), percentile(first.histogram(), 99));
+            final double p50 = change(BenchReport.percentile(stalled.histogram(), 50), BenchReport.percentile(first.histogram(), 50));
+            final double p99 = change(BenchReport.percentile(stalled.histogram(), 99), BenchReport.percentile(first.histogram(), 99));
             sb.append(String.format(Locale.ROOT, "other subscribers while one is stalled: p50 %+.1f%%, p99 %+.1f%% " +
                 "(target: within %.0f%%: %s)%n", p50, p99, TARGET_STALL_CHANGE_PERCENT,
                 Math.abs(p50) <= TARGET_STALL_CHANGE_PERCENT && Math.abs(p99) <= TARGET_STALL_CHANGE_PERCENT ?
@@ -658,19 +658,6 @@ public final class FanoutBenchmark
         return 0 == before ? Double.NaN : 100.0 * (now - before) / before;
     }
 
-    static long percentile(final Histogram histogram, final double percentile)
-    {
-        if (0 == histogram.getTotalCount())
-        {
-            return 0;
-        }
-        return percentile >= 100 ? histogram.getMaxValue() : histogram.getValueAtPercentile(percentile);
-    }
-
-    private static String micros(final long ns)
-    {
-        return String.format(Locale.ROOT, "%,.1f", ns / 1000.0);
-    }
 
     private static void writeHistogram(final Path dir, final Step step)
     {
@@ -682,10 +669,7 @@ public final class FanoutBenchmark
         try
         {
             Files.createDirectories(dir);
-            try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, "US-ASCII"))
-            {
-                step.histogram().outputPercentileDistribution(out, 1000.0);
-            }
+            BenchReport.writeHgrm(file, step.histogram());
         }
         catch (final IOException ex)
         {

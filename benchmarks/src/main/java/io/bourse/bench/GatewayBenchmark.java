@@ -3,7 +3,6 @@ package io.bourse.bench;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
-import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 
@@ -207,7 +206,7 @@ public final class GatewayBenchmark
     {
         final StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
             "%s %,.0f/s p50 %s p99 %s max %s us, %.1f per write", step.path(), step.achievedRate(),
-            micros(percentile(step, 50)), micros(percentile(step, 99)), micros(percentile(step, 100)),
+            BenchReport.micros(percentile(step, 50)), BenchReport.micros(percentile(step, 99)), BenchReport.micros(percentile(step, 100)),
             step.requestsPerWrite()));
         if (step.notSent() > 0)
         {
@@ -286,7 +285,7 @@ public final class GatewayBenchmark
         sb.append(String.format(Locale.ROOT, "  %-22s%,12d%,12.0f", step.path(), step.rate(), step.achievedRate()));
         for (final double percentile : PERCENTILES)
         {
-            sb.append(String.format(Locale.ROOT, COLUMN, micros(percentile(step, percentile))));
+            sb.append(String.format(Locale.ROOT, COLUMN, BenchReport.micros(percentile(step, percentile))));
         }
         sb.append(String.format(Locale.ROOT, "%11.1f%n", step.requestsPerWrite()));
     }
@@ -308,17 +307,7 @@ public final class GatewayBenchmark
 
     private static long percentile(final RateStep step, final double percentile)
     {
-        final Histogram histogram = step.histogram();
-        if (0 == histogram.getTotalCount())
-        {
-            return 0;
-        }
-        return percentile >= 100 ? histogram.getMaxValue() : histogram.getValueAtPercentile(percentile);
-    }
-
-    private static String micros(final long ns)
-    {
-        return String.format(Locale.ROOT, "%,.1f", ns / 1000.0);
+        return BenchReport.percentile(step.histogram(), percentile);
     }
 
     private static void writeHistograms(final Path dir, final RatePair pair)
@@ -330,20 +319,13 @@ public final class GatewayBenchmark
         try
         {
             Files.createDirectories(dir);
-            writeHistogram(dir.resolve("floor-" + pair.floor().rate() + ".hgrm"), pair.floor().histogram());
-            writeHistogram(dir.resolve("gateway-" + pair.gateway().rate() + ".hgrm"), pair.gateway().histogram());
+            BenchReport.writeHgrm(dir.resolve("floor-" + pair.floor().rate() + ".hgrm"), pair.floor().histogram());
+            BenchReport.writeHgrm(dir.resolve("gateway-" + pair.gateway().rate() + ".hgrm"),
+                pair.gateway().histogram());
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("--hgrm-dir " + dir + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    private static void writeHistogram(final Path file, final Histogram histogram) throws IOException
-    {
-        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, "US-ASCII"))
-        {
-            histogram.outputPercentileDistribution(out, 1000.0);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.bourse.bench;
 
+import io.bourse.simulator.SteadyArrivals;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
@@ -31,8 +32,6 @@ final class OpenLoopClient
     /** How often the other path's idle connections are read. */
     static final int KEEP_ALIVE_INTERVAL_MS = 250;
 
-    private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
-
     private final String path;
     private final List<? extends RoundTripConnection> connections;
     private final List<? extends RoundTripConnection> idleConnections;
@@ -55,17 +54,6 @@ final class OpenLoopClient
         this.connections = connections;
         this.idleConnections = idleConnections;
         this.servers = servers;
-    }
-
-    /**
-     * @param startNs schedule start.
-     * @param rate    requests per second.
-     * @param index   request number from 0.
-     * @return the intended send time of the request, without overflow for any realistic run.
-     */
-    static long intendedNs(final long startNs, final long rate, final long index)
-    {
-        return startNs + (index / rate) * NANOS_PER_SECOND + ((index % rate) * NANOS_PER_SECOND) / rate;
     }
 
     /**
@@ -201,7 +189,7 @@ final class OpenLoopClient
             int sends = 0;
             long dueNs;
             while (sends < MAX_SENDS_PER_CYCLE && sent < total &&
-                (dueNs = intendedNs(startNs, rate, sent)) - nowNs <= 0)
+                (dueNs = SteadyArrivals.intendedNs(startNs, rate, sent)) - nowNs <= 0)
             {
                 final RoundTripConnection connection = connections.get((int)(sent % connections.size()));
                 if (!connection.canSend())

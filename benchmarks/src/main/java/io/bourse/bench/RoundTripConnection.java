@@ -35,7 +35,6 @@ abstract class RoundTripConnection implements AutoCloseable
     private RoundTripRecorder recorder;
     private long nextCounter = 1;
     private long requests;
-    private long answers;
     private long writes;
     private long errors;
 
@@ -173,7 +172,6 @@ abstract class RoundTripConnection implements AutoCloseable
             errors++;
             return;
         }
-        answers++;
         recorder.record(intendedNs, receivedNs);
     }
 
@@ -200,12 +198,6 @@ abstract class RoundTripConnection implements AutoCloseable
         return inFlight.size() + outstanding();
     }
 
-    /** @return answers awaited. */
-    final int inFlight()
-    {
-        return inFlight.size();
-    }
-
     /** @return the channel, for the subclass's reads. */
     final SocketChannel channel()
     {
@@ -222,12 +214,6 @@ abstract class RoundTripConnection implements AutoCloseable
     final long requests()
     {
         return requests;
-    }
-
-    /** @return answers matched to a request in flight since the connection opened. */
-    final long answers()
-    {
-        return answers;
     }
 
     /** @return writes that took at least one byte since the connection opened. */

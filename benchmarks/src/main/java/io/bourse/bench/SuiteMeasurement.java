@@ -26,6 +26,6 @@ record SuiteMeasurement(String path, long rate, double achievedPerSecond, Histog
      */
     long percentileNs(final double percentile)
     {
-        return FanoutBenchmark.percentile(histogram, percentile);
+        return BenchReport.percentile(histogram, percentile);
     }
 }
