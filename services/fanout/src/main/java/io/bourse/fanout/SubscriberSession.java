@@ -69,7 +69,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final boolean[] pending;
     private boolean[] wanted;
     private SelectionKey selectionKey;
-    private boolean awaitingWritable;
     private boolean awaitingAnswer;
     private boolean loginRequested;
     private boolean loggedIn;
@@ -124,7 +123,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /** @return true while the selector watches for the socket to take more of the send buffer. */
     boolean isAwaitingWritable()
     {
-        return awaitingWritable;
+        return sendChannel.isAwaitingWritable();
     }
 
     /** @return bytes in the send buffer that the socket has not taken yet. */
@@ -147,15 +146,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         try
         {
-            final int written = sendChannel.flush();
-            final boolean bytesLeft = sendChannel.pendingBytes() > 0;
-            if (bytesLeft != awaitingWritable)
-            {
-                awaitingWritable = bytesLeft;
-                selectionKey.interestOps(
-                    bytesLeft ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-            }
-            return written;
+            return sendChannel.flush(selectionKey);
         }
         catch (final IOException ex)
         {

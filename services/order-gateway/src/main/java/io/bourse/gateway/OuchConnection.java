@@ -27,7 +27,6 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     private final SoupBinTCPServer server;
     private final long acceptedNs;
     private SelectionKey selectionKey;
-    private boolean awaitingWritable;
     private UserSession user;
     private boolean closed;
 
@@ -77,7 +76,7 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     /** @return true while the selector watches for the socket to take more of the send buffer. */
     boolean isAwaitingWritable()
     {
-        return awaitingWritable;
+        return sendChannel.isAwaitingWritable();
     }
 
     /**
@@ -89,14 +88,7 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
      */
     int flush() throws IOException
     {
-        final int written = sendChannel.flush();
-        final boolean bytesLeft = sendChannel.pendingBytes() > 0;
-        if (bytesLeft != awaitingWritable)
-        {
-            awaitingWritable = bytesLeft;
-            selectionKey.interestOps(bytesLeft ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-        }
-        return written;
+        return sendChannel.flush(selectionKey);
     }
 
     /**

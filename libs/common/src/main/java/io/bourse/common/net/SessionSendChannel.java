@@ -3,6 +3,7 @@ package io.bourse.common.net;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
@@ -36,6 +37,7 @@ public final class SessionSendChannel extends ForwardingSocketChannel
     private ByteBuffer drainView;
     private int start;
     private int end;
+    private boolean awaitingWritable;
 
     /**
      * @param delegate               the client's connected, non-blocking channel.
@@ -158,6 +160,32 @@ public final class SessionSendChannel extends ForwardingSocketChannel
             end = 0;
         }
         return written;
+    }
+
+    /**
+     * {@link #flush()}, then has the selector report the socket writable exactly while bytes are left: the key's
+     * interest is {@code OP_READ | OP_WRITE} while the socket has not taken everything, {@code OP_READ} once it has.
+     *
+     * @param selectionKey the connection's key on its selector.
+     * @return bytes written, possibly zero.
+     * @throws IOException when the socket write fails.
+     */
+    public int flush(final SelectionKey selectionKey) throws IOException
+    {
+        final int written = flush();
+        final boolean bytesLeft = end > start;
+        if (bytesLeft != awaitingWritable)
+        {
+            awaitingWritable = bytesLeft;
+            selectionKey.interestOps(bytesLeft ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        }
+        return written;
+    }
+
+    /** @return true while {@link #flush(SelectionKey)} has the selector watch for the socket to take more. */
+    public boolean isAwaitingWritable()
+    {
+        return awaitingWritable;
     }
 
     /** @return bytes buffered that the socket has not taken yet. */
