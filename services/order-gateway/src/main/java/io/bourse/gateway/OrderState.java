@@ -26,6 +26,8 @@ final class OrderState
     PreTradeRisk.UserRisk risk;
     /** True once the order counts among its user's open orders: at entry, or for a replacement once it replaced. */
     boolean countedOpen;
+    /** Recorded in the day's {@link TradedOrders} already (at its first execution). */
+    boolean traded;
     long clientOrderId;
     int shardId;
     long orderReferenceNumber;
@@ -97,6 +99,7 @@ final class OrderState
         session = null;
         risk = null;
         countedOpen = false;
+        traded = false;
         clientOrderId = 0;
         shardId = 0;
         orderReferenceNumber = 0;

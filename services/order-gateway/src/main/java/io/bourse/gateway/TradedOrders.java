@@ -43,6 +43,11 @@ final class TradedOrders
      */
     void onExecuted(final OrderState order)
     {
+        if (order.traded)
+        {
+            return;
+        }
+        order.traded = true;
         final int sessionIndex = sessionIndex(order.clientOrderId);
         final int count = (int)order.clientOrderId;
         int[][] directory = slotsBySessionIndex.get(sessionIndex);
