@@ -13,6 +13,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.engine.match.TradingState;
+import io.bourse.ouch.Ouch42;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,7 +51,6 @@ import java.util.stream.IntStream;
 public final class AdminCommand implements Runnable
 {
     private static final int MAX_BAND_BASIS_POINTS = 10_000;
-    private static final int FIRM_LENGTH = 4;
     private static final String BREAK_REASONS = "ECSX";
 
     @CommandLine.Spec
@@ -409,7 +409,7 @@ public final class AdminCommand implements Runnable
         @Override
         int[] shards(final SymbolDirectory directory)
         {
-            if (null != firm && (firm.isEmpty() || firm.length() > FIRM_LENGTH ||
+            if (null != firm && (firm.isEmpty() || firm.length() > Ouch42.FIRM_LENGTH ||
                 !firm.chars().allMatch((c) -> c > ' ' && c <= '~')))
             {
                 throw new CommandLine.ParameterException(spec.commandLine(),

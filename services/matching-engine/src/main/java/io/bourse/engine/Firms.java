@@ -1,5 +1,6 @@
 package io.bourse.engine;
 
+import io.bourse.ouch.Ouch42;
 import org.agrona.DirectBuffer;
 
 /**
@@ -10,7 +11,7 @@ import org.agrona.DirectBuffer;
 final class Firms
 {
     /** Length of the Firm field in bytes. */
-    static final int LENGTH = 4;
+    static final int LENGTH = Ouch42.FIRM_LENGTH;
     /** The packed firm that never self-matches: a blank Firm field. */
     static final int NONE = 0;
 
@@ -47,16 +48,10 @@ final class Firms
         {
             throw new IllegalArgumentException("firm must be 1 to 4 characters: '" + firm + "'");
         }
-        int packed = 0;
-        for (int i = 0; i < LENGTH; i++)
+        if (!firm.chars().allMatch((c) -> c > ' ' && c <= '~'))
         {
-            final char c = i < firm.length() ? firm.charAt(i) : ' ';
-            if (i < firm.length() && (c <= ' ' || c > '~'))
-            {
-                throw new IllegalArgumentException("firm must be printable ASCII without spaces: '" + firm + "'");
-            }
-            packed = (packed << 8) | c;
+            throw new IllegalArgumentException("firm must be printable ASCII without spaces: '" + firm + "'");
         }
-        return packed;
+        return Ouch42.packFirm(firm);
     }
 }

@@ -120,7 +120,7 @@ public final class MarketDataBooks implements EngineEventListener
         final Side takerSide, final long takerOrderId, final long takerLeaves, final long makerOrderId,
         final long makerLeaves)
     {
-        if (0 == takerLeaves)
+        if (0 == takerLeaves && !hiddenOrders.isEmpty())
         {
             // A resting midpoint peg taker that fills leaves the book with no other event.
             hiddenOrders.remove(takerOrderId);

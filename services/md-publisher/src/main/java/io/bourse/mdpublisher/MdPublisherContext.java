@@ -169,10 +169,7 @@ public final class MdPublisherContext
         {
             throw new IllegalStateException("symbolDirectory must be set");
         }
-        if (metricsPort < 0 || metricsPort > 65535)
-        {
-            throw new IllegalStateException(METRICS_PORT_PROP_NAME + " must be 0..65535: " + metricsPort);
-        }
+        checkRange(METRICS_PORT_PROP_NAME, metricsPort, 0, 65535);
         if (fragmentLimit <= 0)
         {
             throw new IllegalStateException(FRAGMENT_LIMIT_PROP_NAME + " must be positive: " + fragmentLimit);
