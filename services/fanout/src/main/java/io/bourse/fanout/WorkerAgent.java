@@ -68,6 +68,8 @@ final class WorkerAgent implements Agent
     private final Consumer<SelectionKey> onSelected = this::onSelected;
     private final Consumer<SocketChannel> onNewConnection = this::onNewConnection;
     private int sessionCount;
+    /** The session of the last answer record: a snapshot or replay is a run of records for one session. */
+    private SubscriberSession lastAnswered;
     private long nextSessionId;
     private long nextKeepAliveMs;
 
@@ -300,7 +302,12 @@ final class WorkerAgent implements Agent
 
     private void onAnswer(final int msgTypeId, final DirectBuffer buffer, final int index, final int length)
     {
-        final SubscriberSession session = find(buffer.getLong(index + DispatcherAgent.SESSION_ID_OFFSET));
+        final long sessionId = buffer.getLong(index + DispatcherAgent.SESSION_ID_OFFSET);
+        if (null == lastAnswered || lastAnswered.id() != sessionId)
+        {
+            lastAnswered = find(sessionId);
+        }
+        final SubscriberSession session = lastAnswered;
         if (null == session)
         {
             return;
@@ -362,6 +369,7 @@ final class WorkerAgent implements Agent
 
     private void removeClosedSessions()
     {
+        lastAnswered = null;
         int kept = 0;
         for (int i = 0; i < sessionCount; i++)
         {
