@@ -1,5 +1,7 @@
 package io.bourse.bench;
 
+import io.bourse.common.aeron.ThreadAffinity;
+import io.bourse.common.config.Settings;
 import org.HdrHistogram.Histogram;
 
 import java.io.ByteArrayOutputStream;
@@ -12,18 +14,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
- * {@code bourse bench}: the embedded benchmark suite, one after the other in this JVM: the matching core against
- * exchange-core ({@link EngineBenchmark}, when the command file is there), the OUCH round trip through the gateway
- * beside the TCP floor ({@link GatewayBenchmark}) and the ITCH fanout to many subscribers at a few rates
- * ({@link FanoutBenchmark}). Each benchmark's own report goes to a text file of the report directory, and every
- * line of it to the console behind a {@code [k/n] name} prefix as it comes (the progress); the histograms go to
- * {@code .hgrm} files. Then {@code report.md} gathers the machine, the JVM, the command line, each benchmark's thread
- * layout and a table rate, achieved rate, p50/p90/p99/p99.9/p99.99/max in us with each benchmark's baseline and
- * ratios, and links two plots per benchmark ({@link LatencyPlots}).
+ * {@code bourse bench}: the benchmark suite, one after the other: the matching core against exchange-core
+ * ({@link EngineBenchmark}, when the command file is there), the OUCH round trip through the gateway beside the TCP
+ * floor ({@link GatewayBenchmark}), the ITCH fanout to many subscribers at a few rates ({@link FanoutBenchmark}), all
+ * three in this JVM, and the whole pipeline, OUCH in to ITCH out, on each exchange of the options (embedded in this
+ * JVM, then under docker compose; {@link EndToEndBenchmark}). Each benchmark's own report goes to a text file of the
+ * report directory, and every line of it to the console behind a {@code [k/n] name} prefix as it comes (the
+ * progress); the histograms go to {@code .hgrm} files. Then {@code report.md} gathers the machine, the JVM, the
+ * command line, the thread affinity, each benchmark's thread layout and a table rate, achieved rate,
+ * p50/p90/p99/p99.9/p99.99/max in us with each benchmark's baseline and ratios, and links two plots per benchmark
+ * ({@link LatencyPlots}).
  */
 public final class BenchSuite
 {
@@ -34,6 +40,7 @@ public final class BenchSuite
     private static final String ENGINE = "engine";
     private static final String GATEWAY = "gateway";
     private static final String FANOUT = "fanout";
+    private static final String END_TO_END = "e2e";
 
     private final SuiteOptions options;
     private final PrintStream console;
@@ -45,7 +52,7 @@ public final class BenchSuite
     {
         this.options = options;
         this.console = console;
-        this.benchmarks = null == options.engine() ? 2 : 3;
+        this.benchmarks = (null == options.engine() ? 2 : 3) + options.exchanges().size();
     }
 
     /**
@@ -77,8 +84,9 @@ public final class BenchSuite
         markdown.append("# Bourse benchmark suite\n\n");
         markdown.append("Command line: `").append(options.commandLine()).append("`\n\n");
         markdown.append("```\n").append(MachineInfo.describe()).append("```\n\n");
-        markdown.append("Embedded: every benchmark runs its services in this one JVM on an embedded media driver. " +
-            "End to end through the full pipeline and the same under docker compose are not in the suite yet.\n\n");
+        markdown.append("Engine, gateway and fanout run their services in this one JVM on an embedded media driver; " +
+            "end to end runs on each exchange in turn: ").append(String.join(", ", options.exchanges().keySet()))
+            .append(". Thread affinity: ").append(affinity()).append(".\n\n");
         if (null == options.engine())
         {
             markdown.append("Engine benchmark left out: no exchange-core command file (`--commands`).\n\n");
@@ -89,6 +97,7 @@ public final class BenchSuite
         }
         gateway();
         fanout();
+        endToEnd();
         final double seconds = (System.nanoTime() - startNs) / 1e9;
         markdown.append(String.format(Locale.ROOT, "Total run time %.1f s.%n", seconds));
         final Path report = options.reportDir().resolve(REPORT);
@@ -211,6 +220,98 @@ public final class BenchSuite
             markdown.append('\n');
         }
         plots(FANOUT, "messages out/s", rows);
+    }
+
+    private void endToEnd()
+    {
+        final EndToEndBenchOptions endToEnd = options.endToEnd();
+        final Map<String, List<EndToEndBenchmark.Step>> results = new LinkedHashMap<>();
+        final Map<String, String> layouts = new LinkedHashMap<>();
+        final Map<String, String> failures = new LinkedHashMap<>();
+        for (final Map.Entry<String, ExchangeTarget.Launcher> exchange : options.exchanges().entrySet())
+        {
+            try
+            {
+                results.put(exchange.getKey(), benchmark(END_TO_END + "-" + exchange.getKey(), (out) ->
+                {
+                    try (ExchangeTarget.Running running = exchange.getValue().launch(out))
+                    {
+                        layouts.put(exchange.getKey(), running.target().layout());
+                        return EndToEndBenchmark.measure(endToEnd, running.target(), out);
+                    }
+                    catch (final RuntimeException ex)
+                    {
+                        throw ex;
+                    }
+                    catch (final Exception ex)
+                    {
+                        throw new IllegalStateException("stopping the " + exchange.getKey() + " exchange: " +
+                            ex.getMessage(), ex);
+                    }
+                }));
+            }
+            catch (final RuntimeException ex)
+            {
+                failures.put(exchange.getKey(), String.valueOf(ex.getMessage()));
+                console.println("[" + index + "/" + benchmarks + "] " + END_TO_END + "-" + exchange.getKey() +
+                    " not measured: " + ex.getMessage());
+            }
+        }
+        final StringBuilder layout = new StringBuilder(String.format(Locale.ROOT, "Threads: 1 client for %d OUCH " +
+            "sessions and 1 ITCH subscriber. Orders: crossing pairs, open loop, %.1f s warm-up + %.1f s measured " +
+            "per rate; round trip = Enter Order -> OUCH Accepted, end to end = Enter Order -> the ITCH Add Order or " +
+            "Order Executed that shows it at the subscriber, both from each order's intended send time.",
+            endToEnd.sessions(), endToEnd.warmupSeconds(), endToEnd.measureSeconds()));
+        layouts.forEach((name, text) -> layout.append("\n\n- ").append(name).append(": ").append(text));
+        failures.forEach((name, text) -> layout.append("\n\n- ").append(name).append(": not measured: ").append(text));
+        section("End to end: OUCH in to ITCH out through the whole exchange", layout.toString());
+        final List<SuiteMeasurement> rows = new ArrayList<>();
+        header("exchange, path", "rate/s", "achieved/s");
+        for (final long rate : endToEnd.rates())
+        {
+            SuiteMeasurement baseline = null;
+            for (final Map.Entry<String, List<EndToEndBenchmark.Step>> result : results.entrySet())
+            {
+                for (final EndToEndBenchmark.Step step : result.getValue())
+                {
+                    if (step.roundTrip().rate() != rate)
+                    {
+                        continue;
+                    }
+                    final SuiteMeasurement roundTrip = measurement(result.getKey(), step.roundTrip());
+                    final SuiteMeasurement measured = measurement(result.getKey(), step.endToEnd());
+                    row(roundTrip, String.format(Locale.ROOT, "%,d", rate), roundTrip.achievedPerSecond());
+                    row(measured, String.format(Locale.ROOT, "%,d", rate), measured.achievedPerSecond());
+                    rows.add(measured);
+                    if (null == baseline)
+                    {
+                        baseline = measured;
+                    }
+                    else
+                    {
+                        ratioRow("ratio " + measured.path() + " / " + baseline.path(), measured, baseline);
+                    }
+                }
+            }
+        }
+        if (!rows.isEmpty())
+        {
+            plots(END_TO_END, "orders/s", rows);
+        }
+    }
+
+    private static SuiteMeasurement measurement(final String exchange, final RateStep step)
+    {
+        return new SuiteMeasurement(exchange + " " + step.path(), step.rate(), step.achievedRate(), step.histogram());
+    }
+
+    /** @return the thread affinity configured for the services ({@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}). */
+    private static String affinity()
+    {
+        final ThreadAffinity affinity = ThreadAffinity.fromSettings(Settings.fromEnvironment());
+        return affinity.isEmpty() ? "none (" + Settings.environmentName(ThreadAffinity.THREAD_AFFINITY_PROP_NAME) +
+            " unset: every thread may run on every CPU of its process or container)" :
+            Settings.environmentName(ThreadAffinity.THREAD_AFFINITY_PROP_NAME) + "=" + affinity;
     }
 
     /** Runs one benchmark with its report into {@code name.txt} and, line by line, to the console. */

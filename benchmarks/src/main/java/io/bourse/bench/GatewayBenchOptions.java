@@ -72,26 +72,10 @@ public record GatewayBenchOptions(
      */
     public GatewayBenchOptions validate()
     {
-        if (null == rates || rates.isEmpty() || rates.stream().anyMatch((rate) -> null == rate || rate < 2 ||
-            rate > MAX_RATE))
-        {
-            throw new IllegalArgumentException("--rates must list rates of 2 to " + MAX_RATE + " orders/s: " + rates);
-        }
-        if (sessions < 1 || sessions > MAX_SESSIONS)
-        {
-            throw new IllegalArgumentException("--sessions must be 1 to " + MAX_SESSIONS + ": " + sessions);
-        }
+        validateSchedule(rates, sessions, warmupSeconds, measureSeconds, hgrmDir);
         if (shards < 1 || shards > MAX_SHARDS)
         {
             throw new IllegalArgumentException("--shards must be 1 to " + MAX_SHARDS + ": " + shards);
-        }
-        if (!(warmupSeconds >= 0) || warmupSeconds > TimeUnit.HOURS.toSeconds(1))
-        {
-            throw new IllegalArgumentException("--warmup must be 0 to 3600 seconds: " + warmupSeconds);
-        }
-        if (!(measureSeconds > 0) || measureSeconds > TimeUnit.HOURS.toSeconds(1))
-        {
-            throw new IllegalArgumentException("--seconds must be more than 0 and at most 3600: " + measureSeconds);
         }
         if (null == layout)
         {
@@ -102,12 +86,45 @@ public record GatewayBenchOptions(
             throw new IllegalArgumentException("--driver-threading must be SHARED, SHARED_NETWORK or DEDICATED: " +
                 driverThreading);
         }
+        IdleOption.validate(idle);
+        return this;
+    }
+
+    /**
+     * Checks the options an open-loop order benchmark ({@code bench gateway}, {@code bench e2e}) shares.
+     *
+     * @param rates          orders per second, one step each.
+     * @param sessions       OUCH sessions.
+     * @param warmupSeconds  unmeasured seconds per step.
+     * @param measureSeconds measured seconds per step.
+     * @param hgrmDir        the histogram directory, or null.
+     * @throws IllegalArgumentException naming the bad option.
+     */
+    static void validateSchedule(
+        final List<Long> rates, final int sessions, final double warmupSeconds, final double measureSeconds,
+        final Path hgrmDir)
+    {
+        if (null == rates || rates.isEmpty() || rates.stream().anyMatch((rate) -> null == rate || rate < 2 ||
+            rate > MAX_RATE))
+        {
+            throw new IllegalArgumentException("--rates must list rates of 2 to " + MAX_RATE + " orders/s: " + rates);
+        }
+        if (sessions < 1 || sessions > MAX_SESSIONS)
+        {
+            throw new IllegalArgumentException("--sessions must be 1 to " + MAX_SESSIONS + ": " + sessions);
+        }
+        if (!(warmupSeconds >= 0) || warmupSeconds > TimeUnit.HOURS.toSeconds(1))
+        {
+            throw new IllegalArgumentException("--warmup must be 0 to 3600 seconds: " + warmupSeconds);
+        }
+        if (!(measureSeconds > 0) || measureSeconds > TimeUnit.HOURS.toSeconds(1))
+        {
+            throw new IllegalArgumentException("--seconds must be more than 0 and at most 3600: " + measureSeconds);
+        }
         if (null != hgrmDir && Files.exists(hgrmDir) && !Files.isDirectory(hgrmDir))
         {
             throw new IllegalArgumentException("--hgrm-dir is not a directory: " + hgrmDir);
         }
-        IdleOption.validate(idle);
-        return this;
     }
 
     /**

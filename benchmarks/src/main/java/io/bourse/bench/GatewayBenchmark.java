@@ -27,7 +27,8 @@ import java.util.function.Function;
  * rate of the list (total over the connections), warm-up then measured window, round trips from each request's
  * intended send time to the read that brought its answer (coordinated-omission corrected) into an HdrHistogram
  * ({@link RoundTripRecorder}). At each rate the floor runs first, then the gateway. The gateway and the engine shards
- * share one thread or have one each ({@link ThreadLayout}); the servers' threads share one idle strategy; the client yields between empty duty cycles and never sleeps.
+ * share one thread or have one each ({@link ThreadLayout}); the servers' threads share one idle strategy; the client
+ * yields between empty duty cycles and never sleeps.
  * The report gives per rate and path the achieved rate and p50/p90/p99/p99.9/max, the ratio gateway / floor per
  * percentile, and the highest rate each path sustained with p99 under 1 ms.
  */
@@ -108,14 +109,15 @@ public final class GatewayBenchmark
                     floor.add(new PingPongConnection(i, echo.port()));
                     opened.add(floor.get(i));
                     final Credentials.User user = exchange.users().get(i);
-                    sessions.add(OuchOrderConnection.login(i, exchange.port(), user, packedSymbols, LOGIN_TIMEOUT_MS));
+                    sessions.add(OuchOrderConnection.login(i, 0, exchange.port(), user, packedSymbols,
+                        OuchOrderConnection.OrderEvents.NONE, LOGIN_TIMEOUT_MS));
                     opened.add(sessions.get(i));
                 }
                 out.println();
                 runSteps(options,
                     new OpenLoopClient(FLOOR, floor, sessions,
-                        List.of(ThreadActivity.find(echo.roleName(), "TCP echo thread"))),
-                    new OpenLoopClient(GATEWAY, sessions, floor, exchangeThreads(options)),
+                        List.of(ThreadActivity.find(echo.roleName(), "TCP echo thread")), OpenLoopClient.Feed.NONE),
+                    new OpenLoopClient(GATEWAY, sessions, floor, exchangeThreads(options), OpenLoopClient.Feed.NONE),
                     results, out);
             }
             catch (final IOException ex)
@@ -206,7 +208,8 @@ public final class GatewayBenchmark
     {
         final StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
             "%s %,.0f/s p50 %s p99 %s max %s us, %.1f per write", step.path(), step.achievedRate(),
-            BenchReport.micros(percentile(step, 50)), BenchReport.micros(percentile(step, 99)), BenchReport.micros(percentile(step, 100)),
+            BenchReport.micros(percentile(step, 50)), BenchReport.micros(percentile(step, 99)),
+            BenchReport.micros(percentile(step, 100)),
             step.requestsPerWrite()));
         if (step.notSent() > 0)
         {

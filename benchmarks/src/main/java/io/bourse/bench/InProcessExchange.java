@@ -4,14 +4,19 @@ import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.SharedAgentThread;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
+import io.bourse.fanout.FanoutContext;
+import io.bourse.fanout.FanoutService;
 import io.bourse.gateway.GatewayContext;
 import io.bourse.gateway.GatewayService;
 import io.bourse.gateway.RiskLimits;
+import io.bourse.mdpublisher.MdPublisherContext;
+import io.bourse.mdpublisher.MdPublisherService;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
@@ -33,7 +38,10 @@ import java.util.stream.IntStream;
  * gateway on an ephemeral loopback port, with the benchmark's users (one firm each, no pre-trade risk limits), its
  * session journals in a temporary directory (deleted on close, no fsync as by default) and metrics endpoints on
  * ephemeral ports without JVM metrics. The gateway and the shards run their agents on one shared thread or on a
- * thread each ({@link ThreadLayout}), idling with the benchmark's idle strategy.
+ * thread each ({@link ThreadLayout}), idling with the benchmark's idle strategy, pinned as
+ * {@code BOURSE_THREAD_AFFINITY} says. With market data, the md-publisher (without its MoldUDP64 multicast) and the
+ * fanout (ITCH on an ephemeral loopback port, the same users, one more for a subscriber) run too, on threads of their
+ * own: the whole pipeline in this JVM.
  */
 final class InProcessExchange implements AutoCloseable
 {
@@ -45,16 +53,18 @@ final class InProcessExchange implements AutoCloseable
     private final SymbolDirectory symbols;
     private final Path journalDir;
     private final int port;
+    private final int fanoutPort;
 
     private InProcessExchange(
         final List<AutoCloseable> started, final List<Credentials.User> users, final SymbolDirectory symbols,
-        final Path journalDir, final int port)
+        final Path journalDir, final int port, final int fanoutPort)
     {
         this.started = started;
         this.users = users;
         this.symbols = symbols;
         this.journalDir = journalDir;
         this.port = port;
+        this.fanoutPort = fanoutPort;
     }
 
     /**
@@ -65,6 +75,21 @@ final class InProcessExchange implements AutoCloseable
      * @throws UncheckedIOException when the journal directory cannot be made.
      */
     static InProcessExchange launch(final GatewayBenchOptions options)
+    {
+        return launch(options, false);
+    }
+
+    /**
+     * Starts the media driver, the shards and the gateway, and with market data the md-publisher and the fanout; on
+     * failure closes what started and rethrows.
+     *
+     * @param options    shards, sessions (as many users, and one more with market data), idle strategy and driver
+     *                   threading.
+     * @param marketData whether to start the md-publisher and the fanout.
+     * @return the running exchange.
+     * @throws UncheckedIOException when the journal directory or the fanout's credentials file cannot be written.
+     */
+    static InProcessExchange launch(final GatewayBenchOptions options, final boolean marketData)
     {
         final List<AutoCloseable> started = new ArrayList<>();
         Path journalDir = null;
@@ -91,9 +116,10 @@ final class InProcessExchange implements AutoCloseable
                     .streamLayout(layout)
                     .symbolDirectory(symbols)
                     .idleStrategy(options.newIdleStrategy())
+                    .threadAffinity(threadAffinity())
                     .agentHost(agentHost)));
             }
-            final List<String> lines = IntStream.range(0, options.sessions())
+            final List<String> lines = IntStream.range(0, options.sessions() + (marketData ? 1 : 0))
                 .mapToObj((i) -> String.format(Locale.ROOT, "bnch%02d,bnch%02dpw,BN%02d", i, i, i)).toList();
             final Credentials credentials = Credentials.parse(lines);
             final GatewayService gateway = GatewayService.launch(new GatewayContext()
@@ -107,14 +133,40 @@ final class InProcessExchange implements AutoCloseable
                 .streamLayout(layout)
                 .symbolDirectory(symbols)
                 .idleStrategy(options.newIdleStrategy())
+                .threadAffinity(threadAffinity())
                 .agentHost(agentHost));
             started.add(gateway);
-            return new InProcessExchange(started, credentials.users(), symbols, journalDir, gateway.port());
+            int fanoutPort = 0;
+            if (marketData)
+            {
+                started.add(MdPublisherService.launch(MdPublisherContext.fromSettings(new Settings(Map.of()))
+                    .layout(layout)
+                    .symbolDirectory(symbols)
+                    .metricsPort(0)
+                    .jvmMetrics(false)
+                    .moldEnabled(false)
+                    .threadAffinity(threadAffinity())
+                    .idleStrategySupplier(options::newIdleStrategy)));
+                final Path credentialsFile = Files.write(journalDir.resolve("credentials.csv"), lines);
+                final FanoutService fanout = FanoutService.launch(FanoutContext.fromSettings(new Settings(Map.of()))
+                    .layout(layout)
+                    .symbolDirectory(symbols)
+                    .credentialsFile(credentialsFile)
+                    .port(0)
+                    .metricsPort(0)
+                    .jvmMetrics(false)
+                    .threadAffinity(threadAffinity())
+                    .idleStrategySupplier(options::newIdleStrategy));
+                started.add(fanout);
+                fanoutPort = fanout.port();
+            }
+            return new InProcessExchange(
+                started, credentials.users(), symbols, journalDir, gateway.port(), fanoutPort);
         }
         catch (final IOException ex)
         {
             close(started, journalDir);
-            throw new UncheckedIOException("cannot create the gateway's journal directory", ex);
+            throw new UncheckedIOException("cannot write the gateway's journal directory: " + ex.getMessage(), ex);
         }
         catch (final RuntimeException ex)
         {
@@ -134,15 +186,33 @@ final class InProcessExchange implements AutoCloseable
         {
             return AgentHost.DEDICATED;
         }
-        final SharedAgentThread thread = new SharedAgentThread(SHARED_THREAD, options.newIdleStrategy(), new AtomicLong());
+        final SharedAgentThread thread = new SharedAgentThread(
+            SHARED_THREAD, options.newIdleStrategy(), threadAffinity(), new AtomicLong());
         started.add(thread);
         return thread;
+    }
+
+    /** @return the services' {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}, from the environment. */
+    private static ThreadAffinity threadAffinity()
+    {
+        return ThreadAffinity.fromSettings(Settings.fromEnvironment());
     }
 
     /** @return the gateway's OUCH/SoupBinTCP port on 127.0.0.1. */
     int port()
     {
         return port;
+    }
+
+    /**
+     * @param layout the layout, as the report states it.
+     * @return the exchange as the end-to-end benchmark reaches it: the sessions' users for OUCH, the last user for
+     * ITCH, one symbol per shard; started with market data.
+     */
+    ExchangeTarget target(final String layout)
+    {
+        return new ExchangeTarget("in-process", layout, port, fanoutPort, users.subList(0, users.size() - 1),
+            users.get(users.size() - 1), symbols.entries().stream().map(SymbolDirectory.Entry::symbol).toList());
     }
 
     /** @return the benchmark's users, one per session, in session order. */

@@ -20,8 +20,8 @@ import java.nio.channels.SocketChannel;
  * Delete) and records, for those whose Timestamp falls in the measured window, receipt time minus Timestamp into its
  * reader's histogram. The Timestamp is the message's intended send time on the input schedule, so the latency
  * includes any wait of the input behind its schedule (coordinated-omission corrected); the receipt time is read from
- * the same {@link MidnightNanoClock} once per read call, after the read. Read by one thread; its counts may be read
- * by others.
+ * the same {@link MidnightNanoClock} once per read call, after the read. An observer may see every ITCH message first
+ * (the end-to-end benchmark's {@link EndToEndLatency}). Read by one thread; its counts may be read by others.
  */
 final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusListener, AutoCloseable
 {
@@ -30,6 +30,7 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
 
     private final SoupBinTCPClient client;
     private final MidnightNanoClock clock;
+    private final MessageListener observer;
     private long windowStartNs;
     private long windowEndNs;
     private Histogram histogram;
@@ -41,9 +42,10 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
     private volatile boolean loginAccepted;
     private volatile boolean endOfSession;
 
-    private ItchSubscriber(final SocketChannel channel, final MidnightNanoClock clock)
+    private ItchSubscriber(final SocketChannel channel, final MidnightNanoClock clock, final MessageListener observer)
     {
         this.clock = clock;
+        this.observer = observer;
         this.client = new SoupBinTCPClient(channel, this, this);
     }
 
@@ -61,6 +63,27 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
         final int port, final Credentials.User user, final MidnightNanoClock clock, final int receiveBuffer)
         throws IOException
     {
+        return login(port, user, clock, receiveBuffer, (payload) ->
+        {
+        });
+    }
+
+    /**
+     * As {@link #login(int, Credentials.User, MidnightNanoClock, int)}, with an observer.
+     *
+     * @param port          the fanout's port on 127.0.0.1.
+     * @param user          the credentials.
+     * @param clock         receipt times, ns since midnight.
+     * @param receiveBuffer SO_RCVBUF in bytes, or 0 for the system's default.
+     * @param observer      sees every ITCH message (SoupBinTCP Sequenced Data payload) before this subscriber; it
+     *                      must leave the buffer's position where it found it.
+     * @return the subscriber, login sent.
+     * @throws IOException when the connection fails.
+     */
+    static ItchSubscriber login(
+        final int port, final Credentials.User user, final MidnightNanoClock clock, final int receiveBuffer,
+        final MessageListener observer) throws IOException
+    {
         final SocketChannel channel = SocketChannel.open();
         if (receiveBuffer > 0)
         {
@@ -69,7 +92,7 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
         channel.connect(new InetSocketAddress("127.0.0.1", port));
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         channel.configureBlocking(false);
-        final ItchSubscriber subscriber = new ItchSubscriber(channel, clock);
+        final ItchSubscriber subscriber = new ItchSubscriber(channel, clock, observer);
         final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
         request.setUsername(user.username());
         request.setPassword(user.password());
@@ -123,8 +146,9 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
 
     /** SoupBinTCP 4.0 Sequenced Data: one ITCH 5.0 message. */
     @Override
-    public void message(final ByteBuffer payload)
+    public void message(final ByteBuffer payload) throws IOException
     {
+        observer.message(payload);
         final int position = payload.position();
         switch (payload.get(position))
         {

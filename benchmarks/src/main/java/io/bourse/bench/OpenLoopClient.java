@@ -19,10 +19,54 @@ import java.util.concurrent.TimeUnit;
  * most {@value #MAX_SENDS_PER_CYCLE}), writes each connection's send buffer once, and yields the core when there was
  * nothing to do (never sleeps). After the schedule it drains: waits until every connection is settled, up to
  * {@value #DRAIN_SECONDS} s. The other path's connections are read every {@value #KEEP_ALIVE_INTERVAL_MS} ms meanwhile,
- * to keep their sessions alive.
+ * to keep their sessions alive. A {@link Feed} (the market data of {@code bourse bench e2e}) is read every duty cycle
+ * beside the connections, and the drain waits for it too.
  */
 final class OpenLoopClient
 {
+    /** What the client thread reads beside its connections every duty cycle, and waits for in the drain. */
+    interface Feed
+    {
+        /** No feed: the gateway benchmark. */
+        Feed NONE = new Feed()
+        {
+            @Override
+            public void startStep(final long measureStartNs)
+            {
+            }
+
+            @Override
+            public int poll()
+            {
+                return 0;
+            }
+
+            @Override
+            public long unsettled()
+            {
+                return 0;
+            }
+        };
+
+        /**
+         * A rate step starts.
+         *
+         * @param measureStartNs intended send time from which the step measures, {@link System#nanoTime()} scale.
+         */
+        void startStep(long measureStartNs);
+
+        /**
+         * Reads what has arrived.
+         *
+         * @return bytes read.
+         * @throws IOException when the feed's connection fails.
+         */
+        int poll() throws IOException;
+
+        /** @return what the feed still awaits of the requests sent; the drain ends when it is 0. */
+        long unsettled();
+    }
+
     /** Most requests encoded per duty cycle, so that answers are read in between even when far behind. */
     static final int MAX_SENDS_PER_CYCLE = 64;
     /** After the schedule's end, how long requests still due may be sent before the step gives up on them. */
@@ -36,6 +80,7 @@ final class OpenLoopClient
     private final List<? extends RoundTripConnection> connections;
     private final List<? extends RoundTripConnection> idleConnections;
     private final List<ThreadActivity> servers;
+    private final Feed feed;
     private final IdleStrategy idle = new YieldingIdleStrategy();
 
     /**
@@ -43,17 +88,20 @@ final class OpenLoopClient
      * @param connections     the path's connections.
      * @param idleConnections the other path's, kept alive while this one runs.
      * @param servers         the path's server threads, whose system calls each step reports.
+     * @param feed            read beside the connections, or {@link Feed#NONE}.
      */
     OpenLoopClient(
         final String path,
         final List<? extends RoundTripConnection> connections,
         final List<? extends RoundTripConnection> idleConnections,
-        final List<ThreadActivity> servers)
+        final List<ThreadActivity> servers,
+        final Feed feed)
     {
         this.path = path;
         this.connections = connections;
         this.idleConnections = idleConnections;
         this.servers = servers;
+        this.feed = feed;
     }
 
     /**
@@ -88,6 +136,7 @@ final class OpenLoopClient
             {
                 work += connections.get(i).poll();
             }
+            work += feed.poll();
             final long nowNs = System.nanoTime();
             work += step.sendDue(nowNs);
             for (int i = 0, n = connections.size(); i < n; i++)
@@ -112,6 +161,10 @@ final class OpenLoopClient
 
     private boolean settled()
     {
+        if (feed.unsettled() != 0)
+        {
+            return false;
+        }
         for (int i = 0, n = connections.size(); i < n; i++)
         {
             if (connections.get(i).unsettled() != 0)
@@ -174,6 +227,7 @@ final class OpenLoopClient
             this.total = (long)(rate * ((warmupNs + measureNs) / 1e9)) & ~1L;
             this.recorder = new RoundTripRecorder(measureStartNs);
             connections.forEach((connection) -> connection.recorder(recorder));
+            feed.startStep(measureStartNs);
         }
 
         /**

@@ -7,6 +7,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
 import io.bourse.common.config.Credentials;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.OrderExecuted;
 import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.Ouch42;
 import io.bourse.simulator.OrderTokens;
@@ -33,6 +34,45 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class OuchOrderConnection extends RoundTripConnection implements MessageListener, SoupBinTCPClientStatusListener
 {
+    /**
+     * The answers an end-to-end measurement follows beside the round trip ({@link EndToEndLatency}); called on the
+     * client thread as each answer is read.
+     */
+    interface OrderEvents
+    {
+        /** Follows nothing: the gateway benchmark. */
+        OrderEvents NONE = new OrderEvents()
+        {
+            @Override
+            public void onAccepted(final long counter, final long orderReferenceNumber, final long intendedNs)
+            {
+            }
+
+            @Override
+            public void onExecuted(final long counter, final byte liquidityFlag, final long matchNumber)
+            {
+            }
+        };
+
+        /**
+         * OUCH 4.2 Accepted.
+         *
+         * @param counter              the order's counter, from its Order Token.
+         * @param orderReferenceNumber the exchange's id of the order, as ITCH 5.0 Add Order carries it.
+         * @param intendedNs           the Enter Order's intended send time, {@link System#nanoTime()} scale.
+         */
+        void onAccepted(long counter, long orderReferenceNumber, long intendedNs);
+
+        /**
+         * OUCH 4.2 Executed.
+         *
+         * @param counter       the order's counter, from its Order Token.
+         * @param liquidityFlag {@code A} added (the order rested), {@code R} removed (it took a resting order).
+         * @param matchNumber   the execution's match number, as ITCH 5.0 Order Executed carries it.
+         */
+        void onExecuted(long counter, byte liquidityFlag, long matchNumber);
+    }
+
     /** Shares of every order. */
     static final long SHARES = 100;
     /** Price of every order: $100.00 in 1/10000 $. */
@@ -48,6 +88,8 @@ final class OuchOrderConnection extends RoundTripConnection implements MessageLi
     private final EnterOrder enterOrder = new EnterOrder();
     private final OrderAccepted accepted = new OrderAccepted();
     private final OrderRejected rejected = new OrderRejected();
+    private final OrderExecuted executed = new OrderExecuted();
+    private final OrderEvents events;
     private final UnsafeBuffer message = new UnsafeBuffer(0, 0);
     private final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
     private boolean loggedIn;
@@ -57,13 +99,15 @@ final class OuchOrderConnection extends RoundTripConnection implements MessageLi
     private long executedCount;
 
     private OuchOrderConnection(
-        final int index, final int port, final Credentials.User user, final long[] packedSymbols) throws IOException
+        final int index, final int runId, final int port, final Credentials.User user, final long[] packedSymbols,
+        final OrderEvents events) throws IOException
     {
         super("OUCH session " + index + " (" + user.username() + ")", connect(port), REQUEST_LENGTH);
         this.client = new SoupBinTCPClient(channel(), this, this);
-        this.tokens = new OrderTokens(0, index);
+        this.tokens = new OrderTokens(runId, index);
         this.packedSymbols = packedSymbols;
         this.firm = Ouch42.packFirm(user.firm());
+        this.events = events;
     }
 
     /**
@@ -71,18 +115,22 @@ final class OuchOrderConnection extends RoundTripConnection implements MessageLi
      * Login Accepted.
      *
      * @param index         session index: part of its Order Tokens, and its name.
+     * @param runId         part of its Order Tokens, 0..{@value OrderTokens#MAX_RUN_ID}: a gateway that has seen an
+     *                      earlier run of the day (its journals kept) rejects a token it has seen.
      * @param port          the gateway's loopback port.
      * @param user          who logs in.
      * @param packedSymbols the symbols to trade, one per shard.
+     * @param events        gets the Accepted and Executed answers.
      * @param timeoutMs     longest wait for the Login Accepted.
      * @return the logged-in session.
      * @throws IOException naming the session when the connection or the login fails.
      */
     static OuchOrderConnection login(
-        final int index, final int port, final Credentials.User user, final long[] packedSymbols,
-        final long timeoutMs) throws IOException
+        final int index, final int runId, final int port, final Credentials.User user, final long[] packedSymbols,
+        final OrderEvents events, final long timeoutMs) throws IOException
     {
-        final OuchOrderConnection connection = new OuchOrderConnection(index, port, user, packedSymbols);
+        final OuchOrderConnection connection =
+            new OuchOrderConnection(index, runId, port, user, packedSymbols, events);
         try
         {
             final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
@@ -178,11 +226,14 @@ final class OuchOrderConnection extends RoundTripConnection implements MessageLi
         {
             accepted.wrap(message, 0).getOrderToken(token);
             acceptedCount++;
-            onAnswer(tokens.decode(token), receivedNs);
+            final long counter = tokens.decode(token);
+            events.onAccepted(counter, accepted.orderReferenceNumber(), onAnswer(counter, receivedNs));
         }
-        else if (Ouch42.EXECUTED == type)
+        else if (Ouch42.EXECUTED == type && length >= OrderExecuted.LENGTH)
         {
             executedCount++;
+            executed.wrap(message, 0).getOrderToken(token);
+            events.onExecuted(tokens.decode(token), executed.liquidityFlag(), executed.matchNumber());
         }
         else if (Ouch42.REJECTED == type && length >= OrderRejected.LENGTH)
         {

@@ -163,16 +163,19 @@ abstract class RoundTripConnection implements AutoCloseable
      *
      * @param counter    the counter the answer carries.
      * @param receivedNs when the read that brought it started.
+     * @return the request's intended send time, {@link System#nanoTime()} scale, or
+     * {@link InFlightOrders#NOT_IN_FLIGHT} when no request awaited this answer (counted as an error).
      */
-    final void onAnswer(final long counter, final long receivedNs)
+    final long onAnswer(final long counter, final long receivedNs)
     {
         final long intendedNs = inFlight.remove(counter);
         if (InFlightOrders.NOT_IN_FLIGHT == intendedNs)
         {
             errors++;
-            return;
+            return intendedNs;
         }
         recorder.record(intendedNs, receivedNs);
+        return intendedNs;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Options of {@code bourse bench} (the whole suite): where the report goes, and the options of each benchmark in it.
@@ -16,6 +17,9 @@ import java.util.List;
  * @param gateway     the gateway benchmark's options; their histogram directory is {@code reportDir}.
  * @param fanoutRates the fanout's input rates, messages/s, one step each.
  * @param fanout      the fanout benchmark's options but for the rate; their histogram directory is {@code reportDir}.
+ * @param endToEnd    the end-to-end benchmark's options; their histogram directory is {@code reportDir}.
+ * @param exchanges   the exchanges the end-to-end benchmark measures, by run mode ({@code embedded}, {@code compose}),
+ *                    in order; the first is the baseline of the others.
  * @param commandLine the command line, as the report states it.
  */
 public record SuiteOptions(
@@ -24,6 +28,8 @@ public record SuiteOptions(
     GatewayBenchOptions gateway,
     List<Long> fanoutRates,
     FanoutBenchOptions fanout,
+    EndToEndBenchOptions endToEnd,
+    Map<String, ExchangeTarget.Launcher> exchanges,
     String commandLine)
 {
     /** Default parent of the report directories, relative to the repository root. */
@@ -32,6 +38,8 @@ public record SuiteOptions(
     static final List<Long> FANOUT_RATES = List.of(5_000L, 10_000L, 20_000L);
     /** Gateway rates of the quick mode, orders/s. */
     static final List<Long> QUICK_GATEWAY_RATES = List.of(10_000L, 50_000L, 100_000L);
+    /** End-to-end rates of the quick mode, orders/s. */
+    static final List<Long> QUICK_END_TO_END_RATES = List.of(1_000L, 10_000L);
     /** Fanout rates of the quick mode, messages/s. */
     static final List<Long> QUICK_FANOUT_RATES = List.of(5_000L, 10_000L);
     /** Warm-up seconds of a quick step. */
@@ -50,11 +58,13 @@ public record SuiteOptions(
      * @param quick       short steps and fewer rates and iterations, under a minute on a 2-core host.
      * @param commands    exchange-core's commands.csv(.gz); the engine benchmark is left out when it is not a file.
      * @param reportDir   the report directory, or null for {@code bench-report/<local date-time>}.
+     * @param exchanges   the exchanges to measure end to end, by run mode, the baseline first.
      * @param commandLine the command line, as the report states it.
      * @return the options.
      */
     public static SuiteOptions of(
-        final boolean quick, final Path commands, final Path reportDir, final String commandLine)
+        final boolean quick, final Path commands, final Path reportDir,
+        final Map<String, ExchangeTarget.Launcher> exchanges, final String commandLine)
     {
         final Path dir = null != reportDir ? reportDir : Path.of(DEFAULT_REPORT_ROOT,
             LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
@@ -71,7 +81,11 @@ public record SuiteOptions(
             FanoutBenchOptions.DEFAULT_RATE, FanoutBenchOptions.DEFAULT_SUBSCRIBERS, warmup, seconds,
             FanoutBenchOptions.DEFAULT_WORKERS, FanoutBenchOptions.DEFAULT_READERS, FanoutBenchOptions.DEFAULT_IDLE,
             false, dir);
-        return new SuiteOptions(dir, engine, gateway, quick ? QUICK_FANOUT_RATES : FANOUT_RATES, fanout, commandLine);
+        final EndToEndBenchOptions endToEnd = new EndToEndBenchOptions(
+            quick ? QUICK_END_TO_END_RATES : GatewayBenchOptions.parseRates(EndToEndBenchOptions.DEFAULT_RATES),
+            EndToEndBenchOptions.DEFAULT_SESSIONS, warmup, seconds, dir);
+        return new SuiteOptions(dir, engine, gateway, quick ? QUICK_FANOUT_RATES : FANOUT_RATES, fanout, endToEnd,
+            exchanges, commandLine);
     }
 
     /**
@@ -96,6 +110,11 @@ public record SuiteOptions(
             throw new IllegalArgumentException("no fanout rate");
         }
         fanoutRates.forEach((rate) -> fanoutAt(rate).validate());
+        endToEnd.validate();
+        if (null == exchanges)
+        {
+            throw new IllegalArgumentException("no exchange map for the end-to-end benchmark");
+        }
         return this;
     }
 

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,13 +34,20 @@ class BenchSuiteTest
         final Path commands = dir.resolve("commands.csv");
         Files.writeString(commands, crossingStream(), StandardCharsets.US_ASCII);
         final Path reportDir = dir.resolve("report");
+        final GatewayBenchOptions gateway = new GatewayBenchOptions(List.of(1_000L, 2_000L), 2, 1, 0.2, 0.3,
+            "backoff", ThreadLayout.SHARED, ThreadingMode.SHARED, reportDir);
         final SuiteOptions options = new SuiteOptions(
             reportDir,
             new BenchOptions(commands, 0, 2, null),
-            new GatewayBenchOptions(List.of(1_000L, 2_000L), 2, 1, 0.2, 0.3, "backoff", ThreadLayout.SHARED,
-                ThreadingMode.SHARED, reportDir),
+            gateway,
             List.of(1_000L, 2_000L),
             new FanoutBenchOptions(1, 3, 0.2, 0.3, 1, 1, "backoff", false, reportDir),
+            new EndToEndBenchOptions(List.of(1_000L, 2_000L), 2, 0.2, 0.3, reportDir),
+            Map.of("in-process", (progress) ->
+            {
+                final InProcessExchange exchange = InProcessExchange.launch(gateway, true);
+                return new ExchangeTarget.Running(exchange.target("the test's"), exchange);
+            }),
             "bourse bench --test");
         final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
@@ -52,17 +60,24 @@ class BenchSuiteTest
             "| p50, us | p90, us | p99, us | p99.9, us | p99.99, us | max, us |",
             "| Bourse", "| ratio Bourse", "| TCP floor | 1,000 |", "| gateway | 2,000 |", "| ratio gateway / floor |",
             "| fanout | 1,000 |", "| fanout | 2,000 |", "| FIX Antenna fan-out (seeds) |",
-            "![engine latency](engine-latency.png)", "![fanout throughput](fanout-throughput.png)");
+            "![engine latency](engine-latency.png)", "![fanout throughput](fanout-throughput.png)",
+            "- in-process: the test's", "| in-process OUCH round trip | 1,000 |", "| in-process end to end | 2,000 |",
+            "![e2e latency](e2e-latency.png)");
         assertThat(console.toString(StandardCharsets.UTF_8)).contains(
-            "[1/3] engine iteration 2/2:", "[2/3] gateway rate 2,000/s:", "[3/3] fanout all reading:", "suite done");
+            "[1/4] engine iteration 2/2:", "[2/4] gateway rate 2,000/s:", "[3/4] fanout all reading:",
+            "[4/4] e2e-in-process in-process rate 2,000/s:", "suite done");
+        assertThat(reportDir.resolve("e2e-in-process-2000.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("gateway-2000.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("floor-1000.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("fanout-2000-all-reading.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("engine-Bourse-MatchingEngine.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("engine-exchange-core-OrderBookDirectImpl.hgrm")).isNotEmptyFile();
-        for (final String benchmark : List.of("engine", "gateway", "fanout"))
+        for (final String text : List.of("engine", "gateway", "fanout", "e2e-in-process"))
         {
-            assertThat(reportDir.resolve(benchmark + ".txt")).isNotEmptyFile();
+            assertThat(reportDir.resolve(text + ".txt")).isNotEmptyFile();
+        }
+        for (final String benchmark : List.of("engine", "gateway", "fanout", "e2e"))
+        {
             for (final String plot : List.of("-latency.png", "-throughput.png"))
             {
                 final BufferedImage image = ImageIO.read(reportDir.resolve(benchmark + plot).toFile());
@@ -76,7 +91,8 @@ class BenchSuiteTest
     @Test
     void shouldLeaveTheEngineOutWhenThereIsNoCommandFile()
     {
-        final SuiteOptions options = SuiteOptions.of(true, dir.resolve("absent.csv.gz"), dir, "bourse bench");
+        final SuiteOptions options =
+            SuiteOptions.of(true, dir.resolve("absent.csv.gz"), dir, Map.of(), "bourse bench");
 
         assertThat(options.engine()).isNull();
         assertThat(options.gateway().layout()).isEqualTo(ThreadLayout.SHARED);

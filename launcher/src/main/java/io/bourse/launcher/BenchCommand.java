@@ -4,7 +4,10 @@ import io.aeron.driver.ThreadingMode;
 import io.bourse.bench.BenchOptions;
 import io.bourse.bench.BenchSuite;
 import io.bourse.bench.EngineBenchmark;
+import io.bourse.bench.EndToEndBenchOptions;
+import io.bourse.bench.EndToEndBenchmark;
 import io.bourse.bench.EngineServiceBenchmark;
+import io.bourse.bench.ExchangeTarget;
 import io.bourse.bench.FanoutBenchOptions;
 import io.bourse.bench.FanoutBenchmark;
 import io.bourse.bench.GatewayBenchOptions;
@@ -17,27 +20,33 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
  * {@code bourse bench}: benchmark programs; {@code bourse bench} alone (or {@code bench all}) runs the suite
- * ({@link BenchSuite}) into a report directory, {@code bourse bench engine} compares the matching core with exchange-core,
- * {@code bourse bench engine-service} measures the engine service with its Aeron input and output in the loop,
- * {@code bourse bench gateway} the OUCH order round trip over TCP through the gateway and the engine beside a bare TCP
- * ping-pong, {@code bourse bench fanout} one market-data stream through the ITCH fanout to many TCP subscribers.
+ * ({@link BenchSuite}) into a report directory, {@code bourse bench engine} compares the matching core with
+ * exchange-core, {@code bourse bench engine-service} measures the engine service with its Aeron input and output in
+ * the loop, {@code bourse bench gateway} the OUCH order round trip over TCP through the gateway and the engine beside
+ * a bare TCP ping-pong, {@code bourse bench fanout} one market-data stream through the ITCH fanout to many TCP subscribers,
+ * {@code bourse bench e2e} OUCH in to ITCH out through the whole exchange, embedded or in docker compose.
  */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-        "Benchmarks (programs, not tests). Without a subcommand (or with 'all'): the embedded suite, engine " +
-            "against exchange-core (when the command file is there), gateway (SHARED layout) and fanout (100 " +
-            "subscribers), with progress on the console and a report directory: report.md (machine, JVM, thread " +
+        "Benchmarks (programs, not tests). Without a subcommand (or with 'all'): the suite, engine " +
+            "against exchange-core (when the command file is there), gateway (SHARED layout), fanout (100 " +
+            "subscribers) and end to end, OUCH in to ITCH out, on the embedded exchange and under docker compose " +
+            "(unless --no-compose; needs Docker), with progress on the console and a report directory: report.md " +
+            "(machine, JVM, thread " +
             "layouts, tables rate -> achieved, p50/p90/p99/p99.9/p99.99/max), each benchmark's full report, " +
             "every .hgrm and PNG plots (latency percentile distribution, throughput against latency)." },
-    subcommands = { BenchCommand.Suite.class, BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class, BenchCommand.GatewayBench.class,
-        BenchCommand.FanoutBench.class, CommandLine.HelpCommand.class })
+    subcommands = { BenchCommand.Suite.class, BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class,
+        BenchCommand.GatewayBench.class,
+        BenchCommand.FanoutBench.class, BenchCommand.EndToEndBench.class, CommandLine.HelpCommand.class })
 public final class BenchCommand implements Runnable
 {
     @CommandLine.Mixin
@@ -68,6 +77,14 @@ public final class BenchCommand implements Runnable
                 "(default: ${DEFAULT-VALUE}, from the repository root).")
         Path commands;
 
+        @Option(names = "--no-compose",
+            description = "Measure end to end on the embedded exchange only, not under docker compose as well.")
+        boolean noCompose;
+
+        @Option(names = "--compose-file", paramLabel = "FILE", defaultValue = "docker-compose.yml",
+            description = "The compose file of the end-to-end run under docker compose (default: ${DEFAULT-VALUE}).")
+        Path composeFile;
+
         /**
          * @param spec the command run, for its command line and its parameter errors.
          * @return the suite's options.
@@ -79,7 +96,13 @@ public final class BenchCommand implements Runnable
                 String.join(" ", root.commandLine().getParseResult().originalArgs());
             try
             {
-                return SuiteOptions.of(quick, commands, reportDir, commandLine).validate();
+                final Map<String, ExchangeTarget.Launcher> exchanges = new LinkedHashMap<>();
+                exchanges.put("embedded", BenchExchanges.forName("embedded", composeFile));
+                if (!noCompose)
+                {
+                    exchanges.put("compose", BenchExchanges.forName("compose", composeFile));
+                }
+                return SuiteOptions.of(quick, commands, reportDir, exchanges, commandLine).validate();
             }
             catch (final IllegalArgumentException ex)
             {
@@ -391,6 +414,80 @@ public final class BenchCommand implements Runnable
                 throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
             }
             FanoutBenchmark.run(options, System.out);
+            return 0;
+        }
+    }
+
+    /** {@code bourse bench e2e}: option parsing only; the benchmark is {@link EndToEndBenchmark}. */
+    @Command(
+        name = "e2e",
+        mixinStandardHelpOptions = true,
+        description = {
+            "OUCH in to ITCH out through the whole exchange (order gateway, engine shards, md-publisher, fanout): " +
+                "OUCH sessions send crossing pairs of orders open loop at each rate, one SoupBinTCP subscriber " +
+                "reads the fanout's ITCH feed; print per rate the Enter Order -> Accepted round trip and the " +
+                "Enter Order -> ITCH Add Order / Order Executed latency at the subscriber, p50/p90/p99/p99.9/" +
+                "p99.99/max, coordinated-omission corrected.",
+            "--target embedded starts the exchange in this JVM (as './bourse exchange'), compose starts its " +
+                "services with 'docker compose up --build --wait' and removes them afterwards, running measures " +
+                "one already up on this host's ports. Users: deploy/credentials.csv (OUCH: the first, ITCH: the " +
+                "last)." })
+    static final class EndToEndBench implements Callable<Integer>
+    {
+        @Option(names = "--target", paramLabel = "TARGET", defaultValue = "embedded",
+            description = "embedded, compose or running (default: ${DEFAULT-VALUE}).")
+        String target;
+
+        @Option(names = "--compose-file", paramLabel = "FILE", defaultValue = "docker-compose.yml",
+            description = "For --target compose (default: ${DEFAULT-VALUE}).")
+        Path composeFile;
+
+        @Option(names = "--rates", paramLabel = "LIST", defaultValue = EndToEndBenchOptions.DEFAULT_RATES,
+            description = "Orders per second over all sessions, one step each, comma-separated; 10k = 10000 " +
+                "(default: ${DEFAULT-VALUE}).")
+        String rates;
+
+        @Option(names = "--sessions", paramLabel = "N", defaultValue = "" + EndToEndBenchOptions.DEFAULT_SESSIONS,
+            description = "OUCH sessions (default: ${DEFAULT-VALUE}).")
+        int sessions;
+
+        @Option(names = "--warmup", paramLabel = "SECONDS",
+            defaultValue = "" + GatewayBenchOptions.DEFAULT_WARMUP_SECONDS,
+            description = "Unmeasured seconds at the start of every rate step (default: ${DEFAULT-VALUE}).")
+        double warmup;
+
+        @Option(names = "--seconds", paramLabel = "SECONDS",
+            defaultValue = "" + GatewayBenchOptions.DEFAULT_MEASURE_SECONDS,
+            description = "Measured seconds of every rate step (default: ${DEFAULT-VALUE}).")
+        double seconds;
+
+        @Option(names = "--hgrm-dir", paramLabel = "DIR",
+            description = "Also write each rate's histograms as e2e-TARGET-RATE.hgrm and e2e-roundtrip-TARGET-RATE" +
+                ".hgrm into this directory.")
+        Path hgrmDir;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception
+        {
+            final EndToEndBenchOptions options;
+            final ExchangeTarget.Launcher launcher;
+            try
+            {
+                options = new EndToEndBenchOptions(
+                    GatewayBenchOptions.parseRates(rates), sessions, warmup, seconds, hgrmDir).validate();
+                launcher = BenchExchanges.forName(target, composeFile);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
+            }
+            try (ExchangeTarget.Running exchange = launcher.launch(System.out))
+            {
+                EndToEndBenchmark.measure(options, exchange.target(), System.out);
+            }
             return 0;
         }
     }

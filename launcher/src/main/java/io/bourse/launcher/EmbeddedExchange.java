@@ -3,6 +3,7 @@ package io.bourse.launcher;
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.SharedAgentThread;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineContext;
@@ -42,6 +43,12 @@ public final class EmbeddedExchange implements AutoCloseable
      * socket read through the engine and back with no thread to wake up, and a 2-core host keeps a core for the rest.
      */
     public static final String LAYOUT_PROP_NAME = "bourse.exchange.layout";
+
+    /**
+     * Role of the shared thread of the {@code shared} layout, the name it takes in
+     * {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME} (the agents on it are not pinned by their own roles).
+     */
+    public static final String SHARED_THREAD_ROLE = "exchange";
 
     private final List<AutoCloseable> services;
 
@@ -111,7 +118,7 @@ public final class EmbeddedExchange implements AutoCloseable
     }
 
     /**
-     * @param settings source of {@value #LAYOUT_PROP_NAME} and the idle strategy.
+     * @param settings source of {@value #LAYOUT_PROP_NAME}, the idle strategy and the thread affinity.
      * @param started  gets the shared thread, if one is started, to close after the services that run on it.
      * @return where the engine shards and the gateway run their agents.
      * @throws IllegalArgumentException naming the setting when the layout is unknown.
@@ -124,8 +131,9 @@ public final class EmbeddedExchange implements AutoCloseable
             case "dedicated" -> AgentHost.DEDICATED;
             case "shared" ->
             {
-                final SharedAgentThread thread =
-                    new SharedAgentThread("exchange", AgentLaunch.idleStrategy(settings), new AtomicLong());
+                final SharedAgentThread thread = new SharedAgentThread(
+                    SHARED_THREAD_ROLE, AgentLaunch.idleStrategy(settings), ThreadAffinity.fromSettings(settings),
+                    new AtomicLong());
                 started.add(thread);
                 yield thread;
             }

@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import io.bourse.common.metrics.AeronCountersCollector;
 import io.bourse.common.metrics.MetricsServer;
@@ -15,12 +16,26 @@ import java.io.UncheckedIOException;
 /**
  * The host's Aeron media driver with its counters (back pressure, NAKs, loss, errors, stream positions) served on a
  * Prometheus endpoint. Settings: {@code bourse.driver.threading} (Aeron threading mode, default {@code SHARED}, the
- * right choice on a 2-core host), {@code bourse.driver.metrics.port} (default 9400).
+ * right choice on a 2-core host), {@code bourse.driver.metrics.port} (default 9400), and the driver threads' CPUs in
+ * {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME} under the roles {@value #CONDUCTOR_ROLE}, {@value #SENDER_ROLE}
+ * and {@value #RECEIVER_ROLE} (Aeron's own names of those agents, with {@code DEDICATED} threading),
+ * {@value #SHARED_ROLE} (the one thread of {@code SHARED} threading) and {@value #SHARED_NETWORK_ROLE} (the sender
+ * and receiver's thread with {@code SHARED_NETWORK} threading).
  */
 public final class MediaDriverService implements AutoCloseable
 {
     /** Default Prometheus port of the media driver's counters. */
     public static final int METRICS_PORT_DEFAULT = 9400;
+    /** Role of the driver conductor's thread, as Aeron names its agent. */
+    public static final String CONDUCTOR_ROLE = "driver-conductor";
+    /** Role of the sender's thread, as Aeron names its agent. */
+    public static final String SENDER_ROLE = "sender";
+    /** Role of the receiver's thread, as Aeron names its agent. */
+    public static final String RECEIVER_ROLE = "receiver";
+    /** Role of the thread running conductor, sender and receiver in {@code SHARED} threading. */
+    public static final String SHARED_ROLE = "driver-shared";
+    /** Role of the thread running sender and receiver in {@code SHARED_NETWORK} threading. */
+    public static final String SHARED_NETWORK_ROLE = "driver-shared-network";
 
     private final MediaDriver driver;
     private final Aeron aeron;
@@ -40,16 +55,22 @@ public final class MediaDriverService implements AutoCloseable
      * @param threadingMode      Aeron threading mode.
      * @param metricsPort        Prometheus port, or -1 for no endpoint.
      * @param jvmMetrics         true to export JVM metrics on the endpoint.
+     * @param threadAffinity     the CPUs of the driver's threads, by role.
      * @return the running driver.
      * @throws UncheckedIOException when the metrics port cannot be bound.
      */
     public static MediaDriverService launch(
         final String aeronDirectoryName, final ThreadingMode threadingMode, final int metricsPort,
-        final boolean jvmMetrics)
+        final boolean jvmMetrics, final ThreadAffinity threadAffinity)
     {
         final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(aeronDirectoryName)
             .threadingMode(threadingMode)
+            .conductorThreadFactory(threadAffinity.threadFactory(CONDUCTOR_ROLE))
+            .senderThreadFactory(threadAffinity.threadFactory(SENDER_ROLE))
+            .receiverThreadFactory(threadAffinity.threadFactory(RECEIVER_ROLE))
+            .sharedThreadFactory(threadAffinity.threadFactory(SHARED_ROLE))
+            .sharedNetworkThreadFactory(threadAffinity.threadFactory(SHARED_NETWORK_ROLE))
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .termBufferSparseFile(true));
@@ -83,7 +104,8 @@ public final class MediaDriverService implements AutoCloseable
             StreamLayout.fromSettings(settings).aeronDirectoryName(),
             ThreadingMode.valueOf(settings.get("bourse.driver.threading", ThreadingMode.SHARED.name())),
             settings.getInt("bourse.driver.metrics.port", METRICS_PORT_DEFAULT),
-            MetricsServer.jvmMetrics(settings));
+            MetricsServer.jvmMetrics(settings),
+            ThreadAffinity.fromSettings(settings));
     }
 
     /** Stops the metrics endpoint, the driver's own client and the driver. */

@@ -2,6 +2,7 @@ package io.bourse.fanout;
 
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
@@ -77,6 +78,7 @@ public final class FanoutContext
     private int fragmentLimit = FRAGMENT_LIMIT_DEFAULT;
     private int replayCapacity = REPLAY_CAPACITY_DEFAULT;
     private Supplier<IdleStrategy> idleStrategySupplier;
+    private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
 
     /**
      * @param settings source of every setting.
@@ -100,7 +102,8 @@ public final class FanoutContext
                 settings.getInt(SOCKET_SEND_BUFFER_BYTES_PROP_NAME, SOCKET_SEND_BUFFER_BYTES_DEFAULT))
             .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
             .replayCapacity(settings.getInt(REPLAY_CAPACITY_PROP_NAME, REPLAY_CAPACITY_DEFAULT))
-            .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
+            .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings))
+            .threadAffinity(ThreadAffinity.fromSettings(settings));
     }
 
     /**
@@ -390,6 +393,23 @@ public final class FanoutContext
     public FanoutContext idleStrategySupplier(final Supplier<IdleStrategy> idleStrategySupplier)
     {
         this.idleStrategySupplier = idleStrategySupplier;
+        return this;
+    }
+
+    /** @return the CPUs the agent threads are pinned to, by role; none by default. */
+    public ThreadAffinity threadAffinity()
+    {
+        return threadAffinity;
+    }
+
+    /**
+     * @param threadAffinity the CPUs the agent threads are pinned to, by role
+     *                       ({@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}).
+     * @return this.
+     */
+    public FanoutContext threadAffinity(final ThreadAffinity threadAffinity)
+    {
+        this.threadAffinity = threadAffinity;
         return this;
     }
 }

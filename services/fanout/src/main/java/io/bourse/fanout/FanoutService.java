@@ -110,7 +110,8 @@ public final class FanoutService implements AutoCloseable
                     new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemEpochClock.INSTANCE,
                     clock, new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),
                     ctx.socketSendBufferBytes(), ctx.fragmentLimit(), metrics, errorCount);
-                workerRunners.add(AgentLaunch.start(worker, ctx.idleStrategySupplier().get(), errorCount));
+                workerRunners.add(AgentLaunch.start(
+                    worker, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount));
             }
 
             final DispatcherAgent dispatcher = new DispatcherAgent(
@@ -118,7 +119,8 @@ public final class FanoutService implements AutoCloseable
                 ctx.fragmentLimit(), metrics, errorCount);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(serverChannel, queues, errorCount);
             final AgentRunner dispatcherRunner = AgentLaunch.start(
-                new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), errorCount);
+                new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), ctx.threadAffinity(),
+                errorCount);
             System.out.println("fanout started: ITCH 5.0/SoupBinTCP on port " + ctx.port() + ", " +
                 ctx.workerCount() + " workers (" + ctx.sendBufferBytes() / 1024 + " KiB send buffer per session), " +
                 "metrics :" + metricsServer.port());

@@ -3,6 +3,7 @@ package io.bourse.engine;
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
@@ -26,8 +27,8 @@ import java.util.Objects;
  * {@code FIRM:CANCEL_NEWEST,ABCD:DECREMENT}, default none), {@value #PRICE_BANDS_PROP_NAME} (price bands set at
  * start, {@code SYMBOL:REFERENCE_PRICE:BAND_BASIS_POINTS} items, e.g. {@code AAPL:1500000:1000} for $150.00 +-10%,
  * default none; each shard applies those of its own symbols), {@code bourse.metrics.jvm} (default true), plus the
- * {@link StreamLayout}, the {@link SymbolDirectory} and the idle strategy. Every shard reads the same settings;
- * admin commands ({@code ./bourse admin}) change the modes and bands while it runs.
+ * {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy and the {@link ThreadAffinity}. Every shard
+ * reads the same settings; admin commands ({@code ./bourse admin}) change the modes and bands while it runs.
  */
 public final class EngineContext
 {
@@ -62,6 +63,7 @@ public final class EngineContext
     private SymbolDirectory symbolDirectory;
     private IdleStrategy idleStrategy;
     private AgentHost agentHost = AgentHost.DEDICATED;
+    private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
 
     /**
      * @param settings where to read the settings.
@@ -82,7 +84,8 @@ public final class EngineContext
             .priceBands(parsePriceBands(settings.get(PRICE_BANDS_PROP_NAME, "")))
             .streamLayout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
-            .idleStrategy(AgentLaunch.idleStrategy(settings));
+            .idleStrategy(AgentLaunch.idleStrategy(settings))
+            .threadAffinity(ThreadAffinity.fromSettings(settings));
     }
 
     /**
@@ -93,9 +96,11 @@ public final class EngineContext
      */
     public EngineContext conclude()
     {
-        if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost)
+        if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost ||
+            null == threadAffinity)
         {
-            throw new IllegalStateException("streamLayout, symbolDirectory, idleStrategy and agentHost are required");
+            throw new IllegalStateException(
+                "streamLayout, symbolDirectory, idleStrategy, agentHost and threadAffinity are required");
         }
         if (symbolDirectory.symbolsOfShard(shardId).isEmpty())
         {
@@ -400,6 +405,23 @@ public final class EngineContext
     public EngineContext idleStrategy(final IdleStrategy idleStrategy)
     {
         this.idleStrategy = idleStrategy;
+        return this;
+    }
+
+    /** @return the CPUs the engine agent's thread is pinned to, by role; none by default. */
+    public ThreadAffinity threadAffinity()
+    {
+        return threadAffinity;
+    }
+
+    /**
+     * @param threadAffinity the CPUs the engine agent's thread is pinned to, by role
+     *                       ({@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}).
+     * @return this.
+     */
+    public EngineContext threadAffinity(final ThreadAffinity threadAffinity)
+    {
+        this.threadAffinity = threadAffinity;
         return this;
     }
 

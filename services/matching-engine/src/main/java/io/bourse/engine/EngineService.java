@@ -85,7 +85,8 @@ public final class EngineService implements AutoCloseable
             .name("bourse_engine_errors_total").help("Errors raised by the engine agent")
             .callback((callback) -> callback.call(errors.get()))
             .register(metricsServer.registry());
-        final AgentHost.HostedAgent runner = ctx.agentHost().run(agent, ctx.idleStrategy(), errors);
+        final AgentHost.HostedAgent runner =
+            ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), errors);
         System.out.println("matching-engine shard " + ctx.shardId() + " started: symbols " +
             ctx.symbolDirectory().symbolsOfShard(ctx.shardId()).stream().map(SymbolDirectory.Entry::symbol).toList() +
             ", commands " + layout.commandChannel() + " stream " + layout.commandStreamId(ctx.shardId()) +

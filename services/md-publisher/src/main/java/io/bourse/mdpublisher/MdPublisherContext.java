@@ -2,6 +2,7 @@ package io.bourse.mdpublisher;
 
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
@@ -97,6 +98,7 @@ public final class MdPublisherContext
     private int fragmentLimit = FRAGMENT_LIMIT_DEFAULT;
     private int offerRetries = OFFER_RETRIES_DEFAULT;
     private Supplier<IdleStrategy> idleStrategySupplier;
+    private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
     private boolean moldEnabled = MOLD_ENABLED_DEFAULT;
     private String moldGroup = MOLD_GROUP_DEFAULT;
     private int moldPort = MOLD_PORT_DEFAULT;
@@ -127,6 +129,7 @@ public final class MdPublisherContext
             .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
             .offerRetries(settings.getInt(OFFER_RETRIES_PROP_NAME, OFFER_RETRIES_DEFAULT))
             .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings))
+            .threadAffinity(ThreadAffinity.fromSettings(settings))
             .moldEnabled(parseBoolean(MOLD_ENABLED_PROP_NAME,
                 settings.get(MOLD_ENABLED_PROP_NAME, String.valueOf(MOLD_ENABLED_DEFAULT))))
             .moldGroup(settings.get(MOLD_GROUP_PROP_NAME, MOLD_GROUP_DEFAULT))
@@ -355,6 +358,23 @@ public final class MdPublisherContext
     public MdPublisherContext idleStrategySupplier(final Supplier<IdleStrategy> idleStrategySupplier)
     {
         this.idleStrategySupplier = idleStrategySupplier;
+        return this;
+    }
+
+    /** @return the CPUs the agent's thread is pinned to, by role; none by default. */
+    public ThreadAffinity threadAffinity()
+    {
+        return threadAffinity;
+    }
+
+    /**
+     * @param threadAffinity the CPUs the agent's thread is pinned to, by role
+     *                       ({@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}).
+     * @return this.
+     */
+    public MdPublisherContext threadAffinity(final ThreadAffinity threadAffinity)
+    {
+        this.threadAffinity = threadAffinity;
         return this;
     }
 

@@ -99,7 +99,8 @@ public final class MdPublisherService implements AutoCloseable
             {
                 agent = mdAgent;
             }
-            final AgentRunner runner = AgentLaunch.start(agent, ctx.idleStrategySupplier().get(), errorCount);
+            final AgentRunner runner = AgentLaunch.start(
+                agent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount);
             System.out.println("md-publisher started: " + directory.shardCount() + " shard event streams from " +
                 layout.eventStreamId(0) + ", market data " + layout.marketDataChannel() + " stream " +
                 layout.marketDataStreamId() + moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());

@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
@@ -35,7 +36,7 @@ import java.nio.file.Path;
  * {@code batch}, see {@link JournalSync}, default {@code none}), {@code bourse.credentials.file} (default
  * {@code deploy/credentials.csv}), {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
  * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus
- * the {@link StreamLayout}, the {@link SymbolDirectory} and the idle strategy.
+ * the {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy and the {@link ThreadAffinity}.
  */
 public final class GatewayContext
 {
@@ -131,6 +132,7 @@ public final class GatewayContext
     private SymbolDirectory symbolDirectory;
     private IdleStrategy idleStrategy;
     private AgentHost agentHost = AgentHost.DEDICATED;
+    private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
 
     /**
      * @param settings where to read the settings.
@@ -160,7 +162,8 @@ public final class GatewayContext
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .streamLayout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
-            .idleStrategy(AgentLaunch.idleStrategy(settings));
+            .idleStrategy(AgentLaunch.idleStrategy(settings))
+            .threadAffinity(ThreadAffinity.fromSettings(settings));
     }
 
     /**
@@ -172,9 +175,11 @@ public final class GatewayContext
      */
     public GatewayContext conclude()
     {
-        if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost)
+        if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost ||
+            null == threadAffinity)
         {
-            throw new IllegalStateException("streamLayout, symbolDirectory, idleStrategy and agentHost are required");
+            throw new IllegalStateException(
+                "streamLayout, symbolDirectory, idleStrategy, agentHost and threadAffinity are required");
         }
         checkPort(PORT_PROP_NAME, port);
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);
@@ -596,6 +601,23 @@ public final class GatewayContext
     public GatewayContext idleStrategy(final IdleStrategy idleStrategy)
     {
         this.idleStrategy = idleStrategy;
+        return this;
+    }
+
+    /** @return the CPUs the gateway agent's thread is pinned to, by role; none by default. */
+    public ThreadAffinity threadAffinity()
+    {
+        return threadAffinity;
+    }
+
+    /**
+     * @param threadAffinity the CPUs the gateway agent's thread is pinned to, by role
+     *                       ({@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}).
+     * @return this.
+     */
+    public GatewayContext threadAffinity(final ThreadAffinity threadAffinity)
+    {
+        this.threadAffinity = threadAffinity;
         return this;
     }
 

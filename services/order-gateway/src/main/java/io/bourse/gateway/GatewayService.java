@@ -119,7 +119,8 @@ public final class GatewayService implements AutoCloseable
                 .callback((callback) -> callback.call(boundedOffer.backPressureCount()))
                 .register(metricsServer.registry());
 
-            final AgentHost.HostedAgent runner = ctx.agentHost().run(agent, ctx.idleStrategy(), metrics.errorCount());
+            final AgentHost.HostedAgent runner =
+                ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), metrics.errorCount());
             final int port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
                 ctx.bindAddress() + ":" + port + " (up to " + ctx.maxSessions() + " sessions on one thread, " +

@@ -15,10 +15,13 @@ import java.util.concurrent.atomic.AtomicLong;
 @FunctionalInterface
 public interface AgentHost
 {
-    /** Every agent on a new thread of its own, named after its role, with its own idle strategy. */
-    AgentHost DEDICATED = (agent, idleStrategy, errorCount) ->
+    /**
+     * Every agent on a new thread of its own, named after its role, with its own idle strategy, pinned to its role's
+     * CPUs.
+     */
+    AgentHost DEDICATED = (agent, idleStrategy, threadAffinity, errorCount) ->
     {
-        final AgentRunner runner = AgentLaunch.start(agent, idleStrategy, errorCount);
+        final AgentRunner runner = AgentLaunch.start(agent, idleStrategy, threadAffinity, errorCount);
         return new HostedAgent()
         {
             public Thread thread()
@@ -36,14 +39,16 @@ public interface AgentHost
     /**
      * Starts running an agent: its {@code onStart} and then its duty cycles run on the host's thread.
      *
-     * @param agent        the agent.
-     * @param idleStrategy its idle strategy when it has a thread of its own; a shared thread uses its own instead.
-     * @param errorCount   incremented on every error the agent throws; the error does not stop the agent or, on a
-     *                     shared thread, the other agents.
+     * @param agent          the agent.
+     * @param idleStrategy   its idle strategy when it has a thread of its own; a shared thread uses its own instead.
+     * @param threadAffinity the CPUs of the agent's role when it has a thread of its own; a shared thread is pinned
+     *                       by its own role instead.
+     * @param errorCount     incremented on every error the agent throws; the error does not stop the agent or, on a
+     *                       shared thread, the other agents.
      * @return the running agent; close it to stop it (its {@code onClose} runs on the host's thread).
      * @throws IllegalStateException when the host is closed.
      */
-    HostedAgent run(Agent agent, IdleStrategy idleStrategy, AtomicLong errorCount);
+    HostedAgent run(Agent agent, IdleStrategy idleStrategy, ThreadAffinity threadAffinity, AtomicLong errorCount);
 
     /** An agent running on a host's thread. */
     interface HostedAgent extends AutoCloseable

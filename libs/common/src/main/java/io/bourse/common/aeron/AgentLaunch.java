@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Starts agents on their own threads with the configured idle strategy ({@code bourse.idle.strategy}: {@code
  * backoff} (default, friendly to a 2-core host), {@code busy}, {@code yield} or {@code sleep}), and an error handler
- * that counts and logs each error instead of killing the thread.
+ * that counts and logs each error instead of killing the thread; the thread pins itself to the CPUs its role has in
+ * a {@link ThreadAffinity}.
  */
 public final class AgentLaunch
 {
@@ -71,7 +72,7 @@ public final class AgentLaunch
     }
 
     /**
-     * Starts an agent on a new thread named after its role.
+     * Starts an agent on a new thread named after its role, not pinned to any CPU.
      *
      * @param agent        the agent.
      * @param idleStrategy its idle strategy.
@@ -80,9 +81,25 @@ public final class AgentLaunch
      */
     public static AgentRunner start(final Agent agent, final IdleStrategy idleStrategy, final AtomicLong errorCount)
     {
+        return start(agent, idleStrategy, ThreadAffinity.NONE, errorCount);
+    }
+
+    /**
+     * Starts an agent on a new thread named after its role, which first pins itself to the role's CPUs.
+     *
+     * @param agent          the agent.
+     * @param idleStrategy   its idle strategy.
+     * @param threadAffinity the CPUs of the agent's role, if it has any.
+     * @param errorCount     incremented on every error the agent throws.
+     * @return the runner; close it to stop the agent (onClose runs on the agent thread).
+     */
+    public static AgentRunner start(
+        final Agent agent, final IdleStrategy idleStrategy, final ThreadAffinity threadAffinity,
+        final AtomicLong errorCount)
+    {
         final AgentRunner runner = new AgentRunner(
             idleStrategy, countingErrorHandler(agent.roleName(), errorCount), null, agent);
-        AgentRunner.startOnThread(runner);
+        AgentRunner.startOnThread(runner, threadAffinity.threadFactory(agent.roleName()));
         return runner;
     }
 }

@@ -23,7 +23,7 @@ public final class SharedAgentThread implements AgentHost, AutoCloseable
     private final AgentRunner runner;
 
     /**
-     * Starts the thread, with no agents yet.
+     * Starts the thread, with no agents yet, not pinned to any CPU.
      *
      * @param roleName     the thread's name.
      * @param idleStrategy how the thread idles when no agent did work.
@@ -31,8 +31,23 @@ public final class SharedAgentThread implements AgentHost, AutoCloseable
      */
     public SharedAgentThread(final String roleName, final IdleStrategy idleStrategy, final AtomicLong errorCount)
     {
+        this(roleName, idleStrategy, ThreadAffinity.NONE, errorCount);
+    }
+
+    /**
+     * Starts the thread, with no agents yet, pinned to the CPUs of its role.
+     *
+     * @param roleName       the thread's name and role.
+     * @param idleStrategy   how the thread idles when no agent did work.
+     * @param threadAffinity the CPUs of the thread's role, if it has any.
+     * @param errorCount     incremented for errors of the thread itself (an agent's own errors go to its service).
+     */
+    public SharedAgentThread(
+        final String roleName, final IdleStrategy idleStrategy, final ThreadAffinity threadAffinity,
+        final AtomicLong errorCount)
+    {
         composite = new DynamicCompositeAgent(roleName);
-        runner = AgentLaunch.start(composite, idleStrategy, errorCount);
+        runner = AgentLaunch.start(composite, idleStrategy, threadAffinity, errorCount);
         while (DynamicCompositeAgent.Status.INIT == composite.status())
         {
             Thread.onSpinWait();
@@ -42,14 +57,17 @@ public final class SharedAgentThread implements AgentHost, AutoCloseable
     /**
      * Adds an agent to the shared thread and waits until its {@code onStart} has run there.
      *
-     * @param agent        the agent.
-     * @param idleStrategy ignored: the shared thread idles with its own strategy.
-     * @param errorCount   incremented on every error the agent throws.
+     * @param agent          the agent.
+     * @param idleStrategy   ignored: the shared thread idles with its own strategy.
+     * @param threadAffinity ignored: the shared thread is pinned by its own role.
+     * @param errorCount     incremented on every error the agent throws.
      * @return the running agent; closing it removes it from the thread and waits for its {@code onClose}.
      * @throws IllegalStateException when this thread is closed.
      */
     @Override
-    public synchronized HostedAgent run(final Agent agent, final IdleStrategy idleStrategy, final AtomicLong errorCount)
+    public synchronized HostedAgent run(
+        final Agent agent, final IdleStrategy idleStrategy, final ThreadAffinity threadAffinity,
+        final AtomicLong errorCount)
     {
         final Agent counted = new ErrorCountingAgent(agent, AgentLaunch.countingErrorHandler(agent.roleName(),
             errorCount));

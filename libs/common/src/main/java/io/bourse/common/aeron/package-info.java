@@ -1,2 +1,5 @@
-/** Aeron wiring shared by the services: stream layout and bounded, counted publication offers. */
+/**
+ * Aeron wiring shared by the services: stream layout, bounded counted publication offers, and the agent threads with
+ * the CPUs they are pinned to.
+ */
 package io.bourse.common.aeron;

@@ -24,8 +24,8 @@ class SharedAgentThreadTest
         {
             final RecordingAgent first = new RecordingAgent("first", false);
             final RecordingAgent second = new RecordingAgent("second", false);
-            final AgentHost.HostedAgent hostedFirst = thread.run(first, null, new AtomicLong());
-            final AgentHost.HostedAgent hostedSecond = thread.run(second, null, new AtomicLong());
+            final AgentHost.HostedAgent hostedFirst = thread.run(first, null, null, new AtomicLong());
+            final AgentHost.HostedAgent hostedSecond = thread.run(second, null, null, new AtomicLong());
             awaitCycles(first, 10);
             awaitCycles(second, 10);
 
@@ -53,8 +53,8 @@ class SharedAgentThreadTest
             final RecordingAgent healthy = new RecordingAgent("healthy", false);
             final AtomicLong failingErrors = new AtomicLong();
             final AtomicLong healthyErrors = new AtomicLong();
-            thread.run(failing, null, failingErrors);
-            thread.run(healthy, null, healthyErrors);
+            thread.run(failing, null, null, failingErrors);
+            thread.run(healthy, null, null, healthyErrors);
 
             awaitCycles(failing, 100);
             awaitCycles(healthy, 100);
@@ -70,11 +70,11 @@ class SharedAgentThreadTest
     {
         final SharedAgentThread thread = new SharedAgentThread("shared", new BackoffIdleStrategy(), new AtomicLong());
         final RecordingAgent agent = new RecordingAgent("late", false);
-        final AgentHost.HostedAgent hosted = thread.run(agent, null, new AtomicLong());
+        final AgentHost.HostedAgent hosted = thread.run(agent, null, null, new AtomicLong());
         thread.close();
 
         hosted.close();
-        assertThatThrownBy(() -> thread.run(new RecordingAgent("refused", false), null, new AtomicLong()))
+        assertThatThrownBy(() -> thread.run(new RecordingAgent("refused", false), null, null, new AtomicLong()))
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("shared");
         assertThat(calls).containsSubsequence("late:start", "late:close").doesNotContain("refused:start");
     }

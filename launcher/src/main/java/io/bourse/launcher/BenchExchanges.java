@@ -1,0 +1,191 @@
+package io.bourse.launcher;
+
+import io.bourse.bench.ExchangeTarget;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.fanout.FanoutContext;
+import io.bourse.gateway.GatewayContext;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The exchanges {@code bourse bench e2e} (and the suite) can measure, on this host: {@code embedded} starts the whole
+ * exchange in this JVM as {@code ./bourse exchange} does ({@link EmbeddedExchange}), {@code compose} starts the
+ * exchange's services (not the simulator, Prometheus or Grafana) with {@code docker compose up --build --wait} and
+ * removes them afterwards, {@code running} measures one already up. All three take their ports, symbols and users from
+ * the same settings as the services ({@code BOURSE_*}, deploy/credentials.csv): the OUCH sessions log in as the first
+ * users of the credentials file, the ITCH subscriber as the last.
+ */
+final class BenchExchanges
+{
+    /** The services of docker-compose.yml that carry an order from OUCH to ITCH. */
+    static final List<String> COMPOSE_SERVICES =
+        List.of("media-driver", "engine-0", "engine-1", "order-gateway", "md-publisher", "fanout");
+    private static final long COMPOSE_TIMEOUT_MINUTES = 15;
+
+    private BenchExchanges()
+    {
+    }
+
+    /**
+     * @param target      {@code embedded}, {@code compose} or {@code running}.
+     * @param composeFile docker-compose.yml, for {@code compose}.
+     * @return its launcher.
+     * @throws IllegalArgumentException for an unknown target.
+     */
+    static ExchangeTarget.Launcher forName(final String target, final Path composeFile)
+    {
+        return switch (target)
+        {
+            case "embedded" -> BenchExchanges::embedded;
+            case "compose" -> (progress) -> compose(composeFile, progress);
+            case "running" -> (progress) -> new ExchangeTarget.Running(
+                target("running", "an exchange already running on this host", Settings.fromEnvironment()), () ->
+                {
+                });
+            default -> throw new IllegalArgumentException(
+                "--target must be embedded, compose or running: " + target);
+        };
+    }
+
+    /**
+     * Starts the whole exchange in this JVM, its agents on their own threads unless {@code BOURSE_EXCHANGE_LAYOUT}
+     * says shared.
+     *
+     * @param progress where start-up messages go.
+     * @return the running exchange.
+     */
+    static ExchangeTarget.Running embedded(final PrintStream progress)
+    {
+        final Settings settings = BourseMain.embeddedSettings(Map.of());
+        requireFree(settings, "a running exchange");
+        progress.println("starting the embedded exchange");
+        final EmbeddedExchange exchange = EmbeddedExchange.launch(settings);
+        final String layout = settings.get(EmbeddedExchange.LAYOUT_PROP_NAME, "dedicated");
+        return new ExchangeTarget.Running(target("embedded", "one JVM: media driver, " +
+            SymbolDirectory.fromSettings(settings).shardCount() + " engine shards, order gateway, md-publisher and " +
+            "fanout, " + ("shared".equals(layout) ? "gateway and shards on one shared thread" :
+            "one thread per agent") + ", idle " + settings.get("bourse.idle.strategy", "backoff"), settings), exchange);
+    }
+
+    /**
+     * Starts the exchange's services with docker compose and waits until they are healthy.
+     *
+     * @param composeFile docker-compose.yml.
+     * @param progress    where docker compose's output goes.
+     * @return the running exchange; closing it removes the services' containers (the gateway's journal volume
+     * stays).
+     * @throws IllegalStateException when docker compose fails or an exchange already listens on the ports.
+     */
+    static ExchangeTarget.Running compose(final Path composeFile, final PrintStream progress)
+    {
+        if (!Files.isRegularFile(composeFile))
+        {
+            throw new IllegalArgumentException("--compose-file: no such file: " + composeFile);
+        }
+        final Settings settings = Settings.fromEnvironment();
+        requireFree(settings, "docker compose");
+        final List<String> up = new ArrayList<>(List.of("up", "--detach", "--build", "--wait"));
+        up.addAll(COMPOSE_SERVICES);
+        progress.println("docker compose " + String.join(" ", up));
+        dockerCompose(composeFile, up, progress);
+        final List<String> remove = new ArrayList<>(List.of("rm", "--stop", "--force"));
+        remove.addAll(COMPOSE_SERVICES);
+        return new ExchangeTarget.Running(target("compose", "docker compose: one container per service (" +
+            String.join(", ", COMPOSE_SERVICES) + "), one JVM each, host network and IPC, cpusets of " +
+            composeFile.getFileName(), settings), () -> dockerCompose(composeFile, remove, progress));
+    }
+
+    private static ExchangeTarget target(final String name, final String layout, final Settings settings)
+    {
+        try
+        {
+            final List<Credentials.User> users = Credentials.fromSettings(settings).users();
+            if (users.size() < 2)
+            {
+                throw new IllegalArgumentException("the credentials file needs at least 2 users: " +
+                    settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT));
+            }
+            final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
+            final List<String> symbols = new ArrayList<>();
+            for (int shard = 0; shard < directory.shardCount(); shard++)
+            {
+                if (!directory.symbolsOfShard(shard).isEmpty())
+                {
+                    symbols.add(directory.symbolsOfShard(shard).get(0).symbol());
+                }
+            }
+            return new ExchangeTarget(name, layout,
+                GatewayContext.fromSettings(settings).port(), FanoutContext.fromSettings(settings).port(),
+                users.subList(0, users.size() - 1), users.get(users.size() - 1), symbols);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read the credentials: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Refuses to start a second exchange over one that listens on the gateway's port. */
+    private static void requireFree(final Settings settings, final String what)
+    {
+        final int port = GatewayContext.fromSettings(settings).port();
+        try (Socket socket = new Socket())
+        {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        }
+        catch (final IOException free)
+        {
+            return;
+        }
+        throw new IllegalStateException("something already listens on the gateway's port " + port + ": stop it " +
+            "before starting " + what + ", or measure it with --target running");
+    }
+
+    private static void dockerCompose(final Path composeFile, final List<String> arguments, final PrintStream progress)
+    {
+        final List<String> command = new ArrayList<>(List.of("docker", "compose", "-f", composeFile.toString()));
+        command.addAll(arguments);
+        try
+        {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            try (BufferedReader output = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+            {
+                output.lines().forEach(progress::println);
+            }
+            if (!process.waitFor(COMPOSE_TIMEOUT_MINUTES, TimeUnit.MINUTES))
+            {
+                process.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + ": no end after " +
+                    COMPOSE_TIMEOUT_MINUTES + " minutes");
+            }
+            if (process.exitValue() != 0)
+            {
+                throw new IllegalStateException(String.join(" ", command) + ": exit " + process.exitValue());
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(String.join(" ", command) + ": " + ex.getMessage(), ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(String.join(" ", command) + ": interrupted", ex);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.bourse.launcher;
+
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.ThreadAffinity;
+import io.bourse.common.config.Settings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The embedded media driver's threads pinned by their roles, as Linux reports them. */
+@Timeout(20)
+class MediaDriverServiceTest
+{
+    @Test
+    void shouldPinEachDriverThreadByItsRoleWhenThreadingIsDedicated() throws IOException
+    {
+        assumeCpusZeroAndOne();
+        final ThreadAffinity affinity = affinity("driver-conductor=0;sender=1;receiver=0-1");
+
+        try (MediaDriverService ignored = MediaDriverService.launch(
+            aeronDirectoryName(), ThreadingMode.DEDICATED, -1, false, affinity))
+        {
+            // Linux keeps 15 characters of a thread's name: "driver-conductor" is "driver-conducto".
+            assertThat(cpusOf("driver-conducto", "sender", "receiver")).containsExactly("0", "1", "0-1");
+        }
+    }
+
+    @Test
+    void shouldPinSharedDriverThreadBySharedRoleWhenThreadingIsShared() throws IOException
+    {
+        assumeCpusZeroAndOne();
+        final ThreadAffinity affinity = affinity("driver-shared=1;driver-conductor=0");
+
+        try (MediaDriverService ignored = MediaDriverService.launch(
+            aeronDirectoryName(), ThreadingMode.SHARED, -1, false, affinity))
+        {
+            // Aeron names the shared thread after its directory and agents, "<dir> [sender,receiver,driver-conductor]".
+            final String sharedThreadName = Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName).filter((name) -> name.endsWith(",driver-conductor]")).findFirst().orElseThrow();
+            assertThat(cpusOf(sharedThreadName.substring(0, Math.min(15, sharedThreadName.length()))))
+                .containsExactly("1");
+        }
+    }
+
+    private static List<String> cpusOf(final String... threadNames)
+    {
+        final List<ThreadAffinity.ThreadCpus> threads = ThreadAffinity.describeThreads();
+        return List.of(threadNames).stream()
+            .map((name) -> threads.stream().filter((thread) -> thread.name().equals(name))
+                .map(ThreadAffinity.ThreadCpus::cpuList).findFirst().orElse("no thread " + name))
+            .toList();
+    }
+
+    private static ThreadAffinity affinity(final String value)
+    {
+        return ThreadAffinity.fromSettings(
+            new Settings(Map.of(Settings.environmentName(ThreadAffinity.THREAD_AFFINITY_PROP_NAME), value)));
+    }
+
+    private static String aeronDirectoryName()
+    {
+        return new File(System.getProperty("java.io.tmpdir"), "bourse-driver-affinity-" + UUID.randomUUID()).getPath();
+    }
+
+    private static void assumeCpusZeroAndOne() throws IOException
+    {
+        final Path status = Path.of("/proc/self/status");
+        assumeTrue(Files.exists(status), "thread affinity is Linux only");
+        assumeTrue(Files.readAllLines(status).stream().anyMatch((line) -> line.matches("Cpus_allowed_list:\t0-\\d+.*")),
+            "this process may run on CPUs 0 and 1");
+    }
+}
