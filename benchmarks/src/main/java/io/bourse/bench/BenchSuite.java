@@ -41,6 +41,7 @@ public final class BenchSuite
     private static final String GATEWAY = "gateway";
     private static final String FANOUT = "fanout";
     private static final String END_TO_END = "e2e";
+    private static final String RAMP = "ramp";
 
     private final SuiteOptions options;
     private final PrintStream console;
@@ -52,7 +53,8 @@ public final class BenchSuite
     {
         this.options = options;
         this.console = console;
-        this.benchmarks = (null == options.engine() ? 2 : 3) + options.exchanges().size();
+        this.benchmarks = 2 + (null == options.engine() ? 0 : 1) + (null == options.ramp() ? 0 : 1) +
+            options.exchanges().size();
     }
 
     /**
@@ -94,6 +96,10 @@ public final class BenchSuite
         else
         {
             engine();
+        }
+        if (null != options.ramp())
+        {
+            ramp();
         }
         gateway();
         fanout();
@@ -139,6 +145,27 @@ public final class BenchSuite
             ratioRow("ratio " + rows.get(0).path() + " / " + rows.get(i).path(), rows.get(0), rows.get(i));
         }
         plots(ENGINE, "commands/s", rows);
+    }
+
+    private void ramp()
+    {
+        final List<EngineRamp.Step> steps = benchmark(RAMP, (out) -> EngineRamp.measure(options.ramp(), out));
+        section("Engine ramp: the engine service at exchange-core's published rates", String.format(Locale.ROOT,
+            "Threads: 1 publisher sending exchange-core's BENCH commands as SBE over aeron:ipc on a fixed schedule, " +
+            "the engine service's agent, 1 subscriber, media driver %s, idle %s; each step %.1f s of commands on a " +
+            "fresh service after a %,d-command warm-up, latency from each command's intended send time to its " +
+            "first event. exchange-core's figures are its README's (Xeon X5690, in-process, no network or IPC, no " +
+            "coordinated-omission correction); the issue reports exchange-core measured on this 2-core host " +
+            "collapsing to a p50 in the hundreds of ms at 200K/s.", options.ramp().driverThreading(),
+            options.ramp().idle(), options.ramp().stepSeconds(), options.ramp().warmupCommands()));
+        markdown.append(EngineRamp.report(steps)).append('\n');
+        final List<SuiteMeasurement> rows = new ArrayList<>();
+        for (final EngineRamp.Step step : steps)
+        {
+            rows.add(new SuiteMeasurement("engine service", step.targetRate(), step.achievedRate(), step.histogram()));
+            writeHistogram(RAMP + "-" + step.targetRate() + ".hgrm", step.histogram());
+        }
+        plots(RAMP, "commands/s", rows);
     }
 
     private void gateway()

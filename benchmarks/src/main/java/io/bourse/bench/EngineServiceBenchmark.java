@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
@@ -76,7 +77,15 @@ public final class EngineServiceBenchmark
     private static final String SYMBOL = Symbols.toString(ExchangeCoreReplay.SYMBOL);
 
     /** What the subscriber thread does between empty polls, as printed. */
-    private static final String SUBSCRIBER_IDLE = "yield";
+    static final String SUBSCRIBER_IDLE = "yield";
+
+    /** How the publisher keeps a fixed rate and what the latency is measured from, as printed. */
+    static final String FIXED_RATE_SCHEDULE = "at a fixed rate the publisher parks until " +
+        TimeUnit.NANOSECONDS.toMicros(CommandPublisher.YIELD_NS) + " us before each send time, then yields until " +
+        "it (never spins); latency is from the intended send time";
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
 
     /**
      * What the service did in the last pass.
@@ -86,30 +95,27 @@ public final class EngineServiceBenchmark
      * @param events                   BENCH events received.
      * @param expectedEvents           BENCH events the reference core made.
      * @param trades                   BENCH OrderExecuted events received.
+     * @param expectedTrades           BENCH OrderExecuted events the reference core made.
      * @param checksum                 {@link EventChecksum} of every event received, SETUP then BENCH.
-     * @param expectedChecksum         the reference core's, {@link SbeCommandStream#checksum()}.
+     * @param expectedChecksum         the reference core's for the same commands ({@link SbeCommandStream#checksum()}
+     *                                 for all of them).
      * @param engineAllocatedBytes     bytes the engine agent's thread allocated from the first BENCH send to the last
      *                                 BENCH event received.
      * @param subscriberAllocatedBytes bytes the subscriber thread allocated while starting the publisher thread and
      *                                 polling the BENCH events.
      */
     record ServicePass(
-        int commands, long elapsedNs, long events, long expectedEvents, long trades, long checksum,
-        long expectedChecksum, long engineAllocatedBytes, long subscriberAllocatedBytes)
+        int commands, long elapsedNs, long events, long expectedEvents, long trades, long expectedTrades,
+        long checksum, long expectedChecksum, long engineAllocatedBytes, long subscriberAllocatedBytes)
     {
     }
 
     private final ServiceBenchOptions options;
     private final PrintStream out;
     private final SbeCommandStream stream;
-    private final com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-    private final Histogram histogram = new Histogram(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
+    private final Histogram histogram = newHistogram();
     private final SbeStreamCore sameCommandsCore;
     private final double[] subscriberAllocatedBytes;
-    private Aeron aeron;
-    private String aeronDirectoryName;
-    private int servicePasses;
 
     private EngineServiceBenchmark(
         final ServiceBenchOptions options, final SbeCommandStream stream, final PrintStream out)
@@ -133,11 +139,7 @@ public final class EngineServiceBenchmark
     {
         options.validate();
         out.print(MachineInfo.describe());
-        final long loadStartNs = System.nanoTime();
-        final ExchangeCoreCommands commands = ExchangeCoreCommands.load(options.commands());
-        out.printf(Locale.ROOT, "commands: %s: %,d SETUP + %,d BENCH, loaded in %.1f s%n", options.commands(),
-            commands.benchStart(), commands.count() - commands.benchStart(), (System.nanoTime() - loadStartNs) / 1e9);
-        run(options, commands, out);
+        run(options, load(options.commands(), out), out);
     }
 
     /**
@@ -152,6 +154,51 @@ public final class EngineServiceBenchmark
     static ServicePass run(
         final ServiceBenchOptions options, final ExchangeCoreCommands commands, final PrintStream out)
     {
+        final SbeCommandStream stream = translate(commands, out);
+        out.printf(Locale.ROOT, "service: %s; rate %s; warm-up %d, iterations %d%n", layout(options),
+            0 == options.rate() ? "max (back pressure)" : String.format(Locale.ROOT, "%,d commands/s", options.rate()),
+            options.warmup(), options.iterations());
+        if (0 == options.rate())
+        {
+            out.println("  at rate max the publisher runs ahead of the engine: the latency is mostly queueing in the " +
+                "command stream; use --rate below the throughput for latency");
+        }
+        else
+        {
+            out.println("  " + FIXED_RATE_SCHEDULE);
+        }
+        out.println("  core alone, bench engine stream = `bourse bench engine`'s Bourse MatchingEngine figure " +
+            "(exchange-core's stream and semantics, MOVE and FOK minimum included)");
+        out.println();
+        return new EngineServiceBenchmark(options, stream, out).run(commands);
+    }
+
+    /**
+     * Loads exchange-core's stream and says how long it took.
+     *
+     * @param file {@code commands.csv(.gz)}.
+     * @param out  where the line goes.
+     * @return the commands.
+     * @throws java.io.UncheckedIOException when the file cannot be read.
+     */
+    static ExchangeCoreCommands load(final Path file, final PrintStream out)
+    {
+        final long loadStartNs = System.nanoTime();
+        final ExchangeCoreCommands commands = ExchangeCoreCommands.load(file);
+        out.printf(Locale.ROOT, "commands: %s: %,d SETUP + %,d BENCH, loaded in %.1f s%n", file,
+            commands.benchStart(), commands.count() - commands.benchStart(), (System.nanoTime() - loadStartNs) / 1e9);
+        return commands;
+    }
+
+    /**
+     * Translates exchange-core's stream into engine protocol commands and describes the translation and the check.
+     *
+     * @param commands exchange-core's stream.
+     * @param out      where the description goes.
+     * @return the translated stream, with the reference core's event counts and checksums.
+     */
+    static SbeCommandStream translate(final ExchangeCoreCommands commands, final PrintStream out)
+    {
         final SbeCommandStream stream = SbeCommandStream.translate(commands);
         out.printf(Locale.ROOT, "engine protocol translation: %,d SETUP + %,d BENCH commands sent (%,d exchange-core " +
             "commands left out: order no longer open); BENCH makes %,d events, %,d trades; reference checksum " +
@@ -164,27 +211,26 @@ public final class EngineServiceBenchmark
             "quantity (so the stream stays the one measured so far), so it may fill partly");
         out.println("  checked every pass: the service's decoded events and the core alone's must match the " +
             "reference checksum (every field but sequence number and timestamp, in order)");
-        out.printf(Locale.ROOT, "service: 1 shard, symbol %s, aeron:ipc, media driver %s, engine idle %s, " +
-            "publisher idle %s (back pressure), subscriber idle %s (polls without sleeping), rate %s; " +
-            "warm-up %d, iterations %d%n", SYMBOL, options.driverThreading(), options.idle(), options.idle(),
-            SUBSCRIBER_IDLE,
-            0 == options.rate() ? "max (back pressure)" : String.format(Locale.ROOT, "%,d commands/s", options.rate()),
-            options.warmup(), options.iterations());
-        if (0 == options.rate())
-        {
-            out.println("  at rate max the publisher runs ahead of the engine: the latency is mostly queueing in the " +
-                "command stream; use --rate below the throughput for latency");
-        }
-        else
-        {
-            out.printf(Locale.ROOT, "  at a fixed rate the publisher parks until %d us before each send time, then " +
-                "yields until it (never spins); latency is from the intended send time%n",
-                TimeUnit.NANOSECONDS.toMicros(CommandPublisher.YIELD_NS));
-        }
-        out.println("  core alone, bench engine stream = `bourse bench engine`'s Bourse MatchingEngine figure " +
-            "(exchange-core's stream and semantics, MOVE and FOK minimum included)");
-        out.println();
-        return new EngineServiceBenchmark(options, stream, out).run(commands);
+        return stream;
+    }
+
+    /**
+     * @param options the idle strategy and the driver threading.
+     * @return the threads of a service pass and how each waits, for a report.
+     */
+    static String layout(final ServiceBenchOptions options)
+    {
+        return String.format(Locale.ROOT, "1 shard, symbol %s, aeron:ipc, embedded media driver %s; threads: " +
+            "publisher (idle %s through back pressure), engine agent (idle %s), subscriber (idle %s, polls without " +
+            "sleeping), media driver (%s)", SYMBOL, options.driverThreading(), options.idle(), options.idle(),
+            SUBSCRIBER_IDLE, ThreadingMode.SHARED == options.driverThreading() ?
+            "1 thread: conductor, sender and receiver" : options.driverThreading() + " threads");
+    }
+
+    /** @return a histogram for latencies in ns: up to 60 s, 3 significant digits. */
+    static Histogram newHistogram()
+    {
+        return new Histogram(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
     }
 
     private ServicePass run(final ExchangeCoreCommands commands)
@@ -193,17 +239,10 @@ public final class EngineServiceBenchmark
         final EngineStats serviceStats = new EngineStats(SERVICE_NAME, options.iterations());
         final List<EngineStats> coreStats = CORE_NAMES.stream()
             .map((name) -> new EngineStats(name, options.iterations())).toList();
-        final String aeronDir = aeronDirectory();
         final int[] benchCommands = { stream.count() - stream.benchStart(), commands.count() - commands.benchStart() };
         ServicePass last = null;
-        try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(aeronDir)
-            .threadingMode(options.driverThreading())
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)))
+        try (Harness harness = new Harness(stream, options))
         {
-            aeronDirectoryName = driver.aeronDirectoryName();
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
             final int total = options.warmup() + options.iterations();
             for (int i = 1; i <= total; i++)
             {
@@ -211,13 +250,12 @@ public final class EngineServiceBenchmark
                 final String label = measured ?
                     "iteration " + (i - options.warmup()) + "/" + options.iterations() :
                     "warm-up " + i + "/" + options.warmup();
-                last = iteration(
-                    label, cores, benchCommands, measured ? coreStats : null, measured ? serviceStats : null);
+                last = iteration(label, harness, cores, benchCommands, measured ? coreStats : null,
+                    measured ? serviceStats : null);
             }
         }
         finally
         {
-            CloseHelper.close(aeron);
             cores.forEach(EngineUnderTest::close);
         }
         out.println();
@@ -226,7 +264,7 @@ public final class EngineServiceBenchmark
     }
 
     private ServicePass iteration(
-        final String label, final List<EngineUnderTest> cores, final int[] benchCommands,
+        final String label, final Harness harness, final List<EngineUnderTest> cores, final int[] benchCommands,
         final List<EngineStats> coreStats, final EngineStats serviceStats)
     {
         final StringBuilder line = new StringBuilder(label).append(':');
@@ -235,9 +273,9 @@ public final class EngineServiceBenchmark
             final EngineUnderTest core = cores.get(c);
             core.reset();
             System.gc();
-            final long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
+            final long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
             final long elapsedNs = core.runBench();
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+            final long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
             verifyCore(core, "throughput");
             core.reset();
             System.gc();
@@ -253,7 +291,7 @@ public final class EngineServiceBenchmark
         }
 
         histogram.reset();
-        final ServicePass pass = servicePass();
+        final ServicePass pass = harness.pass(stream.count(), options.rate(), histogram);
         if (null != serviceStats)
         {
             subscriberAllocatedBytes[serviceStats.iterations()] = pass.subscriberAllocatedBytes();
@@ -283,93 +321,177 @@ public final class EngineServiceBenchmark
         }
     }
 
-    private ServicePass servicePass()
-    {
-        final StreamLayout layout = streamLayout(aeronDirectoryName, servicePasses++);
-        try (EngineService service = EngineService.launch(engineContext(layout, options.newIdleStrategy()));
-            ExclusivePublication commands = aeron.addExclusivePublication(
-                layout.commandChannel(), layout.commandStreamId(SHARD));
-            Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(SHARD)))
-        {
-            awaitConnected(commands, events);
-            final EventCounter counter = new EventCounter(stream, histogram);
-            phase(commands, events, counter, 0, stream.benchStart(), 0);
-            if (counter.checksum() != stream.setupChecksum())
-            {
-                throw new IllegalStateException(String.format(Locale.ROOT, "the service's SETUP events differ from " +
-                    "the reference core's: checksum %016x where the reference's is %016x", counter.checksum(),
-                    stream.setupChecksum()));
-            }
-            final long setupTrades = counter.trades();
-            final long setupEvents = counter.events();
-            final long engineThreadId = engineThreadId(service);
-            System.gc();
-            counter.recording(true);
-            final long engineAllocatedBefore = threads.getThreadAllocatedBytes(engineThreadId);
-            final long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
-            final long elapsedNs =
-                phase(commands, events, counter, stream.benchStart(), stream.count(), options.rate());
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
-            final long engineAllocated = threads.getThreadAllocatedBytes(engineThreadId) - engineAllocatedBefore;
-            final ServicePass pass = new ServicePass(stream.count() - stream.benchStart(), elapsedNs,
-                counter.events() - setupEvents, stream.expectedEvents(stream.benchStart(), stream.count()),
-                counter.trades() - setupTrades, counter.checksum(), stream.checksum(), engineAllocated, allocated);
-            if (counter.sequenceGaps() > 0 || counter.unexpected() > 0 || pass.checksum() != pass.expectedChecksum() ||
-                pass.trades() != stream.expectedBenchTrades() || pass.events() != pass.expectedEvents())
-            {
-                throw new IllegalStateException(String.format(Locale.ROOT, "the service disagrees with the " +
-                    "reference core: checksum %016x where the reference's is %016x, %s, expected trades %d, " +
-                    "sequence gaps %d, unexpected messages %d", pass.checksum(), pass.expectedChecksum(), pass,
-                    stream.expectedBenchTrades(), counter.sequenceGaps(), counter.unexpected()));
-            }
-            return pass;
-        }
-    }
-
     /**
-     * Sends commands {@code from} to {@code to} from a publisher thread and polls their events on this thread, yielding
-     * between empty polls, until all have arrived.
-     *
-     * @return nanoseconds from the publisher's origin to the last event.
+     * An embedded media driver (its own directory, deleted on start and shutdown) and an Aeron client, on which each
+     * {@link #pass} launches a fresh engine service: what {@code bench engine-service} and {@link EngineRamp} both
+     * measure.
      */
-    private long phase(
-        final ExclusivePublication commands, final Subscription events, final EventCounter counter, final int from,
-        final int to, final long rate)
+    static final class Harness implements AutoCloseable
     {
-        final long phaseEvents = stream.expectedEvents(from, to);
-        final long expectedEvents = counter.events() + phaseEvents;
-        final IdleStrategy idle = new YieldingIdleStrategy();
-        final long startNs = System.nanoTime();
-        final CommandPublisher publisher =
-            new CommandPublisher(stream, commands, from, to, rate, startNs, options.newIdleStrategy());
-        final Thread thread = new Thread(publisher, "bench-command-publisher");
-        thread.start();
-        try
+        private final SbeCommandStream stream;
+        private final ServiceBenchOptions options;
+        private final MediaDriver driver;
+        private final Aeron aeron;
+        private SbeStreamCore reference;
+        private int passes;
+
+        /**
+         * Launches the media driver and connects to it.
+         *
+         * @param stream  the commands every pass sends.
+         * @param options the idle strategy of the engine and the publisher, and the driver's threading mode.
+         */
+        Harness(final SbeCommandStream stream, final ServiceBenchOptions options)
         {
-            long lastProgressNs = startNs;
-            while (counter.events() < expectedEvents)
+            this.stream = stream;
+            this.options = options;
+            driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+                .aeronDirectoryName(aeronDirectory())
+                .threadingMode(options.driverThreading())
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true));
+            try
             {
-                final int fragments = events.poll(counter, FRAGMENT_LIMIT);
-                final long nowNs = System.nanoTime();
-                if (fragments > 0)
-                {
-                    lastProgressNs = nowNs;
-                }
-                else if (null != publisher.failure() || nowNs - lastProgressNs > CommandPublisher.STALL_TIMEOUT_NS)
-                {
-                    throw new IllegalStateException("events stalled: received " +
-                        (counter.events() - expectedEvents + phaseEvents) + " of " + phaseEvents +
-                        (null != publisher.failure() ? ": " + publisher.failure().getMessage() : ""),
-                        publisher.failure());
-                }
-                idle.idle(fragments);
+                aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
             }
-            return System.nanoTime() - startNs;
+            catch (final RuntimeException ex)
+            {
+                CloseHelper.quietClose(driver);
+                throw ex;
+            }
         }
-        finally
+
+        /**
+         * Launches a fresh engine service, sends the SETUP commands as fast as back pressure allows and waits for
+         * their events, then sends BENCH commands up to {@code end} at {@code rate} from a publisher thread while
+         * this thread polls their events, recording each command's first-event latency; checks every event against
+         * the reference core's.
+         *
+         * @param end       index after the last command to send: {@link SbeCommandStream#count()} for every BENCH
+         *                  command, less for a prefix of them (its reference is then replayed on a core first).
+         * @param rate      BENCH commands per second on a fixed schedule, or 0 for as fast as back pressure allows.
+         * @param histogram receives the BENCH commands' command-to-first-event latencies, ns.
+         * @return what the service did.
+         * @throws IllegalStateException when the service's events differ from the reference core's, or it stalls.
+         */
+        ServicePass pass(final int end, final long rate, final Histogram histogram)
         {
-            publisher.stop();
-            join(thread);
+            if (end <= stream.benchStart() || end > stream.count())
+            {
+                throw new IllegalArgumentException("BENCH commands end at " + end + ", outside (" +
+                    stream.benchStart() + ", " + stream.count() + "]");
+            }
+            final long expectedChecksum;
+            final long expectedTrades;
+            if (end == stream.count())
+            {
+                expectedChecksum = stream.checksum();
+                expectedTrades = stream.expectedBenchTrades();
+            }
+            else
+            {
+                reference = null == reference ? new SbeStreamCore(stream) : reference;
+                reference.reset();
+                final long setupTrades = reference.trades();
+                reference.runBench(end);
+                expectedChecksum = reference.checksum();
+                expectedTrades = reference.trades() - setupTrades;
+            }
+            final StreamLayout layout = streamLayout(driver.aeronDirectoryName(), passes++);
+            try (EngineService service = EngineService.launch(engineContext(layout, options.newIdleStrategy()));
+                ExclusivePublication commands = aeron.addExclusivePublication(
+                    layout.commandChannel(), layout.commandStreamId(SHARD));
+                Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(SHARD)))
+            {
+                awaitConnected(commands, events);
+                final EventCounter counter = new EventCounter(stream, histogram);
+                phase(commands, events, counter, 0, stream.benchStart(), 0);
+                if (counter.checksum() != stream.setupChecksum())
+                {
+                    throw new IllegalStateException(String.format(Locale.ROOT, "the service's SETUP events differ " +
+                        "from the reference core's: checksum %016x where the reference's is %016x", counter.checksum(),
+                        stream.setupChecksum()));
+                }
+                final long setupTrades = counter.trades();
+                final long setupEvents = counter.events();
+                final long engineThreadId = engineThreadId(service);
+                System.gc();
+                counter.recording(true);
+                final long engineAllocatedBefore = THREADS.getThreadAllocatedBytes(engineThreadId);
+                final long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
+                final long elapsedNs = phase(commands, events, counter, stream.benchStart(), end, rate);
+                final long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
+                final long engineAllocated = THREADS.getThreadAllocatedBytes(engineThreadId) - engineAllocatedBefore;
+                final ServicePass pass = new ServicePass(end - stream.benchStart(), elapsedNs,
+                    counter.events() - setupEvents, stream.expectedEvents(stream.benchStart(), end),
+                    counter.trades() - setupTrades, expectedTrades, counter.checksum(), expectedChecksum,
+                    engineAllocated, allocated);
+                if (counter.sequenceGaps() > 0 || counter.unexpected() > 0 ||
+                    pass.checksum() != pass.expectedChecksum() || pass.trades() != pass.expectedTrades() ||
+                    pass.events() != pass.expectedEvents())
+                {
+                    throw new IllegalStateException(String.format(Locale.ROOT, "the service disagrees with the " +
+                        "reference core: checksum %016x where the reference's is %016x, %s, sequence gaps %d, " +
+                        "unexpected messages %d", pass.checksum(), pass.expectedChecksum(), pass,
+                        counter.sequenceGaps(), counter.unexpected()));
+                }
+                return pass;
+            }
+        }
+
+        /**
+         * Sends commands {@code from} to {@code to} from a publisher thread and polls their events on this thread,
+         * yielding between empty polls, until all have arrived.
+         *
+         * @return nanoseconds from the publisher's origin to the last event.
+         */
+        private long phase(
+            final ExclusivePublication commands, final Subscription events, final EventCounter counter,
+            final int from, final int to, final long rate)
+        {
+            final long phaseEvents = stream.expectedEvents(from, to);
+            final long expectedEvents = counter.events() + phaseEvents;
+            final IdleStrategy idle = new YieldingIdleStrategy();
+            final long startNs = System.nanoTime();
+            final CommandPublisher publisher =
+                new CommandPublisher(stream, commands, from, to, rate, startNs, options.newIdleStrategy());
+            final Thread thread = new Thread(publisher, "bench-command-publisher");
+            thread.start();
+            try
+            {
+                long lastProgressNs = startNs;
+                while (counter.events() < expectedEvents)
+                {
+                    final int fragments = events.poll(counter, FRAGMENT_LIMIT);
+                    final long nowNs = System.nanoTime();
+                    if (fragments > 0)
+                    {
+                        lastProgressNs = nowNs;
+                    }
+                    else if (null != publisher.failure() ||
+                        nowNs - lastProgressNs > CommandPublisher.STALL_TIMEOUT_NS)
+                    {
+                        throw new IllegalStateException("events stalled: received " +
+                            (counter.events() - expectedEvents + phaseEvents) + " of " + phaseEvents +
+                            (null != publisher.failure() ? ": " + publisher.failure().getMessage() : ""),
+                            publisher.failure());
+                    }
+                    idle.idle(fragments);
+                }
+                return System.nanoTime() - startNs;
+            }
+            finally
+            {
+                publisher.stop();
+                join(thread);
+            }
+        }
+
+        /** Closes the client, then the media driver, which deletes its directory. */
+        @Override
+        public void close()
+        {
+            CloseHelper.closeAll(aeron, driver);
         }
     }
 

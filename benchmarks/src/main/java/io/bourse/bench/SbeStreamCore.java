@@ -53,9 +53,20 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
     @Override
     public long runBench()
     {
+        return runBench(stream.count());
+    }
+
+    /**
+     * Applies the BENCH commands up to {@code end}, after {@link #reset()}: a prefix of what {@link #runBench()}
+     * applies.
+     *
+     * @param end index after the last command to apply.
+     * @return nanoseconds taken.
+     */
+    long runBench(final int end)
+    {
         final MatchingEngine engine = this.engine;
         final SbeCommandStream stream = this.stream;
-        final int end = stream.count();
         final long startNs = System.nanoTime();
         for (int i = stream.benchStart(); i < end; i++)
         {

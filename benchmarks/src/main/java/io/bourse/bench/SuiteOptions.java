@@ -14,6 +14,7 @@ import java.util.Map;
  *
  * @param reportDir   the report directory: report.md, the benchmarks' own reports, every .hgrm and the PNG plots.
  * @param engine      the engine benchmark's options, or null to leave it out (no command file).
+ * @param ramp        the engine ramp's options, or null to leave it out (no command file).
  * @param gateway     the gateway benchmark's options; their histogram directory is {@code reportDir}.
  * @param fanoutRates the fanout's input rates, messages/s, one step each.
  * @param fanout      the fanout benchmark's options but for the rate; their histogram directory is {@code reportDir}.
@@ -25,6 +26,7 @@ import java.util.Map;
 public record SuiteOptions(
     Path reportDir,
     BenchOptions engine,
+    EngineRampOptions ramp,
     GatewayBenchOptions gateway,
     List<Long> fanoutRates,
     FanoutBenchOptions fanout,
@@ -71,6 +73,10 @@ public record SuiteOptions(
         final BenchOptions engine = null == commands || !Files.isRegularFile(commands) ? null : new BenchOptions(
             commands, quick ? QUICK_ENGINE_WARMUP : BenchOptions.DEFAULT_WARMUP,
             quick ? QUICK_ENGINE_ITERATIONS : BenchOptions.DEFAULT_ITERATIONS, null);
+        final EngineRampOptions ramp = null == engine ? null : new EngineRampOptions(commands,
+            GatewayBenchOptions.parseRates(EngineRampOptions.DEFAULT_RATES), EngineRampOptions.DEFAULT_STEP_SECONDS,
+            EngineRampOptions.DEFAULT_WARMUP_COMMANDS, ServiceBenchOptions.DEFAULT_IDLE,
+            ServiceBenchOptions.DEFAULT_DRIVER_THREADING);
         final double warmup = quick ? QUICK_WARMUP_SECONDS : GatewayBenchOptions.DEFAULT_WARMUP_SECONDS;
         final double seconds = quick ? QUICK_MEASURE_SECONDS : GatewayBenchOptions.DEFAULT_MEASURE_SECONDS;
         final GatewayBenchOptions gateway = new GatewayBenchOptions(
@@ -84,7 +90,7 @@ public record SuiteOptions(
         final EndToEndBenchOptions endToEnd = new EndToEndBenchOptions(
             quick ? QUICK_END_TO_END_RATES : GatewayBenchOptions.parseRates(EndToEndBenchOptions.DEFAULT_RATES),
             EndToEndBenchOptions.DEFAULT_SESSIONS, warmup, seconds, dir);
-        return new SuiteOptions(dir, engine, gateway, quick ? QUICK_FANOUT_RATES : FANOUT_RATES, fanout, endToEnd,
+        return new SuiteOptions(dir, engine, null == ramp || !quick ? ramp : ramp.quick(), gateway, quick ? QUICK_FANOUT_RATES : FANOUT_RATES, fanout, endToEnd,
             exchanges, commandLine);
     }
 
@@ -103,6 +109,10 @@ public record SuiteOptions(
         if (null != engine)
         {
             engine.validate();
+        }
+        if (null != ramp)
+        {
+            ramp.validate();
         }
         gateway.validate();
         if (null == fanoutRates || fanoutRates.isEmpty())

@@ -39,6 +39,7 @@ class BenchSuiteTest
         final SuiteOptions options = new SuiteOptions(
             reportDir,
             new BenchOptions(commands, 0, 2, null),
+            new EngineRampOptions(commands, List.of(200L, 400L), 0.5, 0, "backoff", ThreadingMode.SHARED),
             gateway,
             List.of(1_000L, 2_000L),
             new FanoutBenchOptions(1, 3, 0.2, 0.3, 1, 1, "backoff", false, reportDir),
@@ -64,19 +65,21 @@ class BenchSuiteTest
             "- in-process: the test's", "| in-process OUCH round trip | 1,000 |", "| in-process end to end | 2,000 |",
             "![e2e latency](e2e-latency.png)");
         assertThat(console.toString(StandardCharsets.UTF_8)).contains(
-            "[1/4] engine iteration 2/2:", "[2/4] gateway rate 2,000/s:", "[3/4] fanout all reading:",
-            "[4/4] e2e-in-process in-process rate 2,000/s:", "suite done");
+            "[1/5] engine iteration 2/2:", "[3/5] gateway rate 2,000/s:", "[4/5] fanout all reading:",
+            "[5/5] e2e-in-process in-process rate 2,000/s:", "suite done");
+        assertThat(markdown).contains("## Engine ramp", "|rate|50.0%|90.0%|95.0%|99.0%|99.9%|99.99%|worst|", "| 400|");
+        assertThat(reportDir.resolve("ramp-400.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("e2e-in-process-2000.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("gateway-2000.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("floor-1000.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("fanout-2000-all-reading.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("engine-Bourse-MatchingEngine.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("engine-exchange-core-OrderBookDirectImpl.hgrm")).isNotEmptyFile();
-        for (final String text : List.of("engine", "gateway", "fanout", "e2e-in-process"))
+        for (final String text : List.of("engine", "ramp", "gateway", "fanout", "e2e-in-process"))
         {
             assertThat(reportDir.resolve(text + ".txt")).isNotEmptyFile();
         }
-        for (final String benchmark : List.of("engine", "gateway", "fanout", "e2e"))
+        for (final String benchmark : List.of("engine", "ramp", "gateway", "fanout", "e2e"))
         {
             for (final String plot : List.of("-latency.png", "-throughput.png"))
             {
@@ -95,6 +98,7 @@ class BenchSuiteTest
             SuiteOptions.of(true, dir.resolve("absent.csv.gz"), dir, Map.of(), "bourse bench");
 
         assertThat(options.engine()).isNull();
+        assertThat(options.ramp()).isNull();
         assertThat(options.gateway().layout()).isEqualTo(ThreadLayout.SHARED);
         assertThat(options.gateway().hgrmDir()).isEqualTo(dir);
         assertThat(options.fanoutAt(5_000).subscribers()).isEqualTo(100);

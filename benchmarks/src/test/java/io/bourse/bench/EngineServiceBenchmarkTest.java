@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(30)
 class EngineServiceBenchmarkTest
 {
-    private static final int SETUP_ORDERS = 20;
-    private static final int BENCH_COMMANDS = 400;
+    static final int SETUP_ORDERS = 20;
+    static final int BENCH_COMMANDS = 400;
 
     @Test
     void shouldTranslateExchangeCoreCommandsWhenOrdersAreOpen() throws IOException
@@ -194,12 +194,20 @@ class EngineServiceBenchmarkTest
 
     private static ExchangeCoreCommands read(final String rows) throws IOException
     {
-        final String csv = "seq,phase,cmd,order_id,uid,side,price,size,order_type,reserve_price\n" + rows;
-        return ExchangeCoreCommands.read(new ByteArrayInputStream(csv.getBytes(StandardCharsets.US_ASCII)));
+        return ExchangeCoreCommands.read(new ByteArrayInputStream(csv(rows).getBytes(StandardCharsets.US_ASCII)));
     }
 
-    /** SETUP: a book around 1,000; BENCH: random places, moves, reductions and cancels of earlier orders. */
-    private static String randomStream(final long seed)
+    /** @return exchange-core's commands.csv: its header, then the rows. */
+    static String csv(final String rows)
+    {
+        return "seq,phase,cmd,order_id,uid,side,price,size,order_type,reserve_price\n" + rows;
+    }
+
+    /**
+     * @return rows of {@value #SETUP_ORDERS} SETUP orders, a book around 1,000, then {@value #BENCH_COMMANDS} BENCH
+     * commands: random places, moves, reductions and cancels of earlier orders.
+     */
+    static String randomStream(final long seed)
     {
         final Random random = new Random(seed);
         final StringBuilder sb = new StringBuilder();

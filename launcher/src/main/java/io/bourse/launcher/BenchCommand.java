@@ -6,6 +6,8 @@ import io.bourse.bench.BenchSuite;
 import io.bourse.bench.EngineBenchmark;
 import io.bourse.bench.EndToEndBenchOptions;
 import io.bourse.bench.EndToEndBenchmark;
+import io.bourse.bench.EngineRamp;
+import io.bourse.bench.EngineRampOptions;
 import io.bourse.bench.EngineServiceBenchmark;
 import io.bourse.bench.ExchangeTarget;
 import io.bourse.bench.FanoutBenchOptions;
@@ -28,7 +30,8 @@ import java.util.concurrent.Callable;
 /**
  * {@code bourse bench}: benchmark programs; {@code bourse bench} alone (or {@code bench all}) runs the suite
  * ({@link BenchSuite}) into a report directory, {@code bourse bench engine} compares the matching core with
- * exchange-core, {@code bourse bench engine-service} measures the engine service with its Aeron input and output in
+ * exchange-core, {@code bourse bench ramp} runs the engine service at exchange-core's published rates,
+ * {@code bourse bench engine-service} measures the engine service with its Aeron input and output in
  * the loop, {@code bourse bench gateway} the OUCH order round trip over TCP through the gateway and the engine beside
  * a bare TCP ping-pong, {@code bourse bench fanout} one market-data stream through the ITCH fanout to many TCP subscribers,
  * {@code bourse bench e2e} OUCH in to ITCH out through the whole exchange, embedded or in docker compose.
@@ -45,7 +48,7 @@ import java.util.concurrent.Callable;
             "layouts, tables rate -> achieved, p50/p90/p99/p99.9/p99.99/max), each benchmark's full report, " +
             "every .hgrm and PNG plots (latency percentile distribution, throughput against latency)." },
     subcommands = { BenchCommand.Suite.class, BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class,
-        BenchCommand.GatewayBench.class,
+        BenchCommand.RampBench.class, BenchCommand.GatewayBench.class,
         BenchCommand.FanoutBench.class, BenchCommand.EndToEndBench.class, CommandLine.HelpCommand.class })
 public final class BenchCommand implements Runnable
 {
@@ -414,6 +417,77 @@ public final class BenchCommand implements Runnable
                 throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
             }
             FanoutBenchmark.run(options, System.out);
+            return 0;
+        }
+    }
+
+    /** {@code bourse bench ramp}: option parsing only; the benchmark is {@link EngineRamp}. */
+    @Command(
+        name = "ramp",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the engine-service benchmark (exchange-core's stream as SBE over an embedded Aeron media driver " +
+                "through a real matching-engine service, every step checked by content) at exchange-core's " +
+                "published rates in order, on a fixed open-loop schedule (latency from each command's intended " +
+                "send time to its first event); stop after the first broken step (achieved < 99% of the rate, or " +
+                "p50 > 1 ms).",
+            "Prints Bourse's table in exchange-core's README format beside exchange-core's published table, and " +
+                "per rate the p50 and p99 ratios." })
+    static final class RampBench implements Callable<Integer>
+    {
+        @Option(names = "--commands", paramLabel = "FILE", defaultValue = BenchOptions.DEFAULT_COMMANDS,
+            description = "exchange-core commands.csv(.gz) (default: ${DEFAULT-VALUE}).")
+        Path commands;
+
+        @Option(names = "--rates", paramLabel = "LIST", defaultValue = EngineRampOptions.DEFAULT_RATES,
+            description = "Commands per second, one step each, in order; 125k = 125000 (default: exchange-core's " +
+                "${DEFAULT-VALUE}).")
+        String rates;
+
+        @Option(names = "--step-seconds", paramLabel = "SECONDS",
+            defaultValue = "" + EngineRampOptions.DEFAULT_STEP_SECONDS,
+            description = "Each step sends the first rate x SECONDS BENCH commands, at most all " +
+                "(default: ${DEFAULT-VALUE}).")
+        double stepSeconds;
+
+        @Option(names = "--warmup-commands", paramLabel = "N",
+            defaultValue = "" + EngineRampOptions.DEFAULT_WARMUP_COMMANDS,
+            description = "BENCH commands at the highest rate back pressure allows before the first step, " +
+                "unmeasured (default: ${DEFAULT-VALUE}).")
+        int warmupCommands;
+
+        @Option(names = "--quick", description = "Steps of " + EngineRampOptions.QUICK_STEP_SECONDS +
+            " s (overrides --step-seconds).")
+        boolean quick;
+
+        @Option(names = "--idle", paramLabel = "STRATEGY", defaultValue = ServiceBenchOptions.DEFAULT_IDLE,
+            description = "Idle strategy of the engine thread and of the publisher through back pressure: backoff, " +
+                "busy, yield or sleep (default: ${DEFAULT-VALUE}).")
+        String idle;
+
+        @Option(names = "--driver-threading", paramLabel = "MODE",
+            defaultValue = ServiceBenchOptions.DEFAULT_DRIVER_THREADING_NAME,
+            description = "Embedded media driver threading mode (default: ${DEFAULT-VALUE}).")
+        ThreadingMode driverThreading;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call()
+        {
+            final EngineRampOptions options;
+            try
+            {
+                final EngineRampOptions given = new EngineRampOptions(commands,
+                    GatewayBenchOptions.parseRates(rates), stepSeconds, warmupCommands, idle, driverThreading);
+                options = (quick ? given.quick() : given).validate();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
+            }
+            EngineRamp.run(options, System.out);
             return 0;
         }
     }
