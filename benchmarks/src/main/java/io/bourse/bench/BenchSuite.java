@@ -323,7 +323,8 @@ public final class BenchSuite
         }
         if (!rows.isEmpty())
         {
-            plots(END_TO_END, "orders/s", rows);
+            plots(END_TO_END, "orders/s", rows,
+                results.keySet().stream().map((exchange) -> END_TO_END + "-" + exchange).toList());
         }
     }
 
@@ -428,14 +429,22 @@ public final class BenchSuite
 
     private void plots(final String name, final String rateUnit, final List<SuiteMeasurement> rows)
     {
+        plots(name, rateUnit, rows, List.of(name));
+    }
+
+    private void plots(
+        final String name, final String rateUnit, final List<SuiteMeasurement> rows, final List<String> reports)
+    {
         final String distribution = name + "-latency.png";
         final String throughput = name + "-throughput.png";
         LatencyPlots.percentileDistribution(options.reportDir().resolve(distribution),
             name + ": latency percentile distribution", rows);
         LatencyPlots.throughputLatency(options.reportDir().resolve(throughput),
             name + ": throughput against latency", rateUnit, rows);
-        markdown.append("\nFull report: [").append(name).append(".txt](").append(name).append(".txt)\n\n")
-            .append("![").append(name).append(" latency](").append(distribution).append(")\n")
+        markdown.append("\nFull report:");
+        reports.forEach((report) ->
+            markdown.append(" [").append(report).append(".txt](").append(report).append(".txt)"));
+        markdown.append("\n\n").append("![").append(name).append(" latency](").append(distribution).append(")\n")
             .append("![").append(name).append(" throughput](").append(throughput).append(")\n\n");
     }
 

@@ -62,7 +62,7 @@ class BenchSuiteTest
             "| Bourse", "| ratio Bourse", "| TCP floor | 1,000 |", "| gateway | 2,000 |", "| ratio gateway / floor |",
             "| fanout | 1,000 |", "| fanout | 2,000 |", "| FIX Antenna fan-out (seeds) |",
             "![engine latency](engine-latency.png)", "![fanout throughput](fanout-throughput.png)",
-            "- in-process: the test's", "| in-process OUCH round trip | 1,000 |", "| in-process end to end | 2,000 |",
+            "- in-process: the test's", "| in-process OUCH round trip | 1,000 |", "| in-process end to end | 2,000 |", "Full report: [e2e-in-process.txt](e2e-in-process.txt)",
             "![e2e latency](e2e-latency.png)");
         assertThat(console.toString(StandardCharsets.UTF_8)).contains(
             "[1/5] engine iteration 2/2:", "[3/5] gateway rate 2,000/s:", "[4/5] fanout all reading:",
