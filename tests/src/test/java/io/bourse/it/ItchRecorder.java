@@ -2,16 +2,30 @@ package io.bourse.it;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50Listener;
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50Parser;
+import com.paritytrading.nassau.MessageListener;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Records the ITCH 5.0 order messages a market-data subscriber receives (ITCH 5.0 §4.3.1 Add Order, §4.4.1 Order
- * Executed), in arrival order; the tests ignore every other message type.
+ * Executed), in arrival order, and builds the subscriber's order-by-order book from Add Order ('A', 'F'), Order
+ * Executed ('E', 'C'), Order Cancel ('X'), Order Delete ('D') and Order Replace ('U'); the tests ignore every other
+ * message type. As a {@link MessageListener} it also keeps every message's bytes as received before parsing them.
  */
-final class ItchRecorder implements ITCH50Listener
+final class ItchRecorder implements ITCH50Listener, MessageListener
 {
+    /** A displayed order resting in the book: remaining shares, price in 1/10000 $, packed stock. */
+    record BookOrder(long orderReference, byte side, long shares, long stock, long price)
+    {
+    }
+
     /** ITCH 5.0 Add Order (No MPID Attribution): price in 1/10000 $, shares, packed stock. */
     record AddOrder(long orderReference, byte side, long shares, long stock, long price)
     {
@@ -24,6 +38,62 @@ final class ItchRecorder implements ITCH50Listener
 
     private final List<AddOrder> addOrders = new ArrayList<>();
     private final List<OrderExecuted> executions = new ArrayList<>();
+    private final Map<Long, BookOrder> book = new HashMap<>();
+    private final List<byte[]> messages = new ArrayList<>();
+    private final ITCH50Parser parser = new ITCH50Parser(this);
+
+    /**
+     * Keeps the message's bytes, then parses it.
+     *
+     * @param message one ITCH 5.0 message, from position to limit.
+     * @throws IOException when it is malformed (juncture's parser).
+     */
+    @Override
+    public void message(final ByteBuffer message) throws IOException
+    {
+        final byte[] bytes = new byte[message.remaining()];
+        message.duplicate().get(bytes);
+        messages.add(bytes);
+        parser.message(message);
+    }
+
+    /** @return every message received through {@link #message}, as received, in arrival order. */
+    List<byte[]> messages()
+    {
+        return messages;
+    }
+
+    /**
+     * @param stock packed symbol.
+     * @return the orders of the stock resting in the book built so far, by Order Reference Number.
+     */
+    List<BookOrder> book(final long stock)
+    {
+        return book.values().stream()
+            .filter((order) -> order.stock() == stock)
+            .sorted(Comparator.comparingLong(BookOrder::orderReference))
+            .toList();
+    }
+
+    private void add(final long orderReference, final byte side, final long shares, final long stock,
+        final long price)
+    {
+        book.put(orderReference, new BookOrder(orderReference, side, shares, stock, price));
+    }
+
+    private void reduce(final long orderReference, final long shares)
+    {
+        final BookOrder order = book.get(orderReference);
+        if (null == order || order.shares() <= shares)
+        {
+            book.remove(orderReference);
+        }
+        else
+        {
+            book.put(orderReference, new BookOrder(
+                orderReference, order.side(), order.shares() - shares, order.stock(), order.price()));
+        }
+    }
 
     /** @return Add Order messages in arrival order. */
     List<AddOrder> addOrders()
@@ -42,12 +112,14 @@ final class ItchRecorder implements ITCH50Listener
     {
         addOrders.add(new AddOrder(message.orderReferenceNumber, message.buySellIndicator, message.shares,
             message.stock, message.price));
+        add(message.orderReferenceNumber, message.buySellIndicator, message.shares, message.stock, message.price);
     }
 
     @Override
     public void orderExecuted(final ITCH50.OrderExecuted message)
     {
         executions.add(new OrderExecuted(message.orderReferenceNumber, message.executedShares, message.matchNumber));
+        reduce(message.orderReferenceNumber, message.executedShares);
     }
 
     @Override
@@ -113,31 +185,35 @@ final class ItchRecorder implements ITCH50Listener
     @Override
     public void addOrderMPID(final ITCH50.AddOrderMPID message)
     {
-        // not needed by these tests
+        add(message.orderReferenceNumber, message.buySellIndicator, message.shares, message.stock, message.price);
     }
 
     @Override
     public void orderExecutedWithPrice(final ITCH50.OrderExecutedWithPrice message)
     {
-        // not needed by these tests
+        reduce(message.orderReferenceNumber, message.executedShares);
     }
 
     @Override
     public void orderCancel(final ITCH50.OrderCancel message)
     {
-        // not needed by these tests
+        reduce(message.orderReferenceNumber, message.canceledShares);
     }
 
     @Override
     public void orderDelete(final ITCH50.OrderDelete message)
     {
-        // not needed by these tests
+        book.remove(message.orderReferenceNumber);
     }
 
     @Override
     public void orderReplace(final ITCH50.OrderReplace message)
     {
-        // not needed by these tests
+        final BookOrder order = book.remove(message.originalOrderReferenceNumber);
+        if (null != order)
+        {
+            add(message.newOrderReferenceNumber, order.side(), message.shares, order.stock(), message.price);
+        }
     }
 
     @Override

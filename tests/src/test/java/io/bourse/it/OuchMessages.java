@@ -4,6 +4,7 @@ import io.bourse.common.config.Symbols;
 import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
+import io.bourse.ouch.ReplaceOrder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -71,6 +72,32 @@ final class OuchMessages
             .wrapAndApplyType(new UnsafeBuffer(message), 0)
             .orderToken(token)
             .shares(shares);
+        return message;
+    }
+
+    /**
+     * OUCH 4.2 Replace Order: a day order, displayed anonymously, not sweep eligible, no minimum quantity.
+     *
+     * @param existingToken    Order Token of the order to replace.
+     * @param replacementToken Order Token of the replacement.
+     * @param shares           the replacement's shares.
+     * @param price            the replacement's limit price in 1/10000 dollars.
+     * @return the 47-byte message.
+     */
+    static ByteBuffer replaceOrder(
+        final String existingToken, final String replacementToken, final long shares, final long price)
+    {
+        final ByteBuffer message = ByteBuffer.allocate(ReplaceOrder.LENGTH);
+        new ReplaceOrder()
+            .wrapAndApplyType(new UnsafeBuffer(message), 0)
+            .existingOrderToken(existingToken)
+            .replacementOrderToken(replacementToken)
+            .shares(shares)
+            .price(price)
+            .timeInForce(Ouch42.TIME_IN_FORCE_SYSTEM_HOURS)
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0);
         return message;
     }
 }

@@ -14,16 +14,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes the OUCH 4.2 outbound messages of one order-entry session (OUCH 4.2 §4 Accepted, Canceled, Executed,
- * Rejected) into records, in arrival order, and keeps every message's bytes as received; the tests ignore the other
- * message types. Every message must have exactly its OUCH 4.2 length (System Event 10,
- * Accepted 66, Replaced 80, Canceled 28, Executed 40, Rejected 24) and a known type, otherwise {@link #message}
- * throws and the session's receive fails the test.
+ * Decodes the OUCH 4.2 outbound messages of one order-entry session (OUCH 4.2 §4 Accepted, Replaced, Canceled,
+ * Executed, Rejected) into records, in arrival order, and keeps every message's bytes as received; the tests ignore
+ * the other message types. Every message must have exactly its OUCH 4.2 length (System Event 10, Accepted 66,
+ * Replaced 80, Canceled 28, Executed 40, Rejected 24) and a known type, otherwise {@link #message} throws and the
+ * session's receive fails the test.
  */
 final class OuchRecorder implements MessageListener
 {
     /** OUCH 4.2 Accepted: price in 1/10000 $, shares, the day-unique order reference number. */
     record Accepted(String token, byte side, long shares, long stock, long price, long orderReference)
+    {
+    }
+
+    /**
+     * OUCH 4.2 Replaced: the replacement order's token, total shares outstanding, price in 1/10000 $, its new order
+     * reference number and whether it is live ('L') or dead ('D'), and the token it replaced.
+     */
+    record Replaced(String token, long shares, long price, long orderReference, byte orderState, String previousToken)
     {
     }
 
@@ -47,11 +55,14 @@ final class OuchRecorder implements MessageListener
     private final OrderCanceled orderCanceled = new OrderCanceled();
     private final OrderExecuted orderExecuted = new OrderExecuted();
     private final OrderRejected orderRejected = new OrderRejected();
+    private final OrderReplaced orderReplaced = new OrderReplaced();
     private final List<byte[]> messages = new ArrayList<>();
     private final List<Accepted> accepted = new ArrayList<>();
     private final List<Canceled> canceled = new ArrayList<>();
     private final List<Executed> executed = new ArrayList<>();
     private final List<Rejected> rejected = new ArrayList<>();
+    private final List<Replaced> replaced = new ArrayList<>();
+    private final List<Record> answers = new ArrayList<>();
 
     @Override
     public void message(final ByteBuffer message)
@@ -80,32 +91,52 @@ final class OuchRecorder implements MessageListener
             case OrderAccepted.TYPE ->
             {
                 orderAccepted.wrap(buffer, 0);
-                accepted.add(new Accepted(orderAccepted.orderTokenAsString(), orderAccepted.buySellIndicator(),
-                    orderAccepted.shares(), orderAccepted.stock(), orderAccepted.price(),
-                    orderAccepted.orderReferenceNumber()));
+                accepted.add(answer(new Accepted(orderAccepted.orderTokenAsString(),
+                    orderAccepted.buySellIndicator(), orderAccepted.shares(), orderAccepted.stock(),
+                    orderAccepted.price(), orderAccepted.orderReferenceNumber())));
             }
             case OrderCanceled.TYPE ->
             {
                 orderCanceled.wrap(buffer, 0);
-                canceled.add(new Canceled(orderCanceled.orderTokenAsString(), orderCanceled.decrementShares(),
-                    orderCanceled.reason()));
+                canceled.add(answer(new Canceled(orderCanceled.orderTokenAsString(),
+                    orderCanceled.decrementShares(), orderCanceled.reason())));
             }
             case OrderExecuted.TYPE ->
             {
                 orderExecuted.wrap(buffer, 0);
-                executed.add(new Executed(orderExecuted.orderTokenAsString(), orderExecuted.executedShares(),
-                    orderExecuted.executionPrice(), orderExecuted.liquidityFlag(), orderExecuted.matchNumber()));
+                executed.add(answer(new Executed(orderExecuted.orderTokenAsString(),
+                    orderExecuted.executedShares(), orderExecuted.executionPrice(), orderExecuted.liquidityFlag(),
+                    orderExecuted.matchNumber())));
             }
             case OrderRejected.TYPE ->
             {
                 orderRejected.wrap(buffer, 0);
-                rejected.add(new Rejected(orderRejected.orderTokenAsString(), orderRejected.reason()));
+                rejected.add(answer(new Rejected(orderRejected.orderTokenAsString(), orderRejected.reason())));
+            }
+            case OrderReplaced.TYPE ->
+            {
+                orderReplaced.wrap(buffer, 0);
+                replaced.add(answer(new Replaced(orderReplaced.replacementOrderTokenAsString(),
+                    orderReplaced.shares(), orderReplaced.price(), orderReplaced.orderReferenceNumber(),
+                    orderReplaced.orderState(), orderReplaced.previousOrderTokenAsString())));
             }
             default ->
             {
-                // System Event, Replaced: not needed by these tests
+                // System Event: not needed by these tests
             }
         }
+    }
+
+    private <R extends Record> R answer(final R answer)
+    {
+        answers.add(answer);
+        return answer;
+    }
+
+    /** @return the Accepted, Replaced, Canceled, Executed and Rejected messages together, in arrival order. */
+    List<Record> answers()
+    {
+        return answers;
     }
 
     /** @return every message (Sequenced Data payload) as received, in arrival order. */
@@ -130,6 +161,12 @@ final class OuchRecorder implements MessageListener
     List<Executed> executed()
     {
         return executed;
+    }
+
+    /** @return Replaced messages in arrival order. */
+    List<Replaced> replaced()
+    {
+        return replaced;
     }
 
     /** @return Rejected messages in arrival order. */

@@ -8,26 +8,26 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Drives the market-data sessions on one thread: reads each session's ITCH 5.0 messages, stamped with one receive
- * time per duty cycle (nanoseconds since midnight UTC, comparable with the exchange's timestamps on the same host).
- * A lost session is counted as an error and closed; the others go on.
+ * Drives the market-data sessions (SoupBinTCP or MoldUDP64) on one thread: reads each session's ITCH 5.0 messages,
+ * stamped with one receive time per duty cycle (nanoseconds since midnight UTC, comparable with the exchange's
+ * timestamps on the same host). A lost session is counted as an error and closed; the others go on.
  */
 final class MarketDataAgent implements Agent
 {
-    private final List<SoupClient> sessions;
+    private final List<? extends MarketDataSession> sessions;
     private final boolean[] closed;
     private final FeedMeter meter;
     private final SimulatorCounters counters;
     private final MidnightNanoClock clock;
 
     /**
-     * @param sessions logged-in market-data sessions, each delivering to its own adapter.
+     * @param sessions open market-data sessions, each delivering to its own adapter.
      * @param meter    measures the messages of every session.
      * @param counters where errors are counted.
      * @param clock    receive time source.
      */
     MarketDataAgent(
-        final List<SoupClient> sessions,
+        final List<? extends MarketDataSession> sessions,
         final FeedMeter meter,
         final SimulatorCounters counters,
         final MidnightNanoClock clock)
@@ -56,7 +56,7 @@ final class MarketDataAgent implements Agent
 
     private int poll(final int index)
     {
-        final SoupClient session = sessions.get(index);
+        final MarketDataSession session = sessions.get(index);
         int bytes = 0;
         IOException failure = null;
         try

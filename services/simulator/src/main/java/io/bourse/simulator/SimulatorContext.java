@@ -1,6 +1,7 @@
 package io.bourse.simulator;
 
 import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
@@ -10,6 +11,11 @@ import org.agrona.concurrent.IdleStrategy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
@@ -22,19 +28,22 @@ import java.util.function.Supplier;
 /**
  * Configuration of a simulator run. Settings ({@code bourse.simulator.*}, or {@code BOURSE_SIMULATOR_*} in the
  * environment): the order gateway ({@code gateway.host}, {@code gateway.port}) and fanout ({@code fanout.host},
- * {@code fanout.port}) addresses, the number of OUCH sessions ({@code sessions}) and their users ({@code users}),
- * the number of market-data sessions ({@code md.sessions}) and their users ({@code md.users}), the load ({@code rate}
- * in orders per second over all sessions, {@code duration} in seconds, 0 = until stopped, {@code seed}), the
- * Prometheus port ({@code metrics.port}), the progress line interval ({@code progress.interval.ms}, 0 = none), the
+ * {@code fanout.port}) addresses, the number of OUCH sessions ({@code sessions}) and their users ({@code users}), the
+ * number of market-data sessions ({@code md.sessions}) and their users ({@code md.users}), the feed they read
+ * ({@code md.feed}, see {@link MarketDataFeed}; for MoldUDP64 the multicast group {@code md.mold.group} and
+ * {@code md.mold.port}, the local interface {@code md.mold.interface} and the re-request server
+ * {@code md.mold.request.host} and {@code md.mold.request.port}, defaults equal to the md-publisher's), the load
+ * ({@code rate} in orders per second over all sessions, {@code duration} in seconds, 0 = until stopped, {@code seed}),
+ * the Prometheus port ({@code metrics.port}), the progress line interval ({@code progress.interval.ms}, 0 = none), the
  * directory for .hgrm histogram files ({@code hgrm.dir}, unset = none), the drain after the last order
  * ({@code drain.ms}), the connect and login timeout ({@code connect.timeout.ms}), the rolling VWAP window
- * ({@code vwap.window.seconds}), the quiet period before the end-of-run book check ({@code book.check.quiet.ms},
- * 0 = no check) and the load scenario ({@code scenario}, see {@link Scenario}, with its parameters
- * {@code hawkes.alpha}, {@code hawkes.beta}, {@code burst.size}, {@code burst.rate}, {@code zipf.exponent},
- * {@code book.target}, {@code ramp.step}, {@code ramp.max}, {@code ramp.interval.ms}, {@code ramp.p99.limit.us}). Shared settings:
+ * ({@code vwap.window.seconds}), the quiet period before the end-of-run book check ({@code book.check.quiet.ms}, 0 = no
+ * check) and the load scenario ({@code scenario}, see {@link Scenario}, with its parameters {@code hawkes.alpha},
+ * {@code hawkes.beta}, {@code burst.size}, {@code burst.rate}, {@code zipf.exponent}, {@code book.target},
+ * {@code ramp.step}, {@code ramp.max}, {@code ramp.interval.ms}, {@code ramp.p99.limit.us}). Shared settings:
  * {@code bourse.credentials.file}, {@code bourse.symbols}, {@code bourse.idle.strategy}, {@code bourse.metrics.jvm}.
- * Users must be in the credentials file; by default the OUCH sessions take the first users of the file, in file
- * order, and the market-data sessions the last ones.
+ * Users must be in the credentials file; by default the OUCH sessions take the first users of the file, in file order,
+ * and the market-data sessions the last ones.
  */
 public final class SimulatorContext
 {
@@ -66,6 +75,30 @@ public final class SimulatorContext
     public static final int MD_SESSIONS_DEFAULT = 1;
     /** Setting: comma-separated usernames of the market-data sessions; unset = the last users of the file. */
     public static final String MD_USERS_PROP_NAME = "bourse.simulator.md.users";
+    /** Setting: the feed the market-data sessions read, {@code soupbintcp} or {@code moldudp64}. */
+    public static final String MD_FEED_PROP_NAME = "bourse.simulator.md.feed";
+    /** Default feed: ITCH 5.0 over SoupBinTCP from the fanout. */
+    public static final MarketDataFeed MD_FEED_DEFAULT = MarketDataFeed.SOUPBINTCP;
+    /** Setting: IPv4 multicast group of the md-publisher's MoldUDP64 Downstream Packets. */
+    public static final String MD_MOLD_GROUP_PROP_NAME = "bourse.simulator.md.mold.group";
+    /** Default MoldUDP64 group: the md-publisher's. */
+    public static final String MD_MOLD_GROUP_DEFAULT = "239.192.0.1";
+    /** Setting: UDP port of the MoldUDP64 group. */
+    public static final String MD_MOLD_PORT_PROP_NAME = "bourse.simulator.md.mold.port";
+    /** Default MoldUDP64 port: the md-publisher's. */
+    public static final int MD_MOLD_PORT_DEFAULT = 17000;
+    /** Setting: IPv4 address of the local interface that joins the group and sends the Request Packets. */
+    public static final String MD_MOLD_INTERFACE_PROP_NAME = "bourse.simulator.md.mold.interface";
+    /** Default MoldUDP64 interface: the loopback, where the md-publisher sends by default. */
+    public static final String MD_MOLD_INTERFACE_DEFAULT = "127.0.0.1";
+    /** Setting: host of the md-publisher's MoldUDP64 re-request server. */
+    public static final String MD_MOLD_REQUEST_HOST_PROP_NAME = "bourse.simulator.md.mold.request.host";
+    /** Default re-request host: the md-publisher's interface. */
+    public static final String MD_MOLD_REQUEST_HOST_DEFAULT = "127.0.0.1";
+    /** Setting: UDP port of the md-publisher's MoldUDP64 re-request server. */
+    public static final String MD_MOLD_REQUEST_PORT_PROP_NAME = "bourse.simulator.md.mold.request.port";
+    /** Default re-request port: the md-publisher's. */
+    public static final int MD_MOLD_REQUEST_PORT_DEFAULT = 17001;
     /** Setting: target orders per second over all sessions. */
     public static final String RATE_PROP_NAME = "bourse.simulator.rate";
     /** Default target rate, orders per second. */
@@ -171,6 +204,15 @@ public final class SimulatorContext
     private List<String> users = List.of();
     private int mdSessions = MD_SESSIONS_DEFAULT;
     private List<String> mdUsers = List.of();
+    private MarketDataFeed mdFeed = MD_FEED_DEFAULT;
+    private String moldGroup = MD_MOLD_GROUP_DEFAULT;
+    private int moldPort = MD_MOLD_PORT_DEFAULT;
+    private String moldInterface = MD_MOLD_INTERFACE_DEFAULT;
+    private String moldRequestHost = MD_MOLD_REQUEST_HOST_DEFAULT;
+    private int moldRequestPort = MD_MOLD_REQUEST_PORT_DEFAULT;
+    private InetSocketAddress moldGroupAddress;
+    private InetAddress moldInterfaceAddress;
+    private InetSocketAddress moldRequestAddress;
     private long rate = RATE_DEFAULT;
     private long durationSeconds = DURATION_DEFAULT;
     private long seed = SEED_DEFAULT;
@@ -187,6 +229,7 @@ public final class SimulatorContext
     private Credentials credentials;
     private SymbolDirectory symbolDirectory;
     private Supplier<IdleStrategy> idleStrategySupplier = () -> AgentLaunch.idleStrategy(new Settings(Map.of()));
+    private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
     private List<Credentials.User> orderEntryUsers;
     private List<Credentials.User> marketDataUsers;
 
@@ -217,6 +260,12 @@ public final class SimulatorContext
             .users(names(settings.get(USERS_PROP_NAME, "")))
             .mdSessions(settings.getInt(MD_SESSIONS_PROP_NAME, MD_SESSIONS_DEFAULT))
             .mdUsers(names(settings.get(MD_USERS_PROP_NAME, "")))
+            .mdFeed(mdFeed(settings))
+            .moldGroup(settings.get(MD_MOLD_GROUP_PROP_NAME, MD_MOLD_GROUP_DEFAULT))
+            .moldPort(settings.getInt(MD_MOLD_PORT_PROP_NAME, MD_MOLD_PORT_DEFAULT))
+            .moldInterface(settings.get(MD_MOLD_INTERFACE_PROP_NAME, MD_MOLD_INTERFACE_DEFAULT))
+            .moldRequestHost(settings.get(MD_MOLD_REQUEST_HOST_PROP_NAME, MD_MOLD_REQUEST_HOST_DEFAULT))
+            .moldRequestPort(settings.getInt(MD_MOLD_REQUEST_PORT_PROP_NAME, MD_MOLD_REQUEST_PORT_DEFAULT))
             .rate(settings.getLong(RATE_PROP_NAME, RATE_DEFAULT))
             .durationSeconds(settings.getLong(DURATION_PROP_NAME, DURATION_DEFAULT))
             .seed(settings.getLong(SEED_PROP_NAME, SEED_DEFAULT))
@@ -241,7 +290,8 @@ public final class SimulatorContext
             .rampP99LimitUs(settings.getLong(RAMP_P99_LIMIT_PROP_NAME, RAMP_P99_LIMIT_DEFAULT_US))
             .credentials(credentials)
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
-            .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings));
+            .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings))
+            .threadAffinity(ThreadAffinity.fromSettings(settings));
     }
 
     /**
@@ -265,6 +315,16 @@ public final class SimulatorContext
         requirePort(FANOUT_PORT_PROP_NAME, fanoutPort);
         requireRange(SESSIONS_PROP_NAME, sessions, 1, OrderTokens.MAX_SESSION_INDEX + 1);
         requireRange(MD_SESSIONS_PROP_NAME, mdSessions, 0, 64);
+        if (null == mdFeed)
+        {
+            throw new IllegalStateException(MD_FEED_PROP_NAME + " is required");
+        }
+        requirePort(MD_MOLD_PORT_PROP_NAME, moldPort);
+        requirePort(MD_MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort);
+        if (MarketDataFeed.MOLDUDP64 == mdFeed)
+        {
+            resolveMold();
+        }
         requireRange(RATE_PROP_NAME, rate, 1, 10_000_000);
         requireRange(DURATION_PROP_NAME, durationSeconds, 0, 86_400);
         requireRange(PROGRESS_INTERVAL_PROP_NAME, progressIntervalMs, 0, 3_600_000);
@@ -308,6 +368,44 @@ public final class SimulatorContext
         marketDataUsers = resolve(MD_USERS_PROP_NAME, mdUsers, mdSessions,
             all.subList(Math.max(0, all.size() - mdSessions), all.size()));
         return this;
+    }
+
+    private void resolveMold()
+    {
+        final InetAddress group = address(MD_MOLD_GROUP_PROP_NAME, moldGroup);
+        if (!group.isMulticastAddress() || group.getAddress().length != 4)
+        {
+            throw new IllegalStateException(MD_MOLD_GROUP_PROP_NAME + " must be an IPv4 multicast group: " +
+                moldGroup);
+        }
+        moldGroupAddress = new InetSocketAddress(group, moldPort);
+        moldInterfaceAddress = address(MD_MOLD_INTERFACE_PROP_NAME, moldInterface);
+        try
+        {
+            if (null == NetworkInterface.getByInetAddress(moldInterfaceAddress))
+            {
+                throw new IllegalStateException(MD_MOLD_INTERFACE_PROP_NAME + " must be the address of a local " +
+                    "interface: " + moldInterface);
+            }
+        }
+        catch (final SocketException ex)
+        {
+            throw new IllegalStateException(MD_MOLD_INTERFACE_PROP_NAME + ": cannot list the local interfaces", ex);
+        }
+        moldRequestAddress = new InetSocketAddress(
+            address(MD_MOLD_REQUEST_HOST_PROP_NAME, moldRequestHost), moldRequestPort);
+    }
+
+    private static InetAddress address(final String propName, final String host)
+    {
+        try
+        {
+            return InetAddress.getByName(host.trim());
+        }
+        catch (final UnknownHostException | RuntimeException ex)
+        {
+            throw new IllegalStateException(propName + " is not a known host or address: " + host, ex);
+        }
     }
 
     private List<Credentials.User> resolve(
@@ -361,6 +459,18 @@ public final class SimulatorContext
         catch (final IllegalArgumentException ex)
         {
             throw new IllegalStateException(SCENARIO_PROP_NAME + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private static MarketDataFeed mdFeed(final Settings settings)
+    {
+        try
+        {
+            return MarketDataFeed.of(settings.get(MD_FEED_PROP_NAME, MD_FEED_DEFAULT.settingName()));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalStateException(MD_FEED_PROP_NAME + ": " + ex.getMessage(), ex);
         }
     }
 
@@ -521,6 +631,120 @@ public final class SimulatorContext
     {
         this.mdUsers = List.copyOf(mdUsers);
         return this;
+    }
+
+    /** @return the feed the market-data sessions read. */
+    public MarketDataFeed mdFeed()
+    {
+        return mdFeed;
+    }
+
+    /**
+     * @param mdFeed the feed the market-data sessions read.
+     * @return this.
+     */
+    public SimulatorContext mdFeed(final MarketDataFeed mdFeed)
+    {
+        this.mdFeed = mdFeed;
+        return this;
+    }
+
+    /** @return IPv4 multicast group of the MoldUDP64 feed. */
+    public String moldGroup()
+    {
+        return moldGroup;
+    }
+
+    /**
+     * @param moldGroup IPv4 multicast group of the MoldUDP64 feed, e.g. {@value #MD_MOLD_GROUP_DEFAULT}.
+     * @return this.
+     */
+    public SimulatorContext moldGroup(final String moldGroup)
+    {
+        this.moldGroup = moldGroup;
+        return this;
+    }
+
+    /** @return UDP port of the MoldUDP64 group. */
+    public int moldPort()
+    {
+        return moldPort;
+    }
+
+    /**
+     * @param moldPort UDP port of the MoldUDP64 group, 1..65535.
+     * @return this.
+     */
+    public SimulatorContext moldPort(final int moldPort)
+    {
+        this.moldPort = moldPort;
+        return this;
+    }
+
+    /** @return IPv4 address of the interface that joins the MoldUDP64 group. */
+    public String moldInterface()
+    {
+        return moldInterface;
+    }
+
+    /**
+     * @param moldInterface IPv4 address of the local interface that joins the group and sends the Request Packets.
+     * @return this.
+     */
+    public SimulatorContext moldInterface(final String moldInterface)
+    {
+        this.moldInterface = moldInterface;
+        return this;
+    }
+
+    /** @return host of the md-publisher's MoldUDP64 re-request server. */
+    public String moldRequestHost()
+    {
+        return moldRequestHost;
+    }
+
+    /**
+     * @param moldRequestHost host of the md-publisher's MoldUDP64 re-request server.
+     * @return this.
+     */
+    public SimulatorContext moldRequestHost(final String moldRequestHost)
+    {
+        this.moldRequestHost = moldRequestHost;
+        return this;
+    }
+
+    /** @return UDP port of the md-publisher's MoldUDP64 re-request server. */
+    public int moldRequestPort()
+    {
+        return moldRequestPort;
+    }
+
+    /**
+     * @param moldRequestPort UDP port of the md-publisher's MoldUDP64 re-request server, 1..65535.
+     * @return this.
+     */
+    public SimulatorContext moldRequestPort(final int moldRequestPort)
+    {
+        this.moldRequestPort = moldRequestPort;
+        return this;
+    }
+
+    /** @return the MoldUDP64 group and port; set by {@link #conclude()} for {@link MarketDataFeed#MOLDUDP64}. */
+    InetSocketAddress moldGroupAddress()
+    {
+        return moldGroupAddress;
+    }
+
+    /** @return the MoldUDP64 interface; set by {@link #conclude()} for {@link MarketDataFeed#MOLDUDP64}. */
+    InetAddress moldInterfaceAddress()
+    {
+        return moldInterfaceAddress;
+    }
+
+    /** @return the re-request server; set by {@link #conclude()} for {@link MarketDataFeed#MOLDUDP64}. */
+    InetSocketAddress moldRequestAddress()
+    {
+        return moldRequestAddress;
     }
 
     /** @return target orders per second over all sessions. */
@@ -777,6 +1001,23 @@ public final class SimulatorContext
     public SimulatorContext idleStrategySupplier(final Supplier<IdleStrategy> idleStrategySupplier)
     {
         this.idleStrategySupplier = idleStrategySupplier;
+        return this;
+    }
+
+    /** @return the CPUs the agent threads are pinned to, by role; none by default. */
+    public ThreadAffinity threadAffinity()
+    {
+        return threadAffinity;
+    }
+
+    /**
+     * @param threadAffinity the CPUs the agent threads are pinned to, by role
+     *                       ({@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}).
+     * @return this.
+     */
+    public SimulatorContext threadAffinity(final ThreadAffinity threadAffinity)
+    {
+        this.threadAffinity = threadAffinity;
         return this;
     }
 

@@ -42,7 +42,13 @@ public enum SimulatorCounter
     /** ITCH 5.0 messages that did not fit a market-data session's book: unknown order, duplicate, excess shares. */
     MD_INCONSISTENCIES("md_inconsistencies"),
     /** Symbols whose book built from the feed differed from the fanout's snapshot at the book check. */
-    MD_BOOK_MISMATCHES("md_book_mismatches");
+    MD_BOOK_MISMATCHES("md_book_mismatches"),
+    /** MoldUDP64 gaps detected: a market-data session entered backfill (late join) or gap fill. */
+    MD_GAPS("md_gaps"),
+    /** MoldUDP64 Request Packets sent to fill gaps (a gap may take several). */
+    MD_GAP_REQUESTS("md_gap_requests"),
+    /** ITCH 5.0 messages recovered from the responses to MoldUDP64 Request Packets. */
+    MD_GAP_MESSAGES("md_gap_messages");
 
     private final String label;
 

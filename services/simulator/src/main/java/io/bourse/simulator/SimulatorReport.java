@@ -11,7 +11,8 @@ import java.util.Map;
  * The outcome of one simulator run: the machine and the load, what was sent and what came back, the Enter Order to
  * Accepted round trip (corrected for coordinated omission: measured from each order's intended send time), and the
  * market-data messages received with their feed latency (receive time minus the ITCH 5.0 Timestamp), the trades and
- * VWAPs per symbol, and the end-of-run check of the book built from the feed against the fanout's snapshot.
+ * VWAPs per symbol, the gaps of a MoldUDP64 feed and how they were filled, and the end-of-run check of the book built
+ * from the feed against the fanout's snapshot.
  *
  * @param machine            e.g. {@code "2 cores, Linux 6.8 amd64, Java 25"}.
  * @param cores              available processors.
@@ -42,6 +43,7 @@ import java.util.Map;
  * @param vwapWindowSeconds  window of the rolling VWAP, seconds of ITCH time.
  * @param symbols            trades and VWAPs per symbol, from the first market-data session.
  * @param bookCheck          the end-of-run comparison of the feed's books with a snapshot.
+ * @param mdGaps             the feed's gaps and their filling.
  */
 public record SimulatorReport(
     String machine,
@@ -72,8 +74,34 @@ public record SimulatorReport(
     long mdInconsistencies,
     long vwapWindowSeconds,
     List<SymbolTrades> symbols,
-    BookCheck.Result bookCheck)
+    BookCheck.Result bookCheck,
+    GapFill mdGaps)
 {
+    /**
+     * The gaps of the market-data feed. Over SoupBinTCP none can occur; over MoldUDP64 a gap is a Downstream Packet
+     * whose Sequence Number is past the next expected one (a late join counts as one), filled by Request Packets.
+     *
+     * @param feed             the feed read.
+     * @param gaps             gaps detected over all market-data sessions.
+     * @param requests         Request Packets sent.
+     * @param messages         messages recovered from the responses.
+     * @param unfilledSessions sessions still short of the end of the newest packet they saw when the run ended.
+     */
+    public record GapFill(MarketDataFeed feed, long gaps, long requests, long messages, int unfilledSessions)
+    {
+        /** @return how the gaps went, for the summary. */
+        String describe()
+        {
+            if (MarketDataFeed.MOLDUDP64 != feed)
+            {
+                return "none possible (SoupBinTCP over TCP delivers every message in order)";
+            }
+            return String.format(Locale.ROOT, "%,d detected, %,d messages re-requested in %,d Request Packet%s, %s",
+                gaps, messages, requests, plural(requests), 0 == unfilledSessions ? "all filled" :
+                unfilledSessions + " session" + plural(unfilledSessions) + " with a gap still open");
+        }
+    }
+
     /**
      * Trades of one symbol seen on the feed: Order Executed at the resting price, printable Order Executed With Price,
      * Trade and Cross Trade.
@@ -174,6 +202,7 @@ public record SimulatorReport(
             elapsedNs > 0 ? mdMessages * 1e9 / elapsedNs : 0.0));
         line(out, "inconsistencies", String.format(Locale.ROOT, "%,d (ITCH messages that did not fit the book)",
             mdInconsistencies));
+        line(out, "md gaps", mdGaps.describe());
         for (final SymbolTrades trades : symbols)
         {
             line(out, trades.symbol(), String.format(Locale.ROOT, "%,d trades, %,d shares, VWAP %s session, %s " +

@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A running simulator: connects and logs in its market-data sessions (to the fanout) and OUCH sessions (to the order
+ * A running simulator: opens its market-data sessions (logged in to the fanout over SoupBinTCP, or joined to the
+ * md-publisher's MoldUDP64 group, see {@link MarketDataFeed}) and connects and logs in its OUCH sessions (to the order
  * gateway), then runs the order-entry agent and the market-data agent on their own threads and a progress thread
  * that prints a line per interval and, once the order-entry agent has finished, stops the agents and completes the
  * {@link SimulatorReport}. Exports {@code bourse_simulator_*} metrics on its own Prometheus endpoint.
@@ -57,7 +58,8 @@ public final class SimulatorService implements AutoCloseable
     private final AtomicLong agentErrors = new AtomicLong();
     private final CompletableFuture<SimulatorReport> completion = new CompletableFuture<>();
     private final List<OrderEntrySession> orderSessions = new ArrayList<>();
-    private final List<SoupClient> mdSessions = new ArrayList<>();
+    private final List<MarketDataSession> mdSessions = new ArrayList<>();
+    private final List<MoldSession> moldSessions = new ArrayList<>();
     private final List<MarketDataAdapter> mdAdapters = new ArrayList<>();
     private FeedAnalytics analytics;
     private volatile double mdMessageRate;
@@ -127,8 +129,7 @@ public final class SimulatorService implements AutoCloseable
             final MarketDataAdapter adapter = new MarketDataAdapter(
                 counters, new OrderBooks(symbols.size(), INITIAL_ORDERS, listener), listener, meter);
             mdAdapters.add(adapter);
-            mdSessions.add(SoupClient.connect("market-data session " + i + " (" + user.username() + ")",
-                ctx.fanoutHost(), ctx.fanoutPort(), user, adapter, ctx.connectTimeoutMs()));
+            mdSessions.add(openMarketDataSession(i, user, adapter));
         }
 
         final long[] packedSymbols = symbols.stream().mapToLong(SymbolDirectory.Entry::packed).toArray();
@@ -155,12 +156,28 @@ public final class SimulatorService implements AutoCloseable
         if (!mdSessions.isEmpty())
         {
             mdRunner = AgentLaunch.start(new MarketDataAgent(mdSessions, meter, counters, new MidnightNanoClock()),
-                ctx.idleStrategySupplier().get(), agentErrors);
+                ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
         }
-        orderRunner = AgentLaunch.start(orderAgent, ctx.idleStrategySupplier().get(), agentErrors);
+        orderRunner = AgentLaunch.start(
+            orderAgent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
         final Thread monitor = new Thread(this::monitor, "simulator-progress");
         monitor.setDaemon(true);
         monitor.start();
+    }
+
+    private MarketDataSession openMarketDataSession(
+        final int index, final Credentials.User user, final MarketDataAdapter adapter) throws IOException
+    {
+        if (MarketDataFeed.MOLDUDP64 == ctx.mdFeed())
+        {
+            final MoldSession session = MoldSession.join(
+                "MoldUDP64 session " + index + " (" + ctx.moldGroup() + ":" + ctx.moldPort() + ")",
+                ctx.moldGroupAddress(), ctx.moldInterfaceAddress(), ctx.moldRequestAddress(), adapter, counters);
+            moldSessions.add(session);
+            return session;
+        }
+        return SoupClient.connect("market-data session " + index + " (" + user.username() + ")",
+            ctx.fanoutHost(), ctx.fanoutPort(), user, adapter, ctx.connectTimeoutMs());
     }
 
     private void registerCounters(final PrometheusRegistry registry)
@@ -184,7 +201,7 @@ public final class SimulatorService implements AutoCloseable
             .register(registry);
         CounterWithCallback.builder()
             .name("bourse_simulator_md_messages_total")
-            .help("ITCH 5.0 messages received from the fanout over all market-data sessions")
+            .help("ITCH 5.0 messages received over all market-data sessions (fanout or MoldUDP64 feed)")
             .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_MESSAGES)))
             .register(registry);
         CounterWithCallback.builder()
@@ -201,6 +218,22 @@ public final class SimulatorService implements AutoCloseable
             .help("ITCH 5.0 messages that did not fit a market-data session's book: unknown order or locate, " +
                 "duplicate order reference, execution or cancel of more shares than the order has")
             .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_INCONSISTENCIES)))
+            .register(registry);
+        CounterWithCallback.builder()
+            .name("bourse_simulator_md_gaps_total")
+            .help("MoldUDP64 gaps detected over all market-data sessions: a Downstream Packet past the next expected " +
+                "Sequence Number, or a late join; always 0 over SoupBinTCP")
+            .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_GAPS)))
+            .register(registry);
+        CounterWithCallback.builder()
+            .name("bourse_simulator_md_gap_requests_total")
+            .help("MoldUDP64 Request Packets sent to the md-publisher's re-request server to fill gaps")
+            .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_GAP_REQUESTS)))
+            .register(registry);
+        CounterWithCallback.builder()
+            .name("bourse_simulator_md_gap_messages_total")
+            .help("ITCH 5.0 messages recovered from the responses to MoldUDP64 Request Packets")
+            .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_GAP_MESSAGES)))
             .register(registry);
         CounterWithCallback.builder()
             .name("bourse_simulator_md_book_mismatches_total")
@@ -295,11 +328,6 @@ public final class SimulatorService implements AutoCloseable
         }
     }
 
-    /**
-     * The end-of-run book check: with the order flow stopped, waits until the feed has been quiet, stops the
-     * market-data agent (so that its books stay as they are and are safely read here), then compares the first
-     * market-data session's books with a fresh snapshot.
-     */
     private boolean endRampStep()
     {
         roundTrip.sampleInterval();
@@ -313,6 +341,12 @@ public final class SimulatorService implements AutoCloseable
         return goOn;
     }
 
+    /**
+     * The end-of-run book check: with the order flow stopped, waits until the feed has been quiet (and, over
+     * MoldUDP64, the first session has filled its gaps), stops the market-data agent (so that its books stay as they
+     * are and are safely read here), then compares the first market-data session's books with a fresh snapshot from
+     * the fanout.
+     */
     private BookCheck.Result checkBooks()
     {
         if (mdSessions.isEmpty() || 0 == ctx.bookCheckQuietMs())
@@ -323,7 +357,8 @@ public final class SimulatorService implements AutoCloseable
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs());
         long lastCount = counters.get(SimulatorCounter.MD_MESSAGES);
         long lastChangeNs = System.nanoTime();
-        while (System.nanoTime() - lastChangeNs < quietNs && System.nanoTime() - deadlineNs < 0)
+        while ((System.nanoTime() - lastChangeNs < quietNs || !firstSessionFilled()) &&
+            System.nanoTime() - deadlineNs < 0)
         {
             LockSupport.parkNanos(MONITOR_POLL_NS);
             final long count = counters.get(SimulatorCounter.MD_MESSAGES);
@@ -352,6 +387,22 @@ public final class SimulatorService implements AutoCloseable
             counters.increment(SimulatorCounter.MD_ERRORS);
             return BookCheck.Result.failed(ex.getMessage());
         }
+    }
+
+    private boolean firstSessionFilled()
+    {
+        return moldSessions.isEmpty() || moldSessions.getFirst().isFilled();
+    }
+
+    private SimulatorReport.GapFill gapFill()
+    {
+        int unfilled = 0;
+        for (final MoldSession session : moldSessions)
+        {
+            unfilled += session.isFilled() ? 0 : 1;
+        }
+        return new SimulatorReport.GapFill(ctx.mdFeed(), counters.get(SimulatorCounter.MD_GAPS),
+            counters.get(SimulatorCounter.MD_GAP_REQUESTS), counters.get(SimulatorCounter.MD_GAP_MESSAGES), unfilled);
     }
 
     private SimulatorReport report(final BookCheck.Result bookCheck)
@@ -393,7 +444,8 @@ public final class SimulatorService implements AutoCloseable
             counters.get(SimulatorCounter.MD_INCONSISTENCIES),
             ctx.vwapWindowSeconds(),
             symbols,
-            bookCheck);
+            bookCheck,
+            gapFill());
     }
 
     private void writeHistograms() throws IOException
@@ -498,7 +550,7 @@ public final class SimulatorService implements AutoCloseable
             System.err.println("simulator: run did not complete within " + (ctx.drainMs() + CLOSE_GRACE_MS) +
                 " ms of the stop request; aborting the connections");
             orderSessions.forEach(OrderEntrySession::abort);
-            mdSessions.forEach(SoupClient::abort);
+            mdSessions.forEach(MarketDataSession::abort);
         }
         closeResources();
     }

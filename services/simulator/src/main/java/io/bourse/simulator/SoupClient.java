@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  * sequence number 0: start with the next message), then hands every Sequenced Data payload to its listener.
  * Heartbeats go out after 1 s without sending (nassau); a server silent for 15 s ends the session.
  */
-final class SoupClient implements SoupBinTCPClientStatusListener, AutoCloseable
+final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSession
 {
     /** Session states. */
     enum State
@@ -150,7 +150,8 @@ final class SoupClient implements SoupBinTCPClientStatusListener, AutoCloseable
      * @return bytes read, 0 when nothing arrived.
      * @throws IOException when the connection fails; the session is then {@link State#ENDED}.
      */
-    int poll() throws IOException
+    @Override
+    public int poll() throws IOException
     {
         try
         {
@@ -190,13 +191,15 @@ final class SoupClient implements SoupBinTCPClientStatusListener, AutoCloseable
     }
 
     /** @return true while logged in and connected. */
-    boolean isActive()
+    @Override
+    public boolean isActive()
     {
         return State.ACTIVE == state;
     }
 
     /** @return name for messages. */
-    String name()
+    @Override
+    public String name()
     {
         return name;
     }
@@ -223,7 +226,8 @@ final class SoupClient implements SoupBinTCPClientStatusListener, AutoCloseable
      * Closes the connection without a Logout Request: safe from another thread, and makes a send blocked on a peer
      * that stopped reading fail.
      */
-    void abort()
+    @Override
+    public void abort()
     {
         state = State.ENDED;
         CloseHelper.quietClose(client.getChannel());

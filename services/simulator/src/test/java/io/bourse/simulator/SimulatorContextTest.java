@@ -151,4 +151,43 @@ class SimulatorContextTest
         assertThat(ctx.hawkesBeta()).isEqualTo(SimulatorContext.HAWKES_BETA_DEFAULT);
         assertThat(ctx.zipfExponent()).isEqualTo(1.5);
     }
+
+    @Test
+    void shouldReadTheMoldUdp64FeedWithTheMdPublishersAddressesByDefault(@TempDir final Path dir) throws IOException
+    {
+        final Path file = Files.writeString(dir.resolve("credentials.csv"), "demo01,pw1,DEMO\nmd01,pw4,DEMO\n");
+        final Settings settings = new Settings(Map.of(
+            "BOURSE_CREDENTIALS_FILE", file.toString(),
+            "BOURSE_SIMULATOR_SESSIONS", "1",
+            "BOURSE_SIMULATOR_MD_FEED", "MoldUDP64",
+            "BOURSE_SIMULATOR_MD_MOLD_REQUEST_PORT", "27001"));
+
+        final SimulatorContext ctx = SimulatorContext.fromSettings(settings).conclude();
+
+        assertThat(ctx.mdFeed()).isEqualTo(MarketDataFeed.MOLDUDP64);
+        assertThat(ctx.moldGroupAddress()).hasToString("/239.192.0.1:17000");
+        assertThat(ctx.moldInterfaceAddress().getHostAddress()).isEqualTo("127.0.0.1");
+        assertThat(ctx.moldRequestAddress()).hasToString("/127.0.0.1:27001");
+        assertThat(context().conclude().mdFeed()).isEqualTo(MarketDataFeed.SOUPBINTCP);
+    }
+
+    @Test
+    void shouldNameTheBadMoldUdp64Setting(@TempDir final Path dir) throws IOException
+    {
+        final Path file = Files.writeString(dir.resolve("credentials.csv"), "demo01,pw1,DEMO\n");
+
+        assertThatThrownBy(() -> SimulatorContext.fromSettings(new Settings(Map.of(
+            "BOURSE_CREDENTIALS_FILE", file.toString(), "BOURSE_SIMULATOR_MD_FEED", "carrier-pigeon"))))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(SimulatorContext.MD_FEED_PROP_NAME)
+            .hasMessageContaining("[soupbintcp, moldudp64]");
+        assertThatThrownBy(() -> context().mdFeed(MarketDataFeed.MOLDUDP64).moldGroup("10.0.0.1").conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.MD_MOLD_GROUP_PROP_NAME);
+        assertThatThrownBy(() -> context().mdFeed(MarketDataFeed.MOLDUDP64).moldInterface("192.0.2.1").conclude())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(SimulatorContext.MD_MOLD_INTERFACE_PROP_NAME);
+        assertThatThrownBy(() -> context().moldRequestPort(0).conclude())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(SimulatorContext.MD_MOLD_REQUEST_PORT_PROP_NAME);
+    }
 }

@@ -28,7 +28,8 @@ class SimulatorReportTest
             0, 2, 60,
             List.of(new SimulatorReport.SymbolTrades("AAPL", 3, 300, 150.125, 150.25),
                 new SimulatorReport.SymbolTrades("MSFT", 0, 0, Double.NaN, Double.NaN)),
-            new BookCheck.Result(2, List.of(), null));
+            new BookCheck.Result(2, List.of(), null),
+            new SimulatorReport.GapFill(MarketDataFeed.MOLDUDP64, 3, 5, 412, 0));
 
         assertThat(print(report)).isEqualTo(String.join(System.lineSeparator(),
             "=== Bourse simulator ===",
@@ -49,6 +50,7 @@ class SimulatorReportTest
                 " (ITCH timestamp -> received)",
             "md message rate : 2,500.0 messages/s",
             "inconsistencies : 2 (ITCH messages that did not fit the book)",
+            "md gaps         : 3 detected, 412 messages re-requested in 5 Request Packets, all filled",
             "AAPL            : 3 trades, 300 shares, VWAP $150.1250 session, $150.2500 rolling 60 s",
             "MSFT            : 0 trades, 0 shares, VWAP - session, - rolling 60 s",
             "book check      : 2 symbols equal to the snapshot",
@@ -62,14 +64,15 @@ class SimulatorReportTest
         final SimulatorReport report = new SimulatorReport(
             "1 cores", 1, 500, "hawkes", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0,
             SimulatorReport.Latency.EMPTY, 0, Map.of(), SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
-            BookCheck.Result.NONE);
+            BookCheck.Result.NONE, new SimulatorReport.GapFill(MarketDataFeed.SOUPBINTCP, 0, 0, 0, 0));
 
         assertThat(print(report))
             .contains("load            : 500 orders/s target (hawkes), 1 OUCH session, 0 market-data sessions, until stopped")
             .contains("throughput      : 0.0 orders/s achieved vs 500 target (0.0%)")
             .contains("order->Accepted : no samples")
             .contains("rejected        : 0" + System.lineSeparator())
-            .contains("book check      : not run");
+            .contains("book check      : not run")
+            .contains("md gaps         : none possible (SoupBinTCP over TCP delivers every message in order)");
     }
 
     @Test

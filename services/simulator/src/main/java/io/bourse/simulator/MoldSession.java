@@ -1,0 +1,242 @@
+package io.bourse.simulator;
+
+import com.paritytrading.nassau.MessageListener;
+import com.paritytrading.nassau.moldudp64.MoldUDP64Client;
+import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
+import com.paritytrading.nassau.moldudp64.MoldUDP64ClientStatusListener;
+import com.paritytrading.nassau.moldudp64.MoldUDP64Exception;
+import org.agrona.CloseHelper;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+
+/**
+ * One MoldUDP64 1.00 market-data session: nassau's {@link MoldUDP64Client} reading Downstream Packets from the
+ * multicast group and sending Request Packets to the md-publisher's re-request server from a unicast socket of its
+ * own, whose responses it reads too. The client delivers every message once and in Sequence Number order: a packet
+ * whose Sequence Number is past the next expected one shows a gap, which the client fills by re-request before
+ * delivering anything after it (MoldUDP64 §"Request Packet"); a session that joins late asks for everything from
+ * Sequence Number 1. Counts, on the market-data thread: gaps detected (each entry into the client's backfill or
+ * gap-fill state, {@link SimulatorCounter#MD_GAPS}), Request Packets sent ({@link SimulatorCounter#MD_GAP_REQUESTS})
+ * and messages recovered from responses ({@link SimulatorCounter#MD_GAP_MESSAGES}). A truncated datagram is counted as
+ * an error and skipped; a socket failure ends the session.
+ */
+final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
+{
+    /** Most datagrams read from each socket per poll, so one busy socket does not starve the other. */
+    static final int DATAGRAMS_PER_POLL = 64;
+    private static final int RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
+
+    private final String name;
+    private final MoldUDP64Client client;
+    private final MessageListener listener;
+    private final SimulatorCounters counters;
+    private volatile boolean active = true;
+    private volatile MoldUDP64ClientState state = MoldUDP64ClientState.UNKNOWN;
+    private volatile long nextExpectedSequenceNumber = 1;
+    private boolean readingResponse;
+
+    /**
+     * @param name           for messages.
+     * @param downstream     where the Downstream Packets arrive, non-blocking.
+     * @param requests       sends Request Packets and receives their responses, non-blocking.
+     * @param requestAddress the md-publisher's re-request server.
+     * @param listener       receives every ITCH 5.0 message, in Sequence Number order.
+     * @param counters       where gaps, requests, recovered messages and errors are counted.
+     */
+    MoldSession(
+        final String name,
+        final DatagramChannel downstream,
+        final DatagramChannel requests,
+        final InetSocketAddress requestAddress,
+        final MessageListener listener,
+        final SimulatorCounters counters)
+    {
+        this.name = name;
+        this.listener = listener;
+        this.counters = counters;
+        this.client = new MoldUDP64Client(downstream, requests, requestAddress, this, this);
+    }
+
+    /**
+     * Joins the group and opens the request socket.
+     *
+     * @param name           for messages, e.g. {@code "MoldUDP64 session 0 (239.192.0.1:17000)"}.
+     * @param group          multicast group and port of the Downstream Packets.
+     * @param localInterface address of the interface on which to join the group and from which to send requests.
+     * @param requestAddress the md-publisher's re-request server.
+     * @param listener       receives every ITCH 5.0 message, in Sequence Number order.
+     * @param counters       where gaps, requests, recovered messages and errors are counted.
+     * @return the session; it asks for the messages it missed when the first packet arrives.
+     * @throws IOException naming the session when a socket cannot be opened, bound or joined.
+     */
+    static MoldSession join(
+        final String name,
+        final InetSocketAddress group,
+        final InetAddress localInterface,
+        final InetSocketAddress requestAddress,
+        final MessageListener listener,
+        final SimulatorCounters counters) throws IOException
+    {
+        DatagramChannel downstream = null;
+        DatagramChannel requests = null;
+        try
+        {
+            final NetworkInterface networkInterface = NetworkInterface.getByInetAddress(localInterface);
+            if (null == networkInterface)
+            {
+                throw new IOException("no local interface has the address " + localInterface.getHostAddress());
+            }
+            downstream = DatagramChannel.open(StandardProtocolFamily.INET);
+            downstream.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            downstream.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER_BYTES);
+            // Bound to the group, not the wildcard, so that other groups on the same port are not heard (Linux).
+            downstream.bind(group);
+            downstream.join(group.getAddress(), networkInterface);
+            downstream.configureBlocking(false);
+            requests = DatagramChannel.open(StandardProtocolFamily.INET);
+            requests.bind(new InetSocketAddress(localInterface, 0));
+            requests.configureBlocking(false);
+            return new MoldSession(name, downstream, requests, requestAddress, listener, counters);
+        }
+        catch (final IOException ex)
+        {
+            CloseHelper.quietCloseAll(downstream, requests);
+            throw new IOException(name + ": cannot join " + group + " on " + localInterface.getHostAddress() +
+                ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Reads the Downstream Packets and the responses that have arrived, at most {@value #DATAGRAMS_PER_POLL} of
+     * each; the client sends a Request Packet when one shows a gap.
+     *
+     * @return datagrams read.
+     * @throws IOException when a socket fails; the session is then no longer active.
+     */
+    @Override
+    public int poll() throws IOException
+    {
+        int datagrams = 0;
+        try
+        {
+            while (datagrams < DATAGRAMS_PER_POLL && client.receive())
+            {
+                datagrams++;
+            }
+            readingResponse = true;
+            final int limit = datagrams + DATAGRAMS_PER_POLL;
+            while (datagrams < limit && client.receiveResponse())
+            {
+                datagrams++;
+            }
+        }
+        catch (final MoldUDP64Exception ex)
+        {
+            counters.increment(SimulatorCounter.MD_ERRORS);
+            datagrams++;
+        }
+        catch (final IOException ex)
+        {
+            active = false;
+            throw ex;
+        }
+        finally
+        {
+            readingResponse = false;
+        }
+        return datagrams;
+    }
+
+    @Override
+    public void message(final ByteBuffer buffer) throws IOException
+    {
+        if (readingResponse)
+        {
+            counters.increment(SimulatorCounter.MD_GAP_MESSAGES);
+        }
+        listener.message(buffer);
+    }
+
+    @Override
+    public void state(final MoldUDP64Client session, final MoldUDP64ClientState next)
+    {
+        if (MoldUDP64ClientState.BACKFILL == next || MoldUDP64ClientState.GAP_FILL == next)
+        {
+            counters.increment(SimulatorCounter.MD_GAPS);
+        }
+        state = next;
+    }
+
+    @Override
+    public void downstream(final MoldUDP64Client session, final long sequenceNumber, final int messageCount)
+    {
+        nextExpectedSequenceNumber = Math.max(nextExpectedSequenceNumber, sequenceNumber + messageCount);
+    }
+
+    @Override
+    public void request(final MoldUDP64Client session, final long sequenceNumber, final int requestedMessageCount)
+    {
+        counters.increment(SimulatorCounter.MD_GAP_REQUESTS);
+    }
+
+    @Override
+    public void endOfSession(final MoldUDP64Client session)
+    {
+        // The md-publisher has ended the session; its messages stay in the books, and nothing more will come.
+    }
+
+    /**
+     * @return true when every message up to the end of the newest packet seen has been delivered: the client is
+     * synchronized, or has seen no packet yet. Any thread.
+     */
+    boolean isFilled()
+    {
+        final MoldUDP64ClientState current = state;
+        return MoldUDP64ClientState.SYNCHRONIZED == current || MoldUDP64ClientState.UNKNOWN == current;
+    }
+
+    /** @return the client's state: UNKNOWN before the first packet, then as nassau reports it. Any thread. */
+    MoldUDP64ClientState state()
+    {
+        return state;
+    }
+
+    /** @return the Sequence Number after the last message delivered (1 before any). Any thread. */
+    long nextExpectedSequenceNumber()
+    {
+        return nextExpectedSequenceNumber;
+    }
+
+    @Override
+    public boolean isActive()
+    {
+        return active;
+    }
+
+    @Override
+    public String name()
+    {
+        return name;
+    }
+
+    @Override
+    public void abort()
+    {
+        active = false;
+        CloseHelper.quietCloseAll(client.getChannel(), client.getRequestChannel());
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        active = false;
+        client.close();
+    }
+}

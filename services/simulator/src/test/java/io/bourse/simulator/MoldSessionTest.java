@@ -1,0 +1,382 @@
+package io.bourse.simulator;
+
+import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.aeron.Publication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.LatencySummary;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.mdpublisher.EngineEventEncoder;
+import io.bourse.mdpublisher.MdPublisherContext;
+import io.bourse.mdpublisher.MdPublisherService;
+import io.bourse.sbe.engine.BookUpdate;
+import io.bourse.sbe.engine.Side;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The MoldUDP64 market-data session against a real md-publisher (real media driver, SBE engine events offered by the
+ * test, ITCH 5.0 over MoldUDP64 on a loopback multicast group of the test's own): one session reads the group
+ * directly, another through a {@link MoldRelay} that loses chosen packets; the second detects each gap, fills it by
+ * re-request, and ends with the same books as the first and as the test's own account of the orders.
+ */
+@Timeout(30)
+class MoldSessionTest
+{
+    private static final long T = 34_200_000_000_000L;
+    private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
+    private static final String[] SYMBOL_NAMES = {"AAPL", "MSFT"};
+    /** System Event and one Stock Directory per symbol open the session. */
+    private static final int OPENING_MESSAGES = 3;
+
+    private final EngineEventEncoder engine = new EngineEventEncoder();
+    private final List<TreeMap<Long, OrderBooks.Order>> expectedBooks = List.of(new TreeMap<>(), new TreeMap<>());
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private MediaDriver driver;
+    private StreamLayout layout;
+    private MdPublisherService publisher;
+    private Aeron aeron;
+    private Publication[] shards;
+    private InetSocketAddress group;
+    private InetSocketAddress requestAddress;
+    private Feed reference;
+    private long messages = OPENING_MESSAGES;
+    private long matchNumber;
+
+    /** One session with its books and counters. */
+    private record Feed(MoldSession session, OrderBooks books, SimulatorCounters counters, long[] messageCount)
+    {
+        public long received()
+        {
+            return messageCount[0];
+        }
+    }
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        final String aeronDir = CommonContext.getAeronDirectoryName() + "-simulator-mold-test-" + UUID.randomUUID();
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        group = MoldRelay.randomGroup();
+        requestAddress = new InetSocketAddress(MoldRelay.LOOPBACK, MoldRelay.freePort());
+        reference = open(join("reference session"));
+    }
+
+    /** Starts the md-publisher, whose session opens at once: the sessions open before it miss nothing. */
+    private void launchPublisher()
+    {
+        publisher = MdPublisherService.launch(new MdPublisherContext()
+            .layout(layout)
+            .symbolDirectory(SYMBOLS)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .moldGroup(group.getAddress().getHostAddress())
+            .moldPort(group.getPort())
+            .moldRequestPort(requestAddress.getPort())
+            .moldSession("SIMTEST")
+            .moldHeartbeatIntervalMs(100));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+        shards = new Publication[]{
+            aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0)),
+            aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1))};
+        awaitTrue(() -> shards[0].isConnected() && shards[1].isConnected());
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(closeables);
+        CloseHelper.closeAll(aeron, publisher, driver);
+    }
+
+    @Test
+    void shouldDetectEachGapAndFillItByReRequestToTheSameBooksAsTheFullStream() throws IOException
+    {
+        final MoldRelay relay = open(new MoldRelay(group));
+        final Feed lossy = open(feed("lossy session", (counters, adapter) -> new MoldSession("lossy session",
+            relay.receiver(), MoldRelay.unicast(), requestAddress, adapter, counters)));
+        // Two Add Orders, one Add Order, three Order Executed, and the last message, found by the next Heartbeat.
+        relay.lose(10, 11, 20, 25, 26, 27, 36);
+        launchPublisher();
+        final Runnable step = () -> pumpUntil(
+            () -> reference.received() == messages && relay.seenUntil() == messages + 1 &&
+                lossy.session().isFilled() && lossy.session().nextExpectedSequenceNumber() == relay.forwardedUntil(),
+            relay, reference, lossy);
+
+        sendOrderFlow(step);
+        relay.forwardHeartbeats(true);
+        pumpUntil(() -> lossy.session().nextExpectedSequenceNumber() == messages + 1 && lossy.session().isFilled(),
+            relay, lossy);
+
+        assertThat(messages).isEqualTo(36);
+        assertBooks(reference);
+        assertBooks(lossy);
+        assertThat(lossy.received()).isEqualTo(messages);
+        assertThat(lossy.session().state()).isEqualTo(MoldUDP64ClientState.SYNCHRONIZED);
+        // Each gap is asked for once, from the first lost message up to the end of the packet that showed it (which
+        // the client set aside): 10..12, 20..21, 25..28, and 36 shown by a Heartbeat.
+        assertThat(counts(lossy.counters())).isEqualTo(Map.of(
+            SimulatorCounter.MD_GAPS, 4L, SimulatorCounter.MD_GAP_REQUESTS, 4L, SimulatorCounter.MD_GAP_MESSAGES, 10L,
+            SimulatorCounter.MD_INCONSISTENCIES, 0L, SimulatorCounter.MD_ERRORS, 0L));
+        assertThat(counts(reference.counters())).isEqualTo(Map.of(
+            SimulatorCounter.MD_GAPS, 0L, SimulatorCounter.MD_GAP_REQUESTS, 0L, SimulatorCounter.MD_GAP_MESSAGES, 0L,
+            SimulatorCounter.MD_INCONSISTENCIES, 0L, SimulatorCounter.MD_ERRORS, 0L));
+    }
+
+    @Test
+    void shouldBackfillALateJoinerFromSequenceNumberOneOnTheMarketDataThread() throws IOException
+    {
+        launchPublisher();
+        sendOrderFlow(() -> pumpUntil(() -> reference.received() == messages, reference));
+        final Feed late = open(join("late session"));
+        final SimulatorCounters agentCounters = new SimulatorCounters();
+        final MarketDataAgent agent = new MarketDataAgent(List.of(late.session()), new FeedMeter(agentCounters,
+            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test"))),
+            agentCounters, new MidnightNanoClock());
+
+        awaitTrue(() ->
+        {
+            agent.doWork();
+            return late.received() == messages && late.session().isFilled();
+        });
+
+        assertBooks(late);
+        assertThat(late.session().nextExpectedSequenceNumber()).isEqualTo(messages + 1);
+        assertThat(late.counters().get(SimulatorCounter.MD_GAPS)).isEqualTo(1);
+        assertThat(late.counters().get(SimulatorCounter.MD_GAP_MESSAGES)).isEqualTo(messages);
+        assertThat(late.counters().get(SimulatorCounter.MD_GAP_REQUESTS)).isPositive();
+        assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS)).isZero();
+    }
+
+    @Test
+    void shouldCountATruncatedDatagramAsAnErrorAndKeepReading() throws IOException
+    {
+        final DatagramChannel downstream = MoldRelay.unicast();
+        final Feed feed = open(feed("session", (counters, adapter) ->
+            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, counters)));
+        try (DatagramChannel sender = MoldRelay.unicast())
+        {
+            sender.send(ByteBuffer.wrap(new byte[]{'S', 'I', 'M'}), downstream.getLocalAddress());
+        }
+
+        pumpUntil(() -> feed.counters().get(SimulatorCounter.MD_ERRORS) == 1, feed);
+
+        assertThat(feed.session().isActive()).isTrue();
+        assertThat(feed.session().state()).isEqualTo(MoldUDP64ClientState.UNKNOWN);
+    }
+
+    /**
+     * Adds, executes, cancels and replaces orders on both symbols, one ITCH 5.0 message each, running the step after
+     * each so that every message goes out in a packet of its own.
+     */
+    private void sendOrderFlow(final Runnable step)
+    {
+        for (int i = 1; i <= 20; i++)
+        {
+            add(i, 0 == (i / 2) % 2 ? Side.BUY : Side.SELL, 100L * i, 1_000_000 + 100L * i);
+            step.run();
+        }
+        for (int i = 1; i <= 5; i++)
+        {
+            execute(i, 50);
+            step.run();
+        }
+        for (int i = 6; i <= 10; i++)
+        {
+            cancel(i, i <= 8 ? 100L * i : 30);
+            step.run();
+        }
+        for (int i = 11; i <= 13; i++)
+        {
+            replace(i, 100 + i, 40, 1_000_000 + 100L * i + 1);
+            step.run();
+        }
+    }
+
+    private void add(final long orderId, final Side side, final long shares, final long price)
+    {
+        final int shard = shardOf(orderId);
+        offer(shard, engine.orderAdded(T + messages, SYMBOL_NAMES[shard], orderId, side, shares, price, 'Y'));
+        expectedBooks.get(shard).put(orderId,
+            new OrderBooks.Order(orderId, Side.BUY == side ? 'B' : 'S', shares, price));
+    }
+
+    private void execute(final long orderId, final long shares)
+    {
+        final int shard = shardOf(orderId);
+        final OrderBooks.Order order = expectedBooks.get(shard).get(orderId);
+        final Side takerSide = 'B' == order.side() ? Side.SELL : Side.BUY;
+        offer(shard, engine.orderExecuted(T + messages, SYMBOL_NAMES[shard], ++matchNumber, shares, order.price(),
+            takerSide, 1_000 + orderId, orderId, order.shares() - shares));
+        leave(shard, order, order.shares() - shares);
+    }
+
+    private void cancel(final long orderId, final long shares)
+    {
+        final int shard = shardOf(orderId);
+        final OrderBooks.Order order = expectedBooks.get(shard).get(orderId);
+        offer(shard, engine.orderCanceled(T + messages, SYMBOL_NAMES[shard], orderId, shares, order.shares() - shares));
+        leave(shard, order, order.shares() - shares);
+    }
+
+    private void replace(final long orderId, final long newOrderId, final long shares, final long price)
+    {
+        final int shard = shardOf(orderId);
+        final OrderBooks.Order order = expectedBooks.get(shard).remove(orderId);
+        final Side side = 'B' == order.side() ? Side.BUY : Side.SELL;
+        offer(shard, engine.orderReplaced(T + messages, SYMBOL_NAMES[shard], orderId, newOrderId, side, shares, price,
+            BookUpdate.REPLACED));
+        expectedBooks.get(shard).put(newOrderId, new OrderBooks.Order(newOrderId, order.side(), shares, price));
+    }
+
+    private void leave(final int shard, final OrderBooks.Order order, final long shares)
+    {
+        if (0 == shares)
+        {
+            expectedBooks.get(shard).remove(order.orderReferenceNumber());
+        }
+        else
+        {
+            expectedBooks.get(shard).put(order.orderReferenceNumber(),
+                new OrderBooks.Order(order.orderReferenceNumber(), order.side(), shares, order.price()));
+        }
+    }
+
+    private static int shardOf(final long orderId)
+    {
+        return (int)(orderId % 2 == 1 ? 0 : 1);
+    }
+
+    private void offer(final int shard, final int length)
+    {
+        awaitTrue(() -> shards[shard].offer(engine.buffer, 0, length) > 0);
+        messages++;
+    }
+
+    private void assertBooks(final Feed feed)
+    {
+        for (final SymbolDirectory.Entry entry : SYMBOLS.entries())
+        {
+            assertThat(feed.books().orders(entry.locate()))
+                .as(entry.symbol())
+                .isEqualTo(List.copyOf(expectedBooks.get(entry.shardId()).values()));
+        }
+    }
+
+    private Feed join(final String name) throws IOException
+    {
+        return feed(name, (counters, adapter) ->
+            MoldSession.join(name, group, MoldRelay.LOOPBACK, requestAddress, adapter, counters));
+    }
+
+    /** Opens a session delivering to books of its own, counting into counters of its own. */
+    private interface SessionFactory
+    {
+        MoldSession open(SimulatorCounters counters, MarketDataAdapter adapter) throws IOException;
+    }
+
+    private static Feed feed(final String name, final SessionFactory factory) throws IOException
+    {
+        final SimulatorCounters counters = new SimulatorCounters();
+        final FeedAnalytics analytics = new FeedAnalytics(SYMBOLS.entries().size(), 60_000_000_000L, 60, counters);
+        final OrderBooks books = new OrderBooks(SYMBOLS.entries().size(), 64, analytics);
+        final long[] received = new long[1];
+        final MarketDataAdapter adapter = new MarketDataAdapter(
+            counters, books, analytics, (messageType, timestampNs) -> received[0]++);
+        return new Feed(factory.open(counters, adapter), books, counters, received);
+    }
+
+    private static Map<SimulatorCounter, Long> counts(final SimulatorCounters counters)
+    {
+        return Map.of(
+            SimulatorCounter.MD_GAPS, counters.get(SimulatorCounter.MD_GAPS),
+            SimulatorCounter.MD_GAP_REQUESTS, counters.get(SimulatorCounter.MD_GAP_REQUESTS),
+            SimulatorCounter.MD_GAP_MESSAGES, counters.get(SimulatorCounter.MD_GAP_MESSAGES),
+            SimulatorCounter.MD_INCONSISTENCIES, counters.get(SimulatorCounter.MD_INCONSISTENCIES),
+            SimulatorCounter.MD_ERRORS, counters.get(SimulatorCounter.MD_ERRORS));
+    }
+
+    private static void pumpUntil(final BooleanSupplier done, final MoldRelay relay, final Feed... feeds)
+    {
+        awaitTrue(() ->
+        {
+            try
+            {
+                relay.relay();
+            }
+            catch (final IOException ex)
+            {
+                throw new AssertionError(ex);
+            }
+            return poll(feeds) && done.getAsBoolean();
+        });
+    }
+
+    private static void pumpUntil(final BooleanSupplier done, final Feed... feeds)
+    {
+        awaitTrue(() -> poll(feeds) && done.getAsBoolean());
+    }
+
+    private static boolean poll(final Feed... feeds)
+    {
+        try
+        {
+            for (final Feed feed : feeds)
+            {
+                feed.session().poll();
+            }
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(ex);
+        }
+    }
+
+    private <C extends AutoCloseable> C open(final C closeable)
+    {
+        closeables.add(closeable);
+        return closeable;
+    }
+
+    private Feed open(final Feed feed)
+    {
+        open(feed.session());
+        return feed;
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition)
+    {
+        while (!condition.getAsBoolean())
+        {
+            Thread.yield();
+        }
+    }
+}
