@@ -266,15 +266,6 @@ public final class BenchSuite
                         layouts.put(exchange.getKey(), running.target().layout());
                         return EndToEndBenchmark.measure(endToEnd, running.target(), out);
                     }
-                    catch (final RuntimeException ex)
-                    {
-                        throw ex;
-                    }
-                    catch (final Exception ex)
-                    {
-                        throw new IllegalStateException("stopping the " + exchange.getKey() + " exchange: " +
-                            ex.getMessage(), ex);
-                    }
                 }));
             }
             catch (final RuntimeException ex)

@@ -1,6 +1,9 @@
 package io.bourse.bench;
 
 import io.bourse.common.config.Credentials;
+import org.agrona.CloseHelper;
+
+import java.io.PrintStream;
 
 import java.util.List;
 
@@ -36,7 +39,7 @@ public record ExchangeTarget(
          * @return the running exchange; close it to stop it.
          * @throws RuntimeException when it cannot start, naming the cause.
          */
-        Running launch(java.io.PrintStream progress);
+        Running launch(PrintStream progress);
     }
 
     /**
@@ -47,10 +50,16 @@ public record ExchangeTarget(
      */
     public record Running(ExchangeTarget target, AutoCloseable stopper) implements AutoCloseable
     {
+        /**
+         * Stops the exchange.
+         *
+         * @throws RuntimeException what stopping it threw, checked exceptions rethrown unchecked (Agrona's
+         *                          {@link CloseHelper#close(AutoCloseable)}).
+         */
         @Override
-        public void close() throws Exception
+        public void close()
         {
-            stopper.close();
+            CloseHelper.close(stopper);
         }
     }
 }

@@ -124,6 +124,20 @@ public final class BenchCommand implements Runnable
         }
     }
 
+    /** The length of every rate step of {@code bench gateway} and {@code bench e2e}: warm-up, then measured. */
+    static final class StepArgs
+    {
+        @Option(names = "--warmup", paramLabel = "SECONDS",
+            defaultValue = "" + GatewayBenchOptions.DEFAULT_WARMUP_SECONDS,
+            description = "Unmeasured seconds at the start of every rate step (default: ${DEFAULT-VALUE}).")
+        double warmup;
+
+        @Option(names = "--seconds", paramLabel = "SECONDS",
+            defaultValue = "" + GatewayBenchOptions.DEFAULT_MEASURE_SECONDS,
+            description = "Measured seconds of every rate step (default: ${DEFAULT-VALUE}).")
+        double seconds;
+    }
+
     /** {@code bourse bench all}: the suite, as {@code bourse bench} alone; the suite is {@link BenchSuite}. */
     @Command(
         name = "all",
@@ -291,15 +305,8 @@ public final class BenchCommand implements Runnable
                 " (default: ${DEFAULT-VALUE}).")
         int shards;
 
-        @Option(names = "--warmup", paramLabel = "SECONDS",
-            defaultValue = "" + GatewayBenchOptions.DEFAULT_WARMUP_SECONDS,
-            description = "Unmeasured seconds at the start of every rate step (default: ${DEFAULT-VALUE}).")
-        double warmup;
-
-        @Option(names = "--seconds", paramLabel = "SECONDS",
-            defaultValue = "" + GatewayBenchOptions.DEFAULT_MEASURE_SECONDS,
-            description = "Measured seconds of every rate step (default: ${DEFAULT-VALUE}).")
-        double seconds;
+        @CommandLine.Mixin
+        StepArgs steps;
 
         @Option(names = "--idle", paramLabel = "STRATEGY", defaultValue = GatewayBenchOptions.DEFAULT_IDLE,
             description = "Idle strategy of the gateway, engine and TCP echo threads: backoff, busy, yield or sleep " +
@@ -333,7 +340,8 @@ public final class BenchCommand implements Runnable
             {
                 final List<Long> rateList = GatewayBenchOptions.parseRates(rates);
                 options = new GatewayBenchOptions(
-                    rateList, sessions, shards, warmup, seconds, idle, layout, driverThreading, hgrmDir).validate();
+                    rateList, sessions, shards, steps.warmup, steps.seconds, idle, layout, driverThreading, hgrmDir)
+                    .validate();
             }
             catch (final IllegalArgumentException ex)
             {
@@ -525,15 +533,8 @@ public final class BenchCommand implements Runnable
             description = "OUCH sessions (default: ${DEFAULT-VALUE}).")
         int sessions;
 
-        @Option(names = "--warmup", paramLabel = "SECONDS",
-            defaultValue = "" + GatewayBenchOptions.DEFAULT_WARMUP_SECONDS,
-            description = "Unmeasured seconds at the start of every rate step (default: ${DEFAULT-VALUE}).")
-        double warmup;
-
-        @Option(names = "--seconds", paramLabel = "SECONDS",
-            defaultValue = "" + GatewayBenchOptions.DEFAULT_MEASURE_SECONDS,
-            description = "Measured seconds of every rate step (default: ${DEFAULT-VALUE}).")
-        double seconds;
+        @CommandLine.Mixin
+        StepArgs steps;
 
         @Option(names = "--hgrm-dir", paramLabel = "DIR",
             description = "Also write each rate's histograms as e2e-TARGET-RATE.hgrm and e2e-roundtrip-TARGET-RATE" +
@@ -544,14 +545,14 @@ public final class BenchCommand implements Runnable
         CommandLine.Model.CommandSpec spec;
 
         @Override
-        public Integer call() throws Exception
+        public Integer call()
         {
             final EndToEndBenchOptions options;
             final ExchangeTarget.Launcher launcher;
             try
             {
                 options = new EndToEndBenchOptions(
-                    GatewayBenchOptions.parseRates(rates), sessions, warmup, seconds, hgrmDir).validate();
+                    GatewayBenchOptions.parseRates(rates), sessions, steps.warmup, steps.seconds, hgrmDir).validate();
                 launcher = BenchExchanges.forName(target, composeFile);
             }
             catch (final IllegalArgumentException ex)
