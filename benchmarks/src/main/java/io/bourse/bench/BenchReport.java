@@ -140,12 +140,18 @@ public final class BenchReport
     /**
      * @param bourse Bourse's figure.
      * @param other  the other engine's figure.
-     * @return {@code bourse / other} with two decimals and an {@code x}, e.g. {@code 2.50x}; {@code n/a} when other
-     * is 0.
+     * @return {@code bourse / other} with two decimals and an {@code x}, e.g. {@code 2.50x}, under 0.01 with two
+     * significant digits, e.g. {@code 0.0018x}; {@code n/a} when other is 0.
      */
     static String ratio(final double bourse, final double other)
     {
-        return 0 == other ? "n/a" : String.format(Locale.ROOT, "%.2fx", bourse / other);
+        if (0 == other)
+        {
+            return "n/a";
+        }
+        final double ratio = bourse / other;
+        return ratio > 0 && ratio < 0.01 ? String.format(Locale.ROOT, "%.2gx", ratio) :
+            String.format(Locale.ROOT, "%.2fx", ratio);
     }
 
     /**

@@ -149,21 +149,26 @@ public final class BenchSuite
 
     private void ramp()
     {
-        final List<EngineRamp.Step> steps = benchmark(RAMP, (out) -> EngineRamp.measure(options.ramp(), out));
-        section("Engine ramp: the engine service at exchange-core's published rates", String.format(Locale.ROOT,
-            "Threads: 1 publisher sending exchange-core's BENCH commands as SBE over aeron:ipc on a fixed schedule, " +
-            "the engine service's agent, 1 subscriber, media driver %s, idle %s; each step %.1f s of commands on a " +
-            "fresh service after a %,d-command warm-up, latency from each command's intended send time to its " +
-            "first event. exchange-core's figures are its README's (Xeon X5690, in-process, no network or IPC, no " +
-            "coordinated-omission correction); the issue reports exchange-core measured on this 2-core host " +
-            "collapsing to a p50 in the hundreds of ms at 200K/s.", options.ramp().driverThreading(),
-            options.ramp().idle(), options.ramp().stepSeconds(), options.ramp().warmupCommands()));
-        markdown.append(EngineRamp.report(steps)).append('\n');
+        final EngineRamp.Ramp ramp = benchmark(RAMP, (out) -> EngineRamp.measure(options.ramp(), out));
+        section("Engine ramp: the engine service and exchange-core at exchange-core's published rates",
+            String.format(Locale.ROOT, "Threads: 1 publisher sending exchange-core's BENCH commands as SBE over " +
+            "aeron:ipc on a fixed schedule, the engine service's agent, 1 subscriber, media driver %s, idle %s; each " +
+            "step %.1f s of commands on a fresh service after a %,d-command warm-up, latency from each command's " +
+            "intended send time to its first event. exchange-core here: %s. exchange-core's published figures are " +
+            "its README's (Xeon X5690, in-process, no network or IPC).", options.ramp().driverThreading(),
+            options.ramp().idle(), options.ramp().stepSeconds(), options.ramp().warmupCommands(),
+            ramp.exchangeCoreSetup()));
+        markdown.append(EngineRamp.report(ramp)).append('\n');
         final List<SuiteMeasurement> rows = new ArrayList<>();
-        for (final EngineRamp.Step step : steps)
+        for (final EngineRamp.Step step : ramp.steps())
         {
             rows.add(new SuiteMeasurement("engine service", step.targetRate(), step.achievedRate(), step.histogram()));
             writeHistogram(RAMP + "-" + step.targetRate() + ".hgrm", step.histogram());
+        }
+        for (final EngineRamp.Step step : ramp.exchangeCoreSteps())
+        {
+            rows.add(new SuiteMeasurement("exchange-core", step.targetRate(), step.achievedRate(), step.histogram()));
+            writeHistogram(RAMP + "-exchange-core-" + step.targetRate() + ".hgrm", step.histogram());
         }
         plots(RAMP, "commands/s", rows);
     }

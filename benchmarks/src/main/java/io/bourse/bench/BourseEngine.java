@@ -1,7 +1,7 @@
 package io.bourse.bench;
 
 import io.bourse.engine.match.MatchingEngine;
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
 import org.HdrHistogram.Histogram;
 

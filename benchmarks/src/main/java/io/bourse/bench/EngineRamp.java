@@ -1,13 +1,15 @@
 package io.bourse.bench;
 
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleToLongFunction;
 
@@ -17,8 +19,9 @@ import java.util.function.DoubleToLongFunction;
  * schedule with its 3M-command single-symbol stream ({@link #EXCHANGE_CORE}); this runs
  * {@code bench engine-service}'s pass ({@link EngineServiceBenchmark.Harness}: the same stream as engine-protocol SBE
  * commands over an embedded Aeron media driver through a real matching-engine service, every pass checked by content)
- * at those rates in order, and prints Bourse's table in exchange-core's format beside the published one, with the
- * ratios.
+ * at those rates in order, then exchange-core's own whole engine at the same rates on this host
+ * ({@link ExchangeCoreBaseline}, a JDK 17 child process), and prints the tables in exchange-core's format (Bourse's,
+ * exchange-core's measured here, exchange-core's published), with the ratios.
  *
  * <p>Each step launches a fresh engine service, sends the SETUP commands, collects garbage (as exchange-core does
  * before each rate), then sends the first {@code rate * stepSeconds} BENCH commands (all 3M when that is more; see
@@ -117,37 +120,53 @@ public final class EngineRamp
         }
     }
 
+    /**
+     * A ramp on Bourse and its baseline on this host.
+     *
+     * @param steps             Bourse's steps, the last one broken when the ramp stopped early.
+     * @param exchangeCoreSteps exchange-core's pipeline at the same rates, the last one broken when it stopped early;
+     *                          empty when it was not measured.
+     * @param exchangeCoreSetup how exchange-core ran, or why it did not.
+     */
+    public record Ramp(List<Step> steps, List<Step> exchangeCoreSteps, String exchangeCoreSetup)
+    {
+    }
+
     private EngineRamp()
     {
     }
 
     /**
      * Runs the ramp and prints its report: the set-up, a line per step as it ends, then the tables of
-     * {@link #report(List)}.
+     * {@link #report(Ramp)}.
      *
      * @param options validated here first.
      * @param out     where the report goes.
      * @throws IllegalArgumentException naming a bad option.
-     * @throws IllegalStateException    when the service's events differ from the reference core's, or it stalls.
+     * @throws IllegalStateException    when the service's events differ from the reference core's, it stalls, or
+     *                                  exchange-core's baseline fails.
      */
     public static void run(final EngineRampOptions options, final PrintStream out)
     {
-        final List<Step> steps = measure(options, out);
+        final Ramp ramp = measure(options, out);
         out.println();
-        out.print(report(steps));
+        out.print(report(ramp));
     }
 
     /**
-     * Runs the ramp: the steps at the options' rates in order, stopping after the first broken one. Prints the set-up
-     * (machine, stream, thread layout, break rule) and a line per step as it ends, not the tables.
+     * Runs the ramp: Bourse's steps at the options' rates in order, stopping after the first broken one, then
+     * exchange-core's pipeline at the same rates in a JDK 17 child process ({@link ExchangeCoreBaseline}), under the
+     * same rule, when a JDK 17 is there. Prints the set-up (machine, stream, thread layout, break rule) and a line per
+     * step as it ends, not the tables.
      *
      * @param options validated here first.
      * @param out     where the lines go.
-     * @return the steps run, the last one broken when the ramp stopped early.
+     * @return the steps run.
      * @throws IllegalArgumentException naming a bad option.
-     * @throws IllegalStateException    when the service's events differ from the reference core's, or it stalls.
+     * @throws IllegalStateException    when the service's events differ from the reference core's, it stalls, or
+     *                                  exchange-core's baseline fails.
      */
-    public static List<Step> measure(final EngineRampOptions options, final PrintStream out)
+    public static Ramp measure(final EngineRampOptions options, final PrintStream out)
     {
         options.validate();
         final long startNs = System.nanoTime();
@@ -184,26 +203,89 @@ public final class EngineRamp
                     harness.pass(stream.benchStart() + stepCommands, rate, histogram);
                 final Step step = new Step(rate, pass.commands(), pass.commands() * 1e9 / pass.elapsedNs(), histogram);
                 steps.add(step);
-                out.println(stepLine(step));
+                out.println(stepLine(step, ", checksums match"));
                 if (null != step.breakReason())
                 {
                     break;
                 }
             }
         }
+        final Optional<Path> java = ExchangeCoreBaseline.java(options.exchangeCoreJava());
+        final List<Step> exchangeCoreSteps = new ArrayList<>();
+        final String exchangeCoreSetup;
+        if (java.isPresent())
+        {
+            exchangeCoreSetup = String.format(Locale.ROOT, "exchange-core 0.5.3's whole engine (ExchangeCore: " +
+                "grouping, risk and matching engines on its Disruptor ring, its latency configuration, wait strategy " +
+                "%s), in process on %s, fed through its API on the same schedule, latency from each command's " +
+                "intended send time to its result; same stream, steps, warm-up and break rule",
+                options.exchangeCoreWait(), java.get());
+            out.println("exchange-core: " + exchangeCoreSetup);
+            for (final Step step : ExchangeCoreBaseline.ramp(java.get(), options, out))
+            {
+                exchangeCoreSteps.add(step);
+                out.println("exchange-core " + stepLine(step, ""));
+            }
+        }
+        else
+        {
+            exchangeCoreSetup = ExchangeCoreBaseline.NONE.equals(options.exchangeCoreJava()) ?
+                "not measured (--exchange-core-java none)" :
+                "not measured: no JDK 17 found (exchange-core's pipeline cannot start on Java 21+); name one with " +
+                "--exchange-core-java";
+            out.println("exchange-core: " + exchangeCoreSetup);
+        }
         out.printf(Locale.ROOT, "ramp took %.1f s%n", (System.nanoTime() - startNs) / 1e9);
-        return steps;
+        return new Ramp(steps, exchangeCoreSteps, exchangeCoreSetup);
     }
 
     /**
-     * @param steps the ramp's.
-     * @return Bourse's table in exchange-core's format, exchange-core's published table in the same format, and per
-     * rate Bourse's achieved rate and p50 and p99 over exchange-core's.
+     * @param ramp a ramp's outcome.
+     * @return Bourse's table in exchange-core's format, exchange-core's measured here and published tables in the
+     * same format, and per rate Bourse's achieved rate and p50 and p99 over exchange-core's, measured and published.
      */
-    public static String report(final List<Step> steps)
+    public static String report(final Ramp ramp)
     {
         final StringBuilder sb = new StringBuilder();
         sb.append("Bourse, engine service over Aeron IPC, this host (command to first event at the subscriber):\n\n");
+        appendTable(sb, ramp.steps());
+        if (!ramp.exchangeCoreSteps().isEmpty())
+        {
+            sb.append("\nexchange-core, measured on this host in the same run (").append(ramp.exchangeCoreSetup())
+                .append("):\n\n");
+            appendTable(sb, ramp.exchangeCoreSteps());
+        }
+        else
+        {
+            sb.append("\nexchange-core on this host: ").append(ramp.exchangeCoreSetup()).append('\n');
+        }
+        sb.append("\nexchange-core, published (").append(EXCHANGE_CORE_SOURCE).append("):\n\n");
+        sb.append(table(EXCHANGE_CORE.stream()
+            .map((published) -> row(published.rate(), (percentile) -> publishedNs(published, percentile))).toList()));
+        sb.append('\n');
+        sb.append(String.format(Locale.ROOT, "%6s %14s %10s %14s %14s %12s %12s%n",
+            "rate", "achieved/s", "commands", "p50 B/ec here", "p99 B/ec here", "p50 B/ec pub", "p99 B/ec pub"));
+        for (final Step step : ramp.steps())
+        {
+            final Step measured = step(ramp.exchangeCoreSteps(), step.targetRate());
+            final String absent = ramp.exchangeCoreSteps().isEmpty() ? "n/a" : "ec broke";
+            final Published published = published(step.targetRate());
+            sb.append(String.format(Locale.ROOT, "%6s %,14.0f %,10d %14s %14s %12s %12s%n", rate(step.targetRate()),
+                step.achievedRate(), step.commands(),
+                null == measured ? absent : BenchReport.ratio(step.latencyNs(50), measured.latencyNs(50)),
+                null == measured ? absent : BenchReport.ratio(step.latencyNs(99), measured.latencyNs(99)),
+                null == published ? "n/a" : BenchReport.ratio(step.latencyNs(50), publishedNs(published, 50)),
+                null == published ? "n/a" : BenchReport.ratio(step.latencyNs(99), publishedNs(published, 99))));
+        }
+        sb.append("  (B/ec = Bourse over exchange-core at the same rate; under 1 Bourse is faster. \"here\": " +
+            "measured in this run on this host, \"ec broke\": exchange-core's ramp had stopped at a lower rate; " +
+            "\"pub\": exchange-core's published figure, another host. Bourse's span includes the Aeron IPC hops, " +
+            "exchange-core's is in process)\n");
+        return sb.toString();
+    }
+
+    private static void appendTable(final StringBuilder sb, final List<Step> steps)
+    {
         sb.append(table(steps.stream().map((step) -> row(step.targetRate(), step::latencyNs)).toList()));
         final Step last = steps.isEmpty() ? null : steps.getLast();
         if (null != last && null != last.breakReason())
@@ -211,23 +293,18 @@ public final class EngineRamp
             sb.append(String.format(Locale.ROOT, "(stopped: %s broken, %s)%n", rate(last.targetRate()),
                 last.breakReason()));
         }
-        sb.append("\nexchange-core, published (").append(EXCHANGE_CORE_SOURCE).append("):\n\n");
-        sb.append(table(EXCHANGE_CORE.stream()
-            .map((published) -> row(published.rate(), (percentile) -> publishedNs(published, percentile))).toList()));
-        sb.append('\n');
-        sb.append(String.format(Locale.ROOT, "%6s %14s %10s %12s %12s%n",
-            "rate", "achieved/s", "commands", "p50 B/ec", "p99 B/ec"));
+    }
+
+    private static Step step(final List<Step> steps, final long rate)
+    {
         for (final Step step : steps)
         {
-            final Published published = published(step.targetRate());
-            sb.append(String.format(Locale.ROOT, "%6s %,14.0f %,10d %12s %12s%n", rate(step.targetRate()),
-                step.achievedRate(), step.commands(),
-                null == published ? "n/a" : BenchReport.ratio(step.latencyNs(50), publishedNs(published, 50)),
-                null == published ? "n/a" : BenchReport.ratio(step.latencyNs(99), publishedNs(published, 99))));
+            if (step.targetRate() == rate)
+            {
+                return step;
+            }
         }
-        sb.append("  (B/ec = Bourse over exchange-core's published figure at the same rate; above 1 Bourse is " +
-            "slower. Not like for like: different hosts, and Bourse's span includes the Aeron IPC hops)\n");
-        return sb.toString();
+        return null;
     }
 
     /**
@@ -281,13 +358,13 @@ public final class EngineRamp
         return String.format(Locale.ROOT, ms < 9.95 ? "%.1fms" : "%,.0fms", ms);
     }
 
-    private static String stepLine(final Step step)
+    private static String stepLine(final Step step, final String check)
     {
         final String reason = step.breakReason();
         return String.format(Locale.ROOT, "rate %4s: %,d commands, achieved %,.0f/s, p50 %s p99 %s p99.99 %s worst " +
-            "%s, checksums match%s", rate(step.targetRate()), step.commands(), step.achievedRate(),
+            "%s%s%s", rate(step.targetRate()), step.commands(), step.achievedRate(),
             latency(step.latencyNs(50)), latency(step.latencyNs(99)), latency(step.latencyNs(99.99)),
-            latency(step.latencyNs(100)), null == reason ? "" : "; BROKEN: " + reason);
+            latency(step.latencyNs(100)), check, null == reason ? "" : "; BROKEN: " + reason);
     }
 
     private static String[] row(final long rate, final DoubleToLongFunction latencyNs)

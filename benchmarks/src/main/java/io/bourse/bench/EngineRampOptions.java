@@ -2,6 +2,7 @@ package io.bourse.bench;
 
 import io.aeron.driver.ThreadingMode;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,10 +20,15 @@ import java.util.List;
  * @param idle            idle strategy of the engine agent and of the publisher through back pressure:
  *                        {@code backoff}, {@code busy}, {@code yield} or {@code sleep}.
  * @param driverThreading threading mode of the embedded media driver.
+ * @param exchangeCoreJava the JDK 17 {@code java} that runs exchange-core's pipeline at the same rates, the ramp's
+ *                         baseline ({@link ExchangeCoreBaseline}): {@code auto} to find one, {@code none} to leave
+ *                         the baseline out, or its path.
+ * @param exchangeCoreWait exchange-core's wait strategy: {@code BUSY_SPIN}, {@code YIELDING}, {@code BLOCKING} or
+ *                         {@code SECOND_STEP_NO_WAIT}.
  */
 public record EngineRampOptions(
     Path commands, List<Long> rates, double stepSeconds, int warmupCommands, String idle,
-    ThreadingMode driverThreading)
+    ThreadingMode driverThreading, String exchangeCoreJava, String exchangeCoreWait)
 {
     /** Default rates, commands per second: the rates of exchange-core's published table ({@link EngineRamp}). */
     public static final String DEFAULT_RATES =
@@ -33,6 +39,13 @@ public record EngineRampOptions(
      * the whole ramp well under 2 minutes.
      */
     public static final double DEFAULT_STEP_SECONDS = 3;
+    /** Default JDK 17 for exchange-core's pipeline: {@value}, the first found ({@link ExchangeCoreBaseline#findJava}). */
+    public static final String DEFAULT_EXCHANGE_CORE_JAVA = ExchangeCoreBaseline.AUTO;
+    /**
+     * Default wait strategy of exchange-core's pipeline: YIELDING, its best on the 2-core host (at 125K/s p50 15 ms;
+     * BLOCKING 337 ms, BUSY_SPIN, its published latency configuration's, 492 ms: five spinning threads on two cores).
+     */
+    public static final String DEFAULT_EXCHANGE_CORE_WAIT = "YIELDING";
     /** Default warm-up: 1,000,000 BENCH commands, as fast as back pressure allows. */
     public static final int DEFAULT_WARMUP_COMMANDS = 1_000_000;
     /** Step length of {@link #quick()}. */
@@ -54,7 +67,8 @@ public record EngineRampOptions(
     public EngineRampOptions quick()
     {
         return new EngineRampOptions(
-            commands, rates, QUICK_STEP_SECONDS, QUICK_WARMUP_COMMANDS, idle, driverThreading);
+            commands, rates, QUICK_STEP_SECONDS, QUICK_WARMUP_COMMANDS, idle, driverThreading, exchangeCoreJava,
+            exchangeCoreWait);
     }
 
     /**
@@ -83,6 +97,17 @@ public record EngineRampOptions(
         if (warmupCommands < 0)
         {
             throw new IllegalArgumentException("--warmup-commands must be 0 or more: " + warmupCommands);
+        }
+        if (!ExchangeCoreBaseline.WAIT_STRATEGIES.contains(exchangeCoreWait))
+        {
+            throw new IllegalArgumentException("--exchange-core-wait must be one of " +
+                ExchangeCoreBaseline.WAIT_STRATEGIES + ": " + exchangeCoreWait);
+        }
+        if (null == exchangeCoreJava || !(ExchangeCoreBaseline.AUTO.equals(exchangeCoreJava) ||
+            ExchangeCoreBaseline.NONE.equals(exchangeCoreJava) || Files.isExecutable(Path.of(exchangeCoreJava))))
+        {
+            throw new IllegalArgumentException("--exchange-core-java must be auto, none or an executable java: " +
+                exchangeCoreJava);
         }
         service().validate();
         return this;

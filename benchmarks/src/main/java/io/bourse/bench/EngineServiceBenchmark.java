@@ -10,7 +10,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;

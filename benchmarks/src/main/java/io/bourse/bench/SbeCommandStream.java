@@ -6,7 +6,7 @@ import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
 import io.bourse.sbe.engine.CancelOrderEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;

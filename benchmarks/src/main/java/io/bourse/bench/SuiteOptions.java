@@ -76,7 +76,8 @@ public record SuiteOptions(
         final EngineRampOptions ramp = null == engine ? null : new EngineRampOptions(commands,
             GatewayBenchOptions.parseRates(EngineRampOptions.DEFAULT_RATES), EngineRampOptions.DEFAULT_STEP_SECONDS,
             EngineRampOptions.DEFAULT_WARMUP_COMMANDS, ServiceBenchOptions.DEFAULT_IDLE,
-            ServiceBenchOptions.DEFAULT_DRIVER_THREADING);
+            ServiceBenchOptions.DEFAULT_DRIVER_THREADING, EngineRampOptions.DEFAULT_EXCHANGE_CORE_JAVA,
+            EngineRampOptions.DEFAULT_EXCHANGE_CORE_WAIT);
         final double warmup = quick ? QUICK_WARMUP_SECONDS : GatewayBenchOptions.DEFAULT_WARMUP_SECONDS;
         final double seconds = quick ? QUICK_MEASURE_SECONDS : GatewayBenchOptions.DEFAULT_MEASURE_SECONDS;
         final GatewayBenchOptions gateway = new GatewayBenchOptions(

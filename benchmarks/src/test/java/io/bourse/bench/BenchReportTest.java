@@ -15,6 +15,7 @@ class BenchReportTest
     {
         assertThat(BenchReport.ratio(10.0, 4.0)).isEqualTo("2.50x");
         assertThat(BenchReport.ratio(1.0, 3.0)).isEqualTo("0.33x");
+        assertThat(BenchReport.ratio(4_900, 2_791_423)).isEqualTo("0.0018x");
     }
 
     @Test

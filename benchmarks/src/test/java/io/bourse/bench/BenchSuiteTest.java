@@ -39,7 +39,8 @@ class BenchSuiteTest
         final SuiteOptions options = new SuiteOptions(
             reportDir,
             new BenchOptions(commands, 0, 2, null),
-            new EngineRampOptions(commands, List.of(200L, 400L), 0.5, 0, "backoff", ThreadingMode.SHARED),
+            new EngineRampOptions(commands, List.of(200L, 400L), 0.5, 0, "backoff", ThreadingMode.SHARED, "none",
+                "YIELDING"),
             gateway,
             List.of(1_000L, 2_000L),
             new FanoutBenchOptions(1, 3, 0.2, 0.3, 1, 1, "backoff", false, reportDir),

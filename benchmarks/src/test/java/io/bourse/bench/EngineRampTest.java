@@ -1,7 +1,7 @@
 package io.bourse.bench;
 
 import io.aeron.driver.ThreadingMode;
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -63,7 +63,7 @@ class EngineRampTest
     @Test
     void shouldPrintExchangeCoresPublishedRowsAsItsReadmeHasThem()
     {
-        final String report = EngineRamp.report(List.of());
+        final String report = EngineRamp.report(new EngineRamp.Ramp(List.of(), List.of(), "not measured"));
 
         // exchange-core README, verbatim; its 125K row writes "8µs" and "1ms", where this writes "8.0µs" and "1.0ms"
         assertThat(report).contains(
@@ -89,9 +89,10 @@ class EngineRampTest
         }
         final Histogram slow = histogram(2_000_000, 10);
 
-        final String report = EngineRamp.report(List.of(
+        final String report = EngineRamp.report(new EngineRamp.Ramp(List.of(
             new EngineRamp.Step(250_000, 500_000, 249_990, histogram),
-            new EngineRamp.Step(1_500_000, 3_000_000, 1_000_000, slow)));
+            new EngineRamp.Step(1_500_000, 3_000_000, 1_000_000, slow)),
+            List.of(new EngineRamp.Step(250_000, 500_000, 200_000, slow)), "exchange-core's pipeline"));
 
         assertThat(report).startsWith("Bourse, engine service over Aeron IPC, this host (command to first event at " +
             "the subscriber):\n\n" +
@@ -99,10 +100,16 @@ class EngineRampTest
             "|250K|50µs |90µs |95µs |99µs |100µs|100µs |100µs|\n" +
             "|1.5M|2.0ms|2.0ms|2.0ms|2.0ms|2.0ms|2.0ms |2.0ms|\n" +
             "(stopped: 1.5M broken, achieved 1,000,000 commands/s, under 99% of 1,500,000)\n");
-        // p50 50,015 ns (the histogram's precision) / 1.2 µs, p99 99,007 ns / 12 µs; 1.5M has no published row
+        // p50 50,015 ns (the histogram's precision) / 1.2 µs, p99 99,007 ns / 12 µs; 1.5M has no published row; here
+        // exchange-core took 2 ms at 250K and broke, so it has no 1.5M step
         assertThat(report).contains(
-            "  250K        249,990    500,000       41.68x        8.25x\n" +
-            "  1.5M      1,000,000  3,000,000          n/a          n/a\n");
+            "exchange-core, measured on this host in the same run (exchange-core's pipeline):\n\n" +
+            EngineRamp.TABLE_HEADER +
+            "|250K|2.0ms|2.0ms|2.0ms|2.0ms|2.0ms|2.0ms |2.0ms|\n" +
+            "(stopped: 250K broken, achieved 200,000 commands/s, under 99% of 250,000)\n");
+        assertThat(report).contains(
+            "  250K        249,990    500,000          0.02x          0.05x       41.68x        8.25x\n" +
+            "  1.5M      1,000,000  3,000,000       ec broke       ec broke          n/a          n/a\n");
     }
 
     @Test
@@ -120,7 +127,7 @@ class EngineRampTest
             .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--commands");
         assertThat(options(commands, List.of(1_000L), 1).quick())
             .isEqualTo(new EngineRampOptions(commands, List.of(1_000L), EngineRampOptions.QUICK_STEP_SECONDS,
-                EngineRampOptions.QUICK_WARMUP_COMMANDS, "backoff", ThreadingMode.SHARED));
+                EngineRampOptions.QUICK_WARMUP_COMMANDS, "backoff", ThreadingMode.SHARED, "none", "YIELDING"));
     }
 
     @Test
@@ -147,10 +154,12 @@ class EngineRampTest
         final ByteArrayOutputStream report = new ByteArrayOutputStream();
         // 200/s and 400/s for 0.25 s: 50 then 100 commands; 1e9/s is out of reach: all of them, broken
         final EngineRampOptions options = new EngineRampOptions(
-            file, List.of(200L, 400L, 1_000_000_000L, 3_000L), 0.25, 20, "backoff", ThreadingMode.SHARED);
+            file, List.of(200L, 400L, 1_000_000_000L, 3_000L), 0.25, 20, "backoff", ThreadingMode.SHARED, "none",
+            "YIELDING");
 
-        final List<EngineRamp.Step> steps = EngineRamp.measure(options, new PrintStream(report, true,
+        final EngineRamp.Ramp ramp = EngineRamp.measure(options, new PrintStream(report, true,
             StandardCharsets.UTF_8));
+        final List<EngineRamp.Step> steps = ramp.steps();
 
         assertThat(steps).extracting(EngineRamp.Step::targetRate).containsExactly(200L, 400L, 1_000_000_000L);
         assertThat(steps).extracting(EngineRamp.Step::commands).containsExactly(50, 100, benchCommands);
@@ -168,7 +177,8 @@ class EngineRampTest
 
     private static EngineRampOptions options(final Path commands, final List<Long> rates, final double stepSeconds)
     {
-        return new EngineRampOptions(commands, rates, stepSeconds, 0, "backoff", ThreadingMode.SHARED);
+        return new EngineRampOptions(commands, rates, stepSeconds, 0, "backoff", ThreadingMode.SHARED, "none",
+            "YIELDING");
     }
 
     private static Histogram histogram(final long valueNs, final long count)

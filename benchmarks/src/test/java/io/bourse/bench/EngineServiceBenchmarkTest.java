@@ -7,7 +7,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.engine.EngineService;
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;

@@ -1,6 +1,6 @@
 package io.bourse.bench;
 
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 

@@ -167,8 +167,8 @@ public final class BenchCommand implements Runnable
             "Replay exchange-core's 3M-command benchmark stream, single thread, no network, through Bourse's " +
                 "matching core and exchange-core's OrderBookDirectImpl; print throughput, service-time percentiles " +
                 "(min/median/max across iterations), allocation and the ratios.",
-            "exchange-core's full pipeline is not measured: its chronicle-core 2.19 dependency cannot start on " +
-                "Java 21+." })
+            "exchange-core's full pipeline is not measured here: its chronicle-core 2.19 dependency cannot start " +
+                "on Java 21+ ('bench ramp' runs it on a JDK 17)." })
     static final class Engine implements Callable<Integer>
     {
         @Option(names = "--commands", paramLabel = "FILE", defaultValue = BenchOptions.DEFAULT_COMMANDS,
@@ -439,8 +439,11 @@ public final class BenchCommand implements Runnable
                 "published rates in order, on a fixed open-loop schedule (latency from each command's intended " +
                 "send time to its first event); stop after the first broken step (achieved < 99% of the rate, or " +
                 "p50 > 1 ms).",
-            "Prints Bourse's table in exchange-core's README format beside exchange-core's published table, and " +
-                "per rate the p50 and p99 ratios." })
+            "Then runs exchange-core's own whole engine (its Disruptor pipeline with risk and matching engines, " +
+                "through its API) at the same rates on this host, under the same rule, in a JDK 17 child process " +
+                "(its chronicle-core cannot start on Java 21+).",
+            "Prints Bourse's table in exchange-core's README format beside exchange-core's, measured here and " +
+                "published, and per rate the p50 and p99 ratios." })
     static final class RampBench implements Callable<Integer>
     {
         @Option(names = "--commands", paramLabel = "FILE", defaultValue = BenchOptions.DEFAULT_COMMANDS,
@@ -478,6 +481,19 @@ public final class BenchCommand implements Runnable
             description = "Embedded media driver threading mode (default: ${DEFAULT-VALUE}).")
         ThreadingMode driverThreading;
 
+        @Option(names = "--exchange-core-java", paramLabel = "JAVA",
+            defaultValue = EngineRampOptions.DEFAULT_EXCHANGE_CORE_JAVA,
+            description = "The java of a JDK 17 to run exchange-core's pipeline with: auto (the first under " +
+                "/usr/lib/jvm, else the PATH's), none (no exchange-core baseline) or its path " +
+                "(default: ${DEFAULT-VALUE}).")
+        String exchangeCoreJava;
+
+        @Option(names = "--exchange-core-wait", paramLabel = "STRATEGY",
+            defaultValue = EngineRampOptions.DEFAULT_EXCHANGE_CORE_WAIT,
+            description = "exchange-core's wait strategy: BUSY_SPIN (its published latency configuration's), " +
+                "YIELDING, BLOCKING or SECOND_STEP_NO_WAIT (default: ${DEFAULT-VALUE}, its best on a 2-core host).")
+        String exchangeCoreWait;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -488,7 +504,8 @@ public final class BenchCommand implements Runnable
             try
             {
                 final EngineRampOptions given = new EngineRampOptions(commands,
-                    GatewayBenchOptions.parseRates(rates), stepSeconds, warmupCommands, idle, driverThreading);
+                    GatewayBenchOptions.parseRates(rates), stepSeconds, warmupCommands, idle, driverThreading,
+                    exchangeCoreJava, exchangeCoreWait);
                 options = (quick ? given.quick() : given).validate();
             }
             catch (final IllegalArgumentException ex)

@@ -2,7 +2,7 @@ package io.bourse.launcher;
 
 import io.bourse.bench.ExchangeCoreComparison;
 import io.bourse.bench.ReplayOutcome;
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
 import io.bourse.engine.replay.TradeLog;
 import picocli.CommandLine;

@@ -1,5 +1,6 @@
 package io.bourse.engine.replay;
 
+import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.MatchingEngine;

@@ -1,5 +1,6 @@
 package io.bourse.engine.replay;
 
+import io.bourse.workload.ExchangeCoreCommands;
 import exchange.core2.collections.objpool.ObjectsPool;
 import exchange.core2.core.common.CoreSymbolSpecification;
 import exchange.core2.core.common.IOrder;

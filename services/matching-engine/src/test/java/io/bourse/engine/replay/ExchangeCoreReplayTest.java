@@ -1,5 +1,6 @@
 package io.bourse.engine.replay;
 
+import io.bourse.workload.ExchangeCoreCommands;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;

@@ -1,24 +1,24 @@
-package io.bourse.bench;
+package io.bourse.exchangecore;
 
 import exchange.core2.core.common.CoreSymbolSpecification;
 import exchange.core2.core.common.OrderAction;
 import exchange.core2.core.common.OrderType;
 import exchange.core2.core.common.SymbolType;
-import io.bourse.engine.replay.ExchangeCoreCommands;
+import io.bourse.workload.ExchangeCoreCommands;
 
 /**
  * The symbol of exchange-core's single-symbol "margin" benchmark and the mapping of {@link ExchangeCoreCommands}
  * codes onto exchange-core's enums.
  */
-final class ExchangeCoreSpec
+public final class ExchangeCoreSpec
 {
     /** Symbol id of the one order book. */
-    static final int SYMBOL = 1;
+    public static final int SYMBOL = 1;
     /** Quote currency of the futures contract: the currency every account is funded in. */
-    static final int QUOTE_CURRENCY = 840;
+    public static final int QUOTE_CURRENCY = 840;
 
     /** A futures contract without fees: margin mode, as in exchange-core's PerfThroughput#testThroughputMargin. */
-    static final CoreSymbolSpecification SYMBOL_SPEC = CoreSymbolSpecification.builder()
+    public static final CoreSymbolSpecification SYMBOL_SPEC = CoreSymbolSpecification.builder()
         .symbolId(SYMBOL)
         .type(SymbolType.FUTURES_CONTRACT)
         .baseCurrency(978)
@@ -39,7 +39,7 @@ final class ExchangeCoreSpec
      * @param side {@link ExchangeCoreCommands#SIDE_BUY} or {@link ExchangeCoreCommands#SIDE_SELL}.
      * @return exchange-core's action: BID for a buy, ASK for a sell.
      */
-    static OrderAction action(final byte side)
+    public static OrderAction action(final byte side)
     {
         return ExchangeCoreCommands.SIDE_BUY == side ? OrderAction.BID : OrderAction.ASK;
     }
@@ -49,7 +49,7 @@ final class ExchangeCoreSpec
      * @return exchange-core's order type.
      * @throws IllegalArgumentException for any other code.
      */
-    static OrderType orderType(final byte orderType)
+    public static OrderType orderType(final byte orderType)
     {
         return switch (orderType)
         {

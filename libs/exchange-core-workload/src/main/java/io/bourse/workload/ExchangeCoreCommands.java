@@ -1,4 +1,4 @@
-package io.bourse.engine.replay;
+package io.bourse.workload;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.bourse.engine.replay;
+package io.bourse.workload;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,17 +13,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
-import static io.bourse.engine.replay.ExchangeCoreCommands.CANCEL;
-import static io.bourse.engine.replay.ExchangeCoreCommands.MOVE;
-import static io.bourse.engine.replay.ExchangeCoreCommands.PLACE;
-import static io.bourse.engine.replay.ExchangeCoreCommands.REDUCE;
-import static io.bourse.engine.replay.ExchangeCoreCommands.SIDE_BUY;
-import static io.bourse.engine.replay.ExchangeCoreCommands.SIDE_NONE;
-import static io.bourse.engine.replay.ExchangeCoreCommands.SIDE_SELL;
-import static io.bourse.engine.replay.ExchangeCoreCommands.TYPE_FOK_BUDGET;
-import static io.bourse.engine.replay.ExchangeCoreCommands.TYPE_GTC;
-import static io.bourse.engine.replay.ExchangeCoreCommands.TYPE_IOC;
-import static io.bourse.engine.replay.ExchangeCoreCommands.TYPE_NONE;
+import static io.bourse.workload.ExchangeCoreCommands.CANCEL;
+import static io.bourse.workload.ExchangeCoreCommands.MOVE;
+import static io.bourse.workload.ExchangeCoreCommands.PLACE;
+import static io.bourse.workload.ExchangeCoreCommands.REDUCE;
+import static io.bourse.workload.ExchangeCoreCommands.SIDE_BUY;
+import static io.bourse.workload.ExchangeCoreCommands.SIDE_NONE;
+import static io.bourse.workload.ExchangeCoreCommands.SIDE_SELL;
+import static io.bourse.workload.ExchangeCoreCommands.TYPE_FOK_BUDGET;
+import static io.bourse.workload.ExchangeCoreCommands.TYPE_GTC;
+import static io.bourse.workload.ExchangeCoreCommands.TYPE_IOC;
+import static io.bourse.workload.ExchangeCoreCommands.TYPE_NONE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
