@@ -1,8 +1,8 @@
 package io.bourse.bench;
 
 import io.bourse.engine.match.MatchingEngine;
-import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
+import io.bourse.workload.ExchangeCoreCommands;
 import org.HdrHistogram.Histogram;
 
 /**

@@ -1,5 +1,6 @@
 package io.bourse.bench;
 
+import io.bourse.exchangecore.RampRule;
 import io.bourse.workload.ExchangeCoreCommands;
 import org.HdrHistogram.Histogram;
 
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleToLongFunction;
 
 /**
@@ -30,18 +30,13 @@ import java.util.function.DoubleToLongFunction;
  * table. The two do not measure the same span: exchange-core's is its engine pipeline alone, in process; Bourse's
  * includes SBE encoding, the Aeron IPC command stream, the engine service, the event stream and decoding.
  *
- * <p>A step is broken ({@link Step#breakReason()}) when it achieves less than {@value #SUSTAINED_FRACTION} of its
- * target rate (BENCH commands over the time from the first intended send to the last event) or its median latency
- * is above {@link #P50_LIMIT_NS} ns (1 ms: the engine is no longer keeping up and commands queue); the ramp stops after
- * the first broken step, which it reports.
+ * <p>A step is broken ({@link Step#breakReason()}, {@link RampRule}) when it achieves less than
+ * {@value RampRule#SUSTAINED_FRACTION} of its target rate (BENCH commands over the time from the first intended send
+ * to the last event) or its median latency is above {@link RampRule#P50_LIMIT_NS} ns (1 ms: the engine is no longer
+ * keeping up and commands queue); the ramp stops after the first broken step, which it reports.
  */
 public final class EngineRamp
 {
-    /** Fraction of the target rate a step must achieve not to be broken. */
-    static final double SUSTAINED_FRACTION = 0.99;
-    /** Median latency above which a step is broken: 1 ms, in ns. */
-    static final long P50_LIMIT_NS = TimeUnit.MILLISECONDS.toNanos(1);
-
     /** The table's percentile columns, 100 = worst, in exchange-core's order. */
     static final double[] PERCENTILES = { 50, 90, 95, 99, 99.9, 99.99, 100 };
     /** exchange-core's table header and separator, verbatim. */
@@ -100,23 +95,13 @@ public final class EngineRamp
         }
 
         /**
-         * @return why the step is broken: it achieved less than {@value #SUSTAINED_FRACTION} of its target rate, or
-         * its median latency is above {@link #P50_LIMIT_NS}; null when it is not.
+         * @return why the step is broken ({@link RampRule#breakReason}): it achieved less than
+         * {@value RampRule#SUSTAINED_FRACTION} of its target rate, or its median latency is above
+         * {@link RampRule#P50_LIMIT_NS}; null when it is not.
          */
         public String breakReason()
         {
-            if (achievedRate < SUSTAINED_FRACTION * targetRate)
-            {
-                return String.format(Locale.ROOT, "achieved %,.0f commands/s, under %.0f%% of %,d", achievedRate,
-                    SUSTAINED_FRACTION * 100, targetRate);
-            }
-            final long p50Ns = latencyNs(50);
-            if (p50Ns > P50_LIMIT_NS)
-            {
-                return String.format(Locale.ROOT, "p50 %s µs over %s µs", BenchReport.micros(p50Ns),
-                    BenchReport.micros(P50_LIMIT_NS));
-            }
-            return null;
+            return RampRule.breakReason(targetRate, achievedRate, latencyNs(50));
         }
     }
 
@@ -162,13 +147,15 @@ public final class EngineRamp
      * @param options validated here first.
      * @param out     where the lines go.
      * @return the steps run.
-     * @throws IllegalArgumentException naming a bad option.
+     * @throws IllegalArgumentException naming a bad option, before any step (an --exchange-core-java that is not a
+     *                                  JDK 17 included).
      * @throws IllegalStateException    when the service's events differ from the reference core's, it stalls, or
      *                                  exchange-core's baseline fails.
      */
     public static Ramp measure(final EngineRampOptions options, final PrintStream out)
     {
         options.validate();
+        final Optional<Path> java = ExchangeCoreBaseline.java(options.exchangeCoreJava());
         final long startNs = System.nanoTime();
         out.print(MachineInfo.describe());
         final ExchangeCoreCommands commands = EngineServiceBenchmark.load(options.commands(), out);
@@ -181,8 +168,8 @@ public final class EngineRamp
             "%.1f s BENCH commands (at most %,d); warm-up %,d BENCH commands at max rate first; a step is broken when it " +
             "achieves under %.0f%% of its rate or its p50 is over %s µs, and the ramp stops after it%n",
             options.rates().size(), options.stepSeconds(), benchCommands,
-            Math.min(options.warmupCommands(), benchCommands), SUSTAINED_FRACTION * 100,
-            BenchReport.micros(P50_LIMIT_NS));
+            Math.min(options.warmupCommands(), benchCommands), RampRule.SUSTAINED_FRACTION * 100,
+            BenchReport.micros(RampRule.P50_LIMIT_NS));
 
         final List<Step> steps = new ArrayList<>();
         try (EngineServiceBenchmark.Harness harness = new EngineServiceBenchmark.Harness(stream, service))
@@ -210,7 +197,6 @@ public final class EngineRamp
                 }
             }
         }
-        final Optional<Path> java = ExchangeCoreBaseline.java(options.exchangeCoreJava());
         final List<Step> exchangeCoreSteps = new ArrayList<>();
         final String exchangeCoreSetup;
         if (java.isPresent())

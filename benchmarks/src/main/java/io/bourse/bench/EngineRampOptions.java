@@ -1,6 +1,7 @@
 package io.bourse.bench;
 
 import io.aeron.driver.ThreadingMode;
+import io.bourse.exchangecore.RampRule;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,8 @@ public record EngineRampOptions(
      * the whole ramp well under 2 minutes.
      */
     public static final double DEFAULT_STEP_SECONDS = 3;
-    /** Default JDK 17 for exchange-core's pipeline: {@value}, the first found ({@link ExchangeCoreBaseline#findJava}). */
+    /** Default JDK 17 for exchange-core's pipeline: {@value}, the first found ({@link ExchangeCoreBaseline#findJava}).
+     */
     public static final String DEFAULT_EXCHANGE_CORE_JAVA = ExchangeCoreBaseline.AUTO;
     /**
      * Default wait strategy of exchange-core's pipeline: YIELDING, its best on the 2-core host (at 125K/s p50 15 ms;
@@ -116,11 +118,12 @@ public record EngineRampOptions(
     /**
      * @param rate          the step's rate, commands per second.
      * @param benchCommands BENCH commands in the stream.
-     * @return BENCH commands the step sends: {@code ceil(rate * stepSeconds)}, at most all of them.
+     * @return BENCH commands the step sends: {@code ceil(rate * stepSeconds)}, at most all of them
+     * ({@link RampRule#stepCommands}).
      */
     int stepCommands(final long rate, final int benchCommands)
     {
-        return (int)Math.min(benchCommands, Math.max(1, (long)Math.ceil(rate * stepSeconds)));
+        return RampRule.stepCommands(rate, stepSeconds, benchCommands);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.bourse.bench;
 
-import io.bourse.exchangecore.ExchangeCoreSpec;
 import exchange.core2.collections.objpool.ObjectsPool;
 import exchange.core2.core.common.MatcherEventType;
 import exchange.core2.core.common.MatcherTradeEvent;
@@ -12,8 +11,9 @@ import exchange.core2.core.orderbook.IOrderBook;
 import exchange.core2.core.orderbook.OrderBookDirectImpl;
 import exchange.core2.core.orderbook.OrderBookEventsHelper;
 import io.bourse.engine.match.Side;
-import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
+import io.bourse.exchangecore.ExchangeCoreSpec;
+import io.bourse.workload.ExchangeCoreCommands;
 import org.HdrHistogram.Histogram;
 
 /**

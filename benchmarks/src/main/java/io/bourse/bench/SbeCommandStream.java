@@ -6,12 +6,12 @@ import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
-import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
 import io.bourse.sbe.engine.CancelOrderEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
+import io.bourse.workload.ExchangeCoreCommands;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,6 +1,7 @@
 package io.bourse.bench;
 
 import io.aeron.driver.ThreadingMode;
+import io.bourse.exchangecore.RampRule;
 import io.bourse.workload.ExchangeCoreCommands;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class EngineRampTest
     {
         final EngineRamp.Step step = new EngineRamp.Step(100_000, 1_000, 99_000, histogram(999_000, 1_000));
 
-        assertThat(step.latencyNs(50)).isBetween(999_000L, EngineRamp.P50_LIMIT_NS);
+        assertThat(step.latencyNs(50)).isBetween(999_000L, RampRule.P50_LIMIT_NS);
         assertThat(step.breakReason()).isNull();
     }
 

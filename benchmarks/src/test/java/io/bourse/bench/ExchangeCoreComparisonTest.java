@@ -1,8 +1,8 @@
 package io.bourse.bench;
 
-import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
 import io.bourse.engine.replay.TradeLog;
+import io.bourse.workload.ExchangeCoreCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -44,7 +44,8 @@ public final class ExchangeCorePipeline implements AutoCloseable
 {
     /** Users of exchange-core's stream: uids 1 to 1,000. */
     static final int USERS = 1_000;
-    /** Each user's balance in {@link ExchangeCoreSpec#QUOTE_CURRENCY}: far beyond what any order of the stream needs. */
+    /** Each user's balance in {@link ExchangeCoreSpec#QUOTE_CURRENCY}: far beyond what any order of the stream needs.
+     */
     static final long BALANCE = 1_000_000_000_000_000L;
     private static final long HIGHEST_LATENCY_NS = TimeUnit.MINUTES.toNanos(10);
     private static final long SET_UP_TIMEOUT_SECONDS = 120;
@@ -79,7 +80,8 @@ public final class ExchangeCorePipeline implements AutoCloseable
         api = core.getApi();
         try
         {
-            confirm("add the symbol", api.submitBinaryDataAsync(new BatchAddSymbolsCommand(ExchangeCoreSpec.SYMBOL_SPEC)));
+            confirm("add the symbol",
+                api.submitBinaryDataAsync(new BatchAddSymbolsCommand(ExchangeCoreSpec.SYMBOL_SPEC)));
             CompletableFuture<CommandResultCode> last = null;
             for (int uid = 1; uid <= USERS; uid++)
             {

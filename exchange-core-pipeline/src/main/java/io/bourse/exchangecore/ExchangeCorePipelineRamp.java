@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  * set up (symbol, users, SETUP commands), garbage is collected, and the first {@code rate * step-seconds} BENCH
  * commands (at most all of them) are sent on exchange-core's fixed schedule; a warm-up pass at full speed on its own
  * instance comes first. Each step prints one {@link PipelineStep} line on standard output; everything else it prints
- * is progress. The ramp stops after the first broken step: under 99% of its rate achieved, or a p50 over 1 ms (the
- * rule of {@code bench ramp}), or results not all back within a minute of the last send.
+ * is progress. The ramp stops after the first broken step ({@link RampRule}); it fails when results are not all back
+ * within a minute of the last send.
  *
  * <p>Exit status 0 when every step ran (the last may be broken), 1 on an error, 2 on bad options.
  */
@@ -28,10 +28,6 @@ import java.util.concurrent.TimeUnit;
     description = "exchange-core's whole engine at fixed open-loop rates, one STEP line per rate.")
 public final class ExchangeCorePipelineRamp implements Callable<Integer>
 {
-    /** Fraction of the target rate a step must achieve not to be broken. */
-    public static final double SUSTAINED_FRACTION = 0.99;
-    /** Median latency above which a step is broken, ns. */
-    public static final long P50_LIMIT_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long RESULTS_TIMEOUT_NS = TimeUnit.MINUTES.toNanos(1);
 
     @Option(names = "--commands", required = true, paramLabel = "FILE",
@@ -102,21 +98,20 @@ public final class ExchangeCorePipelineRamp implements Callable<Integer>
         }
         for (final long rate : rates)
         {
-            final int stepCommands = (int)Math.min(benchCommands, Math.max(1, (long)Math.ceil(rate * stepSeconds)));
+            final int stepCommands = RampRule.stepCommands(rate, stepSeconds, benchCommands);
             final PipelineStep step;
             try (ExchangeCorePipeline pipeline = new ExchangeCorePipeline(stream, commands, waitStrategy))
             {
                 System.gc();
                 step = pipeline.run(stream.benchStart(), stream.benchStart() + stepCommands, rate, RESULTS_TIMEOUT_NS);
             }
-            System.out.printf(Locale.ROOT, "rate %,d/s: %,d commands, achieved %,.0f/s, p50 %,d p99 %,d worst %,d ns, " +
-                "%,d trades, %,d failed%n", rate, step.commands(), step.achievedRate(),
+            System.out.printf(Locale.ROOT, "rate %,d/s: %,d commands, achieved %,.0f/s, p50 %,d p99 %,d worst " +
+                "%,d ns, %,d trades, %,d failed%n", rate, step.commands(), step.achievedRate(),
                 step.histogram().getValueAtPercentile(50), step.histogram().getValueAtPercentile(99),
                 step.histogram().getMaxValue(), step.trades(), step.failures());
             System.out.println(step.toLine());
             System.out.flush();
-            if (step.achievedRate() < SUSTAINED_FRACTION * rate ||
-                step.histogram().getValueAtPercentile(50) > P50_LIMIT_NS)
+            if (null != RampRule.breakReason(rate, step.achievedRate(), step.histogram().getValueAtPercentile(50)))
             {
                 break;
             }

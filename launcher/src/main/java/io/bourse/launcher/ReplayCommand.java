@@ -2,12 +2,12 @@ package io.bourse.launcher;
 
 import io.bourse.bench.ExchangeCoreComparison;
 import io.bourse.bench.ReplayOutcome;
-import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.engine.replay.ExchangeCoreReplay;
 import io.bourse.engine.replay.TradeLog;
-import picocli.CommandLine;
+import io.bourse.workload.ExchangeCoreCommands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,6 +1,5 @@
 package io.bourse.engine.replay;
 
-import io.bourse.workload.ExchangeCoreCommands;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.MatchingEngine;
@@ -8,6 +7,7 @@ import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.OrderBook;
 import io.bourse.engine.match.Side;
+import io.bourse.workload.ExchangeCoreCommands;
 
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.bourse.engine.replay;
 
-import io.bourse.workload.ExchangeCoreCommands;
 import exchange.core2.collections.objpool.ObjectsPool;
 import exchange.core2.core.common.CoreSymbolSpecification;
 import exchange.core2.core.common.IOrder;
@@ -16,6 +15,7 @@ import exchange.core2.core.common.config.LoggingConfiguration;
 import exchange.core2.core.orderbook.IOrderBook;
 import exchange.core2.core.orderbook.OrderBookDirectImpl;
 import exchange.core2.core.orderbook.OrderBookEventsHelper;
+import io.bourse.workload.ExchangeCoreCommands;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
