@@ -528,7 +528,8 @@ public final class BenchCommand implements Runnable
                 "Enter Order -> ITCH Add Order / Order Executed latency at the subscriber, p50/p90/p99/p99.9/" +
                 "p99.99/max, coordinated-omission corrected.",
             "--target embedded starts the exchange in this JVM (as './bourse exchange'), compose starts its " +
-                "services with 'docker compose up --build --wait' and removes them afterwards, running measures " +
+                "services with 'docker compose up --build --wait' on a new gateway journal volume and removes " +
+                "both afterwards, running measures " +
                 "one already up on this host's ports. Users: deploy/credentials.csv (OUCH: the first, ITCH: the " +
                 "last)." })
     static final class EndToEndBench implements Callable<Integer>

@@ -83,12 +83,15 @@ final class BenchExchanges
     }
 
     /**
-     * Starts the exchange's services with docker compose and waits until they are healthy.
+     * Starts the exchange's services with docker compose, on a new gateway journal volume, and waits until they are
+     * healthy. The engines start with empty books, so the journals of an earlier run (the gateway's named volume)
+     * would rebuild orders they never had and keep growing the day's token index from run to run: the volume is
+     * removed before the start ({@code docker compose down --volumes} of the services, which are not running: the
+     * ports are free) and again when the run is over.
      *
      * @param composeFile docker-compose.yml.
      * @param progress    where docker compose's output goes.
-     * @return the running exchange; closing it removes the services' containers (the gateway's journal volume
-     * stays).
+     * @return the running exchange; closing it removes the services' containers and the gateway's journal volume.
      * @throws IllegalStateException when docker compose fails or an exchange already listens on the ports.
      */
     static ExchangeTarget.Running compose(final Path composeFile, final PrintStream progress)
@@ -99,12 +102,13 @@ final class BenchExchanges
         }
         final Settings settings = Settings.fromEnvironment();
         requireFree(settings, "docker compose");
+        final List<String> remove = new ArrayList<>(List.of("down", "--volumes"));
+        remove.addAll(COMPOSE_SERVICES);
         final List<String> up = new ArrayList<>(List.of("up", "--detach", "--build", "--wait"));
         up.addAll(COMPOSE_SERVICES);
-        progress.println("docker compose " + String.join(" ", up));
+        progress.println("docker compose " + String.join(" ", remove) + ", then " + String.join(" ", up));
+        dockerCompose(composeFile, remove, progress);
         dockerCompose(composeFile, up, progress);
-        final List<String> remove = new ArrayList<>(List.of("rm", "--stop", "--force"));
-        remove.addAll(COMPOSE_SERVICES);
         return new ExchangeTarget.Running(target("compose", "docker compose: one container per service (" +
             String.join(", ", COMPOSE_SERVICES) + "), one JVM each, host network and IPC, cpusets of " +
             composeFile.getFileName(), settings), () -> dockerCompose(composeFile, remove, progress));

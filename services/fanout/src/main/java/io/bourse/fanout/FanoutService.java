@@ -16,6 +16,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -108,7 +109,8 @@ public final class FanoutService implements AutoCloseable
                 final WorkerAgent worker = new WorkerAgent(
                     workerId, rings[workerId], queue, requests, ctx.maxSessionsPerWorker(), credentials,
                     new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemEpochClock.INSTANCE,
-                    clock, new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),
+                    SystemNanoClock.INSTANCE, clock,
+                    new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),
                     ctx.socketSendBufferBytes(), ctx.fragmentLimit(), metrics, errorCount);
                 workerRunners.add(AgentLaunch.start(
                     worker, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount));
@@ -117,7 +119,8 @@ public final class FanoutService implements AutoCloseable
             final DispatcherAgent dispatcher = new DispatcherAgent(
                 subscription, new ItchTranslator(ctx.symbolDirectory()), rings, requests, ctx.replayCapacity(),
                 ctx.fragmentLimit(), metrics, errorCount);
-            final SubscriberAcceptor acceptor = new SubscriberAcceptor(serverChannel, queues, errorCount);
+            final SubscriberAcceptor acceptor = new SubscriberAcceptor(
+                serverChannel, queues, SystemNanoClock.INSTANCE, errorCount);
             final AgentRunner dispatcherRunner = AgentLaunch.start(
                 new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), ctx.threadAffinity(),
                 errorCount);

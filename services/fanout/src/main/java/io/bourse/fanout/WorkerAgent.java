@@ -13,6 +13,7 @@ import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -33,7 +35,10 @@ import java.util.function.Consumer;
  * session they name, in ring order. Every write goes into the session's send buffer; at the end of each duty cycle
  * each session with bytes buffered gets one non-blocking write ({@link SubscriberSession#flush()}), and one whose
  * socket did not take everything gets more only when the selector finds it writable again, so a stalled subscriber
- * never holds up the others; once its send buffer is full it is ended as a slow consumer. A session that fails is
+ * never holds up the others; once its send buffer is full it is ended as a slow consumer. The selector is asked every
+ * duty cycle while a session waits for its socket to become writable, otherwise at most once per
+ * {@link #SELECT_INTERVAL_NS} (a login or heartbeat is read at most that much later), so that a duty cycle that only
+ * carries the ring's messages makes no system call but the writes. A session that fails is
  * closed and counted; the others carry on. When the
  * dispatcher reports that this worker missed messages, every session logged in or waiting for its login's answer is
  * ended with End of Session (its feed has a gap). Connections beyond the maximum sessions are closed at once and
@@ -41,6 +46,8 @@ import java.util.function.Consumer;
  */
 final class WorkerAgent implements Agent
 {
+    /** Least time between two looks at the sockets while none waits to become writable, in nanoseconds: 100 us. */
+    static final long SELECT_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long KEEP_ALIVE_INTERVAL_MS = 100;
 
     private final int workerId;
@@ -53,6 +60,7 @@ final class WorkerAgent implements Agent
     private final ItchReferenceData referenceData;
     private final SymbolDirectory symbolDirectory;
     private final EpochClock epochClock;
+    private final NanoClock nanoClock;
     private final CachedEpochClock sessionClock = new CachedEpochClock();
     private final MidnightNanoClock clock;
     private final SendBufferPool sendBuffers;
@@ -72,6 +80,8 @@ final class WorkerAgent implements Agent
     private SubscriberSession lastAnswered;
     private long nextSessionId;
     private long nextKeepAliveMs;
+    private long nextSelectNs;
+    private int awaitingWritable;
 
     /**
      * @param workerId       0-based, names the thread.
@@ -83,6 +93,7 @@ final class WorkerAgent implements Agent
      * @param referenceData  encodes the messages sent at login.
      * @param symbols        the symbols a subscription may name.
      * @param epochClock     read once per duty cycle for heartbeats.
+     * @param nanoClock      monotonic time of the looks at the sockets, read once per duty cycle.
      * @param clock          nanoseconds since midnight, for latency and login messages.
      * @param sendBuffers    the sessions' send buffers, one per open session.
      * @param socketSendBufferBytes SO_SNDBUF of each subscriber socket in bytes, or 0 to leave it to the kernel.
@@ -100,6 +111,7 @@ final class WorkerAgent implements Agent
         final ItchReferenceData referenceData,
         final SymbolDirectory symbols,
         final EpochClock epochClock,
+        final NanoClock nanoClock,
         final MidnightNanoClock clock,
         final SendBufferPool sendBuffers,
         final int socketSendBufferBytes,
@@ -116,6 +128,7 @@ final class WorkerAgent implements Agent
         this.referenceData = referenceData;
         this.symbolDirectory = symbols;
         this.epochClock = epochClock;
+        this.nanoClock = nanoClock;
         this.clock = clock;
         this.sendBuffers = sendBuffers;
         this.socketSendBufferBytes = socketSendBufferBytes;
@@ -141,7 +154,12 @@ final class WorkerAgent implements Agent
         sessionClock.update(nowMs);
 
         int workCount = newConnections.drain(onNewConnection);
-        workCount += selector.selectNow(onSelected);
+        final long nowNs = nanoClock.nanoTime();
+        if (awaitingWritable > 0 || nowNs - nextSelectNs >= 0)
+        {
+            nextSelectNs = nowNs + SELECT_INTERVAL_NS;
+            workCount += selector.selectNow(onSelected);
+        }
         workCount += ringBuffer.read(onMessage, messageLimit);
         if (nowMs >= nextKeepAliveMs)
         {
@@ -158,19 +176,25 @@ final class WorkerAgent implements Agent
 
     /**
      * One write per session with bytes buffered and a socket not known to be full, then the latency of the live
-     * messages of this duty cycle: market-data timestamp to now, once they are written.
+     * messages of this duty cycle: market-data timestamp to now, once they are written. Counts the sessions left
+     * waiting for their socket to become writable.
      *
      * @return number of sessions whose socket took bytes.
      */
     private int flush()
     {
         int flushed = 0;
+        awaitingWritable = 0;
         for (int i = 0; i < sessionCount; i++)
         {
             final SubscriberSession session = sessions[i];
             if (session.pendingBytes() > 0 && !session.isAwaitingWritable() && session.flush() > 0)
             {
                 flushed++;
+            }
+            if (session.isAwaitingWritable())
+            {
+                awaitingWritable++;
             }
         }
         if (sentCount > 0)

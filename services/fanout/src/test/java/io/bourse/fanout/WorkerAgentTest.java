@@ -14,6 +14,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -77,7 +78,8 @@ class WorkerAgentTest
         acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         worker = new WorkerAgent(
             0, ring, connections, requests, 8, Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")),
-            new ItchReferenceData(SYMBOLS), SYMBOLS, SystemEpochClock.INSTANCE, new MidnightNanoClock(),
+            new ItchReferenceData(SYMBOLS), SYMBOLS, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE,
+            new MidnightNanoClock(),
             new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
             metrics, errorCount);
     }

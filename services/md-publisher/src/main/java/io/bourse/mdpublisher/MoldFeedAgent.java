@@ -19,6 +19,7 @@ import org.agrona.concurrent.NanoClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 
 /**
  * NASDAQ TotalView-ITCH 5.0 over MoldUDP64 (MoldUDP64 Protocol Specification 1.00): reads the md-publisher's own SBE
@@ -37,8 +38,10 @@ import java.nio.ByteBuffer;
  *   duty cycle.</li>
  *   <li>After {@code heartbeatIntervalNs} without a packet, a Heartbeat (Message Count 0, Sequence Number of the next
  *   message) goes out, so that an idle receiver still sees a gap at its end.</li>
- *   <li>Request Packets are served on this agent's thread, at most {@value #REQUESTS_PER_DUTY_CYCLE} per duty cycle,
- *   so that the store needs no synchronisation and a burst of requests delays live packets by a bounded time. A
+ *   <li>Request Packets are served on this agent's thread, at most {@value #REQUESTS_PER_DUTY_CYCLE} per look at the
+ *   request socket, so that the store needs no synchronisation and a burst of requests delays live packets by a
+ *   bounded time. The socket is looked at no more than once per {@link #REQUEST_POLL_INTERVAL_NS}, so that a duty
+ *   cycle that only polls the market data makes no system call (a request waits at most that long more). A
  *   response starts at the requested Sequence Number and holds as many of the requested messages as fit in
  *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
  *   not yet sent gets no response ({@link MoldMessageStore}). nassau's request server answers whatever Session the
@@ -55,6 +58,8 @@ final class MoldFeedAgent implements Agent, FragmentHandler
 {
     /** Most Request Packets served per duty cycle. */
     static final int REQUESTS_PER_DUTY_CYCLE = 16;
+    /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
+    static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     /** Longest ITCH message of the feed: the longest the translator writes, longer than any reference data. */
     static final int MAX_MESSAGE_LENGTH =
         Math.max(ItchTranslator.MAX_LENGTH, ItchReferenceData.STOCK_DIRECTORY_LENGTH);
@@ -76,6 +81,7 @@ final class MoldFeedAgent implements Agent, FragmentHandler
     private final MoldUDP64MessageStore countingStore = this::answer;
     private long nowNs;
     private long heartbeatDeadlineNs;
+    private long requestPollDeadlineNs;
     private int requestsServed;
     private boolean socketErrorLogged;
 
@@ -119,6 +125,7 @@ final class MoldFeedAgent implements Agent, FragmentHandler
     public void onStart()
     {
         nowNs = nanoClock.nanoTime();
+        requestPollDeadlineNs = nowNs;
         final long timestampNs = midnightClock.nanosSinceMidnight();
         append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MESSAGES, timestampNs));
         for (int i = 0; i < referenceData.symbolCount(); i++)
@@ -129,7 +136,8 @@ final class MoldFeedAgent implements Agent, FragmentHandler
     }
 
     /**
-     * Reads market data into packets and sends them, serves requests, and sends a Heartbeat when one is due.
+     * Reads market data into packets and sends them, serves requests when the socket is due a look, and sends a
+     * Heartbeat when one is due.
      *
      * @return market-data messages read, packets sent and requests served.
      */
@@ -143,7 +151,11 @@ final class MoldFeedAgent implements Agent, FragmentHandler
             sendPacket();
             workCount++;
         }
-        workCount += serveRequests();
+        if (nowNs - requestPollDeadlineNs >= 0)
+        {
+            requestPollDeadlineNs = nowNs + REQUEST_POLL_INTERVAL_NS;
+            workCount += serveRequests();
+        }
         if (nowNs - heartbeatDeadlineNs >= 0)
         {
             sendHeartbeat();

@@ -203,6 +203,24 @@ class MoldFeedAgentTest
     }
 
     @Test
+    void shouldLookAtTheRequestSocketAtMostOncePerPollInterval() throws IOException
+    {
+        start(1400, 100);
+        agent.doWork();
+        final DatagramChannel requester = open(Multicast.unicast());
+
+        // The duty cycle above took the look of this interval: the request waits for the next one.
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000001 0001")), requestAddress);
+        nanoClock.advance(MoldFeedAgent.REQUEST_POLL_INTERVAL_NS - 1);
+        assertThat(agent.doWork()).isZero();
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
+
+        nanoClock.advance(1);
+        assertThat(agent.doWork()).isEqualTo(1);
+        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(1, 1, 20 + 14));
+    }
+
+    @Test
     void shouldLeaveRequestsOutsideTheStoreUnansweredAndKeepServing() throws IOException
     {
         start(1400, 4);
@@ -220,6 +238,7 @@ class MoldFeedAgentTest
         requester.send(ByteBuffer.wrap(hex("0102030405")), requestAddress);
         for (int i = 0; i < 4; i++)
         {
+            nextRequestPoll();
             agent.doWork();
         }
         assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
@@ -406,6 +425,7 @@ class MoldFeedAgentTest
         byte[] response = null;
         while (null == response && System.nanoTime() - deadlineNs < 0)
         {
+            nextRequestPoll();
             agent.doWork();
             response = Multicast.receive(requester, 1);
         }
@@ -417,8 +437,15 @@ class MoldFeedAgentTest
         while (!done.getAsBoolean())
         {
             receiver.poll();
+            nextRequestPoll();
             agent.doWork();
         }
+    }
+
+    /** Moves the clock on to the agent's next look at the request socket. */
+    private void nextRequestPoll()
+    {
+        nanoClock.advance(MoldFeedAgent.REQUEST_POLL_INTERVAL_NS);
     }
 
     private DatagramChannel listen() throws IOException

@@ -17,36 +17,94 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Starts agents on their own threads with the configured idle strategy ({@code bourse.idle.strategy}: {@code
- * backoff} (default, friendly to a 2-core host), {@code busy}, {@code yield} or {@code sleep}), and an error handler
- * that counts and logs each error instead of killing the thread; the thread pins itself to the CPUs its role has in
- * a {@link ThreadAffinity}.
+ * backoff} (default, friendly to a 2-core host), {@code backoff:SPINS,YIELDS,MIN_PARK_US,MAX_PARK_US}, {@code busy},
+ * {@code yield} or {@code sleep}), and an error handler that counts and logs each error instead of killing the thread;
+ * the thread pins itself to the CPUs its role has in a {@link ThreadAffinity}.
  */
 public final class AgentLaunch
 {
     /** Setting name of the idle strategy. */
     public static final String IDLE_STRATEGY_PROP_NAME = "bourse.idle.strategy";
+    /** Busy polls of the default back-off before it yields. */
+    public static final int BACKOFF_SPINS = 20;
+    /** {@code Thread.yield()} calls of the default back-off before it parks. */
+    public static final int BACKOFF_YIELDS = 10;
+    /** First park of the default back-off, in microseconds; each next one doubles. */
+    public static final int BACKOFF_MIN_PARK_US = 1;
+    /** Longest park of the default back-off, in microseconds. */
+    public static final int BACKOFF_MAX_PARK_US = 200;
+
+    private static final String BACKOFF = "backoff";
 
     private AgentLaunch()
     {
     }
 
     /**
+     * The idle strategy named by {@value #IDLE_STRATEGY_PROP_NAME}:
+     * <ul>
+     *   <li>{@code backoff} (default): Agrona's {@link BackoffIdleStrategy} with {@value #BACKOFF_SPINS} spins,
+     *   {@value #BACKOFF_YIELDS} yields, then parks from {@value #BACKOFF_MIN_PARK_US} us doubling up to
+     *   {@value #BACKOFF_MAX_PARK_US} us; few spins, because on a host with more agent threads than cores every
+     *   spin takes a core from a thread that has work;</li>
+     *   <li>{@code backoff:SPINS,YIELDS,MIN_PARK_US,MAX_PARK_US}: the same with these four numbers, e.g.
+     *   {@code backoff:100,10,1,1000};</li>
+     *   <li>{@code busy}, {@code yield}, {@code sleep} (1 ms): Agrona's busy-spin, yielding and sleeping strategies.</li>
+     * </ul>
+     *
      * @param settings source of {@value #IDLE_STRATEGY_PROP_NAME}.
      * @return a new idle strategy instance (one per agent).
-     * @throws IllegalArgumentException for an unknown name.
+     * @throws IllegalArgumentException naming the setting for an unknown name or bad back-off numbers.
      */
     public static IdleStrategy idleStrategy(final Settings settings)
     {
-        final String name = settings.get(IDLE_STRATEGY_PROP_NAME, "backoff");
+        final String name = settings.get(IDLE_STRATEGY_PROP_NAME, BACKOFF);
+        if (name.startsWith(BACKOFF + ":"))
+        {
+            return backoff(name);
+        }
         return switch (name)
         {
-            case "backoff" -> new BackoffIdleStrategy(
-                100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(200));
+            case BACKOFF -> backoff(BACKOFF_SPINS, BACKOFF_YIELDS, BACKOFF_MIN_PARK_US, BACKOFF_MAX_PARK_US);
             case "busy" -> new BusySpinIdleStrategy();
             case "yield" -> new YieldingIdleStrategy();
             case "sleep" -> new SleepingMillisIdleStrategy(1);
             default -> throw new IllegalArgumentException(IDLE_STRATEGY_PROP_NAME + ": unknown " + name);
         };
+    }
+
+    private static IdleStrategy backoff(final String spec)
+    {
+        final String[] numbers = spec.substring(BACKOFF.length() + 1).split(",", -1);
+        final String expected = IDLE_STRATEGY_PROP_NAME + ": " + spec +
+            ": expected backoff:SPINS,YIELDS,MIN_PARK_US,MAX_PARK_US, four whole numbers, 1 <= MIN_PARK_US <= " +
+            "MAX_PARK_US";
+        if (4 != numbers.length)
+        {
+            throw new IllegalArgumentException(expected);
+        }
+        try
+        {
+            final int spins = Integer.parseInt(numbers[0].trim());
+            final int yields = Integer.parseInt(numbers[1].trim());
+            final int minParkUs = Integer.parseInt(numbers[2].trim());
+            final int maxParkUs = Integer.parseInt(numbers[3].trim());
+            if (spins < 0 || yields < 0 || minParkUs < 1 || maxParkUs < minParkUs)
+            {
+                throw new IllegalArgumentException(expected);
+            }
+            return backoff(spins, yields, minParkUs, maxParkUs);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(expected, ex);
+        }
+    }
+
+    private static IdleStrategy backoff(final int spins, final int yields, final int minParkUs, final int maxParkUs)
+    {
+        return new BackoffIdleStrategy(
+            spins, yields, TimeUnit.MICROSECONDS.toNanos(minParkUs), TimeUnit.MICROSECONDS.toNanos(maxParkUs));
     }
 
     /**
