@@ -32,7 +32,7 @@ public final class AgentLaunch
     /** First park of the default back-off, in microseconds; each next one doubles. */
     public static final int BACKOFF_MIN_PARK_US = 1;
     /** Longest park of the default back-off, in microseconds. */
-    public static final int BACKOFF_MAX_PARK_US = 200;
+    public static final int BACKOFF_MAX_PARK_US = 50;
 
     private static final String BACKOFF = "backoff";
 

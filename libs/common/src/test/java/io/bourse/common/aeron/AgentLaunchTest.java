@@ -16,11 +16,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class AgentLaunchTest
 {
     @Test
-    void shouldDefaultToABackoffWithFewSpinsThenYieldsThenParksUpTo200Microseconds()
+    void shouldDefaultToABackoffWithFewSpinsThenYieldsThenParksUpTo50Microseconds()
     {
         assertThat(idleStrategy(null)).isInstanceOf(BackoffIdleStrategy.class).hasToString(
             "BackoffIdleStrategy{alias=backoff, maxSpins=20, maxYields=10, minParkPeriodNs=1000, " +
-            "maxParkPeriodNs=200000}");
+            "maxParkPeriodNs=50000}");
         assertThat(idleStrategy("backoff")).hasToString(idleStrategy(null).toString());
     }
 
