@@ -437,7 +437,7 @@ public final class BenchCommand implements Runnable
             "Run the engine-service benchmark (exchange-core's stream as SBE over an embedded Aeron media driver " +
                 "through a real matching-engine service, every step checked by content) at exchange-core's " +
                 "published rates in order, on a fixed open-loop schedule (latency from each command's intended " +
-                "send time to its first event); stop after the first broken step (achieved < 99% of the rate, or " +
+                "send time to its first event); stop after the first broken step (achieved < 99%% of the rate, or " +
                 "p50 > 1 ms).",
             "Then runs exchange-core's own whole engine (its Disruptor pipeline with risk and matching engines, " +
                 "through its API) at the same rates on this host, under the same rule, in a JDK 17 child process " +
