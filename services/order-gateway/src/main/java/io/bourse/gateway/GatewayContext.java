@@ -27,7 +27,10 @@ import java.nio.file.Path;
  * disconnected as a slow consumer, default {@value #SEND_BUFFER_BYTES_DEFAULT}),
  * {@value #SOCKET_SEND_BUFFER_BYTES_PROP_NAME} (the kernel's send buffer of each client socket, SO_SNDBUF, default 0:
  * the kernel's own sizing), {@value #MAX_ORDER_SHARES_PROP_NAME} (largest Shares accepted, default
- * {@value #MAX_ORDER_SHARES_DEFAULT}), {@value #CLOCK_TICK_INTERVAL_MS_PROP_NAME} (how often the gateway sends every
+ * {@value #MAX_ORDER_SHARES_DEFAULT}), {@value #MAX_SESSION_TOKENS_PROP_NAME} and {@value #MAX_DAY_TOKENS_PROP_NAME}
+ * (the day's capacity of Order Tokens per session and over all sessions, which bounds the heap the token indexes take;
+ * a new token beyond either is Rejected, default {@value #MAX_SESSION_TOKENS_DEFAULT} and
+ * {@value #MAX_DAY_TOKENS_DEFAULT}), {@value #CLOCK_TICK_INTERVAL_MS_PROP_NAME} (how often the gateway sends every
  * engine shard a ClockTick, so that good-till-seconds orders expire without order flow, default
  * {@value #CLOCK_TICK_INTERVAL_MS_DEFAULT} ms), {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10
  * characters, default today's UTC date as yyyyMMdd), {@value #JOURNAL_DIR_PROP_NAME} (where the session journals
@@ -94,6 +97,22 @@ public final class GatewayContext
     public static final String MAX_ORDER_SHARES_PROP_NAME = "bourse.gateway.max.order.shares";
     /** Default largest Shares accepted. */
     public static final long MAX_ORDER_SHARES_DEFAULT = 1_000_000L;
+    /** Setting name of the most Order Tokens one session may use in a trading day. */
+    public static final String MAX_SESSION_TOKENS_PROP_NAME = "bourse.gateway.max.session.tokens";
+    /**
+     * Default most Order Tokens one session may use in a trading day, 2^22: the session's token index then takes at
+     * most 201 MB of heap (302 MB while it last grows), and one session cannot use up the gateway's day capacity.
+     */
+    public static final long MAX_SESSION_TOKENS_DEFAULT = 1L << 22;
+    /** Setting name of the most Order Tokens all sessions together may use in a trading day. */
+    public static final String MAX_DAY_TOKENS_PROP_NAME = "bourse.gateway.max.day.tokens";
+    /**
+     * Default most Order Tokens all sessions together may use in a trading day, 2^24: their token indexes then take at
+     * most about 1.6 GB of heap (a table is at least a quarter full), within the compose file's 4 GB gateway heap.
+     */
+    public static final long MAX_DAY_TOKENS_DEFAULT = 1L << 24;
+    /** Largest token capacity accepted, per session or per day: 2^30 tokens, far beyond any heap. */
+    public static final long MAX_TOKENS_LIMIT = 1L << 30;
     /** Setting name of the interval between ClockTicks to every engine shard. */
     public static final String CLOCK_TICK_INTERVAL_MS_PROP_NAME = "bourse.gateway.clock.tick.interval.ms";
     /** Default interval between ClockTicks in milliseconds: good-till-seconds orders expire within a second. */
@@ -120,6 +139,8 @@ public final class GatewayContext
     private int sendBufferBytes = SEND_BUFFER_BYTES_DEFAULT;
     private int socketSendBufferBytes = SOCKET_SEND_BUFFER_BYTES_DEFAULT;
     private long maxOrderShares = MAX_ORDER_SHARES_DEFAULT;
+    private long maxSessionTokens = MAX_SESSION_TOKENS_DEFAULT;
+    private long maxDayTokens = MAX_DAY_TOKENS_DEFAULT;
     private long clockTickIntervalMs = CLOCK_TICK_INTERVAL_MS_DEFAULT;
     private String sessionName;
     private String journalDir = JOURNAL_DIR_DEFAULT;
@@ -153,6 +174,8 @@ public final class GatewayContext
             .socketSendBufferBytes(
                 settings.getInt(SOCKET_SEND_BUFFER_BYTES_PROP_NAME, SOCKET_SEND_BUFFER_BYTES_DEFAULT))
             .maxOrderShares(settings.getLong(MAX_ORDER_SHARES_PROP_NAME, MAX_ORDER_SHARES_DEFAULT))
+            .maxSessionTokens(settings.getLong(MAX_SESSION_TOKENS_PROP_NAME, MAX_SESSION_TOKENS_DEFAULT))
+            .maxDayTokens(settings.getLong(MAX_DAY_TOKENS_PROP_NAME, MAX_DAY_TOKENS_DEFAULT))
             .clockTickIntervalMs(settings.getLong(CLOCK_TICK_INTERVAL_MS_PROP_NAME, CLOCK_TICK_INTERVAL_MS_DEFAULT))
             .sessionName(settings.get(SESSION_PROP_NAME, null))
             .journalDir(settings.get(JOURNAL_DIR_PROP_NAME, JOURNAL_DIR_DEFAULT))
@@ -212,6 +235,14 @@ public final class GatewayContext
         if (maxOrderShares < 1 || maxOrderShares > 0xFFFF_FFFFL)
         {
             throw new IllegalStateException(MAX_ORDER_SHARES_PROP_NAME + " must be 1..2^32-1: " + maxOrderShares);
+        }
+        if (maxSessionTokens < 1 || maxSessionTokens > MAX_TOKENS_LIMIT)
+        {
+            throw new IllegalStateException(MAX_SESSION_TOKENS_PROP_NAME + " must be 1..2^30: " + maxSessionTokens);
+        }
+        if (maxDayTokens < 1 || maxDayTokens > MAX_TOKENS_LIMIT)
+        {
+            throw new IllegalStateException(MAX_DAY_TOKENS_PROP_NAME + " must be 1..2^30: " + maxDayTokens);
         }
         if (clockTickIntervalMs < 1)
         {
@@ -423,6 +454,40 @@ public final class GatewayContext
     public GatewayContext maxOrderShares(final long maxOrderShares)
     {
         this.maxOrderShares = maxOrderShares;
+        return this;
+    }
+
+    /** @return most Order Tokens one session may use in a trading day; more get Rejected 'O'. */
+    public long maxSessionTokens()
+    {
+        return maxSessionTokens;
+    }
+
+    /**
+     * @param maxSessionTokens most Order Tokens one session may use in a trading day, 1..2^30; an Enter or Replace
+     *                         Order with a new token beyond it is rejected with 'O' (token capacity).
+     * @return this.
+     */
+    public GatewayContext maxSessionTokens(final long maxSessionTokens)
+    {
+        this.maxSessionTokens = maxSessionTokens;
+        return this;
+    }
+
+    /** @return most Order Tokens all sessions together may use in a trading day; more get Rejected 'O'. */
+    public long maxDayTokens()
+    {
+        return maxDayTokens;
+    }
+
+    /**
+     * @param maxDayTokens most Order Tokens all sessions together may use in a trading day, 1..2^30; an Enter or
+     *                     Replace Order with a new token beyond it is rejected with 'O' (token capacity).
+     * @return this.
+     */
+    public GatewayContext maxDayTokens(final long maxDayTokens)
+    {
+        this.maxDayTokens = maxDayTokens;
         return this;
     }
 

@@ -31,6 +31,11 @@ enum GatewayError
      * as allowed are logged in (Login Rejected 'S').
      */
     SESSION_LIMIT,
+    /**
+     * An Enter or Replace Order with a new Order Token beyond the day's token capacity of its session or of the gateway
+     * (also counted in {@code bourse_gateway_rejects_total}); it is Rejected, the session goes on.
+     */
+    TOKEN_CAPACITY,
     /** An engine event of another schema or an unknown template; skipped. */
     UNKNOWN_EVENT,
     /**

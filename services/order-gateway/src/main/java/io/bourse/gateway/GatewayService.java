@@ -104,8 +104,8 @@ public final class GatewayService implements AutoCloseable
             final BoundedOffer boundedOffer = new BoundedOffer(new YieldingIdleStrategy(), COMMAND_OFFER_RETRIES);
             final OuchProxy ouch = new OuchProxy(metrics);
             final EngineProxy engine = new AeronEngineProxy(commands, boundedOffer);
-            final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(),
-                ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
+            final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
+                ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
             final GatewayAgent agent = newAgent(
                 ctx, serverChannel, selector, engine, orderEntry, ouch, journals, events, metrics, clock);
 

@@ -20,8 +20,9 @@ import java.util.ArrayDeque;
  * <p>
  * Enter Order, each failure answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of printable ASCII and
  * not all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no duplicate-token code, and an
- * answer beats silence); the user's order rate ('O'); then the fields as {@link OrderValidation} checks them ('O',
- * 'Z', 'S', 'X', 'D', 'N', 'R'); then the user's {@link PreTradeRisk} limits ('m', 'n', 'X', 'O'). A command the engine
+ * answer beats silence); a new token within the day's token capacity of the session and of the gateway ('O': the
+ * day's tokens take heap, and the capacity bounds it; see {@link GatewayContext#maxSessionTokens()}); the user's order
+ * rate ('O'); then the fields as {@link OrderValidation} checks them ('O', 'Z', 'S', 'X', 'D', 'N', 'R'); then the user's {@link PreTradeRisk} limits ('m', 'n', 'X', 'O'). A command the engine
  * cannot take is answered with 'H'. A rejected token stays used for the day. Sides T (sell short) and E (sell short
  * exempt) are sells for the engine; Accepted echoes the side as entered. A blank Firm becomes the user's firm, which is
  * also the firm of self-trade prevention. The engine's own Rejected reasons (e.g. 'C' closed, 'H' halted, 'X' outside
@@ -111,6 +112,8 @@ final class OrderEntry
 {
     private final int gatewayId;
     private final long maxOrderShares;
+    private final long maxSessionTokens;
+    private final long maxDayTokens;
     private final SymbolDirectory symbols;
     private final PreTradeRisk risk;
     private final EngineProxy engine;
@@ -122,22 +125,28 @@ final class OrderEntry
     private final TradedOrders tradedOrders = new TradedOrders();
     private final OrderRecordProxy records = new OrderRecordProxy();
     private int engineStream;
+    /** Order Tokens of all sessions today, restored ones included. */
+    private long dayTokens;
     private final long[] preventedSequenceNumbers;
     private final long[] preventedPrices;
 
     /**
      * @param gatewayId      1..255, the top byte of this gateway's clientOrderIds.
-     * @param maxOrderShares largest Shares accepted (the safety threshold, 'Z').
-     * @param symbols        tradable symbols and their shards.
-     * @param riskLimits     every user's pre-trade limits and options.
-     * @param engine         where commands go.
-     * @param ouch           where OUCH outbound messages go.
-     * @param metrics        counters.
-     * @param clock          the duty-cycle clock.
+     * @param maxOrderShares   largest Shares accepted (the safety threshold, 'Z').
+     * @param maxSessionTokens most Order Tokens of one session in the day; a new one beyond it is Rejected 'O'.
+     * @param maxDayTokens     most Order Tokens of all sessions together in the day; a new one beyond it is Rejected.
+     * @param symbols          tradable symbols and their shards.
+     * @param riskLimits       every user's pre-trade limits and options.
+     * @param engine           where commands go.
+     * @param ouch             where OUCH outbound messages go.
+     * @param metrics          counters.
+     * @param clock            the duty-cycle clock.
      */
     OrderEntry(
         final int gatewayId,
         final long maxOrderShares,
+        final long maxSessionTokens,
+        final long maxDayTokens,
         final SymbolDirectory symbols,
         final RiskLimits riskLimits,
         final EngineProxy engine,
@@ -147,6 +156,8 @@ final class OrderEntry
     {
         this.gatewayId = gatewayId;
         this.maxOrderShares = maxOrderShares;
+        this.maxSessionTokens = maxSessionTokens;
+        this.maxDayTokens = maxDayTokens;
         this.symbols = symbols;
         this.risk = new PreTradeRisk(riskLimits, symbols);
         this.engine = engine;
@@ -696,6 +707,16 @@ final class OrderEntry
     }
 
     /**
+     * Rebuilding: counts the Order Tokens a session's journal held in the gateway's day capacity.
+     *
+     * @param tokens tokens of one rebuilt session.
+     */
+    void restoreTokens(final int tokens)
+    {
+        dayTokens += tokens;
+    }
+
+    /**
      * Rebuilding: the order traded, so that a broken trade of it is answered even once it is done.
      *
      * @param order a tracked order.
@@ -812,8 +833,10 @@ final class OrderEntry
     }
 
     /**
-     * Checks a new token (Enter Order's, or Replace Order's replacement), marks it used, and takes a token from the
-     * user's rate bucket; answers Rejected on a fault.
+     * Checks a new token (Enter Order's, or Replace Order's replacement) and the day's token capacity of the session and
+     * of the gateway, marks it used, and takes a token from the user's rate bucket; answers Rejected on a fault. A token
+     * refused for capacity is not kept (there is no room for it): while the capacity stays used up, which is the rest
+     * of the day, it is refused again.
      *
      * @return the user's risk state, or null when the request was rejected.
      */
@@ -830,7 +853,17 @@ final class OrderEntry
             reject(session, buffer, tokenOffset, RejectCause.DUPLICATE_TOKEN);
             return null;
         }
+        final RejectCause full = session.tokens().size() >= maxSessionTokens ? RejectCause.SESSION_TOKEN_CAPACITY :
+            dayTokens >= maxDayTokens ? RejectCause.DAY_TOKEN_CAPACITY : null;
+        if (null != full)
+        {
+            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), full.label() + ": " +
+                session.tokens().size() + " tokens in the session, " + dayTokens + " in the gateway today");
+            reject(session, buffer, tokenOffset, full);
+            return null;
+        }
         session.tokens().put(buffer, tokenOffset, TokenIndex.USED);
+        dayTokens++;
         final PreTradeRisk.UserRisk user = risk.user(session);
         if (!user.admit(clock.nanoTime()))
         {

@@ -70,6 +70,7 @@ final class OrderRebuild implements SessionJournal.RecordHandler
         try
         {
             session.journal().read(this);
+            orderEntry.restoreTokens(session.tokens().size());
         }
         finally
         {

@@ -4,7 +4,7 @@ import io.bourse.ouch.Ouch42;
 
 /**
  * Why the gateway refused a request, with the {@code reason} label of {@code bourse_gateway_rejects_total} and the
- * OUCH 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token, side, time in force, firm,
+ * OUCH 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token, a token beyond the day's capacity, a side, time in force, firm,
  * capacity, intermarket sweep eligibility or customer type, for too many open orders or for too many orders per
  * second, so those get 'O' (Other); an engine shard that cannot take the command makes its symbols untradeable for
  * now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at this time). The causes of a Modify
@@ -16,6 +16,16 @@ enum RejectCause
     INVALID_TOKEN("invalid_token", Ouch42.REJECT_OTHER),
     /** Order Token already used today in this session (OUCH 4.2 tokens are day-unique). */
     DUPLICATE_TOKEN("duplicate_token", Ouch42.REJECT_OTHER),
+    /**
+     * A new Order Token when the session has used as many today as {@code bourse.gateway.max.session.tokens} allows:
+     * the day's tokens are kept to refuse duplicates, so they take heap, and the capacity bounds it.
+     */
+    SESSION_TOKEN_CAPACITY("session_token_capacity", Ouch42.REJECT_OTHER),
+    /**
+     * A new Order Token when all sessions together have used as many today as {@code bourse.gateway.max.day.tokens}
+     * allows.
+     */
+    DAY_TOKEN_CAPACITY("day_token_capacity", Ouch42.REJECT_OTHER),
     /** More Enter and Replace Orders per second than the user's token bucket allows. */
     RATE_LIMIT("rate_limit", Ouch42.REJECT_OTHER),
     /** Buy/Sell Indicator not B, S, T or E. */

@@ -268,8 +268,8 @@ class GatewaySessionFuzzTest
                 new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L + TEN_AM_NS));
             final RecordingEngineProxy engine = new RecordingEngineProxy();
             final OuchProxy ouch = new OuchProxy(metrics);
-            final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(),
-                ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
+            final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
+                ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
             network.configureBlocking(false);
             agent = GatewayService.newAgent(ctx, network, new MemoryNetwork.MemorySelector(), engine, orderEntry,
                 ouch, journals, new Subscription[0], metrics, clock);

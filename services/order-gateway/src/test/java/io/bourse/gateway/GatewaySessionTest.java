@@ -99,8 +99,8 @@ class GatewaySessionTest
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L +
             TEN_AM_NS));
         final OuchProxy ouch = new OuchProxy(metrics);
-        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.symbolDirectory(),
-            ctx.riskLimits(), engine, ouch, metrics, clock);
+        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
+            ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
         final GatewayAgent agent = GatewayService.newAgent(ctx, serverChannel, Selector.open(), engine, orderEntry,
             ouch, journals, new Subscription[0], metrics, clock);
         runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);

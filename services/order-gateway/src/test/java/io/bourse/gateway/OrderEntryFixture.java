@@ -72,10 +72,32 @@ final class OrderEntryFixture implements AutoCloseable
     OrderEntryFixture(final Path journalDir, final RiskLimits limits, final int aliceIndex, final int bobIndex)
         throws IOException
     {
+        this(journalDir, limits, aliceIndex, bobIndex,
+            GatewayContext.MAX_SESSION_TOKENS_DEFAULT, GatewayContext.MAX_DAY_TOKENS_DEFAULT);
+    }
+
+    /**
+     * @param journalDir       where the users' journals are, or go.
+     * @param limits           the users' pre-trade limits and options.
+     * @param aliceIndex       alice's session index, one never used on the journals before.
+     * @param bobIndex         bob's session index, one never used on the journals before.
+     * @param maxSessionTokens the day's Order Token capacity of each session.
+     * @param maxDayTokens     the day's Order Token capacity of the gateway.
+     * @throws IOException when a journal cannot be opened or read.
+     */
+    OrderEntryFixture(
+        final Path journalDir,
+        final RiskLimits limits,
+        final int aliceIndex,
+        final int bobIndex,
+        final long maxSessionTokens,
+        final long maxDayTokens)
+        throws IOException
+    {
         clock.set(NANO_TIME, T0);
         final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
-        orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, symbols, limits, engine, new OuchProxy(metrics),
-            metrics, clock);
+        orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, maxSessionTokens, maxDayTokens, symbols, limits,
+            engine, new OuchProxy(metrics), metrics, clock);
         adapter = new OrderEntryAdapter(orderEntry, metrics);
         events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
         this.aliceIndex = aliceIndex;

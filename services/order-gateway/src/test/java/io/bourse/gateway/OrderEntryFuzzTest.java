@@ -239,7 +239,8 @@ class OrderEntryFuzzTest
         private void start(final EngineEvents earlier) throws IOException
         {
             orderEntry = new OrderEntry(
-                GATEWAY_ID, MAX_ORDER_SHARES, symbols, limits, engine, new OuchProxy(metrics), metrics, clock);
+                GATEWAY_ID, MAX_ORDER_SHARES, GatewayContext.MAX_SESSION_TOKENS_DEFAULT,
+                GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, engine, new OuchProxy(metrics), metrics, clock);
             adapter = new OrderEntryAdapter(orderEntry, metrics);
             final EngineEventAdapter eventAdapter = new EngineEventAdapter(orderEntry, metrics);
             events = null == earlier ? new EngineEvents(eventAdapter) : new EngineEvents(eventAdapter, earlier);
