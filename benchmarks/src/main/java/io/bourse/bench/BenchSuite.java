@@ -208,31 +208,34 @@ public final class BenchSuite
     private void fanout()
     {
         final FanoutBenchOptions fanout = options.fanout();
-        final List<FanoutBenchmark.Step> steps = benchmark(FANOUT, (out) ->
+        final List<FanoutBenchmark.Run> runs = benchmark(FANOUT, (out) ->
         {
-            final List<FanoutBenchmark.Step> all = new ArrayList<>();
+            final List<FanoutBenchmark.Run> all = new ArrayList<>();
             for (final long rate : options.fanoutRates())
             {
-                all.addAll(FanoutBenchmark.measure(options.fanoutAt(rate), out));
+                all.add(FanoutBenchmark.measure(options.fanoutAt(rate), out));
             }
             return all;
         });
-        section("Fanout: one market-data stream to many ITCH subscribers, beside FIX Antenna", String.format(
-            Locale.ROOT, "Threads: 1 publisher, the fanout's %d worker%s + 1 dispatcher/acceptor, idle %s, %d client " +
-            "reader%s, media driver SHARED. %d subscribers, %.1f s warm-up + %.1f s measured per rate; latency from " +
-            "each message's intended send time to its receipt by a subscriber. Achieved = messages out/s summed " +
-            "over the subscribers; out/ref = that over FIX Antenna's 19,840 msg/s out.", fanout.workers(),
+        section("Fanout: one market-data stream to many ITCH subscribers, beside its floor and FIX Antenna",
+            String.format(Locale.ROOT, "Threads: 1 publisher, the fanout's %d worker%s + 1 dispatcher/acceptor, idle " +
+            "%s, %d client reader%s, media driver SHARED. %d subscribers, %.1f s warm-up + %.1f s measured per rate; " +
+            "latency from each message's intended send time to its receipt by a subscriber. Achieved = messages " +
+            "out/s summed over the subscribers; out/ref = that over FIX Antenna's 19,840 msg/s out. The floor, " +
+            "measured first at each rate: %d thread%s writing each message straight to the subscribers' sockets as " +
+            "its time comes (nassau SoupBinTCP server, no Aeron, dispatcher or session buffers).", fanout.workers(),
             1 == fanout.workers() ? "" : "s", fanout.idle(), fanout.readers(), 1 == fanout.readers() ? "" : "s",
-            fanout.subscribers(), fanout.warmupSeconds(), fanout.measureSeconds()));
+            fanout.subscribers(), fanout.warmupSeconds(), fanout.measureSeconds(), fanout.workers(),
+            1 == fanout.workers() ? "" : "s"));
         final List<SuiteMeasurement> rows = new ArrayList<>();
         header("path", "rate/s", "out/s", "in/s", "out/ref");
-        for (final FanoutBenchmark.Step step : steps)
+        for (final FanoutBenchmark.Run run : runs)
         {
-            final SuiteMeasurement row = new SuiteMeasurement("fanout", step.rate(), step.outRate(), step.histogram());
-            rows.add(row);
-            row(row, String.format(Locale.ROOT, "%,d", step.rate()), step.outRate(),
-                String.format(Locale.ROOT, "%,.0f", step.inRate()),
-                BenchReport.ratio(step.outRate(), FanoutBenchmark.REFERENCE_OUT_RATE));
+            final SuiteMeasurement floor = fanoutRow("floor", run.floor());
+            final SuiteMeasurement through = fanoutRow("fanout", run.fanout().get(0));
+            rows.add(floor);
+            rows.add(through);
+            ratioRow("ratio fanout / floor", through, floor, "", "");
         }
         markdown.append(String.format(Locale.ROOT, "| FIX Antenna fan-out (seeds) | | %,.0f | %,.0f | 1.00x |",
             FanoutBenchmark.REFERENCE_OUT_RATE, FanoutBenchmark.REFERENCE_IN_RATE));
@@ -243,15 +246,28 @@ public final class BenchSuite
         markdown.append('\n');
         for (final SuiteMeasurement row : rows)
         {
-            markdown.append("| ratio ").append(row.label()).append(" / FIX Antenna | | | | |");
-            for (int i = 0; i < PERCENTILES.length; i++)
+            if (row.label().equals("fanout"))
             {
-                markdown.append(' ').append(BenchReport.ratio(row.percentileNs(PERCENTILES[i]) / 1000.0,
-                    FanoutBenchmark.REFERENCE_US[i])).append(" |");
+                markdown.append("| ratio fanout / FIX Antenna | | | | |");
+                for (int i = 0; i < PERCENTILES.length; i++)
+                {
+                    markdown.append(' ').append(BenchReport.ratio(row.percentileNs(PERCENTILES[i]) / 1000.0,
+                        FanoutBenchmark.REFERENCE_US[i])).append(" |");
+                }
+                markdown.append('\n');
             }
-            markdown.append('\n');
         }
         plots(FANOUT, "messages out/s", rows);
+    }
+
+    /** Adds the table row of one fanout step, labelled for its path. */
+    private SuiteMeasurement fanoutRow(final String label, final FanoutBenchmark.Step step)
+    {
+        final SuiteMeasurement row = new SuiteMeasurement(label, step.rate(), step.outRate(), step.histogram());
+        row(row, String.format(Locale.ROOT, "%,d", step.rate()), step.outRate(),
+            String.format(Locale.ROOT, "%,.0f", step.inRate()),
+            BenchReport.ratio(step.outRate(), FanoutBenchmark.REFERENCE_OUT_RATE));
+        return row;
     }
 
     private void endToEnd()
@@ -411,10 +427,15 @@ public final class BenchSuite
         return String.format(Locale.ROOT, ns < 1_000 ? "%.3f" : "%,.1f", ns / 1000.0);
     }
 
-    private void ratioRow(final String name, final SuiteMeasurement over, final SuiteMeasurement under)
+    private void ratioRow(
+        final String name, final SuiteMeasurement over, final SuiteMeasurement under, final String... more)
     {
         markdown.append("| ").append(name).append(" | | ")
             .append(BenchReport.ratio(over.achievedPerSecond(), under.achievedPerSecond())).append(" |");
+        for (final String extra : more)
+        {
+            markdown.append(' ').append(extra).append(" |");
+        }
         for (final double percentile : PERCENTILES)
         {
             markdown.append(' ')

@@ -48,10 +48,14 @@ import java.util.stream.IntStream;
  * schedule (coordinated-omission corrected). The messages whose timestamps fall in the measured window (after the
  * warm-up) are counted and their latencies recorded into HdrHistograms (3 significant digits).
  *
+ * <p>First, at the same rate and to as many subscribers, its floor ({@link FanoutFloor}): the same messages written
+ * straight to the subscribers' sockets by threads that follow the schedule themselves, so that the fanout's figures
+ * can be read as ratios to what this host's TCP writes allow, measured in the same run.
+ *
  * <p>With a stall, the step runs twice, each on a fresh driver and fanout: every subscriber reading, then subscriber 0
  * not reading from the start of the measured window; subscriber 0 is left out of both steps' figures, so that the
  * two compare the same subscribers. The report gives in and out rates, p50/p90/p99/p99.9/p99.99/max, the ratios to
- * FIX Antenna, whether the step was sustained (everything received, p99 under 100 us) and the change in the other
+ * the floor and to FIX Antenna, whether the step was sustained (everything received, p99 under 100 us) and the change in the other
  * subscribers' p50 and p99 while one is stalled.
  */
 public final class FanoutBenchmark
@@ -89,6 +93,7 @@ public final class FanoutBenchmark
     private static final long SPIN_NS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final String ALL_READING = "all reading";
     private static final String ONE_STALLED = "one stalled";
+    private static final String FLOOR = "floor";
     private static final String COLUMN = "%12s";
     /** Client reader threads are named so, then their index; Linux keeps the first 15 bytes, common to all. */
     private static final String READER_THREAD = "fanout-bench-reader-";
@@ -152,6 +157,51 @@ public final class FanoutBenchmark
     {
     }
 
+    /**
+     * What the subscribers of a step log in to and read from: the fanout, or its {@link FanoutFloor}.
+     */
+    interface Feed
+    {
+        /** @return the SoupBinTCP port on 127.0.0.1. */
+        int port();
+
+        /**
+         * Readies the threads that carry the messages, once every subscriber's session has started.
+         *
+         * @return those threads, to sample over the measured window.
+         * @throws IOException when the feed cannot run.
+         */
+        List<ThreadActivity> prepare() throws IOException;
+
+        /**
+         * Carries the whole schedule, message i at {@code scheduleStartNs + i * intervalNs}, and returns when the
+         * last one is on its way.
+         *
+         * @param clock           ns since midnight, the subscribers' clock.
+         * @param scheduleStartNs time of message 0.
+         * @param intervalNs      time between two messages.
+         * @param total           messages in the schedule.
+         * @return offers refused by back pressure (and retried), and the send time of the last message (ns since
+         * midnight).
+         * @throws IOException when a subscriber's connection fails.
+         */
+        long[] publish(MidnightNanoClock clock, long scheduleStartNs, double intervalNs, long total)
+            throws IOException;
+
+        /** @return the feed's Prometheus text exposition at the end of the step, empty if it has none. */
+        String metrics();
+    }
+
+    /**
+     * A run: the floor, then the fanout with every subscriber reading, then with {@code --stall} one stalled.
+     *
+     * @param floor  the {@link FanoutFloor} at the same rate to the same subscribers.
+     * @param fanout every reading, then possibly one stalled.
+     */
+    record Run(Step floor, List<Step> fanout)
+    {
+    }
+
     private FanoutBenchmark()
     {
     }
@@ -176,7 +226,7 @@ public final class FanoutBenchmark
      * @param out     where the report goes.
      * @return every reading, then with {@code --stall} one stalled.
      */
-    static List<Step> measure(final FanoutBenchOptions options, final PrintStream out)
+    static Run measure(final FanoutBenchOptions options, final PrintStream out)
     {
         options.validate();
         final long startNs = System.nanoTime();
@@ -184,6 +234,8 @@ public final class FanoutBenchmark
         out.printf(Locale.ROOT, "load average before the run: %.2f (1 min; other processes share this host)%n",
             ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         describe(options, out);
+        final Step floor = runFloor(options);
+        out.println(stepLine(floor));
         final List<Step> steps = new ArrayList<>();
         steps.add(runStep(options, false));
         out.println(stepLine(steps.get(0)));
@@ -192,14 +244,16 @@ public final class FanoutBenchmark
             steps.add(runStep(options, true));
             out.println(stepLine(steps.get(1)));
         }
+        final Run run = new Run(floor, List.copyOf(steps));
+        writeHistogram(options.hgrmDir(), floor);
         for (final Step step : steps)
         {
             writeHistogram(options.hgrmDir(), step);
         }
         out.println();
-        out.print(report(steps));
+        out.print(report(run));
         out.printf(Locale.ROOT, "total run time %.1f s%n", (System.nanoTime() - startNs) / 1e9);
-        return steps;
+        return run;
     }
 
     private static void describe(final FanoutBenchOptions options, final PrintStream out)
@@ -223,15 +277,18 @@ public final class FanoutBenchmark
                 "subscriber 0 is left out of both steps' figures; the fanout's SO_SNDBUF is " +
                 STALL_SOCKET_SEND_BUFFER + " bytes in both");
         }
+        out.printf(Locale.ROOT, "floor, measured first: %d thread%s (one per fanout worker), each owning its share " +
+            "of the subscribers, follow%s the schedule and write each message to %s subscribers as its time comes " +
+            "(nassau SoupBinTCP server, one write per message per subscriber); no Aeron, dispatcher or session " +
+            "buffers%n", options.workers(), 1 == options.workers() ? "" : "s", 1 == options.workers() ? "s" : "",
+            1 == options.workers() ? "its" : "their");
         out.println("reference: FIX Antenna Java fan-out benchmark (seeds): 4,955 msg/s in, 19,840 msg/s out " +
             "(4 consumers), measured on the wire (tcpdump), other hardware");
     }
 
     private static Step runStep(final FanoutBenchOptions options, final boolean stall)
     {
-        final List<Credentials.User> users = IntStream.range(0, options.subscribers())
-            .mapToObj((i) -> new Credentials.User(String.format(Locale.ROOT, "sub%03d", i),
-                String.format(Locale.ROOT, "pw%03d", i), "FAN")).toList();
+        final List<Credentials.User> users = users(options);
         Path credentials = null;
         final List<AutoCloseable> opened = new ArrayList<>();
         try
@@ -266,7 +323,8 @@ public final class FanoutBenchmark
             final Publication publication =
                 aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
             await(publication::isConnected, "the fanout's subscription to the market-data stream");
-            return measureStep(options, stall, users, fanout, publication, opened);
+            return measureStep(options, stall ? ONE_STALLED : ALL_READING, stall, users,
+                new FanoutFeed(options, fanout, publication), opened);
         }
         catch (final IOException ex)
         {
@@ -284,9 +342,75 @@ public final class FanoutBenchmark
         }
     }
 
+    private static Step runFloor(final FanoutBenchOptions options)
+    {
+        final List<Credentials.User> users = users(options);
+        final List<AutoCloseable> opened = new ArrayList<>();
+        try
+        {
+            final FanoutFloor floor = new FanoutFloor(
+                options.workers(), users, SYMBOLS, SymbolDirectory.parse(SYMBOL_DIRECTORY));
+            opened.add(floor);
+            return measureStep(options, FLOOR, false, users, floor, opened);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex.getMessage(), ex);
+        }
+        finally
+        {
+            final List<AutoCloseable> reversed = new ArrayList<>(opened);
+            Collections.reverse(reversed);
+            CloseHelper.quietCloseAll(reversed);
+        }
+    }
+
+    private static List<Credentials.User> users(final FanoutBenchOptions options)
+    {
+        return IntStream.range(0, options.subscribers())
+            .mapToObj((i) -> new Credentials.User(String.format(Locale.ROOT, "sub%03d", i),
+                String.format(Locale.ROOT, "pw%03d", i), "FAN")).toList();
+    }
+
+    /** The real fanout, fed by one publisher (the calling thread) on the market-data stream. */
+    private record FanoutFeed(FanoutBenchOptions options, FanoutService fanout, Publication publication)
+        implements Feed
+    {
+        @Override
+        public int port()
+        {
+            return fanout.port();
+        }
+
+        @Override
+        public List<ThreadActivity> prepare()
+        {
+            final List<ThreadActivity> activities = new ArrayList<>();
+            activities.add(ThreadActivity.find("[fanout-dispatcher,fanout-acceptor]", "fanout dispatcher+acceptor"));
+            for (int w = 0; w < options.workers(); w++)
+            {
+                activities.add(ThreadActivity.find("fanout-worker-" + w, "fanout worker " + w));
+            }
+            return activities;
+        }
+
+        @Override
+        public long[] publish(
+            final MidnightNanoClock clock, final long scheduleStartNs, final double intervalNs, final long total)
+        {
+            return FanoutBenchmark.publish(publication, clock, scheduleStartNs, intervalNs, total);
+        }
+
+        @Override
+        public String metrics()
+        {
+            return scrape(fanout.metricsPort());
+        }
+    }
+
     private static Step measureStep(
-        final FanoutBenchOptions options, final boolean stall, final List<Credentials.User> users,
-        final FanoutService fanout, final Publication publication, final List<AutoCloseable> opened)
+        final FanoutBenchOptions options, final String name, final boolean stall, final List<Credentials.User> users,
+        final Feed feed, final List<AutoCloseable> opened)
         throws IOException
     {
         final MidnightNanoClock clock = new MidnightNanoClock();
@@ -294,7 +418,7 @@ public final class FanoutBenchmark
         for (int i = 0; i < users.size(); i++)
         {
             final ItchSubscriber subscriber = ItchSubscriber.login(
-                fanout.port(), users.get(i), clock, stall && 0 == i ? STALLED_RECEIVE_BUFFER : 0);
+                feed.port(), users.get(i), clock, stall && 0 == i ? STALLED_RECEIVE_BUFFER : 0);
             opened.add(subscriber);
             subscribers.add(subscriber);
         }
@@ -321,19 +445,14 @@ public final class FanoutBenchmark
             threads.add(new Thread(readers.get(r), READER_THREAD + r));
         }
         threads.forEach(Thread::start);
-        final List<ThreadActivity> activities = new ArrayList<>();
-        activities.add(ThreadActivity.find("[fanout-dispatcher,fanout-acceptor]", "fanout dispatcher+acceptor"));
-        for (int w = 0; w < options.workers(); w++)
-        {
-            activities.add(ThreadActivity.find("fanout-worker-" + w, "fanout worker " + w));
-        }
+        final List<ThreadActivity> activities = new ArrayList<>(feed.prepare());
         activities.add(ThreadActivity.find(READER_THREAD + 0, "client readers (" + options.readers() + ")"));
         final List<ThreadLoad> loads = new ArrayList<>();
         final Thread sampler = new Thread(
             () -> sampleWindow(activities, clock, windowStartNs, windowEndNs, loads), "fanout-bench-sampler");
         sampler.start();
 
-        final long[] publisherStats = publish(options, publication, clock, scheduleStartNs, intervalNs, total);
+        final long[] publisherStats = feed.publish(clock, scheduleStartNs, intervalNs, total);
         final long drainDeadline = System.nanoTime() + DRAIN_TIMEOUT_NS;
         while (unsettled(measured, total) > 0 && System.nanoTime() < drainDeadline)
         {
@@ -354,8 +473,8 @@ public final class FanoutBenchmark
         final long measuredReceived = measured.stream().mapToLong(ItchSubscriber::receivedInWindow).sum();
         final double windowNs = windowEndNs - windowStartNs;
         final boolean stalledClosed = stall && readsToEnd(subscribers.get(0));
-        final String metrics = scrape(fanout.metricsPort());
-        return new Step(stall ? ONE_STALLED : ALL_READING, options.rate(), measured.size(), options.measuredCount(),
+        final String metrics = feed.metrics();
+        return new Step(name, options.rate(), measured.size(), options.measuredCount(),
             measuredReceived,
             options.measuredCount() * 1e9 / Math.max(windowNs, publisherStats[1] - windowStartNs + intervalNs),
             measuredReceived * 1e9 / Math.max(windowNs, lastReceiptNs - windowStartNs),
@@ -410,8 +529,8 @@ public final class FanoutBenchmark
      * @return offers refused by back pressure, and the send time of the last measured message (ns since midnight).
      */
     private static long[] publish(
-        final FanoutBenchOptions options, final Publication publication, final MidnightNanoClock clock,
-        final long scheduleStartNs, final double intervalNs, final long total)
+        final Publication publication, final MidnightNanoClock clock, final long scheduleStartNs,
+        final double intervalNs, final long total)
     {
         final MarketDataCycles cycles = new MarketDataCycles(SYMBOLS);
         long backPressured = 0;
@@ -419,18 +538,7 @@ public final class FanoutBenchmark
         for (long i = 0; i < total; i++)
         {
             final long intendedNs = scheduleStartNs + (long)(i * intervalNs);
-            long nowNs;
-            while ((nowNs = clock.nanosSinceMidnight()) < intendedNs)
-            {
-                if (intendedNs - nowNs > SPIN_NS)
-                {
-                    Thread.yield();
-                }
-                else
-                {
-                    Thread.onSpinWait();
-                }
-            }
+            final long nowNs = awaitSendTime(clock, intendedNs);
             final int length = cycles.encode(i, intendedNs);
             long result;
             while ((result = publication.offer(cycles.buffer, 0, length)) < 0)
@@ -445,6 +553,30 @@ public final class FanoutBenchmark
             lastSendNs = nowNs;
         }
         return new long[] { backPressured, lastSendNs };
+    }
+
+    /**
+     * Waits for a message's send time: yields while it is more than {@value #SPIN_NS} ns away, then spins.
+     *
+     * @param clock      ns since midnight.
+     * @param intendedNs the send time.
+     * @return the time it was read at, at or after the send time.
+     */
+    static long awaitSendTime(final MidnightNanoClock clock, final long intendedNs)
+    {
+        long nowNs;
+        while ((nowNs = clock.nanosSinceMidnight()) < intendedNs)
+        {
+            if (intendedNs - nowNs > SPIN_NS)
+            {
+                Thread.yield();
+            }
+            else
+            {
+                Thread.onSpinWait();
+            }
+        }
+        return nowNs;
     }
 
     private static void awaitSessionStart(final List<ItchSubscriber> subscribers) throws IOException
@@ -553,8 +685,11 @@ public final class FanoutBenchmark
             step.name(), step.inRate(), step.outRate(), step.measured(), BenchReport.micros(BenchReport.percentile(step.histogram(), 50)),
             BenchReport.micros(BenchReport.percentile(step.histogram(), 99)), BenchReport.micros(BenchReport.percentile(step.histogram(), 99.99)),
             BenchReport.micros(BenchReport.percentile(step.histogram(), 100))));
-        sb.append(String.format(Locale.ROOT, ", %,d back-pressured offers, fanout errors %.0f drops %.0f",
-            step.backPressured(), step.fanoutErrors(), step.fanoutDrops()));
+        if (!FLOOR.equals(step.name()))
+        {
+            sb.append(String.format(Locale.ROOT, ", %,d back-pressured offers, fanout errors %.0f drops %.0f",
+                step.backPressured(), step.fanoutErrors(), step.fanoutDrops()));
+        }
         if (step.unsettled() > 0)
         {
             sb.append(String.format(Locale.ROOT, ", %,d unsettled", step.unsettled()));
@@ -573,11 +708,12 @@ public final class FanoutBenchmark
     }
 
     /**
-     * @param steps every reading, then possibly one stalled.
-     * @return the table of rates and latencies beside the reference, the ratios, and the verdicts.
+     * @param run the floor, every reading, then possibly one stalled.
+     * @return the table of rates and latencies beside the floor and the reference, the ratios, and the verdicts.
      */
-    static String report(final List<Step> steps)
+    static String report(final Run run)
     {
+        final List<Step> steps = run.fanout();
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%-30s%12s%14s%10s", "input -> subscriber, us", "in/s", "out/s",
             "out/ref"));
@@ -586,9 +722,13 @@ public final class FanoutBenchmark
             sb.append(String.format(Locale.ROOT, COLUMN, label));
         }
         sb.append('\n');
-        for (final Step step : steps)
+        final List<Step> measured = new ArrayList<>();
+        measured.add(run.floor());
+        measured.addAll(steps);
+        for (final Step step : measured)
         {
-            sb.append(String.format(Locale.ROOT, "  %-28s%,12.0f%,14.0f%10s", "bourse, " + step.name(),
+            sb.append(String.format(Locale.ROOT, "  %-28s%,12.0f%,14.0f%10s",
+                FLOOR.equals(step.name()) ? "floor (TCP writes only)" : "bourse, " + step.name(),
                 step.inRate(), step.outRate(), BenchReport.ratio(step.outRate(), REFERENCE_OUT_RATE)));
             for (final double percentile : PERCENTILES)
             {
@@ -604,6 +744,14 @@ public final class FanoutBenchmark
         }
         sb.append('\n');
         final Step first = steps.get(0);
+        sb.append(String.format(Locale.ROOT, "  %-64s", "ratio bourse " + first.name() + " / floor"));
+        for (final double percentile : PERCENTILES)
+        {
+            sb.append(String.format(Locale.ROOT, COLUMN, BenchReport.ratio(
+                BenchReport.percentile(first.histogram(), percentile),
+                BenchReport.percentile(run.floor().histogram(), percentile))));
+        }
+        sb.append('\n');
         sb.append(String.format(Locale.ROOT, "  %-64s", "ratio bourse " + first.name() + " / FIX Antenna"));
         for (int i = 0; i < PERCENTILES.length; i++)
         {
@@ -611,8 +759,11 @@ public final class FanoutBenchmark
                 BenchReport.ratio(BenchReport.percentile(first.histogram(), PERCENTILES[i]) / 1000.0, REFERENCE_US[i])));
         }
         sb.append("\n\n");
-        threadTable(sb, steps);
+        threadTable(sb, measured);
         sb.append('\n');
+        sb.append(String.format(Locale.ROOT, "floor: %s (every message received, p99 under %d us): what this host's " +
+            "TCP writes allow at this rate and subscriber count%n", run.floor().sustained() ? "sustained" :
+            "NOT sustained", TimeUnit.NANOSECONDS.toMicros(P99_LIMIT_NS)));
         for (final Step step : steps)
         {
             sb.append(String.format(Locale.ROOT, "%s: %s (every message received by every measured subscriber, no " +

@@ -30,11 +30,11 @@ class FanoutBenchmarkTest
         final FanoutBenchOptions options = new FanoutBenchOptions(RATE, 5, 0.2, 0.3, 2, 2, "backoff", false, hgrmDir);
         final ByteArrayOutputStream output = new ByteArrayOutputStream();
 
-        final List<FanoutBenchmark.Step> steps =
+        final FanoutBenchmark.Run run =
             FanoutBenchmark.measure(options, new PrintStream(output, true, StandardCharsets.UTF_8));
 
-        assertThat(steps).hasSize(1);
-        final FanoutBenchmark.Step step = steps.get(0);
+        assertThat(run.fanout()).hasSize(1);
+        final FanoutBenchmark.Step step = run.fanout().get(0);
         assertThat(step.measured()).isEqualTo(5);
         assertThat(step.measuredSent()).isEqualTo(MEASURED);
         assertThat(step.measuredReceived()).isEqualTo(5 * MEASURED);
@@ -48,7 +48,18 @@ class FanoutBenchmarkTest
             "fanout dispatcher+acceptor", "fanout worker 0", "fanout worker 1", "client readers (2)");
         assertThat(step.threads()).allSatisfy((load) -> assertThat(load.delta().cpuNs()).isPositive());
         assertThat(hgrmDir.resolve("fanout-1000-all-reading.hgrm")).isNotEmptyFile();
-        assertThat(output.toString(StandardCharsets.UTF_8)).contains("FIX Antenna fan-out (seeds)", "out/ref");
+        assertThat(output.toString(StandardCharsets.UTF_8)).contains("FIX Antenna fan-out (seeds)", "out/ref",
+            "ratio bourse all reading / floor");
+
+        final FanoutBenchmark.Step floor = run.floor();
+        assertThat(floor.measuredReceived()).isEqualTo(5 * MEASURED);
+        assertThat(floor.histogram().getTotalCount()).isEqualTo(5 * MEASURED);
+        assertThat(floor.histogram().getMinValue()).isPositive();
+        assertThat(floor.unsettled()).isZero();
+        assertThat(floor.clientErrors()).isZero();
+        assertThat(floor.threads()).extracting(FanoutBenchmark.ThreadLoad::name).containsExactly(
+            "floor thread 0", "floor thread 1", "client readers (2)");
+        assertThat(hgrmDir.resolve("fanout-1000-floor.hgrm")).isNotEmptyFile();
     }
 
     @Test
@@ -58,7 +69,7 @@ class FanoutBenchmarkTest
         final ByteArrayOutputStream output = new ByteArrayOutputStream();
 
         final List<FanoutBenchmark.Step> steps =
-            FanoutBenchmark.measure(options, new PrintStream(output, true, StandardCharsets.UTF_8));
+            FanoutBenchmark.measure(options, new PrintStream(output, true, StandardCharsets.UTF_8)).fanout();
 
         assertThat(steps).hasSize(2);
         assertThat(steps).allSatisfy((step) ->
