@@ -332,9 +332,7 @@ public final class FanoutBenchmark
         }
         finally
         {
-            final List<AutoCloseable> reversed = new ArrayList<>(opened);
-            Collections.reverse(reversed);
-            CloseHelper.quietCloseAll(reversed);
+            closeInReverse(opened);
             if (null != credentials)
             {
                 credentials.toFile().delete();
@@ -359,10 +357,16 @@ public final class FanoutBenchmark
         }
         finally
         {
-            final List<AutoCloseable> reversed = new ArrayList<>(opened);
-            Collections.reverse(reversed);
-            CloseHelper.quietCloseAll(reversed);
+            closeInReverse(opened);
         }
+    }
+
+    /** Closes what a step opened, the last opened first (subscribers, then the feed, then what it runs on). */
+    private static void closeInReverse(final List<AutoCloseable> opened)
+    {
+        final List<AutoCloseable> reversed = new ArrayList<>(opened);
+        Collections.reverse(reversed);
+        CloseHelper.quietCloseAll(reversed);
     }
 
     private static List<Credentials.User> users(final FanoutBenchOptions options)
@@ -484,7 +488,13 @@ public final class FanoutBenchmark
             List.copyOf(loads));
     }
 
-    private static void join(final Thread thread)
+    /**
+     * Waits for a thread to end.
+     *
+     * @param thread the thread.
+     * @throws IllegalStateException when interrupted.
+     */
+    static void join(final Thread thread)
     {
         try
         {

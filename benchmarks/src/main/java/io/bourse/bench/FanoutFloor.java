@@ -119,7 +119,7 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
     @Override
     public List<ThreadActivity> prepare() throws IOException
     {
-        join(loginThread);
+        FanoutBenchmark.join(loginThread);
         if (null != loginFailure)
         {
             throw loginFailure;
@@ -211,9 +211,9 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
         }
         closing = true;
         loginThread.interrupt();
-        join(loginThread);
+        FanoutBenchmark.join(loginThread);
         CloseHelper.quietClose(serverChannel);
-        threads.forEach(FanoutFloor::join);
+        threads.forEach(FanoutBenchmark::join);
         CloseHelper.quietCloseAll(sessions);
     }
 
@@ -356,19 +356,6 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
         catch (final IOException ex)
         {
             sendFailure = ex;
-        }
-    }
-
-    private static void join(final Thread thread)
-    {
-        try
-        {
-            thread.join();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
         }
     }
 }
