@@ -56,6 +56,7 @@ public final class BourseMain implements Runnable
      */
     public static void main(final String[] args)
     {
+        FailFast.install("bourse" + (args.length > 0 ? " " + args[0] : ""));
         System.exit(commandLine().execute(args));
     }
 
