@@ -222,8 +222,8 @@ public final class BenchSuite
             "%s, %d client reader%s, media driver SHARED. %d subscribers, %.1f s warm-up + %.1f s measured per rate; " +
             "latency from each message's intended send time to its receipt by a subscriber. Achieved = messages " +
             "out/s summed over the subscribers; out/ref = that over FIX Antenna's 19,840 msg/s out. The floor, " +
-            "measured first at each rate: %d thread%s writing each message straight to the subscribers' sockets as " +
-            "its time comes (nassau SoupBinTCP server, no Aeron, dispatcher or session buffers).", fanout.workers(),
+            "measured first at each rate: %d thread%s following the schedule and writing every message due to " +
+            "each subscriber's socket in one write (no Aeron, dispatcher or session buffers).", fanout.workers(),
             1 == fanout.workers() ? "" : "s", fanout.idle(), fanout.readers(), 1 == fanout.readers() ? "" : "s",
             fanout.subscribers(), fanout.warmupSeconds(), fanout.measureSeconds(), fanout.workers(),
             1 == fanout.workers() ? "" : "s"));

@@ -278,9 +278,9 @@ public final class FanoutBenchmark
                 STALL_SOCKET_SEND_BUFFER + " bytes in both");
         }
         out.printf(Locale.ROOT, "floor, measured first: %d thread%s (one per fanout worker), each owning its share " +
-            "of the subscribers, follow%s the schedule and write each message to %s subscribers as its time comes " +
-            "(nassau SoupBinTCP server, one write per message per subscriber); no Aeron, dispatcher or session " +
-            "buffers%n", options.workers(), 1 == options.workers() ? "" : "s", 1 == options.workers() ? "s" : "",
+            "of the subscribers, follow%s the schedule and write every message due to each of %s subscribers in one " +
+            "write (SoupBinTCP Sequenced Data framed in place, logins through nassau); no Aeron, dispatcher or " +
+            "session buffers%n", options.workers(), 1 == options.workers() ? "" : "s", 1 == options.workers() ? "s" : "",
             1 == options.workers() ? "its" : "their");
         out.println("reference: FIX Antenna Java fan-out benchmark (seeds): 4,955 msg/s in, 19,840 msg/s out " +
             "(4 consumers), measured on the wire (tcpdump), other hardware");

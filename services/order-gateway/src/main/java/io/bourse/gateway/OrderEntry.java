@@ -22,8 +22,8 @@ import java.util.ArrayDeque;
  * not all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no duplicate-token code, and an
  * answer beats silence); a new token within the day's token capacity of the session and of the gateway ('O': the
  * day's tokens take heap, and the capacity bounds it; see {@link GatewayContext#maxSessionTokens()}); the user's order
- * rate ('O'); then the fields as {@link OrderValidation} checks them ('O', 'Z', 'S', 'X', 'D', 'N', 'R'); then the user's {@link PreTradeRisk} limits ('m', 'n', 'X', 'O'). A command the engine
- * cannot take is answered with 'H'. A rejected token stays used for the day. Sides T (sell short) and E (sell short
+ * rate ('O'); then the fields as {@link OrderValidation} checks them ('O', 'Z', 'S', 'X', 'D', 'N', 'R'); then the
+ * user's {@link PreTradeRisk} limits ('m', 'n', 'X', 'O'). A command the engine cannot take is answered with 'H'. A rejected token stays used for the day. Sides T (sell short) and E (sell short
  * exempt) are sells for the engine; Accepted echoes the side as entered. A blank Firm becomes the user's firm, which is
  * also the firm of self-trade prevention. The engine's own Rejected reasons (e.g. 'C' closed, 'H' halted, 'X' outside
  * its price band) reach the client as they are.
@@ -114,6 +114,9 @@ final class OrderEntry
     private final long maxOrderShares;
     private final long maxSessionTokens;
     private final long maxDayTokens;
+    /** Made once: a client that keeps sending new tokens past the capacity costs no allocation. */
+    private final String sessionTokenCapacityDetail;
+    private final String dayTokenCapacityDetail;
     private final SymbolDirectory symbols;
     private final PreTradeRisk risk;
     private final EngineProxy engine;
@@ -131,7 +134,7 @@ final class OrderEntry
     private final long[] preventedPrices;
 
     /**
-     * @param gatewayId      1..255, the top byte of this gateway's clientOrderIds.
+     * @param gatewayId        1..255, the top byte of this gateway's clientOrderIds.
      * @param maxOrderShares   largest Shares accepted (the safety threshold, 'Z').
      * @param maxSessionTokens most Order Tokens of one session in the day; a new one beyond it is Rejected 'O'.
      * @param maxDayTokens     most Order Tokens of all sessions together in the day; a new one beyond it is Rejected.
@@ -158,6 +161,10 @@ final class OrderEntry
         this.maxOrderShares = maxOrderShares;
         this.maxSessionTokens = maxSessionTokens;
         this.maxDayTokens = maxDayTokens;
+        this.sessionTokenCapacityDetail = RejectCause.SESSION_TOKEN_CAPACITY.label() + ": limit of " +
+            maxSessionTokens + " Order Tokens per session and day";
+        this.dayTokenCapacityDetail = RejectCause.DAY_TOKEN_CAPACITY.label() + ": limit of " + maxDayTokens +
+            " Order Tokens over all sessions in the day";
         this.symbols = symbols;
         this.risk = new PreTradeRisk(riskLimits, symbols);
         this.engine = engine;
@@ -853,13 +860,16 @@ final class OrderEntry
             reject(session, buffer, tokenOffset, RejectCause.DUPLICATE_TOKEN);
             return null;
         }
-        final RejectCause full = session.tokens().size() >= maxSessionTokens ? RejectCause.SESSION_TOKEN_CAPACITY :
-            dayTokens >= maxDayTokens ? RejectCause.DAY_TOKEN_CAPACITY : null;
-        if (null != full)
+        if (session.tokens().size() >= maxSessionTokens)
         {
-            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), full.label() + ": " +
-                session.tokens().size() + " tokens in the session, " + dayTokens + " in the gateway today");
-            reject(session, buffer, tokenOffset, full);
+            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), sessionTokenCapacityDetail);
+            reject(session, buffer, tokenOffset, RejectCause.SESSION_TOKEN_CAPACITY);
+            return null;
+        }
+        if (dayTokens >= maxDayTokens)
+        {
+            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), dayTokenCapacityDetail);
+            reject(session, buffer, tokenOffset, RejectCause.DAY_TOKEN_CAPACITY);
             return null;
         }
         session.tokens().put(buffer, tokenOffset, TokenIndex.USED);

@@ -4,9 +4,9 @@ import io.bourse.ouch.Ouch42;
 
 /**
  * Why the gateway refused a request, with the {@code reason} label of {@code bourse_gateway_rejects_total} and the
- * OUCH 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token, a token beyond the day's capacity, a side, time in force, firm,
- * capacity, intermarket sweep eligibility or customer type, for too many open orders or for too many orders per
- * second, so those get 'O' (Other); an engine shard that cannot take the command makes its symbols untradeable for
+ * OUCH 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token, a token beyond the day's
+ * capacity, a side, time in force, firm, capacity, intermarket sweep eligibility or customer type, for too many open
+ * orders or for too many orders per second, so those get 'O' (Other); an engine shard that cannot take the command makes its symbols untradeable for
  * now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at this time). The causes of a Modify
  * Order the gateway ignores are counted only: OUCH 4.2 answers no message to them.
  */
