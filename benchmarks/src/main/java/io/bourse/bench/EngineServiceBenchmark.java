@@ -345,11 +345,7 @@ public final class EngineServiceBenchmark
         {
             this.stream = stream;
             this.options = options;
-            driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-                .aeronDirectoryName(aeronDirectory())
-                .threadingMode(options.driverThreading())
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true));
+            driver = launchDriver(options.driverThreading());
             try
             {
                 aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
@@ -570,6 +566,23 @@ public final class EngineServiceBenchmark
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the publisher", ex);
         }
+    }
+
+    /**
+     * Launches an embedded media driver as the compose media-driver service runs: IPC terms of
+     * {@link StreamLayout#IPC_TERM_LENGTH_DEFAULT}, on a fresh directory ({@link #aeronDirectory()}) deleted on close.
+     *
+     * @param threadingMode the driver's threading mode.
+     * @return the running driver.
+     */
+    static MediaDriver launchDriver(final ThreadingMode threadingMode)
+    {
+        return MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDirectory())
+            .threadingMode(threadingMode)
+            .ipcTermBufferLength(StreamLayout.IPC_TERM_LENGTH_DEFAULT)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
     }
 
     /** @return a fresh media driver directory: under /dev/shm where there is one, else the temporary directory. */

@@ -297,11 +297,7 @@ public final class FanoutBenchmark
             final List<String> lines = new ArrayList<>(List.of("username,password,firm"));
             users.forEach((user) -> lines.add(user.username() + "," + user.password() + "," + user.firm()));
             Files.write(credentials, lines);
-            final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-                .aeronDirectoryName(EngineServiceBenchmark.aeronDirectory())
-                .threadingMode(ThreadingMode.SHARED)
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true));
+            final MediaDriver driver = EngineServiceBenchmark.launchDriver(ThreadingMode.SHARED);
             opened.add(driver);
             final StreamLayout layout =
                 StreamLayout.fromSettings(new Settings(Map.of()))

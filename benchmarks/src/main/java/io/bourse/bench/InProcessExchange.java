@@ -96,11 +96,7 @@ final class InProcessExchange implements AutoCloseable
         try
         {
             journalDir = Files.createTempDirectory("bourse-bench-gateway-journal");
-            final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-                .aeronDirectoryName(EngineServiceBenchmark.aeronDirectory())
-                .threadingMode(options.driverThreading())
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true));
+            final MediaDriver driver = EngineServiceBenchmark.launchDriver(options.driverThreading());
             started.add(driver);
             final AgentHost agentHost = agentHost(options, started);
             final StreamLayout layout =

@@ -16,7 +16,9 @@ import java.io.UncheckedIOException;
 /**
  * The host's Aeron media driver with its counters (back pressure, NAKs, loss, errors, stream positions) served on a
  * Prometheus endpoint. Settings: {@code bourse.driver.threading} (Aeron threading mode, default {@code SHARED}, the
- * right choice on a 2-core host), {@code bourse.driver.metrics.port} (default 9400), and the driver threads' CPUs in
+ * right choice on a 2-core host), {@code bourse.driver.ipc.term.length} (term length of the {@code aeron:ipc}
+ * publications in bytes, a power of two from 64 KiB to 1 GiB, default {@link StreamLayout#IPC_TERM_LENGTH_DEFAULT}),
+ * {@code bourse.driver.metrics.port} (default 9400), and the driver threads' CPUs in
  * {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME} under the roles {@value #CONDUCTOR_ROLE}, {@value #SENDER_ROLE}
  * and {@value #RECEIVER_ROLE} (Aeron's own names of those agents, with {@code DEDICATED} threading),
  * {@value #SHARED_ROLE} (the one thread of {@code SHARED} threading) and {@value #SHARED_NETWORK_ROLE} (the sender
@@ -53,19 +55,24 @@ public final class MediaDriverService implements AutoCloseable
      *
      * @param aeronDirectoryName the driver directory, e.g. {@code /dev/shm/aeron-bourse}.
      * @param threadingMode      Aeron threading mode.
+     * @param ipcTermLength      term length of the {@code aeron:ipc} publications in bytes.
      * @param metricsPort        Prometheus port, or -1 for no endpoint.
      * @param jvmMetrics         true to export JVM metrics on the endpoint.
      * @param threadAffinity     the CPUs of the driver's threads, by role.
      * @return the running driver.
      * @throws UncheckedIOException when the metrics port cannot be bound.
+     * @throws io.aeron.exceptions.ConfigurationException when the term length is not a power of two from 64 KiB to
+     *                                                    1 GiB.
      */
     public static MediaDriverService launch(
-        final String aeronDirectoryName, final ThreadingMode threadingMode, final int metricsPort,
+        final String aeronDirectoryName, final ThreadingMode threadingMode, final int ipcTermLength,
+        final int metricsPort,
         final boolean jvmMetrics, final ThreadAffinity threadAffinity)
     {
         final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(aeronDirectoryName)
             .threadingMode(threadingMode)
+            .ipcTermBufferLength(ipcTermLength)
             .conductorThreadFactory(threadAffinity.threadFactory(CONDUCTOR_ROLE))
             .senderThreadFactory(threadAffinity.threadFactory(SENDER_ROLE))
             .receiverThreadFactory(threadAffinity.threadFactory(RECEIVER_ROLE))
@@ -90,6 +97,7 @@ public final class MediaDriverService implements AutoCloseable
             metricsServer.registry().register(new AeronCountersCollector(aeron.countersReader()));
         }
         System.out.println("media-driver started: " + aeronDirectoryName + ", threading " + threadingMode +
+            ", ipc term length " + ipcTermLength +
             (null == metricsServer ? "" : ", metrics :" + metricsServer.port()));
         return new MediaDriverService(driver, aeron, metricsServer);
     }
@@ -103,6 +111,7 @@ public final class MediaDriverService implements AutoCloseable
         return launch(
             StreamLayout.fromSettings(settings).aeronDirectoryName(),
             ThreadingMode.valueOf(settings.get("bourse.driver.threading", ThreadingMode.SHARED.name())),
+            settings.getInt("bourse.driver.ipc.term.length", StreamLayout.IPC_TERM_LENGTH_DEFAULT),
             settings.getInt("bourse.driver.metrics.port", METRICS_PORT_DEFAULT),
             MetricsServer.jvmMetrics(settings),
             ThreadAffinity.fromSettings(settings));

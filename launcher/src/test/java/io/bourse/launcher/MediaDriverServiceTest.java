@@ -1,6 +1,9 @@
 package io.bourse.launcher;
 
+import io.aeron.Aeron;
+import io.aeron.Publication;
 import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import org.junit.jupiter.api.Test;
@@ -10,6 +13,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -17,10 +21,31 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The embedded media driver's threads pinned by their roles, as Linux reports them. */
+/** The media driver's IPC term length from the settings, and its threads pinned by their roles as Linux reports them. */
 @Timeout(20)
 class MediaDriverServiceTest
 {
+    @Test
+    void shouldGiveIpcPublicationsTheDefaultTermLengthUnlessSet()
+    {
+        assertThat(ipcTermLength(Map.of())).isEqualTo(StreamLayout.IPC_TERM_LENGTH_DEFAULT);
+        assertThat(ipcTermLength(Map.of("BOURSE_DRIVER_IPC_TERM_LENGTH", "1048576"))).isEqualTo(1024 * 1024);
+    }
+
+    private static int ipcTermLength(final Map<String, String> environment)
+    {
+        final String directory = aeronDirectoryName();
+        final Map<String, String> settings = new HashMap<>(environment);
+        settings.put("BOURSE_AERON_DIR", directory);
+        settings.put("BOURSE_DRIVER_METRICS_PORT", "-1");
+        try (MediaDriverService ignored = MediaDriverService.launch(new Settings(settings));
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(directory));
+            Publication publication = aeron.addPublication(StreamLayout.CHANNEL_DEFAULT, 1000))
+        {
+            return publication.termBufferLength();
+        }
+    }
+
     @Test
     void shouldPinEachDriverThreadByItsRoleWhenThreadingIsDedicated() throws IOException
     {
@@ -28,7 +53,7 @@ class MediaDriverServiceTest
         final ThreadAffinity affinity = affinity("driver-conductor=0;sender=1;receiver=0-1");
 
         try (MediaDriverService ignored = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.DEDICATED, -1, false, affinity))
+            aeronDirectoryName(), ThreadingMode.DEDICATED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, affinity))
         {
             // Linux keeps 15 characters of a thread's name: "driver-conductor" is "driver-conducto".
             assertThat(cpusOf("driver-conducto", "sender", "receiver")).containsExactly("0", "1", "0-1");
@@ -42,7 +67,7 @@ class MediaDriverServiceTest
         final ThreadAffinity affinity = affinity("driver-shared=1;driver-conductor=0");
 
         try (MediaDriverService ignored = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.SHARED, -1, false, affinity))
+            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, affinity))
         {
             // Aeron names the shared thread after its directory and agents, "<dir> [sender,receiver,driver-conductor]".
             final String sharedThreadName = Thread.getAllStackTraces().keySet().stream()

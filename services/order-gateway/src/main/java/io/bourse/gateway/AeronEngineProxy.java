@@ -1,6 +1,8 @@
 package io.bourse.gateway;
 
 import io.aeron.Publication;
+import io.aeron.logbuffer.FrameDescriptor;
+import io.aeron.protocol.DataHeaderFlyweight;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.CancelOrderEncoder;
@@ -9,6 +11,7 @@ import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
 import io.bourse.sbe.engine.Side;
+import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -21,6 +24,11 @@ import java.nio.ByteOrder;
  */
 final class AeronEngineProxy implements EngineProxy
 {
+    /** Longest command on a stream: Aeron's data header and the longest SBE command, to Aeron's frame alignment. */
+    static final int MAX_COMMAND_FRAME_LENGTH = BitUtil.align(DataHeaderFlyweight.HEADER_LENGTH +
+        MessageHeaderEncoder.ENCODED_LENGTH + Math.max(NewOrderEncoder.BLOCK_LENGTH,
+        Math.max(CancelOrderEncoder.BLOCK_LENGTH, ReplaceOrderEncoder.BLOCK_LENGTH)), FrameDescriptor.FRAME_ALIGNMENT);
+
     private final Publication[] publications;
     private final BoundedOffer boundedOffer;
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
@@ -90,6 +98,20 @@ final class AeronEngineProxy implements EngineProxy
         clockTick.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + clockTick.encodedLength();
         return publications[shardId].offer(buffer, 0, length) > 0;
+    }
+
+    @Override
+    public boolean hasRoomFor(final int commands)
+    {
+        final long length = (long)commands * MAX_COMMAND_FRAME_LENGTH;
+        for (final Publication publication : publications)
+        {
+            if (publication.isConnected() && publication.availableWindow() < length)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean offer(final int shardId, final int length)

@@ -58,4 +58,15 @@ interface EngineProxy
      * @return true when handed over.
      */
     boolean clockTick(int shardId, long timestampNs);
+
+    /**
+     * Whether the caller may read requests that can make up to {@code commands} commands, so that it reads no more
+     * from its clients than the shards can take and TCP holds the rest back, rather than spinning on back pressure
+     * (on a thread shared with the shards, which then never drain) or rejecting.
+     *
+     * @param commands most commands the caller is about to send, to any shards.
+     * @return true when every shard's command stream can take that many commands without back pressure, or is not
+     *         connected (its commands are then refused at once and answered).
+     */
+    boolean hasRoomFor(int commands);
 }

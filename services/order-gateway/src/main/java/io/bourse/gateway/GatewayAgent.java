@@ -14,8 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * The gateway's one thread, serving every client connection on non-blocking sockets: each duty cycle reads the clock,
- * accepts clients, reads their packets and writes more to the sockets that became writable again (one non-blocking
- * {@link Selector}), polls every engine shard's event stream, forces the session journals written to (under
+ * accepts clients, reads their packets (when every shard's command stream has room for what one read can carry, else
+ * the read waits and TCP holds the client back) and writes more to the sockets that became writable again (one
+ * non-blocking {@link Selector}), polls every engine shard's event stream, forces the session journals written to (under
  * {@link JournalSync#BATCH}) and buffers the journaled messages due (replays, bounded per cycle), closes connections
  * that did not log in in time, keeps the SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15 s
  * silence), writes what each socket takes of its connection's send buffer (all the packets of the cycle in one
@@ -24,11 +25,16 @@ import java.util.function.Consumer;
  */
 final class GatewayAgent implements Agent
 {
-    private static final int FRAGMENT_LIMIT = 64;
+    /**
+     * Events taken per shard per duty cycle: a shard's duty cycle takes up to 1024 commands and most commands make two
+     * or more events, so that the gateway keeps up with its shards rather than letting events pile up in their terms.
+     */
+    private static final int FRAGMENT_LIMIT = 4096;
 
     private final ServerSocketChannel serverChannel;
     private final Selector selector;
     private final SessionRegistry registry;
+    private final EngineProxy engine;
     private final Subscription[] eventSubscriptions;
     private final FragmentHandler eventHandler;
     private final DutyCycleClock clock;
@@ -41,6 +47,7 @@ final class GatewayAgent implements Agent
      * @param serverChannel      bound, non-blocking listening channel; closed with the agent.
      * @param selector           the selector to use; closed with the agent.
      * @param registry           the sessions.
+     * @param engine             asked before each client read whether the shards' command streams have room for it.
      * @param eventSubscriptions one per engine shard (none in tests without Aeron).
      * @param eventHandler       decodes engine events.
      * @param clock              updated once per duty cycle.
@@ -52,6 +59,7 @@ final class GatewayAgent implements Agent
         final ServerSocketChannel serverChannel,
         final Selector selector,
         final SessionRegistry registry,
+        final EngineProxy engine,
         final Subscription[] eventSubscriptions,
         final FragmentHandler eventHandler,
         final DutyCycleClock clock,
@@ -61,6 +69,7 @@ final class GatewayAgent implements Agent
         this.serverChannel = serverChannel;
         this.selector = selector;
         this.registry = registry;
+        this.engine = engine;
         this.eventSubscriptions = eventSubscriptions;
         this.eventHandler = eventHandler;
         this.clock = clock;
@@ -112,7 +121,14 @@ final class GatewayAgent implements Agent
         final OuchConnection connection = (OuchConnection)key.attachment();
         if (key.isReadable())
         {
-            selectedWork += registry.receive(connection);
+            if (engine.hasRoomFor(SessionRegistry.MAX_COMMANDS_PER_RECEIVE))
+            {
+                selectedWork += registry.receive(connection);
+            }
+            else
+            {
+                metrics.readsDeferred.inc();
+            }
         }
         if (key.isValid() && key.isWritable())
         {

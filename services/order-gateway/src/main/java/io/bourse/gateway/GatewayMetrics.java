@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * bourse_gateway_journal_records_total} (sequenced messages), {@code bourse_gateway_journal_syncs_total} (forces
  * under {@code bourse.gateway.journal.sync=batch}) and {@code bourse_gateway_journal_truncations_total} (torn tails cut
  * off at start-up), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a login with a
- * requested sequence number) and {@code bourse_gateway_errors_total}.
+ * requested sequence number), {@code bourse_gateway_reads_deferred_total} (client reads put off to a later duty cycle
+ * because an engine command stream had no room for what one read can carry) and {@code bourse_gateway_errors_total}.
  */
 final class GatewayMetrics
 {
@@ -66,6 +67,7 @@ final class GatewayMetrics
     final CounterDataPoint journalSyncs;
     final CounterDataPoint journalTruncations;
     final CounterDataPoint replayedMessages;
+    final CounterDataPoint readsDeferred;
     final LatencySummary orderLatency;
     private final CounterDataPoint[] rejects;
     private final AtomicLong errors = new AtomicLong();
@@ -141,6 +143,10 @@ final class GatewayMetrics
             .help("Session journals whose torn last record was truncated at start-up").register(registry);
         replayedMessages = Counter.builder().withoutExemplars().name("bourse_gateway_replayed_messages_total")
             .help("Sequenced messages sent again from the journals after a login with a requested sequence number")
+            .register(registry);
+        readsDeferred = Counter.builder().withoutExemplars().name("bourse_gateway_reads_deferred_total")
+            .help("Client reads put off to a later duty cycle: an engine command stream had no room for one read's " +
+                "commands")
             .register(registry);
         orderLatency = LatencySummary.register(registry, "bourse_gateway_order_latency_seconds",
             "OUCH request received to the engine's answer sent to the client");

@@ -186,7 +186,7 @@ public final class GatewayService implements AutoCloseable
         {
             throw new UncheckedIOException(GatewayContext.JOURNAL_DIR_PROP_NAME + "=" + ctx.journalDir(), ex);
         }
-        return new GatewayAgent(serverChannel, selector, registry, eventSubscriptions,
+        return new GatewayAgent(serverChannel, selector, registry, engine, eventSubscriptions,
             new EngineEventAdapter(orderEntry, metrics), clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
                 metrics),

@@ -6,6 +6,7 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.net.SendBufferFullException;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSendChannel;
+import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import org.agrona.CloseHelper;
@@ -56,6 +57,12 @@ final class SessionRegistry
     static final int MAX_INBOUND_PAYLOAD_LENGTH = EnterOrder.LENGTH;
     /** Receive buffer of each connection: one read takes every packet a client sent, up to this many bytes. */
     static final int RECEIVE_BUFFER_LENGTH = 8 * 1024;
+    /**
+     * Most engine commands one read can carry: a receive buffer of the shortest packets that make one, Cancel Order
+     * (OUCH 4.2 &sect;2.3, 19 bytes) in a SoupBinTCP Unsequenced Data packet (3 bytes of header).
+     */
+    static final int MAX_COMMANDS_PER_RECEIVE =
+        RECEIVE_BUFFER_LENGTH / (SessionSendChannel.PACKET_HEADER_LENGTH + CancelOrder.LENGTH);
     private static final int REPLAY_BATCH = 64;
     private static final int MAX_SESSION_INDEX = 0xFF_FFFF;
 

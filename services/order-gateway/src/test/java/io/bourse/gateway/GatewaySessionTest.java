@@ -280,6 +280,35 @@ class GatewaySessionTest
     }
 
     @Test
+    void shouldLeaveRequestsInTheSocketWhileTheEngineCommandStreamsHaveNoRoom() throws Exception
+    {
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            client.await(2);
+            engine.roomForCommands = false;
+
+            enterOrder(client, "HELD", "AAPL");
+            final long deadlineNs = System.nanoTime() + 2_000_000_000L;
+            while (Metrics.counter(registry, "bourse_gateway_reads_deferred_total", null) == 0 &&
+                System.nanoTime() < deadlineNs)
+            {
+                Thread.sleep(1);
+            }
+            assertThat(Metrics.counter(registry, "bourse_gateway_reads_deferred_total", null)).isPositive();
+            assertThat(engine.commands()).isEmpty();
+
+            engine.roomForCommands = true;
+            while (engine.commands().isEmpty() && System.nanoTime() < deadlineNs + 2_000_000_000L)
+            {
+                Thread.sleep(1);
+            }
+            assertThat(engine.commands()).hasSize(1);
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_messages_in_total", "enter_order")).isEqualTo(1);
+    }
+
+    @Test
     void shouldEndSessionWhenDataArrivesBeforeLogin() throws Exception
     {
         try (TestClient client = new TestClient(port))

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Records the engine commands as values, clock ticks apart from the others; {@link #available} false makes every
- * command fail to be handed over.
+ * command fail to be handed over, {@link #roomForCommands} false tells the gateway the command streams are full.
  */
 final class RecordingEngineProxy implements EngineProxy
 {
@@ -34,6 +34,7 @@ final class RecordingEngineProxy implements EngineProxy
     private final List<Object> commands = new ArrayList<>();
     private final List<ClockTick> clockTicks = new ArrayList<>();
     volatile boolean available = true;
+    volatile boolean roomForCommands = true;
 
     synchronized List<Object> commands()
     {
@@ -84,5 +85,11 @@ final class RecordingEngineProxy implements EngineProxy
     {
         clockTicks.add(new ClockTick(shardId, timestampNs));
         return available;
+    }
+
+    @Override
+    public boolean hasRoomFor(final int commands)
+    {
+        return roomForCommands;
     }
 }

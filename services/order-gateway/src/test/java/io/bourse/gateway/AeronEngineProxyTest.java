@@ -1,0 +1,125 @@
+package io.bourse.gateway;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.config.Symbols;
+import io.bourse.ouch.Ouch42;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.NoOpIdleStrategy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.File;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The command proxy on a real embedded media driver with the smallest IPC terms (64 KiB, a 32 KiB window) and a
+ * subscriber that polls only when told: the room it reports matches what the stream takes.
+ */
+@Timeout(20)
+class AeronEngineProxyTest
+{
+    private static final int TERM_LENGTH = 64 * 1024;
+    private static final int STREAM_ID = 1000;
+
+    private MediaDriver driver;
+    private Aeron aeron;
+    private Publication publication;
+    private AeronEngineProxy proxy;
+
+    @BeforeEach
+    void launch()
+    {
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
+                "bourse-engine-proxy-" + UUID.randomUUID()).getAbsolutePath())
+            .threadingMode(ThreadingMode.SHARED)
+            .ipcTermBufferLength(TERM_LENGTH)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        publication = aeron.addPublication("aeron:ipc", STREAM_ID);
+        proxy = new AeronEngineProxy(new Publication[]{publication}, new BoundedOffer(NoOpIdleStrategy.INSTANCE, 0));
+    }
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.closeAll(aeron, driver);
+    }
+
+    @Test
+    void shouldReportRoomWhileNoShardIsConnectedSoThatCommandsAreRefusedAndAnswered()
+    {
+        assertThat(proxy.hasRoomFor(SessionRegistry.MAX_COMMANDS_PER_RECEIVE)).isTrue();
+        assertThat(newOrder()).isFalse();
+    }
+
+    @Test
+    void shouldReportNoRoomBeforeTheStreamRefusesACommandAndRoomAgainOnceTheShardReads() throws Exception
+    {
+        try (Subscription shard = aeron.addSubscription("aeron:ipc", STREAM_ID))
+        {
+            awaitRoomFor(1);
+            assertThat(publication.isConnected()).isTrue();
+
+            int sent = 0;
+            while (proxy.hasRoomFor(1))
+            {
+                assertThat(newOrder()).as("command %d, reported room", sent).isTrue();
+                sent++;
+            }
+            assertThat(sent).isBetween(TERM_LENGTH / 2 / AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH, TERM_LENGTH / 2);
+            assertThat(proxy.hasRoomFor(SessionRegistry.MAX_COMMANDS_PER_RECEIVE)).isFalse();
+
+            int read = 0;
+            while (read < sent)
+            {
+                read += shard.poll((buffer, offset, length, header) -> { }, Integer.MAX_VALUE);
+            }
+            awaitRoomFor(TERM_LENGTH / 2 / AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
+        }
+    }
+
+    @Test
+    void shouldTakeNoMoreThanTheLongestCommandFrameForAnyCommand() throws Exception
+    {
+        try (Subscription ignored = aeron.addSubscription("aeron:ipc", STREAM_ID))
+        {
+            awaitRoomFor(3);
+            long position = publication.position();
+            assertThat(newOrder()).isTrue();
+            assertThat(publication.position() - position).isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
+            position = publication.position();
+            assertThat(proxy.cancelOrder(0, 1L, 2L, 0)).isTrue();
+            assertThat(publication.position() - position).isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
+            position = publication.position();
+            assertThat(proxy.replaceOrder(0, 1L, 2L, 3L, 100, 1_500_000)).isTrue();
+            assertThat(publication.position() - position).isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
+        }
+    }
+
+    private boolean newOrder()
+    {
+        return proxy.newOrder(0, 1L, 2L, Symbols.pack("AAPL"), true, 100, 1_500_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS,
+            0, 0, Ouch42.DISPLAY_ANONYMOUS, Ouch42.CROSS_TYPE_NO_CROSS);
+    }
+
+    private void awaitRoomFor(final int commands) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + 10_000_000_000L;
+        while (!(publication.isConnected() && proxy.hasRoomFor(commands)) && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+        assertThat(proxy.hasRoomFor(commands)).as("room for %d commands", commands).isTrue();
+    }
+}
