@@ -521,7 +521,7 @@ public final class EngineServiceBenchmark
     static StreamLayout streamLayout(final String aeronDirectoryName, final int pass)
     {
         return new StreamLayout(aeronDirectoryName, StreamLayout.CHANNEL_DEFAULT, COMMAND_STREAM_ID_BASE + pass,
-            StreamLayout.CHANNEL_DEFAULT, EVENT_STREAM_ID_BASE + pass, StreamLayout.CHANNEL_DEFAULT,
+            StreamLayout.CHANNEL_DEFAULT, EVENT_STREAM_ID_BASE + pass, StreamLayout.MARKET_DATA_CHANNEL_DEFAULT,
             MARKET_DATA_STREAM_ID);
     }
 

@@ -5,7 +5,8 @@ import io.bourse.common.config.Settings;
 /**
  * Where the services meet on Aeron: the media driver directory, and channel plus stream id of the engine command
  * streams (one per shard), the engine event streams (one per shard) and the market-data stream. Channels default to
- * {@code aeron:ipc} (one host); any of them can be set to {@code aeron:udp?endpoint=host:port} without code changes.
+ * {@code aeron:ipc} (one host; the market data's with longer terms, {@link #MARKET_DATA_CHANNEL_DEFAULT}); any of them
+ * can be set to {@code aeron:udp?endpoint=host:port} without code changes.
  *
  * @param aeronDirectoryName media driver directory (default {@value #AERON_DIR_DEFAULT}).
  * @param commandChannel     channel of the gateway-to-engine command streams.
@@ -26,8 +27,15 @@ public record StreamLayout(
 {
     /** Default media driver directory, shared by containers through {@code ipc: host}. */
     public static final String AERON_DIR_DEFAULT = "/dev/shm/aeron-bourse";
-    /** Default channel for every stream. */
+    /** Default channel of the engine command and event streams. */
     public static final String CHANNEL_DEFAULT = "aeron:ipc";
+    /**
+     * Default channel of the market data: {@code aeron:ipc} with 64 MiB terms, not the driver's
+     * {@link #IPC_TERM_LENGTH_DEFAULT}. The md-publisher gives a message up (a gap, counted) after about 10 ms of back
+     * pressure, so this stream keeps a 32 MiB window, seconds of market data, to ride out a subscriber's GC pause;
+     * the engine streams need no such margin, as the engine holds its events and the gateway its reads instead.
+     */
+    public static final String MARKET_DATA_CHANNEL_DEFAULT = "aeron:ipc?term-length=67108864";
     /**
      * Default term length of the media driver's {@code aeron:ipc} publications, in bytes: 4 MiB, so that a stream's
      * three terms (12 MiB) stay near the caches where Aeron's default (64 MiB terms) streams every message through
@@ -51,7 +59,7 @@ public record StreamLayout(
             settings.getInt("bourse.command.stream.base", 1000),
             settings.get("bourse.event.channel", CHANNEL_DEFAULT),
             settings.getInt("bourse.event.stream.base", 2000),
-            settings.get("bourse.md.channel", CHANNEL_DEFAULT),
+            settings.get("bourse.md.channel", MARKET_DATA_CHANNEL_DEFAULT),
             settings.getInt("bourse.md.stream", 3000));
     }
 
