@@ -35,6 +35,39 @@ class TokenIndexTest
     }
 
     @Test
+    void shouldTellApartCounterTokensOfEveryLengthLeftOrRightJustifiedThatShareBlocks()
+    {
+        final TokenIndex index = new TokenIndex(8, 32);
+        final List<String> tokens = new ArrayList<>();
+        for (int length = 1; length <= 14; length++)
+        {
+            for (int counter = 0; counter < 100; counter++)
+            {
+                final String digits = Long.toString(counter * 7919L, 36).toUpperCase();
+                final String padded = ("0".repeat(14) + digits).substring(14 + digits.length() - length);
+                tokens.add(padded);
+                tokens.add(" ".repeat(14 - length) + padded);
+                if (length < 14)
+                {
+                    tokens.add(padded.substring(0, length - 1) + " " + padded.charAt(length - 1));
+                }
+            }
+        }
+        final List<String> distinct = tokens.stream().distinct().toList();
+        for (int i = 0; i < distinct.size(); i++)
+        {
+            index.put(token(distinct.get(i)), 2, i + 1);
+        }
+
+        assertThat(index.size()).isEqualTo(distinct.size());
+        for (int i = 0; i < distinct.size(); i++)
+        {
+            assertThat(index.get(token(distinct.get(i)), 2)).as(distinct.get(i)).isEqualTo(i + 1);
+        }
+        assertThat(index.get(token("ZZZZZZZZZZZZZ"), 2)).isEqualTo(TokenIndex.MISSING);
+    }
+
+    @Test
     void shouldTellTokensApartWhenOnlyTheirLastByteDiffers()
     {
         final TokenIndex index = new TokenIndex(8);
