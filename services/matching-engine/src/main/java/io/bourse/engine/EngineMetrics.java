@@ -1,6 +1,7 @@
 package io.bourse.engine;
 
 import io.bourse.common.metrics.LatencySummary;
+import io.bourse.common.metrics.SingleWriterCounter;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -17,28 +18,28 @@ import java.util.EnumSet;
  */
 final class EngineMetrics
 {
-    final CounterDataPoint newOrders;
-    final CounterDataPoint cancels;
-    final CounterDataPoint replaces;
-    final CounterDataPoint clockTicks;
-    final CounterDataPoint tradingStates;
-    final CounterDataPoint priceBands;
-    final CounterDataPoint selfTradePreventions;
-    final CounterDataPoint breakTrades;
-    final CounterDataPoint crossLocks;
-    final CounterDataPoint runCrosses;
-    final CounterDataPoint unknownCommands;
-    final CounterDataPoint accepted;
-    final CounterDataPoint rejected;
-    final CounterDataPoint added;
-    final CounterDataPoint executed;
-    final CounterDataPoint canceled;
-    final CounterDataPoint replaced;
-    final CounterDataPoint tradeBroken;
-    final CounterDataPoint cancelPending;
-    final CounterDataPoint cancelRejected;
-    final CounterDataPoint crossCompleted;
-    final CounterDataPoint priorityUpdated;
+    final SingleWriterCounter newOrders;
+    final SingleWriterCounter cancels;
+    final SingleWriterCounter replaces;
+    final SingleWriterCounter clockTicks;
+    final SingleWriterCounter tradingStates;
+    final SingleWriterCounter priceBands;
+    final SingleWriterCounter selfTradePreventions;
+    final SingleWriterCounter breakTrades;
+    final SingleWriterCounter crossLocks;
+    final SingleWriterCounter runCrosses;
+    final SingleWriterCounter unknownCommands;
+    final SingleWriterCounter accepted;
+    final SingleWriterCounter rejected;
+    final SingleWriterCounter added;
+    final SingleWriterCounter executed;
+    final SingleWriterCounter canceled;
+    final SingleWriterCounter replaced;
+    final SingleWriterCounter tradeBroken;
+    final SingleWriterCounter cancelPending;
+    final SingleWriterCounter cancelRejected;
+    final SingleWriterCounter crossCompleted;
+    final SingleWriterCounter priorityUpdated;
     final Counter eventsHeld;
     final LatencySummary serviceTime;
     private final CounterDataPoint[] adminRejects;
@@ -46,36 +47,40 @@ final class EngineMetrics
 
     EngineMetrics(final PrometheusRegistry registry)
     {
-        final Counter commands = Counter.builder().withoutExemplars().name("bourse_engine_commands_total")
-            .help("Commands received by type").labelNames("type").register(registry);
-        newOrders = commands.labelValues("new_order");
-        cancels = commands.labelValues("cancel_order");
-        replaces = commands.labelValues("replace_order");
-        clockTicks = commands.labelValues("clock_tick");
-        tradingStates = commands.labelValues("set_trading_state");
-        priceBands = commands.labelValues("set_price_band");
-        selfTradePreventions = commands.labelValues("set_self_trade_prevention");
-        breakTrades = commands.labelValues("break_trade");
-        crossLocks = commands.labelValues("cross_lock");
-        runCrosses = commands.labelValues("run_cross");
-        unknownCommands = commands.labelValues("unknown");
-        final Counter events = Counter.builder().withoutExemplars().name("bourse_engine_events_total")
-            .help("Events published by type").labelNames("type").register(registry);
-        accepted = events.labelValues("accepted");
-        rejected = events.labelValues("rejected");
-        added = events.labelValues("added");
-        executed = events.labelValues("executed");
-        canceled = events.labelValues("canceled");
-        replaced = events.labelValues("replaced");
-        tradeBroken = events.labelValues("trade_broken");
-        cancelPending = events.labelValues("cancel_pending");
-        cancelRejected = events.labelValues("cancel_rejected");
-        crossCompleted = events.labelValues("cross_completed");
-        priorityUpdated = events.labelValues("order_priority_updated");
+        final SingleWriterCounter[] commands = SingleWriterCounter.register(registry, "bourse_engine_commands_total",
+            "Commands received by type", "type",
+            "new_order", "cancel_order", "replace_order", "clock_tick", "set_trading_state", "set_price_band",
+            "set_self_trade_prevention", "break_trade", "cross_lock", "run_cross", "unknown");
+        newOrders = commands[0];
+        cancels = commands[1];
+        replaces = commands[2];
+        clockTicks = commands[3];
+        tradingStates = commands[4];
+        priceBands = commands[5];
+        selfTradePreventions = commands[6];
+        breakTrades = commands[7];
+        crossLocks = commands[8];
+        runCrosses = commands[9];
+        unknownCommands = commands[10];
+        final SingleWriterCounter[] events = SingleWriterCounter.register(registry, "bourse_engine_events_total",
+            "Events published by type", "type",
+            "accepted", "rejected", "added", "executed", "canceled", "replaced", "trade_broken", "cancel_pending",
+            "cancel_rejected", "cross_completed", "order_priority_updated");
+        accepted = events[0];
+        rejected = events[1];
+        added = events[2];
+        executed = events[3];
+        canceled = events[4];
+        replaced = events[5];
+        tradeBroken = events[6];
+        cancelPending = events[7];
+        cancelRejected = events[8];
+        crossCompleted = events[9];
+        priorityUpdated = events[10];
         eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);
-        serviceTime = LatencySummary.register(registry, "bourse_engine_service_time_seconds",
+        serviceTime = LatencySummary.registerSingleWriter(registry, "bourse_engine_service_time_seconds",
             "Time from a command taken off the input stream to all its events published or held (back pressure)");
         final Counter admin = Counter.builder().withoutExemplars().name("bourse_engine_admin_rejects_total")
             .help("Admin commands the shard refused, changing nothing, by reason").labelNames("reason")

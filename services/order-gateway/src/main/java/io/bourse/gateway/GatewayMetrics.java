@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.common.metrics.LatencySummary;
+import io.bourse.common.metrics.SingleWriterCounter;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -34,23 +35,23 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class GatewayMetrics
 {
-    final CounterDataPoint enterOrderIn;
-    final CounterDataPoint replaceOrderIn;
-    final CounterDataPoint cancelOrderIn;
-    final CounterDataPoint modifyOrderIn;
-    final CounterDataPoint unknownIn;
-    final CounterDataPoint systemEventOut;
-    final CounterDataPoint acceptedOut;
-    final CounterDataPoint replacedOut;
-    final CounterDataPoint canceledOut;
-    final CounterDataPoint executedOut;
-    final CounterDataPoint rejectedOut;
-    final CounterDataPoint orderModifiedOut;
-    final CounterDataPoint aiqCanceledOut;
-    final CounterDataPoint brokenTradeOut;
-    final CounterDataPoint cancelPendingOut;
-    final CounterDataPoint cancelRejectOut;
-    final CounterDataPoint orderPriorityUpdateOut;
+    final SingleWriterCounter enterOrderIn;
+    final SingleWriterCounter replaceOrderIn;
+    final SingleWriterCounter cancelOrderIn;
+    final SingleWriterCounter modifyOrderIn;
+    final SingleWriterCounter unknownIn;
+    final SingleWriterCounter systemEventOut;
+    final SingleWriterCounter acceptedOut;
+    final SingleWriterCounter replacedOut;
+    final SingleWriterCounter canceledOut;
+    final SingleWriterCounter executedOut;
+    final SingleWriterCounter rejectedOut;
+    final SingleWriterCounter orderModifiedOut;
+    final SingleWriterCounter aiqCanceledOut;
+    final SingleWriterCounter brokenTradeOut;
+    final SingleWriterCounter cancelPendingOut;
+    final SingleWriterCounter cancelRejectOut;
+    final SingleWriterCounter orderPriorityUpdateOut;
     final CounterDataPoint cancelOnDisconnect;
     final GaugeDataPoint sessions;
     final GaugeDataPoint pendingLogins;
@@ -62,8 +63,8 @@ final class GatewayMetrics
     final CounterDataPoint duplicateEvents;
     final CounterDataPoint clockTicksSent;
     final CounterDataPoint clockTicksFailed;
-    final CounterDataPoint journalWrittenBytes;
-    final CounterDataPoint journalRecords;
+    final SingleWriterCounter journalWrittenBytes;
+    final SingleWriterCounter journalRecords;
     final CounterDataPoint journalSyncs;
     final CounterDataPoint journalTruncations;
     final CounterDataPoint replayedMessages;
@@ -78,27 +79,30 @@ final class GatewayMetrics
      */
     GatewayMetrics(final PrometheusRegistry registry)
     {
-        final Counter in = Counter.builder().withoutExemplars().name("bourse_gateway_messages_in_total")
-            .help("OUCH messages received by type").labelNames("type").register(registry);
-        enterOrderIn = in.labelValues("enter_order");
-        replaceOrderIn = in.labelValues("replace_order");
-        cancelOrderIn = in.labelValues("cancel_order");
-        modifyOrderIn = in.labelValues("modify_order");
-        unknownIn = in.labelValues("unknown");
-        final Counter out = Counter.builder().withoutExemplars().name("bourse_gateway_messages_out_total")
-            .help("OUCH sequenced messages produced by type").labelNames("type").register(registry);
-        systemEventOut = out.labelValues("system_event");
-        acceptedOut = out.labelValues("accepted");
-        replacedOut = out.labelValues("replaced");
-        canceledOut = out.labelValues("canceled");
-        executedOut = out.labelValues("executed");
-        rejectedOut = out.labelValues("rejected");
-        orderModifiedOut = out.labelValues("order_modified");
-        aiqCanceledOut = out.labelValues("aiq_canceled");
-        brokenTradeOut = out.labelValues("broken_trade");
-        cancelPendingOut = out.labelValues("cancel_pending");
-        cancelRejectOut = out.labelValues("cancel_reject");
-        orderPriorityUpdateOut = out.labelValues("order_priority_update");
+        final SingleWriterCounter[] in = SingleWriterCounter.register(registry, "bourse_gateway_messages_in_total",
+            "OUCH messages received by type", "type",
+            "enter_order", "replace_order", "cancel_order", "modify_order", "unknown");
+        enterOrderIn = in[0];
+        replaceOrderIn = in[1];
+        cancelOrderIn = in[2];
+        modifyOrderIn = in[3];
+        unknownIn = in[4];
+        final SingleWriterCounter[] out = SingleWriterCounter.register(registry, "bourse_gateway_messages_out_total",
+            "OUCH sequenced messages produced by type", "type",
+            "system_event", "accepted", "replaced", "canceled", "executed", "rejected", "order_modified",
+            "aiq_canceled", "broken_trade", "cancel_pending", "cancel_reject", "order_priority_update");
+        systemEventOut = out[0];
+        acceptedOut = out[1];
+        replacedOut = out[2];
+        canceledOut = out[3];
+        executedOut = out[4];
+        rejectedOut = out[5];
+        orderModifiedOut = out[6];
+        aiqCanceledOut = out[7];
+        brokenTradeOut = out[8];
+        cancelPendingOut = out[9];
+        cancelRejectOut = out[10];
+        orderPriorityUpdateOut = out[11];
         final Counter rejectCounter = Counter.builder().withoutExemplars().name("bourse_gateway_rejects_total")
             .help("Requests refused, by cause").labelNames("reason").register(registry);
         final RejectCause[] causes = RejectCause.values();
@@ -133,10 +137,10 @@ final class GatewayMetrics
             .labelNames("result").register(registry);
         clockTicksSent = clockTicks.labelValues("sent");
         clockTicksFailed = clockTicks.labelValues("failed");
-        journalWrittenBytes = Counter.builder().withoutExemplars().name("bourse_gateway_journal_written_bytes_total")
-            .help("Bytes appended to the session journals, record headers included").register(registry);
-        journalRecords = Counter.builder().withoutExemplars().name("bourse_gateway_journal_records_total")
-            .help("Sequenced messages appended to the session journals").register(registry);
+        journalWrittenBytes = SingleWriterCounter.register(registry, "bourse_gateway_journal_written_bytes_total",
+            "Bytes appended to the session journals, record headers included");
+        journalRecords = SingleWriterCounter.register(registry, "bourse_gateway_journal_records_total",
+            "Sequenced messages appended to the session journals");
         journalSyncs = Counter.builder().withoutExemplars().name("bourse_gateway_journal_syncs_total")
             .help("Session journal forces to the device (journal sync batch)").register(registry);
         journalTruncations = Counter.builder().withoutExemplars().name("bourse_gateway_journal_truncations_total")
@@ -148,7 +152,7 @@ final class GatewayMetrics
             .help("Client reads put off to a later duty cycle: an engine command stream had no room for one read's " +
                 "commands")
             .register(registry);
-        orderLatency = LatencySummary.register(registry, "bourse_gateway_order_latency_seconds",
+        orderLatency = LatencySummary.registerSingleWriter(registry, "bourse_gateway_order_latency_seconds",
             "OUCH request received to the engine's answer sent to the client");
         CounterWithCallback.builder().name("bourse_gateway_errors_total")
             .help("Errors: protocol violations, failed connections, agent exceptions")

@@ -7,13 +7,18 @@ import io.prometheus.metrics.model.snapshots.Quantile;
 import io.prometheus.metrics.model.snapshots.Quantiles;
 import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.IntervalHistogramProvider;
 import org.HdrHistogram.Recorder;
+import org.HdrHistogram.SingleWriterRecorder;
+import org.HdrHistogram.ValueRecorder;
 
 /**
  * A latency metric: any number of threads record nanoseconds into an HdrHistogram {@link Recorder} (wait-free, no
- * allocation, no lock), and every scrape takes the interval histogram since the previous scrape and exports it as a
- * Prometheus summary in seconds with quantiles 0.5, 0.9, 0.99, 0.999, 0.9999 and 1.0 (max). Count and sum are
- * cumulative. Quantiles of an interval without samples are NaN, as Prometheus expects for an empty summary.
+ * allocation, no lock), or one thread into a {@link SingleWriterRecorder} (no atomic read-modify-write either, for an
+ * agent's hot path: {@link #registerSingleWriter}), and every scrape takes the interval histogram since the previous
+ * scrape and exports it as a Prometheus summary in seconds with quantiles 0.5, 0.9, 0.99, 0.999, 0.9999 and 1.0
+ * (max). Count and sum are cumulative. Quantiles of an interval without samples are NaN, as Prometheus expects for an
+ * empty summary.
  */
 public final class LatencySummary implements Collector
 {
@@ -22,7 +27,8 @@ public final class LatencySummary implements Collector
 
     private final String name;
     private final String help;
-    private final Recorder recorder = new Recorder(HIGHEST_TRACKABLE_NS, 3);
+    private final ValueRecorder recorder;
+    private final IntervalHistogramProvider<Histogram> intervals;
     private Histogram interval;
     private long totalCount;
     private double totalSumSeconds;
@@ -33,8 +39,31 @@ public final class LatencySummary implements Collector
      */
     public LatencySummary(final String name, final String help)
     {
+        this(name, help, new Recorder(HIGHEST_TRACKABLE_NS, 3));
+    }
+
+    private <R extends ValueRecorder & IntervalHistogramProvider<Histogram>> LatencySummary(
+        final String name, final String help, final R recorder)
+    {
         this.name = name;
         this.help = help;
+        this.recorder = recorder;
+        this.intervals = recorder;
+    }
+
+    /**
+     * @param registry where to register.
+     * @param name     metric name ending in {@code _seconds}.
+     * @param help     description.
+     * @return the registered summary, whose {@link #recordNs} only one thread may call.
+     */
+    public static LatencySummary registerSingleWriter(
+        final PrometheusRegistry registry, final String name, final String help)
+    {
+        final LatencySummary summary =
+            new LatencySummary(name, help, new SingleWriterRecorder(HIGHEST_TRACKABLE_NS, 3));
+        registry.register(summary);
+        return summary;
     }
 
     /**
@@ -51,7 +80,8 @@ public final class LatencySummary implements Collector
     }
 
     /**
-     * Records one latency; call from any thread (wait-free).
+     * Records one latency; call from any thread (wait-free), or from the one writer of a
+     * {@link #registerSingleWriter} summary.
      *
      * @param latencyNs nanoseconds; values outside [0, 1 hour] are clamped.
      */
@@ -69,7 +99,7 @@ public final class LatencySummary implements Collector
     @Override
     public synchronized MetricSnapshot collect()
     {
-        interval = recorder.getIntervalHistogram(interval);
+        interval = intervals.getIntervalHistogram(interval);
         final long count = interval.getTotalCount();
         totalCount += count;
         totalSumSeconds += count * interval.getMean() / 1e9;

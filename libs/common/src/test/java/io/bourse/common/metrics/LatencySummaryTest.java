@@ -1,5 +1,6 @@
 package io.bourse.common.metrics;
 
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Quantile;
 import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,33 @@ class LatencySummaryTest
         assertThat(maxOf(first)).isCloseTo(2e-3, within(2e-6));
         assertThat(empty.getCount()).isEqualTo(2);
         assertThat(maxOf(empty)).isNaN();
+    }
+
+    @Test
+    void shouldCountEverySampleOfItsOneWriterWhileScrapedWhenSingleWriter() throws InterruptedException
+    {
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        final LatencySummary single = LatencySummary.registerSingleWriter(registry, "single_latency_seconds", "test");
+        final Thread writer = new Thread(() ->
+        {
+            for (int i = 0; i < SAMPLES_PER_THREAD; i++)
+            {
+                single.recordNs(2_000L);
+            }
+        });
+        writer.start();
+        while (writer.isAlive())
+        {
+            registry.scrape();
+        }
+        writer.join();
+
+        final SummarySnapshot snapshot = (SummarySnapshot)registry.scrape().stream()
+            .filter((metric) -> metric.getMetadata().getPrometheusName().equals("single_latency_seconds"))
+            .findFirst().orElseThrow();
+        assertThat(snapshot.getDataPoints().get(0).getCount()).isEqualTo(SAMPLES_PER_THREAD);
+        assertThat(snapshot.getDataPoints().get(0).getSum())
+            .isCloseTo(SAMPLES_PER_THREAD * 2e-6, within(SAMPLES_PER_THREAD * 2e-6 * 1e-3));
     }
 
     private SummarySnapshot.SummaryDataPointSnapshot point()
