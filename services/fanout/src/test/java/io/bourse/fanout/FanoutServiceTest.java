@@ -404,6 +404,8 @@ class FanoutServiceTest
     {
         final Subscriber early = connect();
         early.login("sub1", "secret1");
+        // Logged in before the first order, so that it gets them live, not some of them in a snapshot.
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
         for (int orderId = 1; orderId <= 10; orderId++)
         {
             offer(sbe.addOrder(orderId, T + orderId, "AAPL", orderId, Side.BUY, 100, 1_500_000 + orderId * 100L));
