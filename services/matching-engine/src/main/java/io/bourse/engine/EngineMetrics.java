@@ -47,36 +47,32 @@ final class EngineMetrics
 
     EngineMetrics(final PrometheusRegistry registry)
     {
-        final SingleWriterCounter[] commands = SingleWriterCounter.register(registry, "bourse_engine_commands_total",
-            "Commands received by type", "type",
-            "new_order", "cancel_order", "replace_order", "clock_tick", "set_trading_state", "set_price_band",
-            "set_self_trade_prevention", "break_trade", "cross_lock", "run_cross", "unknown");
-        newOrders = commands[0];
-        cancels = commands[1];
-        replaces = commands[2];
-        clockTicks = commands[3];
-        tradingStates = commands[4];
-        priceBands = commands[5];
-        selfTradePreventions = commands[6];
-        breakTrades = commands[7];
-        crossLocks = commands[8];
-        runCrosses = commands[9];
-        unknownCommands = commands[10];
-        final SingleWriterCounter[] events = SingleWriterCounter.register(registry, "bourse_engine_events_total",
-            "Events published by type", "type",
-            "accepted", "rejected", "added", "executed", "canceled", "replaced", "trade_broken", "cancel_pending",
-            "cancel_rejected", "cross_completed", "order_priority_updated");
-        accepted = events[0];
-        rejected = events[1];
-        added = events[2];
-        executed = events[3];
-        canceled = events[4];
-        replaced = events[5];
-        tradeBroken = events[6];
-        cancelPending = events[7];
-        cancelRejected = events[8];
-        crossCompleted = events[9];
-        priorityUpdated = events[10];
+        final SingleWriterCounter.Family commands = SingleWriterCounter.family(registry,
+            "bourse_engine_commands_total", "Commands received by type", "type");
+        newOrders = commands.counter("new_order");
+        cancels = commands.counter("cancel_order");
+        replaces = commands.counter("replace_order");
+        clockTicks = commands.counter("clock_tick");
+        tradingStates = commands.counter("set_trading_state");
+        priceBands = commands.counter("set_price_band");
+        selfTradePreventions = commands.counter("set_self_trade_prevention");
+        breakTrades = commands.counter("break_trade");
+        crossLocks = commands.counter("cross_lock");
+        runCrosses = commands.counter("run_cross");
+        unknownCommands = commands.counter("unknown");
+        final SingleWriterCounter.Family events = SingleWriterCounter.family(registry,
+            "bourse_engine_events_total", "Events published by type", "type");
+        accepted = events.counter("accepted");
+        rejected = events.counter("rejected");
+        added = events.counter("added");
+        executed = events.counter("executed");
+        canceled = events.counter("canceled");
+        replaced = events.counter("replaced");
+        tradeBroken = events.counter("trade_broken");
+        cancelPending = events.counter("cancel_pending");
+        cancelRejected = events.counter("cancel_rejected");
+        crossCompleted = events.counter("cross_completed");
+        priorityUpdated = events.counter("order_priority_updated");
         eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);

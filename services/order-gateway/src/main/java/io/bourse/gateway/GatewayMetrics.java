@@ -79,30 +79,27 @@ final class GatewayMetrics
      */
     GatewayMetrics(final PrometheusRegistry registry)
     {
-        final SingleWriterCounter[] in = SingleWriterCounter.register(registry, "bourse_gateway_messages_in_total",
-            "OUCH messages received by type", "type",
-            "enter_order", "replace_order", "cancel_order", "modify_order", "unknown");
-        enterOrderIn = in[0];
-        replaceOrderIn = in[1];
-        cancelOrderIn = in[2];
-        modifyOrderIn = in[3];
-        unknownIn = in[4];
-        final SingleWriterCounter[] out = SingleWriterCounter.register(registry, "bourse_gateway_messages_out_total",
-            "OUCH sequenced messages produced by type", "type",
-            "system_event", "accepted", "replaced", "canceled", "executed", "rejected", "order_modified",
-            "aiq_canceled", "broken_trade", "cancel_pending", "cancel_reject", "order_priority_update");
-        systemEventOut = out[0];
-        acceptedOut = out[1];
-        replacedOut = out[2];
-        canceledOut = out[3];
-        executedOut = out[4];
-        rejectedOut = out[5];
-        orderModifiedOut = out[6];
-        aiqCanceledOut = out[7];
-        brokenTradeOut = out[8];
-        cancelPendingOut = out[9];
-        cancelRejectOut = out[10];
-        orderPriorityUpdateOut = out[11];
+        final SingleWriterCounter.Family in = SingleWriterCounter.family(registry,
+            "bourse_gateway_messages_in_total", "OUCH messages received by type", "type");
+        enterOrderIn = in.counter("enter_order");
+        replaceOrderIn = in.counter("replace_order");
+        cancelOrderIn = in.counter("cancel_order");
+        modifyOrderIn = in.counter("modify_order");
+        unknownIn = in.counter("unknown");
+        final SingleWriterCounter.Family out = SingleWriterCounter.family(registry,
+            "bourse_gateway_messages_out_total", "OUCH sequenced messages produced by type", "type");
+        systemEventOut = out.counter("system_event");
+        acceptedOut = out.counter("accepted");
+        replacedOut = out.counter("replaced");
+        canceledOut = out.counter("canceled");
+        executedOut = out.counter("executed");
+        rejectedOut = out.counter("rejected");
+        orderModifiedOut = out.counter("order_modified");
+        aiqCanceledOut = out.counter("aiq_canceled");
+        brokenTradeOut = out.counter("broken_trade");
+        cancelPendingOut = out.counter("cancel_pending");
+        cancelRejectOut = out.counter("cancel_reject");
+        orderPriorityUpdateOut = out.counter("order_priority_update");
         final Counter rejectCounter = Counter.builder().withoutExemplars().name("bourse_gateway_rejects_total")
             .help("Requests refused, by cause").labelNames("reason").register(registry);
         final RejectCause[] causes = RejectCause.values();

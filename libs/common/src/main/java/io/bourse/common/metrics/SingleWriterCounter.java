@@ -5,12 +5,15 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * A count that one thread keeps (a service's agent, on its hot path) and a Prometheus scrape reads: an increment is a
  * plain add published with release semantics, no atomic read-modify-write. A Prometheus {@code Counter} costs a
  * {@code LongAdder} compare-and-swap per increment, several per order on the gateway and engine threads. Counters are
- * registered as {@link CounterWithCallback} families, every label value present from the start (at 0).
+ * registered as {@link CounterWithCallback} metrics, without labels ({@link #register}) or as a {@link Family} with one
+ * label, each label value exported (at 0) from the moment its counter is added at start-up.
  * <p>
  * Only the owning thread may increment; any thread may {@link #get()}.
  */
@@ -53,34 +56,23 @@ public final class SingleWriterCounter
     }
 
     /**
-     * Registers a counter family with one label and a counter per label value.
+     * Registers a counter family with one label; its counters are added per label value with {@link Family#counter}.
      *
-     * @param registry    where to register.
-     * @param name        metric name, e.g. {@code bourse_gateway_messages_in_total}.
-     * @param help        its help text.
-     * @param labelName   the label, e.g. {@code type}.
-     * @param labelValues the label's values, in the order of the returned counters.
-     * @return one counter per label value.
+     * @param registry  where to register.
+     * @param name      metric name, e.g. {@code bourse_gateway_messages_in_total}.
+     * @param help      its help text.
+     * @param labelName the label, e.g. {@code type}.
+     * @return the family, without counters yet.
      */
-    public static SingleWriterCounter[] register(
-        final PrometheusRegistry registry, final String name, final String help, final String labelName,
-        final String... labelValues)
+    public static Family family(
+        final PrometheusRegistry registry, final String name, final String help, final String labelName)
     {
-        final SingleWriterCounter[] counters = new SingleWriterCounter[labelValues.length];
-        for (int i = 0; i < counters.length; i++)
-        {
-            counters[i] = new SingleWriterCounter();
-        }
+        final Family family = new Family();
         CounterWithCallback.builder().name(name).help(help).labelNames(labelName)
-            .callback((callback) ->
-            {
-                for (int i = 0; i < counters.length; i++)
-                {
-                    callback.call(counters[i].get(), labelValues[i]);
-                }
-            })
+            .callback((callback) -> family.counters.forEach((labelValue, counter) ->
+                callback.call(counter.get(), labelValue)))
             .register(registry);
-        return counters;
+        return family;
     }
 
     /**
@@ -98,5 +90,30 @@ public final class SingleWriterCounter
             .callback((callback) -> callback.call(counter.get()))
             .register(registry);
         return counter;
+    }
+
+    /** The counters of a labelled family, one per label value, exported from the moment they are added. */
+    public static final class Family
+    {
+        private final Map<String, SingleWriterCounter> counters = new ConcurrentSkipListMap<>();
+
+        private Family()
+        {
+        }
+
+        /**
+         * @param labelValue the label's value, e.g. {@code enter_order}; once per family.
+         * @return that value's counter, at 0.
+         * @throws IllegalArgumentException when the value has a counter already.
+         */
+        public SingleWriterCounter counter(final String labelValue)
+        {
+            final SingleWriterCounter counter = new SingleWriterCounter();
+            if (null != counters.putIfAbsent(labelValue, counter))
+            {
+                throw new IllegalArgumentException("label value already has a counter: " + labelValue);
+            }
+            return counter;
+        }
     }
 }

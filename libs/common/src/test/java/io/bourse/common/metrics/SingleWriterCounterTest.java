@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @Timeout(10)
 class SingleWriterCounterTest
@@ -21,9 +22,11 @@ class SingleWriterCounterTest
     @Test
     void shouldExportEveryLabelValueFromTheStartAndEveryIncrementOfItsWriter() throws InterruptedException
     {
-        final SingleWriterCounter[] counters =
-            SingleWriterCounter.register(registry, "test_messages_total", "test", "type", "accepted", "executed");
+        final SingleWriterCounter.Family family =
+            SingleWriterCounter.family(registry, "test_messages_total", "test", "type");
+        final SingleWriterCounter[] counters = {family.counter("accepted"), family.counter("executed")};
         assertThat(values("test_messages")).isEqualTo(Map.of("accepted", 0.0, "executed", 0.0));
+        assertThatThrownBy(() -> family.counter("accepted")).isInstanceOf(IllegalArgumentException.class);
 
         final Thread writer = new Thread(() ->
         {
