@@ -23,9 +23,9 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * {@code bourse bench}: benchmark programs; {@code bourse bench} alone (or {@code bench all}) runs the suite
@@ -97,7 +97,7 @@ public final class BenchCommand implements Runnable
             final CommandLine.Model.CommandSpec root = spec.root();
             final String commandLine = ("bourse".equals(root.name()) ? "" : "bourse ") + root.name() + " " +
                 String.join(" ", root.commandLine().getParseResult().originalArgs());
-            try
+            return parsed(spec, () ->
             {
                 final Map<String, ExchangeTarget.Launcher> exchanges = new LinkedHashMap<>();
                 exchanges.put("embedded", BenchExchanges.forName("embedded", composeFile));
@@ -106,11 +106,7 @@ public final class BenchCommand implements Runnable
                     exchanges.put("compose", BenchExchanges.forName("compose", composeFile));
                 }
                 return SuiteOptions.of(quick, commands, reportDir, exchanges, commandLine).validate();
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
-            }
+            });
         }
 
         /**
@@ -193,15 +189,8 @@ public final class BenchCommand implements Runnable
         @Override
         public Integer call()
         {
-            final BenchOptions options = new BenchOptions(commands, warmup, iterations, jfr);
-            try
-            {
-                options.validate();
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
-            }
+            final BenchOptions options =
+                parsed(spec, () -> new BenchOptions(commands, warmup, iterations, jfr).validate());
             EngineBenchmark.run(options, System.out);
             return 0;
         }
@@ -260,16 +249,8 @@ public final class BenchCommand implements Runnable
         @Override
         public Integer call()
         {
-            final ServiceBenchOptions options =
-                new ServiceBenchOptions(commands, warmup, iterations, rate, idle, driverThreading);
-            try
-            {
-                options.validate();
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
-            }
+            final ServiceBenchOptions options = parsed(spec, () ->
+                new ServiceBenchOptions(commands, warmup, iterations, rate, idle, driverThreading).validate());
             EngineServiceBenchmark.run(options, System.out);
             return 0;
         }
@@ -335,18 +316,9 @@ public final class BenchCommand implements Runnable
         @Override
         public Integer call()
         {
-            final GatewayBenchOptions options;
-            try
-            {
-                final List<Long> rateList = GatewayBenchOptions.parseRates(rates);
-                options = new GatewayBenchOptions(
-                    rateList, sessions, shards, steps.warmup, steps.seconds, idle, layout, driverThreading, hgrmDir)
-                    .validate();
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
-            }
+            final GatewayBenchOptions options = parsed(spec, () -> new GatewayBenchOptions(
+                GatewayBenchOptions.parseRates(rates), sessions, shards, steps.warmup, steps.seconds, idle, layout,
+                driverThreading, hgrmDir).validate());
             GatewayBenchmark.run(options, System.out);
             return 0;
         }
@@ -414,16 +386,8 @@ public final class BenchCommand implements Runnable
         @Override
         public Integer call()
         {
-            final FanoutBenchOptions options;
-            try
-            {
-                options = new FanoutBenchOptions(
-                    rate, subscribers, warmup, seconds, workers, readers, idle, stall, hgrmDir).validate();
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
-            }
+            final FanoutBenchOptions options = parsed(spec, () -> new FanoutBenchOptions(
+                rate, subscribers, warmup, seconds, workers, readers, idle, stall, hgrmDir).validate());
             FanoutBenchmark.run(options, System.out);
             return 0;
         }
@@ -500,18 +464,13 @@ public final class BenchCommand implements Runnable
         @Override
         public Integer call()
         {
-            final EngineRampOptions options;
-            try
+            final EngineRampOptions options = parsed(spec, () ->
             {
                 final EngineRampOptions given = new EngineRampOptions(commands,
                     GatewayBenchOptions.parseRates(rates), stepSeconds, warmupCommands, idle, driverThreading,
                     exchangeCoreJava, exchangeCoreWait);
-                options = (quick ? given.quick() : given).validate();
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
-            }
+                return (quick ? given.quick() : given).validate();
+            });
             EngineRamp.run(options, System.out);
             return 0;
         }
@@ -565,23 +524,36 @@ public final class BenchCommand implements Runnable
         @Override
         public Integer call()
         {
-            final EndToEndBenchOptions options;
-            final ExchangeTarget.Launcher launcher;
-            try
-            {
-                options = new EndToEndBenchOptions(
-                    GatewayBenchOptions.parseRates(rates), sessions, steps.warmup, steps.seconds, hgrmDir).validate();
-                launcher = BenchExchanges.forName(target, composeFile);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
-            }
+            final EndToEndBenchOptions options = parsed(spec, () -> new EndToEndBenchOptions(
+                GatewayBenchOptions.parseRates(rates), sessions, steps.warmup, steps.seconds, hgrmDir).validate());
+            final ExchangeTarget.Launcher launcher = parsed(spec, () -> BenchExchanges.forName(target, composeFile));
             try (ExchangeTarget.Running exchange = launcher.launch(System.out))
             {
                 EndToEndBenchmark.measure(options, exchange.target(), System.out);
             }
             return 0;
+        }
+    }
+
+    /**
+     * Builds a subcommand's options, turning the {@link IllegalArgumentException} of a malformed or out-of-range value
+     * into picocli's parameter error, so that the user gets the message with the usage and exit status 2.
+     *
+     * @param spec    the command run.
+     * @param options builds and validates the options.
+     * @param <T>     the options' type.
+     * @return the options.
+     * @throws CommandLine.ParameterException when building or validating them fails.
+     */
+    private static <T> T parsed(final CommandLine.Model.CommandSpec spec, final Supplier<T> options)
+    {
+        try
+        {
+            return options.get();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
         }
     }
 }
