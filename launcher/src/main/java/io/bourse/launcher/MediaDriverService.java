@@ -66,8 +66,7 @@ public final class MediaDriverService implements AutoCloseable
      */
     public static MediaDriverService launch(
         final String aeronDirectoryName, final ThreadingMode threadingMode, final int ipcTermLength,
-        final int metricsPort,
-        final boolean jvmMetrics, final ThreadAffinity threadAffinity)
+        final int metricsPort, final boolean jvmMetrics, final ThreadAffinity threadAffinity)
     {
         final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(aeronDirectoryName)

@@ -16,10 +16,10 @@ import java.util.function.Consumer;
  * The gateway's one thread, serving every client connection on non-blocking sockets: each duty cycle reads the clock,
  * accepts clients, reads their packets (when every shard's command stream has room for what one read can carry, else
  * the read waits and TCP holds the client back) and writes more to the sockets that became writable again (one
- * non-blocking {@link Selector}), polls every engine shard's event stream, forces the session journals written to (under
- * {@link JournalSync#BATCH}) and buffers the journaled messages due (replays, bounded per cycle), closes connections
- * that did not log in in time, keeps the SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15 s
- * silence), writes what each socket takes of its connection's send buffer (all the packets of the cycle in one
+ * non-blocking {@link Selector}), polls every engine shard's event stream, forces the session journals written to
+ * (under {@link JournalSync#BATCH}) and buffers the journaled messages due (replays, bounded per cycle), closes
+ * connections that did not log in in time, keeps the SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after
+ * 15 s silence), writes what each socket takes of its connection's send buffer (all the packets of the cycle in one
  * system call) and ticks the shards' clocks ({@link ClockTicker}, once a second by default). No step waits on a
  * client.
  */

@@ -68,7 +68,7 @@ final class GatewayMetrics
     final CounterDataPoint journalSyncs;
     final CounterDataPoint journalTruncations;
     final CounterDataPoint replayedMessages;
-    final CounterDataPoint readsDeferred;
+    final SingleWriterCounter readsDeferred;
     final LatencySummary orderLatency;
     private final CounterDataPoint[] rejects;
     private final AtomicLong errors = new AtomicLong();
@@ -145,10 +145,8 @@ final class GatewayMetrics
         replayedMessages = Counter.builder().withoutExemplars().name("bourse_gateway_replayed_messages_total")
             .help("Sequenced messages sent again from the journals after a login with a requested sequence number")
             .register(registry);
-        readsDeferred = Counter.builder().withoutExemplars().name("bourse_gateway_reads_deferred_total")
-            .help("Client reads put off to a later duty cycle: an engine command stream had no room for one read's " +
-                "commands")
-            .register(registry);
+        readsDeferred = SingleWriterCounter.register(registry, "bourse_gateway_reads_deferred_total",
+            "Client reads put off to a later duty cycle: an engine command stream had no room for one read's commands");
         orderLatency = LatencySummary.registerSingleWriter(registry, "bourse_gateway_order_latency_seconds",
             "OUCH request received to the engine's answer sent to the client");
         CounterWithCallback.builder().name("bourse_gateway_errors_total")

@@ -11,8 +11,8 @@ import java.nio.ByteOrder;
  * with linear probing over the 14 token bytes held as two longs, each entry's two longs and value side by side in one
  * page, so that a lookup in a table far larger than the caches costs one cache miss, not three, and consecutive
  * tokens of a client's counter share blocks of slots, so most new tokens cost none ({@link #hash}): lookups and
- * inserts do not allocate. A slot takes 24 bytes and the table has 2 to 4 slots per token: 48 to 96 MB per million tokens,
- * up to 144 MB while it grows.
+ * inserts do not allocate. A slot takes 24 bytes and the table has 2 to 4 slots per token: 48 to 96 MB per million
+ * tokens, up to 144 MB while it grows.
  * <p>
  * The table doubles when half full, in steps so that no call does work in proportion to the number of tokens (a
  * one-shot rehash of a few hundred thousand tokens, one cache miss each, with a zeroed array of tens of MB, stalled
