@@ -8,6 +8,7 @@ import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import io.bourse.common.metrics.AeronCountersCollector;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.metrics.Readiness;
 import org.agrona.CloseHelper;
 
 import java.io.IOException;
@@ -94,6 +95,7 @@ public final class MediaDriverService implements AutoCloseable
                 throw new UncheckedIOException("bourse.driver.metrics.port=" + metricsPort, ex);
             }
             metricsServer.registry().register(new AeronCountersCollector(aeron.countersReader()));
+            metricsServer.readiness(Readiness.READY);
         }
         System.out.println("media-driver started: " + aeronDirectoryName + ", threading " + threadingMode +
             ", ipc term length " + ipcTermLength +

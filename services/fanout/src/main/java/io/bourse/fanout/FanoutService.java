@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.net.SendBufferPool;
@@ -124,6 +125,7 @@ public final class FanoutService implements AutoCloseable
             final AgentRunner dispatcherRunner = AgentLaunch.start(
                 new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), ctx.threadAffinity(),
                 errorCount);
+            metricsServer.readiness(new StreamReadiness().published(subscription, "md-publisher"));
             System.out.println("fanout started: ITCH 5.0/SoupBinTCP on port " + ctx.port() + ", " +
                 ctx.workerCount() + " workers (" + ctx.sendBufferBytes() / 1024 + " KiB send buffer per session), " +
                 "metrics :" + metricsServer.port());

@@ -43,6 +43,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -129,6 +130,16 @@ class FanoutServiceTest
     {
         CloseHelper.closeAll(subscribers);
         CloseHelper.closeAll(aeron, service, driver);
+    }
+
+    @Test
+    void shouldBeReadyOnlyWhileTheMdPublisherPublishesMarketData() throws Exception
+    {
+        awaitReady("200 ready\n");
+
+        marketData.close();
+        awaitReady("503 not ready: no publisher on " + layout.marketDataChannel() + " stream " +
+            layout.marketDataStreamId() + " (md-publisher)\n");
     }
 
     @Test
@@ -663,6 +674,27 @@ class FanoutServiceTest
     private void offer(final Publication shard, final int length)
     {
         awaitTrue(() -> shard.offer(engine.buffer, 0, length) > 0);
+    }
+
+    /** Asks the fanout's {@code /ready} until it answers the expected status and text, for up to 15 s. */
+    private void awaitReady(final String expected) throws Exception
+    {
+        final HttpRequest request =
+            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/ready")).build();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        String answer;
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            answer = response.statusCode() + " " + response.body();
+            while (!expected.equals(answer) && System.nanoTime() - deadlineNs < 0)
+            {
+                Thread.sleep(10);
+                response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                answer = response.statusCode() + " " + response.body();
+            }
+        }
+        assertThat(answer).isEqualTo(expected);
     }
 
     private String scrapeMetrics() throws Exception

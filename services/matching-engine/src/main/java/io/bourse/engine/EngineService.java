@@ -8,6 +8,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.metrics.Readiness;
 import io.bourse.engine.match.MatchingEngine;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -87,6 +88,7 @@ public final class EngineService implements AutoCloseable
             .register(metricsServer.registry());
         final AgentHost.HostedAgent runner =
             ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), errors);
+        metricsServer.readiness(Readiness.READY);
         System.out.println("matching-engine shard " + ctx.shardId() + " started: symbols " +
             ctx.symbolDirectory().symbolsOfShard(ctx.shardId()).stream().map(SymbolDirectory.Entry::symbol).toList() +
             ", commands " + layout.commandChannel() + " stream " + layout.commandStreamId(ctx.shardId()) +

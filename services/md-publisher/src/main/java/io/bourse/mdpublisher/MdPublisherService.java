@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
@@ -101,6 +102,12 @@ public final class MdPublisherService implements AutoCloseable
             }
             final AgentRunner runner = AgentLaunch.start(
                 agent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount);
+            final StreamReadiness readiness = new StreamReadiness();
+            for (int shardId = 0; shardId < subscriptions.length; shardId++)
+            {
+                readiness.published(subscriptions[shardId], "matching-engine shard " + shardId);
+            }
+            metricsServer.readiness(readiness);
             System.out.println("md-publisher started: " + directory.shardCount() + " shard event streams from " +
                 layout.eventStreamId(0) + ", market data " + layout.marketDataChannel() + " stream " +
                 layout.marketDataStreamId() + moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());

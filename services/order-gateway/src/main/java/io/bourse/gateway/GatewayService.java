@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.time.MidnightNanoClock;
@@ -121,6 +122,13 @@ public final class GatewayService implements AutoCloseable
 
             final AgentHost.HostedAgent runner =
                 ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), metrics.errorCount());
+            final StreamReadiness readiness = new StreamReadiness();
+            for (int shard = 0; shard < shardCount; shard++)
+            {
+                readiness.subscribed(commands[shard], "matching-engine shard " + shard)
+                    .published(events[shard], "matching-engine shard " + shard);
+            }
+            metricsServer.readiness(readiness);
             final int port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
                 ctx.bindAddress() + ":" + port + " (up to " + ctx.maxSessions() + " sessions on one thread, " +

@@ -5,6 +5,7 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.metrics.Readiness;
 import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -160,6 +161,7 @@ public final class SimulatorService implements AutoCloseable
         }
         orderRunner = AgentLaunch.start(
             orderAgent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
+        metricsServer.readiness(Readiness.READY);
         final Thread monitor = new Thread(this::monitor, "simulator-progress");
         monitor.setDaemon(true);
         monitor.start();
