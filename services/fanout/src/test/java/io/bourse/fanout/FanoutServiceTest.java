@@ -334,6 +334,8 @@ class FanoutServiceTest
     {
         final Subscriber early = connect();
         early.login("sub1", "secret1");
+        // Its session must start before the orders, or it gets them as a snapshot rather than one by one.
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
         offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
         offer(sbe.addOrder(2, T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
         offer(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
