@@ -687,16 +687,20 @@ class FanoutServiceTest
         String answer;
         try (HttpClient http = HttpClient.newHttpClient())
         {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            answer = response.statusCode() + " " + response.body();
+            answer = statusAndBody(http, request);
             while (!expected.equals(answer) && System.nanoTime() - deadlineNs < 0)
             {
                 Thread.sleep(10);
-                response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                answer = response.statusCode() + " " + response.body();
+                answer = statusAndBody(http, request);
             }
         }
         assertThat(answer).isEqualTo(expected);
+    }
+
+    private static String statusAndBody(final HttpClient http, final HttpRequest request) throws Exception
+    {
+        final HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() + " " + response.body();
     }
 
     private String scrapeMetrics() throws Exception

@@ -10,15 +10,13 @@ import java.util.List;
 /**
  * A service's {@link Readiness} from the Aeron streams it needs: ready once each publication has a subscriber and each
  * subscription has a publisher (an image), e.g. the order gateway's command stream to every engine shard and event
- * stream from it. The first stream that is not connected is the reason given, e.g. "no subscriber on aeron:ipc stream
- * 1001 (matching-engine shard 1)". Both checks read Aeron's state safely from any thread.
+ * stream from it. The first stream, in the order they were added, that is not connected is the reason given, e.g.
+ * "no subscriber on aeron:ipc stream 1001 (matching-engine shard 1)". Both checks read Aeron's state safely from any
+ * thread.
  */
 public final class StreamReadiness implements Readiness
 {
-    private final List<Publication> publications = new ArrayList<>();
-    private final List<String> publicationPeers = new ArrayList<>();
-    private final List<Subscription> subscriptions = new ArrayList<>();
-    private final List<String> subscriptionPeers = new ArrayList<>();
+    private final List<Readiness> streams = new ArrayList<>();
 
     /**
      * Requires a subscriber on a publication.
@@ -29,8 +27,8 @@ public final class StreamReadiness implements Readiness
      */
     public StreamReadiness subscribed(final Publication publication, final String peer)
     {
-        publications.add(publication);
-        publicationPeers.add(peer);
+        streams.add(() -> publication.isConnected() ? null :
+            "no subscriber on " + publication.channel() + " stream " + publication.streamId() + " (" + peer + ")");
         return this;
     }
 
@@ -43,30 +41,20 @@ public final class StreamReadiness implements Readiness
      */
     public StreamReadiness published(final Subscription subscription, final String peer)
     {
-        subscriptions.add(subscription);
-        subscriptionPeers.add(peer);
+        streams.add(() -> subscription.isConnected() ? null :
+            "no publisher on " + subscription.channel() + " stream " + subscription.streamId() + " (" + peer + ")");
         return this;
     }
 
     @Override
     public String notReadyReason()
     {
-        for (int i = 0; i < publications.size(); i++)
+        for (int i = 0; i < streams.size(); i++)
         {
-            final Publication publication = publications.get(i);
-            if (!publication.isConnected())
+            final String reason = streams.get(i).notReadyReason();
+            if (null != reason)
             {
-                return "no subscriber on " + publication.channel() + " stream " + publication.streamId() + " (" +
-                    publicationPeers.get(i) + ")";
-            }
-        }
-        for (int i = 0; i < subscriptions.size(); i++)
-        {
-            final Subscription subscription = subscriptions.get(i);
-            if (!subscription.isConnected())
-            {
-                return "no publisher on " + subscription.channel() + " stream " + subscription.streamId() + " (" +
-                    subscriptionPeers.get(i) + ")";
+                return reason;
             }
         }
         return null;

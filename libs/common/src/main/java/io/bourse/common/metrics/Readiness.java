@@ -13,8 +13,8 @@ public interface Readiness
     Readiness READY = () -> null;
 
     /**
-     * @return null when ready, else why not: one line of text for the 503 answer, e.g. "engine shard 1 has not
-     * subscribed to command stream 1001".
+     * @return null when ready, else why not: one line of text for the 503 answer, e.g. "no subscriber on aeron:ipc
+     * stream 1001 (matching-engine shard 1)".
      */
     String notReadyReason();
 }
