@@ -12,6 +12,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.itch.ItchEvents;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.mdpublisher.EngineEventEncoder;
@@ -43,7 +44,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -135,11 +135,11 @@ class FanoutServiceTest
     @Test
     void shouldBeReadyOnlyWhileTheMdPublisherPublishesMarketData() throws Exception
     {
-        awaitReady("200 ready\n");
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
 
         marketData.close();
-        awaitReady("503 not ready: no publisher on " + layout.marketDataChannel() + " stream " +
-            layout.marketDataStreamId() + " (md-publisher)\n");
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "503 not ready: no publisher on " +
+            layout.marketDataChannel() + " stream " + layout.marketDataStreamId() + " (md-publisher)\n");
     }
 
     @Test
@@ -676,31 +676,6 @@ class FanoutServiceTest
     private void offer(final Publication shard, final int length)
     {
         awaitTrue(() -> shard.offer(engine.buffer, 0, length) > 0);
-    }
-
-    /** Asks the fanout's {@code /ready} until it answers the expected status and text, for up to 15 s. */
-    private void awaitReady(final String expected) throws Exception
-    {
-        final HttpRequest request =
-            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/ready")).build();
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        String answer;
-        try (HttpClient http = HttpClient.newHttpClient())
-        {
-            answer = statusAndBody(http, request);
-            while (!expected.equals(answer) && System.nanoTime() - deadlineNs < 0)
-            {
-                Thread.sleep(10);
-                answer = statusAndBody(http, request);
-            }
-        }
-        assertThat(answer).isEqualTo(expected);
-    }
-
-    private static String statusAndBody(final HttpClient http, final HttpRequest request) throws Exception
-    {
-        final HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        return response.statusCode() + " " + response.body();
     }
 
     private String scrapeMetrics() throws Exception

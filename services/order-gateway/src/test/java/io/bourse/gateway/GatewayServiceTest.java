@@ -10,6 +10,7 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
@@ -44,7 +45,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -147,24 +147,24 @@ class GatewayServiceTest
     @Test
     void shouldBeReadyOnlyWhileEveryEngineShardTakesCommandsAndPublishesEvents() throws Exception
     {
-        awaitReady(gateway, "503 not ready: " + noSubscriber(0));
+        ReadyEndpoint.awaitAnswer(gateway.metricsPort(), "503 not ready: " + noSubscriber(0));
         try (Subscription commands0 = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(0));
             ExclusivePublication events0 = aeron.addExclusivePublication(
                 layout.eventChannel(), layout.eventStreamId(0)))
         {
-            awaitReady(gateway, "503 not ready: " + noSubscriber(1));
+            ReadyEndpoint.awaitAnswer(gateway.metricsPort(), "503 not ready: " + noSubscriber(1));
             try (Subscription commands1 = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(1)))
             {
-                awaitReady(gateway, "503 not ready: no publisher on " + layout.eventChannel() + " stream " +
-                    layout.eventStreamId(1) + " (matching-engine shard 1)\n");
+                ReadyEndpoint.awaitAnswer(gateway.metricsPort(), "503 not ready: no publisher on " +
+                    layout.eventChannel() + " stream " + layout.eventStreamId(1) + " (matching-engine shard 1)\n");
                 try (ExclusivePublication events1 = aeron.addExclusivePublication(
                     layout.eventChannel(), layout.eventStreamId(1)))
                 {
-                    awaitReady(gateway, "200 ready\n");
+                    ReadyEndpoint.awaitAnswer(gateway.metricsPort(), "200 ready\n");
                 }
             }
         }
-        awaitReady(gateway, "503 not ready: " + noSubscriber(0));
+        ReadyEndpoint.awaitAnswer(gateway.metricsPort(), "503 not ready: " + noSubscriber(0));
     }
 
     @Test
@@ -372,30 +372,6 @@ class GatewayServiceTest
     {
         return "no subscriber on " + layout.commandChannel() + " stream " + layout.commandStreamId(shard) +
             " (matching-engine shard " + shard + ")\n";
-    }
-
-    /** Asks the gateway's {@code /ready} until it answers the expected status and text, for up to 10 s. */
-    private static void awaitReady(final GatewayService service, final String expected) throws Exception
-    {
-        try (HttpClient http = HttpClient.newHttpClient())
-        {
-            final HttpRequest request =
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.metricsPort() + "/ready")).build();
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            String answer = statusAndBody(http, request);
-            while (!expected.equals(answer) && System.nanoTime() - deadlineNs < 0)
-            {
-                Thread.sleep(10);
-                answer = statusAndBody(http, request);
-            }
-            assertThat(answer).isEqualTo(expected);
-        }
-    }
-
-    private static String statusAndBody(final HttpClient http, final HttpRequest request) throws Exception
-    {
-        final HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        return response.statusCode() + " " + response.body();
     }
 
     private static String scrapeMetrics(final GatewayService service) throws Exception
