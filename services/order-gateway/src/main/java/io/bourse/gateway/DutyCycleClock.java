@@ -2,6 +2,8 @@ package io.bourse.gateway;
 
 import com.paritytrading.nassau.Clock;
 import io.bourse.common.time.MidnightNanoClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 /**
  * The gateway agent's time, read once per duty cycle and shared by everything that cycle does: a monotonic
@@ -11,6 +13,7 @@ import io.bourse.common.time.MidnightNanoClock;
 final class DutyCycleClock implements Clock
 {
     private final MidnightNanoClock midnightClock;
+    private final NanoClock nanoClock;
     private long nanoTime;
     private long midnightNs;
 
@@ -19,13 +22,23 @@ final class DutyCycleClock implements Clock
      */
     DutyCycleClock(final MidnightNanoClock midnightClock)
     {
-        this.midnightClock = midnightClock;
+        this(midnightClock, SystemNanoClock.INSTANCE);
     }
 
-    /** Reads the system clocks; once at the start of each duty cycle. */
+    /**
+     * @param midnightClock source of nanoseconds since midnight, or null for a clock only set by hand.
+     * @param nanoClock     source of monotonic nanoseconds ({@link System#nanoTime()} but in tests that move time on).
+     */
+    DutyCycleClock(final MidnightNanoClock midnightClock, final NanoClock nanoClock)
+    {
+        this.midnightClock = midnightClock;
+        this.nanoClock = nanoClock;
+    }
+
+    /** Reads the clocks; once at the start of each duty cycle. */
     void update()
     {
-        set(System.nanoTime(), midnightClock.nanosSinceMidnight());
+        set(nanoClock.nanoTime(), midnightClock.nanosSinceMidnight());
     }
 
     /**

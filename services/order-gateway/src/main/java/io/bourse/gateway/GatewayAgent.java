@@ -19,9 +19,9 @@ import java.util.function.Consumer;
  * non-blocking {@link Selector}), polls every engine shard's event stream, forces the session journals written to
  * (under {@link JournalSync#BATCH}) and buffers the journaled messages due (replays, bounded per cycle), closes
  * connections that did not log in in time, keeps the SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after
- * 15 s silence), writes what each socket takes of its connection's send buffer (all the packets of the cycle in one
- * system call) and ticks the shards' clocks ({@link ClockTicker}, once a second by default). No step waits on a
- * client.
+ * 15 s silence, but not a client whose packets wait in the socket for the shards' room), writes what each socket takes
+ * of its connection's send buffer (all the packets of the cycle in one system call) and ticks the shards' clocks
+ * ({@link ClockTicker}, once a second by default). No step waits on a client.
  */
 final class GatewayAgent implements Agent
 {
@@ -127,6 +127,7 @@ final class GatewayAgent implements Agent
             }
             else
             {
+                connection.readDeferred(clock.nanoTime());
                 metrics.readsDeferred.inc();
             }
         }

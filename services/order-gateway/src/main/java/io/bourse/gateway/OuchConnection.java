@@ -29,6 +29,8 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     private SelectionKey selectionKey;
     private UserSession user;
     private boolean closed;
+    private boolean readDeferred;
+    private long readDeferredNs;
 
     /**
      * @param registry         receives the packets and session events.
@@ -71,6 +73,27 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     long acceptedNs()
     {
         return acceptedNs;
+    }
+
+    /**
+     * The socket had input that the gateway left unread this duty cycle (the engine shards' command streams had no
+     * room for it): the client is not silent, the gateway holds its packets back.
+     *
+     * @param nowNs monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) of the duty cycle.
+     */
+    void readDeferred(final long nowNs)
+    {
+        readDeferred = true;
+        readDeferredNs = nowNs;
+    }
+
+    /**
+     * @param sinceNs monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}).
+     * @return true when the gateway left input of this socket unread at or after that time ({@link #readDeferred}).
+     */
+    boolean hasReadDeferredSince(final long sinceNs)
+    {
+        return readDeferred && readDeferredNs - sinceNs >= 0;
     }
 
     /** @return true while the selector watches for the socket to take more of the send buffer. */

@@ -42,8 +42,10 @@ import java.util.Map;
  * gets the OUCH 4.2 System Event start of day as sequenced message 1. Unsequenced Data before login, a second Login
  * Request, an OUCH message of unknown type or wrong length, or a malformed packet ends the session (End of Session,
  * then close); the user can log in again.
- * Logout Request and a heartbeat timeout (15 s of silence) close the connection. Whenever a logged-in connection
- * closes, for whatever reason, the order entry hears that the session ended (cancel on disconnect).
+ * Logout Request and a heartbeat timeout (15 s of silence) close the connection; a client whose packets the gateway
+ * leaves in the socket while the engine shards' command streams are full is not silent, and is not dropped.
+ * Whenever a logged-in connection closes, for whatever reason, the order entry hears that the session ended (cancel
+ * on disconnect).
  * <p>
  * Each user gets a session index (the clientOrderId prefix) never used before for the day: one past the largest any
  * journal recorded, so that orders entered after a restart cannot be taken for orders entered before it. At start-up,
@@ -64,6 +66,8 @@ final class SessionRegistry
     static final int MAX_COMMANDS_PER_RECEIVE =
         RECEIVE_BUFFER_LENGTH / (SessionSendChannel.PACKET_HEADER_LENGTH + CancelOrder.LENGTH);
     private static final int REPLAY_BATCH = 64;
+    /** SoupBinTCP 4.0 heartbeat interval (1 s), which nassau keeps to itself. */
+    private static final long HEARTBEAT_INTERVAL_NS = 1_000_000_000L;
     private static final int MAX_SESSION_INDEX = 0xFF_FFFF;
 
     private final Credentials credentials;
@@ -442,13 +446,19 @@ final class SessionRegistry
     }
 
     /**
-     * Nothing heard from the client for 15 seconds: the connection is closed.
+     * Nothing read from the client for 15 seconds: the connection is closed, unless the gateway itself left the
+     * client's input unread within the last heartbeat interval (the engine shards' command streams were full, see
+     * {@link OuchConnection#readDeferred}): that client is not silent, and nassau asks again next duty cycle until a
+     * read resumes its timer.
      *
-     * @param connection the silent connection.
+     * @param connection the connection nassau has read nothing from for 15 seconds.
      */
     void onHeartbeatTimeout(final OuchConnection connection)
     {
-        close(connection);
+        if (!connection.hasReadDeferredSince(clock.nanoTime() - HEARTBEAT_INTERVAL_NS))
+        {
+            close(connection);
+        }
     }
 
     /**

@@ -36,6 +36,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +54,8 @@ class GatewaySessionTest
 
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+    /** Added to System.nanoTime for the gateway's timers, to move them on without waiting. */
+    private final AtomicLong timerSkewNs = new AtomicLong();
     @TempDir
     private Path journalDir;
     private PrometheusRegistry registry;
@@ -95,9 +99,9 @@ class GatewaySessionTest
         registry = new PrometheusRegistry();
         final GatewayMetrics metrics = new GatewayMetrics(registry);
         journals = JournalStore.open(journalDir, SESSION, ctx.journalSync(), metrics);
-        // Wall clock pinned at 10:00:00 so that gateway timestamps are known; timers still run on System.nanoTime.
+        // Wall clock pinned at 10:00:00 so that gateway timestamps are known; timers run on System.nanoTime + skew.
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L +
-            TEN_AM_NS));
+            TEN_AM_NS), () -> System.nanoTime() + timerSkewNs.get());
         final OuchProxy ouch = new OuchProxy(metrics);
         final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
             ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
@@ -289,23 +293,47 @@ class GatewaySessionTest
             engine.roomForCommands = false;
 
             enterOrder(client, "HELD", "AAPL");
-            final long deadlineNs = System.nanoTime() + 2_000_000_000L;
-            while (Metrics.counter(registry, "bourse_gateway_reads_deferred_total", null) == 0 &&
-                System.nanoTime() < deadlineNs)
-            {
-                Thread.sleep(1);
-            }
-            assertThat(Metrics.counter(registry, "bourse_gateway_reads_deferred_total", null)).isPositive();
+            awaitCounter("bourse_gateway_reads_deferred_total");
             assertThat(engine.commands()).isEmpty();
 
             engine.roomForCommands = true;
-            while (engine.commands().isEmpty() && System.nanoTime() < deadlineNs + 2_000_000_000L)
+            final long deadlineNs = System.nanoTime() + 2_000_000_000L;
+            while (engine.commands().isEmpty() && System.nanoTime() < deadlineNs)
             {
                 Thread.sleep(1);
             }
             assertThat(engine.commands()).hasSize(1);
         }
         assertThat(Metrics.counter(registry, "bourse_gateway_messages_in_total", "enter_order")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldDropASilentClientButNotOneWhosePacketsWaitInTheSocketForTheEngineCommandStreams() throws Exception
+    {
+        try (TestClient held = new TestClient(port);
+            TestClient silent = new TestClient(port))
+        {
+            held.login("demo01", "demo01pw", "", 0);
+            silent.login("demo02", "demo02pw", "", 0);
+            held.await(2);
+            silent.await(2);
+            engine.roomForCommands = false;
+            enterOrder(held, "HELD", "AAPL");
+            awaitCounter("bourse_gateway_reads_deferred_total");
+
+            // Neither client sends heartbeats: 16 s later by the gateway's timers, both are past the 15 s timeout.
+            timerSkewNs.set(TimeUnit.SECONDS.toNanos(16));
+
+            assertThat(silent.await(3)).endsWith(new Closed());
+            engine.roomForCommands = true;
+            final long deadlineNs = System.nanoTime() + 2_000_000_000L;
+            while (engine.commands().isEmpty() && System.nanoTime() < deadlineNs)
+            {
+                Thread.sleep(1);
+            }
+            assertThat(engine.commands()).hasSize(1);
+            assertThat(Metrics.gauge(registry, "bourse_gateway_sessions")).isEqualTo(1);
+        }
     }
 
     @Test
@@ -419,6 +447,17 @@ class GatewaySessionTest
 
             assertThat(client.await(4).subList(2, 4)).isEqualTo(List.of(new EndOfSession(), new Closed()));
         }
+    }
+
+    /** Waits up to 2 seconds for a counter without labels to count something, and checks that it did. */
+    private void awaitCounter(final String name) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + 2_000_000_000L;
+        while (Metrics.counter(registry, name, null) == 0 && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+        assertThat(Metrics.counter(registry, name, null)).as(name).isPositive();
     }
 
     private void enterOrder(final TestClient client, final String token, final String stock) throws Exception
