@@ -4,9 +4,8 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
@@ -38,7 +37,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,14 +65,8 @@ class AdminCommandTest
     @BeforeEach
     void setUp()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
-                "bourse-admin-test-" + UUID.randomUUID()).getAbsolutePath())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of()))
-            .withAeronDirectory(driver.aeronDirectoryName());
+        driver = EmbeddedMediaDriver.launch("admin-test");
+        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
         engine = EngineService.launch(new EngineContext()
             .shardId(0)
             .metricsPort(0)

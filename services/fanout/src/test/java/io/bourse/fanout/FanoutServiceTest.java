@@ -4,12 +4,10 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.ReadyEndpoint;
@@ -43,7 +41,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -101,15 +98,11 @@ class FanoutServiceTest
     @BeforeEach
     void setUp() throws IOException
     {
-        final String aeronDir = CommonContext.getAeronDirectoryName() + "-fanout-test-" + UUID.randomUUID();
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(aeronDir)
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
+        driver = EmbeddedMediaDriver.launch("fanout-test");
+        final String aeronDir = driver.aeronDirectoryName();
         final Path credentials = Files.writeString(
             tempDir.resolve("credentials.csv"), "username,password,firm\nsub1,secret1,SUBA\nsub2,secret2,SUBB\n");
-        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        layout = EmbeddedMediaDriver.defaultLayout(driver);
         service = FanoutService.launch(new FanoutContext()
             .layout(layout)
             .symbolDirectory(SYMBOLS)

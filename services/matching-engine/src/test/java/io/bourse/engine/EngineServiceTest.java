@@ -4,7 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
@@ -82,12 +82,7 @@ class EngineServiceTest
     private void launch(final String eventChannel, final Consumer<EngineContext> configure)
     {
         CloseHelper.closeAll(aeron, engine, driver);
-        final String dir = System.getProperty("java.io.tmpdir") + "/aeron-engine-test-" + System.nanoTime();
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(dir)
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
+        driver = EmbeddedMediaDriver.launch("engine-test");
         layout = new StreamLayout(
             driver.aeronDirectoryName(), "aeron:ipc", 1000, eventChannel, 2000, "aeron:ipc", 3000);
         final EngineContext ctx = new EngineContext()

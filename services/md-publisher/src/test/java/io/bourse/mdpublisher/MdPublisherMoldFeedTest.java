@@ -2,12 +2,10 @@ package io.bourse.mdpublisher;
 
 import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.itch.ItchEvents;
 import io.bourse.sbe.engine.BookUpdate;
@@ -26,8 +24,6 @@ import java.net.http.HttpResponse;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 import static io.bourse.itch.ItchEvents.AddOrder;
@@ -66,13 +62,9 @@ class MdPublisherMoldFeedTest
     @BeforeEach
     void setUp() throws IOException
     {
-        final String aeronDir = CommonContext.getAeronDirectoryName() + "-md-mold-test-" + UUID.randomUUID();
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(aeronDir)
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        driver = EmbeddedMediaDriver.launch("md-mold-test");
+        final String aeronDir = driver.aeronDirectoryName();
+        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
         final InetSocketAddress group = Multicast.randomGroup();
         final DatagramChannel downstream = Multicast.join(group);
         service = MdPublisherService.launch(new MdPublisherContext()

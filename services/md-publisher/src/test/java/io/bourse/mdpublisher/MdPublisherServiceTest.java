@@ -2,13 +2,11 @@ package io.bourse.mdpublisher;
 
 import io.aeron.Aeron;
 import io.aeron.AeronCounters;
-import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -22,8 +20,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 import static io.bourse.mdpublisher.MarketDataCapture.Sequenced;
@@ -56,13 +52,9 @@ class MdPublisherServiceTest
     @BeforeEach
     void setUp()
     {
-        final String aeronDir = CommonContext.getAeronDirectoryName() + "-md-test-" + UUID.randomUUID();
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(aeronDir)
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        driver = EmbeddedMediaDriver.launch("md-test");
+        final String aeronDir = driver.aeronDirectoryName();
+        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
         service = MdPublisherService.launch(new MdPublisherContext()
             .layout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))

@@ -2,12 +2,10 @@ package io.bourse.mdpublisher;
 
 import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchEvents;
@@ -30,9 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -82,14 +78,10 @@ class MoldFeedAgentTest
     @BeforeEach
     void setUp() throws IOException
     {
-        final String aeronDir = CommonContext.getAeronDirectoryName() + "-mold-test-" + UUID.randomUUID();
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(aeronDir)
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
+        driver = EmbeddedMediaDriver.launch("mold-test");
+        final String aeronDir = driver.aeronDirectoryName();
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
-        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        layout = EmbeddedMediaDriver.defaultLayout(driver);
         marketData = aeron.addExclusivePublication(layout.marketDataChannel(), layout.marketDataStreamId());
         group = Multicast.randomGroup();
     }

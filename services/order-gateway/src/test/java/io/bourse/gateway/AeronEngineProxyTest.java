@@ -4,8 +4,8 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.config.Symbols;
 import io.bourse.ouch.Ouch42;
 import org.agrona.CloseHelper;
@@ -15,8 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.File;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,13 +36,7 @@ class AeronEngineProxyTest
     @BeforeEach
     void launch()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
-                "bourse-engine-proxy-" + UUID.randomUUID()).getAbsolutePath())
-            .threadingMode(ThreadingMode.SHARED)
-            .ipcTermBufferLength(TERM_LENGTH)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
+        driver = EmbeddedMediaDriver.launch("engine-proxy", (ctx) -> ctx.ipcTermBufferLength(TERM_LENGTH));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         publication = aeron.addPublication("aeron:ipc", STREAM_ID);
         proxy = new AeronEngineProxy(new Publication[]{publication}, new BoundedOffer(NoOpIdleStrategy.INSTANCE, 0));

@@ -1,9 +1,8 @@
 package io.bourse.gateway;
 
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
@@ -11,13 +10,11 @@ import io.bourse.engine.match.SelfTradePrevention;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
-import java.io.File;
 import java.util.Map;
-import java.util.UUID;
 
 /**
- * The real matching engine for gateway tests: an embedded media driver (shared threading, its own directory under
- * java.io.tmpdir, deleted on start and close) and engine shards 0 and 1 trading {@link #SYMBOLS}, idling 1 ms.
+ * The real matching engine for gateway tests: an embedded media driver ({@link EmbeddedMediaDriver}) and engine
+ * shards 0 and 1 trading {@link #SYMBOLS}, idling 1 ms.
  */
 final class EngineShards implements AutoCloseable
 {
@@ -35,13 +32,8 @@ final class EngineShards implements AutoCloseable
      */
     EngineShards(final String name, final Map<String, SelfTradePrevention> firmSelfTradePrevention)
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
-                "bourse-" + name + "-" + UUID.randomUUID()).getAbsolutePath())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
+        driver = EmbeddedMediaDriver.launch(name);
+        layout = EmbeddedMediaDriver.defaultLayout(driver);
         shard0 = launchShard(0, firmSelfTradePrevention);
         shard1 = launchShard(1, firmSelfTradePrevention);
     }

@@ -4,10 +4,9 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.ReadyEndpoint;
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,8 +41,6 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,13 +72,8 @@ class GatewayServiceTest
     @BeforeAll
     static void start()
     {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(new File(System.getProperty("java.io.tmpdir"),
-                "bourse-gateway-test-" + UUID.randomUUID()).getAbsolutePath())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
+        driver = EmbeddedMediaDriver.launch("gateway-test");
+        layout = EmbeddedMediaDriver.defaultLayout(driver);
         engineEvents = new EngineEvents(null);
         gateway = launchGateway(1, journalDir.resolve("shared"));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));

@@ -1,13 +1,11 @@
 package io.bourse.simulator;
 
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.fanout.FanoutContext;
 import io.bourse.fanout.FanoutService;
@@ -24,8 +22,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,15 +54,11 @@ class MarketDataFanoutTest
     @BeforeEach
     void setUp() throws IOException
     {
-        final String aeronDir = CommonContext.getAeronDirectoryName() + "-simulator-md-test-" + UUID.randomUUID();
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(aeronDir)
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
+        driver = EmbeddedMediaDriver.launch("simulator-md-test");
+        final String aeronDir = driver.aeronDirectoryName();
         final Path credentials = Files.writeString(
             tempDir.resolve("credentials.csv"), "username,password,firm\nsub1,secret1,SUBA\n");
-        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
         fanout = FanoutService.launch(new FanoutContext()
             .layout(layout)
             .symbolDirectory(SYMBOLS)

@@ -2,12 +2,10 @@ package io.bourse.simulator;
 
 import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.time.MidnightNanoClock;
@@ -31,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,13 +74,9 @@ class MoldSessionTest
     @BeforeEach
     void setUp() throws IOException
     {
-        final String aeronDir = CommonContext.getAeronDirectoryName() + "-simulator-mold-test-" + UUID.randomUUID();
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(aeronDir)
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDir);
+        driver = EmbeddedMediaDriver.launch("simulator-mold-test");
+        final String aeronDir = driver.aeronDirectoryName();
+        layout = EmbeddedMediaDriver.defaultLayout(driver);
         group = MoldRelay.randomGroup();
         requestAddress = new InetSocketAddress(MoldRelay.LOOPBACK, MoldRelay.freePort());
         reference = open(join("reference session"));
