@@ -12,6 +12,7 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.output.ToStringConsumer;
 import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.containers.wait.strategy.WaitStrategy;
 import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.utility.DockerImageName;
 
@@ -38,7 +39,9 @@ import java.util.UUID;
  * printed when a test fails. The order gateway keeps its session journals in a Docker volume of its own, as in the
  * compose file, so that {@link #restartGateway} starts a new gateway container on the journals of the old one. The
  * services listen on their default TCP ports, so a compose stack must not be running on the same host, and test classes
- * using this extension must not run in parallel.
+ * using this extension must not run in parallel. Each service but the simulator counts as started once the compose
+ * file's health check passes in its container ({@code deploy/ready.sh}: the service's {@code /ready} answers 200, and
+ * the gateway's and the fanout's client port opens).
  */
 final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, TestWatcher
 {
@@ -46,8 +49,13 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     static final int OUCH_PORT = 15000;
     /** ITCH 5.0 over SoupBinTCP, fan-out. */
     static final int ITCH_PORT = 16000;
-    /** Prometheus endpoint of the order gateway. */
+    /** Prometheus endpoint (and {@code /ready}) of the order gateway. */
     static final int GATEWAY_METRICS_PORT = 9401;
+    private static final int DRIVER_METRICS_PORT = 9400;
+    private static final int MD_PUBLISHER_METRICS_PORT = 9402;
+    private static final int FANOUT_METRICS_PORT = 9403;
+    /** Of engine shard 0; shard n's is this + n. */
+    private static final int ENGINE_METRICS_PORT = 9410;
 
     private static final String AERON_DIR = "/dev/shm/aeron-bourse-it";
     /** The compose file's mount point of the gateway-journal volume. */
@@ -57,8 +65,8 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     private static final int STOP_TIMEOUT_SECONDS = 10;
     /** Orders per second over all of the simulator's sessions: load that a 2-core host carries beside the tests. */
     private static final String SIMULATOR_RATE = "200";
-    /** Started: the service's own start-up line. */
-    private static final String STARTED_LOG = "(?s).*\\bstarted\\b.*";
+    /** The compose file's health check in the image; the ports it asks follow. */
+    private static final String READY_CHECK = "bash /opt/bourse/deploy/ready.sh";
     /** The simulator's first progress line: its sessions are logged in and it is sending orders. */
     private static final String SIMULATOR_SENDING_LOG = "(?s).*\\] sent .*";
 
@@ -115,15 +123,15 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         sessionName = LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE);
         try
         {
-            start(service("media-driver", "media-driver", Map.of()));
+            start(service("media-driver", "media-driver", Map.of(), ready(DRIVER_METRICS_PORT)));
             start(
-                service("engine-0", "engine", Map.of("BOURSE_ENGINE_SHARD", "0")),
-                service("engine-1", "engine", Map.of("BOURSE_ENGINE_SHARD", "1")));
+                service("engine-0", "engine", Map.of("BOURSE_ENGINE_SHARD", "0"), ready(ENGINE_METRICS_PORT)),
+                service("engine-1", "engine", Map.of("BOURSE_ENGINE_SHARD", "1"), ready(ENGINE_METRICS_PORT + 1)));
             gateway = newGateway();
             if (marketData)
             {
-                start(gateway, service("md-publisher", "md-publisher", Map.of()));
-                start(service("fanout", "fanout", Map.of()));
+                start(gateway, service("md-publisher", "md-publisher", Map.of(), ready(MD_PUBLISHER_METRICS_PORT)));
+                start(service("fanout", "fanout", Map.of(), ready(FANOUT_METRICS_PORT, ITCH_PORT)));
             }
             else
             {
@@ -133,7 +141,7 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
             {
                 start(service("simulator", "simulator",
                     Map.of("BOURSE_SIMULATOR_RATE", SIMULATOR_RATE, "BOURSE_SIMULATOR_DURATION", "0"),
-                    SIMULATOR_SENDING_LOG));
+                    Wait.forLogMessage(SIMULATOR_SENDING_LOG, 1)));
             }
         }
         catch (final RuntimeException ex)
@@ -228,19 +236,28 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         final String name = 1 == gatewayStarts ? GATEWAY : GATEWAY + "-" + gatewayStarts;
         return service(name, "gateway",
             Map.of("BOURSE_GATEWAY_JOURNAL_DIR", JOURNAL_DIR, "BOURSE_GATEWAY_SESSION", sessionName),
-            STARTED_LOG, new Bind(journalVolume, new Volume(JOURNAL_DIR)));
+            ready(GATEWAY_METRICS_PORT, OUCH_PORT), new Bind(journalVolume, new Volume(JOURNAL_DIR)));
     }
 
-    private GenericContainer<?> service(final String name, final String command, final Map<String, String> environment)
+    /**
+     * @param ports the service's metrics port, then the client port it listens on, if any.
+     * @return a wait until the compose file's health check with those ports exits 0 in the container.
+     */
+    private static WaitStrategy ready(final int... ports)
     {
-        return service(name, command, environment, STARTED_LOG);
+        final StringBuilder command = new StringBuilder(READY_CHECK);
+        for (final int port : ports)
+        {
+            command.append(' ').append(port);
+        }
+        return Wait.forSuccessfulCommand(command.toString());
     }
 
     private GenericContainer<?> service(
         final String name,
         final String command,
         final Map<String, String> environment,
-        final String readyLog,
+        final WaitStrategy readiness,
         final Bind... volumes)
     {
         final ToStringConsumer log = new ToStringConsumer();
@@ -262,7 +279,7 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
             .withEnv("JAVA_TOOL_OPTIONS", "-Xmx256m")
             .withEnv(environment)
             .withLogConsumer(log)
-            .waitingFor(Wait.forLogMessage(readyLog, 1).withStartupTimeout(STARTUP_TIMEOUT));
+            .waitingFor(readiness.withStartupTimeout(STARTUP_TIMEOUT));
         containers.put(name, container);
         return container;
     }
