@@ -8,6 +8,7 @@ import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.ReadyEndpoint;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,13 +49,14 @@ class MdPublisherServiceTest
     private Publication shard0;
     private Publication shard1;
     private Subscription marketData;
+    private StreamLayout layout;
 
     @BeforeEach
     void setUp()
     {
         driver = EmbeddedMediaDriver.launch("md-test");
         final String aeronDir = driver.aeronDirectoryName();
-        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
+        layout = EmbeddedMediaDriver.defaultLayout(driver);
         service = MdPublisherService.launch(new MdPublisherContext()
             .layout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
@@ -73,6 +75,16 @@ class MdPublisherServiceTest
     void tearDown()
     {
         CloseHelper.closeAll(aeron, service, driver);
+    }
+
+    @Test
+    void shouldBeReadyOnlyWhileEveryEngineShardPublishesEvents() throws Exception
+    {
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+
+        shard1.close();
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "503 not ready: no publisher on " + layout.eventChannel() +
+            " stream " + layout.eventStreamId(1) + " (matching-engine shard 1)\n");
     }
 
     @Test
