@@ -40,6 +40,7 @@ final class EngineMetrics
     final SingleWriterCounter cancelRejected;
     final SingleWriterCounter crossCompleted;
     final SingleWriterCounter priorityUpdated;
+    final SingleWriterCounter tradingStateChanged;
     final Counter eventsHeld;
     final LatencySummary serviceTime;
     private final CounterDataPoint[] adminRejects;
@@ -73,6 +74,7 @@ final class EngineMetrics
         cancelRejected = events.counter("cancel_rejected");
         crossCompleted = events.counter("cross_completed");
         priorityUpdated = events.counter("order_priority_updated");
+        tradingStateChanged = events.counter("trading_state_changed");
         eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);

@@ -7,6 +7,7 @@ import io.bourse.engine.match.CrossType;
 import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
+import io.bourse.engine.match.TradingState;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
@@ -19,6 +20,7 @@ import io.bourse.sbe.engine.OrderPriorityUpdatedEncoder;
 import io.bourse.sbe.engine.OrderRejectedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
 import io.bourse.sbe.engine.TradeBrokenEncoder;
+import io.bourse.sbe.engine.TradingStateChangedEncoder;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -32,7 +34,7 @@ import java.nio.ByteBuffer;
  * OrderExecuted and OrderReplaced carry the OUCH 4.2 Cross Type, N for the continuous market and C for the closing
  * cross (whose orders are in no market data book); the closing cross's CancelPending, CancelRejected and
  * CrossCompleted have events of their own. A midpoint peg's new working price is OrderPriorityUpdated (OUCH 4.2 Order
- * Priority Update downstream). Every execution is also recorded in the shard's {@link Executions}, for an operator's
+ * Priority Update downstream), a symbol's new trading state TradingStateChanged. Every execution is also recorded in the shard's {@link Executions}, for an operator's
  * BreakTrade; a broken trade is published as TradeBroken ({@link #tradeBroken(int, byte)}).
  *
  * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
@@ -64,6 +66,7 @@ final class EventProxy implements MatchingEngineListener
     private final CancelRejectedEncoder cancelRejected = new CancelRejectedEncoder();
     private final CrossCompletedEncoder crossCompleted = new CrossCompletedEncoder();
     private final OrderPriorityUpdatedEncoder priorityUpdated = new OrderPriorityUpdatedEncoder();
+    private final TradingStateChangedEncoder tradingStateChanged = new TradingStateChangedEncoder();
     private final Executions executions;
     private long sequenceNumber;
     private long timestampNs;
@@ -369,6 +372,19 @@ final class EventProxy implements MatchingEngineListener
         metrics.priorityUpdated.inc();
     }
 
+    @Override
+    public void onTradingStateChanged(final long symbol, final TradingState state)
+    {
+        tradingStateChanged.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs);
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + TradingStateChangedEncoder.symbolEncodingOffset());
+        tradingStateChanged.state(tradingState(state));
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + tradingStateChanged.encodedLength());
+        metrics.tradingStateChanged.inc();
+    }
+
     private void publish(final int length)
     {
         if (heldPosition == heldLimit && publication.offer(buffer, 0, length) > 0)
@@ -384,6 +400,16 @@ final class EventProxy implements MatchingEngineListener
     private static io.bourse.sbe.engine.Side side(final Side side)
     {
         return side == Side.BUY ? io.bourse.sbe.engine.Side.BUY : io.bourse.sbe.engine.Side.SELL;
+    }
+
+    private static io.bourse.sbe.engine.TradingState tradingState(final TradingState state)
+    {
+        return switch (state)
+        {
+            case CLOSED -> io.bourse.sbe.engine.TradingState.CLOSED;
+            case OPEN -> io.bourse.sbe.engine.TradingState.OPEN;
+            case HALTED -> io.bourse.sbe.engine.TradingState.HALTED;
+        };
     }
 
     private static io.bourse.sbe.engine.BookUpdate bookUpdate(final BookUpdate bookUpdate)

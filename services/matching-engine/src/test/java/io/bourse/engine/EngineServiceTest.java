@@ -33,6 +33,7 @@ import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
+import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -148,10 +149,12 @@ class EngineServiceTest
         tradingState(commands, "AAPL", TradingState.OPEN);
         send(commands, 12, "AAPL", Side.BUY, 100, 778);
 
-        assertThat(await(events, 3)).containsExactly(
-            new Event(1, "rejected 11 H"),
-            new Event(2, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=778"),
-            new Event(3, "added BUY 100@" + PRICE + " Y"));
+        assertThat(await(events, 5)).containsExactly(
+            new Event(1, "trading-state AAPL HALTED"),
+            new Event(2, "rejected 11 H"),
+            new Event(3, "trading-state AAPL OPEN"),
+            new Event(4, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=778"),
+            new Event(5, "added BUY 100@" + PRICE + " Y"));
     }
 
     @Test
@@ -310,7 +313,7 @@ class EngineServiceTest
         runCross(commands, "AAPL", 13);
 
         final long firstMatch = (1 << 4) | 1;
-        assertThat(await(events, 11)).containsExactly(
+        assertThat(await(events, 13)).containsExactly(
             new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE + 500) + " Y t=2"),
             new Event(2, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=3"),
             new Event(3, "accepted 13 AAPL SELL 150@" + PRICE + " Y t=4"),
@@ -320,9 +323,11 @@ class EngineServiceTest
                 " REPLACED C t=6"),
             new Event(7, "cancel-pending 15/" + (4 * 16 + 1) + " AAPL t=10"),
             new Event(8, "cancel-rejected 11/" + (16 + 1) + " AAPL t=11"),
-            new Event(9, "executed C 100@" + PRICE + " taker 11 maker 13 match " + firstMatch + " t=13"),
-            new Event(10, "canceled 15 100 leaves 0 U not-resting t=13"),
-            new Event(11, "cross AAPL 100@" + PRICE + " match " + (firstMatch + 16) + " C t=13"));
+            new Event(9, "trading-state AAPL HALTED"),
+            new Event(10, "trading-state AAPL OPEN"),
+            new Event(11, "executed C 100@" + PRICE + " taker 11 maker 13 match " + firstMatch + " t=13"),
+            new Event(12, "canceled 15 100 leaves 0 U not-resting t=13"),
+            new Event(13, "cross AAPL 100@" + PRICE + " match " + (firstMatch + 16) + " C t=13"));
         assertThat(scrapeMetrics()).contains(
             "bourse_engine_admin_rejects_total{reason=\"cross_not_locked\"} 1.0",
             "bourse_engine_admin_rejects_total{reason=\"cross_already_locked\"} 1.0",
@@ -426,6 +431,7 @@ class EngineServiceTest
         final CancelRejectedDecoder cancelRejected = new CancelRejectedDecoder();
         final CrossCompletedDecoder crossCompleted = new CrossCompletedDecoder();
         final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
+        final TradingStateChangedDecoder stateChanged = new TradingStateChangedDecoder();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
         while (received.size() < count && System.nanoTime() < deadlineNs)
         {
@@ -520,6 +526,12 @@ class EngineServiceTest
                             priorityUpdated.symbol().trim() + " " + priorityUpdated.side() + " @" +
                             priorityUpdated.price() + " " + (char)priorityUpdated.display() + " t=" +
                             priorityUpdated.timestampNs()));
+                    }
+                    case TradingStateChangedDecoder.TEMPLATE_ID ->
+                    {
+                        stateChanged.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(stateChanged.sequenceNumber(), "trading-state " +
+                            stateChanged.symbol().trim() + " " + stateChanged.state()));
                     }
                     default -> received.add(new Event(-1, "unexpected template " + header.templateId()));
                 }

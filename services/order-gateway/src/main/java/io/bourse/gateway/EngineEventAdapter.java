@@ -15,12 +15,14 @@ import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
+import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import org.agrona.DirectBuffer;
 
 /**
  * Decodes the SBE events of the engine shards' event streams (engine-schema.xml) and hands those of this gateway's
- * orders to the {@link OrderEntry}; OrderAdded and CrossCompleted are market data only (the owners of the orders in a
- * cross hear of it through their executions and cancels) and are skipped. A message of another schema or an unknown
+ * orders to the {@link OrderEntry}; OrderAdded, CrossCompleted and TradingStateChanged are market data only (the owners
+ * of the orders in a cross hear of it through their executions and cancels, a trading state reaches order entry as
+ * the Rejected reason of the orders it refuses) and are skipped. A message of another schema or an unknown
  * template is counted as an error and skipped.
  */
 final class EngineEventAdapter implements FragmentHandler
@@ -122,9 +124,11 @@ final class EngineEventAdapter implements FragmentHandler
                 orderEntry.onCancelRejected(cancelRejected.timestampNs(), cancelRejected.sequenceNumber(),
                     cancelRejected.clientOrderId());
             }
-            case OrderAddedDecoder.TEMPLATE_ID, CrossCompletedDecoder.TEMPLATE_ID ->
+            case OrderAddedDecoder.TEMPLATE_ID, CrossCompletedDecoder.TEMPLATE_ID,
+                TradingStateChangedDecoder.TEMPLATE_ID ->
             {
-                // Market data: the owner already had Accepted (or Replaced), or its cross executions and cancels.
+                // Market data: the owner already had Accepted (or Replaced), or its cross executions and cancels; a
+                // symbol's trading state reaches order entry as the Rejected reason of each order it refuses.
             }
             default -> metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + header.templateId());
         }

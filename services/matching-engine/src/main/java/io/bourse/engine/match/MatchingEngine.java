@@ -641,8 +641,9 @@ public final class MatchingEngine
      * expire; nothing executes, not even midpoint pegs. Resting orders stay, except that on entering CLOSED from
      * another state every resting market-hours order (time in force 99998) of the symbol is canceled with reason 'E'
      * (bids in priority order, then offers, then bid pegs, then offer pegs); system-hours and good-till-seconds
-     * orders stay. On entering OPEN, a peg sweep runs. Every symbol is OPEN when the engine is built. A command of
-     * the sequenced input, like the order commands.
+     * orders stay. On entering OPEN, a peg sweep runs. A change of state is announced first
+     * ({@link MatchingEngineListener#onTradingStateChanged}). Every symbol is OPEN when the engine is built. A command
+     * of the sequenced input, like the order commands.
      *
      * @param symbol packed symbol.
      * @param state  the new state.
@@ -658,6 +659,10 @@ public final class MatchingEngine
         }
         final TradingState previous = book.tradingState;
         book.tradingState = state;
+        if (previous != state)
+        {
+            listener.onTradingStateChanged(symbol, state);
+        }
         if (TradingState.CLOSED == state && TradingState.CLOSED != previous)
         {
             cancelMarketHoursOrders(book);

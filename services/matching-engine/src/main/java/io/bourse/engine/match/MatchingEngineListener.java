@@ -216,4 +216,16 @@ public interface MatchingEngineListener
         final Display display)
     {
     }
+
+    /**
+     * A symbol's trading state changed ({@link MatchingEngine#tradingState}; ITCH 5.0 Stock Trading Action 'H'
+     * downstream): before the cancels of market-hours orders that entering {@link TradingState#CLOSED} makes and the
+     * peg updates that follow; not called when the state stays the same. Does nothing by default.
+     *
+     * @param symbol packed symbol.
+     * @param state  the new state.
+     */
+    default void onTradingStateChanged(final long symbol, final TradingState state)
+    {
+    }
 }

@@ -11,7 +11,8 @@ import java.util.List;
  */
 final class EngineEventLog implements MatchingEngineListener
 {
-    sealed interface Event permits Accepted, Rejected, Added, Executed, Canceled, Replaced, PriorityUpdated
+    sealed interface Event permits Accepted, Rejected, Added, Executed, Canceled, Replaced, PriorityUpdated,
+        TradingStateChanged
     {
     }
 
@@ -41,6 +42,10 @@ final class EngineEventLog implements MatchingEngineListener
 
     record Replaced(long clientOrderId, long newClientOrderId, long orderId, long newOrderId, String symbol,
         Side side, long quantity, long price, BookUpdate bookUpdate, Display display) implements Event
+    {
+    }
+
+    record TradingStateChanged(String symbol, TradingState state) implements Event
     {
     }
 
@@ -122,5 +127,11 @@ final class EngineEventLog implements MatchingEngineListener
         final Display display)
     {
         events.add(new PriorityUpdated(clientOrderId, orderId, name(symbol), side, price, display));
+    }
+
+    @Override
+    public void onTradingStateChanged(final long symbol, final TradingState state)
+    {
+        events.add(new TradingStateChanged(name(symbol), state));
     }
 }

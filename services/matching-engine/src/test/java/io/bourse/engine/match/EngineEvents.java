@@ -7,7 +7,7 @@ import java.util.List;
 final class EngineEvents implements MatchingEngineListener
 {
     sealed interface Event permits Accepted, Rejected, Added, Executed, Canceled, Replaced, CrossReplaced,
-        CrossExecuted, CancelPending, CancelRejected, CrossCompleted, PriorityUpdated
+        CrossExecuted, CancelPending, CancelRejected, CrossCompleted, PriorityUpdated, StateChanged
     {
     }
 
@@ -87,6 +87,10 @@ final class EngineEvents implements MatchingEngineListener
         {
             this(clientOrderId, orderId, side, price, Display.MIDPOINT_PEG);
         }
+    }
+
+    record StateChanged(TradingState state) implements Event
+    {
     }
 
     final List<Event> events = new ArrayList<>();
@@ -194,5 +198,11 @@ final class EngineEvents implements MatchingEngineListener
         final Display display)
     {
         events.add(new PriorityUpdated(clientOrderId, orderId, side, price, display));
+    }
+
+    @Override
+    public void onTradingStateChanged(final long symbol, final TradingState state)
+    {
+        events.add(new StateChanged(state));
     }
 }

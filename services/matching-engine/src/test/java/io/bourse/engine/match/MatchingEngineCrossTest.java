@@ -16,6 +16,7 @@ import static io.bourse.engine.match.EngineEvents.CrossExecuted;
 import static io.bourse.engine.match.EngineEvents.CrossReplaced;
 import static io.bourse.engine.match.EngineEvents.Executed;
 import static io.bourse.engine.match.EngineEvents.Rejected;
+import static io.bourse.engine.match.EngineEvents.StateChanged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -401,6 +402,7 @@ class MatchingEngineCrossTest
 
         assertThat(engine.runCross(AAPL)).isFalse();
         assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.HALTED),
             new Accepted(1, orderId(1), Side.BUY, 100, price(1005), DAY),
             new Accepted(2, orderId(2), Side.SELL, 100, price(1000), DAY),
             new Rejected(3, ReasonCodes.REJECT_HALTED));
@@ -410,6 +412,7 @@ class MatchingEngineCrossTest
         assertThat(engine.runCross(AAPL)).isTrue();
 
         assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.OPEN),
             new CrossExecuted(matchNumber(1), 100, price(1000), 1, Side.BUY, 2, 0, 0),
             new CrossCompleted(price(1000), 100, matchNumber(2), CrossType.CLOSING));
     }
@@ -429,6 +432,7 @@ class MatchingEngineCrossTest
 
         assertThat(engine.runCross(AAPL)).isFalse();
         assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.CLOSED),
             new Canceled(1, orderId(1), 100, 0, ReasonCodes.CANCEL_CLOSED, true),
             new Canceled(2, orderId(2), 100, 0, ReasonCodes.CANCEL_CLOSED, false),
             new Rejected(4, ReasonCodes.REJECT_CLOSED),

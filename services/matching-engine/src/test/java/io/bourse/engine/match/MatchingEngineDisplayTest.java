@@ -13,6 +13,7 @@ import static io.bourse.engine.match.EngineEvents.Executed;
 import static io.bourse.engine.match.EngineEvents.PriorityUpdated;
 import static io.bourse.engine.match.EngineEvents.Rejected;
 import static io.bourse.engine.match.EngineEvents.Replaced;
+import static io.bourse.engine.match.EngineEvents.StateChanged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** OUCH 4.2 Display: non-displayed priority, post-only repricing, midpoint pegs and their sweep. */
@@ -269,7 +270,9 @@ class MatchingEngineDisplayTest
 
         engine.tradingState(AAPL, TradingState.OPEN);
 
-        assertThat(events.drain()).containsExactly(new Executed(matchNumber(1), 30, 995_000, 4, 5, 0, 70));
+        assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.OPEN),
+            new Executed(matchNumber(1), 30, 995_000, 4, 5, 0, 70));
         assertThat(book(Side.BUY)).containsExactly(
             new Resting(1, 970_000, 100, Display.ANONYMOUS),
             new Resting(4, 1_000_000, 70, Display.MIDPOINT_PEG));

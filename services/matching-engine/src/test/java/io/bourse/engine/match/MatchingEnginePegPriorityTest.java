@@ -11,6 +11,7 @@ import static io.bourse.engine.match.EngineEvents.CrossExecuted;
 import static io.bourse.engine.match.EngineEvents.Executed;
 import static io.bourse.engine.match.EngineEvents.PriorityUpdated;
 import static io.bourse.engine.match.EngineEvents.Replaced;
+import static io.bourse.engine.match.EngineEvents.StateChanged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -198,7 +199,7 @@ class MatchingEnginePegPriorityTest
             .containsExactly(new PriorityUpdated(5, orderId(5), Side.SELL, 1_010_000));
 
         engine.tradingState(AAPL, TradingState.HALTED);
-        assertThat(events.drain()).isEmpty();
+        assertThat(events.drain()).containsExactly(new StateChanged(TradingState.HALTED));
 
         engine.cancelOrder(1, 0);
         assertThat(events.drain()).containsExactly(
@@ -207,7 +208,9 @@ class MatchingEnginePegPriorityTest
             new PriorityUpdated(5, orderId(5), Side.SELL, 1_000_000));
 
         engine.tradingState(AAPL, TradingState.OPEN);
-        assertThat(events.drain()).containsExactly(new Executed(matchNumber(1), 60, 1_000_000, 5, 4, 40, 0));
+        assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.OPEN),
+            new Executed(matchNumber(1), 60, 1_000_000, 5, 4, 40, 0));
     }
 
     @Test
@@ -224,6 +227,7 @@ class MatchingEnginePegPriorityTest
         engine.tradingState(AAPL, TradingState.CLOSED);
 
         assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.CLOSED),
             new Canceled(1, orderId(1), 100, 0, ReasonCodes.CANCEL_CLOSED, true),
             new Canceled(3, orderId(3), 100, 0, ReasonCodes.CANCEL_CLOSED, true),
             new PriorityUpdated(4, orderId(4), Side.BUY, 1_004_000));

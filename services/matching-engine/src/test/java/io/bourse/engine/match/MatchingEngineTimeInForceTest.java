@@ -10,6 +10,7 @@ import static io.bourse.engine.match.EngineEvents.Accepted;
 import static io.bourse.engine.match.EngineEvents.Added;
 import static io.bourse.engine.match.EngineEvents.Canceled;
 import static io.bourse.engine.match.EngineEvents.Replaced;
+import static io.bourse.engine.match.EngineEvents.StateChanged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** OUCH 4.2 Time in Force: good-till-seconds expiry on the input's clock, and market-hours orders at the close. */
@@ -105,6 +106,7 @@ class MatchingEngineTimeInForceTest
 
         final byte e = ReasonCodes.CANCEL_CLOSED;
         assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.CLOSED),
             new Canceled(2, orderId(2), 100, 0, e, true),
             new Canceled(6, orderId(6), 100, 0, e, true),
             new Canceled(3, orderId(3), 100, 0, e, true),

@@ -12,6 +12,7 @@ import static io.bourse.engine.match.EngineEvents.Canceled;
 import static io.bourse.engine.match.EngineEvents.Executed;
 import static io.bourse.engine.match.EngineEvents.Rejected;
 import static io.bourse.engine.match.EngineEvents.Replaced;
+import static io.bourse.engine.match.EngineEvents.StateChanged;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Trading states and price bands per symbol. */
@@ -69,6 +70,7 @@ class MatchingEngineTradingControlsTest
         engine.replaceOrder(2, 12, 0, 990_000);
 
         assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.HALTED),
             new Rejected(3, ReasonCodes.REJECT_HALTED),
             new Rejected(11, ReasonCodes.REJECT_HALTED),
             new Rejected(11, ReasonCodes.REJECT_HALTED),
@@ -88,6 +90,7 @@ class MatchingEngineTradingControlsTest
         engine.newOrder(2, GOOG, Side.BUY, 100, 1_000_000, DAY);
 
         assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.CLOSED),
             new Rejected(1, ReasonCodes.REJECT_CLOSED),
             new Rejected(2, ReasonCodes.REJECT_INVALID_STOCK));
         assertThat(engine.book(AAPL).tradingState()).isEqualTo(TradingState.CLOSED);

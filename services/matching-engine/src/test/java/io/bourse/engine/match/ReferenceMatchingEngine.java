@@ -418,6 +418,10 @@ final class ReferenceMatchingEngine implements OrderEntry
         }
         final TradingState previous = tradingState(symbol);
         tradingStates.put(symbol, state);
+        if (previous != state)
+        {
+            listener.onTradingStateChanged(symbol, state);
+        }
         if (TradingState.CLOSED == state && TradingState.CLOSED != previous)
         {
             final List<RestingOrder> closing = new ArrayList<>();
