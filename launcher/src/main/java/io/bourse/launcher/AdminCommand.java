@@ -204,7 +204,8 @@ public final class AdminCommand implements Runnable
         description = {
             "Set a symbol's trading state. CLOSED rejects entries with C and cancels its market-hours orders " +
                 "(time in force 99998) with reason E; HALTED rejects entries with H and keeps resting orders; " +
-                "OPEN trades again. Cancels work in every state." })
+                "OPEN trades again. Cancels work in every state. A change of state reaches ITCH subscribers as " +
+                "Stock Trading Action H: halted (reason O1) for HALTED and CLOSED, trading for OPEN." })
     static final class TradingStateCommand extends ShardCommand
     {
         @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "e.g. AAPL.")

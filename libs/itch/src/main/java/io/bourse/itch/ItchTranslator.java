@@ -17,17 +17,20 @@ import io.bourse.sbe.md.OrderExecutedWithPriceDecoder;
 import io.bourse.sbe.md.OrderReplaceDecoder;
 import io.bourse.sbe.md.PriceLevelUpdateDecoder;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.StockTradingActionDecoder;
 import io.bourse.sbe.md.TradeDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Translates Bourse SBE market data (schemas/market-data-schema.xml) into NASDAQ TotalView-ITCH 5.0 messages: Add
  * Order (§4.3.1), Order Executed (§4.4.1), Order Executed With Price (§4.4.2), Order Cancel (§4.4.3), Order Delete
- * (§4.4.4), Order Replace (§4.4.5), Trade (§4.5.1, non-cross), Cross Trade (§4.5.2) and Broken Trade (§4.5.3: an
- * execution broken by the operator, named by its Match Number).
+ * (§4.4.4), Order Replace (§4.4.5), Trade (§4.5.1, non-cross), Cross Trade (§4.5.2), Broken Trade (§4.5.3: an
+ * execution broken by the operator, named by its Match Number) and Stock Trading Action (§4.2.2: a symbol halted or
+ * trading again; Reserved a space).
  *
  * <p>ITCH carries an execution against a displayed resting order on that order, as Order Executed 'E': the Trade
  * that follows it in the market data (makerDisplayed TRUE) has no ITCH form. An execution against a resting order
@@ -74,6 +77,8 @@ public final class ItchTranslator
     public static final int CROSS_TRADE_LENGTH = 40;
     /** Length of ITCH 5.0 Broken Trade 'B'. */
     public static final int BROKEN_TRADE_LENGTH = 19;
+    /** Length of ITCH 5.0 Stock Trading Action 'H'. */
+    public static final int STOCK_TRADING_ACTION_LENGTH = 25;
     /** Longest message this class writes. */
     public static final int MAX_LENGTH = TRADE_LENGTH;
 
@@ -91,6 +96,7 @@ public final class ItchTranslator
     private final TradeDecoder tradeDecoder = new TradeDecoder();
     private final BrokenTradeDecoder brokenTradeDecoder = new BrokenTradeDecoder();
     private final CrossTradeDecoder crossTradeDecoder = new CrossTradeDecoder();
+    private final StockTradingActionDecoder stockTradingActionDecoder = new StockTradingActionDecoder();
     private final ITCH50.AddOrder addOrder = new ITCH50.AddOrder();
     private final ITCH50.OrderExecuted orderExecuted = new ITCH50.OrderExecuted();
     private final ITCH50.OrderExecutedWithPrice orderExecutedWithPrice = new ITCH50.OrderExecutedWithPrice();
@@ -99,6 +105,7 @@ public final class ItchTranslator
     private final ITCH50.OrderReplace orderReplace = new ITCH50.OrderReplace();
     private final ITCH50.Trade trade = new ITCH50.Trade();
     private final ITCH50.BrokenTrade brokenTrade = new ITCH50.BrokenTrade();
+    private final ITCH50.StockTradingAction stockTradingAction = new ITCH50.StockTradingAction();
     private final Long2LongHashMap locateBySymbol = new Long2LongHashMap(MISSING_LOCATE);
     private long timestampNs;
 
@@ -174,6 +181,8 @@ public final class ItchTranslator
             case TradeDecoder.TEMPLATE_ID -> trade(buffer, bodyOffset, blockLength, version, dst);
             case BrokenTradeDecoder.TEMPLATE_ID -> brokenTrade(buffer, bodyOffset, blockLength, version, dst);
             case CrossTradeDecoder.TEMPLATE_ID -> crossTrade(buffer, bodyOffset, blockLength, version, dst);
+            case StockTradingActionDecoder.TEMPLATE_ID ->
+                stockTradingAction(buffer, bodyOffset, blockLength, version, dst);
             case PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
             default -> NOT_TRANSLATED;
         };
@@ -341,6 +350,37 @@ public final class ItchTranslator
         brokenTrade.matchNumber = decoder.matchNumber();
         brokenTrade.put(dst);
         return BROKEN_TRADE_LENGTH;
+    }
+
+    private int stockTradingAction(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
+    {
+        final StockTradingActionDecoder decoder = stockTradingActionDecoder.wrap(buffer, offset, blockLength, version);
+        final long symbol = Symbols.pack(buffer, offset + StockTradingActionDecoder.symbolEncodingOffset());
+        final int locate = (int)locateBySymbol.get(symbol);
+        final byte state = decoder.tradingStateRaw();
+        if (MISSING_LOCATE == locate || !isTradingState(state))
+        {
+            return NOT_TRANSLATED;
+        }
+        timestampNs = decoder.timestampNs();
+        stockTradingAction.stockLocate = locate;
+        stockTradingAction.trackingNumber = 0;
+        stockTradingAction.timestampHigh = timestampHigh(timestampNs);
+        stockTradingAction.timestampLow = timestampLow(timestampNs);
+        stockTradingAction.stock = symbol;
+        stockTradingAction.tradingState = state;
+        stockTradingAction.reserved = ' ';
+        stockTradingAction.reason =
+            buffer.getInt(offset + StockTradingActionDecoder.reasonEncodingOffset(), ByteOrder.BIG_ENDIAN);
+        stockTradingAction.put(dst);
+        return STOCK_TRADING_ACTION_LENGTH;
+    }
+
+    private static boolean isTradingState(final byte state)
+    {
+        return ITCH50.TRADING_STATE_HALTED == state || ITCH50.TRADING_STATE_PAUSED == state ||
+            ITCH50.TRADING_STATE_QUOTATION_PERIOD == state || ITCH50.TRADING_STATE_TRADING == state;
     }
 
     /**

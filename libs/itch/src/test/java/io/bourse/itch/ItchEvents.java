@@ -7,6 +7,7 @@ import com.paritytrading.nassau.MessageListener;
 import io.bourse.common.config.Symbols;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +21,7 @@ public final class ItchEvents implements ITCH50Listener
     /** One recorded message. */
     public sealed interface Message
         permits SystemEvent, StockDirectory, AddOrder, OrderExecuted, OrderExecutedWithPrice, OrderCancel, OrderDelete,
-        OrderReplace, Trade, CrossTrade, BrokenTrade
+        OrderReplace, Trade, CrossTrade, BrokenTrade, StockTradingAction
     {
     }
 
@@ -191,6 +192,20 @@ public final class ItchEvents implements ITCH50Listener
     {
     }
 
+    /**
+     * ITCH 5.0 §4.2.2 Stock Trading Action.
+     *
+     * @param stockLocate  locate code.
+     * @param timestampNs  ns since midnight.
+     * @param stock        symbol.
+     * @param tradingState 'H' halted, 'T' trading.
+     * @param reason       the 4 characters of the Reason, e.g. "O1  ".
+     */
+    public record StockTradingAction(int stockLocate, long timestampNs, String stock, char tradingState, String reason)
+        implements Message
+    {
+    }
+
     /** Length of ITCH 5.0 Cross Trade 'Q'. */
     private static final int CROSS_TRADE_LENGTH = 40;
 
@@ -243,7 +258,11 @@ public final class ItchEvents implements ITCH50Listener
     @Override
     public void stockTradingAction(final ITCH50.StockTradingAction message)
     {
-        throw unexpected(message);
+        final int reason = message.reason;
+        messages.add(new StockTradingAction(message.stockLocate,
+            timestampNs(message.timestampHigh, message.timestampLow), Symbols.toString(message.stock),
+            (char)message.tradingState, new String(new byte[]{(byte)(reason >>> 24), (byte)(reason >>> 16),
+                (byte)(reason >>> 8), (byte)reason}, StandardCharsets.US_ASCII)));
     }
 
     @Override

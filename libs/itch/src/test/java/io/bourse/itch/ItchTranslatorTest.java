@@ -7,7 +7,9 @@ import io.bourse.sbe.md.CrossType;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.StockTradingActionEncoder;
 import io.bourse.sbe.md.TradeEncoder;
+import io.bourse.sbe.md.TradingState;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -214,6 +216,29 @@ class ItchTranslatorTest
     void shouldRefuseBrokenTradeOfUnknownSymbol()
     {
         assertThat(translate(sbe.brokenTrade(T, "GOOG", 49))).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldTranslateStockTradingAction()
+    {
+        final int length = translate(sbe.stockTradingAction(T, "MSFT", TradingState.HALTED, "O1  "));
+
+        assertThat(length).isEqualTo(ItchTranslator.STOCK_TRADING_ACTION_LENGTH).isEqualTo(25);
+        // ITCH 5.0 §4.2.2: Type, Stock Locate, Tracking Number, Timestamp, Stock, Trading State, Reserved, Reason
+        assertThat(written()).isEqualTo(hex("48 0002 0000 " + TIMESTAMP + " " + MSFT + " 48 20 4F312020"));
+        assertThat(translator.timestampNs()).isEqualTo(T);
+    }
+
+    @Test
+    void shouldRefuseStockTradingActionOfUnknownSymbolOrState()
+    {
+        assertThat(translate(sbe.stockTradingAction(T, "GOOG", TradingState.TRADING, "    ")))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        final int length = sbe.stockTradingAction(T, "MSFT", TradingState.TRADING, "    ");
+        sbe.buffer.putByte(MessageHeaderEncoder.ENCODED_LENGTH + StockTradingActionEncoder.tradingStateEncodingOffset(),
+            (byte)'X');
+        assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
         assertThat(itch.position()).isZero();
     }
 

@@ -14,7 +14,9 @@ import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.OrderReplaceEncoder;
 import io.bourse.sbe.md.PriceLevelUpdateEncoder;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.StockTradingActionEncoder;
 import io.bourse.sbe.md.TradeEncoder;
+import io.bourse.sbe.md.TradingState;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -147,6 +149,24 @@ public final class MarketDataEncoder
             .timestampNs(timestampNs)
             .matchNumber(matchNumber);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + BrokenTradeEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    /**
+     * @param reason the 4 characters of the ITCH Reason, e.g. "O1  ".
+     * @return length of the encoded StockTradingAction.
+     */
+    public int stockTradingAction(
+        final long timestampNs, final String symbol, final TradingState tradingState, final String reason)
+    {
+        final StockTradingActionEncoder encoder = new StockTradingActionEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(7)
+            .timestampNs(timestampNs)
+            .tradingState(tradingState)
+            .reason(reason);
+        Symbols.unpack(
+            Symbols.pack(symbol), buffer, SYMBOL_OFFSET + StockTradingActionEncoder.symbolEncodingOffset());
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 

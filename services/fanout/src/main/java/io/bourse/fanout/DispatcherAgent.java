@@ -181,10 +181,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
         else
         {
             final ExpandableArrayBuffer snapshot = new ExpandableArrayBuffer(ItchTranslator.ADD_ORDER_LENGTH * 64);
-            final int count = book.snapshot(request.symbolsByLocate(), snapshot);
+            final int length = book.snapshot(request.symbolsByLocate(), snapshot);
             metrics.onSnapshot();
-            catchUps.add(new CatchUp(
-                request, 1, snapshot, count * ItchTranslator.ADD_ORDER_LENGTH, replay.nextSequence()));
+            catchUps.add(new CatchUp(request, 1, snapshot, length, replay.nextSequence()));
         }
     }
 
@@ -269,13 +268,13 @@ final class DispatcherAgent implements Agent, FragmentHandler
             }
             while (snapshotPosition < snapshotLength && written < answerLimit)
             {
-                sessionRecord.putBytes(
-                    SESSION_ITCH_OFFSET, snapshot, snapshotPosition, ItchTranslator.ADD_ORDER_LENGTH);
-                if (!write(ring, SESSION_ITCH_MSG_TYPE_ID, SESSION_ITCH_OFFSET + ItchTranslator.ADD_ORDER_LENGTH))
+                final int length = ItchBook.snapshotMessageLength(snapshot.getByte(snapshotPosition));
+                sessionRecord.putBytes(SESSION_ITCH_OFFSET, snapshot, snapshotPosition, length);
+                if (!write(ring, SESSION_ITCH_MSG_TYPE_ID, SESSION_ITCH_OFFSET + length))
                 {
                     return written;
                 }
-                snapshotPosition += ItchTranslator.ADD_ORDER_LENGTH;
+                snapshotPosition += length;
                 written++;
             }
             int steps = 0;

@@ -4,6 +4,7 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.nio.ByteOrder;
@@ -17,12 +18,14 @@ import java.util.List;
  * the ITCH 5.0 messages the fanout publishes: Add Order (§4.3.1) adds, Order Executed (§4.4.1), Order Executed With
  * Price (§4.4.2) and Order Cancel (§4.4.3) take shares off, Order Delete (§4.4.4) removes, Order Replace (§4.4.5)
  * removes the original and adds the new order with a new time priority. Non-displayed orders never appear in ITCH, so
- * never here; trades and broken trades leave the book as it is.
+ * never here; trades and broken trades leave the book as it is. Stock Trading Action (§4.2.2) is kept, the latest
+ * per symbol.
  *
- * <p>{@link #snapshot} writes the book of the chosen symbols as ITCH Add Order messages, symbol by symbol in locate
- * order, bids first from the highest price, then offers from the lowest, each price level in time priority; each
- * message keeps the Timestamp of the message that gave the order its priority. Applying messages reuses pooled
- * orders (no allocation once the pool has grown); a snapshot allocates, being rare. Single-threaded: the dispatcher's.
+ * <p>{@link #snapshot} writes the chosen symbols in locate order, each as its latest Stock Trading Action if it had
+ * one (a symbol without one is trading), then its book as ITCH Add Order messages, bids first from the highest price,
+ * then offers from the lowest, each price level in time priority; each message keeps the Timestamp of the message
+ * that gave it. Applying messages reuses pooled orders (no allocation once the pool has grown, and one buffer per
+ * symbol for its trading action); a snapshot allocates, being rare. Single-threaded: the dispatcher's.
  */
 final class ItchBook
 {
@@ -58,6 +61,8 @@ final class ItchBook
     }
 
     private final Long2ObjectHashMap<Order> orders = new Long2ObjectHashMap<>();
+    /** The latest Stock Trading Action of each symbol that had one, by Stock Locate. */
+    private final Int2ObjectHashMap<byte[]> tradingActions = new Int2ObjectHashMap<>();
     private final ArrayDeque<Order> pool = new ArrayDeque<>();
     private long nextPriority;
 
@@ -84,6 +89,9 @@ final class ItchBook
             case ITCH50.MESSAGE_TYPE_ORDER_CANCEL -> reduce(
                 reference, buffer.getInt(offset + CANCELED_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
             case ITCH50.MESSAGE_TYPE_ORDER_DELETE -> remove(reference);
+            case ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION -> buffer.getBytes(offset, tradingActions.computeIfAbsent(
+                buffer.getShort(offset + LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF,
+                (locate) -> new byte[ItchTranslator.STOCK_TRADING_ACTION_LENGTH]));
             case ITCH50.MESSAGE_TYPE_ORDER_REPLACE -> replace(
                 reference, buffer.getLong(offset + REPLACE_NEW_REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN),
                 buffer.getInt(offset + REPLACE_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL,
@@ -103,12 +111,23 @@ final class ItchBook
     }
 
     /**
-     * Writes the book of the chosen symbols as ITCH 5.0 Add Order messages of {@link ItchTranslator#ADD_ORDER_LENGTH}
-     * bytes each, one after the other.
+     * @param messageType the Message Type of a message {@link #snapshot} wrote.
+     * @return its length: {@link ItchTranslator#STOCK_TRADING_ACTION_LENGTH} for a Stock Trading Action, else
+     *         {@link ItchTranslator#ADD_ORDER_LENGTH}.
+     */
+    static int snapshotMessageLength(final byte messageType)
+    {
+        return ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION == messageType ?
+            ItchTranslator.STOCK_TRADING_ACTION_LENGTH : ItchTranslator.ADD_ORDER_LENGTH;
+    }
+
+    /**
+     * Writes the chosen symbols, in locate order, as ITCH 5.0 messages one after the other: each symbol's latest Stock
+     * Trading Action, if it had one, then its displayed orders as Add Order ({@link #snapshotMessageLength}).
      *
      * @param symbolsByLocate true at the Stock Locate of each symbol wanted.
      * @param dst             receives the messages from offset 0; grows when it can (an expandable buffer).
-     * @return number of messages written.
+     * @return bytes written.
      */
     int snapshot(final boolean[] symbolsByLocate, final MutableDirectBuffer dst)
     {
@@ -122,12 +141,26 @@ final class ItchBook
         }
         chosen.sort(PRICE_TIME);
         int offset = 0;
-        for (final Order order : chosen)
+        int next = 0;
+        for (int locate = 0; locate < symbolsByLocate.length; locate++)
         {
-            putAddOrder(order, dst, offset);
-            offset += ItchTranslator.ADD_ORDER_LENGTH;
+            if (!symbolsByLocate[locate])
+            {
+                continue;
+            }
+            final byte[] tradingAction = tradingActions.get(locate);
+            if (null != tradingAction)
+            {
+                dst.putBytes(offset, tradingAction);
+                offset += tradingAction.length;
+            }
+            for (; next < chosen.size() && chosen.get(next).locate == locate; next++)
+            {
+                putAddOrder(chosen.get(next), dst, offset);
+                offset += ItchTranslator.ADD_ORDER_LENGTH;
+            }
         }
-        return chosen.size();
+        return offset;
     }
 
     private static void putAddOrder(final Order order, final MutableDirectBuffer dst, final int offset)

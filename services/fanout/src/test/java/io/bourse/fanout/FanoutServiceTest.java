@@ -17,6 +17,7 @@ import io.bourse.mdpublisher.EngineEventEncoder;
 import io.bourse.mdpublisher.MdPublisherContext;
 import io.bourse.mdpublisher.MdPublisherService;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.TradingState;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,6 +54,7 @@ import static io.bourse.itch.ItchEvents.OrderExecuted;
 import static io.bourse.itch.ItchEvents.OrderExecutedWithPrice;
 import static io.bourse.itch.ItchEvents.OrderReplace;
 import static io.bourse.itch.ItchEvents.StockDirectory;
+import static io.bourse.itch.ItchEvents.StockTradingAction;
 import static io.bourse.itch.ItchEvents.SystemEvent;
 import static io.bourse.itch.ItchEvents.Trade;
 import static io.bourse.sbe.engine.Side.BUY;
@@ -368,6 +370,28 @@ class FanoutServiceTest
             .contains("bourse_fanout_snapshots_total 2.0\n")
             .contains("bourse_fanout_subscriptions 4.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldSendAHaltLiveAndInTheSnapshotOfALateJoinerBeforeTheSymbolsOrders() throws Exception
+    {
+        final Subscriber early = connect();
+        early.login("sub1", "secret1");
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
+        offer(sbe.addOrder(1, T + 1, "MSFT", 1, Side.BUY, 100, 4_000_000));
+        offer(sbe.stockTradingAction(T + 2, "MSFT", TradingState.HALTED, "O1  "));
+        early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 2);
+
+        final Subscriber late = connect();
+        late.login("sub2", "secret2");
+        late.receiveUntil(() -> late.itch.messages.size() >= SESSION_START_MESSAGES + 2);
+
+        final StockTradingAction halted = new StockTradingAction(2, T + 2, "MSFT", 'H', "O1  ");
+        final AddOrder resting = new AddOrder(2, 0, T + 1, 1, 'B', 100, "MSFT", 4_000_000);
+        assertThat(early.itch.messages.subList(SESSION_START_MESSAGES, early.itch.messages.size()))
+            .containsExactly(resting, halted);
+        assertThat(late.itch.messages.subList(SESSION_START_MESSAGES, late.itch.messages.size()))
+            .containsExactly(halted, resting);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.bourse.itch.ItchTranslator;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.TradingState;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 import static io.bourse.itch.ItchEvents.AddOrder;
+import static io.bourse.itch.ItchEvents.StockTradingAction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ItchBookTest
@@ -35,12 +37,14 @@ class ItchBookTest
     private ItchEvents snapshot(final boolean... symbolsByLocate)
     {
         final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
-        final int count = book.snapshot(symbolsByLocate, dst);
+        final int length = book.snapshot(symbolsByLocate, dst);
         final ItchEvents events = new ItchEvents();
-        for (int i = 0; i < count; i++)
+        for (int offset = 0; offset < length; )
         {
-            final ByteBuffer message = ByteBuffer.allocate(ItchTranslator.ADD_ORDER_LENGTH);
-            dst.getBytes(i * ItchTranslator.ADD_ORDER_LENGTH, message, 0, ItchTranslator.ADD_ORDER_LENGTH);
+            final int messageLength = ItchBook.snapshotMessageLength(dst.getByte(offset));
+            final ByteBuffer message = ByteBuffer.allocate(messageLength);
+            dst.getBytes(offset, message, 0, messageLength);
+            offset += messageLength;
             try
             {
                 events.parser().message(message);
@@ -76,5 +80,25 @@ class ItchBookTest
             new AddOrder(1, 0, T + 3, 3, 'S', 200, "AAPL", 1_520_000));
         assertThat(snapshot(false, true, true).messages).hasSize(5)
             .last().isEqualTo(new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
+    }
+
+    @Test
+    void shouldWriteEachSymbolsLatestStockTradingActionBeforeItsOrders()
+    {
+        apply(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        apply(sbe.addOrder(2, T + 2, "MSFT", 2, Side.SELL, 200, 4_000_000));
+        apply(sbe.stockTradingAction(T + 3, "MSFT", TradingState.HALTED, "O1  "));
+        apply(sbe.stockTradingAction(T + 4, "AAPL", TradingState.HALTED, "O1  "));
+        apply(sbe.stockTradingAction(T + 5, "AAPL", TradingState.TRADING, "    "));
+
+        assertThat(book.orderCount()).isEqualTo(2);
+        assertThat(snapshot(false, true, true).messages).containsExactly(
+            new StockTradingAction(1, T + 5, "AAPL", 'T', "    "),
+            new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
+            new StockTradingAction(2, T + 3, "MSFT", 'H', "O1  "),
+            new AddOrder(2, 0, T + 2, 2, 'S', 200, "MSFT", 4_000_000));
+        assertThat(snapshot(false, false, true).messages).containsExactly(
+            new StockTradingAction(2, T + 3, "MSFT", 'H', "O1  "),
+            new AddOrder(2, 0, T + 2, 2, 'S', 200, "MSFT", 4_000_000));
     }
 }

@@ -16,19 +16,22 @@ import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
+import io.bourse.sbe.engine.TradingState;
+import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import org.agrona.DirectBuffer;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Decodes engine events (schemas/engine-schema.xml, version 2 and the versions before it) from the shards' event
- * streams and hands the book changes and the end of each closing cross to an {@link EngineEventListener}. Every event
+ * streams and hands the book changes, the end of each closing cross and each change of a symbol's trading state to an
+ * {@link EngineEventListener}. Every event
  * is counted by type; OrderAccepted, OrderRejected, CancelPending and CancelRejected stop there (the last two leave
  * the order as it was), and so do OrderPriorityUpdated (a midpoint peg, never displayed, works at a new price under
  * the same reference number) and the OrderReplaced of a closing-cross order (in no market-data book). An
  * OrderExecuted with crossType C is a cross execution; N, or none from a version 1 shard, a continuous one. A message
  * of another schema, an unknown template, a short fragment or an invalid side, book update, display or cross type
- * (CrossCompleted: C only, the one cross Bourse runs) is counted as an error and skipped. One preallocated decoder per
+ * (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an error and skipped. One preallocated decoder per
  * template; allocates nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
@@ -37,6 +40,8 @@ final class EngineEventAdapter implements FragmentHandler
     private static final byte CROSS_TYPE_CONTINUOUS = 'N';
     /** OUCH 4.2 Cross Type of the closing cross. */
     private static final byte CROSS_TYPE_CLOSING = 'C';
+    /** The trading states a shard sends. */
+    private static final TradingState[] TRADING_STATES = {TradingState.CLOSED, TradingState.OPEN, TradingState.HALTED};
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
@@ -45,6 +50,7 @@ final class EngineEventAdapter implements FragmentHandler
     private final OrderReplacedDecoder orderReplaced = new OrderReplacedDecoder();
     private final TradeBrokenDecoder tradeBroken = new TradeBrokenDecoder();
     private final CrossCompletedDecoder crossCompleted = new CrossCompletedDecoder();
+    private final TradingStateChangedDecoder tradingStateChanged = new TradingStateChangedDecoder();
     private final EngineEventListener listener;
     private final MdPublisherMetrics metrics;
     private final AtomicLong errorCount;
@@ -93,6 +99,8 @@ final class EngineEventAdapter implements FragmentHandler
             case OrderReplacedDecoder.TEMPLATE_ID -> onOrderReplaced(buffer, bodyOffset, blockLength, version);
             case TradeBrokenDecoder.TEMPLATE_ID -> onTradeBroken(buffer, bodyOffset, blockLength, version);
             case CrossCompletedDecoder.TEMPLATE_ID -> onCrossCompleted(buffer, bodyOffset, blockLength, version);
+            case TradingStateChangedDecoder.TEMPLATE_ID ->
+                onTradingStateChanged(buffer, bodyOffset, blockLength, version);
             default -> false;
         };
         if (decoded)
@@ -129,6 +137,20 @@ final class EngineEventAdapter implements FragmentHandler
             decoder.shares(),
             decoder.price(),
             decoder.matchNumber());
+        return true;
+    }
+
+    private boolean onTradingStateChanged(
+        final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final TradingStateChangedDecoder decoder = tradingStateChanged.wrap(buffer, offset, blockLength, version);
+        final TradingState state = tradingState(decoder.stateRaw());
+        if (null == state)
+        {
+            return false;
+        }
+        listener.onTradingStateChanged(
+            decoder.timestampNs(), Symbols.pack(buffer, offset + TradingStateChangedDecoder.symbolEncodingOffset()), state);
         return true;
     }
 
@@ -249,6 +271,18 @@ final class EngineEventAdapter implements FragmentHandler
     private static boolean isDisplayed(final byte display)
     {
         return 'A' == display || 'Y' == display || 'P' == display;
+    }
+
+    private static TradingState tradingState(final short raw)
+    {
+        for (final TradingState state : TRADING_STATES)
+        {
+            if (raw == state.value())
+            {
+                return state;
+            }
+        }
+        return null;
     }
 
     private static Side side(final byte raw)

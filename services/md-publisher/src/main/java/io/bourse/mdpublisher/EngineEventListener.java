@@ -73,6 +73,16 @@ public interface EngineEventListener
     void onCrossCompleted(long timestampNs, long symbol, long shares, long price, long matchNumber);
 
     /**
+     * A symbol's trading state changed (engine TradingStateChanged), before the cancels and the peg updates the change
+     * causes.
+     *
+     * @param timestampNs engine time of the event.
+     * @param symbol      packed symbol.
+     * @param state       the new state: OPEN, HALTED or CLOSED.
+     */
+    void onTradingStateChanged(long timestampNs, long symbol, io.bourse.sbe.engine.TradingState state);
+
+    /**
      * An order was reduced or removed (engine OrderCanceled).
      *
      * @param timestampNs engine time of the event.

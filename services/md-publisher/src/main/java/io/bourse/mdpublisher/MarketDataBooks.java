@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
 
@@ -39,6 +40,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class MarketDataBooks implements EngineEventListener
 {
+    /** ITCH 5.0 Stock Trading Action Reason "O1": Operations Halt, contact Market Operations (packed big-endian). */
+    static final int REASON_OPERATIONS_HALT = ('O' << 24) | ('1' << 16) | (' ' << 8) | ' ';
+    /** ITCH 5.0 Stock Trading Action Reason of all spaces: none given (packed big-endian). */
+    static final int REASON_NONE = 0x2020_2020;
+
     private final MarketDataListener listener;
     private final AtomicLong errorCount;
     private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
@@ -201,6 +207,26 @@ public final class MarketDataBooks implements EngineEventListener
         {
             book.onTrade(shares);
         }
+    }
+
+    /**
+     * Publishes Stock Trading Action: an OPEN symbol is trading ({@code T}, no reason), a HALTED or CLOSED one halted
+     * ({@code H}) for reason {@code O1} (Operations Halt, contact Market Operations: the operator set it). The book
+     * is unchanged; the cancels that closing causes follow as events of their own.
+     */
+    @Override
+    public void onTradingStateChanged(
+        final long timestampNs, final long symbol, final io.bourse.sbe.engine.TradingState state)
+    {
+        if (!books.containsKey(symbol))
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        final boolean trading = io.bourse.sbe.engine.TradingState.OPEN == state;
+        listener.onStockTradingAction(timestampNs, symbol,
+            trading ? ITCH50.TRADING_STATE_TRADING : ITCH50.TRADING_STATE_HALTED,
+            trading ? REASON_NONE : REASON_OPERATIONS_HALT);
     }
 
     /** Publishes Broken Trade; the book is unchanged (a broken trade restores no order). */

@@ -112,6 +112,16 @@ public interface MarketDataListener
     void onCrossTrade(long timestampNs, long symbol, long shares, long crossPrice, long matchNumber);
 
     /**
+     * ITCH 5.0 §4.2.2 Stock Trading Action: the symbol's trading state changed, before the book changes it causes.
+     *
+     * @param timestampNs  engine time.
+     * @param symbol       packed symbol.
+     * @param tradingState ITCH Trading State: {@code H} halted, {@code T} trading.
+     * @param reason       ITCH Reason, 4 ASCII characters packed big-endian as they are sent, space-padded.
+     */
+    void onStockTradingAction(long timestampNs, long symbol, byte tradingState, int reason);
+
+    /**
      * An execution was broken: its Order Executed or Trade no longer counts; the book is unchanged (ITCH 5.0 §4.5.3
      * Broken Trade).
      *

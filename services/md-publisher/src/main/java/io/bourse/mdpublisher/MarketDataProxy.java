@@ -17,10 +17,13 @@ import io.bourse.sbe.md.OrderExecutedEncoder;
 import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.OrderReplaceEncoder;
 import io.bourse.sbe.md.PriceLevelUpdateEncoder;
+import io.bourse.sbe.md.StockTradingActionEncoder;
 import io.bourse.sbe.md.TradeEncoder;
+import io.bourse.sbe.md.TradingState;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -45,6 +48,7 @@ final class MarketDataProxy implements MarketDataListener
     private final TradeEncoder trade = new TradeEncoder();
     private final BrokenTradeEncoder brokenTrade = new BrokenTradeEncoder();
     private final CrossTradeEncoder crossTrade = new CrossTradeEncoder();
+    private final StockTradingActionEncoder stockTradingAction = new StockTradingActionEncoder();
     private final PriceLevelUpdateEncoder priceLevelUpdate = new PriceLevelUpdateEncoder();
     private final BestBidOfferEncoder bestBidOffer = new BestBidOfferEncoder();
     private final Publication publication;
@@ -212,6 +216,21 @@ final class MarketDataProxy implements MarketDataListener
             .crossType(CrossType.CLOSING);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + CrossTradeEncoder.symbolEncodingOffset());
         publish(CrossTradeEncoder.TEMPLATE_ID, crossTrade.encodedLength(), timestampNs);
+    }
+
+    /** Publishes StockTradingAction. */
+    @Override
+    public void onStockTradingAction(
+        final long timestampNs, final long symbol, final byte tradingState, final int reason)
+    {
+        stockTradingAction.wrapAndApplyHeader(buffer, 0, headerEncoder)
+            .sequenceNumber(nextSequenceNumber++)
+            .timestampNs(timestampNs)
+            .tradingState(TradingState.get(tradingState));
+        Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + StockTradingActionEncoder.symbolEncodingOffset());
+        buffer.putInt(
+            SYMBOL_OFFSET_IN_BUFFER + StockTradingActionEncoder.reasonEncodingOffset(), reason, ByteOrder.BIG_ENDIAN);
+        publish(StockTradingActionEncoder.TEMPLATE_ID, stockTradingAction.encodedLength(), timestampNs);
     }
 
     /** Publishes PriceLevelUpdate. */

@@ -12,6 +12,7 @@ import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
+import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
 import io.bourse.sbe.md.BrokenTradeEncoder;
@@ -21,6 +22,7 @@ import io.bourse.sbe.md.OrderDeleteEncoder;
 import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.OrderReplaceEncoder;
 import io.bourse.sbe.md.PriceLevelUpdateEncoder;
+import io.bourse.sbe.md.StockTradingActionEncoder;
 import io.bourse.sbe.md.TradeEncoder;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -66,6 +68,7 @@ final class MdPublisherMetrics
         eventsIn[CancelRejectedDecoder.TEMPLATE_ID] = events.labelValues("cancel_rejected");
         eventsIn[CrossCompletedDecoder.TEMPLATE_ID] = events.labelValues("cross_completed");
         eventsIn[OrderPriorityUpdatedDecoder.TEMPLATE_ID] = events.labelValues("order_priority_updated");
+        eventsIn[TradingStateChangedDecoder.TEMPLATE_ID] = events.labelValues("trading_state_changed");
 
         final Counter messages = Counter.builder()
             .name("bourse_md_messages_out_total")
@@ -82,6 +85,7 @@ final class MdPublisherMetrics
         messagesOut[TradeEncoder.TEMPLATE_ID] = messages.labelValues("trade");
         messagesOut[BrokenTradeEncoder.TEMPLATE_ID] = messages.labelValues("broken_trade");
         messagesOut[CrossTradeEncoder.TEMPLATE_ID] = messages.labelValues("cross_trade");
+        messagesOut[StockTradingActionEncoder.TEMPLATE_ID] = messages.labelValues("stock_trading_action");
         messagesOut[PriceLevelUpdateEncoder.TEMPLATE_ID] = messages.labelValues("price_level_update");
         messagesOut[BestBidOfferEncoder.TEMPLATE_ID] = messages.labelValues("best_bid_offer");
 

@@ -5,6 +5,8 @@ import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.TradingState;
+import io.bourse.sbe.engine.TradingStateChangedEncoder;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -18,14 +20,15 @@ import static io.bourse.mdpublisher.MarketDataEvents.Executed;
 import static io.bourse.mdpublisher.MarketDataEvents.ExecutedWithPrice;
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
 import static io.bourse.mdpublisher.MarketDataEvents.Trade;
+import static io.bourse.mdpublisher.MarketDataEvents.TradingAction;
 import static io.bourse.sbe.engine.Side.BUY;
 import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The engine events of schema version 2 (the closing cross, midpoint peg priority updates) through the md-publisher's
- * engine-event adapter and market-data books: SBE engine events, as a shard encodes them, in; market data out, with
- * the event counters.
+ * The engine events of schema version 2 (the closing cross, midpoint peg priority updates, trading state changes)
+ * through the md-publisher's engine-event adapter and market-data books: SBE engine events, as a shard encodes them,
+ * in; market data out, with the event counters.
  */
 class EngineEventAdapterTest
 {
@@ -135,6 +138,32 @@ class EngineEventAdapterTest
 
         assertThat(events.drain()).containsExactly(new CrossTrade(T3, "MSFT", 0, 0, 0));
         assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldPublishStockTradingActionHaltedByOperationsWhenHaltedOrClosedAndTradingWhenOpenAgain()
+    {
+        restContinuousBook();
+        onEvent(engine.tradingStateChanged(T1, "AAPL", TradingState.HALTED));
+        onEvent(engine.tradingStateChanged(T2, "AAPL", TradingState.OPEN));
+        onEvent(engine.tradingStateChanged(T3, "MSFT", TradingState.CLOSED));
+
+        assertThat(events.drain()).containsExactly(
+            new TradingAction(T1, "AAPL", 'H', "O1  "),
+            new TradingAction(T2, "AAPL", 'T', "    "),
+            new TradingAction(T3, "MSFT", 'H', "O1  "));
+        assertThat(books.openOrderCount()).isEqualTo(3);
+        assertThat(Counters.value(registry, "bourse_md_events_in", "trading_state_changed")).isEqualTo(3);
+        assertThat(errors).hasValue(0);
+
+        onEvent(engine.tradingStateChanged(T3, "GOOG", TradingState.HALTED));
+        final int invalid = engine.tradingStateChanged(T3, "AAPL", TradingState.HALTED);
+        engine.buffer.putByte(MessageHeaderEncoder.ENCODED_LENGTH + TradingStateChangedEncoder.stateEncodingOffset(),
+            (byte)7);
+        adapter.onFragment(engine.buffer, 0, invalid, null);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(errors).hasValue(2);
     }
 
     @Test

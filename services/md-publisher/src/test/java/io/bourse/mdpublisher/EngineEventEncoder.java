@@ -14,6 +14,8 @@ import io.bourse.sbe.engine.OrderPriorityUpdatedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
 import io.bourse.sbe.engine.Side;
 import io.bourse.sbe.engine.TradeBrokenEncoder;
+import io.bourse.sbe.engine.TradingState;
+import io.bourse.sbe.engine.TradingStateChangedEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -106,6 +108,18 @@ public final class EngineEventEncoder
             .matchNumber(matchNumber)
             .crossType(CROSS_TYPE_CLOSING);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + CrossCompletedEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    /** @return length of the encoded TradingStateChanged. */
+    public int tradingStateChanged(final long timestampNs, final String symbol, final TradingState state)
+    {
+        final TradingStateChangedEncoder encoder = new TradingStateChangedEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .state(state);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + TradingStateChangedEncoder.symbolEncodingOffset());
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 

@@ -13,9 +13,11 @@ import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.OrderExecutedDecoder;
 import io.bourse.sbe.md.OrderExecutedWithPriceDecoder;
 import io.bourse.sbe.md.PriceLevelUpdateDecoder;
+import io.bourse.sbe.md.StockTradingActionDecoder;
 import io.bourse.sbe.md.TradeDecoder;
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,6 +34,7 @@ final class MarketDataCapture implements FragmentHandler
     private final OrderExecutedWithPriceDecoder executedWithPrice = new OrderExecutedWithPriceDecoder();
     private final TradeDecoder trade = new TradeDecoder();
     private final CrossTradeDecoder crossTrade = new CrossTradeDecoder();
+    private final StockTradingActionDecoder tradingAction = new StockTradingActionDecoder();
     private final BrokenTradeDecoder broken = new BrokenTradeDecoder();
     private final PriceLevelUpdateDecoder level = new PriceLevelUpdateDecoder();
     private final BestBidOfferDecoder bbo = new BestBidOfferDecoder();
@@ -91,6 +94,14 @@ final class MarketDataCapture implements FragmentHandler
                 sequenceNumber = trade.sequenceNumber();
                 events.onTrade(trade.timestampNs(), Symbols.pack(trade.symbol()), trade.matchNumber(),
                     side(trade.aggressorSide()), trade.quantity(), trade.price(), makerDisplayed(trade));
+            }
+            case StockTradingActionDecoder.TEMPLATE_ID ->
+            {
+                tradingAction.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = tradingAction.sequenceNumber();
+                events.onStockTradingAction(tradingAction.timestampNs(), Symbols.pack(tradingAction.symbol()),
+                    tradingAction.tradingStateRaw(), buffer.getInt(
+                        body + StockTradingActionDecoder.reasonEncodingOffset(), ByteOrder.BIG_ENDIAN));
             }
             case BrokenTradeDecoder.TEMPLATE_ID ->
             {

@@ -2,6 +2,7 @@ package io.bourse.mdpublisher;
 
 import io.bourse.common.config.Symbols;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,7 +10,8 @@ import java.util.List;
 final class MarketDataEvents implements MarketDataListener
 {
     sealed interface Message
-        permits AddOrder, Executed, ExecutedWithPrice, Cancel, Delete, Replace, Trade, CrossTrade, Broken, Level, Bbo
+        permits AddOrder, Executed, ExecutedWithPrice, Cancel, Delete, Replace, Trade, CrossTrade, Broken, Level, Bbo,
+        TradingAction
     {
     }
 
@@ -45,6 +47,10 @@ final class MarketDataEvents implements MarketDataListener
     record Trade(
         long timestampNs, String symbol, long matchNumber, Side aggressorSide, long quantity, long price,
         boolean makerDisplayed) implements Message
+    {
+    }
+
+    record TradingAction(long timestampNs, String symbol, char tradingState, String reason) implements Message
     {
     }
 
@@ -137,6 +143,15 @@ final class MarketDataEvents implements MarketDataListener
         final long timestampNs, final long symbol, final long shares, final long crossPrice, final long matchNumber)
     {
         messages.add(new CrossTrade(timestampNs, Symbols.toString(symbol), shares, crossPrice, matchNumber));
+    }
+
+    @Override
+    public void onStockTradingAction(
+        final long timestampNs, final long symbol, final byte tradingState, final int reason)
+    {
+        messages.add(new TradingAction(timestampNs, Symbols.toString(symbol), (char)tradingState,
+            new String(new byte[]{(byte)(reason >>> 24), (byte)(reason >>> 16), (byte)(reason >>> 8), (byte)reason},
+                StandardCharsets.US_ASCII)));
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.ReadyEndpoint;
+import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +33,7 @@ import static io.bourse.mdpublisher.MarketDataEvents.Executed;
 import static io.bourse.mdpublisher.MarketDataEvents.ExecutedWithPrice;
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
 import static io.bourse.mdpublisher.MarketDataEvents.Trade;
+import static io.bourse.mdpublisher.MarketDataEvents.TradingAction;
 import static io.bourse.sbe.engine.Side.BUY;
 import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -102,6 +104,8 @@ class MdPublisherServiceTest
         awaitMessages(11);
         offer(shard0, engine.tradeBroken(T1 + 50, "AAPL", 33));
         awaitMessages(12);
+        offer(shard1, engine.tradingStateChanged(T1 + 60, "MSFT", TradingState.HALTED));
+        awaitMessages(13);
 
         assertThat(capture.messages).containsExactly(
             new Sequenced(1, new AddOrder(T1, "AAPL", 17, Side.SELL, 300, 1_500_100)),
@@ -115,7 +119,8 @@ class MdPublisherServiceTest
             new Sequenced(9, new Level(T1 + 20, "AAPL", Side.SELL, 1_500_100, 200, 1)),
             new Sequenced(10, new Bbo(T1 + 20, "AAPL", 0, 0, 1_500_100, 200)),
             new Sequenced(11, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100, false)),
-            new Sequenced(12, new Broken(T1 + 50, "AAPL", 33)));
+            new Sequenced(12, new Broken(T1 + 50, "AAPL", 33)),
+            new Sequenced(13, new TradingAction(T1 + 60, "MSFT", 'H', "O1  ")));
 
         final String metrics = HttpClient.newHttpClient().send(
             HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
@@ -128,7 +133,8 @@ class MdPublisherServiceTest
             .contains("bourse_md_errors_total 0.0\n")
             .contains("bourse_md_events_in_total{type=\"trade_broken\"} 1.0\n")
             .contains("bourse_md_messages_out_total{type=\"broken_trade\"} 1.0\n")
-            .contains("bourse_md_publish_latency_seconds_count 12\n")
+            .contains("bourse_md_messages_out_total{type=\"stock_trading_action\"} 1.0\n")
+            .contains("bourse_md_publish_latency_seconds_count 13\n")
             .contains("bourse_md_trades_total{symbol=\"AAPL\"} 1.0\n")
             .contains("bourse_md_trades_total{symbol=\"MSFT\"} 1.0\n")
             .contains("bourse_md_traded_shares_total{symbol=\"AAPL\"} 100.0\n")
