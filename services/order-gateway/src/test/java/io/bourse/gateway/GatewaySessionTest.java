@@ -310,13 +310,9 @@ class GatewaySessionTest
     @Test
     void shouldDropASilentClientButNotOneWhosePacketsWaitInTheSocketForTheEngineCommandStreams() throws Exception
     {
-        try (TestClient held = new TestClient(port);
-            TestClient silent = new TestClient(port))
+        try (TestClient held = TestClient.login(port, "demo01", 0);
+            TestClient silent = TestClient.login(port, "demo02", 0))
         {
-            held.login("demo01", "demo01pw", "", 0);
-            silent.login("demo02", "demo02pw", "", 0);
-            held.await(2);
-            silent.await(2);
             engine.roomForCommands = false;
             enterOrder(held, "HELD", "AAPL");
             awaitCounter("bourse_gateway_reads_deferred_total");
