@@ -14,6 +14,9 @@ import org.agrona.concurrent.IdleStrategy;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
+import static io.bourse.common.config.SettingChecks.checkPort;
+import static io.bourse.common.config.SettingChecks.checkPositive;
+
 /**
  * Configuration of the fanout: the market-data stream to read, the symbols, who may log in, the ITCH/SoupBinTCP port,
  * the metrics endpoint, the number of workers and their limits, and how many messages are kept for replay. Settings
@@ -152,22 +155,6 @@ public final class FanoutContext
             idleStrategySupplier = BackoffIdleStrategy::new;
         }
         return this;
-    }
-
-    private static void checkPort(final String name, final int value)
-    {
-        if (value < 0 || value > 65535)
-        {
-            throw new IllegalStateException(name + " must be 0..65535: " + value);
-        }
-    }
-
-    private static void checkPositive(final String name, final int value)
-    {
-        if (value <= 0)
-        {
-            throw new IllegalStateException(name + " must be positive: " + value);
-        }
     }
 
     /** @return the Aeron directory, channels and stream ids. */

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import static io.bourse.common.config.SettingChecks.checkPositive;
+
 /**
  * Configuration of one matching-engine shard. Settings: {@code bourse.engine.shard} (default 0),
  * {@code bourse.engine.metrics.port} (default 9410 + shard), {@code bourse.engine.max.order.quantity} (shares,
@@ -107,10 +109,7 @@ public final class EngineContext
             throw new IllegalStateException("bourse.engine.shard=" + shardId + " owns no symbol of bourse.symbols=" +
                 symbolDirectory);
         }
-        if (maxOrderQuantity <= 0)
-        {
-            throw new IllegalStateException("bourse.engine.max.order.quantity must be positive: " + maxOrderQuantity);
-        }
+        checkPositive("bourse.engine.max.order.quantity", maxOrderQuantity);
         if (null == selfTradePrevention)
         {
             throw new IllegalStateException(STP_PROP_NAME + " is required");

@@ -3,6 +3,7 @@ package io.bourse.mdpublisher;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
+import io.bourse.common.config.SettingChecks;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
@@ -16,6 +17,10 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.function.Supplier;
+
+import static io.bourse.common.config.SettingChecks.checkPort;
+import static io.bourse.common.config.SettingChecks.checkPositive;
+import static io.bourse.common.config.SettingChecks.checkRange;
 
 /**
  * Configuration of the md-publisher: where the engine event streams and the market-data stream are, which symbols
@@ -172,11 +177,8 @@ public final class MdPublisherContext
         {
             throw new IllegalStateException("symbolDirectory must be set");
         }
-        checkRange(METRICS_PORT_PROP_NAME, metricsPort, 0, 65535);
-        if (fragmentLimit <= 0)
-        {
-            throw new IllegalStateException(FRAGMENT_LIMIT_PROP_NAME + " must be positive: " + fragmentLimit);
-        }
+        checkPort(METRICS_PORT_PROP_NAME, metricsPort);
+        checkPositive(FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
         if (offerRetries < 0)
         {
             throw new IllegalStateException(OFFER_RETRIES_PROP_NAME + " must not be negative: " + offerRetries);
@@ -199,7 +201,7 @@ public final class MdPublisherContext
         {
             throw new IllegalStateException(MOLD_GROUP_PROP_NAME + " must be an IPv4 multicast group: " + moldGroup);
         }
-        checkRange(MOLD_PORT_PROP_NAME, moldPort, 1, 65535);
+        checkRange(MOLD_PORT_PROP_NAME, moldPort, 1, SettingChecks.MAX_PORT);
         moldInterfaceAddress = ipv4Address(MOLD_INTERFACE_PROP_NAME, moldInterface);
         try
         {
@@ -215,7 +217,7 @@ public final class MdPublisherContext
                 MOLD_INTERFACE_PROP_NAME + " must be the address of a local interface: " + moldInterface);
         }
         checkRange(MOLD_TTL_PROP_NAME, moldTtl, 0, 255);
-        checkRange(MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort, 0, 65535);
+        checkPort(MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort);
         moldSession = SessionNames.resolve(moldSession, MOLD_SESSION_PROP_NAME);
         checkRange(MOLD_PAYLOAD_LENGTH_PROP_NAME, moldPayloadLength, MOLD_PAYLOAD_LENGTH_MIN, MOLD_PAYLOAD_LENGTH_MAX);
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
@@ -239,14 +241,6 @@ public final class MdPublisherContext
             throw new IllegalStateException(name + " is not an address: " + value, ex);
         }
         throw new IllegalStateException(name + " must be an IPv4 address: " + value);
-    }
-
-    private static void checkRange(final String name, final int value, final int min, final int max)
-    {
-        if (value < min || value > max)
-        {
-            throw new IllegalStateException(name + " must be " + min + ".." + max + ": " + value);
-        }
     }
 
     /** @return the Aeron directory, channels and stream ids. */

@@ -14,6 +14,10 @@ import org.agrona.concurrent.IdleStrategy;
 import java.io.IOException;
 import java.nio.file.Path;
 
+import static io.bourse.common.config.SettingChecks.checkPort;
+import static io.bourse.common.config.SettingChecks.checkPositive;
+import static io.bourse.common.config.SettingChecks.checkRange;
+
 /**
  * Configuration of the order gateway. Settings (system property, or the environment variable in upper case with
  * underscores): {@value #PORT_PROP_NAME} (OUCH/SoupBinTCP port, default {@value #PORT_DEFAULT}),
@@ -206,22 +210,10 @@ public final class GatewayContext
         }
         checkPort(PORT_PROP_NAME, port);
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);
-        if (gatewayId < 1 || gatewayId > 255)
-        {
-            throw new IllegalStateException(GATEWAY_ID_PROP_NAME + " must be 1..255: " + gatewayId);
-        }
-        if (maxSessions < 1)
-        {
-            throw new IllegalStateException(MAX_SESSIONS_PROP_NAME + " must be positive: " + maxSessions);
-        }
-        if (maxPendingLogins < 1)
-        {
-            throw new IllegalStateException(MAX_PENDING_LOGINS_PROP_NAME + " must be positive: " + maxPendingLogins);
-        }
-        if (loginTimeoutMs < 1)
-        {
-            throw new IllegalStateException(LOGIN_TIMEOUT_MS_PROP_NAME + " must be positive: " + loginTimeoutMs);
-        }
+        checkRange(GATEWAY_ID_PROP_NAME, gatewayId, 1, 255);
+        checkPositive(MAX_SESSIONS_PROP_NAME, maxSessions);
+        checkPositive(MAX_PENDING_LOGINS_PROP_NAME, maxPendingLogins);
+        checkPositive(LOGIN_TIMEOUT_MS_PROP_NAME, loginTimeoutMs);
         if (sendBufferBytes < SEND_BUFFER_BYTES_MIN)
         {
             throw new IllegalStateException(
@@ -244,11 +236,7 @@ public final class GatewayContext
         {
             throw new IllegalStateException(MAX_DAY_TOKENS_PROP_NAME + " must be 1..2^30: " + maxDayTokens);
         }
-        if (clockTickIntervalMs < 1)
-        {
-            throw new IllegalStateException(
-                CLOCK_TICK_INTERVAL_MS_PROP_NAME + " must be positive: " + clockTickIntervalMs);
-        }
+        checkPositive(CLOCK_TICK_INTERVAL_MS_PROP_NAME, clockTickIntervalMs);
         sessionName = SessionNames.resolve(sessionName, SESSION_PROP_NAME);
         if (null == journalDir || journalDir.isBlank() || null == journalSync)
         {
@@ -283,14 +271,6 @@ public final class GatewayContext
         catch (final IllegalArgumentException ex)
         {
             throw new IllegalArgumentException(JOURNAL_SYNC_PROP_NAME + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    private static void checkPort(final String name, final int value)
-    {
-        if (value < 0 || value > 65535)
-        {
-            throw new IllegalStateException(name + " must be 0..65535: " + value);
         }
     }
 

@@ -3,6 +3,7 @@ package io.bourse.simulator;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.config.SettingChecks;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
@@ -24,6 +25,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+
+import static io.bourse.common.config.SettingChecks.checkPort;
+import static io.bourse.common.config.SettingChecks.checkRange;
 
 /**
  * Configuration of a simulator run. Settings ({@code bourse.simulator.*}, or {@code BOURSE_SIMULATOR_*} in the
@@ -313,8 +317,8 @@ public final class SimulatorContext
         }
         requirePort(GATEWAY_PORT_PROP_NAME, gatewayPort);
         requirePort(FANOUT_PORT_PROP_NAME, fanoutPort);
-        requireRange(SESSIONS_PROP_NAME, sessions, 1, OrderTokens.MAX_SESSION_INDEX + 1);
-        requireRange(MD_SESSIONS_PROP_NAME, mdSessions, 0, 64);
+        checkRange(SESSIONS_PROP_NAME, sessions, 1, OrderTokens.MAX_SESSION_INDEX + 1);
+        checkRange(MD_SESSIONS_PROP_NAME, mdSessions, 0, 64);
         if (null == mdFeed)
         {
             throw new IllegalStateException(MD_FEED_PROP_NAME + " is required");
@@ -325,13 +329,13 @@ public final class SimulatorContext
         {
             resolveMold();
         }
-        requireRange(RATE_PROP_NAME, rate, 1, 10_000_000);
-        requireRange(DURATION_PROP_NAME, durationSeconds, 0, 86_400);
-        requireRange(PROGRESS_INTERVAL_PROP_NAME, progressIntervalMs, 0, 3_600_000);
-        requireRange(DRAIN_PROP_NAME, drainMs, 0, 60_000);
-        requireRange(CONNECT_TIMEOUT_PROP_NAME, connectTimeoutMs, 1, 600_000);
-        requireRange(VWAP_WINDOW_PROP_NAME, vwapWindowSeconds, 1, 86_400);
-        requireRange(BOOK_CHECK_QUIET_PROP_NAME, bookCheckQuietMs, 0, 60_000);
+        checkRange(RATE_PROP_NAME, rate, 1, 10_000_000);
+        checkRange(DURATION_PROP_NAME, durationSeconds, 0, 86_400);
+        checkRange(PROGRESS_INTERVAL_PROP_NAME, progressIntervalMs, 0, 3_600_000);
+        checkRange(DRAIN_PROP_NAME, drainMs, 0, 60_000);
+        checkRange(CONNECT_TIMEOUT_PROP_NAME, connectTimeoutMs, 1, 600_000);
+        checkRange(VWAP_WINDOW_PROP_NAME, vwapWindowSeconds, 1, 86_400);
+        checkRange(BOOK_CHECK_QUIET_PROP_NAME, bookCheckQuietMs, 0, 60_000);
         if (null == scenario)
         {
             throw new IllegalStateException(SCENARIO_PROP_NAME + " is required");
@@ -341,28 +345,25 @@ public final class SimulatorContext
             throw new IllegalStateException(HAWKES_ALPHA_PROP_NAME + " and " + HAWKES_BETA_PROP_NAME +
                 " must satisfy 0 < alpha < beta: alpha=" + hawkesAlpha + " beta=" + hawkesBeta);
         }
-        requireRange(BURST_SIZE_PROP_NAME, burstSize, 1, 1_000_000);
-        requireRange(BURST_RATE_PROP_NAME, burstRate, rate, 1_000_000_000);
+        checkRange(BURST_SIZE_PROP_NAME, burstSize, 1, 1_000_000);
+        checkRange(BURST_RATE_PROP_NAME, burstRate, rate, 1_000_000_000);
         if (!(zipfExponent >= 0.0) || zipfExponent > 10.0)
         {
             throw new IllegalStateException(ZIPF_EXPONENT_PROP_NAME + " must be 0..10: " + zipfExponent);
         }
-        requireRange(BOOK_TARGET_PROP_NAME, bookTarget, 1, OrderEntrySession.OPEN_ORDERS_CAPACITY);
+        checkRange(BOOK_TARGET_PROP_NAME, bookTarget, 1, OrderEntrySession.OPEN_ORDERS_CAPACITY);
         rampStep = 0 == rampStep ? rate : rampStep;
         rampMax = 0 == rampMax ? Math.min(10_000_000, 20 * rate) : rampMax;
-        requireRange(RAMP_STEP_PROP_NAME, rampStep, 1, 10_000_000);
-        requireRange(RAMP_MAX_PROP_NAME, rampMax, rate, 10_000_000);
-        requireRange(RAMP_INTERVAL_PROP_NAME, rampIntervalMs, 100, 3_600_000);
-        requireRange(RAMP_P99_LIMIT_PROP_NAME, rampP99LimitUs, 1, 3_600_000_000L);
-        if (metricsPort < 0 || metricsPort > 65535)
-        {
-            throw new IllegalStateException(METRICS_PORT_PROP_NAME + " must be 0..65535: " + metricsPort);
-        }
+        checkRange(RAMP_STEP_PROP_NAME, rampStep, 1, 10_000_000);
+        checkRange(RAMP_MAX_PROP_NAME, rampMax, rate, 10_000_000);
+        checkRange(RAMP_INTERVAL_PROP_NAME, rampIntervalMs, 100, 3_600_000);
+        checkRange(RAMP_P99_LIMIT_PROP_NAME, rampP99LimitUs, 1, 3_600_000_000L);
+        checkPort(METRICS_PORT_PROP_NAME, metricsPort);
         if (runId < 0)
         {
             runId = LocalTime.now(ZoneOffset.UTC).toSecondOfDay();
         }
-        requireRange("runId", runId, 0, OrderTokens.MAX_RUN_ID);
+        checkRange("runId", runId, 0, OrderTokens.MAX_RUN_ID);
         final List<Credentials.User> all = credentials.users();
         orderEntryUsers = resolve(USERS_PROP_NAME, users, sessions, all.subList(0, Math.min(sessions, all.size())));
         marketDataUsers = resolve(MD_USERS_PROP_NAME, mdUsers, mdSessions,
@@ -494,15 +495,7 @@ public final class SimulatorContext
 
     private static void requirePort(final String propName, final int port)
     {
-        requireRange(propName, port, 1, 65535);
-    }
-
-    private static void requireRange(final String propName, final long value, final long min, final long max)
-    {
-        if (value < min || value > max)
-        {
-            throw new IllegalStateException(propName + " must be " + min + ".." + max + ": " + value);
-        }
+        checkRange(propName, port, 1, SettingChecks.MAX_PORT);
     }
 
     /** @return order gateway host. */
