@@ -16,7 +16,6 @@ import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -71,7 +70,8 @@ public final class EngineService implements AutoCloseable
         final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY);
         final EventProxy eventProxy = new EventProxy(events, metrics, executions);
         final MatchingEngine engine = new MatchingEngine(
-            ctx.shardId(), symbols(ctx.symbolDirectory(), ctx.shardId()), ctx.maxOrderQuantity(), eventProxy);
+            ctx.shardId(), SymbolDirectory.packed(ctx.symbolDirectory().symbolsOfShard(ctx.shardId())),
+            ctx.maxOrderQuantity(), eventProxy);
         configure(engine, ctx);
         final AtomicLong openOrderCount = new AtomicLong();
         final EngineAgent agent = new EngineAgent(
@@ -115,17 +115,6 @@ public final class EngineService implements AutoCloseable
                 throw new IllegalStateException(EngineContext.PRICE_BANDS_PROP_NAME + ": refused " + band);
             }
         }
-    }
-
-    private static long[] symbols(final SymbolDirectory directory, final int shardId)
-    {
-        final List<SymbolDirectory.Entry> entries = directory.symbolsOfShard(shardId);
-        final long[] symbols = new long[entries.size()];
-        for (int i = 0; i < symbols.length; i++)
-        {
-            symbols[i] = entries.get(i).packed();
-        }
-        return symbols;
     }
 
     /** @return the bound metrics port (useful when configured as 0). */

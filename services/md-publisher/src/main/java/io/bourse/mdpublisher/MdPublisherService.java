@@ -19,7 +19,6 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -84,7 +83,8 @@ public final class MdPublisherService implements AutoCloseable
                 ctx.offerRetries());
             final MarketDataProxy proxy = new MarketDataProxy(
                 publication, boundedOffer, new MidnightNanoClock(), metrics, errorCount);
-            final MarketDataBooks books = new MarketDataBooks(packedSymbols(directory), proxy, errorCount);
+            final MarketDataBooks books =
+                new MarketDataBooks(SymbolDirectory.packed(directory.entries()), proxy, errorCount);
             BookMetrics.register(metricsServer.registry(), directory, books);
             final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
 
@@ -130,17 +130,6 @@ public final class MdPublisherService implements AutoCloseable
         return null == moldFeed ? ", MoldUDP64 off" : ", ITCH 5.0/MoldUDP64 session " + ctx.moldSession() + " to " +
             ctx.moldGroup() + ":" + ctx.moldPort() + " on " + ctx.moldInterface() + " (re-request port " +
             moldFeed.requestPort() + ")";
-    }
-
-    private static long[] packedSymbols(final SymbolDirectory directory)
-    {
-        final List<SymbolDirectory.Entry> entries = directory.entries();
-        final long[] symbols = new long[entries.size()];
-        for (int i = 0; i < symbols.length; i++)
-        {
-            symbols[i] = entries.get(i).packed();
-        }
-        return symbols;
     }
 
     /** @return the bound port of the Prometheus endpoint. */

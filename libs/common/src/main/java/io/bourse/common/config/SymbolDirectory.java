@@ -134,6 +134,20 @@ public final class SymbolDirectory
         return result;
     }
 
+    /**
+     * @param entries symbols, e.g. {@link #entries()} or {@link #symbolsOfShard}.
+     * @return their packed forms ({@link Symbols#pack}), in the same order.
+     */
+    public static long[] packed(final List<Entry> entries)
+    {
+        final long[] symbols = new long[entries.size()];
+        for (int i = 0; i < symbols.length; i++)
+        {
+            symbols[i] = entries.get(i).packed();
+        }
+        return symbols;
+    }
+
     /** @return the list in {@code SYMBOL@SHARD} form, as accepted by {@link #parse}. */
     @Override
     public String toString()
