@@ -8,6 +8,7 @@ import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.net.SendBufferPool;
+import io.bourse.common.net.SessionSockets;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
@@ -26,7 +27,6 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
@@ -90,10 +90,7 @@ public final class FanoutService implements AutoCloseable
             final Subscription subscription = aeron.addSubscription(
                 layout.marketDataChannel(), layout.marketDataStreamId());
 
-            serverChannel = ServerSocketChannel.open();
-            serverChannel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            serverChannel.bind(new InetSocketAddress(ctx.port()));
-            serverChannel.configureBlocking(false);
+            serverChannel = SessionSockets.listen(new InetSocketAddress(ctx.port()));
 
             final MidnightNanoClock clock = new MidnightNanoClock();
             final RingBuffer[] rings = new RingBuffer[ctx.workerCount()];

@@ -4,6 +4,7 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.net.SendBufferPool;
+import io.bourse.common.net.SessionSockets;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
@@ -18,7 +19,6 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
@@ -250,11 +250,7 @@ final class WorkerAgent implements Agent
         SubscriberSession session = null;
         try
         {
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            if (socketSendBufferBytes > 0)
-            {
-                channel.setOption(StandardSocketOptions.SO_SNDBUF, socketSendBufferBytes);
-            }
+            SessionSockets.configureSession(channel, socketSendBufferBytes);
             session = new SubscriberSession(
                 workerId, nextSessionId++, channel, sessionClock::time, sendBuffers, credentials, referenceData,
                 symbolDirectory, requests, clock, metrics, errorCount);

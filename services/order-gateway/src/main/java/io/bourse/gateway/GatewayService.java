@@ -9,6 +9,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.net.SendBufferPool;
+import io.bourse.common.net.SessionSockets;
 import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -35,11 +36,6 @@ public final class GatewayService implements AutoCloseable
 {
     /** Attempts after the first to offer a back-pressured command before rejecting the request. */
     private static final int COMMAND_OFFER_RETRIES = 1_000;
-    /**
-     * Connections the kernel may hold completed before the agent accepts them (it accepts all each duty cycle); the
-     * kernel caps it at {@code net.core.somaxconn}.
-     */
-    private static final int ACCEPT_BACKLOG = 1_024;
 
     private final MetricsServer metricsServer;
     private final Aeron aeron;
@@ -91,10 +87,9 @@ public final class GatewayService implements AutoCloseable
                 events[shard] = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shard));
             }
 
-            final ServerSocketChannel serverChannel = ServerSocketChannel.open();
+            final ServerSocketChannel serverChannel =
+                SessionSockets.listen(new InetSocketAddress(ctx.bindAddress(), ctx.port()));
             opened.add(serverChannel);
-            serverChannel.configureBlocking(false);
-            serverChannel.bind(new InetSocketAddress(ctx.bindAddress(), ctx.port()), ACCEPT_BACKLOG);
             final Selector selector = Selector.open();
             opened.add(selector);
 

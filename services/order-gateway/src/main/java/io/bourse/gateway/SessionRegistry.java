@@ -6,13 +6,13 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.net.SendBufferFullException;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSendChannel;
+import io.bourse.common.net.SessionSockets;
 import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import org.agrona.CloseHelper;
 
 import java.io.IOException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
@@ -199,11 +199,7 @@ final class SessionRegistry
                 return null;
             }
             channel.configureBlocking(false);
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, Boolean.TRUE);
-            if (socketSendBufferBytes > 0)
-            {
-                channel.setOption(StandardSocketOptions.SO_SNDBUF, socketSendBufferBytes);
-            }
+            SessionSockets.configureSession(channel, socketSendBufferBytes);
             sendChannel = new SessionSendChannel(channel, sendBuffers, 1 + MAX_INBOUND_PAYLOAD_LENGTH);
             final OuchConnection connection = new OuchConnection(
                 this, channel, sendChannel, clock, RECEIVE_BUFFER_LENGTH - SessionSendChannel.PACKET_HEADER_LENGTH);
