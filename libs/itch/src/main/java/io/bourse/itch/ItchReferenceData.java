@@ -8,9 +8,10 @@ import java.util.List;
 
 /**
  * The ITCH 5.0 messages that open a feed (a fanout subscriber's SoupBinTCP session, the md-publisher's MoldUDP64
- * session): System Event (§4.1) and one Stock Directory (§4.2.1) per symbol, with the values of a NASDAQ Global Select
- * common stock traded in round lots of 100, its Authenticity marked Test since this is a simulated market. Encodes
- * into one reused buffer; one instance per thread.
+ * session): System Event (§4.1), one Stock Directory (§4.2.1) per symbol, and the Trading Action spin, one Stock
+ * Trading Action (§4.2.2) per symbol. The Stock Directory has the values of a NASDAQ Global Select common stock traded
+ * in round lots of 100, its Authenticity marked Test since this is a simulated market. Encodes into one reused
+ * buffer; one instance per thread.
  */
 public final class ItchReferenceData
 {
@@ -18,6 +19,8 @@ public final class ItchReferenceData
     public static final int SYSTEM_EVENT_LENGTH = 12;
     /** Length of ITCH 5.0 Stock Directory 'R'. */
     public static final int STOCK_DIRECTORY_LENGTH = 39;
+    /** Stock Trading Action Reason of all spaces: none given (packed big-endian). */
+    public static final int REASON_NONE = 0x2020_2020;
     /** Round Lot Size of every symbol, in shares. */
     public static final int ROUND_LOT_SIZE = 100;
 
@@ -29,6 +32,7 @@ public final class ItchReferenceData
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(STOCK_DIRECTORY_LENGTH);
     private final ITCH50.SystemEvent systemEvent = new ITCH50.SystemEvent();
     private final ITCH50.StockDirectory stockDirectory = new ITCH50.StockDirectory();
+    private final ITCH50.StockTradingAction stockTradingAction = new ITCH50.StockTradingAction();
     private final List<SymbolDirectory.Entry> symbols;
 
     /**
@@ -90,6 +94,30 @@ public final class ItchReferenceData
         stockDirectory.stock = entry.packed();
         buffer.clear();
         stockDirectory.put(buffer);
+        return buffer.flip();
+    }
+
+    /**
+     * The symbol's message of the Trading Action spin (ITCH 5.0 §4.2.2: sent for every security before the start of
+     * system hours; a security absent from it is to be taken as halted): Trading State {@code T}, Reason blank.
+     *
+     * @param index       0 for the first symbol in locate order.
+     * @param timestampNs nanoseconds since midnight.
+     * @return the Stock Trading Action message, position 0 and limit at its end; valid until the next call.
+     */
+    public ByteBuffer stockTradingAction(final int index, final long timestampNs)
+    {
+        final SymbolDirectory.Entry entry = symbols.get(index);
+        stockTradingAction.stockLocate = entry.locate();
+        stockTradingAction.trackingNumber = 0;
+        stockTradingAction.timestampHigh = ItchTranslator.timestampHigh(timestampNs);
+        stockTradingAction.timestampLow = ItchTranslator.timestampLow(timestampNs);
+        stockTradingAction.stock = entry.packed();
+        stockTradingAction.tradingState = ITCH50.TRADING_STATE_TRADING;
+        stockTradingAction.reserved = ' ';
+        stockTradingAction.reason = REASON_NONE;
+        buffer.clear();
+        stockTradingAction.put(buffer);
         return buffer.flip();
     }
 }

@@ -193,15 +193,15 @@ public final class ItchEvents implements ITCH50Listener
     }
 
     /**
-     * ITCH 5.0 §4.2.2 Stock Trading Action.
+     * ITCH 5.0 §4.2.2 Stock Trading Action, without its timestamp (the wall clock in the Trading Action spin that opens
+     * a feed).
      *
      * @param stockLocate  locate code.
-     * @param timestampNs  ns since midnight.
      * @param stock        symbol.
      * @param tradingState 'H' halted, 'T' trading.
      * @param reason       the 4 characters of the Reason, e.g. "O1  ".
      */
-    public record StockTradingAction(int stockLocate, long timestampNs, String stock, char tradingState, String reason)
+    public record StockTradingAction(int stockLocate, String stock, char tradingState, String reason)
         implements Message
     {
     }
@@ -259,8 +259,7 @@ public final class ItchEvents implements ITCH50Listener
     public void stockTradingAction(final ITCH50.StockTradingAction message)
     {
         final int reason = message.reason;
-        messages.add(new StockTradingAction(message.stockLocate,
-            timestampNs(message.timestampHigh, message.timestampLow), Symbols.toString(message.stock),
+        messages.add(new StockTradingAction(message.stockLocate, Symbols.toString(message.stock),
             (char)message.tradingState, new String(new byte[]{(byte)(reason >>> 24), (byte)(reason >>> 16),
                 (byte)(reason >>> 8), (byte)reason}, StandardCharsets.US_ASCII)));
     }

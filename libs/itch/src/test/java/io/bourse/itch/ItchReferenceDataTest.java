@@ -43,6 +43,19 @@ class ItchReferenceDataTest
             "54 4E 4E 31 4E 00000000 4E"));
     }
 
+    @Test
+    void shouldEncodeTheTradingActionSpinOneTradingStockTradingActionPerSymbol()
+    {
+        final byte[] aapl = bytes(referenceData.stockTradingAction(0, T));
+        final byte[] msft = bytes(referenceData.stockTradingAction(1, T));
+
+        assertThat(aapl).hasSize(ItchTranslator.STOCK_TRADING_ACTION_LENGTH).hasSize(25);
+        // ITCH 5.0 §4.2.2: Type, Stock Locate, Tracking Number, Timestamp, Stock, Trading State 'T', Reserved,
+        // Reason (none: spaces)
+        assertThat(aapl).isEqualTo(hex("48 0001 0000 " + TIMESTAMP + " 4141504C20202020 54 20 20202020"));
+        assertThat(msft).isEqualTo(hex("48 0002 0000 " + TIMESTAMP + " 4D53465420202020 54 20 20202020"));
+    }
+
     private static byte[] bytes(final ByteBuffer buffer)
     {
         final byte[] bytes = new byte[buffer.remaining()];

@@ -92,7 +92,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final RingBuffer[] workerRings;
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
     private final ReplayRing replay;
-    private final ItchBook book = new ItchBook();
+    private final ItchBook book;
     private final List<CatchUp> catchUps = new ArrayList<>();
     private final boolean[] dropping;
     private final int fragmentLimit;
@@ -108,6 +108,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     /**
      * @param subscription   the market-data stream.
      * @param translator     SBE to ITCH.
+     * @param book           the displayed orders and trading states, from the Trading Action spin at start.
      * @param workerRings    one per worker.
      * @param requests       catch-up requests from every worker.
      * @param replayCapacity number of newest ITCH messages kept for replay.
@@ -117,12 +118,13 @@ final class DispatcherAgent implements Agent, FragmentHandler
      * @param errorCount     incremented for untranslatable messages and failed answers.
      */
     DispatcherAgent(
-        final Subscription subscription, final ItchTranslator translator, final RingBuffer[] workerRings,
-        final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests, final int replayCapacity,
-        final int fragmentLimit, final FanoutMetrics metrics, final AtomicLong errorCount)
+        final Subscription subscription, final ItchTranslator translator, final ItchBook book,
+        final RingBuffer[] workerRings, final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
+        final int replayCapacity, final int fragmentLimit, final FanoutMetrics metrics, final AtomicLong errorCount)
     {
         this.subscription = subscription;
         this.translator = translator;
+        this.book = book;
         this.workerRings = workerRings;
         this.requests = requests;
         this.replay = new ReplayRing(replayCapacity);

@@ -115,8 +115,9 @@ public final class FanoutService implements AutoCloseable
             }
 
             final DispatcherAgent dispatcher = new DispatcherAgent(
-                subscription, new ItchTranslator(ctx.symbolDirectory()), rings, requests, ctx.replayCapacity(),
-                ctx.fragmentLimit(), metrics, errorCount);
+                subscription, new ItchTranslator(ctx.symbolDirectory()),
+                new ItchBook(new ItchReferenceData(ctx.symbolDirectory()), clock.nanosSinceMidnight()), rings,
+                requests, ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errorCount);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(
                 serverChannel, queues, SystemNanoClock.INSTANCE, errorCount);
             final AgentRunner dispatcherRunner = AgentLaunch.start(

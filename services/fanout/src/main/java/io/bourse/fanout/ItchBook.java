@@ -1,11 +1,13 @@
 package io.bourse.fanout;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
@@ -19,10 +21,11 @@ import java.util.List;
  * Price (§4.4.2) and Order Cancel (§4.4.3) take shares off, Order Delete (§4.4.4) removes, Order Replace (§4.4.5)
  * removes the original and adds the new order with a new time priority. Non-displayed orders never appear in ITCH, so
  * never here; trades and broken trades leave the book as it is. Stock Trading Action (§4.2.2) is kept, the latest
- * per symbol.
+ * per symbol, starting from the Trading Action spin of the fanout's start (every symbol trading).
  *
- * <p>{@link #snapshot} writes the chosen symbols in locate order, each as its latest Stock Trading Action if it had
- * one (a symbol without one is trading), then its book as ITCH Add Order messages, bids first from the highest price,
+ * <p>{@link #snapshot} writes the chosen symbols in locate order, each as its latest Stock Trading Action (so that a
+ * subscriber gets the spin ITCH requires: a symbol without one is taken as halted), then its book as ITCH Add Order
+ * messages, bids first from the highest price,
  * then offers from the lowest, each price level in time priority; each message keeps the Timestamp of the message
  * that gave it. Applying messages reuses pooled orders (no allocation once the pool has grown, and one buffer per
  * symbol for its trading action); a snapshot allocates, being rare. Single-threaded: the dispatcher's.
@@ -65,6 +68,18 @@ final class ItchBook
     private final Int2ObjectHashMap<byte[]> tradingActions = new Int2ObjectHashMap<>();
     private final ArrayDeque<Order> pool = new ArrayDeque<>();
     private long nextPriority;
+
+    /**
+     * @param referenceData the symbols' Trading Action spin ({@link ItchReferenceData#stockTradingAction}).
+     * @param timestampNs   of the spin: the fanout's start, nanoseconds since midnight.
+     */
+    ItchBook(final ItchReferenceData referenceData, final long timestampNs)
+    {
+        for (int i = 0; i < referenceData.symbolCount(); i++)
+        {
+            apply(new UnsafeBuffer(referenceData.stockTradingAction(i, timestampNs)), 0);
+        }
+    }
 
     /**
      * Applies one ITCH 5.0 message.
@@ -123,7 +138,7 @@ final class ItchBook
 
     /**
      * Writes the chosen symbols, in locate order, as ITCH 5.0 messages one after the other: each symbol's latest Stock
-     * Trading Action, if it had one, then its displayed orders as Add Order ({@link #snapshotMessageLength}).
+     * Trading Action, then its displayed orders as Add Order ({@link #snapshotMessageLength}).
      *
      * @param symbolsByLocate true at the Stock Locate of each symbol wanted.
      * @param dst             receives the messages from offset 0; grows when it can (an expandable buffer).

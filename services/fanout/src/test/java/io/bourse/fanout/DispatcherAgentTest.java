@@ -1,6 +1,7 @@
 package io.bourse.fanout;
 
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.Side;
@@ -22,12 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DispatcherAgentTest
 {
     private static final int RING_CAPACITY = 1024;
+    private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
 
     private final MarketDataEncoder encoder = new MarketDataEncoder();
     private final RingBuffer slowWorker = ring();
     private final RingBuffer fastWorker = ring();
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, new ItchTranslator(SymbolDirectory.parse("AAPL@0")), new RingBuffer[]{slowWorker, fastWorker},
+        null, new ItchTranslator(SYMBOLS), new ItchBook(new ItchReferenceData(SYMBOLS), 0),
+        new RingBuffer[]{slowWorker, fastWorker},
         new ManyToOneConcurrentArrayQueue<>(4), 16, 10, new FanoutMetrics(new PrometheusRegistry(), new AtomicLong()),
         new AtomicLong());
 

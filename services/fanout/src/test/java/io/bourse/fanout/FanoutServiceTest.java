@@ -46,6 +46,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
+import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.itch.ItchEvents.AddOrder;
 import static io.bourse.itch.ItchEvents.CrossTrade;
 import static io.bourse.itch.ItchEvents.OrderCancel;
@@ -74,7 +75,15 @@ class FanoutServiceTest
     /** Small, so that a snapshot of a few hundred orders takes several duty cycles while the stream goes on. */
     private static final int FRAGMENT_LIMIT = 16;
     /** System Event and one Stock Directory per symbol: what a snapshot login starts with. */
-    private static final int SESSION_START_MESSAGES = 3;
+    private static final int DIRECTORY_MESSAGES = 3;
+    /** Trading every symbol, in the snapshot. */
+    private static final StockTradingAction AAPL_TRADING = new StockTradingAction(1, "AAPL", 'T', "    ");
+    private static final StockTradingAction MSFT_TRADING = new StockTradingAction(2, "MSFT", 'T', "    ");
+    /**
+     * What a login to every symbol gets before the live stream while the book is empty and no symbol was halted: the
+     * directory, then the snapshot of each symbol, its Stock Trading Action.
+     */
+    private static final int SESSION_START_MESSAGES = DIRECTORY_MESSAGES + 2;
     /** The stalled subscriber's receive buffer, bytes: small, so that the fanout's sends to it back up soon. */
     private static final int STALLED_RECEIVE_BUFFER = 4096;
     /** Orders (Add Order then Order Delete) published between checks that the stalled subscriber is gone. */
@@ -147,10 +156,12 @@ class FanoutServiceTest
         final List<ItchEvents.Message> sessionStart = List.of(
             new SystemEvent(0, 'O'),
             new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
-            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'));
+            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
+            AAPL_TRADING,
+            MSFT_TRADING);
         for (final Subscriber subscriber : List.of(first, second))
         {
-            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
             assertThat(subscriber.loginAccepted).isTrue();
             assertThat(subscriber.itch.messages).isEqualTo(sessionStart);
         }
@@ -161,14 +172,14 @@ class FanoutServiceTest
         final AddOrder expected = new AddOrder(2, 0, T, 17, 'B', 300, "MSFT", 1_500_100);
         for (final Subscriber subscriber : List.of(first, second))
         {
-            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 4);
-            assertThat(subscriber.itch.messages.subList(3, subscriber.itch.messages.size()))
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+            assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
                 .containsExactly(expected);
         }
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_sessions 2.0\n")
             .contains("bourse_fanout_messages_in_total 2.0\n")
-            .contains("bourse_fanout_messages_out_total 8.0\n")
+            .contains("bourse_fanout_messages_out_total 12.0\n")
             .contains("bourse_fanout_drops_total 0.0\n")
             .contains("bourse_fanout_errors_total 0.0\n")
             .contains("bourse_fanout_latency_seconds_count 2\n");
@@ -179,7 +190,7 @@ class FanoutServiceTest
     {
         final Subscriber subscriber = connect();
         subscriber.login("sub1", "secret1");
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
 
         try (MdPublisherService mdPublisher = launchMdPublisher();
             Publication shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0)))
@@ -191,15 +202,16 @@ class FanoutServiceTest
             offer(shard0, engine.orderExecuted(T + 20, "AAPL", 34, 200, 1_500_100, BUY, 50, 18, 300));
 
             // The displayed maker's execution is Order Executed only: its Trade would come before the hidden one.
-            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 6);
-            assertThat(subscriber.itch.messages.subList(3, subscriber.itch.messages.size())).containsExactly(
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 3);
+            assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
+                .containsExactly(
                 new AddOrder(1, 0, T, 17, 'S', 300, "AAPL", 1_500_100),
                 new OrderExecuted(1, 0, T + 10, 17, 100, 33),
                 new Trade(1, 0, T + 20, 0, 'B', 200, "AAPL", 1_500_100, 34));
         }
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_messages_in_total 8.0\n")
-            .contains("bourse_fanout_messages_out_total 6.0\n")
+            .contains("bourse_fanout_messages_out_total 8.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
     }
 
@@ -209,7 +221,7 @@ class FanoutServiceTest
     {
         final Subscriber subscriber = connect();
         subscriber.login("sub1", "secret1");
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
 
         try (MdPublisherService mdPublisher = launchMdPublisher();
             Publication shard1 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1)))
@@ -220,14 +232,15 @@ class FanoutServiceTest
             offer(shard1, engine.crossExecuted(T + 10, "MSFT", 34, 200, 3_999_900, SELL, 98, 96, 0));
             offer(shard1, engine.crossCompleted(T + 10, "MSFT", 3_999_900, 500, 35));
 
-            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 6);
-            assertThat(subscriber.itch.messages.subList(3, subscriber.itch.messages.size())).containsExactly(
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 3);
+            assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
+                .containsExactly(
                 new AddOrder(2, 0, T, 17, 'B', 300, "MSFT", 4_000_000),
                 new OrderExecutedWithPrice(2, 0, T + 10, 17, 300, 33, 'N', 3_999_900),
                 new CrossTrade(2, 0, T + 10, 500, "MSFT", 3_999_900, 35, 'C'));
         }
         assertThat(scrapeMetrics())
-            .contains("bourse_fanout_messages_out_total 6.0\n")
+            .contains("bourse_fanout_messages_out_total 8.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
     }
 
@@ -258,7 +271,7 @@ class FanoutServiceTest
         for (final Subscriber subscriber : all)
         {
             subscriber.login("sub1", "secret1");
-            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 3);
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
         }
 
         leaving.close();
@@ -266,8 +279,8 @@ class FanoutServiceTest
 
         for (final Subscriber subscriber : List.of(otherWorker, sameWorker))
         {
-            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= 4);
-            assertThat(subscriber.itch.messages.get(3))
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+            assertThat(subscriber.itch.messages.get(SESSION_START_MESSAGES))
                 .isEqualTo(new AddOrder(1, 0, T, 33, 'S', 100, "AAPL", 4_000_000));
         }
     }
@@ -345,13 +358,15 @@ class FanoutServiceTest
 
         final Subscriber late = connect();
         late.login("sub2", "secret2");
-        late.receiveUntil(() -> late.itch.messages.size() >= SESSION_START_MESSAGES + 5);
+        late.receiveUntil(() -> late.itch.messages.size() >= DIRECTORY_MESSAGES + 7);
         assertThat(late.acceptedSequence).isEqualTo(1);
-        assertThat(late.itch.messages.subList(SESSION_START_MESSAGES, late.itch.messages.size())).containsExactly(
+        assertThat(late.itch.messages.subList(DIRECTORY_MESSAGES, late.itch.messages.size())).containsExactly(
+            AAPL_TRADING,
             new AddOrder(1, 0, T + 2, 2, 'B', 150, "AAPL", 1_510_000),
             new AddOrder(1, 0, T + 8, 7, 'B', 150, "AAPL", 1_510_000),
             new AddOrder(1, 0, T + 6, 6, 'S', 60, "AAPL", 1_515_000),
             new AddOrder(1, 0, T + 3, 3, 'S', 300, "AAPL", 1_520_000),
+            MSFT_TRADING,
             new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
 
         offer(sbe.orderExecuted(T + 11, "AAPL", 7, 150, 3, 1_510_000));
@@ -384,14 +399,14 @@ class FanoutServiceTest
 
         final Subscriber late = connect();
         late.login("sub2", "secret2");
-        late.receiveUntil(() -> late.itch.messages.size() >= SESSION_START_MESSAGES + 2);
+        late.receiveUntil(() -> late.itch.messages.size() >= DIRECTORY_MESSAGES + 3);
 
-        final StockTradingAction halted = new StockTradingAction(2, T + 2, "MSFT", 'H', "O1  ");
+        final StockTradingAction halted = new StockTradingAction(2, "MSFT", 'H', "O1  ");
         final AddOrder resting = new AddOrder(2, 0, T + 1, 1, 'B', 100, "MSFT", 4_000_000);
         assertThat(early.itch.messages.subList(SESSION_START_MESSAGES, early.itch.messages.size()))
             .containsExactly(resting, halted);
-        assertThat(late.itch.messages.subList(SESSION_START_MESSAGES, late.itch.messages.size()))
-            .containsExactly(halted, resting);
+        assertThat(late.itch.messages.subList(DIRECTORY_MESSAGES, late.itch.messages.size()))
+            .containsExactly(AAPL_TRADING, halted, resting);
     }
 
     @Test
@@ -401,25 +416,27 @@ class FanoutServiceTest
         offer(sbe.addOrder(2, T + 2, "MSFT", 2, Side.SELL, 300, 4_000_000));
         final Subscriber msftOnly = connect();
         msftOnly.loginAndSubscribe("sub1", "secret1", "MSFT");
-        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= DIRECTORY_MESSAGES + 2);
 
         offer(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 100, 1_600_000));
         offer(sbe.orderExecuted(T + 4, "MSFT", 2, 100, 1, 4_000_000));
         offer(sbe.addOrder(5, T + 5, "AAPL", 4, Side.BUY, 100, 1_510_000));
         offer(sbe.addOrder(6, T + 6, "MSFT", 5, Side.SELL, 100, 4_010_000));
-        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= SESSION_START_MESSAGES + 3);
-        assertThat(msftOnly.itch.messages.subList(SESSION_START_MESSAGES, msftOnly.itch.messages.size()))
+        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= DIRECTORY_MESSAGES + 4);
+        assertThat(msftOnly.itch.messages.subList(DIRECTORY_MESSAGES, msftOnly.itch.messages.size()))
             .containsExactly(
+                MSFT_TRADING,
                 new AddOrder(2, 0, T + 2, 2, 'S', 300, "MSFT", 4_000_000),
                 new OrderExecuted(2, 0, T + 4, 2, 100, 1),
                 new AddOrder(2, 0, T + 6, 5, 'S', 100, "MSFT", 4_010_000));
 
         msftOnly.subscribe("MSFT", "AAPL");
-        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= SESSION_START_MESSAGES + 6);
+        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= DIRECTORY_MESSAGES + 8);
         offer(sbe.orderDelete(T + 7, "AAPL", 1));
-        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= SESSION_START_MESSAGES + 7);
-        assertThat(msftOnly.itch.messages.subList(SESSION_START_MESSAGES + 3, msftOnly.itch.messages.size()))
+        msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= DIRECTORY_MESSAGES + 9);
+        assertThat(msftOnly.itch.messages.subList(DIRECTORY_MESSAGES + 4, msftOnly.itch.messages.size()))
             .containsExactly(
+                AAPL_TRADING,
                 new AddOrder(1, 0, T + 5, 4, 'B', 100, "AAPL", 1_510_000),
                 new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
                 new AddOrder(1, 0, T + 3, 3, 'S', 100, "AAPL", 1_600_000),
@@ -702,13 +719,6 @@ class FanoutServiceTest
             HttpResponse.BodyHandlers.ofString()).body();
     }
 
-    private static void awaitTrue(final BooleanSupplier condition)
-    {
-        while (!condition.getAsBoolean())
-        {
-            Thread.yield();
-        }
-    }
 
     /** A SoupBinTCP client, parsing Sequenced Data as ITCH 5.0 ({@link ItchEvents#parser()}). */
     private static final class Subscriber implements SoupBinTCPClientStatusListener, AutoCloseable

@@ -2,6 +2,7 @@ package io.bourse.fanout;
 
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.itch.ItchEvents;
+import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.BooleanType;
@@ -23,9 +24,13 @@ class ItchBookTest
     private static final long T = 34_200_000_000_000L;
 
     private final MarketDataEncoder sbe = new MarketDataEncoder();
-    private final ItchTranslator translator = new ItchTranslator(SymbolDirectory.parse("AAPL@0,MSFT@1"));
+    private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
+    /** Time of the Trading Action spin. */
+    private static final long T0 = T - 1_000;
+
+    private final ItchTranslator translator = new ItchTranslator(SYMBOLS);
     private final ByteBuffer itch = ByteBuffer.allocateDirect(ItchTranslator.MAX_LENGTH);
-    private final ItchBook book = new ItchBook();
+    private final ItchBook book = new ItchBook(new ItchReferenceData(SYMBOLS), T0);
 
     private void apply(final int sbeLength)
     {
@@ -74,11 +79,12 @@ class ItchBookTest
 
         assertThat(book.orderCount()).isEqualTo(5);
         assertThat(snapshot(false, true, false).messages).containsExactly(
+            new StockTradingAction(1, "AAPL", 'T', "    "),
             new AddOrder(1, 0, T + 2, 2, 'B', 150, "AAPL", 1_510_000),
             new AddOrder(1, 0, T + 9, 7, 'B', 150, "AAPL", 1_510_000),
             new AddOrder(1, 0, T + 6, 6, 'S', 60, "AAPL", 1_515_000),
             new AddOrder(1, 0, T + 3, 3, 'S', 200, "AAPL", 1_520_000));
-        assertThat(snapshot(false, true, true).messages).hasSize(5)
+        assertThat(snapshot(false, true, true).messages).hasSize(7)
             .last().isEqualTo(new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
     }
 
@@ -93,12 +99,12 @@ class ItchBookTest
 
         assertThat(book.orderCount()).isEqualTo(2);
         assertThat(snapshot(false, true, true).messages).containsExactly(
-            new StockTradingAction(1, T + 5, "AAPL", 'T', "    "),
+            new StockTradingAction(1, "AAPL", 'T', "    "),
             new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
-            new StockTradingAction(2, T + 3, "MSFT", 'H', "O1  "),
+            new StockTradingAction(2, "MSFT", 'H', "O1  "),
             new AddOrder(2, 0, T + 2, 2, 'S', 200, "MSFT", 4_000_000));
         assertThat(snapshot(false, false, true).messages).containsExactly(
-            new StockTradingAction(2, T + 3, "MSFT", 'H', "O1  "),
+            new StockTradingAction(2, "MSFT", 'H', "O1  "),
             new AddOrder(2, 0, T + 2, 2, 'S', 200, "MSFT", 4_000_000));
     }
 }

@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.itch.ItchReferenceData;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
 
@@ -42,8 +43,6 @@ public final class MarketDataBooks implements EngineEventListener
 {
     /** ITCH 5.0 Stock Trading Action Reason "O1": Operations Halt, contact Market Operations (packed big-endian). */
     static final int REASON_OPERATIONS_HALT = ('O' << 24) | ('1' << 16) | (' ' << 8) | ' ';
-    /** ITCH 5.0 Stock Trading Action Reason of all spaces: none given (packed big-endian). */
-    static final int REASON_NONE = 0x2020_2020;
 
     private final MarketDataListener listener;
     private final AtomicLong errorCount;
@@ -226,7 +225,7 @@ public final class MarketDataBooks implements EngineEventListener
         final boolean trading = io.bourse.sbe.engine.TradingState.OPEN == state;
         listener.onStockTradingAction(timestampNs, symbol,
             trading ? ITCH50.TRADING_STATE_TRADING : ITCH50.TRADING_STATE_HALTED,
-            trading ? REASON_NONE : REASON_OPERATIONS_HALT);
+            trading ? ItchReferenceData.REASON_NONE : REASON_OPERATIONS_HALT);
     }
 
     /** Publishes Broken Trade; the book is unchanged (a broken trade restores no order). */

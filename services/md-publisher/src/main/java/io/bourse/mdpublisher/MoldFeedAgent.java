@@ -120,7 +120,10 @@ final class MoldFeedAgent implements Agent, FragmentHandler
         this.metrics = metrics;
     }
 
-    /** Opens the session: System Event 'O' Start of Messages, then one Stock Directory per symbol. */
+    /**
+     * Opens the session: System Event 'O' Start of Messages, one Stock Directory per symbol, then the Trading Action
+     * spin, one Stock Trading Action 'T' per symbol (every symbol of a shard is OPEN when the shard starts).
+     */
     @Override
     public void onStart()
     {
@@ -131,6 +134,10 @@ final class MoldFeedAgent implements Agent, FragmentHandler
         for (int i = 0; i < referenceData.symbolCount(); i++)
         {
             append(referenceData.stockDirectory(i, timestampNs));
+        }
+        for (int i = 0; i < referenceData.symbolCount(); i++)
+        {
+            append(referenceData.stockTradingAction(i, timestampNs));
         }
         sendPacket();
     }

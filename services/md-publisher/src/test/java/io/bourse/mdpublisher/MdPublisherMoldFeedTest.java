@@ -24,8 +24,8 @@ import java.net.http.HttpResponse;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
+import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.itch.ItchEvents.AddOrder;
 import static io.bourse.itch.ItchEvents.BrokenTrade;
 import static io.bourse.itch.ItchEvents.CrossTrade;
@@ -35,6 +35,7 @@ import static io.bourse.itch.ItchEvents.OrderExecuted;
 import static io.bourse.itch.ItchEvents.OrderExecutedWithPrice;
 import static io.bourse.itch.ItchEvents.OrderReplace;
 import static io.bourse.itch.ItchEvents.StockDirectory;
+import static io.bourse.itch.ItchEvents.StockTradingAction;
 import static io.bourse.itch.ItchEvents.SystemEvent;
 import static io.bourse.itch.ItchEvents.Trade;
 import static io.bourse.sbe.engine.Side.BUY;
@@ -96,7 +97,9 @@ class MdPublisherMoldFeedTest
         final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
             new SystemEvent(0, 'O'),
             new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
-            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T')));
+            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
+            new StockTradingAction(1, "AAPL", 'T', "    "),
+            new StockTradingAction(2, "MSFT", 'T', "    ")));
         receiveUntil(expected.size());
 
         offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
@@ -127,7 +130,7 @@ class MdPublisherMoldFeedTest
         assertThat(receiver.states).containsExactly(MoldUDP64ClientState.SYNCHRONIZED);
         assertThat(receiver.requests).isEmpty();
         assertThat(scrapeMetrics())
-            .contains("bourse_md_mold_messages_total 11.0\n")
+            .contains("bourse_md_mold_messages_total 13.0\n")
             .contains("bourse_md_mold_requests_total 0.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
             .contains("bourse_md_errors_total 0.0\n");
@@ -145,7 +148,9 @@ class MdPublisherMoldFeedTest
         final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
             new SystemEvent(0, 'O'),
             new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
-            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T')));
+            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
+            new StockTradingAction(1, "AAPL", 'T', "    "),
+            new StockTradingAction(2, "MSFT", 'T', "    ")));
         offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
         expected.add(new AddOrder(1, 0, T, 17, 'S', 300, "AAPL", 1_500_100));
         offer(shard0, engine.orderAdded(T, "AAPL", 18, SELL, 200, 1_500_000, 'N'));
@@ -171,7 +176,7 @@ class MdPublisherMoldFeedTest
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.requests).isEmpty();
         assertThat(scrapeMetrics())
-            .contains("bourse_md_mold_messages_total 8.0\n")
+            .contains("bourse_md_mold_messages_total 10.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
             .contains("bourse_md_events_in_total{type=\"cross_completed\"} 2.0\n")
             .contains("bourse_md_messages_out_total{type=\"order_executed_with_price\"} 1.0\n")
@@ -208,13 +213,5 @@ class MdPublisherMoldFeedTest
         return HttpClient.newHttpClient().send(
             HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
             HttpResponse.BodyHandlers.ofString()).body();
-    }
-
-    private static void awaitTrue(final BooleanSupplier condition)
-    {
-        while (!condition.getAsBoolean())
-        {
-            Thread.yield();
-        }
     }
 }

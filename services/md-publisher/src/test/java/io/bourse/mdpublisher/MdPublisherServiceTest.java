@@ -22,8 +22,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
+import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.mdpublisher.MarketDataCapture.Sequenced;
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
 import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
@@ -211,14 +211,5 @@ class MdPublisherServiceTest
             marketData.poll(capture, 10);
             return capture.messages.size() >= count;
         });
-    }
-
-    private static void awaitTrue(final BooleanSupplier condition)
-    {
-        while (!condition.getAsBoolean())
-        {
-            Thread.onSpinWait();
-            Thread.yield();
-        }
     }
 }

@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.mdpublisher.MoldReceiver.Request;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,10 +58,14 @@ class MoldFeedAgentTest
         " 4141504C20202020 51 20 00000064 4E 43 5A20 54 4E 4E 31 4E 00000000 4E";
     private static final String MSFT_DIRECTORY = "52 0002 0000 " + WALL_TIMESTAMP +
         " 4D53465420202020 51 20 00000064 4E 43 5A20 54 4E 4E 31 4E 00000000 4E";
+    private static final String AAPL_TRADING = "48 0001 0000 " + WALL_TIMESTAMP + " 4141504C20202020 54 20 20202020";
+    private static final String MSFT_TRADING = "48 0002 0000 " + WALL_TIMESTAMP + " 4D53465420202020 54 20 20202020";
     private static final List<ItchEvents.Message> SESSION_OPEN = List.of(
         new ItchEvents.SystemEvent(0, 'O'),
         new ItchEvents.StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
-        new ItchEvents.StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'));
+        new ItchEvents.StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
+        new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
+        new ItchEvents.StockTradingAction(2, "MSFT", 'T', "    "));
 
     private final MarketDataEncoder sbe = new MarketDataEncoder();
     private final CachedNanoClock nanoClock = new CachedNanoClock();
@@ -94,18 +99,20 @@ class MoldFeedAgentTest
     }
 
     @Test
-    void shouldOpenTheSessionWithStartOfMessagesAndOneStockDirectoryPerSymbol() throws IOException
+    void shouldOpenTheSessionWithStartOfMessagesOneStockDirectoryPerSymbolThenTheTradingActionSpin() throws IOException
     {
         final DatagramChannel listener = listen();
         start(1400, 100);
 
-        // Downstream Packet: Session, Sequence Number 1, Message Count 3; Message Blocks: Message Length, Message Data
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000001 0003" +
+        // Downstream Packet: Session, Sequence Number 1, Message Count 5; Message Blocks: Message Length, Message Data
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000001 0005" +
             " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 4F" +
             " 0027 " + AAPL_DIRECTORY +
-            " 0027 " + MSFT_DIRECTORY));
+            " 0027 " + MSFT_DIRECTORY +
+            " 0019 " + AAPL_TRADING +
+            " 0019 " + MSFT_TRADING));
         assertThat(counter("bourse_md_mold_packets", "data")).isEqualTo(1);
-        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(3);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(5);
     }
 
     @Test
@@ -120,32 +127,34 @@ class MoldFeedAgentTest
         publish(sbe.orderDelete(T, "MSFT", 17));
         assertThat(agent.doWork()).isEqualTo(4);
 
-        // Sequence Number 4, Message Count 2: Add Order (ITCH 5.0 §4.3.1), Order Delete (§4.4.4); no form for the level
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000004 0002" +
+        // Sequence Number 6, Message Count 2: Add Order (ITCH 5.0 §4.3.1), Order Delete (§4.4.4); no form for the level
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000006 0002" +
             " 0024 41 0002 0000 " + T_TIMESTAMP + " 0000000000000011 42 0000012C 4D53465420202020 0016E3C4" +
             " 0013 44 0002 0000 " + T_TIMESTAMP + " 0000000000000011"));
         assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
         assertThat(counter("bourse_md_mold_packets", "data")).isEqualTo(2);
-        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(5);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(7);
     }
 
     @Test
     void shouldStartANewPacketWhenTheNextMessageDoesNotFitThePayloadLength() throws IOException
     {
         final DatagramChannel listener = listen();
-        // Two 38-byte Add Order blocks fill 76 bytes exactly; the session's 14 + 41 bytes leave no room for 41 more.
+        // Two 38-byte Add Order blocks fill 76 bytes exactly. The session's opening: 14 + 41 bytes leave no room for 41
+        // more, 41 + 27 none for 27 more.
         start(76, 100);
 
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(1, 2, 20 + 55));
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(3, 1, 20 + 41));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(3, 2, 20 + 68));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(5, 1, 20 + 27));
         for (int orderId = 1; orderId <= 3; orderId++)
         {
             publish(sbe.addOrder(orderId, T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
         }
         agent.doWork();
 
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(4, 2, 20 + 76));
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 1, 20 + 38));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 2, 20 + 76));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(8, 1, 20 + 38));
     }
 
     @Test
@@ -163,19 +172,19 @@ class MoldFeedAgentTest
         assertThat(agent.doWork()).isEqualTo(1);
         // Heartbeat: Session, Sequence Number of the next message, Message Count 0, no Message Blocks
         assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
-            .isEqualTo(hex(SESSION_HEX + " 0000000000000004 0000"));
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000006 0000"));
 
         nanoClock.update(HEARTBEAT_INTERVAL_NS * 3 / 2);
         publish(sbe.addOrder(1, T, "AAPL", 1, Side.SELL, 100, 1_000_000));
         agent.doWork();
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(4, 1, 20 + 38));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 1, 20 + 38));
         nanoClock.update(HEARTBEAT_INTERVAL_NS * 5 / 2 - 1);
         agent.doWork();
         assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
         nanoClock.update(HEARTBEAT_INTERVAL_NS * 5 / 2);
         agent.doWork();
         assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
-            .isEqualTo(hex(SESSION_HEX + " 0000000000000005 0000"));
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000007 0000"));
         assertThat(counter("bourse_md_mold_packets", "heartbeat")).isEqualTo(2);
     }
 
@@ -223,9 +232,9 @@ class MoldFeedAgentTest
         agent.doWork();
         final DatagramChannel requester = open(Multicast.unicast());
 
-        // Messages 1..6 sent, 3..6 kept: 1 is gone, 7 not yet sent, 0 is no sequence number, 5 bytes no request.
+        // Messages 1..8 sent, 5..8 kept: 1 is gone, 9 not yet sent, 0 is no sequence number, 5 bytes no request.
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000001 0002")), requestAddress);
-        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000007 0001")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000009 0001")), requestAddress);
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000000 0001")), requestAddress);
         requester.send(ByteBuffer.wrap(hex("0102030405")), requestAddress);
         for (int i = 0; i < 4; i++)
@@ -235,8 +244,8 @@ class MoldFeedAgentTest
         }
         assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
 
-        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000005 FFFE")), requestAddress);
-        assertThat(header(serveUntilAnswered(requester))).isEqualTo(new Header(5, 2, 20 + 2 * 38));
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000007 FFFE")), requestAddress);
+        assertThat(header(serveUntilAnswered(requester))).isEqualTo(new Header(7, 2, 20 + 2 * 38));
         assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(3);
         assertThat(counter("bourse_md_mold_requests_unanswered", null)).isEqualTo(2);
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(2);
@@ -254,7 +263,7 @@ class MoldFeedAgentTest
         publish(sbe.addOrder(2, T, "AAPL", 2, Side.SELL, 100, 1_000_000));
         agent.doWork();
 
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(4, 1, 20 + 38));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 1, 20 + 38));
         assertThat(counter("bourse_md_mold_errors", null)).isEqualTo(1);
     }
 
@@ -267,11 +276,11 @@ class MoldFeedAgentTest
 
         agent.onClose();
 
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000004 0001" +
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000006 0001" +
             " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 43"));
         // End of Session: Message Count 0xFFFF with the next Sequence Number
         assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
-            .isEqualTo(hex(SESSION_HEX + " 0000000000000005 FFFF"));
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000007 FFFF"));
         assertThat(counter("bourse_md_mold_packets", "end_of_session")).isEqualTo(1);
     }
 
@@ -322,7 +331,7 @@ class MoldFeedAgentTest
 
         // Less than a byte per message over the last 20,000: an allocation per message or packet would be 16 or more.
         assertThat(allocatedBytes).isLessThan(20_000);
-        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(3 + 4 * 20_000);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(5 + 4 * 20_000);
     }
 
     @Test
@@ -332,7 +341,7 @@ class MoldFeedAgentTest
         final DatagramChannel clientChannel = Multicast.unicast();
         start(1400, 100);
         final MoldReceiver receiver = open(new MoldReceiver(clientChannel, requestAddress));
-        final Set<Long> lost = Set.of(6L, 7L, 8L);
+        final Set<Long> lost = Set.of(8L, 9L, 10L);
         final List<ItchEvents.Message> expected = new ArrayList<>(SESSION_OPEN);
         for (int orderId = 1; orderId <= 10; orderId++)
         {
@@ -341,7 +350,7 @@ class MoldFeedAgentTest
             expected.add(new ItchEvents.AddOrder(1, 0, T + orderId, orderId, 'S', 100, "AAPL", 1_000_000));
         }
 
-        // Relay packets 1..13 in order, but for the ones carrying sequence numbers 6, 7 and 8.
+        // Relay packets 1..15 in order, but for the ones carrying sequence numbers 8, 9 and 10.
         byte[] datagram;
         while (null != (datagram = Multicast.receive(relayIn, NO_DATAGRAM_WAIT_MS)))
         {
@@ -355,8 +364,8 @@ class MoldFeedAgentTest
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.states).containsExactly(
             MoldUDP64ClientState.SYNCHRONIZED, MoldUDP64ClientState.GAP_FILL, MoldUDP64ClientState.SYNCHRONIZED);
-        // The gap 6..8 and packet 9, which showed it, then 10..13, which went by while the gap was being filled.
-        assertThat(receiver.requests).containsExactly(new Request(6, 4), new Request(10, 4));
+        // The gap 8..10 and packet 11, which showed it, then 12..15, which went by while the gap was being filled.
+        assertThat(receiver.requests).containsExactly(new Request(8, 4), new Request(12, 4));
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(8);
     }
 
@@ -382,9 +391,9 @@ class MoldFeedAgentTest
 
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.states).containsExactly(MoldUDP64ClientState.BACKFILL, MoldUDP64ClientState.SYNCHRONIZED);
-        // 1,400 bytes hold the 96 of the session's opening and 34 Add Order blocks of 38 bytes, then 36 blocks.
-        assertThat(receiver.requests).containsExactly(new Request(1, 103), new Request(38, 66), new Request(74, 30));
-        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(103);
+        // 1,400 bytes hold the 150 of the session's opening and 32 Add Order blocks of 38 bytes, then 36 blocks.
+        assertThat(receiver.requests).containsExactly(new Request(1, 105), new Request(38, 68), new Request(74, 32));
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(105);
     }
 
     private void start(final int payloadLength, final int storeMessages)
@@ -469,13 +478,6 @@ class MoldFeedAgentTest
         return new Header(buffer.getLong(10), buffer.getShort(18) & 0xFFFF, datagram.length);
     }
 
-    private static void awaitTrue(final BooleanSupplier condition)
-    {
-        while (!condition.getAsBoolean())
-        {
-            Thread.yield();
-        }
-    }
 
     private static byte[] hex(final String spaced)
     {

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
+import static io.bourse.common.Await.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -139,13 +140,5 @@ class MarketDataFanoutTest
     private void offer(final int length)
     {
         awaitTrue(() -> marketData.offer(sbe.buffer, 0, length) > 0);
-    }
-
-    private static void awaitTrue(final BooleanSupplier condition)
-    {
-        while (!condition.getAsBoolean())
-        {
-            Thread.yield();
-        }
     }
 }

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
+import static io.bourse.common.Await.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -45,8 +46,8 @@ class MoldSessionTest
     private static final long T = 34_200_000_000_000L;
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
     private static final String[] SYMBOL_NAMES = {"AAPL", "MSFT"};
-    /** System Event and one Stock Directory per symbol open the session. */
-    private static final int OPENING_MESSAGES = 3;
+    /** System Event, one Stock Directory per symbol, then one Stock Trading Action per symbol open the session. */
+    private static final int OPENING_MESSAGES = 5;
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
     private final List<TreeMap<Long, OrderBooks.Order>> expectedBooks = List.of(new TreeMap<>(), new TreeMap<>());
@@ -116,7 +117,7 @@ class MoldSessionTest
         final Feed lossy = open(feed("lossy session", (counters, adapter) -> new MoldSession("lossy session",
             relay.receiver(), MoldRelay.unicast(), requestAddress, adapter, counters)));
         // Two Add Orders, one Add Order, three Order Executed, and the last message, found by the next Heartbeat.
-        relay.lose(10, 11, 20, 25, 26, 27, 36);
+        relay.lose(12, 13, 22, 27, 28, 29, 38);
         launchPublisher();
         final Runnable step = () -> pumpUntil(
             () -> reference.received() == messages && relay.seenUntil() == messages + 1 &&
@@ -128,13 +129,13 @@ class MoldSessionTest
         pumpUntil(() -> lossy.session().nextExpectedSequenceNumber() == messages + 1 && lossy.session().isFilled(),
             relay, lossy);
 
-        assertThat(messages).isEqualTo(36);
+        assertThat(messages).isEqualTo(38);
         assertBooks(reference);
         assertBooks(lossy);
         assertThat(lossy.received()).isEqualTo(messages);
         assertThat(lossy.session().state()).isEqualTo(MoldUDP64ClientState.SYNCHRONIZED);
         // Each gap is asked for once, from the first lost message up to the end of the packet that showed it (which
-        // the client set aside): 10..12, 20..21, 25..28, and 36 shown by a Heartbeat.
+        // the client set aside): 12..14, 22..23, 27..30, and 38 shown by a Heartbeat.
         assertThat(counts(lossy.counters())).isEqualTo(Map.of(
             SimulatorCounter.MD_GAPS, 4L, SimulatorCounter.MD_GAP_REQUESTS, 4L, SimulatorCounter.MD_GAP_MESSAGES, 10L,
             SimulatorCounter.MD_INCONSISTENCIES, 0L, SimulatorCounter.MD_ERRORS, 0L));
@@ -363,13 +364,5 @@ class MoldSessionTest
     {
         open(feed.session());
         return feed;
-    }
-
-    private static void awaitTrue(final BooleanSupplier condition)
-    {
-        while (!condition.getAsBoolean())
-        {
-            Thread.yield();
-        }
     }
 }
