@@ -175,6 +175,9 @@ final class MarketDataIT
             final List<String> moldMessages = hex(mold.messages());
             assertThat(moldMessages.getFirst()).startsWith("53").endsWith("4f"); // System Event 'O' Start of Messages
             assertThat(moldMessages.subList(1, 1 + SYMBOLS)).allMatch((message) -> message.startsWith("52"));
+            // The Trading Action spin: Stock Trading Action 'H', Trading State 'T' (byte 19), for every symbol.
+            assertThat(moldMessages.subList(1 + SYMBOLS, 1 + 2 * SYMBOLS))
+                .allMatch((message) -> message.startsWith("48") && "54".equals(message.substring(38, 40)));
             assertThat(count(mold, ITCH50.MESSAGE_TYPE_ADD_ORDER)).isGreaterThanOrEqualTo(4);
             assertThat(withoutSessionOpening(moldMessages)).isEqualTo(withoutSessionOpening(hex(fromStart.messages())));
         }
@@ -334,11 +337,15 @@ final class MarketDataIT
     }
 
     /**
-     * @return the messages without System Event and Stock Directory, which each feed sends with its own session's
-     * opening time (the fanout with its snapshot, empty for a subscriber from the start).
+     * @return the messages without System Event, Stock Directory and Stock Trading Action, which each feed sends with
+     * its own session's opening time (the fanout with its snapshot, where each symbol's Stock Trading Action carries
+     * the fanout's start as no operator changes a trading state in these tests; its Add Orders are none for a
+     * subscriber from the start).
      */
     private static List<String> withoutSessionOpening(final List<String> messages)
     {
-        return messages.stream().filter((message) -> !message.startsWith("53") && !message.startsWith("52")).toList();
+        return messages.stream()
+            .filter((message) -> !message.startsWith("53") && !message.startsWith("52") && !message.startsWith("48"))
+            .toList();
     }
 }
