@@ -4,10 +4,12 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 
 /**
  * Measures the feed: a count per ITCH 5.0 Message Type and the feed latency, receive time minus the message's
- * Timestamp (ns since midnight), of the messages that carry an engine event's time. System Event, Stock Directory and
- * Stock Trading Action (whose Timestamp is a session's opening, in the Trading Action spin) are counted but not
- * measured, and so are messages that arrive with the Login Accepted, before the market-data thread has stamped a
- * receive time. Owned by the market-data thread.
+ * Timestamp (ns since midnight), of the messages that carry the time of an engine event that happened after the
+ * simulator joined the feed. Counted but not measured: System Event, Stock Directory and Stock Trading Action (whose
+ * Timestamp is a session's opening, in the Trading Action spin); messages stamped before the simulator joined (a
+ * snapshot's Add Orders keep the time of their priority, a MoldUDP64 backfill replays the past); and messages that
+ * arrive with the Login Accepted, before the market-data thread has stamped a receive time. Owned by the market-data
+ * thread.
  */
 final class FeedMeter implements FeedObserver
 {
@@ -15,16 +17,19 @@ final class FeedMeter implements FeedObserver
 
     private final SimulatorCounters counters;
     private final LatencyTracker feedLatency;
+    private final long joinedNs;
     private long nowNs = NOT_STAMPED;
 
     /**
      * @param counters    where to count messages.
      * @param feedLatency where to record the feed latency.
+     * @param joinedNs    when the simulator opened its market-data sessions, ns since midnight UTC.
      */
-    FeedMeter(final SimulatorCounters counters, final LatencyTracker feedLatency)
+    FeedMeter(final SimulatorCounters counters, final LatencyTracker feedLatency, final long joinedNs)
     {
         this.counters = counters;
         this.feedLatency = feedLatency;
+        this.joinedNs = joinedNs;
     }
 
     /**
@@ -41,7 +46,7 @@ final class FeedMeter implements FeedObserver
     public void onMessage(final byte messageType, final long timestampNs)
     {
         counters.onMarketData(messageType);
-        if (NOT_STAMPED != nowNs && ITCH50.MESSAGE_TYPE_SYSTEM_EVENT != messageType &&
+        if (NOT_STAMPED != nowNs && timestampNs >= joinedNs && ITCH50.MESSAGE_TYPE_SYSTEM_EVENT != messageType &&
             ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY != messageType &&
             ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != messageType)
         {

@@ -197,7 +197,7 @@ public record SimulatorReport(
         line(out, "unanswered", String.format(Locale.ROOT, "%,d", unanswered));
         line(out, "order->Accepted", latency(roundTrip) + " (round trip, CO-corrected)");
         line(out, "md messages", String.format(Locale.ROOT, "%,d%s", mdMessages, counts(mdMessagesByType)));
-        line(out, "feed latency", latency(feedLatency) + " (ITCH timestamp -> received, order messages)");
+        line(out, "feed latency", latency(feedLatency) + " (ITCH timestamp -> received, order messages since joining)");
         line(out, "md message rate", String.format(Locale.ROOT, "%,.1f messages/s",
             elapsedNs > 0 ? mdMessages * 1e9 / elapsedNs : 0.0));
         line(out, "inconsistencies", String.format(Locale.ROOT, "%,d (ITCH messages that did not fit the book)",

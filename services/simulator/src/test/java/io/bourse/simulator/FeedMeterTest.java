@@ -10,26 +10,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class FeedMeterTest
 {
+    /** The simulator joined the feed at 00:00:59 (ns since midnight). */
+    private static final long JOINED_NS = 59_000_000_000L;
+    private static final long NOW_NS = 60_000_000_000L;
+
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final SimulatorCounters counters = new SimulatorCounters();
     private final LatencyTracker latency =
         new LatencyTracker(LatencySummary.register(registry, "test_feed_latency_seconds", "test"));
-    private final FeedMeter meter = new FeedMeter(counters, latency);
+    private final FeedMeter meter = new FeedMeter(counters, latency, JOINED_NS);
 
     @Test
-    void shouldMeasureOnlyStampedMessagesThatCarryAnEngineEventsTime()
+    void shouldMeasureOnlyStampedMessagesOfEngineEventsAfterTheSimulatorJoined()
     {
-        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, 1_000);
-        meter.nowNs(60_000_000_000L);
-        meter.onMessage(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, 1_000);
-        meter.onMessage(ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY, 1_000);
+        // Before the market-data thread stamped a receive time: with the Login Accepted.
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, JOINED_NS + 1_000);
+        meter.nowNs(NOW_NS);
+        meter.onMessage(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, NOW_NS - 1_000);
+        meter.onMessage(ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY, NOW_NS - 1_000);
+        // The Trading Action spin, stamped with the feed's opening.
         meter.onMessage(ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION, 1_000);
-        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, 60_000_000_000L - 250_000);
-        meter.onMessage(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, 60_000_000_000L - 750_000);
+        // A snapshot's Add Order, stamped when the order rested, before the simulator joined.
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, JOINED_NS - 1);
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, NOW_NS - 250_000);
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, NOW_NS - 750_000);
 
         final Histogram measured = latency.sampleInterval();
         assertThat(measured.getTotalCount()).isEqualTo(2);
         assertThat(measured.getMaxValue()).isBetween(749_000L, 751_000L);
-        assertThat(counters.get(SimulatorCounter.MD_MESSAGES)).isEqualTo(6);
+        assertThat(counters.get(SimulatorCounter.MD_MESSAGES)).isEqualTo(7);
     }
 }

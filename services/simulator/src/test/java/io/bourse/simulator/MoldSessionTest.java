@@ -151,9 +151,10 @@ class MoldSessionTest
         sendOrderFlow(() -> pumpUntil(() -> reference.received() == messages, reference));
         final Feed late = open(join("late session"));
         final SimulatorCounters agentCounters = new SimulatorCounters();
+        final MidnightNanoClock clock = new MidnightNanoClock();
         final MarketDataAgent agent = new MarketDataAgent(List.of(late.session()), new FeedMeter(agentCounters,
-            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test"))),
-            agentCounters, new MidnightNanoClock());
+            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
+            clock.nanosSinceMidnight()), agentCounters, clock);
 
         awaitTrue(() ->
         {

@@ -47,7 +47,7 @@ class SimulatorReportTest
                 " (round trip, CO-corrected)",
             "md messages     : 25,000 (A 20,000, E 5,000)",
             "feed latency    : p50 12.0, p90 20.0, p99 35.0, p99.9 90.0, max 250.0 us (25,000 samples)" +
-                " (ITCH timestamp -> received, order messages)",
+                " (ITCH timestamp -> received, order messages since joining)",
             "md message rate : 2,500.0 messages/s",
             "inconsistencies : 2 (ITCH messages that did not fit the book)",
             "md gaps         : 3 detected, 412 messages re-requested in 5 Request Packets, all filled",
