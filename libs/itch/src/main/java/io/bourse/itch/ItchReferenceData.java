@@ -7,11 +7,12 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * The ITCH 5.0 messages that open a feed (a fanout subscriber's SoupBinTCP session, the md-publisher's MoldUDP64
- * session): System Event (§4.1), one Stock Directory (§4.2.1) per symbol, and the Trading Action spin, one Stock
- * Trading Action (§4.2.2) per symbol. The Stock Directory has the values of a NASDAQ Global Select common stock traded
- * in round lots of 100, its Authenticity marked Test since this is a simulated market. Encodes into one reused
- * buffer; one instance per thread.
+ * The ITCH 5.0 messages that open a feed: System Event (§4.1) and one Stock Directory (§4.2.1) per symbol (a fanout
+ * subscriber's SoupBinTCP session, the md-publisher's MoldUDP64 session), and the Trading Action spin, one Stock
+ * Trading Action (§4.2.2) per symbol (the MoldUDP64 session's opening; the fanout's book starts from it and heads
+ * each symbol of a snapshot with the symbol's latest). The Stock Directory has the values of a NASDAQ Global Select
+ * common stock traded in round lots of 100, its Authenticity marked Test since this is a simulated market. Encodes
+ * into one reused buffer; one instance per thread.
  */
 public final class ItchReferenceData
 {

@@ -122,7 +122,9 @@ final class MoldFeedAgent implements Agent, FragmentHandler
 
     /**
      * Opens the session: System Event 'O' Start of Messages, one Stock Directory per symbol, then the Trading Action
-     * spin, one Stock Trading Action 'T' per symbol (every symbol of a shard is OPEN when the shard starts).
+     * spin, one Stock Trading Action 'T' per symbol: every symbol of a shard is OPEN when the shard starts, and the
+     * md-publisher starts with the shards. One that restarts while an operator has a symbol halted announces it as
+     * trading too, knowing no more than the changes it hears.
      */
     @Override
     public void onStart()

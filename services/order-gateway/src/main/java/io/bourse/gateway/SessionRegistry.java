@@ -42,8 +42,9 @@ import java.util.Map;
  * gets the OUCH 4.2 System Event start of day as sequenced message 1. Unsequenced Data before login, a second Login
  * Request, an OUCH message of unknown type or wrong length, or a malformed packet ends the session (End of Session,
  * then close); the user can log in again.
- * Logout Request and a heartbeat timeout (15 s of silence) close the connection; a client whose packets the gateway
- * leaves in the socket while the engine shards' command streams are full is not silent, and is not dropped.
+ * Logout Request and a heartbeat timeout (15 s of silence) close the connection; a logged-in client whose packets the
+ * gateway leaves in the socket while the engine shards' command streams are full is not silent, and is not dropped
+ * (the login timeout still applies before login).
  * Whenever a logged-in connection closes, for whatever reason, the order entry hears that the session ended (cancel
  * on disconnect).
  * <p>

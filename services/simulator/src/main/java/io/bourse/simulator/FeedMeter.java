@@ -4,12 +4,13 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 
 /**
  * Measures the feed: a count per ITCH 5.0 Message Type and the feed latency, receive time minus the message's
- * Timestamp (ns since midnight), of the messages that carry the time of an engine event that happened after the
- * simulator joined the feed. Counted but not measured: System Event, Stock Directory and Stock Trading Action (whose
- * Timestamp is a session's opening, in the Trading Action spin); messages stamped before the simulator joined (a
- * snapshot's Add Orders keep the time of their priority, a MoldUDP64 backfill replays the past); and messages that
- * arrive with the Login Accepted, before the market-data thread has stamped a receive time. Owned by the market-data
- * thread.
+ * Timestamp (ns since midnight), of the order messages of engine events that happened after the simulator joined the
+ * feed. Counted but not measured: System Event, Stock Directory and Stock Trading Action (a session's opening and its
+ * Trading Action spin carry the opening's time; the rare halt of an operator is left out with them); messages stamped
+ * before the simulator joined (a snapshot's Add Orders keep the time of their priority, a MoldUDP64 backfill replays
+ * the past; a run that crosses midnight UTC measures nothing after it, timestamps being ns since midnight); and
+ * messages that arrive with the Login Accepted, before the market-data thread has stamped a receive time. Owned by
+ * the market-data thread.
  */
 final class FeedMeter implements FeedObserver
 {
