@@ -193,8 +193,8 @@ public final class ItchEvents implements ITCH50Listener
     }
 
     /**
-     * ITCH 5.0 §4.2.2 Stock Trading Action, without its timestamp (the wall clock in the Trading Action spin that opens
-     * a feed).
+     * ITCH 5.0 §4.2.2 Stock Trading Action, without its timestamp (the wall clock in the Trading Action spin that
+     * opens a feed).
      *
      * @param stockLocate  locate code.
      * @param stock        symbol.

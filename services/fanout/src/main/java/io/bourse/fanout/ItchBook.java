@@ -25,10 +25,10 @@ import java.util.List;
  *
  * <p>{@link #snapshot} writes the chosen symbols in locate order, each as its latest Stock Trading Action (so that a
  * subscriber gets the spin ITCH requires: a symbol without one is taken as halted), then its book as ITCH Add Order
- * messages, bids first from the highest price,
- * then offers from the lowest, each price level in time priority; each message keeps the Timestamp of the message
- * that gave it. Applying messages reuses pooled orders (no allocation once the pool has grown, and one buffer per
- * symbol for its trading action); a snapshot allocates, being rare. Single-threaded: the dispatcher's.
+ * messages, bids first from the highest price, then offers from the lowest, each price level in time priority; each
+ * message keeps the Timestamp of the message that gave it. Applying messages reuses pooled orders (no allocation
+ * once the pool has grown, and one buffer per symbol for its trading action); a snapshot allocates, being rare.
+ * Single-threaded: the dispatcher's.
  */
 final class ItchBook
 {
@@ -64,7 +64,7 @@ final class ItchBook
     }
 
     private final Long2ObjectHashMap<Order> orders = new Long2ObjectHashMap<>();
-    /** The latest Stock Trading Action of each symbol that had one, by Stock Locate. */
+    /** The latest Stock Trading Action of each symbol, by Stock Locate (the spin's until an operator changes it). */
     private final Int2ObjectHashMap<byte[]> tradingActions = new Int2ObjectHashMap<>();
     private final ArrayDeque<Order> pool = new ArrayDeque<>();
     private long nextPriority;

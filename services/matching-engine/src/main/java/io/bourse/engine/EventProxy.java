@@ -34,8 +34,9 @@ import java.nio.ByteBuffer;
  * OrderExecuted and OrderReplaced carry the OUCH 4.2 Cross Type, N for the continuous market and C for the closing
  * cross (whose orders are in no market data book); the closing cross's CancelPending, CancelRejected and
  * CrossCompleted have events of their own. A midpoint peg's new working price is OrderPriorityUpdated (OUCH 4.2 Order
- * Priority Update downstream), a symbol's new trading state TradingStateChanged. Every execution is also recorded in the shard's {@link Executions}, for an operator's
- * BreakTrade; a broken trade is published as TradeBroken ({@link #tradeBroken(int, byte)}).
+ * Priority Update downstream), a symbol's new trading state TradingStateChanged. Every execution is also recorded in
+ * the shard's {@link Executions}, for an operator's BreakTrade; a broken trade is published as TradeBroken
+ * ({@link #tradeBroken(int, byte)}).
  *
  * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
  * in order, with the rest of its command's events in a held buffer; the engine agent retries them every duty cycle

@@ -25,14 +25,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Decodes engine events (schemas/engine-schema.xml, version 2 and the versions before it) from the shards' event
  * streams and hands the book changes, the end of each closing cross and each change of a symbol's trading state to an
- * {@link EngineEventListener}. Every event
- * is counted by type; OrderAccepted, OrderRejected, CancelPending and CancelRejected stop there (the last two leave
- * the order as it was), and so do OrderPriorityUpdated (a midpoint peg, never displayed, works at a new price under
- * the same reference number) and the OrderReplaced of a closing-cross order (in no market-data book). An
- * OrderExecuted with crossType C is a cross execution; N, or none from a version 1 shard, a continuous one. A message
- * of another schema, an unknown template, a short fragment or an invalid side, book update, display or cross type
- * (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an error and skipped. One preallocated decoder per
- * template; allocates nothing.
+ * {@link EngineEventListener}. Every event is counted by type; OrderAccepted, OrderRejected, CancelPending and
+ * CancelRejected stop there (the last two leave the order as it was), and so do OrderPriorityUpdated (a midpoint peg,
+ * never displayed, works at a new price under the same reference number) and the OrderReplaced of a closing-cross
+ * order (in no market-data book). An OrderExecuted with crossType C is a cross execution; N, or none from a version 1
+ * shard, a continuous one. A message of another schema, an unknown template, a short fragment or an invalid side,
+ * book update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as
+ * an error and skipped. One preallocated decoder per template; allocates nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -149,8 +148,8 @@ final class EngineEventAdapter implements FragmentHandler
         {
             return false;
         }
-        listener.onTradingStateChanged(
-            decoder.timestampNs(), Symbols.pack(buffer, offset + TradingStateChangedDecoder.symbolEncodingOffset()), state);
+        listener.onTradingStateChanged(decoder.timestampNs(),
+            Symbols.pack(buffer, offset + TradingStateChangedDecoder.symbolEncodingOffset()), state);
         return true;
     }
 

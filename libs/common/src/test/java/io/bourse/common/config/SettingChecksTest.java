@@ -35,6 +35,7 @@ class SettingChecksTest
         assertThatCode(() -> SettingChecks.checkPositive("bourse.n", 1)).doesNotThrowAnyException();
         assertThatThrownBy(() -> SettingChecks.checkPositive("bourse.n", 0))
             .isInstanceOf(IllegalStateException.class).hasMessage("bourse.n must be positive: 0");
-        assertThatThrownBy(() -> SettingChecks.checkPositive("bourse.n", -5)).hasMessage("bourse.n must be positive: -5");
+        assertThatThrownBy(() -> SettingChecks.checkPositive("bourse.n", -5))
+            .hasMessage("bourse.n must be positive: -5");
     }
 }
