@@ -83,7 +83,9 @@ public final class GatewayService implements AutoCloseable
             final Subscription[] events = new Subscription[shardCount];
             for (int shard = 0; shard < shardCount; shard++)
             {
-                commands[shard] = aeron.addPublication(layout.commandChannel(), layout.commandStreamId(shard));
+                // Only the gateway agent's thread offers commands: an exclusive publication appends without the
+                // atomic claim of the log's tail that a concurrent one takes per offer.
+                commands[shard] = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(shard));
                 events[shard] = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shard));
             }
 
