@@ -1,6 +1,7 @@
 package io.bourse.engine;
 
 import io.aeron.Subscription;
+import io.bourse.common.metrics.LatencySummary;
 import io.bourse.engine.match.MatchingEngine;
 import org.agrona.concurrent.Agent;
 
@@ -27,10 +28,21 @@ final class EngineAgent implements Agent
     private final EventProxy eventProxy;
     private final MatchingEngine engine;
     private final AtomicLong openOrderCount;
+    private final LatencySummary serviceTime;
 
+    /**
+     * @param shardId        this shard's id, for the role name.
+     * @param commands       the shard's command stream.
+     * @param commandAdapter applies each command to the engine and records its service time.
+     * @param eventProxy     publishes the engine's events.
+     * @param engine         the shard's matching engine.
+     * @param openOrderCount published after each batch for the metrics thread.
+     * @param serviceTime    the summary the command adapter records into: one batch per duty cycle.
+     */
     EngineAgent(
         final int shardId, final Subscription commands, final CommandAdapter commandAdapter,
-        final EventProxy eventProxy, final MatchingEngine engine, final AtomicLong openOrderCount)
+        final EventProxy eventProxy, final MatchingEngine engine, final AtomicLong openOrderCount,
+        final LatencySummary serviceTime)
     {
         this.shardId = shardId;
         this.eventProxy = eventProxy;
@@ -38,12 +50,22 @@ final class EngineAgent implements Agent
         this.commandAdapter = commandAdapter;
         this.engine = engine;
         this.openOrderCount = openOrderCount;
+        this.serviceTime = serviceTime;
     }
 
     @Override
     public int doWork()
     {
-        final int workCount = eventProxy.publishHeld() + commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT);
+        final int workCount;
+        serviceTime.beginBatch();
+        try
+        {
+            workCount = eventProxy.publishHeld() + commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT);
+        }
+        finally
+        {
+            serviceTime.endBatch();
+        }
         if (workCount > 0)
         {
             openOrderCount.setRelease(engine.openOrderCount());

@@ -76,7 +76,7 @@ public final class EngineService implements AutoCloseable
         final AtomicLong openOrderCount = new AtomicLong();
         final EngineAgent agent = new EngineAgent(
             ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, executions, metrics), eventProxy, engine,
-            openOrderCount);
+            openOrderCount, metrics.serviceTime);
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()
             .name("bourse_engine_open_orders").help("Orders resting on the shard's books")

@@ -52,7 +52,7 @@ final class GatewayAgent implements Agent
      * @param eventHandler       decodes engine events.
      * @param clock              updated once per duty cycle.
      * @param clockTicker        ticks the engine shards' clocks.
-     * @param metrics            counts accept errors.
+     * @param metrics            counts accept errors; its order latency summary is batched per duty cycle.
      * @throws IOException when the listening channel cannot be registered.
      */
     GatewayAgent(
@@ -82,16 +82,25 @@ final class GatewayAgent implements Agent
     public int doWork() throws IOException
     {
         clock.update();
-        selectedWork = 0;
-        selector.selectNow(onSelected);
-        int work = selectedWork;
-        for (final Subscription subscription : eventSubscriptions)
+        // The duty cycle is one batch of the order latency summary: no atomic operation per order answered.
+        metrics.orderLatency.beginBatch();
+        try
         {
-            work += subscription.poll(eventHandler, FRAGMENT_LIMIT);
+            selectedWork = 0;
+            selector.selectNow(onSelected);
+            int work = selectedWork;
+            for (final Subscription subscription : eventSubscriptions)
+            {
+                work += subscription.poll(eventHandler, FRAGMENT_LIMIT);
+            }
+            work += registry.flush();
+            work += registry.keepAliveAndSend();
+            return work + clockTicker.doWork();
         }
-        work += registry.flush();
-        work += registry.keepAliveAndSend();
-        return work + clockTicker.doWork();
+        finally
+        {
+            metrics.orderLatency.endBatch();
+        }
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 @Timeout(10)
@@ -99,6 +100,79 @@ class LatencySummaryTest
         assertThat(snapshot.getDataPoints().get(0).getCount()).isEqualTo(SAMPLES_PER_THREAD);
         assertThat(snapshot.getDataPoints().get(0).getSum())
             .isCloseTo(SAMPLES_PER_THREAD * 2e-6, within(SAMPLES_PER_THREAD * 2e-6 * 1e-3));
+    }
+
+    @Test
+    void shouldCountEverySampleOfItsOneWriterRecordedInBatchesWhileScraped() throws InterruptedException
+    {
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        final LatencySummary single = LatencySummary.registerSingleWriter(registry, "batched_latency_seconds", "test");
+        final int batchLength = 100;
+        final Thread writer = new Thread(() ->
+        {
+            for (int i = 0; i < SAMPLES_PER_THREAD; i += batchLength)
+            {
+                single.beginBatch();
+                for (int j = 0; j < batchLength; j++)
+                {
+                    single.recordNs(3_000L);
+                }
+                single.endBatch();
+            }
+        });
+        writer.start();
+        long scrapes = 0;
+        while (writer.isAlive())
+        {
+            single.collect();
+            scrapes++;
+        }
+        writer.join();
+
+        final SummarySnapshot.SummaryDataPointSnapshot last =
+            ((SummarySnapshot)single.collect()).getDataPoints().get(0);
+        assertThat(scrapes).isPositive();
+        assertThat(last.getCount()).isEqualTo(SAMPLES_PER_THREAD);
+        assertThat(last.getSum()).isCloseTo(SAMPLES_PER_THREAD * 3e-6, within(SAMPLES_PER_THREAD * 3e-6 * 1e-3));
+    }
+
+    @Test
+    void shouldMakeAScrapeWaitForTheBatchInProgressAndLoseNoValueOfIt() throws InterruptedException
+    {
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        final LatencySummary single = LatencySummary.registerSingleWriter(registry, "waiting_latency_seconds", "test");
+        single.beginBatch();
+        single.recordNs(5_000L);
+        final CountDownLatch scraping = new CountDownLatch(1);
+        final long[] scrapedCount = {-1};
+        final Thread scraper = new Thread(() ->
+        {
+            scraping.countDown();
+            scrapedCount[0] = ((SummarySnapshot)single.collect()).getDataPoints().get(0).getCount();
+        });
+        scraper.start();
+        scraping.await();
+        scraper.join(200);
+        assertThat(scraper.isAlive()).as("scrape waits while the batch is open").isTrue();
+
+        single.recordNs(6_000L); // in this interval or, once the scrape swapped histograms, in the next
+        single.endBatch();
+        scraper.join();
+
+        assertThat(scrapedCount[0]).isBetween(1L, 2L);
+        assertThat(((SummarySnapshot)single.collect()).getDataPoints().get(0).getCount()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRefuseABatchInsideABatchAndAnEndWithoutABegin()
+    {
+        final LatencySummary single =
+            LatencySummary.registerSingleWriter(new PrometheusRegistry(), "nested_latency_seconds", "test");
+        assertThatThrownBy(single::endBatch).isInstanceOf(IllegalStateException.class).hasMessage("no batch begun");
+        single.beginBatch();
+        assertThatThrownBy(single::beginBatch).isInstanceOf(IllegalStateException.class)
+            .hasMessage("batch already begun");
+        single.endBatch();
     }
 
     private SummarySnapshot.SummaryDataPointSnapshot point()
