@@ -11,12 +11,13 @@ import java.nio.ByteOrder;
  * over the 14 token bytes held as two longs, each entry's two longs and value side by side in one page, so that a
  * lookup in a table far larger than the caches costs one cache miss, not three, and consecutive tokens of a client's
  * counter share blocks of slots, so most new tokens cost none ({@link #hash}): lookups and inserts do not allocate.
- * A taken slot sends the probe {@link #PROBE_STRIDE} slots on, to the next block one position further: the tokens of
- * a counter that lost its block's slots to another counter stay side by side in the next one, where probing the
- * next slot made the two counters' runs of slots merge into clusters (17 to 49 probes per lookup with a
- * base-36 counter at 2 million tokens; 1.5 to 2.2 this way, the expected figure of linear probing at a load of at
- * most one half). The stride is odd, so the probe visits every slot of the power-of-two table. A slot takes 24 bytes and the table has 2 to 4 slots per token: 48 to 96 MB per million
- * tokens, up to 144 MB while it grows.
+ * A taken slot sends the probe {@link #PROBE_STRIDE} slots on, to the next block one position further (from a
+ * block's last position, the first of the block after): the tokens of a counter that lost its block's slots to
+ * another counter stay side by side in the next one, where probing the next slot made the two counters' runs of
+ * slots merge into clusters (17 to 49 probes per lookup with a base-36 counter at 2 million tokens; 1.5 to 2.2 this
+ * way, the expected figure of linear probing at a load of at most one half). The stride is odd, so the probe visits
+ * every slot of the power-of-two table (in a table of 64 slots or fewer it is plain linear probing). A slot takes 24
+ * bytes and the table has 2 to 4 slots per token: 48 to 96 MB per million tokens, up to 144 MB while it grows.
  * <p>
  * The table doubles when half full, in steps so that no call does work in proportion to the number of tokens (a
  * one-shot rehash of a few hundred thousand tokens, one cache miss each, with a zeroed array of tens of MB, stalled

@@ -12,7 +12,7 @@ import org.HdrHistogram.WriterReaderPhaser;
  * 500,000 orders/s, 7% of its samples were in them). A value recorded outside a batch enters and leaves on its own.
  * <p>
  * One writer thread at a time; {@link #intervalHistogram} from any thread. The reader's swap waits for the batch in
- * progress to end, so a batch must not block.
+ * progress to end, so a batch must not block (no disk or network I/O that can hang).
  */
 final class BatchRecorder
 {
