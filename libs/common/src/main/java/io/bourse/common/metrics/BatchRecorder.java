@@ -91,8 +91,16 @@ final class BatchRecorder
      */
     synchronized Histogram intervalHistogram(final Histogram recycled)
     {
-        final Histogram next = null == recycled ? new Histogram(highestTrackableValue, significantDigits) : recycled;
-        next.reset();
+        final Histogram next;
+        if (null == recycled)
+        {
+            next = new Histogram(highestTrackableValue, significantDigits);
+        }
+        else
+        {
+            recycled.reset();
+            next = recycled;
+        }
         phaser.readerLock();
         try
         {
