@@ -10,7 +10,8 @@ public enum JournalSync
 {
     /**
      * Each message is written to the operating system (no fsync) before it is sent: the messages of one duty cycle
-     * with one positioned write per session journal, before the first of them is sent. Nothing acknowledged is lost
+     * are copied into a memory mapping of the session journal's file (the kernel's page cache, no system call) before
+     * the first of them is sent. Nothing acknowledged is lost
      * when the gateway process crashes or is killed; an operating-system crash or power loss can lose the messages of
      * the last seconds that the kernel had not yet written back, and a client may hold some of them. The default: the
      * lowest latency.

@@ -2,6 +2,7 @@ package io.bourse.gateway;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -9,6 +10,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -23,11 +25,18 @@ import java.util.zip.CRC32C;
  * rebuild the session's orders after a restart), which take no sequence number and are never sent to a client.
  * Messages are encoded in place: {@link #claim} space in {@link #buffer()}, write the message, {@link #commit} it (or
  * {@link #commitPrivate} a private record), which appends the record to a batch in memory; {@link #sync()} writes the
- * batch to the file with one positioned write (no allocation; a force only under {@link JournalSync#BATCH}) and only
- * then counts its messages durable, so that the messages of one duty cycle cost one system call. A batch of private
+ * batch to the file and only then counts its messages durable. The write is a copy into a memory-mapped window of the
+ * file ({@value #WINDOW_LENGTH} bytes, mapped at a multiple of its length), so that it reaches the page cache, where it
+ * survives a crash of the process, without a system call; a force only under {@link JournalSync#BATCH}. The file is
+ * filled with zeros ahead of the writes by positioned writes of {@value #ZERO_FILL_LENGTH} bytes (one system call per
+ * that many bytes of records), which allocates its disk space: a full disk then fails a write call, which
+ * {@link #isFailed() fails} the journal, and never a store into the mapping, which would fault. A batch of private
  * records only is not written by {@link #sync()}: they go with the next message (or when the batch fills, or at
  * {@link #close()}), since the state they describe reaches a client only through a later message. A batch that fills
- * the buffer ({@value #BATCH_LENGTH} bytes) is written when the next record is claimed. Used by one thread.
+ * the buffer ({@value #BATCH_LENGTH} bytes) is written when the next record is claimed. Nothing on the append path
+ * allocates but a new window every {@value #WINDOW_LENGTH} bytes and the index pages below. While the journal is open
+ * the file is longer than its records, up to the end of the mapped window; {@link #close()} cuts it back to them.
+ * Used by one thread.
  * <pre>
  *   File header, 16 bytes, little-endian:
  *    0                   1                   2                   3
@@ -61,7 +70,8 @@ import java.util.zip.CRC32C;
  * read the file in chunks through a small cache, and {@link #read} hands every record, private ones included, to a
  * handler. When the file is opened, the first record that is cut short or fails its checksum (a write torn by a
  * crash) and everything after it are truncated; so is a file whose header is short or all zeros (created just before a
- * crash).
+ * crash). A record whose length word is zero is the zero-filled space a crash left after the last record: cut too,
+ * but not counted as torn ({@link #truncatedBytes()}).
  */
 final class SessionJournal implements AutoCloseable
 {
@@ -81,6 +91,10 @@ final class SessionJournal implements AutoCloseable
     static final int PRIVATE_FLAG = 0x8000_0000;
     /** Bytes of records a batch holds before it is written without waiting for {@link #sync()}. */
     static final int BATCH_LENGTH = 16 * 1024;
+    /** Bytes of the file mapped at once; windows start at multiples of it. */
+    static final int WINDOW_LENGTH = 16 * 1024 * 1024;
+    /** Bytes of zeros written ahead of the records at a time, to allocate the file's disk space. */
+    static final int ZERO_FILL_LENGTH = 64 * 1024;
 
     private static final int POSITIONS_PAGE_SHIFT = 10;
     private static final int POSITIONS_PAGE_CAPACITY = 1 << POSITIONS_PAGE_SHIFT;
@@ -93,6 +107,8 @@ final class SessionJournal implements AutoCloseable
     private static final int CHECKSUM_OFFSET = 4;
     private static final int READ_CACHE_LENGTH = 16 * 1024;
     private static final int LENGTH_MASK = ~PRIVATE_FLAG;
+    /** Zeros, never written to: every journal writes them from a view of its own. */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(ZERO_FILL_LENGTH);
 
     /** Receives the records of a journal in the order they were appended ({@link #read}). */
     interface RecordHandler
@@ -128,7 +144,12 @@ final class SessionJournal implements AutoCloseable
     private final UnsafeBuffer readCache;
     private final ByteBuffer readView;
     private final ByteBuffer headerBuffer;
+    private final ByteBuffer zeros = ZEROS.duplicate();
+    private final UnsafeBuffer window = new UnsafeBuffer();
     private final CRC32C crc = new CRC32C();
+    private MappedByteBuffer mappedWindow;
+    private long windowStart;
+    private long zeroFilledEnd;
     private long[][] positions = new long[16][];
     private int count;
     private long durableCount;
@@ -396,7 +417,10 @@ final class SessionJournal implements AutoCloseable
         }
     }
 
-    /** Writes the messages of the batch not written yet, if it can, and closes the file. */
+    /**
+     * Writes the messages of the batch not written yet, if it can, unmaps the file, cuts it back to the records written
+     * (the zero-filled space after them goes) and closes it.
+     */
     @Override
     public void close()
     {
@@ -413,6 +437,15 @@ final class SessionJournal implements AutoCloseable
         }
         finally
         {
+            unmapWindow();
+            try
+            {
+                channel.truncate(batchStart + batchWritten);
+            }
+            catch (final IOException ignore)
+            {
+                // The zero-filled tail stays; the next open cuts it.
+            }
             CloseHelper.close(channel);
         }
     }
@@ -433,6 +466,7 @@ final class SessionJournal implements AutoCloseable
             channel.truncate(FILE_HEADER_LENGTH);
             end = FILE_HEADER_LENGTH;
             batchStart = end;
+            zeroFilledEnd = end;
             cacheEnd = 0;
             return;
         }
@@ -465,12 +499,13 @@ final class SessionJournal implements AutoCloseable
         }
         if (position < size)
         {
-            truncatedBytes = size - position;
+            truncatedBytes = isZeroFilled(position, size) ? 0 : size - position;
             channel.truncate(position);
             channel.force(true);
         }
         end = position;
         batchStart = end;
+        zeroFilledEnd = end;
         durableCount = count;
         cacheStart = 0;
         cacheEnd = 0;
@@ -560,6 +595,17 @@ final class SessionJournal implements AutoCloseable
         return expected == readCache.getInt(offset + CHECKSUM_OFFSET, ORDER) ? RECORD_HEADER_LENGTH + length : 0;
     }
 
+    /** @return true when the record at the position has a length word of zero: zero-filled space, never written. */
+    private boolean isZeroFilled(final long position, final long size) throws IOException
+    {
+        if (size - position < Integer.BYTES)
+        {
+            return false;
+        }
+        ensureCached(position, Integer.BYTES, size);
+        return 0 == readCache.getInt((int)(position - cacheStart) + LENGTH_OFFSET, ORDER);
+    }
+
     private void ensureCached(final long position, final int length, final long fileEnd) throws IOException
     {
         if (position < cacheStart || position + length > cacheEnd)
@@ -586,24 +632,67 @@ final class SessionJournal implements AutoCloseable
         cacheEnd = position + length;
     }
 
-    /** Writes the part of the batch not written yet; a failure {@link #isFailed() fails} the journal. */
+    /**
+     * Copies the part of the batch not written yet into the mapped window(s) of the file, after filling the file with
+     * zeros far enough ahead; a failure {@link #isFailed() fails} the journal.
+     */
     private void writeBatch() throws IOException
     {
         if (batchWritten == batchLength)
         {
             return;
         }
-        writeView.limit(batchLength).position(batchWritten);
+        long position = batchStart + batchWritten;
         try
         {
-            writeFully(writeView, batchStart + batchWritten);
+            zeroFill(batchStart + batchLength);
+            while (batchWritten < batchLength)
+            {
+                if (null == mappedWindow || position - windowStart >= WINDOW_LENGTH)
+                {
+                    mapWindow(position - position % WINDOW_LENGTH);
+                }
+                final int length = (int)Math.min(batchLength - batchWritten, windowStart + WINDOW_LENGTH - position);
+                window.putBytes((int)(position - windowStart), writeBuffer, batchWritten, length);
+                batchWritten += length;
+                position += length;
+            }
         }
         catch (final IOException ex)
         {
             failed = true;
             throw ex;
         }
-        batchWritten = batchLength;
+    }
+
+    /** Writes zeros from the end of those written so far, a whole {@value #ZERO_FILL_LENGTH} bytes at a time. */
+    private void zeroFill(final long until) throws IOException
+    {
+        while (zeroFilledEnd < until)
+        {
+            zeros.clear();
+            writeFully(zeros, zeroFilledEnd);
+            zeroFilledEnd += ZERO_FILL_LENGTH;
+        }
+    }
+
+    /** Maps the window of the file from the start given (which lengthens the file to its end) in place of the last. */
+    private void mapWindow(final long start) throws IOException
+    {
+        unmapWindow();
+        mappedWindow = channel.map(FileChannel.MapMode.READ_WRITE, start, WINDOW_LENGTH);
+        window.wrap(mappedWindow);
+        windowStart = start;
+    }
+
+    private void unmapWindow()
+    {
+        if (null != mappedWindow)
+        {
+            window.wrap(0, 0);
+            IoUtil.unmap(mappedWindow);
+            mappedWindow = null;
+        }
     }
 
     private void writeFully(final ByteBuffer buffer, final long position) throws IOException

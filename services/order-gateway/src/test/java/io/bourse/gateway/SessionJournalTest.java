@@ -28,9 +28,10 @@ class SessionJournalTest
     @Test
     void shouldReadEveryMessageBySequenceNumberInAnyOrderWhenAppended() throws IOException
     {
+        final List<byte[]> expected;
         try (SessionJournal journal = open(JournalSync.NONE))
         {
-            final List<byte[]> expected = appendMessages(journal, MESSAGES);
+            expected = appendMessages(journal, MESSAGES);
             journal.sync();
 
             assertThat(journal.count()).isEqualTo(MESSAGES);
@@ -40,7 +41,60 @@ class SessionJournalTest
             {
                 assertThat(bytes(journal.message(sequenceNumber))).isEqualTo(expected.get(sequenceNumber - 1));
             }
-            assertThat(Files.size(journal.file())).isEqualTo(fileLength(expected));
+            assertThat(recordsOnDisk()).isEqualTo(fileLength(expected));
+        }
+        assertThat(Files.size(file())).isEqualTo(fileLength(expected));
+    }
+
+    @Test
+    void shouldWriteAcrossMappedWindowsAndCutTheFileToTheRecordsWhenClosed() throws IOException
+    {
+        final int messages = 2 * SessionJournal.WINDOW_LENGTH / SessionJournal.MAX_MESSAGE_LENGTH + 100;
+        final List<byte[]> expected = new ArrayList<>();
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            for (int i = 1; i <= messages; i++)
+            {
+                expected.add(append(journal, SessionJournal.MAX_MESSAGE_LENGTH - i % 5, (byte)i));
+                if (i % 10 == 0)
+                {
+                    journal.sync();
+                }
+            }
+            journal.sync();
+
+            assertThat(Files.size(file())).isGreaterThan(2L * SessionJournal.WINDOW_LENGTH);
+            assertThat(recordsOnDisk()).isEqualTo(fileLength(expected));
+        }
+        assertThat(Files.size(file())).isEqualTo(fileLength(expected));
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(messages);
+            assertThat(journal.truncatedBytes()).isZero();
+            assertThat(read(journal, 1, messages)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void shouldCutTheZeroFilledTailWithoutCountingItTornWhenOpenedAfterACrash() throws IOException
+    {
+        final Path copy = directory.resolve("crashed" + JournalStore.SUFFIX);
+        final List<byte[]> expected;
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            expected = appendMessages(journal, 100);
+            journal.sync();
+            // What a crash of the process leaves: the records in the page cache, the file as long as the zero fill.
+            Files.copy(file(), copy);
+        }
+        assertThat(Files.size(copy)).isGreaterThan(fileLength(expected));
+
+        try (SessionJournal journal = SessionJournal.open(copy, JournalSync.NONE))
+        {
+            assertThat(journal.count()).isEqualTo(100);
+            assertThat(journal.truncatedBytes()).isZero();
+            assertThat(Files.size(copy)).isEqualTo(fileLength(expected));
+            assertThat(read(journal, 1, 100)).containsExactlyElementsOf(expected);
         }
     }
 
@@ -219,10 +273,10 @@ class SessionJournalTest
             final List<byte[]> expected = List.of(append(journal, 10, (byte)1), append(journal, 20, (byte)2));
 
             assertThat(journal.durableCount()).isZero();
-            assertThat(Files.size(journal.file())).isEqualTo(SessionJournal.FILE_HEADER_LENGTH);
+            assertThat(recordsOnDisk()).isEqualTo(SessionJournal.FILE_HEADER_LENGTH);
             assertThat(journal.sync()).isFalse();
             assertThat(journal.durableCount()).isEqualTo(2);
-            assertThat(Files.size(journal.file())).isEqualTo(fileLength(expected));
+            assertThat(recordsOnDisk()).isEqualTo(fileLength(expected));
             assertThat(journal.sync()).isFalse();
         }
     }
@@ -282,11 +336,11 @@ class SessionJournalTest
             final byte[] record = appendPrivate(journal, 40, (byte)'P');
 
             assertThat(journal.sync()).isFalse();
-            assertThat(Files.size(journal.file())).isEqualTo(SessionJournal.FILE_HEADER_LENGTH);
+            assertThat(recordsOnDisk()).isEqualTo(SessionJournal.FILE_HEADER_LENGTH);
 
             final byte[] message = append(journal, 10, (byte)'M');
             assertThat(journal.sync()).isTrue();
-            assertThat(Files.size(journal.file())).isEqualTo(
+            assertThat(recordsOnDisk()).isEqualTo(
                 SessionJournal.FILE_HEADER_LENGTH + 2 * SessionJournal.RECORD_HEADER_LENGTH + 50);
             assertThat(records(journal)).containsExactly(new Record(true, record), new Record(false, message));
         }
@@ -365,6 +419,21 @@ class SessionJournalTest
     private SessionJournal open(final JournalSync sync) throws IOException
     {
         return SessionJournal.open(file(), sync);
+    }
+
+    /**
+     * @return the end of the records in the file as a reader of the file sees them: after the last record before the
+     * file's end or a length word of zero (the zero-filled space after the records).
+     */
+    private long recordsOnDisk() throws IOException
+    {
+        final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file())).order(ByteOrder.LITTLE_ENDIAN);
+        int position = SessionJournal.FILE_HEADER_LENGTH;
+        while (position + SessionJournal.RECORD_HEADER_LENGTH <= bytes.limit() && 0 != bytes.getInt(position))
+        {
+            position += SessionJournal.RECORD_HEADER_LENGTH + (bytes.getInt(position) & ~SessionJournal.PRIVATE_FLAG);
+        }
+        return position;
     }
 
     private void truncate(final long length) throws IOException
