@@ -119,6 +119,8 @@ public final class GatewayService implements AutoCloseable
 
             final AgentHost.HostedAgent runner =
                 ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), metrics.errorCount());
+            // Closed first if what follows fails: the agent writes to the journals' mapped files and uses Aeron.
+            opened.add(runner);
             final StreamReadiness readiness = new StreamReadiness();
             for (int shard = 0; shard < shardCount; shard++)
             {
