@@ -20,7 +20,8 @@ public enum JournalSync
 
     /**
      * As {@link #NONE}, and once per duty cycle in which something was written each journal written to is forced
-     * (fsync) before its new messages are sent. Nothing acknowledged is lost even on an operating-system crash or
+     * (fdatasync, which on Linux also writes the pages stored to through the journal's mapping) before its new
+     * messages are sent. Nothing acknowledged is lost even on an operating-system crash or
      * power loss; each message waits for the force of its duty cycle.
      */
     BATCH;

@@ -34,8 +34,10 @@ import java.util.zip.CRC32C;
  * records only is not written by {@link #sync()}: they go with the next message (or when the batch fills, or at
  * {@link #close()}), since the state they describe reaches a client only through a later message. A batch that fills
  * the buffer ({@value #BATCH_LENGTH} bytes) is written when the next record is claimed. Nothing on the append path
- * allocates but a new window every {@value #WINDOW_LENGTH} bytes and the index pages below. While the journal is open
- * the file is longer than its records, up to the end of the mapped window; {@link #close()} cuts it back to them.
+ * allocates but a new window every {@value #WINDOW_LENGTH} bytes and the index pages below. Once the journal has
+ * written, the file is longer than its records while it is open (to the end of the mapped window, or of the zero
+ * fill past it); {@link #close()} cuts it back to them. The file is locked while open ({@link FileChannel#tryLock()}),
+ * so that no other process opens it and cuts its zero-filled tail under the mapping.
  * Used by one thread.
  * <pre>
  *   File header, 16 bytes, little-endian:
@@ -150,6 +152,7 @@ final class SessionJournal implements AutoCloseable
     private MappedByteBuffer mappedWindow;
     private long windowStart;
     private long zeroFilledEnd;
+    private long writtenEnd;
     private long[][] positions = new long[16][];
     private int count;
     private long durableCount;
@@ -185,7 +188,9 @@ final class SessionJournal implements AutoCloseable
      * @param file the journal file.
      * @param sync when messages count as durable.
      * @return the journal, ready to append after its last message.
-     * @throws IOException when the file cannot be read or written, or is not a journal of this version.
+     * @throws IOException when the file cannot be read or written, is not a journal of this version, or is open in
+     *                     another process.
+     * @throws java.nio.channels.OverlappingFileLockException when it is open in this process.
      */
     static SessionJournal open(final Path file, final JournalSync sync) throws IOException
     {
@@ -193,6 +198,10 @@ final class SessionJournal implements AutoCloseable
             file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try
         {
+            if (null == channel.tryLock())
+            {
+                throw new IOException(file + ": locked by another process");
+            }
             final SessionJournal journal = new SessionJournal(file, channel, sync);
             journal.recover();
             return journal;
@@ -226,7 +235,10 @@ final class SessionJournal implements AutoCloseable
         return durableCount;
     }
 
-    /** @return bytes cut off the end of the file when it was opened: a torn record and what followed it. */
+    /**
+     * @return bytes cut off the end of the file when it was opened: a torn record and what followed it; not the
+     * zero-filled space after the last record, which is cut without being counted.
+     */
     long truncatedBytes()
     {
         return truncatedBytes;
@@ -265,7 +277,8 @@ final class SessionJournal implements AutoCloseable
     /**
      * Reserves space for the next message or private record in the batch. A new batch starts once the last one is
      * written; a batch too full for the record is written first (a failure of that write {@link #isFailed() fails}
-     * the journal, the batch is dropped, and {@link #commit} then throws).
+     * the journal, the batch is dropped, {@link #close()} cuts the file after the last record written, and
+     * {@link #commit} then throws).
      *
      * @param length of the message or record in bytes, 1..{@value #MAX_MESSAGE_LENGTH}.
      * @return offset in {@link #buffer()} to encode it at.
@@ -330,9 +343,10 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Writes the messages committed since the last call, with the private records between them, with one positioned
-     * write and makes them durable: under {@link JournalSync#BATCH} after forcing them to the device (fdatasync, which
-     * also persists the file length), under {@link JournalSync#NONE} at once. Private records with no message after
+     * Writes the messages committed since the last call, with the private records between them, with one copy into
+     * the file's mapping and makes them durable: under {@link JournalSync#BATCH} after forcing them to the device
+     * (fdatasync, which also persists the file length and, on Linux, writes the pages stored to through the mapping),
+     * under {@link JournalSync#NONE} at once. Private records with no message after
      * them wait for the next one.
      *
      * @return true when something was forced.
@@ -440,7 +454,7 @@ final class SessionJournal implements AutoCloseable
             unmapWindow();
             try
             {
-                channel.truncate(batchStart + batchWritten);
+                channel.truncate(writtenEnd);
             }
             catch (final IOException ignore)
             {
@@ -467,6 +481,7 @@ final class SessionJournal implements AutoCloseable
             end = FILE_HEADER_LENGTH;
             batchStart = end;
             zeroFilledEnd = end;
+            writtenEnd = end;
             cacheEnd = 0;
             return;
         }
@@ -506,6 +521,7 @@ final class SessionJournal implements AutoCloseable
         end = position;
         batchStart = end;
         zeroFilledEnd = end;
+        writtenEnd = end;
         durableCount = count;
         cacheStart = 0;
         cacheEnd = 0;
@@ -656,6 +672,7 @@ final class SessionJournal implements AutoCloseable
                 window.putBytes((int)(position - windowStart), writeBuffer, batchWritten, length);
                 batchWritten += length;
                 position += length;
+                writtenEnd = position;
             }
         }
         catch (final IOException ex)
@@ -663,20 +680,34 @@ final class SessionJournal implements AutoCloseable
             failed = true;
             throw ex;
         }
+        catch (final InternalError ex)
+        {
+            // A store into the mapping faulted (the JVM's report of SIGBUS): the file lost its blocks, e.g. cut by
+            // another program, or a copy-on-write file system ran out of space.
+            failed = true;
+            throw new IOException(file + ": write into the mapped file failed", ex);
+        }
     }
 
-    /** Writes zeros from the end of those written so far, a whole {@value #ZERO_FILL_LENGTH} bytes at a time. */
+    /**
+     * Writes zeros from the end of those written so far up to a multiple of {@value #ZERO_FILL_LENGTH} bytes at or
+     * past the position given, so that every block of the file a store reaches has been written by a system call.
+     */
     private void zeroFill(final long until) throws IOException
     {
         while (zeroFilledEnd < until)
         {
-            zeros.clear();
+            final int length = ZERO_FILL_LENGTH - (int)(zeroFilledEnd % ZERO_FILL_LENGTH);
+            zeros.clear().limit(length);
             writeFully(zeros, zeroFilledEnd);
-            zeroFilledEnd += ZERO_FILL_LENGTH;
+            zeroFilledEnd += length;
         }
     }
 
-    /** Maps the window of the file from the start given (which lengthens the file to its end) in place of the last. */
+    /**
+     * Maps the window of the file from the start given in place of the last. Mapping lengthens the file to the
+     * window's end without allocating disk space (a sparse file), hence {@link #zeroFill}.
+     */
     private void mapWindow(final long start) throws IOException
     {
         unmapWindow();

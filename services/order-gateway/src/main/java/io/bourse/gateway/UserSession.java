@@ -210,11 +210,11 @@ final class UserSession
 
     /**
      * Journals the engine events answered since the last call ({@link OrderRecords#EVENT_SEQUENCES}), makes the
-     * journal durable (one write of the messages committed since the last call, and a force under {@code batch}),
-     * then sends journaled messages the connection has not had yet: a replay after login, then the messages of this
-     * duty cycle. A replay goes only as fast as the connection's send buffer empties (it stops at
-     * the first message that does not fit, and resumes on a later call); a message produced since the login that does
-     * not fit makes the connection a slow consumer.
+     * journal durable (one copy of the messages committed since the last call into the journal file's mapping, and a
+     * force under {@code batch}), then sends journaled messages the connection has not had yet: a replay after login,
+     * then the messages of this duty cycle. A replay goes only as fast as the connection's send buffer empties (it
+     * stops at the first message that does not fit, and resumes on a later call); a message produced since the login
+     * that does not fit makes the connection a slow consumer.
      *
      * @param replayLimit most replayed messages to send in this call, so one replay cannot hold up the other sessions.
      * @return messages sent.

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -95,6 +96,21 @@ class SessionJournalTest
             assertThat(journal.truncatedBytes()).isZero();
             assertThat(Files.size(copy)).isEqualTo(fileLength(expected));
             assertThat(read(journal, 1, 100)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void shouldRefuseToOpenAJournalThatIsOpenAlready() throws IOException
+    {
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            final List<byte[]> expected = new ArrayList<>(appendMessages(journal, 10));
+            journal.sync();
+
+            assertThatThrownBy(() -> open(JournalSync.NONE)).isInstanceOf(OverlappingFileLockException.class);
+            expected.add(append(journal, 20, (byte)'L'));
+            journal.sync();
+            assertThat(recordsOnDisk()).isEqualTo(fileLength(expected));
         }
     }
 
