@@ -13,13 +13,10 @@ import java.util.List;
  * The session, engine shard and Order Token of every order of this gateway that traded today, by clientOrderId, so
  * that an engine TradeBroken can be answered with OUCH 4.2 Broken Trade even when the order is done (fully executed,
  * canceled) and its {@link OrderState} gone. An order is recorded at its first execution. Nothing is hashed or ever
- * copied to grow: the traded orders are appended to pages of {@value #TRADED_PAGE_CAPACITY} (5.5 MiB, in arrays of
- * at least 1 MiB, which G1 allocates as humongous objects, straight into the old generation, in heaps under 8 GiB:
- * young collections never copy them, where at hundreds of thousands of orders per second pages of 16,384 made them
- * copy tens of MB each), and each session keeps a directory, by the per-session order count of the clientOrderId
- * ({@code gatewayId << 56 | sessionIndex << 32 | count}), of pages of {@value #SLOTS_PAGE_CAPACITY} slots holding an
- * order's place in them, allocated when first touched: 4 bytes per order a session entered up to its last traded
- * one, plus 23 per traded order. Orders that traded before a
+ * copied to grow: the traded orders are appended to pages of {@value #PAGE_CAPACITY}, and each session keeps a
+ * directory, by the per-session order count of the clientOrderId ({@code gatewayId << 56 | sessionIndex << 32 |
+ * count}), of pages of {@value #PAGE_CAPACITY} slots holding an order's place in them, allocated when first touched:
+ * 4 bytes per order a session entered up to its last traded one, plus 23 per traded order. Orders that traded before a
  * gateway restart are recorded again from the journals when it starts ({@link OrderRebuild}). Used only by the
  * gateway agent thread.
  */
@@ -27,15 +24,11 @@ final class TradedOrders
 {
     /** Returned by {@link #find(long)} for an order that never traded here. */
     static final int MISSING = -1;
-    /** Traded orders per page. */
-    static final int TRADED_PAGE_CAPACITY = 256 * 1024;
-    /** Slots per page of a session's directory. */
-    static final int SLOTS_PAGE_CAPACITY = 16 * 1024;
+    /** Entries per page, of the traded orders and of a session's slots. */
+    static final int PAGE_CAPACITY = 16 * 1024;
 
-    private static final int TRADED_PAGE_SHIFT = Integer.numberOfTrailingZeros(TRADED_PAGE_CAPACITY);
-    private static final int TRADED_PAGE_MASK = TRADED_PAGE_CAPACITY - 1;
-    private static final int SLOTS_PAGE_SHIFT = Integer.numberOfTrailingZeros(SLOTS_PAGE_CAPACITY);
-    private static final int SLOTS_PAGE_MASK = SLOTS_PAGE_CAPACITY - 1;
+    private static final int PAGE_SHIFT = Integer.numberOfTrailingZeros(PAGE_CAPACITY);
+    private static final int PAGE_MASK = PAGE_CAPACITY - 1;
     private static final int SESSION_INDEX_MASK = 0xFF_FFFF;
 
     private final Int2ObjectHashMap<int[][]> slotsBySessionIndex = new Int2ObjectHashMap<>();
@@ -60,26 +53,26 @@ final class TradedOrders
         int[][] directory = slotsBySessionIndex.get(sessionIndex);
         if (null == directory)
         {
-            directory = new int[1 + (count >>> SLOTS_PAGE_SHIFT)][];
+            directory = new int[1 + (count >>> PAGE_SHIFT)][];
             slotsBySessionIndex.put(sessionIndex, directory);
         }
-        else if (directory.length <= count >>> SLOTS_PAGE_SHIFT)
+        else if (directory.length <= count >>> PAGE_SHIFT)
         {
-            directory = Arrays.copyOf(directory, Math.max(directory.length * 2, 1 + (count >>> SLOTS_PAGE_SHIFT)));
+            directory = Arrays.copyOf(directory, Math.max(directory.length * 2, 1 + (count >>> PAGE_SHIFT)));
             slotsBySessionIndex.put(sessionIndex, directory);
         }
-        int[] slots = directory[count >>> SLOTS_PAGE_SHIFT];
+        int[] slots = directory[count >>> PAGE_SHIFT];
         if (null == slots)
         {
-            slots = new int[SLOTS_PAGE_CAPACITY];
-            directory[count >>> SLOTS_PAGE_SHIFT] = slots;
+            slots = new int[PAGE_CAPACITY];
+            directory[count >>> PAGE_SHIFT] = slots;
         }
-        if (0 != slots[count & SLOTS_PAGE_MASK])
+        if (0 != slots[count & PAGE_MASK])
         {
             return;
         }
         final int index = size++;
-        final int slot = index & TRADED_PAGE_MASK;
+        final int slot = index & PAGE_MASK;
         if (0 == slot)
         {
             tail = new Page();
@@ -88,7 +81,7 @@ final class TradedOrders
         tail.sessions[slot] = order.session;
         tail.shardIds[slot] = order.shardId;
         tail.tokens.putBytes(slot * Ouch42.TOKEN_LENGTH, order.token, 0, Ouch42.TOKEN_LENGTH);
-        slots[count & SLOTS_PAGE_MASK] = index + 1;
+        slots[count & PAGE_MASK] = index + 1;
     }
 
     /**
@@ -99,12 +92,12 @@ final class TradedOrders
     {
         final int[][] directory = slotsBySessionIndex.get(sessionIndex(clientOrderId));
         final int count = (int)clientOrderId;
-        if (null == directory || count < 0 || directory.length <= count >>> SLOTS_PAGE_SHIFT ||
-            null == directory[count >>> SLOTS_PAGE_SHIFT])
+        if (null == directory || count < 0 || directory.length <= count >>> PAGE_SHIFT ||
+            null == directory[count >>> PAGE_SHIFT])
         {
             return MISSING;
         }
-        return directory[count >>> SLOTS_PAGE_SHIFT][count & SLOTS_PAGE_MASK] - 1;
+        return directory[count >>> PAGE_SHIFT][count & PAGE_MASK] - 1;
     }
 
     /**
@@ -113,7 +106,7 @@ final class TradedOrders
      */
     UserSession session(final int index)
     {
-        return pages.get(index >>> TRADED_PAGE_SHIFT).sessions[index & TRADED_PAGE_MASK];
+        return pages.get(index >>> PAGE_SHIFT).sessions[index & PAGE_MASK];
     }
 
     /**
@@ -122,7 +115,7 @@ final class TradedOrders
      */
     int shardId(final int index)
     {
-        return pages.get(index >>> TRADED_PAGE_SHIFT).shardIds[index & TRADED_PAGE_MASK];
+        return pages.get(index >>> PAGE_SHIFT).shardIds[index & PAGE_MASK];
     }
 
     /**
@@ -131,7 +124,7 @@ final class TradedOrders
      */
     DirectBuffer tokens(final int index)
     {
-        return pages.get(index >>> TRADED_PAGE_SHIFT).tokens;
+        return pages.get(index >>> PAGE_SHIFT).tokens;
     }
 
     /**
@@ -140,7 +133,7 @@ final class TradedOrders
      */
     static int tokenOffset(final int index)
     {
-        return (index & TRADED_PAGE_MASK) * Ouch42.TOKEN_LENGTH;
+        return (index & PAGE_MASK) * Ouch42.TOKEN_LENGTH;
     }
 
     private static int sessionIndex(final long clientOrderId)
@@ -151,8 +144,8 @@ final class TradedOrders
     /** One page of traded orders, in the order of their first executions. */
     private static final class Page
     {
-        final UserSession[] sessions = new UserSession[TRADED_PAGE_CAPACITY];
-        final int[] shardIds = new int[TRADED_PAGE_CAPACITY];
-        final UnsafeBuffer tokens = new UnsafeBuffer(new byte[TRADED_PAGE_CAPACITY * Ouch42.TOKEN_LENGTH]);
+        final UserSession[] sessions = new UserSession[PAGE_CAPACITY];
+        final int[] shardIds = new int[PAGE_CAPACITY];
+        final UnsafeBuffer tokens = new UnsafeBuffer(new byte[PAGE_CAPACITY * Ouch42.TOKEN_LENGTH]);
     }
 }

@@ -14,8 +14,7 @@ class TradedOrdersTest
     void shouldFindEveryTradedOrderOnceWhenManySessionsTradeAcrossPages()
     {
         final TradedOrders traded = new TradedOrders();
-        // Every other order of 3 sessions trades: more than one page of traded orders, and many of slots per session.
-        final int perSession = TradedOrders.TRADED_PAGE_CAPACITY / 3 * 2 + TradedOrders.SLOTS_PAGE_CAPACITY + 3;
+        final int perSession = TradedOrders.PAGE_CAPACITY + 3;
         for (int count = 1; count <= perSession; count += 2)
         {
             for (int sessionIndex = 1; sessionIndex <= 3; sessionIndex++)
