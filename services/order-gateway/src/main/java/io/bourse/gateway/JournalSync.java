@@ -11,18 +11,17 @@ public enum JournalSync
     /**
      * Each message is written to the operating system (no fsync) before it is sent: the messages of one duty cycle
      * are copied into a memory mapping of the session journal's file (the kernel's page cache, no system call) before
-     * the first of them is sent. Nothing acknowledged is lost
-     * when the gateway process crashes or is killed; an operating-system crash or power loss can lose the messages of
-     * the last seconds that the kernel had not yet written back, and a client may hold some of them. The default: the
-     * lowest latency.
+     * the first of them is sent. Nothing acknowledged is lost when the gateway process crashes or is killed; an
+     * operating-system crash or power loss can lose the messages of the last seconds that the kernel had not yet
+     * written back, and a client may hold some of them. The default: the lowest latency.
      */
     NONE,
 
     /**
      * As {@link #NONE}, and once per duty cycle in which something was written each journal written to is forced
      * (fdatasync, which on Linux also writes the pages stored to through the journal's mapping) before its new
-     * messages are sent. Nothing acknowledged is lost even on an operating-system crash or
-     * power loss; each message waits for the force of its duty cycle.
+     * messages are sent. Nothing acknowledged is lost even on an operating-system crash or power loss; each message
+     * waits for the force of its duty cycle.
      */
     BATCH;
 

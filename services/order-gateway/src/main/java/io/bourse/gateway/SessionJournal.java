@@ -37,8 +37,7 @@ import java.util.zip.CRC32C;
  * allocates but a new window every {@value #WINDOW_LENGTH} bytes and the index pages below. Once the journal has
  * written, the file is longer than its records while it is open (to the end of the mapped window, or of the zero
  * fill past it); {@link #close()} cuts it back to them. The file is locked while open ({@link FileChannel#tryLock()}),
- * so that no other process opens it and cuts its zero-filled tail under the mapping.
- * Used by one thread.
+ * so that no other process opens it and cuts its zero-filled tail under the mapping. Used by one thread.
  * <pre>
  *   File header, 16 bytes, little-endian:
  *    0                   1                   2                   3
@@ -346,8 +345,7 @@ final class SessionJournal implements AutoCloseable
      * Writes the messages committed since the last call, with the private records between them, with one copy into
      * the file's mapping and makes them durable: under {@link JournalSync#BATCH} after forcing them to the device
      * (fdatasync, which also persists the file length and, on Linux, writes the pages stored to through the mapping),
-     * under {@link JournalSync#NONE} at once. Private records with no message after
-     * them wait for the next one.
+     * under {@link JournalSync#NONE} at once. Private records with no message after them wait for the next one.
      *
      * @return true when something was forced.
      * @throws IOException when the write or the force fails; the journal is then {@link #isFailed() failed}.
