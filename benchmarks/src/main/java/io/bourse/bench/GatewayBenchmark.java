@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -92,14 +93,17 @@ public final class GatewayBenchmark
         describe(options, out);
         final List<RatePair> results = new ArrayList<>();
         final AtomicLong echoErrors = new AtomicLong();
-        try (InProcessExchange exchange = InProcessExchange.launch(options))
+        final AtomicBoolean echoStandby = new AtomicBoolean();
+        final AtomicBoolean exchangeStandby = new AtomicBoolean();
+        try (InProcessExchange exchange = InProcessExchange.launch(options, exchangeStandby))
         {
             final List<RoundTripConnection> opened = new ArrayList<>();
             AgentRunner echoRunner = null;
             try
             {
                 final PingPongServer echo = new PingPongServer(echoErrors);
-                echoRunner = AgentLaunch.start(echo, options.newIdleStrategy(), echoErrors);
+                echoRunner = AgentLaunch.start(
+                    echo, new StandbyIdleStrategy(options.newIdleStrategy(), echoStandby), echoErrors);
                 final List<RoundTripConnection> floor = new ArrayList<>();
                 final List<RoundTripConnection> sessions = new ArrayList<>();
                 final long[] packedSymbols =
@@ -118,7 +122,7 @@ public final class GatewayBenchmark
                     new OpenLoopClient(FLOOR, floor, sessions,
                         List.of(ThreadActivity.find(echo.roleName(), "TCP echo thread")), OpenLoopClient.Feed.NONE),
                     new OpenLoopClient(GATEWAY, sessions, floor, exchangeThreads(options), OpenLoopClient.Feed.NONE),
-                    results, out);
+                    echoStandby, exchangeStandby, results, out);
             }
             catch (final IOException ex)
             {
@@ -140,15 +144,22 @@ public final class GatewayBenchmark
         return results;
     }
 
+    /**
+     * Runs the floor then the gateway at each rate, the server threads of the path not measured on standby.
+     */
     private static void runSteps(
         final GatewayBenchOptions options, final OpenLoopClient floor, final OpenLoopClient gateway,
-        final List<RatePair> results, final PrintStream out)
+        final AtomicBoolean echoStandby, final AtomicBoolean exchangeStandby, final List<RatePair> results,
+        final PrintStream out)
     {
         for (final long rate : options.rates())
         {
-            final RatePair pair = new RatePair(
-                floor.run(rate, options.warmupNs(), options.measureNs()),
-                gateway.run(rate, options.warmupNs(), options.measureNs()));
+            echoStandby.set(false);
+            exchangeStandby.set(true);
+            final RateStep floorStep = floor.run(rate, options.warmupNs(), options.measureNs());
+            echoStandby.set(true);
+            exchangeStandby.set(false);
+            final RatePair pair = new RatePair(floorStep, gateway.run(rate, options.warmupNs(), options.measureNs()));
             results.add(pair);
             out.println(stepLine(pair));
             writeHistograms(options.hgrmDir(), pair);
@@ -173,7 +184,8 @@ public final class GatewayBenchmark
     {
         final String shards = options.shards() + " engine shard" + (1 == options.shards() ? "" : "s");
         out.printf(Locale.ROOT, "threads: 1 client (every connection of the path under test, yields between empty " +
-            "duty cycles, never sleeps), 1 TCP echo server, %s, idle %s, media driver %s%n",
+            "duty cycles, never sleeps), 1 TCP echo server, %s, idle %s (while the other path is measured, 1 ms " +
+            "sleeps), media driver %s%n",
             ThreadLayout.SHARED == options.layout() ?
                 "1 shared exchange thread running the order gateway and " + shards :
                 "1 order gateway thread and 1 thread for each of " + shards,

@@ -19,6 +19,7 @@ import io.bourse.mdpublisher.MdPublisherContext;
 import io.bourse.mdpublisher.MdPublisherService;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,7 +30,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
@@ -68,15 +71,17 @@ final class InProcessExchange implements AutoCloseable
     }
 
     /**
-     * Starts the media driver, the shards and the gateway; on failure closes what started and rethrows.
+     * Starts the media driver, the shards and the gateway, their threads idling with the benchmark's strategy except
+     * on standby ({@link StandbyIdleStrategy}); on failure closes what started and rethrows.
      *
      * @param options shards, sessions (as many users), idle strategy and driver threading.
+     * @param standby on while the exchange's path is not measured.
      * @return the running exchange.
      * @throws UncheckedIOException when the journal directory cannot be made.
      */
-    static InProcessExchange launch(final GatewayBenchOptions options)
+    static InProcessExchange launch(final GatewayBenchOptions options, final AtomicBoolean standby)
     {
-        return launch(options, false);
+        return launch(options, false, () -> new StandbyIdleStrategy(options.newIdleStrategy(), standby));
     }
 
     /**
@@ -91,6 +96,12 @@ final class InProcessExchange implements AutoCloseable
      */
     static InProcessExchange launch(final GatewayBenchOptions options, final boolean marketData)
     {
+        return launch(options, marketData, options::newIdleStrategy);
+    }
+
+    private static InProcessExchange launch(
+        final GatewayBenchOptions options, final boolean marketData, final Supplier<IdleStrategy> idleStrategies)
+    {
         final List<AutoCloseable> started = new ArrayList<>();
         Path journalDir = null;
         try
@@ -98,7 +109,7 @@ final class InProcessExchange implements AutoCloseable
             journalDir = Files.createTempDirectory("bourse-bench-gateway-journal");
             final MediaDriver driver = EngineServiceBenchmark.launchDriver(options.driverThreading());
             started.add(driver);
-            final AgentHost agentHost = agentHost(options, started);
+            final AgentHost agentHost = agentHost(options, idleStrategies, started);
             final StreamLayout layout =
                 StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(driver.aeronDirectoryName());
             final SymbolDirectory symbols = SymbolDirectory.parse(String.join(",", IntStream.range(0, options.shards())
@@ -111,7 +122,7 @@ final class InProcessExchange implements AutoCloseable
                     .jvmMetrics(false)
                     .streamLayout(layout)
                     .symbolDirectory(symbols)
-                    .idleStrategy(options.newIdleStrategy())
+                    .idleStrategy(idleStrategies.get())
                     .threadAffinity(threadAffinity())
                     .agentHost(agentHost)));
             }
@@ -128,7 +139,7 @@ final class InProcessExchange implements AutoCloseable
                 .riskLimits(RiskLimits.none())
                 .streamLayout(layout)
                 .symbolDirectory(symbols)
-                .idleStrategy(options.newIdleStrategy())
+                .idleStrategy(idleStrategies.get())
                 .threadAffinity(threadAffinity())
                 .agentHost(agentHost));
             started.add(gateway);
@@ -142,7 +153,7 @@ final class InProcessExchange implements AutoCloseable
                     .jvmMetrics(false)
                     .moldEnabled(false)
                     .threadAffinity(threadAffinity())
-                    .idleStrategySupplier(options::newIdleStrategy)));
+                    .idleStrategySupplier(idleStrategies)));
                 final Path credentialsFile = Files.write(journalDir.resolve("credentials.csv"), lines);
                 final FanoutService fanout = FanoutService.launch(FanoutContext.fromSettings(new Settings(Map.of()))
                     .layout(layout)
@@ -152,7 +163,7 @@ final class InProcessExchange implements AutoCloseable
                     .metricsPort(0)
                     .jvmMetrics(false)
                     .threadAffinity(threadAffinity())
-                    .idleStrategySupplier(options::newIdleStrategy));
+                    .idleStrategySupplier(idleStrategies));
                 started.add(fanout);
                 fanoutPort = fanout.port();
             }
@@ -172,18 +183,21 @@ final class InProcessExchange implements AutoCloseable
     }
 
     /**
-     * @param options the layout and idle strategy.
-     * @param started gets the shared thread, if one is started, to close after the services that run on it.
+     * @param options        the layout.
+     * @param idleStrategies the shared thread's idle strategy.
+     * @param started        gets the shared thread, if one is started, to close after the services that run on it.
      * @return where the gateway and the shards run their agents.
      */
-    private static AgentHost agentHost(final GatewayBenchOptions options, final List<AutoCloseable> started)
+    private static AgentHost agentHost(
+        final GatewayBenchOptions options, final Supplier<IdleStrategy> idleStrategies,
+        final List<AutoCloseable> started)
     {
         if (ThreadLayout.DEDICATED == options.layout())
         {
             return AgentHost.DEDICATED;
         }
         final SharedAgentThread thread = new SharedAgentThread(
-            SHARED_THREAD, options.newIdleStrategy(), threadAffinity(), new AtomicLong());
+            SHARED_THREAD, idleStrategies.get(), threadAffinity(), new AtomicLong());
         started.add(thread);
         return thread;
     }
