@@ -257,6 +257,26 @@ final class SessionRegistry
     }
 
     /**
+     * Writes what each socket takes of its connection's send buffer, unless the selector is already watching for the
+     * socket to take more: the answers buffered by {@link #flush()} go out before the duty cycle reads new input.
+     *
+     * @return bytes written.
+     */
+    int send()
+    {
+        int written = 0;
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final OuchConnection connection = connections.get(i);
+            if (!connection.isClosed() && !connection.isAwaitingWritable())
+            {
+                written += send(connection);
+            }
+        }
+        return written;
+    }
+
+    /**
      * Once per duty cycle, for every connection: closes it if it has not logged in within the login timeout; sends a
      * heartbeat after a second without packets and drops the client after 15 seconds of silence; then writes what
      * the socket takes of the send buffer, unless the selector is already watching for the socket to take more.
