@@ -291,7 +291,8 @@ public final class BenchCommand implements Runnable
 
         @Option(names = "--idle", paramLabel = "STRATEGY", defaultValue = GatewayBenchOptions.DEFAULT_IDLE,
             description = "Idle strategy of the gateway, engine and TCP echo threads: backoff, busy, yield or sleep " +
-                "(default: ${DEFAULT-VALUE}). The client always yields between empty duty cycles, never sleeps.")
+                "(default: ${DEFAULT-VALUE}); while the other path is measured, they sleep 1 ms per idle duty cycle " +
+                "instead. The client always yields between empty duty cycles, never sleeps.")
         String idle;
 
         @Option(names = "--layout", paramLabel = "LAYOUT", defaultValue = GatewayBenchOptions.DEFAULT_LAYOUT_NAME,
