@@ -257,26 +257,6 @@ final class SessionRegistry
     }
 
     /**
-     * Writes what each socket takes of its connection's send buffer, unless the selector is already watching for the
-     * socket to take more: the answers buffered by {@link #flush()} go out before the duty cycle reads new input.
-     *
-     * @return bytes written.
-     */
-    int send()
-    {
-        int written = 0;
-        for (int i = connections.size() - 1; i >= 0; i--)
-        {
-            final OuchConnection connection = connections.get(i);
-            if (!connection.isClosed() && !connection.isAwaitingWritable())
-            {
-                written += send(connection);
-            }
-        }
-        return written;
-    }
-
-    /**
      * Once per duty cycle, for every connection: closes it if it has not logged in within the login timeout; sends a
      * heartbeat after a second without packets and drops the client after 15 seconds of silence; then writes what
      * the socket takes of the send buffer, unless the selector is already watching for the socket to take more.
@@ -318,8 +298,10 @@ final class SessionRegistry
     }
 
     /**
-     * Makes every session's journal durable ({@link JournalSync}) and sends a batch of journaled messages to each
-     * logged-in client that has not had them yet.
+     * Makes every session's journal durable ({@link JournalSync}), buffers a batch of journaled messages for each
+     * logged-in client that has not had them yet, and writes what the socket takes of a send buffer that got messages,
+     * unless the selector is already watching for the socket to take more: the answers go out before the duty cycle
+     * reads new input.
      *
      * @return messages sent.
      */
@@ -328,7 +310,14 @@ final class SessionRegistry
         int sent = 0;
         for (int i = 0, size = sessions.size(); i < size; i++)
         {
-            sent += sessions.get(i).flush(REPLAY_BATCH);
+            final UserSession session = sessions.get(i);
+            final int buffered = session.flush(REPLAY_BATCH);
+            final OuchConnection connection = session.connection();
+            if (buffered > 0 && null != connection && !connection.isClosed() && !connection.isAwaitingWritable())
+            {
+                send(connection);
+            }
+            sent += buffered;
         }
         return sent;
     }
