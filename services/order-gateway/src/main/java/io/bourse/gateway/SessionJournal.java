@@ -65,7 +65,8 @@ import java.util.zip.CRC32C;
  * files (no private records) are read as they are and their header is moved to version 2, so that a gateway of the
  * previous version refuses the file instead of cutting it at the first private record.
  * <p>
- * An index in memory from sequence number to file position (in pages of 1,024 positions: a new page every 1,024
+ * An index in memory from sequence number to file position (in pages of 1,024 positions held off the Java heap, in
+ * direct memory, so that the day's index is never copied by a young garbage collection: a new page every 1,024
  * messages is the only allocation on the append path, and nothing is copied to grow but the small directory of
  * pages), rebuilt by scanning the file when it is opened, lets a replay start reading at any sequence number; replays
  * read the file in chunks through a small cache, and {@link #read} hands every record, private ones included, to a
@@ -152,7 +153,7 @@ final class SessionJournal implements AutoCloseable
     private long windowStart;
     private long zeroFilledEnd;
     private long writtenEnd;
-    private long[][] positions = new long[16][];
+    private UnsafeBuffer[] positions = new UnsafeBuffer[16];
     private int count;
     private long durableCount;
     private long end;
@@ -390,7 +391,8 @@ final class SessionJournal implements AutoCloseable
             throw new IllegalArgumentException("sequence number must be 1.." + count + ": " + sequenceNumber);
         }
         final int index = (int)sequenceNumber - 1;
-        final long start = positions[index >>> POSITIONS_PAGE_SHIFT][index & POSITIONS_PAGE_MASK];
+        final long start =
+            positions[index >>> POSITIONS_PAGE_SHIFT].getLong((index & POSITIONS_PAGE_MASK) * Long.BYTES);
         if (isInBatch(start))
         {
             final int offset = (int)(start - batchStart);
@@ -580,9 +582,9 @@ final class SessionJournal implements AutoCloseable
         }
         if (null == positions[page])
         {
-            positions[page] = new long[POSITIONS_PAGE_CAPACITY];
+            positions[page] = new UnsafeBuffer(ByteBuffer.allocateDirect(POSITIONS_PAGE_CAPACITY * Long.BYTES));
         }
-        positions[page][count++ & POSITIONS_PAGE_MASK] = position;
+        positions[page].putLong((count++ & POSITIONS_PAGE_MASK) * Long.BYTES, position);
     }
 
     /**

@@ -5,6 +5,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,13 +13,19 @@ import java.util.List;
 /**
  * The session, engine shard and Order Token of every order of this gateway that traded today, by clientOrderId, so
  * that an engine TradeBroken can be answered with OUCH 4.2 Broken Trade even when the order is done (fully executed,
- * canceled) and its {@link OrderState} gone. An order is recorded at its first execution. Nothing is hashed or ever
- * copied to grow: the traded orders are appended to pages of {@value #PAGE_CAPACITY}, and each session keeps a
- * directory, by the per-session order count of the clientOrderId ({@code gatewayId << 56 | sessionIndex << 32 |
- * count}), of pages of {@value #PAGE_CAPACITY} slots holding an order's place in them, allocated when first touched:
- * 4 bytes per order a session entered up to its last traded one, plus 23 per traded order. Orders that traded before a
- * gateway restart are recorded again from the journals when it starts ({@link OrderRebuild}). Used only by the
- * gateway agent thread.
+ * canceled) and its {@link OrderState} gone. An order is recorded at its first execution. Nothing is hashed per order
+ * or ever copied to grow, and the per-order state is held off the Java heap (direct memory), so that the day's traded
+ * orders, which live as long as the gateway, are never copied by a young garbage collection: the traded orders are
+ * appended to pages of {@value #PAGE_CAPACITY} records of {@value #RECORD_LENGTH} bytes (the session index of the
+ * clientOrderId, the shard, the token), and each session index ({@code gatewayId << 56 | sessionIndex << 32 | count})
+ * keeps its session and a directory, by the per-session order count, of pages of {@value #PAGE_CAPACITY} slots
+ * holding an order's place in them plus one, allocated when first touched: 4 bytes per order a session entered up to
+ * its last traded one, plus {@value #RECORD_LENGTH} per traded order. Orders that traded before a gateway restart are
+ * recorded again from the journals when it starts ({@link OrderRebuild}). Used only by the gateway agent thread.
+ * <pre>
+ *   Record, 24 bytes, native byte order:
+ *     0 session index (4)   4 shard id (4)   8 Order Token (14)   22 padding (2)
+ * </pre>
  */
 final class TradedOrders
 {
@@ -26,20 +33,26 @@ final class TradedOrders
     static final int MISSING = -1;
     /** Entries per page, of the traded orders and of a session's slots. */
     static final int PAGE_CAPACITY = 16 * 1024;
+    /** Bytes of a traded order's record. */
+    static final int RECORD_LENGTH = 24;
 
     private static final int PAGE_SHIFT = Integer.numberOfTrailingZeros(PAGE_CAPACITY);
     private static final int PAGE_MASK = PAGE_CAPACITY - 1;
     private static final int SESSION_INDEX_MASK = 0xFF_FFFF;
+    private static final int SESSION_INDEX_OFFSET = 0;
+    private static final int SHARD_ID_OFFSET = 4;
+    private static final int TOKEN_OFFSET = 8;
 
-    private final Int2ObjectHashMap<int[][]> slotsBySessionIndex = new Int2ObjectHashMap<>();
-    private final List<Page> pages = new ArrayList<>();
-    private Page tail;
+    private final Int2ObjectHashMap<SessionOrders> bySessionIndex = new Int2ObjectHashMap<>();
+    private final List<UnsafeBuffer> pages = new ArrayList<>();
+    private UnsafeBuffer tail;
     private int size;
 
     /**
      * Records an order at an execution of it; later executions of the same order change nothing.
      *
      * @param order the traded order.
+     * @throws OutOfMemoryError when no direct memory is left for a new page.
      */
     void onExecuted(final OrderState order)
     {
@@ -50,24 +63,15 @@ final class TradedOrders
         order.traded = true;
         final int sessionIndex = sessionIndex(order.clientOrderId);
         final int count = (int)order.clientOrderId;
-        int[][] directory = slotsBySessionIndex.get(sessionIndex);
-        if (null == directory)
+        SessionOrders sessionOrders = bySessionIndex.get(sessionIndex);
+        if (null == sessionOrders)
         {
-            directory = new int[1 + (count >>> PAGE_SHIFT)][];
-            slotsBySessionIndex.put(sessionIndex, directory);
+            sessionOrders = new SessionOrders(order.session, 1 + (count >>> PAGE_SHIFT));
+            bySessionIndex.put(sessionIndex, sessionOrders);
         }
-        else if (directory.length <= count >>> PAGE_SHIFT)
-        {
-            directory = Arrays.copyOf(directory, Math.max(directory.length * 2, 1 + (count >>> PAGE_SHIFT)));
-            slotsBySessionIndex.put(sessionIndex, directory);
-        }
-        int[] slots = directory[count >>> PAGE_SHIFT];
-        if (null == slots)
-        {
-            slots = new int[PAGE_CAPACITY];
-            directory[count >>> PAGE_SHIFT] = slots;
-        }
-        if (0 != slots[count & PAGE_MASK])
+        final UnsafeBuffer slots = sessionOrders.slots(count >>> PAGE_SHIFT);
+        final int slotOffset = (count & PAGE_MASK) * Integer.BYTES;
+        if (0 != slots.getInt(slotOffset))
         {
             return;
         }
@@ -75,13 +79,14 @@ final class TradedOrders
         final int slot = index & PAGE_MASK;
         if (0 == slot)
         {
-            tail = new Page();
+            tail = new UnsafeBuffer(ByteBuffer.allocateDirect(PAGE_CAPACITY * RECORD_LENGTH));
             pages.add(tail);
         }
-        tail.sessions[slot] = order.session;
-        tail.shardIds[slot] = order.shardId;
-        tail.tokens.putBytes(slot * Ouch42.TOKEN_LENGTH, order.token, 0, Ouch42.TOKEN_LENGTH);
-        slots[count & PAGE_MASK] = index + 1;
+        final int offset = slot * RECORD_LENGTH;
+        tail.putInt(offset + SESSION_INDEX_OFFSET, sessionIndex);
+        tail.putInt(offset + SHARD_ID_OFFSET, order.shardId);
+        tail.putBytes(offset + TOKEN_OFFSET, order.token, 0, Ouch42.TOKEN_LENGTH);
+        slots.putInt(slotOffset, index + 1);
     }
 
     /**
@@ -90,14 +95,14 @@ final class TradedOrders
      */
     int find(final long clientOrderId)
     {
-        final int[][] directory = slotsBySessionIndex.get(sessionIndex(clientOrderId));
+        final SessionOrders sessionOrders = bySessionIndex.get(sessionIndex(clientOrderId));
         final int count = (int)clientOrderId;
-        if (null == directory || count < 0 || directory.length <= count >>> PAGE_SHIFT ||
-            null == directory[count >>> PAGE_SHIFT])
+        if (null == sessionOrders || count < 0)
         {
             return MISSING;
         }
-        return directory[count >>> PAGE_SHIFT][count & PAGE_MASK] - 1;
+        final UnsafeBuffer slots = sessionOrders.slotsIfAny(count >>> PAGE_SHIFT);
+        return null == slots ? MISSING : slots.getInt((count & PAGE_MASK) * Integer.BYTES) - 1;
     }
 
     /**
@@ -106,7 +111,7 @@ final class TradedOrders
      */
     UserSession session(final int index)
     {
-        return pages.get(index >>> PAGE_SHIFT).sessions[index & PAGE_MASK];
+        return bySessionIndex.get(page(index).getInt(recordOffset(index) + SESSION_INDEX_OFFSET)).session;
     }
 
     /**
@@ -115,7 +120,7 @@ final class TradedOrders
      */
     int shardId(final int index)
     {
-        return pages.get(index >>> PAGE_SHIFT).shardIds[index & PAGE_MASK];
+        return page(index).getInt(recordOffset(index) + SHARD_ID_OFFSET);
     }
 
     /**
@@ -124,7 +129,7 @@ final class TradedOrders
      */
     DirectBuffer tokens(final int index)
     {
-        return pages.get(index >>> PAGE_SHIFT).tokens;
+        return page(index);
     }
 
     /**
@@ -133,7 +138,17 @@ final class TradedOrders
      */
     static int tokenOffset(final int index)
     {
-        return (index & PAGE_MASK) * Ouch42.TOKEN_LENGTH;
+        return recordOffset(index) + TOKEN_OFFSET;
+    }
+
+    private UnsafeBuffer page(final int index)
+    {
+        return pages.get(index >>> PAGE_SHIFT);
+    }
+
+    private static int recordOffset(final int index)
+    {
+        return (index & PAGE_MASK) * RECORD_LENGTH;
     }
 
     private static int sessionIndex(final long clientOrderId)
@@ -141,11 +156,38 @@ final class TradedOrders
         return (int)(clientOrderId >>> 32) & SESSION_INDEX_MASK;
     }
 
-    /** One page of traded orders, in the order of their first executions. */
-    private static final class Page
+    /** The orders of one session index: its session, and the slots of its orders by count, in pages. */
+    private static final class SessionOrders
     {
-        final UserSession[] sessions = new UserSession[PAGE_CAPACITY];
-        final int[] shardIds = new int[PAGE_CAPACITY];
-        final UnsafeBuffer tokens = new UnsafeBuffer(new byte[PAGE_CAPACITY * Ouch42.TOKEN_LENGTH]);
+        final UserSession session;
+        UnsafeBuffer[] directory;
+
+        SessionOrders(final UserSession session, final int pages)
+        {
+            this.session = session;
+            directory = new UnsafeBuffer[pages];
+        }
+
+        /** @return the page of slots, allocated when first touched. */
+        UnsafeBuffer slots(final int page)
+        {
+            if (directory.length <= page)
+            {
+                directory = Arrays.copyOf(directory, Math.max(directory.length * 2, 1 + page));
+            }
+            UnsafeBuffer slots = directory[page];
+            if (null == slots)
+            {
+                slots = new UnsafeBuffer(ByteBuffer.allocateDirect(PAGE_CAPACITY * Integer.BYTES));
+                directory[page] = slots;
+            }
+            return slots;
+        }
+
+        /** @return the page of slots, or null if none of its orders traded. */
+        UnsafeBuffer slotsIfAny(final int page)
+        {
+            return page < directory.length ? directory[page] : null;
+        }
     }
 }
