@@ -22,10 +22,14 @@ import java.nio.ByteOrder;
  * The table doubles when half full, in steps so that no call does work in proportion to the number of tokens (a
  * one-shot rehash of a few hundred thousand tokens, one cache miss each, with a zeroed array of tens of MB, stalled
  * the gateway thread for tens of ms): the new table is a set of pages of at most {@link #PAGE_SLOTS} slots (3 MiB
- * each), one allocated by each {@link #put}; then each {@link #put} moves the entries of the next
- * {@link #MIGRATE_SLOTS} slots of the old table into it. Meanwhile new tokens go into the new table, lookups check the
- * new table, then the old, and a token not moved yet is updated where it is. The old table is dropped once every slot
- * has moved, after one put per {@link #MIGRATE_SLOTS} of its slots, well before the new table is half full.
+ * each, which the JVM zeroes when it allocates them), one allocated every {@link #pageInterval} puts, so that the pages
+ * come over as many puts as an eighth of the old table's slots (its load rises to at most 5/8 meanwhile). Allocated
+ * one per put, the 32 to 64 pages of a session's table at 1 to 2 million tokens came in a burst of tens of ms (four
+ * sessions growing together at 500,000 orders/s: stalls of about 100 ms). Then each {@link #put} moves the entries of
+ * the next {@link #MIGRATE_SLOTS} slots of the old table into the new one. Meanwhile new tokens go into the new table,
+ * lookups check the new table, then the old, and a token not moved yet is updated where it is. The old table is
+ * dropped once every slot has moved, after one put per {@link #MIGRATE_SLOTS} of its slots, well before the new table
+ * is half full.
  */
 final class TokenIndex
 {
@@ -59,6 +63,8 @@ final class TokenIndex
     private int size;
     /** The table whose pages are being allocated before it replaces {@link #table}, else null. */
     private Table next;
+    /** Puts since the last page of {@link #next} was allocated. */
+    private int putsSincePage;
     /** The table being moved into {@link #table}, else null. */
     private Table old;
     /** Next slot of {@link #old} to move. */
@@ -153,16 +159,30 @@ final class TokenIndex
         return null != next || null != old;
     }
 
+    /**
+     * @param pageSlots largest page of a table, in slots.
+     * @return puts between two page allocations of a growing table: its pages, twice the old table's slots over
+     * {@code pageSlots}, spread over as many puts as an eighth of the old table's slots.
+     */
+    static int pageInterval(final int pageSlots)
+    {
+        return Math.max(1, pageSlots / 16);
+    }
+
     private void grow()
     {
         if (null != next)
         {
-            if (next.allocatePage())
+            if (next.isEmpty() || ++putsSincePage >= pageInterval(pageSlots))
             {
-                old = table;
-                table = next;
-                next = null;
-                migrated = 0;
+                putsSincePage = 0;
+                if (next.allocatePage())
+                {
+                    old = table;
+                    table = next;
+                    next = null;
+                    migrated = 0;
+                }
             }
         }
         else if (null != old)
@@ -285,6 +305,12 @@ final class TokenIndex
             mask = capacity - 1;
             shift = Integer.numberOfTrailingZeros(pageSlots);
             pageMask = pageSlots - 1;
+        }
+
+        /** @return true while no page is allocated. */
+        boolean isEmpty()
+        {
+            return 0 == allocated;
         }
 
         /** @return true once every page is allocated, with this call's page. */

@@ -86,7 +86,7 @@ class TokenIndexTest
     {
         final TokenIndex index = new TokenIndex(8, 64);
         int growingPuts = 0;
-        for (int i = 1; i <= 3_000; i++)
+        for (int i = 1; i <= 3_200; i++)
         {
             index.put(token(i), 2, i);
             growingPuts += index.isGrowing() ? 1 : 0;
@@ -96,12 +96,14 @@ class TokenIndexTest
             assertThat(index.get(token(i + 1), 2)).isEqualTo(TokenIndex.MISSING);
         }
 
-        // 16 -> 8192 slots, nine growths: each page of the new table but the first allocated on a put of its own,
-        // then one put per 8 old slots moved.
+        // 16 -> 8192 slots, nine growths: the first page of the new table allocated by the put that starts the
+        // growth, each of the others pageInterval(64) = 4 puts after the one before, then one put per 8 old slots
+        // moved.
+        assertThat(TokenIndex.pageInterval(64)).isEqualTo(4);
         int expectedGrowingPuts = 0;
         for (int oldSlots = 16; oldSlots <= 4096; oldSlots *= 2)
         {
-            expectedGrowingPuts += Math.max(1, oldSlots * 2 / 64) - 1 + oldSlots / TokenIndex.MIGRATE_SLOTS;
+            expectedGrowingPuts += (Math.max(1, oldSlots * 2 / 64) - 1) * 4 + oldSlots / TokenIndex.MIGRATE_SLOTS;
         }
         assertThat(index.isGrowing()).isFalse();
         assertThat(growingPuts).isEqualTo(expectedGrowingPuts);
