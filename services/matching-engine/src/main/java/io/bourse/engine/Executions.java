@@ -80,21 +80,16 @@ final class Executions
         final long takerClientOrderId, final long takerOrderId, final long makerClientOrderId,
         final long makerOrderId)
     {
+        if (size > 0 && matchNumber <= matchNumber(size - 1))
+        {
+            throw new IllegalArgumentException("match number " + matchNumber + " not above " +
+                matchNumber(size - 1));
+        }
         final int slot = size & pageMask;
         if (0 == slot)
         {
-            if (size > 0 && matchNumber <= matchNumber(size - 1))
-            {
-                throw new IllegalArgumentException("match number " + matchNumber + " not above " +
-                    matchNumber(size - 1));
-            }
             tail = new UnsafeBuffer(ByteBuffer.allocateDirect((pageMask + 1) * RECORD_LENGTH));
             pages.add(tail);
-        }
-        else if (matchNumber <= tail.getLong((slot - 1) * RECORD_LENGTH + MATCH_NUMBER_OFFSET))
-        {
-            throw new IllegalArgumentException("match number " + matchNumber + " not above " +
-                tail.getLong((slot - 1) * RECORD_LENGTH + MATCH_NUMBER_OFFSET));
         }
         final int offset = slot * RECORD_LENGTH;
         tail.putLong(offset + MATCH_NUMBER_OFFSET, matchNumber);

@@ -289,12 +289,20 @@ final class SessionRegistry
             {
                 fail(connection, GatewayError.CONNECTION_FAILED, ex);
             }
-            if (!connection.isClosed() && !connection.isAwaitingWritable())
-            {
-                written += send(connection);
-            }
+            written += sendUnlessAwaitingWritable(connection);
         }
         return written;
+    }
+
+    /**
+     * Writes what the socket takes of the connection's send buffer, unless the connection is closed or the selector
+     * already watches for the socket to take more ({@link #onWritable}).
+     *
+     * @return bytes written.
+     */
+    private int sendUnlessAwaitingWritable(final OuchConnection connection)
+    {
+        return connection.isClosed() || connection.isAwaitingWritable() ? 0 : send(connection);
     }
 
     /**
@@ -312,10 +320,9 @@ final class SessionRegistry
         {
             final UserSession session = sessions.get(i);
             final int buffered = session.flush(REPLAY_BATCH);
-            final OuchConnection connection = session.connection();
-            if (buffered > 0 && null != connection && !connection.isClosed() && !connection.isAwaitingWritable())
+            if (buffered > 0 && null != session.connection())
             {
-                send(connection);
+                sendUnlessAwaitingWritable(session.connection());
             }
             sent += buffered;
         }
