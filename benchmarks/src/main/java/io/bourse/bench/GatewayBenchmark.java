@@ -207,7 +207,8 @@ public final class GatewayBenchmark
         out.println("system calls: read and write calls of the server threads per request over each whole step " +
             "(Linux /proc/self/task/*/io); the gateway writes the messages it sends to their session journal " +
             "(copied into a memory mapping of the file once per session per duty cycle, in java.io.tmpdir, no fsync; " +
-            "one write call per 64 KiB of records fills the file with zeros ahead) before the socket");
+            "the gateway's journal-pretoucher thread fills the file with zeros 1 MiB ahead, by write calls of 64 KiB) " +
+            "before the socket");
     }
 
     private static String stepLine(final RatePair pair)

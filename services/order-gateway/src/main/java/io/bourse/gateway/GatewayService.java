@@ -205,7 +205,7 @@ public final class GatewayService implements AutoCloseable
         final Path root = Path.of(ctx.journalDir());
         try
         {
-            return JournalStore.open(root, ctx.sessionName(), ctx.journalSync(), metrics);
+            return JournalStore.open(root, ctx.sessionName(), ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
         }
         catch (final IOException ex)
         {

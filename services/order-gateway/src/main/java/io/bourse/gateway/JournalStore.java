@@ -1,6 +1,9 @@
 package io.bourse.gateway;
 
+import io.bourse.common.aeron.AgentLaunch;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,7 +24,10 @@ import java.util.TreeMap;
  * store recovers every journal of the session, so that each user's sequence numbers continue after the last message
  * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}); a torn
  * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. Journals of other
- * sessions are left alone. Used by the gateway agent thread once started; opened and closed by the service.
+ * sessions are left alone. With a pretouch distance, a {@link JournalPretoucher} on a thread of the store's own fills
+ * every journal with zeros that far ahead of its records (the thread sleeps a millisecond when all are filled); without
+ * one the gateway agent fills as it writes. Used by the gateway agent thread once started; opened and closed by the
+ * service.
  */
 final class JournalStore implements AutoCloseable
 {
@@ -31,12 +37,15 @@ final class JournalStore implements AutoCloseable
     private final Path directory;
     private final JournalSync sync;
     private final Map<String, SessionJournal> journals = new TreeMap<>();
+    private final JournalPretoucher pretoucher;
+    private AgentRunner pretoucherRunner;
     private int maxSessionIndex;
 
-    private JournalStore(final Path directory, final JournalSync sync)
+    private JournalStore(final Path directory, final JournalSync sync, final long pretouchBytes)
     {
         this.directory = directory;
         this.sync = sync;
+        this.pretoucher = pretouchBytes > 0 ? new JournalPretoucher(pretouchBytes) : null;
     }
 
     /**
@@ -44,18 +53,27 @@ final class JournalStore implements AutoCloseable
      *
      * @param root        the journal directory ({@code bourse.gateway.journal.dir}).
      * @param sessionName the SoupBinTCP session, today's.
-     * @param sync        durability policy of the journals.
-     * @param metrics     counts the truncations.
+     * @param sync          durability policy of the journals.
+     * @param pretouchBytes how far ahead of the records the {@link JournalPretoucher} fills each journal, in bytes;
+     *                      0 for no pretoucher.
+     * @param metrics       counts the truncations, and the pretoucher's errors with the gateway's.
      * @return the store.
-     * @throws IOException when the directory or a journal cannot be read or written, or a file is not a journal.
+     * @throws IOException              when the directory or a journal cannot be read or written, or a file is not a
+     *                                  journal.
+     * @throws IllegalArgumentException for a pretouch distance below {@value SessionJournal#ZERO_FILL_LENGTH}, not 0.
      */
     static JournalStore open(final Path root, final String sessionName, final JournalSync sync,
-        final GatewayMetrics metrics) throws IOException
+        final long pretouchBytes, final GatewayMetrics metrics) throws IOException
     {
-        final JournalStore store = new JournalStore(root.resolve(encode(sessionName)), sync);
+        final JournalStore store = new JournalStore(root.resolve(encode(sessionName)), sync, pretouchBytes);
         try
         {
             store.recover(metrics);
+            if (null != store.pretoucher)
+            {
+                store.pretoucherRunner =
+                    AgentLaunch.start(store.pretoucher, new SleepingMillisIdleStrategy(1), metrics.errorCount());
+            }
             return store;
         }
         catch (final IOException | RuntimeException ex)
@@ -94,7 +112,7 @@ final class JournalStore implements AutoCloseable
         if (null == journal)
         {
             journal = SessionJournal.open(directory.resolve(encode(username) + SUFFIX), sync);
-            journals.put(username, journal);
+            add(username, journal);
             if (JournalSync.BATCH == sync)
             {
                 try (FileChannel directoryChannel = FileChannel.open(directory, StandardOpenOption.READ))
@@ -106,12 +124,22 @@ final class JournalStore implements AutoCloseable
         return journal;
     }
 
-    /** Closes every journal. */
+    /** Stops the pretoucher, then closes every journal. */
     @Override
     public void close()
     {
+        CloseHelper.quietClose(pretoucherRunner);
         CloseHelper.quietCloseAll(journals.values());
         journals.clear();
+    }
+
+    private void add(final String username, final SessionJournal journal)
+    {
+        journals.put(username, journal);
+        if (null != pretoucher)
+        {
+            pretoucher.add(journal);
+        }
     }
 
     private void recover(final GatewayMetrics metrics) throws IOException
@@ -134,7 +162,7 @@ final class JournalStore implements AutoCloseable
                 continue;
             }
             final SessionJournal journal = SessionJournal.open(file, sync);
-            journals.put(username, journal);
+            add(username, journal);
             maxSessionIndex = Math.max(maxSessionIndex, journal.sessionIndex());
             messages += journal.count();
             if (journal.truncatedBytes() > 0)

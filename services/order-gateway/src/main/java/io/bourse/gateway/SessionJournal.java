@@ -15,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
 /**
@@ -28,16 +29,20 @@ import java.util.zip.CRC32C;
  * batch to the file and only then counts its messages durable. The write is a copy into a memory-mapped window of the
  * file ({@value #WINDOW_LENGTH} bytes, mapped at a multiple of its length), so that it reaches the page cache, where it
  * survives a crash of the process, without a system call; a force only under {@link JournalSync#BATCH}. The file is
- * filled with zeros ahead of the writes by positioned writes of {@value #ZERO_FILL_LENGTH} bytes (one system call per
- * that many bytes of records), which allocates its disk space: a full disk then fails a write call, which
- * {@link #isFailed() fails} the journal, and never a store into the mapping, which would fault. A batch of private
+ * filled with zeros ahead of the writes by positioned writes of {@value #ZERO_FILL_LENGTH} bytes, which allocates its
+ * disk space: a full disk then fails a write call, which {@link #isFailed() fails} the journal, and never a store into
+ * the mapping, which would fault. The zeros are written by a {@link JournalPretoucher}'s thread ahead of need, where
+ * there is one ({@link #pretouch}), else by the appending thread when a batch reaches past them (one system call per
+ * that many bytes of records); a claim on each stretch lets only one thread fill it, and the appending thread stores
+ * only below the zeros' published end. A batch of private
  * records only is not written by {@link #sync()}: they go with the next message (or when the batch fills, or at
  * {@link #close()}), since the state they describe reaches a client only through a later message. A batch that fills
  * the buffer ({@value #BATCH_LENGTH} bytes) is written when the next record is claimed. Nothing on the append path
  * allocates but a new window every {@value #WINDOW_LENGTH} bytes and the index pages below. Once the journal has
  * written, the file is longer than its records while it is open (to the end of the mapped window, or of the zero
  * fill past it); {@link #close()} cuts it back to them. The file is locked while open ({@link FileChannel#tryLock()}),
- * so that no other process opens it and cuts its zero-filled tail under the mapping. Used by one thread.
+ * so that no other process opens it and cuts its zero-filled tail under the mapping. Used by one thread, but for
+ * {@link #pretouch}, which the pretoucher's thread calls.
  * <pre>
  *   File header, 16 bytes, little-endian:
  *    0                   1                   2                   3
@@ -111,6 +116,8 @@ final class SessionJournal implements AutoCloseable
     private static final int LENGTH_MASK = ~PRIVATE_FLAG;
     /** Zeros, never written to: every journal writes them from a view of its own. */
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(ZERO_FILL_LENGTH);
+    /** {@link #fillClaim} of a closed journal: equal to no fill end, so no fill starts. */
+    private static final long CLOSED = -1;
 
     /** Receives the records of a journal in the order they were appended ({@link #read}). */
     interface RecordHandler
@@ -147,11 +154,16 @@ final class SessionJournal implements AutoCloseable
     private final ByteBuffer readView;
     private final ByteBuffer headerBuffer;
     private final ByteBuffer zeros = ZEROS.duplicate();
+    /** End of the stretch of the file claimed for filling with zeros; {@link #CLOSED} once no fill may start. */
+    private final AtomicLong fillClaim = new AtomicLong();
+    /** End of the records written, for the pretoucher's thread. */
+    private final AtomicLong publishedEnd = new AtomicLong();
     private final UnsafeBuffer window = new UnsafeBuffer();
     private final CRC32C crc = new CRC32C();
     private MappedByteBuffer mappedWindow;
     private long windowStart;
-    private long zeroFilledEnd;
+    /** End of the zeros written; advanced only by the thread holding the claim up to {@link #fillClaim}. */
+    private volatile long zeroFilledEnd;
     private long writtenEnd;
     private UnsafeBuffer[] positions = new UnsafeBuffer[16];
     private int count;
@@ -248,6 +260,18 @@ final class SessionJournal implements AutoCloseable
     boolean isFailed()
     {
         return failed;
+    }
+
+    /** @return the file position after the last record written to the file (copied into its mapping). */
+    long writtenEnd()
+    {
+        return writtenEnd;
+    }
+
+    /** @return the file position the zeros written ahead of the records reach. */
+    long zeroFilledEnd()
+    {
+        return zeroFilledEnd;
     }
 
     /** @return the session index recorded in the header, 0 if none was. */
@@ -432,8 +456,9 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Writes the messages of the batch not written yet, if it can, unmaps the file, cuts it back to the records written
-     * (the zero-filled space after them goes) and closes it.
+     * Writes the messages of the batch not written yet, if it can, stops the fills (waiting out one the pretoucher's
+     * thread has under way), unmaps the file, cuts it back to the records written (the zero-filled space after them
+     * goes) and closes it.
      */
     @Override
     public void close()
@@ -451,6 +476,7 @@ final class SessionJournal implements AutoCloseable
         }
         finally
         {
+            stopFills();
             unmapWindow();
             try
             {
@@ -480,8 +506,7 @@ final class SessionJournal implements AutoCloseable
             channel.truncate(FILE_HEADER_LENGTH);
             end = FILE_HEADER_LENGTH;
             batchStart = end;
-            zeroFilledEnd = end;
-            writtenEnd = end;
+            filledTo(end);
             cacheEnd = 0;
             return;
         }
@@ -520,8 +545,7 @@ final class SessionJournal implements AutoCloseable
         }
         end = position;
         batchStart = end;
-        zeroFilledEnd = end;
-        writtenEnd = end;
+        filledTo(end);
         durableCount = count;
         cacheStart = 0;
         cacheEnd = 0;
@@ -674,6 +698,7 @@ final class SessionJournal implements AutoCloseable
                 position += length;
                 writtenEnd = position;
             }
+            publishedEnd.lazySet(writtenEnd);
         }
         catch (final IOException ex)
         {
@@ -692,15 +717,97 @@ final class SessionJournal implements AutoCloseable
     /**
      * Writes zeros from the end of those written so far up to a multiple of {@value #ZERO_FILL_LENGTH} bytes at or
      * past the position given, so that every block of the file a store reaches has been written by a system call.
+     * Waits (yielding) while the {@link JournalPretoucher} fills the next stretch.
      */
     private void zeroFill(final long until) throws IOException
     {
         while (zeroFilledEnd < until)
         {
-            final int length = ZERO_FILL_LENGTH - (int)(zeroFilledEnd % ZERO_FILL_LENGTH);
-            zeros.clear().limit(length);
-            writeFully(zeros, zeroFilledEnd);
-            zeroFilledEnd += length;
+            if (!fillNext(zeros))
+            {
+                if (CLOSED == fillClaim.get())
+                {
+                    throw new IOException(file + ": journal closed");
+                }
+                Thread.yield();
+            }
+        }
+    }
+
+    /**
+     * Called by the {@link JournalPretoucher}'s thread: fills the file with zeros ahead of the records written, so
+     * that the appending thread finds the pages of its next writes in the page cache already and does not pay for
+     * them (a new page of the page cache costs about as much as writing it). Stops at a stretch the appending thread
+     * is filling, and once the journal is closed.
+     *
+     * @param aheadBytes how far past the end of the records written to fill.
+     * @param zeros      a buffer of at least {@value #ZERO_FILL_LENGTH} zeros, owned by the caller's thread.
+     * @return bytes filled.
+     * @throws IOException when the write fails; the appending thread then meets the failure at its own next fill.
+     */
+    long pretouch(final long aheadBytes, final ByteBuffer zeros) throws IOException
+    {
+        final long start = zeroFilledEnd;
+        final long until = publishedEnd.get() + aheadBytes;
+        while (zeroFilledEnd < until && fillNext(zeros))
+        {
+            // Filled one stretch; on to the next.
+        }
+        return zeroFilledEnd - start;
+    }
+
+    /**
+     * Writes zeros from the end of those written up to the next multiple of {@value #ZERO_FILL_LENGTH}, unless
+     * another thread holds the claim on that stretch or the journal is closed. Whichever thread claims a stretch
+     * writes it and only then moves {@link #zeroFilledEnd}, so the appending thread never stores into a stretch
+     * being filled, and zeros never land on records.
+     *
+     * @return true when it filled the stretch, false when it could not claim it.
+     */
+    private boolean fillNext(final ByteBuffer zeros) throws IOException
+    {
+        final long filled = zeroFilledEnd;
+        final long next = filled + ZERO_FILL_LENGTH - filled % ZERO_FILL_LENGTH;
+        if (!fillClaim.compareAndSet(filled, next))
+        {
+            return false;
+        }
+        boolean written = false;
+        try
+        {
+            zeros.clear().limit((int)(next - filled));
+            writeFully(zeros, filled);
+            written = true;
+        }
+        finally
+        {
+            if (written)
+            {
+                zeroFilledEnd = next;
+            }
+            else
+            {
+                fillClaim.set(filled);
+            }
+        }
+        return true;
+    }
+
+    /** Starts the fills and the published end of the records at a position the file ends at. */
+    private void filledTo(final long position)
+    {
+        writtenEnd = position;
+        zeroFilledEnd = position;
+        fillClaim.set(position);
+        publishedEnd.set(position);
+    }
+
+    /** Waits for a fill by the pretoucher's thread to end, if one is under way, and lets no other start. */
+    private void stopFills()
+    {
+        while (!fillClaim.compareAndSet(zeroFilledEnd, CLOSED))
+        {
+            Thread.yield();
         }
     }
 

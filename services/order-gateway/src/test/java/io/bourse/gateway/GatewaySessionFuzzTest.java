@@ -262,7 +262,7 @@ class GatewaySessionFuzzTest
 
         Gateway() throws IOException
         {
-            journals = JournalStore.open(journalRoot, SESSION, JournalSync.NONE, metrics);
+            journals = JournalStore.open(journalRoot, SESSION, JournalSync.NONE, 0, metrics);
             // Wall clock pinned at 10:00:00 so that timestamps are known; timers still run on System.nanoTime.
             final DutyCycleClock clock = new DutyCycleClock(
                 new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L + TEN_AM_NS));

@@ -98,7 +98,7 @@ class GatewaySessionTest
 
         registry = new PrometheusRegistry();
         final GatewayMetrics metrics = new GatewayMetrics(registry);
-        journals = JournalStore.open(journalDir, SESSION, ctx.journalSync(), metrics);
+        journals = JournalStore.open(journalDir, SESSION, ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
         // Wall clock pinned at 10:00:00 so that gateway timestamps are known; timers run on System.nanoTime + skew.
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L +
             TEN_AM_NS), () -> System.nanoTime() + timerSkewNs.get());

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +27,7 @@ class JournalStoreTest
     @Test
     void shouldRecoverEveryUsersJournalAndLargestSessionIndexWhenReopened() throws IOException
     {
-        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, metrics))
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
         {
             assertThat(store.maxSessionIndex()).isZero();
             final SessionJournal demo = store.journal("demo01");
@@ -38,7 +39,7 @@ class JournalStoreTest
             assertThat(store.journal("demo01")).isSameAs(demo);
         }
 
-        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, metrics))
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
         {
             assertThat(store.maxSessionIndex()).isEqualTo(5);
             assertThat(store.journal("demo01").count()).isEqualTo(2);
@@ -51,10 +52,37 @@ class JournalStoreTest
     }
 
     @Test
+    void shouldFillEveryJournalAheadOnThePretouchersThreadAndCutTheFillWhenClosed() throws IOException
+    {
+        final long ahead = 2 * SessionJournal.ZERO_FILL_LENGTH;
+        final Path file;
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, ahead, metrics))
+        {
+            final SessionJournal journal = store.journal("demo01");
+            file = journal.file();
+            append(journal, 3);
+            journal.sync();
+
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (journal.zeroFilledEnd() < journal.writtenEnd() + ahead && System.nanoTime() - deadlineNs < 0)
+            {
+                Thread.yield();
+            }
+            assertThat(journal.zeroFilledEnd()).isGreaterThanOrEqualTo(journal.writtenEnd() + ahead);
+            assertThat(Thread.getAllStackTraces().keySet()).anyMatch(
+                (thread) -> JournalPretoucher.ROLE_NAME.equals(thread.getName()));
+        }
+        assertThat(Files.size(file)).isEqualTo(SessionJournal.FILE_HEADER_LENGTH + 3 * 9);
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(
+            (thread) -> JournalPretoucher.ROLE_NAME.equals(thread.getName()));
+        assertThat(metrics.errorCount()).hasValue(0);
+    }
+
+    @Test
     void shouldCountAndTruncateTornTailWhenRecovering() throws IOException
     {
         final Path file;
-        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.BATCH, metrics))
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.BATCH, 0, metrics))
         {
             final SessionJournal journal = store.journal("demo01");
             append(journal, 4);
@@ -65,7 +93,7 @@ class JournalStoreTest
             channel.truncate(channel.size() - 1);
         }
 
-        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.BATCH, metrics))
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.BATCH, 0, metrics))
         {
             assertThat(store.journal("demo01").count()).isEqualTo(3);
         }
@@ -75,12 +103,12 @@ class JournalStoreTest
     @Test
     void shouldKeepEachSessionsJournalsApart() throws IOException
     {
-        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, metrics))
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
         {
             append(store.journal("demo01"), 2);
         }
 
-        try (JournalStore store = JournalStore.open(root, "20250103", JournalSync.NONE, metrics))
+        try (JournalStore store = JournalStore.open(root, "20250103", JournalSync.NONE, 0, metrics))
         {
             assertThat(store.journal("demo01").count()).isZero();
         }

@@ -1,0 +1,154 @@
+package io.bourse.gateway;
+
+import io.bourse.common.aeron.AgentLaunch;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.NoOpIdleStrategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JournalPretoucherTest
+{
+    private static final long AHEAD = 4 * SessionJournal.ZERO_FILL_LENGTH;
+
+    @TempDir
+    private Path directory;
+
+    @Test
+    void shouldFillEveryJournalToTheDistanceAheadOfItsRecordsAndThenRest() throws IOException
+    {
+        final JournalPretoucher pretoucher = new JournalPretoucher(AHEAD);
+        try (SessionJournal alice = open("alice"); SessionJournal bob = open("bob"))
+        {
+            pretoucher.add(alice);
+            pretoucher.add(bob);
+            append(alice, 1, 100);
+            alice.sync();
+
+            assertThat(pretoucher.doWork()).isPositive();
+            assertFilledAhead(alice);
+            assertFilledAhead(bob);
+            assertThat(pretoucher.doWork()).isZero();
+
+            append(alice, 101, 5_000);
+            alice.sync();
+            assertThat(alice.writtenEnd()).isGreaterThan(AHEAD);
+            assertThat(pretoucher.doWork()).isPositive();
+            assertFilledAhead(alice);
+        }
+    }
+
+    @Test
+    void shouldKeepEveryRecordWhenFillingAheadOnItsOwnThreadWhileTheJournalIsWritten() throws IOException
+    {
+        final int messages = 200_000;
+        final AtomicLong errors = new AtomicLong();
+        final JournalPretoucher pretoucher = new JournalPretoucher(SessionJournal.ZERO_FILL_LENGTH);
+        final AtomicLong pretouched = new AtomicLong();
+        final Agent counting = new Agent()
+        {
+            public int doWork() throws IOException
+            {
+                final int filled = pretoucher.doWork();
+                pretouched.addAndGet(filled);
+                return filled;
+            }
+
+            public String roleName()
+            {
+                return pretoucher.roleName();
+            }
+        };
+        long written;
+        try (SessionJournal journal = open("alice");
+            AgentRunner ignore = AgentLaunch.start(counting, new NoOpIdleStrategy(), errors))
+        {
+            pretoucher.add(journal);
+            for (int first = 1; first <= messages; first += 50)
+            {
+                append(journal, first, first + 49);
+                journal.sync();
+            }
+            written = journal.writtenEnd();
+        }
+        assertThat(errors).hasValue(0);
+        assertThat(pretouched.get()).isGreaterThan(written / 2);
+        assertThat(Files.size(directory.resolve("alice.journal"))).isEqualTo(written);
+        try (SessionJournal journal = open("alice"))
+        {
+            assertThat(journal.truncatedBytes()).isZero();
+            assertThat(journal.count()).isEqualTo(messages);
+            for (int sequenceNumber = 1; sequenceNumber <= messages; sequenceNumber++)
+            {
+                assertThat(journal.message(sequenceNumber)).isEqualTo(message(sequenceNumber));
+            }
+        }
+    }
+
+    @Test
+    void shouldNotFillAJournalOnceItIsClosed() throws IOException
+    {
+        final JournalPretoucher pretoucher = new JournalPretoucher(AHEAD);
+        final SessionJournal journal = open("alice");
+        pretoucher.add(journal);
+        append(journal, 1, 10);
+        journal.close();
+        final long length = Files.size(journal.file());
+
+        assertThat(pretoucher.doWork()).isZero();
+        assertThat(Files.size(journal.file())).isEqualTo(length);
+    }
+
+    @Test
+    void shouldRefuseADistanceShorterThanOneZeroFill()
+    {
+        assertThatThrownBy(() -> new JournalPretoucher(SessionJournal.ZERO_FILL_LENGTH - 1))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** The zeros reach the distance past the records, by whole zero fills. */
+    private static void assertFilledAhead(final SessionJournal journal) throws IOException
+    {
+        final long filled = journal.zeroFilledEnd();
+        assertThat(filled % SessionJournal.ZERO_FILL_LENGTH).isZero();
+        assertThat(filled).isGreaterThanOrEqualTo(journal.writtenEnd() + AHEAD)
+            .isLessThan(journal.writtenEnd() + AHEAD + SessionJournal.ZERO_FILL_LENGTH);
+    }
+
+    private SessionJournal open(final String username) throws IOException
+    {
+        return SessionJournal.open(directory.resolve(username + JournalStore.SUFFIX), JournalSync.NONE);
+    }
+
+    /** Appends messages first..last, each {@link #message} of its sequence number. */
+    private static void append(final SessionJournal journal, final int first, final int last) throws IOException
+    {
+        for (int sequenceNumber = first; sequenceNumber <= last; sequenceNumber++)
+        {
+            final ByteBuffer message = message(sequenceNumber);
+            final int length = message.remaining();
+            journal.buffer().putBytes(journal.claim(length), message, 0, length);
+            journal.commit(length);
+        }
+    }
+
+    /** @return 1 to 120 bytes, counting up from the sequence number's low byte. */
+    private static ByteBuffer message(final int sequenceNumber)
+    {
+        final ByteBuffer message = ByteBuffer.allocate(1 + sequenceNumber % 120);
+        for (int i = 0; i < message.capacity(); i++)
+        {
+            message.put(i, (byte)(sequenceNumber + i));
+        }
+        return message;
+    }
+}
