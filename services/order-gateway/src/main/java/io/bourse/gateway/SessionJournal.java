@@ -802,10 +802,13 @@ final class SessionJournal implements AutoCloseable
         publishedEnd.set(position);
     }
 
-    /** Waits for a fill by the pretoucher's thread to end, if one is under way, and lets no other start. */
+    /**
+     * Waits for a fill by the pretoucher's thread to end, if one is under way, and lets no other start; returns at once
+     * when the fills were stopped before (a second close).
+     */
     private void stopFills()
     {
-        while (!fillClaim.compareAndSet(zeroFilledEnd, CLOSED))
+        while (CLOSED != fillClaim.get() && !fillClaim.compareAndSet(zeroFilledEnd, CLOSED))
         {
             Thread.yield();
         }
