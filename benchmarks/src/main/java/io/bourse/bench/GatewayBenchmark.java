@@ -3,6 +3,7 @@ package io.bourse.bench;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.gateway.GatewayContext;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 
@@ -207,8 +208,9 @@ public final class GatewayBenchmark
         out.println("system calls: read and write calls of the server threads per request over each whole step " +
             "(Linux /proc/self/task/*/io); the gateway writes the messages it sends to their session journal " +
             "(copied into a memory mapping of the file once per session per duty cycle, in java.io.tmpdir, no fsync; " +
-            "the gateway's journal-pretoucher thread fills the file with zeros 1 MiB ahead, by write calls of 64 KiB) " +
-            "before the socket");
+            "the gateway's journal-pretoucher thread fills the file with zeros " +
+            GatewayContext.JOURNAL_PRETOUCH_BYTES_DEFAULT / 1024 + " KiB ahead, by write calls of 64 KiB) before the " +
+            "socket");
     }
 
     private static String stepLine(final RatePair pair)

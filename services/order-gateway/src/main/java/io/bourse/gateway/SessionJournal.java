@@ -156,15 +156,14 @@ final class SessionJournal implements AutoCloseable
     private final ByteBuffer zeros = ZEROS.duplicate();
     /** End of the stretch of the file claimed for filling with zeros; {@link #CLOSED} once no fill may start. */
     private final AtomicLong fillClaim = new AtomicLong();
-    /** End of the records written, for the pretoucher's thread. */
-    private final AtomicLong publishedEnd = new AtomicLong();
+    /** End of the records written to the file; also read by the pretoucher's thread. */
+    private final AtomicLong writtenEnd = new AtomicLong();
     private final UnsafeBuffer window = new UnsafeBuffer();
     private final CRC32C crc = new CRC32C();
     private MappedByteBuffer mappedWindow;
     private long windowStart;
     /** End of the zeros written; advanced only by the thread holding the claim up to {@link #fillClaim}. */
     private volatile long zeroFilledEnd;
-    private long writtenEnd;
     private UnsafeBuffer[] positions = new UnsafeBuffer[16];
     private int count;
     private long durableCount;
@@ -265,7 +264,7 @@ final class SessionJournal implements AutoCloseable
     /** @return the file position after the last record written to the file (copied into its mapping). */
     long writtenEnd()
     {
-        return writtenEnd;
+        return writtenEnd.get();
     }
 
     /** @return the file position the zeros written ahead of the records reach. */
@@ -480,7 +479,7 @@ final class SessionJournal implements AutoCloseable
             unmapWindow();
             try
             {
-                channel.truncate(writtenEnd);
+                channel.truncate(writtenEnd.get());
             }
             catch (final IOException ignore)
             {
@@ -696,9 +695,8 @@ final class SessionJournal implements AutoCloseable
                 window.putBytes((int)(position - windowStart), writeBuffer, batchWritten, length);
                 batchWritten += length;
                 position += length;
-                writtenEnd = position;
+                writtenEnd.lazySet(position);
             }
-            publishedEnd.lazySet(writtenEnd);
         }
         catch (final IOException ex)
         {
@@ -748,7 +746,7 @@ final class SessionJournal implements AutoCloseable
     long pretouch(final long aheadBytes, final ByteBuffer zeros) throws IOException
     {
         final long start = zeroFilledEnd;
-        final long until = publishedEnd.get() + aheadBytes;
+        final long until = writtenEnd.get() + aheadBytes;
         while (zeroFilledEnd < until && fillNext(zeros))
         {
             // Filled one stretch; on to the next.
@@ -793,13 +791,12 @@ final class SessionJournal implements AutoCloseable
         return true;
     }
 
-    /** Starts the fills and the published end of the records at a position the file ends at. */
+    /** Starts the fills and the end of the records written at a position the file ends at. */
     private void filledTo(final long position)
     {
-        writtenEnd = position;
+        writtenEnd.set(position);
         zeroFilledEnd = position;
         fillClaim.set(position);
-        publishedEnd.set(position);
     }
 
     /**
