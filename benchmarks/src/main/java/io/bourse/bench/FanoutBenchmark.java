@@ -29,6 +29,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -435,16 +436,24 @@ public final class FanoutBenchmark
         final AtomicLong clientErrors = new AtomicLong();
         final List<SubscriberReader> readers = new ArrayList<>();
         final List<Thread> threads = new ArrayList<>();
+        final CountDownLatch running = new CountDownLatch(options.readers());
         for (int r = 0; r < options.readers(); r++)
         {
             final int reader = r;
             final List<ItchSubscriber> own = IntStream.range(0, subscribers.size())
                 .filter((i) -> i % options.readers() == reader).mapToObj(subscribers::get).toList();
-            readers.add(new SubscriberReader(
-                own, unrecorded, stall, clock, windowStartNs, windowEndNs, clientErrors));
-            threads.add(new Thread(readers.get(r), READER_THREAD + r));
+            final SubscriberReader subscriberReader =
+                new SubscriberReader(own, unrecorded, stall, clock, windowStartNs, windowEndNs, clientErrors);
+            readers.add(subscriberReader);
+            threads.add(new Thread(() ->
+            {
+                running.countDown();
+                subscriberReader.run();
+            }, READER_THREAD + r));
         }
         threads.forEach(Thread::start);
+        // A thread's name reaches /proc once it runs: find the readers only after each has started.
+        await(running);
         final List<ThreadActivity> activities = new ArrayList<>(feed.prepare());
         activities.add(ThreadActivity.find(READER_THREAD + 0, "client readers (" + options.readers() + ")"));
         final List<ThreadLoad> loads = new ArrayList<>();
@@ -495,6 +504,19 @@ public final class FanoutBenchmark
         try
         {
             thread.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    private static void await(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
         }
         catch (final InterruptedException ex)
         {
