@@ -208,9 +208,9 @@ public final class GatewayBenchmark
         out.println("system calls: read and write calls of the server threads per request over each whole step " +
             "(Linux /proc/self/task/*/io); the gateway writes the messages it sends to their session journal " +
             "(copied into a memory mapping of the file once per session per duty cycle, in java.io.tmpdir, no fsync; " +
-            "the gateway's journal-pretoucher thread fills the file with zeros " +
-            GatewayContext.JOURNAL_PRETOUCH_BYTES_DEFAULT / 1024 + " KiB ahead, by write calls of 64 KiB) before the " +
-            "socket");
+            "the gateway's journal-pretoucher thread fills the file with zeros ahead, 40 ms of its recent rate, 64 " +
+            "to " + GatewayContext.JOURNAL_PRETOUCH_BYTES_DEFAULT / 1024 + " KiB, by write calls of 64 KiB) before " +
+            "the socket");
     }
 
     private static String stepLine(final RatePair pair)

@@ -40,9 +40,10 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * characters, default today's UTC date as yyyyMMdd), {@value #JOURNAL_DIR_PROP_NAME} (where the session journals
  * go, one directory per session and one file per user in it, default {@code bourse-gateway-journal} under
  * {@code java.io.tmpdir}: it survives a gateway restart), {@value #JOURNAL_SYNC_PROP_NAME} ({@code none} or
- * {@code batch}, see {@link JournalSync}, default {@code none}), {@value #JOURNAL_PRETOUCH_BYTES_PROP_NAME} (how far
- * ahead of its records a thread of its own fills each journal with zeros, so that the agent's writes find their pages
- * in the page cache, {@link JournalPretoucher}; at least 65,536, 0 for no such thread, default
+ * {@code batch}, see {@link JournalSync}, default {@code none}), {@value #JOURNAL_PRETOUCH_BYTES_PROP_NAME} (the most
+ * that a thread of its own fills a journal with zeros ahead of its records, so that the agent's writes find their
+ * pages in the page cache; each journal gets what its recent rate needs, {@link JournalPretoucher}; at least 65,536, 0
+ * for no such thread, default
  * {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@code bourse.credentials.file} (default
  * {@code deploy/credentials.csv}), {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
  * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus
@@ -135,9 +136,9 @@ public final class GatewayContext
     public static final String JOURNAL_SYNC_PROP_NAME = "bourse.gateway.journal.sync";
     /** Default journal durability policy. */
     public static final JournalSync JOURNAL_SYNC_DEFAULT = JournalSync.NONE;
-    /** Setting name of how far ahead of its records each journal is filled by the pretoucher thread, in bytes. */
+    /** Setting name of the most that the pretoucher thread fills a journal ahead of its records, in bytes. */
     public static final String JOURNAL_PRETOUCH_BYTES_PROP_NAME = "bourse.gateway.journal.pretouch.bytes";
-    /** Default pretouch distance: 1 MiB, 40 ms of one session's journal at 125,000 orders/s. */
+    /** Default most pretouch distance: 1 MiB, 40 ms of one session's journal at 125,000 orders/s. */
     public static final long JOURNAL_PRETOUCH_BYTES_DEFAULT = 1024 * 1024;
 
     private int port = PORT_DEFAULT;
@@ -551,15 +552,16 @@ public final class GatewayContext
         return this;
     }
 
-    /** @return how far ahead of its records each journal is filled by the pretoucher thread, in bytes; 0 for none. */
+    /** @return the most that the pretoucher thread fills a journal ahead of its records, in bytes; 0 for none. */
     public long journalPretouchBytes()
     {
         return journalPretouchBytes;
     }
 
     /**
-     * @param journalPretouchBytes how far ahead of its records each journal is filled by the pretoucher thread, in
-     *                             bytes: 0 for no such thread (the agent fills as it writes), else at least 65,536.
+     * @param journalPretouchBytes the most that the pretoucher thread fills a journal ahead of its records (each gets
+     *                             what its recent rate needs), in bytes: 0 for no such thread (the agent fills as it
+     *                             writes), else at least 65,536.
      * @return this.
      */
     public GatewayContext journalPretouchBytes(final long journalPretouchBytes)

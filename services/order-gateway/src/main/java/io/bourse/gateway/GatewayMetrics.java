@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * engine shards, {@code sent} or {@code failed}), the session journals' {@code
  * bourse_gateway_journal_written_bytes_total} (records with their headers, private records included), {@code
  * bourse_gateway_journal_records_total} (sequenced messages), {@code bourse_gateway_journal_syncs_total} (forces
- * under {@code bourse.gateway.journal.sync=batch}) and {@code bourse_gateway_journal_truncations_total} (torn tails cut
- * off at start-up), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a login with a
+ * under {@code bourse.gateway.journal.sync=batch}), {@code bourse_gateway_journal_truncations_total} (torn tails cut
+ * off at start-up) and {@code bourse_gateway_journal_pretouched_bytes_total} (zeros the journal pretoucher thread
+ * wrote ahead of the records), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a login with a
  * requested sequence number), {@code bourse_gateway_reads_deferred_total} (client reads put off to a later duty cycle
  * because an engine command stream had no room for what one read can carry) and {@code bourse_gateway_errors_total}.
  */
@@ -66,6 +67,8 @@ final class GatewayMetrics
     final SingleWriterCounter journalWrittenBytes;
     final SingleWriterCounter journalRecords;
     final CounterDataPoint journalSyncs;
+    /** Kept by the journal pretoucher's thread. */
+    final SingleWriterCounter journalPretouchedBytes;
     final CounterDataPoint journalTruncations;
     final CounterDataPoint replayedMessages;
     final SingleWriterCounter readsDeferred;
@@ -138,6 +141,9 @@ final class GatewayMetrics
             "Bytes appended to the session journals, record headers included");
         journalRecords = SingleWriterCounter.register(registry, "bourse_gateway_journal_records_total",
             "Sequenced messages appended to the session journals");
+        journalPretouchedBytes = SingleWriterCounter.register(registry,
+            "bourse_gateway_journal_pretouched_bytes_total",
+            "Bytes of zeros the journal pretoucher thread wrote ahead of the session journals' records");
         journalSyncs = Counter.builder().withoutExemplars().name("bourse_gateway_journal_syncs_total")
             .help("Session journal forces to the device (journal sync batch)").register(registry);
         journalTruncations = Counter.builder().withoutExemplars().name("bourse_gateway_journal_truncations_total")

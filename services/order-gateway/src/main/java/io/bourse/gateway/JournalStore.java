@@ -4,6 +4,7 @@ import io.bourse.common.aeron.AgentLaunch;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,8 +26,8 @@ import java.util.TreeMap;
  * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}); a torn
  * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. Journals of other
  * sessions are left alone. With a pretouch distance, a {@link JournalPretoucher} on a thread of the store's own fills
- * every journal with zeros that far ahead of its records (the thread sleeps a millisecond when all are filled); without
- * one the gateway agent fills as it writes. Used by the gateway agent thread once started; opened and closed by the
+ * every journal with zeros ahead of its records, as far as the journal's recent rate needs and at most that distance
+ * (the thread sleeps a millisecond when all are filled); without one the gateway agent fills as it writes. Used by the gateway agent thread once started; opened and closed by the
  * service.
  */
 final class JournalStore implements AutoCloseable
@@ -41,11 +42,13 @@ final class JournalStore implements AutoCloseable
     private AgentRunner pretoucherRunner;
     private int maxSessionIndex;
 
-    private JournalStore(final Path directory, final JournalSync sync, final long pretouchBytes)
+    private JournalStore(
+        final Path directory, final JournalSync sync, final long pretouchBytes, final GatewayMetrics metrics)
     {
         this.directory = directory;
         this.sync = sync;
-        this.pretoucher = pretouchBytes > 0 ? new JournalPretoucher(pretouchBytes) : null;
+        this.pretoucher = pretouchBytes > 0 ?
+            new JournalPretoucher(pretouchBytes, SystemNanoClock.INSTANCE, metrics.journalPretouchedBytes) : null;
     }
 
     /**
@@ -54,9 +57,9 @@ final class JournalStore implements AutoCloseable
      * @param root        the journal directory ({@code bourse.gateway.journal.dir}).
      * @param sessionName the SoupBinTCP session, today's.
      * @param sync          durability policy of the journals.
-     * @param pretouchBytes how far ahead of the records the {@link JournalPretoucher} fills each journal, in bytes;
-     *                      0 for no pretoucher.
-     * @param metrics       counts the truncations, and the pretoucher's errors with the gateway's.
+     * @param pretouchBytes the most that the {@link JournalPretoucher} fills a journal ahead of its records, in
+     *                      bytes; 0 for no pretoucher.
+     * @param metrics       counts the truncations and the pretoucher's bytes, and its errors with the gateway's.
      * @return the store.
      * @throws IOException              when the directory or a journal cannot be read or written, or a file is not a
      *                                  journal.
@@ -65,7 +68,7 @@ final class JournalStore implements AutoCloseable
     static JournalStore open(final Path root, final String sessionName, final JournalSync sync,
         final long pretouchBytes, final GatewayMetrics metrics) throws IOException
     {
-        final JournalStore store = new JournalStore(root.resolve(encode(sessionName)), sync, pretouchBytes);
+        final JournalStore store = new JournalStore(root.resolve(encode(sessionName)), sync, pretouchBytes, metrics);
         try
         {
             store.recover(metrics);

@@ -1,9 +1,12 @@
 package io.bourse.gateway;
 
 import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.metrics.SingleWriterCounter;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,32 +22,81 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JournalPretoucherTest
 {
-    private static final long AHEAD = 4 * SessionJournal.ZERO_FILL_LENGTH;
+    /** The most any journal is filled ahead. */
+    private static final long MOST = 4 * SessionJournal.ZERO_FILL_LENGTH;
+    /** Where a new journal's records start: after the file's header. */
+    private static final long FIRST_RECORD = SessionJournal.FILE_HEADER_LENGTH;
 
     @TempDir
     private Path directory;
+    private long nowNs = 1_000;
+    private final SingleWriterCounter pretouchedBytes = counter();
+    private final JournalPretoucher pretoucher = new JournalPretoucher(MOST, () -> nowNs, pretouchedBytes);
 
     @Test
-    void shouldFillEveryJournalToTheDistanceAheadOfItsRecordsAndThenRest() throws IOException
+    void shouldFillANewJournalOneZeroFillAheadAndAJournalWrittenFasterFurtherUpToTheMost() throws IOException
     {
-        final JournalPretoucher pretoucher = new JournalPretoucher(AHEAD);
         try (SessionJournal alice = open("alice"); SessionJournal bob = open("bob"))
         {
             pretoucher.add(alice);
             pretoucher.add(bob);
-            append(alice, 1, 100);
-            alice.sync();
 
             assertThat(pretoucher.doWork()).isPositive();
-            assertFilledAhead(alice);
-            assertFilledAhead(bob);
+            assertFilledAhead(alice, SessionJournal.ZERO_FILL_LENGTH);
+            assertFilledAhead(bob, SessionJournal.ZERO_FILL_LENGTH);
             assertThat(pretoucher.doWork()).isZero();
 
-            append(alice, 101, 5_000);
+            final long before = alice.writtenEnd();
+            append(alice, 1, 600);
             alice.sync();
-            assertThat(alice.writtenEnd()).isGreaterThan(AHEAD);
+            final long written = alice.writtenEnd() - before;
+            assertThat(JournalPretoucher.LEAD_WINDOWS * written).isGreaterThan(SessionJournal.ZERO_FILL_LENGTH)
+                .isLessThan(MOST);
+            assertThat(pretoucher.doWork()).as("the distance is set once a window has passed").isZero();
+
+            nowNs += JournalPretoucher.WINDOW_NS;
             assertThat(pretoucher.doWork()).isPositive();
-            assertFilledAhead(alice);
+            assertFilledAhead(alice, JournalPretoucher.LEAD_WINDOWS * written);
+            assertFilledAhead(bob, SessionJournal.ZERO_FILL_LENGTH);
+
+            append(alice, 601, 3_000);
+            alice.sync();
+            nowNs += JournalPretoucher.WINDOW_NS;
+            assertThat(pretoucher.doWork()).isPositive();
+            assertFilledAhead(alice, MOST);
+            assertThat(pretouchedBytes.get()).isEqualTo(
+                alice.zeroFilledEnd() - FIRST_RECORD + bob.zeroFilledEnd() - FIRST_RECORD);
+        }
+    }
+
+    @Test
+    void shouldHalveTheDistancePerQuietWindowAtMost() throws IOException
+    {
+        try (SessionJournal alice = open("alice"))
+        {
+            pretoucher.add(alice);
+            append(alice, 1, 3_000);
+            alice.sync();
+            nowNs += JournalPretoucher.WINDOW_NS;
+            pretoucher.doWork();
+            assertFilledAhead(alice, MOST);
+
+            nowNs += JournalPretoucher.WINDOW_NS;
+            pretoucher.doWork();
+            append(alice, 3_001, 6_000);
+            alice.sync();
+            pretoucher.doWork();
+            assertFilledAhead(alice, MOST / 2);
+
+            for (int window = 0; window < 4; window++)
+            {
+                nowNs += JournalPretoucher.WINDOW_NS;
+                pretoucher.doWork();
+            }
+            append(alice, 6_001, 9_000);
+            alice.sync();
+            pretoucher.doWork();
+            assertFilledAhead(alice, SessionJournal.ZERO_FILL_LENGTH);
         }
     }
 
@@ -53,7 +105,8 @@ class JournalPretoucherTest
     {
         final int messages = 200_000;
         final AtomicLong errors = new AtomicLong();
-        final JournalPretoucher pretoucher = new JournalPretoucher(SessionJournal.ZERO_FILL_LENGTH);
+        final JournalPretoucher pretoucher = new JournalPretoucher(
+            SessionJournal.ZERO_FILL_LENGTH, SystemNanoClock.INSTANCE, counter());
         final AtomicLong pretouched = new AtomicLong();
         final Agent counting = new Agent()
         {
@@ -103,7 +156,6 @@ class JournalPretoucherTest
     @Test
     void shouldNotFillAJournalOnceItIsClosedNorHangWhenItIsClosedAgain() throws IOException
     {
-        final JournalPretoucher pretoucher = new JournalPretoucher(AHEAD);
         final SessionJournal journal = open("alice");
         pretoucher.add(journal);
         append(journal, 1, 10);
@@ -119,17 +171,23 @@ class JournalPretoucherTest
     @Test
     void shouldRefuseADistanceShorterThanOneZeroFill()
     {
-        assertThatThrownBy(() -> new JournalPretoucher(SessionJournal.ZERO_FILL_LENGTH - 1))
+        assertThatThrownBy(() -> new JournalPretoucher(
+            SessionJournal.ZERO_FILL_LENGTH - 1, SystemNanoClock.INSTANCE, counter()))
             .isInstanceOf(IllegalArgumentException.class);
     }
 
     /** The zeros reach the distance past the records, by whole zero fills. */
-    private static void assertFilledAhead(final SessionJournal journal) throws IOException
+    private static void assertFilledAhead(final SessionJournal journal, final long aheadBytes)
     {
         final long filled = journal.zeroFilledEnd();
         assertThat(filled % SessionJournal.ZERO_FILL_LENGTH).isZero();
-        assertThat(filled).isGreaterThanOrEqualTo(journal.writtenEnd() + AHEAD)
-            .isLessThan(journal.writtenEnd() + AHEAD + SessionJournal.ZERO_FILL_LENGTH);
+        assertThat(filled).isGreaterThanOrEqualTo(journal.writtenEnd() + aheadBytes)
+            .isLessThan(journal.writtenEnd() + aheadBytes + SessionJournal.ZERO_FILL_LENGTH);
+    }
+
+    private static SingleWriterCounter counter()
+    {
+        return SingleWriterCounter.register(new PrometheusRegistry(), "pretouched_bytes_total", "zeros written");
     }
 
     private SessionJournal open(final String username) throws IOException
