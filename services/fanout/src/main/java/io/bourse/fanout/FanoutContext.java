@@ -39,8 +39,8 @@ public final class FanoutContext
     public static final int WORKERS_DEFAULT = 2;
     /** Most sessions one worker serves; further connections to it are refused. */
     public static final String MAX_SESSIONS_PER_WORKER_PROP_NAME = "bourse.fanout.max.sessions.per.worker";
-    /** Default sessions per worker. */
-    public static final int MAX_SESSIONS_PER_WORKER_DEFAULT = 64;
+    /** Default sessions per worker: 1,024, so 2,048 subscribers with the default two workers. */
+    public static final int MAX_SESSIONS_PER_WORKER_DEFAULT = 1024;
     /** Capacity in bytes of each worker's ring buffer, a power of two. */
     public static final String RING_BUFFER_SIZE_PROP_NAME = "bourse.fanout.ring.buffer.size";
     /** Default ring-buffer capacity: 1 MiB, about 16,000 ITCH messages. */

@@ -28,7 +28,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -94,22 +93,21 @@ public final class FanoutService implements AutoCloseable
 
             final MidnightNanoClock clock = new MidnightNanoClock();
             final RingBuffer[] rings = new RingBuffer[ctx.workerCount()];
-            final List<ManyToOneConcurrentArrayQueue<SocketChannel>> queues = new ArrayList<>();
+            final List<WorkerAgent> workers = new ArrayList<>();
             final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests =
                 new ManyToOneConcurrentArrayQueue<>(REQUEST_QUEUE_CAPACITY);
             for (int workerId = 0; workerId < rings.length; workerId++)
             {
                 rings[workerId] = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(
                     ctx.ringBufferSize() + RingBufferDescriptor.TRAILER_LENGTH, 64)));
-                final ManyToOneConcurrentArrayQueue<SocketChannel> queue =
-                    new ManyToOneConcurrentArrayQueue<>(CONNECTION_QUEUE_CAPACITY);
-                queues.add(queue);
                 final WorkerAgent worker = new WorkerAgent(
-                    workerId, rings[workerId], queue, requests, ctx.maxSessionsPerWorker(), credentials,
+                    workerId, rings[workerId], new ManyToOneConcurrentArrayQueue<>(CONNECTION_QUEUE_CAPACITY), requests,
+                    ctx.maxSessionsPerWorker(), credentials,
                     new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemEpochClock.INSTANCE,
                     SystemNanoClock.INSTANCE, clock,
                     new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),
                     ctx.socketSendBufferBytes(), ctx.fragmentLimit(), metrics, errorCount);
+                workers.add(worker);
                 workerRunners.add(AgentLaunch.start(
                     worker, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount));
             }
@@ -119,7 +117,7 @@ public final class FanoutService implements AutoCloseable
                 new ItchBook(new ItchReferenceData(ctx.symbolDirectory()), clock.nanosSinceMidnight()), rings,
                 requests, ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errorCount);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(
-                serverChannel, queues, SystemNanoClock.INSTANCE, errorCount);
+                serverChannel, workers, SystemNanoClock.INSTANCE, errorCount);
             final AgentRunner dispatcherRunner = AgentLaunch.start(
                 new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), ctx.threadAffinity(),
                 errorCount);

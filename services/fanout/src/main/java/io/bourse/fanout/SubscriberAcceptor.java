@@ -1,7 +1,6 @@
 package io.bourse.fanout;
 
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
@@ -12,11 +11,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Accepts subscriber connections on the fanout's non-blocking server socket and assigns them to the workers round
- * robin, through each worker's queue. A connection that cannot be made non-blocking, or whose worker's queue is full,
- * is closed and counted as an error. Runs on the dispatcher's thread, which carries the market data: it asks the
- * socket at most once per {@link #ACCEPT_INTERVAL_NS} (a new connection waits at most that long, far below a
- * subscriber's login time), so that the dispatcher's duty cycle makes no system call while it polls the stream.
+ * Accepts subscriber connections on the fanout's non-blocking server socket and assigns each to the worker with the
+ * fewest sessions and waiting connections (the first of those after the last one assigned, on a tie), through the
+ * worker's queue, so that sessions that ended on one worker leave room that the next connections fill. A connection
+ * that cannot be made non-blocking, or whose worker's queue is full, is closed and counted as an error. Runs on the
+ * dispatcher's thread, which carries the market data: it asks the socket at most once per
+ * {@link #ACCEPT_INTERVAL_NS} (a new connection waits at most that long, far below a subscriber's login time), so that
+ * the dispatcher's duty cycle makes no system call while it polls the stream.
  */
 final class SubscriberAcceptor implements Agent
 {
@@ -26,7 +27,7 @@ final class SubscriberAcceptor implements Agent
     static final int ACCEPTS_PER_INTERVAL = 16;
 
     private final ServerSocketChannel serverChannel;
-    private final List<ManyToOneConcurrentArrayQueue<SocketChannel>> workerQueues;
+    private final List<WorkerAgent> workers;
     private final NanoClock nanoClock;
     private final AtomicLong errorCount;
     private long nextAcceptNs;
@@ -34,16 +35,16 @@ final class SubscriberAcceptor implements Agent
 
     /**
      * @param serverChannel bound and non-blocking.
-     * @param workerQueues  one per worker, in worker order.
+     * @param workers       the fanout's workers, in worker order.
      * @param nanoClock     monotonic time of the looks at the socket.
      * @param errorCount    incremented for every connection refused.
      */
     SubscriberAcceptor(
-        final ServerSocketChannel serverChannel, final List<ManyToOneConcurrentArrayQueue<SocketChannel>> workerQueues,
-        final NanoClock nanoClock, final AtomicLong errorCount)
+        final ServerSocketChannel serverChannel, final List<WorkerAgent> workers, final NanoClock nanoClock,
+        final AtomicLong errorCount)
     {
         this.serverChannel = serverChannel;
-        this.workerQueues = workerQueues;
+        this.workers = workers;
         this.nanoClock = nanoClock;
         this.errorCount = errorCount;
         this.nextAcceptNs = nanoClock.nanoTime();
@@ -76,12 +77,24 @@ final class SubscriberAcceptor implements Agent
 
     private void assign(final SocketChannel channel) throws IOException
     {
-        final ManyToOneConcurrentArrayQueue<SocketChannel> queue = workerQueues.get(nextWorker);
-        nextWorker = (nextWorker + 1) % workerQueues.size();
+        final int count = workers.size();
+        int chosen = nextWorker;
+        int leastLoad = workers.get(chosen).load();
+        for (int i = 1; i < count; i++)
+        {
+            final int worker = (nextWorker + i) % count;
+            final int load = workers.get(worker).load();
+            if (load < leastLoad)
+            {
+                chosen = worker;
+                leastLoad = load;
+            }
+        }
+        nextWorker = (chosen + 1) % count;
         try
         {
             channel.configureBlocking(false);
-            if (!queue.offer(channel))
+            if (!workers.get(chosen).offerConnection(channel))
             {
                 throw new IOException("worker connection queue full");
             }

@@ -25,6 +25,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -76,6 +77,8 @@ final class WorkerAgent implements Agent
     private final Consumer<SelectionKey> onSelected = this::onSelected;
     private final Consumer<SocketChannel> onNewConnection = this::onNewConnection;
     private int sessionCount;
+    /** {@link #sessionCount} for the acceptor's thread, set in order after each change. */
+    private final AtomicInteger openSessions = new AtomicInteger();
     /** The session of the last answer record: a snapshot or replay is a run of records for one session. */
     private SubscriberSession lastAnswered;
     private long nextSessionId;
@@ -217,6 +220,7 @@ final class WorkerAgent implements Agent
             sessions[i].endSession();
         }
         sessionCount = 0;
+        openSessions.lazySet(0);
         SocketChannel channel;
         while (null != (channel = newConnections.poll()))
         {
@@ -238,6 +242,26 @@ final class WorkerAgent implements Agent
         return "fanout-worker-" + workerId;
     }
 
+    /**
+     * Hands this worker a new connection; called by the acceptor's thread.
+     *
+     * @param channel a non-blocking connection, not yet logged in.
+     * @return false when the worker's queue of new connections is full (the caller keeps the connection).
+     */
+    boolean offerConnection(final SocketChannel channel)
+    {
+        return newConnections.offer(channel);
+    }
+
+    /**
+     * @return the sessions this worker serves and the connections waiting for it, as the acceptor's thread sees
+     * them: what the acceptor balances.
+     */
+    int load()
+    {
+        return openSessions.get() + newConnections.size();
+    }
+
     private void onNewConnection(final SocketChannel channel)
     {
         if (sessionCount == sessions.length)
@@ -256,6 +280,7 @@ final class WorkerAgent implements Agent
                 symbolDirectory, requests, clock, metrics, errorCount);
             session.selectionKey(channel.register(selector, SelectionKey.OP_READ, session));
             sessions[sessionCount++] = session;
+            openSessions.lazySet(sessionCount);
         }
         catch (final IOException ex)
         {
@@ -404,6 +429,7 @@ final class WorkerAgent implements Agent
             sessions[i] = null;
         }
         sessionCount = kept;
+        openSessions.lazySet(kept);
     }
 
     private void closeQuietly(final SocketChannel channel)

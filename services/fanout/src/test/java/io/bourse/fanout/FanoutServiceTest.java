@@ -114,7 +114,16 @@ class FanoutServiceTest
         final Path credentials = Files.writeString(
             tempDir.resolve("credentials.csv"), "username,password,firm\nsub1,secret1,SUBA\nsub2,secret2,SUBB\n");
         layout = EmbeddedMediaDriver.defaultLayout(driver);
-        service = FanoutService.launch(new FanoutContext()
+        service = FanoutService.launch(context(credentials));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+        marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
+        awaitTrue(marketData::isConnected);
+    }
+
+    /** @return two workers with the default session limits, on ephemeral ports. */
+    private FanoutContext context(final Path credentials)
+    {
+        return new FanoutContext()
             .layout(layout)
             .symbolDirectory(SYMBOLS)
             .credentialsFile(credentials)
@@ -123,10 +132,7 @@ class FanoutServiceTest
             .jvmMetrics(false)
             .workerCount(2)
             .replayCapacity(REPLAY_CAPACITY)
-            .fragmentLimit(FRAGMENT_LIMIT));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
-        marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
-        awaitTrue(marketData::isConnected);
+            .fragmentLimit(FRAGMENT_LIMIT);
     }
 
     @AfterEach
@@ -263,7 +269,8 @@ class FanoutServiceTest
     @Test
     void shouldKeepServingOthersWhenOneSubscriberDisconnects() throws Exception
     {
-        // Round robin: the first and third connections share worker 0, the second is on worker 1.
+        // The fewest sessions, in turn on a tie: the first and third connections share worker 0, the second is on
+        // worker 1.
         final Subscriber leaving = connect();
         final Subscriber otherWorker = connect();
         final Subscriber sameWorker = connect();
@@ -283,6 +290,68 @@ class FanoutServiceTest
             assertThat(subscriber.itch.messages.get(SESSION_START_MESSAGES))
                 .isEqualTo(new AddOrder(1, 0, T, 33, 'S', 100, "AAPL", 4_000_000));
         }
+    }
+
+    @Test
+    void shouldServeAThousandSubscribersAtOnceWithTheDefaultLimits() throws Exception
+    {
+        final int count = 1_000;
+        final List<Subscriber> thousand = new ArrayList<>();
+        for (int i = 0; i < count; i++)
+        {
+            final Subscriber subscriber = connect();
+            subscriber.login(i % 2 == 0 ? "sub1" : "sub2", i % 2 == 0 ? "secret1" : "secret2");
+            thousand.add(subscriber);
+        }
+        for (final Subscriber subscriber : thousand)
+        {
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+            assertThat(subscriber.loginAccepted).isTrue();
+        }
+
+        offer(sbe.addOrder(1, T, "MSFT", 41, Side.BUY, 200, 1_500_000));
+
+        final AddOrder expected = new AddOrder(2, 0, T, 41, 'B', 200, "MSFT", 1_500_000);
+        for (final Subscriber subscriber : thousand)
+        {
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+            assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
+                .containsExactly(expected);
+        }
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_sessions " + count + ".0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldGiveANewConnectionTheWorkerWithRoomWhenSessionsEndedUnevenly() throws Exception
+    {
+        service.close();
+        service = FanoutService.launch(context(tempDir.resolve("credentials.csv")).maxSessionsPerWorker(2));
+        // Two per worker, in turn: the first and third connections on worker 0, the second and fourth on worker 1.
+        final List<Subscriber> four = new ArrayList<>();
+        for (int i = 0; i < 4; i++)
+        {
+            final Subscriber subscriber = connect();
+            subscriber.login("sub1", "secret1");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+            four.add(subscriber);
+        }
+        four.get(0).close();
+        four.get(2).close();
+        awaitTrue(() -> metricsContain("bourse_fanout_sessions 2.0\n"));
+
+        // Worker 0 has room for both; worker 1 for neither.
+        final List<Subscriber> two = List.of(connect(), connect());
+        for (final Subscriber subscriber : two)
+        {
+            subscriber.login("sub2", "secret2");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+            assertThat(subscriber.loginAccepted).isTrue();
+        }
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_sessions 4.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
     }
 
     @Test
@@ -710,6 +779,18 @@ class FanoutServiceTest
     private void offer(final Publication shard, final int length)
     {
         awaitTrue(() -> shard.offer(engine.buffer, 0, length) > 0);
+    }
+
+    private boolean metricsContain(final String line)
+    {
+        try
+        {
+            return scrapeMetrics().contains(line);
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 
     private String scrapeMetrics() throws Exception
