@@ -37,6 +37,8 @@ public final class SessionSendChannel extends ForwardingSocketChannel
     private ByteBuffer drainView;
     private int start;
     private int end;
+    /** End of the packet the socket has taken part of, or {@link #start} when it took whole packets only. */
+    private int headPacketEnd;
     private boolean awaitingWritable;
 
     /**
@@ -158,8 +160,35 @@ public final class SessionSendChannel extends ForwardingSocketChannel
         {
             start = 0;
             end = 0;
+            headPacketEnd = 0;
+        }
+        else
+        {
+            while (headPacketEnd < start)
+            {
+                headPacketEnd += Short.BYTES + (buffer.getShort(headPacketEnd) & 0xFFFF);
+            }
         }
         return written;
+    }
+
+    /**
+     * Drops the whole packets that the socket has not begun to take, keeping the rest of one it has taken part of, so
+     * that the stream stays whole packets and a last packet (End of Session to a slow consumer) fits and goes next.
+     *
+     * @return bytes dropped.
+     */
+    public int discardUnsent()
+    {
+        final int dropped = end - headPacketEnd;
+        end = headPacketEnd;
+        if (start == end)
+        {
+            start = 0;
+            end = 0;
+            headPacketEnd = 0;
+        }
+        return dropped;
     }
 
     /**
@@ -231,6 +260,7 @@ public final class SessionSendChannel extends ForwardingSocketChannel
             buffer.limit(end).position(start);
             buffer.compact();
             end -= start;
+            headPacketEnd -= start;
             start = 0;
         }
     }

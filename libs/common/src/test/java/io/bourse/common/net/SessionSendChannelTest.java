@@ -180,6 +180,63 @@ class SessionSendChannelTest
     }
 
     @Test
+    void shouldDropThePacketsNotBegunAndSendEndOfSessionRightAfterThePacketUnderWay() throws IOException
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
+        final SoupBinTCPServer server = nassauServer(channel);
+        final ByteBuffer stream = ByteBuffer.allocate(64 * 1024);
+        peerEnd.configureBlocking(false);
+        // The peer reads next to nothing: the socket takes what its buffers hold, then the send buffer fills; the
+        // peer reads a few bytes at a time until the socket has taken part of a packet.
+        int sent = 0;
+        do
+        {
+            while (channel.remaining() >= HEADER + 100)
+            {
+                server.send(payload(sent++, 100));
+            }
+            if (0 == channel.flush())
+            {
+                peerEnd.read(stream.limit(stream.position() + 50));
+                stream.limit(stream.capacity());
+            }
+        }
+        while (0 == channel.pendingBytes() % (HEADER + 100) || channel.remaining() >= HEADER + 100);
+        final int pending = channel.pendingBytes();
+
+        final int dropped = channel.discardUnsent();
+        assertThat(dropped).isPositive();
+        assertThat(pending - dropped).as("the rest of the packet under way").isPositive().isLessThan(HEADER + 100);
+        assertThat(channel.pendingBytes()).isEqualTo(pending - dropped);
+        server.endSession();
+        while (channel.pendingBytes() > 0)
+        {
+            channel.flush();
+            peerEnd.read(stream);
+        }
+        senderEnd.shutdownOutput();
+        peerEnd.configureBlocking(true);
+        readAll(stream);
+        stream.flip();
+
+        int packets = 0;
+        while (stream.remaining() > HEADER && 'S' == stream.get(stream.position() + Short.BYTES))
+        {
+            assertThat(stream.getShort()).isEqualTo((short)101);
+            assertThat(stream.get()).isEqualTo((byte)'S');
+            for (int j = 0; j < 100; j++)
+            {
+                assertThat(stream.get()).isEqualTo((byte)(packets + j));
+            }
+            packets++;
+        }
+        assertThat(packets).isPositive().isLessThan(sent);
+        assertThat(stream.getShort()).isEqualTo((short)1);
+        assertThat(stream.get()).isEqualTo((byte)'Z');
+        assertThat(stream.hasRemaining()).isFalse();
+    }
+
+    @Test
     void shouldAllocateNothingPerPacketWhenSendingAndFlushing() throws Exception
     {
         final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
