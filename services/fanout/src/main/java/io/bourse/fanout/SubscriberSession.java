@@ -42,14 +42,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
  * in one write, and later only when the selector finds the socket writable again. No write waits on the subscriber.
- * A subscriber further behind than its send buffer is a slow consumer: its session is ended (End of Session if it
- * still fits, then close), counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and
- * logged the first time only; the worker's other sessions never wait for it.
+ * A subscriber further behind than its send buffer is a slow consumer: its session is ended, counted in
+ * {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the first time only; the worker's
+ * other sessions never wait for it. Ending a session drops the whole packets the socket has not begun to take (all of
+ * them for a slow consumer; for another end only when End of Session does not fit behind them), so that End of
+ * Session follows the packet under way: the subscriber knows the last sequence number it got and can log in again
+ * from the next. The session then gets no more messages and waits, still counted as a session, until the socket has
+ * taken End of Session or {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed, and closes.
  */
 final class SubscriberSession implements SoupBinTCPServerStatusListener, MessageListener
 {
     /** SoupBinTCP session name given in Login Accepted. */
     static final String SESSION_NAME = "ITCH50";
+    /** Longest wait for the socket to take End of Session before an ending session closes, in ms. */
+    static final long END_OF_SESSION_TIMEOUT_MS = 1_000;
     /** Length of a Login Request payload. */
     private static final int LOGIN_REQUEST_LENGTH = 46;
 
@@ -58,6 +64,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final SocketChannel channel;
     private final SessionSendChannel sendChannel;
     private final SoupBinTCPServer server;
+    private final Clock sessionClock;
     private final Credentials credentials;
     private final ItchReferenceData referenceData;
     private final SymbolDirectory symbolDirectory;
@@ -72,6 +79,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean awaitingAnswer;
     private boolean loginRequested;
     private boolean loggedIn;
+    /** End of Session is buffered: no more messages; closes once the socket has taken it, or at the deadline. */
+    private boolean ending;
+    private long endDeadlineMs;
     private boolean closed;
 
     /**
@@ -97,6 +107,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         this.workerId = workerId;
         this.sessionId = sessionId;
         this.channel = channel;
+        this.sessionClock = sessionClock;
         this.credentials = credentials;
         this.referenceData = referenceData;
         this.symbolDirectory = symbolDirectory;
@@ -146,7 +157,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         try
         {
-            return sendChannel.flush(selectionKey);
+            final int written = sendChannel.flush(selectionKey);
+            if (ending && 0 == sendChannel.pendingBytes())
+            {
+                close();
+            }
+            return written;
         }
         catch (final IOException ex)
         {
@@ -167,13 +183,13 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     boolean isLive(final int locate)
     {
-        return loggedIn && !closed && subscribed[locate];
+        return loggedIn && !closed && !ending && subscribed[locate];
     }
 
-    /** @return true while not closed and logged in or waiting for the dispatcher's answer to its login. */
+    /** @return true while not ending nor closed, and logged in or waiting for the dispatcher's answer to its login. */
     boolean isLoggedInOrWaiting()
     {
-        return (loggedIn || loginRequested) && !closed;
+        return (loggedIn || loginRequested) && !closed && !ending;
     }
 
     /** @return true once closed. */
@@ -202,10 +218,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * Buffers one ITCH message as Sequenced Data; it reaches the socket at the next {@link #flush()}.
      *
      * @param payload the message from its position to its limit; the position advances.
-     * @return true when buffered, false when the session failed or was a slow consumer and is now closed.
+     * @return true when buffered, false when the session is ending or closed, or failed or was a slow consumer now.
      */
     boolean send(final ByteBuffer payload)
     {
+        if (ending || closed)
+        {
+            return false;
+        }
         try
         {
             server.send(payload);
@@ -218,9 +238,20 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
     }
 
-    /** Sends a heartbeat after 1 s of silence and checks the subscriber's heartbeats. */
+    /**
+     * Sends a heartbeat after 1 s of silence and checks the subscriber's heartbeats; closes an ending session whose
+     * socket has not taken End of Session within {@value #END_OF_SESSION_TIMEOUT_MS} ms.
+     */
     void keepAlive()
     {
+        if (ending)
+        {
+            if (sessionClock.currentTimeMillis() - endDeadlineMs >= 0)
+            {
+                close();
+            }
+            return;
+        }
         try
         {
             server.keepAlive();
@@ -240,7 +271,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     void onAnswerStart(final long acceptedSequence, final boolean snapshot)
     {
-        if (closed)
+        if (closed || ending)
         {
             return;
         }
@@ -279,13 +310,13 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     boolean sendAnswer(final ByteBuffer payload, final int locate)
     {
-        return pending[locate] && !closed && send(payload);
+        return pending[locate] && send(payload);
     }
 
     /** The dispatcher's answer ends: the pending symbols are live from the next message; a newer subscription goes. */
     void onAnswerEnd()
     {
-        if (closed)
+        if (closed || ending)
         {
             return;
         }
@@ -317,21 +348,52 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * Sends End of Session if it fits in the send buffer, writes what the socket takes of the buffer, then closes: the
-     * service is stopping, the worker missed messages, or the subscriber is a slow consumer.
+     * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the
+     * packet under way, dropping the whole packets not yet begun; writes what the socket takes, and closes at once if
+     * it took everything, else once it has ({@link #flush()}) or at the deadline ({@link #keepAlive()}): the service
+     * is stopping, the worker missed messages, or the dispatcher could not answer.
      */
     void endSession()
     {
-        if (!closed)
+        endSession(false);
+    }
+
+    /**
+     * @param dropUnsent true to drop the whole packets not yet begun first: a slow consumer, too far behind for them.
+     */
+    private void endSession(final boolean dropUnsent)
+    {
+        if (closed || ending)
         {
+            return;
+        }
+        ending = true;
+        endDeadlineMs = sessionClock.currentTimeMillis() + END_OF_SESSION_TIMEOUT_MS;
+        try
+        {
+            if (dropUnsent)
+            {
+                sendChannel.discardUnsent();
+            }
             try
             {
                 server.endSession();
             }
-            catch (final IOException ignore)
+            catch (final SendBufferFullException ex)
             {
-                // The session is being closed anyway; a subscriber already gone is no error.
+                sendChannel.discardUnsent();
+                server.endSession();
             }
+            sendChannel.flush(selectionKey);
+        }
+        catch (final IOException ignore)
+        {
+            // A subscriber already gone is no error: the session closes.
+            close();
+            return;
+        }
+        if (0 == sendChannel.pendingBytes())
+        {
             close();
         }
     }
@@ -375,7 +437,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     public void loginRequest(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
         throws IOException
     {
-        if (closed)
+        if (closed || ending)
         {
             return;
         }
@@ -415,6 +477,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     public void message(final ByteBuffer payload)
     {
         final boolean[] symbols = new boolean[subscribed.length];
+        if (ending)
+        {
+            return;
+        }
         if (!loginRequested || closed || !SubscriptionMessage.parse(payload, symbolDirectory, symbols))
         {
             errorCount.incrementAndGet();
@@ -490,7 +556,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                     System.err.println("[fanout] slow consumer " + remoteAddress() + " ended: " + ex.getMessage() +
                         " (further slow consumers are only counted in bourse_fanout_slow_consumer_disconnects_total)");
                 }
-                endSession();
+                endSession(true);
             }
             else
             {

@@ -218,6 +218,8 @@ final class WorkerAgent implements Agent
         for (int i = 0; i < sessionCount; i++)
         {
             sessions[i].endSession();
+            // The worker stops: no waiting for the socket to take End of Session.
+            sessions[i].close();
         }
         sessionCount = 0;
         openSessions.lazySet(0);

@@ -357,7 +357,7 @@ class FanoutServiceTest
     @Test
     void shouldDisconnectAStalledSubscriberAsASlowConsumerWhileTheOthersReceiveEverything() throws Exception
     {
-        // Round robin: the stalled subscriber and sameWorker share worker 0, otherWorker is on worker 1.
+        // In turn: the stalled subscriber and sameWorker share worker 0, otherWorker is on worker 1.
         final Subscriber stalled = connectWithReceiveBuffer(STALLED_RECEIVE_BUFFER);
         final Subscriber otherWorker = connectNonBlocking();
         final Subscriber sameWorker = connectNonBlocking();
@@ -368,10 +368,10 @@ class FanoutServiceTest
             subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
         }
 
-        // The stalled subscriber reads no more: publish, paced by the healthy ones, until the fanout drops it.
+        // The stalled subscriber reads no more: publish, paced by the healthy ones, until the fanout ends it.
         final List<ItchEvents.Message> published = new ArrayList<>();
         long orderId = 1;
-        while (!scrapeMetrics().contains("bourse_fanout_sessions 2.0\n"))
+        while (!scrapeMetrics().contains("bourse_fanout_slow_consumer_disconnects_total 1.0\n"))
         {
             assertThat(orderId).as("stalled subscriber still connected").isLessThan(MAX_STALL_ORDERS);
             for (int i = 0; i < STALL_BATCH_ORDERS; i++, orderId++)
@@ -388,13 +388,17 @@ class FanoutServiceTest
             }
         }
 
+        // It reads again, within the fanout's wait: what its socket held, the rest of the packet under way, then End of
+        // Session, and the fanout closes the connection.
+        stalled.channel.configureBlocking(false);
+        stalled.receiveUntilClosed();
+        assertThat(stalled.endOfSession).isTrue();
         for (final Subscriber subscriber : healthy)
         {
             assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
                 .isEqualTo(published);
         }
-        stalled.channel.configureBlocking(false);
-        stalled.receiveUntilClosed();
+        awaitTrue(() -> metricsContain("bourse_fanout_sessions 2.0\n"));
         assertThat(stalled.itch.messages.size()).isLessThan(SESSION_START_MESSAGES + published.size());
         assertThat(stalled.itch.messages.subList(SESSION_START_MESSAGES, stalled.itch.messages.size()))
             .isEqualTo(published.subList(0, stalled.itch.messages.size() - SESSION_START_MESSAGES));
@@ -808,6 +812,7 @@ class FanoutServiceTest
         final SocketChannel channel;
         final SoupBinTCPClient client;
         boolean loginAccepted;
+        boolean endOfSession;
         long acceptedSequence;
         byte rejectReason;
 
@@ -910,6 +915,7 @@ class FanoutServiceTest
         @Override
         public void endOfSession(final SoupBinTCPClient session)
         {
+            endOfSession = true;
         }
 
         @Override
