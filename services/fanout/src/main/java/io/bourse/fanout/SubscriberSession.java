@@ -56,6 +56,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     static final String SESSION_NAME = "ITCH50";
     /** Longest wait for the socket to take End of Session before an ending session closes, in ms. */
     static final long END_OF_SESSION_TIMEOUT_MS = 1_000;
+    /** Most reads of the subscriber's socket per readiness, so that a flooding subscriber cannot hold the worker. */
+    private static final int MAX_READS_PER_RECEIVE = 8;
     /** Length of a Login Request payload. */
     private static final int LOGIN_REQUEST_LENGTH = 46;
 
@@ -198,14 +200,27 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         return closed;
     }
 
-    /** Reads and handles what the subscriber sent; closes the session at end of stream or on failure. */
+    /**
+     * Reads and handles what the subscriber sent, up to {@value #MAX_READS_PER_RECEIVE} reads while the socket has
+     * more (the receive buffer holds one packet of the largest size, so a Login Request and a subscription sent
+     * together take two reads, and both must be handled before the dispatcher's answer to the login); closes the
+     * session at end of stream or on failure.
+     */
     void receive()
     {
         try
         {
-            if (server.receive() < 0)
+            for (int i = 0; i < MAX_READS_PER_RECEIVE && !closed; i++)
             {
-                close();
+                final int read = server.receive();
+                if (read < 0)
+                {
+                    close();
+                }
+                if (read <= 0)
+                {
+                    return;
+                }
             }
         }
         catch (final IOException ex)
