@@ -56,8 +56,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     static final String SESSION_NAME = "ITCH50";
     /** Longest wait for the socket to take End of Session before an ending session closes, in ms. */
     static final long END_OF_SESSION_TIMEOUT_MS = 1_000;
-    /** Most reads of the subscriber's socket per readiness, so that a flooding subscriber cannot hold the worker. */
-    private static final int MAX_READS_PER_RECEIVE = 8;
+    /**
+     * Least length of nassau's receive buffer, in bytes: one read takes every packet the subscriber sent together (a
+     * Login Request and a subscription in one write must both be handled before the dispatcher's answer to the login);
+     * the longest packet accepted is checked by the {@link SessionSendChannel}, as in the order gateway.
+     */
+    private static final int RECEIVE_BUFFER_LENGTH = 1024;
     /** Length of a Login Request payload. */
     private static final int LOGIN_REQUEST_LENGTH = 46;
 
@@ -121,8 +125,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         this.subscribed = new boolean[locates];
         this.pending = new boolean[locates];
         final int maxPayloadLength = Math.max(LOGIN_REQUEST_LENGTH, SubscriptionMessage.maxLength(locates - 1));
+        final int loginAndSubscription = 2 * SessionSendChannel.PACKET_HEADER_LENGTH + LOGIN_REQUEST_LENGTH +
+            SubscriptionMessage.maxLength(locates - 1);
         this.sendChannel = new SessionSendChannel(channel, sendBuffers, 1 + maxPayloadLength);
-        this.server = new SoupBinTCPServer(sessionClock, sendChannel, maxPayloadLength, this, this);
+        final int receivePayloadLength =
+            Math.max(RECEIVE_BUFFER_LENGTH, loginAndSubscription) - SessionSendChannel.PACKET_HEADER_LENGTH;
+        this.server = new SoupBinTCPServer(sessionClock, sendChannel, receivePayloadLength, this, this);
     }
 
     /**
@@ -200,27 +208,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         return closed;
     }
 
-    /**
-     * Reads and handles what the subscriber sent, up to {@value #MAX_READS_PER_RECEIVE} reads while the socket has
-     * more (the receive buffer holds one packet of the largest size, so a Login Request and a subscription sent
-     * together take two reads, and both must be handled before the dispatcher's answer to the login); closes the
-     * session at end of stream or on failure.
-     */
+    /** Reads and handles what the subscriber sent; closes the session at end of stream or on failure. */
     void receive()
     {
         try
         {
-            for (int i = 0; i < MAX_READS_PER_RECEIVE && !closed; i++)
+            if (server.receive() < 0)
             {
-                final int read = server.receive();
-                if (read < 0)
-                {
-                    close();
-                }
-                if (read <= 0)
-                {
-                    return;
-                }
+                close();
             }
         }
         catch (final IOException ex)
@@ -491,11 +486,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     @Override
     public void message(final ByteBuffer payload)
     {
-        final boolean[] symbols = new boolean[subscribed.length];
         if (ending)
         {
             return;
         }
+        final boolean[] symbols = new boolean[subscribed.length];
         if (!loginRequested || closed || !SubscriptionMessage.parse(payload, symbolDirectory, symbols))
         {
             errorCount.incrementAndGet();

@@ -43,8 +43,7 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * {@code batch}, see {@link JournalSync}, default {@code none}), {@value #JOURNAL_PRETOUCH_BYTES_PROP_NAME} (the most
  * that a thread of its own fills a journal with zeros ahead of its records, so that the agent's writes find their
  * pages in the page cache; each journal gets what its recent rate needs, {@link JournalPretoucher}; at least 65,536, 0
- * for no such thread, default
- * {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@code bourse.credentials.file} (default
+ * for no such thread, default {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@code bourse.credentials.file} (default
  * {@code deploy/credentials.csv}), {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
  * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus
  * the {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy and the {@link ThreadAffinity}.

@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * bourse_gateway_journal_records_total} (sequenced messages), {@code bourse_gateway_journal_syncs_total} (forces
  * under {@code bourse.gateway.journal.sync=batch}), {@code bourse_gateway_journal_truncations_total} (torn tails cut
  * off at start-up) and {@code bourse_gateway_journal_pretouched_bytes_total} (zeros the journal pretoucher thread
- * wrote ahead of the records), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a login with a
- * requested sequence number), {@code bourse_gateway_reads_deferred_total} (client reads put off to a later duty cycle
+ * wrote ahead of the records), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a
+ * login with a requested sequence number), {@code bourse_gateway_reads_deferred_total} (client reads put off to a later duty cycle
  * because an engine command stream had no room for what one read can carry) and {@code bourse_gateway_errors_total}.
  */
 final class GatewayMetrics

@@ -27,8 +27,8 @@ import java.util.TreeMap;
  * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. Journals of other
  * sessions are left alone. With a pretouch distance, a {@link JournalPretoucher} on a thread of the store's own fills
  * every journal with zeros ahead of its records, as far as the journal's recent rate needs and at most that distance
- * (the thread sleeps a millisecond when all are filled); without one the gateway agent fills as it writes. Used by the gateway agent thread once started; opened and closed by the
- * service.
+ * (the thread sleeps a millisecond when all are filled); without one the gateway agent fills as it writes. Used by
+ * the gateway agent thread once started; opened and closed by the service.
  */
 final class JournalStore implements AutoCloseable
 {
