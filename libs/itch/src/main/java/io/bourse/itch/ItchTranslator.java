@@ -5,6 +5,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
+import io.bourse.sbe.md.BookSnapshotDecoder;
 import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeDecoder;
 import io.bourse.sbe.md.CrossTradeDecoder;
@@ -17,6 +18,7 @@ import io.bourse.sbe.md.OrderExecutedWithPriceDecoder;
 import io.bourse.sbe.md.OrderReplaceDecoder;
 import io.bourse.sbe.md.PriceLevelUpdateDecoder;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.SnapshotCompleteDecoder;
 import io.bourse.sbe.md.StockTradingActionDecoder;
 import io.bourse.sbe.md.TradeDecoder;
 import org.agrona.DirectBuffer;
@@ -150,7 +152,9 @@ public final class ItchTranslator
      * @param length of the SBE message in bytes.
      * @param dst    receives the ITCH message at its position (big-endian, as ITCH is), which advances; needs
      *               {@link #MAX_LENGTH} bytes remaining.
-     * @return the ITCH length in bytes; {@link #NO_ITCH_FORM} for the trades of displayed makers and L2/L1;
+     * @return the ITCH length in bytes; {@link #NO_ITCH_FORM} for the trades of displayed makers, L2/L1 and the
+     *         recovery messages (BookSnapshot, SnapshotComplete: a subscriber of the market-data stream applies
+     *         them to its books itself; ITCH feeds recover by re-request or by a snapshot of their own);
      *         {@link #NOT_TRANSLATED} for another schema, an unknown template, a short message, a symbol outside the
      *         directory or a field value outside the schema.
      */
@@ -183,7 +187,8 @@ public final class ItchTranslator
             case CrossTradeDecoder.TEMPLATE_ID -> crossTrade(buffer, bodyOffset, blockLength, version, dst);
             case StockTradingActionDecoder.TEMPLATE_ID ->
                 stockTradingAction(buffer, bodyOffset, blockLength, version, dst);
-            case PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
+            case PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID,
+                 BookSnapshotDecoder.TEMPLATE_ID, SnapshotCompleteDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
             default -> NOT_TRANSLATED;
         };
     }

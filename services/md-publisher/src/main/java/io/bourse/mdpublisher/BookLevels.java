@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * The price levels of one side of a book, in an array sorted so that the best level is last (bids ascending, offers
  * descending): the best level is O(1), any level is a binary search away. Levels come from and return to a pool.
- * The side's depth (levels, orders, shares) is kept in plain fields that the metrics thread reads as a racy
+ * Each level holds its orders in time priority. The side's depth (levels, orders, shares) is kept in plain fields that the metrics thread reads as a racy
  * snapshot, never through the level array, which this side's owner may be reallocating.
  */
 final class BookLevels
@@ -58,7 +58,19 @@ final class BookLevels
         return index >= 0 ? levels[index] : null;
     }
 
-    /** Adds an order's open shares to the level at its price, creating the level if needed. */
+    /**
+     * @param index from 0, the best level, to {@link #levelCount()} - 1, the worst.
+     * @return the level.
+     */
+    PriceLevel level(final int index)
+    {
+        return levels[count - 1 - index];
+    }
+
+    /**
+     * Adds an order's open shares to the level at its price, creating the level if needed, behind the level's other
+     * orders in time priority.
+     */
     void add(final BookOrder order)
     {
         final int index = search(order.price);
@@ -73,6 +85,7 @@ final class BookLevels
         }
         level.totalShares += order.openShares;
         level.orderCount++;
+        level.append(order);
         order.level = level;
         orderCount++;
         totalShares += order.openShares;
@@ -84,6 +97,7 @@ final class BookLevels
         final PriceLevel level = order.level;
         level.totalShares -= order.openShares;
         level.orderCount--;
+        level.unlink(order);
         order.level = null;
         orderCount--;
         totalShares -= order.openShares;

@@ -8,15 +8,24 @@ final class BookOrder
     Side side;
     long price;
     long openShares;
+    /** Of the Add Order or Order Replace that gave the order its time priority, ns since midnight. */
+    long timestampNs;
     PriceLevel level;
+    /** The order ahead at the same level, null for the first. */
+    BookOrder previous;
+    /** The order behind at the same level, null for the last. */
+    BookOrder next;
 
-    void init(final long orderId, final SymbolBook book, final Side side, final long price, final long openShares)
+    void init(
+        final long orderId, final SymbolBook book, final Side side, final long price, final long openShares,
+        final long timestampNs)
     {
         this.orderId = orderId;
         this.book = book;
         this.side = side;
         this.price = price;
         this.openShares = openShares;
+        this.timestampNs = timestampNs;
         this.level = null;
     }
 

@@ -47,6 +47,7 @@ public final class MarketDataBooks implements EngineEventListener
     private final MarketDataListener listener;
     private final AtomicLong errorCount;
     private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
+    private final SymbolBook[] booksInOrder;
     private final Long2ObjectHashMap<BookOrder> orders = new Long2ObjectHashMap<>();
     private final LongHashSet hiddenOrders = new LongHashSet();
     private final ArrayDeque<BookOrder> orderPool = new ArrayDeque<>();
@@ -61,10 +62,18 @@ public final class MarketDataBooks implements EngineEventListener
     {
         this.listener = listener;
         this.errorCount = errorCount;
-        for (final long symbol : symbols)
+        booksInOrder = new SymbolBook[symbols.length];
+        for (int i = 0; i < symbols.length; i++)
         {
-            books.put(symbol, new SymbolBook(symbol, levelPool));
+            booksInOrder[i] = new SymbolBook(symbols[i], levelPool);
+            books.put(symbols[i], booksInOrder[i]);
         }
+    }
+
+    /** @return every symbol's book, in the order of the symbols given at construction; not a copy. */
+    SymbolBook[] books()
+    {
+        return booksInOrder;
     }
 
     /**
@@ -106,7 +115,7 @@ public final class MarketDataBooks implements EngineEventListener
             return;
         }
         final BookOrder order = allocate();
-        order.init(orderId, book, side, price, quantity);
+        order.init(orderId, book, side, price, quantity, timestampNs);
         book.levels(side).add(order);
         orders.put(orderId, order);
 
@@ -223,9 +232,11 @@ public final class MarketDataBooks implements EngineEventListener
             return;
         }
         final boolean trading = io.bourse.sbe.engine.TradingState.OPEN == state;
-        listener.onStockTradingAction(timestampNs, symbol,
-            trading ? ITCH50.TRADING_STATE_TRADING : ITCH50.TRADING_STATE_HALTED,
-            trading ? ItchReferenceData.REASON_NONE : REASON_OPERATIONS_HALT);
+        final SymbolBook book = books.get(symbol);
+        book.tradingState = trading ? ITCH50.TRADING_STATE_TRADING : ITCH50.TRADING_STATE_HALTED;
+        book.tradingReason = trading ? ItchReferenceData.REASON_NONE : REASON_OPERATIONS_HALT;
+        book.tradingStateTimestampNs = timestampNs;
+        listener.onStockTradingAction(timestampNs, symbol, book.tradingState, book.tradingReason);
     }
 
     /** Publishes Broken Trade; the book is unchanged (a broken trade restores no order). */
@@ -348,6 +359,7 @@ public final class MarketDataBooks implements EngineEventListener
         order.orderId = newOrderId;
         order.price = price;
         order.openShares = quantity;
+        order.timestampNs = timestampNs;
         levels.add(order);
         orders.put(newOrderId, order);
 

@@ -76,6 +76,12 @@ final class MarketDataProxy implements MarketDataListener
         this.errorCount = errorCount;
     }
 
+    /** @return the sequence number of the last message published (offered), 0 before the first. */
+    long lastSequenceNumber()
+    {
+        return nextSequenceNumber - 1;
+    }
+
     /** Publishes AddOrder. */
     @Override
     public void onAddOrder(

@@ -4,22 +4,35 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.concurrent.Agent;
 
-/** Polls every engine shard's event stream in turn and hands each event to the market-data books. */
+/**
+ * Polls every engine shard's event stream in turn and hands each event to the market-data books, then answers the
+ * snapshot requests that came, between two events, so that a snapshot stands exactly after the last increment.
+ */
 final class MdPublisherAgent implements Agent
 {
+    private static final int SNAPSHOT_REQUEST_LIMIT = 1;
+
     private final Subscription[] subscriptions;
     private final FragmentHandler handler;
+    private final Subscription snapshotRequests;
+    private final FragmentHandler snapshotPublisher;
     private final int fragmentLimit;
 
     /**
-     * @param subscriptions one per engine shard.
-     * @param handler       decodes the events.
-     * @param fragmentLimit most events read from one stream per duty cycle.
+     * @param subscriptions     one per engine shard.
+     * @param handler           decodes the events.
+     * @param snapshotRequests  the snapshot-request stream.
+     * @param snapshotPublisher answers a request; one per duty cycle.
+     * @param fragmentLimit     most events read from one stream per duty cycle.
      */
-    MdPublisherAgent(final Subscription[] subscriptions, final FragmentHandler handler, final int fragmentLimit)
+    MdPublisherAgent(
+        final Subscription[] subscriptions, final FragmentHandler handler, final Subscription snapshotRequests,
+        final FragmentHandler snapshotPublisher, final int fragmentLimit)
     {
         this.subscriptions = subscriptions;
         this.handler = handler;
+        this.snapshotRequests = snapshotRequests;
+        this.snapshotPublisher = snapshotPublisher;
         this.fragmentLimit = fragmentLimit;
     }
 
@@ -31,7 +44,7 @@ final class MdPublisherAgent implements Agent
         {
             workCount += subscription.poll(handler, fragmentLimit);
         }
-        return workCount;
+        return workCount + snapshotRequests.poll(snapshotPublisher, SNAPSHOT_REQUEST_LIMIT);
     }
 
     @Override

@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The md-publisher's Prometheus metrics: {@code bourse_md_events_in_total{type}} (engine events read, by SBE message
  * name), {@code bourse_md_messages_out_total{type}} (market-data messages published, by SBE message name),
- * {@code bourse_md_publish_latency_seconds} (engine event timestamp to market data published) and
+ * {@code bourse_md_publish_latency_seconds} (engine event timestamp to market data published),
+ * {@code bourse_md_snapshots_total} (snapshots answered to SnapshotRequests) and
  * {@code bourse_md_errors_total}. Data points are resolved at start-up so that counting allocates nothing.
  */
 final class MdPublisherMetrics
@@ -44,6 +45,7 @@ final class MdPublisherMetrics
     private final CounterDataPoint[] eventsIn = new CounterDataPoint[MAX_TEMPLATE_ID];
     private final CounterDataPoint[] messagesOut = new CounterDataPoint[MAX_TEMPLATE_ID];
     private final LatencySummary publishLatency;
+    private final Counter snapshots;
 
     /**
      * @param registry   where to register.
@@ -92,6 +94,12 @@ final class MdPublisherMetrics
         publishLatency = LatencySummary.register(
             registry, "bourse_md_publish_latency_seconds", "Engine event timestamp to market data published");
 
+        snapshots = Counter.builder()
+            .name("bourse_md_snapshots_total")
+            .help("Snapshots of every book published on the market-data stream, one per SnapshotRequest answered")
+            .withoutExemplars()
+            .register(registry);
+
         CounterWithCallback.builder()
             .name("bourse_md_errors_total")
             .help("Events that did not fit the book, undecodable messages, failed publications and agent errors")
@@ -103,6 +111,12 @@ final class MdPublisherMetrics
     void onEventIn(final int templateId)
     {
         eventsIn[templateId].inc();
+    }
+
+    /** Counts one snapshot published whole. */
+    void onSnapshot()
+    {
+        snapshots.inc();
     }
 
     /**

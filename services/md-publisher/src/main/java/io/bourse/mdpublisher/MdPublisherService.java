@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The running md-publisher: one agent thread that subscribes to every engine shard's event stream, keeps the books
- * and publishes the market data on the market-data stream, plus its Prometheus endpoint. With the MoldUDP64 feed on
+ * and publishes the market data on the market-data stream, with a snapshot of every book for each request on the
+ * snapshot-request stream ({@link SnapshotPublisher}), plus its Prometheus endpoint. With the MoldUDP64 feed on
  * (the default), the same thread also runs the {@link MoldFeedAgent}, which reads that market data back and sends it
  * as ITCH 5.0 over MoldUDP64 multicast: one thread on a small host, and the feed reads each duty cycle's market data in
  * the next one, with no thread to wake up in between.
@@ -77,6 +78,8 @@ public final class MdPublisherService implements AutoCloseable
             }
             final ExclusivePublication publication = aeron.addExclusivePublication(
                 layout.marketDataChannel(), layout.marketDataStreamId());
+            final Subscription snapshotRequests = aeron.addSubscription(
+                layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
 
             final BoundedOffer boundedOffer = new BoundedOffer(
                 new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),
@@ -88,7 +91,10 @@ public final class MdPublisherService implements AutoCloseable
             BookMetrics.register(metricsServer.registry(), directory, books);
             final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
 
-            final Agent mdAgent = new MdPublisherAgent(subscriptions, adapter, ctx.fragmentLimit());
+            final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
+                publication, boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errorCount);
+            final Agent mdAgent = new MdPublisherAgent(
+                subscriptions, adapter, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());
             final Agent agent;
             if (ctx.moldEnabled())
             {
@@ -110,7 +116,8 @@ public final class MdPublisherService implements AutoCloseable
             metricsServer.readiness(readiness);
             System.out.println("md-publisher started: " + directory.shardCount() + " shard event streams from " +
                 layout.eventStreamId(0) + ", market data " + layout.marketDataChannel() + " stream " +
-                layout.marketDataStreamId() + moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
+                layout.marketDataStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() + ")" +
+                moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
             return new MdPublisherService(metricsServer, aeron, moldFeed, runner);
         }
         catch (final IOException ex)

@@ -1,11 +1,14 @@
 package io.bourse.mdpublisher;
 
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.itch.ItchReferenceData;
+
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The market-data book of one symbol: both sides' price levels, the best bid and offer last published (prices in
- * 1/10000 dollars, 0 for an empty side) with their spread, and the trades printed.
+ * 1/10000 dollars, 0 for an empty side) with their spread, the trading state, and the trades printed.
  *
  * <p>The publisher thread owns it. The metrics thread reads the BBO, the spread and the sides' depth as a racy
  * snapshot of plain fields (a gauge may lag the book by a duty cycle, and the bid and the offer may come from two
@@ -26,6 +29,12 @@ final class SymbolBook
     long askQuantity;
     /** Offer minus bid of the last published BBO in 1/10000 dollars, {@link #NO_SPREAD} when a side is empty. */
     long spread = NO_SPREAD;
+    /** ITCH 5.0 Stock Trading Action Trading State last published; trading until the operator changes it. */
+    byte tradingState = ITCH50.TRADING_STATE_TRADING;
+    /** ITCH 5.0 Stock Trading Action Reason last published, 4 ASCII bytes packed big-endian. */
+    int tradingReason = ItchReferenceData.REASON_NONE;
+    /** When the trading state last changed, ns since midnight; 0 when it has not since the start. */
+    long tradingStateTimestampNs;
     /** Trades printed: Trade messages, and Cross Trades that executed shares. */
     final AtomicLong trades = new AtomicLong();
     /** Shares of the trades printed. */

@@ -4,7 +4,8 @@ import io.bourse.common.config.Settings;
 
 /**
  * Where the services meet on Aeron: the media driver directory, and channel plus stream id of the engine command
- * streams (one per shard), the engine event streams (one per shard) and the market-data stream. Channels default to
+ * streams (one per shard), the engine event streams (one per shard), the market-data stream and the snapshot-request
+ * stream on which its subscribers ask the md-publisher for a snapshot of every book. Channels default to
  * {@code aeron:ipc} (one host; the market data's with longer terms, {@link #MARKET_DATA_CHANNEL_DEFAULT}); any of them
  * can be set to {@code aeron:udp?endpoint=host:port} without code changes.
  *
@@ -15,6 +16,8 @@ import io.bourse.common.config.Settings;
  * @param eventStreamBase    stream id of shard 0's events; shard k uses base + k.
  * @param marketDataChannel  channel of the md-publisher's market data.
  * @param marketDataStreamId stream id of the market data.
+ * @param snapshotRequestChannel  channel of the market-data subscribers' snapshot requests to the md-publisher.
+ * @param snapshotRequestStreamId stream id of the snapshot requests.
  */
 public record StreamLayout(
     String aeronDirectoryName,
@@ -23,7 +26,9 @@ public record StreamLayout(
     String eventChannel,
     int eventStreamBase,
     String marketDataChannel,
-    int marketDataStreamId)
+    int marketDataStreamId,
+    String snapshotRequestChannel,
+    int snapshotRequestStreamId)
 {
     /** Default media driver directory, shared by containers through {@code ipc: host}. */
     public static final String AERON_DIR_DEFAULT = "/dev/shm/aeron-bourse";
@@ -48,7 +53,8 @@ public record StreamLayout(
     /**
      * @param settings source of {@code bourse.aeron.dir}, {@code bourse.command.channel},
      *                 {@code bourse.command.stream.base}, {@code bourse.event.channel},
-     *                 {@code bourse.event.stream.base}, {@code bourse.md.channel}, {@code bourse.md.stream}.
+     *                 {@code bourse.event.stream.base}, {@code bourse.md.channel}, {@code bourse.md.stream},
+     *                 {@code bourse.md.request.channel}, {@code bourse.md.request.stream}.
      * @return the configured layout.
      */
     public static StreamLayout fromSettings(final Settings settings)
@@ -60,7 +66,9 @@ public record StreamLayout(
             settings.get("bourse.event.channel", CHANNEL_DEFAULT),
             settings.getInt("bourse.event.stream.base", 2000),
             settings.get("bourse.md.channel", MARKET_DATA_CHANNEL_DEFAULT),
-            settings.getInt("bourse.md.stream", 3000));
+            settings.getInt("bourse.md.stream", 3000),
+            settings.get("bourse.md.request.channel", CHANNEL_DEFAULT),
+            settings.getInt("bourse.md.request.stream", 3001));
     }
 
     /**
@@ -70,7 +78,7 @@ public record StreamLayout(
     public StreamLayout withAeronDirectory(final String aeronDirectoryName)
     {
         return new StreamLayout(aeronDirectoryName, commandChannel, commandStreamBase, eventChannel, eventStreamBase,
-            marketDataChannel, marketDataStreamId);
+            marketDataChannel, marketDataStreamId, snapshotRequestChannel, snapshotRequestStreamId);
     }
 
     /**
