@@ -320,6 +320,9 @@ public final class FanoutBenchmark
             final Publication publication =
                 aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
             await(publication::isConnected, "the fanout's subscription to the market-data stream");
+            final MarketDataCycles snapshot = new MarketDataCycles(SYMBOLS);
+            final int snapshotLength = snapshot.encodeEmptySnapshot();
+            await(() -> publication.offer(snapshot.buffer, 0, snapshotLength) > 0, "the fanout's books (a snapshot)");
             return measureStep(options, stall ? ONE_STALLED : ALL_READING, stall, users,
                 new FanoutFeed(options, fanout, publication), opened);
         }

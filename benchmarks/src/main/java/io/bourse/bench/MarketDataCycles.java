@@ -6,6 +6,7 @@ import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
 import io.bourse.sbe.md.OrderExecutedEncoder;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.SnapshotCompleteEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -34,6 +35,7 @@ final class MarketDataCycles
     private final AddOrderEncoder addOrder = new AddOrderEncoder();
     private final OrderExecutedEncoder orderExecuted = new OrderExecutedEncoder();
     private final OrderDeleteEncoder orderDelete = new OrderDeleteEncoder();
+    private final SnapshotCompleteEncoder snapshotComplete = new SnapshotCompleteEncoder();
     private final long[] packedSymbols;
 
     /**
@@ -42,6 +44,22 @@ final class MarketDataCycles
     MarketDataCycles(final List<String> symbols)
     {
         packedSymbols = symbols.stream().mapToLong(Symbols::pack).toArray();
+    }
+
+    /**
+     * Encodes into {@link #buffer} a SnapshotComplete of no book standing before message 0 of the schedule: what
+     * md-publisher answers a fanout's snapshot request with when it has published nothing.
+     *
+     * @return its encoded length.
+     */
+    int encodeEmptySnapshot()
+    {
+        return MessageHeaderEncoder.ENCODED_LENGTH + snapshotComplete.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(0)
+            .timestampNs(0)
+            .snapshotId(0)
+            .messageCount(0)
+            .encodedLength();
     }
 
     /**

@@ -34,7 +34,7 @@ class ItchTranslatorTest
     @Test
     void shouldTranslateAddOrder()
     {
-        final int length = translate(sbe.addOrder(1, T, "MSFT", 17, Side.BUY, 300, 1_500_100));
+        final int length = translate(sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100));
 
         assertThat(length).isEqualTo(ItchTranslator.ADD_ORDER_LENGTH).isEqualTo(36);
         // Type, Stock Locate, Tracking Number, Timestamp, Order Reference Number, Buy/Sell, Shares, Stock, Price
@@ -46,7 +46,7 @@ class ItchTranslatorTest
     @Test
     void shouldTranslateSellSideAndFirstLocate()
     {
-        final int length = translate(sbe.addOrder(1, T, "AAPL", 33, Side.SELL, 100, 4_000_000));
+        final int length = translate(sbe.addOrder(T, "AAPL", 33, Side.SELL, 100, 4_000_000));
 
         assertThat(length).isEqualTo(36);
         assertThat(written()).isEqualTo(hex(
@@ -247,7 +247,7 @@ class ItchTranslatorTest
     {
         assertThat(translate(sbe.trade(T, "MSFT", 49, Side.BUY, 100, 1_500_100, BooleanType.TRUE)))
             .isEqualTo(ItchTranslator.NO_ITCH_FORM);
-        assertThat(translate(sbe.priceLevelUpdate(7, T, "MSFT", 1_500_100, 100)))
+        assertThat(translate(sbe.priceLevelUpdate(T, "MSFT", 1_500_100, 100)))
             .isEqualTo(ItchTranslator.NO_ITCH_FORM);
         assertThat(itch.position()).isZero();
     }
@@ -267,7 +267,7 @@ class ItchTranslatorTest
     @Test
     void shouldRefuseUnknownSymbolForeignSchemaAndShortMessage()
     {
-        assertThat(translate(sbe.addOrder(1, T, "IBM", 17, Side.BUY, 300, 1_500_100)))
+        assertThat(translate(sbe.addOrder(T, "IBM", 17, Side.BUY, 300, 1_500_100)))
             .isEqualTo(ItchTranslator.NOT_TRANSLATED);
         assertThat(translate(sbe.trade(T, "IBM", 49, Side.BUY, 100, 1_500_100, BooleanType.FALSE)))
             .isEqualTo(ItchTranslator.NOT_TRANSLATED);

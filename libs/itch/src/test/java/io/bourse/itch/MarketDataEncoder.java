@@ -3,6 +3,7 @@ package io.bourse.itch;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BooleanType;
+import io.bourse.sbe.md.BookSnapshotEncoder;
 import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.CrossTradeEncoder;
 import io.bourse.sbe.md.CrossType;
@@ -14,6 +15,7 @@ import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.OrderReplaceEncoder;
 import io.bourse.sbe.md.PriceLevelUpdateEncoder;
 import io.bourse.sbe.md.Side;
+import io.bourse.sbe.md.SnapshotCompleteEncoder;
 import io.bourse.sbe.md.StockTradingActionEncoder;
 import io.bourse.sbe.md.TradeEncoder;
 import io.bourse.sbe.md.TradingState;
@@ -23,7 +25,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Encodes SBE market data (schemas/market-data-schema.xml), as md-publisher does, into one buffer, for the tests of
- * every ITCH feed; each method returns the encoded length. Prices in 1/10000 $, quantities in shares, timestamps in ns
+ * every ITCH feed; each method returns the encoded length. Increments take the feed sequence numbers in turn, from 1;
+ * {@link #snapshotComplete} takes none. Prices in 1/10000 $, quantities in shares, timestamps in ns
  * since midnight.
  */
 public final class MarketDataEncoder
@@ -31,16 +34,18 @@ public final class MarketDataEncoder
     private static final int SYMBOL_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
 
     /** Holds the last message encoded, header first at offset 0. */
-    public final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+    public final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    /** The feed sequence number of the next message encoded: every message takes one, from 1, as md-publisher's. */
+    private long nextSequenceNumber = 1;
 
     /** @return length of the encoded AddOrder. */
     public int addOrder(
-        final long sequenceNumber, final long timestampNs, final String symbol, final long orderId, final Side side,
-        final long quantity, final long price)
+        final long timestampNs, final String symbol, final long orderId, final Side side, final long quantity,
+        final long price)
     {
         final AddOrderEncoder encoder = new AddOrderEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(sequenceNumber)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .orderId(orderId)
             .side(side)
@@ -56,7 +61,7 @@ public final class MarketDataEncoder
         final long matchNumber, final long price)
     {
         final OrderExecutedEncoder encoder = new OrderExecutedEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(2)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .orderId(orderId)
             .executedQuantity(executedQuantity)
@@ -73,7 +78,7 @@ public final class MarketDataEncoder
     {
         final OrderExecutedWithPriceEncoder encoder = new OrderExecutedWithPriceEncoder()
             .wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(8)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .orderId(orderId)
             .executedQuantity(executedQuantity)
@@ -89,7 +94,7 @@ public final class MarketDataEncoder
     public int orderCancel(final long timestampNs, final String symbol, final long orderId, final long canceledQuantity)
     {
         final OrderCancelEncoder encoder = new OrderCancelEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(3)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .orderId(orderId)
             .canceledQuantity(canceledQuantity);
@@ -101,7 +106,7 @@ public final class MarketDataEncoder
     public int orderDelete(final long timestampNs, final String symbol, final long orderId)
     {
         final OrderDeleteEncoder encoder = new OrderDeleteEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(4)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .orderId(orderId);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + OrderDeleteEncoder.symbolEncodingOffset());
@@ -114,7 +119,7 @@ public final class MarketDataEncoder
         final long quantity, final long price)
     {
         final OrderReplaceEncoder encoder = new OrderReplaceEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(5)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .originalOrderId(originalOrderId)
             .newOrderId(newOrderId)
@@ -130,7 +135,7 @@ public final class MarketDataEncoder
         final long quantity, final long price, final BooleanType makerDisplayed)
     {
         final TradeEncoder encoder = new TradeEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(6)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .matchNumber(matchNumber)
             .aggressorSide(aggressorSide)
@@ -145,7 +150,7 @@ public final class MarketDataEncoder
     public int brokenTrade(final long timestampNs, final String symbol, final long matchNumber)
     {
         final BrokenTradeEncoder encoder = new BrokenTradeEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(7)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .matchNumber(matchNumber);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + BrokenTradeEncoder.symbolEncodingOffset());
@@ -161,7 +166,7 @@ public final class MarketDataEncoder
     {
         final StockTradingActionEncoder encoder = new StockTradingActionEncoder()
             .wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(7)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .tradingState(tradingState)
             .reason(reason);
@@ -176,7 +181,7 @@ public final class MarketDataEncoder
         final CrossType crossType)
     {
         final CrossTradeEncoder encoder = new CrossTradeEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(9)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .shares(shares)
             .crossPrice(crossPrice)
@@ -187,17 +192,66 @@ public final class MarketDataEncoder
     }
 
     /** @return length of the encoded PriceLevelUpdate (bid side, one order). */
-    public int priceLevelUpdate(
-        final long sequenceNumber, final long timestampNs, final String symbol, final long price, final long quantity)
+    public int priceLevelUpdate(final long timestampNs, final String symbol, final long price, final long quantity)
     {
         final PriceLevelUpdateEncoder encoder = new PriceLevelUpdateEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .sequenceNumber(sequenceNumber)
+            .sequenceNumber(nextSequenceNumber++)
             .timestampNs(timestampNs)
             .side(Side.BUY)
             .price(price)
             .quantity(quantity)
             .orderCount(1);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + PriceLevelUpdateEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    /**
+     * @return length of the encoded SnapshotComplete of a snapshot of no book (every book empty), standing after the
+     *         last message encoded: what a publisher with nothing published answers.
+     */
+    public int snapshotComplete(final long snapshotId)
+    {
+        return snapshotComplete(snapshotId, 0);
+    }
+
+    /** @return length of the encoded SnapshotComplete after this many BookSnapshot messages. */
+    public int snapshotComplete(final long snapshotId, final int messageCount)
+    {
+        return MessageHeaderEncoder.ENCODED_LENGTH + new SnapshotCompleteEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(nextSequenceNumber - 1)
+            .timestampNs(0)
+            .snapshotId(snapshotId)
+            .messageCount(messageCount)
+            .encodedLength();
+    }
+
+    /**
+     * @param orders each {order id, side (B or S), quantity, price, timestamp}, in priority order.
+     * @return length of the encoded BookSnapshot of one symbol, trading since the start, standing after the last
+     *         message encoded.
+     */
+    public int bookSnapshot(final long snapshotId, final int messageIndex, final String symbol, final long[]... orders)
+    {
+        final BookSnapshotEncoder encoder = new BookSnapshotEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(nextSequenceNumber - 1)
+            .timestampNs(0)
+            .snapshotId(snapshotId)
+            .messageIndex(messageIndex)
+            .tradingState(TradingState.TRADING)
+            .reason("    ")
+            .tradingStateTimestampNs(0);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + BookSnapshotEncoder.symbolEncodingOffset());
+        final BookSnapshotEncoder.OrdersEncoder group = encoder.ordersCount(orders.length);
+        for (final long[] order : orders)
+        {
+            group.next()
+                .orderId(order[0])
+                .side(order[1] == 'B' ? Side.BUY : Side.SELL)
+                .quantity(order[2])
+                .price(order[3])
+                .timestampNs(order[4]);
+        }
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 }

@@ -8,6 +8,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
@@ -26,6 +27,12 @@ import java.util.function.Consumer;
  * first record that fits again is preceded by a {@link #DATA_LOST_MSG_TYPE_ID} marker, so that the worker ends the
  * sessions that missed messages, at the point of the gap, instead of letting their books silently diverge. Messages
  * without an ITCH form are only counted in; untranslatable ones are counted as errors.
+ *
+ * <p>The book and the stream are kept in step by the {@link MarketDataRecovery}: the book is taken from an
+ * md-publisher snapshot at start, and again after a gap in the market-data sequence numbers or when the publisher
+ * goes away. Until then no login or subscription is answered (they wait in the queue); at a gap every worker ends its
+ * sessions with End of Session at a data-lost marker, since their books are no longer the stream's, and the replay
+ * ring serves nothing from before the gap.
  *
  * <p>Between two market-data messages it answers the workers' {@link CatchUpRequest}s in the worker's ring buffer,
  * the same ordered queue as the live messages, so that a session gets no gap and no duplicate by construction:
@@ -93,6 +100,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
     private final ReplayRing replay;
     private final ItchBook book;
+    private final MarketDataRecovery recovery;
+    private final NanoClock clock;
     private final List<CatchUp> catchUps = new ArrayList<>();
     private final boolean[] dropping;
     private final int fragmentLimit;
@@ -109,22 +118,28 @@ final class DispatcherAgent implements Agent, FragmentHandler
      * @param subscription   the market-data stream.
      * @param translator     SBE to ITCH.
      * @param book           the displayed orders and trading states, from the Trading Action spin at start.
+     * @param recovery       keeps the book in step with the stream; rebuilds it from snapshots.
+     * @param clock          times the snapshot requests.
      * @param workerRings    one per worker.
      * @param requests       catch-up requests from every worker.
      * @param replayCapacity number of newest ITCH messages kept for replay.
      * @param fragmentLimit  most messages read per duty cycle; each answer writes up to four times as many records
      *                       (and steps as many kept messages) per duty cycle, so that it catches up with the stream.
      * @param metrics        counters.
-     * @param errorCount     incremented for untranslatable messages and failed answers.
+     * @param errorCount     incremented for untranslatable messages, failed answers and messages of a second
+     *                       publisher.
      */
     DispatcherAgent(
         final Subscription subscription, final ItchTranslator translator, final ItchBook book,
-        final RingBuffer[] workerRings, final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
-        final int replayCapacity, final int fragmentLimit, final FanoutMetrics metrics, final AtomicLong errorCount)
+        final MarketDataRecovery recovery, final NanoClock clock, final RingBuffer[] workerRings,
+        final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests, final int replayCapacity,
+        final int fragmentLimit, final FanoutMetrics metrics, final AtomicLong errorCount)
     {
         this.subscription = subscription;
         this.translator = translator;
         this.book = book;
+        this.recovery = recovery;
+        this.clock = clock;
         this.workerRings = workerRings;
         this.requests = requests;
         this.replay = new ReplayRing(replayCapacity);
@@ -138,8 +153,21 @@ final class DispatcherAgent implements Agent, FragmentHandler
     @Override
     public int doWork()
     {
-        int workCount = requests.drain(onRequest, REQUEST_LIMIT);
-        workCount += writeAnswers();
+        int workCount = 0;
+        final int recoveryWork = recovery.doWork(clock.nanoTime());
+        if (MarketDataRecovery.GAP == recoveryWork)
+        {
+            onGap("the md-publisher's stream (Aeron image) has gone");
+        }
+        else
+        {
+            workCount += recoveryWork;
+        }
+        if (recovery.isLive())
+        {
+            workCount += requests.drain(onRequest, REQUEST_LIMIT);
+            workCount += writeAnswers();
+        }
         return workCount + subscription.poll(this, fragmentLimit);
     }
 
@@ -153,7 +181,53 @@ final class DispatcherAgent implements Agent, FragmentHandler
     @Override
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
+        onMessage(buffer, offset, length, header.sessionId());
+    }
+
+    /**
+     * Takes one market-data message: a recovery message to the {@link MarketDataRecovery}, an increment to the
+     * workers when it is the next of the stream.
+     *
+     * @param buffer    holds the SBE message.
+     * @param offset    of its header.
+     * @param length    of the message.
+     * @param sessionId of the Aeron image it came on: its publisher.
+     */
+    void onMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
+    {
         metrics.onMessageIn();
+        final boolean wasLive = recovery.isLive();
+        if (recovery.onRecoveryMessage(buffer, offset, length, sessionId))
+        {
+            if (!wasLive && recovery.isLive())
+            {
+                metrics.onRecovered();
+                System.out.println("[fanout-dispatcher] books taken from an md-publisher snapshot: " +
+                    book.orderCount() + " displayed orders");
+            }
+            return;
+        }
+        switch (recovery.onIncrement(buffer, offset, length, sessionId))
+        {
+            case MarketDataRecovery.SKIP ->
+            {
+                return;
+            }
+            case MarketDataRecovery.OTHER_PUBLISHER ->
+            {
+                errorCount.incrementAndGet();
+                return;
+            }
+            case MarketDataRecovery.GAP ->
+            {
+                onGap("expected market-data sequence number " + recovery.lastGapExpected() + ", got " +
+                    recovery.lastGapReceived());
+                return;
+            }
+            default ->
+            {
+            }
+        }
         record.clear().position(ITCH_OFFSET);
         final int itchLength = translator.translate(buffer, offset, length, record);
         if (itchLength > 0)
@@ -170,6 +244,24 @@ final class DispatcherAgent implements Agent, FragmentHandler
         {
             errorCount.incrementAndGet();
         }
+    }
+
+    /**
+     * The book is no longer the stream's: every worker ends its sessions at a data-lost marker (written now, or
+     * before its next record when its ring is full), pending answers are void, the replay ring serves nothing from
+     * before, and logins wait until the recovery has a snapshot.
+     */
+    private void onGap(final String why)
+    {
+        metrics.onMarketDataGap();
+        catchUps.clear();
+        replay.cutAtGap();
+        for (int i = 0; i < workerRings.length; i++)
+        {
+            dropping[i] = !workerRings[i].write(DATA_LOST_MSG_TYPE_ID, recordBuffer, 0, 1);
+        }
+        System.err.println("[fanout-dispatcher] market-data gap (" + why + "): sessions ended, recovering from a " +
+            "snapshot");
     }
 
     private void onRequest(final CatchUpRequest request)

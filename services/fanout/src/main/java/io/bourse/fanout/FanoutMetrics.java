@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code bourse_fanout_snapshots_total} (books sent as Add Orders, at login or for symbols a subscription added),
  * {@code bourse_fanout_replayed_messages_total} (kept messages sent to one session: a replay from a requested sequence
  * number, or what came while a snapshot was being written), {@code bourse_fanout_subscriptions} (symbols subscribed,
- * summed over logged-in sessions) and {@code bourse_fanout_errors_total}. Safe to update from every thread.
+ * summed over logged-in sessions), {@code bourse_fanout_market_data_recoveries_total} (snapshots of the md-publisher's
+ * books taken: at start, after a gap, after the publisher changed), {@code bourse_fanout_market_data_gaps_total}
+ * (gaps in the market-data stream, and publishers gone) and {@code bourse_fanout_errors_total}. Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -36,6 +38,8 @@ final class FanoutMetrics
     private final CounterDataPoint loginFailures;
     private final CounterDataPoint snapshots;
     private final CounterDataPoint replayedMessages;
+    private final CounterDataPoint recoveries;
+    private final CounterDataPoint marketDataGaps;
     private final Gauge sessions;
     private final Gauge subscriptions;
     private final LatencySummary latency;
@@ -63,6 +67,10 @@ final class FanoutMetrics
         snapshots = counter(registry, "bourse_fanout_snapshots_total", "Books sent to a session as Add Orders");
         replayedMessages = counter(
             registry, "bourse_fanout_replayed_messages_total", "Kept ITCH messages sent to one session");
+        recoveries = counter(registry, "bourse_fanout_market_data_recoveries_total",
+            "Snapshots of the md-publisher's books taken: at start, after a gap, after the publisher changed");
+        marketDataGaps = counter(registry, "bourse_fanout_market_data_gaps_total",
+            "Gaps in the market-data stream, and publishers gone");
         subscriptions = Gauge.builder()
             .name("bourse_fanout_subscriptions")
             .help("Symbols subscribed, summed over logged-in sessions")
@@ -133,6 +141,16 @@ final class FanoutMetrics
     void onReplayed()
     {
         replayedMessages.inc();
+    }
+
+    void onRecovered()
+    {
+        recoveries.inc();
+    }
+
+    void onMarketDataGap()
+    {
+        marketDataGaps.inc();
     }
 
     void onSubscriptionsChanged(final int delta)

@@ -1,6 +1,7 @@
 package io.bourse.fanout;
 
 import io.aeron.Aeron;
+import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
@@ -37,7 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * ITCH 5.0 once) and the acceptor of subscriber connections; each of N worker threads serves its group of
  * SoupBinTCP 4.0 sessions from its own ring buffer. A subscriber gets, at login, the book of its symbols then live
  * messages, or a replay from the sequence number it requested, and may choose its symbols ({@link DispatcherAgent},
- * {@link SubscriberSession}).
+ * {@link SubscriberSession}). The books come from an md-publisher snapshot, asked for on the snapshot-request stream
+ * ({@link MarketDataRecovery}), so the fanout may start, or restart, at any time.
  */
 public final class FanoutService implements AutoCloseable
 {
@@ -112,10 +114,16 @@ public final class FanoutService implements AutoCloseable
                     worker, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount));
             }
 
+            final ItchTranslator translator = new ItchTranslator(ctx.symbolDirectory());
+            final ItchBook book =
+                new ItchBook(new ItchReferenceData(ctx.symbolDirectory()), clock.nanosSinceMidnight());
+            final Publication snapshotRequests = aeron.addPublication(
+                layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
+            final MarketDataRecovery recovery = new MarketDataRecovery(
+                subscription, snapshotRequests, aeron::nextCorrelationId, translator, book);
             final DispatcherAgent dispatcher = new DispatcherAgent(
-                subscription, new ItchTranslator(ctx.symbolDirectory()),
-                new ItchBook(new ItchReferenceData(ctx.symbolDirectory()), clock.nanosSinceMidnight()), rings,
-                requests, ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errorCount);
+                subscription, translator, book, recovery, SystemNanoClock.INSTANCE, rings, requests,
+                ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errorCount);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(
                 serverChannel, workers, SystemNanoClock.INSTANCE, errorCount);
             final AgentRunner dispatcherRunner = AgentLaunch.start(

@@ -67,6 +67,8 @@ final class ItchBook
     /** The latest Stock Trading Action of each symbol, by Stock Locate (the spin's until an operator changes it). */
     private final Int2ObjectHashMap<byte[]> tradingActions = new Int2ObjectHashMap<>();
     private final ArrayDeque<Order> pool = new ArrayDeque<>();
+    private final ItchReferenceData referenceData;
+    private final long spinTimestampNs;
     private long nextPriority;
 
     /**
@@ -75,9 +77,30 @@ final class ItchBook
      */
     ItchBook(final ItchReferenceData referenceData, final long timestampNs)
     {
+        this.referenceData = referenceData;
+        this.spinTimestampNs = timestampNs;
+        applySpin();
+    }
+
+    /**
+     * Forgets every order and trading action: the book is as at construction, empty with every symbol trading, ready
+     * for a snapshot's messages.
+     */
+    void clear()
+    {
+        for (final Order order : orders.values())
+        {
+            pool.addFirst(order);
+        }
+        orders.clear();
+        applySpin();
+    }
+
+    private void applySpin()
+    {
         for (int i = 0; i < referenceData.symbolCount(); i++)
         {
-            apply(new UnsafeBuffer(referenceData.stockTradingAction(i, timestampNs)), 0);
+            apply(new UnsafeBuffer(referenceData.stockTradingAction(i, spinTimestampNs)), 0);
         }
     }
 

@@ -21,6 +21,8 @@ final class ReplayRing
     private final int capacity;
     private final UnsafeBuffer slots;
     private long nextSequence = 1;
+    /** No message before this one is served: the stream before it is not the one after. */
+    private long firstServed = 1;
 
     /**
      * @param capacity number of newest messages kept.
@@ -56,7 +58,16 @@ final class ReplayRing
     /** @return the oldest sequence number still kept (equal to {@link #nextSequence()} when none is). */
     long oldestSequence()
     {
-        return Math.max(1, nextSequence - capacity);
+        return Math.max(firstServed, nextSequence - capacity);
+    }
+
+    /**
+     * Stops serving the messages kept so far, after a gap in the market data: a replay from one of them would run
+     * into messages that do not follow them. The sequence numbers go on.
+     */
+    void cutAtGap()
+    {
+        firstServed = nextSequence;
     }
 
     /**

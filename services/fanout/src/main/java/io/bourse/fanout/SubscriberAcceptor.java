@@ -1,5 +1,6 @@
 package io.bourse.fanout;
 
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
@@ -14,7 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Accepts subscriber connections on the fanout's non-blocking server socket and assigns each to the worker with the
  * fewest sessions and waiting connections (the first of those after the last one assigned, on a tie), through the
  * worker's queue, so that sessions that ended on one worker leave room that the next connections fill. A connection
- * that cannot be made non-blocking, or whose worker's queue is full, is closed and counted as an error. Runs on the
+ * whose worker's queue is full waits for room, and the acceptor takes no other until it has gone (the rest wait in the
+ * socket's backlog), so that a burst of connections is served, only later. A connection that cannot be made
+ * non-blocking is closed and counted as an error. Runs on the
  * dispatcher's thread, which carries the market data: it asks the socket at most once per
  * {@link #ACCEPT_INTERVAL_NS} (a new connection waits at most that long, far below a subscriber's login time), so that
  * the dispatcher's duty cycle makes no system call while it polls the stream.
@@ -31,13 +34,15 @@ final class SubscriberAcceptor implements Agent
     private final NanoClock nanoClock;
     private final AtomicLong errorCount;
     private long nextAcceptNs;
+    /** Accepted, waiting for room in its worker's queue; null when none. */
+    private SocketChannel waiting;
     private int nextWorker;
 
     /**
      * @param serverChannel bound and non-blocking.
      * @param workers       the fanout's workers, in worker order.
      * @param nanoClock     monotonic time of the looks at the socket.
-     * @param errorCount    incremented for every connection refused.
+     * @param errorCount    incremented for every connection that cannot be made non-blocking.
      */
     SubscriberAcceptor(
         final ServerSocketChannel serverChannel, final List<WorkerAgent> workers, final NanoClock nanoClock,
@@ -51,9 +56,11 @@ final class SubscriberAcceptor implements Agent
     }
 
     /**
-     * Once the interval since the last look has passed, accepts up to {@value #ACCEPTS_PER_INTERVAL} connections.
+     * Once the interval since the last look has passed, hands over the connection that waited for room, then accepts
+     * up to {@value #ACCEPTS_PER_INTERVAL} connections, stopping at one that finds its worker's queue full: it waits
+     * for the next look, and the connections behind it in the socket's backlog.
      *
-     * @return connections accepted.
+     * @return connections accepted or handed over.
      * @throws IOException when the server socket fails.
      */
     @Override
@@ -65,17 +72,54 @@ final class SubscriberAcceptor implements Agent
             return 0;
         }
         nextAcceptNs = nowNs + ACCEPT_INTERVAL_NS;
+        if (null != waiting)
+        {
+            if (!assign(waiting))
+            {
+                return 0;
+            }
+            waiting = null;
+        }
         int accepted = 0;
         SocketChannel channel;
         while (accepted < ACCEPTS_PER_INTERVAL && null != (channel = serverChannel.accept()))
         {
             accepted++;
-            assign(channel);
+            if (configure(channel) && !assign(channel))
+            {
+                waiting = channel;
+                break;
+            }
         }
         return accepted;
     }
 
-    private void assign(final SocketChannel channel) throws IOException
+    /** Closes the connection that waited for room, if any. */
+    @Override
+    public void onClose()
+    {
+        CloseHelper.quietClose(waiting);
+        waiting = null;
+    }
+
+    private boolean configure(final SocketChannel channel)
+    {
+        try
+        {
+            channel.configureBlocking(false);
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            errorCount.incrementAndGet();
+            System.err.println("[fanout-acceptor] connection refused: " + ex.getMessage());
+            CloseHelper.quietClose(channel);
+            return false;
+        }
+    }
+
+    /** @return true when the connection went to the least-loaded worker, false when that worker's queue is full. */
+    private boolean assign(final SocketChannel channel)
     {
         final int count = workers.size();
         int chosen = nextWorker;
@@ -90,21 +134,12 @@ final class SubscriberAcceptor implements Agent
                 leastLoad = load;
             }
         }
+        if (!workers.get(chosen).offerConnection(channel))
+        {
+            return false;
+        }
         nextWorker = (chosen + 1) % count;
-        try
-        {
-            channel.configureBlocking(false);
-            if (!workers.get(chosen).offerConnection(channel))
-            {
-                throw new IOException("worker connection queue full");
-            }
-        }
-        catch (final IOException ex)
-        {
-            errorCount.incrementAndGet();
-            System.err.println("[fanout-acceptor] connection refused: " + ex.getMessage());
-            channel.close();
-        }
+        return true;
     }
 
     @Override

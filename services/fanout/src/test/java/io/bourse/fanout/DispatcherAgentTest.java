@@ -7,6 +7,7 @@ import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -25,14 +26,20 @@ class DispatcherAgentTest
     private static final int RING_CAPACITY = 1024;
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
 
+    private static final int PUBLISHER = 7;
+
     private final MarketDataEncoder encoder = new MarketDataEncoder();
     private final RingBuffer slowWorker = ring();
     private final RingBuffer fastWorker = ring();
+    private final AtomicLong errorCount = new AtomicLong();
+    private final ItchTranslator translator = new ItchTranslator(SYMBOLS);
+    private final ItchBook book = new ItchBook(new ItchReferenceData(SYMBOLS), 0);
+    // No stream: the tests hand messages to onMessage, and never run doWork, which polls and requests snapshots.
+    private final MarketDataRecovery recovery = new MarketDataRecovery(null, null, () -> 1, translator, book);
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, new ItchTranslator(SYMBOLS), new ItchBook(new ItchReferenceData(SYMBOLS), 0),
-        new RingBuffer[]{slowWorker, fastWorker},
-        new ManyToOneConcurrentArrayQueue<>(4), 16, 10, new FanoutMetrics(new PrometheusRegistry(), new AtomicLong()),
-        new AtomicLong());
+        null, translator, book, recovery, SystemNanoClock.INSTANCE, new RingBuffer[]{slowWorker, fastWorker},
+        new ManyToOneConcurrentArrayQueue<>(4), 16, 10, new FanoutMetrics(new PrometheusRegistry(), errorCount),
+        errorCount);
 
     private static RingBuffer ring()
     {
@@ -42,8 +49,12 @@ class DispatcherAgentTest
 
     private void publishAddOrder(final long orderId)
     {
-        final int length = encoder.addOrder(orderId, 1_000, "AAPL", orderId, Side.BUY, 100, 1_000_000);
-        dispatcher.onFragment(encoder.buffer, 0, length, null);
+        publish(encoder.addOrder(1_000, "AAPL", orderId, Side.BUY, 100, 1_000_000));
+    }
+
+    private void publish(final int length)
+    {
+        dispatcher.onMessage(encoder.buffer, 0, length, PUBLISHER);
     }
 
     private static List<String> drain(final RingBuffer ring)
@@ -64,6 +75,7 @@ class DispatcherAgentTest
     @Test
     void shouldMarkTheGapBeforeTheNextMessageWhenAWorkerRingOverflowed()
     {
+        publish(encoder.snapshotComplete(1));
         final List<String> fastRecords = new ArrayList<>();
         for (int orderId = 1; orderId <= 40; orderId++)
         {
@@ -78,5 +90,77 @@ class DispatcherAgentTest
         assertThat(slowBeforeGap).hasSizeBetween(5, 39).containsOnly("itch A");
         assertThat(drain(slowWorker)).containsExactly("data-lost", "itch A");
         assertThat(fastRecords).hasSize(41).containsOnly("itch A");
+    }
+
+    @Test
+    void shouldSkipIncrementsUntilASnapshotThenApplyTheOnesAfterIt()
+    {
+        publishAddOrder(1);
+        assertThat(recovery.isLive()).isFalse();
+
+        publish(encoder.bookSnapshot(5, 0, "AAPL", new long[]{1, 'B', 100, 1_000_000, 1_000}));
+        assertThat(recovery.isLive()).isFalse();
+        publish(encoder.snapshotComplete(5, 1));
+        assertThat(recovery.isLive()).isTrue();
+        assertThat(book.orderCount()).isEqualTo(1);
+        assertThat(drain(fastWorker)).isEmpty();
+
+        publishAddOrder(2);
+        assertThat(book.orderCount()).isEqualTo(2);
+        assertThat(drain(fastWorker)).containsExactly("itch A");
+        assertThat(errorCount).hasValue(0);
+    }
+
+    @Test
+    void shouldNotTakeASnapshotWithAMessageMissing()
+    {
+        publish(encoder.bookSnapshot(5, 0, "AAPL", new long[]{1, 'B', 100, 1_000_000, 1_000}));
+        publish(encoder.snapshotComplete(5, 2));
+        assertThat(recovery.isLive()).isFalse();
+
+        publish(encoder.bookSnapshot(6, 0, "AAPL", new long[]{1, 'B', 100, 1_000_000, 1_000}));
+        final int skipped = encoder.bookSnapshot(6, 1, "AAPL", new long[]{2, 'B', 100, 1_000_000, 1_000});
+        publish(encoder.bookSnapshot(6, 2, "AAPL", new long[]{3, 'B', 100, 1_000_000, 1_000}));
+        publish(encoder.snapshotComplete(6, 3));
+        assertThat(skipped).isPositive();
+        assertThat(recovery.isLive()).isFalse();
+    }
+
+    @Test
+    void shouldEndEverySessionAndCutTheReplayAtAGapInTheSequenceNumbers()
+    {
+        publish(encoder.snapshotComplete(1));
+        publishAddOrder(1);
+        drain(slowWorker);
+        drain(fastWorker);
+
+        encoder.addOrder(1_000, "AAPL", 2, Side.BUY, 100, 1_000_000);
+        publishAddOrder(3);
+
+        assertThat(recovery.isLive()).isFalse();
+        assertThat(drain(slowWorker)).containsExactly("data-lost");
+        assertThat(drain(fastWorker)).containsExactly("data-lost");
+        assertThat(book.orderCount()).isEqualTo(1);
+
+        publish(encoder.bookSnapshot(9, 0, "AAPL",
+            new long[]{1, 'B', 100, 1_000_000, 1_000}, new long[]{2, 'B', 100, 1_000_000, 1_000},
+            new long[]{3, 'B', 100, 1_000_000, 1_000}));
+        publish(encoder.snapshotComplete(9, 1));
+        assertThat(recovery.isLive()).isTrue();
+        assertThat(book.orderCount()).isEqualTo(3);
+        publishAddOrder(4);
+        assertThat(drain(fastWorker)).containsExactly("itch A");
+    }
+
+    @Test
+    void shouldIgnoreAndCountTheMessagesOfASecondPublisher()
+    {
+        publish(encoder.snapshotComplete(1));
+        final int length = encoder.addOrder(1_000, "AAPL", 1, Side.BUY, 100, 1_000_000);
+        dispatcher.onMessage(encoder.buffer, 0, length, PUBLISHER + 1);
+
+        assertThat(drain(fastWorker)).isEmpty();
+        assertThat(errorCount).hasValue(1);
+        assertThat(recovery.isLive()).isTrue();
     }
 }

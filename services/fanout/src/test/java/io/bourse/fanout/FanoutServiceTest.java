@@ -118,6 +118,8 @@ class FanoutServiceTest
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
         marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
         awaitTrue(marketData::isConnected);
+        // The md-publisher's answer to the fanout's snapshot request, before anything was published: no book.
+        offer(sbe.snapshotComplete(1));
     }
 
     /** @return two workers with the default session limits, on ephemeral ports. */
@@ -172,8 +174,8 @@ class FanoutServiceTest
             assertThat(subscriber.itch.messages).isEqualTo(sessionStart);
         }
 
-        offer(sbe.priceLevelUpdate(1, T, "MSFT", 1_500_100, 300));
-        offer(sbe.addOrder(2, T, "MSFT", 17, Side.BUY, 300, 1_500_100));
+        offer(sbe.priceLevelUpdate(T, "MSFT", 1_500_100, 300));
+        offer(sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100));
 
         final AddOrder expected = new AddOrder(2, 0, T, 17, 'B', 300, "MSFT", 1_500_100);
         for (final Subscriber subscriber : List.of(first, second))
@@ -184,7 +186,8 @@ class FanoutServiceTest
         }
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_sessions 2.0\n")
-            .contains("bourse_fanout_messages_in_total 2.0\n")
+            .contains("bourse_fanout_messages_in_total 3.0\n")
+            .contains("bourse_fanout_market_data_recoveries_total 1.0\n")
             .contains("bourse_fanout_messages_out_total 12.0\n")
             .contains("bourse_fanout_drops_total 0.0\n")
             .contains("bourse_fanout_errors_total 0.0\n")
@@ -194,13 +197,12 @@ class FanoutServiceTest
     @Test
     void shouldSendExecutionAgainstNonDisplayedOrderAsTradeWhenMdPublisherPrintsIt() throws Exception
     {
-        final Subscriber subscriber = connect();
-        subscriber.login("sub1", "secret1");
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
-
-        try (MdPublisherService mdPublisher = launchMdPublisher();
+        try (MdPublisherService mdPublisher = switchToMdPublisher();
             Publication shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0)))
         {
+            final Subscriber subscriber = connect();
+            subscriber.login("sub1", "secret1");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
             awaitTrue(shard0::isConnected);
             offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
             offer(shard0, engine.orderAdded(T, "AAPL", 18, SELL, 500, 1_500_100, 'N'));
@@ -215,8 +217,9 @@ class FanoutServiceTest
                 new OrderExecuted(1, 0, T + 10, 17, 100, 33),
                 new Trade(1, 0, T + 20, 0, 'B', 200, "AAPL", 1_500_100, 34));
         }
+        // 8 increments; 1 snapshot of the test's publisher, 3 (2 books) of the md-publisher.
         assertThat(scrapeMetrics())
-            .contains("bourse_fanout_messages_in_total 8.0\n")
+            .contains("bourse_fanout_messages_in_total 12.0\n")
             .contains("bourse_fanout_messages_out_total 8.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
     }
@@ -225,13 +228,12 @@ class FanoutServiceTest
     void shouldSendCrossExecutionOfDisplayedOrderAndOneCrossTradeWhenMdPublisherPublishesTheClosingCross()
         throws Exception
     {
-        final Subscriber subscriber = connect();
-        subscriber.login("sub1", "secret1");
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
-
-        try (MdPublisherService mdPublisher = launchMdPublisher();
+        try (MdPublisherService mdPublisher = switchToMdPublisher();
             Publication shard1 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1)))
         {
+            final Subscriber subscriber = connect();
+            subscriber.login("sub1", "secret1");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
             awaitTrue(shard1::isConnected);
             offer(shard1, engine.orderAdded(T, "MSFT", 17, BUY, 300, 4_000_000, 'Y'));
             offer(shard1, engine.crossExecuted(T + 10, "MSFT", 33, 300, 3_999_900, BUY, 97, 17, 0));
@@ -282,7 +284,7 @@ class FanoutServiceTest
         }
 
         leaving.close();
-        offer(sbe.addOrder(1, T, "AAPL", 33, Side.SELL, 100, 4_000_000));
+        offer(sbe.addOrder(T, "AAPL", 33, Side.SELL, 100, 4_000_000));
 
         for (final Subscriber subscriber : List.of(otherWorker, sameWorker))
         {
@@ -309,7 +311,7 @@ class FanoutServiceTest
             assertThat(subscriber.loginAccepted).isTrue();
         }
 
-        offer(sbe.addOrder(1, T, "MSFT", 41, Side.BUY, 200, 1_500_000));
+        offer(sbe.addOrder(T, "MSFT", 41, Side.BUY, 200, 1_500_000));
 
         final AddOrder expected = new AddOrder(2, 0, T, 41, 'B', 200, "MSFT", 1_500_000);
         for (final Subscriber subscriber : thousand)
@@ -328,6 +330,10 @@ class FanoutServiceTest
     {
         service.close();
         service = FanoutService.launch(context(tempDir.resolve("credentials.csv")).maxSessionsPerWorker(2));
+        // The new fanout asks for a snapshot: answer it (again until taken, the new subscription may not be up).
+        final int snapshotLength = sbe.snapshotComplete(2);
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, snapshotLength) > 0 &&
+            metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
         // Two per worker, in turn: the first and third connections on worker 0, the second and fourth on worker 1.
         final List<Subscriber> four = new ArrayList<>();
         for (int i = 0; i < 4; i++)
@@ -376,7 +382,7 @@ class FanoutServiceTest
             assertThat(orderId).as("stalled subscriber still connected").isLessThan(MAX_STALL_ORDERS);
             for (int i = 0; i < STALL_BATCH_ORDERS; i++, orderId++)
             {
-                offer(sbe.addOrder(orderId, T + orderId, "AAPL", orderId, Side.BUY, 100, 1_000_000));
+                offer(sbe.addOrder(T + orderId, "AAPL", orderId, Side.BUY, 100, 1_000_000));
                 offer(sbe.orderDelete(T + orderId, "AAPL", orderId));
                 published.add(new AddOrder(1, 0, T + orderId, orderId, 'B', 100, "AAPL", 1_000_000));
                 published.add(new OrderDelete(1, T + orderId, orderId));
@@ -417,12 +423,12 @@ class FanoutServiceTest
         early.login("sub1", "secret1");
         // Its session must start before the orders, or it gets them as a snapshot rather than one by one.
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
-        offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        offer(sbe.addOrder(2, T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
-        offer(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
-        offer(sbe.addOrder(4, T + 4, "AAPL", 4, Side.BUY, 100, 1_510_000));
-        offer(sbe.addOrder(5, T + 5, "MSFT", 5, Side.SELL, 500, 4_000_000));
-        offer(sbe.addOrder(6, T + 6, "AAPL", 6, Side.SELL, 100, 1_515_000));
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
+        offer(sbe.addOrder(T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
+        offer(sbe.addOrder(T + 4, "AAPL", 4, Side.BUY, 100, 1_510_000));
+        offer(sbe.addOrder(T + 5, "MSFT", 5, Side.SELL, 500, 4_000_000));
+        offer(sbe.addOrder(T + 6, "AAPL", 6, Side.SELL, 100, 1_515_000));
         offer(sbe.orderExecuted(T + 7, "AAPL", 2, 50, 1, 1_510_000));
         offer(sbe.orderReplace(T + 8, "AAPL", 1, 7, 150, 1_510_000));
         offer(sbe.orderCancel(T + 9, "AAPL", 6, 40));
@@ -443,7 +449,7 @@ class FanoutServiceTest
             new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
 
         offer(sbe.orderExecuted(T + 11, "AAPL", 7, 150, 3, 1_510_000));
-        offer(sbe.addOrder(7, T + 12, "MSFT", 8, Side.BUY, 200, 3_990_000));
+        offer(sbe.addOrder(T + 12, "MSFT", 8, Side.BUY, 200, 3_990_000));
         offer(sbe.orderReplace(T + 13, "AAPL", 2, 9, 300, 1_511_000));
         offer(sbe.orderDelete(T + 14, "MSFT", 5));
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 14);
@@ -466,7 +472,7 @@ class FanoutServiceTest
         final Subscriber early = connect();
         early.login("sub1", "secret1");
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
-        offer(sbe.addOrder(1, T + 1, "MSFT", 1, Side.BUY, 100, 4_000_000));
+        offer(sbe.addOrder(T + 1, "MSFT", 1, Side.BUY, 100, 4_000_000));
         offer(sbe.stockTradingAction(T + 2, "MSFT", TradingState.HALTED, "O1  "));
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 2);
 
@@ -485,16 +491,16 @@ class FanoutServiceTest
     @Test
     void shouldSendOnlyTheSubscribedSymbolWhenSubscriptionComesWithTheLogin() throws Exception
     {
-        offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        offer(sbe.addOrder(2, T + 2, "MSFT", 2, Side.SELL, 300, 4_000_000));
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 300, 4_000_000));
         final Subscriber msftOnly = connect();
         msftOnly.loginAndSubscribe("sub1", "secret1", "MSFT");
         msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= DIRECTORY_MESSAGES + 2);
 
-        offer(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 100, 1_600_000));
+        offer(sbe.addOrder(T + 3, "AAPL", 3, Side.SELL, 100, 1_600_000));
         offer(sbe.orderExecuted(T + 4, "MSFT", 2, 100, 1, 4_000_000));
-        offer(sbe.addOrder(5, T + 5, "AAPL", 4, Side.BUY, 100, 1_510_000));
-        offer(sbe.addOrder(6, T + 6, "MSFT", 5, Side.SELL, 100, 4_010_000));
+        offer(sbe.addOrder(T + 5, "AAPL", 4, Side.BUY, 100, 1_510_000));
+        offer(sbe.addOrder(T + 6, "MSFT", 5, Side.SELL, 100, 4_010_000));
         msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= DIRECTORY_MESSAGES + 4);
         assertThat(msftOnly.itch.messages.subList(DIRECTORY_MESSAGES, msftOnly.itch.messages.size()))
             .containsExactly(
@@ -528,14 +534,14 @@ class FanoutServiceTest
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES);
         for (int orderId = 1; orderId <= 10; orderId++)
         {
-            offer(sbe.addOrder(orderId, T + orderId, "AAPL", orderId, Side.BUY, 100, 1_500_000 + orderId * 100L));
+            offer(sbe.addOrder(T + orderId, "AAPL", orderId, Side.BUY, 100, 1_500_000 + orderId * 100L));
         }
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 10);
 
         final Subscriber replaying = connect();
         replaying.login("sub2", "secret2", 4);
         replaying.receiveUntil(() -> replaying.itch.messages.size() >= 7);
-        offer(sbe.addOrder(11, T + 11, "MSFT", 11, Side.SELL, 100, 4_000_000));
+        offer(sbe.addOrder(T + 11, "MSFT", 11, Side.SELL, 100, 4_000_000));
         replaying.receiveUntil(() -> replaying.itch.messages.size() >= 8);
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + 11);
         assertThat(replaying.acceptedSequence).isEqualTo(4);
@@ -544,7 +550,7 @@ class FanoutServiceTest
 
         for (int orderId = 12; orderId <= 12 + REPLAY_CAPACITY; orderId++)
         {
-            offer(sbe.addOrder(orderId, T + orderId, "MSFT", orderId, Side.SELL, 100, 4_000_000 + orderId * 100L));
+            offer(sbe.addOrder(T + orderId, "MSFT", orderId, Side.SELL, 100, 4_000_000 + orderId * 100L));
         }
         final int total = 12 + REPLAY_CAPACITY;
         early.receiveUntil(() -> early.itch.messages.size() >= SESSION_START_MESSAGES + total);
@@ -631,7 +637,7 @@ class FanoutServiceTest
                 final long[] order = {nextOrderId++, random.nextInt(2), random.nextInt(2), 100 + random.nextInt(900),
                     1_000_000 + random.nextInt(20) * 100};
                 live.add(order);
-                length = encoder.addOrder(count, t, symbols[(int)order[1]], order[0],
+                length = encoder.addOrder(t, symbols[(int)order[1]], order[0],
                     order[2] == 0 ? Side.BUY : Side.SELL, order[3], order[4]);
             }
             else
@@ -678,7 +684,7 @@ class FanoutServiceTest
                 LockSupport.parkNanos(200_000);
             }
         }
-        final int length = encoder.addOrder(0, T, "MSFT", lastOrderId, Side.BUY, 1, 1);
+        final int length = encoder.addOrder(T, "MSFT", lastOrderId, Side.BUY, 1, 1);
         awaitTrue(() -> marketData.offer(encoder.buffer, 0, length) > 0);
     }
 
@@ -738,14 +744,21 @@ class FanoutServiceTest
         }
     }
 
-    private MdPublisherService launchMdPublisher()
+    /**
+     * Replaces the test's publisher of market data with a real md-publisher: the fanout sees its publisher go, and
+     * takes its books from the md-publisher's snapshot.
+     */
+    private MdPublisherService switchToMdPublisher()
     {
-        return MdPublisherService.launch(new MdPublisherContext()
+        marketData.close();
+        final MdPublisherService mdPublisher = MdPublisherService.launch(new MdPublisherContext()
             .layout(layout)
             .symbolDirectory(SYMBOLS)
             .metricsPort(0)
             .jvmMetrics(false)
             .moldEnabled(false));
+        awaitTrue(() -> metricsContain("bourse_fanout_market_data_recoveries_total 2.0\n"));
+        return mdPublisher;
     }
 
     private Subscriber connect() throws IOException

@@ -65,12 +65,12 @@ class ItchBookTest
     @Test
     void shouldWriteBidsHighFirstThenOffersLowFirstInTimePriorityWhenOrdersWereExecutedReplacedAndCanceled()
     {
-        apply(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        apply(sbe.addOrder(2, T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
-        apply(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
-        apply(sbe.addOrder(4, T + 4, "AAPL", 4, Side.BUY, 100, 1_510_000));
-        apply(sbe.addOrder(5, T + 5, "MSFT", 5, Side.SELL, 500, 4_000_000));
-        apply(sbe.addOrder(6, T + 6, "AAPL", 6, Side.SELL, 100, 1_515_000));
+        apply(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        apply(sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
+        apply(sbe.addOrder(T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
+        apply(sbe.addOrder(T + 4, "AAPL", 4, Side.BUY, 100, 1_510_000));
+        apply(sbe.addOrder(T + 5, "MSFT", 5, Side.SELL, 500, 4_000_000));
+        apply(sbe.addOrder(T + 6, "AAPL", 6, Side.SELL, 100, 1_515_000));
         apply(sbe.orderExecuted(T + 7, "AAPL", 2, 50, 1, 1_510_000));
         apply(sbe.orderExecutedWithPrice(T + 8, "AAPL", 3, 100, 2, BooleanType.FALSE, 1_519_000));
         apply(sbe.orderReplace(T + 9, "AAPL", 1, 7, 150, 1_510_000));
@@ -91,8 +91,8 @@ class ItchBookTest
     @Test
     void shouldWriteEachSymbolsLatestStockTradingActionBeforeItsOrders()
     {
-        apply(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        apply(sbe.addOrder(2, T + 2, "MSFT", 2, Side.SELL, 200, 4_000_000));
+        apply(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        apply(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 200, 4_000_000));
         apply(sbe.stockTradingAction(T + 3, "MSFT", TradingState.HALTED, "O1  "));
         apply(sbe.stockTradingAction(T + 4, "AAPL", TradingState.HALTED, "O1  "));
         apply(sbe.stockTradingAction(T + 5, "AAPL", TradingState.TRADING, "    "));

@@ -122,8 +122,8 @@ class MoldFeedAgentTest
         start(1400, 100);
         Multicast.receive(listener, DATAGRAM_WAIT_MS);
 
-        publish(sbe.addOrder(1, T, "MSFT", 17, Side.BUY, 300, 1_500_100));
-        publish(sbe.priceLevelUpdate(2, T, "MSFT", 1_500_100, 300));
+        publish(sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100));
+        publish(sbe.priceLevelUpdate(T, "MSFT", 1_500_100, 300));
         publish(sbe.orderDelete(T, "MSFT", 17));
         assertThat(agent.doWork()).isEqualTo(4);
 
@@ -149,7 +149,7 @@ class MoldFeedAgentTest
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(5, 1, 20 + 27));
         for (int orderId = 1; orderId <= 3; orderId++)
         {
-            publish(sbe.addOrder(orderId, T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
         }
         agent.doWork();
 
@@ -175,7 +175,7 @@ class MoldFeedAgentTest
             .isEqualTo(hex(SESSION_HEX + " 0000000000000006 0000"));
 
         nanoClock.update(HEARTBEAT_INTERVAL_NS * 3 / 2);
-        publish(sbe.addOrder(1, T, "AAPL", 1, Side.SELL, 100, 1_000_000));
+        publish(sbe.addOrder(T, "AAPL", 1, Side.SELL, 100, 1_000_000));
         agent.doWork();
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 1, 20 + 38));
         nanoClock.update(HEARTBEAT_INTERVAL_NS * 5 / 2 - 1);
@@ -227,7 +227,7 @@ class MoldFeedAgentTest
         start(1400, 4);
         for (int orderId = 1; orderId <= 3; orderId++)
         {
-            publish(sbe.addOrder(orderId, T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
         }
         agent.doWork();
         final DatagramChannel requester = open(Multicast.unicast());
@@ -259,8 +259,8 @@ class MoldFeedAgentTest
         start(1400, 100);
         Multicast.receive(listener, DATAGRAM_WAIT_MS);
 
-        publish(sbe.addOrder(1, T, "IBM", 1, Side.SELL, 100, 1_000_000));
-        publish(sbe.addOrder(2, T, "AAPL", 2, Side.SELL, 100, 1_000_000));
+        publish(sbe.addOrder(T, "IBM", 1, Side.SELL, 100, 1_000_000));
+        publish(sbe.addOrder(T, "AAPL", 2, Side.SELL, 100, 1_000_000));
         agent.doWork();
 
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 1, 20 + 38));
@@ -290,7 +290,7 @@ class MoldFeedAgentTest
         start(1400, 100);
         feed.close();
 
-        publish(sbe.addOrder(1, T, "AAPL", 1, Side.SELL, 100, 1_000_000));
+        publish(sbe.addOrder(T, "AAPL", 1, Side.SELL, 100, 1_000_000));
         agent.doWork();
         nanoClock.update(HEARTBEAT_INTERVAL_NS);
         agent.doWork();
@@ -315,7 +315,7 @@ class MoldFeedAgentTest
             allocatedBytes = 0;
             for (int orderId = 1; orderId <= 20_000; orderId++)
             {
-                publish(sbe.addOrder(orderId, T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+                publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
                 if (orderId % 10 == 0)
                 {
                     final long before = threads.getCurrentThreadAllocatedBytes();
@@ -345,7 +345,7 @@ class MoldFeedAgentTest
         final List<ItchEvents.Message> expected = new ArrayList<>(SESSION_OPEN);
         for (int orderId = 1; orderId <= 10; orderId++)
         {
-            publish(sbe.addOrder(orderId, T + orderId, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+            publish(sbe.addOrder(T + orderId, "AAPL", orderId, Side.SELL, 100, 1_000_000));
             agent.doWork();
             expected.add(new ItchEvents.AddOrder(1, 0, T + orderId, orderId, 'S', 100, "AAPL", 1_000_000));
         }
@@ -376,7 +376,7 @@ class MoldFeedAgentTest
         final List<ItchEvents.Message> expected = new ArrayList<>(SESSION_OPEN);
         for (int orderId = 1; orderId <= 100; orderId++)
         {
-            publish(sbe.addOrder(orderId, T, "MSFT", orderId, Side.BUY, 100, 1_000_000));
+            publish(sbe.addOrder(T, "MSFT", orderId, Side.BUY, 100, 1_000_000));
             expected.add(new ItchEvents.AddOrder(2, 0, T, orderId, 'B', 100, "MSFT", 1_000_000));
             if (orderId % 20 == 0)
             {

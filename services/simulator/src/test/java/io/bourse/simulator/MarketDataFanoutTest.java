@@ -71,6 +71,8 @@ class MarketDataFanoutTest
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
         marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
         awaitTrue(marketData::isConnected);
+        // The md-publisher's answer to the fanout's snapshot request, before anything was published: no book.
+        offer(sbe.snapshotComplete(1));
         session = SoupClient.connect("feed session", "localhost", fanout.port(), USER,
             new MarketDataAdapter(counters, books, analytics, FeedObserver.NONE), 5_000);
     }
@@ -84,17 +86,17 @@ class MarketDataFanoutTest
     @Test
     void shouldBuildTheBookFromTheFeedEqualToTheSnapshotOfASecondSession() throws IOException
     {
-        offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        offer(sbe.addOrder(2, T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
-        offer(sbe.addOrder(3, T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
-        offer(sbe.addOrder(4, T + 4, "MSFT", 4, Side.SELL, 500, 4_000_000));
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_510_000));
+        offer(sbe.addOrder(T + 3, "AAPL", 3, Side.SELL, 300, 1_520_000));
+        offer(sbe.addOrder(T + 4, "MSFT", 4, Side.SELL, 500, 4_000_000));
         offer(sbe.orderExecuted(T + 5, "AAPL", 2, 50, 1, 1_510_000));
         offer(sbe.orderReplace(T + 6, "AAPL", 1, 5, 150, 1_505_000));
         offer(sbe.orderCancel(T + 7, "AAPL", 3, 100));
         offer(sbe.orderExecuted(T + 8, "MSFT", 4, 500, 2, 4_000_000));
-        offer(sbe.addOrder(5, T + 9, "MSFT", 6, Side.BUY, 10, 3_990_000));
+        offer(sbe.addOrder(T + 9, "MSFT", 6, Side.BUY, 10, 3_990_000));
         offer(sbe.orderDelete(T + 10, "MSFT", 6));
-        offer(sbe.addOrder(6, T + 11, "MSFT", 7, Side.BUY, 20, 3_980_000));
+        offer(sbe.addOrder(T + 11, "MSFT", 7, Side.BUY, 20, 3_980_000));
         pollUntil(() -> books.orderCount(2) == 1 && books.orders(2).getFirst().orderReferenceNumber() == 7);
 
         assertThat(books.orders(1)).containsExactly(
@@ -116,8 +118,8 @@ class MarketDataFanoutTest
     @Test
     void shouldReportTheSymbolWhoseBookDiffersFromTheSnapshot() throws IOException
     {
-        offer(sbe.addOrder(1, T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        offer(sbe.addOrder(2, T + 2, "MSFT", 2, Side.SELL, 100, 4_000_000));
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 100, 4_000_000));
         pollUntil(() -> books.orderCount(2) == 1);
         books.cancel(2, 2, 10);
 

@@ -1,0 +1,338 @@
+package io.bourse.fanout;
+
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.bourse.itch.ItchTranslator;
+import io.bourse.sbe.md.AddOrderEncoder;
+import io.bourse.sbe.md.BookSnapshotDecoder;
+import io.bourse.sbe.md.MessageHeaderDecoder;
+import io.bourse.sbe.md.MessageHeaderEncoder;
+import io.bourse.sbe.md.SnapshotCompleteDecoder;
+import io.bourse.sbe.md.SnapshotRequestEncoder;
+import io.bourse.sbe.md.StockTradingActionEncoder;
+import io.bourse.sbe.md.TradingState;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Keeps the fanout's {@link ItchBook} in step with the market-data stream (schemas/market-data-schema.xml, version
+ * 3 recovery): the book follows the increments of one publisher (one Aeron image) in sequence, and is rebuilt from a
+ * snapshot at start, after a gap, and when that publisher goes away.
+ *
+ * <p>Recovering, it sends SnapshotRequest on the snapshot-request stream once the market-data stream is connected,
+ * and again when no snapshot message has come for {@link #REQUEST_TIMEOUT_NS} (the md-publisher not up yet, or a
+ * snapshot abandoned); it skips the increments, which the snapshot to come includes, since the md-publisher answers
+ * on the same stream after them. A snapshot is taken whole or not at all: BookSnapshot messages of one snapshot id
+ * from index 0 in a row on one image, each one's orders applied to the book as ITCH Add Orders (in priority order)
+ * and its trading state as a Stock Trading Action; at SnapshotComplete with the count of messages received the book
+ * stands after the snapshot's sequence number, and the increment after it is the next one applied. A snapshot
+ * answering another subscriber's request serves as well as one's own; snapshots that come while in step are ignored.
+ *
+ * <p>In step, an increment that is not the next sequence number of the followed image is a gap: the book is no longer
+ * the stream's, and recovery starts again. Increments of any other image are ignored (the dispatcher counts them as
+ * errors). The dispatcher ends the sessions served from the old book. Single-threaded: the dispatcher's. Allocates nothing per
+ * message; a snapshot's orders are translated one by one through a scratch SBE message.
+ */
+final class MarketDataRecovery
+{
+    /** {@link #onIncrement}: the next increment of the followed image, to apply. */
+    static final int APPLY = 0;
+    /** {@link #onIncrement}: recovering, the snapshot to come includes it, or it is of another image. */
+    static final int SKIP = 1;
+    /** {@link #onIncrement}: a gap; recovery has started again. */
+    static final int GAP = 2;
+    /** {@link #onIncrement}: in step, an increment of an image other than the followed one, ignored. */
+    static final int OTHER_PUBLISHER = 3;
+    /** A request unanswered this long, or a snapshot stalled this long, is sent again. */
+    static final long REQUEST_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+
+    private static final int SEQUENCE_NUMBER_OFFSET = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final int BODY_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
+    private static final int SCRATCH_LENGTH = 128;
+
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
+    private final SnapshotCompleteDecoder snapshotComplete = new SnapshotCompleteDecoder();
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final SnapshotRequestEncoder snapshotRequest = new SnapshotRequestEncoder();
+    private final AddOrderEncoder addOrder = new AddOrderEncoder();
+    private final StockTradingActionEncoder stockTradingAction = new StockTradingActionEncoder();
+    private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(SCRATCH_LENGTH));
+    private final ByteBuffer itch = ByteBuffer.allocateDirect(ItchTranslator.MAX_LENGTH);
+    private final UnsafeBuffer itchBuffer = new UnsafeBuffer(itch);
+    private final Subscription marketData;
+    private final Publication snapshotRequests;
+    private final LongSupplier requestIds;
+    private final ItchTranslator translator;
+    private final ItchBook book;
+    private boolean live;
+    private int imageSessionId;
+    private long nextSequenceNumber;
+    private boolean requested;
+    private long lastProgressNs;
+    /** A snapshot message was taken since the last {@link #doWork}: the request is being answered. */
+    private boolean progressed;
+    private boolean snapshotUnderWay;
+    private long snapshotId;
+    private long snapshotSequenceNumber;
+    private int snapshotImage;
+    private int nextMessageIndex;
+    private long lastGapExpected;
+    private long lastGapReceived;
+
+    /**
+     * @param marketData       the market-data stream, whose images are checked.
+     * @param snapshotRequests the snapshot-request stream.
+     * @param requestIds       ids for requests, unique per media driver ({@code Aeron::nextCorrelationId}).
+     * @param translator       SBE to ITCH, the dispatcher's.
+     * @param book             rebuilt from the snapshots.
+     */
+    MarketDataRecovery(
+        final Subscription marketData, final Publication snapshotRequests, final LongSupplier requestIds,
+        final ItchTranslator translator, final ItchBook book)
+    {
+        this.marketData = marketData;
+        this.snapshotRequests = snapshotRequests;
+        this.requestIds = requestIds;
+        this.translator = translator;
+        this.book = book;
+    }
+
+    /** @return true when the book stands after the last increment applied, false while recovering. */
+    boolean isLive()
+    {
+        return live;
+    }
+
+    /** @return expected sequence number of the last gap, for a log line. */
+    long lastGapExpected()
+    {
+        return lastGapExpected;
+    }
+
+    /** @return sequence number received at the last gap, for a log line. */
+    long lastGapReceived()
+    {
+        return lastGapReceived;
+    }
+
+    /**
+     * Sends a snapshot request when one is due, and starts recovery when the followed publisher has gone.
+     *
+     * @param nowNs a monotonic clock, nanoseconds.
+     * @return {@link #GAP} when the followed image has gone (recovery has started), else 0 or 1 for the work done.
+     */
+    int doWork(final long nowNs)
+    {
+        if (live)
+        {
+            if (null == marketData.imageBySessionId(imageSessionId))
+            {
+                lastGapExpected = nextSequenceNumber;
+                lastGapReceived = 0;
+                recover();
+                return GAP;
+            }
+            return 0;
+        }
+        if (progressed)
+        {
+            progressed = false;
+            lastProgressNs = nowNs;
+        }
+        if ((!requested || nowNs - lastProgressNs >= REQUEST_TIMEOUT_NS) && marketData.isConnected())
+        {
+            final int length = MessageHeaderEncoder.ENCODED_LENGTH + snapshotRequest
+                .wrapAndApplyHeader(scratch, 0, headerEncoder)
+                .requestId(requestIds.getAsLong())
+                .encodedLength();
+            requested = true;
+            lastProgressNs = nowNs;
+            return snapshotRequests.offer(scratch, 0, length) > 0 ? 1 : 0;
+        }
+        return 0;
+    }
+
+    /**
+     * @param buffer    holds a market-data message that is not a recovery message.
+     * @param offset    of its SBE header.
+     * @param length    of the message.
+     * @param sessionId of the image it came on.
+     * @return {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER}. A message too short to carry a sequence number is
+     *         {@link #APPLY}: the translator counts it.
+     */
+    int onIncrement(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
+    {
+        if (!live)
+        {
+            return SKIP;
+        }
+        if (sessionId != imageSessionId)
+        {
+            return OTHER_PUBLISHER;
+        }
+        if (length < SEQUENCE_NUMBER_OFFSET + Long.BYTES)
+        {
+            return APPLY;
+        }
+        final long sequenceNumber = buffer.getLong(offset + SEQUENCE_NUMBER_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (sequenceNumber != nextSequenceNumber)
+        {
+            lastGapExpected = nextSequenceNumber;
+            lastGapReceived = sequenceNumber;
+            recover();
+            return GAP;
+        }
+        nextSequenceNumber++;
+        return APPLY;
+    }
+
+    /**
+     * @param buffer    holds a market-data message.
+     * @param offset    of its SBE header.
+     * @param length    of the message.
+     * @param sessionId of the image it came on.
+     * @return true when it is a recovery message (BookSnapshot or SnapshotComplete), taken or ignored here.
+     */
+    boolean onRecoveryMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
+    {
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            return false;
+        }
+        headerDecoder.wrap(buffer, offset);
+        if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
+        {
+            return false;
+        }
+        switch (headerDecoder.templateId())
+        {
+            case BookSnapshotDecoder.TEMPLATE_ID ->
+            {
+                if (!live)
+                {
+                    bookSnapshot.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                    onBookSnapshot(sessionId);
+                }
+                return true;
+            }
+            case SnapshotCompleteDecoder.TEMPLATE_ID ->
+            {
+                if (!live)
+                {
+                    snapshotComplete.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                    onSnapshotComplete(sessionId);
+                }
+                return true;
+            }
+            default ->
+            {
+                return false;
+            }
+        }
+    }
+
+    private void recover()
+    {
+        live = false;
+        requested = false;
+        snapshotUnderWay = false;
+    }
+
+    private void onBookSnapshot(final int sessionId)
+    {
+        final long messageIndex = bookSnapshot.messageIndex();
+        if (0 == messageIndex)
+        {
+            book.clear();
+            snapshotUnderWay = true;
+            snapshotId = bookSnapshot.snapshotId();
+            snapshotSequenceNumber = bookSnapshot.sequenceNumber();
+            snapshotImage = sessionId;
+            nextMessageIndex = 0;
+        }
+        else if (!snapshotUnderWay || messageIndex != nextMessageIndex || sessionId != snapshotImage ||
+            bookSnapshot.snapshotId() != snapshotId || bookSnapshot.sequenceNumber() != snapshotSequenceNumber)
+        {
+            snapshotUnderWay = false;
+            return;
+        }
+        nextMessageIndex++;
+        progressed = true;
+        if (0 != bookSnapshot.tradingStateTimestampNs())
+        {
+            final int length = MessageHeaderEncoder.ENCODED_LENGTH + stockTradingAction
+                .wrapAndApplyHeader(scratch, 0, headerEncoder)
+                .sequenceNumber(snapshotSequenceNumber)
+                .timestampNs(bookSnapshot.tradingStateTimestampNs())
+                .tradingState(TradingState.get(bookSnapshot.tradingStateRaw()))
+                .encodedLength();
+            copySymbol(StockTradingActionEncoder.symbolEncodingOffset());
+            scratch.putBytes(BODY_OFFSET + StockTradingActionEncoder.reasonEncodingOffset(), bookSnapshot.buffer(),
+                bookSnapshot.offset() + BookSnapshotDecoder.reasonEncodingOffset(),
+                BookSnapshotDecoder.reasonEncodingLength());
+            apply(length);
+        }
+        for (final BookSnapshotDecoder.OrdersDecoder order : bookSnapshot.orders())
+        {
+            final int length = MessageHeaderEncoder.ENCODED_LENGTH + addOrder
+                .wrapAndApplyHeader(scratch, 0, headerEncoder)
+                .sequenceNumber(snapshotSequenceNumber)
+                .timestampNs(order.timestampNs())
+                .orderId(order.orderId())
+                .side(order.side())
+                .quantity(order.quantity())
+                .price(order.price())
+                .encodedLength();
+            copySymbol(AddOrderEncoder.symbolEncodingOffset());
+            apply(length);
+        }
+    }
+
+    /** Copies the BookSnapshot's symbol into the scratch message's symbol field at this body offset. */
+    private void copySymbol(final int symbolOffset)
+    {
+        scratch.putBytes(BODY_OFFSET + symbolOffset, bookSnapshot.buffer(),
+            bookSnapshot.offset() + BookSnapshotDecoder.symbolEncodingOffset(),
+            BookSnapshotDecoder.symbolEncodingLength());
+    }
+
+    private void onSnapshotComplete(final int sessionId)
+    {
+        if (snapshotUnderWay && sessionId == snapshotImage && snapshotComplete.snapshotId() == snapshotId &&
+            snapshotComplete.sequenceNumber() == snapshotSequenceNumber &&
+            snapshotComplete.messageCount() == nextMessageIndex)
+        {
+            follow(sessionId, snapshotSequenceNumber);
+        }
+        else if (0 == snapshotComplete.messageCount())
+        {
+            // A snapshot of no book: every book empty, every symbol trading.
+            book.clear();
+            follow(sessionId, snapshotComplete.sequenceNumber());
+        }
+        snapshotUnderWay = false;
+    }
+
+    private void follow(final int sessionId, final long sequenceNumber)
+    {
+        live = true;
+        imageSessionId = sessionId;
+        nextSequenceNumber = sequenceNumber + 1;
+    }
+
+    /** Applies the scratch SBE message to the book through its ITCH form. */
+    private void apply(final int length)
+    {
+        itch.clear();
+        if (translator.translate(scratch, 0, length, itch) > 0)
+        {
+            book.apply(itchBuffer, 0);
+        }
+    }
+}
