@@ -467,6 +467,82 @@ class FanoutServiceTest
     }
 
     @Test
+    void shouldServeTheBooksOfTheMdPublisherToTheSubscribersOfAFanoutStartedAfterOrdersRested() throws Exception
+    {
+        try (MdPublisherService mdPublisher = switchToMdPublisher();
+            Publication shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0));
+            Publication shard1 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1)))
+        {
+            awaitTrue(() -> shard0.isConnected() && shard1.isConnected());
+            offer(shard0, engine.orderAdded(T + 1, "AAPL", 1, BUY, 100, 1_500_000, 'Y'));
+            offer(shard0, engine.orderAdded(T + 2, "AAPL", 2, BUY, 200, 1_500_000, 'Y'));
+            offer(shard0, engine.orderAdded(T + 3, "AAPL", 3, SELL, 300, 1_520_000, 'Y'));
+            offer(shard0, engine.orderAdded(T + 4, "AAPL", 4, SELL, 400, 1_520_000, 'N'));
+            offer(shard1, engine.orderAdded(T + 5, "MSFT", 5, SELL, 500, 4_000_000, 'Y'));
+            offer(shard1, engine.tradingStateChanged(T + 6, "MSFT", io.bourse.sbe.engine.TradingState.HALTED));
+            // Order 1 goes behind order 2. 16 market-data messages, after 4 of snapshots.
+            offer(shard0, engine.orderReplaced(T + 7, "AAPL", 1, 6, BUY, 150, 1_500_000,
+                io.bourse.sbe.engine.BookUpdate.REPLACED));
+            awaitTrue(() -> metricsContain("bourse_fanout_messages_in_total 20.0\n"));
+
+            service.close();
+            service = FanoutService.launch(context(tempDir.resolve("credentials.csv")));
+            final Subscriber subscriber = connect();
+            subscriber.login("sub1", "secret1");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= DIRECTORY_MESSAGES + 6);
+            assertThat(subscriber.itch.messages.subList(DIRECTORY_MESSAGES, subscriber.itch.messages.size()))
+                .containsExactly(
+                AAPL_TRADING,
+                new AddOrder(1, 0, T + 2, 2, 'B', 200, "AAPL", 1_500_000),
+                new AddOrder(1, 0, T + 7, 6, 'B', 150, "AAPL", 1_500_000),
+                new AddOrder(1, 0, T + 3, 3, 'S', 300, "AAPL", 1_520_000),
+                new StockTradingAction(2, "MSFT", 'H', "O1  "),
+                new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
+
+            offer(shard0, engine.orderExecuted(T + 8, "AAPL", 9, 100, 1_500_000, SELL, 49, 2, 100));
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= DIRECTORY_MESSAGES + 7);
+            assertThat(subscriber.itch.messages.getLast()).isEqualTo(new OrderExecuted(1, 0, T + 8, 2, 100, 9));
+        }
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_market_data_recoveries_total 1.0\n")
+            .contains("bourse_fanout_market_data_gaps_total 0.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldEndTheSessionsAtAGapAndServeTheBooksOfTheNextSnapshot() throws Exception
+    {
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        final Subscriber subscriber = connect();
+        subscriber.login("sub1", "secret1");
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+
+        sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_500_000);
+        offer(sbe.addOrder(T + 3, "AAPL", 3, Side.BUY, 300, 1_500_000));
+
+        subscriber.receiveUntil(() -> subscriber.endOfSession);
+        assertThat(metricsContain("bourse_fanout_gap_disconnects_total 1.0\n")).isTrue();
+        final Subscriber again = connect();
+        again.login("sub1", "secret1");
+        awaitTrue(() -> metricsContain("bourse_fanout_market_data_gaps_total 1.0\n"));
+        offer(sbe.bookSnapshot(5, 0, "AAPL", new long[]{1, 'B', 100, 1_500_000, T + 1},
+            new long[]{2, 'B', 200, 1_500_000, T + 2}, new long[]{3, 'B', 300, 1_500_000, T + 3}));
+        offer(sbe.bookSnapshot(5, 1, "MSFT"));
+        offer(sbe.snapshotComplete(5, 2));
+
+        again.receiveUntil(() -> again.itch.messages.size() >= DIRECTORY_MESSAGES + 5);
+        assertThat(again.itch.messages.subList(DIRECTORY_MESSAGES, again.itch.messages.size())).containsExactly(
+            AAPL_TRADING,
+            new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
+            new AddOrder(1, 0, T + 2, 2, 'B', 200, "AAPL", 1_500_000),
+            new AddOrder(1, 0, T + 3, 3, 'B', 300, "AAPL", 1_500_000),
+            MSFT_TRADING);
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_market_data_recoveries_total 2.0\n")
+            .contains("bourse_fanout_errors_total 0.0\n");
+    }
+
+    @Test
     void shouldSendAHaltLiveAndInTheSnapshotOfALateJoinerBeforeTheSymbolsOrders() throws Exception
     {
         final Subscriber early = connect();
