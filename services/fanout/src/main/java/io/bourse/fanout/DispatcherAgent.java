@@ -163,6 +163,13 @@ final class DispatcherAgent implements Agent, FragmentHandler
         {
             workCount += recoveryWork;
         }
+        for (int i = 0; i < dropping.length; i++)
+        {
+            if (dropping[i])
+            {
+                workCount += writeDataLost(i) ? 1 : 0;
+            }
+        }
         if (recovery.isLive())
         {
             workCount += requests.drain(onRequest, REQUEST_LIMIT);
@@ -258,7 +265,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
         replay.cutAtGap();
         for (int i = 0; i < workerRings.length; i++)
         {
-            dropping[i] = !workerRings[i].write(DATA_LOST_MSG_TYPE_ID, recordBuffer, 0, 1);
+            dropping[i] = true;
+            writeDataLost(i);
         }
         System.err.println("[fanout-dispatcher] market-data gap (" + why + "): sessions ended, recovering from a " +
             "snapshot");
@@ -267,7 +275,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private void onRequest(final CatchUpRequest request)
     {
         final long requested = request.requestedSequence();
-        if (request.login() && requested > 1 && requested >= replay.oldestSequence() &&
+        if (request.login() && requested > 1 && requested >= replay.oldestReplayable() &&
             requested <= replay.nextSequence())
         {
             catchUps.add(new CatchUp(request, requested, null, 0, requested));
@@ -302,9 +310,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private void dispatch(final int workerId, final int recordLength)
     {
         final RingBuffer ring = workerRings[workerId];
-        if (dropping[workerId] && ring.write(DATA_LOST_MSG_TYPE_ID, recordBuffer, 0, 1))
+        if (dropping[workerId])
         {
-            dropping[workerId] = false;
+            writeDataLost(workerId);
         }
         if (!dropping[workerId] && ring.write(ITCH_MSG_TYPE_ID, recordBuffer, 0, recordLength))
         {
@@ -313,11 +321,27 @@ final class DispatcherAgent implements Agent, FragmentHandler
         metrics.onDrop();
         if (!dropping[workerId])
         {
+            // No answer is written to the worker until the marker, which voids them.
             dropping[workerId] = true;
-            // The worker ends every waiting session at the data-lost marker: their answers are void.
-            catchUps.removeIf((catchUp) -> catchUp.request.workerId() == workerId);
             System.err.println("[fanout-dispatcher] worker " + workerId + " ring buffer full: dropping messages");
         }
+    }
+
+    /**
+     * Writes a dropping worker's data-lost marker if its ring has room; the worker then ends every session that was
+     * logged in or waiting, so the answers to that worker still pending are void.
+     *
+     * @return true when written: the worker takes records again.
+     */
+    private boolean writeDataLost(final int workerId)
+    {
+        if (!workerRings[workerId].write(DATA_LOST_MSG_TYPE_ID, recordBuffer, 0, 1))
+        {
+            return false;
+        }
+        dropping[workerId] = false;
+        catchUps.removeIf((catchUp) -> catchUp.request.workerId() == workerId);
+        return true;
     }
 
     /** One answer being written: start (logins), snapshot, kept messages up to the live stream, end. */

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * number, or what came while a snapshot was being written), {@code bourse_fanout_subscriptions} (symbols subscribed,
  * summed over logged-in sessions), {@code bourse_fanout_market_data_recoveries_total} (snapshots of the md-publisher's
  * books taken: at start, after a gap, after the publisher changed), {@code bourse_fanout_market_data_gaps_total}
- * (gaps in the market-data stream, and publishers gone) and {@code bourse_fanout_errors_total}. Safe to update from every thread.
+ * (gaps in the market-data stream, and publishers gone) and {@code bourse_fanout_errors_total}. Safe to update from
+ * every thread.
  */
 final class FanoutMetrics
 {

@@ -129,7 +129,13 @@ public final class FanoutService implements AutoCloseable
             final AgentRunner dispatcherRunner = AgentLaunch.start(
                 new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), ctx.threadAffinity(),
                 errorCount);
-            metricsServer.readiness(new StreamReadiness().published(subscription, "md-publisher"));
+            final StreamReadiness streams = new StreamReadiness().published(subscription, "md-publisher");
+            metricsServer.readiness(() ->
+            {
+                final String reason = streams.notReadyReason();
+                return null != reason || recovery.isLive() ? reason : "no books yet: waiting for an md-publisher " +
+                    "snapshot (stream " + layout.snapshotRequestStreamId() + ")";
+            });
             System.out.println("fanout started: ITCH 5.0/SoupBinTCP on port " + ctx.port() + ", " +
                 ctx.workerCount() + " workers (" + ctx.sendBufferBytes() / 1024 + " KiB send buffer per session), " +
                 "metrics :" + metricsServer.port());

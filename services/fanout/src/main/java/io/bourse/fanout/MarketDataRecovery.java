@@ -35,8 +35,8 @@ import java.util.function.LongSupplier;
  *
  * <p>In step, an increment that is not the next sequence number of the followed image is a gap: the book is no longer
  * the stream's, and recovery starts again. Increments of any other image are ignored (the dispatcher counts them as
- * errors). The dispatcher ends the sessions served from the old book. Single-threaded: the dispatcher's. Allocates nothing per
- * message; a snapshot's orders are translated one by one through a scratch SBE message.
+ * errors). The dispatcher ends the sessions served from the old book. Single-threaded: the dispatcher's. Allocates
+ * nothing per message; a snapshot's orders are translated one by one through a scratch SBE message.
  */
 final class MarketDataRecovery
 {
@@ -53,6 +53,7 @@ final class MarketDataRecovery
 
     private static final int SEQUENCE_NUMBER_OFFSET = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final int BODY_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
+    private static final int SCHEMA_ID_OFFSET = MessageHeaderDecoder.schemaIdEncodingOffset();
     private static final int SCRATCH_LENGTH = 128;
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
@@ -70,7 +71,8 @@ final class MarketDataRecovery
     private final LongSupplier requestIds;
     private final ItchTranslator translator;
     private final ItchBook book;
-    private boolean live;
+    /** Volatile: the metrics thread reads it for the readiness. */
+    private volatile boolean live;
     private int imageSessionId;
     private long nextSequenceNumber;
     private boolean requested;
@@ -103,7 +105,10 @@ final class MarketDataRecovery
         this.book = book;
     }
 
-    /** @return true when the book stands after the last increment applied, false while recovering. */
+    /**
+     * @return true when the book stands after the last increment applied, false while recovering; safe to call from
+     *         any thread.
+     */
     boolean isLive()
     {
         return live;
@@ -163,8 +168,8 @@ final class MarketDataRecovery
      * @param offset    of its SBE header.
      * @param length    of the message.
      * @param sessionId of the image it came on.
-     * @return {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER}. A message too short to carry a sequence number is
-     *         {@link #APPLY}: the translator counts it.
+     * @return {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER}. A message too short to carry a
+     *         sequence number, or of another schema, is {@link #APPLY}: the translator counts it, and it makes no gap.
      */
     int onIncrement(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
     {
@@ -176,7 +181,8 @@ final class MarketDataRecovery
         {
             return OTHER_PUBLISHER;
         }
-        if (length < SEQUENCE_NUMBER_OFFSET + Long.BYTES)
+        if (length < SEQUENCE_NUMBER_OFFSET + Long.BYTES ||
+            buffer.getShort(offset + SCHEMA_ID_OFFSET, ByteOrder.LITTLE_ENDIAN) != MessageHeaderDecoder.SCHEMA_ID)
         {
             return APPLY;
         }

@@ -23,6 +23,8 @@ final class ReplayRing
     private long nextSequence = 1;
     /** No message before this one is served: the stream before it is not the one after. */
     private long firstServed = 1;
+    /** True once the ring was cut at a gap. */
+    private boolean cut;
 
     /**
      * @param capacity number of newest messages kept.
@@ -68,6 +70,17 @@ final class ReplayRing
     void cutAtGap()
     {
         firstServed = nextSequence;
+        cut = true;
+    }
+
+    /**
+     * @return the lowest Requested Sequence Number a replay can start from: {@link #oldestSequence()}, but after a
+     *         cut at a gap at sequence number G not G itself, which a session asks for that has everything up to the
+     *         gap and not what the gap lost.
+     */
+    long oldestReplayable()
+    {
+        return cut ? Math.max(oldestSequence(), firstServed + 1) : oldestSequence();
     }
 
     /**

@@ -72,6 +72,7 @@ final class SubscriberAcceptor implements Agent
             return 0;
         }
         nextAcceptNs = nowNs + ACCEPT_INTERVAL_NS;
+        int accepted = 0;
         if (null != waiting)
         {
             if (!assign(waiting))
@@ -79,8 +80,8 @@ final class SubscriberAcceptor implements Agent
                 return 0;
             }
             waiting = null;
+            accepted++;
         }
-        int accepted = 0;
         SocketChannel channel;
         while (accepted < ACCEPTS_PER_INTERVAL && null != (channel = serverChannel.accept()))
         {

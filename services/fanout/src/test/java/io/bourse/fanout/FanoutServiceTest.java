@@ -155,6 +155,22 @@ class FanoutServiceTest
     }
 
     @Test
+    void shouldBeReadyOnlyOnceItHasTheBooksOfASnapshot() throws Exception
+    {
+        // The next fanout's subscription joins the stream where this one left it: after the snapshot of set-up.
+        awaitTrue(() -> metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        service.close();
+        service = FanoutService.launch(context(tempDir.resolve("credentials.csv")));
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "503 not ready: no books yet: waiting for an md-publisher " +
+            "snapshot (stream " + layout.snapshotRequestStreamId() + ")\n");
+
+        final int snapshotLength = sbe.snapshotComplete(2);
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, snapshotLength) > 0 &&
+            metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+    }
+
+    @Test
     void shouldSendDirectoryThenLiveAddOrderToEverySubscriberOnEveryWorker() throws Exception
     {
         final Subscriber first = connect();
@@ -522,8 +538,9 @@ class FanoutServiceTest
 
         subscriber.receiveUntil(() -> subscriber.endOfSession);
         assertThat(metricsContain("bourse_fanout_gap_disconnects_total 1.0\n")).isTrue();
+        // It asks for the messages after the last it got, the first number after the gap: not a replay.
         final Subscriber again = connect();
-        again.login("sub1", "secret1");
+        again.login("sub1", "secret1", 2);
         awaitTrue(() -> metricsContain("bourse_fanout_market_data_gaps_total 1.0\n"));
         offer(sbe.bookSnapshot(5, 0, "AAPL", new long[]{1, 'B', 100, 1_500_000, T + 1},
             new long[]{2, 'B', 200, 1_500_000, T + 2}, new long[]{3, 'B', 300, 1_500_000, T + 3}));
@@ -531,6 +548,7 @@ class FanoutServiceTest
         offer(sbe.snapshotComplete(5, 2));
 
         again.receiveUntil(() -> again.itch.messages.size() >= DIRECTORY_MESSAGES + 5);
+        assertThat(again.acceptedSequence).isEqualTo(1);
         assertThat(again.itch.messages.subList(DIRECTORY_MESSAGES, again.itch.messages.size())).containsExactly(
             AAPL_TRADING,
             new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),

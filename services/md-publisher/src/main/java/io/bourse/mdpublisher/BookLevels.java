@@ -6,8 +6,9 @@ import java.util.Arrays;
 /**
  * The price levels of one side of a book, in an array sorted so that the best level is last (bids ascending, offers
  * descending): the best level is O(1), any level is a binary search away. Levels come from and return to a pool.
- * Each level holds its orders in time priority. The side's depth (levels, orders, shares) is kept in plain fields that the metrics thread reads as a racy
- * snapshot, never through the level array, which this side's owner may be reallocating.
+ * Each level holds its orders in time priority. The side's depth (levels, orders, shares) is kept in plain fields that
+ * the metrics thread reads as a racy snapshot, never through the level array, which this side's owner may be
+ * reallocating.
  */
 final class BookLevels
 {

@@ -10,24 +10,24 @@ import org.agrona.concurrent.Agent;
  */
 final class MdPublisherAgent implements Agent
 {
-    private static final int SNAPSHOT_REQUEST_LIMIT = 1;
+    private static final int SNAPSHOT_REQUEST_LIMIT = 16;
 
     private final Subscription[] subscriptions;
     private final FragmentHandler handler;
     private final Subscription snapshotRequests;
-    private final FragmentHandler snapshotPublisher;
+    private final SnapshotPublisher snapshotPublisher;
     private final int fragmentLimit;
 
     /**
      * @param subscriptions     one per engine shard.
      * @param handler           decodes the events.
      * @param snapshotRequests  the snapshot-request stream.
-     * @param snapshotPublisher answers a request; one per duty cycle.
+     * @param snapshotPublisher answers the requests; one snapshot per duty cycle for all of them.
      * @param fragmentLimit     most events read from one stream per duty cycle.
      */
     MdPublisherAgent(
         final Subscription[] subscriptions, final FragmentHandler handler, final Subscription snapshotRequests,
-        final FragmentHandler snapshotPublisher, final int fragmentLimit)
+        final SnapshotPublisher snapshotPublisher, final int fragmentLimit)
     {
         this.subscriptions = subscriptions;
         this.handler = handler;
@@ -44,7 +44,8 @@ final class MdPublisherAgent implements Agent
         {
             workCount += subscription.poll(handler, fragmentLimit);
         }
-        return workCount + snapshotRequests.poll(snapshotPublisher, SNAPSHOT_REQUEST_LIMIT);
+        workCount += snapshotRequests.poll(snapshotPublisher, SNAPSHOT_REQUEST_LIMIT);
+        return workCount + snapshotPublisher.publishRequested();
     }
 
     @Override

@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Answers SnapshotRequest (schemas/market-data-schema.xml, read from the snapshot-request stream) with a snapshot of
- * every book on the market-data stream: per symbol, in the directory's order, one or more BookSnapshot messages (its
+ * every book on the market-data stream, one for all the requests of a duty cycle (subscribers recovering at once, or
+ * one asking again): per symbol, in the directory's order, one or more BookSnapshot messages (its
  * trading state and displayed orders, bids from the highest price then offers from the lowest, each level oldest
  * first, as many orders as fit one frame of the publication so that no message is fragmented), then
  * SnapshotComplete with the number of BookSnapshot messages. Every message carries the sequence number of the last
@@ -51,6 +52,8 @@ final class SnapshotPublisher implements FragmentHandler
     private final AtomicLong errorCount;
     private final UnsafeBuffer buffer;
     private final int ordersPerMessage;
+    private boolean requested;
+    private long requestedId;
     private SymbolBook cursorBook;
     private BookLevels cursorSide;
     private int cursorLevel;
@@ -88,7 +91,10 @@ final class SnapshotPublisher implements FragmentHandler
         this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(frame));
     }
 
-    /** Reads one SnapshotRequest and publishes the snapshot it asks for. */
+    /**
+     * Reads one SnapshotRequest: a snapshot is due, published by {@link #publishRequested()}; requests read in the
+     * same duty cycle share it.
+     */
     @Override
     public void onFragment(final DirectBuffer request, final int offset, final int length, final Header header)
     {
@@ -105,16 +111,33 @@ final class SnapshotPublisher implements FragmentHandler
             return;
         }
         requestDecoder.wrapAndApplyHeader(request, offset, headerDecoder);
-        publish(requestDecoder.requestId());
+        requested = true;
+        requestedId = requestDecoder.requestId();
+    }
+
+    /**
+     * Publishes the snapshot the requests read since the last call ask for, if any: one for all of them, carrying the
+     * last one's id (a subscriber takes any whole snapshot, its own or another's).
+     *
+     * @return 1 when a snapshot was due, else 0.
+     */
+    int publishRequested()
+    {
+        if (!requested)
+        {
+            return 0;
+        }
+        requested = false;
+        publish(requestedId);
+        return 1;
     }
 
     /**
      * Publishes a snapshot of every book.
      *
      * @param snapshotId the request answered.
-     * @return true when all of it was published, false when it was abandoned.
      */
-    boolean publish(final long snapshotId)
+    private void publish(final long snapshotId)
     {
         final long sequenceNumber = proxy.lastSequenceNumber();
         final long timestampNs = clock.nanosSinceMidnight();
@@ -131,7 +154,7 @@ final class SnapshotPublisher implements FragmentHandler
                 final int count = Math.min(remaining, ordersPerMessage);
                 if (!offer(encode(book, sequenceNumber, timestampNs, snapshotId, messageCount, count)))
                 {
-                    return false;
+                    return;
                 }
                 messageCount++;
                 remaining -= count;
@@ -144,12 +167,10 @@ final class SnapshotPublisher implements FragmentHandler
             .snapshotId(snapshotId)
             .messageCount(messageCount)
             .encodedLength();
-        if (!offer(length))
+        if (offer(length))
         {
-            return false;
+            metrics.onSnapshot();
         }
-        metrics.onSnapshot();
-        return true;
     }
 
     private int encode(
