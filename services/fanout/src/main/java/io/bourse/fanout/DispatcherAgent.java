@@ -8,7 +8,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
@@ -101,7 +100,6 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final ReplayRing replay;
     private final ItchBook book;
     private final MarketDataRecovery recovery;
-    private final NanoClock clock;
     private final List<CatchUp> catchUps = new ArrayList<>();
     private final boolean[] dropping;
     private final int fragmentLimit;
@@ -119,7 +117,6 @@ final class DispatcherAgent implements Agent, FragmentHandler
      * @param translator     SBE to ITCH.
      * @param book           the displayed orders and trading states, from the Trading Action spin at start.
      * @param recovery       keeps the book in step with the stream; rebuilds it from snapshots.
-     * @param clock          times the snapshot requests.
      * @param workerRings    one per worker.
      * @param requests       catch-up requests from every worker.
      * @param replayCapacity number of newest ITCH messages kept for replay.
@@ -131,7 +128,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
      */
     DispatcherAgent(
         final Subscription subscription, final ItchTranslator translator, final ItchBook book,
-        final MarketDataRecovery recovery, final NanoClock clock, final RingBuffer[] workerRings,
+        final MarketDataRecovery recovery, final RingBuffer[] workerRings,
         final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests, final int replayCapacity,
         final int fragmentLimit, final FanoutMetrics metrics, final AtomicLong errorCount)
     {
@@ -139,7 +136,6 @@ final class DispatcherAgent implements Agent, FragmentHandler
         this.translator = translator;
         this.book = book;
         this.recovery = recovery;
-        this.clock = clock;
         this.workerRings = workerRings;
         this.requests = requests;
         this.replay = new ReplayRing(replayCapacity);
@@ -154,7 +150,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     public int doWork()
     {
         int workCount = 0;
-        final int recoveryWork = recovery.doWork(clock.nanoTime());
+        final int recoveryWork = recovery.doWork();
         if (MarketDataRecovery.GAP == recoveryWork)
         {
             onGap("the md-publisher's stream (Aeron image) has gone");
@@ -203,20 +199,16 @@ final class DispatcherAgent implements Agent, FragmentHandler
     void onMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
     {
         metrics.onMessageIn();
-        final boolean wasLive = recovery.isLive();
-        if (recovery.onRecoveryMessage(buffer, offset, length, sessionId))
+        switch (recovery.onMessage(buffer, offset, length, sessionId))
         {
-            if (!wasLive && recovery.isLive())
+            case MarketDataRecovery.RECOVERED ->
             {
                 metrics.onRecovered();
                 System.out.println("[fanout-dispatcher] books taken from an md-publisher snapshot: " +
                     book.orderCount() + " displayed orders");
+                return;
             }
-            return;
-        }
-        switch (recovery.onIncrement(buffer, offset, length, sessionId))
-        {
-            case MarketDataRecovery.SKIP ->
+            case MarketDataRecovery.TAKEN, MarketDataRecovery.SKIP ->
             {
                 return;
             }

@@ -120,9 +120,9 @@ public final class FanoutService implements AutoCloseable
             final Publication snapshotRequests = aeron.addPublication(
                 layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
             final MarketDataRecovery recovery = new MarketDataRecovery(
-                subscription, snapshotRequests, aeron::nextCorrelationId, translator, book);
+                subscription, snapshotRequests, aeron::nextCorrelationId, translator, book, SystemNanoClock.INSTANCE);
             final DispatcherAgent dispatcher = new DispatcherAgent(
-                subscription, translator, book, recovery, SystemNanoClock.INSTANCE, rings, requests,
+                subscription, translator, book, recovery, rings, requests,
                 ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errorCount);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(
                 serverChannel, workers, SystemNanoClock.INSTANCE, errorCount);

@@ -12,6 +12,7 @@ import io.bourse.sbe.md.SnapshotRequestEncoder;
 import io.bourse.sbe.md.StockTradingActionEncoder;
 import io.bourse.sbe.md.TradingState;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -40,20 +41,23 @@ import java.util.function.LongSupplier;
  */
 final class MarketDataRecovery
 {
-    /** {@link #onIncrement}: the next increment of the followed image, to apply. */
+    /** {@link #onMessage}: the next increment of the followed image, to apply. */
     static final int APPLY = 0;
-    /** {@link #onIncrement}: recovering, the snapshot to come includes it, or it is of another image. */
+    /** {@link #onMessage}: an increment while recovering, which the snapshot to come includes. */
     static final int SKIP = 1;
-    /** {@link #onIncrement}: a gap; recovery has started again. */
+    /** {@link #onMessage} and {@link #doWork}: a gap, or the followed image gone; recovery has started again. */
     static final int GAP = 2;
-    /** {@link #onIncrement}: in step, an increment of an image other than the followed one, ignored. */
+    /** {@link #onMessage}: in step, an increment of an image other than the followed one, ignored. */
     static final int OTHER_PUBLISHER = 3;
+    /** {@link #onMessage}: a recovery message taken into the snapshot under way, or ignored. */
+    static final int TAKEN = 4;
+    /** {@link #onMessage}: the SnapshotComplete of a whole snapshot: the book is in step from the next increment. */
+    static final int RECOVERED = 5;
     /** A request unanswered this long, or a snapshot stalled this long, is sent again. */
     static final long REQUEST_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
     private static final int SEQUENCE_NUMBER_OFFSET = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final int BODY_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
-    private static final int SCHEMA_ID_OFFSET = MessageHeaderDecoder.schemaIdEncodingOffset();
     private static final int SCRATCH_LENGTH = 128;
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
@@ -71,6 +75,7 @@ final class MarketDataRecovery
     private final LongSupplier requestIds;
     private final ItchTranslator translator;
     private final ItchBook book;
+    private final NanoClock clock;
     /** Volatile: the metrics thread reads it for the readiness. */
     private volatile boolean live;
     private int imageSessionId;
@@ -93,16 +98,18 @@ final class MarketDataRecovery
      * @param requestIds       ids for requests, unique per media driver ({@code Aeron::nextCorrelationId}).
      * @param translator       SBE to ITCH, the dispatcher's.
      * @param book             rebuilt from the snapshots.
+     * @param clock            times the requests; read only while recovering.
      */
     MarketDataRecovery(
         final Subscription marketData, final Publication snapshotRequests, final LongSupplier requestIds,
-        final ItchTranslator translator, final ItchBook book)
+        final ItchTranslator translator, final ItchBook book, final NanoClock clock)
     {
         this.marketData = marketData;
         this.snapshotRequests = snapshotRequests;
         this.requestIds = requestIds;
         this.translator = translator;
         this.book = book;
+        this.clock = clock;
     }
 
     /**
@@ -129,10 +136,9 @@ final class MarketDataRecovery
     /**
      * Sends a snapshot request when one is due, and starts recovery when the followed publisher has gone.
      *
-     * @param nowNs a monotonic clock, nanoseconds.
      * @return {@link #GAP} when the followed image has gone (recovery has started), else 0 or 1 for the work done.
      */
-    int doWork(final long nowNs)
+    int doWork()
     {
         if (live)
         {
@@ -145,6 +151,7 @@ final class MarketDataRecovery
             }
             return 0;
         }
+        final long nowNs = clock.nanoTime();
         if (progressed)
         {
             progressed = false;
@@ -164,14 +171,61 @@ final class MarketDataRecovery
     }
 
     /**
-     * @param buffer    holds a market-data message that is not a recovery message.
-     * @param offset    of its SBE header.
+     * Takes one market-data message: a recovery message into the snapshot under way, an increment through the
+     * sequence check.
+     *
+     * @param buffer    holds the SBE message.
+     * @param offset    of its header.
      * @param length    of the message.
      * @param sessionId of the image it came on.
-     * @return {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER}. A message too short to carry a
-     *         sequence number, or of another schema, is {@link #APPLY}: the translator counts it, and it makes no gap.
+     * @return {@link #RECOVERED} when it completed a snapshot, {@link #TAKEN} for any other recovery message (taken
+     *         or ignored here), else {@link #APPLY}, {@link #SKIP}, {@link #GAP} or {@link #OTHER_PUBLISHER} for an
+     *         increment. A message too short to carry a sequence number, or of another schema, is {@link #APPLY} when
+     *         in step: the translator counts it, and it makes no gap.
      */
-    int onIncrement(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
+    int onMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
+    {
+        if (length >= MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            headerDecoder.wrap(buffer, offset);
+            if (headerDecoder.schemaId() == MessageHeaderDecoder.SCHEMA_ID)
+            {
+                switch (headerDecoder.templateId())
+                {
+                    case BookSnapshotDecoder.TEMPLATE_ID ->
+                    {
+                        if (!live)
+                        {
+                            bookSnapshot.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                            onBookSnapshot(sessionId);
+                        }
+                        return TAKEN;
+                    }
+                    case SnapshotCompleteDecoder.TEMPLATE_ID ->
+                    {
+                        if (live)
+                        {
+                            return TAKEN;
+                        }
+                        snapshotComplete.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                        onSnapshotComplete(sessionId);
+                        return live ? RECOVERED : TAKEN;
+                    }
+                    default ->
+                    {
+                        if (length >= SEQUENCE_NUMBER_OFFSET + Long.BYTES)
+                        {
+                            return onIncrement(
+                                buffer.getLong(offset + SEQUENCE_NUMBER_OFFSET, ByteOrder.LITTLE_ENDIAN), sessionId);
+                        }
+                    }
+                }
+            }
+        }
+        return !live ? SKIP : sessionId != imageSessionId ? OTHER_PUBLISHER : APPLY;
+    }
+
+    private int onIncrement(final long sequenceNumber, final int sessionId)
     {
         if (!live)
         {
@@ -181,12 +235,6 @@ final class MarketDataRecovery
         {
             return OTHER_PUBLISHER;
         }
-        if (length < SEQUENCE_NUMBER_OFFSET + Long.BYTES ||
-            buffer.getShort(offset + SCHEMA_ID_OFFSET, ByteOrder.LITTLE_ENDIAN) != MessageHeaderDecoder.SCHEMA_ID)
-        {
-            return APPLY;
-        }
-        final long sequenceNumber = buffer.getLong(offset + SEQUENCE_NUMBER_OFFSET, ByteOrder.LITTLE_ENDIAN);
         if (sequenceNumber != nextSequenceNumber)
         {
             lastGapExpected = nextSequenceNumber;
@@ -196,51 +244,6 @@ final class MarketDataRecovery
         }
         nextSequenceNumber++;
         return APPLY;
-    }
-
-    /**
-     * @param buffer    holds a market-data message.
-     * @param offset    of its SBE header.
-     * @param length    of the message.
-     * @param sessionId of the image it came on.
-     * @return true when it is a recovery message (BookSnapshot or SnapshotComplete), taken or ignored here.
-     */
-    boolean onRecoveryMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
-    {
-        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
-        {
-            return false;
-        }
-        headerDecoder.wrap(buffer, offset);
-        if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
-        {
-            return false;
-        }
-        switch (headerDecoder.templateId())
-        {
-            case BookSnapshotDecoder.TEMPLATE_ID ->
-            {
-                if (!live)
-                {
-                    bookSnapshot.wrapAndApplyHeader(buffer, offset, headerDecoder);
-                    onBookSnapshot(sessionId);
-                }
-                return true;
-            }
-            case SnapshotCompleteDecoder.TEMPLATE_ID ->
-            {
-                if (!live)
-                {
-                    snapshotComplete.wrapAndApplyHeader(buffer, offset, headerDecoder);
-                    onSnapshotComplete(sessionId);
-                }
-                return true;
-            }
-            default ->
-            {
-                return false;
-            }
-        }
     }
 
     private void recover()

@@ -23,8 +23,8 @@ final class ReplayRing
     private long nextSequence = 1;
     /** No message before this one is served: the stream before it is not the one after. */
     private long firstServed = 1;
-    /** True once the ring was cut at a gap. */
-    private boolean cut;
+    /** No replay starts before this number: after a gap at G, G + 1. */
+    private long firstReplayable = 1;
 
     /**
      * @param capacity number of newest messages kept.
@@ -70,7 +70,7 @@ final class ReplayRing
     void cutAtGap()
     {
         firstServed = nextSequence;
-        cut = true;
+        firstReplayable = nextSequence + 1;
     }
 
     /**
@@ -80,7 +80,7 @@ final class ReplayRing
      */
     long oldestReplayable()
     {
-        return cut ? Math.max(oldestSequence(), firstServed + 1) : oldestSequence();
+        return Math.max(oldestSequence(), firstReplayable);
     }
 
     /**

@@ -35,9 +35,10 @@ class DispatcherAgentTest
     private final ItchTranslator translator = new ItchTranslator(SYMBOLS);
     private final ItchBook book = new ItchBook(new ItchReferenceData(SYMBOLS), 0);
     // No stream: the tests hand messages to onMessage, and never run doWork, which polls and requests snapshots.
-    private final MarketDataRecovery recovery = new MarketDataRecovery(null, null, () -> 1, translator, book);
+    private final MarketDataRecovery recovery = new MarketDataRecovery(
+        null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, translator, book, recovery, SystemNanoClock.INSTANCE, new RingBuffer[]{slowWorker, fastWorker},
+        null, translator, book, recovery, new RingBuffer[]{slowWorker, fastWorker},
         new ManyToOneConcurrentArrayQueue<>(4), 16, 10, new FanoutMetrics(new PrometheusRegistry(), errorCount),
         errorCount);
 

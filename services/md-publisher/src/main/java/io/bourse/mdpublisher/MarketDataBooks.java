@@ -226,13 +226,13 @@ public final class MarketDataBooks implements EngineEventListener
     public void onTradingStateChanged(
         final long timestampNs, final long symbol, final io.bourse.sbe.engine.TradingState state)
     {
-        if (!books.containsKey(symbol))
+        final SymbolBook book = books.get(symbol);
+        if (null == book)
         {
             errorCount.incrementAndGet();
             return;
         }
         final boolean trading = io.bourse.sbe.engine.TradingState.OPEN == state;
-        final SymbolBook book = books.get(symbol);
         book.tradingState = trading ? ITCH50.TRADING_STATE_TRADING : ITCH50.TRADING_STATE_HALTED;
         book.tradingReason = trading ? ItchReferenceData.REASON_NONE : REASON_OPERATIONS_HALT;
         book.tradingStateTimestampNs = timestampNs;
