@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Order-by-order (L3) and price-level (L2) books of every symbol, kept from the engine events, and the market data
  * each event implies, in this order: the L3 message (ITCH 5.0 semantics), the trade for an execution, one
- * PriceLevelUpdate per level touched, then a BestBidOffer when the best bid or offer changed.
+ * PriceLevelUpdate per level touched (at a limited L2 depth, per level that left, entered or changed in the side's
+ * window), then a BestBidOffer when the best bid or offer changed.
  *
  * <p>Orders that are not displayed (OUCH 4.2 Display N non-displayed and M midpoint peg) never appear: no Add Order,
  * no level, no BBO. Only their reference numbers are kept, so that their later events are told apart from errors: an
@@ -44,6 +45,9 @@ public final class MarketDataBooks implements EngineEventListener
     /** ITCH 5.0 Stock Trading Action Reason "O1": Operations Halt, contact Market Operations (packed big-endian). */
     static final int REASON_OPERATIONS_HALT = ('O' << 24) | ('1' << 16) | (' ' << 8) | ' ';
 
+    /** L2 depth meaning every price level. */
+    public static final int FULL_DEPTH = 0;
+
     private final MarketDataListener listener;
     private final AtomicLong errorCount;
     private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
@@ -55,17 +59,21 @@ public final class MarketDataBooks implements EngineEventListener
 
     /**
      * @param symbols    packed symbols to keep books for; events of other symbols are counted as errors.
+     * @param l2Depth    most price levels per side on the L2 feed (PriceLevelUpdate), from the best; a level that
+     *                   leaves that window is published with quantity 0 and one that enters it with its aggregate
+     *                   ({@link PublishedLevels}); {@link #FULL_DEPTH} for every level.
      * @param listener   receives the market data.
      * @param errorCount incremented for every event that does not fit the book.
      */
-    public MarketDataBooks(final long[] symbols, final MarketDataListener listener, final AtomicLong errorCount)
+    public MarketDataBooks(
+        final long[] symbols, final int l2Depth, final MarketDataListener listener, final AtomicLong errorCount)
     {
         this.listener = listener;
         this.errorCount = errorCount;
         booksInOrder = new SymbolBook[symbols.length];
         for (int i = 0; i < symbols.length; i++)
         {
-            booksInOrder[i] = new SymbolBook(symbols[i], levelPool);
+            booksInOrder[i] = new SymbolBook(symbols[i], levelPool, l2Depth);
             books.put(symbols[i], booksInOrder[i]);
         }
     }
@@ -424,8 +432,18 @@ public final class MarketDataBooks implements EngineEventListener
         return null == order ? new BookOrder() : order;
     }
 
+    /**
+     * Publishes the level at the price; at a limited L2 depth, whatever changed in the side's window instead (so a
+     * second call for the same event publishes nothing more).
+     */
     private void publishLevel(final long timestampNs, final SymbolBook book, final Side side, final long price)
     {
+        final PublishedLevels window = book.publishedLevels(side);
+        if (null != window)
+        {
+            window.publish(timestampNs, book.symbol, book.levels(side), listener);
+            return;
+        }
         final PriceLevel level = book.levels(side).find(price);
         if (null == level)
         {

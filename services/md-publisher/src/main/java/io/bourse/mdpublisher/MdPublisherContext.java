@@ -43,6 +43,15 @@ public final class MdPublisherContext
     public static final String OFFER_RETRIES_PROP_NAME = "bourse.mdpublisher.offer.retries";
     /** Default retries: with the back-off below, at most about 10 ms per message. */
     public static final int OFFER_RETRIES_DEFAULT = 100;
+    /**
+     * Most price levels per side on the L2 feed (PriceLevelUpdate), from the best; 0 for every level. A level that
+     * leaves the window is published with quantity 0, one that enters it with its aggregate.
+     */
+    public static final String L2_DEPTH_PROP_NAME = "bourse.md.l2.depth";
+    /** Default L2 depth: every level. */
+    public static final int L2_DEPTH_DEFAULT = MarketDataBooks.FULL_DEPTH;
+    /** Deepest limited L2 depth. */
+    public static final int L2_DEPTH_MAX = 1000;
 
     /** Whether the md-publisher also publishes ITCH 5.0 over MoldUDP64 multicast: {@code true} or {@code false}. */
     public static final String MOLD_ENABLED_PROP_NAME = "bourse.md.mold.enabled";
@@ -102,6 +111,7 @@ public final class MdPublisherContext
     private boolean jvmMetrics = true;
     private int fragmentLimit = FRAGMENT_LIMIT_DEFAULT;
     private int offerRetries = OFFER_RETRIES_DEFAULT;
+    private int l2Depth = L2_DEPTH_DEFAULT;
     private Supplier<IdleStrategy> idleStrategySupplier;
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
     private boolean moldEnabled = MOLD_ENABLED_DEFAULT;
@@ -133,6 +143,7 @@ public final class MdPublisherContext
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
             .offerRetries(settings.getInt(OFFER_RETRIES_PROP_NAME, OFFER_RETRIES_DEFAULT))
+            .l2Depth(settings.getInt(L2_DEPTH_PROP_NAME, L2_DEPTH_DEFAULT))
             .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings))
             .threadAffinity(ThreadAffinity.fromSettings(settings))
             .moldEnabled(parseBoolean(MOLD_ENABLED_PROP_NAME,
@@ -183,6 +194,7 @@ public final class MdPublisherContext
         {
             throw new IllegalStateException(OFFER_RETRIES_PROP_NAME + " must not be negative: " + offerRetries);
         }
+        checkRange(L2_DEPTH_PROP_NAME, l2Depth, 0, L2_DEPTH_MAX);
         if (null == idleStrategySupplier)
         {
             idleStrategySupplier = BackoffIdleStrategy::new;
@@ -336,6 +348,23 @@ public final class MdPublisherContext
     public MdPublisherContext offerRetries(final int offerRetries)
     {
         this.offerRetries = offerRetries;
+        return this;
+    }
+
+    /** @return most price levels per side on the L2 feed, {@link MarketDataBooks#FULL_DEPTH} for every level. */
+    public int l2Depth()
+    {
+        return l2Depth;
+    }
+
+    /**
+     * @param l2Depth most price levels per side on the L2 feed, 1..{@value #L2_DEPTH_MAX}, or
+     *                {@link MarketDataBooks#FULL_DEPTH} for every level; checked by {@link #conclude()}.
+     * @return this.
+     */
+    public MdPublisherContext l2Depth(final int l2Depth)
+    {
+        this.l2Depth = l2Depth;
         return this;
     }
 

@@ -87,7 +87,7 @@ public final class MdPublisherService implements AutoCloseable
             final MarketDataProxy proxy = new MarketDataProxy(
                 publication, boundedOffer, new MidnightNanoClock(), metrics, errorCount);
             final MarketDataBooks books =
-                new MarketDataBooks(SymbolDirectory.packed(directory.entries()), proxy, errorCount);
+                new MarketDataBooks(SymbolDirectory.packed(directory.entries()), ctx.l2Depth(), proxy, errorCount);
             BookMetrics.register(metricsServer.registry(), directory, books);
             final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
 
@@ -116,7 +116,8 @@ public final class MdPublisherService implements AutoCloseable
             metricsServer.readiness(readiness);
             System.out.println("md-publisher started: " + directory.shardCount() + " shard event streams from " +
                 layout.eventStreamId(0) + ", market data " + layout.marketDataChannel() + " stream " +
-                layout.marketDataStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() + ")" +
+                layout.marketDataStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() +
+                ", L2 depth " + (MarketDataBooks.FULL_DEPTH == ctx.l2Depth() ? "full" : ctx.l2Depth()) + ")" +
                 moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
             return new MdPublisherService(metricsServer, aeron, moldFeed, runner);
         }

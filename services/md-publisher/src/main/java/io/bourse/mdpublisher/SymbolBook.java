@@ -23,6 +23,8 @@ final class SymbolBook
     final long symbol;
     final BookLevels bids;
     final BookLevels asks;
+    private final PublishedLevels publishedBids;
+    private final PublishedLevels publishedAsks;
     long bidPrice;
     long bidQuantity;
     long askPrice;
@@ -40,16 +42,29 @@ final class SymbolBook
     /** Shares of the trades printed. */
     final AtomicLong tradedShares = new AtomicLong();
 
-    SymbolBook(final long symbol, final ArrayDeque<PriceLevel> levelPool)
+    /**
+     * @param symbol    the packed symbol.
+     * @param levelPool where both sides take and return their levels.
+     * @param l2Depth   most price levels per side on the L2 feed, {@link MarketDataBooks#FULL_DEPTH} for every one.
+     */
+    SymbolBook(final long symbol, final ArrayDeque<PriceLevel> levelPool, final int l2Depth)
     {
         this.symbol = symbol;
         this.bids = new BookLevels(Side.BUY, levelPool);
         this.asks = new BookLevels(Side.SELL, levelPool);
+        this.publishedBids = MarketDataBooks.FULL_DEPTH == l2Depth ? null : new PublishedLevels(Side.BUY, l2Depth);
+        this.publishedAsks = MarketDataBooks.FULL_DEPTH == l2Depth ? null : new PublishedLevels(Side.SELL, l2Depth);
     }
 
     BookLevels levels(final Side side)
     {
         return side == Side.BUY ? bids : asks;
+    }
+
+    /** @return the side's L2 window as last published, or null when the L2 feed has every level. */
+    PublishedLevels publishedLevels(final Side side)
+    {
+        return side == Side.BUY ? publishedBids : publishedAsks;
     }
 
     /**

@@ -28,7 +28,7 @@ class BookMetricsTest
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final AtomicLong errors = new AtomicLong();
     private final MarketDataBooks books = new MarketDataBooks(
-        new long[]{AAPL, MSFT}, new MarketDataEvents(), errors);
+        new long[]{AAPL, MSFT}, MarketDataBooks.FULL_DEPTH, new MarketDataEvents(), errors);
 
     BookMetricsTest()
     {

@@ -42,7 +42,8 @@ class EngineEventAdapterTest
     private final AtomicLong errors = new AtomicLong();
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final MarketDataBooks books =
-        new MarketDataBooks(new long[]{Symbols.pack("AAPL"), Symbols.pack("MSFT")}, events, errors);
+        new MarketDataBooks(
+            new long[]{Symbols.pack("AAPL"), Symbols.pack("MSFT")}, MarketDataBooks.FULL_DEPTH, events, errors);
     private final EngineEventAdapter adapter =
         new EngineEventAdapter(books, new MdPublisherMetrics(registry, errors), errors);
 

@@ -27,7 +27,8 @@ class MarketDataBooksTest
 
     private final MarketDataEvents events = new MarketDataEvents();
     private final AtomicLong errors = new AtomicLong();
-    private final MarketDataBooks books = new MarketDataBooks(new long[]{AAPL, MSFT}, events, errors);
+    private final MarketDataBooks books = new MarketDataBooks(
+        new long[]{AAPL, MSFT}, MarketDataBooks.FULL_DEPTH, events, errors);
 
     @Test
     void shouldPublishAddOrderLevelAndBboWhenOrderRests()
@@ -394,5 +395,51 @@ class MarketDataBooksTest
                 new Bbo(T2, "AAPL", 0, 0, 0, 0));
         }
         assertThat(books.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldPublishOnlyTheBestLevelsAndWhatEntersOrLeavesThemWhenL2DepthIsLimited()
+    {
+        final MarketDataBooks top2 = new MarketDataBooks(new long[]{AAPL}, 2, events, errors);
+        top2.onOrderAdded(T1, 1, AAPL, Side.BUY, 100, 1_500_000, true);
+        top2.onOrderAdded(T1, 2, AAPL, Side.BUY, 200, 1_499_900, true);
+        assertThat(events.drain()).contains(
+            new Level(T1, "AAPL", Side.BUY, 1_500_000, 100, 1),
+            new Level(T1, "AAPL", Side.BUY, 1_499_900, 200, 1));
+
+        top2.onOrderAdded(T1, 3, AAPL, Side.BUY, 300, 1_499_800, true);
+        top2.onOrderAdded(T1, 4, AAPL, Side.BUY, 50, 1_499_800, true);
+        assertThat(events.drain()).as("a third level is out of the window").containsExactly(
+            new AddOrder(T1, "AAPL", 3, Side.BUY, 300, 1_499_800),
+            new AddOrder(T1, "AAPL", 4, Side.BUY, 50, 1_499_800));
+
+        top2.onOrderAdded(T2, 5, AAPL, Side.BUY, 10, 1_500_100, true);
+        assertThat(events.drain()).as("a better level pushes the second one out").containsExactly(
+            new AddOrder(T2, "AAPL", 5, Side.BUY, 10, 1_500_100),
+            new Level(T2, "AAPL", Side.BUY, 1_499_900, 0, 0),
+            new Level(T2, "AAPL", Side.BUY, 1_500_100, 10, 1),
+            new Bbo(T2, "AAPL", 1_500_100, 10, 0, 0));
+
+        top2.onOrderCanceled(T2, 5, AAPL, 10, 0, true);
+        top2.onOrderCanceled(T2, 1, AAPL, 100, 0, true);
+        assertThat(events.drain()).as("the levels below move up, each with its aggregate").containsExactly(
+            new Delete(T2, "AAPL", 5),
+            new Level(T2, "AAPL", Side.BUY, 1_500_100, 0, 0),
+            new Level(T2, "AAPL", Side.BUY, 1_499_900, 200, 1),
+            new Bbo(T2, "AAPL", 1_500_000, 100, 0, 0),
+            new Delete(T2, "AAPL", 1),
+            new Level(T2, "AAPL", Side.BUY, 1_500_000, 0, 0),
+            new Level(T2, "AAPL", Side.BUY, 1_499_800, 350, 2),
+            new Bbo(T2, "AAPL", 1_499_900, 200, 0, 0));
+
+        top2.onOrderAdded(T3, 6, AAPL, Side.BUY, 70, 1_499_700, true);
+        top2.onOrderReplaced(T3, 2, 7, AAPL, Side.BUY, 200, 1_499_600, ReplaceKind.REPLACED);
+        assertThat(events.drain()).as("an order replaced out of the window, publishing each level once").containsExactly(
+            new AddOrder(T3, "AAPL", 6, Side.BUY, 70, 1_499_700),
+            new Replace(T3, "AAPL", 2, 7, 200, 1_499_600),
+            new Level(T3, "AAPL", Side.BUY, 1_499_900, 0, 0),
+            new Level(T3, "AAPL", Side.BUY, 1_499_700, 70, 1),
+            new Bbo(T3, "AAPL", 1_499_800, 350, 0, 0));
+        assertThat(errors).hasValue(0);
     }
 }

@@ -46,6 +46,15 @@ class MdPublisherContextTest
     }
 
     @Test
+    void shouldReadTheL2DepthFromTheEnvironment()
+    {
+        final MdPublisherContext ctx =
+            MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_L2_DEPTH", "10"))).conclude();
+
+        assertThat(ctx.l2Depth()).isEqualTo(10);
+    }
+
+    @Test
     void shouldDefaultToAFeedOnTheLoopbackNamedAfterTodaysDate()
     {
         final MdPublisherContext ctx = MdPublisherContext.fromSettings(new Settings(Map.of())).conclude();
@@ -58,6 +67,7 @@ class MdPublisherContextTest
         assertThat(ctx.moldPayloadLength()).isEqualTo(1400);
         assertThat(ctx.moldStoreMessages()).isEqualTo(1_000_000);
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(1000);
+        assertThat(ctx.l2Depth()).isEqualTo(MarketDataBooks.FULL_DEPTH);
         assertThat(ctx.moldSession())
             .isEqualTo(LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE));
     }
@@ -79,6 +89,8 @@ class MdPublisherContextTest
         assertBad((ctx) -> ctx.moldStoreMessages(50_000_000), MdPublisherContext.MOLD_STORE_MESSAGES_PROP_NAME);
         assertBad((ctx) -> ctx.moldHeartbeatIntervalMs(0), MdPublisherContext.MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME);
         assertBad((ctx) -> ctx.moldFragmentLimit(0), MdPublisherContext.MOLD_FRAGMENT_LIMIT_PROP_NAME);
+        assertBad((ctx) -> ctx.l2Depth(-1), MdPublisherContext.L2_DEPTH_PROP_NAME);
+        assertBad((ctx) -> ctx.l2Depth(1001), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertThatThrownBy(() -> MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_ENABLED", "yes"))))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining(MdPublisherContext.MOLD_ENABLED_PROP_NAME);
