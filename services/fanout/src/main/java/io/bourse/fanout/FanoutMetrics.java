@@ -5,8 +5,11 @@ import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 
+import java.util.Queue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,8 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * number, or what came while a snapshot was being written), {@code bourse_fanout_subscriptions} (symbols subscribed,
  * summed over logged-in sessions), {@code bourse_fanout_market_data_recoveries_total} (snapshots of the md-publisher's
  * books taken: at start, after a gap, after the publisher changed), {@code bourse_fanout_market_data_gaps_total}
- * (gaps in the market-data stream, and publishers gone) and {@code bourse_fanout_errors_total}. Safe to update from
- * every thread.
+ * (gaps in the market-data stream, and publishers gone) and {@code bourse_fanout_errors_total}; and the depths of its
+ * queues, read at scrape time: {@code bourse_fanout_worker_ring_bytes{worker}} (market data copied to a worker's ring
+ * and not yet read by it) and {@code bourse_fanout_pending_catch_ups} (logins and subscriptions waiting for the
+ * dispatcher's snapshot or replay). Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -88,6 +93,34 @@ final class FanoutMetrics
             .name("bourse_fanout_errors_total")
             .help("Failed sessions, untranslatable messages, refused connections and agent errors")
             .callback((callback) -> callback.call(errorCount.get()))
+            .register(registry);
+    }
+
+    /**
+     * Registers the queue-depth gauges, read at scrape time.
+     *
+     * @param registry where to register.
+     * @param rings    the workers' rings, by worker id.
+     * @param catchUps the catch-up requests waiting for the dispatcher.
+     */
+    static void registerQueues(final PrometheusRegistry registry, final RingBuffer[] rings, final Queue<?> catchUps)
+    {
+        GaugeWithCallback.builder()
+            .name("bourse_fanout_worker_ring_bytes")
+            .help("Bytes of market data in a worker's ring not yet read by the worker")
+            .labelNames("worker")
+            .callback((callback) ->
+            {
+                for (int workerId = 0; workerId < rings.length; workerId++)
+                {
+                    callback.call(rings[workerId].size(), Integer.toString(workerId));
+                }
+            })
+            .register(registry);
+        GaugeWithCallback.builder()
+            .name("bourse_fanout_pending_catch_ups")
+            .help("Logins and subscriptions waiting for the dispatcher's snapshot or replay")
+            .callback((callback) -> callback.call(catchUps.size()))
             .register(registry);
     }
 

@@ -7,6 +7,7 @@ import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.metrics.AeronClientCollector;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSockets;
@@ -90,6 +91,7 @@ public final class FanoutService implements AutoCloseable
                 .aeronDirectoryName(layout.aeronDirectoryName()).clientName("fanout"));
             final Subscription subscription = aeron.addSubscription(
                 layout.marketDataChannel(), layout.marketDataStreamId());
+            metricsServer.registry().register(new AeronClientCollector(aeron, List.of(subscription)));
 
             serverChannel = SessionSockets.listen(new InetSocketAddress(ctx.port()));
 
@@ -114,6 +116,7 @@ public final class FanoutService implements AutoCloseable
                     worker, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount));
             }
 
+            FanoutMetrics.registerQueues(metricsServer.registry(), rings, requests);
             final ItchTranslator translator = new ItchTranslator(ctx.symbolDirectory());
             final ItchBook book =
                 new ItchBook(new ItchReferenceData(ctx.symbolDirectory()), clock.nanosSinceMidnight());

@@ -7,6 +7,7 @@ import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.AeronClientCollector;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.metrics.Readiness;
 import io.bourse.engine.match.MatchingEngine;
@@ -16,6 +17,7 @@ import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -67,6 +69,7 @@ public final class EngineService implements AutoCloseable
             layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
 
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
+        metricsServer.registry().register(new AeronClientCollector(aeron, List.of(commands)));
         final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY);
         final EventProxy eventProxy = new EventProxy(events, metrics, executions);
         final MatchingEngine engine = new MatchingEngine(

@@ -280,7 +280,8 @@ class EngineServiceTest
             "bourse_engine_admin_rejects_total{reason=\"unknown_match_number\"} 2.0",
             "bourse_engine_admin_rejects_total{reason=\"trade_already_broken\"} 1.0",
             "bourse_engine_commands_total{type=\"break_trade\"} 5.0",
-            "bourse_engine_events_total{type=\"trade_broken\"} 1.0");
+            "bourse_engine_events_total{type=\"trade_broken\"} 1.0")
+            .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"1001\"} ");
     }
 
     /**

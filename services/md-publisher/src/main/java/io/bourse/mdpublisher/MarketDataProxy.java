@@ -62,7 +62,7 @@ final class MarketDataProxy implements MarketDataListener
      * @param publication  the market-data stream.
      * @param boundedOffer retries back pressure for a bounded time.
      * @param clock        to measure event timestamp to published.
-     * @param metrics      counts messages by type and records the latency.
+     * @param metrics      counts messages by type, records the latency and counts the messages not published.
      * @param errorCount   incremented for every failed offer other than "not connected".
      */
     MarketDataProxy(
@@ -281,9 +281,13 @@ final class MarketDataProxy implements MarketDataListener
         {
             metrics.onMessageOut(templateId, clock.nanosSinceMidnight() - timestampNs);
         }
-        else if (result != Publication.NOT_CONNECTED)
+        else
         {
-            errorCount.incrementAndGet();
+            metrics.onDrop(result);
+            if (result != Publication.NOT_CONNECTED)
+            {
+                errorCount.incrementAndGet();
+            }
         }
     }
 

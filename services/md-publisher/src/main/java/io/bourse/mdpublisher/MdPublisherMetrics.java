@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import io.aeron.Publication;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
@@ -35,8 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * The md-publisher's Prometheus metrics: {@code bourse_md_events_in_total{type}} (engine events read, by SBE message
  * name), {@code bourse_md_messages_out_total{type}} (market-data messages published, by SBE message name),
  * {@code bourse_md_publish_latency_seconds} (engine event timestamp to market data published),
- * {@code bourse_md_snapshots_total} (snapshots answered to SnapshotRequests) and
- * {@code bourse_md_errors_total}. Data points are resolved at start-up so that counting allocates nothing.
+ * {@code bourse_md_snapshots_total} (snapshots answered to SnapshotRequests),
+ * {@code bourse_md_drops_total{reason}} (market-data messages, increments or snapshot parts, that were not published:
+ * {@code not_connected}, no subscriber; {@code back_pressure}, still back pressured after the bounded retries;
+ * {@code closed}, the publication closed or full) and {@code bourse_md_errors_total}. Data points are resolved at start-up so that counting allocates nothing.
  */
 final class MdPublisherMetrics
 {
@@ -46,6 +49,9 @@ final class MdPublisherMetrics
     private final CounterDataPoint[] messagesOut = new CounterDataPoint[MAX_TEMPLATE_ID];
     private final LatencySummary publishLatency;
     private final Counter snapshots;
+    private final CounterDataPoint dropsNotConnected;
+    private final CounterDataPoint dropsBackPressure;
+    private final CounterDataPoint dropsClosed;
 
     /**
      * @param registry   where to register.
@@ -100,6 +106,16 @@ final class MdPublisherMetrics
             .withoutExemplars()
             .register(registry);
 
+        final Counter drops = Counter.builder()
+            .name("bourse_md_drops_total")
+            .help("Market-data messages not published, by reason: not_connected, back_pressure, closed")
+            .labelNames("reason")
+            .withoutExemplars()
+            .register(registry);
+        dropsNotConnected = drops.labelValues("not_connected");
+        dropsBackPressure = drops.labelValues("back_pressure");
+        dropsClosed = drops.labelValues("closed");
+
         CounterWithCallback.builder()
             .name("bourse_md_errors_total")
             .help("Events that did not fit the book, undecodable messages, failed publications and agent errors")
@@ -111,6 +127,27 @@ final class MdPublisherMetrics
     void onEventIn(final int templateId)
     {
         eventsIn[templateId].inc();
+    }
+
+    /**
+     * Counts one market-data message that was not published.
+     *
+     * @param offerResult the last {@link Publication#offer} result, negative.
+     */
+    void onDrop(final long offerResult)
+    {
+        if (Publication.NOT_CONNECTED == offerResult)
+        {
+            dropsNotConnected.inc();
+        }
+        else if (Publication.BACK_PRESSURED == offerResult || Publication.ADMIN_ACTION == offerResult)
+        {
+            dropsBackPressure.inc();
+        }
+        else
+        {
+            dropsClosed.inc();
+        }
     }
 
     /** Counts one snapshot published whole. */

@@ -8,6 +8,7 @@ import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.AeronClientCollector;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.CloseHelper;
@@ -19,6 +20,8 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -80,6 +83,9 @@ public final class MdPublisherService implements AutoCloseable
                 layout.marketDataChannel(), layout.marketDataStreamId());
             final Subscription snapshotRequests = aeron.addSubscription(
                 layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
+            final List<Subscription> allSubscriptions = new ArrayList<>(List.of(subscriptions));
+            allSubscriptions.add(snapshotRequests);
+            metricsServer.registry().register(new AeronClientCollector(aeron, allSubscriptions));
 
             final BoundedOffer boundedOffer = new BoundedOffer(
                 new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),

@@ -65,7 +65,7 @@ final class SnapshotPublisher implements FragmentHandler
      * @param books        the books, kept by the same thread.
      * @param proxy        gives the sequence number of the last increment published.
      * @param clock        stamps the snapshot.
-     * @param metrics      counts the snapshots published.
+     * @param metrics      counts the snapshots published and the messages of an abandoned one that were not.
      * @param errorCount   incremented for a bad request and for an abandoned snapshot.
      * @throws IllegalArgumentException when a frame cannot hold one order.
      */
@@ -225,6 +225,7 @@ final class SnapshotPublisher implements FragmentHandler
         {
             return true;
         }
+        metrics.onDrop(result);
         errorCount.incrementAndGet();
         return false;
     }

@@ -122,9 +122,7 @@ class MdPublisherServiceTest
             new Sequenced(12, new Broken(T1 + 50, "AAPL", 33)),
             new Sequenced(13, new TradingAction(T1 + 60, "MSFT", 'H', "O1  ")));
 
-        final String metrics = HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
-            HttpResponse.BodyHandlers.ofString()).body();
+        final String metrics = scrapeMetrics();
         assertThat(metrics)
             .contains("bourse_md_events_in_total{type=\"accepted\"} 1.0\n")
             .contains("bourse_md_events_in_total{type=\"added\"} 3.0\n")
@@ -135,6 +133,9 @@ class MdPublisherServiceTest
             .contains("bourse_md_messages_out_total{type=\"broken_trade\"} 1.0\n")
             .contains("bourse_md_messages_out_total{type=\"stock_trading_action\"} 1.0\n")
             .contains("bourse_md_publish_latency_seconds_count 13\n")
+            .contains("bourse_md_drops_total{reason=\"not_connected\"} 0.0\n")
+            .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"2000\"} 0.0\n")
+            .containsPattern("bourse_aeron_client_counter\\{id=\"[0-9]+\",label=\"sub-pos: [^\"]*\",type=\"4\"}")
             .contains("bourse_md_trades_total{symbol=\"AAPL\"} 1.0\n")
             .contains("bourse_md_trades_total{symbol=\"MSFT\"} 1.0\n")
             .contains("bourse_md_traded_shares_total{symbol=\"AAPL\"} 100.0\n")
@@ -165,9 +166,7 @@ class MdPublisherServiceTest
             new Sequenced(6, new Bbo(T1 + 10, "MSFT", 0, 0, 0, 0)),
             new Sequenced(7, new CrossTrade(T1 + 10, "MSFT", 300, 3_999_900, 34)));
 
-        final String metrics = HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
-            HttpResponse.BodyHandlers.ofString()).body();
+        final String metrics = scrapeMetrics();
         assertThat(metrics)
             .contains("bourse_md_events_in_total{type=\"cancel_pending\"} 1.0\n")
             .contains("bourse_md_events_in_total{type=\"cross_completed\"} 1.0\n")
@@ -184,6 +183,32 @@ class MdPublisherServiceTest
     {
         // The client appends its name to its heartbeat counter's label on its first keepalive after connecting.
         awaitTrue(() -> heartbeatLabels().stream().anyMatch((label) -> label.contains(" name=md-publisher ")));
+    }
+
+    @Test
+    void shouldCountTheMarketDataItCannotPublishAsDropsWhenNothingSubscribes() throws Exception
+    {
+        marketData.close();
+        long orderId = 100;
+        while (!scrapeMetrics().matches("(?s).*bourse_md_drops_total\\{reason=\"not_connected\"} [1-9].*"))
+        {
+            assertThat(orderId).as("drops counted within 100 events").isLessThan(200);
+            offer(shard1, engine.orderAdded(T1, "MSFT", orderId++, BUY, 100, 4_000_000, 'Y'));
+            Thread.sleep(10);
+        }
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_drops_total{reason=\"back_pressure\"} 0.0\n")
+            .contains("bourse_md_drops_total{reason=\"closed\"} 0.0\n");
+    }
+
+    private String scrapeMetrics() throws Exception
+    {
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            return http.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        }
     }
 
     private List<String> heartbeatLabels()

@@ -7,6 +7,7 @@ import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
+import io.bourse.common.metrics.AeronClientCollector;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSockets;
@@ -96,6 +97,7 @@ public final class GatewayService implements AutoCloseable
             opened.add(selector);
 
             final GatewayMetrics metrics = new GatewayMetrics(metricsServer.registry());
+            metricsServer.registry().register(new AeronClientCollector(aeron, List.of(events)));
             final JournalStore journals = openJournals(ctx, metrics);
             opened.add(journals);
             final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());

@@ -94,7 +94,9 @@ class GatewayRestartTest
                     new Replaced(0, "N2", 'B', 60, "GOOG", 100_100, DAY, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', "C2",
                         ' '),
                     new Modified(0, "C3", 'T', 40));
-            assertThat(Metrics.scrape(second.metricsPort())).contains("bourse_gateway_open_orders 2.0");
+            assertThat(Metrics.scrape(second.metricsPort())).contains("bourse_gateway_open_orders 2.0")
+                .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"2000\"} ")
+                .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"2001\"} ");
         }
     }
 
