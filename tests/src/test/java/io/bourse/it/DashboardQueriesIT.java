@@ -40,8 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the whole exchange runs in containers ({@link ExchangeContainers#withLoad()}: every service and the simulator sending
  * orders), a real Prometheus from {@code PROMETHEUS_IMAGE} (the compose file's image; {@code .env} names a local one
  * on air-gapped hosts) scrapes them with the compose stack's own {@code deploy/prometheus.yml}, and each panel
- * target's PromQL, with Grafana's interval variables replaced by fixed windows, must return at least one series from
- * Prometheus's HTTP API. A panel that names a metric, a label or a job that does not exist fails the test with the
+ * target's PromQL, with Grafana's interval variables replaced by fixed windows, must return at least one series with
+ * a number (not NaN, as a latency quantile of an interval without samples is) from Prometheus's HTTP API. A panel
+ * that names a metric, a label or a job that does not exist, or whose series are all empty, fails the test with the
  * dashboard, the panel title and the query. Needs Docker.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -114,15 +115,20 @@ final class DashboardQueriesIT
             final List<String> empty = new ArrayList<>();
             for (final Target target : targets)
             {
-                if (query(http, target.promql()).isEmpty())
+                final List<Object> series = query(http, target.promql());
+                if (series.isEmpty())
                 {
-                    empty.add(target.toString());
+                    empty.add(target + " (no series)");
+                }
+                else if (series.stream().noneMatch(DashboardQueriesIT::hasNumber))
+                {
+                    empty.add(target + " (only NaN or infinite values: " + series + ")");
                 }
             }
 
             assertThat(targets).as("panel targets").isNotEmpty();
             assertThat(empty)
-                .as("panel queries that returned no series (dashboard, panel, refId: query)")
+                .as("panel queries that returned no series, or none with a number (dashboard, panel, refId: query)")
                 .isEmpty();
         }
     }
@@ -210,6 +216,18 @@ final class DashboardQueriesIT
                 body.get("errorType") + " " + body.get("error"));
         }
         return Json.array(Json.object(body.get("data")).get("result"));
+    }
+
+    /**
+     * @param series an element of an instant query's {@code data.result}: {@code {"metric": {...}, "value": [time,
+     *               "value"]}}, the value as Prometheus formats it ({@code NaN}, {@code +Inf}, {@code -Inf} or a
+     *               number).
+     * @return true when the value is a finite number: a panel draws it.
+     */
+    private static boolean hasNumber(final Object series)
+    {
+        final String value = String.valueOf(Json.array(Json.object(series).get("value")).get(1));
+        return !"NaN".equals(value) && !value.endsWith("Inf");
     }
 
     /** @return every target with a PromQL expression of every panel, rows' nested panels included, of every file. */
