@@ -201,9 +201,11 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     }
 
     /**
-     * Reads one sample of the order gateway's Prometheus endpoint.
+     * Reads one sample of the order gateway's Prometheus endpoint, or the sum of a metric's samples.
      *
-     * @param sample a metric name with its labels as exposed, e.g. {@code bourse_gateway_errors_total}.
+     * @param sample a metric name with its labels as exposed, e.g. {@code bourse_gateway_sessions} or
+     *               {@code bourse_gateway_errors_total{kind="wrong_length"}}; a name alone of a metric with labels,
+     *               e.g. {@code bourse_gateway_errors_total}, sums its samples over every label value.
      * @return its value.
      * @throws IOException          when the endpoint cannot be read.
      * @throws InterruptedException when interrupted meanwhile.
@@ -222,12 +224,15 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         {
             throw new AssertionError("gateway /metrics answered " + response.statusCode());
         }
-        final String prefix = sample + " ";
-        return response.body().lines()
-            .filter((line) -> line.startsWith(prefix))
-            .mapToDouble((line) -> Double.parseDouble(line.substring(prefix.length()).trim()))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no " + sample + " in the gateway's /metrics"));
+        final List<String> lines = response.body().lines()
+            .filter((line) -> line.startsWith(sample + " ") || !sample.contains("{") && line.startsWith(sample + "{"))
+            .toList();
+        if (lines.isEmpty())
+        {
+            throw new AssertionError("no " + sample + " in the gateway's /metrics");
+        }
+        return lines.stream().mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+            .sum();
     }
 
     private GenericContainer<?> newGateway()

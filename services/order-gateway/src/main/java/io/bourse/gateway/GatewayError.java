@@ -1,8 +1,11 @@
 package io.bourse.gateway;
 
+import java.util.Locale;
+
 /**
- * Kinds of error the gateway counts in {@code bourse_gateway_errors_total}; each kind is logged the first time it
- * happens only, so that a misbehaving client cannot flood the log.
+ * Kinds of error the gateway counts in {@code bourse_gateway_errors_total{kind}}, the label being the kind's name in
+ * lower case ({@link #label()}); each kind is logged the first time it happens only, so that a misbehaving client
+ * cannot flood the log.
  */
 enum GatewayError
 {
@@ -42,5 +45,13 @@ enum GatewayError
      * A session journal that cannot be written or forced (the session then takes no more messages, its client is
      * disconnected and its logins refused) or read for a replay (the client is disconnected).
      */
-    JOURNAL_FAILED
+    JOURNAL_FAILED;
+
+    private final String label = name().toLowerCase(Locale.ROOT);
+
+    /** @return the {@code kind} label: the name in lower case, e.g. {@code wrong_length}. */
+    String label()
+    {
+        return label;
+    }
 }

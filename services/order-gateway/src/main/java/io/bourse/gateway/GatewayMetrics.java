@@ -11,6 +11,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The gateway's Prometheus metrics, every labelled data point resolved at start-up so that the agent thread only
@@ -31,11 +32,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * under {@code bourse.gateway.journal.sync=batch}), {@code bourse_gateway_journal_truncations_total} (torn tails cut
  * off at start-up) and {@code bourse_gateway_journal_pretouched_bytes_total} (zeros the journal pretoucher thread
  * wrote ahead of the records), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a
- * login with a requested sequence number), {@code bourse_gateway_reads_deferred_total} (client reads put off to a later duty cycle
- * because an engine command stream had no room for what one read can carry) and {@code bourse_gateway_errors_total}.
+ * login with a requested sequence number), {@code bourse_gateway_reads_deferred_total} (client reads put off to a
+ * later duty cycle because an engine command stream had no room for what one read can carry) and
+ * {@code bourse_gateway_errors_total{kind}} (a {@link GatewayError} in lower case, or {@value #AGENT_EXCEPTION}).
  */
 final class GatewayMetrics
 {
+    /** {@code kind} of the exceptions that escaped an agent. */
+    static final String AGENT_EXCEPTION = "agent_exception";
+
     final SingleWriterCounter enterOrderIn;
     final SingleWriterCounter replaceOrderIn;
     final SingleWriterCounter cancelOrderIn;
@@ -74,7 +79,8 @@ final class GatewayMetrics
     final SingleWriterCounter readsDeferred;
     final LatencySummary orderLatency;
     private final CounterDataPoint[] rejects;
-    private final AtomicLong errors = new AtomicLong();
+    private final AtomicLongArray errorsByKind = new AtomicLongArray(GatewayError.values().length);
+    private final AtomicLong agentExceptions = new AtomicLong();
     private final EnumSet<GatewayError> logged = EnumSet.noneOf(GatewayError.class);
 
     /**
@@ -155,9 +161,18 @@ final class GatewayMetrics
             "Client reads put off to a later duty cycle: an engine command stream had no room for one read's commands");
         orderLatency = LatencySummary.registerSingleWriter(registry, "bourse_gateway_order_latency_seconds",
             "OUCH request received to the engine's answer sent to the client");
+        final GatewayError[] kinds = GatewayError.values();
         CounterWithCallback.builder().name("bourse_gateway_errors_total")
-            .help("Errors: protocol violations, failed connections, agent exceptions")
-            .callback((callback) -> callback.call(errors.get()))
+            .help("Errors by kind: protocol violations, failed connections, ..., agent_exception")
+            .labelNames("kind")
+            .callback((callback) ->
+            {
+                for (final GatewayError kind : kinds)
+                {
+                    callback.call(errorsByKind.get(kind.ordinal()), kind.label());
+                }
+                callback.call(agentExceptions.get(), AGENT_EXCEPTION);
+            })
             .register(registry);
     }
 
@@ -178,7 +193,7 @@ final class GatewayMetrics
      */
     void error(final GatewayError error, final Object where, final Object detail)
     {
-        errors.incrementAndGet();
+        errorsByKind.incrementAndGet(error.ordinal());
         if (logged.add(error))
         {
             System.err.println("[order-gateway] " + error + " (" + where + "): " + detail +
@@ -186,9 +201,12 @@ final class GatewayMetrics
         }
     }
 
-    /** @return the error count, shared with the agent runner's error handler. */
-    AtomicLong errorCount()
+    /**
+     * @return the count of exceptions that escaped the gateway's agents (the agent runner's and the journal
+     * pretoucher's error handlers increment it), {@code bourse_gateway_errors_total{kind="agent_exception"}}.
+     */
+    AtomicLong agentExceptionCount()
     {
-        return errors;
+        return agentExceptions;
     }
 }

@@ -120,7 +120,7 @@ public final class GatewayService implements AutoCloseable
                 .register(metricsServer.registry());
 
             final AgentHost.HostedAgent runner =
-                ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), metrics.errorCount());
+                ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), metrics.agentExceptionCount());
             // Closed first if what follows fails: the agent writes to the journals' mapped files and uses Aeron.
             opened.add(runner);
             final StreamReadiness readiness = new StreamReadiness();

@@ -75,7 +75,7 @@ final class JournalStore implements AutoCloseable
             if (null != store.pretoucher)
             {
                 store.pretoucherRunner =
-                    AgentLaunch.start(store.pretoucher, new SleepingMillisIdleStrategy(1), metrics.errorCount());
+                    AgentLaunch.start(store.pretoucher, new SleepingMillisIdleStrategy(1), metrics.agentExceptionCount());
             }
             return store;
         }

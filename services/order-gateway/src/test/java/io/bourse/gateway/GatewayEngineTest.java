@@ -464,9 +464,16 @@ class GatewayEngineTest
         {
             final String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" +
                 gateway.metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-            final Matcher matcher = Pattern.compile("(?m)^" + name + " (\\S+)$").matcher(body);
-            assertThat(matcher.find()).as(name).isTrue();
-            return Double.parseDouble(matcher.group(1));
+            final Matcher matcher = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? (\\S+)$").matcher(body);
+            double sum = 0;
+            int samples = 0;
+            while (matcher.find())
+            {
+                sum += Double.parseDouble(matcher.group(2));
+                samples++;
+            }
+            assertThat(samples).as(name).isPositive();
+            return sum;
         }
     }
 }

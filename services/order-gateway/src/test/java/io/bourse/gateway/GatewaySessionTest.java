@@ -252,7 +252,8 @@ class GatewaySessionTest
 
             assertThat(client.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));
         }
-        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", null)).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "journal_failed")).isEqualTo(1);
+        assertThat(Metrics.sum(registry, "bourse_gateway_errors_total")).isEqualTo(1);
     }
 
     @Test
@@ -279,7 +280,8 @@ class GatewaySessionTest
             }
             assertThat(engine.commands()).hasSize(1);
         }
-        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", null)).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "unknown_message_type")).isEqualTo(1);
+        assertThat(Metrics.sum(registry, "bourse_gateway_errors_total")).isEqualTo(1);
         assertThat(Metrics.counter(registry, "bourse_gateway_messages_in_total", "unknown")).isEqualTo(1);
     }
 
@@ -386,7 +388,8 @@ class GatewaySessionTest
                     new LoginAccepted(SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
             }
             assertThat(Metrics.gauge(registry, "bourse_gateway_pending_logins")).isEqualTo(1);
-            assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", null)).isEqualTo(1);
+            assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "session_limit")).isEqualTo(1);
+            assertThat(Metrics.sum(registry, "bourse_gateway_errors_total")).isEqualTo(1);
         }
     }
 

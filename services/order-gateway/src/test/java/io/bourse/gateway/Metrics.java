@@ -43,6 +43,27 @@ final class Metrics
     }
 
     /**
+     * @param registry where the counter is registered.
+     * @param name     the counter's name with {@code _total}.
+     * @return the sum of its data points, every label value; 0 when it is not registered.
+     */
+    static double sum(final PrometheusRegistry registry, final String name)
+    {
+        double sum = 0;
+        for (final MetricSnapshot snapshot : registry.scrape())
+        {
+            if (snapshot instanceof CounterSnapshot counter && name.equals(counter.getMetadata().getName() + "_total"))
+            {
+                for (final CounterSnapshot.CounterDataPointSnapshot point : counter.getDataPoints())
+                {
+                    sum += point.getValue();
+                }
+            }
+        }
+        return sum;
+    }
+
+    /**
      * @param metricsPort a running service's metrics port on the loopback interface.
      * @return its {@code /metrics} page, as Prometheus scrapes it.
      */
