@@ -68,8 +68,8 @@ class BenchSuiteTest
         assertThat(console.toString(StandardCharsets.UTF_8)).contains(
             "[1/5] engine iteration 2/2:", "[3/5] gateway rate 2,000/s:", "[4/5] fanout all reading:",
             "[5/5] e2e-in-process in-process rate 2,000/s:", "suite done");
-        assertThat(markdown).contains("## Engine ramp", "|rate|50.0%|90.0%|95.0%|99.0%|99.9%|99.99%|worst|", "| 400|");
-        assertThat(reportDir.resolve("ramp-400.hgrm")).isNotEmptyFile();
+        assertThat(markdown).contains("## Engine ramp", "|rate|50.0%|90.0%|95.0%|99.0%|99.9%|99.99%|worst|", "| 200|");
+        assertThat(reportDir.resolve("ramp-200.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("e2e-in-process-2000.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("gateway-2000.hgrm")).isNotEmptyFile();
         assertThat(reportDir.resolve("floor-1000.hgrm")).isNotEmptyFile();
