@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code bourse_md_snapshots_total} (snapshots answered to SnapshotRequests),
  * {@code bourse_md_drops_total{reason}} (market-data messages, increments or snapshot parts, that were not published:
  * {@code not_connected}, no subscriber; {@code back_pressure}, still back pressured after the bounded retries;
- * {@code closed}, the publication closed or full) and {@code bourse_md_errors_total}. Data points are resolved at start-up so that counting allocates nothing.
+ * {@code closed}, the publication closed or full) and {@code bourse_md_errors_total}. Data points are resolved at
+ * start-up so that counting allocates nothing.
  */
 final class MdPublisherMetrics
 {

@@ -434,7 +434,7 @@ class MarketDataBooksTest
 
         top2.onOrderAdded(T3, 6, AAPL, Side.BUY, 70, 1_499_700, true);
         top2.onOrderReplaced(T3, 2, 7, AAPL, Side.BUY, 200, 1_499_600, ReplaceKind.REPLACED);
-        assertThat(events.drain()).as("an order replaced out of the window, publishing each level once").containsExactly(
+        assertThat(events.drain()).as("an order replaced out of the window, each level published once").containsExactly(
             new AddOrder(T3, "AAPL", 6, Side.BUY, 70, 1_499_700),
             new Replace(T3, "AAPL", 2, 7, 200, 1_499_600),
             new Level(T3, "AAPL", Side.BUY, 1_499_900, 0, 0),

@@ -74,8 +74,8 @@ final class JournalStore implements AutoCloseable
             store.recover(metrics);
             if (null != store.pretoucher)
             {
-                store.pretoucherRunner =
-                    AgentLaunch.start(store.pretoucher, new SleepingMillisIdleStrategy(1), metrics.agentExceptionCount());
+                store.pretoucherRunner = AgentLaunch.start(
+                    store.pretoucher, new SleepingMillisIdleStrategy(1), metrics.agentExceptionCount());
             }
             return store;
         }

@@ -100,7 +100,8 @@ class ClosingCrossTest
             new Executed(T2, "L2", 50, PRICE, 'C', 8),
             new Canceled(T2, "L2", 50, 'C')));
         assertThat(fixture.orderEntry.openOrderCount()).as("S1 rests on with 70").isEqualTo(1);
-        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_errors_total", "unknown_event")).as("CrossCompleted is no unknown event").isZero();
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_errors_total", "unknown_event"))
+            .as("CrossCompleted is no unknown event").isZero();
         assertThat(Metrics.counter(fixture.registry, "bourse_gateway_unmatched_events_total", null)).isZero();
         assertThat(Metrics.counter(fixture.registry, "bourse_gateway_messages_out_total", "executed")).isEqualTo(4);
     }

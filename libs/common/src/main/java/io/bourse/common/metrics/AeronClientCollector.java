@@ -84,7 +84,8 @@ public final class AeronClientCollector implements MultiCollector
         {
             for (final Image image : subscription.images())
             {
-                final long producerPosition = producerPositions.get(streamKey(image.sessionId(), subscription.streamId()));
+                final long producerPosition =
+                    producerPositions.get(streamKey(image.sessionId(), subscription.streamId()));
                 if (Long.MIN_VALUE != producerPosition)
                 {
                     lag.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
