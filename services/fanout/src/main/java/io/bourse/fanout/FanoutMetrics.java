@@ -29,8 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * books taken: at start, after a gap, after the publisher changed), {@code bourse_fanout_market_data_gaps_total}
  * (gaps in the market-data stream, and publishers gone) and {@code bourse_fanout_errors_total}; and the depths of its
  * queues, read at scrape time: {@code bourse_fanout_worker_ring_bytes{worker}} (market data copied to a worker's ring
- * and not yet read by it) and {@code bourse_fanout_pending_catch_ups} (logins and subscriptions waiting for the
- * dispatcher's snapshot or replay). Safe to update from every thread.
+ * and not yet read by it) and {@code bourse_fanout_pending_catch_ups} (login and subscription requests not yet taken
+ * by the dispatcher: it takes them every duty cycle while it has books, so they wait here during a market-data
+ * recovery). Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -101,7 +102,7 @@ final class FanoutMetrics
      *
      * @param registry where to register.
      * @param rings    the workers' rings, by worker id.
-     * @param catchUps the catch-up requests waiting for the dispatcher.
+     * @param catchUps the catch-up requests the dispatcher has not taken yet.
      */
     static void registerQueues(final PrometheusRegistry registry, final RingBuffer[] rings, final Queue<?> catchUps)
     {
@@ -119,7 +120,7 @@ final class FanoutMetrics
             .register(registry);
         GaugeWithCallback.builder()
             .name("bourse_fanout_pending_catch_ups")
-            .help("Logins and subscriptions waiting for the dispatcher's snapshot or replay")
+            .help("Login and subscription requests not yet taken by the dispatcher (waiting for books)")
             .callback((callback) -> callback.call(catchUps.size()))
             .register(registry);
     }

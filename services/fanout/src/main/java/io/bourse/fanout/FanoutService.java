@@ -179,6 +179,6 @@ public final class FanoutService implements AutoCloseable
     {
         CloseHelper.close(dispatcherRunner);
         CloseHelper.closeAll(workerRunners);
-        CloseHelper.closeAll(serverChannel, aeron, metricsServer);
+        CloseHelper.closeAll(serverChannel, metricsServer, aeron);
     }
 }

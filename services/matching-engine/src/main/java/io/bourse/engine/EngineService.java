@@ -140,6 +140,6 @@ public final class EngineService implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.closeAll(runner, aeron, metricsServer);
+        CloseHelper.closeAll(runner, metricsServer, aeron);
     }
 }

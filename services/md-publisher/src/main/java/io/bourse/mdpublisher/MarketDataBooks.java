@@ -64,10 +64,16 @@ public final class MarketDataBooks implements EngineEventListener
      *                   ({@link PublishedLevels}); {@link #FULL_DEPTH} for every level.
      * @param listener   receives the market data.
      * @param errorCount incremented for every event that does not fit the book.
+     * @throws IllegalArgumentException when the depth is negative.
      */
     public MarketDataBooks(
         final long[] symbols, final int l2Depth, final MarketDataListener listener, final AtomicLong errorCount)
     {
+        if (l2Depth < 0)
+        {
+            throw new IllegalArgumentException("L2 depth must be " + FULL_DEPTH + " (every level) or positive: " +
+                l2Depth);
+        }
         this.listener = listener;
         this.errorCount = errorCount;
         booksInOrder = new SymbolBook[symbols.length];

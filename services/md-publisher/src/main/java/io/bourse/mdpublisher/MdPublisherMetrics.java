@@ -37,8 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * name), {@code bourse_md_messages_out_total{type}} (market-data messages published, by SBE message name),
  * {@code bourse_md_publish_latency_seconds} (engine event timestamp to market data published),
  * {@code bourse_md_snapshots_total} (snapshots answered to SnapshotRequests),
- * {@code bourse_md_drops_total{reason}} (market-data messages, increments or snapshot parts, that were not published:
- * {@code not_connected}, no subscriber; {@code back_pressure}, still back pressured after the bounded retries;
+ * {@code bourse_md_drops_total{reason}} (failed offers of market data: an increment not published, or the snapshot
+ * message whose failure abandoned the snapshot, the rest of which is not offered; by reason {@code not_connected},
+ * no subscriber; {@code back_pressure}, still back pressured after the bounded retries;
  * {@code closed}, the publication closed or full) and {@code bourse_md_errors_total}. Data points are resolved at
  * start-up so that counting allocates nothing.
  */
@@ -109,7 +110,7 @@ final class MdPublisherMetrics
 
         final Counter drops = Counter.builder()
             .name("bourse_md_drops_total")
-            .help("Market-data messages not published, by reason: not_connected, back_pressure, closed")
+            .help("Market-data offers that failed (an increment, or the message that abandoned a snapshot), by reason")
             .labelNames("reason")
             .withoutExemplars()
             .register(registry);

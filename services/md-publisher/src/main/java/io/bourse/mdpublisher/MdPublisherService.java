@@ -165,6 +165,6 @@ public final class MdPublisherService implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.closeAll(runner, moldFeed, aeron, metricsServer);
+        CloseHelper.closeAll(runner, moldFeed, metricsServer, aeron);
     }
 }

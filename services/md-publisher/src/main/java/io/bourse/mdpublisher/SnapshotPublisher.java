@@ -65,7 +65,7 @@ final class SnapshotPublisher implements FragmentHandler
      * @param books        the books, kept by the same thread.
      * @param proxy        gives the sequence number of the last increment published.
      * @param clock        stamps the snapshot.
-     * @param metrics      counts the snapshots published and the messages of an abandoned one that were not.
+     * @param metrics      counts the snapshots published, and the failed offer that abandons one as a drop.
      * @param errorCount   incremented for a bad request and for an abandoned snapshot.
      * @throws IllegalArgumentException when a frame cannot hold one order.
      */

@@ -5,10 +5,12 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -111,16 +113,29 @@ class PublishedLevelsTest
         }
     }
 
-    /** Applies the L2 messages to the view; returns how many removed a level that the full book still has. */
+    /**
+     * Applies the L2 messages of one event to the view; on the depth-limited feed also checks that each changes it (a
+     * removal of a level held, or new figures) and that no level is published twice.
+     *
+     * @return how many removed a level that the full book still has.
+     */
     private int apply(final MarketDataEvents events, final Map<Side, NavigableMap<Long, Level>> view)
     {
         int pushedOut = 0;
+        final Set<String> published = new HashSet<>();
         for (final Message message : events.drain())
         {
             if (message instanceof Level level)
             {
                 final Level withoutTime = new Level(0, level.symbol(), level.side(), level.price(), level.quantity(),
                     level.orderCount());
+                if (events == topEvents)
+                {
+                    assertThat(published.add(level.side() + " " + level.price())).as("once: %s", level).isTrue();
+                    assertThat(0 == level.quantity() ? view.get(level.side()).containsKey(level.price()) :
+                        !withoutTime.equals(view.get(level.side()).get(level.price()))).as("a change: %s", level)
+                        .isTrue();
+                }
                 if (0 == level.quantity())
                 {
                     view.get(level.side()).remove(level.price());

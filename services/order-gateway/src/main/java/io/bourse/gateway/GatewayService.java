@@ -239,6 +239,6 @@ public final class GatewayService implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.closeAll(runner, journals, aeron, metricsServer);
+        CloseHelper.closeAll(runner, journals, metricsServer, aeron);
     }
 }

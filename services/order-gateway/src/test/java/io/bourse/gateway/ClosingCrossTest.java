@@ -102,6 +102,7 @@ class ClosingCrossTest
         assertThat(fixture.orderEntry.openOrderCount()).as("S1 rests on with 70").isEqualTo(1);
         assertThat(Metrics.counter(fixture.registry, "bourse_gateway_errors_total", "unknown_event"))
             .as("CrossCompleted is no unknown event").isZero();
+        assertThat(Metrics.sum(fixture.registry, "bourse_gateway_errors_total")).isZero();
         assertThat(Metrics.counter(fixture.registry, "bourse_gateway_unmatched_events_total", null)).isZero();
         assertThat(Metrics.counter(fixture.registry, "bourse_gateway_messages_out_total", "executed")).isEqualTo(4);
     }

@@ -9,6 +9,7 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.util.List;
@@ -51,8 +52,34 @@ public final class AeronClientCollector implements MultiCollector
         return List.of(CLIENT_COUNTER, SUBSCRIBER_LAG);
     }
 
+    /**
+     * @return both gauges; both empty once the client is closed or when its counters cannot be read, so that the
+     * service's other metrics are still served (the services close their metrics server before their client).
+     */
     @Override
     public MetricSnapshots collect()
+    {
+        if (aeron.isClosed())
+        {
+            return empty();
+        }
+        try
+        {
+            return read();
+        }
+        catch (final RuntimeException ex)
+        {
+            return empty();
+        }
+    }
+
+    private static MetricSnapshots empty()
+    {
+        return MetricSnapshots.of(
+            GaugeSnapshot.builder().name(CLIENT_COUNTER).build(), GaugeSnapshot.builder().name(SUBSCRIBER_LAG).build());
+    }
+
+    private MetricSnapshots read()
     {
         final CountersReader counters = aeron.countersReader();
         final long clientId = aeron.clientId();
@@ -80,13 +107,15 @@ public final class AeronClientCollector implements MultiCollector
 
         final GaugeSnapshot.Builder lag = GaugeSnapshot.builder()
             .name(SUBSCRIBER_LAG).help("Bytes written to a stream that this service has not read yet");
+        final LongHashSet exported = new LongHashSet();
         for (final Subscription subscription : subscriptions)
         {
             for (final Image image : subscription.images())
             {
-                final long producerPosition =
-                    producerPositions.get(streamKey(image.sessionId(), subscription.streamId()));
-                if (Long.MIN_VALUE != producerPosition)
+                final long key = streamKey(image.sessionId(), subscription.streamId());
+                final long producerPosition = producerPositions.get(key);
+                // Two subscriptions of one service to one stream would give two series with the same labels.
+                if (Long.MIN_VALUE != producerPosition && exported.add(key))
                 {
                     lag.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                         .labels(Labels.of("stream", Integer.toString(subscription.streamId()),

@@ -73,6 +73,20 @@ class AeronClientCollectorTest
         assertThat(awaitLag(collector, 0)).as("lag after reading").isZero();
     }
 
+    @Test
+    void shouldExportNothingOnceTheClientIsClosed()
+    {
+        final Subscription subscription = service.addSubscription("aeron:ipc", STREAM_ID);
+        final AeronClientCollector collector = new AeronClientCollector(service, List.of(subscription));
+        assertThat(gauge(collector.collect(), "bourse_aeron_client_counter").getDataPoints()).isNotEmpty();
+
+        service.close();
+
+        final MetricSnapshots snapshots = collector.collect();
+        assertThat(gauge(snapshots, "bourse_aeron_client_counter").getDataPoints()).isEmpty();
+        assertThat(gauge(snapshots, "bourse_aeron_subscriber_lag_bytes").getDataPoints()).isEmpty();
+    }
+
     /** @return the lag once it is the expected value (the publisher position is sampled), or the last one seen. */
     private static double awaitLag(final AeronClientCollector collector, final long expected)
     {
