@@ -151,7 +151,7 @@ final class BookLevels
                 return mid;
             }
             // Sorted worst..best: a better price sits at a higher index.
-            if (side == Side.BUY ? price > midPrice : price < midPrice)
+            if (side.isBetter(price, midPrice))
             {
                 lo = mid + 1;
             }

@@ -51,7 +51,7 @@ final class PublishedLevels
         int j = 0;
         for (int i = 0; i < count; i++)
         {
-            while (j < newCount && isBetter(levels.level(j).price, prices[i]))
+            while (j < newCount && side.isBetter(levels.level(j).price, prices[i]))
             {
                 j++;
             }
@@ -64,7 +64,7 @@ final class PublishedLevels
         for (j = 0; j < newCount; j++)
         {
             final PriceLevel level = levels.level(j);
-            while (i < count && isBetter(prices[i], level.price))
+            while (i < count && side.isBetter(prices[i], level.price))
             {
                 i++;
             }
@@ -83,10 +83,5 @@ final class PublishedLevels
             orderCounts[j] = level.orderCount;
         }
         count = newCount;
-    }
-
-    private boolean isBetter(final long price, final long than)
-    {
-        return side == Side.BUY ? price > than : price < than;
     }
 }
