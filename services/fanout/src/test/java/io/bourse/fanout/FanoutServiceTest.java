@@ -10,6 +10,7 @@ import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.itch.ItchEvents;
 import io.bourse.itch.MarketDataEncoder;
@@ -28,10 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -909,9 +906,7 @@ class FanoutServiceTest
 
     private String scrapeMetrics() throws Exception
     {
-        return HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
-            HttpResponse.BodyHandlers.ofString()).body();
+        return MetricsEndpoint.scrape(service.metricsPort());
     }
 
 

@@ -8,6 +8,7 @@ import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.CancelOrderEncoder;
@@ -44,10 +45,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -544,11 +541,7 @@ class EngineServiceTest
 
     private String scrapeMetrics() throws Exception
     {
-        try (HttpClient http = HttpClient.newHttpClient())
-        {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + engine.metricsPort() +
-                "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-        }
+        return MetricsEndpoint.scrape(engine.metricsPort());
     }
 
     private static void send(

@@ -7,6 +7,7 @@ import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.itch.ItchEvents;
 import io.bourse.sbe.engine.BookUpdate;
 import org.agrona.CloseHelper;
@@ -17,10 +18,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
@@ -208,10 +205,8 @@ class MdPublisherMoldFeedTest
         }
     }
 
-    private String scrapeMetrics() throws IOException, InterruptedException
+    private String scrapeMetrics() throws Exception
     {
-        return HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
-            HttpResponse.BodyHandlers.ofString()).body();
+        return MetricsEndpoint.scrape(service.metricsPort());
     }
 }

@@ -8,6 +8,7 @@ import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
@@ -16,10 +17,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -204,12 +201,7 @@ class MdPublisherServiceTest
 
     private String scrapeMetrics() throws Exception
     {
-        try (HttpClient http = HttpClient.newHttpClient())
-        {
-            return http.send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        }
+        return MetricsEndpoint.scrape(service.metricsPort());
     }
 
     private List<String> heartbeatLabels()

@@ -8,6 +8,7 @@ import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.md.BookSnapshotDecoder;
@@ -23,10 +24,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -231,8 +228,6 @@ class SnapshotPublisherTest
 
     private String scrapeMetrics() throws Exception
     {
-        return HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + service.metricsPort() + "/metrics")).build(),
-            HttpResponse.BodyHandlers.ofString()).body();
+        return MetricsEndpoint.scrape(service.metricsPort());
     }
 }

@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
@@ -25,10 +26,6 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -293,13 +290,9 @@ class GatewayCapacityTest
      */
     private static double scrape(final String series) throws Exception
     {
-        try (HttpClient http = HttpClient.newHttpClient())
-        {
-            final String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" +
-                gateway.metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-            final Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(body);
-            assertThat(matcher.find()).as(series).isTrue();
-            return Double.parseDouble(matcher.group(1));
-        }
+        final Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$")
+            .matcher(MetricsEndpoint.scrape(gateway.metricsPort()));
+        assertThat(matcher.find()).as(series).isTrue();
+        return Double.parseDouble(matcher.group(1));
     }
 }

@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.AiqCanceledMessage;
@@ -35,10 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -435,7 +432,7 @@ class GatewayEngineTest
     private static double engineCommands(final int shardId, final String type) throws Exception
     {
         final Matcher matcher = Pattern.compile("(?m)^bourse_engine_commands_total\\{type=\"" + type + "\"} (\\S+)$")
-            .matcher(Metrics.scrape(engine.metricsPort(shardId)));
+            .matcher(MetricsEndpoint.scrape(engine.metricsPort(shardId)));
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
     }
 
@@ -460,20 +457,16 @@ class GatewayEngineTest
 
     private static double scrapeCounter(final String name) throws Exception
     {
-        try (HttpClient http = HttpClient.newHttpClient())
+        final Matcher matcher = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? (\\S+)$")
+            .matcher(MetricsEndpoint.scrape(gateway.metricsPort()));
+        double sum = 0;
+        int samples = 0;
+        while (matcher.find())
         {
-            final String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" +
-                gateway.metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-            final Matcher matcher = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? (\\S+)$").matcher(body);
-            double sum = 0;
-            int samples = 0;
-            while (matcher.find())
-            {
-                sum += Double.parseDouble(matcher.group(2));
-                samples++;
-            }
-            assertThat(samples).as(name).isPositive();
-            return sum;
+            sum += Double.parseDouble(matcher.group(2));
+            samples++;
         }
+        assertThat(samples).as(name).isPositive();
+        return sum;
     }
 }

@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Executed;
@@ -94,7 +95,7 @@ class GatewayRestartTest
                     new Replaced(0, "N2", 'B', 60, "GOOG", 100_100, DAY, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', "C2",
                         ' '),
                     new Modified(0, "C3", 'T', 40));
-            assertThat(Metrics.scrape(second.metricsPort())).contains("bourse_gateway_open_orders 2.0")
+            assertThat(MetricsEndpoint.scrape(second.metricsPort())).contains("bourse_gateway_open_orders 2.0")
                 .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"2000\"} ")
                 .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"2001\"} ");
         }
@@ -122,7 +123,7 @@ class GatewayRestartTest
             assertThat(duplicateBeforeRestart).isInstanceOf(Rejected.class);
             assertThat(duplicateAfterRestart).usingRecursiveComparison().ignoringFields("timestamp")
                 .isEqualTo(duplicateBeforeRestart).isEqualTo(new Rejected(0, "D1", 'O'));
-            assertThat(Metrics.scrape(second.metricsPort()))
+            assertThat(MetricsEndpoint.scrape(second.metricsPort()))
                 .contains("bourse_gateway_rejects_total{reason=\"duplicate_token\"} 1.0");
         }
     }
@@ -155,7 +156,7 @@ class GatewayRestartTest
                 assertThat(seller.await(3).get(2)).usingRecursiveComparison().ignoringFields(IGNORED)
                     .isEqualTo(new Canceled(0, "E1", 40, 'U'));
             }
-            assertThat(Metrics.scrape(second.metricsPort())).contains("bourse_gateway_unmatched_events_total 0.0");
+            assertThat(MetricsEndpoint.scrape(second.metricsPort())).contains("bourse_gateway_unmatched_events_total 0.0");
         }
     }
 
@@ -183,7 +184,7 @@ class GatewayRestartTest
 
             assertThat(client.await(4).get(3)).isInstanceOfSatisfying(Accepted.class,
                 (accepted) -> assertThat(accepted.token()).isEqualTo("L4"));
-            assertThat(Metrics.scrape(second.metricsPort()))
+            assertThat(MetricsEndpoint.scrape(second.metricsPort()))
                 .contains("bourse_gateway_rejects_total{reason=\"risk_max_open_orders\"} 1.0");
         }
     }
@@ -252,7 +253,7 @@ class GatewayRestartTest
                     new Accepted(0, "K2", 'S', 100, "AMZN", 96_000_000, DAY, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L',
                         ' '),
                     new Canceled(0, "K1", 100, 'U'));
-            assertThat(Metrics.scrape(second.metricsPort()))
+            assertThat(MetricsEndpoint.scrape(second.metricsPort()))
                 .contains("bourse_gateway_journal_truncations_total 1.0")
                 .contains("bourse_gateway_open_orders 1.0");
         }

@@ -9,6 +9,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
@@ -33,10 +34,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -367,10 +364,6 @@ class GatewayServiceTest
 
     private static String scrapeMetrics(final GatewayService service) throws Exception
     {
-        try (HttpClient http = HttpClient.newHttpClient())
-        {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.metricsPort() +
-                "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-        }
+        return MetricsEndpoint.scrape(service.metricsPort());
     }
 }

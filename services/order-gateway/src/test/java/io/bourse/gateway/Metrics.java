@@ -6,12 +6,7 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-
-/** Reads metric values from a registry, or a running service's page, the way a scrape sees them. */
+/** Reads metric values from a registry the way a scrape sees them; a running service's page is MetricsEndpoint's. */
 final class Metrics
 {
     private Metrics()
@@ -61,19 +56,6 @@ final class Metrics
             }
         }
         return sum;
-    }
-
-    /**
-     * @param metricsPort a running service's metrics port on the loopback interface.
-     * @return its {@code /metrics} page, as Prometheus scrapes it.
-     */
-    static String scrape(final int metricsPort) throws Exception
-    {
-        try (HttpClient http = HttpClient.newHttpClient())
-        {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        }
     }
 
     static double gauge(final PrometheusRegistry registry, final String name)
