@@ -156,7 +156,8 @@ class GatewayRestartTest
                 assertThat(seller.await(3).get(2)).usingRecursiveComparison().ignoringFields(IGNORED)
                     .isEqualTo(new Canceled(0, "E1", 40, 'U'));
             }
-            assertThat(MetricsEndpoint.scrape(second.metricsPort())).contains("bourse_gateway_unmatched_events_total 0.0");
+            assertThat(MetricsEndpoint.scrape(second.metricsPort()))
+                .contains("bourse_gateway_unmatched_events_total 0.0");
         }
     }
 
