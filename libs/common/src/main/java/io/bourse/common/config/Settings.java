@@ -46,11 +46,18 @@ public final class Settings
      * @param propertyName the setting.
      * @param defaultValue returned when unset.
      * @return the value as an int.
-     * @throws IllegalArgumentException naming the setting when the value is not an integer.
+     * @throws IllegalArgumentException naming the setting when the value is not an integer or outside the range of
+     *                                  an int (-2^31 to 2^31 - 1).
      */
     public int getInt(final String propertyName, final int defaultValue)
     {
-        return (int)getLong(propertyName, defaultValue);
+        final long value = getLong(propertyName, defaultValue);
+        if (value != (int)value)
+        {
+            throw new IllegalArgumentException(
+                propertyName + " (" + environmentName(propertyName) + ") is outside the range of an int: " + value);
+        }
+        return (int)value;
     }
 
     /**

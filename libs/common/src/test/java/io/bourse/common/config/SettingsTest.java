@@ -1,0 +1,41 @@
+package io.bourse.common.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SettingsTest
+{
+    private static final String NAME = "bourse.settings.test.value";
+
+    @Test
+    void shouldReadTheEnvironmentVariableDerivedFromThePropertyNameAndFallBackToTheDefault()
+    {
+        assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", " 42 ")).getInt(NAME, 7)).isEqualTo(42);
+        assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", "")).getInt(NAME, 7)).isEqualTo(7);
+        assertThat(new Settings(Map.of()).getLong(NAME, 7L)).isEqualTo(7L);
+    }
+
+    @Test
+    void shouldRefuseAnIntSettingOutsideTheRangeOfAnIntInsteadOfTruncatingIt()
+    {
+        final Settings tooLarge = new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", "4294967297"));
+        assertThat(tooLarge.getLong(NAME, 0)).isEqualTo(4_294_967_297L);
+        assertThatThrownBy(() -> tooLarge.getInt(NAME, 0))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage(NAME + " (BOURSE_SETTINGS_TEST_VALUE) is outside the range of an int: 4294967297");
+        assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", "-2147483648")).getInt(NAME, 0))
+            .isEqualTo(Integer.MIN_VALUE);
+    }
+
+    @Test
+    void shouldNameTheSettingAndItsVariableWhenTheValueIsNotAnInteger()
+    {
+        assertThatThrownBy(() -> new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", "1e3")).getInt(NAME, 0))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage(NAME + " (BOURSE_SETTINGS_TEST_VALUE) is not an integer: 1e3");
+    }
+}
