@@ -111,6 +111,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final UnsafeBuffer sessionRecord =
         new UnsafeBuffer(ByteBuffer.allocateDirect(SESSION_START_LENGTH + ItchTranslator.MAX_LENGTH));
     private final Consumer<CatchUpRequest> onRequest = this::onRequest;
+    private int catchUpsPublished;
 
     /**
      * @param subscription   the market-data stream.
@@ -171,7 +172,13 @@ final class DispatcherAgent implements Agent, FragmentHandler
             workCount += requests.drain(onRequest, REQUEST_LIMIT);
             workCount += writeAnswers();
         }
-        return workCount + subscription.poll(this, fragmentLimit);
+        workCount += subscription.poll(this, fragmentLimit);
+        if (catchUps.size() != catchUpsPublished)
+        {
+            catchUpsPublished = catchUps.size();
+            metrics.catchUpsInProgress(catchUpsPublished);
+        }
+        return workCount;
     }
 
     @Override

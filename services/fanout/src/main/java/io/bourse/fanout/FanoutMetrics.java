@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * queues, read at scrape time: {@code bourse_fanout_worker_ring_bytes{worker}} (market data copied to a worker's ring
  * and not yet read by it) and {@code bourse_fanout_pending_catch_ups} (login and subscription requests not yet taken
  * by the dispatcher: it takes them every duty cycle while it has books, so they wait here during a market-data
- * recovery). Safe to update from every thread.
+ * recovery); and, set by the dispatcher, {@code bourse_fanout_catch_ups_in_progress} (requests it has taken and is
+ * still answering: a snapshot or a replay being written to a worker's ring, at most four fragment limits of records
+ * per duty cycle, longer while the ring is full). Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -49,6 +51,7 @@ final class FanoutMetrics
     private final CounterDataPoint marketDataGaps;
     private final Gauge sessions;
     private final Gauge subscriptions;
+    private final Gauge catchUpsInProgress;
     private final LatencySummary latency;
 
     /**
@@ -86,6 +89,11 @@ final class FanoutMetrics
         sessions = Gauge.builder()
             .name("bourse_fanout_sessions")
             .help("Logged-in subscriber sessions")
+            .withoutExemplars()
+            .register(registry);
+        catchUpsInProgress = Gauge.builder()
+            .name("bourse_fanout_catch_ups_in_progress")
+            .help("Login and subscription requests taken by the dispatcher whose snapshot or replay is being written")
             .withoutExemplars()
             .register(registry);
         latency = LatencySummary.register(registry, "bourse_fanout_latency_seconds",
@@ -128,6 +136,12 @@ final class FanoutMetrics
     private static CounterDataPoint counter(final PrometheusRegistry registry, final String name, final String help)
     {
         return Counter.builder().name(name).help(help).withoutExemplars().register(registry);
+    }
+
+    /** @param count catch-up answers the dispatcher is writing now. */
+    void catchUpsInProgress(final int count)
+    {
+        catchUpsInProgress.set(count);
     }
 
     void onMessageIn()

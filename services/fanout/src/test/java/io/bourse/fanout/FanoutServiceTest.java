@@ -207,6 +207,7 @@ class FanoutServiceTest
             .contains("bourse_fanout_latency_seconds_count 2\n")
             .contains("bourse_fanout_worker_ring_bytes{worker=\"0\"} 0.0\n")
             .contains("bourse_fanout_pending_catch_ups 0.0\n")
+            .contains("bourse_fanout_catch_ups_in_progress 0.0\n")
             .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"3000\"} ");
     }
 
