@@ -1,5 +1,6 @@
 package io.bourse.it;
 
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Symbols;
 import io.bourse.ouch.Ouch42;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The order gateway's SoupBinTCP session guarantees, on the real services in containers ({@link ExchangeContainers}:
  * media driver, both engine shards, order gateway with its journal on a Docker volume): replay from the journal,
  * byte for byte, after a reconnect and after a gateway restart; cancel on disconnect; the end of a client that sends
- * no heartbeats; a flood of garbage connections that a session trading meanwhile does not notice. The tests trade in
+ * no heartbeats, kept alive meanwhile by the server's; Login Rejected 'S' for a second login of a logged-in user and
+ * for a session other than today's, 'A' for a wrong password, none of which the logged-in session notices; a flood
+ * of garbage connections that a session trading meanwhile does not notice. The tests trade in
  * different symbols with different users (deploy/credentials.csv; cancel on disconnect and risk limits per user in
  * deploy/gateway-risk.csv), so that none sees another's orders.
  */
@@ -191,19 +194,68 @@ final class GatewaySessionsIT
     {
         final long loginNs = System.nanoTime();
         final long silentNs;
+        final List<Long> arrivalsNs;
         try (SoupBinTcpTestClient silent = SoupBinTcpTestClient.login(OUCH_PORT, "trdr01", "trdr01pw", 0,
             new OuchRecorder()))
         {
-            silent.awaitCloseWithoutSending(Duration.ofSeconds(30));
+            arrivalsNs = silent.awaitCloseWithoutSending(Duration.ofSeconds(30));
             silentNs = System.nanoTime() - loginNs;
             assertThat(silent.loginAccepted()).as("login accepted").isTrue();
         }
         assertThat(Duration.ofNanos(silentNs)).isBetween(Duration.ofSeconds(14), Duration.ofSeconds(25));
+        // The server kept the link alive meanwhile: a Server Heartbeat after each second without a packet.
+        assertThat(arrivalsNs).as("reads that got packets").hasSizeGreaterThanOrEqualTo(10);
+        for (int i = 1; i < arrivalsNs.size(); i++)
+        {
+            assertThat(Duration.ofNanos(arrivalsNs.get(i) - arrivalsNs.get(i - 1)))
+                .as("time between two packets from the server").isLessThan(Duration.ofMillis(2_500));
+        }
 
         try (SoupBinTcpTestClient session = loginAccepted("trdr01", 0, new OuchRecorder()))
         {
             session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
         }
+    }
+
+    @Test
+    void shouldRejectWithSessionNotAvailableASecondLoginOfALoggedInUserAndASessionOtherThanTodaysWhileTheFirstTrades()
+        throws IOException
+    {
+        final OuchRecorder trader = new OuchRecorder();
+        try (SoupBinTcpTestClient session = loginAccepted("md02", 0, trader))
+        {
+            final String today;
+            try (SoupBinTcpTestClient second =
+                SoupBinTcpTestClient.login(OUCH_PORT, "md02", "md02pw", 0, new OuchRecorder()))
+            {
+                second.awaitLoginAnswer(RESPONSE_TIMEOUT);
+                assertThat(second.loginAccepted()).as("second login accepted").isFalse();
+                assertThat(second.loginRejectReason()).isEqualTo(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+                today = session.loginAcceptedSession();
+            }
+            assertThat(today).as("today's session").isNotBlank().isNotEqualTo("0000000001");
+            try (SoupBinTcpTestClient otherDay =
+                SoupBinTcpTestClient.login(OUCH_PORT, "demo03", "demo03pw", "0000000001", 0, new OuchRecorder()))
+            {
+                otherDay.awaitLoginAnswer(RESPONSE_TIMEOUT);
+                assertThat(otherDay.loginRejectReason()).as("a session other than today's")
+                    .isEqualTo(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+            }
+            try (SoupBinTcpTestClient wrongPassword =
+                SoupBinTcpTestClient.login(OUCH_PORT, "md02", "wrongpw", 0, new OuchRecorder()))
+            {
+                wrongPassword.awaitLoginAnswer(RESPONSE_TIMEOUT);
+                assertThat(wrongPassword.loginRejectReason()).isEqualTo(SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
+            }
+
+            session.send(dayBuy("S1", "MSFT", 3_000));
+            pollUntil(RESPONSE_TIMEOUT, "an answer to S1",
+                () -> !trader.accepted().isEmpty() || !trader.rejected().isEmpty(), List.of(session));
+            assertThat(session.endOfSession()).as("first session ended").isFalse();
+            session.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        assertThat(trader.rejected()).isEmpty();
+        assertThat(trader.accepted()).extracting(OuchRecorder.Accepted::token).containsExactly("S1");
     }
 
     @Test

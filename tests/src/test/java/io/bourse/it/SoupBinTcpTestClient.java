@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -24,6 +25,7 @@ final class SoupBinTcpTestClient implements AutoCloseable
     private final SocketChannel channel;
     private final SoupBinTCPClient client;
     private boolean loginAccepted;
+    private String loginAcceptedSession;
     private long loginAcceptedSequenceNumber;
     private byte loginRejectReason;
     private boolean endOfSession;
@@ -52,13 +54,36 @@ final class SoupBinTcpTestClient implements AutoCloseable
         final long requestedSequence,
         final MessageListener listener) throws IOException
     {
+        return login(port, username, password, "", requestedSequence, listener);
+    }
+
+    /**
+     * Connects and sends a SoupBinTCP 4.0 Login Request for a named session.
+     *
+     * @param port              TCP port on localhost.
+     * @param username          user name (at most 6 characters).
+     * @param password          password (at most 10 characters).
+     * @param requestedSession  the session (at most 10 characters); blank for the server's current one.
+     * @param requestedSequence SoupBinTCP requested sequence number: 1 for the whole session, 0 for the next message.
+     * @param listener          receives the payload of every Sequenced (and Unsequenced) Data packet.
+     * @return the connected client; the login answer arrives while polling.
+     * @throws IOException when the connection fails.
+     */
+    static SoupBinTcpTestClient login(
+        final int port,
+        final String username,
+        final String password,
+        final String requestedSession,
+        final long requestedSequence,
+        final MessageListener listener) throws IOException
+    {
         final SocketChannel channel = SocketChannel.open(new InetSocketAddress("localhost", port));
         channel.configureBlocking(false);
         final SoupBinTcpTestClient session = new SoupBinTcpTestClient(channel, listener);
         final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
         request.setUsername(username);
         request.setPassword(password);
-        request.setRequestedSession("");
+        request.setRequestedSession(requestedSession);
         request.setRequestedSequenceNumber(requestedSequence);
         session.client.login(request);
         return session;
@@ -140,11 +165,14 @@ final class SoupBinTcpTestClient implements AutoCloseable
      * connection.
      *
      * @param timeout how long to wait.
+     * @return the {@link System#nanoTime()} of every read that got bytes (packets, e.g. the server's heartbeats), in
+     * order; not the end of the stream.
      * @throws IOException    when the session fails.
      * @throws AssertionError when the timeout expires first.
      */
-    void awaitCloseWithoutSending(final Duration timeout) throws IOException
+    List<Long> awaitCloseWithoutSending(final Duration timeout) throws IOException
     {
+        final List<Long> arrivalsNs = new ArrayList<>();
         final long deadlineNs = System.nanoTime() + timeout.toNanos();
         while (!endOfSession)
         {
@@ -152,15 +180,21 @@ final class SoupBinTcpTestClient implements AutoCloseable
             {
                 throw new AssertionError("timed out after " + timeout + " waiting for the server to close");
             }
-            if (client.receive() < 0)
+            final int bytes = client.receive();
+            if (bytes < 0)
             {
                 endOfSession = true;
             }
             else
             {
+                if (bytes > 0)
+                {
+                    arrivalsNs.add(System.nanoTime());
+                }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
         }
+        return arrivalsNs;
     }
 
     /**
@@ -184,6 +218,12 @@ final class SoupBinTcpTestClient implements AutoCloseable
     long loginAcceptedSequenceNumber()
     {
         return loginAcceptedSequenceNumber;
+    }
+
+    /** @return the Session of the Login Accepted, without its padding; null before it arrived. */
+    String loginAcceptedSession()
+    {
+        return loginAcceptedSession;
     }
 
     /** @return the Login Rejected reason code, or 0 when none arrived. */
@@ -242,6 +282,7 @@ final class SoupBinTcpTestClient implements AutoCloseable
         public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
         {
             loginAccepted = true;
+            loginAcceptedSession = payload.getSession().trim();
             loginAcceptedSequenceNumber = payload.getSequenceNumber();
         }
 
