@@ -39,7 +39,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Logins are taken on a thread of their own while the subscribers connect, with nassau's SoupBinTCP server
  * session: a known username and its password get Login Accepted (session blank, next sequence number 1), then System
- * Event 'O' and one Stock Directory per symbol, as the fanout sends them; anything else gets Login Rejected 'A'.
+ * Event 'O', one Stock Directory per symbol and System Events 'S' and 'Q', as the fanout sends them; anything else
+ * gets Login Rejected 'A'.
  */
 final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
 {
@@ -251,6 +252,8 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
                 {
                     session.send(referenceData.stockDirectory(i, nowNs));
                 }
+                session.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, nowNs));
+                session.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, nowNs));
                 accepted.add(session);
             }
 

@@ -200,11 +200,11 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
 
     /**
      * @param symbols the fanout's symbol count.
-     * @return true once Login Accepted, System Event and every Stock Directory have come.
+     * @return true once Login Accepted, the System Events 'O', 'S' and 'Q' and every Stock Directory have come.
      */
     boolean isStarted(final int symbols)
     {
-        return loginAccepted && sessionStart >= 1 + symbols;
+        return loginAccepted && sessionStart >= 3 + symbols;
     }
 
     /** @return true when the fanout sent End of Session. */

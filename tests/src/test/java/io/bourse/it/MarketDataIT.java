@@ -178,6 +178,10 @@ final class MarketDataIT
             // The Trading Action spin: Stock Trading Action 'H', Trading State 'T' (byte 19), for every symbol.
             assertThat(moldMessages.subList(1 + SYMBOLS, 1 + 2 * SYMBOLS))
                 .allMatch((message) -> message.startsWith("48") && "54".equals(message.substring(38, 40)));
+            // System Events 'S' Start of System Hours, 'Q' Start of Market Hours.
+            assertThat(moldMessages.subList(1 + 2 * SYMBOLS, 3 + 2 * SYMBOLS)).satisfiesExactly(
+                (message) -> assertThat(message).startsWith("53").endsWith("53"),
+                (message) -> assertThat(message).startsWith("53").endsWith("51"));
             assertThat(count(mold, ITCH50.MESSAGE_TYPE_ADD_ORDER)).isGreaterThanOrEqualTo(4);
             assertThat(withoutSessionOpening(moldMessages)).isEqualTo(withoutSessionOpening(hex(fromStart.messages())));
         }

@@ -273,8 +273,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * The dispatcher's answer to the login starts: sends Login Accepted and, before a snapshot, System Event and the
-     * Stock Directory.
+     * The dispatcher's answer to the login starts: sends Login Accepted and, before a snapshot, the day's opening
+     * (ITCH 5.0 &sect;4.1, &sect;4.2.1): System Event 'O' Start of Messages, the Stock Directory, System Events 'S'
+     * Start of System Hours and 'Q' Start of Market Hours (the exchange accepts and executes orders all the time the
+     * fanout runs).
      *
      * @param acceptedSequence SoupBinTCP 4.0 Login Accepted Sequence Number: the number of the next message.
      * @param snapshot         true when the book follows, false for a replay.
@@ -302,7 +304,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 {
                     server.send(referenceData.stockDirectory(i, nowNs));
                 }
-                metrics.onMessagesOut(1 + symbolCount);
+                server.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, nowNs));
+                server.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, nowNs));
+                metrics.onMessagesOut(3 + symbolCount);
             }
         }
         catch (final IOException ex)

@@ -71,8 +71,10 @@ class FanoutServiceTest
     private static final int REPLAY_CAPACITY = 1024;
     /** Small, so that a snapshot of a few hundred orders takes several duty cycles while the stream goes on. */
     private static final int FRAGMENT_LIMIT = 16;
-    /** System Event and one Stock Directory per symbol: what a snapshot login starts with. */
-    private static final int DIRECTORY_MESSAGES = 3;
+    /**
+     * What a snapshot login starts with: System Event 'O', one Stock Directory per symbol, System Events 'S' and 'Q'.
+     */
+    private static final int DIRECTORY_MESSAGES = 5;
     /** Trading every symbol, in the snapshot. */
     private static final StockTradingAction AAPL_TRADING = new StockTradingAction(1, "AAPL", 'T', "    ");
     private static final StockTradingAction MSFT_TRADING = new StockTradingAction(2, "MSFT", 'T', "    ");
@@ -178,6 +180,8 @@ class FanoutServiceTest
             new SystemEvent(0, 'O'),
             new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
             new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
+            new SystemEvent(0, 'S'),
+            new SystemEvent(0, 'Q'),
             AAPL_TRADING,
             MSFT_TRADING);
         for (final Subscriber subscriber : List.of(first, second))
@@ -201,7 +205,7 @@ class FanoutServiceTest
             .contains("bourse_fanout_sessions 2.0\n")
             .contains("bourse_fanout_messages_in_total 3.0\n")
             .contains("bourse_fanout_market_data_recoveries_total 1.0\n")
-            .contains("bourse_fanout_messages_out_total 12.0\n")
+            .contains("bourse_fanout_messages_out_total 16.0\n")
             .contains("bourse_fanout_drops_total 0.0\n")
             .contains("bourse_fanout_errors_total 0.0\n")
             .contains("bourse_fanout_latency_seconds_count 2\n")
@@ -237,7 +241,7 @@ class FanoutServiceTest
         // 8 increments; 1 snapshot of the test's publisher, 3 (2 books) of the md-publisher.
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_messages_in_total 12.0\n")
-            .contains("bourse_fanout_messages_out_total 8.0\n")
+            .contains("bourse_fanout_messages_out_total 10.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
     }
 
@@ -265,7 +269,7 @@ class FanoutServiceTest
                 new CrossTrade(2, 0, T + 10, 500, "MSFT", 3_999_900, 35, 'C'));
         }
         assertThat(scrapeMetrics())
-            .contains("bourse_fanout_messages_out_total 8.0\n")
+            .contains("bourse_fanout_messages_out_total 10.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
     }
 

@@ -29,10 +29,12 @@ import java.util.concurrent.TimeUnit;
  * Packets from the store.
  *
  * <ul>
- *   <li>The session opens ({@link #onStart}) with System Event 'O' Start of Messages and one Stock Directory per
- *   symbol in locate order ({@link ItchReferenceData}), and ends ({@link #onClose}) with System Event 'C' End of
- *   Messages followed by one End of Session packet (Message Count 0xFFFF), all stamped with the wall clock's
- *   nanoseconds since midnight.</li>
+ *   <li>The session opens ({@link #onStart}) with System Event 'O' Start of Messages, one Stock Directory per
+ *   symbol in locate order ({@link ItchReferenceData}), the Trading Action spin and System Events 'S' Start of System
+ *   Hours and 'Q' Start of Market Hours (the engine shards accept and execute orders from their start); it ends
+ *   ({@link #onClose}) with System Events 'M' End of Market Hours, 'E' End of System Hours and 'C' End of Messages
+ *   followed by one End of Session packet (Message Count 0xFFFF), all stamped with the wall clock's nanoseconds
+ *   since midnight.</li>
  *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
  *   message does not fit and at the end of every duty cycle that added a message, so a message waits at most one
  *   duty cycle.</li>
@@ -121,10 +123,11 @@ final class MoldFeedAgent implements Agent, FragmentHandler
     }
 
     /**
-     * Opens the session: System Event 'O' Start of Messages, one Stock Directory per symbol, then the Trading Action
-     * spin, one Stock Trading Action 'T' per symbol: every symbol of a shard is OPEN when the shard starts, and the
-     * md-publisher starts with the shards. One that restarts while an operator has a symbol halted announces it as
-     * trading too, knowing no more than the changes it hears.
+     * Opens the session (ITCH 5.0 &sect;4.1, &sect;4.2): System Event 'O' Start of Messages, one Stock Directory per
+     * symbol, the Trading Action spin, one Stock Trading Action 'T' per symbol, then System Events 'S' Start of System
+     * Hours and 'Q' Start of Market Hours. Every symbol of a shard is OPEN when the shard starts, and the md-publisher
+     * starts with the shards. One that restarts while an operator has a symbol halted announces it as trading too,
+     * knowing no more than the changes it hears.
      */
     @Override
     public void onStart()
@@ -141,6 +144,8 @@ final class MoldFeedAgent implements Agent, FragmentHandler
         {
             append(referenceData.stockTradingAction(i, timestampNs));
         }
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, timestampNs));
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, timestampNs));
         sendPacket();
     }
 
@@ -173,12 +178,18 @@ final class MoldFeedAgent implements Agent, FragmentHandler
         return workCount;
     }
 
-    /** Ends the session: System Event 'C' End of Messages, then an End of Session packet. */
+    /**
+     * Ends the session (ITCH 5.0 &sect;4.1): System Events 'M' End of Market Hours, 'E' End of System Hours and 'C'
+     * End of Messages, then an End of Session packet.
+     */
     @Override
     public void onClose()
     {
         nowNs = nanoClock.nanoTime();
-        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, midnightClock.nanosSinceMidnight()));
+        final long timestampNs = midnightClock.nanosSinceMidnight();
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, timestampNs));
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, timestampNs));
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, timestampNs));
         sendPacket();
         try
         {

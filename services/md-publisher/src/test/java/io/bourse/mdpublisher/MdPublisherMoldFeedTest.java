@@ -96,7 +96,9 @@ class MdPublisherMoldFeedTest
             new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
             new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
             new StockTradingAction(1, "AAPL", 'T', "    "),
-            new StockTradingAction(2, "MSFT", 'T', "    ")));
+            new StockTradingAction(2, "MSFT", 'T', "    "),
+            new SystemEvent(0, 'S'),
+            new SystemEvent(0, 'Q')));
         receiveUntil(expected.size());
 
         offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
@@ -127,12 +129,14 @@ class MdPublisherMoldFeedTest
         assertThat(receiver.states).containsExactly(MoldUDP64ClientState.SYNCHRONIZED);
         assertThat(receiver.requests).isEmpty();
         assertThat(scrapeMetrics())
-            .contains("bourse_md_mold_messages_total 13.0\n")
+            .contains("bourse_md_mold_messages_total 15.0\n")
             .contains("bourse_md_mold_requests_total 0.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
             .contains("bourse_md_errors_total 0.0\n");
 
         service.close();
+        expected.add(new SystemEvent(0, 'M'));
+        expected.add(new SystemEvent(0, 'E'));
         expected.add(new SystemEvent(0, 'C'));
         receiveUntil(expected.size());
         awaitTrue(() -> poll(receiver) && receiver.endOfSession);
@@ -147,7 +151,9 @@ class MdPublisherMoldFeedTest
             new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
             new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
             new StockTradingAction(1, "AAPL", 'T', "    "),
-            new StockTradingAction(2, "MSFT", 'T', "    ")));
+            new StockTradingAction(2, "MSFT", 'T', "    "),
+            new SystemEvent(0, 'S'),
+            new SystemEvent(0, 'Q')));
         offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
         expected.add(new AddOrder(1, 0, T, 17, 'S', 300, "AAPL", 1_500_100));
         offer(shard0, engine.orderAdded(T, "AAPL", 18, SELL, 200, 1_500_000, 'N'));
@@ -173,7 +179,7 @@ class MdPublisherMoldFeedTest
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.requests).isEmpty();
         assertThat(scrapeMetrics())
-            .contains("bourse_md_mold_messages_total 10.0\n")
+            .contains("bourse_md_mold_messages_total 12.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
             .contains("bourse_md_events_in_total{type=\"cross_completed\"} 2.0\n")
             .contains("bourse_md_messages_out_total{type=\"order_executed_with_price\"} 1.0\n")

@@ -65,7 +65,9 @@ class MoldFeedAgentTest
         new ItchEvents.StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
         new ItchEvents.StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
         new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
-        new ItchEvents.StockTradingAction(2, "MSFT", 'T', "    "));
+        new ItchEvents.StockTradingAction(2, "MSFT", 'T', "    "),
+        new ItchEvents.SystemEvent(0, 'S'),
+        new ItchEvents.SystemEvent(0, 'Q'));
 
     private final MarketDataEncoder sbe = new MarketDataEncoder();
     private final CachedNanoClock nanoClock = new CachedNanoClock();
@@ -99,20 +101,24 @@ class MoldFeedAgentTest
     }
 
     @Test
-    void shouldOpenTheSessionWithStartOfMessagesOneStockDirectoryPerSymbolThenTheTradingActionSpin() throws IOException
+    void shouldOpenTheSessionWithStartOfMessagesStockDirectoriesTheTradingActionSpinThenSystemAndMarketHours()
+        throws IOException
     {
         final DatagramChannel listener = listen();
         start(1400, 100);
 
-        // Downstream Packet: Session, Sequence Number 1, Message Count 5; Message Blocks: Message Length, Message Data
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000001 0005" +
+        // Downstream Packet: Session, Sequence Number 1, Message Count 7; Message Blocks: Message Length, Message Data.
+        // System Events (ITCH 5.0 §4.1): 'O' Start of Messages, 'S' Start of System Hours, 'Q' Start of Market Hours.
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000001 0007" +
             " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 4F" +
             " 0027 " + AAPL_DIRECTORY +
             " 0027 " + MSFT_DIRECTORY +
             " 0019 " + AAPL_TRADING +
-            " 0019 " + MSFT_TRADING));
+            " 0019 " + MSFT_TRADING +
+            " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 53" +
+            " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 51"));
         assertThat(counter("bourse_md_mold_packets", "data")).isEqualTo(1);
-        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(5);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(7);
     }
 
     @Test
@@ -127,13 +133,13 @@ class MoldFeedAgentTest
         publish(sbe.orderDelete(T, "MSFT", 17));
         assertThat(agent.doWork()).isEqualTo(4);
 
-        // Sequence Number 6, Message Count 2: Add Order (ITCH 5.0 §4.3.1), Order Delete (§4.4.4); no form for the level
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000006 0002" +
+        // Sequence Number 8, Message Count 2: Add Order (ITCH 5.0 §4.3.1), Order Delete (§4.4.4); no form for the level
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000008 0002" +
             " 0024 41 0002 0000 " + T_TIMESTAMP + " 0000000000000011 42 0000012C 4D53465420202020 0016E3C4" +
             " 0013 44 0002 0000 " + T_TIMESTAMP + " 0000000000000011"));
         assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
         assertThat(counter("bourse_md_mold_packets", "data")).isEqualTo(2);
-        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(7);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(9);
     }
 
     @Test
@@ -141,20 +147,20 @@ class MoldFeedAgentTest
     {
         final DatagramChannel listener = listen();
         // Two 38-byte Add Order blocks fill 76 bytes exactly. The session's opening: 14 + 41 bytes leave no room for 41
-        // more, 41 + 27 none for 27 more.
+        // more, 41 + 27 none for 27 more, 27 + 14 + 14 none for 27.
         start(76, 100);
 
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(1, 2, 20 + 55));
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(3, 2, 20 + 68));
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(5, 1, 20 + 27));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(5, 3, 20 + 55));
         for (int orderId = 1; orderId <= 3; orderId++)
         {
             publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
         }
         agent.doWork();
 
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 2, 20 + 76));
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(8, 1, 20 + 38));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(8, 2, 20 + 76));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(10, 1, 20 + 38));
     }
 
     @Test
@@ -172,19 +178,19 @@ class MoldFeedAgentTest
         assertThat(agent.doWork()).isEqualTo(1);
         // Heartbeat: Session, Sequence Number of the next message, Message Count 0, no Message Blocks
         assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
-            .isEqualTo(hex(SESSION_HEX + " 0000000000000006 0000"));
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000008 0000"));
 
         nanoClock.update(HEARTBEAT_INTERVAL_NS * 3 / 2);
         publish(sbe.addOrder(T, "AAPL", 1, Side.SELL, 100, 1_000_000));
         agent.doWork();
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 1, 20 + 38));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(8, 1, 20 + 38));
         nanoClock.update(HEARTBEAT_INTERVAL_NS * 5 / 2 - 1);
         agent.doWork();
         assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
         nanoClock.update(HEARTBEAT_INTERVAL_NS * 5 / 2);
         agent.doWork();
         assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
-            .isEqualTo(hex(SESSION_HEX + " 0000000000000007 0000"));
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000009 0000"));
         assertThat(counter("bourse_md_mold_packets", "heartbeat")).isEqualTo(2);
     }
 
@@ -232,9 +238,9 @@ class MoldFeedAgentTest
         agent.doWork();
         final DatagramChannel requester = open(Multicast.unicast());
 
-        // Messages 1..8 sent, 5..8 kept: 1 is gone, 9 not yet sent, 0 is no sequence number, 5 bytes no request.
+        // Messages 1..10 sent, 7..10 kept: 1 is gone, 11 not yet sent, 0 is no sequence number, 5 bytes no request.
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000001 0002")), requestAddress);
-        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000009 0001")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 000000000000000B 0001")), requestAddress);
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000000 0001")), requestAddress);
         requester.send(ByteBuffer.wrap(hex("0102030405")), requestAddress);
         for (int i = 0; i < 4; i++)
@@ -244,8 +250,8 @@ class MoldFeedAgentTest
         }
         assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
 
-        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000007 FFFE")), requestAddress);
-        assertThat(header(serveUntilAnswered(requester))).isEqualTo(new Header(7, 2, 20 + 2 * 38));
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000009 FFFE")), requestAddress);
+        assertThat(header(serveUntilAnswered(requester))).isEqualTo(new Header(9, 2, 20 + 2 * 38));
         assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(3);
         assertThat(counter("bourse_md_mold_requests_unanswered", null)).isEqualTo(2);
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(2);
@@ -263,12 +269,12 @@ class MoldFeedAgentTest
         publish(sbe.addOrder(T, "AAPL", 2, Side.SELL, 100, 1_000_000));
         agent.doWork();
 
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(6, 1, 20 + 38));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(8, 1, 20 + 38));
         assertThat(counter("bourse_md_mold_errors", null)).isEqualTo(1);
     }
 
     @Test
-    void shouldEndTheSessionWithEndOfMessagesThenEndOfSession() throws IOException
+    void shouldEndTheSessionWithEndOfMarketAndSystemHoursAndEndOfMessagesThenEndOfSession() throws IOException
     {
         final DatagramChannel listener = listen();
         start(1400, 100);
@@ -276,11 +282,14 @@ class MoldFeedAgentTest
 
         agent.onClose();
 
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000006 0001" +
+        // System Events 'M' End of Market Hours, 'E' End of System Hours, 'C' End of Messages
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000008 0003" +
+            " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 4D" +
+            " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 45" +
             " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 43"));
         // End of Session: Message Count 0xFFFF with the next Sequence Number
         assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS))
-            .isEqualTo(hex(SESSION_HEX + " 0000000000000007 FFFF"));
+            .isEqualTo(hex(SESSION_HEX + " 000000000000000B FFFF"));
         assertThat(counter("bourse_md_mold_packets", "end_of_session")).isEqualTo(1);
     }
 
@@ -331,7 +340,7 @@ class MoldFeedAgentTest
 
         // Less than a byte per message over the last 20,000: an allocation per message or packet would be 16 or more.
         assertThat(allocatedBytes).isLessThan(20_000);
-        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(5 + 4 * 20_000);
+        assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(7 + 4 * 20_000);
     }
 
     @Test
@@ -341,7 +350,7 @@ class MoldFeedAgentTest
         final DatagramChannel clientChannel = Multicast.unicast();
         start(1400, 100);
         final MoldReceiver receiver = open(new MoldReceiver(clientChannel, requestAddress));
-        final Set<Long> lost = Set.of(8L, 9L, 10L);
+        final Set<Long> lost = Set.of(10L, 11L, 12L);
         final List<ItchEvents.Message> expected = new ArrayList<>(SESSION_OPEN);
         for (int orderId = 1; orderId <= 10; orderId++)
         {
@@ -350,7 +359,7 @@ class MoldFeedAgentTest
             expected.add(new ItchEvents.AddOrder(1, 0, T + orderId, orderId, 'S', 100, "AAPL", 1_000_000));
         }
 
-        // Relay packets 1..15 in order, but for the ones carrying sequence numbers 8, 9 and 10.
+        // Relay packets 1..17 in order, but for the ones carrying sequence numbers 10, 11 and 12.
         byte[] datagram;
         while (null != (datagram = Multicast.receive(relayIn, NO_DATAGRAM_WAIT_MS)))
         {
@@ -364,8 +373,8 @@ class MoldFeedAgentTest
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.states).containsExactly(
             MoldUDP64ClientState.SYNCHRONIZED, MoldUDP64ClientState.GAP_FILL, MoldUDP64ClientState.SYNCHRONIZED);
-        // The gap 8..10 and packet 11, which showed it, then 12..15, which went by while the gap was being filled.
-        assertThat(receiver.requests).containsExactly(new Request(8, 4), new Request(12, 4));
+        // The gap 10..12 and packet 13, which showed it, then 14..17, which went by while the gap was being filled.
+        assertThat(receiver.requests).containsExactly(new Request(10, 4), new Request(14, 4));
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(8);
     }
 
@@ -391,9 +400,9 @@ class MoldFeedAgentTest
 
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.states).containsExactly(MoldUDP64ClientState.BACKFILL, MoldUDP64ClientState.SYNCHRONIZED);
-        // 1,400 bytes hold the 150 of the session's opening and 32 Add Order blocks of 38 bytes, then 36 blocks.
-        assertThat(receiver.requests).containsExactly(new Request(1, 105), new Request(38, 68), new Request(74, 32));
-        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(105);
+        // 1,400 bytes hold the 178 of the session's opening and 32 Add Order blocks of 38 bytes, then 36 blocks.
+        assertThat(receiver.requests).containsExactly(new Request(1, 107), new Request(40, 68), new Request(76, 32));
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(107);
     }
 
     private void start(final int payloadLength, final int storeMessages)

@@ -46,8 +46,11 @@ class MoldSessionTest
     private static final long T = 34_200_000_000_000L;
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
     private static final String[] SYMBOL_NAMES = {"AAPL", "MSFT"};
-    /** System Event, one Stock Directory per symbol, then one Stock Trading Action per symbol open the session. */
-    private static final int OPENING_MESSAGES = 5;
+    /**
+     * System Event 'O', one Stock Directory per symbol, one Stock Trading Action per symbol, then System Events 'S' and
+     * 'Q' open the session.
+     */
+    private static final int OPENING_MESSAGES = 7;
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
     private final List<TreeMap<Long, OrderBooks.Order>> expectedBooks = List.of(new TreeMap<>(), new TreeMap<>());
@@ -117,7 +120,7 @@ class MoldSessionTest
         final Feed lossy = open(feed("lossy session", (counters, adapter) -> new MoldSession("lossy session",
             relay.receiver(), MoldRelay.unicast(), requestAddress, adapter, counters)));
         // Two Add Orders, one Add Order, three Order Executed, and the last message, found by the next Heartbeat.
-        relay.lose(12, 13, 22, 27, 28, 29, 38);
+        relay.lose(14, 15, 24, 29, 30, 31, 40);
         launchPublisher();
         final Runnable step = () -> pumpUntil(
             () -> reference.received() == messages && relay.seenUntil() == messages + 1 &&
@@ -129,13 +132,13 @@ class MoldSessionTest
         pumpUntil(() -> lossy.session().nextExpectedSequenceNumber() == messages + 1 && lossy.session().isFilled(),
             relay, lossy);
 
-        assertThat(messages).isEqualTo(38);
+        assertThat(messages).isEqualTo(40);
         assertBooks(reference);
         assertBooks(lossy);
         assertThat(lossy.received()).isEqualTo(messages);
         assertThat(lossy.session().state()).isEqualTo(MoldUDP64ClientState.SYNCHRONIZED);
         // Each gap is asked for once, from the first lost message up to the end of the packet that showed it (which
-        // the client set aside): 12..14, 22..23, 27..30, and 38 shown by a Heartbeat.
+        // the client set aside): 14..16, 24..25, 29..32, and 40 shown by a Heartbeat.
         assertThat(counts(lossy.counters())).isEqualTo(Map.of(
             SimulatorCounter.MD_GAPS, 4L, SimulatorCounter.MD_GAP_REQUESTS, 4L, SimulatorCounter.MD_GAP_MESSAGES, 10L,
             SimulatorCounter.MD_INCONSISTENCIES, 0L, SimulatorCounter.MD_ERRORS, 0L));
