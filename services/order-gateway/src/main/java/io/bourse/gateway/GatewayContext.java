@@ -27,7 +27,10 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * default {@value #MAX_SESSIONS_DEFAULT}), {@value #MAX_PENDING_LOGINS_PROP_NAME} (connections open at once that have
  * not logged in yet, default {@value #MAX_PENDING_LOGINS_DEFAULT}), {@value #LOGIN_TIMEOUT_MS_PROP_NAME} (how long a
  * new connection may take to send its Login Request before it is closed, default {@value #LOGIN_TIMEOUT_MS_DEFAULT}
- * ms), {@value #SEND_BUFFER_BYTES_PROP_NAME} (each connection's send buffer: a client that falls further behind is
+ * ms), {@value #END_OF_SESSION_LINGER_MS_PROP_NAME} (how long a closed connection keeps its socket open for the client to
+ * take what its send buffer still holds, End of Session last, and close its end, default
+ * {@value #END_OF_SESSION_LINGER_MS_DEFAULT} ms),
+ * {@value #SEND_BUFFER_BYTES_PROP_NAME} (each connection's send buffer: a client that falls further behind is
  * disconnected as a slow consumer, default {@value #SEND_BUFFER_BYTES_DEFAULT}),
  * {@value #SOCKET_SEND_BUFFER_BYTES_PROP_NAME} (the kernel's send buffer of each client socket, SO_SNDBUF, default 0:
  * the kernel's own sizing), {@value #MAX_ORDER_SHARES_PROP_NAME} (largest Shares accepted, default
@@ -83,6 +86,10 @@ public final class GatewayContext
     public static final String LOGIN_TIMEOUT_MS_PROP_NAME = "bourse.gateway.login.timeout.ms";
     /** Default time a new connection has to send its Login Request, in milliseconds. */
     public static final long LOGIN_TIMEOUT_MS_DEFAULT = 5_000;
+    /** Setting name of the time a closed connection keeps its socket open for the client to take what is buffered. */
+    public static final String END_OF_SESSION_LINGER_MS_PROP_NAME = "bourse.gateway.end.of.session.linger.ms";
+    /** Default time a closed connection keeps its socket open, in milliseconds. */
+    public static final long END_OF_SESSION_LINGER_MS_DEFAULT = 1_000;
     /** Setting name of the capacity of each connection's send buffer. */
     public static final String SEND_BUFFER_BYTES_PROP_NAME = "bourse.gateway.send.buffer.bytes";
     /**
@@ -147,6 +154,7 @@ public final class GatewayContext
     private int maxSessions = MAX_SESSIONS_DEFAULT;
     private int maxPendingLogins = MAX_PENDING_LOGINS_DEFAULT;
     private long loginTimeoutMs = LOGIN_TIMEOUT_MS_DEFAULT;
+    private long endOfSessionLingerMs = END_OF_SESSION_LINGER_MS_DEFAULT;
     private int sendBufferBytes = SEND_BUFFER_BYTES_DEFAULT;
     private int socketSendBufferBytes = SOCKET_SEND_BUFFER_BYTES_DEFAULT;
     private long maxOrderShares = MAX_ORDER_SHARES_DEFAULT;
@@ -182,6 +190,7 @@ public final class GatewayContext
             .maxSessions(settings.getInt(MAX_SESSIONS_PROP_NAME, MAX_SESSIONS_DEFAULT))
             .maxPendingLogins(settings.getInt(MAX_PENDING_LOGINS_PROP_NAME, MAX_PENDING_LOGINS_DEFAULT))
             .loginTimeoutMs(settings.getLong(LOGIN_TIMEOUT_MS_PROP_NAME, LOGIN_TIMEOUT_MS_DEFAULT))
+            .endOfSessionLingerMs(settings.getLong(END_OF_SESSION_LINGER_MS_PROP_NAME, END_OF_SESSION_LINGER_MS_DEFAULT))
             .sendBufferBytes(settings.getInt(SEND_BUFFER_BYTES_PROP_NAME, SEND_BUFFER_BYTES_DEFAULT))
             .socketSendBufferBytes(
                 settings.getInt(SOCKET_SEND_BUFFER_BYTES_PROP_NAME, SOCKET_SEND_BUFFER_BYTES_DEFAULT))
@@ -223,6 +232,7 @@ public final class GatewayContext
         checkPositive(MAX_SESSIONS_PROP_NAME, maxSessions);
         checkPositive(MAX_PENDING_LOGINS_PROP_NAME, maxPendingLogins);
         checkPositive(LOGIN_TIMEOUT_MS_PROP_NAME, loginTimeoutMs);
+        checkRange(END_OF_SESSION_LINGER_MS_PROP_NAME, endOfSessionLingerMs, 0, 60_000);
         if (sendBufferBytes < SEND_BUFFER_BYTES_MIN)
         {
             throw new IllegalStateException(
@@ -398,6 +408,24 @@ public final class GatewayContext
     public GatewayContext loginTimeoutMs(final long loginTimeoutMs)
     {
         this.loginTimeoutMs = loginTimeoutMs;
+        return this;
+    }
+
+    /** @return milliseconds a closed connection keeps its socket open for the client to take what is buffered. */
+    public long endOfSessionLingerMs()
+    {
+        return endOfSessionLingerMs;
+    }
+
+    /**
+     * @param endOfSessionLingerMs milliseconds, 0..60,000, a closed connection keeps its socket open for the client to
+     *                             take what its send buffer still holds (End of Session last) and close its end, its
+     *                             input dropped; 0 closes it at once, and unread input then resets the connection.
+     * @return this.
+     */
+    public GatewayContext endOfSessionLingerMs(final long endOfSessionLingerMs)
+    {
+        this.endOfSessionLingerMs = endOfSessionLingerMs;
         return this;
     }
 

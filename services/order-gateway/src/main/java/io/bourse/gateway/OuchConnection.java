@@ -21,7 +21,11 @@ import java.nio.channels.SocketChannel;
  */
 final class OuchConnection implements MessageListener, SoupBinTCPServerStatusListener
 {
+    /** Most reads of a lingering socket's input per duty cycle, so that a client still flooding stays bounded. */
+    private static final int LINGER_READS_PER_DUTY_CYCLE = 16;
+
     private final SessionRegistry registry;
+    private final SocketChannel channel;
     private final SocketAddress remoteAddress;
     private final SessionSendChannel sendChannel;
     private final SoupBinTCPServer server;
@@ -31,6 +35,8 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     private boolean closed;
     private boolean readDeferred;
     private long readDeferredNs;
+    private long lingerDeadlineNs;
+    private boolean outputShutDown;
 
     /**
      * @param registry         receives the packets and session events.
@@ -49,6 +55,7 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
         final int receivePayloadLength) throws IOException
     {
         this.registry = registry;
+        this.channel = channel;
         this.remoteAddress = channel.getRemoteAddress();
         this.sendChannel = sendChannel;
         this.server = new SoupBinTCPServer(clock, sendChannel, receivePayloadLength, this, this);
@@ -115,8 +122,8 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     }
 
     /**
-     * Writes what the socket accepts of the send buffer (an End of Session, a Login Rejected) before the connection is
-     * closed; what it does not accept is lost with the connection.
+     * Writes what the socket accepts of the send buffer (an End of Session, a Login Rejected) as the connection is
+     * closed; the rest waits for the {@link #linger}, or is lost with the connection.
      */
     void flushBeforeClose()
     {
@@ -127,6 +134,74 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
         catch (final IOException ignore)
         {
             // The connection is being closed, for this failure or another; nothing more can reach the client.
+        }
+    }
+
+    /**
+     * Drops the whole packets the socket has not begun to take, so that an End of Session fits after the packet under
+     * way: a slow consumer's, which its journal keeps for a replay.
+     */
+    void discardUnsent()
+    {
+        sendChannel.discardUnsent();
+    }
+
+    /**
+     * The connection is closed, but its socket stays open so that the client gets everything sent to it, End of
+     * Session last: the selector no longer watches it, and once per duty cycle {@link #lingerStep} writes what the
+     * socket takes of the send buffer, then shuts the socket's output down (FIN after the data) and reads and drops
+     * what the client still sends, until the client closes its end or the deadline passes. Closing a socket with
+     * unread input would reset the connection (RST), and the client could lose the data not yet read.
+     *
+     * @param deadlineNs monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) at which the socket is closed anyway.
+     */
+    void linger(final long deadlineNs)
+    {
+        lingerDeadlineNs = deadlineNs;
+        if (null != selectionKey && selectionKey.isValid())
+        {
+            selectionKey.interestOps(0);
+        }
+    }
+
+    /**
+     * One duty cycle of the {@link #linger}.
+     *
+     * @param nowNs   monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) of the duty cycle.
+     * @param discard scratch buffer for the client's input, which is dropped.
+     * @return true while the socket should stay open; false once the client has closed its end, a socket call failed
+     * or the deadline has passed.
+     */
+    boolean lingerStep(final long nowNs, final ByteBuffer discard)
+    {
+        if (nowNs - lingerDeadlineNs >= 0)
+        {
+            return false;
+        }
+        try
+        {
+            if (!outputShutDown)
+            {
+                sendChannel.flush();
+                if (0 == sendChannel.pendingBytes())
+                {
+                    channel.shutdownOutput();
+                    outputShutDown = true;
+                }
+            }
+            for (int i = 0; i < LINGER_READS_PER_DUTY_CYCLE; i++)
+            {
+                final int bytes = channel.read(discard.clear());
+                if (bytes <= 0)
+                {
+                    return 0 == bytes;
+                }
+            }
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return false;
         }
     }
 

@@ -29,9 +29,12 @@ import java.util.Map;
  * may be logged in at once (one more gets Login Rejected 'S'). Each counted refusal or timeout is logged the first
  * time only. Every packet to a client goes into the connection's send buffer ({@link SessionSendChannel}); the
  * sockets take what they can once per duty cycle, and the selector reports those with bytes left when they can take
- * more. A connection whose send buffer cannot take a packet is a slow consumer: its session is ended (End of Session
- * if that still fits, then close) and counted; its journal keeps every message, so that the client can log in again
- * and get them replayed.
+ * more. A connection whose send buffer cannot take a packet is a slow consumer: its session is ended and counted; the
+ * whole packets its socket has not begun to take are dropped and End of Session follows the packet under way, so that
+ * the client knows the last message it got; its journal keeps every message, so that the client can log in again
+ * from the next and get them replayed. Every closed connection lingers ({@link OuchConnection#linger}): its socket
+ * takes the rest of the send buffer (End of Session, Login Rejected, messages owed at a Logout Request), then its output
+ * is shut down and its input dropped until the client closes its end, for {@code endOfSessionLingerNs} at most.
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
  * session other than today's (blank means today's), a user already logged in on another connection, or a user whose
@@ -78,6 +81,7 @@ final class SessionRegistry
     private final int maxSessions;
     private final int maxPendingLogins;
     private final long loginTimeoutNs;
+    private final long endOfSessionLingerNs;
     private final String loginTimeoutDetail;
     private final String pendingLimitDetail;
     private final String sessionLimitDetail;
@@ -91,6 +95,8 @@ final class SessionRegistry
     private final Map<String, UserSession> users = new HashMap<>();
     private final ArrayList<UserSession> sessions = new ArrayList<>();
     private final ArrayList<OuchConnection> connections = new ArrayList<>();
+    private final ArrayList<OuchConnection> lingering = new ArrayList<>();
+    private final ByteBuffer discard = ByteBuffer.allocateDirect(RECEIVE_BUFFER_LENGTH);
     private final SoupBinTCP.LoginAccepted loginAccepted = new SoupBinTCP.LoginAccepted();
     private final SoupBinTCP.LoginRejected loginRejected = new SoupBinTCP.LoginRejected();
     private int nextSessionIndex;
@@ -105,6 +111,9 @@ final class SessionRegistry
      * @param maxSessions           most users logged in at once.
      * @param maxPendingLogins      most connections open at once that have not logged in yet.
      * @param loginTimeoutNs        how long a new connection may take to log in before it is closed.
+     * @param endOfSessionLingerNs  how long a closed connection keeps its socket open for the client to take what its
+     *                              send buffer holds (End of Session last) and close its end, in nanoseconds; 0
+     *                              closes it at once.
      * @param sendBuffers           the connections' send buffers.
      * @param socketSendBufferBytes SO_SNDBUF of each client socket, or 0 to leave it to the kernel.
      * @param orderEntryAdapter     receives the OUCH messages of logged-in sessions.
@@ -121,6 +130,7 @@ final class SessionRegistry
         final int maxSessions,
         final int maxPendingLogins,
         final long loginTimeoutNs,
+        final long endOfSessionLingerNs,
         final SendBufferPool sendBuffers,
         final int socketSendBufferBytes,
         final OrderEntryAdapter orderEntryAdapter,
@@ -136,6 +146,7 @@ final class SessionRegistry
         this.maxSessions = maxSessions;
         this.maxPendingLogins = maxPendingLogins;
         this.loginTimeoutNs = loginTimeoutNs;
+        this.endOfSessionLingerNs = endOfSessionLingerNs;
         this.loginTimeoutDetail = "no Login Request within " + loginTimeoutNs / 1_000_000L + " ms";
         this.pendingLimitDetail = "limit of " + maxPendingLogins + " connections awaiting login";
         this.sessionLimitDetail = "limit of " + maxSessions + " sessions logged in";
@@ -225,6 +236,10 @@ final class SessionRegistry
      */
     int receive(final OuchConnection connection)
     {
+        if (connection.isClosed())
+        {
+            return 0;
+        }
         try
         {
             final int bytes = connection.server().receive();
@@ -259,7 +274,8 @@ final class SessionRegistry
     /**
      * Once per duty cycle, for every connection: closes it if it has not logged in within the login timeout; sends a
      * heartbeat after a second without packets and drops the client after 15 seconds of silence; then writes what
-     * the socket takes of the send buffer, unless the selector is already watching for the socket to take more.
+     * the socket takes of the send buffer, unless the selector is already watching for the socket to take more. For
+     * every closed connection still lingering, a step of its linger; its socket is closed when the linger is over.
      *
      * @return bytes written.
      */
@@ -267,6 +283,15 @@ final class SessionRegistry
     {
         final long nowNs = clock.nanoTime();
         int written = 0;
+        for (int i = lingering.size() - 1; i >= 0; i--)
+        {
+            final OuchConnection connection = lingering.get(i);
+            if (!connection.lingerStep(nowNs, discard))
+            {
+                lingering.remove(i);
+                CloseHelper.quietClose(connection.server());
+            }
+        }
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             final OuchConnection connection = connections.get(i);
@@ -501,17 +526,29 @@ final class SessionRegistry
         if (!connection.isClosed())
         {
             metrics.slowConsumerDisconnects.inc();
-            end(connection, GatewayError.SLOW_CONSUMER, cause);
+            metrics.error(GatewayError.SLOW_CONSUMER, connection, cause);
+            connection.markClosed();
+            connection.discardUnsent();
+            sendEndOfSession(connection);
+            release(connection);
         }
     }
 
-    /** Ends every session (SoupBinTCP End of Session) and closes every connection: the gateway is stopping. */
+    /**
+     * Ends every session (SoupBinTCP End of Session) and closes every connection, lingering ones included, writing
+     * what each socket takes now: the gateway is stopping.
+     */
     void closeAll()
     {
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             endSession(connections.get(i));
         }
+        for (final OuchConnection connection : lingering)
+        {
+            CloseHelper.quietClose(connection.server());
+        }
+        lingering.clear();
     }
 
     private void end(final OuchConnection connection, final GatewayError error, final Object cause)
@@ -555,7 +592,7 @@ final class SessionRegistry
         }
         catch (final IOException ignore)
         {
-            // The connection is being closed (a slow consumer's buffer may be full); the client learns from the close.
+            // The connection is being closed; the client learns from the close.
         }
     }
 
@@ -616,7 +653,15 @@ final class SessionRegistry
             metrics.pendingLogins.dec();
         }
         connections.remove(connection);
-        CloseHelper.quietClose(connection.server());
+        if (endOfSessionLingerNs > 0)
+        {
+            connection.linger(clock.nanoTime() + endOfSessionLingerNs);
+            lingering.add(connection);
+        }
+        else
+        {
+            CloseHelper.quietClose(connection.server());
+        }
     }
 
     /** @return a session for the first login of a user without a journal, or null if that failed. */

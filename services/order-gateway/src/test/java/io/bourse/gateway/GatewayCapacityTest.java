@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -30,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +57,9 @@ class GatewayCapacityTest
     private static final int SESSIONS = 1_000;
     private static final int LOGIN_WAVE = 100;
     private static final int MIN_FAST_ORDERS = 20;
+    /** Time the test has to start reading once the gateway ended its slow consumer, before the socket closes. */
+    private static final long END_OF_SESSION_LINGER_MS = 3_000;
+    private static final String SLOW_CONSUMERS = "bourse_gateway_slow_consumer_disconnects_total";
     private static final String[] IGNORED = {"timestamp", "orderReferenceNumber"};
 
     @TempDir
@@ -74,6 +79,7 @@ class GatewayCapacityTest
             credentials.add(user(i) + "," + user(i) + "pw,DEMO");
         }
         credentials.add("slow01,slow01pw,DEMO");
+        credentials.add("slow02,slow02pw,DEMO");
         credentials.add("fast01,fast01pw,DEMO");
         gateway = GatewayService.launch(new GatewayContext()
             .port(0)
@@ -83,6 +89,7 @@ class GatewayCapacityTest
             .sessionName(SESSION)
             .journalDir(journalDir.toString())
             .socketSendBufferBytes(16 * 1024)
+            .endOfSessionLingerMs(END_OF_SESSION_LINGER_MS)
             .credentials(Credentials.parse(credentials))
             .streamLayout(engine.layout())
             .symbolDirectory(EngineShards.SYMBOLS)
@@ -141,10 +148,20 @@ class GatewayCapacityTest
     @Test
     void shouldEndOnlyTheSlowConsumerWhenItsSendBufferOverflowsAndReplayEverythingAtItsNextLogin() throws Exception
     {
-        final double slowConsumersBefore = scrape("bourse_gateway_slow_consumer_disconnects_total");
+        final double slowConsumersBefore = scrape(SLOW_CONSUMERS);
         final double enterOrdersBefore = scrape("bourse_gateway_messages_in_total{type=\"enter_order\"}");
         final AtomicBoolean flooding = new AtomicBoolean(true);
-        final Thread flooder = new Thread(() -> floodWithoutReading(flooding), "slow-consumer");
+        final Thread flooder = new Thread(() ->
+        {
+            try (Socket socket = slowConsumerSocket())
+            {
+                floodWithoutReading(socket, "slow01", "S", flooding);
+            }
+            catch (final IOException expected)
+            {
+                // The gateway ended the session.
+            }
+        }, "slow-consumer");
         int fastOrders = 0;
         long slowestRoundTripNs = 0;
         try (TestClient fast = new TestClient(gateway.port()))
@@ -154,7 +171,7 @@ class GatewayCapacityTest
             flooder.start();
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (fastOrders < MIN_FAST_ORDERS ||
-                scrape("bourse_gateway_slow_consumer_disconnects_total") == slowConsumersBefore)
+                scrape(SLOW_CONSUMERS) == slowConsumersBefore)
             {
                 assertThat(System.nanoTime()).as("slow consumer disconnected in time").isLessThan(deadlineNs);
                 final long startNs = System.nanoTime();
@@ -195,35 +212,113 @@ class GatewayCapacityTest
                 .isEqualTo(IntStream.range(0, slowOrders).mapToObj((i) -> new Canceled(0, "S" + i, 100, 'U'))
                     .collect(Collectors.toSet()));
         }
-        assertThat(scrape("bourse_gateway_slow_consumer_disconnects_total")).isEqualTo(slowConsumersBefore + 1);
+        assertThat(scrape(SLOW_CONSUMERS)).isEqualTo(slowConsumersBefore + 1);
+    }
+
+    @Test
+    void shouldEndASlowConsumerWithEndOfSessionAfterItsLastWholePacketAndReplayFromTheNextAtItsNextLogin()
+        throws Exception
+    {
+        final double slowConsumersBefore = scrape(SLOW_CONSUMERS);
+        final AtomicBoolean flooding = new AtomicBoolean(true);
+        final List<Object> received = new ArrayList<>();
+        try (Socket socket = slowConsumerSocket())
+        {
+            final Thread flooder = new Thread(() ->
+            {
+                try
+                {
+                    floodWithoutReading(socket, "slow02", "E", flooding);
+                }
+                catch (final IOException expected)
+                {
+                    // The gateway closed the connection.
+                }
+            }, "slow-consumer-2");
+            flooder.start();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (scrape(SLOW_CONSUMERS) == slowConsumersBefore)
+            {
+                assertThat(System.nanoTime()).as("slow consumer disconnected in time").isLessThan(deadlineNs);
+                Thread.sleep(5);
+            }
+            flooding.set(false);
+            // Now the client reads what the gateway sent it, to the end of the stream: whole packets only.
+            final DataInputStream in = new DataInputStream(socket.getInputStream());
+            int length;
+            while (-1 != (length = readPacketLength(in)))
+            {
+                final byte[] packet = new byte[length];
+                in.readFully(packet);
+                switch (packet[0])
+                {
+                    case 'A' -> received.add("Login Accepted");
+                    case 'S' -> received.add(OuchMessages.decode(Arrays.copyOfRange(packet, 1, length)));
+                    case 'Z' -> received.add("End of Session");
+                    case 'H' ->
+                    {
+                    }
+                    default -> throw new AssertionError("unexpected packet type " + (char)packet[0]);
+                }
+            }
+            flooder.join();
+        }
+
+        assertThat(received.getFirst()).isEqualTo("Login Accepted");
+        assertThat(received.getLast()).isEqualTo("End of Session");
+        assertThat(received.get(1)).isInstanceOf(SystemEventMessage.class);
+        final List<Object> sequenced = received.subList(1, received.size() - 1);
+        final int acceptedCount = sequenced.size() - 1;
+        assertThat(acceptedCount).as("Accepted before the End of Session").isPositive();
+        assertThat(sequenced.subList(1, sequenced.size())).extracting((message) -> ((Accepted)message).token())
+            .containsExactlyElementsOf(IntStream.range(0, acceptedCount).mapToObj((i) -> "E" + i).toList());
+        try (TestClient again = new TestClient(gateway.port()))
+        {
+            again.login("slow02", "slow02pw", "", sequenced.size() + 1);
+            final List<Object> replay = again.await(2);
+            assertThat(replay.getFirst()).isEqualTo(new LoginAccepted(SESSION, sequenced.size() + 1));
+            assertThat(replay.get(1)).isInstanceOf(Accepted.class);
+            assertThat(((Accepted)replay.get(1)).token()).as("the message after the last one received")
+                .isEqualTo("E" + acceptedCount);
+        }
+        assertThat(scrape(SLOW_CONSUMERS)).isEqualTo(slowConsumersBefore + 1);
+    }
+
+    /** @return the SoupBinTCP Packet Length of the next packet, or -1 at the end of the stream. */
+    private static int readPacketLength(final DataInputStream in) throws IOException
+    {
+        final int high = in.read();
+        return -1 == high ? -1 : (high << 8) | in.readUnsignedByte();
+    }
+
+    /** @return a connection to the gateway with a small socket receive buffer, so that the gateway's sends back up. */
+    private static Socket slowConsumerSocket() throws IOException
+    {
+        final Socket socket = new Socket();
+        socket.setReceiveBufferSize(4096);
+        socket.connect(new InetSocketAddress("127.0.0.1", gateway.port()));
+        return socket;
     }
 
     /**
-     * A client with a small socket receive buffer that logs in and enters orders as fast as the gateway takes them,
-     * reading nothing, until the gateway disconnects it or the test is over.
+     * Logs in and enters orders (tokens prefix0, prefix1, ...) as fast as the gateway takes them, reading nothing,
+     * until the gateway disconnects the client or flooding stops.
      */
-    private static void floodWithoutReading(final AtomicBoolean flooding)
+    private static void floodWithoutReading(
+        final Socket socket, final String username, final String tokenPrefix, final AtomicBoolean flooding)
+        throws IOException
     {
         final UnsafeBuffer order = new UnsafeBuffer(new byte[64]);
         final byte[] packet = new byte[3 + EnterOrder.LENGTH];
         packet[1] = (byte)(1 + EnterOrder.LENGTH);
         packet[2] = 'U';
-        try (Socket socket = new Socket())
+        final OutputStream out = socket.getOutputStream();
+        out.write(loginRequest(username));
+        for (int i = 0; flooding.get(); i++)
         {
-            socket.setReceiveBufferSize(4096);
-            socket.connect(new InetSocketAddress("127.0.0.1", gateway.port()));
-            final OutputStream out = socket.getOutputStream();
-            out.write(loginRequest("slow01"));
-            for (int i = 0; flooding.get(); i++)
-            {
-                encodeEnterOrder(order, "S" + i, "GOOG", 1_000_000);
-                order.getBytes(0, packet, 3, EnterOrder.LENGTH);
-                out.write(packet);
-            }
-        }
-        catch (final IOException expected)
-        {
-            // The gateway ended the session.
+            encodeEnterOrder(order, tokenPrefix + i, "GOOG", 1_000_000);
+            order.getBytes(0, packet, 3, EnterOrder.LENGTH);
+            out.write(packet);
         }
     }
 

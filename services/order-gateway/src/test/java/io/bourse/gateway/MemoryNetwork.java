@@ -38,9 +38,9 @@ import java.util.function.Consumer;
  * Non-blocking TCP in memory, for driving the real gateway agent ({@link GatewayAgent#doWork()}) thousands of times a
  * second without the kernel: a listening {@link ServerSocketChannel}, connected {@link SocketChannel} pairs and a
  * {@link Selector} over them, with the readiness rules of the JDK's own: a socket is readable while bytes wait or its
- * peer has closed (then a read returns -1 once the bytes are read), writable while its peer's receive window has room
- * (a write to a closed peer fails); a listening channel is acceptable while a connection waits; closing a channel
- * cancels its keys, and a cancelled key throws {@link CancelledKeyException} as the JDK's does. A read takes at most
+ * peer has closed or shut its output down (then a read returns -1 once the bytes are read), writable while its peer's
+ * receive window has room (a write to a closed peer fails); a listening channel is acceptable while a connection
+ * waits; closing a channel cancels its keys, and a cancelled key throws {@link CancelledKeyException} as the JDK's does. A read takes at most
  * {@code segmentBytes} (the server's view of TCP segmentation), so packets arrive split. The selector calls its action
  * in registration order, so that a run is reproducible. Single-threaded, like the agent.
  */
@@ -165,6 +165,7 @@ final class MemoryNetwork
         private int inboundStart;
         private int inboundEnd;
         private boolean peerClosed;
+        private boolean outputShutDown;
         private Endpoint peer;
 
         private Endpoint(
@@ -249,7 +250,7 @@ final class MemoryNetwork
         @Override
         public int write(final ByteBuffer src) throws IOException
         {
-            if (!isOpen())
+            if (!isOpen() || outputShutDown)
             {
                 throw new ClosedChannelException();
             }
@@ -357,10 +358,17 @@ final class MemoryNetwork
             throw new UnsupportedOperationException("shutdownInput");
         }
 
+        /** Half-closes: the peer reads the bytes written so far, then the end of the stream; writes fail from now. */
         @Override
-        public SocketChannel shutdownOutput()
+        public SocketChannel shutdownOutput() throws IOException
         {
-            throw new UnsupportedOperationException("shutdownOutput");
+            if (!isOpen())
+            {
+                throw new ClosedChannelException();
+            }
+            outputShutDown = true;
+            peer.peerClosed = true;
+            return this;
         }
 
         @Override
