@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>SoupBinTCP 4.0 Login Request: a user and password known to the {@link Credentials} are answered by the
  * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (session {@value #SESSION_NAME}), then
  * either the kept messages from the Requested Sequence Number on (a replay: Login Accepted carries that number), or
- * System Event 'O' (start of messages), one Stock Directory per symbol and the book as Add Orders (Login Accepted
+ * System Event 'O' (start of messages), one Stock Directory per symbol, System Events 'S' and 'Q' (start of system and
+ * market hours) and the book as Add Orders (Login Accepted
  * sequence number 1), then every live ITCH 5.0 message of the session's symbols as Sequenced Data. Anyone else gets
  * Login Rejected 'A' (not authorized) and the connection closes.
  *

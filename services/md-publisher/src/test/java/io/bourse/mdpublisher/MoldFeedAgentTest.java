@@ -147,7 +147,7 @@ class MoldFeedAgentTest
     {
         final DatagramChannel listener = listen();
         // Two 38-byte Add Order blocks fill 76 bytes exactly. The session's opening: 14 + 41 bytes leave no room for 41
-        // more, 41 + 27 none for 27 more, 27 + 14 + 14 none for 27.
+        // more, 41 + 27 none for 27 more; then 27 + 14 + 14, the end of the opening.
         start(76, 100);
 
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(1, 2, 20 + 55));

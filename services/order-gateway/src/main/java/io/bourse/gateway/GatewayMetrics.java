@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * The gateway's Prometheus metrics, every labelled data point resolved at start-up so that the agent thread only
  * increments: {@code bourse_gateway_messages_in_total{type}}, {@code bourse_gateway_messages_out_total{type}},
  * {@code bourse_gateway_rejects_total{reason}}, {@code bourse_gateway_sessions}, {@code
- * bourse_gateway_pending_logins} (connections not logged in yet), {@code bourse_gateway_login_failures_total},
+ * bourse_gateway_pending_logins} (connections not logged in yet), {@code bourse_gateway_lingering_connections}
+ * (closed connections whose socket stays open for the client to take its last packets), {@code
+ * bourse_gateway_login_failures_total},
  * {@code bourse_gateway_login_timeouts_total} (connections closed for not logging in in time), {@code
  * bourse_gateway_slow_consumer_disconnects_total} (sessions ended because their send buffer was full), {@code
  * bourse_gateway_send_buffer_bytes} (memory allocated for the connections' send buffers), {@code
@@ -61,6 +63,7 @@ final class GatewayMetrics
     final CounterDataPoint cancelOnDisconnect;
     final GaugeDataPoint sessions;
     final GaugeDataPoint pendingLogins;
+    final GaugeDataPoint lingeringConnections;
     final GaugeDataPoint sendBufferBytes;
     final CounterDataPoint loginFailures;
     final CounterDataPoint loginTimeouts;
@@ -121,6 +124,9 @@ final class GatewayMetrics
             .help("SoupBinTCP sessions logged in").register(registry);
         pendingLogins = Gauge.builder().name("bourse_gateway_pending_logins")
             .help("Connections open that have not logged in yet").register(registry);
+        lingeringConnections = Gauge.builder().name("bourse_gateway_lingering_connections")
+            .help("Closed connections whose socket is still open for the client to take its last packets")
+            .register(registry);
         sendBufferBytes = Gauge.builder().name("bourse_gateway_send_buffer_bytes")
             .help("Direct memory allocated for the connections' send buffers, in use or free for reuse")
             .register(registry);

@@ -21,6 +21,8 @@ import java.nio.channels.SocketChannel;
  */
 final class OuchConnection implements MessageListener, SoupBinTCPServerStatusListener
 {
+    /** What {@link #lingerStep} returns once the socket may be closed. */
+    static final int LINGER_OVER = -1;
     /** Most reads of a lingering socket's input per duty cycle, so that a client still flooding stays bounded. */
     private static final int LINGER_READS_PER_DUTY_CYCLE = 16;
 
@@ -169,20 +171,21 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
      *
      * @param nowNs   monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) of the duty cycle.
      * @param discard scratch buffer for the client's input, which is dropped.
-     * @return true while the socket should stay open; false once the client has closed its end, a socket call failed
-     * or the deadline has passed.
+     * @return bytes written and read while the socket should stay open; {@link #LINGER_OVER} once the client has
+     * closed its end, a socket call failed or the deadline has passed.
      */
-    boolean lingerStep(final long nowNs, final ByteBuffer discard)
+    int lingerStep(final long nowNs, final ByteBuffer discard)
     {
         if (nowNs - lingerDeadlineNs >= 0)
         {
-            return false;
+            return LINGER_OVER;
         }
         try
         {
+            int bytes = 0;
             if (!outputShutDown)
             {
-                sendChannel.flush();
+                bytes += sendChannel.flush();
                 if (0 == sendChannel.pendingBytes())
                 {
                     channel.shutdownOutput();
@@ -191,17 +194,22 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
             }
             for (int i = 0; i < LINGER_READS_PER_DUTY_CYCLE; i++)
             {
-                final int bytes = channel.read(discard.clear());
-                if (bytes <= 0)
+                final int read = channel.read(discard.clear());
+                if (read < 0)
                 {
-                    return 0 == bytes;
+                    return LINGER_OVER;
                 }
+                if (0 == read)
+                {
+                    break;
+                }
+                bytes += read;
             }
-            return true;
+            return bytes;
         }
         catch (final IOException ex)
         {
-            return false;
+            return LINGER_OVER;
         }
     }
 

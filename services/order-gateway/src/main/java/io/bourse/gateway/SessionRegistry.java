@@ -32,9 +32,11 @@ import java.util.Map;
  * more. A connection whose send buffer cannot take a packet is a slow consumer: its session is ended and counted; the
  * whole packets its socket has not begun to take are dropped and End of Session follows the packet under way, so that
  * the client knows the last message it got; its journal keeps every message, so that the client can log in again
- * from the next and get them replayed. Every closed connection lingers ({@link OuchConnection#linger}): its socket
- * takes the rest of the send buffer (End of Session, Login Rejected, messages owed at a Logout Request), then its output
- * is shut down and its input dropped until the client closes its end, for {@code endOfSessionLingerNs} at most.
+ * from the next and get them replayed. A connection the gateway closes lingers ({@link OuchConnection#linger}): its
+ * socket takes the rest of the send buffer (End of Session, Login Rejected, messages owed at a Logout Request), then
+ * its output is shut down and its input dropped until the client closes its end, for {@code endOfSessionLingerNs} at
+ * most; at most {@code maxPendingLogins} linger at once (one more closes the oldest), and at shutdown none does. A
+ * connection refused at the pending-login limit is closed at once.
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
  * session other than today's (blank means today's), a user already logged in on another connection, or a user whose
@@ -286,10 +288,16 @@ final class SessionRegistry
         for (int i = lingering.size() - 1; i >= 0; i--)
         {
             final OuchConnection connection = lingering.get(i);
-            if (!connection.lingerStep(nowNs, discard))
+            final int bytes = connection.lingerStep(nowNs, discard);
+            if (OuchConnection.LINGER_OVER == bytes)
             {
                 lingering.remove(i);
+                metrics.lingeringConnections.dec();
                 CloseHelper.quietClose(connection.server());
+            }
+            else
+            {
+                written += bytes;
             }
         }
         for (int i = connections.size() - 1; i >= 0; i--)
@@ -548,6 +556,7 @@ final class SessionRegistry
         {
             CloseHelper.quietClose(connection.server());
         }
+        metrics.lingeringConnections.set(0);
         lingering.clear();
     }
 
@@ -655,8 +664,15 @@ final class SessionRegistry
         connections.remove(connection);
         if (endOfSessionLingerNs > 0)
         {
+            if (lingering.size() >= maxPendingLogins)
+            {
+                // The oldest lingering socket closes early, so that sockets and send buffers stay bounded.
+                CloseHelper.quietClose(lingering.removeFirst().server());
+                metrics.lingeringConnections.dec();
+            }
             connection.linger(clock.nanoTime() + endOfSessionLingerNs);
             lingering.add(connection);
+            metrics.lingeringConnections.inc();
         }
         else
         {

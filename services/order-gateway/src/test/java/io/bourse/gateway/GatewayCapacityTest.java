@@ -27,7 +27,6 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +57,7 @@ class GatewayCapacityTest
     private static final int LOGIN_WAVE = 100;
     private static final int MIN_FAST_ORDERS = 20;
     /** Time the test has to start reading once the gateway ended its slow consumer, before the socket closes. */
-    private static final long END_OF_SESSION_LINGER_MS = 3_000;
+    private static final long END_OF_SESSION_LINGER_MS = 10_000;
     private static final String SLOW_CONSUMERS = "bourse_gateway_slow_consumer_disconnects_total";
     private static final String[] IGNORED = {"timestamp", "orderReferenceNumber"};
 
@@ -282,6 +281,13 @@ class GatewayCapacityTest
                 .isEqualTo("E" + acceptedCount);
         }
         assertThat(scrape(SLOW_CONSUMERS)).isEqualTo(slowConsumersBefore + 1);
+        // The client closed its end: the gateway's end closed too, without waiting for the linger deadline.
+        final long lingerDeadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(END_OF_SESSION_LINGER_MS / 2);
+        while (scrape("bourse_gateway_lingering_connections") > 0)
+        {
+            assertThat(System.nanoTime()).as("lingering connection closed").isLessThan(lingerDeadlineNs);
+            Thread.sleep(5);
+        }
     }
 
     /** @return the SoupBinTCP Packet Length of the next packet, or -1 at the end of the stream. */
@@ -313,23 +319,13 @@ class GatewayCapacityTest
         packet[1] = (byte)(1 + EnterOrder.LENGTH);
         packet[2] = 'U';
         final OutputStream out = socket.getOutputStream();
-        out.write(loginRequest(username));
+        out.write(LoginRequests.packet(username, username + "pw", 1));
         for (int i = 0; flooding.get(); i++)
         {
             encodeEnterOrder(order, tokenPrefix + i, "GOOG", 1_000_000);
             order.getBytes(0, packet, 3, EnterOrder.LENGTH);
             out.write(packet);
         }
-    }
-
-    private static byte[] loginRequest(final String username)
-    {
-        final String payload = "L" + String.format("%-6s%-10s%-10s%20s", username, username + "pw", "", "1");
-        final byte[] ascii = payload.getBytes(StandardCharsets.US_ASCII);
-        final byte[] packet = new byte[2 + ascii.length];
-        packet[1] = (byte)ascii.length;
-        System.arraycopy(ascii, 0, packet, 2, ascii.length);
-        return packet;
     }
 
     private int enterOrder(final String token, final String stock, final long price)

@@ -193,7 +193,7 @@ final class MemoryNetwork
             return inboundEnd - inboundStart;
         }
 
-        /** @return true once the peer closed. */
+        /** @return true once the peer closed or shut its output down. */
         boolean isPeerClosed()
         {
             return peerClosed;

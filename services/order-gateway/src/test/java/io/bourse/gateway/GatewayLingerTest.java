@@ -1,0 +1,157 @@
+package io.bourse.gateway;
+
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
+import io.aeron.Subscription;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.time.MidnightNanoClock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The close of a connection the gateway ends, on its real agent over a {@link MemoryNetwork}: the client gets the
+ * last packet (here Login Rejected), then the end of the stream, while its own input is still unread; the gateway's
+ * end of the socket stays open until the client closes its end, or until the linger deadline, or closes at once with
+ * no linger and at shutdown.
+ */
+class GatewayLingerTest
+{
+    private static final String SESSION = "S20250105";
+    private static final int WINDOW_BYTES = 1 << 16;
+    private static final long LINGER_MS = 100;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final GatewayMetrics metrics = new GatewayMetrics(registry);
+    private MemoryNetwork.Server network;
+    @TempDir
+    private Path journalRoot;
+    private JournalStore journals;
+    private GatewayAgent agent;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != agent)
+        {
+            agent.onClose();
+        }
+        if (null != journals)
+        {
+            journals.close();
+        }
+    }
+
+    @Test
+    void shouldSendTheLastPacketThenTheEndOfStreamAndCloseOnlyAtTheDeadlineWhileTheClientKeepsItsEndOpen()
+        throws IOException
+    {
+        start(LINGER_MS);
+        final MemoryNetwork.Endpoint client = rejectedClient();
+        final long closedNs = System.nanoTime();
+
+        assertThat(client.isPeerClosed()).as("end of stream after the Login Rejected").isTrue();
+        assertThat(client.peer().isOpen()).as("gateway's end lingering").isTrue();
+        assertThat(metrics.lingeringConnections.get()).isEqualTo(1);
+        while (client.peer().isOpen())
+        {
+            assertThat(Duration.ofNanos(System.nanoTime() - closedNs)).isLessThan(Duration.ofSeconds(10));
+            // The client writes on, unread: the gateway drops it.
+            client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "demo01pw", 0)));
+            agent.doWork();
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - closedNs)).isGreaterThanOrEqualTo(Duration.ofMillis(LINGER_MS));
+        assertThat(metrics.lingeringConnections.get()).isZero();
+    }
+
+    @Test
+    void shouldCloseItsEndAsSoonAsTheClientClosesItsOwn() throws IOException
+    {
+        start(60_000);
+        final MemoryNetwork.Endpoint client = rejectedClient();
+        client.close();
+        agent.doWork();
+
+        assertThat(client.peer().isOpen()).isFalse();
+        assertThat(metrics.lingeringConnections.get()).isZero();
+    }
+
+    @Test
+    void shouldCloseAtOnceWithoutLingerAndCloseLingeringSocketsAtShutdown() throws IOException
+    {
+        start(0);
+        final MemoryNetwork.Endpoint notLingering = rejectedClient();
+        assertThat(notLingering.peer().isOpen()).isFalse();
+        agent.onClose();
+        journals.close();
+
+        start(60_000);
+        final MemoryNetwork.Endpoint lingering = rejectedClient();
+        assertThat(lingering.peer().isOpen()).isTrue();
+        agent.onClose();
+        agent = null;
+
+        assertThat(lingering.peer().isOpen()).as("closed at shutdown").isFalse();
+        assertThat(metrics.lingeringConnections.get()).isZero();
+    }
+
+    /**
+     * Connects, sends a Login Request with a wrong password, and runs duty cycles until the end of the stream has come
+     * after the Login Rejected 'A'.
+     *
+     * @return the client's end.
+     */
+    private MemoryNetwork.Endpoint rejectedClient() throws IOException
+    {
+        final MemoryNetwork.Endpoint client = network.connect(Integer.MAX_VALUE, WINDOW_BYTES);
+        client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "wrongpw", 0)));
+        final ByteBuffer received = ByteBuffer.allocate(1024);
+        for (int i = 0; i < 1_000 && !client.isPeerClosed(); i++)
+        {
+            agent.doWork();
+            received.put(client.takeAvailable());
+        }
+        received.put(client.takeAvailable());
+        assertThat(List.of(received.flip().getShort(), received.get(), received.get()))
+            .as("Packet Length, Packet Type, Reject Reason Code")
+            .isEqualTo(List.of((short)2, (byte)'J', SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED));
+        assertThat(received.hasRemaining()).as("nothing after the Login Rejected").isFalse();
+        return client;
+    }
+
+    private void start(final long lingerMs) throws IOException
+    {
+        final GatewayContext ctx = new GatewayContext()
+            .sessionName(SESSION)
+            .endOfSessionLingerMs(lingerMs)
+            .journalDir(journalRoot.toString())
+            .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO")))
+            .streamLayout(StreamLayout.fromSettings(new Settings(Map.of())))
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .idleStrategy(new SleepingMillisIdleStrategy(1))
+            .conclude();
+        journals = JournalStore.open(journalRoot, SESSION, JournalSync.NONE, 0, metrics);
+        final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());
+        final RecordingEngineProxy engine = new RecordingEngineProxy();
+        final OuchProxy ouch = new OuchProxy(metrics);
+        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
+            ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
+        network = new MemoryNetwork.Server();
+        network.configureBlocking(false);
+        agent = GatewayService.newAgent(ctx, network, new MemoryNetwork.MemorySelector(), engine, orderEntry, ouch,
+            journals, new Subscription[0], metrics, clock);
+    }
+}
