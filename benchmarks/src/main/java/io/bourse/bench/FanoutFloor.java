@@ -30,9 +30,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The floor of {@code bourse bench fanout}, measured in the same run as the fanout: the same ITCH 5.0 messages on the
  * same schedule to the same subscribers over SoupBinTCP 4.0, with nothing between the schedule and the sockets. W
- * threads (the fanout's worker count), each owning every W-th subscriber, follow the schedule themselves (sleeping until
- * 100 us before a message's time, then waiting as the publisher does); when a message's time comes, each encodes every message due by then (SBE, {@link MarketDataCycles}), translates them to
- * ITCH ({@link ItchTranslator}, as the fanout does) as SoupBinTCP Sequenced Data packets in one buffer, and writes
+ * threads (the fanout's worker count), each owning every W-th subscriber, follow the schedule themselves (sleeping
+ * until 100 us before a message's time, then waiting as the publisher does); when a message's time comes, each encodes
+ * every message due by then (SBE, {@link MarketDataCycles}), translates them to ITCH ({@link ItchTranslator}, as the
+ * fanout does) as SoupBinTCP Sequenced Data packets in one buffer, and writes
  * that buffer to each of its subscribers with one write system call (more only if the kernel takes part of it). No
  * Aeron hop, no dispatcher, no session state or buffers, no book: what is left is the cost of the TCP writes on this
  * host, which bounds what a fan-out of this shape can do here.

@@ -27,8 +27,8 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * default {@value #MAX_SESSIONS_DEFAULT}), {@value #MAX_PENDING_LOGINS_PROP_NAME} (connections open at once that have
  * not logged in yet, default {@value #MAX_PENDING_LOGINS_DEFAULT}), {@value #LOGIN_TIMEOUT_MS_PROP_NAME} (how long a
  * new connection may take to send its Login Request before it is closed, default {@value #LOGIN_TIMEOUT_MS_DEFAULT}
- * ms), {@value #END_OF_SESSION_LINGER_MS_PROP_NAME} (how long a closed connection keeps its socket open for the client to
- * take what its send buffer still holds, End of Session last, and close its end, default
+ * ms), {@value #END_OF_SESSION_LINGER_MS_PROP_NAME} (how long a closed connection keeps its socket open for the
+ * client to take what its send buffer still holds, End of Session last, and close its end, default
  * {@value #END_OF_SESSION_LINGER_MS_DEFAULT} ms),
  * {@value #SEND_BUFFER_BYTES_PROP_NAME} (each connection's send buffer: a client that falls further behind is
  * disconnected as a slow consumer, default {@value #SEND_BUFFER_BYTES_DEFAULT}),
@@ -190,7 +190,8 @@ public final class GatewayContext
             .maxSessions(settings.getInt(MAX_SESSIONS_PROP_NAME, MAX_SESSIONS_DEFAULT))
             .maxPendingLogins(settings.getInt(MAX_PENDING_LOGINS_PROP_NAME, MAX_PENDING_LOGINS_DEFAULT))
             .loginTimeoutMs(settings.getLong(LOGIN_TIMEOUT_MS_PROP_NAME, LOGIN_TIMEOUT_MS_DEFAULT))
-            .endOfSessionLingerMs(settings.getLong(END_OF_SESSION_LINGER_MS_PROP_NAME, END_OF_SESSION_LINGER_MS_DEFAULT))
+            .endOfSessionLingerMs(
+                settings.getLong(END_OF_SESSION_LINGER_MS_PROP_NAME, END_OF_SESSION_LINGER_MS_DEFAULT))
             .sendBufferBytes(settings.getInt(SEND_BUFFER_BYTES_PROP_NAME, SEND_BUFFER_BYTES_DEFAULT))
             .socketSendBufferBytes(
                 settings.getInt(SOCKET_SEND_BUFFER_BYTES_PROP_NAME, SOCKET_SEND_BUFFER_BYTES_DEFAULT))

@@ -186,7 +186,8 @@ public final class GatewayService implements AutoCloseable
         final SessionRegistry registry = new SessionRegistry(ctx.credentials(), ctx.sessionName(),
             ctx.gatewayId(), ctx.symbolDirectory().shardCount(), ctx.maxSessions(), ctx.maxPendingLogins(),
             ctx.loginTimeoutMs() * 1_000_000L, ctx.endOfSessionLingerMs() * 1_000_000L,
-            new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes), ctx.socketSendBufferBytes(), new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock);
+            new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes), ctx.socketSendBufferBytes(),
+            new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock);
         try
         {
             registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));

@@ -40,9 +40,10 @@ import java.util.function.Consumer;
  * {@link Selector} over them, with the readiness rules of the JDK's own: a socket is readable while bytes wait or its
  * peer has closed or shut its output down (then a read returns -1 once the bytes are read), writable while its peer's
  * receive window has room (a write to a closed peer fails); a listening channel is acceptable while a connection
- * waits; closing a channel cancels its keys, and a cancelled key throws {@link CancelledKeyException} as the JDK's does. A read takes at most
- * {@code segmentBytes} (the server's view of TCP segmentation), so packets arrive split. The selector calls its action
- * in registration order, so that a run is reproducible. Single-threaded, like the agent.
+ * waits; closing a channel cancels its keys, and a cancelled key throws {@link CancelledKeyException} as the JDK's
+ * does. A read takes at most {@code segmentBytes} (the server's view of TCP segmentation), so packets arrive split.
+ * The selector calls its action in registration order, so that a run is reproducible. Single-threaded, like the
+ * agent.
  */
 final class MemoryNetwork
 {

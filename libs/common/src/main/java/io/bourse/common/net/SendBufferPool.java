@@ -9,8 +9,9 @@ import java.util.ArrayDeque;
  * The send buffers of one agent's client connections ({@link SessionSendChannel}): direct buffers of one fixed
  * capacity, allocated when a connection is accepted and none is free, and kept for the next connection when one
  * closes. The pool therefore holds as many buffers as there were connections open at the busiest moment, never more
- * than the service's bounds allow (sessions, connections waiting to log in, closed connections lingering); the bytes allocated are added to a gauge (e.g.
- * {@code bourse_gateway_send_buffer_bytes}), which several pools may share. Used only by the agent thread that owns it.
+ * than the service's bounds allow (sessions, connections waiting to log in, closed connections lingering); the bytes
+ * allocated are added to a gauge (e.g. {@code bourse_gateway_send_buffer_bytes}), which several pools may share. Used
+ * only by the agent thread that owns it.
  */
 public final class SendBufferPool
 {
