@@ -535,10 +535,7 @@ final class SessionRegistry
         {
             metrics.slowConsumerDisconnects.inc();
             metrics.error(GatewayError.SLOW_CONSUMER, connection, cause);
-            connection.markClosed();
-            connection.discardUnsent();
-            sendEndOfSession(connection);
-            release(connection);
+            endSession(connection, true);
         }
     }
 
@@ -550,7 +547,7 @@ final class SessionRegistry
     {
         for (int i = connections.size() - 1; i >= 0; i--)
         {
-            endSession(connections.get(i));
+            endSession(connections.get(i), false);
         }
         for (final OuchConnection connection : lingering)
         {
@@ -565,15 +562,29 @@ final class SessionRegistry
         if (!connection.isClosed())
         {
             metrics.error(error, connection, cause);
-            endSession(connection);
+            endSession(connection, false);
         }
     }
 
-    /** Sends what the session journaled for the client, then End of Session, then closes the connection. */
-    private void endSession(final OuchConnection connection)
+    /**
+     * Sends End of Session, then closes the connection: after what the session journaled for the client, or, for a
+     * slow consumer, after the packet under way, the whole packets its socket has not begun to take dropped (the
+     * journal keeps them for a replay).
+     *
+     * @param connection the connection.
+     * @param dropUnsent true for a slow consumer.
+     */
+    private void endSession(final OuchConnection connection, final boolean dropUnsent)
     {
         connection.markClosed();
-        sendJournaled(connection);
+        if (dropUnsent)
+        {
+            connection.discardUnsent();
+        }
+        else
+        {
+            sendJournaled(connection);
+        }
         sendEndOfSession(connection);
         release(connection);
     }

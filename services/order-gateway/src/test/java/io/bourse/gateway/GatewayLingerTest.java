@@ -1,7 +1,6 @@
 package io.bourse.gateway;
 
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
-import io.aeron.Subscription;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
@@ -146,13 +145,9 @@ class GatewayLingerTest
             .conclude();
         journals = JournalStore.open(journalRoot, SESSION, JournalSync.NONE, 0, metrics);
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());
-        final RecordingEngineProxy engine = new RecordingEngineProxy();
-        final OuchProxy ouch = new OuchProxy(metrics);
-        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
-            ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
         network = new MemoryNetwork.Server();
         network.configureBlocking(false);
-        agent = GatewayService.newAgent(ctx, network, new MemoryNetwork.MemorySelector(), engine, orderEntry, ouch,
-            journals, new Subscription[0], metrics, clock);
+        agent = TestGatewayAgents.newAgent(ctx, network, new MemoryNetwork.MemorySelector(), new RecordingEngineProxy(),
+            journals, metrics, clock);
     }
 }

@@ -4,7 +4,6 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
-import io.aeron.Subscription;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
@@ -268,13 +267,9 @@ class GatewaySessionFuzzTest
             // Wall clock pinned at 10:00:00 so that timestamps are known; timers still run on System.nanoTime.
             final DutyCycleClock clock = new DutyCycleClock(
                 new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L + TEN_AM_NS));
-            final RecordingEngineProxy engine = new RecordingEngineProxy();
-            final OuchProxy ouch = new OuchProxy(metrics);
-            final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
-                ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
             network.configureBlocking(false);
-            agent = GatewayService.newAgent(ctx, network, new MemoryNetwork.MemorySelector(), engine, orderEntry,
-                ouch, journals, new Subscription[0], metrics, clock);
+            agent = TestGatewayAgents.newAgent(ctx, network, new MemoryNetwork.MemorySelector(),
+                new RecordingEngineProxy(), journals, metrics, clock);
         }
 
         Client client()

@@ -1,6 +1,5 @@
 package io.bourse.gateway;
 
-import io.aeron.Subscription;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
@@ -102,11 +101,8 @@ class GatewaySessionTest
         // Wall clock pinned at 10:00:00 so that gateway timestamps are known; timers run on System.nanoTime + skew.
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L +
             TEN_AM_NS), () -> System.nanoTime() + timerSkewNs.get());
-        final OuchProxy ouch = new OuchProxy(metrics);
-        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
-            ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
-        final GatewayAgent agent = GatewayService.newAgent(ctx, serverChannel, Selector.open(), engine, orderEntry,
-            ouch, journals, new Subscription[0], metrics, clock);
+        final GatewayAgent agent =
+            TestGatewayAgents.newAgent(ctx, serverChannel, Selector.open(), engine, journals, metrics, clock);
         runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
         AgentRunner.startOnThread(runner);
     }
