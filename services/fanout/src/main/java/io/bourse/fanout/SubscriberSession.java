@@ -48,15 +48,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * other sessions never wait for it. Ending a session drops the whole packets the socket has not begun to take (all of
  * them for a slow consumer; for another end only when End of Session does not fit behind them), so that End of
  * Session follows the packet under way: the subscriber knows the last sequence number it got and can log in again
- * from the next. The session then gets no more messages and waits, still counted as a session, until the socket has
- * taken End of Session or {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed, and closes.
+ * from the next. The session then gets no more messages and stays, still counted as a session, until the subscriber
+ * closes its end or {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed: once the socket has taken End of Session its
+ * output is shut down (FIN after the data, the send buffer back to the worker's pool), and what the subscriber still
+ * sends is read and dropped, because closing a socket with unread input would reset the connection and could cost the
+ * subscriber the data it has not read yet.
  */
 final class SubscriberSession implements SoupBinTCPServerStatusListener, MessageListener
 {
     /** SoupBinTCP session name given in Login Accepted. */
     static final String SESSION_NAME = "ITCH50";
-    /** Longest wait for the socket to take End of Session before an ending session closes, in ms. */
+    /**
+     * Longest wait, in ms, after End of Session for the subscriber to take it and close its end before an ending
+     * session closes.
+     */
     static final long END_OF_SESSION_TIMEOUT_MS = 1_000;
+    /** Most reads of an ending session's input each time the selector finds it readable. */
+    private static final int ENDING_READS = 16;
     /**
      * Least length of nassau's receive buffer, in bytes: one read takes every packet the subscriber sent together (a
      * Login Request and a subscription in one write must both be handled before the dispatcher's answer to the login);
@@ -86,7 +94,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean awaitingAnswer;
     private boolean loginRequested;
     private boolean loggedIn;
-    /** End of Session is buffered: no more messages; closes once the socket has taken it, or at the deadline. */
+    /** End of Session is buffered: no more messages; closes once the subscriber closes its end, or at the deadline. */
     private boolean ending;
     private long endDeadlineMs;
     private boolean closed;
@@ -169,9 +177,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         try
         {
             final int written = sendChannel.flush(selectionKey);
-            if (ending && 0 == sendChannel.pendingBytes())
+            if (ending)
             {
-                close();
+                sendChannel.shutdownOutputWhenSent();
             }
             return written;
         }
@@ -209,12 +217,17 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         return closed;
     }
 
-    /** Reads and handles what the subscriber sent; closes the session at end of stream or on failure. */
-    void receive()
+    /**
+     * Reads and handles what the subscriber sent, or drops it once the session is ending; closes the session at end of
+     * stream or on failure.
+     *
+     * @param discard scratch buffer for the input of an ending session, which is dropped.
+     */
+    void receive(final ByteBuffer discard)
     {
         try
         {
-            if (server.receive() < 0)
+            if ((ending ? sendChannel.discardInput(discard, ENDING_READS) : server.receive()) < 0)
             {
                 close();
             }
@@ -250,8 +263,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * Sends a heartbeat after 1 s of silence and checks the subscriber's heartbeats; closes an ending session whose
-     * socket has not taken End of Session within {@value #END_OF_SESSION_TIMEOUT_MS} ms.
+     * Sends a heartbeat after 1 s of silence and checks the subscriber's heartbeats; closes an ending session
+     * {@value #END_OF_SESSION_TIMEOUT_MS} ms after End of Session, whether or not the subscriber has closed its end.
      */
     void keepAlive()
     {
@@ -364,9 +377,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the
-     * packet under way, dropping the whole packets not yet begun; writes what the socket takes, and closes at once if
-     * it took everything, else once it has ({@link #flush()}) or at the deadline ({@link #keepAlive()}): the service
-     * is stopping, the worker missed messages, or the dispatcher could not answer.
+     * packet under way, dropping the whole packets not yet begun, and writes what the socket takes: the service is
+     * stopping, the worker missed messages, or the dispatcher could not answer. Once the socket has taken End of
+     * Session, now or at a later {@link #flush()}, its output is shut down (FIN after the data); the session then
+     * drops what the subscriber still sends ({@link #receive}) and closes when the subscriber closes its end, or at
+     * the deadline ({@link #keepAlive()}).
      */
     void endSession()
     {
@@ -400,15 +415,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 server.endSession();
             }
             sendChannel.flush(selectionKey);
+            sendChannel.shutdownOutputWhenSent();
         }
         catch (final IOException ignore)
         {
             // A subscriber already gone is no error: the session closes.
-            close();
-            return;
-        }
-        if (0 == sendChannel.pendingBytes())
-        {
             close();
         }
     }

@@ -50,6 +50,7 @@ final class WorkerAgent implements Agent
     /** Least time between two looks at the sockets while none waits to become writable, in nanoseconds: 100 us. */
     static final long SELECT_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long KEEP_ALIVE_INTERVAL_MS = 100;
+    private static final int DISCARD_BUFFER_LENGTH = 8192;
 
     private final int workerId;
     private final RingBuffer ringBuffer;
@@ -71,6 +72,8 @@ final class WorkerAgent implements Agent
     private final LatencySummary latency;
     private final AtomicLong errorCount;
     private final ByteBuffer payload = ByteBuffer.allocateDirect(ItchTranslator.MAX_LENGTH);
+    /** What ending sessions still receive, read and dropped. */
+    private final ByteBuffer discard = ByteBuffer.allocateDirect(DISCARD_BUFFER_LENGTH);
     private final long[] sentTimestamps;
     private int sentCount;
     private final MessageHandler onMessage = this::onMessage;
@@ -307,7 +310,7 @@ final class WorkerAgent implements Agent
         }
         if (key.isValid() && key.isReadable())
         {
-            session.receive();
+            session.receive(discard);
         }
     }
 

@@ -415,11 +415,13 @@ class FanoutServiceTest
             }
         }
 
-        // It reads again, within the fanout's wait: what its socket held, the rest of the packet under way, then End of
-        // Session, and the fanout closes the connection.
+        // It reads again, within the fanout's wait, with a Client Heartbeat before every read: what its socket held, the
+        // rest of the packet under way, End of Session, then the end of the stream. The fanout's end stays open and
+        // drops the heartbeats, which a closed socket would answer with a reset that discards what is still unread.
         stalled.channel.configureBlocking(false);
-        stalled.receiveUntilClosed();
+        assertThat(stalled.receiveUntilEndOfStreamSendingHeartbeats()).as("end of stream, not a reset").isTrue();
         assertThat(stalled.endOfSession).isTrue();
+        stalled.close();
         for (final Subscriber subscriber : healthy)
         {
             assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
@@ -993,19 +995,26 @@ class FanoutServiceTest
             }
         }
 
-        /** Reads what is left until the fanout closes the connection (end of stream or reset). */
-        void receiveUntilClosed()
+        /**
+         * Sends a Client Heartbeat (SoupBinTCP 4.0 packet type 'R'), then reads what has come, until the end of the stream or a reset.
+         *
+         * @return true at the end of the stream, false when the connection was reset.
+         */
+        boolean receiveUntilEndOfStreamSendingHeartbeats()
         {
             try
             {
-                while (client.receive() >= 0)
+                final ByteBuffer heartbeat = ByteBuffer.wrap(new byte[] {0, 1, 'R'});
+                do
                 {
-                    Thread.onSpinWait();
+                    channel.write(heartbeat.clear());
                 }
+                while (client.receive() >= 0);
+                return true;
             }
             catch (final IOException ex)
             {
-                // Reset by the fanout's close: what came before it has been read.
+                return false;
             }
         }
 

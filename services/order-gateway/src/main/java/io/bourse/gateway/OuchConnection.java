@@ -27,7 +27,6 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     private static final int LINGER_READS_PER_DUTY_CYCLE = 16;
 
     private final SessionRegistry registry;
-    private final SocketChannel channel;
     private final SocketAddress remoteAddress;
     private final SessionSendChannel sendChannel;
     private final SoupBinTCPServer server;
@@ -57,7 +56,6 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
         final int receivePayloadLength) throws IOException
     {
         this.registry = registry;
-        this.channel = channel;
         this.remoteAddress = channel.getRemoteAddress();
         this.sendChannel = sendChannel;
         this.server = new SoupBinTCPServer(clock, sendChannel, receivePayloadLength, this, this);
@@ -151,9 +149,10 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     /**
      * The connection is closed, but its socket stays open so that the client gets everything sent to it, End of
      * Session last: the selector no longer watches it, and once per duty cycle {@link #lingerStep} writes what the
-     * socket takes of the send buffer, then shuts the socket's output down (FIN after the data) and reads and drops
-     * what the client still sends, until the client closes its end or the deadline passes. Closing a socket with
-     * unread input would reset the connection (RST), and the client could lose the data not yet read.
+     * socket takes of the send buffer, then shuts the socket's output down (FIN after the data, the send buffer back to
+     * its pool) and reads and drops what the client still sends, until the client closes its end or the deadline
+     * passes. Closing a socket with unread input would reset the connection (RST), and the client could lose the data
+     * not yet read.
      *
      * @param deadlineNs monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) at which the socket is closed anyway.
      */
@@ -186,26 +185,10 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
             if (!outputShutDown)
             {
                 bytes += sendChannel.flush();
-                if (0 == sendChannel.pendingBytes())
-                {
-                    channel.shutdownOutput();
-                    outputShutDown = true;
-                }
+                outputShutDown = sendChannel.shutdownOutputWhenSent();
             }
-            for (int i = 0; i < LINGER_READS_PER_DUTY_CYCLE; i++)
-            {
-                final int read = channel.read(discard.clear());
-                if (read < 0)
-                {
-                    return LINGER_OVER;
-                }
-                if (0 == read)
-                {
-                    break;
-                }
-                bytes += read;
-            }
-            return bytes;
+            final int dropped = sendChannel.discardInput(discard, LINGER_READS_PER_DUTY_CYCLE);
+            return dropped < 0 ? LINGER_OVER : bytes + dropped;
         }
         catch (final IOException ex)
         {

@@ -78,6 +78,19 @@ class GatewayLingerTest
     }
 
     @Test
+    void shouldGiveTheSendBufferBackOnceTheOutputIsShutDownWhileTheSocketLingers() throws IOException
+    {
+        start(60_000);
+        final MemoryNetwork.Endpoint first = rejectedClient();
+        final double oneBuffer = metrics.sendBufferBytes.get();
+        final MemoryNetwork.Endpoint second = rejectedClient();
+
+        assertThat(List.of(first.peer().isOpen(), second.peer().isOpen())).as("both lingering").containsOnly(true);
+        assertThat(metrics.lingeringConnections.get()).isEqualTo(2);
+        assertThat(metrics.sendBufferBytes.get()).as("the second took the first's buffer").isEqualTo(oneBuffer);
+    }
+
+    @Test
     void shouldCloseItsEndAsSoonAsTheClientClosesItsOwn() throws IOException
     {
         start(60_000);

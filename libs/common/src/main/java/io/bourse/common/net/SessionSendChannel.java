@@ -21,8 +21,8 @@ import java.nio.channels.SocketChannel;
  * largest inbound packet the service accepts gets the length 0xFFFF, which nassau refuses ("Packet length exceeds
  * buffer capacity") when it reaches it, after handling the packets before it; so a too-long packet ends its session
  * as soon as its header arrives, as it would with a receive buffer sized to the largest packet. Options and closing
- * pass straight through; closing also returns the send buffer to its {@link SendBufferPool}. Used only by the thread
- * that owns the pool.
+ * pass straight through; closing, or shutting the output down once everything is sent, returns the send buffer to its
+ * {@link SendBufferPool}. Used only by the thread that owns the pool.
  */
 public final class SessionSendChannel extends ForwardingSocketChannel
 {
@@ -211,6 +211,58 @@ public final class SessionSendChannel extends ForwardingSocketChannel
         return written;
     }
 
+    /**
+     * The end of a connection: once the socket has taken every buffered byte, shuts its output down (TCP FIN after the
+     * data) and gives the send buffer back to its pool, so a closed connection that lingers for the client to read the
+     * rest holds no buffer; writes then fail with {@link ClosedChannelException}.
+     *
+     * @return true once the output is shut down, now or before; false while bytes are left to flush.
+     * @throws IOException when the shutdown fails.
+     */
+    public boolean shutdownOutputWhenSent() throws IOException
+    {
+        if (null == buffer)
+        {
+            return true;
+        }
+        if (start != end)
+        {
+            return false;
+        }
+        delegate.shutdownOutput();
+        releaseBuffer();
+        return true;
+    }
+
+    /**
+     * Reads and drops what the client still sends to a connection that is ending: closing a socket with unread input
+     * resets the connection (Linux sends RST), and the client can lose data it has not read yet, End of Session
+     * included.
+     *
+     * @param scratch  where the input is read, then dropped; its content is overwritten.
+     * @param maxReads most reads, so that a client that keeps sending costs a bounded time.
+     * @return bytes dropped, possibly zero; -1 once the client has closed its end (end of stream).
+     * @throws IOException when the read fails.
+     */
+    public int discardInput(final ByteBuffer scratch, final int maxReads) throws IOException
+    {
+        int dropped = 0;
+        for (int i = 0; i < maxReads; i++)
+        {
+            final int read = delegate.read(scratch.clear());
+            if (read < 0)
+            {
+                return -1;
+            }
+            if (0 == read)
+            {
+                break;
+            }
+            dropped += read;
+        }
+        return dropped;
+    }
+
     /** @return true while {@link #flush(SelectionKey)} has the selector watch for the socket to take more. */
     public boolean isAwaitingWritable()
     {
@@ -238,10 +290,18 @@ public final class SessionSendChannel extends ForwardingSocketChannel
         }
         finally
         {
-            pool.release(buffer);
-            buffer = null;
-            drainView = null;
+            if (null != buffer)
+            {
+                releaseBuffer();
+            }
         }
+    }
+
+    private void releaseBuffer()
+    {
+        pool.release(buffer);
+        buffer = null;
+        drainView = null;
     }
 
     private void reserve(final long length) throws IOException

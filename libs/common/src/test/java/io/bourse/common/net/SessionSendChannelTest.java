@@ -278,6 +278,57 @@ class SessionSendChannelTest
     }
 
     @Test
+    void shouldShutTheOutputDownOnlyOnceEverythingIsSentThenGiveTheBufferBackAndRefuseWrites() throws IOException
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
+        final SoupBinTCPServer server = nassauServer(channel);
+        server.send(payload(0, 10));
+        server.endSession();
+
+        assertThat(channel.shutdownOutputWhenSent()).as("bytes left").isFalse();
+        channel.flush();
+        assertThat(channel.shutdownOutputWhenSent()).isTrue();
+        assertThat(channel.shutdownOutputWhenSent()).as("again").isTrue();
+
+        final ByteBuffer received = readExactly(HEADER + 10 + HEADER);
+        assertThat(received.get(HEADER + 10 + 2)).as("End of Session last").isEqualTo((byte)'Z');
+        assertThat(peerEnd.read(ByteBuffer.allocate(1))).as("then the end of the stream").isEqualTo(-1);
+        assertThat(senderEnd.isOpen()).as("only the output shut down").isTrue();
+        assertThat(channel.remaining()).isZero();
+        assertThatThrownBy(() -> server.send(payload(0, 10))).isInstanceOf(ClosedChannelException.class);
+        new SessionSendChannel(peerEnd, pool, MAX_PACKET_LENGTH);
+        assertThat(allocatedBytes.get()).as("the buffer went back to the pool").isEqualTo(CAPACITY);
+        channel.close();
+        assertThat(senderEnd.isOpen()).isFalse();
+    }
+
+    @Test
+    void shouldDropTheInputInBoundedReadsUntilTheEndOfTheStream() throws IOException
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
+        final ByteBuffer scratch = ByteBuffer.allocate(100);
+        peerEnd.write(ByteBuffer.allocate(250));
+        int dropped = 0;
+        while (dropped < 250)
+        {
+            final int bytes = channel.discardInput(scratch, 2);
+            assertThat(bytes).as("at most two reads of 100 bytes").isBetween(0, 200);
+            dropped += bytes;
+        }
+        assertThat(dropped).isEqualTo(250);
+        assertThat(channel.discardInput(scratch, 2)).as("nothing more yet").isZero();
+
+        peerEnd.shutdownOutput();
+        int last;
+        do
+        {
+            last = channel.discardInput(scratch, 2);
+        }
+        while (0 == last);
+        assertThat(last).as("end of stream").isEqualTo(-1);
+    }
+
+    @Test
     void shouldMarkTheFirstTooLongPacketWhenAReadCompletesItsHeader() throws IOException
     {
         final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
