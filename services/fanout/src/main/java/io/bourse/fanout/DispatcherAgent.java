@@ -167,6 +167,20 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 workCount += writeDataLost(i) ? 1 : 0;
             }
         }
+        workCount += answerCatchUps();
+        return workCount + subscription.poll(this, fragmentLimit);
+    }
+
+    /**
+     * The catch-ups' part of a duty cycle, while the book is live: takes up to {@value #REQUEST_LIMIT} new requests
+     * and writes the next records of every answer to its worker's ring, a bounded number each and while the ring is
+     * less than half full, then sets {@code bourse_fanout_catch_ups_in_progress} to the answers not yet complete.
+     *
+     * @return requests taken plus records written.
+     */
+    int answerCatchUps()
+    {
+        int workCount = 0;
         if (recovery.isLive())
         {
             workCount += requests.drain(onRequest, REQUEST_LIMIT);
@@ -177,7 +191,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
             catchUpsPublished = catchUps.size();
             metrics.catchUpsInProgress(catchUpsPublished);
         }
-        return workCount + subscription.poll(this, fragmentLimit);
+        return workCount;
     }
 
     @Override

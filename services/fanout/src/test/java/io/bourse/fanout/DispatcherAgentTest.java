@@ -6,6 +6,8 @@ import io.bourse.itch.ItchTranslator;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -34,13 +36,15 @@ class DispatcherAgentTest
     private final AtomicLong errorCount = new AtomicLong();
     private final ItchTranslator translator = new ItchTranslator(SYMBOLS);
     private final ItchBook book = new ItchBook(new ItchReferenceData(SYMBOLS), 0);
-    // No stream: the tests hand messages to onMessage, and never run doWork, which polls and requests snapshots.
+    // No stream: the tests hand messages to onMessage and answer requests with answerCatchUps; they never run doWork,
+    // which polls and requests snapshots.
     private final MarketDataRecovery recovery = new MarketDataRecovery(
         null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
+    private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(4);
+    private final PrometheusRegistry registry = new PrometheusRegistry();
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, translator, book, recovery, new RingBuffer[]{slowWorker, fastWorker},
-        new ManyToOneConcurrentArrayQueue<>(4), 16, 10, new FanoutMetrics(new PrometheusRegistry(), errorCount),
-        errorCount);
+        null, translator, book, recovery, new RingBuffer[]{slowWorker, fastWorker}, requests, 16, 10,
+        new FanoutMetrics(registry, errorCount), errorCount);
 
     private static RingBuffer ring()
     {
@@ -151,6 +155,51 @@ class DispatcherAgentTest
         assertThat(book.orderCount()).isEqualTo(3);
         publishAddOrder(4);
         assertThat(drain(fastWorker)).containsExactly("itch A");
+    }
+
+    @Test
+    void shouldCountACatchUpInProgressUntilItsWorkerHasTakenTheWholeAnswer()
+    {
+        publish(encoder.snapshotComplete(1));
+        final int orders = 40;
+        for (int orderId = 1; orderId <= orders; orderId++)
+        {
+            publishAddOrder(orderId);
+            drain(slowWorker);
+            drain(fastWorker);
+        }
+        final boolean[] symbols = {false, true};
+        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols))).isTrue();
+        assertThat(catchUpsInProgress()).isZero();
+
+        final List<Integer> answer = new ArrayList<>();
+        assertThat(dispatcher.answerCatchUps()).as("request and first records").isPositive();
+        assertThat(catchUpsInProgress()).as("the ring took part of the snapshot").isEqualTo(1);
+        int cycles = 1;
+        while (catchUpsInProgress() > 0)
+        {
+            assertThat(cycles++).as("duty cycles").isLessThan(100);
+            slowWorker.read((msgTypeId, buffer, index, length) -> answer.add(msgTypeId), Integer.MAX_VALUE);
+            dispatcher.answerCatchUps();
+        }
+        slowWorker.read((msgTypeId, buffer, index, length) -> answer.add(msgTypeId), Integer.MAX_VALUE);
+
+        assertThat(cycles).as("the answer took several duty cycles").isGreaterThan(2);
+        assertThat(answer.getFirst()).isEqualTo(DispatcherAgent.SESSION_START_MSG_TYPE_ID);
+        assertThat(answer.getLast()).isEqualTo(DispatcherAgent.SESSION_END_MSG_TYPE_ID);
+        assertThat(answer.subList(1, answer.size() - 1))
+            .as("the symbol's Trading Action, then its orders").hasSize(1 + orders)
+            .containsOnly(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID);
+        assertThat(drain(fastWorker)).as("nothing for the other worker's sessions").isEmpty();
+    }
+
+    /** @return the value of {@code bourse_fanout_catch_ups_in_progress}. */
+    private double catchUpsInProgress()
+    {
+        final MetricSnapshot snapshot = registry.scrape().stream()
+            .filter((metric) -> metric.getMetadata().getPrometheusName().equals("bourse_fanout_catch_ups_in_progress"))
+            .findFirst().orElseThrow();
+        return ((GaugeSnapshot)snapshot).getDataPoints().getFirst().getValue();
     }
 
     @Test
