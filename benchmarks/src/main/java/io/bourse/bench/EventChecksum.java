@@ -75,10 +75,10 @@ final class EventChecksum implements MatchingEngineListener
     @Override
     public void onOrderAdded(
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
-        final Display display)
+        final Display display, final int firm)
     {
         chain(ADDED + orderId * W2 + symbol * W3 + code(side) * W4 + quantity * W5 + price * W6 +
-            code(display) * W8);
+            code(display) * W8 + firm * W10);
     }
 
     @Override

@@ -16,6 +16,8 @@ import io.bourse.sbe.engine.OrderReplacedDecoder;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * The benchmark's subscriber: decodes the engine's SBE events (engine-schema.xml) back into the matching core's
  * {@link io.bourse.engine.match.MatchingEngineListener} callbacks for an {@link EventChecksum}, to be compared with the
@@ -110,7 +112,8 @@ final class EventCounter implements FragmentHandler
         final OrderAddedDecoder added = this.added.wrap(buffer, offset, blockLength, version);
         onEvent(added.sequenceNumber(), added.timestampNs());
         checksum.onOrderAdded(added.orderId(), Symbols.pack(buffer, offset + OrderAddedDecoder.symbolEncodingOffset()),
-            side(added.side()), added.quantity(), added.price(), Display.fromCode(added.display()));
+            side(added.side()), added.quantity(), added.price(), Display.fromCode(added.display()),
+            buffer.getInt(offset + OrderAddedDecoder.firmEncodingOffset(), ByteOrder.BIG_ENDIAN));
     }
 
     private void onExecuted(final DirectBuffer buffer, final int offset, final int blockLength, final int version)

@@ -28,6 +28,8 @@ final class MarketDataCycles
     private static final long QUANTITY = 300;
     private static final long EXECUTED_QUANTITY = 100;
     private static final int SYMBOL_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
+    /** AddOrder Attribution of an anonymous order: four spaces. */
+    private static final int ANONYMOUS_ATTRIBUTION = 0x2020_2020;
 
     /** Holds the last message encoded, header first at offset 0. */
     final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
@@ -88,6 +90,8 @@ final class MarketDataCycles
                     .quantity(QUANTITY)
                     .price(PRICE)
                     .encodedLength();
+                // Anonymous: Attribution all spaces (the buffer holds the other messages' bytes too).
+                buffer.putInt(SYMBOL_OFFSET + AddOrderEncoder.attributionEncodingOffset(), ANONYMOUS_ATTRIBUTION);
                 symbolOffset = AddOrderEncoder.symbolEncodingOffset();
             }
             case 1 ->

@@ -411,10 +411,10 @@ final class SbeCommandStream
         @Override
         public void onOrderAdded(
             final long orderId, final long symbol, final Side side, final long quantity, final long price,
-            final Display display)
+            final Display display, final int firm)
         {
             events[count]++;
-            checksum.onOrderAdded(orderId, symbol, side, quantity, price, display);
+            checksum.onOrderAdded(orderId, symbol, side, quantity, price, display, firm);
         }
 
         @Override

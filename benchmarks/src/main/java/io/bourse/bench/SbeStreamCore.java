@@ -133,9 +133,9 @@ final class SbeStreamCore implements EngineUnderTest, MatchingEngineListener
     @Override
     public void onOrderAdded(
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
-        final Display display)
+        final Display display, final int firm)
     {
-        checksum.onOrderAdded(orderId, symbol, side, quantity, price, display);
+        checksum.onOrderAdded(orderId, symbol, side, quantity, price, display, firm);
     }
 
     @Override

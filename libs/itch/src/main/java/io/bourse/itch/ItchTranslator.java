@@ -28,11 +28,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Translates Bourse SBE market data (schemas/market-data-schema.xml) into NASDAQ TotalView-ITCH 5.0 messages: Add
- * Order (§4.3.1), Order Executed (§4.4.1), Order Executed With Price (§4.4.2), Order Cancel (§4.4.3), Order Delete
- * (§4.4.4), Order Replace (§4.4.5), Trade (§4.5.1, non-cross), Cross Trade (§4.5.2), Broken Trade (§4.5.3: an
- * execution broken by the operator, named by its Match Number) and Stock Trading Action (§4.2.2: a symbol halted or
- * trading again; Reserved a space).
+ * Translates Bourse SBE market data (schemas/market-data-schema.xml) into NASDAQ TotalView-ITCH 5.0 messages: Add Order
+ * (§4.3.1; Add Order with MPID Attribution §4.3.2 when the AddOrder's attribution is not blank), Order Executed
+ * (§4.4.1), Order Executed With Price (§4.4.2), Order Cancel (§4.4.3), Order Delete (§4.4.4), Order Replace (§4.4.5),
+ * Trade (§4.5.1, non-cross), Cross Trade (§4.5.2), Broken Trade (§4.5.3: an execution broken by the operator, named by
+ * its Match Number) and Stock Trading Action (§4.2.2: a symbol halted or trading again; Reserved a space).
  *
  * <p>ITCH carries an execution against a displayed resting order on that order, as Order Executed 'E': the Trade
  * that follows it in the market data (makerDisplayed TRUE) has no ITCH form. An execution against a resting order
@@ -63,6 +63,8 @@ public final class ItchTranslator
     public static final int NOT_TRANSLATED = -1;
     /** Length of ITCH 5.0 Add Order 'A'. */
     public static final int ADD_ORDER_LENGTH = 36;
+    /** Length of ITCH 5.0 Add Order with MPID Attribution 'F'. */
+    public static final int ADD_ORDER_MPID_LENGTH = 40;
     /** Length of ITCH 5.0 Order Executed 'E'. */
     public static final int ORDER_EXECUTED_LENGTH = 31;
     /** Length of ITCH 5.0 Order Executed With Price 'C'. */
@@ -85,6 +87,8 @@ public final class ItchTranslator
     public static final int MAX_LENGTH = TRADE_LENGTH;
 
     private static final long MISSING_LOCATE = 0;
+    /** An AddOrder Attribution of four spaces: an anonymous order. */
+    private static final int BLANK_ATTRIBUTION = 0x2020_2020;
     /** ITCH 5.0 Trade Order Reference Number: NASDAQ zeroes it on executions of non-displayable orders. */
     private static final long UNDISCLOSED_ORDER_REFERENCE_NUMBER = 0;
 
@@ -211,6 +215,9 @@ public final class ItchTranslator
             return NOT_TRANSLATED;
         }
         timestampNs = decoder.timestampNs();
+        final int attribution = version >= AddOrderDecoder.attributionSinceVersion() ?
+            buffer.getInt(offset + AddOrderDecoder.attributionEncodingOffset(), ByteOrder.BIG_ENDIAN) : 0;
+        final int start = dst.position();
         addOrder.stockLocate = locate;
         addOrder.trackingNumber = 0;
         addOrder.timestampHigh = timestampHigh(timestampNs);
@@ -221,7 +228,13 @@ public final class ItchTranslator
         addOrder.stock = symbol;
         addOrder.price = decoder.price();
         addOrder.put(dst);
-        return ADD_ORDER_LENGTH;
+        if (0 == attribution || BLANK_ATTRIBUTION == attribution)
+        {
+            return ADD_ORDER_LENGTH;
+        }
+        // Add Order with MPID Attribution: the Add Order's fields, then Attribution at offset 36.
+        dst.put(start, ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID).putInt(attribution);
+        return ADD_ORDER_MPID_LENGTH;
     }
 
     private int orderExecuted(

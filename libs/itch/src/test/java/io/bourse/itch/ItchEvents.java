@@ -20,8 +20,8 @@ public final class ItchEvents implements ITCH50Listener
 {
     /** One recorded message. */
     public sealed interface Message
-        permits SystemEvent, StockDirectory, AddOrder, OrderExecuted, OrderExecutedWithPrice, OrderCancel, OrderDelete,
-        OrderReplace, Trade, CrossTrade, BrokenTrade, StockTradingAction
+        permits SystemEvent, StockDirectory, AddOrder, AddOrderMpid, OrderExecuted, OrderExecutedWithPrice, OrderCancel,
+        OrderDelete, OrderReplace, Trade, CrossTrade, BrokenTrade, StockTradingAction
     {
     }
 
@@ -67,6 +67,25 @@ public final class ItchEvents implements ITCH50Listener
     public record AddOrder(
         int stockLocate, int trackingNumber, long timestampNs, long orderReferenceNumber, char buySellIndicator,
         long shares, String stock, long price) implements Message
+    {
+    }
+
+    /**
+     * ITCH 5.0 §4.3.2 Add Order with MPID Attribution: {@link AddOrder}'s fields, then the MPID.
+     *
+     * @param stockLocate          locate code.
+     * @param trackingNumber       0.
+     * @param timestampNs          ns since midnight.
+     * @param orderReferenceNumber order id.
+     * @param buySellIndicator     'B' or 'S'.
+     * @param shares               shares.
+     * @param stock                symbol.
+     * @param price                1/10000 $.
+     * @param attribution          the MPID, 4 characters.
+     */
+    public record AddOrderMpid(
+        int stockLocate, int trackingNumber, long timestampNs, long orderReferenceNumber, char buySellIndicator,
+        long shares, String stock, long price, String attribution) implements Message
     {
     }
 
@@ -309,7 +328,11 @@ public final class ItchEvents implements ITCH50Listener
     @Override
     public void addOrderMPID(final ITCH50.AddOrderMPID message)
     {
-        throw unexpected(message);
+        final byte[] attribution = ByteBuffer.allocate(Integer.BYTES).putInt(message.attribution).array();
+        messages.add(new AddOrderMpid(message.stockLocate, message.trackingNumber,
+            timestampNs(message.timestampHigh, message.timestampLow), message.orderReferenceNumber,
+            (char)message.buySellIndicator, message.shares, Symbols.toString(message.stock), message.price,
+            new String(attribution, StandardCharsets.US_ASCII)));
     }
 
     @Override

@@ -44,6 +44,28 @@ class ItchTranslatorTest
     }
 
     @Test
+    void shouldTranslateAnAttributedAddOrderIntoAddOrderWithMpidAttribution()
+    {
+        final int length = translate(sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100, "GSCO"));
+
+        assertThat(length).isEqualTo(ItchTranslator.ADD_ORDER_MPID_LENGTH).isEqualTo(40);
+        // Type 'F', then Add Order's fields, then Attribution "GSCO"
+        assertThat(written()).isEqualTo(hex(
+            "46 0002 0000 " + TIMESTAMP + " 0000000000000011 42 0000012C " + MSFT + " 0016E3C4 4753434F"));
+    }
+
+    @Test
+    void shouldTranslateTheAddOrderOfASenderBeforeSchemaVersion4AsAnonymous()
+    {
+        final int length = sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100, "GSCO");
+        // The header's version 3: Attribution did not exist yet, whatever its bytes hold.
+        sbe.buffer.putShort(MessageHeaderEncoder.versionEncodingOffset(), (short)3, ByteOrder.LITTLE_ENDIAN);
+
+        assertThat(translate(length)).isEqualTo(ItchTranslator.ADD_ORDER_LENGTH);
+        assertThat(written()[0]).isEqualTo((byte)'A');
+    }
+
+    @Test
     void shouldTranslateSellSideAndFirstLocate()
     {
         final int length = translate(sbe.addOrder(T, "AAPL", 33, Side.SELL, 100, 4_000_000));

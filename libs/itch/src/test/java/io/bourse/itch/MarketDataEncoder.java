@@ -39,10 +39,21 @@ public final class MarketDataEncoder
     /** The feed sequence number of the next message encoded: every message takes one, from 1, as md-publisher's. */
     private long nextSequenceNumber = 1;
 
-    /** @return length of the encoded AddOrder. */
+    /** @return length of the encoded AddOrder of an anonymous order (Attribution all spaces). */
     public int addOrder(
         final long timestampNs, final String symbol, final long orderId, final Side side, final long quantity,
         final long price)
+    {
+        return addOrder(timestampNs, symbol, orderId, side, quantity, price, "    ");
+    }
+
+    /**
+     * @param attribution the MPID, 4 characters, or all spaces for an anonymous order.
+     * @return length of the encoded AddOrder.
+     */
+    public int addOrder(
+        final long timestampNs, final String symbol, final long orderId, final Side side, final long quantity,
+        final long price, final String attribution)
     {
         final AddOrderEncoder encoder = new AddOrderEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(nextSequenceNumber++)
@@ -50,7 +61,8 @@ public final class MarketDataEncoder
             .orderId(orderId)
             .side(side)
             .quantity(quantity)
-            .price(price);
+            .price(price)
+            .attribution(attribution);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + AddOrderEncoder.symbolEncodingOffset());
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
@@ -227,7 +239,8 @@ public final class MarketDataEncoder
     }
 
     /**
-     * @param orders each {order id, side (B or S), quantity, price, timestamp}, in priority order.
+     * @param orders each {order id, side (B or S), quantity, price, timestamp}, in priority order, and optionally
+     *               the attribution packed as 4 ASCII bytes big-endian (anonymous without it).
      * @return length of the encoded BookSnapshot of one symbol, trading since the start, standing after the last
      *         message encoded.
      */
@@ -251,6 +264,11 @@ public final class MarketDataEncoder
                 .quantity(order[2])
                 .price(order[3])
                 .timestampNs(order[4]);
+            final int attribution = order.length > 5 ? (int)order[5] : 0x2020_2020;
+            for (int i = 0; i < Integer.BYTES; i++)
+            {
+                group.attribution(i, (byte)(attribution >>> (Byte.SIZE * (Integer.BYTES - 1 - i))));
+            }
         }
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }

@@ -17,17 +17,19 @@ import java.util.List;
 
 /**
  * The displayed orders of every symbol (an L3 book: order reference number to locate, side, price, shares), kept from
- * the ITCH 5.0 messages the fanout publishes: Add Order (§4.3.1) adds, Order Executed (§4.4.1), Order Executed With
- * Price (§4.4.2) and Order Cancel (§4.4.3) take shares off, Order Delete (§4.4.4) removes, Order Replace (§4.4.5)
- * removes the original and adds the new order with a new time priority. Non-displayed orders never appear in ITCH, so
- * never here; trades and broken trades leave the book as it is. Stock Trading Action (§4.2.2) is kept, the latest
- * per symbol, starting from the Trading Action spin of the fanout's start (every symbol trading).
+ * the ITCH 5.0 messages the fanout publishes: Add Order (§4.3.1) and Add Order with MPID Attribution (§4.3.2) add,
+ * Order Executed (§4.4.1), Order Executed With Price (§4.4.2) and Order Cancel (§4.4.3) take shares off, Order Delete
+ * (§4.4.4) removes, Order Replace (§4.4.5) removes the original and adds the new order with a new time priority and the
+ * original's attribution. Non-displayed orders never appear in ITCH, so never here; trades and broken trades leave the
+ * book as it is. Stock Trading Action (§4.2.2) is kept, the latest per symbol, starting from the Trading Action spin of
+ * the fanout's start (every symbol trading).
  *
  * <p>{@link #snapshot} writes the chosen symbols in locate order, each as its latest Stock Trading Action (so that a
  * subscriber gets the spin ITCH requires: a symbol without one is taken as halted), then its book as ITCH Add Order
- * messages, bids first from the highest price, then offers from the lowest, each price level in time priority; each
- * message keeps the Timestamp of the message that gave it. Applying messages reuses pooled orders (no allocation
- * once the pool has grown, and one buffer per symbol for its trading action); a snapshot allocates, being rare.
+ * messages (with MPID Attribution for an attributed order), bids first from the highest price, then offers from the
+ * lowest, each price level in time priority; each message keeps the Timestamp of the message that gave it. Applying
+ * messages reuses pooled orders (no allocation once the pool has grown, and one buffer per symbol for its trading
+ * action); a snapshot allocates, being rare.
  * Single-threaded: the dispatcher's.
  */
 final class ItchBook
@@ -39,6 +41,7 @@ final class ItchBook
     private static final int ADD_SHARES_OFFSET = 20;
     private static final int ADD_STOCK_OFFSET = 24;
     private static final int ADD_PRICE_OFFSET = 32;
+    private static final int ADD_ATTRIBUTION_OFFSET = 36;
     private static final int EXECUTED_SHARES_OFFSET = 19;
     private static final int CANCELED_SHARES_OFFSET = 19;
     private static final int REPLACE_NEW_REFERENCE_OFFSET = 19;
@@ -61,6 +64,8 @@ final class ItchBook
         long price;
         long timestampNs;
         long priority;
+        /** The MPID of an Add Order with MPID Attribution, big-endian; 0 for an anonymous Add Order. */
+        int attribution;
     }
 
     private final Long2ObjectHashMap<Order> orders = new Long2ObjectHashMap<>();
@@ -115,13 +120,15 @@ final class ItchBook
         final long reference = buffer.getLong(offset + REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN);
         switch (buffer.getByte(offset))
         {
-            case ITCH50.MESSAGE_TYPE_ADD_ORDER -> add(
+            case ITCH50.MESSAGE_TYPE_ADD_ORDER, ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID -> add(
                 reference, buffer.getShort(offset + LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF,
                 buffer.getByte(offset + ADD_SIDE_OFFSET),
                 buffer.getInt(offset + ADD_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL,
                 buffer.getLong(offset + ADD_STOCK_OFFSET, ByteOrder.BIG_ENDIAN),
                 buffer.getInt(offset + ADD_PRICE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL,
-                timestampNs(buffer, offset));
+                timestampNs(buffer, offset),
+                ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID == buffer.getByte(offset) ?
+                    buffer.getInt(offset + ADD_ATTRIBUTION_OFFSET, ByteOrder.BIG_ENDIAN) : 0);
             case ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, ITCH50.MESSAGE_TYPE_ORDER_EXECUTED_WITH_PRICE -> reduce(
                 reference, buffer.getInt(offset + EXECUTED_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
             case ITCH50.MESSAGE_TYPE_ORDER_CANCEL -> reduce(
@@ -150,13 +157,18 @@ final class ItchBook
 
     /**
      * @param messageType the Message Type of a message {@link #snapshot} wrote.
-     * @return its length: {@link ItchTranslator#STOCK_TRADING_ACTION_LENGTH} for a Stock Trading Action, else
+     * @return its length: {@link ItchTranslator#STOCK_TRADING_ACTION_LENGTH} for a Stock Trading Action,
+     *         {@link ItchTranslator#ADD_ORDER_MPID_LENGTH} for an Add Order with MPID Attribution, else
      *         {@link ItchTranslator#ADD_ORDER_LENGTH}.
      */
     static int snapshotMessageLength(final byte messageType)
     {
-        return ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION == messageType ?
-            ItchTranslator.STOCK_TRADING_ACTION_LENGTH : ItchTranslator.ADD_ORDER_LENGTH;
+        return switch (messageType)
+        {
+            case ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION -> ItchTranslator.STOCK_TRADING_ACTION_LENGTH;
+            case ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID -> ItchTranslator.ADD_ORDER_MPID_LENGTH;
+            default -> ItchTranslator.ADD_ORDER_LENGTH;
+        };
     }
 
     /**
@@ -194,14 +206,14 @@ final class ItchBook
             }
             for (; next < chosen.size() && chosen.get(next).locate == locate; next++)
             {
-                putAddOrder(chosen.get(next), dst, offset);
-                offset += ItchTranslator.ADD_ORDER_LENGTH;
+                offset += putAddOrder(chosen.get(next), dst, offset);
             }
         }
         return offset;
     }
 
-    private static void putAddOrder(final Order order, final MutableDirectBuffer dst, final int offset)
+    /** @return bytes written: an Add Order, or an Add Order with MPID Attribution for an attributed order. */
+    private static int putAddOrder(final Order order, final MutableDirectBuffer dst, final int offset)
     {
         dst.putByte(offset, ITCH50.MESSAGE_TYPE_ADD_ORDER);
         dst.putShort(offset + LOCATE_OFFSET, (short)order.locate, ByteOrder.BIG_ENDIAN);
@@ -215,6 +227,13 @@ final class ItchBook
         dst.putInt(offset + ADD_SHARES_OFFSET, (int)order.shares, ByteOrder.BIG_ENDIAN);
         dst.putLong(offset + ADD_STOCK_OFFSET, order.stock, ByteOrder.BIG_ENDIAN);
         dst.putInt(offset + ADD_PRICE_OFFSET, (int)order.price, ByteOrder.BIG_ENDIAN);
+        if (0 == order.attribution)
+        {
+            return ItchTranslator.ADD_ORDER_LENGTH;
+        }
+        dst.putByte(offset, ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID);
+        dst.putInt(offset + ADD_ATTRIBUTION_OFFSET, order.attribution, ByteOrder.BIG_ENDIAN);
+        return ItchTranslator.ADD_ORDER_MPID_LENGTH;
     }
 
     private static long timestampNs(final DirectBuffer buffer, final int offset)
@@ -225,7 +244,7 @@ final class ItchBook
 
     private void add(
         final long reference, final int locate, final byte side, final long shares, final long stock, final long price,
-        final long timestampNs)
+        final long timestampNs, final int attribution)
     {
         final Order pooled = pool.pollFirst();
         final Order order = null == pooled ? new Order() : pooled;
@@ -236,6 +255,7 @@ final class ItchBook
         order.stock = stock;
         order.price = price;
         order.timestampNs = timestampNs;
+        order.attribution = attribution;
         order.priority = nextPriority++;
         final Order previous = orders.put(reference, order);
         if (null != previous)
@@ -272,7 +292,8 @@ final class ItchBook
         final Order original = orders.remove(reference);
         if (null != original)
         {
-            add(newReference, original.locate, original.side, shares, original.stock, price, timestampNs);
+            add(newReference, original.locate, original.side, shares, original.stock, price, timestampNs,
+                original.attribution);
             pool.addFirst(original);
         }
     }

@@ -299,6 +299,10 @@ final class MarketDataRecovery
                 .price(order.price())
                 .encodedLength();
             copySymbol(AddOrderEncoder.symbolEncodingOffset());
+            for (int i = 0; i < AddOrderEncoder.attributionLength(); i++)
+            {
+                addOrder.attribution(i, order.attribution(i));
+            }
             apply(length);
         }
     }

@@ -8,6 +8,7 @@ import io.bourse.sbe.md.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -17,6 +18,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -114,6 +116,23 @@ class DispatcherAgentTest
         assertThat(book.orderCount()).isEqualTo(2);
         assertThat(drain(fastWorker)).containsExactly("itch A");
         assertThat(errorCount).hasValue(0);
+    }
+
+    @Test
+    void shouldKeepTheAttributionOfTheSnapshotsOrders()
+    {
+        final long gsco = 0x4753_434FL;
+        publish(encoder.bookSnapshot(5, 0, "AAPL",
+            new long[]{1, 'B', 100, 1_000_000, 1_000, gsco}, new long[]{2, 'B', 100, 1_000_000, 1_001}));
+        publish(encoder.snapshotComplete(5, 1));
+
+        final ExpandableArrayBuffer snapshot = new ExpandableArrayBuffer(256);
+        final int length = book.snapshot(new boolean[]{false, true}, snapshot);
+        final int first = ItchTranslator.STOCK_TRADING_ACTION_LENGTH;
+        assertThat(length).isEqualTo(first + ItchTranslator.ADD_ORDER_MPID_LENGTH + ItchTranslator.ADD_ORDER_LENGTH);
+        assertThat((char)snapshot.getByte(first)).isEqualTo('F');
+        assertThat(snapshot.getInt(first + ItchTranslator.ADD_ORDER_LENGTH, ByteOrder.BIG_ENDIAN)).isEqualTo((int)gsco);
+        assertThat((char)snapshot.getByte(first + ItchTranslator.ADD_ORDER_MPID_LENGTH)).isEqualTo('A');
     }
 
     @Test

@@ -415,8 +415,8 @@ class FanoutServiceTest
             }
         }
 
-        // It reads again, within the fanout's wait, with a Client Heartbeat before every read: what its socket held, the
-        // rest of the packet under way, End of Session, then the end of the stream. The fanout's end stays open and
+        // It reads again, within the fanout's wait, with a Client Heartbeat before every read: what its socket held,
+        // the rest of the packet under way, End of Session, then the end of the stream. The fanout's end stays open and
         // drops the heartbeats, which a closed socket would answer with a reset that discards what is still unread.
         stalled.channel.configureBlocking(false);
         assertThat(stalled.receiveUntilEndOfStreamSendingHeartbeats()).as("end of stream, not a reset").isTrue();
@@ -996,7 +996,8 @@ class FanoutServiceTest
         }
 
         /**
-         * Sends a Client Heartbeat (SoupBinTCP 4.0 packet type 'R'), then reads what has come, until the end of the stream or a reset.
+         * Sends a Client Heartbeat (SoupBinTCP 4.0 packet type 'R'), then reads what has come, until the end of the
+         * stream or a reset.
          *
          * @return true at the end of the stream, false when the connection was reset.
          */

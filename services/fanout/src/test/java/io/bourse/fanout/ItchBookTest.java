@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 import static io.bourse.itch.ItchEvents.AddOrder;
+import static io.bourse.itch.ItchEvents.AddOrderMpid;
 import static io.bourse.itch.ItchEvents.StockTradingAction;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,6 +87,19 @@ class ItchBookTest
             new AddOrder(1, 0, T + 3, 3, 'S', 200, "AAPL", 1_520_000));
         assertThat(snapshot(false, true, true).messages).hasSize(7)
             .last().isEqualTo(new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
+    }
+
+    @Test
+    void shouldKeepTheAttributionOfAnAttributedOrderThroughReplacesAndWriteItAsAddOrderWithMpidAttribution()
+    {
+        apply(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000, "GSCO"));
+        apply(sbe.addOrder(T + 2, "AAPL", 2, Side.BUY, 200, 1_500_000));
+        apply(sbe.orderReplace(T + 3, "AAPL", 1, 3, 150, 1_510_000));
+
+        assertThat(snapshot(false, true, false).messages).containsExactly(
+            new StockTradingAction(1, "AAPL", 'T', "    "),
+            new AddOrderMpid(1, 0, T + 3, 3, 'B', 150, "AAPL", 1_510_000, "GSCO"),
+            new AddOrder(1, 0, T + 2, 2, 'B', 200, "AAPL", 1_500_000));
     }
 
     @Test

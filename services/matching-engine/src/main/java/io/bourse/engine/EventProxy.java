@@ -25,6 +25,7 @@ import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Encodes every outcome of the matching core as an SBE event (engine-schema.xml) on the shard's event stream,
@@ -165,7 +166,7 @@ final class EventProxy implements MatchingEngineListener
     @Override
     public void onOrderAdded(
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
-        final Display display)
+        final Display display, final int firm)
     {
         added.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
@@ -173,6 +174,7 @@ final class EventProxy implements MatchingEngineListener
             .orderId(orderId);
         Symbols.unpack(symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderAddedEncoder.symbolEncodingOffset());
         added.side(side(side)).quantity(quantity).price(price).display(display.code());
+        buffer.putInt(added.offset() + OrderAddedEncoder.firmEncodingOffset(), firm, ByteOrder.BIG_ENDIAN);
         publish(MessageHeaderEncoder.ENCODED_LENGTH + added.encodedLength());
         metrics.added.inc();
     }

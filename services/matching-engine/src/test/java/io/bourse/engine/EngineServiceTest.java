@@ -177,6 +177,22 @@ class EngineServiceTest
     }
 
     @Test
+    void shouldCarryTheFirmOfAnAttributableOrderThatRests()
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        send(commands, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 1).firm("GSCO").display((byte)'A'));
+        send(commands, newOrder(12, "AAPL", Side.BUY, 100, PRICE, DAY, 2).display((byte)'A'));
+
+        assertThat(await(events, 4)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " A t=1"),
+            new Event(2, "added BUY 100@" + PRICE + " A firm 'GSCO'"),
+            new Event(3, "accepted 12 AAPL BUY 100@" + PRICE + " A t=2"),
+            new Event(4, "added BUY 100@" + PRICE + " A firm ''"));
+    }
+
+    @Test
     void shouldCarryDisplayNonDisplayedWhenHiddenOrderRests()
     {
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
@@ -451,7 +467,8 @@ class EngineServiceTest
                     {
                         added.wrap(buffer, body, header.blockLength(), header.version());
                         received.add(new Event(added.sequenceNumber(), "added " + added.side() + " " +
-                            added.quantity() + "@" + added.price() + " " + (char)added.display()));
+                            added.quantity() + "@" + added.price() + " " + (char)added.display() +
+                            ('A' == added.display() ? " firm '" + added.firm() + "'" : "")));
                     }
                     case OrderExecutedDecoder.TEMPLATE_ID ->
                     {

@@ -10,6 +10,8 @@ final class BookOrder
     long openShares;
     /** Of the Add Order or Order Replace that gave the order its time priority, ns since midnight. */
     long timestampNs;
+    /** The firm (MPID) shown, packed as 4 ASCII bytes big-endian, for an attributable order; 0 for an anonymous one. */
+    int attribution;
     PriceLevel level;
     /** The order ahead at the same level, null for the first. */
     BookOrder previous;
@@ -18,7 +20,7 @@ final class BookOrder
 
     void init(
         final long orderId, final SymbolBook book, final Side side, final long price, final long openShares,
-        final long timestampNs)
+        final long timestampNs, final int attribution)
     {
         this.orderId = orderId;
         this.book = book;
@@ -26,6 +28,7 @@ final class BookOrder
         this.price = price;
         this.openShares = openShares;
         this.timestampNs = timestampNs;
+        this.attribution = attribution;
         this.level = null;
     }
 

@@ -20,6 +20,7 @@ import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -43,6 +44,11 @@ final class EngineEventAdapter implements FragmentHandler
     private static final TradingState[] TRADING_STATES = {TradingState.CLOSED, TradingState.OPEN, TradingState.HALTED};
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    /** {@link EngineEventListener#onOrderAdded} attribution of an anonymous order. */
+    private static final int NO_ATTRIBUTION = 0;
+    /** An OrderAdded firm of four spaces. */
+    private static final int BLANK_FIRM = 0x2020_2020;
+
     private final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
     private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
     private final OrderCanceledDecoder orderCanceled = new OrderCanceledDecoder();
@@ -169,8 +175,20 @@ final class EngineEventAdapter implements FragmentHandler
             side,
             decoder.quantity(),
             decoder.price(),
-            isDisplayed(display));
+            isDisplayed(display),
+            'A' == display ? firm(buffer, offset, version) : NO_ATTRIBUTION);
         return true;
+    }
+
+    /** @return the OrderAdded's firm packed big-endian; 0 when blank or from a sender before schema version 3. */
+    private static int firm(final DirectBuffer buffer, final int offset, final int version)
+    {
+        if (version < OrderAddedDecoder.firmSinceVersion())
+        {
+            return NO_ATTRIBUTION;
+        }
+        final int firm = buffer.getInt(offset + OrderAddedDecoder.firmEncodingOffset(), ByteOrder.BIG_ENDIAN);
+        return BLANK_FIRM == firm ? NO_ATTRIBUTION : firm;
     }
 
     private boolean onOrderExecuted(

@@ -20,9 +20,12 @@ public interface EngineEventListener
      * @param price       limit price.
      * @param displayed   false for an order market data must not show (OUCH 4.2 Display N non-displayed or
      *                    M midpoint peg); it keeps its display for life, replaces included.
+     * @param attribution the firm (MPID) market data shows with the order, packed as 4 ASCII bytes big-endian, for
+     *                    an attributable order (OUCH 4.2 Display A); 0 for an anonymous one. Kept through replaces.
      */
     void onOrderAdded(
-        long timestampNs, long orderId, long symbol, Side side, long quantity, long price, boolean displayed);
+        long timestampNs, long orderId, long symbol, Side side, long quantity, long price, boolean displayed,
+        int attribution);
 
     /**
      * A taker traded against a resting maker at the maker's price (engine OrderExecuted). The taker is the incoming

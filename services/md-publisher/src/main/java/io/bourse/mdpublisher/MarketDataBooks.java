@@ -115,7 +115,7 @@ public final class MarketDataBooks implements EngineEventListener
     @Override
     public void onOrderAdded(
         final long timestampNs, final long orderId, final long symbol, final Side side, final long quantity,
-        final long price, final boolean displayed)
+        final long price, final boolean displayed, final int attribution)
     {
         final SymbolBook book = books.get(symbol);
         if (null == book || quantity <= 0 || orders.containsKey(orderId) || hiddenOrders.contains(orderId))
@@ -129,11 +129,11 @@ public final class MarketDataBooks implements EngineEventListener
             return;
         }
         final BookOrder order = allocate();
-        order.init(orderId, book, side, price, quantity, timestampNs);
+        order.init(orderId, book, side, price, quantity, timestampNs, attribution);
         book.levels(side).add(order);
         orders.put(orderId, order);
 
-        listener.onAddOrder(timestampNs, symbol, orderId, side, quantity, price);
+        listener.onAddOrder(timestampNs, symbol, orderId, side, quantity, price, attribution);
         publishLevel(timestampNs, book, side, price);
         publishBestBidOffer(timestampNs, book);
     }

@@ -9,7 +9,7 @@ package io.bourse.mdpublisher;
 public interface MarketDataListener
 {
     /**
-     * ITCH 5.0 §4.3.1 Add Order.
+     * ITCH 5.0 §4.3.1 Add Order, or §4.3.2 Add Order with MPID Attribution for an attributed order.
      *
      * @param timestampNs engine time.
      * @param symbol      packed symbol.
@@ -17,8 +17,9 @@ public interface MarketDataListener
      * @param side        side.
      * @param quantity    shares.
      * @param price       limit price.
+     * @param attribution the firm (MPID) shown, packed as 4 ASCII bytes big-endian; 0 for an anonymous order.
      */
-    void onAddOrder(long timestampNs, long symbol, long orderId, Side side, long quantity, long price);
+    void onAddOrder(long timestampNs, long symbol, long orderId, Side side, long quantity, long price, int attribution);
 
     /**
      * ITCH 5.0 §4.4.1 Order Executed, on the resting order.

@@ -36,6 +36,8 @@ final class MarketDataProxy implements MarketDataListener
 {
     private static final int BUFFER_LENGTH = 128;
     private static final int SYMBOL_OFFSET_IN_BUFFER = MessageHeaderEncoder.ENCODED_LENGTH;
+    /** The Attribution field of an anonymous order: four spaces. */
+    private static final int ANONYMOUS_ATTRIBUTION = 0x2020_2020;
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(BUFFER_LENGTH, 64));
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
@@ -82,11 +84,11 @@ final class MarketDataProxy implements MarketDataListener
         return nextSequenceNumber - 1;
     }
 
-    /** Publishes AddOrder. */
+    /** Publishes AddOrder, its attribution all spaces for an anonymous order. */
     @Override
     public void onAddOrder(
         final long timestampNs, final long symbol, final long orderId, final Side side, final long quantity,
-        final long price)
+        final long price, final int attribution)
     {
         addOrder.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .sequenceNumber(nextSequenceNumber++)
@@ -96,6 +98,8 @@ final class MarketDataProxy implements MarketDataListener
             .quantity(quantity)
             .price(price);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + AddOrderEncoder.symbolEncodingOffset());
+        buffer.putInt(SYMBOL_OFFSET_IN_BUFFER + AddOrderEncoder.attributionEncodingOffset(),
+            attributionField(attribution), ByteOrder.BIG_ENDIAN);
         publish(AddOrderEncoder.TEMPLATE_ID, addOrder.encodedLength(), timestampNs);
     }
 
@@ -294,5 +298,14 @@ final class MarketDataProxy implements MarketDataListener
     private static io.bourse.sbe.md.Side side(final Side side)
     {
         return side == Side.BUY ? io.bourse.sbe.md.Side.BUY : io.bourse.sbe.md.Side.SELL;
+    }
+
+    /**
+     * @param attribution a packed firm, or 0 for an anonymous order.
+     * @return the 4 bytes of the market-data Attribution field as a big-endian int: the firm, or all spaces.
+     */
+    static int attributionField(final int attribution)
+    {
+        return 0 == attribution ? ANONYMOUS_ATTRIBUTION : attribution;
     }
 }

@@ -197,6 +197,11 @@ final class SnapshotPublisher implements FragmentHandler
                 .quantity(order.openShares)
                 .price(order.price)
                 .timestampNs(order.timestampNs);
+            final int attribution = MarketDataProxy.attributionField(order.attribution);
+            for (int b = 0; b < Integer.BYTES; b++)
+            {
+                orders.attribution(b, (byte)(attribution >>> (Byte.SIZE * (Integer.BYTES - 1 - b))));
+            }
         }
         return HEADER_LENGTH + bookSnapshot.encodedLength();
     }

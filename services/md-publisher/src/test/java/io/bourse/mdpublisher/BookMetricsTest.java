@@ -60,12 +60,12 @@ class BookMetricsTest
     @Test
     void shouldExportDepthBboAndSpreadInDollarsWhenBothSidesRest()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 200, 1_500_000, true);
-        books.onOrderAdded(T1, 49, AAPL, Side.BUY, 300, 1_499_900, true);
-        books.onOrderAdded(T1, 65, AAPL, Side.SELL, 400, 1_500_300, true);
-        books.onOrderAdded(T1, 81, AAPL, Side.SELL, 500, 1_500_000, false);
-        books.onOrderAdded(T1, 97, MSFT, Side.SELL, 50, 4_200_000, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 200, 1_500_000, true, 0);
+        books.onOrderAdded(T1, 49, AAPL, Side.BUY, 300, 1_499_900, true, 0);
+        books.onOrderAdded(T1, 65, AAPL, Side.SELL, 400, 1_500_300, true, 0);
+        books.onOrderAdded(T1, 81, AAPL, Side.SELL, 500, 1_500_000, false, 0);
+        books.onOrderAdded(T1, 97, MSFT, Side.SELL, 50, 4_200_000, true, 0);
 
         assertThat(scrape()).containsExactly(
             new Sample("bourse_md_best_bid_dollars", "AAPL", null, 150.0),
@@ -94,9 +94,9 @@ class BookMetricsTest
     @Test
     void shouldCountTradesAndSharesAndFollowTheDepthWhenOrdersExecuteAndACrossPrints()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 300, 1_500_100, true);
-        books.onOrderAdded(T1, 49, AAPL, Side.SELL, 500, 1_500_200, false);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 300, 1_500_100, true, 0);
+        books.onOrderAdded(T1, 49, AAPL, Side.SELL, 500, 1_500_200, false, 0);
 
         books.onOrderExecuted(T2, 5, AAPL, 120, 1_500_100, Side.BUY, TAKER, 0, 33, 180);
         books.onOrderExecuted(T2, 6, AAPL, 180, 1_500_100, Side.BUY, TAKER + 1, 0, 33, 0);
@@ -129,8 +129,8 @@ class BookMetricsTest
     @Test
     void shouldMoveDepthToTheNewPriceWhenAnOrderIsReplaced()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 200, 1_500_100, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 200, 1_500_100, true, 0);
 
         books.onOrderReplaced(T2, 17, 18, AAPL, Side.SELL, 150, 1_500_300, ReplaceKind.REPLACED);
         books.onOrderReplaced(T2, 33, 33, AAPL, Side.SELL, 120, 1_500_100, ReplaceKind.PRIORITY_KEPT);

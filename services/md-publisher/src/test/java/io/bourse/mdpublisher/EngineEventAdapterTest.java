@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import io.bourse.common.config.Symbols;
+import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
@@ -46,6 +47,24 @@ class EngineEventAdapterTest
             new long[]{Symbols.pack("AAPL"), Symbols.pack("MSFT")}, MarketDataBooks.FULL_DEPTH, events, errors);
     private final EngineEventAdapter adapter =
         new EngineEventAdapter(books, new MdPublisherMetrics(registry, errors), errors);
+
+    @Test
+    void shouldAttributeTheAddOrderOfAnAttributableOrderToItsFirmAndNoOther()
+    {
+        onEvent(engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'A', "GSCO"));
+        onEvent(engine.orderAdded(T1, "AAPL", 18, SELL, 200, 1_500_200, 'Y', "GSCO"));
+        onEvent(engine.orderAdded(T1, "AAPL", 19, BUY, 100, 1_499_900, 'A', "    "));
+        onEvent(engine.orderReplaced(T2, "AAPL", 17, 20, SELL, 250, 1_500_000, BookUpdate.REPLACED));
+
+        final int gsco = 0x4753_434F;
+        assertThat(events.drain()).filteredOn((message) -> message instanceof AddOrder).containsExactly(
+            new AddOrder(T1, "AAPL", 17, Side.SELL, 300, 1_500_100, gsco),
+            new AddOrder(T1, "AAPL", 18, Side.SELL, 200, 1_500_200),
+            new AddOrder(T1, "AAPL", 19, Side.BUY, 100, 1_499_900));
+        assertThat(books.book(Symbols.pack("AAPL")).levels(Side.SELL).best().first.attribution)
+            .as("the replacing order keeps the attribution").isEqualTo(gsco);
+        assertThat(errors).hasValue(0);
+    }
 
     /** Displayed: sell 17 for 300 at 150.01 and sell 18 for 200 at 150.02; bid 19 for 100 at 149.99. */
     private void restContinuousBook()

@@ -56,10 +56,24 @@ public final class EngineEventEncoder
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
-    /** @return length of the encoded OrderAdded; display is an OUCH 4.2 Display code (Y, A, P shown; N, M not). */
+    /**
+     * @return length of the encoded OrderAdded of an order without a firm; display is an OUCH 4.2 Display code (Y, A,
+     *         P shown; N, M not).
+     */
     public int orderAdded(
         final long timestampNs, final String symbol, final long orderId, final Side side, final long quantity,
         final long price, final char display)
+    {
+        return orderAdded(timestampNs, symbol, orderId, side, quantity, price, display, "    ");
+    }
+
+    /**
+     * @param firm the order's firm, 4 characters, all spaces for none.
+     * @return length of the encoded OrderAdded.
+     */
+    public int orderAdded(
+        final long timestampNs, final String symbol, final long orderId, final Side side, final long quantity,
+        final long price, final char display, final String firm)
     {
         final OrderAddedEncoder encoder = new OrderAddedEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
@@ -68,7 +82,8 @@ public final class EngineEventEncoder
             .side(side)
             .quantity(quantity)
             .price(price)
-            .display((byte)display);
+            .display((byte)display)
+            .firm(firm);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + OrderAddedEncoder.symbolEncodingOffset());
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }

@@ -33,7 +33,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishAddOrderLevelAndBboWhenOrderRests()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true, 0);
 
         assertThat(events.drain()).containsExactly(
             new AddOrder(T1, "AAPL", 17, Side.BUY, 100, 1_500_000),
@@ -45,7 +45,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishBrokenTradeAndLeaveTheBookWhenATradeIsBroken()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true, 0);
         books.onOrderExecuted(T2, 33, AAPL, 40, 1_500_100, Side.BUY, 49, 0, 17, 60);
         events.drain();
 
@@ -64,11 +64,11 @@ class MarketDataBooksTest
     @Test
     void shouldPublishBboOnlyWhenTheBestChanges()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true, 0);
         events.drain();
 
-        books.onOrderAdded(T2, 33, AAPL, Side.SELL, 200, 1_500_200, true);
-        books.onOrderAdded(T3, 49, AAPL, Side.SELL, 300, 1_500_100, true);
+        books.onOrderAdded(T2, 33, AAPL, Side.SELL, 200, 1_500_200, true, 0);
+        books.onOrderAdded(T3, 49, AAPL, Side.SELL, 300, 1_500_100, true, 0);
 
         assertThat(events.drain()).containsExactly(
             new AddOrder(T2, "AAPL", 33, Side.SELL, 200, 1_500_200),
@@ -81,10 +81,10 @@ class MarketDataBooksTest
     @Test
     void shouldKeepSymbolsApart()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true, 0);
         events.drain();
 
-        books.onOrderAdded(T2, 18, MSFT, Side.BUY, 100, 4_000_000, true);
+        books.onOrderAdded(T2, 18, MSFT, Side.BUY, 100, 4_000_000, true, 0);
 
         assertThat(events.drain()).containsExactly(
             new AddOrder(T2, "MSFT", 18, Side.BUY, 100, 4_000_000),
@@ -95,7 +95,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishExecutionTradeMarkedMakerDisplayedLevelAndBboWhenMakerIsPartiallyFilled()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true, 0);
         events.drain();
 
         books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_100, Side.BUY, TAKER, 0, 17, 200);
@@ -112,8 +112,8 @@ class MarketDataBooksTest
     @Test
     void shouldRemoveMakerAndRevealNextLevelWhenMakerIsFullyFilled()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 200, 1_499_900, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 200, 1_499_900, true, 0);
         events.drain();
 
         books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_000, Side.SELL, TAKER, 0, 17, 0);
@@ -130,7 +130,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderCancelWhenPartiallyCanceled()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true, 0);
         events.drain();
 
         books.onOrderCanceled(T2, 17, AAPL, 100, 200, true);
@@ -144,8 +144,8 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderDeleteWhenCanceledToZero()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100, true, 0);
         events.drain();
 
         books.onOrderCanceled(T2, 17, AAPL, 300, 0, true);
@@ -169,7 +169,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderCancelOfTheDifferenceWhenReplaceKeepsPriority()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true, 0);
         events.drain();
 
         books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 120, 1_500_000, ReplaceKind.PRIORITY_KEPT);
@@ -183,7 +183,7 @@ class MarketDataBooksTest
     @Test
     void shouldPublishNothingWhenReplaceKeepsPriorityAndSize()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true, 0);
         events.drain();
 
         books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 300, 1_500_000, ReplaceKind.PRIORITY_KEPT);
@@ -195,8 +195,8 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderReplaceAndBothLevelsWhenReplacedAtNewPrice()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_499_900, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_499_900, true, 0);
         events.drain();
 
         books.onOrderReplaced(T2, 33, 49, AAPL, Side.BUY, 250, 1_500_100, ReplaceKind.REPLACED);
@@ -219,8 +219,8 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOneLevelWhenReplacedWithLargerSizeAtSamePrice()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 100, 1_500_100, true, 0);
         events.drain();
 
         books.onOrderReplaced(T2, 17, 49, AAPL, Side.SELL, 300, 1_500_100, ReplaceKind.REPLACED);
@@ -234,13 +234,13 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOrderDeleteThenAddWhenReplacementMatchedAndRests()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 50, 1_500_100, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 50, 1_500_100, true, 0);
         events.drain();
 
         books.onOrderReplaced(T2, 17, 49, AAPL, Side.BUY, 100, 1_500_100, ReplaceKind.REMOVED);
         books.onOrderExecuted(T2, 5, AAPL, 50, 1_500_100, Side.BUY, TAKER, 0, 33, 0);
-        books.onOrderAdded(T2, 49, AAPL, Side.BUY, 50, 1_500_100, true);
+        books.onOrderAdded(T2, 49, AAPL, Side.BUY, 50, 1_500_100, true, 0);
 
         assertThat(events.drain()).containsExactly(
             new Delete(T2, "AAPL", 17),
@@ -269,11 +269,11 @@ class MarketDataBooksTest
     @Test
     void shouldPublishNothingWhenAnOrderThatIsNotDisplayedRests()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 100, 1_500_000, true, 0);
         events.drain();
 
-        books.onOrderAdded(T2, 33, AAPL, Side.BUY, 500, 1_500_000, false);
-        books.onOrderAdded(T2, 49, AAPL, Side.SELL, 500, 1_500_100, false);
+        books.onOrderAdded(T2, 33, AAPL, Side.BUY, 500, 1_500_000, false, 0);
+        books.onOrderAdded(T2, 49, AAPL, Side.SELL, 500, 1_500_100, false, 0);
 
         assertThat(events.drain()).isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(1);
@@ -284,8 +284,8 @@ class MarketDataBooksTest
     @Test
     void shouldPublishOnlyTheTradeMarkedMakerNotDisplayedWhenTheMakerIsNotDisplayed()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 300, 1_500_100, false);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.SELL, 300, 1_500_100, false, 0);
         events.drain();
 
         books.onOrderExecuted(T2, 5, AAPL, 200, 1_500_100, Side.BUY, TAKER, 0, 33, 100);
@@ -302,13 +302,13 @@ class MarketDataBooksTest
     @Test
     void shouldIgnoreCancelsAndReplacesOfAnOrderThatIsNotDisplayed()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, false);
+        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, false, 0);
 
         books.onOrderCanceled(T2, 17, AAPL, 100, 200, true);
         books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 150, 1_500_000, ReplaceKind.PRIORITY_KEPT);
         books.onOrderReplaced(T2, 17, 33, AAPL, Side.BUY, 150, 1_499_900, ReplaceKind.REPLACED);
         books.onOrderReplaced(T3, 33, 49, AAPL, Side.BUY, 150, 1_500_100, ReplaceKind.REMOVED);
-        books.onOrderAdded(T3, 49, AAPL, Side.BUY, 150, 1_500_100, false);
+        books.onOrderAdded(T3, 49, AAPL, Side.BUY, 150, 1_500_100, false, 0);
         books.onOrderCanceled(T3, 49, AAPL, 150, 0, true);
 
         assertThat(events.drain()).isEmpty();
@@ -319,7 +319,7 @@ class MarketDataBooksTest
     @Test
     void shouldKeepAReplacedDisplayedOrderDisplayed()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 300, 1_500_100, true, 0);
         books.onOrderReplaced(T2, 17, 33, AAPL, Side.SELL, 300, 1_500_200, ReplaceKind.REPLACED);
         events.drain();
 
@@ -336,8 +336,8 @@ class MarketDataBooksTest
     @Test
     void shouldForgetARestingMidpointPegWhenItFillsAsTheTaker()
     {
-        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_200, false);
+        books.onOrderAdded(T1, 17, AAPL, Side.SELL, 100, 1_500_100, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_200, false, 0);
         events.drain();
 
         books.onOrderExecuted(T2, 5, AAPL, 100, 1_500_100, Side.BUY, 33, 0, 17, 0);
@@ -366,11 +366,11 @@ class MarketDataBooksTest
     @Test
     void shouldCountErrorAndPublishNothingWhenSymbolIsUnknownOrOrderIdIsTaken()
     {
-        books.onOrderAdded(T1, 17, Symbols.pack("IBM"), Side.BUY, 100, 1_500_000, true);
-        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T1, 17, Symbols.pack("IBM"), Side.BUY, 100, 1_500_000, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_000, true, 0);
         events.drain();
 
-        books.onOrderAdded(T2, 33, AAPL, Side.BUY, 100, 1_500_000, true);
+        books.onOrderAdded(T2, 33, AAPL, Side.BUY, 100, 1_500_000, true, 0);
         books.onOrderCanceled(T2, 99, AAPL, 100, 0, true);
 
         assertThat(events.drain()).isEmpty();
@@ -383,7 +383,7 @@ class MarketDataBooksTest
         for (int round = 0; round < 3; round++)
         {
             final long orderId = 100 + round;
-            books.onOrderAdded(T1, orderId, AAPL, Side.BUY, 100, 1_500_000 + round, true);
+            books.onOrderAdded(T1, orderId, AAPL, Side.BUY, 100, 1_500_000 + round, true, 0);
             books.onOrderCanceled(T2, orderId, AAPL, 100, 0, true);
 
             assertThat(events.drain()).containsExactly(
@@ -401,19 +401,19 @@ class MarketDataBooksTest
     void shouldPublishOnlyTheBestLevelsAndWhatEntersOrLeavesThemWhenL2DepthIsLimited()
     {
         final MarketDataBooks top2 = new MarketDataBooks(new long[]{AAPL}, 2, events, errors);
-        top2.onOrderAdded(T1, 1, AAPL, Side.BUY, 100, 1_500_000, true);
-        top2.onOrderAdded(T1, 2, AAPL, Side.BUY, 200, 1_499_900, true);
+        top2.onOrderAdded(T1, 1, AAPL, Side.BUY, 100, 1_500_000, true, 0);
+        top2.onOrderAdded(T1, 2, AAPL, Side.BUY, 200, 1_499_900, true, 0);
         assertThat(events.drain()).contains(
             new Level(T1, "AAPL", Side.BUY, 1_500_000, 100, 1),
             new Level(T1, "AAPL", Side.BUY, 1_499_900, 200, 1));
 
-        top2.onOrderAdded(T1, 3, AAPL, Side.BUY, 300, 1_499_800, true);
-        top2.onOrderAdded(T1, 4, AAPL, Side.BUY, 50, 1_499_800, true);
+        top2.onOrderAdded(T1, 3, AAPL, Side.BUY, 300, 1_499_800, true, 0);
+        top2.onOrderAdded(T1, 4, AAPL, Side.BUY, 50, 1_499_800, true, 0);
         assertThat(events.drain()).as("a third level is out of the window").containsExactly(
             new AddOrder(T1, "AAPL", 3, Side.BUY, 300, 1_499_800),
             new AddOrder(T1, "AAPL", 4, Side.BUY, 50, 1_499_800));
 
-        top2.onOrderAdded(T2, 5, AAPL, Side.BUY, 10, 1_500_100, true);
+        top2.onOrderAdded(T2, 5, AAPL, Side.BUY, 10, 1_500_100, true, 0);
         assertThat(events.drain()).as("a better level pushes the second one out").containsExactly(
             new AddOrder(T2, "AAPL", 5, Side.BUY, 10, 1_500_100),
             new Level(T2, "AAPL", Side.BUY, 1_499_900, 0, 0),
@@ -432,7 +432,7 @@ class MarketDataBooksTest
             new Level(T2, "AAPL", Side.BUY, 1_499_800, 350, 2),
             new Bbo(T2, "AAPL", 1_499_900, 200, 0, 0));
 
-        top2.onOrderAdded(T3, 6, AAPL, Side.BUY, 70, 1_499_700, true);
+        top2.onOrderAdded(T3, 6, AAPL, Side.BUY, 70, 1_499_700, true, 0);
         top2.onOrderReplaced(T3, 2, 7, AAPL, Side.BUY, 200, 1_499_600, ReplaceKind.REPLACED);
         assertThat(events.drain()).as("an order replaced out of the window, each level published once").containsExactly(
             new AddOrder(T3, "AAPL", 6, Side.BUY, 70, 1_499_700),

@@ -28,6 +28,9 @@ final class MarketDataCapture implements FragmentHandler
     {
     }
 
+    /** The Attribution field of an anonymous AddOrder: four spaces. */
+    private static final int ANONYMOUS = 0x2020_2020;
+
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final AddOrderDecoder addOrder = new AddOrderDecoder();
     private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
@@ -57,8 +60,11 @@ final class MarketDataCapture implements FragmentHandler
             {
                 addOrder.wrap(buffer, body, header.blockLength(), header.version());
                 sequenceNumber = addOrder.sequenceNumber();
+                final int attribution = buffer.getInt(
+                    body + AddOrderDecoder.attributionEncodingOffset(), ByteOrder.BIG_ENDIAN);
                 events.onAddOrder(addOrder.timestampNs(), Symbols.pack(addOrder.symbol()), addOrder.orderId(),
-                    side(addOrder.side()), addOrder.quantity(), addOrder.price());
+                    side(addOrder.side()), addOrder.quantity(), addOrder.price(),
+                    ANONYMOUS == attribution ? 0 : attribution);
             }
             case OrderExecutedDecoder.TEMPLATE_ID ->
             {

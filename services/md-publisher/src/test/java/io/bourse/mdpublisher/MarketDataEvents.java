@@ -15,9 +15,18 @@ final class MarketDataEvents implements MarketDataListener
     {
     }
 
-    record AddOrder(long timestampNs, String symbol, long orderId, Side side, long quantity, long price)
+    /** @param attribution packed firm of an attributed order, 0 for an anonymous one. */
+    record AddOrder(
+        long timestampNs, String symbol, long orderId, Side side, long quantity, long price, int attribution)
         implements Message
     {
+        /** An anonymous order. */
+        AddOrder(
+            final long timestampNs, final String symbol, final long orderId, final Side side, final long quantity,
+            final long price)
+        {
+            this(timestampNs, symbol, orderId, side, quantity, price, 0);
+        }
     }
 
     record Executed(long timestampNs, String symbol, long orderId, long executedQuantity, long matchNumber, long price)
@@ -85,9 +94,9 @@ final class MarketDataEvents implements MarketDataListener
     @Override
     public void onAddOrder(
         final long timestampNs, final long symbol, final long orderId, final Side side, final long quantity,
-        final long price)
+        final long price, final int attribution)
     {
-        messages.add(new AddOrder(timestampNs, Symbols.toString(symbol), orderId, side, quantity, price));
+        messages.add(new AddOrder(timestampNs, Symbols.toString(symbol), orderId, side, quantity, price, attribution));
     }
 
     @Override

@@ -56,8 +56,8 @@ class PublishedLevelsTest
                 final long shares = 1 + random.nextInt(500);
                 final long price = 1_500_000 + 100L * (random.nextInt(40) - 20);
                 final long orderId = nextOrderId++;
-                full.onOrderAdded(ts, orderId, AAPL, side, shares, price, true);
-                top.onOrderAdded(ts, orderId, AAPL, side, shares, price, true);
+                full.onOrderAdded(ts, orderId, AAPL, side, shares, price, true, 0);
+                top.onOrderAdded(ts, orderId, AAPL, side, shares, price, true, 0);
                 resting.add(new long[]{orderId, side.ordinal(), shares, price});
             }
             else

@@ -84,10 +84,11 @@ class SnapshotPublisherTest
     @Test
     void shouldAnswerWithEveryBookInPriorityOrderStandingAfterTheLastIncrement() throws Exception
     {
-        offer(engine.orderAdded(T1, "AAPL", 1, BUY, 100, 1_000_000, 'Y'));
+        // Orders 1 and 3 attributable (shown with their firm), order 4 anonymous whatever its firm.
+        offer(engine.orderAdded(T1, "AAPL", 1, BUY, 100, 1_000_000, 'A', "ABCD"));
         offer(engine.orderAdded(T1 + 1, "AAPL", 2, BUY, 200, 1_000_000, 'Y'));
-        offer(engine.orderAdded(T1 + 2, "AAPL", 3, BUY, 300, 1_010_000, 'Y'));
-        offer(engine.orderAdded(T1 + 3, "AAPL", 4, SELL, 100, 1_030_000, 'Y'));
+        offer(engine.orderAdded(T1 + 2, "AAPL", 3, BUY, 300, 1_010_000, 'A', "GSCO"));
+        offer(engine.orderAdded(T1 + 3, "AAPL", 4, SELL, 100, 1_030_000, 'Y', "GSCO"));
         offer(engine.orderAdded(T1 + 4, "AAPL", 5, SELL, 50, 1_020_000, 'Y'));
         offer(engine.orderAdded(T1 + 5, "AAPL", 7, SELL, 500, 1_020_000, 'N'));
         // Order 1 loses its priority to order 2; order 2 keeps its own through a partial cancel.
@@ -101,11 +102,11 @@ class SnapshotPublisherTest
         assertThat(lastIncrement).isEqualTo(20);
         assertThat(snapshot.get(0)).matches("BookSnapshot 42 #0 AAPL after 20 at \\d+: T '    ' since 0");
         assertThat(snapshot.subList(1, 6)).containsExactly(
-            "  3 B 300 @ 1010000 t " + (T1 + 2),
-            "  2 B 150 @ 1000000 t " + (T1 + 1),
-            "  6 B 150 @ 1000000 t " + (T1 + 6),
-            "  5 S 50 @ 1020000 t " + (T1 + 4),
-            "  4 S 100 @ 1030000 t " + (T1 + 3));
+            "  3 B 300 @ 1010000 t " + (T1 + 2) + " by 'GSCO'",
+            "  2 B 150 @ 1000000 t " + (T1 + 1) + " by '    '",
+            "  6 B 150 @ 1000000 t " + (T1 + 6) + " by 'ABCD'",
+            "  5 S 50 @ 1020000 t " + (T1 + 4) + " by '    '",
+            "  4 S 100 @ 1030000 t " + (T1 + 3) + " by '    '");
         assertThat(snapshot.get(6)).matches("BookSnapshot 42 #1 MSFT after 20 at \\d+: H 'O1  ' since " + (T1 + 8));
         assertThat(snapshot.get(7)).isEqualTo("SnapshotComplete 42 after 20: 2 messages");
         assertThat(scrapeMetrics())
@@ -140,7 +141,7 @@ class SnapshotPublisherTest
         final List<String> expectedOrders = new ArrayList<>();
         for (int orderId = 1; orderId <= orderCount; orderId++)
         {
-            expectedOrders.add("  " + orderId + " S " + orderId + " @ 1000000 t " + (T1 + orderId));
+            expectedOrders.add("  " + orderId + " S " + orderId + " @ 1000000 t " + (T1 + orderId) + " by '    '");
         }
         assertThat(snapshot.stream().filter((line) -> line.startsWith("  ")).toList())
             .containsExactlyElementsOf(expectedOrders);
@@ -207,7 +208,7 @@ class SnapshotPublisherTest
                 for (final BookSnapshotDecoder.OrdersDecoder order : bookSnapshot.orders())
                 {
                     snapshot.add("  " + order.orderId() + " " + (char)order.sideRaw() + " " + order.quantity() +
-                        " @ " + order.price() + " t " + order.timestampNs());
+                        " @ " + order.price() + " t " + order.timestampNs() + " by '" + order.attribution() + "'");
                 }
             }
             case SnapshotCompleteDecoder.TEMPLATE_ID ->

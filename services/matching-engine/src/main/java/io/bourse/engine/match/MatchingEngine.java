@@ -432,7 +432,7 @@ public final class MatchingEngine
             else
             {
                 rest(book, order);
-                listener.onOrderAdded(order.orderId, symbol, side, order.remaining, entryPrice, display);
+                listener.onOrderAdded(order.orderId, symbol, side, order.remaining, entryPrice, display, order.firm);
             }
         }
         else
@@ -1001,7 +1001,8 @@ public final class MatchingEngine
         if (order.remaining > 0)
         {
             rest(book, order);
-            listener.onOrderAdded(order.orderId, book.symbol(), order.side, order.remaining, price, order.display);
+            listener.onOrderAdded(
+                order.orderId, book.symbol(), order.side, order.remaining, price, order.display, order.firm);
         }
         else
         {

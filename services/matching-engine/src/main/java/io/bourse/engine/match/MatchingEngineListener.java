@@ -48,8 +48,10 @@ public interface MatchingEngineListener
      * @param quantity resting shares.
      * @param price    limit price.
      * @param display  how the order shows.
+     * @param firm     packed 4-byte ASCII firm (OUCH 4.2 Firm, big-endian), 0 for none; market data shows it for
+     *                 {@link Display#ATTRIBUTABLE} orders.
      */
-    void onOrderAdded(long orderId, long symbol, Side side, long quantity, long price, Display display);
+    void onOrderAdded(long orderId, long symbol, Side side, long quantity, long price, Display display, int firm);
 
     /**
      * A trade between a taker (an incoming order, or a resting midpoint peg that the midpoint moved into a cross)

@@ -264,7 +264,7 @@ public final class ExchangeCoreReplay implements MatchingEngineListener
     @Override
     public void onOrderAdded(
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
-        final Display display)
+        final Display display, final int firm)
     {
     }
 

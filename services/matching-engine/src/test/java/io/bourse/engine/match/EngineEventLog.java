@@ -25,7 +25,8 @@ final class EngineEventLog implements MatchingEngineListener
     {
     }
 
-    record Added(long orderId, String symbol, Side side, long quantity, long price, Display display) implements Event
+    record Added(long orderId, String symbol, Side side, long quantity, long price, Display display, int firm)
+        implements Event
     {
     }
 
@@ -88,9 +89,9 @@ final class EngineEventLog implements MatchingEngineListener
     @Override
     public void onOrderAdded(
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
-        final Display display)
+        final Display display, final int firm)
     {
-        events.add(new Added(orderId, name(symbol), side, quantity, price, display));
+        events.add(new Added(orderId, name(symbol), side, quantity, price, display, firm));
     }
 
     @Override

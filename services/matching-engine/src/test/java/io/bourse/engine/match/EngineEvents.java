@@ -120,7 +120,7 @@ final class EngineEvents implements MatchingEngineListener
     @Override
     public void onOrderAdded(
         final long orderId, final long symbol, final Side side, final long quantity, final long price,
-        final Display display)
+        final Display display, final int firm)
     {
         events.add(new Added(orderId, side, quantity, price, display));
     }

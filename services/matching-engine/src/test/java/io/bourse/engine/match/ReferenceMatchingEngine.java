@@ -874,7 +874,8 @@ final class ReferenceMatchingEngine implements OrderEntry
         order.arrival = ++arrivalCount;
         order.reported = order.price;
         book.add(order);
-        listener.onOrderAdded(order.orderId, order.symbol, order.side, order.remaining, order.price, order.display);
+        listener.onOrderAdded(
+            order.orderId, order.symbol, order.side, order.remaining, order.price, order.display, order.firm);
     }
 
     private void cancelResting(final RestingOrder order, final byte reason)
