@@ -10,6 +10,7 @@ import io.bourse.sbe.md.SnapshotCompleteEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 
 /**
@@ -91,7 +92,8 @@ final class MarketDataCycles
                     .price(PRICE)
                     .encodedLength();
                 // Anonymous: Attribution all spaces (the buffer holds the other messages' bytes too).
-                buffer.putInt(SYMBOL_OFFSET + AddOrderEncoder.attributionEncodingOffset(), ANONYMOUS_ATTRIBUTION);
+                buffer.putInt(SYMBOL_OFFSET + AddOrderEncoder.attributionEncodingOffset(), ANONYMOUS_ATTRIBUTION,
+                    ByteOrder.BIG_ENDIAN);
                 symbolOffset = AddOrderEncoder.symbolEncodingOffset();
             }
             case 1 ->

@@ -59,8 +59,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /** SoupBinTCP session name given in Login Accepted. */
     static final String SESSION_NAME = "ITCH50";
     /**
-     * Longest wait, in ms, after End of Session for the subscriber to take it and close its end before an ending
-     * session closes.
+     * Longest wait, in ms, from End of Session being buffered until the subscriber has taken it and closed its end,
+     * after which an ending session closes anyway.
      */
     static final long END_OF_SESSION_TIMEOUT_MS = 1_000;
     /** Most reads of an ending session's input each time the selector finds it readable. */
@@ -209,6 +209,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     boolean isLoggedInOrWaiting()
     {
         return (loggedIn || loginRequested) && !closed && !ending;
+    }
+
+    /** @return true from End of Session until closed. */
+    boolean isEnding()
+    {
+        return ending && !closed;
     }
 
     /** @return true once closed. */
@@ -572,7 +578,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     private void fail(final IOException ex)
     {
-        if (!closed)
+        if (ending)
+        {
+            // End of Session is sent or on its way: a subscriber gone now is no error.
+            close();
+        }
+        else if (!closed)
         {
             errorCount.incrementAndGet();
             if (ex instanceof SendBufferFullException)

@@ -42,8 +42,8 @@ import java.util.function.Consumer;
  * carries the ring's messages makes no system call but the writes. A session that fails is
  * closed and counted; the others carry on. When the
  * dispatcher reports that this worker missed messages, every session logged in or waiting for its login's answer is
- * ended with End of Session (its feed has a gap). Connections beyond the maximum sessions are closed at once and
- * counted as errors.
+ * ended with End of Session (its feed has a gap). A connection beyond the maximum sessions takes the place of a session
+ * that is ending (which closes at once), or, when none is, is closed at once and counted as an error.
  */
 final class WorkerAgent implements Agent
 {
@@ -271,6 +271,10 @@ final class WorkerAgent implements Agent
     {
         if (sessionCount == sessions.length)
         {
+            closeAnEndingSession();
+        }
+        if (sessionCount == sessions.length)
+        {
             errorCount.incrementAndGet();
             System.err.println("[" + roleName() + "] full with " + sessionCount + " sessions, connection refused");
             closeQuietly(channel);
@@ -415,6 +419,20 @@ final class WorkerAgent implements Agent
         }
         metrics.onGapDisconnects(ended);
         System.err.println("[" + roleName() + "] missed messages: ended " + ended + " sessions with End of Session");
+    }
+
+    /** Closes the first ending session, if any, at once: a new connection needs its place. */
+    private void closeAnEndingSession()
+    {
+        for (int i = 0; i < sessionCount; i++)
+        {
+            if (sessions[i].isEnding())
+            {
+                sessions[i].close();
+                removeClosedSessions();
+                return;
+            }
+        }
     }
 
     private void removeClosedSessions()

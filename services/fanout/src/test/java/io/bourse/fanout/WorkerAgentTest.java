@@ -10,6 +10,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -48,6 +49,7 @@ class WorkerAgentTest
 {
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
     private static final int MESSAGE_LIMIT = 16;
+    private static final int MAX_SESSIONS = 8;
     private static final int SEND_BUFFER_BYTES = 16 * 1024;
     private static final int SOCKET_BUFFER_BYTES = 4096;
     /** ITCH 5.0 §4.3.1 Add Order (no MPID attribution) length. */
@@ -77,7 +79,7 @@ class WorkerAgentTest
         acceptor = ServerSocketChannel.open();
         acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         worker = new WorkerAgent(
-            0, ring, connections, requests, 8, Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")),
+            0, ring, connections, requests, MAX_SESSIONS, Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")),
             new ItchReferenceData(SYMBOLS), SYMBOLS, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE,
             new MidnightNanoClock(),
             new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
@@ -136,7 +138,47 @@ class WorkerAgentTest
         awaitClosed(stalled);
     }
 
-    /** Runs duty cycles until the worker has closed the subscriber's connection (end of stream at the subscriber). */
+    @Test
+    void shouldKeepEndingSessionsUntilTheirSubscribersCloseAndGiveTheirPlaceToNewConnectionsWhenFull() throws Exception
+    {
+        final List<Subscriber> ending = new ArrayList<>();
+        for (int i = 0; i < MAX_SESSIONS; i++)
+        {
+            ending.add(connect(0));
+        }
+        // The dispatcher reports that the worker missed messages: every session ends with End of Session.
+        assertThat(ring.write(DispatcherAgent.DATA_LOST_MSG_TYPE_ID, record, 0, 1)).isTrue();
+        for (final Subscriber subscriber : ending)
+        {
+            while (!subscriber.ended)
+            {
+                dutyCycle();
+                assertThat(subscriber.client.receive()).isNotNegative();
+            }
+            awaitClosed(subscriber);
+        }
+        assertThat(gauge("bourse_fanout_sessions")).as("ending, still counted").isEqualTo(MAX_SESSIONS);
+
+        ending.getFirst().close();
+        while (gauge("bourse_fanout_sessions") == MAX_SESSIONS)
+        {
+            dutyCycle();
+        }
+        assertThat(gauge("bourse_fanout_sessions")).as("closed with its subscriber").isEqualTo(MAX_SESSIONS - 1);
+
+        // One new session takes the free place, the next the place of an ending session, which closes at once.
+        connect(0);
+        connect(0);
+        assertThat(gauge("bourse_fanout_sessions")).isEqualTo(MAX_SESSIONS);
+        final long closedForRoom = ending.stream().skip(1).filter((subscriber) -> isClosedByPeer(subscriber)).count();
+        assertThat(closedForRoom).isEqualTo(1);
+        assertThat(errorCount).hasValue(0);
+    }
+
+    /**
+     * Runs duty cycles until the subscriber reads the end of the stream: the worker has shut its output down after End
+     * of Session (or closed the connection).
+     */
     private void awaitClosed(final Subscriber subscriber) throws Exception
     {
         while (subscriber.channel.read(ByteBuffer.allocate(64)) >= 0)
@@ -209,6 +251,36 @@ class WorkerAgentTest
             subscriber.client.receive();
         }
         return subscriber;
+    }
+
+    /** @return true when the worker has closed its end: writing to it fails (reset), the first write at the latest. */
+    private static boolean isClosedByPeer(final Subscriber subscriber)
+    {
+        try
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                subscriber.channel.write(ByteBuffer.wrap(new byte[]{0, 1, 'R'}));
+                Thread.sleep(10);
+            }
+            return false;
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            return true;
+        }
+    }
+
+    private double gauge(final String name)
+    {
+        for (final MetricSnapshot snapshot : registry.scrape())
+        {
+            if (snapshot instanceof GaugeSnapshot gauge && name.equals(gauge.getMetadata().getName()))
+            {
+                return gauge.getDataPoints().get(0).getValue();
+            }
+        }
+        throw new AssertionError("no gauge " + name);
     }
 
     private double counter(final String name)

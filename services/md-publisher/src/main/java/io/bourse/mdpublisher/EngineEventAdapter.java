@@ -42,13 +42,12 @@ final class EngineEventAdapter implements FragmentHandler
     private static final byte CROSS_TYPE_CLOSING = 'C';
     /** The trading states a shard sends. */
     private static final TradingState[] TRADING_STATES = {TradingState.CLOSED, TradingState.OPEN, TradingState.HALTED};
-
-    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     /** {@link EngineEventListener#onOrderAdded} attribution of an anonymous order. */
     private static final int NO_ATTRIBUTION = 0;
     /** An OrderAdded firm of four spaces. */
     private static final int BLANK_FIRM = 0x2020_2020;
 
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
     private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
     private final OrderCanceledDecoder orderCanceled = new OrderCanceledDecoder();

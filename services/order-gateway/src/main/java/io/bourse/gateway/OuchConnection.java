@@ -38,6 +38,7 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     private long readDeferredNs;
     private long lingerDeadlineNs;
     private boolean outputShutDown;
+    private boolean inputEnded;
 
     /**
      * @param registry         receives the packets and session events.
@@ -171,7 +172,7 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
      * @param nowNs   monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) of the duty cycle.
      * @param discard scratch buffer for the client's input, which is dropped.
      * @return bytes written and read while the socket should stay open; {@link #LINGER_OVER} once the client has
-     * closed its end, a socket call failed or the deadline has passed.
+     * closed its end and the send buffer is all written, a socket call failed or the deadline has passed.
      */
     int lingerStep(final long nowNs, final ByteBuffer discard)
     {
@@ -187,8 +188,14 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
                 bytes += sendChannel.flush();
                 outputShutDown = sendChannel.shutdownOutputWhenSent();
             }
-            final int dropped = sendChannel.discardInput(discard, LINGER_READS_PER_DUTY_CYCLE);
-            return dropped < 0 ? LINGER_OVER : bytes + dropped;
+            if (!inputEnded)
+            {
+                final int dropped = sendChannel.discardInput(discard, LINGER_READS_PER_DUTY_CYCLE);
+                inputEnded = dropped < 0;
+                bytes += Math.max(dropped, 0);
+            }
+            // A client that has only shut its own output down (after a Logout Request) still reads the rest.
+            return inputEnded && outputShutDown ? LINGER_OVER : bytes;
         }
         catch (final IOException ex)
         {

@@ -43,7 +43,8 @@ public final class SessionSendChannel extends ForwardingSocketChannel
 
     /**
      * @param delegate               the client's connected, non-blocking channel.
-     * @param pool                   where the send buffer comes from and goes back to when this channel closes.
+     * @param pool                   where the send buffer comes from and goes back to when this channel closes or
+     *                               {@link #shutdownOutputWhenSent() shuts its output down}.
      * @param maxInboundPacketLength largest Packet Length accepted from the client: packet type and payload; a longer
      *                               packet ends the session as malformed.
      */
@@ -275,7 +276,7 @@ public final class SessionSendChannel extends ForwardingSocketChannel
         return end - start;
     }
 
-    /** @return bytes the buffer can take now; 0 once closed. */
+    /** @return bytes the buffer can take now; 0 once closed or once the output is shut down. */
     public int remaining()
     {
         return null == buffer ? 0 : buffer.capacity() - pendingBytes();
