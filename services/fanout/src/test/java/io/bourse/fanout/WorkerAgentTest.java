@@ -80,8 +80,8 @@ class WorkerAgentTest
         acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         worker = new WorkerAgent(
             0, ring, connections, requests, MAX_SESSIONS,
-            Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(SYMBOLS), SYMBOLS, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE,
-            new MidnightNanoClock(),
+            Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(SYMBOLS),
+            SYMBOLS, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE, new MidnightNanoClock(),
             new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
             metrics, errorCount);
     }
