@@ -1,6 +1,7 @@
 package io.bourse.bench;
 
 import io.bourse.common.config.Symbols;
+import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
@@ -29,8 +30,6 @@ final class MarketDataCycles
     private static final long QUANTITY = 300;
     private static final long EXECUTED_QUANTITY = 100;
     private static final int SYMBOL_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH;
-    /** AddOrder Attribution of an anonymous order: four spaces. */
-    private static final int ANONYMOUS_ATTRIBUTION = 0x2020_2020;
 
     /** Holds the last message encoded, header first at offset 0. */
     final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
@@ -92,7 +91,7 @@ final class MarketDataCycles
                     .price(PRICE)
                     .encodedLength();
                 // Anonymous: Attribution all spaces (the buffer holds the other messages' bytes too).
-                buffer.putInt(SYMBOL_OFFSET + AddOrderEncoder.attributionEncodingOffset(), ANONYMOUS_ATTRIBUTION,
+                buffer.putInt(SYMBOL_OFFSET + AddOrderEncoder.attributionEncodingOffset(), ItchTranslator.ANONYMOUS_ATTRIBUTION,
                     ByteOrder.BIG_ENDIAN);
                 symbolOffset = AddOrderEncoder.symbolEncodingOffset();
             }

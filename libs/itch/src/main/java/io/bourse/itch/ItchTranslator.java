@@ -83,12 +83,15 @@ public final class ItchTranslator
     public static final int BROKEN_TRADE_LENGTH = 19;
     /** Length of ITCH 5.0 Stock Trading Action 'H'. */
     public static final int STOCK_TRADING_ACTION_LENGTH = 25;
+    /**
+     * The Attribution of an anonymous order, as a big-endian int: four spaces (market-data AddOrder.attribution; ITCH
+     * 5.0 §4.3.2 has an Attribution only in Add Order with MPID Attribution).
+     */
+    public static final int ANONYMOUS_ATTRIBUTION = 0x2020_2020;
     /** Longest message this class writes. */
     public static final int MAX_LENGTH = TRADE_LENGTH;
 
     private static final long MISSING_LOCATE = 0;
-    /** An AddOrder Attribution of four spaces: an anonymous order. */
-    private static final int BLANK_ATTRIBUTION = 0x2020_2020;
     /** ITCH 5.0 Trade Order Reference Number: NASDAQ zeroes it on executions of non-displayable orders. */
     private static final long UNDISCLOSED_ORDER_REFERENCE_NUMBER = 0;
 
@@ -228,7 +231,7 @@ public final class ItchTranslator
         addOrder.stock = symbol;
         addOrder.price = decoder.price();
         addOrder.put(dst);
-        if (0 == attribution || BLANK_ATTRIBUTION == attribution)
+        if (0 == attribution || ANONYMOUS_ATTRIBUTION == attribution)
         {
             return ADD_ORDER_LENGTH;
         }

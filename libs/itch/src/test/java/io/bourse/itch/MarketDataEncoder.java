@@ -264,7 +264,7 @@ public final class MarketDataEncoder
                 .quantity(order[2])
                 .price(order[3])
                 .timestampNs(order[4]);
-            final int attribution = order.length > 5 ? (int)order[5] : 0x2020_2020;
+            final int attribution = order.length > 5 ? (int)order[5] : ItchTranslator.ANONYMOUS_ATTRIBUTION;
             for (int i = 0; i < Integer.BYTES; i++)
             {
                 group.attribution(i, (byte)(attribution >>> (Byte.SIZE * (Integer.BYTES - 1 - i))));

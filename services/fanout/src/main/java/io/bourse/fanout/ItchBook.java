@@ -118,7 +118,8 @@ final class ItchBook
     void apply(final DirectBuffer buffer, final int offset)
     {
         final long reference = buffer.getLong(offset + REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN);
-        switch (buffer.getByte(offset))
+        final byte messageType = buffer.getByte(offset);
+        switch (messageType)
         {
             case ITCH50.MESSAGE_TYPE_ADD_ORDER, ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID -> add(
                 reference, buffer.getShort(offset + LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF,
@@ -127,7 +128,7 @@ final class ItchBook
                 buffer.getLong(offset + ADD_STOCK_OFFSET, ByteOrder.BIG_ENDIAN),
                 buffer.getInt(offset + ADD_PRICE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL,
                 timestampNs(buffer, offset),
-                ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID == buffer.getByte(offset) ?
+                ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID == messageType ?
                     buffer.getInt(offset + ADD_ATTRIBUTION_OFFSET, ByteOrder.BIG_ENDIAN) : 0);
             case ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, ITCH50.MESSAGE_TYPE_ORDER_EXECUTED_WITH_PRICE -> reduce(
                 reference, buffer.getInt(offset + EXECUTED_SHARES_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);

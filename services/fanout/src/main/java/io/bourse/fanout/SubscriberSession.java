@@ -420,14 +420,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 sendChannel.discardUnsent();
                 server.endSession();
             }
-            sendChannel.flush(selectionKey);
-            sendChannel.shutdownOutputWhenSent();
         }
         catch (final IOException ignore)
         {
             // A subscriber already gone is no error: the session closes.
             close();
+            return;
         }
+        flush();
     }
 
     /** Writes what the socket takes of the send buffer (Login Rejected, End of Session), then closes; idempotent. */

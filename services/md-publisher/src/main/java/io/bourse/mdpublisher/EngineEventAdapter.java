@@ -3,6 +3,7 @@ package io.bourse.mdpublisher;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
+import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
@@ -44,8 +45,6 @@ final class EngineEventAdapter implements FragmentHandler
     private static final TradingState[] TRADING_STATES = {TradingState.CLOSED, TradingState.OPEN, TradingState.HALTED};
     /** {@link EngineEventListener#onOrderAdded} attribution of an anonymous order. */
     private static final int NO_ATTRIBUTION = 0;
-    /** An OrderAdded firm of four spaces. */
-    private static final int BLANK_FIRM = 0x2020_2020;
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
@@ -187,7 +186,8 @@ final class EngineEventAdapter implements FragmentHandler
             return NO_ATTRIBUTION;
         }
         final int firm = buffer.getInt(offset + OrderAddedDecoder.firmEncodingOffset(), ByteOrder.BIG_ENDIAN);
-        return BLANK_FIRM == firm ? NO_ATTRIBUTION : firm;
+        // Four spaces, like an anonymous Attribution, are no firm too.
+        return ItchTranslator.ANONYMOUS_ATTRIBUTION == firm ? NO_ATTRIBUTION : firm;
     }
 
     private boolean onOrderExecuted(

@@ -4,6 +4,7 @@ import io.aeron.Publication;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
 import io.bourse.sbe.md.BooleanType;
@@ -36,8 +37,6 @@ final class MarketDataProxy implements MarketDataListener
 {
     private static final int BUFFER_LENGTH = 128;
     private static final int SYMBOL_OFFSET_IN_BUFFER = MessageHeaderEncoder.ENCODED_LENGTH;
-    /** The Attribution field of an anonymous order: four spaces. */
-    private static final int ANONYMOUS_ATTRIBUTION = 0x2020_2020;
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(BUFFER_LENGTH, 64));
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
@@ -306,6 +305,6 @@ final class MarketDataProxy implements MarketDataListener
      */
     static int attributionField(final int attribution)
     {
-        return 0 == attribution ? ANONYMOUS_ATTRIBUTION : attribution;
+        return 0 == attribution ? ItchTranslator.ANONYMOUS_ATTRIBUTION : attribution;
     }
 }

@@ -3,6 +3,7 @@ package io.bourse.mdpublisher;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
+import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
 import io.bourse.sbe.md.BooleanType;
@@ -27,9 +28,6 @@ final class MarketDataCapture implements FragmentHandler
     record Sequenced(long sequenceNumber, MarketDataEvents.Message message)
     {
     }
-
-    /** The Attribution field of an anonymous AddOrder: four spaces. */
-    private static final int ANONYMOUS = 0x2020_2020;
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final AddOrderDecoder addOrder = new AddOrderDecoder();
@@ -64,7 +62,7 @@ final class MarketDataCapture implements FragmentHandler
                     body + AddOrderDecoder.attributionEncodingOffset(), ByteOrder.BIG_ENDIAN);
                 events.onAddOrder(addOrder.timestampNs(), Symbols.pack(addOrder.symbol()), addOrder.orderId(),
                     side(addOrder.side()), addOrder.quantity(), addOrder.price(),
-                    ANONYMOUS == attribution ? 0 : attribution);
+                    ItchTranslator.ANONYMOUS_ATTRIBUTION == attribution ? 0 : attribution);
             }
             case OrderExecutedDecoder.TEMPLATE_ID ->
             {
