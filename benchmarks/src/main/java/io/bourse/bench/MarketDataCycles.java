@@ -91,8 +91,8 @@ final class MarketDataCycles
                     .price(PRICE)
                     .encodedLength();
                 // Anonymous: Attribution all spaces (the buffer holds the other messages' bytes too).
-                buffer.putInt(SYMBOL_OFFSET + AddOrderEncoder.attributionEncodingOffset(), ItchTranslator.ANONYMOUS_ATTRIBUTION,
-                    ByteOrder.BIG_ENDIAN);
+                buffer.putInt(SYMBOL_OFFSET + AddOrderEncoder.attributionEncodingOffset(),
+                    ItchTranslator.ANONYMOUS_ATTRIBUTION, ByteOrder.BIG_ENDIAN);
                 symbolOffset = AddOrderEncoder.symbolEncodingOffset();
             }
             case 1 ->
