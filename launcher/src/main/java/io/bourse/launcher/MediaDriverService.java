@@ -1,8 +1,10 @@
 package io.bourse.launcher;
 
 import io.aeron.Aeron;
+import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
@@ -23,7 +25,9 @@ import java.io.UncheckedIOException;
  * {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME} under the roles {@value #CONDUCTOR_ROLE}, {@value #SENDER_ROLE}
  * and {@value #RECEIVER_ROLE} (Aeron's own names of those agents, with {@code DEDICATED} threading),
  * {@value #SHARED_ROLE} (the one thread of {@code SHARED} threading) and {@value #SHARED_NETWORK_ROLE} (the sender
- * and receiver's thread with {@code SHARED_NETWORK} threading).
+ * and receiver's thread with {@code SHARED_NETWORK} threading), {@value #ARCHIVE_ROLE} (the Aeron Archive's one thread).
+ * With {@link EventArchive#ENABLED_PROP_NAME} the driver also runs the {@link EventArchive} that the engine shards
+ * record their event streams in.
  */
 public final class MediaDriverService implements AutoCloseable
 {
@@ -39,12 +43,15 @@ public final class MediaDriverService implements AutoCloseable
     public static final String SHARED_ROLE = "driver-shared";
     /** Role of the thread running sender and receiver in {@code SHARED_NETWORK} threading. */
     public static final String SHARED_NETWORK_ROLE = "driver-shared-network";
+    /** Role of the Aeron Archive's thread, when it runs. */
+    public static final String ARCHIVE_ROLE = "archive";
 
-    private final MediaDriver driver;
+    /** The driver, with the archive when it runs. */
+    private final AutoCloseable driver;
     private final Aeron aeron;
     private final MetricsServer metricsServer;
 
-    private MediaDriverService(final MediaDriver driver, final Aeron aeron, final MetricsServer metricsServer)
+    private MediaDriverService(final AutoCloseable driver, final Aeron aeron, final MetricsServer metricsServer)
     {
         this.driver = driver;
         this.aeron = aeron;
@@ -52,7 +59,8 @@ public final class MediaDriverService implements AutoCloseable
     }
 
     /**
-     * Launches a media driver on a directory, deleting what a previous run left there.
+     * Launches a media driver on a directory, deleting what a previous run left there, with the event archive when it
+     * is enabled (its recordings of a previous run deleted too).
      *
      * @param aeronDirectoryName the driver directory, e.g. {@code /dev/shm/aeron-bourse}.
      * @param threadingMode      Aeron threading mode.
@@ -60,6 +68,7 @@ public final class MediaDriverService implements AutoCloseable
      * @param metricsPort        Prometheus port, or -1 for no endpoint.
      * @param jvmMetrics         true to export JVM metrics on the endpoint.
      * @param threadAffinity     the CPUs of the driver's threads, by role.
+     * @param archive            the event archive, run when enabled.
      * @return the running driver.
      * @throws UncheckedIOException when the metrics port cannot be bound.
      * @throws io.aeron.exceptions.ConfigurationException when the term length is not a power of two from 64 KiB to
@@ -67,9 +76,10 @@ public final class MediaDriverService implements AutoCloseable
      */
     public static MediaDriverService launch(
         final String aeronDirectoryName, final ThreadingMode threadingMode, final int ipcTermLength,
-        final int metricsPort, final boolean jvmMetrics, final ThreadAffinity threadAffinity)
+        final int metricsPort, final boolean jvmMetrics, final ThreadAffinity threadAffinity,
+        final EventArchive archive)
     {
-        final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
+        final MediaDriver.Context driverContext = new MediaDriver.Context()
             .aeronDirectoryName(aeronDirectoryName)
             .threadingMode(threadingMode)
             .ipcTermBufferLength(ipcTermLength)
@@ -80,7 +90,10 @@ public final class MediaDriverService implements AutoCloseable
             .sharedNetworkThreadFactory(threadAffinity.threadFactory(SHARED_NETWORK_ROLE))
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
-            .termBufferSparseFile(true));
+            .termBufferSparseFile(true);
+        final AutoCloseable driver = archive.enabled() ?
+            ArchivingMediaDriver.launch(driverContext, archive.archiveContext(threadAffinity.threadFactory(ARCHIVE_ROLE))) :
+            MediaDriver.launch(driverContext);
         final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
         MetricsServer metricsServer = null;
         if (metricsPort >= 0)
@@ -99,12 +112,14 @@ public final class MediaDriverService implements AutoCloseable
         }
         System.out.println("media-driver started: " + aeronDirectoryName + ", threading " + threadingMode +
             ", ipc term length " + ipcTermLength +
+            (archive.enabled() ? ", event archive " + archive.directory() : "") +
             (null == metricsServer ? "" : ", metrics :" + metricsServer.port()));
         return new MediaDriverService(driver, aeron, metricsServer);
     }
 
     /**
-     * @param settings source of the driver settings and of the directory ({@code bourse.aeron.dir}).
+     * @param settings source of the driver settings, of the directory ({@code bourse.aeron.dir}) and of the
+     *                 {@link EventArchive}.
      * @return the running driver.
      */
     public static MediaDriverService launch(final Settings settings)
@@ -115,7 +130,8 @@ public final class MediaDriverService implements AutoCloseable
             settings.getInt("bourse.driver.ipc.term.length", StreamLayout.IPC_TERM_LENGTH_DEFAULT),
             settings.getInt("bourse.driver.metrics.port", METRICS_PORT_DEFAULT),
             MetricsServer.jvmMetrics(settings),
-            ThreadAffinity.fromSettings(settings));
+            ThreadAffinity.fromSettings(settings),
+            EventArchive.fromSettings(settings));
     }
 
     /** Stops the metrics endpoint, the driver's own client and the driver. */

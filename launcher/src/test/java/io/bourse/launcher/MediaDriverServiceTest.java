@@ -3,11 +3,13 @@ package io.bourse.launcher;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.io.IOException;
@@ -21,7 +23,10 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The media driver's IPC term length from the settings, and its threads pinned by their roles as Linux reports them. */
+/**
+ * The media driver's IPC term length from the settings, and its threads (the event archive's too) pinned by their
+ * roles as Linux reports them.
+ */
 @Timeout(20)
 class MediaDriverServiceTest
 {
@@ -53,7 +58,8 @@ class MediaDriverServiceTest
         final ThreadAffinity affinity = affinity("driver-conductor=0;sender=1;receiver=0-1");
 
         try (MediaDriverService ignored = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.DEDICATED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, affinity))
+            aeronDirectoryName(), ThreadingMode.DEDICATED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, affinity,
+            EventArchive.DISABLED))
         {
             // Linux keeps 15 characters of a thread's name: "driver-conductor" is "driver-conducto".
             assertThat(cpusOf("driver-conducto", "sender", "receiver")).containsExactly("0", "1", "0-1");
@@ -61,14 +67,19 @@ class MediaDriverServiceTest
     }
 
     @Test
-    void shouldPinSharedDriverThreadBySharedRoleWhenThreadingIsShared() throws IOException
+    void shouldPinSharedDriverThreadBySharedRoleAndTheArchiveThreadByItsRole(@TempDir final Path archiveDir)
+        throws IOException
     {
         assumeCpusZeroAndOne();
-        final ThreadAffinity affinity = affinity("driver-shared=1;driver-conductor=0");
+        final ThreadAffinity affinity = affinity("driver-shared=1;driver-conductor=0;archive=0");
+        final EventArchive archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
 
         try (MediaDriverService ignored = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, affinity))
+            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, affinity,
+            archive))
         {
+            // The archive's one thread (SHARED archive threading) is its conductor's.
+            assertThat(cpusOf("archive-conduct")).containsExactly("0");
             // Aeron names the shared thread after its directory and agents, "<dir> [sender,receiver,driver-conductor]".
             final String sharedThreadName = Thread.getAllStackTraces().keySet().stream()
                 .map(Thread::getName).filter((name) -> name.endsWith(",driver-conductor]")).findFirst().orElseThrow();

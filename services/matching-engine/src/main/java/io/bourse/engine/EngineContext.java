@@ -2,6 +2,7 @@ package io.bourse.engine;
 
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
@@ -29,7 +30,8 @@ import static io.bourse.common.config.SettingChecks.checkPositive;
  * {@code FIRM:CANCEL_NEWEST,ABCD:DECREMENT}, default none), {@value #PRICE_BANDS_PROP_NAME} (price bands set at
  * start, {@code SYMBOL:REFERENCE_PRICE:BAND_BASIS_POINTS} items, e.g. {@code AAPL:1500000:1000} for $150.00 +-10%,
  * default none; each shard applies those of its own symbols), {@code bourse.metrics.jvm} (default true), plus the
- * {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy and the {@link ThreadAffinity}. Every shard
+ * {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy, the {@link ThreadAffinity} and the
+ * {@link EventArchive} that records the shard's event stream when enabled. Every shard
  * reads the same settings; admin commands ({@code ./bourse admin}) change the modes and bands while it runs.
  */
 public final class EngineContext
@@ -66,6 +68,7 @@ public final class EngineContext
     private IdleStrategy idleStrategy;
     private AgentHost agentHost = AgentHost.DEDICATED;
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
+    private EventArchive eventArchive = EventArchive.DISABLED;
 
     /**
      * @param settings where to read the settings.
@@ -87,7 +90,8 @@ public final class EngineContext
             .streamLayout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .idleStrategy(AgentLaunch.idleStrategy(settings))
-            .threadAffinity(ThreadAffinity.fromSettings(settings));
+            .threadAffinity(ThreadAffinity.fromSettings(settings))
+            .eventArchive(EventArchive.fromSettings(settings));
     }
 
     /**
@@ -99,10 +103,10 @@ public final class EngineContext
     public EngineContext conclude()
     {
         if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost ||
-            null == threadAffinity)
+            null == threadAffinity || null == eventArchive)
         {
             throw new IllegalStateException(
-                "streamLayout, symbolDirectory, idleStrategy, agentHost and threadAffinity are required");
+                "streamLayout, symbolDirectory, idleStrategy, agentHost, threadAffinity and eventArchive are required");
         }
         if (symbolDirectory.symbolsOfShard(shardId).isEmpty())
         {
@@ -438,6 +442,22 @@ public final class EngineContext
     public EngineContext agentHost(final AgentHost agentHost)
     {
         this.agentHost = agentHost;
+        return this;
+    }
+
+    /** @return the event archive, which records the shard's event stream when enabled. */
+    public EventArchive eventArchive()
+    {
+        return eventArchive;
+    }
+
+    /**
+     * @param eventArchive the event archive (default {@link EventArchive#DISABLED}).
+     * @return this.
+     */
+    public EngineContext eventArchive(final EventArchive eventArchive)
+    {
+        this.eventArchive = eventArchive;
         return this;
     }
 }

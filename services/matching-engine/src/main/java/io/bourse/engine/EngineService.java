@@ -21,8 +21,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A running matching-engine shard: its Aeron client, command subscription, event publication, metrics endpoint and
- * the engine agent on its own thread.
+ * A running matching-engine shard: its Aeron client, command subscription, event publication (recorded in the
+ * {@link io.bourse.common.aeron.EventArchive} when enabled, from before its first event), metrics endpoint and the
+ * engine agent on its own thread.
  */
 public final class EngineService implements AutoCloseable
 {
@@ -47,6 +48,7 @@ public final class EngineService implements AutoCloseable
      * @return the running shard.
      * @throws IllegalStateException for a bad configuration.
      * @throws UncheckedIOException  when the metrics port cannot be bound.
+     * @throws RuntimeException       from Aeron when the enabled event archive cannot be reached or does not record.
      */
     public static EngineService launch(final EngineContext ctx)
     {
@@ -67,6 +69,17 @@ public final class EngineService implements AutoCloseable
             layout.commandChannel(), layout.commandStreamId(ctx.shardId()));
         final Publication events = aeron.addExclusivePublication(
             layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
+        final String recording;
+        try
+        {
+            recording = ctx.eventArchive().enabled() ?
+                ", recorded (recording " + EventRecording.start(aeron, ctx.eventArchive(), events) + ")" : "";
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.closeAll(aeron, metricsServer);
+            throw ex;
+        }
 
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
         metricsServer.registry().register(new AeronClientCollector(aeron, List.of(commands)));
@@ -95,7 +108,7 @@ public final class EngineService implements AutoCloseable
         System.out.println("matching-engine shard " + ctx.shardId() + " started: symbols " +
             ctx.symbolDirectory().symbolsOfShard(ctx.shardId()).stream().map(SymbolDirectory.Entry::symbol).toList() +
             ", commands " + layout.commandChannel() + " stream " + layout.commandStreamId(ctx.shardId()) +
-            ", events stream " + layout.eventStreamId(ctx.shardId()) + ", self-trade prevention " +
+            ", events stream " + layout.eventStreamId(ctx.shardId()) + recording + ", self-trade prevention " +
             ctx.selfTradePrevention() + " " + ctx.firmSelfTradePrevention() + ", price bands " + ctx.priceBands() +
             ", metrics :" + metricsServer.port());
         return new EngineService(metricsServer, aeron, runner);

@@ -50,11 +50,26 @@ final class EngineEventAdapter implements FragmentHandler
         this.metrics = metrics;
     }
 
+    /** A live event: the stream is the fragment's own Aeron session. */
     @Override
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
     {
+        onEvent(frameHeader.sessionId(), false, buffer, offset);
+    }
+
+    /**
+     * Decodes one event and hands it on.
+     *
+     * @param engineStream the Aeron session id of the shard's event stream the event was published on (for a replay,
+     *                     the recorded stream's, not the replay's).
+     * @param replayed     true for an event replayed from the event archive.
+     * @param buffer       the event's buffer.
+     * @param offset       where its SBE message header starts.
+     */
+    void onEvent(final int engineStream, final boolean replayed, final DirectBuffer buffer, final int offset)
+    {
         header.wrap(buffer, offset);
-        orderEntry.onEngineStream(frameHeader.sessionId());
+        orderEntry.onEngineStream(engineStream, replayed);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
         {
             metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "schema id " + header.schemaId());

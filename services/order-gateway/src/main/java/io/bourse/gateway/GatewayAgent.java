@@ -1,7 +1,5 @@
 package io.bourse.gateway;
 
-import io.aeron.Subscription;
-import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 
@@ -39,8 +37,7 @@ final class GatewayAgent implements Agent
     private final Selector selector;
     private final SessionRegistry registry;
     private final EngineProxy engine;
-    private final Subscription[] eventSubscriptions;
-    private final FragmentHandler eventHandler;
+    private final EngineEventStreams events;
     private final DutyCycleClock clock;
     private final ClockTicker clockTicker;
     private final GatewayMetrics metrics;
@@ -52,8 +49,7 @@ final class GatewayAgent implements Agent
      * @param selector           the selector to use; closed with the agent.
      * @param registry           the sessions.
      * @param engine             asked before each client read whether the shards' command streams have room for it.
-     * @param eventSubscriptions one per engine shard (none in tests without Aeron).
-     * @param eventHandler       decodes engine events.
+     * @param events             the engine shards' event streams.
      * @param clock              updated once per duty cycle.
      * @param clockTicker        ticks the engine shards' clocks.
      * @param metrics            counts accept errors; its order latency summary is batched per events poll.
@@ -64,8 +60,7 @@ final class GatewayAgent implements Agent
         final Selector selector,
         final SessionRegistry registry,
         final EngineProxy engine,
-        final Subscription[] eventSubscriptions,
-        final FragmentHandler eventHandler,
+        final EngineEventStreams events,
         final DutyCycleClock clock,
         final ClockTicker clockTicker,
         final GatewayMetrics metrics) throws IOException
@@ -74,8 +69,7 @@ final class GatewayAgent implements Agent
         this.selector = selector;
         this.registry = registry;
         this.engine = engine;
-        this.eventSubscriptions = eventSubscriptions;
-        this.eventHandler = eventHandler;
+        this.events = events;
         this.clock = clock;
         this.clockTicker = clockTicker;
         this.metrics = metrics;
@@ -102,20 +96,15 @@ final class GatewayAgent implements Agent
      */
     private int pollEvents()
     {
-        int work = 0;
         metrics.orderLatency.beginBatch();
         try
         {
-            for (final Subscription subscription : eventSubscriptions)
-            {
-                work += subscription.poll(eventHandler, FRAGMENT_LIMIT);
-            }
+            return events.poll(FRAGMENT_LIMIT);
         }
         finally
         {
             metrics.orderLatency.endBatch();
         }
-        return work;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.bourse.gateway;
 
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Credentials;
@@ -49,7 +50,8 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * for no such thread, default {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@code bourse.credentials.file} (default
  * {@code deploy/credentials.csv}), {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
  * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus
- * the {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy and the {@link ThreadAffinity}.
+ * the {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy, the {@link ThreadAffinity} and the
+ * {@link EventArchive} the gateway replays the engine events it did not hear from, when enabled.
  */
 public final class GatewayContext
 {
@@ -174,6 +176,7 @@ public final class GatewayContext
     private IdleStrategy idleStrategy;
     private AgentHost agentHost = AgentHost.DEDICATED;
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
+    private EventArchive eventArchive = EventArchive.DISABLED;
 
     /**
      * @param settings where to read the settings.
@@ -209,7 +212,8 @@ public final class GatewayContext
             .streamLayout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .idleStrategy(AgentLaunch.idleStrategy(settings))
-            .threadAffinity(ThreadAffinity.fromSettings(settings));
+            .threadAffinity(ThreadAffinity.fromSettings(settings))
+            .eventArchive(EventArchive.fromSettings(settings));
     }
 
     /**
@@ -222,10 +226,10 @@ public final class GatewayContext
     public GatewayContext conclude()
     {
         if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost ||
-            null == threadAffinity)
+            null == threadAffinity || null == eventArchive)
         {
             throw new IllegalStateException(
-                "streamLayout, symbolDirectory, idleStrategy, agentHost and threadAffinity are required");
+                "streamLayout, symbolDirectory, idleStrategy, agentHost, threadAffinity and eventArchive are required");
         }
         checkPort(PORT_PROP_NAME, port);
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);
@@ -741,6 +745,22 @@ public final class GatewayContext
     public GatewayContext agentHost(final AgentHost agentHost)
     {
         this.agentHost = agentHost;
+        return this;
+    }
+
+    /** @return the event archive the gateway replays missed engine events from, when enabled. */
+    public EventArchive eventArchive()
+    {
+        return eventArchive;
+    }
+
+    /**
+     * @param eventArchive the event archive (default {@link EventArchive#DISABLED}).
+     * @return this.
+     */
+    public GatewayContext eventArchive(final EventArchive eventArchive)
+    {
+        this.eventArchive = eventArchive;
         return this;
     }
 }

@@ -42,6 +42,12 @@ enum GatewayError
     /** An engine event of another schema or an unknown template; skipped. */
     UNKNOWN_EVENT,
     /**
+     * The event archive could not give the events of an engine stream before the position the gateway joined it at
+     * (archive unreachable, no recording of the stream, or a replay that stopped short): those events are missed, as
+     * without an archive, and the gateway goes on with the live stream.
+     */
+    EVENT_REPLAY_FAILED,
+    /**
      * A session journal that cannot be written or forced (the session then takes no more messages, its client is
      * disconnected and its logins refused) or read for a replay (the client is disconnected).
      */

@@ -27,8 +27,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * engine's answer sent to the client), {@code bourse_gateway_cancel_on_disconnect_total} (cancels sent for the open
  * orders of sessions that ended), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
  * for orders it no longer knows), {@code bourse_gateway_duplicate_events_total} (engine events heard again after a
- * restart, which the journals already answer), {@code bourse_gateway_clock_ticks_total{result}} (ClockTicks to the
- * engine shards, {@code sent} or {@code failed}), the session journals' {@code
+ * restart, which the journals already answer), {@code bourse_gateway_replayed_events_total} (engine events
+ * replayed from the event archive, those the gateway had not heard when it joined a stream), {@code
+ * bourse_gateway_clock_ticks_total{result}} (ClockTicks to the engine shards, {@code sent} or {@code failed}), the
+ * session journals' {@code
  * bourse_gateway_journal_written_bytes_total} (records with their headers, private records included), {@code
  * bourse_gateway_journal_records_total} (sequenced messages), {@code bourse_gateway_journal_syncs_total} (forces
  * under {@code bourse.gateway.journal.sync=batch}), {@code bourse_gateway_journal_truncations_total} (torn tails cut
@@ -70,6 +72,7 @@ final class GatewayMetrics
     final CounterDataPoint slowConsumerDisconnects;
     final CounterDataPoint unmatchedEvents;
     final CounterDataPoint duplicateEvents;
+    final CounterDataPoint replayedEvents;
     final CounterDataPoint clockTicksSent;
     final CounterDataPoint clockTicksFailed;
     final SingleWriterCounter journalWrittenBytes;
@@ -143,6 +146,9 @@ final class GatewayMetrics
             .help("Engine events for this gateway's orders that it no longer tracks").register(registry);
         duplicateEvents = Counter.builder().withoutExemplars().name("bourse_gateway_duplicate_events_total")
             .help("Engine events heard again after a restart that the session journals already answer")
+            .register(registry);
+        replayedEvents = Counter.builder().withoutExemplars().name("bourse_gateway_replayed_events_total")
+            .help("Engine events replayed from the event archive: those before the position the gateway joined at")
             .register(registry);
         final Counter clockTicks = Counter.builder().withoutExemplars().name("bourse_gateway_clock_ticks_total")
             .help("ClockTicks offered to the engine shards: sent, or failed (not connected, back pressured)")

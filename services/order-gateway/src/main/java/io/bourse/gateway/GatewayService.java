@@ -107,7 +107,7 @@ public final class GatewayService implements AutoCloseable
             final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
                 ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
             final GatewayAgent agent = newAgent(
-                ctx, serverChannel, selector, engine, orderEntry, ouch, journals, events, metrics, clock);
+                ctx, serverChannel, selector, engine, orderEntry, ouch, journals, aeron, events, metrics, clock);
 
             GaugeWithCallback.builder()
                 .name("bourse_gateway_open_orders").help("Orders entered and not yet done")
@@ -164,6 +164,8 @@ public final class GatewayService implements AutoCloseable
      * @param orderEntry         the order logic.
      * @param ouch               the OUCH encoder the order logic uses.
      * @param journals           the session journals, recovered; closed by the caller after the agent.
+     * @param aeron              the client of the event subscriptions, also for the event archive's replays; null in
+     *                           tests without Aeron.
      * @param eventSubscriptions the engine event streams.
      * @param metrics            counters.
      * @param clock              the agent's duty-cycle clock.
@@ -179,6 +181,7 @@ public final class GatewayService implements AutoCloseable
         final OrderEntry orderEntry,
         final OuchProxy ouch,
         final JournalStore journals,
+        final Aeron aeron,
         final Subscription[] eventSubscriptions,
         final GatewayMetrics metrics,
         final DutyCycleClock clock) throws IOException
@@ -196,8 +199,10 @@ public final class GatewayService implements AutoCloseable
         {
             throw new UncheckedIOException(GatewayContext.JOURNAL_DIR_PROP_NAME + "=" + ctx.journalDir(), ex);
         }
-        return new GatewayAgent(serverChannel, selector, registry, engine, eventSubscriptions,
-            new EngineEventAdapter(orderEntry, metrics), clock,
+        return new GatewayAgent(serverChannel, selector, registry, engine,
+            new EngineEventStreams(eventSubscriptions, new EngineEventAdapter(orderEntry, metrics), aeron,
+                ctx.eventArchive(), metrics),
+            clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
                 metrics),
             metrics);

@@ -128,6 +128,7 @@ final class OrderEntry
     private final TradedOrders tradedOrders = new TradedOrders();
     private final OrderRecordProxy records = new OrderRecordProxy();
     private int engineStream;
+    private boolean replayed;
     /** Order Tokens of all sessions today, restored ones included. */
     private long dayTokens;
     private final long[] preventedSequenceNumbers;
@@ -398,13 +399,17 @@ final class OrderEntry
 
     /**
      * Sets the engine event stream the next events come on, until called again: the Aeron session id of a shard's
-     * event stream, new with every run of the engine (engine events number from 1 again in a new run).
+     * event stream, new with every run of the engine (engine events number from 1 again in a new run), and whether
+     * they are replayed from the event archive (events of orders this gateway no longer knows are then expected, the
+     * orders done before a restart, and not counted as unmatched).
      *
      * @param engineStream the Aeron session id of the stream.
+     * @param replayed     true for events replayed from the event archive, false for the live stream.
      */
-    void onEngineStream(final int engineStream)
+    void onEngineStream(final int engineStream, final boolean replayed)
     {
         this.engineStream = engineStream;
+        this.replayed = replayed;
     }
 
     /**
@@ -766,7 +771,7 @@ final class OrderEntry
         final int index = tradedOrders.find(clientOrderId);
         if (TradedOrders.MISSING == index)
         {
-            metrics.unmatchedEvents.inc();
+            unmatched();
             return;
         }
         final UserSession session = tradedOrders.session(index);
@@ -923,9 +928,17 @@ final class OrderEntry
         final OrderState order = orders.get(clientOrderId);
         if (null == order)
         {
-            metrics.unmatchedEvents.inc();
+            unmatched();
         }
         return order;
+    }
+
+    private void unmatched()
+    {
+        if (!replayed)
+        {
+            metrics.unmatchedEvents.inc();
+        }
     }
 
     private void reject(

@@ -1,8 +1,11 @@
 package io.bourse.gateway;
 
+import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
@@ -14,14 +17,17 @@ import java.util.Map;
 
 /**
  * The real matching engine for gateway tests: an embedded media driver ({@link EmbeddedMediaDriver}) and engine
- * shards 0 and 1 trading {@link #SYMBOLS}, idling 1 ms.
+ * shards 0 and 1 trading {@link #SYMBOLS}, idling 1 ms; with the {@link EventArchive} when asked, the shards
+ * recording their event streams in it as deployed.
  */
 final class EngineShards implements AutoCloseable
 {
     /** The symbols and their shards. */
     static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1");
 
-    private final MediaDriver driver;
+    private final AutoCloseable driver;
+    private final String aeronDirectoryName;
+    private final EventArchive archive;
     private final StreamLayout layout;
     private final EngineService shard0;
     private final EngineService shard1;
@@ -32,8 +38,31 @@ final class EngineShards implements AutoCloseable
      */
     EngineShards(final String name, final Map<String, SelfTradePrevention> firmSelfTradePrevention)
     {
-        driver = EmbeddedMediaDriver.launch(name);
-        layout = EmbeddedMediaDriver.defaultLayout(driver);
+        this(name, firmSelfTradePrevention, EventArchive.DISABLED);
+    }
+
+    /**
+     * @param name                    names the driver's directory.
+     * @param firmSelfTradePrevention per-firm self-trade prevention modes of both shards.
+     * @param archive                 the event archive, run with the driver when enabled.
+     */
+    EngineShards(
+        final String name, final Map<String, SelfTradePrevention> firmSelfTradePrevention, final EventArchive archive)
+    {
+        this.archive = archive;
+        if (archive.enabled())
+        {
+            final ArchivingMediaDriver archivingDriver = EmbeddedMediaDriver.launchWithArchive(name, archive);
+            driver = archivingDriver;
+            aeronDirectoryName = archivingDriver.mediaDriver().aeronDirectoryName();
+        }
+        else
+        {
+            final MediaDriver mediaDriver = EmbeddedMediaDriver.launch(name);
+            driver = mediaDriver;
+            aeronDirectoryName = mediaDriver.aeronDirectoryName();
+        }
+        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDirectoryName);
         shard0 = launchShard(0, firmSelfTradePrevention);
         shard1 = launchShard(1, firmSelfTradePrevention);
     }
@@ -56,7 +85,13 @@ final class EngineShards implements AutoCloseable
     /** @return the driver's directory. */
     String aeronDirectoryName()
     {
-        return driver.aeronDirectoryName();
+        return aeronDirectoryName;
+    }
+
+    /** @return the event archive the shards record in, for the gateway to replay from. */
+    EventArchive eventArchive()
+    {
+        return archive;
     }
 
     @Override
@@ -75,6 +110,7 @@ final class EngineShards implements AutoCloseable
             .firmSelfTradePrevention(firmSelfTradePrevention)
             .streamLayout(layout)
             .symbolDirectory(SYMBOLS)
+            .eventArchive(archive)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }
 }

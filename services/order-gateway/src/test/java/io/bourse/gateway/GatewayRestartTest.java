@@ -2,6 +2,9 @@ package io.bourse.gateway;
 
 import io.aeron.Aeron;
 import io.aeron.Subscription;
+import io.aeron.driver.status.StreamCounter;
+import io.aeron.driver.status.SubscriberPos;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
@@ -18,6 +21,7 @@ import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.NewOrderDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The gateway restarted in front of two real matching-engine shards: a first gateway takes orders, is closed, and a
  * second one launched on the same journal directory must know them (their tokens, open shares and clientOrderIds) as
  * the journals leave them ({@link OrderRebuild}). The users keep their orders on disconnect, so that the engine still
- * has them after the first gateway stops. Each test has its own journal directory, gateway id and prices.
+ * has them after the first gateway stops. Each test has its own journal directory, gateway id and prices. The shards
+ * record their event streams in the {@link EventArchive}, as deployed, and each gateway replays from it what its
+ * subscriptions joined too late to hear.
  */
 @Timeout(60)
 class GatewayRestartTest
@@ -50,6 +56,8 @@ class GatewayRestartTest
     private static EngineShards engine;
 
     @TempDir
+    private static Path archiveDir;
+    @TempDir
     private Path journalDir;
 
     record Command(String type, long clientOrderId)
@@ -59,7 +67,8 @@ class GatewayRestartTest
     @BeforeAll
     static void start()
     {
-        engine = new EngineShards("gateway-restart-test", Map.of());
+        engine = new EngineShards("gateway-restart-test", Map.of(),
+            new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT));
     }
 
     @AfterAll
@@ -158,6 +167,51 @@ class GatewayRestartTest
             }
             assertThat(MetricsEndpoint.scrape(second.metricsPort()))
                 .contains("bourse_gateway_unmatched_events_total 0.0");
+        }
+    }
+
+    @Test
+    void shouldSendTheExecutedOfAnOrderThatTradedWhileNoGatewayRanFromTheEventArchive(
+        @TempDir final Path otherJournalDir) throws Exception
+    {
+        try (GatewayService first = launch(17);
+            TestClient client = TestClient.login(first.port(), "ord01", 1))
+        {
+            client.enterOrder("W1", "MSFT", Ouch42.SIDE_BUY, 100, 2_000_000, DAY);
+            assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+        }
+        // No gateway 17 runs: another gateway's client trades against W1, the engine publishes W1's execution.
+        final Executed taken;
+        try (GatewayService other = launch(18, otherJournalDir);
+            TestClient seller = TestClient.login(other.port(), "cpt01", 1))
+        {
+            seller.enterOrder("Y1", "MSFT", Ouch42.SIDE_SELL, 60, 2_000_000, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+            taken = (Executed)seller.await(4).get(3);
+            assertThat(taken).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Executed(0, "Y1", 60, 2_000_000, 'R', 0));
+        }
+        // As after a gateway process restart: the closed gateways' subscriptions are gone, the next one joins the
+        // shard's stream at its newest event, after W1's execution.
+        awaitEventSubscribers(1, 1);
+
+        try (GatewayService second = launch(17);
+            TestClient client = TestClient.login(second.port(), "ord01", 1))
+        {
+            final List<Object> replayed = client.await(4);
+            assertThat(replayed.get(1)).isInstanceOf(SystemEventMessage.class);
+            assertThat(replayed.get(2)).isInstanceOfSatisfying(Accepted.class,
+                (accepted) -> assertThat(accepted.token()).isEqualTo("W1"));
+            assertThat(replayed.get(3)).usingRecursiveComparison().ignoringFields("timestamp")
+                .isEqualTo(new Executed(0, "W1", 60, 2_000_000, 'A', taken.matchNumber()));
+            client.cancelOrder("W1", 0);
+
+            assertThat(client.await(5).get(4)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Canceled(0, "W1", 40, 'U'));
+            assertThat(MetricsEndpoint.scrape(second.metricsPort()))
+                .containsPattern("bourse_gateway_replayed_events_total [1-9]")
+                .contains("bourse_gateway_unmatched_events_total 0.0")
+                .contains("bourse_gateway_open_orders 0.0")
+                .doesNotContain("event_replay_failed\"} 1");
         }
     }
 
@@ -262,6 +316,11 @@ class GatewayRestartTest
 
     private GatewayService launch(final int gatewayId)
     {
+        return launch(gatewayId, journalDir);
+    }
+
+    private static GatewayService launch(final int gatewayId, final Path journalDir)
+    {
         return GatewayService.launch(new GatewayContext()
             .port(0)
             .bindAddress("127.0.0.1")
@@ -275,7 +334,42 @@ class GatewayRestartTest
                 List.of("ord01,,,,,,N", "cpt01,,,,,,N", "lim01,,,2,,,N"), Map.of()))
             .streamLayout(engine.layout())
             .symbolDirectory(EngineShards.SYMBOLS)
+            .eventArchive(engine.eventArchive())
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    /**
+     * Waits until a shard's event stream has that many subscribers (images) left: the driver forgets a closed
+     * client's subscriptions in its next check of its clients, and until then a new subscriber joins the stream at the
+     * position of the slowest one, not at the newest event.
+     */
+    private static void awaitEventSubscribers(final int shardId, final int count) throws InterruptedException
+    {
+        final int streamId = engine.layout().eventStreamId(shardId);
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(engine.aeronDirectoryName())))
+        {
+            final CountersReader counters = aeron.countersReader();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (subscribers(counters, streamId) != count)
+            {
+                assertThat(System.nanoTime()).as("subscribers of stream " + streamId).isLessThan(deadlineNs);
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    private static int subscribers(final CountersReader counters, final int streamId)
+    {
+        final int[] count = {0};
+        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID == typeId &&
+                streamId == keyBuffer.getInt(StreamCounter.STREAM_ID_OFFSET))
+            {
+                count[0]++;
+            }
+        });
+        return count[0];
     }
 
     private static long clientOrderId(final int gatewayId, final int sessionIndex, final int count)

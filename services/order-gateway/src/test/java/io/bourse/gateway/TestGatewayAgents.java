@@ -38,6 +38,7 @@ final class TestGatewayAgents
         final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
             ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
         return GatewayService.newAgent(
-            ctx, serverChannel, selector, engine, orderEntry, ouch, journals, new Subscription[0], metrics, clock);
+            ctx, serverChannel, selector, engine, orderEntry, ouch, journals, null, new Subscription[0], metrics,
+            clock);
     }
 }

@@ -1,6 +1,7 @@
 package io.bourse.common.aeron;
 
 import io.aeron.CommonContext;
+import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.bourse.common.config.Settings;
@@ -37,11 +38,26 @@ public final class EmbeddedMediaDriver
      */
     public static MediaDriver launch(final String name, final UnaryOperator<MediaDriver.Context> tuning)
     {
-        return MediaDriver.launchEmbedded(tuning.apply(new MediaDriver.Context()
+        return MediaDriver.launchEmbedded(tuning.apply(context(name)));
+    }
+
+    /**
+     * @param name    names the directory, {@code <Aeron default directory>-<name>-<random UUID>}, e.g. the test.
+     * @param archive the event archive to run with the driver, as the launcher's media driver service runs it.
+     * @return the running driver and archive.
+     */
+    public static ArchivingMediaDriver launchWithArchive(final String name, final EventArchive archive)
+    {
+        return ArchivingMediaDriver.launch(context(name), archive.archiveContext(Thread::new));
+    }
+
+    private static MediaDriver.Context context(final String name)
+    {
+        return new MediaDriver.Context()
             .aeronDirectoryName(CommonContext.getAeronDirectoryName() + "-" + name + "-" + UUID.randomUUID())
             .threadingMode(ThreadingMode.SHARED)
             .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)));
+            .dirDeleteOnShutdown(true);
     }
 
     /**
