@@ -24,8 +24,9 @@ import java.io.UncheckedIOException;
  * {@code bourse.driver.metrics.port} (default 9400), and the driver threads' CPUs in
  * {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME} under the roles {@value #CONDUCTOR_ROLE}, {@value #SENDER_ROLE}
  * and {@value #RECEIVER_ROLE} (Aeron's own names of those agents, with {@code DEDICATED} threading),
- * {@value #SHARED_ROLE} (the one thread of {@code SHARED} threading) and {@value #SHARED_NETWORK_ROLE} (the sender
- * and receiver's thread with {@code SHARED_NETWORK} threading), {@value #ARCHIVE_ROLE} (the Aeron Archive's one thread).
+ * {@value #SHARED_ROLE} (the one thread of {@code SHARED} threading), {@value #SHARED_NETWORK_ROLE} (the sender
+ * and receiver's thread with {@code SHARED_NETWORK} threading) and {@value #ARCHIVE_ROLE} (the Aeron Archive's one
+ * thread).
  * With {@link EventArchive#ENABLED_PROP_NAME} the driver also runs the {@link EventArchive} that the engine shards
  * record their event streams in.
  */
@@ -91,8 +92,8 @@ public final class MediaDriverService implements AutoCloseable
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .termBufferSparseFile(true);
-        final AutoCloseable driver = archive.enabled() ?
-            ArchivingMediaDriver.launch(driverContext, archive.archiveContext(threadAffinity.threadFactory(ARCHIVE_ROLE))) :
+        final AutoCloseable driver = archive.enabled() ? ArchivingMediaDriver.launch(
+            driverContext, archive.archiveContext(threadAffinity.threadFactory(ARCHIVE_ROLE))) :
             MediaDriver.launch(driverContext);
         final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
         MetricsServer metricsServer = null;

@@ -37,7 +37,9 @@ import java.util.UUID;
  * asked for, market-data publisher and fan-out, and the simulator sending a continuous order flow), on host networking
  * and the host's IPC namespace, started before the class's tests and stopped after them; the containers' logs are
  * printed when a test fails. The order gateway keeps its session journals in a Docker volume of its own, as in the
- * compose file, so that {@link #restartGateway} starts a new gateway container on the journals of the old one. The
+ * compose file, so that {@link #restartGateway} starts a new gateway container on the journals of the old one; as in
+ * the compose file, the media driver runs the event archive and the engine shards record their event streams in it
+ * (in the media driver's container), for the restarted gateway to replay what it did not hear. The
  * services listen on their default TCP ports, so a compose stack must not be running on the same host, and test classes
  * using this extension must not run in parallel. Each service but the simulator counts as started once the compose
  * file's health check passes in its container ({@code deploy/ready.sh}: the service's {@code /ready} answers 200, and
@@ -281,6 +283,7 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
                 cmd.withHostConfig(hostConfig);
             })
             .withEnv("BOURSE_AERON_DIR", AERON_DIR)
+            .withEnv("BOURSE_ARCHIVE_ENABLED", "true")
             .withEnv("JAVA_TOOL_OPTIONS", "-Xmx256m")
             .withEnv(environment)
             .withLogConsumer(log)
