@@ -39,7 +39,8 @@ import java.util.UUID;
  * printed when a test fails. The order gateway keeps its session journals in a Docker volume of its own, as in the
  * compose file, so that {@link #restartGateway} starts a new gateway container on the journals of the old one; as in
  * the compose file, the media driver runs the event archive and the engine shards record their event streams in it
- * (in the media driver's container), for the restarted gateway to replay what it did not hear. The
+ * (in the media driver container's own file system, where the compose file gives it a volume), for the restarted
+ * gateway to replay what it did not hear. The
  * services listen on their default TCP ports, so a compose stack must not be running on the same host, and test classes
  * using this extension must not run in parallel. Each service but the simulator counts as started once the compose
  * file's health check passes in its container ({@code deploy/ready.sh}: the service's {@code /ready} answers 200, and

@@ -48,7 +48,7 @@ public final class EngineService implements AutoCloseable
      * @return the running shard.
      * @throws IllegalStateException for a bad configuration.
      * @throws UncheckedIOException  when the metrics port cannot be bound.
-     * @throws RuntimeException       from Aeron when the enabled event archive cannot be reached or does not record.
+     * @throws RuntimeException      from Aeron when the enabled event archive cannot be reached or does not record.
      */
     public static EngineService launch(final EngineContext ctx)
     {

@@ -34,16 +34,17 @@ final class EventRecording
      * @param archive the event archive (enabled).
      * @param events  the shard's event publication, nothing published on it yet.
      * @return the recording's id.
-     * @throws io.aeron.exceptions.TimeoutException  when the archive does not answer its control requests.
+     * @throws io.aeron.exceptions.TimeoutException    when the archive does not answer its control requests.
      * @throws io.aeron.archive.client.ArchiveException when the archive refuses the recording.
-     * @throws IllegalStateException                   when the recording has not started within 10 s.
+     * @throws IllegalStateException                    when the recording has not started within 10 s (it is
+     *                                                  stopped).
      */
     static long start(final Aeron aeron, final EventArchive archive, final Publication events)
     {
         try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
         {
-            client.startRecording(ChannelUri.addSessionId(events.channel(), events.sessionId()), events.streamId(),
-                SourceLocation.LOCAL, true);
+            final String channel = ChannelUri.addSessionId(events.channel(), events.sessionId());
+            final long subscriptionId = client.startRecording(channel, events.streamId(), SourceLocation.LOCAL, true);
             final CountersReader counters = aeron.countersReader();
             final long deadline = System.nanoTime() + RECORDING_START_TIMEOUT_NS;
             int counterId;
@@ -52,6 +53,7 @@ final class EventRecording
             {
                 if (System.nanoTime() - deadline > 0)
                 {
+                    client.tryStopRecording(subscriptionId);
                     throw new IllegalStateException("the event archive has not started recording stream " +
                         events.streamId() + " session " + events.sessionId() + " within 10 s");
                 }

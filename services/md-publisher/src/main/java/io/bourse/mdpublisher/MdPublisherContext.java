@@ -146,8 +146,7 @@ public final class MdPublisherContext
             .l2Depth(settings.getInt(L2_DEPTH_PROP_NAME, L2_DEPTH_DEFAULT))
             .idleStrategySupplier(() -> AgentLaunch.idleStrategy(settings))
             .threadAffinity(ThreadAffinity.fromSettings(settings))
-            .moldEnabled(parseBoolean(MOLD_ENABLED_PROP_NAME,
-                settings.get(MOLD_ENABLED_PROP_NAME, String.valueOf(MOLD_ENABLED_DEFAULT))))
+            .moldEnabled(settings.getBoolean(MOLD_ENABLED_PROP_NAME, MOLD_ENABLED_DEFAULT))
             .moldGroup(settings.get(MOLD_GROUP_PROP_NAME, MOLD_GROUP_DEFAULT))
             .moldPort(settings.getInt(MOLD_PORT_PROP_NAME, MOLD_PORT_DEFAULT))
             .moldInterface(settings.get(MOLD_INTERFACE_PROP_NAME, MOLD_INTERFACE_DEFAULT))
@@ -159,17 +158,6 @@ public final class MdPublisherContext
             .moldHeartbeatIntervalMs(
                 settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT))
             .moldFragmentLimit(settings.getInt(MOLD_FRAGMENT_LIMIT_PROP_NAME, MOLD_FRAGMENT_LIMIT_DEFAULT));
-    }
-
-    private static boolean parseBoolean(final String name, final String value)
-    {
-        return switch (value.trim())
-        {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(
-                name + " (" + Settings.environmentName(name) + ") must be true or false: " + value);
-        };
     }
 
     /**

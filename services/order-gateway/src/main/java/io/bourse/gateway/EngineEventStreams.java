@@ -5,6 +5,8 @@ import io.aeron.ChannelUri;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
+import io.aeron.archive.client.RecordingDescriptorConsumer;
+import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
 import org.agrona.DirectBuffer;
@@ -46,6 +48,7 @@ final class EngineEventStreams
     private final FragmentHandler replayHandler =
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
     private final IdleStrategy replayIdle = new BackoffIdleStrategy();
+    private final StreamRecordings recordings = new StreamRecordings();
     private int fragmentLimit;
     private int work;
     private int replayedStream;
@@ -79,6 +82,15 @@ final class EngineEventStreams
      */
     int poll(final int fragmentLimit)
     {
+        if (!archive.enabled())
+        {
+            int events = 0;
+            for (final Subscription subscription : subscriptions)
+            {
+                events += subscription.poll(adapter, fragmentLimit);
+            }
+            return events;
+        }
         this.fragmentLimit = fragmentLimit;
         work = 0;
         for (final Subscription subscription : subscriptions)
@@ -90,54 +102,70 @@ final class EngineEventStreams
 
     private void pollImage(final Image image)
     {
-        if (!caughtUpImages.contains(image.correlationId()))
+        // Marked first: an exception of the order logic during the replay reaches the agent's error handler once,
+        // instead of replaying the stream again every duty cycle.
+        if (caughtUpImages.add(image.correlationId()))
         {
-            if (archive.enabled())
-            {
-                work += catchUp(image);
-            }
-            caughtUpImages.add(image.correlationId());
+            work += catchUp(image);
         }
         work += image.poll(adapter, fragmentLimit);
     }
 
     /**
-     * Replays the recording of the image's stream from its start to the image's join position.
+     * Replays the recording of the image's stream from its start to the image's join position, unless the image
+     * joined at the start of its stream or a newer run of the shard records meanwhile (an engine that stopped without
+     * closing its stream: its events are the old run's, which the sessions' journaled event sequence numbers do not
+     * tell apart from the new run's).
      *
-     * @return events replayed; 0 also when the replay failed (counted and logged).
+     * @return events replayed; 0 also when the replay failed (counted, and logged the first time).
      */
     private int catchUp(final Image image)
     {
-        final int streamId = image.subscription().streamId();
         final long joinPosition = image.joinPosition();
-        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+        if (0 == joinPosition)
         {
-            final long recordingId = client.findLastMatchingRecording(0, "", streamId, image.sessionId());
-            if (Aeron.NULL_VALUE == recordingId)
+            return 0; // joined where the shard's stream starts: nothing was missed, no need to ask the archive
+        }
+        final int streamId = image.subscription().streamId();
+        final int sessionId = image.sessionId();
+        try
+        {
+            final long replaySessionId;
+            try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
             {
-                metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId,
-                    "no recording of session " + image.sessionId() + " in the event archive");
-                return 0;
+                recordings.find(client, streamId, sessionId);
+                if (Aeron.NULL_VALUE == recordings.recordingId)
+                {
+                    metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId,
+                        "no recording of session " + sessionId + " in the event archive");
+                    return 0;
+                }
+                if (recordings.recordingId != recordings.newestRecordingId)
+                {
+                    System.out.println("order-gateway: events of stream " + streamId + " session " + sessionId +
+                        " before position " + joinPosition + " not replayed: a newer run of the shard records (" +
+                        recordings.newestRecordingId + ")");
+                    return 0;
+                }
+                if (recordings.startPosition >= joinPosition)
+                {
+                    return 0;
+                }
+                replaySessionId = client.startReplay(recordings.recordingId, recordings.startPosition,
+                    joinPosition - recordings.startPosition, EventArchive.REPLAY_CHANNEL, archive.replayStreamId());
             }
-            final long startPosition = client.getStartPosition(recordingId);
-            if (startPosition >= joinPosition)
-            {
-                return 0; // joined the stream where its recording starts: nothing was missed
-            }
-            final long replaySessionId = client.startReplay(recordingId, startPosition, joinPosition - startPosition,
-                EventArchive.REPLAY_CHANNEL, archive.replayStreamId());
             try (Subscription replay = aeron.addSubscription(
                 ChannelUri.addSessionId(EventArchive.REPLAY_CHANNEL, (int)replaySessionId), archive.replayStreamId()))
             {
-                replayedStream = image.sessionId();
-                final int replayed = drain(replay, (int)replaySessionId, startPosition, joinPosition);
+                replayedStream = sessionId;
+                final int replayed = drain(replay, (int)replaySessionId, joinPosition);
                 System.out.println("order-gateway: replayed " + replayed + " events of stream " + streamId +
-                    " session " + image.sessionId() + " (positions " + startPosition + " to " + joinPosition +
-                    ") from the event archive, recording " + recordingId);
+                    " session " + sessionId + " (positions " + recordings.startPosition + " to " + joinPosition +
+                    ") from the event archive, recording " + recordings.recordingId);
                 return replayed;
             }
         }
-        catch (final RuntimeException ex)
+        catch (final AeronException ex)
         {
             metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId, ex);
             return 0;
@@ -148,48 +176,104 @@ final class EngineEventStreams
      * Reads a replay up to the join position.
      *
      * @return events read.
-     * @throws IllegalStateException when the replay ends short of the join position or makes no progress for 10 s.
+     * @throws AeronException when the replay ends short of the join position or makes no progress for 10 s.
      */
-    private int drain(
-        final Subscription replay, final int replaySessionId, final long startPosition, final long joinPosition)
+    private int drain(final Subscription replay, final int replaySessionId, final long joinPosition)
     {
         int replayed = 0;
-        long position = startPosition;
         long progressNs = System.nanoTime();
         Image image = null;
-        while (position < joinPosition)
+        while (true)
         {
             if (null == image)
             {
                 image = replay.imageBySessionId(replaySessionId);
             }
-            final int fragments = null == image ? 0 : image.poll(replayHandler, REPLAY_FRAGMENT_LIMIT);
-            if (fragments > 0)
+            if (null != image)
             {
-                replayed += fragments;
-                position = image.position();
-                progressNs = System.nanoTime();
-                replayIdle.reset();
-                continue;
-            }
-            if (null != image && image.isClosed())
-            {
-                throw new IllegalStateException("the replay ended at position " + image.position() + " of " +
-                    joinPosition + " after " + replayed + " events");
+                final int fragments = image.poll(replayHandler, REPLAY_FRAGMENT_LIMIT);
+                // Read after every poll: one that takes only a term's padding returns 0 and still moves it.
+                final long position = image.position();
+                if (position >= joinPosition)
+                {
+                    return replayed + fragments;
+                }
+                if (fragments > 0)
+                {
+                    replayed += fragments;
+                    progressNs = System.nanoTime();
+                    replayIdle.reset();
+                    continue;
+                }
+                if (image.isClosed())
+                {
+                    throw new AeronException("the replay ended at position " + position + " of " + joinPosition +
+                        " after " + replayed + " events");
+                }
             }
             if (System.nanoTime() - progressNs > REPLAY_STALL_TIMEOUT_NS)
             {
-                throw new IllegalStateException("the replay made no progress for 10 s at position " + position +
-                    " of " + joinPosition + " after " + replayed + " events");
+                throw new AeronException("the replay made no progress for 10 s before position " + joinPosition +
+                    " after " + replayed + " events");
             }
             replayIdle.idle();
         }
-        return replayed;
     }
 
     private void onReplayed(final DirectBuffer buffer, final int offset)
     {
         metrics.replayedEvents.inc();
         adapter.onEvent(replayedStream, true, buffer, offset);
+    }
+
+    /**
+     * The archive's recordings of one event stream: the one of a given session (a run of the shard) with its start
+     * position, and the newest of the stream (the latest run).
+     */
+    private static final class StreamRecordings implements RecordingDescriptorConsumer
+    {
+        /** Descriptors asked for at a time. */
+        private static final int PAGE = 100;
+
+        private int sessionId;
+        private long recordingId;
+        private long startPosition;
+        private long newestRecordingId;
+
+        /**
+         * Lists the stream's recordings, a page at a time.
+         *
+         * @param client    connected to the archive.
+         * @param streamId  the event stream.
+         * @param sessionId the run of the shard whose recording is wanted.
+         */
+        void find(final AeronArchive client, final int streamId, final int sessionId)
+        {
+            this.sessionId = sessionId;
+            recordingId = Aeron.NULL_VALUE;
+            newestRecordingId = Aeron.NULL_VALUE;
+            int listed;
+            do
+            {
+                listed = client.listRecordingsForUri(newestRecordingId + 1, PAGE, "", streamId, this);
+            }
+            while (PAGE == listed);
+        }
+
+        @Override
+        public void onRecordingDescriptor(
+            final long controlSessionId, final long correlationId, final long recordingId,
+            final long startTimestamp, final long stopTimestamp, final long startPosition, final long stopPosition,
+            final int initialTermId, final int segmentFileLength, final int termBufferLength, final int mtuLength,
+            final int sessionId, final int streamId, final String strippedChannel, final String originalChannel,
+            final String sourceIdentity)
+        {
+            newestRecordingId = Math.max(newestRecordingId, recordingId);
+            if (this.sessionId == sessionId)
+            {
+                this.recordingId = recordingId;
+                this.startPosition = startPosition;
+            }
+        }
     }
 }

@@ -94,14 +94,15 @@ import java.util.ArrayDeque;
  * work; the orders not answered by the engine yet, so that its answer finds them; the users' open-order counts; and the
  * orders that traded, for Broken Trade. Each session gets a new session index at start-up, so that orders entered after
  * the restart never reuse a clientOrderId sent before it, whatever the journal holds. Engine events heard again after
- * the restart (an Aeron IPC subscription may join a stream behind the position the stopped gateway had read to) are
- * known by their shard sequence numbers, which each session journals after the messages that answer them ({@link
- * OrderRecords#EVENT_SEQUENCES}), and are not answered twice ({@code bourse_gateway_duplicate_events_total}); a journal
- * tail torn between those messages and the sequence numbers after them makes its events answered again when heard
- * again: at least once, never lost. What the journal cannot tell is not guessed: an order whose fate was decided while
- * no gateway heard the engine's events (an execution, a time-in-force expiry, the cancels on disconnect a stopping
- * gateway sends, an answer to a command in flight at a stop) stays open here as the journal leaves it until the engine
- * replays the events a gateway missed (later work); Modify Orders awaiting their answer at the restart are forgotten (a
+ * the restart (replayed from the event archive, {@link EngineEventStreams}, or heard live by a subscription that joined
+ * a stream behind the position the stopped gateway had read to) are known by their shard sequence numbers, which each
+ * session journals after the messages that answer them ({@link OrderRecords#EVENT_SEQUENCES}), and are not answered
+ * twice ({@code bourse_gateway_duplicate_events_total}); a journal tail torn between those messages and the sequence
+ * numbers after them makes its events answered again when heard again: at least once, never lost. The events the
+ * stopped gateway never heard (an execution, a time-in-force expiry, the cancels on disconnect a stopping gateway
+ * sends, an answer to a command in flight at a stop) come from the event archive; without it, what the journal cannot
+ * tell is not guessed: such an order stays open here as the journal leaves it. Modify Orders awaiting their answer at
+ * the restart are forgotten (a
  * side change with them too), so the engine's cancel for them is answered with Canceled; the users' rate buckets start
  * full; the collar reference is the configured one until the next trade on the event streams. After a crash, as opposed
  * to a stop, the private records of requests the engine had not answered yet may be lost with the unwritten tail of the

@@ -5,7 +5,6 @@ import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
@@ -26,7 +25,6 @@ final class EngineShards implements AutoCloseable
     static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1");
 
     private final AutoCloseable driver;
-    private final String aeronDirectoryName;
     private final EventArchive archive;
     private final StreamLayout layout;
     private final EngineService shard0;
@@ -54,15 +52,14 @@ final class EngineShards implements AutoCloseable
         {
             final ArchivingMediaDriver archivingDriver = EmbeddedMediaDriver.launchWithArchive(name, archive);
             driver = archivingDriver;
-            aeronDirectoryName = archivingDriver.mediaDriver().aeronDirectoryName();
+            layout = EmbeddedMediaDriver.defaultLayout(archivingDriver.mediaDriver());
         }
         else
         {
             final MediaDriver mediaDriver = EmbeddedMediaDriver.launch(name);
             driver = mediaDriver;
-            aeronDirectoryName = mediaDriver.aeronDirectoryName();
+            layout = EmbeddedMediaDriver.defaultLayout(mediaDriver);
         }
-        layout = StreamLayout.fromSettings(new Settings(Map.of())).withAeronDirectory(aeronDirectoryName);
         shard0 = launchShard(0, firmSelfTradePrevention);
         shard1 = launchShard(1, firmSelfTradePrevention);
     }
@@ -85,7 +82,7 @@ final class EngineShards implements AutoCloseable
     /** @return the driver's directory. */
     String aeronDirectoryName()
     {
-        return aeronDirectoryName;
+        return layout.aeronDirectoryName();
     }
 
     /** @return the event archive the shards record in, for the gateway to replay from. */

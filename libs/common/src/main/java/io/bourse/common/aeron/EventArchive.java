@@ -13,7 +13,7 @@ import java.util.concurrent.ThreadFactory;
  * The Aeron Archive that records the engine shards' event streams, so that a service started while a shard runs (a
  * restarted order gateway) can replay the events it did not hear. The archive runs in the media driver's process and
  * is reached on its local control channel only: requests on {@value #CONTROL_CHANNEL} stream
- * {@value AeronArchive.Configuration#CONTROL_STREAM_ID_DEFAULT}, responses on {@value #CONTROL_CHANNEL} stream
+ * {@value AeronArchive.Configuration#LOCAL_CONTROL_STREAM_ID_DEFAULT}, responses on {@value #CONTROL_CHANNEL} stream
  * {@value AeronArchive.Configuration#CONTROL_RESPONSE_STREAM_ID_DEFAULT} (Aeron's defaults; the network control
  * channel is off, as nothing off the host asks). Each engine shard records its own event publication (the channel with
  * its session id: a restarted engine's stream is a new recording); replays go to {@value #REPLAY_CHANNEL} on the
@@ -22,12 +22,15 @@ import java.util.concurrent.ThreadFactory;
  * Settings: {@value #ENABLED_PROP_NAME} (default false: the embedded mode runs every service in one process, none
  * restarts alone; the compose file and the integration tests' containers turn it on for the media driver, the engine
  * shards and the order gateway alike), {@value #DIR_PROP_NAME} (default {@code bourse-archive} under
- * {@code java.io.tmpdir}; its recordings are deleted when the media driver starts, as the streams they hold end with
- * the driver) and {@value #REPLAY_STREAM_PROP_NAME} (default {@value #REPLAY_STREAM_DEFAULT}).
+ * {@code java.io.tmpdir}; the archive keeps its catalog and recordings in its subdirectory {@value #RECORDINGS_DIR},
+ * which the media driver deletes when it starts, as the streams it holds end with the driver: only that subdirectory,
+ * so the setting may name a volume's mount point or a shared directory) and {@value #REPLAY_STREAM_PROP_NAME} (default
+ * {@value #REPLAY_STREAM_DEFAULT}).
  *
  * @param enabled        true when the media driver runs the archive, the engine shards record and the gateway
  *                       replays.
- * @param directory      the archive's directory of recordings and catalog, in the media driver's file system.
+ * @param directory      the directory of the archive's {@value #RECORDINGS_DIR} subdirectory, in the media driver's
+ *                       file system.
  * @param replayStreamId stream id of the replays on {@value #REPLAY_CHANNEL}.
  */
 public record EventArchive(boolean enabled, String directory, int replayStreamId)
@@ -40,7 +43,9 @@ public record EventArchive(boolean enabled, String directory, int replayStreamId
     public static final String REPLAY_STREAM_PROP_NAME = "bourse.archive.replay.stream";
     /** Default replay stream id. */
     public static final int REPLAY_STREAM_DEFAULT = 4000;
-    /** Channel of the archive's control requests and responses, and of the replays: one host. */
+    /** Subdirectory of {@link #directory()} that holds the archive's catalog and recordings, deleted at start. */
+    public static final String RECORDINGS_DIR = "recordings";
+    /** Channel of the archive's control requests and responses: one host. */
     public static final String CONTROL_CHANNEL = "aeron:ipc?term-length=64k";
     /** Channel the replays are sent on. */
     public static final String REPLAY_CHANNEL = "aeron:ipc";
@@ -55,7 +60,7 @@ public record EventArchive(boolean enabled, String directory, int replayStreamId
     public static EventArchive fromSettings(final Settings settings)
     {
         return new EventArchive(
-            Boolean.parseBoolean(settings.get(ENABLED_PROP_NAME, "false")),
+            settings.getBoolean(ENABLED_PROP_NAME, false),
             settings.get(DIR_PROP_NAME, defaultDirectory()),
             settings.getInt(REPLAY_STREAM_PROP_NAME, REPLAY_STREAM_DEFAULT));
     }
@@ -63,7 +68,7 @@ public record EventArchive(boolean enabled, String directory, int replayStreamId
     /**
      * The archive's own configuration, for {@link io.aeron.archive.ArchivingMediaDriver#launch}: one thread for its
      * conductor, recorder and replayer ({@link ArchiveThreadingMode#SHARED}, as the driver's on a 2-core host), no
-     * network control channel, no recording events, the directory emptied at start.
+     * network control channel, no recording events, the {@value #RECORDINGS_DIR} subdirectory deleted at start.
      *
      * @param threadFactory makes the archive's thread (its CPUs, see {@link ThreadAffinity}).
      * @return a new archive context.
@@ -71,12 +76,13 @@ public record EventArchive(boolean enabled, String directory, int replayStreamId
     public Archive.Context archiveContext(final ThreadFactory threadFactory)
     {
         return new Archive.Context()
-            .archiveDirectoryName(directory)
+            .archiveDirectoryName(Path.of(directory, RECORDINGS_DIR).toString())
             .deleteArchiveOnStart(true)
             .threadingMode(ArchiveThreadingMode.SHARED)
             .threadFactory(threadFactory)
             .controlChannelEnabled(false)
             .localControlChannel(CONTROL_CHANNEL)
+            .localControlStreamId(AeronArchive.Configuration.LOCAL_CONTROL_STREAM_ID_DEFAULT)
             .recordingEventsEnabled(false)
             // Required even when unused: nothing here replicates recordings from another archive.
             .replicationChannel("aeron:udp?endpoint=localhost:0")

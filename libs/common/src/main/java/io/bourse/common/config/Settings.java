@@ -63,6 +63,28 @@ public final class Settings
     /**
      * @param propertyName the setting.
      * @param defaultValue returned when unset.
+     * @return the value as a boolean.
+     * @throws IllegalArgumentException naming the setting when the value is neither {@code true} nor {@code false}.
+     */
+    public boolean getBoolean(final String propertyName, final boolean defaultValue)
+    {
+        final String value = get(propertyName, null);
+        if (null == value)
+        {
+            return defaultValue;
+        }
+        return switch (value.trim())
+        {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(
+                propertyName + " (" + environmentName(propertyName) + ") must be true or false: " + value);
+        };
+    }
+
+    /**
+     * @param propertyName the setting.
+     * @param defaultValue returned when unset.
      * @return the value as a long.
      * @throws IllegalArgumentException naming the setting when the value is not an integer.
      */
