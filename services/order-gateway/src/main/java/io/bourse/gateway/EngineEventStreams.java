@@ -1,7 +1,6 @@
 package io.bourse.gateway;
 
 import io.aeron.Aeron;
-import io.aeron.ChannelUri;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
@@ -14,6 +13,7 @@ import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -130,7 +130,7 @@ final class EngineEventStreams
         final int sessionId = image.sessionId();
         try
         {
-            final long replaySessionId;
+            final Subscription replay;
             try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
             {
                 recordings.find(client, streamId, sessionId);
@@ -151,14 +151,14 @@ final class EngineEventStreams
                 {
                     return 0;
                 }
-                replaySessionId = client.startReplay(recordings.recordingId, recordings.startPosition,
+                // The subscription carries the replay's session id: its one image is the replay.
+                replay = client.replay(recordings.recordingId, recordings.startPosition,
                     joinPosition - recordings.startPosition, EventArchive.REPLAY_CHANNEL, archive.replayStreamId());
             }
-            try (Subscription replay = aeron.addSubscription(
-                ChannelUri.addSessionId(EventArchive.REPLAY_CHANNEL, (int)replaySessionId), archive.replayStreamId()))
+            try (replay)
             {
                 replayedStream = sessionId;
-                final int replayed = drain(replay, (int)replaySessionId, joinPosition);
+                final int replayed = drain(replay, joinPosition);
                 System.out.println("order-gateway: replayed " + replayed + " events of stream " + streamId +
                     " session " + sessionId + " (positions " + recordings.startPosition + " to " + joinPosition +
                     ") from the event archive, recording " + recordings.recordingId);
@@ -178,7 +178,7 @@ final class EngineEventStreams
      * @return events read.
      * @throws AeronException when the replay ends short of the join position or makes no progress for 10 s.
      */
-    private int drain(final Subscription replay, final int replaySessionId, final long joinPosition)
+    private int drain(final Subscription replay, final long joinPosition)
     {
         int replayed = 0;
         long progressNs = System.nanoTime();
@@ -187,7 +187,8 @@ final class EngineEventStreams
         {
             if (null == image)
             {
-                image = replay.imageBySessionId(replaySessionId);
+                final List<Image> images = replay.images();
+                image = images.isEmpty() ? null : images.getFirst();
             }
             if (null != image)
             {
