@@ -4,9 +4,12 @@ import io.aeron.Aeron;
 import io.aeron.ChannelUri;
 import io.aeron.Publication;
 import io.aeron.archive.client.AeronArchive;
+import io.aeron.archive.client.ArchiveException;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
 import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.StreamRecordings;
+import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.util.concurrent.TimeUnit;
@@ -16,7 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * The {@link EventArchive}'s recording of a shard's event stream: started before the shard publishes its first event,
  * so that the recording holds every event of the stream from position 0, and stopped by the archive when the stream
  * ends (the shard stops). The recorded channel carries the publication's session id, so each run of a shard is a
- * recording of its own, found by that session id.
+ * recording of its own, found by that session id. Once the new run records, the recordings of the stream's earlier
+ * runs that have stopped are purged (their files deleted): no one replays them, as a restarted gateway replays only
+ * the newest run of a shard. One still recording (a run whose engine died, until the media driver times its stream
+ * out) stays until the shard's next start.
  */
 final class EventRecording
 {
@@ -59,7 +65,45 @@ final class EventRecording
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
-            return RecordingPos.getRecordingId(counters, counterId);
+            final long recordingId = RecordingPos.getRecordingId(counters, counterId);
+            purgeEarlierRuns(client, events.streamId(), recordingId);
+            return recordingId;
+        }
+    }
+
+    /**
+     * Purges the stream's stopped recordings other than the current run's; one the archive refuses to purge is logged
+     * and left.
+     */
+    private static void purgeEarlierRuns(final AeronArchive client, final int streamId, final long currentRecordingId)
+    {
+        final LongArrayList stopped = new LongArrayList();
+        StreamRecordings.forEach(client, streamId,
+            (controlSessionId, correlationId, recordingId, startTimestamp, stopTimestamp, startPosition, stopPosition,
+            initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId, streamIdOfRecording,
+            strippedChannel, originalChannel, sourceIdentity) ->
+            {
+                if (recordingId != currentRecordingId && AeronArchive.NULL_POSITION != stopPosition)
+                {
+                    stopped.addLong(recordingId);
+                }
+            });
+        for (int i = 0; i < stopped.size(); i++)
+        {
+            try
+            {
+                client.purgeRecording(stopped.getLong(i));
+            }
+            catch (final ArchiveException ex)
+            {
+                System.err.println("[matching-engine] recording " + stopped.getLong(i) + " of stream " + streamId +
+                    " not purged: " + ex.getMessage());
+            }
+        }
+        if (!stopped.isEmpty())
+        {
+            System.out.println("matching-engine: purged " + stopped.size() + " recordings of earlier runs of stream " +
+                streamId + " from the event archive");
         }
     }
 }

@@ -8,11 +8,13 @@ import io.aeron.archive.client.RecordingDescriptorConsumer;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.StreamRecordings;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -22,13 +24,17 @@ import java.util.function.Consumer;
  * subscription joins a stream where it stands, so a gateway started while a shard runs (a restart) would never hear the
  * events the shard published before: the answers to the commands in flight at the stop, the cancels on disconnect the
  * stopping gateway sent, executions and expiries of the orders rebuilt from the journals. So each image (one per run
- * of a shard) is caught up once, when first seen and before any of its live events: the events from the start of the
- * shard's recording in the {@link EventArchive} to the image's join position are replayed through the same
- * {@link EngineEventAdapter} ({@code bourse_gateway_replayed_events_total}), marked as replayed, and the journals'
- * event sequence numbers skip those the sessions answer already. The replay runs on the agent's thread, so no login is
- * read meanwhile, and the shard holds its newer events while the live image is not read (engine back pressure): none
- * is lost, none comes out of order. Without the archive, or when it cannot replay (counted as {@link
- * GatewayError#EVENT_REPLAY_FAILED}), the image is read from its join position as before.
+ * of a shard) is caught up once, when first seen and before any of its live events: the events from the shard's
+ * {@link EventPositions position} (up to which an earlier gateway of the session answered that run's events and
+ * journaled the answers; else from the start of the run's recording) to the image's join position are replayed from
+ * the {@link EventArchive} through the same {@link EngineEventAdapter} ({@code bourse_gateway_replayed_events_total}),
+ * marked as replayed, and the journals' event sequence numbers skip those the sessions answer already. The replay runs
+ * on the agent's thread, so no login is read meanwhile, and the shard holds its newer events while the live image is
+ * not read (engine back pressure): none is lost, none comes out of order. Without the archive, or when it cannot
+ * replay (counted as {@link GatewayError#EVENT_REPLAY_FAILED}), the image is read from its join position as before.
+ * With the archive, once the answers of a duty cycle are journaled ({@link #onAnswersJournaled()}), the position read
+ * to in each shard's newest image that was caught up is stored; one whose catch-up failed leaves the stored position
+ * where it was, so that a later restart replays its gap.
  */
 final class EngineEventStreams
 {
@@ -42,15 +48,25 @@ final class EngineEventStreams
     private final Aeron aeron;
     private final EventArchive archive;
     private final GatewayMetrics metrics;
+    private final EventPositions positions;
     /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
     private final LongHashSet caughtUpImages = new LongHashSet();
+    /** {@link Image#correlationId()} of the images whose catch-up failed: their positions are not stored. */
+    private final LongHashSet gapImages = new LongHashSet();
+    /** Per shard: {@link Image#correlationId()} of the newest image read without a gap, -1 if none. */
+    private final long[] readImage;
+    /** Per shard: the Aeron session id of that image. */
+    private final int[] readSession;
+    /** Per shard: the position read to in that image. */
+    private final long[] readPosition;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler =
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
     private final IdleStrategy replayIdle = new BackoffIdleStrategy();
-    private final StreamRecordings recordings = new StreamRecordings();
+    private final StreamRecording recordings = new StreamRecording();
     private int fragmentLimit;
     private int work;
+    private int shardId;
     private int replayedStream;
 
     /**
@@ -59,19 +75,27 @@ final class EngineEventStreams
      * @param aeron         the gateway's client, for the archive client and the replays; null without subscriptions.
      * @param archive       the event archive; when disabled, the images are read from their join positions.
      * @param metrics       counts the replayed events and the replays that failed.
+     * @param positions     where a replay starts, and where the positions read to are stored, one entry per
+     *                      subscription; null when the archive is disabled.
      */
     EngineEventStreams(
         final Subscription[] subscriptions,
         final EngineEventAdapter adapter,
         final Aeron aeron,
         final EventArchive archive,
-        final GatewayMetrics metrics)
+        final GatewayMetrics metrics,
+        final EventPositions positions)
     {
         this.subscriptions = subscriptions;
         this.adapter = adapter;
         this.aeron = aeron;
         this.archive = archive;
         this.metrics = metrics;
+        this.positions = positions;
+        this.readImage = new long[subscriptions.length];
+        this.readSession = new int[subscriptions.length];
+        this.readPosition = new long[subscriptions.length];
+        Arrays.fill(readImage, Aeron.NULL_VALUE);
     }
 
     /**
@@ -93,53 +117,84 @@ final class EngineEventStreams
         }
         this.fragmentLimit = fragmentLimit;
         work = 0;
-        for (final Subscription subscription : subscriptions)
+        for (shardId = 0; shardId < subscriptions.length; shardId++)
         {
-            subscription.forEachImage(pollImage);
+            subscriptions[shardId].forEachImage(pollImage);
         }
         return work;
     }
 
+    /**
+     * Stores, per shard, the position read to in its newest image read without a gap: to be called once the answers
+     * to every event read so far are journaled.
+     */
+    void onAnswersJournaled()
+    {
+        if (!archive.enabled())
+        {
+            return;
+        }
+        for (int shard = 0; shard < readImage.length; shard++)
+        {
+            if (Aeron.NULL_VALUE != readImage[shard])
+            {
+                positions.store(shard, readSession[shard], readPosition[shard]);
+            }
+        }
+    }
+
     private void pollImage(final Image image)
     {
+        final long correlationId = image.correlationId();
         // Marked first: an exception of the order logic during the replay reaches the agent's error handler once,
         // instead of replaying the stream again every duty cycle.
-        if (caughtUpImages.add(image.correlationId()))
+        if (caughtUpImages.add(correlationId))
         {
             work += catchUp(image);
         }
         work += image.poll(adapter, fragmentLimit);
+        if (correlationId >= readImage[shardId] && !gapImages.contains(correlationId))
+        {
+            readImage[shardId] = correlationId;
+            readSession[shardId] = image.sessionId();
+            readPosition[shardId] = image.position();
+        }
     }
 
     /**
-     * Replays the recording of the image's stream from its start to the image's join position, unless the image
-     * joined at the start of its stream or a newer run of the shard records meanwhile (an engine that stopped without
-     * closing its stream: its events are the old run's, which the sessions' journaled event sequence numbers do not
-     * tell apart from the new run's).
+     * Replays the recording of the image's stream from the shard's stored position (else from the recording's start)
+     * to the image's join position, unless the image joined where that position or the stream starts, or a newer run
+     * of the shard records meanwhile (an engine that stopped without closing its stream: its events are the old run's,
+     * which the sessions' journaled event sequence numbers do not tell apart from the new run's). Every other case
+     * that replays nothing marks the image as one with a gap.
      *
      * @return events replayed; 0 also when the replay failed (counted, and logged the first time).
      */
     private int catchUp(final Image image)
     {
         final long joinPosition = image.joinPosition();
-        if (0 == joinPosition)
+        final int sessionId = image.sessionId();
+        final long answeredPosition = positions.position(shardId, sessionId);
+        if (0 == joinPosition || answeredPosition >= joinPosition)
         {
-            return 0; // joined where the shard's stream starts: nothing was missed, no need to ask the archive
+            return 0; // joined where the stream starts or where the gateway had read to: nothing was missed
         }
         final int streamId = image.subscription().streamId();
-        final int sessionId = image.sessionId();
+        gapImages.add(image.correlationId()); // until the replay reaches the join position
         try
         {
             final Subscription replay;
+            final long replayPosition;
             try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
             {
                 recordings.find(client, streamId, sessionId);
-                if (Aeron.NULL_VALUE == recordings.recordingId)
+                if (Aeron.NULL_VALUE == recordings.newestRecordingId)
                 {
                     metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId,
-                        "no recording of session " + sessionId + " in the event archive");
+                        "no recording of the stream in the event archive (session " + sessionId + ")");
                     return 0;
                 }
+                // A run without its recording, while another records: the new run purged the old one's when it began.
                 if (recordings.recordingId != recordings.newestRecordingId)
                 {
                     System.out.println("order-gateway: events of stream " + streamId + " session " + sessionId +
@@ -147,20 +202,23 @@ final class EngineEventStreams
                         recordings.newestRecordingId + ")");
                     return 0;
                 }
-                if (recordings.startPosition >= joinPosition)
+                replayPosition = Math.max(recordings.startPosition, answeredPosition);
+                if (replayPosition >= joinPosition)
                 {
+                    gapImages.remove(image.correlationId());
                     return 0;
                 }
                 // The subscription carries the replay's session id: its one image is the replay.
-                replay = client.replay(recordings.recordingId, recordings.startPosition,
-                    joinPosition - recordings.startPosition, EventArchive.REPLAY_CHANNEL, archive.replayStreamId());
+                replay = client.replay(recordings.recordingId, replayPosition, joinPosition - replayPosition,
+                    EventArchive.REPLAY_CHANNEL, archive.replayStreamId());
             }
             try (replay)
             {
                 replayedStream = sessionId;
                 final int replayed = drain(replay, joinPosition);
+                gapImages.remove(image.correlationId());
                 System.out.println("order-gateway: replayed " + replayed + " events of stream " + streamId +
-                    " session " + sessionId + " (positions " + recordings.startPosition + " to " + joinPosition +
+                    " session " + sessionId + " (positions " + replayPosition + " to " + joinPosition +
                     ") from the event archive, recording " + recordings.recordingId);
                 return replayed;
             }
@@ -231,19 +289,14 @@ final class EngineEventStreams
      * The archive's recordings of one event stream: the one of a given session (a run of the shard) with its start
      * position, and the newest of the stream (the latest run).
      */
-    private static final class StreamRecordings implements RecordingDescriptorConsumer
+    private static final class StreamRecording implements RecordingDescriptorConsumer
     {
-        /** Descriptors asked for at a time. */
-        private static final int PAGE = 100;
-
         private int sessionId;
         private long recordingId;
         private long startPosition;
         private long newestRecordingId;
 
         /**
-         * Lists the stream's recordings, a page at a time.
-         *
          * @param client    connected to the archive.
          * @param streamId  the event stream.
          * @param sessionId the run of the shard whose recording is wanted.
@@ -253,12 +306,7 @@ final class EngineEventStreams
             this.sessionId = sessionId;
             recordingId = Aeron.NULL_VALUE;
             newestRecordingId = Aeron.NULL_VALUE;
-            int listed;
-            do
-            {
-                listed = client.listRecordingsForUri(newestRecordingId + 1, PAGE, "", streamId, this);
-            }
-            while (PAGE == listed);
+            StreamRecordings.forEach(client, streamId, this);
         }
 
         @Override

@@ -170,7 +170,8 @@ public final class GatewayService implements AutoCloseable
      * @param metrics            counters.
      * @param clock              the agent's duty-cycle clock.
      * @return the agent, not yet started.
-     * @throws IOException          when the listening channel cannot be registered.
+     * @throws IOException          when the listening channel cannot be registered, or with the event archive the
+     *                              session's {@link EventPositions} cannot be opened.
      * @throws UncheckedIOException when the sessions cannot be restored from their journals.
      */
     static GatewayAgent newAgent(
@@ -201,7 +202,8 @@ public final class GatewayService implements AutoCloseable
         }
         return new GatewayAgent(serverChannel, selector, registry, engine,
             new EngineEventStreams(eventSubscriptions, new EngineEventAdapter(orderEntry, metrics), aeron,
-                ctx.eventArchive(), metrics),
+                ctx.eventArchive(), metrics, ctx.eventArchive().enabled() ?
+                journals.eventPositions(eventSubscriptions.length) : null),
             clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
                 metrics),

@@ -21,7 +21,8 @@ import java.util.TreeMap;
 
 /**
  * The journals of one SoupBinTCP session (the trading day): one {@link SessionJournal} per user, in
- * {@code <directory>/<session>/<username>.journal}, names percent-encoded outside {@code [A-Za-z0-9_-]}. Opening the
+ * {@code <directory>/<session>/<username>.journal}, names percent-encoded outside {@code [A-Za-z0-9_-]}, and beside
+ * them the session's {@link EventPositions} in the engine event streams the journals answer through. Opening the
  * store recovers every journal of the session, so that each user's sequence numbers continue after the last message
  * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}); a torn
  * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. Journals of other
@@ -40,6 +41,7 @@ final class JournalStore implements AutoCloseable
     private final Map<String, SessionJournal> journals = new TreeMap<>();
     private final JournalPretoucher pretoucher;
     private AgentRunner pretoucherRunner;
+    private EventPositions eventPositions;
     private int maxSessionIndex;
 
     private JournalStore(
@@ -127,13 +129,29 @@ final class JournalStore implements AutoCloseable
         return journal;
     }
 
-    /** Stops the pretoucher, then closes every journal. */
+    /**
+     * @param shardCount the gateway's engine shards.
+     * @return the session's {@link EventPositions}, opened at the first call, closed with the store.
+     * @throws IOException when the file cannot be created or mapped.
+     */
+    EventPositions eventPositions(final int shardCount) throws IOException
+    {
+        if (null == eventPositions)
+        {
+            eventPositions = EventPositions.open(directory, shardCount);
+        }
+        return eventPositions;
+    }
+
+    /** Stops the pretoucher, then closes every journal and the event positions. */
     @Override
     public void close()
     {
         CloseHelper.quietClose(pretoucherRunner);
         CloseHelper.quietCloseAll(journals.values());
         journals.clear();
+        CloseHelper.quietClose(eventPositions);
+        eventPositions = null;
     }
 
     private void add(final String username, final SessionJournal journal)

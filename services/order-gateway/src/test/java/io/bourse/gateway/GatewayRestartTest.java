@@ -35,6 +35,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -216,6 +218,51 @@ class GatewayRestartTest
     }
 
     @Test
+    void shouldReplayOnlyTheEventsAfterThePositionTheStoppedGatewayAnsweredThrough(
+        @TempDir final Path otherJournalDir) throws Exception
+    {
+        final int churn = 100;
+        try (GatewayService first = launch(19);
+            TestClient client = TestClient.login(first.port(), "ord01", 1))
+        {
+            for (int i = 0; i < churn; i++)
+            {
+                client.enterOrder("Q" + i, "MSFT", Ouch42.SIDE_BUY, 100, 1_600_000, DAY);
+            }
+            client.await(2 + churn);
+            for (int i = 0; i < churn; i++)
+            {
+                client.cancelOrder("Q" + i, 0);
+            }
+            client.await(2 + 2 * churn);
+            client.enterOrder("V1", "MSFT", Ouch42.SIDE_BUY, 100, 1_700_000, DAY);
+            assertThat(client.await(3 + 2 * churn).get(2 + 2 * churn)).isInstanceOf(Accepted.class);
+        }
+        final Executed taken;
+        try (GatewayService other = launch(18, otherJournalDir);
+            TestClient seller = TestClient.login(other.port(), "cpt01", 1))
+        {
+            seller.enterOrder("Y2", "MSFT", Ouch42.SIDE_SELL, 60, 1_700_000, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+            taken = (Executed)seller.await(4).get(3);
+        }
+        awaitEventSubscribers(1, 1);
+
+        try (GatewayService second = launch(19);
+            TestClient client = TestClient.login(second.port(), "ord01", 3 + 2 * churn))
+        {
+            assertThat(client.await(2).get(1)).usingRecursiveComparison().ignoringFields("timestamp")
+                .isEqualTo(new Executed(0, "V1", 60, 1_700_000, 'A', taken.matchNumber()));
+            client.cancelOrder("V1", 0);
+            assertThat(client.await(3).get(2)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Canceled(0, "V1", 40, 'U'));
+            // From the start of the shard's run the replay would take the churn's 200 events and more.
+            final String metrics = MetricsEndpoint.scrape(second.metricsPort());
+            assertThat(replayedEvents(metrics)).isBetween(1.0, 20.0);
+            assertThat(metrics).contains("bourse_gateway_errors_total{kind=\"event_replay_failed\"} 0.0");
+        }
+    }
+
+    @Test
     void shouldCountOrdersOpenBeforeTheRestartAgainstTheOpenOrderLimit() throws Exception
     {
         try (GatewayService first = launch(14);
@@ -336,6 +383,13 @@ class GatewayRestartTest
             .symbolDirectory(EngineShards.SYMBOLS)
             .eventArchive(engine.eventArchive())
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    private static double replayedEvents(final String metrics)
+    {
+        final Matcher matcher = Pattern.compile("(?m)^bourse_gateway_replayed_events_total (\\S+)$").matcher(metrics);
+        assertThat(matcher.find()).as("bourse_gateway_replayed_events_total in " + metrics).isTrue();
+        return Double.parseDouble(matcher.group(1));
     }
 
     /**

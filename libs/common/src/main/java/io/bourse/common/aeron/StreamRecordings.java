@@ -1,0 +1,65 @@
+package io.bourse.common.aeron;
+
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.archive.client.RecordingDescriptorConsumer;
+
+/**
+ * Lists an Aeron Archive's recordings of one stream id, whatever their number: the archive answers a list request
+ * with at most the count asked, so the catalog is read a page at a time, each page from the recording id after the
+ * last one listed.
+ */
+public final class StreamRecordings
+{
+    /** Descriptors asked for at a time. */
+    static final int PAGE = 100;
+
+    private StreamRecordings()
+    {
+    }
+
+    /**
+     * @param client   connected to the archive.
+     * @param streamId the stream whose recordings are listed, on any channel.
+     * @param consumer called once per recording, in recording id order, on the calling thread.
+     * @return recordings listed.
+     * @throws io.aeron.exceptions.AeronException when the archive does not answer.
+     */
+    public static int forEach(final AeronArchive client, final int streamId, final RecordingDescriptorConsumer consumer)
+    {
+        final Pager pager = new Pager(consumer);
+        int listed;
+        do
+        {
+            listed = client.listRecordingsForUri(pager.lastRecordingId + 1, PAGE, "", streamId, pager);
+            pager.total += listed;
+        }
+        while (PAGE == listed);
+        return pager.total;
+    }
+
+    private static final class Pager implements RecordingDescriptorConsumer
+    {
+        private final RecordingDescriptorConsumer consumer;
+        private long lastRecordingId = -1;
+        private int total;
+
+        Pager(final RecordingDescriptorConsumer consumer)
+        {
+            this.consumer = consumer;
+        }
+
+        @Override
+        public void onRecordingDescriptor(
+            final long controlSessionId, final long correlationId, final long recordingId,
+            final long startTimestamp, final long stopTimestamp, final long startPosition, final long stopPosition,
+            final int initialTermId, final int segmentFileLength, final int termBufferLength, final int mtuLength,
+            final int sessionId, final int streamId, final String strippedChannel, final String originalChannel,
+            final String sourceIdentity)
+        {
+            lastRecordingId = Math.max(lastRecordingId, recordingId);
+            consumer.onRecordingDescriptor(controlSessionId, correlationId, recordingId, startTimestamp, stopTimestamp,
+                startPosition, stopPosition, initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId,
+                streamId, strippedChannel, originalChannel, sourceIdentity);
+        }
+    }
+}
