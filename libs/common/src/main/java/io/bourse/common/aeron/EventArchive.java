@@ -5,6 +5,7 @@ import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
 import io.bourse.common.config.Settings;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import java.nio.file.Path;
 import java.util.concurrent.ThreadFactory;
@@ -49,6 +50,8 @@ public record EventArchive(boolean enabled, String directory, int replayStreamId
     public static final String CONTROL_CHANNEL = "aeron:ipc?term-length=64k";
     /** Channel the replays are sent on. */
     public static final String REPLAY_CHANNEL = "aeron:ipc";
+    /** How long the archive's thread sleeps when it finds no work, in ms. */
+    public static final long IDLE_SLEEP_MS = 1;
     /** No archive: the services run without recording or replaying, as in the embedded mode and most tests. */
     public static final EventArchive DISABLED = new EventArchive(false, defaultDirectory(), REPLAY_STREAM_DEFAULT);
 
@@ -80,6 +83,7 @@ public record EventArchive(boolean enabled, String directory, int replayStreamId
             .deleteArchiveOnStart(true)
             .threadingMode(ArchiveThreadingMode.SHARED)
             .threadFactory(threadFactory)
+            .idleStrategySupplier(() -> new SleepingMillisIdleStrategy(IDLE_SLEEP_MS))
             .controlChannelEnabled(false)
             .localControlChannel(CONTROL_CHANNEL)
             .localControlStreamId(AeronArchive.Configuration.LOCAL_CONTROL_STREAM_ID_DEFAULT)
