@@ -4,9 +4,9 @@ import io.aeron.Aeron;
 import io.aeron.ChannelUri;
 import io.aeron.Publication;
 import io.aeron.archive.client.AeronArchive;
-import io.aeron.archive.client.ArchiveException;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
+import io.aeron.exceptions.AeronException;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamRecordings;
 import org.agrona.collections.LongArrayList;
@@ -72,37 +72,39 @@ final class EventRecording
     }
 
     /**
-     * Purges the stream's stopped recordings other than the current run's; one the archive refuses to purge is logged
-     * and left.
+     * Purges the stream's stopped recordings other than the current run's: housekeeping, so a failure (a listing or a
+     * purge the archive refuses or does not answer) is logged and the recordings are left.
      */
     private static void purgeEarlierRuns(final AeronArchive client, final int streamId, final long currentRecordingId)
     {
         final LongArrayList stopped = new LongArrayList();
-        StreamRecordings.forEach(client, streamId,
-            (controlSessionId, correlationId, recordingId, startTimestamp, stopTimestamp, startPosition, stopPosition,
-            initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId, streamIdOfRecording,
-            strippedChannel, originalChannel, sourceIdentity) ->
-            {
-                if (recordingId != currentRecordingId && AeronArchive.NULL_POSITION != stopPosition)
-                {
-                    stopped.addLong(recordingId);
-                }
-            });
-        for (int i = 0; i < stopped.size(); i++)
+        int purged = 0;
+        try
         {
-            try
+            StreamRecordings.forEach(client, streamId,
+                (controlSessionId, correlationId, recordingId, startTimestamp, stopTimestamp, startPosition,
+                stopPosition, initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId,
+                streamIdOfRecording, strippedChannel, originalChannel, sourceIdentity) ->
+                {
+                    if (recordingId != currentRecordingId && AeronArchive.NULL_POSITION != stopPosition)
+                    {
+                        stopped.addLong(recordingId);
+                    }
+                });
+            for (int i = 0; i < stopped.size(); i++)
             {
                 client.purgeRecording(stopped.getLong(i));
-            }
-            catch (final ArchiveException ex)
-            {
-                System.err.println("[matching-engine] recording " + stopped.getLong(i) + " of stream " + streamId +
-                    " not purged: " + ex.getMessage());
+                purged++;
             }
         }
-        if (!stopped.isEmpty())
+        catch (final AeronException ex)
         {
-            System.out.println("matching-engine: purged " + stopped.size() + " recordings of earlier runs of stream " +
+            System.err.println("[matching-engine] recordings of earlier runs of stream " + streamId +
+                " not purged from the event archive: " + ex.getMessage());
+        }
+        if (purged > 0)
+        {
+            System.out.println("matching-engine: purged " + purged + " recordings of earlier runs of stream " +
                 streamId + " from the event archive");
         }
     }

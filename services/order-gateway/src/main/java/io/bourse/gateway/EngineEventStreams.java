@@ -17,6 +17,7 @@ import org.agrona.concurrent.IdleStrategy;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 
 /**
@@ -33,8 +34,9 @@ import java.util.function.Consumer;
  * not read (engine back pressure): none is lost, none comes out of order. Without the archive, or when it cannot
  * replay (counted as {@link GatewayError#EVENT_REPLAY_FAILED}), the image is read from its join position as before.
  * With the archive, once the answers of a duty cycle are journaled ({@link #onAnswersJournaled()}), the position read
- * to in each shard's newest image that was caught up is stored; one whose catch-up failed leaves the stored position
- * where it was, so that a later restart replays its gap.
+ * to in each shard's newest image that was caught up is stored; one whose catch-up failed, or whose events threw in the
+ * order logic, leaves the stored position where it was, so that a later restart replays from there (a session answers
+ * a replayed event only when it answered no later one of the shard).
  */
 final class EngineEventStreams
 {
@@ -59,6 +61,10 @@ final class EngineEventStreams
     private final int[] readSession;
     /** Per shard: the position read to in that image. */
     private final long[] readPosition;
+    /** Per shard: 1 once an image of its stream was caught up, for {@link #catchUpReason()} on any thread. */
+    private final AtomicIntegerArray caughtUpShards;
+    /** The agent thread's copy of {@link #caughtUpShards}. */
+    private final boolean[] shardCaughtUp;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler =
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
@@ -96,6 +102,30 @@ final class EngineEventStreams
         this.readSession = new int[subscriptions.length];
         this.readPosition = new long[subscriptions.length];
         Arrays.fill(readImage, Aeron.NULL_VALUE);
+        this.caughtUpShards = new AtomicIntegerArray(subscriptions.length);
+        this.shardCaughtUp = new boolean[subscriptions.length];
+    }
+
+    /**
+     * For the gateway's readiness: whether every shard's event stream has had an image caught up (with the archive:
+     * replayed up to its join position, or given up and counted). Any thread.
+     *
+     * @return null when every shard's stream was caught up or the archive is disabled, else the first shard that was
+     * not, e.g. "matching-engine shard 1's events not yet caught up from the event archive".
+     */
+    String catchUpReason()
+    {
+        if (archive.enabled())
+        {
+            for (int shard = 0; shard < subscriptions.length; shard++)
+            {
+                if (0 == caughtUpShards.get(shard))
+                {
+                    return "matching-engine shard " + shard + "'s events not yet caught up from the event archive";
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -151,8 +181,22 @@ final class EngineEventStreams
         if (caughtUpImages.add(correlationId))
         {
             work += catchUp(image);
+            if (!shardCaughtUp[shardId])
+            {
+                shardCaughtUp[shardId] = true;
+                caughtUpShards.set(shardId, 1);
+            }
         }
-        work += image.poll(adapter, fragmentLimit);
+        try
+        {
+            work += image.poll(adapter, fragmentLimit);
+        }
+        catch (final RuntimeException ex)
+        {
+            // The image has moved past the event that threw: a later restart must replay it, so no position is stored.
+            gapImages.add(correlationId);
+            throw ex;
+        }
         if (correlationId >= readImage[shardId] && !gapImages.contains(correlationId))
         {
             readImage[shardId] = correlationId;
@@ -165,8 +209,8 @@ final class EngineEventStreams
      * Replays the recording of the image's stream from the shard's stored position (else from the recording's start)
      * to the image's join position, unless the image joined where that position or the stream starts, or a newer run
      * of the shard records meanwhile (an engine that stopped without closing its stream: its events are the old run's,
-     * which the sessions' journaled event sequence numbers do not tell apart from the new run's). Every other case
-     * that replays nothing marks the image as one with a gap.
+     * which the sessions' journaled event sequence numbers do not tell apart from the new run's). Every case that
+     * replays nothing although events were missed (the newer run, a failure) marks the image as one with a gap.
      *
      * @return events replayed; 0 also when the replay failed (counted, and logged the first time).
      */
@@ -188,13 +232,12 @@ final class EngineEventStreams
             try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
             {
                 recordings.find(client, streamId, sessionId);
-                if (Aeron.NULL_VALUE == recordings.newestRecordingId)
+                if (Aeron.NULL_VALUE == recordings.recordingId)
                 {
                     metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId,
-                        "no recording of the stream in the event archive (session " + sessionId + ")");
+                        "no recording of session " + sessionId + " in the event archive");
                     return 0;
                 }
-                // A run without its recording, while another records: the new run purged the old one's when it began.
                 if (recordings.recordingId != recordings.newestRecordingId)
                 {
                     System.out.println("order-gateway: events of stream " + streamId + " session " + sessionId +

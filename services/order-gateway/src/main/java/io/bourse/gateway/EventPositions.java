@@ -4,6 +4,7 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -36,6 +37,8 @@ final class EventPositions implements AutoCloseable
     static final String FILE_NAME = "engine-events.positions";
     /** Length of a shard's entry. */
     static final int ENTRY_LENGTH = 16;
+    /** Most shards: the largest shard id of the journals' records, {@link OrderRecords#MAX_SHARD_ID}, plus one. */
+    static final int MAX_SHARDS = OrderRecords.MAX_SHARD_ID + 1;
     private static final int POSITION_OFFSET = 0;
     private static final int SESSION_ID_OFFSET = 8;
     private static final int SET_OFFSET = 12;
@@ -54,20 +57,29 @@ final class EventPositions implements AutoCloseable
      * others start unset.
      *
      * @param directory  the session's journal directory.
-     * @param shardCount the gateway's engine shards, at least 1.
+     * @param shardCount the gateway's engine shards, 1 to {@value #MAX_SHARDS}.
      * @return the positions.
      * @throws IOException when the file cannot be created or mapped.
      */
     static EventPositions open(final Path directory, final int shardCount) throws IOException
     {
-        if (shardCount < 1)
+        if (shardCount < 1 || shardCount > MAX_SHARDS)
         {
-            throw new IllegalArgumentException("shard count must be at least 1: " + shardCount);
+            throw new IllegalArgumentException("shard count must be 1.." + MAX_SHARDS + ": " + shardCount);
         }
+        final int length = shardCount * ENTRY_LENGTH;
         try (FileChannel channel = FileChannel.open(directory.resolve(FILE_NAME),
             StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))
         {
-            return new EventPositions(channel.map(FileChannel.MapMode.READ_WRITE, 0, (long)shardCount * ENTRY_LENGTH));
+            // Zeros written, not only mapped: the disk space is taken now, so a full disk fails this call, never a
+            // store into the mapping (which would fault).
+            long end = channel.size();
+            final ByteBuffer zeros = ByteBuffer.allocate((int)Math.max(0, length - end));
+            while (zeros.hasRemaining())
+            {
+                end += channel.write(zeros, end);
+            }
+            return new EventPositions(channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
         }
     }
 

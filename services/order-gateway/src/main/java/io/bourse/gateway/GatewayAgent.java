@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * it reads the clock, polls every engine shard's event stream, and for each session writes its journal (forced under
  * {@link JournalSync#BATCH}), buffers the journaled messages due (replays, bounded per cycle) and writes what the
  * socket takes of the send buffer (all the packets of the cycle in one system call), and then stores the event
- * streams' positions answered through ({@link EventPositions}). Then it takes new
+ * streams' positions answered through ({@link EventPositions}; no longer once a journal has failed). Then it takes new
  * input: it reads the clock again, accepts clients, reads their packets (when every shard's command stream has room for
  * what one read can carry, else the read waits and TCP holds the client back) and writes more to the sockets that
  * became writable again (one non-blocking {@link Selector}), closes connections that did not log in in time, keeps the
@@ -83,7 +83,10 @@ final class GatewayAgent implements Agent
         clock.update();
         int work = pollEvents();
         work += registry.flush();
-        events.onAnswersJournaled();
+        if (!registry.isJournalFailed())
+        {
+            events.onAnswersJournaled();
+        }
         clock.update();
         selectedWork = 0;
         selector.selectNow(onSelected);
@@ -107,6 +110,15 @@ final class GatewayAgent implements Agent
         {
             metrics.orderLatency.endBatch();
         }
+    }
+
+    /**
+     * @return null once every engine shard's event stream was caught up from the event archive (or without it), else
+     * why not; any thread.
+     */
+    String eventCatchUpReason()
+    {
+        return events.catchUpReason();
     }
 
     @Override

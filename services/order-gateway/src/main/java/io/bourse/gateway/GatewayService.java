@@ -129,7 +129,11 @@ public final class GatewayService implements AutoCloseable
                 readiness.subscribed(commands[shard], "matching-engine shard " + shard)
                     .published(events[shard], "matching-engine shard " + shard);
             }
-            metricsServer.readiness(readiness);
+            metricsServer.readiness(() ->
+            {
+                final String reason = readiness.notReadyReason();
+                return null != reason ? reason : agent.eventCatchUpReason();
+            });
             final int port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
                 ctx.bindAddress() + ":" + port + " (up to " + ctx.maxSessions() + " sessions on one thread, " +

@@ -130,7 +130,7 @@ final class JournalStore implements AutoCloseable
     }
 
     /**
-     * @param shardCount the gateway's engine shards.
+     * @param shardCount the gateway's engine shards (those of the first call hold).
      * @return the session's {@link EventPositions}, opened at the first call, closed with the store.
      * @throws IOException when the file cannot be created or mapped.
      */

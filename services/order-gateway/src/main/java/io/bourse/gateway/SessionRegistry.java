@@ -104,6 +104,7 @@ final class SessionRegistry
     private int nextSessionIndex;
     private int loggedIn;
     private int pendingLogins;
+    private boolean journalFailed;
 
     /**
      * @param credentials           who may log in.
@@ -339,6 +340,15 @@ final class SessionRegistry
     }
 
     /**
+     * @return true once a session journal has failed (a failed journal stays failed): the answers it lost are in no
+     * journal, so the engine event positions must not move past them ({@link EngineEventStreams#onAnswersJournaled()}).
+     */
+    boolean isJournalFailed()
+    {
+        return journalFailed;
+    }
+
+    /**
      * Makes every session's journal durable ({@link JournalSync}), buffers a batch of journaled messages for each
      * logged-in client that has not had them yet, and writes what the socket takes of a send buffer that got messages,
      * unless the selector is already watching for the socket to take more: the answers go out before the duty cycle
@@ -353,6 +363,7 @@ final class SessionRegistry
         {
             final UserSession session = sessions.get(i);
             final int buffered = session.flush(REPLAY_BATCH);
+            journalFailed |= session.journal().isFailed();
             if (buffered > 0 && null != session.connection())
             {
                 sendUnlessAwaitingWritable(session.connection());

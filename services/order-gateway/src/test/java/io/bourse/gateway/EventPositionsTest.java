@@ -79,9 +79,11 @@ class EventPositionsTest
     }
 
     @Test
-    void shouldRefuseNoShards()
+    void shouldRefuseNoShardsAndMoreThanTheJournalsHold()
     {
         assertThatThrownBy(() -> EventPositions.open(directory, 0)).isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("at least 1");
+            .hasMessageContaining("1..65536");
+        assertThatThrownBy(() -> EventPositions.open(directory, EventPositions.MAX_SHARDS + 1))
+            .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -28,6 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -263,6 +267,40 @@ class GatewayRestartTest
     }
 
     @Test
+    @Timeout(90)
+    void shouldCountAReplayFailureAndGoLiveWhenTheEventArchiveDoesNotAnswer(@TempDir final Path otherJournalDir)
+        throws Exception
+    {
+        final EventArchive unreachable =
+            new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
+        try (EngineShards noArchive = new EngineShards("gateway-restart-test-no-archive", Map.of()))
+        {
+            try (GatewayService first = launch(20, journalDir, noArchive, EventArchive.DISABLED);
+                TestClient client = TestClient.login(first.port(), "ord01", 1))
+            {
+                client.enterOrder("Z1", "MSFT", Ouch42.SIDE_BUY, 100, 1_500_000, DAY);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            }
+
+            try (GatewayService second = launch(21, otherJournalDir, noArchive, unreachable))
+            {
+                // The catch-up of shard 1's stream (Z1's events) waits for the archive client's connect timeout, 10 s.
+                assertThat(awaitReady(second.metricsPort(), "503 not ready: matching-engine shard "))
+                    .endsWith("'s events not yet caught up from the event archive\n");
+                assertThat(awaitReady(second.metricsPort(), "200")).isEqualTo("200 ready\n");
+                assertThat(MetricsEndpoint.scrape(second.metricsPort()))
+                    .containsPattern("bourse_gateway_errors_total\\{kind=\"event_replay_failed\"} [12]\\.0");
+                try (TestClient client = TestClient.login(second.port(), "ord01", 1))
+                {
+                    client.enterOrder("Z2", "MSFT", Ouch42.SIDE_BUY, 100, 1_500_000, DAY);
+                    assertThat(client.await(3).get(2)).isInstanceOfSatisfying(Accepted.class,
+                        (accepted) -> assertThat(accepted.token()).isEqualTo("Z2"));
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldCountOrdersOpenBeforeTheRestartAgainstTheOpenOrderLimit() throws Exception
     {
         try (GatewayService first = launch(14);
@@ -368,6 +406,12 @@ class GatewayRestartTest
 
     private static GatewayService launch(final int gatewayId, final Path journalDir)
     {
+        return launch(gatewayId, journalDir, engine, engine.eventArchive());
+    }
+
+    private static GatewayService launch(
+        final int gatewayId, final Path journalDir, final EngineShards shards, final EventArchive archive)
+    {
         return GatewayService.launch(new GatewayContext()
             .port(0)
             .bindAddress("127.0.0.1")
@@ -379,10 +423,33 @@ class GatewayRestartTest
             .credentials(Credentials.parse(List.of("ord01,ord01pw,DEMO", "cpt01,cpt01pw,DEMO", "lim01,lim01pw,DEMO")))
             .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS,
                 List.of("ord01,,,,,,N", "cpt01,,,,,,N", "lim01,,,2,,,N"), Map.of()))
-            .streamLayout(engine.layout())
+            .streamLayout(shards.layout())
             .symbolDirectory(EngineShards.SYMBOLS)
-            .eventArchive(engine.eventArchive())
+            .eventArchive(archive)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    /** Polls the gateway's {@code /ready} until its answer starts with the expected text; returns that answer. */
+    private static String awaitReady(final int metricsPort, final String expectedStart) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            while (true)
+            {
+                final HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/ready")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+                final String answer = response.statusCode() + " " + response.body();
+                if (answer.startsWith(expectedStart))
+                {
+                    return answer;
+                }
+                assertThat(System.nanoTime()).as("/ready answering " + expectedStart + ", last " + answer)
+                    .isLessThan(deadlineNs);
+                Thread.sleep(10);
+            }
+        }
     }
 
     private static double replayedEvents(final String metrics)

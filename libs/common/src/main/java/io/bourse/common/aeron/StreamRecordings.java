@@ -11,7 +11,7 @@ import io.aeron.archive.client.RecordingDescriptorConsumer;
 public final class StreamRecordings
 {
     /** Descriptors asked for at a time. */
-    static final int PAGE = 100;
+    private static final int PAGE = 100;
 
     private StreamRecordings()
     {
@@ -21,27 +21,24 @@ public final class StreamRecordings
      * @param client   connected to the archive.
      * @param streamId the stream whose recordings are listed, on any channel.
      * @param consumer called once per recording, in recording id order, on the calling thread.
-     * @return recordings listed.
      * @throws io.aeron.exceptions.AeronException when the archive does not answer.
      */
-    public static int forEach(final AeronArchive client, final int streamId, final RecordingDescriptorConsumer consumer)
+    public static void forEach(
+        final AeronArchive client, final int streamId, final RecordingDescriptorConsumer consumer)
     {
         final Pager pager = new Pager(consumer);
         int listed;
         do
         {
             listed = client.listRecordingsForUri(pager.lastRecordingId + 1, PAGE, "", streamId, pager);
-            pager.total += listed;
         }
         while (PAGE == listed);
-        return pager.total;
     }
 
     private static final class Pager implements RecordingDescriptorConsumer
     {
         private final RecordingDescriptorConsumer consumer;
         private long lastRecordingId = -1;
-        private int total;
 
         Pager(final RecordingDescriptorConsumer consumer)
         {
