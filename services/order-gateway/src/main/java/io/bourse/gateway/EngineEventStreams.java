@@ -180,11 +180,18 @@ final class EngineEventStreams
         // instead of replaying the stream again every duty cycle.
         if (caughtUpImages.add(correlationId))
         {
-            work += catchUp(image);
-            if (!shardCaughtUp[shardId])
+            try
             {
-                shardCaughtUp[shardId] = true;
-                caughtUpShards.set(shardId, 1);
+                work += catchUp(image);
+            }
+            finally
+            {
+                // Also when the order logic threw: the image is not caught up again, the gateway must not wait for it.
+                if (!shardCaughtUp[shardId])
+                {
+                    shardCaughtUp[shardId] = true;
+                    caughtUpShards.set(shardId, 1);
+                }
             }
         }
         try
