@@ -81,16 +81,13 @@ final class EventRecording
         int purged = 0;
         try
         {
-            StreamRecordings.forEach(client, streamId,
-                (controlSessionId, correlationId, recordingId, startTimestamp, stopTimestamp, startPosition,
-                stopPosition, initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId,
-                streamIdOfRecording, strippedChannel, originalChannel, sourceIdentity) ->
+            StreamRecordings.forEach(client, streamId, (recordingId, sessionId, startPosition, stopPosition) ->
+            {
+                if (recordingId != currentRecordingId && AeronArchive.NULL_POSITION != stopPosition)
                 {
-                    if (recordingId != currentRecordingId && AeronArchive.NULL_POSITION != stopPosition)
-                    {
-                        stopped.addLong(recordingId);
-                    }
-                });
+                    stopped.addLong(recordingId);
+                }
+            });
             for (int i = 0; i < stopped.size(); i++)
             {
                 client.purgeRecording(stopped.getLong(i));

@@ -111,9 +111,7 @@ class EventRecordingTest
         try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
         {
             StreamRecordings.forEach(client, layout.eventStreamId(SHARD),
-                (controlSessionId, correlationId, recordingId, startTimestamp, stopTimestamp, startPosition,
-                stopPosition, initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId, streamId,
-                strippedChannel, originalChannel, sourceIdentity) ->
+                (recordingId, sessionId, startPosition, stopPosition) ->
                 recordings.add(new Recording(recordingId, sessionId, stopPosition)));
         }
         return recordings;

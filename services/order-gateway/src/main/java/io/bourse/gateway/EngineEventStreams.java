@@ -4,7 +4,6 @@ import io.aeron.Aeron;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
-import io.aeron.archive.client.RecordingDescriptorConsumer;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
@@ -14,7 +13,6 @@ import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -53,18 +51,15 @@ final class EngineEventStreams
     private final EventPositions positions;
     /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
     private final LongHashSet caughtUpImages = new LongHashSet();
-    /** {@link Image#correlationId()} of the images whose catch-up failed: their positions are not stored. */
+    /**
+     * {@link Image#correlationId()} of the images whose catch-up failed or whose events threw in the order logic: their
+     * positions are not stored.
+     */
     private final LongHashSet gapImages = new LongHashSet();
-    /** Per shard: {@link Image#correlationId()} of the newest image read without a gap, -1 if none. */
-    private final long[] readImage;
-    /** Per shard: the Aeron session id of that image. */
-    private final int[] readSession;
-    /** Per shard: the position read to in that image. */
-    private final long[] readPosition;
+    /** Per shard: the newest image read without a gap (the highest {@link Image#correlationId()}), null if none. */
+    private final Image[] readImages;
     /** Per shard: 1 once an image of its stream was caught up, for {@link #catchUpReason()} on any thread. */
     private final AtomicIntegerArray caughtUpShards;
-    /** The agent thread's copy of {@link #caughtUpShards}. */
-    private final boolean[] shardCaughtUp;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler =
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
@@ -98,12 +93,8 @@ final class EngineEventStreams
         this.archive = archive;
         this.metrics = metrics;
         this.positions = positions;
-        this.readImage = new long[subscriptions.length];
-        this.readSession = new int[subscriptions.length];
-        this.readPosition = new long[subscriptions.length];
-        Arrays.fill(readImage, Aeron.NULL_VALUE);
+        this.readImages = new Image[subscriptions.length];
         this.caughtUpShards = new AtomicIntegerArray(subscriptions.length);
-        this.shardCaughtUp = new boolean[subscriptions.length];
     }
 
     /**
@@ -164,11 +155,14 @@ final class EngineEventStreams
         {
             return;
         }
-        for (int shard = 0; shard < readImage.length; shard++)
+        for (int shard = 0; shard < readImages.length; shard++)
         {
-            if (Aeron.NULL_VALUE != readImage[shard])
+            final Image image = readImages[shard];
+            // One whose events threw in the order logic since keeps the position stored before.
+            if (null != image && !gapImages.contains(image.correlationId()))
             {
-                positions.store(shard, readSession[shard], readPosition[shard]);
+                // Not polled since: the position read to (a closed image's final position is the same).
+                positions.store(shard, image.sessionId(), image.position());
             }
         }
     }
@@ -187,11 +181,7 @@ final class EngineEventStreams
             finally
             {
                 // Also when the order logic threw: the image is not caught up again, the gateway must not wait for it.
-                if (!shardCaughtUp[shardId])
-                {
-                    shardCaughtUp[shardId] = true;
-                    caughtUpShards.set(shardId, 1);
-                }
+                caughtUpShards.set(shardId, 1);
             }
         }
         try
@@ -204,11 +194,10 @@ final class EngineEventStreams
             gapImages.add(correlationId);
             throw ex;
         }
-        if (correlationId >= readImage[shardId] && !gapImages.contains(correlationId))
+        final Image read = readImages[shardId];
+        if ((null == read || correlationId > read.correlationId()) && !gapImages.contains(correlationId))
         {
-            readImage[shardId] = correlationId;
-            readSession[shardId] = image.sessionId();
-            readPosition[shardId] = image.position();
+            readImages[shardId] = image;
         }
     }
 
@@ -339,7 +328,7 @@ final class EngineEventStreams
      * The archive's recordings of one event stream: the one of a given session (a run of the shard) with its start
      * position, and the newest of the stream (the latest run).
      */
-    private static final class StreamRecording implements RecordingDescriptorConsumer
+    private static final class StreamRecording implements StreamRecordings.RecordingConsumer
     {
         private int sessionId;
         private long recordingId;
@@ -360,12 +349,8 @@ final class EngineEventStreams
         }
 
         @Override
-        public void onRecordingDescriptor(
-            final long controlSessionId, final long correlationId, final long recordingId,
-            final long startTimestamp, final long stopTimestamp, final long startPosition, final long stopPosition,
-            final int initialTermId, final int segmentFileLength, final int termBufferLength, final int mtuLength,
-            final int sessionId, final int streamId, final String strippedChannel, final String originalChannel,
-            final String sourceIdentity)
+        public void onRecording(
+            final long recordingId, final int sessionId, final long startPosition, final long stopPosition)
         {
             newestRecordingId = Math.max(newestRecordingId, recordingId);
             if (this.sessionId == sessionId)

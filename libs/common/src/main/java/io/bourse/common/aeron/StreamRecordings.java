@@ -6,7 +6,7 @@ import io.aeron.archive.client.RecordingDescriptorConsumer;
 /**
  * Lists an Aeron Archive's recordings of one stream id, whatever their number: the archive answers a list request
  * with at most the count asked, so the catalog is read a page at a time, each page from the recording id after the
- * last one listed.
+ * last one listed; each recording is handed on with the fields the services use.
  */
 public final class StreamRecordings
 {
@@ -17,14 +17,27 @@ public final class StreamRecordings
     {
     }
 
+    /** One recording of the stream, as the archive's catalog describes it. */
+    @FunctionalInterface
+    public interface RecordingConsumer
+    {
+        /**
+         * @param recordingId   the archive's id of the recording.
+         * @param sessionId     the Aeron session id of the recorded publication.
+         * @param startPosition stream position the recording starts at, in bytes.
+         * @param stopPosition  stream position it stopped at, in bytes, or {@link AeronArchive#NULL_POSITION} while
+         *                      it records.
+         */
+        void onRecording(long recordingId, int sessionId, long startPosition, long stopPosition);
+    }
+
     /**
      * @param client   connected to the archive.
      * @param streamId the stream whose recordings are listed, on any channel.
      * @param consumer called once per recording, in recording id order, on the calling thread.
      * @throws io.aeron.exceptions.AeronException when the archive does not answer.
      */
-    public static void forEach(
-        final AeronArchive client, final int streamId, final RecordingDescriptorConsumer consumer)
+    public static void forEach(final AeronArchive client, final int streamId, final RecordingConsumer consumer)
     {
         final Pager pager = new Pager(consumer);
         int listed;
@@ -37,10 +50,10 @@ public final class StreamRecordings
 
     private static final class Pager implements RecordingDescriptorConsumer
     {
-        private final RecordingDescriptorConsumer consumer;
+        private final RecordingConsumer consumer;
         private long lastRecordingId = -1;
 
-        Pager(final RecordingDescriptorConsumer consumer)
+        Pager(final RecordingConsumer consumer)
         {
             this.consumer = consumer;
         }
@@ -54,9 +67,7 @@ public final class StreamRecordings
             final String sourceIdentity)
         {
             lastRecordingId = Math.max(lastRecordingId, recordingId);
-            consumer.onRecordingDescriptor(controlSessionId, correlationId, recordingId, startTimestamp, stopTimestamp,
-                startPosition, stopPosition, initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId,
-                streamId, strippedChannel, originalChannel, sourceIdentity);
+            consumer.onRecording(recordingId, sessionId, startPosition, stopPosition);
         }
     }
 }
