@@ -48,7 +48,9 @@ public final class MarketDataBooks implements EngineEventListener
     /** L2 depth meaning every price level. */
     public static final int FULL_DEPTH = 0;
 
-    private final MarketDataListener listener;
+    private final MarketDataListener publisher;
+    /** Where the market data goes: the {@link #publisher}, or nowhere while the books are rebuilt. */
+    private MarketDataListener listener;
     private final AtomicLong errorCount;
     private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
     private final SymbolBook[] booksInOrder;
@@ -74,6 +76,7 @@ public final class MarketDataBooks implements EngineEventListener
             throw new IllegalArgumentException("L2 depth must be " + FULL_DEPTH + " (every level) or positive: " +
                 l2Depth);
         }
+        this.publisher = listener;
         this.listener = listener;
         this.errorCount = errorCount;
         booksInOrder = new SymbolBook[symbols.length];
@@ -82,6 +85,18 @@ public final class MarketDataBooks implements EngineEventListener
             booksInOrder[i] = new SymbolBook(symbols[i], levelPool, l2Depth);
             books.put(symbols[i], booksInOrder[i]);
         }
+    }
+
+    /**
+     * Switches publishing off while the books are rebuilt from events the md-publisher did not hear live (replayed from
+     * the event archive), and on again: the events change the books, the L2 windows and the BBOs as always, and their
+     * market data goes nowhere ({@link DiscardedMarketData}).
+     *
+     * @param rebuilding true to take events without publishing, false to publish again.
+     */
+    void rebuilding(final boolean rebuilding)
+    {
+        listener = rebuilding ? DiscardedMarketData.INSTANCE : publisher;
     }
 
     /** @return every symbol's book, in the order of the symbols given at construction; not a copy. */

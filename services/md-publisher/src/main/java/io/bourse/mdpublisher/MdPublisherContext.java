@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.SettingChecks;
@@ -109,6 +110,7 @@ public final class MdPublisherContext
     private SymbolDirectory symbolDirectory;
     private int metricsPort = METRICS_PORT_DEFAULT;
     private boolean jvmMetrics = true;
+    private EventArchive eventArchive = EventArchive.DISABLED;
     private int fragmentLimit = FRAGMENT_LIMIT_DEFAULT;
     private int offerRetries = OFFER_RETRIES_DEFAULT;
     private int l2Depth = L2_DEPTH_DEFAULT;
@@ -141,6 +143,7 @@ public final class MdPublisherContext
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
+            .eventArchive(EventArchive.fromSettings(settings))
             .fragmentLimit(settings.getInt(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT))
             .offerRetries(settings.getInt(OFFER_RETRIES_PROP_NAME, OFFER_RETRIES_DEFAULT))
             .l2Depth(settings.getInt(L2_DEPTH_PROP_NAME, L2_DEPTH_DEFAULT))
@@ -304,6 +307,24 @@ public final class MdPublisherContext
     public MdPublisherContext jvmMetrics(final boolean jvmMetrics)
     {
         this.jvmMetrics = jvmMetrics;
+        return this;
+    }
+
+    /** @return the event archive the books of a run heard only in part are rebuilt from, when enabled. */
+    public EventArchive eventArchive()
+    {
+        return eventArchive;
+    }
+
+    /**
+     * @param eventArchive the event archive (default {@link EventArchive#DISABLED}): when enabled, an engine shard's
+     *                     events published before the md-publisher's subscription joined are replayed from it into the
+     *                     books.
+     * @return this.
+     */
+    public MdPublisherContext eventArchive(final EventArchive eventArchive)
+    {
+        this.eventArchive = eventArchive;
         return this;
     }
 

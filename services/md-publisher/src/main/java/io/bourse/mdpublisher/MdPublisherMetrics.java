@@ -37,6 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * name), {@code bourse_md_messages_out_total{type}} (market-data messages published, by SBE message name),
  * {@code bourse_md_publish_latency_seconds} (engine event timestamp to market data published),
  * {@code bourse_md_snapshots_total} (snapshots answered to SnapshotRequests),
+ * {@code bourse_md_replayed_events_total} (engine events replayed from the event archive into the books, counted in
+ * {@code bourse_md_events_in_total} too),
  * {@code bourse_md_drops_total{reason}} (failed offers of market data: an increment not published, or the snapshot
  * message whose failure abandoned the snapshot, the rest of which is not offered; by reason {@code not_connected},
  * no subscriber; {@code back_pressure}, still back pressured after the bounded retries;
@@ -51,6 +53,8 @@ final class MdPublisherMetrics
     private final CounterDataPoint[] messagesOut = new CounterDataPoint[MAX_TEMPLATE_ID];
     private final LatencySummary publishLatency;
     private final Counter snapshots;
+    /** Engine events replayed from the event archive into the books ({@link EngineEventStreams}). */
+    final Counter replayedEvents;
     private final CounterDataPoint dropsNotConnected;
     private final CounterDataPoint dropsBackPressure;
     private final CounterDataPoint dropsClosed;
@@ -105,6 +109,12 @@ final class MdPublisherMetrics
         snapshots = Counter.builder()
             .name("bourse_md_snapshots_total")
             .help("Snapshots of every book published on the market-data stream, one per SnapshotRequest answered")
+            .withoutExemplars()
+            .register(registry);
+
+        replayedEvents = Counter.builder()
+            .name("bourse_md_replayed_events_total")
+            .help("Engine events replayed from the event archive into the books, of runs the md-publisher joined late")
             .withoutExemplars()
             .register(registry);
 

@@ -5,6 +5,8 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.SymbolDirectory;
@@ -99,8 +101,11 @@ public final class MdPublisherService implements AutoCloseable
 
             final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
                 publication, boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errorCount);
+            final EventArchive archive = ctx.eventArchive();
+            final EngineEventStreams events = new EngineEventStreams(subscriptions, adapter, books,
+                archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errorCount);
             final Agent mdAgent = new MdPublisherAgent(
-                subscriptions, adapter, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());
+                events, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());
             final Agent agent;
             if (ctx.moldEnabled())
             {
@@ -119,11 +124,16 @@ public final class MdPublisherService implements AutoCloseable
             {
                 readiness.published(subscriptions[shardId], "matching-engine shard " + shardId);
             }
-            metricsServer.readiness(readiness);
+            metricsServer.readiness(() ->
+            {
+                final String reason = readiness.notReadyReason();
+                return null != reason ? reason : events.catchUpReason();
+            });
             System.out.println("md-publisher started: " + directory.shardCount() + " shard event streams from " +
                 layout.eventStreamId(0) + ", market data " + layout.marketDataChannel() + " stream " +
                 layout.marketDataStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() +
                 ", L2 depth " + (MarketDataBooks.FULL_DEPTH == ctx.l2Depth() ? "full" : ctx.l2Depth()) + ")" +
+                (archive.enabled() ? ", books of runs joined late rebuilt from the event archive" : "") +
                 moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
             return new MdPublisherService(metricsServer, aeron, moldFeed, runner);
         }

@@ -11,6 +11,8 @@ import io.bourse.sbe.md.BrokenTradeDecoder;
 import io.bourse.sbe.md.CrossTradeDecoder;
 import io.bourse.sbe.md.CrossType;
 import io.bourse.sbe.md.MessageHeaderDecoder;
+import io.bourse.sbe.md.OrderCancelDecoder;
+import io.bourse.sbe.md.OrderDeleteDecoder;
 import io.bourse.sbe.md.OrderExecutedDecoder;
 import io.bourse.sbe.md.OrderExecutedWithPriceDecoder;
 import io.bourse.sbe.md.PriceLevelUpdateDecoder;
@@ -32,6 +34,8 @@ final class MarketDataCapture implements FragmentHandler
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final AddOrderDecoder addOrder = new AddOrderDecoder();
     private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
+    private final OrderCancelDecoder orderCancel = new OrderCancelDecoder();
+    private final OrderDeleteDecoder orderDelete = new OrderDeleteDecoder();
     private final OrderExecutedWithPriceDecoder executedWithPrice = new OrderExecutedWithPriceDecoder();
     private final TradeDecoder trade = new TradeDecoder();
     private final CrossTradeDecoder crossTrade = new CrossTradeDecoder();
@@ -80,6 +84,20 @@ final class MarketDataCapture implements FragmentHandler
                     Symbols.pack(executedWithPrice.symbol()), executedWithPrice.orderId(),
                     executedWithPrice.executedQuantity(), executedWithPrice.matchNumber(),
                     executedWithPrice.printable() == BooleanType.TRUE, executedWithPrice.price());
+            }
+            case OrderCancelDecoder.TEMPLATE_ID ->
+            {
+                orderCancel.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = orderCancel.sequenceNumber();
+                events.onOrderCancel(orderCancel.timestampNs(), Symbols.pack(orderCancel.symbol()),
+                    orderCancel.orderId(), orderCancel.canceledQuantity());
+            }
+            case OrderDeleteDecoder.TEMPLATE_ID ->
+            {
+                orderDelete.wrap(buffer, body, header.blockLength(), header.version());
+                sequenceNumber = orderDelete.sequenceNumber();
+                events.onOrderDelete(orderDelete.timestampNs(), Symbols.pack(orderDelete.symbol()),
+                    orderDelete.orderId());
             }
             case CrossTradeDecoder.TEMPLATE_ID ->
             {

@@ -3,19 +3,14 @@ package io.bourse.gateway;
 import io.aeron.Aeron;
 import io.aeron.Image;
 import io.aeron.Subscription;
-import io.aeron.archive.client.AeronArchive;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
-import io.bourse.common.aeron.StreamRecordings;
+import io.bourse.common.aeron.EventCatchUpReadiness;
+import io.bourse.common.aeron.EventReplay;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 
 /**
@@ -38,14 +33,8 @@ import java.util.function.Consumer;
  */
 final class EngineEventStreams
 {
-    /** Events taken per poll of a replay. */
-    private static final int REPLAY_FRAGMENT_LIMIT = 4096;
-    /** How long a replay may make no progress before it is given up. */
-    private static final long REPLAY_STALL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
-
     private final Subscription[] subscriptions;
     private final EngineEventAdapter adapter;
-    private final Aeron aeron;
     private final EventArchive archive;
     private final GatewayMetrics metrics;
     private final EventPositions positions;
@@ -58,13 +47,12 @@ final class EngineEventStreams
     private final LongHashSet gapImages = new LongHashSet();
     /** Per shard: the newest image read without a gap (the highest {@link Image#correlationId()}), null if none. */
     private final Image[] readImages;
-    /** Per shard: 1 once an image of its stream was caught up, for {@link #catchUpReason()} on any thread. */
-    private final AtomicIntegerArray caughtUpShards;
+    /** Marks each shard once an image of its stream was caught up, for {@link #catchUpReason()} on any thread. */
+    private final EventCatchUpReadiness caughtUpShards;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler =
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
-    private final IdleStrategy replayIdle = new BackoffIdleStrategy();
-    private final StreamRecording recordings = new StreamRecording();
+    private final EventReplay replay;
     private int fragmentLimit;
     private int work;
     private int shardId;
@@ -89,12 +77,12 @@ final class EngineEventStreams
     {
         this.subscriptions = subscriptions;
         this.adapter = adapter;
-        this.aeron = aeron;
         this.archive = archive;
         this.metrics = metrics;
         this.positions = positions;
         this.readImages = new Image[subscriptions.length];
-        this.caughtUpShards = new AtomicIntegerArray(subscriptions.length);
+        this.caughtUpShards = new EventCatchUpReadiness(subscriptions.length);
+        this.replay = archive.enabled() ? new EventReplay(aeron, archive) : null;
     }
 
     /**
@@ -106,17 +94,7 @@ final class EngineEventStreams
      */
     String catchUpReason()
     {
-        if (archive.enabled())
-        {
-            for (int shard = 0; shard < subscriptions.length; shard++)
-            {
-                if (0 == caughtUpShards.get(shard))
-                {
-                    return "matching-engine shard " + shard + "'s events not yet caught up from the event archive";
-                }
-            }
-        }
-        return null;
+        return archive.enabled() ? caughtUpShards.notReadyReason() : null;
     }
 
     /**
@@ -181,7 +159,7 @@ final class EngineEventStreams
             finally
             {
                 // Also when the order logic threw: the image is not caught up again, the gateway must not wait for it.
-                caughtUpShards.set(shardId, 1);
+                caughtUpShards.caughtUp(shardId);
             }
         }
         try
@@ -223,44 +201,29 @@ final class EngineEventStreams
         gapImages.add(image.correlationId()); // until the replay reaches the join position
         try
         {
-            final Subscription replay;
-            final long replayPosition;
-            try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+            replayedStream = sessionId;
+            final int replayed = replay.replay(streamId, sessionId, answeredPosition, joinPosition, replayHandler);
+            if (EventReplay.NO_RECORDING == replayed)
             {
-                recordings.find(client, streamId, sessionId);
-                if (Aeron.NULL_VALUE == recordings.recordingId)
-                {
-                    metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId,
-                        "no recording of session " + sessionId + " in the event archive");
-                    return 0;
-                }
-                if (recordings.recordingId != recordings.newestRecordingId)
-                {
-                    System.out.println("order-gateway: events of stream " + streamId + " session " + sessionId +
-                        " before position " + joinPosition + " not replayed: a newer run of the shard records (" +
-                        recordings.newestRecordingId + ")");
-                    return 0;
-                }
-                replayPosition = Math.max(recordings.startPosition, answeredPosition);
-                if (replayPosition >= joinPosition)
-                {
-                    gapImages.remove(image.correlationId());
-                    return 0;
-                }
-                // The subscription carries the replay's session id: its one image is the replay.
-                replay = client.replay(recordings.recordingId, replayPosition, joinPosition - replayPosition,
-                    EventArchive.REPLAY_CHANNEL, archive.replayStreamId());
+                metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId,
+                    "no recording of session " + sessionId + " in the event archive");
+                return 0;
             }
-            try (replay)
+            if (EventReplay.SUPERSEDED == replayed)
             {
-                replayedStream = sessionId;
-                final int replayed = drain(replay, joinPosition);
-                gapImages.remove(image.correlationId());
+                System.out.println("order-gateway: events of stream " + streamId + " session " + sessionId +
+                    " before position " + joinPosition + " not replayed: a newer run of the shard records (" +
+                    replay.newestRecordingId() + ")");
+                return 0;
+            }
+            gapImages.remove(image.correlationId());
+            if (replayed > 0)
+            {
                 System.out.println("order-gateway: replayed " + replayed + " events of stream " + streamId +
-                    " session " + sessionId + " (positions " + replayPosition + " to " + joinPosition +
-                    ") from the event archive, recording " + recordings.recordingId);
-                return replayed;
+                    " session " + sessionId + " (positions " + replay.fromPosition() + " to " + joinPosition +
+                    ") from the event archive, recording " + replay.recordingId());
             }
+            return replayed;
         }
         catch (final AeronException ex)
         {
@@ -269,95 +232,9 @@ final class EngineEventStreams
         }
     }
 
-    /**
-     * Reads a replay up to the join position.
-     *
-     * @return events read.
-     * @throws AeronException when the replay ends short of the join position or makes no progress for 10 s.
-     */
-    private int drain(final Subscription replay, final long joinPosition)
-    {
-        int replayed = 0;
-        long progressNs = System.nanoTime();
-        Image image = null;
-        while (true)
-        {
-            if (null == image)
-            {
-                final List<Image> images = replay.images();
-                image = images.isEmpty() ? null : images.getFirst();
-            }
-            if (null != image)
-            {
-                final int fragments = image.poll(replayHandler, REPLAY_FRAGMENT_LIMIT);
-                // Read after every poll: one that takes only a term's padding returns 0 and still moves it.
-                final long position = image.position();
-                if (position >= joinPosition)
-                {
-                    return replayed + fragments;
-                }
-                if (fragments > 0)
-                {
-                    replayed += fragments;
-                    progressNs = System.nanoTime();
-                    replayIdle.reset();
-                    continue;
-                }
-                if (image.isClosed())
-                {
-                    throw new AeronException("the replay ended at position " + position + " of " + joinPosition +
-                        " after " + replayed + " events");
-                }
-            }
-            if (System.nanoTime() - progressNs > REPLAY_STALL_TIMEOUT_NS)
-            {
-                throw new AeronException("the replay made no progress for 10 s before position " + joinPosition +
-                    " after " + replayed + " events");
-            }
-            replayIdle.idle();
-        }
-    }
-
     private void onReplayed(final DirectBuffer buffer, final int offset)
     {
         metrics.replayedEvents.inc();
         adapter.onEvent(replayedStream, true, buffer, offset);
-    }
-
-    /**
-     * The archive's recordings of one event stream: the one of a given session (a run of the shard) with its start
-     * position, and the newest of the stream (the latest run).
-     */
-    private static final class StreamRecording implements StreamRecordings.RecordingConsumer
-    {
-        private int sessionId;
-        private long recordingId;
-        private long startPosition;
-        private long newestRecordingId;
-
-        /**
-         * @param client    connected to the archive.
-         * @param streamId  the event stream.
-         * @param sessionId the run of the shard whose recording is wanted.
-         */
-        void find(final AeronArchive client, final int streamId, final int sessionId)
-        {
-            this.sessionId = sessionId;
-            recordingId = Aeron.NULL_VALUE;
-            newestRecordingId = Aeron.NULL_VALUE;
-            StreamRecordings.forEach(client, streamId, this);
-        }
-
-        @Override
-        public void onRecording(
-            final long recordingId, final int sessionId, final long startPosition, final long stopPosition)
-        {
-            newestRecordingId = Math.max(newestRecordingId, recordingId);
-            if (this.sessionId == sessionId)
-            {
-                this.recordingId = recordingId;
-                this.startPosition = startPosition;
-            }
-        }
     }
 }

@@ -1,0 +1,180 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.Image;
+import io.aeron.Subscription;
+import io.aeron.exceptions.AeronException;
+import io.aeron.logbuffer.FragmentHandler;
+import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.EventCatchUpReadiness;
+import io.bourse.common.aeron.EventReplay;
+import io.prometheus.metrics.core.metrics.Counter;
+import org.agrona.collections.LongHashSet;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The engine shards' event streams as the md-publisher reads them, with books that hold the whole run. An Aeron
+ * subscription joins a stream where it stands, so an md-publisher started while a shard runs (a restart) would start
+ * from empty books and publish changes to orders it never added. So each image (one per run of a shard) is caught up
+ * once, when first seen and before any of its live events: the run's events from the start of its recording in the
+ * {@link EventArchive} to the image's join position are replayed through the same {@link EngineEventAdapter} into the
+ * {@link MarketDataBooks}, which publish nothing meanwhile ({@link MarketDataBooks#rebuilding}): the new market-data
+ * publication's subscribers take the books from a snapshot, as after any restart of the md-publisher, and the
+ * MoldUDP64 feed's new session starts from the books as they stand. Counted in {@code bourse_md_replayed_events_total}.
+ * The replay runs on the agent's thread, so no snapshot request is answered meanwhile, and the shard holds its newer
+ * events while the live image is not read (engine back pressure): none is lost, none comes out of order. Without the
+ * archive, or when it cannot replay (logged, and counted in {@code bourse_md_errors_total}), the image is read from
+ * its join position, with the books of the events heard live only.
+ */
+final class EngineEventStreams
+{
+    private final Subscription[] subscriptions;
+    private final FragmentHandler adapter;
+    private final MarketDataBooks books;
+    private final EventReplay replay;
+    private final AtomicLong errorCount;
+    /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
+    private final LongHashSet caughtUpImages = new LongHashSet();
+    private final EventCatchUpReadiness readiness;
+    private final Consumer<Image> pollImage = this::pollImage;
+    private final FragmentHandler replayHandler;
+    private int fragmentLimit;
+    private int work;
+    private int shardId;
+
+    /**
+     * @param subscriptions  one per engine shard.
+     * @param adapter        decodes the events, live and replayed.
+     * @param books          the books the events change; rebuilt without publishing during a replay.
+     * @param replay         replays from the event archive; null when the archive is disabled.
+     * @param replayedEvents counts the events replayed.
+     * @param errorCount     incremented for every replay that failed.
+     */
+    EngineEventStreams(
+        final Subscription[] subscriptions,
+        final FragmentHandler adapter,
+        final MarketDataBooks books,
+        final EventReplay replay,
+        final Counter replayedEvents,
+        final AtomicLong errorCount)
+    {
+        this.subscriptions = subscriptions;
+        this.adapter = adapter;
+        this.books = books;
+        this.replay = replay;
+        this.errorCount = errorCount;
+        this.readiness = new EventCatchUpReadiness(subscriptions.length);
+        this.replayHandler = (buffer, offset, length, header) ->
+        {
+            replayedEvents.inc();
+            adapter.onFragment(buffer, offset, length, header);
+        };
+    }
+
+    /**
+     * For the md-publisher's readiness, any thread.
+     *
+     * @return null when every shard's stream had an image caught up (replayed up to its join position, or given up
+     * and counted) or the archive is disabled, else the first shard whose stream was not, e.g. "matching-engine shard
+     * 1's events not yet caught up from the event archive".
+     */
+    String catchUpReason()
+    {
+        return null == replay ? null : readiness.notReadyReason();
+    }
+
+    /**
+     * Reads every shard's images, each caught up first when new (with the archive).
+     *
+     * @param fragmentLimit most events taken per image.
+     * @return events read, replayed ones included.
+     */
+    int poll(final int fragmentLimit)
+    {
+        work = 0;
+        if (null == replay)
+        {
+            for (final Subscription subscription : subscriptions)
+            {
+                work += subscription.poll(adapter, fragmentLimit);
+            }
+            return work;
+        }
+        this.fragmentLimit = fragmentLimit;
+        for (shardId = 0; shardId < subscriptions.length; shardId++)
+        {
+            subscriptions[shardId].forEachImage(pollImage);
+        }
+        return work;
+    }
+
+    private void pollImage(final Image image)
+    {
+        // Marked first: an exception during the replay reaches the agent's error handler once, instead of replaying
+        // the stream again every duty cycle.
+        if (caughtUpImages.add(image.correlationId()))
+        {
+            try
+            {
+                work += catchUp(image);
+            }
+            finally
+            {
+                books.rebuilding(false);
+                readiness.caughtUp(shardId);
+            }
+        }
+        work += image.poll(adapter, fragmentLimit);
+    }
+
+    /**
+     * Replays the run's recording from its start to the image's join position into the books, unless the image joined
+     * where the stream starts or a newer run of the shard records meanwhile (an engine that stopped without closing
+     * its stream, whose image lingers).
+     *
+     * @return events replayed; 0 also when the replay failed (counted and logged).
+     */
+    private int catchUp(final Image image)
+    {
+        final long joinPosition = image.joinPosition();
+        if (0 == joinPosition)
+        {
+            return 0; // joined where the stream starts: nothing was missed
+        }
+        final int streamId = image.subscription().streamId();
+        final int sessionId = image.sessionId();
+        final String stretch = "events of stream " + streamId + " session " + sessionId + " before position " +
+            joinPosition;
+        try
+        {
+            books.rebuilding(true);
+            final int replayed = replay.replay(streamId, sessionId, 0, joinPosition, replayHandler);
+            if (EventReplay.NO_RECORDING == replayed)
+            {
+                errorCount.incrementAndGet();
+                System.err.println("[md-publisher] " + stretch + " not replayed: no recording of the session in " +
+                    "the event archive; the books hold only the events heard from there on");
+                return 0;
+            }
+            if (EventReplay.SUPERSEDED == replayed)
+            {
+                System.out.println("md-publisher: " + stretch + " not replayed: a newer run of the shard records (" +
+                    replay.newestRecordingId() + ")");
+                return 0;
+            }
+            System.out.println("md-publisher: rebuilt the books from " + replayed + " events of stream " + streamId +
+                " session " + sessionId + " (positions " + replay.fromPosition() + " to " + joinPosition +
+                ") from the event archive, recording " + replay.recordingId() + ": " + books.openOrderCount() +
+                " orders on the books");
+            return replayed;
+        }
+        catch (final AeronException ex)
+        {
+            errorCount.incrementAndGet();
+            System.err.println("[md-publisher] " + stretch + " not replayed from the event archive: " +
+                ex.getMessage() + "; the books hold only the events heard from there on");
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.aeron.archive.ArchivingMediaDriver;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.archive.codecs.SourceLocation;
+import io.aeron.archive.status.RecordingPos;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsEndpoint;
+import io.bourse.common.metrics.ReadyEndpoint;
+import io.bourse.sbe.engine.TradingState;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.status.CountersReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.bourse.common.Await.awaitTrue;
+import static io.bourse.mdpublisher.MarketDataCapture.Sequenced;
+import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
+import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
+import static io.bourse.mdpublisher.MarketDataEvents.Executed;
+import static io.bourse.mdpublisher.MarketDataEvents.Level;
+import static io.bourse.mdpublisher.MarketDataEvents.Trade;
+import static io.bourse.sbe.engine.Side.BUY;
+import static io.bourse.sbe.engine.Side.SELL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The md-publisher restarted while the engine shards run: two shards' event publications recorded in a real
+ * {@link EventArchive} on an archiving media driver, as the engine records them. A second md-publisher, started after
+ * the first stopped and after more events were published, must hold the books of the whole run (replayed from the
+ * archive without publishing them) and publish its live market data from sequence number 1 on top of them.
+ */
+@Timeout(60)
+class MdPublisherRestartTest
+{
+    private static final long T1 = 34_200_000_000_000L;
+
+    private final EngineEventEncoder engine = new EngineEventEncoder();
+    @TempDir
+    private Path archiveDir;
+    private EventArchive archive;
+    private ArchivingMediaDriver driver;
+    private StreamLayout layout;
+    private Aeron aeron;
+    private AeronArchive archiveClient;
+    private ExclusivePublication shard0;
+    private ExclusivePublication shard1;
+    private MdPublisherService service;
+
+    @BeforeEach
+    void setUp()
+    {
+        archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
+        driver = EmbeddedMediaDriver.launchWithArchive("md-restart-test", archive);
+        layout = EmbeddedMediaDriver.defaultLayout(driver.mediaDriver());
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.mediaDriver().aeronDirectoryName()));
+        archiveClient = AeronArchive.connect(archive.clientContext(aeron));
+        shard0 = recordedEventPublication(0);
+        shard1 = recordedEventPublication(1);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(service, archiveClient, aeron, driver);
+    }
+
+    @Test
+    void shouldRebuildTheBooksOfTheWholeRunAndPublishOnlyLiveMarketData() throws Exception
+    {
+        service = launch();
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+        offer(shard0, engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+        offer(shard1, engine.orderAdded(T1 + 10, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+        offer(shard0, engine.orderExecuted(T1 + 20, "AAPL", 33, 100, 1_500_100, BUY, 49, 17, 200));
+        awaitTrue(() -> scrape(service).contains("bourse_md_events_in_total{type=\"executed\"} 1.0\n"));
+        service.close();
+        service = null;
+
+        // Published while no md-publisher listens: only the archive records them.
+        offer(shard0, engine.orderAdded(T1 + 30, "AAPL", 19, BUY, 200, 1_499_000, 'Y'));
+        offer(shard1, engine.orderCanceled(T1 + 40, "MSFT", 18, 100, 0));
+        offer(shard1, engine.tradingStateChanged(T1 + 50, "MSFT", TradingState.HALTED));
+
+        // Subscribed before the second md-publisher publishes: every message it publishes is captured.
+        final MarketDataCapture capture = new MarketDataCapture();
+        try (Subscription marketData = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId()))
+        {
+            service = launch();
+            ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+            // The subscriptions join where Aeron puts them (at least where the first md-publisher had read to): the
+            // events before are replayed, those after read live. Each is taken once, and the books are the run's.
+            assertThat(scrape(service))
+                .containsPattern("bourse_md_replayed_events_total [2-6]\\.0\n")
+                .contains("bourse_md_events_in_total{type=\"added\"} 3.0\n")
+                .contains("bourse_md_events_in_total{type=\"executed\"} 1.0\n")
+                .contains("bourse_md_events_in_total{type=\"canceled\"} 1.0\n")
+                .contains("bourse_md_events_in_total{type=\"trading_state_changed\"} 1.0\n")
+                .contains("bourse_md_errors_total 0.0\n")
+                .contains("bourse_md_book_orders{side=\"offer\",symbol=\"AAPL\"} 1.0\n")
+                .contains("bourse_md_book_shares{side=\"offer\",symbol=\"AAPL\"} 200.0\n")
+                .contains("bourse_md_book_orders{side=\"bid\",symbol=\"AAPL\"} 1.0\n")
+                .contains("bourse_md_book_orders{side=\"bid\",symbol=\"MSFT\"} 0.0\n")
+                .contains("bourse_md_trades_total{symbol=\"AAPL\"} 1.0\n");
+
+            awaitTrue(marketData::isConnected);
+            offer(shard0, engine.orderExecuted(T1 + 60, "AAPL", 34, 50, 1_500_100, BUY, 51, 17, 150));
+            awaitTrue(() ->
+            {
+                marketData.poll(capture, 10);
+                return !capture.messages.isEmpty() &&
+                    capture.messages.getLast().message() instanceof Bbo bbo && T1 + 60 == bbo.timestampNs();
+            });
+        }
+        final List<Sequenced> messages = capture.messages;
+        final int count = messages.size();
+        for (int i = 0; i < count; i++)
+        {
+            assertThat(messages.get(i).sequenceNumber()).as("%s", messages).isEqualTo(i + 1);
+        }
+        // Nothing of the replayed events (order 17's AddOrder and first execution come before any join position).
+        assertThat(messages).noneMatch((sequenced) -> sequenced.message() instanceof AddOrder add &&
+            17 == add.orderId() || sequenced.message() instanceof Trade trade && 33 == trade.matchNumber());
+        assertThat(messages.subList(count - 4, count)).extracting(Sequenced::message).containsExactly(
+            new Executed(T1 + 60, "AAPL", 17, 50, 34, 1_500_100),
+            new Trade(T1 + 60, "AAPL", 34, Side.BUY, 50, 1_500_100, true),
+            new Level(T1 + 60, "AAPL", Side.SELL, 1_500_100, 150, 1),
+            new Bbo(T1 + 60, "AAPL", 1_499_000, 200, 1_500_100, 150));
+    }
+
+    @Test
+    void shouldReplayNothingForStreamsJoinedAtTheirStart() throws Exception
+    {
+        service = launch();
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+        offer(shard0, engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+        awaitTrue(() -> scrape(service).contains("bourse_md_book_orders{side=\"offer\",symbol=\"AAPL\"} 1.0\n"));
+
+        assertThat(scrape(service)).contains("bourse_md_replayed_events_total 0.0\n");
+    }
+
+    private MdPublisherService launch()
+    {
+        return MdPublisherService.launch(new MdPublisherContext()
+            .layout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .moldEnabled(false)
+            .eventArchive(archive));
+    }
+
+    /** A shard's event publication, recorded by the archive before anything is published on it (EventRecording). */
+    private ExclusivePublication recordedEventPublication(final int shardId)
+    {
+        final ExclusivePublication publication =
+            aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(shardId));
+        archiveClient.startRecording(ChannelUri.addSessionId(publication.channel(), publication.sessionId()),
+            publication.streamId(), SourceLocation.LOCAL);
+        final CountersReader counters = aeron.countersReader();
+        awaitTrue(() -> CountersReader.NULL_COUNTER_ID !=
+            RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId()));
+        return publication;
+    }
+
+    private void offer(final ExclusivePublication publication, final int length)
+    {
+        awaitTrue(() -> publication.offer(engine.buffer, 0, length) > 0);
+    }
+
+    private static String scrape(final MdPublisherService service)
+    {
+        try
+        {
+            return MetricsEndpoint.scrape(service.metricsPort());
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+}
