@@ -12,8 +12,8 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * The Aeron Archive that records the engine shards' event streams, so that a service started while a shard runs (a
- * restarted order gateway) can replay the events it did not hear. The archive runs in the media driver's process and
- * is reached on its local control channel only: requests on {@value #CONTROL_CHANNEL} stream
+ * restarted order gateway or md-publisher) can replay the events it did not hear ({@link EventReplay}). The archive
+ * runs in the media driver's process and is reached on its local control channel only: requests on {@value #CONTROL_CHANNEL} stream
  * {@value AeronArchive.Configuration#LOCAL_CONTROL_STREAM_ID_DEFAULT}, responses on {@value #CONTROL_CHANNEL} stream
  * {@value AeronArchive.Configuration#CONTROL_RESPONSE_STREAM_ID_DEFAULT} (Aeron's defaults; the network control
  * channel is off, as nothing off the host asks). Each engine shard records its own event publication (the channel with
@@ -22,14 +22,14 @@ import java.util.concurrent.ThreadFactory;
  * <p>
  * Settings: {@value #ENABLED_PROP_NAME} (default false: the embedded mode runs every service in one process, none
  * restarts alone; the compose file and the integration tests' containers turn it on for the media driver, the engine
- * shards and the order gateway alike), {@value #DIR_PROP_NAME} (default {@code bourse-archive} under
+ * shards, the order gateway and the md-publisher alike), {@value #DIR_PROP_NAME} (default {@code bourse-archive} under
  * {@code java.io.tmpdir}; the archive keeps its catalog and recordings in its subdirectory {@value #RECORDINGS_DIR},
  * which the media driver deletes when it starts, as the streams it holds end with the driver: only that subdirectory,
  * so the setting may name a volume's mount point or a shared directory) and {@value #REPLAY_STREAM_PROP_NAME} (default
  * {@value #REPLAY_STREAM_DEFAULT}).
  *
- * @param enabled        true when the media driver runs the archive, the engine shards record and the gateway
- *                       replays.
+ * @param enabled        true when the media driver runs the archive, the engine shards record, and the gateway and
+ *                       the md-publisher replay.
  * @param directory      the directory of the archive's {@value #RECORDINGS_DIR} subdirectory, in the media driver's
  *                       file system.
  * @param replayStreamId stream id of the replays on {@value #REPLAY_CHANNEL}.
