@@ -3,40 +3,107 @@ package io.bourse.simulator;
 import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Drives the market-data sessions (SoupBinTCP or MoldUDP64) on one thread: reads each session's ITCH 5.0 messages,
  * stamped with one receive time per duty cycle (nanoseconds since midnight UTC, comparable with the exchange's
- * timestamps on the same host). A lost session is counted as an error and closed; the others go on.
+ * timestamps on the same host). A lost session is counted as an error and closed; the others go on. A lost session
+ * that can {@link Relogin log in again} (SoupBinTCP: the fanout ends its sessions with End of Session when its books
+ * are no longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh snapshot) is
+ * opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every {@value #RELOGIN_INTERVAL_MS} ms until it is.
  */
 final class MarketDataAgent implements Agent
 {
-    private final List<? extends MarketDataSession> sessions;
-    private final boolean[] closed;
+    /** Time between the loss of a session and the next attempt to log in again, and between attempts. */
+    static final long RELOGIN_INTERVAL_MS = 1000;
+    private static final long RELOGIN_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(RELOGIN_INTERVAL_MS);
+
+    /** Opens a lost market-data session again: a new login, its books emptied first. */
+    @FunctionalInterface
+    interface Relogin
+    {
+        /**
+         * @param index the session's index, as in the list given to the agent.
+         * @return the new session, logged in.
+         * @throws IOException when it cannot connect or log in (tried again later).
+         */
+        MarketDataSession open(int index) throws IOException;
+    }
+
+    /** The current session of each index, null while one that was lost is not yet open again; read on any thread. */
+    private final AtomicReferenceArray<MarketDataSession> sessions;
+    private final String[] names;
+    private final long[] reloginAtNs;
+    private final Relogin relogin;
     private final FeedMeter meter;
     private final SimulatorCounters counters;
     private final MidnightNanoClock clock;
+    private final NanoClock nanoClock;
 
     /**
-     * @param sessions open market-data sessions, each delivering to its own adapter.
-     * @param meter    measures the messages of every session.
-     * @param counters where errors are counted.
-     * @param clock    receive time source.
+     * @param sessions  open market-data sessions, each delivering to its own adapter.
+     * @param relogin   opens a lost session again; null when lost sessions stay closed (MoldUDP64).
+     * @param meter     measures the messages of every session.
+     * @param counters  where errors are counted.
+     * @param clock     receive time source.
+     * @param nanoClock monotonic time of the attempts to log in again.
      */
     MarketDataAgent(
         final List<? extends MarketDataSession> sessions,
+        final Relogin relogin,
         final FeedMeter meter,
         final SimulatorCounters counters,
-        final MidnightNanoClock clock)
+        final MidnightNanoClock clock,
+        final NanoClock nanoClock)
     {
-        this.sessions = sessions;
-        this.closed = new boolean[sessions.size()];
+        this.sessions = new AtomicReferenceArray<>(sessions.toArray(new MarketDataSession[0]));
+        this.names = sessions.stream().map(MarketDataSession::name).toArray(String[]::new);
+        this.reloginAtNs = new long[sessions.size()];
+        this.relogin = relogin;
         this.meter = meter;
         this.counters = counters;
         this.clock = clock;
+        this.nanoClock = nanoClock;
+    }
+
+    /**
+     * Any thread.
+     *
+     * @param index the session's index.
+     * @return true while the session of that index is open (one opened again after a loss counts).
+     */
+    boolean isActive(final int index)
+    {
+        final MarketDataSession session = sessions.get(index);
+        return null != session && session.isActive();
+    }
+
+    /**
+     * @param index the session's index.
+     * @return the name of the session of that index, for messages.
+     */
+    String name(final int index)
+    {
+        return names[index];
+    }
+
+    /** Closes every current session without waiting for the peer: safe from another thread. */
+    void abort()
+    {
+        for (int i = 0; i < sessions.length(); i++)
+        {
+            final MarketDataSession session = sessions.get(i);
+            if (null != session)
+            {
+                session.abort();
+            }
+        }
     }
 
     @Override
@@ -44,19 +111,23 @@ final class MarketDataAgent implements Agent
     {
         meter.nowNs(clock.nanosSinceMidnight());
         int work = 0;
-        for (int i = 0, n = sessions.size(); i < n; i++)
+        for (int i = 0, n = sessions.length(); i < n; i++)
         {
-            if (!closed[i])
+            final MarketDataSession session = sessions.get(i);
+            if (null != session)
             {
-                work += poll(i);
+                work += poll(i, session);
+            }
+            else if (null != relogin && nanoClock.nanoTime() - reloginAtNs[i] >= 0)
+            {
+                work += relogin(i);
             }
         }
         return work;
     }
 
-    private int poll(final int index)
+    private int poll(final int index, final MarketDataSession session)
     {
-        final MarketDataSession session = sessions.get(index);
         int bytes = 0;
         IOException failure = null;
         try
@@ -70,17 +141,40 @@ final class MarketDataAgent implements Agent
         if (!session.isActive())
         {
             counters.increment(SimulatorCounter.MD_ERRORS);
-            closed[index] = true;
+            sessions.set(index, null);
             CloseHelper.quietClose(session);
-            System.err.println(session.name() + " lost: " + (null != failure ? failure : "ended by the server"));
+            reloginAtNs[index] = nanoClock.nanoTime() + RELOGIN_INTERVAL_NS;
+            System.err.println(session.name() + " lost: " + (null != failure ? failure : "ended by the server") +
+                (null != relogin ? "; logging in again in " + RELOGIN_INTERVAL_MS + " ms" : ""));
         }
         return bytes;
+    }
+
+    private int relogin(final int index)
+    {
+        try
+        {
+            final MarketDataSession session = relogin.open(index);
+            sessions.set(index, session);
+            System.out.println(session.name() + " logged in again");
+            return 1;
+        }
+        catch (final IOException ex)
+        {
+            reloginAtNs[index] = nanoClock.nanoTime() + RELOGIN_INTERVAL_NS;
+            System.err.println(names[index] + " cannot log in again: " + ex.getMessage() + "; next attempt in " +
+                RELOGIN_INTERVAL_MS + " ms");
+            return 1;
+        }
     }
 
     @Override
     public void onClose()
     {
-        CloseHelper.quietCloseAll(sessions);
+        for (int i = 0; i < sessions.length(); i++)
+        {
+            CloseHelper.quietClose(sessions.getAndSet(i, null));
+        }
     }
 
     @Override

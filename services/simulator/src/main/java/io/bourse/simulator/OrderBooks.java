@@ -301,6 +301,26 @@ final class OrderBooks
         }
     }
 
+    /**
+     * Empties every book, as before a new session's snapshot (a market-data session logged in again); the capacity the
+     * books grew to stays.
+     */
+    void clear()
+    {
+        slotByOrder.clear();
+        for (int locate = 1; locate <= symbolCount; locate++)
+        {
+            bidLevels[locate].clear();
+            askLevels[locate].clear();
+        }
+        Arrays.fill(orderCounts, 0);
+        freeCount = 0;
+        for (int slot = orderIds.length - 1; slot >= 0; slot--)
+        {
+            freeSlots[freeCount++] = slot;
+        }
+    }
+
     private void remove(final int slot)
     {
         final int locate = locates[slot];

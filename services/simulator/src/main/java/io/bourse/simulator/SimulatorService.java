@@ -73,6 +73,7 @@ public final class SimulatorService implements AutoCloseable
     private Histogram stepFeedLatency;
     private AgentRunner orderRunner;
     private AgentRunner mdRunner;
+    private MarketDataAgent mdAgent;
 
     private SimulatorService(final SimulatorContext ctx)
     {
@@ -156,7 +157,9 @@ public final class SimulatorService implements AutoCloseable
             TimeUnit.MILLISECONDS.toNanos(ctx.drainMs()));
         if (!mdSessions.isEmpty())
         {
-            mdRunner = AgentLaunch.start(new MarketDataAgent(mdSessions, meter, counters, new MidnightNanoClock()),
+            mdAgent = new MarketDataAgent(mdSessions, MarketDataFeed.SOUPBINTCP == ctx.mdFeed() ? this::relogin : null,
+                meter, counters, new MidnightNanoClock(), SystemNanoClock.INSTANCE);
+            mdRunner = AgentLaunch.start(mdAgent,
                 ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
         }
         orderRunner = AgentLaunch.start(
@@ -165,6 +168,14 @@ public final class SimulatorService implements AutoCloseable
         final Thread monitor = new Thread(this::monitor, "simulator-progress");
         monitor.setDaemon(true);
         monitor.start();
+    }
+
+    /** {@link MarketDataAgent.Relogin}: a new SoupBinTCP session of the index's user, into its emptied books. */
+    private MarketDataSession relogin(final int index) throws IOException
+    {
+        final MarketDataAdapter adapter = mdAdapters.get(index);
+        adapter.books().clear();
+        return openMarketDataSession(index, ctx.marketDataUsers().get(index), adapter);
     }
 
     private MarketDataSession openMarketDataSession(
@@ -370,11 +381,11 @@ public final class SimulatorService implements AutoCloseable
                 lastChangeNs = System.nanoTime();
             }
         }
-        final boolean lost = !mdSessions.get(0).isActive();
+        final boolean lost = !mdAgent.isActive(0);
         CloseHelper.close(mdRunner);
         if (lost)
         {
-            return BookCheck.Result.failed(mdSessions.get(0).name() + " was lost during the run");
+            return BookCheck.Result.failed(mdAgent.name(0) + " was lost and is not logged in again");
         }
         try
         {
@@ -552,7 +563,10 @@ public final class SimulatorService implements AutoCloseable
             System.err.println("simulator: run did not complete within " + (ctx.drainMs() + CLOSE_GRACE_MS) +
                 " ms of the stop request; aborting the connections");
             orderSessions.forEach(OrderEntrySession::abort);
-            mdSessions.forEach(MarketDataSession::abort);
+            if (null != mdAgent)
+            {
+                mdAgent.abort();
+            }
         }
         closeResources();
     }

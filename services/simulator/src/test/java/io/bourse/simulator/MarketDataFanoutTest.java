@@ -7,11 +7,15 @@ import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.LatencySummary;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.fanout.FanoutContext;
 import io.bourse.fanout.FanoutService;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.sbe.md.Side;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -49,6 +54,7 @@ class MarketDataFanoutTest
     private MediaDriver driver;
     private FanoutService fanout;
     private Aeron aeron;
+    private StreamLayout layout;
     private Publication marketData;
     private SoupClient session;
 
@@ -59,7 +65,7 @@ class MarketDataFanoutTest
         final String aeronDir = driver.aeronDirectoryName();
         final Path credentials = Files.writeString(
             tempDir.resolve("credentials.csv"), "username,password,firm\nsub1,secret1,SUBA\n");
-        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
+        layout = EmbeddedMediaDriver.defaultLayout(driver);
         fanout = FanoutService.launch(new FanoutContext()
             .layout(layout)
             .symbolDirectory(SYMBOLS)
@@ -130,6 +136,61 @@ class MarketDataFanoutTest
             "snapshot; first difference: feed order 2 S 90 @ 4000000, snapshot order 2 S 100 @ 4000000"), null));
     }
 
+    @Test
+    void shouldLogInAgainWhenTheFanoutEndsTheSessionAndBuildTheBooksFromTheNewSnapshot() throws IOException
+    {
+        final MarketDataAdapter adapter = new MarketDataAdapter(counters, books, analytics, FeedObserver.NONE);
+        session.close();
+        session = SoupClient.connect("feed session", "localhost", fanout.port(), USER, adapter, 5_000);
+        final List<SoupClient> relogins = new ArrayList<>();
+        final MarketDataAgent agent = new MarketDataAgent(List.of(session), (index) ->
+        {
+            books.clear();
+            relogins.add(SoupClient.connect("feed session", "localhost", fanout.port(), USER, adapter, 5_000));
+            return relogins.getLast();
+        }, new FeedMeter(counters, new LatencyTracker(
+            LatencySummary.register(new PrometheusRegistry(), "test_feed_latency_seconds", "test")), 0), counters, new MidnightNanoClock(),
+            SystemNanoClock.INSTANCE);
+        try
+        {
+            offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+            offer(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 100, 4_000_000));
+            work(agent, () -> books.orderCount(2) == 1);
+
+            // The md-publisher restarts: its stream goes away, and the fanout ends its sessions with End of Session.
+            marketData.close();
+            work(agent, () -> !agent.isActive(0));
+            // The new md-publisher's stream, from sequence number 1, and its snapshot: MSFT 2 was canceled meanwhile.
+            final MarketDataEncoder restarted = new MarketDataEncoder();
+            marketData = aeron.addPublication(layout.marketDataChannel(), layout.marketDataStreamId());
+            awaitTrue(marketData::isConnected);
+            offer(restarted, restarted.bookSnapshot(7, 0, "AAPL", new long[] {1, 'B', 100, 1_500_000, T + 1}));
+            offer(restarted, restarted.snapshotComplete(7, 1));
+            work(agent, () -> agent.isActive(0) && books.orderCount(1) == 1);
+            offer(restarted, restarted.addOrder(T + 12, "MSFT", 3, Side.BUY, 20, 3_980_000));
+            work(agent, () -> books.orderCount(2) == 1);
+
+            assertThat(relogins).hasSize(1);
+            assertThat(books.orders(1)).containsExactly(new OrderBooks.Order(1, 'B', 100, 1_500_000));
+            assertThat(books.orders(2)).containsExactly(new OrderBooks.Order(3, 'B', 20, 3_980_000));
+            assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
+            assertThat(counters.get(SimulatorCounter.MD_ERRORS)).isEqualTo(1);
+        }
+        finally
+        {
+            agent.onClose();
+        }
+    }
+
+    private static void work(final MarketDataAgent agent, final BooleanSupplier condition)
+    {
+        awaitTrue(() ->
+        {
+            agent.doWork();
+            return condition.getAsBoolean();
+        });
+    }
+
     private void pollUntil(final BooleanSupplier condition) throws IOException
     {
         while (!condition.getAsBoolean())
@@ -141,6 +202,11 @@ class MarketDataFanoutTest
 
     private void offer(final int length)
     {
-        awaitTrue(() -> marketData.offer(sbe.buffer, 0, length) > 0);
+        offer(sbe, length);
+    }
+
+    private void offer(final MarketDataEncoder encoder, final int length)
+    {
+        awaitTrue(() -> marketData.offer(encoder.buffer, 0, length) > 0);
     }
 }

@@ -16,6 +16,7 @@ import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -155,9 +156,9 @@ class MoldSessionTest
         final Feed late = open(join("late session"));
         final SimulatorCounters agentCounters = new SimulatorCounters();
         final MidnightNanoClock clock = new MidnightNanoClock();
-        final MarketDataAgent agent = new MarketDataAgent(List.of(late.session()), new FeedMeter(agentCounters,
+        final MarketDataAgent agent = new MarketDataAgent(List.of(late.session()), null, new FeedMeter(agentCounters,
             new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
-            clock.nanosSinceMidnight()), agentCounters, clock);
+            clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
 
         awaitTrue(() ->
         {
