@@ -19,10 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * The {@link EventArchive}'s recording of a shard's event stream: started before the shard publishes its first event,
  * so that the recording holds every event of the stream from position 0, and stopped by the archive when the stream
  * ends (the shard stops). The recorded channel carries the publication's session id, so each run of a shard is a
- * recording of its own, found by that session id. Once the new run records, the recordings of the stream's earlier
- * runs that have stopped are purged (their files deleted): no one replays them, as a restarted gateway or md-publisher
- * replays only the newest run of a shard. One still recording (a run whose engine died, until the media driver times its stream
- * out) stays until the shard's next start.
+ * recording of its own, found by that session id. Once the new run records, the recordings of the stream's earlier runs
+ * that have stopped are purged (their files deleted): no one replays them, as a restarted gateway or md-publisher
+ * replays only the newest run of a shard. One still recording (a run whose engine died, until the media driver times
+ * its stream out) stays until the shard's next start.
  */
 final class EventRecording
 {

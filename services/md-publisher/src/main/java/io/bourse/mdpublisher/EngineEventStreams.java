@@ -37,11 +37,14 @@ final class EngineEventStreams
     /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
     private final LongHashSet caughtUpImages = new LongHashSet();
     private final EventCatchUpReadiness readiness;
+    /** Per shard: the image read last (a closed one's position is its final one), null before the first. */
+    private final Image[] readImages;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler;
     private int fragmentLimit;
     private int work;
     private int shardId;
+    private boolean superseded;
 
     /**
      * @param subscriptions  one per engine shard.
@@ -65,6 +68,7 @@ final class EngineEventStreams
         this.replay = replay;
         this.errorCount = errorCount;
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
+        this.readImages = new Image[subscriptions.length];
         this.replayHandler = (buffer, offset, length, header) ->
         {
             replayedEvents.inc();
@@ -115,6 +119,7 @@ final class EngineEventStreams
         // the stream again every duty cycle.
         if (caughtUpImages.add(image.correlationId()))
         {
+            superseded = false;
             try
             {
                 work += catchUp(image);
@@ -122,34 +127,42 @@ final class EngineEventStreams
             finally
             {
                 books.rebuilding(false);
-                readiness.caughtUp(shardId);
+                if (!superseded)
+                {
+                    // A lingering image of an earlier run leaves the shard not ready until the current run's image.
+                    readiness.caughtUp(shardId);
+                }
             }
         }
         work += image.poll(adapter, fragmentLimit);
+        readImages[shardId] = image;
     }
 
     /**
-     * Replays the run's recording from its start to the image's join position into the books, unless the image joined
-     * where the stream starts or a newer run of the shard records meanwhile (an engine that stopped without closing
-     * its stream, whose image lingers).
+     * Replays the run's recording from its start (or, when the shard's image read last was of the same run, from the
+     * position read to in it: an image that went away and came back) to the image's join position into the books,
+     * unless the image joined where the stream starts or where the books stand, or a newer run of the shard records
+     * meanwhile (an engine that stopped without closing its stream, whose image lingers).
      *
      * @return events replayed; 0 also when the replay failed (counted and logged).
      */
     private int catchUp(final Image image)
     {
         final long joinPosition = image.joinPosition();
-        if (0 == joinPosition)
+        final int sessionId = image.sessionId();
+        final Image read = readImages[shardId];
+        final long readPosition = null != read && read.sessionId() == sessionId ? read.position() : 0;
+        if (readPosition >= joinPosition)
         {
-            return 0; // joined where the stream starts: nothing was missed
+            return 0; // joined where the stream starts or where the books stand: nothing was missed
         }
         final int streamId = image.subscription().streamId();
-        final int sessionId = image.sessionId();
         final String stretch = "events of stream " + streamId + " session " + sessionId + " before position " +
             joinPosition;
         try
         {
             books.rebuilding(true);
-            final int replayed = replay.replay(streamId, sessionId, 0, joinPosition, replayHandler);
+            final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
             {
                 errorCount.incrementAndGet();
@@ -159,6 +172,7 @@ final class EngineEventStreams
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
+                superseded = true;
                 System.out.println("md-publisher: " + stretch + " not replayed: a newer run of the shard records (" +
                     replay.newestRecordingId() + ")");
                 return 0;

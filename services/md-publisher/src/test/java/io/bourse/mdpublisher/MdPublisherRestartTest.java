@@ -101,6 +101,9 @@ class MdPublisherRestartTest
         {
             service = launch();
             ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+            final MdPublisherService restarted = service;
+            awaitTrue(() ->
+                scrape(restarted).contains("bourse_md_events_in_total{type=\"trading_state_changed\"} 1.0\n"));
             // The subscriptions join where Aeron puts them (at least where the first md-publisher had read to): the
             // events before are replayed, those after read live. Each is taken once, and the books are the run's.
             assertThat(scrape(service))

@@ -57,6 +57,7 @@ final class EngineEventStreams
     private int work;
     private int shardId;
     private int replayedStream;
+    private boolean superseded;
 
     /**
      * @param subscriptions one per engine shard (none in tests without Aeron).
@@ -152,6 +153,7 @@ final class EngineEventStreams
         // instead of replaying the stream again every duty cycle.
         if (caughtUpImages.add(correlationId))
         {
+            superseded = false;
             try
             {
                 work += catchUp(image);
@@ -159,7 +161,11 @@ final class EngineEventStreams
             finally
             {
                 // Also when the order logic threw: the image is not caught up again, the gateway must not wait for it.
-                caughtUpShards.caughtUp(shardId);
+                // Not for a lingering image of an earlier run: the current run's image is caught up when it comes.
+                if (!superseded)
+                {
+                    caughtUpShards.caughtUp(shardId);
+                }
             }
         }
         try
@@ -211,6 +217,7 @@ final class EngineEventStreams
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
+                superseded = true;
                 System.out.println("order-gateway: events of stream " + streamId + " session " + sessionId +
                     " before position " + joinPosition + " not replayed: a newer run of the shard records (" +
                     replay.newestRecordingId() + ")");

@@ -3,14 +3,14 @@ package io.bourse.simulator;
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 
 /**
- * Measures the feed: a count per ITCH 5.0 Message Type and the feed latency, receive time minus the message's
- * Timestamp (ns since midnight), of the order messages of engine events that happened after the simulator joined the
- * feed. Counted but not measured: System Event, Stock Directory and Stock Trading Action (a session's opening and its
- * Trading Action spin carry the opening's time; the rare halt of an operator is left out with them); messages stamped
- * before the simulator joined (a snapshot's Add Orders keep the time of their priority, a MoldUDP64 backfill replays
- * the past; a run that crosses midnight UTC measures nothing after it, timestamps being ns since midnight); and
- * messages that arrive with the Login Accepted, before the market-data thread has stamped a receive time. Owned by
- * the market-data thread.
+ * Measures the feed: a count per ITCH 5.0 Message Type and the feed latency, receive time minus the message's Timestamp
+ * (ns since midnight), of the order messages of engine events that happened after the simulator joined the feed (or
+ * last logged in again). Counted but not measured: System Event, Stock Directory and Stock Trading Action (a session's
+ * opening and its Trading Action spin carry the opening's time; the rare halt of an operator is left out with them);
+ * messages stamped before the simulator joined (a snapshot's Add Orders keep the time of their priority, a MoldUDP64
+ * backfill replays the past; a run that crosses midnight UTC measures nothing after it, timestamps being ns since
+ * midnight); and messages that arrive with the Login Accepted, before the market-data thread has stamped a receive
+ * time. Owned by the market-data thread.
  */
 final class FeedMeter implements FeedObserver
 {
@@ -18,7 +18,7 @@ final class FeedMeter implements FeedObserver
 
     private final SimulatorCounters counters;
     private final LatencyTracker feedLatency;
-    private final long joinedNs;
+    private long joinedNs;
     private long nowNs = NOT_STAMPED;
 
     /**
@@ -41,6 +41,18 @@ final class FeedMeter implements FeedObserver
     void nowNs(final long nowNs)
     {
         this.nowNs = nowNs;
+    }
+
+    /**
+     * A market-data session is logged in again: messages stamped before now (the new session's snapshot) and those
+     * that arrive with its Login Accepted are not measured.
+     *
+     * @param nowNs nanoseconds since midnight UTC.
+     */
+    void rejoined(final long nowNs)
+    {
+        joinedNs = nowNs;
+        this.nowNs = NOT_STAMPED;
     }
 
     @Override

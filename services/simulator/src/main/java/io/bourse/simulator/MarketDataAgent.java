@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * timestamps on the same host). A lost session is counted as an error and closed; the others go on. A lost session
  * that can {@link Relogin log in again} (SoupBinTCP: the fanout ends its sessions with End of Session when its books
  * are no longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh snapshot) is
- * opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every {@value #RELOGIN_INTERVAL_MS} ms until it is.
+ * opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every {@value #RELOGIN_INTERVAL_MS} ms until it is, each
+ * attempt given about as long (the other sessions are not read meanwhile). The feed latency is measured again from
+ * the messages stamped after the new login ({@link FeedMeter#rejoined}).
  */
 final class MarketDataAgent implements Agent
 {
@@ -31,7 +33,8 @@ final class MarketDataAgent implements Agent
         /**
          * @param index the session's index, as in the list given to the agent.
          * @return the new session, logged in.
-         * @throws IOException when it cannot connect or log in (tried again later).
+         * @throws IOException when it cannot connect or log in within about {@value #RELOGIN_INTERVAL_MS} ms (tried
+         *                     again later).
          */
         MarketDataSession open(int index) throws IOException;
     }
@@ -45,6 +48,7 @@ final class MarketDataAgent implements Agent
     private final SimulatorCounters counters;
     private final MidnightNanoClock clock;
     private final NanoClock nanoClock;
+    private volatile boolean aborted;
 
     /**
      * @param sessions  open market-data sessions, each delivering to its own adapter.
@@ -85,6 +89,17 @@ final class MarketDataAgent implements Agent
     }
 
     /**
+     * Any thread.
+     *
+     * @param index the session's index.
+     * @return true while the session of that index is lost and is to be logged in again.
+     */
+    boolean isReloginPending(final int index)
+    {
+        return null != relogin && null == sessions.get(index) && !aborted;
+    }
+
+    /**
      * @param index the session's index.
      * @return the name of the session of that index, for messages.
      */
@@ -93,9 +108,12 @@ final class MarketDataAgent implements Agent
         return names[index];
     }
 
-    /** Closes every current session without waiting for the peer: safe from another thread. */
+    /**
+     * Closes every current session without waiting for the peer, and logs none in again: safe from another thread.
+     */
     void abort()
     {
+        aborted = true;
         for (int i = 0; i < sessions.length(); i++)
         {
             final MarketDataSession session = sessions.get(i);
@@ -118,7 +136,7 @@ final class MarketDataAgent implements Agent
             {
                 work += poll(i, session);
             }
-            else if (null != relogin && nanoClock.nanoTime() - reloginAtNs[i] >= 0)
+            else if (null != relogin && !aborted && nanoClock.nanoTime() - reloginAtNs[i] >= 0)
             {
                 work += relogin(i);
             }
@@ -152,20 +170,26 @@ final class MarketDataAgent implements Agent
 
     private int relogin(final int index)
     {
+        reloginAtNs[index] = nanoClock.nanoTime() + RELOGIN_INTERVAL_NS;
+        meter.rejoined(clock.nanosSinceMidnight());
+        final MarketDataSession session;
         try
         {
-            final MarketDataSession session = relogin.open(index);
-            sessions.set(index, session);
-            System.out.println(session.name() + " logged in again");
-            return 1;
+            session = relogin.open(index);
         }
-        catch (final IOException ex)
+        catch (final IOException | RuntimeException ex)
         {
-            reloginAtNs[index] = nanoClock.nanoTime() + RELOGIN_INTERVAL_NS;
             System.err.println(names[index] + " cannot log in again: " + ex.getMessage() + "; next attempt in " +
                 RELOGIN_INTERVAL_MS + " ms");
             return 1;
         }
+        sessions.set(index, session);
+        if (aborted)
+        {
+            session.abort(); // abort() may have passed this index while the session was being opened
+        }
+        System.out.println(session.name() + " logged in again");
+        return 1;
     }
 
     @Override

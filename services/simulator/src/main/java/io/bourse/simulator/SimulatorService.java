@@ -147,7 +147,8 @@ public final class SimulatorService implements AutoCloseable
         final Scenario scenario = ctx.scenario();
         if (Scenario.RAMP == scenario)
         {
-            ramp = new Ramp(ctx.rate(), ctx.rampStep(), ctx.rampMax(), TimeUnit.MILLISECONDS.toNanos(ctx.rampIntervalMs()),
+            final long rampIntervalNs = TimeUnit.MILLISECONDS.toNanos(ctx.rampIntervalMs());
+            ramp = new Ramp(ctx.rate(), ctx.rampStep(), ctx.rampMax(), rampIntervalNs,
                 TimeUnit.MICROSECONDS.toNanos(ctx.rampP99LimitUs()), this::onRampStep);
         }
         final long totalOrders = ctx.durationSeconds() == 0 || null != ramp ?
@@ -170,12 +171,21 @@ public final class SimulatorService implements AutoCloseable
         monitor.start();
     }
 
-    /** {@link MarketDataAgent.Relogin}: a new SoupBinTCP session of the index's user, into its emptied books. */
+    /**
+     * {@link MarketDataAgent.Relogin}: a new SoupBinTCP session of the index's user, into its emptied books, given
+     * {@value MarketDataAgent#RELOGIN_INTERVAL_MS} ms to connect and log in.
+     */
     private MarketDataSession relogin(final int index) throws IOException
     {
         final MarketDataAdapter adapter = mdAdapters.get(index);
         adapter.books().clear();
-        return openMarketDataSession(index, ctx.marketDataUsers().get(index), adapter);
+        return SoupClient.connect(marketDataSessionName(index, ctx.marketDataUsers().get(index)), ctx.fanoutHost(),
+            ctx.fanoutPort(), ctx.marketDataUsers().get(index), adapter, MarketDataAgent.RELOGIN_INTERVAL_MS);
+    }
+
+    private static String marketDataSessionName(final int index, final Credentials.User user)
+    {
+        return "market-data session " + index + " (" + user.username() + ")";
     }
 
     private MarketDataSession openMarketDataSession(
@@ -189,8 +199,8 @@ public final class SimulatorService implements AutoCloseable
             moldSessions.add(session);
             return session;
         }
-        return SoupClient.connect("market-data session " + index + " (" + user.username() + ")",
-            ctx.fanoutHost(), ctx.fanoutPort(), user, adapter, ctx.connectTimeoutMs());
+        return SoupClient.connect(marketDataSessionName(index, user), ctx.fanoutHost(), ctx.fanoutPort(), user, adapter,
+            ctx.connectTimeoutMs());
     }
 
     private void registerCounters(final PrometheusRegistry registry)
@@ -355,10 +365,10 @@ public final class SimulatorService implements AutoCloseable
     }
 
     /**
-     * The end-of-run book check: with the order flow stopped, waits until the feed has been quiet (and, over
-     * MoldUDP64, the first session has filled its gaps), stops the market-data agent (so that its books stay as they
-     * are and are safely read here), then compares the first market-data session's books with a fresh snapshot from
-     * the fanout.
+     * The end-of-run book check: with the order flow stopped, waits until the feed has been quiet (and, over MoldUDP64,
+     * the first session has filled its gaps; over SoupBinTCP, a lost first session is logged in again), stops the
+     * market-data agent (so that its books stay as they are and are safely read here), then compares the first
+     * market-data session's books with a fresh snapshot from the fanout.
      */
     private BookCheck.Result checkBooks()
     {
@@ -370,7 +380,7 @@ public final class SimulatorService implements AutoCloseable
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs());
         long lastCount = counters.get(SimulatorCounter.MD_MESSAGES);
         long lastChangeNs = System.nanoTime();
-        while ((System.nanoTime() - lastChangeNs < quietNs || !firstSessionFilled()) &&
+        while ((System.nanoTime() - lastChangeNs < quietNs || !firstSessionFilled() || mdAgent.isReloginPending(0)) &&
             System.nanoTime() - deadlineNs < 0)
         {
             LockSupport.parkNanos(MONITOR_POLL_NS);

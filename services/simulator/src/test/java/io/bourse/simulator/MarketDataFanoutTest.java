@@ -149,8 +149,8 @@ class MarketDataFanoutTest
             relogins.add(SoupClient.connect("feed session", "localhost", fanout.port(), USER, adapter, 5_000));
             return relogins.getLast();
         }, new FeedMeter(counters, new LatencyTracker(
-            LatencySummary.register(new PrometheusRegistry(), "test_feed_latency_seconds", "test")), 0), counters, new MidnightNanoClock(),
-            SystemNanoClock.INSTANCE);
+            LatencySummary.register(new PrometheusRegistry(), "test_feed_latency_seconds", "test")), 0),
+            counters, new MidnightNanoClock(), SystemNanoClock.INSTANCE);
         try
         {
             offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));

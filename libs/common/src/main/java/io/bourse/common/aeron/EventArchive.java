@@ -13,12 +13,12 @@ import java.util.concurrent.ThreadFactory;
 /**
  * The Aeron Archive that records the engine shards' event streams, so that a service started while a shard runs (a
  * restarted order gateway or md-publisher) can replay the events it did not hear ({@link EventReplay}). The archive
- * runs in the media driver's process and is reached on its local control channel only: requests on {@value #CONTROL_CHANNEL} stream
- * {@value AeronArchive.Configuration#LOCAL_CONTROL_STREAM_ID_DEFAULT}, responses on {@value #CONTROL_CHANNEL} stream
- * {@value AeronArchive.Configuration#CONTROL_RESPONSE_STREAM_ID_DEFAULT} (Aeron's defaults; the network control
- * channel is off, as nothing off the host asks). Each engine shard records its own event publication (the channel with
- * its session id: a restarted engine's stream is a new recording); replays go to {@value #REPLAY_CHANNEL} on the
- * replay stream id, each replay told apart by its own session id.
+ * runs in the media driver's process and is reached on its local control channel only: requests on
+ * {@value #CONTROL_CHANNEL} stream {@value AeronArchive.Configuration#LOCAL_CONTROL_STREAM_ID_DEFAULT}, responses on
+ * {@value #CONTROL_CHANNEL} stream {@value AeronArchive.Configuration#CONTROL_RESPONSE_STREAM_ID_DEFAULT} (Aeron's
+ * defaults; the network control channel is off, as nothing off the host asks). Each engine shard records its own event
+ * publication (the channel with its session id: a restarted engine's stream is a new recording); replays go to
+ * {@value #REPLAY_CHANNEL} on the replay stream id, each replay told apart by its own session id.
  * <p>
  * Settings: {@value #ENABLED_PROP_NAME} (default false: the embedded mode runs every service in one process, none
  * restarts alone; the compose file and the integration tests' containers turn it on for the media driver, the engine
