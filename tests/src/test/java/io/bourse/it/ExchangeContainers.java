@@ -40,7 +40,7 @@ import java.util.UUID;
  * compose file, so that {@link #restartGateway} starts a new gateway container on the journals of the old one; as in
  * the compose file, the media driver runs the event archive and the engine shards record their event streams in it
  * (in the media driver container's own file system, where the compose file gives it a volume), for the restarted
- * gateway to replay what it did not hear. The
+ * gateway ({@link #restartGateway}) or md-publisher ({@link #restartMdPublisher}) to replay what it did not hear. The
  * services listen on their default TCP ports, so a compose stack must not be running on the same host, and test classes
  * using this extension must not run in parallel. Each service but the simulator counts as started once the compose
  * file's health check passes in its container ({@code deploy/ready.sh}: the service's {@code /ready} answers 200, and
@@ -64,6 +64,7 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     /** The compose file's mount point of the gateway-journal volume. */
     private static final String JOURNAL_DIR = "/var/lib/bourse/gateway-journal";
     private static final String GATEWAY = "order-gateway";
+    private static final String MD_PUBLISHER = "md-publisher";
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
     private static final int STOP_TIMEOUT_SECONDS = 10;
     /** Orders per second over all of the simulator's sessions: load that a 2-core host carries beside the tests. */
@@ -83,6 +84,8 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     private String sessionName;
     private GenericContainer<?> gateway;
     private int gatewayStarts;
+    private GenericContainer<?> mdPublisher;
+    private int mdPublisherStarts;
 
     private ExchangeContainers(final boolean marketData, final boolean simulator)
     {
@@ -133,7 +136,8 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
             gateway = newGateway();
             if (marketData)
             {
-                start(gateway, service("md-publisher", "md-publisher", Map.of(), ready(MD_PUBLISHER_METRICS_PORT)));
+                mdPublisher = newMdPublisher();
+                start(gateway, mdPublisher);
                 start(service("fanout", "fanout", Map.of(), ready(FANOUT_METRICS_PORT, ITCH_PORT)));
             }
             else
@@ -197,6 +201,23 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         start(gateway);
     }
 
+    /**
+     * Stops the md-publisher as {@code docker compose restart} would and starts a new md-publisher container, which is
+     * ready once it has caught every engine shard's event stream up from the event archive.
+     */
+    void restartMdPublisher()
+    {
+        stop(mdPublisher);
+        mdPublisher = newMdPublisher();
+        start(mdPublisher);
+    }
+
+    /** @return the md-publisher's container, the one started last. */
+    GenericContainer<?> mdPublisher()
+    {
+        return mdPublisher;
+    }
+
     /** @return the order gateway's container, the one started last. */
     GenericContainer<?> gateway()
     {
@@ -236,6 +257,13 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         }
         return lines.stream().mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
             .sum();
+    }
+
+    private GenericContainer<?> newMdPublisher()
+    {
+        mdPublisherStarts++;
+        final String name = 1 == mdPublisherStarts ? MD_PUBLISHER : MD_PUBLISHER + "-" + mdPublisherStarts;
+        return service(name, "md-publisher", Map.of(), ready(MD_PUBLISHER_METRICS_PORT));
     }
 
     private GenericContainer<?> newGateway()

@@ -231,7 +231,7 @@ final class MarketDataIT
         pollUntil(RESPONSE_TIMEOUT, "the answer to OUCH '" + (char)message.get(0) + "'", answered, sessions);
     }
 
-    private static ByteBuffer enter(
+    static ByteBuffer enter(
         final String token, final byte side, final long shares, final String stock, final long price)
     {
         return OuchMessages.enterOrder(token, side, shares, stock, price, DAY);
@@ -242,7 +242,7 @@ final class MarketDataIT
      * Canceled shares; a Replaced order takes the place of the one it replaced with its own shares, price and Order
      * Reference Number (if live). Answers are applied in each session's arrival order.
      */
-    private static Map<Long, List<ItchRecorder.BookOrder>> engineBooks(
+    static Map<Long, List<ItchRecorder.BookOrder>> engineBooks(
         final List<OuchRecorder> traders, final long... stocks)
     {
         final List<ItchRecorder.BookOrder> resting = new ArrayList<>();
@@ -302,7 +302,7 @@ final class MarketDataIT
         }
     }
 
-    private static Map<Long, List<ItchRecorder.BookOrder>> books(final ItchRecorder itch, final long... stocks)
+    static Map<Long, List<ItchRecorder.BookOrder>> books(final ItchRecorder itch, final long... stocks)
     {
         final Map<Long, List<ItchRecorder.BookOrder>> books = new LinkedHashMap<>();
         for (final long stock : stocks)
@@ -312,7 +312,7 @@ final class MarketDataIT
         return books;
     }
 
-    private static boolean hasOrder(final ItchRecorder itch, final long stock, final long orderReference)
+    static boolean hasOrder(final ItchRecorder itch, final long stock, final long orderReference)
     {
         return itch.book(stock).stream().anyMatch((order) -> order.orderReference() == orderReference);
     }
