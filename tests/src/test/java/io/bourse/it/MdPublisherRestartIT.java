@@ -68,8 +68,8 @@ final class MdPublisherRestartIT
             assertThat(lateSession.loginAccepted()).as("login accepted").isTrue();
             send(sellSession, enter("S3", Ouch42.SIDE_SELL, 10, "MSFT", 51_0000), () -> seller.accepted().size() == 3);
             final long lastOrder = seller.accepted().getLast().orderReference();
-            pollUntil(RESPONSE_TIMEOUT, "the last order on the subscriber's book", () -> hasOrder(late, MSFT, lastOrder),
-                sessions);
+            pollUntil(RESPONSE_TIMEOUT, "the last order on the subscriber's book",
+                () -> hasOrder(late, MSFT, lastOrder), sessions);
 
             final Map<Long, List<ItchRecorder.BookOrder>> engine = engineBooks(List.of(buyer, seller), AAPL, MSFT);
             assertThat(engine.get(AAPL)).extracting(ItchRecorder.BookOrder::shares).containsExactly(200L, 50L);
