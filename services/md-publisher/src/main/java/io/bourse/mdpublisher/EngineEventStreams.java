@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * once, when first seen and before any of its live events: the run's events from the start of its recording in the
  * {@link EventArchive} to the image's join position are replayed through the same {@link EngineEventAdapter} into the
  * {@link MarketDataBooks}, which publish nothing meanwhile ({@link MarketDataBooks#rebuilding}): the new market-data
- * publication's subscribers take the books from a snapshot, as after any restart of the md-publisher, and the
- * MoldUDP64 feed's new session starts from the books as they stand. Counted in {@code bourse_md_replayed_events_total}.
+ * publication's subscribers take the books from a snapshot, as after any restart of the md-publisher (the MoldUDP64
+ * feed's new session carries only the market data that follows). Counted in {@code bourse_md_replayed_events_total}.
  * The replay runs on the agent's thread, so no snapshot request is answered meanwhile, and the shard holds its newer
  * events while the live image is not read (engine back pressure): none is lost, none comes out of order. Without the
  * archive, or when it cannot replay (logged, and counted in {@code bourse_md_errors_total}), the image is read from

@@ -1,6 +1,5 @@
 package io.bourse.gateway;
 
-import io.aeron.Aeron;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.exceptions.AeronException;
@@ -35,7 +34,6 @@ final class EngineEventStreams
 {
     private final Subscription[] subscriptions;
     private final EngineEventAdapter adapter;
-    private final EventArchive archive;
     private final GatewayMetrics metrics;
     private final EventPositions positions;
     /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
@@ -62,8 +60,8 @@ final class EngineEventStreams
     /**
      * @param subscriptions one per engine shard (none in tests without Aeron).
      * @param adapter       decodes the events, live and replayed.
-     * @param aeron         the gateway's client, for the archive client and the replays; null without subscriptions.
-     * @param archive       the event archive; when disabled, the images are read from their join positions.
+     * @param replay        replays from the event archive; null when the archive is disabled, and the images are
+     *                      read from their join positions.
      * @param metrics       counts the replayed events and the replays that failed.
      * @param positions     where a replay starts, and where the positions read to are stored, one entry per
      *                      subscription; null when the archive is disabled.
@@ -71,19 +69,17 @@ final class EngineEventStreams
     EngineEventStreams(
         final Subscription[] subscriptions,
         final EngineEventAdapter adapter,
-        final Aeron aeron,
-        final EventArchive archive,
+        final EventReplay replay,
         final GatewayMetrics metrics,
         final EventPositions positions)
     {
         this.subscriptions = subscriptions;
         this.adapter = adapter;
-        this.archive = archive;
         this.metrics = metrics;
         this.positions = positions;
         this.readImages = new Image[subscriptions.length];
         this.caughtUpShards = new EventCatchUpReadiness(subscriptions.length);
-        this.replay = archive.enabled() ? new EventReplay(aeron, archive) : null;
+        this.replay = replay;
     }
 
     /**
@@ -95,7 +91,7 @@ final class EngineEventStreams
      */
     String catchUpReason()
     {
-        return archive.enabled() ? caughtUpShards.notReadyReason() : null;
+        return null == replay ? null : caughtUpShards.notReadyReason();
     }
 
     /**
@@ -106,7 +102,7 @@ final class EngineEventStreams
      */
     int poll(final int fragmentLimit)
     {
-        if (!archive.enabled())
+        if (null == replay)
         {
             int events = 0;
             for (final Subscription subscription : subscriptions)
@@ -130,7 +126,7 @@ final class EngineEventStreams
      */
     void onAnswersJournaled()
     {
-        if (!archive.enabled())
+        if (null == replay)
         {
             return;
         }

@@ -5,6 +5,8 @@ import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.BoundedOffer;
+import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.metrics.AeronClientCollector;
@@ -204,10 +206,11 @@ public final class GatewayService implements AutoCloseable
         {
             throw new UncheckedIOException(GatewayContext.JOURNAL_DIR_PROP_NAME + "=" + ctx.journalDir(), ex);
         }
+        final EventArchive archive = ctx.eventArchive();
         return new GatewayAgent(serverChannel, selector, registry, engine,
-            new EngineEventStreams(eventSubscriptions, new EngineEventAdapter(orderEntry, metrics), aeron,
-                ctx.eventArchive(), metrics, ctx.eventArchive().enabled() ?
-                journals.eventPositions(eventSubscriptions.length) : null),
+            new EngineEventStreams(eventSubscriptions, new EngineEventAdapter(orderEntry, metrics),
+                archive.enabled() ? new EventReplay(aeron, archive) : null, metrics,
+                archive.enabled() ? journals.eventPositions(eventSubscriptions.length) : null),
             clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
                 metrics),
