@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * exchange in this JVM as {@code ./bourse exchange} does ({@link EmbeddedExchange}), {@code compose} starts the
  * exchange's services (not the simulator, Prometheus or Grafana) with {@code docker compose up --build --wait} and
  * removes them afterwards, {@code running} measures one already up. All three take their ports, symbols and users from
- * the same settings as the services ({@code BOURSE_*}, deploy/credentials.csv): the OUCH sessions log in as the first
- * users of the credentials file, the ITCH subscriber as the last.
+ * the same settings as the services ({@code BOURSE_*}; users from {@code BOURSE_CREDENTIALS} or
+ * deploy/credentials.csv): the OUCH sessions log in as the first users, the ITCH subscriber as the last.
  */
 final class BenchExchanges
 {
@@ -121,8 +121,8 @@ final class BenchExchanges
             final List<Credentials.User> users = Credentials.fromSettings(settings).users();
             if (users.size() < 2)
             {
-                throw new IllegalArgumentException("the credentials file needs at least 2 users: " +
-                    settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT));
+                throw new IllegalArgumentException(
+                    "the credentials need at least 2 users (OUCH sessions, an ITCH subscriber): " + users.size());
             }
             final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
             final List<String> symbols = new ArrayList<>();

@@ -11,6 +11,7 @@ import org.agrona.BitUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
@@ -21,7 +22,7 @@ import static io.bourse.common.config.SettingChecks.checkPositive;
  * Configuration of the fanout: the market-data stream to read, the symbols, who may log in, the ITCH/SoupBinTCP port,
  * the metrics endpoint, the number of workers and their limits, and how many messages are kept for replay. Settings
  * {@code bourse.fanout.*} (environment {@code BOURSE_FANOUT_*}) plus the shared stream layout, symbol list and
- * credentials file.
+ * credentials ({@code bourse.credentials.file} or {@code bourse.credentials}, {@link Credentials}).
  */
 public final class FanoutContext
 {
@@ -70,6 +71,7 @@ public final class FanoutContext
     private StreamLayout layout;
     private SymbolDirectory symbolDirectory;
     private Path credentialsFile;
+    private Credentials credentials;
     private int port = PORT_DEFAULT;
     private int metricsPort = METRICS_PORT_DEFAULT;
     private boolean jvmMetrics = true;
@@ -94,6 +96,7 @@ public final class FanoutContext
             .layout(StreamLayout.fromSettings(settings))
             .symbolDirectory(SymbolDirectory.fromSettings(settings))
             .credentialsFile(Path.of(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT)))
+            .credentials(Credentials.inline(settings))
             .port(settings.getInt(PORT_PROP_NAME, PORT_DEFAULT))
             .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_DEFAULT))
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
@@ -110,10 +113,12 @@ public final class FanoutContext
     }
 
     /**
-     * Checks every field, defaulting the idle strategy to back-off when unset.
+     * Checks every field, defaulting the idle strategy to back-off when unset, and reads the credentials file unless
+     * credentials are set.
      *
      * @return this.
-     * @throws IllegalStateException naming the first field that is missing or out of range.
+     * @throws IllegalStateException naming the first field that is missing or out of range, or the credentials file
+     *                               that cannot be read or parsed.
      */
     public FanoutContext conclude()
     {
@@ -125,9 +130,20 @@ public final class FanoutContext
         {
             throw new IllegalStateException("symbolDirectory must be set");
         }
-        if (null == credentialsFile)
+        if (null == credentials)
         {
-            throw new IllegalStateException(Credentials.FILE_PROP_NAME + " must be set");
+            if (null == credentialsFile)
+            {
+                throw new IllegalStateException(Credentials.FILE_PROP_NAME + " must be set");
+            }
+            try
+            {
+                credentials = Credentials.load(credentialsFile);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                throw new IllegalStateException(Credentials.FILE_PROP_NAME + "=" + credentialsFile + ": " + ex, ex);
+            }
         }
         checkPort(PORT_PROP_NAME, port);
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);
@@ -196,12 +212,29 @@ public final class FanoutContext
     }
 
     /**
-     * @param credentialsFile the CSV file of users who may log in ({@link Credentials}).
+     * @param credentialsFile the CSV file of users who may log in ({@link Credentials}), read by {@link #conclude()}
+     *                        unless credentials are set.
      * @return this.
      */
     public FanoutContext credentialsFile(final Path credentialsFile)
     {
         this.credentialsFile = credentialsFile;
+        return this;
+    }
+
+    /** @return who may log in; null until concluded unless set. */
+    public Credentials credentials()
+    {
+        return credentials;
+    }
+
+    /**
+     * @param credentials who may log in, instead of the file; null to read the file.
+     * @return this.
+     */
+    public FanoutContext credentials(final Credentials credentials)
+    {
+        this.credentials = credentials;
         return this;
     }
 

@@ -65,13 +65,13 @@ public final class FanoutService implements AutoCloseable
     }
 
     /**
-     * Loads the credentials, starts the metrics endpoint, connects to the media driver, binds the subscriber port and
-     * starts the agents.
+     * Concludes the context (which reads the credentials file unless credentials are set), starts the metrics
+     * endpoint, connects to the media driver, binds the subscriber port and starts the agents.
      *
      * @param ctx the configuration; concluded here.
      * @return the running service.
-     * @throws IllegalStateException for a bad configuration.
-     * @throws UncheckedIOException  when the credentials cannot be read or a port cannot be bound.
+     * @throws IllegalStateException for a bad configuration or a credentials file that cannot be read.
+     * @throws UncheckedIOException  when a port cannot be bound.
      */
     public static FanoutService launch(final FanoutContext ctx)
     {
@@ -84,7 +84,7 @@ public final class FanoutService implements AutoCloseable
         ServerSocketChannel serverChannel = null;
         try
         {
-            final Credentials credentials = Credentials.load(ctx.credentialsFile());
+            final Credentials credentials = ctx.credentials();
             metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
             final FanoutMetrics metrics = new FanoutMetrics(metricsServer.registry(), errorCount);
             aeron = Aeron.connect(new Aeron.Context()

@@ -48,7 +48,8 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * that a thread of its own fills a journal with zeros ahead of its records, so that the agent's writes find their
  * pages in the page cache; each journal gets what its recent rate needs, {@link JournalPretoucher}; at least 65,536, 0
  * for no such thread, default {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@code bourse.credentials.file} (default
- * {@code deploy/credentials.csv}), {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
+ * {@code deploy/credentials.csv}) or {@code bourse.credentials} (the users themselves, {@link Credentials}),
+ * {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
  * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus
  * the {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy, the {@link ThreadAffinity} and the
  * {@link EventArchive} the gateway replays the engine events it did not hear from, when enabled.
@@ -207,6 +208,7 @@ public final class GatewayContext
             .journalSync(journalSync(settings))
             .journalPretouchBytes(settings.getLong(JOURNAL_PRETOUCH_BYTES_PROP_NAME, JOURNAL_PRETOUCH_BYTES_DEFAULT))
             .credentialsFile(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT))
+            .credentials(Credentials.inline(settings))
             .riskLimits(RiskLimits.fromSettings(settings))
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .streamLayout(StreamLayout.fromSettings(settings))

@@ -7,6 +7,7 @@ import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
@@ -38,6 +39,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -231,6 +233,35 @@ class GatewayServiceTest
             client.login("demo02", "nope", "", 0);
 
             assertThat(client.await(2)).isEqualTo(List.of(new LoginRejected('A'), new Closed()));
+        }
+    }
+
+    @Test
+    void shouldLogInTheUsersOfTheEnvironmentInsteadOfThoseOfTheFile() throws Exception
+    {
+        final GatewayContext ctx = GatewayContext.fromSettings(new Settings(Map.of(
+            "BOURSE_CREDENTIALS", "envu01,envu01pw,ENVF;envu02,envu02pw,ENVF")));
+        try (GatewayService envGateway = GatewayService.launch(ctx
+            .port(0)
+            .bindAddress("127.0.0.1")
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .gatewayId(2)
+            .sessionName(SESSION)
+            .journalDir(journalDir.resolve("environment").toString())
+            .streamLayout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+            TestClient envUser = new TestClient(envGateway.port());
+            TestClient fileUser = new TestClient(envGateway.port()))
+        {
+            envUser.login("envu02", "envu02pw", "", 0);
+            fileUser.login("demo01", "demo01pw", "", 0);
+
+            final List<Object> loggedIn = envUser.await(2);
+            assertThat(loggedIn.get(0)).isEqualTo(new LoginAccepted(SESSION, 1));
+            assertThat(((SystemEventMessage)loggedIn.get(1)).eventCode()).isEqualTo((char)Ouch42.EVENT_START_OF_DAY);
+            assertThat(fileUser.await(2)).isEqualTo(List.of(new LoginRejected('A'), new Closed()));
         }
     }
 

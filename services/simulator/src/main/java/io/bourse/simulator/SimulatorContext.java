@@ -45,9 +45,9 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * check) and the load scenario ({@code scenario}, see {@link Scenario}, with its parameters {@code hawkes.alpha},
  * {@code hawkes.beta}, {@code burst.size}, {@code burst.rate}, {@code zipf.exponent}, {@code book.target},
  * {@code ramp.step}, {@code ramp.max}, {@code ramp.interval.ms}, {@code ramp.p99.limit.us}). Shared settings:
- * {@code bourse.credentials.file}, {@code bourse.symbols}, {@code bourse.idle.strategy}, {@code bourse.metrics.jvm}.
- * Users must be in the credentials file; by default the OUCH sessions take the first users of the file, in file order,
- * and the market-data sessions the last ones.
+ * {@code bourse.credentials.file} or {@code bourse.credentials} ({@link Credentials}), {@code bourse.symbols},
+ * {@code bourse.idle.strategy}, {@code bourse.metrics.jvm}. Users must be in the credentials; by default the OUCH
+ * sessions take the first users, in their order, and the market-data sessions the last ones.
  */
 public final class SimulatorContext
 {
@@ -240,7 +240,9 @@ public final class SimulatorContext
     /**
      * @param settings where to read the settings.
      * @return a context filled from the settings.
-     * @throws UncheckedIOException when the credentials file cannot be read.
+     * @throws UncheckedIOException     when the credentials file cannot be read.
+     * @throws IllegalStateException    when both credential settings are set.
+     * @throws IllegalArgumentException for a malformed credentials record.
      */
     public static SimulatorContext fromSettings(final Settings settings)
     {
@@ -417,7 +419,7 @@ public final class SimulatorContext
             if (defaults.size() < count)
             {
                 throw new IllegalStateException(propName + ": " + count + " sessions need " + count +
-                    " users but the credentials file has " + defaults.size());
+                    " users but the credentials have " + defaults.size());
             }
             return List.copyOf(defaults);
         }
@@ -432,7 +434,7 @@ public final class SimulatorContext
             final Credentials.User user = find(name);
             if (null == user)
             {
-                throw new IllegalStateException(propName + ": user '" + name + "' is not in the credentials file");
+                throw new IllegalStateException(propName + ": user '" + name + "' is not in the credentials");
             }
             resolved.add(user);
         }

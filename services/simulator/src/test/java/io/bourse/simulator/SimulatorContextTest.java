@@ -153,6 +153,19 @@ class SimulatorContextTest
     }
 
     @Test
+    void shouldTakeTheUsersOfTheEnvironmentFirstForOrderEntryLastForMarketData()
+    {
+        final Settings settings = new Settings(Map.of(
+            "BOURSE_CREDENTIALS", "envu01,envu01pw,ENVF;envu02,envu02pw,ENVF;envmd,envmdpw,ENVF",
+            "BOURSE_SIMULATOR_SESSIONS", "2"));
+
+        final SimulatorContext ctx = SimulatorContext.fromSettings(settings).conclude();
+
+        assertThat(ctx.orderEntryUsers()).extracting(Credentials.User::username).containsExactly("envu01", "envu02");
+        assertThat(ctx.marketDataUsers()).containsExactly(new Credentials.User("envmd", "envmdpw", "ENVF"));
+    }
+
+    @Test
     void shouldReadTheMoldUdp64FeedWithTheMdPublishersAddressesByDefault(@TempDir final Path dir) throws IOException
     {
         final Path file = Files.writeString(dir.resolve("credentials.csv"), "demo01,pw1,DEMO\nmd01,pw4,DEMO\n");

@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Users who may log in over SoupBinTCP, read from a CSV file {@code username,password,firm} (a header line and
- * {@code #} comments are skipped). Username at most 6 characters and password at most 10 (SoupBinTCP 4.0 Login
- * Request), firm at most 4 (OUCH 4.2 Firm).
+ * Users who may log in over SoupBinTCP: records {@code username,password,firm}, from a CSV file (one per line; a
+ * header line, blank lines and {@code #} comments are skipped) or from the setting {@value #PROP_NAME}
+ * ({@code BOURSE_CREDENTIALS}: the same records separated by {@code ;} or line breaks). Username 1 to 6 characters
+ * and password at most 10 (SoupBinTCP 4.0 Login Request), firm at most 4 (OUCH 4.2 Firm). Error messages name a bad
+ * record by its number and never show a password.
  */
 public final class Credentials
 {
@@ -20,6 +22,11 @@ public final class Credentials
     public static final String FILE_PROP_NAME = "bourse.credentials.file";
     /** Default credentials file, relative to the working directory. */
     public static final String FILE_DEFAULT = "deploy/credentials.csv";
+    /**
+     * Setting name of the users given in the setting itself ({@code BOURSE_CREDENTIALS}), instead of the file:
+     * records {@code username,password,firm} separated by {@code ;} or line breaks.
+     */
+    public static final String PROP_NAME = "bourse.credentials";
 
     /** One user. */
     public record User(String username, String password, String firm)
@@ -34,16 +41,17 @@ public final class Credentials
     }
 
     /**
-     * @param lines CSV lines.
-     * @return the users.
-     * @throws IllegalArgumentException for a malformed line or an over-long field.
+     * @param lines records {@code username,password,firm}, one per line.
+     * @return the users; a username given twice takes its last record.
+     * @throws IllegalArgumentException naming the record (1-based) that is not three fields or has a field empty or
+     *                                  too long.
      */
     public static Credentials parse(final List<String> lines)
     {
         final Map<String, User> users = new LinkedHashMap<>();
-        for (final String raw : lines)
+        for (int i = 0; i < lines.size(); i++)
         {
-            final String line = raw.trim();
+            final String line = lines.get(i).trim();
             if (line.isEmpty() || line.startsWith("#") || line.startsWith("username,"))
             {
                 continue;
@@ -51,13 +59,15 @@ public final class Credentials
             final String[] fields = line.split(",", -1);
             if (fields.length != 3)
             {
-                throw new IllegalArgumentException("credentials: expected username,password,firm: " + line);
+                throw new IllegalArgumentException("record " + (i + 1) +
+                    ": expected username,password,firm, found " + fields.length + " fields");
             }
             final User user = new User(fields[0].trim(), fields[1].trim(), fields[2].trim());
             if (user.username().isEmpty() || user.username().length() > 6 || user.password().length() > 10 ||
                 user.firm().length() > 4)
             {
-                throw new IllegalArgumentException("credentials: field too long or empty: " + line);
+                throw new IllegalArgumentException("record " + (i + 1) + " (user '" + user.username() +
+                    "'): username must be 1..6 characters, password at most 10, firm at most 4");
             }
             users.put(user.username(), user);
         }
@@ -67,21 +77,68 @@ public final class Credentials
     /**
      * @param file the CSV file.
      * @return the users.
-     * @throws IOException when the file cannot be read.
+     * @throws IOException              when the file cannot be read.
+     * @throws IllegalArgumentException naming the file and the malformed record (its line number).
      */
     public static Credentials load(final Path file) throws IOException
     {
-        return parse(Files.readAllLines(file, StandardCharsets.US_ASCII));
+        final List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+        try
+        {
+            return parse(lines);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(file + ": " + ex.getMessage(), ex);
+        }
     }
 
     /**
-     * @param settings where to read {@value #FILE_PROP_NAME} from.
-     * @return the users of the configured file.
-     * @throws IOException when the file cannot be read.
+     * @param settings where to read {@value #PROP_NAME} from.
+     * @return the users given in {@value #PROP_NAME}, or null when it is not set (the file then holds them).
+     * @throws IllegalStateException    when {@value #FILE_PROP_NAME} is set too: the two are exclusive.
+     * @throws IllegalArgumentException naming the setting and the record that is malformed, or when it holds no user.
+     */
+    public static Credentials inline(final Settings settings)
+    {
+        final String records = settings.get(PROP_NAME, null);
+        if (null == records)
+        {
+            return null;
+        }
+        if (null != settings.get(FILE_PROP_NAME, null))
+        {
+            throw new IllegalStateException(
+                PROP_NAME + " and " + FILE_PROP_NAME + " are both set: give the users in one of them");
+        }
+        final Credentials credentials;
+        try
+        {
+            credentials = parse(List.of(records.split("[;\\n]", -1)));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(PROP_NAME + ": " + ex.getMessage(), ex);
+        }
+        if (0 == credentials.size())
+        {
+            throw new IllegalArgumentException(PROP_NAME + " holds no username,password,firm record");
+        }
+        return credentials;
+    }
+
+    /**
+     * @param settings where to read {@value #PROP_NAME} or else {@value #FILE_PROP_NAME} (default
+     *                 {@value #FILE_DEFAULT}) from.
+     * @return the users of the setting, or else of the configured file.
+     * @throws IOException              when the file cannot be read.
+     * @throws IllegalStateException    when both settings are set.
+     * @throws IllegalArgumentException for a malformed record.
      */
     public static Credentials fromSettings(final Settings settings) throws IOException
     {
-        return load(Path.of(settings.get(FILE_PROP_NAME, FILE_DEFAULT)));
+        final Credentials credentials = inline(settings);
+        return null != credentials ? credentials : load(Path.of(settings.get(FILE_PROP_NAME, FILE_DEFAULT)));
     }
 
     /**
