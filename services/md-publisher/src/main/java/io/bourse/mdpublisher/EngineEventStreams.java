@@ -7,6 +7,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
+import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.Counter;
 import org.agrona.collections.LongHashSet;
 
@@ -17,19 +18,31 @@ import java.util.function.Consumer;
  * The engine shards' event streams as the md-publisher reads them, with books that hold the whole run. An Aeron
  * subscription joins a stream where it stands, so an md-publisher started while a shard runs (a restart) would start
  * from empty books and publish changes to orders it never added. So each image (one per run of a shard) is caught up
- * once, when first seen and before any of its live events: the run's events from the start of its recording in the
- * {@link EventArchive} to the image's join position are replayed through the same {@link EngineEventAdapter} into the
- * {@link MarketDataBooks}, which publish nothing meanwhile ({@link MarketDataBooks#rebuilding}): the new market-data
- * publication's subscribers take the books from a snapshot, as after any restart of the md-publisher (the MoldUDP64
- * feed's new session carries only the market data that follows). Counted in {@code bourse_md_replayed_events_total}.
- * The replay runs on the agent's thread, so no snapshot request is answered meanwhile, and the shard holds its newer
- * events while the live image is not read (engine back pressure): none is lost, none comes out of order. Without the
- * archive, or when it cannot replay (logged, and counted in {@code bourse_md_errors_total}), the image is read from
- * its join position, with the books of the events heard live only.
+ * once, when first seen and before any of its live events, from the {@link EventArchive}, through the same
+ * {@link EngineEventAdapter} into the {@link MarketDataBooks}:
+ * <ul>
+ *   <li>The shard's first image: the run's events from the start of its recording to the image's join position
+ *   rebuild the books without publishing ({@link MarketDataBooks#rebuilding}), then the shard's books are published
+ *   as they stand ({@link MarketDataBooks#publishBooks}: Add Orders in priority order, levels, BBO), a few messages
+ *   per resting order instead of the whole run's. Subscribers of the new market-data publication hold no order of
+ *   the shard before them (a new MoldUDP64 session; a fanout whose snapshot came first) or take those Add Orders
+ *   within their snapshot (one that came after): either way they hold the books from there on.</li>
+ *   <li>A later image of the same run (it went away and came back): the events from the position read to in the
+ *   earlier image to the new one's join position, published as they are replayed: the subscribers missed them
+ *   too.</li>
+ *   <li>A later image of a new run of the shard (a restarted engine): its events from its start, published.</li>
+ * </ul>
+ * Counted in {@code bourse_md_replayed_events_total}. The replay runs on the agent's thread, so no snapshot request
+ * is answered meanwhile, and the shard holds its newer events while the live image is not read (engine back
+ * pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay (logged, and
+ * counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books of the events
+ * heard live only.
  */
 final class EngineEventStreams
 {
     private final Subscription[] subscriptions;
+    private final long[][] shardSymbols;
+    private final MidnightNanoClock clock;
     private final FragmentHandler adapter;
     private final MarketDataBooks books;
     private final EventReplay replay;
@@ -45,9 +58,12 @@ final class EngineEventStreams
     private int work;
     private int shardId;
     private boolean superseded;
+    private boolean rebuilt;
 
     /**
      * @param subscriptions  one per engine shard.
+     * @param shardSymbols   per engine shard, its packed symbols: the books published after that shard's rebuild.
+     * @param clock          stamps the levels and BBOs published after a rebuild.
      * @param adapter        decodes the events, live and replayed.
      * @param books          the books the events change; rebuilt without publishing during a replay.
      * @param replay         replays from the event archive; null when the archive is disabled.
@@ -56,6 +72,8 @@ final class EngineEventStreams
      */
     EngineEventStreams(
         final Subscription[] subscriptions,
+        final long[][] shardSymbols,
+        final MidnightNanoClock clock,
         final FragmentHandler adapter,
         final MarketDataBooks books,
         final EventReplay replay,
@@ -63,6 +81,8 @@ final class EngineEventStreams
         final AtomicLong errorCount)
     {
         this.subscriptions = subscriptions;
+        this.shardSymbols = shardSymbols;
+        this.clock = clock;
         this.adapter = adapter;
         this.books = books;
         this.replay = replay;
@@ -120,6 +140,7 @@ final class EngineEventStreams
         if (caughtUpImages.add(image.correlationId()))
         {
             superseded = false;
+            rebuilt = false;
             try
             {
                 work += catchUp(image);
@@ -127,6 +148,13 @@ final class EngineEventStreams
             finally
             {
                 books.rebuilding(false);
+                if (rebuilt)
+                {
+                    // Also after a replay that failed part way: the subscribers then hold what the books hold.
+                    final int added = books.publishBooks(shardSymbols[shardId], clock.nanosSinceMidnight());
+                    System.out.println("md-publisher: published the rebuilt books of shard " + shardId + ": " +
+                        added + " Add Orders");
+                }
                 if (!superseded)
                 {
                     // A lingering image of an earlier run leaves the shard not ready until the current run's image.
@@ -142,7 +170,8 @@ final class EngineEventStreams
      * Replays the run's recording from its start (or, when the shard's image read last was of the same run, from the
      * position read to in it: an image that went away and came back) to the image's join position into the books,
      * unless the image joined where the stream starts or where the books stand, or a newer run of the shard records
-     * meanwhile (an engine that stopped without closing its stream, whose image lingers).
+     * meanwhile (an engine that stopped without closing its stream, whose image lingers). Without publishing for the
+     * shard's first image ({@link #rebuilt} then set), else publishing.
      *
      * @return events replayed; 0 also when the replay failed (counted and logged).
      */
@@ -161,10 +190,12 @@ final class EngineEventStreams
             joinPosition;
         try
         {
-            books.rebuilding(true);
+            rebuilt = null == read;
+            books.rebuilding(rebuilt);
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
             {
+                rebuilt = false;
                 errorCount.incrementAndGet();
                 System.err.println("[md-publisher] " + stretch + " not replayed: no recording of the session in " +
                     "the event archive; the books hold only the events heard from there on");
@@ -172,15 +203,16 @@ final class EngineEventStreams
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
+                rebuilt = false;
                 superseded = true;
                 System.out.println("md-publisher: " + stretch + " not replayed: a newer run of the shard records (" +
                     replay.newestRecordingId() + ")");
                 return 0;
             }
-            System.out.println("md-publisher: rebuilt the books from " + replayed + " events of stream " + streamId +
-                " session " + sessionId + " (positions " + replay.fromPosition() + " to " + joinPosition +
-                ") from the event archive, recording " + replay.recordingId() + ": " + books.openOrderCount() +
-                " orders on the books");
+            System.out.println("md-publisher: " + (rebuilt ? "rebuilt the books from " : "published the missed ") +
+                replayed + " events of stream " + streamId + " session " + sessionId + " (positions " +
+                replay.fromPosition() + " to " + joinPosition + ") from the event archive, recording " +
+                replay.recordingId() + ": " + books.openOrderCount() + " orders on the books");
             return replayed;
         }
         catch (final AeronException ex)

@@ -99,6 +99,73 @@ public final class MarketDataBooks implements EngineEventListener
         listener = rebuilding ? DiscardedMarketData.INSTANCE : publisher;
     }
 
+    /**
+     * Publishes the books of the symbols as they stand, as increments, for subscribers whose books of them are empty:
+     * the books rebuilt from events that were not published ({@link #rebuilding}). Per symbol with a book, in the
+     * order given: Stock Trading Action when an operator changed its trading state (with that change's timestamp);
+     * one Add Order per displayed order, with the timestamp of its time priority, bids from the best price then
+     * offers, each level oldest first; one PriceLevelUpdate per level of the L2 feed (each side's best levels at a
+     * limited depth, as the feed's window holds them); the BBO when a side has one.
+     *
+     * @param symbols     packed symbols; one without a book is skipped.
+     * @param timestampNs of the levels and the BBO: now, ns since midnight.
+     * @return Add Orders published.
+     */
+    int publishBooks(final long[] symbols, final long timestampNs)
+    {
+        int added = 0;
+        for (final long symbol : symbols)
+        {
+            final SymbolBook book = books.get(symbol);
+            if (null == book)
+            {
+                continue;
+            }
+            if (0 != book.tradingStateTimestampNs)
+            {
+                listener.onStockTradingAction(
+                    book.tradingStateTimestampNs, symbol, book.tradingState, book.tradingReason);
+            }
+            added += publishOrders(book.bids);
+            added += publishOrders(book.asks);
+            publishLevels(timestampNs, book, Side.BUY);
+            publishLevels(timestampNs, book, Side.SELL);
+            if (0 != book.bidQuantity || 0 != book.askQuantity)
+            {
+                listener.onBestBidOffer(
+                    timestampNs, symbol, book.bidPrice, book.bidQuantity, book.askPrice, book.askQuantity);
+            }
+        }
+        return added;
+    }
+
+    private int publishOrders(final BookLevels levels)
+    {
+        int added = 0;
+        for (int i = 0; i < levels.levelCount(); i++)
+        {
+            for (BookOrder order = levels.level(i).first; null != order; order = order.next)
+            {
+                listener.onAddOrder(order.timestampNs, order.book.symbol, order.orderId, order.side, order.openShares,
+                    order.price, order.attribution);
+                added++;
+            }
+        }
+        return added;
+    }
+
+    private void publishLevels(final long timestampNs, final SymbolBook book, final Side side)
+    {
+        final BookLevels levels = book.levels(side);
+        final PublishedLevels window = book.publishedLevels(side);
+        final int count = null == window ? levels.levelCount() : Math.min(window.depth(), levels.levelCount());
+        for (int i = 0; i < count; i++)
+        {
+            final PriceLevel level = levels.level(i);
+            listener.onPriceLevelUpdate(timestampNs, book.symbol, side, level.price, level.totalShares, level.orderCount);
+        }
+    }
+
     /** @return every symbol's book, in the order of the symbols given at construction; not a copy. */
     SymbolBook[] books()
     {

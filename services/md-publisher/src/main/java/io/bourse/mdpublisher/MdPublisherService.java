@@ -102,7 +102,13 @@ public final class MdPublisherService implements AutoCloseable
             final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
                 publication, boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errorCount);
             final EventArchive archive = ctx.eventArchive();
-            final EngineEventStreams events = new EngineEventStreams(subscriptions, adapter, books,
+            final long[][] shardSymbols = new long[directory.shardCount()][];
+            for (int shardId = 0; shardId < shardSymbols.length; shardId++)
+            {
+                shardSymbols[shardId] = SymbolDirectory.packed(directory.symbolsOfShard(shardId));
+            }
+            final EngineEventStreams events = new EngineEventStreams(
+                subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books,
                 archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errorCount);
             final Agent mdAgent = new MdPublisherAgent(
                 events, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());

@@ -36,6 +36,12 @@ final class PublishedLevels
         this.orderCounts = new int[depth];
     }
 
+    /** @return most levels published. */
+    int depth()
+    {
+        return prices.length;
+    }
+
     /**
      * Publishes what changed in the side's best levels since the last call, then remembers them.
      *

@@ -14,6 +14,7 @@ import static io.bourse.mdpublisher.MarketDataEvents.Executed;
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
 import static io.bourse.mdpublisher.MarketDataEvents.Replace;
 import static io.bourse.mdpublisher.MarketDataEvents.Trade;
+import static io.bourse.mdpublisher.MarketDataEvents.TradingAction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class MarketDataBooksTest
@@ -395,6 +396,41 @@ class MarketDataBooksTest
                 new Bbo(T2, "AAPL", 0, 0, 0, 0));
         }
         assertThat(books.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldPublishTheRebuiltBooksAsTheyStandInPriorityOrderWithinTheL2Window()
+    {
+        final MarketDataBooks top1 = new MarketDataBooks(new long[]{AAPL, MSFT}, 1, events, errors);
+        top1.rebuilding(true);
+        top1.onOrderAdded(T1, 1, AAPL, Side.BUY, 100, 1_499_900, true, 0);
+        top1.onOrderAdded(T1, 2, AAPL, Side.BUY, 200, 1_500_000, true, 0);
+        top1.onOrderAdded(T2, 3, AAPL, Side.BUY, 300, 1_500_000, true, 0x46524D31);
+        top1.onOrderAdded(T2, 4, AAPL, Side.SELL, 400, 1_500_100, true, 0);
+        top1.onOrderAdded(T2, 5, AAPL, Side.SELL, 500, 1_500_100, false, 0);
+        top1.onOrderExecuted(T3, 33, AAPL, 150, 1_500_000, Side.SELL, 49, 0, 2, 50);
+        top1.onOrderAdded(T2, 6, MSFT, Side.SELL, 10, 4_000_000, true, 0);
+        top1.onTradingStateChanged(T3, MSFT, io.bourse.sbe.engine.TradingState.HALTED);
+        top1.rebuilding(false);
+        assertThat(events.drain()).as("nothing while rebuilding").isEmpty();
+
+        assertThat(top1.publishBooks(new long[]{AAPL}, T3 + 1)).isEqualTo(4);
+        assertThat(events.drain()).as("one shard's symbols; bids best first, each level oldest first").containsExactly(
+            new AddOrder(T1, "AAPL", 2, Side.BUY, 50, 1_500_000),
+            new AddOrder(T2, "AAPL", 3, Side.BUY, 300, 1_500_000, 0x46524D31),
+            new AddOrder(T1, "AAPL", 1, Side.BUY, 100, 1_499_900),
+            new AddOrder(T2, "AAPL", 4, Side.SELL, 400, 1_500_100),
+            new Level(T3 + 1, "AAPL", Side.BUY, 1_500_000, 350, 2),
+            new Level(T3 + 1, "AAPL", Side.SELL, 1_500_100, 400, 1),
+            new Bbo(T3 + 1, "AAPL", 1_500_000, 350, 1_500_100, 400));
+
+        assertThat(top1.publishBooks(new long[]{MSFT, Symbols.pack("GOOG")}, T3 + 2)).isEqualTo(1);
+        assertThat(events.drain()).containsExactly(
+            new TradingAction(T3, "MSFT", 'H', "O1  "),
+            new AddOrder(T2, "MSFT", 6, Side.SELL, 10, 4_000_000),
+            new Level(T3 + 2, "MSFT", Side.SELL, 4_000_000, 10, 1),
+            new Bbo(T3 + 2, "MSFT", 0, 0, 4_000_000, 10));
+        assertThat(errors).hasValue(0);
     }
 
     @Test

@@ -24,15 +24,19 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.mdpublisher.MarketDataCapture.Sequenced;
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
 import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
+import static io.bourse.mdpublisher.MarketDataEvents.Delete;
 import static io.bourse.mdpublisher.MarketDataEvents.Executed;
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
 import static io.bourse.mdpublisher.MarketDataEvents.Trade;
+import static io.bourse.mdpublisher.MarketDataEvents.TradingAction;
 import static io.bourse.sbe.engine.Side.BUY;
 import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The md-publisher restarted while the engine shards run: two shards' event publications recorded in a real
  * {@link EventArchive} on an archiving media driver, as the engine records them. A second md-publisher, started after
  * the first stopped and after more events were published, must hold the books of the whole run (replayed from the
- * archive without publishing them) and publish its live market data from sequence number 1 on top of them.
+ * archive without publishing them), publish them as they stand from sequence number 1 (Add Orders, levels, BBO,
+ * trading state), then its live market data on top of them.
  */
 @Timeout(60)
 class MdPublisherRestartTest
@@ -79,7 +84,7 @@ class MdPublisherRestartTest
     }
 
     @Test
-    void shouldRebuildTheBooksOfTheWholeRunAndPublishOnlyLiveMarketData() throws Exception
+    void shouldRebuildTheBooksOfTheWholeRunAndPublishThemAsTheyStandThenLiveMarketData() throws Exception
     {
         service = launch();
         ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
@@ -134,9 +139,33 @@ class MdPublisherRestartTest
         {
             assertThat(messages.get(i).sequenceNumber()).as("%s", messages).isEqualTo(i + 1);
         }
-        // Nothing of the replayed events (order 17's AddOrder and first execution come before any join position).
-        assertThat(messages).noneMatch((sequenced) -> sequenced.message() instanceof AddOrder add &&
-            17 == add.orderId() || sequenced.message() instanceof Trade trade && 33 == trade.matchNumber());
+        // The books as they stand, not the replayed events: a subscriber from sequence number 1 builds the run's
+        // book (order 17 with the time of its priority and its open shares, order 19), each change naming an order
+        // it was given, and MSFT's halt; no trade from before the restart.
+        final Map<Long, AddOrder> book = new HashMap<>();
+        for (final Sequenced sequenced : messages)
+        {
+            switch (sequenced.message())
+            {
+                case AddOrder add -> assertThat(book.put(add.orderId(), add)).as("added twice: %s", add).isNull();
+                case Executed executed -> book.computeIfPresent(executed.orderId(), (id, order) -> withShares(order,
+                    order.quantity() - executed.executedQuantity()));
+                case Delete delete -> assertThat(book.remove(delete.orderId())).as("%s", delete).isNotNull();
+                default ->
+                {
+                }
+            }
+            if (sequenced.message() instanceof Executed executed)
+            {
+                assertThat(book).as("%s", executed).containsKey(executed.orderId());
+            }
+        }
+        assertThat(book).containsOnly(
+            Map.entry(17L, new AddOrder(T1, "AAPL", 17, Side.SELL, 150, 1_500_100)),
+            Map.entry(19L, new AddOrder(T1 + 30, "AAPL", 19, Side.BUY, 200, 1_499_000)));
+        assertThat(messages).extracting(Sequenced::message)
+            .contains(new TradingAction(T1 + 50, "MSFT", 'H', "O1  "))
+            .noneMatch((message) -> message instanceof Trade trade && 33 == trade.matchNumber());
         assertThat(messages.subList(count - 4, count)).extracting(Sequenced::message).containsExactly(
             new Executed(T1 + 60, "AAPL", 17, 50, 34, 1_500_100),
             new Trade(T1 + 60, "AAPL", 34, Side.BUY, 50, 1_500_100, true),
@@ -153,6 +182,11 @@ class MdPublisherRestartTest
         awaitTrue(() -> scrape(service).contains("bourse_md_book_orders{side=\"offer\",symbol=\"AAPL\"} 1.0\n"));
 
         assertThat(scrape(service)).contains("bourse_md_replayed_events_total 0.0\n");
+    }
+
+    private static AddOrder withShares(final AddOrder order, final long shares)
+    {
+        return new AddOrder(order.timestampNs(), order.symbol(), order.orderId(), order.side(), shares, order.price());
     }
 
     private MdPublisherService launch()
