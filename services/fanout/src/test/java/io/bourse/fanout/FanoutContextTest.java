@@ -21,7 +21,8 @@ class FanoutContextTest
         final FanoutContext ctx = FanoutContext.fromSettings(new Settings(Map.of(
             "BOURSE_CREDENTIALS", "envmd1,envmd1pw,ENVF;envmd2,envmd2pw,ENVF"))).conclude();
 
-        assertThat(ctx.credentials().users()).extracting(Credentials.User::username).containsExactly("envmd1", "envmd2");
+        assertThat(ctx.credentials().users()).extracting(Credentials.User::username)
+            .containsExactly("envmd1", "envmd2");
         assertThat(ctx.credentials().authenticate("envmd2", "envmd2pw")).isNotNull();
     }
 

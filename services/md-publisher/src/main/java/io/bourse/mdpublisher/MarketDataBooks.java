@@ -162,7 +162,8 @@ public final class MarketDataBooks implements EngineEventListener
         for (int i = 0; i < count; i++)
         {
             final PriceLevel level = levels.level(i);
-            listener.onPriceLevelUpdate(timestampNs, book.symbol, side, level.price, level.totalShares, level.orderCount);
+            listener.onPriceLevelUpdate(
+                timestampNs, book.symbol, side, level.price, level.totalShares, level.orderCount);
         }
     }
 
