@@ -490,8 +490,8 @@ public final class BenchCommand implements Runnable
             "--target embedded starts the exchange in this JVM (as './bourse exchange'), compose starts its " +
                 "services with 'docker compose up --build --wait' on a new gateway journal volume and removes " +
                 "both afterwards, running measures " +
-                "one already up on this host's ports. Users: deploy/credentials.csv (OUCH: the first, ITCH: the " +
-                "last)." })
+                "one already up on this host's ports. Users: BOURSE_CREDENTIALS or deploy/credentials.csv (OUCH: " +
+                "the first, ITCH: the last)." })
     static final class EndToEndBench implements Callable<Integer>
     {
         @Option(names = "--target", paramLabel = "TARGET", defaultValue = "embedded",

@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * once, when first seen and before any of its live events, from the {@link EventArchive}, through the same
  * {@link EngineEventAdapter} into the {@link MarketDataBooks}:
  * <ul>
- *   <li>The shard's first image: the run's events from the start of its recording to the image's join position
+ *   <li>The shard's first image (a lingering image of an earlier run aside): the run's events from the start of its recording to the image's join position
  *   rebuild the books without publishing ({@link MarketDataBooks#rebuilding}), then the shard's books are published
  *   as they stand ({@link MarketDataBooks#publishBooks}: Add Orders in priority order, levels, BBO), a few messages
  *   per resting order instead of the whole run's. Subscribers of the new market-data publication hold no order of
@@ -32,7 +32,11 @@ import java.util.function.Consumer;
  *   too.</li>
  *   <li>A later image of a new run of the shard (a restarted engine): its events from its start, published.</li>
  * </ul>
- * Counted in {@code bourse_md_replayed_events_total}. The replay runs on the agent's thread, so no snapshot request
+ * Counted in {@code bourse_md_replayed_events_total}. A published replay goes out in one duty cycle, while the
+ * MoldUDP64 feed, which reads the market-data publication on the same thread, cannot: a stretch longer than the
+ * publication's window (half its term, about 100,000 events at the 64 MiB term) would have offers dropped after their
+ * bounded retries. The stretches published are those an image missed while it was gone, or a restarted engine's
+ * events before the md-publisher joined its new stream: short. The replay runs on the agent's thread, so no snapshot request
  * is answered meanwhile, and the shard holds its newer events while the live image is not read (engine back
  * pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay (logged, and
  * counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books of the events
@@ -50,8 +54,15 @@ final class EngineEventStreams
     /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
     private final LongHashSet caughtUpImages = new LongHashSet();
     private final EventCatchUpReadiness readiness;
-    /** Per shard: the image read last (a closed one's position is its final one), null before the first. */
+    /**
+     * Per shard: the image read last (a closed one's position is its final one), null before the first; a superseded
+     * image is never one.
+     */
     private final Image[] readImages;
+    /** {@link Image#correlationId()} of the lingering images of earlier runs, found when caught up. */
+    private final LongHashSet supersededImages = new LongHashSet();
+    /** Per shard: whether an image of it was caught up (superseded ones aside), so that its books were published. */
+    private final boolean[] shardsCaughtUp;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler;
     private int fragmentLimit;
@@ -89,6 +100,7 @@ final class EngineEventStreams
         this.errorCount = errorCount;
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
         this.readImages = new Image[subscriptions.length];
+        this.shardsCaughtUp = new boolean[subscriptions.length];
         this.replayHandler = (buffer, offset, length, header) ->
         {
             replayedEvents.inc();
@@ -148,6 +160,16 @@ final class EngineEventStreams
             finally
             {
                 books.rebuilding(false);
+                if (superseded)
+                {
+                    // A lingering image of an earlier run leaves the shard not ready until the current run's image.
+                    supersededImages.add(image.correlationId());
+                }
+                else
+                {
+                    readiness.caughtUp(shardId);
+                    shardsCaughtUp[shardId] = true;
+                }
                 if (rebuilt)
                 {
                     // Also after a replay that failed part way: the subscribers then hold what the books hold.
@@ -155,15 +177,13 @@ final class EngineEventStreams
                     System.out.println("md-publisher: published the rebuilt books of shard " + shardId + ": " +
                         added + " Add Orders");
                 }
-                if (!superseded)
-                {
-                    // A lingering image of an earlier run leaves the shard not ready until the current run's image.
-                    readiness.caughtUp(shardId);
-                }
             }
         }
         work += image.poll(adapter, fragmentLimit);
-        readImages[shardId] = image;
+        if (!supersededImages.contains(image.correlationId()))
+        {
+            readImages[shardId] = image;
+        }
     }
 
     /**
@@ -171,7 +191,7 @@ final class EngineEventStreams
      * position read to in it: an image that went away and came back) to the image's join position into the books,
      * unless the image joined where the stream starts or where the books stand, or a newer run of the shard records
      * meanwhile (an engine that stopped without closing its stream, whose image lingers). Without publishing for the
-     * shard's first image ({@link #rebuilt} then set), else publishing.
+     * shard's first image caught up ({@link #rebuilt} then set), else publishing.
      *
      * @return events replayed; 0 also when the replay failed (counted and logged).
      */
@@ -190,7 +210,7 @@ final class EngineEventStreams
             joinPosition;
         try
         {
-            rebuilt = null == read;
+            rebuilt = !shardsCaughtUp[shardId];
             books.rebuilding(rebuilt);
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)

@@ -237,7 +237,7 @@ class GatewayServiceTest
     }
 
     @Test
-    void shouldLogInTheUsersOfTheEnvironmentInsteadOfThoseOfTheFile() throws Exception
+    void shouldLogInTheUsersOfTheEnvironmentAndRejectOthers() throws Exception
     {
         final GatewayContext ctx = GatewayContext.fromSettings(new Settings(Map.of(
             "BOURSE_CREDENTIALS", "envu01,envu01pw,ENVF;envu02,envu02pw,ENVF")));
@@ -253,15 +253,15 @@ class GatewayServiceTest
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
             TestClient envUser = new TestClient(envGateway.port());
-            TestClient fileUser = new TestClient(envGateway.port()))
+            TestClient otherUser = new TestClient(envGateway.port()))
         {
             envUser.login("envu02", "envu02pw", "", 0);
-            fileUser.login("demo01", "demo01pw", "", 0);
+            otherUser.login("demo01", "demo01pw", "", 0);
 
             final List<Object> loggedIn = envUser.await(2);
             assertThat(loggedIn.get(0)).isEqualTo(new LoginAccepted(SESSION, 1));
             assertThat(((SystemEventMessage)loggedIn.get(1)).eventCode()).isEqualTo((char)Ouch42.EVENT_START_OF_DAY);
-            assertThat(fileUser.await(2)).isEqualTo(List.of(new LoginRejected('A'), new Closed()));
+            assertThat(otherUser.await(2)).isEqualTo(List.of(new LoginRejected('A'), new Closed()));
         }
     }
 

@@ -310,7 +310,8 @@ public final class SimulatorContext
     {
         if (null == credentials || null == symbolDirectory || null == out)
         {
-            throw new IllegalStateException("credentials (" + Credentials.FILE_PROP_NAME + "), symbolDirectory (" +
+            throw new IllegalStateException("credentials (" + Credentials.PROP_NAME + " or " +
+                Credentials.FILE_PROP_NAME + "), symbolDirectory (" +
                 SymbolDirectory.SYMBOLS_PROP_NAME + ") and out are required");
         }
         if (null == idleStrategySupplier)
