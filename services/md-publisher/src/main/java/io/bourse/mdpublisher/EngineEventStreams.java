@@ -21,12 +21,13 @@ import java.util.function.Consumer;
  * once, when first seen and before any of its live events, from the {@link EventArchive}, through the same
  * {@link EngineEventAdapter} into the {@link MarketDataBooks}:
  * <ul>
- *   <li>The shard's first image (a lingering image of an earlier run aside): the run's events from the start of its recording to the image's join position
- *   rebuild the books without publishing ({@link MarketDataBooks#rebuilding}), then the shard's books are published
- *   as they stand ({@link MarketDataBooks#publishBooks}: Add Orders in priority order, levels, BBO), a few messages
- *   per resting order instead of the whole run's. Subscribers of the new market-data publication hold no order of
- *   the shard before them (a new MoldUDP64 session; a fanout whose snapshot came first) or take those Add Orders
- *   within their snapshot (one that came after): either way they hold the books from there on.</li>
+ *   <li>The shard's first image (a lingering image of an earlier run aside): the run's events from the start of its
+ *   recording to the image's join position rebuild the books without publishing ({@link MarketDataBooks#rebuilding}),
+ *   then the shard's books are published as they stand ({@link MarketDataBooks#publishBooks}: Add Orders in priority
+ *   order, levels, BBO), about one message per resting order instead of the whole run's. Subscribers of the new
+ *   market-data publication hold no order of the shard before them (a new MoldUDP64 session; a fanout whose snapshot
+ *   came first) or take those Add Orders within their snapshot (one that came after): either way they hold the books
+ *   from there on.</li>
  *   <li>A later image of the same run (it went away and came back): the events from the position read to in the
  *   earlier image to the new one's join position, published as they are replayed: the subscribers missed them
  *   too.</li>
@@ -35,12 +36,12 @@ import java.util.function.Consumer;
  * Counted in {@code bourse_md_replayed_events_total}. A published replay goes out in one duty cycle, while the
  * MoldUDP64 feed, which reads the market-data publication on the same thread, cannot: a stretch longer than the
  * publication's window (half its term, about 100,000 events at the 64 MiB term) would have offers dropped after their
- * bounded retries. The stretches published are those an image missed while it was gone, or a restarted engine's
- * events before the md-publisher joined its new stream: short. The replay runs on the agent's thread, so no snapshot request
- * is answered meanwhile, and the shard holds its newer events while the live image is not read (engine back
- * pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay (logged, and
- * counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books of the events
- * heard live only.
+ * bounded retries. The stretches published are those an image missed while it was gone, or a restarted engine's events
+ * before the md-publisher joined its new stream: short. The replay runs on the agent's thread, so no snapshot request
+ * is answered meanwhile, and the shard holds its newer events while the live image is not read (engine back pressure):
+ * none is lost, none comes out of order. Without the archive, or when it cannot replay (logged, and counted in
+ * {@code bourse_md_errors_total}), the image is read from its join position, with the books of the events heard live
+ * only.
  */
 final class EngineEventStreams
 {
