@@ -56,14 +56,10 @@ final class EngineEventStreams
     private final LongHashSet caughtUpImages = new LongHashSet();
     private final EventCatchUpReadiness readiness;
     /**
-     * Per shard: the image read last (a closed one's position is its final one), null before the first; a superseded
-     * image is never one.
+     * Per shard: the image caught up last, superseded ones aside (a closed one's position is its final one), null
+     * before the first.
      */
     private final Image[] readImages;
-    /** {@link Image#correlationId()} of the lingering images of earlier runs, found when caught up. */
-    private final LongHashSet supersededImages = new LongHashSet();
-    /** Per shard: whether an image of it was caught up (superseded ones aside), so that its books were published. */
-    private final boolean[] shardsCaughtUp;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler;
     private int fragmentLimit;
@@ -101,7 +97,6 @@ final class EngineEventStreams
         this.errorCount = errorCount;
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
         this.readImages = new Image[subscriptions.length];
-        this.shardsCaughtUp = new boolean[subscriptions.length];
         this.replayHandler = (buffer, offset, length, header) ->
         {
             replayedEvents.inc();
@@ -161,15 +156,11 @@ final class EngineEventStreams
             finally
             {
                 books.rebuilding(false);
-                if (superseded)
+                if (!superseded)
                 {
                     // A lingering image of an earlier run leaves the shard not ready until the current run's image.
-                    supersededImages.add(image.correlationId());
-                }
-                else
-                {
                     readiness.caughtUp(shardId);
-                    shardsCaughtUp[shardId] = true;
+                    readImages[shardId] = image;
                 }
                 if (rebuilt)
                 {
@@ -181,10 +172,6 @@ final class EngineEventStreams
             }
         }
         work += image.poll(adapter, fragmentLimit);
-        if (!supersededImages.contains(image.correlationId()))
-        {
-            readImages[shardId] = image;
-        }
     }
 
     /**
@@ -211,7 +198,7 @@ final class EngineEventStreams
             joinPosition;
         try
         {
-            rebuilt = !shardsCaughtUp[shardId];
+            rebuilt = null == read; // no image of the shard caught up before: the books hold none of its orders
             books.rebuilding(rebuilt);
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
