@@ -11,7 +11,6 @@ import org.agrona.BitUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
@@ -136,14 +135,7 @@ public final class FanoutContext
             {
                 throw new IllegalStateException(Credentials.FILE_PROP_NAME + " must be set");
             }
-            try
-            {
-                credentials = Credentials.load(credentialsFile);
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                throw new IllegalStateException(Credentials.FILE_PROP_NAME + "=" + credentialsFile + ": " + ex, ex);
-            }
+            credentials = Credentials.loadConfigured(credentialsFile);
         }
         checkPort(PORT_PROP_NAME, port);
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);

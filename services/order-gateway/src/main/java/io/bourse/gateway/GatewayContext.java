@@ -12,7 +12,6 @@ import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.SessionNames;
 import org.agrona.concurrent.IdleStrategy;
 
-import java.io.IOException;
 import java.nio.file.Path;
 
 import static io.bourse.common.config.SettingChecks.checkPort;
@@ -280,14 +279,7 @@ public final class GatewayContext
         riskLimits.validate(symbolDirectory);
         if (null == credentials)
         {
-            try
-            {
-                credentials = Credentials.load(Path.of(credentialsFile));
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                throw new IllegalStateException(Credentials.FILE_PROP_NAME + "=" + credentialsFile + ": " + ex, ex);
-            }
+            credentials = Credentials.loadConfigured(Path.of(credentialsFile));
         }
         return this;
     }

@@ -94,6 +94,26 @@ public final class Credentials
     }
 
     /**
+     * Loads the credentials file a service's context was given, at the service's start.
+     *
+     * @param file the CSV file, the value of {@value #FILE_PROP_NAME}.
+     * @return the users.
+     * @throws IllegalStateException naming {@value #FILE_PROP_NAME} and the file when it cannot be read or holds a
+     *                               malformed record.
+     */
+    public static Credentials loadConfigured(final Path file)
+    {
+        try
+        {
+            return load(file);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            throw new IllegalStateException(FILE_PROP_NAME + "=" + file + ": " + ex, ex);
+        }
+    }
+
+    /**
      * @param settings where to read {@value #PROP_NAME} from.
      * @return the users given in {@value #PROP_NAME}, or null when it is not set (the file then holds them).
      * @throws IllegalStateException    when {@value #FILE_PROP_NAME} is set too: the two are exclusive.
