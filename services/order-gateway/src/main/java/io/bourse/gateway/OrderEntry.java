@@ -13,20 +13,21 @@ import java.util.ArrayDeque;
 
 /**
  * The gateway's order logic, free of sockets and Aeron: validates OUCH 4.2 Enter, Replace, Cancel and Modify Order
- * requests, checks them against the user's pre-trade risk limits, routes them as engine commands to the shard that owns
- * the symbol, and turns the engine's events for this gateway's orders into OUCH 4.2 outbound messages for the session
- * that owns each order. Keeps per-order state from the request until the order is done (fully executed, canceled or
- * rejected), and every token of the day per session.
+ * requests, checks them against the user's and the firm's pre-trade risk limits, routes them as engine commands to the
+ * shard that owns the symbol, and turns the engine's events for this gateway's orders into OUCH 4.2 outbound messages
+ * for the session that owns each order. Keeps per-order state from the request until the order is done (fully executed,
+ * canceled or rejected), and every token of the day per session.
  * <p>
- * Enter Order, each failure answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of printable ASCII and
- * not all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no duplicate-token code, and an
- * answer beats silence); a new token within the day's token capacity of the session and of the gateway ('O': the
- * day's tokens take heap, and the capacity bounds it; see {@link GatewayContext#maxSessionTokens()}); the user's order
- * rate ('O'); then the fields as {@link OrderValidation} checks them ('O', 'Z', 'S', 'X', 'D', 'N', 'R'); then the
- * user's {@link PreTradeRisk} limits ('m', 'n', 'X', 'O'). A command the engine cannot take is answered with 'H'. A rejected token stays used for the day. Sides T (sell short) and E (sell short
- * exempt) are sells for the engine; Accepted echoes the side as entered. A blank Firm becomes the user's firm, which is
- * also the firm of self-trade prevention. The engine's own Rejected reasons (e.g. 'C' closed, 'H' halted, 'X' outside
- * its price band) reach the client as they are.
+ * Enter Order, each failure answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of printable ASCII and not
+ * all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no duplicate-token code, and an
+ * answer beats silence); a new token within the day's token capacity of the session and of the gateway ('O': the day's
+ * tokens take heap, and the capacity bounds it; see {@link GatewayContext#maxSessionTokens()}); the user's and the
+ * firm's order rate ('O'); then the fields as {@link OrderValidation} checks them ('O', 'Z', 'S', 'X', 'D', 'N', 'R');
+ * then the user's and the firm's {@link PreTradeRisk} limits ('m', 'n', 'X', 'O'). A command the engine cannot take is
+ * answered with 'H'. A rejected token stays used for the day. Sides T (sell short) and E (sell short exempt) are sells
+ * for the engine; Accepted echoes the side as entered. A blank Firm becomes the user's firm, which is also the firm of
+ * self-trade prevention. The engine's own Rejected reasons (e.g. 'C' closed, 'H' halted, 'X' outside its price band)
+ * reach the client as they are.
  * <p>
  * Replace Order checks the replacement token and the rate like an Enter Order's; a replacement of 0 shares for an open
  * order is sent as a cancel of it; otherwise an unknown existing token ('O'), the fields as {@link OrderValidation}
@@ -778,8 +779,8 @@ final class OrderEntry
         final UserSession session = tradedOrders.session(index);
         if (!isAnswered(session, tradedOrders.shardId(index), sequenceNumber))
         {
-            ouch.brokenTrade(session, timestampNs, tradedOrders.tokens(index), TradedOrders.tokenOffset(index), matchNumber,
-                reason);
+            ouch.brokenTrade(
+                session, timestampNs, tradedOrders.tokens(index), TradedOrders.tokenOffset(index), matchNumber, reason);
         }
     }
 
@@ -846,10 +847,10 @@ final class OrderEntry
     }
 
     /**
-     * Checks a new token (Enter Order's, or Replace Order's replacement) and the day's token capacity of the session and
-     * of the gateway, marks it used, and takes a token from the user's rate bucket; answers Rejected on a fault. A token
-     * refused for capacity is not kept (there is no room for it): while the capacity stays used up, which is the rest
-     * of the day, it is refused again.
+     * Checks a new token (Enter Order's, or Replace Order's replacement) and the day's token capacity of the session
+     * and of the gateway, marks it used, and takes a token from the user's and the firm's rate buckets; answers
+     * Rejected on a fault. A token refused for capacity is not kept (there is no room for it): while the capacity stays
+     * used up, which is the rest of the day, it is refused again.
      *
      * @return the user's risk state, or null when the request was rejected.
      */
@@ -881,9 +882,10 @@ final class OrderEntry
         session.tokens().put(buffer, tokenOffset, TokenIndex.USED);
         dayTokens++;
         final PreTradeRisk.UserRisk user = risk.user(session);
-        if (!user.admit(clock.nanoTime()))
+        final RejectCause overRate = user.admit(clock.nanoTime());
+        if (null != overRate)
         {
-            reject(session, buffer, tokenOffset, RejectCause.RATE_LIMIT);
+            reject(session, buffer, tokenOffset, overRate);
             return null;
         }
         return user;

@@ -2,104 +2,175 @@ package io.bourse.gateway;
 
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.ouch.Ouch42;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Pre-trade risk checks per user ({@link RiskLimits}): largest order in shares ('m'), largest price x shares ('n'),
- * most open orders ('O'), a price collar around the symbol's reference price ('X'), and an order rate limit ('O').
+ * Pre-trade risk checks per user and per firm ({@link RiskLimits}): largest order in shares ('m'), largest price x
+ * shares ('n'), most open orders ('O'), a price collar around the symbol's reference price ('X'), and an order rate
+ * limit ('O'). An order passes when it is within its user's limits and within those of the user's firm (the OUCH 4.2
+ * Firm of the user's credentials); a firm's open orders and rate count all of its users on this gateway together.
+ * The user's limits are checked first, so a reject names the user's limit when both are broken.
  * <p>
  * The collar is one-sided, against the prices that would trade through the market: a buy priced above
  * {@code reference x (1 + band)}, or a sell priced below {@code reference x (1 - band)}, is rejected; passive prices
  * are never. The reference is the symbol's last trade price on this gateway's view of the engine's event streams (every
  * trade, whichever gateway's orders made it), or before the symbol's first trade the configured reference price, or
- * none (no collar). The rate limit is a token bucket per user (GCRA, on the gateway's monotonic clock): up to the
- * user's orders per second at once, then one more every {@code 1 / rate} seconds; Enter and Replace Orders take a
- * token, Cancel and Modify Orders never do (reducing risk is always allowed). A user's open orders are the orders
- * entered and not yet done (rejected, canceled or fully executed); a replacement takes its order's place once the
- * engine has replaced it.
+ * none (no collar). The rate limit is a token bucket per user and per firm (GCRA, on the gateway's monotonic clock): up
+ * to the orders per second at once, then one more every {@code 1 / rate} seconds; Enter and Replace Orders take a token
+ * from both buckets, or from neither when either is empty, and Cancel and Modify Orders never do (reducing risk is
+ * always allowed). A user's open orders are the orders entered and not yet done (rejected, canceled or fully executed);
+ * a replacement takes its order's place once the engine has replaced it.
  * <p>
  * Limit-on-close orders (Cross Type C) are checked like any other, collar included: their limit can set the closing
  * cross's price (the cross maximises the executable shares), so one priced far through the market is the same fat
  * finger; the cross's executions are trades like any other for the reference.
  * <p>
- * Used only by the gateway agent thread; a user's state is created on its first order and lives for the day. After a
- * gateway restart the open orders are counted again as the journals rebuild them ({@link OrderRebuild}); the rate
- * buckets start full and the collar references start from the configured prices.
+ * Used only by the gateway agent thread; a user's and a firm's state is created on its first order and lives for the
+ * day. After a gateway restart the open orders are counted again as the journals rebuild them ({@link OrderRebuild});
+ * the rate buckets start full and the collar references start from the configured prices.
  */
 final class PreTradeRisk
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long BASIS_POINTS = 10_000L;
 
-    /** One user's limits and the state they need. */
-    static final class UserRisk
+    /** The limits of a user or of a firm, with its open orders and its order rate bucket. */
+    private static final class Account
     {
-        final RiskLimits.UserLimits limits;
+        private final long maxOrderShares;
+        private final long maxNotional;
+        private final long maxOpenOrders;
+        private final int priceBandBasisPoints;
         private final long intervalNs;
         private final long toleranceNs;
+        private final RejectCause rateCause;
+        private final RejectCause sharesCause;
+        private final RejectCause notionalCause;
+        private final RejectCause openOrdersCause;
+        private final RejectCause priceBandCause;
         private long theoreticalArrivalNs = Long.MIN_VALUE;
         private long openOrders;
 
-        /**
-         * @param limits the user's limits.
-         */
-        UserRisk(final RiskLimits.UserLimits limits)
+        private Account(
+            final long maxOrderShares,
+            final long maxNotional,
+            final long maxOpenOrders,
+            final int priceBandBasisPoints,
+            final long ordersPerSecond,
+            final boolean firm)
+        {
+            this.maxOrderShares = maxOrderShares;
+            this.maxNotional = maxNotional;
+            this.maxOpenOrders = maxOpenOrders;
+            this.priceBandBasisPoints = priceBandBasisPoints;
+            intervalNs = 0 == ordersPerSecond ? 0 : NANOS_PER_SECOND / ordersPerSecond;
+            toleranceNs = NANOS_PER_SECOND - intervalNs;
+            rateCause = firm ? RejectCause.FIRM_RATE_LIMIT : RejectCause.RATE_LIMIT;
+            sharesCause = firm ? RejectCause.FIRM_MAX_ORDER_SHARES : RejectCause.RISK_MAX_ORDER_SHARES;
+            notionalCause = firm ? RejectCause.FIRM_MAX_NOTIONAL : RejectCause.RISK_MAX_NOTIONAL;
+            openOrdersCause = firm ? RejectCause.FIRM_MAX_OPEN_ORDERS : RejectCause.RISK_MAX_OPEN_ORDERS;
+            priceBandCause = firm ? RejectCause.FIRM_PRICE_BAND : RejectCause.RISK_PRICE_BAND;
+        }
+
+        private boolean isWithinRate(final long nowNs)
+        {
+            return 0 == intervalNs || Math.max(theoreticalArrivalNs, nowNs) - nowNs <= toleranceNs;
+        }
+
+        private void takeToken(final long nowNs)
+        {
+            if (0 != intervalNs)
+            {
+                theoreticalArrivalNs = Math.max(theoreticalArrivalNs, nowNs) + intervalNs;
+            }
+        }
+
+        private RejectCause check(
+            final boolean buy, final long shares, final long price, final long referencePrice, final boolean newOrder)
+        {
+            if (0 != maxOrderShares && shares > maxOrderShares)
+            {
+                return sharesCause;
+            }
+            if (0 != maxNotional && price * shares > maxNotional * Ouch42.PRICE_SCALE)
+            {
+                return notionalCause;
+            }
+            if (isOutsideCollar(priceBandBasisPoints, buy, price, referencePrice))
+            {
+                return priceBandCause;
+            }
+            if (newOrder && 0 != maxOpenOrders && openOrders >= maxOpenOrders)
+            {
+                return openOrdersCause;
+            }
+            return null;
+        }
+    }
+
+    /** One user's limits and options, its state, and its firm's. */
+    static final class UserRisk
+    {
+        final RiskLimits.UserLimits limits;
+        private final Account user;
+        private final Account firm;
+
+        private UserRisk(final RiskLimits.UserLimits limits, final Account firm)
         {
             this.limits = limits;
-            final long rate = limits.ordersPerSecond();
-            intervalNs = 0 == rate ? 0 : NANOS_PER_SECOND / rate;
-            toleranceNs = NANOS_PER_SECOND - intervalNs;
+            this.user = new Account(limits.maxOrderShares(), limits.maxNotional(), limits.maxOpenOrders(),
+                limits.priceBandBasisPoints(), limits.ordersPerSecond(), false);
+            this.firm = firm;
         }
 
         /**
-         * Takes a token from the user's bucket.
+         * Takes a token from the user's bucket and one from its firm's, or none when either is empty.
          *
          * @param nowNs monotonic time in nanoseconds.
-         * @return true when the order is within the rate, false when it must be rejected.
+         * @return null when the order is within both rates, else the cause to reject it with ({@link
+         * RejectCause#RATE_LIMIT} for the user's, {@link RejectCause#FIRM_RATE_LIMIT} for the firm's).
          */
-        boolean admit(final long nowNs)
+        RejectCause admit(final long nowNs)
         {
-            if (0 == intervalNs)
+            if (!user.isWithinRate(nowNs))
             {
-                return true;
+                return user.rateCause;
             }
-            final long arrivalNs = Math.max(theoreticalArrivalNs, nowNs);
-            if (arrivalNs - nowNs > toleranceNs)
+            if (!firm.isWithinRate(nowNs))
             {
-                return false;
+                return firm.rateCause;
             }
-            theoreticalArrivalNs = arrivalNs + intervalNs;
-            return true;
-        }
-
-        /** @return orders tracked for the user. */
-        long openOrders()
-        {
-            return openOrders;
+            user.takeToken(nowNs);
+            firm.takeToken(nowNs);
+            return null;
         }
 
         /** An order of the user started to count as open. */
         void onOrderOpened()
         {
-            openOrders++;
+            user.openOrders++;
+            firm.openOrders++;
         }
 
         /** An order of the user that counted as open is done. */
         void onOrderClosed()
         {
-            openOrders--;
+            user.openOrders--;
+            firm.openOrders--;
         }
     }
 
     private final RiskLimits limits;
     private final Map<String, UserRisk> users = new HashMap<>();
+    private final Int2ObjectHashMap<Account> firms = new Int2ObjectHashMap<>();
     private final Long2LongHashMap referencePrices = new Long2LongHashMap(0);
 
     /**
-     * @param limits  the limits of every user and the configured reference prices.
+     * @param limits  the limits of every user and firm and the configured reference prices.
      * @param symbols the tradable symbols.
      */
     PreTradeRisk(final RiskLimits limits, final SymbolDirectory symbols)
@@ -117,21 +188,22 @@ final class PreTradeRisk
 
     /**
      * @param session a logged-in user.
-     * @return its risk state, created on first use.
+     * @return its risk state, created on first use, with its firm's.
      */
     UserRisk user(final UserSession session)
     {
         UserRisk user = users.get(session.username());
         if (null == user)
         {
-            user = new UserRisk(limits.forUser(session.username()));
+            user = new UserRisk(limits.forUser(session.username()), firm(session.firm()));
             users.put(session.username(), user);
         }
         return user;
     }
 
     /**
-     * Checks an order against the user's limits (the rate is checked apart, by {@link UserRisk#admit}).
+     * Checks an order against the user's limits, then its firm's (the rate is checked apart, by {@link
+     * UserRisk#admit}).
      *
      * @param user     the user.
      * @param buy      true for a buy, false for any sell side.
@@ -145,24 +217,9 @@ final class PreTradeRisk
         final UserRisk user, final boolean buy, final long shares, final long price, final long symbol,
         final boolean newOrder)
     {
-        final RiskLimits.UserLimits userLimits = user.limits;
-        if (0 != userLimits.maxOrderShares() && shares > userLimits.maxOrderShares())
-        {
-            return RejectCause.RISK_MAX_ORDER_SHARES;
-        }
-        if (0 != userLimits.maxNotional() && price * shares > userLimits.maxNotional() * Ouch42.PRICE_SCALE)
-        {
-            return RejectCause.RISK_MAX_NOTIONAL;
-        }
-        if (isOutsideCollar(userLimits.priceBandBasisPoints(), buy, price, referencePrices.get(symbol)))
-        {
-            return RejectCause.RISK_PRICE_BAND;
-        }
-        if (newOrder && 0 != userLimits.maxOpenOrders() && user.openOrders >= userLimits.maxOpenOrders())
-        {
-            return RejectCause.RISK_MAX_OPEN_ORDERS;
-        }
-        return null;
+        final long referencePrice = referencePrices.get(symbol);
+        final RejectCause cause = user.user.check(buy, shares, price, referencePrice, newOrder);
+        return null != cause ? cause : user.firm.check(buy, shares, price, referencePrice, newOrder);
     }
 
     /**
@@ -174,6 +231,19 @@ final class PreTradeRisk
     void onTrade(final long symbol, final long price)
     {
         referencePrices.put(symbol, price);
+    }
+
+    private Account firm(final int firm)
+    {
+        Account account = firms.get(firm);
+        if (null == account)
+        {
+            final RiskLimits.FirmLimits firmLimits = limits.forFirm(firm);
+            account = new Account(firmLimits.maxOrderShares(), firmLimits.maxNotional(), firmLimits.maxOpenOrders(),
+                firmLimits.priceBandBasisPoints(), firmLimits.ordersPerSecond(), true);
+            firms.put(firm, account);
+        }
+        return account;
     }
 
     private static boolean isOutsideCollar(

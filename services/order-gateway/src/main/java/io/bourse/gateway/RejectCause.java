@@ -3,12 +3,12 @@ package io.bourse.gateway;
 import io.bourse.ouch.Ouch42;
 
 /**
- * Why the gateway refused a request, with the {@code reason} label of {@code bourse_gateway_rejects_total} and the
- * OUCH 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token, a token beyond the day's
- * capacity, a side, time in force, firm, capacity, intermarket sweep eligibility or customer type, for too many open
- * orders or for too many orders per second, so those get 'O' (Other); an engine shard that cannot take the command makes its symbols untradeable for
- * now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at this time). The causes of a Modify
- * Order the gateway ignores are counted only: OUCH 4.2 answers no message to them.
+ * Why the gateway refused a request, with the {@code reason} label of {@code bourse_gateway_rejects_total} and the OUCH
+ * 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token, a token beyond the day's capacity, a
+ * side, time in force, firm, capacity, intermarket sweep eligibility or customer type, for too many open orders or for
+ * too many orders per second, so those get 'O' (Other); an engine shard that cannot take the command makes its symbols
+ * untradeable for now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at this time). The
+ * causes of a Modify Order the gateway ignores are counted only: OUCH 4.2 answers no message to them.
  */
 enum RejectCause
 {
@@ -81,6 +81,16 @@ enum RejectCause
     RISK_MAX_OPEN_ORDERS("risk_max_open_orders", Ouch42.REJECT_OTHER),
     /** A buy above, or a sell below, the user's price collar around the symbol's reference price. */
     RISK_PRICE_BAND("risk_price_band", Ouch42.REJECT_INVALID_PRICE),
+    /** More Enter and Replace Orders per second of all the firm's users than the firm's token bucket allows. */
+    FIRM_RATE_LIMIT("firm_rate_limit", Ouch42.REJECT_OTHER),
+    /** Shares above the pre-trade limit of the user's firm. */
+    FIRM_MAX_ORDER_SHARES("firm_max_order_shares", Ouch42.REJECT_EXCEEDED_SHARES_LIMIT),
+    /** Price times shares above the pre-trade limit of the user's firm. */
+    FIRM_MAX_NOTIONAL("firm_max_notional", Ouch42.REJECT_EXCEEDED_DOLLAR_VALUE_LIMIT),
+    /** The users of the firm already have as many open orders, together, as the firm's pre-trade limit allows. */
+    FIRM_MAX_OPEN_ORDERS("firm_max_open_orders", Ouch42.REJECT_OTHER),
+    /** A buy above, or a sell below, the firm's price collar around the symbol's reference price. */
+    FIRM_PRICE_BAND("firm_price_band", Ouch42.REJECT_INVALID_PRICE),
     /** Replace, cancel or modify of a token that names no open order (cancel and modify: counted only). */
     UNKNOWN_ORDER("unknown_order", Ouch42.REJECT_OTHER),
     /** Replace Order asking for another time in force: the engine keeps an order's time in force. */

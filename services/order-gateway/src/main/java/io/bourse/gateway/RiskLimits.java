@@ -31,6 +31,13 @@ import java.util.Map;
  * The file has one row per user, {@code username,max_order_shares,max_notional,max_open_orders,price_band_bp,
  * orders_per_second,cancel_on_disconnect}; a header line and {@code #} comments are skipped, an empty field takes the
  * setting's value, {@code cancel_on_disconnect} is Y or N.
+ * <p>
+ * Firms have limits of their own, on top of their users', from the rows of a second CSV file, {@value
+ * #FIRMS_FILE_PROP_NAME} (default {@value #FIRMS_FILE_DEFAULT}, which may be absent): {@code
+ * firm,max_order_shares,max_notional,max_open_orders,price_band_bp,orders_per_second}, the firm being the OUCH 4.2 Firm
+ * of the users' credentials (1 to 4 upper-case letters or digits). The order size, value and collar limits apply to
+ * each order of any of the firm's users; the open orders and the orders per second count all of the firm's users on
+ * this gateway together. A firm without a row, and an empty field, has no firm limit (0).
  */
 public final class RiskLimits
 {
@@ -38,6 +45,10 @@ public final class RiskLimits
     public static final String FILE_PROP_NAME = "bourse.gateway.risk.file";
     /** Default per-user limits file, relative to the working directory; may be absent. */
     public static final String FILE_DEFAULT = "deploy/gateway-risk.csv";
+    /** Setting name of the per-firm limits file. */
+    public static final String FIRMS_FILE_PROP_NAME = "bourse.gateway.risk.firms.file";
+    /** Default per-firm limits file, relative to the working directory; may be absent. */
+    public static final String FIRMS_FILE_DEFAULT = "deploy/gateway-firm-risk.csv";
     /** Setting name of the default largest order in shares. */
     public static final String MAX_ORDER_SHARES_PROP_NAME = "bourse.gateway.risk.max.order.shares";
     /** Setting name of the default largest order value in whole dollars. */
@@ -56,6 +67,7 @@ public final class RiskLimits
     public static final long MAX_NOTIONAL_LIMIT = Long.MAX_VALUE / Ouch42.PRICE_SCALE;
 
     private static final int COLUMNS = 7;
+    private static final int FIRM_COLUMNS = 6;
     private static final int MAX_BASIS_POINTS = 10_000;
 
     /**
@@ -81,40 +93,70 @@ public final class RiskLimits
          */
         public UserLimits
         {
-            requireRange("max_order_shares", maxOrderShares, 0xFFFF_FFFFL);
-            requireRange("max_notional", maxNotional, MAX_NOTIONAL_LIMIT);
-            requireRange("max_open_orders", maxOpenOrders, Long.MAX_VALUE);
-            requireRange("price_band_bp", priceBandBasisPoints, MAX_BASIS_POINTS);
-            requireRange("orders_per_second", ordersPerSecond, 1_000_000_000L);
+            requireRanges(maxOrderShares, maxNotional, maxOpenOrders, priceBandBasisPoints, ordersPerSecond);
         }
     }
+
+    /**
+     * One firm's limits, each 0 for no limit.
+     *
+     * @param maxOrderShares       largest order in shares, of any of the firm's users.
+     * @param maxNotional          largest price x shares of an order, in whole dollars.
+     * @param maxOpenOrders        most orders of all the firm's users open at once on this gateway.
+     * @param priceBandBasisPoints collar half-width in basis points of the reference price, 0 to 10000.
+     * @param ordersPerSecond      Enter and Replace Orders per second of all the firm's users together, with a burst
+     *                             of one second's worth.
+     */
+    public record FirmLimits(
+        long maxOrderShares,
+        long maxNotional,
+        long maxOpenOrders,
+        int priceBandBasisPoints,
+        long ordersPerSecond)
+    {
+        /**
+         * @throws IllegalArgumentException naming the first value out of range.
+         */
+        public FirmLimits
+        {
+            requireRanges(maxOrderShares, maxNotional, maxOpenOrders, priceBandBasisPoints, ordersPerSecond);
+        }
+    }
+
+    /** No firm limit of any kind. */
+    public static final FirmLimits NO_FIRM_LIMITS = new FirmLimits(0, 0, 0, 0, 0);
 
     /** No limit of any kind; cancel on disconnect on. */
     public static final UserLimits NO_LIMITS = new UserLimits(0, 0, 0, 0, 0, true);
 
     private final UserLimits defaults;
     private final Map<String, UserLimits> users;
+    private final Map<Integer, FirmLimits> firms;
     private final Map<String, Long> referencePrices;
 
     private RiskLimits(
-        final UserLimits defaults, final Map<String, UserLimits> users, final Map<String, Long> referencePrices)
+        final UserLimits defaults,
+        final Map<String, UserLimits> users,
+        final Map<Integer, FirmLimits> firms,
+        final Map<String, Long> referencePrices)
     {
         this.defaults = defaults;
         this.users = users;
+        this.firms = firms;
         this.referencePrices = referencePrices;
     }
 
     /** @return no limits for anyone, cancel on disconnect on, no reference prices. */
     public static RiskLimits none()
     {
-        return new RiskLimits(NO_LIMITS, Map.of(), Map.of());
+        return new RiskLimits(NO_LIMITS, Map.of(), Map.of(), Map.of());
     }
 
     /**
      * @param settings where to read the settings.
-     * @return the defaults from the settings, with the rows of the configured file.
+     * @return the defaults from the settings, with the rows of the configured user and firm files.
      * @throws IllegalArgumentException naming the setting or the file line at fault, or a file that cannot be read
-     *                                  (unless it is the default file and absent).
+     *                                  (unless it is a default file and absent).
      */
     public static RiskLimits fromSettings(final Settings settings)
     {
@@ -135,40 +177,30 @@ public final class RiskLimits
         }
         final Map<String, Long> referencePrices =
             parseReferencePrices(settings.get(REFERENCE_PRICES_PROP_NAME, ""));
-        final String file = settings.get(FILE_PROP_NAME, FILE_DEFAULT);
-        final Path path = Path.of(file);
-        if (FILE_DEFAULT.equals(file) && !Files.exists(path))
-        {
-            return new RiskLimits(defaults, Map.of(), referencePrices);
-        }
-        try
-        {
-            return parse(defaults, Files.readAllLines(path, StandardCharsets.US_ASCII), referencePrices);
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalArgumentException(FILE_PROP_NAME + "=" + file + ": " + ex, ex);
-        }
+        return parse(
+            defaults,
+            readLines(settings, FILE_PROP_NAME, FILE_DEFAULT),
+            readLines(settings, FIRMS_FILE_PROP_NAME, FIRMS_FILE_DEFAULT),
+            referencePrices);
     }
 
     /**
      * @param defaults        limits of users without a row, and of a row's empty fields.
-     * @param lines           CSV lines of the per-user file.
+     * @param userLines       CSV lines of the per-user file.
+     * @param firmLines       CSV lines of the per-firm file.
      * @param referencePrices collar reference prices by symbol, in 1/10000 dollars.
      * @return the limits.
      * @throws IllegalArgumentException naming the line at fault.
      */
     public static RiskLimits parse(
-        final UserLimits defaults, final List<String> lines, final Map<String, Long> referencePrices)
+        final UserLimits defaults,
+        final List<String> userLines,
+        final List<String> firmLines,
+        final Map<String, Long> referencePrices)
     {
         final Map<String, UserLimits> users = new LinkedHashMap<>();
-        for (final String raw : lines)
+        for (final String line : rows(userLines, "username,"))
         {
-            final String line = raw.trim();
-            if (line.isEmpty() || line.startsWith("#") || line.startsWith("username,"))
-            {
-                continue;
-            }
             final String[] fields = line.split(",", -1);
             if (COLUMNS != fields.length || fields[0].trim().isEmpty())
             {
@@ -177,20 +209,57 @@ public final class RiskLimits
             }
             try
             {
-                users.put(fields[0].trim(), new UserLimits(
+                final UserLimits limits = new UserLimits(
                     parseLong(fields[1], defaults.maxOrderShares()),
                     parseLong(fields[2], defaults.maxNotional()),
                     parseLong(fields[3], defaults.maxOpenOrders()),
                     (int)parseLong(fields[4], defaults.priceBandBasisPoints()),
                     parseLong(fields[5], defaults.ordersPerSecond()),
-                    fields[6].isBlank() ? defaults.cancelOnDisconnect() : parseYesNo(fields[6])));
+                    fields[6].isBlank() ? defaults.cancelOnDisconnect() : parseYesNo(fields[6]));
+                if (null != users.put(fields[0].trim(), limits))
+                {
+                    throw new IllegalArgumentException("user given twice");
+                }
             }
             catch (final IllegalArgumentException ex)
             {
                 throw new IllegalArgumentException("risk limits: " + ex.getMessage() + ": " + line, ex);
             }
         }
-        return new RiskLimits(defaults, Map.copyOf(users), Map.copyOf(referencePrices));
+        return new RiskLimits(defaults, Map.copyOf(users), parseFirms(firmLines), Map.copyOf(referencePrices));
+    }
+
+    private static Map<Integer, FirmLimits> parseFirms(final List<String> lines)
+    {
+        final Map<Integer, FirmLimits> firms = new LinkedHashMap<>();
+        for (final String line : rows(lines, "firm,"))
+        {
+            final String[] fields = line.split(",", -1);
+            final String firm = fields[0].trim();
+            if (FIRM_COLUMNS != fields.length || !isFirm(firm))
+            {
+                throw new IllegalArgumentException("firm risk limits: expected firm (1 to 4 upper-case letters or " +
+                    "digits),max_order_shares,max_notional,max_open_orders,price_band_bp,orders_per_second: " + line);
+            }
+            try
+            {
+                final FirmLimits limits = new FirmLimits(
+                    parseLong(fields[1], 0),
+                    parseLong(fields[2], 0),
+                    parseLong(fields[3], 0),
+                    (int)parseLong(fields[4], 0),
+                    parseLong(fields[5], 0));
+                if (null != firms.put(Ouch42.packFirm(firm), limits))
+                {
+                    throw new IllegalArgumentException("firm given twice");
+                }
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("firm risk limits: " + ex.getMessage() + ": " + line, ex);
+            }
+        }
+        return Map.copyOf(firms);
     }
 
     /**
@@ -253,6 +322,16 @@ public final class RiskLimits
         return users.getOrDefault(username, defaults);
     }
 
+    /**
+     * @param firm an OUCH 4.2 Firm as a big-endian int of 4 ASCII bytes, space padded (e.g. {@code
+     *             Ouch42.packFirm("DEMO")}).
+     * @return the firm's row, or {@link #NO_FIRM_LIMITS}.
+     */
+    public FirmLimits forFirm(final int firm)
+    {
+        return firms.getOrDefault(firm, NO_FIRM_LIMITS);
+    }
+
     /** @return the limits of users without a row. */
     public UserLimits defaults()
     {
@@ -266,6 +345,39 @@ public final class RiskLimits
     public long referencePrice(final String symbol)
     {
         return referencePrices.getOrDefault(symbol, 0L);
+    }
+
+    private static List<String> readLines(final Settings settings, final String name, final String defaultFile)
+    {
+        final String file = settings.get(name, defaultFile);
+        final Path path = Path.of(file);
+        if (defaultFile.equals(file) && !Files.exists(path))
+        {
+            return List.of();
+        }
+        try
+        {
+            return Files.readAllLines(path, StandardCharsets.US_ASCII);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException(name + "=" + file + ": " + ex, ex);
+        }
+    }
+
+    /** @return the trimmed lines that are rows: not blank, not a {@code #} comment, not the header. */
+    private static List<String> rows(final List<String> lines, final String headerStart)
+    {
+        return lines.stream()
+            .map(String::trim)
+            .filter(line -> !line.isEmpty() && !line.startsWith("#") && !line.startsWith(headerStart))
+            .toList();
+    }
+
+    private static boolean isFirm(final String firm)
+    {
+        return firm.length() >= 1 && firm.length() <= Ouch42.FIRM_LENGTH &&
+            firm.chars().allMatch(c -> (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
     }
 
     private static long parseLong(final String field, final long defaultValue)
@@ -303,6 +415,20 @@ public final class RiskLimits
             case "false" -> false;
             default -> throw new IllegalArgumentException(name + " must be true or false: '" + value + "'");
         };
+    }
+
+    private static void requireRanges(
+        final long maxOrderShares,
+        final long maxNotional,
+        final long maxOpenOrders,
+        final int priceBandBasisPoints,
+        final long ordersPerSecond)
+    {
+        requireRange("max_order_shares", maxOrderShares, 0xFFFF_FFFFL);
+        requireRange("max_notional", maxNotional, MAX_NOTIONAL_LIMIT);
+        requireRange("max_open_orders", maxOpenOrders, Long.MAX_VALUE);
+        requireRange("price_band_bp", priceBandBasisPoints, MAX_BASIS_POINTS);
+        requireRange("orders_per_second", ordersPerSecond, 1_000_000_000L);
     }
 
     private static void requireRange(final String name, final long value, final long max)

@@ -220,7 +220,7 @@ class ClosingCrossTest
     void shouldCollarALimitOnCloseOrderAroundTheLastTradeWhichTheCrossMoves() throws IOException
     {
         fixture = new OrderEntryFixture(journalDir,
-            RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("bob,,,,1000,,Y"), Map.of("AAPL", PRICE)));
+            RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("bob,,,,1000,,Y"), List.of(), Map.of("AAPL", PRICE)));
         fixture.enterOrder("FAT").crossType(Ouch42.CROSS_TYPE_CLOSING).price(1_700_000);
         fixture.send(fixture.bob);
         fixture.events.executed(T1, 7, "AAPL", 100, 1_600_000, OTHER, 8, Side.BUY, OTHER + 1, 9, 0, 0, 'C');

@@ -62,8 +62,8 @@ class GatewayEngineTest
 {
     private static final String SESSION = "S20250103";
     private static final String[] USERS = {
-        "cod01", "keep01", "stp01", "stp02", "fld01", "junk01", "mod01", "mod02", "brk01", "brk02", "crs01", "crs02", "peg01",
-        "peg02"};
+        "cod01", "keep01", "stp01", "stp02", "fld01", "junk01", "mod01", "mod02", "brk01", "brk02", "crs01", "crs02",
+        "peg01", "peg02"};
     /** The closing cross's price, $500.00: no other test's AMZN order is priced to take part in the cross. */
     private static final long CROSS_PRICE = 5_000_000;
     private static final String[] IGNORED = {"timestamp", "orderReferenceNumber", "matchNumber"};
@@ -92,7 +92,7 @@ class GatewayEngineTest
             .sessionName(SESSION)
             .journalDir(journalDir.toString())
             .credentials(Credentials.parse(credentials))
-            .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("keep01,,,,,,N"), Map.of()))
+            .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("keep01,,,,,,N"), List.of(), Map.of()))
             .streamLayout(engine.layout())
             .symbolDirectory(EngineShards.SYMBOLS)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));

@@ -422,7 +422,7 @@ class GatewayRestartTest
             .journalDir(journalDir.toString())
             .credentials(Credentials.parse(List.of("ord01,ord01pw,DEMO", "cpt01,cpt01pw,DEMO", "lim01,lim01pw,DEMO")))
             .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS,
-                List.of("ord01,,,,,,N", "cpt01,,,,,,N", "lim01,,,2,,,N"), Map.of()))
+                List.of("ord01,,,,,,N", "cpt01,,,,,,N", "lim01,,,2,,,N"), List.of(), Map.of()))
             .streamLayout(shards.layout())
             .symbolDirectory(EngineShards.SYMBOLS)
             .eventArchive(archive)

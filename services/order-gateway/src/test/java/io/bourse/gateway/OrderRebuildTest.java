@@ -167,7 +167,8 @@ class OrderRebuildTest
     @Test
     void shouldCountOrdersOpenBeforeTheRestartAgainstTheOpenOrderLimit() throws IOException
     {
-        final RiskLimits limits = RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("alice,,,2,,,Y"), Map.of());
+        final RiskLimits limits =
+            RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("alice,,,2,,,Y"), List.of(), Map.of());
         try (OrderEntryFixture before = new OrderEntryFixture(journalDir, limits))
         {
             before.enterAccepted(before.alice, "A1", 'B', 1);

@@ -31,22 +31,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The per-user pre-trade limits, the order rate limit and cancel on disconnect, through the order entry; and the
- * configuration they come from.
+ * The per-user and per-firm pre-trade limits, the order rate limits and cancel on disconnect, through the order entry;
+ * and the configuration they come from.
  */
 class PreTradeRiskTest
 {
     private static final String HEADER =
         "username,max_order_shares,max_notional,max_open_orders,price_band_bp,orders_per_second,cancel_on_disconnect";
+    private static final String FIRM_HEADER =
+        "firm,max_order_shares,max_notional,max_open_orders,price_band_bp,orders_per_second";
+    private static final int CAROL = 3;
 
     @TempDir
     private Path journalDir;
     private OrderEntryFixture fixture;
+    private UserSession carol;
 
     @AfterEach
     void close()
     {
-        CloseHelper.close(fixture);
+        CloseHelper.closeAll(fixture, null == carol ? null : carol.journal());
     }
 
     @Test
@@ -191,6 +195,77 @@ class PreTradeRiskTest
     }
 
     @Test
+    void shouldHoldTheUsersOfAFirmToTheFirmsLimitsTogether() throws IOException
+    {
+        open(List.of(), List.of(FIRM_HEADER, "DEMO,1000,100000,3,,"), Map.of());
+        final UserSession carol = carol();
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.enterAccepted(fixture.alice, "A2", 'B', 2);
+        enterAccepted(carol, "C1", 1);
+
+        fixture.enterOrder("C2");
+        fixture.send(carol);
+        fixture.enterOrder("C3").shares(1001);
+        fixture.send(carol);
+        fixture.enterOrder("A3").shares(700);
+        fixture.send(fixture.alice);
+        fixture.replaceOrder("C1", "C1R").shares(1001);
+        fixture.send(carol);
+        fixture.enterOrder("B1").shares(5000);
+        fixture.send(fixture.bob);
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.enterOrder("C4");
+        fixture.send(carol);
+
+        assertThat(fixture.messages(carol).subList(1, 4)).isEqualTo(List.of(
+            new Rejected(T0, "C2", 'O'),
+            new Rejected(T0, "C3", 'm'),
+            new Rejected(T0, "C1R", 'm')));
+        assertThat(fixture.messages(fixture.alice).get(2)).isEqualTo(new Rejected(T0, "A3", 'n'));
+        assertThat(fixture.engine.commands().subList(3, 5)).isEqualTo(List.of(
+            new NewOrder(0, T0, id(2, 1), "AAPL", true, 5000, PRICE, DAY, 0, "BOBS", 'Y', 'N'),
+            new NewOrder(0, T0, id(CAROL, 2), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
+        assertThat(fixture.rejects("firm_max_open_orders")).isEqualTo(1);
+        assertThat(fixture.rejects("firm_max_order_shares")).isEqualTo(2);
+        assertThat(fixture.rejects("firm_max_notional")).isEqualTo(1);
+        assertThat(fixture.rejects("risk_max_open_orders")).isZero();
+    }
+
+    @Test
+    void shouldRejectOrdersBeyondTheFirmsRateWithoutTakingTheUsersToken() throws IOException
+    {
+        open(List.of("alice,,,,,1,"), List.of("DEMO,,,,,2"), Map.of());
+        final UserSession carol = carol();
+        fixture.enterOrder("C1");
+        fixture.send(carol);
+        fixture.enterOrder("C2");
+        fixture.send(carol);
+        fixture.enterOrder("A1");
+        fixture.send(fixture.alice);
+        fixture.enterOrder("B1");
+        fixture.send(fixture.bob);
+        fixture.cancelOrder("C1", 0);
+        fixture.send(carol);
+
+        fixture.clock.set(NANO_TIME + 500_000_000, T1);
+        fixture.enterOrder("A2");
+        fixture.send(fixture.alice);
+        fixture.enterOrder("C3");
+        fixture.send(carol);
+
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(new Rejected(T0, "A1", 'O')));
+        assertThat(fixture.messages(carol)).isEqualTo(List.of(new Rejected(T1, "C3", 'O')));
+        assertThat(fixture.engine.commands()).isEqualTo(List.of(
+            new NewOrder(0, T0, id(CAROL, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
+            new NewOrder(0, T0, id(CAROL, 2), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
+            new NewOrder(0, T0, id(2, 1), "AAPL", true, 100, PRICE, DAY, 0, "BOBS", 'Y', 'N'),
+            new Cancel(0, T0, id(CAROL, 1), 0),
+            new NewOrder(0, T1, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
+        assertThat(fixture.rejects("firm_rate_limit")).isEqualTo(2);
+        assertThat(fixture.rejects("rate_limit")).isZero();
+    }
+
+    @Test
     void shouldCancelEveryOrderOfASessionThatEndsUnlessTheUserTurnedItOff() throws IOException
     {
         open(List.of("bob,,,,,,N"), Map.of());
@@ -222,7 +297,7 @@ class PreTradeRiskTest
     {
         final RiskLimits.UserLimits defaults = new RiskLimits.UserLimits(10, 20, 30, 40, 50, true);
         final RiskLimits limits = RiskLimits.parse(defaults, List.of(
-            "# comment", HEADER, "trdr01,1000,250000,100,500,20,N", "trdr02,,,7,,,Y", ""), Map.of());
+            "# comment", HEADER, "trdr01,1000,250000,100,500,20,N", "trdr02,,,7,,,Y", ""), List.of(), Map.of());
 
         assertThat(limits.forUser("trdr01")).isEqualTo(new RiskLimits.UserLimits(1000, 250_000, 100, 500, 20, false));
         assertThat(limits.forUser("trdr02")).isEqualTo(new RiskLimits.UserLimits(10, 20, 7, 40, 50, true));
@@ -230,16 +305,38 @@ class PreTradeRiskTest
     }
 
     @Test
+    void shouldReadFirmRowsWithEmptyFieldsAsNoLimitAndFirmsWithoutARowAsUnlimited()
+    {
+        final RiskLimits limits = RiskLimits.parse(new RiskLimits.UserLimits(10, 20, 30, 40, 50, true), List.of(),
+            List.of("# comment", FIRM_HEADER, "DEMO,1000,,5,,", " F1,1,2,3,4,5 ", ""), Map.of());
+
+        assertThat(limits.forFirm(Ouch42.packFirm("DEMO"))).isEqualTo(new RiskLimits.FirmLimits(1000, 0, 5, 0, 0));
+        assertThat(limits.forFirm(Ouch42.packFirm("F1"))).isEqualTo(new RiskLimits.FirmLimits(1, 2, 3, 4, 5));
+        assertThat(limits.forFirm(Ouch42.packFirm("BOBS"))).isEqualTo(RiskLimits.NO_FIRM_LIMITS);
+    }
+
+    @Test
     void shouldNameTheLineOrSettingAtFaultWhenTheConfigurationIsBad(@TempDir final Path dir)
     {
-        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("trdr01,1,2,3"), Map.of()))
+        assertThatThrownBy(() -> users("trdr01,1,2,3"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trdr01,1,2,3");
-        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("trdr01,x,,,,,"), Map.of()))
+        assertThatThrownBy(() -> users("trdr01,x,,,,,"))
             .hasMessageContaining("not a whole number").hasMessageContaining("trdr01,x,,,,,");
-        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("trdr01,,,,10001,,"), Map.of()))
+        assertThatThrownBy(() -> users("trdr01,,,,10001,,"))
             .hasMessageContaining("price_band_bp");
-        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("trdr01,,,,,,maybe"), Map.of()))
+        assertThatThrownBy(() -> users("trdr01,,,,,,maybe"))
             .hasMessageContaining("cancel_on_disconnect");
+        assertThatThrownBy(() -> users("trdr01,,,,,,Y", "trdr01,,,,,,N"))
+            .hasMessageContaining("user given twice").hasMessageContaining("trdr01,,,,,,N");
+        assertThatThrownBy(() -> firms("demo,,,,,")).hasMessageContaining("firm (1 to 4 upper-case letters or digits)");
+        assertThatThrownBy(() -> firms("DEMOS,,,,,")).hasMessageContaining("DEMOS,,,,,");
+        assertThatThrownBy(() -> firms("DEMO,,,,")).hasMessageContaining("firm risk limits: expected");
+        assertThatThrownBy(() -> firms("DEMO,,,,10001,")).hasMessageContaining("price_band_bp");
+        assertThatThrownBy(() -> firms("DEMO,-1,,,,")).hasMessageContaining("max_order_shares");
+        assertThatThrownBy(() -> firms("DEMO,,,,,", "DEMO,1,,,,")).hasMessageContaining("firm given twice");
+        assertThatThrownBy(() -> RiskLimits.fromSettings(new Settings(Map.of(
+            Settings.environmentName(RiskLimits.FIRMS_FILE_PROP_NAME), dir.resolve("missing.csv").toString()))))
+            .hasMessageContaining(RiskLimits.FIRMS_FILE_PROP_NAME);
         assertThatThrownBy(() -> RiskLimits.parseReferencePrices("AAPL:0"))
             .hasMessageContaining(RiskLimits.REFERENCE_PRICES_PROP_NAME);
         assertThatThrownBy(() -> RiskLimits.fromSettings(new Settings(Map.of(
@@ -248,7 +345,7 @@ class PreTradeRiskTest
         assertThatThrownBy(() -> RiskLimits.fromSettings(new Settings(Map.of(
             Settings.environmentName(RiskLimits.ORDERS_PER_SECOND_PROP_NAME), "-1"))))
             .hasMessageContaining("orders_per_second");
-        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of(), Map.of("IBM", PRICE))
+        assertThatThrownBy(() -> RiskLimits.parse(RiskLimits.NO_LIMITS, List.of(), List.of(), Map.of("IBM", PRICE))
             .validate(SymbolDirectory.parse("AAPL@0")))
             .hasMessageContaining(RiskLimits.REFERENCE_PRICES_PROP_NAME).hasMessageContaining("IBM");
     }
@@ -257,9 +354,11 @@ class PreTradeRiskTest
     void shouldReadDefaultsFromSettingsAndRowsFromTheFile(@TempDir final Path dir) throws IOException
     {
         final Path file = Files.write(dir.resolve("risk.csv"), List.of(HEADER, "demo01,,,,,100,N"));
+        final Path firmFile = Files.write(dir.resolve("firms.csv"), List.of(FIRM_HEADER, "DEMO,,,10,,"));
 
         final RiskLimits limits = RiskLimits.fromSettings(new Settings(Map.of(
             Settings.environmentName(RiskLimits.FILE_PROP_NAME), file.toString(),
+            Settings.environmentName(RiskLimits.FIRMS_FILE_PROP_NAME), firmFile.toString(),
             Settings.environmentName(RiskLimits.MAX_ORDER_SHARES_PROP_NAME), "5000",
             Settings.environmentName(RiskLimits.MAX_NOTIONAL_PROP_NAME), "1000000",
             Settings.environmentName(RiskLimits.PRICE_BAND_BP_PROP_NAME), "1000",
@@ -267,6 +366,7 @@ class PreTradeRiskTest
 
         assertThat(limits.defaults()).isEqualTo(new RiskLimits.UserLimits(5000, 1_000_000, 0, 1000, 0, true));
         assertThat(limits.forUser("demo01")).isEqualTo(new RiskLimits.UserLimits(5000, 1_000_000, 0, 1000, 100, false));
+        assertThat(limits.forFirm(Ouch42.packFirm("DEMO"))).isEqualTo(new RiskLimits.FirmLimits(0, 0, 10, 0, 0));
         assertThat(limits.referencePrice("MSFT")).isEqualTo(3_000_000);
         assertThat(limits.referencePrice("GOOG")).isZero();
         assertThat(RiskLimits.fromSettings(new Settings(Map.of())).defaults()).isEqualTo(RiskLimits.NO_LIMITS);
@@ -276,15 +376,52 @@ class PreTradeRiskTest
     void shouldParseTheShippedLimitsFile()
     {
         final RiskLimits limits = RiskLimits.fromSettings(new Settings(Map.of(
-            Settings.environmentName(RiskLimits.FILE_PROP_NAME), "../../" + RiskLimits.FILE_DEFAULT)));
+            Settings.environmentName(RiskLimits.FILE_PROP_NAME), "../../" + RiskLimits.FILE_DEFAULT,
+            Settings.environmentName(RiskLimits.FIRMS_FILE_PROP_NAME), "../../" + RiskLimits.FIRMS_FILE_DEFAULT)));
 
         assertThat(limits.forUser("trdr01").cancelOnDisconnect()).isTrue();
         assertThat(limits.forUser("trdr02").cancelOnDisconnect()).isFalse();
         assertThat(limits.forUser("demo01").maxOrderShares()).isPositive();
+        assertThat(limits.forFirm(Ouch42.packFirm("FIRM")).maxOpenOrders())
+            .isGreaterThan(limits.forUser("trdr01").maxOpenOrders());
+        assertThat(limits.forFirm(Ouch42.packFirm("DEMO")).maxOpenOrders()).isPositive();
     }
 
     private void open(final List<String> rows, final Map<String, Long> referencePrices) throws IOException
     {
-        fixture = new OrderEntryFixture(journalDir, RiskLimits.parse(RiskLimits.NO_LIMITS, rows, referencePrices));
+        open(rows, List.of(), referencePrices);
+    }
+
+    private void open(final List<String> rows, final List<String> firmRows, final Map<String, Long> referencePrices)
+        throws IOException
+    {
+        fixture = new OrderEntryFixture(
+            journalDir, RiskLimits.parse(RiskLimits.NO_LIMITS, rows, firmRows, referencePrices));
+    }
+
+    /** @return a third user, of alice's firm, ready to trade. */
+    private UserSession carol() throws IOException
+    {
+        carol = new UserSession("carol", OrderEntryTest.firm("DEMO"), OrderEntryFixture.GATEWAY_ID, CAROL, 2,
+            SessionJournal.open(journalDir.resolve("carol.journal"), JournalSync.NONE), fixture.metrics);
+        new OrderRebuild(fixture.orderEntry, 2).rebuild(carol);
+        return carol;
+    }
+
+    private void enterAccepted(final UserSession session, final String token, final long count)
+    {
+        fixture.enterOrder(token);
+        fixture.send(session);
+        fixture.events.accepted(T1, id(CAROL, count), 200 + count, "AAPL", Side.BUY, 100, PRICE, DAY);
+    }
+
+    private static RiskLimits users(final String... rows)
+    {
+        return RiskLimits.parse(RiskLimits.NO_LIMITS, List.of(rows), List.of(), Map.of());
+    }
+
+    private static RiskLimits firms(final String... rows)
+    {
+        return RiskLimits.parse(RiskLimits.NO_LIMITS, List.of(), List.of(rows), Map.of());
     }
 }
