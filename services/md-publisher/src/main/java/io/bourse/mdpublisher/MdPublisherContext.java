@@ -17,6 +17,9 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.function.Supplier;
 
 import static io.bourse.common.config.SettingChecks.checkPort;
@@ -78,8 +81,17 @@ public final class MdPublisherContext
     public static final String MOLD_REQUEST_PORT_PROP_NAME = "bourse.md.mold.request.port";
     /** Default re-request port. */
     public static final int MOLD_REQUEST_PORT_DEFAULT = 17001;
-    /** MoldUDP64 Session: 1..10 printable ASCII characters without spaces; default today's UTC date, yyyyMMdd. */
+    /**
+     * MoldUDP64 Session: 1..10 printable ASCII characters without spaces; default the run's start time in UTC, {@value
+     * #MOLD_SESSION_DEFAULT_FORMAT}.
+     */
     public static final String MOLD_SESSION_PROP_NAME = "bourse.md.mold.session";
+    /**
+     * Format of the default MoldUDP64 Session, the md-publisher's start in UTC to the second: each run numbers its
+     * messages from 1, so each run is a session of its own (MoldUDP64 1.00: a Sequence Number names one message of a
+     * session), and a receiver that sees the Session change knows to start again from 1.
+     */
+    public static final String MOLD_SESSION_DEFAULT_FORMAT = "MMddHHmmss";
     /** Most bytes of Message Blocks in one Downstream Packet or response. */
     public static final String MOLD_PAYLOAD_LENGTH_PROP_NAME = "bourse.md.mold.payload.length";
     /**
@@ -221,7 +233,9 @@ public final class MdPublisherContext
         }
         checkRange(MOLD_TTL_PROP_NAME, moldTtl, 0, 255);
         checkPort(MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort);
-        moldSession = SessionNames.resolve(moldSession, MOLD_SESSION_PROP_NAME);
+        moldSession = SessionNames.resolve(null == moldSession ?
+            DateTimeFormatter.ofPattern(MOLD_SESSION_DEFAULT_FORMAT).withZone(ZoneOffset.UTC).format(Instant.now()) :
+            moldSession, MOLD_SESSION_PROP_NAME);
         checkRange(MOLD_PAYLOAD_LENGTH_PROP_NAME, moldPayloadLength, MOLD_PAYLOAD_LENGTH_MIN, MOLD_PAYLOAD_LENGTH_MAX);
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));
@@ -514,7 +528,9 @@ public final class MdPublisherContext
 
     /**
      * @param moldSession MoldUDP64 Session, 1..10 printable ASCII characters without spaces (sent space-padded);
-     *                    null for today's UTC date.
+     *                    null for the run's start time in UTC ({@value #MOLD_SESSION_DEFAULT_FORMAT}). A Session set
+     *                    here is the same in every run, so a restarted md-publisher numbers a new session's messages
+     *                    from 1 under the name of the last: set another one for each run.
      * @return this.
      */
     public MdPublisherContext moldSession(final String moldSession)

@@ -6,9 +6,11 @@ import io.bourse.common.config.SymbolDirectory;
 import org.junit.jupiter.api.Test;
 
 import java.net.SocketException;
-import java.time.LocalDate;
+import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -57,7 +59,9 @@ class MdPublisherContextTest
     @Test
     void shouldDefaultToAFeedOnTheLoopbackNamedAfterTodaysDate()
     {
+        final Instant before = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         final MdPublisherContext ctx = MdPublisherContext.fromSettings(new Settings(Map.of())).conclude();
+        final Instant after = Instant.now();
 
         assertThat(ctx.moldEnabled()).isTrue();
         assertThat(ctx.moldGroup()).isEqualTo("239.192.0.1");
@@ -68,8 +72,13 @@ class MdPublisherContextTest
         assertThat(ctx.moldStoreMessages()).isEqualTo(1_000_000);
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(1000);
         assertThat(ctx.l2Depth()).isEqualTo(MarketDataBooks.FULL_DEPTH);
-        assertThat(ctx.moldSession())
-            .isEqualTo(LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE));
+        // A session per run: the run's start in UTC to the second, MMddHHmmss.
+        assertThat(ctx.moldSession()).matches("[0-9]{10}");
+        final Instant start = LocalDateTime.parse(before.atZone(ZoneOffset.UTC).getYear() + ctx.moldSession(),
+            DateTimeFormatter.ofPattern("yyyyMMddHHmmss")).toInstant(ZoneOffset.UTC);
+        assertThat(start).isBetween(before, after);
+        assertThat(MdPublisherContext.fromSettings(new Settings(Map.of())).moldSession("DAY1").conclude().moldSession())
+            .isEqualTo("DAY1");
     }
 
     @Test
