@@ -13,12 +13,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * Drives the market-data sessions (SoupBinTCP or MoldUDP64) on one thread: reads each session's ITCH 5.0 messages,
  * stamped with one receive time per duty cycle (nanoseconds since midnight UTC, comparable with the exchange's
- * timestamps on the same host). A lost session is counted as an error and closed; the others go on. A lost session
- * that can {@link Relogin log in again} (SoupBinTCP: the fanout ends its sessions with End of Session when its books
- * are no longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh snapshot) is
- * opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every {@value #RELOGIN_INTERVAL_MS} ms until it is, each
- * attempt given about as long (the other sessions are not read meanwhile). The feed latency is measured again from
- * the messages stamped after the new login ({@link FeedMeter#rejoined}).
+ * timestamps on the same host). A lost session is counted as an error and closed; the others go on. A lost session that
+ * can {@link Relogin log in again} (SoupBinTCP: the fanout ends its sessions with End of Session when its books are no
+ * longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh snapshot; MoldUDP64: a
+ * stopped md-publisher ends its session with End of Session, and its next run's session is read from Sequence Number 1
+ * by a new join) is opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every {@value #RELOGIN_INTERVAL_MS} ms
+ * until it is, each attempt given about as long (the other sessions are not read meanwhile). The feed latency is
+ * measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}).
  */
 final class MarketDataAgent implements Agent
 {
@@ -52,7 +53,7 @@ final class MarketDataAgent implements Agent
 
     /**
      * @param sessions  open market-data sessions, each delivering to its own adapter.
-     * @param relogin   opens a lost session again; null when lost sessions stay closed (MoldUDP64).
+     * @param relogin   opens a lost session again; null when lost sessions stay closed.
      * @param meter     measures the messages of every session.
      * @param counters  where errors are counted.
      * @param clock     receive time source.

@@ -25,7 +25,8 @@ import java.nio.channels.DatagramChannel;
  * Sequence Number 1. Counts, on the market-data thread: gaps detected (each entry into the client's backfill or
  * gap-fill state, {@link SimulatorCounter#MD_GAPS}), Request Packets sent ({@link SimulatorCounter#MD_GAP_REQUESTS})
  * and messages recovered from responses ({@link SimulatorCounter#MD_GAP_MESSAGES}). A truncated datagram is counted as
- * an error and skipped; a socket failure ends the session.
+ * an error and skipped; a socket failure ends the session, and so does the md-publisher's End of Session (its next
+ * run is a new MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads).
  */
 final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
 {
@@ -186,10 +187,11 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         counters.increment(SimulatorCounter.MD_GAP_REQUESTS);
     }
 
+    /** The md-publisher ended the session (it stopped): nothing more will come of it, so this session ends too. */
     @Override
     public void endOfSession(final MoldUDP64Client session)
     {
-        // The md-publisher has ended the session; its messages stay in the books, and nothing more will come.
+        active = false;
     }
 
     /**

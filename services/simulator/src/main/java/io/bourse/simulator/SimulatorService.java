@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -60,7 +61,8 @@ public final class SimulatorService implements AutoCloseable
     private final CompletableFuture<SimulatorReport> completion = new CompletableFuture<>();
     private final List<OrderEntrySession> orderSessions = new ArrayList<>();
     private final List<MarketDataSession> mdSessions = new ArrayList<>();
-    private final List<MoldSession> moldSessions = new ArrayList<>();
+    /** The current MoldUDP64 session of each market-data index; replaced on the market-data thread at a re-join. */
+    private final List<MoldSession> moldSessions = new CopyOnWriteArrayList<>();
     private final List<MarketDataAdapter> mdAdapters = new ArrayList<>();
     private FeedAnalytics analytics;
     private volatile double mdMessageRate;
@@ -158,8 +160,8 @@ public final class SimulatorService implements AutoCloseable
             TimeUnit.MILLISECONDS.toNanos(ctx.drainMs()));
         if (!mdSessions.isEmpty())
         {
-            mdAgent = new MarketDataAgent(mdSessions, MarketDataFeed.SOUPBINTCP == ctx.mdFeed() ? this::relogin : null,
-                meter, counters, new MidnightNanoClock(), SystemNanoClock.INSTANCE);
+            mdAgent = new MarketDataAgent(
+                mdSessions, this::relogin, meter, counters, new MidnightNanoClock(), SystemNanoClock.INSTANCE);
             mdRunner = AgentLaunch.start(mdAgent,
                 ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
         }
@@ -172,13 +174,20 @@ public final class SimulatorService implements AutoCloseable
     }
 
     /**
-     * {@link MarketDataAgent.Relogin}: a new SoupBinTCP session of the index's user, into its emptied books, given
-     * {@value MarketDataAgent#RELOGIN_INTERVAL_MS} ms to connect and log in.
+     * {@link MarketDataAgent.Relogin}, into the index's emptied books: a new SoupBinTCP session of the index's user,
+     * given {@value MarketDataAgent#RELOGIN_INTERVAL_MS} ms to connect and log in; or a new MoldUDP64 session, joined
+     * to the group again, which reads the md-publisher's next session from Sequence Number 1.
      */
     private MarketDataSession relogin(final int index) throws IOException
     {
         final MarketDataAdapter adapter = mdAdapters.get(index);
         adapter.books().clear();
+        if (MarketDataFeed.MOLDUDP64 == ctx.mdFeed())
+        {
+            final MoldSession session = joinMold(index, adapter);
+            moldSessions.set(index, session);
+            return session;
+        }
         return SoupClient.connect(marketDataSessionName(index, ctx.marketDataUsers().get(index)), ctx.fanoutHost(),
             ctx.fanoutPort(), ctx.marketDataUsers().get(index), adapter, MarketDataAgent.RELOGIN_INTERVAL_MS);
     }
@@ -193,14 +202,18 @@ public final class SimulatorService implements AutoCloseable
     {
         if (MarketDataFeed.MOLDUDP64 == ctx.mdFeed())
         {
-            final MoldSession session = MoldSession.join(
-                "MoldUDP64 session " + index + " (" + ctx.moldGroup() + ":" + ctx.moldPort() + ")",
-                ctx.moldGroupAddress(), ctx.moldInterfaceAddress(), ctx.moldRequestAddress(), adapter, counters);
+            final MoldSession session = joinMold(index, adapter);
             moldSessions.add(session);
             return session;
         }
         return SoupClient.connect(marketDataSessionName(index, user), ctx.fanoutHost(), ctx.fanoutPort(), user, adapter,
             ctx.connectTimeoutMs());
+    }
+
+    private MoldSession joinMold(final int index, final MarketDataAdapter adapter) throws IOException
+    {
+        return MoldSession.join("MoldUDP64 session " + index + " (" + ctx.moldGroup() + ":" + ctx.moldPort() + ")",
+            ctx.moldGroupAddress(), ctx.moldInterfaceAddress(), ctx.moldRequestAddress(), adapter, counters);
     }
 
     private void registerCounters(final PrometheusRegistry registry)

@@ -90,6 +90,12 @@ class MoldSessionTest
     /** Starts the md-publisher, whose session opens at once: the sessions open before it miss nothing. */
     private void launchPublisher()
     {
+        launchPublisher("SIMTEST");
+    }
+
+    /** Starts the md-publisher with that MoldUDP64 Session. */
+    private void launchPublisher(final String moldSession)
+    {
         publisher = MdPublisherService.launch(new MdPublisherContext()
             .layout(layout)
             .symbolDirectory(SYMBOLS)
@@ -98,7 +104,7 @@ class MoldSessionTest
             .moldGroup(group.getAddress().getHostAddress())
             .moldPort(group.getPort())
             .moldRequestPort(requestAddress.getPort())
-            .moldSession("SIMTEST")
+            .moldSession(moldSession)
             .moldHeartbeatIntervalMs(100));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
         shards = new Publication[]{
@@ -172,6 +178,52 @@ class MoldSessionTest
         assertThat(late.counters().get(SimulatorCounter.MD_GAP_MESSAGES)).isEqualTo(messages);
         assertThat(late.counters().get(SimulatorCounter.MD_GAP_REQUESTS)).isPositive();
         assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS)).isZero();
+    }
+
+    @Test
+    void shouldJoinTheNextRunsSessionFromSequenceNumberOneAfterTheMdPublishersEndOfSession() throws IOException
+    {
+        launchPublisher();
+        final SimulatorCounters counters = new SimulatorCounters();
+        final FeedAnalytics analytics = new FeedAnalytics(SYMBOLS.entries().size(), 60_000_000_000L, 60, counters);
+        final OrderBooks books = new OrderBooks(SYMBOLS.entries().size(), 64, analytics);
+        final long[] received = new long[1];
+        final MarketDataAdapter adapter = new MarketDataAdapter(
+            counters, books, analytics, (messageType, timestampNs) -> received[0]++);
+        final List<MoldSession> joined = new ArrayList<>();
+        final MarketDataAgent.Relogin rejoin = (index) ->
+        {
+            books.clear();
+            received[0] = 0;
+            final MoldSession session = open(
+                MoldSession.join("session", group, MoldRelay.LOOPBACK, requestAddress, adapter, counters));
+            joined.add(session);
+            return session;
+        };
+        final SimulatorCounters agentCounters = new SimulatorCounters();
+        final MidnightNanoClock clock = new MidnightNanoClock();
+        final MarketDataAgent agent = new MarketDataAgent(List.of(rejoin.open(0)), rejoin, new FeedMeter(agentCounters,
+            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
+            clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
+        sendOrderFlow(() -> awaitTrue(() -> 0 <= agent.doWork() && received[0] == messages));
+        assertBooks(new Feed(joined.getFirst(), books, counters, received));
+
+        // The md-publisher stops (End of Session), and its next run is a new session, numbered from 1 again.
+        CloseHelper.closeAll(aeron, publisher);
+        awaitTrue(() -> 0 <= agent.doWork() && agent.isReloginPending(0));
+        launchPublisher("SIMTEST2");
+        expectedBooks.forEach(TreeMap::clear);
+        messages = OPENING_MESSAGES;
+        add(21, Side.BUY, 500, 1_002_100);
+        awaitTrue(() -> 0 <= agent.doWork() && agent.isActive(0) && received[0] == messages &&
+            joined.getLast().isFilled());
+
+        assertThat(joined).hasSize(2);
+        assertThat(joined.getFirst().isActive()).as("the first session, ended by the md-publisher").isFalse();
+        assertThat(joined.getLast().nextExpectedSequenceNumber()).isEqualTo(OPENING_MESSAGES + 2);
+        assertBooks(new Feed(joined.getLast(), books, counters, received));
+        assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS)).as("the lost session").isEqualTo(1);
+        assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
     }
 
     @Test
