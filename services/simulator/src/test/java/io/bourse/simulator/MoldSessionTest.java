@@ -68,7 +68,12 @@ class MoldSessionTest
     private long matchNumber;
 
     /** One session with its books and counters. */
-    private record Feed(MoldSession session, OrderBooks books, SimulatorCounters counters, long[] messageCount)
+    private record Feed(
+        MoldSession session,
+        OrderBooks books,
+        SimulatorCounters counters,
+        long[] messageCount,
+        MarketDataAdapter adapter)
     {
         public long received()
         {
@@ -184,29 +189,24 @@ class MoldSessionTest
     void shouldJoinTheNextRunsSessionFromSequenceNumberOneAfterTheMdPublishersEndOfSession() throws IOException
     {
         launchPublisher();
-        final SimulatorCounters counters = new SimulatorCounters();
-        final FeedAnalytics analytics = new FeedAnalytics(SYMBOLS.entries().size(), 60_000_000_000L, 60, counters);
-        final OrderBooks books = new OrderBooks(SYMBOLS.entries().size(), 64, analytics);
-        final long[] received = new long[1];
-        final MarketDataAdapter adapter = new MarketDataAdapter(
-            counters, books, analytics, (messageType, timestampNs) -> received[0]++);
-        final List<MoldSession> joined = new ArrayList<>();
+        final Feed first = open(join("session"));
+        final List<MoldSession> joined = new ArrayList<>(List.of(first.session()));
         final MarketDataAgent.Relogin rejoin = (index) ->
         {
-            books.clear();
-            received[0] = 0;
-            final MoldSession session = open(
-                MoldSession.join("session", group, MoldRelay.LOOPBACK, requestAddress, adapter, counters));
+            first.books().clear();
+            first.messageCount()[0] = 0;
+            final MoldSession session = open(MoldSession.join(
+                "session", group, MoldRelay.LOOPBACK, requestAddress, first.adapter(), first.counters()));
             joined.add(session);
             return session;
         };
         final SimulatorCounters agentCounters = new SimulatorCounters();
         final MidnightNanoClock clock = new MidnightNanoClock();
-        final MarketDataAgent agent = new MarketDataAgent(List.of(rejoin.open(0)), rejoin, new FeedMeter(agentCounters,
+        final MarketDataAgent agent = new MarketDataAgent(List.of(first.session()), rejoin, new FeedMeter(agentCounters,
             new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
             clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
-        sendOrderFlow(() -> awaitTrue(() -> 0 <= agent.doWork() && received[0] == messages));
-        assertBooks(new Feed(joined.getFirst(), books, counters, received));
+        sendOrderFlow(() -> awaitTrue(() -> 0 <= agent.doWork() && first.received() == messages));
+        assertBooks(first);
 
         // The md-publisher stops (End of Session), and its next run is a new session, numbered from 1 again.
         CloseHelper.closeAll(aeron, publisher);
@@ -215,15 +215,15 @@ class MoldSessionTest
         expectedBooks.forEach(TreeMap::clear);
         messages = OPENING_MESSAGES;
         add(21, Side.BUY, 500, 1_002_100);
-        awaitTrue(() -> 0 <= agent.doWork() && agent.isActive(0) && received[0] == messages &&
+        awaitTrue(() -> 0 <= agent.doWork() && agent.isActive(0) && first.received() == messages &&
             joined.getLast().isFilled());
 
         assertThat(joined).hasSize(2);
         assertThat(joined.getFirst().isActive()).as("the first session, ended by the md-publisher").isFalse();
         assertThat(joined.getLast().nextExpectedSequenceNumber()).isEqualTo(OPENING_MESSAGES + 2);
-        assertBooks(new Feed(joined.getLast(), books, counters, received));
+        assertBooks(first);
         assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS)).as("the lost session").isEqualTo(1);
-        assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
+        assertThat(first.counters().get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
     }
 
     @Test
@@ -361,7 +361,7 @@ class MoldSessionTest
         final long[] received = new long[1];
         final MarketDataAdapter adapter = new MarketDataAdapter(
             counters, books, analytics, (messageType, timestampNs) -> received[0]++);
-        return new Feed(factory.open(counters, adapter), books, counters, received);
+        return new Feed(factory.open(counters, adapter), books, counters, received, adapter);
     }
 
     private static Map<SimulatorCounter, Long> counts(final SimulatorCounters counters)
