@@ -3,6 +3,7 @@ package io.bourse.launcher;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.driver.ThreadingMode;
+import io.bourse.common.Await;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
@@ -19,6 +20,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -62,7 +65,7 @@ class MediaDriverServiceTest
             EventArchive.DISABLED))
         {
             // Linux keeps 15 characters of a thread's name: "driver-conductor" is "driver-conducto".
-            assertThat(cpusOf("driver-conducto", "sender", "receiver")).containsExactly("0", "1", "0-1");
+            assertCpus(List.of("0", "1", "0-1"), "driver-conducto", "sender", "receiver");
         }
     }
 
@@ -79,13 +82,26 @@ class MediaDriverServiceTest
             archive))
         {
             // The archive's one thread (SHARED archive threading) is its conductor's.
-            assertThat(cpusOf("archive-conduct")).containsExactly("0");
+            assertCpus(List.of("0"), "archive-conduct");
             // Aeron names the shared thread after its directory and agents, "<dir> [sender,receiver,driver-conductor]".
             final String sharedThreadName = Thread.getAllStackTraces().keySet().stream()
                 .map(Thread::getName).filter((name) -> name.endsWith(",driver-conductor]")).findFirst().orElseThrow();
-            assertThat(cpusOf(sharedThreadName.substring(0, Math.min(15, sharedThreadName.length()))))
-                .containsExactly("1");
+            assertCpus(List.of("1"), sharedThreadName.substring(0, Math.min(15, sharedThreadName.length())));
         }
+    }
+
+    /**
+     * Asserts the CPU list of each thread of those names. A thread pins itself once it runs, which may be after the
+     * launch returns, so this waits for the expected lists first (up to {@link Await#TIMEOUT_SECONDS}).
+     */
+    private static void assertCpus(final List<String> expected, final String... threadNames)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(Await.TIMEOUT_SECONDS);
+        while (!cpusOf(threadNames).equals(expected) && System.nanoTime() - deadlineNs < 0)
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        assertThat(cpusOf(threadNames)).containsExactlyElementsOf(expected);
     }
 
     private static List<String> cpusOf(final String... threadNames)

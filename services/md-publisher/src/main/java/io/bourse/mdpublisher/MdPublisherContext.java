@@ -89,7 +89,8 @@ public final class MdPublisherContext
     /**
      * Format of the default MoldUDP64 Session, the md-publisher's start in UTC to the second: each run numbers its
      * messages from 1, so each run is a session of its own (MoldUDP64 1.00: a Sequence Number names one message of a
-     * session), and a receiver that sees the Session change knows to start again from 1.
+     * session), and a receiver that sees the Session change knows to start again from 1. Two runs started in the
+     * same second of a day, in one year or a year apart, would share one name (10 characters hold no more).
      */
     public static final String MOLD_SESSION_DEFAULT_FORMAT = "MMddHHmmss";
     /** Most bytes of Message Blocks in one Downstream Packet or response. */

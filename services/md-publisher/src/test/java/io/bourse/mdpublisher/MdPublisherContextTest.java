@@ -57,7 +57,7 @@ class MdPublisherContextTest
     }
 
     @Test
-    void shouldDefaultToAFeedOnTheLoopbackNamedAfterTodaysDate()
+    void shouldDefaultToAFeedOnTheLoopbackNamedAfterTheRunsStart()
     {
         final Instant before = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         final MdPublisherContext ctx = MdPublisherContext.fromSettings(new Settings(Map.of())).conclude();

@@ -103,12 +103,11 @@ import java.util.ArrayDeque;
  * stopped gateway never heard (an execution, a time-in-force expiry, the cancels on disconnect a stopping gateway
  * sends, an answer to a command in flight at a stop) come from the event archive; without it, what the journal cannot
  * tell is not guessed: such an order stays open here as the journal leaves it. Modify Orders awaiting their answer at
- * the restart are forgotten (a
- * side change with them too), so the engine's cancel for them is answered with Canceled; the users' rate buckets start
- * full; the collar reference is the configured one until the next trade on the event streams. After a crash, as opposed
- * to a stop, the private records of requests the engine had not answered yet may be lost with the unwritten tail of the
- * journal (they are written with the next message): those orders are unknown after it, their events counted as
- * unmatched.
+ * the restart are forgotten (a side change with them too), so the engine's cancel for them is answered with Canceled;
+ * the users' and the firms' rate buckets start full; the collar reference is the configured one until the next trade on
+ * the event streams. After a crash, as opposed to a stop, the private records of requests the engine had not answered
+ * yet may be lost with the unwritten tail of the journal (they are written with the next message): those orders are
+ * unknown after it, their events counted as unmatched.
  */
 final class OrderEntry
 {
@@ -710,8 +709,8 @@ final class OrderEntry
     }
 
     /**
-     * Rebuilding: the order counts among its user's open orders from now on (an entered order, or a replacement that
-     * replaced).
+     * Rebuilding: the order counts among its user's and its firm's open orders from now on (an entered order, or a
+     * replacement that replaced).
      *
      * @param order a tracked order.
      */

@@ -24,7 +24,10 @@ final class OrderState
     private int modifyCount;
     UserSession session;
     PreTradeRisk.UserRisk risk;
-    /** True once the order counts among its user's open orders: at entry, or for a replacement once it replaced. */
+    /**
+     * True once the order counts among its user's and its firm's open orders: at entry, or for a replacement once it
+     * replaced.
+     */
     boolean countedOpen;
     /** Recorded in the day's {@link TradedOrders} already (at its first execution). */
     boolean traded;

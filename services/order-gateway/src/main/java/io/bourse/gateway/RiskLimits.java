@@ -213,7 +213,7 @@ public final class RiskLimits
                     parseLong(fields[1], defaults.maxOrderShares()),
                     parseLong(fields[2], defaults.maxNotional()),
                     parseLong(fields[3], defaults.maxOpenOrders()),
-                    (int)parseLong(fields[4], defaults.priceBandBasisPoints()),
+                    parseBasisPoints(fields[4], defaults.priceBandBasisPoints()),
                     parseLong(fields[5], defaults.ordersPerSecond()),
                     fields[6].isBlank() ? defaults.cancelOnDisconnect() : parseYesNo(fields[6]));
                 if (null != users.put(fields[0].trim(), limits))
@@ -247,7 +247,7 @@ public final class RiskLimits
                     parseLong(fields[1], 0),
                     parseLong(fields[2], 0),
                     parseLong(fields[3], 0),
-                    (int)parseLong(fields[4], 0),
+                    parseBasisPoints(fields[4], 0),
                     parseLong(fields[5], 0));
                 if (null != firms.put(Ouch42.packFirm(firm), limits))
                 {
@@ -395,6 +395,13 @@ public final class RiskLimits
         {
             throw new IllegalArgumentException("not a whole number: '" + value + "'", ex);
         }
+    }
+
+    private static int parseBasisPoints(final String field, final int defaultValue)
+    {
+        final long value = parseLong(field, defaultValue);
+        requireRange("price_band_bp", value, MAX_BASIS_POINTS);
+        return (int)value;
     }
 
     private static boolean parseYesNo(final String field)

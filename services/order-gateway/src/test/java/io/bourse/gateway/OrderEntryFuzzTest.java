@@ -106,7 +106,7 @@ class OrderEntryFuzzTest
     private final GatewayMetrics metrics = new GatewayMetrics(new PrometheusRegistry());
     private final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
     private final RiskLimits limits = RiskLimits.parse(
-        RiskLimits.NO_LIMITS, List.of("bob,500,100000,3,1000,50,Y"), List.of("DEMO,800,150000,4,1500,60"),
+        RiskLimits.NO_LIMITS, List.of("bob,500,100000,3,1000,50,Y"), List.of("BOBS,400,120000,5,800,40"),
         Map.of("AAPL", 1_500_000L));
     @TempDir(factory = MemoryTempDirFactory.class)
     private Path journalDir;

@@ -167,8 +167,22 @@ class OrderRebuildTest
     @Test
     void shouldCountOrdersOpenBeforeTheRestartAgainstTheOpenOrderLimit() throws IOException
     {
-        final RiskLimits limits =
-            RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("alice,,,2,,,Y"), List.of(), Map.of());
+        shouldCountOrdersOpenBeforeTheRestartAgainst(
+            RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("alice,,,2,,,Y"), List.of(), Map.of()),
+            "risk_max_open_orders");
+    }
+
+    @Test
+    void shouldCountOrdersOpenBeforeTheRestartAgainstTheFirmsOpenOrderLimit() throws IOException
+    {
+        shouldCountOrdersOpenBeforeTheRestartAgainst(
+            RiskLimits.parse(RiskLimits.NO_LIMITS, List.of(), List.of("DEMO,,,2,,"), Map.of()),
+            "firm_max_open_orders");
+    }
+
+    private void shouldCountOrdersOpenBeforeTheRestartAgainst(final RiskLimits limits, final String rejectReason)
+        throws IOException
+    {
         try (OrderEntryFixture before = new OrderEntryFixture(journalDir, limits))
         {
             before.enterAccepted(before.alice, "A1", 'B', 1);
@@ -190,7 +204,7 @@ class OrderRebuildTest
             assertThat(after.messages(after.alice).subList(replayed, replayed + 2)).isEqualTo(List.of(
                 new Rejected(T0, "A4", 'O'),
                 new Canceled(T1, "A1", 100, 'T')));
-            assertThat(after.rejects("risk_max_open_orders")).isEqualTo(1);
+            assertThat(after.rejects(rejectReason)).isEqualTo(1);
             assertThat(after.engine.commands()).isEqualTo(List.of(
                 new NewOrder(0, T0, id(3, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
         }

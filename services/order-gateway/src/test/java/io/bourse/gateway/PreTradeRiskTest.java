@@ -198,7 +198,7 @@ class PreTradeRiskTest
     void shouldHoldTheUsersOfAFirmToTheFirmsLimitsTogether() throws IOException
     {
         open(List.of(), List.of(FIRM_HEADER, "DEMO,1000,100000,3,,"), Map.of());
-        final UserSession carol = carol();
+        carol();
         fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
         fixture.enterAccepted(fixture.alice, "A2", 'B', 2);
         enterAccepted(carol, "C1", 1);
@@ -232,10 +232,35 @@ class PreTradeRiskTest
     }
 
     @Test
+    void shouldRejectOrdersOutsideTheTighterOfTheUsersAndTheFirmsCollars() throws IOException
+    {
+        open(List.of("alice,,,,1000,,"), List.of("DEMO,,,,500,"), Map.of("AAPL", PRICE));
+
+        fixture.enterOrder("B1").price(1_575_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("B2").price(1_575_100);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("B3").price(1_650_100);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("S1").buySellIndicator(Ouch42.SIDE_SELL).price(1_424_900);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("BOB").price(1_575_100);
+        fixture.send(fixture.bob);
+
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
+            new Rejected(T0, "B2", 'X'),
+            new Rejected(T0, "B3", 'X'),
+            new Rejected(T0, "S1", 'X')));
+        assertThat(fixture.engine.commands()).hasSize(2);
+        assertThat(fixture.rejects("firm_price_band")).isEqualTo(2);
+        assertThat(fixture.rejects("risk_price_band")).isEqualTo(1);
+    }
+
+    @Test
     void shouldRejectOrdersBeyondTheFirmsRateWithoutTakingTheUsersToken() throws IOException
     {
         open(List.of("alice,,,,,1,"), List.of("DEMO,,,,,2"), Map.of());
-        final UserSession carol = carol();
+        carol();
         fixture.enterOrder("C1");
         fixture.send(carol);
         fixture.enterOrder("C2");
@@ -332,6 +357,8 @@ class PreTradeRiskTest
         assertThatThrownBy(() -> firms("DEMOS,,,,,")).hasMessageContaining("DEMOS,,,,,");
         assertThatThrownBy(() -> firms("DEMO,,,,")).hasMessageContaining("firm risk limits: expected");
         assertThatThrownBy(() -> firms("DEMO,,,,10001,")).hasMessageContaining("price_band_bp");
+        assertThatThrownBy(() -> firms("DEMO,,,,4294967396,")).hasMessageContaining("price_band_bp");
+        assertThatThrownBy(() -> users("trdr01,,,,4294967396,,")).hasMessageContaining("price_band_bp");
         assertThatThrownBy(() -> firms("DEMO,-1,,,,")).hasMessageContaining("max_order_shares");
         assertThatThrownBy(() -> firms("DEMO,,,,,", "DEMO,1,,,,")).hasMessageContaining("firm given twice");
         assertThatThrownBy(() -> RiskLimits.fromSettings(new Settings(Map.of(
@@ -399,13 +426,12 @@ class PreTradeRiskTest
             journalDir, RiskLimits.parse(RiskLimits.NO_LIMITS, rows, firmRows, referencePrices));
     }
 
-    /** @return a third user, of alice's firm, ready to trade. */
-    private UserSession carol() throws IOException
+    /** Opens {@link #carol}, a third user, of alice's firm, ready to trade. */
+    private void carol() throws IOException
     {
         carol = new UserSession("carol", OrderEntryTest.firm("DEMO"), OrderEntryFixture.GATEWAY_ID, CAROL, 2,
             SessionJournal.open(journalDir.resolve("carol.journal"), JournalSync.NONE), fixture.metrics);
         new OrderRebuild(fixture.orderEntry, 2).rebuild(carol);
-        return carol;
     }
 
     private void enterAccepted(final UserSession session, final String token, final long count)

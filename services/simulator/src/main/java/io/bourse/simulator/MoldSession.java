@@ -25,8 +25,9 @@ import java.nio.channels.DatagramChannel;
  * Sequence Number 1. Counts, on the market-data thread: gaps detected (each entry into the client's backfill or
  * gap-fill state, {@link SimulatorCounter#MD_GAPS}), Request Packets sent ({@link SimulatorCounter#MD_GAP_REQUESTS})
  * and messages recovered from responses ({@link SimulatorCounter#MD_GAP_MESSAGES}). A truncated datagram is counted as
- * an error and skipped; a socket failure ends the session, and so does the md-publisher's End of Session (its next
- * run is a new MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads).
+ * an error and skipped; a socket failure ends the session, and so does the md-publisher's End of Session or a packet
+ * of its next run (a new MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see
+ * {@link #downstream}).
  */
 final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
 {
@@ -127,13 +128,13 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         int datagrams = 0;
         try
         {
-            while (datagrams < DATAGRAMS_PER_POLL && client.receive())
+            while (active && datagrams < DATAGRAMS_PER_POLL && client.receive())
             {
                 datagrams++;
             }
             readingResponse = true;
             final int limit = datagrams + DATAGRAMS_PER_POLL;
-            while (datagrams < limit && client.receiveResponse())
+            while (active && datagrams < limit && client.receiveResponse())
             {
                 datagrams++;
             }
@@ -175,9 +176,24 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         state = next;
     }
 
+    /**
+     * A Downstream Packet or response at or before the next expected message. On the multicast group, a Heartbeat
+     * below it, or a packet from Sequence Number 1 once messages were delivered, comes from the md-publisher's next run
+     * (a new session, numbered from 1 again): within one session a Heartbeat carries the next Sequence Number and no
+     * packet is sent twice (responses may be: a request sent again is answered again). nassau's client does not look
+     * at the Session, so that is how a run that ended without End of Session (it crashed), or whose End of Session
+     * went by while this one filled a gap, shows; this session then ends. A Heartbeat overtaken on the network by the
+     * packet after it would end a session too (not on one host), which the re-join then reads again from 1.
+     */
     @Override
     public void downstream(final MoldUDP64Client session, final long sequenceNumber, final int messageCount)
     {
+        if (!readingResponse && sequenceNumber < nextExpectedSequenceNumber &&
+            (0 == messageCount || 1 == sequenceNumber))
+        {
+            active = false;
+            return;
+        }
         nextExpectedSequenceNumber = Math.max(nextExpectedSequenceNumber, sequenceNumber + messageCount);
     }
 

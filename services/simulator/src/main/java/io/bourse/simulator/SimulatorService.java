@@ -27,10 +27,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -379,9 +379,9 @@ public final class SimulatorService implements AutoCloseable
 
     /**
      * The end-of-run book check: with the order flow stopped, waits until the feed has been quiet (and, over MoldUDP64,
-     * the first session has filled its gaps; over SoupBinTCP, a lost first session is logged in again), stops the
-     * market-data agent (so that its books stay as they are and are safely read here), then compares the first
-     * market-data session's books with a fresh snapshot from the fanout.
+     * the first session has filled its gaps; a lost first session is logged in again, or joined again over MoldUDP64),
+     * stops the market-data agent (so that its books stay as they are and are safely read here), then compares the
+     * first market-data session's books with a fresh snapshot from the fanout.
      */
     private BookCheck.Result checkBooks()
     {

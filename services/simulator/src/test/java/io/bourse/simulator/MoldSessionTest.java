@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MoldSessionTest
 {
     private static final long T = 34_200_000_000_000L;
+    /** The low four bytes of an ITCH 5.0 timestamp, 1 s after midnight. */
+    private static final int T_SECONDS = 1_000_000_000;
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
     private static final String[] SYMBOL_NAMES = {"AAPL", "MSFT"};
     /**
@@ -224,6 +227,48 @@ class MoldSessionTest
         assertBooks(first);
         assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS)).as("the lost session").isEqualTo(1);
         assertThat(first.counters().get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
+    }
+
+    @Test
+    void shouldEndWhenAHeartbeatOfTheNextRunComesBelowTheNextExpectedMessage() throws IOException
+    {
+        final DatagramChannel downstream = MoldRelay.unicast();
+        final Feed feed = open(feed("session", (counters, adapter) ->
+            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, counters)));
+        try (DatagramChannel sender = MoldRelay.unicast())
+        {
+            sender.send(packet("RUN1", 1, 2), downstream.getLocalAddress());
+            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 3, feed);
+            sender.send(packet("RUN1", 3, 0), downstream.getLocalAddress());
+            sender.send(packet("RUN1", 3, 1), downstream.getLocalAddress());
+            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 4, feed);
+            assertThat(feed.session().isActive()).as("a Heartbeat of its own run").isTrue();
+
+            // The md-publisher crashed and runs again (no End of Session): its Heartbeat after one message.
+            sender.send(packet("RUN2", 2, 0), downstream.getLocalAddress());
+            pumpUntil(() -> !feed.session().isActive(), feed);
+        }
+
+        assertThat(feed.received()).isEqualTo(3);
+        assertThat(feed.counters().get(SimulatorCounter.MD_ERRORS)).isZero();
+    }
+
+    /**
+     * @return a MoldUDP64 Downstream Packet of that Session from that Sequence Number, with that many ITCH 5.0 System
+     * Events 'O' (a Heartbeat for none).
+     */
+    private static ByteBuffer packet(final String session, final long sequenceNumber, final int messageCount)
+    {
+        final ByteBuffer packet = ByteBuffer.allocate(20 + messageCount * 14);
+        packet.put(String.format("%-10s", session).getBytes(StandardCharsets.US_ASCII))
+            .putLong(sequenceNumber)
+            .putShort((short)messageCount);
+        for (int i = 0; i < messageCount; i++)
+        {
+            packet.putShort((short)12).put((byte)'S').putShort((short)0).putShort((short)0)
+                .putShort((short)0).putInt(T_SECONDS).put((byte)'O');
+        }
+        return packet.flip();
     }
 
     @Test

@@ -6,8 +6,8 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * The name of a trading day's session, as SoupBinTCP 4.0 (Login Accepted, Session: alpha 10) and MoldUDP64 (Session:
- * alpha 10) carry it: 1 to 10 printable ASCII characters without spaces, by default today's UTC date as
- * {@code yyyyMMdd}.
+ * alpha 10) carry it: 1 to 10 printable ASCII characters without spaces, checked here; by default (SoupBinTCP) today's
+ * UTC date as {@code yyyyMMdd}.
  */
 public final class SessionNames
 {
