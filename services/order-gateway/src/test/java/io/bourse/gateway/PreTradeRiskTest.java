@@ -236,20 +236,19 @@ class PreTradeRiskTest
     {
         open(List.of("alice,,,,1000,,"), List.of("DEMO,,,,500,"), Map.of("AAPL", PRICE));
 
-        fixture.enterOrder("B1").price(1_575_000);
-        fixture.send(fixture.alice);
-        fixture.enterOrder("B2").price(1_575_100);
-        fixture.send(fixture.alice);
-        fixture.enterOrder("B3").price(1_650_100);
-        fixture.send(fixture.alice);
+        for (final long price : new long[]{1_575_000, 1_575_100, 1_650_100})
+        {
+            fixture.enterOrder("B" + price).price(price);
+            fixture.send(fixture.alice);
+        }
         fixture.enterOrder("S1").buySellIndicator(Ouch42.SIDE_SELL).price(1_424_900);
         fixture.send(fixture.alice);
         fixture.enterOrder("BOB").price(1_575_100);
         fixture.send(fixture.bob);
 
         assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
-            new Rejected(T0, "B2", 'X'),
-            new Rejected(T0, "B3", 'X'),
+            new Rejected(T0, "B1575100", 'X'),
+            new Rejected(T0, "B1650100", 'X'),
             new Rejected(T0, "S1", 'X')));
         assertThat(fixture.engine.commands()).hasSize(2);
         assertThat(fixture.rejects("firm_price_band")).isEqualTo(2);

@@ -233,8 +233,7 @@ class MoldSessionTest
     void shouldEndWhenAHeartbeatOfTheNextRunComesBelowTheNextExpectedMessage() throws IOException
     {
         final DatagramChannel downstream = MoldRelay.unicast();
-        final Feed feed = open(feed("session", (counters, adapter) ->
-            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, counters)));
+        final Feed feed = unicastFeed(downstream);
         try (DatagramChannel sender = MoldRelay.unicast())
         {
             sender.send(packet("RUN1", 1, 2), downstream.getLocalAddress());
@@ -275,8 +274,7 @@ class MoldSessionTest
     void shouldCountATruncatedDatagramAsAnErrorAndKeepReading() throws IOException
     {
         final DatagramChannel downstream = MoldRelay.unicast();
-        final Feed feed = open(feed("session", (counters, adapter) ->
-            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, counters)));
+        final Feed feed = unicastFeed(downstream);
         try (DatagramChannel sender = MoldRelay.unicast())
         {
             sender.send(ByteBuffer.wrap(new byte[]{'S', 'I', 'M'}), downstream.getLocalAddress());
@@ -384,6 +382,13 @@ class MoldSessionTest
                 .as(entry.symbol())
                 .isEqualTo(List.copyOf(expectedBooks.get(entry.shardId()).values()));
         }
+    }
+
+    /** A session reading the Downstream Packets sent to that socket, which it closes. */
+    private Feed unicastFeed(final DatagramChannel downstream) throws IOException
+    {
+        return open(feed("session", (counters, adapter) ->
+            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, counters)));
     }
 
     private Feed join(final String name) throws IOException
