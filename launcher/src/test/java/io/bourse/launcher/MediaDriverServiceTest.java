@@ -20,9 +20,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
+import static io.bourse.common.Await.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -92,16 +91,12 @@ class MediaDriverServiceTest
 
     /**
      * Asserts the CPU list of each thread of those names. A thread pins itself once it runs, which may be after the
-     * launch returns, so this waits for the expected lists first (up to {@link Await#TIMEOUT_SECONDS}).
+     * launch returns, so this waits for the expected lists (up to {@link Await#TIMEOUT_SECONDS}).
      */
     private static void assertCpus(final List<String> expected, final String... threadNames)
     {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(Await.TIMEOUT_SECONDS);
-        while (!cpusOf(threadNames).equals(expected) && System.nanoTime() - deadlineNs < 0)
-        {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
-        assertThat(cpusOf(threadNames)).containsExactlyElementsOf(expected);
+        awaitTrue(() -> cpusOf(threadNames).equals(expected),
+            () -> "CPUs " + cpusOf(threadNames) + " of threads " + List.of(threadNames) + " equal to " + expected);
     }
 
     private static List<String> cpusOf(final String... threadNames)

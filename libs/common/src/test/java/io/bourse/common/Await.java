@@ -2,6 +2,7 @@ package io.bourse.common;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Test fixture: waits, yielding, for a condition that threads of the service under test make true. It gives up
@@ -25,12 +26,25 @@ public final class Await
      */
     public static void awaitTrue(final BooleanSupplier condition)
     {
+        awaitTrue(condition, () -> "condition");
+    }
+
+    /**
+     * Calls the condition until it is true, as {@link #awaitTrue(BooleanSupplier)}, and names what was awaited and
+     * what was found when it gives up.
+     *
+     * @param condition   checked, then checked again after a yield, until true.
+     * @param description what the condition waits for and what it finds, read once when it gives up.
+     * @throws AssertionError with the description when it is still false after {@value #TIMEOUT_SECONDS} s.
+     */
+    public static void awaitTrue(final BooleanSupplier condition, final Supplier<String> description)
+    {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() - deadlineNs > 0)
             {
-                throw new AssertionError("condition still false after " + TIMEOUT_SECONDS + " s");
+                throw new AssertionError(description.get() + " still false after " + TIMEOUT_SECONDS + " s");
             }
             Thread.yield();
         }
