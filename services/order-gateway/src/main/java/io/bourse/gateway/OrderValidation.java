@@ -179,7 +179,11 @@ final class OrderValidation
         return shares >= 1 && shares <= maxOrderShares;
     }
 
-    private static boolean isValidFirm(final int firm)
+    /**
+     * @param firm the OUCH 4.2 Firm as a big-endian int of 4 ASCII bytes.
+     * @return true when blank, or upper-case letters and digits left-justified with space padding.
+     */
+    static boolean isValidFirm(final int firm)
     {
         if (isBlankFirm(firm))
         {

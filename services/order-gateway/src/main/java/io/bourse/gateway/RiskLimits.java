@@ -377,7 +377,7 @@ public final class RiskLimits
     private static boolean isFirm(final String firm)
     {
         return firm.length() >= 1 && firm.length() <= Ouch42.FIRM_LENGTH &&
-            firm.chars().allMatch(c -> (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+            OrderValidation.isValidFirm(Ouch42.packFirm(firm));
     }
 
     private static long parseLong(final String field, final long defaultValue)
