@@ -265,6 +265,7 @@ final class SbeCommandStream
                     .newClientOrderId(stream.newClientOrderIds[index])
                     .quantity(stream.quantities[index])
                     .price(stream.prices[index])
+                    .timeInForce(ReplaceOrderEncoder.timeInForceNullValue())
                     .encodedLength();
             };
             return MessageHeaderEncoder.ENCODED_LENGTH + length;

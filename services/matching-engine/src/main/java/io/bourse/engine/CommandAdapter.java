@@ -137,11 +137,14 @@ final class CommandAdapter implements ControlledFragmentHandler
                 replaceOrder.wrap(buffer, bodyOffset, blockLength, version);
                 metrics.replaces.inc();
                 advanceClock(replaceOrder.timestampNs());
+                final long timeInForce = replaceOrder.timeInForce();
                 engine.replaceOrder(
                     replaceOrder.clientOrderId(),
                     replaceOrder.newClientOrderId(),
                     replaceOrder.quantity(),
-                    replaceOrder.price());
+                    replaceOrder.price(),
+                    ReplaceOrderDecoder.timeInForceNullValue() == timeInForce ?
+                        MatchingEngine.TIME_IN_FORCE_UNCHANGED : (int)timeInForce);
             }
             case ClockTickDecoder.TEMPLATE_ID ->
             {

@@ -135,6 +135,26 @@ class EngineServiceTest
             new Event(3, "canceled 11 100 leaves 0 T resting t=" + 6 * SECOND_NS));
     }
 
+    /** ReplaceOrder's time in force (schema version 4): a day order replaced by a 5-second one expires 5 s later. */
+    @Test
+    void shouldExpireAReplacementFromItsReplaceWhenReplaceOrderGivesATimeInForceInSeconds()
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+
+        send(commands, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, SECOND_NS).display((byte)'Y'));
+        replace(commands, 11, 12, 100, PRICE, 5, 2 * SECOND_NS);
+        clockTick(commands, 7 * SECOND_NS - 1);
+        clockTick(commands, 7 * SECOND_NS);
+
+        assertThat(await(events, 4)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + SECOND_NS),
+            new Event(2, "added BUY 100@" + PRICE + " Y"),
+            new Event(3, "replaced 11->12 " + (16 + 1) + "->" + (2 * 16 + 1) + " 100@" + PRICE + " REPLACED N t=" +
+                2 * SECOND_NS),
+            new Event(4, "canceled 12 100 leaves 0 T resting t=" + 7 * SECOND_NS));
+    }
+
     @Test
     void shouldRejectNewOrderWithHaltedWhenSymbolIsHaltedAndAcceptItWhenReopened()
     {
@@ -315,7 +335,7 @@ class EngineServiceTest
         send(commands, newOrder(12, "AAPL", Side.BUY, 100, PRICE, DAY, 3).display((byte)'Y').crossType((byte)'C'));
         send(commands, newOrder(13, "AAPL", Side.SELL, 150, PRICE, DAY, 4).display((byte)'Y').crossType((byte)'N'));
         send(commands, newOrder(14, "AAPL", Side.SELL, 100, PRICE, DAY, 5).display((byte)'Y').crossType((byte)'O'));
-        replace(commands, 12, 15, 100, PRICE - 100, 6);
+        replace(commands, 12, 15, 100, PRICE - 100, ReplaceOrderEncoder.timeInForceNullValue(), 6);
         crossLock(commands, "AAPL", 7);
         crossLock(commands, "AAPL", 8);
         crossLock(commands, "MSFT", 9);
@@ -672,7 +692,7 @@ class EngineServiceTest
 
     private static void replace(
         final Publication publication, final long clientOrderId, final long newClientOrderId, final long quantity,
-        final long price, final long timestampNs)
+        final long price, final long timeInForce, final long timestampNs)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         final ReplaceOrderEncoder encoder = new ReplaceOrderEncoder()
@@ -681,7 +701,8 @@ class EngineServiceTest
             .clientOrderId(clientOrderId)
             .newClientOrderId(newClientOrderId)
             .quantity(quantity)
-            .price(price);
+            .price(price)
+            .timeInForce(timeInForce);
         offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
     }
 

@@ -81,8 +81,9 @@ import java.util.Objects;
  *       (below); the sub-penny tick is the gateway's check, as for every order.</li>
  *   <li><i>Before the lock</i>, cancels ({@link #cancelOrder}, {@link #reduceOrder}) and replaces
  *       ({@link #replaceOrder}) work as for a continuous order, in the cross book, with reason 'U': a replace that
- *       keeps priority reduces the order in place, one that loses it (rejected 'C' only when the symbol is CLOSED, as
- *       entries) takes a new reference number at the back of its new price in the cross book and never executes;
+ *       keeps priority reduces the order in place, one that loses it (a new price, a larger size or another time in
+ *       force; rejected 'C' when the symbol is CLOSED, 'O' or 'R' for a time in force an entry could not have) takes
+ *       a new reference number at the back of its new price in the cross book and never executes;
  *       both are reported through {@link MatchingEngineListener#onCrossOrderReplaced}. A move ({@link #moveOrder})
  *       is rejected 'R'.</li>
  *   <li><i>The late period</i>, from {@link #crossLock(long)} (admin command CrossLock) to the end of the cross:
@@ -137,6 +138,11 @@ public final class MatchingEngine
     public static final int TIME_IN_FORCE_MARKET_HOURS = 99_998;
     /** Time in force: system hours, a day order (99999). */
     public static final int TIME_IN_FORCE_SYSTEM_HOURS = 99_999;
+    /**
+     * Time in force of a {@link #replaceOrder(long, long, long, long, int) replace} that keeps the order's (the engine
+     * protocol's null value, from a sender older than the field).
+     */
+    public static final int TIME_IN_FORCE_UNCHANGED = -1;
     /** Default per-order size limit in shares. */
     public static final long DEFAULT_MAX_ORDER_QUANTITY = 1_000_000L;
 
@@ -805,16 +811,7 @@ public final class MatchingEngine
     }
 
     /**
-     * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display, firm,
-     * time in force and expiry. A size of 0 cancels it. Same price and a size not above the open size keeps priority
-     * (in any trading state, inside the band or not; a negative size is a bad size); otherwise the order gets a new
-     * reference number and the back of the queue at its new price, executing first if the price crosses (a post-only
-     * order is repriced instead, and never executes). Rejected with 'O' when the order is not open, then, for a
-     * replace that loses priority, 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'Z' for a bad size,
-     * 'X' for a price outside (0, {@link #MAX_PRICE}] or the symbol's price band, and for any replace 'O' when the
-     * new id is taken; the first fault in that order is reported. A closing-cross order is replaced in its cross book
-     * and never executes, and every replace of one is rejected with 'M' during its symbol's cross lock (see the class
-     * comment).
+     * Replaces an open order keeping its time in force; see {@link #replaceOrder(long, long, long, long, int)}.
      *
      * @param clientOrderId    the open order.
      * @param newClientOrderId the replacement's id.
@@ -824,15 +821,45 @@ public final class MatchingEngine
     public void replaceOrder(
         final long clientOrderId, final long newClientOrderId, final long quantity, final long price)
     {
+        replaceOrder(clientOrderId, newClientOrderId, quantity, price, TIME_IN_FORCE_UNCHANGED);
+    }
+
+    /**
+     * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display and firm.
+     * A size of 0 cancels it. Same price, same time in force and a size not above the open size keeps priority (in
+     * any trading state, inside the band or not; a negative size is a bad size); otherwise the order gets a new
+     * reference number and the back of the queue at its new price, executing first if the price crosses (a post-only
+     * order is repriced instead, and never executes). A new time in force applies as at entry, from the replace: a
+     * good-till-seconds one expires that many seconds after it, and an immediate-or-cancel replacement executes what
+     * it can and its rest is canceled with 'I' (after the replace is reported); the same time in force keeps the
+     * order's expiry. Rejected with 'O' when the order is not open, then, for a replace that loses priority, 'C' or
+     * 'H' when its symbol is not {@link TradingState#OPEN}, 'O' for a time in force outside 0 to 99999, 'D' for
+     * immediate-or-cancel on a post-only order, 'Z' for a bad size, 'X' for a price outside
+     * (0, {@link #MAX_PRICE}] or the symbol's price band, and for any replace 'O' when the new id is taken; the first
+     * fault in that order is reported. A closing-cross order is replaced in its cross book and never executes, and
+     * every replace of one is rejected with 'M' during its symbol's cross lock (see the class comment).
+     *
+     * @param clientOrderId    the open order.
+     * @param newClientOrderId the replacement's id.
+     * @param quantity         new open size in shares.
+     * @param price            new limit price in 1/10000 dollars.
+     * @param timeInForce      OUCH 4.2 Time in Force of the replacement (0, seconds 1 to 99997, 99998 or 99999), or
+     *                         {@link #TIME_IN_FORCE_UNCHANGED} to keep the order's.
+     */
+    public void replaceOrder(
+        final long clientOrderId, final long newClientOrderId, final long quantity, final long price,
+        final int timeInForce)
+    {
         final Order order = ordersByClientId.get(clientOrderId);
         if (null == order)
         {
             listener.onOrderRejected(newClientOrderId, 0, ReasonCodes.REJECT_OTHER);
             return;
         }
+        final int newTimeInForce = TIME_IN_FORCE_UNCHANGED == timeInForce ? order.timeInForce : timeInForce;
         if (order.cross)
         {
-            replaceCrossOrder(order, newClientOrderId, quantity, price);
+            replaceCrossOrder(order, newClientOrderId, quantity, price, newTimeInForce);
             return;
         }
         final OrderBook book = order.book;
@@ -841,8 +868,9 @@ public final class MatchingEngine
             cancelOrder(clientOrderId, 0);
             return;
         }
-        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining;
-        byte reject = keepsPriority ? 0 : validateChange(book, quantity, price);
+        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining &&
+            newTimeInForce == order.timeInForce;
+        byte reject = keepsPriority ? 0 : validateChange(book, quantity, price, newTimeInForce, order.display);
         long newPrice = price;
         if (0 == reject && !keepsPriority && Display.POST_ONLY == order.display)
         {
@@ -865,7 +893,7 @@ public final class MatchingEngine
             }
             return;
         }
-        reenter(order, clientOrderId, quantity, newPrice);
+        reenter(order, clientOrderId, quantity, newPrice, newTimeInForce);
         settlePegs(book);
     }
 
@@ -891,7 +919,7 @@ public final class MatchingEngine
 
     /** Replaces a closing-cross order in its cross book, as the class comment says; it never executes. */
     private void replaceCrossOrder(
-        final Order order, final long newClientOrderId, final long quantity, final long price)
+        final Order order, final long newClientOrderId, final long quantity, final long price, final int timeInForce)
     {
         final OrderBook book = order.book;
         if (book.crossLocked)
@@ -905,9 +933,12 @@ public final class MatchingEngine
             cancelResting(order, ReasonCodes.CANCEL_USER_REQUESTED);
             return;
         }
-        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining;
+        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining &&
+            timeInForce == order.timeInForce;
         byte reject = keepsPriority ? 0 :
             TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
+            timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
+            timeInForce < TIME_IN_FORCE_MARKET_HOURS ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS :
             validateSizeAndPrice(book, quantity, price);
         if (!renameForReplace(order, newClientOrderId, reject))
         {
@@ -927,6 +958,7 @@ public final class MatchingEngine
             order.orderId = nextOrderId();
             order.price = price;
             order.remaining = quantity;
+            order.timeInForce = timeInForce;
             crossSide.add(order);
             bookUpdate = BookUpdate.REPLACED;
         }
@@ -956,7 +988,7 @@ public final class MatchingEngine
         }
         final OrderBook book = order.book;
         byte reject = order.cross ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS :
-            validateChange(book, order.remaining, price);
+            validateChange(book, order.remaining, price, order.timeInForce, order.display);
         long newPrice = price;
         if (0 == reject && Display.POST_ONLY == order.display)
         {
@@ -968,16 +1000,18 @@ public final class MatchingEngine
             listener.onOrderRejected(clientOrderId, book.symbol(), reject);
             return;
         }
-        reenter(order, clientOrderId, order.remaining, newPrice);
+        reenter(order, clientOrderId, order.remaining, newPrice, order.timeInForce);
         settlePegs(book);
     }
 
     /**
      * Takes an open order, already registered under its new client id, off the book and enters it again with a new
-     * reference number, price and size: rests it when it does not cross (or is post-only), otherwise executes it
-     * and rests the remainder.
+     * reference number, price, size and time in force: rests it when it does not cross (or is post-only), otherwise
+     * executes it and rests the remainder; an immediate-or-cancel one never rests, its remainder is canceled with 'I'.
+     * A new time in force gives a new expiry, counted from the engine's clock.
      */
-    private void reenter(final Order order, final long oldClientOrderId, final long quantity, final long price)
+    private void reenter(
+        final Order order, final long oldClientOrderId, final long quantity, final long price, final int timeInForce)
     {
         final OrderBook book = order.book;
         final long newClientOrderId = order.clientOrderId;
@@ -986,7 +1020,14 @@ public final class MatchingEngine
         order.orderId = nextOrderId();
         order.price = price;
         order.remaining = quantity;
-        if (Display.POST_ONLY == order.display || !crossesOnEntry(book, order))
+        if (timeInForce != order.timeInForce)
+        {
+            order.timeInForce = timeInForce;
+            order.expiryNs = isTimed(timeInForce) ? clockNs + timeInForce * NANOS_PER_SECOND : 0;
+        }
+        final boolean immediateOrCancel = TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce;
+        final boolean executes = Display.POST_ONLY != order.display && crossesOnEntry(book, order);
+        if (!executes && !immediateOrCancel)
         {
             place(book, order);
             listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
@@ -997,8 +1038,17 @@ public final class MatchingEngine
         ordersByClientId.remove(newClientOrderId);
         listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
             order.side, quantity, price, BookUpdate.REMOVED, order.display);
-        match(book, order);
-        if (order.remaining > 0)
+        if (executes)
+        {
+            match(book, order);
+        }
+        if (order.remaining > 0 && immediateOrCancel)
+        {
+            listener.onOrderCanceled(newClientOrderId, order.orderId, book.symbol(), order.remaining, 0,
+                ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
+            release(order);
+        }
+        else if (order.remaining > 0)
         {
             rest(book, order);
             listener.onOrderAdded(
@@ -1049,10 +1099,15 @@ public final class MatchingEngine
     }
 
     /** @return the first fault of a replace or move that loses priority but a duplicate id, or 0. */
-    private byte validateChange(final OrderBook book, final long quantity, final long price)
+    private byte validateChange(
+        final OrderBook book, final long quantity, final long price, final int timeInForce, final Display display)
     {
         final byte stateReject = book.tradingState.rejectReason();
-        return 0 != stateReject ? stateReject : validateSizeAndPrice(book, quantity, price);
+        return 0 != stateReject ? stateReject :
+            timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
+            Display.POST_ONLY == display && TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce ?
+                ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
+            validateSizeAndPrice(book, quantity, price);
     }
 
     /** @return the first fault of a new closing-cross order but a duplicate id, or 0. */

@@ -73,6 +73,11 @@ final class CommandOutcomes
                     firms.put(replaced.newOrderId(), firms.get(replaced.orderId()));
                     limits.put(replaced.newOrderId(), replaced.price());
                     outcomes.add(kind + " " + replaced.display() + ": " + replaced.bookUpdate());
+                    if (command instanceof Replace replace && BookUpdate.REPLACED == replaced.bookUpdate() &&
+                        replace.timeInForce() > 0 && replace.timeInForce() <= MatchingEngine.TIME_IN_FORCE_MAX_SECONDS)
+                    {
+                        outcomes.add(kind + ": REPLACED good-till-seconds");
+                    }
                     if (replaced.price() != requestedPrice(command))
                     {
                         outcomes.add(kind + " " + replaced.display() + ": repriced");

@@ -182,10 +182,11 @@ sealed interface EngineCommand permits EngineCommand.AdvanceClock, EngineCommand
 
     /**
      * OUCH 4.2 Replace Order; {@code atSamePrice} keeps the order's current price whatever {@code price} says, and
-     * {@code smaller} turns {@code quantity} into a size from 1 to the order's open size.
+     * {@code smaller} turns {@code quantity} into a size from 1 to the order's open size; {@code timeInForce} is the
+     * replacement's, or {@link MatchingEngine#TIME_IN_FORCE_UNCHANGED}.
      */
     record Replace(Target target, long newClientOrderId, long quantity, long price, boolean atSamePrice,
-        boolean smaller) implements EngineCommand
+        boolean smaller, int timeInForce) implements EngineCommand
     {
         @Override
         public EngineCommand resolve(final List<BookEntry> openOrders, final long clockNs)
@@ -202,13 +203,13 @@ sealed interface EngineCommand permits EngineCommand.AdvanceClock, EngineCommand
                 }
             }
             return new Replace(Target.id(clientOrderId), newClientOrderId, resolvedQuantity, resolvedPrice, false,
-                false);
+                false, timeInForce);
         }
 
         @Override
         public boolean applyTo(final OrderEntry entry)
         {
-            entry.replaceOrder(target.value(), newClientOrderId, quantity, price);
+            entry.replaceOrder(target.value(), newClientOrderId, quantity, price, timeInForce);
             return true;
         }
 
@@ -216,7 +217,8 @@ sealed interface EngineCommand permits EngineCommand.AdvanceClock, EngineCommand
         public String toString()
         {
             return "replace " + target + " by #" + newClientOrderId + " " + (smaller ? "smaller size " : "") +
-                quantity + (atSamePrice ? " @ same price" : " @ " + price);
+                quantity + (atSamePrice ? " @ same price" : " @ " + price) +
+                (MatchingEngine.TIME_IN_FORCE_UNCHANGED == timeInForce ? "" : " tif " + timeInForce);
         }
     }
 

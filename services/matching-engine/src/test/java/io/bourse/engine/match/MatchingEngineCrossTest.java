@@ -299,6 +299,25 @@ class MatchingEngineCrossTest
     }
 
     @Test
+    void shouldTakeOnlyMarketOrSystemHoursWhenACrossOrderIsReplacedWithAnotherTimeInForce()
+    {
+        cross(1, Side.BUY, 100, 1000);
+        events.drain();
+
+        engine.replaceOrder(1, 11, 100, price(1000), 30);
+        engine.replaceOrder(1, 12, 100, price(1000), MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+        engine.replaceOrder(1, 13, 100, price(1000), SYSTEM_HOURS + 1);
+        engine.replaceOrder(1, 14, 100, price(1000), SYSTEM_HOURS);
+
+        assertThat(events.drain()).containsExactly(
+            new Rejected(11, ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS),
+            new Rejected(12, ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS),
+            new Rejected(13, ReasonCodes.REJECT_OTHER),
+            new CrossReplaced(1, 14, orderId(1), orderId(2), 100, price(1000), BookUpdate.REPLACED));
+        assertThat(crossBook(Side.BUY)).containsExactly(new Resting(14, price(1000), 100, Display.ANONYMOUS));
+    }
+
+    @Test
     void shouldCancelAndReplaceInTheCrossBookAndRefuseMovesWhenNotLocked()
     {
         cross(1, Side.BUY, 300, 1000);

@@ -89,6 +89,7 @@ class MatchingEnginePropertiesTest
         "Cancel: canceled U", "Cancel: nothing",
         "Replace: PRIORITY_KEPT", "Replace: REPLACED", "Replace: traded, rested", "Replace: traded, filled",
         "Replace: canceled U", "Replace: rejected O", "Replace: rejected Z", "Replace: rejected X",
+        "Replace: canceled I", "Replace: traded, canceled I", "Replace: rejected D", "Replace: REPLACED good-till-seconds",
         "Move: REPLACED", "Move: traded, rested", "Move: traded, filled", "Move: rejected O", "Move: rejected X",
         "NewOrder: rejected C", "NewOrder: rejected H", "Replace: rejected C", "Replace: rejected H",
         "Move: rejected C", "Move: rejected H", "NewOrder: rejected X in band", "Replace: rejected X in band",
@@ -674,7 +675,8 @@ class MatchingEnginePropertiesTest
 
     /**
      * Any size (a few negative, which the wire cannot carry but the core API must reject), or a size from 1 to the
-     * open size, at any price or the same one.
+     * open size, at any price or the same one; mostly keeping the order's time in force, sometimes with one of any
+     * kind (a few out of range).
      */
     private static Gen<EngineCommand> replaces()
     {
@@ -686,8 +688,16 @@ class MatchingEnginePropertiesTest
         final Gen<Boolean> smaller = Generate.frequency(
             Pair.of(3, Generate.constant(false)),
             Pair.of(1, Generate.constant(true)));
+        final Gen<Integer> timesInForce = Generate.frequency(
+            Pair.of(24, Generate.constant(MatchingEngine.TIME_IN_FORCE_UNCHANGED)),
+            Pair.of(4, Generate.constant(MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL)),
+            Pair.of(6, integers().between(1, 4)),
+            Pair.of(3, Generate.constant(MatchingEngine.TIME_IN_FORCE_MARKET_HOURS)),
+            Pair.of(2, Generate.constant(MatchingEngine.TIME_IN_FORCE_SYSTEM_HOURS)),
+            Pair.of(1, Generate.pick(List.of(-2, MatchingEngine.TIME_IN_FORCE_SYSTEM_HOURS + 1))));
         return (random) -> new Replace(targets.generate(random), clientOrderIds.generate(random),
-            quantities.generate(random), prices.generate(random), flags.generate(random), smaller.generate(random));
+            quantities.generate(random), prices.generate(random), flags.generate(random), smaller.generate(random),
+            timesInForce.generate(random));
     }
 
     private static Gen<EngineCommand> moves()

@@ -9,6 +9,8 @@ import java.util.List;
 import static io.bourse.engine.match.EngineEvents.Accepted;
 import static io.bourse.engine.match.EngineEvents.Added;
 import static io.bourse.engine.match.EngineEvents.Canceled;
+import static io.bourse.engine.match.EngineEvents.Executed;
+import static io.bourse.engine.match.EngineEvents.Rejected;
 import static io.bourse.engine.match.EngineEvents.Replaced;
 import static io.bourse.engine.match.EngineEvents.StateChanged;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -138,5 +140,79 @@ class MatchingEngineTimeInForceTest
             new Accepted(1, orderId(1), Side.SELL, 100, 1_000_000, MatchingEngine.TIME_IN_FORCE_MAX_SECONDS),
             new Added(orderId(1), Side.SELL, 100, 1_000_000),
             new Replaced(1, 11, orderId(1), orderId(1), 90, 1_000_000, BookUpdate.PRIORITY_KEPT));
+    }
+
+    @Test
+    void shouldGiveAReplacementItsNewTimeInForceFromTheReplaceAtTheBackOfItsLevel()
+    {
+        engine.advanceClock(NINE_THIRTY);
+        engine.newOrder(1, AAPL, Side.SELL, 100, 1_000_000, MARKET_HOURS);
+        engine.newOrder(2, AAPL, Side.SELL, 100, 1_000_000, MARKET_HOURS);
+        engine.newOrder(3, AAPL, Side.SELL, 100, 1_010_000, 5);
+        engine.advanceClock(NINE_THIRTY + 2 * SECOND);
+        events.drain();
+
+        engine.replaceOrder(1, 11, 100, 1_000_000, 10);
+        engine.replaceOrder(3, 31, 100, 1_010_000, SYSTEM_HOURS);
+
+        assertThat(events.drain()).containsExactly(
+            new Replaced(1, 11, orderId(1), orderId(4), 100, 1_000_000, BookUpdate.REPLACED),
+            new Replaced(3, 31, orderId(3), orderId(5), 100, 1_010_000, BookUpdate.REPLACED));
+        assertThat(openIds(Side.SELL)).containsExactly(2L, 11L, 31L);
+
+        engine.advanceClock(NINE_THIRTY + 12 * SECOND - 1);
+        assertThat(events.drain()).isEmpty();
+        engine.advanceClock(NINE_THIRTY + 12 * SECOND);
+
+        assertThat(events.drain()).containsExactly(new Canceled(11, orderId(4), 100, 0, T, true));
+        assertThat(openIds(Side.SELL)).containsExactly(2L, 31L);
+    }
+
+    @Test
+    void shouldExecuteAndCancelTheRestWithIWhenAReplaceMakesAnOrderImmediateOrCancel()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 60, 1_000_000, MARKET_HOURS);
+        engine.newOrder(2, AAPL, Side.BUY, 100, 990_000, 30);
+        engine.newOrder(3, AAPL, Side.BUY, 100, 980_000, MARKET_HOURS);
+        events.drain();
+
+        engine.replaceOrder(2, 21, 100, 1_000_000, MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+        engine.replaceOrder(3, 31, 100, 980_000, MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+
+        final byte i = ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL;
+        assertThat(events.drain()).containsExactly(
+            new Replaced(2, 21, orderId(2), orderId(4), 100, 1_000_000, BookUpdate.REMOVED),
+            new Executed(orderId(1), 60, 1_000_000, 21, 1, 0, 40),
+            new Canceled(21, orderId(4), 40, 0, i, false),
+            new Replaced(3, 31, orderId(3), orderId(5), 100, 980_000, BookUpdate.REMOVED),
+            new Canceled(31, orderId(5), 100, 0, i, false));
+        assertThat(engine.openOrderCount()).isZero();
+
+        engine.advanceClock(30 * SECOND);
+        assertThat(events.drain()).isEmpty();
+    }
+
+    @Test
+    void shouldRejectAReplaceToATimeInForceAnEntryCouldNotHaveAndKeepTheOrder()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 100, 1_000_000, MARKET_HOURS, 0, 0, Display.POST_ONLY);
+        engine.newOrder(2, AAPL, Side.SELL, 100, 1_010_000, 20);
+        events.drain();
+
+        engine.replaceOrder(1, 11, 100, 1_000_000, MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+        engine.replaceOrder(2, 21, 100, 1_010_000, SYSTEM_HOURS + 1);
+        engine.replaceOrder(2, 22, 100, 1_010_000, -2);
+        engine.replaceOrder(2, 23, 50, 1_010_000, MatchingEngine.TIME_IN_FORCE_UNCHANGED);
+
+        assertThat(events.drain()).containsExactly(
+            new Rejected(11, ReasonCodes.REJECT_INVALID_DISPLAY_TYPE),
+            new Rejected(21, ReasonCodes.REJECT_OTHER),
+            new Rejected(22, ReasonCodes.REJECT_OTHER),
+            new Replaced(2, 23, orderId(2), orderId(2), 50, 1_010_000, BookUpdate.PRIORITY_KEPT));
+        assertThat(openIds(Side.SELL)).containsExactly(1L, 23L);
+
+        engine.advanceClock(20 * SECOND);
+
+        assertThat(events.drain()).containsExactly(new Canceled(23, orderId(2), 50, 0, T, true));
     }
 }

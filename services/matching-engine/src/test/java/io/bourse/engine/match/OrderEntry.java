@@ -29,8 +29,8 @@ interface OrderEntry
     /** See {@link MatchingEngine#cancelOrder(long, long)}. */
     void cancelOrder(long clientOrderId, long quantity);
 
-    /** See {@link MatchingEngine#replaceOrder(long, long, long, long)}. */
-    void replaceOrder(long clientOrderId, long newClientOrderId, long quantity, long price);
+    /** See {@link MatchingEngine#replaceOrder(long, long, long, long, int)}. */
+    void replaceOrder(long clientOrderId, long newClientOrderId, long quantity, long price, int timeInForce);
 
     /** See {@link MatchingEngine#moveOrder(long, long)}. */
     void moveOrder(long clientOrderId, long price);
@@ -90,9 +90,10 @@ interface OrderEntry
 
             @Override
             public void replaceOrder(
-                final long clientOrderId, final long newClientOrderId, final long quantity, final long price)
+                final long clientOrderId, final long newClientOrderId, final long quantity, final long price,
+                final int timeInForce)
             {
-                engine.replaceOrder(clientOrderId, newClientOrderId, quantity, price);
+                engine.replaceOrder(clientOrderId, newClientOrderId, quantity, price, timeInForce);
             }
 
             @Override

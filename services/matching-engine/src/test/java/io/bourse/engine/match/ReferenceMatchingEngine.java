@@ -303,15 +303,16 @@ final class ReferenceMatchingEngine implements OrderEntry
     }
 
     /**
-     * A size of 0 cancels; same price and a size from 1 to the open size keeps priority in any state; anything else
-     * loses priority and must pass the state, size and price checks of an entry. A negative size is not a size the
-     * order can keep, so it is rejected like any bad size ('Z'); the Javadoc's "a size not above the open size keeps
-     * priority" lets the engine keep the order with a negative open size instead (reported; left out of the
-     * generated commands).
+     * A size of 0 cancels; same price, same time in force and a size from 1 to the open size keeps priority in any
+     * state; anything else loses priority and must pass the state, time in force, display, size and price checks of
+     * an entry. A negative size is not a size the order can keep, so it is rejected like any bad size ('Z'); the
+     * Javadoc's "a size not above the open size keeps priority" lets the engine keep the order with a negative open
+     * size instead (reported; left out of the generated commands).
      */
     @Override
     public void replaceOrder(
-        final long clientOrderId, final long newClientOrderId, final long quantity, final long price)
+        final long clientOrderId, final long newClientOrderId, final long quantity, final long price,
+        final int timeInForce)
     {
         final RestingOrder order = find(clientOrderId);
         if (null == order)
@@ -324,11 +325,14 @@ final class ReferenceMatchingEngine implements OrderEntry
             cancelOrder(clientOrderId, 0);
             return;
         }
-        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining;
+        final int newTimeInForce = MatchingEngine.TIME_IN_FORCE_UNCHANGED == timeInForce ? order.timeInForce :
+            timeInForce;
+        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining &&
+            newTimeInForce == order.timeInForce;
         book.remove(order);
         final long newPrice = Display.POST_ONLY == order.display ? postOnlyPrice(order.symbol, order.side, price) :
             price;
-        byte reject = keepsPriority ? 0 : changeReject(order, price, newPrice, quantity);
+        byte reject = keepsPriority ? 0 : changeReject(order, price, newPrice, quantity, newTimeInForce);
         if (0 == reject && newClientOrderId != clientOrderId && null != find(newClientOrderId))
         {
             reject = ReasonCodes.REJECT_OTHER;
@@ -351,7 +355,7 @@ final class ReferenceMatchingEngine implements OrderEntry
             sweep();
             return;
         }
-        enterAgain(order, clientOrderId, quantity, newPrice);
+        enterAgain(order, clientOrderId, quantity, newPrice, newTimeInForce);
     }
 
     @Override
@@ -366,29 +370,48 @@ final class ReferenceMatchingEngine implements OrderEntry
         book.remove(order);
         final long newPrice = Display.POST_ONLY == order.display ? postOnlyPrice(order.symbol, order.side, price) :
             price;
-        final byte reject = changeReject(order, price, newPrice, order.remaining);
+        final byte reject = changeReject(order, price, newPrice, order.remaining, order.timeInForce);
         if (0 != reject)
         {
             book.add(order);
             listener.onOrderRejected(clientOrderId, order.symbol, reject);
             return;
         }
-        enterAgain(order, clientOrderId, order.remaining, newPrice);
+        enterAgain(order, clientOrderId, order.remaining, newPrice, order.timeInForce);
     }
 
     /**
      * Priority lost: the order, already off the book, comes back under a new reference number at the back of its new
-     * price (a post-only order already repriced), trading first if it would execute.
+     * price (a post-only order already repriced), trading first if it would execute. Another time in force is taken
+     * as at entry, at the clock: a new expiry, or none; immediate-or-cancel never rests, its rest is canceled 'I'.
      */
     private void enterAgain(
-        final RestingOrder order, final long oldClientOrderId, final long quantity, final long price)
+        final RestingOrder order, final long oldClientOrderId, final long quantity, final long price,
+        final int timeInForce)
     {
         final long oldOrderId = order.orderId;
         order.orderId = nextOrderId();
         order.price = price;
         order.remaining = quantity;
+        if (timeInForce != order.timeInForce)
+        {
+            order.timeInForce = timeInForce;
+            order.expiryNs = isTimed(timeInForce) ? clockNs + timeInForce * NANOS_PER_SECOND : NO_EXPIRY;
+        }
+        final boolean immediateOrCancel = MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce;
         final long mid = midpoint(order.symbol);
-        if (Display.POST_ONLY == order.display || null == nextMaker(order, mid))
+        if (immediateOrCancel)
+        {
+            listener.onOrderReplaced(oldClientOrderId, order.clientOrderId, oldOrderId, order.orderId, order.symbol,
+                order.side, quantity, price, BookUpdate.REMOVED, order.display);
+            trade(order, mid, listener);
+            if (order.remaining > 0)
+            {
+                listener.onOrderCanceled(order.clientOrderId, order.orderId, order.symbol, order.remaining, 0,
+                    ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
+            }
+        }
+        else if (Display.POST_ONLY == order.display || null == nextMaker(order, mid))
         {
             order.arrival = ++arrivalCount;
             order.reported = price;
@@ -770,12 +793,24 @@ final class ReferenceMatchingEngine implements OrderEntry
         return null == find(clientOrderId) ? 0 : ReasonCodes.REJECT_OTHER;
     }
 
-    /** The checks of a replace or move that loses priority: C/H, Z, X (post-only: also after repricing). */
-    private byte changeReject(final RestingOrder order, final long price, final long newPrice, final long quantity)
+    /**
+     * The checks of a replace or move that loses priority: C/H, O (time in force), D (post-only made
+     * immediate-or-cancel), Z, X (post-only: also after repricing).
+     */
+    private byte changeReject(
+        final RestingOrder order, final long price, final long newPrice, final long quantity, final int timeInForce)
     {
         if (0 != stateReject(order.symbol))
         {
             return stateReject(order.symbol);
+        }
+        if (timeInForce < 0 || timeInForce > MatchingEngine.TIME_IN_FORCE_SYSTEM_HOURS)
+        {
+            return ReasonCodes.REJECT_OTHER;
+        }
+        if (Display.POST_ONLY == order.display && MatchingEngine.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce)
+        {
+            return ReasonCodes.REJECT_INVALID_DISPLAY_TYPE;
         }
         if (!isValidSize(quantity))
         {
