@@ -81,14 +81,15 @@ final class AeronEngineProxy implements EngineProxy
     @Override
     public boolean replaceOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long newClientOrderId,
-        final long quantity, final long price)
+        final long quantity, final long price, final long timeInForce)
     {
         replaceOrder.wrapAndApplyHeader(buffer, 0, header)
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .newClientOrderId(newClientOrderId)
             .quantity(quantity)
-            .price(price);
+            .price(price)
+            .timeInForce(timeInForce);
         return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + replaceOrder.encodedLength());
     }
 

@@ -42,12 +42,15 @@ interface EngineProxy
      * @param timestampNs      gateway receive time.
      * @param clientOrderId    the order to replace.
      * @param newClientOrderId the replacement's id.
-     * @param quantity         new open size.
-     * @param price            new limit price.
+     * @param quantity         new open size in shares.
+     * @param price            new limit price in 1/10000 dollars.
+     * @param timeInForce      the replacement's OUCH 4.2 Time in Force (0 to 99999; another than the order's loses
+     *                         priority).
      * @return true when handed over.
      */
     boolean replaceOrder(
-        int shardId, long timestampNs, long clientOrderId, long newClientOrderId, long quantity, long price);
+        int shardId, long timestampNs, long clientOrderId, long newClientOrderId, long quantity, long price,
+        long timeInForce);
 
     /**
      * Moves the shard's clock on without order flow, so that its good-till-seconds orders expire. One attempt, no

@@ -301,14 +301,14 @@ final class OrderEntry
         replacement.crossType = existing.crossType;
         replacement.price = price;
         replacement.openShares = shares;
-        replacement.timeInForce = existing.timeInForce;
+        replacement.timeInForce = message.timeInForce();
         replacement.display = message.display();
         replacement.intermarketSweepEligibility = message.intermarketSweepEligibility();
         replacement.minimumQuantity = message.minimumQuantity();
         session.tokens().put(buffer, tokenOffset, replacement.clientOrderId);
 
         if (engine.replaceOrder(replacement.shardId, clock.midnightNs(), existing.clientOrderId,
-            replacement.clientOrderId, shares, price))
+            replacement.clientOrderId, shares, price, replacement.timeInForce))
         {
             records.replacementSent(replacement);
         }

@@ -20,8 +20,10 @@ import io.bourse.ouch.ReplaceOrder;
  * Type R, N or blank. The gateway checks every rule of the fields themselves, the engine those that depend on the
  * book's state (trading state, cross lock, price band, duplicate ids).
  * <p>
- * Replace Order: Shares 1 to the threshold (0 is a cancel, handled before); Price as above; Time in Force and Display
- * those of the order (the engine keeps both); Intermarket Sweep Eligibility Y or N; Minimum Quantity 0.
+ * Replace Order: Shares 1 to the threshold (0 is a cancel, handled before); Price as above; Time in Force 0 to 99999
+ * (another than the order's applies as at entry, from the replace); Display that of the order (market data keeps an
+ * order's display for life), and not a post-only order made immediate-or-cancel; Intermarket Sweep Eligibility Y or N;
+ * Minimum Quantity 0; for a closing-cross order, Time in Force 99998 or 99999 ('R').
  */
 final class OrderValidation
 {
@@ -118,19 +120,29 @@ final class OrderValidation
         {
             return priceProblem;
         }
-        if (message.timeInForce() != existing.timeInForce)
+        final long timeInForce = message.timeInForce();
+        if (timeInForce > Ouch42.TIME_IN_FORCE_SYSTEM_HOURS)
         {
-            return RejectCause.TIME_IN_FORCE_CHANGE;
+            return RejectCause.INVALID_TIME_IN_FORCE;
         }
         if (message.display() != existing.display)
         {
             return RejectCause.DISPLAY_CHANGE;
         }
+        if (Ouch42.DISPLAY_POST_ONLY == existing.display && Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce)
+        {
+            return RejectCause.INVALID_DISPLAY;
+        }
         if (!isValidIntermarketSweepEligibility(message.intermarketSweepEligibility()))
         {
             return RejectCause.INVALID_INTERMARKET_SWEEP;
         }
-        return 0 != message.minimumQuantity() ? RejectCause.REPLACE_MINIMUM_QUANTITY : null;
+        if (0 != message.minimumQuantity())
+        {
+            return RejectCause.REPLACE_MINIMUM_QUANTITY;
+        }
+        return Ouch42.CROSS_TYPE_CLOSING == existing.crossType && Ouch42.TIME_IN_FORCE_MARKET_HOURS != timeInForce &&
+            Ouch42.TIME_IN_FORCE_SYSTEM_HOURS != timeInForce ? RejectCause.CROSS_TIME_IN_FORCE : null;
     }
 
     /**

@@ -93,13 +93,11 @@ enum RejectCause
     FIRM_PRICE_BAND("firm_price_band", Ouch42.REJECT_INVALID_PRICE),
     /** Replace, cancel or modify of a token that names no open order (cancel and modify: counted only). */
     UNKNOWN_ORDER("unknown_order", Ouch42.REJECT_OTHER),
-    /** Replace Order asking for another time in force: the engine keeps an order's time in force. */
-    TIME_IN_FORCE_CHANGE("time_in_force_change", Ouch42.REJECT_OTHER),
-    /** Replace Order asking for another display: the engine keeps an order's display. */
+    /** Replace Order asking for another display: an order keeps its display for life, market data included. */
     DISPLAY_CHANGE("display_change", Ouch42.REJECT_INVALID_DISPLAY_TYPE),
     /**
-     * Replace Order with a minimum quantity: the engine takes one on immediate-or-cancel entries only, and those never
-     * rest, so no open order can have one.
+     * Replace Order with a minimum quantity: Bourse takes one on an immediate-or-cancel Enter Order only, which is
+     * checked once, at entry.
      */
     REPLACE_MINIMUM_QUANTITY("replace_minimum_quantity", Ouch42.REJECT_INVALID_MINIMUM_QUANTITY),
     /** Modify Order changing buy to a sell side or back, or to a value that is no side (ignored, counted only). */

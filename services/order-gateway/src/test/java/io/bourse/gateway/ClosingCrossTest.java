@@ -65,7 +65,7 @@ class ClosingCrossTest
 
         assertThat(fixture.engine.commands()).isEqualTo(List.of(
             new NewOrder(0, T0, id(1, 1), "AAPL", false, 100, PRICE, DAY, 0, "DEMO", 'A', 'C'),
-            new Replace(0, T0, id(1, 1), id(1, 2), 60, PRICE + 100)));
+            new Replace(0, T0, id(1, 1), id(1, 2), 60, PRICE + 100, DAY)));
         assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
             new Accepted(T1, "L1", 'S', 100, "AAPL", PRICE, DAY, "DEMO", 'A', 101, 'A', 'N', 0, 'C', 'L', ' '),
             new Replaced(T2, "L2", 'S', 60, "AAPL", PRICE + 100, DAY, "DEMO", 'A', 102, 'A', 'N', 0, 'C', 'L', "L1",
@@ -158,7 +158,7 @@ class ClosingCrossTest
 
         assertThat(fixture.engine.commands().subList(1, 4)).isEqualTo(List.of(
             new Cancel(0, T0, id(1, 1), 30),
-            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE),
+            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE, DAY),
             new NewOrder(0, T0, id(1, 3), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'C')));
         assertThat(fixture.messages(fixture.alice).subList(1, 5)).isEqualTo(List.of(
             new CancelRejectMessage(T1, "L1"),

@@ -63,9 +63,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * The engine records the commands ({@link RecordingEngineProxy}) and answers, when the input says so, with SBE events
  * through the real {@link EngineEventAdapter}, as a matching engine with an empty book would: New Order accepted (an
- * immediate-or-cancel one then canceled 'I'), Replace replaced when the order rests, Cancel canceled down to its size,
- * or a rejection with any reason; resting orders trade with another gateway's orders. Closing-cross orders (Cross Type
- * C) rest apart and never trade continuously; while the cross is locked a cancel of one to 0 shares is pending
+ * immediate-or-cancel one then canceled 'I'), Replace replaced when the order rests (an immediate-or-cancel replacement
+ * then canceled 'I'), Cancel canceled down to its size, or a rejection with any reason; resting orders trade with
+ * another gateway's orders. Closing-cross orders (Cross Type C) rest apart and never trade continuously; while the
+ * cross is locked a cancel of one to 0 shares is pending
  * (CancelPending), to fewer shares rejected (CancelRejected), and an entry or a replace of one is rejected 'M'; the
  * cross executes each, oldest first, against another gateway's order, then cancels what is left ('U' when its cancel
  * was pending, else 'C'), reports CrossCompleted and unlocks. So the order states the fuzzer reaches are those a real
@@ -380,6 +381,8 @@ class OrderEntryFuzzTest
                 final Replace replace = (Replace)commands.get(0);
                 assertThat(replace.quantity()).isEqualTo(request.shares()).isBetween(1L, MAX_ORDER_SHARES);
                 assertThat(replace.price()).isEqualTo(request.price()).isBetween(1L, Ouch42.MAX_PRICE);
+                assertThat(replace.timeInForce()).as("time in force").isEqualTo(request.timeInForce())
+                    .isLessThanOrEqualTo(Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
                 checkOwnId(sender, replace.clientOrderId());
                 checkOwnId(sender, replace.newClientOrderId());
                 assertThat(tokens.get(replace.clientOrderId())).as("the replaced order's token")
@@ -528,8 +531,17 @@ class OrderEntryFuzzTest
                 assertThat(message.token()).isEqualTo(tokens.get(replace.newClientOrderId()));
                 assertThat(message.crossType()).isEqualTo(resting.cross() ? 'C' : 'N');
             });
-            book.put(replace.newClientOrderId(), new Resting(newOrderId, resting.symbol(), resting.buy(),
-                replace.quantity(), replace.price(), resting.cross(), false));
+            if (Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == replace.timeInForce())
+            {
+                checkCanceled(replace.newClientOrderId(), deliver(replace.newClientOrderId(), () -> events.canceled(
+                    midnightNs, replace.newClientOrderId(), newOrderId, resting.symbol(), replace.quantity(), 0,
+                    Ouch42.CANCEL_IMMEDIATE_OR_CANCEL, false)));
+            }
+            else
+            {
+                book.put(replace.newClientOrderId(), new Resting(newOrderId, resting.symbol(), resting.buy(),
+                    replace.quantity(), replace.price(), resting.cross(), false));
+            }
         }
 
         private void answerCancel(final Cancel cancel)

@@ -300,7 +300,7 @@ class OrderEntryTest
 
         assertThat(engine.commands()).isEqualTo(List.of(
             new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
-            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE - 100),
+            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE - 100, DAY),
             new Cancel(0, T0, id(1, 2), 0)));
         assertThat(OuchMessages.of(alice).get(1)).isEqualTo(
             new Replaced(T2, "A2", 'B', 50, "AAPL", PRICE - 100, DAY, "DEMO", 'Y', 8, 'A', 'Y', 0, 'N', 'L', "A1",
@@ -323,16 +323,31 @@ class OrderEntryTest
         assertThat(orderEntry.openOrderCount()).isEqualTo(1);
     }
 
+    /**
+     * OUCH 4.2 Replace Order's Time in Force is the replacement's: sent to the engine and echoed in Replaced; an
+     * immediate-or-cancel replacement's rest comes back Canceled 'I', and it is no longer open.
+     */
     @Test
-    void shouldRejectReplacementWhenItChangesTheTimeInForce()
+    void shouldSendTheNewTimeInForceAndEchoItWhenAReplaceChangesTheTimeInForce()
     {
         enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
         events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        enter(alice, "B1", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 2), 8, "AAPL", Side.BUY, 100, PRICE, DAY);
 
-        replace(alice, "A1", "A2", 50, PRICE, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+        replace(alice, "A1", "A2", 50, PRICE, 30);
+        events.replaced(T2, id(1, 1), id(1, 3), 7, 9, "AAPL", Side.BUY, 50, PRICE);
+        replace(alice, "B1", "B2", 100, PRICE, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+        events.replaced(T2, id(1, 2), id(1, 4), 8, 10, "AAPL", Side.BUY, 100, PRICE);
+        events.canceled(T2, id(1, 4), 10, "AAPL", 100, 0, Ouch42.CANCEL_IMMEDIATE_OR_CANCEL, false);
 
-        assertThat(engine.commands()).hasSize(1);
-        assertThat(OuchMessages.of(alice).get(1)).isEqualTo(new Rejected(T0, "A2", 'O'));
+        assertThat(engine.commands().subList(2, 4)).isEqualTo(List.of(
+            new Replace(0, T0, id(1, 1), id(1, 3), 50, PRICE, 30),
+            new Replace(0, T0, id(1, 2), id(1, 4), 100, PRICE, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL)));
+        assertThat(OuchMessages.of(alice).subList(2, 5)).isEqualTo(List.of(
+            new Replaced(T2, "A2", 'B', 50, "AAPL", PRICE, 30, "DEMO", 'Y', 9, 'A', 'Y', 0, 'N', 'L', "A1", ' '),
+            new Replaced(T2, "B2", 'B', 100, "AAPL", PRICE, 0, "DEMO", 'Y', 10, 'A', 'Y', 0, 'N', 'L', "B1", ' '),
+            new Canceled(T2, "B2", 100, 'I')));
         assertThat(orderEntry.openOrderCount()).isEqualTo(1);
     }
 
@@ -348,7 +363,7 @@ class OrderEntryTest
 
         assertThat(engine.commands()).isEqualTo(List.of(
             new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'N', 'N'),
-            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE)));
+            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE, DAY)));
         assertThat(OuchMessages.of(alice).subList(1, 3)).isEqualTo(List.of(
             new Rejected(T0, "A2", 'D'),
             new Rejected(T0, "A3", 'N')));

@@ -70,7 +70,7 @@ class OrderRebuildTest
 
             assertThat(after.engine.commands()).isEqualTo(List.of(
                 new Cancel(0, T0, id(1, 1), 0),
-                new Replace(0, T0, id(1, 2), id(3, 1), 60, PRICE),
+                new Replace(0, T0, id(1, 2), id(3, 1), 60, PRICE, DAY),
                 new Cancel(0, T0, id(1, 3), 40)));
             assertThat(after.messages(after.alice).subList(3, 6)).isEqualTo(List.of(
                 new Canceled(T2, "A1", 100, 'U'),
@@ -373,7 +373,7 @@ class OrderRebuildTest
             after.events.replaced(T2, id(1, 2), id(3, 1), 102, 103, "AAPL", Side.BUY, 50, PRICE);
 
             assertThat(after.engine.commands()).as("the modify needs no cancel: 60 shares are open").isEqualTo(
-                List.of(new Replace(0, T0, id(1, 2), id(3, 1), 50, PRICE)));
+                List.of(new Replace(0, T0, id(1, 2), id(3, 1), 50, PRICE, DAY)));
             assertThat(after.messages(after.alice).subList(replayed, replayed + 3)).isEqualTo(List.of(
                 new Modified(T0, "L1", 'B', 60),
                 new Canceled(T2, "L1", 60, 'U'),

@@ -220,7 +220,7 @@ class OrderValidationTest
         fixture.send(fixture.alice);
         fixture.replaceOrder("A1", "R4").price(0);
         fixture.send(fixture.alice);
-        fixture.replaceOrder("A1", "R5").timeInForce(0);
+        fixture.replaceOrder("A1", "R5").timeInForce(100_000);
         fixture.send(fixture.alice);
         fixture.replaceOrder("A1", "R6").display(Ouch42.DISPLAY_NON_DISPLAY);
         fixture.send(fixture.alice);
@@ -245,7 +245,35 @@ class OrderValidationTest
             new Rejected(T0, "R8", 'N'),
             new Rejected(T0, "R3", 'O')));
         assertThat(fixture.engine.commands().subList(1, 2)).isEqualTo(List.of(
-            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE - 100)));
+            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE - 100, DAY)));
         assertThat(fixture.orderEntry.openOrderCount()).isEqualTo(2);
+    }
+
+    /**
+     * A Replace Order's Time in Force must be one its order could have been entered with: not immediate-or-cancel for
+     * a post-only order ('D'), market or system hours for a closing-cross order ('R').
+     */
+    @Test
+    void shouldRejectAReplacementTimeInForceTheOrderCouldNotBeEnteredWith()
+    {
+        fixture.enterOrder("POST").display(Ouch42.DISPLAY_POST_ONLY);
+        fixture.send(fixture.alice);
+        fixture.events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY, 'P');
+        fixture.enterOrder("CLOSE").crossType(Ouch42.CROSS_TYPE_CLOSING);
+        fixture.send(fixture.alice);
+        fixture.events.accepted(T1, id(1, 2), 8, "AAPL", Side.BUY, 100, PRICE, DAY);
+
+        fixture.replaceOrder("POST", "R1").display(Ouch42.DISPLAY_POST_ONLY).timeInForce(0);
+        fixture.send(fixture.alice);
+        fixture.replaceOrder("CLOSE", "R2").timeInForce(60);
+        fixture.send(fixture.alice);
+        fixture.replaceOrder("CLOSE", "R3").timeInForce(Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.messages(fixture.alice).subList(2, 4)).isEqualTo(List.of(
+            new Rejected(T0, "R1", 'D'),
+            new Rejected(T0, "R2", 'R')));
+        assertThat(fixture.engine.commands().subList(2, 3)).isEqualTo(List.of(
+            new Replace(0, T0, id(1, 2), id(1, 3), 100, PRICE, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS)));
     }
 }

@@ -100,7 +100,7 @@ class PreTradeRiskTest
 
         assertThat(fixture.messages(fixture.alice).get(2)).isEqualTo(new Rejected(T0, "A3", 'O'));
         assertThat(fixture.engine.commands().subList(2, 4)).isEqualTo(List.of(
-            new Replace(0, T0, id(1, 2), id(1, 3), 50, PRICE),
+            new Replace(0, T0, id(1, 2), id(1, 3), 50, PRICE, DAY),
             new NewOrder(0, T0, id(1, 4), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
         assertThat(fixture.rejects("risk_max_open_orders")).isEqualTo(1);
     }
@@ -187,7 +187,7 @@ class PreTradeRiskTest
             new Rejected(T1, "R6", 'O'),
             new Rejected(T2, "R10", 'O')));
         assertThat(fixture.engine.commands().subList(2, 5)).isEqualTo(List.of(
-            new Replace(0, T0, id(2, 1), id(2, 3), 90, PRICE),
+            new Replace(0, T0, id(2, 1), id(2, 3), 90, PRICE, DAY),
             new Cancel(0, T0, id(2, 2), 0),
             new NewOrder(0, T1, id(2, 4), "AAPL", true, 100, PRICE, DAY, 0, "BOBS", 'Y', 'N')));
         assertThat(fixture.engine.commands()).hasSize(8);

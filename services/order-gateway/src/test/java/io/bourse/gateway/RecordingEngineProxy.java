@@ -23,7 +23,8 @@ final class RecordingEngineProxy implements EngineProxy
     }
 
     record Replace(
-        int shardId, long timestampNs, long clientOrderId, long newClientOrderId, long quantity, long price)
+        int shardId, long timestampNs, long clientOrderId, long newClientOrderId, long quantity, long price,
+        long timeInForce)
     {
     }
 
@@ -74,9 +75,9 @@ final class RecordingEngineProxy implements EngineProxy
     @Override
     public synchronized boolean replaceOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long newClientOrderId,
-        final long quantity, final long price)
+        final long quantity, final long price, final long timeInForce)
     {
-        commands.add(new Replace(shardId, timestampNs, clientOrderId, newClientOrderId, quantity, price));
+        commands.add(new Replace(shardId, timestampNs, clientOrderId, newClientOrderId, quantity, price, timeInForce));
         return available;
     }
 
