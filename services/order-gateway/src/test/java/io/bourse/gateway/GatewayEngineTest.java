@@ -16,6 +16,7 @@ import io.bourse.gateway.OuchMessages.Executed;
 import io.bourse.gateway.OuchMessages.Modified;
 import io.bourse.gateway.OuchMessages.PriorityUpdate;
 import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.OuchMessages.Replaced;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.EndOfSession;
@@ -53,9 +54,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The gateway in front of two real matching-engine shards on an embedded media driver, as deployed: cancel on
- * disconnect, AIQ Canceled from the engine's self-trade prevention, Modify Order against a live book, Broken Trade, the
- * closing cross (admin commands sent as the launcher's EngineAdminProxy sends them), and a garbage flood that no other
- * session notices. Each test uses its own users and keeps its orders from crossing the others'.
+ * disconnect, AIQ Canceled from the engine's self-trade prevention, Modify Order against a live book, Replace Order
+ * with another time in force, Broken Trade, the closing cross (admin commands sent as the launcher's EngineAdminProxy
+ * sends them), and a garbage flood that no other session notices. Each test uses its own users and keeps its orders
+ * from crossing the others'.
  */
 @Timeout(60)
 class GatewayEngineTest
@@ -63,7 +65,7 @@ class GatewayEngineTest
     private static final String SESSION = "S20250103";
     private static final String[] USERS = {
         "cod01", "keep01", "stp01", "stp02", "fld01", "junk01", "mod01", "mod02", "brk01", "brk02", "crs01", "crs02",
-        "peg01", "peg02"};
+        "peg01", "peg02", "tif01", "tif02"};
     /** The closing cross's price, $500.00: no other test's AMZN order is priced to take part in the cross. */
     private static final long CROSS_PRICE = 5_000_000;
     private static final String[] IGNORED = {"timestamp", "orderReferenceNumber", "matchNumber"};
@@ -189,6 +191,46 @@ class GatewayEngineTest
                     new Executed(0, "M1", 40, 3_000_000, 'A', 0));
             assertThat(buyer.await(5).subList(3, 5)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
                 .containsExactly(new Executed(0, "M2", 40, 3_000_000, 'R', 0), new Canceled(0, "M2", 60, 'I'));
+        }
+    }
+
+    /**
+     * Replace Order's Time in Force through the engine: an immediate-or-cancel replacement executes and its rest is
+     * canceled 'I'; a 1-second one expires ('T') on the clock ticks the gateway sends. AAPL above $800: no other test's
+     * order trades there.
+     */
+    @Test
+    void shouldApplyTheReplacementsTimeInForceWhenAReplaceChangesIt() throws Exception
+    {
+        try (TestClient seller = login("tif01", 1);
+            TestClient buyer = login("tif02", 1))
+        {
+            final long day = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
+            seller.enterOrder("T1", "AAPL", Ouch42.SIDE_SELL, 100, 9_000_000, day);
+            buyer.enterOrder("T2", "AAPL", Ouch42.SIDE_BUY, 100, 8_000_000, day);
+            assertThat(seller.await(3).get(2)).isInstanceOf(Accepted.class);
+            assertThat(buyer.await(3).get(2)).isInstanceOf(Accepted.class);
+
+            buyer.replaceOrder("T2", "T3", 150, 9_000_000, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+
+            assertThat(buyer.await(6).subList(3, 6)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(
+                    new Replaced(0, "T3", 'B', 150, "AAPL", 9_000_000, 0, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', "T2",
+                        ' '),
+                    new Executed(0, "T3", 100, 9_000_000, 'R', 0),
+                    new Canceled(0, "T3", 50, 'I'));
+            assertThat(seller.await(4).get(3)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Executed(0, "T1", 100, 9_000_000, 'A', 0));
+
+            seller.enterOrder("T4", "AAPL", Ouch42.SIDE_SELL, 10, 9_500_000, day);
+            assertThat(seller.await(5).get(4)).isInstanceOf(Accepted.class);
+            seller.replaceOrder("T4", "T5", 10, 9_500_000, 1);
+
+            assertThat(seller.await(7).subList(5, 7)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(
+                    new Replaced(0, "T5", 'S', 10, "AAPL", 9_500_000, 1, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', "T4",
+                        ' '),
+                    new Canceled(0, "T5", 10, 'T'));
         }
     }
 
