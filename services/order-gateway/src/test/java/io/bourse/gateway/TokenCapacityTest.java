@@ -121,7 +121,8 @@ class TokenCapacityTest
             roomForOne.enterOrder("B2");
             roomForOne.send(roomForOne.bob);
 
-            assertThat(roomForOne.engine.commands()).isEqualTo(List.of(new Replace(0, T0, id(1, 1), id(5, 1), 50, PRICE, DAY)));
+            assertThat(roomForOne.engine.commands())
+                .isEqualTo(List.of(new Replace(0, T0, id(1, 1), id(5, 1), 50, PRICE, DAY)));
             assertThat(roomForOne.messages(roomForOne.bob).getLast()).isEqualTo(new Rejected(T0, "B2", 'O'));
         }
     }
