@@ -7,6 +7,9 @@ public enum ReplaceKind
     PRIORITY_KEPT,
     /** The order rests under a new reference number without matching: ITCH 5.0 Order Replace. */
     REPLACED,
-    /** The order left the book and its replacement matched: ITCH 5.0 Order Delete, any remainder added later. */
+    /**
+     * The order left the book and its replacement was entered again (it matched, or was immediate-or-cancel): ITCH
+     * 5.0 Order Delete, any remainder that rests added later.
+     */
     REMOVED
 }

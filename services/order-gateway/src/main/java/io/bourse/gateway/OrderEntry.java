@@ -646,7 +646,8 @@ final class OrderEntry
     }
 
     /**
-     * Engine OrderReplaced: OUCH Replaced to the owner; the replaced order is done, the replacement lives on.
+     * Engine OrderReplaced: OUCH Replaced to the owner; the replaced order is done, the replacement is open until the
+     * engine says otherwise (an immediate-or-cancel one's Canceled 'I' follows).
      *
      * @param timestampNs      event time.
      * @param sequenceNumber   the event's shard sequence number.

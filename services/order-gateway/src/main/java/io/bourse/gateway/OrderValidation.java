@@ -76,8 +76,7 @@ final class OrderValidation
         {
             return RejectCause.INVALID_FIRM;
         }
-        if (!isSupportedDisplay(display) ||
-            (Ouch42.DISPLAY_POST_ONLY == display && Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce))
+        if (!isSupportedDisplay(display) || isPostOnlyImmediateOrCancel(display, timeInForce))
         {
             return RejectCause.INVALID_DISPLAY;
         }
@@ -129,7 +128,7 @@ final class OrderValidation
         {
             return RejectCause.DISPLAY_CHANGE;
         }
-        if (Ouch42.DISPLAY_POST_ONLY == existing.display && Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce)
+        if (isPostOnlyImmediateOrCancel(existing.display, timeInForce))
         {
             return RejectCause.INVALID_DISPLAY;
         }
@@ -141,8 +140,7 @@ final class OrderValidation
         {
             return RejectCause.REPLACE_MINIMUM_QUANTITY;
         }
-        return Ouch42.CROSS_TYPE_CLOSING == existing.crossType && Ouch42.TIME_IN_FORCE_MARKET_HOURS != timeInForce &&
-            Ouch42.TIME_IN_FORCE_SYSTEM_HOURS != timeInForce ? RejectCause.CROSS_TIME_IN_FORCE : null;
+        return checkCrossType(existing.crossType, timeInForce, existing.display);
     }
 
     /**
@@ -228,6 +226,12 @@ final class OrderValidation
     {
         return Ouch42.CAPACITY_AGENCY == capacity || Ouch42.CAPACITY_PRINCIPAL == capacity ||
             Ouch42.CAPACITY_RISKLESS == capacity || Ouch42.CAPACITY_OTHER == capacity;
+    }
+
+    /** @return true for a post-only order immediate-or-cancel: it could never rest, and never takes liquidity. */
+    private static boolean isPostOnlyImmediateOrCancel(final byte display, final long timeInForce)
+    {
+        return Ouch42.DISPLAY_POST_ONLY == display && Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce;
     }
 
     private static boolean isValidIntermarketSweepEligibility(final byte eligibility)

@@ -7,6 +7,9 @@ public enum BookUpdate
     PRIORITY_KEPT,
     /** The order rests under a new order id at the new price, without matching (ITCH Order Replace). */
     REPLACED,
-    /** The old order left the book and the replacement matched; any remainder rests via onOrderAdded. */
+    /**
+     * The old order left the book and the replacement is entered again: it matches, and any remainder rests via
+     * onOrderAdded, or, immediate-or-cancel, is canceled 'I' (not resting).
+     */
     REMOVED
 }

@@ -12,14 +12,15 @@ import java.util.Objects;
  * <ul>
  *   <li>Time in force (OUCH 4.2 §2.1): 0 immediate-or-cancel, 99998 market hours and 99999 system hours (day
  *       orders), and 1 to 99997 seconds: a good-till-seconds order rests until the engine's clock passes its entry
- *       time plus that many seconds, then is canceled with reason 'T'. The clock is the sequenced input's own:
+ *       time (or the replace that gave it this time in force) plus that many seconds, then is canceled with reason
+ *       'T'. The clock is the sequenced input's own:
  *       {@link #advanceClock(long)} with each command's timestamp, never the wall clock.</li>
  *   <li>Minimum quantity on immediate-or-cancel orders (fill-or-kill when it equals the size).</li>
  *   <li>{@link Display}: displayed orders (attributable, anonymous, post-only) have priority over non-displayed ones
  *       at the same price; post-only orders never take liquidity (repriced); midpoint peg orders execute at the
  *       midpoint of the displayed best bid and offer.</li>
  *   <li>Cancel down to a new size keeping priority; replace (priority kept on a size decrease at the same price,
- *       lost on a price change or size increase; OUCH 4.2 §2.2-2.4), and exchange-core's MOVE
+ *       lost on a price change, a size increase or another time in force; OUCH 4.2 §2.2-2.4), and exchange-core's MOVE
  *       ({@link #moveOrder(long, long)}).</li>
  *   <li>Per symbol a {@linkplain #tradingState(long, TradingState) trading state} and an optional
  *       {@linkplain #priceBand(long, long, int) price band}; a per-order maximum size; per firm a
@@ -269,7 +270,8 @@ public final class MatchingEngine
      * Moves the engine's clock to a command's timestamp (never backwards: an earlier timestamp, as from a gateway
      * whose clock lags another's, leaves it where it is), then cancels every good-till-seconds order whose expiry is
      * at or before the clock, with reason 'T', earliest expiry first and, at one expiry, in order of reference
-     * number (a replace or move that loses priority counts as a new entry; the expiry itself stays). Call it
+     * number (a replace or move that loses priority counts as a new entry; the expiry itself stays unless the replace
+     * gives another time in force). Call it
      * with each command's timestamp before applying the command, and with the timestamp of clock ticks in the
      * sequenced input, so that orders expire without order flow.
      *
@@ -410,17 +412,12 @@ public final class MatchingEngine
 
         final Order order = allocate();
         order.init(clientOrderId, nextOrderId(), book, side, entryPrice, quantity, firm, display, timeInForce);
-        if (isTimed(timeInForce))
-        {
-            order.expiryNs = clockNs + timeInForce * NANOS_PER_SECOND;
-        }
+        order.expiryNs = expiryNs(timeInForce);
         listener.onOrderAccepted(clientOrderId, order.orderId, symbol, side, quantity, entryPrice, timeInForce,
             display);
         if (minimumQuantity > 0 && !canFill(book, order, minimumQuantity))
         {
-            listener.onOrderCanceled(clientOrderId, order.orderId, symbol, quantity, 0,
-                ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
-            release(order);
+            cancelImmediateOrCancel(order);
             return;
         }
         if (Display.POST_ONLY != display)
@@ -431,9 +428,7 @@ public final class MatchingEngine
         {
             if (TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce)
             {
-                listener.onOrderCanceled(clientOrderId, order.orderId, symbol, order.remaining, 0,
-                    ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
-                release(order);
+                cancelImmediateOrCancel(order);
             }
             else
             {
@@ -937,8 +932,7 @@ public final class MatchingEngine
             timeInForce == order.timeInForce;
         byte reject = keepsPriority ? 0 :
             TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
-            timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
-            timeInForce < TIME_IN_FORCE_MARKET_HOURS ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS :
+            0 != crossTimeInForceReject(timeInForce) ? crossTimeInForceReject(timeInForce) :
             validateSizeAndPrice(book, quantity, price);
         if (!renameForReplace(order, newClientOrderId, reject))
         {
@@ -1023,7 +1017,7 @@ public final class MatchingEngine
         if (timeInForce != order.timeInForce)
         {
             order.timeInForce = timeInForce;
-            order.expiryNs = isTimed(timeInForce) ? clockNs + timeInForce * NANOS_PER_SECOND : 0;
+            order.expiryNs = expiryNs(timeInForce);
         }
         final boolean immediateOrCancel = TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce;
         final boolean executes = Display.POST_ONLY != order.display && crossesOnEntry(book, order);
@@ -1044,9 +1038,7 @@ public final class MatchingEngine
         }
         if (order.remaining > 0 && immediateOrCancel)
         {
-            listener.onOrderCanceled(newClientOrderId, order.orderId, book.symbol(), order.remaining, 0,
-                ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
-            release(order);
+            cancelImmediateOrCancel(order);
         }
         else if (order.remaining > 0)
         {
@@ -1090,10 +1082,10 @@ public final class MatchingEngine
         final long minimumQuantity, final Display display)
     {
         final byte stateReject = book.tradingState.rejectReason();
+        final byte timeInForceReject = timeInForceReject(timeInForce, display);
         return 0 != stateReject ? stateReject :
-            timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
-            null == display || (Display.POST_ONLY == display && TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce) ?
-                ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
+            0 != timeInForceReject ? timeInForceReject :
+            null == display ? ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
             !isValidMinimum(minimumQuantity, quantity, timeInForce) ? ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY :
             validateSizeAndPrice(book, quantity, price);
     }
@@ -1103,10 +1095,9 @@ public final class MatchingEngine
         final OrderBook book, final long quantity, final long price, final int timeInForce, final Display display)
     {
         final byte stateReject = book.tradingState.rejectReason();
+        final byte timeInForceReject = timeInForceReject(timeInForce, display);
         return 0 != stateReject ? stateReject :
-            timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
-            Display.POST_ONLY == display && TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce ?
-                ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
+            0 != timeInForceReject ? timeInForceReject :
             validateSizeAndPrice(book, quantity, price);
     }
 
@@ -1117,8 +1108,7 @@ public final class MatchingEngine
     {
         return TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
             book.crossLocked ? ReasonCodes.REJECT_OUTSIDE_PERMITTED_TIMES :
-            timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
-            timeInForce < TIME_IN_FORCE_MARKET_HOURS ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS :
+            0 != crossTimeInForceReject(timeInForce) ? crossTimeInForceReject(timeInForce) :
             Display.ANONYMOUS != display && Display.ATTRIBUTABLE != display ? ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
             0 != minimumQuantity ? ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY :
             validateSizeAndPrice(book, quantity, price);
@@ -1150,6 +1140,38 @@ public final class MatchingEngine
     private static boolean isTimed(final int timeInForce)
     {
         return timeInForce > TIME_IN_FORCE_IMMEDIATE_OR_CANCEL && timeInForce <= TIME_IN_FORCE_MAX_SECONDS;
+    }
+
+    /** @return 'O' for a time in force outside 0 to 99999, 'D' for immediate-or-cancel on a post-only order, or 0. */
+    private static byte timeInForceReject(final int timeInForce, final Display display)
+    {
+        return timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
+            Display.POST_ONLY == display && TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce ?
+                ReasonCodes.REJECT_INVALID_DISPLAY_TYPE : 0;
+    }
+
+    /**
+     * @return 'O' for a time in force outside 0 to 99999, 'R' for one other than market or system hours (a
+     * closing-cross order waits for the cross), or 0.
+     */
+    private static byte crossTimeInForceReject(final int timeInForce)
+    {
+        return timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
+            timeInForce < TIME_IN_FORCE_MARKET_HOURS ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS : 0;
+    }
+
+    /** @return engine time in ns since midnight at which an order given this time in force now expires, 0 for none. */
+    private long expiryNs(final int timeInForce)
+    {
+        return isTimed(timeInForce) ? clockNs + timeInForce * NANOS_PER_SECOND : 0;
+    }
+
+    /** Cancels what an immediate-or-cancel order, not resting, did not execute with reason 'I', and releases it. */
+    private void cancelImmediateOrCancel(final Order order)
+    {
+        listener.onOrderCanceled(order.clientOrderId, order.orderId, order.book.symbol(), order.remaining, 0,
+            ReasonCodes.CANCEL_IMMEDIATE_OR_CANCEL, false);
+        release(order);
     }
 
     /**

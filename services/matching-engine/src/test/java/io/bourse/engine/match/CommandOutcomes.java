@@ -25,14 +25,17 @@ import java.util.Set;
 /**
  * Names what each command of one sequence did ("NewOrder: traded, rested", "peg executed as maker", "AdvanceClock:
  * canceled T", ...), from the command, its events and the engine's state, so that the property test can require
- * every kind of outcome to happen at least once and its coverage cannot rot. Follows the orders' display, firm and
- * limit price through the sequence by reference number.
+ * every kind of outcome to happen at least once and its coverage cannot rot. Follows the orders' display, firm,
+ * limit price and time in force through the sequence by reference number.
  */
 final class CommandOutcomes
 {
     private final Map<Long, Display> displays = new HashMap<>();
     private final Map<Long, Integer> firms = new HashMap<>();
     private final Map<Long, Long> limits = new HashMap<>();
+    private final Map<Long, Integer> timesInForce = new HashMap<>();
+    /** Reference numbers of the orders a replace gave another time in force. */
+    private final Set<Long> timeInForceChanged = new HashSet<>();
     private final Map<Integer, SelfTradePrevention> firmModes = new HashMap<>();
     private SelfTradePrevention defaultMode = SelfTradePrevention.NONE;
 
@@ -60,6 +63,7 @@ final class CommandOutcomes
                     displays.put(accepted.orderId(), accepted.display());
                     firms.put(accepted.orderId(), ((NewOrder)command).firm());
                     limits.put(accepted.orderId(), accepted.price());
+                    timesInForce.put(accepted.orderId(), accepted.timeInForce());
                     outcomes.add(kind + " " + accepted.display() + ": " + summary(command, events, engine));
                     if (accepted.price() != ((NewOrder)command).price())
                     {
@@ -72,11 +76,18 @@ final class CommandOutcomes
                     displays.put(replaced.newOrderId(), replaced.display());
                     firms.put(replaced.newOrderId(), firms.get(replaced.orderId()));
                     limits.put(replaced.newOrderId(), replaced.price());
+                    final Integer timeInForce = timesInForce.get(replaced.orderId());
+                    final int newTimeInForce = command instanceof Replace replace &&
+                        MatchingEngine.TIME_IN_FORCE_UNCHANGED != replace.timeInForce() ? replace.timeInForce() :
+                        null == timeInForce ? MatchingEngine.TIME_IN_FORCE_UNCHANGED : timeInForce;
+                    timesInForce.put(replaced.newOrderId(), newTimeInForce);
                     outcomes.add(kind + " " + replaced.display() + ": " + replaced.bookUpdate());
-                    if (command instanceof Replace replace && BookUpdate.REPLACED == replaced.bookUpdate() &&
-                        replace.timeInForce() > 0 && replace.timeInForce() <= MatchingEngine.TIME_IN_FORCE_MAX_SECONDS)
+                    if (null != timeInForce && timeInForce != newTimeInForce)
                     {
-                        outcomes.add(kind + ": REPLACED good-till-seconds");
+                        timeInForceChanged.add(replaced.newOrderId());
+                        outcomes.add(kind + ": " + replaced.bookUpdate() + " to another time in force" +
+                            (newTimeInForce > 0 && newTimeInForce <= MatchingEngine.TIME_IN_FORCE_MAX_SECONDS ?
+                                ", good-till-seconds" : ""));
                     }
                     if (replaced.price() != requestedPrice(command))
                     {
@@ -181,6 +192,10 @@ final class CommandOutcomes
         if (ReasonCodes.CANCEL_CLOSED == cancel.reason() || ReasonCodes.CANCEL_TIMEOUT == cancel.reason())
         {
             outcomes.add(kind + ": canceled " + cancel.reason() + " " + display);
+        }
+        if (ReasonCodes.CANCEL_TIMEOUT == cancel.reason() && timeInForceChanged.contains(cancel.orderId()))
+        {
+            outcomes.add(kind + ": canceled T after a new time in force");
         }
         if (ReasonCodes.CANCEL_SELF_MATCH_PREVENTION == cancel.reason())
         {

@@ -299,7 +299,7 @@ class MatchingEngineCrossTest
     }
 
     @Test
-    void shouldTakeOnlyMarketOrSystemHoursWhenACrossOrderIsReplacedWithAnotherTimeInForce()
+    void shouldTakeOnlyMarketOrSystemHoursWhenACrossOrderIsReplacedWithAnotherTimeInForceAndCloseByTheNewOne()
     {
         cross(1, Side.BUY, 100, 1000);
         events.drain();
@@ -315,6 +315,17 @@ class MatchingEngineCrossTest
             new Rejected(13, ReasonCodes.REJECT_OTHER),
             new CrossReplaced(1, 14, orderId(1), orderId(2), 100, price(1000), BookUpdate.REPLACED));
         assertThat(crossBook(Side.BUY)).containsExactly(new Resting(14, price(1000), 100, Display.ANONYMOUS));
+
+        cross(2, Side.BUY, 100, 990);
+        engine.replaceOrder(14, 15, 100, price(1000), DAY);
+        engine.replaceOrder(2, 21, 100, price(990), SYSTEM_HOURS);
+        events.drain();
+        engine.tradingState(AAPL, TradingState.CLOSED);
+
+        assertThat(events.drain()).containsExactly(
+            new StateChanged(TradingState.CLOSED),
+            new Canceled(15, orderId(4), 100, 0, ReasonCodes.CANCEL_CLOSED, false));
+        assertThat(crossBook(Side.BUY)).containsExactly(new Resting(21, price(990), 100, Display.ANONYMOUS));
     }
 
     @Test
