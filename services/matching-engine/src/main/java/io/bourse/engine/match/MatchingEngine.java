@@ -865,7 +865,7 @@ public final class MatchingEngine
         }
         final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining &&
             newTimeInForce == order.timeInForce;
-        byte reject = keepsPriority ? 0 : validateChange(book, quantity, price, newTimeInForce, order.display);
+        byte reject = keepsPriority ? 0 : validateReplace(book, quantity, price, newTimeInForce, order.display);
         long newPrice = price;
         if (0 == reject && !keepsPriority && Display.POST_ONLY == order.display)
         {
@@ -888,7 +888,14 @@ public final class MatchingEngine
             }
             return;
         }
-        reenter(order, clientOrderId, quantity, newPrice, newTimeInForce);
+        if (newTimeInForce == order.timeInForce)
+        {
+            reenter(order, clientOrderId, quantity, newPrice);
+        }
+        else
+        {
+            reenterWithTimeInForce(order, clientOrderId, quantity, newPrice, newTimeInForce);
+        }
         settlePegs(book);
     }
 
@@ -982,7 +989,7 @@ public final class MatchingEngine
         }
         final OrderBook book = order.book;
         byte reject = order.cross ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS :
-            validateChange(book, order.remaining, price, order.timeInForce, order.display);
+            validateChange(book, order.remaining, price);
         long newPrice = price;
         if (0 == reject && Display.POST_ONLY == order.display)
         {
@@ -994,18 +1001,16 @@ public final class MatchingEngine
             listener.onOrderRejected(clientOrderId, book.symbol(), reject);
             return;
         }
-        reenter(order, clientOrderId, order.remaining, newPrice, order.timeInForce);
+        reenter(order, clientOrderId, order.remaining, newPrice);
         settlePegs(book);
     }
 
     /**
      * Takes an open order, already registered under its new client id, off the book and enters it again with a new
-     * reference number, price, size and time in force: rests it when it does not cross (or is post-only), otherwise
-     * executes it and rests the remainder; an immediate-or-cancel one never rests, its remainder is canceled with 'I'.
-     * A new time in force gives a new expiry, counted from the engine's clock.
+     * reference number, price and size: rests it when it does not cross (or is post-only), otherwise executes it
+     * and rests the remainder.
      */
-    private void reenter(
-        final Order order, final long oldClientOrderId, final long quantity, final long price, final int timeInForce)
+    private void reenter(final Order order, final long oldClientOrderId, final long quantity, final long price)
     {
         final OrderBook book = order.book;
         final long newClientOrderId = order.clientOrderId;
@@ -1014,14 +1019,7 @@ public final class MatchingEngine
         order.orderId = nextOrderId();
         order.price = price;
         order.remaining = quantity;
-        if (timeInForce != order.timeInForce)
-        {
-            order.timeInForce = timeInForce;
-            order.expiryNs = expiryNs(timeInForce);
-        }
-        final boolean immediateOrCancel = TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce;
-        final boolean executes = Display.POST_ONLY != order.display && crossesOnEntry(book, order);
-        if (!executes && !immediateOrCancel)
+        if (Display.POST_ONLY == order.display || !crossesOnEntry(book, order))
         {
             place(book, order);
             listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
@@ -1032,19 +1030,57 @@ public final class MatchingEngine
         ordersByClientId.remove(newClientOrderId);
         listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
             order.side, quantity, price, BookUpdate.REMOVED, order.display);
-        if (executes)
-        {
-            match(book, order);
-        }
-        if (order.remaining > 0 && immediateOrCancel)
-        {
-            cancelImmediateOrCancel(order);
-        }
-        else if (order.remaining > 0)
+        match(book, order);
+        if (order.remaining > 0)
         {
             rest(book, order);
             listener.onOrderAdded(
                 order.orderId, book.symbol(), order.side, order.remaining, price, order.display, order.firm);
+        }
+        else
+        {
+            release(order);
+        }
+    }
+
+    /**
+     * {@link #reenter} with another time in force, taken as at entry: a new expiry counted from the engine's clock, or
+     * none; an immediate-or-cancel replacement never rests: it leaves the book (reported REMOVED), executes what
+     * crosses and its remainder is canceled with 'I'.
+     */
+    private void reenterWithTimeInForce(
+        final Order order, final long oldClientOrderId, final long quantity, final long price, final int timeInForce)
+    {
+        if (TIME_IN_FORCE_IMMEDIATE_OR_CANCEL != timeInForce)
+        {
+            if (Order.NOT_TIMED != order.expiryIndex)
+            {
+                expiries.remove(order); // before its expiry, which orders the queue, changes
+            }
+            order.timeInForce = timeInForce;
+            order.expiryNs = expiryNs(timeInForce);
+            reenter(order, oldClientOrderId, quantity, price);
+            return;
+        }
+        final OrderBook book = order.book;
+        final long newClientOrderId = order.clientOrderId;
+        final long oldOrderId = order.orderId;
+        removeResting(order);
+        order.orderId = nextOrderId();
+        order.price = price;
+        order.remaining = quantity;
+        order.timeInForce = timeInForce;
+        order.expiryNs = 0;
+        ordersByClientId.remove(newClientOrderId);
+        listener.onOrderReplaced(oldClientOrderId, newClientOrderId, oldOrderId, order.orderId, book.symbol(),
+            order.side, quantity, price, BookUpdate.REMOVED, order.display);
+        if (crossesOnEntry(book, order)) // never post-only: that is rejected 'D'
+        {
+            match(book, order);
+        }
+        if (order.remaining > 0)
+        {
+            cancelImmediateOrCancel(order);
         }
         else
         {
@@ -1090,15 +1126,20 @@ public final class MatchingEngine
             validateSizeAndPrice(book, quantity, price);
     }
 
-    /** @return the first fault of a replace or move that loses priority but a duplicate id, or 0. */
-    private byte validateChange(
-        final OrderBook book, final long quantity, final long price, final int timeInForce, final Display display)
+    /** @return the first fault of a move that loses priority, or 0. */
+    private byte validateChange(final OrderBook book, final long quantity, final long price)
     {
         final byte stateReject = book.tradingState.rejectReason();
+        return 0 != stateReject ? stateReject : validateSizeAndPrice(book, quantity, price);
+    }
+
+    /** @return the first fault of a replace that loses priority but a duplicate id, or 0. */
+    private byte validateReplace(
+        final OrderBook book, final long quantity, final long price, final int timeInForce, final Display display)
+    {
         final byte timeInForceReject = timeInForceReject(timeInForce, display);
-        return 0 != stateReject ? stateReject :
-            0 != timeInForceReject ? timeInForceReject :
-            validateSizeAndPrice(book, quantity, price);
+        return 0 != timeInForceReject && 0 == book.tradingState.rejectReason() ? timeInForceReject :
+            validateChange(book, quantity, price);
     }
 
     /** @return the first fault of a new closing-cross order but a duplicate id, or 0. */
