@@ -1014,11 +1014,7 @@ public final class MatchingEngine
     {
         final OrderBook book = order.book;
         final long newClientOrderId = order.clientOrderId;
-        final long oldOrderId = order.orderId;
-        removeResting(order);
-        order.orderId = nextOrderId();
-        order.price = price;
-        order.remaining = quantity;
+        final long oldOrderId = takeOff(order, quantity, price);
         if (Display.POST_ONLY == order.display || !crossesOnEntry(book, order))
         {
             place(book, order);
@@ -1064,11 +1060,7 @@ public final class MatchingEngine
         }
         final OrderBook book = order.book;
         final long newClientOrderId = order.clientOrderId;
-        final long oldOrderId = order.orderId;
-        removeResting(order);
-        order.orderId = nextOrderId();
-        order.price = price;
-        order.remaining = quantity;
+        final long oldOrderId = takeOff(order, quantity, price);
         order.timeInForce = timeInForce;
         order.expiryNs = 0;
         ordersByClientId.remove(newClientOrderId);
@@ -1086,6 +1078,22 @@ public final class MatchingEngine
         {
             release(order);
         }
+    }
+
+    /**
+     * Takes a resting order off its level or peg queue and out of the expiry queue, leaving it in the id map, and gives
+     * it a new reference number, price and size.
+     *
+     * @return its reference number before.
+     */
+    private long takeOff(final Order order, final long quantity, final long price)
+    {
+        final long oldOrderId = order.orderId;
+        removeResting(order);
+        order.orderId = nextOrderId();
+        order.price = price;
+        order.remaining = quantity;
+        return oldOrderId;
     }
 
     /** @return true when an order off the book would execute against something if it entered now. */
