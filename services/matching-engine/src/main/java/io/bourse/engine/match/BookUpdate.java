@@ -3,13 +3,16 @@ package io.bourse.engine.match;
 /** What a replace did to the resting order, so that market data can show it with ITCH 5.0 semantics. */
 public enum BookUpdate
 {
-    /** Same price, size not increased: reduced in place, time priority and order id kept (ITCH Order Cancel). */
+    /**
+     * Same price and time in force, size not increased: reduced in place, time priority and order id kept (ITCH Order
+     * Cancel).
+     */
     PRIORITY_KEPT,
     /** The order rests under a new order id at the new price, without matching (ITCH Order Replace). */
     REPLACED,
     /**
-     * The old order left the book and the replacement is entered again: it matches, and any remainder rests via
-     * onOrderAdded, or, immediate-or-cancel, is canceled 'I' (not resting).
+     * The old order left the book and the replacement is entered again: it matches what crosses, and any remainder
+     * rests via onOrderAdded, or, immediate-or-cancel, is canceled 'I' (not resting), crossing or not.
      */
     REMOVED
 }

@@ -13,15 +13,15 @@ import java.util.Objects;
  *   <li>Time in force (OUCH 4.2 §2.1): 0 immediate-or-cancel, 99998 market hours and 99999 system hours (day
  *       orders), and 1 to 99997 seconds: a good-till-seconds order rests until the engine's clock passes its entry
  *       time (or the replace that gave it this time in force) plus that many seconds, then is canceled with reason
- *       'T'. The clock is the sequenced input's own:
- *       {@link #advanceClock(long)} with each command's timestamp, never the wall clock.</li>
+ *       'T'. The clock is the sequenced input's own: {@link #advanceClock(long)} with each command's timestamp,
+ *       never the wall clock.</li>
  *   <li>Minimum quantity on immediate-or-cancel orders (fill-or-kill when it equals the size).</li>
  *   <li>{@link Display}: displayed orders (attributable, anonymous, post-only) have priority over non-displayed ones
  *       at the same price; post-only orders never take liquidity (repriced); midpoint peg orders execute at the
  *       midpoint of the displayed best bid and offer.</li>
- *   <li>Cancel down to a new size keeping priority; replace (priority kept on a size decrease at the same price,
- *       lost on a price change, a size increase or another time in force; OUCH 4.2 §2.2-2.4), and exchange-core's MOVE
- *       ({@link #moveOrder(long, long)}).</li>
+ *   <li>Cancel down to a new size keeping priority; replace (priority kept on a size decrease at the same price and
+ *       time in force, lost on a price change, a size increase or another time in force; OUCH 4.2 §2.2-2.4), and
+ *       exchange-core's MOVE ({@link #moveOrder(long, long)}).</li>
  *   <li>Per symbol a {@linkplain #tradingState(long, TradingState) trading state} and an optional
  *       {@linkplain #priceBand(long, long, int) price band}; a per-order maximum size; per firm a
  *       {@linkplain #selfTradePrevention(int, SelfTradePrevention) self-trade prevention} mode.</li>
@@ -271,9 +271,8 @@ public final class MatchingEngine
      * whose clock lags another's, leaves it where it is), then cancels every good-till-seconds order whose expiry is
      * at or before the clock, with reason 'T', earliest expiry first and, at one expiry, in order of reference
      * number (a replace or move that loses priority counts as a new entry; the expiry itself stays unless the replace
-     * gives another time in force). Call it
-     * with each command's timestamp before applying the command, and with the timestamp of clock ticks in the
-     * sequenced input, so that orders expire without order flow.
+     * gives another time in force). Call it with each command's timestamp before applying the command, and with the
+     * timestamp of clock ticks in the sequenced input, so that orders expire without order flow.
      *
      * @param timestampNs the command's time in ns since midnight.
      */
@@ -830,8 +829,8 @@ public final class MatchingEngine
      * order's expiry. Rejected with 'O' when the order is not open, then, for a replace that loses priority, 'C' or
      * 'H' when its symbol is not {@link TradingState#OPEN}, 'O' for a time in force outside 0 to 99999, 'D' for
      * immediate-or-cancel on a post-only order, 'Z' for a bad size, 'X' for a price outside
-     * (0, {@link #MAX_PRICE}] or the symbol's price band, and for any replace 'O' when the new id is taken; the first
-     * fault in that order is reported. A closing-cross order is replaced in its cross book and never executes, and
+     * (0, {@link #MAX_PRICE}] or the symbol's price band (a post-only order's also after repricing), and for any
+     * replace 'O' when the new id is taken; the first fault in that order is reported. A closing-cross order is replaced in its cross book and never executes, and
      * every replace of one is rejected with 'M' during its symbol's cross lock (see the class comment).
      *
      * @param clientOrderId    the open order.
@@ -937,9 +936,10 @@ public final class MatchingEngine
         }
         final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining &&
             timeInForce == order.timeInForce;
+        final byte timeInForceReject = crossTimeInForceReject(timeInForce);
         byte reject = keepsPriority ? 0 :
             TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
-            0 != crossTimeInForceReject(timeInForce) ? crossTimeInForceReject(timeInForce) :
+            0 != timeInForceReject ? timeInForceReject :
             validateSizeAndPrice(book, quantity, price);
         if (!renameForReplace(order, newClientOrderId, reject))
         {
@@ -1049,11 +1049,7 @@ public final class MatchingEngine
     {
         if (TIME_IN_FORCE_IMMEDIATE_OR_CANCEL != timeInForce)
         {
-            if (Order.NOT_TIMED != order.expiryIndex)
-            {
-                expiries.remove(order); // before its expiry, which orders the queue, changes
-            }
-            order.timeInForce = timeInForce;
+            order.timeInForce = timeInForce; // the expiry queue removes by position: takeOff still finds the order
             order.expiryNs = expiryNs(timeInForce);
             reenter(order, oldClientOrderId, quantity, price);
             return;
@@ -1134,14 +1130,17 @@ public final class MatchingEngine
             validateSizeAndPrice(book, quantity, price);
     }
 
-    /** @return the first fault of a move that loses priority, or 0. */
+    /** @return the first fault of a move that loses priority, or 0; also a replace's after its time in force. */
     private byte validateChange(final OrderBook book, final long quantity, final long price)
     {
         final byte stateReject = book.tradingState.rejectReason();
         return 0 != stateReject ? stateReject : validateSizeAndPrice(book, quantity, price);
     }
 
-    /** @return the first fault of a replace that loses priority but a duplicate id, or 0. */
+    /**
+     * @return the first fault of a replace that loses priority but a duplicate id and a post-only order's repriced
+     * price (the caller's), or 0.
+     */
     private byte validateReplace(
         final OrderBook book, final long quantity, final long price, final int timeInForce, final Display display)
     {
@@ -1155,9 +1154,10 @@ public final class MatchingEngine
         final OrderBook book, final long quantity, final long price, final int timeInForce,
         final long minimumQuantity, final Display display)
     {
+        final byte timeInForceReject = crossTimeInForceReject(timeInForce);
         return TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
             book.crossLocked ? ReasonCodes.REJECT_OUTSIDE_PERMITTED_TIMES :
-            0 != crossTimeInForceReject(timeInForce) ? crossTimeInForceReject(timeInForce) :
+            0 != timeInForceReject ? timeInForceReject :
             Display.ANONYMOUS != display && Display.ATTRIBUTABLE != display ? ReasonCodes.REJECT_INVALID_DISPLAY_TYPE :
             0 != minimumQuantity ? ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY :
             validateSizeAndPrice(book, quantity, price);

@@ -80,7 +80,10 @@ final class CommandOutcomes
                     final int newTimeInForce = command instanceof Replace replace &&
                         MatchingEngine.TIME_IN_FORCE_UNCHANGED != replace.timeInForce() ? replace.timeInForce() :
                         null == timeInForce ? MatchingEngine.TIME_IN_FORCE_UNCHANGED : timeInForce;
-                    timesInForce.put(replaced.newOrderId(), newTimeInForce);
+                    if (null != timeInForce)
+                    {
+                        timesInForce.put(replaced.newOrderId(), newTimeInForce);
+                    }
                     outcomes.add(kind + " " + replaced.display() + ": " + replaced.bookUpdate());
                     if (null != timeInForce && timeInForce != newTimeInForce)
                     {
