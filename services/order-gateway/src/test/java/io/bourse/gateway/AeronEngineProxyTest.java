@@ -89,13 +89,16 @@ class AeronEngineProxyTest
             awaitRoomFor(3);
             long position = publication.position();
             assertThat(newOrder()).isTrue();
-            assertThat(publication.position() - position).isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
+            assertThat(publication.position() - position)
+                .isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
             position = publication.position();
             assertThat(proxy.cancelOrder(0, 1L, 2L, 0)).isTrue();
-            assertThat(publication.position() - position).isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
+            assertThat(publication.position() - position)
+                .isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
             position = publication.position();
             assertThat(proxy.replaceOrder(0, 1L, 2L, 3L, 100, 1_500_000, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS)).isTrue();
-            assertThat(publication.position() - position).isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
+            assertThat(publication.position() - position)
+                .isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
         }
     }
 

@@ -819,19 +819,19 @@ public final class MatchingEngine
     }
 
     /**
-     * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display and firm.
-     * A size of 0 cancels it. Same price, same time in force and a size not above the open size keeps priority (in
-     * any trading state, inside the band or not; a negative size is a bad size); otherwise the order gets a new
-     * reference number and the back of the queue at its new price, executing first if the price crosses (a post-only
-     * order is repriced instead, and never executes). A new time in force applies as at entry, from the replace: a
-     * good-till-seconds one expires that many seconds after it, and an immediate-or-cancel replacement executes what
-     * it can and its rest is canceled with 'I' (after the replace is reported); the same time in force keeps the
-     * order's expiry. Rejected with 'O' when the order is not open, then, for a replace that loses priority, 'C' or
-     * 'H' when its symbol is not {@link TradingState#OPEN}, 'O' for a time in force outside 0 to 99999, 'D' for
-     * immediate-or-cancel on a post-only order, 'Z' for a bad size, 'X' for a price outside
-     * (0, {@link #MAX_PRICE}] or the symbol's price band (a post-only order's also after repricing), and for any
-     * replace 'O' when the new id is taken; the first fault in that order is reported. A closing-cross order is replaced in its cross book and never executes, and
-     * every replace of one is rejected with 'M' during its symbol's cross lock (see the class comment).
+     * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display and firm. A
+     * size of 0 cancels it. Same price, same time in force and a size not above the open size keeps priority (in any
+     * trading state, inside the band or not; a negative size is a bad size); otherwise the order gets a new reference
+     * number and the back of the queue at its new price, executing first if the price crosses (a post-only order is
+     * repriced instead, and never executes). A new time in force applies as at entry, from the replace: a
+     * good-till-seconds one expires that many seconds after it, and an immediate-or-cancel replacement executes what it
+     * can and its rest is canceled with 'I' (after the replace is reported); the same time in force keeps the order's
+     * expiry. Rejected with 'O' when the order is not open, then, for a replace that loses priority, 'C' or 'H' when
+     * its symbol is not {@link TradingState#OPEN}, 'O' for a time in force outside 0 to 99999, 'D' for
+     * immediate-or-cancel on a post-only order, 'Z' for a bad size, 'X' for a price outside (0, {@link #MAX_PRICE}] or
+     * the symbol's price band (a post-only order's also after repricing), and for any replace 'O' when the new id is
+     * taken; the first fault in that order is reported. A closing-cross order is replaced in its cross book and never
+     * executes, and every replace of one is rejected with 'M' during its symbol's cross lock (see the class comment).
      *
      * @param clientOrderId    the open order.
      * @param newClientOrderId the replacement's id.
