@@ -1130,7 +1130,7 @@ public final class MatchingEngine
             validateSizeAndPrice(book, quantity, price);
     }
 
-    /** @return the first fault of a move that loses priority, or 0; also a replace's after its time in force. */
+    /** @return the first fault of a move that loses priority, or 0. */
     private byte validateChange(final OrderBook book, final long quantity, final long price)
     {
         final byte stateReject = book.tradingState.rejectReason();
@@ -1144,9 +1144,11 @@ public final class MatchingEngine
     private byte validateReplace(
         final OrderBook book, final long quantity, final long price, final int timeInForce, final Display display)
     {
+        final byte stateReject = book.tradingState.rejectReason();
         final byte timeInForceReject = timeInForceReject(timeInForce, display);
-        return 0 != timeInForceReject && 0 == book.tradingState.rejectReason() ? timeInForceReject :
-            validateChange(book, quantity, price);
+        return 0 != stateReject ? stateReject :
+            0 != timeInForceReject ? timeInForceReject :
+            validateSizeAndPrice(book, quantity, price);
     }
 
     /** @return the first fault of a new closing-cross order but a duplicate id, or 0. */
