@@ -9,12 +9,14 @@ import java.nio.channels.SocketChannel;
 /**
  * The view of a client's non-blocking socket that nassau's SoupBinTCP server session writes through: every packet
  * (Sequenced Data, heartbeats, login answers, End of Session) is copied whole into the connection's own send buffer,
- * of fixed capacity, and never reaches the socket during the write; the owning agent (the order gateway's, a fanout
+ * of fixed capacity, and does not reach the socket during the write; the owning agent (the order gateway's, a fanout
  * worker) moves what the socket accepts with {@link #flush()} once per duty cycle, or when the selector finds the
- * socket writable again. So no write ever
- * waits on a client, and the packets of one duty cycle leave in one system call. A packet that does not fit in what
- * is left of the buffer is not written at all, so that the bytes buffered stay whole packets, and the write throws a
- * {@link SendBufferFullException}: the client is a slow consumer. Nothing is allocated per packet.
+ * socket writable again. So no write ever waits on a client, and the packets of one duty cycle leave in one system
+ * call. Only a packet that does not fit in what is left of the buffer first flushes what the socket takes now
+ * (without waiting: a burst larger than the buffer within one duty cycle); if it still does not fit it is not written
+ * at all, so that the bytes buffered stay whole packets, and the write throws a {@link SendBufferFullException}: the
+ * client is behind by more than its socket's and this buffer's capacity, a slow consumer. Nothing is allocated per
+ * packet.
  * <p>
  * Reads pass through into nassau's receive buffer, which may be several KiB so that one read takes every packet the
  * client has sent, with one check: the first packet whose Packet Length (SoupBinTCP 4.0 packet header) exceeds the
@@ -62,8 +64,10 @@ public final class SessionSendChannel extends ForwardingSocketChannel
      *
      * @param src the packet; its position advances to its limit.
      * @return bytes buffered: all of them.
-     * @throws SendBufferFullException when the packet does not fit; nothing is buffered.
+     * @throws SendBufferFullException when the packet does not fit, even once the socket took what it takes now;
+     *                                 nothing is buffered.
      * @throws ClosedChannelException  when the channel is closed.
+     * @throws IOException             when that socket write fails.
      */
     @Override
     public int write(final ByteBuffer src) throws IOException
@@ -81,8 +85,10 @@ public final class SessionSendChannel extends ForwardingSocketChannel
      * @param offset of the first buffer.
      * @param length number of buffers.
      * @return bytes buffered: all of them.
-     * @throws SendBufferFullException when the packet does not fit; nothing is buffered.
+     * @throws SendBufferFullException when the packet does not fit, even once the socket took what it takes now;
+     *                                 nothing is buffered.
      * @throws ClosedChannelException  when the channel is closed.
+     * @throws IOException             when that socket write fails.
      */
     @Override
     public long write(final ByteBuffer[] srcs, final int offset, final int length) throws IOException
@@ -312,12 +318,18 @@ public final class SessionSendChannel extends ForwardingSocketChannel
             throw new ClosedChannelException();
         }
         final int capacity = buffer.capacity();
-        if (length > capacity - end)
+        if (length > capacity - pendingBytes())
         {
+            // A burst larger than the buffer within one duty cycle: the socket may take some of it now. Only a client
+            // whose socket takes too little of it is behind by more than the buffer.
+            flush();
             if (length > capacity - pendingBytes())
             {
                 throw new SendBufferFullException(capacity, pendingBytes(), length);
             }
+        }
+        if (length > capacity - end)
+        {
             buffer.limit(end).position(start);
             buffer.compact();
             end -= start;

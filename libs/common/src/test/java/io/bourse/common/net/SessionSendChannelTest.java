@@ -93,17 +93,16 @@ class SessionSendChannelTest
     }
 
     @Test
-    void shouldTakeAPacketThatExactlyFillsTheBufferAndRefuseTheNextWhole() throws IOException
+    void shouldTakeAPacketThatExactlyFillsTheBufferAndRefuseTheNextWholeOnceTheSocketTakesNothing() throws Exception
     {
         final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
-        final int packets = CAPACITY / (HEADER + 100);
-        for (int i = 0; i < packets; i++)
+        int sent = fillSocket(server, channel);
+        while (channel.remaining() > 2 * (HEADER + 100))
         {
-            server.send(payload(i, 100));
+            server.send(payload(sent++, 100));
         }
-        final int lastLength = CAPACITY - packets * (HEADER + 100) - HEADER;
-        server.send(payload(packets, lastLength));
+        server.send(payload(sent, channel.remaining() - HEADER));
         assertThat(channel.remaining()).isZero();
 
         assertThatThrownBy(server::endSession).isInstanceOf(SendBufferFullException.class)
@@ -112,25 +111,51 @@ class SessionSendChannelTest
     }
 
     @Test
-    void shouldRefuseAPacketLargerThanWhatIsLeftAndKeepThePacketsBefore() throws IOException
+    void shouldRefuseAPacketLargerThanWhatIsLeftAndKeepThePacketsBefore() throws Exception
     {
         final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
-        for (int i = 0; i < 39; i++)
+        int sent = fillSocket(server, channel);
+        while (channel.remaining() >= HEADER + 100)
+        {
+            server.send(payload(sent++, 100));
+        }
+        final int pending = channel.pendingBytes();
+        final ByteBuffer tooLong = payload(sent, 100);
+
+        assertThatThrownBy(() -> server.send(tooLong)).isInstanceOf(SendBufferFullException.class);
+        assertThat(channel.pendingBytes()).isEqualTo(pending);
+
+        final ByteBuffer stream = readAllWhileFlushing(channel, 2 * (sent + 1) * (HEADER + 100));
+        assertThat(stream.remaining()).as("every packet sent, the refused one not").isEqualTo(sent * (HEADER + 100));
+        for (int i = 0; i < sent; i++)
+        {
+            assertThat(stream.getShort(i * (HEADER + 100))).isEqualTo((short)101);
+            assertThat(stream.get(i * (HEADER + 100) + HEADER)).isEqualTo((byte)i);
+        }
+    }
+
+    @Test
+    void shouldHandTheSocketWhatItTakesWhenABurstOutgrowsTheBufferBetweenTwoFlushes() throws Exception
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
+        final SoupBinTCPServer server = nassauServer(channel);
+        final int packets = 100;
+        assertThat(packets * (HEADER + 100)).as("the burst").isGreaterThan(2 * CAPACITY);
+
+        // One duty cycle's packets to a client that reads, its socket empty: no flush of the owning agent between.
+        for (int i = 0; i < packets; i++)
         {
             server.send(payload(i, 100));
         }
-        final ByteBuffer tooLong = payload(39, 100);
 
-        assertThatThrownBy(() -> server.send(tooLong)).isInstanceOf(SendBufferFullException.class);
-        assertThat(channel.pendingBytes()).isEqualTo(39 * (HEADER + 100));
-
-        channel.flush();
-        final ByteBuffer received = readExactly(39 * (HEADER + 100));
-        for (int i = 0; i < 39; i++)
+        assertThat(channel.pendingBytes()).isLessThan(CAPACITY);
+        final ByteBuffer stream = readAllWhileFlushing(channel, 2 * packets * (HEADER + 100));
+        assertThat(stream.remaining()).isEqualTo(packets * (HEADER + 100));
+        for (int i = 0; i < packets; i++)
         {
-            assertThat(received.getShort(i * (HEADER + 100))).isEqualTo((short)101);
-            assertThat(received.get(i * (HEADER + 100) + HEADER)).isEqualTo((byte)i);
+            assertThat(stream.getShort(i * (HEADER + 100))).isEqualTo((short)101);
+            assertThat(stream.get(i * (HEADER + 100) + HEADER)).isEqualTo((byte)i);
         }
     }
 
@@ -377,6 +402,43 @@ class SessionSendChannelTest
         {
             buffer.put((byte)'U');
         }
+    }
+
+    /**
+     * Sends packets of 100 bytes, each flushed, to the peer that reads nothing, until its socket takes nothing more
+     * (also once the acknowledgements under way have come back).
+     *
+     * @return packets sent, counted from 0 in their payloads.
+     */
+    private int fillSocket(final SoupBinTCPServer server, final SessionSendChannel channel) throws Exception
+    {
+        int sent = 0;
+        do
+        {
+            do
+            {
+                server.send(payload(sent++, 100));
+            }
+            while (channel.flush() > 0);
+            Thread.sleep(20);
+        }
+        while (channel.flush() > 0);
+        return sent;
+    }
+
+    /** @return what the peer reads while the channel flushes everything and shuts its output down, flipped. */
+    private ByteBuffer readAllWhileFlushing(final SessionSendChannel channel, final int capacity) throws Exception
+    {
+        final ByteBuffer stream = ByteBuffer.allocate(capacity);
+        final Thread reader = new Thread(() -> readAll(stream), "peer-reader");
+        reader.start();
+        while (channel.pendingBytes() > 0)
+        {
+            channel.flush();
+        }
+        senderEnd.shutdownOutput();
+        reader.join();
+        return stream.flip();
     }
 
     private static void sendAndFlush(
