@@ -85,6 +85,7 @@ final class MoldFeed implements AutoCloseable
                 ctx.moldFragmentLimit(),
                 new ItchTranslator(ctx.symbolDirectory()),
                 new ItchReferenceData(ctx.symbolDirectory()),
+                ctx.moldSession(),
                 new MoldUDP64Server(multicastChannel, ctx.moldSession()),
                 new MoldUDP64RequestServer(requestChannel),
                 new MoldMessageStore(ctx.moldStoreMessages(), MoldFeedAgent.MAX_MESSAGE_LENGTH,

@@ -10,6 +10,7 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.common.time.SessionNames;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
@@ -19,6 +20,8 @@ import org.agrona.concurrent.NanoClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,8 +49,9 @@ import java.util.concurrent.TimeUnit;
  *   cycle that only polls the market data makes no system call (a request waits at most that long more). A
  *   response starts at the requested Sequence Number and holds as many of the requested messages as fit in
  *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
- *   not yet sent gets no response ({@link MoldMessageStore}). nassau's request server answers whatever Session the
- *   request names: there is one session per md-publisher run.</li>
+ *   not yet sent gets no response ({@link MoldMessageStore}), nor does one that names another Session than the
+ *   feed's: nassau's request server would answer it under the Session it names, and an earlier run's Sequence Numbers
+ *   name other messages.</li>
  *   <li>Market data without an ITCH form (price levels, best bid and offer, trades of displayed orders) takes no
  *   sequence number; untranslatable market data is counted as an error and left out. A failed send is counted as an
  *   error and its packet treated as lost on the network: its messages keep their sequence numbers and stay in the
@@ -72,6 +76,8 @@ final class MoldFeedAgent implements Agent, FragmentHandler
     private final ItchReferenceData referenceData;
     private final MoldUDP64Server server;
     private final MoldUDP64RequestServer requestServer;
+    /** The feed's Session as sent: ASCII, space-padded to {@value SessionNames#MAX_LENGTH} bytes. */
+    private final byte[] session;
     private final MoldMessageStore store;
     private final int maxPayloadLength;
     private final long heartbeatIntervalNs;
@@ -92,6 +98,7 @@ final class MoldFeedAgent implements Agent, FragmentHandler
      * @param fragmentLimit       most market-data messages read per duty cycle.
      * @param translator          SBE market data to ITCH.
      * @param referenceData       the session's opening messages.
+     * @param session             the MoldUDP64 Session, as the server sends it ({@link SessionNames}).
      * @param server              sends Downstream Packets to the multicast group, from Sequence Number 1.
      * @param requestServer       receives Request Packets on its unicast port.
      * @param store               the session's messages, empty.
@@ -103,7 +110,7 @@ final class MoldFeedAgent implements Agent, FragmentHandler
      */
     MoldFeedAgent(
         final Subscription subscription, final int fragmentLimit, final ItchTranslator translator,
-        final ItchReferenceData referenceData, final MoldUDP64Server server,
+        final ItchReferenceData referenceData, final String session, final MoldUDP64Server server,
         final MoldUDP64RequestServer requestServer, final MoldMessageStore store, final int maxPayloadLength,
         final long heartbeatIntervalNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
         final MoldMetrics metrics)
@@ -114,6 +121,8 @@ final class MoldFeedAgent implements Agent, FragmentHandler
         this.referenceData = referenceData;
         this.server = server;
         this.requestServer = requestServer;
+        this.session = Arrays.copyOf(session.getBytes(StandardCharsets.US_ASCII), SessionNames.MAX_LENGTH);
+        Arrays.fill(this.session, session.length(), SessionNames.MAX_LENGTH, (byte)' ');
         this.store = store;
         this.maxPayloadLength = maxPayloadLength;
         this.heartbeatIntervalNs = heartbeatIntervalNs;
@@ -309,11 +318,29 @@ final class MoldFeedAgent implements Agent, FragmentHandler
         }
     }
 
-    private int answer(final ByteBuffer buffer, final long sequenceNumber, final int requestedMessageCount)
+    private int answer(final ByteBuffer response, final long sequenceNumber, final int requestedMessageCount)
     {
-        final int messageCount = store.get(buffer, sequenceNumber, requestedMessageCount);
-        metrics.onRequest(messageCount);
         requestsServed++;
+        if (!isFeedSession(response))
+        {
+            metrics.onRequestForAnotherSession();
+            return 0;
+        }
+        final int messageCount = store.get(response, sequenceNumber, requestedMessageCount);
+        metrics.onRequest(messageCount);
         return messageCount;
+    }
+
+    /** @return whether the response's Session, which nassau copies from the Request Packet, is the feed's. */
+    private boolean isFeedSession(final ByteBuffer response)
+    {
+        for (int i = 0; i < session.length; i++)
+        {
+            if (response.get(i) != session[i])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 }

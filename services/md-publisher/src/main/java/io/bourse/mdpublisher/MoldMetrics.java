@@ -10,8 +10,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * (ITCH messages sent to the group), {@code bourse_md_mold_requests_total} (Request Packets received, but for those
  * nassau's request server drops unseen: shorter than 20 bytes, or for Sequence Number 0),
  * {@code bourse_md_mold_request_messages_total} (messages resent in responses),
- * {@code bourse_md_mold_requests_unanswered_total} (requests for messages no longer kept or not yet sent, which get
- * no response) and {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data
+ * {@code bourse_md_mold_requests_unanswered_total{reason}} (requests that get no response: {@code outside_store}, for
+ * messages no longer kept or not yet sent; {@code other_session}, naming another Session than the feed's) and {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data
  * points are resolved at start-up so that counting allocates nothing.
  */
 final class MoldMetrics
@@ -22,7 +22,8 @@ final class MoldMetrics
     private final CounterDataPoint messages;
     private final CounterDataPoint requests;
     private final CounterDataPoint requestMessages;
-    private final CounterDataPoint requestsUnanswered;
+    private final CounterDataPoint requestsOutsideStore;
+    private final CounterDataPoint requestsOtherSession;
     private final CounterDataPoint errors;
 
     /**
@@ -44,8 +45,15 @@ final class MoldMetrics
             "MoldUDP64 Request Packets received (20 bytes or more, Sequence Number from 1)");
         requestMessages = counter(
             registry, "bourse_md_mold_request_messages_total", "ITCH messages resent in answer to requests");
-        requestsUnanswered = counter(registry, "bourse_md_mold_requests_unanswered_total",
-            "Requests for messages no longer kept or not yet sent, left without response");
+        final Counter unanswered = Counter.builder()
+            .name("bourse_md_mold_requests_unanswered_total")
+            .help("Requests left without response, by reason: messages no longer kept or not yet sent " +
+                "(outside_store), another Session than the feed's (other_session)")
+            .labelNames("reason")
+            .withoutExemplars()
+            .register(registry);
+        requestsOutsideStore = unanswered.labelValues("outside_store");
+        requestsOtherSession = unanswered.labelValues("other_session");
         errors = counter(registry, "bourse_md_mold_errors_total",
             "Untranslatable market data and failed MoldUDP64 sends or receives");
     }
@@ -80,8 +88,14 @@ final class MoldMetrics
         }
         else
         {
-            requestsUnanswered.inc();
+            requestsOutsideStore.inc();
         }
+    }
+
+    void onRequestForAnotherSession()
+    {
+        requests.inc();
+        requestsOtherSession.inc();
     }
 
     void onError()

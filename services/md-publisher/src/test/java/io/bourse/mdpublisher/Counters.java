@@ -14,7 +14,7 @@ final class Counters
     /**
      * @param registry the registry.
      * @param name     the counter's name without {@code _total}.
-     * @param type     the value of its {@code type} label, or null for the first data point.
+     * @param type     the value of its one label ({@code type} or {@code reason}), or null for the first data point.
      * @return the value.
      * @throws AssertionError when there is no such counter.
      */
@@ -26,7 +26,7 @@ final class Counters
             {
                 for (final CounterSnapshot.CounterDataPointSnapshot point : ((CounterSnapshot)snapshot).getDataPoints())
                 {
-                    if (null == type || type.equals(point.getLabels().get("type")))
+                    if (null == type || (1 == point.getLabels().size() && type.equals(point.getLabels().getValue(0))))
                     {
                         return (long)point.getValue();
                     }

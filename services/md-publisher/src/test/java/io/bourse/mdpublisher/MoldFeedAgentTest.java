@@ -253,9 +253,35 @@ class MoldFeedAgentTest
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000009 FFFE")), requestAddress);
         assertThat(header(serveUntilAnswered(requester))).isEqualTo(new Header(9, 2, 20 + 2 * 38));
         assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(3);
-        assertThat(counter("bourse_md_mold_requests_unanswered", null)).isEqualTo(2);
+        assertThat(counter("bourse_md_mold_requests_unanswered", "outside_store")).isEqualTo(2);
+        assertThat(counter("bourse_md_mold_requests_unanswered", "other_session")).isZero();
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(2);
         assertThat(counter("bourse_md_mold_errors", null)).isZero();
+    }
+
+    @Test
+    void shouldLeaveARequestNamingAnotherSessionUnansweredAndKeepServing() throws IOException
+    {
+        start(1400, 100);
+        final DatagramChannel requester = open(Multicast.unicast());
+
+        // An earlier run's Session, "BOURSEOLD" space-padded, then one that differs from the feed's in its last byte.
+        requester.send(ByteBuffer.wrap(hex("424F555253454F4C4420 0000000000000002 0001")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex("424F5552534554455358 0000000000000002 0001")), requestAddress);
+        for (int i = 0; i < 2; i++)
+        {
+            nextRequestPoll();
+            agent.doWork();
+        }
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
+
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0001")), requestAddress);
+        assertThat(serveUntilAnswered(requester)).isEqualTo(hex(SESSION_HEX + " 0000000000000002 0001" +
+            " 0027 " + AAPL_DIRECTORY));
+        assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(3);
+        assertThat(counter("bourse_md_mold_requests_unanswered", "other_session")).isEqualTo(2);
+        assertThat(counter("bourse_md_mold_requests_unanswered", "outside_store")).isZero();
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(1);
     }
 
     @Test
