@@ -62,10 +62,11 @@ public final class MetricsServer implements AutoCloseable
     /**
      * @param settings where to read {@value #JVM_METRICS_PROP_NAME}.
      * @return true unless the setting is {@code false}; one service per JVM should export the JVM metrics.
+     * @throws IllegalArgumentException naming the setting when it is neither {@code true} nor {@code false}.
      */
     public static boolean jvmMetrics(final Settings settings)
     {
-        return Boolean.parseBoolean(settings.get(JVM_METRICS_PROP_NAME, "true"));
+        return settings.getBoolean(JVM_METRICS_PROP_NAME, true);
     }
 
     /** @return the registry to register the service's metrics with. */

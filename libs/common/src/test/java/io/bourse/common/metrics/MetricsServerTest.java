@@ -1,5 +1,6 @@
 package io.bourse.common.metrics;
 
+import io.bourse.common.config.Settings;
 import io.prometheus.metrics.core.metrics.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,8 +12,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @Timeout(30)
 class MetricsServerTest
@@ -61,6 +64,16 @@ class MetricsServerTest
         assertThat(get("/readyz")).isEqualTo("404 not found: /readyz\n");
         assertThat(client.send(HttpRequest.newBuilder(uri("/ready")).HEAD().build(),
             HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldExportTheJvmMetricsUnlessTheSettingIsFalseAndRefuseAnotherValue()
+    {
+        assertThat(MetricsServer.jvmMetrics(new Settings(Map.of()))).isTrue();
+        assertThat(MetricsServer.jvmMetrics(new Settings(Map.of("BOURSE_METRICS_JVM", "false")))).isFalse();
+        assertThatThrownBy(() -> MetricsServer.jvmMetrics(new Settings(Map.of("BOURSE_METRICS_JVM", "no"))))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("bourse.metrics.jvm (BOURSE_METRICS_JVM) must be true or false: no");
     }
 
     private String get(final String path) throws IOException, InterruptedException
