@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
- * in one write, and later only when the selector finds the socket writable again. No write waits on the subscriber.
+ * in one write (more only when they outgrow the buffer), and later only when the selector finds the socket writable
+ * again. No write waits on the subscriber.
  * A subscriber further behind than its send buffer is a slow consumer: its session is ended, counted in
  * {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the first time only; the worker's
  * other sessions never wait for it. Ending a session drops the whole packets the socket has not begun to take (all of
@@ -245,7 +246,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * Buffers one ITCH message as Sequenced Data; it reaches the socket at the next {@link #flush()}.
+     * Buffers one ITCH message as Sequenced Data; it reaches the socket at the next {@link #flush()}, or at once with
+     * what the buffer holds when it does not fit behind it.
      *
      * @param payload the message from its position to its limit; the position advances.
      * @return true when buffered, false when the session is ending or closed, or failed or was a slow consumer now.

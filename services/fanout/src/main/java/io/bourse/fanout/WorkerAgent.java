@@ -33,17 +33,17 @@ import java.util.function.Consumer;
  * Serves one group of subscriber sessions: takes the connections the acceptor assigns it, reads its sessions through
  * its own selector (logins, subscriptions, heartbeats, logouts), and writes every ITCH message from its ring buffer to
  * each logged-in session subscribed to its symbol, and the dispatcher's answers (login, snapshot, replay) to the
- * session they name, in ring order. Every write goes into the session's send buffer; at the end of each duty cycle
- * each session with bytes buffered gets one non-blocking write ({@link SubscriberSession#flush()}), and one whose
- * socket did not take everything gets more only when the selector finds it writable again, so a stalled subscriber
- * never holds up the others; once its send buffer is full it is ended as a slow consumer. The selector is asked every
- * duty cycle while a session waits for its socket to become writable, otherwise at most once per
+ * session they name, in ring order. Every write goes into the session's send buffer; at the end of each duty cycle each
+ * session with bytes buffered gets one non-blocking write ({@link SubscriberSession#flush()}), and one whose socket did
+ * not take everything gets more only when the selector finds it writable again, so a stalled subscriber never holds up
+ * the others; once neither its socket nor its send buffer takes a message it is ended as a slow consumer. The selector
+ * is asked every duty cycle while a session waits for its socket to become writable, otherwise at most once per
  * {@link #SELECT_INTERVAL_NS} (a login or heartbeat is read at most that much later), so that a duty cycle that only
- * carries the ring's messages makes no system call but the writes. A session that fails is
- * closed and counted; the others carry on. When the
- * dispatcher reports that this worker missed messages, every session logged in or waiting for its login's answer is
- * ended with End of Session (its feed has a gap). A connection beyond the maximum sessions takes the place of a session
- * that is ending (which closes at once), or, when none is, is closed at once and counted as an error.
+ * carries the ring's messages makes no system call but the writes. A session that fails is closed and counted; the
+ * others carry on. When the dispatcher reports that this worker missed messages, every session logged in or waiting for
+ * its login's answer is ended with End of Session (its feed has a gap). A connection beyond the maximum sessions takes
+ * the place of a session that is ending (which closes at once), or, when none is, is closed at once and counted as an
+ * error.
  */
 final class WorkerAgent implements Agent
 {

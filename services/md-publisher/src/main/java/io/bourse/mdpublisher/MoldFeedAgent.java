@@ -320,7 +320,7 @@ final class MoldFeedAgent implements Agent, FragmentHandler
 
     private int answer(final ByteBuffer response, final long sequenceNumber, final int requestedMessageCount)
     {
-        requestsServed++;
+        requestsServed++; // answered or not: serveRequests goes on to the next request
         if (!isFeedSession(response))
         {
             metrics.onRequestForAnotherSession();

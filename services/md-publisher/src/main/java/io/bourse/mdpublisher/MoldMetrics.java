@@ -11,8 +11,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * nassau's request server drops unseen: shorter than 20 bytes, or for Sequence Number 0),
  * {@code bourse_md_mold_request_messages_total} (messages resent in responses),
  * {@code bourse_md_mold_requests_unanswered_total{reason}} (requests that get no response: {@code outside_store}, for
- * messages no longer kept or not yet sent; {@code other_session}, naming another Session than the feed's) and {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data
- * points are resolved at start-up so that counting allocates nothing.
+ * messages no longer kept or not yet sent; {@code other_session}, naming another Session than the feed's) and
+ * {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data points are
+ * resolved at start-up so that counting allocates nothing.
  */
 final class MoldMetrics
 {

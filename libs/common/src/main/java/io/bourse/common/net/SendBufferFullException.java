@@ -3,8 +3,8 @@ package io.bourse.common.net;
 import java.io.IOException;
 
 /**
- * A packet did not fit in what is left of a connection's send buffer: the client reads more slowly than its session
- * produces messages (a slow consumer), and its session is ended
+ * A packet did not fit in what is left of a connection's send buffer, even once the socket took what it takes now:
+ * the client reads more slowly than its session produces messages (a slow consumer), and its session is ended
  * ({@link SessionSendChannel}).
  */
 public final class SendBufferFullException extends IOException

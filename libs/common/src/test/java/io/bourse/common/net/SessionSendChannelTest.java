@@ -93,42 +93,47 @@ class SessionSendChannelTest
     }
 
     @Test
-    void shouldTakeAPacketThatExactlyFillsTheBufferAndRefuseTheNextWholeOnceTheSocketTakesNothing() throws Exception
+    void shouldTakeAPacketThatExactlyFillsTheBufferAndRefuseTheNextWholeOnceTheSocketTakesNothing() throws IOException
     {
-        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
+        final StallableSocket socket = new StallableSocket(senderEnd);
+        final SessionSendChannel channel = new SessionSendChannel(socket, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
-        int sent = fillSocket(server, channel);
-        while (channel.remaining() > 2 * (HEADER + 100))
+        socket.stalled = true;
+        final int packets = CAPACITY / (HEADER + 100);
+        for (int i = 0; i < packets; i++)
         {
-            server.send(payload(sent++, 100));
+            server.send(payload(i, 100));
         }
-        server.send(payload(sent, channel.remaining() - HEADER));
+        final int lastLength = CAPACITY - packets * (HEADER + 100) - HEADER;
+        server.send(payload(packets, lastLength));
         assertThat(channel.remaining()).isZero();
 
         assertThatThrownBy(server::endSession).isInstanceOf(SendBufferFullException.class)
             .hasMessage("send buffer full: 4096 of 4096 bytes not yet taken by the client, packet of 3 bytes");
         assertThat(channel.pendingBytes()).isEqualTo(CAPACITY);
+        assertThat(socket.writes).as("the socket was offered the buffer first").isEqualTo(1);
     }
 
     @Test
     void shouldRefuseAPacketLargerThanWhatIsLeftAndKeepThePacketsBefore() throws Exception
     {
-        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
+        final StallableSocket socket = new StallableSocket(senderEnd);
+        final SessionSendChannel channel = new SessionSendChannel(socket, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
-        int sent = fillSocket(server, channel);
-        while (channel.remaining() >= HEADER + 100)
+        socket.stalled = true;
+        for (int i = 0; i < 39; i++)
         {
-            server.send(payload(sent++, 100));
+            server.send(payload(i, 100));
         }
-        final int pending = channel.pendingBytes();
-        final ByteBuffer tooLong = payload(sent, 100);
+        final ByteBuffer tooLong = payload(39, 100);
 
         assertThatThrownBy(() -> server.send(tooLong)).isInstanceOf(SendBufferFullException.class);
-        assertThat(channel.pendingBytes()).isEqualTo(pending);
+        assertThat(channel.pendingBytes()).isEqualTo(39 * (HEADER + 100));
 
-        final ByteBuffer stream = readAllWhileFlushing(channel, 2 * (sent + 1) * (HEADER + 100));
-        assertThat(stream.remaining()).as("every packet sent, the refused one not").isEqualTo(sent * (HEADER + 100));
-        for (int i = 0; i < sent; i++)
+        socket.stalled = false;
+        final ByteBuffer stream = readAllWhileFlushing(channel, 2 * 40 * (HEADER + 100));
+        assertThat(stream.remaining()).as("every packet sent, the refused one not").isEqualTo(39 * (HEADER + 100));
+        for (int i = 0; i < 39; i++)
         {
             assertThat(stream.getShort(i * (HEADER + 100))).isEqualTo((short)101);
             assertThat(stream.get(i * (HEADER + 100) + HEADER)).isEqualTo((byte)i);
@@ -143,13 +148,12 @@ class SessionSendChannelTest
         final int packets = 100;
         assertThat(packets * (HEADER + 100)).as("the burst").isGreaterThan(2 * CAPACITY);
 
-        // One duty cycle's packets to a client that reads, its socket empty: no flush of the owning agent between.
+        // One duty cycle's packets, its socket's buffers empty: no flush of the owning agent between.
         for (int i = 0; i < packets; i++)
         {
             server.send(payload(i, 100));
         }
 
-        assertThat(channel.pendingBytes()).isLessThan(CAPACITY);
         final ByteBuffer stream = readAllWhileFlushing(channel, 2 * packets * (HEADER + 100));
         assertThat(stream.remaining()).isEqualTo(packets * (HEADER + 100));
         for (int i = 0; i < packets; i++)
@@ -404,28 +408,6 @@ class SessionSendChannelTest
         }
     }
 
-    /**
-     * Sends packets of 100 bytes, each flushed, to the peer that reads nothing, until its socket takes nothing more
-     * (also once the acknowledgements under way have come back).
-     *
-     * @return packets sent, counted from 0 in their payloads.
-     */
-    private int fillSocket(final SoupBinTCPServer server, final SessionSendChannel channel) throws Exception
-    {
-        int sent = 0;
-        do
-        {
-            do
-            {
-                server.send(payload(sent++, 100));
-            }
-            while (channel.flush() > 0);
-            Thread.sleep(20);
-        }
-        while (channel.flush() > 0);
-        return sent;
-    }
-
     /** @return what the peer reads while the channel flushes everything and shuts its output down, flipped. */
     private ByteBuffer readAllWhileFlushing(final SessionSendChannel channel, final int capacity) throws Exception
     {
@@ -510,6 +492,32 @@ class SessionSendChannelTest
             payload.put((byte)(first + i));
         }
         return payload.flip();
+    }
+
+    /** The sender's socket, which takes nothing while stalled: a peer whose buffers are full, without the timing. */
+    private static final class StallableSocket extends ForwardingSocketChannel
+    {
+        private boolean stalled;
+        private int writes;
+
+        StallableSocket(final SocketChannel delegate)
+        {
+            super(delegate);
+        }
+
+        @Override
+        public int write(final ByteBuffer src) throws IOException
+        {
+            writes++;
+            return stalled ? 0 : delegate.write(src);
+        }
+
+        @Override
+        public long write(final ByteBuffer[] srcs, final int offset, final int length) throws IOException
+        {
+            writes++;
+            return stalled ? 0 : delegate.write(srcs, offset, length);
+        }
     }
 
     private static SoupBinTCPServer nassauServer(final SocketChannel channel)
