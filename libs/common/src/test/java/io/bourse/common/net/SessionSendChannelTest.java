@@ -131,13 +131,7 @@ class SessionSendChannelTest
         assertThat(channel.pendingBytes()).isEqualTo(39 * (HEADER + 100));
 
         socket.stalled = false;
-        final ByteBuffer stream = readAllWhileFlushing(channel, 2 * 40 * (HEADER + 100));
-        assertThat(stream.remaining()).as("every packet sent, the refused one not").isEqualTo(39 * (HEADER + 100));
-        for (int i = 0; i < 39; i++)
-        {
-            assertThat(stream.getShort(i * (HEADER + 100))).isEqualTo((short)101);
-            assertThat(stream.get(i * (HEADER + 100) + HEADER)).isEqualTo((byte)i);
-        }
+        assertPackets(readAllWhileFlushing(channel, 2 * 40 * (HEADER + 100)), 39);
     }
 
     @Test
@@ -154,13 +148,7 @@ class SessionSendChannelTest
             server.send(payload(i, 100));
         }
 
-        final ByteBuffer stream = readAllWhileFlushing(channel, 2 * packets * (HEADER + 100));
-        assertThat(stream.remaining()).isEqualTo(packets * (HEADER + 100));
-        for (int i = 0; i < packets; i++)
-        {
-            assertThat(stream.getShort(i * (HEADER + 100))).isEqualTo((short)101);
-            assertThat(stream.get(i * (HEADER + 100) + HEADER)).isEqualTo((byte)i);
-        }
+        assertPackets(readAllWhileFlushing(channel, 2 * packets * (HEADER + 100)), packets);
     }
 
     @Test
@@ -405,6 +393,17 @@ class SessionSendChannelTest
         for (int i = 0; i < packetLength; i++)
         {
             buffer.put((byte)'U');
+        }
+    }
+
+    /** Asserts that the stream holds exactly that many Sequenced Data packets of 100 bytes, numbered from 0. */
+    private static void assertPackets(final ByteBuffer stream, final int count)
+    {
+        assertThat(stream.remaining()).as("bytes of " + count + " packets").isEqualTo(count * (HEADER + 100));
+        for (int i = 0; i < count; i++)
+        {
+            assertThat(stream.getShort(i * (HEADER + 100))).isEqualTo((short)101);
+            assertThat(stream.get(i * (HEADER + 100) + HEADER)).isEqualTo((byte)i);
         }
     }
 
