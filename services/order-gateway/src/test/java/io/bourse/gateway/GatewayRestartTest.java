@@ -187,15 +187,7 @@ class GatewayRestartTest
             assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
         }
         // No gateway 17 runs: another gateway's client trades against W1, the engine publishes W1's execution.
-        final Executed taken;
-        try (GatewayService other = launch(18, otherJournalDir);
-            TestClient seller = TestClient.login(other.port(), "cpt01", 1))
-        {
-            seller.enterOrder("Y1", "MSFT", Ouch42.SIDE_SELL, 60, 2_000_000, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
-            taken = (Executed)seller.await(4).get(3);
-            assertThat(taken).usingRecursiveComparison().ignoringFields(IGNORED)
-                .isEqualTo(new Executed(0, "Y1", 60, 2_000_000, 'R', 0));
-        }
+        final Executed taken = sellFromAnotherGateway(18, otherJournalDir, "Y1", 2_000_000);
         // As after a gateway process restart: the closed gateways' subscriptions are gone, the next one joins the
         // shard's stream at its newest event, after W1's execution.
         awaitEventSubscribers(1, 1);
@@ -242,17 +234,9 @@ class GatewayRestartTest
             client.enterOrder("V1", "MSFT", Ouch42.SIDE_BUY, 100, 1_700_000, DAY);
             assertThat(client.await(3 + 2 * churn).get(2 + 2 * churn)).isInstanceOf(Accepted.class);
         }
-        final Executed taken;
         // Not gateway 18 again: a gateway id's clientOrderIds start over with an empty journal, and the catch-up of
         // a late image replays the shard's run from its start, another test's executions of gateway 18 included.
-        try (GatewayService other = launch(22, otherJournalDir);
-            TestClient seller = TestClient.login(other.port(), "cpt01", 1))
-        {
-            seller.enterOrder("Y2", "MSFT", Ouch42.SIDE_SELL, 60, 1_700_000, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
-            taken = (Executed)seller.await(4).get(3);
-            assertThat(taken).usingRecursiveComparison().ignoringFields(IGNORED)
-                .isEqualTo(new Executed(0, "Y2", 60, 1_700_000, 'R', 0));
-        }
+        final Executed taken = sellFromAnotherGateway(22, otherJournalDir, "Y2", 1_700_000);
         awaitEventSubscribers(1, 1);
 
         try (GatewayService second = launch(19);
@@ -431,6 +415,25 @@ class GatewayRestartTest
             .symbolDirectory(EngineShards.SYMBOLS)
             .eventArchive(archive)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    /**
+     * Another gateway's client (cpt01) sells 60 MSFT, immediate-or-cancel, against a resting buy order at the price.
+     *
+     * @return the seller's Executed, checked: 60 shares at the price, removing liquidity.
+     */
+    private static Executed sellFromAnotherGateway(
+        final int gatewayId, final Path journalDir, final String token, final long price) throws Exception
+    {
+        try (GatewayService other = launch(gatewayId, journalDir);
+            TestClient seller = TestClient.login(other.port(), "cpt01", 1))
+        {
+            seller.enterOrder(token, "MSFT", Ouch42.SIDE_SELL, 60, price, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+            final Executed taken = (Executed)seller.await(4).get(3);
+            assertThat(taken).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Executed(0, token, 60, price, 'R', 0));
+            return taken;
+        }
     }
 
     /** Polls the gateway's {@code /ready} until its answer starts with the expected text; returns that answer. */
