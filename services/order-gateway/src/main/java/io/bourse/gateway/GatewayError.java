@@ -48,6 +48,17 @@ enum GatewayError
      */
     EVENT_REPLAY_FAILED,
     /**
+     * A Login Request while the engine shards' event streams are not yet caught up from the event archive (Login
+     * Rejected 'S'): until then the gateway does not know every session index its gateway id used today.
+     */
+    EVENTS_NOT_CAUGHT_UP,
+    /**
+     * An engine event for a clientOrderId of this gateway id whose session index is past every index known: an order of
+     * an earlier gateway with this id whose journals are gone, or of another gateway running with the same id. The
+     * event is unmatched; new sessions take indexes past it ({@link SessionIndexes}).
+     */
+    UNKNOWN_SESSION_INDEX,
+    /**
      * A session journal that cannot be written or forced (the session then takes no more messages, its client is
      * disconnected and its logins refused) or read for a replay (the client is disconnected).
      */

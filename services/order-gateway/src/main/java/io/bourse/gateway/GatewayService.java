@@ -106,10 +106,12 @@ public final class GatewayService implements AutoCloseable
             final BoundedOffer boundedOffer = new BoundedOffer(new YieldingIdleStrategy(), COMMAND_OFFER_RETRIES);
             final OuchProxy ouch = new OuchProxy(metrics);
             final EngineProxy engine = new AeronEngineProxy(commands, boundedOffer);
+            final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
             final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
-                ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock);
-            final GatewayAgent agent = newAgent(
-                ctx, serverChannel, selector, engine, orderEntry, ouch, journals, aeron, events, metrics, clock);
+                ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock,
+                sessionIndexes);
+            final GatewayAgent agent = newAgent(ctx, serverChannel, selector, engine, orderEntry, sessionIndexes, ouch,
+                journals, aeron, events, metrics, clock);
 
             GaugeWithCallback.builder()
                 .name("bourse_gateway_open_orders").help("Orders entered and not yet done")
@@ -168,6 +170,7 @@ public final class GatewayService implements AutoCloseable
      * @param selector           a new selector.
      * @param engine             where engine commands go (the order logic's and the clock ticks).
      * @param orderEntry         the order logic.
+     * @param sessionIndexes     the session indexes the order logic was made with.
      * @param ouch               the OUCH encoder the order logic uses.
      * @param journals           the session journals, recovered; closed by the caller after the agent.
      * @param aeron              the client of the event subscriptions, also for the event archive's replays; null in
@@ -186,6 +189,7 @@ public final class GatewayService implements AutoCloseable
         final Selector selector,
         final EngineProxy engine,
         final OrderEntry orderEntry,
+        final SessionIndexes sessionIndexes,
         final OuchProxy ouch,
         final JournalStore journals,
         final Aeron aeron,
@@ -193,11 +197,16 @@ public final class GatewayService implements AutoCloseable
         final GatewayMetrics metrics,
         final DutyCycleClock clock) throws IOException
     {
+        final EventArchive archive = ctx.eventArchive();
+        final EngineEventStreams events = new EngineEventStreams(eventSubscriptions,
+            new EngineEventAdapter(orderEntry, metrics), archive.enabled() ? new EventReplay(aeron, archive) : null,
+            metrics, archive.enabled() ? journals.eventPositions(eventSubscriptions.length) : null);
         final SessionRegistry registry = new SessionRegistry(ctx.credentials(), ctx.sessionName(),
             ctx.gatewayId(), ctx.symbolDirectory().shardCount(), ctx.maxSessions(), ctx.maxPendingLogins(),
             ctx.loginTimeoutMs() * 1_000_000L, ctx.endOfSessionLingerMs() * 1_000_000L,
             new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes), ctx.socketSendBufferBytes(),
-            new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock);
+            new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock, sessionIndexes,
+            events::catchUpReason);
         try
         {
             registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
@@ -206,12 +215,7 @@ public final class GatewayService implements AutoCloseable
         {
             throw new UncheckedIOException(GatewayContext.JOURNAL_DIR_PROP_NAME + "=" + ctx.journalDir(), ex);
         }
-        final EventArchive archive = ctx.eventArchive();
-        return new GatewayAgent(serverChannel, selector, registry, engine,
-            new EngineEventStreams(eventSubscriptions, new EngineEventAdapter(orderEntry, metrics),
-                archive.enabled() ? new EventReplay(aeron, archive) : null, metrics,
-                archive.enabled() ? journals.eventPositions(eventSubscriptions.length) : null),
-            clock,
+        return new GatewayAgent(serverChannel, selector, registry, engine, events, clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
                 metrics),
             metrics);

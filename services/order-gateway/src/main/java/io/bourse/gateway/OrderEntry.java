@@ -93,8 +93,10 @@ import java.util.ArrayDeque;
  * Rejected; every order still open as the journal leaves it (open shares, price, side, symbol, order reference number
  * and the clientOrderId it was sent with), so that Cancel, Replace and Modify Orders and the engine's events for it
  * work; the orders not answered by the engine yet, so that its answer finds them; the users' open-order counts; and the
- * orders that traded, for Broken Trade. Each session gets a new session index at start-up, so that orders entered after
- * the restart never reuse a clientOrderId sent before it, whatever the journal holds. Engine events heard again after
+ * orders that traded, for Broken Trade. Each session takes a new session index at its first login after the restart
+ * ({@link SessionIndexes}), past the largest any journal recorded and any an engine event for an order not tracked here
+ * carries, so that orders entered after the restart never reuse a clientOrderId sent before it, also when the journals
+ * are gone. Engine events heard again after
  * the restart (replayed from the event archive, {@link EngineEventStreams}, or heard live by a subscription that joined
  * a stream behind the position the stopped gateway had read to) are known by their shard sequence numbers, which each
  * session journals after the messages that answer them ({@link OrderRecords#EVENT_SEQUENCES}), and are not answered
@@ -124,6 +126,7 @@ final class OrderEntry
     private final OuchProxy ouch;
     private final GatewayMetrics metrics;
     private final DutyCycleClock clock;
+    private final SessionIndexes sessionIndexes;
     private final Long2ObjectHashMap<OrderState> orders = new Long2ObjectHashMap<>();
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
     private final TradedOrders tradedOrders = new TradedOrders();
@@ -146,6 +149,8 @@ final class OrderEntry
      * @param ouch             where OUCH outbound messages go.
      * @param metrics          counters.
      * @param clock            the duty-cycle clock.
+     * @param sessionIndexes   told the session index of every clientOrderId of this gateway id an engine event carries
+     *                         that no order here is tracked for.
      */
     OrderEntry(
         final int gatewayId,
@@ -157,7 +162,8 @@ final class OrderEntry
         final EngineProxy engine,
         final OuchProxy ouch,
         final GatewayMetrics metrics,
-        final DutyCycleClock clock)
+        final DutyCycleClock clock,
+        final SessionIndexes sessionIndexes)
     {
         this.gatewayId = gatewayId;
         this.maxOrderShares = maxOrderShares;
@@ -173,6 +179,7 @@ final class OrderEntry
         this.ouch = ouch;
         this.metrics = metrics;
         this.clock = clock;
+        this.sessionIndexes = sessionIndexes;
         preventedSequenceNumbers = new long[symbols.shardCount()];
         preventedPrices = new long[symbols.shardCount()];
     }
@@ -932,6 +939,11 @@ final class OrderEntry
         if (null == order)
         {
             unmatched();
+            if (sessionIndexes.onUntrackedOrder(clientOrderId))
+            {
+                metrics.error(GatewayError.UNKNOWN_SESSION_INDEX, "clientOrderId " + Long.toHexString(clientOrderId),
+                    "no journal of this gateway id recorded its session index; new sessions take indexes past it");
+            }
         }
         return order;
     }

@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import com.paritytrading.nassau.ProtocolException;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.metrics.Readiness;
 import io.bourse.common.net.SendBufferFullException;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSendChannel;
@@ -39,8 +40,9 @@ import java.util.Map;
  * connection refused at the pending-login limit is closed at once.
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
- * session other than today's (blank means today's), a user already logged in on another connection, or a user whose
- * journal failed, with 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence
+ * session other than today's (blank means today's), a user already logged in on another connection, a user whose
+ * journal failed, or any login while the engine shards' event streams are not yet caught up from the event archive
+ * (the gateway's {@code /ready} says so meanwhile), with 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence
  * number of the next message the client will get ({@link #firstToSend}): the requested one; for 0, or a number past
  * the next new message, the next new message. The messages from there on are replayed from the journal, a bounded
  * number per duty cycle and no faster than the send buffer empties, then live ones follow. The first login of the day
@@ -53,11 +55,12 @@ import java.util.Map;
  * Whenever a logged-in connection closes, for whatever reason, the order entry hears that the session ended (cancel
  * on disconnect).
  * <p>
- * Each user gets a session index (the clientOrderId prefix) never used before for the day: one past the largest any
- * journal recorded, so that orders entered after a restart cannot be taken for orders entered before it. At start-up,
- * before the first login, every user with a journal of today's session gets its session back that way, and its
- * orders rebuilt from the journal ({@link #restoreSessions}), so that the engine's events for them reach the session
- * whether or not the user has logged in again.
+ * At its first login after the gateway starts, each session takes a session index (the clientOrderId prefix) never
+ * used before for the day ({@link SessionIndexes}): past the largest any journal recorded and any the engine events of
+ * the catch-up carry, so that orders entered after a restart cannot be taken for orders entered before it, also when
+ * the journals are gone. At start-up, before the first login, every user with a journal of today's session gets its
+ * session back and its orders rebuilt from the journal ({@link #restoreSessions}), so that the engine's events for them
+ * reach the session whether or not the user has logged in again.
  */
 final class SessionRegistry
 {
@@ -74,7 +77,6 @@ final class SessionRegistry
     private static final int REPLAY_BATCH = 64;
     /** SoupBinTCP 4.0 heartbeat interval (1 s), which nassau keeps to itself. */
     private static final long HEARTBEAT_INTERVAL_NS = 1_000_000_000L;
-    private static final int MAX_SESSION_INDEX = 0xFF_FFFF;
 
     private final Credentials credentials;
     private final String sessionName;
@@ -94,6 +96,8 @@ final class SessionRegistry
     private final JournalStore journals;
     private final GatewayMetrics metrics;
     private final DutyCycleClock clock;
+    private final SessionIndexes sessionIndexes;
+    private final Readiness eventCatchUp;
     private final Map<String, UserSession> users = new HashMap<>();
     private final ArrayList<UserSession> sessions = new ArrayList<>();
     private final ArrayList<OuchConnection> connections = new ArrayList<>();
@@ -101,7 +105,6 @@ final class SessionRegistry
     private final ByteBuffer discard = ByteBuffer.allocateDirect(RECEIVE_BUFFER_LENGTH);
     private final SoupBinTCP.LoginAccepted loginAccepted = new SoupBinTCP.LoginAccepted();
     private final SoupBinTCP.LoginRejected loginRejected = new SoupBinTCP.LoginRejected();
-    private int nextSessionIndex;
     private int loggedIn;
     private int pendingLogins;
     private boolean journalFailed;
@@ -124,6 +127,10 @@ final class SessionRegistry
      * @param journals              the journals of today's session, recovered.
      * @param metrics               counters.
      * @param clock                 the duty-cycle clock.
+     * @param sessionIndexes        the session indexes of the gateway id, shared with the order entry, which hears the
+     *                              indexes the journals do not tell.
+     * @param eventCatchUp          whether the engine shards' event streams have been caught up from the event archive
+     *                              ({@link EngineEventStreams#catchUpReason()}); no login is accepted before.
      */
     SessionRegistry(
         final Credentials credentials,
@@ -140,7 +147,9 @@ final class SessionRegistry
         final OuchProxy ouch,
         final JournalStore journals,
         final GatewayMetrics metrics,
-        final DutyCycleClock clock)
+        final DutyCycleClock clock,
+        final SessionIndexes sessionIndexes,
+        final Readiness eventCatchUp)
     {
         this.credentials = credentials;
         this.sessionName = sessionName;
@@ -160,17 +169,19 @@ final class SessionRegistry
         this.journals = journals;
         this.metrics = metrics;
         this.clock = clock;
-        this.nextSessionIndex = journals.maxSessionIndex() + 1;
+        this.sessionIndexes = sessionIndexes;
+        this.eventCatchUp = eventCatchUp;
     }
 
     /**
-     * Gives every user with a journal of today's session its session back, with a new session index, and rebuilds the
-     * session's orders from the journal; logs one line with the orders rebuilt. Called once, before the first login.
-     * A journal of a user the credentials no longer name is restored too (its orders may still trade), with a blank
+     * Gives every user with a journal of today's session its session back and rebuilds the session's orders from the
+     * journal; logs one line with the orders rebuilt. Called once, before the first login. A restored session takes its
+     * new session index at its first login, once the engine events have told the indexes no journal recorded. A
+     * journal of a user the credentials no longer name is restored too (its orders may still trade), with a blank
      * firm: that user cannot log in.
      *
      * @param rebuild rebuilds the orders of a session.
-     * @throws IOException when a journal cannot be read or its new session index written.
+     * @throws IOException when a journal cannot be read.
      */
     void restoreSessions(final OrderRebuild rebuild) throws IOException
     {
@@ -183,10 +194,6 @@ final class SessionRegistry
         final List<String> usernames = journals.usernames();
         for (final String username : usernames)
         {
-            if (nextSessionIndex > MAX_SESSION_INDEX)
-            {
-                throw new IOException("no session index left for " + username + " in " + journals.directory());
-            }
             rebuild.rebuild(newSession(
                 username, Ouch42.packFirm(firms.getOrDefault(username, "")), journals.journal(username)));
         }
@@ -432,11 +439,18 @@ final class SessionRegistry
             rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
             return;
         }
+        final String notCaughtUp = eventCatchUp.notReadyReason();
+        if (null != notCaughtUp)
+        {
+            metrics.error(GatewayError.EVENTS_NOT_CAUGHT_UP, connection, notCaughtUp);
+            rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+            return;
+        }
         final String requestedSession = request.getRequestedSession().trim();
         UserSession session = users.get(user.username());
         if ((!requestedSession.isEmpty() && !requestedSession.equals(sessionName)) ||
             (null != session && (null != session.connection() || session.journal().isFailed())) ||
-            (null == session && nextSessionIndex > MAX_SESSION_INDEX))
+            ((null == session || !session.hasSessionIndex()) && sessionIndexes.isExhausted()))
         {
             rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
             return;
@@ -444,11 +458,11 @@ final class SessionRegistry
         if (null == session)
         {
             session = newSession(user);
-            if (null == session)
-            {
-                rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
-                return;
-            }
+        }
+        if (null == session || !takeSessionIndex(session))
+        {
+            rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+            return;
         }
 
         final long count = session.journal().count();
@@ -716,15 +730,38 @@ final class SessionRegistry
         }
     }
 
-    /** @return the user's session for the day, with the next session index, recorded in its journal first. */
+    /** @return the user's session for the day, without a session index until its first login. */
     private UserSession newSession(final String username, final int firm, final SessionJournal journal)
-        throws IOException
     {
-        journal.sessionIndex(nextSessionIndex);
-        final UserSession session = new UserSession(
-            username, firm, gatewayId, nextSessionIndex++, shardCount, journal, metrics);
+        final UserSession session = new UserSession(username, firm, gatewayId, 0, shardCount, journal, metrics);
         users.put(username, session);
         sessions.add(session);
         return session;
+    }
+
+    /**
+     * At a session's first login since the gateway started: gives it a session index never used today, recorded in its
+     * journal first, so that a later gateway takes indexes past it.
+     *
+     * @return false when the journal could not record it (counted): the login is refused.
+     */
+    private boolean takeSessionIndex(final UserSession session)
+    {
+        if (session.hasSessionIndex())
+        {
+            return true;
+        }
+        final int sessionIndex = sessionIndexes.take();
+        try
+        {
+            session.journal().sessionIndex(sessionIndex);
+        }
+        catch (final IOException ex)
+        {
+            metrics.error(GatewayError.JOURNAL_FAILED, session.username(), ex);
+            return false;
+        }
+        session.sessionIndex(sessionIndex);
+        return true;
     }
 }

@@ -20,9 +20,11 @@ import java.nio.ByteBuffer;
  */
 final class UserSession
 {
+    private static final long SESSION_INDEX_MASK = (long)SessionIndexes.MAX_SESSION_INDEX << 32;
+
     private final String username;
     private final int firm;
-    private final long clientOrderIdBase;
+    private long clientOrderIdBase;
     private final SessionJournal journal;
     private final TokenIndex tokens;
     private final GatewayMetrics metrics;
@@ -44,7 +46,8 @@ final class UserSession
      * @param username     the SoupBinTCP username.
      * @param firm         the user's OUCH 4.2 Firm, 4 ASCII bytes as a big-endian int.
      * @param gatewayId    1..255, the top byte of every clientOrderId.
-     * @param sessionIndex 1..2^24-1, never used before by this gateway id for the day (also not before a restart).
+     * @param sessionIndex 1..2^24-1, never used before by this gateway id for the day (also not before a restart); or
+     *                     0 for none yet: the session then takes one at its first login ({@link #sessionIndex(int)}).
      * @param shardCount   engine shards the gateway hears, 1..{@value OrderRecords#MAX_SEQUENCE_SHARDS}.
      * @param journal      the session's journal, possibly holding messages from before a restart.
      * @param metrics      counts journal writes, replays and errors.
@@ -100,9 +103,38 @@ final class UserSession
         return journal;
     }
 
-    /** @return a new clientOrderId: prefix and a per-session count from 1. */
+    /** @return true once the session has its session index, the prefix of the clientOrderIds of its new orders. */
+    boolean hasSessionIndex()
+    {
+        return 0 != (clientOrderIdBase & SESSION_INDEX_MASK);
+    }
+
+    /**
+     * Gives a session created without a session index its index, before its first order.
+     *
+     * @param sessionIndex 1..2^24-1, never used before by this gateway id for the day ({@link SessionIndexes}).
+     * @throws IllegalStateException when the session has an index already.
+     */
+    void sessionIndex(final int sessionIndex)
+    {
+        if (hasSessionIndex())
+        {
+            throw new IllegalStateException(username + " has a session index already");
+        }
+        clientOrderIdBase |= ((long)sessionIndex << 32) & SESSION_INDEX_MASK;
+    }
+
+    /**
+     * @return a new clientOrderId: prefix and a per-session count from 1.
+     * @throws IllegalStateException when the session has no session index yet (no client has logged in to it since
+     * the gateway started, so no order can come from it).
+     */
     long nextClientOrderId()
     {
+        if (!hasSessionIndex())
+        {
+            throw new IllegalStateException(username + " has no session index yet");
+        }
         return clientOrderIdBase | (++orderCount & 0xFFFF_FFFFL);
     }
 

@@ -6,6 +6,7 @@ import io.aeron.driver.status.StreamCounter;
 import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
@@ -15,6 +16,7 @@ import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.Replaced;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.LoginAccepted;
+import io.bourse.gateway.TestClient.LoginRejected;
 import io.bourse.ouch.Ouch42;
 import io.bourse.sbe.engine.CancelOrderDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
@@ -187,7 +189,7 @@ class GatewayRestartTest
             assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
         }
         // No gateway 17 runs: another gateway's client trades against W1, the engine publishes W1's execution.
-        final Executed taken = sellFromAnotherGateway(18, otherJournalDir, "Y1", 2_000_000);
+        final Executed taken = sellFromAnotherGateway(18, otherJournalDir, "Y1", 60, 2_000_000);
         // As after a gateway process restart: the closed gateways' subscriptions are gone, the next one joins the
         // shard's stream at its newest event, after W1's execution.
         awaitEventSubscribers(1, 1);
@@ -234,9 +236,7 @@ class GatewayRestartTest
             client.enterOrder("V1", "MSFT", Ouch42.SIDE_BUY, 100, 1_700_000, DAY);
             assertThat(client.await(3 + 2 * churn).get(2 + 2 * churn)).isInstanceOf(Accepted.class);
         }
-        // Not gateway 18 again: a gateway id's clientOrderIds start over with an empty journal, and the catch-up of
-        // a late image replays the shard's run from its start, another test's executions of gateway 18 included.
-        final Executed taken = sellFromAnotherGateway(22, otherJournalDir, "Y2", 1_700_000);
+        final Executed taken = sellFromAnotherGateway(22, otherJournalDir, "Y2", 60, 1_700_000);
         awaitEventSubscribers(1, 1);
 
         try (GatewayService second = launch(19);
@@ -251,6 +251,57 @@ class GatewayRestartTest
             final String metrics = MetricsEndpoint.scrape(second.metricsPort());
             assertThat(replayedEvents(metrics)).isBetween(1.0, 20.0);
             assertThat(metrics).contains("bourse_gateway_errors_total{kind=\"event_replay_failed\"} 0.0");
+        }
+    }
+
+    @Test
+    void shouldNotReuseTheClientOrderIdsOfAGatewayWhoseJournalsAreGone(
+        @TempDir final Path emptiedJournalDir, @TempDir final Path otherJournalDir) throws Exception
+    {
+        try (GatewayService first = launch(23);
+            TestClient client = TestClient.login(first.port(), "ord01", 1))
+        {
+            client.enterOrder("R1", "MSFT", Ouch42.SIDE_BUY, 100, 1_800_000, DAY);
+            assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+        }
+        awaitEventSubscribers(1, 1);
+
+        // Gateway 23 again, its journals gone: its first session would take session index 1 again, and R2 the
+        // clientOrderId R1 rests in the book with. The catch-up hears R1's events before any login is accepted.
+        try (GatewayService second = launch(23, emptiedJournalDir);
+            TestClient client = TestClient.login(second.port(), "ord01", 1))
+        {
+            client.enterOrder("R2", "MSFT", Ouch42.SIDE_BUY, 100, 1_800_000, DAY);
+            assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+
+            // R1 first (time priority), all of it: its execution is no order's of the second gateway, R2 still rests.
+            sellFromAnotherGateway(24, otherJournalDir, "Y3", 100, 1_800_000);
+            client.cancelOrder("R2", 0);
+
+            assertThat(client.await(4).get(3)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Canceled(0, "R2", 100, 'U'));
+            assertThat(MetricsEndpoint.scrape(second.metricsPort()))
+                .contains("bourse_gateway_errors_total{kind=\"unknown_session_index\"} 1.0")
+                .contains("bourse_gateway_unmatched_events_total 1.0")
+                .contains("bourse_gateway_open_orders 0.0");
+        }
+    }
+
+    @Test
+    void shouldRefuseLoginsWhileAShardsEventStreamIsNotCaughtUp() throws Exception
+    {
+        // A third shard that does not run: no image of its event stream, nothing to catch up from the archive yet.
+        try (GatewayService gateway = GatewayService.launch(context(26, journalDir, engine, engine.eventArchive())
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1,IBM@2")));
+            TestClient client = new TestClient(gateway.port()))
+        {
+            assertThat(awaitReady(gateway.metricsPort(), "503")).contains("(matching-engine shard 2)");
+            client.login("ord01", "ord01pw", "", 1);
+
+            assertThat(client.await(1)).containsExactly(new LoginRejected('S'));
+            assertThat(MetricsEndpoint.scrape(gateway.metricsPort()))
+                .contains("bourse_gateway_errors_total{kind=\"events_not_caught_up\"} 1.0")
+                .contains("bourse_gateway_login_failures_total 1.0");
         }
     }
 
@@ -400,7 +451,13 @@ class GatewayRestartTest
     private static GatewayService launch(
         final int gatewayId, final Path journalDir, final EngineShards shards, final EventArchive archive)
     {
-        return GatewayService.launch(new GatewayContext()
+        return GatewayService.launch(context(gatewayId, journalDir, shards, archive));
+    }
+
+    private static GatewayContext context(
+        final int gatewayId, final Path journalDir, final EngineShards shards, final EventArchive archive)
+    {
+        return new GatewayContext()
             .port(0)
             .bindAddress("127.0.0.1")
             .metricsPort(0)
@@ -414,24 +471,27 @@ class GatewayRestartTest
             .streamLayout(shards.layout())
             .symbolDirectory(EngineShards.SYMBOLS)
             .eventArchive(archive)
-            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+            .idleStrategy(new SleepingMillisIdleStrategy(1));
     }
 
     /**
-     * Another gateway's client (cpt01) sells 60 MSFT, immediate-or-cancel, against a resting buy order at the price.
+     * Another gateway's client (cpt01, on a new journal) sells MSFT, immediate-or-cancel, against one resting buy order
+     * at the price of at least as many shares.
      *
-     * @return the seller's Executed, checked: 60 shares at the price, removing liquidity.
+     * @return the seller's Executed, checked: all its shares at the price, removing liquidity.
      */
     private static Executed sellFromAnotherGateway(
-        final int gatewayId, final Path journalDir, final String token, final long price) throws Exception
+        final int gatewayId, final Path journalDir, final String token, final long shares, final long price)
+        throws Exception
     {
         try (GatewayService other = launch(gatewayId, journalDir);
             TestClient seller = TestClient.login(other.port(), "cpt01", 1))
         {
-            seller.enterOrder(token, "MSFT", Ouch42.SIDE_SELL, 60, price, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+            seller.enterOrder(
+                token, "MSFT", Ouch42.SIDE_SELL, shares, price, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
             final Executed taken = (Executed)seller.await(4).get(3);
             assertThat(taken).usingRecursiveComparison().ignoringFields(IGNORED)
-                .isEqualTo(new Executed(0, token, 60, price, 'R', 0));
+                .isEqualTo(new Executed(0, token, shares, price, 'R', 0));
             return taken;
         }
     }

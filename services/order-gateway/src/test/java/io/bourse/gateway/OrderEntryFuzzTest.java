@@ -242,7 +242,8 @@ class OrderEntryFuzzTest
         {
             orderEntry = new OrderEntry(
                 GATEWAY_ID, MAX_ORDER_SHARES, GatewayContext.MAX_SESSION_TOKENS_DEFAULT,
-                GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, engine, new OuchProxy(metrics), metrics, clock);
+                GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, engine, new OuchProxy(metrics), metrics, clock,
+                new SessionIndexes(0));
             adapter = new OrderEntryAdapter(orderEntry, metrics);
             final EngineEventAdapter eventAdapter = new EngineEventAdapter(orderEntry, metrics);
             events = null == earlier ? new EngineEvents(eventAdapter) : new EngineEvents(eventAdapter, earlier);

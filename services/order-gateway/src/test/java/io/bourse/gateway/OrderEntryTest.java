@@ -45,7 +45,8 @@ class OrderEntryTest
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final OrderEntry orderEntry = new OrderEntry(GATEWAY_ID, 1_000_000,
         GatewayContext.MAX_SESSION_TOKENS_DEFAULT, GatewayContext.MAX_DAY_TOKENS_DEFAULT,
-        SymbolDirectory.parse("AAPL@0,MSFT@1"), RiskLimits.none(), engine, new OuchProxy(metrics), metrics, clock);
+        SymbolDirectory.parse("AAPL@0,MSFT@1"), RiskLimits.none(), engine, new OuchProxy(metrics), metrics, clock,
+        new SessionIndexes(0));
     private final OrderEntryAdapter adapter = new OrderEntryAdapter(orderEntry, metrics);
     private final EngineEvents events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
