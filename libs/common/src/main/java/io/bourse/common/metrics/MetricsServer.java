@@ -6,6 +6,7 @@ import io.bourse.common.config.Settings;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,13 +29,18 @@ public final class MetricsServer implements AutoCloseable
     private final PrometheusRegistry registry;
     private final HTTPServer server;
     private final ReadinessHandler readinessHandler;
+    private final GcPauseMetrics gcPauses;
 
     private MetricsServer(
-        final PrometheusRegistry registry, final HTTPServer server, final ReadinessHandler readinessHandler)
+        final PrometheusRegistry registry,
+        final HTTPServer server,
+        final ReadinessHandler readinessHandler,
+        final GcPauseMetrics gcPauses)
     {
         this.registry = registry;
         this.server = server;
         this.readinessHandler = readinessHandler;
+        this.gcPauses = gcPauses;
     }
 
     /**
@@ -42,21 +48,32 @@ public final class MetricsServer implements AutoCloseable
      *
      * @param port       TCP port (DESIGN.md: 9400 media driver, 9401 gateway, 9402 md-publisher, 9403 fanout,
      *                   9404 simulator, 9410 + k engine shard k); 0 picks a free port.
-     * @param withJvm    true to add the JVM metrics (heap, GC, threads); one service per JVM should.
+     * @param withJvm    true to add the JVM metrics (heap, GC, threads, and the GC pauses of {@link GcPauseMetrics});
+     *                   one service per JVM should.
      * @return the running server with an empty registry for the service to fill.
      * @throws IOException when the port cannot be bound.
      */
     public static MetricsServer start(final int port, final boolean withJvm) throws IOException
     {
         final PrometheusRegistry registry = new PrometheusRegistry();
+        GcPauseMetrics gcPauses = null;
         if (withJvm)
         {
             JvmMetrics.builder().register(registry);
+            gcPauses = GcPauseMetrics.register(registry);
         }
         final ReadinessHandler readinessHandler = new ReadinessHandler();
-        final HTTPServer server = HTTPServer.builder()
-            .port(port).registry(registry).defaultHandler(readinessHandler).buildAndStart();
-        return new MetricsServer(registry, server, readinessHandler);
+        try
+        {
+            final HTTPServer server = HTTPServer.builder()
+                .port(port).registry(registry).defaultHandler(readinessHandler).buildAndStart();
+            return new MetricsServer(registry, server, readinessHandler, gcPauses);
+        }
+        catch (final IOException ex)
+        {
+            CloseHelper.quietClose(gcPauses);
+            throw ex;
+        }
     }
 
     /**
@@ -91,11 +108,11 @@ public final class MetricsServer implements AutoCloseable
         return server.getPort();
     }
 
-    /** Stops serving. */
+    /** Stops serving, and listening to the GC notifications. */
     @Override
     public void close()
     {
-        server.close();
+        CloseHelper.closeAll(server, gcPauses);
     }
 
     /** Serves {@value #READY_PATH}, a short index on {@code /}, and 404 elsewhere. */
