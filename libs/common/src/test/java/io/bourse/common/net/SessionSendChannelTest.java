@@ -254,6 +254,34 @@ class SessionSendChannelTest
     }
 
     @Test
+    void shouldKeepTheRestOfThePacketTheFlushOfARefusedWriteBeganAndDropThePacketsAfterIt() throws Exception
+    {
+        final StallableSocket socket = new StallableSocket(senderEnd);
+        final SessionSendChannel channel = new SessionSendChannel(socket, pool, MAX_PACKET_LENGTH);
+        final SoupBinTCPServer server = nassauServer(channel);
+        socket.stalled = true;
+        for (int i = 0; i < 39; i++)
+        {
+            server.send(payload(i, 100));
+        }
+        // The flush before the refusal: the socket takes 20 bytes of packet 0, too few to make room for packet 39.
+        socket.stalled = false;
+        socket.bytesBeforeStall = 20;
+
+        assertThatThrownBy(() -> server.send(payload(39, 100))).isInstanceOf(SendBufferFullException.class);
+        assertThat(channel.pendingBytes()).isEqualTo(39 * (HEADER + 100) - 20);
+        assertThat(channel.discardUnsent()).as("packets 1 to 38").isEqualTo(38 * (HEADER + 100));
+        server.endSession();
+
+        socket.stalled = false;
+        socket.bytesBeforeStall = Integer.MAX_VALUE;
+        final ByteBuffer stream = readAllWhileFlushing(channel, 2 * 40 * (HEADER + 100));
+        assertPackets(stream.slice(0, HEADER + 100), 1);
+        assertThat(stream.position(HEADER + 100).slice()).as("End of Session, and nothing after it")
+            .isEqualTo(ByteBuffer.wrap(new byte[]{0, 1, 'Z'}));
+    }
+
+    @Test
     void shouldAllocateNothingPerPacketWhenSendingAndFlushing() throws Exception
     {
         final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
@@ -493,10 +521,14 @@ class SessionSendChannelTest
         return payload.flip();
     }
 
-    /** The sender's socket, which takes nothing while stalled: a peer whose buffers are full, without the timing. */
+    /**
+     * The sender's socket, which takes nothing while stalled, and stalls once it has taken {@link #bytesBeforeStall}:
+     * a peer whose buffers are full, without the timing.
+     */
     private static final class StallableSocket extends ForwardingSocketChannel
     {
         private boolean stalled;
+        private int bytesBeforeStall = Integer.MAX_VALUE;
         private int writes;
 
         StallableSocket(final SocketChannel delegate)
@@ -508,7 +540,23 @@ class SessionSendChannelTest
         public int write(final ByteBuffer src) throws IOException
         {
             writes++;
-            return stalled ? 0 : delegate.write(src);
+            if (stalled)
+            {
+                return 0;
+            }
+            final int limit = src.limit();
+            src.limit(src.position() + Math.min(src.remaining(), bytesBeforeStall));
+            try
+            {
+                final int written = delegate.write(src);
+                bytesBeforeStall -= written;
+                stalled = 0 == bytesBeforeStall;
+                return written;
+            }
+            finally
+            {
+                src.limit(limit);
+            }
         }
 
         @Override
