@@ -31,7 +31,8 @@ enum GatewayError
     LOGIN_TIMEOUT,
     /**
      * A connection accepted while as many as allowed await their login (it is closed), or a login while as many users
-     * as allowed are logged in (Login Rejected 'S').
+     * as allowed are logged in, or of a session that needs a session index when none is left for the day (Login
+     * Rejected 'S').
      */
     SESSION_LIMIT,
     /**

@@ -60,7 +60,7 @@ final class OrderRebuild implements SessionJournal.RecordHandler
     /**
      * Replays a session's journal into the order entry.
      *
-     * @param session a session just created for a recovered journal, with its new session index.
+     * @param session a session just created for a recovered journal (its new session index comes at its first login).
      * @throws IOException when the journal cannot be read, or holds a private record, or an OUCH message of a type
      *                     read here, of a layout the gateway never writes.
      */

@@ -51,15 +51,27 @@ final class SessionIndexes
     }
 
     /**
-     * @return a session index never used by this gateway id today, as far as the journals and the engine events tell.
+     * @return the session index {@link #take()} gives next: one never used by this gateway id today, as far as the
+     * journals and the engine events tell.
      * @throws IllegalStateException when {@link #isExhausted()}.
      */
-    int take()
+    int next()
     {
         if (isExhausted())
         {
             throw new IllegalStateException("no session index left: all " + MAX_SESSION_INDEX + " are taken");
         }
-        return next++;
+        return next;
+    }
+
+    /**
+     * @return {@link #next()}, taken: the next call gives a later one.
+     * @throws IllegalStateException when {@link #isExhausted()}.
+     */
+    int take()
+    {
+        final int sessionIndex = next();
+        next = sessionIndex + 1;
+        return sessionIndex;
     }
 }

@@ -41,14 +41,15 @@ import java.util.Map;
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
  * session other than today's (blank means today's), a user already logged in on another connection, a user whose
- * journal failed, or any login while the engine shards' event streams are not yet caught up from the event archive
- * (the gateway's {@code /ready} says so meanwhile), with 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence
- * number of the next message the client will get ({@link #firstToSend}): the requested one; for 0, or a number past
- * the next new message, the next new message. The messages from there on are replayed from the journal, a bounded
- * number per duty cycle and no faster than the send buffer empties, then live ones follow. The first login of the day
- * gets the OUCH 4.2 System Event start of day as sequenced message 1. Unsequenced Data before login, a second Login
- * Request, an OUCH message of unknown type or wrong length, or a malformed packet ends the session (End of Session,
- * then close); the user can log in again.
+ * journal failed, or any login while the engine shards' event streams are not yet caught up from the event archive (the
+ * gateway's {@code /ready} says so meanwhile: with the archive, no one logs in before every engine shard runs), with
+ * 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence number of the next
+ * message the client will get ({@link #firstToSend}): the requested one; for 0, or a number past the next new message,
+ * the next new message. The messages from there on are replayed from the journal, a bounded number per duty cycle and
+ * no faster than the send buffer empties, then live ones follow. The first login of the day gets the OUCH 4.2 System
+ * Event start of day as sequenced message 1. Unsequenced Data before login, a second Login Request, an OUCH message of
+ * unknown type or wrong length, or a malformed packet ends the session (End of Session, then close); the user can log
+ * in again.
  * Logout Request and a heartbeat timeout (15 s of silence) close the connection; a logged-in client whose packets the
  * gateway leaves in the socket while the engine shards' command streams are full is not silent, and is not dropped
  * (the login timeout still applies before login).
@@ -75,6 +76,8 @@ final class SessionRegistry
     static final int MAX_COMMANDS_PER_RECEIVE =
         RECEIVE_BUFFER_LENGTH / (SessionSendChannel.PACKET_HEADER_LENGTH + CancelOrder.LENGTH);
     private static final int REPLAY_BATCH = 64;
+    private static final String NO_SESSION_INDEX_DETAIL =
+        "no session index left for the day (" + SessionIndexes.MAX_SESSION_INDEX + " taken)";
     /** SoupBinTCP 4.0 heartbeat interval (1 s), which nassau keeps to itself. */
     private static final long HEARTBEAT_INTERVAL_NS = 1_000_000_000L;
 
@@ -449,9 +452,14 @@ final class SessionRegistry
         final String requestedSession = request.getRequestedSession().trim();
         UserSession session = users.get(user.username());
         if ((!requestedSession.isEmpty() && !requestedSession.equals(sessionName)) ||
-            (null != session && (null != session.connection() || session.journal().isFailed())) ||
-            ((null == session || !session.hasSessionIndex()) && sessionIndexes.isExhausted()))
+            (null != session && (null != session.connection() || session.journal().isFailed())))
         {
+            rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+            return;
+        }
+        if ((null == session || !session.hasSessionIndex()) && sessionIndexes.isExhausted())
+        {
+            metrics.error(GatewayError.SESSION_LIMIT, connection, NO_SESSION_INDEX_DETAIL);
             rejectLogin(connection, SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
             return;
         }
@@ -741,9 +749,9 @@ final class SessionRegistry
 
     /**
      * At a session's first login since the gateway started: gives it a session index never used today, recorded in its
-     * journal first, so that a later gateway takes indexes past it.
+     * journal first (forced under {@link JournalSync#BATCH}), so that a later gateway takes indexes past it.
      *
-     * @return false when the journal could not record it (counted): the login is refused.
+     * @return false when the journal could not record it (counted; the index stays free): the login is refused.
      */
     private boolean takeSessionIndex(final UserSession session)
     {
@@ -751,7 +759,7 @@ final class SessionRegistry
         {
             return true;
         }
-        final int sessionIndex = sessionIndexes.take();
+        final int sessionIndex = sessionIndexes.next();
         try
         {
             session.journal().sessionIndex(sessionIndex);
@@ -761,7 +769,7 @@ final class SessionRegistry
             metrics.error(GatewayError.JOURNAL_FAILED, session.username(), ex);
             return false;
         }
-        session.sessionIndex(sessionIndex);
+        session.sessionIndex(sessionIndexes.take());
         return true;
     }
 }

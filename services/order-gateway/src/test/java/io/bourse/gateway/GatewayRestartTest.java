@@ -295,7 +295,8 @@ class GatewayRestartTest
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1,IBM@2")));
             TestClient client = new TestClient(gateway.port()))
         {
-            assertThat(awaitReady(gateway.metricsPort(), "503")).contains("(matching-engine shard 2)");
+            awaitReady(gateway.metricsPort(), "503 not ready: no subscriber on aeron:ipc stream " +
+                engine.layout().commandStreamId(2) + " (matching-engine shard 2)");
             client.login("ord01", "ord01pw", "", 1);
 
             assertThat(client.await(1)).containsExactly(new LoginRejected('S'));

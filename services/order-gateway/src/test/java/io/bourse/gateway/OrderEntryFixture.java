@@ -42,8 +42,6 @@ final class OrderEntryFixture implements AutoCloseable
     final GatewayMetrics metrics = new GatewayMetrics(registry);
     final DutyCycleClock clock = new DutyCycleClock(null);
     final RecordingEngineProxy engine = new RecordingEngineProxy();
-    /** Starts past alice's and bob's indexes, as the journals' largest index would make it. */
-    final SessionIndexes sessionIndexes;
     final OrderEntry orderEntry;
     final OrderEntryAdapter adapter;
     final EngineEvents events;
@@ -98,9 +96,8 @@ final class OrderEntryFixture implements AutoCloseable
     {
         clock.set(NANO_TIME, T0);
         final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
-        sessionIndexes = new SessionIndexes(Math.max(aliceIndex, bobIndex));
         orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, maxSessionTokens, maxDayTokens, symbols, limits,
-            engine, new OuchProxy(metrics), metrics, clock, sessionIndexes);
+            engine, new OuchProxy(metrics), metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)));
         adapter = new OrderEntryAdapter(orderEntry, metrics);
         events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
         this.aliceIndex = aliceIndex;

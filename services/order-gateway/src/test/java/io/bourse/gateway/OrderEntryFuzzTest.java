@@ -243,7 +243,7 @@ class OrderEntryFuzzTest
             orderEntry = new OrderEntry(
                 GATEWAY_ID, MAX_ORDER_SHARES, GatewayContext.MAX_SESSION_TOKENS_DEFAULT,
                 GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, engine, new OuchProxy(metrics), metrics, clock,
-                new SessionIndexes(0));
+                new SessionIndexes(2 * restarts + 2));
             adapter = new OrderEntryAdapter(orderEntry, metrics);
             final EngineEventAdapter eventAdapter = new EngineEventAdapter(orderEntry, metrics);
             events = null == earlier ? new EngineEvents(eventAdapter) : new EngineEvents(eventAdapter, earlier);

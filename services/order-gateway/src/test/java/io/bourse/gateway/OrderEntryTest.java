@@ -43,10 +43,12 @@ class OrderEntryTest
     private final GatewayMetrics metrics = new GatewayMetrics(registry);
     private final DutyCycleClock clock = new DutyCycleClock(null);
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
+    /** Past alice's and bob's session indexes, 1 and 2, as their journals' would make it. */
+    private final SessionIndexes sessionIndexes = new SessionIndexes(2);
     private final OrderEntry orderEntry = new OrderEntry(GATEWAY_ID, 1_000_000,
         GatewayContext.MAX_SESSION_TOKENS_DEFAULT, GatewayContext.MAX_DAY_TOKENS_DEFAULT,
         SymbolDirectory.parse("AAPL@0,MSFT@1"), RiskLimits.none(), engine, new OuchProxy(metrics), metrics, clock,
-        new SessionIndexes(0));
+        sessionIndexes);
     private final OrderEntryAdapter adapter = new OrderEntryAdapter(orderEntry, metrics);
     private final EngineEvents events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
@@ -406,6 +408,22 @@ class OrderEntryTest
 
         assertThat(OuchMessages.of(alice)).isEmpty();
         assertThat(Metrics.counter(registry, "bourse_gateway_unmatched_events_total", null)).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "unknown_session_index")).isZero();
+        assertThat(sessionIndexes.next()).as("alice's index is known").isEqualTo(3);
+    }
+
+    @Test
+    void shouldTakeSessionIndexesPastTheIndexOfAnUnknownOrderOfThisGateway()
+    {
+        // An order of an earlier gateway with this id whose journals are gone, heard in the engine's events.
+        events.accepted(T1, id(40, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        events.canceled(T2, id(40, 1), 7, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(OuchMessages.of(alice)).isEmpty();
+        assertThat(OuchMessages.of(bob)).isEmpty();
+        assertThat(Metrics.counter(registry, "bourse_gateway_unmatched_events_total", null)).isEqualTo(2);
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "unknown_session_index")).isEqualTo(1);
+        assertThat(sessionIndexes.next()).isEqualTo(41);
     }
 
     @Test

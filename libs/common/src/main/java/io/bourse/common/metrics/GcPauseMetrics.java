@@ -30,8 +30,9 @@ import java.util.function.LongSupplier;
  *     <li>{@code bourse_jvm_gc_pause_max_seconds{gc}}, the longest pause that ended within the last
  *     {@value #WINDOW_SECONDS} seconds, 0 when none did.</li>
  * </ul>
- * The Prometheus client's {@code jvm_gc_collection_seconds} gives only counts and totals. A maximum over a window always
- * has a value, where a quantile of an interval without a GC has none. Every series is exported from registration on.
+ * The Prometheus client's {@code jvm_gc_collection_seconds} gives only counts and totals. A maximum over a window
+ * always has a value, where a quantile of an interval without a GC has none. Every series is exported from registration
+ * on.
  */
 public final class GcPauseMetrics implements AutoCloseable
 {

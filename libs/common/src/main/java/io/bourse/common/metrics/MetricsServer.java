@@ -69,7 +69,7 @@ public final class MetricsServer implements AutoCloseable
                 .port(port).registry(registry).defaultHandler(readinessHandler).buildAndStart();
             return new MetricsServer(registry, server, readinessHandler, gcPauses);
         }
-        catch (final IOException ex)
+        catch (final IOException | RuntimeException ex)
         {
             CloseHelper.quietClose(gcPauses);
             throw ex;

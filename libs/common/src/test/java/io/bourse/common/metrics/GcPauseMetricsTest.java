@@ -42,10 +42,10 @@ class GcPauseMetricsTest
         new GcPauseMetrics(server.registry(), List.of(YOUNG, REMARK_AND_CLEANUP, "ZGC Major Cycles"), () -> nowNs);
 
         assertThat(MetricsEndpoint.scrape(server.port()))
-            .contains("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"} 0.0")
-            .contains("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Concurrent GC\"} 0.0")
-            .contains("bourse_jvm_gc_pause_seconds_count{gc=\"G1 Young Generation\"} 0")
-            .contains("bourse_jvm_gc_pause_seconds_count{gc=\"G1 Concurrent GC\"} 0")
+            .containsPattern(line("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"}", "0.0"))
+            .containsPattern(line("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Concurrent GC\"}", "0.0"))
+            .containsPattern(line("bourse_jvm_gc_pause_seconds_count{gc=\"G1 Young Generation\"}", "0"))
+            .containsPattern(line("bourse_jvm_gc_pause_seconds_count{gc=\"G1 Concurrent GC\"}", "0"))
             .doesNotContain("ZGC Major Cycles");
     }
 
@@ -60,23 +60,23 @@ class GcPauseMetricsTest
 
         nowNs = T0 + 2 * SECOND;
         assertThat(MetricsEndpoint.scrape(server.port()))
-            .contains("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"} 0.007")
-            .contains("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Concurrent GC\"} 0.001")
-            .contains("bourse_jvm_gc_pause_seconds_bucket{gc=\"G1 Young Generation\",le=\"0.002\"} 0")
-            .contains("bourse_jvm_gc_pause_seconds_bucket{gc=\"G1 Young Generation\",le=\"0.005\"} 1")
-            .contains("bourse_jvm_gc_pause_seconds_bucket{gc=\"G1 Young Generation\",le=\"0.01\"} 2")
-            .contains("bourse_jvm_gc_pause_seconds_count{gc=\"G1 Young Generation\"} 2")
-            .contains("bourse_jvm_gc_pause_seconds_sum{gc=\"G1 Young Generation\"} 0.01");
+            .containsPattern(line("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"}", "0.007"))
+            .containsPattern(line("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Concurrent GC\"}", "0.001"))
+            .containsPattern(line("bourse_jvm_gc_pause_seconds_bucket{gc=\"G1 Young Generation\",le=\"0.002\"}", "0"))
+            .containsPattern(line("bourse_jvm_gc_pause_seconds_bucket{gc=\"G1 Young Generation\",le=\"0.005\"}", "1"))
+            .containsPattern(line("bourse_jvm_gc_pause_seconds_bucket{gc=\"G1 Young Generation\",le=\"0.01\"}", "2"))
+            .containsPattern(line("bourse_jvm_gc_pause_seconds_count{gc=\"G1 Young Generation\"}", "2"))
+            .containsPattern(line("bourse_jvm_gc_pause_seconds_sum{gc=\"G1 Young Generation\"}", "0.01"));
 
         nowNs = T0 + (GcPauseMetrics.WINDOW_SECONDS + 1) * SECOND; // the 7 ms pause ended more than a minute ago
         assertThat(MetricsEndpoint.scrape(server.port()))
-            .contains("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"} 0.003")
-            .contains("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Concurrent GC\"} 0.001");
+            .containsPattern(line("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"}", "0.003"))
+            .containsPattern(line("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Concurrent GC\"}", "0.001"));
 
         nowNs = T0 + (GcPauseMetrics.WINDOW_SECONDS + 2) * SECOND;
         assertThat(MetricsEndpoint.scrape(server.port()))
-            .contains("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"} 0.0")
-            .contains("bourse_jvm_gc_pause_seconds_count{gc=\"G1 Young Generation\"} 2");
+            .containsPattern(line("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"}", "0.0"))
+            .containsPattern(line("bourse_jvm_gc_pause_seconds_count{gc=\"G1 Young Generation\"}", "2"));
     }
 
     @Test
@@ -89,7 +89,7 @@ class GcPauseMetricsTest
 
         nowNs = T0 + (GcPauseMetrics.WINDOW_SECONDS + 35) * SECOND;
         assertThat(MetricsEndpoint.scrape(server.port()))
-            .contains("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"} 0.004");
+            .containsPattern(line("bourse_jvm_gc_pause_max_seconds{gc=\"G1 Young Generation\"}", "0.004"));
     }
 
     @Test
@@ -111,6 +111,12 @@ class GcPauseMetricsTest
             assertThat(metrics).contains("bourse_jvm_gc_pause_max_seconds{gc=\"")
                 .contains("jvm_gc_collection_seconds_count{gc=\"");
         }
+    }
+
+    /** @return a pattern of a whole line of the text format: the series and exactly that value. */
+    private static String line(final String series, final String value)
+    {
+        return "(?m)^" + Pattern.quote(series) + " " + Pattern.quote(value) + "$";
     }
 
     private static long pauseCount(final String metrics)
