@@ -120,11 +120,7 @@ class SessionSendChannelTest
         final StallableSocket socket = new StallableSocket(senderEnd);
         final SessionSendChannel channel = new SessionSendChannel(socket, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
-        socket.stalled = true;
-        for (int i = 0; i < 39; i++)
-        {
-            server.send(payload(i, 100));
-        }
+        sendWhileStalled(socket, server, 39);
         final ByteBuffer tooLong = payload(39, 100);
 
         assertThatThrownBy(() -> server.send(tooLong)).isInstanceOf(SendBufferFullException.class);
@@ -259,11 +255,7 @@ class SessionSendChannelTest
         final StallableSocket socket = new StallableSocket(senderEnd);
         final SessionSendChannel channel = new SessionSendChannel(socket, pool, MAX_PACKET_LENGTH);
         final SoupBinTCPServer server = nassauServer(channel);
-        socket.stalled = true;
-        for (int i = 0; i < 39; i++)
-        {
-            server.send(payload(i, 100));
-        }
+        sendWhileStalled(socket, server, 39);
         // The flush before the refusal: the socket takes 20 bytes of packet 0, too few to make room for packet 39.
         socket.stalled = false;
         socket.bytesBeforeStall = 20;
@@ -421,6 +413,17 @@ class SessionSendChannelTest
         for (int i = 0; i < packetLength; i++)
         {
             buffer.put((byte)'U');
+        }
+    }
+
+    /** Stalls the socket and sends packets 0 to count - 1, of 100 bytes each. */
+    private void sendWhileStalled(final StallableSocket socket, final SoupBinTCPServer server, final int count)
+        throws IOException
+    {
+        socket.stalled = true;
+        for (int i = 0; i < count; i++)
+        {
+            server.send(payload(i, 100));
         }
     }
 
