@@ -29,11 +29,17 @@ import java.util.ArrayDeque;
  * self-trade prevention. The engine's own Rejected reasons (e.g. 'C' closed, 'H' halted, 'X' outside its price band)
  * reach the client as they are.
  * <p>
- * Replace Order checks the replacement token and the rate like an Enter Order's; a replacement of 0 shares for an open
- * order is sent as a cancel of it; otherwise an unknown existing token ('O'), the fields as {@link OrderValidation}
- * checks them, and the risk limits but the open-order count (a replace adds no order) are answered with Rejected for
- * the replacement token. Accepted echoes the engine's price (a post-only order may have been repriced) and display,
- * and the entered Firm, Minimum Quantity and Cross Type.
+ * Replace Order answers as OUCH 4.2 &sect;2.2 says NASDAQ does: an existing token that names no open order of the
+ * session, or a replacement token used before today, makes the replace silently ignored (counted as {@code
+ * unknown_order} or {@code duplicate_token}), the replacement token not consumed. A replacement of 0 shares is sent
+ * as a cancel of the existing order. Otherwise the replacement token and the rate are checked like an Enter Order's,
+ * then the fields as {@link OrderValidation} checks them, and the risk limits but the open-order count (a replace adds
+ * no order): a replace that fails any of them takes the existing order out of the book (an engine cancel to 0 shares,
+ * answered with Canceled 'U' when the engine has done it), counted under its reject reason, the replacement token not
+ * consumed. The engine's refusal of a replacement (e.g. 'M' during the closing cross's late period) and a replace the
+ * engine cannot take ('H') are answered with Rejected for the replacement token, which they consume, the existing order
+ * intact. Accepted echoes the engine's price (a post-only order may have been repriced) and display, and the entered
+ * Firm, Minimum Quantity and Cross Type.
  * <p>
  * The closing cross (OUCH 4.2 Cross Type 'C'): an Enter Order with Cross Type C is a limit-on-close order, sent to the
  * engine as one (its field rules are {@link OrderValidation}'s); Accepted and Replaced echo the Cross Type, which the
@@ -270,32 +276,53 @@ final class OrderEntry
     {
         final DirectBuffer buffer = message.buffer();
         final int tokenOffset = message.offset() + ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET;
-        final PreTradeRisk.UserRisk user = admitNewToken(session, buffer, tokenOffset);
-        if (null == user)
-        {
-            return;
-        }
         final OrderState existing = openOrder(
             session, buffer, message.offset() + ReplaceOrder.EXISTING_ORDER_TOKEN_OFFSET);
+        if (null == existing)
+        {
+            metrics.reject(RejectCause.UNKNOWN_ORDER); // silently ignored
+            return;
+        }
+        if (TokenIndex.MISSING != session.tokens().get(buffer, tokenOffset))
+        {
+            metrics.reject(RejectCause.DUPLICATE_TOKEN); // silently ignored
+            return;
+        }
         final long shares = message.shares();
         final long price = message.price();
-        if (null != existing && 0 == shares)
+        if (0 == shares)
         {
-            records.tokenUsed(session, buffer, tokenOffset);
+            // A cancel; its replacement token is used for the day, if a new one could be taken.
+            if (null == newTokenProblem(session, buffer, tokenOffset))
+            {
+                takeToken(session, buffer, tokenOffset);
+                records.tokenUsed(session, buffer, tokenOffset);
+            }
             cancel(existing, 0);
             return;
         }
-        RejectCause problem = null == existing ? RejectCause.UNKNOWN_ORDER :
-            OrderValidation.checkReplaceOrder(message, maxOrderShares, existing);
+        final PreTradeRisk.UserRisk user = risk.user(session);
+        RejectCause problem = newTokenProblem(session, buffer, tokenOffset);
+        if (null == problem)
+        {
+            problem = user.admit(clock.nanoTime());
+        }
+        if (null == problem)
+        {
+            problem = OrderValidation.checkReplaceOrder(message, maxOrderShares, existing);
+        }
         if (null == problem)
         {
             problem = risk.check(user, Ouch42.SIDE_BUY == existing.side, shares, price, existing.stock, false);
         }
         if (null != problem)
         {
-            reject(session, buffer, tokenOffset, problem);
+            // The existing order leaves the book; the replacement token is not consumed.
+            metrics.reject(problem);
+            cancel(existing, 0);
             return;
         }
+        takeToken(session, buffer, tokenOffset);
 
         final OrderState replacement = allocate(session, user, session.nextClientOrderId(), clock.nanoTime());
         buffer.getBytes(tokenOffset, replacement.token);
@@ -854,40 +881,22 @@ final class OrderEntry
     }
 
     /**
-     * Checks a new token (Enter Order's, or Replace Order's replacement) and the day's token capacity of the session
-     * and of the gateway, marks it used, and takes a token from the user's and the firm's rate buckets; answers
-     * Rejected on a fault. A token refused for capacity is not kept (there is no room for it): while the capacity stays
-     * used up, which is the rest of the day, it is refused again.
+     * Checks an Enter Order's new token ({@link #newTokenProblem}), marks it used, and takes a token from the user's
+     * and the firm's rate buckets; answers Rejected on a fault. A token refused for capacity is not kept (there is no
+     * room for it): while the capacity stays used up, which is the rest of the day, it is refused again.
      *
      * @return the user's risk state, or null when the request was rejected.
      */
     private PreTradeRisk.UserRisk admitNewToken(
         final UserSession session, final DirectBuffer buffer, final int tokenOffset)
     {
-        if (!isValidToken(buffer, tokenOffset))
+        final RejectCause problem = newTokenProblem(session, buffer, tokenOffset);
+        if (null != problem)
         {
-            reject(session, buffer, tokenOffset, RejectCause.INVALID_TOKEN);
+            reject(session, buffer, tokenOffset, problem);
             return null;
         }
-        if (TokenIndex.MISSING != session.tokens().get(buffer, tokenOffset))
-        {
-            reject(session, buffer, tokenOffset, RejectCause.DUPLICATE_TOKEN);
-            return null;
-        }
-        if (session.tokens().size() >= maxSessionTokens)
-        {
-            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), sessionTokenCapacityDetail);
-            reject(session, buffer, tokenOffset, RejectCause.SESSION_TOKEN_CAPACITY);
-            return null;
-        }
-        if (dayTokens >= maxDayTokens)
-        {
-            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), dayTokenCapacityDetail);
-            reject(session, buffer, tokenOffset, RejectCause.DAY_TOKEN_CAPACITY);
-            return null;
-        }
-        session.tokens().put(buffer, tokenOffset, TokenIndex.USED);
-        dayTokens++;
+        takeToken(session, buffer, tokenOffset);
         final PreTradeRisk.UserRisk user = risk.user(session);
         final RejectCause overRate = user.admit(clock.nanoTime());
         if (null != overRate)
@@ -896,6 +905,43 @@ final class OrderEntry
             return null;
         }
         return user;
+    }
+
+    /**
+     * Checks a new token (Enter Order's, or Replace Order's replacement): printable and not blank, not used before
+     * today in the session, within the day's token capacity of the session and of the gateway (a capacity refusal is
+     * counted and logged as an error).
+     *
+     * @return null when the token may be taken, else why not.
+     */
+    private RejectCause newTokenProblem(final UserSession session, final DirectBuffer buffer, final int tokenOffset)
+    {
+        if (!isValidToken(buffer, tokenOffset))
+        {
+            return RejectCause.INVALID_TOKEN;
+        }
+        if (TokenIndex.MISSING != session.tokens().get(buffer, tokenOffset))
+        {
+            return RejectCause.DUPLICATE_TOKEN;
+        }
+        if (session.tokens().size() >= maxSessionTokens)
+        {
+            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), sessionTokenCapacityDetail);
+            return RejectCause.SESSION_TOKEN_CAPACITY;
+        }
+        if (dayTokens >= maxDayTokens)
+        {
+            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), dayTokenCapacityDetail);
+            return RejectCause.DAY_TOKEN_CAPACITY;
+        }
+        return null;
+    }
+
+    /** Marks a new token used for the day, counting it against the gateway's day capacity. */
+    private void takeToken(final UserSession session, final DirectBuffer buffer, final int tokenOffset)
+    {
+        session.tokens().put(buffer, tokenOffset, TokenIndex.USED);
+        dayTokens++;
     }
 
     private OrderState openOrder(final UserSession session, final DirectBuffer buffer, final int tokenOffset)

@@ -8,7 +8,9 @@ import io.bourse.ouch.Ouch42;
  * side, time in force, firm, capacity, intermarket sweep eligibility or customer type, for too many open orders or for
  * too many orders per second, so those get 'O' (Other); an engine shard that cannot take the command makes its symbols
  * untradeable for now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at this time). The
- * causes of a Modify Order the gateway ignores are counted only: OUCH 4.2 answers no message to them.
+ * causes of a Modify Order the gateway ignores are counted only: OUCH 4.2 answers no message to them. So are those of
+ * a Replace Order, which OUCH 4.2 &sect;2.2 answers with no message (an unknown existing token, a used replacement
+ * token) or with the existing order's Canceled (any other refusal).
  */
 enum RejectCause
 {
@@ -91,7 +93,7 @@ enum RejectCause
     FIRM_MAX_OPEN_ORDERS("firm_max_open_orders", Ouch42.REJECT_OTHER),
     /** A buy above, or a sell below, the firm's price collar around the symbol's reference price. */
     FIRM_PRICE_BAND("firm_price_band", Ouch42.REJECT_INVALID_PRICE),
-    /** Replace, cancel or modify of a token that names no open order (cancel and modify: counted only). */
+    /** Replace, cancel or modify of a token that names no open order (counted only). */
     UNKNOWN_ORDER("unknown_order", Ouch42.REJECT_OTHER),
     /** Replace Order asking for another display: an order keeps its display for life, market data included. */
     DISPLAY_CHANGE("display_change", Ouch42.REJECT_INVALID_DISPLAY_TYPE),

@@ -355,33 +355,46 @@ class OrderEntryTest
     }
 
     @Test
-    void shouldRejectReplacementWhenItChangesTheDisplayOrSetsAMinimumQuantity()
+    void shouldTakeTheOrderOutOfTheBookWhenAReplaceChangesTheDisplayOrSetsAMinimumQuantity()
     {
         enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "", 0, Ouch42.DISPLAY_NON_DISPLAY);
         events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY, 'N');
+        enter(alice, "B1", 'B', 100, "AAPL", PRICE, DAY, "", 0, Ouch42.DISPLAY_NON_DISPLAY);
+        events.accepted(T1, id(1, 2), 8, "AAPL", Side.BUY, 100, PRICE, DAY, 'N');
 
         replace(alice, "A1", "A2", 50, PRICE, DAY, Ouch42.DISPLAY_ANONYMOUS, 0);
-        replace(alice, "A1", "A3", 50, PRICE, DAY, Ouch42.DISPLAY_NON_DISPLAY, 10);
-        replace(alice, "A1", "A4", 50, PRICE, DAY, Ouch42.DISPLAY_NON_DISPLAY, 0);
+        replace(alice, "B1", "B2", 50, PRICE, DAY, Ouch42.DISPLAY_NON_DISPLAY, 10);
+        events.canceled(T2, id(1, 1), 7, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        events.canceled(T2, id(1, 2), 8, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        enter(alice, "A2", 'B', 100, "AAPL", PRICE, DAY, "");
 
-        assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'N', 'N'),
-            new Replace(0, T0, id(1, 1), id(1, 2), 50, PRICE, DAY)));
-        assertThat(OuchMessages.of(alice).subList(1, 3)).isEqualTo(List.of(
-            new Rejected(T0, "A2", 'D'),
-            new Rejected(T0, "A3", 'N')));
+        assertThat(engine.commands().subList(2, 5)).isEqualTo(List.of(
+            new Cancel(0, T0, id(1, 1), 0),
+            new Cancel(0, T0, id(1, 2), 0),
+            new NewOrder(0, T0, id(1, 3), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
+        assertThat(OuchMessages.of(alice).subList(2, 4)).isEqualTo(List.of(
+            new Canceled(T2, "A1", 100, 'U'),
+            new Canceled(T2, "B1", 100, 'U')));
         assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "display_change")).isEqualTo(1);
         assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "replace_minimum_quantity"))
             .isEqualTo(1);
     }
 
     @Test
-    void shouldRejectReplacementWhenExistingTokenNamesNoOpenOrder()
+    void shouldIgnoreAReplaceOfNoOpenOrderOrWithAUsedTokenAndKeepItsReplacementTokenFree()
     {
-        replace(alice, "NONE", "R2", 50, PRICE, DAY);
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "B1", 'B', 100, "AAPL", PRICE, DAY, "");
 
-        assertThat(engine.commands()).isEmpty();
-        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "R2", 'O')));
+        replace(alice, "NONE", "R2", 50, PRICE, DAY);
+        replace(alice, "A1", "B1", 50, PRICE, DAY);
+        replace(alice, "A1", "R2", 50, PRICE, DAY);
+
+        assertThat(engine.commands().subList(2, 3)).isEqualTo(List.of(
+            new Replace(0, T0, id(1, 1), id(1, 3), 50, PRICE, DAY)));
+        assertThat(OuchMessages.of(alice)).isEmpty();
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "unknown_order")).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "duplicate_token")).isEqualTo(1);
     }
 
     @Test
@@ -395,7 +408,8 @@ class OrderEntryTest
         assertThat(engine.commands()).isEqualTo(List.of(
             new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
             new Cancel(0, T0, id(1, 1), 0)));
-        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "A2", 'O')));
+        assertThat(OuchMessages.of(alice)).as("A2, used by the cancel, makes the second replace ignored").isEmpty();
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "duplicate_token")).isEqualTo(1);
     }
 
     @Test

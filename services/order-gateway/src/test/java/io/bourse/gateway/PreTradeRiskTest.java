@@ -71,14 +71,16 @@ class PreTradeRiskTest
         fixture.replaceOrder("OK", "DEARER").shares(601).price(1_666_600);
         fixture.send(fixture.alice);
 
+        // A replace beyond the limits takes the existing order out of the book (OUCH 4.2 §2.2), once per replace
+        // until the engine's Canceled comes.
         assertThat(fixture.engine.commands()).isEqualTo(List.of(
             new NewOrder(0, T0, id(1, 1), "AAPL", true, 600, 1_666_600, DAY, 0, "DEMO", 'Y', 'N'),
-            new NewOrder(0, T0, id(2, 1), "AAPL", true, 5000, PRICE, DAY, 0, "BOBS", 'Y', 'N')));
+            new NewOrder(0, T0, id(2, 1), "AAPL", true, 5000, PRICE, DAY, 0, "BOBS", 'Y', 'N'),
+            new Cancel(0, T0, id(1, 1), 0),
+            new Cancel(0, T0, id(1, 1), 0)));
         assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
             new Rejected(T0, "BIG", 'm'),
-            new Rejected(T0, "DEAR", 'n'),
-            new Rejected(T0, "BIGGER", 'm'),
-            new Rejected(T0, "DEARER", 'n')));
+            new Rejected(T0, "DEAR", 'n')));
         assertThat(fixture.rejects("risk_max_order_shares")).isEqualTo(2);
         assertThat(fixture.rejects("risk_max_notional")).isEqualTo(2);
     }
@@ -217,12 +219,12 @@ class PreTradeRiskTest
         fixture.enterOrder("C4");
         fixture.send(carol);
 
-        assertThat(fixture.messages(carol).subList(1, 4)).isEqualTo(List.of(
+        assertThat(fixture.messages(carol).subList(1, 3)).isEqualTo(List.of(
             new Rejected(T0, "C2", 'O'),
-            new Rejected(T0, "C3", 'm'),
-            new Rejected(T0, "C1R", 'm')));
+            new Rejected(T0, "C3", 'm')));
         assertThat(fixture.messages(fixture.alice).get(2)).isEqualTo(new Rejected(T0, "A3", 'n'));
-        assertThat(fixture.engine.commands().subList(3, 5)).isEqualTo(List.of(
+        assertThat(fixture.engine.commands().subList(3, 6)).isEqualTo(List.of(
+            new Cancel(0, T0, id(CAROL, 1), 0), // C1R beyond the firm's share limit: C1 leaves the book
             new NewOrder(0, T0, id(2, 1), "AAPL", true, 5000, PRICE, DAY, 0, "BOBS", 'Y', 'N'),
             new NewOrder(0, T0, id(CAROL, 2), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
         assertThat(fixture.rejects("firm_max_open_orders")).isEqualTo(1);

@@ -5,6 +5,7 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
 import io.bourse.gateway.RecordingEngineProxy.NewOrder;
 import io.bourse.gateway.RecordingEngineProxy.Replace;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -52,14 +53,15 @@ class TokenCapacityTest
             fixture.enterOrder("B1");
             fixture.send(fixture.bob);
 
-            assertThat(fixture.messages(fixture.alice).subList(1, 5)).isEqualTo(List.of(
+            assertThat(fixture.messages(fixture.alice).subList(1, 4)).isEqualTo(List.of(
                 new Rejected(T0, "BAD TOKEN\u0001", 'O'),
                 new Rejected(T0, "A3", 'O'),
-                new Rejected(T0, "A1R", 'O'),
                 new Rejected(T0, "A1", 'O')));
+            // A1R has no room: the replace takes A1 out of the book (OUCH 4.2 §2.2).
             assertThat(fixture.engine.commands()).isEqualTo(List.of(
                 new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
                 new NewOrder(0, T0, id(1, 2), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
+                new Cancel(0, T0, id(1, 1), 0),
                 new NewOrder(0, T0, id(2, 1), "AAPL", true, 100, PRICE, DAY, 0, "BOBS", 'Y', 'N')));
             assertThat(fixture.rejects("invalid_token")).isEqualTo(1);
             assertThat(fixture.rejects("session_token_capacity")).isEqualTo(2);
@@ -85,8 +87,8 @@ class TokenCapacityTest
             fixture.send(fixture.alice);
 
             assertThat(fixture.messages(fixture.bob)).isEqualTo(List.of(new Rejected(T0, "B2", 'O')));
-            assertThat(fixture.messages(fixture.alice).get(1)).isEqualTo(new Rejected(T0, "A1R", 'O'));
-            assertThat(fixture.engine.commands()).hasSize(3);
+            assertThat(fixture.messages(fixture.alice)).hasSize(1); // A1's Accepted: A1R takes A1 out of the book
+            assertThat(fixture.engine.commands()).hasSize(4).endsWith(new Cancel(0, T0, id(1, 1), 0));
             assertThat(fixture.rejects("day_token_capacity")).isEqualTo(2);
             assertThat(fixture.rejects("session_token_capacity")).isZero();
         }
@@ -108,13 +110,12 @@ class TokenCapacityTest
             full.replaceOrder("A1", "A1R").shares(50);
             full.send(full.alice);
 
-            assertThat(full.engine.commands()).isEmpty();
-            assertThat(full.messages(full.alice).getLast()).isEqualTo(new Rejected(T0, "A1R", 'O'));
+            assertThat(full.engine.commands()).isEqualTo(List.of(new Cancel(0, T0, id(1, 1), 0)));
             assertThat(full.rejects("day_token_capacity")).isEqualTo(1);
         }
 
-        // The rebuilt tokens now include A1R: a rejected token stays used for the day.
-        try (OrderEntryFixture roomForOne = new OrderEntryFixture(journalDir, RiskLimits.none(), 5, 6, 100, 5))
+        // A1R was not consumed (OUCH 4.2 §2.2), and A1's cancel got no answer: the rebuilt tokens are A1, A2 and B1.
+        try (OrderEntryFixture roomForOne = new OrderEntryFixture(journalDir, RiskLimits.none(), 5, 6, 100, 4))
         {
             roomForOne.replaceOrder("A1", "A1S").shares(50);
             roomForOne.send(roomForOne.alice);
