@@ -485,8 +485,9 @@ public final class GatewayContext
     }
 
     /**
-     * @param maxSessionTokens most Order Tokens one session may use in a trading day, 1..2^30; an Enter or Replace
-     *                         Order with a new token beyond it is rejected with 'O' (token capacity).
+     * @param maxSessionTokens most Order Tokens one session may use in a trading day, 1..2^30; an Enter Order
+     *                         with a new token beyond it is rejected with 'O' (token capacity), a Replace Order
+     *                         refused as any refused replace (OUCH 4.2 &sect;2.2: the existing order canceled).
      * @return this.
      */
     public GatewayContext maxSessionTokens(final long maxSessionTokens)
@@ -495,15 +496,16 @@ public final class GatewayContext
         return this;
     }
 
-    /** @return most Order Tokens all sessions together may use in a trading day; more get Rejected 'O'. */
+    /** @return most Order Tokens all sessions together may use in a trading day; more are refused. */
     public long maxDayTokens()
     {
         return maxDayTokens;
     }
 
     /**
-     * @param maxDayTokens most Order Tokens all sessions together may use in a trading day, 1..2^30; an Enter or
-     *                     Replace Order with a new token beyond it is rejected with 'O' (token capacity).
+     * @param maxDayTokens most Order Tokens all sessions together may use in a trading day, 1..2^30; an Enter Order
+     *                     with a new token beyond it is rejected with 'O' (token capacity), a Replace Order refused
+     *                     as any refused replace (OUCH 4.2 &sect;2.2: the existing order canceled).
      * @return this.
      */
     public GatewayContext maxDayTokens(final long maxDayTokens)

@@ -31,15 +31,17 @@ import java.util.ArrayDeque;
  * <p>
  * Replace Order answers as OUCH 4.2 &sect;2.2 says NASDAQ does: an existing token that names no open order of the
  * session, or a replacement token used before today, makes the replace silently ignored (counted as {@code
- * unknown_order} or {@code duplicate_token}), the replacement token not consumed. A replacement of 0 shares is sent
- * as a cancel of the existing order. Otherwise the replacement token and the rate are checked like an Enter Order's,
- * then the fields as {@link OrderValidation} checks them, and the risk limits but the open-order count (a replace adds
- * no order): a replace that fails any of them takes the existing order out of the book (an engine cancel to 0 shares,
+ * unknown_order} or {@code duplicate_token}), the replacement token not consumed. A replacement of 0 shares is sent as
+ * a cancel of the existing order. Otherwise the replacement token and the rate are checked like an Enter Order's, then
+ * the fields as {@link OrderValidation} checks them, and the risk limits but the open-order count (a replace adds no
+ * order): a replace that fails any of them takes the existing order out of the book (an engine cancel to 0 shares,
  * answered with Canceled 'U' when the engine has done it), counted under its reject reason, the replacement token not
- * consumed. The engine's refusal of a replacement (e.g. 'M' during the closing cross's late period) and a replace the
- * engine cannot take ('H') are answered with Rejected for the replacement token, which they consume, the existing order
- * intact. Accepted echoes the engine's price (a post-only order may have been repriced) and display, and the entered
- * Firm, Minimum Quantity and Cross Type.
+ * consumed. Not for a closing-cross order, which the engine would only make pending while the cross is locked: such a
+ * refused replace is answered with Rejected for the replacement token, which it consumes (as an Enter Order's rejected
+ * token), the order intact: &sect;2.2's third case. The engine's refusal of a replacement (e.g. 'M' during the closing
+ * cross's late period) and a replace the engine cannot take ('H') are answered with Rejected for the replacement token,
+ * which they consume, the existing order intact. Accepted echoes the engine's price (a post-only order may have been
+ * repriced) and display, and the entered Firm, Minimum Quantity and Cross Type.
  * <p>
  * The closing cross (OUCH 4.2 Cross Type 'C'): an Enter Order with Cross Type C is a limit-on-close order, sent to the
  * engine as one (its field rules are {@link OrderValidation}'s); Accepted and Replaced echo the Cross Type, which the
@@ -96,26 +98,26 @@ import java.util.ArrayDeque;
  * clientOrderId and entered fields of each order handed to the engine, the engine's refusals, the token of a Replace
  * Order sent as a cancel), and a gateway started on the journals rebuilds from them, before the first login, what this
  * class knows ({@link OrderRebuild}): every token of the day, so that a reused token gets the duplicate token's
- * Rejected; every order still open as the journal leaves it (open shares, price, side, symbol, order reference number
- * and the clientOrderId it was sent with), so that Cancel, Replace and Modify Orders and the engine's events for it
- * work; the orders not answered by the engine yet, so that its answer finds them; the users' open-order counts; and the
- * orders that traded, for Broken Trade. Each session takes a new session index at its first login after the restart
- * ({@link SessionIndexes}), past the largest any journal recorded and any an engine event for an order not tracked here
- * carries, so that orders entered after the restart never reuse a clientOrderId sent before it, also when the journals
- * are gone. Engine events heard again after
- * the restart (replayed from the event archive, {@link EngineEventStreams}, or heard live by a subscription that joined
- * a stream behind the position the stopped gateway had read to) are known by their shard sequence numbers, which each
- * session journals after the messages that answer them ({@link OrderRecords#EVENT_SEQUENCES}), and are not answered
- * twice ({@code bourse_gateway_duplicate_events_total}); a journal tail torn between those messages and the sequence
- * numbers after them makes its events answered again when heard again: at least once, never lost. The events the
- * stopped gateway never heard (an execution, a time-in-force expiry, the cancels on disconnect a stopping gateway
- * sends, an answer to a command in flight at a stop) come from the event archive; without it, what the journal cannot
- * tell is not guessed: such an order stays open here as the journal leaves it. Modify Orders awaiting their answer at
- * the restart are forgotten (a side change with them too), so the engine's cancel for them is answered with Canceled;
- * the users' and the firms' rate buckets start full; the collar reference is the configured one until the next trade on
- * the event streams. After a crash, as opposed to a stop, the private records of requests the engine had not answered
- * yet may be lost with the unwritten tail of the journal (they are written with the next message): those orders are
- * unknown after it, their events counted as unmatched.
+ * Rejected (an Enter Order's) or is ignored (a Replace Order's); every order still open as the journal leaves it (open
+ * shares, price, side, symbol, order reference number and the clientOrderId it was sent with), so that Cancel, Replace
+ * and Modify Orders and the engine's events for it work; the orders not answered by the engine yet, so that its answer
+ * finds them; the users' open-order counts; and the orders that traded, for Broken Trade. Each session takes a new
+ * session index at its first login after the restart ({@link SessionIndexes}), past the largest any journal recorded
+ * and any an engine event for an order not tracked here carries, so that orders entered after the restart never reuse a
+ * clientOrderId sent before it, also when the journals are gone. Engine events heard again after the restart (replayed
+ * from the event archive, {@link EngineEventStreams}, or heard live by a subscription that joined a stream behind the
+ * position the stopped gateway had read to) are known by their shard sequence numbers, which each session journals
+ * after the messages that answer them ({@link OrderRecords#EVENT_SEQUENCES}), and are not answered twice ({@code
+ * bourse_gateway_duplicate_events_total}); a journal tail torn between those messages and the sequence numbers after
+ * them makes its events answered again when heard again: at least once, never lost. The events the stopped gateway
+ * never heard (an execution, a time-in-force expiry, the cancels on disconnect a stopping gateway sends, an answer to a
+ * command in flight at a stop) come from the event archive; without it, what the journal cannot tell is not guessed:
+ * such an order stays open here as the journal leaves it. Modify Orders awaiting their answer at the restart are
+ * forgotten (a side change with them too), so the engine's cancel for them is answered with Canceled; the users' and
+ * the firms' rate buckets start full; the collar reference is the configured one until the next trade on the event
+ * streams. After a crash, as opposed to a stop, the private records of requests the engine had not answered yet may be
+ * lost with the unwritten tail of the journal (they are written with the next message): those orders are unknown after
+ * it, their events counted as unmatched.
  */
 final class OrderEntry
 {
@@ -147,8 +149,10 @@ final class OrderEntry
     /**
      * @param gatewayId        1..255, the top byte of this gateway's clientOrderIds.
      * @param maxOrderShares   largest Shares accepted (the safety threshold, 'Z').
-     * @param maxSessionTokens most Order Tokens of one session in the day; a new one beyond it is Rejected 'O'.
-     * @param maxDayTokens     most Order Tokens of all sessions together in the day; a new one beyond it is Rejected.
+     * @param maxSessionTokens most Order Tokens of one session in the day; a new one beyond it is refused (an Enter
+     *                         Order Rejected 'O', a Replace Order as any refused replace).
+     * @param maxDayTokens     most Order Tokens of all sessions together in the day; a new one beyond it is refused
+     *                         likewise.
      * @param symbols          tradable symbols and their shards.
      * @param riskLimits       every user's pre-trade limits and options.
      * @param engine           where commands go.
@@ -302,7 +306,8 @@ final class OrderEntry
             return;
         }
         final PreTradeRisk.UserRisk user = risk.user(session);
-        RejectCause problem = newTokenProblem(session, buffer, tokenOffset);
+        final RejectCause tokenProblem = newTokenProblem(session, buffer, tokenOffset);
+        RejectCause problem = tokenProblem;
         if (null == problem)
         {
             problem = user.admit(clock.nanoTime());
@@ -317,6 +322,18 @@ final class OrderEntry
         }
         if (null != problem)
         {
+            countTokenCapacity(session, problem);
+            if (Ouch42.CROSS_TYPE_CLOSING == existing.crossType)
+            {
+                // The engine would only make the cancel pending while the cross is locked, which the gateway cannot
+                // see: the third case of OUCH 4.2 §2.2, the order intact and the token consumed, as an Enter Order's.
+                if (null == tokenProblem)
+                {
+                    takeToken(session, buffer, tokenOffset);
+                }
+                reject(session, buffer, tokenOffset, problem);
+                return;
+            }
             // The existing order leaves the book; the replacement token is not consumed.
             metrics.reject(problem);
             cancel(existing, 0);
@@ -893,6 +910,7 @@ final class OrderEntry
         final RejectCause problem = newTokenProblem(session, buffer, tokenOffset);
         if (null != problem)
         {
+            countTokenCapacity(session, problem);
             reject(session, buffer, tokenOffset, problem);
             return null;
         }
@@ -909,8 +927,7 @@ final class OrderEntry
 
     /**
      * Checks a new token (Enter Order's, or Replace Order's replacement): printable and not blank, not used before
-     * today in the session, within the day's token capacity of the session and of the gateway (a capacity refusal is
-     * counted and logged as an error).
+     * today in the session, within the day's token capacity of the session and of the gateway.
      *
      * @return null when the token may be taken, else why not.
      */
@@ -926,15 +943,22 @@ final class OrderEntry
         }
         if (session.tokens().size() >= maxSessionTokens)
         {
-            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), sessionTokenCapacityDetail);
             return RejectCause.SESSION_TOKEN_CAPACITY;
         }
-        if (dayTokens >= maxDayTokens)
+        return dayTokens >= maxDayTokens ? RejectCause.DAY_TOKEN_CAPACITY : null;
+    }
+
+    /** Counts and logs a request refused for the day's token capacity as an error; other causes are not errors. */
+    private void countTokenCapacity(final UserSession session, final RejectCause problem)
+    {
+        if (RejectCause.SESSION_TOKEN_CAPACITY == problem)
+        {
+            metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), sessionTokenCapacityDetail);
+        }
+        else if (RejectCause.DAY_TOKEN_CAPACITY == problem)
         {
             metrics.error(GatewayError.TOKEN_CAPACITY, session.username(), dayTokenCapacityDetail);
-            return RejectCause.DAY_TOKEN_CAPACITY;
         }
-        return null;
     }
 
     /** Marks a new token used for the day, counting it against the gateway's day capacity. */

@@ -22,7 +22,8 @@ import java.util.Map;
  * {@value #MAX_OPEN_ORDERS_PROP_NAME} (orders a user may have open at once, rejected 'O'),
  * {@value #PRICE_BAND_BP_PROP_NAME} (price collar in basis points: a buy above, or a sell below, the symbol's reference
  * price by more than this is rejected 'X'), {@value #ORDERS_PER_SECOND_PROP_NAME} (Enter and Replace Orders per
- * second, a token bucket holding one second's worth, excess rejected 'O'); {@value #CANCEL_ON_DISCONNECT_PROP_NAME}
+ * second, a token bucket holding one second's worth, excess rejected 'O'; a limit a Replace Order breaks cancels its
+ * order instead, as OUCH 4.2 &sect;2.2 answers a refused replace); {@value #CANCEL_ON_DISCONNECT_PROP_NAME}
  * ({@code true} or {@code false}, default true: a user's open orders are canceled when the session ends);
  * {@value #REFERENCE_PRICES_PROP_NAME} (collar reference prices before a symbol's first trade, {@code SYMBOL:PRICE}
  * items in 1/10000 dollars, e.g. {@code AAPL:1500000,MSFT:3000000}; after a trade the last trade price is the

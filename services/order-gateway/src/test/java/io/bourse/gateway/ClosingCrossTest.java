@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.bourse.gateway.OrderEntryFixture.DAY;
+import static io.bourse.gateway.OrderEntryFixture.MAX_ORDER_SHARES;
 import static io.bourse.gateway.OrderEntryFixture.PRICE;
 import static io.bourse.gateway.OrderEntryFixture.T0;
 import static io.bourse.gateway.OrderEntryFixture.T1;
@@ -70,6 +71,30 @@ class ClosingCrossTest
             new Accepted(T1, "L1", 'S', 100, "AAPL", PRICE, DAY, "DEMO", 'A', 101, 'A', 'N', 0, 'C', 'L', ' '),
             new Replaced(T2, "L2", 'S', 60, "AAPL", PRICE + 100, DAY, "DEMO", 'A', 102, 'A', 'N', 0, 'C', 'L', "L1",
                 ' ')));
+        assertThat(fixture.orderEntry.openOrderCount()).isEqualTo(1);
+    }
+
+    /**
+     * OUCH 4.2 &sect;2.2 cancels the order of a replace with invalid details, but the engine would only make a
+     * closing-cross order's cancel pending while the cross is locked, which the gateway cannot see: the replace is
+     * Rejected, its token consumed, and the order stays.
+     */
+    @Test
+    void shouldRejectARefusedReplaceOfAClosingCrossOrderAndKeepTheOrder() throws IOException
+    {
+        fixture = new OrderEntryFixture(journalDir, RiskLimits.none());
+        fixture.enterOrder("L1").crossType(Ouch42.CROSS_TYPE_CLOSING);
+        fixture.send(fixture.alice);
+        fixture.events.accepted(T1, id(1, 1), 101, "AAPL", Side.BUY, 100, PRICE, DAY);
+        fixture.replaceOrder("L1", "L2").shares(MAX_ORDER_SHARES + 1);
+        fixture.send(fixture.alice);
+        fixture.replaceOrder("L1", "L2").shares(60);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.engine.commands()).hasSize(1);
+        assertThat(fixture.messages(fixture.alice).subList(1, 2)).isEqualTo(List.of(new Rejected(T0, "L2", 'Z')));
+        assertThat(fixture.rejects("invalid_shares")).isEqualTo(1);
+        assertThat(fixture.rejects("duplicate_token")).as("L2, consumed by its Rejected").isEqualTo(1);
         assertThat(fixture.orderEntry.openOrderCount()).isEqualTo(1);
     }
 

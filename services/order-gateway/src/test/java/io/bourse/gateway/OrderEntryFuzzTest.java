@@ -48,19 +48,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * request payloads from two users, interleaved with the engine's answers, and checks after every step that each
  * request got exactly the answer OUCH 4.2 and the gateway's rules require, in its sender's session only.
  * <p>
- * Checked after a request: a payload of unknown type or of the wrong length for its type is counted and reported
- * (the caller ends the session) with nothing sent anywhere; an Enter Order yields either one engine New Order,
- * carrying the request's fields and only valid ones, or one Rejected for its token, never both and never neither (a
- * command the engine cannot take is the one case of both, answered Rejected 'H'); a Replace Order yields one engine
- * Replace for an open order of the session (Rejected 'H' for the replacement token when the engine cannot take it), or
- * one Cancel of that order to 0 shares and no message (a replacement of 0 shares, or one the gateway refuses: OUCH 4.2
- * &sect;2.2), or nothing at all (no open order of that token, or a replacement token used before); a Cancel Order yields at most an engine Cancel to its size and no message; a Modify Order at most an engine
- * Cancel and Order Modified messages for its token, never a Rejected. Checked after an engine event: Accepted,
- * Replaced and Rejected answer with exactly one message of their kind for the order's token (Accepted and Replaced with
- * the order's Cross Type); Canceled and Executed with one Canceled (or Order Modified) or Executed (liquidity flag 'C'
- * in the closing cross), CancelPending and CancelRejected with one Cancel Pending or Cancel Reject, then only Order
- * Modified messages; CrossCompleted with nothing. After every step the gateway's count of open orders matches the
- * engine's.
+ * Checked after a request: a payload of unknown type or of the wrong length for its type is counted and reported (the
+ * caller ends the session) with nothing sent anywhere; an Enter Order yields either one engine New Order, carrying the
+ * request's fields and only valid ones, or one Rejected for its token, never both and never neither (a command the
+ * engine cannot take is the one case of both, answered Rejected 'H'); a Replace Order yields one engine Replace for an
+ * open order of the session (Rejected 'H' for the replacement token when the engine cannot take it), or one Cancel of
+ * that order to 0 shares and no message (a replacement of 0 shares, or one the gateway refuses: OUCH 4.2 &sect;2.2; its
+ * token then not consumed), or for a closing-cross order the gateway refuses one Rejected for the replacement token, or
+ * nothing at all (no open order of that token, or a replacement token used before); a Cancel Order yields at most an
+ * engine Cancel to its size and no message; a Modify Order at most an engine Cancel and Order Modified messages for its
+ * token, never a Rejected. Checked after an engine event: Accepted, Replaced and Rejected answer with exactly one
+ * message of their kind for the order's token (Accepted and Replaced with the order's Cross Type); Canceled and
+ * Executed with one Canceled (or Order Modified) or Executed (liquidity flag 'C' in the closing cross), CancelPending
+ * and CancelRejected with one Cancel Pending or Cancel Reject, then only Order Modified messages; CrossCompleted with
+ * nothing. After every step the gateway's count of open orders matches the engine's.
  * <p>
  * The engine records the commands ({@link RecordingEngineProxy}) and answers, when the input says so, with SBE events
  * through the real {@link EngineEventAdapter}, as a matching engine with an empty book would: New Order accepted (an
@@ -93,6 +94,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OrderEntryFuzzTest
 {
+    /** The open order a Replace Order named when it was sent: its clientOrderId and Cross Type. */
+    private record ReplaceTarget(long clientOrderId, byte crossType)
+    {
+    }
+
     private static final int GATEWAY_ID = 1;
     private static final int OTHER_GATEWAY_ID = 2;
     private static final long MAX_ORDER_SHARES = 1_000_000;
@@ -272,6 +278,10 @@ class OrderEntryFuzzTest
             final long sentToOther = other.journal().count();
             final double unknownBefore = metrics.unknownIn.get();
             final ByteBuffer direct = ByteBuffer.allocateDirect(payload.length).put(payload).flip();
+            final boolean replace = ReplaceOrder.LENGTH == payload.length && ReplaceOrder.TYPE == payload[0];
+            final ReplaceTarget replaced = replace ? replaceTarget(sender, payload) : null;
+            final boolean replacementTokenUsed = replace && TokenIndex.MISSING !=
+                sender.tokens().get(new UnsafeBuffer(payload), ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET);
 
             final int outcome = adapter.onMessage(sender, direct);
 
@@ -300,7 +310,8 @@ class OrderEntryFuzzTest
             switch (payload[0])
             {
                 case EnterOrder.TYPE -> checkEnter(sender, new EnterOrder().wrap(buffer, 0), commands, messages);
-                case ReplaceOrder.TYPE -> checkReplace(sender, new ReplaceOrder().wrap(buffer, 0), commands, messages);
+                case ReplaceOrder.TYPE -> checkReplace(sender, new ReplaceOrder().wrap(buffer, 0), replaced,
+                    replacementTokenUsed, commands, messages);
                 case CancelOrder.TYPE -> checkCancel(sender, new CancelOrder().wrap(buffer, 0), commands, messages);
                 default -> checkModify(sender, new ModifyOrder().wrap(buffer, 0), commands, messages);
             }
@@ -359,23 +370,42 @@ class OrderEntryFuzzTest
             }
         }
 
+        /**
+         * @param replaced             the open order the existing token named before the request, or null.
+         * @param replacementTokenUsed whether the replacement token was used before the request.
+         */
         private void checkReplace(
-            final UserSession sender, final ReplaceOrder request, final List<Object> commands,
-            final List<Object> messages)
+            final UserSession sender, final ReplaceOrder request, final ReplaceTarget replaced,
+            final boolean replacementTokenUsed, final List<Object> commands, final List<Object> messages)
         {
             final String token = request.replacementOrderTokenAsString();
+            final boolean tokenUsedNow = TokenIndex.MISSING !=
+                sender.tokens().get(request.buffer(), request.offset() + ReplaceOrder.REPLACEMENT_ORDER_TOKEN_OFFSET);
+            if (null == replaced || replacementTokenUsed)
+            {
+                assertThat(commands).as("a replace OUCH 4.2 ignores").isEmpty();
+                assertThat(messages).as("a replace OUCH 4.2 ignores").isEmpty();
+                return;
+            }
             assertThat(commands).hasSizeLessThanOrEqualTo(1);
             if (commands.isEmpty())
             {
-                assertThat(messages).as("an ignored replace, or a cancel the engine could not take").isEmpty();
+                assertThat(replaced.crossType()).as("a refused replace kept its order: a closing-cross one")
+                    .isEqualTo(Ouch42.CROSS_TYPE_CLOSING);
+                assertThat(messages).hasSize(1);
+                checkRejected(messages.get(0), token);
             }
             else if (commands.get(0) instanceof Cancel cancel)
             {
                 assertThat(cancel.quantity()).isZero();
-                checkOwnId(sender, cancel.clientOrderId());
-                assertThat(tokens.get(cancel.clientOrderId())).as("the canceled order's token")
-                    .isEqualTo(request.existingOrderTokenAsString());
+                assertThat(cancel.clientOrderId()).isEqualTo(replaced.clientOrderId());
                 assertThat(messages).isEmpty();
+                if (0 != request.shares())
+                {
+                    assertThat(replaced.crossType()).as("a closing-cross order's refused replace is Rejected")
+                        .isNotEqualTo(Ouch42.CROSS_TYPE_CLOSING);
+                    assertThat(tokenUsedNow).as("a refused replace's token is not consumed").isFalse();
+                }
                 handedOver(cancel, cancel.clientOrderId(), null);
             }
             else
@@ -387,6 +417,7 @@ class OrderEntryFuzzTest
                     .isLessThanOrEqualTo(Ouch42.TIME_IN_FORCE_SYSTEM_HOURS);
                 checkOwnId(sender, replace.clientOrderId());
                 checkOwnId(sender, replace.newClientOrderId());
+                assertThat(tokenUsedNow).as("the replacement token is used").isTrue();
                 assertThat(tokens.get(replace.clientOrderId())).as("the replaced order's token")
                     .isEqualTo(request.existingOrderTokenAsString());
                 if (engine.available)
@@ -400,6 +431,15 @@ class OrderEntryFuzzTest
                         List.of(new Rejected(midnightNs, token, (char)Ouch42.REJECT_HALTED)));
                 }
             }
+        }
+
+        /** @return the open order the Replace Order's existing token names in the session, or null. */
+        private ReplaceTarget replaceTarget(final UserSession sender, final byte[] payload)
+        {
+            final long clientOrderId =
+                sender.tokens().get(new UnsafeBuffer(payload), ReplaceOrder.EXISTING_ORDER_TOKEN_OFFSET);
+            final OrderState order = TokenIndex.USED == clientOrderId ? null : orderEntry.order(clientOrderId);
+            return null == order ? null : new ReplaceTarget(order.clientOrderId, order.crossType);
         }
 
         private void checkCancel(

@@ -158,7 +158,7 @@ class PreTradeRiskTest
     }
 
     @Test
-    void shouldRejectEnterAndReplaceOrdersBeyondTheRateButNeverCancels() throws IOException
+    void shouldRejectEnterOrdersBeyondTheRateButNeverCancels() throws IOException
     {
         open(List.of("bob,,,,,3,"), Map.of());
         fixture.enterOrder("R1");
@@ -194,6 +194,27 @@ class PreTradeRiskTest
             new NewOrder(0, T1, id(2, 4), "AAPL", true, 100, PRICE, DAY, 0, "BOBS", 'Y', 'N')));
         assertThat(fixture.engine.commands()).hasSize(8);
         assertThat(fixture.rejects("rate_limit")).isEqualTo(3);
+    }
+
+    @Test
+    void shouldTakeTheOrderOutOfTheBookWhenAReplaceIsBeyondTheRateAndKeepItsReplacementToken() throws IOException
+    {
+        open(List.of("bob,,,,,2,"), Map.of());
+        fixture.enterOrder("R1");
+        fixture.send(fixture.bob);
+        fixture.enterOrder("R2");
+        fixture.send(fixture.bob);
+        fixture.replaceOrder("R1", "R3").shares(90);
+        fixture.send(fixture.bob);
+        fixture.clock.set(NANO_TIME + 1_000_000_000L, T1);
+        fixture.replaceOrder("R2", "R3").shares(80);
+        fixture.send(fixture.bob);
+
+        assertThat(fixture.messages(fixture.bob)).isEmpty();
+        assertThat(fixture.engine.commands().subList(2, 4)).isEqualTo(List.of(
+            new Cancel(0, T0, id(2, 1), 0),
+            new Replace(0, T1, id(2, 2), id(2, 3), 80, PRICE, DAY)));
+        assertThat(fixture.rejects("rate_limit")).isEqualTo(1);
     }
 
     @Test
