@@ -55,18 +55,13 @@ final class PreTradeRisk
         private long theoreticalArrivalNs = Long.MIN_VALUE;
         private long openOrders;
 
-        private Account(
-            final long maxOrderShares,
-            final long maxNotional,
-            final long maxOpenOrders,
-            final int priceBandBasisPoints,
-            final long ordersPerSecond,
-            final boolean firm)
+        private Account(final RiskLimits.OrderLimits limits, final boolean firm)
         {
-            this.maxOrderShares = maxOrderShares;
-            this.maxNotional = maxNotional;
-            this.maxOpenOrders = maxOpenOrders;
-            this.priceBandBasisPoints = priceBandBasisPoints;
+            this.maxOrderShares = limits.maxOrderShares();
+            this.maxNotional = limits.maxNotional();
+            this.maxOpenOrders = limits.maxOpenOrders();
+            this.priceBandBasisPoints = limits.priceBandBasisPoints();
+            final long ordersPerSecond = limits.ordersPerSecond();
             intervalNs = 0 == ordersPerSecond ? 0 : NANOS_PER_SECOND / ordersPerSecond;
             toleranceNs = NANOS_PER_SECOND - intervalNs;
             rateCause = firm ? RejectCause.FIRM_RATE_LIMIT : RejectCause.RATE_LIMIT;
@@ -122,8 +117,7 @@ final class PreTradeRisk
         private UserRisk(final RiskLimits.UserLimits limits, final Account firm)
         {
             this.limits = limits;
-            this.user = new Account(limits.maxOrderShares(), limits.maxNotional(), limits.maxOpenOrders(),
-                limits.priceBandBasisPoints(), limits.ordersPerSecond(), false);
+            this.user = new Account(limits, false);
             this.firm = firm;
         }
 
@@ -238,9 +232,7 @@ final class PreTradeRisk
         Account account = firms.get(firm);
         if (null == account)
         {
-            final RiskLimits.FirmLimits firmLimits = limits.forFirm(firm);
-            account = new Account(firmLimits.maxOrderShares(), firmLimits.maxNotional(), firmLimits.maxOpenOrders(),
-                firmLimits.priceBandBasisPoints(), firmLimits.ordersPerSecond(), true);
+            account = new Account(limits.forFirm(firm), true);
             firms.put(firm, account);
         }
         return account;

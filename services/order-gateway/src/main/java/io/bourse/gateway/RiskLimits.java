@@ -71,6 +71,25 @@ public final class RiskLimits
     private static final int FIRM_COLUMNS = 6;
     private static final int MAX_BASIS_POINTS = 10_000;
 
+    /** The order limits a user and a firm both have, each 0 for no limit. */
+    public interface OrderLimits
+    {
+        /** @return largest order in shares. */
+        long maxOrderShares();
+
+        /** @return largest price x shares of an order, in whole dollars. */
+        long maxNotional();
+
+        /** @return most orders open at once (entered and not yet done). */
+        long maxOpenOrders();
+
+        /** @return collar half-width in basis points of the reference price, 0 to 10000. */
+        int priceBandBasisPoints();
+
+        /** @return Enter and Replace Orders per second, with a burst of one second's worth. */
+        long ordersPerSecond();
+    }
+
     /**
      * One user's limits, each 0 for no limit.
      *
@@ -87,7 +106,7 @@ public final class RiskLimits
         long maxOpenOrders,
         int priceBandBasisPoints,
         long ordersPerSecond,
-        boolean cancelOnDisconnect)
+        boolean cancelOnDisconnect) implements OrderLimits
     {
         /**
          * @throws IllegalArgumentException naming the first value out of range.
@@ -113,7 +132,7 @@ public final class RiskLimits
         long maxNotional,
         long maxOpenOrders,
         int priceBandBasisPoints,
-        long ordersPerSecond)
+        long ordersPerSecond) implements OrderLimits
     {
         /**
          * @throws IllegalArgumentException naming the first value out of range.
