@@ -2,6 +2,7 @@ package io.bourse.gateway;
 
 import io.aeron.Image;
 import io.aeron.Subscription;
+import io.aeron.archive.client.AeronArchive;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
@@ -10,6 +11,8 @@ import io.bourse.common.aeron.EventReplay;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -29,9 +32,21 @@ import java.util.function.Consumer;
  * to in each shard's newest image that was caught up is stored; one whose catch-up failed, or whose events threw in the
  * order logic, leaves the stored position where it was, so that a later restart replays from there (a session answers
  * a replayed event only when it answered no later one of the shard).
+ *
+ * <p>A shard that is down has no image, but its last run may hold events the sessions must hear before any login (an
+ * execution of an order of this gateway id, whose session index a new session must not take again; the answers to the
+ * commands of a gateway that stopped with it). So a shard with no image that was never caught up has the newest
+ * recording of its stream looked up (after a second, then at most once a second): when that run has stopped, it is
+ * replayed from the stored position to its end and the shard counts as caught up; when the archive holds no run of the
+ * shard, there is nothing to hear and it counts as caught up too; a run still recording (the shard runs, its image
+ * not here yet) waits for its image. So a down shard does not hold back the logins, and its orders are refused as the
+ * engine's are when it is unreachable.
  */
 final class EngineEventStreams
 {
+    /** How often the archive is asked for the newest run of a shard with no image. */
+    private static final long RUN_LOOKUP_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+
     private final Subscription[] subscriptions;
     private final EngineEventAdapter adapter;
     private final GatewayMetrics metrics;
@@ -51,6 +66,16 @@ final class EngineEventStreams
     private final FragmentHandler replayHandler =
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
     private final EventReplay replay;
+    private final DutyCycleClock clock;
+    /** Per shard with no image: when its newest run may be looked up (next), once {@link #runLookedUp} is set. */
+    private final long[] nextRunLookupNs;
+    private final boolean[] runLookedUp;
+    /**
+     * Per shard with no image read: the session id of a stopped run replayed to its end, and that end, stored as the
+     * shard's position once the answers are journaled; {@link AeronArchive#NULL_POSITION} when none.
+     */
+    private final int[] stoppedRunSessionIds;
+    private final long[] stoppedRunPositions;
     private int fragmentLimit;
     private int work;
     private int shardId;
@@ -65,13 +90,15 @@ final class EngineEventStreams
      * @param metrics       counts the replayed events and the replays that failed.
      * @param positions     where a replay starts, and where the positions read to are stored, one entry per
      *                      subscription; null when the archive is disabled.
+     * @param clock         the agent's clock, which paces the lookups of a shard with no image.
      */
     EngineEventStreams(
         final Subscription[] subscriptions,
         final EngineEventAdapter adapter,
         final EventReplay replay,
         final GatewayMetrics metrics,
-        final EventPositions positions)
+        final EventPositions positions,
+        final DutyCycleClock clock)
     {
         this.subscriptions = subscriptions;
         this.adapter = adapter;
@@ -80,11 +107,18 @@ final class EngineEventStreams
         this.readImages = new Image[subscriptions.length];
         this.caughtUpShards = new EventCatchUpReadiness(subscriptions.length);
         this.replay = replay;
+        this.clock = clock;
+        this.nextRunLookupNs = new long[subscriptions.length];
+        this.runLookedUp = new boolean[subscriptions.length];
+        this.stoppedRunSessionIds = new int[subscriptions.length];
+        this.stoppedRunPositions = new long[subscriptions.length];
+        Arrays.fill(stoppedRunPositions, AeronArchive.NULL_POSITION);
     }
 
     /**
-     * For the gateway's readiness: whether every shard's event stream has had an image caught up (with the archive:
-     * replayed up to its join position, or given up and counted). Any thread.
+     * For the gateway's readiness: whether every shard's event stream has been caught up (with the archive: an image
+     * replayed up to its join position, or a stopped run to its end, or given up and counted; or no run recorded).
+     * Any thread.
      *
      * @return null when every shard's stream was caught up or the archive is disabled, else the first shard that was
      * not, e.g. "matching-engine shard 1's events not yet caught up from the event archive".
@@ -115,7 +149,12 @@ final class EngineEventStreams
         work = 0;
         for (shardId = 0; shardId < subscriptions.length; shardId++)
         {
-            subscriptions[shardId].forEachImage(pollImage);
+            final Subscription subscription = subscriptions[shardId];
+            subscription.forEachImage(pollImage);
+            if (0 == subscription.imageCount() && !caughtUpShards.isCaughtUp(shardId))
+            {
+                work += catchUpStoppedRun(subscription.streamId());
+            }
         }
         return work;
     }
@@ -138,6 +177,11 @@ final class EngineEventStreams
             {
                 // Not polled since: the position read to (a closed image's final position is the same).
                 positions.store(shard, image.sessionId(), image.position());
+            }
+            else if (null == image && AeronArchive.NULL_POSITION != stoppedRunPositions[shard])
+            {
+                positions.store(shard, stoppedRunSessionIds[shard], stoppedRunPositions[shard]);
+                stoppedRunPositions[shard] = AeronArchive.NULL_POSITION;
             }
         }
     }
@@ -233,6 +277,64 @@ final class EngineEventStreams
             metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId, ex);
             return 0;
         }
+    }
+
+    /**
+     * Catches up the current shard, which has no image and was never caught up, from its newest run in the archive:
+     * a stopped run is replayed from the stored position to its end; with no run recorded there is nothing to hear.
+     * Either way, and when the archive fails (counted, logged the first time), the shard counts as caught up; a run
+     * still recording, or a newer one found by the replay, waits for its image. The first lookup comes a second after
+     * the shard is first seen without an image, then at most one a second.
+     *
+     * @param streamId the shard's event stream.
+     * @return events replayed.
+     */
+    private int catchUpStoppedRun(final int streamId)
+    {
+        final long nowNs = clock.nanoTime();
+        if (!runLookedUp[shardId])
+        {
+            // A second for the image of a running shard to come before the archive is asked.
+            runLookedUp[shardId] = true;
+            nextRunLookupNs[shardId] = nowNs + RUN_LOOKUP_INTERVAL_NS;
+            return 0;
+        }
+        if (nowNs - nextRunLookupNs[shardId] < 0)
+        {
+            return 0;
+        }
+        nextRunLookupNs[shardId] = nowNs + RUN_LOOKUP_INTERVAL_NS;
+        int replayed = 0;
+        try
+        {
+            if (replay.findNewestRun(streamId))
+            {
+                final long stopPosition = replay.newestStopPosition();
+                if (AeronArchive.NULL_POSITION == stopPosition)
+                {
+                    return 0; // the shard runs: its image is on its way
+                }
+                final int sessionId = replay.newestSessionId();
+                replayedStream = sessionId;
+                replayed = replay.replay(
+                    streamId, sessionId, positions.position(shardId, sessionId), stopPosition, replayHandler);
+                if (replayed < 0)
+                {
+                    return 0; // a newer run records since the lookup: its image is on its way
+                }
+                stoppedRunSessionIds[shardId] = sessionId;
+                stoppedRunPositions[shardId] = stopPosition;
+                System.out.println("order-gateway: matching-engine shard " + shardId + " is down; replayed " +
+                    replayed + " events of its last run (stream " + streamId + " session " + sessionId +
+                    ", to position " + stopPosition + ") from the event archive");
+            }
+        }
+        catch (final AeronException ex)
+        {
+            metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId, ex);
+        }
+        caughtUpShards.caughtUp(shardId);
+        return Math.max(replayed, 0);
     }
 
     private void onReplayed(final DirectBuffer buffer, final int offset)

@@ -200,7 +200,7 @@ public final class GatewayService implements AutoCloseable
         final EventArchive archive = ctx.eventArchive();
         final EngineEventStreams events = new EngineEventStreams(eventSubscriptions,
             new EngineEventAdapter(orderEntry, metrics), archive.enabled() ? new EventReplay(aeron, archive) : null,
-            metrics, archive.enabled() ? journals.eventPositions(eventSubscriptions.length) : null);
+            metrics, archive.enabled() ? journals.eventPositions(eventSubscriptions.length) : null, clock);
         final SessionRegistry registry = new SessionRegistry(ctx.credentials(), ctx.sessionName(),
             ctx.gatewayId(), ctx.symbolDirectory().shardCount(), ctx.maxSessions(), ctx.maxPendingLogins(),
             ctx.loginTimeoutMs() * 1_000_000L, ctx.endOfSessionLingerMs() * 1_000_000L,

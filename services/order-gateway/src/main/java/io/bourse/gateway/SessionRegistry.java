@@ -42,8 +42,8 @@ import java.util.Map;
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
  * session other than today's (blank means today's), a user already logged in on another connection, a user whose
  * journal failed, or any login while the engine shards' event streams are not yet caught up from the event archive (the
- * gateway's {@code /ready} says so meanwhile: with the archive, no one logs in before every engine shard runs), with
- * 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence number of the next
+ * gateway's {@code /ready} says so meanwhile; a shard that is down is caught up from its last run's recording, see
+ * {@link EngineEventStreams}), with 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence number of the next
  * message the client will get ({@link #firstToSend}): the requested one; for 0, or a number past the next new message,
  * the next new message. The messages from there on are replayed from the journal, a bounded number per duty cycle and
  * no faster than the send buffer empties, then live ones follow. The first login of the day gets the OUCH 4.2 System

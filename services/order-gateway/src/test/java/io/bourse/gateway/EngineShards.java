@@ -60,8 +60,8 @@ final class EngineShards implements AutoCloseable
             driver = mediaDriver;
             layout = EmbeddedMediaDriver.defaultLayout(mediaDriver);
         }
-        shard0 = launchShard(0, firmSelfTradePrevention);
-        shard1 = launchShard(1, firmSelfTradePrevention);
+        shard0 = launchShard(0, SYMBOLS, firmSelfTradePrevention);
+        shard1 = launchShard(1, SYMBOLS, firmSelfTradePrevention);
     }
 
     /** @return the stream layout on the driver's directory, for the gateway and any other client. */
@@ -97,8 +97,21 @@ final class EngineShards implements AutoCloseable
         CloseHelper.closeAll(shard0, shard1, driver);
     }
 
+    /**
+     * Starts another shard on the driver, recording its events in the archive when enabled, for a test that needs one
+     * it can stop.
+     *
+     * @param shardId the shard, 2 or more.
+     * @param symbols the symbols, some of them the shard's.
+     * @return the shard, to be closed by the caller before this.
+     */
+    EngineService launchShard(final int shardId, final SymbolDirectory symbols)
+    {
+        return launchShard(shardId, symbols, Map.of());
+    }
+
     private EngineService launchShard(
-        final int shardId, final Map<String, SelfTradePrevention> firmSelfTradePrevention)
+        final int shardId, final SymbolDirectory symbols, final Map<String, SelfTradePrevention> firmSelfTradePrevention)
     {
         return EngineService.launch(new EngineContext()
             .shardId(shardId)
@@ -106,7 +119,7 @@ final class EngineShards implements AutoCloseable
             .jvmMetrics(false)
             .firmSelfTradePrevention(firmSelfTradePrevention)
             .streamLayout(layout)
-            .symbolDirectory(SYMBOLS)
+            .symbolDirectory(symbols)
             .eventArchive(archive)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }

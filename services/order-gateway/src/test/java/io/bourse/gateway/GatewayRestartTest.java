@@ -1,13 +1,20 @@
 package io.bourse.gateway;
 
 import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.archive.codecs.SourceLocation;
+import io.aeron.archive.status.RecordingPos;
+import io.aeron.driver.status.PublisherLimit;
 import io.aeron.driver.status.StreamCounter;
 import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
+import io.bourse.engine.EngineService;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Executed;
@@ -60,6 +67,9 @@ class GatewayRestartTest
     private static final String SESSION = "S20250106";
     private static final long DAY = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
     private static final String[] IGNORED = {"timestamp", "orderReferenceNumber", "matchNumber"};
+
+    /** {@link EngineShards#SYMBOLS} and IBM on a third shard, which runs only where a test starts it. */
+    private static final SymbolDirectory WITH_SHARD_2 = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1,IBM@2");
 
     private static EngineShards engine;
 
@@ -288,21 +298,96 @@ class GatewayRestartTest
     }
 
     @Test
-    void shouldRefuseLoginsWhileAShardsEventStreamIsNotCaughtUp() throws Exception
+    void shouldAcceptLoginsWhileAShardThatHasNoRunIsDown() throws Exception
     {
-        // A third shard that does not run: no image of its event stream, nothing to catch up from the archive yet.
+        // A third shard that does not run, and never ran in this test (else its last run is replayed, and the same).
         try (GatewayService gateway = GatewayService.launch(context(26, journalDir, engine, engine.eventArchive())
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1,IBM@2")));
-            TestClient client = new TestClient(gateway.port()))
+            .symbolDirectory(WITH_SHARD_2)))
         {
-            awaitReady(gateway.metricsPort(), "503 not ready: no subscriber on aeron:ipc stream " +
-                engine.layout().commandStreamId(2) + " (matching-engine shard 2)");
-            client.login("ord01", "ord01pw", "", 1);
+            assertThat(awaitReady(gateway.metricsPort(), "503")).isEqualTo("503 not ready: no subscriber on aeron:ipc " +
+                "stream " + engine.layout().commandStreamId(2) + " (matching-engine shard 2)\n");
+            try (TestClient client = TestClient.login(gateway.port(), "ord01", 1))
+            {
+                client.enterOrder("D1", "IBM", Ouch42.SIDE_BUY, 100, 1_000_000, DAY);
+                client.enterOrder("D2", "MSFT", Ouch42.SIDE_BUY, 100, 1_000_000, DAY);
 
-            assertThat(client.await(1)).containsExactly(new LoginRejected('S'));
-            assertThat(MetricsEndpoint.scrape(gateway.metricsPort()))
-                .contains("bourse_gateway_errors_total{kind=\"events_not_caught_up\"} 1.0")
-                .contains("bourse_gateway_login_failures_total 1.0");
+                final List<Object> answers = client.await(4);
+                assertThat(answers.get(2)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Rejected(0, "D1", 'H'));
+                assertThat(answers.get(3)).isInstanceOfSatisfying(Accepted.class,
+                    (accepted) -> assertThat(accepted.token()).isEqualTo("D2"));
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseLoginsWhileAShardWithNoImageStillRecordsItsRun() throws Exception
+    {
+        // A run of shard 2's event stream that the archive records but the gateway has no image of (it is on another
+        // channel): as a shard that runs, whose image has not come yet.
+        final String channel = "aeron:udp?endpoint=localhost:24601";
+        final int streamId = engine.layout().eventStreamId(2);
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(engine.aeronDirectoryName()));
+            AeronArchive archive = AeronArchive.connect(engine.eventArchive().clientContext(aeron));
+            Publication run = aeron.addExclusivePublication(channel, streamId))
+        {
+            archive.startRecording(
+                ChannelUri.addSessionId(channel, run.sessionId()), streamId, SourceLocation.LOCAL);
+            while (CountersReader.NULL_COUNTER_ID ==
+                RecordingPos.findCounterIdBySession(aeron.countersReader(), run.sessionId(), archive.archiveId()))
+            {
+                Thread.sleep(1);
+            }
+            try (GatewayService gateway = GatewayService.launch(context(27, journalDir, engine,
+                engine.eventArchive()).symbolDirectory(WITH_SHARD_2)))
+            {
+                // Past the first lookup of the archive, a second after the gateway's start.
+                Thread.sleep(1_500);
+                try (TestClient client = new TestClient(gateway.port()))
+                {
+                    client.login("ord01", "ord01pw", "", 1);
+                    assertThat(client.await(1)).containsExactly(new LoginRejected('S'));
+                }
+                assertThat(MetricsEndpoint.scrape(gateway.metricsPort()))
+                    .contains("bourse_gateway_errors_total{kind=\"events_not_caught_up\"} 1.0")
+                    .contains("bourse_gateway_login_failures_total 1.0");
+
+                // The run stops, as when its shard goes down: replayed (it published nothing), then logins are taken.
+                archive.stopRecording(ChannelUri.addSessionId(channel, run.sessionId()), streamId);
+                TestClient.login(gateway.port(), "ord01", 1).close();
+            }
+        }
+    }
+
+    @Test
+    void shouldHearTheLastRunOfAShardThatIsDownBeforeAnyLogin(@TempDir final Path emptiedJournalDir) throws Exception
+    {
+        final EngineService shard2 = engine.launchShard(2, WITH_SHARD_2);
+        try (GatewayService first = GatewayService.launch(context(28, journalDir, engine, engine.eventArchive())
+            .symbolDirectory(WITH_SHARD_2));
+            TestClient client = TestClient.login(first.port(), "ord01", 1))
+        {
+            client.enterOrder("I1", "IBM", Ouch42.SIDE_BUY, 100, 1_000_000, DAY);
+            assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+        }
+        finally
+        {
+            shard2.close(); // its recording stops with its stream
+        }
+        // Until the driver frees the closed publication, a new subscriber still gets an image of it.
+        awaitStreamCounters(engine.layout().eventStreamId(2), PublisherLimit.PUBLISHER_LIMIT_TYPE_ID, 0);
+
+        // Gateway 28 again, its journals gone and shard 2 down: I1's Accepted, in shard 2's last run only, must be
+        // heard before the first login, which would take I1's session index again.
+        try (GatewayService second = GatewayService.launch(context(28, emptiedJournalDir, engine,
+            engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+            TestClient client = TestClient.login(second.port(), "ord01", 1))
+        {
+            client.enterOrder("M1", "MSFT", Ouch42.SIDE_BUY, 100, 1_000_000, DAY);
+            assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            final String metrics = MetricsEndpoint.scrape(second.metricsPort());
+            assertThat(metrics).contains("bourse_gateway_errors_total{kind=\"unknown_session_index\"} 1.0");
+            assertThat(replayedEvents(metrics)).isPositive();
         }
     }
 
@@ -534,26 +619,35 @@ class GatewayRestartTest
      */
     private static void awaitEventSubscribers(final int shardId, final int count) throws InterruptedException
     {
-        final int streamId = engine.layout().eventStreamId(shardId);
+        awaitStreamCounters(engine.layout().eventStreamId(shardId), SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID, count);
+    }
+
+    /**
+     * Waits until the driver has that many counters of a type for a stream, such as the subscriber positions (one per
+     * image) or the publisher limits (one per publication, gone once the driver has freed a closed one).
+     */
+    private static void awaitStreamCounters(final int streamId, final int typeId, final int count)
+        throws InterruptedException
+    {
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(engine.aeronDirectoryName())))
         {
             final CountersReader counters = aeron.countersReader();
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (subscribers(counters, streamId) != count)
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (streamCounters(counters, streamId, typeId) != count)
             {
-                assertThat(System.nanoTime()).as("subscribers of stream " + streamId).isLessThan(deadlineNs);
+                assertThat(System.nanoTime()).as("counters of type " + typeId + " of stream " + streamId)
+                    .isLessThan(deadlineNs);
                 Thread.sleep(10);
             }
         }
     }
 
-    private static int subscribers(final CountersReader counters, final int streamId)
+    private static int streamCounters(final CountersReader counters, final int streamId, final int typeId)
     {
         final int[] count = {0};
-        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        counters.forEach((counterId, counterTypeId, keyBuffer, label) ->
         {
-            if (SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID == typeId &&
-                streamId == keyBuffer.getInt(StreamCounter.STREAM_ID_OFFSET))
+            if (typeId == counterTypeId && streamId == keyBuffer.getInt(StreamCounter.STREAM_ID_OFFSET))
             {
                 count[0]++;
             }

@@ -33,6 +33,16 @@ public final class EventCatchUpReadiness implements Readiness
     }
 
     /**
+     * @param shardId the shard, 0 to the shard count - 1.
+     * @return whether its event stream was marked caught up.
+     * @throws IndexOutOfBoundsException for another shard id.
+     */
+    public boolean isCaughtUp(final int shardId)
+    {
+        return 1 == caughtUpShards.get(shardId);
+    }
+
+    /**
      * @return null once every shard's event stream was caught up, else the first shard that was not, e.g.
      * "matching-engine shard 1's events not yet caught up from the event archive".
      */

@@ -95,6 +95,39 @@ public final class EventReplay
         }
     }
 
+    /**
+     * Looks up the newest recording of a stream: the latest run of its shard, still recording or stopped (an engine
+     * shard that is down), for a service that must hear that run's events although it has no image of it.
+     *
+     * @param streamId the shard's event stream id.
+     * @return true when the archive holds a recording of the stream, its run given by {@link #newestSessionId()} and
+     * {@link #newestStopPosition()}; false when it holds none (no run of the shard since the archive started).
+     * @throws AeronException when the archive cannot be reached or does not answer.
+     */
+    public boolean findNewestRun(final int streamId)
+    {
+        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+        {
+            recording.findNewest(client, streamId);
+        }
+        return Aeron.NULL_VALUE != recording.newestRecordingId;
+    }
+
+    /** @return the Aeron session id of the stream's newest recording at the last lookup: that run of the shard. */
+    public int newestSessionId()
+    {
+        return recording.newestSessionId;
+    }
+
+    /**
+     * @return the stream position the newest recording at the last lookup stopped at, in bytes, or
+     * {@link AeronArchive#NULL_POSITION} while it records (the shard runs).
+     */
+    public long newestStopPosition()
+    {
+        return recording.newestStopPosition;
+    }
+
     /** @return the archive's id of the recording last looked up, {@link Aeron#NULL_VALUE} if none was found. */
     public long recordingId()
     {
@@ -159,7 +192,7 @@ public final class EventReplay
 
     /**
      * The archive's recordings of one event stream: the one of a given session (a run of the shard) with its start
-     * position, and the newest of the stream (the latest run).
+     * position, and the newest of the stream (the latest run) with its session id and stop position.
      */
     private static final class RunRecording implements StreamRecordings.RecordingConsumer
     {
@@ -167,10 +200,24 @@ public final class EventReplay
         private long recordingId = Aeron.NULL_VALUE;
         private long startPosition;
         private long newestRecordingId = Aeron.NULL_VALUE;
+        private int newestSessionId;
+        private long newestStopPosition;
+        private boolean matchSession;
 
         void find(final AeronArchive client, final int streamId, final int sessionId)
         {
             this.sessionId = sessionId;
+            list(client, streamId, true);
+        }
+
+        void findNewest(final AeronArchive client, final int streamId)
+        {
+            list(client, streamId, false);
+        }
+
+        private void list(final AeronArchive client, final int streamId, final boolean matchSession)
+        {
+            this.matchSession = matchSession;
             recordingId = Aeron.NULL_VALUE;
             newestRecordingId = Aeron.NULL_VALUE;
             StreamRecordings.forEach(client, streamId, this);
@@ -180,8 +227,11 @@ public final class EventReplay
         public void onRecording(
             final long recordingId, final int sessionId, final long startPosition, final long stopPosition)
         {
-            newestRecordingId = Math.max(newestRecordingId, recordingId);
-            if (this.sessionId == sessionId)
+            // Listed in recording id order: the last one is the newest.
+            newestRecordingId = recordingId;
+            newestSessionId = sessionId;
+            newestStopPosition = stopPosition;
+            if (matchSession && this.sessionId == sessionId)
             {
                 this.recordingId = recordingId;
                 this.startPosition = startPosition;
