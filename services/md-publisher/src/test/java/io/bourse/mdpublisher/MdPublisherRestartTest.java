@@ -8,6 +8,8 @@ import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
+import io.aeron.driver.status.StreamCounter;
+import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
@@ -46,7 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link EventArchive} on an archiving media driver, as the engine records them. A second md-publisher, started after
  * the first stopped and after more events were published, must hold the books of the whole run (replayed from the
  * archive without publishing them), publish them as they stand from sequence number 1 (Add Orders, levels, BBO,
- * trading state), then its live market data on top of them.
+ * trading state), then its live market data on top of them. Beside that: a lingering image of an earlier run is not
+ * replayed when a newer run records, and a run with no recording is counted and read live.
  */
 @Timeout(60)
 class MdPublisherRestartTest
@@ -184,6 +187,55 @@ class MdPublisherRestartTest
         assertThat(scrape(service)).contains("bourse_md_replayed_events_total 0.0\n");
     }
 
+    @Test
+    void shouldRebuildFromTheNewestRunOnlyWhenAnEarlierRunsImageLingers() throws Exception
+    {
+        // Shard 1's engine died without closing its stream (its publication stays), and a new run records.
+        offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+        final ExclusivePublication newRun = recordedEventPublication(1);
+        offer(newRun, engine.orderAdded(T1 + 10, "MSFT", 20, SELL, 300, 4_100_000, 'Y'));
+        offer(newRun, engine.orderAdded(T1 + 20, "MSFT", 21, SELL, 100, 4_200_000, 'Y'));
+
+        service = launch();
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+
+        // The old run's image is not replayed (its order 18 is not the new run's book); the new run's two orders are.
+        assertThat(scrape(service))
+            .contains("bourse_md_replayed_events_total 2.0\n")
+            .contains("bourse_md_errors_total 0.0\n")
+            .contains("bourse_md_book_orders{side=\"bid\",symbol=\"MSFT\"} 0.0\n")
+            .contains("bourse_md_book_orders{side=\"offer\",symbol=\"MSFT\"} 2.0\n")
+            .contains("bourse_md_book_shares{side=\"offer\",symbol=\"MSFT\"} 400.0\n");
+    }
+
+    @Test
+    void shouldCountARunWithNoRecordingAndGoOnWithTheEventsHeardLive() throws Exception
+    {
+        offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+        final CountersReader counters = aeron.countersReader();
+        final int recordingPosition =
+            RecordingPos.findCounterIdBySession(counters, shard1.sessionId(), archiveClient.archiveId());
+        final long recordingId = RecordingPos.getRecordingId(counters, recordingPosition);
+        awaitTrue(() -> counters.getCounterValue(recordingPosition) >= shard1.position());
+        // The run's recording stops and is purged (an archive emptied by hand): order 18 is in no recording.
+        archiveClient.stopRecording(ChannelUri.addSessionId(shard1.channel(), shard1.sessionId()),
+            shard1.streamId());
+        awaitTrue(() -> 0 == subscriberPositions(counters, shard1.streamId()));
+        archiveClient.purgeRecording(recordingId);
+
+        service = launch();
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+        assertThat(scrape(service))
+            .contains("bourse_md_errors_total 1.0\n")
+            .contains("bourse_md_replayed_events_total 0.0\n")
+            .contains("bourse_md_book_orders{side=\"bid\",symbol=\"MSFT\"} 0.0\n");
+
+        // The stream is read live from where the md-publisher joined it, its books updated.
+        offer(shard1, engine.orderAdded(T1 + 10, "MSFT", 20, SELL, 50, 4_100_000, 'Y'));
+        awaitTrue(() -> scrape(service).contains("bourse_md_book_orders{side=\"offer\",symbol=\"MSFT\"} 1.0\n"));
+        assertThat(scrape(service)).contains("bourse_md_errors_total 1.0\n");
+    }
+
     private static AddOrder withShares(final AddOrder order, final long shares)
     {
         return new AddOrder(order.timestampNs(), order.symbol(), order.orderId(), order.side(), shares, order.price());
@@ -211,6 +263,20 @@ class MdPublisherRestartTest
         awaitTrue(() -> CountersReader.NULL_COUNTER_ID !=
             RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId()));
         return publication;
+    }
+
+    private static int subscriberPositions(final CountersReader counters, final int streamId)
+    {
+        final int[] count = {0};
+        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID == typeId &&
+                streamId == keyBuffer.getInt(StreamCounter.STREAM_ID_OFFSET))
+            {
+                count[0]++;
+            }
+        });
+        return count[0];
     }
 
     private void offer(final ExclusivePublication publication, final int length)
