@@ -7,6 +7,7 @@ import com.paritytrading.nassau.MessageListener;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -31,12 +32,18 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
     {
     }
 
+    /** ITCH 5.0 Add Order with MPID Attribution: the order reference and the Attribution, spaces trimmed. */
+    record AttributedOrder(long orderReference, String attribution)
+    {
+    }
+
     /** ITCH 5.0 Order Executed: executed shares and match number. */
     record OrderExecuted(long orderReference, long shares, long matchNumber)
     {
     }
 
     private final List<AddOrder> addOrders = new ArrayList<>();
+    private final List<AttributedOrder> attributedOrders = new ArrayList<>();
     private final List<OrderExecuted> executions = new ArrayList<>();
     private final Map<Long, BookOrder> book = new HashMap<>();
     private final List<byte[]> messages = new ArrayList<>();
@@ -99,6 +106,12 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
     List<AddOrder> addOrders()
     {
         return addOrders;
+    }
+
+    /** @return Add Order with MPID Attribution messages in arrival order. */
+    List<AttributedOrder> attributedOrders()
+    {
+        return attributedOrders;
     }
 
     /** @return Order Executed messages in arrival order. */
@@ -185,6 +198,8 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
     @Override
     public void addOrderMPID(final ITCH50.AddOrderMPID message)
     {
+        attributedOrders.add(new AttributedOrder(message.orderReferenceNumber, new String(
+            ByteBuffer.allocate(4).putInt(message.attribution).array(), StandardCharsets.US_ASCII).trim()));
         add(message.orderReferenceNumber, message.buySellIndicator, message.shares, message.stock, message.price);
     }
 

@@ -88,7 +88,9 @@ final class MarketDataIT
             // Before the late subscriber: resting orders, a trade that fills one and leaves another's remainder, a
             // partial cancel, an immediate-or-cancel order filled at once, a whole cancel and a replace.
             send(buySession, enter("A1", Ouch42.SIDE_BUY, 100, "AAPL", 100_0000), () -> buyer.accepted().size() == 1);
-            send(buySession, enter("A2", Ouch42.SIDE_BUY, 200, "AAPL", 99_9000), () -> buyer.accepted().size() == 2);
+            // A2 attributable: ITCH Add Order with MPID Attribution, kept through its replace.
+            send(buySession, OuchMessages.enterOrder("A2", Ouch42.SIDE_BUY, 200, "AAPL", 99_9000, DAY,
+                Ouch42.DISPLAY_ATTRIBUTABLE), () -> buyer.accepted().size() == 2);
             send(buySession, enter("A3", Ouch42.SIDE_BUY, 300, "AAPL", 99_8000), () -> buyer.accepted().size() == 3);
             send(sellSession, enter("S1", Ouch42.SIDE_SELL, 150, "AAPL", 100_1000),
                 () -> seller.accepted().size() == 1);
@@ -117,7 +119,8 @@ final class MarketDataIT
             send(sellSession, enter("M3", Ouch42.SIDE_SELL, 30, "MSFT", 50_1000), () -> seller.accepted().size() == 6);
             send(buySession, OuchMessages.replaceOrder("A3", "A3R", 120, 99_8500), () -> buyer.replaced().size() == 2);
             send(sellSession, OuchMessages.cancelOrder("M1", 20), () -> seller.canceled().size() == 2);
-            send(buySession, enter("A5", Ouch42.SIDE_BUY, 10, "MSFT", 49_0000), () -> buyer.accepted().size() == 6);
+            send(buySession, OuchMessages.enterOrder("A5", Ouch42.SIDE_BUY, 10, "MSFT", 49_0000, DAY,
+                Ouch42.DISPLAY_ATTRIBUTABLE), () -> buyer.accepted().size() == 6);
             final long lastOrder = buyer.accepted().getLast().orderReference();
             pollUntil(RESPONSE_TIMEOUT, "the last order on both subscribers' books",
                 () -> hasOrder(late, MSFT, lastOrder) && hasOrder(fromStart, MSFT, lastOrder), sessions);
@@ -127,6 +130,14 @@ final class MarketDataIT
             assertThat(engine.get(MSFT)).extracting(ItchRecorder.BookOrder::shares).containsExactly(20L, 30L, 10L);
             assertThat(books(late, AAPL, MSFT)).isEqualTo(engine);
             assertThat(books(fromStart, AAPL, MSFT)).isEqualTo(engine);
+            // The user's firm as Attribution: A2 live and A5 for the subscriber from the start; A2's replacement in
+            // the late subscriber's snapshot, then A5.
+            final long a2 = buyer.accepted().get(1).orderReference();
+            final long a2r = buyer.replaced().getFirst().orderReference();
+            assertThat(fromStart.attributedOrders()).containsExactly(
+                new ItchRecorder.AttributedOrder(a2, "DEMO"), new ItchRecorder.AttributedOrder(lastOrder, "DEMO"));
+            assertThat(late.attributedOrders()).containsExactly(
+                new ItchRecorder.AttributedOrder(a2r, "DEMO"), new ItchRecorder.AttributedOrder(lastOrder, "DEMO"));
             assertThat(buyer.rejected()).isEmpty();
             assertThat(seller.rejected()).isEmpty();
         }

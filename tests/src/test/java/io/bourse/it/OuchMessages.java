@@ -39,6 +39,24 @@ final class OuchMessages
         final long price,
         final long timeInForce)
     {
+        return enterOrder(token, side, shares, stock, price, timeInForce, Ouch42.DISPLAY_ANONYMOUS);
+    }
+
+    /**
+     * OUCH 4.2 Enter Order as {@link #enterOrder(String, byte, long, String, long, long)}, with a Display.
+     *
+     * @param display e.g. {@link Ouch42#DISPLAY_ATTRIBUTABLE}, shown with the user's firm as MPID on ITCH 5.0.
+     * @return the 49-byte message.
+     */
+    static ByteBuffer enterOrder(
+        final String token,
+        final byte side,
+        final long shares,
+        final String stock,
+        final long price,
+        final long timeInForce,
+        final byte display)
+    {
         final ByteBuffer message = ByteBuffer.allocate(EnterOrder.LENGTH);
         new EnterOrder()
             .wrapAndApplyType(new UnsafeBuffer(message), 0)
@@ -49,7 +67,7 @@ final class OuchMessages
             .price(price)
             .timeInForce(timeInForce)
             .firm("")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .display(display)
             .capacity(Ouch42.CAPACITY_AGENCY)
             .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
             .minimumQuantity(0)
