@@ -103,7 +103,8 @@ final class MarketDataIT
             send(buySession, OuchMessages.enterOrder("M2", Ouch42.SIDE_BUY, 40, "MSFT", 50_0000, IOC),
                 () -> buyer.executed().size() == 2 && seller.executed().size() == 2);
             send(sellSession, OuchMessages.cancelOrder("S2", 0), () -> seller.canceled().size() == 1);
-            send(buySession, OuchMessages.replaceOrder("A2", "A2R", 250, 99_9500), () -> buyer.replaced().size() == 1);
+            send(buySession, OuchMessages.replaceOrder("A2", "A2R", 250, 99_9500, Ouch42.DISPLAY_ATTRIBUTABLE),
+                () -> buyer.replaced().size() == 1);
 
             final ItchRecorder late = new ItchRecorder();
             final SoupBinTcpTestClient lateSession = open(SoupBinTcpTestClient.login(ITCH_PORT, "md02", "md02pw", 0,

@@ -105,6 +105,20 @@ final class OuchMessages
     static ByteBuffer replaceOrder(
         final String existingToken, final String replacementToken, final long shares, final long price)
     {
+        return replaceOrder(existingToken, replacementToken, shares, price, Ouch42.DISPLAY_ANONYMOUS);
+    }
+
+    /**
+     * OUCH 4.2 Replace Order as {@link #replaceOrder(String, String, long, long)}, with a Display: the order's own, as
+     * Bourse keeps an order's display for life (another one cancels the order, OUCH 4.2 §2.2).
+     *
+     * @param display e.g. {@link Ouch42#DISPLAY_ATTRIBUTABLE}.
+     * @return the 47-byte message.
+     */
+    static ByteBuffer replaceOrder(
+        final String existingToken, final String replacementToken, final long shares, final long price,
+        final byte display)
+    {
         final ByteBuffer message = ByteBuffer.allocate(ReplaceOrder.LENGTH);
         new ReplaceOrder()
             .wrapAndApplyType(new UnsafeBuffer(message), 0)
@@ -113,7 +127,7 @@ final class OuchMessages
             .shares(shares)
             .price(price)
             .timeInForce(Ouch42.TIME_IN_FORCE_SYSTEM_HOURS)
-            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .display(display)
             .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
             .minimumQuantity(0);
         return message;

@@ -195,6 +195,9 @@ class MdPublisherRestartTest
         final ExclusivePublication newRun = recordedEventPublication(1);
         offer(newRun, engine.orderAdded(T1 + 10, "MSFT", 20, SELL, 300, 4_100_000, 'Y'));
         offer(newRun, engine.orderAdded(T1 + 20, "MSFT", 21, SELL, 100, 4_200_000, 'Y'));
+        // Recorded, so that both images join at the publications' ends (the archive is their one subscriber).
+        awaitRecorded(shard1);
+        awaitRecorded(newRun);
 
         service = launch();
         ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
@@ -213,10 +216,7 @@ class MdPublisherRestartTest
     {
         offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
         final CountersReader counters = aeron.countersReader();
-        final int recordingPosition =
-            RecordingPos.findCounterIdBySession(counters, shard1.sessionId(), archiveClient.archiveId());
-        final long recordingId = RecordingPos.getRecordingId(counters, recordingPosition);
-        awaitTrue(() -> counters.getCounterValue(recordingPosition) >= shard1.position());
+        final long recordingId = RecordingPos.getRecordingId(counters, awaitRecorded(shard1));
         // The run's recording stops and is purged (an archive emptied by hand): order 18 is in no recording.
         archiveClient.stopRecording(ChannelUri.addSessionId(shard1.channel(), shard1.sessionId()),
             shard1.streamId());
@@ -263,6 +263,20 @@ class MdPublisherRestartTest
         awaitTrue(() -> CountersReader.NULL_COUNTER_ID !=
             RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId()));
         return publication;
+    }
+
+    /**
+     * Waits until the archive has recorded everything published on the publication.
+     *
+     * @return the recording's position counter.
+     */
+    private int awaitRecorded(final ExclusivePublication publication)
+    {
+        final CountersReader counters = aeron.countersReader();
+        final int recordingPosition =
+            RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId());
+        awaitTrue(() -> counters.getCounterValue(recordingPosition) >= publication.position());
+        return recordingPosition;
     }
 
     private static int subscriberPositions(final CountersReader counters, final int streamId)

@@ -67,9 +67,9 @@ final class EngineEventStreams
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
     private final EventReplay replay;
     private final DutyCycleClock clock;
-    /** Per shard with no image: when its newest run may be looked up (next), once {@link #runLookedUp} is set. */
+    /** Per shard with no image: when its newest run may be looked up (next), once {@link #lookupScheduled} is set. */
     private final long[] nextRunLookupNs;
-    private final boolean[] runLookedUp;
+    private final boolean[] lookupScheduled;
     /**
      * Per shard with no image read: the session id of a stopped run replayed to its end, and that end, stored as the
      * shard's position once the answers are journaled; {@link AeronArchive#NULL_POSITION} when none.
@@ -109,7 +109,7 @@ final class EngineEventStreams
         this.replay = replay;
         this.clock = clock;
         this.nextRunLookupNs = new long[subscriptions.length];
-        this.runLookedUp = new boolean[subscriptions.length];
+        this.lookupScheduled = new boolean[subscriptions.length];
         this.stoppedRunSessionIds = new int[subscriptions.length];
         this.stoppedRunPositions = new long[subscriptions.length];
         Arrays.fill(stoppedRunPositions, AeronArchive.NULL_POSITION);
@@ -282,9 +282,10 @@ final class EngineEventStreams
     /**
      * Catches up the current shard, which has no image and was never caught up, from its newest run in the archive:
      * a stopped run is replayed from the stored position to its end; with no run recorded there is nothing to hear.
-     * Either way, and when the archive fails (counted, logged the first time), the shard counts as caught up; a run
-     * still recording, or a newer one found by the replay, waits for its image. The first lookup comes a second after
-     * the shard is first seen without an image, then at most one a second.
+     * Either way, and when the archive fails (counted, logged the first time) or the order logic throws (the run's end
+     * then not stored), the shard counts as caught up; a run still recording, or a newer one (or none) found by the
+     * replay's own lookup, waits for its image. The first lookup comes a second after the shard is first seen without
+     * an image, then at most once a second.
      *
      * @param streamId the shard's event stream.
      * @return events replayed.
@@ -292,10 +293,10 @@ final class EngineEventStreams
     private int catchUpStoppedRun(final int streamId)
     {
         final long nowNs = clock.nanoTime();
-        if (!runLookedUp[shardId])
+        if (!lookupScheduled[shardId])
         {
             // A second for the image of a running shard to come before the archive is asked.
-            runLookedUp[shardId] = true;
+            lookupScheduled[shardId] = true;
             nextRunLookupNs[shardId] = nowNs + RUN_LOOKUP_INTERVAL_NS;
             return 0;
         }
@@ -304,37 +305,49 @@ final class EngineEventStreams
             return 0;
         }
         nextRunLookupNs[shardId] = nowNs + RUN_LOOKUP_INTERVAL_NS;
-        int replayed = 0;
+        boolean waitForImage = false;
         try
         {
-            if (replay.findNewestRun(streamId))
+            if (!replay.findNewestRun(streamId))
             {
-                final long stopPosition = replay.newestStopPosition();
-                if (AeronArchive.NULL_POSITION == stopPosition)
-                {
-                    return 0; // the shard runs: its image is on its way
-                }
-                final int sessionId = replay.newestSessionId();
-                replayedStream = sessionId;
-                replayed = replay.replay(
-                    streamId, sessionId, positions.position(shardId, sessionId), stopPosition, replayHandler);
-                if (replayed < 0)
-                {
-                    return 0; // a newer run records since the lookup: its image is on its way
-                }
-                stoppedRunSessionIds[shardId] = sessionId;
-                stoppedRunPositions[shardId] = stopPosition;
-                System.out.println("order-gateway: matching-engine shard " + shardId + " is down; replayed " +
-                    replayed + " events of its last run (stream " + streamId + " session " + sessionId +
-                    ", to position " + stopPosition + ") from the event archive");
+                return 0; // no run of the shard since the archive started: nothing to hear
             }
+            final long stopPosition = replay.newestStopPosition();
+            if (AeronArchive.NULL_POSITION == stopPosition)
+            {
+                waitForImage = true; // the shard runs: its image is on its way
+                return 0;
+            }
+            final int sessionId = replay.newestSessionId();
+            replayedStream = sessionId;
+            final int replayed = replay.replay(
+                streamId, sessionId, positions.position(shardId, sessionId), stopPosition, replayHandler);
+            if (replayed < 0)
+            {
+                waitForImage = true; // a newer run records, or the run was purged, since the lookup
+                return 0;
+            }
+            stoppedRunSessionIds[shardId] = sessionId;
+            stoppedRunPositions[shardId] = stopPosition;
+            System.out.println("order-gateway: matching-engine shard " + shardId + " is down; replayed " + replayed +
+                " events of its last run (stream " + streamId + " session " + sessionId + ", to position " +
+                stopPosition + ") from the event archive");
+            return replayed;
         }
         catch (final AeronException ex)
         {
             metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId, ex);
+            return 0;
         }
-        caughtUpShards.caughtUp(shardId);
-        return Math.max(replayed, 0);
+        finally
+        {
+            // Also when the order logic threw: the run is not replayed again every second, the gateway must not wait
+            // for it; its position is then not stored, so a later restart replays it.
+            if (!waitForImage)
+            {
+                caughtUpShards.caughtUp(shardId);
+            }
+        }
     }
 
     private void onReplayed(final DirectBuffer buffer, final int offset)

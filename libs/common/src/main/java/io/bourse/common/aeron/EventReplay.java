@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * Replays a stretch of one run of an engine shard's event stream from the {@link EventArchive}, for a service whose
  * subscription joined the stream too late to hear it (a restarted order gateway or md-publisher): the run is the
  * recording of the stream's Aeron session id; the stretch ends where the service's live image joined, so that replayed
- * and live events meet with none lost and none twice. Connects to the archive for each replay; runs on the calling
+ * and live events meet with none lost and none twice, or, for a run that has stopped (its shard is down,
+ * {@link #findNewestRun}), where its recording stopped. Connects to the archive for each replay; runs on the calling
  * thread until the replay is read to its end, handing every event to the caller's handler. Not thread-safe; meant for
  * a service's start, not its hot path (it allocates the archive client and the replay's subscription).
  */
@@ -57,7 +58,8 @@ public final class EventReplay
      * @param streamId     the shard's event stream id.
      * @param sessionId    the run: the Aeron session id of the shard's event publication.
      * @param fromPosition stream position to replay from, in bytes (0 for the whole run).
-     * @param toPosition   stream position to replay to, exclusive, in bytes: the live image's join position.
+     * @param toPosition   stream position to replay to, exclusive, in bytes: the live image's join position, or a
+     *                     stopped run's stop position.
      * @param handler      receives each event replayed, on the calling thread.
      * @return events replayed, 0 when the recording starts at or after {@code toPosition}; or {@link #NO_RECORDING}
      * or {@link #SUPERSEDED}, when nothing is replayed.
