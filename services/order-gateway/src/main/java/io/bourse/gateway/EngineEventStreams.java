@@ -60,7 +60,10 @@ final class EngineEventStreams
     private final LongHashSet gapImages = new LongHashSet();
     /** Per shard: the newest image read without a gap (the highest {@link Image#correlationId()}), null if none. */
     private final Image[] readImages;
-    /** Marks each shard once an image of its stream was caught up, for {@link #catchUpReason()} on any thread. */
+    /**
+     * Marks each shard once its stream was caught up (an image, or a down shard's last run), for
+     * {@link #catchUpReason()} on any thread.
+     */
     private final EventCatchUpReadiness caughtUpShards;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler =
@@ -280,12 +283,12 @@ final class EngineEventStreams
     }
 
     /**
-     * Catches up the current shard, which has no image and was never caught up, from its newest run in the archive:
-     * a stopped run is replayed from the stored position to its end; with no run recorded there is nothing to hear.
-     * Either way, and when the archive fails (counted, logged the first time) or the order logic throws (the run's end
-     * then not stored), the shard counts as caught up; a run still recording, or a newer one (or none) found by the
-     * replay's own lookup, waits for its image. The first lookup comes a second after the shard is first seen without
-     * an image, then at most once a second.
+     * Catches up the current shard, which has no image and was never caught up, from its newest run in the archive: a
+     * stopped run is replayed from the stored position to its end; with no run recorded there is nothing to hear.
+     * Either way, and when the archive fails (counted, logged the first time) or anything else throws (the order logic;
+     * the run's end then not stored), the shard counts as caught up; a run still recording waits for its image, and a
+     * newer run (or none, the run purged) found by the replay's own lookup is looked up again a second later. The first
+     * lookup comes a second after the shard is first seen without an image, then at most once a second.
      *
      * @param streamId the shard's event stream.
      * @return events replayed.

@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * The part of a service's {@link Readiness} that waits for its catch-up of the engine shards' event streams from the
- * {@link EventArchive} (see {@link EventReplay}): ready once every shard's stream has been caught up, replayed or
- * given up (an image of it, or for a service that does so, a shard's stopped last run). Marked on the service's agent thread, read on any thread.
+ * {@link EventArchive} (see {@link EventReplay}): ready once every shard's stream has been caught up, replayed or given
+ * up (an image of it, or for a service that does so, a shard's stopped last run). Marked on the service's agent thread,
+ * read on any thread.
  */
 public final class EventCatchUpReadiness implements Readiness
 {
