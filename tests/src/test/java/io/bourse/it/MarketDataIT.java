@@ -105,6 +105,10 @@ final class MarketDataIT
             send(sellSession, OuchMessages.cancelOrder("S2", 0), () -> seller.canceled().size() == 1);
             send(buySession, OuchMessages.replaceOrder("A2", "A2R", 250, 99_9500, Ouch42.DISPLAY_ATTRIBUTABLE),
                 () -> buyer.replaced().size() == 1);
+            // The fanout has the replace (the subscriber from the start has it) before the late subscriber's snapshot.
+            final long a2r = buyer.replaced().getFirst().orderReference();
+            pollUntil(RESPONSE_TIMEOUT, "A2's replacement on the subscriber from the start",
+                () -> hasOrder(fromStart, AAPL, a2r), sessions);
 
             final ItchRecorder late = new ItchRecorder();
             final SoupBinTcpTestClient lateSession = open(SoupBinTcpTestClient.login(ITCH_PORT, "md02", "md02pw", 0,
@@ -134,7 +138,6 @@ final class MarketDataIT
             // The user's firm as Attribution: A2 live and A5 for the subscriber from the start; A2's replacement in
             // the late subscriber's snapshot, then A5.
             final long a2 = buyer.accepted().get(1).orderReference();
-            final long a2r = buyer.replaced().getFirst().orderReference();
             assertThat(fromStart.attributedOrders()).containsExactly(
                 new ItchRecorder.AttributedOrder(a2, "DEMO"), new ItchRecorder.AttributedOrder(lastOrder, "DEMO"));
             assertThat(late.attributedOrders()).containsExactly(
