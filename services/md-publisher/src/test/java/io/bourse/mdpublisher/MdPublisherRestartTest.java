@@ -8,10 +8,10 @@ import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
-import io.aeron.driver.status.StreamCounter;
 import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.StreamCounters;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
@@ -220,7 +220,8 @@ class MdPublisherRestartTest
         // The run's recording stops and is purged (an archive emptied by hand): order 18 is in no recording.
         archiveClient.stopRecording(ChannelUri.addSessionId(shard1.channel(), shard1.sessionId()),
             shard1.streamId());
-        awaitTrue(() -> 0 == subscriberPositions(counters, shard1.streamId()));
+        awaitTrue(() ->
+            0 == StreamCounters.count(counters, shard1.streamId(), SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID));
         archiveClient.purgeRecording(recordingId);
 
         service = launch();
@@ -277,20 +278,6 @@ class MdPublisherRestartTest
             RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId());
         awaitTrue(() -> counters.getCounterValue(recordingPosition) >= publication.position());
         return recordingPosition;
-    }
-
-    private static int subscriberPositions(final CountersReader counters, final int streamId)
-    {
-        final int[] count = {0};
-        counters.forEach((counterId, typeId, keyBuffer, label) ->
-        {
-            if (SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID == typeId &&
-                streamId == keyBuffer.getInt(StreamCounter.STREAM_ID_OFFSET))
-            {
-                count[0]++;
-            }
-        });
-        return count[0];
     }
 
     private void offer(final ExclusivePublication publication, final int length)

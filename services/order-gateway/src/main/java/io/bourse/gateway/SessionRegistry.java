@@ -43,13 +43,13 @@ import java.util.Map;
  * session other than today's (blank means today's), a user already logged in on another connection, a user whose
  * journal failed, or any login while the engine shards' event streams are not yet caught up from the event archive (the
  * gateway's {@code /ready} says so meanwhile; a shard that is down is caught up from its last run's recording, see
- * {@link EngineEventStreams}), with 'S' (session not available). Otherwise Login Accepted carries today's session and the sequence number of the next
- * message the client will get ({@link #firstToSend}): the requested one; for 0, or a number past the next new message,
- * the next new message. The messages from there on are replayed from the journal, a bounded number per duty cycle and
- * no faster than the send buffer empties, then live ones follow. The first login of the day gets the OUCH 4.2 System
- * Event start of day as sequenced message 1. Unsequenced Data before login, a second Login Request, an OUCH message of
- * unknown type or wrong length, or a malformed packet ends the session (End of Session, then close); the user can log
- * in again.
+ * {@link EngineEventStreams}), with 'S' (session not available). Otherwise Login Accepted carries today's session and
+ * the sequence number of the next message the client will get ({@link #firstToSend}): the requested one; for 0, or a
+ * number past the next new message, the next new message. The messages from there on are replayed from the journal, a
+ * bounded number per duty cycle and no faster than the send buffer empties, then live ones follow. The first login of
+ * the day gets the OUCH 4.2 System Event start of day as sequenced message 1. Unsequenced Data before login, a second
+ * Login Request, an OUCH message of unknown type or wrong length, or a malformed packet ends the session (End of
+ * Session, then close); the user can log in again.
  * Logout Request and a heartbeat timeout (15 s of silence) close the connection; a logged-in client whose packets the
  * gateway leaves in the socket while the engine shards' command streams are full is not silent, and is not dropped
  * (the login timeout still applies before login).

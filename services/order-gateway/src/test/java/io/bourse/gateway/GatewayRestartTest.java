@@ -8,9 +8,9 @@ import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
 import io.aeron.driver.status.PublisherLimit;
-import io.aeron.driver.status.StreamCounter;
 import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.StreamCounters;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
@@ -638,26 +638,13 @@ class GatewayRestartTest
         {
             final CountersReader counters = aeron.countersReader();
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (streamCounters(counters, streamId, typeId) != count)
+            while (StreamCounters.count(counters, streamId, typeId) != count)
             {
                 assertThat(System.nanoTime()).as("counters of type " + typeId + " of stream " + streamId)
                     .isLessThan(deadlineNs);
                 Thread.sleep(10);
             }
         }
-    }
-
-    private static int streamCounters(final CountersReader counters, final int streamId, final int typeId)
-    {
-        final int[] count = {0};
-        counters.forEach((counterId, counterTypeId, keyBuffer, label) ->
-        {
-            if (typeId == counterTypeId && streamId == keyBuffer.getInt(StreamCounter.STREAM_ID_OFFSET))
-            {
-                count[0]++;
-            }
-        });
-        return count[0];
     }
 
     private static long clientOrderId(final int gatewayId, final int sessionIndex, final int count)

@@ -1,0 +1,36 @@
+package io.bourse.common.aeron;
+
+import io.aeron.driver.status.StreamCounter;
+import org.agrona.concurrent.status.CountersReader;
+
+/**
+ * Test fixture: counts a media driver's counters of one type for one stream, such as the subscriber positions (one per
+ * image, {@link io.aeron.driver.status.SubscriberPos}) or the publisher limits (one per publication, gone once the
+ * driver has freed a closed one, {@link io.aeron.driver.status.PublisherLimit}), for tests that wait on what the driver
+ * has done.
+ */
+public final class StreamCounters
+{
+    private StreamCounters()
+    {
+    }
+
+    /**
+     * @param counters the driver's counters, read through any client of it.
+     * @param streamId the stream.
+     * @param typeId   the counters' type id, e.g. {@code SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID}.
+     * @return how many counters of that type the stream has now.
+     */
+    public static int count(final CountersReader counters, final int streamId, final int typeId)
+    {
+        final int[] count = {0};
+        counters.forEach((counterId, counterTypeId, keyBuffer, label) ->
+        {
+            if (typeId == counterTypeId && streamId == keyBuffer.getInt(StreamCounter.STREAM_ID_OFFSET))
+            {
+                count[0]++;
+            }
+        });
+        return count[0];
+    }
+}
