@@ -11,6 +11,7 @@ import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.CrossTradeEncoder;
 import io.bourse.sbe.md.CrossType;
+import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
@@ -28,10 +29,13 @@ import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Encodes market data as SBE (schemas/market-data-schema.xml) and offers it on the market-data publication. Every
- * message takes the next feed sequence number (one sequence across all symbols, from 1) whether or not the offer
- * succeeds, so a subscriber sees a lost message as a gap. No subscriber connected is not an error (like multicast
- * with no listener); any other failed offer is counted as an error. Allocates nothing.
+ * Encodes market data as SBE (schemas/market-data-schema.xml) and offers it on its feeds' publications: the order
+ * feed (L3 order by order, trading actions and trades, as ITCH 5.0 TotalView has them), the depth feed (L2
+ * PriceLevelUpdate), the BBO feed (L1 BestBidOffer) and the trades feed (Trade, BrokenTrade, CrossTrade, which are on
+ * the order feed too). Every message takes the next sequence number of its feed (one sequence per feed across all
+ * symbols, from 1) whether or not the offer succeeds, so a subscriber sees a lost message as a gap in that feed. No
+ * subscriber connected is not an error (like multicast with no listener); any other failed offer is counted as an
+ * error. Allocates nothing.
  */
 final class MarketDataProxy implements MarketDataListener
 {
@@ -52,35 +56,54 @@ final class MarketDataProxy implements MarketDataListener
     private final StockTradingActionEncoder stockTradingAction = new StockTradingActionEncoder();
     private final PriceLevelUpdateEncoder priceLevelUpdate = new PriceLevelUpdateEncoder();
     private final BestBidOfferEncoder bestBidOffer = new BestBidOfferEncoder();
-    private final Publication publication;
+    private final FeedPublication orders;
+    private final FeedPublication depth;
+    private final FeedPublication bbo;
+    private final FeedPublication trades;
     private final BoundedOffer boundedOffer;
     private final MidnightNanoClock clock;
     private final MdPublisherMetrics metrics;
     private final AtomicLong errorCount;
-    private long nextSequenceNumber = 1;
 
     /**
-     * @param publication  the market-data stream.
+     * @param orders       the order feed, on the market-data stream.
+     * @param depth        the depth (L2) feed.
+     * @param bbo          the BBO (L1) feed.
+     * @param trades       the trades feed.
      * @param boundedOffer retries back pressure for a bounded time.
      * @param clock        to measure event timestamp to published.
      * @param metrics      counts messages by type, records the latency and counts the messages not published.
      * @param errorCount   incremented for every failed offer other than "not connected".
      */
     MarketDataProxy(
-        final Publication publication, final BoundedOffer boundedOffer, final MidnightNanoClock clock,
+        final FeedPublication orders, final FeedPublication depth, final FeedPublication bbo,
+        final FeedPublication trades, final BoundedOffer boundedOffer, final MidnightNanoClock clock,
         final MdPublisherMetrics metrics, final AtomicLong errorCount)
     {
-        this.publication = publication;
+        this.orders = orders;
+        this.depth = depth;
+        this.bbo = bbo;
+        this.trades = trades;
         this.boundedOffer = boundedOffer;
         this.clock = clock;
         this.metrics = metrics;
         this.errorCount = errorCount;
     }
 
-    /** @return the sequence number of the last message published (offered), 0 before the first. */
-    long lastSequenceNumber()
+    /**
+     * @param feed a feed.
+     * @return the feed's publication and sequence numbers.
+     */
+    FeedPublication feed(final Feed feed)
     {
-        return nextSequenceNumber - 1;
+        return switch (feed)
+        {
+            case ORDERS -> orders;
+            case DEPTH -> depth;
+            case BBO -> bbo;
+            case TRADES -> trades;
+            case NULL_VAL -> throw new IllegalArgumentException("no feed");
+        };
     }
 
     /** Publishes AddOrder, its attribution all spaces for an anonymous order. */
@@ -90,7 +113,7 @@ final class MarketDataProxy implements MarketDataListener
         final long price, final int attribution)
     {
         addOrder.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .orderId(orderId)
             .side(side(side))
@@ -99,7 +122,7 @@ final class MarketDataProxy implements MarketDataListener
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + AddOrderEncoder.symbolEncodingOffset());
         buffer.putInt(SYMBOL_OFFSET_IN_BUFFER + AddOrderEncoder.attributionEncodingOffset(),
             attributionField(attribution), ByteOrder.BIG_ENDIAN);
-        publish(AddOrderEncoder.TEMPLATE_ID, addOrder.encodedLength(), timestampNs);
+        publish(orders, AddOrderEncoder.TEMPLATE_ID, addOrder.encodedLength(), timestampNs);
     }
 
     /** Publishes OrderExecuted. */
@@ -109,14 +132,14 @@ final class MarketDataProxy implements MarketDataListener
         final long matchNumber, final long price)
     {
         orderExecuted.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .orderId(orderId)
             .executedQuantity(executedQuantity)
             .matchNumber(matchNumber)
             .price(price);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderExecutedEncoder.symbolEncodingOffset());
-        publish(OrderExecutedEncoder.TEMPLATE_ID, orderExecuted.encodedLength(), timestampNs);
+        publish(orders, OrderExecutedEncoder.TEMPLATE_ID, orderExecuted.encodedLength(), timestampNs);
     }
 
     /** Publishes OrderExecutedWithPrice. */
@@ -126,7 +149,7 @@ final class MarketDataProxy implements MarketDataListener
         final long matchNumber, final boolean printable, final long price)
     {
         orderExecutedWithPrice.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .orderId(orderId)
             .executedQuantity(executedQuantity)
@@ -135,7 +158,8 @@ final class MarketDataProxy implements MarketDataListener
             .price(price);
         Symbols.unpack(
             symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderExecutedWithPriceEncoder.symbolEncodingOffset());
-        publish(OrderExecutedWithPriceEncoder.TEMPLATE_ID, orderExecutedWithPrice.encodedLength(), timestampNs);
+        publish(
+            orders, OrderExecutedWithPriceEncoder.TEMPLATE_ID, orderExecutedWithPrice.encodedLength(), timestampNs);
     }
 
     /** Publishes OrderCancel. */
@@ -144,12 +168,12 @@ final class MarketDataProxy implements MarketDataListener
         final long timestampNs, final long symbol, final long orderId, final long canceledQuantity)
     {
         orderCancel.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .orderId(orderId)
             .canceledQuantity(canceledQuantity);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderCancelEncoder.symbolEncodingOffset());
-        publish(OrderCancelEncoder.TEMPLATE_ID, orderCancel.encodedLength(), timestampNs);
+        publish(orders, OrderCancelEncoder.TEMPLATE_ID, orderCancel.encodedLength(), timestampNs);
     }
 
     /** Publishes OrderDelete. */
@@ -157,11 +181,11 @@ final class MarketDataProxy implements MarketDataListener
     public void onOrderDelete(final long timestampNs, final long symbol, final long orderId)
     {
         orderDelete.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .orderId(orderId);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderDeleteEncoder.symbolEncodingOffset());
-        publish(OrderDeleteEncoder.TEMPLATE_ID, orderDelete.encodedLength(), timestampNs);
+        publish(orders, OrderDeleteEncoder.TEMPLATE_ID, orderDelete.encodedLength(), timestampNs);
     }
 
     /** Publishes OrderReplace. */
@@ -171,24 +195,24 @@ final class MarketDataProxy implements MarketDataListener
         final long quantity, final long price)
     {
         orderReplace.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .originalOrderId(originalOrderId)
             .newOrderId(newOrderId)
             .quantity(quantity)
             .price(price);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + OrderReplaceEncoder.symbolEncodingOffset());
-        publish(OrderReplaceEncoder.TEMPLATE_ID, orderReplace.encodedLength(), timestampNs);
+        publish(orders, OrderReplaceEncoder.TEMPLATE_ID, orderReplace.encodedLength(), timestampNs);
     }
 
-    /** Publishes Trade. */
+    /** Publishes Trade on the order feed and the trades feed. */
     @Override
     public void onTrade(
         final long timestampNs, final long symbol, final long matchNumber, final Side aggressorSide,
         final long quantity, final long price, final boolean makerDisplayed)
     {
         trade.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .matchNumber(matchNumber)
             .aggressorSide(side(aggressorSide))
@@ -196,35 +220,41 @@ final class MarketDataProxy implements MarketDataListener
             .price(price)
             .makerDisplayed(makerDisplayed ? BooleanType.TRUE : BooleanType.FALSE);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + TradeEncoder.symbolEncodingOffset());
-        publish(TradeEncoder.TEMPLATE_ID, trade.encodedLength(), timestampNs);
+        publish(orders, TradeEncoder.TEMPLATE_ID, trade.encodedLength(), timestampNs);
+        trade.sequenceNumber(trades.takeSequenceNumber());
+        publish(trades, TradeEncoder.TEMPLATE_ID, trade.encodedLength(), timestampNs);
     }
 
-    /** Publishes BrokenTrade. */
+    /** Publishes BrokenTrade on the order feed and the trades feed. */
     @Override
     public void onBrokenTrade(final long timestampNs, final long symbol, final long matchNumber)
     {
         brokenTrade.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .matchNumber(matchNumber);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + BrokenTradeEncoder.symbolEncodingOffset());
-        publish(BrokenTradeEncoder.TEMPLATE_ID, brokenTrade.encodedLength(), timestampNs);
+        publish(orders, BrokenTradeEncoder.TEMPLATE_ID, brokenTrade.encodedLength(), timestampNs);
+        brokenTrade.sequenceNumber(trades.takeSequenceNumber());
+        publish(trades, BrokenTradeEncoder.TEMPLATE_ID, brokenTrade.encodedLength(), timestampNs);
     }
 
-    /** Publishes CrossTrade of the closing cross. */
+    /** Publishes CrossTrade of the closing cross on the order feed and the trades feed. */
     @Override
     public void onCrossTrade(
         final long timestampNs, final long symbol, final long shares, final long crossPrice, final long matchNumber)
     {
         crossTrade.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .shares(shares)
             .crossPrice(crossPrice)
             .matchNumber(matchNumber)
             .crossType(CrossType.CLOSING);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + CrossTradeEncoder.symbolEncodingOffset());
-        publish(CrossTradeEncoder.TEMPLATE_ID, crossTrade.encodedLength(), timestampNs);
+        publish(orders, CrossTradeEncoder.TEMPLATE_ID, crossTrade.encodedLength(), timestampNs);
+        crossTrade.sequenceNumber(trades.takeSequenceNumber());
+        publish(trades, CrossTradeEncoder.TEMPLATE_ID, crossTrade.encodedLength(), timestampNs);
     }
 
     /** Publishes StockTradingAction. */
@@ -233,60 +263,61 @@ final class MarketDataProxy implements MarketDataListener
         final long timestampNs, final long symbol, final byte tradingState, final int reason)
     {
         stockTradingAction.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(orders.takeSequenceNumber())
             .timestampNs(timestampNs)
             .tradingState(TradingState.get(tradingState));
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + StockTradingActionEncoder.symbolEncodingOffset());
         buffer.putInt(
             SYMBOL_OFFSET_IN_BUFFER + StockTradingActionEncoder.reasonEncodingOffset(), reason, ByteOrder.BIG_ENDIAN);
-        publish(StockTradingActionEncoder.TEMPLATE_ID, stockTradingAction.encodedLength(), timestampNs);
+        publish(orders, StockTradingActionEncoder.TEMPLATE_ID, stockTradingAction.encodedLength(), timestampNs);
     }
 
-    /** Publishes PriceLevelUpdate. */
+    /** Publishes PriceLevelUpdate on the depth feed. */
     @Override
     public void onPriceLevelUpdate(
         final long timestampNs, final long symbol, final Side side, final long price, final long quantity,
         final int orderCount)
     {
         priceLevelUpdate.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(depth.takeSequenceNumber())
             .timestampNs(timestampNs)
             .side(side(side))
             .price(price)
             .quantity(quantity)
             .orderCount(orderCount);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + PriceLevelUpdateEncoder.symbolEncodingOffset());
-        publish(PriceLevelUpdateEncoder.TEMPLATE_ID, priceLevelUpdate.encodedLength(), timestampNs);
+        publish(depth, PriceLevelUpdateEncoder.TEMPLATE_ID, priceLevelUpdate.encodedLength(), timestampNs);
     }
 
-    /** Publishes BestBidOffer. */
+    /** Publishes BestBidOffer on the BBO feed. */
     @Override
     public void onBestBidOffer(
         final long timestampNs, final long symbol, final long bidPrice, final long bidQuantity, final long askPrice,
         final long askQuantity)
     {
         bestBidOffer.wrapAndApplyHeader(buffer, 0, headerEncoder)
-            .sequenceNumber(nextSequenceNumber++)
+            .sequenceNumber(bbo.takeSequenceNumber())
             .timestampNs(timestampNs)
             .bidPrice(bidPrice)
             .bidQuantity(bidQuantity)
             .askPrice(askPrice)
             .askQuantity(askQuantity);
         Symbols.unpack(symbol, buffer, SYMBOL_OFFSET_IN_BUFFER + BestBidOfferEncoder.symbolEncodingOffset());
-        publish(BestBidOfferEncoder.TEMPLATE_ID, bestBidOffer.encodedLength(), timestampNs);
+        publish(bbo, BestBidOfferEncoder.TEMPLATE_ID, bestBidOffer.encodedLength(), timestampNs);
     }
 
-    private void publish(final int templateId, final int bodyLength, final long timestampNs)
+    private void publish(
+        final FeedPublication feed, final int templateId, final int bodyLength, final long timestampNs)
     {
         final long result = boundedOffer.offer(
-            publication, buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
+            feed.publication, buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
         if (result > 0)
         {
-            metrics.onMessageOut(templateId, clock.nanosSinceMidnight() - timestampNs);
+            metrics.onMessageOut(feed.feed, templateId, clock.nanosSinceMidnight() - timestampNs);
         }
         else
         {
-            metrics.onDrop(result);
+            metrics.onDrop(feed.feed, result);
             if (result != Publication.NOT_CONNECTED)
             {
                 errorCount.incrementAndGet();

@@ -20,7 +20,7 @@ final class MdPublisherAgent implements Agent
     /**
      * @param events            the engine shards' event streams, into the books.
      * @param snapshotRequests  the snapshot-request stream.
-     * @param snapshotPublisher answers the requests; one snapshot per duty cycle for all of them.
+     * @param snapshotPublisher answers the requests; one snapshot per feed and duty cycle for all of them.
      * @param fragmentLimit     most events read from one stream per duty cycle.
      */
     MdPublisherAgent(

@@ -18,6 +18,7 @@ import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BestBidOfferEncoder;
 import io.bourse.sbe.md.BrokenTradeEncoder;
 import io.bourse.sbe.md.CrossTradeEncoder;
+import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.OrderCancelEncoder;
 import io.bourse.sbe.md.OrderDeleteEncoder;
 import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
@@ -34,13 +35,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The md-publisher's Prometheus metrics: {@code bourse_md_events_in_total{type}} (engine events read, by SBE message
- * name), {@code bourse_md_messages_out_total{type}} (market-data messages published, by SBE message name),
- * {@code bourse_md_publish_latency_seconds} (engine event timestamp to market data published),
- * {@code bourse_md_snapshots_total} (snapshots answered to SnapshotRequests),
+ * name), {@code bourse_md_messages_out_total{feed,type}} (market-data messages published, by feed, {@code orders},
+ * {@code depth}, {@code bbo} or {@code trades}, and SBE message name; a trade counts once on each of its two feeds),
+ * {@code bourse_md_publish_latency_seconds} (engine event timestamp to market data published, per message published),
+ * {@code bourse_md_snapshots_total{feed}} (snapshots answered to SnapshotRequests),
  * {@code bourse_md_replayed_events_total} (engine events replayed from the event archive into the books, counted in
  * {@code bourse_md_events_in_total} too),
- * {@code bourse_md_drops_total{reason}} (failed offers of market data: an increment not published, or the snapshot
- * message whose failure abandoned the snapshot, the rest of which is not offered; by reason {@code not_connected},
+ * {@code bourse_md_drops_total{feed,reason}} (failed offers of market data: an increment not published, or the
+ * snapshot message whose failure abandoned the snapshot, the rest of which is not offered; by feed and by reason
+ * {@code not_connected},
  * no subscriber; {@code back_pressure}, still back pressured after the bounded retries;
  * {@code closed}, the publication closed or full) and {@code bourse_md_errors_total}. Data points are resolved at
  * start-up so that counting allocates nothing.
@@ -48,16 +51,18 @@ import java.util.concurrent.atomic.AtomicLong;
 final class MdPublisherMetrics
 {
     private static final int MAX_TEMPLATE_ID = 32;
+    private static final Feed[] FEEDS = {Feed.ORDERS, Feed.DEPTH, Feed.BBO, Feed.TRADES};
 
     private final CounterDataPoint[] eventsIn = new CounterDataPoint[MAX_TEMPLATE_ID];
-    private final CounterDataPoint[] messagesOut = new CounterDataPoint[MAX_TEMPLATE_ID];
+    /** By feed ordinal, then market-data template id. */
+    private final CounterDataPoint[][] messagesOut = new CounterDataPoint[FEEDS.length][MAX_TEMPLATE_ID];
     private final LatencySummary publishLatency;
-    private final Counter snapshots;
+    private final CounterDataPoint[] snapshots = new CounterDataPoint[FEEDS.length];
     /** Engine events replayed from the event archive into the books ({@link EngineEventStreams}). */
     final Counter replayedEvents;
-    private final CounterDataPoint dropsNotConnected;
-    private final CounterDataPoint dropsBackPressure;
-    private final CounterDataPoint dropsClosed;
+    private final CounterDataPoint[] dropsNotConnected = new CounterDataPoint[FEEDS.length];
+    private final CounterDataPoint[] dropsBackPressure = new CounterDataPoint[FEEDS.length];
+    private final CounterDataPoint[] dropsClosed = new CounterDataPoint[FEEDS.length];
 
     /**
      * @param registry   where to register.
@@ -86,29 +91,38 @@ final class MdPublisherMetrics
 
         final Counter messages = Counter.builder()
             .name("bourse_md_messages_out_total")
-            .help("Market-data messages published, by type")
-            .labelNames("type")
+            .help("Market-data messages published, by feed and type")
+            .labelNames("feed", "type")
             .withoutExemplars()
             .register(registry);
-        messagesOut[AddOrderEncoder.TEMPLATE_ID] = messages.labelValues("add_order");
-        messagesOut[io.bourse.sbe.md.OrderExecutedEncoder.TEMPLATE_ID] = messages.labelValues("order_executed");
-        messagesOut[OrderExecutedWithPriceEncoder.TEMPLATE_ID] = messages.labelValues("order_executed_with_price");
-        messagesOut[OrderCancelEncoder.TEMPLATE_ID] = messages.labelValues("order_cancel");
-        messagesOut[OrderDeleteEncoder.TEMPLATE_ID] = messages.labelValues("order_delete");
-        messagesOut[OrderReplaceEncoder.TEMPLATE_ID] = messages.labelValues("order_replace");
-        messagesOut[TradeEncoder.TEMPLATE_ID] = messages.labelValues("trade");
-        messagesOut[BrokenTradeEncoder.TEMPLATE_ID] = messages.labelValues("broken_trade");
-        messagesOut[CrossTradeEncoder.TEMPLATE_ID] = messages.labelValues("cross_trade");
-        messagesOut[StockTradingActionEncoder.TEMPLATE_ID] = messages.labelValues("stock_trading_action");
-        messagesOut[PriceLevelUpdateEncoder.TEMPLATE_ID] = messages.labelValues("price_level_update");
-        messagesOut[BestBidOfferEncoder.TEMPLATE_ID] = messages.labelValues("best_bid_offer");
+        final CounterDataPoint[] orders = messagesOut[Feed.ORDERS.ordinal()];
+        orders[AddOrderEncoder.TEMPLATE_ID] = messages.labelValues("orders", "add_order");
+        orders[io.bourse.sbe.md.OrderExecutedEncoder.TEMPLATE_ID] = messages.labelValues("orders", "order_executed");
+        orders[OrderExecutedWithPriceEncoder.TEMPLATE_ID] =
+            messages.labelValues("orders", "order_executed_with_price");
+        orders[OrderCancelEncoder.TEMPLATE_ID] = messages.labelValues("orders", "order_cancel");
+        orders[OrderDeleteEncoder.TEMPLATE_ID] = messages.labelValues("orders", "order_delete");
+        orders[OrderReplaceEncoder.TEMPLATE_ID] = messages.labelValues("orders", "order_replace");
+        orders[StockTradingActionEncoder.TEMPLATE_ID] = messages.labelValues("orders", "stock_trading_action");
+        for (final Feed feed : new Feed[]{Feed.ORDERS, Feed.TRADES})
+        {
+            final CounterDataPoint[] ofFeed = messagesOut[feed.ordinal()];
+            ofFeed[TradeEncoder.TEMPLATE_ID] = messages.labelValues(label(feed), "trade");
+            ofFeed[BrokenTradeEncoder.TEMPLATE_ID] = messages.labelValues(label(feed), "broken_trade");
+            ofFeed[CrossTradeEncoder.TEMPLATE_ID] = messages.labelValues(label(feed), "cross_trade");
+        }
+        messagesOut[Feed.DEPTH.ordinal()][PriceLevelUpdateEncoder.TEMPLATE_ID] =
+            messages.labelValues("depth", "price_level_update");
+        messagesOut[Feed.BBO.ordinal()][BestBidOfferEncoder.TEMPLATE_ID] =
+            messages.labelValues("bbo", "best_bid_offer");
 
         publishLatency = LatencySummary.register(
             registry, "bourse_md_publish_latency_seconds", "Engine event timestamp to market data published");
 
-        snapshots = Counter.builder()
+        final Counter snapshotsByFeed = Counter.builder()
             .name("bourse_md_snapshots_total")
-            .help("Snapshots of every book published on the market-data stream, one per SnapshotRequest answered")
+            .help("Snapshots of every book published on a feed's stream, one per SnapshotRequest answered, by feed")
+            .labelNames("feed")
             .withoutExemplars()
             .register(registry);
 
@@ -120,19 +134,40 @@ final class MdPublisherMetrics
 
         final Counter drops = Counter.builder()
             .name("bourse_md_drops_total")
-            .help("Market-data offers that failed (an increment, or the message that abandoned a snapshot), by reason")
-            .labelNames("reason")
+            .help("Market-data offers that failed (an increment, or the message that abandoned a snapshot), " +
+                "by feed and reason")
+            .labelNames("feed", "reason")
             .withoutExemplars()
             .register(registry);
-        dropsNotConnected = drops.labelValues("not_connected");
-        dropsBackPressure = drops.labelValues("back_pressure");
-        dropsClosed = drops.labelValues("closed");
+        for (final Feed feed : FEEDS)
+        {
+            snapshots[feed.ordinal()] = snapshotsByFeed.labelValues(label(feed));
+            dropsNotConnected[feed.ordinal()] = drops.labelValues(label(feed), "not_connected");
+            dropsBackPressure[feed.ordinal()] = drops.labelValues(label(feed), "back_pressure");
+            dropsClosed[feed.ordinal()] = drops.labelValues(label(feed), "closed");
+        }
 
         CounterWithCallback.builder()
             .name("bourse_md_errors_total")
             .help("Events that did not fit the book, undecodable messages, failed publications and agent errors")
             .callback((callback) -> callback.call(errorCount.get()))
             .register(registry);
+    }
+
+    /**
+     * @param feed a market-data feed.
+     * @return its value of the {@code feed} label: {@code orders}, {@code depth}, {@code bbo} or {@code trades}.
+     */
+    static String label(final Feed feed)
+    {
+        return switch (feed)
+        {
+            case ORDERS -> "orders";
+            case DEPTH -> "depth";
+            case BBO -> "bbo";
+            case TRADES -> "trades";
+            case NULL_VAL -> throw new IllegalArgumentException("no feed");
+        };
     }
 
     /** @param templateId engine event template id, known to {@link EngineEventAdapter}. */
@@ -144,37 +179,43 @@ final class MdPublisherMetrics
     /**
      * Counts one market-data message that was not published.
      *
+     * @param feed        the feed it was for.
      * @param offerResult the last {@link Publication#offer} result, negative.
      */
-    void onDrop(final long offerResult)
+    void onDrop(final Feed feed, final long offerResult)
     {
         if (Publication.NOT_CONNECTED == offerResult)
         {
-            dropsNotConnected.inc();
+            dropsNotConnected[feed.ordinal()].inc();
         }
         else if (Publication.BACK_PRESSURED == offerResult || Publication.ADMIN_ACTION == offerResult)
         {
-            dropsBackPressure.inc();
+            dropsBackPressure[feed.ordinal()].inc();
         }
         else
         {
-            dropsClosed.inc();
+            dropsClosed[feed.ordinal()].inc();
         }
     }
 
-    /** Counts one snapshot published whole. */
-    void onSnapshot()
+    /**
+     * Counts one snapshot published whole.
+     *
+     * @param feed the feed it was published on.
+     */
+    void onSnapshot(final Feed feed)
     {
-        snapshots.inc();
+        snapshots[feed.ordinal()].inc();
     }
 
     /**
-     * @param templateId market-data template id.
+     * @param feed       the feed it was published on.
+     * @param templateId market-data template id, one that feed carries.
      * @param latencyNs  engine event timestamp to published, in nanoseconds.
      */
-    void onMessageOut(final int templateId, final long latencyNs)
+    void onMessageOut(final Feed feed, final int templateId, final long latencyNs)
     {
-        messagesOut[templateId].inc();
+        messagesOut[feed.ordinal()][templateId].inc();
         publishLatency.recordNs(latencyNs);
     }
 }

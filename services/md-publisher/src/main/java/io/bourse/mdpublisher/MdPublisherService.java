@@ -1,7 +1,6 @@
 package io.bourse.mdpublisher;
 
 import io.aeron.Aeron;
-import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.BoundedOffer;
@@ -13,6 +12,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.AeronClientCollector;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.md.Feed;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -29,8 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The running md-publisher: one agent thread that subscribes to every engine shard's event stream, keeps the books
- * and publishes the market data on the market-data stream, with a snapshot of every book for each request on the
- * snapshot-request stream ({@link SnapshotPublisher}), plus its Prometheus endpoint. With the MoldUDP64 feed on
+ * and publishes the market data on its four feeds' streams (order feed, depth, BBO, trades: {@link MarketDataProxy}),
+ * with a snapshot of every book for each request on the snapshot-request stream ({@link SnapshotPublisher}), plus its
+ * Prometheus endpoint. With the MoldUDP64 feed on
  * (the default), the same thread also runs the {@link MoldFeedAgent}, which reads that market data back and sends it
  * as ITCH 5.0 over MoldUDP64 multicast: one thread on a small host, and the feed reads each duty cycle's market data in
  * the next one, with no thread to wake up in between.
@@ -81,8 +82,14 @@ public final class MdPublisherService implements AutoCloseable
             {
                 subscriptions[shardId] = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shardId));
             }
-            final ExclusivePublication publication = aeron.addExclusivePublication(
-                layout.marketDataChannel(), layout.marketDataStreamId());
+            final FeedPublication orders = new FeedPublication(Feed.ORDERS,
+                aeron.addExclusivePublication(layout.marketDataChannel(), layout.marketDataStreamId()));
+            final FeedPublication depth = new FeedPublication(Feed.DEPTH,
+                aeron.addExclusivePublication(layout.feedChannel(), layout.depthStreamId()));
+            final FeedPublication bbo = new FeedPublication(Feed.BBO,
+                aeron.addExclusivePublication(layout.feedChannel(), layout.bboStreamId()));
+            final FeedPublication trades = new FeedPublication(Feed.TRADES,
+                aeron.addExclusivePublication(layout.feedChannel(), layout.tradesStreamId()));
             final Subscription snapshotRequests = aeron.addSubscription(
                 layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
             final List<Subscription> allSubscriptions = new ArrayList<>(List.of(subscriptions));
@@ -93,14 +100,14 @@ public final class MdPublisherService implements AutoCloseable
                 new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),
                 ctx.offerRetries());
             final MarketDataProxy proxy = new MarketDataProxy(
-                publication, boundedOffer, new MidnightNanoClock(), metrics, errorCount);
+                orders, depth, bbo, trades, boundedOffer, new MidnightNanoClock(), metrics, errorCount);
             final MarketDataBooks books =
                 new MarketDataBooks(SymbolDirectory.packed(directory.entries()), ctx.l2Depth(), proxy, errorCount);
             BookMetrics.register(metricsServer.registry(), directory, books);
             final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
 
             final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
-                publication, boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errorCount);
+                boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errorCount);
             final EventArchive archive = ctx.eventArchive();
             final long[][] shardSymbols = new long[directory.shardCount()][];
             for (int shardId = 0; shardId < shardSymbols.length; shardId++)
@@ -136,9 +143,11 @@ public final class MdPublisherService implements AutoCloseable
                 return null != reason ? reason : events.catchUpReason();
             });
             System.out.println("md-publisher started: " + directory.shardCount() + " shard event streams from " +
-                layout.eventStreamId(0) + ", market data " + layout.marketDataChannel() + " stream " +
-                layout.marketDataStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() +
-                ", L2 depth " + (MarketDataBooks.FULL_DEPTH == ctx.l2Depth() ? "full" : ctx.l2Depth()) + ")" +
+                layout.eventStreamId(0) + ", order feed " + layout.marketDataChannel() + " stream " +
+                layout.marketDataStreamId() + ", depth (L2 " +
+                (MarketDataBooks.FULL_DEPTH == ctx.l2Depth() ? "full" : ctx.l2Depth()) + "), BBO and trades feeds " +
+                layout.feedChannel() + " streams " + layout.depthStreamId() + ", " + layout.bboStreamId() + ", " +
+                layout.tradesStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() + ")" +
                 (archive.enabled() ? ", books of runs joined late rebuilt from the event archive" : "") +
                 moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
             return new MdPublisherService(metricsServer, aeron, moldFeed, runner);

@@ -1,14 +1,15 @@
 package io.bourse.mdpublisher;
 
-import io.aeron.Publication;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.md.BookSnapshotEncoder;
+import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
+import io.bourse.sbe.md.PriceLevelSnapshotEncoder;
 import io.bourse.sbe.md.SnapshotCompleteEncoder;
 import io.bourse.sbe.md.SnapshotRequestDecoder;
 import io.bourse.sbe.md.TradingState;
@@ -21,29 +22,40 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Answers SnapshotRequest (schemas/market-data-schema.xml, read from the snapshot-request stream) with a snapshot of
- * every book on the market-data stream, one for all the requests of a duty cycle (subscribers recovering at once, or
- * one asking again): per symbol, in the directory's order, one or more BookSnapshot messages (its
- * trading state and displayed orders, bids from the highest price then offers from the lowest, each level oldest
- * first, as many orders as fit one frame of the publication so that no message is fragmented), then
- * SnapshotComplete with the number of BookSnapshot messages. Every message carries the sequence number of the last
- * increment published: it runs on the publisher thread between two engine events, so the books are exactly those the
- * increments up to that number build, and the next increment follows it.
+ * every book on the stream of the feed it names, one per feed for all the requests of a duty cycle (subscribers
+ * recovering at once, or one asking again):
+ * <ul>
+ *     <li>the order feed (a request of schema version 3 or 4, which names none): per symbol, in the directory's
+ *     order, one or more BookSnapshot messages (its trading state and displayed orders, bids from the highest price
+ *     then offers from the lowest, each level oldest first);</li>
+ *     <li>the depth feed (L2): per symbol one or more PriceLevelSnapshot messages with the price levels its
+ *     PriceLevelUpdates have published (every level, or each side's best N with {@code BOURSE_MD_L2_DEPTH});</li>
+ *     <li>the BBO feed (L1): per symbol one PriceLevelSnapshot with each side's best level, none for an empty
+ *     side;</li>
+ *     <li>the trades feed, which has no state: no message before SnapshotComplete, which says where the feed
+ *     stands.</li>
+ * </ul>
+ * Each message holds as many orders or levels as fit one frame of the feed's publication, so that none is fragmented,
+ * and SnapshotComplete follows with the number of messages. Every message carries the sequence number of the feed's
+ * last increment published: it runs on the publisher thread between two engine events, so the books are exactly
+ * those the feed's increments up to that number build, and the feed's next increment follows it.
  *
  * <p>A snapshot whose offer fails (no subscriber, or back pressure past the bounded retries) is abandoned and counted
- * as an error; its subscriber sees no SnapshotComplete and asks again. A request of another schema or template is
- * counted as an error. Allocates nothing per snapshot.
+ * as an error; its subscriber sees no SnapshotComplete and asks again. A request of another schema or template, too
+ * short for its block length, or naming an unknown feed is counted as an error. Allocates nothing per snapshot.
  */
 final class SnapshotPublisher implements FragmentHandler
 {
     private static final int HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH;
     private static final int GROUP_HEADER_LENGTH = 4;
+    private static final Feed[] FEEDS = {Feed.ORDERS, Feed.DEPTH, Feed.BBO, Feed.TRADES};
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final SnapshotRequestDecoder requestDecoder = new SnapshotRequestDecoder();
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final BookSnapshotEncoder bookSnapshot = new BookSnapshotEncoder();
+    private final PriceLevelSnapshotEncoder levelSnapshot = new PriceLevelSnapshotEncoder();
     private final SnapshotCompleteEncoder snapshotComplete = new SnapshotCompleteEncoder();
-    private final Publication publication;
     private final BoundedOffer boundedOffer;
     private final SymbolBook[] books;
     private final MarketDataProxy proxy;
@@ -52,94 +64,133 @@ final class SnapshotPublisher implements FragmentHandler
     private final AtomicLong errorCount;
     private final UnsafeBuffer buffer;
     private final int ordersPerMessage;
-    private boolean requested;
-    private long requestedId;
+    private final int levelsPerMessage;
+    /** By feed ordinal: whether a snapshot is due, and the id of the last request read for it. */
+    private final boolean[] requested = new boolean[FEEDS.length];
+    private final long[] requestedId = new long[FEEDS.length];
     private SymbolBook cursorBook;
     private BookLevels cursorSide;
     private int cursorLevel;
     private BookOrder cursorOrder;
 
     /**
-     * @param publication  the market-data stream; its frame size bounds the orders per message.
      * @param boundedOffer retries back pressure for a bounded time.
      * @param books        the books, kept by the same thread.
-     * @param proxy        gives the sequence number of the last increment published.
+     * @param proxy        gives each feed's publication, whose frame size bounds the orders or levels per message,
+     *                     and the sequence number of its last increment published.
      * @param clock        stamps the snapshot.
      * @param metrics      counts the snapshots published, and the failed offer that abandons one as a drop.
      * @param errorCount   incremented for a bad request and for an abandoned snapshot.
-     * @throws IllegalArgumentException when a frame cannot hold one order.
+     * @throws IllegalArgumentException when a frame cannot hold one order or one level.
      */
     SnapshotPublisher(
-        final Publication publication, final BoundedOffer boundedOffer, final MarketDataBooks books,
-        final MarketDataProxy proxy, final MidnightNanoClock clock, final MdPublisherMetrics metrics,
-        final AtomicLong errorCount)
+        final BoundedOffer boundedOffer, final MarketDataBooks books, final MarketDataProxy proxy,
+        final MidnightNanoClock clock, final MdPublisherMetrics metrics, final AtomicLong errorCount)
     {
-        this.publication = publication;
         this.boundedOffer = boundedOffer;
         this.books = books.books();
         this.proxy = proxy;
         this.clock = clock;
         this.metrics = metrics;
         this.errorCount = errorCount;
-        final int frame = publication.maxPayloadLength();
-        this.ordersPerMessage = (frame - HEADER_LENGTH - BookSnapshotEncoder.BLOCK_LENGTH - GROUP_HEADER_LENGTH) /
+        final int ordersFrame = proxy.feed(Feed.ORDERS).publication.maxPayloadLength();
+        this.ordersPerMessage = (ordersFrame - HEADER_LENGTH - BookSnapshotEncoder.BLOCK_LENGTH - GROUP_HEADER_LENGTH) /
             BookSnapshotEncoder.OrdersEncoder.sbeBlockLength();
-        if (ordersPerMessage < 1)
+        final int levelsFrame = Math.min(
+            proxy.feed(Feed.DEPTH).publication.maxPayloadLength(), proxy.feed(Feed.BBO).publication.maxPayloadLength());
+        this.levelsPerMessage =
+            (levelsFrame - HEADER_LENGTH - PriceLevelSnapshotEncoder.BLOCK_LENGTH - GROUP_HEADER_LENGTH) /
+            PriceLevelSnapshotEncoder.LevelsEncoder.sbeBlockLength();
+        if (ordersPerMessage < 1 || levelsPerMessage < 1)
         {
-            throw new IllegalArgumentException("md-publisher: a frame of " + frame + " bytes holds no snapshot order");
+            throw new IllegalArgumentException("md-publisher: a frame of " + Math.min(ordersFrame, levelsFrame) +
+                " bytes holds no snapshot order or level");
         }
-        this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(frame));
+        this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(ordersFrame, levelsFrame)));
     }
 
     /**
-     * Reads one SnapshotRequest: a snapshot is due, published by {@link #publishRequested()}; requests read in the
-     * same duty cycle share it.
+     * Reads one SnapshotRequest: a snapshot of the feed it names (the order feed when it names none, schema version 3
+     * or 4) is due, published by {@link #publishRequested()}; requests for a feed read in the same duty cycle share
+     * it.
      */
     @Override
     public void onFragment(final DirectBuffer request, final int offset, final int length, final Header header)
     {
-        if (length < HEADER_LENGTH + SnapshotRequestDecoder.BLOCK_LENGTH)
+        if (length < HEADER_LENGTH)
         {
             errorCount.incrementAndGet();
             return;
         }
         headerDecoder.wrap(request, offset);
         if (headerDecoder.schemaId() != SnapshotRequestDecoder.SCHEMA_ID ||
-            headerDecoder.templateId() != SnapshotRequestDecoder.TEMPLATE_ID)
+            headerDecoder.templateId() != SnapshotRequestDecoder.TEMPLATE_ID ||
+            headerDecoder.blockLength() < SnapshotRequestDecoder.feedEncodingOffset() ||
+            length < HEADER_LENGTH + headerDecoder.blockLength())
         {
             errorCount.incrementAndGet();
             return;
         }
         requestDecoder.wrapAndApplyHeader(request, offset, headerDecoder);
-        requested = true;
-        requestedId = requestDecoder.requestId();
+        final Feed feed = headerDecoder.blockLength() < SnapshotRequestDecoder.BLOCK_LENGTH ?
+            Feed.ORDERS : feed(requestDecoder.feedRaw());
+        if (null == feed)
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        requested[feed.ordinal()] = true;
+        requestedId[feed.ordinal()] = requestDecoder.requestId();
     }
 
     /**
-     * Publishes the snapshot the requests read since the last call ask for, if any: one for all of them, carrying the
-     * last one's id (a subscriber takes any whole snapshot, its own or another's).
+     * Publishes the snapshots the requests read since the last call ask for, if any: one per feed for all of them,
+     * carrying the last one's id (a subscriber takes any whole snapshot, its own or another's).
      *
-     * @return 1 when a snapshot was due, else 0.
+     * @return the number of snapshots that were due.
      */
     int publishRequested()
     {
-        if (!requested)
+        int due = 0;
+        for (final Feed feed : FEEDS)
         {
-            return 0;
+            if (requested[feed.ordinal()])
+            {
+                requested[feed.ordinal()] = false;
+                due++;
+                final long snapshotId = requestedId[feed.ordinal()];
+                switch (feed)
+                {
+                    case ORDERS -> publishOrders(snapshotId);
+                    case DEPTH, BBO, TRADES -> publishLevels(feed, snapshotId);
+                    default -> throw new IllegalStateException("feed " + feed);
+                }
+            }
         }
-        requested = false;
-        publish(requestedId);
-        return 1;
+        return due;
+    }
+
+    private static Feed feed(final byte value)
+    {
+        for (final Feed feed : FEEDS)
+        {
+            if (feed.value() == value)
+            {
+                return feed;
+            }
+        }
+        return null;
     }
 
     /**
-     * Publishes a snapshot of every book.
+     * Publishes a snapshot of every book on the order feed.
      *
      * @param snapshotId the request answered.
      */
-    private void publish(final long snapshotId)
+    private void publishOrders(final long snapshotId)
     {
-        final long sequenceNumber = proxy.lastSequenceNumber();
+        final FeedPublication orders = proxy.feed(Feed.ORDERS);
+        final long sequenceNumber = orders.lastSequenceNumber();
         final long timestampNs = clock.nanosSinceMidnight();
         int messageCount = 0;
         for (final SymbolBook book : books)
@@ -152,7 +203,7 @@ final class SnapshotPublisher implements FragmentHandler
             do
             {
                 final int count = Math.min(remaining, ordersPerMessage);
-                if (!offer(encode(book, sequenceNumber, timestampNs, snapshotId, messageCount, count)))
+                if (!offer(orders, encode(book, sequenceNumber, timestampNs, snapshotId, messageCount, count)))
                 {
                     return;
                 }
@@ -161,15 +212,91 @@ final class SnapshotPublisher implements FragmentHandler
             }
             while (remaining > 0);
         }
+        complete(orders, sequenceNumber, timestampNs, snapshotId, messageCount);
+    }
+
+    /**
+     * Publishes a snapshot of every book's price levels on the depth or the BBO feed, or the end of a snapshot alone
+     * on the trades feed.
+     *
+     * @param feed       DEPTH, BBO or TRADES.
+     * @param snapshotId the request answered.
+     */
+    private void publishLevels(final Feed feed, final long snapshotId)
+    {
+        final FeedPublication publication = proxy.feed(feed);
+        final long sequenceNumber = publication.lastSequenceNumber();
+        final long timestampNs = clock.nanosSinceMidnight();
+        int messageCount = 0;
+        if (Feed.TRADES != feed)
+        {
+            for (final SymbolBook book : books)
+            {
+                final int bids = levelCount(feed, book, Side.BUY);
+                final int asks = levelCount(feed, book, Side.SELL);
+                int written = 0;
+                do
+                {
+                    final int count = Math.min(bids + asks - written, levelsPerMessage);
+                    levelSnapshot.wrapAndApplyHeader(buffer, 0, headerEncoder)
+                        .sequenceNumber(sequenceNumber)
+                        .timestampNs(timestampNs)
+                        .snapshotId(snapshotId)
+                        .messageIndex(messageCount)
+                        .feed(feed);
+                    Symbols.unpack(
+                        book.symbol, buffer, HEADER_LENGTH + PriceLevelSnapshotEncoder.symbolEncodingOffset());
+                    final PriceLevelSnapshotEncoder.LevelsEncoder levels = levelSnapshot.levelsCount(count);
+                    for (int i = written; i < written + count; i++)
+                    {
+                        final PriceLevel level = i < bids ? book.bids.level(i) : book.asks.level(i - bids);
+                        levels.next()
+                            .side(i < bids ? io.bourse.sbe.md.Side.BUY : io.bourse.sbe.md.Side.SELL)
+                            .price(level.price)
+                            .quantity(level.totalShares)
+                            .orderCount(level.orderCount);
+                    }
+                    if (!offer(publication, HEADER_LENGTH + levelSnapshot.encodedLength()))
+                    {
+                        return;
+                    }
+                    messageCount++;
+                    written += count;
+                }
+                while (written < bids + asks);
+            }
+        }
+        complete(publication, sequenceNumber, timestampNs, snapshotId, messageCount);
+    }
+
+    /**
+     * @return the levels of the side the feed publishes: on the depth feed every level or the window's depth, on the
+     * BBO feed the best one.
+     */
+    private static int levelCount(final Feed feed, final SymbolBook book, final Side side)
+    {
+        final int levels = book.levels(side).levelCount();
+        if (Feed.BBO == feed)
+        {
+            return Math.min(1, levels);
+        }
+        final PublishedLevels window = book.publishedLevels(side);
+        return null == window ? levels : Math.min(window.depth(), levels);
+    }
+
+    private void complete(
+        final FeedPublication feed, final long sequenceNumber, final long timestampNs, final long snapshotId,
+        final int messageCount)
+    {
         final int length = HEADER_LENGTH + snapshotComplete.wrapAndApplyHeader(buffer, 0, headerEncoder)
             .sequenceNumber(sequenceNumber)
             .timestampNs(timestampNs)
             .snapshotId(snapshotId)
             .messageCount(messageCount)
             .encodedLength();
-        if (offer(length))
+        if (offer(feed, length))
         {
-            metrics.onSnapshot();
+            metrics.onSnapshot(feed.feed);
         }
     }
 
@@ -223,14 +350,14 @@ final class SnapshotPublisher implements FragmentHandler
         return order;
     }
 
-    private boolean offer(final int length)
+    private boolean offer(final FeedPublication feed, final int length)
     {
-        final long result = boundedOffer.offer(publication, buffer, 0, length);
+        final long result = boundedOffer.offer(feed.publication, buffer, 0, length);
         if (result > 0)
         {
             return true;
         }
-        metrics.onDrop(result);
+        metrics.onDrop(feed.feed, result);
         errorCount.incrementAndGet();
         return false;
     }

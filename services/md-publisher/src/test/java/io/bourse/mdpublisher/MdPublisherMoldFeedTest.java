@@ -182,9 +182,9 @@ class MdPublisherMoldFeedTest
             .contains("bourse_md_mold_messages_total 12.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
             .contains("bourse_md_events_in_total{type=\"cross_completed\"} 2.0\n")
-            .contains("bourse_md_messages_out_total{type=\"order_executed_with_price\"} 1.0\n")
-            .contains("bourse_md_messages_out_total{type=\"cross_trade\"} 2.0\n")
-            .contains("bourse_md_messages_out_total{type=\"trade\"} 0.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"order_executed_with_price\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"cross_trade\"} 2.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"trade\"} 0.0\n")
             .contains("bourse_md_errors_total 0.0\n");
     }
 

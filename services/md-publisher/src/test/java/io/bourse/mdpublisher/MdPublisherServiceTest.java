@@ -41,13 +41,19 @@ class MdPublisherServiceTest
     private static final long T1 = 34_200_000_000_000L;
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
-    private final MarketDataCapture capture = new MarketDataCapture();
+    private final MarketDataCapture orders = new MarketDataCapture();
+    private final MarketDataCapture depth = new MarketDataCapture();
+    private final MarketDataCapture bbo = new MarketDataCapture();
+    private final MarketDataCapture trades = new MarketDataCapture();
     private MediaDriver driver;
     private MdPublisherService service;
     private Aeron aeron;
     private Publication shard0;
     private Publication shard1;
     private Subscription marketData;
+    private Subscription depthFeed;
+    private Subscription bboFeed;
+    private Subscription tradesFeed;
     private StreamLayout layout;
 
     @BeforeEach
@@ -67,7 +73,11 @@ class MdPublisherServiceTest
         shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0));
         shard1 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1));
         marketData = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
-        awaitTrue(() -> shard0.isConnected() && shard1.isConnected() && marketData.isConnected());
+        depthFeed = aeron.addSubscription(layout.feedChannel(), layout.depthStreamId());
+        bboFeed = aeron.addSubscription(layout.feedChannel(), layout.bboStreamId());
+        tradesFeed = aeron.addSubscription(layout.feedChannel(), layout.tradesStreamId());
+        awaitTrue(() -> shard0.isConnected() && shard1.isConnected() && marketData.isConnected() &&
+            depthFeed.isConnected() && bboFeed.isConnected() && tradesFeed.isConnected());
     }
 
     @AfterEach
@@ -87,50 +97,61 @@ class MdPublisherServiceTest
     }
 
     @Test
-    void shouldPublishMarketDataOfEveryShardWithOneFeedSequence() throws Exception
+    void shouldPublishEachFeedOfEveryShardWithItsOwnSequenceNumbers() throws Exception
     {
         offer(shard0, engine.orderAccepted(T1, "AAPL", 17, SELL, 1_500_100));
         offer(shard0, engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
-        awaitMessages(3);
+        awaitMessages(1);
         offer(shard1, engine.orderAdded(T1 + 10, "MSFT", 18, BUY, 100, 4_000_000, 'A'));
-        awaitMessages(6);
+        awaitMessages(2);
         offer(shard0, engine.orderExecuted(T1 + 20, "AAPL", 33, 100, 1_500_100, BUY, 49, 17, 200));
-        awaitMessages(10);
+        awaitMessages(4);
         offer(shard1, engine.orderAdded(T1 + 30, "MSFT", 34, SELL, 100, 4_000_100, 'N'));
         offer(shard1, engine.orderExecuted(T1 + 40, "MSFT", 50, 100, 4_000_100, BUY, 49, 34, 0));
-        awaitMessages(11);
+        awaitMessages(5);
         offer(shard0, engine.tradeBroken(T1 + 50, "AAPL", 33));
-        awaitMessages(12);
+        awaitMessages(6);
         offer(shard1, engine.tradingStateChanged(T1 + 60, "MSFT", TradingState.HALTED));
-        awaitMessages(13);
+        awaitMessages(7);
 
-        assertThat(capture.messages).containsExactly(
+        assertThat(orders.messages).containsExactly(
             new Sequenced(1, new AddOrder(T1, "AAPL", 17, Side.SELL, 300, 1_500_100)),
-            new Sequenced(2, new Level(T1, "AAPL", Side.SELL, 1_500_100, 300, 1)),
-            new Sequenced(3, new Bbo(T1, "AAPL", 0, 0, 1_500_100, 300)),
-            new Sequenced(4, new AddOrder(T1 + 10, "MSFT", 18, Side.BUY, 100, 4_000_000)),
-            new Sequenced(5, new Level(T1 + 10, "MSFT", Side.BUY, 4_000_000, 100, 1)),
-            new Sequenced(6, new Bbo(T1 + 10, "MSFT", 4_000_000, 100, 0, 0)),
-            new Sequenced(7, new Executed(T1 + 20, "AAPL", 17, 100, 33, 1_500_100)),
-            new Sequenced(8, new Trade(T1 + 20, "AAPL", 33, Side.BUY, 100, 1_500_100, true)),
-            new Sequenced(9, new Level(T1 + 20, "AAPL", Side.SELL, 1_500_100, 200, 1)),
-            new Sequenced(10, new Bbo(T1 + 20, "AAPL", 0, 0, 1_500_100, 200)),
-            new Sequenced(11, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100, false)),
-            new Sequenced(12, new Broken(T1 + 50, "AAPL", 33)),
-            new Sequenced(13, new TradingAction(T1 + 60, "MSFT", 'H', "O1  ")));
+            new Sequenced(2, new AddOrder(T1 + 10, "MSFT", 18, Side.BUY, 100, 4_000_000)),
+            new Sequenced(3, new Executed(T1 + 20, "AAPL", 17, 100, 33, 1_500_100)),
+            new Sequenced(4, new Trade(T1 + 20, "AAPL", 33, Side.BUY, 100, 1_500_100, true)),
+            new Sequenced(5, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100, false)),
+            new Sequenced(6, new Broken(T1 + 50, "AAPL", 33)),
+            new Sequenced(7, new TradingAction(T1 + 60, "MSFT", 'H', "O1  ")));
+        awaitTrue(() -> poll(depthFeed, depth, 3) && poll(bboFeed, bbo, 3) && poll(tradesFeed, trades, 3));
+        assertThat(depth.messages).containsExactly(
+            new Sequenced(1, new Level(T1, "AAPL", Side.SELL, 1_500_100, 300, 1)),
+            new Sequenced(2, new Level(T1 + 10, "MSFT", Side.BUY, 4_000_000, 100, 1)),
+            new Sequenced(3, new Level(T1 + 20, "AAPL", Side.SELL, 1_500_100, 200, 1)));
+        assertThat(bbo.messages).containsExactly(
+            new Sequenced(1, new Bbo(T1, "AAPL", 0, 0, 1_500_100, 300)),
+            new Sequenced(2, new Bbo(T1 + 10, "MSFT", 4_000_000, 100, 0, 0)),
+            new Sequenced(3, new Bbo(T1 + 20, "AAPL", 0, 0, 1_500_100, 200)));
+        assertThat(trades.messages).containsExactly(
+            new Sequenced(1, new Trade(T1 + 20, "AAPL", 33, Side.BUY, 100, 1_500_100, true)),
+            new Sequenced(2, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100, false)),
+            new Sequenced(3, new Broken(T1 + 50, "AAPL", 33)));
 
         final String metrics = scrapeMetrics();
         assertThat(metrics)
             .contains("bourse_md_events_in_total{type=\"accepted\"} 1.0\n")
             .contains("bourse_md_events_in_total{type=\"added\"} 3.0\n")
             .contains("bourse_md_events_in_total{type=\"executed\"} 2.0\n")
-            .contains("bourse_md_messages_out_total{type=\"best_bid_offer\"} 3.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"bbo\",type=\"best_bid_offer\"} 3.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"depth\",type=\"price_level_update\"} 3.0\n")
             .contains("bourse_md_errors_total 0.0\n")
             .contains("bourse_md_events_in_total{type=\"trade_broken\"} 1.0\n")
-            .contains("bourse_md_messages_out_total{type=\"broken_trade\"} 1.0\n")
-            .contains("bourse_md_messages_out_total{type=\"stock_trading_action\"} 1.0\n")
-            .contains("bourse_md_publish_latency_seconds_count 13\n")
-            .contains("bourse_md_drops_total{reason=\"not_connected\"} 0.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"broken_trade\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"trades\",type=\"broken_trade\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"trades\",type=\"trade\"} 2.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"stock_trading_action\"} 1.0\n")
+            .contains("bourse_md_publish_latency_seconds_count 16\n")
+            .contains("bourse_md_drops_total{feed=\"orders\",reason=\"not_connected\"} 0.0\n")
+            .contains("bourse_md_drops_total{feed=\"trades\",reason=\"not_connected\"} 0.0\n")
             .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"2000\"} 0.0\n")
             .containsPattern("bourse_aeron_client_counter\\{id=\"[0-9]+\",label=\"sub-pos: [^\"]*\",type=\"4\"}")
             .contains("bourse_md_trades_total{symbol=\"AAPL\"} 1.0\n")
@@ -147,29 +168,35 @@ class MdPublisherServiceTest
     void shouldPublishNonPrintableExecutionsWithPriceAndOneCrossTradeWhenTheClosingCrossRuns() throws Exception
     {
         offer(shard1, engine.orderAdded(T1, "MSFT", 17, BUY, 300, 4_000_000, 'Y'));
-        awaitMessages(3);
+        awaitMessages(1);
 
         offer(shard1, engine.crossExecuted(T1 + 10, "MSFT", 33, 300, 3_999_900, BUY, 97, 17, 0));
         offer(shard1, engine.cancelPending(T1 + 10, "MSFT", 98));
         offer(shard1, engine.crossCompleted(T1 + 10, "MSFT", 3_999_900, 300, 34));
-        awaitMessages(7);
+        awaitMessages(3);
 
-        assertThat(capture.messages).containsExactly(
+        assertThat(orders.messages).containsExactly(
             new Sequenced(1, new AddOrder(T1, "MSFT", 17, Side.BUY, 300, 4_000_000)),
-            new Sequenced(2, new Level(T1, "MSFT", Side.BUY, 4_000_000, 300, 1)),
-            new Sequenced(3, new Bbo(T1, "MSFT", 4_000_000, 300, 0, 0)),
-            new Sequenced(4, new ExecutedWithPrice(T1 + 10, "MSFT", 17, 300, 33, false, 3_999_900)),
-            new Sequenced(5, new Level(T1 + 10, "MSFT", Side.BUY, 4_000_000, 0, 0)),
-            new Sequenced(6, new Bbo(T1 + 10, "MSFT", 0, 0, 0, 0)),
-            new Sequenced(7, new CrossTrade(T1 + 10, "MSFT", 300, 3_999_900, 34)));
+            new Sequenced(2, new ExecutedWithPrice(T1 + 10, "MSFT", 17, 300, 33, false, 3_999_900)),
+            new Sequenced(3, new CrossTrade(T1 + 10, "MSFT", 300, 3_999_900, 34)));
+        awaitTrue(() -> poll(depthFeed, depth, 2) && poll(bboFeed, bbo, 2) && poll(tradesFeed, trades, 1));
+        assertThat(depth.messages).containsExactly(
+            new Sequenced(1, new Level(T1, "MSFT", Side.BUY, 4_000_000, 300, 1)),
+            new Sequenced(2, new Level(T1 + 10, "MSFT", Side.BUY, 4_000_000, 0, 0)));
+        assertThat(bbo.messages).containsExactly(
+            new Sequenced(1, new Bbo(T1, "MSFT", 4_000_000, 300, 0, 0)),
+            new Sequenced(2, new Bbo(T1 + 10, "MSFT", 0, 0, 0, 0)));
+        assertThat(trades.messages).containsExactly(
+            new Sequenced(1, new CrossTrade(T1 + 10, "MSFT", 300, 3_999_900, 34)));
 
         final String metrics = scrapeMetrics();
         assertThat(metrics)
             .contains("bourse_md_events_in_total{type=\"cancel_pending\"} 1.0\n")
             .contains("bourse_md_events_in_total{type=\"cross_completed\"} 1.0\n")
-            .contains("bourse_md_messages_out_total{type=\"order_executed_with_price\"} 1.0\n")
-            .contains("bourse_md_messages_out_total{type=\"cross_trade\"} 1.0\n")
-            .contains("bourse_md_messages_out_total{type=\"trade\"} 0.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"order_executed_with_price\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"cross_trade\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"trades\",type=\"cross_trade\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"trade\"} 0.0\n")
             .contains("bourse_md_trades_total{symbol=\"MSFT\"} 1.0\n")
             .contains("bourse_md_traded_shares_total{symbol=\"MSFT\"} 300.0\n")
             .contains("bourse_md_errors_total 0.0\n");
@@ -188,15 +215,17 @@ class MdPublisherServiceTest
         marketData.close();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
         long orderId = 100;
-        while (!scrapeMetrics().matches("(?s).*bourse_md_drops_total\\{reason=\"not_connected\"} [1-9].*"))
+        while (!scrapeMetrics().matches(
+            "(?s).*bourse_md_drops_total\\{feed=\"orders\",reason=\"not_connected\"} [1-9].*"))
         {
             assertThat(System.nanoTime()).as("drops counted within 10 s").isLessThan(deadlineNs);
             offer(shard1, engine.orderAdded(T1, "MSFT", orderId++, BUY, 100, 4_000_000, 'Y'));
             Thread.sleep(10);
         }
         assertThat(scrapeMetrics())
-            .contains("bourse_md_drops_total{reason=\"back_pressure\"} 0.0\n")
-            .contains("bourse_md_drops_total{reason=\"closed\"} 0.0\n");
+            .contains("bourse_md_drops_total{feed=\"orders\",reason=\"back_pressure\"} 0.0\n")
+            .contains("bourse_md_drops_total{feed=\"orders\",reason=\"closed\"} 0.0\n")
+            .contains("bourse_md_drops_total{feed=\"depth\",reason=\"not_connected\"} 0.0\n");
     }
 
     private String scrapeMetrics() throws Exception
@@ -222,12 +251,15 @@ class MdPublisherServiceTest
         awaitTrue(() -> publication.offer(engine.buffer, 0, length) > 0);
     }
 
+    /** Reads the order feed until it has that many messages. */
     private void awaitMessages(final int count)
     {
-        awaitTrue(() ->
-        {
-            marketData.poll(capture, 10);
-            return capture.messages.size() >= count;
-        });
+        awaitTrue(() -> poll(marketData, orders, count));
+    }
+
+    private static boolean poll(final Subscription feed, final MarketDataCapture capture, final int count)
+    {
+        feed.poll(capture, 10);
+        return capture.messages.size() >= count;
     }
 }

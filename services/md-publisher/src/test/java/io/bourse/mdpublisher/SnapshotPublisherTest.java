@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
+import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
@@ -12,8 +13,10 @@ import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.md.BookSnapshotDecoder;
+import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
+import io.bourse.sbe.md.PriceLevelSnapshotDecoder;
 import io.bourse.sbe.md.SnapshotCompleteDecoder;
 import io.bourse.sbe.md.SnapshotRequestEncoder;
 import org.agrona.CloseHelper;
@@ -35,7 +38,10 @@ import static io.bourse.sbe.engine.Side.BUY;
 import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The md-publisher's answer to SnapshotRequest, read from the market-data stream of a running service. */
+/**
+ * The md-publisher's answer to SnapshotRequest, read from the streams of its four feeds of a running service: the order
+ * feed's books order by order, the depth and BBO feeds' price levels, the trades feed's place.
+ */
 @Timeout(30)
 class SnapshotPublisherTest
 {
@@ -43,36 +49,43 @@ class SnapshotPublisherTest
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
     private final UnsafeBuffer requestBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
-    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
-    private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
-    private final SnapshotCompleteDecoder snapshotComplete = new SnapshotCompleteDecoder();
-    /** Sequence number of the last increment read. */
-    private long lastIncrement;
-    /** The snapshot messages read, one line each, and every order one line. */
-    private final List<String> snapshot = new ArrayList<>();
+    private final FeedReader orders = new FeedReader();
+    private final FeedReader depth = new FeedReader();
+    private final FeedReader bbo = new FeedReader();
+    private final FeedReader trades = new FeedReader();
     private MediaDriver driver;
     private MdPublisherService service;
     private Aeron aeron;
     private Publication shard0;
     private Publication requests;
-    private Subscription marketData;
 
     @BeforeEach
     void setUp()
     {
         driver = EmbeddedMediaDriver.launch("md-snapshot-test");
+        launch(MarketDataBooks.FULL_DEPTH);
+    }
+
+    private void launch(final int l2Depth)
+    {
+        CloseHelper.closeAll(aeron, service);
         final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
         service = MdPublisherService.launch(new MdPublisherContext()
             .layout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@0"))
+            .l2Depth(l2Depth)
             .metricsPort(0)
             .jvmMetrics(false)
             .moldEnabled(false));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0));
         requests = aeron.addPublication(layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
-        marketData = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
-        awaitTrue(() -> shard0.isConnected() && requests.isConnected() && marketData.isConnected());
+        orders.subscription = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
+        depth.subscription = aeron.addSubscription(layout.feedChannel(), layout.depthStreamId());
+        bbo.subscription = aeron.addSubscription(layout.feedChannel(), layout.bboStreamId());
+        trades.subscription = aeron.addSubscription(layout.feedChannel(), layout.tradesStreamId());
+        awaitTrue(() -> shard0.isConnected() && requests.isConnected() && orders.subscription.isConnected() &&
+            depth.subscription.isConnected() && bbo.subscription.isConnected() && trades.subscription.isConnected());
     }
 
     @AfterEach
@@ -83,6 +96,164 @@ class SnapshotPublisherTest
 
     @Test
     void shouldAnswerWithEveryBookInPriorityOrderStandingAfterTheLastIncrement() throws Exception
+    {
+        enterBooks();
+
+        requestSnapshot(42, Feed.ORDERS);
+
+        orders.awaitSnapshot(2);
+        assertThat(orders.lastIncrement).isEqualTo(8);
+        assertThat(orders.snapshot.get(0)).matches("BookSnapshot 42 #0 AAPL after 8 at \\d+: T '    ' since 0");
+        assertThat(orders.snapshot.subList(1, 6)).containsExactly(
+            "  3 B 300 @ 1010000 t " + (T1 + 2) + " by 'GSCO'",
+            "  2 B 150 @ 1000000 t " + (T1 + 1) + " by '    '",
+            "  6 B 150 @ 1000000 t " + (T1 + 6) + " by 'ABCD'",
+            "  5 S 50 @ 1020000 t " + (T1 + 4) + " by '    '",
+            "  4 S 100 @ 1030000 t " + (T1 + 3) + " by '    '");
+        assertThat(orders.snapshot.get(6))
+            .matches("BookSnapshot 42 #1 MSFT after 8 at \\d+: H 'O1  ' since " + (T1 + 8));
+        assertThat(orders.snapshot.get(7)).isEqualTo("SnapshotComplete 42 after 8: 2 messages");
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_snapshots_total{feed=\"orders\"} 1.0\n")
+            .contains("bourse_md_snapshots_total{feed=\"depth\"} 0.0\n")
+            .contains("bourse_md_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldAnswerTheDepthAndBboFeedsWithTheirLevelsAfterTheirOwnLastIncrement() throws Exception
+    {
+        enterBooks();
+        offer(engine.orderExecuted(T1 + 9, "AAPL", 33, 20, 1_020_000, BUY, 49, 5, 30));
+
+        requestSnapshot(43, Feed.DEPTH);
+        requestSnapshot(44, Feed.BBO);
+        requestSnapshot(45, Feed.TRADES);
+
+        depth.awaitSnapshot(2);
+        bbo.awaitSnapshot(2);
+        trades.awaitSnapshot(0);
+        assertThat(depth.lastIncrement).isEqualTo(8);
+        assertThat(depth.snapshot).hasSize(7);
+        assertThat(depth.snapshot.getFirst()).matches("PriceLevelSnapshot 43 DEPTH #0 AAPL after 8 at \\d+");
+        assertThat(depth.snapshot.subList(1, 5)).containsExactly(
+            "  B 300 @ 1010000 (1 orders)",
+            "  B 300 @ 1000000 (2 orders)",
+            "  S 30 @ 1020000 (1 orders)",
+            "  S 100 @ 1030000 (1 orders)");
+        assertThat(depth.snapshot.get(5)).matches("PriceLevelSnapshot 43 DEPTH #1 MSFT after 8 at \\d+");
+        assertThat(depth.snapshot.get(6)).isEqualTo("SnapshotComplete 43 after 8: 2 messages");
+        assertThat(bbo.lastIncrement).isEqualTo(6);
+        assertThat(bbo.snapshot).hasSize(5);
+        assertThat(bbo.snapshot.getFirst()).matches("PriceLevelSnapshot 44 BBO #0 AAPL after 6 at \\d+");
+        assertThat(bbo.snapshot.subList(1, 3)).containsExactly(
+            "  B 300 @ 1010000 (1 orders)",
+            "  S 30 @ 1020000 (1 orders)");
+        assertThat(bbo.snapshot.get(3)).matches("PriceLevelSnapshot 44 BBO #1 MSFT after 6 at \\d+");
+        assertThat(bbo.snapshot.getLast()).isEqualTo("SnapshotComplete 44 after 6: 2 messages");
+        assertThat(trades.lastIncrement).isEqualTo(1);
+        assertThat(trades.snapshot).containsExactly("SnapshotComplete 45 after 1: 0 messages");
+        assertThat(orders.snapshot).isEmpty();
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_snapshots_total{feed=\"orders\"} 0.0\n")
+            .contains("bourse_md_snapshots_total{feed=\"depth\"} 1.0\n")
+            .contains("bourse_md_snapshots_total{feed=\"bbo\"} 1.0\n")
+            .contains("bourse_md_snapshots_total{feed=\"trades\"} 1.0\n")
+            .contains("bourse_md_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldAnswerADepthLimitedFeedWithEachSidesBestLevelsOnly()
+    {
+        launch(1);
+        enterBooks();
+
+        requestSnapshot(46, Feed.DEPTH);
+
+        depth.awaitSnapshot(2);
+        assertThat(depth.snapshot.subList(1, 3)).containsExactly(
+            "  B 300 @ 1010000 (1 orders)",
+            "  S 50 @ 1020000 (1 orders)");
+        assertThat(depth.snapshot.getLast())
+            .isEqualTo("SnapshotComplete 46 after " + depth.lastIncrement + ": 2 messages");
+    }
+
+    @Test
+    void shouldAnswerARequestOfSchemaVersion4WhichNamesNoFeedOnTheOrderFeed()
+    {
+        offer(engine.orderAdded(T1, "AAPL", 1, BUY, 100, 1_000_000, 'Y'));
+        new MessageHeaderEncoder().wrap(requestBuffer, 0).blockLength(8).templateId(SnapshotRequestEncoder.TEMPLATE_ID)
+            .schemaId(SnapshotRequestEncoder.SCHEMA_ID).version(4);
+        requestBuffer.putLong(MessageHeaderEncoder.ENCODED_LENGTH, 9, ByteOrder.LITTLE_ENDIAN);
+        awaitTrue(() -> requests.offer(requestBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + 8) > 0);
+
+        orders.awaitSnapshot(2);
+        assertThat(orders.snapshot.getLast()).isEqualTo("SnapshotComplete 9 after 1: 2 messages");
+    }
+
+    @Test
+    void shouldSplitALargeBookAcrossMessagesThatEachFitOneFrame()
+    {
+        final int orderCount = 100;
+        for (int orderId = 1; orderId <= orderCount; orderId++)
+        {
+            offer(engine.orderAdded(T1 + orderId, "AAPL", orderId, SELL, orderId, 1_000_000 + orderId, 'Y'));
+        }
+
+        requestSnapshot(7, Feed.ORDERS);
+        requestSnapshot(8, Feed.DEPTH);
+
+        final int aaplMessages = (orderCount + ordersPerFrame() - 1) / ordersPerFrame();
+        orders.awaitSnapshot(aaplMessages + 1);
+        final List<String> headers =
+            orders.snapshot.stream().filter((line) -> line.startsWith("BookSnapshot")).toList();
+        for (int i = 0; i < aaplMessages; i++)
+        {
+            assertThat(headers.get(i)).startsWith("BookSnapshot 7 #" + i + " AAPL after " + orderCount);
+        }
+        assertThat(headers.getLast()).startsWith("BookSnapshot 7 #" + aaplMessages + " MSFT");
+        final List<String> expectedOrders = new ArrayList<>();
+        final List<String> expectedLevels = new ArrayList<>();
+        for (int orderId = 1; orderId <= orderCount; orderId++)
+        {
+            expectedOrders.add("  " + orderId + " S " + orderId + " @ " + (1_000_000 + orderId) + " t " +
+                (T1 + orderId) + " by '    '");
+            expectedLevels.add("  S " + orderId + " @ " + (1_000_000 + orderId) + " (1 orders)");
+        }
+        assertThat(orders.snapshot.stream().filter((line) -> line.startsWith("  ")).toList())
+            .containsExactlyElementsOf(expectedOrders);
+        assertThat(orders.snapshot.getLast()).isEqualTo(
+            "SnapshotComplete 7 after " + orderCount + ": " + (aaplMessages + 1) + " messages");
+
+        final int levelsPerFrame = levelsPerFrame();
+        final int depthMessages = (orderCount + levelsPerFrame - 1) / levelsPerFrame;
+        assertThat(depthMessages).isGreaterThan(1);
+        depth.awaitSnapshot(depthMessages + 1);
+        assertThat(depth.snapshot.stream().filter((line) -> line.startsWith("  ")).toList())
+            .containsExactlyElementsOf(expectedLevels);
+        assertThat(depth.snapshot.getLast()).isEqualTo(
+            "SnapshotComplete 8 after " + orderCount + ": " + (depthMessages + 1) + " messages");
+    }
+
+    @Test
+    void shouldCountARequestOfAnotherTemplateOrAnUnknownFeedAsAnErrorAndStillAnswerTheNext() throws Exception
+    {
+        new MessageHeaderEncoder().wrap(requestBuffer, 0).blockLength(8).templateId(99)
+            .schemaId(SnapshotRequestEncoder.SCHEMA_ID).version(SnapshotRequestEncoder.SCHEMA_VERSION);
+        awaitTrue(() -> requests.offer(requestBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + 8) > 0);
+        requestSnapshot(10, Feed.BBO);
+        requestBuffer.putByte(MessageHeaderEncoder.ENCODED_LENGTH + SnapshotRequestEncoder.feedEncodingOffset(),
+            (byte)'Z');
+        awaitTrue(() -> requests.offer(
+            requestBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + SnapshotRequestEncoder.BLOCK_LENGTH) > 0);
+        requestSnapshot(8, Feed.ORDERS);
+
+        orders.awaitSnapshot(2);
+        assertThat(orders.snapshot.getLast()).isEqualTo("SnapshotComplete 8 after 0: 2 messages");
+        assertThat(scrapeMetrics()).contains("bourse_md_errors_total 2.0\n");
+    }
+
+    /** Rests two books' orders: AAPL attributable and anonymous, replaced and canceled in part; MSFT halted. */
+    private void enterBooks()
     {
         // Orders 1 and 3 attributable (shown with their firm), order 4 anonymous whatever its firm.
         offer(engine.orderAdded(T1, "AAPL", 1, BUY, 100, 1_000_000, 'A', "ABCD"));
@@ -95,74 +266,9 @@ class SnapshotPublisherTest
         offer(engine.orderReplaced(T1 + 6, "AAPL", 1, 6, BUY, 150, 1_000_000, BookUpdate.REPLACED));
         offer(engine.orderCanceled(T1 + 7, "AAPL", 2, 50, 150));
         offer(engine.tradingStateChanged(T1 + 8, "MSFT", TradingState.HALTED));
-
-        requestSnapshot(42);
-
-        awaitSnapshot(2);
-        assertThat(lastIncrement).isEqualTo(20);
-        assertThat(snapshot.get(0)).matches("BookSnapshot 42 #0 AAPL after 20 at \\d+: T '    ' since 0");
-        assertThat(snapshot.subList(1, 6)).containsExactly(
-            "  3 B 300 @ 1010000 t " + (T1 + 2) + " by 'GSCO'",
-            "  2 B 150 @ 1000000 t " + (T1 + 1) + " by '    '",
-            "  6 B 150 @ 1000000 t " + (T1 + 6) + " by 'ABCD'",
-            "  5 S 50 @ 1020000 t " + (T1 + 4) + " by '    '",
-            "  4 S 100 @ 1030000 t " + (T1 + 3) + " by '    '");
-        assertThat(snapshot.get(6)).matches("BookSnapshot 42 #1 MSFT after 20 at \\d+: H 'O1  ' since " + (T1 + 8));
-        assertThat(snapshot.get(7)).isEqualTo("SnapshotComplete 42 after 20: 2 messages");
-        assertThat(scrapeMetrics())
-            .contains("bourse_md_snapshots_total 1.0\n")
-            .contains("bourse_md_errors_total 0.0\n");
     }
 
-    @Test
-    void shouldSplitALargeBookAcrossMessagesThatEachFitOneFrame()
-    {
-        final int orderCount = 100;
-        for (int orderId = 1; orderId <= orderCount; orderId++)
-        {
-            offer(engine.orderAdded(T1 + orderId, "AAPL", orderId, SELL, orderId, 1_000_000, 'Y'));
-        }
-
-        requestSnapshot(7);
-
-        awaitTrue(() ->
-        {
-            marketData.poll(this::onFragment, 100);
-            return !snapshot.isEmpty() && snapshot.getLast().startsWith("SnapshotComplete");
-        });
-        final List<String> headers = snapshot.stream().filter((line) -> line.startsWith("BookSnapshot")).toList();
-        final int aaplMessages = (orderCount + ordersPerFrame() - 1) / ordersPerFrame();
-        assertThat(headers).hasSize(aaplMessages + 1);
-        for (int i = 0; i < aaplMessages; i++)
-        {
-            assertThat(headers.get(i)).startsWith("BookSnapshot 7 #" + i + " AAPL after " + 3 * orderCount);
-        }
-        assertThat(headers.getLast()).startsWith("BookSnapshot 7 #" + aaplMessages + " MSFT");
-        final List<String> expectedOrders = new ArrayList<>();
-        for (int orderId = 1; orderId <= orderCount; orderId++)
-        {
-            expectedOrders.add("  " + orderId + " S " + orderId + " @ 1000000 t " + (T1 + orderId) + " by '    '");
-        }
-        assertThat(snapshot.stream().filter((line) -> line.startsWith("  ")).toList())
-            .containsExactlyElementsOf(expectedOrders);
-        assertThat(snapshot.getLast()).isEqualTo(
-            "SnapshotComplete 7 after " + 3 * orderCount + ": " + (aaplMessages + 1) + " messages");
-    }
-
-    @Test
-    void shouldCountARequestOfAnotherTemplateAsAnErrorAndStillAnswerTheNext() throws Exception
-    {
-        new MessageHeaderEncoder().wrap(requestBuffer, 0).blockLength(8).templateId(99)
-            .schemaId(SnapshotRequestEncoder.SCHEMA_ID).version(SnapshotRequestEncoder.SCHEMA_VERSION);
-        awaitTrue(() -> requests.offer(requestBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + 8) > 0);
-        requestSnapshot(8);
-
-        awaitSnapshot(2);
-        assertThat(snapshot.getLast()).isEqualTo("SnapshotComplete 8 after 0: 2 messages");
-        assertThat(scrapeMetrics()).contains("bourse_md_errors_total 1.0\n");
-    }
-
-    /** @return orders in one BookSnapshot that fills a frame of the market-data publication. */
+    /** @return orders in one BookSnapshot that fills a frame of the order feed's publication. */
     private int ordersPerFrame()
     {
         final int frame = aeron.addExclusivePublication(
@@ -171,55 +277,23 @@ class SnapshotPublisherTest
             BookSnapshotDecoder.OrdersDecoder.sbeBlockLength();
     }
 
-    private void requestSnapshot(final long requestId)
+    /** @return levels in one PriceLevelSnapshot that fills a frame of the depth feed's publication. */
+    private int levelsPerFrame()
+    {
+        final int frame = aeron.addExclusivePublication(
+            EmbeddedMediaDriver.defaultLayout(driver).feedChannel(), 1).maxPayloadLength();
+        return (frame - MessageHeaderDecoder.ENCODED_LENGTH - PriceLevelSnapshotDecoder.BLOCK_LENGTH - 4) /
+            PriceLevelSnapshotDecoder.LevelsDecoder.sbeBlockLength();
+    }
+
+    private void requestSnapshot(final long requestId, final Feed feed)
     {
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + new SnapshotRequestEncoder()
             .wrapAndApplyHeader(requestBuffer, 0, new MessageHeaderEncoder())
             .requestId(requestId)
+            .feed(feed)
             .encodedLength();
         awaitTrue(() -> requests.offer(requestBuffer, 0, length) > 0);
-    }
-
-    private void awaitSnapshot(final int messageCount)
-    {
-        awaitTrue(() ->
-        {
-            marketData.poll(this::onFragment, 100);
-            return snapshot.stream().filter((line) -> line.startsWith("BookSnapshot")).count() == messageCount &&
-                snapshot.getLast().startsWith("SnapshotComplete");
-        });
-    }
-
-    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
-    {
-        header.wrap(buffer, offset);
-        switch (header.templateId())
-        {
-            case BookSnapshotDecoder.TEMPLATE_ID ->
-            {
-                bookSnapshot.wrapAndApplyHeader(buffer, offset, header);
-                final String reason = new String(new byte[]{
-                    bookSnapshot.reason(0), bookSnapshot.reason(1), bookSnapshot.reason(2), bookSnapshot.reason(3)},
-                    StandardCharsets.US_ASCII);
-                snapshot.add("BookSnapshot " + bookSnapshot.snapshotId() + " #" + bookSnapshot.messageIndex() + " " +
-                    bookSnapshot.symbol().trim() + " after " + bookSnapshot.sequenceNumber() + " at " +
-                    bookSnapshot.timestampNs() + ": " + (char)bookSnapshot.tradingStateRaw() + " '" + reason +
-                    "' since " + bookSnapshot.tradingStateTimestampNs());
-                for (final BookSnapshotDecoder.OrdersDecoder order : bookSnapshot.orders())
-                {
-                    snapshot.add("  " + order.orderId() + " " + (char)order.sideRaw() + " " + order.quantity() +
-                        " @ " + order.price() + " t " + order.timestampNs() + " by '" + order.attribution() + "'");
-                }
-            }
-            case SnapshotCompleteDecoder.TEMPLATE_ID ->
-            {
-                snapshotComplete.wrapAndApplyHeader(buffer, offset, header);
-                snapshot.add("SnapshotComplete " + snapshotComplete.snapshotId() + " after " +
-                    snapshotComplete.sequenceNumber() + ": " + snapshotComplete.messageCount() + " messages");
-            }
-            default -> lastIncrement = buffer.getLong(
-                offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
-        }
     }
 
     private void offer(final int length)
@@ -230,5 +304,75 @@ class SnapshotPublisherTest
     private String scrapeMetrics() throws Exception
     {
         return MetricsEndpoint.scrape(service.metricsPort());
+    }
+
+    /** Reads one feed's stream: the sequence number of its last increment, and its snapshot messages as lines. */
+    private static final class FeedReader implements FragmentHandler
+    {
+        private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
+        private final PriceLevelSnapshotDecoder levelSnapshot = new PriceLevelSnapshotDecoder();
+        private final SnapshotCompleteDecoder snapshotComplete = new SnapshotCompleteDecoder();
+        /** Sequence number of the last increment read. */
+        private long lastIncrement;
+        /** The snapshot messages read, one line each, and every order or level one line. */
+        private final List<String> snapshot = new ArrayList<>();
+        private Subscription subscription;
+
+        /** Reads until SnapshotComplete, then checks it came after that many snapshot messages. */
+        void awaitSnapshot(final int messageCount)
+        {
+            awaitTrue(() ->
+            {
+                subscription.poll(this, 100);
+                return !snapshot.isEmpty() && snapshot.getLast().startsWith("SnapshotComplete");
+            });
+            assertThat(snapshot.stream().filter((line) -> line.contains("Snapshot ")).count())
+                .isEqualTo(messageCount);
+        }
+
+        @Override
+        public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+        {
+            header.wrap(buffer, offset);
+            switch (header.templateId())
+            {
+                case BookSnapshotDecoder.TEMPLATE_ID ->
+                {
+                    bookSnapshot.wrapAndApplyHeader(buffer, offset, header);
+                    final String reason = new String(new byte[]{bookSnapshot.reason(0), bookSnapshot.reason(1),
+                        bookSnapshot.reason(2), bookSnapshot.reason(3)}, StandardCharsets.US_ASCII);
+                    snapshot.add("BookSnapshot " + bookSnapshot.snapshotId() + " #" + bookSnapshot.messageIndex() +
+                        " " + bookSnapshot.symbol().trim() + " after " + bookSnapshot.sequenceNumber() + " at " +
+                        bookSnapshot.timestampNs() + ": " + (char)bookSnapshot.tradingStateRaw() + " '" + reason +
+                        "' since " + bookSnapshot.tradingStateTimestampNs());
+                    for (final BookSnapshotDecoder.OrdersDecoder order : bookSnapshot.orders())
+                    {
+                        snapshot.add("  " + order.orderId() + " " + (char)order.sideRaw() + " " + order.quantity() +
+                            " @ " + order.price() + " t " + order.timestampNs() + " by '" + order.attribution() + "'");
+                    }
+                }
+                case PriceLevelSnapshotDecoder.TEMPLATE_ID ->
+                {
+                    levelSnapshot.wrapAndApplyHeader(buffer, offset, header);
+                    snapshot.add("PriceLevelSnapshot " + levelSnapshot.snapshotId() + " " + levelSnapshot.feed() +
+                        " #" + levelSnapshot.messageIndex() + " " + levelSnapshot.symbol().trim() + " after " +
+                        levelSnapshot.sequenceNumber() + " at " + levelSnapshot.timestampNs());
+                    for (final PriceLevelSnapshotDecoder.LevelsDecoder level : levelSnapshot.levels())
+                    {
+                        snapshot.add("  " + (char)level.sideRaw() + " " + level.quantity() + " @ " + level.price() +
+                            " (" + level.orderCount() + " orders)");
+                    }
+                }
+                case SnapshotCompleteDecoder.TEMPLATE_ID ->
+                {
+                    snapshotComplete.wrapAndApplyHeader(buffer, offset, header);
+                    snapshot.add("SnapshotComplete " + snapshotComplete.snapshotId() + " after " +
+                        snapshotComplete.sequenceNumber() + ": " + snapshotComplete.messageCount() + " messages");
+                }
+                default -> lastIncrement = buffer.getLong(
+                    offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
+            }
+        }
     }
 }

@@ -4,9 +4,11 @@ import io.bourse.common.config.Settings;
 
 /**
  * Where the services meet on Aeron: the media driver directory, and channel plus stream id of the engine command
- * streams (one per shard), the engine event streams (one per shard), the market-data stream and the snapshot-request
- * stream on which its subscribers ask the md-publisher for a snapshot of every book. Channels default to
- * {@code aeron:ipc} (one host; the market data's with longer terms, {@link #MARKET_DATA_CHANNEL_DEFAULT}); any of them
+ * streams (one per shard), the engine event streams (one per shard), the md-publisher's four market-data feeds (the
+ * order feed, L3 with trades and trading actions, on the market-data stream; the depth (L2), BBO (L1) and trades
+ * feeds on their own streams of the feed channel, each feed with its own sequence numbers) and the snapshot-request
+ * stream on which their subscribers ask the md-publisher for a snapshot of every book. Channels default to
+ * {@code aeron:ipc} (one host; the order feed's with longer terms, {@link #MARKET_DATA_CHANNEL_DEFAULT}); any of them
  * can be set to {@code aeron:udp?endpoint=host:port} without code changes.
  *
  * @param aeronDirectoryName media driver directory (default {@value #AERON_DIR_DEFAULT}).
@@ -14,8 +16,12 @@ import io.bourse.common.config.Settings;
  * @param commandStreamBase  stream id of shard 0's commands; shard k uses base + k.
  * @param eventChannel       channel of the engine event streams.
  * @param eventStreamBase    stream id of shard 0's events; shard k uses base + k.
- * @param marketDataChannel  channel of the md-publisher's market data.
- * @param marketDataStreamId stream id of the market data.
+ * @param marketDataChannel  channel of the md-publisher's order feed (L3 order by order, trades, trading actions).
+ * @param marketDataStreamId stream id of the order feed: the market-data stream.
+ * @param feedChannel        channel of the md-publisher's depth, BBO and trades feeds.
+ * @param depthStreamId      stream id of the depth feed (L2 price levels).
+ * @param bboStreamId        stream id of the BBO feed (L1 best bid and offer).
+ * @param tradesStreamId     stream id of the trades feed.
  * @param snapshotRequestChannel  channel of the market-data subscribers' snapshot requests to the md-publisher.
  * @param snapshotRequestStreamId stream id of the snapshot requests.
  */
@@ -27,6 +33,10 @@ public record StreamLayout(
     int eventStreamBase,
     String marketDataChannel,
     int marketDataStreamId,
+    String feedChannel,
+    int depthStreamId,
+    int bboStreamId,
+    int tradesStreamId,
     String snapshotRequestChannel,
     int snapshotRequestStreamId)
 {
@@ -54,7 +64,9 @@ public record StreamLayout(
      * @param settings source of {@code bourse.aeron.dir}, {@code bourse.command.channel},
      *                 {@code bourse.command.stream.base}, {@code bourse.event.channel},
      *                 {@code bourse.event.stream.base}, {@code bourse.md.channel}, {@code bourse.md.stream},
-     *                 {@code bourse.md.request.channel}, {@code bourse.md.request.stream}.
+     *                 {@code bourse.md.feed.channel}, {@code bourse.md.depth.stream}, {@code bourse.md.bbo.stream},
+     *                 {@code bourse.md.trades.stream}, {@code bourse.md.request.channel},
+     *                 {@code bourse.md.request.stream}.
      * @return the configured layout.
      */
     public static StreamLayout fromSettings(final Settings settings)
@@ -67,6 +79,10 @@ public record StreamLayout(
             settings.getInt("bourse.event.stream.base", 2000),
             settings.get("bourse.md.channel", MARKET_DATA_CHANNEL_DEFAULT),
             settings.getInt("bourse.md.stream", 3000),
+            settings.get("bourse.md.feed.channel", CHANNEL_DEFAULT),
+            settings.getInt("bourse.md.depth.stream", 3002),
+            settings.getInt("bourse.md.bbo.stream", 3003),
+            settings.getInt("bourse.md.trades.stream", 3004),
             settings.get("bourse.md.request.channel", CHANNEL_DEFAULT),
             settings.getInt("bourse.md.request.stream", 3001));
     }
@@ -78,7 +94,8 @@ public record StreamLayout(
     public StreamLayout withAeronDirectory(final String aeronDirectoryName)
     {
         return new StreamLayout(aeronDirectoryName, commandChannel, commandStreamBase, eventChannel, eventStreamBase,
-            marketDataChannel, marketDataStreamId, snapshotRequestChannel, snapshotRequestStreamId);
+            marketDataChannel, marketDataStreamId, feedChannel, depthStreamId, bboStreamId, tradesStreamId,
+            snapshotRequestChannel, snapshotRequestStreamId);
     }
 
     /**
