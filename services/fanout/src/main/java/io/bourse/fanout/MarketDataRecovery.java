@@ -5,6 +5,7 @@ import io.aeron.Subscription;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BookSnapshotDecoder;
+import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.SnapshotCompleteDecoder;
@@ -162,6 +163,7 @@ final class MarketDataRecovery
             final int length = MessageHeaderEncoder.ENCODED_LENGTH + snapshotRequest
                 .wrapAndApplyHeader(scratch, 0, headerEncoder)
                 .requestId(requestIds.getAsLong())
+                .feed(Feed.ORDERS)
                 .encodedLength();
             requested = true;
             lastProgressNs = nowNs;

@@ -240,11 +240,13 @@ class FanoutServiceTest
                 new AddOrder(1, 0, T, 17, 'S', 300, "AAPL", 1_500_100),
                 new OrderExecuted(1, 0, T + 10, 17, 100, 33),
                 new Trade(1, 0, T + 20, 0, 'B', 200, "AAPL", 1_500_100, 34));
-            // 8 increments; 1 snapshot of the test's publisher; 3 (2 books) per snapshot of the md-publisher: one, or
-            // more when it started slowly enough for the fanout to ask again (after 1 s without an answer).
+            // 4 increments of the order feed; 1 snapshot of the test's publisher; 3 (2 books) per snapshot of the
+            // md-publisher: one, or more when it started slowly enough for the fanout to ask again (after 1 s without
+            // an answer).
+            final String snapshots = "bourse_md_snapshots_total{feed=\"orders\"}";
             awaitTrue(() -> counter(service.metricsPort(), "bourse_fanout_messages_in_total") ==
-                9 + 3 * counter(mdPublisher.metricsPort(), "bourse_md_snapshots_total"));
-            assertThat(counter(mdPublisher.metricsPort(), "bourse_md_snapshots_total")).isPositive();
+                5 + 3 * counter(mdPublisher.metricsPort(), snapshots));
+            assertThat(counter(mdPublisher.metricsPort(), snapshots)).isPositive();
         }
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_messages_out_total 10.0\n")
