@@ -16,6 +16,7 @@ import io.bourse.sbe.md.OrderDeleteDecoder;
 import io.bourse.sbe.md.OrderExecutedDecoder;
 import io.bourse.sbe.md.OrderExecutedWithPriceDecoder;
 import io.bourse.sbe.md.OrderReplaceDecoder;
+import io.bourse.sbe.md.PriceLevelSnapshotDecoder;
 import io.bourse.sbe.md.PriceLevelUpdateDecoder;
 import io.bourse.sbe.md.Side;
 import io.bourse.sbe.md.SnapshotCompleteDecoder;
@@ -56,7 +57,8 @@ public final class ItchTranslator
 {
     /**
      * Result of {@link #translate} for market data that has no ITCH form: the Trade of a displayed maker (or of
-     * schema version 0, which does not say), PriceLevelUpdate and BestBidOffer.
+     * schema version 0, which does not say), PriceLevelUpdate and BestBidOffer (of the depth and BBO feeds), and the
+     * snapshot messages.
      */
     public static final int NO_ITCH_FORM = 0;
     /** Result of {@link #translate} for a message that cannot be translated. */
@@ -195,7 +197,8 @@ public final class ItchTranslator
             case StockTradingActionDecoder.TEMPLATE_ID ->
                 stockTradingAction(buffer, bodyOffset, blockLength, version, dst);
             case PriceLevelUpdateDecoder.TEMPLATE_ID, BestBidOfferDecoder.TEMPLATE_ID,
-                 BookSnapshotDecoder.TEMPLATE_ID, SnapshotCompleteDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
+                 BookSnapshotDecoder.TEMPLATE_ID, PriceLevelSnapshotDecoder.TEMPLATE_ID,
+                 SnapshotCompleteDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
             default -> NOT_TRANSLATED;
         };
     }

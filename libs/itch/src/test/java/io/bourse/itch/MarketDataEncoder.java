@@ -36,7 +36,7 @@ public final class MarketDataEncoder
     /** Holds the last message encoded, header first at offset 0. */
     public final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-    /** The feed sequence number of the next message encoded: every message takes one, from 1, as md-publisher's. */
+    /** The sequence number of the next message encoded: every increment takes one, from 1, as on one feed. */
     private long nextSequenceNumber = 1;
 
     /** @return length of the encoded AddOrder of an anonymous order (Attribution all spaces). */

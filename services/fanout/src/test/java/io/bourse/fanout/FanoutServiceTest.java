@@ -194,6 +194,7 @@ class FanoutServiceTest
             assertThat(subscriber.itch.messages).isEqualTo(sessionStart);
         }
 
+        // A message with no ITCH form (the md-publisher sends PriceLevelUpdate on the depth feed only) is skipped.
         offer(sbe.priceLevelUpdate(T, "MSFT", 1_500_100, 300));
         offer(sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100));
 

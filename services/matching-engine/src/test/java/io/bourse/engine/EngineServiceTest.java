@@ -82,8 +82,8 @@ class EngineServiceTest
         CloseHelper.closeAll(aeron, engine, driver);
         driver = EmbeddedMediaDriver.launch("engine-test");
         layout = new StreamLayout(
-            driver.aeronDirectoryName(), "aeron:ipc", 1000, eventChannel, 2000, "aeron:ipc", 3000, "aeron:ipc", 3002, 3003,
-            3004, "aeron:ipc", 3001);
+            driver.aeronDirectoryName(), "aeron:ipc", 1000, eventChannel, 2000, "aeron:ipc", 3000, "aeron:ipc", 3002,
+            3003, 3004, "aeron:ipc", 3001);
         final EngineContext ctx = new EngineContext()
             .shardId(1)
             .metricsPort(0)

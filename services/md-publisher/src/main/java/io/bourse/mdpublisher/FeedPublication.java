@@ -11,6 +11,9 @@ import io.bourse.sbe.md.Feed;
  */
 final class FeedPublication
 {
+    /** The four feeds, each {@link Feed#ordinal()} from 0 to 3, to index per-feed arrays by. */
+    static final Feed[] FEEDS = {Feed.ORDERS, Feed.DEPTH, Feed.BBO, Feed.TRADES};
+
     final Feed feed;
     final Publication publication;
     private long nextSequenceNumber = 1;

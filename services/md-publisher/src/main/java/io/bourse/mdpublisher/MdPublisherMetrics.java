@@ -51,7 +51,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class MdPublisherMetrics
 {
     private static final int MAX_TEMPLATE_ID = 32;
-    private static final Feed[] FEEDS = {Feed.ORDERS, Feed.DEPTH, Feed.BBO, Feed.TRADES};
+    private static final Feed[] FEEDS = FeedPublication.FEEDS;
 
     private final CounterDataPoint[] eventsIn = new CounterDataPoint[MAX_TEMPLATE_ID];
     /** By feed ordinal, then market-data template id. */

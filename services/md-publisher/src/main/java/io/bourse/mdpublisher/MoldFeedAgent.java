@@ -52,7 +52,7 @@ import java.util.concurrent.TimeUnit;
  *   not yet sent gets no response ({@link MoldMessageStore}), nor does one that names another Session than the
  *   feed's: nassau's request server would answer it under the Session it names, and an earlier run's Sequence Numbers
  *   name other messages.</li>
- *   <li>Market data without an ITCH form (price levels, best bid and offer, trades of displayed orders) takes no
+ *   <li>Market data without an ITCH form (trades of displayed orders, snapshot messages) takes no
  *   sequence number; untranslatable market data is counted as an error and left out. A failed send is counted as an
  *   error and its packet treated as lost on the network: its messages keep their sequence numbers and stay in the
  *   store, where receivers find them by re-request.</li>

@@ -9,8 +9,8 @@ package io.bourse.mdpublisher;
  * window (it emptied, or a better level pushed it out) its update has quantity 0, and when a level enters the window
  * (it is new, or a level above it left) its update has its whole aggregate. The removals of an event come first,
  * then the entries and changes, best level first, so a subscriber that starts from an empty book never holds more
- * than {@code depth} levels and needs no rule of its own for a level pushed out (one that starts from a snapshot,
- * which has every displayed order, keeps only the best {@code depth} levels of it). A level that stays in the window
+ * than {@code depth} levels and needs no rule of its own for a level pushed out (one that starts from the depth
+ * feed's snapshot, PriceLevelSnapshot, gets exactly the window's levels). A level that stays in the window
  * is published only when its shares or order count changed; levels outside the window are never published.
  *
  * <p>Each update is one diff of the window against the side's best levels, two merges of sorted arrays of at most

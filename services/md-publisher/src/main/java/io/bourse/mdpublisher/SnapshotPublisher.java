@@ -48,7 +48,11 @@ final class SnapshotPublisher implements FragmentHandler
 {
     private static final int HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH;
     private static final int GROUP_HEADER_LENGTH = 4;
-    private static final Feed[] FEEDS = {Feed.ORDERS, Feed.DEPTH, Feed.BBO, Feed.TRADES};
+    private static final Feed[] FEEDS = FeedPublication.FEEDS;
+    /** A SnapshotRequest of schema version 3 or 4: the request id only. */
+    private static final int MIN_BLOCK_LENGTH =
+        SnapshotRequestDecoder.requestIdEncodingOffset() + SnapshotRequestDecoder.requestIdEncodingLength();
+    private static final int FEED_SINCE_VERSION = SnapshotRequestDecoder.feedSinceVersion();
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final SnapshotRequestDecoder requestDecoder = new SnapshotRequestDecoder();
@@ -101,17 +105,22 @@ final class SnapshotPublisher implements FragmentHandler
         this.levelsPerMessage =
             (levelsFrame - HEADER_LENGTH - PriceLevelSnapshotEncoder.BLOCK_LENGTH - GROUP_HEADER_LENGTH) /
             PriceLevelSnapshotEncoder.LevelsEncoder.sbeBlockLength();
-        if (ordersPerMessage < 1 || levelsPerMessage < 1)
+        if (ordersPerMessage < 1)
         {
-            throw new IllegalArgumentException("md-publisher: a frame of " + Math.min(ordersFrame, levelsFrame) +
-                " bytes holds no snapshot order or level");
+            throw new IllegalArgumentException(
+                "md-publisher: a frame of " + ordersFrame + " bytes holds no snapshot order");
+        }
+        if (levelsPerMessage < 1)
+        {
+            throw new IllegalArgumentException(
+                "md-publisher: a frame of " + levelsFrame + " bytes holds no snapshot level");
         }
         this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(ordersFrame, levelsFrame)));
     }
 
     /**
-     * Reads one SnapshotRequest: a snapshot of the feed it names (the order feed when it names none, schema version 3
-     * or 4) is due, published by {@link #publishRequested()}; requests for a feed read in the same duty cycle share
+     * Reads one SnapshotRequest: a snapshot of the feed it names (the order feed when it names none: schema version 3
+     * or 4, or a block without the field) is due, published by {@link #publishRequested()}; requests for a feed read in the same duty cycle share
      * it.
      */
     @Override
@@ -125,15 +134,16 @@ final class SnapshotPublisher implements FragmentHandler
         headerDecoder.wrap(request, offset);
         if (headerDecoder.schemaId() != SnapshotRequestDecoder.SCHEMA_ID ||
             headerDecoder.templateId() != SnapshotRequestDecoder.TEMPLATE_ID ||
-            headerDecoder.blockLength() < SnapshotRequestDecoder.feedEncodingOffset() ||
+            headerDecoder.blockLength() < MIN_BLOCK_LENGTH ||
             length < HEADER_LENGTH + headerDecoder.blockLength())
         {
             errorCount.incrementAndGet();
             return;
         }
         requestDecoder.wrapAndApplyHeader(request, offset, headerDecoder);
-        final Feed feed = headerDecoder.blockLength() < SnapshotRequestDecoder.BLOCK_LENGTH ?
-            Feed.ORDERS : feed(requestDecoder.feedRaw());
+        final boolean namesNoFeed = headerDecoder.version() < FEED_SINCE_VERSION ||
+            headerDecoder.blockLength() < SnapshotRequestDecoder.BLOCK_LENGTH;
+        final Feed feed = namesNoFeed ? Feed.ORDERS : feed(requestDecoder.feedRaw());
         if (null == feed)
         {
             errorCount.incrementAndGet();
@@ -162,7 +172,8 @@ final class SnapshotPublisher implements FragmentHandler
                 switch (feed)
                 {
                     case ORDERS -> publishOrders(snapshotId);
-                    case DEPTH, BBO, TRADES -> publishLevels(feed, snapshotId);
+                    case DEPTH, BBO -> publishLevels(feed, snapshotId);
+                    case TRADES -> publishTrades(snapshotId);
                     default -> throw new IllegalStateException("feed " + feed);
                 }
             }
@@ -216,10 +227,9 @@ final class SnapshotPublisher implements FragmentHandler
     }
 
     /**
-     * Publishes a snapshot of every book's price levels on the depth or the BBO feed, or the end of a snapshot alone
-     * on the trades feed.
+     * Publishes a snapshot of every book's price levels on the depth or the BBO feed.
      *
-     * @param feed       DEPTH, BBO or TRADES.
+     * @param feed       DEPTH or BBO.
      * @param snapshotId the request answered.
      */
     private void publishLevels(final Feed feed, final long snapshotId)
@@ -228,45 +238,52 @@ final class SnapshotPublisher implements FragmentHandler
         final long sequenceNumber = publication.lastSequenceNumber();
         final long timestampNs = clock.nanosSinceMidnight();
         int messageCount = 0;
-        if (Feed.TRADES != feed)
+        for (final SymbolBook book : books)
         {
-            for (final SymbolBook book : books)
+            final int bids = levelCount(feed, book, Side.BUY);
+            final int asks = levelCount(feed, book, Side.SELL);
+            int written = 0;
+            do
             {
-                final int bids = levelCount(feed, book, Side.BUY);
-                final int asks = levelCount(feed, book, Side.SELL);
-                int written = 0;
-                do
+                final int count = Math.min(bids + asks - written, levelsPerMessage);
+                levelSnapshot.wrapAndApplyHeader(buffer, 0, headerEncoder)
+                    .sequenceNumber(sequenceNumber)
+                    .timestampNs(timestampNs)
+                    .snapshotId(snapshotId)
+                    .messageIndex(messageCount)
+                    .feed(feed);
+                Symbols.unpack(book.symbol, buffer, HEADER_LENGTH + PriceLevelSnapshotEncoder.symbolEncodingOffset());
+                final PriceLevelSnapshotEncoder.LevelsEncoder levels = levelSnapshot.levelsCount(count);
+                for (int i = written; i < written + count; i++)
                 {
-                    final int count = Math.min(bids + asks - written, levelsPerMessage);
-                    levelSnapshot.wrapAndApplyHeader(buffer, 0, headerEncoder)
-                        .sequenceNumber(sequenceNumber)
-                        .timestampNs(timestampNs)
-                        .snapshotId(snapshotId)
-                        .messageIndex(messageCount)
-                        .feed(feed);
-                    Symbols.unpack(
-                        book.symbol, buffer, HEADER_LENGTH + PriceLevelSnapshotEncoder.symbolEncodingOffset());
-                    final PriceLevelSnapshotEncoder.LevelsEncoder levels = levelSnapshot.levelsCount(count);
-                    for (int i = written; i < written + count; i++)
-                    {
-                        final PriceLevel level = i < bids ? book.bids.level(i) : book.asks.level(i - bids);
-                        levels.next()
-                            .side(i < bids ? io.bourse.sbe.md.Side.BUY : io.bourse.sbe.md.Side.SELL)
-                            .price(level.price)
-                            .quantity(level.totalShares)
-                            .orderCount(level.orderCount);
-                    }
-                    if (!offer(publication, HEADER_LENGTH + levelSnapshot.encodedLength()))
-                    {
-                        return;
-                    }
-                    messageCount++;
-                    written += count;
+                    final PriceLevel level = i < bids ? book.bids.level(i) : book.asks.level(i - bids);
+                    levels.next()
+                        .side(i < bids ? io.bourse.sbe.md.Side.BUY : io.bourse.sbe.md.Side.SELL)
+                        .price(level.price)
+                        .quantity(level.totalShares)
+                        .orderCount(level.orderCount);
                 }
-                while (written < bids + asks);
+                if (!offer(publication, HEADER_LENGTH + levelSnapshot.encodedLength()))
+                {
+                    return;
+                }
+                messageCount++;
+                written += count;
             }
+            while (written < bids + asks);
         }
         complete(publication, sequenceNumber, timestampNs, snapshotId, messageCount);
+    }
+
+    /**
+     * Publishes the end of a snapshot alone on the trades feed, which has no state: it says where the feed stands.
+     *
+     * @param snapshotId the request answered.
+     */
+    private void publishTrades(final long snapshotId)
+    {
+        final FeedPublication trades = proxy.feed(Feed.TRADES);
+        complete(trades, trades.lastSequenceNumber(), clock.nanosSinceMidnight(), snapshotId, 0);
     }
 
     /**

@@ -24,7 +24,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Decodes SBE market data read from the market-data stream into sequenced records. */
+/** Decodes SBE market data read from one feed's stream into sequenced records. */
 final class MarketDataCapture implements FragmentHandler
 {
     record Sequenced(long sequenceNumber, MarketDataEvents.Message message)

@@ -33,6 +33,7 @@ import java.util.Map;
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.mdpublisher.MarketDataCapture.Sequenced;
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
+import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
 import static io.bourse.mdpublisher.MarketDataEvents.Delete;
 import static io.bourse.mdpublisher.MarketDataEvents.Executed;
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
@@ -105,8 +106,10 @@ class MdPublisherRestartTest
         // Subscribed before the second md-publisher publishes: every message it publishes is captured.
         final MarketDataCapture capture = new MarketDataCapture();
         final MarketDataCapture depth = new MarketDataCapture();
+        final MarketDataCapture bbo = new MarketDataCapture();
         try (Subscription marketData = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
-            Subscription depthFeed = aeron.addSubscription(layout.feedChannel(), layout.depthStreamId()))
+            Subscription depthFeed = aeron.addSubscription(layout.feedChannel(), layout.depthStreamId());
+            Subscription bboFeed = aeron.addSubscription(layout.feedChannel(), layout.bboStreamId()))
         {
             service = launch();
             ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
@@ -128,7 +131,7 @@ class MdPublisherRestartTest
                 .contains("bourse_md_book_orders{side=\"bid\",symbol=\"MSFT\"} 0.0\n")
                 .contains("bourse_md_trades_total{symbol=\"AAPL\"} 1.0\n");
 
-            awaitTrue(() -> marketData.isConnected() && depthFeed.isConnected());
+            awaitTrue(() -> marketData.isConnected() && depthFeed.isConnected() && bboFeed.isConnected());
             offer(shard0, engine.orderExecuted(T1 + 60, "AAPL", 34, 50, 1_500_100, BUY, 51, 17, 150));
             awaitTrue(() ->
             {
@@ -141,6 +144,12 @@ class MdPublisherRestartTest
                 depthFeed.poll(depth, 10);
                 return !depth.messages.isEmpty() &&
                     depth.messages.getLast().message() instanceof Level level && T1 + 60 == level.timestampNs();
+            });
+            awaitTrue(() ->
+            {
+                bboFeed.poll(bbo, 10);
+                return !bbo.messages.isEmpty() &&
+                    bbo.messages.getLast().message() instanceof Bbo last && T1 + 60 == last.timestampNs();
             });
         }
         final List<Sequenced> messages = capture.messages;
@@ -160,6 +169,13 @@ class MdPublisherRestartTest
         }
         levels.values().removeIf((quantity) -> 0 == quantity);
         assertThat(levels).containsOnly(Map.entry("AAPL SELL 1500100", 150L), Map.entry("AAPL BUY 1499000", 200L));
+        // So does the BBO feed, with each symbol's best bid and offer.
+        for (int i = 0; i < bbo.messages.size(); i++)
+        {
+            assertThat(bbo.messages.get(i).sequenceNumber()).as("%s", bbo.messages).isEqualTo(i + 1);
+        }
+        assertThat(bbo.messages.getLast().message())
+            .isEqualTo(new Bbo(T1 + 60, "AAPL", 1_499_000, 200, 1_500_100, 150));
         // The books as they stand, not the replayed events: a subscriber from sequence number 1 builds the run's
         // book (order 17 with the time of its priority and its open shares, order 19), each change naming an order
         // it was given, and MSFT's halt; no trade from before the restart.

@@ -129,6 +129,7 @@ class MoldFeedAgentTest
         Multicast.receive(listener, DATAGRAM_WAIT_MS);
 
         publish(sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100));
+        // A message with no ITCH form (the md-publisher sends PriceLevelUpdate on the depth feed only) takes none.
         publish(sbe.priceLevelUpdate(T, "MSFT", 1_500_100, 300));
         publish(sbe.orderDelete(T, "MSFT", 17));
         assertThat(agent.doWork()).isEqualTo(4);

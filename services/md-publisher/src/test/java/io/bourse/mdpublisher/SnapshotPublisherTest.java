@@ -152,7 +152,6 @@ class SnapshotPublisherTest
         assertThat(bbo.snapshot.getLast()).isEqualTo("SnapshotComplete 44 after 6: 2 messages");
         assertThat(trades.lastIncrement).isEqualTo(1);
         assertThat(trades.snapshot).containsExactly("SnapshotComplete 45 after 1: 0 messages");
-        assertThat(orders.snapshot).isEmpty();
         assertThat(scrapeMetrics())
             .contains("bourse_md_snapshots_total{feed=\"orders\"} 0.0\n")
             .contains("bourse_md_snapshots_total{feed=\"depth\"} 1.0\n")
@@ -178,16 +177,22 @@ class SnapshotPublisherTest
     }
 
     @Test
-    void shouldAnswerARequestOfSchemaVersion4WhichNamesNoFeedOnTheOrderFeed()
+    void shouldAnswerARequestOfSchemaVersion4WhichNamesNoFeedOnTheOrderFeed() throws Exception
     {
         offer(engine.orderAdded(T1, "AAPL", 1, BUY, 100, 1_000_000, 'Y'));
-        new MessageHeaderEncoder().wrap(requestBuffer, 0).blockLength(8).templateId(SnapshotRequestEncoder.TEMPLATE_ID)
-            .schemaId(SnapshotRequestEncoder.SCHEMA_ID).version(4);
-        requestBuffer.putLong(MessageHeaderEncoder.ENCODED_LENGTH, 9, ByteOrder.LITTLE_ENDIAN);
-        awaitTrue(() -> requests.offer(requestBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + 8) > 0);
-
+        // A version 4 request of 8 bytes, then one whose block is longer, its ninth byte not a feed of version 4.
+        sendRequest(4, 8, 9, 'B', 8);
         orders.awaitSnapshot(2);
         assertThat(orders.snapshot.getLast()).isEqualTo("SnapshotComplete 9 after 1: 2 messages");
+        orders.snapshot.clear();
+        sendRequest(4, 9, 10, 'B', 9);
+        orders.awaitSnapshot(2);
+
+        assertThat(orders.snapshot.getLast()).isEqualTo("SnapshotComplete 10 after 1: 2 messages");
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_snapshots_total{feed=\"orders\"} 2.0\n")
+            .contains("bourse_md_snapshots_total{feed=\"bbo\"} 0.0\n")
+            .contains("bourse_md_errors_total 0.0\n");
     }
 
     @Test
@@ -235,21 +240,24 @@ class SnapshotPublisherTest
     }
 
     @Test
-    void shouldCountARequestOfAnotherTemplateOrAnUnknownFeedAsAnErrorAndStillAnswerTheNext() throws Exception
+    void shouldCountABadRequestAsAnErrorAndStillAnswerTheNext() throws Exception
     {
         new MessageHeaderEncoder().wrap(requestBuffer, 0).blockLength(8).templateId(99)
             .schemaId(SnapshotRequestEncoder.SCHEMA_ID).version(SnapshotRequestEncoder.SCHEMA_VERSION);
         awaitTrue(() -> requests.offer(requestBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + 8) > 0);
-        requestSnapshot(10, Feed.BBO);
-        requestBuffer.putByte(MessageHeaderEncoder.ENCODED_LENGTH + SnapshotRequestEncoder.feedEncodingOffset(),
-            (byte)'Z');
-        awaitTrue(() -> requests.offer(
-            requestBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + SnapshotRequestEncoder.BLOCK_LENGTH) > 0);
-        requestSnapshot(8, Feed.ORDERS);
+        // An unknown feed; a frame shorter than its block; a block without the request id.
+        sendRequest(SnapshotRequestEncoder.SCHEMA_VERSION, SnapshotRequestEncoder.BLOCK_LENGTH, 11, 'Z',
+            SnapshotRequestEncoder.BLOCK_LENGTH);
+        sendRequest(SnapshotRequestEncoder.SCHEMA_VERSION, SnapshotRequestEncoder.BLOCK_LENGTH, 12, 'B', 8);
+        sendRequest(SnapshotRequestEncoder.SCHEMA_VERSION, 4, 13, 'B', 4);
+        // Then a version 5 request whose block ends before the feed: the order feed.
+        sendRequest(SnapshotRequestEncoder.SCHEMA_VERSION, 8, 8, 'B', 8);
 
         orders.awaitSnapshot(2);
         assertThat(orders.snapshot.getLast()).isEqualTo("SnapshotComplete 8 after 0: 2 messages");
-        assertThat(scrapeMetrics()).contains("bourse_md_errors_total 2.0\n");
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_errors_total 4.0\n")
+            .contains("bourse_md_snapshots_total{feed=\"bbo\"} 0.0\n");
     }
 
     /** Rests two books' orders: AAPL attributable and anonymous, replaced and canceled in part; MSFT halted. */
@@ -294,6 +302,25 @@ class SnapshotPublisherTest
             .feed(feed)
             .encodedLength();
         awaitTrue(() -> requests.offer(requestBuffer, 0, length) > 0);
+    }
+
+    /**
+     * Sends a SnapshotRequest as it is written, not as the encoder of this schema would write it.
+     *
+     * @param version     the header's schema version.
+     * @param blockLength the header's block length.
+     * @param requestId   the request id, at offset 0 of the block.
+     * @param feed        the byte at offset 8, the feed since version 5.
+     * @param bodyLength  bytes sent after the header.
+     */
+    private void sendRequest(
+        final int version, final int blockLength, final long requestId, final char feed, final int bodyLength)
+    {
+        new MessageHeaderEncoder().wrap(requestBuffer, 0).blockLength(blockLength)
+            .templateId(SnapshotRequestEncoder.TEMPLATE_ID).schemaId(SnapshotRequestEncoder.SCHEMA_ID).version(version);
+        requestBuffer.putLong(MessageHeaderEncoder.ENCODED_LENGTH, requestId, ByteOrder.LITTLE_ENDIAN);
+        requestBuffer.putByte(MessageHeaderEncoder.ENCODED_LENGTH + 8, (byte)feed);
+        awaitTrue(() -> requests.offer(requestBuffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength) > 0);
     }
 
     private void offer(final int length)

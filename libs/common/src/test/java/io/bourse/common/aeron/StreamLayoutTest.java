@@ -1,0 +1,45 @@
+package io.bourse.common.aeron;
+
+import io.bourse.common.config.Settings;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class StreamLayoutTest
+{
+    @Test
+    void shouldGiveEachMarketDataFeedItsOwnStreamByDefault()
+    {
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of()));
+
+        assertThat(layout.marketDataStreamId()).isEqualTo(3000);
+        assertThat(layout.snapshotRequestStreamId()).isEqualTo(3001);
+        assertThat(layout.depthStreamId()).isEqualTo(3002);
+        assertThat(layout.bboStreamId()).isEqualTo(3003);
+        assertThat(layout.tradesStreamId()).isEqualTo(3004);
+        assertThat(layout.feedChannel()).isEqualTo(StreamLayout.FEED_CHANNEL_DEFAULT);
+    }
+
+    @Test
+    void shouldRefuseTwoMarketDataFeedsOnOneStream()
+    {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> StreamLayout.fromSettings(new Settings(Map.of("BOURSE_MD_BBO_STREAM", "3002"))))
+            .withMessageContaining("market-data streams share aeron:ipc?term-length=16777216 stream 3002");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> StreamLayout.fromSettings(new Settings(Map.of(
+                "BOURSE_MD_FEED_CHANNEL", "aeron:ipc", "BOURSE_MD_TRADES_STREAM", "3001"))))
+            .withMessageContaining("stream 3001");
+    }
+
+    @Test
+    void shouldAcceptOneStreamIdOnTwoChannels()
+    {
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of("BOURSE_MD_DEPTH_STREAM", "3000")));
+
+        assertThat(layout.depthStreamId()).isEqualTo(layout.marketDataStreamId());
+    }
+}
