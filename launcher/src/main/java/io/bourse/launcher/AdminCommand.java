@@ -147,7 +147,7 @@ public final class AdminCommand implements Runnable
          * Connects to the media driver with Aeron's own driver timeout (the driver's heartbeat may lag on a busy host);
          * a directory without a driver's CnC file fails at once.
          */
-        private static Aeron connect(final StreamLayout layout)
+        static Aeron connect(final StreamLayout layout)
         {
             final String noDriver = "no media driver at " + layout.aeronDirectoryName() +
                 " (--aeron-dir or BOURSE_AERON_DIR): is the exchange running?";

@@ -39,6 +39,7 @@ import java.util.concurrent.Callable;
         BourseMain.FanoutCommand.class,
         BourseMain.SimulatorCommand.class,
         AdminCommand.class,
+        FeedCommand.class,
         ReplayCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class

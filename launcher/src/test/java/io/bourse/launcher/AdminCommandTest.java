@@ -11,16 +11,12 @@ import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
-import io.bourse.sbe.engine.MessageHeaderEncoder;
-import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
-import io.bourse.sbe.engine.Side;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,7 +46,6 @@ class AdminCommandTest
 {
     private static final String SYMBOLS = "AAPL@0,MSFT@1";
     private static final long PRICE = 1_500_000;
-    private static final long DAY = 99_998;
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -59,7 +54,7 @@ class AdminCommandTest
     private Aeron aeron;
     private Publication commands;
     private Subscription events;
-    private long nextClientOrderId = 1;
+    private EngineOrders orders;
     private long lastMatchNumber;
 
     @BeforeEach
@@ -76,6 +71,7 @@ class AdminCommandTest
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(0));
+        orders = new EngineOrders(commands);
         events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
         while (!commands.isConnected() || !events.isConnected())
         {
@@ -270,23 +266,7 @@ class AdminCommandTest
     private void newOrder(
         final String side, final long quantity, final long price, final String firm, final char crossType)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
-        final NewOrderEncoder encoder = new NewOrderEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1)
-            .clientOrderId(nextClientOrderId++)
-            .symbol("AAPL    ")
-            .side(Side.valueOf(side))
-            .quantity(quantity)
-            .price(price)
-            .timeInForce(DAY)
-            .firm(firm)
-            .minimumQuantity(0)
-            .display((byte)'Y')
-            .crossType((byte)crossType);
-        while (commands.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength()) < 0)
-        {
-            Thread.yield();
-        }
+        orders.newOrder(side, quantity, price, firm, crossType);
     }
 
     /**

@@ -1,0 +1,149 @@
+package io.bourse.launcher;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
+import io.bourse.sbe.md.Feed;
+import io.bourse.sbe.md.MessageHeaderEncoder;
+import io.bourse.sbe.md.SnapshotRequestEncoder;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code bourse feed}: prints the md-publisher's depth (L2), BBO (L1) or trades feed of a running exchange as it comes,
+ * from the feed's snapshot on, with gap detection ({@link FeedFollower}): how a subscriber of one SBE market-data feed
+ * joins it at any moment. It subscribes on the feed's stream of {@link StreamLayout} and sends SnapshotRequest
+ * (schema version 5, naming the feed) on the snapshot-request stream, again after a second without a whole snapshot.
+ */
+@Command(name = "feed", mixinStandardHelpOptions = true,
+    description = {
+        "Print one SBE market-data feed of the running md-publisher: its snapshot, then each increment in sequence " +
+            "(a gap is printed and the snapshot asked for again).",
+        "Feeds: depth (L2 price levels), bbo (L1 best bid and offer), trades. Prices in dollars, quantities in " +
+            "shares." })
+final class FeedCommand implements Callable<Integer>
+{
+    private static final long REQUEST_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+
+    @Option(names = "--feed", paramLabel = "FEED", defaultValue = "bbo",
+        description = "depth, bbo or trades (default: ${DEFAULT-VALUE}).")
+    String feedName;
+
+    @Option(names = "--symbol", paramLabel = "SYMBOL", split = ",",
+        description = "Symbols to print, e.g. AAPL,MSFT (default: every one).")
+    List<String> symbols = List.of();
+
+    @Option(names = "--count", paramLabel = "N", defaultValue = "0",
+        description = "Stop after N increments printed (default: no limit).")
+    long count;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "0",
+        description = "Stop after S seconds (default: no limit; Ctrl-C stops).")
+    long seconds;
+
+    @Option(names = "--aeron-dir", paramLabel = "DIR",
+        description = "Media driver directory of the running exchange (default: $BOURSE_AERON_DIR or " +
+            StreamLayout.AERON_DIR_DEFAULT + "; ./bourse exchange prints its own).")
+    String aeronDir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call()
+    {
+        final Feed feed = switch (feedName)
+        {
+            case "depth" -> Feed.DEPTH;
+            case "bbo" -> Feed.BBO;
+            case "trades" -> Feed.TRADES;
+            default -> throw new CommandLine.ParameterException(
+                spec.commandLine(), "--feed must be depth, bbo or trades: " + feedName);
+        };
+        final Map<String, String> environment = new HashMap<>(System.getenv());
+        if (null != aeronDir)
+        {
+            environment.put("BOURSE_AERON_DIR", aeronDir);
+        }
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(environment));
+        final int streamId = switch (feed)
+        {
+            case DEPTH -> layout.depthStreamId();
+            case BBO -> layout.bboStreamId();
+            default -> layout.tradesStreamId();
+        };
+        final PrintWriter out = spec.commandLine().getOut();
+        try (Aeron aeron = AdminCommand.ShardCommand.connect(layout);
+            Subscription subscription = aeron.addSubscription(layout.feedChannel(), streamId);
+            Publication requests = aeron.addExclusivePublication(
+                layout.snapshotRequestChannel(), layout.snapshotRequestStreamId()))
+        {
+            out.println("following the " + feedName + " feed on " + layout.feedChannel() + " stream " + streamId +
+                " (snapshot requests on " + layout.snapshotRequestChannel() + " stream " +
+                layout.snapshotRequestStreamId() + ")");
+            out.flush();
+            final UnsafeBuffer request = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            final FeedFollower follower = new FeedFollower(feed, new LinkedHashSet<>(symbols), out, (wanted) ->
+            {
+                final int length = MessageHeaderEncoder.ENCODED_LENGTH + new SnapshotRequestEncoder()
+                    .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder())
+                    .requestId(aeron.nextCorrelationId())
+                    .feed(wanted)
+                    .encodedLength();
+                return requests.offer(request, 0, length) > 0;
+            });
+            follow(subscription, requests, follower, out);
+            out.println(follower.incrementsPrinted() + " increments printed, " + follower.gaps() + " gaps, " +
+                follower.duplicates() + " duplicates");
+            out.flush();
+        }
+        return 0;
+    }
+
+    private void follow(
+        final Subscription subscription, final Publication requests, final FeedFollower follower,
+        final PrintWriter out)
+    {
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        final long startNs = System.nanoTime();
+        long requestedNs = startNs;
+        while ((0 == seconds || System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(seconds)) &&
+            (0 == count || follower.incrementsPrinted() < count) && !Thread.currentThread().isInterrupted())
+        {
+            final long nowNs = System.nanoTime();
+            // Asked only once the answer can be heard: the stream connected, the md-publisher reading requests.
+            if (subscription.isConnected() && requests.isConnected())
+            {
+                if (follower.requestSnapshotIfDue())
+                {
+                    requestedNs = nowNs;
+                }
+                else if (!follower.isLive() && nowNs - requestedNs > REQUEST_TIMEOUT_NS)
+                {
+                    follower.requestAgain();
+                }
+            }
+            final int work = subscription.poll(follower, 100);
+            if (work > 0)
+            {
+                out.flush();
+            }
+            idle.idle(work);
+        }
+    }
+}

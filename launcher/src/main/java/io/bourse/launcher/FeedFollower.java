@@ -1,0 +1,328 @@
+package io.bourse.launcher;
+
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.bourse.sbe.md.BestBidOfferDecoder;
+import io.bourse.sbe.md.BrokenTradeDecoder;
+import io.bourse.sbe.md.CrossTradeDecoder;
+import io.bourse.sbe.md.Feed;
+import io.bourse.sbe.md.MessageHeaderDecoder;
+import io.bourse.sbe.md.PriceLevelSnapshotDecoder;
+import io.bourse.sbe.md.PriceLevelUpdateDecoder;
+import io.bourse.sbe.md.SnapshotCompleteDecoder;
+import io.bourse.sbe.md.TradeDecoder;
+import org.agrona.DirectBuffer;
+
+import java.io.PrintWriter;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Follows the md-publisher's depth (L2), BBO (L1) or trades feed (schemas/market-data-schema.xml, schema version 5; the
+ * order feed has the fanout and the MoldUDP64 feed, as ITCH 5.0) as a subscriber that joins at any moment must: it asks
+ * for the feed's snapshot, skips the increments until a whole snapshot has come (they are in it), prints the snapshot,
+ * then prints each increment whose sequence number is the next; a sequence number past the next one is a gap (printed,
+ * and the snapshot asked for again), one already seen a duplicate (skipped, counted). A new publisher session on the
+ * stream (a restarted md-publisher, whose feeds start again from 1) is recovered from its snapshot the same way.
+ *
+ * <p>One line per message: {@code #SEQUENCE} then the message, e.g. {@code #7 BBO AAPL 149.9900 x 300 | 150.0100 x
+ * 200}, {@code #3 level AAPL B 300 @ 149.9900 (2 orders)}, {@code #2 trade AAPL 100 @ 150.0100 match 33 aggressor
+ * B}; prices in dollars with the feed's 4 decimals, quantities in shares. Snapshot lines carry the sequence number
+ * the snapshot stands at. Only the chosen symbols are printed; every message counts for the sequence. Not thread
+ * safe.
+ */
+final class FeedFollower implements FragmentHandler
+{
+    /** Asks the md-publisher for a snapshot of the feed. */
+    @FunctionalInterface
+    interface SnapshotRequester
+    {
+        /**
+         * @param feed the feed.
+         * @return true when the request was sent.
+         */
+        boolean request(Feed feed);
+    }
+
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final BestBidOfferDecoder bestBidOffer = new BestBidOfferDecoder();
+    private final PriceLevelUpdateDecoder priceLevelUpdate = new PriceLevelUpdateDecoder();
+    private final PriceLevelSnapshotDecoder priceLevelSnapshot = new PriceLevelSnapshotDecoder();
+    private final TradeDecoder trade = new TradeDecoder();
+    private final BrokenTradeDecoder brokenTrade = new BrokenTradeDecoder();
+    private final CrossTradeDecoder crossTrade = new CrossTradeDecoder();
+    private final SnapshotCompleteDecoder snapshotComplete = new SnapshotCompleteDecoder();
+    private final List<String> snapshotLines = new ArrayList<>();
+    private final Feed feed;
+    private final Predicate<String> symbols;
+    private final PrintWriter out;
+    private final SnapshotRequester requester;
+    private boolean live;
+    private boolean requested;
+    private boolean sessionKnown;
+    private int sessionId;
+    private long nextSequenceNumber;
+    private long snapshotId;
+    private int snapshotMessages;
+    private long incrementsPrinted;
+    private long gaps;
+    private long duplicates;
+
+    /**
+     * @param feed      the feed followed: DEPTH, BBO or TRADES.
+     * @param symbols   the symbols printed; empty for every one.
+     * @param out       where the lines go.
+     * @param requester sends SnapshotRequest for the feed.
+     */
+    FeedFollower(final Feed feed, final Set<String> symbols, final PrintWriter out, final SnapshotRequester requester)
+    {
+        this.feed = feed;
+        this.symbols = symbols.isEmpty() ? (symbol) -> true : symbols::contains;
+        this.out = out;
+        this.requester = requester;
+    }
+
+    /**
+     * Asks for the snapshot when one is due and not asked for yet: at the start, after a gap, for a new session.
+     *
+     * @return true when a request was sent.
+     */
+    boolean requestSnapshotIfDue()
+    {
+        if (live || requested)
+        {
+            return false;
+        }
+        requested = requester.request(feed);
+        return requested;
+    }
+
+    /** Asks again for the snapshot, when none came in time (the md-publisher not up yet, or a snapshot abandoned). */
+    void requestAgain()
+    {
+        if (!live)
+        {
+            requested = false;
+        }
+    }
+
+    /** @return whether the follower holds the feed's state and prints its increments. */
+    boolean isLive()
+    {
+        return live;
+    }
+
+    /** @return increments printed since the start. */
+    long incrementsPrinted()
+    {
+        return incrementsPrinted;
+    }
+
+    /** @return gaps seen: increments past the next sequence number. */
+    long gaps()
+    {
+        return gaps;
+    }
+
+    /** @return increments skipped because their sequence number was seen before. */
+    long duplicates()
+    {
+        return duplicates;
+    }
+
+    @Override
+    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
+    {
+        onMessage(aeronHeader.sessionId(), buffer, offset);
+    }
+
+    /**
+     * @param publisherSessionId the Aeron session of the publication the message came on.
+     * @param buffer             holds the message.
+     * @param offset             of its SBE message header.
+     */
+    void onMessage(final int publisherSessionId, final DirectBuffer buffer, final int offset)
+    {
+        if (!sessionKnown || publisherSessionId != sessionId)
+        {
+            if (sessionKnown)
+            {
+                out.println("new publisher session " + publisherSessionId + ": asking for the snapshot");
+                recover();
+            }
+            sessionKnown = true;
+            sessionId = publisherSessionId;
+        }
+        header.wrap(buffer, offset);
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
+        {
+            out.println("skipped a message of schema " + header.schemaId());
+            return;
+        }
+        switch (header.templateId())
+        {
+            case PriceLevelSnapshotDecoder.TEMPLATE_ID -> onPriceLevelSnapshot(buffer, offset);
+            case SnapshotCompleteDecoder.TEMPLATE_ID -> onSnapshotComplete(buffer, offset);
+            default -> onIncrement(buffer, offset);
+        }
+    }
+
+    private void recover()
+    {
+        live = false;
+        requested = false;
+        snapshotLines.clear();
+        snapshotMessages = 0;
+    }
+
+    private void onPriceLevelSnapshot(final DirectBuffer buffer, final int offset)
+    {
+        priceLevelSnapshot.wrapAndApplyHeader(buffer, offset, header);
+        if (startSnapshotMessage(priceLevelSnapshot.snapshotId(), priceLevelSnapshot.messageIndex()))
+        {
+            final String symbol = priceLevelSnapshot.symbol().trim();
+            for (final PriceLevelSnapshotDecoder.LevelsDecoder level : priceLevelSnapshot.levels())
+            {
+                if (symbols.test(symbol))
+                {
+                    snapshotLines.add("snapshot " + symbol + " " + (char)level.sideRaw() + " " + level.quantity() +
+                        " @ " + dollars(level.price()) + " (" + level.orderCount() + " orders)");
+                }
+            }
+        }
+    }
+
+    /**
+     * @return true when the message belongs to the snapshot being taken: the first of a snapshot starts it (a snapshot
+     * abandoned half way is dropped), the next of the same snapshot continues it; while live, none does.
+     */
+    private boolean startSnapshotMessage(final long id, final long messageIndex)
+    {
+        if (live)
+        {
+            return false;
+        }
+        if (0 == messageIndex)
+        {
+            snapshotLines.clear();
+            snapshotId = id;
+            snapshotMessages = 0;
+        }
+        else if (id != snapshotId || messageIndex != snapshotMessages)
+        {
+            return false;
+        }
+        snapshotMessages++;
+        return true;
+    }
+
+    private void onSnapshotComplete(final DirectBuffer buffer, final int offset)
+    {
+        snapshotComplete.wrapAndApplyHeader(buffer, offset, header);
+        final long count = snapshotComplete.messageCount();
+        if (live || (count > 0 && (snapshotComplete.snapshotId() != snapshotId || count != snapshotMessages)))
+        {
+            return;
+        }
+        if (0 == count)
+        {
+            snapshotLines.clear();
+        }
+        for (final String line : snapshotLines)
+        {
+            out.println("#" + snapshotComplete.sequenceNumber() + " " + line);
+        }
+        out.println("#" + snapshotComplete.sequenceNumber() + " snapshot complete: " + count +
+            " messages; live from #" + (snapshotComplete.sequenceNumber() + 1));
+        snapshotLines.clear();
+        live = true;
+        nextSequenceNumber = snapshotComplete.sequenceNumber() + 1;
+    }
+
+    private void onIncrement(final DirectBuffer buffer, final int offset)
+    {
+        if (!live)
+        {
+            return;
+        }
+        // Every increment of every version starts with its int64 sequence number.
+        final long sequenceNumber =
+            buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
+        if (sequenceNumber < nextSequenceNumber)
+        {
+            duplicates++;
+            return;
+        }
+        if (sequenceNumber > nextSequenceNumber)
+        {
+            gaps++;
+            out.println("gap: #" + nextSequenceNumber + " to #" + (sequenceNumber - 1) +
+                " missing; asking for the snapshot");
+            recover();
+            return;
+        }
+        nextSequenceNumber++;
+        final String line = describe(buffer, offset);
+        if (null != line)
+        {
+            out.println("#" + sequenceNumber + " " + line);
+            incrementsPrinted++;
+        }
+    }
+
+    /** @return the increment as printed, or null when its symbol is not shown. */
+    private String describe(final DirectBuffer buffer, final int offset)
+    {
+        return switch (header.templateId())
+        {
+            case BestBidOfferDecoder.TEMPLATE_ID ->
+            {
+                bestBidOffer.wrapAndApplyHeader(buffer, offset, header);
+                final String symbol = bestBidOffer.symbol().trim();
+                yield symbols.test(symbol) ? "BBO " + symbol + " " +
+                    dollars(bestBidOffer.bidPrice()) + " x " + bestBidOffer.bidQuantity() + " | " +
+                    dollars(bestBidOffer.askPrice()) + " x " + bestBidOffer.askQuantity() : null;
+            }
+            case PriceLevelUpdateDecoder.TEMPLATE_ID ->
+            {
+                priceLevelUpdate.wrapAndApplyHeader(buffer, offset, header);
+                final String symbol = priceLevelUpdate.symbol().trim();
+                yield symbols.test(symbol) ? "level " + symbol + " " + (char)priceLevelUpdate.sideRaw() + " " +
+                    priceLevelUpdate.quantity() + " @ " + dollars(priceLevelUpdate.price()) + " (" +
+                    priceLevelUpdate.orderCount() + " orders)" : null;
+            }
+            case TradeDecoder.TEMPLATE_ID ->
+            {
+                trade.wrapAndApplyHeader(buffer, offset, header);
+                final String symbol = trade.symbol().trim();
+                yield symbols.test(symbol) ? "trade " + symbol + " " + trade.quantity() + " @ " +
+                    dollars(trade.price()) + " match " + trade.matchNumber() + " aggressor " +
+                    (char)trade.aggressorSideRaw() : null;
+            }
+            case BrokenTradeDecoder.TEMPLATE_ID ->
+            {
+                brokenTrade.wrapAndApplyHeader(buffer, offset, header);
+                final String symbol = brokenTrade.symbol().trim();
+                yield symbols.test(symbol) ? "broken trade " + symbol + " match " + brokenTrade.matchNumber() : null;
+            }
+            case CrossTradeDecoder.TEMPLATE_ID ->
+            {
+                crossTrade.wrapAndApplyHeader(buffer, offset, header);
+                final String symbol = crossTrade.symbol().trim();
+                yield symbols.test(symbol) ? "cross trade " + symbol + " " + crossTrade.shares() + " @ " +
+                    dollars(crossTrade.crossPrice()) + " match " + crossTrade.matchNumber() : null;
+            }
+            default -> "template " + header.templateId() + " (not of the " + feed + " feed)";
+        };
+    }
+
+    /** @return a price in 1/10000 dollars as dollars with 4 decimals. */
+    static String dollars(final long price)
+    {
+        return (price < 0 ? "-" : "") + Math.abs(price) / 10_000 + "." +
+            String.format("%04d", Math.abs(price) % 10_000);
+    }
+}
