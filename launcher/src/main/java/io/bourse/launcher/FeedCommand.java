@@ -138,7 +138,8 @@ final class FeedCommand implements Callable<Integer>
                     follower.requestAgain();
                 }
             }
-            final int work = subscription.poll(follower, 100);
+            // One message at a time under --count, so that it stops at exactly that many.
+            final int work = subscription.poll(follower, 0 == count ? 100 : 1);
             if (work > 0)
             {
                 out.flush();
