@@ -35,13 +35,13 @@ import java.util.function.Consumer;
  * </ul>
  * Counted in {@code bourse_md_replayed_events_total}. A published replay goes out in one duty cycle, while the
  * MoldUDP64 feed, which reads the market-data publication on the same thread, cannot: a stretch longer than the
- * publication's window (half its term, about 100,000 events at the order feed's 64 MiB term) would have offers dropped after their
- * bounded retries. The stretches published are those an image missed while it was gone, or a restarted engine's events
- * before the md-publisher joined its new stream: short. The replay runs on the agent's thread, so no snapshot request
- * is answered meanwhile, and the shard holds its newer events while the live image is not read (engine back pressure):
- * none is lost, none comes out of order. Without the archive, or when it cannot replay (logged, and counted in
- * {@code bourse_md_errors_total}), the image is read from its join position, with the books of the events heard live
- * only.
+ * publication's window (half its term, about 100,000 events at the order feed's 64 MiB term) would have offers dropped
+ * after their bounded retries. The stretches published are those an image missed while it was gone, or a restarted
+ * engine's events before the md-publisher joined its new stream: short. The replay runs on the agent's thread, so no
+ * snapshot request is answered meanwhile, and the shard holds its newer events while the live image is not read (engine
+ * back pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay (logged, and
+ * counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books of the events
+ * heard live only.
  */
 final class EngineEventStreams
 {

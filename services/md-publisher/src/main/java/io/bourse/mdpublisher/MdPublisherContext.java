@@ -114,8 +114,8 @@ public final class MdPublisherContext
     /** Most market-data messages the MoldUDP64 feed reads per duty cycle. */
     public static final String MOLD_FRAGMENT_LIMIT_PROP_NAME = "bourse.md.mold.fragment.limit";
     /**
-     * Default: more than the md-publisher publishes on the order feed in one duty cycle with up to 8 shards (each engine
-     * event makes at most 2 messages there), so that the feed, on the same thread, keeps up.
+     * Default: more than the md-publisher publishes on the order feed in one duty cycle with up to 8 shards (each
+     * engine event makes at most 2 messages there), so that the feed, on the same thread, keeps up.
      */
     public static final int MOLD_FRAGMENT_LIMIT_DEFAULT = 32 * FRAGMENT_LIMIT_DEFAULT;
 

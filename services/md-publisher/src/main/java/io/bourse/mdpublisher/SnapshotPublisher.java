@@ -120,8 +120,8 @@ final class SnapshotPublisher implements FragmentHandler
 
     /**
      * Reads one SnapshotRequest: a snapshot of the feed it names (the order feed when it names none: schema version 3
-     * or 4, or a block without the field) is due, published by {@link #publishRequested()}; requests for a feed read in the same duty cycle share
-     * it.
+     * or 4, or a block without the field) is due, published by {@link #publishRequested()}; requests for a feed read in
+     * the same duty cycle share it.
      */
     @Override
     public void onFragment(final DirectBuffer request, final int offset, final int length, final Header header)

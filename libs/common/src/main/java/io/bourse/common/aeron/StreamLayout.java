@@ -1,5 +1,7 @@
 package io.bourse.common.aeron;
 
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
 import io.bourse.common.config.Settings;
 
 /**
@@ -8,8 +10,9 @@ import io.bourse.common.config.Settings;
  * order feed, L3 with trades and trading actions, on the market-data stream; the depth (L2), BBO (L1) and trades
  * feeds on their own streams of the feed channel, each feed with its own sequence numbers) and the snapshot-request
  * stream on which their subscribers ask the md-publisher for a snapshot of every book. Channels default to
- * {@code aeron:ipc} (one host; the order feed's with longer terms, {@link #MARKET_DATA_CHANNEL_DEFAULT}); any of them
- * can be set to {@code aeron:udp?endpoint=host:port} without code changes.
+ * {@code aeron:ipc} (one host; the order feed's with longer terms, {@link #MARKET_DATA_CHANNEL_DEFAULT}, and the other
+ * feeds' too, {@link #FEED_CHANNEL_DEFAULT}); any of them can be set to {@code aeron:udp?endpoint=host:port} without
+ * code changes.
  *
  * @param aeronDirectoryName media driver directory (default {@value #AERON_DIR_DEFAULT}).
  * @param commandChannel     channel of the gateway-to-engine command streams.
@@ -42,24 +45,36 @@ public record StreamLayout(
 {
     /**
      * @throws IllegalArgumentException when two of the market-data streams (the four feeds and the snapshot requests)
-     *                                  are the same stream id on the same channel: their publishers would interleave.
+     *                                  are one stream: the same stream id on channels that meet (any two
+     *                                  {@code aeron:ipc} channels, whatever their parameters; UDP channels of the same
+     *                                  endpoint and control address), so that their publishers would interleave.
      */
     public StreamLayout
     {
         final String[] channels = {marketDataChannel, feedChannel, feedChannel, feedChannel, snapshotRequestChannel};
-        final int[] streamIds = {marketDataStreamId, depthStreamId, bboStreamId, tradesStreamId, snapshotRequestStreamId};
+        final int[] streamIds =
+            {marketDataStreamId, depthStreamId, bboStreamId, tradesStreamId, snapshotRequestStreamId};
         for (int i = 0; i < streamIds.length; i++)
         {
             for (int j = i + 1; j < streamIds.length; j++)
             {
-                if (streamIds[i] == streamIds[j] && channels[i].equals(channels[j]))
+                if (streamIds[i] == streamIds[j] && transport(channels[i]).equals(transport(channels[j])))
                 {
-                    throw new IllegalArgumentException("market-data streams share " + channels[i] + " stream " +
-                        streamIds[i] + ": the order, depth, BBO and trades feeds and the snapshot requests each " +
-                        "need their own");
+                    throw new IllegalArgumentException("market-data streams share stream " + streamIds[i] + " on " +
+                        channels[i] + " and " + channels[j] + ": the order, depth, BBO and trades feeds and the " +
+                        "snapshot requests each need their own");
                 }
             }
         }
+    }
+
+    /** @return what Aeron matches a subscription to a publication by, apart from the stream id. */
+    private static String transport(final String channel)
+    {
+        final ChannelUri uri = ChannelUri.parse(channel);
+        return CommonContext.IPC_MEDIA.equals(uri.media()) ? CommonContext.IPC_MEDIA :
+            uri.media() + " " + uri.get(CommonContext.ENDPOINT_PARAM_NAME) + " " +
+            uri.get(CommonContext.MDC_CONTROL_PARAM_NAME);
     }
 
     /** Default media driver directory, shared by containers through {@code ipc: host}. */

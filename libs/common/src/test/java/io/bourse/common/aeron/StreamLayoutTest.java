@@ -24,22 +24,33 @@ class StreamLayoutTest
     }
 
     @Test
-    void shouldRefuseTwoMarketDataFeedsOnOneStream()
+    void shouldRefuseTwoMarketDataStreamsOnOneStreamOfIpcWhateverTheirParameters()
     {
         assertThatIllegalArgumentException()
             .isThrownBy(() -> StreamLayout.fromSettings(new Settings(Map.of("BOURSE_MD_BBO_STREAM", "3002"))))
-            .withMessageContaining("market-data streams share aeron:ipc?term-length=16777216 stream 3002");
+            .withMessageContaining("market-data streams share stream 3002 on aeron:ipc?term-length=16777216");
+        // The order feed's 64 MiB terms and the depth feed's 16 MiB terms: still one IPC stream 3000.
         assertThatIllegalArgumentException()
-            .isThrownBy(() -> StreamLayout.fromSettings(new Settings(Map.of(
-                "BOURSE_MD_FEED_CHANNEL", "aeron:ipc", "BOURSE_MD_TRADES_STREAM", "3001"))))
+            .isThrownBy(() -> StreamLayout.fromSettings(new Settings(Map.of("BOURSE_MD_DEPTH_STREAM", "3000"))))
+            .withMessageContaining("stream 3000");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> StreamLayout.fromSettings(new Settings(Map.of("BOURSE_MD_TRADES_STREAM", "3001"))))
             .withMessageContaining("stream 3001");
     }
 
     @Test
-    void shouldAcceptOneStreamIdOnTwoChannels()
+    void shouldAcceptOneStreamIdOnTwoUdpEndpoints()
     {
-        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of("BOURSE_MD_DEPTH_STREAM", "3000")));
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of(
+            "BOURSE_MD_CHANNEL", "aeron:udp?endpoint=127.0.0.1:40456",
+            "BOURSE_MD_FEED_CHANNEL", "aeron:udp?endpoint=127.0.0.1:40457",
+            "BOURSE_MD_DEPTH_STREAM", "3000")));
 
         assertThat(layout.depthStreamId()).isEqualTo(layout.marketDataStreamId());
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> StreamLayout.fromSettings(new Settings(Map.of(
+                "BOURSE_MD_CHANNEL", "aeron:udp?endpoint=127.0.0.1:40456|term-length=65536",
+                "BOURSE_MD_FEED_CHANNEL", "aeron:udp?endpoint=127.0.0.1:40456",
+                "BOURSE_MD_DEPTH_STREAM", "3000"))));
     }
 }
