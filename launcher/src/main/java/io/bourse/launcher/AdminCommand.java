@@ -1,9 +1,7 @@
 package io.bourse.launcher;
 
 import io.aeron.Aeron;
-import io.aeron.CncFileDescriptor;
 import io.aeron.Publication;
-import io.aeron.exceptions.DriverTimeoutException;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
@@ -19,7 +17,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.File;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -65,10 +62,8 @@ public final class AdminCommand implements Runnable
     /** What every admin command does: find its shards, connect to them, send, report. */
     abstract static class ShardCommand implements Callable<Integer>
     {
-        @Option(names = "--aeron-dir", paramLabel = "DIR",
-            description = "Media driver directory of the running exchange (default: $BOURSE_AERON_DIR or " +
-                StreamLayout.AERON_DIR_DEFAULT + "; ./bourse exchange prints its own).")
-        String aeronDir;
+        @CommandLine.Mixin
+        RunningExchangeOption exchange = new RunningExchangeOption();
 
         @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "5000",
             description = "How long to wait for the engine shards to be subscribed, and to send through back " +
@@ -106,14 +101,11 @@ public final class AdminCommand implements Runnable
         {
             final Map<String, String> environment = new HashMap<>(System.getenv());
             symbolsOption.putInto(environment);
-            if (null != aeronDir)
-            {
-                environment.put("BOURSE_AERON_DIR", aeronDir);
-            }
+            exchange.putInto(environment);
             final Settings settings = new Settings(environment);
             final StreamLayout layout = StreamLayout.fromSettings(settings);
             final int[] shards = shards(SymbolDirectory.fromSettings(settings));
-            try (Aeron aeron = connect(layout))
+            try (Aeron aeron = RunningExchangeOption.connect(layout))
             {
                 final Publication[] publications = new Publication[shards.length];
                 for (int i = 0; i < shards.length; i++)
@@ -141,28 +133,6 @@ public final class AdminCommand implements Runnable
                 }
             }
             return 0;
-        }
-
-        /**
-         * Connects to the media driver with Aeron's own driver timeout (the driver's heartbeat may lag on a busy host);
-         * a directory without a driver's CnC file fails at once.
-         */
-        static Aeron connect(final StreamLayout layout)
-        {
-            final String noDriver = "no media driver at " + layout.aeronDirectoryName() +
-                " (--aeron-dir or BOURSE_AERON_DIR): is the exchange running?";
-            if (!new File(layout.aeronDirectoryName(), CncFileDescriptor.CNC_FILE).exists())
-            {
-                throw new IllegalStateException(noDriver);
-            }
-            try
-            {
-                return Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
-            }
-            catch (final DriverTimeoutException ex)
-            {
-                throw new IllegalStateException(noDriver, ex);
-            }
         }
 
         private void awaitConnected(final Publication publication, final int shard, final StreamLayout layout)

@@ -1,6 +1,8 @@
 package io.bourse.launcher;
 
 import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.StreamLayout;
@@ -10,6 +12,7 @@ import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.SnapshotRequestEncoder;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,13 +25,16 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@code bourse feed}: prints the md-publisher's depth (L2), BBO (L1) or trades feed of a running exchange as it comes,
  * from the feed's snapshot on, with gap detection ({@link FeedFollower}): how a subscriber of one SBE market-data feed
- * joins it at any moment. It subscribes on the feed's stream of {@link StreamLayout} and sends SnapshotRequest
- * (schema version 5, naming the feed) on the snapshot-request stream, again after a second without a whole snapshot.
+ * joins it at any moment. It subscribes on the feed's stream of {@link StreamLayout}, untethered (a terminal that stops
+ * reading leaves the md-publisher's window at once instead of holding the feed back; it sees a gap or its image go,
+ * and takes the snapshot again), and sends SnapshotRequest (schema version 5, naming the feed) on the snapshot-request
+ * stream. Ctrl-C stops it after the summary line.
  */
 @Command(name = "feed", mixinStandardHelpOptions = true,
     description = {
@@ -38,7 +44,7 @@ import java.util.concurrent.TimeUnit;
             "shares." })
 final class FeedCommand implements Callable<Integer>
 {
-    private static final long REQUEST_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long STOP_WAIT_MS = 2_000;
 
     @Option(names = "--feed", paramLabel = "FEED", defaultValue = "bbo",
         description = "depth, bbo or trades (default: ${DEFAULT-VALUE}).")
@@ -56,10 +62,10 @@ final class FeedCommand implements Callable<Integer>
         description = "Stop after S seconds (default: no limit; Ctrl-C stops).")
     long seconds;
 
-    @Option(names = "--aeron-dir", paramLabel = "DIR",
-        description = "Media driver directory of the running exchange (default: $BOURSE_AERON_DIR or " +
-            StreamLayout.AERON_DIR_DEFAULT + "; ./bourse exchange prints its own).")
-    String aeronDir;
+    @CommandLine.Mixin
+    RunningExchangeOption exchange = new RunningExchangeOption();
+
+    private volatile boolean stopped;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -76,10 +82,7 @@ final class FeedCommand implements Callable<Integer>
                 spec.commandLine(), "--feed must be depth, bbo or trades: " + feedName);
         };
         final Map<String, String> environment = new HashMap<>(System.getenv());
-        if (null != aeronDir)
-        {
-            environment.put("BOURSE_AERON_DIR", aeronDir);
-        }
+        exchange.putInto(environment);
         final StreamLayout layout = StreamLayout.fromSettings(new Settings(environment));
         final int streamId = switch (feed)
         {
@@ -88,12 +91,14 @@ final class FeedCommand implements Callable<Integer>
             default -> layout.tradesStreamId();
         };
         final PrintWriter out = spec.commandLine().getOut();
-        try (Aeron aeron = AdminCommand.ShardCommand.connect(layout);
-            Subscription subscription = aeron.addSubscription(layout.feedChannel(), streamId);
+        final ChannelUri channel = ChannelUri.parse(layout.feedChannel());
+        channel.put(CommonContext.TETHER_PARAM_NAME, "false");
+        try (Aeron aeron = RunningExchangeOption.connect(layout);
             Publication requests = aeron.addExclusivePublication(
-                layout.snapshotRequestChannel(), layout.snapshotRequestStreamId()))
+                layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
+            Subscription subscription = aeron.addSubscription(channel.toString(), streamId))
         {
-            out.println("following the " + feedName + " feed on " + layout.feedChannel() + " stream " + streamId +
+            out.println("following the " + feedName + " feed on " + channel + " stream " + streamId +
                 " (snapshot requests on " + layout.snapshotRequestChannel() + " stream " +
                 layout.snapshotRequestStreamId() + ")");
             out.flush();
@@ -106,13 +111,47 @@ final class FeedCommand implements Callable<Integer>
                     .feed(wanted)
                     .encodedLength();
                 return requests.offer(request, 0, length) > 0;
-            });
-            follow(subscription, requests, follower, out);
-            out.println(follower.incrementsPrinted() + " increments printed, " + follower.gaps() + " gaps, " +
-                follower.duplicates() + " duplicates");
-            out.flush();
+            }, SystemNanoClock.INSTANCE);
+            final CountDownLatch done = new CountDownLatch(1);
+            final Thread onCtrlC = new Thread(() ->
+            {
+                stopped = true;
+                try
+                {
+                    done.await(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }, "bourse-feed-stop");
+            Runtime.getRuntime().addShutdownHook(onCtrlC);
+            try
+            {
+                follow(subscription, requests, follower, out);
+                out.println(follower.incrementsPrinted() + " increments printed, " + follower.gaps() + " gaps, " +
+                    follower.duplicates() + " duplicates, " + follower.skipped() + " other messages skipped");
+                out.flush();
+            }
+            finally
+            {
+                done.countDown();
+                removeHook(onCtrlC);
+            }
         }
         return 0;
+    }
+
+    private static void removeHook(final Thread hook)
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        catch (final IllegalStateException ex)
+        {
+            // Shutting down: the hook runs, and has waited for this.
+        }
     }
 
     private void follow(
@@ -121,22 +160,18 @@ final class FeedCommand implements Callable<Integer>
     {
         final IdleStrategy idle = new BackoffIdleStrategy();
         final long startNs = System.nanoTime();
-        long requestedNs = startNs;
         while ((0 == seconds || System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(seconds)) &&
-            (0 == count || follower.incrementsPrinted() < count) && !Thread.currentThread().isInterrupted())
+            (0 == count || follower.incrementsPrinted() < count) && !stopped &&
+            !Thread.currentThread().isInterrupted())
         {
-            final long nowNs = System.nanoTime();
+            if (follower.hasSession() && null == subscription.imageBySessionId(follower.followedSession()))
+            {
+                follower.onImageGone(follower.followedSession());
+            }
             // Asked only once the answer can be heard: the stream connected, the md-publisher reading requests.
             if (subscription.isConnected() && requests.isConnected())
             {
-                if (follower.requestSnapshotIfDue())
-                {
-                    requestedNs = nowNs;
-                }
-                else if (!follower.isLive() && nowNs - requestedNs > REQUEST_TIMEOUT_NS)
-                {
-                    follower.requestAgain();
-                }
+                follower.requestSnapshotIfDue();
             }
             // One message at a time under --count, so that it stops at exactly that many.
             final int work = subscription.poll(follower, 0 == count ? 100 : 1);

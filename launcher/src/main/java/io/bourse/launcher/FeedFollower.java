@@ -12,12 +12,14 @@ import io.bourse.sbe.md.PriceLevelUpdateDecoder;
 import io.bourse.sbe.md.SnapshotCompleteDecoder;
 import io.bourse.sbe.md.TradeDecoder;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
 
 import java.io.PrintWriter;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -25,14 +27,18 @@ import java.util.function.Predicate;
  * order feed has the fanout and the MoldUDP64 feed, as ITCH 5.0) as a subscriber that joins at any moment must: it asks
  * for the feed's snapshot, skips the increments until a whole snapshot has come (they are in it), prints the snapshot,
  * then prints each increment whose sequence number is the next; a sequence number past the next one is a gap (printed,
- * and the snapshot asked for again), one already seen a duplicate (skipped, counted). A new publisher session on the
- * stream (a restarted md-publisher, whose feeds start again from 1) is recovered from its snapshot the same way.
+ * and the snapshot asked for again), one already seen a duplicate (skipped, counted). It follows one publisher session
+ * (Aeron image) at a time: when that one goes ({@link #onImageGone}; a restarted md-publisher's feeds start again from
+ * 1) it takes the next session from its snapshot the same way; messages of another session meanwhile are skipped. A
+ * snapshot is asked for again when none has made progress for {@link #REQUEST_TIMEOUT_NS} (the md-publisher not up
+ * yet, or a snapshot abandoned). A snapshot is taken whole or not at all: every message of one snapshot id, in order,
+ * of one sequence number, then its SnapshotComplete.
  *
  * <p>One line per message: {@code #SEQUENCE} then the message, e.g. {@code #7 BBO AAPL 149.9900 x 300 | 150.0100 x
  * 200}, {@code #3 level AAPL B 300 @ 149.9900 (2 orders)}, {@code #2 trade AAPL 100 @ 150.0100 match 33 aggressor
  * B}; prices in dollars with the feed's 4 decimals, quantities in shares. Snapshot lines carry the sequence number
- * the snapshot stands at. Only the chosen symbols are printed; every message counts for the sequence. Not thread
- * safe.
+ * the snapshot stands at. Only the chosen symbols are printed; every message counts for the sequence. Messages that
+ * are not of the feed, or too short, are skipped and counted. Not thread safe.
  */
 final class FeedFollower implements FragmentHandler
 {
@@ -47,6 +53,9 @@ final class FeedFollower implements FragmentHandler
         boolean request(Feed feed);
     }
 
+    /** A snapshot is asked for again after this long without progress: 1 s. */
+    static final long REQUEST_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final BestBidOfferDecoder bestBidOffer = new BestBidOfferDecoder();
     private final PriceLevelUpdateDecoder priceLevelUpdate = new PriceLevelUpdateDecoder();
@@ -60,52 +69,82 @@ final class FeedFollower implements FragmentHandler
     private final Predicate<String> symbols;
     private final PrintWriter out;
     private final SnapshotRequester requester;
+    private final NanoClock clock;
     private boolean live;
     private boolean requested;
+    private long progressNs;
     private boolean sessionKnown;
     private int sessionId;
     private long nextSequenceNumber;
     private long snapshotId;
+    private long snapshotSequenceNumber;
     private int snapshotMessages;
     private long incrementsPrinted;
     private long gaps;
     private long duplicates;
+    private long skipped;
 
     /**
      * @param feed      the feed followed: DEPTH, BBO or TRADES.
      * @param symbols   the symbols printed; empty for every one.
      * @param out       where the lines go.
      * @param requester sends SnapshotRequest for the feed.
+     * @param clock     times the requests.
      */
-    FeedFollower(final Feed feed, final Set<String> symbols, final PrintWriter out, final SnapshotRequester requester)
+    FeedFollower(
+        final Feed feed, final Set<String> symbols, final PrintWriter out, final SnapshotRequester requester,
+        final NanoClock clock)
     {
         this.feed = feed;
         this.symbols = symbols.isEmpty() ? (symbol) -> true : symbols::contains;
         this.out = out;
         this.requester = requester;
+        this.clock = clock;
     }
 
     /**
-     * Asks for the snapshot when one is due and not asked for yet: at the start, after a gap, for a new session.
+     * Asks for the snapshot when one is due: not asked for yet (at the start, after a gap, for a new session), or
+     * asked for {@link #REQUEST_TIMEOUT_NS} ago with no snapshot message taken since. Call it only when the answer can
+     * be heard (the feed's stream and the request stream connected).
      *
      * @return true when a request was sent.
      */
     boolean requestSnapshotIfDue()
     {
-        if (live || requested)
+        if (live || (requested && clock.nanoTime() - progressNs < REQUEST_TIMEOUT_NS))
         {
             return false;
         }
         requested = requester.request(feed);
+        progressNs = clock.nanoTime();
         return requested;
     }
 
-    /** Asks again for the snapshot, when none came in time (the md-publisher not up yet, or a snapshot abandoned). */
-    void requestAgain()
+    /** @return whether a publisher session is followed; {@link #followedSession()} then names it. */
+    boolean hasSession()
     {
-        if (!live)
+        return sessionKnown;
+    }
+
+    /** @return the Aeron session id of the publisher followed, when {@link #hasSession()}. */
+    int followedSession()
+    {
+        return sessionId;
+    }
+
+    /**
+     * The image of a publisher session went away: when it is the one followed, the next session is taken from its
+     * snapshot.
+     *
+     * @param publisherSessionId the Aeron session id of the image gone.
+     */
+    void onImageGone(final int publisherSessionId)
+    {
+        if (sessionKnown && publisherSessionId == sessionId)
         {
-            requested = false;
+            out.println("publisher session " + sessionId + " gone: waiting for the next one's snapshot");
+            sessionKnown = false;
+            recover();
         }
     }
 
@@ -133,41 +172,72 @@ final class FeedFollower implements FragmentHandler
         return duplicates;
     }
 
+    /** @return messages skipped: of another publisher session than the one followed, not of the feed, or too short. */
+    long skipped()
+    {
+        return skipped;
+    }
+
     @Override
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
     {
-        onMessage(aeronHeader.sessionId(), buffer, offset);
+        onMessage(aeronHeader.sessionId(), buffer, offset, length);
     }
 
     /**
      * @param publisherSessionId the Aeron session of the publication the message came on.
      * @param buffer             holds the message.
      * @param offset             of its SBE message header.
+     * @param length             of the message, header included, in bytes.
      */
-    void onMessage(final int publisherSessionId, final DirectBuffer buffer, final int offset)
+    void onMessage(final int publisherSessionId, final DirectBuffer buffer, final int offset, final int length)
     {
-        if (!sessionKnown || publisherSessionId != sessionId)
+        if (!sessionKnown)
         {
-            if (sessionKnown)
-            {
-                out.println("new publisher session " + publisherSessionId + ": asking for the snapshot");
-                recover();
-            }
             sessionKnown = true;
             sessionId = publisherSessionId;
         }
-        header.wrap(buffer, offset);
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
+        if (publisherSessionId != sessionId || length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
-            out.println("skipped a message of schema " + header.schemaId());
+            skipped++;
             return;
         }
-        switch (header.templateId())
+        header.wrap(buffer, offset);
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
+            length < MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength())
         {
-            case PriceLevelSnapshotDecoder.TEMPLATE_ID -> onPriceLevelSnapshot(buffer, offset);
-            case SnapshotCompleteDecoder.TEMPLATE_ID -> onSnapshotComplete(buffer, offset);
-            default -> onIncrement(buffer, offset);
+            skipped++;
+            return;
         }
+        final int templateId = header.templateId();
+        if (PriceLevelSnapshotDecoder.TEMPLATE_ID == templateId && Feed.TRADES != feed)
+        {
+            onPriceLevelSnapshot(buffer, offset);
+        }
+        else if (SnapshotCompleteDecoder.TEMPLATE_ID == templateId)
+        {
+            onSnapshotComplete(buffer, offset);
+        }
+        else if (isIncrementOfFeed(templateId) && header.blockLength() >= Long.BYTES)
+        {
+            onIncrement(buffer, offset);
+        }
+        else
+        {
+            skipped++;
+        }
+    }
+
+    private boolean isIncrementOfFeed(final int templateId)
+    {
+        return switch (feed)
+        {
+            case DEPTH -> PriceLevelUpdateDecoder.TEMPLATE_ID == templateId;
+            case BBO -> BestBidOfferDecoder.TEMPLATE_ID == templateId;
+            case TRADES -> TradeDecoder.TEMPLATE_ID == templateId || BrokenTradeDecoder.TEMPLATE_ID == templateId ||
+                CrossTradeDecoder.TEMPLATE_ID == templateId;
+            default -> false;
+        };
     }
 
     private void recover()
@@ -181,7 +251,8 @@ final class FeedFollower implements FragmentHandler
     private void onPriceLevelSnapshot(final DirectBuffer buffer, final int offset)
     {
         priceLevelSnapshot.wrapAndApplyHeader(buffer, offset, header);
-        if (startSnapshotMessage(priceLevelSnapshot.snapshotId(), priceLevelSnapshot.messageIndex()))
+        if (priceLevelSnapshot.feedRaw() == feed.value() && startSnapshotMessage(
+            priceLevelSnapshot.snapshotId(), priceLevelSnapshot.messageIndex(), priceLevelSnapshot.sequenceNumber()))
         {
             final String symbol = priceLevelSnapshot.symbol().trim();
             for (final PriceLevelSnapshotDecoder.LevelsDecoder level : priceLevelSnapshot.levels())
@@ -197,9 +268,10 @@ final class FeedFollower implements FragmentHandler
 
     /**
      * @return true when the message belongs to the snapshot being taken: the first of a snapshot starts it (a snapshot
-     * abandoned half way is dropped), the next of the same snapshot continues it; while live, none does.
+     * abandoned half way is dropped), the next of the same snapshot and sequence number continues it; while live, none
+     * does.
      */
-    private boolean startSnapshotMessage(final long id, final long messageIndex)
+    private boolean startSnapshotMessage(final long id, final long messageIndex, final long sequenceNumber)
     {
         if (live)
         {
@@ -209,13 +281,15 @@ final class FeedFollower implements FragmentHandler
         {
             snapshotLines.clear();
             snapshotId = id;
+            snapshotSequenceNumber = sequenceNumber;
             snapshotMessages = 0;
         }
-        else if (id != snapshotId || messageIndex != snapshotMessages)
+        else if (id != snapshotId || messageIndex != snapshotMessages || sequenceNumber != snapshotSequenceNumber)
         {
             return false;
         }
         snapshotMessages++;
+        progressNs = clock.nanoTime();
         return true;
     }
 
@@ -223,13 +297,11 @@ final class FeedFollower implements FragmentHandler
     {
         snapshotComplete.wrapAndApplyHeader(buffer, offset, header);
         final long count = snapshotComplete.messageCount();
-        if (live || (count > 0 && (snapshotComplete.snapshotId() != snapshotId || count != snapshotMessages)))
+        final boolean whole = 0 == count ? 0 == snapshotMessages : snapshotComplete.snapshotId() == snapshotId &&
+            count == snapshotMessages && snapshotComplete.sequenceNumber() == snapshotSequenceNumber;
+        if (live || !whole)
         {
             return;
-        }
-        if (0 == count)
-        {
-            snapshotLines.clear();
         }
         for (final String line : snapshotLines)
         {
@@ -315,7 +387,8 @@ final class FeedFollower implements FragmentHandler
                 yield symbols.test(symbol) ? "cross trade " + symbol + " " + crossTrade.shares() + " @ " +
                     dollars(crossTrade.crossPrice()) + " match " + crossTrade.matchNumber() : null;
             }
-            default -> "template " + header.templateId() + " (not of the " + feed + " feed)";
+            default -> throw new IllegalStateException("not an increment of the " + feed + " feed: template " +
+                header.templateId());
         };
     }
 

@@ -93,7 +93,7 @@ class AdminCommandTest
             "sent SetTradingState AAPL HALTED to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
         awaitTaken("set_trading_state");
 
-        newOrder("BUY", 100, PRICE, "    ");
+        orders.newOrder("BUY", 100, PRICE, "    ", 'N');
 
         assertThat(awaitAnswers(1)).containsExactly("rejected 1 H");
     }
@@ -107,8 +107,8 @@ class AdminCommandTest
             "(aeron:ipc stream 1000)" + System.lineSeparator());
         awaitTaken("set_price_band");
 
-        newOrder("BUY", 100, 1_650_001, "    ");
-        newOrder("BUY", 100, 1_349_999, "    ");
+        orders.newOrder("BUY", 100, 1_650_001, "    ", 'N');
+        orders.newOrder("BUY", 100, 1_349_999, "    ", 'N');
 
         assertThat(awaitAnswers(2)).containsExactly("rejected 1 X", "rejected 2 X");
     }
@@ -121,8 +121,8 @@ class AdminCommandTest
             "(aeron:ipc stream 1000)" + System.lineSeparator());
         awaitTaken("set_self_trade_prevention");
 
-        newOrder("SELL", 100, PRICE, "ABCD");
-        newOrder("BUY", 100, PRICE, "ABCD");
+        orders.newOrder("SELL", 100, PRICE, "ABCD", 'N');
+        orders.newOrder("BUY", 100, PRICE, "ABCD", 'N');
 
         assertThat(awaitAnswers(1)).containsExactly("canceled 2 100 Q");
     }
@@ -130,8 +130,8 @@ class AdminCommandTest
     @Test
     void shouldBreakTheTradeWithSupervisoryReasonWhenBreakTradeIsSent()
     {
-        newOrder("SELL", 100, PRICE, "    ");
-        newOrder("BUY", 100, PRICE, "    ");
+        orders.newOrder("SELL", 100, PRICE, "    ", 'N');
+        orders.newOrder("BUY", 100, PRICE, "    ", 'N');
         assertThat(awaitAnswers(1)).containsExactly("executed 100 taker 2 maker 1");
 
         assertThat(admin("break-trade", "--symbol", "AAPL", "--match-number", Long.toString(lastMatchNumber),
@@ -146,12 +146,12 @@ class AdminCommandTest
     @Test
     void shouldLockThenRunTheClosingCrossWhenCrossIsSent()
     {
-        newOrder("BUY", 100, PRICE, "    ", 'C');
-        newOrder("SELL", 60, PRICE, "    ", 'C');
+        orders.newOrder("BUY", 100, PRICE, "    ", 'C');
+        orders.newOrder("SELL", 60, PRICE, "    ", 'C');
 
         assertThat(admin("cross", "--symbol", "AAPL", "--lock", "--symbols", SYMBOLS)).isZero();
         awaitTaken("cross_lock");
-        newOrder("SELL", 40, PRICE, "    ", 'C');
+        orders.newOrder("SELL", 40, PRICE, "    ", 'C');
         assertThat(awaitAnswers(1)).containsExactly("rejected 3 M");
 
         assertThat(admin("cross", "--symbol", "AAPL", "--run", "--symbols", SYMBOLS)).isZero();
@@ -173,8 +173,8 @@ class AdminCommandTest
             driver.aeronDirectoryName() + " after 1000 ms: is it running? Nothing sent");
         assertThat(out.toString()).isEmpty();
 
-        newOrder("SELL", 100, PRICE, "ABCD");
-        newOrder("BUY", 100, PRICE, "ABCD");
+        orders.newOrder("SELL", 100, PRICE, "ABCD", 'N');
+        orders.newOrder("BUY", 100, PRICE, "ABCD", 'N');
 
         assertThat(awaitAnswers(1)).containsExactly("executed 100 taker 2 maker 1");
     }
@@ -256,17 +256,6 @@ class AdminCommandTest
         {
             throw new AssertionError("engine metrics: " + ex, ex);
         }
-    }
-
-    private void newOrder(final String side, final long quantity, final long price, final String firm)
-    {
-        newOrder(side, quantity, price, firm, 'N');
-    }
-
-    private void newOrder(
-        final String side, final long quantity, final long price, final String firm, final char crossType)
-    {
-        orders.newOrder(side, quantity, price, firm, crossType);
     }
 
     /**

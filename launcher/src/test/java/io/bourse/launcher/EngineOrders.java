@@ -6,7 +6,7 @@ import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.Side;
 import org.agrona.concurrent.UnsafeBuffer;
 
-/** Sends day limit orders of AAPL straight to an engine shard's command stream, as the gateway would. */
+/** Sends day limit orders straight to an engine shard's command stream, as the gateway would. */
 final class EngineOrders
 {
     private static final long DAY = 99_998;
@@ -32,10 +32,27 @@ final class EngineOrders
      */
     void newOrder(final String side, final long quantity, final long price, final String firm, final char crossType)
     {
+        newOrder("AAPL", side, quantity, price, firm, crossType);
+    }
+
+    /**
+     * Sends one displayed day order, waiting through back pressure.
+     *
+     * @param symbol    up to 8 characters.
+     * @param side      {@code BUY} or {@code SELL}.
+     * @param quantity  shares.
+     * @param price     1/10000 dollars.
+     * @param firm      the 4-character firm.
+     * @param crossType {@code N} continuous, {@code C} closing cross.
+     */
+    void newOrder(
+        final String symbol, final String side, final long quantity, final long price, final String firm,
+        final char crossType)
+    {
         final NewOrderEncoder encoder = new NewOrderEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
             .timestampNs(1)
             .clientOrderId(nextClientOrderId++)
-            .symbol("AAPL    ")
+            .symbol(String.format("%-8s", symbol))
             .side(Side.valueOf(side))
             .quantity(quantity)
             .price(price)

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static io.bourse.common.Await.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,6 +36,8 @@ class FeedCommandTest
 {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
+    /** Runs the command, which follows the feed until its count; shut down after each test, stopping a stuck one. */
+    private final ExecutorService background = Executors.newSingleThreadExecutor();
     private MediaDriver driver;
     private EngineService engine;
     private MdPublisherService mdPublisher;
@@ -50,11 +54,11 @@ class FeedCommandTest
             .metricsPort(0)
             .jvmMetrics(false)
             .streamLayout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0"))
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@0"))
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
         mdPublisher = MdPublisherService.launch(new MdPublisherContext()
             .layout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0"))
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@0"))
             .metricsPort(0)
             .jvmMetrics(false)
             .moldEnabled(false));
@@ -67,6 +71,7 @@ class FeedCommandTest
     @AfterEach
     void tearDown()
     {
+        background.shutdownNow();
         CloseHelper.closeAll(aeron, mdPublisher, engine, driver);
     }
 
@@ -78,8 +83,8 @@ class FeedCommandTest
         orders.newOrder("BUY", 50, 1_499_900, "ABCD", 'N');
         awaitPublished("bbo", 3);
 
-        final CompletableFuture<Integer> feed =
-            CompletableFuture.supplyAsync(() -> feed("--feed", "bbo", "--count", "2"));
+        final Future<Integer> feed =
+            background.submit(() -> feed("--feed", "bbo", "--count", "2"));
         awaitTrue(() -> out.toString().contains("snapshot complete"));
         orders.newOrder("BUY", 10, 1_500_000, "ABCD", 'N');
         orders.newOrder("SELL", 200, 1_500_100, "ABCD", 'N');
@@ -89,31 +94,33 @@ class FeedCommandTest
         assertThat(out.toString().lines().skip(1)).containsExactly(
             "#3 snapshot AAPL B 150 @ 149.9900 (2 orders)",
             "#3 snapshot AAPL S 200 @ 150.0100 (1 orders)",
-            "#3 snapshot complete: 1 messages; live from #4",
+            "#3 snapshot complete: 2 messages; live from #4",
             "#4 BBO AAPL 150.0000 x 10 | 150.0100 x 200",
             "#5 BBO AAPL 150.0000 x 10 | 150.0100 x 400",
-            "2 increments printed, 0 gaps, 0 duplicates");
+            "2 increments printed, 0 gaps, 0 duplicates, 0 other messages skipped");
     }
 
     @Test
     void shouldPrintTheDepthFeedOfTheChosenSymbolsOnly() throws Exception
     {
-        orders.newOrder("BUY", 100, 1_499_900, "ABCD", 'N');
-        orders.newOrder("BUY", 100, 1_499_800, "ABCD", 'N');
-        awaitPublished("depth", 2);
+        orders.newOrder("MSFT", "BUY", 100, 1_499_900, "ABCD", 'N');
+        orders.newOrder("AAPL", "BUY", 300, 1_000_000, "ABCD", 'N');
+        orders.newOrder("MSFT", "BUY", 100, 1_499_800, "ABCD", 'N');
+        awaitPublished("depth", 3);
 
-        final CompletableFuture<Integer> feed =
-            CompletableFuture.supplyAsync(() -> feed("--feed", "depth", "--symbol", "AAPL,MSFT", "--count", "1"));
+        final Future<Integer> feed =
+            background.submit(() -> feed("--feed", "depth", "--symbol", "MSFT", "--count", "1"));
         awaitTrue(() -> out.toString().contains("snapshot complete"));
-        orders.newOrder("SELL", 100, 1_499_900, "ABCD", 'N');
+        orders.newOrder("AAPL", "BUY", 100, 1_000_000, "ABCD", 'N');
+        orders.newOrder("MSFT", "SELL", 100, 1_499_900, "ABCD", 'N');
 
         assertThat(feed.get()).isEqualTo(0);
         assertThat(out.toString().lines().skip(1)).containsExactly(
-            "#2 snapshot AAPL B 100 @ 149.9900 (1 orders)",
-            "#2 snapshot AAPL B 100 @ 149.9800 (1 orders)",
-            "#2 snapshot complete: 1 messages; live from #3",
-            "#3 level AAPL B 0 @ 149.9900 (0 orders)",
-            "1 increments printed, 0 gaps, 0 duplicates");
+            "#3 snapshot MSFT B 100 @ 149.9900 (1 orders)",
+            "#3 snapshot MSFT B 100 @ 149.9800 (1 orders)",
+            "#3 snapshot complete: 2 messages; live from #4",
+            "#5 level MSFT B 0 @ 149.9900 (0 orders)",
+            "1 increments printed, 0 gaps, 0 duplicates, 0 other messages skipped");
     }
 
     @Test

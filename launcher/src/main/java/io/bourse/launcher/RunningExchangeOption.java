@@ -1,0 +1,57 @@
+package io.bourse.launcher;
+
+import io.aeron.Aeron;
+import io.aeron.CncFileDescriptor;
+import io.aeron.exceptions.DriverTimeoutException;
+import io.bourse.common.aeron.StreamLayout;
+import picocli.CommandLine.Option;
+
+import java.io.File;
+import java.util.Map;
+
+/**
+ * The {@code --aeron-dir} of the commands that talk to a running exchange ({@code bourse admin}, {@code bourse feed}):
+ * where its media driver is, and how to connect to it.
+ */
+final class RunningExchangeOption
+{
+    @Option(names = "--aeron-dir", paramLabel = "DIR",
+        description = "Media driver directory of the running exchange (default: $BOURSE_AERON_DIR or " +
+            StreamLayout.AERON_DIR_DEFAULT + "; ./bourse exchange prints its own).")
+    String aeronDir;
+
+    /** @param environment gets {@code BOURSE_AERON_DIR} when {@code --aeron-dir} is given. */
+    void putInto(final Map<String, String> environment)
+    {
+        if (null != aeronDir)
+        {
+            environment.put("BOURSE_AERON_DIR", aeronDir);
+        }
+    }
+
+    /**
+     * Connects to the media driver with Aeron's own driver timeout (the driver's heartbeat may lag on a busy host);
+     * a directory without a driver's CnC file fails at once.
+     *
+     * @param layout where the driver is.
+     * @return the connected client.
+     * @throws IllegalStateException when no media driver runs there.
+     */
+    static Aeron connect(final StreamLayout layout)
+    {
+        final String noDriver = "no media driver at " + layout.aeronDirectoryName() +
+            " (--aeron-dir or BOURSE_AERON_DIR): is the exchange running?";
+        if (!new File(layout.aeronDirectoryName(), CncFileDescriptor.CNC_FILE).exists())
+        {
+            throw new IllegalStateException(noDriver);
+        }
+        try
+        {
+            return Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+        }
+        catch (final DriverTimeoutException ex)
+        {
+            throw new IllegalStateException(noDriver, ex);
+        }
+    }
+}
