@@ -6,8 +6,6 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.SymbolDirectory;
-import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
@@ -16,7 +14,6 @@ import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,13 +59,7 @@ class AdminCommandTest
     {
         driver = EmbeddedMediaDriver.launch("admin-test");
         final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
-        engine = EngineService.launch(new EngineContext()
-            .shardId(0)
-            .metricsPort(0)
-            .jvmMetrics(false)
-            .streamLayout(layout)
-            .symbolDirectory(SymbolDirectory.parse(SYMBOLS))
-            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+        engine = EngineOrders.launchShard0(layout, SYMBOLS);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(0));
         orders = new EngineOrders(commands);

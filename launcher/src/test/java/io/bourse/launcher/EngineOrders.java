@@ -1,12 +1,17 @@
 package io.bourse.launcher;
 
 import io.aeron.Publication;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.engine.EngineContext;
+import io.bourse.engine.EngineService;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.Side;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
-/** Sends day limit orders straight to an engine shard's command stream, as the gateway would. */
+/** Launches engine shard 0 and sends it day limit orders straight on its command stream, as the gateway would. */
 final class EngineOrders
 {
     private static final long DAY = 99_998;
@@ -14,6 +19,22 @@ final class EngineOrders
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
     private final Publication commands;
     private long nextClientOrderId = 1;
+
+    /**
+     * @param layout  the streams, on a running media driver.
+     * @param symbols the symbol directory, e.g. {@code AAPL@0,MSFT@1}.
+     * @return shard 0 of the symbols, running, its metrics on an ephemeral port.
+     */
+    static EngineService launchShard0(final StreamLayout layout, final String symbols)
+    {
+        return EngineService.launch(new EngineContext()
+            .shardId(0)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .streamLayout(layout)
+            .symbolDirectory(SymbolDirectory.parse(symbols))
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
 
     /** @param commands the shard's command stream. */
     EngineOrders(final Publication commands)

@@ -7,12 +7,10 @@ import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
-import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
 import io.bourse.mdpublisher.MdPublisherContext;
 import io.bourse.mdpublisher.MdPublisherService;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,13 +47,7 @@ class FeedCommandTest
     {
         driver = EmbeddedMediaDriver.launch("feed-test");
         final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
-        engine = EngineService.launch(new EngineContext()
-            .shardId(0)
-            .metricsPort(0)
-            .jvmMetrics(false)
-            .streamLayout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@0"))
-            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+        engine = EngineOrders.launchShard0(layout, "AAPL@0,MSFT@0");
         mdPublisher = MdPublisherService.launch(new MdPublisherContext()
             .layout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@0"))
