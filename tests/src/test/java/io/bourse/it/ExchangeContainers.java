@@ -38,13 +38,14 @@ import java.util.UUID;
  * and the host's IPC namespace, started before the class's tests and stopped after them; the containers' logs are
  * printed when a test fails. The order gateway keeps its session journals in a Docker volume of its own, as in the
  * compose file, so that {@link #restartGateway} starts a new gateway container on the journals of the old one; as in
- * the compose file, the media driver runs the event archive and the engine shards record their event streams in it
- * (in the media driver container's own file system, where the compose file gives it a volume), for the restarted
- * gateway ({@link #restartGateway}) or md-publisher ({@link #restartMdPublisher}) to replay what it did not hear. The
- * services listen on their default TCP ports, so a compose stack must not be running on the same host, and test classes
- * using this extension must not run in parallel. Each service but the simulator counts as started once the compose
- * file's health check passes in its container ({@code deploy/ready.sh}: the service's {@code /ready} answers 200, and
- * the gateway's and the fanout's client port opens).
+ * the compose file, the media driver runs the event archive and the engine shards record their event streams in it (in
+ * the media driver container's own file system, where the compose file gives it a volume), for the restarted gateway
+ * ({@link #restartGateway}) or md-publisher ({@link #restartMdPublisher}) to replay what it did not hear; a restarted
+ * fanout ({@link #restartFanout}) takes the md-publisher's books from a snapshot. The services listen on their default
+ * TCP ports, so a compose stack must not be running on the same host, and test classes using this extension must not
+ * run in parallel. Each service but the simulator counts as started once the compose file's health check passes in its
+ * container ({@code deploy/ready.sh}: the service's {@code /ready} answers 200, and the gateway's and the fanout's
+ * client port opens).
  */
 final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, TestWatcher
 {
@@ -65,6 +66,7 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     private static final String JOURNAL_DIR = "/var/lib/bourse/gateway-journal";
     private static final String GATEWAY = "order-gateway";
     private static final String MD_PUBLISHER = "md-publisher";
+    private static final String FANOUT = "fanout";
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
     private static final int STOP_TIMEOUT_SECONDS = 10;
     /** Orders per second over all of the simulator's sessions: load that a 2-core host carries beside the tests. */
@@ -86,6 +88,8 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     private int gatewayStarts;
     private GenericContainer<?> mdPublisher;
     private int mdPublisherStarts;
+    private GenericContainer<?> fanout;
+    private int fanoutStarts;
 
     private ExchangeContainers(final boolean marketData, final boolean simulator)
     {
@@ -138,7 +142,8 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
             {
                 mdPublisher = newMdPublisher();
                 start(gateway, mdPublisher);
-                start(service("fanout", "fanout", Map.of(), ready(FANOUT_METRICS_PORT, ITCH_PORT)));
+                fanout = newFanout();
+                start(fanout);
             }
             else
             {
@@ -212,6 +217,17 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         start(mdPublisher);
     }
 
+    /**
+     * Stops the fanout as {@code docker compose restart} would (SIGTERM) and starts a new fanout container, which is
+     * ready once it has the md-publisher's books from a snapshot and its ITCH port is open.
+     */
+    void restartFanout()
+    {
+        stop(fanout);
+        fanout = newFanout();
+        start(fanout);
+    }
+
     /** @return the md-publisher's container, the one started last. */
     GenericContainer<?> mdPublisher()
     {
@@ -264,6 +280,13 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         mdPublisherStarts++;
         final String name = 1 == mdPublisherStarts ? MD_PUBLISHER : MD_PUBLISHER + "-" + mdPublisherStarts;
         return service(name, "md-publisher", Map.of(), ready(MD_PUBLISHER_METRICS_PORT));
+    }
+
+    private GenericContainer<?> newFanout()
+    {
+        fanoutStarts++;
+        final String name = 1 == fanoutStarts ? FANOUT : FANOUT + "-" + fanoutStarts;
+        return service(name, "fanout", Map.of(), ready(FANOUT_METRICS_PORT, ITCH_PORT));
     }
 
     private GenericContainer<?> newGateway()

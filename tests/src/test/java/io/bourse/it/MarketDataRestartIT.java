@@ -23,17 +23,21 @@ import static io.bourse.it.SoupBinTcpTestClient.pollUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The md-publisher restarted in containers ({@link ExchangeContainers#restartMdPublisher}) while the engine shards hold
- * resting orders: the new md-publisher rebuilds its books from the event archive, so an ITCH 5.0 subscriber of the
- * fanout that logs in afterwards gets, in the fanout's snapshot and the increments after it, the book that the traders'
- * OUCH 4.2 answers describe, orders from before the restart included.
+ * The market-data services restarted in containers while the engine shards hold resting orders, each test on symbols
+ * and users of its own. The md-publisher ({@link ExchangeContainers#restartMdPublisher}) rebuilds its books from the
+ * event archive, so an ITCH 5.0 subscriber of the fanout that logs in afterwards gets, in the fanout's snapshot and the
+ * increments after it, the book that the traders' OUCH 4.2 answers describe, orders from before the restart included.
+ * The fanout ({@link ExchangeContainers#restartFanout}) ends its subscribers' sessions and takes the md-publisher's
+ * books from a snapshot, so a subscriber that logs in to the new one gets the same books.
  */
-@Timeout(value = 90, unit = TimeUnit.SECONDS)
-final class MdPublisherRestartIT
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+final class MarketDataRestartIT
 {
     private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(20);
     private static final long AAPL = Symbols.pack("AAPL");
     private static final long MSFT = Symbols.pack("MSFT");
+    private static final long GOOG = Symbols.pack("GOOG");
+    private static final long AMZN = Symbols.pack("AMZN");
 
     @RegisterExtension
     static final ExchangeContainers EXCHANGE = ExchangeContainers.withMarketData();
@@ -61,11 +65,7 @@ final class MdPublisherRestartIT
 
             send(buySession, enter("B3", Ouch42.SIDE_BUY, 40, "MSFT", 49_0000), () -> buyer.accepted().size() == 3);
             final ItchRecorder late = new ItchRecorder();
-            final SoupBinTcpTestClient lateSession = SoupBinTcpTestClient.login(
-                ExchangeContainers.ITCH_PORT, "md01", "md01pw", 0, late);
-            sessions.add(lateSession);
-            lateSession.awaitLoginAnswer(RESPONSE_TIMEOUT);
-            assertThat(lateSession.loginAccepted()).as("login accepted").isTrue();
+            subscriber("md01", late);
             send(sellSession, enter("S3", Ouch42.SIDE_SELL, 10, "MSFT", 51_0000), () -> seller.accepted().size() == 3);
             final long lastOrder = seller.accepted().getLast().orderReference();
             pollUntil(RESPONSE_TIMEOUT, "the last order on the subscriber's book",
@@ -85,6 +85,63 @@ final class MdPublisherRestartIT
                 session.close();
             }
         }
+    }
+
+    @Test
+    void shouldGiveASubscriberOfARestartedFanoutTheEnginesBookOrderByOrder() throws Exception
+    {
+        final OuchRecorder buyer = new OuchRecorder();
+        final OuchRecorder seller = new OuchRecorder();
+        try
+        {
+            final SoupBinTcpTestClient buySession = trader("demo03", buyer);
+            final SoupBinTcpTestClient sellSession = trader("demo04", seller);
+            final ItchRecorder early = new ItchRecorder();
+            final SoupBinTcpTestClient earlySession = subscriber("md01", early);
+            send(buySession, enter("G1", Ouch42.SIDE_BUY, 100, "GOOG", 100_0000), () -> buyer.accepted().size() == 1);
+            send(sellSession, enter("G2", Ouch42.SIDE_SELL, 300, "AMZN", 50_0000), () -> seller.accepted().size() == 1);
+            send(sellSession, enter("G3", Ouch42.SIDE_SELL, 40, "GOOG", 100_0000),
+                () -> seller.executed().size() == 1 && buyer.executed().size() == 1);
+            final long amznOrder = seller.accepted().getFirst().orderReference();
+            pollUntil(RESPONSE_TIMEOUT, "AMZN's order on the early subscriber's book",
+                () -> hasOrder(early, AMZN, amznOrder), sessions);
+
+            EXCHANGE.restartFanout();
+            pollUntil(RESPONSE_TIMEOUT, "the stopped fanout to end the early subscriber's session",
+                earlySession::endOfSession, sessions);
+
+            send(buySession, enter("G4", Ouch42.SIDE_BUY, 40, "AMZN", 49_0000), () -> buyer.accepted().size() == 2);
+            final ItchRecorder late = new ItchRecorder();
+            subscriber("md02", late);
+            send(sellSession, enter("G5", Ouch42.SIDE_SELL, 10, "GOOG", 101_0000), () -> seller.accepted().size() == 3);
+            final long lastOrder = seller.accepted().getLast().orderReference();
+            pollUntil(RESPONSE_TIMEOUT, "the last order on the late subscriber's book",
+                () -> hasOrder(late, GOOG, lastOrder), sessions);
+
+            final Map<Long, List<ItchRecorder.BookOrder>> engine = engineBooks(List.of(buyer, seller), GOOG, AMZN);
+            assertThat(engine.get(GOOG)).extracting(ItchRecorder.BookOrder::shares).containsExactly(60L, 10L);
+            assertThat(engine.get(AMZN)).extracting(ItchRecorder.BookOrder::shares).containsExactly(300L, 40L);
+            assertThat(books(late, GOOG, AMZN)).isEqualTo(engine);
+            assertThat(buyer.rejected()).isEmpty();
+            assertThat(seller.rejected()).isEmpty();
+        }
+        finally
+        {
+            for (final SoupBinTcpTestClient session : sessions)
+            {
+                session.close();
+            }
+        }
+    }
+
+    private SoupBinTcpTestClient subscriber(final String username, final ItchRecorder recorder) throws IOException
+    {
+        final SoupBinTcpTestClient session = SoupBinTcpTestClient.login(
+            ExchangeContainers.ITCH_PORT, username, username + "pw", 0, recorder);
+        sessions.add(session);
+        session.awaitLoginAnswer(RESPONSE_TIMEOUT);
+        assertThat(session.loginAccepted()).as("login accepted for " + username).isTrue();
+        return session;
     }
 
     private SoupBinTcpTestClient trader(final String username, final OuchRecorder recorder) throws IOException
