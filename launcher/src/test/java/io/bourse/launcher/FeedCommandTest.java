@@ -32,6 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(30)
 class FeedCommandTest
 {
+    private static final String SYMBOLS = "AAPL@0,MSFT@0";
+
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
     /** Runs the command, which follows the feed until its count; shut down after each test, stopping a stuck one. */
@@ -47,10 +49,10 @@ class FeedCommandTest
     {
         driver = EmbeddedMediaDriver.launch("feed-test");
         final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
-        engine = EngineOrders.launchShard0(layout, "AAPL@0,MSFT@0");
+        engine = EngineOrders.launchShard0(layout, SYMBOLS);
         mdPublisher = MdPublisherService.launch(new MdPublisherContext()
             .layout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@0"))
+            .symbolDirectory(SymbolDirectory.parse(SYMBOLS))
             .metricsPort(0)
             .jvmMetrics(false)
             .moldEnabled(false));

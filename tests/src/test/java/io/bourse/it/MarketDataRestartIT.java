@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -24,16 +25,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The market-data services restarted in containers while the engine shards hold resting orders, each test on symbols
- * and users of its own. The md-publisher ({@link ExchangeContainers#restartMdPublisher}) rebuilds its books from the
- * event archive, so an ITCH 5.0 subscriber of the fanout that logs in afterwards gets, in the fanout's snapshot and the
- * increments after it, the book that the traders' OUCH 4.2 answers describe, orders from before the restart included.
- * The fanout ({@link ExchangeContainers#restartFanout}) ends its subscribers' sessions and takes the md-publisher's
- * books from a snapshot, so a subscriber that logs in to the new one gets the same books.
+ * and OUCH users of its own. The md-publisher ({@link ExchangeContainers#restartMdPublisher}) rebuilds its books from
+ * the event archive, so an ITCH 5.0 subscriber of the fanout that logs in afterwards gets, in the fanout's snapshot and
+ * the increments after it, the book that the traders' OUCH 4.2 answers describe, orders from before the restart
+ * included. The fanout ({@link ExchangeContainers#restartFanout}) ends its subscribers' sessions and takes the
+ * md-publisher's books from a snapshot, so a subscriber that logs in to the new one gets the same books.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
 final class MarketDataRestartIT
 {
     private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration RESTART_TIMEOUT = Duration.ofSeconds(100);
     private static final long AAPL = Symbols.pack("AAPL");
     private static final long MSFT = Symbols.pack("MSFT");
     private static final long GOOG = Symbols.pack("GOOG");
@@ -60,7 +62,7 @@ final class MarketDataRestartIT
             send(sellSession, enter("S2", Ouch42.SIDE_SELL, 300, "MSFT", 50_0000), () -> seller.accepted().size() == 2);
             send(sellSession, OuchMessages.cancelOrder("S2", 100), () -> seller.canceled().size() == 1);
 
-            EXCHANGE.restartMdPublisher();
+            restartWhilePolling(EXCHANGE::restartMdPublisher);
             assertThat(EXCHANGE.mdPublisher().getLogs()).contains("md-publisher: rebuilt the books from ");
 
             send(buySession, enter("B3", Ouch42.SIDE_BUY, 40, "MSFT", 49_0000), () -> buyer.accepted().size() == 3);
@@ -106,17 +108,19 @@ final class MarketDataRestartIT
             pollUntil(RESPONSE_TIMEOUT, "AMZN's order on the early subscriber's book",
                 () -> hasOrder(early, AMZN, amznOrder), sessions);
 
-            EXCHANGE.restartFanout();
-            pollUntil(RESPONSE_TIMEOUT, "the stopped fanout to end the early subscriber's session",
-                earlySession::endOfSession, sessions);
+            restartWhilePolling(EXCHANGE::restartFanout);
+            pollUntil(RESPONSE_TIMEOUT, "the stopped fanout's End of Session to the early subscriber",
+                earlySession::endOfSessionPacket, sessions);
 
             send(buySession, enter("G4", Ouch42.SIDE_BUY, 40, "AMZN", 49_0000), () -> buyer.accepted().size() == 2);
+            final long amznAfterRestart = buyer.accepted().getLast().orderReference();
             final ItchRecorder late = new ItchRecorder();
             subscriber("md02", late);
             send(sellSession, enter("G5", Ouch42.SIDE_SELL, 10, "GOOG", 101_0000), () -> seller.accepted().size() == 3);
             final long lastOrder = seller.accepted().getLast().orderReference();
-            pollUntil(RESPONSE_TIMEOUT, "the last order on the late subscriber's book",
-                () -> hasOrder(late, GOOG, lastOrder), sessions);
+            // The two shards' streams reach the subscriber apart: each symbol's last order.
+            pollUntil(RESPONSE_TIMEOUT, "the last orders on the late subscriber's book",
+                () -> hasOrder(late, AMZN, amznAfterRestart) && hasOrder(late, GOOG, lastOrder), sessions);
 
             final Map<Long, List<ItchRecorder.BookOrder>> engine = engineBooks(List.of(buyer, seller), GOOG, AMZN);
             assertThat(engine.get(GOOG)).extracting(ItchRecorder.BookOrder::shares).containsExactly(60L, 10L);
@@ -132,6 +136,17 @@ final class MarketDataRestartIT
                 session.close();
             }
         }
+    }
+
+    /**
+     * Restarts a service on another thread while this one keeps the sessions read and their heartbeats sent: the
+     * gateway ends an OUCH session silent for 15 s, and cancels its orders.
+     */
+    private void restartWhilePolling(final Runnable restart) throws Exception
+    {
+        final CompletableFuture<Void> restarted = CompletableFuture.runAsync(restart);
+        pollUntil(RESTART_TIMEOUT, "the restart", restarted::isDone, sessions);
+        restarted.get();
     }
 
     private SoupBinTcpTestClient subscriber(final String username, final ItchRecorder recorder) throws IOException

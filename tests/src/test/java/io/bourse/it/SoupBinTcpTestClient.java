@@ -29,6 +29,7 @@ final class SoupBinTcpTestClient implements AutoCloseable
     private long loginAcceptedSequenceNumber;
     private byte loginRejectReason;
     private boolean endOfSession;
+    private boolean endOfSessionPacket;
 
     private SoupBinTcpTestClient(final SocketChannel channel, final MessageListener listener)
     {
@@ -238,6 +239,12 @@ final class SoupBinTcpTestClient implements AutoCloseable
         return endOfSession;
     }
 
+    /** @return true once the server sent End of Session 'Z' (SoupBinTCP 4.0), not only closed the connection. */
+    boolean endOfSessionPacket()
+    {
+        return endOfSessionPacket;
+    }
+
     @Override
     public void close() throws IOException
     {
@@ -296,6 +303,7 @@ final class SoupBinTcpTestClient implements AutoCloseable
         public void endOfSession(final SoupBinTCPClient session)
         {
             endOfSession = true;
+            endOfSessionPacket = true;
         }
     }
 }

@@ -3,12 +3,12 @@ package io.bourse.mdpublisher;
 import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.md.Feed;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
@@ -25,17 +25,17 @@ import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.sbe.engine.Side.BUY;
 import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The md-publisher's event path, engine event to the four feeds' publications ({@link EngineEventAdapter},
  * {@link MarketDataBooks}, {@link MarketDataProxy}), on real publications of an embedded media driver with a
- * subscriber on each feed.
+ * subscriber on each feed that counts what it receives.
  */
 @Timeout(60)
 class MarketDataProxyTest
 {
     private static final long T = 34_200_000_000_000L;
-    private static final FragmentHandler DISCARD = (buffer, offset, length, header) -> {};
 
     private final com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
@@ -45,11 +45,14 @@ class MarketDataProxyTest
     private Aeron aeron;
     private FeedPublication[] feeds;
     private Subscription[] subscribers;
+    private final long[] received = new long[FeedPublication.FEEDS.length];
     private EngineEventAdapter adapter;
 
     @BeforeEach
     void setUp()
     {
+        assumeTrue(threads.isThreadAllocatedMemorySupported(), "the JVM measures each thread's allocations");
+        threads.setThreadAllocatedMemoryEnabled(true);
         driver = EmbeddedMediaDriver.launch("md-proxy-test");
         final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
@@ -76,12 +79,15 @@ class MarketDataProxyTest
             }
             return true;
         });
+    }
+
+    private void launchPath(final int l2Depth)
+    {
         final MdPublisherMetrics metrics = new MdPublisherMetrics(new PrometheusRegistry(), errors);
         final MarketDataProxy proxy = new MarketDataProxy(feeds[0], feeds[1], feeds[2], feeds[3],
             new BoundedOffer(new BusySpinIdleStrategy(), 1_000_000), new MidnightNanoClock(), metrics, errors);
         adapter = new EngineEventAdapter(
-            new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, MarketDataBooks.FULL_DEPTH, proxy, errors),
-            metrics, errors);
+            new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, l2Depth, proxy, errors), metrics, errors);
     }
 
     @AfterEach
@@ -93,33 +99,70 @@ class MarketDataProxyTest
     @Test
     void shouldAllocateNothingPerEventOnceWarm()
     {
-        final int ordersPerRound = 20_000;
+        launchPath(MarketDataBooks.FULL_DEPTH);
+        assertAllocatesNothingOnceWarm();
+    }
+
+    @Test
+    void shouldAllocateNothingPerEventOnceWarmWithADepthLimitedL2Feed()
+    {
+        launchPath(2);
+        assertAllocatesNothingOnceWarm();
+    }
+
+    /**
+     * Per order, on one of 7 prices around a resting bid: it rests, trades in part, is replaced, trades in part again
+     * and is canceled; then, in 4 rounds of 10,000 orders, the last round's allocations are summed.
+     */
+    private void assertAllocatesNothingOnceWarm()
+    {
+        final int ordersPerRound = 10_000;
+        final int eventsPerOrder = 6;
+        onEvent(engine.orderAdded(T, "AAPL", 1, BUY, 1_000, 990_000, 'Y'));
         long allocatedBytes = 0;
+        long matchNumber = 1;
         for (int round = 0; round < 4; round++)
         {
             allocatedBytes = 0;
             for (int i = 1; i <= ordersPerRound; i++)
             {
-                final long orderId = (long)round * ordersPerRound + i;
-                // Rests (AddOrder, a level, the BBO), then trades in full (OrderExecuted and a Trade on the order
-                // feed, the Trade on the trades feed, the level and the BBO).
-                allocatedBytes += onEvent(engine.orderAdded(T, "AAPL", orderId, SELL, 100, 1_000_000 + i % 7, 'Y'));
+                final long orderId = 2L * ((long)round * ordersPerRound + i);
+                final long price = 1_000_000 + i % 7;
+                allocatedBytes += onEvent(engine.orderAdded(T, "AAPL", orderId, SELL, 100, price, 'Y'));
                 allocatedBytes += onEvent(engine.orderExecuted(
-                    T, "AAPL", orderId, 100, 1_000_000 + i % 7, BUY, 1_000_000 + orderId, orderId, 0));
-                for (final Subscription subscriber : subscribers)
-                {
-                    subscriber.poll(DISCARD, 100);
-                }
+                    T, "AAPL", matchNumber++, 30, price, BUY, 1_000_000_000 + orderId, orderId, 70));
+                allocatedBytes += onEvent(engine.orderReplaced(
+                    T, "AAPL", orderId, orderId + 1, SELL, 60, price + 1, BookUpdate.REPLACED));
+                allocatedBytes += onEvent(engine.orderExecuted(
+                    T, "AAPL", matchNumber++, 20, price + 1, BUY, 1_000_000_000 + orderId, orderId + 1, 40));
+                allocatedBytes += onEvent(engine.orderCanceled(T, "AAPL", orderId + 1, 40, 0));
+                allocatedBytes += onEvent(engine.orderAccepted(T, "AAPL", orderId, SELL, price));
+                drain();
             }
         }
+        drain();
 
-        assertThat(feeds[Feed.ORDERS.ordinal()].lastSequenceNumber()).isEqualTo(4L * ordersPerRound * 3);
-        assertThat(feeds[Feed.DEPTH.ordinal()].lastSequenceNumber()).isEqualTo(4L * ordersPerRound * 2);
-        assertThat(feeds[Feed.BBO.ordinal()].lastSequenceNumber()).isEqualTo(4L * ordersPerRound * 2);
-        assertThat(feeds[Feed.TRADES.ordinal()].lastSequenceNumber()).isEqualTo(4L * ordersPerRound);
+        for (final Feed feed : FeedPublication.FEEDS)
+        {
+            assertThat(received[feed.ordinal()]).as("%s received", feed)
+                .isPositive()
+                .isEqualTo(feeds[feed.ordinal()].lastSequenceNumber());
+        }
         assertThat(errors).hasValue(0);
-        // Less than a byte per event over the last 40,000: an allocation per event or message would be 16 or more.
-        assertThat(allocatedBytes).isLessThan(2L * ordersPerRound);
+        // Less than a byte per event over the last round: an allocation per event or message would be 16 or more.
+        assertThat(allocatedBytes).isLessThan((long)eventsPerOrder * ordersPerRound);
+    }
+
+    private void drain()
+    {
+        for (int i = 0; i < subscribers.length; i++)
+        {
+            final int feed = i;
+            while (subscribers[i].poll((buffer, offset, length, header) -> received[feed]++, 100) > 0)
+            {
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /** @return the bytes the event path allocated on this thread for one engine event. */
