@@ -255,9 +255,9 @@ final class FeedFollower implements FragmentHandler
             priceLevelSnapshot.snapshotId(), priceLevelSnapshot.messageIndex(), priceLevelSnapshot.sequenceNumber()))
         {
             final String symbol = priceLevelSnapshot.symbol().trim();
-            for (final PriceLevelSnapshotDecoder.LevelsDecoder level : priceLevelSnapshot.levels())
+            if (symbols.test(symbol))
             {
-                if (symbols.test(symbol))
+                for (final PriceLevelSnapshotDecoder.LevelsDecoder level : priceLevelSnapshot.levels())
                 {
                     snapshotLines.add("snapshot " + symbol + " " + (char)level.sideRaw() + " " + level.quantity() +
                         " @ " + dollars(level.price()) + " (" + level.orderCount() + " orders)");
@@ -393,7 +393,7 @@ final class FeedFollower implements FragmentHandler
     }
 
     /** @return a price in 1/10000 dollars as dollars with 4 decimals. */
-    static String dollars(final long price)
+    private static String dollars(final long price)
     {
         return (price < 0 ? "-" : "") + Math.abs(price) / 10_000 + "." +
             String.format("%04d", Math.abs(price) % 10_000);
