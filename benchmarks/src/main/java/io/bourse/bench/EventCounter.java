@@ -13,6 +13,7 @@ import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.SequencedCommandDecoder;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 
@@ -86,6 +87,10 @@ final class EventCounter implements FragmentHandler
             case OrderExecutedDecoder.TEMPLATE_ID -> onExecuted(buffer, bodyOffset, blockLength, version);
             case OrderCanceledDecoder.TEMPLATE_ID -> onCanceled(buffer, bodyOffset, blockLength, version);
             case OrderReplacedDecoder.TEMPLATE_ID -> onReplaced(buffer, bodyOffset, blockLength, version);
+            case SequencedCommandDecoder.TEMPLATE_ID ->
+            {
+                // A shard's input log (event archive on): no event.
+            }
             default -> unexpected++;
         }
     }

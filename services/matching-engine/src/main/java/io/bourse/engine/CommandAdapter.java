@@ -52,7 +52,12 @@ import org.agrona.DirectBuffer;
  *
  * A command is only taken when no event of an earlier one is still held back by the event stream; otherwise the poll
  * is aborted and the command stays on the input stream (back pressure reaches the gateways instead of events being
- * lost). Messages of another schema or an unknown template are counted and skipped.
+ * lost). Messages of another schema or an unknown template, and any longer than
+ * {@link EventProxy#MAX_COMMAND_LENGTH} (1 KiB, far above every command of the schema), are counted and skipped.
+ *
+ * <p>With the event archive on, each command of the schema is published as a SequencedCommand before its events
+ * ({@link EventProxy#sequencedCommand}): the recorded event stream is then the shard's input log, which a restarted
+ * shard replays through an adapter that publishes none ({@link EngineRecovery}).
  */
 final class CommandAdapter implements ControlledFragmentHandler
 {
@@ -67,6 +72,7 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final EventProxy eventProxy;
     private final Executions executions;
     private final EngineMetrics metrics;
+    private final boolean sequenceCommands;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final NewOrderDecoder newOrder = new NewOrderDecoder();
     private final CancelOrderDecoder cancelOrder = new CancelOrderDecoder();
@@ -79,14 +85,23 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final CrossLockDecoder crossLock = new CrossLockDecoder();
     private final RunCrossDecoder runCross = new RunCrossDecoder();
 
+    /**
+     * @param engine           the shard's matching engine.
+     * @param eventProxy       publishes its events.
+     * @param executions       the shard's executions, for BreakTrade.
+     * @param metrics          counts the commands.
+     * @param sequenceCommands true to publish each command as a SequencedCommand before its events (the event archive
+     *                         is on); false without the archive, and when replaying a recorded input log.
+     */
     CommandAdapter(
         final MatchingEngine engine, final EventProxy eventProxy, final Executions executions,
-        final EngineMetrics metrics)
+        final EngineMetrics metrics, final boolean sequenceCommands)
     {
         this.engine = engine;
         this.eventProxy = eventProxy;
         this.executions = executions;
         this.metrics = metrics;
+        this.sequenceCommands = sequenceCommands;
     }
 
     @Override
@@ -98,10 +113,14 @@ final class CommandAdapter implements ControlledFragmentHandler
         }
         final long startNs = System.nanoTime();
         header.wrap(buffer, offset);
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH)
         {
             metrics.unknownCommands.inc();
             return Action.CONTINUE;
+        }
+        if (sequenceCommands)
+        {
+            eventProxy.sequencedCommand(buffer, offset, length);
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = header.blockLength();

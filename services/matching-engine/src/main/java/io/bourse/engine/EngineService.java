@@ -13,17 +13,20 @@ import io.bourse.common.metrics.Readiness;
 import io.bourse.engine.match.MatchingEngine;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A running matching-engine shard: its Aeron client, command subscription, event publication (recorded in the
  * {@link io.bourse.common.aeron.EventArchive} when enabled, from before its first event), metrics endpoint and the
- * engine agent on its own thread.
+ * engine agent on its own thread. With the archive enabled the shard first recovers the state its earlier runs left
+ * ({@link EngineRecovery}), and publishes each command it takes before its events, for the next recovery.
  */
 public final class EngineService implements AutoCloseable
 {
@@ -69,18 +72,6 @@ public final class EngineService implements AutoCloseable
             layout.commandChannel(), layout.commandStreamId(ctx.shardId()));
         final Publication events = aeron.addExclusivePublication(
             layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
-        final String recording;
-        try
-        {
-            recording = ctx.eventArchive().enabled() ?
-                ", recorded (recording " + EventRecording.start(aeron, ctx.eventArchive(), events) + ")" : "";
-        }
-        catch (final RuntimeException ex)
-        {
-            CloseHelper.closeAll(aeron, metricsServer);
-            throw ex;
-        }
-
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
         metricsServer.registry().register(new AeronClientCollector(aeron, List.of(commands)));
         final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY);
@@ -89,10 +80,23 @@ public final class EngineService implements AutoCloseable
             ctx.shardId(), SymbolDirectory.packed(ctx.symbolDirectory().symbolsOfShard(ctx.shardId())),
             ctx.maxOrderQuantity(), eventProxy);
         configure(engine, ctx);
-        final AtomicLong openOrderCount = new AtomicLong();
+        final boolean archived = ctx.eventArchive().enabled();
+        final String recording;
+        try
+        {
+            recording = archived ? recover(aeron, ctx, engine, eventProxy, executions) +
+                ", recorded (recording " + EventRecording.start(aeron, ctx.eventArchive(), events) + ")" : "";
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.closeAll(aeron, metricsServer);
+            throw ex;
+        }
+
+        final AtomicLong openOrderCount = new AtomicLong(engine.openOrderCount());
         final EngineAgent agent = new EngineAgent(
-            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, executions, metrics), eventProxy, engine,
-            openOrderCount, metrics.serviceTime);
+            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, executions, metrics, archived),
+            eventProxy, engine, openOrderCount, metrics.serviceTime);
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()
             .name("bourse_engine_open_orders").help("Orders resting on the shard's books")
@@ -112,6 +116,26 @@ public final class EngineService implements AutoCloseable
             ctx.selfTradePrevention() + " " + ctx.firmSelfTradePrevention() + ", price bands " + ctx.priceBands() +
             ", metrics :" + metricsServer.port());
         return new EngineService(metricsServer, aeron, runner);
+    }
+
+    /**
+     * Recovers the shard's state from the recorded runs of its event stream ({@link EngineRecovery}), counting the
+     * replayed commands apart from the live ones.
+     *
+     * @return what was recovered, for the start-up line.
+     */
+    private static String recover(
+        final Aeron aeron, final EngineContext ctx, final MatchingEngine engine, final EventProxy eventProxy,
+        final Executions executions)
+    {
+        final EngineMetrics recoveryMetrics = new EngineMetrics(new PrometheusRegistry());
+        eventProxy.startRecovery(recoveryMetrics);
+        final EngineRecovery.Outcome outcome = new EngineRecovery(
+            new CommandAdapter(engine, eventProxy, executions, recoveryMetrics, false), eventProxy)
+            .recover(aeron, ctx.eventArchive(), ctx.streamLayout().eventStreamId(ctx.shardId()));
+        return ", recovered " + outcome.commands() + " commands of " + outcome.runs() + " earlier runs (" +
+            outcome.events() + " events matched, " + outcome.unpublished() + " never published, to publish first; " +
+            engine.openOrderCount() + " open orders) in " + TimeUnit.NANOSECONDS.toMillis(outcome.elapsedNs()) + " ms";
     }
 
     /**

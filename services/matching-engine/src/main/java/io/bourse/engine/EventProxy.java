@@ -11,6 +11,7 @@ import io.bourse.engine.match.TradingState;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
 import io.bourse.sbe.engine.OrderAddedEncoder;
@@ -19,8 +20,10 @@ import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderPriorityUpdatedEncoder;
 import io.bourse.sbe.engine.OrderRejectedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.SequencedCommandEncoder;
 import io.bourse.sbe.engine.TradeBrokenEncoder;
 import io.bourse.sbe.engine.TradingStateChangedEncoder;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -44,19 +47,36 @@ import java.nio.ByteOrder;
  * ({@link #publishHeld()}) and takes no new command while any is held ({@link #canPublish()}), so back pressure
  * reaches the command stream and the gateways instead of events being lost. The held buffer never holds more than
  * one command's events.
+ *
+ * <p>With the event archive on, each command goes out first, as a SequencedCommand
+ * ({@link #sequencedCommand(DirectBuffer, int, int)}), so that the recording of the stream is the shard's input log.
+ * A restarted shard recovers from it ({@link EngineRecovery}): in recovery the proxy publishes nothing; the events the
+ * replayed commands produce are held and each must equal the next event recorded
+ * ({@link #matchRecorded(DirectBuffer, int, int)}). Those left when a run's recording ends were never published (the
+ * run stopped between a command and its events, or while its events were held): each later run starts by
+ * publishing them, renumbered from 1 ({@link #startRun()}), before it takes a command.
  */
 final class EventProxy implements MatchingEngineListener
 {
     /** Initial size of the held-events buffer: room for several hundred events, so that growth is rare. */
     private static final int HELD_INITIAL_CAPACITY = 64 * 1024;
+    /** Length of the longest command a SequencedCommand carries, message header included, in bytes. */
+    static final int MAX_COMMAND_LENGTH = 1024;
+    /** Offset of every event's sequence number: each event's first field. */
+    private static final int SEQUENCE_NUMBER_OFFSET =
+        MessageHeaderEncoder.ENCODED_LENGTH + OrderAcceptedEncoder.sequenceNumberEncodingOffset();
 
     private final Publication publication;
-    private final EngineMetrics metrics;
+    private EngineMetrics metrics;
+    private EngineMetrics liveMetrics;
+    private boolean recovering;
     private final ExpandableDirectByteBuffer held = new ExpandableDirectByteBuffer(HELD_INITIAL_CAPACITY);
     private int heldLimit;
     private int heldPosition;
-    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
+        MessageHeaderEncoder.ENCODED_LENGTH + SequencedCommandEncoder.commandHeaderLength() + MAX_COMMAND_LENGTH));
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final MessageHeaderDecoder recordedHeader = new MessageHeaderDecoder();
     private final OrderAcceptedEncoder accepted = new OrderAcceptedEncoder();
     private final OrderRejectedEncoder rejected = new OrderRejectedEncoder();
     private final OrderAddedEncoder added = new OrderAddedEncoder();
@@ -69,6 +89,7 @@ final class EventProxy implements MatchingEngineListener
     private final CrossCompletedEncoder crossCompleted = new CrossCompletedEncoder();
     private final OrderPriorityUpdatedEncoder priorityUpdated = new OrderPriorityUpdatedEncoder();
     private final TradingStateChangedEncoder tradingStateChanged = new TradingStateChangedEncoder();
+    private final SequencedCommandEncoder sequencedCommand = new SequencedCommandEncoder();
     private final Executions executions;
     private long sequenceNumber;
     private long timestampNs;
@@ -88,6 +109,100 @@ final class EventProxy implements MatchingEngineListener
     void commandTimestamp(final long timestampNs)
     {
         this.timestampNs = timestampNs;
+    }
+
+    /**
+     * Publishes a command before its events, as a SequencedCommand, so that the recorded stream is the shard's input
+     * log; held like an event when the stream refuses it.
+     *
+     * @param command the command's buffer.
+     * @param offset  where its SBE message header starts.
+     * @param length  its length in bytes, header included, at most {@link #MAX_COMMAND_LENGTH}.
+     */
+    void sequencedCommand(final DirectBuffer command, final int offset, final int length)
+    {
+        sequencedCommand.wrapAndApplyHeader(buffer, 0, header).putCommand(command, offset, length);
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + sequencedCommand.encodedLength());
+    }
+
+    /**
+     * Enters recovery: nothing is published; the events the engine produces are held until matched against the
+     * recorded ones.
+     *
+     * @param recoveryMetrics counts the replayed commands' events apart from the live ones (not exported).
+     */
+    void startRecovery(final EngineMetrics recoveryMetrics)
+    {
+        liveMetrics = metrics;
+        metrics = recoveryMetrics;
+        recovering = true;
+    }
+
+    /**
+     * Starts a run of the shard's event stream, in recovery the next recording read, else the live one: the events
+     * held are those no earlier run published, which this run publishes first; they are renumbered from 1, as each
+     * run's sequence numbers are.
+     *
+     * @return the events held, this run's first.
+     */
+    int startRun()
+    {
+        held.putBytes(0, held, heldPosition, heldLimit - heldPosition);
+        heldLimit -= heldPosition;
+        heldPosition = 0;
+        sequenceNumber = 0;
+        for (int position = 0; position < heldLimit; position += Integer.BYTES + held.getInt(position))
+        {
+            held.putLong(position + Integer.BYTES + SEQUENCE_NUMBER_OFFSET, ++sequenceNumber);
+        }
+        return (int)sequenceNumber;
+    }
+
+    /**
+     * Takes the next recorded event of the run being recovered: it must equal, byte for byte, the oldest event held.
+     *
+     * @param event  the recorded event's buffer.
+     * @param offset where its SBE message header starts.
+     * @param length its length in bytes.
+     * @throws IllegalStateException when no event is held (the replay produced fewer events than the run published)
+     *                               or the held one differs: the recorded run was not produced by this engine's
+     *                               version and configuration from these commands.
+     */
+    void matchRecorded(final DirectBuffer event, final int offset, final int length)
+    {
+        if (heldPosition == heldLimit)
+        {
+            throw new IllegalStateException("recovery diverged: the run published an event the replay did not " +
+                "produce (template " + templateId(event, offset) + ")");
+        }
+        final int heldLength = held.getInt(heldPosition);
+        final int heldOffset = heldPosition + Integer.BYTES;
+        if (heldLength != length || !equal(held, heldOffset, event, offset, length))
+        {
+            throw new IllegalStateException("recovery diverged: the run published an event (template " +
+                templateId(event, offset) + ", " + length + " bytes) other than the replay's (template " +
+                templateId(held, heldOffset) + ", " + heldLength + " bytes, sequence number " +
+                held.getLong(heldOffset + SEQUENCE_NUMBER_OFFSET) + ")");
+        }
+        heldPosition += Integer.BYTES + length;
+        if (heldPosition == heldLimit)
+        {
+            heldPosition = 0;
+            heldLimit = 0;
+        }
+    }
+
+    /**
+     * Ends recovery: the live run starts ({@link #startRun()}), with the live metrics; the events held are published
+     * by the next {@link #publishHeld()}.
+     *
+     * @return the events held, which no earlier run published.
+     */
+    int endRecovery()
+    {
+        recovering = false;
+        metrics = liveMetrics;
+        return startRun();
     }
 
     /**
@@ -390,7 +505,7 @@ final class EventProxy implements MatchingEngineListener
 
     private void publish(final int length)
     {
-        if (heldPosition == heldLimit && publication.offer(buffer, 0, length) > 0)
+        if (!recovering && heldPosition == heldLimit && publication.offer(buffer, 0, length) > 0)
         {
             return;
         }
@@ -398,6 +513,32 @@ final class EventProxy implements MatchingEngineListener
         held.putInt(heldLimit, length);
         held.putBytes(heldLimit + Integer.BYTES, buffer, 0, length);
         heldLimit += Integer.BYTES + length;
+    }
+
+    private static boolean equal(
+        final DirectBuffer one, final int oneOffset, final DirectBuffer other, final int otherOffset, final int length)
+    {
+        int i = 0;
+        for (; i <= length - Long.BYTES; i += Long.BYTES)
+        {
+            if (one.getLong(oneOffset + i) != other.getLong(otherOffset + i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (one.getByte(oneOffset + i) != other.getByte(otherOffset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int templateId(final DirectBuffer message, final int offset)
+    {
+        return recordedHeader.wrap(message, offset).templateId();
     }
 
     private static io.bourse.sbe.engine.Side side(final Side side)

@@ -6,10 +6,7 @@ import io.aeron.Publication;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
-import io.aeron.exceptions.AeronException;
 import io.bourse.common.aeron.EventArchive;
-import io.bourse.common.aeron.StreamRecordings;
-import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.util.concurrent.TimeUnit;
@@ -19,10 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * The {@link EventArchive}'s recording of a shard's event stream: started before the shard publishes its first event,
  * so that the recording holds every event of the stream from position 0, and stopped by the archive when the stream
  * ends (the shard stops). The recorded channel carries the publication's session id, so each run of a shard is a
- * recording of its own, found by that session id. Once the new run records, the recordings of the stream's earlier runs
- * that have stopped are purged (their files deleted): no one replays them, as a restarted gateway or md-publisher
- * replays only the newest run of a shard. One still recording (a run whose engine died, until the media driver times
- * its stream out) stays until the shard's next start.
+ * recording of its own, found by that session id. The recordings of every run are kept: together they are the shard's
+ * input log, from which its next run recovers ({@link EngineRecovery}); they last as long as the archive's directory.
  */
 final class EventRecording
 {
@@ -65,44 +60,7 @@ final class EventRecording
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
-            final long recordingId = RecordingPos.getRecordingId(counters, counterId);
-            purgeEarlierRuns(client, events.streamId(), recordingId);
-            return recordingId;
-        }
-    }
-
-    /**
-     * Purges the stream's stopped recordings other than the current run's: housekeeping, so a failure (a listing or a
-     * purge the archive refuses or does not answer) is logged and the recordings are left.
-     */
-    private static void purgeEarlierRuns(final AeronArchive client, final int streamId, final long currentRecordingId)
-    {
-        final LongArrayList stopped = new LongArrayList();
-        int purged = 0;
-        try
-        {
-            StreamRecordings.forEach(client, streamId, (recordingId, sessionId, startPosition, stopPosition) ->
-            {
-                if (recordingId != currentRecordingId && AeronArchive.NULL_POSITION != stopPosition)
-                {
-                    stopped.addLong(recordingId);
-                }
-            });
-            for (int i = 0; i < stopped.size(); i++)
-            {
-                client.purgeRecording(stopped.getLong(i));
-                purged++;
-            }
-        }
-        catch (final AeronException ex)
-        {
-            System.err.println("[matching-engine] recordings of earlier runs of stream " + streamId +
-                " not purged from the event archive: " + ex.getMessage());
-        }
-        if (purged > 0)
-        {
-            System.out.println("matching-engine: purged " + purged + " recordings of earlier runs of stream " +
-                streamId + " from the event archive");
+            return RecordingPos.getRecordingId(counters, counterId);
         }
     }
 }

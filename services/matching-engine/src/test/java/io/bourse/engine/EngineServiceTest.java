@@ -9,35 +9,16 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
+import io.bourse.engine.ShardStreams.Event;
 import io.bourse.engine.match.SelfTradePrevention;
-import io.bourse.sbe.engine.BreakTradeEncoder;
-import io.bourse.sbe.engine.CancelOrderEncoder;
-import io.bourse.sbe.engine.CancelPendingDecoder;
-import io.bourse.sbe.engine.CancelRejectedDecoder;
-import io.bourse.sbe.engine.ClockTickEncoder;
-import io.bourse.sbe.engine.CrossCompletedDecoder;
-import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
-import io.bourse.sbe.engine.NewOrderEncoder;
-import io.bourse.sbe.engine.OrderAcceptedDecoder;
-import io.bourse.sbe.engine.OrderAddedDecoder;
-import io.bourse.sbe.engine.OrderCanceledDecoder;
-import io.bourse.sbe.engine.OrderExecutedDecoder;
-import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
-import io.bourse.sbe.engine.OrderRejectedDecoder;
-import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
-import io.bourse.sbe.engine.RunCrossEncoder;
-import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
-import io.bourse.sbe.engine.TradeBrokenDecoder;
-import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -45,31 +26,37 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import static io.bourse.engine.ShardStreams.DAY;
+import static io.bourse.engine.ShardStreams.PRICE;
+import static io.bourse.engine.ShardStreams.await;
+import static io.bourse.engine.ShardStreams.breakTrade;
+import static io.bourse.engine.ShardStreams.cancel;
+import static io.bourse.engine.ShardStreams.clockTick;
+import static io.bourse.engine.ShardStreams.crossLock;
+import static io.bourse.engine.ShardStreams.newOrder;
+import static io.bourse.engine.ShardStreams.offer;
+import static io.bourse.engine.ShardStreams.priceBand;
+import static io.bourse.engine.ShardStreams.replace;
+import static io.bourse.engine.ShardStreams.runCross;
+import static io.bourse.engine.ShardStreams.selfTradePrevention;
+import static io.bourse.engine.ShardStreams.send;
+import static io.bourse.engine.ShardStreams.tradingState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Drives a real shard through a real embedded media driver: SBE commands in, SBE events out. */
 @Timeout(30)
 class EngineServiceTest
 {
-    private static final long PRICE = 1_000_000;
-    private static final long DAY = 99_998;
     private static final long SECOND_NS = 1_000_000_000L;
 
     private MediaDriver driver;
     private EngineService engine;
     private Aeron aeron;
     private StreamLayout layout;
-
-    private record Event(long sequenceNumber, String text)
-    {
-    }
 
     @BeforeEach
     void setUp()
@@ -450,288 +437,8 @@ class EngineServiceTest
         return commands;
     }
 
-    /** Decodes events into text until {@code count} have arrived (or 10 s passed). */
-    private static List<Event> await(final Subscription events, final int count)
-    {
-        final List<Event> received = new ArrayList<>();
-        final MessageHeaderDecoder header = new MessageHeaderDecoder();
-        final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
-        final OrderAddedDecoder added = new OrderAddedDecoder();
-        final OrderExecutedDecoder executed = new OrderExecutedDecoder();
-        final OrderRejectedDecoder rejected = new OrderRejectedDecoder();
-        final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
-        final TradeBrokenDecoder broken = new TradeBrokenDecoder();
-        final OrderReplacedDecoder replaced = new OrderReplacedDecoder();
-        final CancelPendingDecoder cancelPending = new CancelPendingDecoder();
-        final CancelRejectedDecoder cancelRejected = new CancelRejectedDecoder();
-        final CrossCompletedDecoder crossCompleted = new CrossCompletedDecoder();
-        final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
-        final TradingStateChangedDecoder stateChanged = new TradingStateChangedDecoder();
-        final long deadlineNs = System.nanoTime() + 10_000_000_000L;
-        while (received.size() < count && System.nanoTime() < deadlineNs)
-        {
-            events.poll((buffer, offset, length, frameHeader) ->
-            {
-                header.wrap(buffer, offset);
-                assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
-                final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
-                switch (header.templateId())
-                {
-                    case OrderAcceptedDecoder.TEMPLATE_ID ->
-                    {
-                        accepted.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(accepted.sequenceNumber(), "accepted " + accepted.clientOrderId() +
-                            " " + accepted.symbol().trim() + " " + accepted.side() + " " + accepted.quantity() +
-                            "@" + accepted.price() + " " + (char)accepted.display() + " t=" + accepted.timestampNs()));
-                    }
-                    case OrderAddedDecoder.TEMPLATE_ID ->
-                    {
-                        added.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(added.sequenceNumber(), "added " + added.side() + " " +
-                            added.quantity() + "@" + added.price() + " " + (char)added.display() +
-                            ('A' == added.display() ? " firm '" + added.firm() + "'" : "")));
-                    }
-                    case OrderExecutedDecoder.TEMPLATE_ID ->
-                    {
-                        executed.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(executed.sequenceNumber(), "executed " +
-                            ('C' == executed.crossType() ? "C " : 'N' == executed.crossType() ? "" : "? ") +
-                            executed.quantity() + "@" +
-                            executed.price() + " taker " + executed.takerClientOrderId() + " maker " +
-                            executed.makerClientOrderId() + " match " + executed.matchNumber() + " t=" +
-                            executed.timestampNs()));
-                    }
-                    case OrderRejectedDecoder.TEMPLATE_ID ->
-                    {
-                        rejected.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(rejected.sequenceNumber(), "rejected " + rejected.clientOrderId() +
-                            " " + (char)rejected.reason()));
-                    }
-                    case OrderCanceledDecoder.TEMPLATE_ID ->
-                    {
-                        canceled.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(canceled.sequenceNumber(), "canceled " + canceled.clientOrderId() +
-                            " " + canceled.canceledQuantity() + " leaves " + canceled.leavesQuantity() + " " +
-                            (char)canceled.reason() + (1 == canceled.wasResting() ? " resting" : " not-resting") +
-                            " t=" + canceled.timestampNs()));
-                    }
-                    case TradeBrokenDecoder.TEMPLATE_ID ->
-                    {
-                        broken.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(broken.sequenceNumber(), "broken " + broken.symbol().trim() + " " +
-                            broken.quantity() + "@" + broken.price() + " taker " + broken.takerClientOrderId() + "/" +
-                            broken.takerOrderId() + " maker " + broken.makerClientOrderId() + "/" +
-                            broken.makerOrderId() + " match " + broken.matchNumber() + " " + (char)broken.reason() +
-                            " t=" + broken.timestampNs()));
-                    }
-                    case OrderReplacedDecoder.TEMPLATE_ID ->
-                    {
-                        replaced.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(replaced.sequenceNumber(), "replaced " + replaced.clientOrderId() +
-                            "->" + replaced.newClientOrderId() + " " + replaced.orderId() + "->" +
-                            replaced.newOrderId() + " " + replaced.quantity() + "@" + replaced.price() + " " +
-                            replaced.bookUpdate() + " " + (char)replaced.crossType() + " t=" + replaced.timestampNs()));
-                    }
-                    case CancelPendingDecoder.TEMPLATE_ID ->
-                    {
-                        cancelPending.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(cancelPending.sequenceNumber(), "cancel-pending " +
-                            cancelPending.clientOrderId() + "/" + cancelPending.orderId() + " " +
-                            cancelPending.symbol().trim() + " t=" + cancelPending.timestampNs()));
-                    }
-                    case CancelRejectedDecoder.TEMPLATE_ID ->
-                    {
-                        cancelRejected.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(cancelRejected.sequenceNumber(), "cancel-rejected " +
-                            cancelRejected.clientOrderId() + "/" + cancelRejected.orderId() + " " +
-                            cancelRejected.symbol().trim() + " t=" + cancelRejected.timestampNs()));
-                    }
-                    case CrossCompletedDecoder.TEMPLATE_ID ->
-                    {
-                        crossCompleted.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(crossCompleted.sequenceNumber(), "cross " +
-                            crossCompleted.symbol().trim() + " " + crossCompleted.shares() + "@" +
-                            crossCompleted.price() + " match " + crossCompleted.matchNumber() + " " +
-                            (char)crossCompleted.crossType() + " t=" + crossCompleted.timestampNs()));
-                    }
-                    case OrderPriorityUpdatedDecoder.TEMPLATE_ID ->
-                    {
-                        priorityUpdated.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(priorityUpdated.sequenceNumber(), "priority-updated " +
-                            priorityUpdated.clientOrderId() + "/" + priorityUpdated.orderId() + " " +
-                            priorityUpdated.symbol().trim() + " " + priorityUpdated.side() + " @" +
-                            priorityUpdated.price() + " " + (char)priorityUpdated.display() + " t=" +
-                            priorityUpdated.timestampNs()));
-                    }
-                    case TradingStateChangedDecoder.TEMPLATE_ID ->
-                    {
-                        stateChanged.wrap(buffer, body, header.blockLength(), header.version());
-                        received.add(new Event(stateChanged.sequenceNumber(), "trading-state " +
-                            stateChanged.symbol().trim() + " " + stateChanged.state()));
-                    }
-                    default -> received.add(new Event(-1, "unexpected template " + header.templateId()));
-                }
-            }, 10);
-            Thread.onSpinWait();
-        }
-        return received;
-    }
-
     private String scrapeMetrics() throws Exception
     {
         return MetricsEndpoint.scrape(engine.metricsPort());
-    }
-
-    private static void send(
-        final Publication publication, final long clientOrderId, final String symbol, final Side side,
-        final long quantity, final long timestampNs)
-    {
-        send(publication, clientOrderId, symbol, side, quantity, PRICE, timestampNs);
-    }
-
-    private static void send(
-        final Publication publication, final long clientOrderId, final String symbol, final Side side,
-        final long quantity, final long price, final long timestampNs)
-    {
-        send(publication, newOrder(clientOrderId, symbol, side, quantity, price, DAY, timestampNs)
-            .firm("DEMO")
-            .display((byte)'Y'));
-    }
-
-    /** @return a NewOrder without firm or minimum quantity, display still to set, in its own buffer. */
-    private static NewOrderEncoder newOrder(
-        final long clientOrderId, final String symbol, final Side side, final long quantity, final long price,
-        final long timeInForce, final long timestampNs)
-    {
-        return new NewOrderEncoder().wrapAndApplyHeader(new UnsafeBuffer(new byte[128]), 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .clientOrderId(clientOrderId)
-            .symbol(String.format("%-8s", symbol))
-            .side(side)
-            .quantity(quantity)
-            .price(price)
-            .timeInForce(timeInForce)
-            .firm("    ")
-            .minimumQuantity(0);
-    }
-
-    private static void send(final Publication publication, final NewOrderEncoder encoder)
-    {
-        offer(publication, encoder.buffer(), MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void clockTick(final Publication publication, final long timestampNs)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final ClockTickEncoder encoder = new ClockTickEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void tradingState(final Publication publication, final String symbol, final TradingState state)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final SetTradingStateEncoder encoder = new SetTradingStateEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1)
-            .symbol(String.format("%-8s", symbol))
-            .state(state);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void priceBand(
-        final Publication publication, final String symbol, final long referencePrice, final int bandBasisPoints)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final SetPriceBandEncoder encoder = new SetPriceBandEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1)
-            .symbol(String.format("%-8s", symbol))
-            .referencePrice(referencePrice)
-            .bandBasisPoints(bandBasisPoints);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void selfTradePrevention(
-        final Publication publication, final String firm, final SelfTradePrevention mode)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final SetSelfTradePreventionEncoder encoder = new SetSelfTradePreventionEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1)
-            .firm(firm)
-            .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void breakTrade(
-        final Publication publication, final String symbol, final long matchNumber, final char reason,
-        final long timestampNs)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final BreakTradeEncoder encoder = new BreakTradeEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .symbol(String.format("%-8s", symbol))
-            .matchNumber(matchNumber)
-            .reason((byte)reason);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void cancel(
-        final Publication publication, final long clientOrderId, final long quantity, final long timestampNs)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final CancelOrderEncoder encoder = new CancelOrderEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .clientOrderId(clientOrderId)
-            .quantity(quantity);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void replace(
-        final Publication publication, final long clientOrderId, final long newClientOrderId, final long quantity,
-        final long price, final long timeInForce, final long timestampNs)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final ReplaceOrderEncoder encoder = new ReplaceOrderEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .clientOrderId(clientOrderId)
-            .newClientOrderId(newClientOrderId)
-            .quantity(quantity)
-            .price(price)
-            .timeInForce(timeInForce);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void crossLock(final Publication publication, final String symbol, final long timestampNs)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final CrossLockEncoder encoder = new CrossLockEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .symbol(String.format("%-8s", symbol));
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void runCross(final Publication publication, final String symbol, final long timestampNs)
-    {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final RunCrossEncoder encoder = new RunCrossEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .symbol(String.format("%-8s", symbol));
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
-    }
-
-    private static void offer(final Publication publication, final DirectBuffer buffer, final int length)
-    {
-        while (publication.offer(buffer, 0, length) < 0)
-        {
-            Thread.yield();
-        }
     }
 }

@@ -16,6 +16,7 @@ import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.engine.TradingStateChangedDecoder;
@@ -33,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * order (in no market-data book). An OrderExecuted with crossType C is a cross execution; N, or none from a version 1
  * shard, a continuous one. A message of another schema, an unknown template, a short fragment or an invalid side,
  * book update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as
- * an error and skipped. One preallocated decoder per template; allocates nothing.
+ * an error and skipped. A SequencedCommand (the shard's input log, for its own recovery) is skipped uncounted. One
+ * preallocated decoder per template; allocates nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -86,6 +88,10 @@ final class EngineEventAdapter implements FragmentHandler
             length < MessageHeaderDecoder.ENCODED_LENGTH + headerDecoder.blockLength())
         {
             errorCount.incrementAndGet();
+            return;
+        }
+        if (SequencedCommandDecoder.TEMPLATE_ID == templateId)
+        {
             return;
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;

@@ -14,6 +14,7 @@ import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import org.agrona.DirectBuffer;
@@ -144,6 +145,10 @@ final class EngineEventAdapter implements FragmentHandler
             {
                 // Market data: the owner already had Accepted (or Replaced), or its cross executions and cancels; a
                 // symbol's trading state reaches order entry as the Rejected reason of each order it refuses.
+            }
+            case SequencedCommandDecoder.TEMPLATE_ID ->
+            {
+                // The shard's input log, for its own recovery: the gateway hears the command's outcome in its events.
             }
             default -> metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + header.templateId());
         }

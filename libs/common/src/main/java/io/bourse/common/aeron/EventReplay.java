@@ -70,7 +70,6 @@ public final class EventReplay
         final int streamId, final int sessionId, final long fromPosition, final long toPosition,
         final FragmentHandler handler)
     {
-        final Subscription replay;
         try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
         {
             recording.find(client, streamId, sessionId);
@@ -82,13 +81,36 @@ public final class EventReplay
             {
                 return SUPERSEDED;
             }
-            this.fromPosition = Math.max(recording.startPosition, fromPosition);
-            if (this.fromPosition >= toPosition)
-            {
-                return 0;
-            }
+        }
+        return replayRecording(
+            recording.recordingId, Math.max(recording.startPosition, fromPosition), toPosition, handler);
+    }
+
+    /**
+     * Replays a stretch of one recording, whatever run of the shard it holds: a restarted engine shard replays each
+     * of its stream's recordings, oldest first, to recover its state.
+     *
+     * @param recordingId  the archive's id of the recording.
+     * @param fromPosition stream position to replay from, in bytes, at or after the recording's start.
+     * @param toPosition   stream position to replay to, exclusive, in bytes, at or before where it has recorded to.
+     * @param handler      receives each message replayed, on the calling thread.
+     * @return messages replayed, 0 when {@code fromPosition} is at or after {@code toPosition}.
+     * @throws AeronException when the archive cannot be reached or refuses the replay, or the replay ends short of
+     *                        {@code toPosition} or makes no progress for 10 s.
+     */
+    public int replayRecording(
+        final long recordingId, final long fromPosition, final long toPosition, final FragmentHandler handler)
+    {
+        this.fromPosition = fromPosition;
+        if (fromPosition >= toPosition)
+        {
+            return 0;
+        }
+        final Subscription replay;
+        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+        {
             // The subscription carries the replay's session id: its one image is the replay.
-            replay = client.replay(recording.recordingId, this.fromPosition, toPosition - this.fromPosition,
+            replay = client.replay(recordingId, fromPosition, toPosition - fromPosition,
                 EventArchive.REPLAY_CHANNEL, archive.replayStreamId());
         }
         try (replay)

@@ -1,0 +1,195 @@
+package io.bourse.engine;
+
+import io.aeron.Aeron;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.EventReplay;
+import io.bourse.common.aeron.StreamRecordings;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.SequencedCommandDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Recovers a restarted shard from the {@link EventArchive}'s recordings of its event stream, before the shard takes
+ * its first command. With the archive on, the stream carries each command the shard took (SequencedCommand) before
+ * its events, so each run's recording is that run's input log and the engine, which is deterministic (no wall clock,
+ * no randomness), gets back its exact state by taking the same commands again: books in price-time priority, order
+ * reference numbers, match numbers, good-till-seconds expiries, closing-cross books, trading states, price bands,
+ * self-trade prevention modes and the executions an operator may break.
+ *
+ * <p>The runs are replayed oldest first, each from its recording's start to where it stopped, through a
+ * {@link CommandAdapter} that publishes nothing; every recorded event must equal the next one the replay produced
+ * ({@link EventProxy#matchRecorded}), so a log that this engine's version and configuration (symbols, shard, price
+ * bands, self-trade prevention) would not have produced stops the recovery instead of giving another state. A
+ * run still recording (its engine died and the media driver has not yet timed its stream out, or another engine of
+ * this shard runs) is waited for, up to 60 s. The events a run produced but never published (it stopped between a
+ * command and its events, or while they were held) are the new run's first events, renumbered from 1
+ * ({@link EventProxy#endRecovery()}): the gateways answer them then.
+ *
+ * <p>Runs on the calling thread at start; allocates (archive clients, replays).
+ */
+final class EngineRecovery implements FragmentHandler
+{
+    /** How long a run still recording is waited for. */
+    private static final long RUN_STOP_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+    /** Pause between two listings of the recordings while a run still records. */
+    private static final long RUN_STOP_POLL_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final CommandAdapter commandAdapter;
+    private final EventProxy eventProxy;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final SequencedCommandDecoder sequencedCommand = new SequencedCommandDecoder();
+    private final UnsafeBuffer command = new UnsafeBuffer(0, 0);
+    private long commands;
+    private long events;
+    private IllegalStateException divergence;
+
+    /** A run's recording: the stretch of the stream to replay. */
+    private record Run(long recordingId, int sessionId, long startPosition, long stopPosition)
+    {
+    }
+
+    /**
+     * What a recovery replayed.
+     *
+     * @param runs            earlier runs of the shard replayed.
+     * @param commands        commands taken again.
+     * @param events          recorded events matched.
+     * @param unpublished     events no run published, the new run's first.
+     * @param elapsedNs       time the recovery took, in ns.
+     */
+    record Outcome(int runs, long commands, long events, int unpublished, long elapsedNs)
+    {
+    }
+
+    /**
+     * @param commandAdapter applies the replayed commands to the engine; publishes no SequencedCommand.
+     * @param eventProxy     the engine's listener, in recovery ({@link EventProxy#startRecovery}) until
+     *                       {@link #recover} ends it.
+     */
+    EngineRecovery(final CommandAdapter commandAdapter, final EventProxy eventProxy)
+    {
+        this.commandAdapter = commandAdapter;
+        this.eventProxy = eventProxy;
+    }
+
+    /**
+     * Replays every recorded run of the shard's event stream, oldest first, then ends the proxy's recovery.
+     *
+     * @param aeron    the shard's client.
+     * @param archive  the event archive, enabled.
+     * @param streamId the shard's event stream id.
+     * @return what was replayed; no run when the archive holds none (the shard's first start).
+     * @throws IllegalStateException when a run is still recording after 60 s, or the replay diverges from a run.
+     * @throws io.aeron.exceptions.AeronException when the archive cannot be reached or a replay fails.
+     */
+    Outcome recover(final Aeron aeron, final EventArchive archive, final int streamId)
+    {
+        final long startNs = System.nanoTime();
+        final List<Run> runs = stoppedRuns(aeron, archive, streamId);
+        final EventReplay replay = new EventReplay(aeron, archive);
+        for (final Run run : runs)
+        {
+            eventProxy.startRun();
+            replay.replayRecording(run.recordingId(), run.startPosition(), run.stopPosition(), this);
+            if (null != divergence)
+            {
+                throw new IllegalStateException("recording " + run.recordingId() + " (run session " +
+                    run.sessionId() + "), after " + commands + " commands: " + divergence.getMessage(), divergence);
+            }
+        }
+        final int unpublished = eventProxy.endRecovery();
+        return new Outcome(runs.size(), commands, events, unpublished, System.nanoTime() - startNs);
+    }
+
+    /**
+     * Takes one recorded message: a SequencedCommand is applied to the engine, an event matched against the held ones.
+     *
+     * @throws IllegalStateException when the replay diverges from the recorded run.
+     */
+    @Override
+    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
+    {
+        // Image.poll hands a handler's exception to the client's error handler and goes on: keep the first and
+        // skip the rest of the replay, then throw it.
+        if (null != divergence)
+        {
+            return;
+        }
+        try
+        {
+            take(buffer, offset, length, frameHeader);
+        }
+        catch (final IllegalStateException ex)
+        {
+            divergence = ex;
+        }
+    }
+
+    private void take(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
+    {
+        header.wrap(buffer, offset);
+        if (MessageHeaderDecoder.SCHEMA_ID != header.schemaId() ||
+            SequencedCommandDecoder.TEMPLATE_ID != header.templateId())
+        {
+            eventProxy.matchRecorded(buffer, offset, length);
+            events++;
+            return;
+        }
+        if (!eventProxy.canPublish())
+        {
+            throw new IllegalStateException("recovery diverged: the replay produced events the run did not publish " +
+                "before its command " + (commands + 1));
+        }
+        sequencedCommand.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
+            header.version());
+        sequencedCommand.wrapCommand(command);
+        commandAdapter.onFragment(command, 0, command.capacity(), frameHeader);
+        commands++;
+    }
+
+    /**
+     * Lists the stream's recordings in recording id order, waiting while any still records.
+     */
+    private static List<Run> stoppedRuns(final Aeron aeron, final EventArchive archive, final int streamId)
+    {
+        final long deadlineNs = System.nanoTime() + RUN_STOP_TIMEOUT_NS;
+        boolean logged = false;
+        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+        {
+            while (true)
+            {
+                final List<Run> runs = new ArrayList<>();
+                StreamRecordings.forEach(client, streamId, (recordingId, sessionId, startPosition, stopPosition) ->
+                    runs.add(new Run(recordingId, sessionId, startPosition, stopPosition)));
+                final Run recording = runs.stream()
+                    .filter((run) -> AeronArchive.NULL_POSITION == run.stopPosition()).findFirst().orElse(null);
+                if (null == recording)
+                {
+                    return runs;
+                }
+                if (System.nanoTime() - deadlineNs > 0)
+                {
+                    throw new IllegalStateException("the event archive still records an earlier run of stream " +
+                        streamId + " (recording " + recording.recordingId() + ", session " + recording.sessionId() +
+                        ") after 60 s: another engine of this shard runs");
+                }
+                if (!logged)
+                {
+                    logged = true;
+                    System.out.println("matching-engine: waiting for the event archive to stop recording the earlier " +
+                        "run of stream " + streamId + " (recording " + recording.recordingId() + ") before recovery");
+                }
+                LockSupport.parkNanos(RUN_STOP_POLL_NS);
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package io.bourse.engine;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.archive.ArchivingMediaDriver;
+import io.aeron.archive.client.AeronArchive;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.StreamRecordings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.engine.ShardStreams.Event;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.NewOrderEncoder;
+import io.bourse.sbe.engine.OrderAcceptedEncoder;
+import io.bourse.sbe.engine.SequencedCommandEncoder;
+import io.bourse.sbe.engine.Side;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import static io.bourse.engine.ShardStreams.DAY;
+import static io.bourse.engine.ShardStreams.PRICE;
+import static io.bourse.engine.ShardStreams.await;
+import static io.bourse.engine.ShardStreams.breakTrade;
+import static io.bourse.engine.ShardStreams.cancel;
+import static io.bourse.engine.ShardStreams.newOrder;
+import static io.bourse.engine.ShardStreams.offer;
+import static io.bourse.engine.ShardStreams.send;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A real shard recording its event stream in a real Aeron Archive, run by an archiving embedded media driver, and
+ * recovering its state from those recordings when it restarts.
+ */
+@Timeout(60)
+class EngineRecoveryTest
+{
+    private static final int SHARD = 1;
+
+    @TempDir
+    private Path archiveDir;
+    private EventArchive archive;
+    private ArchivingMediaDriver driver;
+    private StreamLayout layout;
+    private Aeron aeron;
+
+    private record Recording(long recordingId, int sessionId, long stopPosition)
+    {
+    }
+
+    @BeforeEach
+    void setUp()
+    {
+        archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
+        driver = EmbeddedMediaDriver.launchWithArchive("event-recording-test", archive);
+        layout = EmbeddedMediaDriver.defaultLayout(driver.mediaDriver());
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.mediaDriver().aeronDirectoryName()));
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(aeron, driver);
+    }
+
+    @Test
+    void shouldRecordEachRunOfTheShardAndKeepTheEarlierRuns() throws Exception
+    {
+        try (EngineService ignored = launchShard())
+        {
+            assertThat(recordings()).singleElement().satisfies((recording) ->
+                assertThat(recording.stopPosition()).isEqualTo(AeronArchive.NULL_POSITION));
+        }
+        final Recording first = awaitStopped();
+
+        try (EngineService ignored = launchShard())
+        {
+            assertThat(recordings()).satisfiesExactly(
+                (recording) -> assertThat(recording).isEqualTo(first),
+                (recording) ->
+                {
+                    assertThat(recording.recordingId()).isGreaterThan(first.recordingId());
+                    assertThat(recording.sessionId()).isNotEqualTo(first.sessionId());
+                    assertThat(recording.stopPosition()).isEqualTo(AeronArchive.NULL_POSITION);
+                });
+        }
+    }
+
+    /**
+     * Three runs: the second trades against the first's resting orders, with the next order reference and match
+     * numbers, and breaks the first's trade; the third cancels what the second left. Each run's events are numbered
+     * from 1.
+     */
+    @Test
+    void shouldRecoverBooksOrderReferencesMatchNumbersAndExecutionsWhenTheShardRestarts() throws Exception
+    {
+        final long firstMatch = (1 << 4) | SHARD;
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            send(commands, 11, "AAPL", Side.BUY, 100, 777);
+            send(commands, 12, "AAPL", Side.SELL, 60, 778);
+            send(commands, 13, "AAPL", Side.BUY, 50, PRICE - 100, 779);
+            assertThat(await(events, 6)).hasSize(6);
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            send(commands, 14, "AAPL", Side.SELL, 100, PRICE - 100, 780);
+            breakTrade(commands, "AAPL", firstMatch, 'E', 781);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 5)).containsExactly(
+                new Event(1, "accepted 14 AAPL SELL 100@" + (PRICE - 100) + " Y t=780"),
+                new Event(2, "executed 40@" + PRICE + " taker 14 maker 11 match " + (2 * 16 + SHARD) + " t=780"),
+                new Event(3, "executed 50@" + (PRICE - 100) + " taker 14 maker 13 match " + (3 * 16 + SHARD) +
+                    " t=780"),
+                new Event(4, "added SELL 10@" + (PRICE - 100) + " Y"),
+                new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + (2 * 16 + SHARD) + " maker 11/" +
+                    (16 + SHARD) + " match " + firstMatch + " E t=781"));
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            cancel(commands, 14, 0, 782);
+            send(commands, 15, "AAPL", Side.BUY, 5, 783);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
+                new Event(1, "canceled 14 10 leaves 0 U resting t=782"),
+                new Event(2, "accepted 15 AAPL BUY 5@" + PRICE + " Y t=783"),
+                new Event(3, "added BUY 5@" + PRICE + " Y"));
+        }
+    }
+
+    /**
+     * A run that stopped after publishing a command and its OrderAccepted but before its OrderAdded: the next run
+     * publishes that OrderAdded first, as its event 1, and the order trades.
+     */
+    @Test
+    void shouldPublishFirstTheEventsAnEarlierRunNeverPublished() throws Exception
+    {
+        recordRun((publication) ->
+        {
+            offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
+                .firm("DEMO").display((byte)'Y'));
+            offerAccepted(publication, 1, 777, 11, 16 + SHARD);
+        });
+
+        final Subscription events = subscribeEvents();
+        try (EngineService ignored = launchShard())
+        {
+            final Publication commands = connect(events);
+            send(commands, 12, "AAPL", Side.SELL, 60, 778);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
+                new Event(1, "added BUY 100@" + PRICE + " Y"),
+                new Event(2, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
+                new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
+        }
+    }
+
+    /** A recorded event the replay does not produce (another configuration, or not this engine's log). */
+    @Test
+    void shouldRefuseToStartWhenTheReplayDivergesFromTheRecordedRun() throws Exception
+    {
+        recordRun((publication) ->
+        {
+            offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
+                .firm("DEMO").display((byte)'Y'));
+            offerAccepted(publication, 1, 777, 11, 16 + SHARD + 1);
+        });
+
+        assertThatThrownBy(this::launchShard)
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("recovery diverged");
+    }
+
+    private EngineService launchShard()
+    {
+        return EngineService.launch(new EngineContext()
+            .shardId(SHARD)
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .streamLayout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@1,MSFT@0"))
+            .eventArchive(archive)
+            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+    }
+
+    /** The archive stops a recording once it sees the closed shard's stream end. */
+    private Recording awaitStopped() throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true)
+        {
+            final List<Recording> recordings = recordings();
+            assertThat(recordings).isNotEmpty();
+            if (recordings.stream().allMatch((recording) -> AeronArchive.NULL_POSITION != recording.stopPosition()))
+            {
+                return recordings.getLast();
+            }
+            assertThat(System.nanoTime()).as("recording stopped").isLessThan(deadlineNs);
+            Thread.sleep(10);
+        }
+    }
+
+    private Subscription subscribeEvents()
+    {
+        return aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(SHARD));
+    }
+
+    private Publication connect(final Subscription events)
+    {
+        final Publication commands =
+            aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(SHARD));
+        while (!commands.isConnected() || !events.isConnected())
+        {
+            Thread.onSpinWait();
+        }
+        return commands;
+    }
+
+    /** Records a run of the shard's event stream written by the test, as a shard that stopped would have left it. */
+    private void recordRun(final Consumer<ExclusivePublication> run) throws InterruptedException
+    {
+        try (ExclusivePublication publication =
+            aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(SHARD)))
+        {
+            EventRecording.start(aeron, archive, publication);
+            run.accept(publication);
+        }
+        awaitStopped();
+    }
+
+    private static void offerCommand(final ExclusivePublication publication, final NewOrderEncoder newOrder)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
+        final SequencedCommandEncoder encoder = new SequencedCommandEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .putCommand(newOrder.buffer(), 0, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength());
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    /** Offers the OrderAccepted a shard publishes for a day order to buy 100 AAPL at {@link ShardStreams#PRICE}. */
+    private static void offerAccepted(
+        final ExclusivePublication publication, final long sequenceNumber, final long timestampNs,
+        final long clientOrderId, final long orderId)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+        final OrderAcceptedEncoder encoder = new OrderAcceptedEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .sequenceNumber(sequenceNumber)
+            .timestampNs(timestampNs)
+            .clientOrderId(clientOrderId)
+            .orderId(orderId)
+            .symbol("AAPL    ")
+            .side(Side.BUY)
+            .quantity(100)
+            .price(PRICE)
+            .timeInForce(DAY)
+            .display((byte)'Y');
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    private List<Recording> recordings()
+    {
+        final List<Recording> recordings = new ArrayList<>();
+        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+        {
+            StreamRecordings.forEach(client, layout.eventStreamId(SHARD),
+                (recordingId, sessionId, startPosition, stopPosition) ->
+                recordings.add(new Recording(recordingId, sessionId, stopPosition)));
+        }
+        return recordings;
+    }
+}
