@@ -84,6 +84,9 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     private DockerImageName image;
     private String journalVolume;
     private String sessionName;
+    /** The engine shards' containers by shard id, each the one started last. */
+    private final GenericContainer<?>[] engines = new GenericContainer<?>[2];
+    private int engineStarts;
     private GenericContainer<?> gateway;
     private int gatewayStarts;
     private GenericContainer<?> mdPublisher;
@@ -134,9 +137,11 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         try
         {
             start(service("media-driver", "media-driver", Map.of(), ready(DRIVER_METRICS_PORT)));
-            start(
-                service("engine-0", "engine", Map.of("BOURSE_ENGINE_SHARD", "0"), ready(ENGINE_METRICS_PORT)),
-                service("engine-1", "engine", Map.of("BOURSE_ENGINE_SHARD", "1"), ready(ENGINE_METRICS_PORT + 1)));
+            for (int shard = 0; shard < engines.length; shard++)
+            {
+                engines[shard] = newEngine(shard);
+            }
+            start(engines);
             gateway = newGateway();
             if (marketData)
             {
@@ -204,6 +209,20 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         stop(gateway);
         gateway = newGateway();
         start(gateway);
+    }
+
+    /**
+     * Stops an engine shard as {@code docker compose restart} would (SIGTERM: it closes its event stream, whose
+     * recording the event archive stops) and starts a new container of the shard, which is ready once it has
+     * recovered its state from the recordings of its earlier runs.
+     *
+     * @param shard the shard id, 0 or 1.
+     */
+    void restartEngine(final int shard)
+    {
+        stop(engines[shard]);
+        engines[shard] = newEngine(shard);
+        start(engines[shard]);
     }
 
     /**
@@ -287,6 +306,14 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
         fanoutStarts++;
         final String name = 1 == fanoutStarts ? FANOUT : FANOUT + "-" + fanoutStarts;
         return service(name, "fanout", Map.of(), ready(FANOUT_METRICS_PORT, ITCH_PORT));
+    }
+
+    private GenericContainer<?> newEngine(final int shard)
+    {
+        engineStarts++;
+        final String name = "engine-" + shard + (engineStarts > engines.length ? "-" + engineStarts : "");
+        return service(name, "engine", Map.of("BOURSE_ENGINE_SHARD", Integer.toString(shard)),
+            ready(ENGINE_METRICS_PORT + shard));
     }
 
     private GenericContainer<?> newGateway()

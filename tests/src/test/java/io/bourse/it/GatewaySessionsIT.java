@@ -16,6 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 
 import static io.bourse.it.SoupBinTcpTestClient.pollUntil;
+import static io.bourse.it.SoupBinTcpTestClient.whilePolling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,6 +35,7 @@ final class GatewaySessionsIT
 {
     private static final int OUCH_PORT = ExchangeContainers.OUCH_PORT;
     private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration RESTART_TIMEOUT = Duration.ofSeconds(120);
     private static final long SHARES = 100;
     private static final String CANCEL_ON_DISCONNECT_TOTAL = "bourse_gateway_cancel_on_disconnect_total";
     private static final String ERRORS_TOTAL = "bourse_gateway_errors_total";
@@ -140,6 +142,45 @@ final class GatewaySessionsIT
         assertThat(before.accepted()).extracting(OuchRecorder.Accepted::orderReference)
             .doesNotContain(live.orderReference());
         assertThat(after.rejected()).isEmpty();
+    }
+
+    /**
+     * An engine shard restarts (SIGTERM, then a new container) while a day order rests on it: the shard recovers its
+     * books from the event archive's recordings of its runs, so the order trades afterwards under its order reference
+     * number, and the shard's next order reference and match numbers follow the earlier run's.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldKeepARestingOrderAndItsOrderReferenceWhenItsEngineShardRestarts() throws Exception
+    {
+        final OuchRecorder maker = new OuchRecorder();
+        final OuchRecorder taker = new OuchRecorder();
+        try (SoupBinTcpTestClient buyer = loginAccepted("md01", 0, maker);
+            SoupBinTcpTestClient seller = loginAccepted("trdr01", 0, taker))
+        {
+            final List<SoupBinTcpTestClient> sessions = List.of(buyer, seller);
+            buyer.send(dayBuy("K1", "GOOG", 8_100));
+            pollUntil(RESPONSE_TIMEOUT, "Accepted", () -> 1 == maker.accepted().size(), sessions);
+
+            whilePolling(RESTART_TIMEOUT, () -> EXCHANGE.restartEngine(0), sessions);
+
+            seller.send(OuchMessages.enterOrder("K2", Ouch42.SIDE_SELL, SHARES, "GOOG", price(8_100),
+                Ouch42.TIME_IN_FORCE_SYSTEM_HOURS));
+            pollUntil(RESPONSE_TIMEOUT, "both Executed",
+                () -> 1 == maker.executed().size() && 1 == taker.executed().size(), sessions);
+            buyer.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+            seller.logoutAndAwaitClose(RESPONSE_TIMEOUT);
+        }
+        final OuchRecorder.Executed made = maker.executed().getFirst();
+        assertThat(made).isEqualTo(new OuchRecorder.Executed("K1", SHARES, price(8_100),
+            Ouch42.LIQUIDITY_ADDED, made.matchNumber()));
+        assertThat(taker.executed()).containsExactly(new OuchRecorder.Executed("K2", SHARES, price(8_100),
+            Ouch42.LIQUIDITY_REMOVED, made.matchNumber()));
+        assertThat(taker.accepted().getFirst().orderReference())
+            .as("the restarted shard's next order reference number")
+            .isGreaterThan(maker.accepted().getFirst().orderReference());
+        assertThat(maker.canceled()).isEmpty();
+        assertThat(taker.rejected()).isEmpty();
     }
 
     @Test

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -21,6 +20,7 @@ import static io.bourse.it.MarketDataIT.engineBooks;
 import static io.bourse.it.MarketDataIT.enter;
 import static io.bourse.it.MarketDataIT.hasOrder;
 import static io.bourse.it.SoupBinTcpTestClient.pollUntil;
+import static io.bourse.it.SoupBinTcpTestClient.whilePolling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -62,7 +62,7 @@ final class MarketDataRestartIT
             send(sellSession, enter("S2", Ouch42.SIDE_SELL, 300, "MSFT", 50_0000), () -> seller.accepted().size() == 2);
             send(sellSession, OuchMessages.cancelOrder("S2", 100), () -> seller.canceled().size() == 1);
 
-            restartWhilePolling(EXCHANGE::restartMdPublisher);
+            whilePolling(RESTART_TIMEOUT, EXCHANGE::restartMdPublisher, sessions);
             assertThat(EXCHANGE.mdPublisher().getLogs()).contains("md-publisher: rebuilt the books from ");
 
             send(buySession, enter("B3", Ouch42.SIDE_BUY, 40, "MSFT", 49_0000), () -> buyer.accepted().size() == 3);
@@ -108,7 +108,7 @@ final class MarketDataRestartIT
             pollUntil(RESPONSE_TIMEOUT, "AMZN's order on the early subscriber's book",
                 () -> hasOrder(early, AMZN, amznOrder), sessions);
 
-            restartWhilePolling(EXCHANGE::restartFanout);
+            whilePolling(RESTART_TIMEOUT, EXCHANGE::restartFanout, sessions);
             pollUntil(RESPONSE_TIMEOUT, "the stopped fanout's End of Session to the early subscriber",
                 earlySession::endOfSessionPacket, sessions);
 
@@ -136,17 +136,6 @@ final class MarketDataRestartIT
                 session.close();
             }
         }
-    }
-
-    /**
-     * Restarts a service on another thread while this one keeps the sessions read and their heartbeats sent: the
-     * gateway ends an OUCH session silent for 15 s, and cancels its orders.
-     */
-    private void restartWhilePolling(final Runnable restart) throws Exception
-    {
-        final CompletableFuture<Void> restarted = CompletableFuture.runAsync(restart);
-        pollUntil(RESTART_TIMEOUT, "the restart", restarted::isDone, sessions);
-        restarted.get();
     }
 
     private SoupBinTcpTestClient subscriber(final String username, final ItchRecorder recorder) throws IOException

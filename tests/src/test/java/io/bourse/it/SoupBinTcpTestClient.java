@@ -12,6 +12,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -123,6 +124,25 @@ final class SoupBinTcpTestClient implements AutoCloseable
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
         }
+    }
+
+    /**
+     * Runs an action, such as a service's restart, on another thread while this one keeps the sessions read and their
+     * heartbeats sent: the gateway ends an OUCH session silent for 15 s, and cancels its orders.
+     *
+     * @param timeout  how long the action may take.
+     * @param action   what to run.
+     * @param sessions sessions to read and keep alive meanwhile.
+     * @throws IOException    when a session fails.
+     * @throws AssertionError when the timeout expires first.
+     * @throws Exception      what the action threw, in an {@link java.util.concurrent.ExecutionException}.
+     */
+    static void whilePolling(
+        final Duration timeout, final Runnable action, final List<SoupBinTcpTestClient> sessions) throws Exception
+    {
+        final CompletableFuture<Void> done = CompletableFuture.runAsync(action);
+        pollUntil(timeout, "the action to end", done::isDone, sessions);
+        done.get();
     }
 
     /**

@@ -116,8 +116,8 @@ class MarketDataProxyTest
     /**
      * Per order, on one of 7 prices around a resting bid: it rests, trades in part, is replaced, trades in part again
      * and is canceled; rounds of 10,000 orders. Warm once a round allocates less than a byte per event (at most
-     * {@value #MAX_WARM_UP_ROUNDS} rounds: the clock's {@code Instant} is gone only once the JIT has compiled the
-     * path, which on a cold host can take several rounds), then the round after that must too.
+     * {@value #MAX_WARM_UP_ROUNDS} rounds: the interpreter and C1 code allocate what escape analysis removes once C2
+     * has compiled the path, which on a busy host can take several rounds), then the round after that must too.
      */
     private void assertAllocatesNothingOnceWarm()
     {

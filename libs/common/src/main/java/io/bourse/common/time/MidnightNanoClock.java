@@ -1,7 +1,6 @@
 package io.bourse.common.time;
 
 import org.agrona.concurrent.EpochNanoClock;
-import org.agrona.concurrent.SystemEpochNanoClock;
 
 /**
  * Nanoseconds since midnight UTC of the day the clock was created (ITCH 5.0 Timestamp). Values keep growing past
@@ -15,10 +14,10 @@ public final class MidnightNanoClock
     private final EpochNanoClock epochClock;
     private final long midnightEpochNs;
 
-    /** A clock on the system's epoch clock. */
+    /** A clock on the monotonic clock, offset to the wall clock once ({@link MonotonicEpochNanoClock}). */
     public MidnightNanoClock()
     {
-        this(new SystemEpochNanoClock());
+        this(new MonotonicEpochNanoClock());
     }
 
     /**
