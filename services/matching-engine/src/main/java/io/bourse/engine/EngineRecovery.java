@@ -1,18 +1,15 @@
 package io.bourse.engine;
 
 import io.aeron.Aeron;
-import io.aeron.archive.client.AeronArchive;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventReplay;
-import io.bourse.common.aeron.StreamRecordings;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -52,11 +49,6 @@ final class EngineRecovery implements FragmentHandler
     private long events;
     private IllegalStateException divergence;
 
-    /** A run's recording: the stretch of the stream to replay. */
-    private record Run(long recordingId, int sessionId, long startPosition, long stopPosition)
-    {
-    }
-
     /**
      * What a recovery replayed.
      *
@@ -94,9 +86,9 @@ final class EngineRecovery implements FragmentHandler
     Outcome recover(final Aeron aeron, final EventArchive archive, final int streamId)
     {
         final long startNs = System.nanoTime();
-        final List<Run> runs = stoppedRuns(aeron, archive, streamId);
         final EventReplay replay = new EventReplay(aeron, archive);
-        for (final Run run : runs)
+        final List<EventReplay.Run> runs = stoppedRuns(replay, streamId);
+        for (final EventReplay.Run run : runs)
         {
             eventProxy.startRun();
             replay.replayRecording(run.recordingId(), run.startPosition(), run.stopPosition(), this);
@@ -157,39 +149,34 @@ final class EngineRecovery implements FragmentHandler
     }
 
     /**
-     * Lists the stream's recordings in recording id order, waiting while any still records.
+     * Lists the stream's runs, oldest first, waiting while any still records.
      */
-    private static List<Run> stoppedRuns(final Aeron aeron, final EventArchive archive, final int streamId)
+    private static List<EventReplay.Run> stoppedRuns(final EventReplay replay, final int streamId)
     {
         final long deadlineNs = System.nanoTime() + RUN_STOP_TIMEOUT_NS;
         boolean logged = false;
-        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+        while (true)
         {
-            while (true)
+            final List<EventReplay.Run> runs = replay.runs(streamId);
+            final EventReplay.Run recording =
+                runs.stream().filter(EventReplay.Run::recording).findFirst().orElse(null);
+            if (null == recording)
             {
-                final List<Run> runs = new ArrayList<>();
-                StreamRecordings.forEach(client, streamId, (recordingId, sessionId, startPosition, stopPosition) ->
-                    runs.add(new Run(recordingId, sessionId, startPosition, stopPosition)));
-                final Run recording = runs.stream()
-                    .filter((run) -> AeronArchive.NULL_POSITION == run.stopPosition()).findFirst().orElse(null);
-                if (null == recording)
-                {
-                    return runs;
-                }
-                if (System.nanoTime() - deadlineNs > 0)
-                {
-                    throw new IllegalStateException("the event archive still records an earlier run of stream " +
-                        streamId + " (recording " + recording.recordingId() + ", session " + recording.sessionId() +
-                        ") after 60 s: another engine of this shard runs");
-                }
-                if (!logged)
-                {
-                    logged = true;
-                    System.out.println("matching-engine: waiting for the event archive to stop recording the earlier " +
-                        "run of stream " + streamId + " (recording " + recording.recordingId() + ") before recovery");
-                }
-                LockSupport.parkNanos(RUN_STOP_POLL_NS);
+                return runs;
             }
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw new IllegalStateException("the event archive still records an earlier run of stream " +
+                    streamId + " (recording " + recording.recordingId() + ", session " + recording.sessionId() +
+                    ") after 60 s: another engine of this shard runs");
+            }
+            if (!logged)
+            {
+                logged = true;
+                System.out.println("matching-engine: waiting for the event archive to stop recording the earlier " +
+                    "run of stream " + streamId + " (recording " + recording.recordingId() + ") before recovery");
+            }
+            LockSupport.parkNanos(RUN_STOP_POLL_NS);
         }
     }
 }

@@ -11,6 +11,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.Counter;
 import org.agrona.collections.LongHashSet;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -21,8 +22,10 @@ import java.util.function.Consumer;
  * once, when first seen and before any of its live events, from the {@link EventArchive}, through the same
  * {@link EngineEventAdapter} into the {@link MarketDataBooks}:
  * <ul>
- *   <li>The shard's first image (a lingering image of an earlier run aside): the run's events from the start of its
- *   recording to the image's join position rebuild the books without publishing ({@link MarketDataBooks#rebuilding}),
+ *   <li>The shard's first image (a lingering image of an earlier run aside): the whole recordings of the shard's
+ *   earlier runs, oldest first (a restarted engine recovers its state from them, so its run continues theirs), then the
+ *   run's events from the start of its recording to the image's join position rebuild the books without publishing
+ *   ({@link MarketDataBooks#rebuilding}),
  *   then the shard's books are published as they stand ({@link MarketDataBooks#publishBooks}: Add Orders in priority
  *   order, levels, BBO), about one message per resting order instead of the whole run's. Subscribers of the new
  *   market-data publication hold no order of the shard before them (a new MoldUDP64 session; a fanout whose snapshot
@@ -175,6 +178,62 @@ final class EngineEventStreams
     }
 
     /**
+     * Replays, without publishing, the whole recordings of the shard's runs before the image's (a restarted engine
+     * recovers its state from them, so its new run continues theirs), unless a newer run than the image's records
+     * ({@link #superseded} then set, nothing replayed) or the archive holds no recording of the image's run (left to
+     * the replay of the run itself to report). An earlier run still recording is skipped: the image's run did not
+     * recover from it. Sets {@link #rebuilt} when it replayed any.
+     *
+     * @return events replayed.
+     * @throws AeronException when the archive cannot be reached or a replay fails.
+     */
+    private int replayEarlierRuns(final int streamId, final int sessionId)
+    {
+        final List<EventReplay.Run> runs = replay.runs(streamId);
+        int index = runs.size() - 1;
+        while (index >= 0 && runs.get(index).sessionId() != sessionId)
+        {
+            index--;
+        }
+        if (index < 0)
+        {
+            return 0;
+        }
+        if (index < runs.size() - 1)
+        {
+            superseded = true;
+            System.out.println("md-publisher: events of stream " + streamId + " session " + sessionId +
+                " not replayed: a newer run of the shard records (" + runs.getLast().recordingId() + ")");
+            return 0;
+        }
+        int replayed = 0;
+        int replayedRuns = 0;
+        books.rebuilding(true);
+        for (int i = 0; i < index; i++)
+        {
+            final EventReplay.Run run = runs.get(i);
+            if (run.recording())
+            {
+                // Not one the image's run recovered from: a restarted shard waits until its earlier runs stop.
+                System.out.println("md-publisher: earlier run of stream " + streamId + " (recording " +
+                    run.recordingId() + ") not replayed: it still records");
+                continue;
+            }
+            replayed += replay.replayRecording(run.recordingId(), run.startPosition(), run.stopPosition(),
+                replayHandler);
+            replayedRuns++;
+        }
+        if (replayedRuns > 0)
+        {
+            rebuilt = true;
+            System.out.println("md-publisher: rebuilt the books from " + replayed + " events of " + replayedRuns +
+                " earlier runs of stream " + streamId + " from the event archive: " + books.openOrderCount() +
+                " orders on the books");
+        }
+        return replayed;
+    }
+
+    /**
      * Replays the run's recording from its start (or, when the shard's image read last was of the same run, from the
      * position read to in it: an image that went away and came back) to the image's join position into the books,
      * unless the image joined where the stream starts or where the books stand, or a newer run of the shard records
@@ -189,16 +248,18 @@ final class EngineEventStreams
         final int sessionId = image.sessionId();
         final Image read = readImages[shardId];
         final long readPosition = null != read && read.sessionId() == sessionId ? read.position() : 0;
-        if (readPosition >= joinPosition)
-        {
-            return 0; // joined where the stream starts or where the books stand: nothing was missed
-        }
         final int streamId = image.subscription().streamId();
         final String stretch = "events of stream " + streamId + " session " + sessionId + " before position " +
             joinPosition;
         try
         {
-            rebuilt = null == read; // no image of the shard caught up before: the books hold none of its orders
+            // No image of the shard caught up before: the books hold none of its orders, nor those of its earlier runs.
+            final int earlier = null == read ? replayEarlierRuns(streamId, sessionId) : 0;
+            if (superseded || readPosition >= joinPosition)
+            {
+                return earlier; // joined where the run starts or where the books stand: nothing of it was missed
+            }
+            rebuilt = null == read;
             books.rebuilding(rebuilt);
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
@@ -221,7 +282,7 @@ final class EngineEventStreams
                 replayed + " events of stream " + streamId + " session " + sessionId + " (positions " +
                 replay.fromPosition() + " to " + joinPosition + ") from the event archive, recording " +
                 replay.recordingId() + ": " + books.openOrderCount() + " orders on the books");
-            return replayed;
+            return earlier + replayed;
         }
         catch (final AeronException ex)
         {

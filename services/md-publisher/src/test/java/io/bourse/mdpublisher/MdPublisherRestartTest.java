@@ -219,10 +219,37 @@ class MdPublisherRestartTest
         assertThat(scrape(service)).contains("bourse_md_replayed_events_total 0.0\n");
     }
 
+    /**
+     * The engine shard restarted (it recovers its state from its earlier runs' recordings, so its new run continues
+     * them), then the md-publisher starts: the books hold the earlier run's orders and the new run's.
+     */
+    @Test
+    void shouldRebuildFromEveryRunOfTheShardWhenTheEngineRestartedBefore() throws Exception
+    {
+        offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+        final long firstRun = RecordingPos.getRecordingId(aeron.countersReader(), awaitRecorded(shard1));
+        shard1.close();
+        awaitTrue(() -> AeronArchive.NULL_POSITION != archiveClient.getStopPosition(firstRun));
+        final ExclusivePublication newRun = recordedEventPublication(1);
+        offer(newRun, engine.orderAdded(T1 + 10, "MSFT", 20, SELL, 300, 4_100_000, 'Y'));
+        awaitRecorded(newRun);
+
+        service = launch();
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+
+        assertThat(scrape(service))
+            .contains("bourse_md_errors_total 0.0\n")
+            .contains("bourse_md_book_orders{side=\"bid\",symbol=\"MSFT\"} 1.0\n")
+            .contains("bourse_md_book_orders{side=\"offer\",symbol=\"MSFT\"} 1.0\n")
+            .containsPattern("bourse_md_replayed_events_total [12]\\.0\n");
+    }
+
     @Test
     void shouldRebuildFromTheNewestRunOnlyWhenAnEarlierRunsImageLingers() throws Exception
     {
-        // Shard 1's engine died without closing its stream (its publication stays), and a new run records.
+        // Shard 1's engine died without closing its stream (its publication stays) and a new run records, as a shard
+        // could before shards recovered (a restarted shard now waits until its earlier run stops recording): the
+        // earlier run, still recording, is not the new run's history.
         offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
         final ExclusivePublication newRun = recordedEventPublication(1);
         offer(newRun, engine.orderAdded(T1 + 10, "MSFT", 20, SELL, 300, 4_100_000, 'Y'));

@@ -9,6 +9,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -87,8 +88,44 @@ public final class EventReplay
     }
 
     /**
-     * Replays a stretch of one recording, whatever run of the shard it holds: a restarted engine shard replays each
-     * of its stream's recordings, oldest first, to recover its state.
+     * One run of an engine shard as the archive recorded its event stream.
+     *
+     * @param recordingId   the archive's id of the recording.
+     * @param sessionId     the Aeron session id of the run's event publication.
+     * @param startPosition stream position the recording starts at, in bytes.
+     * @param stopPosition  stream position it stopped at, in bytes, or {@link AeronArchive#NULL_POSITION} while the
+     *                      run records.
+     */
+    public record Run(long recordingId, int sessionId, long startPosition, long stopPosition)
+    {
+        /** @return true while the archive records the run (its shard runs, or died and its stream has not timed out). */
+        public boolean recording()
+        {
+            return AeronArchive.NULL_POSITION == stopPosition;
+        }
+    }
+
+    /**
+     * Lists the recorded runs of a shard: each run continues the state of the ones before it (a restarted shard
+     * recovers from them), so a service rebuilding the shard's state from its events replays them all, oldest first.
+     *
+     * @param streamId the shard's event stream id.
+     * @return the runs in recording order, oldest first; empty when the archive holds none.
+     * @throws AeronException when the archive cannot be reached or does not answer.
+     */
+    public List<Run> runs(final int streamId)
+    {
+        final List<Run> runs = new ArrayList<>();
+        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+        {
+            StreamRecordings.forEach(client, streamId, (recordingId, sessionId, startPosition, stopPosition) ->
+                runs.add(new Run(recordingId, sessionId, startPosition, stopPosition)));
+        }
+        return runs;
+    }
+
+    /**
+     * Replays a stretch of one recording, whatever run of the shard it holds ({@link #runs}).
      *
      * @param recordingId  the archive's id of the recording.
      * @param fromPosition stream position to replay from, in bytes, at or after the recording's start.
