@@ -12,6 +12,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -84,6 +85,8 @@ final class EngineEventStreams
     private int shardId;
     private int replayedStream;
     private boolean superseded;
+    /** The earlier runs' replay of the image being caught up failed: the image has a gap. */
+    private boolean earlierRunsGap;
 
     /**
      * @param subscriptions one per engine shard (none in tests without Aeron).
@@ -241,12 +244,13 @@ final class EngineEventStreams
     {
         final long joinPosition = image.joinPosition();
         final int sessionId = image.sessionId();
+        final int streamId = image.subscription().streamId();
+        final int earlier = catchUpEarlierRuns(image);
         final long answeredPosition = positions.position(shardId, sessionId);
         if (0 == joinPosition || answeredPosition >= joinPosition)
         {
-            return 0; // joined where the stream starts or where the gateway had read to: nothing was missed
+            return earlier; // joined where the run starts or where the gateway had read to: nothing of it was missed
         }
-        final int streamId = image.subscription().streamId();
         gapImages.add(image.correlationId()); // until the replay reaches the join position
         try
         {
@@ -266,17 +270,79 @@ final class EngineEventStreams
                     replay.newestRecordingId() + ")");
                 return 0;
             }
-            gapImages.remove(image.correlationId());
+            if (!earlierRunsGap)
+            {
+                gapImages.remove(image.correlationId());
+            }
             if (replayed > 0)
             {
                 System.out.println("order-gateway: replayed " + replayed + " events of stream " + streamId +
                     " session " + sessionId + " (positions " + replay.fromPosition() + " to " + joinPosition +
                     ") from the event archive, recording " + replay.recordingId());
             }
+            return earlier + replayed;
+        }
+        catch (final AeronException ex)
+        {
+            metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId, ex);
+            return 0;
+        }
+    }
+
+    /**
+     * Replays what the gateway missed of the shard's earlier runs when its stored position is of one of them, before
+     * the image's own run: that run from the stored position to where it stopped, then each run after it whole, since
+     * a restarted engine shard continues the state of its earlier runs (an execution there of an order the gateway
+     * knows is answered now). Nothing when the stored position is of the image's run or of none, or the image's run
+     * is not the newest (left to the replay of the run itself). An earlier run still recording is skipped: the image's
+     * run did not recover from it. A failure is counted and marks the image as one with a gap, so that no position of
+     * it is stored and a later restart replays from the earlier run again.
+     *
+     * @return events replayed.
+     */
+    private int catchUpEarlierRuns(final Image image)
+    {
+        earlierRunsGap = false;
+        final int sessionId = image.sessionId();
+        if (!positions.isStored(shardId) || positions.sessionId(shardId) == sessionId)
+        {
+            return 0;
+        }
+        final int streamId = image.subscription().streamId();
+        try
+        {
+            final List<EventReplay.Run> runs = replay.runs(streamId);
+            final int storedSessionId = positions.sessionId(shardId);
+            int stored = -1;
+            for (int i = 0; i < runs.size(); i++)
+            {
+                stored = runs.get(i).sessionId() == storedSessionId ? i : stored;
+            }
+            if (stored < 0 || stored >= runs.size() - 1 || runs.getLast().sessionId() != sessionId)
+            {
+                return 0;
+            }
+            int replayed = 0;
+            for (int i = stored; i < runs.size() - 1; i++)
+            {
+                final EventReplay.Run run = runs.get(i);
+                if (run.recording())
+                {
+                    continue;
+                }
+                final long fromPosition = i == stored ?
+                    Math.max(run.startPosition(), positions.position(shardId, storedSessionId)) : run.startPosition();
+                replayedStream = run.sessionId();
+                replayed += replay.replayRecording(run.recordingId(), fromPosition, run.stopPosition(), replayHandler);
+            }
+            System.out.println("order-gateway: replayed " + replayed + " events of the earlier runs of stream " +
+                streamId + " from session " + storedSessionId + " on, before session " + sessionId);
             return replayed;
         }
         catch (final AeronException ex)
         {
+            earlierRunsGap = true;
+            gapImages.add(image.correlationId());
             metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId, ex);
             return 0;
         }

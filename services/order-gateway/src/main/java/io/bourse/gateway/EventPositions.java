@@ -97,6 +97,24 @@ final class EventPositions implements AutoCloseable
     }
 
     /**
+     * @param shardId the engine shard.
+     * @return true when a position is stored for one of the shard's runs.
+     */
+    boolean isStored(final int shardId)
+    {
+        return 1 == buffer.getInt(shardId * ENTRY_LENGTH + SET_OFFSET);
+    }
+
+    /**
+     * @param shardId the engine shard, with a position stored ({@link #isStored}).
+     * @return the Aeron session id of the run of the shard's event stream whose position is stored.
+     */
+    int sessionId(final int shardId)
+    {
+        return buffer.getInt(shardId * ENTRY_LENGTH + SESSION_ID_OFFSET);
+    }
+
+    /**
      * Stores a position; only once every event before it is answered and the answers journaled.
      *
      * @param shardId   the engine shard.

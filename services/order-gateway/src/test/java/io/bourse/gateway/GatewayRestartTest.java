@@ -321,6 +321,62 @@ class GatewayRestartTest
         }
     }
 
+    /**
+     * No gateway listens while an order of its trades and then the order's engine shard restarts (recovering its
+     * state from its earlier run): the restarted gateway replays the earlier run from its stored position, so the
+     * owner gets its Executed, then the new run; the recovered shard still holds the order's rest, which cancels.
+     */
+    @Test
+    void shouldSendTheExecutedOfAnEarlierRunOfAShardThatRestartedWhileNoGatewayRan(
+        @TempDir final Path otherJournalDir) throws Exception
+    {
+        final long price = 1_250_000;
+        Executed taken;
+        EngineService shard2 = engine.launchShard(2, WITH_SHARD_2);
+        try
+        {
+            try (GatewayService first = GatewayService.launch(
+                context(30, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient client = TestClient.login(first.port(), "ord01", 1))
+            {
+                client.enterOrder("K1", "IBM", Ouch42.SIDE_BUY, 100, price, DAY);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            }
+            try (GatewayService other = GatewayService.launch(
+                context(31, otherJournalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient seller = TestClient.login(other.port(), "cpt01", 1))
+            {
+                seller.enterOrder("K2", "IBM", Ouch42.SIDE_SELL, 60, price, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+                taken = (Executed)seller.await(4).get(3);
+            }
+            shard2.close();
+            shard2 = engine.launchShard(2, WITH_SHARD_2);
+
+            try (GatewayService second = GatewayService.launch(
+                context(30, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient client = TestClient.login(second.port(), "ord01", 1))
+            {
+                final List<Object> replayed = client.await(4);
+                assertThat(replayed.get(2)).isInstanceOfSatisfying(Accepted.class,
+                    (accepted) -> assertThat(accepted.token()).isEqualTo("K1"));
+                assertThat(replayed.get(3)).usingRecursiveComparison().ignoringFields("timestamp")
+                    .isEqualTo(new Executed(0, "K1", 60, price, 'A', taken.matchNumber()));
+                client.cancelOrder("K1", 0);
+
+                assertThat(client.await(5).get(4)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Canceled(0, "K1", 40, 'U'));
+                assertThat(MetricsEndpoint.scrape(second.metricsPort()))
+                    .contains("bourse_gateway_unmatched_events_total 0.0")
+                    .contains("bourse_gateway_open_orders 0.0")
+                    .contains("bourse_gateway_errors_total{kind=\"event_replay_failed\"} 0.0");
+            }
+        }
+        finally
+        {
+            shard2.close();
+        }
+    }
+
     @Test
     void shouldRefuseLoginsWhileAShardWithNoImageStillRecordsItsRun() throws Exception
     {
