@@ -28,8 +28,10 @@ import java.util.concurrent.locks.LockSupport;
  * bands, self-trade prevention) would not have produced stops the recovery instead of giving another state. A
  * run still recording (its engine died and the media driver has not yet timed its stream out, or another engine of
  * this shard runs) is waited for, up to 60 s. The events a run produced but never published (it stopped between a
- * command and its events, or while they were held) are the new run's first events, renumbered from 1
- * ({@link EventProxy#endRecovery()}): the gateways answer them then.
+ * recorded command and its events, or while they were held) are the new run's first events, renumbered from 1
+ * ({@link EventProxy#start}): the gateways answer them then. A command whose SequencedCommand was itself never
+ * published is in no recording: the run stopped before taking it, as far as anyone can tell (its sender had no
+ * answer).
  *
  * <p>Runs on the calling thread at start; allocates (archive clients, replays).
  */
@@ -47,7 +49,7 @@ final class EngineRecovery implements FragmentHandler
     private final UnsafeBuffer command = new UnsafeBuffer(0, 0);
     private long commands;
     private long events;
-    private IllegalStateException divergence;
+    private RuntimeException divergence;
 
     /**
      * What a recovery replayed.
@@ -55,10 +57,9 @@ final class EngineRecovery implements FragmentHandler
      * @param runs            earlier runs of the shard replayed.
      * @param commands        commands taken again.
      * @param events          recorded events matched.
-     * @param unpublished     events no run published, the new run's first.
      * @param elapsedNs       time the recovery took, in ns.
      */
-    record Outcome(int runs, long commands, long events, int unpublished, long elapsedNs)
+    record Outcome(int runs, long commands, long events, long elapsedNs)
     {
     }
 
@@ -74,7 +75,8 @@ final class EngineRecovery implements FragmentHandler
     }
 
     /**
-     * Replays every recorded run of the shard's event stream, oldest first, then ends the proxy's recovery.
+     * Replays every recorded run of the shard's event stream, oldest first; the proxy's recovery ends when the live run
+     * starts ({@link EventProxy#start}).
      *
      * @param aeron    the shard's client.
      * @param archive  the event archive, enabled.
@@ -98,8 +100,7 @@ final class EngineRecovery implements FragmentHandler
                     run.sessionId() + "), after " + commands + " commands: " + divergence.getMessage(), divergence);
             }
         }
-        final int unpublished = eventProxy.endRecovery();
-        return new Outcome(runs.size(), commands, events, unpublished, System.nanoTime() - startNs);
+        return new Outcome(runs.size(), commands, events, System.nanoTime() - startNs);
     }
 
     /**
@@ -120,8 +121,10 @@ final class EngineRecovery implements FragmentHandler
         {
             take(buffer, offset, length, frameHeader);
         }
-        catch (final IllegalStateException ex)
+        catch (final RuntimeException ex)
         {
+            // A divergence, or anything else the replayed commands threw (a corrupt SequencedCommand): the state is
+            // not the recorded one.
             divergence = ex;
         }
     }

@@ -70,22 +70,31 @@ public final class EngineService implements AutoCloseable
             .aeronDirectoryName(layout.aeronDirectoryName()).clientName("matching-engine-" + ctx.shardId()));
         final Subscription commands = aeron.addSubscription(
             layout.commandChannel(), layout.commandStreamId(ctx.shardId()));
-        final Publication events = aeron.addExclusivePublication(
-            layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
         metricsServer.registry().register(new AeronClientCollector(aeron, List.of(commands)));
         final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY);
-        final EventProxy eventProxy = new EventProxy(events, metrics, executions);
-        final MatchingEngine engine = new MatchingEngine(
-            ctx.shardId(), SymbolDirectory.packed(ctx.symbolDirectory().symbolsOfShard(ctx.shardId())),
-            ctx.maxOrderQuantity(), eventProxy);
-        configure(engine, ctx);
+        final EventProxy eventProxy = new EventProxy(metrics, executions);
         final boolean archived = ctx.eventArchive().enabled();
+        final MatchingEngine engine;
         final String recording;
         try
         {
-            recording = archived ? recover(aeron, ctx, engine, eventProxy, executions) +
-                ", recorded (recording " + EventRecording.start(aeron, ctx.eventArchive(), events) + ")" : "";
+            engine = new MatchingEngine(
+                ctx.shardId(), SymbolDirectory.packed(ctx.symbolDirectory().symbolsOfShard(ctx.shardId())),
+                ctx.maxOrderQuantity(), eventProxy);
+            configure(engine, ctx);
+            final String recovered = archived ? recover(aeron, ctx, engine, eventProxy, executions) : "";
+            // Created once recovered: a subscriber sees the new run only after every run it continues is recorded.
+            final Publication events = aeron.addExclusivePublication(
+                layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
+            recording = archived ? recovered + ", recorded (recording " +
+                EventRecording.start(aeron, ctx.eventArchive(), events) + ")" : "";
+            final int unpublished = eventProxy.start(events);
+            if (unpublished > 0)
+            {
+                System.out.println("matching-engine shard " + ctx.shardId() + ": publishing first " + unpublished +
+                    " events that its earlier run produced but never published");
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -134,8 +143,8 @@ public final class EngineService implements AutoCloseable
             new CommandAdapter(engine, eventProxy, executions, recoveryMetrics, false), eventProxy)
             .recover(aeron, ctx.eventArchive(), ctx.streamLayout().eventStreamId(ctx.shardId()));
         return ", recovered " + outcome.commands() + " commands of " + outcome.runs() + " earlier runs (" +
-            outcome.events() + " events matched, " + outcome.unpublished() + " never published, to publish first; " +
-            engine.openOrderCount() + " open orders) in " + TimeUnit.NANOSECONDS.toMillis(outcome.elapsedNs()) + " ms";
+            outcome.events() + " events matched, " + engine.openOrderCount() + " open orders) in " +
+            TimeUnit.NANOSECONDS.toMillis(outcome.elapsedNs()) + " ms";
     }
 
     /**

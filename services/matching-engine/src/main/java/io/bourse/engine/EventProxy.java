@@ -66,7 +66,7 @@ final class EventProxy implements MatchingEngineListener
     private static final int SEQUENCE_NUMBER_OFFSET =
         MessageHeaderEncoder.ENCODED_LENGTH + OrderAcceptedEncoder.sequenceNumberEncodingOffset();
 
-    private final Publication publication;
+    private Publication publication;
     private EngineMetrics metrics;
     private EngineMetrics liveMetrics;
     private boolean recovering;
@@ -94,9 +94,14 @@ final class EventProxy implements MatchingEngineListener
     private long sequenceNumber;
     private long timestampNs;
 
-    EventProxy(final Publication publication, final EngineMetrics metrics, final Executions executions)
+    /**
+     * A proxy with no stream yet: {@link #start(Publication)} gives it one, after any recovery.
+     *
+     * @param metrics    counts the events.
+     * @param executions records every execution, for BreakTrade.
+     */
+    EventProxy(final EngineMetrics metrics, final Executions executions)
     {
-        this.publication = publication;
         this.metrics = metrics;
         this.executions = executions;
     }
@@ -193,15 +198,20 @@ final class EventProxy implements MatchingEngineListener
     }
 
     /**
-     * Ends recovery: the live run starts ({@link #startRun()}), with the live metrics; the events held are published
-     * by the next {@link #publishHeld()}.
+     * Starts the live run on the shard's event stream, ending any recovery ({@link #startRun()}, with the live
+     * metrics); the events held, which no earlier run published, go out first, with the next {@link #publishHeld()}.
      *
-     * @return the events held, which no earlier run published.
+     * @param events the shard's event publication, nothing published on it yet.
+     * @return the events held.
      */
-    int endRecovery()
+    int start(final Publication events)
     {
-        recovering = false;
-        metrics = liveMetrics;
+        publication = events;
+        if (recovering)
+        {
+            recovering = false;
+            metrics = liveMetrics;
+        }
         return startRun();
     }
 

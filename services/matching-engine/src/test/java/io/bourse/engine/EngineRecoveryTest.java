@@ -155,7 +155,7 @@ class EngineRecoveryTest
 
     /**
      * A run that stopped after publishing a command and its OrderAccepted but before its OrderAdded: the next run
-     * publishes that OrderAdded first, as its event 1, and the order trades.
+     * publishes that OrderAdded first, as its event 1, and the order trades; the run after that recovers from both.
      */
     @Test
     void shouldPublishFirstTheEventsAnEarlierRunNeverPublished() throws Exception
@@ -177,6 +177,18 @@ class EngineRecoveryTest
                 new Event(1, "added BUY 100@" + PRICE + " Y"),
                 new Event(2, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
                 new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
+        }
+        awaitStopped();
+
+        // The next restart matches that run's first event against the first run's command, then takes its own.
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            cancel(commands, 11, 0, 779);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 1)).containsExactly(
+                new Event(1, "canceled 11 40 leaves 0 U resting t=779"));
         }
     }
 

@@ -70,6 +70,8 @@ final class EngineEventStreams
     private int shardId;
     private boolean superseded;
     private boolean rebuilt;
+    /** Some of the shard's earlier runs were replayed into the books for the image being caught up. */
+    private boolean rebuiltEarlierRuns;
 
     /**
      * @param subscriptions  one per engine shard.
@@ -152,6 +154,7 @@ final class EngineEventStreams
         {
             superseded = false;
             rebuilt = false;
+            rebuiltEarlierRuns = false;
             try
             {
                 work += catchUp(image);
@@ -180,9 +183,9 @@ final class EngineEventStreams
     /**
      * Replays, without publishing, the whole recordings of the shard's runs before the image's (a restarted engine
      * recovers its state from them, so its new run continues theirs), unless a newer run than the image's records
-     * ({@link #superseded} then set, nothing replayed) or the archive holds no recording of the image's run (left to
-     * the replay of the run itself to report). An earlier run still recording is skipped: the image's run did not
-     * recover from it. Sets {@link #rebuilt} when it replayed any.
+     * ({@link #superseded} then set, nothing replayed). A run not listed yet (its shard is starting its recording) is newer
+     * than every run listed. An earlier run still recording is skipped: the image's run did not recover from it. Sets
+     * {@link #rebuilt} when it replays any.
      *
      * @return events replayed.
      * @throws AeronException when the archive cannot be reached or a replay fails.
@@ -197,9 +200,9 @@ final class EngineEventStreams
         }
         if (index < 0)
         {
-            return 0;
+            index = runs.size(); // not recorded yet (its shard starts recording it): newer than every run listed
         }
-        if (index < runs.size() - 1)
+        else if (index < runs.size() - 1)
         {
             superseded = true;
             System.out.println("md-publisher: events of stream " + streamId + " session " + sessionId +
@@ -219,13 +222,15 @@ final class EngineEventStreams
                     run.recordingId() + ") not replayed: it still records");
                 continue;
             }
+            // Set first: a replay that fails part way leaves books to publish too.
+            rebuiltEarlierRuns = true;
+            rebuilt = true;
             replayed += replay.replayRecording(run.recordingId(), run.startPosition(), run.stopPosition(),
                 replayHandler);
             replayedRuns++;
         }
         if (replayedRuns > 0)
         {
-            rebuilt = true;
             System.out.println("md-publisher: rebuilt the books from " + replayed + " events of " + replayedRuns +
                 " earlier runs of stream " + streamId + " from the event archive: " + books.openOrderCount() +
                 " orders on the books");
@@ -264,7 +269,7 @@ final class EngineEventStreams
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
             {
-                rebuilt = false;
+                rebuilt = rebuiltEarlierRuns;
                 errorCount.incrementAndGet();
                 System.err.println("[md-publisher] " + stretch + " not replayed: no recording of the session in " +
                     "the event archive; the books hold only the events heard from there on");
@@ -272,7 +277,7 @@ final class EngineEventStreams
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
-                rebuilt = false;
+                rebuilt = rebuiltEarlierRuns;
                 superseded = true;
                 System.out.println("md-publisher: " + stretch + " not replayed: a newer run of the shard records (" +
                     replay.newestRecordingId() + ")");
