@@ -183,11 +183,11 @@ class EngineRecoveryTest
         // The next restart matches that run's first event against the first run's command, then takes its own.
         try (EngineService ignored = launchShard())
         {
-            final Subscription events = subscribeEvents();
-            final Publication commands = connect(events);
+            final Subscription thirdRun = subscribeEvents();
+            final Publication commands = connect(thirdRun);
             cancel(commands, 11, 0, 779);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 1)).containsExactly(
+            assertThat(await(thirdRun, recordings().getLast().sessionId(), 1)).containsExactly(
                 new Event(1, "canceled 11 40 leaves 0 U resting t=779"));
         }
     }
