@@ -105,8 +105,8 @@ final class EngineRecovery implements FragmentHandler
 
     /**
      * Takes one recorded message: a SequencedCommand is applied to the engine, an event matched against the held ones.
-     *
-     * @throws IllegalStateException when the replay diverges from the recorded run.
+     * Throws nothing: the first divergence, or anything a replayed command threw, is kept, the rest of the replay is
+     * skipped, and {@link #recover} throws it.
      */
     @Override
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)

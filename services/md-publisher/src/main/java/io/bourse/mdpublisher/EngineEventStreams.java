@@ -183,9 +183,9 @@ final class EngineEventStreams
     /**
      * Replays, without publishing, the whole recordings of the shard's runs before the image's (a restarted engine
      * recovers its state from them, so its new run continues theirs), unless a newer run than the image's records
-     * ({@link #superseded} then set, nothing replayed). A run not listed yet (its shard is starting its recording) is newer
-     * than every run listed. An earlier run still recording is skipped: the image's run did not recover from it. Sets
-     * {@link #rebuilt} when it replays any.
+     * ({@link #superseded} then set, nothing replayed). A run not listed yet (its shard is starting its recording) is
+     * newer than every run listed ({@link EventReplay#runIndex}). An earlier run still recording is skipped: the
+     * image's run did not recover from it. Sets {@link #rebuilt} when it replays any.
      *
      * @return events replayed.
      * @throws AeronException when the archive cannot be reached or a replay fails.
@@ -193,16 +193,8 @@ final class EngineEventStreams
     private int replayEarlierRuns(final int streamId, final int sessionId)
     {
         final List<EventReplay.Run> runs = replay.runs(streamId);
-        int index = runs.size() - 1;
-        while (index >= 0 && runs.get(index).sessionId() != sessionId)
-        {
-            index--;
-        }
-        if (index < 0)
-        {
-            index = runs.size(); // not recorded yet (its shard starts recording it): newer than every run listed
-        }
-        else if (index < runs.size() - 1)
+        final int index = EventReplay.runIndex(runs, sessionId);
+        if (index < runs.size() - 1)
         {
             superseded = true;
             System.out.println("md-publisher: events of stream " + streamId + " session " + sessionId +

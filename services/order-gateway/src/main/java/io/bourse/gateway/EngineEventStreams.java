@@ -293,10 +293,11 @@ final class EngineEventStreams
      * Replays what the gateway missed of the shard's earlier runs when its stored position is of one of them, before
      * the image's own run: that run from the stored position to where it stopped, then each run after it whole, since
      * a restarted engine shard continues the state of its earlier runs (an execution there of an order the gateway
-     * knows is answered now). Nothing when the stored position is of the image's run or of none, or the image's run
-     * is not the newest (left to the replay of the run itself); one not listed yet (its shard starts recording it) is
-     * newer than every run listed. An earlier run still recording is skipped: the image's run did not recover from it. A failure is counted and marks the image as one with a gap, so that no position of
-     * it is stored and a later restart replays from the earlier run again.
+     * knows is answered now). Nothing when the stored position is of the image's run, of none or of a run no longer
+     * listed, or the image's run is not the newest (left to the replay of the run itself); one not listed yet (its
+     * shard starts recording it) is newer than every run listed ({@link EventReplay#runIndex}). An earlier run still
+     * recording is skipped: the image's run did not recover from it. A failure is counted and marks the image as one
+     * with a gap, so that no position of it is stored and a later restart replays from the earlier run again.
      *
      * @return events replayed.
      */
@@ -313,14 +314,9 @@ final class EngineEventStreams
         {
             final List<EventReplay.Run> runs = replay.runs(streamId);
             final int storedSessionId = positions.sessionId(shardId);
-            int stored = -1;
-            int current = runs.size(); // not listed yet (its shard starts recording it): newer than every run listed
-            for (int i = 0; i < runs.size(); i++)
-            {
-                stored = runs.get(i).sessionId() == storedSessionId ? i : stored;
-                current = runs.get(i).sessionId() == sessionId ? i : current;
-            }
-            if (stored < 0 || stored >= current || current < runs.size() - 1)
+            final int stored = EventReplay.runIndex(runs, storedSessionId);
+            final int current = EventReplay.runIndex(runs, sessionId);
+            if (stored >= current || current < runs.size() - 1)
             {
                 return 0;
             }

@@ -98,7 +98,7 @@ public final class EventReplay
      */
     public record Run(long recordingId, int sessionId, long startPosition, long stopPosition)
     {
-        /** @return true while the archive records the run (its shard runs, or died and its stream has not timed out). */
+        /** @return true while the archive records the run (its shard runs, or died and its stream is not timed out). */
         public boolean recording()
         {
             return AeronArchive.NULL_POSITION == stopPosition;
@@ -122,6 +122,26 @@ public final class EventReplay
                 runs.add(new Run(recordingId, sessionId, startPosition, stopPosition)));
         }
         return runs;
+    }
+
+    /**
+     * Finds a run among a shard's runs listed by {@link #runs}.
+     *
+     * @param runs      the shard's runs, oldest first.
+     * @param sessionId the Aeron session id of the run's event publication.
+     * @return the run's index; {@code runs.size()} when it is not listed, as a run whose shard has not started its
+     * recording yet is newer than every run listed.
+     */
+    public static int runIndex(final List<Run> runs, final int sessionId)
+    {
+        for (int i = runs.size() - 1; i >= 0; i--)
+        {
+            if (runs.get(i).sessionId() == sessionId)
+            {
+                return i;
+            }
+        }
+        return runs.size();
     }
 
     /**
