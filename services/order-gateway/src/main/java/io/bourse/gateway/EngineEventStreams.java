@@ -295,9 +295,9 @@ final class EngineEventStreams
      * a restarted engine shard continues the state of its earlier runs (an execution there of an order the gateway
      * knows is answered now). Nothing when the stored position is of the image's run, of none or of a run no longer
      * listed, or the image's run is not the newest (left to the replay of the run itself); one not listed yet (its
-     * shard starts recording it) is newer than every run listed ({@link EventReplay#runIndex}). An earlier run still
-     * recording is skipped: the image's run did not recover from it. A failure is counted and marks the image as one
-     * with a gap, so that no position of it is stored and a later restart replays from the earlier run again.
+     * shard starts recording it) is newer than every run listed ({@link EventReplay#runIndex}). A failure is counted
+     * and marks the image as one with a gap, so that no position of it is stored and a later restart replays from the
+     * earlier run again.
      *
      * @return events replayed.
      */
@@ -313,28 +313,15 @@ final class EngineEventStreams
         try
         {
             final List<EventReplay.Run> runs = replay.runs(streamId);
-            final int storedSessionId = positions.sessionId(shardId);
-            final int stored = EventReplay.runIndex(runs, storedSessionId);
+            final int stored = EventReplay.runIndex(runs, positions.sessionId(shardId));
             final int current = EventReplay.runIndex(runs, sessionId);
             if (stored >= current || current < runs.size() - 1)
             {
                 return 0;
             }
-            int replayed = 0;
-            for (int i = stored; i < current; i++)
-            {
-                final EventReplay.Run run = runs.get(i);
-                if (run.recording())
-                {
-                    continue;
-                }
-                final long fromPosition = i == stored ?
-                    Math.max(run.startPosition(), positions.position(shardId, storedSessionId)) : run.startPosition();
-                replayedStream = run.sessionId();
-                replayed += replay.replayRecording(run.recordingId(), fromPosition, run.stopPosition(), replayHandler);
-            }
+            final int replayed = replayRuns(runs, stored, current - 1);
             System.out.println("order-gateway: replayed " + replayed + " events of the earlier runs of stream " +
-                streamId + " from session " + storedSessionId + " on, before session " + sessionId);
+                streamId + " from session " + runs.get(stored).sessionId() + " on, before session " + sessionId);
             return replayed;
         }
         catch (final AeronException ex)
@@ -347,12 +334,13 @@ final class EngineEventStreams
     }
 
     /**
-     * Catches up the current shard, which has no image and was never caught up, from its newest run in the archive: a
-     * stopped run is replayed from the stored position to its end; with no run recorded there is nothing to hear.
-     * Either way, and when the archive fails (counted, logged the first time) or anything else throws (the order logic;
-     * the run's end then not stored), the shard counts as caught up; a run still recording waits for its image, and a
-     * newer run (or none, the run purged) found by the replay's own lookup is looked up again a second later. The first
-     * lookup comes a second after the shard is first seen without an image, then at most once a second.
+     * Catches up the current shard, which has no image and was never caught up, from the archive: when its newest run
+     * has stopped, the runs from the one the stored position is of (from that position) to the newest are replayed,
+     * or the newest alone, whole, when the stored position is of none of them; with no run recorded there is nothing
+     * to hear. Either way, and when the archive fails (counted, logged the first time) or anything else throws (the
+     * order logic; the run's end then not stored), the shard counts as caught up; a newest run still recording waits
+     * for its image. The first lookup comes a second after the shard is first seen without an image, then at most
+     * once a second.
      *
      * @param streamId the shard's event stream.
      * @return events replayed.
@@ -375,30 +363,28 @@ final class EngineEventStreams
         boolean waitForImage = false;
         try
         {
-            if (!replay.findNewestRun(streamId))
+            final List<EventReplay.Run> runs = replay.runs(streamId);
+            if (runs.isEmpty())
             {
                 return 0; // no run of the shard since the archive started: nothing to hear
             }
-            final long stopPosition = replay.newestStopPosition();
-            if (AeronArchive.NULL_POSITION == stopPosition)
+            final int newest = runs.size() - 1;
+            final EventReplay.Run newestRun = runs.get(newest);
+            if (newestRun.recording())
             {
                 waitForImage = true; // the shard runs: its image is on its way
                 return 0;
             }
-            final int sessionId = replay.newestSessionId();
-            replayedStream = sessionId;
-            final int replayed = replay.replay(
-                streamId, sessionId, positions.position(shardId, sessionId), stopPosition, replayHandler);
-            if (replayed < 0)
-            {
-                waitForImage = true; // a newer run records, or the run was purged, since the lookup
-                return 0;
-            }
-            stoppedRunSessionIds[shardId] = sessionId;
-            stoppedRunPositions[shardId] = stopPosition;
+            final int stored = positions.isStored(shardId) ?
+                EventReplay.runIndex(runs, positions.sessionId(shardId)) : runs.size();
+            final int first = Math.min(stored, newest);
+            final int replayed = replayRuns(runs, first, newest);
+            stoppedRunSessionIds[shardId] = newestRun.sessionId();
+            stoppedRunPositions[shardId] = newestRun.stopPosition();
             System.out.println("order-gateway: matching-engine shard " + shardId + " is down; replayed " + replayed +
-                " events of its last run (stream " + streamId + " session " + sessionId + ", to position " +
-                stopPosition + ") from the event archive");
+                " events of its runs from session " + runs.get(first).sessionId() + " to its last run (stream " +
+                streamId + " session " + newestRun.sessionId() + ", to position " + newestRun.stopPosition() +
+                ") from the event archive");
             return replayed;
         }
         catch (final AeronException ex)
@@ -415,6 +401,35 @@ final class EngineEventStreams
                 caughtUpShards.caughtUp(shardId);
             }
         }
+    }
+
+    /**
+     * Replays the stopped runs of a shard from the first given to the last given: the first from the stored position
+     * when that is of it (else from its start), the others whole. A run still recording is skipped: a run after it
+     * did not recover from it.
+     *
+     * @param runs  the shard's runs, oldest first ({@link EventReplay#runs}).
+     * @param first index of the first run replayed.
+     * @param last  index of the last run replayed, inclusive.
+     * @return events replayed.
+     * @throws AeronException when a replay fails.
+     */
+    private int replayRuns(final List<EventReplay.Run> runs, final int first, final int last)
+    {
+        int replayed = 0;
+        for (int i = first; i <= last; i++)
+        {
+            final EventReplay.Run run = runs.get(i);
+            if (run.recording())
+            {
+                continue;
+            }
+            final long fromPosition = i == first ?
+                Math.max(run.startPosition(), positions.position(shardId, run.sessionId())) : run.startPosition();
+            replayedStream = run.sessionId();
+            replayed += replay.replayRecording(run.recordingId(), fromPosition, run.stopPosition(), replayHandler);
+        }
+        return replayed;
     }
 
     private void onReplayed(final DirectBuffer buffer, final int offset)

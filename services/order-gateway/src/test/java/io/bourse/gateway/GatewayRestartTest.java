@@ -377,6 +377,68 @@ class GatewayRestartTest
         }
     }
 
+    /**
+     * As above, but the restarted shard is down again when the gateway starts: the gateway replays the earlier run from
+     * its stored position and then the stopped last run whole, before any login; when the shard comes back a third
+     * time, its new run continues from there and the order's rest cancels.
+     */
+    @Test
+    void shouldSendTheExecutedOfAnEarlierRunOfAShardThatIsDownWhenTheGatewayStarts(
+        @TempDir final Path otherJournalDir) throws Exception
+    {
+        final long price = 1_260_000;
+        Executed taken;
+        EngineService shard2 = engine.launchShard(2, WITH_SHARD_2);
+        try
+        {
+            try (GatewayService first = GatewayService.launch(
+                context(32, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient client = TestClient.login(first.port(), "ord01", 1))
+            {
+                client.enterOrder("L1", "IBM", Ouch42.SIDE_BUY, 100, price, DAY);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            }
+            try (GatewayService other = GatewayService.launch(
+                context(33, otherJournalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient seller = TestClient.login(other.port(), "cpt01", 1))
+            {
+                seller.enterOrder("L2", "IBM", Ouch42.SIDE_SELL, 60, price, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+                taken = (Executed)seller.await(4).get(3);
+            }
+            shard2.close();
+            shard2 = engine.launchShard(2, WITH_SHARD_2);
+            shard2.close();
+            // Until the driver frees the closed publication, a new subscriber still gets an image of it.
+            awaitStreamCounters(engine.layout().eventStreamId(2), PublisherLimit.PUBLISHER_LIMIT_TYPE_ID, 0);
+
+            try (GatewayService second = GatewayService.launch(
+                context(32, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient client = TestClient.login(second.port(), "ord01", 1))
+            {
+                final List<Object> replayed = client.await(4);
+                assertThat(replayed.get(2)).isInstanceOfSatisfying(Accepted.class,
+                    (accepted) -> assertThat(accepted.token()).isEqualTo("L1"));
+                assertThat(replayed.get(3)).usingRecursiveComparison().ignoringFields("timestamp")
+                    .isEqualTo(new Executed(0, "L1", 60, price, 'A', taken.matchNumber()));
+
+                shard2 = engine.launchShard(2, WITH_SHARD_2);
+                // The Cancel must find the gateway's command publication connected to the new run.
+                awaitStreamCounters(engine.layout().commandStreamId(2), SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID, 1);
+                client.cancelOrder("L1", 0);
+                assertThat(client.await(5).get(4)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Canceled(0, "L1", 40, 'U'));
+                assertThat(MetricsEndpoint.scrape(second.metricsPort()))
+                    .contains("bourse_gateway_unmatched_events_total 0.0")
+                    .contains("bourse_gateway_open_orders 0.0")
+                    .contains("bourse_gateway_errors_total{kind=\"event_replay_failed\"} 0.0");
+            }
+        }
+        finally
+        {
+            shard2.close();
+        }
+    }
+
     @Test
     void shouldRefuseLoginsWhileAShardWithNoImageStillRecordsItsRun() throws Exception
     {

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * subscription joined the stream too late to hear it (a restarted order gateway or md-publisher): the run is the
  * recording of the stream's Aeron session id; the stretch ends where the service's live image joined, so that replayed
  * and live events meet with none lost and none twice, or, for a run that has stopped (its shard is down,
- * {@link #findNewestRun}), where its recording stopped. Connects to the archive for each replay; runs on the calling
+ * {@link #runs}), where its recording stopped. Connects to the archive for each replay; runs on the calling
  * thread until the replay is read to its end, handing every event to the caller's handler. Not thread-safe; meant for
  * a service's start, not its hot path (it allocates the archive client and the replay's subscription).
  */
@@ -176,39 +176,6 @@ public final class EventReplay
         }
     }
 
-    /**
-     * Looks up the newest recording of a stream: the latest run of its shard, still recording or stopped (an engine
-     * shard that is down), for a service that must hear that run's events although it has no image of it.
-     *
-     * @param streamId the shard's event stream id.
-     * @return true when the archive holds a recording of the stream, its run given by {@link #newestSessionId()} and
-     * {@link #newestStopPosition()}; false when it holds none (no run of the shard since the archive started).
-     * @throws AeronException when the archive cannot be reached or does not answer.
-     */
-    public boolean findNewestRun(final int streamId)
-    {
-        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
-        {
-            recording.findNewest(client, streamId);
-        }
-        return Aeron.NULL_VALUE != recording.newestRecordingId;
-    }
-
-    /** @return the Aeron session id of the stream's newest recording at the last lookup: that run of the shard. */
-    public int newestSessionId()
-    {
-        return recording.newestSessionId;
-    }
-
-    /**
-     * @return the stream position the newest recording at the last lookup stopped at, in bytes, or
-     * {@link AeronArchive#NULL_POSITION} while it records (the shard runs).
-     */
-    public long newestStopPosition()
-    {
-        return recording.newestStopPosition;
-    }
-
     /** @return the archive's id of the recording last looked up, {@link Aeron#NULL_VALUE} if none was found. */
     public long recordingId()
     {
@@ -273,7 +240,7 @@ public final class EventReplay
 
     /**
      * The archive's recordings of one event stream: the one of a given session (a run of the shard) with its start
-     * position, and the newest of the stream (the latest run) with its session id and stop position.
+     * position, and the id of the newest of the stream (the latest run).
      */
     private static final class RunRecording implements StreamRecordings.RecordingConsumer
     {
@@ -281,24 +248,10 @@ public final class EventReplay
         private long recordingId = Aeron.NULL_VALUE;
         private long startPosition;
         private long newestRecordingId = Aeron.NULL_VALUE;
-        private int newestSessionId;
-        private long newestStopPosition;
-        private boolean matchSession;
 
         void find(final AeronArchive client, final int streamId, final int sessionId)
         {
             this.sessionId = sessionId;
-            list(client, streamId, true);
-        }
-
-        void findNewest(final AeronArchive client, final int streamId)
-        {
-            list(client, streamId, false);
-        }
-
-        private void list(final AeronArchive client, final int streamId, final boolean matchSession)
-        {
-            this.matchSession = matchSession;
             recordingId = Aeron.NULL_VALUE;
             newestRecordingId = Aeron.NULL_VALUE;
             StreamRecordings.forEach(client, streamId, this);
@@ -310,9 +263,7 @@ public final class EventReplay
         {
             // Listed in recording id order: the last one is the newest.
             newestRecordingId = recordingId;
-            newestSessionId = sessionId;
-            newestStopPosition = stopPosition;
-            if (matchSession && this.sessionId == sessionId)
+            if (this.sessionId == sessionId)
             {
                 this.recordingId = recordingId;
                 this.startPosition = startPosition;
