@@ -226,6 +226,22 @@ final class ExchangeContainers implements BeforeAllCallback, AfterAllCallback, T
     }
 
     /**
+     * Kills an engine shard's container ({@code docker kill}, SIGKILL: no shutdown, its Aeron client and its
+     * publications left to the media driver's client liveness timeout) and starts a new engine container, which is
+     * ready once it has recovered the shard's state from the event archive.
+     *
+     * @param shard the shard.
+     */
+    void killEngine(final int shard)
+    {
+        final GenericContainer<?> engine = engines[shard];
+        engine.getDockerClient().killContainerCmd(engine.getContainerId()).exec();
+        engine.stop();
+        engines[shard] = newEngine(shard);
+        start(engines[shard]);
+    }
+
+    /**
      * Stops the md-publisher as {@code docker compose restart} would and starts a new md-publisher container, which is
      * ready once it has caught every engine shard's event stream up from the event archive.
      */

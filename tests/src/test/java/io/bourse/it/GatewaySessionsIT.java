@@ -153,18 +153,43 @@ final class GatewaySessionsIT
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void shouldKeepARestingOrderAndItsOrderReferenceWhenItsEngineShardRestarts() throws Exception
     {
+        assertRestingOrderTradesAfter(() -> EXCHANGE.restartEngine(0), "K", 8_100);
+    }
+
+    /**
+     * As above, but the shard's container is killed (SIGKILL): it closes nothing, and its run's stream is left to the
+     * media driver, which times the dead client out (10 s) and only then ends the run's recording, which the new
+     * container's recovery waits for.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldKeepARestingOrderAndItsOrderReferenceWhenItsEngineShardIsKilled() throws Exception
+    {
+        assertRestingOrderTradesAfter(() -> EXCHANGE.killEngine(0), "L", 8_200);
+    }
+
+    /**
+     * A day buy of GOOG (engine shard 0) rests, the restart runs, then a sell at its price must take it whole.
+     *
+     * @param restart    restarts shard 0 somehow, returning once the new container is ready.
+     * @param tokenStem  the buy's token is the stem and 1, the sell's the stem and 2.
+     * @param priceCents the price, in cents, above every other GOOG bid of this class's tests.
+     */
+    private static void assertRestingOrderTradesAfter(
+        final Runnable restart, final String tokenStem, final long priceCents) throws Exception
+    {
         final OuchRecorder maker = new OuchRecorder();
         final OuchRecorder taker = new OuchRecorder();
         try (SoupBinTcpTestClient buyer = loginAccepted("md01", 0, maker);
             SoupBinTcpTestClient seller = loginAccepted("trdr01", 0, taker))
         {
             final List<SoupBinTcpTestClient> sessions = List.of(buyer, seller);
-            buyer.send(dayBuy("K1", "GOOG", 8_100));
+            buyer.send(dayBuy(tokenStem + 1, "GOOG", priceCents));
             pollUntil(RESPONSE_TIMEOUT, "Accepted", () -> 1 == maker.accepted().size(), sessions);
 
-            whilePolling(RESTART_TIMEOUT, () -> EXCHANGE.restartEngine(0), sessions);
+            whilePolling(RESTART_TIMEOUT, restart, sessions);
 
-            seller.send(OuchMessages.enterOrder("K2", Ouch42.SIDE_SELL, SHARES, "GOOG", price(8_100),
+            seller.send(OuchMessages.enterOrder(tokenStem + 2, Ouch42.SIDE_SELL, SHARES, "GOOG", price(priceCents),
                 Ouch42.TIME_IN_FORCE_SYSTEM_HOURS));
             pollUntil(RESPONSE_TIMEOUT, "both Executed",
                 () -> 1 == maker.executed().size() && 1 == taker.executed().size(), sessions);
@@ -172,10 +197,10 @@ final class GatewaySessionsIT
             seller.logoutAndAwaitClose(RESPONSE_TIMEOUT);
         }
         final OuchRecorder.Executed made = maker.executed().getFirst();
-        assertThat(made).isEqualTo(new OuchRecorder.Executed("K1", SHARES, price(8_100),
+        assertThat(made).isEqualTo(new OuchRecorder.Executed(tokenStem + 1, SHARES, price(priceCents),
             Ouch42.LIQUIDITY_ADDED, made.matchNumber()));
-        assertThat(taker.executed()).containsExactly(new OuchRecorder.Executed("K2", SHARES, price(8_100),
-            Ouch42.LIQUIDITY_REMOVED, made.matchNumber()));
+        assertThat(taker.executed()).containsExactly(new OuchRecorder.Executed(tokenStem + 2, SHARES,
+            price(priceCents), Ouch42.LIQUIDITY_REMOVED, made.matchNumber()));
         assertThat(taker.accepted().getFirst().orderReference())
             .as("the restarted shard's next order reference number")
             .isGreaterThan(maker.accepted().getFirst().orderReference());
