@@ -57,7 +57,9 @@ import org.agrona.DirectBuffer;
  *
  * <p>With the event archive on, each command of the schema is published as a SequencedCommand before its events
  * ({@link EventProxy#sequencedCommand}): the recorded event stream is then the shard's input log, which a restarted
- * shard replays through an adapter that publishes none ({@link EngineRecovery}).
+ * shard replays through an adapter that publishes none ({@link EngineRecovery}). Each carries where on the command
+ * stream the command was taken, so that a restarted shard skips a command its earlier runs took when it hears it again
+ * ({@link TakenCommands}).
  */
 final class CommandAdapter implements ControlledFragmentHandler
 {
@@ -73,6 +75,7 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final Executions executions;
     private final EngineMetrics metrics;
     private final boolean sequenceCommands;
+    private final TakenCommands takenBefore;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final NewOrderDecoder newOrder = new NewOrderDecoder();
     private final CancelOrderDecoder cancelOrder = new CancelOrderDecoder();
@@ -92,16 +95,20 @@ final class CommandAdapter implements ControlledFragmentHandler
      * @param metrics          counts the commands.
      * @param sequenceCommands true to publish each command as a SequencedCommand before its events (the event archive
      *                         is on); false without the archive, and when replaying a recorded input log.
+     * @param takenBefore      the commands the shard's earlier runs took, skipped when heard again (counted in
+     *                         {@code bourse_engine_duplicate_commands_total}); empty without the archive, and when
+     *                         replaying.
      */
     CommandAdapter(
         final MatchingEngine engine, final EventProxy eventProxy, final Executions executions,
-        final EngineMetrics metrics, final boolean sequenceCommands)
+        final EngineMetrics metrics, final boolean sequenceCommands, final TakenCommands takenBefore)
     {
         this.engine = engine;
         this.eventProxy = eventProxy;
         this.executions = executions;
         this.metrics = metrics;
         this.sequenceCommands = sequenceCommands;
+        this.takenBefore = takenBefore;
     }
 
     @Override
@@ -110,6 +117,11 @@ final class CommandAdapter implements ControlledFragmentHandler
         if (!eventProxy.canPublish())
         {
             return Action.ABORT;
+        }
+        if (!takenBefore.isEmpty() && takenBefore.wasTaken(frameHeader.sessionId(), frameHeader.position()))
+        {
+            metrics.duplicateCommands.inc();
+            return Action.CONTINUE;
         }
         final long startNs = System.nanoTime();
         header.wrap(buffer, offset);
@@ -120,7 +132,7 @@ final class CommandAdapter implements ControlledFragmentHandler
         }
         if (sequenceCommands)
         {
-            eventProxy.sequencedCommand(buffer, offset, length);
+            eventProxy.sequencedCommand(buffer, offset, length, frameHeader.sessionId(), frameHeader.position());
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = header.blockLength();

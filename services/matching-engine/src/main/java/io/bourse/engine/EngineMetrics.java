@@ -12,7 +12,8 @@ import java.util.EnumSet;
  * The shard's Prometheus metrics, with every labelled data point resolved at start-up so that the engine thread
  * only increments: {@code bourse_engine_commands_total{type}}, {@code bourse_engine_events_total{type}},
  * {@code bourse_engine_events_held_total} (events the event stream refused at first, held and published later in
- * order), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard refused, see
+ * order), {@code bourse_engine_duplicate_commands_total} (commands heard again after a restart that an earlier run
+ * took, skipped: {@link TakenCommands}), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard refused, see
  * {@link AdminReject}) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all its events
  * published, or held when the event stream pushes back).
  */
@@ -42,6 +43,7 @@ final class EngineMetrics
     final SingleWriterCounter priorityUpdated;
     final SingleWriterCounter tradingStateChanged;
     final Counter eventsHeld;
+    final Counter duplicateCommands;
     final LatencySummary serviceTime;
     private final CounterDataPoint[] adminRejects;
     private final EnumSet<AdminReject> loggedAdminRejects = EnumSet.noneOf(AdminReject.class);
@@ -77,6 +79,9 @@ final class EngineMetrics
         tradingStateChanged = events.counter("trading_state_changed");
         eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
+            .register(registry);
+        duplicateCommands = Counter.builder().withoutExemplars().name("bourse_engine_duplicate_commands_total")
+            .help("Commands heard again after a restart that an earlier run of the shard had taken: skipped")
             .register(registry);
         serviceTime = LatencySummary.registerSingleWriter(registry, "bourse_engine_service_time_seconds",
             "Time from a command taken off the input stream to all its events published or held (back pressure)");

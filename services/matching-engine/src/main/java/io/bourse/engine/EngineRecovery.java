@@ -31,7 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * recorded command and its events, or while they were held) are the new run's first events, renumbered from 1
  * ({@link EventProxy#start}): the gateways answer them then. A command whose SequencedCommand was itself never
  * published is in no recording: the run stopped before taking it, as far as anyone can tell (its sender had no
- * answer).
+ * answer). Each SequencedCommand also says where on the command stream its run took it ({@link TakenCommands}), so
+ * that the new run skips the commands it hears again.
  *
  * <p>Runs on the calling thread at start; allocates (archive clients, replays).
  */
@@ -44,6 +45,7 @@ final class EngineRecovery implements FragmentHandler
 
     private final CommandAdapter commandAdapter;
     private final EventProxy eventProxy;
+    private final TakenCommands taken;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final SequencedCommandDecoder sequencedCommand = new SequencedCommandDecoder();
     private final UnsafeBuffer command = new UnsafeBuffer(0, 0);
@@ -67,11 +69,14 @@ final class EngineRecovery implements FragmentHandler
      * @param commandAdapter applies the replayed commands to the engine; publishes no SequencedCommand.
      * @param eventProxy     the engine's listener, in recovery ({@link EventProxy#startRecovery}) until
      *                       {@link #recover} ends it.
+     * @param taken          given, per image of the command stream, where the replayed runs took their last command,
+     *                       for the live adapter to skip those commands when it hears them again.
      */
-    EngineRecovery(final CommandAdapter commandAdapter, final EventProxy eventProxy)
+    EngineRecovery(final CommandAdapter commandAdapter, final EventProxy eventProxy, final TakenCommands taken)
     {
         this.commandAdapter = commandAdapter;
         this.eventProxy = eventProxy;
+        this.taken = taken;
     }
 
     /**
@@ -146,6 +151,11 @@ final class EngineRecovery implements FragmentHandler
         }
         sequencedCommand.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
             header.version());
+        final long position = sequencedCommand.commandPosition();
+        if (SequencedCommandDecoder.commandPositionNullValue() != position) // null from a version 5 run
+        {
+            taken.taken(sequencedCommand.commandSessionId(), position);
+        }
         sequencedCommand.wrapCommand(command);
         commandAdapter.onFragment(command, 0, command.capacity(), frameHeader);
         commands++;

@@ -75,6 +75,7 @@ public final class EngineService implements AutoCloseable
         final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY);
         final EventProxy eventProxy = new EventProxy(metrics, executions);
         final boolean archived = ctx.eventArchive().enabled();
+        final TakenCommands taken = new TakenCommands();
         final MatchingEngine engine;
         final String recording;
         try
@@ -83,7 +84,7 @@ public final class EngineService implements AutoCloseable
                 ctx.shardId(), SymbolDirectory.packed(ctx.symbolDirectory().symbolsOfShard(ctx.shardId())),
                 ctx.maxOrderQuantity(), eventProxy);
             configure(engine, ctx);
-            final String recovered = archived ? recover(aeron, ctx, engine, eventProxy, executions) : "";
+            final String recovered = archived ? recover(aeron, ctx, engine, eventProxy, executions, taken) : "";
             // Created once recovered: a subscriber sees the new run only after every run it continues is recorded.
             final Publication events = aeron.addExclusivePublication(
                 layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
@@ -104,7 +105,7 @@ public final class EngineService implements AutoCloseable
 
         final AtomicLong openOrderCount = new AtomicLong(engine.openOrderCount());
         final EngineAgent agent = new EngineAgent(
-            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, executions, metrics, archived),
+            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken),
             eventProxy, engine, openOrderCount, metrics.serviceTime);
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()
@@ -131,16 +132,18 @@ public final class EngineService implements AutoCloseable
      * Recovers the shard's state from the recorded runs of its event stream ({@link EngineRecovery}), counting the
      * replayed commands apart from the live ones.
      *
+     * @param taken given where the recovered runs took their commands, per image of the command stream.
      * @return what was recovered, for the start-up line.
      */
     private static String recover(
         final Aeron aeron, final EngineContext ctx, final MatchingEngine engine, final EventProxy eventProxy,
-        final Executions executions)
+        final Executions executions, final TakenCommands taken)
     {
         final EngineMetrics recoveryMetrics = new EngineMetrics(new PrometheusRegistry());
         eventProxy.startRecovery(recoveryMetrics);
         final EngineRecovery.Outcome outcome = new EngineRecovery(
-            new CommandAdapter(engine, eventProxy, executions, recoveryMetrics, false), eventProxy)
+            new CommandAdapter(engine, eventProxy, executions, recoveryMetrics, false, new TakenCommands()),
+            eventProxy, taken)
             .recover(aeron, ctx.eventArchive(), ctx.streamLayout().eventStreamId(ctx.shardId()));
         return ", recovered " + outcome.commands() + " commands of " + outcome.runs() + " earlier runs (" +
             outcome.events() + " events matched, " + engine.openOrderCount() + " open orders) in " +

@@ -49,7 +49,8 @@ import java.nio.ByteOrder;
  * one command's events.
  *
  * <p>With the event archive on, each command goes out first, as a SequencedCommand
- * ({@link #sequencedCommand(DirectBuffer, int, int)}), so that the recording of the stream is the shard's input log.
+ * ({@link #sequencedCommand(DirectBuffer, int, int, int, long)}), so that the recording of the stream is the shard's
+ * input log.
  * A restarted shard recovers from it ({@link EngineRecovery}): in recovery the proxy publishes nothing; the events the
  * replayed commands produce are held and each must equal the next event recorded
  * ({@link #matchRecorded(DirectBuffer, int, int)}). Those left when a run's recording ends were never published (the
@@ -120,13 +121,19 @@ final class EventProxy implements MatchingEngineListener
      * Publishes a command before its events, as a SequencedCommand, so that the recorded stream is the shard's input
      * log; held like an event when the stream refuses it.
      *
-     * @param command the command's buffer.
-     * @param offset  where its SBE message header starts.
-     * @param length  its length in bytes, header included, at most {@link #MAX_COMMAND_LENGTH}.
+     * @param command   the command's buffer.
+     * @param offset    where its SBE message header starts.
+     * @param length    its length in bytes, header included, at most {@link #MAX_COMMAND_LENGTH}.
+     * @param sessionId Aeron session id of the command stream's image it came on.
+     * @param position  position of that stream just after the command, in bytes.
      */
-    void sequencedCommand(final DirectBuffer command, final int offset, final int length)
+    void sequencedCommand(
+        final DirectBuffer command, final int offset, final int length, final int sessionId, final long position)
     {
-        sequencedCommand.wrapAndApplyHeader(buffer, 0, header).putCommand(command, offset, length);
+        sequencedCommand.wrapAndApplyHeader(buffer, 0, header)
+            .commandSessionId(sessionId)
+            .commandPosition(position)
+            .putCommand(command, offset, length);
         publish(MessageHeaderEncoder.ENCODED_LENGTH + sequencedCommand.encodedLength());
     }
 

@@ -10,6 +10,7 @@ import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamRecordings;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.ShardStreams.Event;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
@@ -189,6 +190,48 @@ class EngineRecoveryTest
 
             assertThat(await(thirdRun, recordings().getLast().sessionId(), 1)).containsExactly(
                 new Event(1, "canceled 11 40 leaves 0 U resting t=779"));
+        }
+    }
+
+    /**
+     * A restarted shard hears again the commands its earlier run took: its command subscription joins the stream where
+     * the slowest subscriber stands, here one that never reads (in a deployment, the subscription of a killed run,
+     * until the media driver times it out). It skips and counts them, and takes the first new one against the
+     * recovered book.
+     */
+    @Test
+    void shouldSkipTheCommandsAnEarlierRunTookWhenItHearsThemAgain() throws Exception
+    {
+        try (Subscription neverRead = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(SHARD)))
+        {
+            final Publication commands;
+            try (EngineService ignored = launchShard())
+            {
+                final Subscription events = subscribeEvents();
+                commands = connect(events);
+                send(commands, 11, "AAPL", Side.BUY, 100, 777);
+                send(commands, 12, "AAPL", Side.SELL, 60, 778);
+                assertThat(await(events, 4)).hasSize(4);
+            }
+            awaitStopped();
+            assertThat(neverRead.imageCount()).isOne();
+
+            try (EngineService shard = launchShard())
+            {
+                final Subscription events = subscribeEvents();
+                while (!events.isConnected())
+                {
+                    Thread.onSpinWait();
+                }
+                send(commands, 13, "AAPL", Side.SELL, 40, 779);
+
+                assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                    new Event(1, "accepted 13 AAPL SELL 40@" + PRICE + " Y t=779"),
+                    new Event(2, "executed 40@" + PRICE + " taker 13 maker 11 match " + (2 * 16 + SHARD) + " t=779"));
+                assertThat(MetricsEndpoint.scrape(shard.metricsPort()))
+                    .contains("bourse_engine_duplicate_commands_total 2.0")
+                    .contains("bourse_engine_commands_total{type=\"new_order\"} 1.0");
+            }
         }
     }
 

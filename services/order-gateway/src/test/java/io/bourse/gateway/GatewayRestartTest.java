@@ -330,51 +330,7 @@ class GatewayRestartTest
     void shouldSendTheExecutedOfAnEarlierRunOfAShardThatRestartedWhileNoGatewayRan(
         @TempDir final Path otherJournalDir) throws Exception
     {
-        final long price = 1_250_000;
-        Executed taken;
-        EngineService shard2 = engine.launchShard(2, WITH_SHARD_2);
-        try
-        {
-            try (GatewayService first = GatewayService.launch(
-                context(30, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
-                TestClient client = TestClient.login(first.port(), "ord01", 1))
-            {
-                client.enterOrder("K1", "IBM", Ouch42.SIDE_BUY, 100, price, DAY);
-                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
-            }
-            try (GatewayService other = GatewayService.launch(
-                context(31, otherJournalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
-                TestClient seller = TestClient.login(other.port(), "cpt01", 1))
-            {
-                seller.enterOrder("K2", "IBM", Ouch42.SIDE_SELL, 60, price, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
-                taken = (Executed)seller.await(4).get(3);
-            }
-            shard2.close();
-            shard2 = engine.launchShard(2, WITH_SHARD_2);
-
-            try (GatewayService second = GatewayService.launch(
-                context(30, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
-                TestClient client = TestClient.login(second.port(), "ord01", 1))
-            {
-                final List<Object> replayed = client.await(4);
-                assertThat(replayed.get(2)).isInstanceOfSatisfying(Accepted.class,
-                    (accepted) -> assertThat(accepted.token()).isEqualTo("K1"));
-                assertThat(replayed.get(3)).usingRecursiveComparison().ignoringFields("timestamp")
-                    .isEqualTo(new Executed(0, "K1", 60, price, 'A', taken.matchNumber()));
-                client.cancelOrder("K1", 0);
-
-                assertThat(client.await(5).get(4)).usingRecursiveComparison().ignoringFields(IGNORED)
-                    .isEqualTo(new Canceled(0, "K1", 40, 'U'));
-                assertThat(MetricsEndpoint.scrape(second.metricsPort()))
-                    .contains("bourse_gateway_unmatched_events_total 0.0")
-                    .contains("bourse_gateway_open_orders 0.0")
-                    .contains("bourse_gateway_errors_total{kind=\"event_replay_failed\"} 0.0");
-            }
-        }
-        finally
-        {
-            shard2.close();
-        }
+        assertExecutedOfAnEarlierRunReachesItsOwner(30, otherJournalDir, "K", 1_250_000, false);
     }
 
     /**
@@ -386,47 +342,70 @@ class GatewayRestartTest
     void shouldSendTheExecutedOfAnEarlierRunOfAShardThatIsDownWhenTheGatewayStarts(
         @TempDir final Path otherJournalDir) throws Exception
     {
-        final long price = 1_260_000;
+        assertExecutedOfAnEarlierRunReachesItsOwner(32, otherJournalDir, "L", 1_260_000, true);
+    }
+
+    /**
+     * Gateway {@code gatewayId} rests a day buy of 100 IBM (shard 2) and stops; gateway {@code gatewayId + 1} sells 60
+     * into it; shard 2 restarts (and stops again when {@code downAtStart}); gateway {@code gatewayId} starts again and
+     * must send the owner its Accepted and the Executed, then cancel the rest of 40 (shard 2 started again first when
+     * it was down).
+     *
+     * @param price the price in 1/10000 dollars, above every other IBM bid of this class's tests.
+     */
+    private void assertExecutedOfAnEarlierRunReachesItsOwner(
+        final int gatewayId, final Path otherJournalDir, final String tokenStem, final long price,
+        final boolean downAtStart) throws Exception
+    {
+        final String token = tokenStem + 1;
         Executed taken;
         EngineService shard2 = engine.launchShard(2, WITH_SHARD_2);
         try
         {
             try (GatewayService first = GatewayService.launch(
-                context(32, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                context(gatewayId, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
                 TestClient client = TestClient.login(first.port(), "ord01", 1))
             {
-                client.enterOrder("L1", "IBM", Ouch42.SIDE_BUY, 100, price, DAY);
+                client.enterOrder(token, "IBM", Ouch42.SIDE_BUY, 100, price, DAY);
                 assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
             }
             try (GatewayService other = GatewayService.launch(
-                context(33, otherJournalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                context(gatewayId + 1, otherJournalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
                 TestClient seller = TestClient.login(other.port(), "cpt01", 1))
             {
-                seller.enterOrder("L2", "IBM", Ouch42.SIDE_SELL, 60, price, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+                seller.enterOrder(tokenStem + 2, "IBM", Ouch42.SIDE_SELL, 60, price,
+                    Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
                 taken = (Executed)seller.await(4).get(3);
             }
             shard2.close();
             shard2 = engine.launchShard(2, WITH_SHARD_2);
-            shard2.close();
-            // Until the driver frees the closed publication, a new subscriber still gets an image of it.
-            awaitStreamCounters(engine.layout().eventStreamId(2), PublisherLimit.PUBLISHER_LIMIT_TYPE_ID, 0);
+            if (downAtStart)
+            {
+                shard2.close();
+                // Until the driver frees the closed publication, a new subscriber still gets an image of it.
+                awaitStreamCounters(engine.layout().eventStreamId(2), PublisherLimit.PUBLISHER_LIMIT_TYPE_ID, 0);
+            }
 
             try (GatewayService second = GatewayService.launch(
-                context(32, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                context(gatewayId, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
                 TestClient client = TestClient.login(second.port(), "ord01", 1))
             {
                 final List<Object> replayed = client.await(4);
                 assertThat(replayed.get(2)).isInstanceOfSatisfying(Accepted.class,
-                    (accepted) -> assertThat(accepted.token()).isEqualTo("L1"));
+                    (accepted) -> assertThat(accepted.token()).isEqualTo(token));
                 assertThat(replayed.get(3)).usingRecursiveComparison().ignoringFields("timestamp")
-                    .isEqualTo(new Executed(0, "L1", 60, price, 'A', taken.matchNumber()));
+                    .isEqualTo(new Executed(0, token, 60, price, 'A', taken.matchNumber()));
+                if (downAtStart)
+                {
+                    shard2 = engine.launchShard(2, WITH_SHARD_2);
+                    // The Cancel must find the gateway's command publication connected to the new run.
+                    awaitStreamCounters(
+                        engine.layout().commandStreamId(2), SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID, 1);
+                }
+                client.cancelOrder(token, 0);
 
-                shard2 = engine.launchShard(2, WITH_SHARD_2);
-                // The Cancel must find the gateway's command publication connected to the new run.
-                awaitStreamCounters(engine.layout().commandStreamId(2), SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID, 1);
-                client.cancelOrder("L1", 0);
                 assertThat(client.await(5).get(4)).usingRecursiveComparison().ignoringFields(IGNORED)
-                    .isEqualTo(new Canceled(0, "L1", 40, 'U'));
+                    .isEqualTo(new Canceled(0, token, 40, 'U'));
                 assertThat(MetricsEndpoint.scrape(second.metricsPort()))
                     .contains("bourse_gateway_unmatched_events_total 0.0")
                     .contains("bourse_gateway_open_orders 0.0")
