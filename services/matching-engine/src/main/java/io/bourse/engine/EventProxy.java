@@ -134,7 +134,8 @@ final class EventProxy implements MatchingEngineListener
             .commandSessionId(sessionId)
             .commandPosition(position)
             .putCommand(command, offset, length);
-        publish(MessageHeaderEncoder.ENCODED_LENGTH + sequencedCommand.encodedLength());
+        // Not an event: bourse_engine_events_held_total counts only the events held.
+        offerOrHold(MessageHeaderEncoder.ENCODED_LENGTH + sequencedCommand.encodedLength());
     }
 
     /**
@@ -522,14 +523,26 @@ final class EventProxy implements MatchingEngineListener
 
     private void publish(final int length)
     {
+        if (!offerOrHold(length))
+        {
+            metrics.eventsHeld.inc();
+        }
+    }
+
+    /**
+     * @return true when the message was published at once; false when it was held: in recovery, behind messages held
+     * before, or refused by the stream.
+     */
+    private boolean offerOrHold(final int length)
+    {
         if (!recovering && heldPosition == heldLimit && publication.offer(buffer, 0, length) > 0)
         {
-            return;
+            return true;
         }
-        metrics.eventsHeld.inc();
         held.putInt(heldLimit, length);
         held.putBytes(heldLimit + Integer.BYTES, buffer, 0, length);
         heldLimit += Integer.BYTES + length;
+        return false;
     }
 
     private static boolean equal(

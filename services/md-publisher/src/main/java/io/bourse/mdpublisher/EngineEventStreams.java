@@ -8,6 +8,8 @@ import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.prometheus.metrics.core.metrics.Counter;
 import org.agrona.collections.LongHashSet;
 
@@ -102,9 +104,13 @@ final class EngineEventStreams
         this.errorCount = errorCount;
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
         this.readImages = new Image[subscriptions.length];
+        final MessageHeaderDecoder replayedHeader = new MessageHeaderDecoder();
         this.replayHandler = (buffer, offset, length, header) ->
         {
-            replayedEvents.inc();
+            if (SequencedCommandDecoder.TEMPLATE_ID != replayedHeader.wrap(buffer, offset).templateId())
+            {
+                replayedEvents.inc(); // the shard's input log is not an event
+            }
             adapter.onFragment(buffer, offset, length, header);
         };
     }

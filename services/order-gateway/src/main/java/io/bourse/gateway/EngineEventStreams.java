@@ -8,6 +8,8 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.SequencedCommandDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 
@@ -71,6 +73,7 @@ final class EngineEventStreams
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
     private final EventReplay replay;
     private final DutyCycleClock clock;
+    private final MessageHeaderDecoder replayedHeader = new MessageHeaderDecoder();
     /** Per shard with no image: when its newest run may be looked up (next), once {@link #lookupScheduled} is set. */
     private final long[] nextRunLookupNs;
     private final boolean[] lookupScheduled;
@@ -238,7 +241,8 @@ final class EngineEventStreams
      * which the sessions' journaled event sequence numbers do not tell apart from the new run's). Every case that
      * replays nothing although events were missed (the newer run, a failure) marks the image as one with a gap.
      *
-     * @return events replayed; 0 also when the replay failed (counted, and logged the first time).
+     * @return events replayed, those of earlier runs included; none of the run's own when its replay failed (counted,
+     * and logged the first time).
      */
     private int catchUp(final Image image)
     {
@@ -260,7 +264,7 @@ final class EngineEventStreams
             {
                 metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId,
                     "no recording of session " + sessionId + " in the event archive");
-                return 0;
+                return earlier;
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
@@ -268,7 +272,7 @@ final class EngineEventStreams
                 System.out.println("order-gateway: events of stream " + streamId + " session " + sessionId +
                     " before position " + joinPosition + " not replayed: a newer run of the shard records (" +
                     replay.newestRecordingId() + ")");
-                return 0;
+                return earlier;
             }
             if (!earlierRunsGap)
             {
@@ -285,7 +289,7 @@ final class EngineEventStreams
         catch (final AeronException ex)
         {
             metrics.error(GatewayError.EVENT_REPLAY_FAILED, "event stream " + streamId, ex);
-            return 0;
+            return earlier;
         }
     }
 
@@ -434,7 +438,10 @@ final class EngineEventStreams
 
     private void onReplayed(final DirectBuffer buffer, final int offset)
     {
-        metrics.replayedEvents.inc();
+        if (SequencedCommandDecoder.TEMPLATE_ID != replayedHeader.wrap(buffer, offset).templateId())
+        {
+            metrics.replayedEvents.inc(); // the shard's input log is not an event
+        }
         adapter.onEvent(replayedStream, true, buffer, offset);
     }
 }
