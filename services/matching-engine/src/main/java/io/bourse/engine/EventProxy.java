@@ -75,7 +75,8 @@ final class EventProxy implements MatchingEngineListener
     private int heldLimit;
     private int heldPosition;
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
-        MessageHeaderEncoder.ENCODED_LENGTH + SequencedCommandEncoder.commandHeaderLength() + MAX_COMMAND_LENGTH));
+        MessageHeaderEncoder.ENCODED_LENGTH + SequencedCommandEncoder.BLOCK_LENGTH +
+        SequencedCommandEncoder.commandHeaderLength() + MAX_COMMAND_LENGTH));
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final MessageHeaderDecoder recordedHeader = new MessageHeaderDecoder();
     private final OrderAcceptedEncoder accepted = new OrderAcceptedEncoder();

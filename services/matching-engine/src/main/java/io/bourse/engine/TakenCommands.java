@@ -28,7 +28,10 @@ final class TakenCommands
         positions.put(sessionId, position);
     }
 
-    /** @return true when no image has commands left to skip: the live check costs one test. */
+    /**
+     * @return true when no image has an entry: the live check then costs one test. An entry stays until its image sends
+     * again, so after a restart an image gone for good (a stopped gateway's) keeps one hash lookup per command.
+     */
     boolean isEmpty()
     {
         return positions.isEmpty();

@@ -10,8 +10,8 @@ import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamRecordings;
-import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.ShardStreams.Event;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
@@ -308,11 +308,17 @@ class EngineRecoveryTest
         awaitStopped();
     }
 
+    /**
+     * Offers a SequencedCommand that does not say where the command was taken, as a version 5 engine wrote them: the
+     * recovery then has nothing to skip.
+     */
     private static void offerCommand(final ExclusivePublication publication, final NewOrderEncoder newOrder)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
         final SequencedCommandEncoder encoder = new SequencedCommandEncoder()
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .commandSessionId(SequencedCommandEncoder.commandSessionIdNullValue())
+            .commandPosition(SequencedCommandEncoder.commandPositionNullValue())
             .putCommand(newOrder.buffer(), 0, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength());
         offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
     }

@@ -38,16 +38,16 @@ import java.util.function.Consumer;
  *
  * <p>A shard that is down has no image, but its last run may hold events the sessions must hear before any login (an
  * execution of an order of this gateway id, whose session index a new session must not take again; the answers to the
- * commands of a gateway that stopped with it). So a shard with no image that was never caught up has the newest
- * recording of its stream looked up (after a second, then at most once a second): when that run has stopped, it is
- * replayed from the stored position to its end and the shard counts as caught up; when the archive holds no run of the
- * shard, there is nothing to hear and it counts as caught up too; a run still recording (the shard runs, its image
- * not here yet) waits for its image. So a down shard does not hold back the logins, and its orders are refused as the
+ * commands of a gateway that stopped with it). So a shard with no image that was never caught up has the recordings
+ * of its stream listed (after a second, then at most once a second): when its newest run has stopped, the runs from
+ * the one the stored position is of (from that position) to the newest are replayed, and the shard counts as caught
+ * up; when the archive holds no run of the shard, there is nothing to hear and it counts as caught up too; a newest
+ * run still recording (the shard runs, its image not here yet) waits for its image. So a down shard does not hold back the logins, and its orders are refused as the
  * engine's are when it is unreachable.
  */
 final class EngineEventStreams
 {
-    /** How often the archive is asked for the newest run of a shard with no image. */
+    /** How often the archive is asked for the runs of a shard with no image. */
     private static final long RUN_LOOKUP_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final Subscription[] subscriptions;
@@ -64,7 +64,7 @@ final class EngineEventStreams
     /** Per shard: the newest image read without a gap (the highest {@link Image#correlationId()}), null if none. */
     private final Image[] readImages;
     /**
-     * Marks each shard once its stream was caught up (an image, or a down shard's last run), for
+     * Marks each shard once its stream was caught up (an image, or a down shard's runs), for
      * {@link #catchUpReason()} on any thread.
      */
     private final EventCatchUpReadiness caughtUpShards;
@@ -74,7 +74,7 @@ final class EngineEventStreams
     private final EventReplay replay;
     private final DutyCycleClock clock;
     private final MessageHeaderDecoder replayedHeader = new MessageHeaderDecoder();
-    /** Per shard with no image: when its newest run may be looked up (next), once {@link #lookupScheduled} is set. */
+    /** Per shard with no image: when its runs may be listed (next), once {@link #lookupScheduled} is set. */
     private final long[] nextRunLookupNs;
     private final boolean[] lookupScheduled;
     /**
