@@ -5,12 +5,15 @@ import io.bourse.common.metrics.LatencySummary;
 import io.bourse.engine.match.MatchingEngine;
 import org.agrona.concurrent.Agent;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The shard's single thread: polls the command stream and lets the {@link CommandAdapter} apply each command to the
  * matching engine, whose events the {@link EventProxy} publishes before the next command is read. After each batch it
- * publishes the open order count for the metrics thread (which must not read the engine's maps).
+ * publishes the open order count for the metrics thread (which must not read the engine's maps). At a stop it first
+ * drains ({@link #awaitDrained(long)}): what it took is answered before it goes.
  */
 final class EngineAgent implements Agent
 {
@@ -29,6 +32,10 @@ final class EngineAgent implements Agent
     private final MatchingEngine engine;
     private final AtomicLong openOrderCount;
     private final LatencySummary serviceTime;
+    /** Set by the closing thread: report the first duty cycle with nothing left to do. */
+    private volatile boolean draining;
+    /** Set by this agent once draining: nothing held back that a subscriber could take, no command unread. */
+    private volatile boolean drained;
 
     /**
      * @param shardId        this shard's id, for the role name.
@@ -70,7 +77,39 @@ final class EngineAgent implements Agent
         {
             openOrderCount.setRelease(engine.openOrderCount());
         }
+        else if (draining && (eventProxy.canPublish() || !eventProxy.isConnected()))
+        {
+            drained = true;
+        }
         return workCount;
+    }
+
+    /**
+     * Lets the shard stop without losing a command it took (SIGTERM, {@code docker compose stop}): called on the
+     * closing thread before the agent is closed, it asks the agent to report the first duty cycle in which it
+     * published no held event and found no command left on the command stream, with no event held back (or no
+     * subscriber left to take one, not even the event archive's recording), and waits for that. Meanwhile the agent
+     * runs as before: it publishes the events the stream refused and takes the commands the gateways sent before the
+     * stop, answering them. Without this, the events held at the stop were lost, and with them a command whose
+     * SequencedCommand was among them: taken, never answered and, not being in the input log, never recovered.
+     *
+     * @param timeoutNs how long to wait, in ns.
+     * @return true when drained; false at the timeout: a subscriber of the event stream stopped reading, or the
+     *         gateways kept the command stream busy throughout.
+     */
+    boolean awaitDrained(final long timeoutNs)
+    {
+        draining = true;
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        while (!drained)
+        {
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return true;
     }
 
     @Override

@@ -32,15 +32,27 @@ public final class EngineService implements AutoCloseable
 {
     /** Executions per page of the BreakTrade registry: 16,384, 1.1 MiB per page. */
     private static final int EXECUTIONS_PAGE_CAPACITY = 16 * 1024;
+    /**
+     * Longest wait at a stop for the agent to drain ({@link EngineAgent#awaitDrained(long)}): 5 s, half the compose
+     * file's stop grace period, ample for the subscribers to read a full 64 MiB event term.
+     */
+    static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
 
+    private final int shardId;
     private final MetricsServer metricsServer;
     private final Aeron aeron;
+    private final EngineAgent agent;
     private final AgentHost.HostedAgent runner;
+    private boolean closed;
 
-    private EngineService(final MetricsServer metricsServer, final Aeron aeron, final AgentHost.HostedAgent runner)
+    private EngineService(
+        final int shardId, final MetricsServer metricsServer, final Aeron aeron, final EngineAgent agent,
+        final AgentHost.HostedAgent runner)
     {
+        this.shardId = shardId;
         this.metricsServer = metricsServer;
         this.aeron = aeron;
+        this.agent = agent;
         this.runner = runner;
     }
 
@@ -125,7 +137,7 @@ public final class EngineService implements AutoCloseable
             ", events stream " + layout.eventStreamId(ctx.shardId()) + recording + ", self-trade prevention " +
             ctx.selfTradePrevention() + " " + ctx.firmSelfTradePrevention() + ", price bands " + ctx.priceBands() +
             ", metrics :" + metricsServer.port());
-        return new EngineService(metricsServer, aeron, runner);
+        return new EngineService(ctx.shardId(), metricsServer, aeron, agent, runner);
     }
 
     /**
@@ -185,10 +197,27 @@ public final class EngineService implements AutoCloseable
         return runner.thread();
     }
 
-    /** Stops the agent, then closes Aeron and the metrics endpoint. */
+    /**
+     * Stops the shard: readiness turns to "stopping", the agent drains for up to {@link #DRAIN_TIMEOUT_NS} (it answers
+     * the commands the gateways sent before the stop and publishes every event it holds; a timeout is logged), then
+     * the agent stops and Aeron and the metrics endpoint close. A second call does nothing.
+     */
     @Override
     public void close()
     {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        metricsServer.readiness(() -> "stopping");
+        if (!agent.awaitDrained(DRAIN_TIMEOUT_NS))
+        {
+            System.err.println("matching-engine shard " + shardId + ": stopping undrained after " +
+                TimeUnit.NANOSECONDS.toSeconds(DRAIN_TIMEOUT_NS) + " s (an event stream subscriber not reading, or " +
+                "commands arriving throughout): the commands not yet taken are lost, and so are the events still " +
+                "held unless the event archive recorded their command");
+        }
         CloseHelper.closeAll(runner, metricsServer, aeron);
     }
 }

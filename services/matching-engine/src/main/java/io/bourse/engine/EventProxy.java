@@ -233,6 +233,15 @@ final class EventProxy implements MatchingEngineListener
     }
 
     /**
+     * @return true when a subscriber, the event archive's recording included, can take the held events: false while
+     *         the stream has none (at a stop, once every subscriber has gone).
+     */
+    boolean isConnected()
+    {
+        return publication.isConnected();
+    }
+
+    /**
      * Offers the held events, oldest first, stopping at the first the stream still refuses (retried next duty
      * cycle).
      *

@@ -401,16 +401,59 @@ class EngineServiceTest
 
         // 3,000 resting orders make 6,000 events, several times the 32 KiB window of a 64 KiB term: the engine
         // must hold what the stream refuses and stop taking commands until the subscriber reads again.
+        final int orders = sendRestingOrders(commands);
+
+        assertThat(readSequencedEvents(events, 2 * orders)).isEqualTo(2 * orders);
+    }
+
+    @Test
+    void shouldAnswerTheCommandsSentBeforeAStopWhenItsEventsAreHeldAtTheStop() throws Exception
+    {
+        launch("aeron:ipc?term-length=65536", (ctx) -> {});
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        final int orders = sendRestingOrders(commands);
+        final long deadlineNs = System.nanoTime() + 10 * SECOND_NS;
+        while (!scrapeMetrics().matches("(?s).*\\nbourse_engine_events_held_total [1-9].*") &&
+            System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+
+        // The stop comes while the engine holds an event and most commands are unread: it must take and answer them
+        // all as the subscriber reads, before it goes (undrained, the subscriber got the 32 KiB window only).
+        final EngineService stopping = engine;
+        final Thread stop = new Thread(stopping::close, "stop");
+        stop.start();
+        final int received = readSequencedEvents(events, 2 * orders);
+        stop.join();
+
+        assertThat(received).isEqualTo(2 * orders);
+    }
+
+    /** Sends 3,000 orders that all rest, alternately a buy below and a sell above {@code PRICE}: 6,000 events. */
+    private static int sendRestingOrders(final Publication commands)
+    {
         final int orders = 3_000;
         for (int i = 1; i <= orders; i++)
         {
             send(commands, i, "AAPL", i % 2 == 0 ? Side.BUY : Side.SELL, 1, PRICE + (i % 2 == 0 ? -i : i), i);
         }
+        return orders;
+    }
 
+    /**
+     * Reads events until {@code count} have arrived or 20 s have passed, checking that their sequence numbers run
+     * from 1 without a gap.
+     *
+     * @return the events read.
+     */
+    private static int readSequencedEvents(final Subscription events, final int count)
+    {
         final long[] expectedSequence = {1};
         final int[] received = {0};
-        final long deadlineNs = System.nanoTime() + 20_000_000_000L;
-        while (received[0] < 2 * orders && System.nanoTime() < deadlineNs)
+        final long deadlineNs = System.nanoTime() + 20 * SECOND_NS;
+        while (received[0] < count && System.nanoTime() < deadlineNs)
         {
             if (0 == events.poll((buffer, offset, length, frameHeader) ->
             {
@@ -423,8 +466,7 @@ class EngineServiceTest
                 Thread.onSpinWait();
             }
         }
-
-        assertThat(received[0]).isEqualTo(2 * orders);
+        return received[0];
     }
 
     private Publication connect(final Subscription events)
