@@ -118,21 +118,43 @@ final class CommandAdapter implements ControlledFragmentHandler
         {
             return Action.ABORT;
         }
-        if (!takenBefore.isEmpty() && takenBefore.wasTaken(frameHeader.sessionId(), frameHeader.position()))
+        final int sessionId = frameHeader.sessionId();
+        final long position = frameHeader.position();
+        if (!takenBefore.isEmpty() && takenBefore.wasTaken(sessionId, position))
         {
             metrics.duplicateCommands.inc();
             return Action.CONTINUE;
         }
+        take(buffer, offset, length, sessionId, position);
+        return Action.CONTINUE;
+    }
+
+    /**
+     * Takes one command: counts it, publishes it as a SequencedCommand when commands are sequenced, and applies it to
+     * the engine. Besides the command stream's, the shard's own start configuration ({@link StartConfiguration}) and
+     * the commands a recovery replays come this way. Throws nothing for bad input: a message of another schema, an
+     * unknown template or one longer than {@link EventProxy#MAX_COMMAND_LENGTH} is counted and skipped.
+     *
+     * @param buffer    holds the command.
+     * @param offset    where its SBE message header starts.
+     * @param length    its length in bytes, header included.
+     * @param sessionId Aeron session id of the command stream's image it came on; SequencedCommand's null value for
+     *                  one the shard gives itself.
+     * @param position  that stream's position just after the command, in bytes; SequencedCommand's null value for
+     *                  one the shard gives itself.
+     */
+    void take(final DirectBuffer buffer, final int offset, final int length, final int sessionId, final long position)
+    {
         final long startNs = System.nanoTime();
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH)
         {
             metrics.unknownCommands.inc();
-            return Action.CONTINUE;
+            return;
         }
         if (sequenceCommands)
         {
-            eventProxy.sequencedCommand(buffer, offset, length, frameHeader.sessionId(), frameHeader.position());
+            eventProxy.sequencedCommand(buffer, offset, length, sessionId, position);
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = header.blockLength();
@@ -193,11 +215,10 @@ final class CommandAdapter implements ControlledFragmentHandler
             default ->
             {
                 metrics.unknownCommands.inc();
-                return Action.CONTINUE;
+                return;
             }
         }
         metrics.serviceTime.recordNs(System.nanoTime() - startNs);
-        return Action.CONTINUE;
     }
 
     /** Stamps the command's events with its timestamp, then expires what is due at that time. */

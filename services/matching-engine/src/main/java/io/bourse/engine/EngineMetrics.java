@@ -13,9 +13,10 @@ import java.util.EnumSet;
  * only increments: {@code bourse_engine_commands_total{type}}, {@code bourse_engine_events_total{type}},
  * {@code bourse_engine_events_held_total} (events the event stream refused at first, held and published later in
  * order), {@code bourse_engine_duplicate_commands_total} (commands heard again after a restart that an earlier run
- * took, skipped: {@link TakenCommands}), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard refused, see
- * {@link AdminReject}) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all its events
- * published, or held when the event stream pushes back).
+ * took, skipped: {@link TakenCommands}), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard
+ * refused, see {@link AdminReject}) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all
+ * its events published, or held when the event stream pushes back). The commands include those of the shard's
+ * settings, taken at each start ({@link StartConfiguration}).
  */
 final class EngineMetrics
 {
@@ -46,10 +47,16 @@ final class EngineMetrics
     final Counter duplicateCommands;
     final LatencySummary serviceTime;
     private final CounterDataPoint[] adminRejects;
-    private final EnumSet<AdminReject> loggedAdminRejects = EnumSet.noneOf(AdminReject.class);
+    private final EnumSet<AdminReject> loggedAdminRejects;
 
-    EngineMetrics(final PrometheusRegistry registry)
+    /**
+     * @param registry         where the metrics are registered.
+     * @param logAdminRejects  true to log the first refused admin command of each kind; false in recovery, where the
+     *                         refusals replayed were logged by the run that took them.
+     */
+    EngineMetrics(final PrometheusRegistry registry, final boolean logAdminRejects)
     {
+        loggedAdminRejects = logAdminRejects ? EnumSet.noneOf(AdminReject.class) : EnumSet.allOf(AdminReject.class);
         final SingleWriterCounter.Family commands = SingleWriterCounter.family(registry,
             "bourse_engine_commands_total", "Commands received by type", "type");
         newOrders = commands.counter("new_order");
@@ -97,7 +104,7 @@ final class EngineMetrics
     }
 
     /**
-     * Counts a refused admin command and logs it if it is the first of its kind. Admin commands are rare, so the
+     * Counts a refused admin command and logs it if it is the first of its kind (when logging). Admin commands are rare, so the
      * detail may be built by the caller.
      *
      * @param reason why it was refused.

@@ -124,7 +124,7 @@ final class EngineRecovery implements FragmentHandler
         }
         try
         {
-            take(buffer, offset, length, frameHeader);
+            take(buffer, offset, length);
         }
         catch (final RuntimeException ex)
         {
@@ -134,7 +134,7 @@ final class EngineRecovery implements FragmentHandler
         }
     }
 
-    private void take(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
+    private void take(final DirectBuffer buffer, final int offset, final int length)
     {
         header.wrap(buffer, offset);
         if (MessageHeaderDecoder.SCHEMA_ID != header.schemaId() ||
@@ -152,12 +152,14 @@ final class EngineRecovery implements FragmentHandler
         sequencedCommand.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
             header.version());
         final long position = sequencedCommand.commandPosition();
-        if (SequencedCommandDecoder.commandPositionNullValue() != position) // null from a version 5 run
+        final int sessionId = sequencedCommand.commandSessionId();
+        // null from a version 5 run, and for the commands of a run's start configuration
+        if (SequencedCommandDecoder.commandPositionNullValue() != position)
         {
-            taken.taken(sequencedCommand.commandSessionId(), position);
+            taken.taken(sessionId, position);
         }
         sequencedCommand.wrapCommand(command);
-        commandAdapter.onFragment(command, 0, command.capacity(), frameHeader);
+        commandAdapter.take(command, 0, command.capacity(), sessionId, position);
         commands++;
     }
 

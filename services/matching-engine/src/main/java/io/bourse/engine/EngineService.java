@@ -6,7 +6,6 @@ import io.aeron.Subscription;
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
-import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.AeronClientCollector;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.metrics.Readiness;
@@ -26,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * A running matching-engine shard: its Aeron client, command subscription, event publication (recorded in the
  * {@link io.bourse.common.aeron.EventArchive} when enabled, from before its first event), metrics endpoint and the
  * engine agent on its own thread. With the archive enabled the shard first recovers the state its earlier runs left
- * ({@link EngineRecovery}), and publishes each command it takes before its events, for the next recovery.
+ * ({@link EngineRecovery}), and publishes each command it takes before its events, for the next recovery. Then it
+ * takes its settings' self-trade prevention modes and price bands as commands ({@link StartConfiguration}), so that
+ * each run's settings are in the input log too.
  */
 public final class EngineService implements AutoCloseable
 {
@@ -82,7 +83,7 @@ public final class EngineService implements AutoCloseable
             .aeronDirectoryName(layout.aeronDirectoryName()).clientName("matching-engine-" + ctx.shardId()));
         final Subscription commands = aeron.addSubscription(
             layout.commandChannel(), layout.commandStreamId(ctx.shardId()));
-        final EngineMetrics metrics = new EngineMetrics(metricsServer.registry());
+        final EngineMetrics metrics = new EngineMetrics(metricsServer.registry(), true);
         metricsServer.registry().register(new AeronClientCollector(aeron, List.of(commands)));
         final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY);
         final EventProxy eventProxy = new EventProxy(metrics, executions);
@@ -95,7 +96,6 @@ public final class EngineService implements AutoCloseable
             engine = new MatchingEngine(
                 ctx.shardId(), SymbolDirectory.packed(ctx.symbolDirectory().symbolsOfShard(ctx.shardId())),
                 ctx.maxOrderQuantity(), eventProxy);
-            configure(engine, ctx);
             final String recovered = archived ? recover(aeron, ctx, engine, eventProxy, executions, taken) : "";
             // Created once recovered: a subscriber sees the new run only after every run it continues is recorded.
             final Publication events = aeron.addExclusivePublication(
@@ -115,10 +115,12 @@ public final class EngineService implements AutoCloseable
             throw ex;
         }
 
+        final CommandAdapter commandAdapter =
+            new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken);
+        new StartConfiguration(commandAdapter, engine.clockNs()).apply(ctx);
         final AtomicLong openOrderCount = new AtomicLong(engine.openOrderCount());
         final EngineAgent agent = new EngineAgent(
-            ctx.shardId(), commands, new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken),
-            eventProxy, engine, openOrderCount, metrics.serviceTime);
+            ctx.shardId(), commands, commandAdapter, eventProxy, engine, openOrderCount, metrics.serviceTime);
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()
             .name("bourse_engine_open_orders").help("Orders resting on the shard's books")
@@ -151,7 +153,7 @@ public final class EngineService implements AutoCloseable
         final Aeron aeron, final EngineContext ctx, final MatchingEngine engine, final EventProxy eventProxy,
         final Executions executions, final TakenCommands taken)
     {
-        final EngineMetrics recoveryMetrics = new EngineMetrics(new PrometheusRegistry());
+        final EngineMetrics recoveryMetrics = new EngineMetrics(new PrometheusRegistry(), false);
         eventProxy.startRecovery(recoveryMetrics);
         final EngineRecovery.Outcome outcome = new EngineRecovery(
             new CommandAdapter(engine, eventProxy, executions, recoveryMetrics, false, new TakenCommands()),
@@ -160,25 +162,6 @@ public final class EngineService implements AutoCloseable
         return ", recovered " + outcome.commands() + " commands of " + outcome.runs() + " earlier runs (" +
             outcome.events() + " events matched, " + engine.openOrderCount() + " open orders) in " +
             TimeUnit.NANOSECONDS.toMillis(outcome.elapsedNs()) + " ms";
-    }
-
-    /**
-     * Applies the configured self-trade prevention modes and the price bands of the shard's own symbols, before the
-     * first command.
-     */
-    private static void configure(final MatchingEngine engine, final EngineContext ctx)
-    {
-        engine.selfTradePrevention(ctx.selfTradePrevention());
-        ctx.firmSelfTradePrevention().forEach((firm, mode) -> engine.selfTradePrevention(Firms.pack(firm), mode));
-        for (final EngineContext.PriceBand band : ctx.priceBands())
-        {
-            final SymbolDirectory.Entry entry = ctx.symbolDirectory().find(Symbols.pack(band.symbol()));
-            if (entry.shardId() == ctx.shardId() &&
-                !engine.priceBand(entry.packed(), band.referencePrice(), band.bandBasisPoints()))
-            {
-                throw new IllegalStateException(EngineContext.PRICE_BANDS_PROP_NAME + ": refused " + band);
-            }
-        }
     }
 
     /** @return the bound metrics port (useful when configured as 0). */

@@ -235,6 +235,42 @@ class EngineRecoveryTest
         }
     }
 
+    /**
+     * The shard's settings change between two runs (the price band widened from 1% to 5%): each run's settings are in
+     * its input log, so the second run replays the first under the first's band (the buy it rejected is rejected
+     * again, not accepted, and recovery does not diverge), then applies its own: the same price is accepted now.
+     */
+    @Test
+    void shouldRecoverAnEarlierRunUnderItsOwnSettingsWhenTheSettingsChangeBetweenRuns() throws Exception
+    {
+        final long twoPercentAbove = PRICE + PRICE / 50;
+        try (EngineService ignored = launchShard((ctx) -> ctx.priceBands(
+            List.of(new EngineContext.PriceBand("AAPL", PRICE, 100)))))
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            send(commands, 11, "AAPL", Side.BUY, 100, twoPercentAbove, 777);
+            send(commands, 12, "AAPL", Side.SELL, 100, PRICE, 778);
+            assertThat(await(events, 3)).containsExactly(
+                new Event(1, "rejected 11 X"),
+                new Event(2, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
+                new Event(3, "added SELL 100@" + PRICE + " Y"));
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard((ctx) -> ctx.priceBands(
+            List.of(new EngineContext.PriceBand("AAPL", PRICE, 500)))))
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            send(commands, 13, "AAPL", Side.BUY, 100, twoPercentAbove, 779);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(1, "accepted 13 AAPL BUY 100@" + twoPercentAbove + " Y t=779"),
+                new Event(2, "executed 100@" + PRICE + " taker 13 maker 12 match " + (16 + SHARD) + " t=779"));
+        }
+    }
+
     /** A recorded event the replay does not produce (another configuration, or not this engine's log). */
     @Test
     void shouldRefuseToStartWhenTheReplayDivergesFromTheRecordedRun() throws Exception
@@ -253,14 +289,21 @@ class EngineRecoveryTest
 
     private EngineService launchShard()
     {
-        return EngineService.launch(new EngineContext()
+        return launchShard((ctx) -> {});
+    }
+
+    private EngineService launchShard(final Consumer<EngineContext> settings)
+    {
+        final EngineContext ctx = new EngineContext()
             .shardId(SHARD)
             .metricsPort(0)
             .jvmMetrics(false)
             .streamLayout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@1,MSFT@0"))
             .eventArchive(archive)
-            .idleStrategy(new SleepingMillisIdleStrategy(1)));
+            .idleStrategy(new SleepingMillisIdleStrategy(1));
+        settings.accept(ctx);
+        return EngineService.launch(ctx);
     }
 
     /** The archive stops a recording once it sees the closed shard's stream end. */
