@@ -6,6 +6,7 @@ import io.bourse.engine.match.MatchingEngine;
 import org.agrona.concurrent.Agent;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -13,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * The shard's single thread: polls the command stream and lets the {@link CommandAdapter} apply each command to the
  * matching engine, whose events the {@link EventProxy} publishes before the next command is read. After each batch it
  * publishes the open order count for the metrics thread (which must not read the engine's maps). At a stop it first
- * drains ({@link #awaitDrained(long)}): what it took is answered before it goes.
+ * drains ({@link #awaitDrained(long, long)}): what it took is answered before it goes.
  */
 final class EngineAgent implements Agent
 {
@@ -24,6 +25,24 @@ final class EngineAgent implements Agent
      * exchange-thread CPU per order at 64, 2.3 us at 1024 and more).
      */
     private static final int FRAGMENT_LIMIT = 1024;
+    private static final int RUNNING = 0;
+    /** Takes commands and publishes, reporting the first duty cycle with nothing to do. */
+    private static final int DRAINING = 1;
+    /** Takes no more commands, only publishes the held events. */
+    private static final int PUBLISHING_HELD = 2;
+    /** Nothing held (or nobody to take it) and no command half taken: the agent does nothing more. */
+    private static final int DRAINED = 3;
+
+    /** How a stop's drain ended ({@link #awaitDrained(long, long)}). */
+    enum DrainOutcome
+    {
+        /** Every command sent before the stop was taken and answered, every event published. */
+        DRAINED,
+        /** Commands kept coming: the agent stopped taking them, then published every event it held. */
+        STOPPED_TAKING,
+        /** Events are still held: a subscriber of the event stream does not read. */
+        HELD
+    }
 
     private final int shardId;
     private final Subscription commands;
@@ -32,10 +51,8 @@ final class EngineAgent implements Agent
     private final MatchingEngine engine;
     private final AtomicLong openOrderCount;
     private final LatencySummary serviceTime;
-    /** Set by the closing thread: report the first duty cycle with nothing left to do. */
-    private volatile boolean draining;
-    /** Set by this agent once draining: nothing held back that a subscriber could take, no command unread. */
-    private volatile boolean drained;
+    /** Where a stop stands: {@link #RUNNING} until the closing thread drains, {@link #DRAINED} set by the agent. */
+    private final AtomicInteger drain = new AtomicInteger(RUNNING);
 
     /**
      * @param shardId        this shard's id, for the role name.
@@ -63,11 +80,17 @@ final class EngineAgent implements Agent
     @Override
     public int doWork()
     {
+        final int drainState = drain.get();
+        if (DRAINED == drainState)
+        {
+            return 0;
+        }
         final int workCount;
         serviceTime.beginBatch();
         try
         {
-            workCount = eventProxy.publishHeld() + commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT);
+            workCount = eventProxy.publishHeld() +
+                (PUBLISHING_HELD == drainState ? 0 : commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT));
         }
         finally
         {
@@ -77,33 +100,44 @@ final class EngineAgent implements Agent
         {
             openOrderCount.setRelease(engine.openOrderCount());
         }
-        else if (draining && (eventProxy.canPublish() || !eventProxy.isConnected()))
+        else if (RUNNING != drainState && (eventProxy.canPublish() || !eventProxy.isConnected()))
         {
-            drained = true;
+            drain.set(DRAINED);
         }
         return workCount;
     }
 
     /**
      * Lets the shard stop without losing a command it took (SIGTERM, {@code docker compose stop}): called on the
-     * closing thread before the agent is closed, it asks the agent to report the first duty cycle in which it
-     * published no held event and found no command left on the command stream, with no event held back (or no
-     * subscriber left to take one, not even the event archive's recording), and waits for that. Meanwhile the agent
-     * runs as before: it publishes the events the stream refused and takes the commands the gateways sent before the
-     * stop, answering them. Without this, the events held at the stop were lost, and with them a command whose
-     * SequencedCommand was among them: taken, never answered and, not being in the input log, never recovered.
+     * closing thread before the agent is closed. The agent goes on as before, publishing the events the stream
+     * refused and taking and answering the commands the gateways sent before the stop, until a duty cycle publishes
+     * nothing and finds no command, with no event held back (or no subscriber left to take one, not even the event
+     * archive's recording); from then on it does nothing. When commands keep coming past {@code takeTimeoutNs}, it
+     * stops taking them and only publishes what it holds, so that a command it took is never left half answered.
+     * Without this, the events held at a stop were lost, and with them a command whose SequencedCommand was among
+     * them: taken, never answered and, not being in the input log, never recovered.
      *
-     * @param timeoutNs how long to wait, in ns.
-     * @return true when drained; false at the timeout: a subscriber of the event stream stopped reading, or the
-     *         gateways kept the command stream busy throughout.
+     * @param takeTimeoutNs    how long the agent may go on taking commands, in ns.
+     * @param publishTimeoutNs how long it may then take to publish what it holds, in ns.
+     * @return how the drain ended; {@link DrainOutcome#HELD} also when the closing thread is interrupted.
      */
-    boolean awaitDrained(final long timeoutNs)
+    DrainOutcome awaitDrained(final long takeTimeoutNs, final long publishTimeoutNs)
     {
-        draining = true;
-        final long deadlineNs = System.nanoTime() + timeoutNs;
-        while (!drained)
+        drain.compareAndSet(RUNNING, DRAINING);
+        if (awaitDrained(takeTimeoutNs))
         {
-            if (System.nanoTime() - deadlineNs >= 0)
+            return DrainOutcome.DRAINED;
+        }
+        drain.compareAndSet(DRAINING, PUBLISHING_HELD);
+        return awaitDrained(publishTimeoutNs) ? DrainOutcome.STOPPED_TAKING : DrainOutcome.HELD;
+    }
+
+    private boolean awaitDrained(final long timeoutNs)
+    {
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        while (DRAINED != drain.get())
+        {
+            if (System.nanoTime() - deadlineNs >= 0 || Thread.currentThread().isInterrupted())
             {
                 return false;
             }

@@ -15,8 +15,8 @@ import java.util.EnumSet;
  * order), {@code bourse_engine_duplicate_commands_total} (commands heard again after a restart that an earlier run
  * took, skipped: {@link TakenCommands}), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard
  * refused, see {@link AdminReject}) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all
- * its events published, or held when the event stream pushes back). The commands include those of the shard's
- * settings, taken at each start ({@link StartConfiguration}).
+ * its events published, or held when the event stream pushes back). The commands include the shard's settings
+ * that changed since its earlier runs, taken at its start ({@link StartConfiguration}).
  */
 final class EngineMetrics
 {
@@ -104,8 +104,8 @@ final class EngineMetrics
     }
 
     /**
-     * Counts a refused admin command and logs it if it is the first of its kind (when logging). Admin commands are rare, so the
-     * detail may be built by the caller.
+     * Counts a refused admin command and logs it if it is the first of its kind (when logging). Admin commands are
+     * rare, so the detail may be built by the caller.
      *
      * @param reason why it was refused.
      * @param detail what was refused, logged with the first of its kind only.

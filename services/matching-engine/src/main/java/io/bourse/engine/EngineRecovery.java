@@ -24,15 +24,17 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The runs are replayed oldest first, each from its recording's start to where it stopped, through a
  * {@link CommandAdapter} that publishes nothing; every recorded event must equal the next one the replay produced
- * ({@link EventProxy#matchRecorded}), so a log that this engine's version and configuration (symbols, shard, price
- * bands, self-trade prevention) would not have produced stops the recovery instead of giving another state. A
+ * ({@link EventProxy#matchRecorded}), so a log that this engine's version and configuration (symbols, shard, maximum
+ * order size; each run's price bands and self-trade prevention modes are in its log, {@link StartConfiguration})
+ * would not have produced stops the recovery instead of giving another state. A
  * run still recording (its engine died and the media driver has not yet timed its stream out, or another engine of
  * this shard runs) is waited for, up to 60 s. The events a run produced but never published (it stopped between a
  * recorded command and its events, or while they were held) are the new run's first events, renumbered from 1
  * ({@link EventProxy#start}): the gateways answer them then. A command whose SequencedCommand was itself never
  * published is in no recording: the run stopped before taking it, as far as anyone can tell (its sender had no
  * answer). Each SequencedCommand also says where on the command stream its run took it ({@link TakenCommands}), so
- * that the new run skips the commands it hears again.
+ * that the new run skips the commands it hears again; those that say nowhere are a run's settings, which the
+ * {@link StartConfiguration} is told of.
  *
  * <p>Runs on the calling thread at start; allocates (archive clients, replays).
  */
@@ -46,6 +48,7 @@ final class EngineRecovery implements FragmentHandler
     private final CommandAdapter commandAdapter;
     private final EventProxy eventProxy;
     private final TakenCommands taken;
+    private final StartConfiguration settings;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final SequencedCommandDecoder sequencedCommand = new SequencedCommandDecoder();
     private final UnsafeBuffer command = new UnsafeBuffer(0, 0);
@@ -71,12 +74,16 @@ final class EngineRecovery implements FragmentHandler
      *                       {@link #recover} ends it.
      * @param taken          given, per image of the command stream, where the replayed runs took their last command,
      *                       for the live adapter to skip those commands when it hears them again.
+     * @param settings       told the settings of each replayed run, for the new run to take those it changes.
      */
-    EngineRecovery(final CommandAdapter commandAdapter, final EventProxy eventProxy, final TakenCommands taken)
+    EngineRecovery(
+        final CommandAdapter commandAdapter, final EventProxy eventProxy, final TakenCommands taken,
+        final StartConfiguration settings)
     {
         this.commandAdapter = commandAdapter;
         this.eventProxy = eventProxy;
         this.taken = taken;
+        this.settings = settings;
     }
 
     /**
@@ -153,12 +160,15 @@ final class EngineRecovery implements FragmentHandler
             header.version());
         final long position = sequencedCommand.commandPosition();
         final int sessionId = sequencedCommand.commandSessionId();
-        // null from a version 5 run, and for the commands of a run's start configuration
+        sequencedCommand.wrapCommand(command);
         if (SequencedCommandDecoder.commandPositionNullValue() != position)
         {
             taken.taken(sessionId, position);
         }
-        sequencedCommand.wrapCommand(command);
+        else // a run's settings, or any command of a version 5 run
+        {
+            settings.recovered(command, 0);
+        }
         commandAdapter.take(command, 0, command.capacity(), sessionId, position);
         commands++;
     }

@@ -26,18 +26,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link io.bourse.common.aeron.EventArchive} when enabled, from before its first event), metrics endpoint and the
  * engine agent on its own thread. With the archive enabled the shard first recovers the state its earlier runs left
  * ({@link EngineRecovery}), and publishes each command it takes before its events, for the next recovery. Then it
- * takes its settings' self-trade prevention modes and price bands as commands ({@link StartConfiguration}), so that
- * each run's settings are in the input log too.
+ * takes, as commands, its settings' self-trade prevention modes and price bands that differ from the earlier runs'
+ * ({@link StartConfiguration}), so that each run's settings are in the input log too.
  */
 public final class EngineService implements AutoCloseable
 {
     /** Executions per page of the BreakTrade registry: 16,384, 1.1 MiB per page. */
     private static final int EXECUTIONS_PAGE_CAPACITY = 16 * 1024;
     /**
-     * Longest wait at a stop for the agent to drain ({@link EngineAgent#awaitDrained(long)}): 5 s, half the compose
-     * file's stop grace period, ample for the subscribers to read a full 64 MiB event term.
+     * Longest time a stopping shard goes on taking commands while it drains ({@link EngineAgent#awaitDrained}): 4 s.
      */
-    static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+    static final long DRAIN_TAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(4);
+    /**
+     * Longest time it then takes to publish what it holds: 1 s; both together are half the compose file's stop grace
+     * period, ample for the subscribers to read a full 64 MiB event term.
+     */
+    static final long DRAIN_PUBLISH_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final int shardId;
     private final MetricsServer metricsServer;
@@ -89,14 +93,18 @@ public final class EngineService implements AutoCloseable
         final EventProxy eventProxy = new EventProxy(metrics, executions);
         final boolean archived = ctx.eventArchive().enabled();
         final TakenCommands taken = new TakenCommands();
+        final StartConfiguration settings = new StartConfiguration();
         final MatchingEngine engine;
+        final CommandAdapter commandAdapter;
         final String recording;
+        final int settingsTaken;
         try
         {
             engine = new MatchingEngine(
                 ctx.shardId(), SymbolDirectory.packed(ctx.symbolDirectory().symbolsOfShard(ctx.shardId())),
                 ctx.maxOrderQuantity(), eventProxy);
-            final String recovered = archived ? recover(aeron, ctx, engine, eventProxy, executions, taken) : "";
+            final String recovered =
+                archived ? recover(aeron, ctx, engine, eventProxy, executions, taken, settings) : "";
             // Created once recovered: a subscriber sees the new run only after every run it continues is recorded.
             final Publication events = aeron.addExclusivePublication(
                 layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
@@ -108,6 +116,8 @@ public final class EngineService implements AutoCloseable
                 System.out.println("matching-engine shard " + ctx.shardId() + ": publishing first " + unpublished +
                     " events that its earlier run produced but never published");
             }
+            commandAdapter = new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken);
+            settingsTaken = settings.apply(ctx, commandAdapter, engine.clockNs());
         }
         catch (final RuntimeException ex)
         {
@@ -115,9 +125,6 @@ public final class EngineService implements AutoCloseable
             throw ex;
         }
 
-        final CommandAdapter commandAdapter =
-            new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken);
-        new StartConfiguration(commandAdapter, engine.clockNs()).apply(ctx);
         final AtomicLong openOrderCount = new AtomicLong(engine.openOrderCount());
         final EngineAgent agent = new EngineAgent(
             ctx.shardId(), commands, commandAdapter, eventProxy, engine, openOrderCount, metrics.serviceTime);
@@ -138,6 +145,7 @@ public final class EngineService implements AutoCloseable
             ", commands " + layout.commandChannel() + " stream " + layout.commandStreamId(ctx.shardId()) +
             ", events stream " + layout.eventStreamId(ctx.shardId()) + recording + ", self-trade prevention " +
             ctx.selfTradePrevention() + " " + ctx.firmSelfTradePrevention() + ", price bands " + ctx.priceBands() +
+            " (" + settingsTaken + " changed, taken as commands)" +
             ", metrics :" + metricsServer.port());
         return new EngineService(ctx.shardId(), metricsServer, aeron, agent, runner);
     }
@@ -146,18 +154,19 @@ public final class EngineService implements AutoCloseable
      * Recovers the shard's state from the recorded runs of its event stream ({@link EngineRecovery}), counting the
      * replayed commands apart from the live ones.
      *
-     * @param taken given where the recovered runs took their commands, per image of the command stream.
+     * @param taken    given where the recovered runs took their commands, per image of the command stream.
+     * @param settings given the recovered runs' settings.
      * @return what was recovered, for the start-up line.
      */
     private static String recover(
         final Aeron aeron, final EngineContext ctx, final MatchingEngine engine, final EventProxy eventProxy,
-        final Executions executions, final TakenCommands taken)
+        final Executions executions, final TakenCommands taken, final StartConfiguration settings)
     {
         final EngineMetrics recoveryMetrics = new EngineMetrics(new PrometheusRegistry(), false);
         eventProxy.startRecovery(recoveryMetrics);
         final EngineRecovery.Outcome outcome = new EngineRecovery(
             new CommandAdapter(engine, eventProxy, executions, recoveryMetrics, false, new TakenCommands()),
-            eventProxy, taken)
+            eventProxy, taken, settings)
             .recover(aeron, ctx.eventArchive(), ctx.streamLayout().eventStreamId(ctx.shardId()));
         return ", recovered " + outcome.commands() + " commands of " + outcome.runs() + " earlier runs (" +
             outcome.events() + " events matched, " + engine.openOrderCount() + " open orders) in " +
@@ -181,9 +190,10 @@ public final class EngineService implements AutoCloseable
     }
 
     /**
-     * Stops the shard: readiness turns to "stopping", the agent drains for up to {@link #DRAIN_TIMEOUT_NS} (it answers
-     * the commands the gateways sent before the stop and publishes every event it holds; a timeout is logged), then
-     * the agent stops and Aeron and the metrics endpoint close. A second call does nothing.
+     * Stops the shard: readiness turns to "stopping", the agent drains ({@link EngineAgent#awaitDrained}: it answers
+     * the commands the gateways sent before the stop and publishes every event it holds, for up to
+     * {@link #DRAIN_TAKE_TIMEOUT_NS} plus {@link #DRAIN_PUBLISH_TIMEOUT_NS}; a drain cut short is logged), then the
+     * agent stops and Aeron and the metrics endpoint close. A second call does nothing; call it from one thread.
      */
     @Override
     public void close()
@@ -194,12 +204,16 @@ public final class EngineService implements AutoCloseable
         }
         closed = true;
         metricsServer.readiness(() -> "stopping");
-        if (!agent.awaitDrained(DRAIN_TIMEOUT_NS))
+        final Thread agentThread = runner.thread();
+        final EngineAgent.DrainOutcome outcome = null != agentThread && agentThread.isAlive() ?
+            agent.awaitDrained(DRAIN_TAKE_TIMEOUT_NS, DRAIN_PUBLISH_TIMEOUT_NS) : EngineAgent.DrainOutcome.HELD;
+        if (EngineAgent.DrainOutcome.DRAINED != outcome)
         {
-            System.err.println("matching-engine shard " + shardId + ": stopping undrained after " +
-                TimeUnit.NANOSECONDS.toSeconds(DRAIN_TIMEOUT_NS) + " s (an event stream subscriber not reading, or " +
-                "commands arriving throughout): the commands not yet taken are lost, and so are the events still " +
-                "held unless the event archive recorded their command");
+            System.err.println("matching-engine shard " + shardId + ": stopping " + (outcome ==
+                EngineAgent.DrainOutcome.STOPPED_TAKING ? "after commands kept coming for " +
+                TimeUnit.NANOSECONDS.toSeconds(DRAIN_TAKE_TIMEOUT_NS) + " s: those not yet taken are lost" :
+                "with events held (an event stream subscriber not reading, or the agent not running): they are " +
+                "lost, and so are the commands not yet taken, unless the event archive recorded their command"));
         }
         CloseHelper.closeAll(runner, metricsServer, aeron);
     }

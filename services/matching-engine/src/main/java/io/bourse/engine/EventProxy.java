@@ -45,8 +45,9 @@ import java.nio.ByteOrder;
  * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
  * in order, with the rest of its command's events in a held buffer; the engine agent retries them every duty cycle
  * ({@link #publishHeld()}) and takes no new command while any is held ({@link #canPublish()}), so back pressure
- * reaches the command stream and the gateways instead of events being lost. The held buffer never holds more than
- * one command's events.
+ * reaches the command stream and the gateways instead of events being lost. The held buffer holds one command's
+ * events, but at a start, where the events the earlier runs never published are followed by the SequencedCommands of
+ * the settings ({@link StartConfiguration}).
  *
  * <p>With the event archive on, each command goes out first, as a SequencedCommand
  * ({@link #sequencedCommand(DirectBuffer, int, int, int, long)}), so that the recording of the stream is the shard's

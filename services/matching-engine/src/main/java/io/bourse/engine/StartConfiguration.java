@@ -3,89 +3,159 @@ package io.bourse.engine;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.SelfTradePrevention;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.SequencedCommandEncoder;
+import io.bourse.sbe.engine.SetPriceBandDecoder;
 import io.bourse.sbe.engine.SetPriceBandEncoder;
+import io.bourse.sbe.engine.SetSelfTradePreventionDecoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A shard's settings as the admin commands that set them (engine-schema.xml SetSelfTradePrevention, SetPriceBand):
  * the self-trade prevention mode of every firm without its own, each firm's own mode, then the price bands of the
- * shard's own symbols, in the order of the settings. A new run takes them before its first command from the command
- * stream, through its live {@link CommandAdapter}, so that with the event archive on they are in the run's input log
- * as SequencedCommands (with the null command-stream session and position: nobody sent them) and the next recovery
- * replays each run's settings where that run applied them. A run started with other settings than the day's earlier
- * runs (a band moved, a mode changed) thus recovers those runs as they ran, then applies its own on top: what its
- * settings leave out (a firm's mode, a band) stays as the earlier runs and the admin commands left it; an admin
- * command removes a band (reference price 0). The commands carry the engine's clock, the latest timestamp it took, so
- * they expire no order; they publish no event and are counted with the admin commands.
+ * shard's own symbols, in the order of the settings. A run takes, before its first command from the command stream
+ * and through its live {@link CommandAdapter}, those whose value differs from what the day's earlier settings gave it
+ * (the engine's defaults before the first run: no mode, no band), so that with the event archive on they are in the
+ * run's input log as SequencedCommands, with the null command-stream session and position (nobody sent them), and the
+ * next recovery replays each run's settings where that run applied them ({@link #recovered}).
+ *
+ * <p>A run started with other settings than the day's earlier runs (a band moved, a mode changed) thus recovers
+ * those runs as they ran, then applies its changed settings on top. A setting it leaves unchanged does not undo what
+ * an operator's admin command changed meanwhile; a setting it leaves out stays as it was (an admin command changes or
+ * removes it, a band with reference price 0). The commands carry the engine's clock, the latest timestamp it took, so
+ * they expire no order; they publish no event and are counted with the admin commands. Runs on the launching thread;
+ * allocates.
  */
 final class StartConfiguration
 {
     private static final String BLANK_FIRM = "    ";
+
+    /** A band as the settings give it. */
+    private record Band(long referencePrice, int bandBasisPoints)
+    {
+    }
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
         Math.max(SetSelfTradePreventionEncoder.BLOCK_LENGTH, SetPriceBandEncoder.BLOCK_LENGTH)]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final SetSelfTradePreventionEncoder selfTradePrevention = new SetSelfTradePreventionEncoder();
     private final SetPriceBandEncoder priceBand = new SetPriceBandEncoder();
-    private final CommandAdapter commandAdapter;
-    private final long timestampNs;
+    private final MessageHeaderDecoder recordedHeader = new MessageHeaderDecoder();
+    private final SetSelfTradePreventionDecoder recordedSelfTradePrevention = new SetSelfTradePreventionDecoder();
+    private final SetPriceBandDecoder recordedPriceBand = new SetPriceBandDecoder();
+    private SelfTradePrevention defaultMode = SelfTradePrevention.NONE;
+    private final Map<Integer, SelfTradePrevention> firmModes = new HashMap<>();
+    private final Map<Long, Band> bands = new HashMap<>();
 
     /**
-     * @param commandAdapter the run's live adapter, which sequences the commands when the archive is on.
-     * @param timestampNs    the engine's clock, ns since midnight ({@code MatchingEngine.clockNs()}).
+     * A command of an earlier run's settings, in recovery: it is what the settings give from then on.
+     *
+     * @param command holds the command taken from a SequencedCommand with the null command-stream position (also
+     *                every command of a version 5 run, which recorded no position).
+     * @param offset  where its SBE message header starts.
      */
-    StartConfiguration(final CommandAdapter commandAdapter, final long timestampNs)
+    void recovered(final DirectBuffer command, final int offset)
     {
-        this.commandAdapter = commandAdapter;
-        this.timestampNs = timestampNs;
+        recordedHeader.wrap(command, offset);
+        final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        if (SetSelfTradePreventionDecoder.TEMPLATE_ID == recordedHeader.templateId())
+        {
+            recordedSelfTradePrevention.wrap(command, body, recordedHeader.blockLength(), recordedHeader.version());
+            final SelfTradePrevention mode = coreMode(recordedSelfTradePrevention.modeRaw());
+            final int firm = Firms.pack(command, body + SetSelfTradePreventionDecoder.firmEncodingOffset());
+            if (null == mode)
+            {
+                return; // an operator's refused command of a version 5 run
+            }
+            if (Firms.NONE == firm)
+            {
+                defaultMode = mode;
+            }
+            else
+            {
+                firmModes.put(firm, mode);
+            }
+        }
+        else if (SetPriceBandDecoder.TEMPLATE_ID == recordedHeader.templateId())
+        {
+            recordedPriceBand.wrap(command, body, recordedHeader.blockLength(), recordedHeader.version());
+            bands.put(Symbols.pack(command, body + SetPriceBandDecoder.symbolEncodingOffset()),
+                new Band(recordedPriceBand.referencePrice(), recordedPriceBand.bandBasisPoints()));
+        }
     }
 
     /**
-     * Takes the settings' commands.
+     * Takes the commands of the settings that differ from the day's earlier settings.
      *
-     * @param ctx the shard's settings, concluded: every firm and band in them is valid.
+     * @param ctx            the shard's settings, concluded: every firm and band in them is valid.
+     * @param commandAdapter the run's live adapter, which sequences the commands when the archive is on.
+     * @param timestampNs    the engine's clock, ns since midnight ({@code MatchingEngine.clockNs()}).
      * @return the commands taken.
      */
-    int apply(final EngineContext ctx)
+    int apply(final EngineContext ctx, final CommandAdapter commandAdapter, final long timestampNs)
     {
         int commands = 0;
-        selfTradePrevention(BLANK_FIRM, ctx.selfTradePrevention());
-        commands++;
+        if (ctx.selfTradePrevention() != defaultMode)
+        {
+            selfTradePrevention(commandAdapter, timestampNs, BLANK_FIRM, ctx.selfTradePrevention());
+            commands++;
+        }
         for (final Map.Entry<String, SelfTradePrevention> firm : ctx.firmSelfTradePrevention().entrySet())
         {
-            selfTradePrevention(String.format("%-4s", firm.getKey()), firm.getValue());
-            commands++;
+            if (firm.getValue() != firmModes.get(Firms.pack(firm.getKey())))
+            {
+                selfTradePrevention(commandAdapter, timestampNs, String.format("%-4s", firm.getKey()),
+                    firm.getValue());
+                commands++;
+            }
         }
         for (final EngineContext.PriceBand band : ctx.priceBands())
         {
             final SymbolDirectory.Entry entry = ctx.symbolDirectory().find(Symbols.pack(band.symbol()));
-            if (entry.shardId() == ctx.shardId())
+            if (entry.shardId() == ctx.shardId() && !Objects.equals(
+                bands.get(entry.packed()), new Band(band.referencePrice(), band.bandBasisPoints())))
             {
                 priceBand.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
                 Symbols.unpack(entry.packed(), buffer, priceBand.offset() + SetPriceBandEncoder.symbolEncodingOffset());
                 priceBand.referencePrice(band.referencePrice()).bandBasisPoints(band.bandBasisPoints());
-                take(priceBand.encodedLength());
+                take(commandAdapter, priceBand.encodedLength());
                 commands++;
             }
         }
         return commands;
     }
 
-    private void selfTradePrevention(final String firm, final SelfTradePrevention mode)
+    private void selfTradePrevention(
+        final CommandAdapter commandAdapter, final long timestampNs, final String firm, final SelfTradePrevention mode)
     {
         selfTradePrevention.wrapAndApplyHeader(buffer, 0, header)
             .timestampNs(timestampNs)
             .firm(firm)
             .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
-        take(selfTradePrevention.encodedLength());
+        take(commandAdapter, selfTradePrevention.encodedLength());
     }
 
-    private void take(final int bodyLength)
+    /** @return the core's mode of a raw schema value, null for one the schema does not define. */
+    private static SelfTradePrevention coreMode(final short raw)
+    {
+        for (final io.bourse.sbe.engine.SelfTradePrevention mode : io.bourse.sbe.engine.SelfTradePrevention.values())
+        {
+            if (io.bourse.sbe.engine.SelfTradePrevention.NULL_VAL != mode && mode.value() == raw)
+            {
+                return SelfTradePrevention.valueOf(mode.name());
+            }
+        }
+        return null;
+    }
+
+    private void take(final CommandAdapter commandAdapter, final int bodyLength)
     {
         commandAdapter.take(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength,
             SequencedCommandEncoder.commandSessionIdNullValue(), SequencedCommandEncoder.commandPositionNullValue());

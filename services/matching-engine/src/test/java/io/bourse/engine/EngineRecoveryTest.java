@@ -40,6 +40,7 @@ import static io.bourse.engine.ShardStreams.breakTrade;
 import static io.bourse.engine.ShardStreams.cancel;
 import static io.bourse.engine.ShardStreams.newOrder;
 import static io.bourse.engine.ShardStreams.offer;
+import static io.bourse.engine.ShardStreams.priceBand;
 import static io.bourse.engine.ShardStreams.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -268,6 +269,42 @@ class EngineRecoveryTest
             assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
                 new Event(1, "accepted 13 AAPL BUY 100@" + twoPercentAbove + " Y t=779"),
                 new Event(2, "executed 100@" + PRICE + " taker 13 maker 12 match " + (16 + SHARD) + " t=779"));
+        }
+    }
+
+    /**
+     * An operator's admin command outlives a restart with unchanged settings: the new run takes only the settings that
+     * changed since the earlier runs', so the band an admin command widened to 5% stays at 5% instead of going back to
+     * the settings' 1%.
+     */
+    @Test
+    void shouldKeepAnAdminChangeWhenTheShardRestartsWithTheSameSettings() throws Exception
+    {
+        final long twoPercentAbove = PRICE + PRICE / 50;
+        final Consumer<EngineContext> onePercentBand =
+            (ctx) -> ctx.priceBands(List.of(new EngineContext.PriceBand("AAPL", PRICE, 100)));
+        try (EngineService ignored = launchShard(onePercentBand))
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            priceBand(commands, "AAPL", PRICE, 500);
+            send(commands, 11, "AAPL", Side.SELL, 100, twoPercentAbove, 777);
+            assertThat(await(events, 2)).containsExactly(
+                new Event(1, "accepted 11 AAPL SELL 100@" + twoPercentAbove + " Y t=777"),
+                new Event(2, "added SELL 100@" + twoPercentAbove + " Y"));
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard(onePercentBand))
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            send(commands, 12, "AAPL", Side.BUY, 100, twoPercentAbove, 778);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(1, "accepted 12 AAPL BUY 100@" + twoPercentAbove + " Y t=778"),
+                new Event(2, "executed 100@" + twoPercentAbove + " taker 12 maker 11 match " + (16 + SHARD) +
+                    " t=778"));
         }
     }
 

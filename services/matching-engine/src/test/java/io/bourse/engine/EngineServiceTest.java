@@ -267,8 +267,7 @@ class EngineServiceTest
             "bourse_engine_admin_rejects_total{reason=\"invalid_self_trade_prevention\"} 1.0",
             "bourse_engine_commands_total{type=\"set_price_band\"} 2.0",
             "bourse_engine_commands_total{type=\"set_trading_state\"} 2.0",
-            // the two sent, and the shard's own at its start: the settings' mode of every firm without its own
-            "bourse_engine_commands_total{type=\"set_self_trade_prevention\"} 3.0");
+            "bourse_engine_commands_total{type=\"set_self_trade_prevention\"} 2.0");
     }
 
     @Test
