@@ -36,9 +36,15 @@ final class EngineAgent implements Agent
     /** How a stop's drain ended ({@link #awaitDrained(long, long)}). */
     enum DrainOutcome
     {
-        /** Every command sent before the stop was taken and answered, every event published. */
+        /**
+         * Every command sent before the stop was taken and answered, every event published (or none is left to take
+         * one: no subscriber, not even the event archive's recording).
+         */
         DRAINED,
-        /** Commands kept coming: the agent stopped taking them, then published every event it held. */
+        /**
+         * The time to take commands ran out (commands kept coming, or a subscriber read slowly): the agent stopped
+         * taking them, then published every event it held.
+         */
         STOPPED_TAKING,
         /** Events are still held: a subscriber of the event stream does not read. */
         HELD

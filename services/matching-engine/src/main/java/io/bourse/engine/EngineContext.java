@@ -32,8 +32,9 @@ import static io.bourse.common.config.SettingChecks.checkPositive;
  * default none; each shard applies those of its own symbols), {@code bourse.metrics.jvm} (default true), plus the
  * {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy, the {@link ThreadAffinity} and the
  * {@link EventArchive} that records the shard's event stream when enabled. Every shard
- * reads the same settings; it takes the modes and bands as admin commands at its start ({@link StartConfiguration}),
- * and admin commands ({@code ./bourse admin}) change them while it runs.
+ * reads the same settings; at its start it takes, as admin commands, the modes and bands that differ from what its
+ * earlier runs of the day had set ({@link StartConfiguration}), and admin commands ({@code ./bourse admin}) change them
+ * while it runs.
  */
 public final class EngineContext
 {

@@ -192,7 +192,8 @@ public final class EngineService implements AutoCloseable
     /**
      * Stops the shard: readiness turns to "stopping", the agent drains ({@link EngineAgent#awaitDrained}: it answers
      * the commands the gateways sent before the stop and publishes every event it holds, for up to
-     * {@link #DRAIN_TAKE_TIMEOUT_NS} plus {@link #DRAIN_PUBLISH_TIMEOUT_NS}; a drain cut short is logged), then the
+     * {@link #DRAIN_TAKE_TIMEOUT_NS} plus {@link #DRAIN_PUBLISH_TIMEOUT_NS}; a drain cut short is logged; events held
+     * when no subscriber is left are dropped unlogged, nobody being there to take them), then the
      * agent stops and Aeron and the metrics endpoint close. A second call does nothing; call it from one thread.
      */
     @Override
@@ -210,8 +211,9 @@ public final class EngineService implements AutoCloseable
         if (EngineAgent.DrainOutcome.DRAINED != outcome)
         {
             System.err.println("matching-engine shard " + shardId + ": stopping " + (outcome ==
-                EngineAgent.DrainOutcome.STOPPED_TAKING ? "after commands kept coming for " +
-                TimeUnit.NANOSECONDS.toSeconds(DRAIN_TAKE_TIMEOUT_NS) + " s: those not yet taken are lost" :
+                EngineAgent.DrainOutcome.STOPPED_TAKING ? "after draining for " +
+                TimeUnit.NANOSECONDS.toSeconds(DRAIN_TAKE_TIMEOUT_NS) + " s (commands kept coming, or a subscriber " +
+                "read slowly): the commands not yet taken are lost" :
                 "with events held (an event stream subscriber not reading, or the agent not running): they are " +
                 "lost, and so are the commands not yet taken, unless the event archive recorded their command"));
         }

@@ -15,7 +15,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A shard's settings as the admin commands that set them (engine-schema.xml SetSelfTradePrevention, SetPriceBand):
@@ -92,7 +91,7 @@ final class StartConfiguration
     }
 
     /**
-     * Takes the commands of the settings that differ from the day's earlier settings.
+     * Takes the commands of the settings that differ from the day's earlier settings, which they then are.
      *
      * @param ctx            the shard's settings, concluded: every firm and band in them is valid.
      * @param commandAdapter the run's live adapter, which sequences the commands when the archive is on.
@@ -104,12 +103,13 @@ final class StartConfiguration
         int commands = 0;
         if (ctx.selfTradePrevention() != defaultMode)
         {
-            selfTradePrevention(commandAdapter, timestampNs, BLANK_FIRM, ctx.selfTradePrevention());
+            defaultMode = ctx.selfTradePrevention();
+            selfTradePrevention(commandAdapter, timestampNs, BLANK_FIRM, defaultMode);
             commands++;
         }
         for (final Map.Entry<String, SelfTradePrevention> firm : ctx.firmSelfTradePrevention().entrySet())
         {
-            if (firm.getValue() != firmModes.get(Firms.pack(firm.getKey())))
+            if (firm.getValue() != firmModes.put(Firms.pack(firm.getKey()), firm.getValue()))
             {
                 selfTradePrevention(commandAdapter, timestampNs, String.format("%-4s", firm.getKey()),
                     firm.getValue());
@@ -119,8 +119,9 @@ final class StartConfiguration
         for (final EngineContext.PriceBand band : ctx.priceBands())
         {
             final SymbolDirectory.Entry entry = ctx.symbolDirectory().find(Symbols.pack(band.symbol()));
-            if (entry.shardId() == ctx.shardId() && !Objects.equals(
-                bands.get(entry.packed()), new Band(band.referencePrice(), band.bandBasisPoints())))
+            final Band value = new Band(band.referencePrice(), band.bandBasisPoints());
+            // a symbol given twice: the later item wins, at every start
+            if (entry.shardId() == ctx.shardId() && !value.equals(bands.put(entry.packed(), value)))
             {
                 priceBand.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
                 Symbols.unpack(entry.packed(), buffer, priceBand.offset() + SetPriceBandEncoder.symbolEncodingOffset());
