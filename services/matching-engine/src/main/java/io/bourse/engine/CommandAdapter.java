@@ -271,7 +271,7 @@ final class CommandAdapter implements ControlledFragmentHandler
         metrics.selfTradePreventions.inc();
         advanceClock(setSelfTradePrevention.timestampNs());
         final int firm = Firms.pack(buffer, offset + SetSelfTradePreventionDecoder.firmEncodingOffset());
-        final SelfTradePrevention mode = SELF_TRADE_PREVENTIONS[setSelfTradePrevention.modeRaw()];
+        final SelfTradePrevention mode = selfTradePrevention(setSelfTradePrevention.modeRaw());
         if (null == mode)
         {
             metrics.adminRejected(AdminReject.INVALID_SELF_TRADE_PREVENTION,
@@ -345,6 +345,15 @@ final class CommandAdapter implements ControlledFragmentHandler
                 !book.crossLocked() ? AdminReject.CROSS_NOT_LOCKED : AdminReject.SYMBOL_NOT_OPEN,
                 "RunCross " + Symbols.toString(symbol) + (null == book ? "" : " " + book.tradingState()));
         }
+    }
+
+    /**
+     * @param raw a SelfTradePrevention value of the schema (uint8), as the field's raw getter returns it.
+     * @return the core's mode, null where the schema defines none (a refused command).
+     */
+    static SelfTradePrevention selfTradePrevention(final short raw)
+    {
+        return SELF_TRADE_PREVENTIONS[raw];
     }
 
     /** @return the core's cross type for a NewOrder's crossType: the null value (version 1) is no cross. */

@@ -67,12 +67,12 @@ final class StartConfiguration
         if (SetSelfTradePreventionDecoder.TEMPLATE_ID == recordedHeader.templateId())
         {
             recordedSelfTradePrevention.wrap(command, body, recordedHeader.blockLength(), recordedHeader.version());
-            final SelfTradePrevention mode = coreMode(recordedSelfTradePrevention.modeRaw());
-            final int firm = Firms.pack(command, body + SetSelfTradePreventionDecoder.firmEncodingOffset());
+            final SelfTradePrevention mode = CommandAdapter.selfTradePrevention(recordedSelfTradePrevention.modeRaw());
             if (null == mode)
             {
                 return; // an operator's refused command of a version 5 run
             }
+            final int firm = Firms.pack(command, body + SetSelfTradePreventionDecoder.firmEncodingOffset());
             if (Firms.NONE == firm)
             {
                 defaultMode = mode;
@@ -141,19 +141,6 @@ final class StartConfiguration
             .firm(firm)
             .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
         take(commandAdapter, selfTradePrevention.encodedLength());
-    }
-
-    /** @return the core's mode of a raw schema value, null for one the schema does not define. */
-    private static SelfTradePrevention coreMode(final short raw)
-    {
-        for (final io.bourse.sbe.engine.SelfTradePrevention mode : io.bourse.sbe.engine.SelfTradePrevention.values())
-        {
-            if (io.bourse.sbe.engine.SelfTradePrevention.NULL_VAL != mode && mode.value() == raw)
-            {
-                return SelfTradePrevention.valueOf(mode.name());
-            }
-        }
-        return null;
     }
 
     private void take(final CommandAdapter commandAdapter, final int bodyLength)
