@@ -36,18 +36,22 @@ final class EngineAgent implements Agent
     /** How a stop's drain ended ({@link #awaitDrained(long, long)}). */
     enum DrainOutcome
     {
-        /**
-         * Every command sent before the stop was taken and answered, every event published (or none is left to take
-         * one: no subscriber, not even the event archive's recording).
-         */
+        /** Every command sent before the stop was taken and answered, every event published. */
         DRAINED,
+        /**
+         * Events were held when no subscriber was left to take them, not even the event archive's recording: they
+         * are dropped ({@link #droppedCount()} of them); the commands not yet taken stay on the command stream.
+         */
+        UNHEARD,
         /**
          * The time to take commands ran out (commands kept coming, or a subscriber read slowly): the agent stopped
          * taking them, then published every event it held.
          */
         STOPPED_TAKING,
         /** Events are still held: a subscriber of the event stream does not read. */
-        HELD
+        HELD,
+        /** The closing thread was interrupted while it waited: the agent may still hold events. */
+        INTERRUPTED
     }
 
     private final int shardId;
@@ -59,6 +63,8 @@ final class EngineAgent implements Agent
     private final LatencySummary serviceTime;
     /** Where a stop stands: {@link #RUNNING} until the closing thread drains, {@link #DRAINED} set by the agent. */
     private final AtomicInteger drain = new AtomicInteger(RUNNING);
+    /** Messages held when the drain found no subscriber: written by the agent before it sets {@link #DRAINED}. */
+    private int droppedCount;
 
     /**
      * @param shardId        this shard's id, for the role name.
@@ -108,6 +114,7 @@ final class EngineAgent implements Agent
         }
         else if (RUNNING != drainState && (eventProxy.canPublish() || !eventProxy.isConnected()))
         {
+            droppedCount = eventProxy.heldCount();
             drain.set(DRAINED);
         }
         return workCount;
@@ -125,17 +132,34 @@ final class EngineAgent implements Agent
      *
      * @param takeTimeoutNs    how long the agent may go on taking commands, in ns.
      * @param publishTimeoutNs how long it may then take to publish what it holds, in ns.
-     * @return how the drain ended; {@link DrainOutcome#HELD} also when the closing thread is interrupted.
+     * @return how the drain ended.
      */
     DrainOutcome awaitDrained(final long takeTimeoutNs, final long publishTimeoutNs)
     {
         drain.compareAndSet(RUNNING, DRAINING);
         if (awaitDrained(takeTimeoutNs))
         {
-            return DrainOutcome.DRAINED;
+            return 0 == droppedCount ? DrainOutcome.DRAINED : DrainOutcome.UNHEARD;
+        }
+        if (Thread.currentThread().isInterrupted())
+        {
+            return DrainOutcome.INTERRUPTED;
         }
         drain.compareAndSet(DRAINING, PUBLISHING_HELD);
-        return awaitDrained(publishTimeoutNs) ? DrainOutcome.STOPPED_TAKING : DrainOutcome.HELD;
+        if (awaitDrained(publishTimeoutNs))
+        {
+            return 0 == droppedCount ? DrainOutcome.STOPPED_TAKING : DrainOutcome.UNHEARD;
+        }
+        return Thread.currentThread().isInterrupted() ? DrainOutcome.INTERRUPTED : DrainOutcome.HELD;
+    }
+
+    /**
+     * @return the messages (events and SequencedCommands) the drain dropped because no subscriber was left to take
+     *         them; read after {@link #awaitDrained(long, long)} returned {@link DrainOutcome#UNHEARD}.
+     */
+    int droppedCount()
+    {
+        return droppedCount;
     }
 
     private boolean awaitDrained(final long timeoutNs)

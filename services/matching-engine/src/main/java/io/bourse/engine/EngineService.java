@@ -42,6 +42,10 @@ public final class EngineService implements AutoCloseable
      * period, ample for the subscribers to read a full 64 MiB event term.
      */
     static final long DRAIN_PUBLISH_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+    /** What a stop with events held loses, for its log line. */
+    private static final String HELD_LOST = "the events it holds are lost, and with them the command they answer " +
+        "(no recording holds it, so no later run answers it); the commands not yet taken stay on the command stream " +
+        "for the next run";
 
     private final int shardId;
     private final MetricsServer metricsServer;
@@ -192,9 +196,10 @@ public final class EngineService implements AutoCloseable
     /**
      * Stops the shard: readiness turns to "stopping", the agent drains ({@link EngineAgent#awaitDrained}: it answers
      * the commands the gateways sent before the stop and publishes every event it holds, for up to
-     * {@link #DRAIN_TAKE_TIMEOUT_NS} plus {@link #DRAIN_PUBLISH_TIMEOUT_NS}; a drain cut short is logged; events held
-     * when no subscriber is left are dropped unlogged, nobody being there to take them), then the
-     * agent stops and Aeron and the metrics endpoint close. A second call does nothing; call it from one thread.
+     * {@link #DRAIN_TAKE_TIMEOUT_NS} plus {@link #DRAIN_PUBLISH_TIMEOUT_NS}), then the agent stops and Aeron and the
+     * metrics endpoint close. A drain that did not end with everything answered and published is logged: cut short,
+     * events dropped because no subscriber was left, interrupted, or no drain at all because the agent's thread was
+     * not running. A second call does nothing; call it from one thread.
      */
     @Override
     public void close()
@@ -206,17 +211,33 @@ public final class EngineService implements AutoCloseable
         closed = true;
         metricsServer.readiness(() -> "stopping");
         final Thread agentThread = runner.thread();
-        final EngineAgent.DrainOutcome outcome = null != agentThread && agentThread.isAlive() ?
-            agent.awaitDrained(DRAIN_TAKE_TIMEOUT_NS, DRAIN_PUBLISH_TIMEOUT_NS) : EngineAgent.DrainOutcome.HELD;
-        if (EngineAgent.DrainOutcome.DRAINED != outcome)
+        if (null == agentThread || !agentThread.isAlive())
         {
-            System.err.println("matching-engine shard " + shardId + ": stopping " + (outcome ==
-                EngineAgent.DrainOutcome.STOPPED_TAKING ? "after draining for " +
-                TimeUnit.NANOSECONDS.toSeconds(DRAIN_TAKE_TIMEOUT_NS) + " s (commands kept coming, or a subscriber " +
-                "read slowly): the commands not yet taken are lost" :
-                "with events held (an event stream subscriber not reading, or the agent not running): they are " +
-                "lost, and so are the commands not yet taken, unless the event archive recorded their command"));
+            System.err.println("matching-engine shard " + shardId + ": stopping without a drain, the agent's thread " +
+                "is not running: the commands not yet taken stay on the command stream for the next run");
+        }
+        else
+        {
+            logDrain(agent.awaitDrained(DRAIN_TAKE_TIMEOUT_NS, DRAIN_PUBLISH_TIMEOUT_NS));
         }
         CloseHelper.closeAll(runner, metricsServer, aeron);
+    }
+
+    private void logDrain(final EngineAgent.DrainOutcome outcome)
+    {
+        final String prefix = "matching-engine shard " + shardId + ": stopping ";
+        switch (outcome)
+        {
+            case DRAINED -> { }
+            case UNHEARD -> System.err.println(prefix + "with no event stream subscriber left, not even the event " +
+                "archive's recording: the " + agent.droppedCount() + " messages held are dropped; the commands not " +
+                "yet taken stay on the command stream for the next run");
+            case STOPPED_TAKING -> System.err.println(prefix + "after draining for " +
+                TimeUnit.NANOSECONDS.toSeconds(DRAIN_TAKE_TIMEOUT_NS) + " s (commands kept coming, or a subscriber " +
+                "read slowly): the commands not yet taken stay on the command stream for the next run");
+            case HELD -> System.err.println(prefix + "with events held (an event stream subscriber not reading): " +
+                HELD_LOST);
+            case INTERRUPTED -> System.err.println(prefix + "before its drain ended (interrupted): " + HELD_LOST);
+        }
     }
 }

@@ -234,6 +234,20 @@ final class EventProxy implements MatchingEngineListener
     }
 
     /**
+     * @return how many messages (events and SequencedCommands) are held, 0 when {@link #canPublish()}; walks the held
+     *         buffer, for a stop's log, not the duty cycle.
+     */
+    int heldCount()
+    {
+        int count = 0;
+        for (int position = heldPosition; position < heldLimit; position += Integer.BYTES + held.getInt(position))
+        {
+            count++;
+        }
+        return count;
+    }
+
+    /**
      * @return true when a subscriber, the event archive's recording included, can take the held events: false while
      *         the stream has none (at a stop, once every subscriber has gone).
      */

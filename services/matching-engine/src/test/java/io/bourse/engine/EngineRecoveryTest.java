@@ -41,7 +41,9 @@ import static io.bourse.engine.ShardStreams.cancel;
 import static io.bourse.engine.ShardStreams.newOrder;
 import static io.bourse.engine.ShardStreams.offer;
 import static io.bourse.engine.ShardStreams.priceBand;
+import static io.bourse.engine.ShardStreams.readSequencedEvents;
 import static io.bourse.engine.ShardStreams.send;
+import static io.bourse.engine.ShardStreams.sendRestingOrders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -152,6 +154,57 @@ class EngineRecoveryTest
                 new Event(1, "canceled 14 10 leaves 0 U resting t=782"),
                 new Event(2, "accepted 15 AAPL BUY 5@" + PRICE + " Y t=783"),
                 new Event(3, "added BUY 5@" + PRICE + " Y"));
+        }
+    }
+
+    /**
+     * A run stopped while a slow subscriber holds its events back, with most of its commands still unread: its drain
+     * takes and answers them all, each after its SequencedCommand, so the recording holds every command a subscriber
+     * saw answered and the next run recovers every order: one buy sweeps all the sells.
+     */
+    @Test
+    void shouldRecordEveryCommandItAnswersWhenItStopsWithEventsHeld() throws Exception
+    {
+        layout = new StreamLayout(layout.aeronDirectoryName(), layout.commandChannel(), layout.commandStreamBase(),
+            "aeron:ipc?term-length=65536", layout.eventStreamBase(), layout.marketDataChannel(),
+            layout.marketDataStreamId(), layout.feedChannel(), layout.depthStreamId(), layout.bboStreamId(),
+            layout.tradesStreamId(), layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
+        final int orders;
+        try (EngineService firstRun = launchShard(); Subscription events = subscribeEvents())
+        {
+            orders = sendRestingOrders(connect(events));
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!MetricsEndpoint.scrape(firstRun.metricsPort())
+                .matches("(?s).*\\nbourse_engine_events_held_total [1-9].*"))
+            {
+                assertThat(System.nanoTime()).as("events held").isLessThan(deadlineNs);
+                Thread.sleep(1);
+            }
+
+            final Thread stop = new Thread(firstRun::close, "stop");
+            stop.start();
+            final int received;
+            try
+            {
+                received = readSequencedEvents(events, 2 * orders);
+            }
+            finally
+            {
+                stop.join();
+            }
+            assertThat(received).isEqualTo(2 * orders);
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            send(connect(events), orders + 1, "AAPL", Side.BUY, orders / 2, PRICE + orders, 2L * orders);
+
+            final List<Event> sweep = await(events, recordings().getLast().sessionId(), 1 + orders / 2);
+            assertThat(sweep).hasSize(1 + orders / 2);
+            assertThat(sweep.getLast().text()).startsWith("executed 1@" + (PRICE + orders - 1) + " taker " +
+                (orders + 1) + " maker " + (orders - 1) + " ");
         }
     }
 

@@ -11,7 +11,6 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.ShardStreams.Event;
 import io.bourse.engine.match.SelfTradePrevention;
-import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
@@ -26,7 +25,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.ByteOrder;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -40,10 +41,12 @@ import static io.bourse.engine.ShardStreams.crossLock;
 import static io.bourse.engine.ShardStreams.newOrder;
 import static io.bourse.engine.ShardStreams.offer;
 import static io.bourse.engine.ShardStreams.priceBand;
+import static io.bourse.engine.ShardStreams.readSequencedEvents;
 import static io.bourse.engine.ShardStreams.replace;
 import static io.bourse.engine.ShardStreams.runCross;
 import static io.bourse.engine.ShardStreams.selfTradePrevention;
 import static io.bourse.engine.ShardStreams.send;
+import static io.bourse.engine.ShardStreams.sendRestingOrders;
 import static io.bourse.engine.ShardStreams.tradingState;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -413,12 +416,7 @@ class EngineServiceTest
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
         final Publication commands = connect(events);
         final int orders = sendRestingOrders(commands);
-        final long deadlineNs = System.nanoTime() + 10 * SECOND_NS;
-        while (!scrapeMetrics().matches("(?s).*\\nbourse_engine_events_held_total [1-9].*") &&
-            System.nanoTime() < deadlineNs)
-        {
-            Thread.sleep(1);
-        }
+        awaitEventsHeld();
 
         // The stop comes while the engine holds an event and most commands are unread: it must take and answer them
         // all as the subscriber reads, before it goes (undrained, the subscriber got the 32 KiB window only).
@@ -431,42 +429,45 @@ class EngineServiceTest
         assertThat(received).isEqualTo(2 * orders);
     }
 
-    /** Sends 3,000 orders that all rest, alternately a buy below and a sell above {@code PRICE}: 6,000 events. */
-    private static int sendRestingOrders(final Publication commands)
+    /**
+     * A stop while events are held and the only subscriber has gone (no event archive): nobody can take them, so the
+     * drain ends at once and says how many it dropped, instead of waiting out its timeouts or dropping them unsaid.
+     */
+    @Test
+    void shouldLogTheHeldEventsItDropsWhenNoSubscriberIsLeftAtAStop() throws Exception
     {
-        final int orders = 3_000;
-        for (int i = 1; i <= orders; i++)
+        launch("aeron:ipc?term-length=65536", (ctx) -> {});
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        sendRestingOrders(connect(events));
+        awaitEventsHeld();
+        events.close();
+
+        final ByteArrayOutputStream log = new ByteArrayOutputStream();
+        final PrintStream stderr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try
         {
-            send(commands, i, "AAPL", i % 2 == 0 ? Side.BUY : Side.SELL, 1, PRICE + (i % 2 == 0 ? -i : i), i);
+            engine.close();
         }
-        return orders;
+        finally
+        {
+            System.setErr(stderr);
+        }
+
+        assertThat(log.toString(StandardCharsets.UTF_8)).containsPattern(
+            "matching-engine shard 1: stopping with no event stream subscriber left, not even the event archive's " +
+            "recording: the [1-9][0-9]* messages held are dropped");
     }
 
-    /**
-     * Reads events until {@code count} have arrived or 20 s have passed, checking that their sequence numbers run
-     * from 1 without a gap.
-     *
-     * @return the events read.
-     */
-    private static int readSequencedEvents(final Subscription events, final int count)
+    /** Waits until the shard holds events back: the event stream refused one. */
+    private void awaitEventsHeld() throws Exception
     {
-        final long[] expectedSequence = {1};
-        final int[] received = {0};
-        final long deadlineNs = System.nanoTime() + 20 * SECOND_NS;
-        while (received[0] < count && System.nanoTime() < deadlineNs)
+        final long deadlineNs = System.nanoTime() + 10 * SECOND_NS;
+        while (!scrapeMetrics().matches("(?s).*\\nbourse_engine_events_held_total [1-9].*"))
         {
-            if (0 == events.poll((buffer, offset, length, frameHeader) ->
-            {
-                // every engine event starts with its sequence number, right after the SBE header
-                assertThat(buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN))
-                    .isEqualTo(expectedSequence[0]++);
-                received[0]++;
-            }, 100))
-            {
-                Thread.onSpinWait();
-            }
+            assertThat(System.nanoTime()).as("events held").isLessThan(deadlineNs);
+            Thread.sleep(1);
         }
-        return received[0];
     }
 
     private Publication connect(final Subscription events)

@@ -33,8 +33,10 @@ import io.bourse.sbe.engine.TradingState;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,6 +59,49 @@ final class ShardStreams
 
     private ShardStreams()
     {
+    }
+
+    /** Sends 3,000 orders that all rest, alternately a buy below and a sell above {@code PRICE}: 6,000 events. */
+    static int sendRestingOrders(final Publication commands)
+    {
+        final int orders = 3_000;
+        for (int i = 1; i <= orders; i++)
+        {
+            send(commands, i, "AAPL", i % 2 == 0 ? Side.BUY : Side.SELL, 1, PRICE + (i % 2 == 0 ? -i : i), i);
+        }
+        return orders;
+    }
+
+    /**
+     * Reads events until {@code count} have arrived or 20 s have passed, checking that their sequence numbers run
+     * from 1 without a gap; SequencedCommands (with the event archive on) are not events and are skipped.
+     *
+     * @return the events read.
+     */
+    static int readSequencedEvents(final Subscription events, final int count)
+    {
+        final long[] expectedSequence = {1};
+        final int[] received = {0};
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (received[0] < count && System.nanoTime() < deadlineNs)
+        {
+            if (0 == events.poll((buffer, offset, length, frameHeader) ->
+            {
+                if (SequencedCommandDecoder.TEMPLATE_ID == buffer.getShort(
+                    offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN))
+                {
+                    return;
+                }
+                // every engine event starts with its sequence number, right after the SBE header
+                assertThat(buffer.getLong(offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN))
+                    .isEqualTo(expectedSequence[0]++);
+                received[0]++;
+            }, 100))
+            {
+                Thread.onSpinWait();
+            }
+        }
+        return received[0];
     }
 
     /** Decodes events into text until {@code count} have arrived (or 10 s passed). */
