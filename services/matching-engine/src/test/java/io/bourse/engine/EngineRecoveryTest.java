@@ -4,9 +4,8 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.archive.client.AeronArchive;
-import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamRecordings;
@@ -59,7 +58,7 @@ class EngineRecoveryTest
     @TempDir
     private Path archiveDir;
     private EventArchive archive;
-    private ArchivingMediaDriver driver;
+    private ArchivingDriverFixture driver;
     private StreamLayout layout;
     private Aeron aeron;
 
@@ -70,16 +69,16 @@ class EngineRecoveryTest
     @BeforeEach
     void setUp()
     {
-        archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
-        driver = EmbeddedMediaDriver.launchWithArchive("event-recording-test", archive);
-        layout = EmbeddedMediaDriver.defaultLayout(driver.mediaDriver());
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.mediaDriver().aeronDirectoryName()));
+        driver = new ArchivingDriverFixture("event-recording-test", archiveDir);
+        archive = driver.archive();
+        layout = driver.layout();
+        aeron = driver.aeron();
     }
 
     @AfterEach
     void tearDown()
     {
-        CloseHelper.closeAll(aeron, driver);
+        CloseHelper.closeAll(driver);
     }
 
     @Test

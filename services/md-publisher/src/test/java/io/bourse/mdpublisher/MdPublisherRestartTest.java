@@ -4,12 +4,11 @@ import io.aeron.Aeron;
 import io.aeron.ChannelUri;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
-import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
 import io.aeron.driver.status.SubscriberPos;
-import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamCounters;
 import io.bourse.common.aeron.StreamLayout;
@@ -60,7 +59,7 @@ class MdPublisherRestartTest
     @TempDir
     private Path archiveDir;
     private EventArchive archive;
-    private ArchivingMediaDriver driver;
+    private ArchivingDriverFixture driver;
     private StreamLayout layout;
     private Aeron aeron;
     private AeronArchive archiveClient;
@@ -71,10 +70,10 @@ class MdPublisherRestartTest
     @BeforeEach
     void setUp()
     {
-        archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
-        driver = EmbeddedMediaDriver.launchWithArchive("md-restart-test", archive);
-        layout = EmbeddedMediaDriver.defaultLayout(driver.mediaDriver());
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.mediaDriver().aeronDirectoryName()));
+        driver = new ArchivingDriverFixture("md-restart-test", archiveDir);
+        archive = driver.archive();
+        layout = driver.layout();
+        aeron = driver.aeron();
         archiveClient = AeronArchive.connect(archive.clientContext(aeron));
         shard0 = recordedEventPublication(0);
         shard1 = recordedEventPublication(1);
@@ -83,7 +82,7 @@ class MdPublisherRestartTest
     @AfterEach
     void tearDown()
     {
-        CloseHelper.closeAll(service, archiveClient, aeron, driver);
+        CloseHelper.closeAll(service, archiveClient, driver);
     }
 
     @Test
