@@ -226,7 +226,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * Reads and handles what the subscriber sent, or drops it once the session is ending; closes the session at end of
-     * stream or on failure.
+     * stream or on failure, and on a packet that cannot be parsed (nassau's parser throws a runtime exception, e.g. on
+     * a Login Request shorter than SoupBinTCP 4.0's 47 bytes or a blank Requested Sequence Number): counted, logged,
+     * and only this session ends; left to the worker, the exception would end its duty cycle before the other
+     * sessions' data, at every read while the subscriber kept sending.
      *
      * @param discard scratch buffer for the input of an ending session, which is dropped.
      */
@@ -242,6 +245,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         catch (final IOException ex)
         {
             fail(ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            fail(new IOException("malformed packet (" + ex + ")", ex));
         }
     }
 

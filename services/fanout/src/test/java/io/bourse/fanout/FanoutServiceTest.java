@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -40,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -322,6 +326,40 @@ class FanoutServiceTest
             assertThat(subscriber.itch.messages.get(SESSION_START_MESSAGES))
                 .isEqualTo(new AddOrder(1, 0, T, 33, 'S', 100, "AAPL", 4_000_000));
         }
+    }
+
+    /**
+     * A connection that sends a Login Request too short to parse (SoupBinTCP length 2: 'L' and one byte), then keeps
+     * sending: nassau's parser throws on it at every read. The fanout closes that connection, counts it, and the
+     * session sharing its worker still gets the live data.
+     */
+    @Test
+    void shouldCloseAConnectionSendingAMalformedLoginAndKeepServingTheSessionOnItsWorker() throws Exception
+    {
+        // The fewest sessions, in turn on a tie: the first and third connections share worker 0.
+        final Subscriber sameWorker = connect();
+        final Subscriber otherWorker = connect();
+        for (final Subscriber subscriber : List.of(sameWorker, otherWorker))
+        {
+            subscriber.login("sub1", "secret1");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+        }
+        try (SocketChannel malformed = SocketChannel.open(new InetSocketAddress("localhost", service.port())))
+        {
+            final ByteBuffer garbage = ByteBuffer.allocate(16 * 1024);
+            garbage.put(new byte[] {0, 2, 'L', 'A'}).position(garbage.capacity()).flip();
+            while (garbage.hasRemaining())
+            {
+                malformed.write(garbage);
+            }
+            offer(sbe.addOrder(T, "AAPL", 33, Side.SELL, 100, 4_000_000));
+
+            sameWorker.receiveUntil(() -> sameWorker.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+            assertThat(sameWorker.itch.messages.get(SESSION_START_MESSAGES))
+                .isEqualTo(new AddOrder(1, 0, T, 33, 'S', 100, "AAPL", 4_000_000));
+            assertThat(closedByPeer(malformed)).as("the fanout closed the malformed connection").isTrue();
+        }
+        assertThat(scrapeMetrics()).containsPattern("\\nbourse_fanout_errors_total [1-9]");
     }
 
     @Test
@@ -945,6 +983,37 @@ class FanoutServiceTest
         {
             throw new IllegalStateException(ex);
         }
+    }
+
+    /**
+     * Reads and drops what comes (heartbeats) until the peer closes the connection or 10 s have passed.
+     *
+     * @return true when the peer closed it: end of stream, or a reset (it closed with our bytes unread).
+     */
+    private static boolean closedByPeer(final SocketChannel channel) throws IOException
+    {
+        channel.socket().setSoTimeout(1_000);
+        final InputStream in = channel.socket().getInputStream();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadlineNs)
+        {
+            try
+            {
+                if (-1 == in.read())
+                {
+                    return true;
+                }
+            }
+            catch (final SocketTimeoutException ex)
+            {
+                // nothing this second: look again
+            }
+            catch (final SocketException ex)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String scrapeMetrics() throws Exception
