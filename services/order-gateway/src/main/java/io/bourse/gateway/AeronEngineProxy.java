@@ -115,6 +115,13 @@ final class AeronEngineProxy implements EngineProxy
         return true;
     }
 
+    @Override
+    public boolean canTake(final int shardId)
+    {
+        final Publication publication = publications[shardId];
+        return publication.isConnected() && publication.availableWindow() >= MAX_COMMAND_FRAME_LENGTH;
+    }
+
     private boolean offer(final int shardId, final int length)
     {
         return boundedOffer.offer(publications[shardId], buffer, 0, length) > 0;

@@ -72,4 +72,11 @@ interface EngineProxy
      *         connected (its commands are then refused at once and answered).
      */
     boolean hasRoomFor(int commands);
+
+    /**
+     * @param shardId a shard.
+     * @return true when the shard's command stream is connected and can take a command now without back pressure, so
+     *         that one offered now is neither refused nor retried.
+     */
+    boolean canTake(int shardId);
 }

@@ -117,6 +117,11 @@ public final class GatewayService implements AutoCloseable
                 .name("bourse_gateway_open_orders").help("Orders entered and not yet done")
                 .callback((callback) -> callback.call(orderEntry.openOrderCount()))
                 .register(metricsServer.registry());
+            GaugeWithCallback.builder()
+                .name("bourse_gateway_cancel_on_disconnect_pending")
+                .help("Cancels on disconnect waiting for their engine shard to take them (it was down or full)")
+                .callback((callback) -> callback.call(orderEntry.cancelsOnDisconnectToRetry()))
+                .register(metricsServer.registry());
             CounterWithCallback.builder()
                 .name("bourse_gateway_command_back_pressure_total")
                 .help("Attempts to offer an engine command that found the stream back pressured")
@@ -218,7 +223,7 @@ public final class GatewayService implements AutoCloseable
         return new GatewayAgent(serverChannel, selector, registry, engine, events, clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
                 metrics),
-            metrics);
+            orderEntry, metrics);
     }
 
     private static JournalStore openJournals(final GatewayContext ctx, final GatewayMetrics metrics)

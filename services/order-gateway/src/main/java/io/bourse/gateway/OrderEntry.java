@@ -8,8 +8,10 @@ import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.ReplaceOrder;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.LongHashSet;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The gateway's order logic, free of sockets and Aeron: validates OUCH 4.2 Enter, Replace, Cancel and Modify Order
@@ -121,6 +123,9 @@ import java.util.ArrayDeque;
  */
 final class OrderEntry
 {
+    /** Time between two retries of the cancels on disconnect a shard could not take: 100 ms. */
+    static final long CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final int gatewayId;
     private final long maxOrderShares;
     private final long maxSessionTokens;
@@ -136,6 +141,9 @@ final class OrderEntry
     private final DutyCycleClock clock;
     private final SessionIndexes sessionIndexes;
     private final Long2ObjectHashMap<OrderState> orders = new Long2ObjectHashMap<>();
+    /** clientOrderIds of the orders whose cancel on disconnect their shard could not take yet. */
+    private final LongHashSet cancelsOnDisconnectToRetry = new LongHashSet();
+    private long nextCancelOnDisconnectRetryNs;
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
     private final TradedOrders tradedOrders = new TradedOrders();
     private final OrderRecordProxy records = new OrderRecordProxy();
@@ -422,7 +430,10 @@ final class OrderEntry
     }
 
     /**
-     * A user's session ended: with cancel on disconnect, every order of the session is canceled through the engine.
+     * A user's session ended: with cancel on disconnect, every order of the session is canceled through the engine. A
+     * cancel its shard cannot take now (down, or its command stream full) is kept and sent again by
+     * {@link #retryCancelsOnDisconnect()} until the shard takes it or the order is done: a shard recovered from the
+     * event archive would otherwise bring the order back without its owner.
      *
      * @param session the session whose connection closed.
      */
@@ -435,18 +446,71 @@ final class OrderEntry
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : orders.values())
         {
-            if (order.session == session)
+            if (order.session == session && !sendCancelOnDisconnect(order, timestampNs) &&
+                cancelsOnDisconnectToRetry.add(order.clientOrderId))
             {
-                if (engine.cancelOrder(order.shardId, timestampNs, order.clientOrderId, 0))
-                {
-                    metrics.cancelOnDisconnect.inc();
-                }
-                else
-                {
-                    metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
-                }
+                nextCancelOnDisconnectRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
             }
         }
+    }
+
+    /**
+     * Sends again, {@link #CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS} after the last failure and then at most that often,
+     * the cancels on disconnect their shard could not take ({@link #onSessionEnd}), each to a shard that can take a
+     * command now; one whose order is done meanwhile is dropped. Nothing to do costs one size check.
+     *
+     * @return cancels handed over.
+     */
+    int retryCancelsOnDisconnect()
+    {
+        if (cancelsOnDisconnectToRetry.isEmpty())
+        {
+            return 0;
+        }
+        final long nowNs = clock.nanoTime();
+        if (nowNs - nextCancelOnDisconnectRetryNs < 0)
+        {
+            return 0;
+        }
+        nextCancelOnDisconnectRetryNs = nowNs + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
+        final long timestampNs = clock.midnightNs();
+        int sent = 0;
+        final LongHashSet.LongIterator clientOrderIds = cancelsOnDisconnectToRetry.iterator();
+        while (clientOrderIds.hasNext())
+        {
+            final OrderState order = orders.get(clientOrderIds.nextValue());
+            if (null == order)
+            {
+                clientOrderIds.remove();
+            }
+            else if (sendCancelOnDisconnect(order, timestampNs))
+            {
+                clientOrderIds.remove();
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /** @return the cancels on disconnect waiting for their shard to take them; any thread (an estimate). */
+    int cancelsOnDisconnectToRetry()
+    {
+        return cancelsOnDisconnectToRetry.size();
+    }
+
+    /**
+     * @return true when the order's shard took its cancel on disconnect; false, without an offer, when the shard cannot
+     *         take a command now, so that thousands of orders of a session do not each spin through back pressure.
+     */
+    private boolean sendCancelOnDisconnect(final OrderState order, final long timestampNs)
+    {
+        if (!engine.canTake(order.shardId) ||
+            !engine.cancelOrder(order.shardId, timestampNs, order.clientOrderId, 0))
+        {
+            return false;
+        }
+        metrics.cancelOnDisconnect.inc();
+        return true;
     }
 
     /**

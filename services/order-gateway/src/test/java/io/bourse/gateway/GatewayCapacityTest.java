@@ -80,6 +80,7 @@ class GatewayCapacityTest
         credentials.add("slow01,slow01pw,DEMO");
         credentials.add("slow02,slow02pw,DEMO");
         credentials.add("fast01,fast01pw,DEMO");
+        credentials.add("rply01,rply01pw,DEMO");
         gateway = GatewayService.launch(new GatewayContext()
             .port(0)
             .bindAddress("127.0.0.1")
@@ -288,6 +289,87 @@ class GatewayCapacityTest
             assertThat(System.nanoTime()).as("lingering connection closed").isLessThan(lingerDeadlineNs);
             Thread.sleep(5);
         }
+    }
+
+    /**
+     * A client replaying a journal larger than its send buffer reads slowly, and its own orders, sent meanwhile, are
+     * answered while the replay is still under way: the replay waits for room in the send buffer, and the answers
+     * journaled behind it follow it, in order, in the same session, not taken for a slow consumer's backlog.
+     */
+    @Test
+    void shouldSendTheMessagesJournaledDuringASlowReplayAfterItWithoutEndingTheSession() throws Exception
+    {
+        final int earlierOrders = 3_000;
+        final int ordersDuringReplay = 100;
+        final double slowConsumersBefore = scrape(SLOW_CONSUMERS);
+        try (TestClient first = new TestClient(gateway.port()))
+        {
+            first.login("rply01", "rply01pw", "", 1);
+            for (int i = 0; i < earlierOrders; i++)
+            {
+                first.send(request, enterOrder("R" + i, "GOOG", 1_000_000));
+            }
+            assertThat(first.await(2 + earlierOrders)).hasSize(2 + earlierOrders);
+        }
+        awaitNoOpenOrders(); // canceled on disconnect: the journal holds 1 + 2 * earlierOrders messages
+
+        final int expected = 1 + 2 * earlierOrders + ordersDuringReplay;
+        int sequenced = 0;
+        int answeredDuringReplay = 0;
+        boolean endOfSession = false;
+        try (Socket socket = slowConsumerSocket())
+        {
+            final OutputStream out = socket.getOutputStream();
+            out.write(LoginRequests.packet("rply01", "rply01pw", 1));
+            final UnsafeBuffer order = new UnsafeBuffer(new byte[64]);
+            final byte[] packet = new byte[3 + EnterOrder.LENGTH];
+            packet[1] = (byte)(1 + EnterOrder.LENGTH);
+            packet[2] = 'U';
+            for (int i = 0; i < ordersDuringReplay; i++)
+            {
+                encodeEnterOrder(order, "L" + i, "GOOG", 1_000_000);
+                order.getBytes(0, packet, 3, EnterOrder.LENGTH);
+                out.write(packet);
+            }
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (scrape("bourse_gateway_messages_in_total{type=\"enter_order\"}") <
+                earlierOrders + ordersDuringReplay)
+            {
+                assertThat(System.nanoTime()).as("orders taken during the replay").isLessThan(deadlineNs);
+                Thread.sleep(5);
+            }
+            Thread.sleep(100); // their Accepted journaled behind the replay, which waits for the client to read
+
+            socket.setSoTimeout(10_000);
+            final DataInputStream in = new DataInputStream(socket.getInputStream());
+            while (sequenced < expected && !endOfSession)
+            {
+                final int length = readPacketLength(in);
+                assertThat(length).as("end of stream").isNotNegative();
+                final byte[] bytes = new byte[length];
+                in.readFully(bytes);
+                if ('S' == bytes[0])
+                {
+                    sequenced++;
+                    final Object message = OuchMessages.decode(Arrays.copyOfRange(bytes, 1, length));
+                    if (message instanceof Accepted accepted && accepted.token().startsWith("L"))
+                    {
+                        answeredDuringReplay++;
+                    }
+                    if (0 == sequenced % 16)
+                    {
+                        // a slow reader, slower than the replay's batch per duty cycle: the send buffer fills
+                        Thread.sleep(2);
+                    }
+                }
+                endOfSession = 'Z' == bytes[0];
+            }
+        }
+
+        assertThat(endOfSession).as("End of Session").isFalse();
+        assertThat(sequenced).isEqualTo(expected);
+        assertThat(answeredDuringReplay).isEqualTo(ordersDuringReplay);
+        assertThat(scrape(SLOW_CONSUMERS)).isEqualTo(slowConsumersBefore);
     }
 
     /** @return the SoupBinTCP Packet Length of the next packet, or -1 at the end of the stream. */

@@ -14,6 +14,7 @@ import io.bourse.common.aeron.StreamCounters;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
+import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.engine.EngineService;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
@@ -418,6 +419,54 @@ class GatewayRestartTest
         }
     }
 
+    /**
+     * A session with cancel on disconnect ends while its order's shard is down, so the cancel cannot go out. The gateway
+     * keeps it and sends it once the shard's next run, recovered from the event archive with the order, takes
+     * commands: the order does not stay in the book without its owner, who finds the Canceled at its next login.
+     */
+    @Test
+    void shouldCancelOnDisconnectAnOrderWhoseShardWasDownWhenItsSessionEnded() throws Exception
+    {
+        EngineService shard2 = engine.launchShard(2, WITH_SHARD_2);
+        try (GatewayService gateway = GatewayService.launch(
+            context(34, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2)))
+        {
+            try (TestClient client = TestClient.login(gateway.port(), "cod01", 1))
+            {
+                client.enterOrder("C1", "IBM", Ouch42.SIDE_BUY, 100, 900_000, DAY);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+                shard2.close();
+                // The session ends once the gateway's command stream to the shard has no subscriber left: before, a
+                // command offered is kept in the stream for the shard's next run.
+                ReadyEndpoint.awaitAnswer(gateway.metricsPort(), "503 not ready: no subscriber on " +
+                    engine.layout().commandChannel() + " stream " + engine.layout().commandStreamId(2) +
+                    " (matching-engine shard 2)\n");
+            }
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!MetricsEndpoint.scrape(gateway.metricsPort())
+                .contains("\nbourse_gateway_cancel_on_disconnect_pending 1.0\n"))
+            {
+                assertThat(System.nanoTime()).as("cancel on disconnect kept").isLessThan(deadlineNs);
+                Thread.sleep(10);
+            }
+
+            shard2 = engine.launchShard(2, WITH_SHARD_2);
+            try (TestClient client = TestClient.login(gateway.port(), "cod01", 3))
+            {
+                assertThat(client.await(2).get(1)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Canceled(0, "C1", 100, 'U'));
+            }
+            assertThat(MetricsEndpoint.scrape(gateway.metricsPort()))
+                .contains("\nbourse_gateway_cancel_on_disconnect_pending 0.0\n")
+                .contains("\nbourse_gateway_cancel_on_disconnect_total 1.0\n")
+                .contains("\nbourse_gateway_open_orders 0.0\n");
+        }
+        finally
+        {
+            shard2.close();
+        }
+    }
+
     @Test
     void shouldRefuseLoginsWhileAShardWithNoImageStillRecordsItsRun() throws Exception
     {
@@ -653,7 +702,8 @@ class GatewayRestartTest
             .gatewayId(gatewayId)
             .sessionName(SESSION)
             .journalDir(journalDir.toString())
-            .credentials(Credentials.parse(List.of("ord01,ord01pw,DEMO", "cpt01,cpt01pw,DEMO", "lim01,lim01pw,DEMO")))
+            .credentials(Credentials.parse(
+                List.of("ord01,ord01pw,DEMO", "cpt01,cpt01pw,DEMO", "lim01,lim01pw,DEMO", "cod01,cod01pw,DEMO")))
             .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS,
                 List.of("ord01,,,,,,N", "cpt01,,,,,,N", "lim01,,,2,,,N"), List.of(), Map.of()))
             .streamLayout(shards.layout())

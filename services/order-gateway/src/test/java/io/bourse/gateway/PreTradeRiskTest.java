@@ -339,6 +339,37 @@ class PreTradeRiskTest
             .isEqualTo(3);
     }
 
+    /**
+     * A cancel on disconnect its shard cannot take when the session ends (down, or full) is kept, offered nothing meanwhile,
+     * and sent once the shard can take it, at the next retry 100 ms on; one whose order is done meanwhile is dropped.
+     */
+    @Test
+    void shouldSendTheCancelsOnDisconnectAShardCouldNotTakeOnceItCan() throws IOException
+    {
+        open(List.of(), Map.of());
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.enterAccepted(fixture.alice, "A2", 'S', 2);
+        final int before = fixture.engine.commands().size();
+        fixture.engine.available = false;
+
+        fixture.adapter.onSessionEnd(fixture.alice);
+        fixture.events.canceled(T1, id(1, 2), 102, "AAPL", 100, 0, Ouch42.CANCEL_SUPERVISORY); // A2 done meanwhile
+        fixture.engine.available = true;
+        final int tooEarly = fixture.orderEntry.retryCancelsOnDisconnect();
+        final int pending = fixture.orderEntry.cancelsOnDisconnectToRetry();
+        fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T2);
+        final int retried = fixture.orderEntry.retryCancelsOnDisconnect();
+
+        assertThat(tooEarly).isZero();
+        assertThat(pending).isEqualTo(2);
+        assertThat(retried).isEqualTo(1);
+        assertThat(fixture.orderEntry.cancelsOnDisconnectToRetry()).isZero();
+        assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size()))
+            .containsExactly(new Cancel(0, T2, id(1, 1), 0));
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_cancel_on_disconnect_total", null))
+            .isEqualTo(1);
+    }
+
     @Test
     void shouldTakeEmptyFieldsFromTheDefaultsAndUsersWithoutARowFromTheDefaults()
     {

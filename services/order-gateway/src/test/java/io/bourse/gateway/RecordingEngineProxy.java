@@ -93,4 +93,10 @@ final class RecordingEngineProxy implements EngineProxy
     {
         return roomForCommands;
     }
+
+    @Override
+    public boolean canTake(final int shardId)
+    {
+        return available && roomForCommands;
+    }
 }
