@@ -130,6 +130,7 @@ final class GatewayAgent implements Agent
     public void onClose()
     {
         registry.closeAll();
+        orderEntry.sendCancelsOnDisconnectAtStop();
         CloseHelper.quietCloseAll(selector, serverChannel);
     }
 

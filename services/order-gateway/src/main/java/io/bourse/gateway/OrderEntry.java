@@ -492,6 +492,33 @@ final class OrderEntry
         return sent;
     }
 
+    /**
+     * At a stop, once every session has ended: offers each cancel on disconnect still kept once more, through back
+     * pressure for a bounded time as any command, since no later retry will come; those a shard does not take are lost
+     * with the gateway (counted as {@link RejectCause#ENGINE_UNAVAILABLE}).
+     */
+    void sendCancelsOnDisconnectAtStop()
+    {
+        final long timestampNs = clock.midnightNs();
+        final LongHashSet.LongIterator clientOrderIds = cancelsOnDisconnectToRetry.iterator();
+        while (clientOrderIds.hasNext())
+        {
+            final OrderState order = orders.get(clientOrderIds.nextValue());
+            clientOrderIds.remove();
+            if (null != order)
+            {
+                if (engine.cancelOrder(order.shardId, timestampNs, order.clientOrderId, 0))
+                {
+                    metrics.cancelOnDisconnect.inc();
+                }
+                else
+                {
+                    metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
+                }
+            }
+        }
+    }
+
     /** @return the cancels on disconnect waiting for their shard to take them; any thread (an estimate). */
     int cancelsOnDisconnectToRetry()
     {

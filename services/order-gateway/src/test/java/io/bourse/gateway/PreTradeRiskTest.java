@@ -371,6 +371,22 @@ class PreTradeRiskTest
     }
 
     @Test
+    void shouldOfferTheKeptCancelsOnDisconnectOnceMoreAtAStop() throws IOException
+    {
+        open(List.of(), Map.of());
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        final int before = fixture.engine.commands().size();
+        fixture.engine.roomForCommands = false;
+        fixture.adapter.onSessionEnd(fixture.alice);
+
+        fixture.orderEntry.sendCancelsOnDisconnectAtStop();
+
+        assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size()))
+            .containsExactly(new Cancel(0, T0, id(1, 1), 0));
+        assertThat(fixture.orderEntry.cancelsOnDisconnectToRetry()).isZero();
+    }
+
+    @Test
     void shouldTakeEmptyFieldsFromTheDefaultsAndUsersWithoutARowFromTheDefaults()
     {
         final RiskLimits.UserLimits defaults = new RiskLimits.UserLimits(10, 20, 30, 40, 50, true);
