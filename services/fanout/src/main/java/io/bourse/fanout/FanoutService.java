@@ -30,6 +30,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -96,6 +97,7 @@ public final class FanoutService implements AutoCloseable
             serverChannel = SessionSockets.listen(new InetSocketAddress(ctx.port()));
 
             final MidnightNanoClock clock = new MidnightNanoClock();
+            final SessionNames sessionNames = SessionNames.startingAt(Instant.now());
             final RingBuffer[] rings = new RingBuffer[ctx.workerCount()];
             final List<WorkerAgent> workers = new ArrayList<>();
             final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests =
@@ -108,7 +110,7 @@ public final class FanoutService implements AutoCloseable
                     workerId, rings[workerId], new ManyToOneConcurrentArrayQueue<>(CONNECTION_QUEUE_CAPACITY), requests,
                     ctx.maxSessionsPerWorker(), credentials,
                     new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemEpochClock.INSTANCE,
-                    SystemNanoClock.INSTANCE, clock,
+                    SystemNanoClock.INSTANCE, clock, sessionNames,
                     new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),
                     ctx.socketSendBufferBytes(), ctx.fragmentLimit(), metrics, errorCount);
                 workers.add(worker);
@@ -139,7 +141,8 @@ public final class FanoutService implements AutoCloseable
                 return null != reason || recovery.isLive() ? reason : "no books yet: waiting for an md-publisher " +
                     "snapshot (stream " + layout.snapshotRequestStreamId() + ")";
             });
-            System.out.println("fanout started: ITCH 5.0/SoupBinTCP on port " + ctx.port() + ", " +
+            System.out.println("fanout started: ITCH 5.0/SoupBinTCP on port " + ctx.port() + ", replay session " +
+                sessionNames.runSession() + ", " +
                 ctx.workerCount() + " workers (" + ctx.sendBufferBytes() / 1024 + " KiB send buffer per session), " +
                 "metrics :" + metricsServer.port());
             return new FanoutService(metricsServer, aeron, serverChannel, workerRunners, dispatcherRunner);

@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * One subscriber: a SoupBinTCP 4.0 server session over a non-blocking socket, owned by one worker thread.
  *
  * <p>SoupBinTCP 4.0 Login Request: a user and password known to the {@link Credentials} are answered by the
- * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (session {@value #SESSION_NAME}), then
+ * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (its session named by {@link SessionNames}),
+ * then
  * either the kept messages from the Requested Sequence Number on (a replay: Login Accepted carries that number), or
  * System Event 'O' (start of messages), one Stock Directory per symbol, System Events 'S' and 'Q' (start of system and
  * market hours) and the book as Add Orders (Login Accepted
@@ -57,8 +58,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SubscriberSession implements SoupBinTCPServerStatusListener, MessageListener
 {
-    /** SoupBinTCP session name given in Login Accepted. */
-    static final String SESSION_NAME = "ITCH50";
     /**
      * Longest wait, in ms, from End of Session being buffered until the subscriber has taken it and closed its end,
      * after which an ending session closes anyway.
@@ -86,6 +85,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final SymbolDirectory symbolDirectory;
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
     private final MidnightNanoClock clock;
+    private final SessionNames sessionNames;
     private final FanoutMetrics metrics;
     private final AtomicLong errorCount;
     private final boolean[] subscribed;
@@ -111,6 +111,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * @param symbolDirectory the symbols a subscription may name.
      * @param requests        where the session's catch-up requests go to the dispatcher.
      * @param clock           stamps the login messages.
+     * @param sessionNames    the sessions a login may ask for, and the names Login Accepted gives.
      * @param metrics         counts sessions, subscriptions, messages and login failures.
      * @param errorCount      incremented when the session fails.
      */
@@ -118,7 +119,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         final int workerId, final long sessionId, final SocketChannel channel, final Clock sessionClock,
         final SendBufferPool sendBuffers, final Credentials credentials, final ItchReferenceData referenceData,
         final SymbolDirectory symbolDirectory, final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
-        final MidnightNanoClock clock, final FanoutMetrics metrics, final AtomicLong errorCount)
+        final MidnightNanoClock clock, final SessionNames sessionNames, final FanoutMetrics metrics,
+        final AtomicLong errorCount)
     {
         this.workerId = workerId;
         this.sessionId = sessionId;
@@ -129,6 +131,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         this.symbolDirectory = symbolDirectory;
         this.requests = requests;
         this.clock = clock;
+        this.sessionNames = sessionNames;
         this.metrics = metrics;
         this.errorCount = errorCount;
         final int locates = symbolDirectory.entries().size() + 1;
@@ -319,7 +322,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         try
         {
             final SoupBinTCP.LoginAccepted accepted = new SoupBinTCP.LoginAccepted();
-            accepted.setSession(SESSION_NAME);
+            accepted.setSession(snapshot ? sessionNames.nextSnapshotSession() : sessionNames.runSession());
             accepted.setSequenceNumber(acceptedSequence);
             server.accept(accepted);
             loggedIn = true;
@@ -488,17 +491,28 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         if (null == credentials.authenticate(request.getUsername().trim(), request.getPassword().trim()))
         {
-            metrics.onLoginFailure();
-            final SoupBinTCP.LoginRejected rejected = new SoupBinTCP.LoginRejected();
-            rejected.setRejectReasonCode(SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
-            server.reject(rejected);
-            close();
+            rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
+            return;
+        }
+        if (!sessionNames.isAvailable(request.getRequestedSession()))
+        {
+            rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
             return;
         }
 
         loginRequested = true;
         Arrays.fill(pending, 1, pending.length, true);
         request(true, request.getRequestedSequenceNumber());
+    }
+
+    /** SoupBinTCP 4.0 Login Rejected with the reason code, counted, then the connection closes. */
+    private void rejectLogin(final byte reasonCode) throws IOException
+    {
+        metrics.onLoginFailure();
+        final SoupBinTCP.LoginRejected rejected = new SoupBinTCP.LoginRejected();
+        rejected.setRejectReasonCode(reasonCode);
+        server.reject(rejected);
+        close();
     }
 
     @Override

@@ -65,6 +65,7 @@ final class WorkerAgent implements Agent
     private final NanoClock nanoClock;
     private final CachedEpochClock sessionClock = new CachedEpochClock();
     private final MidnightNanoClock clock;
+    private final SessionNames sessionNames;
     private final SendBufferPool sendBuffers;
     private final int socketSendBufferBytes;
     private final int messageLimit;
@@ -101,6 +102,7 @@ final class WorkerAgent implements Agent
      * @param epochClock     read once per duty cycle for heartbeats.
      * @param nanoClock      monotonic time of the looks at the sockets, read once per duty cycle.
      * @param clock          nanoseconds since midnight, for latency and login messages.
+     * @param sessionNames   the sessions a login may ask for, and the names Login Accepted gives.
      * @param sendBuffers    the sessions' send buffers, one per open session.
      * @param socketSendBufferBytes SO_SNDBUF of each subscriber socket in bytes, or 0 to leave it to the kernel.
      * @param messageLimit   most ring-buffer messages handled per duty cycle.
@@ -119,6 +121,7 @@ final class WorkerAgent implements Agent
         final EpochClock epochClock,
         final NanoClock nanoClock,
         final MidnightNanoClock clock,
+        final SessionNames sessionNames,
         final SendBufferPool sendBuffers,
         final int socketSendBufferBytes,
         final int messageLimit,
@@ -136,6 +139,7 @@ final class WorkerAgent implements Agent
         this.epochClock = epochClock;
         this.nanoClock = nanoClock;
         this.clock = clock;
+        this.sessionNames = sessionNames;
         this.sendBuffers = sendBuffers;
         this.socketSendBufferBytes = socketSendBufferBytes;
         this.messageLimit = messageLimit;
@@ -286,7 +290,7 @@ final class WorkerAgent implements Agent
             SessionSockets.configureSession(channel, socketSendBufferBytes);
             session = new SubscriberSession(
                 workerId, nextSessionId++, channel, sessionClock::time, sendBuffers, credentials, referenceData,
-                symbolDirectory, requests, clock, metrics, errorCount);
+                symbolDirectory, requests, clock, sessionNames, metrics, errorCount);
             session.selectionKey(channel.register(selector, SelectionKey.OP_READ, session));
             sessions[sessionCount++] = session;
             openSessions.lazySet(sessionCount);

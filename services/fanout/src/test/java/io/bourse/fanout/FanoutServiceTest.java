@@ -719,6 +719,48 @@ class FanoutServiceTest
             .contains("bourse_fanout_errors_total 0.0\n");
     }
 
+    /**
+     * SoupBinTCP 4.0 session names: a replay login joins the run's numbered stream and can resume it by name; a
+     * snapshot login's stream is its own, numbered from 1 with the book first, and cannot be resumed (its numbers are
+     * not the run's); a session the fanout does not run is not available. Each refusal is Login Rejected 'S' rather
+     * than another stream's messages under the numbers the subscriber holds.
+     */
+    @Test
+    void shouldLetOnlyTheRunsNumberedStreamBeResumedByNameAndRejectOtherSessions() throws Exception
+    {
+        final Subscriber snapshot = connect();
+        snapshot.login("sub1", "secret1");
+        snapshot.receiveUntil(() -> snapshot.itch.messages.size() >= SESSION_START_MESSAGES);
+        for (int orderId = 1; orderId <= 3; orderId++)
+        {
+            offer(sbe.addOrder(T + orderId, "AAPL", orderId, Side.BUY, 100, 1_500_000 + orderId * 100L));
+        }
+        snapshot.receiveUntil(() -> snapshot.itch.messages.size() >= SESSION_START_MESSAGES + 3);
+        final Subscriber replay = connect();
+        replay.login("sub2", "secret2", 2);
+        replay.receiveUntil(() -> replay.itch.messages.size() >= 2);
+
+        assertThat(snapshot.acceptedSession).matches("S[0-9]{9}");
+        assertThat(replay.acceptedSession).matches("[0-9]{10}").isNotEqualTo(snapshot.acceptedSession);
+        assertThat(replay.acceptedSequence).isEqualTo(2);
+
+        final Subscriber resumed = connect();
+        resumed.login("sub2", "secret2", replay.acceptedSession, 3);
+        resumed.receiveUntil(() -> resumed.itch.messages.size() >= 1);
+        assertThat(resumed.acceptedSession).isEqualTo(replay.acceptedSession);
+        assertThat(resumed.itch.messages).containsExactly(replay.itch.messages.getLast());
+
+        for (final String unavailable : List.of(snapshot.acceptedSession, "ITCH50"))
+        {
+            final Subscriber refused = connect();
+            refused.login("sub1", "secret1", unavailable, SESSION_START_MESSAGES + 1);
+            refused.receiveUntil(() -> 0 != refused.rejectReason);
+            assertThat(refused.rejectReason).as(unavailable).isEqualTo((byte)'S');
+            assertThat(refused.loginAccepted).isFalse();
+        }
+        assertThat(scrapeMetrics()).contains("bourse_fanout_login_failures_total 2.0\n");
+    }
+
     @Test
     void shouldGiveEveryJoinerTheBookWithoutGapOrDuplicateWhileTheStreamRuns() throws Exception
     {
@@ -1031,6 +1073,7 @@ class FanoutServiceTest
         boolean loginAccepted;
         boolean endOfSession;
         long acceptedSequence;
+        String acceptedSession;
         byte rejectReason;
 
         Subscriber(final SocketChannel channel)
@@ -1046,10 +1089,16 @@ class FanoutServiceTest
 
         void login(final String username, final String password, final long requestedSequence) throws IOException
         {
+            login(username, password, "", requestedSequence);
+        }
+
+        void login(final String username, final String password, final String session, final long requestedSequence)
+            throws IOException
+        {
             final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
             request.setUsername(username);
             request.setPassword(password);
-            request.setRequestedSession("");
+            request.setRequestedSession(session);
             request.setRequestedSequenceNumber(requestedSequence);
             client.login(request);
         }
@@ -1129,6 +1178,7 @@ class FanoutServiceTest
         {
             loginAccepted = true;
             acceptedSequence = payload.getSequenceNumber();
+            acceptedSession = payload.getSession().trim();
         }
 
         @Override

@@ -1,0 +1,69 @@
+package io.bourse.fanout;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The SoupBinTCP 4.0 session names a fanout run gives in Login Accepted, so that a subscriber resumes only the stream
+ * whose sequence numbers it holds:
+ * <ul>
+ *   <li>A replay login (a Requested Sequence Number still in the replay history) joins the run's numbered stream, all
+ *   symbols, named after the run's start, UTC {@value #RUN_SESSION_FORMAT}: a subscriber that did not narrow its
+ *   symbols can log in again with that name and its next sequence number.</li>
+ *   <li>A snapshot login gets a stream of its own, numbered from 1 (the opening messages, the book, then the live
+ *   messages of its symbols), which no later login can resume: named {@code S} and 9 digits, a new one for every
+ *   snapshot login of the run.</li>
+ * </ul>
+ * A Login Request naming any other session, a snapshot session or an earlier run's, is rejected 'S' (session not
+ * available), as SoupBinTCP 4.0 has it, instead of being given another stream's messages under its numbers. A blank
+ * requested session means the run's. Any thread.
+ */
+final class SessionNames
+{
+    /** UTC start time of the run, 10 characters: two runs started in the same second share a name. */
+    static final String RUN_SESSION_FORMAT = "MMddHHmmss";
+
+    private final String runSession;
+    private final AtomicLong snapshotSessions = new AtomicLong();
+
+    /**
+     * @param runSession the name of the run's numbered stream, 1..10 characters, not starting with {@code S}.
+     */
+    SessionNames(final String runSession)
+    {
+        this.runSession = runSession;
+    }
+
+    /**
+     * @param start when the fanout run started.
+     * @return the names of a run started then.
+     */
+    static SessionNames startingAt(final Instant start)
+    {
+        return new SessionNames(DateTimeFormatter.ofPattern(RUN_SESSION_FORMAT).withZone(ZoneOffset.UTC).format(start));
+    }
+
+    /** @return the name of the run's numbered stream, which replay logins join. */
+    String runSession()
+    {
+        return runSession;
+    }
+
+    /** @return a new name for a snapshot login's stream: {@code S} and 9 digits. */
+    String nextSnapshotSession()
+    {
+        return String.format("S%09d", snapshotSessions.incrementAndGet() % 1_000_000_000L);
+    }
+
+    /**
+     * @param requestedSession a Login Request's Requested Session, space padded.
+     * @return true when blank or the run's stream.
+     */
+    boolean isAvailable(final String requestedSession)
+    {
+        final String session = requestedSession.trim();
+        return session.isEmpty() || session.equals(runSession);
+    }
+}
