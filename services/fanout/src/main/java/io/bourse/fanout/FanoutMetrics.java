@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed
  * because its ring buffer was full), {@code bourse_fanout_gap_disconnects_total} (sessions ended with End of Session
  * because their worker missed messages), {@code bourse_fanout_slow_consumer_disconnects_total} (sessions ended because
- * their send buffer was full), {@code bourse_fanout_send_buffer_bytes} (send buffers allocated, summed over workers),
+ * their send buffer was full), {@code bourse_fanout_malformed_packets_total} (sessions ended because a packet from the
+ * subscriber could not be parsed or handled), {@code bourse_fanout_send_buffer_bytes} (send buffers allocated, summed over workers),
  * {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written to the subscriber sockets at the end of
  * the worker's duty cycle, recorded by every worker), {@code bourse_fanout_login_failures_total},
  * {@code bourse_fanout_snapshots_total} (books sent as Add Orders, at login or for symbols a subscription added),
@@ -43,6 +44,8 @@ final class FanoutMetrics
     private final CounterDataPoint gapDisconnects;
     private final CounterDataPoint slowConsumerDisconnects;
     private final AtomicBoolean slowConsumerLogged = new AtomicBoolean();
+    private final CounterDataPoint malformedPackets;
+    private final AtomicBoolean malformedPacketLogged = new AtomicBoolean();
     private final Gauge sendBufferBytes;
     private final CounterDataPoint loginFailures;
     private final CounterDataPoint snapshots;
@@ -68,6 +71,8 @@ final class FanoutMetrics
             "Sessions ended because their worker missed messages");
         slowConsumerDisconnects = counter(registry, "bourse_fanout_slow_consumer_disconnects_total",
             "Sessions ended because their send buffer was full");
+        malformedPackets = counter(registry, "bourse_fanout_malformed_packets_total",
+            "Sessions ended because a packet from the subscriber could not be parsed or handled");
         sendBufferBytes = Gauge.builder()
             .name("bourse_fanout_send_buffer_bytes")
             .help("Bytes of subscriber send buffers allocated, in use or free")
@@ -169,6 +174,13 @@ final class FanoutMetrics
     {
         slowConsumerDisconnects.inc();
         return slowConsumerLogged.compareAndSet(false, true);
+    }
+
+    /** @return true the first time, when the malformed packet is to be logged; later ones are only counted. */
+    boolean onMalformedPacket()
+    {
+        malformedPackets.inc();
+        return malformedPacketLogged.compareAndSet(false, true);
     }
 
     /** @return the gauge every worker's {@link io.bourse.common.net.SendBufferPool} adds its allocations to. */

@@ -18,7 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  * A Login Request naming any other session, a snapshot session or an earlier run's, is rejected 'S' (session not
  * available), as SoupBinTCP 4.0 has it, instead of being given another stream's messages under its numbers. A blank
- * requested session means the run's. Any thread.
+ * requested session means the run's: a snapshot subscriber that logs in again with a blank name and its own next
+ * number gets the run's stream from that number, which is not where it stood; a subscriber resumes by the name Login
+ * Accepted gave it. Any thread.
  */
 final class SessionNames
 {
@@ -29,10 +31,17 @@ final class SessionNames
     private final AtomicLong snapshotSessions = new AtomicLong();
 
     /**
-     * @param runSession the name of the run's numbered stream, 1..10 characters, not starting with {@code S}.
+     * @param runSession the name of the run's numbered stream, 1..10 characters, no spaces, not starting with
+     *                   {@code S}.
+     * @throws IllegalArgumentException for another name: it could be blank or a snapshot session's.
      */
     SessionNames(final String runSession)
     {
+        if (runSession.isEmpty() || runSession.length() > 10 || runSession.contains(" ") || runSession.startsWith("S"))
+        {
+            throw new IllegalArgumentException(
+                "a fanout run's session name must be 1..10 characters, no spaces, not starting with S: " + runSession);
+        }
         this.runSession = runSession;
     }
 

@@ -26,13 +26,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * One subscriber: a SoupBinTCP 4.0 server session over a non-blocking socket, owned by one worker thread.
  *
  * <p>SoupBinTCP 4.0 Login Request: a user and password known to the {@link Credentials} are answered by the
- * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (its session named by {@link SessionNames}),
- * then
- * either the kept messages from the Requested Sequence Number on (a replay: Login Accepted carries that number), or
- * System Event 'O' (start of messages), one Stock Directory per symbol, System Events 'S' and 'Q' (start of system and
- * market hours) and the book as Add Orders (Login Accepted
- * sequence number 1), then every live ITCH 5.0 message of the session's symbols as Sequenced Data. Anyone else gets
- * Login Rejected 'A' (not authorized) and the connection closes.
+ * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (its session named by
+ * {@link SessionNames}), then either the kept messages from the Requested Sequence Number on (a replay: Login Accepted
+ * carries that number), or System Event 'O' (start of messages), one Stock Directory per symbol, System Events 'S' and
+ * 'Q' (start of system and market hours) and the book as Add Orders (Login Accepted sequence number 1), then every
+ * live ITCH 5.0 message of the session's symbols as Sequenced Data. Anyone else gets Login Rejected 'A' (not
+ * authorized), a known user asking for a session the fanout does not serve Login Rejected 'S' (session not
+ * available), and the connection closes.
  *
  * <p>A session gets every symbol until it sends a {@link SubscriptionMessage} as Unsequenced Data: symbols it drops
  * stop at once; symbols it adds come as their book, then live. A subscription sent while an answer is pending narrows
@@ -49,8 +49,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the first time only; the worker's
  * other sessions never wait for it. Ending a session drops the whole packets the socket has not begun to take (all of
  * them for a slow consumer; for another end only when End of Session does not fit behind them), so that End of
- * Session follows the packet under way: the subscriber knows the last sequence number it got and can log in again
- * from the next. The session then gets no more messages and stays, still counted as a session, until the subscriber
+ * Session follows the packet under way: the subscriber knows the last sequence number it got and, in the run's
+ * numbered stream, can log in again from the next (a snapshot session's stream cannot be resumed). The session then gets no more messages and stays, still counted as a session, until the subscriber
  * closes its end or {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed: once the socket has taken End of Session its
  * output is shut down (FIN after the data, the send buffer back to the worker's pool), and what the subscriber still
  * sends is read and dropped, because closing a socket with unread input would reset the connection and could cost the
@@ -229,9 +229,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * Reads and handles what the subscriber sent, or drops it once the session is ending; closes the session at end of
-     * stream or on failure, and on a packet that cannot be parsed (nassau's parser throws a runtime exception, e.g. on
-     * a Login Request shorter than SoupBinTCP 4.0's 47 bytes or a blank Requested Sequence Number): counted, logged,
-     * and only this session ends; left to the worker, the exception would end its duty cycle before the other
+     * stream or on failure, and on a packet that cannot be parsed or handled (a runtime exception from nassau's parser,
+     * e.g. on a Login Request shorter than SoupBinTCP 4.0's 47 bytes or a blank Requested Sequence Number, or from the
+     * handling of a packet): counted in {@code bourse_fanout_malformed_packets_total} and as an error, logged the first
+     * time, and only this session ends; left to the worker, the exception would end its duty cycle before the other
      * sessions' data, at every read while the subscriber kept sending.
      *
      * @param discard scratch buffer for the input of an ending session, which is dropped.
@@ -251,7 +252,17 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         catch (final RuntimeException ex)
         {
-            fail(new IOException("malformed packet (" + ex + ")", ex));
+            if (!closed && !ending)
+            {
+                errorCount.incrementAndGet();
+                if (metrics.onMalformedPacket())
+                {
+                    System.err.println("[fanout] subscriber " + remoteAddress() + " closed: a packet it sent could " +
+                        "not be parsed or handled (" + ex + "; further ones are only counted in " +
+                        "bourse_fanout_malformed_packets_total)");
+                }
+            }
+            close();
         }
     }
 

@@ -359,7 +359,8 @@ class FanoutServiceTest
                 .isEqualTo(new AddOrder(1, 0, T, 33, 'S', 100, "AAPL", 4_000_000));
             assertThat(closedByPeer(malformed)).as("the fanout closed the malformed connection").isTrue();
         }
-        assertThat(scrapeMetrics()).containsPattern("\\nbourse_fanout_errors_total [1-9]");
+        assertThat(scrapeMetrics()).containsPattern("\\nbourse_fanout_errors_total [1-9]")
+            .contains("\nbourse_fanout_malformed_packets_total 1.0\n");
     }
 
     @Test

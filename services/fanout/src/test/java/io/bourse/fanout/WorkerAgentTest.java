@@ -82,7 +82,8 @@ class WorkerAgentTest
             0, ring, connections, requests, MAX_SESSIONS,
             Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(SYMBOLS),
             SYMBOLS, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE, new MidnightNanoClock(),
-            new SessionNames("1122000000"), new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
+            new SessionNames("1122000000"),
+            new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
             metrics, errorCount);
     }
 

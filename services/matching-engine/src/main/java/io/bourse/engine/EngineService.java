@@ -42,10 +42,13 @@ public final class EngineService implements AutoCloseable
      * period, ample for the subscribers to read a full 64 MiB event term.
      */
     static final long DRAIN_PUBLISH_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+    /** Where the commands a stopped run did not take go, for its log lines. */
+    private static final String UNTAKEN = "the commands not yet taken stay on an aeron:ipc command stream for the " +
+        "next run (a new subscription joins where the last one stood)";
     /** What a stop with events held loses, for its log line. */
-    private static final String HELD_LOST = "the events it holds are lost, and with them the command they answer " +
-        "(no recording holds it, so no later run answers it); the commands not yet taken stay on the command stream " +
-        "for the next run";
+    private static final String HELD_LOST = "the events it holds are not published; with the event archive on, the " +
+        "next run publishes those whose command's SequencedCommand was recorded, and a command whose own " +
+        "SequencedCommand is held is in no recording: no run answers it; " + UNTAKEN;
 
     private final int shardId;
     private final MetricsServer metricsServer;
@@ -214,7 +217,7 @@ public final class EngineService implements AutoCloseable
         if (null == agentThread || !agentThread.isAlive())
         {
             System.err.println("matching-engine shard " + shardId + ": stopping without a drain, the agent's thread " +
-                "is not running: the commands not yet taken stay on the command stream for the next run");
+                "is not running: " + UNTAKEN);
         }
         else
         {
@@ -230,11 +233,11 @@ public final class EngineService implements AutoCloseable
         {
             case DRAINED -> { }
             case UNHEARD -> System.err.println(prefix + "with no event stream subscriber left, not even the event " +
-                "archive's recording: the " + agent.droppedCount() + " messages held are dropped; the commands not " +
-                "yet taken stay on the command stream for the next run");
+                "archive's recording: the " + agent.droppedCount() + " messages held are dropped (a command whose " +
+                "SequencedCommand is among them is answered by no run); " + UNTAKEN);
             case STOPPED_TAKING -> System.err.println(prefix + "after draining for " +
                 TimeUnit.NANOSECONDS.toSeconds(DRAIN_TAKE_TIMEOUT_NS) + " s (commands kept coming, or a subscriber " +
-                "read slowly): the commands not yet taken stay on the command stream for the next run");
+                "read slowly): " + UNTAKEN);
             case HELD -> System.err.println(prefix + "with events held (an event stream subscriber not reading): " +
                 HELD_LOST);
             case INTERRUPTED -> System.err.println(prefix + "before its drain ended (interrupted): " + HELD_LOST);

@@ -35,6 +35,7 @@ import java.util.function.Consumer;
 import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
 import static io.bourse.engine.ShardStreams.await;
+import static io.bourse.engine.ShardStreams.awaitEventsHeld;
 import static io.bourse.engine.ShardStreams.breakTrade;
 import static io.bourse.engine.ShardStreams.cancel;
 import static io.bourse.engine.ShardStreams.newOrder;
@@ -78,7 +79,7 @@ class EngineRecoveryTest
     @AfterEach
     void tearDown()
     {
-        CloseHelper.closeAll(driver);
+        CloseHelper.close(driver);
     }
 
     @Test
@@ -172,13 +173,7 @@ class EngineRecoveryTest
         try (EngineService firstRun = launchShard(); Subscription events = subscribeEvents())
         {
             orders = sendRestingOrders(connect(events));
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!MetricsEndpoint.scrape(firstRun.metricsPort())
-                .matches("(?s).*\\nbourse_engine_events_held_total [1-9].*"))
-            {
-                assertThat(System.nanoTime()).as("events held").isLessThan(deadlineNs);
-                Thread.sleep(1);
-            }
+            awaitEventsHeld(firstRun.metricsPort());
 
             final Thread stop = new Thread(firstRun::close, "stop");
             stop.start();

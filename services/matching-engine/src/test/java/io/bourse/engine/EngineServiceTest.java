@@ -34,6 +34,7 @@ import java.util.function.Consumer;
 import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
 import static io.bourse.engine.ShardStreams.await;
+import static io.bourse.engine.ShardStreams.awaitEventsHeld;
 import static io.bourse.engine.ShardStreams.breakTrade;
 import static io.bourse.engine.ShardStreams.cancel;
 import static io.bourse.engine.ShardStreams.clockTick;
@@ -416,7 +417,7 @@ class EngineServiceTest
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
         final Publication commands = connect(events);
         final int orders = sendRestingOrders(commands);
-        awaitEventsHeld();
+        awaitEventsHeld(engine.metricsPort());
 
         // The stop comes while the engine holds an event and most commands are unread: it must take and answer them
         // all as the subscriber reads, before it goes (undrained, the subscriber got the 32 KiB window only).
@@ -439,7 +440,7 @@ class EngineServiceTest
         launch("aeron:ipc?term-length=65536", (ctx) -> {});
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
         sendRestingOrders(connect(events));
-        awaitEventsHeld();
+        awaitEventsHeld(engine.metricsPort());
         events.close();
 
         final ByteArrayOutputStream log = new ByteArrayOutputStream();
@@ -457,17 +458,6 @@ class EngineServiceTest
         assertThat(log.toString(StandardCharsets.UTF_8)).containsPattern(
             "matching-engine shard 1: stopping with no event stream subscriber left, not even the event archive's " +
             "recording: the [1-9][0-9]* messages held are dropped");
-    }
-
-    /** Waits until the shard holds events back: the event stream refused one. */
-    private void awaitEventsHeld() throws Exception
-    {
-        final long deadlineNs = System.nanoTime() + 10 * SECOND_NS;
-        while (!scrapeMetrics().matches("(?s).*\\nbourse_engine_events_held_total [1-9].*"))
-        {
-            assertThat(System.nanoTime()).as("events held").isLessThan(deadlineNs);
-            Thread.sleep(1);
-        }
     }
 
     private Publication connect(final Subscription events)

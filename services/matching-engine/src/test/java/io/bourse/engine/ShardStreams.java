@@ -2,6 +2,7 @@ package io.bourse.engine;
 
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.CancelOrderEncoder;
@@ -59,6 +60,22 @@ final class ShardStreams
 
     private ShardStreams()
     {
+    }
+
+    /**
+     * Waits up to 10 s until the shard holds events back: its event stream refused one
+     * ({@code bourse_engine_events_held_total}).
+     *
+     * @param metricsPort the shard's metrics port.
+     */
+    static void awaitEventsHeld(final int metricsPort) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!MetricsEndpoint.scrape(metricsPort).matches("(?s).*\\nbourse_engine_events_held_total [1-9].*"))
+        {
+            assertThat(System.nanoTime()).as("events held").isLessThan(deadlineNs);
+            Thread.sleep(1);
+        }
     }
 
     /** Sends 3,000 orders that all rest, alternately a buy below and a sell above {@code PRICE}: 6,000 events. */

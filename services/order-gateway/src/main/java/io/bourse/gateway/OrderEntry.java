@@ -433,7 +433,8 @@ final class OrderEntry
      * A user's session ended: with cancel on disconnect, every order of the session is canceled through the engine. A
      * cancel its shard cannot take now (down, or its command stream full) is kept and sent again by
      * {@link #retryCancelsOnDisconnect()} until the shard takes it or the order is done: a shard recovered from the
-     * event archive would otherwise bring the order back without its owner.
+     * event archive would otherwise bring the order back without its owner. A kept cancel outlives a new login of the
+     * user (the order is canceled once its shard takes it), not a gateway restart: it is kept in memory only.
      *
      * @param session the session whose connection closed.
      */
@@ -446,16 +447,27 @@ final class OrderEntry
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : orders.values())
         {
-            if (order.session == session && !sendCancelOnDisconnect(order, timestampNs) &&
-                cancelsOnDisconnectToRetry.add(order.clientOrderId))
+            if (order.session != session)
             {
-                nextCancelOnDisconnectRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
+                continue;
+            }
+            if (sendCancelOnDisconnect(order, timestampNs))
+            {
+                cancelsOnDisconnectToRetry.remove(order.clientOrderId); // kept from an earlier end of the session
+            }
+            else
+            {
+                if (cancelsOnDisconnectToRetry.isEmpty())
+                {
+                    nextCancelOnDisconnectRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
+                }
+                cancelsOnDisconnectToRetry.add(order.clientOrderId);
             }
         }
     }
 
     /**
-     * Sends again, {@link #CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS} after the last failure and then at most that often,
+     * Sends again, {@link #CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS} after the first was kept and then at most that often,
      * the cancels on disconnect their shard could not take ({@link #onSessionEnd}), each to a shard that can take a
      * command now; one whose order is done meanwhile is dropped. Nothing to do costs one size check.
      *

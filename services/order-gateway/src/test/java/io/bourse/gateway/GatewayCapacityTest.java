@@ -302,6 +302,7 @@ class GatewayCapacityTest
         final int earlierOrders = 3_000;
         final int ordersDuringReplay = 100;
         final double slowConsumersBefore = scrape(SLOW_CONSUMERS);
+        final double enterOrdersBefore = scrape("bourse_gateway_messages_in_total{type=\"enter_order\"}");
         try (TestClient first = new TestClient(gateway.port()))
         {
             first.login("rply01", "rply01pw", "", 1);
@@ -332,7 +333,7 @@ class GatewayCapacityTest
                 out.write(packet);
             }
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (scrape("bourse_gateway_messages_in_total{type=\"enter_order\"}") <
+            while (scrape("bourse_gateway_messages_in_total{type=\"enter_order\"}") - enterOrdersBefore <
                 earlierOrders + ordersDuringReplay)
             {
                 assertThat(System.nanoTime()).as("orders taken during the replay").isLessThan(deadlineNs);
@@ -354,6 +355,7 @@ class GatewayCapacityTest
                     final Object message = OuchMessages.decode(Arrays.copyOfRange(bytes, 1, length));
                     if (message instanceof Accepted accepted && accepted.token().startsWith("L"))
                     {
+                        assertThat(accepted.token()).isEqualTo("L" + answeredDuringReplay);
                         answeredDuringReplay++;
                     }
                     if (0 == sequenced % 16)

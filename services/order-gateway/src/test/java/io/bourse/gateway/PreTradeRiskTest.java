@@ -370,6 +370,26 @@ class PreTradeRiskTest
             .isEqualTo(1);
     }
 
+    /** A kept cancel sent when the user's next session ends, with its shard back, is not sent again by the retry. */
+    @Test
+    void shouldSendAKeptCancelOnDisconnectOnceWhenTheUsersNextSessionEnds() throws IOException
+    {
+        open(List.of(), Map.of());
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        final int before = fixture.engine.commands().size();
+        fixture.engine.available = false;
+        fixture.adapter.onSessionEnd(fixture.alice);
+        fixture.engine.available = true;
+
+        fixture.adapter.onSessionEnd(fixture.alice);
+        fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T2);
+        final int retried = fixture.orderEntry.retryCancelsOnDisconnect();
+
+        assertThat(retried).isZero();
+        assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size()))
+            .containsExactly(new Cancel(0, T0, id(1, 1), 0));
+    }
+
     @Test
     void shouldOfferTheKeptCancelsOnDisconnectOnceMoreAtAStop() throws IOException
     {
