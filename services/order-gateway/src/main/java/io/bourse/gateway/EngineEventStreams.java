@@ -138,6 +138,25 @@ final class EngineEventStreams
     }
 
     /**
+     * @return true once every shard's event stream was caught up from the event archive (or without it), so that the
+     *         open orders tell what the shards hold; agent thread.
+     */
+    boolean isCaughtUp()
+    {
+        if (null != replay)
+        {
+            for (int shardId = 0; shardId < subscriptions.length; shardId++)
+            {
+                if (!caughtUpShards.isCaughtUp(shardId))
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
      * Reads every shard's images, each caught up first when new.
      *
      * @param fragmentLimit most events taken per image.

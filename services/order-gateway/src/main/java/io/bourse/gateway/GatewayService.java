@@ -215,6 +215,7 @@ public final class GatewayService implements AutoCloseable
         try
         {
             registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
+            orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
         }
         catch (final IOException ex)
         {

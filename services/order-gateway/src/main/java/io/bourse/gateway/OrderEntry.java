@@ -434,7 +434,8 @@ final class OrderEntry
      * cancel its shard cannot take now (down, or its command stream full) is kept and sent again by
      * {@link #retryCancelsOnDisconnect()} until the shard takes it or the order is done: a shard recovered from the
      * event archive would otherwise bring the order back without its owner. A kept cancel outlives a new login of the
-     * user (the order is canceled once its shard takes it), not a gateway restart: it is kept in memory only.
+     * user (the order is canceled once its shard takes it); a restarted gateway keeps one again for every open order
+     * of a user with cancel on disconnect ({@link #keepCancelsOnDisconnectOfRestoredOrders()}).
      *
      * @param session the session whose connection closed.
      */
@@ -461,6 +462,24 @@ final class OrderEntry
                 {
                     nextCancelOnDisconnectRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
                 }
+                cancelsOnDisconnectToRetry.add(order.clientOrderId);
+            }
+        }
+    }
+
+    /**
+     * After a restart: keeps a cancel for every open order rebuilt from the journals whose user has cancel on
+     * disconnect. No session is logged in at a start: each ended with the stop of the gateway, which sent their
+     * cancels (those its shard could not take are lost with it), or with its crash, which sent none. The retries send
+     * them once the shards' events are caught up, so that the orders those events end (the cancels the stopping
+     * gateway sent among them) are done by then and not canceled again.
+     */
+    void keepCancelsOnDisconnectOfRestoredOrders()
+    {
+        for (final OrderState order : orders.values())
+        {
+            if (risk.user(order.session).limits.cancelOnDisconnect())
+            {
                 cancelsOnDisconnectToRetry.add(order.clientOrderId);
             }
         }
@@ -506,8 +525,8 @@ final class OrderEntry
 
     /**
      * At a stop, once every session has ended: offers each cancel on disconnect still kept once more, through back
-     * pressure for a bounded time as any command, since no later retry will come; those a shard does not take are lost
-     * with the gateway (counted as {@link RejectCause#ENGINE_UNAVAILABLE}).
+     * pressure for a bounded time as any command; those a shard does not take are counted as
+     * {@link RejectCause#ENGINE_UNAVAILABLE} and kept again by the next run of the gateway, from its journals.
      */
     void sendCancelsOnDisconnectAtStop()
     {

@@ -467,6 +467,49 @@ class GatewayRestartTest
         }
     }
 
+    /**
+     * The gateway stops while a cancel on disconnect waits for its shard, which is down, so the cancel is lost with it.
+     * The restarted gateway rebuilds the order from the journal: its user has cancel on disconnect and is not logged
+     * in, so once the shards' events are caught up it cancels the order, which the shard's next run recovered.
+     */
+    @Test
+    void shouldCancelAtRestartTheOpenOrdersOfUsersWithCancelOnDisconnect() throws Exception
+    {
+        EngineService shard2 = engine.launchShard(2, WITH_SHARD_2);
+        try
+        {
+            try (GatewayService stopped = GatewayService.launch(
+                context(35, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2)))
+            {
+                try (TestClient client = TestClient.login(stopped.port(), "cod01", 1))
+                {
+                    client.enterOrder("E1", "IBM", Ouch42.SIDE_BUY, 100, 910_000, DAY);
+                    assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+                    shard2.close();
+                    ReadyEndpoint.awaitAnswer(stopped.metricsPort(), "503 not ready: no subscriber on " +
+                        engine.layout().commandChannel() + " stream " + engine.layout().commandStreamId(2) +
+                        " (matching-engine shard 2)\n");
+                }
+            }
+            shard2 = engine.launchShard(2, WITH_SHARD_2);
+
+            try (GatewayService restarted = GatewayService.launch(
+                context(35, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient client = TestClient.login(restarted.port(), "cod01", 3))
+            {
+                assertThat(client.await(2).get(1)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Canceled(0, "E1", 100, 'U'));
+                assertThat(MetricsEndpoint.scrape(restarted.metricsPort()))
+                    .contains("\nbourse_gateway_cancel_on_disconnect_total 1.0\n")
+                    .contains("\nbourse_gateway_open_orders 0.0\n");
+            }
+        }
+        finally
+        {
+            shard2.close();
+        }
+    }
+
     @Test
     void shouldRefuseLoginsWhileAShardWithNoImageStillRecordsItsRun() throws Exception
     {
