@@ -527,8 +527,9 @@ final class SessionRegistry
     /**
      * Nothing read from the client for 15 seconds: the connection is closed, unless the gateway itself left the
      * client's input unread within the last heartbeat interval (the engine shards' command streams were full, see
-     * {@link OuchConnection#readDeferred}): that client is not silent, and nassau asks again next duty cycle until a
-     * read resumes its timer.
+     * {@link OuchConnection#readDeferred}): that client is not silent. nassau starts its 15 s timer again after this
+     * call either way, so a client kept that way and silent after it is closed up to 15 s later than 15 s after its
+     * last packet.
      *
      * @param connection the connection nassau has read nothing from for 15 seconds.
      */
