@@ -133,7 +133,9 @@ final class CommandAdapter implements ControlledFragmentHandler
      * Takes one command: counts it, publishes it as a SequencedCommand when commands are sequenced, and applies it to
      * the engine. Besides the command stream's, the shard's own start configuration ({@link StartConfiguration}) and
      * the commands a recovery replays come this way. Throws nothing for bad input: a message of another schema, an
-     * unknown template or one longer than {@link EventProxy#MAX_COMMAND_LENGTH} is counted and skipped.
+     * unknown template, one longer than {@link EventProxy#MAX_COMMAND_LENGTH} or shorter than its header and block
+     * length is counted and skipped before it is sequenced; a NewOrder with a side other than buy or sell is
+     * sequenced, then counted and skipped, the same way at every replay.
      *
      * @param buffer    holds the command.
      * @param offset    where its SBE message header starts.
@@ -146,8 +148,14 @@ final class CommandAdapter implements ControlledFragmentHandler
     void take(final DirectBuffer buffer, final int offset, final int length, final int sessionId, final long position)
     {
         final long startNs = System.nanoTime();
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            metrics.unknownCommands.inc();
+            return;
+        }
         header.wrap(buffer, offset);
-        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH)
+        if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH ||
+            length < MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength())
         {
             metrics.unknownCommands.inc();
             return;
@@ -164,12 +172,20 @@ final class CommandAdapter implements ControlledFragmentHandler
             case NewOrderDecoder.TEMPLATE_ID ->
             {
                 newOrder.wrap(buffer, bodyOffset, blockLength, version);
+                final byte side = newOrder.sideRaw();
+                if (io.bourse.sbe.engine.Side.BUY.value() != side && io.bourse.sbe.engine.Side.SELL.value() != side)
+                {
+                    // read raw: the generated enum getter throws on another value, and the poll would offer the
+                    // command again every duty cycle (and the replay of its SequencedCommand fail at every start)
+                    metrics.unknownCommands.inc();
+                    return;
+                }
                 metrics.newOrders.inc();
                 advanceClock(newOrder.timestampNs());
                 engine.newOrder(
                     newOrder.clientOrderId(),
                     Symbols.pack(buffer, bodyOffset + NewOrderDecoder.symbolEncodingOffset()),
-                    newOrder.side() == io.bourse.sbe.engine.Side.BUY ? Side.BUY : Side.SELL,
+                    io.bourse.sbe.engine.Side.BUY.value() == side ? Side.BUY : Side.SELL,
                     newOrder.quantity(),
                     newOrder.price(),
                     (int)newOrder.timeInForce(),

@@ -14,6 +14,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -116,16 +117,25 @@ final class StartConfiguration
                 commands++;
             }
         }
+        // The shard's own symbols' bands, a symbol given twice taking its later item, so that unchanged settings
+        // take nothing: compared item by item, each of its items would differ from the other at every start.
+        final Map<Long, Band> shardBands = new LinkedHashMap<>();
         for (final EngineContext.PriceBand band : ctx.priceBands())
         {
             final SymbolDirectory.Entry entry = ctx.symbolDirectory().find(Symbols.pack(band.symbol()));
-            final Band value = new Band(band.referencePrice(), band.bandBasisPoints());
-            // a symbol given twice: the later item wins, at every start
-            if (entry.shardId() == ctx.shardId() && !value.equals(bands.put(entry.packed(), value)))
+            if (entry.shardId() == ctx.shardId())
+            {
+                shardBands.put(entry.packed(), new Band(band.referencePrice(), band.bandBasisPoints()));
+            }
+        }
+        for (final Map.Entry<Long, Band> band : shardBands.entrySet())
+        {
+            if (!band.getValue().equals(bands.put(band.getKey(), band.getValue())))
             {
                 priceBand.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
-                Symbols.unpack(entry.packed(), buffer, priceBand.offset() + SetPriceBandEncoder.symbolEncodingOffset());
-                priceBand.referencePrice(band.referencePrice()).bandBasisPoints(band.bandBasisPoints());
+                Symbols.unpack(band.getKey(), buffer, priceBand.offset() + SetPriceBandEncoder.symbolEncodingOffset());
+                priceBand.referencePrice(band.getValue().referencePrice())
+                    .bandBasisPoints(band.getValue().bandBasisPoints());
                 take(commandAdapter, priceBand.encodedLength());
                 commands++;
             }

@@ -327,9 +327,21 @@ class EngineRecoveryTest
     @Test
     void shouldKeepAnAdminChangeWhenTheShardRestartsWithTheSameSettings() throws Exception
     {
+        assertAdminChangeOutlivesRestart(
+            (ctx) -> ctx.priceBands(List.of(new EngineContext.PriceBand("AAPL", PRICE, 100))));
+    }
+
+    /** As above with the symbol given twice in the settings, the later band (1%) winning: nothing changed either. */
+    @Test
+    void shouldKeepAnAdminChangeWhenTheShardRestartsWithASymbolGivenTwiceInTheSameSettings() throws Exception
+    {
+        assertAdminChangeOutlivesRestart((ctx) -> ctx.priceBands(List.of(
+            new EngineContext.PriceBand("AAPL", PRICE, 300), new EngineContext.PriceBand("AAPL", PRICE, 100))));
+    }
+
+    private void assertAdminChangeOutlivesRestart(final Consumer<EngineContext> onePercentBand) throws Exception
+    {
         final long twoPercentAbove = PRICE + PRICE / 50;
-        final Consumer<EngineContext> onePercentBand =
-            (ctx) -> ctx.priceBands(List.of(new EngineContext.PriceBand("AAPL", PRICE, 100)));
         try (EngineService ignored = launchShard(onePercentBand))
         {
             final Subscription events = subscribeEvents();
@@ -352,6 +364,46 @@ class EngineRecoveryTest
                 new Event(1, "accepted 12 AAPL BUY 100@" + twoPercentAbove + " Y t=778"),
                 new Event(2, "executed 100@" + twoPercentAbove + " taker 12 maker 11 match " + (16 + SHARD) +
                     " t=778"));
+        }
+    }
+
+    /**
+     * Malformed commands on the command stream, a NewOrder whose side is neither buy nor sell and one shorter than its
+     * block: each is counted and skipped, the shard goes on taking the next command, and its next run recovers from
+     * the recording (where the first one is, as a SequencedCommand) without diverging. Before, the side's enum getter
+     * threw: the poll offered that command again every duty cycle, and the replay failed at every start.
+     */
+    @Test
+    void shouldSkipMalformedCommandsAndStillRecoverTheRun() throws Exception
+    {
+        try (EngineService shard = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            final NewOrderEncoder badSide = newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777).firm("DEMO");
+            badSide.buffer().putByte(MessageHeaderEncoder.ENCODED_LENGTH + NewOrderEncoder.sideEncodingOffset(),
+                (byte)'X');
+            send(commands, badSide);
+            offer(commands, newOrder(12, "AAPL", Side.BUY, 100, PRICE, DAY, 778).buffer(),
+                MessageHeaderEncoder.ENCODED_LENGTH + 10);
+            send(commands, 13, "AAPL", Side.BUY, 100, 779);
+
+            assertThat(await(events, 2)).containsExactly(
+                new Event(1, "accepted 13 AAPL BUY 100@" + PRICE + " Y t=779"),
+                new Event(2, "added BUY 100@" + PRICE + " Y"));
+            assertThat(MetricsEndpoint.scrape(shard.metricsPort()))
+                .contains("bourse_engine_commands_total{type=\"unknown\"} 2.0\n");
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            send(connect(events), 14, "AAPL", Side.SELL, 100, 780);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(1, "accepted 14 AAPL SELL 100@" + PRICE + " Y t=780"),
+                new Event(2, "executed 100@" + PRICE + " taker 14 maker 13 match " + (16 + SHARD) + " t=780"));
         }
     }
 
