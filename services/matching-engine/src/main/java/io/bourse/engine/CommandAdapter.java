@@ -133,8 +133,8 @@ final class CommandAdapter implements ControlledFragmentHandler
      * Takes one command: counts it, publishes it as a SequencedCommand when commands are sequenced, and applies it to
      * the engine. Besides the command stream's, the shard's own start configuration ({@link StartConfiguration}) and
      * the commands a recovery replays come this way. Throws nothing for bad input: a message of another schema, an
-     * unknown template, one longer than {@link EventProxy#MAX_COMMAND_LENGTH} or shorter than its header and block
-     * length is counted and skipped before it is sequenced; a NewOrder with a side other than buy or sell is
+     * unknown template, one longer than {@link EventProxy#MAX_COMMAND_LENGTH}, shorter than its header and block
+     * length, or whose block is shorter than the fields of its version is counted and skipped before it is sequenced; a NewOrder with a side other than buy or sell is
      * sequenced, then counted and skipped, the same way at every replay.
      *
      * @param buffer    holds the command.
@@ -155,7 +155,8 @@ final class CommandAdapter implements ControlledFragmentHandler
         }
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH ||
-            length < MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength())
+            length < MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength() ||
+            header.blockLength() < requiredBlockLength(header.templateId(), header.version()))
         {
             metrics.unknownCommands.inc();
             return;
@@ -235,6 +236,36 @@ final class CommandAdapter implements ControlledFragmentHandler
             }
         }
         metrics.serviceTime.recordNs(System.nanoTime() - startNs);
+    }
+
+    /**
+     * The generated decoders read each field at its fixed offset whatever the block length the header gives, so a
+     * command whose block is shorter than the fields its version has would be read past its end: in the live term,
+     * the bytes after it; in a replay, which wraps it to its length, out of bounds.
+     *
+     * @param templateId the command's template.
+     * @param version    its schema version.
+     * @return the block length the fields of that version take, in bytes; 0 for an unknown template (skipped later).
+     */
+    private static int requiredBlockLength(final int templateId, final int version)
+    {
+        return switch (templateId)
+        {
+            case NewOrderDecoder.TEMPLATE_ID -> version >= NewOrderDecoder.crossTypeSinceVersion() ?
+                NewOrderDecoder.BLOCK_LENGTH : version >= NewOrderDecoder.minimumQuantitySinceVersion() ?
+                NewOrderDecoder.crossTypeEncodingOffset() : NewOrderDecoder.minimumQuantityEncodingOffset();
+            case ReplaceOrderDecoder.TEMPLATE_ID -> version >= ReplaceOrderDecoder.timeInForceSinceVersion() ?
+                ReplaceOrderDecoder.BLOCK_LENGTH : ReplaceOrderDecoder.timeInForceEncodingOffset();
+            case CancelOrderDecoder.TEMPLATE_ID -> CancelOrderDecoder.BLOCK_LENGTH;
+            case ClockTickDecoder.TEMPLATE_ID -> ClockTickDecoder.BLOCK_LENGTH;
+            case SetTradingStateDecoder.TEMPLATE_ID -> SetTradingStateDecoder.BLOCK_LENGTH;
+            case SetPriceBandDecoder.TEMPLATE_ID -> SetPriceBandDecoder.BLOCK_LENGTH;
+            case SetSelfTradePreventionDecoder.TEMPLATE_ID -> SetSelfTradePreventionDecoder.BLOCK_LENGTH;
+            case BreakTradeDecoder.TEMPLATE_ID -> BreakTradeDecoder.BLOCK_LENGTH;
+            case CrossLockDecoder.TEMPLATE_ID -> CrossLockDecoder.BLOCK_LENGTH;
+            case RunCrossDecoder.TEMPLATE_ID -> RunCrossDecoder.BLOCK_LENGTH;
+            default -> 0;
+        };
     }
 
     /** Stamps the command's events with its timestamp, then expires what is due at that time. */

@@ -12,6 +12,7 @@ import io.bourse.common.aeron.StreamRecordings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.ShardStreams.Event;
+import io.bourse.sbe.engine.ClockTickEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
@@ -368,8 +369,8 @@ class EngineRecoveryTest
     }
 
     /**
-     * Malformed commands on the command stream, a NewOrder whose side is neither buy nor sell and one shorter than its
-     * block: each is counted and skipped, the shard goes on taking the next command, and its next run recovers from
+     * Malformed commands on the command stream, a NewOrder whose side is neither buy nor sell, one shorter than its
+     * block and a ClockTick whose header gives it no block: each is counted and skipped, the shard goes on taking the next command, and its next run recovers from
      * the recording (where the first one is, as a SequencedCommand) without diverging. Before, the side's enum getter
      * threw: the poll offered that command again every duty cycle, and the replay failed at every start.
      */
@@ -386,13 +387,17 @@ class EngineRecoveryTest
             send(commands, badSide);
             offer(commands, newOrder(12, "AAPL", Side.BUY, 100, PRICE, DAY, 778).buffer(),
                 MessageHeaderEncoder.ENCODED_LENGTH + 10);
+            final UnsafeBuffer emptyClockTick = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH]);
+            new MessageHeaderEncoder().wrap(emptyClockTick, 0).blockLength(0).templateId(ClockTickEncoder.TEMPLATE_ID)
+                .schemaId(ClockTickEncoder.SCHEMA_ID).version(ClockTickEncoder.SCHEMA_VERSION);
+            offer(commands, emptyClockTick, MessageHeaderEncoder.ENCODED_LENGTH);
             send(commands, 13, "AAPL", Side.BUY, 100, 779);
 
             assertThat(await(events, 2)).containsExactly(
                 new Event(1, "accepted 13 AAPL BUY 100@" + PRICE + " Y t=779"),
                 new Event(2, "added BUY 100@" + PRICE + " Y"));
             assertThat(MetricsEndpoint.scrape(shard.metricsPort()))
-                .contains("bourse_engine_commands_total{type=\"unknown\"} 2.0\n");
+                .contains("bourse_engine_commands_total{type=\"unknown\"} 3.0\n");
         }
         awaitStopped();
 

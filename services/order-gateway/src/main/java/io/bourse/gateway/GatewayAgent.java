@@ -88,6 +88,11 @@ final class GatewayAgent implements Agent
     {
         clock.update();
         int work = pollEvents();
+        if (events.isCaughtUp())
+        {
+            // before the logins this cycle may accept, so that a user logging in again finds the cancels sent
+            work += orderEntry.retryCancelsOnDisconnect();
+        }
         work += registry.flush();
         if (!registry.isJournalFailed())
         {
@@ -97,8 +102,7 @@ final class GatewayAgent implements Agent
         selectedWork = 0;
         selector.selectNow(onSelected);
         work += selectedWork + registry.keepAliveAndSend();
-        work += clockTicker.doWork();
-        return events.isCaughtUp() ? work + orderEntry.retryCancelsOnDisconnect() : work;
+        return work + clockTicker.doWork();
     }
 
     /**

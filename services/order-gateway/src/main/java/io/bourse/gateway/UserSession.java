@@ -40,6 +40,11 @@ final class UserSession
     private OuchConnection connection;
     private long nextToSend;
     private long replayEnd;
+    /**
+     * True from a login with a replay until the session has been sent everything journaled once: the messages
+     * journaled while the replay ran are owed history too, sent paced like it ({@link #flush}).
+     */
+    private boolean catchingUp;
     private long orderCount;
 
     /**
@@ -205,6 +210,7 @@ final class UserSession
         this.connection = connection;
         this.nextToSend = nextToSend;
         this.replayEnd = journal.count();
+        this.catchingUp = nextToSend <= replayEnd;
     }
 
     /** Forgets the connection; the messages stay for the next login. */
@@ -245,8 +251,9 @@ final class UserSession
      * journal durable (one copy of the messages committed since the last call into the journal file's mapping, and a
      * force under {@code batch}), then sends journaled messages the connection has not had yet: a replay after login,
      * then the messages of this duty cycle. A replay goes only as fast as the connection's send buffer empties (it
-     * stops at the first message that does not fit, and resumes on a later call); a message produced since the login
-     * that does not fit makes the connection a slow consumer.
+     * stops at the first message that does not fit, and resumes on a later call), and so do the messages journaled
+     * while it ran, until the session has been sent everything once; after that, a message that does not fit makes
+     * the connection a slow consumer.
      *
      * @param replayLimit most replayed messages to send in this call, so one replay cannot hold up the other sessions.
      * @return messages sent.
@@ -277,6 +284,12 @@ final class UserSession
         int replayed = 0;
         while (null != connection && nextToSend <= journal.durableCount())
         {
+            if (catchingUp && nextToSend > replayEnd)
+            {
+                // Journaled while the replay ran, behind it: paced too. Sent at once, the messages due at its end met
+                // a send buffer the paced replay keeps nearly full, and a slow reader was ended as a slow consumer.
+                replayEnd = journal.durableCount();
+            }
             final boolean replay = nextToSend <= replayEnd;
             if ((replay && replayed == replayLimit) || !sendNext(replay))
             {
@@ -284,6 +297,10 @@ final class UserSession
             }
             sent++;
             replayed += replay ? 1 : 0;
+        }
+        if (nextToSend > journal.durableCount())
+        {
+            catchingUp = false; // caught up: from here on a message that does not fit makes a slow consumer
         }
         return sent;
     }

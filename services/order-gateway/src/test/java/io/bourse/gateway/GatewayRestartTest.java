@@ -510,6 +510,45 @@ class GatewayRestartTest
         }
     }
 
+    /**
+     * The gateway stops with its shards up, so the cancel on disconnect of an open order is taken then; the restarted
+     * gateway, which rebuilt the order from the journal as open, hears the Canceled in its catch-up from the event
+     * archive before it would cancel the order again, so it sends none and the owner gets one Canceled.
+     */
+    @Test
+    void shouldNotCancelAgainAtRestartAnOrderTheStoppedGatewayCanceled() throws Exception
+    {
+        EngineService shard2 = engine.launchShard(2, WITH_SHARD_2);
+        try
+        {
+            try (GatewayService stopped = GatewayService.launch(
+                context(36, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient client = TestClient.login(stopped.port(), "cod01", 1))
+            {
+                client.enterOrder("F1", "IBM", Ouch42.SIDE_BUY, 100, 920_000, DAY);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            }
+
+            try (GatewayService restarted = GatewayService.launch(
+                context(36, journalDir, engine, engine.eventArchive()).symbolDirectory(WITH_SHARD_2));
+                TestClient client = TestClient.login(restarted.port(), "cod01", 3))
+            {
+                assertThat(client.await(2).get(1)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Canceled(0, "F1", 100, 'U'));
+                client.enterOrder("F2", "IBM", Ouch42.SIDE_BUY, 100, 920_000, DAY);
+                final List<Object> after = client.await(3);
+                assertThat(after.get(2)).isInstanceOf(Accepted.class);
+                assertThat(MetricsEndpoint.scrape(restarted.metricsPort()))
+                    .contains("\nbourse_gateway_cancel_on_disconnect_total 0.0\n")
+                    .contains("\nbourse_gateway_cancel_on_disconnect_pending 0.0\n");
+            }
+        }
+        finally
+        {
+            shard2.close();
+        }
+    }
+
     @Test
     void shouldRefuseLoginsWhileAShardWithNoImageStillRecordsItsRun() throws Exception
     {
