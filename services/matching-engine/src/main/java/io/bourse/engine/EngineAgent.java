@@ -65,6 +65,10 @@ final class EngineAgent implements Agent
     private final AtomicInteger drain = new AtomicInteger(RUNNING);
     /** Messages held when the drain found no subscriber: written by the agent before it sets {@link #DRAINED}. */
     private int droppedCount;
+    /** The archive's recording of the event stream, the shard's input log; null without the archive. */
+    private final EventRecording recording;
+    /** Set by the agent once the recording has stopped while the shard runs; read by the readiness check. */
+    private volatile boolean recordingStopped;
 
     /**
      * @param shardId        this shard's id, for the role name.
@@ -74,12 +78,14 @@ final class EngineAgent implements Agent
      * @param engine         the shard's matching engine.
      * @param openOrderCount published after each batch for the metrics thread.
      * @param serviceTime    the summary the command adapter records into: one batch per duty cycle.
+     * @param recording      the archive's recording of the event stream, or null without the archive.
      */
     EngineAgent(
         final int shardId, final Subscription commands, final CommandAdapter commandAdapter,
         final EventProxy eventProxy, final MatchingEngine engine, final AtomicLong openOrderCount,
-        final LatencySummary serviceTime)
+        final LatencySummary serviceTime, final EventRecording recording)
     {
+        this.recording = recording;
         this.shardId = shardId;
         this.eventProxy = eventProxy;
         this.commands = commands;
@@ -101,8 +107,8 @@ final class EngineAgent implements Agent
         serviceTime.beginBatch();
         try
         {
-            workCount = eventProxy.publishHeld() +
-                (PUBLISHING_HELD == drainState ? 0 : commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT));
+            workCount = eventProxy.publishHeld() + (PUBLISHING_HELD == drainState || isRecordingStopped() ? 0 :
+                commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT));
         }
         finally
         {
@@ -118,6 +124,32 @@ final class EngineAgent implements Agent
             drain.set(DRAINED);
         }
         return workCount;
+    }
+
+    /**
+     * Whether the archive stopped recording the event stream while the shard runs (its disk full, or stopped by
+     * hand): the shard then takes no more commands, whose answers no recording would hold and its next run would not
+     * recover; they stay on the command stream for that run. Logged once, when first seen.
+     *
+     * @return true once the recording has stopped; false without the archive.
+     */
+    private boolean isRecordingStopped()
+    {
+        if (null != recording && !recordingStopped && !recording.isActive())
+        {
+            recordingStopped = true;
+            System.err.println("matching-engine shard " + shardId + ": its event recording (recording " +
+                recording.recordingId() + ") stopped while the shard runs (the event archive's disk full, or " +
+                "stopped by hand): the shard takes no more commands, whose answers no recording would hold; they " +
+                "stay on the command stream for its next run: restart the shard");
+        }
+        return recordingStopped;
+    }
+
+    /** @return true once the archive stopped recording the event stream while the shard ran; any thread. */
+    boolean hasRecordingStopped()
+    {
+        return recordingStopped;
     }
 
     /**

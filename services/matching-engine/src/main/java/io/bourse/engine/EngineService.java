@@ -8,7 +8,6 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.AeronClientCollector;
 import io.bourse.common.metrics.MetricsServer;
-import io.bourse.common.metrics.Readiness;
 import io.bourse.engine.match.MatchingEngine;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -103,7 +102,8 @@ public final class EngineService implements AutoCloseable
         final StartConfiguration settings = new StartConfiguration();
         final MatchingEngine engine;
         final CommandAdapter commandAdapter;
-        final String recording;
+        final String recorded;
+        final EventRecording recording;
         final int settingsTaken;
         try
         {
@@ -115,8 +115,8 @@ public final class EngineService implements AutoCloseable
             // Created once recovered: a subscriber sees the new run only after every run it continues is recorded.
             final Publication events = aeron.addExclusivePublication(
                 layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
-            recording = archived ? recovered + ", recorded (recording " +
-                EventRecording.start(aeron, ctx.eventArchive(), events) + ")" : "";
+            recording = archived ? EventRecording.start(aeron, ctx.eventArchive(), events) : null;
+            recorded = archived ? recovered + ", recorded (recording " + recording.recordingId() + ")" : "";
             final int unpublished = eventProxy.start(events);
             if (unpublished > 0)
             {
@@ -134,7 +134,8 @@ public final class EngineService implements AutoCloseable
 
         final AtomicLong openOrderCount = new AtomicLong(engine.openOrderCount());
         final EngineAgent agent = new EngineAgent(
-            ctx.shardId(), commands, commandAdapter, eventProxy, engine, openOrderCount, metrics.serviceTime);
+            ctx.shardId(), commands, commandAdapter, eventProxy, engine, openOrderCount, metrics.serviceTime,
+            recording);
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()
             .name("bourse_engine_open_orders").help("Orders resting on the shard's books")
@@ -146,11 +147,12 @@ public final class EngineService implements AutoCloseable
             .register(metricsServer.registry());
         final AgentHost.HostedAgent runner =
             ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), errors);
-        metricsServer.readiness(Readiness.READY);
+        metricsServer.readiness(() -> agent.hasRecordingStopped() ?
+            "the event archive stopped recording the shard's events: taking no commands" : null);
         System.out.println("matching-engine shard " + ctx.shardId() + " started: symbols " +
             ctx.symbolDirectory().symbolsOfShard(ctx.shardId()).stream().map(SymbolDirectory.Entry::symbol).toList() +
             ", commands " + layout.commandChannel() + " stream " + layout.commandStreamId(ctx.shardId()) +
-            ", events stream " + layout.eventStreamId(ctx.shardId()) + recording + ", self-trade prevention " +
+            ", events stream " + layout.eventStreamId(ctx.shardId()) + recorded + ", self-trade prevention " +
             ctx.selfTradePrevention() + " " + ctx.firmSelfTradePrevention() + ", price bands " + ctx.priceBands() +
             " (" + settingsTaken + " changed, taken as commands)" +
             ", metrics :" + metricsServer.port());

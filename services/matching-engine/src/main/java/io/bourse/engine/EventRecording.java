@@ -24,8 +24,30 @@ final class EventRecording
     /** How long the archive may take to join the publication once asked. */
     private static final long RECORDING_START_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
-    private EventRecording()
+    private final CountersReader counters;
+    private final int counterId;
+    private final long recordingId;
+
+    private EventRecording(final CountersReader counters, final int counterId, final long recordingId)
     {
+        this.counters = counters;
+        this.counterId = counterId;
+        this.recordingId = recordingId;
+    }
+
+    /** @return the recording's id in the archive's catalog. */
+    long recordingId()
+    {
+        return recordingId;
+    }
+
+    /**
+     * @return true while the archive records the stream: its recording position counter is still the recording's; a
+     *         few reads of the media driver's counters, no allocation, any thread.
+     */
+    boolean isActive()
+    {
+        return RecordingPos.isActive(counters, counterId, recordingId);
     }
 
     /**
@@ -34,13 +56,13 @@ final class EventRecording
      * @param aeron   the shard's client.
      * @param archive the event archive (enabled).
      * @param events  the shard's event publication, nothing published on it yet.
-     * @return the recording's id.
+     * @return the recording, watched through its position counter.
      * @throws io.aeron.exceptions.TimeoutException    when the archive does not answer its control requests.
      * @throws io.aeron.archive.client.ArchiveException when the archive refuses the recording.
      * @throws IllegalStateException                    when the recording has not started within 10 s (it is
      *                                                  stopped).
      */
-    static long start(final Aeron aeron, final EventArchive archive, final Publication events)
+    static EventRecording start(final Aeron aeron, final EventArchive archive, final Publication events)
     {
         try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
         {
@@ -60,7 +82,7 @@ final class EventRecording
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
-            return RecordingPos.getRecordingId(counters, counterId);
+            return new EventRecording(counters, counterId, RecordingPos.getRecordingId(counters, counterId));
         }
     }
 }

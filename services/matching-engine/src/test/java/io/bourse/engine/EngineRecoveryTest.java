@@ -11,6 +11,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamRecordings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
+import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.engine.ShardStreams.Event;
 import io.bourse.sbe.engine.ClockTickEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
@@ -409,6 +410,44 @@ class EngineRecoveryTest
             assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
                 new Event(1, "accepted 14 AAPL SELL 100@" + PRICE + " Y t=780"),
                 new Event(2, "executed 100@" + PRICE + " taker 14 maker 13 match " + (16 + SHARD) + " t=780"));
+        }
+    }
+
+    /**
+     * The archive stops recording a running shard (its disk full, or an operator): the shard takes no more commands,
+     * whose answers no recording would hold, and says so on /ready. The command sent meanwhile stays on the command
+     * stream, and the shard's next run, which recovers the recorded order, takes and answers it.
+     */
+    @Test
+    void shouldTakeNoMoreCommandsOnceItsRecordingStopsAndLeaveThemToTheNextRun() throws Exception
+    {
+        final Publication commands;
+        try (EngineService shard = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            commands = connect(events);
+            send(commands, 11, "AAPL", Side.BUY, 100, 777);
+            assertThat(await(events, 2)).hasSize(2);
+            try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+            {
+                assertThat(client.tryStopRecordingByIdentity(recordings().getLast().recordingId())).isTrue();
+            }
+            ReadyEndpoint.awaitAnswer(shard.metricsPort(),
+                "503 not ready: the event archive stopped recording the shard's events: taking no commands\n");
+
+            send(commands, 12, "AAPL", Side.SELL, 100, 778);
+            Thread.sleep(200);
+            assertThat(events.poll((buffer, offset, length, header) -> { }, 10)).as("events after the stop").isZero();
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            connect(events);
+            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(1, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
+                new Event(2, "executed 100@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
         }
     }
 
