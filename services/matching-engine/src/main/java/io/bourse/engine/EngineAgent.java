@@ -171,13 +171,16 @@ final class EngineAgent implements Agent
         drain.compareAndSet(RUNNING, DRAINING);
         if (awaitDrained(takeTimeoutNs))
         {
-            return 0 == droppedCount ? DrainOutcome.DRAINED : DrainOutcome.UNHEARD;
+            return drainedOutcome();
         }
         if (Thread.currentThread().isInterrupted())
         {
             return DrainOutcome.INTERRUPTED;
         }
-        drain.compareAndSet(DRAINING, PUBLISHING_HELD);
+        if (!drain.compareAndSet(DRAINING, PUBLISHING_HELD))
+        {
+            return drainedOutcome(); // the agent drained just as the time ran out
+        }
         if (awaitDrained(publishTimeoutNs))
         {
             return 0 == droppedCount ? DrainOutcome.STOPPED_TAKING : DrainOutcome.UNHEARD;
@@ -192,6 +195,12 @@ final class EngineAgent implements Agent
     int droppedCount()
     {
         return droppedCount;
+    }
+
+    /** @return how a drain the agent ended itself went: all published, or dropped for want of a subscriber. */
+    private DrainOutcome drainedOutcome()
+    {
+        return 0 == droppedCount ? DrainOutcome.DRAINED : DrainOutcome.UNHEARD;
     }
 
     private boolean awaitDrained(final long timeoutNs)
