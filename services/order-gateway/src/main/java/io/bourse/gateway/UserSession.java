@@ -149,11 +149,15 @@ final class UserSession
      *                       engine publishes a new stream and numbers its events from 1 again.
      * @param sequenceNumber the event's shard sequence number.
      * @return true when the session's journal already answers the event: it was answered before the gateway started
-     * and is heard again on the same engine stream.
+     * and is heard again on the same engine stream, or it comes before the last event the session answered since on
+     * that stream (a replay from an event position that went stale while the gateway ran). The last answered event
+     * itself cannot be told from a second order of that same event (an execution between two of the session's
+     * orders), so a replay's last event is answered again.
      */
     boolean isAnswered(final int shardId, final int engineStream, final long sequenceNumber)
     {
-        return engineStream == engineStreamBeforeStart[shardId] && sequenceNumber <= answeredBeforeStart[shardId];
+        return (engineStream == engineStreamBeforeStart[shardId] && sequenceNumber <= answeredBeforeStart[shardId]) ||
+            (engineStream == engineStreams[shardId] && sequenceNumber < answered[shardId]);
     }
 
     /**

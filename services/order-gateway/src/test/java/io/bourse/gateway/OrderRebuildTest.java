@@ -265,6 +265,31 @@ class OrderRebuildTest
         }
     }
 
+    /**
+     * A running gateway hears again events it answered (a replay of the stream from a stored position that went stale,
+     * e.g. after a journal failure): those before the last it answered are duplicates, not answered twice.
+     */
+    @Test
+    void shouldIgnoreEngineEventsHeardAgainThatARunningGatewayAnsweredSince() throws IOException
+    {
+        try (OrderEntryFixture fixture = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            fixture.enterAccepted(fixture.alice, "A1", 'S', 1);
+            fixture.events.executed(T2, 7, "AAPL", 30, PRICE, OTHER, 300, Side.BUY, id(1, 1), 101, 70, 0);
+            fixture.events.executed(T2, 8, "AAPL", 20, PRICE, OTHER, 301, Side.BUY, id(1, 1), 101, 50, 0);
+
+            final EngineEvents replay = new EngineEvents(new EngineEventAdapter(fixture.orderEntry, fixture.metrics));
+            replay.accepted(T1, id(1, 1), 101, "AAPL", Side.SELL, 100, PRICE, DAY);
+            replay.executed(T2, 7, "AAPL", 30, PRICE, OTHER, 300, Side.BUY, id(1, 1), 101, 70, 0);
+
+            assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
+                new Accepted(T1, "A1", 'S', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '),
+                new Executed(T2, "A1", 30, PRICE, 'A', 7),
+                new Executed(T2, "A1", 20, PRICE, 'A', 8)));
+            assertThat(Metrics.counter(fixture.registry, "bourse_gateway_duplicate_events_total", null)).isEqualTo(2);
+        }
+    }
+
     @Test
     void shouldAnswerTheEventsOfARestartedEngineWhoseSequenceNumbersStartAgain() throws IOException
     {
