@@ -44,17 +44,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
  * in one write (more only when they outgrow the buffer), and later only when the selector finds the socket writable
- * again. No write waits on the subscriber.
- * A subscriber further behind than its send buffer is a slow consumer: its session is ended, counted in
- * {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the first time only; the worker's
- * other sessions never wait for it. Ending a session drops the whole packets the socket has not begun to take (all of
- * them for a slow consumer; for another end only when End of Session does not fit behind them), so that End of
- * Session follows the packet under way: the subscriber knows the last sequence number it got and, in the run's
- * numbered stream, can log in again from the next (a snapshot session's stream cannot be resumed). The session then gets no more messages and stays, still counted as a session, until the subscriber
- * closes its end or {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed: once the socket has taken End of Session its
- * output is shut down (FIN after the data, the send buffer back to the worker's pool), and what the subscriber still
- * sends is read and dropped, because closing a socket with unread input would reset the connection and could cost the
- * subscriber the data it has not read yet.
+ * again. No write waits on the subscriber. A subscriber further behind than its send buffer is a slow consumer: its
+ * session is ended, counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the
+ * first time only; the worker's other sessions never wait for it. Ending a session drops the whole packets the socket
+ * has not begun to take (all of them for a slow consumer; for another end only when End of Session does not fit behind
+ * them), so that End of Session follows the packet under way: the subscriber knows the last sequence number it got and,
+ * in the run's numbered stream, can log in again from the next (a snapshot session's stream cannot be resumed). The
+ * session then gets no more messages and stays, still counted as a session, until the subscriber closes its end or
+ * {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed: once the socket has taken End of Session its output is shut down
+ * (FIN after the data, the send buffer back to the worker's pool), and what the subscriber still sends is read and
+ * dropped, because closing a socket with unread input would reset the connection and could cost the subscriber the data
+ * it has not read yet.
  */
 final class SubscriberSession implements SoupBinTCPServerStatusListener, MessageListener
 {

@@ -134,8 +134,8 @@ final class CommandAdapter implements ControlledFragmentHandler
      * the engine. Besides the command stream's, the shard's own start configuration ({@link StartConfiguration}) and
      * the commands a recovery replays come this way. Throws nothing for bad input: a message of another schema, an
      * unknown template, one longer than {@link EventProxy#MAX_COMMAND_LENGTH}, shorter than its header and block
-     * length, or whose block is shorter than the fields of its version is counted and skipped before it is sequenced; a NewOrder with a side other than buy or sell is
-     * sequenced, then counted and skipped, the same way at every replay.
+     * length, or whose block is shorter than the fields of its version is counted and skipped before it is sequenced; a
+     * NewOrder with a side other than buy or sell is sequenced, then counted and skipped, the same way at every replay.
      *
      * @param buffer    holds the command.
      * @param offset    where its SBE message header starts.

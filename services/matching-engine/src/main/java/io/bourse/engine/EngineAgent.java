@@ -61,12 +61,12 @@ final class EngineAgent implements Agent
     private final MatchingEngine engine;
     private final AtomicLong openOrderCount;
     private final LatencySummary serviceTime;
+    /** The archive's recording of the event stream, the shard's input log; null without the archive. */
+    private final EventRecording recording;
     /** Where a stop stands: {@link #RUNNING} until the closing thread drains, {@link #DRAINED} set by the agent. */
     private final AtomicInteger drain = new AtomicInteger(RUNNING);
     /** Messages held when the drain found no subscriber: written by the agent before it sets {@link #DRAINED}. */
     private int droppedCount;
-    /** The archive's recording of the event stream, the shard's input log; null without the archive. */
-    private final EventRecording recording;
     /** Set by the agent once the recording has stopped while the shard runs; read by the readiness check. */
     private volatile boolean recordingStopped;
 
@@ -85,7 +85,6 @@ final class EngineAgent implements Agent
         final EventProxy eventProxy, final MatchingEngine engine, final AtomicLong openOrderCount,
         final LatencySummary serviceTime, final EventRecording recording)
     {
-        this.recording = recording;
         this.shardId = shardId;
         this.eventProxy = eventProxy;
         this.commands = commands;
@@ -93,6 +92,7 @@ final class EngineAgent implements Agent
         this.engine = engine;
         this.openOrderCount = openOrderCount;
         this.serviceTime = serviceTime;
+        this.recording = recording;
     }
 
     @Override

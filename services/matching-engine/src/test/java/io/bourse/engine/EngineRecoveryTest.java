@@ -371,9 +371,10 @@ class EngineRecoveryTest
 
     /**
      * Malformed commands on the command stream, a NewOrder whose side is neither buy nor sell, one shorter than its
-     * block and a ClockTick whose header gives it no block: each is counted and skipped, the shard goes on taking the next command, and its next run recovers from
-     * the recording (where the first one is, as a SequencedCommand) without diverging. Before, the side's enum getter
-     * threw: the poll offered that command again every duty cycle, and the replay failed at every start.
+     * block and a ClockTick whose header gives it no block: each is counted and skipped, the shard goes on taking the
+     * next command, and its next run recovers from the recording (where the first one is, as a SequencedCommand)
+     * without diverging. Before, the side's enum getter threw: the poll offered that command again every duty cycle,
+     * and the replay failed at every start.
      */
     @Test
     void shouldSkipMalformedCommandsAndStillRecoverTheRun() throws Exception

@@ -88,6 +88,8 @@ final class EngineEventStreams
     private int shardId;
     private int replayedStream;
     private boolean superseded;
+    /** Every shard's stream caught up ({@link #isCaughtUp}), cached once true. */
+    private boolean caughtUp;
     /** The earlier runs' replay of the image being caught up failed: the image has a gap. */
     private boolean earlierRunsGap;
 
@@ -139,21 +141,20 @@ final class EngineEventStreams
 
     /**
      * @return true once every shard's event stream was caught up from the event archive (or without it), so that the
-     *         open orders tell what the shards hold; agent thread.
+     *         open orders tell what the shards hold; agent thread. A shard caught up stays so: once true, one test per
+     *         call (the agent asks every duty cycle).
      */
     boolean isCaughtUp()
     {
-        if (null != replay)
+        if (!caughtUp)
         {
-            for (int shardId = 0; shardId < subscriptions.length; shardId++)
+            caughtUp = true;
+            for (int shardId = 0; null != replay && shardId < subscriptions.length; shardId++)
             {
-                if (!caughtUpShards.isCaughtUp(shardId))
-                {
-                    return false;
-                }
+                caughtUp &= caughtUpShards.isCaughtUp(shardId);
             }
         }
-        return true;
+        return caughtUp;
     }
 
     /**

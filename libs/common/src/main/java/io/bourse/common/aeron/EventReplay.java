@@ -17,11 +17,12 @@ import java.util.concurrent.TimeUnit;
  * Replays stretches of the runs of an engine shard's event stream from the {@link EventArchive}: for a service whose
  * subscription joined the stream too late to hear it (a restarted order gateway or md-publisher), a run is the
  * recording of the stream's Aeron session id and the stretch ends where the service's live image joined, so that
- * replayed and live events meet with none lost and none twice ({@link #replay}); a run that has stopped (an earlier
- * run of a restarted shard, or a down shard's, listed by {@link #runs}) is replayed to where its recording stopped
- * ({@link #replayRecording}), by the engine's recovery and by the gateway's and md-publisher's catch-ups. Connects to the archive for each replay; runs on the calling
- * thread until the replay is read to its end, handing every event to the caller's handler. Not thread-safe; meant for
- * a service's start, not its hot path (it allocates the archive client and the replay's subscription).
+ * replayed and live events meet with none lost and none twice ({@link #replay}); a run that has stopped (an earlier run
+ * of a restarted shard, or a down shard's, listed by {@link #runs}) is replayed to where its recording stopped ({@link
+ * #replayRecording}), by the engine's recovery and by the gateway's and md-publisher's catch-ups. Connects to the
+ * archive for each replay; runs on the calling thread until the replay is read to its end, handing every event to the
+ * caller's handler. Not thread-safe; meant for a service's start, not its hot path (it allocates the archive client and
+ * the replay's subscription).
  */
 public final class EventReplay
 {
