@@ -38,15 +38,15 @@ import java.util.function.Consumer;
  *   too.</li>
  *   <li>A later image of a new run of the shard (a restarted engine): its events from its start, published.</li>
  * </ul>
- * Counted in {@code bourse_md_replayed_events_total}. A published replay goes out in one duty cycle, while the
- * MoldUDP64 feed, which reads the market-data publication on the same thread, cannot: a stretch longer than the
- * publication's window (half its term, about 100,000 events at the order feed's 64 MiB term) would have offers dropped
- * after their bounded retries. The stretches published are those an image missed while it was gone, or a restarted
- * engine's events before the md-publisher joined its new stream: short. The replay runs on the agent's thread, so no
- * snapshot request is answered meanwhile, and the shard holds its newer events while the live image is not read (engine
- * back pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay (logged, and
- * counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books of the events
- * heard live only.
+ * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after a rebuild,
+ * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
+ * Orders at the default 64 MiB term) it is: the MoldUDP64 feed, which reads that publication on the same thread,
+ * takes it while the offers wait ({@link MoldFeedIdleStrategy}); the fanout reads it on its own thread (an offer that
+ * finds no room within its bounded retries is dropped and counted, as always). The replay runs on the agent's thread,
+ * so no snapshot request is answered meanwhile, and the shard holds its newer events while the live image is not read
+ * (engine back pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay
+ * (logged, and counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books
+ * of the events heard live only.
  */
 final class EngineEventStreams
 {

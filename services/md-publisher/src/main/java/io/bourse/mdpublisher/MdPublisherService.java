@@ -18,6 +18,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
@@ -34,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Prometheus endpoint. With the MoldUDP64 feed on
  * (the default), the same thread also runs the {@link MoldFeedAgent}, which reads that market data back and sends it
  * as ITCH 5.0 over MoldUDP64 multicast: one thread on a small host, and the feed reads each duty cycle's market data in
- * the next one, with no thread to wake up in between.
+ * the next one, with no thread to wake up in between, or while an offer waits for room ({@link MoldFeedIdleStrategy}).
  */
 public final class MdPublisherService implements AutoCloseable
 {
@@ -96,8 +97,16 @@ public final class MdPublisherService implements AutoCloseable
             allSubscriptions.add(snapshotRequests);
             metricsServer.registry().register(new AeronClientCollector(aeron, allSubscriptions));
 
+            // Opened first: the order feed's back-pressured offers do its duty cycle while they wait.
+            if (ctx.moldEnabled())
+            {
+                moldFeed = MoldFeed.open(
+                    ctx, aeron, metricsServer.registry(), SystemNanoClock.INSTANCE, new MidnightNanoClock());
+            }
+            final IdleStrategy offerIdle =
+                new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
             final BoundedOffer boundedOffer = new BoundedOffer(
-                new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),
+                null == moldFeed ? offerIdle : new MoldFeedIdleStrategy(moldFeed.agent(), offerIdle),
                 ctx.offerRetries());
             final MarketDataProxy proxy = new MarketDataProxy(
                 orders, depth, bbo, trades, boundedOffer, new MidnightNanoClock(), metrics, errorCount);
@@ -119,17 +128,7 @@ public final class MdPublisherService implements AutoCloseable
                 archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errorCount);
             final Agent mdAgent = new MdPublisherAgent(
                 events, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());
-            final Agent agent;
-            if (ctx.moldEnabled())
-            {
-                moldFeed = MoldFeed.open(
-                    ctx, aeron, metricsServer.registry(), SystemNanoClock.INSTANCE, new MidnightNanoClock());
-                agent = new CompositeAgent(mdAgent, moldFeed.agent());
-            }
-            else
-            {
-                agent = mdAgent;
-            }
+            final Agent agent = null == moldFeed ? mdAgent : new CompositeAgent(mdAgent, moldFeed.agent());
             final AgentRunner runner = AgentLaunch.start(
                 agent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount);
             final StreamReadiness readiness = new StreamReadiness();

@@ -15,6 +15,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
+import io.bourse.itch.ItchEvents;
 import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.CountersReader;
@@ -24,6 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.DatagramChannel;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -295,6 +300,69 @@ class MdPublisherRestartTest
         assertThat(scrape(service)).contains("bourse_md_errors_total 1.0\n");
     }
 
+    /**
+     * A rebuilt book larger than the order feed's window (half a term: 32 KiB, about 340 Add Orders, at the 64 KiB
+     * terms given here; 32 MiB, about 350,000, at the default 64 MiB): the Add Orders published after the rebuild fill
+     * the window within one duty cycle, and the MoldUDP64 feed that reads them runs on the same thread. Each offer that
+     * waits for room does the feed's duty cycle, so none is dropped and the feed sends them all.
+     */
+    @Test
+    void shouldPublishARebuiltBookLargerThanTheOrderFeedsWindowWithoutDroppingAnyAddOrder() throws Exception
+    {
+        final int orders = 2_000;
+        for (int i = 0; i < orders; i++)
+        {
+            offer(shard0, engine.orderAdded(T1 + i, "AAPL", 100 + i, 0 == (i & 1) ? BUY : SELL, 100,
+                0 == (i & 1) ? 1_400_000 - 100L * (i % 50) : 1_600_000 + 100L * (i % 50), 'Y'));
+        }
+        awaitRecorded(shard0);
+        final InetSocketAddress group = Multicast.randomGroup();
+        try (DatagramChannel downstream = Multicast.join(group))
+        {
+            layout = new StreamLayout(layout.aeronDirectoryName(), layout.commandChannel(),
+                layout.commandStreamBase(), layout.eventChannel(), layout.eventStreamBase(),
+                "aeron:ipc?term-length=65536", layout.marketDataStreamId(), layout.feedChannel(),
+                layout.depthStreamId(), layout.bboStreamId(), layout.tradesStreamId(), layout.snapshotRequestChannel(),
+                layout.snapshotRequestStreamId());
+            service = MdPublisherService.launch(context()
+                .moldEnabled(true)
+                .moldGroup(group.getAddress().getHostAddress())
+                .moldPort(group.getPort())
+                .moldRequestPort(0)
+                .moldSession("BOURSETEST"));
+            try (MoldReceiver receiver =
+                new MoldReceiver(downstream, new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort())))
+            {
+                // Start of Messages, two Stock Directories, two Trading Actions, Start of System and Market Hours.
+                final int sessionStart = 7;
+                awaitTrue(() -> poll(receiver) && receiver.itch.messages.size() >= sessionStart + orders);
+                final List<ItchEvents.Message> received = receiver.itch.messages;
+                assertThat(received.subList(sessionStart, received.size()))
+                    .hasSize(orders)
+                    .allMatch((message) -> message instanceof ItchEvents.AddOrder);
+            }
+        }
+        assertThat(scrape(service))
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"add_order\"} " + orders + ".0\n")
+            .contains("bourse_md_mold_messages_total " + (7 + orders) + ".0\n")
+            .contains("bourse_md_errors_total 0.0\n")
+            .contains("bourse_md_mold_errors_total 0.0\n")
+            .contains("bourse_md_book_orders{side=\"bid\",symbol=\"AAPL\"} " + orders / 2 + ".0\n");
+    }
+
+    private static boolean poll(final MoldReceiver receiver)
+    {
+        try
+        {
+            receiver.poll();
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
     private static AddOrder withShares(final AddOrder order, final long shares)
     {
         return new AddOrder(order.timestampNs(), order.symbol(), order.orderId(), order.side(), shares, order.price());
@@ -302,13 +370,17 @@ class MdPublisherRestartTest
 
     private MdPublisherService launch()
     {
-        return MdPublisherService.launch(new MdPublisherContext()
+        return MdPublisherService.launch(context().moldEnabled(false));
+    }
+
+    private MdPublisherContext context()
+    {
+        return new MdPublisherContext()
             .layout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
             .metricsPort(0)
             .jvmMetrics(false)
-            .moldEnabled(false)
-            .eventArchive(archive));
+            .eventArchive(archive);
     }
 
     /** A shard's event publication, recorded by the archive before anything is published on it (EventRecording). */
