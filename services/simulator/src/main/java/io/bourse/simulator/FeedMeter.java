@@ -8,13 +8,16 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
  * last logged in again). Counted but not measured: System Event, Stock Directory and Stock Trading Action (a session's
  * opening and its Trading Action spin carry the opening's time; the rare halt of an operator is left out with them);
  * messages stamped before the simulator joined (a snapshot's Add Orders keep the time of their priority, a MoldUDP64
- * backfill replays the past; a run that crosses midnight UTC measures nothing after it, timestamps being ns since
- * midnight); and messages that arrive with the Login Accepted, before the market-data thread has stamped a receive
- * time. Owned by the market-data thread.
+ * backfill replays the past); and messages that arrive with the Login Accepted, before the market-data thread has
+ * stamped a receive time. Timestamps are ns since midnight of the day their process started (they go on past 24 h),
+ * and the exchange's services may have started on an earlier day than the simulator, or a later one (a restart after
+ * midnight UTC), so both differences are taken to the nearest whole day: right for latencies and ages under 12 h.
+ * Owned by the market-data thread.
  */
 final class FeedMeter implements FeedObserver
 {
     private static final long NOT_STAMPED = Long.MIN_VALUE;
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
     private final SimulatorCounters counters;
     private final LatencyTracker feedLatency;
@@ -59,11 +62,20 @@ final class FeedMeter implements FeedObserver
     public void onMessage(final byte messageType, final long timestampNs)
     {
         counters.onMarketData(messageType);
-        if (NOT_STAMPED != nowNs && timestampNs >= joinedNs && ITCH50.MESSAGE_TYPE_SYSTEM_EVENT != messageType &&
-            ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY != messageType &&
+        if (NOT_STAMPED != nowNs && withinADay(timestampNs - joinedNs) >= 0 &&
+            ITCH50.MESSAGE_TYPE_SYSTEM_EVENT != messageType && ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY != messageType &&
             ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != messageType)
         {
-            feedLatency.recordNs(nowNs - timestampNs);
+            feedLatency.recordNs(withinADay(nowNs - timestampNs));
         }
+    }
+
+    /**
+     * @param differenceNs a difference of two times since midnight, each of the day its process started.
+     * @return the difference less the whole days nearest to it: between -12 h and +12 h.
+     */
+    static long withinADay(final long differenceNs)
+    {
+        return differenceNs - Math.round((double)differenceNs / NANOS_PER_DAY) * NANOS_PER_DAY;
     }
 }

@@ -13,9 +13,9 @@ import java.nio.ByteBuffer;
 /**
  * Decodes the ITCH 5.0 messages of one market-data session and builds its books: Add Order 'A'/'F', Order Executed
  * 'E', Order Executed With Price 'C', Order Cancel 'X', Order Delete 'D' and Order Replace 'U' change the
- * {@link OrderBooks}; trades go to the listener: 'E' at the resting order's price, 'C' at its execution price when
- * printable (a non-printable 'C' is part of a cross, reported once by its Cross Trade), Trade 'P' and Cross Trade 'Q'
- * at their prices. Juncture's parser reads everything but 'Q', which juncture-nasdaq 1.0.0 reads with ITCH 4.1's
+ * {@link OrderBooks}; trades go to the listener: 'E' at the resting order's price (none for an order the books lack),
+ * 'C' at its execution price when printable, known order or not (a non-printable 'C' is part of a cross, reported
+ * once by its Cross Trade), Trade 'P' and Cross Trade 'Q' at their prices. Juncture's parser reads everything but 'Q', which juncture-nasdaq 1.0.0 reads with ITCH 4.1's
  * 4-byte Shares: 'Q' is read here at the offsets of ITCH 5.0 §4.5.2 (40 bytes, 8-byte Shares). A malformed or unknown
  * message is counted as an error and skipped, so one bad message does not end the session. Owned by one thread.
  */
@@ -193,8 +193,9 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     public void orderExecutedWithPrice(final ITCH50.OrderExecutedWithPrice message)
     {
         observe(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED_WITH_PRICE, message.timestampHigh, message.timestampLow);
-        final long price = books.execute(message.stockLocate, message.orderReferenceNumber, message.executedShares);
-        if (OrderBooks.NO_PRICE != price && PRINTABLE == message.printable)
+        books.execute(message.stockLocate, message.orderReferenceNumber, message.executedShares);
+        // A trade at the price it carries, even of an order the books lack (counted by execute as an inconsistency).
+        if (PRINTABLE == message.printable)
         {
             listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow),
                 message.executionPrice, message.executedShares);

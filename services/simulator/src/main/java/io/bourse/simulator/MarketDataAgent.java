@@ -128,13 +128,14 @@ final class MarketDataAgent implements Agent
     @Override
     public int doWork()
     {
-        meter.nowNs(clock.nanosSinceMidnight());
         int work = 0;
         for (int i = 0, n = sessions.length(); i < n; i++)
         {
             final MarketDataSession session = sessions.get(i);
             if (null != session)
             {
+                // Stamped per session, just before its read: a message cannot seem to arrive before it did.
+                meter.nowNs(clock.nanosSinceMidnight());
                 work += poll(i, session);
             }
             else if (null != relogin && !aborted && nanoClock.nanoTime() - reloginAtNs[i] >= 0)

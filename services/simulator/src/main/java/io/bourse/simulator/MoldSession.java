@@ -42,6 +42,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     private volatile boolean active = true;
     private volatile MoldUDP64ClientState state = MoldUDP64ClientState.UNKNOWN;
     private volatile long nextExpectedSequenceNumber = 1;
+    private volatile long heartbeats;
     private boolean readingResponse;
 
     /**
@@ -195,6 +196,19 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
             return;
         }
         nextExpectedSequenceNumber = Math.max(nextExpectedSequenceNumber, sequenceNumber + messageCount);
+        if (!readingResponse && 0 == messageCount)
+        {
+            heartbeats++; // one writer, this thread
+        }
+    }
+
+    /**
+     * @return Heartbeats from the group at or before the next expected message: each says that every message sent
+     * before it was delivered (a lost last packet shows only at the next Heartbeat, as a gap). Any thread.
+     */
+    long heartbeats()
+    {
+        return heartbeats;
     }
 
     @Override

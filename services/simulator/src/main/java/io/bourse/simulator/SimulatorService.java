@@ -379,7 +379,8 @@ public final class SimulatorService implements AutoCloseable
 
     /**
      * The end-of-run book check: with the order flow stopped, waits until the feed has been quiet (and, over MoldUDP64,
-     * the first session has filled its gaps; a lost first session is logged in again, or joined again over MoldUDP64),
+     * a Heartbeat has come after its last message and the first session has filled its gaps; a lost first session is
+     * logged in again, or joined again over MoldUDP64),
      * stops the market-data agent (so that its books stay as they are and are safely read here), then compares the
      * first market-data session's books with a fresh snapshot from the fanout.
      */
@@ -393,15 +394,21 @@ public final class SimulatorService implements AutoCloseable
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs());
         long lastCount = counters.get(SimulatorCounter.MD_MESSAGES);
         long lastChangeNs = System.nanoTime();
-        while ((System.nanoTime() - lastChangeNs < quietNs || !firstSessionFilled() || mdAgent.isReloginPending(0)) &&
-            System.nanoTime() - deadlineNs < 0)
+        // Over MoldUDP64, the first session (a new one after a re-join) and its Heartbeats at its last message.
+        MoldSession moldSession = moldSessions.isEmpty() ? null : moldSessions.getFirst();
+        long heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
+        while ((System.nanoTime() - lastChangeNs < quietNs || !isFilled(moldSession, heartbeatsBefore) ||
+            mdAgent.isReloginPending(0)) && System.nanoTime() - deadlineNs < 0)
         {
             LockSupport.parkNanos(MONITOR_POLL_NS);
             final long count = counters.get(SimulatorCounter.MD_MESSAGES);
-            if (count != lastCount)
+            final MoldSession current = moldSessions.isEmpty() ? null : moldSessions.getFirst();
+            if (count != lastCount || current != moldSession)
             {
                 lastCount = count;
                 lastChangeNs = System.nanoTime();
+                moldSession = current;
+                heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
             }
         }
         final boolean lost = !mdAgent.isActive(0);
@@ -425,9 +432,15 @@ public final class SimulatorService implements AutoCloseable
         }
     }
 
-    private boolean firstSessionFilled()
+    /**
+     * @param moldSession      the first MoldUDP64 session; null over SoupBinTCP.
+     * @param heartbeatsBefore its Heartbeats when the feed last delivered a message.
+     * @return true over SoupBinTCP; over MoldUDP64 once a Heartbeat came after that message (a lost last packet would
+     * have shown there as a gap) and the session has filled every gap.
+     */
+    private static boolean isFilled(final MoldSession moldSession, final long heartbeatsBefore)
     {
-        return moldSessions.isEmpty() || moldSessions.getFirst().isFilled();
+        return null == moldSession || (moldSession.heartbeats() > heartbeatsBefore && moldSession.isFilled());
     }
 
     private SimulatorReport.GapFill gapFill()

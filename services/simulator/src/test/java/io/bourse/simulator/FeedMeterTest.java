@@ -40,4 +40,23 @@ class FeedMeterTest
         assertThat(measured.getMaxValue()).isBetween(749_000L, 751_000L);
         assertThat(counters.get(SimulatorCounter.MD_MESSAGES)).isEqualTo(7);
     }
+
+    @Test
+    void shouldMeasureTimestampsOfAnExchangeStartedOnAnotherDay()
+    {
+        final long day = 86_400_000_000_000L;
+        meter.nowNs(NOW_NS);
+        // The exchange's services started the day before the simulator: their clocks have gone on past 24 h.
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, day + NOW_NS - 300_000);
+        // A snapshot's Add Order that rested the day before, on that clock: before the simulator joined.
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, day + JOINED_NS - 1);
+        // A service restarted since midnight while the simulator's clock went on past 24 h.
+        meter.nowNs(day + NOW_NS);
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, NOW_NS - 500_000);
+
+        final Histogram measured = latency.sampleInterval();
+        assertThat(measured.getTotalCount()).isEqualTo(2);
+        assertThat(measured.getMinValue()).isBetween(299_000L, 301_000L);
+        assertThat(measured.getMaxValue()).isBetween(499_000L, 501_000L);
+    }
 }

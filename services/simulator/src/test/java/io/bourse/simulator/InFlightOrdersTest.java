@@ -34,6 +34,23 @@ class InFlightOrdersTest
     }
 
     @Test
+    void shouldDoubleTheRingRatherThanOverwriteAnUnansweredOrderUpToItsMaximumCapacity()
+    {
+        final InFlightOrders inFlight = new InFlightOrders(4, 8);
+        inFlight.add(1, 100);
+        inFlight.add(3, 300);
+
+        assertThat(inFlight.add(5, 500)).isFalse();
+        assertThat(inFlight.add(9, 900)).isTrue(); // slot of 1 in a ring of 8, the maximum: overwritten
+
+        assertThat(inFlight.remove(1)).isEqualTo(InFlightOrders.NOT_IN_FLIGHT);
+        assertThat(inFlight.remove(3)).isEqualTo(300);
+        assertThat(inFlight.remove(5)).isEqualTo(500);
+        assertThat(inFlight.remove(9)).isEqualTo(900);
+        assertThat(inFlight.size()).isZero();
+    }
+
+    @Test
     void shouldScheduleOrdersEvenlyWithoutOverflow()
     {
         assertThat(SteadyArrivals.intendedNs(1_000, 3, 0)).isEqualTo(1_000);

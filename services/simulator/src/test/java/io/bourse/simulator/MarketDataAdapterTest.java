@@ -117,6 +117,8 @@ class MarketDataAdapterTest
         executed(2, T + 8, 1, 10);
         add(3, T + 9, 3, 'B', 100, 1_500_000);
         executed(1, T + 10, 1, 150);
+        // A printable execution of an order the books lack is still a trade, at the price it carries.
+        executedWithPrice(1, T + 11, 9, 10, 'Y', 1_550_000);
 
         assertThat(events).containsExactly(
             new Bad(DUPLICATE_ORDER, 1, 1),
@@ -128,11 +130,13 @@ class MarketDataAdapterTest
             new Bad(UNKNOWN_ORDER, 2, 1),
             new Bad(UNKNOWN_LOCATE, 3, 3),
             new Bad(EXCESS_SHARES, 1, 1),
-            new Trade(1, T + 10, 1_500_000, 150));
+            new Trade(1, T + 10, 1_500_000, 150),
+            new Bad(UNKNOWN_ORDER, 1, 9),
+            new Trade(1, T + 11, 1_550_000, 10));
         assertThat(books.orders(1)).isEmpty();
         assertThat(books.levels(1, OrderBooks.BUY)).isEmpty();
-        assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isEqualTo(9);
-        assertThat(analytics.inconsistencies(UNKNOWN_ORDER)).isEqualTo(5);
+        assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isEqualTo(10);
+        assertThat(analytics.inconsistencies(UNKNOWN_ORDER)).isEqualTo(6);
     }
 
     @Test
