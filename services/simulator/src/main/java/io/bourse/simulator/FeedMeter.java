@@ -2,11 +2,14 @@ package io.bourse.simulator;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 
+import java.util.Arrays;
+
 /**
  * Measures the feed: a count per ITCH 5.0 Message Type and the feed latency, receive time minus the message's Timestamp
  * (ns since midnight), of the order messages of engine events that happened after the simulator joined the feed (or
- * last logged in again). Counted but not measured: System Event, Stock Directory and Stock Trading Action (a session's
- * opening and its Trading Action spin carry the opening's time; the rare halt of an operator is left out with them);
+ * the session last logged in again, each session on its own). Counted but not measured: System Event, Stock Directory
+ * and Stock Trading Action (a session's opening and its Trading Action spin carry the opening's time; the rare halt of
+ * an operator is left out with them);
  * messages stamped before the simulator joined (a snapshot's Add Orders keep the time of their priority, a MoldUDP64
  * backfill replays the past); and messages that arrive with the Login Accepted, before the market-data thread has
  * stamped a receive time. Timestamps are ns since midnight of the day their process started (they go on past 24 h),
@@ -21,40 +24,49 @@ final class FeedMeter implements FeedObserver
 
     private final SimulatorCounters counters;
     private final LatencyTracker feedLatency;
-    private long joinedNs;
+    /** Per market-data session: when it joined the feed (or last logged in again), ns since midnight UTC. */
+    private final long[] joinedNs;
+    private int session;
     private long nowNs = NOT_STAMPED;
 
     /**
      * @param counters    where to count messages.
      * @param feedLatency where to record the feed latency.
+     * @param sessions    market-data sessions.
      * @param joinedNs    when the simulator opened its market-data sessions, ns since midnight UTC.
      */
-    FeedMeter(final SimulatorCounters counters, final LatencyTracker feedLatency, final long joinedNs)
+    FeedMeter(final SimulatorCounters counters, final LatencyTracker feedLatency, final int sessions,
+        final long joinedNs)
     {
         this.counters = counters;
         this.feedLatency = feedLatency;
-        this.joinedNs = joinedNs;
+        this.joinedNs = new long[sessions];
+        Arrays.fill(this.joinedNs, joinedNs);
     }
 
     /**
-     * Sets the receive time of the messages delivered next.
+     * Sets the session and the receive time of the messages delivered next.
      *
-     * @param nowNs nanoseconds since midnight UTC.
+     * @param session the market-data session's index.
+     * @param nowNs   nanoseconds since midnight UTC.
      */
-    void nowNs(final long nowNs)
+    void nowNs(final int session, final long nowNs)
     {
+        this.session = session;
         this.nowNs = nowNs;
     }
 
     /**
-     * A market-data session is logged in again: messages stamped before now (the new session's snapshot) and those
-     * that arrive with its Login Accepted are not measured.
+     * A market-data session is logged in again: its messages stamped before now (the new session's snapshot) and those
+     * that arrive with its Login Accepted are not measured; the other sessions' are, as before.
      *
-     * @param nowNs nanoseconds since midnight UTC.
+     * @param session the market-data session's index.
+     * @param nowNs   nanoseconds since midnight UTC.
      */
-    void rejoined(final long nowNs)
+    void rejoined(final int session, final long nowNs)
     {
-        joinedNs = nowNs;
+        joinedNs[session] = nowNs;
+        this.session = session;
         this.nowNs = NOT_STAMPED;
     }
 
@@ -62,7 +74,7 @@ final class FeedMeter implements FeedObserver
     public void onMessage(final byte messageType, final long timestampNs)
     {
         counters.onMarketData(messageType);
-        if (NOT_STAMPED != nowNs && withinADay(timestampNs - joinedNs) >= 0 &&
+        if (NOT_STAMPED != nowNs && withinADay(timestampNs - joinedNs[session]) >= 0 &&
             ITCH50.MESSAGE_TYPE_SYSTEM_EVENT != messageType && ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY != messageType &&
             ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != messageType)
         {

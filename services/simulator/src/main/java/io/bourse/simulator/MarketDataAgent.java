@@ -12,14 +12,16 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Drives the market-data sessions (SoupBinTCP or MoldUDP64) on one thread: reads each session's ITCH 5.0 messages,
- * stamped with one receive time per duty cycle (nanoseconds since midnight UTC, comparable with the exchange's
- * timestamps on the same host). A lost session is counted as an error and closed; the others go on. A lost session that
- * can {@link Relogin log in again} (SoupBinTCP: the fanout ends its sessions with End of Session when its books are no
- * longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh snapshot; MoldUDP64: a
- * stopped md-publisher ends its session with End of Session, and its next run's session is read from Sequence Number 1
- * by a new join) is opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every {@value #RELOGIN_INTERVAL_MS} ms
- * until it is, each attempt given about as long (the other sessions are not read meanwhile). The feed latency is
- * measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}).
+ * stamped with a receive time taken just before each session's read (nanoseconds since midnight UTC, comparable with
+ * the exchange's timestamps on the same host). A lost session is counted as an error and closed; the others go on. A
+ * lost session that can {@link Relogin log in again} (SoupBinTCP: the fanout ends its sessions with End of Session when
+ * its books are no longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh
+ * snapshot; MoldUDP64: a stopped md-publisher ends its session with End of Session, and its next run's session is read
+ * from Sequence Number 1 by a new join) is opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every
+ * {@value #RELOGIN_INTERVAL_MS} ms until it is, each attempt given about as long (the other sessions are not read
+ * meanwhile).
+ * The feed latency is measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}); the
+ * other sessions' messages, delayed by the attempt, are measured as they come.
  */
 final class MarketDataAgent implements Agent
 {
@@ -135,7 +137,7 @@ final class MarketDataAgent implements Agent
             if (null != session)
             {
                 // Stamped per session, just before its read: a message cannot seem to arrive before it did.
-                meter.nowNs(clock.nanosSinceMidnight());
+                meter.nowNs(i, clock.nanosSinceMidnight());
                 work += poll(i, session);
             }
             else if (null != relogin && !aborted && nanoClock.nanoTime() - reloginAtNs[i] >= 0)
@@ -173,7 +175,7 @@ final class MarketDataAgent implements Agent
     private int relogin(final int index)
     {
         reloginAtNs[index] = nanoClock.nanoTime() + RELOGIN_INTERVAL_NS;
-        meter.rejoined(clock.nanosSinceMidnight());
+        meter.rejoined(index, clock.nanosSinceMidnight());
         final MarketDataSession session;
         try
         {

@@ -125,7 +125,8 @@ public final class SimulatorService implements AutoCloseable
         analytics = new FeedAnalytics(
             symbols.size(), TimeUnit.SECONDS.toNanos(ctx.vwapWindowSeconds()), VWAP_BUCKETS, counters);
         registerMarketDataMetrics(registry, symbols);
-        final FeedMeter meter = new FeedMeter(counters, feedLatency, new MidnightNanoClock().nanosSinceMidnight());
+        final FeedMeter meter = new FeedMeter(
+            counters, feedLatency, ctx.mdSessions(), new MidnightNanoClock().nanosSinceMidnight());
         for (int i = 0; i < ctx.mdSessions(); i++)
         {
             final Credentials.User user = ctx.marketDataUsers().get(i);

@@ -149,7 +149,7 @@ class MarketDataFanoutTest
             relogins.add(SoupClient.connect("feed session", "localhost", fanout.port(), USER, adapter, 5_000));
             return relogins.getLast();
         }, new FeedMeter(counters, new LatencyTracker(
-            LatencySummary.register(new PrometheusRegistry(), "test_feed_latency_seconds", "test")), 0),
+            LatencySummary.register(new PrometheusRegistry(), "test_feed_latency_seconds", "test")), 1, 0),
             counters, new MidnightNanoClock(), SystemNanoClock.INSTANCE);
         try
         {

@@ -172,7 +172,7 @@ class MoldSessionTest
         final MidnightNanoClock clock = new MidnightNanoClock();
         final MarketDataAgent agent = new MarketDataAgent(List.of(late.session()), null, new FeedMeter(agentCounters,
             new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
-            clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
+            1, clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
 
         awaitTrue(() ->
         {
@@ -207,7 +207,7 @@ class MoldSessionTest
         final MidnightNanoClock clock = new MidnightNanoClock();
         final MarketDataAgent agent = new MarketDataAgent(List.of(first.session()), rejoin, new FeedMeter(agentCounters,
             new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
-            clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
+            1, clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
         sendOrderFlow(() -> awaitTrue(() -> 0 <= agent.doWork() && first.received() == messages));
         assertBooks(first);
 
