@@ -65,14 +65,18 @@ final class FeedAnalytics implements MarketDataListener
         notional[locate] += price * shares;
         final long epoch = timestampNs / bucketNs;
         final int bucket = (int)(epoch % bucketCount);
-        if (bucketEpoch[locate][bucket] != epoch)
+        // A trade older than the bucket's (a replay, a late message) is a whole window or more older: not in it.
+        if (bucketEpoch[locate][bucket] <= epoch)
         {
-            bucketEpoch[locate][bucket] = epoch;
-            bucketVolume[locate][bucket] = 0;
-            bucketNotional[locate][bucket] = 0;
+            if (bucketEpoch[locate][bucket] != epoch)
+            {
+                bucketEpoch[locate][bucket] = epoch;
+                bucketVolume[locate][bucket] = 0;
+                bucketNotional[locate][bucket] = 0;
+            }
+            bucketVolume[locate][bucket] += shares;
+            bucketNotional[locate][bucket] += price * shares;
         }
-        bucketVolume[locate][bucket] += shares;
-        bucketNotional[locate][bucket] += price * shares;
         newestTradeNs = Math.max(newestTradeNs, timestampNs);
         publishedSessionVwap.setRelease(locate, Double.doubleToRawLongBits(sessionVwap(locate)));
         publishedRollingVwap.setRelease(locate, Double.doubleToRawLongBits(rollingVwap(locate)));

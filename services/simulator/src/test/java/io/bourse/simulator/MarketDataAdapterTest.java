@@ -173,6 +173,13 @@ class MarketDataAdapterTest
 
         assertThat(analytics.rollingVwap(1)).isNaN();
         assertThat(analytics.publishedRollingVwap(1)).isCloseTo(175.0, within(1e-9));
+
+        // A trade a whole window older than the newest, in the same bucket of the ring (a replay): counted in the
+        // session, and the window keeps the newer trade.
+        analytics.onTrade(2, T + 140 * SECOND, 9_000_000, 10);
+
+        assertThat(analytics.rollingVwap(2)).isCloseTo(300.0, within(1e-9));
+        assertThat(analytics.trades(2)).isEqualTo(4);
     }
 
     private void add(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,
