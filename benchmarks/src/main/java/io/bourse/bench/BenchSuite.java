@@ -246,9 +246,9 @@ public final class BenchSuite
         markdown.append('\n');
         for (final SuiteMeasurement row : rows)
         {
-            if (row.label().equals("fanout"))
+            if (row.path().equals("fanout"))
             {
-                markdown.append("| ratio fanout / FIX Antenna | | | | |");
+                markdown.append("| ratio ").append(row.label()).append(" / FIX Antenna | | | | |");
                 for (int i = 0; i < PERCENTILES.length; i++)
                 {
                     markdown.append(' ').append(BenchReport.ratio(row.percentileNs(PERCENTILES[i]) / 1000.0,

@@ -45,9 +45,10 @@ public final class EngineRamp
     private static final String TABLE_ROW = "|%4s|%-5s|%-5s|%-5s|%-5s|%-5s|%-6s|%-5s|%n";
 
     /** Where {@link #EXCHANGE_CORE} comes from. */
-    static final String EXCHANGE_CORE_SOURCE = "exchange-core README (github.com/mzheravin/exchange-core, table " +
-        "under \"Capable to process 5M order book operations per second\"): Intel Xeon X5690, single order book, 3M " +
-        "commands per rate, matching + risk engine in process (no IPC, no network, no journalling)";
+    static final String EXCHANGE_CORE_SOURCE = "exchange-core README (github.com/mzheravin/exchange-core, the " +
+        "version in Bourse's seeds: table under \"Capable to process 5M order book operations per second on 7-years " +
+        "old hardware\"; later versions publish other figures): Intel Xeon X5690, single order book, 3M commands " +
+        "per rate, matching + risk engine in process (no IPC, no network, no journalling)";
 
     /**
      * exchange-core's published table, latencies in ns, columns as {@link #PERCENTILES}; source:

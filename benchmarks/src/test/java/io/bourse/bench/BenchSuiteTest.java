@@ -62,6 +62,7 @@ class BenchSuiteTest
             "| p50, us | p90, us | p99, us | p99.9, us | p99.99, us | max, us |",
             "| Bourse", "| ratio Bourse", "| TCP floor | 1,000 |", "| gateway | 2,000 |", "| ratio gateway / floor |",
             "| fanout | 1,000 |", "| fanout | 2,000 |", "| FIX Antenna fan-out (seeds) |",
+            "| ratio fanout 2,000/s / FIX Antenna |",
             "![engine latency](engine-latency.png)", "![fanout throughput](fanout-throughput.png)",
             "- in-process: the test's", "| in-process OUCH round trip | 1,000 |", "| in-process end to end | 2,000 |", "Full report: [e2e-in-process.txt](e2e-in-process.txt)",
             "![e2e latency](e2e-latency.png)");

@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The exchanges {@code bourse bench e2e} (and the suite) can measure, on this host: {@code embedded} starts the whole
  * exchange in this JVM as {@code ./bourse exchange} does ({@link EmbeddedExchange}), {@code compose} starts the
- * exchange's services (not the simulator, Prometheus or Grafana) with {@code docker compose up --build --wait} and
- * removes them afterwards, {@code running} measures one already up. All three take their ports, symbols and users from
+ * exchange's services (not the simulator, Prometheus or Grafana) with {@code docker compose up --build --wait}, the
+ * event archive off as in the embedded exchange unless {@code BOURSE_ARCHIVE_ENABLED} is set, and removes them
+ * afterwards, {@code running} measures one already up. All three take their ports, symbols and users from
  * the same settings as the services ({@code BOURSE_*}; users from {@code BOURSE_CREDENTIALS} or
  * deploy/credentials.csv): the OUCH sessions log in as the first users, the ITCH subscriber as the last.
  */
@@ -36,6 +37,8 @@ final class BenchExchanges
     static final List<String> COMPOSE_SERVICES =
         List.of("media-driver", "engine-0", "engine-1", "order-gateway", "md-publisher", "fanout");
     private static final long COMPOSE_TIMEOUT_MINUTES = 15;
+    /** The compose file's switch of the event archive (on by default there, off in the embedded exchange). */
+    private static final String ARCHIVE_ENABLED_ENV = "BOURSE_ARCHIVE_ENABLED";
 
     private BenchExchanges()
     {
@@ -106,12 +109,17 @@ final class BenchExchanges
         remove.addAll(COMPOSE_SERVICES);
         final List<String> up = new ArrayList<>(List.of("up", "--detach", "--build", "--wait"));
         up.addAll(COMPOSE_SERVICES);
-        progress.println("docker compose " + String.join(" ", remove) + ", then " + String.join(" ", up));
-        dockerCompose(composeFile, remove, progress);
-        dockerCompose(composeFile, up, progress);
+        // The embedded exchange records no events: the compose stack does not either, unless asked, so that the two
+        // targets differ in their containers only.
+        final String archive = System.getenv().getOrDefault(ARCHIVE_ENABLED_ENV, "false");
+        progress.println("docker compose " + String.join(" ", remove) + ", then " + ARCHIVE_ENABLED_ENV + "=" +
+            archive + " docker compose " + String.join(" ", up));
+        dockerCompose(composeFile, remove, Map.of(), progress);
+        dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive), progress);
         return new ExchangeTarget.Running(target("compose", "docker compose: one container per service (" +
             String.join(", ", COMPOSE_SERVICES) + "), one JVM each, host network and IPC, cpusets of " +
-            composeFile.getFileName(), settings), () -> dockerCompose(composeFile, remove, progress));
+            composeFile.getFileName() + ", event archive " + ("true".equals(archive) ? "on" : "off, as embedded") +
+            " (" + ARCHIVE_ENABLED_ENV + ")", settings), () -> dockerCompose(composeFile, remove, Map.of(), progress));
     }
 
     private static ExchangeTarget target(final String name, final String layout, final Settings settings)
@@ -159,13 +167,17 @@ final class BenchExchanges
             "before starting " + what + ", or measure it with --target running");
     }
 
-    private static void dockerCompose(final Path composeFile, final List<String> arguments, final PrintStream progress)
+    private static void dockerCompose(
+        final Path composeFile, final List<String> arguments, final Map<String, String> environment,
+        final PrintStream progress)
     {
         final List<String> command = new ArrayList<>(List.of("docker", "compose", "-f", composeFile.toString()));
         command.addAll(arguments);
         try
         {
-            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().putAll(environment);
+            final Process process = builder.start();
             try (BufferedReader output = new BufferedReader(
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
             {

@@ -3,14 +3,15 @@ package io.bourse.launcher;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.engine.EngineMain;
+import io.bourse.fanout.FanoutContext;
 import io.bourse.fanout.FanoutMain;
+import io.bourse.gateway.GatewayContext;
 import io.bourse.gateway.GatewayMain;
 import io.bourse.mdpublisher.MdPublisherMain;
 import io.bourse.simulator.Scenario;
-import io.bourse.simulator.Simulator;
 import io.bourse.simulator.SimulatorContext;
 import io.bourse.simulator.SimulatorMain;
-import io.bourse.simulator.SimulatorReport;
+import io.bourse.simulator.SimulatorService;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -152,12 +153,29 @@ public final class BourseMain implements Runnable
             overrides.put("BOURSE_SIMULATOR_DURATION", Integer.toString(durationSeconds));
             overrides.put("BOURSE_SIMULATOR_RATE", Integer.toString(rate));
             overrides.put("BOURSE_SIMULATOR_SESSIONS", Integer.toString(sessions));
+            // The simulator connects to the embedded gateway and fanout where they listen, unless told otherwise.
+            final Settings exchangeSettings = embeddedSettings(overrides);
+            if (null == exchangeSettings.get(SimulatorContext.GATEWAY_PORT_PROP_NAME, null))
+            {
+                overrides.put(Settings.environmentName(SimulatorContext.GATEWAY_PORT_PROP_NAME),
+                    Integer.toString(GatewayContext.fromSettings(exchangeSettings).port()));
+            }
+            if (null == exchangeSettings.get(SimulatorContext.FANOUT_PORT_PROP_NAME, null))
+            {
+                overrides.put(Settings.environmentName(SimulatorContext.FANOUT_PORT_PROP_NAME),
+                    Integer.toString(FanoutContext.fromSettings(exchangeSettings).port()));
+            }
             final Settings settings = embeddedSettings(overrides);
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-                EmbeddedExchange ignored = EmbeddedExchange.launch(settings))
+                EmbeddedExchange ignored = EmbeddedExchange.launch(settings);
+                SimulatorService simulator =
+                    SimulatorService.launch(SimulatorContext.fromSettings(settings).jvmMetrics(false)))
             {
-                final SimulatorReport report = Simulator.run(SimulatorContext.fromSettings(settings).jvmMetrics(false));
-                report.print(System.out);
+                // The summary comes at the end of the duration, or at once on SIGINT/SIGTERM (Ctrl-C).
+                simulator.completion().whenComplete((report, error) -> barrier.signal());
+                barrier.await();
+                simulator.requestStop();
+                simulator.awaitReport().print(System.out);
             }
             return 0;
         }

@@ -1,8 +1,10 @@
 package io.bourse.launcher;
 
+import io.aeron.CommonContext;
 import io.bourse.common.aeron.AgentHost;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.aeron.SharedAgentThread;
+import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
@@ -17,6 +19,7 @@ import io.bourse.mdpublisher.MdPublisherService;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -63,9 +66,21 @@ public final class EmbeddedExchange implements AutoCloseable
      * @param settings configuration shared by every service, {@code bourse.aeron.dir} included; the media driver
      *                 serves JVM metrics, the others not.
      * @return the running exchange.
+     * @throws IllegalStateException when a media driver is active in the Aeron directory (a compose stack's, when
+     *                               {@code BOURSE_AERON_DIR} names it): the embedded driver, which deletes its
+     *                               directory at start, would take it from under that stack's services.
      */
     public static EmbeddedExchange launch(final Settings settings)
     {
+        final String aeronDir = StreamLayout.fromSettings(settings).aeronDirectoryName();
+        if (CommonContext.isDriverActive(new File(aeronDir), CommonContext.DEFAULT_DRIVER_TIMEOUT_MS, (ignored) ->
+        {
+        }))
+        {
+            throw new IllegalStateException("a media driver is active in " + aeronDir + ": the embedded exchange " +
+                "would delete its directory; stop it, or unset BOURSE_AERON_DIR (the embedded modes then use their " +
+                "own)");
+        }
         final List<AutoCloseable> started = new ArrayList<>();
         try
         {

@@ -23,7 +23,9 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -103,7 +105,9 @@ final class FeedCommand implements Callable<Integer>
                 layout.snapshotRequestStreamId() + ")");
             out.flush();
             final UnsafeBuffer request = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
-            final FeedFollower follower = new FeedFollower(feed, new LinkedHashSet<>(symbols), out, (wanted) ->
+            final Set<String> printed = new LinkedHashSet<>();
+            symbols.forEach((symbol) -> printed.add(symbol.strip().toUpperCase(Locale.ROOT))); // symbols are upper case
+            final FeedFollower follower = new FeedFollower(feed, printed, out, (wanted) ->
             {
                 final int length = MessageHeaderEncoder.ENCODED_LENGTH + new SnapshotRequestEncoder()
                     .wrapAndApplyHeader(request, 0, new MessageHeaderEncoder())

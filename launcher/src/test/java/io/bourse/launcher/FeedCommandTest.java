@@ -103,7 +103,7 @@ class FeedCommandTest
         awaitPublished("depth", 3);
 
         final Future<Integer> feed =
-            background.submit(() -> feed("--feed", "depth", "--symbol", "MSFT", "--count", "1"));
+            background.submit(() -> feed("--feed", "depth", "--symbol", "msft", "--count", "1")); // any case
         awaitTrue(() -> out.toString().contains("snapshot complete"));
         orders.newOrder("AAPL", "BUY", 100, 1_000_000, "ABCD", 'N');
         orders.newOrder("MSFT", "SELL", 100, 1_499_900, "ABCD", 'N');

@@ -1,7 +1,8 @@
 package io.bourse.simulator;
 
 /**
- * Runs the simulator to completion: the entry point for the launcher's demo and for tests.
+ * Runs the simulator to completion, with no way to stop it early: for tests (the launcher's demo and the simulator
+ * program use {@link SimulatorService}, which SIGINT can stop).
  */
 public final class Simulator
 {

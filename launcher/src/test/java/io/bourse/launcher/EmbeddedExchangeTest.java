@@ -1,0 +1,44 @@
+package io.bourse.launcher;
+
+import io.aeron.Aeron;
+import io.aeron.driver.ThreadingMode;
+import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.aeron.ThreadAffinity;
+import io.bourse.common.config.Settings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.File;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The embedded exchange next to a running media driver: pointed at that driver's directory (as a compose stack's
+ * {@code BOURSE_AERON_DIR} would), it refuses to start rather than delete the directory under the driver's clients.
+ */
+@Timeout(30)
+class EmbeddedExchangeTest
+{
+    @Test
+    void shouldRefuseToStartOnTheDirectoryOfAnActiveMediaDriverAndLeaveThatDriverRunning()
+    {
+        final String directory =
+            new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath();
+        try (MediaDriverService running = MediaDriverService.launch(directory, ThreadingMode.SHARED,
+            StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, ThreadAffinity.NONE, EventArchive.DISABLED))
+        {
+            assertThatThrownBy(() -> EmbeddedExchange.launch(new Settings(Map.of("BOURSE_AERON_DIR", directory))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("a media driver is active in " + directory);
+
+            try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(directory)))
+            {
+                assertThat(aeron.isClosed()).isFalse();
+            }
+        }
+    }
+}
