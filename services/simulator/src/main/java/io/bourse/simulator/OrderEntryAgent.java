@@ -44,6 +44,7 @@ final class OrderEntryAgent implements Agent
     private volatile long sendWindowNs;
     private volatile long startedAtNs;
     private volatile boolean hasStarted;
+    private volatile int sessionsLost;
 
     /**
      * @param sessions    logged-in sessions.
@@ -208,8 +209,15 @@ final class OrderEntryAgent implements Agent
     {
         counters.increment(SimulatorCounter.ORDER_ERRORS);
         counters.add(SimulatorCounter.UNANSWERED, session.inFlight());
+        sessionsLost = sessionsLost + 1; // one writer, this thread
         CloseHelper.quietClose(session);
         System.err.println(session.name() + " lost: " + (null != cause ? cause : "ended by the gateway"));
+    }
+
+    /** @return OUCH sessions lost since the start (they are not logged in again). Any thread. */
+    int sessionsLost()
+    {
+        return sessionsLost;
     }
 
     /** Ends the sending phase early; the agent then drains and finishes. Any thread. */

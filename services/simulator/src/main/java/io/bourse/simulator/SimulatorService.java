@@ -5,7 +5,6 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.metrics.MetricsServer;
-import io.bourse.common.metrics.Readiness;
 import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -168,7 +167,7 @@ public final class SimulatorService implements AutoCloseable
         }
         orderRunner = AgentLaunch.start(
             orderAgent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
-        metricsServer.readiness(Readiness.READY);
+        metricsServer.readiness(this::notReadyReason);
         final Thread monitor = new Thread(this::monitor, "simulator-progress");
         monitor.setDaemon(true);
         monitor.start();
@@ -431,6 +430,29 @@ public final class SimulatorService implements AutoCloseable
             counters.increment(SimulatorCounter.MD_ERRORS);
             return BookCheck.Result.failed(ex.getMessage());
         }
+    }
+
+    /**
+     * The simulator's {@code /ready}: ready while every OUCH session it opened is logged in and every market-data
+     * session is open (one being logged in again is not). Any thread.
+     *
+     * @return null when ready, else why not.
+     */
+    private String notReadyReason()
+    {
+        final int lost = orderAgent.sessionsLost();
+        if (lost > 0)
+        {
+            return lost + " OUCH session" + (1 == lost ? "" : "s") + " lost";
+        }
+        for (int i = 0; i < mdSessions.size(); i++)
+        {
+            if (!mdAgent.isActive(i))
+            {
+                return mdAgent.name(i) + " lost, not logged in again yet";
+            }
+        }
+        return null;
     }
 
     /**

@@ -6,6 +6,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.OrderAccepted;
@@ -120,6 +121,41 @@ class SimulatorSocketTest
         assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get()).isPositive();
         assertThat(report.accepted()).isEqualTo(report.daySent() + report.iocSent());
         assertThat(report.mdMessages()).isZero();
+    }
+
+    @Test
+    void shouldAnswerNotReadyOnceTheGatewayEndsAnOuchSession() throws Exception
+    {
+        final AtomicLong enterOrders = new AtomicLong();
+        final AcceptingGateway accepting = new AcceptingGateway();
+        final SoupTestServer.Handler endingAtTheTenthOrder = new SoupTestServer.Handler()
+        {
+            @Override
+            public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
+                throws IOException
+            {
+                accepting.onLogin(session, request);
+            }
+
+            @Override
+            public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
+            {
+                if (message.get(message.position()) == EnterOrder.TYPE && 10 == enterOrders.incrementAndGet())
+                {
+                    session.endSession();
+                    return;
+                }
+                accepting.onMessage(session, message);
+            }
+        };
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", endingAtTheTenthOrder);
+            SimulatorService service = SimulatorService.launch(
+                context(gatewayServer.port(), 1).mdSessions(0).durationSeconds(0)))
+        {
+            ReadyEndpoint.awaitAnswer(service.metricsPort(), "503 not ready: 1 OUCH session lost\n");
+            service.requestStop();
+            service.awaitReport();
+        }
     }
 
     @Test
