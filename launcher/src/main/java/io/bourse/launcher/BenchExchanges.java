@@ -136,10 +136,7 @@ final class BenchExchanges
             final List<String> symbols = new ArrayList<>();
             for (int shard = 0; shard < directory.shardCount(); shard++)
             {
-                if (!directory.symbolsOfShard(shard).isEmpty())
-                {
-                    symbols.add(directory.symbolsOfShard(shard).get(0).symbol());
-                }
+                symbols.add(directory.symbolsOfShard(shard).get(0).symbol());
             }
             return new ExchangeTarget(name, layout,
                 GatewayContext.fromSettings(settings).port(), FanoutContext.fromSettings(settings).port(),

@@ -89,10 +89,6 @@ public final class EmbeddedExchange implements AutoCloseable
             final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
             for (int shard = 0; shard < directory.shardCount(); shard++)
             {
-                if (directory.symbolsOfShard(shard).isEmpty())
-                {
-                    continue;
-                }
                 started.add(EngineService.launch(EngineContext.fromSettings(settings)
                     .shardId(shard)
                     .metricsPort(9410 + shard)

@@ -42,8 +42,8 @@ public final class SymbolDirectory
     /**
      * @param spec comma-separated {@code SYMBOL@SHARD} items; a symbol without {@code @SHARD} goes to shard 0.
      * @return the directory.
-     * @throws IllegalArgumentException for an empty list, a symbol longer than 8 characters, a duplicate or a bad
-     *                                  shard number.
+     * @throws IllegalArgumentException for an empty list, a symbol longer than 8 characters, a duplicate, a bad
+     *                                  shard number, or a shard below the highest one without a symbol.
      */
     public static SymbolDirectory parse(final String spec)
     {
@@ -84,7 +84,17 @@ public final class SymbolDirectory
         {
             throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": no symbols");
         }
-        return new SymbolDirectory(entries);
+        final SymbolDirectory directory = new SymbolDirectory(entries);
+        for (int shard = 0; shard < directory.shardCount(); shard++)
+        {
+            // A shard without symbols cannot start, and the gateway would wait for it forever.
+            if (directory.symbolsOfShard(shard).isEmpty())
+            {
+                throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": shard " + shard + " has no symbol; " +
+                    "number the shards from 0 without gaps: " + spec);
+            }
+        }
+        return directory;
     }
 
     /**

@@ -1,0 +1,44 @@
+package io.bourse.common.config;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+class SymbolDirectoryTest
+{
+    @Test
+    void shouldGiveLocatesInListOrderAndShardsAsNumbered()
+    {
+        final SymbolDirectory directory = SymbolDirectory.parse("AAPL@0, msft@1,GOOG");
+
+        assertThat(directory.shardCount()).isEqualTo(2);
+        assertThat(directory.entries()).extracting(SymbolDirectory.Entry::symbol, SymbolDirectory.Entry::locate,
+            SymbolDirectory.Entry::shardId).containsExactly(
+            tuple("AAPL", 1, 0),
+            tuple("MSFT", 2, 1),
+            tuple("GOOG", 3, 0));
+    }
+
+    @Test
+    void shouldRefuseAShardWithoutSymbolsBelowTheHighestOne()
+    {
+        // Shard 1 could not start (it owns no symbol), and the gateway would wait for it forever.
+        assertThatThrownBy(() -> SymbolDirectory.parse("AAPL@0,MSFT@2"))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("shard 1 has no symbol");
+        assertThatThrownBy(() -> SymbolDirectory.parse("MSFT@1"))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("shard 0 has no symbol");
+    }
+
+    @Test
+    void shouldRefuseADuplicateALongSymbolAndABadShard()
+    {
+        assertThatThrownBy(() -> SymbolDirectory.parse("AAPL@0,aapl@0")).hasMessageContaining("duplicate symbol AAPL");
+        assertThatThrownBy(() -> SymbolDirectory.parse("ABCDEFGHI@0")).hasMessageContaining("bad item");
+        assertThatThrownBy(() -> SymbolDirectory.parse("AAPL@x")).hasMessageContaining("bad shard");
+        assertThatThrownBy(() -> SymbolDirectory.parse(" , ")).hasMessageContaining("no symbols");
+    }
+}
