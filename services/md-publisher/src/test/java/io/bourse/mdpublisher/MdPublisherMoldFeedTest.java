@@ -139,7 +139,7 @@ class MdPublisherMoldFeedTest
         expected.add(new SystemEvent(0, 'E'));
         expected.add(new SystemEvent(0, 'C'));
         receiveUntil(expected.size());
-        awaitTrue(() -> poll(receiver) && receiver.endOfSession);
+        awaitTrue(() -> receiver.polled() && receiver.endOfSession);
         assertThat(receiver.itch.messages).isEqualTo(expected);
     }
 
@@ -195,20 +195,7 @@ class MdPublisherMoldFeedTest
 
     private void receiveUntil(final int messageCount)
     {
-        awaitTrue(() -> poll(receiver) && receiver.itch.messages.size() >= messageCount);
-    }
-
-    private static boolean poll(final MoldReceiver receiver)
-    {
-        try
-        {
-            receiver.poll();
-            return true;
-        }
-        catch (final IOException ex)
-        {
-            throw new AssertionError(ex);
-        }
+        awaitTrue(() -> receiver.polled() && receiver.itch.messages.size() >= messageCount);
     }
 
     private String scrapeMetrics() throws Exception

@@ -25,8 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
 import java.nio.file.Path;
@@ -335,7 +333,7 @@ class MdPublisherRestartTest
             {
                 // Start of Messages, two Stock Directories, two Trading Actions, Start of System and Market Hours.
                 final int sessionStart = 7;
-                awaitTrue(() -> poll(receiver) && receiver.itch.messages.size() >= sessionStart + orders);
+                awaitTrue(() -> receiver.polled() && receiver.itch.messages.size() >= sessionStart + orders);
                 final List<ItchEvents.Message> received = receiver.itch.messages;
                 assertThat(received.subList(sessionStart, received.size()))
                     .hasSize(orders)
@@ -348,19 +346,6 @@ class MdPublisherRestartTest
             .contains("bourse_md_errors_total 0.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
             .contains("bourse_md_book_orders{side=\"bid\",symbol=\"AAPL\"} " + orders / 2 + ".0\n");
-    }
-
-    private static boolean poll(final MoldReceiver receiver)
-    {
-        try
-        {
-            receiver.poll();
-            return true;
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     private static AddOrder withShares(final AddOrder order, final long shares)

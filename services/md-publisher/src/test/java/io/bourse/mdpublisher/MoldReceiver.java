@@ -6,6 +6,7 @@ import com.paritytrading.nassau.moldudp64.MoldUDP64ClientStatusListener;
 import io.bourse.itch.ItchEvents;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
@@ -47,6 +48,25 @@ final class MoldReceiver implements MoldUDP64ClientStatusListener, AutoCloseable
             received = client.receive() | client.receiveResponse();
         }
         while (received);
+    }
+
+    /**
+     * {@link #poll()} for a wait's condition.
+     *
+     * @return true.
+     * @throws UncheckedIOException when reading fails.
+     */
+    boolean polled()
+    {
+        try
+        {
+            poll();
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     @Override
