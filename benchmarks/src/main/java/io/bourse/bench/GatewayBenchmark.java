@@ -275,9 +275,9 @@ public final class GatewayBenchmark
         sb.append('\n');
         serverTable(sb, results);
         sb.append('\n');
-        sb.append("missing: requests not sent by the end of the schedule plus a second, or not answered (and " +
-            "orders not executed) when the drain ended; their round trips are in no percentile, so a row with some " +
-            "understates its tail\n");
+        sb.append("missing: requests not sent by the end of the schedule plus a second, not answered when the " +
+            "drain ended (their round trips are in no percentile, so a row with some understates its tail), or " +
+            "accepted but not executed by then\n");
         sb.append(String.format(Locale.ROOT, "highest rate with p99 under %d ms (every request sent and answered, " +
             "every order executed, no error, >= %.0f%% of the rate achieved): %s %s, %s %s%n",
             TimeUnit.NANOSECONDS.toMillis(P99_LIMIT_NS), RateStep.SUSTAINED_FRACTION * 100, GATEWAY,
@@ -309,8 +309,8 @@ public final class GatewayBenchmark
         {
             sb.append(String.format(Locale.ROOT, COLUMN, BenchReport.micros(percentile(step, percentile))));
         }
-        // Requests of the measured window that were never sent or never answered: in no percentile, so the tail of a
-        // row with some is cut short (the highest sustained rate excludes such rows).
+        // Requests of the step never sent or never answered (in no percentile, so the tail of a row with some is cut
+        // short), and orders accepted but never executed; the highest sustained rate excludes such rows.
         sb.append(String.format(Locale.ROOT, "%11.1f%,11d%n", step.requestsPerWrite(),
             step.notSent() + step.unsettled()));
     }

@@ -111,7 +111,8 @@ final class BenchExchanges
         up.addAll(COMPOSE_SERVICES);
         // The embedded exchange records no events: the compose stack does not either, unless asked, so that the two
         // targets differ in their containers only.
-        final String archive = System.getenv().getOrDefault(ARCHIVE_ENABLED_ENV, "false");
+        final String set = System.getenv(ARCHIVE_ENABLED_ENV);
+        final String archive = null == set || set.isBlank() ? "false" : set.strip();
         progress.println("docker compose " + String.join(" ", remove) + ", then " + ARCHIVE_ENABLED_ENV + "=" +
             archive + " docker compose " + String.join(" ", up));
         dockerCompose(composeFile, remove, Map.of(), progress);

@@ -106,7 +106,8 @@ public final class MdPublisherService implements AutoCloseable
             final IdleStrategy offerIdle =
                 new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
             final BoundedOffer boundedOffer = new BoundedOffer(
-                null == moldFeed ? offerIdle : new MoldFeedIdleStrategy(moldFeed.agent(), offerIdle),
+                null == moldFeed ? offerIdle : new MoldFeedIdleStrategy(moldFeed.agent(), offerIdle,
+                    AgentLaunch.countingErrorHandler(moldFeed.agent().roleName(), errorCount)),
                 ctx.offerRetries());
             final MarketDataProxy proxy = new MarketDataProxy(
                 orders, depth, bbo, trades, boundedOffer, new MidnightNanoClock(), metrics, errorCount);

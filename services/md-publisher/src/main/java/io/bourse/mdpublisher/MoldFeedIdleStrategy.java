@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -8,36 +9,43 @@ import org.agrona.concurrent.IdleStrategy;
  * cycle can publish more than a window (the books published after a rebuild from the event archive, a snapshot of a
  * large book); the feed, waiting for the next duty cycle, would never take them, and the offers would be dropped after
  * their retries. So each wait first does the feed's duty cycle ({@link MoldFeedAgent#doWork}: it reads what was
- * published and sends it) and idles only when that found nothing to do. The feed's work is its own (it never offers on
- * the md-publisher's publications), so running it inside an offer changes nothing else.
+ * published and sends it), then idles as before, so that an offer's retries last as long as without the feed (an
+ * offer to another feed, held back by another subscriber, keeps its budget). The feed's work is its own (it never
+ * offers on the md-publisher's publications), and an error it throws is counted and logged here, as its agent runner
+ * would, instead of reaching the offer's caller, an engine event half applied.
  */
 final class MoldFeedIdleStrategy implements IdleStrategy
 {
     private final MoldFeedAgent feed;
     private final IdleStrategy idleStrategy;
+    private final ErrorHandler errorHandler;
 
     /**
      * @param feed         the MoldUDP64 feed, on the offering thread.
-     * @param idleStrategy how to wait when the feed has nothing to do.
+     * @param idleStrategy how to wait after the feed's work.
+     * @param errorHandler takes what the feed's duty cycle throws.
      */
-    MoldFeedIdleStrategy(final MoldFeedAgent feed, final IdleStrategy idleStrategy)
+    MoldFeedIdleStrategy(final MoldFeedAgent feed, final IdleStrategy idleStrategy, final ErrorHandler errorHandler)
     {
         this.feed = feed;
         this.idleStrategy = idleStrategy;
+        this.errorHandler = errorHandler;
     }
 
-    /** Does the feed's duty cycle, then idles when it did nothing. */
+    /** Does the feed's duty cycle, then idles as the wrapped strategy does for that work count. */
     @Override
     public void idle(final int workCount)
     {
-        idleStrategy.idle(workCount + feed.doWork());
+        doFeedWork();
+        idleStrategy.idle(workCount);
     }
 
-    /** Does the feed's duty cycle, then idles when it did nothing. */
+    /** Does the feed's duty cycle, then idles. */
     @Override
     public void idle()
     {
-        idle(0);
+        doFeedWork();
+        idleStrategy.idle();
     }
 
     @Override
@@ -50,5 +58,17 @@ final class MoldFeedIdleStrategy implements IdleStrategy
     public String alias()
     {
         return "mold-feed+" + idleStrategy.alias();
+    }
+
+    private void doFeedWork()
+    {
+        try
+        {
+            feed.doWork();
+        }
+        catch (final RuntimeException ex)
+        {
+            errorHandler.onError(ex);
+        }
     }
 }

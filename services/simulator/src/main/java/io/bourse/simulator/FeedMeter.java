@@ -21,6 +21,8 @@ final class FeedMeter implements FeedObserver
 {
     private static final long NOT_STAMPED = Long.MIN_VALUE;
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    /** Most that two processes' midnight clocks on one host differ by (each set from the wall clock once). */
+    private static final long MAX_CLOCK_SKEW_NS = 1_000_000_000L;
 
     private final SimulatorCounters counters;
     private final LatencyTracker feedLatency;
@@ -74,11 +76,17 @@ final class FeedMeter implements FeedObserver
     public void onMessage(final byte messageType, final long timestampNs)
     {
         counters.onMarketData(messageType);
-        if (NOT_STAMPED != nowNs && withinADay(timestampNs - joinedNs[session]) >= 0 &&
-            ITCH50.MESSAGE_TYPE_SYSTEM_EVENT != messageType && ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY != messageType &&
-            ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != messageType)
+        if (NOT_STAMPED == nowNs || withinADay(timestampNs - joinedNs[session]) < 0 ||
+            ITCH50.MESSAGE_TYPE_SYSTEM_EVENT == messageType || ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY == messageType ||
+            ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION == messageType)
         {
-            feedLatency.recordNs(withinADay(nowNs - timestampNs));
+            return;
+        }
+        final long latencyNs = withinADay(nowNs - timestampNs);
+        // Beyond the clocks' skew (recorded as 0), a negative latency is a message 12 to 24 h older than the join.
+        if (latencyNs > -MAX_CLOCK_SKEW_NS)
+        {
+            feedLatency.recordNs(latencyNs);
         }
     }
 

@@ -15,9 +15,10 @@ import java.nio.ByteBuffer;
  * 'E', Order Executed With Price 'C', Order Cancel 'X', Order Delete 'D' and Order Replace 'U' change the
  * {@link OrderBooks}; trades go to the listener: 'E' at the resting order's price (none for an order the books lack),
  * 'C' at its execution price when printable, known order or not (a non-printable 'C' is part of a cross, reported
- * once by its Cross Trade), Trade 'P' and Cross Trade 'Q' at their prices. Juncture's parser reads everything but 'Q', which juncture-nasdaq 1.0.0 reads with ITCH 4.1's
- * 4-byte Shares: 'Q' is read here at the offsets of ITCH 5.0 §4.5.2 (40 bytes, 8-byte Shares). A malformed or unknown
- * message is counted as an error and skipped, so one bad message does not end the session. Owned by one thread.
+ * once by its Cross Trade), Trade 'P' and Cross Trade 'Q' at their prices. Juncture's parser reads everything but
+ * 'Q', which juncture-nasdaq 1.0.0 reads with ITCH 4.1's 4-byte Shares: 'Q' is read here at the offsets of ITCH 5.0
+ * §4.5.2 (40 bytes, 8-byte Shares). A malformed or unknown message is counted as an error and skipped, so one bad
+ * message does not end the session. Owned by one thread.
  */
 final class MarketDataAdapter implements MessageListener, ITCH50Listener
 {

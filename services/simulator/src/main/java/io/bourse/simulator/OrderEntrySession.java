@@ -15,11 +15,11 @@ final class OrderEntrySession implements AutoCloseable
     /** Enter Orders awaiting an answer per session at first: far above what a rate the exchange keeps up with holds. */
     static final int IN_FLIGHT_CAPACITY = 1 << 16;
     /**
-     * Most Enter Orders awaiting an answer per session, which the ring doubles to (64 MiB) when the exchange falls
-     * behind, so that the slowest round trips are still measured: at 1,000,000 orders/s on one session, those up to
-     * about 4 s.
+     * Most Enter Orders awaiting an answer per session, which the ring doubles to (16 MiB of heap) when the exchange
+     * falls behind, so that the slowest round trips are still measured: on one session at 100,000 orders/s, those up to
+     * about 10 s; at 1,000,000/s, about 1 s.
      */
-    static final int MAX_IN_FLIGHT_CAPACITY = 1 << 22;
+    static final int MAX_IN_FLIGHT_CAPACITY = 1 << 20;
     /** Open orders tracked per session; beyond it day orders turn into cancels. */
     static final int OPEN_ORDERS_CAPACITY = 10_000;
 

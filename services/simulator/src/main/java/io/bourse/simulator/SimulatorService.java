@@ -433,13 +433,17 @@ public final class SimulatorService implements AutoCloseable
     }
 
     /**
-     * The simulator's {@code /ready}: ready while every OUCH session it opened is logged in and every market-data
-     * session is open (one being logged in again is not). Any thread.
+     * The simulator's {@code /ready}: ready while its run goes on with every OUCH session it opened logged in and
+     * every market-data session open (one being logged in again is not). Any thread.
      *
      * @return null when ready, else why not.
      */
     private String notReadyReason()
     {
+        if (orderAgent.isFinished())
+        {
+            return "run complete";
+        }
         final int lost = orderAgent.sessionsLost();
         if (lost > 0)
         {

@@ -54,6 +54,9 @@ class FeedMeterTest
         meter.nowNs(0, day + NOW_NS);
         meter.onMessage(ITCH50.MESSAGE_TYPE_ORDER_EXECUTED, NOW_NS - 500_000);
 
+        // A snapshot's Add Order that rested 13 h before the simulator joined: not measured (nor as 0).
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, day + JOINED_NS - 13 * 3_600_000_000_000L);
+
         final Histogram measured = latency.sampleInterval();
         assertThat(measured.getTotalCount()).isEqualTo(2);
         assertThat(measured.getMinValue()).isBetween(299_000L, 301_000L);

@@ -51,6 +51,19 @@ class InFlightOrdersTest
     }
 
     @Test
+    void shouldDoubleTheRingAsOftenAsItTakesToFreeTheSlot()
+    {
+        final InFlightOrders inFlight = new InFlightOrders(2, 16);
+        inFlight.add(1, 100);
+
+        assertThat(inFlight.add(9, 900)).isFalse(); // 1 and 9 share a slot in rings of 2, 4 and 8; not in 16
+
+        assertThat(inFlight.remove(1)).isEqualTo(100);
+        assertThat(inFlight.remove(9)).isEqualTo(900);
+        assertThat(inFlight.size()).isZero();
+    }
+
+    @Test
     void shouldScheduleOrdersEvenlyWithoutOverflow()
     {
         assertThat(SteadyArrivals.intendedNs(1_000, 3, 0)).isEqualTo(1_000);

@@ -115,7 +115,7 @@ public final class AgentLaunch
      * @param errorCount incremented per error.
      * @return the handler.
      */
-    static ErrorHandler countingErrorHandler(final String roleName, final AtomicLong errorCount)
+    public static ErrorHandler countingErrorHandler(final String roleName, final AtomicLong errorCount)
     {
         final Set<String> logged = ConcurrentHashMap.newKeySet();
         return (throwable) ->
