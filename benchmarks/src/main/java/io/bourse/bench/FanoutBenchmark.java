@@ -448,11 +448,13 @@ public final class FanoutBenchmark
             final SubscriberReader subscriberReader =
                 new SubscriberReader(own, unrecorded, stall, clock, windowStartNs, windowEndNs, clientErrors);
             readers.add(subscriberReader);
-            threads.add(new Thread(() ->
+            final Thread thread = new Thread(() ->
             {
                 running.countDown();
                 subscriberReader.run();
-            }, READER_THREAD + r));
+            }, READER_THREAD + r);
+            thread.setDaemon(true); // left running when the step fails, it must not keep the JVM alive
+            threads.add(thread);
         }
         threads.forEach(Thread::start);
         // A thread's name reaches /proc once it runs: find the readers only after each has started.
@@ -462,6 +464,7 @@ public final class FanoutBenchmark
         final List<ThreadLoad> loads = new ArrayList<>();
         final Thread sampler = new Thread(
             () -> sampleWindow(activities, clock, windowStartNs, windowEndNs, loads), "fanout-bench-sampler");
+        sampler.setDaemon(true);
         sampler.start();
 
         final long[] publisherStats = feed.publish(clock, scheduleStartNs, intervalNs, total);
