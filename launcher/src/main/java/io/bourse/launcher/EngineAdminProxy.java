@@ -2,38 +2,19 @@ package io.bourse.launcher;
 
 import io.aeron.Publication;
 import io.bourse.common.aeron.BoundedOffer;
-import io.bourse.common.config.Symbols;
+import io.bourse.engine.AdminCommandEncoder;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.engine.match.TradingState;
-import io.bourse.sbe.engine.BreakTradeEncoder;
-import io.bourse.sbe.engine.CrossLockEncoder;
-import io.bourse.sbe.engine.MessageHeaderEncoder;
-import io.bourse.sbe.engine.RunCrossEncoder;
-import io.bourse.sbe.engine.SetPriceBandEncoder;
-import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
-import io.bourse.sbe.engine.SetTradingStateEncoder;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Encodes the engine's admin commands (engine-schema.xml SetTradingState, SetPriceBand, SetSelfTradePrevention,
- * BreakTrade, CrossLock, RunCross) into one buffer and offers each to a shard's command publication through a
- * {@link BoundedOffer}. Prices in 1/10000 dollars, timestamps in nanoseconds since midnight. The schema's enums carry
- * the matching core's names, so the core's values map onto them by name. Every method returns the offer's result: the
- * new position, or a negative {@link Publication} code when the command was not sent.
+ * Offers the engine's admin commands, encoded by an {@link AdminCommandEncoder}, to a shard's command publication
+ * through a {@link BoundedOffer}. Prices in 1/10000 dollars, timestamps in nanoseconds since midnight. Every method
+ * returns the offer's result: the new position, or a negative {@link Publication} code when the command was not sent.
  */
 final class EngineAdminProxy
 {
-    private static final String BLANK_FIRM = "    ";
-
     private final BoundedOffer boundedOffer;
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-    private final SetTradingStateEncoder tradingState = new SetTradingStateEncoder();
-    private final SetPriceBandEncoder priceBand = new SetPriceBandEncoder();
-    private final SetSelfTradePreventionEncoder selfTradePrevention = new SetSelfTradePreventionEncoder();
-    private final BreakTradeEncoder breakTrade = new BreakTradeEncoder();
-    private final CrossLockEncoder crossLock = new CrossLockEncoder();
-    private final RunCrossEncoder runCross = new RunCrossEncoder();
+    private final AdminCommandEncoder encoder = new AdminCommandEncoder();
 
     /**
      * @param boundedOffer how to retry through back pressure.
@@ -53,10 +34,7 @@ final class EngineAdminProxy
     long tradingState(
         final Publication publication, final long timestampNs, final long symbol, final TradingState state)
     {
-        tradingState.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
-        Symbols.unpack(symbol, buffer, tradingState.offset() + SetTradingStateEncoder.symbolEncodingOffset());
-        tradingState.state(io.bourse.sbe.engine.TradingState.valueOf(state.name()));
-        return offer(publication, tradingState.encodedLength());
+        return offer(publication, encoder.tradingState(timestampNs, symbol, state));
     }
 
     /**
@@ -71,10 +49,7 @@ final class EngineAdminProxy
         final Publication publication, final long timestampNs, final long symbol, final long referencePrice,
         final int bandBasisPoints)
     {
-        priceBand.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
-        Symbols.unpack(symbol, buffer, priceBand.offset() + SetPriceBandEncoder.symbolEncodingOffset());
-        priceBand.referencePrice(referencePrice).bandBasisPoints(bandBasisPoints);
-        return offer(publication, priceBand.encodedLength());
+        return offer(publication, encoder.priceBand(timestampNs, symbol, referencePrice, bandBasisPoints));
     }
 
     /**
@@ -87,11 +62,7 @@ final class EngineAdminProxy
     long selfTradePrevention(
         final Publication publication, final long timestampNs, final String firm, final SelfTradePrevention mode)
     {
-        selfTradePrevention.wrapAndApplyHeader(buffer, 0, header)
-            .timestampNs(timestampNs)
-            .firm(null == firm ? BLANK_FIRM : String.format("%-4s", firm))
-            .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
-        return offer(publication, selfTradePrevention.encodedLength());
+        return offer(publication, encoder.selfTradePrevention(timestampNs, firm, mode));
     }
 
     /**
@@ -106,10 +77,7 @@ final class EngineAdminProxy
         final Publication publication, final long timestampNs, final long symbol, final long matchNumber,
         final byte reason)
     {
-        breakTrade.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
-        Symbols.unpack(symbol, buffer, breakTrade.offset() + BreakTradeEncoder.symbolEncodingOffset());
-        breakTrade.matchNumber(matchNumber).reason(reason);
-        return offer(publication, breakTrade.encodedLength());
+        return offer(publication, encoder.breakTrade(timestampNs, symbol, matchNumber, reason));
     }
 
     /**
@@ -120,9 +88,7 @@ final class EngineAdminProxy
      */
     long crossLock(final Publication publication, final long timestampNs, final long symbol)
     {
-        crossLock.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
-        Symbols.unpack(symbol, buffer, crossLock.offset() + CrossLockEncoder.symbolEncodingOffset());
-        return offer(publication, crossLock.encodedLength());
+        return offer(publication, encoder.crossLock(timestampNs, symbol));
     }
 
     /**
@@ -133,13 +99,11 @@ final class EngineAdminProxy
      */
     long runCross(final Publication publication, final long timestampNs, final long symbol)
     {
-        runCross.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
-        Symbols.unpack(symbol, buffer, runCross.offset() + RunCrossEncoder.symbolEncodingOffset());
-        return offer(publication, runCross.encodedLength());
+        return offer(publication, encoder.runCross(timestampNs, symbol));
     }
 
-    private long offer(final Publication publication, final int bodyLength)
+    private long offer(final Publication publication, final int length)
     {
-        return boundedOffer.offer(publication, buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
+        return boundedOffer.offer(publication, encoder.buffer(), 0, length);
     }
 }

@@ -4,21 +4,18 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
-import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.SequencedCommandEncoder;
 import io.bourse.sbe.engine.SetPriceBandDecoder;
-import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionDecoder;
-import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A shard's settings as the admin commands that set them (engine-schema.xml SetSelfTradePrevention, SetPriceBand):
+ * A shard's settings as the admin commands that set them (engine-schema.xml SetSelfTradePrevention, SetPriceBand,
+ * encoded by the {@link AdminCommandEncoder} the operator's {@code ./bourse admin} uses too):
  * the self-trade prevention mode of every firm without its own, each firm's own mode, then the price bands of the
  * shard's own symbols, in the order of the settings. A run takes, before its first command from the command stream
  * and through its live {@link CommandAdapter}, those whose value differs from what the day's earlier settings gave it
@@ -35,18 +32,12 @@ import java.util.Map;
  */
 final class StartConfiguration
 {
-    private static final String BLANK_FIRM = "    ";
-
     /** A band as the settings give it. */
     private record Band(long referencePrice, int bandBasisPoints)
     {
     }
 
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH +
-        Math.max(SetSelfTradePreventionEncoder.BLOCK_LENGTH, SetPriceBandEncoder.BLOCK_LENGTH)]);
-    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-    private final SetSelfTradePreventionEncoder selfTradePrevention = new SetSelfTradePreventionEncoder();
-    private final SetPriceBandEncoder priceBand = new SetPriceBandEncoder();
+    private final AdminCommandEncoder encoder = new AdminCommandEncoder();
     private final MessageHeaderDecoder recordedHeader = new MessageHeaderDecoder();
     private final SetSelfTradePreventionDecoder recordedSelfTradePrevention = new SetSelfTradePreventionDecoder();
     private final SetPriceBandDecoder recordedPriceBand = new SetPriceBandDecoder();
@@ -105,15 +96,14 @@ final class StartConfiguration
         if (ctx.selfTradePrevention() != defaultMode)
         {
             defaultMode = ctx.selfTradePrevention();
-            selfTradePrevention(commandAdapter, timestampNs, BLANK_FIRM, defaultMode);
+            take(commandAdapter, encoder.selfTradePrevention(timestampNs, null, defaultMode));
             commands++;
         }
         for (final Map.Entry<String, SelfTradePrevention> firm : ctx.firmSelfTradePrevention().entrySet())
         {
             if (firm.getValue() != firmModes.put(Firms.pack(firm.getKey()), firm.getValue()))
             {
-                selfTradePrevention(commandAdapter, timestampNs, String.format("%-4s", firm.getKey()),
-                    firm.getValue());
+                take(commandAdapter, encoder.selfTradePrevention(timestampNs, firm.getKey(), firm.getValue()));
                 commands++;
             }
         }
@@ -132,30 +122,18 @@ final class StartConfiguration
         {
             if (!band.getValue().equals(bands.put(band.getKey(), band.getValue())))
             {
-                priceBand.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
-                Symbols.unpack(band.getKey(), buffer, priceBand.offset() + SetPriceBandEncoder.symbolEncodingOffset());
-                priceBand.referencePrice(band.getValue().referencePrice())
-                    .bandBasisPoints(band.getValue().bandBasisPoints());
-                take(commandAdapter, priceBand.encodedLength());
+                take(commandAdapter, encoder.priceBand(timestampNs, band.getKey(), band.getValue().referencePrice(),
+                    band.getValue().bandBasisPoints()));
                 commands++;
             }
         }
         return commands;
     }
 
-    private void selfTradePrevention(
-        final CommandAdapter commandAdapter, final long timestampNs, final String firm, final SelfTradePrevention mode)
+    /** Takes the command the encoder holds, with the null command-stream session and position: nobody sent it. */
+    private void take(final CommandAdapter commandAdapter, final int length)
     {
-        selfTradePrevention.wrapAndApplyHeader(buffer, 0, header)
-            .timestampNs(timestampNs)
-            .firm(firm)
-            .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
-        take(commandAdapter, selfTradePrevention.encodedLength());
-    }
-
-    private void take(final CommandAdapter commandAdapter, final int bodyLength)
-    {
-        commandAdapter.take(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength,
-            SequencedCommandEncoder.commandSessionIdNullValue(), SequencedCommandEncoder.commandPositionNullValue());
+        commandAdapter.take(encoder.buffer(), 0, length, SequencedCommandEncoder.commandSessionIdNullValue(),
+            SequencedCommandEncoder.commandPositionNullValue());
     }
 }

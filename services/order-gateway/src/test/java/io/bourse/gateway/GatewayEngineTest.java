@@ -5,6 +5,7 @@ import io.aeron.Publication;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
+import io.bourse.engine.AdminCommandEncoder;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.AiqCanceledMessage;
@@ -21,11 +22,8 @@ import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.EndOfSession;
 import io.bourse.ouch.Ouch42;
-import io.bourse.sbe.engine.BreakTradeEncoder;
-import io.bourse.sbe.engine.CrossLockEncoder;
-import io.bourse.sbe.engine.MessageHeaderEncoder;
-import io.bourse.sbe.engine.RunCrossEncoder;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -55,9 +53,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The gateway in front of two real matching-engine shards on an embedded media driver, as deployed: cancel on
  * disconnect, AIQ Canceled from the engine's self-trade prevention, Modify Order against a live book, Replace Order
- * with another time in force, Broken Trade, the closing cross (admin commands sent as the launcher's EngineAdminProxy
- * sends them), and a garbage flood that no other session notices. Each test uses its own users and keeps its orders
- * from crossing the others'.
+ * with another time in force, Broken Trade, the closing cross (admin commands encoded by the AdminCommandEncoder the
+ * launcher's admin command uses), and a garbage flood that no other session notices. Each test uses its own users and
+ * keeps its orders from crossing the others'.
  */
 @Timeout(60)
 class GatewayEngineTest
@@ -429,38 +427,24 @@ class GatewayEngineTest
     private static void breakTrade(
         final Publication commands, final String symbol, final long matchNumber, final byte reason)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final BreakTradeEncoder encoder = new BreakTradeEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1)
-            .matchNumber(matchNumber)
-            .reason(reason);
-        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + BreakTradeEncoder.symbolEncodingOffset());
-        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder encoder = new AdminCommandEncoder();
+        offer(commands, encoder.buffer(), encoder.breakTrade(1, Symbols.pack(symbol), matchNumber, reason));
     }
 
     private static void crossLock(final Publication commands, final String symbol)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final CrossLockEncoder encoder = new CrossLockEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1);
-        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + CrossLockEncoder.symbolEncodingOffset());
-        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder encoder = new AdminCommandEncoder();
+        offer(commands, encoder.buffer(), encoder.crossLock(1, Symbols.pack(symbol)));
     }
 
     private static void runCross(final Publication commands, final String symbol)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final RunCrossEncoder encoder = new RunCrossEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1);
-        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + RunCrossEncoder.symbolEncodingOffset());
-        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder encoder = new AdminCommandEncoder();
+        offer(commands, encoder.buffer(), encoder.runCross(1, Symbols.pack(symbol)));
     }
 
     /** Offers an admin command, retrying through back pressure for up to 5 seconds. */
-    private static void offer(final Publication commands, final UnsafeBuffer buffer, final int length)
+    private static void offer(final Publication commands, final DirectBuffer buffer, final int length)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (commands.offer(buffer, 0, length) < 0)
