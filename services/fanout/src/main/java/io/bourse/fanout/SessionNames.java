@@ -1,8 +1,6 @@
 package io.bourse.fanout;
 
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -10,8 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * whose sequence numbers it holds:
  * <ul>
  *   <li>A replay login (a Requested Sequence Number still in the replay history) joins the run's numbered stream, all
- *   symbols, named after the run's start, UTC {@value #RUN_SESSION_FORMAT}: a subscriber that did not narrow its
- *   symbols can log in again with that name and its next sequence number.</li>
+ *   symbols, named after the run's start ({@link io.bourse.common.time.SessionNames#runStart}, UTC
+ *   {@value io.bourse.common.time.SessionNames#RUN_START_FORMAT}): a subscriber that did not narrow its symbols can
+ *   log in again with that name and its next sequence number.</li>
  *   <li>A snapshot login gets a stream of its own, numbered from 1 (the opening messages, the book, then the live
  *   messages of its symbols), which no later login can resume: named {@code S} and 9 digits, a new one for every
  *   snapshot login of the run.</li>
@@ -24,9 +23,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SessionNames
 {
-    /** UTC start time of the run, 10 characters: two runs started in the same second share a name. */
-    static final String RUN_SESSION_FORMAT = "MMddHHmmss";
-
     private final String runSession;
     private final AtomicLong snapshotSessions = new AtomicLong();
 
@@ -51,7 +47,7 @@ final class SessionNames
      */
     static SessionNames startingAt(final Instant start)
     {
-        return new SessionNames(DateTimeFormatter.ofPattern(RUN_SESSION_FORMAT).withZone(ZoneOffset.UTC).format(start));
+        return new SessionNames(io.bourse.common.time.SessionNames.runStart(start));
     }
 
     /** @return the name of the run's numbered stream, which replay logins join. */

@@ -18,8 +18,6 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.function.Supplier;
 
 import static io.bourse.common.config.SettingChecks.checkPort;
@@ -92,7 +90,7 @@ public final class MdPublisherContext
      * session), and a receiver that sees the Session change knows to start again from 1. Two runs started in the
      * same second of a day, in one year or a year apart, would share one name (10 characters hold no more).
      */
-    public static final String MOLD_SESSION_DEFAULT_FORMAT = "MMddHHmmss";
+    public static final String MOLD_SESSION_DEFAULT_FORMAT = SessionNames.RUN_START_FORMAT;
     /** Most bytes of Message Blocks in one Downstream Packet or response. */
     public static final String MOLD_PAYLOAD_LENGTH_PROP_NAME = "bourse.md.mold.payload.length";
     /**
@@ -234,9 +232,8 @@ public final class MdPublisherContext
         }
         checkRange(MOLD_TTL_PROP_NAME, moldTtl, 0, 255);
         checkPort(MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort);
-        moldSession = SessionNames.resolve(null == moldSession ?
-            DateTimeFormatter.ofPattern(MOLD_SESSION_DEFAULT_FORMAT).withZone(ZoneOffset.UTC).format(Instant.now()) :
-            moldSession, MOLD_SESSION_PROP_NAME);
+        moldSession = SessionNames.resolve(
+            null == moldSession ? SessionNames.runStart(Instant.now()) : moldSession, MOLD_SESSION_PROP_NAME);
         checkRange(MOLD_PAYLOAD_LENGTH_PROP_NAME, moldPayloadLength, MOLD_PAYLOAD_LENGTH_MIN, MOLD_PAYLOAD_LENGTH_MAX);
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));

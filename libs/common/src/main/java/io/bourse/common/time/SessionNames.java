@@ -1,5 +1,6 @@
 package io.bourse.common.time;
 
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -7,15 +8,32 @@ import java.time.format.DateTimeFormatter;
 /**
  * The name of a trading day's session, as SoupBinTCP 4.0 (Login Accepted, Session: alpha 10) and MoldUDP64 (Session:
  * alpha 10) carry it: 1 to 10 printable ASCII characters without spaces, checked here; by default (SoupBinTCP) today's
- * UTC date as {@code yyyyMMdd}.
+ * UTC date as {@code yyyyMMdd}. A service whose every run numbers its messages from 1 (the md-publisher's MoldUDP64
+ * session, the fanout's replay stream) names each run after its start instead ({@link #runStart}).
  */
 public final class SessionNames
 {
     /** Most characters of a session name. */
     public static final int MAX_LENGTH = 10;
+    /**
+     * Format of a run's session name, its start in UTC to the second: 10 characters, so two runs started in the same
+     * second of a day, in one year or a year apart, share one name.
+     */
+    public static final String RUN_START_FORMAT = "MMddHHmmss";
+    private static final DateTimeFormatter RUN_START = DateTimeFormatter.ofPattern(RUN_START_FORMAT)
+        .withZone(ZoneOffset.UTC);
 
     private SessionNames()
     {
+    }
+
+    /**
+     * @param start when a run started.
+     * @return its session name, {@value #RUN_START_FORMAT} in UTC.
+     */
+    public static String runStart(final Instant start)
+    {
+        return RUN_START.format(start);
     }
 
     /**
