@@ -29,7 +29,9 @@ import java.util.function.Function;
  * progress); the histograms go to {@code .hgrm} files. Then {@code report.md} gathers the machine, the JVM, the
  * command line, the thread affinity, each benchmark's thread layout and a table rate, achieved rate,
  * p50/p90/p99/p99.9/p99.99/max in us with each benchmark's baseline and ratios, and links two plots per benchmark
- * ({@link LatencyPlots}).
+ * ({@link LatencyPlots}). A benchmark that fails is reported as not measured, with its reason in report.md and its
+ * stack trace in its text file, and the suite goes on; it ends with an {@link IllegalStateException} naming them once
+ * report.md is written.
  */
 public final class BenchSuite
 {
@@ -46,6 +48,7 @@ public final class BenchSuite
     private final SuiteOptions options;
     private final PrintStream console;
     private final StringBuilder markdown = new StringBuilder();
+    private final Map<String, String> notMeasured = new LinkedHashMap<>();
     private final int benchmarks;
     private int index;
 
@@ -63,8 +66,9 @@ public final class BenchSuite
      * @param options validated here first.
      * @param console where the progress goes.
      * @return the report, {@code report.md} in the report directory.
-     * @throws IllegalArgumentException naming a bad option.
-     * @throws UncheckedIOException     when the report directory cannot be written or a connection fails.
+     * @throws IllegalArgumentException naming a bad option, or a report directory that holds an earlier report.
+     * @throws UncheckedIOException     when the report directory cannot be written.
+     * @throws IllegalStateException    naming the benchmarks that failed, after report.md is written.
      */
     public static Path run(final SuiteOptions options, final PrintStream console)
     {
@@ -95,14 +99,14 @@ public final class BenchSuite
         }
         else
         {
-            engine();
+            measure(ENGINE, this::engine);
         }
         if (null != options.ramp())
         {
-            ramp();
+            measure(RAMP, this::ramp);
         }
-        gateway();
-        fanout();
+        measure(GATEWAY, this::gateway);
+        measure(FANOUT, this::fanout);
         endToEnd();
         final double seconds = (System.nanoTime() - startNs) / 1e9;
         markdown.append(String.format(Locale.ROOT, "Total run time %.1f s.%n", seconds));
@@ -116,7 +120,44 @@ public final class BenchSuite
             throw new UncheckedIOException("cannot write " + report + ": " + ex.getMessage(), ex);
         }
         console.printf(Locale.ROOT, "suite done in %.1f s: %s%n", seconds, report);
+        if (!notMeasured.isEmpty())
+        {
+            final StringBuilder failed = new StringBuilder();
+            notMeasured.forEach((name, reason) ->
+                failed.append(failed.isEmpty() ? "" : "; ").append(name).append(" (").append(reason).append(')'));
+            throw new IllegalStateException("not measured: " + failed + "; the rest is in " + report);
+        }
         return report;
+    }
+
+    /**
+     * Runs one part of the suite; when it fails, replaces what it wrote to report.md with its reason and goes on.
+     */
+    private void measure(final String name, final Runnable part)
+    {
+        final int start = markdown.length();
+        try
+        {
+            part.run();
+        }
+        catch (final RuntimeException ex)
+        {
+            markdown.setLength(start);
+            section(name + ": not measured", reason(ex) + " (the stack trace is in [" + name + ".txt](" + name +
+                ".txt))");
+            notMeasured(name, ex);
+        }
+    }
+
+    private void notMeasured(final String name, final RuntimeException ex)
+    {
+        notMeasured.put(name, reason(ex));
+        console.println("[" + index + "/" + benchmarks + "] " + name + " not measured: " + reason(ex));
+    }
+
+    private static String reason(final Throwable ex)
+    {
+        return null == ex.getMessage() ? ex.toString() : ex.getMessage();
     }
 
     private void engine()
@@ -291,9 +332,8 @@ public final class BenchSuite
             }
             catch (final RuntimeException ex)
             {
-                failures.put(exchange.getKey(), String.valueOf(ex.getMessage()));
-                console.println("[" + index + "/" + benchmarks + "] " + END_TO_END + "-" + exchange.getKey() +
-                    " not measured: " + ex.getMessage());
+                failures.put(exchange.getKey(), reason(ex));
+                notMeasured(END_TO_END + "-" + exchange.getKey(), ex);
             }
         }
         final StringBuilder layout = new StringBuilder(String.format(Locale.ROOT, "Threads: 1 client for %d OUCH " +
@@ -354,7 +394,10 @@ public final class BenchSuite
             Settings.environmentName(ThreadAffinity.THREAD_AFFINITY_PROP_NAME) + "=" + affinity;
     }
 
-    /** Runs one benchmark with its report into {@code name.txt} and, line by line, to the console. */
+    /**
+     * Runs one benchmark with its report into {@code name.txt} and, line by line, to the console; the stack trace of
+     * a failure goes to the file only.
+     */
     private <T> T benchmark(final String name, final Function<PrintStream, T> benchmark)
     {
         index++;
@@ -363,7 +406,16 @@ public final class BenchSuite
         try (OutputStream log = Files.newOutputStream(file);
             PrintStream out = new PrintStream(new ProgressLines(log, console, prefix), true, StandardCharsets.UTF_8))
         {
-            return benchmark.apply(out);
+            try
+            {
+                return benchmark.apply(out);
+            }
+            catch (final RuntimeException ex)
+            {
+                out.flush();
+                ex.printStackTrace(new PrintStream(log, true, StandardCharsets.UTF_8));
+                throw ex;
+            }
         }
         catch (final IOException ex)
         {

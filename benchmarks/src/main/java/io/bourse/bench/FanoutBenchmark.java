@@ -98,6 +98,13 @@ public final class FanoutBenchmark
     private static final String COLUMN = "%12s";
     /** Client reader threads are named so, then their index; Linux keeps the first 15 bytes, common to all. */
     private static final String READER_THREAD = "fanout-bench-reader-";
+    /** The fanout's worker threads: {@code fanout-worker-<n>}. */
+    private static final String WORKER_THREAD = "fanout-worker-";
+    /**
+     * Linux keeps 15 bytes of a thread name, so {@code fanout-worker-1} is also workers 10 to 19: past 10 workers the
+     * report sums them.
+     */
+    private static final int MAX_WORKERS_APART = 10;
 
     /**
      * One step: the fanout at the input rate, every subscriber reading or one stalled.
@@ -391,9 +398,14 @@ public final class FanoutBenchmark
         {
             final List<ThreadActivity> activities = new ArrayList<>();
             activities.add(ThreadActivity.find("[fanout-dispatcher,fanout-acceptor]", "fanout dispatcher+acceptor"));
+            if (options.workers() > MAX_WORKERS_APART)
+            {
+                activities.add(ThreadActivity.findAll(WORKER_THREAD, "fanout workers (" + options.workers() + ")"));
+                return activities;
+            }
             for (int w = 0; w < options.workers(); w++)
             {
-                activities.add(ThreadActivity.find("fanout-worker-" + w, "fanout worker " + w));
+                activities.add(ThreadActivity.find(WORKER_THREAD + w, "fanout worker " + w));
             }
             return activities;
         }

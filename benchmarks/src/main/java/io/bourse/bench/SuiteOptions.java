@@ -2,12 +2,15 @@ package io.bourse.bench;
 
 import io.aeron.driver.ThreadingMode;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Options of {@code bourse bench} (the whole suite): where the report goes, and the options of each benchmark in it.
@@ -107,6 +110,12 @@ public record SuiteOptions(
         {
             throw new IllegalArgumentException("--report-dir is not a directory: " + reportDir);
         }
+        if (holdsAReport(reportDir))
+        {
+            throw new IllegalArgumentException("--report-dir holds an earlier report (" + BenchSuite.REPORT +
+                " or .hgrm files), which this run would mix with its own: name a new or empty directory: " +
+                reportDir);
+        }
         if (null != engine)
         {
             engine.validate();
@@ -127,6 +136,23 @@ public record SuiteOptions(
             throw new IllegalArgumentException("no exchange map for the end-to-end benchmark");
         }
         return this;
+    }
+
+    private static boolean holdsAReport(final Path dir)
+    {
+        if (!Files.isDirectory(dir))
+        {
+            return false;
+        }
+        try (Stream<Path> files = Files.list(dir))
+        {
+            return files.map((file) -> file.getFileName().toString())
+                .anyMatch((name) -> name.equals(BenchSuite.REPORT) || name.endsWith(".hgrm"));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot list " + dir + ": " + ex.getMessage(), ex);
+        }
     }
 
     /**

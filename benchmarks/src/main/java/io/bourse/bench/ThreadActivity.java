@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -52,19 +53,42 @@ final class ThreadActivity
     /**
      * Finds the threads by name; call once they have started.
      *
-     * @param threadName the Java thread name (an agent's role name), cut as Linux cuts it.
+     * @param threadName the Java thread name (an agent's role name), cut as Linux cuts it: every thread whose name
+     *                   starts with the same 15 bytes is counted too.
      * @param label      name for the report.
      * @return the threads, possibly none.
      */
     static ThreadActivity find(final String threadName, final String label)
     {
         final String comm = threadName.length() > COMM_LENGTH ? threadName.substring(0, COMM_LENGTH) : threadName;
+        return matching(comm::equals, label);
+    }
+
+    /**
+     * Finds the threads whose names start with a prefix; call once they have started.
+     *
+     * @param prefix at most 15 bytes, the start of the Java thread names.
+     * @param label  name for the report.
+     * @return the threads, possibly none.
+     * @throws IllegalArgumentException when the prefix is longer than Linux keeps of a name.
+     */
+    static ThreadActivity findAll(final String prefix, final String label)
+    {
+        if (prefix.length() > COMM_LENGTH)
+        {
+            throw new IllegalArgumentException("longer than " + COMM_LENGTH + " bytes: " + prefix);
+        }
+        return matching((comm) -> comm.startsWith(prefix), label);
+    }
+
+    private static ThreadActivity matching(final Predicate<String> comm, final String label)
+    {
         final List<Path> tasks = new ArrayList<>();
         try (Stream<Path> stream = Files.list(TASKS))
         {
             stream.forEach((task) ->
             {
-                if (comm.equals(read(task.resolve("comm")).trim()))
+                if (comm.test(read(task.resolve("comm")).trim()))
                 {
                     tasks.add(task);
                 }

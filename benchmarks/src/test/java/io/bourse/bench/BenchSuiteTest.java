@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The whole suite in a tiny mode (a generated command file, low rates, half-second steps) into a report directory. */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -91,6 +92,47 @@ class BenchSuiteTest
                 assertThat(image.getHeight()).isEqualTo(LatencyPlots.HEIGHT);
             }
         }
+    }
+
+    @Test
+    void shouldReportTheBenchmarksThatFailAsNotMeasuredAndStillWriteTheRest() throws IOException
+    {
+        final Path commands = dir.resolve("commands.csv");
+        Files.writeString(commands, "not,a,command,file\n", StandardCharsets.US_ASCII);
+        final Path reportDir = dir.resolve("report");
+        final GatewayBenchOptions gateway = new GatewayBenchOptions(List.of(1_000L), 2, 1, 0.1, 0.2,
+            "backoff", ThreadLayout.SHARED, ThreadingMode.SHARED, reportDir);
+        final SuiteOptions options = new SuiteOptions(
+            reportDir,
+            new BenchOptions(commands, 0, 1, null),
+            null,
+            gateway,
+            List.of(1_000L),
+            new FanoutBenchOptions(1, 2, 0.1, 0.2, 1, 1, "backoff", false, reportDir),
+            new EndToEndBenchOptions(List.of(1_000L), 1, 0.1, 0.2, reportDir),
+            Map.of("unstartable", (progress) ->
+            {
+                throw new IllegalStateException("port 15000 is taken");
+            }),
+            "bourse bench --test");
+        final ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+        assertThatThrownBy(() -> BenchSuite.run(options, new PrintStream(console, true, StandardCharsets.UTF_8)))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageStartingWith("not measured: engine (")
+            .hasMessageContaining("; e2e-unstartable (port 15000 is taken); the rest is in " +
+                reportDir.resolve(BenchSuite.REPORT));
+
+        final String markdown = Files.readString(reportDir.resolve(BenchSuite.REPORT));
+        assertThat(markdown).contains("## engine: not measured", "(the stack trace is in [engine.txt](engine.txt))",
+            "| gateway | 1,000 |", "| fanout | 1,000 |", "- unstartable: not measured: port 15000 is taken",
+            "Total run time").doesNotContain("## Engine: matching core");
+        assertThat(Files.readString(reportDir.resolve("engine.txt"))).contains("\tat io.bourse.bench.");
+        assertThat(console.toString(StandardCharsets.UTF_8)).contains("[1/4] engine not measured: ",
+            "[4/4] e2e-unstartable not measured: port 15000 is taken", "suite done");
+        assertThat(reportDir.resolve("gateway-1000.hgrm")).isNotEmptyFile();
+        assertThatThrownBy(options::validate).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageStartingWith("--report-dir holds an earlier report");
     }
 
     @Test

@@ -68,7 +68,8 @@ public final class BenchCommand implements Runnable
     static final class SuiteArgs
     {
         @Option(names = "--report-dir", paramLabel = "DIR",
-            description = "Report directory (default: " + SuiteOptions.DEFAULT_REPORT_ROOT + "/<date-time>).")
+            description = "Report directory, new or without an earlier report (default: " +
+                SuiteOptions.DEFAULT_REPORT_ROOT + "/<date-time>).")
         Path reportDir;
 
         @Option(names = "--quick",
