@@ -7,12 +7,16 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Trade analytics of one market-data session, per symbol: trades, volume (shares), session VWAP (sum of price times
  * shares over sum of shares, every trade of the session) and rolling VWAP over a window of ITCH 5.0 time that ends at
  * the newest trade of any symbol. The window is kept as a ring of equal buckets (the window's resolution is one
- * bucket), so memory is fixed and a trade does not allocate. Counts the inconsistencies of its book too. Written by
- * the market-data thread; the VWAPs are also published as dollars for the Prometheus scrapes.
+ * bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its trade out of every figure when
+ * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again (the same Match
+ * Number, symbol and time) is not counted twice. A trade more than 12 hours older than the newest starts a new trading
+ * day: the rolling window and the recent trades start again (the session figures go on). Counts the inconsistencies of
+ * its book too. Written by the market-data thread; the VWAPs are also published as dollars for the Prometheus scrapes.
  */
 final class FeedAnalytics implements MarketDataListener
 {
     private static final double PRICE_SCALE = 10_000.0;
+    private static final long NEW_DAY_NS = 12L * 3_600 * 1_000_000_000L;
 
     private final SimulatorCounters counters;
     private final long bucketNs;
@@ -26,6 +30,7 @@ final class FeedAnalytics implements MarketDataListener
     private final AtomicLongArray publishedSessionVwap;
     private final AtomicLongArray publishedRollingVwap;
     private final long[] inconsistencies = new long[Inconsistency.values().length];
+    private final RecentTrades recentTrades = new RecentTrades();
     private long newestTradeNs;
 
     /**
@@ -54,12 +59,23 @@ final class FeedAnalytics implements MarketDataListener
     }
 
     @Override
-    public void onTrade(final int locate, final long timestampNs, final long price, final long shares)
+    public void onTrade(
+        final int locate, final long timestampNs, final long price, final long shares, final long matchNumber)
     {
         if (locate < 1 || locate >= trades.length || shares <= 0)
         {
             return;
         }
+        if (timestampNs < newestTradeNs - NEW_DAY_NS)
+        {
+            newDay(timestampNs);
+        }
+        if (recentTrades.isKept(matchNumber, locate, timestampNs))
+        {
+            counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);
+            return;
+        }
+        recentTrades.keep(matchNumber, locate, timestampNs, price, shares);
         trades[locate]++;
         volume[locate] += shares;
         notional[locate] += price * shares;
@@ -78,8 +94,55 @@ final class FeedAnalytics implements MarketDataListener
             bucketNotional[locate][bucket] += price * shares;
         }
         newestTradeNs = Math.max(newestTradeNs, timestampNs);
+        publish(locate);
+    }
+
+    @Override
+    public void onBrokenTrade(final long matchNumber)
+    {
+        final int slot = recentTrades.find(matchNumber);
+        if (RecentTrades.NOT_KEPT == slot)
+        {
+            counters.increment(SimulatorCounter.MD_BREAKS_NOT_APPLIED);
+            return;
+        }
+        final long shares = recentTrades.shares(slot);
+        if (0 == shares)
+        {
+            counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);
+            return;
+        }
+        final int locate = recentTrades.locate(slot);
+        final long notional = recentTrades.price(slot) * shares;
+        trades[locate]--;
+        volume[locate] -= shares;
+        this.notional[locate] -= notional;
+        final long epoch = recentTrades.timestampNs(slot) / bucketNs;
+        final int bucket = (int)(epoch % bucketCount);
+        if (bucketEpoch[locate][bucket] == epoch)
+        {
+            bucketVolume[locate][bucket] -= shares;
+            bucketNotional[locate][bucket] -= notional;
+        }
+        recentTrades.markBroken(slot);
+        counters.increment(SimulatorCounter.MD_BROKEN_TRADES);
+        publish(locate);
+    }
+
+    private void publish(final int locate)
+    {
         publishedSessionVwap.setRelease(locate, Double.doubleToRawLongBits(sessionVwap(locate)));
         publishedRollingVwap.setRelease(locate, Double.doubleToRawLongBits(rollingVwap(locate)));
+    }
+
+    private void newDay(final long timestampNs)
+    {
+        for (final long[] epochs : bucketEpoch)
+        {
+            Arrays.fill(epochs, -1);
+        }
+        recentTrades.clear();
+        newestTradeNs = timestampNs;
     }
 
     @Override
@@ -174,7 +237,13 @@ final class FeedAnalytics implements MarketDataListener
         return new MarketDataListener()
         {
             @Override
-            public void onTrade(final int locate, final long timestampNs, final long price, final long shares)
+            public void onTrade(
+                final int locate, final long timestampNs, final long price, final long shares, final long matchNumber)
+            {
+            }
+
+            @Override
+            public void onBrokenTrade(final long matchNumber)
             {
             }
 

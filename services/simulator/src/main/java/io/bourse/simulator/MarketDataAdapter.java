@@ -87,9 +87,10 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
             Short.toUnsignedInt(buffer.getShort(offset + 5)), Integer.toUnsignedLong(buffer.getInt(offset + 7)));
         final long shares = buffer.getLong(offset + 11);
         final long crossPrice = Integer.toUnsignedLong(buffer.getInt(offset + 27));
+        final long matchNumber = buffer.getLong(offset + 31);
         buffer.position(buffer.limit());
         observer.onMessage(ITCH50.MESSAGE_TYPE_CROSS_TRADE, timestampNs);
-        listener.onTrade(locate, timestampNs, crossPrice, shares);
+        listener.onTrade(locate, timestampNs, crossPrice, shares, matchNumber);
     }
 
     private static long timestampNs(final int timestampHigh, final long timestampLow)
@@ -186,7 +187,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         if (OrderBooks.NO_PRICE != price)
         {
             listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow), price,
-                message.executedShares);
+                message.executedShares, message.matchNumber);
         }
     }
 
@@ -199,7 +200,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         if (PRINTABLE == message.printable)
         {
             listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow),
-                message.executionPrice, message.executedShares);
+                message.executionPrice, message.executedShares, message.matchNumber);
         }
     }
 
@@ -230,7 +231,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     {
         observe(ITCH50.MESSAGE_TYPE_TRADE, message.timestampHigh, message.timestampLow);
         listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow), message.price,
-            message.shares);
+            message.shares, message.matchNumber);
     }
 
     @Override
@@ -244,6 +245,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     public void brokenTrade(final ITCH50.BrokenTrade message)
     {
         observe(ITCH50.MESSAGE_TYPE_BROKEN_TRADE, message.timestampHigh, message.timestampLow);
+        listener.onBrokenTrade(message.matchNumber);
     }
 
     @Override

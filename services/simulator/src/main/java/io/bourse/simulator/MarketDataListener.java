@@ -27,8 +27,16 @@ interface MarketDataListener
      * @param timestampNs ITCH 5.0 Timestamp, ns since midnight.
      * @param price       1/10000 $.
      * @param shares      shares.
+     * @param matchNumber ITCH 5.0 Match Number, day-unique.
      */
-    void onTrade(int locate, long timestampNs, long price, long shares);
+    void onTrade(int locate, long timestampNs, long price, long shares, long matchNumber);
+
+    /**
+     * ITCH 5.0 Broken Trade: the trade of that Match Number no longer counts.
+     *
+     * @param matchNumber the Match Number of an earlier trade.
+     */
+    void onBrokenTrade(long matchNumber);
 
     /**
      * A message that does not fit the book; the book keeps its state where it cannot apply the message.

@@ -41,6 +41,12 @@ public enum SimulatorCounter
     MD_ERRORS("md_errors"),
     /** ITCH 5.0 messages that did not fit a market-data session's book: unknown order, duplicate, excess shares. */
     MD_INCONSISTENCIES("md_inconsistencies"),
+    /** ITCH 5.0 Broken Trades whose trade was taken out of the volume and VWAPs. */
+    MD_BROKEN_TRADES("md_broken_trades"),
+    /** ITCH 5.0 Broken Trades of a trade no longer kept (older than the recent trades) or never heard: not applied. */
+    MD_BREAKS_NOT_APPLIED("md_breaks_not_applied"),
+    /** ITCH 5.0 trades and Broken Trades heard again (a MoldUDP64 session read again), counted once. */
+    MD_DUPLICATE_TRADES("md_duplicate_trades"),
     /** Symbols whose book built from the feed differed from the fanout's snapshot at the book check. */
     MD_BOOK_MISMATCHES("md_book_mismatches"),
     /** MoldUDP64 gaps detected: a market-data session entered backfill (late join) or gap fill. */

@@ -256,6 +256,19 @@ public final class SimulatorService implements AutoCloseable
             .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_INCONSISTENCIES)))
             .register(registry);
         CounterWithCallback.builder()
+            .name("bourse_simulator_md_trade_corrections_total")
+            .help("Trades of the analysed market-data session not counted as they came: broken (a Broken Trade " +
+                "took the trade out of volume and VWAP), break_not_applied (a Broken Trade of a trade older than the " +
+                "65,536 kept, or never heard), duplicate (a trade or Broken Trade heard again, counted once)")
+            .labelNames("kind")
+            .callback((callback) ->
+            {
+                callback.call(counters.get(SimulatorCounter.MD_BROKEN_TRADES), "broken");
+                callback.call(counters.get(SimulatorCounter.MD_BREAKS_NOT_APPLIED), "break_not_applied");
+                callback.call(counters.get(SimulatorCounter.MD_DUPLICATE_TRADES), "duplicate");
+            })
+            .register(registry);
+        CounterWithCallback.builder()
             .name("bourse_simulator_md_gaps_total")
             .help("MoldUDP64 gaps detected over all market-data sessions: a Downstream Packet past the next expected " +
                 "Sequence Number, or a late join; always 0 over SoupBinTCP")

@@ -28,10 +28,17 @@ class MarketDataAdapterTest
     private final MarketDataListener recorder = new MarketDataListener()
     {
         @Override
-        public void onTrade(final int locate, final long timestampNs, final long price, final long shares)
+        public void onTrade(
+            final int locate, final long timestampNs, final long price, final long shares, final long matchNumber)
         {
             events.add(new Trade(locate, timestampNs, price, shares));
-            analytics.onTrade(locate, timestampNs, price, shares);
+            analytics.onTrade(locate, timestampNs, price, shares, matchNumber);
+        }
+
+        @Override
+        public void onBrokenTrade(final long matchNumber)
+        {
+            analytics.onBrokenTrade(matchNumber);
         }
 
         @Override
@@ -43,6 +50,7 @@ class MarketDataAdapterTest
     };
     private final OrderBooks books = new OrderBooks(2, 2, recorder);
     private final List<Long> timestamps = new ArrayList<>();
+    private long matchNumber;
     private final MarketDataAdapter adapter =
         new MarketDataAdapter(counters, books, recorder, (messageType, timestampNs) -> timestamps.add(timestampNs));
 
@@ -153,15 +161,15 @@ class MarketDataAdapterTest
     @Test
     void shouldComputeSessionAndRollingVwapOverTheWindowEndingAtTheNewestTrade()
     {
-        analytics.onTrade(1, T, 1_000_000, 100);
-        analytics.onTrade(1, T + 30 * SECOND, 2_000_000, 300);
-        analytics.onTrade(2, T + 30 * SECOND, 4_000_000, 10);
+        analytics.onTrade(1, T, 1_000_000, 100, 1);
+        analytics.onTrade(1, T + 30 * SECOND, 2_000_000, 300, 2);
+        analytics.onTrade(2, T + 30 * SECOND, 4_000_000, 10, 3);
 
         assertThat(analytics.sessionVwap(1)).isCloseTo(175.0, within(1e-9));
         assertThat(analytics.rollingVwap(1)).isCloseTo(175.0, within(1e-9));
         assertThat(analytics.publishedSessionVwap(2)).isCloseTo(400.0, within(1e-9));
 
-        analytics.onTrade(2, T + 61 * SECOND, 3_000_000, 10);
+        analytics.onTrade(2, T + 61 * SECOND, 3_000_000, 10, 4);
 
         assertThat(analytics.rollingVwap(1)).isCloseTo(200.0, within(1e-9));
         assertThat(analytics.sessionVwap(1)).isCloseTo(175.0, within(1e-9));
@@ -169,17 +177,78 @@ class MarketDataAdapterTest
         assertThat(analytics.trades(1)).isEqualTo(2);
         assertThat(analytics.volume(1)).isEqualTo(400);
 
-        analytics.onTrade(2, T + 200 * SECOND, 3_000_000, 10);
+        analytics.onTrade(2, T + 200 * SECOND, 3_000_000, 10, 5);
 
         assertThat(analytics.rollingVwap(1)).isNaN();
         assertThat(analytics.publishedRollingVwap(1)).isCloseTo(175.0, within(1e-9));
 
         // A trade a whole window older than the newest, in the same bucket of the ring (a replay): counted in the
         // session, and the window keeps the newer trade.
-        analytics.onTrade(2, T + 140 * SECOND, 9_000_000, 10);
+        analytics.onTrade(2, T + 140 * SECOND, 9_000_000, 10, 6);
 
         assertThat(analytics.rollingVwap(2)).isCloseTo(300.0, within(1e-9));
         assertThat(analytics.trades(2)).isEqualTo(4);
+    }
+
+    @Test
+    void shouldTakeABrokenTradeOutOfTheVolumeAndBothVwaps() throws IOException
+    {
+        trade(1, T, 100, 1_000_000);
+        trade(1, T + SECOND, 300, 2_000_000);
+        trade(2, T + SECOND, 10, 4_000_000);
+
+        brokenTrade(T + 2 * SECOND, 2);
+
+        assertThat(analytics.trades(1)).isEqualTo(1);
+        assertThat(analytics.volume(1)).isEqualTo(100);
+        assertThat(analytics.sessionVwap(1)).isCloseTo(100.0, within(1e-9));
+        assertThat(analytics.rollingVwap(1)).isCloseTo(100.0, within(1e-9));
+        assertThat(analytics.publishedSessionVwap(1)).isCloseTo(100.0, within(1e-9));
+        assertThat(analytics.publishedRollingVwap(1)).isCloseTo(100.0, within(1e-9));
+        assertThat(analytics.trades(2)).isEqualTo(1);
+        assertThat(counters.get(SimulatorCounter.MD_BROKEN_TRADES)).isEqualTo(1);
+
+        brokenTrade(T + 3 * SECOND, 2);
+        brokenTrade(T + 3 * SECOND, 99);
+
+        assertThat(analytics.volume(1)).isEqualTo(100);
+        assertThat(counters.get(SimulatorCounter.MD_BROKEN_TRADES)).isEqualTo(1);
+        assertThat(counters.get(SimulatorCounter.MD_DUPLICATE_TRADES)).isEqualTo(1);
+        assertThat(counters.get(SimulatorCounter.MD_BREAKS_NOT_APPLIED)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCountATradeHeardAgainOnceAndATradeOfTheSameMatchNumberLaterInTheDayAgain() throws IOException
+    {
+        trade(1, T, 100, 1_000_000);
+        matchNumber = 0;
+        trade(1, T, 100, 1_000_000);
+
+        assertThat(analytics.trades(1)).isEqualTo(1);
+        assertThat(counters.get(SimulatorCounter.MD_DUPLICATE_TRADES)).isEqualTo(1);
+
+        // The next slot of the same number (65,536 matches later) is another trade.
+        matchNumber = RecentTrades.CAPACITY;
+        trade(1, T + SECOND, 100, 3_000_000);
+
+        assertThat(analytics.trades(1)).isEqualTo(2);
+        assertThat(analytics.sessionVwap(1)).isCloseTo(200.0, within(1e-9));
+    }
+
+    @Test
+    void shouldStartTheRollingWindowAndTheRecentTradesAgainOnANewTradingDay() throws IOException
+    {
+        final long lateInTheDay = T + 13 * 3_600 * SECOND;
+        trade(1, lateInTheDay, 100, 1_000_000);
+        matchNumber = 0;
+
+        trade(1, T, 100, 3_000_000);
+        brokenTrade(T + 1, 1);
+        trade(1, T + 2, 100, 5_000_000);
+
+        assertThat(analytics.rollingVwap(1)).isCloseTo(500.0, within(1e-9));
+        assertThat(analytics.trades(1)).isEqualTo(2);
+        assertThat(analytics.sessionVwap(1)).isCloseTo(300.0, within(1e-9));
     }
 
     private void add(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,
@@ -222,7 +291,7 @@ class MarketDataAdapterTest
         message.timestampLow = timestampNs & 0xFFFF_FFFFL;
         message.orderReferenceNumber = orderReferenceNumber;
         message.executedShares = shares;
-        message.matchNumber = 1;
+        message.matchNumber = ++matchNumber;
         deliver(message);
     }
 
@@ -235,7 +304,7 @@ class MarketDataAdapterTest
         message.timestampLow = timestampNs & 0xFFFF_FFFFL;
         message.orderReferenceNumber = orderReferenceNumber;
         message.executedShares = shares;
-        message.matchNumber = 2;
+        message.matchNumber = ++matchNumber;
         message.printable = (byte)printable;
         message.executionPrice = price;
         deliver(message);
@@ -289,7 +358,17 @@ class MarketDataAdapterTest
         message.shares = shares;
         message.stock = Symbols.pack("AAPL");
         message.price = price;
-        message.matchNumber = 3;
+        message.matchNumber = ++matchNumber;
+        deliver(message);
+    }
+
+    private void brokenTrade(final long timestampNs, final long brokenMatchNumber) throws IOException
+    {
+        final ITCH50.BrokenTrade message = new ITCH50.BrokenTrade();
+        message.stockLocate = 1;
+        message.timestampHigh = (int)(timestampNs >>> 32);
+        message.timestampLow = timestampNs & 0xFFFF_FFFFL;
+        message.matchNumber = brokenMatchNumber;
         deliver(message);
     }
 
@@ -300,7 +379,7 @@ class MarketDataAdapterTest
         final ByteBuffer buffer = ByteBuffer.allocate(40);
         buffer.put((byte)'Q').putShort((short)locate).putShort((short)0)
             .putShort((short)(timestampNs >>> 32)).putInt((int)timestampNs)
-            .putLong(shares).putLong(Symbols.pack("AAPL")).putInt((int)price).putLong(4).put((byte)'C');
+            .putLong(shares).putLong(Symbols.pack("AAPL")).putInt((int)price).putLong(++matchNumber).put((byte)'C');
         adapter.message(buffer.flip());
     }
 

@@ -1,0 +1,127 @@
+package io.bourse.simulator;
+
+import java.util.Arrays;
+
+/**
+ * The trades a market-data session counted most recently, by ITCH 5.0 Match Number, so that a Broken Trade can be
+ * taken out of the figures it went into and a trade heard twice (a MoldUDP64 session read again from Sequence Number
+ * 1) is counted once. Direct-mapped on the low bits of the Match Number: a slot keeps the newest trade whose number
+ * maps to it, so with Match Numbers that grow by one per execution (per engine shard in the low bits, as Bourse's
+ * do) it holds about the last {@link #CAPACITY} trades. Fixed memory; nothing allocates.
+ */
+final class RecentTrades
+{
+    /** Trades kept: 65,536 slots of 36 bytes. */
+    static final int CAPACITY = 1 << 16;
+    /** {@link #find} of a Match Number not kept: older than the slots hold, never heard, or 0. */
+    static final int NOT_KEPT = -1;
+
+    private final long[] matchNumbers = new long[CAPACITY];
+    private final long[] timestamps = new long[CAPACITY];
+    private final long[] prices = new long[CAPACITY];
+    private final long[] shares = new long[CAPACITY];
+    private final int[] locates = new int[CAPACITY];
+
+    /**
+     * @param matchNumber ITCH 5.0 Match Number, day-unique, not 0.
+     * @param locate      Stock Locate.
+     * @param timestampNs ITCH 5.0 Timestamp, ns since midnight.
+     * @return true when that very trade is kept, as counted or as broken: the message is heard again.
+     */
+    boolean isKept(final long matchNumber, final int locate, final long timestampNs)
+    {
+        final int slot = slot(matchNumber);
+        return 0 != matchNumber && matchNumbers[slot] == matchNumber && locates[slot] == locate &&
+            timestamps[slot] == timestampNs;
+    }
+
+    /**
+     * Keeps a counted trade, in place of the older one in its slot.
+     *
+     * @param matchNumber ITCH 5.0 Match Number; 0 is not kept.
+     * @param locate      Stock Locate.
+     * @param timestampNs ITCH 5.0 Timestamp, ns since midnight.
+     * @param price       1/10000 $.
+     * @param shares      shares, more than 0.
+     */
+    void keep(final long matchNumber, final int locate, final long timestampNs, final long price, final long shares)
+    {
+        if (0 == matchNumber)
+        {
+            return;
+        }
+        final int slot = slot(matchNumber);
+        matchNumbers[slot] = matchNumber;
+        locates[slot] = locate;
+        timestamps[slot] = timestampNs;
+        prices[slot] = price;
+        this.shares[slot] = shares;
+    }
+
+    /**
+     * @param matchNumber ITCH 5.0 Match Number.
+     * @return the slot of the trade, or {@link #NOT_KEPT}.
+     */
+    int find(final long matchNumber)
+    {
+        final int slot = slot(matchNumber);
+        return 0 != matchNumber && matchNumbers[slot] == matchNumber ? slot : NOT_KEPT;
+    }
+
+    /**
+     * @param slot from {@link #find}.
+     * @return the trade's Stock Locate.
+     */
+    int locate(final int slot)
+    {
+        return locates[slot];
+    }
+
+    /**
+     * @param slot from {@link #find}.
+     * @return the trade's ITCH 5.0 Timestamp, ns since midnight.
+     */
+    long timestampNs(final int slot)
+    {
+        return timestamps[slot];
+    }
+
+    /**
+     * @param slot from {@link #find}.
+     * @return the trade's price, 1/10000 $.
+     */
+    long price(final int slot)
+    {
+        return prices[slot];
+    }
+
+    /**
+     * @param slot from {@link #find}.
+     * @return the trade's shares; 0 once it is {@link #markBroken broken}.
+     */
+    long shares(final int slot)
+    {
+        return shares[slot];
+    }
+
+    /**
+     * Keeps the trade, as broken: no longer counted, and a Broken Trade heard again finds 0 shares.
+     *
+     * @param slot from {@link #find}.
+     */
+    void markBroken(final int slot)
+    {
+        shares[slot] = 0;
+    }
+
+    /** Forgets every trade: a new trading day numbers its matches from the start again. */
+    void clear()
+    {
+        Arrays.fill(matchNumbers, 0);
+    }
+
+    private static int slot(final long matchNumber)
+    {
+        return (int)(matchNumber & (CAPACITY - 1));
+    }
+}
