@@ -111,8 +111,8 @@ public final class GatewayContext
     public static final int SOCKET_SEND_BUFFER_BYTES_DEFAULT = 0;
     /** Setting name of the largest Shares accepted. */
     public static final String MAX_ORDER_SHARES_PROP_NAME = "bourse.gateway.max.order.shares";
-    /** Default largest Shares accepted. */
-    public static final long MAX_ORDER_SHARES_DEFAULT = 1_000_000L;
+    /** Default largest Shares accepted: OUCH 4.2 §2.1 asks for less than 1,000,000. */
+    public static final long MAX_ORDER_SHARES_DEFAULT = 999_999L;
     /** Setting name of the most Order Tokens one session may use in a trading day. */
     public static final String MAX_SESSION_TOKENS_PROP_NAME = "bourse.gateway.max.session.tokens";
     /**

@@ -417,6 +417,8 @@ final class SessionRegistry
      *
      * @param connection the sender.
      * @param request    the request.
+     * @throws RuntimeException from nassau when the Requested Sequence Number is not a number (blank included): the
+     *                          packet is malformed, before any session is created or session index taken.
      */
     void onLoginRequest(final OuchConnection connection, final SoupBinTCP.LoginRequest request)
     {
@@ -429,6 +431,7 @@ final class SessionRegistry
             end(connection, GatewayError.PROTOCOL_VIOLATION, "second Login Request");
             return;
         }
+        final long requestedSequenceNumber = request.getRequestedSequenceNumber();
         final Credentials.User user = credentials.authenticate(
             request.getUsername().trim(), request.getPassword().trim());
         if (null == user)
@@ -474,7 +477,7 @@ final class SessionRegistry
         }
 
         final long count = session.journal().count();
-        final long next = firstToSend(request.getRequestedSequenceNumber(), count);
+        final long next = firstToSend(requestedSequenceNumber, count);
         loginAccepted.setSession(sessionName);
         loginAccepted.setSequenceNumber(next);
         try

@@ -29,10 +29,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -327,6 +330,35 @@ class GatewaySessionTest
             }
             assertThat(engine.commands()).hasSize(1);
             assertThat(Metrics.gauge(registry, "bourse_gateway_sessions")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldEndAConnectionWhoseLoginHasABlankRequestedSequenceNumberBeforeTakingItsSession() throws Exception
+    {
+        final byte[] packet = LoginRequests.packet("demo01", "demo01pw", 0);
+        Arrays.fill(packet, packet.length - 20, packet.length, (byte)' ');
+        try (SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port)))
+        {
+            channel.write(ByteBuffer.wrap(packet));
+            final ByteBuffer answer = ByteBuffer.allocate(64);
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (channel.read(answer) >= 0 && System.nanoTime() < deadlineNs)
+            {
+                Thread.onSpinWait();
+            }
+            // End of Session: Packet Length 1, type 'Z'; then the gateway closed the connection.
+            assertThat(Arrays.copyOf(answer.array(), answer.position())).containsExactly(0, 1, 'Z');
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "malformed_packet")).isEqualTo(1);
+        assertThat(journalDir.resolve(SESSION).resolve("demo01" + JournalStore.SUFFIX)).doesNotExist();
+
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+
+            assertThat(client.await(2)).isEqualTo(
+                List.of(new LoginAccepted(SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
         }
     }
 
