@@ -10,11 +10,16 @@ import java.util.Locale;
 /**
  * The ramp scenario's rule: the rate starts at {@code startRate} and rises by {@code stepRate} every {@code stepNs}
  * up to {@code maxRate}; after each step the round trips of that step are judged, and the ramp stops at the first
- * step whose p99 exceeds {@code p99LimitNs} (it broke there) or after the step at the maximum rate. Called from one
- * thread (the progress thread); the steps are kept for the end-of-run table.
+ * step that breaks, or after the step at the maximum rate. A step breaks when its p99 exceeds {@code p99LimitNs}, or
+ * when fewer than {@value #MIN_ANSWERED_PERCENT}% of the Enter Orders it sent were answered within it (an exchange
+ * that stalls leaves no round trip to judge). Called from one thread (the progress thread); the steps are kept for the
+ * end-of-run table.
  */
 public final class Ramp
 {
+    /** Least share of a step's Enter Orders answered within the step, in percent, for the step not to break. */
+    public static final int MIN_ANSWERED_PERCENT = 90;
+
     /** Told about every judged step, e.g. to write its histogram. */
     @FunctionalInterface
     public interface Listener
@@ -31,17 +36,23 @@ public final class Ramp
      *
      * @param index  step number from 0.
      * @param rate   target orders per second of the step.
-     * @param count  round trips measured.
+     * @param sent   Enter Orders sent during the step.
+     * @param count  round trips measured: Enter Orders answered during the step.
      * @param p50Ns  median.
      * @param p90Ns  90th percentile.
      * @param p99Ns  99th percentile.
      * @param p999Ns 99.9th percentile.
      * @param maxNs  largest.
-     * @param broke  true when the p99 exceeded the limit.
+     * @param broke  true when the p99 exceeded the limit or too few Enter Orders were answered.
      */
-    public record Step(int index, long rate, long count, long p50Ns, long p90Ns, long p99Ns, long p999Ns, long maxNs,
-        boolean broke)
+    public record Step(int index, long rate, long sent, long count, long p50Ns, long p90Ns, long p99Ns, long p999Ns,
+        long maxNs, boolean broke)
     {
+        /** @return true when fewer than {@value #MIN_ANSWERED_PERCENT}% of the Enter Orders sent were answered. */
+        public boolean isUnanswered()
+        {
+            return count * 100 < sent * MIN_ANSWERED_PERCENT;
+        }
     }
 
     private final long startRate;
@@ -108,9 +119,10 @@ public final class Ramp
      * Judges the step that just ended.
      *
      * @param roundTrip the step's round trips in ns.
+     * @param sent      Enter Orders sent during the step.
      * @return true to go on with the next step, false when the ramp is over (broken or at the maximum rate).
      */
-    public boolean onStepEnd(final Histogram roundTrip)
+    public boolean onStepEnd(final Histogram roundTrip, final long sent)
     {
         if (done)
         {
@@ -119,9 +131,11 @@ public final class Ramp
         final int index = steps.size();
         final long rate = rateOfStep(index);
         final SimulatorReport.Latency latency = SimulatorReport.Latency.of(roundTrip);
-        final boolean broke = latency.p99Ns() > p99LimitNs;
-        final Step step = new Step(index, rate, latency.count(), latency.p50Ns(), latency.p90Ns(), latency.p99Ns(),
-            latency.p999Ns(), latency.maxNs(), broke);
+        final Step unjudged = new Step(index, rate, sent, latency.count(), latency.p50Ns(), latency.p90Ns(),
+            latency.p99Ns(), latency.p999Ns(), latency.maxNs(), false);
+        final boolean broke = latency.p99Ns() > p99LimitNs || unjudged.isUnanswered();
+        final Step step = new Step(index, rate, sent, latency.count(), latency.p50Ns(), latency.p90Ns(),
+            latency.p99Ns(), latency.p999Ns(), latency.maxNs(), broke);
         steps.add(step);
         listener.onStep(step, roundTrip);
         done = broke || rate >= maxRate;
@@ -134,7 +148,7 @@ public final class Ramp
         return List.copyOf(steps);
     }
 
-    /** @return the step where the p99 first exceeded the limit, or null if it never did. */
+    /** @return the step where the ramp broke, or null if it never did. */
     public Step brokeAt()
     {
         return steps.isEmpty() || !steps.getLast().broke() ? null : steps.getLast();
@@ -149,17 +163,20 @@ public final class Ramp
     {
         out.printf(Locale.ROOT, "=== Ramp: +%,d orders/s every %.1f s up to %,d, p99 limit %,.1f us ===%n",
             stepRate, stepNs / 1e9, maxRate, p99LimitNs / 1000.0);
-        out.printf(Locale.ROOT, "%5s %12s %10s %10s %10s %10s %10s %10s%n",
-            "step", "rate/s", "samples", "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
+        out.printf(Locale.ROOT, "%5s %12s %10s %10s %10s %10s %10s %10s %10s%n",
+            "step", "rate/s", "sent", "samples", "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
         for (final Step step : steps)
         {
-            out.printf(Locale.ROOT, "%5d %,12d %,10d %,10.1f %,10.1f %,10.1f %,10.1f %,10.1f%s%n",
-                step.index(), step.rate(), step.count(), step.p50Ns() / 1000.0, step.p90Ns() / 1000.0,
+            out.printf(Locale.ROOT, "%5d %,12d %,10d %,10d %,10.1f %,10.1f %,10.1f %,10.1f %,10.1f%s%n",
+                step.index(), step.rate(), step.sent(), step.count(), step.p50Ns() / 1000.0, step.p90Ns() / 1000.0,
                 step.p99Ns() / 1000.0, step.p999Ns() / 1000.0, step.maxNs() / 1000.0, step.broke() ? "  <- broke" : "");
         }
         final Step broke = brokeAt();
         out.println(null == broke ? "ramp: p99 stayed within the limit up to " +
             (steps.isEmpty() ? "no step" : String.format(Locale.ROOT, "%,d orders/s", steps.getLast().rate())) :
+            broke.isUnanswered() ?
+            String.format(Locale.ROOT, "ramp: broke at %,d orders/s (%,d of %,d Enter Orders answered within the " +
+                "step, under %d%%)", broke.rate(), broke.count(), broke.sent(), MIN_ANSWERED_PERCENT) :
             String.format(Locale.ROOT, "ramp: broke at %,d orders/s (p99 %,.1f us > %,.1f us)",
                 broke.rate(), broke.p99Ns() / 1000.0, p99LimitNs / 1000.0));
     }

@@ -349,7 +349,10 @@ public final class SimulatorContext
                 " must satisfy 0 < alpha < beta: alpha=" + hawkesAlpha + " beta=" + hawkesBeta);
         }
         checkRange(BURST_SIZE_PROP_NAME, burstSize, 1, 1_000_000);
-        checkRange(BURST_RATE_PROP_NAME, burstRate, rate, 1_000_000_000);
+        if (Scenario.MICROBURST == scenario)
+        {
+            checkRange(BURST_RATE_PROP_NAME, burstRate, rate, 1_000_000_000);
+        }
         if (!(zipfExponent >= 0.0) || zipfExponent > 10.0)
         {
             throw new IllegalStateException(ZIPF_EXPONENT_PROP_NAME + " must be 0..10: " + zipfExponent);

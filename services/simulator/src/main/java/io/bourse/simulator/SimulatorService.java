@@ -72,6 +72,8 @@ public final class SimulatorService implements AutoCloseable
     private Ramp ramp;
     private String fileTime;
     private Histogram stepFeedLatency;
+    /** Enter Orders sent when the current ramp step began; the progress thread only. */
+    private long enteredAtStepStart;
     private AgentRunner orderRunner;
     private AgentRunner mdRunner;
     private MarketDataAgent mdAgent;
@@ -382,7 +384,9 @@ public final class SimulatorService implements AutoCloseable
         roundTrip.sampleInterval();
         feedLatency.sampleInterval();
         stepFeedLatency = feedLatency.takeWindow();
-        final boolean goOn = ramp.onStepEnd(roundTrip.takeWindow());
+        final long entered = counters.get(SimulatorCounter.DAY_SENT) + counters.get(SimulatorCounter.IOC_SENT);
+        final boolean goOn = ramp.onStepEnd(roundTrip.takeWindow(), entered - enteredAtStepStart);
+        enteredAtStepStart = entered;
         if (!goOn)
         {
             orderAgent.requestStop();

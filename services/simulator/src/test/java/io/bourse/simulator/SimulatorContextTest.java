@@ -87,8 +87,10 @@ class SimulatorContextTest
             .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.DURATION_PROP_NAME);
         assertThatThrownBy(() -> context().hawkesAlpha(100).hawkesBeta(100).conclude())
             .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.HAWKES_BETA_PROP_NAME);
-        assertThatThrownBy(() -> context().rate(5_000).burstRate(1_000).conclude())
+        assertThatThrownBy(() -> context().scenario(Scenario.MICROBURST).rate(5_000).burstRate(1_000).conclude())
             .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.BURST_RATE_PROP_NAME);
+        // The burst rate is the microburst scenario's alone: no other scenario is held under it.
+        assertThat(context().scenario(Scenario.STEADY).rate(2_000_000).conclude().rate()).isEqualTo(2_000_000);
         assertThatThrownBy(() -> context().zipfExponent(-1).conclude())
             .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.ZIPF_EXPONENT_PROP_NAME);
         assertThatThrownBy(() -> context().rate(1_000).rampMax(500).conclude())
