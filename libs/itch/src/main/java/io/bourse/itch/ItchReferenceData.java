@@ -43,7 +43,7 @@ public final class ItchReferenceData
     {
         this.symbols = symbolDirectory.entries();
         stockDirectory.marketCategory = ITCH50.MARKET_CATEGORY_NASDAQ_GLOBAL_SELECT_MARKET;
-        stockDirectory.financialStatusIndicator = ITCH50.FINANCIAL_STATUS_INDICATOR_NOT_AVAILABLE;
+        stockDirectory.financialStatusIndicator = ITCH50.FINANCIAL_STATUS_INDICATOR_NORMAL;
         stockDirectory.roundLotSize = ROUND_LOT_SIZE;
         stockDirectory.roundLotsOnly = ITCH50.NO;
         stockDirectory.issueClassification = ISSUE_CLASSIFICATION_COMMON_STOCK;

@@ -34,12 +34,12 @@ class ItchReferenceDataTest
         final byte[] msft = bytes(referenceData.stockDirectory(1, T));
 
         assertThat(aapl).hasSize(ItchReferenceData.STOCK_DIRECTORY_LENGTH).hasSize(39);
-        // Type, Stock Locate, Tracking Number, Timestamp, Stock, Market Category 'Q', Financial Status ' ',
+        // Type, Stock Locate, Tracking Number, Timestamp, Stock, Market Category 'Q', Financial Status 'N',
         // Round Lot Size 100, Round Lots Only 'N', Issue Classification 'C', Issue Sub-Type "Z ", Authenticity 'T',
         // Short Sale Threshold 'N', IPO Flag 'N', LULD Tier '1', ETP Flag 'N', ETP Leverage Factor 0, Inverse 'N'
-        assertThat(aapl).isEqualTo(hex("52 0001 0000 " + TIMESTAMP + " 4141504C20202020 51 20 00000064 4E 43 5A20 " +
+        assertThat(aapl).isEqualTo(hex("52 0001 0000 " + TIMESTAMP + " 4141504C20202020 51 4E 00000064 4E 43 5A20 " +
             "54 4E 4E 31 4E 00000000 4E"));
-        assertThat(msft).isEqualTo(hex("52 0002 0000 " + TIMESTAMP + " 4D53465420202020 51 20 00000064 4E 43 5A20 " +
+        assertThat(msft).isEqualTo(hex("52 0002 0000 " + TIMESTAMP + " 4D53465420202020 51 4E 00000064 4E 43 5A20 " +
             "54 4E 4E 31 4E 00000000 4E"));
     }
 

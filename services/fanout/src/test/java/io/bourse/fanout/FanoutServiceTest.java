@@ -185,8 +185,8 @@ class FanoutServiceTest
         second.login("sub2", "secret2");
         final List<ItchEvents.Message> sessionStart = List.of(
             new SystemEvent(0, 'O'),
-            new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
-            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
+            new StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
+            new StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
             new SystemEvent(0, 'S'),
             new SystemEvent(0, 'Q'),
             AAPL_TRADING,

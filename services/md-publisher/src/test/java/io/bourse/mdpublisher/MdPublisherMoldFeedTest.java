@@ -93,8 +93,8 @@ class MdPublisherMoldFeedTest
     {
         final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
             new SystemEvent(0, 'O'),
-            new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
-            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
+            new StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
+            new StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
             new StockTradingAction(1, "AAPL", 'T', "    "),
             new StockTradingAction(2, "MSFT", 'T', "    "),
             new SystemEvent(0, 'S'),
@@ -148,8 +148,8 @@ class MdPublisherMoldFeedTest
     {
         final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
             new SystemEvent(0, 'O'),
-            new StockDirectory(1, "AAPL", 'Q', ' ', 100, 'C', 'T'),
-            new StockDirectory(2, "MSFT", 'Q', ' ', 100, 'C', 'T'),
+            new StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
+            new StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
             new StockTradingAction(1, "AAPL", 'T', "    "),
             new StockTradingAction(2, "MSFT", 'T', "    "),
             new SystemEvent(0, 'S'),
