@@ -3,7 +3,8 @@ package io.bourse.ouch;
 import org.agrona.DirectBuffer;
 
 /**
- * OUCH 4.2 Rejected ('J', outbound): an Enter Order was refused; the token stays used for the day.
+ * OUCH 4.2 Rejected ('J', outbound): an Enter Order, or the replacement of a Replace Order, was refused; the token
+ * stays used for the day.
  * <pre>
  * +--------+--------+-----------------------+
  * | Offset | Length | Field                 |

@@ -7,7 +7,7 @@ package io.bourse.ouch;
  */
 public final class Ouch42
 {
-    // Inbound messages (client to exchange), OUCH 4.2 §3.
+    // Inbound messages (client to exchange), OUCH 4.2 §2.
     /** Enter Order message type. */
     public static final byte ENTER_ORDER = 'O';
     /** Replace Order message type. */
@@ -17,7 +17,7 @@ public final class Ouch42
     /** Modify Order message type. */
     public static final byte MODIFY_ORDER = 'M';
 
-    // Outbound messages (exchange to client), OUCH 4.2 §4.
+    // Outbound sequenced messages (exchange to client), OUCH 4.2 §3.
     /** System Event message type. */
     public static final byte SYSTEM_EVENT = 'S';
     /** Accepted message type. */
@@ -43,7 +43,7 @@ public final class Ouch42
     /** Order Modified message type. */
     public static final byte ORDER_MODIFIED = 'M';
 
-    // Field sizes and value ranges, OUCH 4.2 §2.
+    // Field sizes and value ranges, OUCH 4.2 §1.2 Data Types and §2.
     /** Length in bytes of an Order Token (alpha, space padded). */
     public static final int TOKEN_LENGTH = 14;
     /** Length in bytes of the Stock field (alpha, space padded). */

@@ -7,7 +7,7 @@ import java.nio.ByteOrder;
 
 /**
  * What every OUCH 4.2 message flyweight shares: the wrapped buffer and offset, the Message Type and fixed length, and
- * the field encodings of OUCH 4.2 §2 "Data Types" — integers big-endian and unsigned, alphas ASCII, left-justified
+ * the field encodings of OUCH 4.2 §1.2 "Data Types" — integers big-endian and unsigned, alphas ASCII, left-justified
  * and padded on the right with spaces. Each message class names its fields as the spec does and delegates to the
  * helpers here with the field's offset; the setters return the message itself so that they chain. Reading needs any
  * {@link DirectBuffer}; the setters need the wrapped buffer to be a {@link MutableDirectBuffer} and throw
@@ -220,7 +220,7 @@ public abstract class OuchFlyweight<F extends OuchFlyweight<F>>
     }
 
     /**
-     * Writes an alpha field, left-justified and padded on the right with spaces (OUCH 4.2 §2).
+     * Writes an alpha field, left-justified and padded on the right with spaces (OUCH 4.2 §1.2).
      *
      * @param fieldOffset of the field from the Message Type byte.
      * @param length      of the field in bytes.

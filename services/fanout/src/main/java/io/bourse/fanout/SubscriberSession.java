@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (its session named by
  * {@link SessionNames}), then either the kept messages from the Requested Sequence Number on (a replay: Login Accepted
  * carries that number), or System Event 'O' (start of messages), one Stock Directory per symbol, System Events 'S' and
- * 'Q' (start of system and market hours) and the book as Add Orders (Login Accepted sequence number 1), then every
+ * 'Q' (start of system and market hours) and, per chosen symbol, its latest Stock Trading Action 'H' and its book as
+ * Add Orders (Login Accepted sequence number 1), then every
  * live ITCH 5.0 message of the session's symbols as Sequenced Data. Anyone else gets Login Rejected 'A' (not
  * authorized), a known user asking for a session the fanout does not serve Login Rejected 'S' (session not
  * available), and the connection closes.
@@ -319,7 +320,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * The dispatcher's answer to the login starts: sends Login Accepted and, before a snapshot, the day's opening
      * (ITCH 5.0 &sect;4.1, &sect;4.2.1): System Event 'O' Start of Messages, the Stock Directory, System Events 'S'
      * Start of System Hours and 'Q' Start of Market Hours (the exchange accepts and executes orders all the time the
-     * fanout runs).
+     * fanout runs). The snapshot then gives each chosen symbol's Stock Trading Action 'H' before its Add Orders.
      *
      * @param acceptedSequence SoupBinTCP 4.0 Login Accepted Sequence Number: the number of the next message.
      * @param snapshot         true when the book follows, false for a replay.

@@ -135,8 +135,8 @@ final class MoldFeedAgent implements Agent, FragmentHandler
      * Opens the session (ITCH 5.0 &sect;4.1, &sect;4.2): System Event 'O' Start of Messages, one Stock Directory per
      * symbol, the Trading Action spin, one Stock Trading Action 'T' per symbol, then System Events 'S' Start of System
      * Hours and 'Q' Start of Market Hours. Every symbol of a shard is OPEN when the shard starts, and the md-publisher
-     * starts with the shards. One that restarts while an operator has a symbol halted announces it as trading too,
-     * knowing no more than the changes it hears.
+     * starts with the shards. One that restarts while an operator has a symbol halted announces it as trading in the
+     * spin; with the event archive on, the books it rebuilds then follow with the symbol's real 'H'.
      */
     @Override
     public void onStart()
