@@ -12,6 +12,8 @@ import org.agrona.collections.Long2LongHashMap;
 public final class OpenOrders
 {
     private static final long MISSING = -1;
+    /** {@link #cancelTo} and {@link #replacements} of an order with no cancel, or no replace, in flight. */
+    private static final long NONE = -1;
 
     private final int capacity;
     private final long[] counters;
@@ -20,7 +22,13 @@ public final class OpenOrders
     private final long[] prices;
     private final long[] shares;
     private final boolean[] pending;
+    /** Shares a cancel in flight asks to leave open, or {@link #NONE}. */
+    private final long[] cancelTo;
+    /** Token counter of the replacement of a replace in flight, or {@link #NONE}. */
+    private final long[] replacements;
     private final Long2LongHashMap slotByCounter;
+    /** Token counter of the order a replacement in flight replaces, by the replacement's token counter. */
+    private final Long2LongHashMap replacedByReplacement;
     private int size;
 
     /**
@@ -35,7 +43,10 @@ public final class OpenOrders
         prices = new long[capacity];
         shares = new long[capacity];
         pending = new boolean[capacity];
+        cancelTo = new long[capacity];
+        replacements = new long[capacity];
         slotByCounter = new Long2LongHashMap(capacity * 2, 0.65f, MISSING);
+        replacedByReplacement = new Long2LongHashMap(capacity * 2, 0.65f, MISSING);
     }
 
     /** @return number of open orders tracked. */
@@ -74,6 +85,8 @@ public final class OpenOrders
         prices[slot] = price;
         shares[slot] = openShares;
         pending[slot] = false;
+        cancelTo[slot] = NONE;
+        replacements[slot] = NONE;
         slotByCounter.put(counter, slot);
         return true;
     }
@@ -88,7 +101,9 @@ public final class OpenOrders
     }
 
     /**
-     * Reduces an order's open shares (OUCH 4.2 Executed, Canceled), removing it when none remain.
+     * Reduces an order's open shares (OUCH 4.2 Executed, Canceled), removing it when none remain. A cancel in flight
+     * that asked for as many shares as are now open or more is no longer pending: the exchange ignores a cancel to a
+     * size at or above the open size (OUCH 4.2 §2.3), so no Canceled will answer it.
      *
      * @param counter token counter.
      * @param decrement shares executed or canceled.
@@ -105,6 +120,10 @@ public final class OpenOrders
         if (shares[slot] <= 0)
         {
             removeSlot(slot);
+        }
+        else if (NONE != cancelTo[slot] && shares[slot] <= cancelTo[slot])
+        {
+            clearSlot(slot);
         }
         return true;
     }
@@ -127,13 +146,30 @@ public final class OpenOrders
     }
 
     /**
-     * Marks an order as having a cancel or replace in flight, so that it is not targeted again until answered.
+     * Marks an order as having a cancel in flight, so that it is not targeted again until answered.
      *
-     * @param slot the order's slot.
+     * @param slot   the order's slot.
+     * @param shares the shares the cancel asks to leave open (OUCH 4.2 Cancel Order), 0 for all of them.
      */
-    public void markPending(final int slot)
+    public void markCancelPending(final int slot, final long shares)
     {
+        clearSlot(slot);
         pending[slot] = true;
+        cancelTo[slot] = shares;
+    }
+
+    /**
+     * Marks an order as having a replace in flight, so that it is not targeted again until answered.
+     *
+     * @param slot        the order's slot.
+     * @param replacement the token counter of the replacement order.
+     */
+    public void markReplacePending(final int slot, final long replacement)
+    {
+        clearSlot(slot);
+        pending[slot] = true;
+        replacements[slot] = replacement;
+        replacedByReplacement.put(replacement, counters[slot]);
     }
 
     /**
@@ -146,8 +182,34 @@ public final class OpenOrders
         final int slot = slotOf(counter);
         if (slot >= 0)
         {
-            pending[slot] = false;
+            clearSlot(slot);
         }
+    }
+
+    /**
+     * Clears the pending mark of the order whose replace was refused (OUCH 4.2 Rejected of the replacement token: the
+     * order stands as it was).
+     *
+     * @param replacement the token counter of the rejected replacement; ignored when no order awaits it.
+     */
+    public void onReplacementRejected(final long replacement)
+    {
+        final long replaced = replacedByReplacement.get(replacement);
+        if (MISSING != replaced)
+        {
+            clearPending(replaced);
+        }
+    }
+
+    private void clearSlot(final int slot)
+    {
+        if (NONE != replacements[slot])
+        {
+            replacedByReplacement.remove(replacements[slot]);
+        }
+        pending[slot] = false;
+        cancelTo[slot] = NONE;
+        replacements[slot] = NONE;
     }
 
     /**
@@ -206,6 +268,7 @@ public final class OpenOrders
 
     private void removeSlot(final int slot)
     {
+        clearSlot(slot);
         slotByCounter.remove(counters[slot]);
         final int last = --size;
         if (slot != last)
@@ -216,6 +279,8 @@ public final class OpenOrders
             prices[slot] = prices[last];
             shares[slot] = shares[last];
             pending[slot] = pending[last];
+            cancelTo[slot] = cancelTo[last];
+            replacements[slot] = replacements[last];
             slotByCounter.put(counters[slot], slot);
         }
     }

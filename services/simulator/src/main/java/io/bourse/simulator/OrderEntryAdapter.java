@@ -157,6 +157,7 @@ final class OrderEntryAdapter implements MessageListener
         if (counter >= 0)
         {
             endRoundTrip(counter);
+            openOrders.onReplacementRejected(counter);
         }
     }
 

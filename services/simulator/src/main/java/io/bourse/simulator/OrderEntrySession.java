@@ -120,15 +120,16 @@ final class OrderEntrySession implements AutoCloseable
             case OrderAction.CANCEL ->
             {
                 tokens.encode(openOrders.counter(action.targetSlot()), token);
-                openOrders.markPending(action.targetSlot());
+                openOrders.markCancelPending(action.targetSlot(), action.shares());
                 proxy.cancelOrder(client, token, action.shares());
                 counters.increment(SimulatorCounter.CANCEL_SENT);
             }
             case OrderAction.REPLACE ->
             {
                 tokens.encode(openOrders.counter(action.targetSlot()), existingToken);
-                tokens.encode(nextCounter++, token);
-                openOrders.markPending(action.targetSlot());
+                final long replacement = nextCounter++;
+                tokens.encode(replacement, token);
+                openOrders.markReplacePending(action.targetSlot(), replacement);
                 proxy.replaceOrder(client, existingToken, token, action.shares(), action.price(),
                     Ouch42.TIME_IN_FORCE_MARKET_HOURS);
                 counters.increment(SimulatorCounter.REPLACE_SENT);

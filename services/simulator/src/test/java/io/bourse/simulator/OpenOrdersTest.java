@@ -65,7 +65,7 @@ class OpenOrdersTest
     void shouldKeepThePendingMarkUntilCleared()
     {
         openOrders.add(10, 0, (byte)'B', 990_000, 300);
-        openOrders.markPending(openOrders.slotOf(10));
+        openOrders.markCancelPending(openOrders.slotOf(10), 150);
 
         openOrders.reduce(10, 100);
         final boolean pendingAfterExecution = openOrders.isPending(openOrders.slotOf(10));
@@ -73,6 +73,37 @@ class OpenOrdersTest
 
         assertThat(pendingAfterExecution).isTrue();
         assertThat(openOrders.isPending(openOrders.slotOf(10))).isFalse();
+    }
+
+    @Test
+    void shouldClearACancelThatAnExecutionLeftWithNothingToDo()
+    {
+        openOrders.add(10, 0, (byte)'B', 990_000, 400);
+        openOrders.add(11, 0, (byte)'B', 980_000, 400);
+        openOrders.markCancelPending(openOrders.slotOf(10), 200);
+        openOrders.markCancelPending(openOrders.slotOf(11), 200);
+
+        openOrders.reduce(10, 300);
+        openOrders.reduce(11, 100);
+
+        assertThat(openOrders.isPending(openOrders.slotOf(10))).isFalse();
+        assertThat(openOrders.isPending(openOrders.slotOf(11))).isTrue();
+    }
+
+    @Test
+    void shouldClearAReplaceWhoseReplacementWasRejectedEvenAfterTheOrderMovedSlot()
+    {
+        openOrders.add(10, 0, (byte)'B', 990_000, 400);
+        openOrders.add(11, 0, (byte)'B', 980_000, 400);
+        openOrders.add(12, 0, (byte)'B', 970_000, 400);
+        openOrders.markReplacePending(openOrders.slotOf(12), 13);
+        openOrders.markReplacePending(openOrders.slotOf(11), 14);
+        openOrders.remove(10);
+
+        openOrders.onReplacementRejected(13);
+
+        assertThat(openOrders.isPending(openOrders.slotOf(12))).isFalse();
+        assertThat(openOrders.isPending(openOrders.slotOf(11))).isTrue();
     }
 
     private List<Open> orders()

@@ -91,6 +91,18 @@ class OrderEntryAdapterTest
     }
 
     @Test
+    void shouldLetAnOrderBeTargetedAgainOnceItsReplacementIsRejected()
+    {
+        accepted(1, 'B', 500, AAPL, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        openOrders.markReplacePending(openOrders.slotOf(1), 2);
+
+        rejected(2, Ouch42.REJECT_INVALID_PRICE);
+
+        assertThat(openOrders.isPending(openOrders.slotOf(1))).isFalse();
+        assertThat(open()).containsExactly(new Open(1, 0, 'B', 990_000, 500));
+    }
+
+    @Test
     void shouldCountShortMessagesAndForeignTokensAsErrors()
     {
         payload.clear().limit(OrderAccepted.LENGTH - 1);

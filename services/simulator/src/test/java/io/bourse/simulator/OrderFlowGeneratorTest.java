@@ -184,7 +184,7 @@ class OrderFlowGeneratorTest
         final OpenOrders openOrders = new OpenOrders(10);
         openOrders.add(1, 0, (byte)'B', 990_000, 100);
         openOrders.add(2, 0, (byte)'S', 1_010_000, 100);
-        openOrders.markPending(0);
+        openOrders.markCancelPending(0, 0);
         final OrderAction action = new OrderAction();
 
         for (int i = 0; i < 1_000; i++)
