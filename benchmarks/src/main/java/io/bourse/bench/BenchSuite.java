@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.LinkedHashMap;
@@ -67,7 +68,7 @@ public final class BenchSuite
      * @param console where the progress goes.
      * @return the report, {@code report.md} in the report directory.
      * @throws IllegalArgumentException naming a bad option, or a report directory that holds an earlier report.
-     * @throws UncheckedIOException     when the report directory cannot be written.
+     * @throws UncheckedIOException     when the report directory or report.md cannot be written.
      * @throws IllegalStateException    naming the benchmarks that failed, after report.md is written.
      */
     public static Path run(final SuiteOptions options, final PrintStream console)
@@ -143,9 +144,23 @@ public final class BenchSuite
         catch (final RuntimeException ex)
         {
             markdown.setLength(start);
-            section(name + ": not measured", reason(ex) + " (the stack trace is in [" + name + ".txt](" + name +
-                ".txt))");
+            section(name + ": not measured", reason(ex) + stackTrace(name + ".txt", ex));
             notMeasured(name, ex);
+        }
+    }
+
+    /** Appends the stack trace to the part's text file; @return where it is, for report.md. */
+    private String stackTrace(final String fileName, final RuntimeException ex)
+    {
+        try (PrintStream out = new PrintStream(Files.newOutputStream(options.reportDir().resolve(fileName),
+            StandardOpenOption.CREATE, StandardOpenOption.APPEND), true, StandardCharsets.UTF_8))
+        {
+            ex.printStackTrace(out);
+            return " (the stack trace is in [" + fileName + "](" + fileName + "))";
+        }
+        catch (final IOException ioEx)
+        {
+            return " (its stack trace could not be written: " + ioEx.getMessage() + ")";
         }
     }
 
@@ -332,7 +347,8 @@ public final class BenchSuite
             }
             catch (final RuntimeException ex)
             {
-                failures.put(exchange.getKey(), reason(ex));
+                final String log = END_TO_END + "-" + exchange.getKey() + ".txt";
+                failures.put(exchange.getKey(), reason(ex) + stackTrace(log, ex));
                 notMeasured(END_TO_END + "-" + exchange.getKey(), ex);
             }
         }
@@ -394,10 +410,7 @@ public final class BenchSuite
             Settings.environmentName(ThreadAffinity.THREAD_AFFINITY_PROP_NAME) + "=" + affinity;
     }
 
-    /**
-     * Runs one benchmark with its report into {@code name.txt} and, line by line, to the console; the stack trace of
-     * a failure goes to the file only.
-     */
+    /** Runs one benchmark with its report into {@code name.txt} and, line by line, to the console. */
     private <T> T benchmark(final String name, final Function<PrintStream, T> benchmark)
     {
         index++;
@@ -406,16 +419,7 @@ public final class BenchSuite
         try (OutputStream log = Files.newOutputStream(file);
             PrintStream out = new PrintStream(new ProgressLines(log, console, prefix), true, StandardCharsets.UTF_8))
         {
-            try
-            {
-                return benchmark.apply(out);
-            }
-            catch (final RuntimeException ex)
-            {
-                out.flush();
-                ex.printStackTrace(new PrintStream(log, true, StandardCharsets.UTF_8));
-                throw ex;
-            }
+            return benchmark.apply(out);
         }
         catch (final IOException ex)
         {

@@ -128,6 +128,7 @@ class BenchSuiteTest
             "| gateway | 1,000 |", "| fanout | 1,000 |", "- unstartable: not measured: port 15000 is taken",
             "Total run time").doesNotContain("## Engine: matching core");
         assertThat(Files.readString(reportDir.resolve("engine.txt"))).contains("\tat io.bourse.bench.");
+        assertThat(Files.readString(reportDir.resolve("e2e-unstartable.txt"))).contains("port 15000 is taken");
         assertThat(console.toString(StandardCharsets.UTF_8)).contains("[1/4] engine not measured: ",
             "[4/4] e2e-unstartable not measured: port 15000 is taken", "suite done");
         assertThat(reportDir.resolve("gateway-1000.hgrm")).isNotEmptyFile();

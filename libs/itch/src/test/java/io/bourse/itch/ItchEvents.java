@@ -41,7 +41,7 @@ public final class ItchEvents implements ITCH50Listener
      * @param stockLocate         locate code.
      * @param stock               symbol.
      * @param marketCategory      e.g. 'Q'.
-     * @param financialStatus     e.g. ' '.
+     * @param financialStatus     e.g. 'N'.
      * @param roundLotSize        shares.
      * @param issueClassification e.g. 'C'.
      * @param authenticity        e.g. 'T'.

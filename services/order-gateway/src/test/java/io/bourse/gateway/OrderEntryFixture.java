@@ -36,7 +36,7 @@ final class OrderEntryFixture implements AutoCloseable
     static final long NANO_TIME = 1_000_000_000L;
     static final long PRICE = 1_500_000;
     static final long DAY = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
-    static final long MAX_ORDER_SHARES = 1_000_000;
+    static final long MAX_ORDER_SHARES = GatewayContext.MAX_ORDER_SHARES_DEFAULT;
 
     final PrometheusRegistry registry = new PrometheusRegistry();
     final GatewayMetrics metrics = new GatewayMetrics(registry);

@@ -101,7 +101,7 @@ class OrderEntryFuzzTest
 
     private static final int GATEWAY_ID = 1;
     private static final int OTHER_GATEWAY_ID = 2;
-    private static final long MAX_ORDER_SHARES = 1_000_000;
+    private static final long MAX_ORDER_SHARES = GatewayContext.MAX_ORDER_SHARES_DEFAULT;
     private static final long T0 = 36_000_000_000_000L;
     private static final int ACTIONS = 5;
     /** Bit of the control byte that turns action 4 into a gateway restart. */

@@ -1,19 +1,21 @@
 package io.bourse.simulator;
 
+import org.agrona.collections.Long2LongHashMap;
+
 import java.util.Arrays;
 
 /**
  * The trades a market-data session counted most recently, by ITCH 5.0 Match Number, so that a Broken Trade can be
  * taken out of the figures it went into and a trade heard twice (a MoldUDP64 session read again from Sequence Number
- * 1) is counted once. Direct-mapped on the low bits of the Match Number: a slot keeps the newest trade whose number
- * maps to it, so with Match Numbers that grow by one per execution (per engine shard in the low bits, as Bourse's
- * do) it holds about the last {@link #CAPACITY} trades. Fixed memory; nothing allocates.
+ * 1) is counted once. A ring of the last {@link #CAPACITY} trades in the order they came, found by Match Number
+ * through a map from Match Number to ring slot (Agrona's open-addressing {@link Long2LongHashMap}, sized so that it
+ * never grows), whatever the Match Numbers' layout. Fixed memory; nothing allocates.
  */
 final class RecentTrades
 {
-    /** Trades kept: 65,536 slots of 36 bytes. */
+    /** Trades kept: the last 65,536, 36 bytes each in the ring and up to 32 in the map. */
     static final int CAPACITY = 1 << 16;
-    /** {@link #find} of a Match Number not kept: older than the slots hold, never heard, or 0. */
+    /** {@link #find} of a Match Number not kept: older than the last {@link #CAPACITY} trades, never heard, or 0. */
     static final int NOT_KEPT = -1;
 
     private final long[] matchNumbers = new long[CAPACITY];
@@ -21,6 +23,8 @@ final class RecentTrades
     private final long[] prices = new long[CAPACITY];
     private final long[] shares = new long[CAPACITY];
     private final int[] locates = new int[CAPACITY];
+    private final Long2LongHashMap slotByMatchNumber = new Long2LongHashMap(CAPACITY * 2, 0.65f, NOT_KEPT);
+    private long kept;
 
     /**
      * @param matchNumber ITCH 5.0 Match Number, day-unique, not 0.
@@ -30,13 +34,12 @@ final class RecentTrades
      */
     boolean isKept(final long matchNumber, final int locate, final long timestampNs)
     {
-        final int slot = slot(matchNumber);
-        return 0 != matchNumber && matchNumbers[slot] == matchNumber && locates[slot] == locate &&
-            timestamps[slot] == timestampNs;
+        final int slot = find(matchNumber);
+        return NOT_KEPT != slot && locates[slot] == locate && timestamps[slot] == timestampNs;
     }
 
     /**
-     * Keeps a counted trade, in place of the older one in its slot.
+     * Keeps a counted trade, in place of the oldest kept once {@link #CAPACITY} are.
      *
      * @param matchNumber ITCH 5.0 Match Number; 0 is not kept.
      * @param locate      Stock Locate.
@@ -50,7 +53,12 @@ final class RecentTrades
         {
             return;
         }
-        final int slot = slot(matchNumber);
+        final int slot = (int)(kept++ & (CAPACITY - 1));
+        if (0 != matchNumbers[slot] && slotByMatchNumber.get(matchNumbers[slot]) == slot)
+        {
+            slotByMatchNumber.remove(matchNumbers[slot]);
+        }
+        slotByMatchNumber.put(matchNumber, slot);
         matchNumbers[slot] = matchNumber;
         locates[slot] = locate;
         timestamps[slot] = timestampNs;
@@ -64,8 +72,7 @@ final class RecentTrades
      */
     int find(final long matchNumber)
     {
-        final int slot = slot(matchNumber);
-        return 0 != matchNumber && matchNumbers[slot] == matchNumber ? slot : NOT_KEPT;
+        return 0 == matchNumber ? NOT_KEPT : (int)slotByMatchNumber.get(matchNumber);
     }
 
     /**
@@ -118,10 +125,7 @@ final class RecentTrades
     void clear()
     {
         Arrays.fill(matchNumbers, 0);
-    }
-
-    private static int slot(final long matchNumber)
-    {
-        return (int)(matchNumber & (CAPACITY - 1));
+        slotByMatchNumber.clear();
+        kept = 0;
     }
 }

@@ -218,7 +218,7 @@ class MarketDataAdapterTest
     }
 
     @Test
-    void shouldCountATradeHeardAgainOnceAndATradeOfTheSameMatchNumberLaterInTheDayAgain() throws IOException
+    void shouldCountATradeHeardAgainOnceWhileItIsAmongTheRecentTrades() throws IOException
     {
         trade(1, T, 100, 1_000_000);
         matchNumber = 0;
@@ -227,12 +227,20 @@ class MarketDataAdapterTest
         assertThat(analytics.trades(1)).isEqualTo(1);
         assertThat(counters.get(SimulatorCounter.MD_DUPLICATE_TRADES)).isEqualTo(1);
 
-        // The next slot of the same number (65,536 matches later) is another trade.
-        matchNumber = RecentTrades.CAPACITY;
-        trade(1, T + SECOND, 100, 3_000_000);
+        // Match Numbers as Bourse's two engine shards number them: (count << 4) | shard.
+        for (long count = 1; count <= RecentTrades.CAPACITY / 2; count++)
+        {
+            for (long shard = 0; shard < 2; shard++)
+            {
+                matchNumber = ((count << 4) | shard) - 1;
+                trade(1, T + count, 1, 1_000_000);
+            }
+        }
+        brokenTrade(T + SECOND, (1L << 4) | 1);
+        brokenTrade(T + SECOND, 1);
 
-        assertThat(analytics.trades(1)).isEqualTo(2);
-        assertThat(analytics.sessionVwap(1)).isCloseTo(200.0, within(1e-9));
+        assertThat(counters.get(SimulatorCounter.MD_BROKEN_TRADES)).isEqualTo(1);
+        assertThat(counters.get(SimulatorCounter.MD_BREAKS_NOT_APPLIED)).isEqualTo(1);
     }
 
     @Test
@@ -240,15 +248,19 @@ class MarketDataAdapterTest
     {
         final long lateInTheDay = T + 13 * 3_600 * SECOND;
         trade(1, lateInTheDay, 100, 1_000_000);
+        trade(1, lateInTheDay, 100, 1_000_000);
         matchNumber = 0;
 
         trade(1, T, 100, 3_000_000);
         brokenTrade(T + 1, 1);
+        // Match Number 2 of the earlier day is gone with it: not today's to break.
+        brokenTrade(T + 1, 2);
         trade(1, T + 2, 100, 5_000_000);
 
         assertThat(analytics.rollingVwap(1)).isCloseTo(500.0, within(1e-9));
-        assertThat(analytics.trades(1)).isEqualTo(2);
-        assertThat(analytics.sessionVwap(1)).isCloseTo(300.0, within(1e-9));
+        assertThat(analytics.trades(1)).isEqualTo(3);
+        assertThat(analytics.sessionVwap(1)).isCloseTo(700.0 / 3, within(1e-9));
+        assertThat(counters.get(SimulatorCounter.MD_BREAKS_NOT_APPLIED)).isEqualTo(1);
     }
 
     private void add(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,

@@ -83,7 +83,8 @@ class RampTest
         ramp.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         final String text = bytes.toString(StandardCharsets.UTF_8);
-        assertThat(text).contains("    0        1,000      1,000      1,000      200.1      200.1      200.1      200.1      200.1")
+        assertThat(text).contains("    0        1,000      1,000      1,000      200.1      200.1      200.1      200.1" +
+                "      200.1")
             .contains("<- broke").contains("ramp: broke at 2,000 orders/s (p99 700.4 us > 500.0 us)");
     }
 

@@ -783,12 +783,8 @@ public final class MatchingEngine
         {
             if (0 == quantity)
             {
-                // OUCH 4.2 Cancel Pending: sent once per order; a repeated cancel is ignored.
-                if (!order.cancelPending)
-                {
-                    order.cancelPending = true;
-                    listener.onCancelPending(order.clientOrderId, order.orderId, book.symbol());
-                }
+                order.cancelPending = true;
+                listener.onCancelPending(order.clientOrderId, order.orderId, book.symbol());
             }
             else
             {

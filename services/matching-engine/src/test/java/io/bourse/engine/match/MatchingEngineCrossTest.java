@@ -276,8 +276,6 @@ class MatchingEngineCrossTest
         engine.cancelOrder(1, 100);
         engine.cancelOrder(2, 10);
         engine.reduceOrder(4, 100);
-        engine.cancelOrder(2, 0);
-        engine.reduceOrder(4, 100);
 
         assertThat(events.drain()).containsExactly(
             new CancelPending(2, orderId(2)),
