@@ -108,8 +108,10 @@ class LatencySummaryTest
         final PrometheusRegistry registry = new PrometheusRegistry();
         final LatencySummary single = LatencySummary.registerSingleWriter(registry, "batched_latency_seconds", "test");
         final int batchLength = 100;
+        final CountDownLatch scraping = new CountDownLatch(1);
         final Thread writer = new Thread(() ->
         {
+            awaitQuietly(scraping);
             for (int i = 0; i < SAMPLES_PER_THREAD; i += batchLength)
             {
                 single.beginBatch();
@@ -122,11 +124,14 @@ class LatencySummaryTest
         });
         writer.start();
         long scrapes = 0;
-        while (writer.isAlive())
+        do
         {
             single.collect();
             scrapes++;
+            // The writer starts once the first scrape is done, so that a fast writer cannot finish before any.
+            scraping.countDown();
         }
+        while (writer.isAlive());
         writer.join();
 
         final SummarySnapshot.SummaryDataPointSnapshot last =
