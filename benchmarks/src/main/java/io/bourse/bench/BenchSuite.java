@@ -334,9 +334,10 @@ public final class BenchSuite
         final Map<String, String> failures = new LinkedHashMap<>();
         for (final Map.Entry<String, ExchangeTarget.Launcher> exchange : options.exchanges().entrySet())
         {
+            final String name = END_TO_END + "-" + exchange.getKey();
             try
             {
-                results.put(exchange.getKey(), benchmark(END_TO_END + "-" + exchange.getKey(), (out) ->
+                results.put(exchange.getKey(), benchmark(name, (out) ->
                 {
                     try (ExchangeTarget.Running running = exchange.getValue().launch(out))
                     {
@@ -347,9 +348,8 @@ public final class BenchSuite
             }
             catch (final RuntimeException ex)
             {
-                final String log = END_TO_END + "-" + exchange.getKey() + ".txt";
-                failures.put(exchange.getKey(), reason(ex) + stackTrace(log, ex));
-                notMeasured(END_TO_END + "-" + exchange.getKey(), ex);
+                failures.put(exchange.getKey(), reason(ex) + stackTrace(name + ".txt", ex));
+                notMeasured(name, ex);
             }
         }
         final StringBuilder layout = new StringBuilder(String.format(Locale.ROOT, "Threads: 1 client for %d OUCH " +

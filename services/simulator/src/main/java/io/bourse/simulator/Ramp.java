@@ -51,7 +51,7 @@ public final class Ramp
         /** @return true when fewer than {@value #MIN_ANSWERED_PERCENT}% of the Enter Orders sent were answered. */
         public boolean isUnanswered()
         {
-            return count * 100 < sent * MIN_ANSWERED_PERCENT;
+            return tooFewAnswered(count, sent);
         }
     }
 
@@ -131,15 +131,18 @@ public final class Ramp
         final int index = steps.size();
         final long rate = rateOfStep(index);
         final SimulatorReport.Latency latency = SimulatorReport.Latency.of(roundTrip);
-        final Step unjudged = new Step(index, rate, sent, latency.count(), latency.p50Ns(), latency.p90Ns(),
-            latency.p99Ns(), latency.p999Ns(), latency.maxNs(), false);
-        final boolean broke = latency.p99Ns() > p99LimitNs || unjudged.isUnanswered();
+        final boolean broke = latency.p99Ns() > p99LimitNs || tooFewAnswered(latency.count(), sent);
         final Step step = new Step(index, rate, sent, latency.count(), latency.p50Ns(), latency.p90Ns(),
             latency.p99Ns(), latency.p999Ns(), latency.maxNs(), broke);
         steps.add(step);
         listener.onStep(step, roundTrip);
         done = broke || rate >= maxRate;
         return !done;
+    }
+
+    private static boolean tooFewAnswered(final long answered, final long sent)
+    {
+        return answered * 100 < sent * MIN_ANSWERED_PERCENT;
     }
 
     /** @return the judged steps in order. */
