@@ -30,8 +30,9 @@ import java.util.Arrays;
  *     measured so far), so such an order can fill partly where exchange-core would kill it.</li>
  *     <li>Every NewOrder is displayed anonymously (Display 'Y') and has no firm, as the reference core's
  *     {@code newOrder} without those arguments.</li>
- *     <li>MOVE: ReplaceOrder to the open size at the new price, under a new client order id. Unlike MOVE, a replace
- *     at an unchanged price and size keeps its queue position (OUCH 4.2 Replace).</li>
+ *     <li>MOVE: ReplaceOrder at the new price, under a new client order id, for the open size plus the shares the
+ *     order/replace chain has executed (a replace's size is the total the order may execute, OUCH 4.2 Replace), so
+ *     the open size stays. Unlike MOVE, a replace at an unchanged price and open size keeps its queue position.</li>
  *     <li>REDUCE by n: CancelOrder down to open size - n (0 when n reaches the open size); CANCEL: CancelOrder to
  *     0.</li>
  * </ul>
@@ -338,7 +339,8 @@ final class SbeCommandStream
                 case ExchangeCoreCommands.MOVE ->
                 {
                     final long newClientOrderId = nextReplacementId++;
-                    add(REPLACE_ORDER, false, 0, clientOrderId, newClientOrderId, open, commands.price(index));
+                    add(REPLACE_ORDER, false, 0, clientOrderId, newClientOrderId,
+                        open + engine.executedQuantity(clientOrderId), commands.price(index));
                     if (0 == engine.openQuantity(clientOrderId))
                     {
                         clientOrderIdByExchangeCoreId.put(exchangeCoreId, newClientOrderId);

@@ -42,8 +42,12 @@ import java.util.concurrent.TimeUnit;
  * refused replace is answered with Rejected for the replacement token, which it consumes (as an Enter Order's rejected
  * token), the order intact: &sect;2.2's third case. The engine's refusal of a replacement (e.g. 'M' during the closing
  * cross's late period) and a replace the engine cannot take ('H') are answered with Rejected for the replacement token,
- * which they consume, the existing order intact. Accepted echoes the engine's price (a post-only order may have been
- * repriced) and display, and the entered Firm, Minimum Quantity and Cross Type.
+ * which they consume, the existing order intact. A replace's Shares is the total the order may execute, the shares
+ * its order/replace chain has executed included: the engine, which alone knows them at the moment of the replace,
+ * opens the replacement with the rest, which Replaced carries, and for Shares not above them cancels the order's open
+ * shares (Canceled 'U') and rejects the replacement ('O', its token consumed). The maximum order size and notional
+ * apply to Shares, the total, as to an Enter Order's. Accepted echoes the engine's price (a post-only order may have
+ * been repriced) and display, and the entered Firm, Minimum Quantity and Cross Type.
  * <p>
  * The closing cross (OUCH 4.2 Cross Type 'C'): an Enter Order with Cross Type C is a limit-on-close order, sent to the
  * engine as one (its field rules are {@link OrderValidation}'s); Accepted and Replaced echo the Cross Type, which the

@@ -53,9 +53,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The gateway in front of two real matching-engine shards on an embedded media driver, as deployed: cancel on
  * disconnect, AIQ Canceled from the engine's self-trade prevention, Modify Order against a live book, Replace Order
- * with another time in force, Broken Trade, the closing cross (admin commands encoded by the AdminCommandEncoder the
- * launcher's admin command uses), and a garbage flood that no other session notices. Each test uses its own users and
- * keeps its orders from crossing the others'.
+ * with another time in force and after an execution, Broken Trade, the closing cross (admin commands encoded by the
+ * AdminCommandEncoder the launcher's admin command uses), and a garbage flood that no other session notices. Each test
+ * uses its own users and keeps its orders from crossing the others'.
  */
 @Timeout(60)
 class GatewayEngineTest
@@ -63,7 +63,7 @@ class GatewayEngineTest
     private static final String SESSION = "S20250103";
     private static final String[] USERS = {
         "cod01", "keep01", "stp01", "stp02", "fld01", "junk01", "mod01", "mod02", "brk01", "brk02", "crs01", "crs02",
-        "peg01", "peg02", "tif01", "tif02"};
+        "peg01", "peg02", "tif01", "tif02", "rpl01", "rpl02"};
     /** The closing cross's price, $500.00: no other test's AMZN order is priced to take part in the cross. */
     private static final long CROSS_PRICE = 5_000_000;
     private static final String[] IGNORED = {"timestamp", "orderReferenceNumber", "matchNumber"};
@@ -229,6 +229,34 @@ class GatewayEngineTest
                     new Replaced(0, "T5", 'S', 10, "AAPL", 9_500_000, 1, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', "T4",
                         ' '),
                     new Canceled(0, "T5", 10, 'T'));
+        }
+    }
+
+    /**
+     * OUCH 4.2 §2.2: a Replace Order's Shares is the total the order may execute, what it already executed included.
+     * AAPL at $700: no other test's order trades there.
+     */
+    @Test
+    void shouldCountTheSharesAlreadyExecutedInAReplacesShares() throws Exception
+    {
+        try (TestClient seller = login("rpl01", 1);
+            TestClient buyer = login("rpl02", 1))
+        {
+            final long day = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
+            seller.enterOrder("P1", "AAPL", Ouch42.SIDE_SELL, 500, 7_000_000, day);
+            assertThat(seller.await(3).get(2)).isInstanceOf(Accepted.class);
+            buyer.enterOrder("P2", "AAPL", Ouch42.SIDE_BUY, 100, 7_000_000, day);
+            assertThat(buyer.await(4).get(3)).isInstanceOf(Executed.class);
+            assertThat(seller.await(4).get(3)).isInstanceOf(Executed.class);
+
+            seller.replaceOrder("P1", "P3", 500, 7_100_000, day);
+            assertThat(seller.await(5).get(4)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Replaced(0, "P3", 'S', 400, "AAPL", 7_100_000, day, "DEMO", 'Y', 0, 'A', 'N', 0, 'N',
+                    'L', "P1", ' '));
+
+            seller.replaceOrder("P3", "P4", 100, 7_100_000, day);
+            assertThat(seller.await(7).subList(5, 7)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(new Canceled(0, "P3", 400, 'U'), new Rejected(0, "P4", 'O'));
         }
     }
 

@@ -21,6 +21,8 @@ public final class OpenOrders
     private final byte[] sides;
     private final long[] prices;
     private final long[] shares;
+    /** Shares the order/replace chain has executed: a Replace Order's Shares counts them (OUCH 4.2 §2.2). */
+    private final long[] executed;
     private final boolean[] pending;
     /** Shares a cancel in flight asks to leave open, or {@link #NONE}. */
     private final long[] cancelTo;
@@ -42,6 +44,7 @@ public final class OpenOrders
         sides = new byte[capacity];
         prices = new long[capacity];
         shares = new long[capacity];
+        executed = new long[capacity];
         pending = new boolean[capacity];
         cancelTo = new long[capacity];
         replacements = new long[capacity];
@@ -62,7 +65,7 @@ public final class OpenOrders
     }
 
     /**
-     * Tracks a new open order (OUCH 4.2 Accepted with order state Live, or the new order of a Replaced).
+     * Tracks a new open order (OUCH 4.2 Accepted with order state Live) that has executed nothing.
      *
      * @param counter     token counter.
      * @param symbolIndex index of the symbol in the directory.
@@ -74,6 +77,23 @@ public final class OpenOrders
     public boolean add(final long counter, final int symbolIndex, final byte side, final long price,
         final long openShares)
     {
+        return add(counter, symbolIndex, side, price, openShares, 0);
+    }
+
+    /**
+     * Tracks a new open order: one Accepted, or the new order of a Replaced, which carries on its chain's executions.
+     *
+     * @param counter        token counter.
+     * @param symbolIndex    index of the symbol in the directory.
+     * @param side           'B' or 'S'.
+     * @param price          limit price, 1/10000 $.
+     * @param openShares     open shares.
+     * @param executedShares shares the order/replace chain has executed so far.
+     * @return false when full or already tracked.
+     */
+    public boolean add(final long counter, final int symbolIndex, final byte side, final long price,
+        final long openShares, final long executedShares)
+    {
         if (size == capacity || slotByCounter.get(counter) != MISSING)
         {
             return false;
@@ -84,6 +104,7 @@ public final class OpenOrders
         sides[slot] = side;
         prices[slot] = price;
         shares[slot] = openShares;
+        executed[slot] = executedShares;
         pending[slot] = false;
         cancelTo[slot] = NONE;
         replacements[slot] = NONE;
@@ -126,6 +147,23 @@ public final class OpenOrders
             clearSlot(slot);
         }
         return true;
+    }
+
+    /**
+     * Takes an execution off an order's open shares ({@link #reduce}) and adds it to its chain's executed shares.
+     *
+     * @param counter token counter.
+     * @param shares  shares executed (OUCH 4.2 Executed).
+     * @return true when the order was tracked.
+     */
+    public boolean execute(final long counter, final long shares)
+    {
+        final int slot = slotOf(counter);
+        if (slot >= 0)
+        {
+            executed[slot] += shares;
+        }
+        return reduce(counter, shares);
     }
 
     /**
@@ -266,6 +304,15 @@ public final class OpenOrders
         return shares[slot];
     }
 
+    /**
+     * @param slot a slot below {@link #size()}.
+     * @return shares the order/replace chain has executed: what a Replace Order's Shares adds to the open size.
+     */
+    public long executed(final int slot)
+    {
+        return executed[slot];
+    }
+
     private void removeSlot(final int slot)
     {
         clearSlot(slot);
@@ -278,6 +325,7 @@ public final class OpenOrders
             sides[slot] = sides[last];
             prices[slot] = prices[last];
             shares[slot] = shares[last];
+            executed[slot] = executed[last];
             pending[slot] = pending[last];
             cancelTo[slot] = cancelTo[last];
             replacements[slot] = replacements[last];

@@ -145,7 +145,7 @@ final class OrderEntryAdapter implements MessageListener
         if (Ouch42.ORDER_STATE_LIVE == message.orderState())
         {
             track(counter, message.stock(), message.buySellIndicator(), message.price(), message.shares(),
-                message.timeInForce());
+                message.timeInForce(), 0);
         }
     }
 
@@ -169,7 +169,7 @@ final class OrderEntryAdapter implements MessageListener
         final long counter = ownCounter();
         if (counter >= 0)
         {
-            openOrders.reduce(counter, message.executedShares());
+            openOrders.execute(counter, message.executedShares());
         }
     }
 
@@ -190,6 +190,8 @@ final class OrderEntryAdapter implements MessageListener
         counters.increment(SimulatorCounter.REPLACED);
         message.getPreviousOrderToken(token);
         final long previous = ownCounter();
+        final int previousSlot = previous >= 0 ? openOrders.slotOf(previous) : -1;
+        final long executed = previousSlot >= 0 ? openOrders.executed(previousSlot) : 0;
         if (previous >= 0)
         {
             openOrders.remove(previous);
@@ -199,7 +201,7 @@ final class OrderEntryAdapter implements MessageListener
         if (counter >= 0 && Ouch42.ORDER_STATE_LIVE == message.orderState())
         {
             track(counter, message.stock(), message.buySellIndicator(), message.price(), message.shares(),
-                message.timeInForce());
+                message.timeInForce(), executed);
         }
     }
 
@@ -224,7 +226,7 @@ final class OrderEntryAdapter implements MessageListener
 
     private void track(
         final long counter, final long stock, final byte side, final long price, final long shares,
-        final long timeInForce)
+        final long timeInForce, final long executed)
     {
         if (Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == timeInForce)
         {
@@ -234,7 +236,7 @@ final class OrderEntryAdapter implements MessageListener
         {
             if (packedSymbols[i] == stock)
             {
-                openOrders.add(counter, i, side, price, shares);
+                openOrders.add(counter, i, side, price, shares, executed);
                 return;
             }
         }

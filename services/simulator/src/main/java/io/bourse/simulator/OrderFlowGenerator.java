@@ -8,8 +8,9 @@ import java.util.SplittableRandom;
  * {@link Profile mix} of day limit orders resting 1 to 5 ticks away from the mid on their own side, immediate-or-cancel
  * orders priced 1 to 5 ticks through the mid (so they execute against resting orders), cancels of the session's own
  * open orders (whole, or partial: down to half the open size, rounded down to a lot) and replaces (re-priced around
- * the mid, half of them with a new size). Sizes are round lots of 100 to 1,000 shares. The symbol of a new order is
- * drawn by {@link ZipfPopularity} (uniform by default).
+ * the mid, half of them with a new open size; the Shares sent adds what the order has executed, OUCH 4.2 §2.2).
+ * Sizes are round lots of 100 to 1,000 shares. The symbol of a new order is drawn by {@link ZipfPopularity} (uniform
+ * by default).
  *
  * <p>A cancel or replace with no live order to target becomes a day order. A day order when the session already
  * tracks as many open orders as it can, or as the profile's book target, becomes a cancel; with a book target, a
@@ -202,7 +203,8 @@ public final class OrderFlowGenerator implements OrderMix
         final long mid = walk(symbolIndex);
         final long offset = offset();
         final long price = side == 'B' ? mid - offset : mid + offset;
-        final long shares = random.nextBoolean() ? openOrders.shares(slot) : lots();
+        // Replace Order Shares is the total the order may execute, what its chain executed included (OUCH 4.2 §2.2).
+        final long shares = openOrders.executed(slot) + (random.nextBoolean() ? openOrders.shares(slot) : lots());
         action.set(OrderAction.REPLACE, symbolIndex, side, price, shares, slot);
         return true;
     }

@@ -23,6 +23,23 @@ class OpenOrdersTest
     }
 
     @Test
+    void shouldCountAnOrdersExecutionsAndCarryThemWhenItMovesSlot()
+    {
+        openOrders.add(10, 0, (byte)'B', 990_000, 300);
+        openOrders.add(11, 1, (byte)'S', 1_010_000, 100, 250);
+
+        openOrders.execute(10, 100);
+        openOrders.execute(11, 30);
+        openOrders.reduce(11, 20);
+        openOrders.execute(10, 200);
+
+        assertThat(openOrders.slotOf(10)).isEqualTo(-1);
+        assertThat(openOrders.slotOf(11)).isZero();
+        assertThat(openOrders.shares(0)).isEqualTo(50);
+        assertThat(openOrders.executed(0)).isEqualTo(280);
+    }
+
+    @Test
     void shouldMoveTheLastOrderIntoTheSlotOfARemovedOne()
     {
         openOrders.add(10, 0, (byte)'B', 990_000, 300);

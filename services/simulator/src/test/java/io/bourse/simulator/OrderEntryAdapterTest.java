@@ -50,7 +50,7 @@ class OrderEntryAdapterTest
         assertThat(roundTrip.total().getMinValue()).isCloseTo(48_000L, withinPercentage(0.1));
         assertThat(roundTrip.total().getMaxValue()).isCloseTo(49_000L, withinPercentage(0.1));
         assertThat(inFlight.size()).isZero();
-        assertThat(open()).containsExactly(new Open(1, 1, 'B', 990_000, 300));
+        assertThat(open()).containsExactly(new Open(1, 1, 'B', 990_000, 300, 0));
         assertThat(counters.get(SimulatorCounter.ACCEPTED)).isEqualTo(2);
     }
 
@@ -64,17 +64,18 @@ class OrderEntryAdapterTest
         executed(1, 200);
         canceled(1, 100);
         executed(2, 200);
+        executed(3, 40);
         replaced(3, 4, 'S', 300, MSFT, 1_030_000);
 
         assertThat(open()).containsExactly(
-            new Open(1, 0, 'B', 990_000, 200),
-            new Open(4, 1, 'S', 1_030_000, 300));
+            new Open(1, 0, 'B', 990_000, 200, 200),
+            new Open(4, 1, 'S', 1_030_000, 300, 40));
         assertThat(List.of(
             counters.get(SimulatorCounter.EXECUTED),
             counters.get(SimulatorCounter.EXECUTED_SHARES),
             counters.get(SimulatorCounter.CANCELED),
             counters.get(SimulatorCounter.REPLACED)))
-            .containsExactly(2L, 400L, 1L, 1L);
+            .containsExactly(3L, 440L, 1L, 1L);
     }
 
     @Test
@@ -99,7 +100,7 @@ class OrderEntryAdapterTest
         rejected(2, Ouch42.REJECT_INVALID_PRICE);
 
         assertThat(openOrders.isPending(openOrders.slotOf(1))).isFalse();
-        assertThat(open()).containsExactly(new Open(1, 0, 'B', 990_000, 500));
+        assertThat(open()).containsExactly(new Open(1, 0, 'B', 990_000, 500, 0));
     }
 
     @Test
@@ -172,12 +173,13 @@ class OrderEntryAdapterTest
         for (int slot = 0; slot < openOrders.size(); slot++)
         {
             result.add(new Open(openOrders.counter(slot), openOrders.symbolIndex(slot), (char)openOrders.side(slot),
-                openOrders.price(slot), openOrders.shares(slot)));
+                openOrders.price(slot), openOrders.shares(slot), openOrders.executed(slot)));
         }
         return result;
     }
 
-    private record Open(long counter, int symbolIndex, char side, long price, long shares)
+    /** An open order as tracked: open shares, and the shares its order/replace chain executed. */
+    private record Open(long counter, int symbolIndex, char side, long price, long shares, long executed)
     {
     }
 }

@@ -198,6 +198,27 @@ class OrderFlowGeneratorTest
     }
 
     @Test
+    void shouldAddTheSharesAnOrderExecutedToTheSharesOfItsReplace()
+    {
+        final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, 23,
+            new OrderFlowGenerator.Profile(0, 0, 0, 0, 1000, 0), 0.0);
+        final OpenOrders openOrders = new OpenOrders(10);
+        openOrders.add(1, 0, (byte)'B', 990_000, 150, 350);
+        final OrderAction action = new OrderAction();
+        int keptSize = 0;
+
+        for (int i = 0; i < 1_000; i++)
+        {
+            generator.next(openOrders, action);
+            assertThat(action.type()).isEqualTo(OrderAction.REPLACE);
+            final long open = action.shares() - 350;
+            assertThat(open == 150 || (open >= 100 && open <= 1_000 && open % 100 == 0)).isTrue();
+            keptSize += open == 150 ? 1 : 0;
+        }
+        assertThat(keptSize).isBetween(400, 600);
+    }
+
+    @Test
     void shouldCancelInsteadOfAddingWhenTheSessionTracksTooManyOrders()
     {
         final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, 17);

@@ -602,6 +602,7 @@ public final class MatchingEngine
     private long fillInCross(final Order order, final long quantity)
     {
         order.level.reduce(order, quantity);
+        order.executed += quantity;
         final long leaves = order.remaining;
         if (0 == leaves)
         {
@@ -631,6 +632,17 @@ public final class MatchingEngine
     {
         final Order order = ordersByClientId.get(clientOrderId);
         return null == order ? 0 : order.remaining;
+    }
+
+    /**
+     * @param clientOrderId an order's current client id.
+     * @return shares its order/replace chain has executed (what a Replace Order's Shares counts besides the open
+     * size), 0 when the order is not open.
+     */
+    public long executedQuantity(final long clientOrderId)
+    {
+        final Order order = ordersByClientId.get(clientOrderId);
+        return null == order ? 0 : order.executed;
     }
 
     /**
@@ -809,7 +821,8 @@ public final class MatchingEngine
      *
      * @param clientOrderId    the open order.
      * @param newClientOrderId the replacement's id.
-     * @param quantity         new open size in shares.
+     * @param quantity         shares the order may execute in all, those its order/replace chain has executed
+     *                         included (OUCH 4.2 Replace Order Shares).
      * @param price            new limit price in 1/10000 dollars.
      */
     public void replaceOrder(
@@ -819,23 +832,30 @@ public final class MatchingEngine
     }
 
     /**
-     * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display and firm. A
-     * size of 0 cancels it. Same price, same time in force and a size not above the open size keeps priority (in any
-     * trading state, inside the band or not; a negative size is a bad size); otherwise the order gets a new reference
-     * number and the back of the queue at its new price, executing first if the price crosses (a post-only order is
-     * repriced instead, and never executes). A new time in force applies as at entry, from the replace: a
-     * good-till-seconds one expires that many seconds after it, and an immediate-or-cancel replacement executes what it
-     * can and its rest is canceled with 'I' (after the replace is reported); the same time in force keeps the order's
-     * expiry. Rejected with 'O' when the order is not open, then, for a replace that loses priority, 'C' or 'H' when
-     * its symbol is not {@link TradingState#OPEN}, 'O' for a time in force outside 0 to 99999, 'D' for
-     * immediate-or-cancel on a post-only order, 'Z' for a bad size, 'X' for a price outside (0, {@link #MAX_PRICE}] or
-     * the symbol's price band (a post-only order's also after repricing), and for any replace 'O' when the new id is
+     * Replaces an open order (OUCH 4.2 §2.2 Replace Order); the replacement keeps the order's side, display and firm.
+     * Its Shares is the total the order may execute, so the replacement's open size is {@code quantity} less the
+     * shares its order/replace chain has already executed ({@link #executedQuantity}): enter 500, execute 100, replace
+     * with 500 and 400 are open. A size of 0 cancels the order; a size from 1 to the executed shares leaves nothing to
+     * execute, so the order's open shares are canceled (reason 'U') and the replacement is rejected with 'O' (as the
+     * FIX order state matrices amend an order replaced to its executed quantity). Same price, same time in force and
+     * an open size not above the current one keeps priority (in any trading state, inside the band or not; a negative
+     * size is a bad size); otherwise the order gets a new reference number and the back of the queue at its new price,
+     * executing first if the price crosses (a post-only order is repriced instead, and never executes). A new time in
+     * force applies as at entry, from the replace: a good-till-seconds one expires that many seconds after it, and an
+     * immediate-or-cancel replacement executes what it can and its rest is canceled with 'I' (after the replace is
+     * reported); the same time in force keeps the order's expiry. Rejected with 'O' when the order is not open, then,
+     * for a replace that loses priority, 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'O' for a time
+     * in force outside 0 to 99999, 'D' for immediate-or-cancel on a post-only order, 'Z' for a bad size (the
+     * requested total, above {@code maxOrderQuantity}), 'X' for a price outside (0, {@link #MAX_PRICE}] or the
+     * symbol's price band (a post-only order's also after repricing), and for any replace 'O' when the new id is
      * taken; the first fault in that order is reported. A closing-cross order is replaced in its cross book and never
      * executes, and every replace of one is rejected with 'M' during its symbol's cross lock (see the class comment).
+     * The Replaced event reports the replacement's open size.
      *
      * @param clientOrderId    the open order.
      * @param newClientOrderId the replacement's id.
-     * @param quantity         new open size in shares.
+     * @param quantity         shares the order may execute in all, those its order/replace chain has executed
+     *                         included (OUCH 4.2 Replace Order Shares).
      * @param price            new limit price in 1/10000 dollars.
      * @param timeInForce      OUCH 4.2 Time in Force of the replacement (0, seconds 1 to 99997, 99998 or 99999), or
      *                         {@link #TIME_IN_FORCE_UNCHANGED} to keep the order's.
@@ -862,7 +882,15 @@ public final class MatchingEngine
             cancelOrder(clientOrderId, 0);
             return;
         }
-        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining &&
+        if (quantity > 0 && quantity <= order.executed)
+        {
+            final long symbol = book.symbol();
+            cancelOrder(clientOrderId, 0);
+            listener.onOrderRejected(newClientOrderId, symbol, ReasonCodes.REJECT_OTHER);
+            return;
+        }
+        final long open = quantity - order.executed;
+        final boolean keepsPriority = price == order.price && open > 0 && open <= order.remaining &&
             newTimeInForce == order.timeInForce;
         byte reject = keepsPriority ? 0 : validateReplace(book, quantity, price, newTimeInForce, order.display);
         long newPrice = price;
@@ -877,9 +905,9 @@ public final class MatchingEngine
         }
         if (keepsPriority)
         {
-            order.level.reduce(order, order.remaining - quantity);
+            order.level.reduce(order, order.remaining - open);
             listener.onOrderReplaced(clientOrderId, newClientOrderId, order.orderId, order.orderId, book.symbol(),
-                order.side, quantity, price, BookUpdate.PRIORITY_KEPT, order.display);
+                order.side, open, price, BookUpdate.PRIORITY_KEPT, order.display);
             if (order.isPegged())
             {
                 order.reportedPrice = (int)price;
@@ -889,11 +917,11 @@ public final class MatchingEngine
         }
         if (newTimeInForce == order.timeInForce)
         {
-            reenter(order, clientOrderId, quantity, newPrice);
+            reenter(order, clientOrderId, open, newPrice);
         }
         else
         {
-            reenterWithTimeInForce(order, clientOrderId, quantity, newPrice, newTimeInForce);
+            reenterWithTimeInForce(order, clientOrderId, open, newPrice, newTimeInForce);
         }
         settlePegs(book);
     }
@@ -1428,6 +1456,8 @@ public final class MatchingEngine
         final long quantity = Math.min(taker.remaining, maker.remaining);
         reduceTaker(taker, quantity);
         maker.level.reduce(maker, quantity);
+        taker.executed += quantity;
+        maker.executed += quantity;
         final long makerLeaves = maker.remaining;
         final long makerClientOrderId = maker.clientOrderId;
         final long makerOrderId = maker.orderId;

@@ -16,6 +16,11 @@ final class Order
     /** Limit price in 1/10000 dollars; for a midpoint peg, the limit the midpoint must not pass. */
     long price;
     long remaining;
+    /**
+     * Shares executed in the order's order/replace chain, kept across replaces: an OUCH 4.2 Replace Order's Shares
+     * counts them (see {@link MatchingEngine#replaceOrder(long, long, long, long, int)}).
+     */
+    long executed;
     /** Packed 4-byte ASCII firm (OUCH 4.2 Firm), 0 for none. */
     int firm;
     Display display;
@@ -54,6 +59,7 @@ final class Order
         this.side = side;
         this.price = price;
         this.remaining = quantity;
+        this.executed = 0;
         this.firm = firm;
         this.display = display;
         this.displayed = display.isDisplayed();

@@ -50,6 +50,8 @@ final class ReferenceMatchingEngine implements OrderEntry
         Side side;
         long price;
         long remaining;
+        /** Shares executed in the order/replace chain: a replace's size counts them. */
+        long executed;
         Display display;
         int firm;
         int timeInForce;
@@ -76,6 +78,7 @@ final class ReferenceMatchingEngine implements OrderEntry
             copy.side = side;
             copy.price = price;
             copy.remaining = remaining;
+            copy.executed = executed;
             copy.display = display;
             copy.firm = firm;
             copy.timeInForce = timeInForce;
@@ -303,11 +306,12 @@ final class ReferenceMatchingEngine implements OrderEntry
     }
 
     /**
-     * A size of 0 cancels; same price, same time in force and a size from 1 to the open size keeps priority in any
-     * state; anything else loses priority and must pass the state, time in force, display, size and price checks of
-     * an entry. A negative size is not a size the order can keep, so it is rejected like any bad size ('Z'); the
-     * Javadoc's "a size not above the open size keeps priority" lets the engine keep the order with a negative open
-     * size instead (reported; left out of the generated commands).
+     * The size is the total the order may execute (OUCH 4.2 Replace Order Shares): the replacement's open size is the
+     * size less what the order/replace chain executed. A size of 0 cancels; a size from 1 to the executed shares
+     * cancels the open shares and rejects the replacement 'O'; same price, same time in force and an open size from 1
+     * to the current one keeps priority in any state; anything else loses priority and must pass the state, time in
+     * force, display, size (the requested total) and price checks of an entry. A negative size is not a size the order
+     * can keep, so it is rejected like any bad size ('Z').
      */
     @Override
     public void replaceOrder(
@@ -325,9 +329,16 @@ final class ReferenceMatchingEngine implements OrderEntry
             cancelOrder(clientOrderId, 0);
             return;
         }
+        if (quantity > 0 && quantity <= order.executed)
+        {
+            cancelOrder(clientOrderId, 0);
+            listener.onOrderRejected(newClientOrderId, order.symbol, ReasonCodes.REJECT_OTHER);
+            return;
+        }
+        final long open = quantity - order.executed;
         final int newTimeInForce = MatchingEngine.TIME_IN_FORCE_UNCHANGED == timeInForce ? order.timeInForce :
             timeInForce;
-        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining &&
+        final boolean keepsPriority = price == order.price && open > 0 && open <= order.remaining &&
             newTimeInForce == order.timeInForce;
         book.remove(order);
         final long newPrice = Display.POST_ONLY == order.display ? postOnlyPrice(order.symbol, order.side, price) :
@@ -348,14 +359,14 @@ final class ReferenceMatchingEngine implements OrderEntry
         if (keepsPriority)
         {
             book.add(order);
-            order.remaining = quantity;
+            order.remaining = open;
             order.reported = price;
             listener.onOrderReplaced(clientOrderId, newClientOrderId, order.orderId, order.orderId, order.symbol,
-                order.side, quantity, price, BookUpdate.PRIORITY_KEPT, order.display);
+                order.side, open, price, BookUpdate.PRIORITY_KEPT, order.display);
             sweep();
             return;
         }
-        enterAgain(order, clientOrderId, quantity, newPrice, newTimeInForce);
+        enterAgain(order, clientOrderId, open, newPrice, newTimeInForce);
     }
 
     @Override
@@ -528,6 +539,8 @@ final class ReferenceMatchingEngine implements OrderEntry
             final long quantity = Math.min(taker.remaining, maker.remaining);
             taker.remaining -= quantity;
             maker.remaining -= quantity;
+            taker.executed += quantity;
+            maker.executed += quantity;
             if (0 == maker.remaining)
             {
                 book.remove(maker);
