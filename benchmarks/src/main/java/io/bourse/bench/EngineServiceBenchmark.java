@@ -33,9 +33,10 @@ import java.util.function.ToDoubleFunction;
  * shutdown) carries the engine's command and event streams over {@code aeron:ipc}.
  *
  * <p>The stream is first translated into what the engine protocol can express ({@link SbeCommandStream}: MOVE as a
- * ReplaceOrder to the open size, REDUCE as a CancelOrder down to the open size minus the reduction, FOK_BUDGET as an
- * IOC without its minimum quantity), replaying it once through a reference core to learn open sizes, how many events
- * each command makes and the {@link EventChecksum} of those events. Each iteration then:
+ * ReplaceOrder for the open plus the executed shares, so the open size stays, REDUCE as a CancelOrder down to the open
+ * size minus the reduction, FOK_BUDGET as an IOC without its minimum quantity), replaying it once through a reference
+ * core to learn open sizes, how many events each command makes and the {@link EventChecksum} of those events. Each
+ * iteration then:
  * <ol>
  *     <li>runs the core alone on the translated BENCH commands (after the SETUP ones, untimed): one throughput pass
  *     and one pass with {@link System#nanoTime()} around each command, each of which must end on the reference
@@ -205,8 +206,8 @@ public final class EngineServiceBenchmark
             "%016x%n", stream.benchStart(), stream.count() - stream.benchStart(), stream.skipped(),
             stream.expectedEvents(stream.benchStart(), stream.count()), stream.expectedBenchTrades(),
             stream.checksum());
-        out.println("  MOVE -> ReplaceOrder (open size, new price; keeps priority when price and size are " +
-            "unchanged), " +
+        out.println("  MOVE -> ReplaceOrder (open + executed size, so the open size stays, new price; keeps " +
+            "priority when price and size are unchanged), " +
             "REDUCE -> CancelOrder down to open - n, FOK_BUDGET -> IOC at budget/size, sent without its minimum " +
             "quantity (so the stream stays the one measured so far), so it may fill partly");
         out.println("  checked every pass: the service's decoded events and the core alone's must match the " +

@@ -4,7 +4,8 @@ import org.agrona.DirectBuffer;
 
 /**
  * OUCH 4.2 Replace Order ('U', inbound): replace an open order with a new token, size and price; the new Shares are
- * the new total open size.
+ * the total the order may execute, what its order/replace chain has executed included (the replacement opens with
+ * the rest).
  * <pre>
  * +--------+--------+-----------------------------------------+
  * | Offset | Length | Field                                   |

@@ -42,7 +42,8 @@ interface EngineProxy
      * @param timestampNs      gateway receive time.
      * @param clientOrderId    the order to replace.
      * @param newClientOrderId the replacement's id.
-     * @param quantity         new open size in shares.
+     * @param quantity         shares the order may execute in all, its order/replace chain's executions included
+     *                         (OUCH 4.2 Replace Order Shares).
      * @param price            new limit price in 1/10000 dollars.
      * @param timeInForce      the replacement's OUCH 4.2 Time in Force (0 to 99999; another than the order's loses
      *                         priority).

@@ -618,7 +618,8 @@ final class OrderEntry
     }
 
     /**
-     * Engine OrderRejected: OUCH Rejected to the owner; for a replacement, the replaced order stays as it was.
+     * Engine OrderRejected: OUCH Rejected to the owner; for a replacement, the replaced order stays as it was,
+     * unless the engine canceled it just before (a Replace whose Shares its chain had already executed).
      *
      * @param timestampNs    event time.
      * @param sequenceNumber the event's shard sequence number.

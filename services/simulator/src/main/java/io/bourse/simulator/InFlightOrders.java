@@ -1,12 +1,13 @@
 package io.bourse.simulator;
 
 /**
- * Requests of one connection awaiting their answer (here: Enter Orders awaiting Accepted or Rejected; the gateway
- * benchmark uses it too): the intended send time of each, in a ring indexed by the request's counter (no per-request
- * allocation, no map). A request still unanswered when the counter has come round the ring (an exchange that has
- * fallen that far behind: the slowest round trips, which coordinated-omission correction exists to measure) doubles
- * the ring, up to its maximum capacity; only past that is it overwritten, and reported as such by {@link #add}. A
- * caller that must never overwrite nor grow waits until {@link #isFree} says so.
+ * Requests of one connection awaiting their answer (here: Enter Orders awaiting Accepted or Rejected, and Replace
+ * Orders awaiting Replaced or Rejected, in rings of their own; the gateway benchmark uses it too): the intended send
+ * time of each, in a ring indexed by the request's counter (no per-request allocation, no map). A request still
+ * unanswered when the counter has come round the ring (an exchange that has fallen that far behind: the slowest round
+ * trips, which coordinated-omission correction exists to measure) doubles the ring, up to its maximum capacity; only
+ * past that is it overwritten, and reported as such by {@link #add}. A caller that must never overwrite nor grow waits
+ * until {@link #isFree} says so.
  */
 public final class InFlightOrders
 {
@@ -48,7 +49,7 @@ public final class InFlightOrders
     }
 
     /**
-     * @param counter   token counter of the Enter Order, at least 1.
+     * @param counter    token counter of the order (an Enter Order's, or a replacement's), at least 1.
      * @param intendedNs its intended send time, {@link System#nanoTime()} scale.
      * @return true when an unanswered order was overwritten to make room (the ring at its maximum capacity).
      */
@@ -92,7 +93,7 @@ public final class InFlightOrders
     }
 
     /**
-     * @param counter token counter from an Accepted or Rejected.
+     * @param counter token counter from an Accepted, Replaced or Rejected.
      * @return the order's intended send time, or {@link #NOT_IN_FLIGHT}.
      */
     public long remove(final long counter)

@@ -31,33 +31,41 @@ final class OrderEntryAdapter implements MessageListener
     private final OrderTokens tokens;
     private final OpenOrders openOrders;
     private final InFlightOrders inFlight;
+    private final InFlightOrders replacesInFlight;
     private final long[] packedSymbols;
     private final SimulatorCounters counters;
     private final LatencyTracker roundTrip;
+    private final LatencyTracker replaceRoundTrip;
     private long nowNs;
 
     /**
-     * @param tokens        the session's token scheme.
-     * @param openOrders    the session's open orders.
-     * @param inFlight      the session's Enter Orders awaiting an answer.
-     * @param packedSymbols symbols in directory order (index = symbol index).
-     * @param counters      where to count.
-     * @param roundTrip     where to record round trips.
+     * @param tokens           the session's token scheme.
+     * @param openOrders       the session's open orders.
+     * @param inFlight         the session's Enter Orders awaiting an answer, by token counter.
+     * @param replacesInFlight the session's Replace Orders awaiting an answer, by the replacement's token counter.
+     * @param packedSymbols    symbols in directory order (index = symbol index).
+     * @param counters         where to count.
+     * @param roundTrip        where to record Enter Order round trips (to Accepted or Rejected).
+     * @param replaceRoundTrip where to record Replace Order round trips (to Replaced or Rejected).
      */
     OrderEntryAdapter(
         final OrderTokens tokens,
         final OpenOrders openOrders,
         final InFlightOrders inFlight,
+        final InFlightOrders replacesInFlight,
         final long[] packedSymbols,
         final SimulatorCounters counters,
-        final LatencyTracker roundTrip)
+        final LatencyTracker roundTrip,
+        final LatencyTracker replaceRoundTrip)
     {
         this.tokens = tokens;
         this.openOrders = openOrders;
         this.inFlight = inFlight;
+        this.replacesInFlight = replacesInFlight;
         this.packedSymbols = packedSymbols;
         this.counters = counters;
         this.roundTrip = roundTrip;
+        this.replaceRoundTrip = replaceRoundTrip;
     }
 
     /**
@@ -141,7 +149,7 @@ final class OrderEntryAdapter implements MessageListener
         {
             return;
         }
-        endRoundTrip(counter);
+        endRoundTrip(inFlight, roundTrip, counter);
         if (Ouch42.ORDER_STATE_LIVE == message.orderState())
         {
             track(counter, message.stock(), message.buySellIndicator(), message.price(), message.shares(),
@@ -154,9 +162,9 @@ final class OrderEntryAdapter implements MessageListener
         counters.onRejected(message.reason());
         message.getOrderToken(token);
         final long counter = ownCounter();
-        if (counter >= 0)
+        if (counter >= 0 && !endRoundTrip(inFlight, roundTrip, counter))
         {
-            endRoundTrip(counter);
+            endRoundTrip(replacesInFlight, replaceRoundTrip, counter);
             openOrders.onReplacementRejected(counter);
         }
     }
@@ -198,6 +206,10 @@ final class OrderEntryAdapter implements MessageListener
         }
         message.getReplacementOrderToken(token);
         final long counter = ownCounter();
+        if (counter >= 0)
+        {
+            endRoundTrip(replacesInFlight, replaceRoundTrip, counter);
+        }
         if (counter >= 0 && Ouch42.ORDER_STATE_LIVE == message.orderState())
         {
             track(counter, message.stock(), message.buySellIndicator(), message.price(), message.shares(),
@@ -215,13 +227,16 @@ final class OrderEntryAdapter implements MessageListener
         return counter;
     }
 
-    private void endRoundTrip(final long counter)
+    /** @return true when the order was in flight there, its round trip now recorded. */
+    private boolean endRoundTrip(final InFlightOrders orders, final LatencyTracker latency, final long counter)
     {
-        final long intendedNs = inFlight.remove(counter);
+        final long intendedNs = orders.remove(counter);
         if (InFlightOrders.NOT_IN_FLIGHT != intendedNs)
         {
-            roundTrip.recordNs(nowNs - intendedNs);
+            latency.recordNs(nowNs - intendedNs);
+            return true;
         }
+        return false;
     }
 
     private void track(

@@ -11,9 +11,12 @@ import java.util.List;
  * Drives every OUCH session on one thread, open loop: the {@link ArrivalProcess} gives each order its intended send
  * time, the {@link OrderMix} chooses it, orders go round robin over the live sessions, and when the thread falls behind
  * it sends the late orders at once while their round trips still count from the intended time (correcting for
- * coordinated omission). After the last order (or a stop request) it waits for the answers to the Enter Orders in flight, up to
- * the drain time, then finishes. The clock is read once per duty cycle. A session that fails is counted as an error,
- * closed, and left out; the others go on.
+ * coordinated omission). How late each order went out, the send lag, is recorded: the duty cycle's clock reading minus
+ * the intended time, a lower bound, as up to {@value #MAX_SENDS_PER_CYCLE} orders go out after that reading. A
+ * simulator that falls behind adds it to every round trip it measures; it tells a starved simulator from a slow
+ * exchange. After the last order (or a stop request) it waits for the answers to the Enter Orders in flight, up to the
+ * drain time (not for those to Replace Orders, which go untimed when late), then finishes. The clock is read once per
+ * duty cycle. A session that fails is counted as an error, closed, and left out; the others go on.
  */
 final class OrderEntryAgent implements Agent
 {
@@ -29,6 +32,7 @@ final class OrderEntryAgent implements Agent
     private final ArrivalProcess arrivals;
     private final OrderAction action = new OrderAction();
     private final SimulatorCounters counters;
+    private final LatencyTracker sendLag;
     private final NanoClock clock;
     private final long totalOrders;
     private final long drainNs;
@@ -51,6 +55,7 @@ final class OrderEntryAgent implements Agent
      * @param mix         chooses each order.
      * @param arrivals    intended send time of each order.
      * @param counters    where to count.
+     * @param sendLag     where to record each order's send lag.
      * @param clock       monotonic clock; round trips use its scale.
      * @param totalOrders orders to send, {@link Long#MAX_VALUE} for "until stopped".
      * @param drainNs     longest wait for in-flight answers after the last order.
@@ -60,6 +65,7 @@ final class OrderEntryAgent implements Agent
         final OrderMix mix,
         final ArrivalProcess arrivals,
         final SimulatorCounters counters,
+        final LatencyTracker sendLag,
         final NanoClock clock,
         final long totalOrders,
         final long drainNs)
@@ -68,6 +74,7 @@ final class OrderEntryAgent implements Agent
         this.mix = mix;
         this.arrivals = arrivals;
         this.counters = counters;
+        this.sendLag = sendLag;
         this.clock = clock;
         this.totalOrders = totalOrders;
         this.drainNs = drainNs;
@@ -142,6 +149,7 @@ final class OrderEntryAgent implements Agent
                 break;
             }
             mix.next(session.openOrders(), action);
+            sendLag.recordNs(nowNs - nextIntendedNs);
             try
             {
                 session.send(action, nextIntendedNs);

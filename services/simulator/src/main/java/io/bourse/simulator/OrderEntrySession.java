@@ -7,7 +7,8 @@ import java.io.IOException;
 
 /**
  * One OUCH 4.2 session of the simulator: its SoupBinTCP connection, its token counter (one per Enter Order and per
- * Replace Order, from 1), its open orders and its Enter Orders in flight. Turns an {@link OrderAction} into the OUCH
+ * Replace Order, from 1), its open orders and its Enter and Replace Orders in flight (a Replace Order by its
+ * replacement's token counter). Turns an {@link OrderAction} into the OUCH
  * message and records what the answer must be matched against. Owned by the order-entry thread.
  */
 final class OrderEntrySession implements AutoCloseable
@@ -28,6 +29,8 @@ final class OrderEntrySession implements AutoCloseable
     private final OrderTokens tokens;
     private final OpenOrders openOrders = new OpenOrders(OPEN_ORDERS_CAPACITY);
     private final InFlightOrders inFlight = new InFlightOrders(IN_FLIGHT_CAPACITY, MAX_IN_FLIGHT_CAPACITY);
+    /** Fixed size: a replace the gateway ignores or answers with a Canceled only is overwritten, not kept. */
+    private final InFlightOrders replacesInFlight = new InFlightOrders(IN_FLIGHT_CAPACITY);
     private final OrderEntryAdapter adapter;
     private final OrderEntryProxy proxy;
     private final long[] packedSymbols;
@@ -44,8 +47,9 @@ final class OrderEntrySession implements AutoCloseable
      * @param runId         run id, part of the tokens.
      * @param packedSymbols symbols in directory order.
      * @param proxy         encoder shared by the sessions of the thread.
-     * @param counters      where to count.
-     * @param roundTrip     where to record round trips.
+     * @param counters         where to count.
+     * @param roundTrip        where to record Enter Order round trips.
+     * @param replaceRoundTrip where to record Replace Order round trips.
      */
     OrderEntrySession(
         final int index,
@@ -54,7 +58,8 @@ final class OrderEntrySession implements AutoCloseable
         final long[] packedSymbols,
         final OrderEntryProxy proxy,
         final SimulatorCounters counters,
-        final LatencyTracker roundTrip)
+        final LatencyTracker roundTrip,
+        final LatencyTracker replaceRoundTrip)
     {
         this.index = index;
         this.user = user;
@@ -63,7 +68,8 @@ final class OrderEntrySession implements AutoCloseable
         this.proxy = proxy;
         this.counters = counters;
         this.firm = Ouch42.packFirm(user.firm());
-        this.adapter = new OrderEntryAdapter(tokens, openOrders, inFlight, packedSymbols, counters, roundTrip);
+        this.adapter = new OrderEntryAdapter(
+            tokens, openOrders, inFlight, replacesInFlight, packedSymbols, counters, roundTrip, replaceRoundTrip);
     }
 
     /**
@@ -130,6 +136,7 @@ final class OrderEntrySession implements AutoCloseable
                 final long replacement = nextCounter++;
                 tokens.encode(replacement, token);
                 openOrders.markReplacePending(action.targetSlot(), replacement);
+                replacesInFlight.add(replacement, intendedNs); // one overwritten (ring full) is not timed
                 proxy.replaceOrder(client, existingToken, token, action.shares(), action.price(),
                     Ouch42.TIME_IN_FORCE_MARKET_HOURS);
                 counters.increment(SimulatorCounter.REPLACE_SENT);

@@ -35,6 +35,8 @@ import java.util.Map;
  * @param replaced           Replaced received.
  * @param unanswered         Enter Orders without Accepted or Rejected at the end.
  * @param roundTrip          Enter Order to Accepted/Rejected round trip.
+ * @param replaceRoundTrip   Replace Order to Replaced/Rejected round trip.
+ * @param sendLag            how late each order was sent after its intended send time.
  * @param mdMessages         ITCH 5.0 messages received.
  * @param mdMessagesByType   ITCH 5.0 messages by Message Type.
  * @param feedLatency        ITCH 5.0 Timestamp to receive.
@@ -67,6 +69,8 @@ public record SimulatorReport(
     long replaced,
     long unanswered,
     Latency roundTrip,
+    Latency replaceRoundTrip,
+    Latency sendLag,
     long mdMessages,
     Map<Character, Long> mdMessagesByType,
     Latency feedLatency,
@@ -196,6 +200,8 @@ public record SimulatorReport(
         line(out, "replaced", String.format(Locale.ROOT, "%,d", replaced));
         line(out, "unanswered", String.format(Locale.ROOT, "%,d", unanswered));
         line(out, "order->Accepted", latency(roundTrip) + " (round trip, CO-corrected)");
+        line(out, "replace->answer", latency(replaceRoundTrip) + " (Replaced or Rejected, round trip, CO-corrected)");
+        line(out, "send lag", latency(sendLag) + " (sent after the intended time: the simulator's own delay)");
         line(out, "md messages", String.format(Locale.ROOT, "%,d%s", mdMessages, counts(mdMessagesByType)));
         line(out, "feed latency", latency(feedLatency) + " (ITCH timestamp -> received, order messages since joining)");
         line(out, "md message rate", String.format(Locale.ROOT, "%,.1f messages/s",

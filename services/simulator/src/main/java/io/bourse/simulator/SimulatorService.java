@@ -67,6 +67,8 @@ public final class SimulatorService implements AutoCloseable
     private volatile double mdMessageRate;
     private MetricsServer metricsServer;
     private LatencyTracker roundTrip;
+    private LatencyTracker replaceRoundTrip;
+    private LatencyTracker sendLag;
     private LatencyTracker feedLatency;
     private OrderEntryAgent orderAgent;
     private Ramp ramp;
@@ -119,6 +121,12 @@ public final class SimulatorService implements AutoCloseable
         registerCounters(registry);
         roundTrip = new LatencyTracker(LatencySummary.register(registry, "bourse_simulator_order_roundtrip_seconds",
             "OUCH Enter Order to Accepted or Rejected, from the intended send time (coordinated omission corrected)"));
+        replaceRoundTrip = new LatencyTracker(LatencySummary.register(registry,
+            "bourse_simulator_replace_roundtrip_seconds",
+            "OUCH Replace Order to Replaced or Rejected, from the intended send time " +
+            "(coordinated omission corrected)"));
+        sendLag = new LatencyTracker(LatencySummary.register(registry, "bourse_simulator_send_lag_seconds",
+            "How late the simulator sent each order after its intended send time (the simulator falling behind)"));
         feedLatency = new LatencyTracker(LatencySummary.register(registry, "bourse_simulator_md_latency_seconds",
             "ITCH 5.0 message timestamp to received by the simulator"));
 
@@ -143,7 +151,8 @@ public final class SimulatorService implements AutoCloseable
         for (int i = 0; i < ctx.sessions(); i++)
         {
             final OrderEntrySession session = new OrderEntrySession(
-                i, ctx.orderEntryUsers().get(i), ctx.runId(), packedSymbols, proxy, counters, roundTrip);
+                i, ctx.orderEntryUsers().get(i), ctx.runId(), packedSymbols, proxy, counters, roundTrip,
+                replaceRoundTrip);
             orderSessions.add(session);
             session.connect(ctx.gatewayHost(), ctx.gatewayPort(), ctx.connectTimeoutMs());
         }
@@ -158,7 +167,7 @@ public final class SimulatorService implements AutoCloseable
         final long totalOrders = ctx.durationSeconds() == 0 || null != ramp ?
             Long.MAX_VALUE : ctx.rate() * ctx.durationSeconds();
         orderAgent = new OrderEntryAgent(orderSessions, scenario.orderMix(ctx, symbols.size()),
-            scenario.arrivals(ctx, ramp), counters, new SystemNanoClock(), totalOrders,
+            scenario.arrivals(ctx, ramp), counters, sendLag, new SystemNanoClock(), totalOrders,
             TimeUnit.MILLISECONDS.toNanos(ctx.drainMs()));
         if (!mdSessions.isEmpty())
         {
@@ -364,6 +373,8 @@ public final class SimulatorService implements AutoCloseable
             final BookCheck.Result bookCheck = checkBooks();
             CloseHelper.closeAll(orderRunner, mdRunner);
             roundTrip.sampleInterval();
+            replaceRoundTrip.sampleInterval();
+            sendLag.sampleInterval();
             feedLatency.sampleInterval();
             final SimulatorReport report = report(bookCheck);
             writeHistograms();
@@ -530,6 +541,8 @@ public final class SimulatorService implements AutoCloseable
             counters.get(SimulatorCounter.REPLACED),
             counters.get(SimulatorCounter.UNANSWERED),
             SimulatorReport.Latency.of(roundTrip.total()),
+            SimulatorReport.Latency.of(replaceRoundTrip.total()),
+            SimulatorReport.Latency.of(sendLag.total()),
             counters.get(SimulatorCounter.MD_MESSAGES),
             counters.mdMessagesByType(),
             SimulatorReport.Latency.of(feedLatency.total()),
@@ -551,6 +564,8 @@ public final class SimulatorService implements AutoCloseable
         Files.createDirectories(dir);
         final String suffix = ctx.scenario().settingName() + "-" + ctx.rate() + "ops-" + fileTime() + ".hgrm";
         writeHistogram(dir.resolve("simulator-roundtrip-" + suffix), roundTrip.total());
+        writeHistogram(dir.resolve("simulator-replace-roundtrip-" + suffix), replaceRoundTrip.total());
+        writeHistogram(dir.resolve("simulator-send-lag-" + suffix), sendLag.total());
         writeHistogram(dir.resolve("simulator-feed-" + suffix), feedLatency.total());
     }
 
@@ -684,16 +699,18 @@ public final class SimulatorService implements AutoCloseable
             final long md = counters.get(SimulatorCounter.MD_MESSAGES);
             final Histogram rt = roundTrip.sampleInterval();
             final Histogram feed = feedLatency.sampleInterval();
+            final Histogram lag = sendLag.sampleInterval();
             out.printf(Locale.ROOT,
                 "[%6.1f s] sent %,.0f/s  accepted %,.0f/s  executions %,.0f/s  md %,.0f/s  " +
-                "round trip p99 %s  feed p99 %s%n",
+                "round trip p99 %s  feed p99 %s  send lag p99 %s%n",
                 (nowNs - startNs) / 1e9,
                 (sent - lastSent) / seconds,
                 (accepted - lastAccepted) / seconds,
                 (executions - lastExecutions) / seconds,
                 (md - lastMd) / seconds,
                 p99(rt),
-                p99(feed));
+                p99(feed),
+                p99(lag));
             lastNs = nowNs;
             lastSent = sent;
             lastAccepted = accepted;

@@ -8,6 +8,7 @@ import io.bourse.ouch.OrderExecuted;
 import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.OrderReplaced;
 import io.bourse.ouch.Ouch42;
+import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -27,10 +28,13 @@ class OrderEntryAdapterTest
     private final OrderTokens tokens = new OrderTokens(5, 0);
     private final OpenOrders openOrders = new OpenOrders(16);
     private final InFlightOrders inFlight = new InFlightOrders(16);
+    private final InFlightOrders replacesInFlight = new InFlightOrders(16);
     private final SimulatorCounters counters = new SimulatorCounters();
     private final LatencyTracker roundTrip = new LatencyTracker(new LatencySummary("test_seconds", "test"));
-    private final OrderEntryAdapter adapter =
-        new OrderEntryAdapter(tokens, openOrders, inFlight, new long[]{AAPL, MSFT}, counters, roundTrip);
+    private final LatencyTracker replaceRoundTrip =
+        new LatencyTracker(new LatencySummary("test_replace_seconds", "test"));
+    private final OrderEntryAdapter adapter = new OrderEntryAdapter(tokens, openOrders, inFlight, replacesInFlight,
+        new long[]{AAPL, MSFT}, counters, roundTrip, replaceRoundTrip);
     private final ByteBuffer payload = ByteBuffer.allocateDirect(128);
     private final UnsafeBuffer buffer = new UnsafeBuffer(payload);
     private final byte[] token = new byte[OrderTokens.LENGTH];
@@ -101,6 +105,32 @@ class OrderEntryAdapterTest
 
         assertThat(openOrders.isPending(openOrders.slotOf(1))).isFalse();
         assertThat(open()).containsExactly(new Open(1, 0, 'B', 990_000, 500, 0));
+    }
+
+    @Test
+    void shouldMeasureAReplacesRoundTripToItsReplacedOrRejectedApartFromTheEnterOrders()
+    {
+        accepted(1, 'B', 500, AAPL, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        accepted(2, 'B', 500, AAPL, 980_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        replacesInFlight.add(3, 10_000);
+        replacesInFlight.add(4, 20_000);
+        inFlight.add(5, 30_000);
+        openOrders.markReplacePending(openOrders.slotOf(2), 4);
+        adapter.nowNs(100_000);
+
+        replaced(1, 3, 'B', 500, AAPL, 1_000_000);
+        rejected(4, Ouch42.REJECT_INVALID_PRICE);
+        rejected(5, Ouch42.REJECT_INVALID_PRICE);
+
+        final Histogram replaces = replaceRoundTrip.sampleInterval();
+        assertThat(replaces.getTotalCount()).isEqualTo(2);
+        assertThat(replaces.getMinValue()).isCloseTo(80_000L, withinPercentage(0.1));
+        assertThat(replaces.getMaxValue()).isCloseTo(90_000L, withinPercentage(0.1));
+        final Histogram enters = roundTrip.sampleInterval();
+        assertThat(enters.getTotalCount()).isEqualTo(1);
+        assertThat(enters.getMaxValue()).isCloseTo(70_000L, withinPercentage(0.1));
+        assertThat(replacesInFlight.size()).isZero();
+        assertThat(openOrders.isPending(openOrders.slotOf(2))).isFalse();
     }
 
     @Test

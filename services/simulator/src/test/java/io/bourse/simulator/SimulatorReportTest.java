@@ -23,6 +23,8 @@ class SimulatorReportTest
             6_890, 10, new TreeMap<>(Map.of('O', 7L, 'S', 3L)),
             1_234, 123_400, 2_100, 950, 0,
             new SimulatorReport.Latency(6_900, 45_250, 80_100, 150_300, 900_400, 1_200_000),
+            new SimulatorReport.Latency(950, 50_000, 90_000, 160_000, 700_000, 800_000),
+            new SimulatorReport.Latency(9_900, 0, 1_000, 12_000, 40_000, 95_000),
             25_000, new TreeMap<>(Map.of('A', 20_000L, 'E', 5_000L)),
             new SimulatorReport.Latency(25_000, 12_000, 20_000, 35_000, 90_000, 250_000),
             0, 2, 60,
@@ -45,6 +47,10 @@ class SimulatorReportTest
             "unanswered      : 0",
             "order->Accepted : p50 45.3, p90 80.1, p99 150.3, p99.9 900.4, max 1,200.0 us (6,900 samples)" +
                 " (round trip, CO-corrected)",
+            "replace->answer : p50 50.0, p90 90.0, p99 160.0, p99.9 700.0, max 800.0 us (950 samples)" +
+                " (Replaced or Rejected, round trip, CO-corrected)",
+            "send lag        : p50 0.0, p90 1.0, p99 12.0, p99.9 40.0, max 95.0 us (9,900 samples)" +
+                " (sent after the intended time: the simulator's own delay)",
             "md messages     : 25,000 (A 20,000, E 5,000)",
             "feed latency    : p50 12.0, p90 20.0, p99 35.0, p99.9 90.0, max 250.0 us (25,000 samples)" +
                 " (ITCH timestamp -> received, order messages since joining)",
@@ -63,13 +69,16 @@ class SimulatorReportTest
     {
         final SimulatorReport report = new SimulatorReport(
             "1 cores", 1, 500, "hawkes", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0,
-            SimulatorReport.Latency.EMPTY, 0, Map.of(), SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
+            SimulatorReport.Latency.EMPTY, SimulatorReport.Latency.EMPTY, SimulatorReport.Latency.EMPTY, 0, Map.of(),
+            SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
             BookCheck.Result.NONE, new SimulatorReport.GapFill(MarketDataFeed.SOUPBINTCP, 0, 0, 0, 0));
 
         assertThat(print(report))
             .contains("load            : 500 orders/s target (hawkes), 1 OUCH session, 0 market-data sessions, until stopped")
             .contains("throughput      : 0.0 orders/s achieved vs 500 target (0.0%)")
             .contains("order->Accepted : no samples")
+            .contains("replace->answer : no samples")
+            .contains("send lag        : no samples")
             .contains("rejected        : 0" + System.lineSeparator())
             .contains("book check      : not run")
             .contains("md gaps         : none possible (SoupBinTCP over TCP delivers every message in order)");

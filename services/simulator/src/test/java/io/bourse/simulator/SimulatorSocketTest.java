@@ -10,6 +10,8 @@ import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.OrderReplaced;
+import io.bourse.ouch.ReplaceOrder;
 import io.bourse.ouch.Ouch42;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -85,11 +87,14 @@ class SimulatorSocketTest
         assertThat(report.bookCheck()).isEqualTo(BookCheck.Result.NONE);
         assertThat(report.feedLatency().maxNs()).isLessThan(TimeUnit.SECONDS.toNanos(1));
 
-        assertThat(progress.toString(StandardCharsets.US_ASCII)).contains("sent ", "round trip p99");
+        assertThat(progress.toString(StandardCharsets.US_ASCII)).contains("sent ", "round trip p99", "send lag p99");
+        assertThat(report.sendLag().count()).isEqualTo(1000);
+        assertThat(report.replaceRoundTrip().count()).isPositive().isLessThanOrEqualTo(report.replaceSent());
         try (Stream<Path> files = Files.list(hgrmDir))
         {
             assertThat(files.map((file) -> file.getFileName().toString()))
-                .anyMatch((name) -> name.startsWith("simulator-roundtrip-steady-1000ops-") && name.endsWith(".hgrm"));
+                .anyMatch((name) -> name.startsWith("simulator-roundtrip-steady-1000ops-") && name.endsWith(".hgrm"))
+                .anyMatch((name) -> name.startsWith("simulator-send-lag-steady-1000ops-") && name.endsWith(".hgrm"));
         }
         assertThat(metrics).contains(
             "bourse_simulator_orders_sent_total 1000.0",
@@ -99,6 +104,8 @@ class SimulatorSocketTest
             "bourse_simulator_vwap{symbol=\"AAPL\",window=\"rolling\"} 99.0",
             "bourse_simulator_md_inconsistencies_total 0.0",
             "bourse_simulator_order_roundtrip_seconds_count " + report.accepted(),
+            "bourse_simulator_send_lag_seconds_count 1000",
+            "bourse_simulator_replace_roundtrip_seconds_count " + report.replaceRoundTrip().count(),
             "bourse_simulator_md_latency_seconds_count");
     }
 
@@ -292,7 +299,12 @@ class SimulatorSocketTest
         private final EnterOrder enterOrder = new EnterOrder();
         private final ByteBuffer txBuffer = ByteBuffer.allocateDirect(OrderAccepted.LENGTH);
         private final OrderAccepted accepted = new OrderAccepted().wrapAndApplyType(new UnsafeBuffer(txBuffer), 0);
+        private final ReplaceOrder replaceOrder = new ReplaceOrder();
+        private final ByteBuffer replacedBuffer = ByteBuffer.allocateDirect(OrderReplaced.LENGTH);
+        private final OrderReplaced replaced =
+            new OrderReplaced().wrapAndApplyType(new UnsafeBuffer(replacedBuffer), 0);
         private final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
+        private final byte[] previousToken = new byte[Ouch42.TOKEN_LENGTH];
 
         @Override
         public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request) throws IOException
@@ -303,6 +315,20 @@ class SimulatorSocketTest
         @Override
         public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
         {
+            if (message.get(message.position()) == ReplaceOrder.TYPE)
+            {
+                // Replaced with the replacement dead, as for one that left the book at once: nothing to track.
+                otherOrders.incrementAndGet();
+                rx.wrap(message, message.position(), message.remaining());
+                replaceOrder.wrap(rx, 0).getReplacementOrderToken(token);
+                replaceOrder.getExistingOrderToken(previousToken);
+                replaced.replacementOrderToken(token).previousOrderToken(previousToken)
+                    .shares(replaceOrder.shares()).price(replaceOrder.price()).timeInForce(replaceOrder.timeInForce())
+                    .orderState(Ouch42.ORDER_STATE_DEAD);
+                replacedBuffer.clear();
+                session.send(replacedBuffer);
+                return;
+            }
             if (message.get(message.position()) != EnterOrder.TYPE)
             {
                 otherOrders.incrementAndGet();

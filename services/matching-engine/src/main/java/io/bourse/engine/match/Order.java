@@ -40,7 +40,7 @@ final class Order
      * For a resting midpoint peg, the price its owner last heard, in 1/10000 dollars: the limit Accepted or Replaced
      * echoed, then each OrderPriorityUpdated's working price (or limit); see {@link MatchingEngine}. An int, as every
      * price the engine accepts fits OUCH 4.2's 4-byte Price ({@link MatchingEngine#MAX_PRICE}), so that it takes the
-     * object's alignment padding and pooled orders stay the size they were.
+     * object's alignment padding (the order is 104 bytes with compressed references, 8 more since {@link #executed}).
      */
     int reportedPrice;
     OrderBook book;

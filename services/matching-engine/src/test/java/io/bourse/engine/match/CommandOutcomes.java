@@ -241,6 +241,7 @@ final class CommandOutcomes
         final boolean traded = events.stream().anyMatch((e) -> e instanceof Executed);
         final Event last = events.getLast();
         final String end = last instanceof Canceled canceled ? "canceled " + canceled.reason() :
+            last instanceof Rejected rejected ? "canceled, rejected " + rejected.reason() :
             last instanceof Added ? "rested" :
             last instanceof Replaced replaced ? replaced.bookUpdate().toString() : "filled";
         return (traded ? "traded, " : "") + end;

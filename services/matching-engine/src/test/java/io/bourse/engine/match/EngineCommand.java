@@ -181,8 +181,10 @@ sealed interface EngineCommand permits EngineCommand.AdvanceClock, EngineCommand
     }
 
     /**
-     * OUCH 4.2 Replace Order; {@code atSamePrice} keeps the order's current price whatever {@code price} says, and
-     * {@code smaller} turns {@code quantity} into a size from 1 to the order's open size; {@code timeInForce} is the
+     * OUCH 4.2 Replace Order, whose size counts the shares the order/replace chain executed; {@code atSamePrice} keeps
+     * the order's current price whatever {@code price} says, and {@code smaller} turns {@code quantity} into an open
+     * size from 1 to the order's (resolved against the open orders), sent as that plus the chain's executed shares
+     * (asked of the engine or model it is applied to, so that both must agree on them); {@code timeInForce} is the
      * replacement's, or {@link MatchingEngine#TIME_IN_FORCE_UNCHANGED}.
      */
     record Replace(Target target, long newClientOrderId, long quantity, long price, boolean atSamePrice,
@@ -203,20 +205,21 @@ sealed interface EngineCommand permits EngineCommand.AdvanceClock, EngineCommand
                 }
             }
             return new Replace(Target.id(clientOrderId), newClientOrderId, resolvedQuantity, resolvedPrice, false,
-                false, timeInForce);
+                smaller, timeInForce);
         }
 
         @Override
         public boolean applyTo(final OrderEntry entry)
         {
-            entry.replaceOrder(target.value(), newClientOrderId, quantity, price, timeInForce);
+            final long shares = smaller ? entry.executedQuantity(target.value()) + quantity : quantity;
+            entry.replaceOrder(target.value(), newClientOrderId, shares, price, timeInForce);
             return true;
         }
 
         @Override
         public String toString()
         {
-            return "replace " + target + " by #" + newClientOrderId + " " + (smaller ? "smaller size " : "") +
+            return "replace " + target + " by #" + newClientOrderId + " " + (smaller ? "executed + open " : "") +
                 quantity + (atSamePrice ? " @ same price" : " @ " + price) +
                 (MatchingEngine.TIME_IN_FORCE_UNCHANGED == timeInForce ? "" : " tif " + timeInForce);
         }

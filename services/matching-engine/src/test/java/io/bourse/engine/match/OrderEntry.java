@@ -32,6 +32,9 @@ interface OrderEntry
     /** See {@link MatchingEngine#replaceOrder(long, long, long, long, int)}. */
     void replaceOrder(long clientOrderId, long newClientOrderId, long quantity, long price, int timeInForce);
 
+    /** See {@link MatchingEngine#executedQuantity(long)}. */
+    long executedQuantity(long clientOrderId);
+
     /** See {@link MatchingEngine#moveOrder(long, long)}. */
     void moveOrder(long clientOrderId, long price);
 
@@ -94,6 +97,12 @@ interface OrderEntry
                 final int timeInForce)
             {
                 engine.replaceOrder(clientOrderId, newClientOrderId, quantity, price, timeInForce);
+            }
+
+            @Override
+            public long executedQuantity(final long clientOrderId)
+            {
+                return engine.executedQuantity(clientOrderId);
             }
 
             @Override

@@ -370,6 +370,13 @@ final class ReferenceMatchingEngine implements OrderEntry
     }
 
     @Override
+    public long executedQuantity(final long clientOrderId)
+    {
+        final RestingOrder order = find(clientOrderId);
+        return null == order ? 0 : order.executed;
+    }
+
+    @Override
     public void moveOrder(final long clientOrderId, final long price)
     {
         final RestingOrder order = find(clientOrderId);
