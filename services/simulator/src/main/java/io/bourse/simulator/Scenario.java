@@ -82,16 +82,10 @@ public enum Scenario
         return switch (this)
         {
             case EXCHANGE_CORE -> new OrderFlowGenerator(symbolCount, ctx.seed(),
-                OrderFlowGenerator.EXCHANGE_CORE.withBookTarget(sessionBookTarget(ctx, symbolCount)), 0.0);
+                OrderFlowGenerator.EXCHANGE_CORE.withBookTarget((int)ctx.sessionBookTarget()), 0.0);
             case SKEWED -> new OrderFlowGenerator(symbolCount, ctx.seed(), OrderFlowGenerator.DEFAULT,
                 ctx.zipfExponent());
             default -> new OrderFlowGenerator(symbolCount, ctx.seed());
         };
-    }
-
-    private static int sessionBookTarget(final SimulatorContext ctx, final int symbolCount)
-    {
-        final long total = (long)ctx.bookTarget() * symbolCount;
-        return (int)Math.min(OrderEntrySession.OPEN_ORDERS_CAPACITY, (total + ctx.sessions() - 1) / ctx.sessions());
     }
 }

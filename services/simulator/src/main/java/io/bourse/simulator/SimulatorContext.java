@@ -358,6 +358,13 @@ public final class SimulatorContext
             throw new IllegalStateException(ZIPF_EXPONENT_PROP_NAME + " must be 0..10: " + zipfExponent);
         }
         checkRange(BOOK_TARGET_PROP_NAME, bookTarget, 1, OrderEntrySession.OPEN_ORDERS_CAPACITY);
+        if (Scenario.EXCHANGE_CORE == scenario && sessionBookTarget() > OrderEntrySession.OPEN_ORDERS_CAPACITY)
+        {
+            throw new IllegalStateException(BOOK_TARGET_PROP_NAME + " " + bookTarget + " on " +
+                symbolDirectory.entries().size() + " symbols needs " + sessionBookTarget() + " resting orders per " +
+                "OUCH session, above the " + OrderEntrySession.OPEN_ORDERS_CAPACITY + " a session tracks: " +
+                "use more sessions or a lower target");
+        }
         rampStep = 0 == rampStep ? rate : rampStep;
         rampMax = 0 == rampMax ? Math.min(10_000_000, 20 * rate) : rampMax;
         checkRange(RAMP_STEP_PROP_NAME, rampStep, 1, 10_000_000);
@@ -1142,6 +1149,16 @@ public final class SimulatorContext
     {
         this.bookTarget = bookTarget;
         return this;
+    }
+
+    /**
+     * @return resting orders each OUCH session holds in the exchange-core scenario: the book target of every symbol
+     * split over the sessions, rounded up; {@link #conclude()} refuses that scenario when it passes what a session
+     * tracks.
+     */
+    public long sessionBookTarget()
+    {
+        return ((long)bookTarget * symbolDirectory.entries().size() + sessions - 1) / sessions;
     }
 
     /** @return orders per second added at each ramp step (0 before conclude() = the starting rate). */

@@ -95,6 +95,11 @@ class SimulatorContextTest
             .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.ZIPF_EXPONENT_PROP_NAME);
         assertThatThrownBy(() -> context().rate(1_000).rampMax(500).conclude())
             .isInstanceOf(IllegalStateException.class).hasMessageContaining(SimulatorContext.RAMP_MAX_PROP_NAME);
+        // The exchange-core book target over the sessions: 2 symbols x 6,000 on 1 session is above the 10,000 tracked.
+        assertThatThrownBy(() -> context().scenario(Scenario.EXCHANGE_CORE).sessions(1).bookTarget(6_000).conclude())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining("12000 resting orders per OUCH session");
+        assertThat(context().scenario(Scenario.EXCHANGE_CORE).sessions(2).bookTarget(6_000).conclude()
+            .sessionBookTarget()).isEqualTo(6_000);
     }
 
     @Test
