@@ -65,23 +65,8 @@ public final class OpenOrders
     }
 
     /**
-     * Tracks a new open order (OUCH 4.2 Accepted with order state Live) that has executed nothing.
-     *
-     * @param counter     token counter.
-     * @param symbolIndex index of the symbol in the directory.
-     * @param side        'B' or 'S'.
-     * @param price       limit price, 1/10000 $.
-     * @param openShares  open shares.
-     * @return false when full or already tracked.
-     */
-    public boolean add(final long counter, final int symbolIndex, final byte side, final long price,
-        final long openShares)
-    {
-        return add(counter, symbolIndex, side, price, openShares, 0);
-    }
-
-    /**
-     * Tracks a new open order: one Accepted, or the new order of a Replaced, which carries on its chain's executions.
+     * Tracks a new open order: one Accepted (OUCH 4.2, order state Live), which has executed nothing, or the new order
+     * of a Replaced, which carries on its chain's executions.
      *
      * @param counter        token counter.
      * @param symbolIndex    index of the symbol in the directory.
@@ -137,15 +122,7 @@ public final class OpenOrders
         {
             return false;
         }
-        shares[slot] -= decrement;
-        if (shares[slot] <= 0)
-        {
-            removeSlot(slot);
-        }
-        else if (NONE != cancelTo[slot] && shares[slot] <= cancelTo[slot])
-        {
-            clearSlot(slot);
-        }
+        reduceSlot(slot, decrement);
         return true;
     }
 
@@ -159,11 +136,13 @@ public final class OpenOrders
     public boolean execute(final long counter, final long shares)
     {
         final int slot = slotOf(counter);
-        if (slot >= 0)
+        if (slot < 0)
         {
-            executed[slot] += shares;
+            return false;
         }
-        return reduce(counter, shares);
+        executed[slot] += shares;
+        reduceSlot(slot, shares);
+        return true;
     }
 
     /**
@@ -311,6 +290,19 @@ public final class OpenOrders
     public long executed(final int slot)
     {
         return executed[slot];
+    }
+
+    private void reduceSlot(final int slot, final long decrement)
+    {
+        shares[slot] -= decrement;
+        if (shares[slot] <= 0)
+        {
+            removeSlot(slot);
+        }
+        else if (NONE != cancelTo[slot] && shares[slot] <= cancelTo[slot])
+        {
+            clearSlot(slot);
+        }
     }
 
     private void removeSlot(final int slot)

@@ -8,8 +8,8 @@ import java.io.IOException;
 /**
  * One OUCH 4.2 session of the simulator: its SoupBinTCP connection, its token counter (one per Enter Order and per
  * Replace Order, from 1), its open orders and its Enter and Replace Orders in flight (a Replace Order by its
- * replacement's token counter). Turns an {@link OrderAction} into the OUCH
- * message and records what the answer must be matched against. Owned by the order-entry thread.
+ * replacement's token counter). Turns an {@link OrderAction} into the OUCH message and records what the answer must
+ * be matched against. Owned by the order-entry thread.
  */
 final class OrderEntrySession implements AutoCloseable
 {
@@ -42,11 +42,11 @@ final class OrderEntrySession implements AutoCloseable
     private long nextCounter = 1;
 
     /**
-     * @param index         session index, part of the tokens.
-     * @param user          who logs in; its firm goes into the Enter Orders.
-     * @param runId         run id, part of the tokens.
-     * @param packedSymbols symbols in directory order.
-     * @param proxy         encoder shared by the sessions of the thread.
+     * @param index            session index, part of the tokens.
+     * @param user             who logs in; its firm goes into the Enter Orders.
+     * @param runId            run id, part of the tokens.
+     * @param packedSymbols    symbols in directory order.
+     * @param proxy            encoder shared by the sessions of the thread.
      * @param counters         where to count.
      * @param roundTrip        where to record Enter Order round trips.
      * @param replaceRoundTrip where to record Replace Order round trips.

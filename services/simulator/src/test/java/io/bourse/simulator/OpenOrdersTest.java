@@ -14,8 +14,8 @@ class OpenOrdersTest
     @Test
     void shouldTrackAddedOrdersBySlot()
     {
-        openOrders.add(10, 0, (byte)'B', 990_000, 300);
-        openOrders.add(11, 1, (byte)'S', 1_010_000, 100);
+        openOrders.add(10, 0, (byte)'B', 990_000, 300, 0);
+        openOrders.add(11, 1, (byte)'S', 1_010_000, 100, 0);
 
         assertThat(orders()).containsExactly(
             new Open(10, 0, 'B', 990_000, 300),
@@ -25,7 +25,7 @@ class OpenOrdersTest
     @Test
     void shouldCountAnOrdersExecutionsAndCarryThemWhenItMovesSlot()
     {
-        openOrders.add(10, 0, (byte)'B', 990_000, 300);
+        openOrders.add(10, 0, (byte)'B', 990_000, 300, 0);
         openOrders.add(11, 1, (byte)'S', 1_010_000, 100, 250);
 
         openOrders.execute(10, 100);
@@ -42,9 +42,9 @@ class OpenOrdersTest
     @Test
     void shouldMoveTheLastOrderIntoTheSlotOfARemovedOne()
     {
-        openOrders.add(10, 0, (byte)'B', 990_000, 300);
-        openOrders.add(11, 1, (byte)'S', 1_010_000, 100);
-        openOrders.add(12, 2, (byte)'B', 980_000, 200);
+        openOrders.add(10, 0, (byte)'B', 990_000, 300, 0);
+        openOrders.add(11, 1, (byte)'S', 1_010_000, 100, 0);
+        openOrders.add(12, 2, (byte)'B', 980_000, 200, 0);
 
         openOrders.remove(10);
 
@@ -58,8 +58,8 @@ class OpenOrdersTest
     @Test
     void shouldReduceSharesAndRemoveWhenNoneRemain()
     {
-        openOrders.add(10, 0, (byte)'B', 990_000, 300);
-        openOrders.add(11, 1, (byte)'S', 1_010_000, 100);
+        openOrders.add(10, 0, (byte)'B', 990_000, 300, 0);
+        openOrders.add(11, 1, (byte)'S', 1_010_000, 100, 0);
 
         openOrders.reduce(10, 100);
         openOrders.reduce(11, 100);
@@ -70,18 +70,18 @@ class OpenOrdersTest
     @Test
     void shouldRefuseOrdersWhenFullOrAlreadyTracked()
     {
-        assertThat(openOrders.add(1, 0, (byte)'B', 1, 100)).isTrue();
-        assertThat(openOrders.add(1, 0, (byte)'B', 1, 100)).isFalse();
-        assertThat(openOrders.add(2, 0, (byte)'B', 1, 100)).isTrue();
-        assertThat(openOrders.add(3, 0, (byte)'B', 1, 100)).isTrue();
+        assertThat(openOrders.add(1, 0, (byte)'B', 1, 100, 0)).isTrue();
+        assertThat(openOrders.add(1, 0, (byte)'B', 1, 100, 0)).isFalse();
+        assertThat(openOrders.add(2, 0, (byte)'B', 1, 100, 0)).isTrue();
+        assertThat(openOrders.add(3, 0, (byte)'B', 1, 100, 0)).isTrue();
         assertThat(openOrders.isFull()).isTrue();
-        assertThat(openOrders.add(4, 0, (byte)'B', 1, 100)).isFalse();
+        assertThat(openOrders.add(4, 0, (byte)'B', 1, 100, 0)).isFalse();
     }
 
     @Test
     void shouldKeepThePendingMarkUntilCleared()
     {
-        openOrders.add(10, 0, (byte)'B', 990_000, 300);
+        openOrders.add(10, 0, (byte)'B', 990_000, 300, 0);
         openOrders.markCancelPending(openOrders.slotOf(10), 150);
 
         openOrders.reduce(10, 100);
@@ -95,8 +95,8 @@ class OpenOrdersTest
     @Test
     void shouldClearACancelThatAnExecutionLeftWithNothingToDo()
     {
-        openOrders.add(10, 0, (byte)'B', 990_000, 400);
-        openOrders.add(11, 0, (byte)'B', 980_000, 400);
+        openOrders.add(10, 0, (byte)'B', 990_000, 400, 0);
+        openOrders.add(11, 0, (byte)'B', 980_000, 400, 0);
         openOrders.markCancelPending(openOrders.slotOf(10), 200);
         openOrders.markCancelPending(openOrders.slotOf(11), 200);
 
@@ -110,9 +110,9 @@ class OpenOrdersTest
     @Test
     void shouldClearAReplaceWhoseReplacementWasRejectedEvenAfterTheOrderMovedSlot()
     {
-        openOrders.add(10, 0, (byte)'B', 990_000, 400);
-        openOrders.add(11, 0, (byte)'B', 980_000, 400);
-        openOrders.add(12, 0, (byte)'B', 970_000, 400);
+        openOrders.add(10, 0, (byte)'B', 990_000, 400, 0);
+        openOrders.add(11, 0, (byte)'B', 980_000, 400, 0);
+        openOrders.add(12, 0, (byte)'B', 970_000, 400, 0);
         openOrders.markReplacePending(openOrders.slotOf(12), 13);
         openOrders.markReplacePending(openOrders.slotOf(11), 14);
         openOrders.remove(10);

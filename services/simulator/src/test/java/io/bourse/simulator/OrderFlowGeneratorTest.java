@@ -182,8 +182,8 @@ class OrderFlowGeneratorTest
     {
         final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, 9);
         final OpenOrders openOrders = new OpenOrders(10);
-        openOrders.add(1, 0, (byte)'B', 990_000, 100);
-        openOrders.add(2, 0, (byte)'S', 1_010_000, 100);
+        openOrders.add(1, 0, (byte)'B', 990_000, 100, 0);
+        openOrders.add(2, 0, (byte)'S', 1_010_000, 100, 0);
         openOrders.markCancelPending(0, 0);
         final OrderAction action = new OrderAction();
 
@@ -223,8 +223,8 @@ class OrderFlowGeneratorTest
     {
         final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, 17);
         final OpenOrders openOrders = new OpenOrders(2);
-        openOrders.add(1, 0, (byte)'B', 990_000, 100);
-        openOrders.add(2, 0, (byte)'S', 1_010_000, 100);
+        openOrders.add(1, 0, (byte)'B', 990_000, 100, 0);
+        openOrders.add(2, 0, (byte)'S', 1_010_000, 100, 0);
         final OrderAction action = new OrderAction();
         final int[] byType = new int[4];
 
@@ -283,13 +283,13 @@ class OrderFlowGeneratorTest
             switch (action.type())
             {
                 case OrderAction.DAY -> openOrders.add(++counter, action.symbolIndex(), action.side(), action.price(),
-                    action.shares());
+                    action.shares(), 0);
                 case OrderAction.CANCEL -> openOrders.reduce(openOrders.counter(slot),
                     action.shares() == 0 ? targetShares : targetShares - action.shares());
                 case OrderAction.REPLACE ->
                 {
                     openOrders.remove(openOrders.counter(slot));
-                    openOrders.add(++counter, action.symbolIndex(), action.side(), action.price(), action.shares());
+                    openOrders.add(++counter, action.symbolIndex(), action.side(), action.price(), action.shares(), 0);
                 }
                 default ->
                 {
