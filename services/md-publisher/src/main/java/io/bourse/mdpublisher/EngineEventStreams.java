@@ -40,9 +40,9 @@ import java.util.function.Consumer;
  * </ul>
  * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after a rebuild,
  * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
- * Orders at the default 64 MiB term) it is: the MoldUDP64 feed, which reads that publication on the same thread,
- * takes it while the offers wait ({@link MoldFeedIdleStrategy}); the fanout reads it on its own thread (an offer that
- * finds no room within its bounded retries is dropped and counted, as always). The replay runs on the agent's thread,
+ * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
+ * ({@link OrderFeedListener}); the fanout reads the publication on its own thread (an offer that finds no room within
+ * its bounded retries is dropped and counted, as always, and the fanout sees the gap). The replay runs on the agent's thread,
  * so no snapshot request is answered meanwhile, and the shard holds its newer events while the live image is not read
  * (engine back pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay
  * (logged, and counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books

@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the order feed too). Every message takes the next sequence number of its feed (one sequence per feed across all
  * symbols, from 1) whether or not the offer succeeds, so a subscriber sees a lost message as a gap in that feed. No
  * subscriber connected is not an error (like multicast with no listener); any other failed offer is counted as an
- * error. Allocates nothing.
+ * error. Each order-feed increment also goes to an {@link OrderFeedListener} (the MoldUDP64 feed), offered or not.
+ * Allocates nothing.
  */
 final class MarketDataProxy implements MarketDataListener
 {
@@ -61,6 +62,7 @@ final class MarketDataProxy implements MarketDataListener
     private final FeedPublication bbo;
     private final FeedPublication trades;
     private final BoundedOffer boundedOffer;
+    private final OrderFeedListener orderFeedListener;
     private final MidnightNanoClock clock;
     private final MdPublisherMetrics metrics;
     private final AtomicLong errorCount;
@@ -70,21 +72,23 @@ final class MarketDataProxy implements MarketDataListener
      * @param depth        the depth (L2) feed.
      * @param bbo          the BBO (L1) feed.
      * @param trades       the trades feed.
-     * @param boundedOffer retries back pressure for a bounded time.
-     * @param clock        to measure event timestamp to published.
-     * @param metrics      counts messages by type, records the latency and counts the messages not published.
-     * @param errorCount   incremented for every failed offer other than "not connected".
+     * @param boundedOffer      retries back pressure for a bounded time.
+     * @param orderFeedListener takes every order-feed increment after its offer, or {@link OrderFeedListener#NONE}.
+     * @param clock             to measure event timestamp to published.
+     * @param metrics           counts messages by type, records the latency and counts the messages not published.
+     * @param errorCount        incremented for every failed offer other than "not connected".
      */
     MarketDataProxy(
         final FeedPublication orders, final FeedPublication depth, final FeedPublication bbo,
-        final FeedPublication trades, final BoundedOffer boundedOffer, final MidnightNanoClock clock,
-        final MdPublisherMetrics metrics, final AtomicLong errorCount)
+        final FeedPublication trades, final BoundedOffer boundedOffer, final OrderFeedListener orderFeedListener,
+        final MidnightNanoClock clock, final MdPublisherMetrics metrics, final AtomicLong errorCount)
     {
         this.orders = orders;
         this.depth = depth;
         this.bbo = bbo;
         this.trades = trades;
         this.boundedOffer = boundedOffer;
+        this.orderFeedListener = orderFeedListener;
         this.clock = clock;
         this.metrics = metrics;
         this.errorCount = errorCount;
@@ -309,8 +313,8 @@ final class MarketDataProxy implements MarketDataListener
     private void publish(
         final FeedPublication feed, final int templateId, final int bodyLength, final long timestampNs)
     {
-        final long result = boundedOffer.offer(
-            feed.publication, buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + bodyLength);
+        final int length = MessageHeaderEncoder.ENCODED_LENGTH + bodyLength;
+        final long result = boundedOffer.offer(feed.publication, buffer, 0, length);
         if (result > 0)
         {
             metrics.onMessageOut(feed.feed, templateId, clock.nanosSinceMidnight() - timestampNs);
@@ -322,6 +326,10 @@ final class MarketDataProxy implements MarketDataListener
             {
                 errorCount.incrementAndGet();
             }
+        }
+        if (feed == orders)
+        {
+            orderFeedListener.onOrderFeedMessage(buffer, 0, length);
         }
     }
 

@@ -109,13 +109,6 @@ public final class MdPublisherContext
     public static final String MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME = "bourse.md.mold.heartbeat.interval.ms";
     /** Default heartbeat interval: one second. */
     public static final int MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT = 1000;
-    /** Most market-data messages the MoldUDP64 feed reads per duty cycle. */
-    public static final String MOLD_FRAGMENT_LIMIT_PROP_NAME = "bourse.md.mold.fragment.limit";
-    /**
-     * Default: more than the md-publisher publishes on the order feed in one duty cycle with up to 8 shards (each
-     * engine event makes at most 2 messages there), so that the feed, on the same thread, keeps up.
-     */
-    public static final int MOLD_FRAGMENT_LIMIT_DEFAULT = 32 * FRAGMENT_LIMIT_DEFAULT;
 
     private StreamLayout layout;
     private SymbolDirectory symbolDirectory;
@@ -137,7 +130,6 @@ public final class MdPublisherContext
     private int moldPayloadLength = MOLD_PAYLOAD_LENGTH_MAX;
     private int moldStoreMessages = MOLD_STORE_MESSAGES_DEFAULT;
     private int moldHeartbeatIntervalMs = MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT;
-    private int moldFragmentLimit = MOLD_FRAGMENT_LIMIT_DEFAULT;
     private InetAddress moldGroupAddress;
     private InetAddress moldInterfaceAddress;
     private NetworkInterface moldNetworkInterface;
@@ -170,8 +162,7 @@ public final class MdPublisherContext
             .moldPayloadLength(settings.getInt(MOLD_PAYLOAD_LENGTH_PROP_NAME, MOLD_PAYLOAD_LENGTH_MAX))
             .moldStoreMessages(settings.getInt(MOLD_STORE_MESSAGES_PROP_NAME, MOLD_STORE_MESSAGES_DEFAULT))
             .moldHeartbeatIntervalMs(
-                settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT))
-            .moldFragmentLimit(settings.getInt(MOLD_FRAGMENT_LIMIT_PROP_NAME, MOLD_FRAGMENT_LIMIT_DEFAULT));
+                settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT));
     }
 
     /**
@@ -238,7 +229,6 @@ public final class MdPublisherContext
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));
         checkRange(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, moldHeartbeatIntervalMs, 1, Integer.MAX_VALUE);
-        checkRange(MOLD_FRAGMENT_LIMIT_PROP_NAME, moldFragmentLimit, 1, Integer.MAX_VALUE);
     }
 
     private static InetAddress ipv4Address(final String name, final String value)
@@ -583,22 +573,6 @@ public final class MdPublisherContext
     public MdPublisherContext moldHeartbeatIntervalMs(final int moldHeartbeatIntervalMs)
     {
         this.moldHeartbeatIntervalMs = moldHeartbeatIntervalMs;
-        return this;
-    }
-
-    /** @return most market-data messages the MoldUDP64 feed reads per duty cycle. */
-    public int moldFragmentLimit()
-    {
-        return moldFragmentLimit;
-    }
-
-    /**
-     * @param moldFragmentLimit most market-data messages the MoldUDP64 feed reads per duty cycle.
-     * @return this.
-     */
-    public MdPublisherContext moldFragmentLimit(final int moldFragmentLimit)
-    {
-        this.moldFragmentLimit = moldFragmentLimit;
         return this;
     }
 

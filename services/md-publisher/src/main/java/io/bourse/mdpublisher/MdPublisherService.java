@@ -18,7 +18,6 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
@@ -33,9 +32,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * and publishes the market data on its four feeds' streams (order feed, depth, BBO, trades: {@link MarketDataProxy}),
  * with a snapshot of every book for each request on the snapshot-request stream ({@link SnapshotPublisher}), plus its
  * Prometheus endpoint. With the MoldUDP64 feed on
- * (the default), the same thread also runs the {@link MoldFeedAgent}, which reads that market data back and sends it
- * as ITCH 5.0 over MoldUDP64 multicast: one thread on a small host, and the feed reads each duty cycle's market data in
- * the next one, with no thread to wake up in between, or while an offer waits for room ({@link MoldFeedIdleStrategy}).
+ * (the default), the same thread also runs the {@link MoldFeedAgent}, which takes each order-feed increment as it is
+ * encoded, offered or dropped ({@link OrderFeedListener}), and sends it as ITCH 5.0 over MoldUDP64 multicast at the end
+ * of the duty cycle: one thread on a small host, no thread to wake up in between, and no message the order feed's
+ * Aeron publication drops under back pressure is missing from the MoldUDP64 session.
  */
 public final class MdPublisherService implements AutoCloseable
 {
@@ -97,20 +97,18 @@ public final class MdPublisherService implements AutoCloseable
             allSubscriptions.add(snapshotRequests);
             metricsServer.registry().register(new AeronClientCollector(aeron, allSubscriptions));
 
-            // Opened first: the order feed's back-pressured offers do its duty cycle while they wait.
+            // Opened first: the order feed's increments go to it as they are encoded.
             if (ctx.moldEnabled())
             {
                 moldFeed = MoldFeed.open(
-                    ctx, aeron, metricsServer.registry(), SystemNanoClock.INSTANCE, new MidnightNanoClock());
+                    ctx, metricsServer.registry(), SystemNanoClock.INSTANCE, new MidnightNanoClock());
             }
-            final IdleStrategy offerIdle =
-                new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
             final BoundedOffer boundedOffer = new BoundedOffer(
-                null == moldFeed ? offerIdle : new MoldFeedIdleStrategy(moldFeed.agent(), offerIdle,
-                    AgentLaunch.countingErrorHandler(moldFeed.agent().roleName(), errorCount)),
+                new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),
                 ctx.offerRetries());
-            final MarketDataProxy proxy = new MarketDataProxy(
-                orders, depth, bbo, trades, boundedOffer, new MidnightNanoClock(), metrics, errorCount);
+            final MarketDataProxy proxy = new MarketDataProxy(orders, depth, bbo, trades, boundedOffer,
+                null == moldFeed ? OrderFeedListener.NONE : moldFeed.agent(), new MidnightNanoClock(), metrics,
+                errorCount);
             final MarketDataBooks books =
                 new MarketDataBooks(SymbolDirectory.packed(directory.entries()), ctx.l2Depth(), proxy, errorCount);
             BookMetrics.register(metricsServer.registry(), directory, books);

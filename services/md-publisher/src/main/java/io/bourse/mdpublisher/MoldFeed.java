@@ -2,9 +2,6 @@ package io.bourse.mdpublisher;
 
 import com.paritytrading.nassau.moldudp64.MoldUDP64RequestServer;
 import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
-import io.aeron.Aeron;
-import io.aeron.Subscription;
-import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
@@ -19,18 +16,15 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.channels.DatagramChannel;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The md-publisher's ITCH 5.0 over MoldUDP64 feed: its sockets (a multicast sender connected to the group on the
- * configured interface, and the re-request server's unicast socket on the same interface), its subscription to the
- * md-publisher's own market-data stream, and the {@link MoldFeedAgent} that runs on them. Close it after the agent
- * has stopped.
+ * configured interface, and the re-request server's unicast socket on the same interface) and the
+ * {@link MoldFeedAgent} that runs on them, which takes the order feed's increments from the md-publisher's
+ * {@link MarketDataProxy}. Close it after the agent has stopped.
  */
 final class MoldFeed implements AutoCloseable
 {
-    private static final long CONNECT_POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
-
     private final DatagramChannel multicastChannel;
     private final DatagramChannel requestChannel;
     private final MoldFeedAgent agent;
@@ -44,23 +38,19 @@ final class MoldFeed implements AutoCloseable
     }
 
     /**
-     * Opens the sockets and subscribes to the market-data stream, waiting until the subscription is connected to the
-     * md-publisher's publication so that the feed misses none of its messages.
+     * Opens the sockets.
      *
      * @param ctx           the concluded configuration, with the feed on.
-     * @param aeron         the md-publisher's Aeron client.
      * @param registry      where the feed's metrics go.
      * @param nanoClock     monotonic time of the heartbeats.
      * @param midnightClock wall-clock time of the session's opening and closing messages.
      * @return the feed, its agent not yet started.
-     * @throws UncheckedIOException  when a socket cannot be opened or bound.
-     * @throws IllegalStateException when the subscription does not connect within the Aeron driver timeout.
+     * @throws UncheckedIOException when a socket cannot be opened or bound.
      */
     static MoldFeed open(
-        final MdPublisherContext ctx, final Aeron aeron, final PrometheusRegistry registry, final NanoClock nanoClock,
+        final MdPublisherContext ctx, final PrometheusRegistry registry, final NanoClock nanoClock,
         final MidnightNanoClock midnightClock)
     {
-        final StreamLayout layout = ctx.layout();
         DatagramChannel multicastChannel = null;
         DatagramChannel requestChannel = null;
         try
@@ -77,12 +67,7 @@ final class MoldFeed implements AutoCloseable
             requestChannel.bind(new InetSocketAddress(ctx.moldInterfaceAddress(), ctx.moldRequestPort()));
             requestChannel.configureBlocking(false);
 
-            final Subscription marketData = aeron.addSubscription(
-                layout.marketDataChannel(), layout.marketDataStreamId());
-            awaitConnected(marketData, aeron.context().driverTimeoutMs());
             final MoldFeedAgent agent = new MoldFeedAgent(
-                marketData,
-                ctx.moldFragmentLimit(),
                 new ItchTranslator(ctx.symbolDirectory()),
                 new ItchReferenceData(ctx.symbolDirectory()),
                 ctx.moldSession(),
@@ -108,21 +93,6 @@ final class MoldFeed implements AutoCloseable
         {
             CloseHelper.quietCloseAll(multicastChannel, requestChannel);
             throw ex;
-        }
-    }
-
-    private static void awaitConnected(final Subscription subscription, final long timeoutMs)
-    {
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (!subscription.isConnected())
-        {
-            if (System.nanoTime() - deadlineNs > 0)
-            {
-                throw new IllegalStateException("md-publisher: the MoldUDP64 feed's subscription to " +
-                    subscription.channel() + " stream " + subscription.streamId() + " did not connect in " +
-                    timeoutMs + " ms");
-            }
-            LockSupport.parkNanos(CONNECT_POLL_NS);
         }
     }
 

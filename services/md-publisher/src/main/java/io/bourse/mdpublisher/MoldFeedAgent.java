@@ -6,9 +6,6 @@ import com.paritytrading.nassau.moldudp64.MoldUDP64Exception;
 import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
 import com.paritytrading.nassau.moldudp64.MoldUDP64RequestServer;
 import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
-import io.aeron.Subscription;
-import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
 import io.bourse.itch.ItchReferenceData;
@@ -25,11 +22,12 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
- * NASDAQ TotalView-ITCH 5.0 over MoldUDP64 (MoldUDP64 Protocol Specification 1.00): reads the md-publisher's own SBE
- * market-data stream, translates each message once with {@link ItchTranslator}, numbers the ITCH messages of the
- * session from 1 in a {@link MoldMessageStore} and packs them into Downstream Packets that nassau's
- * {@link MoldUDP64Server} sends to the multicast group; nassau's {@link MoldUDP64RequestServer} answers Request
- * Packets from the store.
+ * NASDAQ TotalView-ITCH 5.0 over MoldUDP64 (MoldUDP64 Protocol Specification 1.00): takes each increment of the
+ * md-publisher's SBE order feed as it is encoded, on the md-publisher's thread ({@link OrderFeedListener}), so that a
+ * message the order feed's Aeron publication drops under back pressure (a stalled fanout) still reaches the MoldUDP64
+ * receivers; translates each once with {@link ItchTranslator}, numbers the ITCH messages of the session from 1 in a
+ * {@link MoldMessageStore} and packs them into Downstream Packets that nassau's {@link MoldUDP64Server} sends to the
+ * multicast group; nassau's {@link MoldUDP64RequestServer} answers Request Packets from the store.
  *
  * <ul>
  *   <li>The session opens ({@link #onStart}) with System Event 'O' Start of Messages, one Stock Directory per
@@ -39,28 +37,27 @@ import java.util.concurrent.TimeUnit;
  *   followed by one End of Session packet (Message Count 0xFFFF), all stamped with the wall clock's nanoseconds
  *   since midnight.</li>
  *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
- *   message does not fit and at the end of every duty cycle that added a message, so a message waits at most one
- *   duty cycle.</li>
+ *   message does not fit and at the end of every duty cycle that added a message: this agent's duty cycle follows the
+ *   md-publisher's on the same thread, so a message waits at most for the rest of the duty cycle that encoded it.</li>
  *   <li>After {@code heartbeatIntervalNs} without a packet, a Heartbeat (Message Count 0, Sequence Number of the next
  *   message) goes out, so that an idle receiver still sees a gap at its end.</li>
  *   <li>Request Packets are served on this agent's thread, at most {@value #REQUESTS_PER_DUTY_CYCLE} per look at the
  *   request socket, so that the store needs no synchronisation and a burst of requests delays live packets by a
  *   bounded time. The socket is looked at no more than once per {@link #REQUEST_POLL_INTERVAL_NS}, so that a duty
- *   cycle that only polls the market data makes no system call (a request waits at most that long more). A
+ *   cycle that only sends packets makes no further system call (a request waits at most that long more). A
  *   response starts at the requested Sequence Number and holds as many of the requested messages as fit in
  *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
  *   not yet sent gets no response ({@link MoldMessageStore}), nor does one that names another Session than the
  *   feed's: nassau's request server would answer it under the Session it names, and an earlier run's Sequence Numbers
  *   name other messages.</li>
- *   <li>Market data without an ITCH form (trades of displayed orders, snapshot messages) takes no
- *   sequence number; untranslatable market data is counted as an error and left out. A failed send is counted as an
+ *   <li>Market data without an ITCH form (trades of displayed orders) takes no sequence number; untranslatable market data is counted as an error and left out. A failed send is counted as an
  *   error and its packet treated as lost on the network: its messages keep their sequence numbers and stay in the
  *   store, where receivers find them by re-request.</li>
  * </ul>
  * Non-blocking sockets; nassau retries a send that the socket's full buffer refused, which the kernel drains at wire
  * speed. From market data to packet, nothing is allocated.
  */
-final class MoldFeedAgent implements Agent, FragmentHandler
+final class MoldFeedAgent implements Agent, OrderFeedListener
 {
     /** Most Request Packets served per duty cycle. */
     static final int REQUESTS_PER_DUTY_CYCLE = 16;
@@ -70,8 +67,6 @@ final class MoldFeedAgent implements Agent, FragmentHandler
     static final int MAX_MESSAGE_LENGTH =
         Math.max(ItchTranslator.MAX_LENGTH, ItchReferenceData.STOCK_DIRECTORY_LENGTH);
 
-    private final Subscription subscription;
-    private final int fragmentLimit;
     private final ItchTranslator translator;
     private final ItchReferenceData referenceData;
     private final MoldUDP64Server server;
@@ -94,8 +89,6 @@ final class MoldFeedAgent implements Agent, FragmentHandler
     private boolean socketErrorLogged;
 
     /**
-     * @param subscription        the md-publisher's SBE market-data stream.
-     * @param fragmentLimit       most market-data messages read per duty cycle.
      * @param translator          SBE market data to ITCH.
      * @param referenceData       the session's opening messages.
      * @param session             the MoldUDP64 Session, as the server sends it ({@link SessionNames}).
@@ -109,14 +102,11 @@ final class MoldFeedAgent implements Agent, FragmentHandler
      * @param metrics             counters.
      */
     MoldFeedAgent(
-        final Subscription subscription, final int fragmentLimit, final ItchTranslator translator,
-        final ItchReferenceData referenceData, final String session, final MoldUDP64Server server,
+        final ItchTranslator translator, final ItchReferenceData referenceData, final String session, final MoldUDP64Server server,
         final MoldUDP64RequestServer requestServer, final MoldMessageStore store, final int maxPayloadLength,
         final long heartbeatIntervalNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
         final MoldMetrics metrics)
     {
-        this.subscription = subscription;
-        this.fragmentLimit = fragmentLimit;
         this.translator = translator;
         this.referenceData = referenceData;
         this.server = server;
@@ -159,16 +149,16 @@ final class MoldFeedAgent implements Agent, FragmentHandler
     }
 
     /**
-     * Reads market data into packets and sends them, serves requests when the socket is due a look, and sends a
-     * Heartbeat when one is due.
+     * Sends the packet of the messages taken since the last duty cycle, serves requests when the socket is due a look,
+     * and sends a Heartbeat when one is due.
      *
-     * @return market-data messages read, packets sent and requests served.
+     * @return packets sent and requests served.
      */
     @Override
     public int doWork()
     {
         nowNs = nanoClock.nanoTime();
-        int workCount = subscription.poll(this, fragmentLimit);
+        int workCount = 0;
         if (packet.messageCount() > 0)
         {
             sendPacket();
@@ -217,9 +207,12 @@ final class MoldFeedAgent implements Agent, FragmentHandler
         return "md-mold";
     }
 
-    /** Translates one market-data message and appends it to the packet under the next sequence number. */
+    /**
+     * Translates one order-feed increment and appends it to the packet under the next sequence number; the packet goes
+     * out when the next message does not fit or at the end of the next duty cycle.
+     */
     @Override
-    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    public void onOrderFeedMessage(final DirectBuffer buffer, final int offset, final int length)
     {
         message.clear();
         final int itchLength = translator.translate(buffer, offset, length, message);

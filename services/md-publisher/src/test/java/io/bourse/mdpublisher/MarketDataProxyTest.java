@@ -9,7 +9,11 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.engine.BookUpdate;
+import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.Feed;
+import io.bourse.sbe.md.MessageHeaderDecoder;
+import io.bourse.sbe.md.OrderExecutedDecoder;
+import io.bourse.sbe.md.TradeDecoder;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -19,6 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.common.Await.awaitTrue;
@@ -49,6 +55,8 @@ class MarketDataProxyTest
     private FeedPublication[] feeds;
     private Subscription[] subscribers;
     private final long[] received = new long[FeedPublication.FEEDS.length];
+    private final List<Integer> listenedTemplateIds = new ArrayList<>();
+    private long listened;
     private EngineEventAdapter adapter;
 
     @BeforeEach
@@ -86,9 +94,15 @@ class MarketDataProxyTest
 
     private void launchPath(final int l2Depth)
     {
+        launchPath(l2Depth, (buffer, offset, length) -> listened++);
+    }
+
+    private void launchPath(final int l2Depth, final OrderFeedListener orderFeedListener)
+    {
         final MdPublisherMetrics metrics = new MdPublisherMetrics(new PrometheusRegistry(), errors);
         final MarketDataProxy proxy = new MarketDataProxy(feeds[0], feeds[1], feeds[2], feeds[3],
-            new BoundedOffer(new BusySpinIdleStrategy(), 1_000_000), new MidnightNanoClock(), metrics, errors);
+            new BoundedOffer(new BusySpinIdleStrategy(), 1_000_000), orderFeedListener, new MidnightNanoClock(),
+            metrics, errors);
         adapter = new EngineEventAdapter(
             new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, l2Depth, proxy, errors), metrics, errors);
     }
@@ -111,6 +125,27 @@ class MarketDataProxyTest
     {
         launchPath(2);
         assertAllocatesNothingOnceWarm();
+    }
+
+    @Test
+    void shouldHandEachOrderFeedIncrementToTheListenerAfterItsOfferEvenWhenTheOfferFails()
+    {
+        launchPath(MarketDataBooks.FULL_DEPTH, (buffer, offset, length) ->
+        {
+            final MessageHeaderDecoder header = new MessageHeaderDecoder().wrap(buffer, offset);
+            listenedTemplateIds.add(header.templateId());
+        });
+        subscribers[Feed.ORDERS.ordinal()].close();
+        awaitTrue(() -> !feeds[Feed.ORDERS.ordinal()].publication.isConnected());
+
+        onEvent(engine.orderAdded(T, "AAPL", 1, SELL, 100, 1_000_000, 'Y'));
+        onEvent(engine.orderExecuted(T, "AAPL", 2, 100, 1_000_000, BUY, 3, 1, 0));
+
+        // The order feed's three increments, none published (no subscriber); not the depth, BBO or trades feeds'.
+        assertThat(listenedTemplateIds).containsExactly(
+            AddOrderDecoder.TEMPLATE_ID, OrderExecutedDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID);
+        assertThat(feeds[Feed.ORDERS.ordinal()].lastSequenceNumber()).isEqualTo(3);
+        assertThat(errors).hasValue(0);
     }
 
     /**
@@ -137,6 +172,8 @@ class MarketDataProxyTest
                 .isPositive()
                 .isEqualTo(feeds[feed.ordinal()].lastSequenceNumber());
         }
+        assertThat(listened).as("order-feed increments handed to the listener")
+            .isEqualTo(feeds[Feed.ORDERS.ordinal()].lastSequenceNumber());
         assertThat(errors).hasValue(0);
         // Less than a byte per event over the round after warm-up: an allocation per event or message would be 16 or
         // more.

@@ -97,7 +97,6 @@ class MdPublisherContextTest
         assertBad((ctx) -> ctx.moldStoreMessages(0), MdPublisherContext.MOLD_STORE_MESSAGES_PROP_NAME);
         assertBad((ctx) -> ctx.moldStoreMessages(50_000_000), MdPublisherContext.MOLD_STORE_MESSAGES_PROP_NAME);
         assertBad((ctx) -> ctx.moldHeartbeatIntervalMs(0), MdPublisherContext.MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME);
-        assertBad((ctx) -> ctx.moldFragmentLimit(0), MdPublisherContext.MOLD_FRAGMENT_LIMIT_PROP_NAME);
         assertBad((ctx) -> ctx.l2Depth(-1), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertBad((ctx) -> ctx.l2Depth(1001), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertThatThrownBy(() -> MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_ENABLED", "yes"))))

@@ -3,6 +3,7 @@ package io.bourse.mdpublisher;
 import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
 import io.aeron.Aeron;
 import io.aeron.Publication;
+import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
@@ -51,6 +52,7 @@ class MdPublisherMoldFeedTest
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
     private MediaDriver driver;
+    private StreamLayout layout;
     private Aeron aeron;
     private MdPublisherService service;
     private MoldReceiver receiver;
@@ -61,22 +63,14 @@ class MdPublisherMoldFeedTest
     void setUp() throws IOException
     {
         driver = EmbeddedMediaDriver.launch("md-mold-test");
-        final String aeronDir = driver.aeronDirectoryName();
-        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
-        final InetSocketAddress group = Multicast.randomGroup();
-        final DatagramChannel downstream = Multicast.join(group);
-        service = MdPublisherService.launch(new MdPublisherContext()
-            .layout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
-            .metricsPort(0)
-            .jvmMetrics(false)
-            .moldGroup(group.getAddress().getHostAddress())
-            .moldPort(group.getPort())
-            .moldRequestPort(0)
-            .moldSession("BOURSETEST"));
-        receiver = new MoldReceiver(downstream, new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort()));
+        layout = EmbeddedMediaDriver.defaultLayout(driver);
+        launch(new MdPublisherContext());
 
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        // Stands for the fanout, so that the order feed's offers are published and counted as such; never read, it
+        // holds the few messages of a test well within the order feed's window.
+        final Subscription orderFeed = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
+        awaitTrue(() -> orderFeed.imageCount() > 0);
         shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0));
         shard1 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1));
         awaitTrue(() -> shard0.isConnected() && shard1.isConnected());
@@ -186,6 +180,64 @@ class MdPublisherMoldFeedTest
             .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"cross_trade\"} 2.0\n")
             .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"trade\"} 0.0\n")
             .contains("bourse_md_errors_total 0.0\n");
+    }
+
+    /**
+     * A subscriber of the SBE order feed that stalls (a fanout whose thread does not run) holds the feed's publication
+     * at its window (half a term: 32 KiB, about 340 Add Orders, at the 64 KiB terms given here); the md-publisher's
+     * offers past it are dropped (no retries here), a gap that subscriber sees in the feed's sequence numbers. The
+     * MoldUDP64 feed takes every increment all the same: its receiver gets every Add Order, in order, with no gap.
+     */
+    @Test
+    void shouldSendEveryOrderFeedMessageWhileAStalledSubscriberMakesTheOrderFeedDropSome() throws Exception
+    {
+        CloseHelper.closeAll(receiver, service);
+        layout = new StreamLayout(layout.aeronDirectoryName(), layout.commandChannel(), layout.commandStreamBase(),
+            layout.eventChannel(), layout.eventStreamBase(), "aeron:ipc?term-length=65536",
+            layout.marketDataStreamId(), layout.feedChannel(), layout.depthStreamId(), layout.bboStreamId(),
+            layout.tradesStreamId(), layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
+        launch(new MdPublisherContext().offerRetries(0));
+        final Subscription stalled = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
+        awaitTrue(() -> stalled.imageCount() > 0);
+
+        // Start of Messages, two Stock Directories, two Trading Actions, Start of System and Market Hours.
+        final int sessionStart = 7;
+        final int orders = 1_000;
+        for (int i = 0; i < orders; i++)
+        {
+            offer(shard0, engine.orderAdded(T + i, "AAPL", 100 + i, SELL, 100, 1_500_000 + 100L * (i % 50), 'Y'));
+        }
+        receiveUntil(sessionStart + orders);
+
+        final List<ItchEvents.Message> received = receiver.itch.messages;
+        assertThat(received).hasSize(sessionStart + orders);
+        for (int i = 0; i < orders; i++)
+        {
+            assertThat(received.get(sessionStart + i))
+                .isEqualTo(new AddOrder(1, 0, T + i, 100 + i, 'S', 100, "AAPL", 1_500_000 + 100L * (i % 50)));
+        }
+        final String metrics = scrapeMetrics();
+        assertThat(metrics)
+            .contains("bourse_md_mold_messages_total " + (sessionStart + orders) + ".0\n")
+            .contains("bourse_md_mold_errors_total 0.0\n")
+            .containsPattern("bourse_md_drops_total\\{feed=\"orders\",reason=\"back_pressure\"} [1-9][0-9]*\\.0\n");
+        stalled.close();
+    }
+
+    private void launch(final MdPublisherContext ctx) throws IOException
+    {
+        final InetSocketAddress group = Multicast.randomGroup();
+        final DatagramChannel downstream = Multicast.join(group);
+        service = MdPublisherService.launch(ctx
+            .layout(layout)
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .metricsPort(0)
+            .jvmMetrics(false)
+            .moldGroup(group.getAddress().getHostAddress())
+            .moldPort(group.getPort())
+            .moldRequestPort(0)
+            .moldSession("BOURSETEST"));
+        receiver = new MoldReceiver(downstream, new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort()));
     }
 
     private void offer(final Publication publication, final int length)

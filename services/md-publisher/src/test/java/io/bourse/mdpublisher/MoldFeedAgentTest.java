@@ -1,11 +1,8 @@
 package io.bourse.mdpublisher;
 
 import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
-import io.aeron.Aeron;
-import io.aeron.ExclusivePublication;
-import io.aeron.driver.MediaDriver;
-import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchEvents;
@@ -28,18 +25,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.mdpublisher.MoldReceiver.Request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The MoldUDP64 feed agent driven by hand under a clock the test advances: real SBE market data on an Aeron stream of
- * an embedded media driver in, real datagrams on loopback multicast out, read byte by byte or by nassau's
- * MoldUDP64 client; Request Packets answered by the agent's re-request server.
+ * The MoldUDP64 feed agent driven by hand under a clock the test advances: real SBE market data in, handed over as the
+ * md-publisher's {@link MarketDataProxy} hands its order-feed increments, real datagrams on loopback multicast out,
+ * read byte by byte or by nassau's MoldUDP64 client; Request Packets answered by the agent's re-request server.
  */
 @Timeout(30)
 class MoldFeedAgentTest
@@ -73,11 +70,7 @@ class MoldFeedAgentTest
     private final CachedNanoClock nanoClock = new CachedNanoClock();
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final List<AutoCloseable> closeables = new ArrayList<>();
-    private MediaDriver driver;
-    private Aeron aeron;
-    private StreamLayout layout;
     private InetSocketAddress group;
-    private ExclusivePublication marketData;
     private MoldFeed feed;
     private MoldFeedAgent agent;
     private InetSocketAddress requestAddress;
@@ -85,11 +78,6 @@ class MoldFeedAgentTest
     @BeforeEach
     void setUp() throws IOException
     {
-        driver = EmbeddedMediaDriver.launch("mold-test");
-        final String aeronDir = driver.aeronDirectoryName();
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
-        layout = EmbeddedMediaDriver.defaultLayout(driver);
-        marketData = aeron.addExclusivePublication(layout.marketDataChannel(), layout.marketDataStreamId());
         group = Multicast.randomGroup();
     }
 
@@ -97,7 +85,7 @@ class MoldFeedAgentTest
     void tearDown()
     {
         CloseHelper.closeAll(closeables);
-        CloseHelper.closeAll(feed, aeron, driver);
+        CloseHelper.close(feed);
     }
 
     @Test
@@ -132,7 +120,7 @@ class MoldFeedAgentTest
         // A message with no ITCH form (the md-publisher sends PriceLevelUpdate on the depth feed only) takes none.
         publish(sbe.priceLevelUpdate(T, "MSFT", 1_500_100, 300));
         publish(sbe.orderDelete(T, "MSFT", 17));
-        assertThat(agent.doWork()).isEqualTo(4);
+        assertThat(agent.doWork()).isEqualTo(1);
 
         // Sequence Number 8, Message Count 2: Add Order (ITCH 5.0 §4.3.1), Order Delete (§4.4.4); no form for the level
         assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 0000000000000008 0002" +
@@ -351,12 +339,17 @@ class MoldFeedAgentTest
             allocatedBytes = 0;
             for (int orderId = 1; orderId <= 20_000; orderId++)
             {
-                publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
-                if (orderId % 10 == 0)
+                final int length = sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000);
+                final boolean packetDue = orderId % 10 == 0;
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                publish(length);
+                if (packetDue)
                 {
-                    final long before = threads.getCurrentThreadAllocatedBytes();
                     agent.doWork();
-                    allocatedBytes += threads.getCurrentThreadAllocatedBytes() - before;
+                }
+                allocatedBytes += threads.getCurrentThreadAllocatedBytes() - before;
+                if (packetDue)
+                {
                     while (null != listener.receive(datagram.clear()))
                     {
                         datagram.clear();
@@ -435,7 +428,7 @@ class MoldFeedAgentTest
     private void start(final int payloadLength, final int storeMessages)
     {
         final MdPublisherContext ctx = new MdPublisherContext()
-            .layout(layout)
+            .layout(StreamLayout.fromSettings(new Settings(Map.of())))
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
             .moldGroup(group.getAddress().getHostAddress())
             .moldPort(group.getPort())
@@ -445,7 +438,7 @@ class MoldFeedAgentTest
             .moldStoreMessages(storeMessages)
             .conclude();
         final long epochNs = TimeUnit.DAYS.toNanos(20_000) + WALL_NS;
-        feed = MoldFeed.open(ctx, aeron, registry, nanoClock, new MidnightNanoClock(() -> epochNs));
+        feed = MoldFeed.open(ctx, registry, nanoClock, new MidnightNanoClock(() -> epochNs));
         agent = feed.agent();
         requestAddress = new InetSocketAddress(Multicast.LOOPBACK, feed.requestPort());
         agent.onStart();
@@ -453,7 +446,7 @@ class MoldFeedAgentTest
 
     private void publish(final int length)
     {
-        awaitTrue(() -> marketData.offer(sbe.buffer, 0, length) > 0);
+        agent.onOrderFeedMessage(sbe.buffer, 0, length);
     }
 
     private byte[] serveUntilAnswered(final DatagramChannel requester) throws IOException
