@@ -109,6 +109,18 @@ public final class MdPublisherContext
     public static final String MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME = "bourse.md.mold.heartbeat.interval.ms";
     /** Default heartbeat interval: one second. */
     public static final int MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT = 1000;
+    /**
+     * How long the MoldUDP64 session's end lasts, in milliseconds: End of Session packets in place of Heartbeats, with
+     * re-requests still answered (MoldUDP64 1.00, End of Session), before the md-publisher stops.
+     */
+    public static final String MOLD_END_OF_SESSION_MS_PROP_NAME = "bourse.md.mold.end.of.session.ms";
+    /** Default end of session: one second, ten End of Session packets. */
+    public static final int MOLD_END_OF_SESSION_MS_DEFAULT = 1000;
+    /**
+     * Longest end of session, in milliseconds: within the 5 s an agent runner waits for its agent to close before it
+     * interrupts the thread.
+     */
+    public static final int MOLD_END_OF_SESSION_MS_MAX = 4000;
 
     private StreamLayout layout;
     private SymbolDirectory symbolDirectory;
@@ -130,6 +142,7 @@ public final class MdPublisherContext
     private int moldPayloadLength = MOLD_PAYLOAD_LENGTH_MAX;
     private int moldStoreMessages = MOLD_STORE_MESSAGES_DEFAULT;
     private int moldHeartbeatIntervalMs = MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT;
+    private int moldEndOfSessionMs = MOLD_END_OF_SESSION_MS_DEFAULT;
     private InetAddress moldGroupAddress;
     private InetAddress moldInterfaceAddress;
     private NetworkInterface moldNetworkInterface;
@@ -162,7 +175,8 @@ public final class MdPublisherContext
             .moldPayloadLength(settings.getInt(MOLD_PAYLOAD_LENGTH_PROP_NAME, MOLD_PAYLOAD_LENGTH_MAX))
             .moldStoreMessages(settings.getInt(MOLD_STORE_MESSAGES_PROP_NAME, MOLD_STORE_MESSAGES_DEFAULT))
             .moldHeartbeatIntervalMs(
-                settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT));
+                settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT))
+            .moldEndOfSessionMs(settings.getInt(MOLD_END_OF_SESSION_MS_PROP_NAME, MOLD_END_OF_SESSION_MS_DEFAULT));
     }
 
     /**
@@ -229,6 +243,7 @@ public final class MdPublisherContext
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));
         checkRange(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, moldHeartbeatIntervalMs, 1, Integer.MAX_VALUE);
+        checkRange(MOLD_END_OF_SESSION_MS_PROP_NAME, moldEndOfSessionMs, 0, MOLD_END_OF_SESSION_MS_MAX);
     }
 
     private static InetAddress ipv4Address(final String name, final String value)
@@ -573,6 +588,24 @@ public final class MdPublisherContext
     public MdPublisherContext moldHeartbeatIntervalMs(final int moldHeartbeatIntervalMs)
     {
         this.moldHeartbeatIntervalMs = moldHeartbeatIntervalMs;
+        return this;
+    }
+
+    /** @return how long the MoldUDP64 session's end lasts, in milliseconds. */
+    public int moldEndOfSessionMs()
+    {
+        return moldEndOfSessionMs;
+    }
+
+    /**
+     * @param moldEndOfSessionMs how long the MoldUDP64 session's end lasts, 0..{@value #MOLD_END_OF_SESSION_MS_MAX}
+     *                           ms: End of Session packets every 100 ms and re-requests answered; 0 sends one End
+     *                           of Session packet and stops.
+     * @return this.
+     */
+    public MdPublisherContext moldEndOfSessionMs(final int moldEndOfSessionMs)
+    {
+        this.moldEndOfSessionMs = moldEndOfSessionMs;
         return this;
     }
 

@@ -182,8 +182,9 @@ public final class MdPublisherService implements AutoCloseable
     }
 
     /**
-     * Stops the agent (the MoldUDP64 feed, when on, ends its session), then closes the feed's sockets, the Aeron
-     * client and the metrics endpoint.
+     * Stops the agent (the MoldUDP64 feed, when on, ends its session, which lasts
+     * {@link MdPublisherContext#moldEndOfSessionMs}: End of Session packets, re-requests answered), then closes the
+     * feed's sockets, the Aeron client and the metrics endpoint.
      */
     @Override
     public void close()

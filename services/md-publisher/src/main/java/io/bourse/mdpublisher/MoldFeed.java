@@ -77,6 +77,7 @@ final class MoldFeed implements AutoCloseable
                     ctx.moldPayloadLength()),
                 ctx.moldPayloadLength(),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldHeartbeatIntervalMs()),
+                TimeUnit.MILLISECONDS.toNanos(ctx.moldEndOfSessionMs()),
                 nanoClock,
                 midnightClock,
                 new MoldMetrics(registry));

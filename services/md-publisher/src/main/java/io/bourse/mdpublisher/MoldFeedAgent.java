@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * NASDAQ TotalView-ITCH 5.0 over MoldUDP64 (MoldUDP64 Protocol Specification 1.00): takes each increment of the
@@ -33,9 +34,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>The session opens ({@link #onStart}) with System Event 'O' Start of Messages, one Stock Directory per
  *   symbol in locate order ({@link ItchReferenceData}), the Trading Action spin and System Events 'S' Start of System
  *   Hours and 'Q' Start of Market Hours (the engine shards accept and execute orders from their start); it ends
- *   ({@link #onClose}) with System Events 'M' End of Market Hours, 'E' End of System Hours and 'C' End of Messages
- *   followed by one End of Session packet (Message Count 0xFFFF), all stamped with the wall clock's nanoseconds
- *   since midnight.</li>
+ *   ({@link #onClose}) with System Events 'M' End of Market Hours, 'E' End of System Hours and 'C' End of Messages,
+ *   all stamped with the wall clock's nanoseconds since midnight. Then, as MoldUDP64 1.00 has it, End of Session
+ *   packets (Message Count 0xFFFF, the next Sequence Number) go out in place of Heartbeats for a short while
+ *   ({@code endOfSessionNs}, every {@link #END_OF_SESSION_INTERVAL_NS}), while Request Packets are still answered: a
+ *   receiver's last chance to fill a gap, such as a lost last packet.</li>
  *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
  *   message does not fit and at the end of every duty cycle that added a message: this agent's duty cycle follows the
  *   md-publisher's on the same thread, so a message waits at most for the rest of the duty cycle that encoded it.</li>
@@ -59,6 +62,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class MoldFeedAgent implements Agent, OrderFeedListener
 {
+    /** Time between two End of Session packets while the session ends, in nanoseconds: 100 ms. */
+    static final long END_OF_SESSION_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Most Request Packets served per duty cycle. */
     static final int REQUESTS_PER_DUTY_CYCLE = 16;
     /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
@@ -76,6 +81,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
     private final MoldMessageStore store;
     private final int maxPayloadLength;
     private final long heartbeatIntervalNs;
+    private final long endOfSessionNs;
     private final NanoClock nanoClock;
     private final MidnightNanoClock midnightClock;
     private final MoldMetrics metrics;
@@ -84,6 +90,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
     private final MoldUDP64MessageStore countingStore = this::answer;
     private long nowNs;
     private long heartbeatDeadlineNs;
+    private long endOfSessionDeadlineNs;
+    private boolean sessionEnding;
     private long requestPollDeadlineNs;
     private int requestsServed;
     private boolean socketErrorLogged;
@@ -97,6 +105,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
      * @param store               the session's messages, empty.
      * @param maxPayloadLength    most bytes of Message Blocks in one packet, at least 2 + {@link #MAX_MESSAGE_LENGTH}.
      * @param heartbeatIntervalNs time without a packet after which a Heartbeat is sent, in nanoseconds.
+     * @param endOfSessionNs      how long the session's end lasts ({@link #endSession}), in nanoseconds; 0 for one
+     *                            End of Session packet.
      * @param nanoClock           monotonic time of the heartbeat deadlines.
      * @param midnightClock       wall-clock nanoseconds since midnight of the opening and closing messages.
      * @param metrics             counters.
@@ -104,7 +114,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
     MoldFeedAgent(
         final ItchTranslator translator, final ItchReferenceData referenceData, final String session, final MoldUDP64Server server,
         final MoldUDP64RequestServer requestServer, final MoldMessageStore store, final int maxPayloadLength,
-        final long heartbeatIntervalNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
+        final long heartbeatIntervalNs, final long endOfSessionNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
         final MoldMetrics metrics)
     {
         this.translator = translator;
@@ -116,6 +126,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         this.store = store;
         this.maxPayloadLength = maxPayloadLength;
         this.heartbeatIntervalNs = heartbeatIntervalNs;
+        this.endOfSessionNs = endOfSessionNs;
         this.nanoClock = nanoClock;
         this.midnightClock = midnightClock;
         this.metrics = metrics;
@@ -150,7 +161,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
 
     /**
      * Sends the packet of the messages taken since the last duty cycle, serves requests when the socket is due a look,
-     * and sends a Heartbeat when one is due.
+     * and sends a Heartbeat when one is due, or an End of Session packet once the session ends ({@link #endSession}).
      *
      * @return packets sent and requests served.
      */
@@ -171,18 +182,43 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         }
         if (nowNs - heartbeatDeadlineNs >= 0)
         {
-            sendHeartbeat();
+            if (sessionEnding)
+            {
+                sendEndOfSession();
+            }
+            else
+            {
+                sendHeartbeat();
+            }
             workCount++;
         }
         return workCount;
     }
 
     /**
-     * Ends the session (ITCH 5.0 &sect;4.1): System Events 'M' End of Market Hours, 'E' End of System Hours and 'C'
-     * End of Messages, then an End of Session packet.
+     * Ends the session and lets its end run its course: {@link #endSession}, then duty cycles (End of Session packets,
+     * requests answered) until {@link #isSessionOver}, or until the thread is interrupted. The md-publisher's own
+     * duty cycle has stopped: no market data comes after the end.
      */
     @Override
     public void onClose()
+    {
+        endSession();
+        while (!isSessionOver() && !Thread.currentThread().isInterrupted())
+        {
+            if (0 == doWork())
+            {
+                LockSupport.parkNanos(REQUEST_POLL_INTERVAL_NS);
+            }
+        }
+    }
+
+    /**
+     * Ends the session (ITCH 5.0 &sect;4.1): System Events 'M' End of Market Hours, 'E' End of System Hours and 'C'
+     * End of Messages, then the first End of Session packet (MoldUDP64 1.00); from here on the duty cycles send End of
+     * Session packets in place of Heartbeats. Nothing may be taken after it.
+     */
+    void endSession()
     {
         nowNs = nanoClock.nanoTime();
         final long timestampNs = midnightClock.nanosSinceMidnight();
@@ -190,15 +226,15 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, timestampNs));
         append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, timestampNs));
         sendPacket();
-        try
-        {
-            server.sendEndOfSession();
-            metrics.onEndOfSession();
-        }
-        catch (final IOException ex)
-        {
-            onError(ex);
-        }
+        sessionEnding = true;
+        endOfSessionDeadlineNs = nowNs + endOfSessionNs;
+        sendEndOfSession();
+    }
+
+    /** @return whether the session has ended and its end has lasted its time, as of the last duty cycle. */
+    boolean isSessionOver()
+    {
+        return sessionEnding && nowNs - endOfSessionDeadlineNs >= 0;
     }
 
     @Override
@@ -262,6 +298,20 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         }
         packet.clear();
         heartbeatDeadlineNs = nowNs + heartbeatIntervalNs;
+    }
+
+    private void sendEndOfSession()
+    {
+        try
+        {
+            server.sendEndOfSession();
+            metrics.onEndOfSession();
+        }
+        catch (final IOException ex)
+        {
+            onError(ex);
+        }
+        heartbeatDeadlineNs = nowNs + END_OF_SESSION_INTERVAL_NS;
     }
 
     private void sendHeartbeat()

@@ -45,6 +45,8 @@ class MdPublisherContextTest
         assertThat(ctx.moldPayloadLength()).isEqualTo(1000);
         assertThat(ctx.moldStoreMessages()).isEqualTo(5000);
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(250);
+        assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_END_OF_SESSION_MS", "0")))
+            .moldEndOfSessionMs()).isZero();
     }
 
     @Test
@@ -71,6 +73,7 @@ class MdPublisherContextTest
         assertThat(ctx.moldPayloadLength()).isEqualTo(1400);
         assertThat(ctx.moldStoreMessages()).isEqualTo(1_000_000);
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(1000);
+        assertThat(ctx.moldEndOfSessionMs()).isEqualTo(1000);
         assertThat(ctx.l2Depth()).isEqualTo(MarketDataBooks.FULL_DEPTH);
         // A session per run: the run's start in UTC to the second, MMddHHmmss.
         assertThat(ctx.moldSession()).matches("[0-9]{10}");
@@ -97,6 +100,8 @@ class MdPublisherContextTest
         assertBad((ctx) -> ctx.moldStoreMessages(0), MdPublisherContext.MOLD_STORE_MESSAGES_PROP_NAME);
         assertBad((ctx) -> ctx.moldStoreMessages(50_000_000), MdPublisherContext.MOLD_STORE_MESSAGES_PROP_NAME);
         assertBad((ctx) -> ctx.moldHeartbeatIntervalMs(0), MdPublisherContext.MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME);
+        assertBad((ctx) -> ctx.moldEndOfSessionMs(-1), MdPublisherContext.MOLD_END_OF_SESSION_MS_PROP_NAME);
+        assertBad((ctx) -> ctx.moldEndOfSessionMs(4001), MdPublisherContext.MOLD_END_OF_SESSION_MS_PROP_NAME);
         assertBad((ctx) -> ctx.l2Depth(-1), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertBad((ctx) -> ctx.l2Depth(1001), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertThatThrownBy(() -> MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_ENABLED", "yes"))))

@@ -309,6 +309,46 @@ class MoldFeedAgentTest
     }
 
     @Test
+    void shouldSendEndOfSessionInPlaceOfHeartbeatsAndAnswerRequestsUntilTheEndHasLasted() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        start(1400, 100, 1000);
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        publish(sbe.addOrder(T, "AAPL", 1, Side.SELL, 100, 1_000_000));
+        agent.doWork();
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+
+        agent.endSession();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(9, 3, 20 + 3 * 14));
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 000000000000000C FFFF"));
+        assertThat(agent.isSessionOver()).isFalse();
+
+        // A receiver that lost the last packets asks for them while the end lasts, and gets them.
+        final DatagramChannel requester = open(Multicast.unicast());
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000008 0004")), requestAddress);
+        assertThat(header(serveUntilAnswered(requester))).isEqualTo(new Header(8, 4, 20 + 38 + 3 * 14));
+
+        // End of Session packets, with the next Sequence Number, every 100 ms in place of Heartbeats.
+        nanoClock.update(MoldFeedAgent.END_OF_SESSION_INTERVAL_NS);
+        agent.doWork();
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 000000000000000C FFFF"));
+        nanoClock.update(TimeUnit.MILLISECONDS.toNanos(150));
+        agent.doWork();
+        assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
+        nanoClock.update(TimeUnit.SECONDS.toNanos(1) - 1);
+        agent.doWork();
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 000000000000000C FFFF"));
+        assertThat(agent.isSessionOver()).isFalse();
+        nanoClock.update(TimeUnit.SECONDS.toNanos(1));
+        agent.doWork();
+        assertThat(agent.isSessionOver()).isTrue();
+
+        assertThat(counter("bourse_md_mold_packets", "end_of_session")).isEqualTo(3);
+        assertThat(counter("bourse_md_mold_packets", "heartbeat")).isZero();
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(4);
+    }
+
+    @Test
     void shouldCountFailedSendsAndReceivesAsErrorsAndCarryOn()
     {
         start(1400, 100);
@@ -427,6 +467,11 @@ class MoldFeedAgentTest
 
     private void start(final int payloadLength, final int storeMessages)
     {
+        start(payloadLength, storeMessages, 0);
+    }
+
+    private void start(final int payloadLength, final int storeMessages, final int endOfSessionMs)
+    {
         final MdPublisherContext ctx = new MdPublisherContext()
             .layout(StreamLayout.fromSettings(new Settings(Map.of())))
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
@@ -436,6 +481,7 @@ class MoldFeedAgentTest
             .moldSession(SESSION)
             .moldPayloadLength(payloadLength)
             .moldStoreMessages(storeMessages)
+            .moldEndOfSessionMs(endOfSessionMs)
             .conclude();
         final long epochNs = TimeUnit.DAYS.toNanos(20_000) + WALL_NS;
         feed = MoldFeed.open(ctx, registry, nanoClock, new MidnightNanoClock(() -> epochNs));
