@@ -16,8 +16,9 @@ import java.util.Map;
  *
  * @param machine            e.g. {@code "2 cores, Linux 6.8 amd64, Java 25"}.
  * @param cores              available processors.
- * @param targetRate         target orders per second over all sessions (for a ramp, the last step's).
- * @param scenario           the {@link Scenario} by its setting name (for a ramp, with its starting rate).
+ * @param targetRate         target orders per second over all sessions (for a ramp, the mean of its steps' rates,
+ *                           which the throughput achieved over the whole ramp is compared with).
+ * @param scenario           the {@link Scenario} by its setting name (for a ramp, with its first and last rates).
  * @param sessions           OUCH sessions.
  * @param mdSessions         market-data sessions.
  * @param durationSeconds    configured duration, 0 for "until stopped" (and for a ramp, which ends itself).

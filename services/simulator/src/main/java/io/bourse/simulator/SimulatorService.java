@@ -521,9 +521,10 @@ public final class SimulatorService implements AutoCloseable
         return new SimulatorReport(
             SimulatorReport.describeMachine(),
             Runtime.getRuntime().availableProcessors(),
-            null == ramp || ramp.steps().isEmpty() ? ctx.rate() : ramp.steps().getLast().rate(),
-            null == ramp ? ctx.scenario().settingName() :
-                String.format(Locale.ROOT, "ramp from %,d, see the ramp table", ctx.rate()),
+            null == ramp || ramp.steps().isEmpty() ? ctx.rate() : meanStepRate(ramp.steps()),
+            null == ramp || ramp.steps().isEmpty() ? ctx.scenario().settingName() :
+                String.format(Locale.ROOT, "ramp from %,d to %,d: the mean of its steps' rates, see the ramp table",
+                    ctx.rate(), ramp.steps().getLast().rate()),
             ctx.sessions(),
             ctx.mdSessions(),
             null == ramp ? ctx.durationSeconds() : 0,
@@ -552,6 +553,20 @@ public final class SimulatorService implements AutoCloseable
             symbols,
             bookCheck,
             gapFill());
+    }
+
+    /**
+     * @param steps the ramp's judged steps, at least one; each lasted the same time.
+     * @return the mean of their target rates, orders per second: the rate the ramp intended over its sending window.
+     */
+    private static long meanStepRate(final List<Ramp.Step> steps)
+    {
+        long sum = 0;
+        for (final Ramp.Step step : steps)
+        {
+            sum += step.rate();
+        }
+        return Math.round((double)sum / steps.size());
     }
 
     private void writeHistograms() throws IOException

@@ -183,6 +183,9 @@ class SimulatorSocketTest
             .contains("ramp: p99 stayed within the limit up to 600 orders/s").doesNotContain("<- broke");
         assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get())
             .isBetween(340L, 480L);
+        // The throughput over the whole ramp is judged against the mean of its steps' rates, not the last one's.
+        assertThat(report.targetRate()).isEqualTo(400);
+        assertThat(report.scenario()).startsWith("ramp from 200 to 600: the mean of its steps' rates");
         assertThat(report.roundTrip().count()).isEqualTo(report.accepted()).isPositive();
         try (Stream<Path> files = Files.list(hgrmDir))
         {
