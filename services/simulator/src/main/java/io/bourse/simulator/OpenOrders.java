@@ -13,7 +13,8 @@ public final class OpenOrders
 {
     private static final long MISSING = -1;
     /** {@link #cancelTo} and {@link #replacements} of an order with no cancel, or no replace, in flight. */
-    private static final long NONE = -1;
+    /** Returned by {@link #pendingReplacement} when no replace is in flight for the order. */
+    public static final long NONE = -1;
 
     private final int capacity;
     private final long[] counters;
@@ -187,6 +188,17 @@ public final class OpenOrders
         pending[slot] = true;
         replacements[slot] = replacement;
         replacedByReplacement.put(replacement, counters[slot]);
+    }
+
+    /**
+     * @param counter token counter of an order.
+     * @return the token counter of the replacement of the order's replace in flight, or {@link #NONE} when none is or
+     *         the order is not tracked.
+     */
+    public long pendingReplacement(final long counter)
+    {
+        final int slot = slotOf(counter);
+        return slot < 0 ? NONE : replacements[slot];
     }
 
     /**

@@ -177,7 +177,9 @@ final class OrderEntryAdapter implements MessageListener
         final long counter = ownCounter();
         if (counter >= 0)
         {
+            final long replacement = openOrders.pendingReplacement(counter);
             openOrders.execute(counter, message.executedShares());
+            forgetIgnoredReplace(counter, replacement);
         }
     }
 
@@ -188,8 +190,23 @@ final class OrderEntryAdapter implements MessageListener
         final long counter = ownCounter();
         if (counter >= 0)
         {
+            final long replacement = openOrders.pendingReplacement(counter);
             openOrders.reduce(counter, message.decrementShares());
             openOrders.clearPending(counter);
+            forgetIgnoredReplace(counter, replacement);
+        }
+    }
+
+    /**
+     * A replace in flight for an order that has now left the book (fully executed, or canceled, as when the replace
+     * itself failed the gateway's checks: Canceled 'U') gets no Replaced nor Rejected: OUCH 4.2 &sect;2.2 ignores a
+     * replace of an order no longer open. It is no longer awaited, and its round trip not recorded.
+     */
+    private void forgetIgnoredReplace(final long counter, final long replacement)
+    {
+        if (OpenOrders.NONE != replacement && openOrders.slotOf(counter) < 0)
+        {
+            replacesInFlight.remove(replacement);
         }
     }
 

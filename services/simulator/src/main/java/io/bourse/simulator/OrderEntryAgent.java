@@ -6,6 +6,7 @@ import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * Drives every OUCH session on one thread, open loop: the {@link ArrivalProcess} gives each order its intended send
@@ -14,8 +15,9 @@ import java.util.List;
  * coordinated omission). How late each order went out, the send lag, is recorded: the duty cycle's clock reading minus
  * the intended time, a lower bound, as up to {@value #MAX_SENDS_PER_CYCLE} orders go out after that reading. A
  * simulator that falls behind adds it to every round trip it measures; it tells a starved simulator from a slow
- * exchange. After the last order (or a stop request) it waits for the answers to the Enter Orders in flight, up to the
- * drain time (not for those to Replace Orders, which go untimed when late), then finishes. The clock is read once per
+ * exchange. After the last order (or a stop request) it waits for the answers to the Enter Orders and Replace Orders in
+ * flight (not for a replace of an order that has left the book meanwhile, which OUCH ignores), up to the drain time,
+ * then finishes; the Enter Orders still unanswered are counted. The clock is read once per
  * duty cycle. A session that fails is counted as an error, closed, and left out; the others go on.
  */
 final class OrderEntryAgent implements Agent
@@ -102,9 +104,9 @@ final class OrderEntryAgent implements Agent
         {
             work += sendDue(nowNs);
         }
-        else if (inFlight() == 0 || nowNs - drainDeadlineNs >= 0)
+        else if (0 == sumOverActiveSessions(OrderEntrySession::awaitedAnswers) || nowNs - drainDeadlineNs >= 0)
         {
-            counters.add(SimulatorCounter.UNANSWERED, inFlight());
+            counters.add(SimulatorCounter.UNANSWERED, sumOverActiveSessions(OrderEntrySession::inFlight));
             phase = DONE;
             finished = true;
         }
@@ -199,18 +201,19 @@ final class OrderEntryAgent implements Agent
         return false;
     }
 
-    private int inFlight()
+    /** @return the sum of the count over the sessions still logged in. */
+    private int sumOverActiveSessions(final ToIntFunction<OrderEntrySession> count)
     {
-        int inFlight = 0;
+        int sum = 0;
         for (int i = 0, n = sessions.size(); i < n; i++)
         {
             final OrderEntrySession session = sessions.get(i);
             if (session.isActive())
             {
-                inFlight += session.inFlight();
+                sum += count.applyAsInt(session);
             }
         }
-        return inFlight;
+        return sum;
     }
 
     private void onSessionFailure(final OrderEntrySession session, final IOException cause)

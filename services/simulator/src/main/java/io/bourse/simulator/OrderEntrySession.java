@@ -157,6 +157,15 @@ final class OrderEntrySession implements AutoCloseable
         return inFlight.size();
     }
 
+    /**
+     * @return Enter Orders awaiting their Accepted or Rejected and Replace Orders awaiting their Replaced or Rejected
+     *         (not those the ring overwrote, nor those of orders that left the book meanwhile).
+     */
+    int awaitedAnswers()
+    {
+        return inFlight.size() + replacesInFlight.size();
+    }
+
     /** @return true while connected and logged in. */
     boolean isActive()
     {

@@ -134,6 +134,33 @@ class OrderEntryAdapterTest
     }
 
     @Test
+    void shouldStopAwaitingAReplaceOnceItsOrderHasLeftTheBook()
+    {
+        accepted(1, 'B', 500, AAPL, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        accepted(2, 'S', 300, MSFT, 1_010_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        accepted(3, 'S', 200, MSFT, 1_020_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        for (long order = 1; order <= 3; order++)
+        {
+            replacesInFlight.add(order + 10, 10_000);
+            openOrders.markReplacePending(openOrders.slotOf(order), order + 10);
+        }
+        adapter.nowNs(100_000);
+
+        // Order 1 executes in full before its replace reaches the exchange, which ignores the replace (OUCH 4.2 §2.2);
+        // order 2's replace fails the gateway's checks: the order is canceled out ('U'), the replacement never
+        // answered; order 3 executes in part, and its replace is still awaited.
+        executed(1, 200);
+        executed(1, 300);
+        canceled(2, 300);
+        executed(3, 100);
+
+        assertThat(replacesInFlight.size()).isEqualTo(1);
+        assertThat(replacesInFlight.remove(13)).isEqualTo(10_000);
+        assertThat(replaceRoundTrip.sampleInterval().getTotalCount()).isZero();
+        assertThat(open()).containsExactly(new Open(3, 1, 'S', 1_020_000, 100, 100));
+    }
+
+    @Test
     void shouldCountShortMessagesAndForeignTokensAsErrors()
     {
         payload.clear().limit(OrderAccepted.LENGTH - 1);

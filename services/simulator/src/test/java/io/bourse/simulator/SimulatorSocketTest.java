@@ -89,7 +89,8 @@ class SimulatorSocketTest
 
         assertThat(progress.toString(StandardCharsets.US_ASCII)).contains("sent ", "round trip p99", "send lag p99");
         assertThat(report.sendLag().count()).isEqualTo(1000);
-        assertThat(report.replaceRoundTrip().count()).isPositive().isLessThanOrEqualTo(report.replaceSent());
+        // The drain waits for the answers to the replaces too: every one sent is timed.
+        assertThat(report.replaceRoundTrip().count()).isPositive().isEqualTo(report.replaceSent());
         try (Stream<Path> files = Files.list(hgrmDir))
         {
             assertThat(files.map((file) -> file.getFileName().toString()))
