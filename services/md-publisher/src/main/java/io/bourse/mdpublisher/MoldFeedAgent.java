@@ -182,14 +182,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         }
         if (nowNs - heartbeatDeadlineNs >= 0)
         {
-            if (sessionEnding)
-            {
-                sendEndOfSession();
-            }
-            else
-            {
-                sendHeartbeat();
-            }
+            sendIdlePacket();
             workCount++;
         }
         return workCount;
@@ -228,7 +221,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         sendPacket();
         sessionEnding = true;
         endOfSessionDeadlineNs = nowNs + endOfSessionNs;
-        sendEndOfSession();
+        sendIdlePacket();
     }
 
     /** @return whether the session has ended and its end has lasted its time, as of the last duty cycle. */
@@ -300,32 +293,30 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         heartbeatDeadlineNs = nowNs + heartbeatIntervalNs;
     }
 
-    private void sendEndOfSession()
+    /**
+     * Sends a Heartbeat, or an End of Session packet once the session ends, with the next Sequence Number, and sets
+     * the deadline of the next one.
+     */
+    private void sendIdlePacket()
     {
         try
         {
-            server.sendEndOfSession();
-            metrics.onEndOfSession();
+            if (sessionEnding)
+            {
+                server.sendEndOfSession();
+                metrics.onEndOfSession();
+            }
+            else
+            {
+                server.sendHeartbeat();
+                metrics.onHeartbeat();
+            }
         }
         catch (final IOException ex)
         {
             onError(ex);
         }
-        heartbeatDeadlineNs = nowNs + END_OF_SESSION_INTERVAL_NS;
-    }
-
-    private void sendHeartbeat()
-    {
-        try
-        {
-            server.sendHeartbeat();
-            metrics.onHeartbeat();
-        }
-        catch (final IOException ex)
-        {
-            onError(ex);
-        }
-        heartbeatDeadlineNs = nowNs + heartbeatIntervalNs;
+        heartbeatDeadlineNs = nowNs + (sessionEnding ? END_OF_SESSION_INTERVAL_NS : heartbeatIntervalNs);
     }
 
     private int serveRequests()
