@@ -11,6 +11,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.prometheus.metrics.core.metrics.Counter;
+import org.agrona.CloseHelper;
 import org.agrona.collections.LongHashSet;
 
 import java.util.List;
@@ -42,9 +43,9 @@ import java.util.function.Consumer;
  * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
  * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
  * ({@link OrderFeedListener}); the fanout reads the publication on its own thread (an offer that finds no room within
- * its bounded retries is dropped and counted, as always, and the fanout sees the gap). The replay runs on the agent's thread,
- * so no snapshot request is answered meanwhile, and the shard holds its newer events while the live image is not read
- * (engine back pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay
+ * its bounded retries is dropped and counted, as always, and the fanout sees the gap). The replay runs on the agent's
+ * thread, so no snapshot request is answered meanwhile, and the shard holds its newer events while the live image is
+ * not read (engine back pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay
  * (logged, and counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books
  * of the events heard live only.
  */
@@ -150,6 +151,12 @@ final class EngineEventStreams
             subscriptions[shardId].forEachImage(pollImage);
         }
         return work;
+    }
+
+    /** Closes the shards' subscriptions: nothing more is read. */
+    void close()
+    {
+        CloseHelper.closeAll(subscriptions);
     }
 
     private void pollImage(final Image image)

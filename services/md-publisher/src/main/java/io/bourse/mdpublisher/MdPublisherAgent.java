@@ -41,6 +41,18 @@ final class MdPublisherAgent implements Agent
         return workCount + snapshotPublisher.publishRequested();
     }
 
+    /**
+     * Stops reading: closes the engine event subscriptions and the snapshot-request subscription, so that the engine
+     * shards, whose event streams hold back at their slowest reader, are not held back while the MoldUDP64 feed, next
+     * on this thread, ends its session.
+     */
+    @Override
+    public void onClose()
+    {
+        events.close();
+        snapshotRequests.close();
+    }
+
     @Override
     public String roleName()
     {

@@ -114,7 +114,7 @@ public final class MdPublisherContext
      * re-requests still answered (MoldUDP64 1.00, End of Session), before the md-publisher stops.
      */
     public static final String MOLD_END_OF_SESSION_MS_PROP_NAME = "bourse.md.mold.end.of.session.ms";
-    /** Default end of session: one second, ten End of Session packets. */
+    /** Default end of session: one second, an End of Session packet every 100 ms. */
     public static final int MOLD_END_OF_SESSION_MS_DEFAULT = 1000;
     /**
      * Longest end of session, in milliseconds: within the 5 s an agent runner waits for its agent to close before it

@@ -53,9 +53,10 @@ import java.util.concurrent.locks.LockSupport;
  *   not yet sent gets no response ({@link MoldMessageStore}), nor does one that names another Session than the
  *   feed's: nassau's request server would answer it under the Session it names, and an earlier run's Sequence Numbers
  *   name other messages.</li>
- *   <li>Market data without an ITCH form (trades of displayed orders) takes no sequence number; untranslatable market data is counted as an error and left out. A failed send is counted as an
- *   error and its packet treated as lost on the network: its messages keep their sequence numbers and stay in the
- *   store, where receivers find them by re-request.</li>
+ *   <li>Market data without an ITCH form (trades of displayed orders) takes no sequence number; untranslatable
+ *   market data is counted as an error and left out. A failed send is counted as an error and its packet treated as
+ *   lost on the network: its messages keep their sequence numbers and stay in the store, where receivers find them by
+ *   re-request.</li>
  * </ul>
  * Non-blocking sockets; nassau retries a send that the socket's full buffer refused, which the kernel drains at wire
  * speed. From market data to packet, nothing is allocated.
@@ -112,10 +113,10 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
      * @param metrics             counters.
      */
     MoldFeedAgent(
-        final ItchTranslator translator, final ItchReferenceData referenceData, final String session, final MoldUDP64Server server,
-        final MoldUDP64RequestServer requestServer, final MoldMessageStore store, final int maxPayloadLength,
-        final long heartbeatIntervalNs, final long endOfSessionNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
-        final MoldMetrics metrics)
+        final ItchTranslator translator, final ItchReferenceData referenceData, final String session,
+        final MoldUDP64Server server, final MoldUDP64RequestServer requestServer, final MoldMessageStore store,
+        final int maxPayloadLength, final long heartbeatIntervalNs, final long endOfSessionNs,
+        final NanoClock nanoClock, final MidnightNanoClock midnightClock, final MoldMetrics metrics)
     {
         this.translator = translator;
         this.referenceData = referenceData;

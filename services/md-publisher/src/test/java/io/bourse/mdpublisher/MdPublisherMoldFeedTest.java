@@ -41,9 +41,9 @@ import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * End to end in one JVM: SBE engine events into a real md-publisher on an embedded media driver, its market data
- * read back by its MoldUDP64 feed, and a real nassau MoldUDP64 client joined to the group on the loopback receiving
- * the ITCH 5.0 messages.
+ * End to end in one JVM: SBE engine events into a real md-publisher on an embedded media driver, its order feed's
+ * market data sent on by its MoldUDP64 feed, and a real nassau MoldUDP64 client joined to the group on the loopback
+ * receiving the ITCH 5.0 messages.
  */
 @Timeout(30)
 class MdPublisherMoldFeedTest

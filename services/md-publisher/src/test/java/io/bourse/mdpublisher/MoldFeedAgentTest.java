@@ -50,6 +50,8 @@ class MoldFeedAgentTest
     private static final String T_TIMESTAMP = "1F32 1750D800";
     private static final long HEARTBEAT_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long NO_DATAGRAM_WAIT_MS = 50;
+    /** End of Session: Message Count 0xFFFF with the next Sequence Number, 12. */
+    private static final byte[] END_OF_SESSION_12 = hex(SESSION_HEX + " 000000000000000C FFFF");
     private static final long DATAGRAM_WAIT_MS = 1000;
     private static final String AAPL_DIRECTORY = "52 0001 0000 " + WALL_TIMESTAMP +
         " 4141504C20202020 51 4E 00000064 4E 43 5A20 54 4E 4E 31 4E 00000000 4E";
@@ -320,7 +322,7 @@ class MoldFeedAgentTest
 
         agent.endSession();
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS))).isEqualTo(new Header(9, 3, 20 + 3 * 14));
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 000000000000000C FFFF"));
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(END_OF_SESSION_12);
         assertThat(agent.isSessionOver()).isFalse();
 
         // A receiver that lost the last packets asks for them while the end lasts, and gets them.
@@ -331,13 +333,13 @@ class MoldFeedAgentTest
         // End of Session packets, with the next Sequence Number, every 100 ms in place of Heartbeats.
         nanoClock.update(MoldFeedAgent.END_OF_SESSION_INTERVAL_NS);
         agent.doWork();
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 000000000000000C FFFF"));
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(END_OF_SESSION_12);
         nanoClock.update(TimeUnit.MILLISECONDS.toNanos(150));
         agent.doWork();
         assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
         nanoClock.update(TimeUnit.SECONDS.toNanos(1) - 1);
         agent.doWork();
-        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX + " 000000000000000C FFFF"));
+        assertThat(Multicast.receive(listener, DATAGRAM_WAIT_MS)).isEqualTo(END_OF_SESSION_12);
         assertThat(agent.isSessionOver()).isFalse();
         nanoClock.update(TimeUnit.SECONDS.toNanos(1));
         agent.doWork();

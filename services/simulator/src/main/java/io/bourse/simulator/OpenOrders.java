@@ -12,8 +12,10 @@ import org.agrona.collections.Long2LongHashMap;
 public final class OpenOrders
 {
     private static final long MISSING = -1;
-    /** {@link #cancelTo} and {@link #replacements} of an order with no cancel, or no replace, in flight. */
-    /** Returned by {@link #pendingReplacement} when no replace is in flight for the order. */
+    /**
+     * {@link #cancelTo} and {@link #replacements} of an order with no cancel, or no replace, in flight; returned by
+     * {@link #pendingReplacement} when no replace is in flight for the order.
+     */
     public static final long NONE = -1;
 
     private final int capacity;

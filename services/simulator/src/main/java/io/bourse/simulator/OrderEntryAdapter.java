@@ -199,8 +199,10 @@ final class OrderEntryAdapter implements MessageListener
 
     /**
      * A replace in flight for an order that has now left the book (fully executed, or canceled, as when the replace
-     * itself failed the gateway's checks: Canceled 'U') gets no Replaced nor Rejected: OUCH 4.2 &sect;2.2 ignores a
-     * replace of an order no longer open. It is no longer awaited, and its round trip not recorded.
+     * itself failed the gateway's checks: Canceled 'U') usually gets no Replaced nor Rejected: OUCH 4.2 &sect;2.2
+     * ignores a replace of an order no longer open. It is no longer awaited. One the gateway had already passed on
+     * gets the engine's Rejected 'O' all the same, which then finds it no longer in flight: that round trip is not
+     * recorded.
      */
     private void forgetIgnoredReplace(final long counter, final long replacement)
     {
