@@ -151,6 +151,20 @@ public final class Ramp
         return List.copyOf(steps);
     }
 
+    /**
+     * @return the mean of the judged steps' target rates, orders per second, 0 before the first: as each step lasts
+     *         the same time, the rate the ramp intended over its sending window.
+     */
+    public long meanRate()
+    {
+        long sum = 0;
+        for (final Step step : steps)
+        {
+            sum += step.rate();
+        }
+        return steps.isEmpty() ? 0 : Math.round((double)sum / steps.size());
+    }
+
     /** @return the step where the ramp broke, or null if it never did. */
     public Step brokeAt()
     {

@@ -518,13 +518,14 @@ public final class SimulatorService implements AutoCloseable
             symbols.add(new SimulatorReport.SymbolTrades(entry.symbol(), analytics.trades(locate),
                 analytics.volume(locate), analytics.sessionVwap(locate), analytics.rollingVwap(locate)));
         }
+        final List<Ramp.Step> rampSteps = null == ramp ? List.of() : ramp.steps();
         return new SimulatorReport(
             SimulatorReport.describeMachine(),
             Runtime.getRuntime().availableProcessors(),
-            null == ramp || ramp.steps().isEmpty() ? ctx.rate() : meanStepRate(ramp.steps()),
-            null == ramp || ramp.steps().isEmpty() ? ctx.scenario().settingName() :
+            rampSteps.isEmpty() ? ctx.rate() : ramp.meanRate(),
+            rampSteps.isEmpty() ? ctx.scenario().settingName() :
                 String.format(Locale.ROOT, "ramp from %,d to %,d: the mean of its steps' rates, see the ramp table",
-                    ctx.rate(), ramp.steps().getLast().rate()),
+                    ctx.rate(), rampSteps.getLast().rate()),
             ctx.sessions(),
             ctx.mdSessions(),
             null == ramp ? ctx.durationSeconds() : 0,
@@ -553,20 +554,6 @@ public final class SimulatorService implements AutoCloseable
             symbols,
             bookCheck,
             gapFill());
-    }
-
-    /**
-     * @param steps the ramp's judged steps, at least one; each lasted the same time.
-     * @return the mean of their target rates, orders per second: the rate the ramp intended over its sending window.
-     */
-    private static long meanStepRate(final List<Ramp.Step> steps)
-    {
-        long sum = 0;
-        for (final Ramp.Step step : steps)
-        {
-            sum += step.rate();
-        }
-        return Math.round((double)sum / steps.size());
     }
 
     private void writeHistograms() throws IOException

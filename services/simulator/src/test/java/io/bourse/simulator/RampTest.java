@@ -49,6 +49,7 @@ class RampTest
 
         assertThat(ramp.onStepEnd(latencies(10, 100_000), 10)).isFalse();
         assertThat(ramp.steps()).extracting(Ramp.Step::rate).isEqualTo(List.of(1_000L, 2_000L, 3_000L, 4_000L));
+        assertThat(ramp.meanRate()).isEqualTo(2_500);
         assertThat(ramp.brokeAt()).isNull();
     }
 
