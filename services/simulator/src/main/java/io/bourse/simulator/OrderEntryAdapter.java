@@ -192,7 +192,10 @@ final class OrderEntryAdapter implements MessageListener
         {
             final long replacement = openOrders.pendingReplacement(counter);
             openOrders.reduce(counter, message.decrementShares());
-            openOrders.clearPending(counter);
+            if (OpenOrders.NONE == replacement)
+            {
+                openOrders.clearPending(counter); // the answer to its cancel, if one was in flight
+            }
             forgetIgnoredReplace(counter, replacement);
         }
     }

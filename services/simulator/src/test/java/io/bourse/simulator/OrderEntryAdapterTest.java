@@ -139,7 +139,8 @@ class OrderEntryAdapterTest
         accepted(1, 'B', 500, AAPL, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
         accepted(2, 'S', 300, MSFT, 1_010_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
         accepted(3, 'S', 200, MSFT, 1_020_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
-        for (long order = 1; order <= 3; order++)
+        accepted(4, 'B', 400, AAPL, 980_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        for (long order = 1; order <= 4; order++)
         {
             replacesInFlight.add(order + 10, 10_000);
             openOrders.markReplacePending(openOrders.slotOf(order), order + 10);
@@ -148,16 +149,23 @@ class OrderEntryAdapterTest
 
         // Order 1 executes in full before its replace reaches the exchange, which ignores the replace (OUCH 4.2 §2.2);
         // order 2's replace fails the gateway's checks: the order is canceled out ('U'), the replacement never
-        // answered; order 3 executes in part, and its replace is still awaited.
+        // answered; order 3 executes in part, and order 4 is canceled in part (self-trade prevention's decrement):
+        // their replaces are still awaited, and neither order is targeted again meanwhile.
         executed(1, 200);
         executed(1, 300);
         canceled(2, 300);
         executed(3, 100);
+        canceled(4, 150);
 
-        assertThat(replacesInFlight.size()).isEqualTo(1);
+        assertThat(replacesInFlight.size()).isEqualTo(2);
         assertThat(replacesInFlight.remove(13)).isEqualTo(10_000);
+        assertThat(replacesInFlight.remove(14)).isEqualTo(10_000);
         assertThat(replaceRoundTrip.sampleInterval().getTotalCount()).isZero();
-        assertThat(open()).containsExactly(new Open(3, 1, 'S', 1_020_000, 100, 100));
+        assertThat(open()).containsExactlyInAnyOrder(
+            new Open(3, 1, 'S', 1_020_000, 100, 100), new Open(4, 0, 'B', 980_000, 250, 0));
+        assertThat(openOrders.isPending(openOrders.slotOf(3))).isTrue();
+        assertThat(openOrders.isPending(openOrders.slotOf(4))).isTrue();
+        assertThat(openOrders.pendingReplacement(4)).isEqualTo(14);
     }
 
     @Test
