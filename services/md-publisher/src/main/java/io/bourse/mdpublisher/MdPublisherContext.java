@@ -117,8 +117,8 @@ public final class MdPublisherContext
     /** Default end of session: one second, an End of Session packet every 100 ms. */
     public static final int MOLD_END_OF_SESSION_MS_DEFAULT = 1000;
     /**
-     * Longest end of session, in milliseconds: within the 5 s an agent runner waits for its agent to close before it
-     * interrupts the thread.
+     * Longest end of session, in milliseconds: well within the 10 s {@code docker compose stop} gives a container
+     * before it kills it.
      */
     public static final int MOLD_END_OF_SESSION_MS_MAX = 4000;
 

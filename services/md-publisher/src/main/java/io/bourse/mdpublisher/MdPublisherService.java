@@ -18,6 +18,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
@@ -34,8 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Prometheus endpoint. With the MoldUDP64 feed on
  * (the default), the same thread also runs the {@link MoldFeedAgent}, which takes each order-feed increment as it is
  * encoded, offered or dropped ({@link OrderFeedListener}), and sends it as ITCH 5.0 over MoldUDP64 multicast at the end
- * of the duty cycle: one thread on a small host, no thread to wake up in between, and no message the order feed's
- * Aeron publication drops under back pressure is missing from the MoldUDP64 session.
+ * of the duty cycle, and between the attempts of every back-pressured offer ({@link MoldFeedOfferIdleStrategy}): one
+ * thread on a small host, no thread to wake up in between, and no message the order feed's Aeron publication drops
+ * under back pressure is missing from the MoldUDP64 session.
  */
 public final class MdPublisherService implements AutoCloseable
 {
@@ -43,14 +45,17 @@ public final class MdPublisherService implements AutoCloseable
     private final Aeron aeron;
     private final MoldFeed moldFeed;
     private final AgentRunner runner;
+    private final int closeTimeoutMs;
 
     private MdPublisherService(
-        final MetricsServer metricsServer, final Aeron aeron, final MoldFeed moldFeed, final AgentRunner runner)
+        final MetricsServer metricsServer, final Aeron aeron, final MoldFeed moldFeed, final AgentRunner runner,
+        final int closeTimeoutMs)
     {
         this.metricsServer = metricsServer;
         this.aeron = aeron;
         this.moldFeed = moldFeed;
         this.runner = runner;
+        this.closeTimeoutMs = closeTimeoutMs;
     }
 
     /**
@@ -103,8 +108,10 @@ public final class MdPublisherService implements AutoCloseable
                 moldFeed = MoldFeed.open(
                     ctx, metricsServer.registry(), SystemNanoClock.INSTANCE, new MidnightNanoClock());
             }
+            final IdleStrategy offerBackoff =
+                new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
             final BoundedOffer boundedOffer = new BoundedOffer(
-                new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)),
+                null == moldFeed ? offerBackoff : new MoldFeedOfferIdleStrategy(moldFeed.agent(), offerBackoff),
                 ctx.offerRetries());
             final MarketDataProxy proxy = new MarketDataProxy(orders, depth, bbo, trades, boundedOffer,
                 null == moldFeed ? OrderFeedListener.NONE : moldFeed.agent(), new MidnightNanoClock(), metrics,
@@ -148,7 +155,9 @@ public final class MdPublisherService implements AutoCloseable
                 layout.tradesStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() + ")" +
                 (archive.enabled() ? ", books of runs joined late rebuilt from the event archive" : "") +
                 moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
-            return new MdPublisherService(metricsServer, aeron, moldFeed, runner);
+            return new MdPublisherService(metricsServer, aeron, moldFeed, runner,
+                null == moldFeed ? AgentRunner.RETRY_CLOSE_TIMEOUT_MS :
+                AgentRunner.RETRY_CLOSE_TIMEOUT_MS + ctx.moldEndOfSessionMs());
         }
         catch (final IOException ex)
         {
@@ -184,11 +193,14 @@ public final class MdPublisherService implements AutoCloseable
     /**
      * Stops the agent (the MoldUDP64 feed, when on, ends its session, which lasts
      * {@link MdPublisherContext#moldEndOfSessionMs}: End of Session packets, re-requests answered), then closes the
-     * feed's sockets, the Aeron client and the metrics endpoint.
+     * feed's sockets, the Aeron client and the metrics endpoint. The agent is given Agrona's
+     * {@link AgentRunner#RETRY_CLOSE_TIMEOUT_MS} past the end's length to stop before its thread is interrupted, which
+     * would cut the end short.
      */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(runner, moldFeed, metricsServer, aeron);
+        runner.close(closeTimeoutMs, null);
+        CloseHelper.closeAll(moldFeed, metricsServer, aeron);
     }
 }

@@ -41,7 +41,9 @@ import java.util.concurrent.locks.LockSupport;
  *   receiver's last chance to fill a gap, such as a lost last packet.</li>
  *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
  *   message does not fit and at the end of every duty cycle that added a message: this agent's duty cycle follows the
- *   md-publisher's on the same thread, so a message waits at most for the rest of the duty cycle that encoded it.</li>
+ *   md-publisher's on the same thread, so a message waits at most for the rest of the duty cycle that encoded it, or
+ *   until the md-publisher's next back-pressured offer, which runs this agent's duty cycle while it waits
+ *   ({@link MoldFeedOfferIdleStrategy}).</li>
  *   <li>After {@code heartbeatIntervalNs} without a packet, a Heartbeat (Message Count 0, Sequence Number of the next
  *   message) goes out, so that an idle receiver still sees a gap at its end.</li>
  *   <li>Request Packets are served on this agent's thread, at most {@value #REQUESTS_PER_DUTY_CYCLE} per look at the

@@ -22,6 +22,8 @@ import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.itch.ItchEvents.AddOrder;
@@ -58,18 +60,20 @@ class MdPublisherMoldFeedTest
     private MoldReceiver receiver;
     private Publication shard0;
     private Publication shard1;
+    private Subscription orderFeed;
 
     @BeforeEach
     void setUp() throws IOException
     {
         driver = EmbeddedMediaDriver.launch("md-mold-test");
         layout = EmbeddedMediaDriver.defaultLayout(driver);
-        launch(new MdPublisherContext());
+        // One End of Session packet at the end (the end's length is MoldFeedAgentTest's), so that each close is quick.
+        launch(new MdPublisherContext().moldEndOfSessionMs(0));
 
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         // Stands for the fanout, so that the order feed's offers are published and counted as such; never read, it
         // holds the few messages of a test well within the order feed's window.
-        final Subscription orderFeed = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
+        orderFeed = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
         awaitTrue(() -> orderFeed.imageCount() > 0);
         shard0 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(0));
         shard1 = aeron.addPublication(layout.eventChannel(), layout.eventStreamId(1));
@@ -191,14 +195,8 @@ class MdPublisherMoldFeedTest
     @Test
     void shouldSendEveryOrderFeedMessageWhileAStalledSubscriberMakesTheOrderFeedDropSome() throws Exception
     {
-        CloseHelper.closeAll(receiver, service);
-        layout = new StreamLayout(layout.aeronDirectoryName(), layout.commandChannel(), layout.commandStreamBase(),
-            layout.eventChannel(), layout.eventStreamBase(), "aeron:ipc?term-length=65536",
-            layout.marketDataStreamId(), layout.feedChannel(), layout.depthStreamId(), layout.bboStreamId(),
-            layout.tradesStreamId(), layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
-        launch(new MdPublisherContext().offerRetries(0));
-        final Subscription stalled = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
-        awaitTrue(() -> stalled.imageCount() > 0);
+        final Subscription stalled = relaunchWithAStalledOrderFeedSubscriber(
+            new MdPublisherContext().offerRetries(0).moldEndOfSessionMs(0));
 
         // Start of Messages, two Stock Directories, two Trading Actions, Start of System and Market Hours.
         final int sessionStart = 7;
@@ -222,6 +220,76 @@ class MdPublisherMoldFeedTest
             .contains("bourse_md_mold_errors_total 0.0\n")
             .containsPattern("bourse_md_drops_total\\{feed=\"orders\",reason=\"back_pressure\"} [1-9][0-9]*\\.0\n");
         stalled.close();
+    }
+
+    /**
+     * A subscriber of the SBE order feed that stalls holds the feed's publication at its window; every offer past it
+     * then waits out its retries, here about 100 s (a million, at the offers' back-off of up to 100 us). The MoldUDP64
+     * feed runs on the same thread meanwhile: the messages it took before the stall all go out, and Heartbeats keep
+     * their interval. Once the subscriber goes, the rest of the messages follow.
+     */
+    @Test
+    void shouldKeepSendingMoldUdp64PacketsAndHeartbeatsWhileAnOfferWaitsOutAStalledSubscriber() throws Exception
+    {
+        final Subscription stalled = relaunchWithAStalledOrderFeedSubscriber(new MdPublisherContext()
+            .offerRetries(1_000_000)
+            .moldHeartbeatIntervalMs(100)
+            .moldEndOfSessionMs(0));
+        final int sessionStart = 7;
+        final int orders = 600;
+        for (int i = 0; i < orders; i++)
+        {
+            offer(shard0, engine.orderAdded(T + i, "AAPL", 100 + i, SELL, 100, 1_500_000 + 100L * (i % 50), 'Y'));
+        }
+        // About 340 Add Orders fill the window; the md-publisher then waits in the next one's offer.
+        awaitTrue(() -> receiver.polled() && ordersPublished() >= 300 &&
+            receiver.itch.messages.size() == sessionStart + ordersPublished());
+        final long published = ordersPublished();
+        final int heartbeats = receiver.heartbeats;
+        final long oneSecondOn = System.nanoTime() + 1_000_000_000L;
+        awaitTrue(() -> receiver.polled() && System.nanoTime() - oneSecondOn >= 0);
+
+        assertThat(ordersPublished()).as("still waiting in an offer").isEqualTo(published).isLessThan(orders);
+        assertThat(receiver.heartbeats - heartbeats).as("Heartbeats in a second, at 100 ms").isGreaterThanOrEqualTo(5);
+        assertThat(receiver.itch.messages).hasSize(sessionStart + (int)published);
+        stalled.close();
+        receiveUntil(sessionStart + orders);
+        assertThat(receiver.itch.messages.getLast())
+            .isEqualTo(new AddOrder(1, 0, T + orders - 1, 100 + orders - 1, 'S', 100, "AAPL", 1_504_900));
+        assertThat(receiver.requests).isEmpty();
+    }
+
+    /**
+     * Starts the md-publisher again with that configuration, its order feed on 64 KiB terms (a 32 KiB window), and a
+     * subscriber of the order feed that never reads, in place of the set-up's.
+     */
+    private Subscription relaunchWithAStalledOrderFeedSubscriber(final MdPublisherContext ctx) throws IOException
+    {
+        CloseHelper.closeAll(receiver, service, orderFeed);
+        layout = new StreamLayout(layout.aeronDirectoryName(), layout.commandChannel(), layout.commandStreamBase(),
+            layout.eventChannel(), layout.eventStreamBase(), "aeron:ipc?term-length=65536",
+            layout.marketDataStreamId(), layout.feedChannel(), layout.depthStreamId(), layout.bboStreamId(),
+            layout.tradesStreamId(), layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
+        launch(ctx);
+        final Subscription stalled = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
+        awaitTrue(() -> stalled.imageCount() > 0);
+        return stalled;
+    }
+
+    /** @return the Add Orders the SBE order feed has published. */
+    private long ordersPublished()
+    {
+        try
+        {
+            final Matcher matcher = Pattern.compile(
+                "bourse_md_messages_out_total\\{feed=\"orders\",type=\"add_order\"} ([0-9]+)\\.0\n")
+                .matcher(scrapeMetrics());
+            return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException("cannot scrape the md-publisher's metrics", ex);
+        }
     }
 
     private void launch(final MdPublisherContext ctx) throws IOException

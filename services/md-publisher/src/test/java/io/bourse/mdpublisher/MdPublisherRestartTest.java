@@ -328,7 +328,8 @@ class MdPublisherRestartTest
                 .moldGroup(group.getAddress().getHostAddress())
                 .moldPort(group.getPort())
                 .moldRequestPort(0)
-                .moldSession("BOURSETEST"));
+                .moldSession("BOURSETEST")
+                .moldEndOfSessionMs(0));
             try (MoldReceiver receiver =
                 new MoldReceiver(downstream, new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort())))
             {

@@ -28,6 +28,8 @@ final class MoldReceiver implements MoldUDP64ClientStatusListener, AutoCloseable
     final List<MoldUDP64ClientState> states = new ArrayList<>();
     final List<Request> requests = new ArrayList<>();
     boolean endOfSession;
+    /** Heartbeats (and End of Session packets) received from the group. */
+    int heartbeats;
     private final MoldUDP64Client client;
 
     /**
@@ -78,6 +80,10 @@ final class MoldReceiver implements MoldUDP64ClientStatusListener, AutoCloseable
     @Override
     public void downstream(final MoldUDP64Client session, final long sequenceNumber, final int messageCount)
     {
+        if (0 == messageCount)
+        {
+            heartbeats++;
+        }
     }
 
     @Override
