@@ -6,6 +6,7 @@ import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
 import com.paritytrading.nassau.moldudp64.MoldUDP64ClientStatusListener;
 import com.paritytrading.nassau.moldudp64.MoldUDP64Exception;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -15,6 +16,7 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One MoldUDP64 1.00 market-data session: nassau's {@link MoldUDP64Client} reading Downstream Packets from the
@@ -25,21 +27,29 @@ import java.nio.channels.DatagramChannel;
  * Sequence Number 1. Counts, on the market-data thread: gaps detected (each entry into the client's backfill or
  * gap-fill state, {@link SimulatorCounter#MD_GAPS}), Request Packets sent ({@link SimulatorCounter#MD_GAP_REQUESTS})
  * and messages recovered from responses ({@link SimulatorCounter#MD_GAP_MESSAGES}). A truncated datagram is counted as
- * an error and skipped; a socket failure ends the session, and so does the md-publisher's End of Session or a packet
- * of its next run (a new MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see
- * {@link #downstream}).
+ * an error and skipped; a socket failure ends the session, and so does a packet of the md-publisher's next run (a new
+ * MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see {@link #downstream}), or its End of
+ * Session once the End of Session packets have stopped ({@link #endOfSession}).
  */
 final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
 {
     /** Most datagrams read from each socket per poll, so one busy socket does not starve the other. */
     static final int DATAGRAMS_PER_POLL = 64;
+    /**
+     * Time without an End of Session packet after which a session whose End of Session came is over, in nanoseconds:
+     * 500 ms. Bourse's md-publisher sends one every 100 ms while its session ends.
+     */
+    static final long END_OF_SESSION_QUIET_NS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final int RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 
     private final String name;
     private final MoldUDP64Client client;
     private final MessageListener listener;
     private final SimulatorCounters counters;
+    private final NanoClock nanoClock;
     private volatile boolean active = true;
+    private boolean ending;
+    private long lastEndOfSessionNs;
     private volatile MoldUDP64ClientState state = MoldUDP64ClientState.UNKNOWN;
     private volatile long nextExpectedSequenceNumber = 1;
     private volatile long heartbeats;
@@ -52,6 +62,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * @param requestAddress the md-publisher's re-request server.
      * @param listener       receives every ITCH 5.0 message, in Sequence Number order.
      * @param counters       where gaps, requests, recovered messages and errors are counted.
+     * @param nanoClock      monotonic time of the End of Session packets.
      */
     MoldSession(
         final String name,
@@ -59,11 +70,13 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         final DatagramChannel requests,
         final InetSocketAddress requestAddress,
         final MessageListener listener,
-        final SimulatorCounters counters)
+        final SimulatorCounters counters,
+        final NanoClock nanoClock)
     {
         this.name = name;
         this.listener = listener;
         this.counters = counters;
+        this.nanoClock = nanoClock;
         this.client = new MoldUDP64Client(downstream, requests, requestAddress, this, this);
     }
 
@@ -76,6 +89,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * @param requestAddress the md-publisher's re-request server.
      * @param listener       receives every ITCH 5.0 message, in Sequence Number order.
      * @param counters       where gaps, requests, recovered messages and errors are counted.
+     * @param nanoClock      monotonic time of the End of Session packets.
      * @return the session; it asks for the messages it missed when the first packet arrives.
      * @throws IOException naming the session when a socket cannot be opened, bound or joined.
      */
@@ -85,7 +99,8 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         final InetAddress localInterface,
         final InetSocketAddress requestAddress,
         final MessageListener listener,
-        final SimulatorCounters counters) throws IOException
+        final SimulatorCounters counters,
+        final NanoClock nanoClock) throws IOException
     {
         DatagramChannel downstream = null;
         DatagramChannel requests = null;
@@ -106,7 +121,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
             requests = DatagramChannel.open(StandardProtocolFamily.INET);
             requests.bind(new InetSocketAddress(localInterface, 0));
             requests.configureBlocking(false);
-            return new MoldSession(name, downstream, requests, requestAddress, listener, counters);
+            return new MoldSession(name, downstream, requests, requestAddress, listener, counters, nanoClock);
         }
         catch (final IOException ex)
         {
@@ -118,7 +133,8 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
 
     /**
      * Reads the Downstream Packets and the responses that have arrived, at most {@value #DATAGRAMS_PER_POLL} of
-     * each; the client sends a Request Packet when one shows a gap.
+     * each; the client sends a Request Packet when one shows a gap. Ends the session once its End of Session packets
+     * have stopped for {@link #END_OF_SESSION_QUIET_NS}.
      *
      * @return datagrams read.
      * @throws IOException when a socket fails; the session is then no longer active.
@@ -153,6 +169,10 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         finally
         {
             readingResponse = false;
+        }
+        if (ending && nanoClock.nanoTime() - lastEndOfSessionNs >= END_OF_SESSION_QUIET_NS)
+        {
+            active = false;
         }
         return datagrams;
     }
@@ -217,11 +237,18 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         counters.increment(SimulatorCounter.MD_GAP_REQUESTS);
     }
 
-    /** The md-publisher ended the session (it stopped): nothing more will come of it, so this session ends too. */
+    /**
+     * The md-publisher ends the session (it stops), and every message of it has been delivered: nothing more will come
+     * of it. MoldUDP64 1.00 sends End of Session packets "for a short while in place of Heartbeats", Bourse's for
+     * {@code BOURSE_MD_MOLD_END_OF_SESSION_MS}; this session ends once they have stopped for
+     * {@link #END_OF_SESSION_QUIET_NS}, so that a new {@link #join} does not take one for a gap in a new session and
+     * backfill the old session's messages from its request server, still answering.
+     */
     @Override
     public void endOfSession(final MoldUDP64Client session)
     {
-        active = false;
+        ending = true;
+        lastEndOfSessionNs = nanoClock.nanoTime();
     }
 
     /**

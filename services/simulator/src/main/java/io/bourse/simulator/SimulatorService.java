@@ -224,7 +224,8 @@ public final class SimulatorService implements AutoCloseable
     private MoldSession joinMold(final int index, final MarketDataAdapter adapter) throws IOException
     {
         return MoldSession.join("MoldUDP64 session " + index + " (" + ctx.moldGroup() + ":" + ctx.moldPort() + ")",
-            ctx.moldGroupAddress(), ctx.moldInterfaceAddress(), ctx.moldRequestAddress(), adapter, counters);
+            ctx.moldGroupAddress(), ctx.moldInterfaceAddress(), ctx.moldRequestAddress(), adapter, counters,
+            SystemNanoClock.INSTANCE);
     }
 
     private void registerCounters(final PrometheusRegistry registry)

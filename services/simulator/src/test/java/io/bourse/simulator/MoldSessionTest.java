@@ -16,6 +16,7 @@ import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,6 +60,8 @@ class MoldSessionTest
     private final EngineEventEncoder engine = new EngineEventEncoder();
     private final List<TreeMap<Long, OrderBooks.Order>> expectedBooks = List.of(new TreeMap<>(), new TreeMap<>());
     private final List<AutoCloseable> closeables = new ArrayList<>();
+    /** The time of the sessions that read packets the test sends ({@link #unicastFeed}). */
+    private final CachedNanoClock clock = new CachedNanoClock();
     private MediaDriver driver;
     private StreamLayout layout;
     private MdPublisherService publisher;
@@ -133,7 +136,7 @@ class MoldSessionTest
     {
         final MoldRelay relay = open(new MoldRelay(group));
         final Feed lossy = open(feed("lossy session", (counters, adapter) -> new MoldSession("lossy session",
-            relay.receiver(), MoldRelay.unicast(), requestAddress, adapter, counters)));
+            relay.receiver(), MoldRelay.unicast(), requestAddress, adapter, counters, SystemNanoClock.INSTANCE)));
         // Two Add Orders, one Add Order, three Order Executed, and the last message, found by the next Heartbeat.
         relay.lose(14, 15, 24, 29, 30, 31, 40);
         launchPublisher();
@@ -199,7 +202,8 @@ class MoldSessionTest
             first.books().clear();
             first.messageCount()[0] = 0;
             final MoldSession session = open(MoldSession.join(
-                "session", group, MoldRelay.LOOPBACK, requestAddress, first.adapter(), first.counters()));
+                "session", group, MoldRelay.LOOPBACK, requestAddress, first.adapter(), first.counters(),
+                SystemNanoClock.INSTANCE));
             joined.add(session);
             return session;
         };
@@ -250,6 +254,49 @@ class MoldSessionTest
 
         assertThat(feed.received()).isEqualTo(3);
         assertThat(feed.counters().get(SimulatorCounter.MD_ERRORS)).isZero();
+    }
+
+    /**
+     * The md-publisher's End of Session comes for a while (MoldUDP64 1.00: "for a short while in place of
+     * Heartbeats"). The session reads on until the End of Session packets have stopped for
+     * {@link MoldSession#END_OF_SESSION_QUIET_NS}: a join made while the old session still ends would take one of its
+     * End of Session packets for a gap of its own and backfill the old session's messages from its request server.
+     */
+    @Test
+    void shouldEndOnceTheEndOfSessionPacketsHaveStopped() throws IOException
+    {
+        final DatagramChannel downstream = MoldRelay.unicast();
+        final Feed feed = unicastFeed(downstream);
+        try (DatagramChannel sender = MoldRelay.unicast())
+        {
+            sender.send(packet("RUN1", 1, 2), downstream.getLocalAddress());
+            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 3, feed);
+            for (int i = 1; i <= 5; i++)
+            {
+                sender.send(endOfSession("RUN1", 3), downstream.getLocalAddress());
+                final int endOfSessionPackets = i;
+                pumpUntil(() -> feed.session().heartbeats() == endOfSessionPackets, feed);
+                clock.advance(MoldSession.END_OF_SESSION_QUIET_NS - 1);
+                feed.session().poll();
+                assertThat(feed.session().isActive()).as("End of Session packet %d still coming", i).isTrue();
+            }
+            clock.advance(1);
+            feed.session().poll();
+            assertThat(feed.session().isActive()).as("the End of Session packets stopped").isFalse();
+        }
+
+        assertThat(feed.received()).isEqualTo(2);
+        assertThat(feed.counters().get(SimulatorCounter.MD_ERRORS)).isZero();
+    }
+
+    /** @return a MoldUDP64 End of Session packet of that Session: Message Count 0xFFFF, the next Sequence Number. */
+    private static ByteBuffer endOfSession(final String session, final long nextSequenceNumber)
+    {
+        return ByteBuffer.allocate(20)
+            .put(String.format("%-10s", session).getBytes(StandardCharsets.US_ASCII))
+            .putLong(nextSequenceNumber)
+            .putShort((short)0xFFFF)
+            .flip();
     }
 
     /**
@@ -388,13 +435,14 @@ class MoldSessionTest
     private Feed unicastFeed(final DatagramChannel downstream) throws IOException
     {
         return open(feed("session", (counters, adapter) ->
-            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, counters)));
+            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, counters, clock)));
     }
 
     private Feed join(final String name) throws IOException
     {
         return feed(name, (counters, adapter) ->
-            MoldSession.join(name, group, MoldRelay.LOOPBACK, requestAddress, adapter, counters));
+            MoldSession.join(name, group, MoldRelay.LOOPBACK, requestAddress, adapter, counters,
+                SystemNanoClock.INSTANCE));
     }
 
     /** Opens a session delivering to books of its own, counting into counters of its own. */
