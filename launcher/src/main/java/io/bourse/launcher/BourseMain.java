@@ -47,9 +47,6 @@ import java.util.concurrent.Callable;
     })
 public final class BourseMain implements Runnable
 {
-    /** Aeron directory of the embedded modes, unique per process so that it never meets a running stack's. */
-    private static final String EMBEDDED_AERON_DIR = "/dev/shm/aeron-bourse-embedded-" + ProcessHandle.current().pid();
-
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -97,7 +94,8 @@ public final class BourseMain implements Runnable
     static Settings embeddedSettings(final Map<String, String> overrides)
     {
         final Map<String, String> environment = new HashMap<>(System.getenv());
-        environment.putIfAbsent("BOURSE_AERON_DIR", EMBEDDED_AERON_DIR);
+        // Unique per process, so that it never meets a running stack's.
+        environment.putIfAbsent("BOURSE_AERON_DIR", EmbeddedDirectories.aeronDirectory());
         environment.putAll(overrides);
         return new Settings(environment);
     }

@@ -22,7 +22,6 @@ import org.agrona.IoUtil;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * each with its metrics endpoint, all configured from one {@link Settings}. Started in data-flow order, closed in
  * reverse. The engine keeps its books in memory only, so the gateway's session journals belong to this run: unless
  * {@value GatewayContext#JOURNAL_DIR_PROP_NAME} is set, they go to a new temporary directory, deleted on close (a
- * gateway restarted on the journals of an earlier run would rebuild orders the new engine never had).
+ * gateway restarted on the journals of an earlier run would rebuild orders the new engine never had). At start it
+ * deletes the Aeron and journal directories of embedded runs that were killed ({@link EmbeddedDirectories}).
  */
 public final class EmbeddedExchange implements AutoCloseable
 {
@@ -81,6 +81,10 @@ public final class EmbeddedExchange implements AutoCloseable
                 "would delete its directory; stop it, or unset BOURSE_AERON_DIR (the embedded modes then use their " +
                 "own)");
         }
+        for (final Path orphan : EmbeddedDirectories.deleteOrphans())
+        {
+            System.out.println("deleted " + orphan + ", left by an embedded run that was killed");
+        }
         final List<AutoCloseable> started = new ArrayList<>();
         try
         {
@@ -99,7 +103,7 @@ public final class EmbeddedExchange implements AutoCloseable
             final GatewayContext gateway = GatewayContext.fromSettings(settings).jvmMetrics(false).agentHost(agentHost);
             if (null == settings.get(GatewayContext.JOURNAL_DIR_PROP_NAME, null))
             {
-                final Path journalDir = Files.createTempDirectory("bourse-embedded-journal");
+                final Path journalDir = EmbeddedDirectories.createJournalDirectory();
                 started.add(() -> IoUtil.delete(journalDir.toFile(), true));
                 gateway.journalDir(journalDir.toString());
             }
