@@ -24,10 +24,11 @@ import java.util.List;
  * book as it is. Stock Trading Action (§4.2.2) is kept, the latest per symbol, starting from the Trading Action spin of
  * the fanout's start (every symbol trading).
  *
- * <p>{@link #snapshot} writes the chosen symbols in locate order, each as its latest Stock Trading Action (so that a
- * subscriber gets the spin ITCH requires: a symbol without one is taken as halted), then its book as ITCH Add Order
- * messages (with MPID Attribution for an attributed order), bids first from the highest price, then offers from the
- * lowest, each price level in time priority; each message keeps the Timestamp of the message that gave it. Applying
+ * <p>{@link #snapshot} writes the chosen symbols' latest Stock Trading Actions in locate order (the spin ITCH
+ * requires, ITCH 5.0 &sect;4.2.2: a symbol without one is taken as halted), then, symbol by symbol in locate order,
+ * their books as ITCH Add Order messages (with MPID Attribution for an attributed order), bids first from the highest
+ * price, then offers from the lowest, each price level in time priority; each message keeps the Timestamp of the
+ * message that gave it. Applying
  * messages reuses pooled orders (no allocation once the pool has grown, and one buffer per symbol for its trading
  * action); a snapshot allocates, being rare.
  * Single-threaded: the dispatcher's.
@@ -173,8 +174,9 @@ final class ItchBook
     }
 
     /**
-     * Writes the chosen symbols, in locate order, as ITCH 5.0 messages one after the other: each symbol's latest Stock
-     * Trading Action, then its displayed orders as Add Order ({@link #snapshotMessageLength}).
+     * Writes the chosen symbols, in locate order, as ITCH 5.0 messages one after the other: first each symbol's latest
+     * Stock Trading Action (the spin), then each symbol's displayed orders as Add Order
+     * ({@link #snapshotMessageLength}).
      *
      * @param symbolsByLocate true at the Stock Locate of each symbol wanted.
      * @param dst             receives the messages from offset 0; grows when it can (an expandable buffer).
@@ -192,23 +194,18 @@ final class ItchBook
         }
         chosen.sort(PRICE_TIME);
         int offset = 0;
-        int next = 0;
         for (int locate = 0; locate < symbolsByLocate.length; locate++)
         {
-            if (!symbolsByLocate[locate])
-            {
-                continue;
-            }
-            final byte[] tradingAction = tradingActions.get(locate);
+            final byte[] tradingAction = symbolsByLocate[locate] ? tradingActions.get(locate) : null;
             if (null != tradingAction)
             {
                 dst.putBytes(offset, tradingAction);
                 offset += tradingAction.length;
             }
-            for (; next < chosen.size() && chosen.get(next).locate == locate; next++)
-            {
-                offset += putAddOrder(chosen.get(next), dst, offset);
-            }
+        }
+        for (final Order order : chosen)
+        {
+            offset += putAddOrder(order, dst, offset);
         }
         return offset;
     }

@@ -96,6 +96,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean awaitingAnswer;
     private boolean loginRequested;
     private boolean loggedIn;
+    /** A login's snapshot is under way and System Events 'S' and 'Q' are still to follow its Trading Action spin. */
+    private boolean systemHoursPending;
     /** End of Session is buffered: no more messages; closes once the subscriber closes its end, or at the deadline. */
     private boolean ending;
     private long endDeadlineMs;
@@ -318,9 +320,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * The dispatcher's answer to the login starts: sends Login Accepted and, before a snapshot, the day's opening
-     * (ITCH 5.0 &sect;4.1, &sect;4.2.1): System Event 'O' Start of Messages, the Stock Directory, System Events 'S'
-     * Start of System Hours and 'Q' Start of Market Hours (the exchange accepts and executes orders all the time the
-     * fanout runs). The snapshot then gives each chosen symbol's Stock Trading Action 'H' before its Add Orders.
+     * (ITCH 5.0 &sect;4.1, &sect;4.2): System Event 'O' Start of Messages and the Stock Directory. The snapshot then
+     * gives the chosen symbols' Stock Trading Actions 'H', the spin that comes before the start of system hours, and
+     * System Events 'S' Start of System Hours and 'Q' Start of Market Hours follow it, before the first Add Order
+     * (the exchange accepts and executes orders all the time the fanout runs).
      *
      * @param acceptedSequence SoupBinTCP 4.0 Login Accepted Sequence Number: the number of the next message.
      * @param snapshot         true when the book follows, false for a replay.
@@ -348,9 +351,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 {
                     server.send(referenceData.stockDirectory(i, nowNs));
                 }
-                server.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, nowNs));
-                server.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, nowNs));
-                metrics.onMessagesOut(3 + symbolCount);
+                metrics.onMessagesOut(1 + symbolCount);
+                systemHoursPending = true;
             }
         }
         catch (final IOException ex)
@@ -368,7 +370,27 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     boolean sendAnswer(final ByteBuffer payload, final int locate)
     {
-        return pending[locate] && send(payload);
+        if (!pending[locate])
+        {
+            return false;
+        }
+        if (systemHoursPending && ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != payload.get(payload.position()))
+        {
+            sendSystemHours();
+        }
+        return send(payload);
+    }
+
+    /** Sends System Events 'S' Start of System Hours and 'Q' Start of Market Hours, after a login's spin. */
+    private void sendSystemHours()
+    {
+        systemHoursPending = false;
+        final long nowNs = clock.nanosSinceMidnight();
+        if (send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, nowNs)) &&
+            send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, nowNs)))
+        {
+            metrics.onMessagesOut(2);
+        }
     }
 
     /** The dispatcher's answer ends: the pending symbols are live from the next message; a newer subscription goes. */
@@ -377,6 +399,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         if (closed || ending)
         {
             return;
+        }
+        if (systemHoursPending)
+        {
+            sendSystemHours();
         }
         awaitingAnswer = false;
         int added = 0;

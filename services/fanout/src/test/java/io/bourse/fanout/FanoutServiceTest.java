@@ -78,16 +78,21 @@ class FanoutServiceTest
     private static final int REPLAY_CAPACITY = 1024;
     /** Small, so that a snapshot of a few hundred orders takes several duty cycles while the stream goes on. */
     private static final int FRAGMENT_LIMIT = 16;
+    /** What a snapshot login starts with: System Event 'O', one Stock Directory per symbol. */
+    private static final int OPENING_MESSAGES = 3;
     /**
-     * What a snapshot login starts with: System Event 'O', one Stock Directory per symbol, System Events 'S' and 'Q'.
+     * The messages of a snapshot login besides its symbols' snapshots: the opening, then, after the snapshots' Stock
+     * Trading Actions (the spin), System Events 'S' and 'Q'.
      */
-    private static final int DIRECTORY_MESSAGES = 5;
+    private static final int DIRECTORY_MESSAGES = OPENING_MESSAGES + 2;
+    private static final SystemEvent START_OF_SYSTEM_HOURS = new SystemEvent(0, 'S');
+    private static final SystemEvent START_OF_MARKET_HOURS = new SystemEvent(0, 'Q');
     /** Trading every symbol, in the snapshot. */
     private static final StockTradingAction AAPL_TRADING = new StockTradingAction(1, "AAPL", 'T', "    ");
     private static final StockTradingAction MSFT_TRADING = new StockTradingAction(2, "MSFT", 'T', "    ");
     /**
      * What a login to every symbol gets before the live stream while the book is empty and no symbol was halted: the
-     * directory, then the snapshot of each symbol, its Stock Trading Action.
+     * opening, each symbol's Stock Trading Action, then System Events 'S' and 'Q'.
      */
     private static final int SESSION_START_MESSAGES = DIRECTORY_MESSAGES + 2;
     /** The stalled subscriber's receive buffer, bytes: small, so that the fanout's sends to it back up soon. */
@@ -187,10 +192,10 @@ class FanoutServiceTest
             new SystemEvent(0, 'O'),
             new StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
             new StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
-            new SystemEvent(0, 'S'),
-            new SystemEvent(0, 'Q'),
             AAPL_TRADING,
-            MSFT_TRADING);
+            MSFT_TRADING,
+            START_OF_SYSTEM_HOURS,
+            START_OF_MARKET_HOURS);
         for (final Subscriber subscriber : List.of(first, second))
         {
             subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
@@ -510,13 +515,15 @@ class FanoutServiceTest
         late.login("sub2", "secret2");
         late.receiveUntil(() -> late.itch.messages.size() >= DIRECTORY_MESSAGES + 7);
         assertThat(late.acceptedSequence).isEqualTo(1);
-        assertThat(late.itch.messages.subList(DIRECTORY_MESSAGES, late.itch.messages.size())).containsExactly(
+        assertThat(late.itch.messages.subList(OPENING_MESSAGES, late.itch.messages.size())).containsExactly(
             AAPL_TRADING,
+            MSFT_TRADING,
+            START_OF_SYSTEM_HOURS,
+            START_OF_MARKET_HOURS,
             new AddOrder(1, 0, T + 2, 2, 'B', 150, "AAPL", 1_510_000),
             new AddOrder(1, 0, T + 8, 7, 'B', 150, "AAPL", 1_510_000),
             new AddOrder(1, 0, T + 6, 6, 'S', 60, "AAPL", 1_515_000),
             new AddOrder(1, 0, T + 3, 3, 'S', 300, "AAPL", 1_520_000),
-            MSFT_TRADING,
             new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
 
         offer(sbe.orderExecuted(T + 11, "AAPL", 7, 150, 3, 1_510_000));
@@ -566,13 +573,15 @@ class FanoutServiceTest
             final Subscriber subscriber = connect();
             subscriber.login("sub1", "secret1");
             subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= DIRECTORY_MESSAGES + 6);
-            assertThat(subscriber.itch.messages.subList(DIRECTORY_MESSAGES, subscriber.itch.messages.size()))
+            assertThat(subscriber.itch.messages.subList(OPENING_MESSAGES, subscriber.itch.messages.size()))
                 .containsExactly(
                 AAPL_TRADING,
+                new StockTradingAction(2, "MSFT", 'H', "O1  "),
+                START_OF_SYSTEM_HOURS,
+                START_OF_MARKET_HOURS,
                 new AddOrder(1, 0, T + 2, 2, 'B', 200, "AAPL", 1_500_000),
                 new AddOrder(1, 0, T + 7, 6, 'B', 150, "AAPL", 1_500_000),
                 new AddOrder(1, 0, T + 3, 3, 'S', 300, "AAPL", 1_520_000),
-                new StockTradingAction(2, "MSFT", 'H', "O1  "),
                 new AddOrder(2, 0, T + 5, 5, 'S', 500, "MSFT", 4_000_000));
 
             offer(shard0, engine.orderExecuted(T + 8, "AAPL", 9, 100, 1_500_000, SELL, 49, 2, 100));
@@ -609,12 +618,14 @@ class FanoutServiceTest
 
         again.receiveUntil(() -> again.itch.messages.size() >= DIRECTORY_MESSAGES + 5);
         assertThat(again.acceptedSequence).isEqualTo(1);
-        assertThat(again.itch.messages.subList(DIRECTORY_MESSAGES, again.itch.messages.size())).containsExactly(
+        assertThat(again.itch.messages.subList(OPENING_MESSAGES, again.itch.messages.size())).containsExactly(
             AAPL_TRADING,
+            MSFT_TRADING,
+            START_OF_SYSTEM_HOURS,
+            START_OF_MARKET_HOURS,
             new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
             new AddOrder(1, 0, T + 2, 2, 'B', 200, "AAPL", 1_500_000),
-            new AddOrder(1, 0, T + 3, 3, 'B', 300, "AAPL", 1_500_000),
-            MSFT_TRADING);
+            new AddOrder(1, 0, T + 3, 3, 'B', 300, "AAPL", 1_500_000));
         assertThat(scrapeMetrics())
             .contains("bourse_fanout_market_data_recoveries_total 2.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
@@ -638,8 +649,8 @@ class FanoutServiceTest
         final AddOrder resting = new AddOrder(2, 0, T + 1, 1, 'B', 100, "MSFT", 4_000_000);
         assertThat(early.itch.messages.subList(SESSION_START_MESSAGES, early.itch.messages.size()))
             .containsExactly(resting, halted);
-        assertThat(late.itch.messages.subList(DIRECTORY_MESSAGES, late.itch.messages.size()))
-            .containsExactly(AAPL_TRADING, halted, resting);
+        assertThat(late.itch.messages.subList(OPENING_MESSAGES, late.itch.messages.size()))
+            .containsExactly(AAPL_TRADING, halted, START_OF_SYSTEM_HOURS, START_OF_MARKET_HOURS, resting);
     }
 
     @Test
@@ -656,9 +667,11 @@ class FanoutServiceTest
         offer(sbe.addOrder(T + 5, "AAPL", 4, Side.BUY, 100, 1_510_000));
         offer(sbe.addOrder(T + 6, "MSFT", 5, Side.SELL, 100, 4_010_000));
         msftOnly.receiveUntil(() -> msftOnly.itch.messages.size() >= DIRECTORY_MESSAGES + 4);
-        assertThat(msftOnly.itch.messages.subList(DIRECTORY_MESSAGES, msftOnly.itch.messages.size()))
+        assertThat(msftOnly.itch.messages.subList(OPENING_MESSAGES, msftOnly.itch.messages.size()))
             .containsExactly(
                 MSFT_TRADING,
+                START_OF_SYSTEM_HOURS,
+                START_OF_MARKET_HOURS,
                 new AddOrder(2, 0, T + 2, 2, 'S', 300, "MSFT", 4_000_000),
                 new OrderExecuted(2, 0, T + 4, 2, 100, 1),
                 new AddOrder(2, 0, T + 6, 5, 'S', 100, "MSFT", 4_010_000));

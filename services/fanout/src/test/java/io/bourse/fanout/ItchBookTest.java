@@ -103,7 +103,7 @@ class ItchBookTest
     }
 
     @Test
-    void shouldWriteEachSymbolsLatestStockTradingActionBeforeItsOrders()
+    void shouldWriteEachSymbolsLatestStockTradingActionAsASpinBeforeTheOrders()
     {
         apply(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
         apply(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 200, 4_000_000));
@@ -114,8 +114,8 @@ class ItchBookTest
         assertThat(book.orderCount()).isEqualTo(2);
         assertThat(snapshot(false, true, true).messages).containsExactly(
             new StockTradingAction(1, "AAPL", 'T', "    "),
-            new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
             new StockTradingAction(2, "MSFT", 'H', "O1  "),
+            new AddOrder(1, 0, T + 1, 1, 'B', 100, "AAPL", 1_500_000),
             new AddOrder(2, 0, T + 2, 2, 'S', 200, "MSFT", 4_000_000));
         assertThat(snapshot(false, false, true).messages).containsExactly(
             new StockTradingAction(2, "MSFT", 'H', "O1  "),
