@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * the exchange's timestamps on the same host). A lost session is counted as an error and closed; the others go on. A
  * lost session that can {@link Relogin log in again} (SoupBinTCP: the fanout ends its sessions with End of Session when
  * its books are no longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh
- * snapshot; MoldUDP64: a stopped md-publisher ends its session with End of Session, and its next run's session is read
- * from Sequence Number 1 by a new join) is opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every
+ * snapshot; MoldUDP64: a stopped md-publisher ends its session with End of Session packets, the session is lost once
+ * they stop ({@link MoldSession#endOfSession}), and its next run's session is read from Sequence Number 1 by a new
+ * join) is opened again {@value #RELOGIN_INTERVAL_MS} ms later, and every
  * {@value #RELOGIN_INTERVAL_MS} ms until it is, each attempt given about as long (the other sessions are not read
  * meanwhile).
  * The feed latency is measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}); the

@@ -40,6 +40,11 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * 500 ms. Bourse's md-publisher sends one every 100 ms while its session ends.
      */
     static final long END_OF_SESSION_QUIET_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
+     * Longest time from the first End of Session packet to the end of the session, in nanoseconds, should they never
+     * stop: 5 s, beyond the md-publisher's longest end of session (4 s).
+     */
+    static final long END_OF_SESSION_MAX_NS = TimeUnit.SECONDS.toNanos(5);
     private static final int RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 
     private final String name;
@@ -49,6 +54,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     private final NanoClock nanoClock;
     private volatile boolean active = true;
     private boolean ending;
+    private long firstEndOfSessionNs;
     private long lastEndOfSessionNs;
     private volatile MoldUDP64ClientState state = MoldUDP64ClientState.UNKNOWN;
     private volatile long nextExpectedSequenceNumber = 1;
@@ -134,7 +140,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     /**
      * Reads the Downstream Packets and the responses that have arrived, at most {@value #DATAGRAMS_PER_POLL} of
      * each; the client sends a Request Packet when one shows a gap. Ends the session once its End of Session packets
-     * have stopped for {@link #END_OF_SESSION_QUIET_NS}.
+     * have stopped for {@link #END_OF_SESSION_QUIET_NS}, or {@link #END_OF_SESSION_MAX_NS} after the first.
      *
      * @return datagrams read.
      * @throws IOException when a socket fails; the session is then no longer active.
@@ -170,9 +176,14 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         {
             readingResponse = false;
         }
-        if (ending && nanoClock.nanoTime() - lastEndOfSessionNs >= END_OF_SESSION_QUIET_NS)
+        if (ending)
         {
-            active = false;
+            final long nowNs = nanoClock.nanoTime();
+            if (nowNs - lastEndOfSessionNs >= END_OF_SESSION_QUIET_NS ||
+                nowNs - firstEndOfSessionNs >= END_OF_SESSION_MAX_NS)
+            {
+                active = false;
+            }
         }
         return datagrams;
     }
@@ -241,14 +252,19 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * The md-publisher ends the session (it stops), and every message of it has been delivered: nothing more will come
      * of it. MoldUDP64 1.00 sends End of Session packets "for a short while in place of Heartbeats", Bourse's for
      * {@code BOURSE_MD_MOLD_END_OF_SESSION_MS}; this session ends once they have stopped for
-     * {@link #END_OF_SESSION_QUIET_NS}, so that a new {@link #join} does not take one for a gap in a new session and
-     * backfill the old session's messages from its request server, still answering.
+     * {@link #END_OF_SESSION_QUIET_NS} (at the latest {@link #END_OF_SESSION_MAX_NS} after the first), so that a new
+     * {@link #join} does not take one for a gap in a new session and backfill the old session's messages from its
+     * request server, still answering.
      */
     @Override
     public void endOfSession(final MoldUDP64Client session)
     {
-        ending = true;
         lastEndOfSessionNs = nanoClock.nanoTime();
+        if (!ending)
+        {
+            ending = true;
+            firstEndOfSessionNs = lastEndOfSessionNs;
+        }
     }
 
     /**

@@ -203,12 +203,8 @@ public final class OpenOrders
         return slot < 0 ? NONE : replacements[slot];
     }
 
-    /**
-     * Clears the pending mark once a cancel has been answered (OUCH 4.2 Canceled of part of the order).
-     *
-     * @param counter token counter; ignored when not tracked.
-     */
-    public void clearPending(final long counter)
+    /** Clears an order's pending mark; ignored when the order is not tracked. */
+    private void clearPending(final long counter)
     {
         final int slot = slotOf(counter);
         if (slot >= 0)

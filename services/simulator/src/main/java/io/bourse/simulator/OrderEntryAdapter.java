@@ -191,11 +191,10 @@ final class OrderEntryAdapter implements MessageListener
         if (counter >= 0)
         {
             final long replacement = openOrders.pendingReplacement(counter);
+            // Answers a cancel in flight once the shares left are those it asked for (OpenOrders.reduce); a Canceled
+            // of part of the order for another cause (self-trade prevention's decrement) leaves a cancel or replace
+            // in flight pending.
             openOrders.reduce(counter, message.decrementShares());
-            if (OpenOrders.NONE == replacement)
-            {
-                openOrders.clearPending(counter); // the answer to its cancel, if one was in flight
-            }
             forgetIgnoredReplace(counter, replacement);
         }
     }

@@ -289,6 +289,29 @@ class MoldSessionTest
         assertThat(feed.counters().get(SimulatorCounter.MD_ERRORS)).isZero();
     }
 
+    @Test
+    void shouldEndAtTheLatestAFewSecondsAfterTheFirstEndOfSessionShouldThePacketsNeverStop() throws IOException
+    {
+        final DatagramChannel downstream = MoldRelay.unicast();
+        final Feed feed = unicastFeed(downstream);
+        try (DatagramChannel sender = MoldRelay.unicast())
+        {
+            sender.send(packet("RUN1", 1, 2), downstream.getLocalAddress());
+            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 3, feed);
+            final long step = MoldSession.END_OF_SESSION_QUIET_NS / 2;
+            for (long elapsed = 0; elapsed < MoldSession.END_OF_SESSION_MAX_NS; elapsed += step)
+            {
+                final long endOfSessionPackets = feed.session().heartbeats() + 1;
+                sender.send(endOfSession("RUN1", 3), downstream.getLocalAddress());
+                pumpUntil(() -> feed.session().heartbeats() == endOfSessionPackets, feed);
+                assertThat(feed.session().isActive()).as("%d ns after the first End of Session", elapsed).isTrue();
+                clock.advance(step);
+            }
+            feed.session().poll();
+            assertThat(feed.session().isActive()).isFalse();
+        }
+    }
+
     /** @return a MoldUDP64 End of Session packet of that Session: Message Count 0xFFFF, the next Sequence Number. */
     private static ByteBuffer endOfSession(final String session, final long nextSequenceNumber)
     {

@@ -79,17 +79,18 @@ class OpenOrdersTest
     }
 
     @Test
-    void shouldKeepThePendingMarkUntilCleared()
+    void shouldKeepThePendingMarkUntilTheCancelLeavesTheSharesItAskedFor()
     {
         openOrders.add(10, 0, (byte)'B', 990_000, 300, 0);
         openOrders.markCancelPending(openOrders.slotOf(10), 150);
 
         openOrders.reduce(10, 100);
         final boolean pendingAfterExecution = openOrders.isPending(openOrders.slotOf(10));
-        openOrders.clearPending(10);
+        openOrders.reduce(10, 50);
 
         assertThat(pendingAfterExecution).isTrue();
         assertThat(openOrders.isPending(openOrders.slotOf(10))).isFalse();
+        assertThat(openOrders.shares(openOrders.slotOf(10))).isEqualTo(150);
     }
 
     @Test

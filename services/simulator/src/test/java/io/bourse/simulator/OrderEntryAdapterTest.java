@@ -83,6 +83,21 @@ class OrderEntryAdapterTest
     }
 
     @Test
+    void shouldKeepACancelInFlightPendingThroughAnotherPartialCanceledUntilItsOwnAnswer()
+    {
+        accepted(1, 'B', 500, AAPL, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        openOrders.markCancelPending(openOrders.slotOf(1), 100);
+
+        canceled(1, 150); // self-trade prevention's decrement, before the exchange takes the cancel
+        final boolean pendingAfterDecrement = openOrders.isPending(openOrders.slotOf(1));
+        canceled(1, 250); // the cancel's answer: 100 shares left
+
+        assertThat(pendingAfterDecrement).isTrue();
+        assertThat(openOrders.isPending(openOrders.slotOf(1))).isFalse();
+        assertThat(open()).containsExactly(new Open(1, 0, 'B', 990_000, 100, 0));
+    }
+
+    @Test
     void shouldCountRejectsByReasonAndEndTheirRoundTrip()
     {
         inFlight.add(1, 0);
