@@ -1,14 +1,19 @@
 package io.bourse.launcher;
 
-import org.agrona.IoUtil;
+import io.aeron.CommonContext;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The directories an embedded run ({@code ./bourse demo}, {@code exchange}, {@code bench}) keeps for itself, each named
@@ -46,29 +51,37 @@ final class EmbeddedDirectories
     }
 
     /**
-     * Deletes the directories that embedded runs whose process is no longer alive left in /dev/shm (Aeron) and in
-     * {@code java.io.tmpdir} (gateway journals).
+     * Deletes the directories that embedded runs whose process is no longer alive left in /dev/shm (Aeron directories,
+     * whose media driver has also stopped its heartbeat) and in {@code java.io.tmpdir} (gateway journals).
      *
      * @return the directories deleted.
      */
     static List<Path> deleteOrphans()
     {
-        final List<Path> deleted = new ArrayList<>(deleteOrphans(SHARED_MEMORY, AERON_DIR_PREFIX));
-        deleted.addAll(deleteOrphans(Path.of(System.getProperty("java.io.tmpdir")), JOURNAL_DIR_PREFIX));
+        final List<Path> deleted = new ArrayList<>(deleteOrphans(SHARED_MEMORY, AERON_DIR_PREFIX,
+            (directory) -> CommonContext.isDriverActive(
+                directory.toFile(), CommonContext.DEFAULT_DRIVER_TIMEOUT_MS, (ignored) ->
+                {
+                })));
+        deleted.addAll(deleteOrphans(Path.of(System.getProperty("java.io.tmpdir")), JOURNAL_DIR_PREFIX,
+            (directory) -> false));
         return deleted;
     }
 
     /**
      * Deletes, in that parent directory, every directory named {@code prefix + PID}, or {@code prefix + PID + "-" +
-     * anything}, whose process PID is not alive; a process id taken again by another process keeps its directory. A
-     * directory that cannot be deleted (another user's) is left, and a parent that cannot be listed is warned about on
-     * standard error: cleaning up never stops a run.
+     * anything}, that this process's user owns, whose process PID is not alive and that is not otherwise in use. A
+     * process id taken again by another process keeps its directory; a symbolic link is never followed, neither as the
+     * directory nor inside it (a link is deleted as a link); a directory that cannot be deleted is left. A parent that
+     * cannot be listed is warned about on standard error: cleaning up never stops a run.
      *
-     * @param parent where to look; nothing is deleted when it does not exist.
-     * @param prefix the name before the process id.
+     * @param parent     where to look; nothing is deleted when it does not exist.
+     * @param prefix     the name before the process id.
+     * @param stillInUse true for a directory to keep all the same (a live media driver's, whose process this one
+     *                   cannot see from another process namespace).
      * @return the directories deleted.
      */
-    static List<Path> deleteOrphans(final Path parent, final String prefix)
+    static List<Path> deleteOrphans(final Path parent, final String prefix, final Predicate<Path> stillInUse)
     {
         final List<Path> deleted = new ArrayList<>();
         if (!Files.isDirectory(parent))
@@ -77,25 +90,61 @@ final class EmbeddedDirectories
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, prefix + "*"))
         {
+            final UserPrincipal user = parent.getFileSystem().getUserPrincipalLookupService()
+                .lookupPrincipalByName(System.getProperty("user.name"));
             for (final Path entry : entries)
             {
                 final long pid = processId(entry.getFileName().toString().substring(prefix.length()));
-                if (pid > 0 && Files.isDirectory(entry) &&
-                    !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                if (pid > 0 && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) &&
+                    user.equals(Files.getOwner(entry, LinkOption.NOFOLLOW_LINKS)) &&
+                    !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && !stillInUse.test(entry) &&
+                    delete(entry))
                 {
-                    IoUtil.delete(entry.toFile(), true);
-                    if (!Files.exists(entry))
-                    {
-                        deleted.add(entry);
-                    }
+                    deleted.add(entry);
                 }
             }
         }
-        catch (final IOException | UncheckedIOException ex)
+        catch (final IOException | RuntimeException ex)
         {
             System.err.println("cannot look for the directories of killed embedded runs in " + parent + ": " + ex);
         }
         return deleted;
+    }
+
+    /** @return true when the directory and all in it are deleted, links as links. */
+    private static boolean delete(final Path directory)
+    {
+        try
+        {
+            Files.walkFileTree(directory, new SimpleFileVisitor<>()
+            {
+                @Override
+                public FileVisitResult visitFile(final Path file, final BasicFileAttributes attributes)
+                    throws IOException
+                {
+                    Files.delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(final Path visited, final IOException failure)
+                    throws IOException
+                {
+                    if (null != failure)
+                    {
+                        throw failure;
+                    }
+                    Files.delete(visited);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("cannot delete " + directory + ", left by an embedded run that was killed: " + ex);
+            return false;
+        }
     }
 
     /** @return the process id a name starts with, up to a '-' or its end; -1 when it has none. */

@@ -34,8 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * each with its metrics endpoint, all configured from one {@link Settings}. Started in data-flow order, closed in
  * reverse. The engine keeps its books in memory only, so the gateway's session journals belong to this run: unless
  * {@value GatewayContext#JOURNAL_DIR_PROP_NAME} is set, they go to a new temporary directory, deleted on close (a
- * gateway restarted on the journals of an earlier run would rebuild orders the new engine never had). At start it
- * deletes the Aeron and journal directories of embedded runs that were killed ({@link EmbeddedDirectories}).
+ * gateway restarted on the journals of an earlier run would rebuild orders the new engine never had). At start, when
+ * it runs in its own per-process Aeron directory (no {@code BOURSE_AERON_DIR}), it deletes the Aeron and journal
+ * directories of embedded runs that were killed ({@link EmbeddedDirectories}).
  */
 public final class EmbeddedExchange implements AutoCloseable
 {
@@ -81,9 +82,12 @@ public final class EmbeddedExchange implements AutoCloseable
                 "would delete its directory; stop it, or unset BOURSE_AERON_DIR (the embedded modes then use their " +
                 "own)");
         }
-        for (final Path orphan : EmbeddedDirectories.deleteOrphans())
+        if (aeronDir.equals(EmbeddedDirectories.aeronDirectory()))
         {
-            System.out.println("deleted " + orphan + ", left by an embedded run that was killed");
+            for (final Path orphan : EmbeddedDirectories.deleteOrphans())
+            {
+                System.out.println("deleted " + orphan + ", left by an embedded run that was killed");
+            }
         }
         final List<AutoCloseable> started = new ArrayList<>();
         try

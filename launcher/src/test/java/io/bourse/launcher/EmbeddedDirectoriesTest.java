@@ -11,25 +11,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class EmbeddedDirectoriesTest
 {
+    private static final String AERON = EmbeddedDirectories.AERON_DIR_PREFIX;
+    private static final String JOURNAL = EmbeddedDirectories.JOURNAL_DIR_PREFIX;
+
     @TempDir
     Path parent;
+    @TempDir
+    Path elsewhere;
 
     @Test
     void shouldDeleteTheDirectoriesOfRunsWhoseProcessIsGoneAndKeepTheOthers() throws Exception
     {
         final long deadPid = exitedProcessId();
         final long livePid = ProcessHandle.current().pid();
-        final Path deadAeron = directoryWithAFile(EmbeddedDirectories.AERON_DIR_PREFIX + deadPid);
-        final Path liveAeron = directoryWithAFile(EmbeddedDirectories.AERON_DIR_PREFIX + livePid);
-        final Path deadJournal = directoryWithAFile(EmbeddedDirectories.JOURNAL_DIR_PREFIX + deadPid + "-12345");
-        final Path liveJournal = directoryWithAFile(EmbeddedDirectories.JOURNAL_DIR_PREFIX + livePid + "-67890");
-        final Path notAProcessId = directoryWithAFile(EmbeddedDirectories.AERON_DIR_PREFIX + "test");
+        final Path deadAeron = directoryWithAFile(AERON + deadPid);
+        final Path liveAeron = directoryWithAFile(AERON + livePid);
+        final Path deadJournal = directoryWithAFile(JOURNAL + deadPid + "-12345");
+        final Path liveJournal = directoryWithAFile(JOURNAL + livePid + "-67890");
+        final Path notAProcessId = directoryWithAFile(AERON + "test");
         final Path otherName = directoryWithAFile("aeron-bourse-" + deadPid);
-        final Path deadPidFile = Files.createFile(parent.resolve(EmbeddedDirectories.JOURNAL_DIR_PREFIX + deadPid + "-1"));
+        final Path deadPidFile = Files.createFile(parent.resolve(JOURNAL + deadPid + "-1"));
 
-        assertThat(EmbeddedDirectories.deleteOrphans(parent, EmbeddedDirectories.AERON_DIR_PREFIX))
-            .containsExactly(deadAeron);
-        assertThat(EmbeddedDirectories.deleteOrphans(parent, EmbeddedDirectories.JOURNAL_DIR_PREFIX))
+        assertThat(EmbeddedDirectories.deleteOrphans(parent, AERON, (directory) -> false)).containsExactly(deadAeron);
+        assertThat(EmbeddedDirectories.deleteOrphans(parent, JOURNAL, (directory) -> false))
             .containsExactly(deadJournal);
 
         assertThat(deadAeron).doesNotExist();
@@ -42,9 +46,33 @@ class EmbeddedDirectoriesTest
     }
 
     @Test
+    void shouldKeepADirectoryStillInUseAlthoughItsProcessIsGone() throws Exception
+    {
+        final Path inUse = directoryWithAFile(AERON + exitedProcessId());
+
+        assertThat(EmbeddedDirectories.deleteOrphans(parent, AERON, inUse::equals)).isEmpty();
+        assertThat(inUse.resolve("cnc.dat")).isRegularFile();
+    }
+
+    @Test
+    void shouldNeverFollowASymbolicLink() throws Exception
+    {
+        final long deadPid = exitedProcessId();
+        final Path precious = Files.writeString(elsewhere.resolve("precious"), "keep");
+        final Path linkAsDirectory = Files.createSymbolicLink(parent.resolve(JOURNAL + deadPid + "-1"), elsewhere);
+        final Path orphan = directoryWithAFile(JOURNAL + deadPid + "-2");
+        Files.createSymbolicLink(orphan.resolve("link"), elsewhere);
+
+        assertThat(EmbeddedDirectories.deleteOrphans(parent, JOURNAL, (directory) -> false)).containsExactly(orphan);
+        assertThat(orphan).doesNotExist();
+        assertThat(linkAsDirectory).isSymbolicLink();
+        assertThat(precious).hasContent("keep");
+    }
+
+    @Test
     void shouldDeleteNothingWhereThereIsNoParent()
     {
-        assertThat(EmbeddedDirectories.deleteOrphans(parent.resolve("missing"), EmbeddedDirectories.AERON_DIR_PREFIX))
+        assertThat(EmbeddedDirectories.deleteOrphans(parent.resolve("missing"), AERON, (directory) -> false))
             .isEmpty();
     }
 
@@ -57,8 +85,6 @@ class EmbeddedDirectoriesTest
         try
         {
             assertThat(journal.getFileName().toString()).startsWith("bourse-embedded-journal-" + pid + "-");
-            assertThat(EmbeddedDirectories.deleteOrphans(journal.getParent(), EmbeddedDirectories.JOURNAL_DIR_PREFIX))
-                .doesNotContain(journal);
         }
         finally
         {
@@ -73,7 +99,7 @@ class EmbeddedDirectoriesTest
         return directory;
     }
 
-    /** @return the process id of a process that has exited. */
+    /** @return the process id of a process that has exited (a later process may take it again: unlikely here). */
     private static long exitedProcessId() throws Exception
     {
         final Process process = new ProcessBuilder("true").start();
