@@ -40,8 +40,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Logins are taken on a thread of their own while the subscribers connect, with nassau's SoupBinTCP server
  * session: a known username and its password get Login Accepted (session blank, next sequence number 1), then System
- * Event 'O', one Stock Directory per symbol and System Events 'S' and 'Q', as the fanout sends them; anything else
- * gets Login Rejected 'A'.
+ * Event 'O', one Stock Directory per symbol and System Events 'S' and 'Q' (the fanout also sends its Trading Action
+ * spin before 'S'); anything else gets Login Rejected 'A'.
  */
 final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
 {

@@ -28,10 +28,8 @@ import java.util.List;
  * requires, ITCH 5.0 &sect;4.2.2: a symbol without one is taken as halted), then, symbol by symbol in locate order,
  * their books as ITCH Add Order messages (with MPID Attribution for an attributed order), bids first from the highest
  * price, then offers from the lowest, each price level in time priority; each message keeps the Timestamp of the
- * message that gave it. Applying
- * messages reuses pooled orders (no allocation once the pool has grown, and one buffer per symbol for its trading
- * action); a snapshot allocates, being rare.
- * Single-threaded: the dispatcher's.
+ * message that gave it. Applying messages reuses pooled orders (no allocation once the pool has grown, and one buffer
+ * per symbol for its trading action); a snapshot allocates, being rare. Single-threaded: the dispatcher's.
  */
 final class ItchBook
 {

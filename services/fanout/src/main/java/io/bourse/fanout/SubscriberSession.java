@@ -28,9 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>SoupBinTCP 4.0 Login Request: a user and password known to the {@link Credentials} are answered by the
  * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (its session named by
  * {@link SessionNames}), then either the kept messages from the Requested Sequence Number on (a replay: Login Accepted
- * carries that number), or System Event 'O' (start of messages), one Stock Directory per symbol, System Events 'S' and
- * 'Q' (start of system and market hours) and, per chosen symbol, its latest Stock Trading Action 'H' and its book as
- * Add Orders (Login Accepted sequence number 1), then every
+ * carries that number), or System Event 'O' (start of messages), one Stock Directory per symbol, each chosen symbol's
+ * latest Stock Trading Action 'H' (the spin), System Events 'S' and 'Q' (start of system and market hours) and the
+ * chosen symbols' books as Add Orders (Login Accepted sequence number 1), then every
  * live ITCH 5.0 message of the session's symbols as Sequenced Data. Anyone else gets Login Rejected 'A' (not
  * authorized), a known user asking for a session the fanout does not serve Login Rejected 'S' (session not
  * available), and the connection closes.
