@@ -29,7 +29,10 @@ import java.util.concurrent.TimeUnit;
  * and messages recovered from responses ({@link SimulatorCounter#MD_GAP_MESSAGES}). A truncated datagram is counted as
  * an error and skipped; a socket failure ends the session, and so does a packet of the md-publisher's next run (a new
  * MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see {@link #downstream}), or its End of
- * Session once the End of Session packets have stopped ({@link #endOfSession}).
+ * Session once the End of Session packets have stopped ({@link #endOfSession}). A gap that no response fills for
+ * {@link #FILL_TIMEOUT_NS} fails the session ({@link #poll}): the md-publisher keeps only its newest messages
+ * ({@code BOURSE_MD_MOLD_STORE_MESSAGES}), and MoldUDP64 has no answer for a request of older ones, so a session that
+ * joins later than that would otherwise wait for them for ever.
  */
 final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
 {
@@ -45,6 +48,11 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * stop: 5 s, beyond the md-publisher's longest end of session (4 s).
      */
     static final long END_OF_SESSION_MAX_NS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * Longest time a gap may go on with no message recovered from a response, in nanoseconds: 10 s, ten of nassau's
+     * request timeouts.
+     */
+    static final long FILL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final int RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 
     private final String name;
@@ -56,6 +64,8 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     private boolean ending;
     private long firstEndOfSessionNs;
     private long lastEndOfSessionNs;
+    /** When the gap being filled last made progress: it showed, or a response delivered a message. */
+    private long lastFillProgressNs;
     private volatile MoldUDP64ClientState state = MoldUDP64ClientState.UNKNOWN;
     private volatile long nextExpectedSequenceNumber = 1;
     private volatile long heartbeats;
@@ -143,7 +153,9 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * have stopped for {@link #END_OF_SESSION_QUIET_NS}, or {@link #END_OF_SESSION_MAX_NS} after the first.
      *
      * @return datagrams read.
-     * @throws IOException when a socket fails; the session is then no longer active.
+     * @throws IOException when a socket fails, or when a gap has been asked for for {@link #FILL_TIMEOUT_NS} with no
+     *                     message recovered (naming the first missing message); the session is then no longer
+     *                     active.
      */
     @Override
     public int poll() throws IOException
@@ -185,6 +197,15 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
                 active = false;
             }
         }
+        else if (active && !isFilled() && nanoClock.nanoTime() - lastFillProgressNs >= FILL_TIMEOUT_NS)
+        {
+            active = false;
+            throw new IOException("messages from sequence number " + nextExpectedSequenceNumber + " asked for " +
+                TimeUnit.NANOSECONDS.toSeconds(FILL_TIMEOUT_NS) + " s and none received: the md-publisher no longer " +
+                "keeps them (it keeps its newest BOURSE_MD_MOLD_STORE_MESSAGES), or its re-request port is out of " +
+                "reach; a subscriber that joins a long-running feed late needs the fanout's snapshot " +
+                "(BOURSE_SIMULATOR_MD_FEED=soupbintcp)");
+        }
         return datagrams;
     }
 
@@ -194,6 +215,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         if (readingResponse)
         {
             counters.increment(SimulatorCounter.MD_GAP_MESSAGES);
+            lastFillProgressNs = nanoClock.nanoTime();
         }
         listener.message(buffer);
     }
@@ -204,6 +226,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         if (MoldUDP64ClientState.BACKFILL == next || MoldUDP64ClientState.GAP_FILL == next)
         {
             counters.increment(SimulatorCounter.MD_GAPS);
+            lastFillProgressNs = nanoClock.nanoTime();
         }
         state = next;
     }

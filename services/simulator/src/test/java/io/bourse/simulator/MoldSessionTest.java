@@ -36,6 +36,7 @@ import java.util.function.BooleanSupplier;
 
 import static io.bourse.common.Await.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The MoldUDP64 market-data session against a real md-publisher (real media driver, SBE engine events offered by the
@@ -310,6 +311,35 @@ class MoldSessionTest
             feed.session().poll();
             assertThat(feed.session().isActive()).isFalse();
         }
+    }
+
+    /**
+     * A session that joins a feed whose first messages the md-publisher no longer keeps asks for them in vain: MoldUDP64
+     * has no answer for that. After {@link MoldSession#FILL_TIMEOUT_NS} without a message recovered, the session fails
+     * with a reason that says so, rather than wait for ever.
+     */
+    @Test
+    void shouldFailAGapThatNoResponseFillsForTheFillTimeout() throws IOException
+    {
+        final DatagramChannel downstream = MoldRelay.unicast();
+        final Feed feed = unicastFeed(downstream);
+        try (DatagramChannel sender = MoldRelay.unicast())
+        {
+            sender.send(packet("RUN1", 1_000_001, 1), downstream.getLocalAddress());
+            pumpUntil(() -> MoldUDP64ClientState.BACKFILL == feed.session().state(), feed);
+            clock.advance(MoldSession.FILL_TIMEOUT_NS - 1);
+            feed.session().poll();
+            assertThat(feed.session().isActive()).isTrue();
+
+            clock.advance(1);
+            assertThatThrownBy(() -> feed.session().poll())
+                .isInstanceOf(IOException.class)
+                .hasMessageStartingWith("messages from sequence number 1 asked for 10 s and none received");
+            assertThat(feed.session().isActive()).isFalse();
+        }
+
+        assertThat(feed.received()).isZero();
+        assertThat(feed.counters().get(SimulatorCounter.MD_GAP_REQUESTS)).isEqualTo(1);
     }
 
     /** @return a MoldUDP64 End of Session packet of that Session: Message Count 0xFFFF, the next Sequence Number. */
