@@ -241,8 +241,7 @@ class MoldSessionTest
         final Feed feed = unicastFeed(downstream);
         try (DatagramChannel sender = MoldRelay.unicast())
         {
-            sender.send(packet("RUN1", 1, 2), downstream.getLocalAddress());
-            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 3, feed);
+            receiveTheFirstTwoMessages(sender, downstream, feed);
             sender.send(packet("RUN1", 3, 0), downstream.getLocalAddress());
             sender.send(packet("RUN1", 3, 1), downstream.getLocalAddress());
             pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 4, feed);
@@ -270,8 +269,7 @@ class MoldSessionTest
         final Feed feed = unicastFeed(downstream);
         try (DatagramChannel sender = MoldRelay.unicast())
         {
-            sender.send(packet("RUN1", 1, 2), downstream.getLocalAddress());
-            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 3, feed);
+            receiveTheFirstTwoMessages(sender, downstream, feed);
             for (int i = 1; i <= 5; i++)
             {
                 sender.send(endOfSession("RUN1", 3), downstream.getLocalAddress());
@@ -297,8 +295,7 @@ class MoldSessionTest
         final Feed feed = unicastFeed(downstream);
         try (DatagramChannel sender = MoldRelay.unicast())
         {
-            sender.send(packet("RUN1", 1, 2), downstream.getLocalAddress());
-            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 3, feed);
+            receiveTheFirstTwoMessages(sender, downstream, feed);
             final long step = MoldSession.END_OF_SESSION_QUIET_NS / 2;
             for (long elapsed = 0; elapsed < MoldSession.END_OF_SESSION_MAX_NS; elapsed += step)
             {
@@ -340,6 +337,14 @@ class MoldSessionTest
 
         assertThat(feed.received()).isZero();
         assertThat(feed.counters().get(SimulatorCounter.MD_GAP_REQUESTS)).isEqualTo(1);
+    }
+
+    /** Sends a packet of Session RUN1 with messages 1 and 2 to the feed's socket, and reads it. */
+    private static void receiveTheFirstTwoMessages(
+        final DatagramChannel sender, final DatagramChannel downstream, final Feed feed) throws IOException
+    {
+        sender.send(packet("RUN1", 1, 2), downstream.getLocalAddress());
+        pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 3, feed);
     }
 
     /** @return a MoldUDP64 End of Session packet of that Session: Message Count 0xFFFF, the next Sequence Number. */
