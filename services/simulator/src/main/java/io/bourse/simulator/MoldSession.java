@@ -29,10 +29,10 @@ import java.util.concurrent.TimeUnit;
  * and messages recovered from responses ({@link SimulatorCounter#MD_GAP_MESSAGES}). A truncated datagram is counted as
  * an error and skipped; a socket failure ends the session, and so does a packet of the md-publisher's next run (a new
  * MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see {@link #downstream}), or its End of
- * Session once the End of Session packets have stopped ({@link #endOfSession}). A gap that no response fills for
- * {@link #FILL_TIMEOUT_NS} fails the session ({@link #poll}): the md-publisher keeps only its newest messages
- * ({@code BOURSE_MD_MOLD_STORE_MESSAGES}), and MoldUDP64 has no answer for a request of older ones, so a session that
- * joins later than that would otherwise wait for them for ever.
+ * Session once the End of Session packets have stopped ({@link #endOfSession}). A gap asked for again and again with
+ * no message recovered for {@link #FILL_TIMEOUT_NS} fails the session ({@link #poll}): the md-publisher keeps only its
+ * newest messages ({@code BOURSE_MD_MOLD_STORE_MESSAGES}), and MoldUDP64 has no answer for a request of older ones, so
+ * a session that joins later than that would otherwise wait for them for ever.
  */
 final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
 {
@@ -49,10 +49,16 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      */
     static final long END_OF_SESSION_MAX_NS = TimeUnit.SECONDS.toNanos(5);
     /**
-     * Longest time a gap may go on with no message recovered from a response, in nanoseconds: 10 s, ten of nassau's
-     * request timeouts.
+     * Longest time a gap may go on with no message recovered from a response, in nanoseconds, once it has been asked
+     * for at least {@link #FILL_TIMEOUT_REQUESTS} times: 10 s, ten of nassau's request timeouts.
      */
     static final long FILL_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * Request Packets a gap takes, with no message recovered, before {@link #FILL_TIMEOUT_NS} can fail it: nassau asks
+     * again only when a packet past the gap comes 1 s or more after the last request, so one lost request or response
+     * on a quiet feed with long heartbeat intervals does not fail the session.
+     */
+    static final int FILL_TIMEOUT_REQUESTS = 2;
     private static final int RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 
     private final String name;
@@ -66,6 +72,8 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     private long lastEndOfSessionNs;
     /** When the gap being filled last made progress: it showed, or a response delivered a message. */
     private long lastFillProgressNs;
+    /** Request Packets sent since then. */
+    private int requestsSinceFillProgress;
     private volatile MoldUDP64ClientState state = MoldUDP64ClientState.UNKNOWN;
     private volatile long nextExpectedSequenceNumber = 1;
     private volatile long heartbeats;
@@ -78,7 +86,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * @param requestAddress the md-publisher's re-request server.
      * @param listener       receives every ITCH 5.0 message, in Sequence Number order.
      * @param counters       where gaps, requests, recovered messages and errors are counted.
-     * @param nanoClock      monotonic time of the End of Session packets.
+     * @param nanoClock      monotonic time of the End of Session packets and of the gaps' fill.
      */
     MoldSession(
         final String name,
@@ -105,7 +113,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * @param requestAddress the md-publisher's re-request server.
      * @param listener       receives every ITCH 5.0 message, in Sequence Number order.
      * @param counters       where gaps, requests, recovered messages and errors are counted.
-     * @param nanoClock      monotonic time of the End of Session packets.
+     * @param nanoClock      monotonic time of the End of Session packets and of the gaps' fill.
      * @return the session; it asks for the messages it missed when the first packet arrives.
      * @throws IOException naming the session when a socket cannot be opened, bound or joined.
      */
@@ -153,9 +161,9 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * have stopped for {@link #END_OF_SESSION_QUIET_NS}, or {@link #END_OF_SESSION_MAX_NS} after the first.
      *
      * @return datagrams read.
-     * @throws IOException when a socket fails, or when a gap has been asked for for {@link #FILL_TIMEOUT_NS} with no
-     *                     message recovered (naming the first missing message); the session is then no longer
-     *                     active.
+     * @throws IOException when a socket fails, or when a gap has been asked for {@link #FILL_TIMEOUT_REQUESTS} times
+     *                     or more and {@link #FILL_TIMEOUT_NS} has passed with no message recovered (naming the first
+     *                     missing message); the session is then no longer active.
      */
     @Override
     public int poll() throws IOException
@@ -197,13 +205,14 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
                 active = false;
             }
         }
-        else if (active && !isFilled() && nanoClock.nanoTime() - lastFillProgressNs >= FILL_TIMEOUT_NS)
+        else if (active && !isFilled() && requestsSinceFillProgress >= FILL_TIMEOUT_REQUESTS &&
+            nanoClock.nanoTime() - lastFillProgressNs >= FILL_TIMEOUT_NS)
         {
             active = false;
-            throw new IOException("messages from sequence number " + nextExpectedSequenceNumber + " asked for " +
-                TimeUnit.NANOSECONDS.toSeconds(FILL_TIMEOUT_NS) + " s and none received: the md-publisher no longer " +
-                "keeps them (it keeps its newest BOURSE_MD_MOLD_STORE_MESSAGES), or its re-request port is out of " +
-                "reach; a subscriber that joins a long-running feed late needs the fanout's snapshot " +
+            throw new IOException("no message recovered for " + TimeUnit.NANOSECONDS.toSeconds(FILL_TIMEOUT_NS) +
+                " s of requests from sequence number " + nextExpectedSequenceNumber + " on: the md-publisher no " +
+                "longer keeps them (it keeps its newest BOURSE_MD_MOLD_STORE_MESSAGES), stopped, or its re-request " +
+                "port is out of reach; a subscriber that joins a long-running feed late needs the fanout's snapshot " +
                 "(BOURSE_SIMULATOR_MD_FEED=soupbintcp)");
         }
         return datagrams;
@@ -216,6 +225,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         {
             counters.increment(SimulatorCounter.MD_GAP_MESSAGES);
             lastFillProgressNs = nanoClock.nanoTime();
+            requestsSinceFillProgress = 0;
         }
         listener.message(buffer);
     }
@@ -227,6 +237,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         {
             counters.increment(SimulatorCounter.MD_GAPS);
             lastFillProgressNs = nanoClock.nanoTime();
+            requestsSinceFillProgress = 0;
         }
         state = next;
     }
@@ -269,6 +280,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     public void request(final MoldUDP64Client session, final long sequenceNumber, final int requestedMessageCount)
     {
         counters.increment(SimulatorCounter.MD_GAP_REQUESTS);
+        requestsSinceFillProgress++;
     }
 
     /**

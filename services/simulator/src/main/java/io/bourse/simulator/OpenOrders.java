@@ -111,8 +111,9 @@ public final class OpenOrders
 
     /**
      * Reduces an order's open shares (OUCH 4.2 Executed, Canceled), removing it when none remain. A cancel in flight
-     * that asked for as many shares as are now open or more is no longer pending: the exchange ignores a cancel to a
-     * size at or above the open size (OUCH 4.2 §2.3), so no Canceled will answer it.
+     * that asked for as many shares as are now open or more is no longer pending: either this was its own Canceled,
+     * which leaves the shares it asked for, or an execution or another Canceled got there first, and the exchange
+     * ignores a cancel to a size at or above the open size (OUCH 4.2 §2.3), so no Canceled will answer it.
      *
      * @param counter token counter.
      * @param decrement shares executed or canceled.
