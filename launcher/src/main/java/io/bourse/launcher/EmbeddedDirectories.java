@@ -1,16 +1,22 @@
 package io.bourse.launcher;
 
+import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.MappedByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -58,11 +64,8 @@ final class EmbeddedDirectories
      */
     static List<Path> deleteOrphans()
     {
-        final List<Path> deleted = new ArrayList<>(deleteOrphans(SHARED_MEMORY, AERON_DIR_PREFIX,
-            (directory) -> CommonContext.isDriverActive(
-                directory.toFile(), CommonContext.DEFAULT_DRIVER_TIMEOUT_MS, (ignored) ->
-                {
-                })));
+        final List<Path> deleted = new ArrayList<>(
+            deleteOrphans(SHARED_MEMORY, AERON_DIR_PREFIX, EmbeddedDirectories::isDriverBeating));
         deleted.addAll(deleteOrphans(Path.of(System.getProperty("java.io.tmpdir")), JOURNAL_DIR_PREFIX,
             (directory) -> false));
         return deleted;
@@ -72,8 +75,9 @@ final class EmbeddedDirectories
      * Deletes, in that parent directory, every directory named {@code prefix + PID}, or {@code prefix + PID + "-" +
      * anything}, that this process's user owns, whose process PID is not alive and that is not otherwise in use. A
      * process id taken again by another process keeps its directory; a symbolic link is never followed, neither as the
-     * directory nor inside it (a link is deleted as a link); a directory that cannot be deleted is left. A parent that
-     * cannot be listed is warned about on standard error: cleaning up never stops a run.
+     * directory nor inside it (a link is deleted as a link). A directory that cannot be looked at or deleted is left
+     * and the next one looked at, a parent that cannot be listed is left, each with a warning on standard error:
+     * cleaning up never stops a run.
      *
      * @param parent     where to look; nothing is deleted when it does not exist.
      * @param prefix     the name before the process id.
@@ -90,17 +94,21 @@ final class EmbeddedDirectories
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, prefix + "*"))
         {
-            final UserPrincipal user = parent.getFileSystem().getUserPrincipalLookupService()
-                .lookupPrincipalByName(System.getProperty("user.name"));
             for (final Path entry : entries)
             {
                 final long pid = processId(entry.getFileName().toString().substring(prefix.length()));
-                if (pid > 0 && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) &&
-                    user.equals(Files.getOwner(entry, LinkOption.NOFOLLOW_LINKS)) &&
-                    !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && !stillInUse.test(entry) &&
-                    delete(entry))
+                try
                 {
-                    deleted.add(entry);
+                    if (pid > 0 && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) && isOwnUsers(entry) &&
+                        !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) &&
+                        !stillInUse.test(entry) && delete(entry))
+                    {
+                        deleted.add(entry);
+                    }
+                }
+                catch (final IOException | RuntimeException ex)
+                {
+                    System.err.println("cannot look at " + entry + ", left by an embedded run: " + ex);
                 }
             }
         }
@@ -109,6 +117,44 @@ final class EmbeddedDirectories
             System.err.println("cannot look for the directories of killed embedded runs in " + parent + ": " + ex);
         }
         return deleted;
+    }
+
+    /** @return whether this process's user owns the file, by user id (Linux: the owner of /proc/self). */
+    private static boolean isOwnUsers(final Path file) throws IOException
+    {
+        return Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS)
+            .equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+    }
+
+    /**
+     * @param directory an Aeron directory.
+     * @return whether its media driver has beaten within Aeron's default driver timeout (10 s), without waiting:
+     *         false for a driver that never finished starting (CnC version 0) or a missing or short CnC file.
+     */
+    static boolean isDriverBeating(final Path directory)
+    {
+        final File cncFile = directory.resolve(CncFileDescriptor.CNC_FILE).toFile();
+        if (!cncFile.isFile() || cncFile.length() < CncFileDescriptor.END_OF_METADATA_OFFSET)
+        {
+            return false;
+        }
+        final MappedByteBuffer cnc = IoUtil.mapExistingFile(cncFile, CncFileDescriptor.CNC_FILE);
+        try
+        {
+            final UnsafeBuffer metaData = CncFileDescriptor.createMetaDataBuffer(cnc);
+            if (0 == metaData.getIntVolatile(CncFileDescriptor.cncVersionOffset(0)))
+            {
+                return false;
+            }
+            final ManyToOneRingBuffer toDriver =
+                new ManyToOneRingBuffer(CncFileDescriptor.createToDriverBuffer(cnc, metaData));
+            return System.currentTimeMillis() - toDriver.consumerHeartbeatTime() <=
+                CommonContext.DEFAULT_DRIVER_TIMEOUT_MS;
+        }
+        finally
+        {
+            IoUtil.unmap(cnc);
+        }
     }
 
     /** @return true when the directory and all in it are deleted, links as links. */
@@ -139,6 +185,10 @@ final class EmbeddedDirectories
                 }
             });
             return true;
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return false; // another run starting deleted it first
         }
         catch (final IOException ex)
         {

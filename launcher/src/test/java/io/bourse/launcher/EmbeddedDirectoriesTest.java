@@ -1,5 +1,8 @@
 package io.bourse.launcher;
 
+import io.aeron.CncFileDescriptor;
+import io.aeron.driver.MediaDriver;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +70,20 @@ class EmbeddedDirectoriesTest
         assertThat(orphan).doesNotExist();
         assertThat(linkAsDirectory).isSymbolicLink();
         assertThat(precious).hasContent("keep");
+    }
+
+    @Test
+    void shouldTellARunningMediaDriverFromOneThatNeverFinishedStartingOrIsGone() throws IOException
+    {
+        try (MediaDriver driver = EmbeddedMediaDriver.launch("embedded-directories-test"))
+        {
+            assertThat(EmbeddedDirectories.isDriverBeating(Path.of(driver.aeronDirectoryName()))).isTrue();
+        }
+        final Path neverStarted = Files.createDirectory(parent.resolve("never-started"));
+        Files.write(neverStarted.resolve(CncFileDescriptor.CNC_FILE), new byte[64 * 1024]);
+
+        assertThat(EmbeddedDirectories.isDriverBeating(neverStarted)).as("CnC version 0").isFalse();
+        assertThat(EmbeddedDirectories.isDriverBeating(parent.resolve("missing"))).isFalse();
     }
 
     @Test
