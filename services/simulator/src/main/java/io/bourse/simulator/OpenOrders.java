@@ -26,7 +26,6 @@ public final class OpenOrders
     private final long[] shares;
     /** Shares the order/replace chain has executed: a Replace Order's Shares counts them (OUCH 4.2 §2.2). */
     private final long[] executed;
-    private final boolean[] pending;
     /** Shares a cancel in flight asks to leave open, or {@link #NONE}. */
     private final long[] cancelTo;
     /** Token counter of the replacement of a replace in flight, or {@link #NONE}. */
@@ -48,7 +47,6 @@ public final class OpenOrders
         prices = new long[capacity];
         shares = new long[capacity];
         executed = new long[capacity];
-        pending = new boolean[capacity];
         cancelTo = new long[capacity];
         replacements = new long[capacity];
         slotByCounter = new Long2LongHashMap(capacity * 2, 0.65f, MISSING);
@@ -93,7 +91,6 @@ public final class OpenOrders
         prices[slot] = price;
         shares[slot] = openShares;
         executed[slot] = executedShares;
-        pending[slot] = false;
         cancelTo[slot] = NONE;
         replacements[slot] = NONE;
         slotByCounter.put(counter, slot);
@@ -175,7 +172,6 @@ public final class OpenOrders
     public void markCancelPending(final int slot, final long shares)
     {
         clearSlot(slot);
-        pending[slot] = true;
         cancelTo[slot] = shares;
     }
 
@@ -183,12 +179,11 @@ public final class OpenOrders
      * Marks an order as having a replace in flight, so that it is not targeted again until answered.
      *
      * @param slot        the order's slot.
-     * @param replacement the token counter of the replacement order.
+     * @param replacement the token counter of the replacement order, at least 1.
      */
     public void markReplacePending(final int slot, final long replacement)
     {
         clearSlot(slot);
-        pending[slot] = true;
         replacements[slot] = replacement;
         replacedByReplacement.put(replacement, counters[slot]);
     }
@@ -235,7 +230,6 @@ public final class OpenOrders
         {
             replacedByReplacement.remove(replacements[slot]);
         }
-        pending[slot] = false;
         cancelTo[slot] = NONE;
         replacements[slot] = NONE;
     }
@@ -246,7 +240,7 @@ public final class OpenOrders
      */
     public boolean isPending(final int slot)
     {
-        return pending[slot];
+        return NONE != cancelTo[slot] || NONE != replacements[slot];
     }
 
     /**
@@ -329,7 +323,6 @@ public final class OpenOrders
             prices[slot] = prices[last];
             shares[slot] = shares[last];
             executed[slot] = executed[last];
-            pending[slot] = pending[last];
             cancelTo[slot] = cancelTo[last];
             replacements[slot] = replacements[last];
             slotByCounter.put(counters[slot], slot);
