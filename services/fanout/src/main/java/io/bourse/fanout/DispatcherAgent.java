@@ -41,8 +41,9 @@ import java.util.function.Consumer;
  *   <li>any other login, and a change of subscription for the symbols it adds, gets the book of its symbols as it
  *   stands after message P-1 ({@link ItchBook#snapshot}, taken at once), then the kept messages P, P+1, ... of those
  *   symbols that came while the answer was being written, then live messages. A login's answer starts with Login
- *   Accepted (sequence number 1), System Event 'O', the Stock Directory and System Events 'S' and 'Q', and each
- *   symbol's snapshot starts with its Stock Trading Action 'H'.</li>
+ *   Accepted (sequence number 1), System Event 'O' and the Stock Directory; the snapshot starts with each chosen
+ *   symbol's Stock Trading Action 'H' (the spin), after which the session sends System Events 'S' and 'Q'
+ *   ({@link SubscriberSession#onAnswerStart}), then the symbols' Add Orders.</li>
  * </ul>
  * An answer is written while the worker's ring buffer is less than half full, up to four times the fragment limit of
  * records per duty cycle (faster than the stream comes, which is read a fragment limit at a time), so that live
