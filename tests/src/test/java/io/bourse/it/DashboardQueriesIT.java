@@ -44,7 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * target's PromQL, with Grafana's interval variables replaced by fixed windows, must return at least one series with
  * a number (not NaN, as a latency quantile of an interval without samples is; above 0 for a latency quantile, which
  * the load makes) from Prometheus's HTTP API. A panel that names a metric, a label or a job that does not exist, or
- * whose series are all empty, fails the test with the dashboard, the panel title and the query. Needs Docker.
+ * whose series are all empty, fails the test with the dashboard, the panel title and the query. So does a panel that
+ * takes the {@code rate()}, {@code irate()} or {@code increase()} of a metric that the scraped services do not expose
+ * as a counter, histogram or summary (Prometheus's {@code /api/v1/metadata}). Needs Docker.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 final class DashboardQueriesIT
@@ -62,6 +64,13 @@ final class DashboardQueriesIT
         "$__interval", "2s",
         "$__range", "1m");
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{?[A-Za-z_]\\w*}?");
+    /** A PromQL function that only counters make sense of, and the metric of its range vector. */
+    private static final Pattern RATE_OF_METRIC =
+        Pattern.compile("\\b(rate|irate|increase)\\(\\s*([A-Za-z_:][A-Za-z0-9_:]*)");
+    /** Metric types whose samples only grow (histograms and summaries in their _count, _sum and _bucket series). */
+    private static final Set<String> COUNTING_TYPES = Set.of("counter", "histogram", "summary");
+    /** Suffixes of a sample's name that its metric family's name does not carry in OpenMetrics. */
+    private static final List<String> FAMILY_SUFFIXES = List.of("_total", "_count", "_sum", "_bucket");
     /** Scrapes of every target before the queries run: enough samples for rate() over the 20 s window. */
     private static final int SCRAPES = 8;
     /** Instant queries of a target whose series are all NaN before it fails, one scrape interval apart. */
@@ -149,6 +158,40 @@ final class DashboardQueriesIT
     }
 
     @Test
+    void shouldTakeTheRateOfCountersOnly() throws Exception
+    {
+        final List<Target> targets = dashboardTargets();
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            awaitScrapes(http);
+            final Map<String, Object> metadata = Json.object(get(http, "/api/v1/metadata"));
+
+            final List<String> wrong = new ArrayList<>();
+            int rates = 0;
+            for (final Target target : targets)
+            {
+                final Matcher matcher = RATE_OF_METRIC.matcher(target.expr());
+                while (matcher.find())
+                {
+                    rates++;
+                    final String metric = matcher.group(2);
+                    final String type = metricType(metadata, metric);
+                    if (!COUNTING_TYPES.contains(type))
+                    {
+                        wrong.add(target + " (" + matcher.group(1) + " of " + metric + ", a " + type + ")");
+                    }
+                }
+            }
+
+            assertThat(rates).as("rate(), irate() and increase() calls in the dashboards").isPositive();
+            assertThat(wrong)
+                .as("panel queries that take the rate of a metric the services do not export as a counter, " +
+                    "histogram or summary (a gauge's rate is meaningless and Prometheus flags it)")
+                .isEmpty();
+        }
+    }
+
+    @Test
     void shouldGiveEveryDashboardItsOwnUidAndEveryPanelTheProvisionedDatasourceAndAQuery() throws IOException
     {
         final Set<String> uids = new HashSet<>();
@@ -231,6 +274,52 @@ final class DashboardQueriesIT
                 body.get("errorType") + " " + body.get("error"));
         }
         return Json.array(Json.object(body.get("data")).get("result"));
+    }
+
+    /**
+     * @return the {@code data} of a GET of Prometheus's HTTP API.
+     * @throws AssertionError when Prometheus answers with an error.
+     */
+    private static Object get(final HttpClient http, final String path) throws IOException, InterruptedException
+    {
+        final HttpResponse<String> response = http.send(
+            HttpRequest.newBuilder(URI.create(PROMETHEUS_URL + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+        final Map<String, Object> body = Json.object(Json.parse(response.body()));
+        if (200 != response.statusCode() || !"success".equals(body.get("status")))
+        {
+            throw new AssertionError("Prometheus refused GET " + path + ": " + response.statusCode() + " " +
+                body.get("errorType") + " " + body.get("error"));
+        }
+        return body.get("data");
+    }
+
+    /**
+     * @param metadata Prometheus's {@code /api/v1/metadata}: metric family name to the list of its metadata, one per
+     *                 distinct type and help text among the scraped targets.
+     * @param metric   the name of a metric as a query writes it, e.g. {@code bourse_gateway_orders_total}.
+     * @return the type of its family as the targets exposed it ({@code counter}, {@code gauge}, ..., several joined
+     * by '/' when targets disagree), found by the name, else by the name without a suffix of
+     * {@link #FAMILY_SUFFIXES} (OpenMetrics names a counter's family without {@code _total}); {@code "metric no
+     * target exposes"} when neither is known.
+     */
+    private static String metricType(final Map<String, Object> metadata, final String metric)
+    {
+        Object entries = metadata.get(metric);
+        for (int i = 0; null == entries && i < FAMILY_SUFFIXES.size(); i++)
+        {
+            final String suffix = FAMILY_SUFFIXES.get(i);
+            if (metric.endsWith(suffix))
+            {
+                entries = metadata.get(metric.substring(0, metric.length() - suffix.length()));
+            }
+        }
+        if (null == entries)
+        {
+            return "metric no target exposes";
+        }
+        return String.join("/", Json.array(entries).stream()
+            .map((entry) -> String.valueOf(Json.object(entry).get("type"))).distinct().sorted().toList());
     }
 
     /**

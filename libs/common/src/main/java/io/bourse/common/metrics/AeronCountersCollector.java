@@ -1,20 +1,55 @@
 package io.bourse.common.metrics;
 
-import io.prometheus.metrics.model.registry.Collector;
+import io.aeron.AeronCounters;
+import io.aeron.driver.status.SystemCounterDescriptor;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
 /**
- * Exports every allocated Aeron counter of a media driver (system counters such as back pressure, NAKs, errors and
- * loss, and the stream positions of publications and subscriptions) as the gauge {@code bourse_aeron_counter} with
- * labels {@code id}, {@code type} (Aeron counter type id) and {@code label} (Aeron's own label). Reads the counters
- * file at scrape time, on the scrape thread.
+ * Exports every allocated Aeron counter of a media driver, read from its counters file at scrape time on the scrape
+ * thread, with labels {@code id}, {@code type} (Aeron counter type id) and {@code label} (Aeron's own label), as one
+ * of two metrics by what the counter holds:
+ * <ul>
+ *     <li>the counter {@code bourse_aeron_events_total}: counts of events, which only grow while the driver runs
+ *     (type 0, the driver's system counters such as errors, NAKs, back pressure and loss, except the few below; type
+ *     13, a publication's back pressure events; types 19 and 20, a stream's NAKs received and sent), for
+ *     {@code rate()};</li>
+ *     <li>the gauge {@code bourse_aeron_counter}: every other counter, values of a moment (publication limits, stream
+ *     positions in bytes, client heartbeats in ms, channel statuses) and the system counters that are not counts
+ *     ({@link #SYSTEM_GAUGES}: the longest duty cycles in ns, bytes currently mapped, versions, the idle strategy's
+ *     state).</li>
+ * </ul>
+ * A position only grows too, but it is the place of a stream, which the dashboards subtract from a limit; its bytes
+ * per second are {@code deriv()}.
  */
-public final class AeronCountersCollector implements Collector
+public final class AeronCountersCollector implements MultiCollector
 {
-    private static final String NAME = "bourse_aeron_counter";
+    /** The gauge of counters that are not counts of events. */
+    public static final String GAUGE_NAME = "bourse_aeron_counter";
+    /** The counter of counts of events, exposed with the suffix {@code _total}. */
+    public static final String EVENTS_NAME = "bourse_aeron_events";
+    /** The driver's system counters (type 0) that hold a value of a moment, not a count of events. */
+    public static final Set<SystemCounterDescriptor> SYSTEM_GAUGES = EnumSet.of(
+        SystemCounterDescriptor.CONTROLLABLE_IDLE_STRATEGY,
+        SystemCounterDescriptor.CONDUCTOR_MAX_CYCLE_TIME,
+        SystemCounterDescriptor.SENDER_MAX_CYCLE_TIME,
+        SystemCounterDescriptor.RECEIVER_MAX_CYCLE_TIME,
+        SystemCounterDescriptor.NAME_RESOLVER_MAX_TIME,
+        SystemCounterDescriptor.AERON_VERSION,
+        SystemCounterDescriptor.BYTES_CURRENTLY_MAPPED,
+        SystemCounterDescriptor.CONTROL_PROTOCOL_VERSION);
+    /** Offset of the descriptor id in a system counter's key. */
+    private static final int SYSTEM_COUNTER_ID_KEY_OFFSET = 0;
+
     private final CountersReader countersReader;
 
     /**
@@ -26,20 +61,54 @@ public final class AeronCountersCollector implements Collector
     }
 
     @Override
-    public String getPrometheusName()
+    public List<String> getPrometheusNames()
     {
-        return NAME;
+        return List.of(GAUGE_NAME, EVENTS_NAME);
     }
 
     @Override
-    public MetricSnapshot collect()
+    public MetricSnapshots collect()
     {
-        final GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(NAME).help("Aeron counter value");
-        countersReader.forEach((counterId, typeId, keyBuffer, label) -> gauge.dataPoint(
-            GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                .labels(Labels.of("id", Integer.toString(counterId), "type", Integer.toString(typeId), "label", label))
-                .value(countersReader.getCounterValue(counterId))
-                .build()));
-        return gauge.build();
+        final GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(GAUGE_NAME)
+            .help("Aeron counter that holds a value of a moment: a position or limit in bytes, a time, a status");
+        final CounterSnapshot.Builder events = CounterSnapshot.builder().name(EVENTS_NAME)
+            .help("Aeron counter of events since the media driver started: errors, NAKs, back pressure, loss");
+        countersReader.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            final Labels labels = Labels.of(
+                "id", Integer.toString(counterId), "type", Integer.toString(typeId), "label", label);
+            final long value = countersReader.getCounterValue(counterId);
+            if (isCountOfEvents(typeId, keyBuffer))
+            {
+                events.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build());
+            }
+            else
+            {
+                gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
+            }
+        });
+        return MetricSnapshots.of(gauge.build(), events.build());
+    }
+
+    /**
+     * @param typeId    the counter's Aeron type id.
+     * @param keyBuffer its key; a system counter's starts with its {@link SystemCounterDescriptor#id()}.
+     * @return true when the counter counts events: it only grows while the driver runs.
+     */
+    static boolean isCountOfEvents(final int typeId, final DirectBuffer keyBuffer)
+    {
+        return switch (typeId)
+        {
+            case AeronCounters.DRIVER_SYSTEM_COUNTER_TYPE_ID ->
+            {
+                final SystemCounterDescriptor descriptor =
+                    SystemCounterDescriptor.get(keyBuffer.getInt(SYSTEM_COUNTER_ID_KEY_OFFSET));
+                yield null != descriptor && !SYSTEM_GAUGES.contains(descriptor);
+            }
+            case AeronCounters.DRIVER_SENDER_BPE_TYPE_ID,
+                AeronCounters.DRIVER_SENDER_NAKS_RECEIVED_TYPE_ID,
+                AeronCounters.DRIVER_RECEIVER_NAKS_SENT_TYPE_ID -> true;
+            default -> false;
+        };
     }
 }

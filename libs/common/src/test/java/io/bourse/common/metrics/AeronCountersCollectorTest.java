@@ -1,0 +1,103 @@
+package io.bourse.common.metrics;
+
+import io.aeron.Aeron;
+import io.aeron.AeronCounters;
+import io.aeron.Publication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.status.SystemCounterDescriptor;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Against a real media driver's counters, and against counters allocated as the driver allocates its own. */
+@Timeout(30)
+class AeronCountersCollectorTest
+{
+    private final MediaDriver driver = EmbeddedMediaDriver.launch("aeron-counters-collector");
+    private final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.closeAll(aeron, driver);
+    }
+
+    @Test
+    void shouldExportCountsOfEventsAsACounterAndEveryOtherDriverCounterAsAGauge()
+    {
+        final Publication publication = aeron.addExclusivePublication("aeron:ipc", 4343);
+        final MetricSnapshots snapshots = new AeronCountersCollector(aeron.countersReader()).collect();
+
+        final Map<String, String> gauges = labelsToType(snapshot(snapshots, GaugeSnapshot.class));
+        final Map<String, String> events = labelsToType(snapshot(snapshots, CounterSnapshot.class));
+        assertThat(events.keySet()).anyMatch((label) -> label.startsWith("Errors"))
+            .contains("NAKs sent", "Unblocked Publications", "Client liveness timeouts", "Bytes sent");
+        assertThat(gauges).containsEntry("Bytes currently mapped", "0")
+            .containsKey("pub-lmt: " + publication.registrationId() + " " + publication.sessionId() + " 4343 aeron:ipc")
+            .containsValue(Integer.toString(AeronCounters.DRIVER_PUBLISHER_POS_TYPE_ID))
+            .containsValue(Integer.toString(AeronCounters.DRIVER_HEARTBEAT_TYPE_ID));
+        assertThat(gauges.keySet()).anyMatch((label) -> label.startsWith("Conductor max cycle time"));
+        assertThat(events.keySet()).doesNotContainAnyElementsOf(gauges.keySet());
+        assertThat(events).allSatisfy((label, type) -> assertThat(type).isEqualTo("0"));
+    }
+
+    @Test
+    void shouldTakeEverySystemCounterButItsGaugesAndTheStreamsEventCountersForCountsOfEvents()
+    {
+        final CountersManager counters = new CountersManager(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 20)), new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 18)));
+        for (final SystemCounterDescriptor descriptor : SystemCounterDescriptor.values())
+        {
+            descriptor.newCounter(counters);
+        }
+        counters.newCounter("snd-bpe", AeronCounters.DRIVER_SENDER_BPE_TYPE_ID);
+        counters.newCounter("snd-naks-received", AeronCounters.DRIVER_SENDER_NAKS_RECEIVED_TYPE_ID);
+        counters.newCounter("rcv-naks-sent", AeronCounters.DRIVER_RECEIVER_NAKS_SENT_TYPE_ID);
+        counters.newCounter("sub-pos", AeronCounters.DRIVER_SUBSCRIBER_POSITION_TYPE_ID);
+
+        final MetricSnapshots snapshots = new AeronCountersCollector(counters).collect();
+
+        final List<String> expectedEvents = Arrays.stream(SystemCounterDescriptor.values())
+            .filter((descriptor) -> !AeronCountersCollector.SYSTEM_GAUGES.contains(descriptor))
+            .map(SystemCounterDescriptor::label).collect(Collectors.toList());
+        expectedEvents.addAll(List.of("snd-bpe", "snd-naks-received", "rcv-naks-sent"));
+        final List<String> expectedGauges = AeronCountersCollector.SYSTEM_GAUGES.stream()
+            .map(SystemCounterDescriptor::label).collect(Collectors.toList());
+        expectedGauges.add("sub-pos");
+        assertThat(labelsToType(snapshot(snapshots, CounterSnapshot.class)).keySet())
+            .containsExactlyInAnyOrderElementsOf(expectedEvents);
+        assertThat(labelsToType(snapshot(snapshots, GaugeSnapshot.class)).keySet())
+            .containsExactlyInAnyOrderElementsOf(expectedGauges);
+    }
+
+    private static MetricSnapshot snapshot(final MetricSnapshots snapshots, final Class<?> type)
+    {
+        final List<MetricSnapshot> ofType = snapshots.stream().filter(type::isInstance).toList();
+        assertThat(ofType).as(type.getSimpleName()).hasSize(1);
+        return ofType.getFirst();
+    }
+
+    /** @return each data point's Aeron label to its Aeron type id label. */
+    private static Map<String, String> labelsToType(final MetricSnapshot snapshot)
+    {
+        return snapshot.getDataPoints().stream().map(DataPointSnapshot::getLabels)
+            .collect(Collectors.toMap((labels) -> labels.get("label"), (labels) -> labels.get("type")));
+    }
+}
