@@ -95,7 +95,8 @@ public final class MediaDriverService implements AutoCloseable
         final AutoCloseable driver = archive.enabled() ? ArchivingMediaDriver.launch(
             driverContext, archive.archiveContext(threadAffinity.threadFactory(ARCHIVE_ROLE))) :
             MediaDriver.launch(driverContext);
-        final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectoryName));
+        final Aeron aeron = Aeron.connect(
+            new Aeron.Context().aeronDirectoryName(aeronDirectoryName).clientName("media-driver"));
         MetricsServer metricsServer = null;
         if (metricsPort >= 0)
         {

@@ -8,16 +8,22 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Exports every allocated Aeron counter of a media driver, read from its counters file at scrape time on the scrape
- * thread, with labels {@code id}, {@code type} (Aeron counter type id) and {@code label} (Aeron's own label), as one
- * of two metrics by what the counter holds:
+ * thread, with labels {@code id}, {@code type} (Aeron counter type id) and {@code label} (Aeron's own label), and for
+ * a counter that an Aeron client owns (its publications' limits and positions, its subscriptions' positions, its
+ * heartbeat) {@code client}: the name the client gave itself ({@code Aeron.Context.clientName}, e.g.
+ * {@code order-gateway}, as its heartbeat counter's label has it), or {@code id=<client id>} for a client without
+ * one. Each counter goes into one of two metrics by what it holds:
  * <ul>
  *     <li>the counter {@code bourse_aeron_events_total}: counts of events, which only grow while the driver runs
  *     (type 0, the driver's system counters such as errors, NAKs, back pressure and loss, except the few below; type
@@ -49,6 +55,8 @@ public final class AeronCountersCollector implements MultiCollector
         SystemCounterDescriptor.CONTROL_PROTOCOL_VERSION);
     /** Offset of the descriptor id in a system counter's key. */
     private static final int SYSTEM_COUNTER_ID_KEY_OFFSET = 0;
+    /** The client's name in its heartbeat counter's label, e.g. "client-heartbeat: id=3 name=fanout version=...". */
+    private static final Pattern CLIENT_NAME = Pattern.compile("\\bname=(\\S+)");
 
     private final CountersReader countersReader;
 
@@ -73,10 +81,15 @@ public final class AeronCountersCollector implements MultiCollector
             .help("Aeron counter that holds a value of a moment: a position or limit in bytes, a time, a status");
         final CounterSnapshot.Builder events = CounterSnapshot.builder().name(EVENTS_NAME)
             .help("Aeron counter of events since the media driver started: errors, NAKs, back pressure, loss");
+        final Long2ObjectHashMap<String> clientNames = clientNames();
         countersReader.forEach((counterId, typeId, keyBuffer, label) ->
         {
-            final Labels labels = Labels.of(
-                "id", Integer.toString(counterId), "type", Integer.toString(typeId), "label", label);
+            final long ownerId = countersReader.getCounterOwnerId(counterId);
+            final String client = clientNames.get(ownerId);
+            final Labels labels = null == client ?
+                Labels.of("id", Integer.toString(counterId), "type", Integer.toString(typeId), "label", label) :
+                Labels.of("id", Integer.toString(counterId), "type", Integer.toString(typeId), "label", label,
+                    "client", client);
             final long value = countersReader.getCounterValue(counterId);
             if (isCountOfEvents(typeId, keyBuffer))
             {
@@ -88,6 +101,25 @@ public final class AeronCountersCollector implements MultiCollector
             }
         });
         return MetricSnapshots.of(gauge.build(), events.build());
+    }
+
+    /**
+     * @return each connected client's id (its heartbeat counter's owner id) to its name, {@code id=<client id>} when
+     * it has none or has not written it into the label yet.
+     */
+    private Long2ObjectHashMap<String> clientNames()
+    {
+        final Long2ObjectHashMap<String> names = new Long2ObjectHashMap<>();
+        countersReader.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (AeronCounters.DRIVER_HEARTBEAT_TYPE_ID == typeId)
+            {
+                final long clientId = countersReader.getCounterOwnerId(counterId);
+                final Matcher name = CLIENT_NAME.matcher(label);
+                names.put(clientId, name.find() ? name.group(1) : "id=" + clientId);
+            }
+        });
+        return names;
     }
 
     /**

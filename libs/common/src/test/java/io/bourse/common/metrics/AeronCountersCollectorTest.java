@@ -3,6 +3,7 @@ package io.bourse.common.metrics;
 import io.aeron.Aeron;
 import io.aeron.AeronCounters;
 import io.aeron.Publication;
+import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.status.SystemCounterDescriptor;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
@@ -22,6 +23,8 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,6 +62,37 @@ class AeronCountersCollectorTest
     }
 
     @Test
+    void shouldNameTheClientThatOwnsACounter()
+    {
+        try (Aeron fanout = Aeron.connect(new Aeron.Context()
+            .aeronDirectoryName(driver.aeronDirectoryName()).clientName("fanout")))
+        {
+            final Subscription subscription = fanout.addSubscription("aeron:ipc", 4344);
+            final Publication publication = aeron.addExclusivePublication("aeron:ipc", 4344);
+            final AeronCountersCollector collector = new AeronCountersCollector(aeron.countersReader());
+            final String subscriberPosition = "sub-pos: " + subscription.registrationId() + " " +
+                publication.sessionId() + " 4344 aeron:ipc @0";
+
+            // A client writes its name into its heartbeat counter's label a moment after it connects.
+            Map<String, String> clients = labelsToClient(snapshot(collector.collect(), GaugeSnapshot.class));
+            while (!"fanout".equals(clients.get(subscriberPosition)))
+            {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                clients = labelsToClient(snapshot(collector.collect(), GaugeSnapshot.class));
+            }
+
+            assertThat(clients).containsEntry(
+                "pub-lmt: " + publication.registrationId() + " " + publication.sessionId() + " 4344 aeron:ipc",
+                "id=" + aeron.clientId());
+            assertThat(clients.entrySet()).filteredOn((entry) -> entry.getKey().startsWith("client-heartbeat"))
+                .extracting(Map.Entry::getValue)
+                .containsExactlyInAnyOrder("fanout", "id=" + aeron.clientId());
+            assertThat(clients).doesNotContainKey("Bytes currently mapped")
+                .containsKey("Bytes currently mapped (no client)");
+        }
+    }
+
+    @Test
     void shouldTakeEverySystemCounterButItsGaugesAndTheStreamsEventCountersForCountsOfEvents()
     {
         final CountersManager counters = new CountersManager(
@@ -92,6 +126,14 @@ class AeronCountersCollectorTest
         final List<MetricSnapshot> ofType = snapshots.stream().filter(type::isInstance).toList();
         assertThat(ofType).as(type.getSimpleName()).hasSize(1);
         return ofType.getFirst();
+    }
+
+    /** @return each data point's Aeron label to its client label, "(no client)" appended to the key without one. */
+    private static Map<String, String> labelsToClient(final MetricSnapshot snapshot)
+    {
+        return snapshot.getDataPoints().stream().map(DataPointSnapshot::getLabels).collect(Collectors.toMap(
+            (labels) -> labels.contains("client") ? labels.get("label") : labels.get("label") + " (no client)",
+            (labels) -> labels.contains("client") ? labels.get("client") : ""));
     }
 
     /** @return each data point's Aeron label to its Aeron type id label. */
