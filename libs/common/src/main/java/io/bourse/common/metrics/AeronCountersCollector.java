@@ -93,7 +93,8 @@ public final class AeronCountersCollector implements MultiCollector
             final long value = countersReader.getCounterValue(counterId);
             if (isCountOfEvents(typeId, keyBuffer))
             {
-                events.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build());
+                events.dataPoint(
+                    CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build());
             }
             else
             {
