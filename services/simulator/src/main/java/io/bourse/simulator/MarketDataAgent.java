@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * are not read meanwhile). The wait doubles, up to {@value #MAX_RELOGIN_INTERVAL_MS} ms, after each attempt that fails
  * and each session lost within {@value #STABLE_SESSION_MS} ms of its opening (a MoldUDP64 late joiner whose gap no
  * response fills fails again every time), and starts again from {@value #RELOGIN_INTERVAL_MS} ms when a session that
- * was open longer is lost.
+ * was open longer is lost; the end-of-run book check asks for attempts at once ({@link #reloginPromptly()}).
  * The feed latency is measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}); the
  * other sessions' messages, delayed by the attempt, are measured as they come.
  */
@@ -31,7 +31,10 @@ final class MarketDataAgent implements Agent
 {
     /** Time between the loss of a session and the first attempt to log in again; also each attempt's time limit. */
     static final long RELOGIN_INTERVAL_MS = 1000;
-    /** Longest wait before an attempt to log in again, reached by doubling after each failure. */
+    /**
+     * Longest wait before an attempt to log in again, reached by doubling after each failed attempt and each session
+     * lost within {@value #STABLE_SESSION_MS} ms of its opening.
+     */
     static final long MAX_RELOGIN_INTERVAL_MS = 32_000;
     /** A session lost after it was open this long is tried again after {@value #RELOGIN_INTERVAL_MS} ms. */
     static final long STABLE_SESSION_MS = 60_000;
@@ -64,6 +67,8 @@ final class MarketDataAgent implements Agent
     private final MidnightNanoClock clock;
     private final NanoClock nanoClock;
     private volatile boolean aborted;
+    private volatile boolean reloginPromptly;
+    private boolean reloginPromptlySeen;
 
     /**
      * @param sessions  open market-data sessions, each delivering to its own adapter.
@@ -128,6 +133,15 @@ final class MarketDataAgent implements Agent
     }
 
     /**
+     * From now on a lost session is logged in again at once, then every {@value #RELOGIN_INTERVAL_MS} ms, without
+     * the doubling wait: for the end-of-run book check, which waits a bounded time for the first session. Any thread.
+     */
+    void reloginPromptly()
+    {
+        reloginPromptly = true;
+    }
+
+    /**
      * Closes every current session without waiting for the peer, and logs none in again: safe from another thread.
      */
     void abort()
@@ -147,6 +161,11 @@ final class MarketDataAgent implements Agent
     public int doWork()
     {
         int work = 0;
+        if (reloginPromptly && !reloginPromptlySeen)
+        {
+            reloginPromptlySeen = true;
+            Arrays.fill(reloginAtNs, nanoClock.nanoTime());
+        }
         for (int i = 0, n = sessions.length(); i < n; i++)
         {
             final MarketDataSession session = sessions.get(i);
@@ -195,11 +214,12 @@ final class MarketDataAgent implements Agent
 
     /**
      * @return the wait before the next attempt to log the session of that index in again, from now, in ns; the wait
-     * after it is twice as long, at most {@value #MAX_RELOGIN_INTERVAL_MS} ms.
+     * after it is twice as long, at most {@value #MAX_RELOGIN_INTERVAL_MS} ms ({@value #RELOGIN_INTERVAL_MS} ms each
+     * once {@link #reloginPromptly()}).
      */
     private long scheduleRelogin(final int index, final long nowNs)
     {
-        final long waitNs = reloginIntervalNs[index];
+        final long waitNs = reloginPromptlySeen ? RELOGIN_INTERVAL_NS : reloginIntervalNs[index];
         reloginAtNs[index] = nowNs + waitNs;
         reloginIntervalNs[index] = Math.min(2 * waitNs, MAX_RELOGIN_INTERVAL_NS);
         return waitNs;

@@ -419,6 +419,7 @@ public final class SimulatorService implements AutoCloseable
         {
             return BookCheck.Result.NONE;
         }
+        mdAgent.reloginPromptly(); // a first session waiting out a long back-off is tried again within the deadline
         final long quietNs = TimeUnit.MILLISECONDS.toNanos(ctx.bookCheckQuietMs());
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs());
         long lastCount = counters.get(SimulatorCounter.MD_MESSAGES);

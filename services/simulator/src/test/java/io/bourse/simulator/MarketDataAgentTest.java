@@ -63,6 +63,23 @@ class MarketDataAgentTest
         assertThat(MarketDataAgent.MAX_RELOGIN_INTERVAL_MS).isEqualTo(32_000L);
     }
 
+    @Test
+    void shouldTryAtOnceAndThenEverySecondOnceAskedToLogInPromptly()
+    {
+        final FeedSession first = new FeedSession();
+        final MarketDataAgent agent = new MarketDataAgent(List.of(first), this::open, new FeedMeter(counters,
+            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
+            1, 0), counters, new MidnightNanoClock(), nanoClock);
+        failAttempts = true;
+
+        first.lose();
+        runUntil(agent, 10_000); // 1, 3, 7; the next would be at 15 s
+        agent.reloginPromptly(); // the end of the run
+        runUntil(agent, 12_500);
+
+        assertThat(attemptsMs).containsExactly(1_000L, 3_000L, 7_000L, 10_000L, 11_000L, 12_000L);
+    }
+
     /** Runs a duty cycle now and every 100 ms of the test's clock until the time given, in ms. */
     private void runUntil(final MarketDataAgent agent, final long untilMs)
     {

@@ -11,6 +11,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.status.CountersReader;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -23,17 +24,21 @@ import java.util.regex.Pattern;
  * a counter that an Aeron client owns (its publications' limits and positions, its subscriptions' positions, its
  * heartbeat) {@code client}: the name the client gave itself ({@code Aeron.Context.clientName}, e.g.
  * {@code order-gateway}, as its heartbeat counter's label has it), or {@code id=<client id>} for a client without
- * one. Each counter goes into one of two metrics by what it holds:
+ * one, and for a client's first moment, before it has written its name into the label. Each counter goes into one of
+ * two metrics by what it holds:
  * <ul>
  *     <li>the counter {@code bourse_aeron_events_total}: counts of events, which only grow while the driver runs
  *     (type 0, the driver's system counters such as errors, NAKs, back pressure and loss, except the few below; type
- *     13, a publication's back pressure events; types 19 and 20, a stream's NAKs received and sent), for
- *     {@code rate()};</li>
+ *     13, a publication's back pressure events; types 19 and 20, a stream's NAKs received and sent; the event
+ *     archive's errors (101), cycle-time overruns (104), and bytes and ns its recorder wrote (106, 107) and its
+ *     replayer read (109, 110)), for {@code rate()};</li>
  *     <li>the gauge {@code bourse_aeron_counter}: every other counter, values of a moment (publication limits, stream
- *     positions in bytes, client heartbeats in ms, channel statuses) and the system counters that are not counts
- *     ({@link #SYSTEM_GAUGES}: the longest duty cycles in ns, bytes currently mapped, versions, the idle strategy's
- *     state).</li>
+ *     positions in bytes, client heartbeats in ms, channel statuses, the archive's sessions and recording positions)
+ *     and the system counters that are not counts ({@link #SYSTEM_GAUGES}: the longest duty cycles in ns, bytes
+ *     currently mapped, versions, the idle strategy's state).</li>
  * </ul>
+ * A count below 0, which no Aeron counter of events holds, would go to the gauge: a Prometheus counter cannot be
+ * negative, and one bad value must not fail the whole scrape.
  * A position only grows too, but it is the place of a stream, which the dashboards subtract from a limit; its bytes
  * per second are {@code deriv()}.
  */
@@ -44,7 +49,7 @@ public final class AeronCountersCollector implements MultiCollector
     /** The counter of counts of events, exposed with the suffix {@code _total}. */
     public static final String EVENTS_NAME = "bourse_aeron_events";
     /** The driver's system counters (type 0) that hold a value of a moment, not a count of events. */
-    public static final Set<SystemCounterDescriptor> SYSTEM_GAUGES = EnumSet.of(
+    public static final Set<SystemCounterDescriptor> SYSTEM_GAUGES = Collections.unmodifiableSet(EnumSet.of(
         SystemCounterDescriptor.CONTROLLABLE_IDLE_STRATEGY,
         SystemCounterDescriptor.CONDUCTOR_MAX_CYCLE_TIME,
         SystemCounterDescriptor.SENDER_MAX_CYCLE_TIME,
@@ -52,11 +57,14 @@ public final class AeronCountersCollector implements MultiCollector
         SystemCounterDescriptor.NAME_RESOLVER_MAX_TIME,
         SystemCounterDescriptor.AERON_VERSION,
         SystemCounterDescriptor.BYTES_CURRENTLY_MAPPED,
-        SystemCounterDescriptor.CONTROL_PROTOCOL_VERSION);
+        SystemCounterDescriptor.CONTROL_PROTOCOL_VERSION));
     /** Offset of the descriptor id in a system counter's key. */
     private static final int SYSTEM_COUNTER_ID_KEY_OFFSET = 0;
-    /** The client's name in its heartbeat counter's label, e.g. "client-heartbeat: id=3 name=fanout version=...". */
-    private static final Pattern CLIENT_NAME = Pattern.compile("\\bname=(\\S+)");
+    /**
+     * The client's name in its heartbeat counter's label, e.g. "client-heartbeat: id=3 name=fanout version=...", or
+     * "name=archive archiveId=1 version=...": a name may hold spaces.
+     */
+    private static final Pattern CLIENT_NAME = Pattern.compile(" name=(.+?) version=");
 
     private final CountersReader countersReader;
 
@@ -91,7 +99,7 @@ public final class AeronCountersCollector implements MultiCollector
                 Labels.of("id", Integer.toString(counterId), "type", Integer.toString(typeId), "label", label,
                     "client", client);
             final long value = countersReader.getCounterValue(counterId);
-            if (isCountOfEvents(typeId, keyBuffer))
+            if (isCountOfEvents(typeId, keyBuffer) && value >= 0)
             {
                 events.dataPoint(
                     CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build());
@@ -140,7 +148,13 @@ public final class AeronCountersCollector implements MultiCollector
             }
             case AeronCounters.DRIVER_SENDER_BPE_TYPE_ID,
                 AeronCounters.DRIVER_SENDER_NAKS_RECEIVED_TYPE_ID,
-                AeronCounters.DRIVER_RECEIVER_NAKS_SENT_TYPE_ID -> true;
+                AeronCounters.DRIVER_RECEIVER_NAKS_SENT_TYPE_ID,
+                AeronCounters.ARCHIVE_ERROR_COUNT_TYPE_ID,
+                AeronCounters.ARCHIVE_CYCLE_TIME_THRESHOLD_EXCEEDED_TYPE_ID,
+                AeronCounters.ARCHIVE_RECORDER_TOTAL_WRITE_BYTES_TYPE_ID,
+                AeronCounters.ARCHIVE_RECORDER_TOTAL_WRITE_TIME_TYPE_ID,
+                AeronCounters.ARCHIVE_REPLAYER_TOTAL_READ_BYTES_TYPE_ID,
+                AeronCounters.ARCHIVE_REPLAYER_TOTAL_READ_TIME_TYPE_ID -> true;
             default -> false;
         };
     }

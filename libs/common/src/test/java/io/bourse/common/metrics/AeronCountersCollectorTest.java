@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -65,7 +67,7 @@ class AeronCountersCollectorTest
     void shouldNameTheClientThatOwnsACounter()
     {
         try (Aeron fanout = Aeron.connect(new Aeron.Context()
-            .aeronDirectoryName(driver.aeronDirectoryName()).clientName("fanout")))
+            .aeronDirectoryName(driver.aeronDirectoryName()).clientName("fanout 1")))
         {
             final Subscription subscription = fanout.addSubscription("aeron:ipc", 4344);
             final Publication publication = aeron.addExclusivePublication("aeron:ipc", 4344);
@@ -75,7 +77,7 @@ class AeronCountersCollectorTest
 
             // A client writes its name into its heartbeat counter's label a moment after it connects.
             Map<String, String> clients = labelsToClient(snapshot(collector.collect(), GaugeSnapshot.class));
-            while (!"fanout".equals(clients.get(subscriberPosition)))
+            while (!"fanout 1".equals(clients.get(subscriberPosition)))
             {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
                 clients = labelsToClient(snapshot(collector.collect(), GaugeSnapshot.class));
@@ -86,7 +88,7 @@ class AeronCountersCollectorTest
                 "id=" + aeron.clientId());
             assertThat(clients.entrySet()).filteredOn((entry) -> entry.getKey().startsWith("client-heartbeat"))
                 .extracting(Map.Entry::getValue)
-                .containsExactlyInAnyOrder("fanout", "id=" + aeron.clientId());
+                .containsExactlyInAnyOrder("fanout 1", "id=" + aeron.clientId());
             assertThat(clients).doesNotContainKey("Bytes currently mapped")
                 .containsKey("Bytes currently mapped (no client)");
         }
@@ -105,16 +107,32 @@ class AeronCountersCollectorTest
         counters.newCounter("snd-naks-received", AeronCounters.DRIVER_SENDER_NAKS_RECEIVED_TYPE_ID);
         counters.newCounter("rcv-naks-sent", AeronCounters.DRIVER_RECEIVER_NAKS_SENT_TYPE_ID);
         counters.newCounter("sub-pos", AeronCounters.DRIVER_SUBSCRIBER_POSITION_TYPE_ID);
+        counters.newCounter("archive-errors", AeronCounters.ARCHIVE_ERROR_COUNT_TYPE_ID);
+        counters.newCounter("archive-recorder-bytes-written", AeronCounters.ARCHIVE_RECORDER_TOTAL_WRITE_BYTES_TYPE_ID);
+        counters.newCounter("archive-recording-sessions", AeronCounters.ARCHIVE_RECORDING_SESSION_COUNT_TYPE_ID);
+        counters.newCounter("negative count", AeronCounters.DRIVER_SENDER_BPE_TYPE_ID).set(-1);
 
         final MetricSnapshots snapshots = new AeronCountersCollector(counters).collect();
 
+        // A new Aeron's new system counters are to be sorted into counts of events and gauges by hand.
+        assertThat(SystemCounterDescriptor.values()).as("Aeron 1.51's system counters").hasSize(46);
+        final Set<SystemCounterDescriptor> gauges = EnumSet.of(
+            SystemCounterDescriptor.CONTROLLABLE_IDLE_STRATEGY,
+            SystemCounterDescriptor.CONDUCTOR_MAX_CYCLE_TIME,
+            SystemCounterDescriptor.SENDER_MAX_CYCLE_TIME,
+            SystemCounterDescriptor.RECEIVER_MAX_CYCLE_TIME,
+            SystemCounterDescriptor.NAME_RESOLVER_MAX_TIME,
+            SystemCounterDescriptor.AERON_VERSION,
+            SystemCounterDescriptor.BYTES_CURRENTLY_MAPPED,
+            SystemCounterDescriptor.CONTROL_PROTOCOL_VERSION);
         final List<String> expectedEvents = Arrays.stream(SystemCounterDescriptor.values())
-            .filter((descriptor) -> !AeronCountersCollector.SYSTEM_GAUGES.contains(descriptor))
+            .filter((descriptor) -> !gauges.contains(descriptor))
             .map(SystemCounterDescriptor::label).collect(Collectors.toList());
-        expectedEvents.addAll(List.of("snd-bpe", "snd-naks-received", "rcv-naks-sent"));
-        final List<String> expectedGauges = AeronCountersCollector.SYSTEM_GAUGES.stream()
+        expectedEvents.addAll(List.of("snd-bpe", "snd-naks-received", "rcv-naks-sent", "archive-errors",
+            "archive-recorder-bytes-written"));
+        final List<String> expectedGauges = gauges.stream()
             .map(SystemCounterDescriptor::label).collect(Collectors.toList());
-        expectedGauges.add("sub-pos");
+        expectedGauges.addAll(List.of("sub-pos", "archive-recording-sessions", "negative count"));
         assertThat(labelsToType(snapshot(snapshots, CounterSnapshot.class)).keySet())
             .containsExactlyInAnyOrderElementsOf(expectedEvents);
         assertThat(labelsToType(snapshot(snapshots, GaugeSnapshot.class)).keySet())
