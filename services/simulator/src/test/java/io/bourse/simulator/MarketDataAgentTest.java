@@ -26,9 +26,7 @@ class MarketDataAgentTest
     void shouldWaitTwiceAsLongAfterEachFailureAndStartAgainAfterASessionThatLasted() throws IOException
     {
         final FeedSession first = new FeedSession();
-        final MarketDataAgent agent = new MarketDataAgent(List.of(first), this::open, new FeedMeter(counters,
-            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
-            1, 0), counters, new MidnightNanoClock(), nanoClock);
+        final MarketDataAgent agent = agent(first);
 
         first.lose();
         failAttempts = true;
@@ -49,9 +47,7 @@ class MarketDataAgentTest
     void shouldWaitNoLongerThanTheLongestInterval()
     {
         final FeedSession first = new FeedSession();
-        final MarketDataAgent agent = new MarketDataAgent(List.of(first), this::open, new FeedMeter(counters,
-            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
-            1, 0), counters, new MidnightNanoClock(), nanoClock);
+        final MarketDataAgent agent = agent(first);
         failAttempts = true;
 
         first.lose();
@@ -67,9 +63,7 @@ class MarketDataAgentTest
     void shouldTryAtOnceAndThenEverySecondOnceAskedToLogInPromptly()
     {
         final FeedSession first = new FeedSession();
-        final MarketDataAgent agent = new MarketDataAgent(List.of(first), this::open, new FeedMeter(counters,
-            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
-            1, 0), counters, new MidnightNanoClock(), nanoClock);
+        final MarketDataAgent agent = agent(first);
         failAttempts = true;
 
         first.lose();
@@ -78,6 +72,14 @@ class MarketDataAgentTest
         runUntil(agent, 12_500);
 
         assertThat(attemptsMs).containsExactly(1_000L, 3_000L, 7_000L, 10_000L, 11_000L, 12_000L);
+    }
+
+    /** @return an agent of the one session, which {@link #open} logs in again, on the test's clock. */
+    private MarketDataAgent agent(final FeedSession first)
+    {
+        return new MarketDataAgent(List.of(first), this::open, new FeedMeter(counters,
+            new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
+            1, 0), counters, new MidnightNanoClock(), nanoClock);
     }
 
     /** Runs a duty cycle now and every 100 ms of the test's clock until the time given, in ms. */
