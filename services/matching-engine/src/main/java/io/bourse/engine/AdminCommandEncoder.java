@@ -20,7 +20,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * changed settings as commands ({@link StartConfiguration}). Prices in 1/10000 dollars, timestamps in nanoseconds
  * since midnight. The schema's enums carry the matching core's names, so the core's values map onto them by name.
  * Each method returns the command's length in bytes, header included; the command stays in {@link #buffer()} until
- * the next one. Not thread safe; allocates nothing per command.
+ * the next one. Not thread safe; allocates nothing per command but a SetSelfTradePrevention for one firm (its
+ * padded firm).
  */
 public final class AdminCommandEncoder
 {
