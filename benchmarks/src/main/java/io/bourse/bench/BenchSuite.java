@@ -144,8 +144,7 @@ public final class BenchSuite
         catch (final RuntimeException ex)
         {
             markdown.setLength(start);
-            section(name + ": not measured", reason(ex) + stackTrace(name + ".txt", ex));
-            notMeasured(name, ex);
+            section(name + ": not measured", notMeasured(name, ex));
         }
     }
 
@@ -164,10 +163,17 @@ public final class BenchSuite
         }
     }
 
-    private void notMeasured(final String name, final RuntimeException ex)
+    /**
+     * Records a part that failed, tells the console and writes its stack trace to the part's text file.
+     *
+     * @return its reason and where its stack trace is, for report.md.
+     */
+    private String notMeasured(final String name, final RuntimeException ex)
     {
-        notMeasured.put(name, reason(ex));
-        console.println("[" + index + "/" + benchmarks + "] " + name + " not measured: " + reason(ex));
+        final String reason = reason(ex);
+        notMeasured.put(name, reason);
+        console.println("[" + index + "/" + benchmarks + "] " + name + " not measured: " + reason);
+        return reason + stackTrace(name + ".txt", ex);
     }
 
     private static String reason(final Throwable ex)
@@ -348,8 +354,7 @@ public final class BenchSuite
             }
             catch (final RuntimeException ex)
             {
-                failures.put(exchange.getKey(), reason(ex) + stackTrace(name + ".txt", ex));
-                notMeasured(name, ex);
+                failures.put(exchange.getKey(), notMeasured(name, ex));
             }
         }
         final StringBuilder layout = new StringBuilder(String.format(Locale.ROOT, "Threads: 1 client for %d OUCH " +

@@ -80,17 +80,12 @@ public final class MdPublisherContext
     /** Default re-request port. */
     public static final int MOLD_REQUEST_PORT_DEFAULT = 17001;
     /**
-     * MoldUDP64 Session: 1..10 printable ASCII characters without spaces; default the run's start time in UTC, {@value
-     * #MOLD_SESSION_DEFAULT_FORMAT}.
+     * MoldUDP64 Session: 1..10 printable ASCII characters without spaces; default the md-publisher's start in UTC to
+     * the second, {@value SessionNames#RUN_START_FORMAT}: each run numbers its messages from 1, so each run is a
+     * session of its own (MoldUDP64 1.00: a Sequence Number names one message of a session), and a receiver that sees
+     * the Session change knows to start again from 1.
      */
     public static final String MOLD_SESSION_PROP_NAME = "bourse.md.mold.session";
-    /**
-     * Format of the default MoldUDP64 Session, the md-publisher's start in UTC to the second: each run numbers its
-     * messages from 1, so each run is a session of its own (MoldUDP64 1.00: a Sequence Number names one message of a
-     * session), and a receiver that sees the Session change knows to start again from 1. Two runs started in the
-     * same second of a day, in one year or a year apart, would share one name (10 characters hold no more).
-     */
-    public static final String MOLD_SESSION_DEFAULT_FORMAT = SessionNames.RUN_START_FORMAT;
     /** Most bytes of Message Blocks in one Downstream Packet or response. */
     public static final String MOLD_PAYLOAD_LENGTH_PROP_NAME = "bourse.md.mold.payload.length";
     /**
@@ -531,7 +526,7 @@ public final class MdPublisherContext
 
     /**
      * @param moldSession MoldUDP64 Session, 1..10 printable ASCII characters without spaces (sent space-padded);
-     *                    null for the run's start time in UTC ({@value #MOLD_SESSION_DEFAULT_FORMAT}). A Session set
+     *                    null for the run's start time in UTC ({@value SessionNames#RUN_START_FORMAT}). A Session set
      *                    here is the same in every run, so a restarted md-publisher numbers a new session's messages
      *                    from 1 under the name of the last: set another one for each run.
      * @return this.

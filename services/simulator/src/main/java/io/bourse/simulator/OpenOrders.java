@@ -199,16 +199,6 @@ public final class OpenOrders
         return slot < 0 ? NONE : replacements[slot];
     }
 
-    /** Clears an order's pending mark; ignored when the order is not tracked. */
-    private void clearPending(final long counter)
-    {
-        final int slot = slotOf(counter);
-        if (slot >= 0)
-        {
-            clearSlot(slot);
-        }
-    }
-
     /**
      * Clears the pending mark of the order whose replace was refused (OUCH 4.2 Rejected of the replacement token: the
      * order stands as it was).
@@ -218,9 +208,10 @@ public final class OpenOrders
     public void onReplacementRejected(final long replacement)
     {
         final long replaced = replacedByReplacement.get(replacement);
-        if (MISSING != replaced)
+        final int slot = MISSING == replaced ? -1 : slotOf(replaced);
+        if (slot >= 0)
         {
-            clearPending(replaced);
+            clearSlot(slot);
         }
     }
 

@@ -45,11 +45,11 @@ import java.util.regex.Pattern;
 public final class AeronCountersCollector implements MultiCollector
 {
     /** The gauge of counters that are not counts of events. */
-    public static final String GAUGE_NAME = "bourse_aeron_counter";
+    private static final String GAUGE_NAME = "bourse_aeron_counter";
     /** The counter of counts of events, exposed with the suffix {@code _total}. */
-    public static final String EVENTS_NAME = "bourse_aeron_events";
+    private static final String EVENTS_NAME = "bourse_aeron_events";
     /** The driver's system counters (type 0) that hold a value of a moment, not a count of events. */
-    public static final Set<SystemCounterDescriptor> SYSTEM_GAUGES = Collections.unmodifiableSet(EnumSet.of(
+    private static final Set<SystemCounterDescriptor> SYSTEM_GAUGES = Collections.unmodifiableSet(EnumSet.of(
         SystemCounterDescriptor.CONTROLLABLE_IDLE_STRATEGY,
         SystemCounterDescriptor.CONDUCTOR_MAX_CYCLE_TIME,
         SystemCounterDescriptor.SENDER_MAX_CYCLE_TIME,
@@ -136,7 +136,7 @@ public final class AeronCountersCollector implements MultiCollector
      * @param keyBuffer its key; a system counter's starts with its {@link SystemCounterDescriptor#id()}.
      * @return true when the counter counts events: it only grows while the driver runs.
      */
-    static boolean isCountOfEvents(final int typeId, final DirectBuffer keyBuffer)
+    private static boolean isCountOfEvents(final int typeId, final DirectBuffer keyBuffer)
     {
         return switch (typeId)
         {
