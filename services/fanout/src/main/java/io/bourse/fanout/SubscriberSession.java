@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * that answer at once and is applied in full when it ends; one sent together with the Login Request (same write)
  * therefore applies before any Add Order. Other Unsequenced Data is counted as an error and ignored. A Logout Request
  * closes the session; so do the subscriber closing its socket, 15 s without a heartbeat from it, and any socket
- * failure (the last two counted as errors).
+ * failure (the last two counted as errors). When the fanout stops, a logged-in session's stream ends as an ITCH 5.0
+ * day does, with System Events 'M', 'E' and 'C', then End of Session.
  *
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
@@ -432,9 +433,35 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
+     * The fanout stops, and with it the session's stream, which no later run serves (ITCH 5.0 &sect;4.1, as the
+     * md-publisher ends its MoldUDP64 session): a logged-in session gets System Events 'M' End of Market Hours, 'E' End
+     * of System Hours and 'C' End of Messages, the last message of its stream (after 'S' and 'Q' when its snapshot had
+     * not reached them yet), then End of Session ({@link #endSession()}); one still waiting for its login's answer gets
+     * End of Session only. A session whose send buffer cannot take them is a slow consumer, as at any send.
+     */
+    void endMessages()
+    {
+        if (loggedIn && !closed && !ending)
+        {
+            if (systemHoursPending)
+            {
+                sendSystemHours();
+            }
+            final long nowNs = clock.nanosSinceMidnight();
+            if (send(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, nowNs)) &&
+                send(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, nowNs)) &&
+                send(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, nowNs)))
+            {
+                metrics.onMessagesOut(3);
+            }
+        }
+        endSession();
+    }
+
+    /**
      * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the
      * packet under way, dropping the whole packets not yet begun, and writes what the socket takes: the service is
-     * stopping, the worker missed messages, or the dispatcher could not answer. Once the socket has taken End of
+     * stopping (after {@link #endMessages()}'s System Events), the worker missed messages, or the dispatcher could not answer. Once the socket has taken End of
      * Session, now or at a later {@link #flush()}, its output is shut down (FIN after the data); the session then
      * drops what the subscriber still sends ({@link #receive}) and closes when the subscriber closes its end, or at
      * the deadline ({@link #keepAlive()}).

@@ -224,7 +224,7 @@ final class WorkerAgent implements Agent
     {
         for (int i = 0; i < sessionCount; i++)
         {
-            sessions[i].endSession();
+            sessions[i].endMessages();
             // The worker stops: no waiting for the socket to take End of Session.
             sessions[i].close();
         }

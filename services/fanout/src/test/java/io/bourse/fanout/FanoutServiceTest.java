@@ -545,6 +545,26 @@ class FanoutServiceTest
     }
 
     @Test
+    void shouldEndEveryStreamWithTheSystemEventsOfTheEndOfTheDayThenEndOfSessionWhenTheFanoutStops() throws Exception
+    {
+        final Subscriber subscriber = connect();
+        subscriber.login("sub1", "secret1");
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+        offer(sbe.addOrder(T, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+
+        service.close();
+
+        subscriber.receiveUntil(() -> subscriber.endOfSession);
+        assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
+            .containsExactly(
+            new AddOrder(1, 0, T, 1, 'B', 100, "AAPL", 1_500_000),
+            new SystemEvent(0, 'M'),
+            new SystemEvent(0, 'E'),
+            new SystemEvent(0, 'C'));
+    }
+
+    @Test
     void shouldServeTheBooksOfTheMdPublisherToTheSubscribersOfAFanoutStartedAfterOrdersRested() throws Exception
     {
         try (MdPublisherService mdPublisher = switchToMdPublisher();
