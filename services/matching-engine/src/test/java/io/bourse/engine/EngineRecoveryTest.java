@@ -167,10 +167,7 @@ class EngineRecoveryTest
     @Test
     void shouldRecordEveryCommandItAnswersWhenItStopsWithEventsHeld() throws Exception
     {
-        layout = new StreamLayout(layout.aeronDirectoryName(), layout.commandChannel(), layout.commandStreamBase(),
-            "aeron:ipc?term-length=65536", layout.eventStreamBase(), layout.marketDataChannel(),
-            layout.marketDataStreamId(), layout.feedChannel(), layout.depthStreamId(), layout.bboStreamId(),
-            layout.tradesStreamId(), layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
+        layout = layout.withEventChannel("aeron:ipc?term-length=65536");
         final int orders;
         try (EngineService firstRun = launchShard(); Subscription events = subscribeEvents())
         {

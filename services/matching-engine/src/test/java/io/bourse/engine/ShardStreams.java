@@ -2,15 +2,14 @@ package io.bourse.engine;
 
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.match.SelfTradePrevention;
-import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.CancelOrderEncoder;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
 import io.bourse.sbe.engine.ClockTickEncoder;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
-import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
@@ -22,11 +21,7 @@ import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
-import io.bourse.sbe.engine.RunCrossEncoder;
-import io.bourse.sbe.engine.SetPriceBandEncoder;
-import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
-import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingStateChangedDecoder;
@@ -319,52 +314,32 @@ final class ShardStreams
 
     static void tradingState(final Publication publication, final String symbol, final TradingState state)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final SetTradingStateEncoder encoder = new SetTradingStateEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1)
-            .symbol(String.format("%-8s", symbol))
-            .state(state);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        offer(publication, admin.buffer(), admin.tradingState(
+            1, Symbols.pack(symbol), io.bourse.engine.match.TradingState.valueOf(state.name())));
     }
 
     static void priceBand(
         final Publication publication, final String symbol, final long referencePrice, final int bandBasisPoints)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final SetPriceBandEncoder encoder = new SetPriceBandEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1)
-            .symbol(String.format("%-8s", symbol))
-            .referencePrice(referencePrice)
-            .bandBasisPoints(bandBasisPoints);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        offer(publication, admin.buffer(), admin.priceBand(1, Symbols.pack(symbol), referencePrice, bandBasisPoints));
     }
 
     static void selfTradePrevention(
         final Publication publication, final String firm, final SelfTradePrevention mode)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final SetSelfTradePreventionEncoder encoder = new SetSelfTradePreventionEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(1)
-            .firm(firm)
-            .mode(io.bourse.sbe.engine.SelfTradePrevention.valueOf(mode.name()));
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        offer(publication, admin.buffer(), admin.selfTradePrevention(1, firm, mode));
     }
 
     static void breakTrade(
         final Publication publication, final String symbol, final long matchNumber, final char reason,
         final long timestampNs)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final BreakTradeEncoder encoder = new BreakTradeEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .symbol(String.format("%-8s", symbol))
-            .matchNumber(matchNumber)
-            .reason((byte)reason);
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        offer(publication, admin.buffer(),
+            admin.breakTrade(timestampNs, Symbols.pack(symbol), matchNumber, (byte)reason));
     }
 
     static void cancel(
@@ -397,22 +372,14 @@ final class ShardStreams
 
     static void crossLock(final Publication publication, final String symbol, final long timestampNs)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final CrossLockEncoder encoder = new CrossLockEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .symbol(String.format("%-8s", symbol));
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        offer(publication, admin.buffer(), admin.crossLock(timestampNs, Symbols.pack(symbol)));
     }
 
     static void runCross(final Publication publication, final String symbol, final long timestampNs)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
-        final RunCrossEncoder encoder = new RunCrossEncoder()
-            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .timestampNs(timestampNs)
-            .symbol(String.format("%-8s", symbol));
-        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        offer(publication, admin.buffer(), admin.runCross(timestampNs, Symbols.pack(symbol)));
     }
 
     static void offer(final Publication publication, final DirectBuffer buffer, final int length)

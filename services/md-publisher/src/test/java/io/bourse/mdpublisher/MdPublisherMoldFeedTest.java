@@ -266,10 +266,7 @@ class MdPublisherMoldFeedTest
     private Subscription relaunchWithAStalledOrderFeedSubscriber(final MdPublisherContext ctx) throws IOException
     {
         CloseHelper.closeAll(receiver, service, orderFeed);
-        layout = new StreamLayout(layout.aeronDirectoryName(), layout.commandChannel(), layout.commandStreamBase(),
-            layout.eventChannel(), layout.eventStreamBase(), "aeron:ipc?term-length=65536",
-            layout.marketDataStreamId(), layout.feedChannel(), layout.depthStreamId(), layout.bboStreamId(),
-            layout.tradesStreamId(), layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
+        layout = layout.withMarketDataChannel("aeron:ipc?term-length=65536");
         launch(ctx);
         final Subscription stalled = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
         awaitTrue(() -> stalled.imageCount() > 0);

@@ -318,11 +318,7 @@ class MdPublisherRestartTest
         final InetSocketAddress group = Multicast.randomGroup();
         try (DatagramChannel downstream = Multicast.join(group))
         {
-            layout = new StreamLayout(layout.aeronDirectoryName(), layout.commandChannel(),
-                layout.commandStreamBase(), layout.eventChannel(), layout.eventStreamBase(),
-                "aeron:ipc?term-length=65536", layout.marketDataStreamId(), layout.feedChannel(),
-                layout.depthStreamId(), layout.bboStreamId(), layout.tradesStreamId(), layout.snapshotRequestChannel(),
-                layout.snapshotRequestStreamId());
+            layout = layout.withMarketDataChannel("aeron:ipc?term-length=65536");
             service = MdPublisherService.launch(context()
                 .moldEnabled(true)
                 .moldGroup(group.getAddress().getHostAddress())

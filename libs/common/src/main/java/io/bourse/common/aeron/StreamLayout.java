@@ -142,6 +142,29 @@ public record StreamLayout(
     }
 
     /**
+     * @param eventChannel another channel for the engine event streams, e.g. {@code aeron:ipc?term-length=65536}.
+     * @return this layout with the engine event streams on that channel.
+     */
+    public StreamLayout withEventChannel(final String eventChannel)
+    {
+        return new StreamLayout(aeronDirectoryName, commandChannel, commandStreamBase, eventChannel, eventStreamBase,
+            marketDataChannel, marketDataStreamId, feedChannel, depthStreamId, bboStreamId, tradesStreamId,
+            snapshotRequestChannel, snapshotRequestStreamId);
+    }
+
+    /**
+     * @param marketDataChannel another channel for the md-publisher's order feed, e.g.
+     *                          {@code aeron:ipc?term-length=65536}.
+     * @return this layout with the order feed on that channel.
+     */
+    public StreamLayout withMarketDataChannel(final String marketDataChannel)
+    {
+        return new StreamLayout(aeronDirectoryName, commandChannel, commandStreamBase, eventChannel, eventStreamBase,
+            marketDataChannel, marketDataStreamId, feedChannel, depthStreamId, bboStreamId, tradesStreamId,
+            snapshotRequestChannel, snapshotRequestStreamId);
+    }
+
+    /**
      * @param shardId engine shard.
      * @return stream id of that shard's command stream.
      */

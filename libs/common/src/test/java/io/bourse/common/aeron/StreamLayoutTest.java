@@ -53,4 +53,22 @@ class StreamLayoutTest
                 "BOURSE_MD_FEED_CHANNEL", "aeron:udp?endpoint=127.0.0.1:40456",
                 "BOURSE_MD_DEPTH_STREAM", "3000"))));
     }
+
+    @Test
+    void shouldChangeOnlyTheNamedPartOfTheLayout()
+    {
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(Map.of()));
+        final String shortTerms = "aeron:ipc?term-length=65536";
+
+        final StreamLayout events = layout.withEventChannel(shortTerms);
+        final StreamLayout marketData = layout.withMarketDataChannel(shortTerms);
+        final StreamLayout directory = layout.withAeronDirectory("/dev/shm/other");
+
+        assertThat(events.eventChannel()).isEqualTo(shortTerms);
+        assertThat(events.withEventChannel(layout.eventChannel())).isEqualTo(layout);
+        assertThat(marketData.marketDataChannel()).isEqualTo(shortTerms);
+        assertThat(marketData.withMarketDataChannel(layout.marketDataChannel())).isEqualTo(layout);
+        assertThat(directory.aeronDirectoryName()).isEqualTo("/dev/shm/other");
+        assertThat(directory.withAeronDirectory(layout.aeronDirectoryName())).isEqualTo(layout);
+    }
 }
