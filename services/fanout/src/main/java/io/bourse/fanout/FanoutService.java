@@ -174,8 +174,8 @@ public final class FanoutService implements AutoCloseable
     }
 
     /**
-     * Stops the dispatcher and acceptor, then the workers (which end their sessions), then closes the server socket,
-     * the Aeron client and the metrics endpoint.
+     * Stops the dispatcher and acceptor, then the workers (which end their sessions: ITCH 5.0 System Events 'M', 'E'
+     * and 'C', then End of Session), then closes the server socket, the Aeron client and the metrics endpoint.
      */
     @Override
     public void close()

@@ -437,34 +437,47 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * md-publisher ends its MoldUDP64 session): a logged-in session gets System Events 'M' End of Market Hours, 'E' End
      * of System Hours and 'C' End of Messages, the last message of its stream (after 'S' and 'Q' when its snapshot had
      * not reached them yet), then End of Session ({@link #endSession()}); one still waiting for its login's answer gets
-     * End of Session only. A session whose send buffer cannot take them is a slow consumer, as at any send.
+     * End of Session only. The messages still in the worker's ring are not sent. A System Event the send buffer cannot
+     * take is left out, not counted as a slow consumer: End of Session then follows the packet under way.
      */
     void endMessages()
     {
         if (loggedIn && !closed && !ending)
         {
+            final long nowNs = clock.nanosSinceMidnight();
             if (systemHoursPending)
             {
-                sendSystemHours();
+                systemHoursPending = false;
+                sendAtStop(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, nowNs);
+                sendAtStop(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, nowNs);
             }
-            final long nowNs = clock.nanosSinceMidnight();
-            if (send(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, nowNs)) &&
-                send(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, nowNs)) &&
-                send(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, nowNs)))
-            {
-                metrics.onMessagesOut(3);
-            }
+            sendAtStop(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, nowNs);
+            sendAtStop(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, nowNs);
+            sendAtStop(ITCH50.EVENT_CODE_END_OF_MESSAGES, nowNs);
         }
         endSession();
+    }
+
+    private void sendAtStop(final byte eventCode, final long nowNs)
+    {
+        try
+        {
+            server.send(referenceData.systemEvent(eventCode, nowNs));
+            metrics.onMessagesOut(1);
+        }
+        catch (final IOException ignore)
+        {
+            // The send buffer is full: endSession() drops the whole packets not yet begun.
+        }
     }
 
     /**
      * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the
      * packet under way, dropping the whole packets not yet begun, and writes what the socket takes: the service is
-     * stopping (after {@link #endMessages()}'s System Events), the worker missed messages, or the dispatcher could not answer. Once the socket has taken End of
-     * Session, now or at a later {@link #flush()}, its output is shut down (FIN after the data); the session then
-     * drops what the subscriber still sends ({@link #receive}) and closes when the subscriber closes its end, or at
-     * the deadline ({@link #keepAlive()}).
+     * stopping (after {@link #endMessages()}'s System Events), the worker missed messages, or the dispatcher could
+     * not answer. Once the socket has taken End of Session, now or at a later {@link #flush()}, its output is shut
+     * down (FIN after the data); the session then drops what the subscriber still sends ({@link #receive}) and closes
+     * when the subscriber closes its end, or at the deadline ({@link #keepAlive()}).
      */
     void endSession()
     {
