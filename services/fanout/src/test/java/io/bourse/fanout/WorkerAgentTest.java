@@ -55,6 +55,8 @@ class WorkerAgentTest
     /** ITCH 5.0 §4.3.1 Add Order (no MPID attribution) length. */
     private static final int ADD_ORDER_LENGTH = 36;
     private static final int ORDER_REFERENCE_OFFSET = 11;
+    /** ITCH 5.0 §4.1 System Event: Event Code offset. */
+    private static final int SYSTEM_EVENT_CODE_OFFSET = 11;
     /** About 190 KiB of Sequenced Data: far more than the send buffer and the stalled socket's buffers hold. */
     private static final int MESSAGES = 5_000;
     /** Far longer than a duty cycle that only copies and writes without waiting; far shorter than a blocked write. */
@@ -72,6 +74,8 @@ class WorkerAgentTest
     private ServerSocketChannel acceptor;
     private WorkerAgent worker;
     private long longestDutyCycleNs;
+    /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
+    private boolean snapshotsUnderWay;
 
     @BeforeEach
     void setUp() throws IOException
@@ -176,6 +180,38 @@ class WorkerAgentTest
         assertThat(errorCount).hasValue(0);
     }
 
+    @Test
+    void shouldEndEachSessionAtTheStopWithTheSystemEventsOfTheEndOfTheDayOrWithEndOfSessionAloneBeforeItsLogin()
+        throws Exception
+    {
+        snapshotsUnderWay = true;
+        final Subscriber midSnapshot = connect(0);
+        final Subscriber waiting = login(0);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the Login Request; the dispatcher does not answer it
+        }
+
+        worker.onClose();
+
+        for (final Subscriber subscriber : List.of(midSnapshot, waiting))
+        {
+            while (!subscriber.ended && subscriber.client.receive() >= 0)
+            {
+                Thread.yield();
+            }
+        }
+        // Start of Messages and the Stock Directory at the snapshot's start, then the start of system and market
+        // hours its spin was still to reach, and the end of the day.
+        assertThat(midSnapshot.messageTypes).containsExactly('S', 'R', 'S', 'S', 'S', 'S', 'S');
+        assertThat(midSnapshot.eventCodes).containsExactly('O', 'S', 'Q', 'M', 'E', 'C');
+        assertThat(midSnapshot.ended).isTrue();
+        assertThat(waiting.accepted).isFalse();
+        assertThat(waiting.messageTypes).isEmpty();
+        assertThat(waiting.ended).isTrue();
+        assertThat(errorCount).hasValue(0);
+    }
+
     /**
      * Runs duty cycles until the subscriber reads the end of the stream: the worker has shut its output down after End
      * of Session (or closed the connection).
@@ -196,7 +232,11 @@ class WorkerAgentTest
         answerLogins();
     }
 
-    /** What the dispatcher does for a login that requests the next message: Login Accepted 1, nothing to replay. */
+    /**
+     * What the dispatcher does for a login that requests the next message: Login Accepted 1, nothing to replay; or,
+     * while {@link #snapshotsUnderWay}, the start of a snapshot's answer (Login Accepted 1, Start of Messages, the
+     * Stock Directory) and nothing more.
+     */
     private void answerLogins()
     {
         CatchUpRequest request;
@@ -204,10 +244,13 @@ class WorkerAgentTest
         {
             record.putLong(DispatcherAgent.SESSION_ID_OFFSET, request.sessionId());
             record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);
-            record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, 0);
+            record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, snapshotsUnderWay ? 1 : 0);
             assertThat(ring.write(DispatcherAgent.SESSION_START_MSG_TYPE_ID, record, 0,
                 DispatcherAgent.SESSION_START_LENGTH)).isTrue();
-            assertThat(ring.write(DispatcherAgent.SESSION_END_MSG_TYPE_ID, record, 0, Long.BYTES)).isTrue();
+            if (!snapshotsUnderWay)
+            {
+                assertThat(ring.write(DispatcherAgent.SESSION_END_MSG_TYPE_ID, record, 0, Long.BYTES)).isTrue();
+            }
         }
     }
 
@@ -226,6 +269,18 @@ class WorkerAgentTest
 
     /** Connects, logs in and waits until the worker has the session live. */
     private Subscriber connect(final int receiveBufferBytes) throws Exception
+    {
+        final Subscriber subscriber = login(receiveBufferBytes);
+        while (!subscriber.accepted)
+        {
+            dutyCycle();
+            subscriber.client.receive();
+        }
+        return subscriber;
+    }
+
+    /** Connects, hands the connection to the worker and sends the Login Request. */
+    private Subscriber login(final int receiveBufferBytes) throws Exception
     {
         final SocketChannel channel = SocketChannel.open();
         if (receiveBufferBytes > 0)
@@ -246,11 +301,6 @@ class WorkerAgentTest
         login.setRequestedSequenceNumber(0);
         subscriber.client.login(login);
         channel.configureBlocking(false);
-        while (!subscriber.accepted)
-        {
-            dutyCycle();
-            subscriber.client.receive();
-        }
         return subscriber;
     }
 
@@ -296,20 +346,38 @@ class WorkerAgentTest
         throw new AssertionError("no counter " + name);
     }
 
-    /** A SoupBinTCP 4.0 client that keeps the order reference numbers of the Add Orders it gets. */
+    /**
+     * A SoupBinTCP 4.0 client that keeps the type of every ITCH message it gets, the order reference numbers of the
+     * Add Orders and the event codes of the System Events.
+     */
     private static final class Subscriber implements SoupBinTCPClientStatusListener, AutoCloseable
     {
         final SocketChannel channel;
         final SoupBinTCPClient client;
         final List<Long> orders = new ArrayList<>();
+        final List<Character> messageTypes = new ArrayList<>();
+        final List<Character> eventCodes = new ArrayList<>();
         boolean accepted;
         boolean ended;
 
         Subscriber(final SocketChannel channel)
         {
             this.channel = channel;
-            this.client = new SoupBinTCPClient(channel,
-                (payload) -> orders.add(payload.getLong(payload.position() + ORDER_REFERENCE_OFFSET)), this);
+            this.client = new SoupBinTCPClient(channel, this::onMessage, this);
+        }
+
+        private void onMessage(final ByteBuffer payload)
+        {
+            final char messageType = (char)payload.get(payload.position());
+            messageTypes.add(messageType);
+            if ('A' == messageType)
+            {
+                orders.add(payload.getLong(payload.position() + ORDER_REFERENCE_OFFSET));
+            }
+            else if ('S' == messageType)
+            {
+                eventCodes.add((char)payload.get(payload.position() + SYSTEM_EVENT_CODE_OFFSET));
+            }
         }
 
         @Override
