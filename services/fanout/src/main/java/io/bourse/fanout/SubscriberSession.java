@@ -467,7 +467,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         catch (final IOException ignore)
         {
-            // The send buffer is full: endSession() drops the whole packets not yet begun.
+            // A full send buffer, whose whole packets not yet begun endSession() drops, or a subscriber gone, whose
+            // session endSession() closes.
         }
     }
 
