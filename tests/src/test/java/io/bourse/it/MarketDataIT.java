@@ -127,14 +127,11 @@ final class MarketDataIT
             send(buySession, OuchMessages.enterOrder("A5", Ouch42.SIDE_BUY, 10, "MSFT", 49_0000, DAY,
                 Ouch42.DISPLAY_ATTRIBUTABLE), () -> buyer.accepted().size() == 6);
             final long lastOrder = buyer.accepted().getLast().orderReference();
-            pollUntil(RESPONSE_TIMEOUT, "the last order on both subscribers' books",
-                () -> hasOrder(late, MSFT, lastOrder) && hasOrder(fromStart, MSFT, lastOrder), sessions);
 
             final Map<Long, List<ItchRecorder.BookOrder>> engine = engineBooks(List.of(buyer, seller), AAPL, MSFT);
             assertThat(engine.get(AAPL)).extracting(ItchRecorder.BookOrder::shares).containsExactly(150L, 150L, 120L);
             assertThat(engine.get(MSFT)).extracting(ItchRecorder.BookOrder::shares).containsExactly(20L, 30L, 10L);
-            assertThat(books(late, AAPL, MSFT)).isEqualTo(engine);
-            assertThat(books(fromStart, AAPL, MSFT)).isEqualTo(engine);
+            awaitBooks(engine, Map.of("late subscriber", late, "subscriber from the start", fromStart), sessions);
             // The user's firm as Attribution: A2 live and A5 for the subscriber from the start; A2's replacement in
             // the late subscriber's snapshot, then A5.
             final long a2 = buyer.accepted().get(1).orderReference();
@@ -315,6 +312,43 @@ final class MarketDataIT
         {
             byToken.remove(token);
         }
+    }
+
+    /**
+     * Polls the sessions until every subscriber's books of the engine's symbols are the engine's, then asserts that
+     * they are: the two shards' events reach the fanout on their own streams, so one symbol's last event on a book
+     * says nothing of another's. A subscriber whose books never match fails with its books and the types of the ITCH
+     * messages it received, in arrival order.
+     *
+     * @param engine      the engine's books by packed symbol ({@link #engineBooks}).
+     * @param subscribers the subscribers' recorders by a name for the failure message.
+     * @param sessions    the sessions to read meanwhile.
+     * @throws IOException when a session fails.
+     */
+    static void awaitBooks(
+        final Map<Long, List<ItchRecorder.BookOrder>> engine, final Map<String, ItchRecorder> subscribers,
+        final List<SoupBinTcpTestClient> sessions) throws IOException
+    {
+        final long[] stocks = engine.keySet().stream().mapToLong(Long::longValue).toArray();
+        try
+        {
+            pollUntil(RESPONSE_TIMEOUT, "every subscriber's books to be the engine's",
+                () -> subscribers.values().stream().allMatch((itch) -> books(itch, stocks).equals(engine)), sessions);
+        }
+        catch (final AssertionError timedOut)
+        {
+            // The assertions below show which books differ, and how.
+        }
+        subscribers.forEach((name, itch) -> assertThat(books(itch, stocks))
+            .as(() -> name + "'s books; ITCH message types received: " + messageTypes(itch))
+            .isEqualTo(engine));
+    }
+
+    private static String messageTypes(final ItchRecorder itch)
+    {
+        final StringBuilder types = new StringBuilder();
+        itch.messages().forEach((message) -> types.append((char)message[0]));
+        return types.toString();
     }
 
     static Map<Long, List<ItchRecorder.BookOrder>> books(final ItchRecorder itch, final long... stocks)
