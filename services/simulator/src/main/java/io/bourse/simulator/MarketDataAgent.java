@@ -6,7 +6,6 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -19,29 +18,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * its books are no longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh
  * snapshot; MoldUDP64: a stopped md-publisher ends its session with End of Session packets, the session is lost once
  * they stop ({@link MoldSession#endOfSession}), and its next run's session is read from Sequence Number 1 by a new
- * join) is opened again {@value #RELOGIN_INTERVAL_MS} ms later, each attempt given about as long (the other sessions
- * are not read meanwhile). The wait doubles, up to {@value #MAX_RELOGIN_INTERVAL_MS} ms, after each attempt that fails
- * and each session lost within {@value #STABLE_SESSION_MS} ms of its opening (a MoldUDP64 late joiner whose gap no
- * response fills fails again every time), and starts again from {@value #RELOGIN_INTERVAL_MS} ms when a session that
- * was open longer is lost; the end-of-run book check asks for attempts at once ({@link #reloginPromptly()}).
- * The feed latency is measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}); the
+ * join) is opened again on the {@link ReloginSchedule} ({@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms after the loss
+ * first, the wait doubling after each failure), each attempt given about {@value ReloginSchedule#RELOGIN_INTERVAL_MS}
+ * ms (the other sessions are not read meanwhile); the end-of-run book check asks for attempts at once
+ * ({@link #reloginPromptly()}). The feed latency is measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}); the
  * other sessions' messages, delayed by the attempt, are measured as they come.
  */
 final class MarketDataAgent implements Agent
 {
-    /** Time between the loss of a session and the first attempt to log in again; also each attempt's time limit. */
-    static final long RELOGIN_INTERVAL_MS = 1000;
-    /**
-     * Longest wait before an attempt to log in again, reached by doubling after each failed attempt and each session
-     * lost within {@value #STABLE_SESSION_MS} ms of its opening.
-     */
-    static final long MAX_RELOGIN_INTERVAL_MS = 32_000;
-    /** A session lost after it was open this long is tried again after {@value #RELOGIN_INTERVAL_MS} ms. */
-    static final long STABLE_SESSION_MS = 60_000;
-    private static final long RELOGIN_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(RELOGIN_INTERVAL_MS);
-    private static final long MAX_RELOGIN_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(MAX_RELOGIN_INTERVAL_MS);
-    private static final long STABLE_SESSION_NS = TimeUnit.MILLISECONDS.toNanos(STABLE_SESSION_MS);
-
     /** Opens a lost market-data session again: a new login, its books emptied first. */
     @FunctionalInterface
     interface Relogin
@@ -49,8 +33,8 @@ final class MarketDataAgent implements Agent
         /**
          * @param index the session's index, as in the list given to the agent.
          * @return the new session, logged in.
-         * @throws IOException when it cannot connect or log in within about {@value #RELOGIN_INTERVAL_MS} ms (tried
-         *                     again later).
+         * @throws IOException when it cannot connect or log in within about
+         *                     {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms (tried again later).
          */
         MarketDataSession open(int index) throws IOException;
     }
@@ -58,9 +42,7 @@ final class MarketDataAgent implements Agent
     /** The current session of each index, null while one that was lost is not yet open again; read on any thread. */
     private final AtomicReferenceArray<MarketDataSession> sessions;
     private final String[] names;
-    private final long[] reloginAtNs;
-    private final long[] reloginIntervalNs;
-    private final long[] openedAtNs;
+    private final ReloginSchedule schedule;
     private final Relogin relogin;
     private final FeedMeter meter;
     private final SimulatorCounters counters;
@@ -88,16 +70,12 @@ final class MarketDataAgent implements Agent
     {
         this.sessions = new AtomicReferenceArray<>(sessions.toArray(new MarketDataSession[0]));
         this.names = sessions.stream().map(MarketDataSession::name).toArray(String[]::new);
-        this.reloginAtNs = new long[sessions.size()];
-        this.reloginIntervalNs = new long[sessions.size()];
-        this.openedAtNs = new long[sessions.size()];
+        this.schedule = new ReloginSchedule(sessions.size(), nanoClock.nanoTime());
         this.relogin = relogin;
         this.meter = meter;
         this.counters = counters;
         this.clock = clock;
         this.nanoClock = nanoClock;
-        Arrays.fill(reloginIntervalNs, RELOGIN_INTERVAL_NS);
-        Arrays.fill(openedAtNs, nanoClock.nanoTime());
     }
 
     /**
@@ -133,8 +111,8 @@ final class MarketDataAgent implements Agent
     }
 
     /**
-     * From now on a lost session is logged in again at once, then every {@value #RELOGIN_INTERVAL_MS} ms, without
-     * the doubling wait: for the end-of-run book check, which waits a bounded time for the first session. Any thread.
+     * From now on a lost session is logged in again at once, then every {@value ReloginSchedule#RELOGIN_INTERVAL_MS}
+     * ms, without the doubling wait: for the end-of-run book check, which waits a bounded time for the first session. Any thread.
      */
     void reloginPromptly()
     {
@@ -164,7 +142,7 @@ final class MarketDataAgent implements Agent
         if (reloginPromptly && !reloginPromptlySeen)
         {
             reloginPromptlySeen = true;
-            Arrays.fill(reloginAtNs, nanoClock.nanoTime());
+            schedule.promptly(nanoClock.nanoTime());
         }
         for (int i = 0, n = sessions.length(); i < n; i++)
         {
@@ -175,7 +153,7 @@ final class MarketDataAgent implements Agent
                 meter.nowNs(i, clock.nanosSinceMidnight());
                 work += poll(i, session);
             }
-            else if (null != relogin && !aborted && nanoClock.nanoTime() - reloginAtNs[i] >= 0)
+            else if (null != relogin && !aborted && schedule.isDue(i, nanoClock.nanoTime()))
             {
                 work += relogin(i);
             }
@@ -200,29 +178,11 @@ final class MarketDataAgent implements Agent
             counters.increment(SimulatorCounter.MD_ERRORS);
             sessions.set(index, null);
             CloseHelper.quietClose(session);
-            final long nowNs = nanoClock.nanoTime();
-            if (nowNs - openedAtNs[index] >= STABLE_SESSION_NS)
-            {
-                reloginIntervalNs[index] = RELOGIN_INTERVAL_NS;
-            }
-            final long waitNs = scheduleRelogin(index, nowNs);
+            final long waitNs = schedule.onLost(index, nanoClock.nanoTime());
             System.err.println(session.name() + " lost: " + (null != failure ? failure : "ended by the server") +
                 (null != relogin ? "; logging in again in " + TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms" : ""));
         }
         return bytes;
-    }
-
-    /**
-     * @return the wait before the next attempt to log the session of that index in again, from now, in ns; the wait
-     * after it is twice as long, at most {@value #MAX_RELOGIN_INTERVAL_MS} ms ({@value #RELOGIN_INTERVAL_MS} ms each
-     * once {@link #reloginPromptly()}).
-     */
-    private long scheduleRelogin(final int index, final long nowNs)
-    {
-        final long waitNs = reloginPromptlySeen ? RELOGIN_INTERVAL_NS : reloginIntervalNs[index];
-        reloginAtNs[index] = nowNs + waitNs;
-        reloginIntervalNs[index] = Math.min(2 * waitNs, MAX_RELOGIN_INTERVAL_NS);
-        return waitNs;
     }
 
     private int relogin(final int index)
@@ -235,12 +195,12 @@ final class MarketDataAgent implements Agent
         }
         catch (final IOException | RuntimeException ex)
         {
-            final long waitNs = scheduleRelogin(index, nanoClock.nanoTime());
+            final long waitNs = schedule.onAttemptFailed(index, nanoClock.nanoTime());
             System.err.println(names[index] + " cannot log in again: " + ex.getMessage() + "; next attempt in " +
                 TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms");
             return 1;
         }
-        openedAtNs[index] = nanoClock.nanoTime();
+        schedule.onOpened(index, nanoClock.nanoTime());
         sessions.set(index, session);
         if (aborted)
         {

@@ -6,6 +6,7 @@ import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
 
 /**
@@ -18,7 +19,12 @@ import java.util.function.ToIntFunction;
  * exchange. After the last order (or a stop request) it waits for the answers to the Enter Orders and Replace Orders in
  * flight (not for a replace of an order that has left the book meanwhile, which OUCH ignores), up to the drain time,
  * then finishes; the Enter Orders still unanswered are counted. The clock is read once per
- * duty cycle. A session that fails is counted as an error, closed, and left out; the others go on.
+ * duty cycle. A session that fails or that the gateway ends is counted as an error and closed; the others go on, and
+ * it {@link OrderEntrySession#resume resumes} on the {@link ReloginSchedule} ({@value ReloginSchedule#RELOGIN_INTERVAL_MS}
+ * ms after the loss first, the wait doubling after each failure), each attempt given about
+ * {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms (the other sessions are not read meanwhile): a restarted gateway
+ * sends it what it missed, and the run goes on. Orders whose time comes while no session is logged in are left out
+ * and counted ({@code not_sent}), so that the load does not come as a burst when the sessions are back.
  */
 final class OrderEntryAgent implements Agent
 {
@@ -28,6 +34,7 @@ final class OrderEntryAgent implements Agent
     private static final int SENDING = 0;
     private static final int DRAINING = 1;
     private static final int DONE = 2;
+    private static final int NONE = -1;
 
     private final List<OrderEntrySession> sessions;
     private final OrderMix mix;
@@ -45,15 +52,16 @@ final class OrderEntryAgent implements Agent
     private long sent;
     private long drainDeadlineNs;
     private int nextSession;
+    private final ReloginSchedule reloginSchedule;
     private volatile boolean stopRequested;
     private volatile boolean finished;
     private volatile long sendWindowNs;
     private volatile long startedAtNs;
     private volatile boolean hasStarted;
-    private volatile int sessionsLost;
+    private volatile int sessionsDown;
 
     /**
-     * @param sessions    logged-in sessions.
+     * @param sessions    logged-in sessions, by index.
      * @param mix         chooses each order.
      * @param arrivals    intended send time of each order.
      * @param counters    where to count.
@@ -80,6 +88,7 @@ final class OrderEntryAgent implements Agent
         this.clock = clock;
         this.totalOrders = totalOrders;
         this.drainNs = drainNs;
+        this.reloginSchedule = new ReloginSchedule(sessions.size(), clock.nanoTime());
     }
 
     @Override
@@ -106,7 +115,12 @@ final class OrderEntryAgent implements Agent
         }
         else if (0 == sumOverActiveSessions(OrderEntrySession::awaitedAnswers) || nowNs - drainDeadlineNs >= 0)
         {
-            counters.add(SimulatorCounter.UNANSWERED, sumOverActiveSessions(OrderEntrySession::inFlight));
+            int unanswered = 0;
+            for (int i = 0, n = sessions.size(); i < n; i++)
+            {
+                unanswered += sessions.get(i).inFlight(); // a lost session's too
+            }
+            counters.add(SimulatorCounter.UNANSWERED, unanswered);
             phase = DONE;
             finished = true;
         }
@@ -132,8 +146,12 @@ final class OrderEntryAgent implements Agent
                 }
                 if (!session.isActive())
                 {
-                    onSessionFailure(session, failure);
+                    onSessionLost(i, failure);
                 }
+            }
+            else if (reloginSchedule.isDue(i, nowNs))
+            {
+                work += resume(i, nowNs);
             }
         }
         return work;
@@ -145,26 +163,30 @@ final class OrderEntryAgent implements Agent
         while (sends < MAX_SENDS_PER_CYCLE && sent < totalOrders && !stopRequested &&
             nextIntendedNs - nowNs <= 0)
         {
-            final OrderEntrySession session = nextLiveSession();
-            if (null == session)
+            final int index = nextLiveSession();
+            if (NONE == index)
             {
-                break;
+                counters.increment(SimulatorCounter.NOT_SENT);
             }
-            mix.next(session.openOrders(), action);
-            sendLag.recordNs(nowNs - nextIntendedNs);
-            try
+            else
             {
-                session.send(action, nextIntendedNs);
-            }
-            catch (final IOException ex)
-            {
-                onSessionFailure(session, ex);
+                final OrderEntrySession session = sessions.get(index);
+                mix.next(session.openOrders(), action);
+                sendLag.recordNs(nowNs - nextIntendedNs);
+                try
+                {
+                    session.send(action, nextIntendedNs);
+                }
+                catch (final IOException ex)
+                {
+                    onSessionLost(index, ex);
+                }
             }
             sent++;
             sends++;
             nextIntendedNs = arrivals.next();
         }
-        if (sent == totalOrders || stopRequested || !anyLiveSession())
+        if (sent == totalOrders || stopRequested)
         {
             final long endNs = sent == totalOrders ? Math.max(nowNs, nextIntendedNs) : nowNs;
             sendWindowNs = endNs - startNs;
@@ -174,31 +196,20 @@ final class OrderEntryAgent implements Agent
         return sends;
     }
 
-    private OrderEntrySession nextLiveSession()
+    /** @return the index of the next session logged in, round robin, or {@link #NONE}. */
+    private int nextLiveSession()
     {
         final int n = sessions.size();
         for (int i = 0; i < n; i++)
         {
-            final OrderEntrySession session = sessions.get(nextSession);
+            final int index = nextSession;
             nextSession = nextSession + 1 == n ? 0 : nextSession + 1;
-            if (session.isActive())
+            if (sessions.get(index).isActive())
             {
-                return session;
+                return index;
             }
         }
-        return null;
-    }
-
-    private boolean anyLiveSession()
-    {
-        for (int i = 0, n = sessions.size(); i < n; i++)
-        {
-            if (sessions.get(i).isActive())
-            {
-                return true;
-            }
-        }
-        return false;
+        return NONE;
     }
 
     /** @return the sum of the count over the sessions still logged in. */
@@ -216,19 +227,42 @@ final class OrderEntryAgent implements Agent
         return sum;
     }
 
-    private void onSessionFailure(final OrderEntrySession session, final IOException cause)
+    private void onSessionLost(final int index, final IOException cause)
     {
+        final OrderEntrySession session = sessions.get(index);
         counters.increment(SimulatorCounter.ORDER_ERRORS);
-        counters.add(SimulatorCounter.UNANSWERED, session.inFlight());
-        sessionsLost = sessionsLost + 1; // one writer, this thread
+        sessionsDown = sessionsDown + 1; // one writer, this thread
         CloseHelper.quietClose(session);
-        System.err.println(session.name() + " lost: " + (null != cause ? cause : "ended by the gateway"));
+        final long waitNs = reloginSchedule.onLost(index, clock.nanoTime());
+        System.err.println(session.name() + " lost: " + (null != cause ? cause : "ended by the gateway") +
+            "; logging in again in " + TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms");
     }
 
-    /** @return OUCH sessions lost since the start (they are not logged in again). Any thread. */
-    int sessionsLost()
+    /** @return 1: an attempt to log the lost session of that index in again, which blocks for up to about 1 s. */
+    private int resume(final int index, final long nowNs)
     {
-        return sessionsLost;
+        final OrderEntrySession session = sessions.get(index);
+        try
+        {
+            session.resume(nowNs, ReloginSchedule.RELOGIN_INTERVAL_MS);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            final long waitNs = reloginSchedule.onAttemptFailed(index, clock.nanoTime());
+            System.err.println(session.name() + " cannot log in again: " + ex.getMessage() + "; next attempt in " +
+                TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms");
+            return 1;
+        }
+        reloginSchedule.onOpened(index, clock.nanoTime());
+        sessionsDown = sessionsDown - 1;
+        System.out.println(session.name() + " logged in again");
+        return 1;
+    }
+
+    /** @return OUCH sessions lost and not logged in again yet. Any thread. */
+    int sessionsDown()
+    {
+        return sessionsDown;
     }
 
     /** Ends the sending phase early; the agent then drains and finishes. Any thread. */

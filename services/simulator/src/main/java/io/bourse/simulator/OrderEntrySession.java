@@ -9,7 +9,8 @@ import java.io.IOException;
  * One OUCH 4.2 session of the simulator: its SoupBinTCP connection, its token counter (one per Enter Order and per
  * Replace Order, from 1), its open orders and its Enter and Replace Orders in flight (a Replace Order by its
  * replacement's token counter). Turns an {@link OrderAction} into the OUCH message and records what the answer must
- * be matched against. Owned by the order-entry thread.
+ * be matched against. A lost session keeps them all when it {@link #resume resumes}. Owned by the order-entry
+ * thread.
  */
 final class OrderEntrySession implements AutoCloseable
 {
@@ -39,6 +40,8 @@ final class OrderEntrySession implements AutoCloseable
     private final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
     private final byte[] existingToken = new byte[Ouch42.TOKEN_LENGTH];
     private SoupClient client;
+    private String host;
+    private int port;
     private long nextCounter = 1;
 
     /**
@@ -82,7 +85,27 @@ final class OrderEntrySession implements AutoCloseable
      */
     void connect(final String host, final int port, final long timeoutMs) throws IOException
     {
+        this.host = host;
+        this.port = port;
         client = SoupClient.connect(name(), host, port, user, adapter, timeoutMs);
+    }
+
+    /**
+     * Logs the lost session in again ({@link SoupClient#resume}: SoupBinTCP 4.0 Login Request for its session, from
+     * the sequence number after the last message it got), blocking until accepted. The gateway first sends the OUCH
+     * messages the session missed (answers to its orders in flight, the Canceled messages of cancel on disconnect),
+     * which apply to its open orders and orders in flight as any others; their round trips still count from the orders'
+     * intended send times.
+     *
+     * @param nowNs     receive time of the messages read during the login, {@link System#nanoTime()} scale.
+     * @param timeoutMs how long to keep trying.
+     * @throws IOException naming the session when the connection or the login fails, e.g. Login Rejected 'S' while
+     *                     the gateway still holds the lost connection or has not caught up the engine's events.
+     */
+    void resume(final long nowNs, final long timeoutMs) throws IOException
+    {
+        adapter.nowNs(nowNs);
+        client = SoupClient.resume(client, host, port, user, adapter, timeoutMs);
     }
 
     /**

@@ -15,6 +15,8 @@ public enum SimulatorCounter
     CANCEL_SENT("cancel"),
     /** OUCH 4.2 Replace Order, sent. */
     REPLACE_SENT("replace"),
+    /** Orders of the schedule left out, their time come while no OUCH session was logged in. */
+    NOT_SENT("not_sent"),
     /** OUCH 4.2 Accepted received. */
     ACCEPTED("accepted"),
     /** OUCH 4.2 Rejected received; by reason in {@link SimulatorCounters#rejectsByReason()}. */

@@ -27,6 +27,7 @@ import java.util.Map;
  * @param iocSent            Enter Orders with time in force 0 sent.
  * @param cancelSent         Cancel Orders sent.
  * @param replaceSent        Replace Orders sent.
+ * @param notSent            orders of the schedule left out while no OUCH session was logged in.
  * @param accepted           Accepted received.
  * @param rejected           Rejected received.
  * @param rejectsByReason    Rejected by Reject Reason code.
@@ -61,6 +62,7 @@ public record SimulatorReport(
     long iocSent,
     long cancelSent,
     long replaceSent,
+    long notSent,
     long accepted,
     long rejected,
     Map<Character, Long> rejectsByReason,
@@ -190,8 +192,9 @@ public record SimulatorReport(
         line(out, "load", String.format(Locale.ROOT, "%,d orders/s target (%s), %d OUCH session%s, %d " +
             "market-data session%s, %s", targetRate, scenario, sessions, plural(sessions), mdSessions, plural(mdSessions),
             durationSeconds == 0 ? "until stopped" : durationSeconds + " s"));
-        line(out, "orders sent", String.format(Locale.ROOT, "%,d (day %,d, ioc %,d, cancel %,d, replace %,d) in %.2f s",
-            ordersSent(), daySent, iocSent, cancelSent, replaceSent, elapsedNs / 1e9));
+        line(out, "orders sent", String.format(Locale.ROOT, "%,d (day %,d, ioc %,d, cancel %,d, replace %,d) in %.2f s%s",
+            ordersSent(), daySent, iocSent, cancelSent, replaceSent, elapsedNs / 1e9, 0 == notSent ? "" :
+            String.format(Locale.ROOT, "; %,d more not sent, no OUCH session logged in", notSent)));
         line(out, "throughput", String.format(Locale.ROOT, "%,.1f orders/s achieved vs %,d target (%.1f%%)",
             achievedRate(), targetRate, targetRate > 0 ? 100.0 * achievedRate() / targetRate : 0.0));
         line(out, "accepted", String.format(Locale.ROOT, "%,d", accepted));

@@ -186,7 +186,7 @@ public final class SimulatorService implements AutoCloseable
 
     /**
      * {@link MarketDataAgent.Relogin}, into the index's emptied books: a new SoupBinTCP session of the index's user,
-     * given {@value MarketDataAgent#RELOGIN_INTERVAL_MS} ms to connect and log in; or a new MoldUDP64 session, joined
+     * given {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms to connect and log in; or a new MoldUDP64 session, joined
      * to the group again, which reads the md-publisher's next session from Sequence Number 1.
      */
     private MarketDataSession relogin(final int index) throws IOException
@@ -200,7 +200,7 @@ public final class SimulatorService implements AutoCloseable
             return session;
         }
         return SoupClient.connect(marketDataSessionName(index, ctx.marketDataUsers().get(index)), ctx.fanoutHost(),
-            ctx.fanoutPort(), ctx.marketDataUsers().get(index), adapter, MarketDataAgent.RELOGIN_INTERVAL_MS);
+            ctx.fanoutPort(), ctx.marketDataUsers().get(index), adapter, ReloginSchedule.RELOGIN_INTERVAL_MS);
     }
 
     private static String marketDataSessionName(final int index, final Credentials.User user)
@@ -464,7 +464,7 @@ public final class SimulatorService implements AutoCloseable
 
     /**
      * The simulator's {@code /ready}: ready while its run goes on with every OUCH session it opened logged in and
-     * every market-data session open (one being logged in again is not). Any thread.
+     * every market-data session open (one lost and not logged in again yet is not). Any thread.
      *
      * @return null when ready, else why not.
      */
@@ -474,10 +474,10 @@ public final class SimulatorService implements AutoCloseable
         {
             return "run complete";
         }
-        final int lost = orderAgent.sessionsLost();
-        if (lost > 0)
+        final int down = orderAgent.sessionsDown();
+        if (down > 0)
         {
-            return lost + " OUCH session" + (1 == lost ? "" : "s") + " lost";
+            return down + " OUCH session" + (1 == down ? "" : "s") + " lost, not logged in again yet";
         }
         for (int i = 0; i < mdSessions.size(); i++)
         {
@@ -536,6 +536,7 @@ public final class SimulatorService implements AutoCloseable
             counters.get(SimulatorCounter.IOC_SENT),
             counters.get(SimulatorCounter.CANCEL_SENT),
             counters.get(SimulatorCounter.REPLACE_SENT),
+            counters.get(SimulatorCounter.NOT_SENT),
             counters.get(SimulatorCounter.ACCEPTED),
             counters.get(SimulatorCounter.REJECTED),
             counters.rejectsByReason(),

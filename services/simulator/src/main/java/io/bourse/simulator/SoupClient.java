@@ -18,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One SoupBinTCP 4.0 client session over a non-blocking socket: connects (retrying until a deadline, so the
  * simulator may start before the exchange), logs in with a Login Request (requested session blank, requested
- * sequence number 0: start with the next message), then hands every Sequenced Data payload to its listener.
- * Heartbeats go out after 1 s without sending (nassau); a server silent for 15 s ends the session.
+ * sequence number 0: start with the next message; or, to {@link #resume} a lost session, its session and the
+ * sequence number after the last message it got), then hands every Sequenced Data payload to its listener and counts
+ * it. Heartbeats go out after 1 s without sending (nassau); a server silent for 15 s ends the session.
  */
 final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSession
 {
@@ -43,11 +44,19 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
     private final SoupBinTCPClient client;
     private volatile State state = State.LOGGING_IN;
     private byte rejectReasonCode;
+    /** The session of the Login Accepted, without its padding; null before it. */
+    private String acceptedSession;
+    /** Sequence number of the next Sequenced Data packet: the Login Accepted's, plus one per packet received. */
+    private long nextSequenceNumber;
 
     private SoupClient(final String name, final SocketChannel channel, final MessageListener listener)
     {
         this.name = name;
-        this.client = new SoupBinTCPClient(channel, listener, this);
+        this.client = new SoupBinTCPClient(channel, (payload) ->
+        {
+            nextSequenceNumber++;
+            listener.message(payload);
+        }, this);
     }
 
     /**
@@ -70,11 +79,50 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
         final MessageListener listener,
         final long timeoutMs) throws IOException
     {
+        return connect(name, host, port, user, "", 0, listener, timeoutMs);
+    }
+
+    /**
+     * Connects and logs in to the session a lost one was in, from the message after the last one it got, blocking the
+     * caller until the Login Accepted: the server sends the messages the lost session missed first (OUCH: the
+     * answers to its orders while it was away, e.g. the Canceled messages of cancel on disconnect).
+     *
+     * @param lost      the lost session, logged in once.
+     * @param host      server host.
+     * @param port      server port.
+     * @param user      who logs in.
+     * @param listener  receives the payload of every Sequenced Data packet.
+     * @param timeoutMs how long to keep trying to connect and log in.
+     * @return the logged-in session, its channel non-blocking.
+     * @throws IOException naming the session when the connection or the login fails or times out; Login Rejected 'S'
+     *                     when the server no longer serves the lost session.
+     */
+    static SoupClient resume(
+        final SoupClient lost,
+        final String host,
+        final int port,
+        final Credentials.User user,
+        final MessageListener listener,
+        final long timeoutMs) throws IOException
+    {
+        return connect(lost.name, host, port, user, lost.acceptedSession, lost.nextSequenceNumber, listener, timeoutMs);
+    }
+
+    private static SoupClient connect(
+        final String name,
+        final String host,
+        final int port,
+        final Credentials.User user,
+        final String requestedSession,
+        final long requestedSequenceNumber,
+        final MessageListener listener,
+        final long timeoutMs) throws IOException
+    {
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         final SoupClient session = new SoupClient(name, open(name, host, port, deadlineNs), listener);
         try
         {
-            session.login(user, deadlineNs);
+            session.login(user, requestedSession, requestedSequenceNumber, deadlineNs);
             return session;
         }
         catch (final IOException | RuntimeException ex)
@@ -110,13 +158,15 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
         }
     }
 
-    private void login(final Credentials.User user, final long deadlineNs) throws IOException
+    private void login(
+        final Credentials.User user, final String requestedSession, final long requestedSequenceNumber,
+        final long deadlineNs) throws IOException
     {
         final SoupBinTCP.LoginRequest request = new SoupBinTCP.LoginRequest();
         request.setUsername(user.username());
         request.setPassword(user.password());
-        request.setRequestedSession("");
-        request.setRequestedSequenceNumber(0);
+        request.setRequestedSession(requestedSession);
+        request.setRequestedSequenceNumber(requestedSequenceNumber);
         client.login(request);
         while (State.LOGGING_IN == state)
         {
@@ -242,6 +292,8 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
     @Override
     public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
     {
+        acceptedSession = payload.getSession().trim();
+        nextSequenceNumber = payload.getSequenceNumber();
         state = State.ACTIVE;
     }
 

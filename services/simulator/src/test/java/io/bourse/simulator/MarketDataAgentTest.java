@@ -56,7 +56,7 @@ class MarketDataAgentTest
         // 1, 3, 7, 15, 31, then every 32 s.
         assertThat(attemptsMs).containsExactly(1_000L, 3_000L, 7_000L, 15_000L, 31_000L, 63_000L, 95_000L,
             127_000L, 159_000L, 191_000L);
-        assertThat(MarketDataAgent.MAX_RELOGIN_INTERVAL_MS).isEqualTo(32_000L);
+        assertThat(ReloginSchedule.MAX_RELOGIN_INTERVAL_MS).isEqualTo(32_000L);
     }
 
     @Test

@@ -19,7 +19,7 @@ class SimulatorReportTest
     {
         final SimulatorReport report = new SimulatorReport(
             "2 cores, Linux 6.8 amd64, Java 25", 2, 1000, "steady", 4, 1, 10, 10_000_000_000L,
-            5_400, 1_500, 2_000, 1_000,
+            5_400, 1_500, 2_000, 1_000, 0,
             6_890, 10, new TreeMap<>(Map.of('O', 7L, 'S', 3L)),
             1_234, 123_400, 2_100, 950, 0,
             new SimulatorReport.Latency(6_900, 45_250, 80_100, 150_300, 900_400, 1_200_000),
@@ -68,13 +68,15 @@ class SimulatorReportTest
     void shouldSaySoWhenThereAreNoSamplesAndNoDuration()
     {
         final SimulatorReport report = new SimulatorReport(
-            "1 cores", 1, 500, "hawkes", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0,
+            "1 cores", 1, 500, "hawkes", 1, 0, 0, 0, 0, 0, 0, 0, 250, 0, 0, Map.of(), 0, 0, 0, 0, 0,
             SimulatorReport.Latency.EMPTY, SimulatorReport.Latency.EMPTY, SimulatorReport.Latency.EMPTY, 0, Map.of(),
             SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
             BookCheck.Result.NONE, new SimulatorReport.GapFill(MarketDataFeed.SOUPBINTCP, 0, 0, 0, 0));
 
         assertThat(print(report))
             .contains("load            : 500 orders/s target (hawkes), 1 OUCH session, 0 market-data sessions, until stopped")
+            .contains("orders sent     : 0 (day 0, ioc 0, cancel 0, replace 0) in 0.00 s; 250 more not sent, no OUCH " +
+                "session logged in")
             .contains("throughput      : 0.0 orders/s achieved vs 500 target (0.0%)")
             .contains("order->Accepted : no samples")
             .contains("replace->answer : no samples")

@@ -30,8 +30,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,17 +135,27 @@ class SimulatorSocketTest
     }
 
     @Test
-    void shouldAnswerNotReadyOnceTheGatewayEndsAnOuchSession() throws Exception
+    void shouldResumeAnOuchSessionTheGatewayEndsFromTheMessageAfterItsLastAndGoOnSending() throws Exception
     {
         final AtomicLong enterOrders = new AtomicLong();
+        final List<String> loginRequests = new CopyOnWriteArrayList<>();
+        final AtomicReference<ByteBuffer> unanswered = new AtomicReference<>();
         final AcceptingGateway accepting = new AcceptingGateway();
+        // Ends the session at the tenth Enter Order, unanswered; answers it first when the session resumes, as the
+        // gateway sends a session's missed messages from its journal.
         final SoupTestServer.Handler endingAtTheTenthOrder = new SoupTestServer.Handler()
         {
             @Override
             public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
                 throws IOException
             {
+                loginRequests.add(request.getRequestedSession().trim() + "/" + request.getRequestedSequenceNumber());
                 accepting.onLogin(session, request);
+                final ByteBuffer missed = unanswered.getAndSet(null);
+                if (null != missed)
+                {
+                    accepting.onMessage(session, missed);
+                }
             }
 
             @Override
@@ -150,6 +163,8 @@ class SimulatorSocketTest
             {
                 if (message.get(message.position()) == EnterOrder.TYPE && 10 == enterOrders.incrementAndGet())
                 {
+                    final ByteBuffer copy = ByteBuffer.allocate(message.remaining());
+                    unanswered.set(copy.put(message).flip());
                     session.endSession();
                     return;
                 }
@@ -158,11 +173,27 @@ class SimulatorSocketTest
         };
         try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", endingAtTheTenthOrder);
             SimulatorService service = SimulatorService.launch(
-                context(gatewayServer.port(), 1).mdSessions(0).durationSeconds(0)))
+                context(gatewayServer.port(), 1).sessions(1).mdSessions(0).durationSeconds(0)))
         {
-            ReadyEndpoint.awaitAnswer(service.metricsPort(), "503 not ready: 1 OUCH session lost\n");
+            ReadyEndpoint.awaitAnswer(
+                service.metricsPort(), "503 not ready: 1 OUCH session lost, not logged in again yet\n");
+            ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+            final long resumedAt = enterOrders.get();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (enterOrders.get() <= resumedAt + 10)
+            {
+                assertThat(System.nanoTime() - deadlineNs).as("ten more Enter Orders after the resume").isNegative();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
             service.requestStop();
-            service.awaitReport();
+            final SimulatorReport report = service.awaitReport();
+
+            // Login Accepted with Sequence Number 1, then nine Accepted (1 to 9): the session resumes from 10 of
+            // session "1".
+            assertThat(loginRequests).containsExactly("/0", "1/10");
+            assertThat(report.accepted()).isEqualTo(report.daySent() + report.iocSent());
+            assertThat(report.unanswered()).isZero();
+            assertThat(report.errors()).as("the session lost").isEqualTo(1);
         }
     }
 
