@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * join) is opened again on the {@link ReloginSchedule} ({@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms after the loss
  * first, the wait doubling after each failure), each attempt given about {@value ReloginSchedule#RELOGIN_INTERVAL_MS}
  * ms (the other sessions are not read meanwhile); the end-of-run book check asks for attempts at once
- * ({@link #reloginPromptly()}). The feed latency is measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}); the
- * other sessions' messages, delayed by the attempt, are measured as they come.
+ * ({@link #reloginPromptly()}). The feed latency is measured again from the messages stamped after the new login
+ * ({@link FeedMeter#rejoined}); the other sessions' messages, delayed by the attempt, are measured as they come.
  */
 final class MarketDataAgent implements Agent
 {
@@ -112,7 +112,8 @@ final class MarketDataAgent implements Agent
 
     /**
      * From now on a lost session is logged in again at once, then every {@value ReloginSchedule#RELOGIN_INTERVAL_MS}
-     * ms, without the doubling wait: for the end-of-run book check, which waits a bounded time for the first session. Any thread.
+     * ms, without the doubling wait: for the end-of-run book check, which waits a bounded time for the first session.
+     * Any thread.
      */
     void reloginPromptly()
     {

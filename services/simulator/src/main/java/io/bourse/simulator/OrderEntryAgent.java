@@ -20,11 +20,12 @@ import java.util.function.ToIntFunction;
  * flight (not for a replace of an order that has left the book meanwhile, which OUCH ignores), up to the drain time,
  * then finishes; the Enter Orders still unanswered are counted. The clock is read once per
  * duty cycle. A session that fails or that the gateway ends is counted as an error and closed; the others go on, and
- * it {@link OrderEntrySession#resume resumes} on the {@link ReloginSchedule} ({@value ReloginSchedule#RELOGIN_INTERVAL_MS}
- * ms after the loss first, the wait doubling after each failure), each attempt given about
- * {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms (the other sessions are not read meanwhile): a restarted gateway
- * sends it what it missed, and the run goes on. Orders whose time comes while no session is logged in are left out
- * and counted ({@code not_sent}), so that the load does not come as a burst when the sessions are back.
+ * it {@link OrderEntrySession#resume resumes} on the {@link ReloginSchedule}
+ * ({@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms after the loss first, the wait doubling after each failure), each
+ * attempt given about {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms (the other sessions are not read meanwhile): a
+ * restarted gateway sends it what it missed, and the run goes on. Orders whose time comes while no session is logged
+ * in are left out and counted ({@code not_sent}), so that the load does not come as a burst when the sessions are
+ * back.
  */
 final class OrderEntryAgent implements Agent
 {

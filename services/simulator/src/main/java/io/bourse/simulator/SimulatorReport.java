@@ -192,8 +192,9 @@ public record SimulatorReport(
         line(out, "load", String.format(Locale.ROOT, "%,d orders/s target (%s), %d OUCH session%s, %d " +
             "market-data session%s, %s", targetRate, scenario, sessions, plural(sessions), mdSessions, plural(mdSessions),
             durationSeconds == 0 ? "until stopped" : durationSeconds + " s"));
-        line(out, "orders sent", String.format(Locale.ROOT, "%,d (day %,d, ioc %,d, cancel %,d, replace %,d) in %.2f s%s",
-            ordersSent(), daySent, iocSent, cancelSent, replaceSent, elapsedNs / 1e9, 0 == notSent ? "" :
+        line(out, "orders sent", String.format(Locale.ROOT,
+            "%,d (day %,d, ioc %,d, cancel %,d, replace %,d) in %.2f s%s", ordersSent(), daySent, iocSent, cancelSent,
+            replaceSent, elapsedNs / 1e9, 0 == notSent ? "" :
             String.format(Locale.ROOT, "; %,d more not sent, no OUCH session logged in", notSent)));
         line(out, "throughput", String.format(Locale.ROOT, "%,.1f orders/s achieved vs %,d target (%.1f%%)",
             achievedRate(), targetRate, targetRate > 0 ? 100.0 * achievedRate() / targetRate : 0.0));
