@@ -54,6 +54,11 @@ final class OrderEntryAgent implements Agent
     private long drainDeadlineNs;
     private int nextSession;
     private final ReloginSchedule reloginSchedule;
+    /** Per session: lost by this agent, and to be logged in again (not one the service aborted). */
+    private final boolean[] down;
+    private boolean resumeAttempted;
+    /** Orders intended before this time are left out: they came due while no session was logged in. */
+    private long skipUntilNs;
     private volatile boolean stopRequested;
     private volatile boolean finished;
     private volatile long sendWindowNs;
@@ -90,6 +95,7 @@ final class OrderEntryAgent implements Agent
         this.totalOrders = totalOrders;
         this.drainNs = drainNs;
         this.reloginSchedule = new ReloginSchedule(sessions.size(), clock.nanoTime());
+        this.down = new boolean[sessions.size()];
     }
 
     @Override
@@ -104,6 +110,7 @@ final class OrderEntryAgent implements Agent
         {
             started = true;
             startNs = nowNs;
+            skipUntilNs = nowNs;
             arrivals.start(nowNs);
             nextIntendedNs = arrivals.next();
             startedAtNs = nowNs;
@@ -112,7 +119,8 @@ final class OrderEntryAgent implements Agent
         int work = pollSessions(nowNs);
         if (SENDING == phase)
         {
-            work += sendDue(nowNs);
+            // After an attempt to log in again, which blocks: the time it took counts.
+            work += sendDue(resumeAttempted ? clock.nanoTime() : nowNs);
         }
         else if (0 == sumOverActiveSessions(OrderEntrySession::awaitedAnswers) || nowNs - drainDeadlineNs >= 0)
         {
@@ -128,9 +136,11 @@ final class OrderEntryAgent implements Agent
         return work;
     }
 
+    /** Reads the live sessions, and makes at most one attempt to log a lost one in again. */
     private int pollSessions(final long nowNs)
     {
         int work = 0;
+        resumeAttempted = false;
         for (int i = 0, n = sessions.size(); i < n; i++)
         {
             final OrderEntrySession session = sessions.get(i);
@@ -150,8 +160,9 @@ final class OrderEntryAgent implements Agent
                     onSessionLost(i, failure);
                 }
             }
-            else if (reloginSchedule.isDue(i, nowNs))
+            else if (down[i] && !resumeAttempted && reloginSchedule.isDue(i, nowNs))
             {
+                resumeAttempted = true;
                 work += resume(i, nowNs);
             }
         }
@@ -164,7 +175,7 @@ final class OrderEntryAgent implements Agent
         while (sends < MAX_SENDS_PER_CYCLE && sent < totalOrders && !stopRequested &&
             nextIntendedNs - nowNs <= 0)
         {
-            final int index = nextLiveSession();
+            final int index = nextIntendedNs - skipUntilNs < 0 ? NONE : nextLiveSession();
             if (NONE == index)
             {
                 counters.increment(SimulatorCounter.NOT_SENT);
@@ -232,6 +243,7 @@ final class OrderEntryAgent implements Agent
     {
         final OrderEntrySession session = sessions.get(index);
         counters.increment(SimulatorCounter.ORDER_ERRORS);
+        down[index] = true;
         sessionsDown = sessionsDown + 1; // one writer, this thread
         CloseHelper.quietClose(session);
         final long waitNs = reloginSchedule.onLost(index, clock.nanoTime());
@@ -243,6 +255,7 @@ final class OrderEntryAgent implements Agent
     private int resume(final int index, final long nowNs)
     {
         final OrderEntrySession session = sessions.get(index);
+        final boolean noneLive = NONE == nextLiveSession();
         try
         {
             session.resume(nowNs, ReloginSchedule.RELOGIN_INTERVAL_MS);
@@ -254,9 +267,19 @@ final class OrderEntryAgent implements Agent
                 TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms");
             return 1;
         }
-        reloginSchedule.onOpened(index, clock.nanoTime());
+        final long openedNs = clock.nanoTime();
+        reloginSchedule.onOpened(index, openedNs);
+        down[index] = false;
         sessionsDown = sessionsDown - 1;
         System.out.println(session.name() + " logged in again");
+        if (noneLive)
+        {
+            skipUntilNs = openedNs; // the orders due during the attempt had no session either: not a burst now
+        }
+        if (!session.isActive())
+        {
+            onSessionLost(index, null); // ended together with its replay
+        }
         return 1;
     }
 

@@ -39,7 +39,8 @@ final class OrderEntrySession implements AutoCloseable
     private final int firm;
     private final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
     private final byte[] existingToken = new byte[Ouch42.TOKEN_LENGTH];
-    private SoupClient client;
+    /** Volatile: {@link #abort()} reads it on another thread. */
+    private volatile SoupClient client;
     private String host;
     private int port;
     private long nextCounter = 1;

@@ -68,7 +68,8 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
      * @param user       who logs in.
      * @param listener   receives the payload of every Sequenced Data packet.
      * @param timeoutMs  how long to keep trying to connect and log in.
-     * @return the logged-in session, its channel non-blocking.
+     * @return the session, its channel non-blocking, logged in (or already ended after its Login Accepted and the
+     *         messages that came with it: {@link #isActive()} false).
      * @throws IOException naming the session when the connection or the login fails or times out.
      */
     static SoupClient connect(
@@ -93,7 +94,8 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
      * @param user      who logs in.
      * @param listener  receives the payload of every Sequenced Data packet.
      * @param timeoutMs how long to keep trying to connect and log in.
-     * @return the logged-in session, its channel non-blocking.
+     * @return the session, its channel non-blocking, logged in (or already ended after its Login Accepted and the
+     *         messages that came with it: {@link #isActive()} false).
      * @throws IOException naming the session when the connection or the login fails or times out; Login Rejected 'S'
      *                     when the server no longer serves the lost session.
      */
@@ -188,7 +190,7 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
             throw new IOException(name + ": Login Rejected for " + user.username() + ", reason " +
                 (char)rejectReasonCode);
         }
-        if (State.ACTIVE != state)
+        if (null == acceptedSession)
         {
             throw new IOException(name + ": connection closed during the login of " + user.username());
         }
