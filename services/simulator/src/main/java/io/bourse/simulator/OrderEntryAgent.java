@@ -224,6 +224,18 @@ final class OrderEntryAgent implements Agent
         return NONE;
     }
 
+    private boolean anyLiveSession()
+    {
+        for (int i = 0, n = sessions.size(); i < n; i++)
+        {
+            if (sessions.get(i).isActive())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the sum of the count over the sessions still logged in. */
     private int sumOverActiveSessions(final ToIntFunction<OrderEntrySession> count)
     {
@@ -255,7 +267,7 @@ final class OrderEntryAgent implements Agent
     private int resume(final int index, final long nowNs)
     {
         final OrderEntrySession session = sessions.get(index);
-        final boolean noneLive = NONE == nextLiveSession();
+        final boolean noneLive = !anyLiveSession();
         try
         {
             session.resume(nowNs, ReloginSchedule.RELOGIN_INTERVAL_MS);
