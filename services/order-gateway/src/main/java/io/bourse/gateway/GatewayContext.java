@@ -13,6 +13,9 @@ import io.bourse.common.time.SessionNames;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.file.Path;
+import java.time.LocalTime;
+import java.time.format.DateTimeParseException;
+import java.util.concurrent.TimeUnit;
 
 import static io.bourse.common.config.SettingChecks.checkPort;
 import static io.bourse.common.config.SettingChecks.checkPositive;
@@ -40,7 +43,9 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * {@value #MAX_DAY_TOKENS_DEFAULT}), {@value #CLOCK_TICK_INTERVAL_MS_PROP_NAME} (how often the gateway sends every
  * engine shard a ClockTick, so that good-till-seconds orders expire without order flow, default
  * {@value #CLOCK_TICK_INTERVAL_MS_DEFAULT} ms), {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10
- * characters, default today's UTC date as yyyyMMdd), {@value #JOURNAL_DIR_PROP_NAME} (where the session journals
+ * characters, default today's UTC date as yyyyMMdd), {@value #CLOSE_TIME_PROP_NAME} (the UTC time of day the
+ * gateway closes the trading day at, {@code HH:mm}, {@code HH:mm:ss} or with a fraction of a second, see
+ * {@link MarketClose}; default none: the gateway never closes), {@value #JOURNAL_DIR_PROP_NAME} (where the session journals
  * go, one directory per session and one file per user in it, default {@code bourse-gateway-journal} under
  * {@code java.io.tmpdir}: it survives a gateway restart), {@value #JOURNAL_SYNC_PROP_NAME} ({@code none} or
  * {@code batch}, see {@link JournalSync}, default {@code none}), {@value #JOURNAL_PRETOUCH_BYTES_PROP_NAME} (the most
@@ -120,6 +125,10 @@ public final class GatewayContext
      * most 201 MB of heap (302 MB while it last grows), and one session cannot use up the gateway's day capacity.
      */
     public static final long MAX_SESSION_TOKENS_DEFAULT = 1L << 22;
+    /** Setting name of the UTC time of day the gateway closes the trading day at ({@link MarketClose}). */
+    public static final String CLOSE_TIME_PROP_NAME = "bourse.gateway.close.time";
+    /** {@link #closeTimeNs()} when the gateway never closes. */
+    public static final long NO_CLOSE = -1;
     /** Setting name of the most Order Tokens all sessions together may use in a trading day. */
     public static final String MAX_DAY_TOKENS_PROP_NAME = "bourse.gateway.max.day.tokens";
     /**
@@ -162,6 +171,7 @@ public final class GatewayContext
     private long maxOrderShares = MAX_ORDER_SHARES_DEFAULT;
     private long maxSessionTokens = MAX_SESSION_TOKENS_DEFAULT;
     private long maxDayTokens = MAX_DAY_TOKENS_DEFAULT;
+    private long closeTimeNs = NO_CLOSE;
     private long clockTickIntervalMs = CLOCK_TICK_INTERVAL_MS_DEFAULT;
     private String sessionName;
     private String journalDir = JOURNAL_DIR_DEFAULT;
@@ -203,6 +213,7 @@ public final class GatewayContext
             .maxDayTokens(settings.getLong(MAX_DAY_TOKENS_PROP_NAME, MAX_DAY_TOKENS_DEFAULT))
             .clockTickIntervalMs(settings.getLong(CLOCK_TICK_INTERVAL_MS_PROP_NAME, CLOCK_TICK_INTERVAL_MS_DEFAULT))
             .sessionName(settings.get(SESSION_PROP_NAME, null))
+            .closeTimeNs(closeTimeNs(settings.get(CLOSE_TIME_PROP_NAME, null)))
             .journalDir(settings.get(JOURNAL_DIR_PROP_NAME, JOURNAL_DIR_DEFAULT))
             .journalSync(journalSync(settings))
             .journalPretouchBytes(settings.getLong(JOURNAL_PRETOUCH_BYTES_PROP_NAME, JOURNAL_PRETOUCH_BYTES_DEFAULT))
@@ -263,6 +274,10 @@ public final class GatewayContext
         }
         checkPositive(CLOCK_TICK_INTERVAL_MS_PROP_NAME, clockTickIntervalMs);
         sessionName = SessionNames.resolve(sessionName, SESSION_PROP_NAME);
+        if (NO_CLOSE != closeTimeNs && (closeTimeNs < 0 || closeTimeNs >= TimeUnit.DAYS.toNanos(1)))
+        {
+            throw new IllegalStateException(CLOSE_TIME_PROP_NAME + " must be a time of day: " + closeTimeNs + " ns");
+        }
         if (null == journalDir || journalDir.isBlank() || null == journalSync)
         {
             throw new IllegalStateException(JOURNAL_DIR_PROP_NAME + " and " + JOURNAL_SYNC_PROP_NAME + " are required");
@@ -294,6 +309,23 @@ public final class GatewayContext
         catch (final IllegalArgumentException ex)
         {
             throw new IllegalArgumentException(JOURNAL_SYNC_PROP_NAME + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private static long closeTimeNs(final String closeTime)
+    {
+        if (null == closeTime || closeTime.isBlank())
+        {
+            return NO_CLOSE;
+        }
+        try
+        {
+            return LocalTime.parse(closeTime.trim()).toNanoOfDay();
+        }
+        catch (final DateTimeParseException ex)
+        {
+            throw new IllegalArgumentException(
+                CLOSE_TIME_PROP_NAME + " must be a UTC time of day, HH:mm or HH:mm:ss: " + closeTime, ex);
         }
     }
 
@@ -493,6 +525,26 @@ public final class GatewayContext
     public GatewayContext maxSessionTokens(final long maxSessionTokens)
     {
         this.maxSessionTokens = maxSessionTokens;
+        return this;
+    }
+
+    /**
+     * @return the UTC time of day the gateway closes the trading day at ({@link MarketClose}), ns since midnight; or
+     * {@link #NO_CLOSE}.
+     */
+    public long closeTimeNs()
+    {
+        return closeTimeNs;
+    }
+
+    /**
+     * @param closeTimeNs the UTC time of day the gateway closes the trading day at, ns since midnight (0 to one day
+     *                    less 1 ns), or {@link #NO_CLOSE} for a gateway that never closes.
+     * @return this.
+     */
+    public GatewayContext closeTimeNs(final long closeTimeNs)
+    {
+        this.closeTimeNs = closeTimeNs;
         return this;
     }
 

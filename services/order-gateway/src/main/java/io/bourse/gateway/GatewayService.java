@@ -122,6 +122,12 @@ public final class GatewayService implements AutoCloseable
                 .help("Cancels on disconnect waiting for their engine shard to take them (it was down or full)")
                 .callback((callback) -> callback.call(orderEntry.cancelsOnDisconnectToRetry()))
                 .register(metricsServer.registry());
+            GaugeWithCallback.builder()
+                .name("bourse_gateway_market_state")
+                .help("Where the trading day stands: 0 open, 1 closing (new orders rejected, open ones being " +
+                    "canceled), 2 closed (every order done, sessions ended)")
+                .callback((callback) -> callback.call(agent.marketState().ordinal()))
+                .register(metricsServer.registry());
             CounterWithCallback.builder()
                 .name("bourse_gateway_command_back_pressure_total")
                 .help("Attempts to offer an engine command that found the stream back pressured")
@@ -224,7 +230,7 @@ public final class GatewayService implements AutoCloseable
         return new GatewayAgent(serverChannel, selector, registry, engine, events, clock,
             new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
                 metrics),
-            orderEntry, metrics);
+            orderEntry, new MarketClose(ctx.closeTimeNs(), orderEntry, registry), metrics);
     }
 
     private static JournalStore openJournals(final GatewayContext ctx, final GatewayMetrics metrics)

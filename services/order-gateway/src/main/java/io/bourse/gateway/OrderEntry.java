@@ -153,6 +153,8 @@ final class OrderEntry
     private final OrderRecordProxy records = new OrderRecordProxy();
     private int engineStream;
     private boolean replayed;
+    /** Set by {@link #closeMarket()}: the trading day is over. */
+    private boolean marketClosed;
     /** Order Tokens of all sessions today, restored ones included. */
     private long dayTokens;
     private final long[] preventedSequenceNumbers;
@@ -234,6 +236,11 @@ final class OrderEntry
         final PreTradeRisk.UserRisk user = admitNewToken(session, buffer, tokenOffset);
         if (null == user)
         {
+            return;
+        }
+        if (marketClosed)
+        {
+            reject(session, buffer, tokenOffset, RejectCause.EXCHANGE_CLOSED);
             return;
         }
         final byte side = message.buySellIndicator();
@@ -320,6 +327,10 @@ final class OrderEntry
         final PreTradeRisk.UserRisk user = risk.user(session);
         final RejectCause tokenProblem = newTokenProblem(session, buffer, tokenOffset);
         RejectCause problem = tokenProblem;
+        if (null == problem && marketClosed)
+        {
+            problem = RejectCause.EXCHANGE_CLOSED;
+        }
         if (null == problem)
         {
             problem = user.admit(clock.nanoTime());
@@ -468,6 +479,30 @@ final class OrderEntry
                 }
                 cancelsOnDisconnectToRetry.add(order.clientOrderId);
             }
+        }
+    }
+
+    /**
+     * Closes the trading day ({@link MarketClose}): from now on an Enter Order is Rejected 'C' (exchange closed) and a
+     * Replace Order is refused as OUCH 4.2 &sect;2.2 refuses one (the existing order canceled; a closing-cross order's
+     * replacement Rejected 'C'); Cancel and Modify Orders work as before. Every open order, whatever its user's cancel
+     * on disconnect, gets a cancel through the engine, sent as the cancels on disconnect are (by
+     * {@link #retryCancelsOnDisconnect()}, once the shards' events are caught up, again while a shard cannot take it),
+     * and the engine's full cancels are answered with Canceled 'T' (timeout: the Time in Force, at most the day, has
+     * expired) instead of 'U'. A closing-cross order locked in the cross is canceled after the cross, as the engine
+     * does with any cancel during its late period. Calling it again changes nothing.
+     */
+    void closeMarket()
+    {
+        if (marketClosed)
+        {
+            return;
+        }
+        marketClosed = true;
+        nextCancelOnDisconnectRetryNs = clock.nanoTime();
+        for (final OrderState order : orders.values())
+        {
+            cancelsOnDisconnectToRetry.add(order.clientOrderId);
         }
     }
 
@@ -755,6 +790,11 @@ final class OrderEntry
         else if (Ouch42.CANCEL_SELF_MATCH_PREVENTION == reason)
         {
             aiqCanceled(order, timestampNs, sequenceNumber, canceledQuantity, wasResting);
+        }
+        else if (marketClosed && Ouch42.CANCEL_USER_REQUESTED == reason && 0 == leavesQuantity)
+        {
+            // The close's cancel: the order's day, its Time in Force, is over.
+            ouch.canceled(order, timestampNs, canceledQuantity, Ouch42.CANCEL_TIMEOUT);
         }
         else
         {

@@ -29,7 +29,8 @@ import java.io.IOException;
  * shares; an order left with no shares is done; Cancel Pending and Cancel Reject leave the order as it is (a pending
  * cancel is the engine's to carry out after the cross, and its Canceled reaches the rebuilt gateway like any other
  * event); other message types change nothing rebuilt here. Event Sequences tell the session which engine events it has
- * answered, so that those heard again are not answered twice. Every token in a record or a message is marked used, so
+ * answered, so that those heard again are not answered twice. A System Event End of Day tells the session that its
+ * day was closed ({@link MarketClose}), so that a gateway restarted after the close journals none again. Every token in a record or a message is marked used, so
  * that a journal without private records (version 1) still refuses reused tokens. An order sent by another gateway id
  * or to a shard the gateway no longer has is not tracked (no event of it could reach this gateway); its token stays
  * used. Used by the gateway's start-up thread, before the agent runs.
@@ -121,7 +122,11 @@ final class OrderRebuild implements SessionJournal.RecordHandler
             case Ouch42.ORDER_PRIORITY_UPDATE -> order(buffer, offset + OrderPriorityUpdate.ORDER_TOKEN_OFFSET);
             default ->
             {
-                // System Event: nothing about orders.
+                // System Event: nothing about orders; End of Day tells that the session's day was closed.
+                if (Ouch42.EVENT_END_OF_DAY == buffer.getByte(offset + SystemEvent.EVENT_CODE_OFFSET))
+                {
+                    session.endOfDayJournaled();
+                }
             }
         }
     }

@@ -108,6 +108,11 @@ enum RejectCause
     MODIFY_INCREASE("modify_increase", Ouch42.REJECT_OTHER),
     /** Modify Order on an order with too many modifications still in flight (ignored, counted only). */
     MODIFY_BACKLOG("modify_backlog", Ouch42.REJECT_OTHER),
+    /**
+     * Enter or Replace Order after the gateway closed the trading day ({@link MarketClose}): OUCH 4.2 'C', the
+     * exchange is closed.
+     */
+    EXCHANGE_CLOSED("exchange_closed", Ouch42.REJECT_CLOSED),
     /** The command could not be offered to the engine shard (not connected, or back pressured past the bound). */
     ENGINE_UNAVAILABLE("engine_unavailable", Ouch42.REJECT_HALTED),
     /** The engine refused the command; its own reason code is sent. */

@@ -111,6 +111,10 @@ final class SessionRegistry
     private int loggedIn;
     private int pendingLogins;
     private boolean journalFailed;
+    /** Set by {@link #endOfDay()}: every session of the day gets the System Event End of Day. */
+    private boolean dayClosed;
+    /** Set by {@link #endSessionsOnceSent()}: a logged-in session sent everything is ended. */
+    private boolean dayOver;
 
     /**
      * @param credentials           who may log in.
@@ -374,13 +378,51 @@ final class SessionRegistry
             final UserSession session = sessions.get(i);
             final int buffered = session.flush(REPLAY_BATCH);
             journalFailed |= session.journal().isFailed();
-            if (buffered > 0 && null != session.connection())
+            if (dayOver && session.isAllSent())
+            {
+                endSession(session.connection(), false);
+            }
+            else if (buffered > 0 && null != session.connection())
             {
                 sendUnlessAwaitingWritable(session.connection());
             }
             sent += buffered;
         }
         return sent;
+    }
+
+    /**
+     * The trading day is closed ({@link MarketClose}): journals the OUCH 4.2 System Event End of Day in every session
+     * of the day that has not had it (a gateway restarted after the close finds it in the journals), logged in or
+     * not, so that a client gets it live or in its replay; a session created later gets it after its Start of Day.
+     */
+    void endOfDay()
+    {
+        dayClosed = true;
+        for (int i = 0, size = sessions.size(); i < size; i++)
+        {
+            journalEndOfDay(sessions.get(i));
+        }
+    }
+
+    /**
+     * Every order of the closed day is done ({@link MarketClose}): from the next {@link #flush} on, each logged-in
+     * session that has been sent everything journaled, replays included, gets SoupBinTCP End of Session and its
+     * connection is closed. Logins are still accepted, so that a client can fetch what it missed; each such session
+     * ends once its replay is sent.
+     */
+    void endSessionsOnceSent()
+    {
+        dayOver = true;
+    }
+
+    private void journalEndOfDay(final UserSession session)
+    {
+        if (!session.hasEndOfDay() && !session.journal().isFailed())
+        {
+            ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_END_OF_DAY);
+            session.endOfDayJournaled();
+        }
     }
 
     /**
@@ -498,6 +540,10 @@ final class SessionRegistry
         if (0 == count)
         {
             ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_START_OF_DAY);
+        }
+        if (dayClosed)
+        {
+            journalEndOfDay(session);
         }
         session.flush(REPLAY_BATCH);
     }

@@ -46,6 +46,7 @@ final class UserSession
      */
     private boolean catchingUp;
     private long orderCount;
+    private boolean endOfDayJournaled;
 
     /**
      * @param username     the SoupBinTCP username.
@@ -215,6 +216,27 @@ final class UserSession
         this.nextToSend = nextToSend;
         this.replayEnd = journal.count();
         this.catchingUp = nextToSend <= replayEnd;
+    }
+
+    /**
+     * @return true when a connection is logged in and has been sent (buffered) every message journaled: nothing of a
+     * replay is left.
+     */
+    boolean isAllSent()
+    {
+        return null != connection && nextToSend > journal.count();
+    }
+
+    /** @return true once the journal holds the OUCH 4.2 System Event End of Day ({@link MarketClose}). */
+    boolean hasEndOfDay()
+    {
+        return endOfDayJournaled;
+    }
+
+    /** Records that the journal holds the OUCH 4.2 System Event End of Day, journaled now or before a restart. */
+    void endOfDayJournaled()
+    {
+        endOfDayJournaled = true;
     }
 
     /** Forgets the connection; the messages stay for the next login. */

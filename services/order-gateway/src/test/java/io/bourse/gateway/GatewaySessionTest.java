@@ -241,6 +241,51 @@ class GatewaySessionTest
         assertThat(Metrics.counter(registry, "bourse_gateway_journal_syncs_total", null)).isEqualTo(2);
     }
 
+    /**
+     * A gateway started after its close time (09:00; its clock says 10:00) closes at once: a login gets Start of Day,
+     * End of Day, then End of Session, as nothing is open; a login after a restart gets the same replayed, with no
+     * second End of Day. One whose close time is still ahead takes orders.
+     */
+    @Test
+    void shouldEndEachSessionAfterEndOfDayOnceTheDayIsClosedAndJournalEndOfDayOnce() throws Exception
+    {
+        final long nineAmNs = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
+        final List<Object> closedDay = List.of(
+            new LoginAccepted(SESSION, 1),
+            new SystemEventMessage(TEN_AM_NS, 'S'),
+            new SystemEventMessage(TEN_AM_NS, 'E'),
+            new EndOfSession(),
+            new Closed());
+        stopGateway();
+        startGateway((ctx) -> ctx.closeTimeNs(nineAmNs));
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+
+            assertThat(client.await(5)).isEqualTo(closedDay);
+        }
+        stopGateway();
+        startGateway((ctx) -> ctx.closeTimeNs(nineAmNs));
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 1);
+
+            assertThat(client.await(5)).isEqualTo(closedDay);
+        }
+        stopGateway();
+        startGateway((ctx) -> ctx.closeTimeNs(TEN_AM_NS + 1));
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo02", "demo02pw", "", 0);
+            enterOrder(client, "O1", "IBM");
+
+            assertThat(client.await(3)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 1),
+                new SystemEventMessage(TEN_AM_NS, 'S'),
+                new Rejected(TEN_AM_NS, "O1", 'S')));
+        }
+    }
+
     @Test
     void shouldRejectLoginAsSessionNotAvailableWhenJournalCannotBeCreated() throws Exception
     {

@@ -1,0 +1,111 @@
+package io.bourse.gateway;
+
+import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Canceled;
+import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
+import io.bourse.gateway.RecordingEngineProxy.NewOrder;
+import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.Side;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static io.bourse.gateway.OrderEntryFixture.DAY;
+import static io.bourse.gateway.OrderEntryFixture.NANO_TIME;
+import static io.bourse.gateway.OrderEntryFixture.PRICE;
+import static io.bourse.gateway.OrderEntryFixture.T0;
+import static io.bourse.gateway.OrderEntryFixture.T1;
+import static io.bourse.gateway.OrderEntryFixture.T2;
+import static io.bourse.gateway.OrderEntryFixture.id;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The close of the trading day in the order entry ({@link OrderEntry#closeMarket()}): every open order canceled
+ * through the engine whatever its user's cancel on disconnect, answered Canceled 'T'; Enter Orders Rejected 'C' and
+ * Replace Orders refused as OUCH 4.2 &sect;2.2 says; Cancel Orders as before.
+ */
+class MarketCloseTest
+{
+    @TempDir
+    private Path journalDir;
+    private OrderEntryFixture fixture;
+
+    @AfterEach
+    void close()
+    {
+        fixture.close();
+    }
+
+    @Test
+    void shouldCancelEveryOpenOrderAtTheCloseWhateverTheCancelOnDisconnectAndAnswerCanceledT() throws IOException
+    {
+        fixture = new OrderEntryFixture(journalDir, RiskLimits.parse(
+            RiskLimits.NO_LIMITS, List.of("bob,,,,,,N"), List.of(), Map.of()));
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.enterAccepted(fixture.bob, "B1", 'S', 1);
+        fixture.enterOrder("A2");
+        fixture.send(fixture.alice); // in flight at the close: the engine takes the cancel after it
+        final int before = fixture.engine.commands().size();
+
+        fixture.clock.set(NANO_TIME, T2);
+        fixture.orderEntry.closeMarket();
+        final int sent = fixture.orderEntry.retryCancelsOnDisconnect();
+        fixture.orderEntry.closeMarket();
+        final int sentAgain = fixture.orderEntry.retryCancelsOnDisconnect();
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.events.canceled(T2, id(2, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.events.accepted(T2, id(1, 2), 102, "AAPL", Side.BUY, 100, PRICE, DAY);
+        fixture.events.canceled(T2, id(1, 2), 102, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(sent).isEqualTo(3);
+        assertThat(sentAgain).as("a second close changes nothing").isZero();
+        assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size()))
+            .containsExactlyInAnyOrder(
+                new Cancel(0, T2, id(1, 1), 0),
+                new Cancel(0, T2, id(2, 1), 0),
+                new Cancel(0, T2, id(1, 2), 0));
+        assertThat(fixture.messages(fixture.alice)).containsExactly(
+            new Accepted(T1, "A1", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '),
+            new Canceled(T2, "A1", 100, 'T'),
+            new Accepted(T2, "A2", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 102, 'A', 'N', 0, 'N', 'L', ' '),
+            new Canceled(T2, "A2", 100, 'T'));
+        assertThat(fixture.messages(fixture.bob)).last().isEqualTo(new Canceled(T2, "B1", 100, 'T'));
+        assertThat(fixture.orderEntry.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldRejectEnterOrdersClosedCancelTheOrderOfAReplaceAndStillTakeCancelOrdersAfterTheClose()
+        throws IOException
+    {
+        fixture = new OrderEntryFixture(journalDir, RiskLimits.none());
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.enterAccepted(fixture.alice, "A2", 'B', 2);
+        fixture.orderEntry.closeMarket();
+        final int before = fixture.engine.commands().size();
+
+        fixture.clock.set(NANO_TIME, T2);
+        fixture.enterOrder("A3");
+        fixture.send(fixture.alice);
+        fixture.replaceOrder("A1", "A4").shares(50);
+        fixture.send(fixture.alice);
+        fixture.cancelOrder("A2", 40);
+        fixture.send(fixture.alice);
+        fixture.events.canceled(T2, id(1, 2), 102, "AAPL", 60, 40, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size())).containsExactly(
+            new Cancel(0, T2, id(1, 1), 0),
+            new Cancel(0, T2, id(1, 2), 40));
+        assertThat(fixture.engine.commands()).noneMatch((command) ->
+            command instanceof NewOrder order && order.clientOrderId() == id(1, 3));
+        assertThat(fixture.messages(fixture.alice).subList(2, 4)).containsExactly(
+            new Rejected(T2, "A3", 'C'),
+            new Canceled(T2, "A2", 60, 'U'));
+        assertThat(fixture.rejects("exchange_closed")).isEqualTo(2);
+    }
+}
