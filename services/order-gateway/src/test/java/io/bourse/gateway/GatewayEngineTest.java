@@ -5,6 +5,7 @@ import io.aeron.Publication;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.engine.AdminCommandEncoder;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.gateway.OuchMessages.Accepted;
@@ -49,12 +50,14 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The gateway in front of two real matching-engine shards on an embedded media driver, as deployed: cancel on
  * disconnect, AIQ Canceled from the engine's self-trade prevention, Modify Order against a live book, Replace Order
  * with another time in force and after an execution, Broken Trade, the closing cross (admin commands encoded by the
- * AdminCommandEncoder the launcher's admin command uses), and a garbage flood that no other session notices. Each test
+ * AdminCommandEncoder the launcher's admin command uses), the close of the trading day, and a garbage flood that no
+ * other session notices. Each test
  * uses its own users and keeps its orders from crossing the others'.
  */
 @Timeout(60)
@@ -335,6 +338,86 @@ class GatewayEngineTest
         }
     }
 
+    /**
+     * A second gateway (id 2) on the same shards, closing 2 s after its start: at the close its session gets End of
+     * Day and its orders the close's cancels (Canceled 'T'), a closing-cross order locked in the cross stays, pending,
+     * so the day stays closing, and an Enter Order meanwhile is Rejected 'C'; after the cross the last order is done
+     * and the session gets End of Session. A user away at the close, with cancel on disconnect off, finds it all in
+     * its replay.
+     */
+    @Test
+    void shouldCloseTheDayAtItsTimeRejectingNewOrdersCancelingEveryOrderThenEndingTheSessions(
+        @TempDir final Path closingJournalDir) throws Exception
+    {
+        final long day = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
+        final long dollar = 10_000;
+        final long closeNs = new MidnightNanoClock().nanosSinceMidnight() + TimeUnit.SECONDS.toNanos(2);
+        assumeTrue(closeNs < TimeUnit.DAYS.toNanos(1) - TimeUnit.SECONDS.toNanos(30), "too near midnight UTC");
+        try (GatewayService closing = GatewayService.launch(new GatewayContext()
+                .gatewayId(2)
+                .port(0)
+                .bindAddress("127.0.0.1")
+                .metricsPort(0)
+                .jvmMetrics(false)
+                .sessionName(SESSION)
+                .closeTimeNs(closeNs)
+                .journalDir(closingJournalDir.toString())
+                .credentials(Credentials.parse(List.of("eod01,eod01pw,DEMO", "eod02,eod02pw,DEMO")))
+                .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("eod02,,,,,,N"), List.of(), Map.of()))
+                .streamLayout(engine.layout())
+                .symbolDirectory(EngineShards.SYMBOLS)
+                .idleStrategy(new SleepingMillisIdleStrategy(1)));
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(engine.aeronDirectoryName()));
+            Publication commands = aeron.addExclusivePublication(engine.layout().commandChannel(),
+                engine.layout().commandStreamId(1)))
+        {
+            try (TestClient away = TestClient.login(closing.port(), "eod02", 1))
+            {
+                away.enterOrder("K1", "GOOG", Ouch42.SIDE_BUY, 100, dollar, day);
+                assertThat(away.await(3).get(2)).isInstanceOf(Accepted.class);
+            }
+            try (TestClient trader = TestClient.login(closing.port(), "eod01", 1))
+            {
+                trader.enterOrder("E1", "GOOG", Ouch42.SIDE_BUY, 100, dollar, day);
+                trader.enterOrder("E2", "MSFT", Ouch42.SIDE_BUY, 100, dollar, day, Ouch42.CROSS_TYPE_CLOSING);
+                assertThat(trader.await(4).subList(2, 4)).allMatch(Accepted.class::isInstance);
+                final double locksBefore = engineCommands(1, "cross_lock");
+                crossLock(commands, "MSFT");
+                awaitEngineCommands(1, "cross_lock", locksBefore + 1);
+                assertThat(marketState(closing)).as("open before the close").isZero();
+
+                final List<Object> atClose = trader.await(7);
+                trader.enterOrder("E3", "GOOG", Ouch42.SIDE_BUY, 100, dollar, day);
+                final Object closedAnswer = trader.await(8).get(7);
+                final double closingState = marketState(closing);
+                runCross(commands, "MSFT");
+                final List<Object> afterCross = trader.await(11);
+
+                assertThat(atClose.get(4)).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new SystemEventMessage(0, 'E'));
+                assertThat(atClose.subList(5, 7)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                    .containsExactlyInAnyOrder(new Canceled(0, "E1", 100, 'T'), new CancelPendingMessage(0, "E2"));
+                assertThat(closedAnswer).usingRecursiveComparison().ignoringFields(IGNORED)
+                    .isEqualTo(new Rejected(0, "E3", 'C'));
+                assertThat(closingState).as("closing while E2 waits for the cross").isEqualTo(1);
+                assertThat(afterCross.subList(8, 11)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                    .containsExactly(new Canceled(0, "E2", 100, 'T'), new EndOfSession(), new Closed());
+                assertThat(marketState(closing)).as("closed").isEqualTo(2);
+            }
+            try (TestClient away = TestClient.login(closing.port(), "eod02", 1))
+            {
+                assertThat(away.await(7).subList(1, 7)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                    .containsExactly(
+                        new SystemEventMessage(0, 'S'),
+                        new Accepted(0, "K1", 'B', 100, "GOOG", dollar, day, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', ' '),
+                        new SystemEventMessage(0, 'E'),
+                        new Canceled(0, "K1", 100, 'T'),
+                        new EndOfSession(),
+                        new Closed());
+            }
+        }
+    }
+
     @Test
     void shouldSendOrderPriorityUpdateWithTheMidpointWhenTheBookGivesARestingPegOne() throws Exception
     {
@@ -507,6 +590,15 @@ class GatewayEngineTest
     private static TestClient login(final String username, final long sequenceNumber) throws Exception
     {
         return TestClient.login(gateway.port(), username, sequenceNumber);
+    }
+
+    /** @return {@code bourse_gateway_market_state} of the gateway: 0 open, 1 closing, 2 closed. */
+    private static double marketState(final GatewayService gateway) throws Exception
+    {
+        final Matcher matcher = Pattern.compile("(?m)^bourse_gateway_market_state (\\S+)$")
+            .matcher(MetricsEndpoint.scrape(gateway.metricsPort()));
+        assertThat(matcher.find()).as("bourse_gateway_market_state").isTrue();
+        return Double.parseDouble(matcher.group(1));
     }
 
     private static double scrapeCounter(final String name) throws Exception
