@@ -55,6 +55,9 @@ import java.util.Map;
  * (the login timeout still applies before login).
  * Whenever a logged-in connection closes, for whatever reason, the order entry hears that the session ended (cancel
  * on disconnect).
+ * At the close of the trading day ({@link MarketClose}) every session of the day gets the System Event End of Day
+ * ({@link #endOfDay()}); once every order is done, each logged-in session gets End of Session as soon as it has been
+ * sent everything journaled, replays included ({@link #endSessionsOnceSent()}).
  * <p>
  * At its first login after the gateway starts, each session takes a session index (the clientOrderId prefix) never
  * used before for the day ({@link SessionIndexes}): past the largest any journal recorded and any the engine events of
