@@ -37,6 +37,7 @@ final class OrderEntryAdapter implements MessageListener
     private final LatencyTracker roundTrip;
     private final LatencyTracker replaceRoundTrip;
     private long nowNs;
+    private boolean endOfDay;
 
     /**
      * @param tokens           the session's token scheme.
@@ -125,9 +126,23 @@ final class OrderEntryAdapter implements MessageListener
                     onReplaced(replaced.wrap(rx, 0));
                 }
             }
-            case SystemEvent.TYPE -> counters.increment(SimulatorCounter.SYSTEM_EVENT);
+            case SystemEvent.TYPE ->
+            {
+                counters.increment(SimulatorCounter.SYSTEM_EVENT);
+                if (hasLength(length, SystemEvent.LENGTH) &&
+                    Ouch42.EVENT_END_OF_DAY == rx.getByte(SystemEvent.EVENT_CODE_OFFSET))
+                {
+                    endOfDay = true;
+                }
+            }
             default -> counters.increment(SimulatorCounter.OTHER_IN);
         }
+    }
+
+    /** @return true once the session got the OUCH 4.2 System Event End of Day: the exchange closed the day. */
+    boolean isEndOfDay()
+    {
+        return endOfDay;
     }
 
     private boolean hasLength(final int length, final int required)

@@ -65,6 +65,7 @@ final class OrderEntryAgent implements Agent
     private volatile long startedAtNs;
     private volatile boolean hasStarted;
     private volatile int sessionsDown;
+    private volatile int sessionsClosed;
 
     /**
      * @param sessions    logged-in sessions, by index.
@@ -254,6 +255,14 @@ final class OrderEntryAgent implements Agent
     private void onSessionLost(final int index, final IOException cause)
     {
         final OrderEntrySession session = sessions.get(index);
+        if (session.isDayOver())
+        {
+            sessionsClosed = sessionsClosed + 1; // one writer, this thread
+            CloseHelper.quietClose(session);
+            System.out.println(session.name() + " ended after the gateway's End of Day: the exchange closed the " +
+                "trading day, not logging in again");
+            return;
+        }
         counters.increment(SimulatorCounter.ORDER_ERRORS);
         down[index] = true;
         sessionsDown = sessionsDown + 1; // one writer, this thread
@@ -293,6 +302,12 @@ final class OrderEntryAgent implements Agent
             onSessionLost(index, null); // ended together with its replay
         }
         return 1;
+    }
+
+    /** @return OUCH sessions the gateway ended after its End of Day, not logged in again. Any thread. */
+    int sessionsClosed()
+    {
+        return sessionsClosed;
     }
 
     /** @return OUCH sessions lost and not logged in again yet. Any thread. */

@@ -190,6 +190,15 @@ final class OrderEntrySession implements AutoCloseable
         return inFlight.size() + replacesInFlight.size();
     }
 
+    /**
+     * @return true once the gateway sent the OUCH 4.2 System Event End of Day: the trading day is closed, and the
+     * session is not to be logged in again.
+     */
+    boolean isDayOver()
+    {
+        return adapter.isEndOfDay();
+    }
+
     /** @return true while connected and logged in. */
     boolean isActive()
     {

@@ -464,7 +464,8 @@ public final class SimulatorService implements AutoCloseable
 
     /**
      * The simulator's {@code /ready}: ready while its run goes on with every OUCH session it opened logged in and
-     * every market-data session open (one lost and not logged in again yet is not). Any thread.
+     * every market-data session open (one lost and not logged in again yet is not, nor one the gateway ended after
+     * its End of Day, which is not logged in again). Any thread.
      *
      * @return null when ready, else why not.
      */
@@ -473,6 +474,12 @@ public final class SimulatorService implements AutoCloseable
         if (orderAgent.isFinished())
         {
             return "run complete";
+        }
+        final int closed = orderAgent.sessionsClosed();
+        if (closed > 0)
+        {
+            return "the exchange closed the trading day: " + closed + " OUCH session" + (1 == closed ? "" : "s") +
+                " ended after End of Day";
         }
         final int down = orderAgent.sessionsDown();
         if (down > 0)

@@ -12,6 +12,7 @@ import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderReplaced;
 import io.bourse.ouch.ReplaceOrder;
+import io.bourse.ouch.SystemEvent;
 import io.bourse.ouch.Ouch42;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -211,6 +212,56 @@ class SimulatorSocketTest
                 dropped.get());
             assertThat(report.unanswered()).isEqualTo(dropped.get());
             assertThat(report.errors()).as("the session lost").isEqualTo(1);
+        }
+    }
+
+    /**
+     * A gateway that closes the day (System Event End of Day, then End of Session) at the tenth Enter Order: the
+     * session is not logged in again, readiness says why, and its end is no error.
+     */
+    @Test
+    void shouldNotLogInAgainOnceTheGatewayEndsTheSessionAfterItsEndOfDay() throws Exception
+    {
+        final AtomicLong logins = new AtomicLong();
+        final AtomicLong enterOrders = new AtomicLong();
+        final AcceptingGateway accepting = new AcceptingGateway();
+        final SoupTestServer.Handler closingAtTheTenthOrder = new SoupTestServer.Handler()
+        {
+            @Override
+            public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
+                throws IOException
+            {
+                logins.incrementAndGet();
+                accepting.onLogin(session, request);
+            }
+
+            @Override
+            public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
+            {
+                accepting.onMessage(session, message);
+                if (message.get(message.position()) == EnterOrder.TYPE && 10 == enterOrders.incrementAndGet())
+                {
+                    final ByteBuffer endOfDay = ByteBuffer.allocate(SystemEvent.LENGTH);
+                    new SystemEvent().wrapAndApplyType(new UnsafeBuffer(endOfDay), 0)
+                        .eventCode(Ouch42.EVENT_END_OF_DAY);
+                    session.send(endOfDay);
+                    session.endSession();
+                }
+            }
+        };
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", closingAtTheTenthOrder);
+            SimulatorService service = SimulatorService.launch(
+                context(gatewayServer.port(), 1).sessions(1).mdSessions(0).durationSeconds(0)))
+        {
+            ReadyEndpoint.awaitAnswer(service.metricsPort(),
+                "503 not ready: the exchange closed the trading day: 1 OUCH session ended after End of Day\n");
+            Thread.sleep(2 * ReloginSchedule.RELOGIN_INTERVAL_MS);
+            service.requestStop();
+            final SimulatorReport report = service.awaitReport();
+
+            assertThat(logins.get()).as("no login after the End of Day").isEqualTo(1);
+            assertThat(report.errors()).isZero();
+            assertThat(report.notSent()).as("orders due after the close").isPositive();
         }
     }
 
