@@ -1,24 +1,27 @@
 package io.bourse.gateway;
 
 import java.time.LocalTime;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The close of the trading day at the configured UTC time of day ({@code bourse.gateway.close.time}), in the order
  * an exchange closes its order entry ports:
  * <ol>
  *     <li>{@link State#OPEN} until the gateway's clock (ns since midnight UTC) reaches the close time; a gateway that
- *     never closes ({@link GatewayContext#NO_CLOSE}) stays open.</li>
+ *     never closes ({@link GatewayContext#NO_CLOSE}) stays open, unless its journals show the day closed already.</li>
  *     <li>At the close, {@link State#CLOSING}: new orders are Rejected 'C' and every open order gets a cancel through
- *     the engine, answered Canceled 'T' ({@link OrderEntry#closeMarket()}); every session of the day gets the OUCH
- *     4.2 System Event End of Day ({@link SessionRegistry#endOfDay()}).</li>
- *     <li>Once no order is open (the cancels answered, or a closing-cross order's after the cross), {@link State#CLOSED}:
- *     each logged-in session gets SoupBinTCP End of Session once it has been sent everything journaled
- *     ({@link SessionRegistry#endSessionsOnceSent()}), and so does each later login after its replay.</li>
+ *     the engine, answered Canceled 'T' ({@link OrderEntry#closeMarket()}).</li>
+ *     <li>Once no order is open (the cancels answered, or a closing-cross order's after the cross), or
+ *     {@value #DRAIN_SECONDS} s after the close with orders still open (an engine shard that stays down, a cross that
+ *     never runs; logged), {@link State#CLOSED}: every session of the day gets the OUCH 4.2 System Event End of Day,
+ *     the last message of its day ({@link SessionRegistry#endOfDay()}), and each logged-in session gets SoupBinTCP
+ *     End of Session once it has been sent everything journaled ({@link SessionRegistry#endSessionsOnceSent()}), and
+ *     so does each later login after its replay.</li>
  * </ol>
  * The states only move forward: the gateway's session is the day's, named at its start (today's UTC date by default),
- * so a gateway started after the close time closes at once, and one that runs past midnight stays closed; a new day
- * is a gateway started on the next day's session. Driven by the gateway agent's duty cycle; the state may be read on
- * any thread.
+ * so a gateway started after the close time closes at once, one that runs past midnight stays closed, and one
+ * restarted on journals that hold the End of Day closes at once whatever its close time. A new day is a gateway started
+ * on the next day's session. Driven by the gateway agent's duty cycle; the state may be read on any thread.
  */
 final class MarketClose
 {
@@ -29,32 +32,40 @@ final class MarketClose
         OPEN,
         /** Past the close time: new orders refused, the open ones being canceled. */
         CLOSING,
-        /** Every order of the day is done; sessions end once they have had everything. */
+        /** End of Day sent: sessions end once they have had everything. */
         CLOSED
     }
 
+    /** Longest wait from the close for the open orders to be done before the day ends anyway. */
+    static final long DRAIN_SECONDS = 30;
+    private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
+
     private final long closeTimeNs;
+    private final boolean closedBefore;
     private final OrderEntry orderEntry;
     private final SessionRegistry registry;
+    private long drainDeadlineNs;
     private volatile State state = State.OPEN;
 
     /**
      * @param closeTimeNs the close, ns since midnight UTC; or {@link GatewayContext#NO_CLOSE}.
      * @param orderEntry  the order logic to close.
-     * @param registry    the sessions to tell.
+     * @param registry    the sessions to tell, restored from the journals: when one holds the End of Day, the day was
+     *                    closed before a restart and closes again at once.
      */
     MarketClose(final long closeTimeNs, final OrderEntry orderEntry, final SessionRegistry registry)
     {
         this.closeTimeNs = closeTimeNs;
+        this.closedBefore = registry.hasEndOfDay();
         this.orderEntry = orderEntry;
         this.registry = registry;
     }
 
     /**
      * Moves the day on when it is time: to {@link State#CLOSING} at the close time, then to {@link State#CLOSED} once no
-     * order is open. Costs one comparison while open.
+     * order is open or the drain time is over.
      *
-     * @param midnightNs the duty cycle's time, ns since midnight UTC.
+     * @param midnightNs the duty cycle's time, ns since midnight UTC (past a day after a midnight).
      * @return 1 when the state moved, else 0.
      */
     int doWork(final long midnightNs)
@@ -62,27 +73,34 @@ final class MarketClose
         final State current = state;
         if (State.OPEN == current)
         {
-            if (GatewayContext.NO_CLOSE == closeTimeNs || midnightNs < closeTimeNs)
+            if (!closedBefore && (GatewayContext.NO_CLOSE == closeTimeNs || midnightNs < closeTimeNs))
             {
                 return 0;
             }
             final int openOrders = orderEntry.openOrderCount();
             orderEntry.closeMarket();
-            registry.endOfDay();
+            drainDeadlineNs = midnightNs + DRAIN_NS;
             state = State.CLOSING;
-            System.out.println("order-gateway: market closed at " + LocalTime.ofNanoOfDay(closeTimeNs) +
-                " UTC: new orders are rejected, " + openOrders + " open orders are being canceled");
-            return 1;
+            System.out.println("order-gateway: market closed" + (closedBefore ? " (before a restart)" :
+                " at " + LocalTime.ofNanoOfDay(closeTimeNs) + " UTC") + ": new orders are rejected, " + openOrders +
+                " open orders are being canceled");
         }
-        if (State.CLOSING == current && 0 == orderEntry.openOrderCount())
+        else if (State.CLOSED == current)
         {
-            registry.endSessionsOnceSent();
-            state = State.CLOSED;
-            System.out.println("order-gateway: trading day over, every order done; sessions end once they have had " +
-                "every message");
-            return 1;
+            return 0;
         }
-        return 0;
+        final int openOrders = orderEntry.openOrderCount();
+        if (0 != openOrders && midnightNs - drainDeadlineNs < 0)
+        {
+            return State.OPEN == current ? 1 : 0;
+        }
+        registry.endOfDay();
+        registry.endSessionsOnceSent();
+        state = State.CLOSED;
+        System.out.println("order-gateway: trading day over, " + (0 == openOrders ? "every order done" :
+            openOrders + " orders still open " + DRAIN_SECONDS + " s after the close") +
+            "; End of Day sent, sessions end once they have had every message");
+        return 1;
     }
 
     /** @return where the day stands; any thread. */

@@ -488,8 +488,9 @@ final class OrderEntry
      * replacement Rejected 'C'); Cancel and Modify Orders work as before. Every open order, whatever its user's cancel
      * on disconnect, gets a cancel through the engine, sent as the cancels on disconnect are (by
      * {@link #retryCancelsOnDisconnect()}, once the shards' events are caught up, again while a shard cannot take it),
-     * and the engine's full cancels are answered with Canceled 'T' (timeout: the Time in Force, at most the day, has
-     * expired) instead of 'U'. A closing-cross order locked in the cross is canceled after the cross, as the engine
+     * and the engine's full cancels of those orders are answered with Canceled 'T' (timeout: the Time in Force, at most
+     * the day, has expired) instead of 'U' (the close's cancel reaches the engine before any Cancel Order the client
+     * sends after the close). A closing-cross order locked in the cross is canceled after the cross, as the engine
      * does with any cancel during its late period. Calling it again changes nothing.
      */
     void closeMarket()
@@ -502,6 +503,7 @@ final class OrderEntry
         nextCancelOnDisconnectRetryNs = clock.nanoTime();
         for (final OrderState order : orders.values())
         {
+            order.openAtClose = true;
             cancelsOnDisconnectToRetry.add(order.clientOrderId);
         }
     }
@@ -756,7 +758,8 @@ final class OrderEntry
     /**
      * Engine OrderCanceled: to the owner, Order Modified when it answers a Modify Order, AIQ Canceled for self-match
      * prevention ('Q'), otherwise Canceled with the engine's reason as it is: U user requested, I immediate or cancel,
-     * T timeout (good-till-seconds expiry), E closed.
+     * T timeout (good-till-seconds expiry), E closed; but T for the full cancel of an order open at the close of the
+     * day ({@link #closeMarket()}).
      *
      * @param timestampNs      event time.
      * @param sequenceNumber   the event's shard sequence number.
@@ -791,7 +794,7 @@ final class OrderEntry
         {
             aiqCanceled(order, timestampNs, sequenceNumber, canceledQuantity, wasResting);
         }
-        else if (marketClosed && Ouch42.CANCEL_USER_REQUESTED == reason && 0 == leavesQuantity)
+        else if (order.openAtClose && Ouch42.CANCEL_USER_REQUESTED == reason && 0 == leavesQuantity)
         {
             // The close's cancel: the order's day, its Time in Force, is over.
             ouch.canceled(order, timestampNs, canceledQuantity, Ouch42.CANCEL_TIMEOUT);

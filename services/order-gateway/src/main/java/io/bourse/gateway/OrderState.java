@@ -31,6 +31,8 @@ final class OrderState
     boolean countedOpen;
     /** Recorded in the day's {@link TradedOrders} already (at its first execution). */
     boolean traded;
+    /** Open at the close of the day: its full cancel is the close's, answered Canceled 'T'. */
+    boolean openAtClose;
     long clientOrderId;
     int shardId;
     long orderReferenceNumber;
@@ -103,6 +105,7 @@ final class OrderState
         risk = null;
         countedOpen = false;
         traded = false;
+        openAtClose = false;
         clientOrderId = 0;
         shardId = 0;
         orderReferenceNumber = 0;

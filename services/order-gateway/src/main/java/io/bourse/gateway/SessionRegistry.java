@@ -55,9 +55,9 @@ import java.util.Map;
  * (the login timeout still applies before login).
  * Whenever a logged-in connection closes, for whatever reason, the order entry hears that the session ended (cancel
  * on disconnect).
- * At the close of the trading day ({@link MarketClose}) every session of the day gets the System Event End of Day
- * ({@link #endOfDay()}); once every order is done, each logged-in session gets End of Session as soon as it has been
- * sent everything journaled, replays included ({@link #endSessionsOnceSent()}).
+ * Once the trading day is over ({@link MarketClose}) every session of the day gets the System Event End of Day
+ * ({@link #endOfDay()}), and each logged-in session gets End of Session as soon as it has been sent everything
+ * journaled, replays included ({@link #endSessionsOnceSent()}).
  * <p>
  * At its first login after the gateway starts, each session takes a session index (the clientOrderId prefix) never
  * used before for the day ({@link SessionIndexes}): past the largest any journal recorded and any the engine events of
@@ -114,7 +114,7 @@ final class SessionRegistry
     private int loggedIn;
     private int pendingLogins;
     private boolean journalFailed;
-    /** Set by {@link #endOfDay()}: every session of the day gets the System Event End of Day. */
+    /** Set by {@link #endOfDay()}: every session of the day, later ones too, gets the System Event End of Day. */
     private boolean dayClosed;
     /** Set by {@link #endSessionsOnceSent()}: a logged-in session sent everything is ended. */
     private boolean dayOver;
@@ -395,9 +395,10 @@ final class SessionRegistry
     }
 
     /**
-     * The trading day is closed ({@link MarketClose}): journals the OUCH 4.2 System Event End of Day in every session
-     * of the day that has not had it (a gateway restarted after the close finds it in the journals), logged in or
-     * not, so that a client gets it live or in its replay; a session created later gets it after its Start of Day.
+     * The trading day is over ({@link MarketClose}): journals the OUCH 4.2 System Event End of Day in every session of
+     * the day that has not had it (a gateway restarted after the close finds it in the journals), after a Start of Day
+     * in one that has no message yet, logged in or not, so that a client gets it live or in its replay; a session
+     * created later gets it after its Start of Day.
      */
     void endOfDay()
     {
@@ -419,10 +420,27 @@ final class SessionRegistry
         dayOver = true;
     }
 
+    /** @return true when a session's journal holds the System Event End of Day: the day was closed before a restart. */
+    boolean hasEndOfDay()
+    {
+        for (int i = 0, size = sessions.size(); i < size; i++)
+        {
+            if (sessions.get(i).hasEndOfDay())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void journalEndOfDay(final UserSession session)
     {
         if (!session.hasEndOfDay() && !session.journal().isFailed())
         {
+            if (0 == session.journal().count())
+            {
+                ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_START_OF_DAY);
+            }
             ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_END_OF_DAY);
             session.endOfDayJournaled();
         }
