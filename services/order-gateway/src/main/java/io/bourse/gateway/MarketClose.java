@@ -62,8 +62,8 @@ final class MarketClose
     }
 
     /**
-     * Moves the day on when it is time: to {@link State#CLOSING} at the close time, then to {@link State#CLOSED} once no
-     * order is open or the drain time is over.
+     * Moves the day on when it is time: to {@link State#CLOSING} at the close time, then to {@link State#CLOSED} once
+     * no order is open or the drain time is over.
      *
      * @param midnightNs the duty cycle's time, ns since midnight UTC (past a day after a midnight).
      * @return 1 when the state moved, else 0.

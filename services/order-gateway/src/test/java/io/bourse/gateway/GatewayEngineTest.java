@@ -406,10 +406,12 @@ class GatewayEngineTest
             }
             try (TestClient away = TestClient.login(closing.port(), "eod02", 1))
             {
-                assertThat(away.await(7).subList(1, 7)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                assertThat(away.await(7).subList(1, 7))
+                    .usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
                     .containsExactly(
                         new SystemEventMessage(0, 'S'),
-                        new Accepted(0, "K1", 'B', 100, "GOOG", dollar, day, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', ' '),
+                        new Accepted(
+                            0, "K1", 'B', 100, "GOOG", dollar, day, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L', ' '),
                         new Canceled(0, "K1", 100, 'T'),
                         new SystemEventMessage(0, 'E'),
                         new EndOfSession(),
