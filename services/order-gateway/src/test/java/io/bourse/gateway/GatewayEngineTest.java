@@ -339,7 +339,7 @@ class GatewayEngineTest
     }
 
     /**
-     * A second gateway (id 2) on the same shards, closing 2 s after its start: at the close its orders get the close's
+     * A second gateway (id 2) on the same shards, closing 4 s after its start: at the close its orders get the close's
      * cancels (Canceled 'T'), a closing-cross order locked in the cross stays, pending, so the day stays closing, and
      * an Enter Order meanwhile is Rejected 'C'; after the cross the last order is done and the session gets End of Day,
      * then End of Session. A user away at the close, with cancel on disconnect off, finds it all in
@@ -351,7 +351,7 @@ class GatewayEngineTest
     {
         final long day = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
         final long dollar = 10_000;
-        final long closeNs = new MidnightNanoClock().nanosSinceMidnight() + TimeUnit.SECONDS.toNanos(2);
+        final long closeNs = new MidnightNanoClock().nanosSinceMidnight() + TimeUnit.SECONDS.toNanos(4);
         assumeTrue(closeNs < TimeUnit.DAYS.toNanos(1) - TimeUnit.SECONDS.toNanos(30), "too near midnight UTC");
         try (GatewayService closing = GatewayService.launch(new GatewayContext()
                 .gatewayId(2)
