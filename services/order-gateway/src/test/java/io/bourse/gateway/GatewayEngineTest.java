@@ -385,6 +385,8 @@ class GatewayEngineTest
                 crossLock(commands, "MSFT");
                 awaitEngineCommands(1, "cross_lock", locksBefore + 1);
                 assertThat(marketState(closing)).as("open before the close").isZero();
+                final long untilCloseNs = closeNs - new MidnightNanoClock().nanosSinceMidnight();
+                Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(untilCloseNs)));
 
                 final List<Object> atClose = trader.await(6);
                 trader.enterOrder("E3", "GOOG", Ouch42.SIDE_BUY, 100, dollar, day);
