@@ -14,9 +14,8 @@ import java.util.concurrent.TimeUnit;
  *     <li>Once no order is open (the cancels answered, or a closing-cross order's after the cross), or
  *     {@value #DRAIN_SECONDS} s after the close with orders still open (an engine shard that stays down, a cross that
  *     never runs; logged), {@link State#CLOSED}: every session of the day gets the OUCH 4.2 System Event End of Day,
- *     the last message of its day ({@link SessionRegistry#endOfDay()}), and each logged-in session gets SoupBinTCP
- *     End of Session once it has been sent everything journaled ({@link SessionRegistry#endSessionsOnceSent()}), and
- *     so does each later login after its replay.</li>
+ *     the last message of its day, and each logged-in session gets SoupBinTCP End of Session once it has been sent
+ *     everything journaled, and so does each later login after its replay ({@link SessionRegistry#endDay()}).</li>
  * </ol>
  * The states only move forward: the gateway's session is the day's, named at its start (today's UTC date by default),
  * so a gateway started after the close time closes at once, one that runs past midnight stays closed, and one
@@ -94,8 +93,7 @@ final class MarketClose
         {
             return State.OPEN == current ? 1 : 0;
         }
-        registry.endOfDay();
-        registry.endSessionsOnceSent();
+        registry.endDay();
         state = State.CLOSED;
         System.out.println("order-gateway: trading day over, " + (0 == openOrders ? "every order done" :
             openOrders + " orders still open " + DRAIN_SECONDS + " s after the close") +

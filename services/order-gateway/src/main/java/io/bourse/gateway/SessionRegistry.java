@@ -55,9 +55,9 @@ import java.util.Map;
  * (the login timeout still applies before login).
  * Whenever a logged-in connection closes, for whatever reason, the order entry hears that the session ended (cancel
  * on disconnect).
- * Once the trading day is over ({@link MarketClose}) every session of the day gets the System Event End of Day
- * ({@link #endOfDay()}), and each logged-in session gets End of Session as soon as it has been sent everything
- * journaled, replays included ({@link #endSessionsOnceSent()}).
+ * Once the trading day is over ({@link MarketClose}, {@link #endDay()}) every session of the day gets the System Event
+ * End of Day, and each logged-in session gets End of Session as soon as it has been sent everything journaled,
+ * replays included.
  * <p>
  * At its first login after the gateway starts, each session takes a session index (the clientOrderId prefix) never
  * used before for the day ({@link SessionIndexes}): past the largest any journal recorded and any the engine events of
@@ -114,9 +114,10 @@ final class SessionRegistry
     private int loggedIn;
     private int pendingLogins;
     private boolean journalFailed;
-    /** Set by {@link #endOfDay()}: every session of the day, later ones too, gets the System Event End of Day. */
-    private boolean dayClosed;
-    /** Set by {@link #endSessionsOnceSent()}: a logged-in session sent everything is ended. */
+    /**
+     * Set by {@link #endDay()}: every session of the day, later ones too, gets the System Event End of Day, and a
+     * logged-in session sent everything is ended.
+     */
     private boolean dayOver;
 
     /**
@@ -398,26 +399,18 @@ final class SessionRegistry
      * The trading day is over ({@link MarketClose}): journals the OUCH 4.2 System Event End of Day in every session of
      * the day that has not had it (a gateway restarted after the close finds it in the journals), after a Start of Day
      * in one that has no message yet, logged in or not, so that a client gets it live or in its replay; a session
-     * created later gets it after its Start of Day.
+     * created later gets it after its Start of Day. From the next {@link #flush} on, each logged-in session that has
+     * been sent everything journaled, replays included, gets SoupBinTCP End of Session and its connection is closed.
+     * Logins are still accepted, so that a client can fetch what it missed; each such session ends once its replay is
+     * sent.
      */
-    void endOfDay()
+    void endDay()
     {
-        dayClosed = true;
+        dayOver = true;
         for (int i = 0, size = sessions.size(); i < size; i++)
         {
             journalEndOfDay(sessions.get(i));
         }
-    }
-
-    /**
-     * Every order of the closed day is done ({@link MarketClose}): from the next {@link #flush} on, each logged-in
-     * session that has been sent everything journaled, replays included, gets SoupBinTCP End of Session and its
-     * connection is closed. Logins are still accepted, so that a client can fetch what it missed; each such session
-     * ends once its replay is sent.
-     */
-    void endSessionsOnceSent()
-    {
-        dayOver = true;
     }
 
     /** @return true when a session's journal holds the System Event End of Day: the day was closed before a restart. */
@@ -562,7 +555,7 @@ final class SessionRegistry
         {
             ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_START_OF_DAY);
         }
-        if (dayClosed)
+        if (dayOver)
         {
             journalEndOfDay(session);
         }
