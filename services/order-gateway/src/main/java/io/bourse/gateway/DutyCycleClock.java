@@ -5,6 +5,8 @@ import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import java.time.LocalDate;
+
 /**
  * The gateway agent's time, read once per duty cycle and shared by everything that cycle does: a monotonic
  * nanosecond time for latencies and the nassau keep-alive timers (as milliseconds), and nanoseconds since midnight
@@ -49,6 +51,15 @@ final class DutyCycleClock implements Clock
     {
         this.nanoTime = nanoTime;
         this.midnightNs = midnightNs;
+    }
+
+    /**
+     * @return the UTC date of the midnight {@link #midnightNs()} counts from (the gateway's first trading day).
+     * @throws NullPointerException for a clock only set by hand.
+     */
+    LocalDate startDate()
+    {
+        return midnightClock.startDate();
     }
 
     /** @return monotonic nanoseconds at the start of the cycle. */

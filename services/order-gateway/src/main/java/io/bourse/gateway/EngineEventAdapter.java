@@ -38,17 +38,23 @@ final class EngineEventAdapter implements FragmentHandler
     private final CancelPendingDecoder cancelPending = new CancelPendingDecoder();
     private final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
     private final CancelRejectedDecoder cancelRejected = new CancelRejectedDecoder();
-    private final OrderEntry orderEntry;
     private final GatewayMetrics metrics;
+    private OrderEntry orderEntry;
 
     /**
-     * @param orderEntry receives the events.
-     * @param metrics    counts unknown messages.
+     * @param metrics counts unknown messages.
      */
-    EngineEventAdapter(final OrderEntry orderEntry, final GatewayMetrics metrics)
+    EngineEventAdapter(final GatewayMetrics metrics)
+    {
+        this.metrics = metrics;
+    }
+
+    /**
+     * @param orderEntry the trading day's order logic, which receives the events from now on; set before the first.
+     */
+    void orderEntry(final OrderEntry orderEntry)
     {
         this.orderEntry = orderEntry;
-        this.metrics = metrics;
     }
 
     /** A live event: the stream is the fragment's own Aeron session. */

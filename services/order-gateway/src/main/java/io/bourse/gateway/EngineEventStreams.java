@@ -53,7 +53,7 @@ final class EngineEventStreams
     private final Subscription[] subscriptions;
     private final EngineEventAdapter adapter;
     private final GatewayMetrics metrics;
-    private final EventPositions positions;
+    private EventPositions positions;
     /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
     private final LongHashSet caughtUpImages = new LongHashSet();
     /**
@@ -99,8 +99,6 @@ final class EngineEventStreams
      * @param replay        replays from the event archive; null when the archive is disabled, and the images are
      *                      read from their join positions.
      * @param metrics       counts the replayed events and the replays that failed.
-     * @param positions     where a replay starts, and where the positions read to are stored, one entry per
-     *                      subscription; null when the archive is disabled.
      * @param clock         the agent's clock, which paces the lookups of a shard with no image.
      */
     EngineEventStreams(
@@ -108,13 +106,11 @@ final class EngineEventStreams
         final EngineEventAdapter adapter,
         final EventReplay replay,
         final GatewayMetrics metrics,
-        final EventPositions positions,
         final DutyCycleClock clock)
     {
         this.subscriptions = subscriptions;
         this.adapter = adapter;
         this.metrics = metrics;
-        this.positions = positions;
         this.readImages = new Image[subscriptions.length];
         this.caughtUpShards = new EventCatchUpReadiness(subscriptions.length);
         this.replay = replay;
@@ -124,6 +120,29 @@ final class EngineEventStreams
         this.stoppedRunSessionIds = new int[subscriptions.length];
         this.stoppedRunPositions = new long[subscriptions.length];
         Arrays.fill(stoppedRunPositions, AeronArchive.NULL_POSITION);
+    }
+
+    /** @return true when the images are caught up from the event archive, and positions are stored. */
+    boolean isArchived()
+    {
+        return null != replay;
+    }
+
+    /**
+     * Hands the events to a trading day from now on: the first before the first poll, the next one at a rollover, once
+     * the answers to every event read so far are journaled in the day before ({@link #onAnswersJournaled()}).
+     *
+     * @param orderEntry the day's order logic.
+     * @param positions  the day's {@link EventPositions}: where a replay starts, and where the positions read to are
+     *                   stored from now on, one entry per subscription; null when the archive is disabled. The
+     *                   positions read to so far are stored in it at once, so that a gateway restarted in the new
+     *                   day replays none of the day before's events.
+     */
+    void openDay(final OrderEntry orderEntry, final EventPositions positions)
+    {
+        adapter.orderEntry(orderEntry);
+        this.positions = positions;
+        onAnswersJournaled();
     }
 
     /**

@@ -174,6 +174,7 @@ public final class GatewayContext
     private long closeTimeNs = NO_CLOSE;
     private long clockTickIntervalMs = CLOCK_TICK_INTERVAL_MS_DEFAULT;
     private String sessionName;
+    private boolean dailySessions;
     private String journalDir = JOURNAL_DIR_DEFAULT;
     private JournalSync journalSync = JOURNAL_SYNC_DEFAULT;
     private long journalPretouchBytes = JOURNAL_PRETOUCH_BYTES_DEFAULT;
@@ -273,6 +274,10 @@ public final class GatewayContext
             throw new IllegalStateException(MAX_DAY_TOKENS_PROP_NAME + " must be 1..2^30: " + maxDayTokens);
         }
         checkPositive(CLOCK_TICK_INTERVAL_MS_PROP_NAME, clockTickIntervalMs);
+        if (null == sessionName)
+        {
+            dailySessions = true;
+        }
         sessionName = SessionNames.resolve(sessionName, SESSION_PROP_NAME);
         if (NO_CLOSE != closeTimeNs && (closeTimeNs < 0 || closeTimeNs >= TimeUnit.DAYS.toNanos(1)))
         {
@@ -580,6 +585,16 @@ public final class GatewayContext
     {
         this.clockTickIntervalMs = clockTickIntervalMs;
         return this;
+    }
+
+    /**
+     * @return true when no session name was configured: each trading day is a session named after its UTC date
+     * ({@code yyyyMMdd}), and a gateway whose day has closed opens the next one at the next midnight UTC
+     * ({@link TradingDays}); false for a configured name, which is the only day. Set by {@link #conclude()}.
+     */
+    public boolean dailySessions()
+    {
+        return dailySessions;
     }
 
     /** @return today's SoupBinTCP session name; null until concluded unless set. */

@@ -11,7 +11,6 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.metrics.AeronClientCollector;
 import io.bourse.common.metrics.MetricsServer;
-import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSockets;
 import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -31,9 +30,10 @@ import java.util.Locale;
 
 /**
  * A running order gateway: its Aeron client with one command publication and one event subscription per engine
- * shard, the listening OUCH/SoupBinTCP socket, the session journals of today's session (recovered at launch, the
- * sessions and their orders rebuilt from them before the agent takes its first login), the metrics endpoint and the
- * gateway agent on its own thread.
+ * shard, the listening OUCH/SoupBinTCP socket, the session journals of the trading day's session (recovered at launch,
+ * the sessions and their orders rebuilt from them before the agent takes its first login; with daily sessions, a new
+ * day's at each midnight UTC after a close, {@link TradingDays}), the metrics endpoint and the gateway agent on its own
+ * thread.
  */
 public final class GatewayService implements AutoCloseable
 {
@@ -42,20 +42,17 @@ public final class GatewayService implements AutoCloseable
 
     private final MetricsServer metricsServer;
     private final Aeron aeron;
-    private final JournalStore journals;
     private final AgentHost.HostedAgent runner;
     private final int port;
 
     private GatewayService(
         final MetricsServer metricsServer,
         final Aeron aeron,
-        final JournalStore journals,
         final AgentHost.HostedAgent runner,
         final int port)
     {
         this.metricsServer = metricsServer;
         this.aeron = aeron;
-        this.journals = journals;
         this.runner = runner;
         this.port = port;
     }
@@ -100,33 +97,29 @@ public final class GatewayService implements AutoCloseable
 
             final GatewayMetrics metrics = new GatewayMetrics(metricsServer.registry());
             metricsServer.registry().register(new AeronClientCollector(aeron, List.of(events)));
-            final JournalStore journals = openJournals(ctx, metrics);
-            opened.add(journals);
             final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());
+            final String sessionName = TradingDays.firstSessionName(ctx, clock);
+            final JournalStore journals = openJournals(ctx, sessionName, metrics);
+            opened.add(journals);
             final BoundedOffer boundedOffer = new BoundedOffer(new YieldingIdleStrategy(), COMMAND_OFFER_RETRIES);
-            final OuchProxy ouch = new OuchProxy(metrics);
             final EngineProxy engine = new AeronEngineProxy(commands, boundedOffer);
-            final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
-            final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
-                ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock,
-                sessionIndexes);
-            final GatewayAgent agent = newAgent(ctx, serverChannel, selector, engine, orderEntry, sessionIndexes, ouch,
-                journals, aeron, events, metrics, clock);
+            final GatewayAgent agent =
+                newAgent(ctx, serverChannel, selector, engine, journals, aeron, events, metrics, clock);
 
             GaugeWithCallback.builder()
-                .name("bourse_gateway_open_orders").help("Orders entered and not yet done")
-                .callback((callback) -> callback.call(orderEntry.openOrderCount()))
+                .name("bourse_gateway_open_orders").help("Orders of the trading day entered and not yet done")
+                .callback((callback) -> callback.call(agent.day().orderEntry().openOrderCount()))
                 .register(metricsServer.registry());
             GaugeWithCallback.builder()
                 .name("bourse_gateway_cancel_on_disconnect_pending")
                 .help("Cancels on disconnect waiting for their engine shard to take them (it was down or full)")
-                .callback((callback) -> callback.call(orderEntry.cancelsOnDisconnectToRetry()))
+                .callback((callback) -> callback.call(agent.day().orderEntry().cancelsOnDisconnectToRetry()))
                 .register(metricsServer.registry());
             GaugeWithCallback.builder()
                 .name("bourse_gateway_market_state")
                 .help("Where the trading day stands: 0 open, 1 closing (new orders rejected, open ones being " +
-                    "canceled), 2 closed (every order done, sessions ended)")
-                .callback((callback) -> callback.call(agent.marketState().ordinal()))
+                    "canceled), 2 closed (every order done, sessions ended; the next day opens at midnight UTC)")
+                .callback((callback) -> callback.call(agent.day().marketClose().state().ordinal()))
                 .register(metricsServer.registry());
             CounterWithCallback.builder()
                 .name("bourse_gateway_command_back_pressure_total")
@@ -152,12 +145,13 @@ public final class GatewayService implements AutoCloseable
             final int port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
                 ctx.bindAddress() + ":" + port + " (up to " + ctx.maxSessions() + " sessions on one thread, " +
-                ctx.sendBufferBytes() / 1024 + " KiB send buffer each), session " + ctx.sessionName() + ", " +
+                ctx.sendBufferBytes() / 1024 + " KiB send buffer each), session " + sessionName +
+                (ctx.dailySessions() ? " (a new one each day)" : "") + ", " +
                 ctx.credentials().size() + " users, commands " + layout.commandChannel() + " streams " +
                 layout.commandStreamId(0) + ".." + layout.commandStreamId(shardCount - 1) + ", journal " +
                 journals.directory() + " (sync " + ctx.journalSync().name().toLowerCase(Locale.ROOT) + "), metrics :" +
                 metricsServer.port());
-            return new GatewayService(metricsServer, aeron, journals, runner, port);
+            return new GatewayService(metricsServer, aeron, runner, port);
         }
         catch (final IOException ex)
         {
@@ -173,17 +167,16 @@ public final class GatewayService implements AutoCloseable
     }
 
     /**
-     * Wires the gateway agent and restores the sessions of the recovered journals, their orders rebuilt
-     * ({@link SessionRegistry#restoreSessions}); the Aeron-free part of {@link #launch}, shared with the tests.
+     * Wires the gateway agent and opens its first trading day on the recovered journals, the day's sessions restored
+     * and their orders rebuilt ({@link TradingDays#openFirst}); the Aeron-free part of {@link #launch}, shared with the
+     * tests.
      *
      * @param ctx                concluded configuration.
      * @param serverChannel      bound, non-blocking listening channel.
      * @param selector           a new selector.
      * @param engine             where engine commands go (the order logic's and the clock ticks).
-     * @param orderEntry         the order logic.
-     * @param sessionIndexes     the session indexes the order logic was made with.
-     * @param ouch               the OUCH encoder the order logic uses.
-     * @param journals           the session journals, recovered; closed by the caller after the agent.
+     * @param journals           the first day's session journals ({@link TradingDays#firstSessionName}), recovered;
+     *                           the agent closes them when it closes or the day ends.
      * @param aeron              the client of the event subscriptions, also for the event archive's replays; null in
      *                           tests without Aeron.
      * @param eventSubscriptions the engine event streams.
@@ -199,9 +192,6 @@ public final class GatewayService implements AutoCloseable
         final ServerSocketChannel serverChannel,
         final Selector selector,
         final EngineProxy engine,
-        final OrderEntry orderEntry,
-        final SessionIndexes sessionIndexes,
-        final OuchProxy ouch,
         final JournalStore journals,
         final Aeron aeron,
         final Subscription[] eventSubscriptions,
@@ -209,36 +199,32 @@ public final class GatewayService implements AutoCloseable
         final DutyCycleClock clock) throws IOException
     {
         final EventArchive archive = ctx.eventArchive();
-        final EngineEventStreams events = new EngineEventStreams(eventSubscriptions,
-            new EngineEventAdapter(orderEntry, metrics), archive.enabled() ? new EventReplay(aeron, archive) : null,
-            metrics, archive.enabled() ? journals.eventPositions(eventSubscriptions.length) : null, clock);
-        final SessionRegistry registry = new SessionRegistry(ctx.credentials(), ctx.sessionName(),
-            ctx.gatewayId(), ctx.symbolDirectory().shardCount(), ctx.maxSessions(), ctx.maxPendingLogins(),
-            ctx.loginTimeoutMs() * 1_000_000L, ctx.endOfSessionLingerMs() * 1_000_000L,
-            new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes), ctx.socketSendBufferBytes(),
-            new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock, sessionIndexes,
+        final EngineEventStreams events = new EngineEventStreams(eventSubscriptions, new EngineEventAdapter(metrics),
+            archive.enabled() ? new EventReplay(aeron, archive) : null, metrics, clock);
+        final TradingDays days = new TradingDays(ctx, engine, new OuchProxy(metrics), metrics, clock,
             events::catchUpReason);
+        final TradingDay firstDay;
         try
         {
-            registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
-            orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
+            firstDay = days.openFirst(journals);
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException(GatewayContext.JOURNAL_DIR_PROP_NAME + "=" + ctx.journalDir(), ex);
         }
-        return new GatewayAgent(serverChannel, selector, registry, engine, events, clock,
-            new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock,
-                metrics),
-            orderEntry, new MarketClose(ctx.closeTimeNs(), orderEntry, registry), metrics);
+        final int shardCount = ctx.symbolDirectory().shardCount();
+        return new GatewayAgent(serverChannel, selector, firstDay, days, engine, events, clock,
+            new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, shardCount, clock, metrics), metrics,
+            shardCount);
     }
 
-    private static JournalStore openJournals(final GatewayContext ctx, final GatewayMetrics metrics)
+    private static JournalStore openJournals(
+        final GatewayContext ctx, final String sessionName, final GatewayMetrics metrics)
     {
         final Path root = Path.of(ctx.journalDir());
         try
         {
-            return JournalStore.open(root, ctx.sessionName(), ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
+            return JournalStore.open(root, sessionName, ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
         }
         catch (final IOException ex)
         {
@@ -266,10 +252,13 @@ public final class GatewayService implements AutoCloseable
         return metricsServer.port();
     }
 
-    /** Ends every SoupBinTCP session and stops the agent, then closes the journals, Aeron and the metrics endpoint. */
+    /**
+     * Ends every SoupBinTCP session and stops the agent, which closes the day's journals, then closes the metrics
+     * endpoint and Aeron.
+     */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(runner, journals, metricsServer, aeron);
+        CloseHelper.closeAll(runner, metricsServer, aeron);
     }
 }

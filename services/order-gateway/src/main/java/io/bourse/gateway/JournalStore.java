@@ -36,6 +36,7 @@ final class JournalStore implements AutoCloseable
     /** File name suffix of a journal. */
     static final String SUFFIX = ".journal";
 
+    private final String sessionName;
     private final Path directory;
     private final JournalSync sync;
     private final Map<String, SessionJournal> journals = new TreeMap<>();
@@ -44,9 +45,10 @@ final class JournalStore implements AutoCloseable
     private EventPositions eventPositions;
     private int maxSessionIndex;
 
-    private JournalStore(
-        final Path directory, final JournalSync sync, final long pretouchBytes, final GatewayMetrics metrics)
+    private JournalStore(final String sessionName, final Path directory, final JournalSync sync,
+        final long pretouchBytes, final GatewayMetrics metrics)
     {
+        this.sessionName = sessionName;
         this.directory = directory;
         this.sync = sync;
         this.pretoucher = pretouchBytes > 0 ?
@@ -70,7 +72,8 @@ final class JournalStore implements AutoCloseable
     static JournalStore open(final Path root, final String sessionName, final JournalSync sync,
         final long pretouchBytes, final GatewayMetrics metrics) throws IOException
     {
-        final JournalStore store = new JournalStore(root.resolve(encode(sessionName)), sync, pretouchBytes, metrics);
+        final JournalStore store = new JournalStore(
+            sessionName, root.resolve(encode(sessionName)), sync, pretouchBytes, metrics);
         try
         {
             store.recover(metrics);
@@ -86,6 +89,12 @@ final class JournalStore implements AutoCloseable
             store.close();
             throw ex;
         }
+    }
+
+    /** @return the SoupBinTCP session the journals are of: their trading day's. */
+    String sessionName()
+    {
+        return sessionName;
     }
 
     /** @return the directory of this session's journals. */

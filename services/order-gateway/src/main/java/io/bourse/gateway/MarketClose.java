@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
  *     the last message of its day, and each logged-in session gets SoupBinTCP End of Session once it has been sent
  *     everything journaled, and so does each later login after its replay ({@link SessionRegistry#endDay()}).</li>
  * </ol>
- * The states only move forward: the gateway's session is the day's, named at its start (today's UTC date by default),
- * so a gateway started after the close time closes at once, one that runs past midnight stays closed, and one
- * restarted on journals that hold the End of Day closes at once whatever its close time. A new day is a gateway started
- * on the next day's session. Driven by the gateway agent's duty cycle; the state may be read on any thread.
+ * The states only move forward, for one {@link TradingDay}: a gateway started after the day's close time closes it at
+ * once, and one restarted on journals that hold the End of Day closes at once whatever its close time. The next day,
+ * at the next midnight UTC, has a close of its own ({@link TradingDays}); a day with a configured session name, the
+ * only one, stays closed. Driven by the gateway agent's duty cycle; the state may be read on any thread.
  */
 final class MarketClose
 {
@@ -39,6 +39,7 @@ final class MarketClose
     static final long DRAIN_SECONDS = 30;
     private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
 
+    private final long dayStartNs;
     private final long closeTimeNs;
     private final boolean closedBefore;
     private final OrderEntry orderEntry;
@@ -47,13 +48,17 @@ final class MarketClose
     private volatile State state = State.OPEN;
 
     /**
-     * @param closeTimeNs the close, ns since midnight UTC; or {@link GatewayContext#NO_CLOSE}.
+     * @param dayStartNs  the midnight UTC the day starts at, on the gateway's clock (ns since the midnight of its
+     *                    start: 0 for its first day, a multiple of a day's nanoseconds for a later one).
+     * @param closeTimeNs the close, ns since the day's midnight UTC; or {@link GatewayContext#NO_CLOSE}.
      * @param orderEntry  the order logic to close.
      * @param registry    the sessions to tell, restored from the journals: when one holds the End of Day, the day was
      *                    closed before a restart and closes again at once.
      */
-    MarketClose(final long closeTimeNs, final OrderEntry orderEntry, final SessionRegistry registry)
+    MarketClose(
+        final long dayStartNs, final long closeTimeNs, final OrderEntry orderEntry, final SessionRegistry registry)
     {
+        this.dayStartNs = dayStartNs;
         this.closeTimeNs = closeTimeNs;
         this.closedBefore = registry.hasEndOfDay();
         this.orderEntry = orderEntry;
@@ -64,7 +69,8 @@ final class MarketClose
      * Moves the day on when it is time: to {@link State#CLOSING} at the close time, then to {@link State#CLOSED} once
      * no order is open or the drain time is over.
      *
-     * @param midnightNs the duty cycle's time, ns since midnight UTC (past a day after a midnight).
+     * @param midnightNs the duty cycle's time, ns since the midnight UTC of the gateway's start (past a day after a
+     *                   midnight).
      * @return 1 when the state moved, else 0.
      */
     int doWork(final long midnightNs)
@@ -72,7 +78,7 @@ final class MarketClose
         final State current = state;
         if (State.OPEN == current)
         {
-            if (!closedBefore && (GatewayContext.NO_CLOSE == closeTimeNs || midnightNs < closeTimeNs))
+            if (!closedBefore && (GatewayContext.NO_CLOSE == closeTimeNs || midnightNs - dayStartNs < closeTimeNs))
             {
                 return 0;
             }

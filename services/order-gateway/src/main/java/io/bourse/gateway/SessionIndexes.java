@@ -19,7 +19,8 @@ final class SessionIndexes
     private int next;
 
     /**
-     * @param largestJournaled the largest session index any journal of the day recorded, 0 if none.
+     * @param largestJournaled the largest session index any journal of the day recorded, or the previous trading day
+     *                         of the process knew of ({@link #largestKnown()}); 0 if none.
      */
     SessionIndexes(final int largestJournaled)
     {
@@ -42,6 +43,16 @@ final class SessionIndexes
         }
         next = sessionIndex + 1;
         return true;
+    }
+
+    /**
+     * @return the largest session index taken or known from the engine events, 0 if none: where the next trading day's
+     * indexes continue from ({@link TradingDays}), so that an order of this day still in the engine never shares its
+     * clientOrderId with one of the next.
+     */
+    int largestKnown()
+    {
+        return next - 1;
     }
 
     /** @return true when every index up to {@value #MAX_SESSION_INDEX} is taken: no new session can log in today. */

@@ -35,6 +35,18 @@ final class EngineEvents
     private long sequenceNumber;
     private int lastLength;
 
+    /**
+     * @param orderEntry the order logic the events go to.
+     * @param metrics    counts unknown messages.
+     * @return an adapter handing the events to the order logic, as the gateway's first trading day has it.
+     */
+    static EngineEventAdapter adapter(final OrderEntry orderEntry, final GatewayMetrics metrics)
+    {
+        final EngineEventAdapter adapter = new EngineEventAdapter(metrics);
+        adapter.orderEntry(orderEntry);
+        return adapter;
+    }
+
     EngineEvents(final FragmentHandler handler)
     {
         this.handler = handler;

@@ -99,7 +99,7 @@ final class OrderEntryFixture implements AutoCloseable
         orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, maxSessionTokens, maxDayTokens, symbols, limits,
             engine, new OuchProxy(metrics), metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)));
         adapter = new OrderEntryAdapter(orderEntry, metrics);
-        events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
+        events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
         this.aliceIndex = aliceIndex;
         this.bobIndex = bobIndex;
         alice = new UserSession("alice", OrderEntryTest.firm("DEMO"), GATEWAY_ID, aliceIndex, 2,

@@ -236,7 +236,7 @@ class OrderEntryFuzzTest
 
             final long aliceCount = alice.journal().count();
             final long bobCount = bob.journal().count();
-            if (before.redeliverLast(new EngineEventAdapter(orderEntry, metrics)))
+            if (before.redeliverLast(EngineEvents.adapter(orderEntry, metrics)))
             {
                 assertThat(alice.journal().count()).as("messages for an event heard again").isEqualTo(aliceCount);
                 assertThat(bob.journal().count()).as("messages for an event heard again").isEqualTo(bobCount);
@@ -252,7 +252,7 @@ class OrderEntryFuzzTest
                 GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, engine, new OuchProxy(metrics), metrics, clock,
                 new SessionIndexes(2 * restarts + 2));
             adapter = new OrderEntryAdapter(orderEntry, metrics);
-            final EngineEventAdapter eventAdapter = new EngineEventAdapter(orderEntry, metrics);
+            final EngineEventAdapter eventAdapter = EngineEvents.adapter(orderEntry, metrics);
             events = null == earlier ? new EngineEvents(eventAdapter) : new EngineEvents(eventAdapter, earlier);
             alice = new UserSession("alice", OrderEntryTest.firm("DEMO"), GATEWAY_ID, 2 * restarts + 1, 2,
                 SessionJournal.open(journalDir.resolve("alice.journal"), JournalSync.NONE), metrics);

@@ -50,7 +50,7 @@ class OrderEntryTest
         SymbolDirectory.parse("AAPL@0,MSFT@1"), RiskLimits.none(), engine, new OuchProxy(metrics), metrics, clock,
         sessionIndexes);
     private final OrderEntryAdapter adapter = new OrderEntryAdapter(orderEntry, metrics);
-    private final EngineEvents events = new EngineEvents(new EngineEventAdapter(orderEntry, metrics));
+    private final EngineEvents events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
     private UserSession alice;
     private UserSession bob;

@@ -278,7 +278,7 @@ class OrderRebuildTest
             fixture.events.executed(T2, 7, "AAPL", 30, PRICE, OTHER, 300, Side.BUY, id(1, 1), 101, 70, 0);
             fixture.events.executed(T2, 8, "AAPL", 20, PRICE, OTHER, 301, Side.BUY, id(1, 1), 101, 50, 0);
 
-            final EngineEvents replay = new EngineEvents(new EngineEventAdapter(fixture.orderEntry, fixture.metrics));
+            final EngineEvents replay = new EngineEvents(EngineEvents.adapter(fixture.orderEntry, fixture.metrics));
             replay.accepted(T1, id(1, 1), 101, "AAPL", Side.SELL, 100, PRICE, DAY);
             replay.executed(T2, 7, "AAPL", 30, PRICE, OTHER, 300, Side.BUY, id(1, 1), 101, 70, 0);
 
@@ -303,7 +303,7 @@ class OrderRebuildTest
         try (OrderEntryFixture after = restart(RiskLimits.none()))
         {
             final EngineEvents restartedEngine = new EngineEvents(
-                new EngineEventAdapter(after.orderEntry, after.metrics), EngineEvents.FIRST_ENGINE_STREAM + 1);
+                EngineEvents.adapter(after.orderEntry, after.metrics), EngineEvents.FIRST_ENGINE_STREAM + 1);
             after.enterOrder("A2").buySellIndicator(Ouch42.SIDE_SELL);
             after.send(after.alice);
             restartedEngine.accepted(T1, id(3, 1), 1, "AAPL", Side.SELL, 100, PRICE, DAY);

@@ -34,11 +34,7 @@ final class TestGatewayAgents
         final GatewayMetrics metrics,
         final DutyCycleClock clock) throws IOException
     {
-        final OuchProxy ouch = new OuchProxy(metrics);
-        final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
-        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
-            ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock, sessionIndexes);
-        return GatewayService.newAgent(ctx, serverChannel, selector, engine, orderEntry, sessionIndexes, ouch, journals,
-            null, new Subscription[0], metrics, clock);
+        return GatewayService.newAgent(
+            ctx, serverChannel, selector, engine, journals, null, new Subscription[0], metrics, clock);
     }
 }

@@ -2,6 +2,8 @@ package io.bourse.common.time;
 
 import org.agrona.concurrent.EpochNanoClock;
 
+import java.time.LocalDate;
+
 /**
  * Nanoseconds since midnight UTC of the day the clock was created (ITCH 5.0 Timestamp). Values keep growing past
  * 86,400,000,000,000 if the process runs across midnight, so that differences stay correct. Processes on one host
@@ -28,6 +30,12 @@ public final class MidnightNanoClock
         this.epochClock = epochClock;
         final long now = epochClock.nanoTime();
         this.midnightEpochNs = now - (now % NANOS_PER_DAY);
+    }
+
+    /** @return the UTC date of the midnight the clock counts from: the day it was created. */
+    public LocalDate startDate()
+    {
+        return LocalDate.ofEpochDay(midnightEpochNs / NANOS_PER_DAY);
     }
 
     /** @return nanoseconds since midnight UTC. */

@@ -37,6 +37,15 @@ public final class SessionNames
     }
 
     /**
+     * @param date a trading day.
+     * @return the day's SoupBinTCP session name, {@code yyyyMMdd}.
+     */
+    public static String ofDate(final LocalDate date)
+    {
+        return date.format(DateTimeFormatter.BASIC_ISO_DATE);
+    }
+
+    /**
      * @param configured  the configured name, or null for the default.
      * @param settingName the setting it came from, for the error message.
      * @return the configured name, or today's UTC date as {@code yyyyMMdd} when none is configured.
@@ -45,8 +54,7 @@ public final class SessionNames
      */
     public static String resolve(final String configured, final String settingName)
     {
-        final String name = null == configured ?
-            LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE) : configured;
+        final String name = null == configured ? ofDate(LocalDate.now(ZoneOffset.UTC)) : configured;
         if (name.isEmpty() || name.length() > MAX_LENGTH || !name.chars().allMatch((c) -> c > 0x20 && c < 0x7F))
         {
             throw new IllegalStateException(

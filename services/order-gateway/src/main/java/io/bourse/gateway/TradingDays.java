@@ -1,0 +1,140 @@
+package io.bourse.gateway;
+
+import io.bourse.common.metrics.Readiness;
+import io.bourse.common.net.SendBufferPool;
+import io.bourse.common.time.SessionNames;
+import org.agrona.CloseHelper;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opens the gateway's trading days ({@link TradingDay}): the first at the start, on the journals of its session,
+ * its sessions and their orders rebuilt from them; and, with daily sessions ({@link GatewayContext#dailySessions()}:
+ * no session name configured), the next one once a day has closed ({@link MarketClose.State#CLOSED}) and the clock has
+ * passed the next midnight UTC. Day {@code k} is the session named after the UTC date {@code k} days after the
+ * clock's start ({@code yyyyMMdd}), with its own journal directory, no session, no order and every Order Token unused,
+ * closing at {@code k} days plus the close time; its session indexes continue from the day before's, so that the
+ * events of an order still in the engine (one the close could not cancel within its drain time) reach no order of
+ * the new day. A gateway with a configured session name has that one day only: once closed, it stays closed.
+ * Used by the gateway agent's thread (and at the start, before it runs).
+ */
+final class TradingDays
+{
+    private static final long DAY_NS = TimeUnit.DAYS.toNanos(1);
+
+    private final GatewayContext ctx;
+    private final EngineProxy engine;
+    private final OuchProxy ouch;
+    private final GatewayMetrics metrics;
+    private final DutyCycleClock clock;
+    private final SendBufferPool sendBuffers;
+    private final Readiness eventCatchUp;
+
+    /**
+     * @param ctx          concluded configuration.
+     * @param engine       where the days' engine commands go.
+     * @param ouch         the OUCH encoder of the days' messages.
+     * @param metrics      the gateway's metrics, which every day counts into.
+     * @param clock        the agent's duty-cycle clock; with daily sessions it must run on a {@code MidnightNanoClock},
+     *                     whose start date names the first day.
+     * @param eventCatchUp whether the engine shards' event streams have been caught up ({@link SessionRegistry}).
+     */
+    TradingDays(
+        final GatewayContext ctx,
+        final EngineProxy engine,
+        final OuchProxy ouch,
+        final GatewayMetrics metrics,
+        final DutyCycleClock clock,
+        final Readiness eventCatchUp)
+    {
+        this.ctx = ctx;
+        this.engine = engine;
+        this.ouch = ouch;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.sendBuffers = new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes);
+        this.eventCatchUp = eventCatchUp;
+    }
+
+    /**
+     * @param ctx   concluded configuration.
+     * @param clock the agent's clock, on a {@code MidnightNanoClock} with daily sessions.
+     * @return the session name of the gateway's first day: the configured one, or the UTC date of the clock's start.
+     */
+    static String firstSessionName(final GatewayContext ctx, final DutyCycleClock clock)
+    {
+        return ctx.dailySessions() ? SessionNames.ofDate(clock.startDate()) : ctx.sessionName();
+    }
+
+    /**
+     * Opens the first day on its recovered journals: its sessions restored and their orders rebuilt
+     * ({@link SessionRegistry#restoreSessions}), the restored orders' cancels on disconnect kept.
+     *
+     * @param journals the first day's journals, recovered ({@link #firstSessionName}); the day closes them.
+     * @return the day.
+     * @throws IOException when a journal cannot be read.
+     */
+    TradingDay openFirst(final JournalStore journals) throws IOException
+    {
+        return open(0, journals, 0);
+    }
+
+    /**
+     * @param day        the current day.
+     * @param midnightNs the duty cycle's time, ns since the midnight of the clock's start.
+     * @return true when the next day is to be opened: daily sessions, the day closed, and its midnight passed.
+     */
+    boolean isNextDayDue(final TradingDay day, final long midnightNs)
+    {
+        return ctx.dailySessions() && MarketClose.State.CLOSED == day.marketClose().state() &&
+            midnightNs >= (day.index() + 1L) * DAY_NS;
+    }
+
+    /**
+     * Opens the day of the clock's date: its journals created (or recovered, if a gateway ran that day before) under
+     * the date's session name, its session indexes continued from the closing day's. The closing day is left as it
+     * is: the caller ends its connections and closes it.
+     *
+     * @param closed     the day that closed.
+     * @param midnightNs the duty cycle's time, ns since the midnight of the clock's start.
+     * @return the new day.
+     * @throws IOException when its journal directory or a journal in it cannot be opened.
+     */
+    TradingDay openNext(final TradingDay closed, final long midnightNs) throws IOException
+    {
+        final int index = (int)(midnightNs / DAY_NS);
+        final String sessionName = SessionNames.ofDate(clock.startDate().plusDays(index));
+        final JournalStore journals = JournalStore.open(
+            Path.of(ctx.journalDir()), sessionName, ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
+        try
+        {
+            return open(index, journals, closed.sessionIndexes().largestKnown());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            CloseHelper.quietClose(journals);
+            throw ex;
+        }
+    }
+
+    private TradingDay open(final int index, final JournalStore journals, final int largestKnownSessionIndex)
+        throws IOException
+    {
+        final SessionIndexes sessionIndexes =
+            new SessionIndexes(Math.max(journals.maxSessionIndex(), largestKnownSessionIndex));
+        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
+            ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock,
+            sessionIndexes);
+        final SessionRegistry registry = new SessionRegistry(ctx.credentials(), journals.sessionName(),
+            ctx.gatewayId(), ctx.symbolDirectory().shardCount(), ctx.maxSessions(), ctx.maxPendingLogins(),
+            ctx.loginTimeoutMs() * 1_000_000L, ctx.endOfSessionLingerMs() * 1_000_000L, sendBuffers,
+            ctx.socketSendBufferBytes(), new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock,
+            sessionIndexes, eventCatchUp);
+        registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
+        orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
+        final MarketClose marketClose = new MarketClose(index * DAY_NS, ctx.closeTimeNs(), orderEntry, registry);
+        return new TradingDay(index, journals, sessionIndexes, orderEntry, registry, marketClose);
+    }
+}
