@@ -6,9 +6,12 @@ import io.bourse.common.config.Settings;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.common.time.SessionNames;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
 import io.bourse.gateway.RecordingEngineProxy.ClockTick;
+import io.bourse.gateway.RecordingEngineProxy.NewOrder;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.EndOfSession;
 import io.bourse.gateway.TestClient.LoginAccepted;
@@ -35,12 +38,14 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,11 +58,16 @@ class GatewaySessionTest
 {
     private static final String SESSION = "S20250102";
     private static final long TEN_AM_NS = 36_000_000_000_000L;
+    private static final long DAY_NS = TimeUnit.DAYS.toNanos(1);
+    /** The test's first trading day: 2024-10-04, day 20,000 of the Unix epoch. */
+    private static final long FIRST_DAY = 20_000L;
 
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
     /** Added to System.nanoTime for the gateway's timers, to move them on without waiting. */
     private final AtomicLong timerSkewNs = new AtomicLong();
+    /** The gateway's wall clock, ns since the epoch: 10:00:00 on the first day unless a test moves it. */
+    private final AtomicLong wallClockNs = new AtomicLong(FIRST_DAY * DAY_NS + TEN_AM_NS);
     @TempDir
     private Path journalDir;
     private PrometheusRegistry registry;
@@ -100,10 +110,11 @@ class GatewaySessionTest
 
         registry = new PrometheusRegistry();
         final GatewayMetrics metrics = new GatewayMetrics(registry);
-        journals = JournalStore.open(journalDir, SESSION, ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
-        // Wall clock pinned at 10:00:00 so that gateway timestamps are known; timers run on System.nanoTime + skew.
-        final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(() -> 20_000L * 86_400_000_000_000L +
-            TEN_AM_NS), () -> System.nanoTime() + timerSkewNs.get());
+        // Wall clock set by the test so that gateway timestamps are known; timers run on System.nanoTime + skew.
+        final DutyCycleClock clock = new DutyCycleClock(
+            new MidnightNanoClock(wallClockNs::get), () -> System.nanoTime() + timerSkewNs.get());
+        journals = JournalStore.open(journalDir, TradingDays.firstSessionName(ctx, clock), ctx.journalSync(),
+            ctx.journalPretouchBytes(), metrics);
         final GatewayAgent agent =
             TestGatewayAgents.newAgent(ctx, serverChannel, Selector.open(), engine, journals, metrics, clock);
         runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
@@ -281,6 +292,88 @@ class GatewaySessionTest
             assertThat(client.await(5)).as("closed before the restart, whatever the close time")
                 .isEqualTo(closedDay);
         }
+    }
+
+    /**
+     * Daily sessions (no session name configured), close at 09:00: the day closes with an order the engine never
+     * answers (canceled at the close, still open 30 s later: End of Day anyway); at midnight UTC the next date's session
+     * opens, with its own journals, its sessions starting over (Start of Day as message 1) and every Order Token of the
+     * day before usable again under a later session index; the day before's session is no longer available.
+     */
+    @Test
+    void shouldOpenTheNextDatesSessionAtMidnightOnceTheDayHasClosed() throws Exception
+    {
+        final long nineAmNs = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
+        final String firstDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
+        final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
+        stopGateway();
+        wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs - TimeUnit.MINUTES.toNanos(1));
+        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(nineAmNs));
+        final long openNs = nineAmNs - TimeUnit.MINUTES.toNanos(1);
+        final long drainedNs = nineAmNs + TimeUnit.SECONDS.toNanos(MarketClose.DRAIN_SECONDS + 1);
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            assertThat(client.await(2)).isEqualTo(List.of(
+                new LoginAccepted(firstDay, 1), new SystemEventMessage(openNs, 'S')));
+            enterOrder(client, "A1", "AAPL");
+            awaitNewOrders(1);
+
+            wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs);
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (engine.commands().size() < 2 && System.nanoTime() < deadlineNs)
+            {
+                Thread.sleep(1);
+            }
+            assertThat(engine.commands()).as("the close's cancel").hasSize(2).last().isInstanceOf(Cancel.class);
+            wallClockNs.set(FIRST_DAY * DAY_NS + drainedNs);
+
+            assertThat(client.await(5)).as("End of Day though the engine never answered").isEqualTo(List.of(
+                new LoginAccepted(firstDay, 1), new SystemEventMessage(openNs, 'S'),
+                new SystemEventMessage(drainedNs, 'E'), new EndOfSession(), new Closed()));
+        }
+        final long nextDayNs = DAY_NS + TimeUnit.SECONDS.toNanos(1);
+        wallClockNs.set(FIRST_DAY * DAY_NS + nextDayNs);
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!Files.isDirectory(journalDir.resolve(nextDay)) && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+        try (TestClient client = new TestClient(port);
+            TestClient dayBefore = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            assertThat(client.await(2)).isEqualTo(List.of(
+                new LoginAccepted(nextDay, 1), new SystemEventMessage(nextDayNs, 'S')));
+            enterOrder(client, "A1", "AAPL");
+            final List<NewOrder> orders = awaitNewOrders(2);
+            final long firstDayOrder = orders.get(0).clientOrderId();
+            final long nextDayOrder = orders.get(1).clientOrderId();
+            assertThat(nextDayOrder >>> 32 & SessionIndexes.MAX_SESSION_INDEX)
+                .as("session index continued from the day before")
+                .isGreaterThan(firstDayOrder >>> 32 & SessionIndexes.MAX_SESSION_INDEX);
+
+            dayBefore.login("demo02", "demo02pw", firstDay, 1);
+            assertThat(dayBefore.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));
+        }
+        try (Stream<Path> nextDayJournals = Files.list(journalDir.resolve(nextDay)))
+        {
+            assertThat(nextDayJournals).as("the next day's journals")
+                .anyMatch((path) -> path.getFileName().toString().startsWith("demo01"));
+        }
+    }
+
+    private List<NewOrder> awaitNewOrders(final int count) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        List<NewOrder> orders = List.of();
+        while (orders.size() < count && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+            orders = engine.commands().stream().filter(NewOrder.class::isInstance).map(NewOrder.class::cast).toList();
+        }
+        assertThat(orders).hasSize(count);
+        return orders;
     }
 
     @Test
