@@ -129,17 +129,27 @@ final class OrderEntryAdapter implements MessageListener
             case SystemEvent.TYPE ->
             {
                 counters.increment(SimulatorCounter.SYSTEM_EVENT);
-                if (hasLength(length, SystemEvent.LENGTH) &&
-                    Ouch42.EVENT_END_OF_DAY == rx.getByte(SystemEvent.EVENT_CODE_OFFSET))
+                if (hasLength(length, SystemEvent.LENGTH))
                 {
-                    endOfDay = true;
+                    final byte eventCode = rx.getByte(SystemEvent.EVENT_CODE_OFFSET);
+                    if (Ouch42.EVENT_END_OF_DAY == eventCode)
+                    {
+                        endOfDay = true;
+                    }
+                    else if (Ouch42.EVENT_START_OF_DAY == eventCode)
+                    {
+                        endOfDay = false; // the next trading day's session
+                    }
                 }
             }
             default -> counters.increment(SimulatorCounter.OTHER_IN);
         }
     }
 
-    /** @return true once the session got the OUCH 4.2 System Event End of Day: the exchange closed the day. */
+    /**
+     * @return true once the session got the OUCH 4.2 System Event End of Day, until a Start of Day (the next day's
+     * session): the exchange closed the day.
+     */
     boolean isEndOfDay()
     {
         return endOfDay;

@@ -23,9 +23,12 @@ import java.util.function.ToIntFunction;
  * it {@link OrderEntrySession#resume resumes} on the {@link ReloginSchedule}
  * ({@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms after the loss first, the wait doubling after each failure), each
  * attempt given about {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms (the other sessions are not read meanwhile): a
- * restarted gateway sends it what it missed, and the run goes on. Orders whose time comes while no session is logged
- * in are left out and counted ({@code not_sent}), so that the load does not come as a burst when the sessions are
- * back.
+ * restarted gateway sends it what it missed, and the run goes on. A session the gateway ends after its System Event
+ * End of Day is no error: on the same schedule (every {@value ReloginSchedule#MAX_RELOGIN_INTERVAL_MS} ms at most) it
+ * logs in to the gateway's current session until that is the next trading day's
+ * ({@link OrderEntrySession#openNextDay}), and the run goes on in the new day. Orders whose time comes while no session
+ * is logged in are left out and counted ({@code not_sent}), so that the load does not come as a burst when the
+ * sessions are back.
  */
 final class OrderEntryAgent implements Agent
 {
@@ -56,6 +59,8 @@ final class OrderEntryAgent implements Agent
     private final ReloginSchedule reloginSchedule;
     /** Per session: lost by this agent, and to be logged in again (not one the service aborted). */
     private final boolean[] down;
+    /** Per session: ended after the gateway's End of Day, to be logged in to the next day's session. */
+    private final boolean[] awaitingNextDay;
     private boolean resumeAttempted;
     /** Orders intended before this time are left out: they came due while no session was logged in. */
     private long skipUntilNs;
@@ -97,6 +102,7 @@ final class OrderEntryAgent implements Agent
         this.drainNs = drainNs;
         this.reloginSchedule = new ReloginSchedule(sessions.size(), clock.nanoTime());
         this.down = new boolean[sessions.size()];
+        this.awaitingNextDay = new boolean[sessions.size()];
     }
 
     @Override
@@ -161,10 +167,18 @@ final class OrderEntryAgent implements Agent
                     onSessionLost(i, failure);
                 }
             }
-            else if (down[i] && !resumeAttempted && reloginSchedule.isDue(i, nowNs))
+            else if (!resumeAttempted && reloginSchedule.isDue(i, nowNs))
             {
-                resumeAttempted = true;
-                work += resume(i, nowNs);
+                if (down[i])
+                {
+                    resumeAttempted = true;
+                    work += resume(i, nowNs);
+                }
+                else if (awaitingNextDay[i])
+                {
+                    resumeAttempted = true;
+                    work += openNextDay(i, nowNs);
+                }
             }
         }
         return work;
@@ -257,10 +271,12 @@ final class OrderEntryAgent implements Agent
         final OrderEntrySession session = sessions.get(index);
         if (session.isDayOver())
         {
+            awaitingNextDay[index] = true;
             sessionsClosed = sessionsClosed + 1; // one writer, this thread
             CloseHelper.quietClose(session);
+            reloginSchedule.onLost(index, clock.nanoTime());
             System.out.println(session.name() + " ended after the gateway's End of Day: the exchange closed the " +
-                "trading day, not logging in again");
+                "trading day; logging in to the next day's session once the gateway opens it");
             return;
         }
         counters.increment(SimulatorCounter.ORDER_ERRORS);
@@ -304,7 +320,51 @@ final class OrderEntryAgent implements Agent
         return 1;
     }
 
-    /** @return OUCH sessions the gateway ended after its End of Day, not logged in again. Any thread. */
+    /**
+     * @return 1: an attempt to log the session of that index in to the gateway's next trading day, which blocks for up
+     * to about 1 s; while the gateway's session is still the closed day's, the next attempt is scheduled (no error).
+     */
+    private int openNextDay(final int index, final long nowNs)
+    {
+        final OrderEntrySession session = sessions.get(index);
+        final boolean noneLive = !anyLiveSession();
+        final String day;
+        try
+        {
+            day = session.openNextDay(nowNs, ReloginSchedule.RELOGIN_INTERVAL_MS);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            final long waitNs = reloginSchedule.onAttemptFailed(index, clock.nanoTime());
+            System.err.println(session.name() + " cannot log in to the next trading day: " + ex.getMessage() +
+                "; next attempt in " + TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms");
+            return 1;
+        }
+        if (null == day)
+        {
+            reloginSchedule.onAttemptFailed(index, clock.nanoTime()); // the day is still closed
+            return 1;
+        }
+        final long openedNs = clock.nanoTime();
+        reloginSchedule.onOpened(index, openedNs);
+        awaitingNextDay[index] = false;
+        sessionsClosed = sessionsClosed - 1;
+        System.out.println(session.name() + " logged in to the next trading day, session " + day);
+        if (noneLive)
+        {
+            skipUntilNs = openedNs; // the orders due while the day was closed had no session: not a burst now
+        }
+        if (!session.isActive())
+        {
+            onSessionLost(index, null);
+        }
+        return 1;
+    }
+
+    /**
+     * @return OUCH sessions the gateway ended after its End of Day, not logged in to the next day's session yet. Any
+     * thread.
+     */
     int sessionsClosed()
     {
         return sessionsClosed;

@@ -110,6 +110,31 @@ final class OrderEntrySession implements AutoCloseable
     }
 
     /**
+     * After the gateway ended the session following its End of Day ({@link #isDayOver()}): connects and logs in to the
+     * gateway's current session (requested session blank, from its next message), blocking until accepted. When that
+     * is still the closed day's session, the exchange has not opened the next day yet: the connection is logged out
+     * and closed, and the session stays as it was. Otherwise the session goes on in the new day (its first message, the
+     * Start of Day, ends {@link #isDayOver()}), with the same token counter: the new day's tokens are new anyway.
+     *
+     * @param nowNs     receive time of the messages read during the login, {@link System#nanoTime()} scale.
+     * @param timeoutMs how long to keep trying.
+     * @return the new day's session name, or null while the gateway's session is still the closed day's.
+     * @throws IOException naming the session when the connection or the login fails.
+     */
+    String openNextDay(final long nowNs, final long timeoutMs) throws IOException
+    {
+        adapter.nowNs(nowNs);
+        final SoupClient next = SoupClient.connect(name(), host, port, user, adapter, timeoutMs);
+        if (next.acceptedSession().equals(client.acceptedSession()))
+        {
+            next.close();
+            return null;
+        }
+        client = next;
+        return next.acceptedSession();
+    }
+
+    /**
      * Reads and applies what has arrived.
      *
      * @param nowNs receive time, {@link System#nanoTime()} scale.
@@ -192,7 +217,7 @@ final class OrderEntrySession implements AutoCloseable
 
     /**
      * @return true once the gateway sent the OUCH 4.2 System Event End of Day: the trading day is closed, and the
-     * session is not to be logged in again.
+     * session is to log in to the next day's ({@link #openNextDay}), not to resume this one.
      */
     boolean isDayOver()
     {

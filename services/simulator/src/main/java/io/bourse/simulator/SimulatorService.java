@@ -465,7 +465,7 @@ public final class SimulatorService implements AutoCloseable
     /**
      * The simulator's {@code /ready}: ready while its run goes on with every OUCH session it opened logged in and
      * every market-data session open (one lost and not logged in again yet is not, nor one the gateway ended after
-     * its End of Day, which is not logged in again). Any thread.
+     * its End of Day until the next day's session). Any thread.
      *
      * @return null when ready, else why not.
      */
@@ -479,7 +479,7 @@ public final class SimulatorService implements AutoCloseable
         if (closed > 0)
         {
             return "the exchange closed the trading day: " + closed + " OUCH session" + (1 == closed ? "" : "s") +
-                " ended after End of Day";
+                " ended after End of Day, waiting for the next day's session";
         }
         final int down = orderAgent.sessionsDown();
         if (down > 0)

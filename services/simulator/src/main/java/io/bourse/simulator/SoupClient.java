@@ -196,6 +196,12 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
         }
     }
 
+    /** @return the session of the Login Accepted, without its padding: the server's trading day. */
+    String acceptedSession()
+    {
+        return acceptedSession;
+    }
+
     /**
      * Reads what has arrived, delivering complete packets, and keeps the session alive.
      *

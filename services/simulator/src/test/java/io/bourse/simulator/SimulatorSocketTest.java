@@ -216,23 +216,39 @@ class SimulatorSocketTest
     }
 
     /**
-     * A gateway that closes the day (System Event End of Day, then End of Session) at the tenth Enter Order: the
-     * session is not logged in again, readiness says why, and its end is no error.
+     * A gateway that closes day "1" (System Event End of Day, then End of Session) at the tenth Enter Order, and opens
+     * day "2" at the third login: the second login finds day "1" still (accepted, then ended at once), the third gets
+     * day "2" with its Start of Day. Meanwhile readiness says why the simulator waits; the end of the day and the probe
+     * are no errors, and the run goes on in the new day.
      */
     @Test
-    void shouldNotLogInAgainOnceTheGatewayEndsTheSessionAfterItsEndOfDay() throws Exception
+    void shouldLogInToTheNextDaysSessionOnceTheGatewayOpensIt() throws Exception
     {
         final AtomicLong logins = new AtomicLong();
         final AtomicLong enterOrders = new AtomicLong();
         final AcceptingGateway accepting = new AcceptingGateway();
+        final ByteBuffer systemEvent = ByteBuffer.allocate(SystemEvent.LENGTH);
+        final SystemEvent event = new SystemEvent().wrapAndApplyType(new UnsafeBuffer(systemEvent), 0);
         final SoupTestServer.Handler closingAtTheTenthOrder = new SoupTestServer.Handler()
         {
             @Override
             public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
                 throws IOException
             {
-                logins.incrementAndGet();
-                accepting.onLogin(session, request);
+                final long login = logins.incrementAndGet();
+                final SoupBinTCP.LoginAccepted accepted = new SoupBinTCP.LoginAccepted();
+                accepted.setSession(login < 3 ? "1" : "2");
+                accepted.setSequenceNumber(1);
+                session.accept(accepted);
+                if (2 == login)
+                {
+                    session.endSession(); // day "1" is over: nothing new to send
+                }
+                else if (3 == login)
+                {
+                    event.eventCode(Ouch42.EVENT_START_OF_DAY);
+                    session.send(systemEvent.clear());
+                }
             }
 
             @Override
@@ -241,10 +257,8 @@ class SimulatorSocketTest
                 accepting.onMessage(session, message);
                 if (message.get(message.position()) == EnterOrder.TYPE && 10 == enterOrders.incrementAndGet())
                 {
-                    final ByteBuffer endOfDay = ByteBuffer.allocate(SystemEvent.LENGTH);
-                    new SystemEvent().wrapAndApplyType(new UnsafeBuffer(endOfDay), 0)
-                        .eventCode(Ouch42.EVENT_END_OF_DAY);
-                    session.send(endOfDay);
+                    event.eventCode(Ouch42.EVENT_END_OF_DAY);
+                    session.send(systemEvent.clear());
                     session.endSession();
                 }
             }
@@ -253,15 +267,21 @@ class SimulatorSocketTest
             SimulatorService service = SimulatorService.launch(
                 context(gatewayServer.port(), 1).sessions(1).mdSessions(0).durationSeconds(0)))
         {
-            ReadyEndpoint.awaitAnswer(service.metricsPort(),
-                "503 not ready: the exchange closed the trading day: 1 OUCH session ended after End of Day\n");
-            Thread.sleep(2 * ReloginSchedule.RELOGIN_INTERVAL_MS);
+            ReadyEndpoint.awaitAnswer(service.metricsPort(), "503 not ready: the exchange closed the trading day: " +
+                "1 OUCH session ended after End of Day, waiting for the next day's session\n");
+            ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (enterOrders.get() < 20 && System.nanoTime() < deadlineNs)
+            {
+                Thread.sleep(1);
+            }
             service.requestStop();
             final SimulatorReport report = service.awaitReport();
 
-            assertThat(logins.get()).as("no login after the End of Day").isEqualTo(1);
+            assertThat(logins.get()).as("the first day, a probe of the closed day, the next day").isEqualTo(3);
+            assertThat(enterOrders.get()).as("orders of the next day").isGreaterThanOrEqualTo(20);
             assertThat(report.errors()).isZero();
-            assertThat(report.notSent()).as("orders due after the close").isPositive();
+            assertThat(report.notSent()).as("orders due while the day was closed").isPositive();
         }
     }
 
