@@ -2,8 +2,9 @@ package io.bourse.gateway;
 
 /**
  * One trading day of the gateway, everything that lives for the day alone: the SoupBinTCP session (the journals'
- * {@link JournalStore#sessionName()}), its session journals, the users' sessions ({@link SessionRegistry}), their orders
- * and Order Tokens ({@link OrderEntry}), the session indexes of its clientOrderIds, and its close ({@link MarketClose}).
+ * {@link JournalStore#sessionName()}), its session journals, the users' sessions ({@link SessionRegistry}), their
+ * orders and Order Tokens ({@link OrderEntry}), the session indexes of its clientOrderIds, and its close
+ * ({@link MarketClose}).
  * The connections, the engine shards' streams, the clock and the metrics outlive it. Opened by {@link TradingDays};
  * used by the gateway agent's thread, except {@link MarketClose#state()} and {@link OrderEntry#openOrderCount()}.
  *

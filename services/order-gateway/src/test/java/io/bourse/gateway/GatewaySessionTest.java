@@ -296,9 +296,10 @@ class GatewaySessionTest
 
     /**
      * Daily sessions (no session name configured), close at 09:00: the day closes with an order the engine never
-     * answers (canceled at the close, still open 30 s later: End of Day anyway); at midnight UTC the next date's session
-     * opens, with its own journals, its sessions starting over (Start of Day as message 1) and every Order Token of the
-     * day before usable again under a later session index; the day before's session is no longer available.
+     * answers (canceled at the close, still open 30 s later: End of Day anyway); at midnight UTC the next date's
+     * session opens, with its own journals, its sessions starting over (Start of Day as message 1) and every Order
+     * Token of the day before usable again under a later session index; the day before's session is no longer
+     * available.
      */
     @Test
     void shouldOpenTheNextDatesSessionAtMidnightOnceTheDayHasClosed() throws Exception
