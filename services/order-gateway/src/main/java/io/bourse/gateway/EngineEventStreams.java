@@ -130,19 +130,24 @@ final class EngineEventStreams
 
     /**
      * Hands the events to a trading day from now on: the first before the first poll, the next one at a rollover, once
-     * the answers to every event read so far are journaled in the day before ({@link #onAnswersJournaled()}).
+     * the answers to every event read so far are journaled in the day before and the positions stored
+     * ({@link #onAnswersJournaled()}).
      *
      * @param orderEntry the day's order logic.
      * @param positions  the day's {@link EventPositions}: where a replay starts, and where the positions read to are
-     *                   stored from now on, one entry per subscription; null when the archive is disabled. The
-     *                   positions read to so far are stored in it at once, so that a gateway restarted in the new
-     *                   day replays none of the day before's events.
+     *                   stored from now on, one entry per subscription; null when the archive is disabled. At a
+     *                   rollover the day before's positions are copied into it first (a shard down included, and one
+     *                   whose journal failed kept where it was), so that a gateway restarted in the new day replays
+     *                   only the events the day before had not answered.
      */
     void openDay(final OrderEntry orderEntry, final EventPositions positions)
     {
+        if (null != this.positions && null != positions)
+        {
+            this.positions.copyTo(positions);
+        }
         adapter.orderEntry(orderEntry);
         this.positions = positions;
-        onAnswersJournaled();
     }
 
     /**

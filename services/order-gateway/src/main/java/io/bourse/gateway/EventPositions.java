@@ -139,6 +139,17 @@ final class EventPositions implements AutoCloseable
         }
     }
 
+    /**
+     * Copies every entry, stored or not, to another session's positions: where the next trading day's replays start,
+     * as this day's would ({@link EngineEventStreams#openDay}).
+     *
+     * @param to the next day's positions, of the same shard count.
+     */
+    void copyTo(final EventPositions to)
+    {
+        to.buffer.putBytes(0, buffer, 0, Math.min(buffer.capacity(), to.buffer.capacity()));
+    }
+
     /** Unmaps the file. */
     @Override
     public void close()

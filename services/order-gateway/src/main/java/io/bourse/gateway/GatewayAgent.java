@@ -137,11 +137,11 @@ final class GatewayAgent implements Agent
     private int openNextDay(final TradingDay closed)
     {
         TradingDay next = null;
+        final EventPositions positions;
         try
         {
             next = days.openNext(closed, clock.midnightNs());
-            final EventPositions positions = eventPositions(next);
-            events.openDay(next.orderEntry(), positions);
+            positions = eventPositions(next);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -153,10 +153,17 @@ final class GatewayAgent implements Agent
             metrics.error(GatewayError.JOURNAL_FAILED, "next trading day", ex);
             return 1;
         }
+        events.openDay(next.orderEntry(), positions);
         day = next;
-        closed.registry().closeAll();
         final int openOrders = closed.orderEntry().openOrderCount();
-        CloseHelper.quietClose(closed.journals());
+        try
+        {
+            closed.registry().closeAll();
+        }
+        finally
+        {
+            CloseHelper.quietClose(closed.journals());
+        }
         System.out.println("order-gateway: trading day " + next.sessionName() + " opened (journals " +
             next.journals().directory() + "); day " + closed.sessionName() + " ended" + (0 == openOrders ? "" :
             " with " + openOrders + " orders still open in the engine, which no session of the new day hears of"));

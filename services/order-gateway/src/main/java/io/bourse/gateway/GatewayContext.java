@@ -597,7 +597,10 @@ public final class GatewayContext
         return dailySessions;
     }
 
-    /** @return today's SoupBinTCP session name; null until concluded unless set. */
+    /**
+     * @return the configured SoupBinTCP session name, or once concluded without one, the UTC date at
+     * {@link #conclude()}; the gateway names its days after its clock's dates ({@link TradingDays}).
+     */
     public String sessionName()
     {
         return sessionName;

@@ -146,7 +146,8 @@ public final class GatewayService implements AutoCloseable
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
                 ctx.bindAddress() + ":" + port + " (up to " + ctx.maxSessions() + " sessions on one thread, " +
                 ctx.sendBufferBytes() / 1024 + " KiB send buffer each), session " + sessionName +
-                (ctx.dailySessions() ? " (a new one each day)" : "") + ", " +
+                (ctx.dailySessions() && GatewayContext.NO_CLOSE != ctx.closeTimeNs() ?
+                " (the next date's after each close)" : "") + ", " +
                 ctx.credentials().size() + " users, commands " + layout.commandChannel() + " streams " +
                 layout.commandStreamId(0) + ".." + layout.commandStreamId(shardCount - 1) + ", journal " +
                 journals.directory() + " (sync " + ctx.journalSync().name().toLowerCase(Locale.ROOT) + "), metrics :" +

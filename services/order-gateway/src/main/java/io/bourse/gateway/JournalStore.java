@@ -35,6 +35,11 @@ final class JournalStore implements AutoCloseable
 {
     /** File name suffix of a journal. */
     static final String SUFFIX = ".journal";
+    /**
+     * Name of the file in the session's directory holding the largest session index the trading day before knew of,
+     * in decimal ({@link #sessionIndexFloor}).
+     */
+    static final String SESSION_INDEX_FLOOR_FILE = "session-index.floor";
 
     private final String sessionName;
     private final Path directory;
@@ -103,7 +108,26 @@ final class JournalStore implements AutoCloseable
         return directory;
     }
 
-    /** @return the largest session index recorded in any journal of the session, 0 if none. */
+    /**
+     * Records the largest session index the trading day before knew of, forced to disk, so that the day's sessions take
+     * indexes past it, also after a restart, when the engine events of the day before are not replayed: an order of
+     * the day before still in the engine then shares its clientOrderId with no order of this day.
+     *
+     * @param largestKnown the day before's {@link SessionIndexes#largestKnown()}.
+     * @throws IOException when the file cannot be written.
+     */
+    void sessionIndexFloor(final int largestKnown) throws IOException
+    {
+        Files.writeString(directory.resolve(SESSION_INDEX_FLOOR_FILE), Integer.toString(largestKnown),
+            StandardCharsets.US_ASCII, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+        maxSessionIndex = Math.max(maxSessionIndex, largestKnown);
+    }
+
+    /**
+     * @return the largest session index recorded in any journal of the session, or in its floor from the day before
+     * ({@link #sessionIndexFloor}); 0 if none.
+     */
     int maxSessionIndex()
     {
         return maxSessionIndex;
@@ -200,6 +224,19 @@ final class JournalStore implements AutoCloseable
                 metrics.journalTruncations.inc();
                 System.err.println("[order-gateway] journal " + file + ": torn tail of " + journal.truncatedBytes() +
                     " bytes truncated after message " + journal.count());
+            }
+        }
+        final Path floor = directory.resolve(SESSION_INDEX_FLOOR_FILE);
+        if (Files.exists(floor))
+        {
+            try
+            {
+                maxSessionIndex = Math.max(maxSessionIndex,
+                    Integer.parseInt(Files.readString(floor, StandardCharsets.US_ASCII).trim()));
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new IOException(floor + ": not a session index", ex);
             }
         }
         if (!journals.isEmpty())

@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
  * no session name configured), the next one once a day has closed ({@link MarketClose.State#CLOSED}) and the clock has
  * passed the next midnight UTC. Day {@code k} is the session named after the UTC date {@code k} days after the
  * clock's start ({@code yyyyMMdd}), with its own journal directory, no session, no order and every Order Token unused,
- * closing at {@code k} days plus the close time; its session indexes continue from the day before's, so that the
- * events of an order still in the engine (one the close could not cancel within its drain time) reach no order of
- * the new day. A gateway with a configured session name has that one day only: once closed, it stays closed.
+ * closing at {@code k} days plus the close time; its session indexes continue from the day before's (recorded in its
+ * directory, {@link JournalStore#sessionIndexFloor}, for a restart), so that the events of an order still in the
+ * engine (one the close could not cancel within its drain time) reach no order of the new day. A gateway with a configured session name has that one day only: once closed, it stays closed.
  * Used by the gateway agent's thread (and at the start, before it runs).
  */
 final class TradingDays
@@ -78,7 +78,7 @@ final class TradingDays
      */
     TradingDay openFirst(final JournalStore journals) throws IOException
     {
-        return open(0, journals, 0);
+        return open(0, journals);
     }
 
     /**
@@ -94,7 +94,7 @@ final class TradingDays
 
     /**
      * Opens the day of the clock's date: its journals created (or recovered, if a gateway ran that day before) under
-     * the date's session name, its session indexes continued from the closing day's. The closing day is left as it
+     * the date's session name, its session indexes continued from the closing day's (recorded in its directory). The closing day is left as it
      * is: the caller ends its connections and closes it.
      *
      * @param closed     the day that closed.
@@ -110,7 +110,8 @@ final class TradingDays
             Path.of(ctx.journalDir()), sessionName, ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
         try
         {
-            return open(index, journals, closed.sessionIndexes().largestKnown());
+            journals.sessionIndexFloor(closed.sessionIndexes().largestKnown());
+            return open(index, journals);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -119,11 +120,9 @@ final class TradingDays
         }
     }
 
-    private TradingDay open(final int index, final JournalStore journals, final int largestKnownSessionIndex)
-        throws IOException
+    private TradingDay open(final int index, final JournalStore journals) throws IOException
     {
-        final SessionIndexes sessionIndexes =
-            new SessionIndexes(Math.max(journals.maxSessionIndex(), largestKnownSessionIndex));
+        final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
         final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
             ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock,
             sessionIndexes);

@@ -26,6 +26,26 @@ class EventPositionsTest
     }
 
     @Test
+    void shouldCopyEveryShardsEntryToTheNextDaysPositions() throws Exception
+    {
+        final Path nextDay = Files.createDirectories(directory.resolve("next"));
+        try (EventPositions positions = EventPositions.open(directory, 2);
+            EventPositions next = EventPositions.open(nextDay, 2))
+        {
+            positions.store(1, 42, 4_096);
+            positions.copyTo(next);
+
+            assertThat(next.isStored(0)).isFalse();
+            assertThat(next.sessionId(1)).isEqualTo(42);
+            assertThat(next.position(1, 42)).isEqualTo(4_096);
+        }
+        try (EventPositions next = EventPositions.open(nextDay, 2))
+        {
+            assertThat(next.position(1, 42)).as("in the next day's file").isEqualTo(4_096);
+        }
+    }
+
+    @Test
     void shouldKeepTheLastPositionOfEachShardAcrossAReopen() throws Exception
     {
         try (EventPositions positions = EventPositions.open(directory, 2))

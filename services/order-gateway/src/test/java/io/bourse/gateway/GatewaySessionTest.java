@@ -340,6 +340,7 @@ class GatewaySessionTest
         {
             Thread.sleep(1);
         }
+        assertThat(journalDir.resolve(nextDay)).as("the next day's journal directory").isDirectory();
         try (TestClient client = new TestClient(port);
             TestClient dayBefore = new TestClient(port))
         {
@@ -350,9 +351,11 @@ class GatewaySessionTest
             final List<NewOrder> orders = awaitNewOrders(2);
             final long firstDayOrder = orders.get(0).clientOrderId();
             final long nextDayOrder = orders.get(1).clientOrderId();
+            final long firstDayIndex = firstDayOrder >>> 32 & SessionIndexes.MAX_SESSION_INDEX;
             assertThat(nextDayOrder >>> 32 & SessionIndexes.MAX_SESSION_INDEX)
-                .as("session index continued from the day before")
-                .isGreaterThan(firstDayOrder >>> 32 & SessionIndexes.MAX_SESSION_INDEX);
+                .as("session index continued from the day before").isGreaterThan(firstDayIndex);
+            assertThat(Files.readString(journalDir.resolve(nextDay).resolve(JournalStore.SESSION_INDEX_FLOOR_FILE)))
+                .as("kept for a restart").isEqualTo(Long.toString(firstDayIndex));
 
             dayBefore.login("demo02", "demo02pw", firstDay, 1);
             assertThat(dayBefore.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));

@@ -52,6 +52,27 @@ class JournalStoreTest
     }
 
     @Test
+    void shouldKeepTheSessionIndexFloorOfTheDayBeforeAcrossARestartBelowALargerJournaledIndex() throws IOException
+    {
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
+        {
+            store.sessionIndexFloor(7);
+            assertThat(store.maxSessionIndex()).isEqualTo(7);
+        }
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.maxSessionIndex()).as("the floor, no journal yet").isEqualTo(7);
+            final SessionJournal demo = store.journal("demo01");
+            demo.sessionIndex(8);
+            append(demo, 1);
+        }
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.maxSessionIndex()).isEqualTo(8);
+        }
+    }
+
+    @Test
     void shouldFillEveryJournalAheadOnThePretouchersThreadAndCutTheFillWhenClosed() throws IOException
     {
         final long most = 16 * SessionJournal.ZERO_FILL_LENGTH;

@@ -129,17 +129,10 @@ final class OrderEntryAdapter implements MessageListener
             case SystemEvent.TYPE ->
             {
                 counters.increment(SimulatorCounter.SYSTEM_EVENT);
-                if (hasLength(length, SystemEvent.LENGTH))
+                if (hasLength(length, SystemEvent.LENGTH) &&
+                    Ouch42.EVENT_END_OF_DAY == rx.getByte(SystemEvent.EVENT_CODE_OFFSET))
                 {
-                    final byte eventCode = rx.getByte(SystemEvent.EVENT_CODE_OFFSET);
-                    if (Ouch42.EVENT_END_OF_DAY == eventCode)
-                    {
-                        endOfDay = true;
-                    }
-                    else if (Ouch42.EVENT_START_OF_DAY == eventCode)
-                    {
-                        endOfDay = false; // the next trading day's session
-                    }
+                    endOfDay = true;
                 }
             }
             default -> counters.increment(SimulatorCounter.OTHER_IN);
@@ -147,12 +140,18 @@ final class OrderEntryAdapter implements MessageListener
     }
 
     /**
-     * @return true once the session got the OUCH 4.2 System Event End of Day, until a Start of Day (the next day's
-     * session): the exchange closed the day.
+     * @return true once the session got the OUCH 4.2 System Event End of Day, until {@link #clearEndOfDay()}: the
+     * exchange closed the day.
      */
     boolean isEndOfDay()
     {
         return endOfDay;
+    }
+
+    /** The session heard its End of Day and waits for the next day's session: a later End of Day is the next day's. */
+    void clearEndOfDay()
+    {
+        endOfDay = false;
     }
 
     private boolean hasLength(final int length, final int required)

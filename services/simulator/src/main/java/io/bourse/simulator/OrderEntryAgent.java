@@ -26,8 +26,9 @@ import java.util.function.ToIntFunction;
  * restarted gateway sends it what it missed, and the run goes on. A session the gateway ends after its System Event
  * End of Day is no error: on the same schedule (every {@value ReloginSchedule#MAX_RELOGIN_INTERVAL_MS} ms at most) it
  * logs in to the gateway's current session until that is the next trading day's
- * ({@link OrderEntrySession#openNextDay}), and the run goes on in the new day. Orders whose time comes while no session
- * is logged in are left out and counted ({@code not_sent}), so that the load does not come as a burst when the
+ * ({@link OrderEntrySession#openNextDay}), and the run goes on in the new day; so does a lost session whose own
+ * session the gateway no longer serves (Login Rejected 'S') when its current one is another (a day ended while the
+ * session was lost). Orders whose time comes while no session is logged in are left out and counted ({@code not_sent}), so that the load does not come as a burst when the
  * sessions are back.
  */
 final class OrderEntryAgent implements Agent
@@ -273,7 +274,7 @@ final class OrderEntryAgent implements Agent
         {
             awaitingNextDay[index] = true;
             sessionsClosed = sessionsClosed + 1; // one writer, this thread
-            CloseHelper.quietClose(session);
+            session.awaitNextDay();
             reloginSchedule.onLost(index, clock.nanoTime());
             System.out.println(session.name() + " ended after the gateway's End of Day: the exchange closed the " +
                 "trading day; logging in to the next day's session once the gateway opens it");
@@ -293,9 +294,10 @@ final class OrderEntryAgent implements Agent
     {
         final OrderEntrySession session = sessions.get(index);
         final boolean noneLive = !anyLiveSession();
+        final String nextDay;
         try
         {
-            session.resume(nowNs, ReloginSchedule.RELOGIN_INTERVAL_MS);
+            nextDay = session.resume(nowNs, ReloginSchedule.RELOGIN_INTERVAL_MS);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -308,7 +310,8 @@ final class OrderEntryAgent implements Agent
         reloginSchedule.onOpened(index, openedNs);
         down[index] = false;
         sessionsDown = sessionsDown - 1;
-        System.out.println(session.name() + " logged in again");
+        System.out.println(session.name() + " logged in again" + (null == nextDay ? "" :
+            ", to the gateway's next trading day, session " + nextDay + " (the lost one's day ended meanwhile)"));
         if (noneLive)
         {
             skipUntilNs = openedNs; // the orders due during the attempt had no session either: not a burst now

@@ -1,7 +1,9 @@
 package io.bourse.simulator;
 
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
 import io.bourse.ouch.Ouch42;
+import org.agrona.CloseHelper;
 
 import java.io.IOException;
 
@@ -100,21 +102,51 @@ final class OrderEntrySession implements AutoCloseable
      *
      * @param nowNs     receive time of the messages read during the login, {@link System#nanoTime()} scale.
      * @param timeoutMs how long to keep trying.
+     * @return null, or when the lost session's login was Login Rejected 'S' and the gateway's current session is
+     *         another (the lost one's day ended meanwhile), that session's name: the session goes on there
+     *         ({@link #openNextDay}).
      * @throws IOException naming the session when the connection or the login fails, e.g. Login Rejected 'S' while
      *                     the gateway still holds the lost connection or has not caught up the engine's events.
      */
-    void resume(final long nowNs, final long timeoutMs) throws IOException
+    String resume(final long nowNs, final long timeoutMs) throws IOException
     {
         adapter.nowNs(nowNs);
-        client = SoupClient.resume(client, host, port, user, adapter, timeoutMs);
+        try
+        {
+            client = SoupClient.resume(client, host, port, user, adapter, timeoutMs);
+            return null;
+        }
+        catch (final SoupClient.LoginRejectedException ex)
+        {
+            // Not the gateway's session any more (a day that ended while the session was lost): its current one's?
+            final String day = SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE == ex.reasonCode() ?
+                openNextDay(nowNs, timeoutMs) : null;
+            if (null == day)
+            {
+                throw ex;
+            }
+            return day;
+        }
     }
 
     /**
-     * After the gateway ended the session following its End of Day ({@link #isDayOver()}): connects and logs in to the
-     * gateway's current session (requested session blank, from its next message), blocking until accepted. When that
-     * is still the closed day's session, the exchange has not opened the next day yet: the connection is logged out
-     * and closed, and the session stays as it was. Otherwise the session goes on in the new day (its first message, the
-     * Start of Day, ends {@link #isDayOver()}), with the same token counter: the new day's tokens are new anyway.
+     * The gateway ended the session after its End of Day ({@link #isDayOver()}): closes it, and from now on it waits
+     * for the next day's session ({@link #openNextDay}); {@link #isDayOver()} is false again, for the next day's End of
+     * Day.
+     */
+    void awaitNextDay()
+    {
+        adapter.clearEndOfDay();
+        CloseHelper.quietClose(this);
+    }
+
+    /**
+     * After {@link #awaitNextDay()} or a lost session's Login Rejected 'S': connects and logs in to the gateway's
+     * current session (requested session blank, from its next message), blocking until accepted. When that is still
+     * the session the lost one was in, the exchange has not opened the next day yet: the connection is logged out and
+     * closed, and the session stays as it was. Otherwise the session goes on in the new day, with the same token
+     * counter: the new day's tokens are new anyway. Its open orders and orders in flight stay (the close canceled the
+     * orders of the day before, and answered or rejected those in flight).
      *
      * @param nowNs     receive time of the messages read during the login, {@link System#nanoTime()} scale.
      * @param timeoutMs how long to keep trying.

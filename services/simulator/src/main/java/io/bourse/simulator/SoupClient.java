@@ -37,6 +37,24 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
         ENDED
     }
 
+    /** A SoupBinTCP 4.0 Login Rejected, with its reject reason code: 'A' not authorized, 'S' session not available. */
+    static final class LoginRejectedException extends IOException
+    {
+        private final byte reasonCode;
+
+        LoginRejectedException(final String message, final byte reasonCode)
+        {
+            super(message);
+            this.reasonCode = reasonCode;
+        }
+
+        /** @return the Login Rejected's reject reason code. */
+        byte reasonCode()
+        {
+            return reasonCode;
+        }
+    }
+
     private static final long RETRY_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long LOGIN_POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -187,8 +205,8 @@ final class SoupClient implements SoupBinTCPClientStatusListener, MarketDataSess
         }
         if (State.REJECTED == state)
         {
-            throw new IOException(name + ": Login Rejected for " + user.username() + ", reason " +
-                (char)rejectReasonCode);
+            throw new LoginRejectedException(name + ": Login Rejected for " + user.username() + ", reason " +
+                (char)rejectReasonCode, rejectReasonCode);
         }
         if (null == acceptedSession)
         {

@@ -285,6 +285,71 @@ class SimulatorSocketTest
         }
     }
 
+    /**
+     * A gateway that drops the connection at the tenth Enter Order (no End of Day) and then serves day "2" only: the
+     * resume of day "1" is Login Rejected 'S', and the session goes on in day "2" from the blank login that follows in
+     * the same attempt. The loss is the one error.
+     */
+    @Test
+    void shouldGoOnInTheGatewaysNextDayWhenTheLostSessionsDayEndedMeanwhile() throws Exception
+    {
+        final AtomicLong logins = new AtomicLong();
+        final AtomicLong enterOrders = new AtomicLong();
+        final AcceptingGateway accepting = new AcceptingGateway();
+        final SoupTestServer.Handler droppingAtTheTenthOrder = new SoupTestServer.Handler()
+        {
+            @Override
+            public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
+                throws IOException
+            {
+                final long login = logins.incrementAndGet();
+                if (1 == login)
+                {
+                    acceptLogin(session);
+                    return;
+                }
+                if ("1".equals(request.getRequestedSession().trim()))
+                {
+                    final SoupBinTCP.LoginRejected rejected = new SoupBinTCP.LoginRejected();
+                    rejected.setRejectReasonCode(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+                    session.reject(rejected);
+                    return;
+                }
+                final SoupBinTCP.LoginAccepted accepted = new SoupBinTCP.LoginAccepted();
+                accepted.setSession("2");
+                accepted.setSequenceNumber(1);
+                session.accept(accepted);
+            }
+
+            @Override
+            public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
+            {
+                accepting.onMessage(session, message);
+                if (message.get(message.position()) == EnterOrder.TYPE && 10 == enterOrders.incrementAndGet())
+                {
+                    session.close();
+                }
+            }
+        };
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", droppingAtTheTenthOrder);
+            SimulatorService service = SimulatorService.launch(
+                context(gatewayServer.port(), 1).sessions(1).mdSessions(0).durationSeconds(0)))
+        {
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (enterOrders.get() < 20 && System.nanoTime() < deadlineNs)
+            {
+                Thread.sleep(1);
+            }
+            ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+            service.requestStop();
+            final SimulatorReport report = service.awaitReport();
+
+            assertThat(logins.get()).as("day 1, its resume rejected, day 2").isEqualTo(3);
+            assertThat(enterOrders.get()).as("orders of day 2").isGreaterThanOrEqualTo(20);
+            assertThat(report.errors()).as("the loss").isEqualTo(1);
+        }
+    }
+
     @Test
     void shouldRaiseTheRampRateStepByStepUpToTheMaximumAndWriteEachStepsHistograms(@TempDir final Path hgrmDir)
         throws Exception
