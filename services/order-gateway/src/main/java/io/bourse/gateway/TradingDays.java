@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
  * clock's start ({@code yyyyMMdd}), with its own journal directory, no session, no order and every Order Token unused,
  * closing at {@code k} days plus the close time; its session indexes continue from the day before's (recorded in its
  * directory, {@link JournalStore#sessionIndexFloor}, for a restart), so that the events of an order still in the
- * engine (one the close could not cancel within its drain time) reach no order of the new day. A gateway with a configured session name has that one day only: once closed, it stays closed.
- * Used by the gateway agent's thread (and at the start, before it runs).
+ * engine (one the close could not cancel within its drain time) reach no order of the new day. A gateway with a
+ * configured session name has that one day only: once closed, it stays closed. Used by the gateway agent's thread
+ * (and at the start, before it runs).
  */
 final class TradingDays
 {
@@ -94,8 +95,8 @@ final class TradingDays
 
     /**
      * Opens the day of the clock's date: its journals created (or recovered, if a gateway ran that day before) under
-     * the date's session name, its session indexes continued from the closing day's (recorded in its directory). The closing day is left as it
-     * is: the caller ends its connections and closes it.
+     * the date's session name, its session indexes continued from the closing day's (recorded in its directory). The
+     * closing day is left as it is: the caller ends its connections and closes it.
      *
      * @param closed     the day that closed.
      * @param midnightNs the duty cycle's time, ns since the midnight of the clock's start.

@@ -28,8 +28,8 @@ import java.util.function.ToIntFunction;
  * logs in to the gateway's current session until that is the next trading day's
  * ({@link OrderEntrySession#openNextDay}), and the run goes on in the new day; so does a lost session whose own
  * session the gateway no longer serves (Login Rejected 'S') when its current one is another (a day ended while the
- * session was lost). Orders whose time comes while no session is logged in are left out and counted ({@code not_sent}), so that the load does not come as a burst when the
- * sessions are back.
+ * session was lost). Orders whose time comes while no session is logged in are left out and counted
+ * ({@code not_sent}), so that the load does not come as a burst when the sessions are back.
  */
 final class OrderEntryAgent implements Agent
 {
@@ -301,25 +301,13 @@ final class OrderEntryAgent implements Agent
         }
         catch (final IOException | RuntimeException ex)
         {
-            final long waitNs = reloginSchedule.onAttemptFailed(index, clock.nanoTime());
-            System.err.println(session.name() + " cannot log in again: " + ex.getMessage() + "; next attempt in " +
-                TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms");
+            onAttemptFailed(index, "log in again", ex);
             return 1;
         }
-        final long openedNs = clock.nanoTime();
-        reloginSchedule.onOpened(index, openedNs);
         down[index] = false;
         sessionsDown = sessionsDown - 1;
-        System.out.println(session.name() + " logged in again" + (null == nextDay ? "" :
+        onLoggedIn(index, noneLive, " logged in again" + (null == nextDay ? "" :
             ", to the gateway's next trading day, session " + nextDay + " (the lost one's day ended meanwhile)"));
-        if (noneLive)
-        {
-            skipUntilNs = openedNs; // the orders due during the attempt had no session either: not a burst now
-        }
-        if (!session.isActive())
-        {
-            onSessionLost(index, null); // ended together with its replay
-        }
         return 1;
     }
 
@@ -338,9 +326,7 @@ final class OrderEntryAgent implements Agent
         }
         catch (final IOException | RuntimeException ex)
         {
-            final long waitNs = reloginSchedule.onAttemptFailed(index, clock.nanoTime());
-            System.err.println(session.name() + " cannot log in to the next trading day: " + ex.getMessage() +
-                "; next attempt in " + TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms");
+            onAttemptFailed(index, "log in to the next trading day", ex);
             return 1;
         }
         if (null == day)
@@ -348,20 +334,38 @@ final class OrderEntryAgent implements Agent
             reloginSchedule.onAttemptFailed(index, clock.nanoTime()); // the day is still closed
             return 1;
         }
-        final long openedNs = clock.nanoTime();
-        reloginSchedule.onOpened(index, openedNs);
         awaitingNextDay[index] = false;
         sessionsClosed = sessionsClosed - 1;
-        System.out.println(session.name() + " logged in to the next trading day, session " + day);
+        onLoggedIn(index, noneLive, " logged in to the next trading day, session " + day);
+        return 1;
+    }
+
+    /** An attempt to log the session of that index in failed: logged, and the next one scheduled. */
+    private void onAttemptFailed(final int index, final String attempt, final Exception cause)
+    {
+        final long waitNs = reloginSchedule.onAttemptFailed(index, clock.nanoTime());
+        System.err.println(sessions.get(index).name() + " cannot " + attempt + ": " + cause.getMessage() +
+            "; next attempt in " + TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms");
+    }
+
+    /**
+     * A session of that index is logged in again: its relogin schedule restarts, the orders due while no session was
+     * logged in are left out (not a burst now), and one that ended together with its login is lost again.
+     */
+    private void onLoggedIn(final int index, final boolean noneLive, final String message)
+    {
+        final OrderEntrySession session = sessions.get(index);
+        final long openedNs = clock.nanoTime();
+        reloginSchedule.onOpened(index, openedNs);
+        System.out.println(session.name() + message);
         if (noneLive)
         {
-            skipUntilNs = openedNs; // the orders due while the day was closed had no session: not a burst now
+            skipUntilNs = openedNs;
         }
         if (!session.isActive())
         {
-            onSessionLost(index, null);
+            onSessionLost(index, null); // ended together with its replay
         }
-        return 1;
     }
 
     /**
