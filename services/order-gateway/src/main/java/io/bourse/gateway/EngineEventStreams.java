@@ -122,12 +122,6 @@ final class EngineEventStreams
         Arrays.fill(stoppedRunPositions, AeronArchive.NULL_POSITION);
     }
 
-    /** @return true when the images are caught up from the event archive, and positions are stored. */
-    boolean isArchived()
-    {
-        return null != replay;
-    }
-
     /**
      * Hands the events to a trading day from now on: the first before the first poll, the next one at a rollover, once
      * the answers to every event read so far are journaled in the day before and the positions stored

@@ -51,7 +51,6 @@ final class GatewayAgent implements Agent
     private final ClockTicker clockTicker;
     private final TradingDays days;
     private final GatewayMetrics metrics;
-    private final int shardCount;
     private final Consumer<SelectionKey> onSelected = this::onSelected;
     /** Written by the agent thread only; volatile for the metrics' reads. */
     private volatile TradingDay day;
@@ -68,9 +67,7 @@ final class GatewayAgent implements Agent
      * @param clock         updated once per duty cycle.
      * @param clockTicker   ticks the engine shards' clocks.
      * @param metrics       counts accept errors; its order latency summary is batched per events poll.
-     * @param shardCount    the engine shards.
-     * @throws IOException when the listening channel cannot be registered, or the first day's {@link EventPositions}
-     *                     cannot be opened.
+     * @throws IOException when the listening channel cannot be registered.
      */
     GatewayAgent(
         final ServerSocketChannel serverChannel,
@@ -81,8 +78,7 @@ final class GatewayAgent implements Agent
         final EngineEventStreams events,
         final DutyCycleClock clock,
         final ClockTicker clockTicker,
-        final GatewayMetrics metrics,
-        final int shardCount) throws IOException
+        final GatewayMetrics metrics) throws IOException
     {
         this.serverChannel = serverChannel;
         this.selector = selector;
@@ -93,8 +89,7 @@ final class GatewayAgent implements Agent
         this.clock = clock;
         this.clockTicker = clockTicker;
         this.metrics = metrics;
-        this.shardCount = shardCount;
-        events.openDay(day.orderEntry(), eventPositions(day));
+        events.openDay(day.orderEntry(), day.eventPositions());
         serverChannel.register(selector, SelectionKey.OP_ACCEPT);
     }
 
@@ -136,24 +131,18 @@ final class GatewayAgent implements Agent
      */
     private int openNextDay(final TradingDay closed)
     {
-        TradingDay next = null;
-        final EventPositions positions;
+        final TradingDay next;
         try
         {
             next = days.openNext(closed, clock.midnightNs());
-            positions = eventPositions(next);
         }
         catch (final IOException | RuntimeException ex)
         {
-            if (null != next)
-            {
-                CloseHelper.quietClose(next.journals());
-            }
             nextDayAttemptNs = clock.nanoTime() + NEXT_DAY_RETRY_NS;
             metrics.error(GatewayError.JOURNAL_FAILED, "next trading day", ex);
             return 1;
         }
-        events.openDay(next.orderEntry(), positions);
+        events.openDay(next.orderEntry(), next.eventPositions());
         day = next;
         final int openOrders = closed.orderEntry().openOrderCount();
         try
@@ -168,11 +157,6 @@ final class GatewayAgent implements Agent
             next.journals().directory() + "); day " + closed.sessionName() + " ended" + (0 == openOrders ? "" :
             " with " + openOrders + " orders still open in the engine, which no session of the new day hears of"));
         return 1;
-    }
-
-    private EventPositions eventPositions(final TradingDay day) throws IOException
-    {
-        return events.isArchived() ? day.journals().eventPositions(shardCount) : null;
     }
 
     /**

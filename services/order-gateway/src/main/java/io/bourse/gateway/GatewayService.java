@@ -184,9 +184,9 @@ public final class GatewayService implements AutoCloseable
      * @param metrics            counters.
      * @param clock              the agent's duty-cycle clock.
      * @return the agent, not yet started.
-     * @throws IOException          when the listening channel cannot be registered, or with the event archive the
-     *                              session's {@link EventPositions} cannot be opened.
-     * @throws UncheckedIOException when the sessions cannot be restored from their journals.
+     * @throws IOException          when the listening channel cannot be registered.
+     * @throws UncheckedIOException when the sessions cannot be restored from their journals, or with the event archive
+     *                              the session's {@link EventPositions} cannot be opened.
      */
     static GatewayAgent newAgent(
         final GatewayContext ctx,
@@ -213,10 +213,9 @@ public final class GatewayService implements AutoCloseable
         {
             throw new UncheckedIOException(GatewayContext.JOURNAL_DIR_PROP_NAME + "=" + ctx.journalDir(), ex);
         }
-        final int shardCount = ctx.symbolDirectory().shardCount();
-        return new GatewayAgent(serverChannel, selector, firstDay, days, engine, events, clock,
-            new ClockTicker(ctx.clockTickIntervalMs() * 1_000_000L, engine, shardCount, clock, metrics), metrics,
-            shardCount);
+        final ClockTicker clockTicker = new ClockTicker(
+            ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock, metrics);
+        return new GatewayAgent(serverChannel, selector, firstDay, days, engine, events, clock, clockTicker, metrics);
     }
 
     private static JournalStore openJournals(

@@ -11,6 +11,8 @@ package io.bourse.gateway;
  * @param index          days since the gateway's first (0), the UTC date of its clock's start: its close is at
  *                       {@code index} days plus the close time on the clock ({@link DutyCycleClock#midnightNs()}).
  * @param journals       the day's session journals; closed with the day.
+ * @param eventPositions the positions in the engine shards' event streams the day answered through, kept in its journal
+ *                       directory ({@link JournalStore#eventPositions}); null without the event archive.
  * @param sessionIndexes the session indexes of the day's clientOrderIds.
  * @param orderEntry     the day's order logic.
  * @param registry       the day's sessions.
@@ -19,6 +21,7 @@ package io.bourse.gateway;
 record TradingDay(
     int index,
     JournalStore journals,
+    EventPositions eventPositions,
     SessionIndexes sessionIndexes,
     OrderEntry orderEntry,
     SessionRegistry registry,

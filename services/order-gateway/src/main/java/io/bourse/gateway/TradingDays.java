@@ -75,7 +75,8 @@ final class TradingDays
      *
      * @param journals the first day's journals, recovered ({@link #firstSessionName}); the day closes them.
      * @return the day.
-     * @throws IOException when a journal cannot be read.
+     * @throws IOException when a journal cannot be read, or with the event archive its {@link EventPositions} cannot be
+     *                     opened.
      */
     TradingDay openFirst(final JournalStore journals) throws IOException
     {
@@ -101,7 +102,8 @@ final class TradingDays
      * @param closed     the day that closed.
      * @param midnightNs the duty cycle's time, ns since the midnight of the clock's start.
      * @return the new day.
-     * @throws IOException when its journal directory or a journal in it cannot be opened.
+     * @throws IOException when its journal directory, a journal in it, or with the event archive its
+     *                     {@link EventPositions} cannot be opened.
      */
     TradingDay openNext(final TradingDay closed, final long midnightNs) throws IOException
     {
@@ -135,6 +137,8 @@ final class TradingDays
         registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
         orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
         final MarketClose marketClose = new MarketClose(index * DAY_NS, ctx.closeTimeNs(), orderEntry, registry);
-        return new TradingDay(index, journals, sessionIndexes, orderEntry, registry, marketClose);
+        final EventPositions eventPositions = ctx.eventArchive().enabled() ?
+            journals.eventPositions(ctx.symbolDirectory().shardCount()) : null;
+        return new TradingDay(index, journals, eventPositions, sessionIndexes, orderEntry, registry, marketClose);
     }
 }
