@@ -20,7 +20,8 @@ import java.nio.channels.SocketChannel;
  * Delete) and records, for those whose Timestamp falls in the measured window, receipt time minus Timestamp into its
  * reader's histogram. The Timestamp is the message's intended send time on the input schedule, so the latency
  * includes any wait of the input behind its schedule (coordinated-omission corrected); the receipt time is read from
- * the same {@link MidnightNanoClock} once per read call, after the read. An observer may see every ITCH message first
+ * the same {@link MidnightNanoClock} once per read call, after the read, and the Timestamp (the time of day) is taken
+ * on that clock to the day nearest the receipt, so that a run across midnight measures the same. An observer may see every ITCH message first
  * (the end-to-end benchmark's {@link EndToEndLatency}). Read by one thread; its counts may be read by others.
  */
 final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusListener, AutoCloseable
@@ -163,15 +164,16 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
     private void onLive(final ByteBuffer payload, final int position)
     {
         received++;
-        final long timestampNs = ((long)(payload.getShort(position + TIMESTAMP_OFFSET) & 0xFFFF) << 32) |
+        if (0 == receiptNs)
+        {
+            receiptNs = clock.nanosSinceMidnight();
+        }
+        final long timeOfDayNs = ((long)(payload.getShort(position + TIMESTAMP_OFFSET) & 0xFFFF) << 32) |
             (payload.getInt(position + TIMESTAMP_OFFSET + Short.BYTES) & 0xFFFF_FFFFL);
+        final long timestampNs = receiptNs - MidnightNanoClock.withinADay(receiptNs - timeOfDayNs);
         if (timestampNs >= windowStartNs && timestampNs < windowEndNs)
         {
             receivedInWindow++;
-            if (0 == receiptNs)
-            {
-                receiptNs = clock.nanosSinceMidnight();
-            }
             lastWindowReceiptNs = receiptNs;
             if (null != histogram)
             {

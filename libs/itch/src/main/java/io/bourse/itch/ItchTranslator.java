@@ -3,6 +3,7 @@ package io.bourse.itch;
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
 import io.bourse.sbe.md.BookSnapshotDecoder;
@@ -132,25 +133,25 @@ public final class ItchTranslator
     }
 
     /**
-     * ITCH 5.0 Timestamp, upper 2 bytes.
+     * ITCH 5.0 Timestamp, upper 2 bytes: of the time of day ({@link MidnightNanoClock#timeOfDay}).
      *
-     * @param timestampNs nanoseconds since midnight.
-     * @return bits 47..32.
+     * @param timestampNs nanoseconds since the midnight UTC of the clock's start, possibly past a day.
+     * @return bits 47..32 of the nanoseconds since the latest midnight.
      */
     public static int timestampHigh(final long timestampNs)
     {
-        return (int)((timestampNs >>> 32) & 0xFFFF);
+        return (int)((MidnightNanoClock.timeOfDay(timestampNs) >>> 32) & 0xFFFF);
     }
 
     /**
-     * ITCH 5.0 Timestamp, lower 4 bytes.
+     * ITCH 5.0 Timestamp, lower 4 bytes: of the time of day ({@link MidnightNanoClock#timeOfDay}).
      *
-     * @param timestampNs nanoseconds since midnight.
-     * @return bits 31..0.
+     * @param timestampNs nanoseconds since the midnight UTC of the clock's start, possibly past a day.
+     * @return bits 31..0 of the nanoseconds since the latest midnight.
      */
     public static long timestampLow(final long timestampNs)
     {
-        return timestampNs & 0xFFFF_FFFFL;
+        return MidnightNanoClock.timeOfDay(timestampNs) & 0xFFFF_FFFFL;
     }
 
     /**

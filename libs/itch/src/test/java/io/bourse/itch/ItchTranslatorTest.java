@@ -1,6 +1,7 @@
 package io.bourse.itch;
 
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.CrossTradeEncoder;
 import io.bourse.sbe.md.CrossType;
@@ -41,6 +42,19 @@ class ItchTranslatorTest
         assertThat(written()).isEqualTo(hex(
             "41 0002 0000 " + TIMESTAMP + " 0000000000000011 42 0000012C " + MSFT + " 0016E3C4"));
         assertThat(translator.timestampNs()).isEqualTo(T);
+    }
+
+    @Test
+    void shouldWriteTheTimeOfDayAsTheTimestampOfAnEventOnALaterDayOfTheClock()
+    {
+        // 09:30:00.123456789 four days after the midnight the publisher's clock counts from: past the 6 bytes' 3.26 days.
+        final long fourDaysLaterNs = 4 * MidnightNanoClock.NANOS_PER_DAY + T;
+        final int length = translate(sbe.addOrder(fourDaysLaterNs, "MSFT", 17, Side.BUY, 300, 1_500_100));
+
+        assertThat(length).isEqualTo(ItchTranslator.ADD_ORDER_LENGTH);
+        assertThat(written()).isEqualTo(hex(
+            "41 0002 0000 " + TIMESTAMP + " 0000000000000011 42 0000012C " + MSFT + " 0016E3C4"));
+        assertThat(translator.timestampNs()).isEqualTo(fourDaysLaterNs);
     }
 
     @Test
@@ -314,11 +328,15 @@ class ItchTranslatorTest
     }
 
     @Test
-    void shouldSplitTimestampIntoHighAndLowParts()
+    void shouldSplitTheTimeOfDayIntoHighAndLowParts()
     {
-        assertThat(ItchTranslator.timestampHigh(0xFFFF_8765_4321L)).isEqualTo(0xFFFF);
-        assertThat(ItchTranslator.timestampLow(0xFFFF_8765_4321L)).isEqualTo(0x8765_4321L);
+        assertThat(ItchTranslator.timestampHigh(0x1234_8765_4321L)).isEqualTo(0x1234);
+        assertThat(ItchTranslator.timestampLow(0x1234_8765_4321L)).isEqualTo(0x8765_4321L);
+        // The last nanosecond of a day, 0x4E94_914E_FFFF; the first of the next is 0 again, not 0x4E94_914F_0000.
         assertThat(ItchTranslator.timestampHigh(86_399_999_999_999L)).isEqualTo(0x4E94);
+        assertThat(ItchTranslator.timestampLow(86_399_999_999_999L)).isEqualTo(0x914E_FFFFL);
+        assertThat(ItchTranslator.timestampHigh(86_400_000_000_000L)).isZero();
+        assertThat(ItchTranslator.timestampLow(86_400_000_000_000L)).isZero();
     }
 
     private int translate(final int sbeLength)

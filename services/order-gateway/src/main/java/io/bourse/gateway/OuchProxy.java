@@ -1,5 +1,6 @@
 package io.bourse.gateway;
 
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.ouch.AiqCanceled;
 import io.bourse.ouch.BrokenTrade;
 import io.bourse.ouch.CancelPending;
@@ -17,8 +18,10 @@ import org.agrona.DirectBuffer;
 
 /**
  * Encodes the OUCH 4.2 outbound messages in place in a session's {@link SessionJournal} and commits them as
- * SoupBinTCP Sequenced Data (sent once journaled, when the client is connected and up to date). Timestamps in
- * nanoseconds since midnight, prices in 1/10000 dollars, shares unsigned.
+ * SoupBinTCP Sequenced Data (sent once journaled, when the client is connected and up to date). Timestamps are
+ * given in nanoseconds since the midnight UTC of the gateway's start, and written as OUCH 4.2 asks, nanoseconds since
+ * the latest midnight ({@link MidnightNanoClock#timeOfDay}: from the gateway's second day on, less whole days); prices
+ * in 1/10000 dollars, shares unsigned.
  */
 final class OuchProxy
 {
@@ -55,7 +58,7 @@ final class OuchProxy
     {
         final SessionJournal journal = session.journal();
         systemEvent.wrapAndApplyType(journal.buffer(), journal.claim(SystemEvent.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .eventCode(eventCode);
         session.commit(SystemEvent.LENGTH);
         metrics.systemEventOut.inc();
@@ -73,7 +76,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         accepted.wrapAndApplyType(journal.buffer(), journal.claim(OrderAccepted.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token)
             .buySellIndicator(order.side)
             .shares(shares)
@@ -103,7 +106,7 @@ final class OuchProxy
     {
         final SessionJournal journal = replacement.session.journal();
         replaced.wrapAndApplyType(journal.buffer(), journal.claim(OrderReplaced.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .replacementOrderToken(replacement.token)
             .buySellIndicator(replacement.side)
             .shares(replacement.openShares)
@@ -136,7 +139,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         canceled.wrapAndApplyType(journal.buffer(), journal.claim(OrderCanceled.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token)
             .decrementShares(decrementShares)
             .reason(reason);
@@ -158,7 +161,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         orderPriorityUpdate.wrapAndApplyType(journal.buffer(), journal.claim(OrderPriorityUpdate.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token)
             .price(price)
             .display(display)
@@ -178,7 +181,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         cancelPending.wrapAndApplyType(journal.buffer(), journal.claim(CancelPending.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token);
         order.session.commit(CancelPending.LENGTH);
         metrics.cancelPendingOut.inc();
@@ -195,7 +198,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         cancelReject.wrapAndApplyType(journal.buffer(), journal.claim(CancelReject.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token);
         order.session.commit(CancelReject.LENGTH);
         metrics.cancelRejectOut.inc();
@@ -222,7 +225,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         aiqCanceled.wrapAndApplyType(journal.buffer(), journal.claim(AiqCanceled.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token)
             .decrementShares(decrementShares)
             .reason(Ouch42.CANCEL_SELF_MATCH_PREVENTION)
@@ -245,7 +248,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         modified.wrapAndApplyType(journal.buffer(), journal.claim(OrderModified.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token)
             .buySellIndicator(side)
             .shares(shares);
@@ -274,7 +277,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         executed.wrapAndApplyType(journal.buffer(), journal.claim(OrderExecuted.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token)
             .executedShares(executedShares)
             .executionPrice(executionPrice)
@@ -305,7 +308,7 @@ final class OuchProxy
     {
         final SessionJournal journal = session.journal();
         brokenTrade.wrapAndApplyType(journal.buffer(), journal.claim(BrokenTrade.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(tokens, tokenOffset)
             .matchNumber(matchNumber)
             .reason(reason);
@@ -324,7 +327,7 @@ final class OuchProxy
     {
         final SessionJournal journal = order.session.journal();
         rejected.wrapAndApplyType(journal.buffer(), journal.claim(OrderRejected.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token)
             .reason(reason);
         order.session.commit(OrderRejected.LENGTH);
@@ -349,7 +352,7 @@ final class OuchProxy
     {
         final SessionJournal journal = session.journal();
         rejected.wrapAndApplyType(journal.buffer(), journal.claim(OrderRejected.LENGTH))
-            .timestamp(timestampNs)
+            .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(tokenBuffer, tokenOffset)
             .reason(reason);
         session.commit(OrderRejected.LENGTH);

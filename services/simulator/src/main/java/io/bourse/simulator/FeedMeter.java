@@ -1,6 +1,7 @@
 package io.bourse.simulator;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.common.time.MidnightNanoClock;
 
 import java.util.Arrays;
 
@@ -12,15 +13,14 @@ import java.util.Arrays;
  * an operator is left out with them);
  * messages stamped before the simulator joined (a snapshot's Add Orders keep the time of their priority, a MoldUDP64
  * backfill replays the past); and messages that arrive with the Login Accepted, before the market-data thread has
- * stamped a receive time. Timestamps are ns since midnight of the day their process started (they go on past 24 h),
- * and the exchange's services may have started on an earlier day than the simulator, or a later one (a restart after
- * midnight UTC), so both differences are taken to the nearest whole day: right for latencies and ages under 12 h.
+ * stamped a receive time. A Timestamp is the time of day, ns since the latest midnight UTC, while the simulator's
+ * clock counts from the midnight of the day it started (past 24 h), so both differences are taken to the nearest whole
+ * day ({@link MidnightNanoClock#withinADay}): right for latencies and ages under 12 h.
  * Owned by the market-data thread.
  */
 final class FeedMeter implements FeedObserver
 {
     private static final long NOT_STAMPED = Long.MIN_VALUE;
-    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
     /** Most that two processes' midnight clocks on one host differ by (each set from the wall clock once). */
     private static final long MAX_CLOCK_SKEW_NS = 1_000_000_000L;
 
@@ -76,26 +76,17 @@ final class FeedMeter implements FeedObserver
     public void onMessage(final byte messageType, final long timestampNs)
     {
         counters.onMarketData(messageType);
-        if (NOT_STAMPED == nowNs || withinADay(timestampNs - joinedNs[session]) < 0 ||
+        if (NOT_STAMPED == nowNs || MidnightNanoClock.withinADay(timestampNs - joinedNs[session]) < 0 ||
             ITCH50.MESSAGE_TYPE_SYSTEM_EVENT == messageType || ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY == messageType ||
             ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION == messageType)
         {
             return;
         }
-        final long latencyNs = withinADay(nowNs - timestampNs);
+        final long latencyNs = MidnightNanoClock.withinADay(nowNs - timestampNs);
         // Beyond the clocks' skew (recorded as 0), a negative latency is a message 12 to 24 h older than the join.
         if (latencyNs > -MAX_CLOCK_SKEW_NS)
         {
             feedLatency.recordNs(latencyNs);
         }
-    }
-
-    /**
-     * @param differenceNs a difference of two times since midnight, each of the day its process started.
-     * @return the difference less the whole days nearest to it: between -12 h and +12 h.
-     */
-    static long withinADay(final long differenceNs)
-    {
-        return differenceNs - Math.round((double)differenceNs / NANOS_PER_DAY) * NANOS_PER_DAY;
     }
 }

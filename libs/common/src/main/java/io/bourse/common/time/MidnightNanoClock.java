@@ -5,13 +5,15 @@ import org.agrona.concurrent.EpochNanoClock;
 import java.time.LocalDate;
 
 /**
- * Nanoseconds since midnight UTC of the day the clock was created (ITCH 5.0 Timestamp). Values keep growing past
- * 86,400,000,000,000 if the process runs across midnight, so that differences stay correct. Processes on one host
- * share the wall clock, so their timestamps are comparable.
+ * Nanoseconds since midnight UTC of the day the clock was created. Values keep growing past 86,400,000,000,000 if the
+ * process runs across midnight, so that differences stay correct; the Timestamp of an OUCH 4.2 or ITCH 5.0 message,
+ * nanoseconds since the latest midnight, is {@link #timeOfDay(long)} of one. Processes on one host share the wall
+ * clock, so their timestamps are comparable (within a day: {@link #withinADay(long)} when their start dates differ).
  */
 public final class MidnightNanoClock
 {
-    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    /** Nanoseconds in a day. */
+    public static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
     private final EpochNanoClock epochClock;
     private final long midnightEpochNs;
@@ -42,5 +44,29 @@ public final class MidnightNanoClock
     public long nanosSinceMidnight()
     {
         return epochClock.nanoTime() - midnightEpochNs;
+    }
+
+    /**
+     * The Timestamp field of OUCH 4.2 and ITCH 5.0 ("nanoseconds since midnight"), for a time on a clock counting from
+     * an earlier midnight: a process's second day starts again from 0.
+     *
+     * @param midnightNs nanoseconds since the midnight UTC of some day, e.g. {@link #nanosSinceMidnight()}.
+     * @return nanoseconds since the latest midnight UTC: 0 to 86,399,999,999,999.
+     */
+    public static long timeOfDay(final long midnightNs)
+    {
+        return midnightNs >= 0 && midnightNs < NANOS_PER_DAY ? midnightNs : Math.floorMod(midnightNs, NANOS_PER_DAY);
+    }
+
+    /**
+     * The difference of two times since midnight that may count from different midnights: a message's Timestamp (a
+     * time of day) and a receipt time of a clock started days before, or two processes started on different dates.
+     *
+     * @param differenceNs a difference of two times since midnight, each of some day's midnight UTC.
+     * @return the difference less the whole days nearest to it: between -12 h and +12 h.
+     */
+    public static long withinADay(final long differenceNs)
+    {
+        return differenceNs - Math.round((double)differenceNs / NANOS_PER_DAY) * NANOS_PER_DAY;
     }
 }
