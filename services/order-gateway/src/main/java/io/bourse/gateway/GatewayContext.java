@@ -44,8 +44,8 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * engine shard a ClockTick, so that good-till-seconds orders expire without order flow, default
  * {@value #CLOCK_TICK_INTERVAL_MS_DEFAULT} ms), {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10
  * characters, default today's UTC date as yyyyMMdd), {@value #CLOSE_TIME_PROP_NAME} (the UTC time of day the
- * gateway closes the trading day at, {@code HH:mm}, {@code HH:mm:ss} or with a fraction of a second, see
- * {@link MarketClose}; default none: the gateway never closes), {@value #JOURNAL_DIR_PROP_NAME} (where the session
+ * gateway closes the trading day at, {@code HH:mm}, {@code HH:mm:ss} or with a fraction of a second, {@code 00:00}
+ * the day's end, see {@link MarketClose}; default none: the gateway never closes), {@value #JOURNAL_DIR_PROP_NAME} (where the session
  * journals go, one directory per session and one file per user in it, default {@code bourse-gateway-journal} under
  * {@code java.io.tmpdir}: it survives a gateway restart), {@value #JOURNAL_SYNC_PROP_NAME} ({@code none} or
  * {@code batch}, see {@link JournalSync}, default {@code none}), {@value #JOURNAL_PRETOUCH_BYTES_PROP_NAME} (the most
@@ -279,9 +279,10 @@ public final class GatewayContext
             dailySessions = true;
         }
         sessionName = SessionNames.resolve(sessionName, SESSION_PROP_NAME);
-        if (NO_CLOSE != closeTimeNs && (closeTimeNs < 0 || closeTimeNs >= TimeUnit.DAYS.toNanos(1)))
+        if (NO_CLOSE != closeTimeNs && (closeTimeNs <= 0 || closeTimeNs > TimeUnit.DAYS.toNanos(1)))
         {
-            throw new IllegalStateException(CLOSE_TIME_PROP_NAME + " must be a time of day: " + closeTimeNs + " ns");
+            throw new IllegalStateException(
+                CLOSE_TIME_PROP_NAME + " must be a time of day after midnight, up to 24:00: " + closeTimeNs + " ns");
         }
         if (null == journalDir || journalDir.isBlank() || null == journalSync)
         {
@@ -325,7 +326,9 @@ public final class GatewayContext
         }
         try
         {
-            return LocalTime.parse(closeTime.trim()).toNanoOfDay();
+            final long timeOfDayNs = LocalTime.parse(closeTime.trim()).toNanoOfDay();
+            // A day that closes at midnight closes at its end, not the moment it starts.
+            return 0 == timeOfDayNs ? TimeUnit.DAYS.toNanos(1) : timeOfDayNs;
         }
         catch (final DateTimeParseException ex)
         {
@@ -534,8 +537,8 @@ public final class GatewayContext
     }
 
     /**
-     * @return the UTC time of day the gateway closes the trading day at ({@link MarketClose}), ns since midnight; or
-     * {@link #NO_CLOSE}.
+     * @return the UTC time of day the gateway closes the trading day at ({@link MarketClose}), ns since the day's
+     * midnight (one day's ns for a close at its end, the next midnight); or {@link #NO_CLOSE}.
      */
     public long closeTimeNs()
     {
@@ -543,8 +546,8 @@ public final class GatewayContext
     }
 
     /**
-     * @param closeTimeNs the UTC time of day the gateway closes the trading day at, ns since midnight (0 to one day
-     *                    less 1 ns), or {@link #NO_CLOSE} for a gateway that never closes.
+     * @param closeTimeNs the UTC time of day the gateway closes the trading day at, ns since the day's midnight (1 ns
+     *                    to one day: a close at the day's end), or {@link #NO_CLOSE} for a gateway that never closes.
      * @return this.
      */
     public GatewayContext closeTimeNs(final long closeTimeNs)

@@ -63,6 +63,7 @@ final class GatewayMetrics
     final SingleWriterCounter cancelRejectOut;
     final SingleWriterCounter orderPriorityUpdateOut;
     final CounterDataPoint cancelOnDisconnect;
+    final CounterDataPoint closeCancels;
     final GaugeDataPoint sessions;
     final GaugeDataPoint pendingLogins;
     final GaugeDataPoint lingeringConnections;
@@ -142,6 +143,8 @@ final class GatewayMetrics
             .help("Sessions ended because the client read too slowly for its send buffer").register(registry);
         cancelOnDisconnect = Counter.builder().withoutExemplars().name("bourse_gateway_cancel_on_disconnect_total")
             .help("Cancels sent to the engine for the open orders of sessions that ended").register(registry);
+        closeCancels = Counter.builder().withoutExemplars().name("bourse_gateway_close_cancels_total")
+            .help("Cancels sent to the engine for the orders open at the close of the trading day").register(registry);
         unmatchedEvents = Counter.builder().withoutExemplars().name("bourse_gateway_unmatched_events_total")
             .help("Engine events for this gateway's orders that it no longer tracks").register(registry);
         duplicateEvents = Counter.builder().withoutExemplars().name("bourse_gateway_duplicate_events_total")

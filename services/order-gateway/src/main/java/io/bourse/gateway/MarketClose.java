@@ -38,6 +38,7 @@ final class MarketClose
     /** Longest wait from the close for the open orders to be done before the day ends anyway. */
     static final long DRAIN_SECONDS = 30;
     private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
+    private static final long DAY_NS = TimeUnit.DAYS.toNanos(1);
 
     private final long dayStartNs;
     private final long closeTimeNs;
@@ -50,7 +51,8 @@ final class MarketClose
     /**
      * @param dayStartNs  the midnight UTC the day starts at, on the gateway's clock (ns since the midnight of its
      *                    start: 0 for its first day, a multiple of a day's nanoseconds for a later one).
-     * @param closeTimeNs the close, ns since the day's midnight UTC; or {@link GatewayContext#NO_CLOSE}.
+     * @param closeTimeNs the close, ns since the day's midnight UTC (a day's ns: at its end, the next midnight); or
+     *                    {@link GatewayContext#NO_CLOSE}.
      * @param orderEntry  the order logic to close.
      * @param registry    the sessions to tell, restored from the journals: when one holds the End of Day, the day was
      *                    closed before a restart and closes again at once.
@@ -87,8 +89,8 @@ final class MarketClose
             drainDeadlineNs = midnightNs + DRAIN_NS;
             state = State.CLOSING;
             System.out.println("order-gateway: market closed" + (closedBefore ? " (before a restart)" :
-                " at " + LocalTime.ofNanoOfDay(closeTimeNs) + " UTC") + ": new orders are rejected, " + openOrders +
-                " open orders are being canceled");
+                " at " + LocalTime.ofNanoOfDay(closeTimeNs % DAY_NS) + " UTC") + ": new orders are rejected, " +
+                openOrders + " open orders are being canceled");
         }
         else if (State.CLOSED == current)
         {

@@ -238,11 +238,6 @@ final class OrderEntry
         {
             return;
         }
-        if (marketClosed)
-        {
-            reject(session, buffer, tokenOffset, RejectCause.EXCHANGE_CLOSED);
-            return;
-        }
         final byte side = message.buySellIndicator();
         final long shares = message.shares();
         final long price = message.price();
@@ -445,8 +440,9 @@ final class OrderEntry
     }
 
     /**
-     * A user's session ended: with cancel on disconnect, every order of the session is canceled through the engine. A
-     * cancel its shard cannot take now (down, or its command stream full) is kept and sent again by
+     * A user's session ended: with cancel on disconnect, every order of the session is canceled through the engine, but
+     * one whose cancel its shard took already (at an earlier end of the session, or the close's: counted in
+     * {@code bourse_gateway_close_cancels_total}, not as a cancel on disconnect). A cancel its shard cannot take now (down, or its command stream full) is kept and sent again by
      * {@link #retryCancelsOnDisconnect()} until the shard takes it or the order is done: a shard recovered from the
      * event archive would otherwise bring the order back without its owner. A kept cancel outlives a new login of the
      * user (the order is canceled once its shard takes it); a restarted gateway keeps one again for every open order
@@ -463,7 +459,7 @@ final class OrderEntry
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : orders.values())
         {
-            if (order.session != session)
+            if (order.session != session || order.gatewayCancelSent)
             {
                 continue;
             }
@@ -486,7 +482,8 @@ final class OrderEntry
      * Closes the trading day ({@link MarketClose}): from now on an Enter Order is Rejected 'C' (exchange closed) and a
      * Replace Order is refused as OUCH 4.2 &sect;2.2 refuses one (the existing order canceled; a closing-cross order's
      * replacement Rejected 'C'); Cancel and Modify Orders work as before. Every open order, whatever its user's cancel
-     * on disconnect, gets a cancel through the engine, sent as the cancels on disconnect are (by
+     * on disconnect, gets a cancel through the engine (but one whose cancel on disconnect went already), sent as the
+     * cancels on disconnect are (by
      * {@link #retryCancelsOnDisconnect()}, once the shards' events are caught up, again while a shard cannot take it),
      * and the engine's full cancels of those orders are answered with Canceled 'T' (timeout: the Time in Force, at most
      * the day, has expired) instead of 'U' (the close's cancel reaches the engine before any Cancel Order the client
@@ -503,8 +500,11 @@ final class OrderEntry
         nextCancelOnDisconnectRetryNs = clock.nanoTime();
         for (final OrderState order : orders.values())
         {
-            order.openAtClose = true;
-            cancelsOnDisconnectToRetry.add(order.clientOrderId);
+            if (!order.gatewayCancelSent)
+            {
+                order.openAtClose = true;
+                cancelsOnDisconnectToRetry.add(order.clientOrderId);
+            }
         }
     }
 
@@ -581,7 +581,7 @@ final class OrderEntry
             {
                 if (engine.cancelOrder(order.shardId, timestampNs, order.clientOrderId, 0))
                 {
-                    metrics.cancelOnDisconnect.inc();
+                    onGatewayCancelSent(order);
                 }
                 else
                 {
@@ -608,8 +608,15 @@ final class OrderEntry
         {
             return false;
         }
-        metrics.cancelOnDisconnect.inc();
+        onGatewayCancelSent(order);
         return true;
+    }
+
+    /** Marks the order's cancel on disconnect, or the close's cancel, taken by its shard, and counts it. */
+    private void onGatewayCancelSent(final OrderState order)
+    {
+        order.gatewayCancelSent = true;
+        (order.openAtClose ? metrics.closeCancels : metrics.cancelOnDisconnect).inc();
     }
 
     /**
@@ -1068,9 +1075,11 @@ final class OrderEntry
     }
 
     /**
-     * Checks an Enter Order's new token ({@link #newTokenProblem}), marks it used, and takes a token from the user's
-     * and the firm's rate buckets; answers Rejected on a fault. A token refused for capacity is not kept (there is no
-     * room for it): while the capacity stays used up, which is the rest of the day, it is refused again.
+     * Checks an Enter Order's new token ({@link #newTokenProblem}), marks it used, refuses the order after the close
+     * ({@link RejectCause#EXCHANGE_CLOSED}, before the rates: the day's orders are over whatever their rate), and takes
+     * a token from the user's and the firm's rate buckets; answers Rejected on a fault. A token refused for capacity is
+     * not kept (there is no room for it): while the capacity stays used up, which is the rest of the day, it is refused
+     * again.
      *
      * @return the user's risk state, or null when the request was rejected.
      */
@@ -1085,6 +1094,11 @@ final class OrderEntry
             return null;
         }
         takeToken(session, buffer, tokenOffset);
+        if (marketClosed)
+        {
+            reject(session, buffer, tokenOffset, RejectCause.EXCHANGE_CLOSED);
+            return null;
+        }
         final PreTradeRisk.UserRisk user = risk.user(session);
         final RejectCause overRate = user.admit(clock.nanoTime());
         if (null != overRate)

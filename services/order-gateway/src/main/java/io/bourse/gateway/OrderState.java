@@ -33,6 +33,11 @@ final class OrderState
     boolean traded;
     /** Open at the close of the day: its full cancel is the close's, answered Canceled 'T'. */
     boolean openAtClose;
+    /**
+     * The gateway's own full cancel of the order (on disconnect, or the close's) was taken by its shard: the order is
+     * being canceled, and neither another session end nor the close sends one again.
+     */
+    boolean gatewayCancelSent;
     long clientOrderId;
     int shardId;
     long orderReferenceNumber;
@@ -106,6 +111,7 @@ final class OrderState
         countedOpen = false;
         traded = false;
         openAtClose = false;
+        gatewayCancelSent = false;
         clientOrderId = 0;
         shardId = 0;
         orderReferenceNumber = 0;

@@ -345,8 +345,8 @@ class GatewaySessionTest
             TestClient dayBefore = new TestClient(port))
         {
             client.login("demo01", "demo01pw", "", 0);
-            assertThat(client.await(2)).isEqualTo(List.of(
-                new LoginAccepted(nextDay, 1), new SystemEventMessage(nextDayNs, 'S')));
+            assertThat(client.await(2)).as("OUCH 4.2 Timestamp: ns since this day's midnight").isEqualTo(List.of(
+                new LoginAccepted(nextDay, 1), new SystemEventMessage(TimeUnit.SECONDS.toNanos(1), 'S')));
             enterOrder(client, "A1", "AAPL");
             final List<NewOrder> orders = awaitNewOrders(2);
             final long firstDayOrder = orders.get(0).clientOrderId();
@@ -364,6 +364,45 @@ class GatewaySessionTest
         {
             assertThat(nextDayJournals).as("the next day's journals")
                 .anyMatch((path) -> path.getFileName().toString().startsWith("demo01"));
+        }
+    }
+
+    /**
+     * A close time of 00:00 is the day's end, not its start: a gateway started at 10:00 with it is open; at the next
+     * midnight its day closes (End of Day, End of Session: nothing open) and the next date's session opens right after.
+     */
+    @Test
+    void shouldCloseTheDayAtItsEndForACloseTimeOfMidnight() throws Exception
+    {
+        final long closeNs = GatewayContext.fromSettings(
+            new Settings(Map.of("BOURSE_GATEWAY_CLOSE_TIME", "00:00"))).closeTimeNs();
+        final String firstDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
+        final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
+        final long oneSecondNs = TimeUnit.SECONDS.toNanos(1);
+        assertThat(closeNs).isEqualTo(DAY_NS);
+        stopGateway();
+        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(closeNs));
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            assertThat(client.await(2)).as("open at 10:00").isEqualTo(List.of(
+                new LoginAccepted(firstDay, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
+
+            wallClockNs.set((FIRST_DAY + 1) * DAY_NS + oneSecondNs);
+            assertThat(client.await(5)).isEqualTo(List.of(
+                new LoginAccepted(firstDay, 1), new SystemEventMessage(TEN_AM_NS, 'S'),
+                new SystemEventMessage(oneSecondNs, 'E'), new EndOfSession(), new Closed()));
+        }
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!Files.isDirectory(journalDir.resolve(nextDay)) && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            assertThat(client.await(2)).isEqualTo(List.of(
+                new LoginAccepted(nextDay, 1), new SystemEventMessage(oneSecondNs, 'S')));
         }
     }
 

@@ -27,8 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The close of the trading day in the order entry ({@link OrderEntry#closeMarket()}): every open order canceled
- * through the engine whatever its user's cancel on disconnect, answered Canceled 'T'; Enter Orders Rejected 'C' and
- * Replace Orders refused as OUCH 4.2 &sect;2.2 says; Cancel Orders as before.
+ * through the engine whatever its user's cancel on disconnect (one cancel per order with the cancels on disconnect),
+ * answered Canceled 'T'; Enter Orders Rejected 'C' and Replace Orders refused as OUCH 4.2 &sect;2.2 says; Cancel
+ * Orders as before.
  */
 class MarketCloseTest
 {
@@ -77,6 +78,52 @@ class MarketCloseTest
             new Canceled(T2, "A2", 100, 'T'));
         assertThat(fixture.messages(fixture.bob)).last().isEqualTo(new Canceled(T2, "B1", 100, 'T'));
         assertThat(fixture.orderEntry.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldSendOneCancelPerOrderBetweenTheCancelOnDisconnectAndTheCloseAndCountThemApart() throws IOException
+    {
+        fixture = new OrderEntryFixture(journalDir, RiskLimits.none());
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.enterAccepted(fixture.bob, "B1", 'S', 1);
+        final int before = fixture.engine.commands().size();
+
+        fixture.clock.set(NANO_TIME, T2);
+        fixture.orderEntry.onSessionEnd(fixture.bob); // B1's cancel on disconnect goes; no answer yet at the close
+        fixture.orderEntry.closeMarket();
+        final int sentAtClose = fixture.orderEntry.retryCancelsOnDisconnect();
+        fixture.orderEntry.onSessionEnd(fixture.alice); // End of Session: A1's cancel went with the close
+        fixture.orderEntry.onSessionEnd(fixture.bob);
+
+        assertThat(sentAtClose).isOne();
+        assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size())).containsExactly(
+            new Cancel(0, T2, id(2, 1), 0),
+            new Cancel(0, T2, id(1, 1), 0));
+        assertThat(Metrics.sum(fixture.registry, "bourse_gateway_cancel_on_disconnect_total")).isOne();
+        assertThat(Metrics.sum(fixture.registry, "bourse_gateway_close_cancels_total")).isOne();
+
+        fixture.events.canceled(T2, id(2, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        assertThat(fixture.messages(fixture.bob)).last().as("the disconnect's cancel, not the close's")
+            .isEqualTo(new Canceled(T2, "B1", 100, 'U'));
+        assertThat(fixture.messages(fixture.alice)).last().isEqualTo(new Canceled(T2, "A1", 100, 'T'));
+        assertThat(fixture.orderEntry.openOrderCount()).isZero();
+    }
+
+    @Test
+    void shouldRejectAnEnterOrderAfterTheCloseAsExchangeClosedWhateverTheUsersOrderRate() throws IOException
+    {
+        fixture = new OrderEntryFixture(journalDir, RiskLimits.parse(
+            RiskLimits.NO_LIMITS, List.of("alice,,,,,1,Y"), List.of(), Map.of()));
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.orderEntry.closeMarket();
+
+        fixture.clock.set(NANO_TIME, T2);
+        fixture.enterOrder("A2");
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.messages(fixture.alice)).last().isEqualTo(new Rejected(T2, "A2", 'C'));
+        assertThat(fixture.rejects("exchange_closed")).isOne();
     }
 
     @Test
