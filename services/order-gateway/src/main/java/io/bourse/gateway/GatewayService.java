@@ -112,8 +112,9 @@ public final class GatewayService implements AutoCloseable
                 .register(metricsServer.registry());
             GaugeWithCallback.builder()
                 .name("bourse_gateway_cancel_on_disconnect_pending")
-                .help("Cancels on disconnect waiting for their engine shard to take them (it was down or full)")
-                .callback((callback) -> callback.call(agent.day().orderEntry().cancelsOnDisconnectToRetry()))
+                .help("Cancels on disconnect and at the close waiting for their engine shard to take them (it was " +
+                    "down or full), of the trading day and of closed days")
+                .callback((callback) -> callback.call(agent.cancelsToRetry()))
                 .register(metricsServer.registry());
             GaugeWithCallback.builder()
                 .name("bourse_gateway_market_state")

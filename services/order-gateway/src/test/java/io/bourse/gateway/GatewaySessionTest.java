@@ -66,6 +66,7 @@ class GatewaySessionTest
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
     /** Added to System.nanoTime for the gateway's timers, to move them on without waiting. */
     private final AtomicLong timerSkewNs = new AtomicLong();
+    private GatewayAgent agent;
     /** The gateway's wall clock, ns since the epoch: 10:00:00 on the first day unless a test moves it. */
     private final AtomicLong wallClockNs = new AtomicLong(FIRST_DAY * DAY_NS + TEN_AM_NS);
     @TempDir
@@ -115,8 +116,7 @@ class GatewaySessionTest
             new MidnightNanoClock(wallClockNs::get), () -> System.nanoTime() + timerSkewNs.get());
         journals = JournalStore.open(journalDir, TradingDays.firstSessionName(ctx, clock), ctx.journalSync(),
             ctx.journalPretouchBytes(), metrics);
-        final GatewayAgent agent =
-            TestGatewayAgents.newAgent(ctx, serverChannel, Selector.open(), engine, journals, metrics, clock);
+        agent = TestGatewayAgents.newAgent(ctx, serverChannel, Selector.open(), engine, journals, metrics, clock);
         runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
         AgentRunner.startOnThread(runner);
     }
@@ -365,6 +365,59 @@ class GatewaySessionTest
             assertThat(nextDayJournals).as("the next day's journals")
                 .anyMatch((path) -> path.getFileName().toString().startsWith("demo01"));
         }
+    }
+
+    /**
+     * The close's cancel of an order whose shard is down waits beyond the day: the next day opens at midnight, and once
+     * the shard takes commands again the cancel goes to it, so that a shard recovered from the event archive does not
+     * bring the closed day's order back to trade against the new day's.
+     */
+    @Test
+    void shouldSendTheClosedDaysCancelsOnceTheShardIsBackInTheNextDay() throws Exception
+    {
+        final long nineAmNs = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
+        final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
+        stopGateway();
+        wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs - TimeUnit.MINUTES.toNanos(1));
+        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(nineAmNs));
+        final long orderId;
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            client.await(2);
+            enterOrder(client, "A1", "AAPL");
+            orderId = awaitNewOrders(1).get(0).clientOrderId();
+            engine.available = false;
+
+            wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs);
+            final long closingNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (MarketClose.State.OPEN == agent.day().marketClose().state() && System.nanoTime() < closingNs)
+            {
+                Thread.sleep(1);
+            }
+            wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs + TimeUnit.SECONDS.toNanos(MarketClose.DRAIN_SECONDS + 1));
+            assertThat(client.await(5)).as("End of Day, the order still open").contains(new EndOfSession());
+        }
+        wallClockNs.set((FIRST_DAY + 1) * DAY_NS + TimeUnit.SECONDS.toNanos(1));
+        final long openedNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!Files.isDirectory(journalDir.resolve(nextDay)) && System.nanoTime() < openedNs)
+        {
+            Thread.sleep(1);
+        }
+        assertThat(journalDir.resolve(nextDay)).isDirectory();
+        assertThat(agent.cancelsToRetry()).as("the closed day's cancel, waiting").isOne();
+        assertThat(engine.commands()).noneMatch(Cancel.class::isInstance);
+
+        engine.available = true;
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (engine.commands().stream().noneMatch(Cancel.class::isInstance) && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+        assertThat(engine.commands()).filteredOn(Cancel.class::isInstance).singleElement()
+            .isEqualTo(new Cancel(0, DAY_NS + TimeUnit.SECONDS.toNanos(1), orderId, 0));
+        assertThat(Metrics.sum(registry, "bourse_gateway_close_cancels_total")).isOne();
+        assertThat(agent.cancelsToRetry()).isZero();
     }
 
     /**
