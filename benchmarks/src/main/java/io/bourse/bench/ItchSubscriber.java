@@ -18,11 +18,12 @@ import java.nio.channels.SocketChannel;
  * One subscriber of the fanout benchmark: a nassau SoupBinTCP 4.0 client on a non-blocking socket, logged in for every
  * symbol from sequence number 1, that counts the live ITCH 5.0 messages it receives (Add Order, Order Executed, Order
  * Delete) and records, for those whose Timestamp falls in the measured window, receipt time minus Timestamp into its
- * reader's histogram. The Timestamp is the message's intended send time on the input schedule, so the latency
- * includes any wait of the input behind its schedule (coordinated-omission corrected); the receipt time is read from
- * the same {@link MidnightNanoClock} once per read call, after the read, and the Timestamp (the time of day) is taken
- * on that clock to the day nearest the receipt, so that a run across midnight measures the same. An observer may see every ITCH message first
- * (the end-to-end benchmark's {@link EndToEndLatency}). Read by one thread; its counts may be read by others.
+ * reader's histogram. The Timestamp is the message's intended send time on the input schedule, so the latency includes
+ * any wait of the input behind its schedule (coordinated-omission corrected); the receipt time is read from the same
+ * {@link MidnightNanoClock} once per read call, after the read, and the Timestamp (the time of day) is taken on that
+ * clock to the day nearest the receipt, so that a run across midnight measures the same. An observer may see every ITCH
+ * message first (the end-to-end benchmark's {@link EndToEndLatency}). Read by one thread; its counts may be read by
+ * others.
  */
 final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusListener, AutoCloseable
 {

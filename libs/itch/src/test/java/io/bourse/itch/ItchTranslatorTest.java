@@ -47,7 +47,8 @@ class ItchTranslatorTest
     @Test
     void shouldWriteTheTimeOfDayAsTheTimestampOfAnEventOnALaterDayOfTheClock()
     {
-        // 09:30:00.123456789 four days after the midnight the publisher's clock counts from: past the 6 bytes' 3.26 days.
+        // 09:30:00.123456789 four days after the midnight the publisher's clock counts from: past the 6 bytes' 3.26
+        // days.
         final long fourDaysLaterNs = 4 * MidnightNanoClock.NANOS_PER_DAY + T;
         final int length = translate(sbe.addOrder(fourDaysLaterNs, "MSFT", 17, Side.BUY, 300, 1_500_100));
 

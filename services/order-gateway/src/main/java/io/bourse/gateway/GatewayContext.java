@@ -45,12 +45,13 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * {@value #CLOCK_TICK_INTERVAL_MS_DEFAULT} ms), {@value #SESSION_PROP_NAME} (SoupBinTCP session name, at most 10
  * characters, default today's UTC date as yyyyMMdd), {@value #CLOSE_TIME_PROP_NAME} (the UTC time of day the
  * gateway closes the trading day at, {@code HH:mm}, {@code HH:mm:ss} or with a fraction of a second, {@code 00:00}
- * the day's end, see {@link MarketClose}; default none: the gateway never closes), {@value #JOURNAL_DIR_PROP_NAME} (where the session
- * journals go, one directory per session and one file per user in it, default {@code bourse-gateway-journal} under
- * {@code java.io.tmpdir}: it survives a gateway restart), {@value #JOURNAL_SYNC_PROP_NAME} ({@code none} or
- * {@code batch}, see {@link JournalSync}, default {@code none}), {@value #JOURNAL_PRETOUCH_BYTES_PROP_NAME} (the most
- * that a thread of its own fills a journal with zeros ahead of its records, so that the agent's writes find their
- * pages in the page cache; each journal gets what its recent rate needs, {@link JournalPretoucher}; at least 65,536, 0
+ * the day's end, see {@link MarketClose}; default none: the gateway never closes), {@value #JOURNAL_DIR_PROP_NAME}
+ * (where the session journals go, one directory per session and one file per user in it, default
+ * {@code bourse-gateway-journal} under {@code java.io.tmpdir}: it survives a gateway restart),
+ * {@value #JOURNAL_SYNC_PROP_NAME} ({@code none} or {@code batch}, see {@link JournalSync}, default {@code none}),
+ * {@value #JOURNAL_PRETOUCH_BYTES_PROP_NAME} (the most that a thread of its own fills a journal with zeros ahead of
+ * its records, so that the agent's writes find their pages in the page cache; each journal gets what its recent rate
+ * needs, {@link JournalPretoucher}; at least 65,536, 0
  * for no such thread, default {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@code bourse.credentials.file} (default
  * {@code deploy/credentials.csv}) or {@code bourse.credentials} (the users themselves, {@link Credentials}),
  * {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user

@@ -442,11 +442,12 @@ final class OrderEntry
     /**
      * A user's session ended: with cancel on disconnect, every order of the session is canceled through the engine, but
      * one whose cancel its shard took already (at an earlier end of the session, or the close's: counted in
-     * {@code bourse_gateway_close_cancels_total}, not as a cancel on disconnect). A cancel its shard cannot take now (down, or its command stream full) is kept and sent again by
-     * {@link #retryCancelsOnDisconnect()} until the shard takes it or the order is done: a shard recovered from the
-     * event archive would otherwise bring the order back without its owner. A kept cancel outlives a new login of the
-     * user (the order is canceled once its shard takes it); a restarted gateway keeps one again for every open order
-     * of a user with cancel on disconnect ({@link #keepCancelsOnDisconnectOfRestoredOrders()}).
+     * {@code bourse_gateway_close_cancels_total}, not as a cancel on disconnect). A cancel its shard cannot take now
+     * (down, or its command stream full) is kept and sent again by {@link #retryCancelsOnDisconnect()} until the shard
+     * takes it or the order is done: a shard recovered from the event archive would otherwise bring the order back
+     * without its owner. A kept cancel outlives a new login of the user (the order is canceled once its shard takes
+     * it); a restarted gateway keeps one again for every open order of a user with cancel on disconnect
+     * ({@link #keepCancelsOnDisconnectOfRestoredOrders()}).
      *
      * @param session the session whose connection closed.
      */
