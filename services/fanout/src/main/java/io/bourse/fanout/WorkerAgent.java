@@ -212,7 +212,8 @@ final class WorkerAgent implements Agent
             final long nowNs = clock.nanosSinceMidnight();
             for (int i = 0; i < sentCount; i++)
             {
-                latency.recordNs(nowNs - sentTimestamps[i]);
+                // engine times come from the gateway's clock, which may count from another day's midnight
+                latency.recordNs(MidnightNanoClock.withinADay(nowNs - sentTimestamps[i]));
             }
             sentCount = 0;
         }

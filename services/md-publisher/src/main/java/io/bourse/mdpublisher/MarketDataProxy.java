@@ -317,7 +317,9 @@ final class MarketDataProxy implements MarketDataListener
         final long result = boundedOffer.offer(feed.publication, buffer, 0, length);
         if (result > 0)
         {
-            metrics.onMessageOut(feed.feed, templateId, clock.nanosSinceMidnight() - timestampNs);
+            // engine times come from the gateway's clock, which may count from another day's midnight
+            metrics.onMessageOut(
+                feed.feed, templateId, MidnightNanoClock.withinADay(clock.nanosSinceMidnight() - timestampNs));
         }
         else
         {

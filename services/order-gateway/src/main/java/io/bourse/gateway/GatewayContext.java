@@ -283,7 +283,8 @@ public final class GatewayContext
         if (NO_CLOSE != closeTimeNs && (closeTimeNs <= 0 || closeTimeNs > TimeUnit.DAYS.toNanos(1)))
         {
             throw new IllegalStateException(
-                CLOSE_TIME_PROP_NAME + " must be a time of day after midnight, up to 24:00: " + closeTimeNs + " ns");
+                CLOSE_TIME_PROP_NAME + " must be a time of day after midnight, up to the day's end (00:00): " +
+                closeTimeNs + " ns");
         }
         if (null == journalDir || journalDir.isBlank() || null == journalSync)
         {

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * bourse_gateway_send_buffer_bytes} (memory allocated for the connections' send buffers), {@code
  * bourse_gateway_order_latency_seconds} (OUCH request received to the
  * engine's answer sent to the client), {@code bourse_gateway_cancel_on_disconnect_total} (cancels sent for the open
- * orders of sessions that ended), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
+ * orders of sessions that ended), {@code bourse_gateway_close_cancels_total} (cancels sent for the orders open at the
+ * close of the trading day), {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
  * for orders it no longer knows), {@code bourse_gateway_duplicate_events_total} (engine events heard again after a
  * restart, which the journals already answer), {@code bourse_gateway_replayed_events_total} (engine events
  * replayed from the event archive, those the gateway had not heard when it joined a stream), {@code

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
  *     <li>{@link State#OPEN} until the gateway's clock (ns since midnight UTC) reaches the close time; a gateway that
  *     never closes ({@link GatewayContext#NO_CLOSE}) stays open, unless its journals show the day closed already.</li>
  *     <li>At the close, {@link State#CLOSING}: new orders are Rejected 'C' and every open order gets a cancel through
- *     the engine, answered Canceled 'T' ({@link OrderEntry#closeMarket()}).</li>
+ *     the engine (but one whose cancel on disconnect went already), answered Canceled 'T'
+ *     ({@link OrderEntry#closeMarket()}).</li>
  *     <li>Once no order is open (the cancels answered, or a closing-cross order's after the cross), or
  *     {@value #DRAIN_SECONDS} s after the close with orders still open (an engine shard that stays down, a cross that
  *     never runs; logged), {@link State#CLOSED}: every session of the day gets the OUCH 4.2 System Event End of Day,

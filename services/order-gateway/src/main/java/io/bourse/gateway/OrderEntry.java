@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  * Enter Order, each failure answered with OUCH 4.2 Rejected (see {@link RejectCause}): token of printable ASCII and not
  * all spaces ('O'); token not used before today in the session ('O': OUCH 4.2 has no duplicate-token code, and an
  * answer beats silence); a new token within the day's token capacity of the session and of the gateway ('O': the day's
- * tokens take heap, and the capacity bounds it; see {@link GatewayContext#maxSessionTokens()}); the user's and the
- * firm's order rate ('O'); then the fields as {@link OrderValidation} checks them ('O', 'Z', 'S', 'X', 'D', 'N', 'R');
+ * tokens take heap, and the capacity bounds it; see {@link GatewayContext#maxSessionTokens()}); after the close, 'C'
+ * (exchange closed); the user's and the firm's order rate ('O'); then the fields as {@link OrderValidation} checks
+ * them ('O', 'Z', 'S', 'X', 'D', 'N', 'R');
  * then the user's and the firm's {@link PreTradeRisk} limits ('m', 'n', 'X', 'O'). A command the engine cannot take is
  * answered with 'H'. A rejected token stays used for the day. Sides T (sell short) and E (sell short exempt) are sells
  * for the engine; Accepted echoes the side as entered. A blank Firm becomes the user's firm, which is also the firm of
@@ -590,6 +591,30 @@ final class OrderEntry
                 }
             }
         }
+    }
+
+    /**
+     * At the day's end (the next day opened, this day's sessions ended): hands the cancels its shards could not take
+     * yet, the close's and those on disconnect, to be sent once they can, beyond this day.
+     *
+     * @param closedDayCancels where the closed days' cancels are kept.
+     * @return the cancels handed over.
+     */
+    int carryCancelsTo(final ClosedDayCancels closedDayCancels)
+    {
+        int carried = 0;
+        final LongHashSet.LongIterator clientOrderIds = cancelsOnDisconnectToRetry.iterator();
+        while (clientOrderIds.hasNext())
+        {
+            final OrderState order = orders.get(clientOrderIds.nextValue());
+            if (null != order)
+            {
+                closedDayCancels.add(order.clientOrderId, order.shardId, order.openAtClose);
+                carried++;
+            }
+        }
+        cancelsOnDisconnectToRetry.clear();
+        return carried;
     }
 
     /** @return the cancels on disconnect waiting for their shard to take them; any thread (an estimate). */

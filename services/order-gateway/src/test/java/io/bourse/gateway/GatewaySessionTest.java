@@ -376,6 +376,7 @@ class GatewaySessionTest
     void shouldSendTheClosedDaysCancelsOnceTheShardIsBackInTheNextDay() throws Exception
     {
         final long nineAmNs = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
+        final String firstDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
         final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
         stopGateway();
         wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs - TimeUnit.MINUTES.toNanos(1));
@@ -400,17 +401,19 @@ class GatewaySessionTest
         }
         wallClockNs.set((FIRST_DAY + 1) * DAY_NS + TimeUnit.SECONDS.toNanos(1));
         final long openedNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!Files.isDirectory(journalDir.resolve(nextDay)) && System.nanoTime() < openedNs)
+        while ((agent.day().sessionName().equals(firstDay) || 0 == agent.cancelsToRetry()) &&
+            System.nanoTime() < openedNs)
         {
             Thread.sleep(1);
         }
-        assertThat(journalDir.resolve(nextDay)).isDirectory();
+        assertThat(agent.day().sessionName()).isEqualTo(nextDay);
         assertThat(agent.cancelsToRetry()).as("the closed day's cancel, waiting").isOne();
         assertThat(engine.commands()).noneMatch(Cancel.class::isInstance);
 
         engine.available = true;
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        while (engine.commands().stream().noneMatch(Cancel.class::isInstance) && System.nanoTime() < deadlineNs)
+        while ((0 != agent.cancelsToRetry() || Metrics.sum(registry, "bourse_gateway_close_cancels_total") < 1) &&
+            System.nanoTime() < deadlineNs)
         {
             Thread.sleep(1);
         }

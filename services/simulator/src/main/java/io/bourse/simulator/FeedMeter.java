@@ -14,8 +14,9 @@ import java.util.Arrays;
  * messages stamped before the simulator joined (a snapshot's Add Orders keep the time of their priority, a MoldUDP64
  * backfill replays the past); and messages that arrive with the Login Accepted, before the market-data thread has
  * stamped a receive time. A Timestamp is the time of day, ns since the latest midnight UTC, while the simulator's
- * clock counts from the midnight of the day it started (past 24 h), so both differences are taken to the nearest whole
- * day ({@link MidnightNanoClock#withinADay}): right for latencies and ages under 12 h.
+ * clock counts from the midnight of the day it started (past 24 h), so the latency is taken to the nearest whole day
+ * ({@link MidnightNanoClock#withinADay}): right for latencies under 12 h; a message is older than the join when its
+ * latency is more than the time since the join (both on the simulator's one clock), however long the run.
  * Owned by the market-data thread.
  */
 final class FeedMeter implements FeedObserver
@@ -76,15 +77,17 @@ final class FeedMeter implements FeedObserver
     public void onMessage(final byte messageType, final long timestampNs)
     {
         counters.onMarketData(messageType);
-        if (NOT_STAMPED == nowNs || MidnightNanoClock.withinADay(timestampNs - joinedNs[session]) < 0 ||
-            ITCH50.MESSAGE_TYPE_SYSTEM_EVENT == messageType || ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY == messageType ||
+        if (NOT_STAMPED == nowNs || ITCH50.MESSAGE_TYPE_SYSTEM_EVENT == messageType ||
+            ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY == messageType ||
             ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION == messageType)
         {
             return;
         }
         final long latencyNs = MidnightNanoClock.withinADay(nowNs - timestampNs);
-        // Beyond the clocks' skew (recorded as 0), a negative latency is a message 12 to 24 h older than the join.
-        if (latencyNs > -MAX_CLOCK_SKEW_NS)
+        // Stamped before the join when older than the join is: the receive and join times are of one clock, so this
+        // holds however long ago the join was. Beyond the clocks' skew (recorded as 0), a negative latency is a
+        // message 12 to 24 h old.
+        if (latencyNs <= nowNs - joinedNs[session] && latencyNs > -MAX_CLOCK_SKEW_NS)
         {
             feedLatency.recordNs(latencyNs);
         }

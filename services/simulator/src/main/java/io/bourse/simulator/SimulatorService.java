@@ -134,8 +134,9 @@ public final class SimulatorService implements AutoCloseable
         analytics = new FeedAnalytics(
             symbols.size(), TimeUnit.SECONDS.toNanos(ctx.vwapWindowSeconds()), VWAP_BUCKETS, counters);
         registerMarketDataMetrics(registry, symbols);
-        final FeedMeter meter = new FeedMeter(
-            counters, feedLatency, ctx.mdSessions(), new MidnightNanoClock().nanosSinceMidnight());
+        // One clock for the join and the receive times, so that the time since the join is right past midnight.
+        final MidnightNanoClock mdClock = new MidnightNanoClock();
+        final FeedMeter meter = new FeedMeter(counters, feedLatency, ctx.mdSessions(), mdClock.nanosSinceMidnight());
         for (int i = 0; i < ctx.mdSessions(); i++)
         {
             final Credentials.User user = ctx.marketDataUsers().get(i);
@@ -172,7 +173,7 @@ public final class SimulatorService implements AutoCloseable
         if (!mdSessions.isEmpty())
         {
             mdAgent = new MarketDataAgent(
-                mdSessions, this::relogin, meter, counters, new MidnightNanoClock(), SystemNanoClock.INSTANCE);
+                mdSessions, this::relogin, meter, counters, mdClock, SystemNanoClock.INSTANCE);
             mdRunner = AgentLaunch.start(mdAgent,
                 ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
         }

@@ -64,6 +64,22 @@ class FeedMeterTest
     }
 
     @Test
+    void shouldGoOnMeasuringMoreThanTwelveHoursAfterTheJoin()
+    {
+        final long thirteenHoursNs = 13 * 3_600_000_000_000L;
+        final long nowNs = JOINED_NS + thirteenHoursNs;
+        meter.nowNs(0, nowNs);
+
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, nowNs - 200_000);
+        // A snapshot's Add Order stamped a minute before the join, 13 h on.
+        meter.onMessage(ITCH50.MESSAGE_TYPE_ADD_ORDER, JOINED_NS - 60_000_000_000L);
+
+        final Histogram measured = latency.sampleInterval();
+        assertThat(measured.getTotalCount()).isOne();
+        assertThat(measured.getMaxValue()).isBetween(199_000L, 201_000L);
+    }
+
+    @Test
     void shouldMeasureTheOtherSessionsMessagesDelayedWhileOneLogsInAgain()
     {
         meter.rejoined(1, NOW_NS);

@@ -14,6 +14,7 @@ public final class MidnightNanoClock
 {
     /** Nanoseconds in a day. */
     public static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    private static final long HALF_DAY_NS = NANOS_PER_DAY / 2;
 
     private final EpochNanoClock epochClock;
     private final long midnightEpochNs;
@@ -67,6 +68,10 @@ public final class MidnightNanoClock
      */
     public static long withinADay(final long differenceNs)
     {
+        if (differenceNs >= -HALF_DAY_NS && differenceNs < HALF_DAY_NS)
+        {
+            return differenceNs;
+        }
         return differenceNs - Math.round((double)differenceNs / NANOS_PER_DAY) * NANOS_PER_DAY;
     }
 }

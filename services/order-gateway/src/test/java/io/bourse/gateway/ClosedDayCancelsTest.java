@@ -1,0 +1,58 @@
+package io.bourse.gateway;
+
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The closed days' cancels: kept while their shard cannot take them, sent once it can, each counted by its kind. */
+class ClosedDayCancelsTest
+{
+    private static final long T = 36_000_000_000_000L;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final GatewayMetrics metrics = new GatewayMetrics(registry);
+    private final DutyCycleClock clock = new DutyCycleClock(null);
+    private final RecordingEngineProxy engine = new RecordingEngineProxy();
+    private final ClosedDayCancels cancels = new ClosedDayCancels(engine, metrics, clock);
+
+    @Test
+    void shouldKeepTheCancelsWhileTheShardIsDownAndSendEachOnceItIsBack()
+    {
+        clock.set(1_000, T);
+        engine.available = false;
+        cancels.add(11, 0, true);
+        cancels.add(12, 1, false);
+
+        assertThat(cancels.retry()).isZero();
+        assertThat(cancels.size()).isEqualTo(2);
+        assertThat(engine.commands()).isEmpty();
+
+        engine.available = true;
+        assertThat(cancels.retry()).as("within the retry interval").isZero();
+        clock.set(1_000 + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T + 5);
+        assertThat(cancels.retry()).isEqualTo(2);
+        clock.set(1_000 + 2 * OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T + 6);
+        assertThat(cancels.retry()).as("each sent once").isZero();
+
+        assertThat(cancels.size()).isZero();
+        assertThat(engine.commands()).containsExactlyInAnyOrder(new Cancel(0, T + 5, 11, 0), new Cancel(1, T + 5, 12, 0));
+        assertThat(Metrics.sum(registry, "bourse_gateway_close_cancels_total")).isOne();
+        assertThat(Metrics.sum(registry, "bourse_gateway_cancel_on_disconnect_total")).isOne();
+    }
+
+    @Test
+    void shouldOfferTheCancelsLeftOnceMoreAtAStopAndCountThoseRefused()
+    {
+        clock.set(1_000, T);
+        engine.available = false;
+        cancels.add(11, 0, true);
+
+        cancels.sendAtStop();
+
+        assertThat(cancels.size()).isZero();
+        assertThat(engine.commands()).containsExactly(new Cancel(0, T, 11, 0));
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "engine_unavailable")).isOne();
+    }
+}
