@@ -307,9 +307,7 @@ class GatewaySessionTest
         final long nineAmNs = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
         final String firstDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
         final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
-        stopGateway();
-        wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs - TimeUnit.MINUTES.toNanos(1));
-        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(nineAmNs));
+        restartWithDailySessionsAt(nineAmNs - TimeUnit.MINUTES.toNanos(1), nineAmNs);
         final long openNs = nineAmNs - TimeUnit.MINUTES.toNanos(1);
         final long drainedNs = nineAmNs + TimeUnit.SECONDS.toNanos(MarketClose.DRAIN_SECONDS + 1);
         try (TestClient client = new TestClient(port))
@@ -378,9 +376,7 @@ class GatewaySessionTest
         final long nineAmNs = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
         final String firstDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
         final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
-        stopGateway();
-        wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs - TimeUnit.MINUTES.toNanos(1));
-        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(nineAmNs));
+        restartWithDailySessionsAt(nineAmNs - TimeUnit.MINUTES.toNanos(1), nineAmNs);
         final long orderId;
         try (TestClient client = new TestClient(port))
         {
@@ -436,8 +432,7 @@ class GatewaySessionTest
         final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
         final long oneSecondNs = TimeUnit.SECONDS.toNanos(1);
         assertThat(closeNs).isEqualTo(DAY_NS);
-        stopGateway();
-        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(closeNs));
+        restartWithDailySessionsAt(TEN_AM_NS, closeNs);
         try (TestClient client = new TestClient(port))
         {
             client.login("demo01", "demo01pw", "", 0);
@@ -460,6 +455,19 @@ class GatewaySessionTest
             assertThat(client.await(2)).isEqualTo(List.of(
                 new LoginAccepted(nextDay, 1), new SystemEventMessage(oneSecondNs, 'S')));
         }
+    }
+
+    /**
+     * Restarts the gateway with daily sessions (no session name configured) on the first day at a time of day.
+     *
+     * @param timeOfDayNs the wall clock's time on the first day, ns since its midnight.
+     * @param closeTimeNs the close time.
+     */
+    private void restartWithDailySessionsAt(final long timeOfDayNs, final long closeTimeNs) throws Exception
+    {
+        stopGateway();
+        wallClockNs.set(FIRST_DAY * DAY_NS + timeOfDayNs);
+        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(closeTimeNs));
     }
 
     private List<NewOrder> awaitNewOrders(final int count) throws InterruptedException
