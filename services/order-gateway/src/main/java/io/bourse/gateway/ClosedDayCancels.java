@@ -75,7 +75,7 @@ final class ClosedDayCancels
             if (engine.canTake(shardId) && engine.cancelOrder(shardId, timestampNs, entries.getLongKey(), 0))
             {
                 entries.remove();
-                ((value & AT_CLOSE) != 0 ? metrics.closeCancels : metrics.cancelOnDisconnect).inc();
+                metrics.gatewayCancel((value & AT_CLOSE) != 0);
                 sent++;
             }
         }
@@ -89,14 +89,12 @@ final class ClosedDayCancels
      */
     void sendAtStop()
     {
-        nextRetryNs = clock.nanoTime();
-        retry();
         final long timestampNs = clock.midnightNs();
         cancels.forEachLong((clientOrderId, value) ->
         {
             if (engine.cancelOrder((int)value, timestampNs, clientOrderId, 0))
             {
-                ((value & AT_CLOSE) != 0 ? metrics.closeCancels : metrics.cancelOnDisconnect).inc();
+                metrics.gatewayCancel((value & AT_CLOSE) != 0);
             }
             else
             {

@@ -9,13 +9,13 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
-import java.util.concurrent.TimeUnit;
 
 import static io.bourse.common.config.SettingChecks.checkPort;
 import static io.bourse.common.config.SettingChecks.checkPositive;
@@ -280,7 +280,7 @@ public final class GatewayContext
             dailySessions = true;
         }
         sessionName = SessionNames.resolve(sessionName, SESSION_PROP_NAME);
-        if (NO_CLOSE != closeTimeNs && (closeTimeNs <= 0 || closeTimeNs > TimeUnit.DAYS.toNanos(1)))
+        if (NO_CLOSE != closeTimeNs && (closeTimeNs <= 0 || closeTimeNs > MidnightNanoClock.NANOS_PER_DAY))
         {
             throw new IllegalStateException(
                 CLOSE_TIME_PROP_NAME + " must be a time of day after midnight, up to the day's end (00:00): " +
@@ -330,7 +330,7 @@ public final class GatewayContext
         {
             final long timeOfDayNs = LocalTime.parse(closeTime.trim()).toNanoOfDay();
             // A day that closes at midnight closes at its end, not the moment it starts.
-            return 0 == timeOfDayNs ? TimeUnit.DAYS.toNanos(1) : timeOfDayNs;
+            return 0 == timeOfDayNs ? MidnightNanoClock.NANOS_PER_DAY : timeOfDayNs;
         }
         catch (final DateTimeParseException ex)
         {

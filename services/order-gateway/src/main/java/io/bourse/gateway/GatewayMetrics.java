@@ -193,6 +193,16 @@ final class GatewayMetrics
     }
 
     /**
+     * Counts a cancel the gateway sent on its own that a shard took.
+     *
+     * @param atClose true for the close's cancel of an order open at the close, false for a cancel on disconnect.
+     */
+    void gatewayCancel(final boolean atClose)
+    {
+        (atClose ? closeCancels : cancelOnDisconnect).inc();
+    }
+
+    /**
      * @param cause why a request was refused.
      */
     void reject(final RejectCause cause)

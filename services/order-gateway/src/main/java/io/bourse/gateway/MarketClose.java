@@ -1,5 +1,7 @@
 package io.bourse.gateway;
 
+import io.bourse.common.time.MidnightNanoClock;
+
 import java.time.LocalTime;
 import java.util.concurrent.TimeUnit;
 
@@ -39,7 +41,6 @@ final class MarketClose
     /** Longest wait from the close for the open orders to be done before the day ends anyway. */
     static final long DRAIN_SECONDS = 30;
     private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
-    private static final long DAY_NS = TimeUnit.DAYS.toNanos(1);
 
     private final long dayStartNs;
     private final long closeTimeNs;
@@ -90,8 +91,8 @@ final class MarketClose
             drainDeadlineNs = midnightNs + DRAIN_NS;
             state = State.CLOSING;
             System.out.println("order-gateway: market closed" + (closedBefore ? " (before a restart)" :
-                " at " + LocalTime.ofNanoOfDay(closeTimeNs % DAY_NS) + " UTC") + ": new orders are rejected, " +
-                openOrders + " open orders are being canceled");
+                " at " + LocalTime.ofNanoOfDay(MidnightNanoClock.timeOfDay(closeTimeNs)) + " UTC") +
+                ": new orders are rejected, " + openOrders + " open orders are being canceled");
         }
         else if (State.CLOSED == current)
         {

@@ -642,7 +642,7 @@ final class OrderEntry
     private void onGatewayCancelSent(final OrderState order)
     {
         order.gatewayCancelSent = true;
-        (order.openAtClose ? metrics.closeCancels : metrics.cancelOnDisconnect).inc();
+        metrics.gatewayCancel(order.openAtClose);
     }
 
     /**

@@ -2,12 +2,12 @@ package io.bourse.gateway;
 
 import io.bourse.common.metrics.Readiness;
 import io.bourse.common.net.SendBufferPool;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
 import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Opens the gateway's trading days ({@link TradingDay}): the first at the start, on the journals of its session,
@@ -23,7 +23,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class TradingDays
 {
-    private static final long DAY_NS = TimeUnit.DAYS.toNanos(1);
 
     private final GatewayContext ctx;
     private final EngineProxy engine;
@@ -91,7 +90,7 @@ final class TradingDays
     boolean isNextDayDue(final TradingDay day, final long midnightNs)
     {
         return ctx.dailySessions() && MarketClose.State.CLOSED == day.marketClose().state() &&
-            midnightNs >= (day.index() + 1L) * DAY_NS;
+            midnightNs >= (day.index() + 1L) * MidnightNanoClock.NANOS_PER_DAY;
     }
 
     /**
@@ -107,7 +106,7 @@ final class TradingDays
      */
     TradingDay openNext(final TradingDay closed, final long midnightNs) throws IOException
     {
-        final int index = (int)(midnightNs / DAY_NS);
+        final int index = (int)(midnightNs / MidnightNanoClock.NANOS_PER_DAY);
         final String sessionName = SessionNames.ofDate(clock.startDate().plusDays(index));
         final JournalStore journals = JournalStore.open(
             Path.of(ctx.journalDir()), sessionName, ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
@@ -136,7 +135,8 @@ final class TradingDays
             sessionIndexes, eventCatchUp);
         registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
         orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
-        final MarketClose marketClose = new MarketClose(index * DAY_NS, ctx.closeTimeNs(), orderEntry, registry);
+        final MarketClose marketClose =
+            new MarketClose(index * MidnightNanoClock.NANOS_PER_DAY, ctx.closeTimeNs(), orderEntry, registry);
         final EventPositions eventPositions = ctx.eventArchive().enabled() ?
             journals.eventPositions(ctx.symbolDirectory().shardCount()) : null;
         return new TradingDay(index, journals, eventPositions, sessionIndexes, orderEntry, registry, marketClose);
