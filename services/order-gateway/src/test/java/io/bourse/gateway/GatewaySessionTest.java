@@ -61,6 +61,10 @@ class GatewaySessionTest
     private static final long DAY_NS = TimeUnit.DAYS.toNanos(1);
     /** The test's first trading day: 2024-10-04, day 20,000 of the Unix epoch. */
     private static final long FIRST_DAY = 20_000L;
+    private static final String FIRST_DAY_SESSION = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
+    private static final String NEXT_DAY_SESSION = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
+    /** The close time of the rollover tests. */
+    private static final long NINE_AM_NS = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
 
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
@@ -304,21 +308,18 @@ class GatewaySessionTest
     @Test
     void shouldOpenTheNextDatesSessionAtMidnightOnceTheDayHasClosed() throws Exception
     {
-        final long nineAmNs = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
-        final String firstDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
-        final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
-        restartWithDailySessionsAt(nineAmNs - TimeUnit.MINUTES.toNanos(1), nineAmNs);
-        final long openNs = nineAmNs - TimeUnit.MINUTES.toNanos(1);
-        final long drainedNs = nineAmNs + TimeUnit.SECONDS.toNanos(MarketClose.DRAIN_SECONDS + 1);
+        restartWithDailySessionsAt(NINE_AM_NS - TimeUnit.MINUTES.toNanos(1), NINE_AM_NS);
+        final long openNs = NINE_AM_NS - TimeUnit.MINUTES.toNanos(1);
+        final long drainedNs = NINE_AM_NS + TimeUnit.SECONDS.toNanos(MarketClose.DRAIN_SECONDS + 1);
         try (TestClient client = new TestClient(port))
         {
             client.login("demo01", "demo01pw", "", 0);
             assertThat(client.await(2)).isEqualTo(List.of(
-                new LoginAccepted(firstDay, 1), new SystemEventMessage(openNs, 'S')));
+                new LoginAccepted(FIRST_DAY_SESSION, 1), new SystemEventMessage(openNs, 'S')));
             enterOrder(client, "A1", "AAPL");
             awaitNewOrders(1);
 
-            wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs);
+            wallClockNs.set(FIRST_DAY * DAY_NS + NINE_AM_NS);
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
             while (engine.commands().size() < 2 && System.nanoTime() < deadlineNs)
             {
@@ -328,23 +329,23 @@ class GatewaySessionTest
             wallClockNs.set(FIRST_DAY * DAY_NS + drainedNs);
 
             assertThat(client.await(5)).as("End of Day though the engine never answered").isEqualTo(List.of(
-                new LoginAccepted(firstDay, 1), new SystemEventMessage(openNs, 'S'),
+                new LoginAccepted(FIRST_DAY_SESSION, 1), new SystemEventMessage(openNs, 'S'),
                 new SystemEventMessage(drainedNs, 'E'), new EndOfSession(), new Closed()));
         }
         final long nextDayNs = DAY_NS + TimeUnit.SECONDS.toNanos(1);
         wallClockNs.set(FIRST_DAY * DAY_NS + nextDayNs);
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!Files.isDirectory(journalDir.resolve(nextDay)) && System.nanoTime() < deadlineNs)
+        while (!Files.isDirectory(journalDir.resolve(NEXT_DAY_SESSION)) && System.nanoTime() < deadlineNs)
         {
             Thread.sleep(1);
         }
-        assertThat(journalDir.resolve(nextDay)).as("the next day's journal directory").isDirectory();
+        assertThat(journalDir.resolve(NEXT_DAY_SESSION)).as("the next day's journal directory").isDirectory();
         try (TestClient client = new TestClient(port);
             TestClient dayBefore = new TestClient(port))
         {
             client.login("demo01", "demo01pw", "", 0);
             assertThat(client.await(2)).as("OUCH 4.2 Timestamp: ns since this day's midnight").isEqualTo(List.of(
-                new LoginAccepted(nextDay, 1), new SystemEventMessage(TimeUnit.SECONDS.toNanos(1), 'S')));
+                new LoginAccepted(NEXT_DAY_SESSION, 1), new SystemEventMessage(TimeUnit.SECONDS.toNanos(1), 'S')));
             enterOrder(client, "A1", "AAPL");
             final List<NewOrder> orders = awaitNewOrders(2);
             final long firstDayOrder = orders.get(0).clientOrderId();
@@ -352,13 +353,14 @@ class GatewaySessionTest
             final long firstDayIndex = firstDayOrder >>> 32 & SessionIndexes.MAX_SESSION_INDEX;
             assertThat(nextDayOrder >>> 32 & SessionIndexes.MAX_SESSION_INDEX)
                 .as("session index continued from the day before").isGreaterThan(firstDayIndex);
-            assertThat(Files.readString(journalDir.resolve(nextDay).resolve(JournalStore.SESSION_INDEX_FLOOR_FILE)))
+            final Path floorFile = journalDir.resolve(NEXT_DAY_SESSION).resolve(JournalStore.SESSION_INDEX_FLOOR_FILE);
+            assertThat(Files.readString(floorFile))
                 .as("kept for a restart").isEqualTo(Long.toString(firstDayIndex));
 
-            dayBefore.login("demo02", "demo02pw", firstDay, 1);
+            dayBefore.login("demo02", "demo02pw", FIRST_DAY_SESSION, 1);
             assertThat(dayBefore.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));
         }
-        try (Stream<Path> nextDayJournals = Files.list(journalDir.resolve(nextDay)))
+        try (Stream<Path> nextDayJournals = Files.list(journalDir.resolve(NEXT_DAY_SESSION)))
         {
             assertThat(nextDayJournals).as("the next day's journals")
                 .anyMatch((path) -> path.getFileName().toString().startsWith("demo01"));
@@ -373,10 +375,7 @@ class GatewaySessionTest
     @Test
     void shouldSendTheClosedDaysCancelsOnceTheShardIsBackInTheNextDay() throws Exception
     {
-        final long nineAmNs = TEN_AM_NS - TimeUnit.HOURS.toNanos(1);
-        final String firstDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
-        final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
-        restartWithDailySessionsAt(nineAmNs - TimeUnit.MINUTES.toNanos(1), nineAmNs);
+        restartWithDailySessionsAt(NINE_AM_NS - TimeUnit.MINUTES.toNanos(1), NINE_AM_NS);
         final long orderId;
         try (TestClient client = new TestClient(port))
         {
@@ -386,23 +385,23 @@ class GatewaySessionTest
             orderId = awaitNewOrders(1).get(0).clientOrderId();
             engine.available = false;
 
-            wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs);
+            wallClockNs.set(FIRST_DAY * DAY_NS + NINE_AM_NS);
             final long closingNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
             while (MarketClose.State.OPEN == agent.day().marketClose().state() && System.nanoTime() < closingNs)
             {
                 Thread.sleep(1);
             }
-            wallClockNs.set(FIRST_DAY * DAY_NS + nineAmNs + TimeUnit.SECONDS.toNanos(MarketClose.DRAIN_SECONDS + 1));
+            wallClockNs.set(FIRST_DAY * DAY_NS + NINE_AM_NS + TimeUnit.SECONDS.toNanos(MarketClose.DRAIN_SECONDS + 1));
             assertThat(client.await(5)).as("End of Day, the order still open").contains(new EndOfSession());
         }
         wallClockNs.set((FIRST_DAY + 1) * DAY_NS + TimeUnit.SECONDS.toNanos(1));
         final long openedNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while ((agent.day().sessionName().equals(firstDay) || 0 == agent.cancelsToRetry()) &&
+        while ((agent.day().sessionName().equals(FIRST_DAY_SESSION) || 0 == agent.cancelsToRetry()) &&
             System.nanoTime() < openedNs)
         {
             Thread.sleep(1);
         }
-        assertThat(agent.day().sessionName()).isEqualTo(nextDay);
+        assertThat(agent.day().sessionName()).isEqualTo(NEXT_DAY_SESSION);
         assertThat(agent.cancelsToRetry()).as("the closed day's cancel, waiting").isOne();
         assertThat(engine.commands()).noneMatch(Cancel.class::isInstance);
 
@@ -428,8 +427,6 @@ class GatewaySessionTest
     {
         final long closeNs = GatewayContext.fromSettings(
             new Settings(Map.of("BOURSE_GATEWAY_CLOSE_TIME", "00:00"))).closeTimeNs();
-        final String firstDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY));
-        final String nextDay = SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 1));
         final long oneSecondNs = TimeUnit.SECONDS.toNanos(1);
         assertThat(closeNs).isEqualTo(DAY_NS);
         restartWithDailySessionsAt(TEN_AM_NS, closeNs);
@@ -437,15 +434,15 @@ class GatewaySessionTest
         {
             client.login("demo01", "demo01pw", "", 0);
             assertThat(client.await(2)).as("open at 10:00").isEqualTo(List.of(
-                new LoginAccepted(firstDay, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
+                new LoginAccepted(FIRST_DAY_SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S')));
 
             wallClockNs.set((FIRST_DAY + 1) * DAY_NS + oneSecondNs);
             assertThat(client.await(5)).isEqualTo(List.of(
-                new LoginAccepted(firstDay, 1), new SystemEventMessage(TEN_AM_NS, 'S'),
+                new LoginAccepted(FIRST_DAY_SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S'),
                 new SystemEventMessage(oneSecondNs, 'E'), new EndOfSession(), new Closed()));
         }
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!Files.isDirectory(journalDir.resolve(nextDay)) && System.nanoTime() < deadlineNs)
+        while (!Files.isDirectory(journalDir.resolve(NEXT_DAY_SESSION)) && System.nanoTime() < deadlineNs)
         {
             Thread.sleep(1);
         }
@@ -453,7 +450,7 @@ class GatewaySessionTest
         {
             client.login("demo01", "demo01pw", "", 0);
             assertThat(client.await(2)).isEqualTo(List.of(
-                new LoginAccepted(nextDay, 1), new SystemEventMessage(oneSecondNs, 'S')));
+                new LoginAccepted(NEXT_DAY_SESSION, 1), new SystemEventMessage(oneSecondNs, 'S')));
         }
     }
 
