@@ -1,5 +1,7 @@
 package io.bourse.simulator;
 
+import io.bourse.common.time.MidnightNanoClock;
+
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -9,14 +11,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the newest trade of any symbol. The window is kept as a ring of equal buckets (the window's resolution is one
  * bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its trade out of every figure when
  * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again (the same Match
- * Number, symbol and time) is not counted twice. A trade more than 12 hours older than the newest starts a new trading
- * day: the rolling window and the recent trades start again (the session figures go on). Counts the inconsistencies of
- * its book too. Written by the market-data thread; the VWAPs are also published as dollars for the Prometheus scrapes.
+ * Number, symbol and time) is not counted twice. ITCH times are the time of day, so they are laid on one timeline that
+ * goes on across midnight: each trade at the time of day nearest the newest trade's (within 12 hours, {@link
+ * MidnightNanoClock#withinADay}), so the window spans midnight and a late trade of before midnight stays before it.
+ * Counts the inconsistencies of its book too. Written by the market-data thread; the VWAPs are also published as dollars for the Prometheus scrapes.
  */
 final class FeedAnalytics implements MarketDataListener
 {
     private static final double PRICE_SCALE = 10_000.0;
-    private static final long NEW_DAY_NS = 12L * 3_600 * 1_000_000_000L;
 
     private final SimulatorCounters counters;
     private final long bucketNs;
@@ -31,6 +33,7 @@ final class FeedAnalytics implements MarketDataListener
     private final AtomicLongArray publishedRollingVwap;
     private final long[] inconsistencies = new long[Inconsistency.values().length];
     private final RecentTrades recentTrades = new RecentTrades();
+    /** On the timeline, where the first trade is on day 1 so that every time on it is positive; 0 before it. */
     private long newestTradeNs;
 
     /**
@@ -60,16 +63,15 @@ final class FeedAnalytics implements MarketDataListener
 
     @Override
     public void onTrade(
-        final int locate, final long timestampNs, final long price, final long shares, final long matchNumber)
+        final int locate, final long timeOfDayNs, final long price, final long shares, final long matchNumber)
     {
         if (locate < 1 || locate >= trades.length || shares <= 0)
         {
             return;
         }
-        if (timestampNs < newestTradeNs - NEW_DAY_NS)
-        {
-            newDay(timestampNs);
-        }
+        final long timestampNs = 0 == newestTradeNs ?
+            MidnightNanoClock.NANOS_PER_DAY + timeOfDayNs :
+            newestTradeNs + MidnightNanoClock.withinADay(timeOfDayNs - newestTradeNs);
         if (recentTrades.isKept(matchNumber, locate, timestampNs))
         {
             counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);
@@ -133,16 +135,6 @@ final class FeedAnalytics implements MarketDataListener
     {
         publishedSessionVwap.setRelease(locate, Double.doubleToRawLongBits(sessionVwap(locate)));
         publishedRollingVwap.setRelease(locate, Double.doubleToRawLongBits(rollingVwap(locate)));
-    }
-
-    private void newDay(final long timestampNs)
-    {
-        for (final long[] epochs : bucketEpoch)
-        {
-            Arrays.fill(epochs, -1);
-        }
-        recentTrades.clear();
-        newestTradeNs = timestampNs;
     }
 
     @Override

@@ -27,7 +27,7 @@ interface MarketDataListener
      * @param timestampNs ITCH 5.0 Timestamp, ns since midnight.
      * @param price       1/10000 $.
      * @param shares      shares.
-     * @param matchNumber ITCH 5.0 Match Number, day-unique.
+     * @param matchNumber ITCH 5.0 Match Number, day-unique (Bourse's run on across days).
      */
     void onTrade(int locate, long timestampNs, long price, long shares, long matchNumber);
 

@@ -2,8 +2,6 @@ package io.bourse.simulator;
 
 import org.agrona.collections.Long2LongHashMap;
 
-import java.util.Arrays;
-
 /**
  * The trades a market-data session counted most recently, by ITCH 5.0 Match Number, so that a Broken Trade can be
  * taken out of the figures it went into and a trade heard twice (a MoldUDP64 session read again from Sequence Number
@@ -29,7 +27,7 @@ final class RecentTrades
     /**
      * @param matchNumber ITCH 5.0 Match Number, day-unique, not 0.
      * @param locate      Stock Locate.
-     * @param timestampNs ITCH 5.0 Timestamp, ns since midnight.
+     * @param timestampNs the trade's ITCH 5.0 Timestamp on the analytics' timeline (ns, going on across midnight).
      * @return true when that very trade is kept, as counted or as broken: the message is heard again.
      */
     boolean isKept(final long matchNumber, final int locate, final long timestampNs)
@@ -43,7 +41,7 @@ final class RecentTrades
      *
      * @param matchNumber ITCH 5.0 Match Number; 0 is not kept.
      * @param locate      Stock Locate.
-     * @param timestampNs ITCH 5.0 Timestamp, ns since midnight.
+     * @param timestampNs the trade's ITCH 5.0 Timestamp on the analytics' timeline (ns, going on across midnight).
      * @param price       1/10000 $.
      * @param shares      shares, more than 0.
      */
@@ -86,7 +84,7 @@ final class RecentTrades
 
     /**
      * @param slot from {@link #find}.
-     * @return the trade's ITCH 5.0 Timestamp, ns since midnight.
+     * @return the trade's time as {@link #keep} had it.
      */
     long timestampNs(final int slot)
     {
@@ -119,13 +117,5 @@ final class RecentTrades
     void markBroken(final int slot)
     {
         shares[slot] = 0;
-    }
-
-    /** Forgets every trade: a new trading day numbers its matches from the start again. */
-    void clear()
-    {
-        Arrays.fill(matchNumbers, 0);
-        slotByMatchNumber.clear();
-        kept = 0;
     }
 }

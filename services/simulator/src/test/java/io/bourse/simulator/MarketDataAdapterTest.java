@@ -244,23 +244,34 @@ class MarketDataAdapterTest
     }
 
     @Test
-    void shouldStartTheRollingWindowAndTheRecentTradesAgainOnANewTradingDay() throws IOException
+    void shouldKeepTheRollingWindowAndTheRecentTradesGoingAcrossMidnight() throws IOException
     {
-        final long lateInTheDay = T + 13 * 3_600 * SECOND;
-        trade(1, lateInTheDay, 100, 1_000_000);
-        trade(1, lateInTheDay, 100, 1_000_000);
-        matchNumber = 0;
+        final long midnight = 86_400 * SECOND;
+        trade(1, midnight - 20 * SECOND, 100, 1_000_000);
+        trade(1, 10 * SECOND, 100, 3_000_000);
 
-        trade(1, T, 100, 3_000_000);
-        brokenTrade(T + 1, 1);
-        // Match Number 2 of the earlier day is gone with it: not today's to break.
-        brokenTrade(T + 1, 2);
-        trade(1, T + 2, 100, 5_000_000);
+        assertThat(analytics.rollingVwap(1)).isCloseTo(200.0, within(1e-9));
+
+        // A late trade of before midnight is still before it, and the next one after midnight starts no new day.
+        trade(1, midnight - 10 * SECOND, 100, 2_000_000);
+        trade(1, 20 * SECOND, 100, 6_000_000);
+
+        assertThat(analytics.rollingVwap(1)).isCloseTo(300.0, within(1e-9));
+
+        brokenTrade(30 * SECOND, 1);
+        matchNumber = 2;
+        trade(1, midnight - 10 * SECOND, 100, 2_000_000);
+
+        assertThat(analytics.rollingVwap(1)).isCloseTo(1_100.0 / 3, within(1e-9));
+        assertThat(analytics.trades(1)).isEqualTo(3);
+        assertThat(counters.get(SimulatorCounter.MD_BROKEN_TRADES)).isEqualTo(1);
+        assertThat(counters.get(SimulatorCounter.MD_DUPLICATE_TRADES)).isEqualTo(1);
+
+        // The window ends at the newest trade: 00:01:30 is more than 60 s after all of them.
+        trade(1, 90 * SECOND, 100, 5_000_000);
 
         assertThat(analytics.rollingVwap(1)).isCloseTo(500.0, within(1e-9));
-        assertThat(analytics.trades(1)).isEqualTo(3);
-        assertThat(analytics.sessionVwap(1)).isCloseTo(700.0 / 3, within(1e-9));
-        assertThat(counters.get(SimulatorCounter.MD_BREAKS_NOT_APPLIED)).isEqualTo(1);
+        assertThat(analytics.sessionVwap(1)).isCloseTo(1_600.0 / 4, within(1e-9));
     }
 
     private void add(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,
