@@ -10,7 +10,9 @@ import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.common.time.MonotonicEpochNanoClock;
 import io.bourse.common.time.SessionNames;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.file.Path;
@@ -56,8 +58,9 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * {@code deploy/credentials.csv}) or {@code bourse.credentials} (the users themselves, {@link Credentials}),
  * {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
  * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus
- * the {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy, the {@link ThreadAffinity} and the
- * {@link EventArchive} the gateway replays the engine events it did not hear from, when enabled.
+ * the {@link StreamLayout}, the {@link SymbolDirectory}, the idle strategy, the {@link ThreadAffinity}, the
+ * {@link EventArchive} the gateway replays the engine events it did not hear from, when enabled, and the wall clock
+ * its trading days, close and OUCH timestamps follow.
  */
 public final class GatewayContext
 {
@@ -187,6 +190,7 @@ public final class GatewayContext
     private SymbolDirectory symbolDirectory;
     private IdleStrategy idleStrategy;
     private AgentHost agentHost = AgentHost.DEDICATED;
+    private EpochNanoClock epochClock = new MonotonicEpochNanoClock();
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
     private EventArchive eventArchive = EventArchive.DISABLED;
 
@@ -240,10 +244,10 @@ public final class GatewayContext
     public GatewayContext conclude()
     {
         if (null == streamLayout || null == symbolDirectory || null == idleStrategy || null == agentHost ||
-            null == threadAffinity || null == eventArchive)
+            null == threadAffinity || null == eventArchive || null == epochClock)
         {
-            throw new IllegalStateException(
-                "streamLayout, symbolDirectory, idleStrategy, agentHost, threadAffinity and eventArchive are required");
+            throw new IllegalStateException("streamLayout, symbolDirectory, idleStrategy, agentHost, threadAffinity, " +
+                "eventArchive and epochClock are required");
         }
         checkPort(PORT_PROP_NAME, port);
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);
@@ -782,6 +786,24 @@ public final class GatewayContext
     public GatewayContext idleStrategy(final IdleStrategy idleStrategy)
     {
         this.idleStrategy = idleStrategy;
+        return this;
+    }
+
+    /** @return the wall clock, ns since the Unix epoch; by default the system's ({@link MonotonicEpochNanoClock}). */
+    public EpochNanoClock epochClock()
+    {
+        return epochClock;
+    }
+
+    /**
+     * @param epochClock the wall clock the gateway reads, ns since the Unix epoch: its UTC date names the first trading
+     *                   day, its time of day is the OUCH timestamps' and decides the close and the next day's opening.
+     *                   Set to run a day's close and rollover at another time than the host's (a test).
+     * @return this.
+     */
+    public GatewayContext epochClock(final EpochNanoClock epochClock)
+    {
+        this.epochClock = epochClock;
         return this;
     }
 

@@ -97,7 +97,7 @@ public final class GatewayService implements AutoCloseable
 
             final GatewayMetrics metrics = new GatewayMetrics(metricsServer.registry());
             metricsServer.registry().register(new AeronClientCollector(aeron, List.of(events)));
-            final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());
+            final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(ctx.epochClock()));
             final String sessionName = TradingDays.firstSessionName(ctx, clock);
             final JournalStore journals = openJournals(ctx, sessionName, metrics);
             opened.add(journals);

@@ -15,6 +15,9 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.common.time.MonotonicEpochNanoClock;
+import io.bourse.common.time.SessionNames;
 import io.bourse.engine.EngineService;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
@@ -23,6 +26,8 @@ import io.bourse.gateway.OuchMessages.Modified;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.Replaced;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.TestClient.Closed;
+import io.bourse.gateway.TestClient.EndOfSession;
 import io.bourse.gateway.TestClient.LoginAccepted;
 import io.bourse.gateway.TestClient.LoginRejected;
 import io.bourse.ouch.Ouch42;
@@ -30,6 +35,7 @@ import io.bourse.sbe.engine.CancelOrderDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.NewOrderDecoder;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterAll;
@@ -43,8 +49,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -754,6 +762,102 @@ class GatewayRestartTest
             assertThat(MetricsEndpoint.scrape(second.metricsPort()))
                 .contains("bourse_gateway_journal_truncations_total 1.0")
                 .contains("bourse_gateway_open_orders 1.0");
+        }
+    }
+
+    @Test
+    void shouldCancelAtAMidnightCloseThenTradeTheSameTokenInTheNextDayAlsoAfterARestart() throws Exception
+    {
+        // The gateway's wall clock 3 s before the next midnight UTC, closing at 00:00: the day's end.
+        final MonotonicEpochNanoClock system = new MonotonicEpochNanoClock();
+        final long nowNs = system.nanoTime();
+        final long offsetNs = (nowNs / MidnightNanoClock.NANOS_PER_DAY + 1) * MidnightNanoClock.NANOS_PER_DAY -
+            TimeUnit.SECONDS.toNanos(3) - nowNs;
+        final EpochNanoClock beforeMidnight = () -> system.nanoTime() + offsetNs;
+        final LocalDate firstDate = new MidnightNanoClock(beforeMidnight).startDate();
+        final String firstDay = SessionNames.ofDate(firstDate);
+        final String nextDay = SessionNames.ofDate(firstDate.plusDays(1));
+        final long price = 130_000;
+
+        try (GatewayService first = GatewayService.launch(daily(41, beforeMidnight)))
+        {
+            try (TestClient client = TestClient.login(first.port(), "ord01", 1))
+            {
+                client.enterOrder("M1", "GOOG", Ouch42.SIDE_BUY, 100, price, DAY);
+                final List<Object> day = awaitClosed(client);
+
+                assertThat(day).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                    .containsExactly(new LoginAccepted(firstDay, 1), new SystemEventMessage(0, 'S'),
+                        new Accepted(0, "M1", 'B', 100, "GOOG", price, DAY, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L',
+                            ' '),
+                        new Canceled(0, "M1", 100, 'T'), new SystemEventMessage(0, 'E'), new EndOfSession(),
+                        new Closed());
+            }
+            awaitDirectory(journalDir.resolve(nextDay));
+
+            try (TestClient buyer = TestClient.login(first.port(), "ord01", 1);
+                TestClient seller = TestClient.login(first.port(), "cpt01", 1))
+            {
+                buyer.enterOrder("M1", "GOOG", Ouch42.SIDE_BUY, 100, price, DAY);
+                assertThat(buyer.await(3).get(2)).isInstanceOf(Accepted.class);
+                seller.enterOrder("M1", "GOOG", Ouch42.SIDE_SELL, 60, price, Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL);
+                final Executed taken = (Executed)seller.await(4).get(3);
+
+                assertThat(buyer.await(4)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                    .startsWith(new LoginAccepted(nextDay, 1), new SystemEventMessage(0, 'S'))
+                    .last().usingRecursiveComparison().ignoringFields("timestamp")
+                    .isEqualTo(new Executed(0, "M1", 60, price, 'A', taken.matchNumber()));
+            }
+        }
+
+        // Restarted in the new day, on its journals and positions: the day's orders known, the closed day's gone.
+        try (GatewayService second = GatewayService.launch(daily(41, beforeMidnight));
+            TestClient client = TestClient.login(second.port(), "ord01", 4))
+        {
+            client.cancelOrder("M1", 0);
+
+            assertThat(client.await(2)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                .containsExactly(new LoginAccepted(nextDay, 4), new Canceled(0, "M1", 40, 'U'));
+            try (TestClient late = new TestClient(second.port()))
+            {
+                late.login("ord01", "ord01pw", firstDay, 1);
+                assertThat(late.await(1)).containsExactly(new LoginRejected('S'));
+            }
+            assertThat(MetricsEndpoint.scrape(second.metricsPort()))
+                .contains("bourse_gateway_open_orders 0.0")
+                .contains("bourse_gateway_unmatched_events_total 0.0")
+                .contains("bourse_gateway_errors_total{kind=\"event_replay_failed\"} 0.0");
+        }
+    }
+
+    /** Gateway {@code gatewayId} on this test's journals with daily sessions, closing at 00:00, on that clock. */
+    private GatewayContext daily(final int gatewayId, final EpochNanoClock epochClock)
+    {
+        return context(gatewayId, journalDir, engine, engine.eventArchive())
+            .sessionName(null)
+            .closeTimeNs(MidnightNanoClock.NANOS_PER_DAY)
+            .epochClock(epochClock);
+    }
+
+    /** Reads until the gateway closes the connection, for up to 15 s; returns everything received. */
+    private static List<Object> awaitClosed(final TestClient client) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        List<Object> received = client.await(Integer.MAX_VALUE);
+        while (!received.contains(new Closed()) && System.nanoTime() < deadlineNs)
+        {
+            received = client.await(Integer.MAX_VALUE);
+        }
+        return received;
+    }
+
+    private static void awaitDirectory(final Path directory) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!Files.isDirectory(directory))
+        {
+            assertThat(System.nanoTime()).as(directory + " created").isLessThan(deadlineNs);
+            Thread.sleep(10);
         }
     }
 
