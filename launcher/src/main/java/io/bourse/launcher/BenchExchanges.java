@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +40,8 @@ final class BenchExchanges
     private static final long COMPOSE_TIMEOUT_MINUTES = 15;
     /** The compose file's switch of the event archive (on by default there, off in the embedded exchange). */
     private static final String ARCHIVE_ENABLED_ENV = "BOURSE_ARCHIVE_ENABLED";
+    /** The compose file's close time of the gateway (00:00 by default there; the embedded exchange never closes). */
+    private static final String CLOSE_TIME_ENV = "BOURSE_GATEWAY_CLOSE_TIME";
 
     private BenchExchanges()
     {
@@ -109,18 +112,22 @@ final class BenchExchanges
         remove.addAll(COMPOSE_SERVICES);
         final List<String> up = new ArrayList<>(List.of("up", "--detach", "--build", "--wait"));
         up.addAll(COMPOSE_SERVICES);
-        // The embedded exchange records no events: the compose stack does not either, unless asked, so that the two
-        // targets differ in their containers only.
+        // The embedded exchange records no events and never closes its trading day: the compose stack does neither,
+        // unless asked, so that the two targets differ in their containers only (and a run across midnight UTC is not
+        // cut by the close).
         final String set = System.getenv(ARCHIVE_ENABLED_ENV);
         final String archive = null == set || set.isBlank() ? "false" : set.strip();
+        final String closeTime = Objects.requireNonNullElse(System.getenv(CLOSE_TIME_ENV), "");
         progress.println("docker compose " + String.join(" ", remove) + ", then " + ARCHIVE_ENABLED_ENV + "=" +
-            archive + " docker compose " + String.join(" ", up));
+            archive + " " + CLOSE_TIME_ENV + "=" + closeTime + " docker compose " + String.join(" ", up));
         dockerCompose(composeFile, remove, Map.of(), progress);
-        dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive), progress);
+        dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive, CLOSE_TIME_ENV, closeTime), progress);
         return new ExchangeTarget.Running(target("compose", "docker compose: one container per service (" +
             String.join(", ", COMPOSE_SERVICES) + "), one JVM each, host network and IPC, cpusets of " +
             composeFile.getFileName() + ", event archive " + ("true".equals(archive) ? "on" : "off, as embedded") +
-            " (" + ARCHIVE_ENABLED_ENV + ")", settings), () -> dockerCompose(composeFile, remove, Map.of(), progress));
+            " (" + ARCHIVE_ENABLED_ENV + "), close of the trading day " +
+            (closeTime.isBlank() ? "none, as embedded" : "at " + closeTime.strip() + " UTC") + " (" + CLOSE_TIME_ENV +
+            ")", settings), () -> dockerCompose(composeFile, remove, Map.of(), progress));
     }
 
     private static ExchangeTarget target(final String name, final String layout, final Settings settings)

@@ -24,6 +24,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Path;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -146,9 +147,10 @@ public final class GatewayService implements AutoCloseable
             final int port = ((InetSocketAddress)serverChannel.getLocalAddress()).getPort();
             System.out.println("order-gateway " + ctx.gatewayId() + " started: OUCH 4.2/SoupBinTCP on " +
                 ctx.bindAddress() + ":" + port + " (up to " + ctx.maxSessions() + " sessions on one thread, " +
-                ctx.sendBufferBytes() / 1024 + " KiB send buffer each), session " + sessionName +
-                (ctx.dailySessions() && GatewayContext.NO_CLOSE != ctx.closeTimeNs() ?
-                " (the next date's after each close)" : "") + ", " +
+                ctx.sendBufferBytes() / 1024 + " KiB send buffer each), session " + sessionName + " (" +
+                (GatewayContext.NO_CLOSE == ctx.closeTimeNs() ? "never closes" : "closes at " +
+                LocalTime.ofNanoOfDay(MidnightNanoClock.timeOfDay(ctx.closeTimeNs())) + " UTC" +
+                (ctx.dailySessions() ? ", then the next date's at the next midnight" : "")) + "), " +
                 ctx.credentials().size() + " users, commands " + layout.commandChannel() + " streams " +
                 layout.commandStreamId(0) + ".." + layout.commandStreamId(shardCount - 1) + ", journal " +
                 journals.directory() + " (sync " + ctx.journalSync().name().toLowerCase(Locale.ROOT) + "), metrics :" +
