@@ -437,7 +437,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * md-publisher ends its MoldUDP64 session): a logged-in session gets System Events 'M' End of Market Hours, 'E' End
      * of System Hours and 'C' End of Messages, the last message of its stream (after 'S' and 'Q' when its snapshot had
      * not reached them yet), then End of Session ({@link #endSession()}); one still waiting for its login's answer gets
-     * End of Session only. The messages still in the worker's ring are not sent. A System Event the send buffer cannot
+     * End of Session only. A System Event the send buffer cannot
      * take is left out, not counted as a slow consumer: End of Session then follows the packet under way.
      */
     void endMessages()

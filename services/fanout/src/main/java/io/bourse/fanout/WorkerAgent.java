@@ -43,7 +43,9 @@ import java.util.function.Consumer;
  * others carry on. When the dispatcher reports that this worker missed messages, every session logged in or waiting for
  * its login's answer is ended with End of Session (its feed has a gap). A connection beyond the maximum sessions takes
  * the place of a session that is ending (which closes at once), or, when none is, is closed at once and counted as an
- * error.
+ * error. At the stop, after the dispatcher's, the worker first carries what its ring still holds (the messages the
+ * dispatcher wrote before it stopped, translated, counted and kept for replays), so that each session's stream is
+ * whole up to its end of the day ({@link SubscriberSession#endMessages()}).
  */
 final class WorkerAgent implements Agent
 {
@@ -223,6 +225,12 @@ final class WorkerAgent implements Agent
     @Override
     public void onClose()
     {
+        // Batches of at most messageLimit, as in the duty cycle: flush() records the latency of each batch's messages.
+        final long writtenPosition = ringBuffer.producerPosition();
+        while (ringBuffer.consumerPosition() < writtenPosition && ringBuffer.read(onMessage, messageLimit) > 0)
+        {
+            flush();
+        }
         for (int i = 0; i < sessionCount; i++)
         {
             sessions[i].endMessages();

@@ -212,6 +212,31 @@ class WorkerAgentTest
         assertThat(errorCount).hasValue(0);
     }
 
+    @Test
+    void shouldSendTheMessagesLeftInTheRingBeforeTheEndOfTheDayAtTheStop() throws Exception
+    {
+        final Subscriber subscriber = connect(0);
+        final List<Long> published = new ArrayList<>();
+        for (long orderReference = 1; orderReference <= 3 * MESSAGE_LIMIT; orderReference++)
+        {
+            publishAddOrder(orderReference);
+            published.add(orderReference);
+        }
+
+        worker.onClose();
+
+        while (!subscriber.ended && subscriber.client.receive() >= 0)
+        {
+            Thread.yield();
+        }
+        assertThat(subscriber.orders).isEqualTo(published);
+        assertThat(subscriber.messageTypes.subList(published.size(), subscriber.messageTypes.size()))
+            .containsExactly('S', 'S', 'S');
+        assertThat(subscriber.eventCodes).containsExactly('M', 'E', 'C');
+        assertThat(subscriber.ended).isTrue();
+        assertThat(errorCount).hasValue(0);
+    }
+
     /**
      * Runs duty cycles until the subscriber reads the end of the stream: the worker has shut its output down after End
      * of Session (or closed the connection).
