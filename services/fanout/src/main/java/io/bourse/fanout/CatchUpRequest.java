@@ -3,15 +3,31 @@ package io.bourse.fanout;
 /**
  * What a worker asks of the dispatcher for one session: at login, the book or a replay, then live messages; after a
  * change of subscription, the book of the symbols added. The dispatcher answers in the worker's ring buffer, at an
- * exact position of the stream ({@link DispatcherAgent}).
+ * exact position of the stream ({@link DispatcherAgent}). A session that ends while it awaits an answer sends a
+ * {@link #cancel}, so that the dispatcher stops writing what no one will read.
  *
  * @param workerId          the worker whose ring buffer takes the answer.
  * @param sessionId         the session, unique within its worker.
  * @param login             true at login: the answer starts with the sequence number for Login Accepted.
  * @param requestedSequence SoupBinTCP 4.0 Login Request Requested Sequence Number; 0 when not a login.
- * @param symbolsByLocate   true at the Stock Locate of each symbol wanted; index 0 unused.
+ * @param symbolsByLocate   true at the Stock Locate of each symbol wanted; index 0 unused; null for a {@link #cancel}.
  */
 record CatchUpRequest(
     int workerId, long sessionId, boolean login, long requestedSequence, boolean[] symbolsByLocate)
 {
+    /**
+     * @param workerId  the session's worker.
+     * @param sessionId the session, which has ended: the answer it awaited, under way or not yet begun, is dropped.
+     * @return the request.
+     */
+    static CatchUpRequest cancel(final int workerId, final long sessionId)
+    {
+        return new CatchUpRequest(workerId, sessionId, false, 0, null);
+    }
+
+    /** @return true for a {@link #cancel}. */
+    boolean isCancel()
+    {
+        return null == symbolsByLocate;
+    }
 }

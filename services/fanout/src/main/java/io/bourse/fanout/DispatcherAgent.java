@@ -288,6 +288,18 @@ final class DispatcherAgent implements Agent, FragmentHandler
 
     private void onRequest(final CatchUpRequest request)
     {
+        if (request.isCancel())
+        {
+            for (int i = catchUps.size() - 1; i >= 0; i--)
+            {
+                final CatchUpRequest answered = catchUps.get(i).request;
+                if (answered.workerId() == request.workerId() && answered.sessionId() == request.sessionId())
+                {
+                    catchUps.remove(i);
+                }
+            }
+            return;
+        }
         final long requested = request.requestedSequence();
         if (request.login() && requested > 1 && requested >= replay.oldestReplayable() &&
             requested <= replay.nextSequence())

@@ -428,6 +428,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /** The dispatcher could not complete its answer: End of Session, then close. */
     void onAnswerFailed()
     {
+        if (closed || ending)
+        {
+            return; // ended already, and counted then if it was an error
+        }
+        awaitingAnswer = false; // the dispatcher gave the answer up: nothing to cancel
         errorCount.incrementAndGet();
         endSession();
     }
@@ -495,6 +500,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             return;
         }
         ending = true;
+        cancelAnswer();
         endDeadlineMs = sessionClock.currentTimeMillis() + END_OF_SESSION_TIMEOUT_MS;
         try
         {
@@ -527,6 +533,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         if (!closed)
         {
             closed = true;
+            cancelAnswer();
             try
             {
                 sendChannel.flush();
@@ -676,6 +683,19 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             throw new IOException("dispatcher request queue full");
         }
         awaitingAnswer = true;
+    }
+
+    /**
+     * The session ends while it awaits the dispatcher's answer: asks the dispatcher to drop it. A full request queue
+     * leaves the answer to go on; its records are then dropped here, as they are until the cancel is taken.
+     */
+    private void cancelAnswer()
+    {
+        if (awaitingAnswer)
+        {
+            awaitingAnswer = false;
+            requests.offer(CatchUpRequest.cancel(workerId, sessionId));
+        }
     }
 
     private void fail(final IOException ex)

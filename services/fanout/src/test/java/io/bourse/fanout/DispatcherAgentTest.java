@@ -212,6 +212,40 @@ class DispatcherAgentTest
         assertThat(drain(fastWorker)).as("nothing for the other worker's sessions").isEmpty();
     }
 
+    @Test
+    void shouldDropTheAnswerOfASessionThatEndedAndOnlyThatOne()
+    {
+        publish(encoder.snapshotComplete(1));
+        for (int orderId = 1; orderId <= 40; orderId++)
+        {
+            publishAddOrder(orderId);
+            drain(slowWorker);
+            drain(fastWorker);
+        }
+        final boolean[] symbols = {false, true};
+        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(1, 7, true, 0, symbols))).isTrue();
+        dispatcher.answerCatchUps();
+        assertThat(catchUpsInProgress()).as("both answers under way").isEqualTo(2);
+
+        // Session 7 of worker 0 ends; session 7 of worker 1 is another one.
+        assertThat(requests.offer(CatchUpRequest.cancel(0, 7))).isTrue();
+        drain(slowWorker);
+        final List<Integer> otherAnswer = new ArrayList<>();
+        int cycles = 0;
+        while (catchUpsInProgress() > 0)
+        {
+            assertThat(cycles++).as("duty cycles").isLessThan(100);
+            fastWorker.read((msgTypeId, buffer, index, length) -> otherAnswer.add(msgTypeId), Integer.MAX_VALUE);
+            dispatcher.answerCatchUps();
+        }
+        fastWorker.read((msgTypeId, buffer, index, length) -> otherAnswer.add(msgTypeId), Integer.MAX_VALUE);
+
+        assertThat(drain(slowWorker)).as("nothing more of the ended session's answer").isEmpty();
+        assertThat(otherAnswer.getLast()).isEqualTo(DispatcherAgent.SESSION_END_MSG_TYPE_ID);
+        assertThat(errorCount).hasValue(0);
+    }
+
     /** @return the value of {@code bourse_fanout_catch_ups_in_progress}. */
     private double catchUpsInProgress()
     {

@@ -35,6 +35,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -210,6 +211,27 @@ class WorkerAgentTest
         assertThat(waiting.messageTypes).isEmpty();
         assertThat(waiting.ended).isTrue();
         assertThat(errorCount).hasValue(0);
+    }
+
+    @Test
+    void shouldAskTheDispatcherToDropTheAnswerOfASessionThatEndsBeforeIt() throws Exception
+    {
+        final Subscriber gone = login(0);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the Login Request; the dispatcher does not answer it
+        }
+        final CatchUpRequest login = requests.poll();
+
+        gone.close();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (requests.isEmpty() && System.nanoTime() < deadlineNs)
+        {
+            worker.doWork();
+        }
+
+        assertThat(requests.poll()).isEqualTo(CatchUpRequest.cancel(0, login.sessionId()));
+        assertThat(gauge("bourse_fanout_sessions")).isZero();
     }
 
     @Test
