@@ -426,8 +426,11 @@ final class DispatcherAgent implements Agent, FragmentHandler
             {
                 if (!replay.contains(cursor))
                 {
-                    errorCount.incrementAndGet();
                     done = write(ring, SESSION_FAILED_MSG_TYPE_ID, Long.BYTES);
+                    if (done)
+                    {
+                        errorCount.incrementAndGet(); // once, though the ring may take the record cycles later
+                    }
                     return written;
                 }
                 final DirectBuffer kept = replay.buffer();

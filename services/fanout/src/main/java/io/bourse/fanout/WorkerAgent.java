@@ -226,10 +226,17 @@ final class WorkerAgent implements Agent
     public void onClose()
     {
         // Batches of at most messageLimit, as in the duty cycle: flush() records the latency of each batch's messages.
+        // A read stops at the end of the buffer, and one that only passes the padding before the wrap reads nothing.
         final long writtenPosition = ringBuffer.producerPosition();
-        while (ringBuffer.consumerPosition() < writtenPosition && ringBuffer.read(onMessage, messageLimit) > 0)
+        long readPosition;
+        while ((readPosition = ringBuffer.consumerPosition()) < writtenPosition)
         {
+            ringBuffer.read(onMessage, messageLimit);
             flush();
+            if (ringBuffer.consumerPosition() == readPosition)
+            {
+                break;
+            }
         }
         for (int i = 0; i < sessionCount; i++)
         {

@@ -239,9 +239,22 @@ class WorkerAgentTest
     {
         final Subscriber subscriber = connect(0);
         final List<Long> published = new ArrayList<>();
-        for (long orderReference = 1; orderReference <= 3 * MESSAGE_LIMIT; orderReference++)
+        // Carried in duty cycles until the next record no longer fits before the end of the ring: the ones left at
+        // the stop start after the padding that wraps it.
+        long orderReference = 0;
+        long recordLength = 0;
+        while (0 == recordLength || ring.capacity() - ring.producerPosition() % ring.capacity() >= recordLength)
         {
-            publishAddOrder(orderReference);
+            final long position = ring.producerPosition();
+            publishAddOrder(++orderReference);
+            published.add(orderReference);
+            recordLength = ring.producerPosition() - position;
+            dutyCycle();
+            subscriber.client.receive();
+        }
+        for (int i = 0; i < 3 * MESSAGE_LIMIT; i++)
+        {
+            publishAddOrder(++orderReference);
             published.add(orderReference);
         }
 
