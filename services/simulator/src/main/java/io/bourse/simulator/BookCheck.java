@@ -2,6 +2,7 @@ package io.bourse.simulator;
 
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.time.MidnightNanoClock;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -92,7 +93,8 @@ final class BookCheck
         final SimulatorCounters counters) throws IOException
     {
         final int symbolCount = symbolDirectory.entries().size();
-        final FeedAnalytics snapshotAnalytics = new FeedAnalytics(symbolCount, 1, 1, new SimulatorCounters());
+        final FeedAnalytics snapshotAnalytics =
+            new FeedAnalytics(symbolCount, 1, 1, new SimulatorCounters(), new MidnightNanoClock());
         final OrderBooks snapshotBooks = new OrderBooks(symbolCount, 1024, snapshotAnalytics);
         final long[] received = new long[1];
         final MarketDataAdapter adapter = new MarketDataAdapter(

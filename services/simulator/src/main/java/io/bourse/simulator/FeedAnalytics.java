@@ -11,16 +11,19 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the newest trade of any symbol. The window is kept as a ring of equal buckets (the window's resolution is one
  * bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its trade out of every figure when
  * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again (the same Match
- * Number, symbol and time) is not counted twice. ITCH times are the time of day, so they are laid on one timeline that
- * goes on across midnight: each trade at the time of day nearest the newest trade's (within 12 hours, {@link
- * MidnightNanoClock#withinADay}), so the window spans midnight and a late trade of before midnight stays before it.
- * Counts the inconsistencies of its book too. Written by the market-data thread; the VWAPs are also published as dollars for the Prometheus scrapes.
+ * Number, symbol and time) is not counted twice. ITCH times are the time of day, so they are laid on the timeline of
+ * the simulator's clock, which goes on across midnight: each trade on the day that puts it nearest its receipt
+ * (within 12 hours, {@link MidnightNanoClock#withinADay}), so the window spans midnight, a late trade of before
+ * midnight stays before it, and the first trade after a quiet night (a close before midnight) is after the last of
+ * the day before. Counts the inconsistencies of its book too. Written by the market-data thread; the VWAPs are also
+ * published as dollars for the Prometheus scrapes.
  */
 final class FeedAnalytics implements MarketDataListener
 {
     private static final double PRICE_SCALE = 10_000.0;
 
     private final SimulatorCounters counters;
+    private final MidnightNanoClock receiptClock;
     private final long bucketNs;
     private final int bucketCount;
     private final long[] trades;
@@ -33,18 +36,25 @@ final class FeedAnalytics implements MarketDataListener
     private final AtomicLongArray publishedRollingVwap;
     private final long[] inconsistencies = new long[Inconsistency.values().length];
     private final RecentTrades recentTrades = new RecentTrades();
-    /** On the timeline, where the first trade is on day 1 so that every time on it is positive; 0 before it. */
+    /** On the timeline: the receipt clock's time plus a day, so that every time on it is positive; 0 before any. */
     private long newestTradeNs;
 
     /**
-     * @param symbolCount Stock Locates 1 to symbolCount.
-     * @param windowNs    rolling window in ns of ITCH time.
-     * @param bucketCount buckets of the window; the window is a whole number of buckets of windowNs / bucketCount.
-     * @param counters    where inconsistencies are counted.
+     * @param symbolCount  Stock Locates 1 to symbolCount.
+     * @param windowNs     rolling window in ns of ITCH time.
+     * @param bucketCount  buckets of the window; the window is a whole number of buckets of windowNs / bucketCount.
+     * @param counters     where inconsistencies are counted.
+     * @param receiptClock the clock of the trades' receipt, read per trade: the day each trade's time of day is on.
      */
-    FeedAnalytics(final int symbolCount, final long windowNs, final int bucketCount, final SimulatorCounters counters)
+    FeedAnalytics(
+        final int symbolCount,
+        final long windowNs,
+        final int bucketCount,
+        final SimulatorCounters counters,
+        final MidnightNanoClock receiptClock)
     {
         this.counters = counters;
+        this.receiptClock = receiptClock;
         this.bucketCount = bucketCount;
         this.bucketNs = Math.max(1, windowNs / bucketCount);
         this.trades = new long[symbolCount + 1];
@@ -69,9 +79,9 @@ final class FeedAnalytics implements MarketDataListener
         {
             return;
         }
-        final long timestampNs = 0 == newestTradeNs ?
-            MidnightNanoClock.NANOS_PER_DAY + timeOfDayNs :
-            newestTradeNs + MidnightNanoClock.withinADay(timeOfDayNs - newestTradeNs);
+        final long receivedNs = receiptClock.nanosSinceMidnight();
+        final long timestampNs =
+            MidnightNanoClock.NANOS_PER_DAY + receivedNs + MidnightNanoClock.withinADay(timeOfDayNs - receivedNs);
         if (recentTrades.isKept(matchNumber, locate, timestampNs))
         {
             counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);

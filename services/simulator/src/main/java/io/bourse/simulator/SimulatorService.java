@@ -131,11 +131,11 @@ public final class SimulatorService implements AutoCloseable
             "ITCH 5.0 message timestamp to received by the simulator"));
 
         final List<SymbolDirectory.Entry> symbols = ctx.symbolDirectory().entries();
-        analytics = new FeedAnalytics(
-            symbols.size(), TimeUnit.SECONDS.toNanos(ctx.vwapWindowSeconds()), VWAP_BUCKETS, counters);
-        registerMarketDataMetrics(registry, symbols);
         // One clock for the join and the receive times, so that the time since the join is right past midnight.
         final MidnightNanoClock mdClock = new MidnightNanoClock();
+        analytics = new FeedAnalytics(
+            symbols.size(), TimeUnit.SECONDS.toNanos(ctx.vwapWindowSeconds()), VWAP_BUCKETS, counters, mdClock);
+        registerMarketDataMetrics(registry, symbols);
         final FeedMeter meter = new FeedMeter(counters, feedLatency, ctx.mdSessions(), mdClock.nanosSinceMidnight());
         for (int i = 0; i < ctx.mdSessions(); i++)
         {

@@ -2,12 +2,14 @@ package io.bourse.simulator;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.time.MidnightNanoClock;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.simulator.MarketDataListener.Inconsistency.DUPLICATE_ORDER;
 import static io.bourse.simulator.MarketDataListener.Inconsistency.EXCESS_SHARES;
@@ -21,10 +23,16 @@ class MarketDataAdapterTest
 {
     private static final long T = 34_200_000_000_000L;
     private static final long SECOND = 1_000_000_000L;
+    private static final long DAY = 86_400 * SECOND;
+    /** A midnight UTC, ns since the Unix epoch: the receipt clock's first day. */
+    private static final long FIRST_MIDNIGHT = 20_000 * DAY;
 
     private final List<Object> events = new ArrayList<>();
     private final SimulatorCounters counters = new SimulatorCounters();
-    private final FeedAnalytics analytics = new FeedAnalytics(2, 60 * SECOND, 60, counters);
+    /** The wall clock of the trades' receipt, ns since the Unix epoch. */
+    private final AtomicLong receivedNs = new AtomicLong(FIRST_MIDNIGHT + T);
+    private final FeedAnalytics analytics =
+        new FeedAnalytics(2, 60 * SECOND, 60, counters, new MidnightNanoClock(receivedNs::get));
     private final MarketDataListener recorder = new MarketDataListener()
     {
         @Override
@@ -246,7 +254,8 @@ class MarketDataAdapterTest
     @Test
     void shouldKeepTheRollingWindowAndTheRecentTradesGoingAcrossMidnight() throws IOException
     {
-        final long midnight = 86_400 * SECOND;
+        final long midnight = DAY;
+        receivedNs.set(FIRST_MIDNIGHT + DAY);
         trade(1, midnight - 20 * SECOND, 100, 1_000_000);
         trade(1, 10 * SECOND, 100, 3_000_000);
 
@@ -272,6 +281,22 @@ class MarketDataAdapterTest
 
         assertThat(analytics.rollingVwap(1)).isCloseTo(500.0, within(1e-9));
         assertThat(analytics.sessionVwap(1)).isCloseTo(1_600.0 / 4, within(1e-9));
+    }
+
+    @Test
+    void shouldStartTheRollingWindowAfreshWithTheFirstTradeAfterAQuietNight() throws IOException
+    {
+        final long eightAm = 8 * 3_600 * SECOND;
+        receivedNs.set(FIRST_MIDNIGHT + eightAm);
+        trade(1, eightAm - SECOND, 100, 1_000_000);
+
+        // 16 hours later (a close at 08:00, the next day opened at midnight): 8 hours before the last trade's time of
+        // day, but on the next day.
+        receivedNs.set(FIRST_MIDNIGHT + DAY + 5 * SECOND);
+        trade(1, 5 * SECOND, 100, 3_000_000);
+
+        assertThat(analytics.rollingVwap(1)).isCloseTo(300.0, within(1e-9));
+        assertThat(analytics.sessionVwap(1)).isCloseTo(200.0, within(1e-9));
     }
 
     private void add(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,

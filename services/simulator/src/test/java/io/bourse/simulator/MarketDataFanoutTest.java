@@ -49,7 +49,8 @@ class MarketDataFanoutTest
 
     private final MarketDataEncoder sbe = new MarketDataEncoder();
     private final SimulatorCounters counters = new SimulatorCounters();
-    private final FeedAnalytics analytics = new FeedAnalytics(2, 60_000_000_000L, 60, counters);
+    private final FeedAnalytics analytics =
+        new FeedAnalytics(2, 60_000_000_000L, 60, counters, new MidnightNanoClock());
     private final OrderBooks books = new OrderBooks(2, 16, analytics);
     private MediaDriver driver;
     private FanoutService fanout;

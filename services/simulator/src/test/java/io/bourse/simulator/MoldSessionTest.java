@@ -515,7 +515,8 @@ class MoldSessionTest
     private static Feed feed(final String name, final SessionFactory factory) throws IOException
     {
         final SimulatorCounters counters = new SimulatorCounters();
-        final FeedAnalytics analytics = new FeedAnalytics(SYMBOLS.entries().size(), 60_000_000_000L, 60, counters);
+        final FeedAnalytics analytics =
+            new FeedAnalytics(SYMBOLS.entries().size(), 60_000_000_000L, 60, counters, new MidnightNanoClock());
         final OrderBooks books = new OrderBooks(SYMBOLS.entries().size(), 64, analytics);
         final long[] received = new long[1];
         final MarketDataAdapter adapter = new MarketDataAdapter(
