@@ -57,6 +57,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -768,12 +769,12 @@ class GatewayRestartTest
     @Test
     void shouldCancelAtAMidnightCloseThenTradeTheSameTokenInTheNextDayAlsoAfterARestart() throws Exception
     {
-        // The gateway's wall clock 3 s before the next midnight UTC, closing at 00:00: the day's end.
+        // The gateway's wall clock an hour before the next midnight UTC, closing at 00:00: the day's end.
         final MonotonicEpochNanoClock system = new MonotonicEpochNanoClock();
         final long nowNs = system.nanoTime();
-        final long offsetNs = (nowNs / MidnightNanoClock.NANOS_PER_DAY + 1) * MidnightNanoClock.NANOS_PER_DAY -
-            TimeUnit.SECONDS.toNanos(3) - nowNs;
-        final EpochNanoClock beforeMidnight = () -> system.nanoTime() + offsetNs;
+        final AtomicLong offsetNs = new AtomicLong((nowNs / MidnightNanoClock.NANOS_PER_DAY + 1) *
+            MidnightNanoClock.NANOS_PER_DAY - TimeUnit.HOURS.toNanos(1) - nowNs);
+        final EpochNanoClock beforeMidnight = () -> system.nanoTime() + offsetNs.get();
         final LocalDate firstDate = new MidnightNanoClock(beforeMidnight).startDate();
         final String firstDay = SessionNames.ofDate(firstDate);
         final String nextDay = SessionNames.ofDate(firstDate.plusDays(1));
@@ -784,6 +785,9 @@ class GatewayRestartTest
             try (TestClient client = TestClient.login(first.port(), "ord01", 1))
             {
                 client.enterOrder("M1", "GOOG", Ouch42.SIDE_BUY, 100, price, DAY);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+                // On to a second before midnight: the close comes while the client reads.
+                offsetNs.addAndGet(TimeUnit.HOURS.toNanos(1) - TimeUnit.SECONDS.toNanos(1));
                 final List<Object> day = awaitClosed(client);
 
                 assertThat(day).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
