@@ -194,14 +194,7 @@ class DispatcherAgentTest
         final List<Integer> answer = new ArrayList<>();
         assertThat(dispatcher.answerCatchUps()).as("request and first records").isPositive();
         assertThat(catchUpsInProgress()).as("the ring took part of the snapshot").isEqualTo(1);
-        int cycles = 1;
-        while (catchUpsInProgress() > 0)
-        {
-            assertThat(cycles++).as("duty cycles").isLessThan(100);
-            slowWorker.read((msgTypeId, buffer, index, length) -> answer.add(msgTypeId), Integer.MAX_VALUE);
-            dispatcher.answerCatchUps();
-        }
-        slowWorker.read((msgTypeId, buffer, index, length) -> answer.add(msgTypeId), Integer.MAX_VALUE);
+        final int cycles = 1 + answerAll(slowWorker, answer);
 
         assertThat(cycles).as("the answer took several duty cycles").isGreaterThan(2);
         assertThat(answer.getFirst()).isEqualTo(DispatcherAgent.SESSION_START_MSG_TYPE_ID);
@@ -232,18 +225,29 @@ class DispatcherAgentTest
         assertThat(requests.offer(CatchUpRequest.cancel(0, 7))).isTrue();
         drain(slowWorker);
         final List<Integer> otherAnswer = new ArrayList<>();
-        int cycles = 0;
-        while (catchUpsInProgress() > 0)
-        {
-            assertThat(cycles++).as("duty cycles").isLessThan(100);
-            fastWorker.read((msgTypeId, buffer, index, length) -> otherAnswer.add(msgTypeId), Integer.MAX_VALUE);
-            dispatcher.answerCatchUps();
-        }
-        fastWorker.read((msgTypeId, buffer, index, length) -> otherAnswer.add(msgTypeId), Integer.MAX_VALUE);
+        answerAll(fastWorker, otherAnswer);
 
         assertThat(drain(slowWorker)).as("nothing more of the ended session's answer").isEmpty();
         assertThat(otherAnswer.getLast()).isEqualTo(DispatcherAgent.SESSION_END_MSG_TYPE_ID);
         assertThat(errorCount).hasValue(0);
+    }
+
+    /**
+     * Runs the dispatcher's answers until none is in progress, the worker taking every record meanwhile.
+     *
+     * @return the duty cycles it took.
+     */
+    private int answerAll(final RingBuffer worker, final List<Integer> recordTypes)
+    {
+        int cycles = 0;
+        while (catchUpsInProgress() > 0)
+        {
+            assertThat(cycles++).as("duty cycles").isLessThan(100);
+            worker.read((msgTypeId, buffer, index, length) -> recordTypes.add(msgTypeId), Integer.MAX_VALUE);
+            dispatcher.answerCatchUps();
+        }
+        worker.read((msgTypeId, buffer, index, length) -> recordTypes.add(msgTypeId), Integer.MAX_VALUE);
+        return cycles;
     }
 
     /** @return the value of {@code bourse_fanout_catch_ups_in_progress}. */
