@@ -290,14 +290,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     {
         if (request.isCancel())
         {
-            for (int i = catchUps.size() - 1; i >= 0; i--)
-            {
-                final CatchUpRequest answered = catchUps.get(i).request;
-                if (answered.workerId() == request.workerId() && answered.sessionId() == request.sessionId())
-                {
-                    catchUps.remove(i);
-                }
-            }
+            catchUps.removeIf((catchUp) ->
+                catchUp.request.workerId() == request.workerId() && catchUp.request.sessionId() == request.sessionId());
             return;
         }
         final long requested = request.requestedSequence();
