@@ -334,12 +334,7 @@ class GatewaySessionTest
         }
         final long nextDayNs = DAY_NS + TimeUnit.SECONDS.toNanos(1);
         wallClockNs.set(FIRST_DAY * DAY_NS + nextDayNs);
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!Files.isDirectory(journalDir.resolve(NEXT_DAY_SESSION)) && System.nanoTime() < deadlineNs)
-        {
-            Thread.sleep(1);
-        }
-        assertThat(journalDir.resolve(NEXT_DAY_SESSION)).as("the next day's journal directory").isDirectory();
+        awaitNextDaysDirectory();
         try (TestClient client = new TestClient(port);
             TestClient dayBefore = new TestClient(port))
         {
@@ -441,11 +436,7 @@ class GatewaySessionTest
                 new LoginAccepted(FIRST_DAY_SESSION, 1), new SystemEventMessage(TEN_AM_NS, 'S'),
                 new SystemEventMessage(oneSecondNs, 'E'), new EndOfSession(), new Closed()));
         }
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!Files.isDirectory(journalDir.resolve(NEXT_DAY_SESSION)) && System.nanoTime() < deadlineNs)
-        {
-            Thread.sleep(1);
-        }
+        awaitNextDaysDirectory();
         try (TestClient client = new TestClient(port))
         {
             client.login("demo01", "demo01pw", "", 0);
@@ -465,6 +456,17 @@ class GatewaySessionTest
         stopGateway();
         wallClockNs.set(FIRST_DAY * DAY_NS + timeOfDayNs);
         startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(closeTimeNs));
+    }
+
+    /** Waits up to 5 s for the gateway to open the next day, whose journal directory it creates first. */
+    private void awaitNextDaysDirectory() throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!Files.isDirectory(journalDir.resolve(NEXT_DAY_SESSION)) && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+        assertThat(journalDir.resolve(NEXT_DAY_SESSION)).as("the next day's journal directory").isDirectory();
     }
 
     private List<NewOrder> awaitNewOrders(final int count) throws InterruptedException
