@@ -45,13 +45,16 @@ import java.util.function.Consumer;
  * the place of a session that is ending (which closes at once), or, when none is, is closed at once and counted as an
  * error. At the stop, after the dispatcher's, the worker first carries what its ring still holds (the messages the
  * dispatcher wrote before it stopped, translated, counted and kept for replays), so that each session's stream is
- * whole up to its end of the day ({@link SubscriberSession#endMessages()}).
+ * whole up to its end of the day ({@link SubscriberSession#endMessages()}), then serves the ending sessions until their
+ * subscribers have taken the end and closed, or their End of Session deadline has passed.
  */
 final class WorkerAgent implements Agent
 {
     /** Least time between two looks at the sockets while none waits to become writable, in nanoseconds: 100 us. */
     static final long SELECT_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long KEEP_ALIVE_INTERVAL_MS = 100;
+    /** Longest wait on the selector while the sessions end at the stop, in ms: how late a deadline is noticed. */
+    private static final long STOP_SELECT_TIMEOUT_MS = 10;
     private static final int DISCARD_BUFFER_LENGTH = 8192;
 
     private final int workerId;
@@ -241,7 +244,10 @@ final class WorkerAgent implements Agent
         for (int i = 0; i < sessionCount; i++)
         {
             sessions[i].endMessages();
-            // The worker stops: no waiting for the socket to take End of Session.
+        }
+        serveEndingSessions();
+        for (int i = 0; i < sessionCount; i++)
+        {
             sessions[i].close();
         }
         sessionCount = 0;
@@ -254,6 +260,39 @@ final class WorkerAgent implements Agent
         try
         {
             selector.close();
+        }
+        catch (final IOException ex)
+        {
+            errorCount.incrementAndGet();
+        }
+    }
+
+    /**
+     * At the stop, once every session is ending: writes to each what its socket takes as the selector finds it
+     * writable, and drops what it still sends, until each subscriber has closed its end or its session's End of
+     * Session deadline has passed ({@link SubscriberSession#keepAlive()}), {@value
+     * SubscriberSession#END_OF_SESSION_TIMEOUT_MS} ms at most; a subscriber that reads slowly still gets its stream's
+     * end, and none is reset for closing with unread input. A failing selector is counted and ends the wait.
+     */
+    private void serveEndingSessions()
+    {
+        removeClosedSessions();
+        try
+        {
+            while (sessionCount > 0)
+            {
+                sessionClock.update(epochClock.time());
+                for (int i = 0; i < sessionCount; i++)
+                {
+                    sessions[i].keepAlive();
+                }
+                flush();
+                removeClosedSessions();
+                if (sessionCount > 0)
+                {
+                    selector.select(onSelected, STOP_SELECT_TIMEOUT_MS);
+                }
+            }
         }
         catch (final IOException ex)
         {

@@ -35,6 +35,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -95,8 +96,8 @@ class WorkerAgentTest
     @AfterEach
     void tearDown()
     {
-        worker.onClose();
         CloseHelper.closeAll(subscribers);
+        worker.onClose();
         CloseHelper.close(acceptor);
     }
 
@@ -193,15 +194,8 @@ class WorkerAgentTest
             worker.doWork(); // reads the Login Request; the dispatcher does not answer it
         }
 
-        worker.onClose();
+        stop(0, midSnapshot, waiting);
 
-        for (final Subscriber subscriber : List.of(midSnapshot, waiting))
-        {
-            while (!subscriber.ended && subscriber.client.receive() >= 0)
-            {
-                Thread.yield();
-            }
-        }
         // Start of Messages and the Stock Directory at the snapshot's start, then the start of system and market
         // hours its spin was still to reach, and the end of the day.
         assertThat(midSnapshot.messageTypes).containsExactly('S', 'R', 'S', 'S', 'S', 'S', 'S');
@@ -258,18 +252,55 @@ class WorkerAgentTest
             published.add(orderReference);
         }
 
-        worker.onClose();
+        stop(0, subscriber);
 
-        while (!subscriber.ended && subscriber.client.receive() >= 0)
-        {
-            Thread.yield();
-        }
         assertThat(subscriber.orders).isEqualTo(published);
         assertThat(subscriber.messageTypes.subList(published.size(), subscriber.messageTypes.size()))
             .containsExactly('S', 'S', 'S');
         assertThat(subscriber.eventCodes).containsExactly('M', 'E', 'C');
         assertThat(subscriber.ended).isTrue();
         assertThat(errorCount).hasValue(0);
+    }
+
+    @Test
+    void shouldServeAStreamLongerThanTheSocketTakesAtOnceToItsEndAtTheStop() throws Exception
+    {
+        final Subscriber subscriber = connect(SOCKET_BUFFER_BYTES);
+        final List<Long> published = new ArrayList<>();
+        // About 20 KB of Sequenced Data: more than the worker's socket buffer and the subscriber's take, less than they
+        // and the session's send buffer hold together.
+        for (long orderReference = 1; orderReference <= 512; orderReference++)
+        {
+            publishAddOrder(orderReference);
+            published.add(orderReference);
+        }
+
+        stop(100, subscriber);
+
+        assertThat(subscriber.orders).isEqualTo(published);
+        assertThat(subscriber.eventCodes).containsExactly('M', 'E', 'C');
+        assertThat(subscriber.ended).isTrue();
+        assertThat(counter("bourse_fanout_slow_consumer_disconnects")).isZero();
+        assertThat(errorCount).hasValue(0);
+    }
+
+    /**
+     * Stops the worker on another thread while each subscriber, from {@code readDelayMs} on, reads its stream up to End
+     * of Session, then closes its end; returns once the worker has stopped.
+     */
+    private void stop(final long readDelayMs, final Subscriber... subscribers) throws Exception
+    {
+        final CompletableFuture<Void> stopped = CompletableFuture.runAsync(worker::onClose);
+        Thread.sleep(readDelayMs);
+        for (final Subscriber subscriber : subscribers)
+        {
+            while (!subscriber.ended && subscriber.client.receive() >= 0)
+            {
+                Thread.yield();
+            }
+            subscriber.close();
+        }
+        stopped.get();
     }
 
     /**
