@@ -153,7 +153,8 @@ final class GatewayAgent implements Agent
         final int cancelsToRetry;
         try
         {
-            closed.registry().closeAll();
+            closed.registry().endAll();
+            closed.registry().handLingeringTo(next.registry());
         }
         finally
         {
@@ -209,14 +210,18 @@ final class GatewayAgent implements Agent
         return day;
     }
 
-    /** Ends every session, sends the cancels on disconnect, then closes the day's journals and the sockets. */
+    /**
+     * Ends every session, sends the cancels on disconnect, waits for the clients to take their End of Session and close
+     * (the end-of-session linger at most), then closes the day's journals and the sockets.
+     */
     @Override
     public void onClose()
     {
         final TradingDay day = this.day;
-        day.registry().closeAll();
+        day.registry().endAll();
         day.orderEntry().sendCancelsOnDisconnectAtStop();
         closedDayCancels.sendAtStop();
+        day.registry().lingerAtStop();
         CloseHelper.quietCloseAll(day.journals(), selector, serverChannel);
     }
 

@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The SoupBinTCP 4.0 side of the gateway: the open connections, the users' sessions of the day with their journals,
@@ -36,8 +38,9 @@ import java.util.Map;
  * from the next and get them replayed. A connection the gateway closes lingers ({@link OuchConnection#linger}): its
  * socket takes the rest of the send buffer (End of Session, Login Rejected, messages owed at a Logout Request), then
  * its output is shut down and its input dropped until the client closes its end, for {@code endOfSessionLingerNs} at
- * most; at most {@code maxPendingLogins} linger at once (one more closes the oldest), and at shutdown none does. A
- * connection refused at the pending-login limit is closed at once.
+ * most; at most {@code maxPendingLogins} linger at once (one more closes the oldest), except at the end of the day's
+ * sessions ({@link #endAll()}): at the rollover they go on lingering in the next day's registry, and at the stop the
+ * gateway waits for them ({@link #lingerAtStop()}). A connection refused at the pending-login limit is closed at once.
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
  * session other than today's (blank means today's), a user already logged in on another connection, a user whose
@@ -83,6 +86,8 @@ final class SessionRegistry
         "no session index left for the day (" + SessionIndexes.MAX_SESSION_INDEX + " taken)";
     /** SoupBinTCP 4.0 heartbeat interval (1 s), which nassau keeps to itself. */
     private static final long HEARTBEAT_INTERVAL_NS = 1_000_000_000L;
+    /** The pause between two steps of the lingers at the stop while no byte moves. */
+    private static final long STOP_LINGER_IDLE_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Credentials credentials;
     private final String sessionName;
@@ -119,6 +124,8 @@ final class SessionRegistry
      * logged-in session sent everything is ended.
      */
     private boolean dayOver;
+    /** Whether at most {@code maxPendingLogins} connections linger at once: until {@link #endAll()}. */
+    private boolean lingeringCapped = true;
 
     /**
      * @param credentials           who may log in.
@@ -303,22 +310,7 @@ final class SessionRegistry
     int keepAliveAndSend()
     {
         final long nowNs = clock.nanoTime();
-        int written = 0;
-        for (int i = lingering.size() - 1; i >= 0; i--)
-        {
-            final OuchConnection connection = lingering.get(i);
-            final int bytes = connection.lingerStep(nowNs, discard);
-            if (OuchConnection.LINGER_OVER == bytes)
-            {
-                lingering.remove(i);
-                metrics.lingeringConnections.dec();
-                CloseHelper.quietClose(connection.server());
-            }
-            else
-            {
-                written += bytes;
-            }
-        }
+        int written = stepLingers(nowNs);
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             final OuchConnection connection = connections.get(i);
@@ -344,6 +336,33 @@ final class SessionRegistry
             written += sendUnlessAwaitingWritable(connection);
         }
         return written;
+    }
+
+    /**
+     * A step of the linger of every closed connection still lingering; its socket is closed when the linger is over.
+     *
+     * @param nowNs monotonic nanoseconds ({@link DutyCycleClock#nanoTime()}) of the duty cycle.
+     * @return bytes written and read.
+     */
+    private int stepLingers(final long nowNs)
+    {
+        int bytes = 0;
+        for (int i = lingering.size() - 1; i >= 0; i--)
+        {
+            final OuchConnection connection = lingering.get(i);
+            final int step = connection.lingerStep(nowNs, discard);
+            if (OuchConnection.LINGER_OVER == step)
+            {
+                lingering.remove(i);
+                metrics.lingeringConnections.dec();
+                CloseHelper.quietClose(connection.server());
+            }
+            else
+            {
+                bytes += step;
+            }
+        }
+        return bytes;
     }
 
     /**
@@ -637,21 +656,44 @@ final class SessionRegistry
     }
 
     /**
-     * Ends every session (SoupBinTCP End of Session) and closes every connection, lingering ones included, writing
-     * what each socket takes now: the gateway is stopping.
+     * Ends every session (SoupBinTCP End of Session, after what it journaled for its client) and leaves every
+     * connection lingering, as many as there are: the day's sessions are over, no connection comes after.
      */
-    void closeAll()
+    void endAll()
     {
+        lingeringCapped = false;
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             endSession(connections.get(i), false);
         }
-        for (final OuchConnection connection : lingering)
-        {
-            CloseHelper.quietClose(connection.server());
-        }
-        metrics.lingeringConnections.set(0);
+    }
+
+    /**
+     * The next day's registry takes over this closed day's lingering connections, which go on lingering there.
+     *
+     * @param next the registry of the next trading day.
+     */
+    void handLingeringTo(final SessionRegistry next)
+    {
+        next.lingering.addAll(lingering);
         lingering.clear();
+    }
+
+    /**
+     * The gateway is stopping, after {@link #endAll()}: steps the lingering connections, a millisecond apart while no
+     * byte moves, until each client has taken what its send buffer held and closed its end, or its linger deadline has
+     * passed ({@code endOfSessionLingerNs} from its end); then none is left.
+     */
+    void lingerAtStop()
+    {
+        while (!lingering.isEmpty())
+        {
+            clock.update();
+            if (0 == stepLingers(clock.nanoTime()) && !lingering.isEmpty())
+            {
+                LockSupport.parkNanos(STOP_LINGER_IDLE_NS);
+            }
+        }
     }
 
     private void end(final OuchConnection connection, final GatewayError error, final Object cause)
@@ -772,7 +814,7 @@ final class SessionRegistry
         connections.remove(connection);
         if (endOfSessionLingerNs > 0)
         {
-            if (lingering.size() >= maxPendingLogins)
+            if (lingeringCapped && lingering.size() >= maxPendingLogins)
             {
                 // The oldest lingering socket closes early, so that sockets and send buffers stay bounded.
                 CloseHelper.quietClose(lingering.removeFirst().server());

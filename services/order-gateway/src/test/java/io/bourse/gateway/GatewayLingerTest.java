@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -40,10 +41,15 @@ class GatewayLingerTest
     private Path journalRoot;
     private JournalStore journals;
     private GatewayAgent agent;
+    private final List<MemoryNetwork.Endpoint> clients = new ArrayList<>();
 
     @AfterEach
-    void tearDown()
+    void tearDown() throws IOException
     {
+        for (final MemoryNetwork.Endpoint client : clients)
+        {
+            client.close(); // else the stop would wait for their linger
+        }
         if (null != agent)
         {
             agent.onClose();
@@ -103,21 +109,26 @@ class GatewayLingerTest
     }
 
     @Test
-    void shouldCloseAtOnceWithoutLingerAndCloseLingeringSocketsAtShutdown() throws IOException
+    void shouldCloseAtOnceWithoutLinger() throws IOException
     {
         start(0);
         final MemoryNetwork.Endpoint notLingering = rejectedClient();
-        assertThat(notLingering.peer().isOpen()).isFalse();
-        agent.onClose();
-        journals.close();
 
-        start(60_000);
+        assertThat(notLingering.peer().isOpen()).isFalse();
+        assertThat(metrics.lingeringConnections.get()).isZero();
+    }
+
+    @Test
+    void shouldWaitAtShutdownForTheLingerOfASocketWhoseClientKeepsItsEndOpen() throws IOException
+    {
+        start(LINGER_MS);
         final MemoryNetwork.Endpoint lingering = rejectedClient();
-        assertThat(lingering.peer().isOpen()).isTrue();
+        final long stopNs = System.nanoTime();
         agent.onClose();
         agent = null;
 
-        assertThat(lingering.peer().isOpen()).as("closed at shutdown").isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - stopNs)).isGreaterThan(Duration.ofMillis(LINGER_MS / 2));
+        assertThat(lingering.peer().isOpen()).as("closed at the linger's deadline").isFalse();
         assertThat(metrics.lingeringConnections.get()).isZero();
     }
 
@@ -130,6 +141,7 @@ class GatewayLingerTest
     private MemoryNetwork.Endpoint rejectedClient() throws IOException
     {
         final MemoryNetwork.Endpoint client = network.connect(Integer.MAX_VALUE, WINDOW_BYTES);
+        clients.add(client);
         client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "wrongpw", 0)));
         final ByteBuffer received = ByteBuffer.allocate(1024);
         for (int i = 0; i < 1_000 && !client.isPeerClosed(); i++)

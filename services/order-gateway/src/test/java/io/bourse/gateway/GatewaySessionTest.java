@@ -42,6 +42,7 @@ import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
@@ -360,6 +361,30 @@ class GatewaySessionTest
             assertThat(nextDayJournals).as("the next day's journals")
                 .anyMatch((path) -> path.getFileName().toString().startsWith("demo01"));
         }
+    }
+
+    /**
+     * A connection of the closed day that the rollover ends (here one still awaiting its login) goes on lingering in
+     * the next day: its client reads End of Session and the end of the stream, and its socket stays open until the
+     * client closes its end.
+     */
+    @Test
+    void shouldKeepAConnectionOfTheClosedDayLingeringInTheNextDayUntilItsClientCloses() throws Exception
+    {
+        stopGateway();
+        wallClockNs.set(FIRST_DAY * DAY_NS + NINE_AM_NS - TimeUnit.MINUTES.toNanos(1));
+        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(NINE_AM_NS).endOfSessionLingerMs(60_000));
+        try (TestClient pending = new TestClient(port))
+        {
+            awaitGauge("bourse_gateway_pending_logins", 1);
+            wallClockNs.set(FIRST_DAY * DAY_NS + NINE_AM_NS);
+            wallClockNs.set(FIRST_DAY * DAY_NS + DAY_NS + TimeUnit.SECONDS.toNanos(1));
+            awaitNextDaysDirectory();
+
+            assertThat(pending.await(2)).isEqualTo(List.of(new EndOfSession(), new Closed()));
+            assertThat(Metrics.gauge(registry, "bourse_gateway_lingering_connections")).isEqualTo(1);
+        }
+        awaitGauge("bourse_gateway_lingering_connections", 0);
     }
 
     /**
@@ -715,6 +740,54 @@ class GatewaySessionTest
 
             assertThat(client.await(4).subList(2, 4)).isEqualTo(List.of(new EndOfSession(), new Closed()));
         }
+    }
+
+    @Test
+    void shouldServeTheClientEverythingBeforeEndOfSessionWhenTheGatewayStopsWithMoreThanItsSocketTakes()
+        throws Exception
+    {
+        stopGateway();
+        startGateway(ctx -> ctx.socketSendBufferBytes(4096));
+        final int orders = 1_500;
+        try (TestClient client = new TestClient(port, 4096))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            client.await(2);
+            // About 40 KB of Rejected: more than the gateway's socket buffer and the client's take, less than they and
+            // the session's send buffer hold together.
+            for (int i = 0; i < orders; i++)
+            {
+                client.enterOrder("Z" + i, "AAPL", Ouch42.SIDE_BUY, 0, 1_500_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+            }
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (Metrics.counter(registry, "bourse_gateway_rejects_total", "invalid_shares") < orders &&
+                System.nanoTime() < deadlineNs)
+            {
+                Thread.sleep(1);
+            }
+
+            final CompletableFuture<Void> stopped = CompletableFuture.runAsync(runner::close);
+            Thread.sleep(100); // the client reads only once the gateway has buffered its End of Session
+
+            final List<Object> received = client.await(2 + orders + 2);
+            stopped.get();
+            assertThat(received).hasSize(2 + orders + 2);
+            assertThat(received.subList(2, 2 + orders)).allMatch(message -> message instanceof Rejected);
+            assertThat(received.subList(2 + orders, received.size()))
+                .isEqualTo(List.of(new EndOfSession(), new Closed()));
+        }
+        assertThat(Metrics.counter(registry, "bourse_gateway_slow_consumer_disconnects_total", null)).isZero();
+    }
+
+    /** Waits up to 2 seconds for a gauge to show a value, and checks that it does. */
+    private void awaitGauge(final String name, final double value) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + 2_000_000_000L;
+        while (Metrics.gauge(registry, name) != value && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+        assertThat(Metrics.gauge(registry, name)).as(name).isEqualTo(value);
     }
 
     /** Waits up to 2 seconds for a counter without labels to count something, and checks that it did. */

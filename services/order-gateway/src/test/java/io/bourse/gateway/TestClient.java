@@ -13,6 +13,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
@@ -56,7 +57,21 @@ final class TestClient implements AutoCloseable
 
     TestClient(final int port) throws IOException
     {
-        channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
+        this(port, 0);
+    }
+
+    /**
+     * @param port               the gateway's.
+     * @param receiveBufferBytes SO_RCVBUF of the client's socket, set before it connects, or 0 for the kernel's.
+     */
+    TestClient(final int port, final int receiveBufferBytes) throws IOException
+    {
+        channel = SocketChannel.open();
+        if (receiveBufferBytes > 0)
+        {
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
+        }
+        channel.connect(new InetSocketAddress("127.0.0.1", port));
         channel.configureBlocking(false);
         client = new SoupBinTCPClient(channel, 1024,
             (payload) ->
