@@ -241,6 +241,7 @@ final class WorkerAgent implements Agent
                 break;
             }
         }
+        sessionClock.update(epochClock.time()); // each session's End of Session deadline counts from now
         for (int i = 0; i < sessionCount; i++)
         {
             sessions[i].endMessages();
@@ -272,14 +273,18 @@ final class WorkerAgent implements Agent
      * writable, and drops what it still sends, until each subscriber has closed its end or its session's End of
      * Session deadline has passed ({@link SubscriberSession#keepAlive()}), {@value
      * SubscriberSession#END_OF_SESSION_TIMEOUT_MS} ms at most; a subscriber that reads slowly still gets its stream's
-     * end, and none is reset for closing with unread input. A failing selector is counted and ends the wait.
+     * end, and none is reset for closing with unread input. A failing selector is counted and ends the wait; the caller
+     * closes the sessions left.
      */
     private void serveEndingSessions()
     {
         removeClosedSessions();
+        // Also on the monotonic clock, whatever the wall clock does meanwhile.
+        final long limitNs = nanoClock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+            SubscriberSession.END_OF_SESSION_TIMEOUT_MS + STOP_SELECT_TIMEOUT_MS);
         try
         {
-            while (sessionCount > 0)
+            while (sessionCount > 0 && nanoClock.nanoTime() - limitNs < 0)
             {
                 sessionClock.update(epochClock.time());
                 for (int i = 0; i < sessionCount; i++)

@@ -86,6 +86,8 @@ final class SessionRegistry
         "no session index left for the day (" + SessionIndexes.MAX_SESSION_INDEX + " taken)";
     /** SoupBinTCP 4.0 heartbeat interval (1 s), which nassau keeps to itself. */
     private static final long HEARTBEAT_INTERVAL_NS = 1_000_000_000L;
+    /** The longest the stop waits for the lingering connections, in milliseconds. */
+    static final long STOP_LINGER_LIMIT_MS = 3_000;
     /** The pause between two steps of the lingers at the stop while no byte moves. */
     private static final long STOP_LINGER_IDLE_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -682,18 +684,27 @@ final class SessionRegistry
     /**
      * The gateway is stopping, after {@link #endAll()}: steps the lingering connections, a millisecond apart while no
      * byte moves, until each client has taken what its send buffer held and closed its end, or its linger deadline has
-     * passed ({@code endOfSessionLingerNs} from its end); then none is left.
+     * passed ({@code endOfSessionLingerNs} from its end), for {@value #STOP_LINGER_LIMIT_MS} ms at most (within
+     * Agrona's 5 s wait for an agent to close and Docker's 10 s stop grace period); then closes those still open.
      */
     void lingerAtStop()
     {
-        while (!lingering.isEmpty())
+        clock.update();
+        final long limitNs = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_LINGER_LIMIT_MS);
+        while (!lingering.isEmpty() && clock.nanoTime() - limitNs < 0)
         {
-            clock.update();
             if (0 == stepLingers(clock.nanoTime()) && !lingering.isEmpty())
             {
                 LockSupport.parkNanos(STOP_LINGER_IDLE_NS);
             }
+            clock.update();
         }
+        for (final OuchConnection connection : lingering)
+        {
+            CloseHelper.quietClose(connection.server());
+            metrics.lingeringConnections.dec();
+        }
+        lingering.clear();
     }
 
     private void end(final OuchConnection connection, final GatewayError error, final Object cause)

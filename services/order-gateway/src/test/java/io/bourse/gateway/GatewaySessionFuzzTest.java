@@ -18,6 +18,7 @@ import io.bourse.gateway.TestClient.LoginRejected;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -121,7 +122,7 @@ class GatewaySessionFuzzTest
 
             final double errorsBefore = Metrics.sum(registry, "bourse_gateway_errors_total");
             final double loginFailuresBefore = metrics.loginFailures.get();
-            final MemoryNetwork.Endpoint fuzzed = gateway.network.connect(segmentBytes, CLIENT_WINDOW_BYTES);
+            final MemoryNetwork.Endpoint fuzzed = gateway.connect(segmentBytes);
             fuzzed.write(ByteBuffer.wrap(stream));
             if (clientCloses)
             {
@@ -258,6 +259,7 @@ class GatewaySessionFuzzTest
     private final class Gateway implements AutoCloseable
     {
         final MemoryNetwork.Server network = new MemoryNetwork.Server();
+        private final List<MemoryNetwork.Endpoint> clientEnds = new ArrayList<>();
         private final JournalStore journals;
         private final GatewayAgent agent;
 
@@ -274,7 +276,15 @@ class GatewaySessionFuzzTest
 
         Client client()
         {
-            return new Client(network.connect(Integer.MAX_VALUE, CLIENT_WINDOW_BYTES), MAX_PAYLOAD_LENGTH);
+            return new Client(connect(Integer.MAX_VALUE), MAX_PAYLOAD_LENGTH);
+        }
+
+        /** @return the client's end of a new connection, whose packets arrive in segments of at most that many bytes. */
+        MemoryNetwork.Endpoint connect(final int segmentBytes)
+        {
+            final MemoryNetwork.Endpoint clientEnd = network.connect(segmentBytes, CLIENT_WINDOW_BYTES);
+            clientEnds.add(clientEnd);
+            return clientEnd;
         }
 
         /** Runs duty cycles until the gateway has read everything the client sent, or closed the connection. */
@@ -304,6 +314,8 @@ class GatewaySessionFuzzTest
         @Override
         public void close()
         {
+            // The clients go first: the gateway's stop waits for each connection's linger until its client has closed.
+            CloseHelper.closeAll(clientEnds);
             agent.onClose();
             journals.close();
             IoUtil.delete(journalRoot.resolve(SESSION).toFile(), false);

@@ -747,7 +747,8 @@ class GatewaySessionTest
         throws Exception
     {
         stopGateway();
-        startGateway(ctx -> ctx.socketSendBufferBytes(4096));
+        // A linger beyond the stop's limit: the client has all of that to read.
+        startGateway(ctx -> ctx.socketSendBufferBytes(4096).endOfSessionLingerMs(10_000));
         final int orders = 1_500;
         try (TestClient client = new TestClient(port, 4096))
         {
@@ -770,6 +771,7 @@ class GatewaySessionTest
             Thread.sleep(100); // the client reads only once the gateway has buffered its End of Session
 
             final List<Object> received = client.await(2 + orders + 2);
+            client.close();
             stopped.get();
             assertThat(received).hasSize(2 + orders + 2);
             assertThat(received.subList(2, 2 + orders)).allMatch(message -> message instanceof Rejected);
