@@ -279,7 +279,7 @@ class GatewaySessionFuzzTest
             return new Client(connect(Integer.MAX_VALUE), MAX_PAYLOAD_LENGTH);
         }
 
-        /** @return the client's end of a new connection, whose packets arrive in segments of at most that many bytes. */
+        /** @return the client's end of a new connection, whose packets arrive in segments of at most that length. */
         MemoryNetwork.Endpoint connect(final int segmentBytes)
         {
             final MemoryNetwork.Endpoint clientEnd = network.connect(segmentBytes, CLIENT_WINDOW_BYTES);
