@@ -175,9 +175,9 @@ public final class FanoutService implements AutoCloseable
 
     /**
      * Stops the dispatcher and acceptor, then the workers one after the other (each ends its sessions: ITCH 5.0 System
-     * Events 'M', 'E' and 'C', then End of Session, and waits up to {@value SubscriberSession#END_OF_SESSION_TIMEOUT_MS}
-     * ms for its subscribers to take them and close), then closes the server socket, the Aeron client and the metrics
-     * endpoint.
+     * Events 'M', 'E' and 'C', then End of Session, and waits up to
+     * {@value SubscriberSession#END_OF_SESSION_TIMEOUT_MS} ms for its subscribers to take them and close), then closes
+     * the server socket, the Aeron client and the metrics endpoint.
      */
     @Override
     public void close()
