@@ -179,14 +179,20 @@ final class WorkerAgent implements Agent
         if (nowMs >= nextKeepAliveMs)
         {
             nextKeepAliveMs = nowMs + KEEP_ALIVE_INTERVAL_MS;
-            for (int i = 0; i < sessionCount; i++)
-            {
-                sessions[i].keepAlive();
-            }
+            keepAlive();
         }
         workCount += flush();
         removeClosedSessions();
         return workCount;
+    }
+
+    /** Heartbeats and timeouts of every session, ending ones' End of Session deadlines included. */
+    private void keepAlive()
+    {
+        for (int i = 0; i < sessionCount; i++)
+        {
+            sessions[i].keepAlive();
+        }
     }
 
     /**
@@ -287,10 +293,7 @@ final class WorkerAgent implements Agent
             while (sessionCount > 0 && nanoClock.nanoTime() - limitNs < 0)
             {
                 sessionClock.update(epochClock.time());
-                for (int i = 0; i < sessionCount; i++)
-                {
-                    sessions[i].keepAlive();
-                }
+                keepAlive();
                 flush();
                 removeClosedSessions();
                 if (sessionCount > 0)

@@ -87,7 +87,7 @@ final class SessionRegistry
     /** SoupBinTCP 4.0 heartbeat interval (1 s), which nassau keeps to itself. */
     private static final long HEARTBEAT_INTERVAL_NS = 1_000_000_000L;
     /** The longest the stop waits for the lingering connections, in milliseconds. */
-    static final long STOP_LINGER_LIMIT_MS = 3_000;
+    private static final long STOP_LINGER_LIMIT_MS = 3_000;
     /** The pause between two steps of the lingers at the stop while no byte moves. */
     private static final long STOP_LINGER_IDLE_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
