@@ -16,6 +16,7 @@ import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
+import org.agrona.LangUtil;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -33,6 +34,9 @@ import java.nio.channels.ServerSocketChannel;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -174,16 +178,59 @@ public final class FanoutService implements AutoCloseable
     }
 
     /**
-     * Stops the dispatcher and acceptor, then the workers one after the other (each ends its sessions: ITCH 5.0 System
-     * Events 'M', 'E' and 'C', then End of Session, and waits up to
-     * {@value SubscriberSession#END_OF_SESSION_TIMEOUT_MS} ms for its subscribers to take them and close), then closes
+     * Stops the dispatcher and acceptor, then the workers together (each ends its sessions: ITCH 5.0 System Events
+     * 'M', 'E' and 'C', then End of Session, and waits up to {@value SubscriberSession#END_OF_SESSION_TIMEOUT_MS} ms
+     * for its subscribers to take them and close; so the stop waits that long once, not once per worker), then closes
      * the server socket, the Aeron client and the metrics endpoint.
      */
     @Override
     public void close()
     {
         CloseHelper.close(dispatcherRunner);
-        CloseHelper.closeAll(workerRunners);
+        closeTogether(workerRunners);
         CloseHelper.closeAll(serverChannel, metricsServer, aeron);
+    }
+
+    /**
+     * Closes each on its own (virtual) thread, all at once, and returns when every one has closed: stops that wait
+     * overlap instead of adding up.
+     *
+     * @param closeables what to close, e.g. agent runners, whose close waits for the agent's onClose.
+     * @throws RuntimeException the first failure of a close (checked exceptions rethrown unchecked), the others
+     *                          suppressed in it; every close has run.
+     */
+    static void closeTogether(final List<? extends AutoCloseable> closeables)
+    {
+        final List<Future<Object>> closings = new ArrayList<>();
+        try (ExecutorService closers = Executors.newVirtualThreadPerTaskExecutor())
+        {
+            for (final AutoCloseable closeable : closeables)
+            {
+                closings.add(closers.submit(() ->
+                {
+                    closeable.close();
+                    return null;
+                }));
+            }
+        }
+        Throwable failure = null;
+        for (final Future<Object> closing : closings)
+        {
+            if (Future.State.FAILED == closing.state())
+            {
+                if (null == failure)
+                {
+                    failure = closing.exceptionNow();
+                }
+                else
+                {
+                    failure.addSuppressed(closing.exceptionNow());
+                }
+            }
+        }
+        if (null != failure)
+        {
+            LangUtil.rethrowUnchecked(failure);
+        }
     }
 }

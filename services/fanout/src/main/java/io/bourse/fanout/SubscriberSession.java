@@ -56,7 +56,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed: once the socket has taken End of Session its output is shut down
  * (FIN after the data, the send buffer back to the worker's pool), and what the subscriber still sends is read and
  * dropped, because closing a socket with unread input would reset the connection and could cost the subscriber the data
- * it has not read yet.
+ * it has not read yet. A subscriber that only shuts its output down, and goes on reading, still gets the rest of its
+ * stream up to End of Session before the session closes.
  */
 final class SubscriberSession implements SoupBinTCPServerStatusListener, MessageListener
 {
@@ -102,6 +103,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /** End of Session is buffered: no more messages; closes once the subscriber closes its end, or at the deadline. */
     private boolean ending;
     private long endDeadlineMs;
+    /** The subscriber of an ending session has shut its output down: closes once the rest of the stream is sent. */
+    private boolean inputEnded;
     private boolean closed;
 
     /**
@@ -185,9 +188,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         try
         {
             final int written = sendChannel.flush(selectionKey);
-            if (ending)
+            if (ending && sendChannel.shutdownOutputWhenSent() && inputEnded)
             {
-                sendChannel.shutdownOutputWhenSent();
+                close();
             }
             return written;
         }
@@ -233,7 +236,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * Reads and handles what the subscriber sent, or drops it once the session is ending; closes the session at end of
-     * stream or on failure, and on a packet that cannot be parsed or handled (a runtime exception from nassau's parser,
+     * stream (an ending session once the socket has also taken the rest of its stream, End of Session included: a
+     * subscriber may shut its output down and go on reading) or on failure, and on a packet that cannot be parsed or
+     * handled (a runtime exception from nassau's parser,
      * e.g. on a Login Request shorter than SoupBinTCP 4.0's 47 bytes or a blank Requested Sequence Number, or from the
      * handling of a packet): counted in {@code bourse_fanout_malformed_packets_total} and as an error, logged the first
      * time, and only this session ends; left to the worker, the exception would end its duty cycle before the other
@@ -245,9 +250,16 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     {
         try
         {
-            if ((ending ? sendChannel.discardInput(discard, ENDING_READS) : server.receive()) < 0)
+            if (!ending)
             {
-                close();
+                if (server.receive() < 0)
+                {
+                    close();
+                }
+            }
+            else if (sendChannel.discardInput(discard, ENDING_READS) < 0)
+            {
+                endInput();
             }
         }
         catch (final IOException ex)
@@ -267,6 +279,24 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 }
             }
             close();
+        }
+    }
+
+    /**
+     * The subscriber of an ending session has closed its end, or only shut its output down: closes at once when the
+     * socket has taken the whole stream, otherwise goes on sending it and closes when it is sent ({@link #flush()}) or
+     * at the deadline, without watching for input, which has ended.
+     */
+    private void endInput() throws IOException
+    {
+        if (sendChannel.shutdownOutputWhenSent())
+        {
+            close();
+        }
+        else
+        {
+            inputEnded = true;
+            sendChannel.inputEnded(selectionKey);
         }
     }
 

@@ -43,8 +43,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -65,6 +67,7 @@ import static io.bourse.itch.ItchEvents.Trade;
 import static io.bourse.sbe.engine.Side.BUY;
 import static io.bourse.sbe.engine.Side.SELL;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A real media driver, a real fanout on ephemeral ports (fed by the test, or by a real md-publisher fed engine events),
@@ -562,6 +565,33 @@ class FanoutServiceTest
             new SystemEvent(0, 'M'),
             new SystemEvent(0, 'E'),
             new SystemEvent(0, 'C'));
+    }
+
+    @Test
+    void shouldCloseTheWorkersTogetherSoThatTheirWaitsForTheirSubscribersOverlap()
+    {
+        final CountDownLatch closing = new CountDownLatch(2);
+        final AtomicInteger closed = new AtomicInteger();
+        final AutoCloseable waitsForTheOther = () ->
+        {
+            closing.countDown();
+            if (!closing.await(10, TimeUnit.SECONDS))
+            {
+                throw new IllegalStateException("closed alone");
+            }
+            closed.incrementAndGet();
+        };
+        final AutoCloseable failing = () ->
+        {
+            throw new IOException("worker failed");
+        };
+
+        FanoutService.closeTogether(List.of(waitsForTheOther, waitsForTheOther));
+        assertThat(closed).hasValue(2);
+
+        assertThatThrownBy(() -> FanoutService.closeTogether(List.of(failing, () -> closed.incrementAndGet())))
+            .isInstanceOf(IOException.class).hasMessage("worker failed");
+        assertThat(closed).as("the other closed all the same").hasValue(3);
     }
 
     @Test

@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * One real worker driven by the test thread, its sessions on real loopback connections, fed ring-buffer records as the
  * dispatcher frames them. A subscriber that stops reading must neither delay the worker's duty cycle nor the other
- * sessions: the test thread runs the worker, so a write that waited on the stalled socket would hang the test.
+ * sessions: the test thread runs the worker, so a write that waited on the stalled socket would hang the test until
+ * its timeout fails it. How long the duty cycles take is for the fanout benchmark to measure, not for a test.
  */
 @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WorkerAgentTest
@@ -61,8 +62,6 @@ class WorkerAgentTest
     private static final int SYSTEM_EVENT_CODE_OFFSET = 11;
     /** About 190 KiB of Sequenced Data: far more than the send buffer and the stalled socket's buffers hold. */
     private static final int MESSAGES = 5_000;
-    /** Far longer than a duty cycle that only copies and writes without waiting; far shorter than a blocked write. */
-    private static final long MAX_DUTY_CYCLE_NS = 100_000_000L;
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final AtomicLong errorCount = new AtomicLong();
@@ -75,7 +74,6 @@ class WorkerAgentTest
     private final List<Subscriber> subscribers = new ArrayList<>();
     private ServerSocketChannel acceptor;
     private WorkerAgent worker;
-    private long longestDutyCycleNs;
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
     private boolean snapshotsUnderWay;
 
@@ -132,7 +130,6 @@ class WorkerAgentTest
         assertThat(second.orders).isEqualTo(published);
         assertThat(counter("bourse_fanout_slow_consumer_disconnects")).isEqualTo(1.0);
         assertThat(errorCount.get()).isEqualTo(1);
-        assertThat(longestDutyCycleNs).isLessThan(MAX_DUTY_CYCLE_NS);
 
         // The stalled subscriber reads again: what the socket held, the rest of the packet under way, End of Session.
         while (!stalled.ended && stalled.client.receive() >= 0)
@@ -284,6 +281,27 @@ class WorkerAgentTest
         assertThat(errorCount).hasValue(0);
     }
 
+    @Test
+    void shouldServeTheRestOfTheStreamAtTheStopToASubscriberThatShutsOnlyItsOutputDown() throws Exception
+    {
+        final Subscriber subscriber = connect(SOCKET_BUFFER_BYTES);
+        final List<Long> published = new ArrayList<>();
+        for (long orderReference = 1; orderReference <= 512; orderReference++)
+        {
+            publishAddOrder(orderReference);
+            published.add(orderReference);
+        }
+        // The worker reads the end of its input while most of the stream is still in the session's send buffer.
+        subscriber.channel.shutdownOutput();
+
+        stop(100, subscriber);
+
+        assertThat(subscriber.orders).isEqualTo(published);
+        assertThat(subscriber.eventCodes).containsExactly('M', 'E', 'C');
+        assertThat(subscriber.ended).isTrue();
+        assertThat(errorCount).hasValue(0);
+    }
+
     /**
      * Stops the worker on another thread while each subscriber, from {@code readDelayMs} on, reads its stream up to End
      * of Session, then closes its end; returns once the worker has stopped.
@@ -317,9 +335,7 @@ class WorkerAgentTest
 
     private void dutyCycle() throws Exception
     {
-        final long startNs = System.nanoTime();
         worker.doWork();
-        longestDutyCycleNs = Math.max(longestDutyCycleNs, System.nanoTime() - startNs);
         answerLogins();
     }
 

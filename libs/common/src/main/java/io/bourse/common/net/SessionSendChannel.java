@@ -42,6 +42,8 @@ public final class SessionSendChannel extends ForwardingSocketChannel
     /** End of the packet the socket has taken part of, or {@link #start} when it took whole packets only. */
     private int headPacketEnd;
     private boolean awaitingWritable;
+    /** False once the client's input has ended: the selector no longer reports the socket readable. */
+    private boolean reading = true;
 
     /**
      * @param delegate               the client's connected, non-blocking channel.
@@ -200,7 +202,8 @@ public final class SessionSendChannel extends ForwardingSocketChannel
 
     /**
      * {@link #flush()}, then has the selector report the socket writable exactly while bytes are left: the key's
-     * interest is {@code OP_READ | OP_WRITE} while the socket has not taken everything, {@code OP_READ} once it has.
+     * interest is {@code OP_READ | OP_WRITE} while the socket has not taken everything, {@code OP_READ} once it has
+     * (without {@code OP_READ} once {@link #inputEnded(SelectionKey) the input has ended}).
      *
      * @param selectionKey the connection's key on its selector.
      * @return bytes written, possibly zero.
@@ -213,9 +216,27 @@ public final class SessionSendChannel extends ForwardingSocketChannel
         if (bytesLeft != awaitingWritable)
         {
             awaitingWritable = bytesLeft;
-            selectionKey.interestOps(bytesLeft ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+            selectionKey.interestOps(interestOps());
         }
         return written;
+    }
+
+    /**
+     * The client has shut its output down (a read returned end of stream) but may still read: the selector stops
+     * reporting the socket readable, which it would otherwise do at every select from now on, and reports it writable
+     * while bytes are left ({@link #flush(SelectionKey)}), so that the rest of the stream can still be sent.
+     *
+     * @param selectionKey the connection's key on its selector.
+     */
+    public void inputEnded(final SelectionKey selectionKey)
+    {
+        reading = false;
+        selectionKey.interestOps(interestOps());
+    }
+
+    private int interestOps()
+    {
+        return (reading ? SelectionKey.OP_READ : 0) | (awaitingWritable ? SelectionKey.OP_WRITE : 0);
     }
 
     /**

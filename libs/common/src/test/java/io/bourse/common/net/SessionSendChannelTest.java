@@ -17,6 +17,8 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
@@ -364,6 +366,35 @@ class SessionSendChannelTest
             last = channel.discardInput(scratch, 2);
         }
         assertThat(last).as("end of stream").isEqualTo(-1);
+    }
+
+    @Test
+    void shouldHaveTheSelectorWatchWritesOnlyWhileBytesAreLeftAndReadsOnlyUntilTheInputEnds() throws IOException
+    {
+        final SessionSendChannel channel = new SessionSendChannel(senderEnd, pool, MAX_PACKET_LENGTH);
+        final SoupBinTCPServer server = nassauServer(channel);
+        try (Selector selector = Selector.open())
+        {
+            final SelectionKey key = senderEnd.register(selector, SelectionKey.OP_READ);
+            for (int i = 0; 0 == channel.pendingBytes(); i++)
+            {
+                server.send(payload(i, 100)); // until the unread socket takes no more
+                channel.flush(key);
+            }
+            assertThat(key.interestOps()).isEqualTo(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+
+            peerEnd.shutdownOutput();
+            channel.inputEnded(key);
+            assertThat(key.interestOps()).as("no more reads").isEqualTo(SelectionKey.OP_WRITE);
+
+            final ByteBuffer received = ByteBuffer.allocate(CAPACITY);
+            while (channel.pendingBytes() > 0)
+            {
+                peerEnd.read(received.clear());
+                channel.flush(key);
+            }
+            assertThat(key.interestOps()).as("nothing left to write").isZero();
+        }
     }
 
     @Test
