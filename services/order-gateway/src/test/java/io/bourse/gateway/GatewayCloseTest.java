@@ -1,0 +1,190 @@
+package io.bourse.gateway;
+
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.RecordingEngineProxy.NewOrder;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.Ouch42;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The close of the trading day in the gateway agent's duty cycle, on its real agent over a {@link MemoryNetwork}, the
+ * test thread running the cycles on a wall clock it sets: an Enter Order the gateway reads and stamps at or after the
+ * close time is Rejected 'C' (OUCH 4.2 &sect;2.2 Rejected, exchange closed) and never reaches the engine, even when
+ * the cycle that reads it started before the close.
+ */
+class GatewayCloseTest
+{
+    private static final String SESSION = "S20250106";
+    private static final long DAY_EPOCH_NS = 20_000L * MidnightNanoClock.NANOS_PER_DAY;
+    private static final long CLOSE_NS = TimeUnit.HOURS.toNanos(16);
+    /** How far the wall clock moves at each read once stepping: well apart, so that each read is a time of its own. */
+    private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(1);
+    private static final int WINDOW_BYTES = 1 << 16;
+    private static final long ONE_HOUR_BEFORE_CLOSE_NS = CLOSE_NS - TimeUnit.HOURS.toNanos(1);
+
+    @TempDir
+    private Path journalRoot;
+    private final RecordingEngineProxy engine = new RecordingEngineProxy();
+    private final UnsafeBuffer request = new UnsafeBuffer(ByteBuffer.allocate(EnterOrder.LENGTH));
+    private JournalStore journals;
+    private MemoryNetwork.Server network;
+    private MemoryNetwork.Endpoint client;
+    private GatewayAgent agent;
+    private long wallClockNs = DAY_EPOCH_NS + ONE_HOUR_BEFORE_CLOSE_NS;
+    private boolean stepping;
+
+    @AfterEach
+    void tearDown() throws IOException
+    {
+        if (null != client)
+        {
+            client.close(); // else the stop would wait for its linger
+        }
+        if (null != agent)
+        {
+            agent.onClose();
+        }
+        if (null != journals)
+        {
+            journals.close();
+        }
+    }
+
+    @Test
+    void shouldRejectAnEnterOrderReadAtTheCloseTimeAsExchangeClosedEvenInADutyCycleThatStartedBeforeIt()
+        throws IOException
+    {
+        start();
+        logIn();
+
+        // From here each clock read is STEP_NS after the one before. A duty cycle reads the clock when it starts and
+        // again before it reads the clients' input: the second cycle starts before the close and reads T2 at it.
+        wallClockNs = DAY_EPOCH_NS + CLOSE_NS - 3 * STEP_NS;
+        stepping = true;
+        for (int i = 1; i <= 3; i++)
+        {
+            client.write(enterOrder("T" + i));
+            agent.doWork();
+        }
+        agent.doWork();
+
+        assertThat(engine.commands()).filteredOn(NewOrder.class::isInstance)
+            .as("only T1, read before the close, reaches the engine")
+            .extracting((command) -> ((NewOrder)command).timestampNs()).containsExactly(CLOSE_NS - 2 * STEP_NS);
+        assertThat(sequencedData(client.takeAvailable())).containsExactly(
+            new Rejected(CLOSE_NS, "T2", 'C'),
+            new Rejected(CLOSE_NS + 2 * STEP_NS, "T3", 'C'));
+    }
+
+    private void start() throws IOException
+    {
+        final GatewayContext ctx = new GatewayContext()
+            .sessionName(SESSION)
+            .closeTimeNs(CLOSE_NS)
+            .journalDir(journalRoot.toString())
+            .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO")))
+            .streamLayout(StreamLayout.fromSettings(new Settings(Map.of())))
+            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
+            .idleStrategy(new SleepingMillisIdleStrategy(1))
+            .conclude();
+        final GatewayMetrics metrics = new GatewayMetrics(new PrometheusRegistry());
+        journals = JournalStore.open(journalRoot, SESSION, JournalSync.NONE, 0, metrics);
+        final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(this::readWallClock));
+        network = new MemoryNetwork.Server();
+        network.configureBlocking(false);
+        agent = TestGatewayAgents.newAgent(
+            ctx, network, new MemoryNetwork.MemorySelector(), engine, journals, metrics, clock);
+    }
+
+    /** @return the wall clock, ns since the epoch; once {@link #stepping}, each read moves it {@link #STEP_NS} on. */
+    private long readWallClock()
+    {
+        final long nowNs = wallClockNs;
+        if (stepping)
+        {
+            wallClockNs += STEP_NS;
+        }
+        return nowNs;
+    }
+
+    /** Connects, logs in as demo01 and runs duty cycles until Start of Day, the first message of the session, came. */
+    private void logIn() throws IOException
+    {
+        client = network.connect(Integer.MAX_VALUE, WINDOW_BYTES);
+        client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "demo01pw", 0)));
+        final ByteArrayOutputStream received = new ByteArrayOutputStream();
+        for (int i = 0; i < 1_000 && sequencedData(received.toByteArray()).isEmpty(); i++)
+        {
+            agent.doWork();
+            received.write(client.takeAvailable());
+        }
+        assertThat(received.toByteArray()[2]).as("Login Accepted").isEqualTo((byte)'A');
+        assertThat(sequencedData(received.toByteArray())).containsExactly(
+            new SystemEventMessage(ONE_HOUR_BEFORE_CLOSE_NS, (char)Ouch42.EVENT_START_OF_DAY));
+    }
+
+    /** @return a SoupBinTCP 4.0 Unsequenced Data packet holding an OUCH 4.2 Enter Order of AAPL. */
+    private ByteBuffer enterOrder(final String token)
+    {
+        new EnterOrder().wrapAndApplyType(request, 0)
+            .orderToken(token)
+            .buySellIndicator(Ouch42.SIDE_BUY)
+            .shares(100)
+            .stock(Symbols.pack("AAPL"))
+            .price(1_500_000)
+            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
+            .firm("")
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        final ByteBuffer packet = ByteBuffer.allocate(3 + EnterOrder.LENGTH);
+        packet.putShort((short)(1 + EnterOrder.LENGTH)).put((byte)'U');
+        request.getBytes(0, packet, 3, EnterOrder.LENGTH);
+        return packet.position(3 + EnterOrder.LENGTH).flip();
+    }
+
+    /** @return the OUCH 4.2 messages of the Sequenced Data packets among SoupBinTCP 4.0 packets. */
+    private static List<Object> sequencedData(final byte[] bytes)
+    {
+        final ByteBuffer packets = ByteBuffer.wrap(bytes);
+        final List<Object> messages = new ArrayList<>();
+        while (packets.hasRemaining())
+        {
+            final int length = packets.getShort() & 0xFFFF;
+            final byte type = packets.get();
+            final byte[] payload = new byte[length - 1];
+            packets.get(payload);
+            if ('S' == type)
+            {
+                messages.add(OuchMessages.decode(payload));
+            }
+        }
+        return messages;
+    }
+}
