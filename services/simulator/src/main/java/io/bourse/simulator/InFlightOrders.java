@@ -1,5 +1,7 @@
 package io.bourse.simulator;
 
+import java.util.Arrays;
+
 /**
  * Requests of one connection awaiting their answer (here: Enter Orders awaiting Accepted or Rejected, and Replace
  * Orders awaiting Replaced or Rejected, in rings of their own; the gateway benchmark uses it too): the intended send
@@ -115,6 +117,19 @@ public final class InFlightOrders
     public boolean isFree(final long counter)
     {
         return 0 == counters[(int)(counter & mask)];
+    }
+
+    /**
+     * Gives up every request in flight: the trading day they were sent in is over, so no answer will come.
+     *
+     * @return how many were in flight.
+     */
+    public int clear()
+    {
+        final int cleared = size;
+        Arrays.fill(counters, 0);
+        size = 0;
+        return cleared;
     }
 
     /** @return orders in flight. */

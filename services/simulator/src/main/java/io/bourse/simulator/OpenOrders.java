@@ -59,6 +59,14 @@ public final class OpenOrders
         return size;
     }
 
+    /** Forgets every order: the trading day they belonged to is over, and their tokens with it. */
+    public void clear()
+    {
+        size = 0;
+        slotByCounter.clear();
+        replacedByReplacement.clear();
+    }
+
     /** @return true when no more orders can be tracked. */
     public boolean isFull()
     {

@@ -145,8 +145,11 @@ final class OrderEntrySession implements AutoCloseable
      * current session (requested session blank, from its next message), blocking until accepted. When that is still
      * the session the lost one was in, the exchange has not opened the next day yet: the connection is logged out and
      * closed, and the session stays as it was. Otherwise the session goes on in the new day, with the same token
-     * counter: the new day's tokens are new anyway. Its open orders and orders in flight stay (the close canceled the
-     * orders of the day before, and answered or rejected those in flight).
+     * counter: the new day's tokens are new anyway. The closed day's open orders and orders in flight go: OUCH 4.2
+     * Order Tokens name orders of their day only, so no cancel or replace of the new day can reach them, and no answer
+     * to them comes in the new day's session. The close cancels the open orders and answers those in flight, but its
+     * drain may run out with some still open, and a lost session misses the answers; the Enter Orders still in flight
+     * are counted unanswered.
      *
      * @param nowNs     receive time of the messages read during the login, {@link System#nanoTime()} scale.
      * @param timeoutMs how long to keep trying.
@@ -163,6 +166,9 @@ final class OrderEntrySession implements AutoCloseable
             return null;
         }
         client = next;
+        counters.add(SimulatorCounter.UNANSWERED, inFlight.clear());
+        replacesInFlight.clear();
+        openOrders.clear();
         return next.acceptedSession();
     }
 

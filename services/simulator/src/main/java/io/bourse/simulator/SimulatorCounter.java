@@ -33,7 +33,10 @@ public enum SimulatorCounter
     SYSTEM_EVENT("system_event"),
     /** Any other OUCH 4.2 outbound message received. */
     OTHER_IN("other"),
-    /** Enter Orders that got no Accepted or Rejected: still in flight at the end, or overwritten in the ring. */
+    /**
+     * Enter Orders that got no Accepted or Rejected: still in flight at the end or when their trading day closed, or
+     * overwritten in the ring.
+     */
     UNANSWERED("unanswered"),
     /** Order-entry errors: malformed or unknown messages, lost sessions, I/O failures. */
     ORDER_ERRORS("order_errors"),

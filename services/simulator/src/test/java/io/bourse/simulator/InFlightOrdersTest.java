@@ -20,6 +20,20 @@ class InFlightOrdersTest
     }
 
     @Test
+    void shouldGiveUpEveryOrderInFlightWhenClearedAndSayHowMany()
+    {
+        final InFlightOrders inFlight = new InFlightOrders(4);
+        inFlight.add(1, 100);
+        inFlight.add(2, 200);
+
+        assertThat(inFlight.clear()).isEqualTo(2);
+        assertThat(inFlight.size()).isZero();
+        assertThat(inFlight.remove(1)).isEqualTo(InFlightOrders.NOT_IN_FLIGHT);
+        assertThat(inFlight.isFree(2)).isTrue();
+        assertThat(inFlight.add(5, 500)).as("nothing left to overwrite").isFalse();
+    }
+
+    @Test
     void shouldReportAnUnansweredOrderOverwrittenByTheCounterComingRound()
     {
         final InFlightOrders inFlight = new InFlightOrders(4);

@@ -56,6 +56,23 @@ class OpenOrdersTest
     }
 
     @Test
+    void shouldForgetEveryOrderWhenClearedAndTrackNewOnesFromTheFirstSlot()
+    {
+        openOrders.add(10, 0, (byte)'B', 990_000, 300, 0);
+        openOrders.add(11, 1, (byte)'S', 1_010_000, 100, 0);
+        openOrders.markReplacePending(openOrders.slotOf(11), 12);
+
+        openOrders.clear();
+        openOrders.onReplacementRejected(12);
+        openOrders.add(13, 1, (byte)'S', 1_020_000, 200, 0);
+
+        assertThat(orders()).containsExactly(new Open(13, 1, 'S', 1_020_000, 200));
+        assertThat(openOrders.slotOf(10)).isEqualTo(-1);
+        assertThat(openOrders.slotOf(11)).isEqualTo(-1);
+        assertThat(openOrders.isPending(0)).isFalse();
+    }
+
+    @Test
     void shouldReduceSharesAndRemoveWhenNoneRemain()
     {
         openOrders.add(10, 0, (byte)'B', 990_000, 300, 0);

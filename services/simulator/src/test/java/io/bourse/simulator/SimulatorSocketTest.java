@@ -31,6 +31,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -219,13 +221,17 @@ class SimulatorSocketTest
      * A gateway that closes day "1" (System Event End of Day, then End of Session) at the tenth Enter Order, and opens
      * day "2" at the third login: the second login finds day "1" still (accepted, then ended at once), the third gets
      * day "2" with its Start of Day. Meanwhile readiness says why the simulator waits; the end of the day and the probe
-     * are no errors, and the run goes on in the new day.
+     * are no errors, and the run goes on in the new day. Day "1" ends with its orders still open, as when the close's
+     * drain runs out: day "2" never cancels nor replaces them, since their tokens are day "1"'s.
      */
     @Test
     void shouldLogInToTheNextDaysSessionOnceTheGatewayOpensIt() throws Exception
     {
         final AtomicLong logins = new AtomicLong();
         final AtomicLong enterOrders = new AtomicLong();
+        final Set<String> dayOneTokens = ConcurrentHashMap.newKeySet();
+        final AtomicLong dayTwoCancelsAndReplaces = new AtomicLong();
+        final AtomicLong ofDayOneOrders = new AtomicLong();
         final AcceptingGateway accepting = new AcceptingGateway();
         final ByteBuffer systemEvent = ByteBuffer.allocate(SystemEvent.LENGTH);
         final SystemEvent event = new SystemEvent().wrapAndApplyType(new UnsafeBuffer(systemEvent), 0);
@@ -254,6 +260,19 @@ class SimulatorSocketTest
             @Override
             public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
             {
+                final String orderToken = orderToken(message);
+                if (logins.get() < 3)
+                {
+                    dayOneTokens.add(orderToken);
+                }
+                else if (message.get(message.position()) != EnterOrder.TYPE)
+                {
+                    dayTwoCancelsAndReplaces.incrementAndGet();
+                    if (dayOneTokens.contains(orderToken))
+                    {
+                        ofDayOneOrders.incrementAndGet();
+                    }
+                }
                 accepting.onMessage(session, message);
                 if (message.get(message.position()) == EnterOrder.TYPE && 10 == enterOrders.incrementAndGet())
                 {
@@ -270,8 +289,8 @@ class SimulatorSocketTest
             ReadyEndpoint.awaitAnswer(service.metricsPort(), "503 not ready: the exchange closed the trading day: " +
                 "1 OUCH session ended after End of Day, waiting for the next day's session\n");
             ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-            while (enterOrders.get() < 20 && System.nanoTime() < deadlineNs)
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while ((enterOrders.get() < 20 || dayTwoCancelsAndReplaces.get() < 20) && System.nanoTime() < deadlineNs)
             {
                 Thread.sleep(1);
             }
@@ -280,6 +299,8 @@ class SimulatorSocketTest
 
             assertThat(logins.get()).as("the first day, a probe of the closed day, the next day").isEqualTo(3);
             assertThat(enterOrders.get()).as("orders of the next day").isGreaterThanOrEqualTo(20);
+            assertThat(dayTwoCancelsAndReplaces.get()).isGreaterThanOrEqualTo(20);
+            assertThat(ofDayOneOrders.get()).as("cancels and replaces of the closed day's orders").isZero();
             assertThat(report.errors()).isZero();
             assertThat(report.notSent()).as("orders due while the day was closed").isPositive();
         }
@@ -468,6 +489,17 @@ class SimulatorSocketTest
         {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    /**
+     * @param message an OUCH 4.2 Enter, Replace or Cancel Order.
+     * @return its Order Token (a Replace Order's Existing Order Token), which follows the message type in all three.
+     */
+    private static String orderToken(final ByteBuffer message)
+    {
+        final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
+        message.get(message.position() + 1, token);
+        return new String(token, StandardCharsets.US_ASCII);
     }
 
     private static void acceptLogin(final SoupBinTCPServer session) throws IOException
