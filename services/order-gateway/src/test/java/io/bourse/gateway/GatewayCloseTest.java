@@ -4,7 +4,6 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
-import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
@@ -149,24 +148,11 @@ class GatewayCloseTest
     /** @return a SoupBinTCP 4.0 Unsequenced Data packet holding an OUCH 4.2 Enter Order of AAPL. */
     private ByteBuffer enterOrder(final String token)
     {
-        new EnterOrder().wrapAndApplyType(request, 0)
-            .orderToken(token)
-            .buySellIndicator(Ouch42.SIDE_BUY)
-            .shares(100)
-            .stock(Symbols.pack("AAPL"))
-            .price(1_500_000)
-            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
-            .firm("")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
-        final ByteBuffer packet = ByteBuffer.allocate(3 + EnterOrder.LENGTH);
-        packet.putShort((short)(1 + EnterOrder.LENGTH)).put((byte)'U');
-        request.getBytes(0, packet, 3, EnterOrder.LENGTH);
-        return packet.position(3 + EnterOrder.LENGTH).flip();
+        final int length = EnterOrders.encode(request, token, "AAPL");
+        final ByteBuffer packet = ByteBuffer.allocate(3 + length);
+        packet.putShort((short)(1 + length)).put((byte)'U');
+        request.getBytes(0, packet, 3, length);
+        return packet.position(3 + length).flip();
     }
 
     /** @return the OUCH 4.2 messages of the Sequenced Data packets among SoupBinTCP 4.0 packets. */

@@ -8,15 +8,12 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
-import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.LoginAccepted;
 import io.bourse.gateway.TestClient.LoginRejected;
-import io.bourse.ouch.EnterOrder;
-import io.bourse.ouch.Ouch42;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
@@ -238,21 +235,7 @@ class GatewaySessionFuzzTest
 
     private void enterOrder(final Client client, final String token) throws IOException
     {
-        new EnterOrder().wrapAndApplyType(request, 0)
-            .orderToken(token)
-            .buySellIndicator(Ouch42.SIDE_BUY)
-            .shares(100)
-            .stock(Symbols.pack("IBM"))
-            .price(1_500_000)
-            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
-            .firm("")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
-        client.send(request, EnterOrder.LENGTH);
+        client.send(request, EnterOrders.encode(request, token, "IBM"));
     }
 
     /** One input's gateway: its agent over a {@link MemoryNetwork}, its journals in a fresh directory. */

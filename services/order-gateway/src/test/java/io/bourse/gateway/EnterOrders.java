@@ -1,0 +1,41 @@
+package io.bourse.gateway;
+
+import io.bourse.common.config.Symbols;
+import io.bourse.ouch.EnterOrder;
+import io.bourse.ouch.Ouch42;
+import org.agrona.MutableDirectBuffer;
+
+/** OUCH 4.2 Enter Orders as a client writes them, for tests that write raw bytes. */
+final class EnterOrders
+{
+    private EnterOrders()
+    {
+    }
+
+    /**
+     * Encodes a day order to buy 100 shares at $150.00: time in force market hours, anonymous, agency, no cross.
+     *
+     * @param buffer where the message goes, from index 0.
+     * @param token  the Order Token, at most 14 characters.
+     * @param stock  the symbol, at most 8 characters.
+     * @return the message's length, {@link EnterOrder#LENGTH}.
+     */
+    static int encode(final MutableDirectBuffer buffer, final String token, final String stock)
+    {
+        new EnterOrder().wrapAndApplyType(buffer, 0)
+            .orderToken(token)
+            .buySellIndicator(Ouch42.SIDE_BUY)
+            .shares(100)
+            .stock(Symbols.pack(stock))
+            .price(1_500_000)
+            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
+            .firm("")
+            .display(Ouch42.DISPLAY_ANONYMOUS)
+            .capacity(Ouch42.CAPACITY_AGENCY)
+            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
+            .minimumQuantity(0)
+            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
+            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        return EnterOrder.LENGTH;
+    }
+}
