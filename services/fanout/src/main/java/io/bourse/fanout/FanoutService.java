@@ -196,8 +196,8 @@ public final class FanoutService implements AutoCloseable
      * overlap instead of adding up.
      *
      * @param closeables what to close, e.g. agent runners, whose close waits for the agent's onClose.
-     * @throws RuntimeException the first failure of a close (checked exceptions rethrown unchecked), the others
-     *                          suppressed in it; every close has run.
+     * @throws Exception the first failure of a close, rethrown as it is (a checked one undeclared), the others
+     *                   suppressed in it; every close has run.
      */
     static void closeTogether(final List<? extends AutoCloseable> closeables)
     {
@@ -218,13 +218,14 @@ public final class FanoutService implements AutoCloseable
         {
             if (Future.State.FAILED == closing.state())
             {
+                final Throwable thrown = closing.exceptionNow();
                 if (null == failure)
                 {
-                    failure = closing.exceptionNow();
+                    failure = thrown;
                 }
-                else
+                else if (thrown != failure)
                 {
-                    failure.addSuppressed(closing.exceptionNow());
+                    failure.addSuppressed(thrown);
                 }
             }
         }

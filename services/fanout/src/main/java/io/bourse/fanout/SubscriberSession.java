@@ -175,7 +175,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
     /**
      * Writes what the socket takes of the send buffer, in one write and without waiting, and has the selector report
-     * the socket writable exactly while bytes are left. Closes the session, counting an error, when the write fails.
+     * the socket writable exactly while bytes are left. Closes the session, counting an error, when the write fails;
+     * closes an ending session whose subscriber has shut its output down, without an error, once all is sent.
      *
      * @return bytes written, possibly zero.
      */
@@ -238,11 +239,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * Reads and handles what the subscriber sent, or drops it once the session is ending; closes the session at end of
      * stream (an ending session once the socket has also taken the rest of its stream, End of Session included: a
      * subscriber may shut its output down and go on reading) or on failure, and on a packet that cannot be parsed or
-     * handled (a runtime exception from nassau's parser,
-     * e.g. on a Login Request shorter than SoupBinTCP 4.0's 47 bytes or a blank Requested Sequence Number, or from the
-     * handling of a packet): counted in {@code bourse_fanout_malformed_packets_total} and as an error, logged the first
-     * time, and only this session ends; left to the worker, the exception would end its duty cycle before the other
-     * sessions' data, at every read while the subscriber kept sending.
+     * handled (a runtime exception from nassau's parser, e.g. on a Login Request shorter than SoupBinTCP 4.0's 47
+     * bytes or a blank Requested Sequence Number, or from the handling of a packet): counted in
+     * {@code bourse_fanout_malformed_packets_total} and as an error, logged the first time, and only this session
+     * ends; left to the worker, the exception would end its duty cycle before the other sessions' data, at every read
+     * while the subscriber kept sending.
      *
      * @param discard scratch buffer for the input of an ending session, which is dropped.
      */
@@ -513,7 +514,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * stopping (after {@link #endMessages()}'s System Events), the worker missed messages, or the dispatcher could
      * not answer. Once the socket has taken End of Session, now or at a later {@link #flush()}, its output is shut
      * down (FIN after the data); the session then drops what the subscriber still sends ({@link #receive}) and closes
-     * when the subscriber closes its end, or at the deadline ({@link #keepAlive()}).
+     * when the subscriber closes its end (once the rest is sent, if there is any), or at the deadline
+     * ({@link #keepAlive()}).
      */
     void endSession()
     {

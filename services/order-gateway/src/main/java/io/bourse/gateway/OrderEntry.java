@@ -485,12 +485,12 @@ final class OrderEntry
      * Replace Order is refused as OUCH 4.2 &sect;2.2 refuses one (the existing order canceled; a closing-cross order's
      * replacement Rejected 'C'); Cancel and Modify Orders work as before. Every open order, whatever its user's cancel
      * on disconnect, gets a cancel through the engine (but one whose cancel on disconnect went already), sent as the
-     * cancels on disconnect are (by
-     * {@link #retryCancelsOnDisconnect()}, once the shards' events are caught up, again while a shard cannot take it),
-     * and the engine's full cancels of those orders are answered with Canceled 'T' (timeout: the Time in Force, at most
-     * the day, has expired) instead of 'U' (the close's cancel reaches the engine before any Cancel Order the client
-     * sends after the close). A closing-cross order locked in the cross is canceled after the cross, as the engine
-     * does with any cancel during its late period. Calling it again changes nothing.
+     * cancels on disconnect are (by {@link #retryCancelsOnDisconnect()}, once the shards' events are caught up, again
+     * while a shard cannot take it), and the engine's full cancels of those orders are answered with Canceled 'T'
+     * (timeout: the Time in Force, at most the day, has expired) instead of 'U', whichever reaches the engine first:
+     * the close's cancel, or a Cancel Order the client sent after the close (one read in the duty cycle of the close
+     * goes before the close's cancels, sent in the next). A closing-cross order locked in the cross is canceled after
+     * the cross, as the engine does with any cancel during its late period. Calling it again changes nothing.
      */
     void closeMarket()
     {

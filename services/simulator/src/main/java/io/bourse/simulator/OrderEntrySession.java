@@ -11,8 +11,8 @@ import java.io.IOException;
  * One OUCH 4.2 session of the simulator: its SoupBinTCP connection, its token counter (one per Enter Order and per
  * Replace Order, from 1), its open orders and its Enter and Replace Orders in flight (a Replace Order by its
  * replacement's token counter). Turns an {@link OrderAction} into the OUCH message and records what the answer must
- * be matched against. A lost session keeps them all when it {@link #resume resumes}. Owned by the order-entry
- * thread.
+ * be matched against. A lost session keeps them all when it {@link #resume resumes} in the same trading day; in the
+ * next day they go ({@link #openNextDay}). Owned by the order-entry thread.
  */
 final class OrderEntrySession implements AutoCloseable
 {

@@ -289,7 +289,7 @@ class SimulatorSocketTest
             ReadyEndpoint.awaitAnswer(service.metricsPort(), "503 not ready: the exchange closed the trading day: " +
                 "1 OUCH session ended after End of Day, waiting for the next day's session\n");
             ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
             while ((enterOrders.get() < 20 || dayTwoCancelsAndReplaces.get() < 20) && System.nanoTime() < deadlineNs)
             {
                 Thread.sleep(1);
