@@ -17,22 +17,22 @@ import java.util.function.Consumer;
  * {@link JournalSync#BATCH}), buffers the journaled messages due (replays, bounded per cycle) and writes what the
  * socket takes of the send buffer (the packets of the cycle in one system call, unless they outgrow the buffer), and
  * then stores the event streams' positions answered through ({@link EventPositions}; no longer once a journal has
- * failed). Then it takes new input: it reads the clock again (and starts the close, new orders Rejected 'C', once that
- * time is at or past the close time), accepts clients, reads their packets (when every shard's command stream has room
- * for what one read can carry, else the read waits and TCP holds the client back) and writes more to the sockets that
- * became writable again (one non-blocking {@link Selector}), closes connections that did not log in in time, keeps the
- * SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15 s silence, but not a client whose packets wait in
- * the socket for the shards' room), writes what the sockets take of the packets buffered since (heartbeats, login
- * answers), ticks the shards' clocks ({@link ClockTicker}, once a second by default) and sends again the cancels on
- * disconnect a shard could not take ({@link OrderEntry#retryCancelsOnDisconnect}, once the shards' events are caught
- * up), and closes the trading day at its time ({@link MarketClose}). Once a closed day's answers are journaled and the
- * next day is due, it opens the next day ({@link TradingDays}): the closed day's connections are ended (End of Session,
- * as each had or was getting already) and its journals closed, and the engine events, the logins and the orders go to
- * the new day from then on; the cancels of the closed day's orders that a shard could not take yet (the close's, on
- * disconnect) are still sent as a shard takes them ({@link ClosedDayCancels}). The answers to the orders of one cycle
- * thus leave at the start of the next, before the reads and the work of the orders that came meanwhile: at 200,000
- * orders/s that halved the gateway's own p50 (order read to answer written, 22.8 to 10.5-11.2 µs). No step waits on a
- * client; only the stop waits, a bounded time, for the clients to close.
+ * failed). Then it takes new input: it reads the clock again and moves the trading day on at that time
+ * ({@link MarketClose}: from the close time on, new orders are Rejected 'C'), accepts clients, reads their packets
+ * (when every shard's command stream has room for what one read can carry, else the read waits and TCP holds the client
+ * back) and writes more to the sockets that became writable again (one non-blocking {@link Selector}), closes
+ * connections that did not log in in time, keeps the SoupBinTCP sessions alive (heartbeat after 1 s idle, drop after 15
+ * s silence, but not a client whose packets wait in the socket for the shards' room), writes what the sockets take of
+ * the packets buffered since (heartbeats, login answers), ticks the shards' clocks ({@link ClockTicker}, once a second
+ * by default) and sends again the cancels on disconnect a shard could not take ({@link
+ * OrderEntry#retryCancelsOnDisconnect}, once the shards' events are caught up). Once a closed day's answers are
+ * journaled and the next day is due, it opens the next day ({@link TradingDays}): the closed day's connections are
+ * ended (End of Session, as each had or was getting already) and its journals closed, and the engine events, the logins
+ * and the orders go to the new day from then on; the cancels of the closed day's orders that a shard could not take yet
+ * (the close's, on disconnect) are still sent as a shard takes them ({@link ClosedDayCancels}). The answers to the
+ * orders of one cycle thus leave at the start of the next, before the reads and the work of the orders that came
+ * meanwhile: at 200,000 orders/s that halved the gateway's own p50 (order read to answer written, 22.8 to 10.5-11.2
+ * µs). No step waits on a client; only the stop waits, a bounded time, for the clients to close.
  */
 final class GatewayAgent implements Agent
 {
@@ -103,7 +103,6 @@ final class GatewayAgent implements Agent
         clock.update();
         final TradingDay day = this.day;
         int work = pollEvents();
-        work += day.marketClose().doWork(clock.midnightNs());
         if (events.isCaughtUp())
         {
             // before the logins this cycle may accept, so that a user logging in again finds the cancels sent
@@ -120,8 +119,8 @@ final class GatewayAgent implements Agent
             work += openNextDay(day);
         }
         clock.update();
-        // At the time this cycle's orders are read and stamped with: one read at or after the close time is Rejected
-        // 'C', not accepted, then canceled by the close of the next cycle.
+        // At the time this cycle's orders are read and stamped with, so that one read at or after the close time is
+        // Rejected 'C'.
         work += this.day.marketClose().doWork(clock.midnightNs());
         selectedWork = 0;
         selector.selectNow(onSelected);
