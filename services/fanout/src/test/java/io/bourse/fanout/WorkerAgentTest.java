@@ -263,14 +263,7 @@ class WorkerAgentTest
     void shouldServeAStreamLongerThanTheSocketTakesAtOnceToItsEndAtTheStop() throws Exception
     {
         final Subscriber subscriber = connect(SOCKET_BUFFER_BYTES);
-        final List<Long> published = new ArrayList<>();
-        // About 20 KB of Sequenced Data: more than the worker's socket buffer and the subscriber's take, less than they
-        // and the session's send buffer hold together.
-        for (long orderReference = 1; orderReference <= 512; orderReference++)
-        {
-            publishAddOrder(orderReference);
-            published.add(orderReference);
-        }
+        final List<Long> published = publishLongerStream();
 
         stop(100, subscriber);
 
@@ -285,12 +278,7 @@ class WorkerAgentTest
     void shouldServeTheRestOfTheStreamAtTheStopToASubscriberThatShutsOnlyItsOutputDown() throws Exception
     {
         final Subscriber subscriber = connect(SOCKET_BUFFER_BYTES);
-        final List<Long> published = new ArrayList<>();
-        for (long orderReference = 1; orderReference <= 512; orderReference++)
-        {
-            publishAddOrder(orderReference);
-            published.add(orderReference);
-        }
+        final List<Long> published = publishLongerStream();
         // The worker reads the end of its input while most of the stream is still in the session's send buffer.
         subscriber.channel.shutdownOutput();
 
@@ -359,6 +347,23 @@ class WorkerAgentTest
                 assertThat(ring.write(DispatcherAgent.SESSION_END_MSG_TYPE_ID, record, 0, Long.BYTES)).isTrue();
             }
         }
+    }
+
+    /**
+     * Publishes Add Orders 1 to 512, about 20 KB of Sequenced Data: more than the worker's socket buffer and a
+     * subscriber's of {@link #SOCKET_BUFFER_BYTES} take at once, less than they and the session's send buffer hold.
+     *
+     * @return their order reference numbers, in order.
+     */
+    private List<Long> publishLongerStream()
+    {
+        final List<Long> published = new ArrayList<>();
+        for (long orderReference = 1; orderReference <= 512; orderReference++)
+        {
+            publishAddOrder(orderReference);
+            published.add(orderReference);
+        }
+        return published;
     }
 
     /** ITCH 5.0 §4.3.1 Add Order of AAPL (Stock Locate 1); only the order reference number matters here. */

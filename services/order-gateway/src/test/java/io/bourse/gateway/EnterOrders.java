@@ -15,14 +15,14 @@ final class EnterOrders
     /**
      * Encodes a day order to buy 100 shares at $150.00: time in force market hours, anonymous, agency, no cross.
      *
-     * @param buffer where the message goes, from index 0.
+     * @param buffer where the message goes, from index 0, {@link EnterOrder#LENGTH} bytes.
      * @param token  the Order Token, at most 14 characters.
      * @param stock  the symbol, at most 8 characters.
-     * @return the message's length, {@link EnterOrder#LENGTH}.
+     * @return the message's flyweight, to change a field before it is sent.
      */
-    static int encode(final MutableDirectBuffer buffer, final String token, final String stock)
+    static EnterOrder encode(final MutableDirectBuffer buffer, final String token, final String stock)
     {
-        new EnterOrder().wrapAndApplyType(buffer, 0)
+        return new EnterOrder().wrapAndApplyType(buffer, 0)
             .orderToken(token)
             .buySellIndicator(Ouch42.SIDE_BUY)
             .shares(100)
@@ -36,6 +36,5 @@ final class EnterOrders
             .minimumQuantity(0)
             .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
             .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
-        return EnterOrder.LENGTH;
     }
 }

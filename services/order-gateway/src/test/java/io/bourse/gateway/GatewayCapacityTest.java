@@ -2,7 +2,6 @@ package io.bourse.gateway;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.bourse.common.config.Credentials;
-import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
@@ -427,20 +426,7 @@ class GatewayCapacityTest
     private static void encodeEnterOrder(
         final UnsafeBuffer buffer, final String token, final String stock, final long price)
     {
-        new EnterOrder().wrapAndApplyType(buffer, 0)
-            .orderToken(token)
-            .buySellIndicator(Ouch42.SIDE_BUY)
-            .shares(100)
-            .stock(Symbols.pack(stock))
-            .price(price)
-            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
-            .firm("")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        EnterOrders.encode(buffer, token, stock).price(price);
     }
 
     /** Waits until the cancels on disconnect of every closed session are answered, so that journals are complete. */

@@ -148,11 +148,11 @@ class GatewayCloseTest
     /** @return a SoupBinTCP 4.0 Unsequenced Data packet holding an OUCH 4.2 Enter Order of AAPL. */
     private ByteBuffer enterOrder(final String token)
     {
-        final int length = EnterOrders.encode(request, token, "AAPL");
-        final ByteBuffer packet = ByteBuffer.allocate(3 + length);
-        packet.putShort((short)(1 + length)).put((byte)'U');
-        request.getBytes(0, packet, 3, length);
-        return packet.position(3 + length).flip();
+        EnterOrders.encode(request, token, "AAPL");
+        final ByteBuffer packet = ByteBuffer.allocate(3 + EnterOrder.LENGTH);
+        packet.putShort((short)(1 + EnterOrder.LENGTH)).put((byte)'U');
+        request.getBytes(0, packet, 3, EnterOrder.LENGTH);
+        return packet.position(3 + EnterOrder.LENGTH).flip();
     }
 
     /** @return the OUCH 4.2 messages of the Sequenced Data packets among SoupBinTCP 4.0 packets. */

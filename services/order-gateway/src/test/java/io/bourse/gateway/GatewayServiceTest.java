@@ -285,20 +285,7 @@ class GatewayServiceTest
         throws IOException
     {
         final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
-        new EnterOrder().wrapAndApplyType(request, 0)
-            .orderToken(token)
-            .buySellIndicator(Ouch42.SIDE_BUY)
-            .shares(100)
-            .stock(Symbols.pack(stock))
-            .price(PRICE)
-            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
-            .firm("")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        EnterOrders.encode(request, token, stock);
         client.send(request, EnterOrder.LENGTH);
     }
 

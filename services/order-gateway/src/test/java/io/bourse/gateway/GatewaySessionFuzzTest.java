@@ -14,6 +14,7 @@ import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.LoginAccepted;
 import io.bourse.gateway.TestClient.LoginRejected;
+import io.bourse.ouch.EnterOrder;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
@@ -235,7 +236,8 @@ class GatewaySessionFuzzTest
 
     private void enterOrder(final Client client, final String token) throws IOException
     {
-        client.send(request, EnterOrders.encode(request, token, "IBM"));
+        EnterOrders.encode(request, token, "IBM");
+        client.send(request, EnterOrder.LENGTH);
     }
 
     /** One input's gateway: its agent over a {@link MemoryNetwork}, its journals in a fresh directory. */

@@ -3,7 +3,6 @@ package io.bourse.gateway;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
-import io.bourse.common.config.Symbols;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
@@ -805,20 +804,7 @@ class GatewaySessionTest
 
     private void enterOrder(final TestClient client, final String token, final String stock) throws Exception
     {
-        new EnterOrder().wrapAndApplyType(request, 0)
-            .orderToken(token)
-            .buySellIndicator(Ouch42.SIDE_BUY)
-            .shares(100)
-            .stock(Symbols.pack(stock))
-            .price(1_500_000)
-            .timeInForce(Ouch42.TIME_IN_FORCE_MARKET_HOURS)
-            .firm("")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        EnterOrders.encode(request, token, stock);
         client.send(request, EnterOrder.LENGTH);
     }
 }

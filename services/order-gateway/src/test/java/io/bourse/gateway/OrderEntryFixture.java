@@ -1,7 +1,6 @@
 package io.bourse.gateway;
 
 import io.bourse.common.config.SymbolDirectory;
-import io.bourse.common.config.Symbols;
 import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.ModifyOrder;
@@ -128,20 +127,7 @@ final class OrderEntryFixture implements AutoCloseable
     EnterOrder enterOrder(final String token)
     {
         requestLength = EnterOrder.LENGTH;
-        return new EnterOrder().wrapAndApplyType(request, 0)
-            .orderToken(token)
-            .buySellIndicator(Ouch42.SIDE_BUY)
-            .shares(100)
-            .stock(Symbols.pack("AAPL"))
-            .price(PRICE)
-            .timeInForce(DAY)
-            .firm("")
-            .display(Ouch42.DISPLAY_ANONYMOUS)
-            .capacity(Ouch42.CAPACITY_AGENCY)
-            .intermarketSweepEligibility(Ouch42.ISE_NOT_ELIGIBLE)
-            .minimumQuantity(0)
-            .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
-            .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+        return EnterOrders.encode(request, token, "AAPL");
     }
 
     /**
