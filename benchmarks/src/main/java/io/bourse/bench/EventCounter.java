@@ -6,6 +6,7 @@ import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.Display;
 import io.bourse.engine.match.Side;
+import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
@@ -87,9 +88,9 @@ final class EventCounter implements FragmentHandler
             case OrderExecutedDecoder.TEMPLATE_ID -> onExecuted(buffer, bodyOffset, blockLength, version);
             case OrderCanceledDecoder.TEMPLATE_ID -> onCanceled(buffer, bodyOffset, blockLength, version);
             case OrderReplacedDecoder.TEMPLATE_ID -> onReplaced(buffer, bodyOffset, blockLength, version);
-            case SequencedCommandDecoder.TEMPLATE_ID ->
+            case SequencedCommandDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID ->
             {
-                // A shard's input log (event archive on): no event.
+                // A shard's input log (event archive on), or its answer to an admin command: no event.
             }
             default -> unexpected++;
         }

@@ -19,6 +19,7 @@ import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.NewOrderDecoder;
 import io.bourse.sbe.engine.ReplaceOrderDecoder;
 import io.bourse.sbe.engine.RunCrossDecoder;
+import io.bourse.sbe.engine.SequencedCommandEncoder;
 import io.bourse.sbe.engine.SetPriceBandDecoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionDecoder;
 import io.bourse.sbe.engine.SetTradingStateDecoder;
@@ -38,7 +39,10 @@ import org.agrona.DirectBuffer;
  *       rejects it with 'R').</li>
  *   <li>SetTradingState, SetPriceBand, SetSelfTradePrevention: admin commands. One the engine refuses (a symbol this
  *       shard does not trade, a band out of range, a value the schema does not define) changes nothing, publishes
- *       no event and is counted and logged once per kind ({@link AdminReject}); it never throws.</li>
+ *       no event but its AdminResponse and is counted and logged once per kind ({@link AdminReject}); it never
+ *       throws. Every admin command from the command stream, applied or refused, is answered with an
+ *       AdminResponse after its other events ({@link EventProxy#adminResponse}), so that its sender learns what
+ *       became of it; the shard's own settings, taken at its start, are not.</li>
  *   <li>BreakTrade: an operator breaks an execution of the day (OUCH 4.2 / ITCH 5.0 Broken Trade). When the match
  *       number names an execution of the shard's {@link Executions} in that symbol, not broken yet, and the reason is
  *       E, C, S or X, TradeBroken is published; otherwise it is refused like another admin command. The book is not
@@ -69,6 +73,8 @@ final class CommandAdapter implements ControlledFragmentHandler
     private static final TradingState[] TRADING_STATES = tradingStates();
     /** The schema's SelfTradePrevention names the core's modes, likewise. */
     private static final SelfTradePrevention[] SELF_TRADE_PREVENTIONS = selfTradePreventions();
+    /** The symbol of the AdminResponse to SetSelfTradePrevention, which has none: spaces. */
+    private static final long NO_SYMBOL = Symbols.pack("");
 
     private final MatchingEngine engine;
     private final EventProxy eventProxy;
@@ -76,6 +82,8 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final EngineMetrics metrics;
     private final boolean sequenceCommands;
     private final TakenCommands takenBefore;
+    /** The command being taken came on the command stream: not one of the shard's settings. */
+    private boolean fromCommandStream;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final NewOrderDecoder newOrder = new NewOrderDecoder();
     private final CancelOrderDecoder cancelOrder = new CancelOrderDecoder();
@@ -165,6 +173,7 @@ final class CommandAdapter implements ControlledFragmentHandler
         {
             eventProxy.sequencedCommand(buffer, offset, length, sessionId, position);
         }
+        fromCommandStream = SequencedCommandEncoder.commandSessionIdNullValue() != sessionId;
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = header.blockLength();
         final int version = header.version();
@@ -268,6 +277,18 @@ final class CommandAdapter implements ControlledFragmentHandler
         };
     }
 
+    /**
+     * Answers an admin command heard on the command stream with an AdminResponse, after its other events; the shard's
+     * own settings, taken at its start, have no sender to answer.
+     */
+    private void adminResponse(final int commandTemplateId, final long symbol, final AdminReject reject)
+    {
+        if (fromCommandStream)
+        {
+            eventProxy.adminResponse(commandTemplateId, symbol, reject);
+        }
+    }
+
     /** Stamps the command's events with its timestamp, then expires what is due at that time. */
     private void advanceClock(final long timestampNs)
     {
@@ -283,16 +304,14 @@ final class CommandAdapter implements ControlledFragmentHandler
         advanceClock(setTradingState.timestampNs());
         final long symbol = Symbols.pack(buffer, offset + SetTradingStateDecoder.symbolEncodingOffset());
         final TradingState state = TRADING_STATES[setTradingState.stateRaw()];
-        if (null == state)
+        final AdminReject reject = null == state ? AdminReject.INVALID_TRADING_STATE :
+            !engine.tradingState(symbol, state) ? AdminReject.UNKNOWN_SYMBOL : null;
+        if (null != reject)
         {
-            metrics.adminRejected(AdminReject.INVALID_TRADING_STATE,
-                "SetTradingState " + Symbols.toString(symbol) + " state " + setTradingState.stateRaw());
+            metrics.adminRejected(reject, "SetTradingState " + Symbols.toString(symbol) + " " +
+                (null == state ? "state " + setTradingState.stateRaw() : state));
         }
-        else if (!engine.tradingState(symbol, state))
-        {
-            metrics.adminRejected(AdminReject.UNKNOWN_SYMBOL,
-                "SetTradingState " + Symbols.toString(symbol) + " " + state);
-        }
+        adminResponse(SetTradingStateDecoder.TEMPLATE_ID, symbol, reject);
     }
 
     private void onSetPriceBand(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
@@ -303,12 +322,14 @@ final class CommandAdapter implements ControlledFragmentHandler
         final long symbol = Symbols.pack(buffer, offset + SetPriceBandDecoder.symbolEncodingOffset());
         final long referencePrice = setPriceBand.referencePrice();
         final int bandBasisPoints = setPriceBand.bandBasisPoints();
+        AdminReject reject = null;
         if (!engine.priceBand(symbol, referencePrice, bandBasisPoints))
         {
-            metrics.adminRejected(null == engine.book(symbol) ? AdminReject.UNKNOWN_SYMBOL :
-                AdminReject.INVALID_PRICE_BAND,
+            reject = null == engine.book(symbol) ? AdminReject.UNKNOWN_SYMBOL : AdminReject.INVALID_PRICE_BAND;
+            metrics.adminRejected(reject,
                 "SetPriceBand " + Symbols.toString(symbol) + " " + referencePrice + " " + bandBasisPoints + "bp");
         }
+        adminResponse(SetPriceBandDecoder.TEMPLATE_ID, symbol, reject);
     }
 
     private void onSetSelfTradePrevention(
@@ -319,10 +340,11 @@ final class CommandAdapter implements ControlledFragmentHandler
         advanceClock(setSelfTradePrevention.timestampNs());
         final int firm = Firms.pack(buffer, offset + SetSelfTradePreventionDecoder.firmEncodingOffset());
         final SelfTradePrevention mode = selfTradePrevention(setSelfTradePrevention.modeRaw());
+        AdminReject reject = null;
         if (null == mode)
         {
-            metrics.adminRejected(AdminReject.INVALID_SELF_TRADE_PREVENTION,
-                "SetSelfTradePrevention mode " + setSelfTradePrevention.modeRaw());
+            reject = AdminReject.INVALID_SELF_TRADE_PREVENTION;
+            metrics.adminRejected(reject, "SetSelfTradePrevention mode " + setSelfTradePrevention.modeRaw());
         }
         else if (Firms.NONE == firm)
         {
@@ -332,6 +354,7 @@ final class CommandAdapter implements ControlledFragmentHandler
         {
             engine.selfTradePrevention(firm, mode);
         }
+        adminResponse(SetSelfTradePreventionDecoder.TEMPLATE_ID, NO_SYMBOL, reject);
     }
 
     private void onBreakTrade(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
@@ -358,12 +381,16 @@ final class CommandAdapter implements ControlledFragmentHandler
         }
         else
         {
+            reject = null;
             executions.markBroken(index);
             eventProxy.tradeBroken(index, reason);
-            return;
         }
-        metrics.adminRejected(reject, "BreakTrade " + Symbols.toString(symbol) + " match number " + matchNumber +
-            " reason " + (char)reason);
+        if (null != reject)
+        {
+            metrics.adminRejected(reject, "BreakTrade " + Symbols.toString(symbol) + " match number " +
+                matchNumber + " reason " + (char)reason);
+        }
+        adminResponse(BreakTradeDecoder.TEMPLATE_ID, symbol, reject);
     }
 
     private void onCrossLock(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
@@ -372,11 +399,13 @@ final class CommandAdapter implements ControlledFragmentHandler
         metrics.crossLocks.inc();
         advanceClock(crossLock.timestampNs());
         final long symbol = Symbols.pack(buffer, offset + CrossLockDecoder.symbolEncodingOffset());
+        AdminReject reject = null;
         if (!engine.crossLock(symbol))
         {
-            metrics.adminRejected(null == engine.book(symbol) ? AdminReject.UNKNOWN_SYMBOL :
-                AdminReject.CROSS_ALREADY_LOCKED, "CrossLock " + Symbols.toString(symbol));
+            reject = null == engine.book(symbol) ? AdminReject.UNKNOWN_SYMBOL : AdminReject.CROSS_ALREADY_LOCKED;
+            metrics.adminRejected(reject, "CrossLock " + Symbols.toString(symbol));
         }
+        adminResponse(CrossLockDecoder.TEMPLATE_ID, symbol, reject);
     }
 
     private void onRunCross(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
@@ -385,13 +414,16 @@ final class CommandAdapter implements ControlledFragmentHandler
         metrics.runCrosses.inc();
         advanceClock(runCross.timestampNs());
         final long symbol = Symbols.pack(buffer, offset + RunCrossDecoder.symbolEncodingOffset());
+        AdminReject reject = null;
         if (!engine.runCross(symbol))
         {
             final OrderBook book = engine.book(symbol);
-            metrics.adminRejected(null == book ? AdminReject.UNKNOWN_SYMBOL :
-                !book.crossLocked() ? AdminReject.CROSS_NOT_LOCKED : AdminReject.SYMBOL_NOT_OPEN,
+            reject = null == book ? AdminReject.UNKNOWN_SYMBOL :
+                !book.crossLocked() ? AdminReject.CROSS_NOT_LOCKED : AdminReject.SYMBOL_NOT_OPEN;
+            metrics.adminRejected(reject,
                 "RunCross " + Symbols.toString(symbol) + (null == book ? "" : " " + book.tradingState()));
         }
+        adminResponse(RunCrossDecoder.TEMPLATE_ID, symbol, reject);
     }
 
     /**

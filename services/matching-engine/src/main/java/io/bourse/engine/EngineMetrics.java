@@ -43,6 +43,7 @@ final class EngineMetrics
     final SingleWriterCounter crossCompleted;
     final SingleWriterCounter priorityUpdated;
     final SingleWriterCounter tradingStateChanged;
+    final SingleWriterCounter adminResponse;
     final Counter eventsHeld;
     final Counter duplicateCommands;
     final LatencySummary serviceTime;
@@ -84,6 +85,7 @@ final class EngineMetrics
         crossCompleted = events.counter("cross_completed");
         priorityUpdated = events.counter("order_priority_updated");
         tradingStateChanged = events.counter("trading_state_changed");
+        adminResponse = events.counter("admin_response");
         eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);

@@ -5,6 +5,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventReplay;
+import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import org.agrona.DirectBuffer;
@@ -24,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The runs are replayed oldest first, each from its recording's start to where it stopped, through a
  * {@link CommandAdapter} that publishes nothing; every recorded event must equal the next one the replay produced
- * ({@link EventProxy#matchRecorded}), so a log that this engine's version and configuration (symbols, shard, maximum
+ * ({@link EventProxy#matchRecorded}), but the answers to admin commands (AdminResponse), which the replay does not
+ * produce and which are skipped, so a log that this engine's version and configuration (symbols, shard, maximum
  * order size; each run's price bands and self-trade prevention modes are in its log, {@link StartConfiguration})
  * would not have produced stops the recovery instead of giving another state. A
  * run still recording (its engine died and the media driver has not yet timed its stream out, or another engine of
@@ -144,6 +146,11 @@ final class EngineRecovery implements FragmentHandler
     private void take(final DirectBuffer buffer, final int offset, final int length)
     {
         header.wrap(buffer, offset);
+        if (MessageHeaderDecoder.SCHEMA_ID == header.schemaId() &&
+            AdminResponseDecoder.TEMPLATE_ID == header.templateId())
+        {
+            return; // the answer to an admin command: the replay produces none (EventProxy#adminResponse)
+        }
         if (MessageHeaderDecoder.SCHEMA_ID != header.schemaId() ||
             SequencedCommandDecoder.TEMPLATE_ID != header.templateId())
         {

@@ -8,6 +8,8 @@ import io.bourse.engine.match.Display;
 import io.bourse.engine.match.MatchingEngineListener;
 import io.bourse.engine.match.Side;
 import io.bourse.engine.match.TradingState;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.AdminResponseEncoder;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
@@ -38,9 +40,10 @@ import java.nio.ByteOrder;
  * OrderExecuted and OrderReplaced carry the OUCH 4.2 Cross Type, N for the continuous market and C for the closing
  * cross (whose orders are in no market data book); the closing cross's CancelPending, CancelRejected and
  * CrossCompleted have events of their own. A midpoint peg's new working price is OrderPriorityUpdated (OUCH 4.2 Order
- * Priority Update downstream), a symbol's new trading state TradingStateChanged. Every execution is also recorded in
- * the shard's {@link Executions}, for an operator's BreakTrade; a broken trade is published as TradeBroken
- * ({@link #tradeBroken(int, byte)}).
+ * Priority Update downstream), a symbol's new trading state TradingStateChanged. Each admin command is answered, after
+ * its other events, with an AdminResponse: OK or why it was refused ({@link #adminResponse}). Every execution is
+ * also recorded in the shard's {@link Executions}, for an operator's BreakTrade; a broken trade is published as
+ * TradeBroken ({@link #tradeBroken(int, byte)}).
  *
  * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
  * in order, with the rest of its command's events in a held buffer; the engine agent retries them every duty cycle
@@ -93,6 +96,7 @@ final class EventProxy implements MatchingEngineListener
     private final OrderPriorityUpdatedEncoder priorityUpdated = new OrderPriorityUpdatedEncoder();
     private final TradingStateChangedEncoder tradingStateChanged = new TradingStateChangedEncoder();
     private final SequencedCommandEncoder sequencedCommand = new SequencedCommandEncoder();
+    private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
     private final Executions executions;
     private long sequenceNumber;
     private long timestampNs;
@@ -544,6 +548,31 @@ final class EventProxy implements MatchingEngineListener
         tradingStateChanged.state(tradingState(state));
         publish(MessageHeaderEncoder.ENCODED_LENGTH + tradingStateChanged.encodedLength());
         metrics.tradingStateChanged.inc();
+    }
+
+    /**
+     * Publishes the shard's answer to an admin command, after the command's other events, stamped with the command's
+     * timestamp. It carries no sequence number. Nothing in recovery: the answers went to their senders when the
+     * commands were taken, and a recording made before schema version 7 has none to match.
+     *
+     * @param commandTemplateId the admin command's template id.
+     * @param symbol            the command's packed symbol, {@code Symbols.pack("")} (spaces) for one without.
+     * @param reject            why the shard refused it, null when applied (OK).
+     */
+    void adminResponse(final int commandTemplateId, final long symbol, final AdminReject reject)
+    {
+        if (recovering)
+        {
+            return;
+        }
+        adminResponse.wrapAndApplyHeader(buffer, 0, header)
+            .timestampNs(timestampNs)
+            .commandTemplateId(commandTemplateId);
+        Symbols.unpack(
+            symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + AdminResponseEncoder.symbolEncodingOffset());
+        adminResponse.code(null == reject ? AdminResponseCode.OK : reject.code());
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + adminResponse.encodedLength());
+        metrics.adminResponse.inc();
     }
 
     private void publish(final int length)

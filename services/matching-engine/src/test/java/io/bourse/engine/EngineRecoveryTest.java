@@ -13,11 +13,14 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.engine.ShardStreams.Event;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.ClockTickEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
 import io.bourse.sbe.engine.SequencedCommandEncoder;
+import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.Side;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -36,6 +39,7 @@ import java.util.function.Consumer;
 
 import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
+import static io.bourse.engine.ShardStreams.adminResponse;
 import static io.bourse.engine.ShardStreams.await;
 import static io.bourse.engine.ShardStreams.awaitEventsHeld;
 import static io.bourse.engine.ShardStreams.breakTrade;
@@ -134,14 +138,15 @@ class EngineRecoveryTest
             send(commands, 14, "AAPL", Side.SELL, 100, PRICE - 100, 780);
             breakTrade(commands, "AAPL", firstMatch, 'E', 781);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 5)).containsExactly(
+            assertThat(await(events, recordings().getLast().sessionId(), 6)).containsExactly(
                 new Event(1, "accepted 14 AAPL SELL 100@" + (PRICE - 100) + " Y t=780"),
                 new Event(2, "executed 40@" + PRICE + " taker 14 maker 11 match " + (2 * 16 + SHARD) + " t=780"),
                 new Event(3, "executed 50@" + (PRICE - 100) + " taker 14 maker 13 match " + (3 * 16 + SHARD) +
                     " t=780"),
                 new Event(4, "added SELL 10@" + (PRICE - 100) + " Y"),
                 new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + (2 * 16 + SHARD) + " maker 11/" +
-                    (16 + SHARD) + " match " + firstMatch + " E t=781"));
+                    (16 + SHARD) + " match " + firstMatch + " E t=781"),
+                adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 781));
         }
         awaitStopped();
 
@@ -347,7 +352,8 @@ class EngineRecoveryTest
             final Publication commands = connect(events);
             priceBand(commands, "AAPL", PRICE, 500);
             send(commands, 11, "AAPL", Side.SELL, 100, twoPercentAbove, 777);
-            assertThat(await(events, 2)).containsExactly(
+            assertThat(await(events, 3)).containsExactly(
+                adminResponse(SetPriceBandEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
                 new Event(1, "accepted 11 AAPL SELL 100@" + twoPercentAbove + " Y t=777"),
                 new Event(2, "added SELL 100@" + twoPercentAbove + " Y"));
         }

@@ -11,8 +11,13 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.ShardStreams.Event;
 import io.bourse.engine.match.SelfTradePrevention;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
+import io.bourse.sbe.engine.RunCrossEncoder;
+import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
@@ -33,6 +38,7 @@ import java.util.function.Consumer;
 
 import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
+import static io.bourse.engine.ShardStreams.adminResponse;
 import static io.bourse.engine.ShardStreams.await;
 import static io.bourse.engine.ShardStreams.awaitEventsHeld;
 import static io.bourse.engine.ShardStreams.breakTrade;
@@ -160,8 +166,10 @@ class EngineServiceTest
 
         assertThat(await(events, 5)).containsExactly(
             new Event(1, "trading-state AAPL HALTED"),
+            adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
             new Event(2, "rejected 11 H"),
             new Event(3, "trading-state AAPL OPEN"),
+            adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
             new Event(4, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=778"),
             new Event(5, "added BUY 100@" + PRICE + " Y"));
     }
@@ -237,6 +245,7 @@ class EngineServiceTest
             new Event(1, "rejected 11 X"),
             new Event(2, "accepted 12 AAPL BUY 100@" + (PRICE + 10_000) + " Y t=2"),
             new Event(3, "added BUY 100@" + (PRICE + 10_000) + " Y"),
+            adminResponse(SetPriceBandEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
             new Event(4, "rejected 13 X"));
     }
 
@@ -261,7 +270,14 @@ class EngineServiceTest
         selfTradePrevention(commands, "ABCD", SelfTradePrevention.DECREMENT);
         send(commands, 11, "AAPL", Side.BUY, 100, 777);
 
-        assertThat(await(events, 2)).containsExactly(
+        assertThat(await(events, 8)).containsExactly(
+            adminResponse(SetPriceBandEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_SYMBOL, 1),
+            adminResponse(SetPriceBandEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.INVALID_PRICE_BAND, 1),
+            adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_SYMBOL, 1),
+            adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.INVALID_TRADING_STATE, 1),
+            adminResponse(SetSelfTradePreventionEncoder.TEMPLATE_ID, "",
+                AdminResponseCode.INVALID_SELF_TRADE_PREVENTION, 1),
+            adminResponse(SetSelfTradePreventionEncoder.TEMPLATE_ID, "", AdminResponseCode.OK, 1),
             new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
             new Event(2, "added BUY 100@" + PRICE + " Y"));
         assertThat(scrapeMetrics()).contains(
@@ -290,13 +306,18 @@ class EngineServiceTest
         breakTrade(commands, "AAPL", matchNumber, 'S', 783);
         send(commands, 13, "AAPL", Side.SELL, 60, 784);
 
-        assertThat(await(events, 8)).containsExactly(
+        assertThat(await(events, 13)).containsExactly(
             new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
             new Event(2, "added BUY 100@" + PRICE + " Y"),
             new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
             new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + matchNumber + " t=778"),
+            adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.INVALID_BREAK_REASON, 779),
+            adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 780),
+            adminResponse(BreakTradeEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 781),
             new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + (2 * 16 + 1) + " maker 11/" + (16 + 1) +
                 " match " + matchNumber + " E t=782"),
+            adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 782),
+            adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.TRADE_ALREADY_BROKEN, 783),
             new Event(6, "accepted 13 AAPL SELL 60@" + PRICE + " Y t=784"),
             new Event(7, "executed 40@" + PRICE + " taker 13 maker 11 match " + (2 * 16 + 1) + " t=784"),
             new Event(8, "added SELL 20@" + PRICE + " Y"));
@@ -339,7 +360,8 @@ class EngineServiceTest
         runCross(commands, "AAPL", 13);
 
         final long firstMatch = (1 << 4) | 1;
-        assertThat(await(events, 13)).containsExactly(
+        assertThat(await(events, 22)).containsExactly(
+            adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_NOT_LOCKED, 1),
             new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE + 500) + " Y t=2"),
             new Event(2, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=3"),
             new Event(3, "accepted 13 AAPL SELL 150@" + PRICE + " Y t=4"),
@@ -347,13 +369,20 @@ class EngineServiceTest
             new Event(5, "rejected 14 R"),
             new Event(6, "replaced 12->15 " + (2 * 16 + 1) + "->" + (4 * 16 + 1) + " 100@" + (PRICE - 100) +
                 " REPLACED C t=6"),
+            adminResponse(CrossLockEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 7),
+            adminResponse(CrossLockEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_ALREADY_LOCKED, 8),
+            adminResponse(CrossLockEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_SYMBOL, 9),
             new Event(7, "cancel-pending 15/" + (4 * 16 + 1) + " AAPL t=10"),
             new Event(8, "cancel-rejected 11/" + (16 + 1) + " AAPL t=11"),
             new Event(9, "trading-state AAPL HALTED"),
+            adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
+            adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.SYMBOL_NOT_OPEN, 12),
             new Event(10, "trading-state AAPL OPEN"),
+            adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
             new Event(11, "executed C 100@" + PRICE + " taker 11 maker 13 match " + firstMatch + " t=13"),
             new Event(12, "canceled 15 100 leaves 0 U not-resting t=13"),
-            new Event(13, "cross AAPL 100@" + PRICE + " match " + (firstMatch + 16) + " C t=13"));
+            new Event(13, "cross AAPL 100@" + PRICE + " match " + (firstMatch + 16) + " C t=13"),
+            adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 13));
         assertThat(scrapeMetrics()).contains(
             "bourse_engine_admin_rejects_total{reason=\"cross_not_locked\"} 1.0",
             "bourse_engine_admin_rejects_total{reason=\"cross_already_locked\"} 1.0",

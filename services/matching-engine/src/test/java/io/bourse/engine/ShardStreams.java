@@ -5,6 +5,8 @@ import io.aeron.Subscription;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.match.SelfTradePrevention;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.CancelOrderEncoder;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
@@ -48,13 +50,30 @@ final class ShardStreams
     /** Time in force: market hours. */
     static final long DAY = 99_998;
 
-    /** One event: its shard sequence number and its fields as text. */
+    /** The sequence number of an {@link Event} that has none: an AdminResponse. */
+    static final long NO_SEQUENCE_NUMBER = 0;
+
+    /** One event: its shard sequence number ({@link #NO_SEQUENCE_NUMBER} for none) and its fields as text. */
     record Event(long sequenceNumber, String text)
     {
     }
 
     private ShardStreams()
     {
+    }
+
+    /**
+     * @param commandTemplateId the admin command's template id.
+     * @param symbol            its symbol, "" for none.
+     * @param code              the shard's answer.
+     * @param timestampNs       the command's timestamp.
+     * @return the AdminResponse as {@link #await} renders it.
+     */
+    static Event adminResponse(
+        final int commandTemplateId, final String symbol, final AdminResponseCode code, final long timestampNs)
+    {
+        return new Event(NO_SEQUENCE_NUMBER, "admin-response " + commandTemplateId + " " + symbol + " " + code +
+            " t=" + timestampNs);
     }
 
     /**
@@ -86,7 +105,7 @@ final class ShardStreams
 
     /**
      * Reads events until {@code count} have arrived or 20 s have passed, checking that their sequence numbers run
-     * from 1 without a gap; SequencedCommands (with the event archive on) are not events and are skipped.
+     * from 1 without a gap; SequencedCommands (with the event archive on) and AdminResponses, which have none, are skipped.
      *
      * @return the events read.
      */
@@ -99,8 +118,9 @@ final class ShardStreams
         {
             if (0 == events.poll((buffer, offset, length, frameHeader) ->
             {
-                if (SequencedCommandDecoder.TEMPLATE_ID == buffer.getShort(
-                    offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN))
+                final short templateId = buffer.getShort(
+                    offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN);
+                if (SequencedCommandDecoder.TEMPLATE_ID == templateId || AdminResponseDecoder.TEMPLATE_ID == templateId)
                 {
                     return;
                 }
@@ -147,6 +167,7 @@ final class ShardStreams
         final CrossCompletedDecoder crossCompleted = new CrossCompletedDecoder();
         final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
         final TradingStateChangedDecoder stateChanged = new TradingStateChangedDecoder();
+        final AdminResponseDecoder adminResponse = new AdminResponseDecoder();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
         while (received.size() < count && System.nanoTime() < deadlineNs)
         {
@@ -252,6 +273,13 @@ final class ShardStreams
                         stateChanged.wrap(buffer, body, header.blockLength(), header.version());
                         received.add(new Event(stateChanged.sequenceNumber(), "trading-state " +
                             stateChanged.symbol().trim() + " " + stateChanged.state()));
+                    }
+                    case AdminResponseDecoder.TEMPLATE_ID ->
+                    {
+                        adminResponse.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(NO_SEQUENCE_NUMBER, "admin-response " +
+                            adminResponse.commandTemplateId() + " " + adminResponse.symbol().trim() + " " +
+                            adminResponse.code() + " t=" + adminResponse.timestampNs()));
                     }
                     case SequencedCommandDecoder.TEMPLATE_ID ->
                     {

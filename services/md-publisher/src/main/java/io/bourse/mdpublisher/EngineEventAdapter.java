@@ -4,6 +4,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
 import io.bourse.itch.ItchTranslator;
+import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
@@ -34,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * order (in no market-data book). An OrderExecuted with crossType C is a cross execution; N, or none from a version 1
  * shard, a continuous one. A message of another schema, an unknown template, a short fragment or an invalid side,
  * book update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as
- * an error and skipped. A SequencedCommand (the shard's input log, for its own recovery) is skipped uncounted. One
+ * an error and skipped. A SequencedCommand (the shard's input log, for its own recovery) and an AdminResponse (its
+ * answer to an operator's admin command) are skipped uncounted. One
  * preallocated decoder per template; allocates nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
@@ -90,9 +92,9 @@ final class EngineEventAdapter implements FragmentHandler
             errorCount.incrementAndGet();
             return;
         }
-        if (SequencedCommandDecoder.TEMPLATE_ID == templateId)
+        if (SequencedCommandDecoder.TEMPLATE_ID == templateId || AdminResponseDecoder.TEMPLATE_ID == templateId)
         {
-            return;
+            return; // the shard's input log, and its answers to admin commands: no market data
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = headerDecoder.blockLength();

@@ -8,6 +8,7 @@ import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -108,9 +109,10 @@ final class EngineEventStreams
         final MessageHeaderDecoder replayedHeader = new MessageHeaderDecoder();
         this.replayHandler = (buffer, offset, length, header) ->
         {
-            if (SequencedCommandDecoder.TEMPLATE_ID != replayedHeader.wrap(buffer, offset).templateId())
+            final int templateId = replayedHeader.wrap(buffer, offset).templateId();
+            if (SequencedCommandDecoder.TEMPLATE_ID != templateId && AdminResponseDecoder.TEMPLATE_ID != templateId)
             {
-                replayedEvents.inc(); // the shard's input log is not an event
+                replayedEvents.inc(); // neither the shard's input log nor its answers to admin commands are events
             }
             adapter.onFragment(buffer, offset, length, header);
         };

@@ -1,11 +1,14 @@
 package io.bourse.mdpublisher;
 
 import io.bourse.common.config.Symbols;
+import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.sbe.engine.BookUpdate;
+import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.engine.TradingStateChangedEncoder;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -302,6 +305,19 @@ class EngineEventAdapterTest
         assertThat(books.hiddenOrderCount()).isZero();
         assertThat(errors).hasValue(0);
         assertThat(Counters.value(registry, "bourse_md_events_in", "order_priority_updated")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldSkipTheShardsAnswerToAnAdminCommandWithoutMarketDataOrAnError()
+    {
+        restContinuousBook();
+
+        onEvent(engine.adminResponse(T1, SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK));
+        onEvent(engine.adminResponse(T2, BreakTradeEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_SYMBOL));
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(books.openOrderCount()).isEqualTo(3);
+        assertThat(errors).hasValue(0);
     }
 
     private void onEvent(final int length)

@@ -1,6 +1,8 @@
 package io.bourse.mdpublisher;
 
 import io.bourse.common.config.Symbols;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.AdminResponseEncoder;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
@@ -123,6 +125,19 @@ public final class EngineEventEncoder
             .matchNumber(matchNumber)
             .crossType(CROSS_TYPE_CLOSING);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + CrossCompletedEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    /** @return length of the encoded AdminResponse: no sequence number, as the engine sends it. */
+    public int adminResponse(
+        final long timestampNs, final int commandTemplateId, final String symbol, final AdminResponseCode code)
+    {
+        final AdminResponseEncoder encoder = new AdminResponseEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .timestampNs(timestampNs)
+            .commandTemplateId(commandTemplateId)
+            .code(code);
+        Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + AdminResponseEncoder.symbolEncodingOffset());
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 

@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
+import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
@@ -23,8 +24,9 @@ import org.agrona.DirectBuffer;
  * Decodes the SBE events of the engine shards' event streams (engine-schema.xml) and hands those of this gateway's
  * orders to the {@link OrderEntry}; OrderAdded, CrossCompleted and TradingStateChanged are market data only (the owners
  * of the orders in a cross hear of it through their executions and cancels, a trading state reaches order entry as
- * the Rejected reason of the orders it refuses) and are skipped. A message of another schema or an unknown
- * template is counted as an error and skipped.
+ * the Rejected reason of the orders it refuses) and are skipped, as are SequencedCommand (the shard's input log) and
+ * AdminResponse (its answer to an operator). A message of another schema or an unknown template is counted as an error
+ * and skipped.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -155,6 +157,10 @@ final class EngineEventAdapter implements FragmentHandler
             case SequencedCommandDecoder.TEMPLATE_ID ->
             {
                 // The shard's input log, for its own recovery: the gateway hears the command's outcome in its events.
+            }
+            case AdminResponseDecoder.TEMPLATE_ID ->
+            {
+                // The shard's answer to an operator's admin command (bourse admin), not to an order.
             }
             default -> metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + header.templateId());
         }

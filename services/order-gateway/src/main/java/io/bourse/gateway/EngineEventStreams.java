@@ -8,6 +8,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
+import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import org.agrona.DirectBuffer;
@@ -476,9 +477,10 @@ final class EngineEventStreams
 
     private void onReplayed(final DirectBuffer buffer, final int offset)
     {
-        if (SequencedCommandDecoder.TEMPLATE_ID != replayedHeader.wrap(buffer, offset).templateId())
+        final int templateId = replayedHeader.wrap(buffer, offset).templateId();
+        if (SequencedCommandDecoder.TEMPLATE_ID != templateId && AdminResponseDecoder.TEMPLATE_ID != templateId)
         {
-            metrics.replayedEvents.inc(); // the shard's input log is not an event
+            metrics.replayedEvents.inc(); // neither the shard's input log nor its answers to admin commands are events
         }
         adapter.onEvent(replayedStream, true, buffer, offset);
     }

@@ -4,6 +4,8 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.aeron.protocol.DataHeaderFlyweight;
 import io.bourse.common.config.Symbols;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.AdminResponseEncoder;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
@@ -223,6 +225,18 @@ final class EngineEvents
             .takerOrderId(takerOrderId)
             .makerOrderId(makerOrderId)
             .reason(reason);
+        return deliver(encoder.encodedLength());
+    }
+
+    /** An AdminResponse: no sequence number, as the engine sends it. */
+    int adminResponse(
+        final long timestampNs, final int commandTemplateId, final String symbol, final AdminResponseCode code)
+    {
+        final AdminResponseEncoder encoder = new AdminResponseEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .timestampNs(timestampNs)
+            .commandTemplateId(commandTemplateId);
+        Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + AdminResponseEncoder.symbolEncodingOffset());
+        encoder.code(code);
         return deliver(encoder.encodedLength());
     }
 

@@ -15,6 +15,9 @@ import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.ReplaceOrder;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
@@ -424,6 +427,18 @@ class OrderEntryTest
         assertThat(Metrics.counter(registry, "bourse_gateway_unmatched_events_total", null)).isEqualTo(1);
         assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "unknown_session_index")).isZero();
         assertThat(sessionIndexes.next()).as("alice's index is known").isEqualTo(3);
+    }
+
+    @Test
+    void shouldSkipTheShardsAnswerToAnAdminCommandWithoutAMessageOrAnError()
+    {
+        events.adminResponse(T1, SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.UNKNOWN_SYMBOL);
+        events.adminResponse(T1, BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK);
+
+        assertThat(OuchMessages.of(alice)).isEmpty();
+        assertThat(OuchMessages.of(bob)).isEmpty();
+        assertThat(Metrics.sum(registry, "bourse_gateway_errors_total")).isZero();
+        assertThat(Metrics.counter(registry, "bourse_gateway_unmatched_events_total", null)).isZero();
     }
 
     @Test
