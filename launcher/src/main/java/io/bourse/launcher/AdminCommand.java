@@ -2,6 +2,7 @@ package io.bourse.launcher;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
+import io.aeron.Subscription;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
@@ -12,6 +13,13 @@ import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.engine.match.TradingState;
 import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.CrossLockEncoder;
+import io.bourse.sbe.engine.RunCrossEncoder;
+import io.bourse.sbe.engine.SetPriceBandEncoder;
+import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
+import io.bourse.sbe.engine.SetTradingStateEncoder;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,18 +34,26 @@ import java.util.stream.IntStream;
  * {@code bourse admin}: operator commands to the running matching-engine shards (engine-schema.xml SetTradingState,
  * SetPriceBand, SetSelfTradePrevention, BreakTrade, CrossLock, RunCross). Each connects an Aeron client to the media
  * driver the services use ({@code BOURSE_AERON_DIR}, {@code BOURSE_COMMAND_CHANNEL},
- * {@code BOURSE_COMMAND_STREAM_BASE}, as the services read them), finds the shard that owns the symbol in
- * {@code BOURSE_SYMBOLS}, waits a bounded time for that shard's command stream to have a subscriber, publishes the
- * command and prints what it sent. The engine answers admin commands with no event (an accepted BreakTrade with
- * TradeBroken, a RunCross with the cross's events): one it refuses is counted in
- * {@code bourse_engine_admin_rejects_total{reason}} and logged by the shard, so this command checks the values it can
- * before sending.
+ * {@code BOURSE_COMMAND_STREAM_BASE}, {@code BOURSE_EVENT_CHANNEL}, {@code BOURSE_EVENT_STREAM_BASE}, as the services
+ * read them), finds the shard that owns the symbol in {@code BOURSE_SYMBOLS}, waits a bounded time for that shard's
+ * command stream to have a subscriber and its event stream a publisher, publishes the command, then waits on the event
+ * stream for the shard's AdminResponse to it ({@link AdminResponses}, engine-schema.xml version 7: OK, or the reason
+ * it refused the command, which it also counts in {@code bourse_engine_admin_rejects_total{reason}}). It prints "done"
+ * per shard that applied the command, and per shard that refused it the reason, on the error stream. Exit codes: 0
+ * applied by every shard, 1 not sent or no answer within {@code --timeout-ms} (e.g. an engine older than schema
+ * version 7), 2 a bad option (checked here as far as it can be before sending), {@value #REFUSED} refused by a shard.
  */
 @Command(
     name = "admin",
     mixinStandardHelpOptions = true,
     description = "Operator commands to the running matching engine: trading state, price band, self-trade " +
-        "prevention, break trade, closing cross.",
+        "prevention, break trade, closing cross. Each waits for the engine shards' answers.",
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {
+        "0:applied by every shard",
+        "1:not sent, or no answer within --timeout-ms",
+        "2:bad option",
+        "3:refused by a shard (the reason is printed)" },
     subcommands = {
         AdminCommand.TradingStateCommand.class,
         AdminCommand.PriceBandCommand.class,
@@ -49,6 +65,8 @@ public final class AdminCommand implements Runnable
 {
     private static final int MAX_BAND_BASIS_POINTS = 10_000;
     private static final String BREAK_REASONS = "ECSX";
+    /** Exit code when a shard refused the command. */
+    static final int REFUSED = 3;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -66,8 +84,8 @@ public final class AdminCommand implements Runnable
         RunningExchangeOption exchange = new RunningExchangeOption();
 
         @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "5000",
-            description = "How long to wait for the engine shards to be subscribed, and to send through back " +
-                "pressure (default: ${DEFAULT-VALUE}).")
+            description = "How long to wait for the engine shards to be subscribed, to send through back " +
+                "pressure, and for their answers (default: ${DEFAULT-VALUE}).")
         long timeoutMs;
 
         @CommandLine.Mixin
@@ -89,6 +107,11 @@ public final class AdminCommand implements Runnable
         abstract String describe();
 
         /**
+         * @return the command's template id in engine-schema.xml, which the shard's AdminResponse names.
+         */
+        abstract int templateId();
+
+        /**
          * @param proxy       the encoder.
          * @param publication a shard's command stream, connected.
          * @param timestampNs the command's time, ns since midnight.
@@ -108,14 +131,16 @@ public final class AdminCommand implements Runnable
             try (Aeron aeron = RunningExchangeOption.connect(layout))
             {
                 final Publication[] publications = new Publication[shards.length];
+                final Subscription[] events = new Subscription[shards.length];
                 for (int i = 0; i < shards.length; i++)
                 {
                     publications[i] = aeron.addExclusivePublication(
                         layout.commandChannel(), layout.commandStreamId(shards[i]));
+                    events[i] = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shards[i]));
                 }
                 for (int i = 0; i < shards.length; i++)
                 {
-                    awaitConnected(publications[i], shards[i], layout);
+                    awaitConnected(publications[i], events[i], shards[i], layout);
                 }
                 final EngineAdminProxy proxy = new EngineAdminProxy(
                     new BoundedOffer(new SleepingMillisIdleStrategy(1), timeoutMs));
@@ -128,18 +153,42 @@ public final class AdminCommand implements Runnable
                         throw new IllegalStateException(describe() + " not sent to shard " + shards[i] +
                             ": offer returned " + Publication.errorString(result));
                     }
-                    spec.commandLine().getOut().println("sent " + describe() + " to shard " + shards[i] + " (" +
-                        layout.commandChannel() + " stream " + layout.commandStreamId(shards[i]) + ")");
                 }
+                final long deadlineNs = System.nanoTime() + timeoutMs * 1_000_000L;
+                int refused = 0;
+                for (int i = 0; i < shards.length; i++)
+                {
+                    final AdminResponseCode code = new AdminResponses(events[i])
+                        .await(templateId(), timestampNs, deadlineNs, new SleepingMillisIdleStrategy(1));
+                    final String shard = "shard " + shards[i] + " (" + layout.commandChannel() + " stream " +
+                        layout.commandStreamId(shards[i]) + ")";
+                    if (null == code)
+                    {
+                        throw new IllegalStateException("sent " + describe() + " to " + shard + ", no answer " +
+                            "within " + timeoutMs + " ms: is the shard stalled, or older than engine-schema " +
+                            "version 7, which answers admin commands?");
+                    }
+                    if (AdminResponseCode.OK == code)
+                    {
+                        spec.commandLine().getOut().println(describe() + ": done by " + shard);
+                    }
+                    else
+                    {
+                        refused++;
+                        spec.commandLine().getErr().println(describe() + ": refused by " + shard + ", " + code +
+                            " (nothing changed)");
+                    }
+                }
+                return 0 == refused ? 0 : REFUSED;
             }
-            return 0;
         }
 
-        private void awaitConnected(final Publication publication, final int shard, final StreamLayout layout)
+        private void awaitConnected(
+            final Publication publication, final Subscription events, final int shard, final StreamLayout layout)
         {
             final long deadlineNs = System.nanoTime() + timeoutMs * 1_000_000L;
             final SleepingMillisIdleStrategy idle = new SleepingMillisIdleStrategy(1);
-            while (!publication.isConnected())
+            while (!publication.isConnected() || !events.isConnected())
             {
                 if (System.nanoTime() - deadlineNs >= 0)
                 {
@@ -201,6 +250,12 @@ public final class AdminCommand implements Runnable
         }
 
         @Override
+        int templateId()
+        {
+            return SetTradingStateEncoder.TEMPLATE_ID;
+        }
+
+        @Override
         long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
         {
             return proxy.tradingState(publication, timestampNs, packed, state);
@@ -249,6 +304,12 @@ public final class AdminCommand implements Runnable
         {
             return "SetPriceBand " + Symbols.toString(packed) + " reference " + referencePrice + " band " +
                 bandBasisPoints + " bp";
+        }
+
+        @Override
+        int templateId()
+        {
+            return SetPriceBandEncoder.TEMPLATE_ID;
         }
 
         @Override
@@ -305,6 +366,12 @@ public final class AdminCommand implements Runnable
         }
 
         @Override
+        int templateId()
+        {
+            return BreakTradeEncoder.TEMPLATE_ID;
+        }
+
+        @Override
         long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
         {
             return proxy.breakTrade(publication, timestampNs, packed, matchNumber, (byte)reason);
@@ -355,6 +422,12 @@ public final class AdminCommand implements Runnable
         }
 
         @Override
+        int templateId()
+        {
+            return step.lock ? CrossLockEncoder.TEMPLATE_ID : RunCrossEncoder.TEMPLATE_ID;
+        }
+
+        @Override
         long send(final EngineAdminProxy proxy, final Publication publication, final long timestampNs)
         {
             return step.lock ? proxy.crossLock(publication, timestampNs, packed) :
@@ -393,6 +466,12 @@ public final class AdminCommand implements Runnable
         String describe()
         {
             return "SetSelfTradePrevention " + (null == firm ? "default" : "firm " + firm) + " " + mode;
+        }
+
+        @Override
+        int templateId()
+        {
+            return SetSelfTradePreventionEncoder.TEMPLATE_ID;
         }
 
         @Override

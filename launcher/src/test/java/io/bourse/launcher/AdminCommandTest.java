@@ -21,13 +21,8 @@ import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 import java.io.File;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -36,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code bourse admin} against a real shard (shard 0 of {@value #SYMBOLS}; shard 1 is not running) on a real embedded
- * media driver: the command is sent, and the shard's answers to later orders show that it took effect.
+ * media driver: the command is sent, the shard's AdminResponse is waited for and reported, and the shard's answers
+ * to later orders show that the command took effect.
  */
 @Timeout(20)
 class AdminCommandTest
@@ -81,8 +77,7 @@ class AdminCommandTest
     {
         assertThat(admin("trading-state", "--symbol", "aapl", "--state", "HALTED", "--symbols", SYMBOLS)).isZero();
         assertThat(out.toString()).isEqualTo(
-            "sent SetTradingState AAPL HALTED to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
-        awaitTaken("set_trading_state");
+            "SetTradingState AAPL HALTED: done by shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
 
         orders.newOrder("BUY", 100, PRICE, "    ", 'N');
 
@@ -94,9 +89,8 @@ class AdminCommandTest
     {
         assertThat(admin("price-band", "--symbol", "AAPL", "--reference-price", "1500000", "--band-bp", "1000",
             "--symbols", SYMBOLS)).isZero();
-        assertThat(out.toString()).isEqualTo("sent SetPriceBand AAPL reference 1500000 band 1000 bp to shard 0 " +
+        assertThat(out.toString()).isEqualTo("SetPriceBand AAPL reference 1500000 band 1000 bp: done by shard 0 " +
             "(aeron:ipc stream 1000)" + System.lineSeparator());
-        awaitTaken("set_price_band");
 
         orders.newOrder("BUY", 100, 1_650_001, "    ", 'N');
         orders.newOrder("BUY", 100, 1_349_999, "    ", 'N');
@@ -108,9 +102,8 @@ class AdminCommandTest
     void shouldPreventTradesWithinTheFirmWhenStpIsSent()
     {
         assertThat(admin("stp", "--firm", "ABCD", "--mode", "CANCEL_NEWEST", "--symbols", "AAPL@0")).isZero();
-        assertThat(out.toString()).isEqualTo("sent SetSelfTradePrevention firm ABCD CANCEL_NEWEST to shard 0 " +
+        assertThat(out.toString()).isEqualTo("SetSelfTradePrevention firm ABCD CANCEL_NEWEST: done by shard 0 " +
             "(aeron:ipc stream 1000)" + System.lineSeparator());
-        awaitTaken("set_self_trade_prevention");
 
         orders.newOrder("SELL", 100, PRICE, "ABCD", 'N');
         orders.newOrder("BUY", 100, PRICE, "ABCD", 'N');
@@ -128,8 +121,8 @@ class AdminCommandTest
         assertThat(admin("break-trade", "--symbol", "AAPL", "--match-number", Long.toString(lastMatchNumber),
             "--symbols", SYMBOLS)).isZero();
 
-        assertThat(out.toString()).isEqualTo("sent BreakTrade AAPL match number " + lastMatchNumber +
-            " reason S to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
+        assertThat(out.toString()).isEqualTo("BreakTrade AAPL match number " + lastMatchNumber +
+            " reason S: done by shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
         assertThat(awaitAnswers(1)).containsExactly(
             "broken " + lastMatchNumber + " 100@" + PRICE + " taker 2 maker 1 S");
     }
@@ -141,19 +134,52 @@ class AdminCommandTest
         orders.newOrder("SELL", 60, PRICE, "    ", 'C');
 
         assertThat(admin("cross", "--symbol", "AAPL", "--lock", "--symbols", SYMBOLS)).isZero();
-        awaitTaken("cross_lock");
         orders.newOrder("SELL", 40, PRICE, "    ", 'C');
         assertThat(awaitAnswers(1)).containsExactly("rejected 3 M");
 
         assertThat(admin("cross", "--symbol", "AAPL", "--run", "--symbols", SYMBOLS)).isZero();
 
         assertThat(out.toString()).isEqualTo(
-            "sent CrossLock AAPL to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator() +
-            "sent RunCross AAPL to shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
+            "CrossLock AAPL: done by shard 0 (aeron:ipc stream 1000)" + System.lineSeparator() +
+            "RunCross AAPL: done by shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
         assertThat(awaitAnswers(3)).containsExactly(
             "executed C 60 taker 1 maker 2",
             "canceled 1 40 C",
             "cross AAPL 60@" + PRICE + " match " + (2 * 16) + " C");
+    }
+
+    @Test
+    void shouldSayWhyAndExitWithRefusedWhenTheShardRefusesTheCommand()
+    {
+        assertThat(admin("break-trade", "--symbol", "AAPL", "--match-number", "999", "--symbols", SYMBOLS))
+            .isEqualTo(AdminCommand.REFUSED);
+        assertThat(admin("cross", "--symbol", "AAPL", "--run", "--symbols", SYMBOLS)).isEqualTo(AdminCommand.REFUSED);
+
+        assertThat(err.toString()).isEqualTo(
+            "BreakTrade AAPL match number 999 reason S: refused by shard 0 (aeron:ipc stream 1000), " +
+            "UNKNOWN_MATCH_NUMBER (nothing changed)" + System.lineSeparator() +
+            "RunCross AAPL: refused by shard 0 (aeron:ipc stream 1000), CROSS_NOT_LOCKED (nothing changed)" +
+            System.lineSeparator());
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void shouldFailSayingSoWhenTheShardDoesNotAnswer()
+    {
+        // A shard 1 that takes commands and publishes events but answers none, as one older than schema version 7.
+        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
+        final Subscription silentCommands = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(1));
+        final Publication silentEvents = aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(1));
+
+        assertThat(admin("trading-state", "--symbol", "MSFT", "--state", "HALTED", "--symbols", SYMBOLS,
+            "--timeout-ms", "500")).isEqualTo(1);
+
+        assertThat(err.toString()).isEqualTo("bourse trading-state: sent SetTradingState MSFT HALTED to shard 1 " +
+            "(aeron:ipc stream 1001), no answer within 500 ms: is the shard stalled, or older than engine-schema " +
+            "version 7, which answers admin commands?" + System.lineSeparator());
+        assertThat(out.toString()).isEmpty();
+        assertThat(silentCommands.poll((buffer, offset, length, header) -> { }, 10)).as("the command").isOne();
+        CloseHelper.closeAll(silentCommands, silentEvents);
     }
 
     @Test
@@ -221,32 +247,6 @@ class AdminCommandTest
             .setOut(new PrintWriter(out, true))
             .setErr(new PrintWriter(err, true))
             .execute(all.toArray(String[]::new));
-    }
-
-    /**
-     * Waits until the shard has taken one command of the type: the admin command and the test's orders come on two
-     * publications, which the shard may poll in either order.
-     */
-    private void awaitTaken(final String commandType)
-    {
-        final String taken = "bourse_engine_commands_total{type=\"" + commandType + "\"} 1.0";
-        while (!scrapeEngineMetrics().contains(taken))
-        {
-            Thread.onSpinWait();
-        }
-    }
-
-    private String scrapeEngineMetrics()
-    {
-        try (HttpClient http = HttpClient.newHttpClient())
-        {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + engine.metricsPort() +
-                "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-        }
-        catch (final IOException | InterruptedException ex)
-        {
-            throw new AssertionError("engine metrics: " + ex, ex);
-        }
     }
 
     /**
