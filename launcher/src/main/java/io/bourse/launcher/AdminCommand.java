@@ -1,6 +1,8 @@
 package io.bourse.launcher;
 
 import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.BoundedOffer;
@@ -130,18 +132,19 @@ public final class AdminCommand implements Runnable
             final int[] shards = shards(SymbolDirectory.fromSettings(settings));
             try (Aeron aeron = RunningExchangeOption.connect(layout))
             {
+                // Untethered: a stream this command reads late must not hold its shard's events back.
+                final ChannelUri eventChannel = ChannelUri.parse(layout.eventChannel());
+                eventChannel.put(CommonContext.TETHER_PARAM_NAME, "false");
                 final Publication[] publications = new Publication[shards.length];
                 final Subscription[] events = new Subscription[shards.length];
                 for (int i = 0; i < shards.length; i++)
                 {
                     publications[i] = aeron.addExclusivePublication(
                         layout.commandChannel(), layout.commandStreamId(shards[i]));
-                    events[i] = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shards[i]));
+                    events[i] = aeron.addSubscription(eventChannel.toString(), layout.eventStreamId(shards[i]));
                 }
-                for (int i = 0; i < shards.length; i++)
-                {
-                    awaitConnected(publications[i], events[i], shards[i], layout);
-                }
+                final AdminResponses responses = new AdminResponses(events);
+                awaitConnected(publications, events, shards, layout, responses);
                 final EngineAdminProxy proxy = new EngineAdminProxy(
                     new BoundedOffer(new SleepingMillisIdleStrategy(1), timeoutMs));
                 final long timestampNs = new MidnightNanoClock().nanosSinceMidnight();
@@ -151,52 +154,82 @@ public final class AdminCommand implements Runnable
                     if (result < 0)
                     {
                         throw new IllegalStateException(describe() + " not sent to shard " + shards[i] +
-                            ": offer returned " + Publication.errorString(result));
+                            (i > 0 ? " (sent to shards before it)" : "") + ": offer returned " +
+                            Publication.errorString(result));
                     }
                 }
-                final long deadlineNs = System.nanoTime() + timeoutMs * 1_000_000L;
-                int refused = 0;
-                for (int i = 0; i < shards.length; i++)
-                {
-                    final AdminResponseCode code = new AdminResponses(events[i])
-                        .await(templateId(), timestampNs, deadlineNs, new SleepingMillisIdleStrategy(1));
-                    final String shard = "shard " + shards[i] + " (" + layout.commandChannel() + " stream " +
-                        layout.commandStreamId(shards[i]) + ")";
-                    if (null == code)
-                    {
-                        throw new IllegalStateException("sent " + describe() + " to " + shard + ", no answer " +
-                            "within " + timeoutMs + " ms: is the shard stalled, or older than engine-schema " +
-                            "version 7, which answers admin commands?");
-                    }
-                    if (AdminResponseCode.OK == code)
-                    {
-                        spec.commandLine().getOut().println(describe() + ": done by " + shard);
-                    }
-                    else
-                    {
-                        refused++;
-                        spec.commandLine().getErr().println(describe() + ": refused by " + shard + ", " + code +
-                            " (nothing changed)");
-                    }
-                }
-                return 0 == refused ? 0 : REFUSED;
+                responses.await(templateId(), timestampNs, System.nanoTime() + timeoutMs * 1_000_000L,
+                    new SleepingMillisIdleStrategy(1));
+                return report(responses, shards, layout);
             }
         }
 
+        /**
+         * Prints each shard's answer: "done" on the output, a refusal with its reason on the error stream.
+         *
+         * @return 0 when every shard applied the command, {@value #REFUSED} when one refused it.
+         * @throws IllegalStateException naming the shards that did not answer, after printing the others' answers.
+         */
+        private int report(final AdminResponses responses, final int[] shards, final StreamLayout layout)
+        {
+            int refused = 0;
+            final StringBuilder silent = new StringBuilder();
+            for (int i = 0; i < shards.length; i++)
+            {
+                final short code = responses.code(i);
+                final String shard = "shard " + shards[i] + " (" + layout.commandChannel() + " stream " +
+                    layout.commandStreamId(shards[i]) + ")";
+                if (AdminResponses.NO_ANSWER == code)
+                {
+                    silent.append(silent.isEmpty() ? "" : ", ").append(shard);
+                }
+                else if (AdminResponseCode.OK.value() == code)
+                {
+                    spec.commandLine().getOut().println(describe() + ": done by " + shard);
+                }
+                else
+                {
+                    refused++;
+                    spec.commandLine().getErr().println(
+                        describe() + ": refused by " + shard + ", " + AdminResponses.name(code));
+                }
+            }
+            if (!silent.isEmpty())
+            {
+                throw new IllegalStateException("sent " + describe() + " to " + silent + ", no answer within " +
+                    timeoutMs + " ms: is the shard stalled, or older than engine-schema version 7, which answers " +
+                    "admin commands?");
+            }
+            return 0 == refused ? 0 : REFUSED;
+        }
+
+        /**
+         * Waits until every shard's command stream has a subscriber and its event stream a publisher, reading the event
+         * streams meanwhile.
+         *
+         * @throws IllegalStateException naming the first shard, and which of its streams, not connected in time.
+         */
         private void awaitConnected(
-            final Publication publication, final Subscription events, final int shard, final StreamLayout layout)
+            final Publication[] publications, final Subscription[] events, final int[] shards,
+            final StreamLayout layout, final AdminResponses responses)
         {
             final long deadlineNs = System.nanoTime() + timeoutMs * 1_000_000L;
             final SleepingMillisIdleStrategy idle = new SleepingMillisIdleStrategy(1);
-            while (!publication.isConnected() || !events.isConnected())
+            for (int i = 0; i < shards.length; i++)
             {
-                if (System.nanoTime() - deadlineNs >= 0)
+                while (!publications[i].isConnected() || !events[i].isConnected())
                 {
-                    throw new IllegalStateException("no matching-engine shard " + shard + " on " +
-                        layout.commandChannel() + " stream " + layout.commandStreamId(shard) + " of " +
-                        layout.aeronDirectoryName() + " after " + timeoutMs + " ms: is it running? Nothing sent");
+                    if (System.nanoTime() - deadlineNs >= 0)
+                    {
+                        final boolean commands = !publications[i].isConnected();
+                        throw new IllegalStateException("no matching-engine shard " + shards[i] + " on " +
+                            (commands ? layout.commandChannel() : layout.eventChannel()) + " stream " +
+                            (commands ? layout.commandStreamId(shards[i]) : layout.eventStreamId(shards[i])) +
+                            " of " + layout.aeronDirectoryName() + " after " + timeoutMs + " ms: is it running? " +
+                            "Nothing sent");
+                    }
+                    idle.idle(responses.poll());
                 }
-                idle.idle();
             }
         }
 

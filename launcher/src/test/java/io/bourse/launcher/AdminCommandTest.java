@@ -7,13 +7,17 @@ import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.engine.EngineService;
+import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.sbe.engine.AdminResponseEncoder;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +27,7 @@ import picocli.CommandLine;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -157,29 +162,65 @@ class AdminCommandTest
 
         assertThat(err.toString()).isEqualTo(
             "BreakTrade AAPL match number 999 reason S: refused by shard 0 (aeron:ipc stream 1000), " +
-            "UNKNOWN_MATCH_NUMBER (nothing changed)" + System.lineSeparator() +
-            "RunCross AAPL: refused by shard 0 (aeron:ipc stream 1000), CROSS_NOT_LOCKED (nothing changed)" +
+            "UNKNOWN_MATCH_NUMBER" + System.lineSeparator() +
+            "RunCross AAPL: refused by shard 0 (aeron:ipc stream 1000), CROSS_NOT_LOCKED" +
             System.lineSeparator());
         assertThat(out.toString()).isEmpty();
     }
 
     @Test
-    void shouldFailSayingSoWhenTheShardDoesNotAnswer()
+    void shouldFailSayingSoWhenTheShardAnswersNoneButOtherCommands()
     {
-        // A shard 1 that takes commands and publishes events but answers none, as one older than schema version 7.
-        final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
-        final Subscription silentCommands = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(1));
-        final Publication silentEvents = aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(1));
-
-        assertThat(admin("trading-state", "--symbol", "MSFT", "--state", "HALTED", "--symbols", SYMBOLS,
-            "--timeout-ms", "500")).isEqualTo(1);
+        // Shard 1 answers another command of the same time and this command of another time, never this one.
+        try (ScriptedShard ignored = new ScriptedShard(1, (templateId, timestampNs, answer) ->
+        {
+            answer.accept(templateId + 1, timestampNs, AdminResponseCode.OK.value());
+            answer.accept(templateId, timestampNs - 1, AdminResponseCode.OK.value());
+        }))
+        {
+            assertThat(admin("trading-state", "--symbol", "MSFT", "--state", "HALTED", "--symbols", SYMBOLS,
+                "--timeout-ms", "500")).isEqualTo(1);
+        }
 
         assertThat(err.toString()).isEqualTo("bourse trading-state: sent SetTradingState MSFT HALTED to shard 1 " +
             "(aeron:ipc stream 1001), no answer within 500 ms: is the shard stalled, or older than engine-schema " +
             "version 7, which answers admin commands?" + System.lineSeparator());
         assertThat(out.toString()).isEmpty();
-        assertThat(silentCommands.poll((buffer, offset, length, header) -> { }, 10)).as("the command").isOne();
-        CloseHelper.closeAll(silentCommands, silentEvents);
+    }
+
+    @Test
+    void shouldReportEveryShardsAnswerWhenTheCommandGoesToSeveral()
+    {
+        try (ScriptedShard ignored = new ScriptedShard(1, (templateId, timestampNs, answer) ->
+            answer.accept(templateId, timestampNs, AdminResponseCode.OK.value())))
+        {
+            assertThat(admin("stp", "--mode", "CANCEL_BOTH", "--symbols", SYMBOLS)).isZero();
+        }
+
+        assertThat(out.toString()).isEqualTo(
+            "SetSelfTradePrevention default CANCEL_BOTH: done by shard 0 (aeron:ipc stream 1000)" +
+            System.lineSeparator() +
+            "SetSelfTradePrevention default CANCEL_BOTH: done by shard 1 (aeron:ipc stream 1001)" +
+            System.lineSeparator());
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void shouldExitWithRefusedNamingACodeItDoesNotKnowWhenOneShardOfSeveralRefuses()
+    {
+        // A code a newer engine might send.
+        try (ScriptedShard ignored = new ScriptedShard(1, (templateId, timestampNs, answer) ->
+            answer.accept(templateId, timestampNs, (short)42)))
+        {
+            assertThat(admin("stp", "--firm", "ABCD", "--mode", "NONE", "--symbols", SYMBOLS))
+                .isEqualTo(AdminCommand.REFUSED);
+        }
+
+        assertThat(out.toString()).isEqualTo(
+            "SetSelfTradePrevention firm ABCD NONE: done by shard 0 (aeron:ipc stream 1000)" + System.lineSeparator());
+        assertThat(err.toString()).isEqualTo(
+            "SetSelfTradePrevention firm ABCD NONE: refused by shard 1 (aeron:ipc stream 1001), code 42" +
+            System.lineSeparator());
     }
 
     @Test
@@ -311,5 +352,90 @@ class AdminCommandTest
             Thread.onSpinWait();
         }
         return answers;
+    }
+
+    /** How a {@link ScriptedShard} answers an admin command. */
+    @FunctionalInterface
+    private interface Script
+    {
+        /**
+         * @param templateId  the command's template id.
+         * @param timestampNs the command's timestamp.
+         * @param answer      publishes an AdminResponse: command template id, timestamp, raw code.
+         */
+        void onCommand(int templateId, long timestampNs, Answer answer);
+    }
+
+    @FunctionalInterface
+    private interface Answer
+    {
+        void accept(int commandTemplateId, long timestampNs, short code);
+    }
+
+    /**
+     * A shard that is not an engine, on the real media driver: it takes admin commands on its command stream and
+     * answers each as its script says on its event stream, from a thread of its own until closed.
+     */
+    private final class ScriptedShard implements AutoCloseable
+    {
+        private final Subscription commandStream;
+        private final Publication eventStream;
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        ScriptedShard(final int shard, final Script script)
+        {
+            final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver);
+            commandStream = aeron.addSubscription(layout.commandChannel(), layout.commandStreamId(shard));
+            eventStream = aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(shard));
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+            final MessageHeaderEncoder header = new MessageHeaderEncoder();
+            final AdminResponseEncoder response = new AdminResponseEncoder();
+            final Answer answer = (commandTemplateId, timestampNs, code) ->
+            {
+                response.wrapAndApplyHeader(buffer, 0, header)
+                    .timestampNs(timestampNs)
+                    .commandTemplateId(commandTemplateId)
+                    .symbol("        ");
+                buffer.putByte(MessageHeaderEncoder.ENCODED_LENGTH + AdminResponseEncoder.codeEncodingOffset(),
+                    (byte)code);
+                while (eventStream.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + response.encodedLength()) < 0)
+                {
+                    Thread.onSpinWait();
+                }
+            };
+            final MessageHeaderDecoder commandHeader = new MessageHeaderDecoder();
+            thread = new Thread(() ->
+            {
+                while (running)
+                {
+                    commandStream.poll((commandBuffer, offset, length, frameHeader) ->
+                    {
+                        commandHeader.wrap(commandBuffer, offset);
+                        final int firstField = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+                        // every admin command's first field is its timestamp
+                        script.onCommand(commandHeader.templateId(),
+                            commandBuffer.getLong(firstField, ByteOrder.LITTLE_ENDIAN), answer);
+                    }, 10);
+                    Thread.onSpinWait();
+                }
+            }, "scripted-shard-" + shard);
+            thread.start();
+        }
+
+        @Override
+        public void close()
+        {
+            running = false;
+            try
+            {
+                thread.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            CloseHelper.closeAll(commandStream, eventStream);
+        }
     }
 }

@@ -118,7 +118,8 @@ final class EngineRecovery implements FragmentHandler
     }
 
     /**
-     * Takes one recorded message: a SequencedCommand is applied to the engine, an event matched against the held ones.
+     * Takes one recorded message: a SequencedCommand is applied to the engine, an AdminResponse skipped, any other
+     * event matched against the held ones.
      * Throws nothing: the first divergence, or anything a replayed command threw, is kept, the rest of the replay is
      * skipped, and {@link #recover} throws it.
      */

@@ -553,7 +553,8 @@ final class EventProxy implements MatchingEngineListener
     /**
      * Publishes the shard's answer to an admin command, after the command's other events, stamped with the command's
      * timestamp. It carries no sequence number. Nothing in recovery: the answers went to their senders when the
-     * commands were taken, and a recording made before schema version 7 has none to match.
+     * commands were taken, and a recording made before schema version 7 has none to match. So none is ever held when
+     * a run starts ({@link #startRun()} numbers every message held then as an event).
      *
      * @param commandTemplateId the admin command's template id.
      * @param symbol            the command's packed symbol, {@code Symbols.pack("")} (spaces) for one without.

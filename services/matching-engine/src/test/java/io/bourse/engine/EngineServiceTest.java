@@ -164,7 +164,7 @@ class EngineServiceTest
         tradingState(commands, "AAPL", TradingState.OPEN);
         send(commands, 12, "AAPL", Side.BUY, 100, 778);
 
-        assertThat(await(events, 5)).containsExactly(
+        assertThat(await(events, 7)).containsExactly(
             new Event(1, "trading-state AAPL HALTED"),
             adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
             new Event(2, "rejected 11 H"),
@@ -241,7 +241,7 @@ class EngineServiceTest
         priceBand(commands, "AAPL", PRICE, 0);
         send(commands, 13, "AAPL", Side.BUY, 100, PRICE + 1, 3);
 
-        assertThat(await(events, 4)).containsExactly(
+        assertThat(await(events, 5)).containsExactly(
             new Event(1, "rejected 11 X"),
             new Event(2, "accepted 12 AAPL BUY 100@" + (PRICE + 10_000) + " Y t=2"),
             new Event(3, "added BUY 100@" + (PRICE + 10_000) + " Y"),
@@ -360,7 +360,7 @@ class EngineServiceTest
         runCross(commands, "AAPL", 13);
 
         final long firstMatch = (1 << 4) | 1;
-        assertThat(await(events, 22)).containsExactly(
+        assertThat(await(events, 21)).containsExactly(
             adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_NOT_LOCKED, 1),
             new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE + 500) + " Y t=2"),
             new Event(2, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=3"),

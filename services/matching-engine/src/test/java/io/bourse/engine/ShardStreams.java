@@ -105,7 +105,8 @@ final class ShardStreams
 
     /**
      * Reads events until {@code count} have arrived or 20 s have passed, checking that their sequence numbers run
-     * from 1 without a gap; SequencedCommands (with the event archive on) and AdminResponses, which have none, are skipped.
+     * from 1 without a gap; SequencedCommands (with the event archive on) and AdminResponses, which have none, are
+     * skipped.
      *
      * @return the events read.
      */
