@@ -232,22 +232,38 @@ public final class AdminCommand implements Runnable
                 }
             }
         }
+    }
+
+    /** An admin command to the shard that owns one symbol: {@code --symbol}, checked against the symbol directory. */
+    abstract static class SymbolCommand extends ShardCommand
+    {
+        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "e.g. AAPL.")
+        String symbol;
+
+        /** The symbol, packed, once {@link #shards} has checked it. */
+        long packed;
 
         /**
-         * @param directory the symbols and their shards.
-         * @param symbol    as given.
-         * @return the packed symbol, upper case.
-         * @throws CommandLine.ParameterException naming --symbol when the exchange does not trade it.
+         * Checks the command's other options, before the symbol.
+         *
+         * @throws CommandLine.ParameterException for an option value the engine would refuse.
          */
-        long packSymbol(final SymbolDirectory directory, final String symbol)
+        void checkOptions()
         {
+        }
+
+        @Override
+        final int[] shards(final SymbolDirectory directory)
+        {
+            checkOptions();
             final String upper = symbol.toUpperCase();
             if (upper.isEmpty() || upper.length() > Symbols.LENGTH || null == directory.find(Symbols.pack(upper)))
             {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--symbol: " + symbol + " is not in " +
                     SymbolDirectory.SYMBOLS_PROP_NAME + "=" + directory + " (--symbols or BOURSE_SYMBOLS)");
             }
-            return Symbols.pack(upper);
+            packed = Symbols.pack(upper);
+            return new int[]{ directory.find(packed).shardId() };
         }
     }
 
@@ -258,23 +274,11 @@ public final class AdminCommand implements Runnable
                 "(time in force 99998) with reason E; HALTED rejects entries with H and keeps resting orders; " +
                 "OPEN trades again. Cancels work in every state. A change of state reaches ITCH subscribers as " +
                 "Stock Trading Action H: halted (reason O1) for HALTED and CLOSED, trading for OPEN." })
-    static final class TradingStateCommand extends ShardCommand
+    static final class TradingStateCommand extends SymbolCommand
     {
-        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "e.g. AAPL.")
-        String symbol;
-
         @Option(names = "--state", paramLabel = "STATE", required = true,
             description = "${COMPLETION-CANDIDATES}.")
         TradingState state;
-
-        private long packed;
-
-        @Override
-        int[] shards(final SymbolDirectory directory)
-        {
-            packed = packSymbol(directory, symbol);
-            return new int[]{ directory.find(packed).shardId() };
-        }
 
         @Override
         String describe()
@@ -300,11 +304,8 @@ public final class AdminCommand implements Runnable
         description = {
             "Set a symbol's price band: new orders, and replaces that change the price or raise the size, priced " +
                 "outside reference x (1 +- band / 10000) are rejected with X. Resting orders stay." })
-    static final class PriceBandCommand extends ShardCommand
+    static final class PriceBandCommand extends SymbolCommand
     {
-        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "e.g. AAPL.")
-        String symbol;
-
         @Option(names = "--reference-price", paramLabel = "PRICE", required = true,
             description = "Band centre in 1/10000 dollars (1500000 = $150.00); 0 removes the band.")
         long referencePrice;
@@ -313,10 +314,8 @@ public final class AdminCommand implements Runnable
             description = "Half-width in basis points of the reference price, 0 to 10000 (1000 = 10%%).")
         int bandBasisPoints;
 
-        private long packed;
-
         @Override
-        int[] shards(final SymbolDirectory directory)
+        void checkOptions()
         {
             if (referencePrice < 0 || referencePrice > MatchingEngine.MAX_PRICE)
             {
@@ -328,8 +327,6 @@ public final class AdminCommand implements Runnable
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--band-bp must be 0 to " + MAX_BAND_BASIS_POINTS + ": " + bandBasisPoints);
             }
-            packed = packSymbol(directory, symbol);
-            return new int[]{ directory.find(packed).shardId() };
         }
 
         @Override
@@ -359,11 +356,8 @@ public final class AdminCommand implements Runnable
                 "with its match number. The book is not changed (a broken trade restores no order). A match number " +
                 "the shard does not know, or a trade already broken, is refused by the shard and counted in " +
                 "bourse_engine_admin_rejects_total." })
-    static final class BreakTradeCommand extends ShardCommand
+    static final class BreakTradeCommand extends SymbolCommand
     {
-        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "The trade's symbol.")
-        String symbol;
-
         @Option(names = "--match-number", paramLabel = "N", required = true,
             description = "The execution's match number (OUCH Executed, ITCH Order Executed or Trade).")
         long matchNumber;
@@ -373,10 +367,8 @@ public final class AdminCommand implements Runnable
                 "(default: ${DEFAULT-VALUE}).")
         char reason;
 
-        private long packed;
-
         @Override
-        int[] shards(final SymbolDirectory directory)
+        void checkOptions()
         {
             if (matchNumber <= 0)
             {
@@ -388,8 +380,6 @@ public final class AdminCommand implements Runnable
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--reason must be one of E, C, S, X: " + reason);
             }
-            packed = packSymbol(directory, symbol);
-            return new int[]{ directory.find(packed).shardId() };
         }
 
         @Override
@@ -421,15 +411,10 @@ public final class AdminCommand implements Runnable
                 "cancels the closing-cross orders left and unlocks. The shard refuses (and counts in " +
                 "bourse_engine_admin_rejects_total) --lock when already locked, --run when not locked or while the " +
                 "symbol is halted or closed." })
-    static final class CrossCommand extends ShardCommand
+    static final class CrossCommand extends SymbolCommand
     {
-        @Option(names = "--symbol", paramLabel = "SYMBOL", required = true, description = "e.g. AAPL.")
-        String symbol;
-
         @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
         Step step;
-
-        private long packed;
 
         /** Which step of the cross: exactly one. */
         static final class Step
@@ -439,13 +424,6 @@ public final class AdminCommand implements Runnable
 
             @Option(names = "--run", required = true, description = "Run the cross (RunCross).")
             boolean run;
-        }
-
-        @Override
-        int[] shards(final SymbolDirectory directory)
-        {
-            packed = packSymbol(directory, symbol);
-            return new int[]{ directory.find(packed).shardId() };
         }
 
         @Override

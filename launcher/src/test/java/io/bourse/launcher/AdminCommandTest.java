@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
+import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.engine.EngineService;
@@ -17,6 +18,9 @@ import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -374,14 +378,13 @@ class AdminCommandTest
 
     /**
      * A shard that is not an engine, on the real media driver: it takes admin commands on its command stream and
-     * answers each as its script says on its event stream, from a thread of its own until closed.
+     * answers each as its script says on its event stream, as an agent on a thread of its own until closed.
      */
     private final class ScriptedShard implements AutoCloseable
     {
         private final Subscription commandStream;
         private final Publication eventStream;
-        private final Thread thread;
-        private volatile boolean running = true;
+        private final AgentRunner runner;
 
         ScriptedShard(final int shard, final Script script)
         {
@@ -405,37 +408,35 @@ class AdminCommandTest
                 }
             };
             final MessageHeaderDecoder commandHeader = new MessageHeaderDecoder();
-            thread = new Thread(() ->
+            final FragmentHandler onCommand = (commandBuffer, offset, length, frameHeader) ->
             {
-                while (running)
+                commandHeader.wrap(commandBuffer, offset);
+                final int firstField = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+                // every admin command's first field is its timestamp
+                script.onCommand(
+                    commandHeader.templateId(), commandBuffer.getLong(firstField, ByteOrder.LITTLE_ENDIAN), answer);
+            };
+            runner = new AgentRunner(new SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, new Agent()
+            {
+                @Override
+                public int doWork()
                 {
-                    commandStream.poll((commandBuffer, offset, length, frameHeader) ->
-                    {
-                        commandHeader.wrap(commandBuffer, offset);
-                        final int firstField = offset + MessageHeaderDecoder.ENCODED_LENGTH;
-                        // every admin command's first field is its timestamp
-                        script.onCommand(commandHeader.templateId(),
-                            commandBuffer.getLong(firstField, ByteOrder.LITTLE_ENDIAN), answer);
-                    }, 10);
-                    Thread.onSpinWait();
+                    return commandStream.poll(onCommand, 10);
                 }
-            }, "scripted-shard-" + shard);
-            thread.start();
+
+                @Override
+                public String roleName()
+                {
+                    return "scripted-shard-" + shard;
+                }
+            });
+            AgentRunner.startOnThread(runner);
         }
 
         @Override
         public void close()
         {
-            running = false;
-            try
-            {
-                thread.join();
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
-            CloseHelper.closeAll(commandStream, eventStream);
+            CloseHelper.closeAll(runner, commandStream, eventStream);
         }
     }
 }

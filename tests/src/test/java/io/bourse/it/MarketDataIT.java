@@ -45,6 +45,7 @@ final class MarketDataIT
     private static final long AAPL = Symbols.pack("AAPL");
     private static final long MSFT = Symbols.pack("MSFT");
     private static final long GOOG = Symbols.pack("GOOG");
+    private static final long AMZN = Symbols.pack("AMZN");
     private static final long DAY = Ouch42.TIME_IN_FORCE_SYSTEM_HOURS;
     private static final long IOC = Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL;
 
@@ -173,11 +174,15 @@ final class MarketDataIT
                     () -> seller.replaced().size() == 1);
                 send(buySession, enter("G3", Ouch42.SIDE_BUY, 10, "GOOG", 140_0000),
                     () -> buyer.accepted().size() == 3);
+                // GOOG's and AMZN's shards reach the md-publisher on streams of their own, in either order: wait for
+                // the last order of each.
                 final long lastOrder = buyer.accepted().getLast().orderReference();
-                pollUntil(RESPONSE_TIMEOUT, "the last order on the fanout's subscriber",
-                    () -> hasOrder(fromStart, GOOG, lastOrder), sessions);
+                final long lastAmznOrder = seller.replaced().getLast().orderReference();
+                pollUntil(RESPONSE_TIMEOUT, "the last orders on the fanout's subscriber",
+                    () -> hasOrder(fromStart, GOOG, lastOrder) && hasOrder(fromStart, AMZN, lastAmznOrder), sessions);
                 pollUntil(RESPONSE_TIMEOUT, "the MoldUDP64 receiver to catch up with the fanout's subscriber",
-                    () -> poll(moldClient) && hasOrder(mold, GOOG, lastOrder) && !moldClient.states().isEmpty() &&
+                    () -> poll(moldClient) && hasOrder(mold, GOOG, lastOrder) && hasOrder(mold, AMZN, lastAmznOrder) &&
+                        !moldClient.states().isEmpty() &&
                         moldClient.states().getLast() == MoldUDP64ClientState.SYNCHRONIZED, sessions);
 
                 assertThat(moldClient.states().getFirst()).isEqualTo(MoldUDP64ClientState.BACKFILL);
