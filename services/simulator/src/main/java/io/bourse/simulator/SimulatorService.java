@@ -237,6 +237,17 @@ public final class SimulatorService implements AutoCloseable
             .callback((callback) -> callback.call(counters.ordersSent()))
             .register(registry);
         CounterWithCallback.builder()
+            .name("bourse_simulator_orders_not_sent_total")
+            .help("Orders of the schedule left out, their time come while no OUCH session was logged in")
+            .callback((callback) -> callback.call(counters.get(SimulatorCounter.NOT_SENT)))
+            .register(registry);
+        CounterWithCallback.builder()
+            .name("bourse_simulator_orders_unanswered_total")
+            .help("Enter Orders that got no Accepted or Rejected: still in flight at the end of the run or when their " +
+                "trading day closed, or overwritten in the ring of orders in flight")
+            .callback((callback) -> callback.call(counters.get(SimulatorCounter.UNANSWERED)))
+            .register(registry);
+        CounterWithCallback.builder()
             .name("bourse_simulator_messages_in_total")
             .help("OUCH messages received from the order gateway, by type")
             .labelNames("type")

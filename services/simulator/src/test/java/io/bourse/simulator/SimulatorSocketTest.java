@@ -105,6 +105,7 @@ class SimulatorSocketTest
         }
         assertThat(metrics).contains(
             "bourse_simulator_orders_sent_total 1000.0",
+            "bourse_simulator_orders_not_sent_total 0.0",
             "bourse_simulator_messages_in_total{type=\"accepted\"} " + report.accepted() + ".0",
             "bourse_simulator_md_messages_total 3.0",
             "bourse_simulator_vwap{symbol=\"AAPL\",window=\"session\"} 99.0",
@@ -294,9 +295,12 @@ class SimulatorSocketTest
             {
                 Thread.sleep(1);
             }
+            final String metrics = scrape(service.metricsPort());
             service.requestStop();
             final SimulatorReport report = service.awaitReport();
 
+            assertThat(metrics).containsPattern("\nbourse_simulator_orders_not_sent_total [1-9][0-9]*\\.0\n")
+                .containsPattern("\nbourse_simulator_orders_unanswered_total [0-9]+\\.0\n");
             assertThat(logins.get()).as("the first day, a probe of the closed day, the next day").isEqualTo(3);
             assertThat(enterOrders.get()).as("orders of the next day").isGreaterThanOrEqualTo(20);
             assertThat(dayTwoCancelsAndReplaces.get()).isGreaterThanOrEqualTo(20);
