@@ -50,12 +50,6 @@ import java.util.stream.IntStream;
     mixinStandardHelpOptions = true,
     description = "Operator commands to the running matching engine: trading state, price band, self-trade " +
         "prevention, break trade, closing cross. Each waits for the engine shards' answers.",
-    exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {
-        "0:applied by every shard",
-        "1:not sent, or no answer within --timeout-ms",
-        "2:bad option",
-        "3:refused by a shard (the reason is printed)" },
     subcommands = {
         AdminCommand.TradingStateCommand.class,
         AdminCommand.PriceBandCommand.class,
@@ -80,6 +74,13 @@ public final class AdminCommand implements Runnable
     }
 
     /** What every admin command does: find its shards, connect to them, send, report. */
+    @Command(
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {
+            "0:applied by every shard",
+            "1:not sent, or no answer within --timeout-ms",
+            "2:bad option",
+            "3:refused by a shard (the reason is printed)" })
     abstract static class ShardCommand implements Callable<Integer>
     {
         @CommandLine.Mixin
