@@ -24,9 +24,10 @@ import java.util.TreeMap;
  * {@code <directory>/<session>/<username>.journal}, names percent-encoded outside {@code [A-Za-z0-9_-]}, and beside
  * them the session's {@link EventPositions} in the engine event streams the journals answer through. Opening the
  * store recovers every journal of the session, so that each user's sequence numbers continue after the last message
- * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}); a torn
+ * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}), and gives a
+ * new session a session-index floor from the other sessions' journals ({@link #maxSessionIndex()}); a torn
  * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. Journals of other
- * sessions are left alone. With a pretouch distance, a {@link JournalPretoucher} on a thread of the store's own fills
+ * sessions are only read for their headers' session indexes. With a pretouch distance, a {@link JournalPretoucher} on a thread of the store's own fills
  * every journal with zeros ahead of its records, as far as the journal's recent rate needs and at most that distance
  * (the thread sleeps a millisecond when all are filled); without one the gateway agent fills as it writes. Used by
  * the gateway agent thread once started; opened and closed by the service.
@@ -126,7 +127,8 @@ final class JournalStore implements AutoCloseable
 
     /**
      * @return the largest session index recorded in any journal of the session, or in its floor from the day before
-     * ({@link #sessionIndexFloor}); 0 if none.
+     * ({@link #sessionIndexFloor}), which a session opened with neither takes from the other sessions' journals and
+     * floors in the directory; 0 if none.
      */
     int maxSessionIndex()
     {
@@ -229,20 +231,69 @@ final class JournalStore implements AutoCloseable
         final Path floor = directory.resolve(SESSION_INDEX_FLOOR_FILE);
         if (Files.exists(floor))
         {
-            try
+            maxSessionIndex = Math.max(maxSessionIndex, readFloor(floor));
+        }
+        else if (journals.isEmpty())
+        {
+            final int earlier = largestSessionIndexOfOtherSessions();
+            if (earlier > 0)
             {
-                maxSessionIndex = Math.max(maxSessionIndex,
-                    Integer.parseInt(Files.readString(floor, StandardCharsets.US_ASCII).trim()));
-            }
-            catch (final NumberFormatException ex)
-            {
-                throw new IOException(floor + ": not a session index", ex);
+                sessionIndexFloor(earlier);
+                System.out.println("order-gateway journal " + directory + ": a new trading day, whose session " +
+                    "indexes continue past " + earlier + ", the largest in the other days' journals of " +
+                    directory.getParent());
             }
         }
         if (!journals.isEmpty())
         {
             System.out.println("order-gateway journal " + directory + ": recovered " + journals.size() +
                 " sessions, " + messages + " messages");
+        }
+    }
+
+    /**
+     * The largest session index of the other trading days in the journal directory: every journal's and every floor's
+     * ({@link #sessionIndexFloor}). A gateway started on a later date than it stopped on continues from it, as one
+     * that stays up continues from the closing day's ({@link SessionIndexes#largestKnown()}), so that an order of an
+     * earlier day still in the engine never shares its clientOrderId with one of the new day's.
+     */
+    private int largestSessionIndexOfOtherSessions() throws IOException
+    {
+        int largest = 0;
+        try (DirectoryStream<Path> sessions = Files.newDirectoryStream(directory.getParent(), Files::isDirectory))
+        {
+            for (final Path session : sessions)
+            {
+                if (session.equals(directory))
+                {
+                    continue;
+                }
+                final Path floor = session.resolve(SESSION_INDEX_FLOOR_FILE);
+                if (Files.exists(floor))
+                {
+                    largest = Math.max(largest, readFloor(floor));
+                }
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(session, "*" + SUFFIX))
+                {
+                    for (final Path file : files)
+                    {
+                        largest = Math.max(largest, SessionJournal.readSessionIndex(file));
+                    }
+                }
+            }
+        }
+        return largest;
+    }
+
+    private static int readFloor(final Path floor) throws IOException
+    {
+        try
+        {
+            return Integer.parseInt(Files.readString(floor, StandardCharsets.US_ASCII).trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IOException(floor + ": not a session index", ex);
         }
     }
 

@@ -193,6 +193,39 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
+     * Reads the session index in a journal's header, without opening the journal: for the journals of other trading
+     * days, which may be open (and locked) in this process.
+     *
+     * @param file a journal file.
+     * @return the session index recorded in its header; 0 when it has none (a header short or all zeros, as a crash
+     *         can leave it).
+     * @throws IOException when the file cannot be read or its header is not a session journal's.
+     */
+    static int readSessionIndex(final Path file) throws IOException
+    {
+        final ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_LENGTH).order(ORDER);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            while (header.hasRemaining() && channel.read(header, header.position()) > 0)
+            {
+                // read the whole header
+            }
+        }
+        if (header.hasRemaining() || 0 == header.getInt(MAGIC_OFFSET))
+        {
+            return 0;
+        }
+        final int version = header.getInt(VERSION_OFFSET);
+        if (MAGIC != header.getInt(MAGIC_OFFSET) ||
+            (VERSION != version && VERSION_WITHOUT_PRIVATE_RECORDS != version))
+        {
+            throw new IOException(file + ": not a session journal of version " + VERSION_WITHOUT_PRIVATE_RECORDS +
+                " or " + VERSION);
+        }
+        return header.getInt(SESSION_INDEX_OFFSET);
+    }
+
+    /**
      * Opens a journal, creating the file if absent; an existing one is scanned to rebuild the index and its torn
      * tail, if any, truncated ({@link #truncatedBytes()}).
      *

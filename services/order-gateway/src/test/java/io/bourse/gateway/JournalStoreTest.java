@@ -73,6 +73,41 @@ class JournalStoreTest
     }
 
     @Test
+    void shouldContinuePastTheLargestSessionIndexOfTheOtherDaysWhenANewDayOpensWithoutAFloor() throws IOException
+    {
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
+        {
+            store.journal("demo01").sessionIndex(3);
+            store.journal("demo02").sessionIndex(9);
+            append(store.journal("demo02"), 1);
+            store.journal("demo03"); // no session index yet: 0 in its header
+        }
+        try (JournalStore store = JournalStore.open(root, "20250103", JournalSync.NONE, 0, metrics))
+        {
+            store.sessionIndexFloor(12); // as a gateway that stays up into the next day
+        }
+        Files.createDirectories(root.resolve("20250104")); // a day opened, then stopped before any login
+
+        try (JournalStore store = JournalStore.open(root, "20250104", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.maxSessionIndex()).as("20250103's floor").isEqualTo(12);
+        }
+        try (JournalStore store = JournalStore.open(root, "20250105", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.maxSessionIndex()).as("the floor 20250104 took").isEqualTo(12);
+            store.journal("demo01").sessionIndex(13);
+        }
+        try (JournalStore store = JournalStore.open(root, "20250105", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.maxSessionIndex()).as("a restart the same day: its own floor and journal").isEqualTo(13);
+        }
+        try (JournalStore store = JournalStore.open(root, "20250101", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.maxSessionIndex()).as("any other day's, the later ones' too").isEqualTo(13);
+        }
+    }
+
+    @Test
     void shouldFillEveryJournalAheadOnThePretouchersThreadAndCutTheFillWhenClosed() throws IOException
     {
         final long most = 16 * SessionJournal.ZERO_FILL_LENGTH;
