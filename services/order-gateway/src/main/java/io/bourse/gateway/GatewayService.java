@@ -227,7 +227,23 @@ public final class GatewayService implements AutoCloseable
         final Path root = Path.of(ctx.journalDir());
         try
         {
-            return JournalStore.open(root, sessionName, ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
+            final JournalStore journals =
+                JournalStore.open(root, sessionName, ctx.journalSync(), ctx.journalPretouchBytes(), metrics);
+            try
+            {
+                final int floor = journals.continueSessionIndexesOfOtherDays();
+                if (floor > 0)
+                {
+                    System.out.println("order-gateway journal " + journals.directory() + ": session indexes go on " +
+                        "past " + floor + ", the largest of the other days' journals in " + root);
+                }
+                return journals;
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                CloseHelper.quietClose(journals);
+                throw ex;
+            }
         }
         catch (final IOException ex)
         {

@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -24,10 +25,10 @@ import java.util.TreeMap;
  * {@code <directory>/<session>/<username>.journal}, names percent-encoded outside {@code [A-Za-z0-9_-]}, and beside
  * them the session's {@link EventPositions} in the engine event streams the journals answer through. Opening the
  * store recovers every journal of the session, so that each user's sequence numbers continue after the last message
- * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}), and gives a
- * new session a session-index floor from the other sessions' journals ({@link #maxSessionIndex()}); a torn
+ * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}); a torn
  * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. Journals of other
- * sessions are only read for their headers' session indexes. With a pretouch distance, a {@link JournalPretoucher} on a thread of the store's own fills
+ * sessions are only read for their session indexes, at a gateway's start ({@link #continueSessionIndexesOfOtherDays}).
+ * With a pretouch distance, a {@link JournalPretoucher} on a thread of the store's own fills
  * every journal with zeros ahead of its records, as far as the journal's recent rate needs and at most that distance
  * (the thread sleeps a millisecond when all are filled); without one the gateway agent fills as it writes. Used by
  * the gateway agent thread once started; opened and closed by the service.
@@ -119,16 +120,86 @@ final class JournalStore implements AutoCloseable
      */
     void sessionIndexFloor(final int largestKnown) throws IOException
     {
-        Files.writeString(directory.resolve(SESSION_INDEX_FLOOR_FILE), Integer.toString(largestKnown),
+        maxSessionIndex = Math.max(maxSessionIndex, largestKnown);
+        Files.writeString(directory.resolve(SESSION_INDEX_FLOOR_FILE), Integer.toString(maxSessionIndex),
             StandardCharsets.US_ASCII, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE, StandardOpenOption.SYNC);
-        maxSessionIndex = Math.max(maxSessionIndex, largestKnown);
     }
 
     /**
+     * At a gateway's start: a session without a floor ({@link #sessionIndexFloor}) takes one past the largest session
+     * index of the other trading days in the journal directory, every journal's and every floor's, so that a gateway
+     * started on a later date than it stopped on continues from it, as one that stays up continues from the closing
+     * day's ({@link SessionIndexes#largestKnown()}): an order of an earlier day still in the engine then never shares
+     * its clientOrderId with one of the new day's. Only each journal's header is read. Directories and files whose
+     * names {@link #encode} does not make, and journals whose header is not a session journal's or holds an index out
+     * of range, are logged and skipped; one deleted meanwhile is skipped. Not for a day opened by a running gateway,
+     * which holds the closing day's journals open (and locked: closing another channel to a locked file would release
+     * the lock).
+     *
+     * @return the largest session index of the other days, 0 if none, which the session's floor now holds unless its
+     *         own journals hold a larger one; -1 when the session had a floor.
+     * @throws IOException when the journal directory or a journal in it cannot be read, or the floor written.
+     */
+    int continueSessionIndexesOfOtherDays() throws IOException
+    {
+        if (Files.exists(directory.resolve(SESSION_INDEX_FLOOR_FILE)))
+        {
+            return -1;
+        }
+        int largest = 0;
+        try (DirectoryStream<Path> sessions = Files.newDirectoryStream(directory.getParent(), Files::isDirectory))
+        {
+            for (final Path session : sessions)
+            {
+                if (!session.equals(directory) && null != decode(session.getFileName().toString()))
+                {
+                    largest = Math.max(largest, largestSessionIndexOf(session));
+                }
+            }
+        }
+        sessionIndexFloor(largest);
+        return largest;
+    }
+
+    private static int largestSessionIndexOf(final Path session) throws IOException
+    {
+        int largest = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(session))
+        {
+            for (final Path file : files)
+            {
+                final String name = file.getFileName().toString();
+                final boolean journal = name.endsWith(SUFFIX) &&
+                    null != decode(name.substring(0, name.length() - SUFFIX.length()));
+                if (journal || SESSION_INDEX_FLOOR_FILE.equals(name))
+                {
+                    try
+                    {
+                        largest = Math.max(largest, journal ? SessionJournal.readSessionIndex(file) : readFloor(file));
+                    }
+                    catch (final NoSuchFileException ex)
+                    {
+                        // deleted meanwhile
+                    }
+                    catch (final InvalidSessionIndexException ex)
+                    {
+                        System.err.println("[order-gateway] " + ex.getMessage() + ": skipped");
+                    }
+                }
+            }
+        }
+        catch (final NoSuchFileException ex)
+        {
+            // deleted meanwhile
+        }
+        return largest;
+    }
+
+
+    /**
      * @return the largest session index recorded in any journal of the session, or in its floor from the day before
-     * ({@link #sessionIndexFloor}), which a session opened with neither takes from the other sessions' journals and
-     * floors in the directory; 0 if none.
+     * ({@link #sessionIndexFloor}) or from the other days ({@link #continueSessionIndexesOfOtherDays}); 0 if none.
      */
     int maxSessionIndex()
     {
@@ -233,17 +304,6 @@ final class JournalStore implements AutoCloseable
         {
             maxSessionIndex = Math.max(maxSessionIndex, readFloor(floor));
         }
-        else if (journals.isEmpty())
-        {
-            final int earlier = largestSessionIndexOfOtherSessions();
-            if (earlier > 0)
-            {
-                sessionIndexFloor(earlier);
-                System.out.println("order-gateway journal " + directory + ": a new trading day, whose session " +
-                    "indexes continue past " + earlier + ", the largest in the other days' journals of " +
-                    directory.getParent());
-            }
-        }
         if (!journals.isEmpty())
         {
             System.out.println("order-gateway journal " + directory + ": recovered " + journals.size() +
@@ -251,49 +311,16 @@ final class JournalStore implements AutoCloseable
         }
     }
 
-    /**
-     * The largest session index of the other trading days in the journal directory: every journal's and every floor's
-     * ({@link #sessionIndexFloor}). A gateway started on a later date than it stopped on continues from it, as one
-     * that stays up continues from the closing day's ({@link SessionIndexes#largestKnown()}), so that an order of an
-     * earlier day still in the engine never shares its clientOrderId with one of the new day's.
-     */
-    private int largestSessionIndexOfOtherSessions() throws IOException
-    {
-        int largest = 0;
-        try (DirectoryStream<Path> sessions = Files.newDirectoryStream(directory.getParent(), Files::isDirectory))
-        {
-            for (final Path session : sessions)
-            {
-                if (session.equals(directory))
-                {
-                    continue;
-                }
-                final Path floor = session.resolve(SESSION_INDEX_FLOOR_FILE);
-                if (Files.exists(floor))
-                {
-                    largest = Math.max(largest, readFloor(floor));
-                }
-                try (DirectoryStream<Path> files = Files.newDirectoryStream(session, "*" + SUFFIX))
-                {
-                    for (final Path file : files)
-                    {
-                        largest = Math.max(largest, SessionJournal.readSessionIndex(file));
-                    }
-                }
-            }
-        }
-        return largest;
-    }
-
     private static int readFloor(final Path floor) throws IOException
     {
+        final String text = Files.readString(floor, StandardCharsets.US_ASCII).trim();
         try
         {
-            return Integer.parseInt(Files.readString(floor, StandardCharsets.US_ASCII).trim());
+            return SessionJournal.checkSessionIndex(floor, Integer.parseInt(text));
         }
         catch (final NumberFormatException ex)
         {
-            throw new IOException(floor + ": not a session index", ex);
+            throw new InvalidSessionIndexException(floor + ": not a session index: " + text);
         }
     }
 

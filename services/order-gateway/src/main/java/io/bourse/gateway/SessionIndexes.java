@@ -5,7 +5,8 @@ package io.bourse.gateway;
  * ({@code gatewayId << 56 | sessionIndex << 32 | count}, {@link UserSession#nextClientOrderId()}), which must never
  * repeat within the day, or the engine's events for an order of an earlier session would reach the new one. Each
  * session takes a new index at its first login after the gateway starts: one past the largest any journal recorded
- * (of the day; for a day opened without journals, of the other days too: {@link JournalStore#maxSessionIndex()})
+ * (of the day; at a gateway's start, of the other days too, for a day without a floor yet:
+ * {@link JournalStore#continueSessionIndexesOfOtherDays()})
  * and past every index this gateway id's clientOrderIds carry in the engine events that no order here is tracked for.
  * Those are orders of an earlier gateway with this id whose journals are gone (a gateway started on an emptied journal
  * directory while the engine shards run), which the gateway hears when it catches the shards' event streams up from

@@ -193,13 +193,14 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Reads the session index in a journal's header, without opening the journal: for the journals of other trading
-     * days, which may be open (and locked) in this process.
+     * Reads the session index in a journal's header, without opening (and locking) the journal: for the journals of
+     * other trading days.
      *
      * @param file a journal file.
      * @return the session index recorded in its header; 0 when it has none (a header short or all zeros, as a crash
      *         can leave it).
-     * @throws IOException when the file cannot be read or its header is not a session journal's.
+     * @throws InvalidSessionIndexException when its header is not a session journal's or the index is out of range.
+     * @throws IOException                  when the file cannot be read.
      */
     static int readSessionIndex(final Path file) throws IOException
     {
@@ -219,10 +220,26 @@ final class SessionJournal implements AutoCloseable
         if (MAGIC != header.getInt(MAGIC_OFFSET) ||
             (VERSION != version && VERSION_WITHOUT_PRIVATE_RECORDS != version))
         {
-            throw new IOException(file + ": not a session journal of version " + VERSION_WITHOUT_PRIVATE_RECORDS +
-                " or " + VERSION);
+            throw new InvalidSessionIndexException(file + ": not a session journal of version " +
+                VERSION_WITHOUT_PRIVATE_RECORDS + " or " + VERSION);
         }
-        return header.getInt(SESSION_INDEX_OFFSET);
+        return checkSessionIndex(file, header.getInt(SESSION_INDEX_OFFSET));
+    }
+
+    /**
+     * @param file         where the index was read.
+     * @param sessionIndex the index read.
+     * @return the index, when in 0..{@value SessionIndexes#MAX_SESSION_INDEX}.
+     * @throws InvalidSessionIndexException when it is not.
+     */
+    static int checkSessionIndex(final Path file, final int sessionIndex) throws InvalidSessionIndexException
+    {
+        if (sessionIndex < 0 || sessionIndex > SessionIndexes.MAX_SESSION_INDEX)
+        {
+            throw new InvalidSessionIndexException(file + ": session index " + sessionIndex + " out of range 0.." +
+                SessionIndexes.MAX_SESSION_INDEX);
+        }
+        return sessionIndex;
     }
 
     /**

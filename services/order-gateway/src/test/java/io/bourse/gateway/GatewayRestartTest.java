@@ -727,6 +727,50 @@ class GatewayRestartTest
         }
     }
 
+    /**
+     * Without the event archive nothing but the journals tells a gateway started on a later date which clientOrderIds
+     * the earlier days' orders still in the engine carry.
+     */
+    @Test
+    void shouldGiveTheSessionsOfADayStartedOnALaterDateIndexesPastTheEarlierDays() throws Exception
+    {
+        final long dayNs = MidnightNanoClock.NANOS_PER_DAY;
+        final EpochNanoClock today = new MonotonicEpochNanoClock();
+        final EpochNanoClock twoDaysLater = () -> today.nanoTime() + 2 * dayNs;
+        try (EngineShards noArchive = new EngineShards("gateway-restart-test-later-date", Map.of());
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(noArchive.aeronDirectoryName()));
+            Subscription commands = aeron.addSubscription(noArchive.layout().commandChannel(),
+                noArchive.layout().commandStreamId(1)))
+        {
+            try (GatewayService first = GatewayService.launch(
+                context(17, journalDir, noArchive, EventArchive.DISABLED).sessionName(null).epochClock(today)))
+            {
+                for (final String user : List.of("ord01", "cpt01"))
+                {
+                    try (TestClient client = TestClient.login(first.port(), user, 1))
+                    {
+                        client.enterOrder("L1", "AMZN", Ouch42.SIDE_SELL, 100, 95_000_000, DAY);
+                        assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+                    }
+                }
+            }
+            try (GatewayService second = GatewayService.launch(
+                context(17, journalDir, noArchive, EventArchive.DISABLED).sessionName(null).epochClock(twoDaysLater));
+                TestClient client = TestClient.login(second.port(), "ord01", 1))
+            {
+                assertThat(client.await(1).getFirst()).isEqualTo(new LoginAccepted(
+                    SessionNames.ofDate(new MidnightNanoClock(twoDaysLater).startDate()), 1));
+                client.enterOrder("L1", "AMZN", Ouch42.SIDE_SELL, 100, 95_000_000, DAY);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            }
+
+            assertThat(awaitCommands(commands, 3)).as("session index 3, past the earlier day's 1 and 2").isEqualTo(
+                List.of(new Command("NewOrder", clientOrderId(17, 1, 1)),
+                    new Command("NewOrder", clientOrderId(17, 2, 1)),
+                    new Command("NewOrder", clientOrderId(17, 3, 1))));
+        }
+    }
+
     @Test
     void shouldRecoverFromATornJournalTailAndRebuildTheOrdersOfTheIntactPart() throws Exception
     {

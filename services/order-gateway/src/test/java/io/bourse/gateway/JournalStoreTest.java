@@ -73,7 +73,7 @@ class JournalStoreTest
     }
 
     @Test
-    void shouldContinuePastTheLargestSessionIndexOfTheOtherDaysWhenANewDayOpensWithoutAFloor() throws IOException
+    void shouldContinuePastTheLargestSessionIndexOfTheOtherDaysWhenADayWithoutAFloorStarts() throws IOException
     {
         try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
         {
@@ -86,24 +86,34 @@ class JournalStoreTest
         {
             store.sessionIndexFloor(12); // as a gateway that stays up into the next day
         }
-        Files.createDirectories(root.resolve("20250104")); // a day opened, then stopped before any login
+        final Path foreign = Files.createDirectories(root.resolve("20250104"));
+        Files.writeString(foreign.resolve("x.journal"), "not a journal, but long enough"); // logged, skipped
+        Files.writeString(foreign.resolve("torn.journal"), "BJNL"); // a header cut short: no index
+        Files.writeString(foreign.resolve("notes.txt"), "99999");
+        Files.createDirectories(root.resolve("not a session"));
 
-        try (JournalStore store = JournalStore.open(root, "20250104", JournalSync.NONE, 0, metrics))
-        {
-            assertThat(store.maxSessionIndex()).as("20250103's floor").isEqualTo(12);
-        }
         try (JournalStore store = JournalStore.open(root, "20250105", JournalSync.NONE, 0, metrics))
         {
-            assertThat(store.maxSessionIndex()).as("the floor 20250104 took").isEqualTo(12);
+            assertThat(store.maxSessionIndex()).as("opened: its own journals only").isZero();
+            assertThat(store.continueSessionIndexesOfOtherDays()).as("20250103's floor").isEqualTo(12);
+            assertThat(store.maxSessionIndex()).isEqualTo(12);
+            assertThat(store.continueSessionIndexesOfOtherDays()).as("once it has a floor").isEqualTo(-1);
             store.journal("demo01").sessionIndex(13);
         }
+        assertThat(Files.readString(root.resolve("20250105").resolve(JournalStore.SESSION_INDEX_FLOOR_FILE)))
+            .isEqualTo("12");
         try (JournalStore store = JournalStore.open(root, "20250105", JournalSync.NONE, 0, metrics))
         {
-            assertThat(store.maxSessionIndex()).as("a restart the same day: its own floor and journal").isEqualTo(13);
+            assertThat(store.maxSessionIndex()).as("a restart the same day: its floor and journal").isEqualTo(13);
+            store.sessionIndexFloor(5);
         }
+        assertThat(Files.readString(root.resolve("20250105").resolve(JournalStore.SESSION_INDEX_FLOOR_FILE)))
+            .as("a floor never goes down").isEqualTo("13");
+        Files.writeString(root.resolve("20250103").resolve(JournalStore.SESSION_INDEX_FLOOR_FILE), "16777216");
         try (JournalStore store = JournalStore.open(root, "20250101", JournalSync.NONE, 0, metrics))
         {
-            assertThat(store.maxSessionIndex()).as("any other day's, the later ones' too").isEqualTo(13);
+            assertThat(store.continueSessionIndexesOfOtherDays()).as("any other day's, a later one's too; " +
+                "20250103's floor, out of range, skipped").isEqualTo(13);
         }
     }
 

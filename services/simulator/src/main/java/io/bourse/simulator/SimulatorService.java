@@ -243,8 +243,8 @@ public final class SimulatorService implements AutoCloseable
             .register(registry);
         CounterWithCallback.builder()
             .name("bourse_simulator_orders_unanswered_total")
-            .help("Enter Orders that got no Accepted or Rejected: still in flight at the end of the run or when their " +
-                "trading day closed, or overwritten in the ring of orders in flight")
+            .help("Enter Orders that got no Accepted or Rejected: still in flight at the end of the run or when " +
+                "their trading day closed, or overwritten in the ring of orders in flight")
             .callback((callback) -> callback.call(counters.get(SimulatorCounter.UNANSWERED)))
             .register(registry);
         CounterWithCallback.builder()
