@@ -268,6 +268,17 @@ class AdminCommandTest
     }
 
     @Test
+    void shouldListTheExitCodesInTheHelpOfEveryCommand()
+    {
+        for (final String command : List.of("trading-state", "price-band", "stp", "break-trade", "cross"))
+        {
+            out.getBuffer().setLength(0);
+            assertThat(admin(command, "--help")).isZero();
+            assertThat(out.toString()).as(command).contains("Exit codes:", "refused by a shard");
+        }
+    }
+
+    @Test
     void shouldSayThereIsNoMediaDriverWhenTheDirectoryHasNone()
     {
         final String missing = new File(System.getProperty("java.io.tmpdir"), "bourse-no-driver-" + UUID.randomUUID())
