@@ -278,11 +278,23 @@ class MdPublisherRestartTest
         offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
         final CountersReader counters = aeron.countersReader();
         final long recordingId = RecordingPos.getRecordingId(counters, awaitRecorded(shard1));
-        // The run's recording stops and is purged (an archive emptied by hand): order 18 is in no recording.
-        archiveClient.stopRecording(ChannelUri.addSessionId(shard1.channel(), shard1.sessionId()),
-            shard1.streamId());
+        // The run's recording stops and is purged (an archive emptied by hand): order 18 is in no recording. A reader
+        // of the test's own stays past order 18 meanwhile: an IPC subscriber joins where the media driver last saw the
+        // stream's most advanced subscriber, which the recording alone, stopping right after it recorded, may leave
+        // before order 18 (the md-publisher then reads it live, and there is nothing to count).
+        try (Subscription reader = aeron.addSubscription(shard1.channel(), shard1.streamId()))
+        {
+            awaitTrue(() -> reader.poll((buffer, offset, length, header) -> { }, 10) >= 0 &&
+                reader.imageCount() > 0 && reader.imageAtIndex(0).position() >= shard1.position());
+            archiveClient.stopRecording(ChannelUri.addSessionId(shard1.channel(), shard1.sessionId()),
+                shard1.streamId());
+            awaitTrue(() ->
+                1 == StreamCounters.count(counters, shard1.streamId(), SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID));
+        }
         awaitTrue(() ->
             0 == StreamCounters.count(counters, shard1.streamId(), SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID));
+        // With no subscriber the stream's limit is that position, where the md-publisher's subscriber will join.
+        awaitTrue(() -> shard1.positionLimit() == shard1.position());
         archiveClient.purgeRecording(recordingId);
 
         service = launch();
