@@ -1,9 +1,5 @@
 package io.bourse.gateway;
 
-import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Credentials;
-import io.bourse.common.config.Settings;
-import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
@@ -11,7 +7,7 @@ import io.bourse.gateway.RecordingEngineProxy.NewOrder;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,15 +36,13 @@ class GatewayCloseTest
     private static final long CLOSE_NS = TimeUnit.HOURS.toNanos(16);
     /** How far the wall clock moves at each read once stepping: well apart, so that each read is a time of its own. */
     private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(1);
-    private static final int WINDOW_BYTES = 1 << 16;
     private static final long ONE_HOUR_BEFORE_CLOSE_NS = CLOSE_NS - TimeUnit.HOURS.toNanos(1);
 
     @TempDir
     private Path journalRoot;
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final UnsafeBuffer request = new UnsafeBuffer(ByteBuffer.allocate(EnterOrder.LENGTH));
-    private JournalStore journals;
-    private MemoryNetwork.Server network;
+    private MemoryGateway gateway;
     private MemoryNetwork.Endpoint client;
     private GatewayAgent agent;
     private long wallClockNs = DAY_EPOCH_NS + ONE_HOUR_BEFORE_CLOSE_NS;
@@ -58,18 +51,7 @@ class GatewayCloseTest
     @AfterEach
     void tearDown() throws IOException
     {
-        if (null != client)
-        {
-            client.close(); // else the stop would wait for its linger
-        }
-        if (null != agent)
-        {
-            agent.onClose();
-        }
-        if (null != journals)
-        {
-            journals.close();
-        }
+        CloseHelper.close(gateway);
     }
 
     @Test
@@ -100,22 +82,10 @@ class GatewayCloseTest
 
     private void start() throws IOException
     {
-        final GatewayContext ctx = new GatewayContext()
-            .sessionName(SESSION)
-            .closeTimeNs(CLOSE_NS)
-            .journalDir(journalRoot.toString())
-            .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO")))
-            .streamLayout(StreamLayout.fromSettings(new Settings(Map.of())))
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
-            .idleStrategy(new SleepingMillisIdleStrategy(1))
-            .conclude();
-        final GatewayMetrics metrics = new GatewayMetrics(new PrometheusRegistry());
-        journals = JournalStore.open(journalRoot, SESSION, JournalSync.NONE, 0, metrics);
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(this::readWallClock));
-        network = new MemoryNetwork.Server();
-        network.configureBlocking(false);
-        agent = TestGatewayAgents.newAgent(
-            ctx, network, new MemoryNetwork.MemorySelector(), engine, journals, metrics, clock);
+        gateway = MemoryGateway.start(journalRoot, SESSION, (ctx) -> ctx.closeTimeNs(CLOSE_NS), engine,
+            new GatewayMetrics(new PrometheusRegistry()), clock);
+        agent = gateway.agent();
     }
 
     /** @return the wall clock, ns since the epoch; once {@link #stepping}, each read moves it {@link #STEP_NS} on. */
@@ -132,7 +102,7 @@ class GatewayCloseTest
     /** Connects, logs in as demo01 and runs duty cycles until Start of Day, the first message of the session, came. */
     private void logIn() throws IOException
     {
-        client = network.connect(Integer.MAX_VALUE, WINDOW_BYTES);
+        client = gateway.connect();
         client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "demo01pw", 0)));
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
         for (int i = 0; i < 1_000 && sequencedData(received.toByteArray()).isEmpty(); i++)

@@ -1,13 +1,9 @@
 package io.bourse.gateway;
 
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
-import io.bourse.common.aeron.StreamLayout;
-import io.bourse.common.config.Credentials;
-import io.bourse.common.config.Settings;
-import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,9 +12,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,33 +25,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GatewayLingerTest
 {
     private static final String SESSION = "S20250105";
-    private static final int WINDOW_BYTES = 1 << 16;
     private static final long LINGER_MS = 100;
 
-    private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final GatewayMetrics metrics = new GatewayMetrics(registry);
-    private MemoryNetwork.Server network;
+    private final GatewayMetrics metrics = new GatewayMetrics(new PrometheusRegistry());
     @TempDir
     private Path journalRoot;
-    private JournalStore journals;
+    private MemoryGateway gateway;
     private GatewayAgent agent;
-    private final List<MemoryNetwork.Endpoint> clients = new ArrayList<>();
 
     @AfterEach
     void tearDown() throws IOException
     {
-        for (final MemoryNetwork.Endpoint client : clients)
-        {
-            client.close(); // else the stop would wait for their linger
-        }
-        if (null != agent)
-        {
-            agent.onClose();
-        }
-        if (null != journals)
-        {
-            journals.close();
-        }
+        CloseHelper.close(gateway);
     }
 
     @Test
@@ -125,8 +104,7 @@ class GatewayLingerTest
         // Before the Login Request: the linger starts later, so its deadline is at least LINGER_MS from here.
         final long loginNs = System.nanoTime();
         final MemoryNetwork.Endpoint lingering = rejectedClient();
-        agent.onClose();
-        agent = null;
+        gateway.stop();
 
         assertThat(Duration.ofNanos(System.nanoTime() - loginNs)).isGreaterThanOrEqualTo(Duration.ofMillis(LINGER_MS));
         assertThat(lingering.peer().isOpen()).as("closed at the linger's deadline").isFalse();
@@ -141,8 +119,7 @@ class GatewayLingerTest
      */
     private MemoryNetwork.Endpoint rejectedClient() throws IOException
     {
-        final MemoryNetwork.Endpoint client = network.connect(Integer.MAX_VALUE, WINDOW_BYTES);
-        clients.add(client);
+        final MemoryNetwork.Endpoint client = gateway.connect();
         client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "wrongpw", 0)));
         final ByteBuffer received = ByteBuffer.allocate(1024);
         for (int i = 0; i < 1_000 && !client.isPeerClosed(); i++)
@@ -160,20 +137,8 @@ class GatewayLingerTest
 
     private void start(final long lingerMs) throws IOException
     {
-        final GatewayContext ctx = new GatewayContext()
-            .sessionName(SESSION)
-            .endOfSessionLingerMs(lingerMs)
-            .journalDir(journalRoot.toString())
-            .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO")))
-            .streamLayout(StreamLayout.fromSettings(new Settings(Map.of())))
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
-            .idleStrategy(new SleepingMillisIdleStrategy(1))
-            .conclude();
-        journals = JournalStore.open(journalRoot, SESSION, JournalSync.NONE, 0, metrics);
-        final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock());
-        network = new MemoryNetwork.Server();
-        network.configureBlocking(false);
-        agent = TestGatewayAgents.newAgent(ctx, network, new MemoryNetwork.MemorySelector(), new RecordingEngineProxy(),
-            journals, metrics, clock);
+        gateway = MemoryGateway.start(journalRoot, SESSION, (ctx) -> ctx.endOfSessionLingerMs(lingerMs),
+            new RecordingEngineProxy(), metrics, new DutyCycleClock(new MidnightNanoClock()));
+        agent = gateway.agent();
     }
 }
