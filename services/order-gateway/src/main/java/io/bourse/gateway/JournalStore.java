@@ -196,7 +196,6 @@ final class JournalStore implements AutoCloseable
         return largest;
     }
 
-
     /**
      * @return the largest session index recorded in any journal of the session, or in its floor from the day before
      * ({@link #sessionIndexFloor}) or from the other days ({@link #continueSessionIndexesOfOtherDays}); 0 if none.

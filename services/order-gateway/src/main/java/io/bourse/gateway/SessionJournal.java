@@ -110,6 +110,10 @@ final class SessionJournal implements AutoCloseable
     private static final int MAGIC_OFFSET = 0;
     private static final int VERSION_OFFSET = 4;
     private static final int SESSION_INDEX_OFFSET = 8;
+    /** {@link #headerVersion} of a file with no header yet. */
+    private static final int NO_HEADER = 0;
+    /** {@link #headerVersion} of a file whose header is not a session journal's. */
+    private static final int FOREIGN_HEADER = -1;
     private static final int LENGTH_OFFSET = 0;
     private static final int CHECKSUM_OFFSET = 4;
     private static final int READ_CACHE_LENGTH = 16 * 1024;
@@ -204,26 +208,48 @@ final class SessionJournal implements AutoCloseable
      */
     static int readSessionIndex(final Path file) throws IOException
     {
-        final ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_LENGTH).order(ORDER);
+        final ByteBuffer bytes = ByteBuffer.allocate(FILE_HEADER_LENGTH);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
         {
-            while (header.hasRemaining() && channel.read(header, header.position()) > 0)
+            while (bytes.hasRemaining() && channel.read(bytes, bytes.position()) > 0)
             {
                 // read the whole header
             }
         }
-        if (header.hasRemaining() || 0 == header.getInt(MAGIC_OFFSET))
+        final UnsafeBuffer header = new UnsafeBuffer(bytes);
+        final int version = headerVersion(header, bytes.position());
+        if (NO_HEADER == version)
         {
             return 0;
         }
-        final int version = header.getInt(VERSION_OFFSET);
-        if (MAGIC != header.getInt(MAGIC_OFFSET) ||
-            (VERSION != version && VERSION_WITHOUT_PRIVATE_RECORDS != version))
+        if (FOREIGN_HEADER == version)
         {
-            throw new InvalidSessionIndexException(file + ": not a session journal of version " +
-                VERSION_WITHOUT_PRIVATE_RECORDS + " or " + VERSION);
+            throw new InvalidSessionIndexException(notAJournal(file));
         }
-        return checkSessionIndex(file, header.getInt(SESSION_INDEX_OFFSET));
+        return checkSessionIndex(file, header.getInt(SESSION_INDEX_OFFSET, ORDER));
+    }
+
+    /**
+     * @param header the file's first bytes.
+     * @param size   how many bytes the file has (or were read), at least.
+     * @return the header's layout version, {@link #VERSION} or {@link #VERSION_WITHOUT_PRIVATE_RECORDS};
+     *         {@link #NO_HEADER} for a file shorter than a header or whose header is all zeros (created just before a
+     *         crash); {@link #FOREIGN_HEADER} for a header that is not a session journal's.
+     */
+    private static int headerVersion(final DirectBuffer header, final long size)
+    {
+        if (size < FILE_HEADER_LENGTH || (0 == header.getLong(0) && 0 == header.getLong(Long.BYTES)))
+        {
+            return NO_HEADER;
+        }
+        final int version = header.getInt(VERSION_OFFSET, ORDER);
+        return MAGIC == header.getInt(MAGIC_OFFSET, ORDER) &&
+            (VERSION == version || VERSION_WITHOUT_PRIVATE_RECORDS == version) ? version : FOREIGN_HEADER;
+    }
+
+    private static String notAJournal(final Path file)
+    {
+        return file + ": not a session journal of version " + VERSION_WITHOUT_PRIVATE_RECORDS + " or " + VERSION;
     }
 
     /**
@@ -546,7 +572,8 @@ final class SessionJournal implements AutoCloseable
         {
             fill(0, size);
         }
-        if (size < FILE_HEADER_LENGTH || (0 == readCache.getLong(0) && 0 == readCache.getLong(8)))
+        final int version = headerVersion(readCache, size);
+        if (NO_HEADER == version)
         {
             // New, or created just before a crash that left the header short or never written back (zeros).
             truncatedBytes = size;
@@ -559,12 +586,9 @@ final class SessionJournal implements AutoCloseable
             cacheEnd = 0;
             return;
         }
-        final int version = readCache.getInt(VERSION_OFFSET, ORDER);
-        if (MAGIC != readCache.getInt(MAGIC_OFFSET, ORDER) ||
-            (VERSION != version && VERSION_WITHOUT_PRIVATE_RECORDS != version))
+        if (FOREIGN_HEADER == version)
         {
-            throw new IOException(file + ": not a session journal of version " + VERSION_WITHOUT_PRIVATE_RECORDS +
-                " or " + VERSION);
+            throw new IOException(notAJournal(file));
         }
         if (VERSION != version)
         {
