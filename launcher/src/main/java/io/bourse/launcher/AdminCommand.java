@@ -1,8 +1,6 @@
 package io.bourse.launcher;
 
 import io.aeron.Aeron;
-import io.aeron.ChannelUri;
-import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.BoundedOffer;
@@ -133,16 +131,14 @@ public final class AdminCommand implements Runnable
             final int[] shards = shards(SymbolDirectory.fromSettings(settings));
             try (Aeron aeron = RunningExchangeOption.connect(layout))
             {
-                // Untethered: a stream this command reads late must not hold its shard's events back.
-                final ChannelUri eventChannel = ChannelUri.parse(layout.eventChannel());
-                eventChannel.put(CommonContext.TETHER_PARAM_NAME, "false");
+                final String eventChannel = RunningExchangeOption.untethered(layout.eventChannel());
                 final Publication[] publications = new Publication[shards.length];
                 final Subscription[] events = new Subscription[shards.length];
                 for (int i = 0; i < shards.length; i++)
                 {
                     publications[i] = aeron.addExclusivePublication(
                         layout.commandChannel(), layout.commandStreamId(shards[i]));
-                    events[i] = aeron.addSubscription(eventChannel.toString(), layout.eventStreamId(shards[i]));
+                    events[i] = aeron.addSubscription(eventChannel, layout.eventStreamId(shards[i]));
                 }
                 final AdminResponses responses = new AdminResponses(events);
                 awaitConnected(publications, events, shards, layout, responses);

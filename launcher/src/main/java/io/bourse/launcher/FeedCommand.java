@@ -1,8 +1,6 @@
 package io.bourse.launcher;
 
 import io.aeron.Aeron;
-import io.aeron.ChannelUri;
-import io.aeron.CommonContext;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.bourse.common.aeron.StreamLayout;
@@ -93,12 +91,11 @@ final class FeedCommand implements Callable<Integer>
             default -> layout.tradesStreamId();
         };
         final PrintWriter out = spec.commandLine().getOut();
-        final ChannelUri channel = ChannelUri.parse(layout.feedChannel());
-        channel.put(CommonContext.TETHER_PARAM_NAME, "false");
+        final String channel = RunningExchangeOption.untethered(layout.feedChannel());
         try (Aeron aeron = RunningExchangeOption.connect(layout);
             Publication requests = aeron.addExclusivePublication(
                 layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
-            Subscription subscription = aeron.addSubscription(channel.toString(), streamId))
+            Subscription subscription = aeron.addSubscription(channel, streamId))
         {
             out.println("following the " + feedName + " feed on " + channel + " stream " + streamId +
                 " (snapshot requests on " + layout.snapshotRequestChannel() + " stream " +
