@@ -61,15 +61,16 @@ final class GatewayAgent implements Agent
     private int selectedWork;
 
     /**
-     * @param serverChannel bound, non-blocking listening channel; closed with the agent.
-     * @param selector      the selector to use; closed with the agent.
-     * @param day           the first trading day, opened; its journals are closed with the agent.
-     * @param days          opens the next days.
-     * @param engine        asked before each client read whether the shards' command streams have room for it.
-     * @param events        the engine shards' event streams, handed to the first day here.
-     * @param clock         updated once per duty cycle.
-     * @param clockTicker   ticks the engine shards' clocks.
-     * @param metrics       counts accept errors; its order latency summary is batched per events poll.
+     * @param serverChannel    bound, non-blocking listening channel; closed with the agent.
+     * @param selector         the selector to use; closed with the agent.
+     * @param day              the first trading day, opened; its journals are closed with the agent.
+     * @param days             opens the next days.
+     * @param closedDayCancels the cancels of closed days' orders, those the start kept among them.
+     * @param engine           asked before each client read whether the shards' command streams have room for it.
+     * @param events           the engine shards' event streams, handed to the first day here.
+     * @param clock            updated once per duty cycle.
+     * @param clockTicker      ticks the engine shards' clocks.
+     * @param metrics          counts accept errors; its order latency summary is batched per events poll.
      * @throws IOException when the listening channel cannot be registered.
      */
     GatewayAgent(
@@ -77,6 +78,7 @@ final class GatewayAgent implements Agent
         final Selector selector,
         final TradingDay day,
         final TradingDays days,
+        final ClosedDayCancels closedDayCancels,
         final EngineProxy engine,
         final EngineEventStreams events,
         final DutyCycleClock clock,
@@ -92,7 +94,7 @@ final class GatewayAgent implements Agent
         this.clock = clock;
         this.clockTicker = clockTicker;
         this.metrics = metrics;
-        this.closedDayCancels = new ClosedDayCancels(engine, metrics, clock);
+        this.closedDayCancels = closedDayCancels;
         events.openDay(day.orderEntry(), day.eventPositions());
         serverChannel.register(selector, SelectionKey.OP_ACCEPT);
     }
@@ -161,6 +163,7 @@ final class GatewayAgent implements Agent
         {
             closed.registry().handLingeringTo(next.registry());
             cancelsToRetry = closed.orderEntry().carryCancelsTo(closedDayCancels);
+            closedDayCancels.markWhenSent(closed.journals().directory());
             CloseHelper.quietClose(closed.journals());
         }
         System.out.println("order-gateway: trading day " + next.sessionName() + " opened (journals " +

@@ -172,7 +172,8 @@ public final class GatewayService implements AutoCloseable
 
     /**
      * Wires the gateway agent and opens its first trading day on the recovered journals, the day's sessions restored
-     * and their orders rebuilt ({@link TradingDays#openFirst}); the Aeron-free part of {@link #launch}, shared with the
+     * and their orders rebuilt ({@link TradingDays#openFirst}), and keeps the cancels of the orders other days left
+     * open ({@link TradingDays#cancelOrdersOfOtherDays}); the Aeron-free part of {@link #launch}, shared with the
      * tests.
      *
      * @param ctx                concluded configuration.
@@ -207,10 +208,12 @@ public final class GatewayService implements AutoCloseable
             archive.enabled() ? new EventReplay(aeron, archive) : null, metrics, clock);
         final TradingDays days = new TradingDays(ctx, engine, new OuchProxy(metrics), metrics, clock,
             events::catchUpReason);
+        final ClosedDayCancels closedDayCancels = new ClosedDayCancels(engine, metrics, clock);
         final TradingDay firstDay;
         try
         {
             firstDay = days.openFirst(journals);
+            days.cancelOrdersOfOtherDays(journals, closedDayCancels);
         }
         catch (final IOException ex)
         {
@@ -218,7 +221,8 @@ public final class GatewayService implements AutoCloseable
         }
         final ClockTicker clockTicker = new ClockTicker(
             ctx.clockTickIntervalMs() * 1_000_000L, engine, ctx.symbolDirectory().shardCount(), clock, metrics);
-        return new GatewayAgent(serverChannel, selector, firstDay, days, engine, events, clock, clockTicker, metrics);
+        return new GatewayAgent(serverChannel, selector, firstDay, days, closedDayCancels, engine, events, clock,
+            clockTicker, metrics);
     }
 
     private static JournalStore openJournals(

@@ -42,6 +42,11 @@ final class JournalStore implements AutoCloseable
      * in decimal ({@link #sessionIndexFloor}).
      */
     static final String SESSION_INDEX_FLOOR_FILE = "session-index.floor";
+    /**
+     * Name of the empty file in a trading day's directory that tells that every order its journals leave open has had
+     * its cancel taken by its engine shard, or that none was left open ({@link #markOrdersCanceled}).
+     */
+    static final String ORDERS_CANCELED_FILE = "orders.canceled";
 
     private final String sessionName;
     private final Path directory;
@@ -148,18 +153,68 @@ final class JournalStore implements AutoCloseable
             return -1;
         }
         int largest = 0;
+        for (final Path session : otherDays())
+        {
+            largest = Math.max(largest, largestSessionIndexOf(session));
+        }
+        sessionIndexFloor(largest);
+        return largest;
+    }
+
+    /**
+     * At a gateway's start: the other trading days in the journal directory whose orders may still be in the engine,
+     * those without the mark of {@link #markOrdersCanceled}: a day the gateway was stopped in before its close, or
+     * closed with cancels its shards had not taken yet. Directories whose names {@link #encode} does not make are
+     * skipped.
+     *
+     * @return their session names, in name order.
+     * @throws IOException when the journal directory cannot be read.
+     */
+    List<String> otherDaysToCancel() throws IOException
+    {
+        final List<String> days = new ArrayList<>();
+        for (final Path session : otherDays())
+        {
+            if (!Files.exists(session.resolve(ORDERS_CANCELED_FILE)))
+            {
+                days.add(decode(session.getFileName().toString()));
+            }
+        }
+        return days;
+    }
+
+    /**
+     * Marks a trading day's orders done with: every order its journals leave open has had its cancel taken by its
+     * engine shard, or none was left open. A gateway's start then no longer rebuilds the day ({@link
+     * #otherDaysToCancel}). The mark is an empty file, {@value #ORDERS_CANCELED_FILE}, forced to disk with its
+     * directory entry.
+     *
+     * @param dayDirectory the day's directory ({@link #directory()}).
+     * @throws IOException when the file cannot be written.
+     */
+    static void markOrdersCanceled(final Path dayDirectory) throws IOException
+    {
+        Files.write(dayDirectory.resolve(ORDERS_CANCELED_FILE), new byte[0], StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+        forceDirectory(dayDirectory);
+    }
+
+    /** @return the directories of the other sessions in the journal directory, those {@link #encode} names. */
+    private List<Path> otherDays() throws IOException
+    {
+        final List<Path> days = new ArrayList<>();
         try (DirectoryStream<Path> sessions = Files.newDirectoryStream(directory.getParent(), Files::isDirectory))
         {
             for (final Path session : sessions)
             {
                 if (!session.equals(directory) && null != decode(session.getFileName().toString()))
                 {
-                    largest = Math.max(largest, largestSessionIndexOf(session));
+                    days.add(session);
                 }
             }
         }
-        sessionIndexFloor(largest);
-        return largest;
+        days.sort(null);
+        return days;
     }
 
     private static int largestSessionIndexOf(final Path session) throws IOException
@@ -225,10 +280,7 @@ final class JournalStore implements AutoCloseable
             add(username, journal);
             if (JournalSync.BATCH == sync)
             {
-                try (FileChannel directoryChannel = FileChannel.open(directory, StandardOpenOption.READ))
-                {
-                    directoryChannel.force(true);
-                }
+                forceDirectory(directory);
             }
         }
         return journal;
@@ -257,6 +309,15 @@ final class JournalStore implements AutoCloseable
         journals.clear();
         CloseHelper.quietClose(eventPositions);
         eventPositions = null;
+    }
+
+    /** Forces a directory's entries to disk, so that a file created in it is found after a crash. */
+    private static void forceDirectory(final Path directory) throws IOException
+    {
+        try (FileChannel directoryChannel = FileChannel.open(directory, StandardOpenOption.READ))
+        {
+            directoryChannel.force(true);
+        }
     }
 
     private void add(final String username, final SessionJournal journal)

@@ -617,6 +617,23 @@ final class OrderEntry
         return carried;
     }
 
+    /**
+     * For a day whose close the gateway missed (stopped before it, rebuilt from its journals at a later start): hands
+     * a cancel of every order rebuilt open, or sent and not answered, to be sent as the close's once the shards take
+     * commands.
+     *
+     * @param closedDayCancels where the closed days' cancels are kept.
+     * @return the cancels handed over.
+     */
+    int carryOpenOrdersTo(final ClosedDayCancels closedDayCancels)
+    {
+        for (final OrderState order : orders.values())
+        {
+            closedDayCancels.add(order.clientOrderId, order.shardId, true);
+        }
+        return orders.size();
+    }
+
     /** @return the cancels on disconnect waiting for their shard to take them; any thread (an estimate). */
     int cancelsOnDisconnectToRetry()
     {

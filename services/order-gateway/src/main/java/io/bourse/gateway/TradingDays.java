@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * clock's start ({@code yyyyMMdd}), with its own journal directory, no session, no order and every Order Token unused,
  * closing at {@code k} days plus the close time; its session indexes continue from the day before's (recorded in its
  * directory, {@link JournalStore#sessionIndexFloor}, for a restart), so that the events of an order still in the
- * engine (one the close could not cancel within its drain time) reach no order of the new day. A gateway with a
+ * engine (one the close could not cancel within its drain time) reach no order of the new day. At the start, the
+ * orders other days' journals leave open are canceled ({@link #cancelOrdersOfOtherDays}). A gateway with a
  * configured session name has that one day only: once closed, it stays closed. Used by the gateway agent's thread
  * (and at the start, before it runs).
  */
@@ -122,23 +123,82 @@ final class TradingDays
         }
     }
 
+    /**
+     * At a gateway's start, for the other trading days in the journal directory whose orders may still be in the
+     * engine ({@link JournalStore#otherDaysToCancel}: a day the gateway was stopped in before its close, or one closed
+     * with cancels its shards had not taken): rebuilds each day's orders from its journals, as a restart on that day
+     * would, and keeps a cancel of each order left open, sent as the close's once the shards' events are caught up and
+     * the shards take commands. An order of an earlier day thus no longer trades against a later day's, with no
+     * session to hear of it (OUCH 4.2 has no order that outlives its day). Each day is marked done with once its
+     * cancels are taken ({@link ClosedDayCancels#markWhenSent}); a cancel of an order that traded or was canceled
+     * after its journal's end changes nothing in the engine. Logs a line per day with open orders.
+     *
+     * @param first            the first day's journals, recovered: its directory's parent is searched, it is not.
+     * @param closedDayCancels where the cancels are kept.
+     * @return the cancels kept.
+     * @throws IOException when the journal directory cannot be read; a day whose journals cannot be is counted and
+     *                     logged as {@link GatewayError#JOURNAL_FAILED}, left unmarked, and skipped.
+     */
+    int cancelOrdersOfOtherDays(final JournalStore first, final ClosedDayCancels closedDayCancels) throws IOException
+    {
+        int kept = 0;
+        for (final String sessionName : first.otherDaysToCancel())
+        {
+            final Path directory = first.directory().resolveSibling(JournalStore.encode(sessionName));
+            try (JournalStore journals =
+                JournalStore.open(directory.getParent(), sessionName, ctx.journalSync(), 0, metrics))
+            {
+                final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
+                final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
+                restoreSessions(journals, sessionIndexes, orderEntry);
+                final int cancels = orderEntry.carryOpenOrdersTo(closedDayCancels);
+                closedDayCancels.markWhenSent(directory);
+                if (cancels > 0)
+                {
+                    System.out.println("order-gateway: day " + sessionName + " (journals " + directory + ") left " +
+                        cancels + " orders open: their cancels go to the engine as the close's");
+                }
+                kept += cancels;
+            }
+            catch (final IOException ex)
+            {
+                // Its orders stay in the engine; the day is tried again at the next start.
+                metrics.error(GatewayError.JOURNAL_FAILED, directory, ex);
+            }
+        }
+        return kept;
+    }
+
     private TradingDay open(final int index, final JournalStore journals) throws IOException
     {
         final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
-        final OrderEntry orderEntry = new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(),
-            ctx.maxDayTokens(), ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock,
-            sessionIndexes);
-        final SessionRegistry registry = new SessionRegistry(ctx.credentials(), journals.sessionName(),
-            ctx.gatewayId(), ctx.symbolDirectory().shardCount(), ctx.maxSessions(), ctx.maxPendingLogins(),
-            ctx.loginTimeoutMs() * 1_000_000L, ctx.endOfSessionLingerMs() * 1_000_000L, sendBuffers,
-            ctx.socketSendBufferBytes(), new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock,
-            sessionIndexes, eventCatchUp);
-        registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
+        final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
+        final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);
         orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
         final MarketClose marketClose =
             new MarketClose(index * MidnightNanoClock.NANOS_PER_DAY, ctx.closeTimeNs(), orderEntry, registry);
         final EventPositions eventPositions = ctx.eventArchive().enabled() ?
             journals.eventPositions(ctx.symbolDirectory().shardCount()) : null;
         return new TradingDay(index, journals, eventPositions, sessionIndexes, orderEntry, registry, marketClose);
+    }
+
+    private OrderEntry newOrderEntry(final SessionIndexes sessionIndexes)
+    {
+        return new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(), ctx.maxDayTokens(),
+            ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock, sessionIndexes);
+    }
+
+    /** @return the day's sessions, each restored from its journal with its orders rebuilt ({@link OrderRebuild}). */
+    private SessionRegistry restoreSessions(
+        final JournalStore journals, final SessionIndexes sessionIndexes, final OrderEntry orderEntry)
+        throws IOException
+    {
+        final SessionRegistry registry = new SessionRegistry(ctx.credentials(), journals.sessionName(),
+            ctx.gatewayId(), ctx.symbolDirectory().shardCount(), ctx.maxSessions(), ctx.maxPendingLogins(),
+            ctx.loginTimeoutMs() * 1_000_000L, ctx.endOfSessionLingerMs() * 1_000_000L, sendBuffers,
+            ctx.socketSendBufferBytes(), new OrderEntryAdapter(orderEntry, metrics), ouch, journals, metrics, clock,
+            sessionIndexes, eventCatchUp);
+        registry.restoreSessions(new OrderRebuild(orderEntry, ctx.symbolDirectory().shardCount()));
+        return registry;
     }
 }

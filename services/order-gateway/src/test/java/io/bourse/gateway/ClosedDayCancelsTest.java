@@ -3,10 +3,18 @@ package io.bourse.gateway;
 import io.bourse.gateway.RecordingEngineProxy.Cancel;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The closed days' cancels: kept while their shard cannot take them, sent once it can, each counted by its kind. */
+/**
+ * The closed days' cancels: kept while their shard cannot take them, sent once it can, each counted by its kind; their
+ * days marked done with once every one was taken.
+ */
 class ClosedDayCancelsTest
 {
     private static final long T = 36_000_000_000_000L;
@@ -16,6 +24,9 @@ class ClosedDayCancelsTest
     private final DutyCycleClock clock = new DutyCycleClock(null);
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final ClosedDayCancels cancels = new ClosedDayCancels(engine, metrics, clock);
+
+    @TempDir
+    private Path dir;
 
     @Test
     void shouldKeepTheCancelsWhileTheShardIsDownAndSendEachOnceItIsBack()
@@ -43,16 +54,63 @@ class ClosedDayCancelsTest
     }
 
     @Test
-    void shouldOfferTheCancelsLeftOnceMoreAtAStopAndCountThoseRefused()
+    void shouldOfferTheCancelsLeftOnceMoreAtAStopAndCountThoseRefused() throws IOException
     {
+        final Path day = Files.createDirectories(dir.resolve("20250102"));
         clock.set(1_000, T);
         engine.available = false;
         cancels.add(11, 0, true);
+        cancels.markWhenSent(day);
 
         cancels.sendAtStop();
 
         assertThat(cancels.size()).isZero();
         assertThat(engine.commands()).containsExactly(new Cancel(0, T, 11, 0));
         assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "engine_unavailable")).isOne();
+        assertThat(day.resolve(JournalStore.ORDERS_CANCELED_FILE)).as("left for the next start").doesNotExist();
+    }
+
+    @Test
+    void shouldMarkTheDaysOnceEveryCancelKeptIsTaken() throws IOException
+    {
+        final Path none = Files.createDirectories(dir.resolve("20250101"));
+        final Path first = Files.createDirectories(dir.resolve("20250102"));
+        final Path second = Files.createDirectories(dir.resolve("20250103"));
+        clock.set(1_000, T);
+        cancels.markWhenSent(none);
+        assertThat(none.resolve(JournalStore.ORDERS_CANCELED_FILE)).as("no cancel kept: at once").exists();
+
+        engine.available = false;
+        cancels.add(11, 0, true);
+        cancels.markWhenSent(first);
+        cancels.add(21, 1, true);
+        cancels.markWhenSent(second);
+        engine.available = true;
+        engine.downShard = 1;
+        assertThat(cancels.retry()).isOne();
+        assertThat(first.resolve(JournalStore.ORDERS_CANCELED_FILE)).as("another day's cancel still kept")
+            .doesNotExist();
+
+        engine.downShard = -1;
+        clock.set(1_000 + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T + 5);
+        assertThat(cancels.retry()).isOne();
+        assertThat(first.resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
+        assertThat(second.resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
+    }
+
+    @Test
+    void shouldMarkTheDaysAtAStopThatSentEveryCancel() throws IOException
+    {
+        final Path day = Files.createDirectories(dir.resolve("20250102"));
+        clock.set(1_000, T);
+        engine.available = false;
+        cancels.add(11, 0, true);
+        cancels.markWhenSent(day);
+        engine.available = true;
+
+        cancels.sendAtStop();
+
+        assertThat(engine.commands()).containsExactly(new Cancel(0, T, 11, 0));
+        assertThat(day.resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
     }
 }

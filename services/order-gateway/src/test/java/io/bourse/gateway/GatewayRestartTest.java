@@ -728,15 +728,20 @@ class GatewayRestartTest
     }
 
     /**
-     * Without the event archive nothing but the journals tells a gateway started on a later date which clientOrderIds
-     * the earlier days' orders still in the engine carry.
+     * A gateway stopped before its close and started on a later date cancels the orders the earlier day's journals
+     * leave open, which the engine still holds (without the event archive nothing but the journals tells it their
+     * clientOrderIds), and gives its own sessions indexes past theirs. A day whose cancels were taken is marked and
+     * not canceled again at the next start; a day stopped before its close is.
      */
     @Test
-    void shouldGiveTheSessionsOfADayStartedOnALaterDateIndexesPastTheEarlierDays() throws Exception
+    void shouldCancelTheOpenOrdersOfAnEarlierDayAndGiveSessionsIndexesPastItsWhenStartedOnALaterDate() throws Exception
     {
         final long dayNs = MidnightNanoClock.NANOS_PER_DAY;
         final EpochNanoClock today = new MonotonicEpochNanoClock();
         final EpochNanoClock twoDaysLater = () -> today.nanoTime() + 2 * dayNs;
+        final EpochNanoClock threeDaysLater = () -> today.nanoTime() + 3 * dayNs;
+        final String firstDay = SessionNames.ofDate(new MidnightNanoClock(today).startDate());
+        final String laterDay = SessionNames.ofDate(new MidnightNanoClock(twoDaysLater).startDate());
         try (EngineShards noArchive = new EngineShards("gateway-restart-test-later-date", Map.of());
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(noArchive.aeronDirectoryName()));
             Subscription commands = aeron.addSubscription(noArchive.layout().commandChannel(),
@@ -755,20 +760,59 @@ class GatewayRestartTest
                 }
             }
             try (GatewayService second = GatewayService.launch(
-                context(17, journalDir, noArchive, EventArchive.DISABLED).sessionName(null).epochClock(twoDaysLater));
-                TestClient client = TestClient.login(second.port(), "ord01", 1))
+                context(17, journalDir, noArchive, EventArchive.DISABLED).sessionName(null).epochClock(twoDaysLater)))
             {
-                assertThat(client.await(1).getFirst()).isEqualTo(new LoginAccepted(
-                    SessionNames.ofDate(new MidnightNanoClock(twoDaysLater).startDate()), 1));
-                client.enterOrder("L1", "AMZN", Ouch42.SIDE_SELL, 100, 95_000_000, DAY);
-                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+                try (TestClient client = TestClient.login(second.port(), "ord01", 1))
+                {
+                    assertThat(client.await(1).getFirst()).isEqualTo(new LoginAccepted(laterDay, 1));
+                    assertBuyRestsUntilCanceled(client, 95_000_000);
+                }
+                try (TestClient client = TestClient.login(second.port(), "cpt01", 1))
+                {
+                    client.enterOrder("L1", "AMZN", Ouch42.SIDE_SELL, 100, 96_000_000, DAY);
+                    assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+                }
+                assertThat(MetricsEndpoint.scrape(second.metricsPort()))
+                    .contains("bourse_gateway_close_cancels_total 2.0");
             }
+            assertThat(journalDir.resolve(firstDay).resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
+            assertThat(journalDir.resolve(laterDay).resolve(JournalStore.ORDERS_CANCELED_FILE)).doesNotExist();
 
-            assertThat(awaitCommands(commands, 3)).as("session index 3, past the earlier day's 1 and 2").isEqualTo(
-                List.of(new Command("NewOrder", clientOrderId(17, 1, 1)),
-                    new Command("NewOrder", clientOrderId(17, 2, 1)),
-                    new Command("NewOrder", clientOrderId(17, 3, 1))));
+            // The later day stopped before its close too: its open order is canceled, the first day's are not again.
+            try (GatewayService third = GatewayService.launch(context(17, journalDir, noArchive,
+                EventArchive.DISABLED).sessionName(null).epochClock(threeDaysLater));
+                TestClient client = TestClient.login(third.port(), "ord01", 1))
+            {
+                assertBuyRestsUntilCanceled(client, 96_000_000);
+                assertThat(MetricsEndpoint.scrape(third.metricsPort()))
+                    .contains("bourse_gateway_close_cancels_total 1.0");
+            }
+            assertThat(journalDir.resolve(laterDay).resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
+
+            final List<Command> sent = awaitCommands(commands, 10);
+            assertThat(sent.subList(0, 2)).isEqualTo(List.of(new Command("NewOrder", clientOrderId(17, 1, 1)),
+                new Command("NewOrder", clientOrderId(17, 2, 1))));
+            assertThat(sent.subList(2, 4)).as("the first day's orders canceled, in any order").containsExactlyInAnyOrder(
+                new Command("CancelOrder", clientOrderId(17, 1, 1)), new Command("CancelOrder", clientOrderId(17, 2, 1)));
+            assertThat(sent.subList(4, 10)).as("session indexes 3 and 4, then 5, past the earlier days'").isEqualTo(
+                List.of(new Command("NewOrder", clientOrderId(17, 3, 1)),
+                    new Command("CancelOrder", clientOrderId(17, 3, 1)),
+                    new Command("NewOrder", clientOrderId(17, 4, 1)),
+                    new Command("CancelOrder", clientOrderId(17, 4, 1)),
+                    new Command("NewOrder", clientOrderId(17, 5, 1)),
+                    new Command("CancelOrder", clientOrderId(17, 5, 1))));
         }
+    }
+
+    /** Buys 100 AMZN at the price, which must rest whole: the client's cancel gets all 100 shares back. */
+    private static void assertBuyRestsUntilCanceled(final TestClient client, final long price) throws Exception
+    {
+        client.enterOrder("B1", "AMZN", Ouch42.SIDE_BUY, 100, price, DAY);
+        client.cancelOrder("B1", 0);
+        final List<Object> received = client.await(4);
+        assertThat(received.get(2)).isInstanceOf(Accepted.class);
+        assertThat(received.get(3)).usingRecursiveComparison().ignoringFields(IGNORED)
+            .isEqualTo(new Canceled(0, "B1", 100, 'U'));
     }
 
     @Test
@@ -856,6 +900,8 @@ class GatewayRestartTest
                     .last().usingRecursiveComparison().ignoringFields("timestamp")
                     .isEqualTo(new Executed(0, "M1", 60, price, 'A', taken.matchNumber()));
             }
+            assertThat(journalDir.resolve(firstDay).resolve(JournalStore.ORDERS_CANCELED_FILE))
+                .as("every order of the closed day canceled at its close").exists();
         }
 
         // Restarted in the new day, on its journals and positions: the day's orders known, the closed day's gone.

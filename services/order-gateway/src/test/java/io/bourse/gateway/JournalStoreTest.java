@@ -118,6 +118,27 @@ class JournalStoreTest
     }
 
     @Test
+    void shouldListTheOtherDaysNotMarkedAsTheirOrdersCanceled() throws IOException
+    {
+        for (final String day : List.of("20250103", "20250102", "20250106"))
+        {
+            JournalStore.open(root, day, JournalSync.NONE, 0, metrics).close();
+        }
+        JournalStore.markOrdersCanceled(root.resolve("20250102"));
+        Files.createDirectories(root.resolve("not a session"));
+
+        try (JournalStore store = JournalStore.open(root, "20250104", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.otherDaysToCancel()).as("a later day's too, in name order; not its own")
+                .containsExactly("20250103", "20250106");
+            JournalStore.markOrdersCanceled(store.directory());
+            JournalStore.markOrdersCanceled(root.resolve("20250106"));
+            assertThat(store.otherDaysToCancel()).containsExactly("20250103");
+        }
+        assertThat(root.resolve("20250102").resolve(JournalStore.ORDERS_CANCELED_FILE)).isEmptyFile();
+    }
+
+    @Test
     void shouldFillEveryJournalAheadOnThePretouchersThreadAndCutTheFillWhenClosed() throws IOException
     {
         final long most = 16 * SessionJournal.ZERO_FILL_LENGTH;

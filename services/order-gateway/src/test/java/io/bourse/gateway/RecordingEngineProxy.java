@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Records the engine commands as values, clock ticks apart from the others; {@link #available} false makes every
- * command fail to be handed over, {@link #roomForCommands} false tells the gateway the command streams are full.
+ * command fail to be handed over, {@link #roomForCommands} false tells the gateway the command streams are full, and
+ * {@link #downShard} tells it that one shard cannot take a command.
  */
 final class RecordingEngineProxy implements EngineProxy
 {
@@ -36,6 +37,7 @@ final class RecordingEngineProxy implements EngineProxy
     private final List<ClockTick> clockTicks = new ArrayList<>();
     volatile boolean available = true;
     volatile boolean roomForCommands = true;
+    volatile int downShard = -1;
 
     synchronized List<Object> commands()
     {
@@ -97,6 +99,6 @@ final class RecordingEngineProxy implements EngineProxy
     @Override
     public boolean canTake(final int shardId)
     {
-        return available && roomForCommands;
+        return available && roomForCommands && shardId != downShard;
     }
 }
