@@ -56,11 +56,7 @@ class ClosedDayCancelsTest
     @Test
     void shouldOfferTheCancelsLeftOnceMoreAtAStopAndCountThoseRefused() throws IOException
     {
-        final Path day = Files.createDirectories(dir.resolve("20250102"));
-        clock.set(1_000, T);
-        engine.available = false;
-        cancels.add(11, 0, true);
-        cancels.markWhenSent(day);
+        final Path day = keepADaysCancelWhileTheEngineIsDown();
 
         cancels.sendAtStop();
 
@@ -101,16 +97,23 @@ class ClosedDayCancelsTest
     @Test
     void shouldMarkTheDaysAtAStopThatSentEveryCancel() throws IOException
     {
-        final Path day = Files.createDirectories(dir.resolve("20250102"));
-        clock.set(1_000, T);
-        engine.available = false;
-        cancels.add(11, 0, true);
-        cancels.markWhenSent(day);
+        final Path day = keepADaysCancelWhileTheEngineIsDown();
         engine.available = true;
 
         cancels.sendAtStop();
 
         assertThat(engine.commands()).containsExactly(new Cancel(0, T, 11, 0));
         assertThat(day.resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
+    }
+
+    /** @return the directory of the day whose cancel, of order 11 on shard 0, is kept while the engine is down. */
+    private Path keepADaysCancelWhileTheEngineIsDown() throws IOException
+    {
+        final Path day = Files.createDirectories(dir.resolve("20250102"));
+        clock.set(1_000, T);
+        engine.available = false;
+        cancels.add(11, 0, true);
+        cancels.markWhenSent(day);
+        return day;
     }
 }
