@@ -5,21 +5,22 @@ import org.agrona.collections.Long2LongHashMap;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The cancels of closed trading days' orders that their engine shard could not take by the day's end (down, or its
- * command stream full, since the close or a session's end): kept once the day's {@link OrderEntry} is gone, and sent
- * as each shard takes commands again, at most every {@link OrderEntry#CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS}, as the
- * day's cancels on disconnect are, so that a shard recovered from the event archive does not bring a closed day's order
- * back to trade against a later day's. Each is counted when its shard takes it, as the close's cancel
- * ({@code bourse_gateway_close_cancels_total}) or as a cancel on disconnect. Only the clientOrderId and the shard of
- * each order are kept, not the day's orders and tokens. Their orders' events reach no later day. Across a restart the
- * days' journals keep them: once every cancel kept is taken, the days they came from are marked done with
+ * The cancels of closed trading days' orders: those their engine shard could not take by the day's end (down, or its
+ * command stream full, since the close or a session's end), and at a start those of the orders other days' journals
+ * leave open ({@link TradingDays#cancelOrdersOfOtherDays}). Kept once the day's {@link OrderEntry} is gone, and sent
+ * in the first duty cycle in which their shard takes commands, before the cycle reads any new order, so that a shard
+ * recovered from the event archive does not bring a closed day's order back to trade against a later day's. Each is
+ * counted when its shard takes it, as the close's cancel ({@code bourse_gateway_close_cancels_total}) or as a cancel on
+ * disconnect. Only the clientOrderId and the shard of each order are kept, not the day's orders and tokens. Their
+ * orders' events reach no later day (the answers count as {@code bourse_gateway_unmatched_events_total}). Across a
+ * restart the days' journals keep them: once every cancel kept is taken, the days they came from are marked done with
  * ({@link JournalStore#markOrdersCanceled}); a day not marked is rebuilt from its journals at the next start and its
- * open orders' cancels kept again ({@link TradingDays#cancelOrdersOfOtherDays}), a cancel of an order already gone
- * changing nothing in the engine. Used by the gateway agent's thread (and at the start, before it runs);
- * {@link #size()} by any.
+ * open orders' cancels kept again, a cancel of an order already gone changing nothing in the engine. Used by the
+ * gateway agent's thread (and at the start, before it runs); {@link #size()} by any.
  */
 final class ClosedDayCancels
 {
@@ -31,34 +32,42 @@ final class ClosedDayCancels
     private final GatewayMetrics metrics;
     private final DutyCycleClock clock;
     private final Long2LongHashMap cancels = new Long2LongHashMap(NONE);
+    /** Cancels kept per shard id: a duty cycle looks at the entries only when a shard with some can take them. */
+    private final int[] keptPerShard;
     private final List<Path> daysToMark = new ArrayList<>();
-    private long nextRetryNs;
     private volatile int size;
 
     /**
-     * @param engine  where the cancels go.
-     * @param metrics counts them as they go.
-     * @param clock   the agent's duty-cycle clock.
+     * @param engine     where the cancels go.
+     * @param metrics    counts them as they go.
+     * @param clock      the agent's duty-cycle clock.
+     * @param shardCount the gateway's engine shards, ids 0 to {@code shardCount - 1}.
      */
-    ClosedDayCancels(final EngineProxy engine, final GatewayMetrics metrics, final DutyCycleClock clock)
+    ClosedDayCancels(
+        final EngineProxy engine, final GatewayMetrics metrics, final DutyCycleClock clock, final int shardCount)
     {
         this.engine = engine;
         this.metrics = metrics;
         this.clock = clock;
+        this.keptPerShard = new int[shardCount];
     }
 
     /**
-     * Keeps the cancel of a closed day's order, to send at the next retry.
+     * Keeps the cancel of a closed day's order, to send once its shard takes commands.
      *
      * @param clientOrderId the order's.
-     * @param shardId       the shard holding it.
+     * @param shardId       the shard holding it, below the shard count.
      * @param atClose       true for the close's cancel, false for a cancel on disconnect.
      */
     void add(final long clientOrderId, final int shardId, final boolean atClose)
     {
-        cancels.put(clientOrderId, (atClose ? AT_CLOSE : 0) | shardId);
+        final long previous = cancels.put(clientOrderId, (atClose ? AT_CLOSE : 0) | shardId);
+        if (NONE != previous)
+        {
+            keptPerShard[(int)previous]--;
+        }
+        keptPerShard[shardId]++;
         size = cancels.size();
-        nextRetryNs = clock.nanoTime();
     }
 
     /**
@@ -77,18 +86,17 @@ final class ClosedDayCancels
     }
 
     /**
-     * Sends the kept cancels whose shard can take a command now, if the retry interval has passed.
+     * Sends the kept cancels whose shard can take a command now. Nothing to do, or no shard with cancels kept that can
+     * take one, costs a look at each shard.
      *
      * @return cancels handed over.
      */
     int retry()
     {
-        final long nowNs = clock.nanoTime();
-        if (cancels.isEmpty() || nowNs - nextRetryNs < 0)
+        if (cancels.isEmpty() || !anyShardTakes())
         {
             return 0;
         }
-        nextRetryNs = nowNs + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
         final long timestampNs = clock.midnightNs();
         int sent = 0;
         final Long2LongHashMap.EntryIterator entries = cancels.entrySet().iterator();
@@ -100,6 +108,7 @@ final class ClosedDayCancels
             if (engine.canTake(shardId) && engine.cancelOrder(shardId, timestampNs, entries.getLongKey(), 0))
             {
                 entries.remove();
+                keptPerShard[shardId]--;
                 metrics.gatewayCancel((value & AT_CLOSE) != 0);
                 sent++;
             }
@@ -137,12 +146,25 @@ final class ClosedDayCancels
             }
         }
         cancels.clear();
+        Arrays.fill(keptPerShard, 0);
         size = 0;
         if (allTaken)
         {
             markDays();
         }
         daysToMark.clear();
+    }
+
+    private boolean anyShardTakes()
+    {
+        for (int shardId = 0; shardId < keptPerShard.length; shardId++)
+        {
+            if (keptPerShard[shardId] > 0 && engine.canTake(shardId))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void markDays()

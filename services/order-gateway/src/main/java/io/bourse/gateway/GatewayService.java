@@ -189,8 +189,9 @@ public final class GatewayService implements AutoCloseable
      * @param clock              the agent's duty-cycle clock.
      * @return the agent, not yet started.
      * @throws IOException          when the listening channel cannot be registered.
-     * @throws UncheckedIOException when the sessions cannot be restored from their journals, or with the event archive
-     *                              the session's {@link EventPositions} cannot be opened.
+     * @throws UncheckedIOException when the sessions cannot be restored from their journals, the journal directory
+     *                              cannot be read, or with the event archive the session's {@link EventPositions}
+     *                              cannot be opened.
      */
     static GatewayAgent newAgent(
         final GatewayContext ctx,
@@ -208,7 +209,8 @@ public final class GatewayService implements AutoCloseable
             archive.enabled() ? new EventReplay(aeron, archive) : null, metrics, clock);
         final TradingDays days = new TradingDays(ctx, engine, new OuchProxy(metrics), metrics, clock,
             events::catchUpReason);
-        final ClosedDayCancels closedDayCancels = new ClosedDayCancels(engine, metrics, clock);
+        final ClosedDayCancels closedDayCancels =
+            new ClosedDayCancels(engine, metrics, clock, ctx.symbolDirectory().shardCount());
         final TradingDay firstDay;
         try
         {

@@ -26,8 +26,10 @@ import java.util.TreeMap;
  * them the session's {@link EventPositions} in the engine event streams the journals answer through. Opening the
  * store recovers every journal of the session, so that each user's sequence numbers continue after the last message
  * journaled before a restart (and the gateway can rebuild the user's orders from it, {@link OrderRebuild}); a torn
- * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. Journals of other
- * sessions are only read for their session indexes, at a gateway's start ({@link #continueSessionIndexesOfOtherDays}).
+ * last record is truncated, counted in {@code bourse_gateway_journal_truncations_total} and logged. At a gateway's
+ * start, the other sessions' journals are read for their session indexes ({@link #continueSessionIndexesOfOtherDays}),
+ * and those of the days not marked done with are opened as stores of their own to cancel the orders they leave open
+ * ({@link #otherDaysToCancel}).
  * With a pretouch distance, a {@link JournalPretoucher} on a thread of the store's own fills
  * every journal with zeros ahead of its records, as far as the journal's recent rate needs and at most that distance
  * (the thread sleeps a millisecond when all are filled); without one the gateway agent fills as it writes. Used by
@@ -199,7 +201,25 @@ final class JournalStore implements AutoCloseable
         forceDirectory(dayDirectory);
     }
 
-    /** @return the directories of the other sessions in the journal directory, those {@link #encode} names. */
+    /**
+     * Takes away the mark of {@link #markOrdersCanceled} from this session's directory: opened as the gateway's
+     * current day (a restart with a configured session name, or a clock set back), the day takes orders again, which a
+     * later start must cancel if the gateway stops before the close.
+     *
+     * @throws IOException when the file cannot be deleted.
+     */
+    void unmarkOrdersCanceled() throws IOException
+    {
+        if (Files.deleteIfExists(directory.resolve(ORDERS_CANCELED_FILE)))
+        {
+            forceDirectory(directory);
+        }
+    }
+
+    /**
+     * @return the directories of the other sessions in the journal directory, those {@link #encode} names; not this
+     * session's through a link either.
+     */
     private List<Path> otherDays() throws IOException
     {
         final List<Path> days = new ArrayList<>();
@@ -207,7 +227,7 @@ final class JournalStore implements AutoCloseable
         {
             for (final Path session : sessions)
             {
-                if (!session.equals(directory) && null != decode(session.getFileName().toString()))
+                if (null != decode(session.getFileName().toString()) && !Files.isSameFile(session, directory))
                 {
                     days.add(session);
                 }

@@ -131,17 +131,17 @@ final class TradingDays
      * the shards take commands. An order of an earlier day thus no longer trades against a later day's, with no
      * session to hear of it (OUCH 4.2 has no order that outlives its day). Each day is marked done with once its
      * cancels are taken ({@link ClosedDayCancels#markWhenSent}); a cancel of an order that traded or was canceled
-     * after its journal's end changes nothing in the engine. Logs a line per day with open orders.
+     * after its journal's end changes nothing in the engine. As in a restart on the day, an order of another gateway
+     * id or of a shard this gateway no longer has is not rebuilt, and so not canceled. Logs a line per day with open
+     * orders.
      *
      * @param first            the first day's journals, recovered: its directory's parent is searched, it is not.
      * @param closedDayCancels where the cancels are kept.
-     * @return the cancels kept.
      * @throws IOException when the journal directory cannot be read; a day whose journals cannot be is counted and
      *                     logged as {@link GatewayError#JOURNAL_FAILED}, left unmarked, and skipped.
      */
-    int cancelOrdersOfOtherDays(final JournalStore first, final ClosedDayCancels closedDayCancels) throws IOException
+    void cancelOrdersOfOtherDays(final JournalStore first, final ClosedDayCancels closedDayCancels) throws IOException
     {
-        int kept = 0;
         for (final String sessionName : first.otherDaysToCancel())
         {
             final Path directory = first.directory().resolveSibling(JournalStore.encode(sessionName));
@@ -158,19 +158,18 @@ final class TradingDays
                     System.out.println("order-gateway: day " + sessionName + " (journals " + directory + ") left " +
                         cancels + " orders open: their cancels go to the engine as the close's");
                 }
-                kept += cancels;
             }
-            catch (final IOException ex)
+            catch (final IOException | RuntimeException ex)
             {
                 // Its orders stay in the engine; the day is tried again at the next start.
                 metrics.error(GatewayError.JOURNAL_FAILED, directory, ex);
             }
         }
-        return kept;
     }
 
     private TradingDay open(final int index, final JournalStore journals) throws IOException
     {
+        journals.unmarkOrdersCanceled();
         final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
         final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
         final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);

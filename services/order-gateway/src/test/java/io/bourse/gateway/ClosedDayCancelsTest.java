@@ -23,7 +23,7 @@ class ClosedDayCancelsTest
     private final GatewayMetrics metrics = new GatewayMetrics(registry);
     private final DutyCycleClock clock = new DutyCycleClock(null);
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
-    private final ClosedDayCancels cancels = new ClosedDayCancels(engine, metrics, clock);
+    private final ClosedDayCancels cancels = new ClosedDayCancels(engine, metrics, clock, 2);
 
     @TempDir
     private Path dir;
@@ -41,14 +41,17 @@ class ClosedDayCancelsTest
         assertThat(engine.commands()).isEmpty();
 
         engine.available = true;
-        assertThat(cancels.retry()).as("within the retry interval").isZero();
-        clock.set(1_000 + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T + 5);
-        assertThat(cancels.retry()).isEqualTo(2);
-        clock.set(1_000 + 2 * OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T + 6);
+        engine.downShard = 1;
+        clock.set(2_000, T + 5);
+        assertThat(cancels.retry()).as("in the first cycle its shard takes commands").isOne();
+        assertThat(cancels.retry()).as("shard 1 still down").isZero();
+        engine.downShard = -1;
+        clock.set(3_000, T + 6);
+        assertThat(cancels.retry()).isOne();
         assertThat(cancels.retry()).as("each sent once").isZero();
 
         assertThat(cancels.size()).isZero();
-        assertThat(engine.commands()).containsExactlyInAnyOrder(new Cancel(0, T + 5, 11, 0), new Cancel(1, T + 5, 12, 0));
+        assertThat(engine.commands()).containsExactly(new Cancel(0, T + 5, 11, 0), new Cancel(1, T + 6, 12, 0));
         assertThat(Metrics.sum(registry, "bourse_gateway_close_cancels_total")).isOne();
         assertThat(Metrics.sum(registry, "bourse_gateway_cancel_on_disconnect_total")).isOne();
     }
@@ -88,7 +91,6 @@ class ClosedDayCancelsTest
             .doesNotExist();
 
         engine.downShard = -1;
-        clock.set(1_000 + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T + 5);
         assertThat(cancels.retry()).isOne();
         assertThat(first.resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
         assertThat(second.resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();

@@ -53,6 +53,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -740,8 +741,7 @@ class GatewayRestartTest
         final EpochNanoClock today = new MonotonicEpochNanoClock();
         final EpochNanoClock twoDaysLater = () -> today.nanoTime() + 2 * dayNs;
         final EpochNanoClock threeDaysLater = () -> today.nanoTime() + 3 * dayNs;
-        final String firstDay = SessionNames.ofDate(new MidnightNanoClock(today).startDate());
-        final String laterDay = SessionNames.ofDate(new MidnightNanoClock(twoDaysLater).startDate());
+        final List<String> days = new ArrayList<>();
         try (EngineShards noArchive = new EngineShards("gateway-restart-test-later-date", Map.of());
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(noArchive.aeronDirectoryName()));
             Subscription commands = aeron.addSubscription(noArchive.layout().commandChannel(),
@@ -756,6 +756,7 @@ class GatewayRestartTest
                     {
                         client.enterOrder("L1", "AMZN", Ouch42.SIDE_SELL, 100, 95_000_000, DAY);
                         assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+                        days.add(((LoginAccepted)client.await(1).getFirst()).session());
                     }
                 }
             }
@@ -764,7 +765,9 @@ class GatewayRestartTest
             {
                 try (TestClient client = TestClient.login(second.port(), "ord01", 1))
                 {
-                    assertThat(client.await(1).getFirst()).isEqualTo(new LoginAccepted(laterDay, 1));
+                    days.add(((LoginAccepted)client.await(1).getFirst()).session());
+                    assertThat(days.get(2)).isEqualTo(SessionNames.ofDate(LocalDate.parse(days.get(0),
+                        DateTimeFormatter.BASIC_ISO_DATE).plusDays(2)));
                     assertBuyRestsUntilCanceled(client, 95_000_000);
                 }
                 try (TestClient client = TestClient.login(second.port(), "cpt01", 1))
@@ -775,8 +778,8 @@ class GatewayRestartTest
                 assertThat(MetricsEndpoint.scrape(second.metricsPort()))
                     .contains("bourse_gateway_close_cancels_total 2.0");
             }
-            assertThat(journalDir.resolve(firstDay).resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
-            assertThat(journalDir.resolve(laterDay).resolve(JournalStore.ORDERS_CANCELED_FILE)).doesNotExist();
+            assertThat(journalDir.resolve(days.get(0)).resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
+            assertThat(journalDir.resolve(days.get(2)).resolve(JournalStore.ORDERS_CANCELED_FILE)).doesNotExist();
 
             // The later day stopped before its close too: its open order is canceled, the first day's are not again.
             try (GatewayService third = GatewayService.launch(context(17, journalDir, noArchive,
@@ -787,13 +790,14 @@ class GatewayRestartTest
                 assertThat(MetricsEndpoint.scrape(third.metricsPort()))
                     .contains("bourse_gateway_close_cancels_total 1.0");
             }
-            assertThat(journalDir.resolve(laterDay).resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
+            assertThat(journalDir.resolve(days.get(2)).resolve(JournalStore.ORDERS_CANCELED_FILE)).exists();
 
             final List<Command> sent = awaitCommands(commands, 10);
             assertThat(sent.subList(0, 2)).isEqualTo(List.of(new Command("NewOrder", clientOrderId(17, 1, 1)),
                 new Command("NewOrder", clientOrderId(17, 2, 1))));
-            assertThat(sent.subList(2, 4)).as("the first day's orders canceled, in any order").containsExactlyInAnyOrder(
-                new Command("CancelOrder", clientOrderId(17, 1, 1)), new Command("CancelOrder", clientOrderId(17, 2, 1)));
+            assertThat(sent.subList(2, 4)).as("the first day's orders canceled, in any order")
+                .containsExactlyInAnyOrder(new Command("CancelOrder", clientOrderId(17, 1, 1)),
+                    new Command("CancelOrder", clientOrderId(17, 2, 1)));
             assertThat(sent.subList(4, 10)).as("session indexes 3 and 4, then 5, past the earlier days'").isEqualTo(
                 List.of(new Command("NewOrder", clientOrderId(17, 3, 1)),
                     new Command("CancelOrder", clientOrderId(17, 3, 1)),

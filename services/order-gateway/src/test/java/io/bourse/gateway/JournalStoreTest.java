@@ -136,6 +136,16 @@ class JournalStoreTest
             assertThat(store.otherDaysToCancel()).containsExactly("20250103");
         }
         assertThat(root.resolve("20250102").resolve(JournalStore.ORDERS_CANCELED_FILE)).isEmptyFile();
+
+        try (JournalStore store = JournalStore.open(root, "20250106", JournalSync.NONE, 0, metrics))
+        {
+            store.unmarkOrdersCanceled(); // opened as the current day again
+            store.unmarkOrdersCanceled();
+        }
+        try (JournalStore store = JournalStore.open(root, "20250107", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.otherDaysToCancel()).containsExactly("20250103", "20250106");
+        }
     }
 
     @Test
