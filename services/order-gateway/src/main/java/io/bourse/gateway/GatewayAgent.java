@@ -163,7 +163,11 @@ final class GatewayAgent implements Agent
         {
             closed.registry().handLingeringTo(next.registry());
             cancelsToRetry = closed.orderEntry().carryCancelsTo(closedDayCancels);
-            closedDayCancels.markWhenSent(closed.journals().directory());
+            if (0 == openOrders)
+            {
+                // Else left unmarked: a later start cancels the orders still open again (a cross never run).
+                closedDayCancels.markWhenSent(closed.journals().directory());
+            }
             CloseHelper.quietClose(closed.journals());
         }
         System.out.println("order-gateway: trading day " + next.sessionName() + " opened (journals " +

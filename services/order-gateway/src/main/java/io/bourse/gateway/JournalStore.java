@@ -227,9 +227,16 @@ final class JournalStore implements AutoCloseable
         {
             for (final Path session : sessions)
             {
-                if (null != decode(session.getFileName().toString()) && !Files.isSameFile(session, directory))
+                try
                 {
-                    days.add(session);
+                    if (null != decode(session.getFileName().toString()) && !Files.isSameFile(session, directory))
+                    {
+                        days.add(session);
+                    }
+                }
+                catch (final NoSuchFileException ex)
+                {
+                    // deleted meanwhile
                 }
             }
         }

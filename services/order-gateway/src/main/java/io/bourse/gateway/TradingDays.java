@@ -129,8 +129,8 @@ final class TradingDays
      * with cancels its shards had not taken): rebuilds each day's orders from its journals, as a restart on that day
      * would, and keeps a cancel of each order left open, sent as the close's once the shards' events are caught up and
      * the shards take commands. An order of an earlier day thus no longer trades against a later day's, with no
-     * session to hear of it (OUCH 4.2 has no order that outlives its day). Each day is marked done with once its
-     * cancels are taken ({@link ClosedDayCancels#markWhenSent}); a cancel of an order that traded or was canceled
+     * session to hear of it (OUCH 4.2 has no order that outlives its day). A day with no open order is marked done
+     * with here, one with some once its cancels are taken ({@link ClosedDayCancels#markWhenSent}); a cancel of an order that traded or was canceled
      * after its journal's end changes nothing in the engine. As in a restart on the day, an order of another gateway
      * id or of a shard this gateway no longer has is not rebuilt, and so not canceled. Logs a line per day with open
      * orders.
@@ -152,9 +152,13 @@ final class TradingDays
                 final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
                 restoreSessions(journals, sessionIndexes, orderEntry);
                 final int cancels = orderEntry.carryOpenOrdersTo(closedDayCancels);
-                closedDayCancels.markWhenSent(directory);
-                if (cancels > 0)
+                if (0 == cancels)
                 {
+                    JournalStore.markOrdersCanceled(directory);
+                }
+                else
+                {
+                    closedDayCancels.markWhenSent(directory);
                     System.out.println("order-gateway: day " + sessionName + " (journals " + directory + ") left " +
                         cancels + " orders open: their cancels go to the engine as the close's");
                 }

@@ -355,6 +355,8 @@ class GatewaySessionTest
             dayBefore.login("demo02", "demo02pw", FIRST_DAY_SESSION, 1);
             assertThat(dayBefore.await(2)).isEqualTo(List.of(new LoginRejected('S'), new Closed()));
         }
+        assertThat(journalDir.resolve(FIRST_DAY_SESSION).resolve(JournalStore.ORDERS_CANCELED_FILE))
+            .as("the order still open left for a later start to cancel again").doesNotExist();
         try (Stream<Path> nextDayJournals = Files.list(journalDir.resolve(NEXT_DAY_SESSION)))
         {
             assertThat(nextDayJournals).as("the next day's journals")
@@ -467,6 +469,8 @@ class GatewaySessionTest
             assertThat(client.await(2)).isEqualTo(List.of(
                 new LoginAccepted(NEXT_DAY_SESSION, 1), new SystemEventMessage(oneSecondNs, 'S')));
         }
+        assertThat(journalDir.resolve(FIRST_DAY_SESSION).resolve(JournalStore.ORDERS_CANCELED_FILE))
+            .as("no order left open").exists();
     }
 
     /**
