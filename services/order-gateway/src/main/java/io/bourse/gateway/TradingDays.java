@@ -130,10 +130,10 @@ final class TradingDays
      * would, and keeps a cancel of each order left open, sent as the close's once the shards' events are caught up and
      * the shards take commands. An order of an earlier day thus no longer trades against a later day's, with no
      * session to hear of it (OUCH 4.2 has no order that outlives its day). A day with no open order is marked done
-     * with here, one with some once its cancels are taken ({@link ClosedDayCancels#markWhenSent}); a cancel of an order that traded or was canceled
-     * after its journal's end changes nothing in the engine. As in a restart on the day, an order of another gateway
-     * id or of a shard this gateway no longer has is not rebuilt, and so not canceled. Logs a line per day with open
-     * orders.
+     * with here, one with some once its cancels are taken ({@link ClosedDayCancels#markWhenSent}); a cancel of an
+     * order that traded or was canceled after its journal's end changes nothing in the engine. As in a restart on the
+     * day, an order of another gateway id or of a shard this gateway no longer has is not rebuilt, and so not
+     * canceled. Logs a line per day with open orders.
      *
      * @param first            the first day's journals, recovered: its directory's parent is searched, it is not.
      * @param closedDayCancels where the cancels are kept.
