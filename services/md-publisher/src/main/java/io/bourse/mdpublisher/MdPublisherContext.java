@@ -17,6 +17,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.function.Supplier;
 
@@ -100,6 +101,22 @@ public final class MdPublisherContext
     public static final String MOLD_STORE_MESSAGES_PROP_NAME = "bourse.md.mold.store.messages";
     /** Default store size: 1,000,000 messages, 46 MB off-heap. */
     public static final int MOLD_STORE_MESSAGES_DEFAULT = 1_000_000;
+    /**
+     * Directory of the file that keeps every message of the session on disk for re-requests older than the memory
+     * holds ({@link MoldSessionFile}: {@code <session>-<pid>.mold} and its index, deleted when the session ends);
+     * {@value #MOLD_STORE_DIR_NONE} for none, when only the newest {@link #MOLD_STORE_MESSAGES_PROP_NAME} messages are
+     * kept.
+     */
+    public static final String MOLD_STORE_DIR_PROP_NAME = "bourse.md.mold.store.dir";
+    /** The {@link #MOLD_STORE_DIR_PROP_NAME} value for no session file. */
+    public static final String MOLD_STORE_DIR_NONE = "none";
+    /** Default session file directory: {@code bourse-md-mold} in {@code java.io.tmpdir}. */
+    public static final String MOLD_STORE_DIR_DEFAULT =
+        Path.of(System.getProperty("java.io.tmpdir"), "bourse-md-mold").toString();
+    /** Most bytes of messages the session file keeps, from the session's first message on. */
+    public static final String MOLD_STORE_FILE_BYTES_PROP_NAME = "bourse.md.mold.store.file.bytes";
+    /** Default session file size limit: 1 GiB, some 30 million ITCH messages. */
+    public static final long MOLD_STORE_FILE_BYTES_DEFAULT = 1L << 30;
     /** Time without a packet, in milliseconds, after which a Heartbeat is sent. */
     public static final String MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME = "bourse.md.mold.heartbeat.interval.ms";
     /** Default heartbeat interval: one second. */
@@ -136,6 +153,8 @@ public final class MdPublisherContext
     private String moldSession;
     private int moldPayloadLength = MOLD_PAYLOAD_LENGTH_MAX;
     private int moldStoreMessages = MOLD_STORE_MESSAGES_DEFAULT;
+    private String moldStoreDir = MOLD_STORE_DIR_DEFAULT;
+    private long moldStoreFileBytes = MOLD_STORE_FILE_BYTES_DEFAULT;
     private int moldHeartbeatIntervalMs = MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT;
     private int moldEndOfSessionMs = MOLD_END_OF_SESSION_MS_DEFAULT;
     private InetAddress moldGroupAddress;
@@ -169,6 +188,8 @@ public final class MdPublisherContext
             .moldSession(settings.get(MOLD_SESSION_PROP_NAME, null))
             .moldPayloadLength(settings.getInt(MOLD_PAYLOAD_LENGTH_PROP_NAME, MOLD_PAYLOAD_LENGTH_MAX))
             .moldStoreMessages(settings.getInt(MOLD_STORE_MESSAGES_PROP_NAME, MOLD_STORE_MESSAGES_DEFAULT))
+            .moldStoreDir(settings.get(MOLD_STORE_DIR_PROP_NAME, MOLD_STORE_DIR_DEFAULT))
+            .moldStoreFileBytes(settings.getLong(MOLD_STORE_FILE_BYTES_PROP_NAME, MOLD_STORE_FILE_BYTES_DEFAULT))
             .moldHeartbeatIntervalMs(
                 settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT))
             .moldEndOfSessionMs(settings.getInt(MOLD_END_OF_SESSION_MS_PROP_NAME, MOLD_END_OF_SESSION_MS_DEFAULT));
@@ -237,6 +258,7 @@ public final class MdPublisherContext
         checkRange(MOLD_PAYLOAD_LENGTH_PROP_NAME, moldPayloadLength, MOLD_PAYLOAD_LENGTH_MIN, MOLD_PAYLOAD_LENGTH_MAX);
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));
+        checkPositive(MOLD_STORE_FILE_BYTES_PROP_NAME, moldStoreFileBytes);
         checkRange(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, moldHeartbeatIntervalMs, 1, Integer.MAX_VALUE);
         checkRange(MOLD_END_OF_SESSION_MS_PROP_NAME, moldEndOfSessionMs, 0, MOLD_END_OF_SESSION_MS_MAX);
     }
@@ -567,6 +589,41 @@ public final class MdPublisherContext
     public MdPublisherContext moldStoreMessages(final int moldStoreMessages)
     {
         this.moldStoreMessages = moldStoreMessages;
+        return this;
+    }
+
+    /** @return directory of the session file, or null for none. */
+    public String moldStoreDir()
+    {
+        return moldStoreDir;
+    }
+
+    /**
+     * @param moldStoreDir directory of the file that keeps every message of the session ({@link MoldSessionFile});
+     *                     null, blank or {@value #MOLD_STORE_DIR_NONE} for none.
+     * @return this.
+     */
+    public MdPublisherContext moldStoreDir(final String moldStoreDir)
+    {
+        this.moldStoreDir = null == moldStoreDir || moldStoreDir.isBlank() || MOLD_STORE_DIR_NONE.equals(moldStoreDir) ?
+            null : moldStoreDir;
+        return this;
+    }
+
+    /** @return most bytes of messages the session file keeps. */
+    public long moldStoreFileBytes()
+    {
+        return moldStoreFileBytes;
+    }
+
+    /**
+     * @param moldStoreFileBytes most bytes of messages (as MoldUDP64 Message Blocks) the session file keeps, at
+     *                           least 1.
+     * @return this.
+     */
+    public MdPublisherContext moldStoreFileBytes(final long moldStoreFileBytes)
+    {
+        this.moldStoreFileBytes = moldStoreFileBytes;
         return this;
     }
 

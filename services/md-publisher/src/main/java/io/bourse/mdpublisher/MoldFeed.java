@@ -15,25 +15,32 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The md-publisher's ITCH 5.0 over MoldUDP64 feed: its sockets (a multicast sender connected to the group on the
  * configured interface, and the re-request server's unicast socket on the same interface) and the
  * {@link MoldFeedAgent} that runs on them, which takes the order feed's increments from the md-publisher's
- * {@link MarketDataProxy}. Close it after the agent has stopped.
+ * {@link MarketDataProxy}, and the session's {@link MoldMessageStore} with its {@link MoldSessionFile} when a directory
+ * is configured. Close it after the agent has stopped.
  */
 final class MoldFeed implements AutoCloseable
 {
     private final DatagramChannel multicastChannel;
     private final DatagramChannel requestChannel;
+    private final MoldMessageStore store;
     private final MoldFeedAgent agent;
 
     private MoldFeed(
-        final DatagramChannel multicastChannel, final DatagramChannel requestChannel, final MoldFeedAgent agent)
+        final DatagramChannel multicastChannel,
+        final DatagramChannel requestChannel,
+        final MoldMessageStore store,
+        final MoldFeedAgent agent)
     {
         this.multicastChannel = multicastChannel;
         this.requestChannel = requestChannel;
+        this.store = store;
         this.agent = agent;
     }
 
@@ -45,7 +52,7 @@ final class MoldFeed implements AutoCloseable
      * @param nanoClock     monotonic time of the heartbeats.
      * @param midnightClock wall-clock time of the session's opening and closing messages.
      * @return the feed, its agent not yet started.
-     * @throws UncheckedIOException when a socket cannot be opened or bound.
+     * @throws UncheckedIOException when a socket cannot be opened or bound, or the session file created.
      */
     static MoldFeed open(
         final MdPublisherContext ctx, final PrometheusRegistry registry, final NanoClock nanoClock,
@@ -53,6 +60,7 @@ final class MoldFeed implements AutoCloseable
     {
         DatagramChannel multicastChannel = null;
         DatagramChannel requestChannel = null;
+        MoldSessionFile sessionFile = null;
         try
         {
             multicastChannel = DatagramChannel.open(StandardProtocolFamily.INET);
@@ -67,32 +75,39 @@ final class MoldFeed implements AutoCloseable
             requestChannel.bind(new InetSocketAddress(ctx.moldInterfaceAddress(), ctx.moldRequestPort()));
             requestChannel.configureBlocking(false);
 
+            if (null != ctx.moldStoreDir())
+            {
+                sessionFile = MoldSessionFile.create(
+                    Path.of(ctx.moldStoreDir()), ctx.moldSession(), ctx.moldStoreFileBytes());
+            }
+            final MoldMetrics metrics = new MoldMetrics(registry);
+            final MoldMessageStore store = new MoldMessageStore(ctx.moldStoreMessages(),
+                MoldFeedAgent.MAX_MESSAGE_LENGTH, ctx.moldPayloadLength(), sessionFile, metrics);
             final MoldFeedAgent agent = new MoldFeedAgent(
                 new ItchTranslator(ctx.symbolDirectory()),
                 new ItchReferenceData(ctx.symbolDirectory()),
                 ctx.moldSession(),
                 new MoldUDP64Server(multicastChannel, ctx.moldSession()),
                 new MoldUDP64RequestServer(requestChannel),
-                new MoldMessageStore(ctx.moldStoreMessages(), MoldFeedAgent.MAX_MESSAGE_LENGTH,
-                    ctx.moldPayloadLength()),
+                store,
                 ctx.moldPayloadLength(),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldHeartbeatIntervalMs()),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldEndOfSessionMs()),
                 nanoClock,
                 midnightClock,
-                new MoldMetrics(registry));
-            return new MoldFeed(multicastChannel, requestChannel, agent);
+                metrics);
+            return new MoldFeed(multicastChannel, requestChannel, store, agent);
         }
         catch (final IOException ex)
         {
-            CloseHelper.quietCloseAll(multicastChannel, requestChannel);
+            CloseHelper.quietCloseAll(multicastChannel, requestChannel, sessionFile);
             throw new UncheckedIOException("md-publisher: cannot open the MoldUDP64 sockets on " +
                 ctx.moldInterface() + " (group " + ctx.moldGroup() + ":" + ctx.moldPort() + ", request port " +
-                ctx.moldRequestPort() + ")", ex);
+                ctx.moldRequestPort() + ") or its session file in " + ctx.moldStoreDir(), ex);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(multicastChannel, requestChannel);
+            CloseHelper.quietCloseAll(multicastChannel, requestChannel, sessionFile);
             throw ex;
         }
     }
@@ -103,16 +118,22 @@ final class MoldFeed implements AutoCloseable
         return agent;
     }
 
+    /** @return the session file, or null without one. */
+    Path sessionFile()
+    {
+        return store.sessionFilePath();
+    }
+
     /** @return the bound port of the re-request server. */
     int requestPort()
     {
         return requestChannel.socket().getLocalPort();
     }
 
-    /** Closes the sockets. */
+    /** Closes the sockets, then the store, which deletes its session file. */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(multicastChannel, requestChannel);
+        CloseHelper.closeAll(multicastChannel, requestChannel, store);
     }
 }

@@ -3,8 +3,10 @@ package io.bourse.mdpublisher;
 import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 
 /**
  * The messages of one MoldUDP64 session, numbered from 1 in the order appended, of which the last {@code capacity}
@@ -20,12 +22,15 @@ import java.nio.ByteOrder;
  *  ...                    up to maxMessageLength bytes             |
  *  +---------------------------------------------------------------+
  * </pre>
- * A request whose first sequence number is no longer kept (older than the last {@code capacity} messages) or not yet
- * sent gets no messages, since the response to a request must start at the requested sequence number and MoldUDP64
- * has no negative response; a request that runs past the last message sent gets the messages up to it. One thread
- * appends and answers.
+ * With a {@link MoldSessionFile}, every message also goes to disk, and a request older than the memory holds is
+ * answered from the file: the whole session, as far as the file's size limit took it. A request whose first sequence
+ * number is not kept (older than the last {@code capacity} messages and not in a file) or not yet sent gets no
+ * messages, since the response to a request must start at the requested sequence number and MoldUDP64 has no negative
+ * response; a request that runs past the last message sent gets the messages up to it. A file that fails to be
+ * written or read is counted as an error ({@code bourse_md_mold_errors_total}), logged, closed and no longer used. One
+ * thread appends and answers.
  */
-final class MoldMessageStore implements MoldUDP64MessageStore
+final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
 {
     /** Length of the Message Length field of a Message Block. */
     static final int MESSAGE_LENGTH_FIELD_LENGTH = Short.BYTES;
@@ -35,10 +40,15 @@ final class MoldMessageStore implements MoldUDP64MessageStore
     private final int maxMessageLength;
     private final int slotLength;
     private final int maxPayloadLength;
+    private final MoldMetrics metrics;
+    private MoldSessionFile sessionFile;
+    private boolean sessionFileFull;
     private long nextSequenceNumber = 1;
     private int nextSlotOffset;
 
     /**
+     * A store in memory only.
+     *
      * @param capacity         most messages kept, the newest ones.
      * @param maxMessageLength longest message appended, in bytes.
      * @param maxPayloadLength most bytes of Message Blocks in one response.
@@ -46,6 +56,26 @@ final class MoldMessageStore implements MoldUDP64MessageStore
      */
     MoldMessageStore(final int capacity, final int maxMessageLength, final int maxPayloadLength)
     {
+        this(capacity, maxMessageLength, maxPayloadLength, null, null);
+    }
+
+    /**
+     * @param capacity         most messages kept in memory, the newest ones.
+     * @param maxMessageLength longest message appended, in bytes.
+     * @param maxPayloadLength most bytes of Message Blocks in one response.
+     * @param sessionFile      every message of the session on disk, empty; or null for none. Closed with the store.
+     * @param metrics          counts the file's failures; may be null without a file.
+     * @throws IllegalArgumentException when the slots would not fit in 2 GiB or a length is not positive.
+     */
+    MoldMessageStore(
+        final int capacity,
+        final int maxMessageLength,
+        final int maxPayloadLength,
+        final MoldSessionFile sessionFile,
+        final MoldMetrics metrics)
+    {
+        this.sessionFile = sessionFile;
+        this.metrics = metrics;
         if (capacity <= 0 || maxMessageLength <= 0 || maxPayloadLength <= 0)
         {
             throw new IllegalArgumentException("capacity, maxMessageLength and maxPayloadLength must be positive: " +
@@ -93,6 +123,22 @@ final class MoldMessageStore implements MoldUDP64MessageStore
         {
             nextSlotOffset = 0;
         }
+        if (null != sessionFile && !sessionFileFull)
+        {
+            try
+            {
+                if (!sessionFile.append(message))
+                {
+                    sessionFileFull = true;
+                    System.out.println("md-publisher: MoldUDP64 session file " + sessionFile.path() + " full after " +
+                        sessionFile.messageCount() + " messages: later ones only in memory, the newest " + capacity);
+                }
+            }
+            catch (final IOException ex)
+            {
+                dropSessionFile(ex);
+            }
+        }
         return nextSequenceNumber++;
     }
 
@@ -120,12 +166,25 @@ final class MoldMessageStore implements MoldUDP64MessageStore
     @Override
     public int get(final ByteBuffer buffer, final long sequenceNumber, final int requestedMessageCount)
     {
+        final int limit = Math.min(buffer.remaining(), maxPayloadLength);
+        if (sequenceNumber < firstSequenceNumber() && sequenceNumber >= 1 && null != sessionFile &&
+            sequenceNumber <= sessionFile.messageCount())
+        {
+            try
+            {
+                return sessionFile.get(buffer, sequenceNumber, requestedMessageCount, limit);
+            }
+            catch (final IOException ex)
+            {
+                dropSessionFile(ex);
+                return 0;
+            }
+        }
         if (sequenceNumber < firstSequenceNumber() || sequenceNumber >= nextSequenceNumber)
         {
             return 0;
         }
         final long end = Math.min(nextSequenceNumber, sequenceNumber + requestedMessageCount);
-        final int limit = Math.min(buffer.remaining(), maxPayloadLength);
         int written = 0;
         int count = 0;
         for (long next = sequenceNumber; next < end; next++)
@@ -143,5 +202,37 @@ final class MoldMessageStore implements MoldUDP64MessageStore
         }
         buffer.position(buffer.position() + written);
         return count;
+    }
+
+    /** @return the session file's path; null without one, or once it failed. */
+    Path sessionFilePath()
+    {
+        return null == sessionFile ? null : sessionFile.path();
+    }
+
+    /** Closes and deletes the session file, if any. */
+    @Override
+    public void close()
+    {
+        if (null != sessionFile)
+        {
+            try
+            {
+                sessionFile.close();
+            }
+            catch (final IOException ex)
+            {
+                System.err.println("[md-publisher] MoldUDP64 session file " + sessionFile.path() + ": " + ex);
+            }
+            sessionFile = null;
+        }
+    }
+
+    private void dropSessionFile(final IOException ex)
+    {
+        metrics.onError();
+        System.err.println("[md-publisher] MoldUDP64 session file " + sessionFile.path() + " failed, no longer used: " +
+            "requests older than the newest " + capacity + " messages go unanswered: " + ex);
+        close();
     }
 }

@@ -6,6 +6,7 @@ import io.bourse.common.config.SymbolDirectory;
 import org.junit.jupiter.api.Test;
 
 import java.net.SocketException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -44,9 +45,15 @@ class MdPublisherContextTest
         assertThat(ctx.moldSession()).isEqualTo("DAY1");
         assertThat(ctx.moldPayloadLength()).isEqualTo(1000);
         assertThat(ctx.moldStoreMessages()).isEqualTo(5000);
+        final MdPublisherContext stored = MdPublisherContext.fromSettings(new Settings(Map.of(
+            "BOURSE_MD_MOLD_STORE_DIR", "/var/tmp/mold", "BOURSE_MD_MOLD_STORE_FILE_BYTES", "65536")));
+        assertThat(stored.moldStoreDir()).isEqualTo("/var/tmp/mold");
+        assertThat(stored.moldStoreFileBytes()).isEqualTo(65536);
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(250);
         assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_END_OF_SESSION_MS", "0")))
             .moldEndOfSessionMs()).isZero();
+        assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_STORE_DIR", "none")))
+            .moldStoreDir()).as("no session file").isNull();
     }
 
     @Test
@@ -72,6 +79,9 @@ class MdPublisherContextTest
         assertThat(ctx.moldRequestPort()).isEqualTo(17001);
         assertThat(ctx.moldPayloadLength()).isEqualTo(1400);
         assertThat(ctx.moldStoreMessages()).isEqualTo(1_000_000);
+        assertThat(ctx.moldStoreDir()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "bourse-md-mold")
+            .toString());
+        assertThat(ctx.moldStoreFileBytes()).isEqualTo(1L << 30);
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(1000);
         assertThat(ctx.moldEndOfSessionMs()).isEqualTo(1000);
         assertThat(ctx.l2Depth()).isEqualTo(MarketDataBooks.FULL_DEPTH);
@@ -99,6 +109,7 @@ class MdPublisherContextTest
         assertBad((ctx) -> ctx.moldPayloadLength(1401), MdPublisherContext.MOLD_PAYLOAD_LENGTH_PROP_NAME);
         assertBad((ctx) -> ctx.moldStoreMessages(0), MdPublisherContext.MOLD_STORE_MESSAGES_PROP_NAME);
         assertBad((ctx) -> ctx.moldStoreMessages(50_000_000), MdPublisherContext.MOLD_STORE_MESSAGES_PROP_NAME);
+        assertBad((ctx) -> ctx.moldStoreFileBytes(0), MdPublisherContext.MOLD_STORE_FILE_BYTES_PROP_NAME);
         assertBad((ctx) -> ctx.moldHeartbeatIntervalMs(0), MdPublisherContext.MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME);
         assertBad((ctx) -> ctx.moldEndOfSessionMs(-1), MdPublisherContext.MOLD_END_OF_SESSION_MS_PROP_NAME);
         assertBad((ctx) -> ctx.moldEndOfSessionMs(4001), MdPublisherContext.MOLD_END_OF_SESSION_MS_PROP_NAME);

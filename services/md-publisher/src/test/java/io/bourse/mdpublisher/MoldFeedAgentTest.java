@@ -14,6 +14,7 @@ import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -72,6 +74,8 @@ class MoldFeedAgentTest
     private final CachedNanoClock nanoClock = new CachedNanoClock();
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final List<AutoCloseable> closeables = new ArrayList<>();
+    @TempDir
+    private Path storeDir;
     private InetSocketAddress group;
     private MoldFeed feed;
     private MoldFeedAgent agent;
@@ -221,7 +225,7 @@ class MoldFeedAgentTest
     @Test
     void shouldLeaveRequestsOutsideTheStoreUnansweredAndKeepServing() throws IOException
     {
-        start(1400, 4);
+        start(1400, 4, 0, null);
         for (int orderId = 1; orderId <= 3; orderId++)
         {
             publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
@@ -445,7 +449,47 @@ class MoldFeedAgentTest
     {
         start(1400, 1000);
         final List<ItchEvents.Message> expected = new ArrayList<>(SESSION_OPEN);
-        for (int orderId = 1; orderId <= 100; orderId++)
+        final MoldReceiver receiver = joinLateAfterBuyOrders(100, expected);
+
+        assertThat(receiver.itch.messages).isEqualTo(expected);
+        assertThat(receiver.states).containsExactly(MoldUDP64ClientState.BACKFILL, MoldUDP64ClientState.SYNCHRONIZED);
+        // 1,400 bytes hold the 178 of the session's opening and 32 Add Order blocks of 38 bytes, then 36 blocks.
+        assertThat(receiver.requests).containsExactly(new Request(1, 107), new Request(40, 68), new Request(76, 32));
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(107);
+    }
+
+    /**
+     * A receiver that joins after the memory has let go of the session's start still gets all of it, from the session
+     * file; the file is deleted when the feed closes.
+     */
+    @Test
+    void shouldBackfillALateJoinerPastTheMemoryFromTheSessionFile() throws IOException
+    {
+        start(1400, 10);
+        final List<ItchEvents.Message> expected = new ArrayList<>(SESSION_OPEN);
+        final MoldReceiver receiver = joinLateAfterBuyOrders(2_000, expected);
+
+        assertThat(receiver.itch.messages).isEqualTo(expected);
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(expected.size());
+        assertThat(counter("bourse_md_mold_requests_unanswered", "outside_store")).isZero();
+        assertThat(storeDir).isNotEmptyDirectory();
+        feed.close();
+        feed = null;
+        assertThat(storeDir).isEmptyDirectory();
+    }
+
+    /**
+     * Publishes Add Orders to buy MSFT, a packet every 20, then opens a receiver, which joins at the next Heartbeat and
+     * backfills by re-request until it has every message of the session.
+     *
+     * @param orders   Add Orders to publish.
+     * @param expected the session's messages so far, to which the Add Orders are added.
+     * @return the receiver, done.
+     */
+    private MoldReceiver joinLateAfterBuyOrders(final int orders, final List<ItchEvents.Message> expected)
+        throws IOException
+    {
+        for (int orderId = 1; orderId <= orders; orderId++)
         {
             publish(sbe.addOrder(T, "MSFT", orderId, Side.BUY, 100, 1_000_000));
             expected.add(new ItchEvents.AddOrder(2, 0, T, orderId, 'B', 100, "MSFT", 1_000_000));
@@ -455,16 +499,10 @@ class MoldFeedAgentTest
             }
         }
         final MoldReceiver receiver = open(new MoldReceiver(listen(), requestAddress));
-
         nanoClock.update(HEARTBEAT_INTERVAL_NS);
         agent.doWork();
         pumpUntil(receiver, () -> receiver.itch.messages.size() >= expected.size());
-
-        assertThat(receiver.itch.messages).isEqualTo(expected);
-        assertThat(receiver.states).containsExactly(MoldUDP64ClientState.BACKFILL, MoldUDP64ClientState.SYNCHRONIZED);
-        // 1,400 bytes hold the 178 of the session's opening and 32 Add Order blocks of 38 bytes, then 36 blocks.
-        assertThat(receiver.requests).containsExactly(new Request(1, 107), new Request(40, 68), new Request(76, 32));
-        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(107);
+        return receiver;
     }
 
     private void start(final int payloadLength, final int storeMessages)
@@ -473,6 +511,13 @@ class MoldFeedAgentTest
     }
 
     private void start(final int payloadLength, final int storeMessages, final int endOfSessionMs)
+    {
+        start(payloadLength, storeMessages, endOfSessionMs, storeDir.toString());
+    }
+
+    /** Starts the feed with its session file in {@code storeDir}, or none for null. */
+    private void start(final int payloadLength, final int storeMessages, final int endOfSessionMs,
+        final String storeDir)
     {
         final MdPublisherContext ctx = new MdPublisherContext()
             .layout(StreamLayout.fromSettings(new Settings(Map.of())))
@@ -483,6 +528,7 @@ class MoldFeedAgentTest
             .moldSession(SESSION)
             .moldPayloadLength(payloadLength)
             .moldStoreMessages(storeMessages)
+            .moldStoreDir(storeDir)
             .moldEndOfSessionMs(endOfSessionMs)
             .conclude();
         final long epochNs = TimeUnit.DAYS.toNanos(20_000) + WALL_NS;
@@ -510,10 +556,13 @@ class MoldFeedAgentTest
         return response;
     }
 
+    /** Runs the receiver and the agent until done, for at most 10 s: the class's timeout cannot stop this loop. */
     private void pumpUntil(final MoldReceiver receiver, final BooleanSupplier done) throws IOException
     {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!done.getAsBoolean())
         {
+            assertThat(System.nanoTime() - deadlineNs).as("not done within 10 s").isNegative();
             receiver.poll();
             nextRequestPoll();
             agent.doWork();

@@ -1,8 +1,13 @@
 package io.bourse.mdpublisher;
 
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +19,9 @@ class MoldMessageStoreTest
     private static final int MAX_MESSAGE_LENGTH = 44;
 
     private final ByteBuffer response = ByteBuffer.allocate(1420);
+
+    @TempDir
+    private Path dir;
 
     @Test
     void shouldNumberMessagesFromOne()
@@ -139,6 +147,114 @@ class MoldMessageStoreTest
         assertThat(message.position()).isEqualTo(1);
         assertThat(store.get(response, 1, 1)).isEqualTo(1);
         assertThat(written(0)).isEqualTo(hex("0002 A1B2"));
+    }
+
+    @Test
+    void shouldAnswerRequestsOlderThanTheMemoryFromTheSessionFile() throws IOException
+    {
+        final int count = 3 * MoldSessionFile.INDEX_INTERVAL + 5;
+        final MoldMessageStore store = new MoldMessageStore(4, MAX_MESSAGE_LENGTH, 1400,
+            MoldSessionFile.create(dir, "S1/2", Long.MAX_VALUE), new MoldMetrics(new PrometheusRegistry()));
+        for (int i = 1; i <= count; i++)
+        {
+            store.append(numbered(i));
+        }
+        assertThat(store.firstSequenceNumber()).as("in memory").isEqualTo(count - 3);
+
+        for (final long first : new long[] {1, 2, 1023, 1024, 1025, 2048, 2049, count - 5, count - 3, count})
+        {
+            response.clear();
+            final int answered = store.get(response, first, 40);
+            final int expected = (int)Math.min(40, count - first + 1);
+            assertThat(answered).as("from %d", first).isEqualTo(expected);
+            assertThat(written(0)).as("from %d", first).isEqualTo(blocks(first, expected));
+        }
+        response.clear().limit(100);
+        final int fitting = countFitting(7, 100);
+        assertThat(store.get(response, 7, 40)).as("what fits the buffer left").isEqualTo(fitting);
+        assertThat(written(0)).isEqualTo(blocks(7, fitting));
+        response.clear();
+        assertThat(store.get(response, count + 1, 1)).as("not yet sent").isZero();
+        assertThat(store.get(response, 0, 1)).isZero();
+
+        final Path file = store.sessionFilePath();
+        assertThat(file.getFileName().toString()).startsWith("S1_2-").endsWith(MoldSessionFile.SUFFIX);
+        store.close();
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void shouldKeepOnlyTheFirstMessagesInAFullSessionFile() throws IOException
+    {
+        // The file holds the first 10 messages' blocks exactly.
+        final MoldMessageStore store = new MoldMessageStore(4, MAX_MESSAGE_LENGTH, 1400,
+            MoldSessionFile.create(dir, "S1", blocks(1, 10).length), new MoldMetrics(new PrometheusRegistry()));
+        for (int i = 1; i <= 20; i++)
+        {
+            store.append(numbered(i));
+        }
+
+        assertThat(store.get(response, 9, 5)).as("to the file's end").isEqualTo(2);
+        assertThat(written(0)).isEqualTo(blocks(9, 2));
+        response.clear();
+        assertThat(store.get(response, 11, 1)).as("in neither").isZero();
+        assertThat(store.get(response, 17, 10)).as("in memory").isEqualTo(4);
+        store.close();
+    }
+
+    @Test
+    void shouldCountAndDropASessionFileThatFails() throws IOException
+    {
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        final MoldSessionFile file = MoldSessionFile.create(dir, "S1", Long.MAX_VALUE);
+        final MoldMessageStore store =
+            new MoldMessageStore(2, MAX_MESSAGE_LENGTH, 1400, file, new MoldMetrics(registry));
+        for (int i = 1; i <= 3; i++)
+        {
+            store.append(numbered(i));
+        }
+        file.close(); // behind the store's back: the next read fails
+
+        assertThat(store.get(response, 1, 1)).isZero();
+        assertThat(Counters.value(registry, "bourse_md_mold_errors", null)).isOne();
+        assertThat(store.sessionFilePath()).isNull();
+        store.append(numbered(4));
+        assertThat(store.get(response, 3, 2)).as("memory still answers").isEqualTo(2);
+    }
+
+    /** @return message {@code i}: its number, 4 bytes, then {@code i % 7} bytes of it again, so lengths vary. */
+    private static ByteBuffer numbered(final int i)
+    {
+        final ByteBuffer message = ByteBuffer.allocate(Integer.BYTES + i % 7).putInt(i);
+        while (message.hasRemaining())
+        {
+            message.put((byte)i);
+        }
+        return message.flip();
+    }
+
+    /** @return the Message Blocks of {@code count} numbered messages from {@code first}. */
+    private static byte[] blocks(final long first, final int count)
+    {
+        final ByteBuffer blocks = ByteBuffer.allocate(count * (2 + MAX_MESSAGE_LENGTH));
+        for (long i = first; i < first + count; i++)
+        {
+            final ByteBuffer message = numbered((int)i);
+            blocks.putShort((short)message.remaining()).put(message);
+        }
+        return Arrays.copyOf(blocks.array(), blocks.position());
+    }
+
+    private static int countFitting(final long first, final int limit)
+    {
+        int bytes = 0;
+        int count = 0;
+        for (long i = first; bytes + 2 + numbered((int)i).remaining() <= limit; i++)
+        {
+            bytes += 2 + numbered((int)i).remaining();
+            count++;
+        }
+        return count;
     }
 
     private static ByteBuffer message(final String hex)

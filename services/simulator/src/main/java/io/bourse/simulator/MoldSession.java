@@ -30,9 +30,10 @@ import java.util.concurrent.TimeUnit;
  * an error and skipped; a socket failure ends the session, and so does a packet of the md-publisher's next run (a new
  * MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see {@link #downstream}), or its End of
  * Session once the End of Session packets have stopped ({@link #endOfSession}). A gap asked for again and again with
- * no message recovered for {@link #FILL_TIMEOUT_NS} fails the session ({@link #poll}): the md-publisher keeps only its
- * newest messages ({@code BOURSE_MD_MOLD_STORE_MESSAGES}), and MoldUDP64 has no answer for a request of older ones, so
- * a session that joins later than that would otherwise wait for them for ever.
+ * no message recovered for {@link #FILL_TIMEOUT_NS} fails the session ({@link #poll}): an md-publisher without its
+ * session file ({@code BOURSE_MD_MOLD_STORE_DIR}), or past its size limit, keeps only its newest messages
+ * ({@code BOURSE_MD_MOLD_STORE_MESSAGES}), and MoldUDP64 has no answer for a request of older ones, so a session that
+ * joins later than that would otherwise wait for them for ever.
  */
 final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
 {
@@ -211,7 +212,8 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
             active = false;
             throw new IOException("no message recovered for " + TimeUnit.NANOSECONDS.toSeconds(FILL_TIMEOUT_NS) +
                 " s of requests from sequence number " + nextExpectedSequenceNumber + " on: the md-publisher no " +
-                "longer keeps them (it keeps its newest BOURSE_MD_MOLD_STORE_MESSAGES), stopped, or its re-request " +
+                "longer keeps them (without its session file, BOURSE_MD_MOLD_STORE_DIR, or past its size, it keeps " +
+                "its newest BOURSE_MD_MOLD_STORE_MESSAGES), stopped, or its re-request " +
                 "port is out of reach; a subscriber that joins a long-running feed late needs the fanout's snapshot " +
                 "(BOURSE_SIMULATOR_MD_FEED=soupbintcp)");
         }

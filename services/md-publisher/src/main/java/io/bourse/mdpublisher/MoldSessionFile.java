@@ -1,0 +1,241 @@
+package io.bourse.mdpublisher;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Every message of one MoldUDP64 session, from Sequence Number 1, as MoldUDP64 Message Blocks (2-byte big-endian
+ * Message Length, then the Message Data) one after the other in a file, so that the re-request server can answer a
+ * request older than the {@link MoldMessageStore}'s memory holds: a receiver that joins late, however late, gets the
+ * whole session, as from NASDAQ's re-request servers. Beside it, an index file holds the data file's offset of every
+ * {@value #INDEX_INTERVAL}th message (8 bytes, big-endian), so that a request reads at most that many Message Length
+ * fields before its first message. Both are written through buffers of their own, off-heap, by one write call when a
+ * buffer is full and before every read; appending allocates nothing. No fsync: the files only serve the running
+ * session and are deleted when it closes. Past {@code maxBytes} of data the file takes no more messages: requests for
+ * those only the memory can answer. One thread appends and reads.
+ */
+final class MoldSessionFile implements AutoCloseable
+{
+    /** Messages per index entry. */
+    static final int INDEX_INTERVAL = 1024;
+    /** File name suffix of the messages; the index's adds {@code .index}. */
+    static final String SUFFIX = ".mold";
+
+    private static final int WRITE_BUFFER_LENGTH = 64 * 1024;
+    private static final int INDEX_BUFFER_LENGTH = 8 * 1024;
+    private static final int READ_BUFFER_LENGTH = 16 * 1024;
+
+    private final Path dataPath;
+    private final Path indexPath;
+    private final FileChannel data;
+    private final FileChannel index;
+    private final long maxBytes;
+    private final ByteBuffer dataBuffer = ByteBuffer.allocateDirect(WRITE_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
+    private final ByteBuffer indexBuffer = ByteBuffer.allocateDirect(INDEX_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
+    private long readBufferOffset = -1;
+    private long messageCount;
+    private long dataLength;
+
+    private MoldSessionFile(
+        final Path dataPath, final Path indexPath, final FileChannel data, final FileChannel index, final long maxBytes)
+    {
+        this.dataPath = dataPath;
+        this.indexPath = indexPath;
+        this.data = data;
+        this.index = index;
+        this.maxBytes = maxBytes;
+    }
+
+    /**
+     * Creates the session's files, {@code <session>-<pid>.mold} and {@code .mold.index} (the Session's characters
+     * outside {@code [A-Za-z0-9_-]} as {@code _}; the process id keeps apart two md-publishers on one host that start
+     * in the same second with the default Session), replacing any left by an earlier process of that id.
+     *
+     * @param directory where the files go, created if needed.
+     * @param session   the MoldUDP64 Session.
+     * @param maxBytes  most bytes of Message Blocks kept.
+     * @return the empty file.
+     * @throws IOException when the directory or a file cannot be created.
+     */
+    static MoldSessionFile create(final Path directory, final String session, final long maxBytes) throws IOException
+    {
+        Files.createDirectories(directory);
+        final String name = session.replaceAll("[^A-Za-z0-9_-]", "_") + "-" + ProcessHandle.current().pid() + SUFFIX;
+        final Path dataPath = directory.resolve(name);
+        final Path indexPath = directory.resolve(name + ".index");
+        final FileChannel data = FileChannel.open(dataPath, StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try
+        {
+            final FileChannel index = FileChannel.open(indexPath, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            return new MoldSessionFile(dataPath, indexPath, data, index, maxBytes);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            data.close();
+            throw ex;
+        }
+    }
+
+    /** @return the messages kept: Sequence Numbers 1 to this. */
+    long messageCount()
+    {
+        return messageCount;
+    }
+
+    /** @return the file holding the Message Blocks. */
+    Path path()
+    {
+        return dataPath;
+    }
+
+    /**
+     * Appends the next message of the session, unless the file is full.
+     *
+     * @param message the Message Data between its position and limit, which are left unchanged; 1 to 65535 bytes.
+     * @return false, keeping nothing, when the file holds {@code maxBytes} already.
+     * @throws IOException when a full buffer cannot be written.
+     */
+    boolean append(final ByteBuffer message) throws IOException
+    {
+        final int length = message.remaining();
+        final int blockLength = MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + length;
+        if (dataLength + blockLength > maxBytes)
+        {
+            return false;
+        }
+        if (0 == messageCount % INDEX_INTERVAL)
+        {
+            if (!indexBuffer.hasRemaining())
+            {
+                flush(indexBuffer, index);
+            }
+            indexBuffer.putLong(dataLength);
+        }
+        if (dataBuffer.remaining() < blockLength)
+        {
+            flush(dataBuffer, data);
+        }
+        dataBuffer.putShort((short)length);
+        dataBuffer.put(dataBuffer.position(), message, message.position(), length);
+        dataBuffer.position(dataBuffer.position() + length);
+        dataLength += blockLength;
+        messageCount++;
+        return true;
+    }
+
+    /**
+     * Writes the Message Blocks of the messages from a sequence number on: as many as requested, kept and fitting the
+     * buffer's room up to {@code limit} bytes.
+     *
+     * @param buffer                receives the Message Blocks at its position, which advances.
+     * @param sequenceNumber        of the first message, 1 to {@link #messageCount()}.
+     * @param requestedMessageCount most messages wanted.
+     * @param limit                 most bytes written.
+     * @return the number of messages written.
+     * @throws IOException when a file cannot be written or read.
+     */
+    int get(final ByteBuffer buffer, final long sequenceNumber, final long requestedMessageCount, final int limit)
+        throws IOException
+    {
+        flush(indexBuffer, index);
+        flush(dataBuffer, data);
+        final long first = sequenceNumber - 1;
+        long offset = readLong(index, first / INDEX_INTERVAL * Long.BYTES);
+        for (long skipped = first - first % INDEX_INTERVAL; skipped < first; skipped++)
+        {
+            offset += MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + messageLength(offset);
+        }
+        final long end = Math.min(messageCount, first + requestedMessageCount);
+        int written = 0;
+        int count = 0;
+        for (long next = first; next < end; next++)
+        {
+            final int blockLength = MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + messageLength(offset);
+            if (written + blockLength > limit)
+            {
+                break;
+            }
+            cache(offset, blockLength);
+            buffer.put(buffer.position() + written, readBuffer, (int)(offset - readBufferOffset), blockLength);
+            written += blockLength;
+            offset += blockLength;
+            count++;
+        }
+        buffer.position(buffer.position() + written);
+        return count;
+    }
+
+    /** Closes and deletes both files. */
+    @Override
+    public void close() throws IOException
+    {
+        try (data; index)
+        {
+            Files.deleteIfExists(dataPath);
+            Files.deleteIfExists(indexPath);
+        }
+    }
+
+    private int messageLength(final long offset) throws IOException
+    {
+        cache(offset, MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH);
+        return readBuffer.getShort((int)(offset - readBufferOffset)) & 0xFFFF;
+    }
+
+    /** Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}. */
+    private void cache(final long offset, final int length) throws IOException
+    {
+        if (readBufferOffset >= 0 && offset >= readBufferOffset &&
+            offset + length <= readBufferOffset + readBuffer.limit())
+        {
+            return;
+        }
+        readBuffer.clear();
+        while (readBuffer.hasRemaining())
+        {
+            if (data.read(readBuffer, offset + readBuffer.position()) < 0)
+            {
+                break;
+            }
+        }
+        readBuffer.flip();
+        readBufferOffset = offset;
+        if (readBuffer.limit() < length)
+        {
+            readBufferOffset = -1;
+            throw new IOException(dataPath + ": " + length + " bytes at " + offset + " not in the file");
+        }
+    }
+
+    private long readLong(final FileChannel channel, final long position) throws IOException
+    {
+        final ByteBuffer entry = readBuffer.clear().limit(Long.BYTES);
+        readBufferOffset = -1;
+        while (entry.hasRemaining())
+        {
+            if (channel.read(entry, position + entry.position()) < 0)
+            {
+                throw new IOException(indexPath + ": no entry at " + position);
+            }
+        }
+        return entry.getLong(0);
+    }
+
+    private static void flush(final ByteBuffer buffer, final FileChannel channel) throws IOException
+    {
+        buffer.flip();
+        while (buffer.hasRemaining())
+        {
+            channel.write(buffer);
+        }
+        buffer.clear();
+    }
+}
