@@ -105,7 +105,7 @@ public final class MdPublisherContext
      * Directory of the file that keeps every message of the session on disk for re-requests older than the memory
      * holds ({@link MoldSessionFile}: {@code <session>-<pid>.mold} and its index, deleted when the session ends);
      * {@value #MOLD_STORE_DIR_NONE} for none, when only the newest {@link #MOLD_STORE_MESSAGES_PROP_NAME} messages are
-     * kept.
+     * kept (an empty environment value means the default).
      */
     public static final String MOLD_STORE_DIR_PROP_NAME = "bourse.md.mold.store.dir";
     /** The {@link #MOLD_STORE_DIR_PROP_NAME} value for no session file. */
@@ -605,8 +605,8 @@ public final class MdPublisherContext
      */
     public MdPublisherContext moldStoreDir(final String moldStoreDir)
     {
-        this.moldStoreDir = null == moldStoreDir || moldStoreDir.isBlank() || MOLD_STORE_DIR_NONE.equals(moldStoreDir) ?
-            null : moldStoreDir;
+        this.moldStoreDir = null == moldStoreDir || moldStoreDir.isBlank() ||
+            MOLD_STORE_DIR_NONE.equalsIgnoreCase(moldStoreDir) ? null : moldStoreDir;
         return this;
     }
 

@@ -176,8 +176,8 @@ public final class MdPublisherService implements AutoCloseable
         return null == moldFeed ? ", MoldUDP64 off" : ", ITCH 5.0/MoldUDP64 session " + ctx.moldSession() + " to " +
             ctx.moldGroup() + ":" + ctx.moldPort() + " on " + ctx.moldInterface() + " (re-request port " +
             moldFeed.requestPort() + ", newest " + ctx.moldStoreMessages() + " messages in memory" +
-            (null == moldFeed.sessionFile() ? "" : ", the session's first " + ctx.moldStoreFileBytes() / (1 << 20) +
-            " MiB in " + moldFeed.sessionFile()) + ")";
+            (null == moldFeed.sessionFile() ? "" : ", the session's first " + ctx.moldStoreFileBytes() +
+            " bytes in " + moldFeed.sessionFile()) + ")";
     }
 
     /** @return the bound port of the Prometheus endpoint. */

@@ -52,7 +52,7 @@ final class MoldFeed implements AutoCloseable
      * @param nanoClock     monotonic time of the heartbeats.
      * @param midnightClock wall-clock time of the session's opening and closing messages.
      * @return the feed, its agent not yet started.
-     * @throws UncheckedIOException when a socket cannot be opened or bound, or the session file created.
+     * @throws UncheckedIOException when a socket cannot be opened or bound.
      */
     static MoldFeed open(
         final MdPublisherContext ctx, final PrometheusRegistry registry, final NanoClock nanoClock,
@@ -75,12 +75,8 @@ final class MoldFeed implements AutoCloseable
             requestChannel.bind(new InetSocketAddress(ctx.moldInterfaceAddress(), ctx.moldRequestPort()));
             requestChannel.configureBlocking(false);
 
-            if (null != ctx.moldStoreDir())
-            {
-                sessionFile = MoldSessionFile.create(
-                    Path.of(ctx.moldStoreDir()), ctx.moldSession(), ctx.moldStoreFileBytes());
-            }
             final MoldMetrics metrics = new MoldMetrics(registry);
+            sessionFile = createSessionFile(ctx, metrics);
             final MoldMessageStore store = new MoldMessageStore(ctx.moldStoreMessages(),
                 MoldFeedAgent.MAX_MESSAGE_LENGTH, ctx.moldPayloadLength(), sessionFile, metrics);
             final MoldFeedAgent agent = new MoldFeedAgent(
@@ -103,12 +99,35 @@ final class MoldFeed implements AutoCloseable
             CloseHelper.quietCloseAll(multicastChannel, requestChannel, sessionFile);
             throw new UncheckedIOException("md-publisher: cannot open the MoldUDP64 sockets on " +
                 ctx.moldInterface() + " (group " + ctx.moldGroup() + ":" + ctx.moldPort() + ", request port " +
-                ctx.moldRequestPort() + ") or its session file in " + ctx.moldStoreDir(), ex);
+                ctx.moldRequestPort() + ")", ex);
         }
         catch (final RuntimeException ex)
         {
             CloseHelper.quietCloseAll(multicastChannel, requestChannel, sessionFile);
             throw ex;
+        }
+    }
+
+    /**
+     * @return the session's file in the configured directory; null without a directory, or when it cannot be created
+     *         (counted and logged: the feed runs with the memory's newest messages only).
+     */
+    private static MoldSessionFile createSessionFile(final MdPublisherContext ctx, final MoldMetrics metrics)
+    {
+        if (null == ctx.moldStoreDir())
+        {
+            return null;
+        }
+        try
+        {
+            return MoldSessionFile.create(Path.of(ctx.moldStoreDir()), ctx.moldSession(), ctx.moldStoreFileBytes());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            metrics.onError();
+            System.err.println("[md-publisher] MoldUDP64 session file in " + ctx.moldStoreDir() + " not created, " +
+                "requests older than the newest " + ctx.moldStoreMessages() + " messages go unanswered: " + ex);
+            return null;
         }
     }
 

@@ -130,7 +130,7 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
                 if (!sessionFile.append(message))
                 {
                     sessionFileFull = true;
-                    System.out.println("md-publisher: MoldUDP64 session file " + sessionFile.path() + " full after " +
+                    System.out.println("[md-publisher] MoldUDP64 session file " + sessionFile.path() + " full after " +
                         sessionFile.messageCount() + " messages: later ones only in memory, the newest " + capacity);
                 }
             }

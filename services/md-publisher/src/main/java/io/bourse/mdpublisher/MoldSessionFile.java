@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -16,8 +17,11 @@ import java.nio.file.StandardOpenOption;
  * {@value #INDEX_INTERVAL}th message (8 bytes, big-endian), so that a request reads at most that many Message Length
  * fields before its first message. Both are written through buffers of their own, off-heap, by one write call when a
  * buffer is full and before every read; appending allocates nothing. No fsync: the files only serve the running
- * session and are deleted when it closes. Past {@code maxBytes} of data the file takes no more messages: requests for
- * those only the memory can answer. One thread appends and reads.
+ * session and are deleted when it closes (or, after a crash, by the next md-publisher to use the directory). Past
+ * {@code maxBytes} of data the file takes no more messages: requests for those only the memory can answer. The writes
+ * and the reads are blocking file I/O on the md-publisher's thread: a write call per 64 KiB of messages, and for a
+ * request older than the memory an index read and at most {@value #INDEX_INTERVAL} length fields. One thread appends
+ * and reads.
  */
 final class MoldSessionFile implements AutoCloseable
 {
@@ -55,7 +59,8 @@ final class MoldSessionFile implements AutoCloseable
     /**
      * Creates the session's files, {@code <session>-<pid>.mold} and {@code .mold.index} (the Session's characters
      * outside {@code [A-Za-z0-9_-]} as {@code _}; the process id keeps apart two md-publishers on one host that start
-     * in the same second with the default Session), replacing any left by an earlier process of that id.
+     * in the same second with the default Session), replacing any left by an earlier process of that id; first
+     * deletes the files that processes no longer running left in the directory (a crash does not close them).
      *
      * @param directory where the files go, created if needed.
      * @param session   the MoldUDP64 Session.
@@ -66,6 +71,7 @@ final class MoldSessionFile implements AutoCloseable
     static MoldSessionFile create(final Path directory, final String session, final long maxBytes) throws IOException
     {
         Files.createDirectories(directory);
+        deleteFilesOfEndedProcesses(directory);
         final String name = session.replaceAll("[^A-Za-z0-9_-]", "_") + "-" + ProcessHandle.current().pid() + SUFFIX;
         final Path dataPath = directory.resolve(name);
         final Path indexPath = directory.resolve(name + ".index");
@@ -99,7 +105,7 @@ final class MoldSessionFile implements AutoCloseable
     /**
      * Appends the next message of the session, unless the file is full.
      *
-     * @param message the Message Data between its position and limit, which are left unchanged; 1 to 65535 bytes.
+     * @param message the Message Data between its position and limit, which are left unchanged; 1 to 65,534 bytes.
      * @return false, keeping nothing, when the file holds {@code maxBytes} already.
      * @throws IOException when a full buffer cannot be written.
      */
@@ -177,10 +183,33 @@ final class MoldSessionFile implements AutoCloseable
     @Override
     public void close() throws IOException
     {
-        try (data; index)
+        try
         {
-            Files.deleteIfExists(dataPath);
+            try (data; index)
+            {
+                Files.deleteIfExists(dataPath);
+            }
+        }
+        finally
+        {
             Files.deleteIfExists(indexPath);
+        }
+    }
+
+    private static void deleteFilesOfEndedProcesses(final Path directory) throws IOException
+    {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*-*" + SUFFIX + "*"))
+        {
+            for (final Path file : files)
+            {
+                final String name = file.getFileName().toString();
+                final int end = name.lastIndexOf(SUFFIX);
+                final String pid = name.substring(name.lastIndexOf('-', end) + 1, end);
+                if (pid.matches("[0-9]{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isEmpty())
+                {
+                    Files.deleteIfExists(file);
+                }
+            }
         }
     }
 

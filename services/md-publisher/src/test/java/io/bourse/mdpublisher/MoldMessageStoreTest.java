@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -200,6 +201,27 @@ class MoldMessageStoreTest
         assertThat(store.get(response, 11, 1)).as("in neither").isZero();
         assertThat(store.get(response, 17, 10)).as("in memory").isEqualTo(4);
         store.close();
+    }
+
+    @Test
+    void shouldDeleteTheSessionFilesOfProcessesNoLongerRunningWhenCreatingOne() throws IOException
+    {
+        final long pid = ProcessHandle.current().pid();
+        // Above Linux's largest pid_max (4,194,304): no such process.
+        final String ended = "0101000000-4194999" + MoldSessionFile.SUFFIX;
+        final Path crashed = Files.createFile(dir.resolve(ended));
+        final Path crashedIndex = Files.createFile(dir.resolve(ended + ".index"));
+        final Path running = Files.createFile(dir.resolve("OTHER-" + pid + MoldSessionFile.SUFFIX));
+        final Path other = Files.createFile(dir.resolve("notes.txt"));
+
+        try (MoldSessionFile file = MoldSessionFile.create(dir, "S1", 100))
+        {
+            assertThat(crashed).doesNotExist();
+            assertThat(crashedIndex).doesNotExist();
+            assertThat(running).exists();
+            assertThat(other).exists();
+            assertThat(file.path()).isEqualTo(dir.resolve("S1-" + pid + MoldSessionFile.SUFFIX));
+        }
     }
 
     @Test
