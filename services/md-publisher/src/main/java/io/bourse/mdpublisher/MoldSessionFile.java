@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /**
  * Every message of one MoldUDP64 session, from Sequence Number 1, as MoldUDP64 Message Blocks (2-byte big-endian
@@ -16,12 +17,17 @@ import java.nio.file.StandardOpenOption;
  * whole session, as from NASDAQ's re-request servers. Beside it, an index file holds the data file's offset of every
  * {@value #INDEX_INTERVAL}th message (8 bytes, big-endian), so that a request reads at most that many Message Length
  * fields before its first message. Both are written through buffers of their own, off-heap, by one write call when a
- * buffer is full and before every read; appending allocates nothing. No fsync: the files only serve the running
- * session and are deleted when it closes (or, after a crash, by the next md-publisher to use the directory). Past
- * {@code maxBytes} of data the file takes no more messages: requests for those only the memory can answer. The writes
- * and the reads are blocking file I/O on the md-publisher's thread: a write call per 64 KiB of messages, and for a
- * request older than the memory an index read and at most {@value #INDEX_INTERVAL} length fields. One thread appends
- * and reads.
+ * buffer is full, or when a read needs bytes still in it; appending allocates nothing. No fsync: the files only serve
+ * the running session and are deleted when it closes (or, after a crash, by the next md-publisher to use the
+ * directory). Past {@code maxBytes} of data the file takes no more messages: requests for those only the memory can
+ * answer.
+ *
+ * <p>A receiver that backfills asks for the messages right after the ones it last got, response after response: the
+ * file keeps where the last {@value #CURSORS} responses ended (sequence number and offset) and starts a request from
+ * the nearest of those or of the index entries before it, so that a backfill reads the file once, 16 KiB at a time,
+ * whatever its length. The writes and the reads are blocking file I/O on the md-publisher's thread: a write call per 64
+ * KiB of messages, and a read call per 16 KiB of a backfill (a request that continues no recent response reads an
+ * index entry and at most {@value #INDEX_INTERVAL} length fields more). One thread appends and reads.
  */
 final class MoldSessionFile implements AutoCloseable
 {
@@ -29,6 +35,8 @@ final class MoldSessionFile implements AutoCloseable
     static final int INDEX_INTERVAL = 1024;
     /** File name suffix of the messages; the index's adds {@code .index}. */
     static final String SUFFIX = ".mold";
+    /** Ends of recent responses kept, for the next request of a backfill to start from. */
+    static final int CURSORS = 8;
 
     private static final int WRITE_BUFFER_LENGTH = 64 * 1024;
     private static final int INDEX_BUFFER_LENGTH = 8 * 1024;
@@ -42,9 +50,18 @@ final class MoldSessionFile implements AutoCloseable
     private final ByteBuffer dataBuffer = ByteBuffer.allocateDirect(WRITE_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
     private final ByteBuffer indexBuffer = ByteBuffer.allocateDirect(INDEX_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
+    private final ByteBuffer indexEntry = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.BIG_ENDIAN);
+    /** Per cursor, the 0-based number of the message after a recent response's last (-1: none yet). */
+    private final long[] cursorMessages = new long[CURSORS];
+    /** Per cursor, that message's offset in the data file. */
+    private final long[] cursorOffsets = new long[CURSORS];
+    private int nextCursor;
     private long readBufferOffset = -1;
     private long messageCount;
     private long dataLength;
+    private long writtenDataLength;
+    private long writtenIndexLength;
+    private long readCalls;
 
     private MoldSessionFile(
         final Path dataPath, final Path indexPath, final FileChannel data, final FileChannel index, final long maxBytes)
@@ -54,6 +71,7 @@ final class MoldSessionFile implements AutoCloseable
         this.data = data;
         this.index = index;
         this.maxBytes = maxBytes;
+        Arrays.fill(cursorMessages, -1);
     }
 
     /**
@@ -121,13 +139,13 @@ final class MoldSessionFile implements AutoCloseable
         {
             if (!indexBuffer.hasRemaining())
             {
-                flush(indexBuffer, index);
+                flushIndex();
             }
             indexBuffer.putLong(dataLength);
         }
         if (dataBuffer.remaining() < blockLength)
         {
-            flush(dataBuffer, data);
+            flushData();
         }
         dataBuffer.putShort((short)length);
         dataBuffer.put(dataBuffer.position(), message, message.position(), length);
@@ -151,11 +169,22 @@ final class MoldSessionFile implements AutoCloseable
     int get(final ByteBuffer buffer, final long sequenceNumber, final long requestedMessageCount, final int limit)
         throws IOException
     {
-        flush(indexBuffer, index);
-        flush(dataBuffer, data);
         final long first = sequenceNumber - 1;
-        long offset = readLong(index, first / INDEX_INTERVAL * Long.BYTES);
-        for (long skipped = first - first % INDEX_INTERVAL; skipped < first; skipped++)
+        long message = first - first % INDEX_INTERVAL;
+        long offset = -1;
+        for (int i = 0; i < CURSORS; i++)
+        {
+            if (cursorMessages[i] <= first && cursorMessages[i] >= message)
+            {
+                message = cursorMessages[i];
+                offset = cursorOffsets[i];
+            }
+        }
+        if (offset < 0)
+        {
+            offset = indexEntry(first / INDEX_INTERVAL);
+        }
+        for (; message < first; message++)
         {
             offset += MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + messageLength(offset);
         }
@@ -176,7 +205,16 @@ final class MoldSessionFile implements AutoCloseable
             count++;
         }
         buffer.position(buffer.position() + written);
+        keepCursor(first + count, offset);
         return count;
+    }
+
+    /**
+     * @return read calls made on the files so far, for tests of how much a backfill reads.
+     */
+    long readCalls()
+    {
+        return readCalls;
     }
 
     /** Closes and deletes both files. */
@@ -213,13 +251,31 @@ final class MoldSessionFile implements AutoCloseable
         }
     }
 
+    /** Keeps where a response ended, in place of the oldest cursor, unless a cursor stands there already. */
+    private void keepCursor(final long message, final long offset)
+    {
+        for (int i = 0; i < CURSORS; i++)
+        {
+            if (cursorMessages[i] == message)
+            {
+                return;
+            }
+        }
+        cursorMessages[nextCursor] = message;
+        cursorOffsets[nextCursor] = offset;
+        nextCursor = (nextCursor + 1) % CURSORS;
+    }
+
     private int messageLength(final long offset) throws IOException
     {
         cache(offset, MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH);
         return readBuffer.getShort((int)(offset - readBufferOffset)) & 0xFFFF;
     }
 
-    /** Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}. */
+    /**
+     * Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}, writing the data buffer first
+     * when they are not all written yet.
+     */
     private void cache(final long offset, final int length) throws IOException
     {
         if (readBufferOffset >= 0 && offset >= readBufferOffset &&
@@ -227,9 +283,14 @@ final class MoldSessionFile implements AutoCloseable
         {
             return;
         }
+        if (offset + length > writtenDataLength)
+        {
+            flushData();
+        }
         readBuffer.clear();
         while (readBuffer.hasRemaining())
         {
+            readCalls++;
             if (data.read(readBuffer, offset + readBuffer.position()) < 0)
             {
                 break;
@@ -244,18 +305,37 @@ final class MoldSessionFile implements AutoCloseable
         }
     }
 
-    private long readLong(final FileChannel channel, final long position) throws IOException
+    /** @return the data file's offset of the message {@code entry * INDEX_INTERVAL} (0-based), from the index. */
+    private long indexEntry(final long entry) throws IOException
     {
-        final ByteBuffer entry = readBuffer.clear().limit(Long.BYTES);
-        readBufferOffset = -1;
-        while (entry.hasRemaining())
+        final long position = entry * Long.BYTES;
+        if (position + Long.BYTES > writtenIndexLength)
         {
-            if (channel.read(entry, position + entry.position()) < 0)
+            flushIndex();
+        }
+        indexEntry.clear();
+        while (indexEntry.hasRemaining())
+        {
+            readCalls++;
+            if (index.read(indexEntry, position + indexEntry.position()) < 0)
             {
                 throw new IOException(indexPath + ": no entry at " + position);
             }
         }
-        return entry.getLong(0);
+        return indexEntry.getLong(0);
+    }
+
+    private void flushData() throws IOException
+    {
+        flush(dataBuffer, data);
+        writtenDataLength = dataLength;
+    }
+
+    private void flushIndex() throws IOException
+    {
+        final int length = indexBuffer.position();
+        flush(indexBuffer, index);
+        writtenIndexLength += length;
     }
 
     private static void flush(final ByteBuffer buffer, final FileChannel channel) throws IOException

@@ -185,6 +185,49 @@ class MoldMessageStoreTest
     }
 
     @Test
+    void shouldBackfillAWholeSessionFromTheSessionFileReadingItOnce() throws IOException
+    {
+        // Past the 1,024 entries of the index's write buffer (1,048,576 messages), so that it is written on its own.
+        final int count = 1024 * MoldSessionFile.INDEX_INTERVAL + 3 * MoldSessionFile.INDEX_INTERVAL + 5;
+        final MoldSessionFile file = MoldSessionFile.create(dir, "S1", Long.MAX_VALUE);
+        final MoldMessageStore store =
+            new MoldMessageStore(4, MAX_MESSAGE_LENGTH, 1400, file, new MoldMetrics(new PrometheusRegistry()));
+        long bytes = 0;
+        for (int i = 1; i <= count; i++)
+        {
+            final ByteBuffer message = numbered(i);
+            bytes += 2 + message.remaining();
+            store.append(message);
+        }
+
+        long next = 1;
+        int requests = 0;
+        while (next <= count)
+        {
+            response.clear();
+            final int answered = store.get(response, next, 65_535);
+            assertThat(answered).as("from %d", next).isPositive();
+            assertThat(written(0)).as("from %d", next).isEqualTo(blocks(next, answered));
+            next += answered;
+            requests++;
+        }
+        assertThat(requests).isGreaterThan(count / 200);
+        // Each 16 KiB read starts at the first block the last one did not hold whole; one more at the file's end.
+        assertThat(file.readCalls()).as("the data file read once, 16 KiB at a time, and one index entry")
+            .isLessThanOrEqualTo(bytes / (16 * 1024 - 2 - MAX_MESSAGE_LENGTH) + 3);
+
+        // A request a little past a response's end walks on from it; one far from any, from the index.
+        for (final long first : new long[] {next - 100, 1_000_000, 1_048_577, 1_048_600, 1_049_000, 2, 1})
+        {
+            response.clear();
+            final int answered = store.get(response, first, 30);
+            assertThat(answered).as("from %d", first).isEqualTo((int)Math.min(30, count - first + 1));
+            assertThat(written(0)).as("from %d", first).isEqualTo(blocks(first, answered));
+        }
+        store.close();
+    }
+
+    @Test
     void shouldKeepOnlyTheFirstMessagesInAFullSessionFile() throws IOException
     {
         // The file holds the first 10 messages' blocks exactly.
