@@ -1,6 +1,8 @@
 package io.bourse.mdpublisher;
 
 import io.bourse.common.aeron.BoundedOffer;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -9,21 +11,26 @@ import org.agrona.concurrent.IdleStrategy;
  * feed's window, every offer to it waits out its retries (about 10 ms at the default 100), and one duty cycle of the
  * md-publisher can last seconds; the MoldUDP64 packets of the messages already taken still go out meanwhile, the
  * Heartbeats stay on time and re-requests are answered. The message being offered is taken by the feed only after its
- * offer, so the MoldUDP64 order stays the order feed's.
+ * offer, so the MoldUDP64 order stays the order feed's. An exception of the feed's duty cycle goes to the error handler,
+ * not out of the offer: it would end the md-publisher's duty cycle in the middle of a message, whose increment the SBE
+ * and MoldUDP64 feeds would then miss while the books hold it.
  */
 final class MoldFeedOfferIdleStrategy implements IdleStrategy
 {
-    private final MoldFeedAgent moldFeed;
+    private final Agent moldFeed;
     private final IdleStrategy backoff;
+    private final ErrorHandler errorHandler;
 
     /**
-     * @param moldFeed the MoldUDP64 feed, started on this thread.
-     * @param backoff  how to wait after its duty cycle.
+     * @param moldFeed     the MoldUDP64 feed ({@link MoldFeedAgent}), started on this thread.
+     * @param backoff      how to wait after its duty cycle.
+     * @param errorHandler takes what its duty cycle throws (an {@link Exception}; an {@link Error} goes on up).
      */
-    MoldFeedOfferIdleStrategy(final MoldFeedAgent moldFeed, final IdleStrategy backoff)
+    MoldFeedOfferIdleStrategy(final Agent moldFeed, final IdleStrategy backoff, final ErrorHandler errorHandler)
     {
         this.moldFeed = moldFeed;
         this.backoff = backoff;
+        this.errorHandler = errorHandler;
     }
 
     /** Runs a duty cycle of the MoldUDP64 feed and backs off, unless the last attempt did work. */
@@ -40,11 +47,18 @@ final class MoldFeedOfferIdleStrategy implements IdleStrategy
         }
     }
 
-    /** Runs a duty cycle of the MoldUDP64 feed, then backs off. */
+    /** Runs a duty cycle of the MoldUDP64 feed, then backs off, whatever the duty cycle threw. */
     @Override
     public void idle()
     {
-        moldFeed.doWork();
+        try
+        {
+            moldFeed.doWork();
+        }
+        catch (final Exception ex)
+        {
+            errorHandler.onError(ex);
+        }
         backoff.idle();
     }
 
