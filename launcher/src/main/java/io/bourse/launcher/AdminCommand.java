@@ -113,6 +113,14 @@ public final class AdminCommand implements Runnable
         abstract int templateId();
 
         /**
+         * @return the packed symbol the shard's AdminResponse names: the command's, or spaces for a command without one.
+         */
+        long symbol()
+        {
+            return Symbols.pack("");
+        }
+
+        /**
          * @param proxy       the encoder.
          * @param publication a shard's command stream, connected.
          * @param timestampNs the command's time, ns since midnight.
@@ -155,7 +163,7 @@ public final class AdminCommand implements Runnable
                             Publication.errorString(result));
                     }
                 }
-                responses.await(templateId(), timestampNs, System.nanoTime() + timeoutMs * 1_000_000L,
+                responses.await(templateId(), timestampNs, symbol(), System.nanoTime() + timeoutMs * 1_000_000L,
                     new SleepingMillisIdleStrategy(1));
                 return report(responses, shards, layout);
             }
@@ -261,6 +269,12 @@ public final class AdminCommand implements Runnable
             }
             packed = Symbols.pack(upper);
             return new int[]{ directory.find(packed).shardId() };
+        }
+
+        @Override
+        final long symbol()
+        {
+            return packed;
         }
     }
 

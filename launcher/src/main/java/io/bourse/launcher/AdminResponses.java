@@ -2,6 +2,7 @@ package io.bourse.launcher;
 
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
@@ -11,8 +12,8 @@ import java.util.Arrays;
 
 /**
  * Waits on the event streams of the matching-engine shards an admin command went to for each shard's AdminResponse
- * (engine-schema.xml, version 7): the answer whose command template id and timestamp (ns since midnight, as sent) are
- * the command's. Every other event, and the answers to other senders' commands, are skipped. The subscriptions must be
+ * (engine-schema.xml, version 7): the answer whose command template id, timestamp (ns since midnight, as sent) and
+ * symbol are the command's. Every other event, and the answers to other senders' commands, are skipped. The subscriptions must be
  * connected before the command is sent, so that no answer can come before its stream is read; they are read round
  * robin, so that none is left unread long enough to hold its shard back.
  */
@@ -29,6 +30,7 @@ final class AdminResponses
     private final AdminResponseDecoder response = new AdminResponseDecoder();
     private int commandTemplateId;
     private long timestampNs = Long.MIN_VALUE;
+    private long symbol;
 
     /**
      * @param events the event streams of the shards, in the order {@link #code(int)} takes them.
@@ -57,7 +59,9 @@ final class AdminResponses
                 }
                 response.wrap(
                     buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
-                if (commandTemplateId == response.commandTemplateId() && timestampNs == response.timestampNs())
+                if (commandTemplateId == response.commandTemplateId() && timestampNs == response.timestampNs() &&
+                    symbol == Symbols.pack(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH +
+                    AdminResponseDecoder.symbolEncodingOffset()))
                 {
                     codes[shard] = response.codeRaw();
                 }
@@ -86,13 +90,17 @@ final class AdminResponses
      *
      * @param commandTemplateId the admin command's template id.
      * @param timestampNs       the command's timestamp, as sent.
+     * @param symbol            the command's packed symbol, {@code Symbols.pack("")} (spaces) for one without.
      * @param deadlineNs        {@link System#nanoTime()} at which to give up.
      * @param idle              between empty rounds.
      */
-    void await(final int commandTemplateId, final long timestampNs, final long deadlineNs, final IdleStrategy idle)
+    void await(
+        final int commandTemplateId, final long timestampNs, final long symbol, final long deadlineNs,
+        final IdleStrategy idle)
     {
         this.commandTemplateId = commandTemplateId;
         this.timestampNs = timestampNs;
+        this.symbol = symbol;
         while (!allAnswered() && System.nanoTime() - deadlineNs < 0)
         {
             idle.idle(poll());

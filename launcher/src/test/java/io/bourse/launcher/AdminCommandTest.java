@@ -175,11 +175,13 @@ class AdminCommandTest
     @Test
     void shouldFailSayingSoWhenTheShardAnswersNoneButOtherCommands()
     {
-        // Shard 1 answers another command of the same time and this command of another time, never this one.
+        // Shard 1 answers another command of the same time and symbol, and this command of another time and of another
+        // symbol (as to another sender's command in the same nanosecond), never this one.
         try (ScriptedShard ignored = new ScriptedShard(1, (templateId, timestampNs, answer) ->
         {
-            answer.accept(templateId + 1, timestampNs, AdminResponseCode.OK.value());
-            answer.accept(templateId, timestampNs - 1, AdminResponseCode.OK.value());
+            answer.accept(templateId + 1, timestampNs, "MSFT", AdminResponseCode.OK.value());
+            answer.accept(templateId, timestampNs - 1, "MSFT", AdminResponseCode.OK.value());
+            answer.accept(templateId, timestampNs, "AMZN", AdminResponseCode.OK.value());
         }))
         {
             assertThat(admin("trading-state", "--symbol", "MSFT", "--state", "HALTED", "--symbols", SYMBOLS,
@@ -196,7 +198,7 @@ class AdminCommandTest
     void shouldReportEveryShardsAnswerWhenTheCommandGoesToSeveral()
     {
         try (ScriptedShard ignored = new ScriptedShard(1, (templateId, timestampNs, answer) ->
-            answer.accept(templateId, timestampNs, AdminResponseCode.OK.value())))
+            answer.accept(templateId, timestampNs, "", AdminResponseCode.OK.value())))
         {
             assertThat(admin("stp", "--mode", "CANCEL_BOTH", "--symbols", SYMBOLS)).isZero();
         }
@@ -214,7 +216,7 @@ class AdminCommandTest
     {
         // A code a newer engine might send.
         try (ScriptedShard ignored = new ScriptedShard(1, (templateId, timestampNs, answer) ->
-            answer.accept(templateId, timestampNs, (short)42)))
+            answer.accept(templateId, timestampNs, "", (short)42)))
         {
             assertThat(admin("stp", "--firm", "ABCD", "--mode", "NONE", "--symbols", SYMBOLS))
                 .isEqualTo(AdminCommand.REFUSED);
@@ -384,7 +386,7 @@ class AdminCommandTest
     @FunctionalInterface
     private interface Answer
     {
-        void accept(int commandTemplateId, long timestampNs, short code);
+        void accept(int commandTemplateId, long timestampNs, String symbol, short code);
     }
 
     /**
@@ -405,12 +407,12 @@ class AdminCommandTest
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
             final MessageHeaderEncoder header = new MessageHeaderEncoder();
             final AdminResponseEncoder response = new AdminResponseEncoder();
-            final Answer answer = (commandTemplateId, timestampNs, code) ->
+            final Answer answer = (commandTemplateId, timestampNs, symbol, code) ->
             {
                 response.wrapAndApplyHeader(buffer, 0, header)
                     .timestampNs(timestampNs)
                     .commandTemplateId(commandTemplateId)
-                    .symbol("        ");
+                    .symbol(String.format("%-8s", symbol));
                 buffer.putByte(MessageHeaderEncoder.ENCODED_LENGTH + AdminResponseEncoder.codeEncodingOffset(),
                     (byte)code);
                 while (eventStream.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + response.encodedLength()) < 0)
