@@ -118,9 +118,10 @@ final class JournalStore implements AutoCloseable
     }
 
     /**
-     * Records the largest session index the trading day before knew of, forced to disk, so that the day's sessions take
-     * indexes past it, also after a restart, when the engine events of the day before are not replayed: an order of
-     * the day before still in the engine then shares its clientOrderId with no order of this day.
+     * Records the largest session index the trading day before knew of, forced to disk with its directory entry, so
+     * that the day's sessions take indexes past it, also after a restart, when the engine events of the day before are
+     * not replayed: an order of the day before still in the engine then shares its clientOrderId with no order of this
+     * day.
      *
      * @param largestKnown the day before's {@link SessionIndexes#largestKnown()}.
      * @throws IOException when the file cannot be written.
@@ -131,6 +132,7 @@ final class JournalStore implements AutoCloseable
         Files.writeString(directory.resolve(SESSION_INDEX_FLOOR_FILE), Integer.toString(maxSessionIndex),
             StandardCharsets.US_ASCII, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+        forceDirectory(directory); // the file's entry too, when it is new
     }
 
     /**
