@@ -3,6 +3,7 @@ package io.bourse.fanout;
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import com.paritytrading.nassau.Clock;
 import com.paritytrading.nassau.MessageListener;
+import com.paritytrading.nassau.ProtocolException;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
@@ -40,8 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * that answer at once and is applied in full when it ends; one sent together with the Login Request (same write)
  * therefore applies before any Add Order. Other Unsequenced Data is counted as an error and ignored. A Logout Request
  * closes the session; so do the subscriber closing its socket, 15 s without a heartbeat from it, and any socket
- * failure (the last two counted as errors). When the fanout stops, a logged-in session's stream ends as an ITCH 5.0
- * day does, with System Events 'M', 'E' and 'C', then End of Session.
+ * failure (the last two counted as errors). A packet that breaks SoupBinTCP 4.0 or cannot be parsed ends the session
+ * with End of Session ({@link #receive}). When the fanout stops, a logged-in session's stream ends as an ITCH 5.0 day
+ * does, with System Events 'M', 'E' and 'C', then End of Session.
  *
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
@@ -238,11 +240,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /**
      * Reads and handles what the subscriber sent, or drops it once the session is ending; closes the session at end of
      * stream (an ending session once the socket has also taken the rest of its stream, End of Session included: a
-     * subscriber may shut its output down and go on reading) or on failure, and on a packet that cannot be parsed or
-     * handled (a runtime exception from nassau's parser, e.g. on a Login Request shorter than SoupBinTCP 4.0's 47
-     * bytes or a blank Requested Sequence Number, or from the handling of a packet): counted in
+     * subscriber may shut its output down and go on reading) or on a socket failure. A packet that breaks SoupBinTCP
+     * 4.0 (an unknown packet type, a length past the receive buffer: nassau's {@link ProtocolException}) or cannot be
+     * parsed or handled (a runtime exception from nassau's parser, e.g. on a Login Request shorter than SoupBinTCP
+     * 4.0's 47 bytes or a blank Requested Sequence Number, or from the handling of a packet) ends the session as the
+     * order gateway does: End of Session after what the send buffer holds ({@link #endSession()}), what the subscriber
+     * sends after it dropped, so that the connection is not reset before the subscriber has read its end; counted in
      * {@code bourse_fanout_malformed_packets_total} and as an error, logged the first time, and only this session
-     * ends; left to the worker, the exception would end its duty cycle before the other sessions' data, at every read
+     * ends. Left to the worker, the exception would end its duty cycle before the other sessions' data, at every read
      * while the subscriber kept sending.
      *
      * @param discard scratch buffer for the input of an ending session, which is dropped.
@@ -263,23 +268,27 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 endInput();
             }
         }
-        catch (final IOException ex)
+        catch (final ProtocolException | RuntimeException ex)
         {
-            fail(ex);
-        }
-        catch (final RuntimeException ex)
-        {
-            if (!closed && !ending)
+            if (closed || ending)
+            {
+                close();
+            }
+            else
             {
                 errorCount.incrementAndGet();
                 if (metrics.onMalformedPacket())
                 {
-                    System.err.println("[fanout] subscriber " + remoteAddress() + " closed: a packet it sent could " +
+                    System.err.println("[fanout] subscriber " + remoteAddress() + " ended: a packet it sent could " +
                         "not be parsed or handled (" + ex + "; further ones are only counted in " +
                         "bourse_fanout_malformed_packets_total)");
                 }
+                endSession();
             }
-            close();
+        }
+        catch (final IOException ex)
+        {
+            fail(ex);
         }
     }
 
@@ -511,8 +520,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /**
      * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the
      * packet under way, dropping the whole packets not yet begun, and writes what the socket takes: the service is
-     * stopping (after {@link #endMessages()}'s System Events), the worker missed messages, or the dispatcher could
-     * not answer. Once the socket has taken End of Session, now or at a later {@link #flush()}, its output is shut
+     * stopping (after {@link #endMessages()}'s System Events), the worker missed messages, the dispatcher could not
+     * answer, or the subscriber sent a packet that could not be parsed or handled ({@link #receive}). Once the socket has taken End of Session, now or at a later {@link #flush()}, its output is shut
      * down (FIN after the data); the session then drops what the subscriber still sends ({@link #receive}) and closes
      * when the subscriber closes its end (once the rest is sent, if there is any), or at the deadline
      * ({@link #keepAlive()}).
@@ -605,7 +614,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         if (loginRequested)
         {
-            throw new IOException("second Login Request");
+            throw new ProtocolException("second Login Request"); // malformed: End of Session (receive)
         }
         if (null == credentials.authenticate(request.getUsername().trim(), request.getPassword().trim()))
         {

@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -338,11 +338,11 @@ class FanoutServiceTest
 
     /**
      * A connection that sends a Login Request too short to parse (SoupBinTCP length 2: 'L' and one byte), then keeps
-     * sending: nassau's parser throws on it at every read. The fanout closes that connection, counts it, and the
-     * session sharing its worker still gets the live data.
+     * sending: nassau's parser throws on it. The fanout ends that connection's session with End of Session, drops what
+     * it sends after it (no reset), counts it, and the session sharing its worker still gets the live data.
      */
     @Test
-    void shouldCloseAConnectionSendingAMalformedLoginAndKeepServingTheSessionOnItsWorker() throws Exception
+    void shouldEndTheSessionOfAConnectionSendingAMalformedLoginAndKeepServingTheSessionOnItsWorker() throws Exception
     {
         // The fewest sessions, in turn on a tie: the first and third connections share worker 0.
         final Subscriber sameWorker = connect();
@@ -365,7 +365,8 @@ class FanoutServiceTest
             sameWorker.receiveUntil(() -> sameWorker.itch.messages.size() >= SESSION_START_MESSAGES + 1);
             assertThat(sameWorker.itch.messages.get(SESSION_START_MESSAGES))
                 .isEqualTo(new AddOrder(1, 0, T, 33, 'S', 100, "AAPL", 4_000_000));
-            assertThat(closedByPeer(malformed)).as("the fanout closed the malformed connection").isTrue();
+            assertThat(readUntilClosed(malformed)).as("End of Session, then the fanout's end closed")
+                .containsExactly(0, 1, 'Z');
         }
         assertThat(scrapeMetrics()).containsPattern("\\nbourse_fanout_errors_total [1-9]")
             .contains("\nbourse_fanout_malformed_packets_total 1.0\n");
@@ -1096,30 +1097,32 @@ class FanoutServiceTest
      *
      * @return true when the peer closed it: end of stream, or a reset (it closed with our bytes unread).
      */
-    private static boolean closedByPeer(final SocketChannel channel) throws IOException
+    /**
+     * @return what the peer sent until it closed its end, within 10 s; a reset fails.
+     */
+    private static byte[] readUntilClosed(final SocketChannel channel) throws IOException
     {
         channel.socket().setSoTimeout(1_000);
         final InputStream in = channel.socket().getInputStream();
+        final ByteArrayOutputStream received = new ByteArrayOutputStream();
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadlineNs)
         {
             try
             {
-                if (-1 == in.read())
+                final int b = in.read();
+                if (-1 == b)
                 {
-                    return true;
+                    return received.toByteArray();
                 }
+                received.write(b);
             }
             catch (final SocketTimeoutException ex)
             {
                 // nothing this second: look again
             }
-            catch (final SocketException ex)
-            {
-                return true;
-            }
         }
-        return false;
+        throw new AssertionError("the peer did not close its end within 10 s");
     }
 
     private String scrapeMetrics() throws Exception

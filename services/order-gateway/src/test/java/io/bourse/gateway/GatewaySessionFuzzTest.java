@@ -59,7 +59,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fuzzed connection is still logged in as that user.
  * <p>
  * Regression inputs are in {@code src/test/resources/io/bourse/gateway/GatewaySessionFuzzTestInputs/}; a long run:
- * see the README, "Fuzzing the gateway".
+ * see the README, "Fuzzing the gateway and the fanout".
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GatewaySessionFuzzTest

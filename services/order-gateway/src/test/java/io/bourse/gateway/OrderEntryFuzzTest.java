@@ -89,7 +89,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * did, and give no clientOrderId twice.
  * <p>
  * Regression inputs are in {@code src/test/resources/io/bourse/gateway/OrderEntryFuzzTestInputs/}; a long run: see the
- * README, "Fuzzing the gateway".
+ * README, "Fuzzing the gateway and the fanout".
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OrderEntryFuzzTest
