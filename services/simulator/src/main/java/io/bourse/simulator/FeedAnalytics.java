@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * shares over sum of shares, every trade of the session) and rolling VWAP over a window of ITCH 5.0 time that ends at
  * the newest trade of any symbol. The window is kept as a ring of equal buckets (the window's resolution is one
  * bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its trade out of every figure when
- * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again (the same Match
- * Number, symbol and time) is not counted twice. ITCH times are the time of day, so they are laid on the timeline of
+ * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again among them (the
+ * same Match Number, symbol and time) is not counted twice (a MoldUDP64 join's replay of its session is left out
+ * before, whatever its length: {@link MoldReplay}). ITCH times are the time of day, so they are laid on the timeline of
  * the simulator's clock, which goes on across midnight: each trade on the day that puts it nearest its receipt
  * (within 12 hours, {@link MidnightNanoClock#withinADay}), so the window spans midnight, a late trade of before
  * midnight stays before it, and the first trade after a quiet night (a close before midnight) is after the last of

@@ -65,6 +65,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     private final String name;
     private final MoldUDP64Client client;
     private final MessageListener listener;
+    private final MoldReplay replay;
     private final SimulatorCounters counters;
     private final NanoClock nanoClock;
     private volatile boolean active = true;
@@ -86,6 +87,8 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * @param requests       sends Request Packets and receives their responses, non-blocking.
      * @param requestAddress the md-publisher's re-request server.
      * @param listener       receives every ITCH 5.0 message, in Sequence Number order.
+     * @param replay         told of each message first, to tell those an earlier join of the same session delivered;
+     *                       this join is a new one to it.
      * @param counters       where gaps, requests, recovered messages and errors are counted.
      * @param nanoClock      monotonic time of the End of Session packets and of the gaps' fill.
      */
@@ -95,11 +98,14 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         final DatagramChannel requests,
         final InetSocketAddress requestAddress,
         final MessageListener listener,
+        final MoldReplay replay,
         final SimulatorCounters counters,
         final NanoClock nanoClock)
     {
         this.name = name;
         this.listener = listener;
+        this.replay = replay;
+        replay.joined();
         this.counters = counters;
         this.nanoClock = nanoClock;
         this.client = new MoldUDP64Client(downstream, requests, requestAddress, this, this);
@@ -113,6 +119,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * @param localInterface address of the interface on which to join the group and from which to send requests.
      * @param requestAddress the md-publisher's re-request server.
      * @param listener       receives every ITCH 5.0 message, in Sequence Number order.
+     * @param replay         told of each message first ({@link MoldReplay}), kept across the joins of one index.
      * @param counters       where gaps, requests, recovered messages and errors are counted.
      * @param nanoClock      monotonic time of the End of Session packets and of the gaps' fill.
      * @return the session; it asks for the messages it missed when the first packet arrives.
@@ -124,6 +131,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         final InetAddress localInterface,
         final InetSocketAddress requestAddress,
         final MessageListener listener,
+        final MoldReplay replay,
         final SimulatorCounters counters,
         final NanoClock nanoClock) throws IOException
     {
@@ -146,7 +154,8 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
             requests = DatagramChannel.open(StandardProtocolFamily.INET);
             requests.bind(new InetSocketAddress(localInterface, 0));
             requests.configureBlocking(false);
-            return new MoldSession(name, downstream, requests, requestAddress, listener, counters, nanoClock);
+            return new MoldSession(
+                name, downstream, requests, requestAddress, listener, replay, counters, nanoClock);
         }
         catch (final IOException ex)
         {
@@ -229,6 +238,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
             lastFillProgressNs = nanoClock.nanoTime();
             requestsSinceFillProgress = 0;
         }
+        replay.onMessage(buffer);
         listener.message(buffer);
     }
 

@@ -62,6 +62,8 @@ public final class SimulatorService implements AutoCloseable
     private final List<MarketDataSession> mdSessions = new ArrayList<>();
     /** The current MoldUDP64 session of each market-data index; replaced on the market-data thread at a re-join. */
     private final List<MoldSession> moldSessions = new CopyOnWriteArrayList<>();
+    /** Per market-data session index, what its MoldUDP64 joins heard before. */
+    private final List<MoldReplay> moldReplays = new ArrayList<>();
     private final List<MarketDataAdapter> mdAdapters = new ArrayList<>();
     private FeedAnalytics analytics;
     private volatile double mdMessageRate;
@@ -140,10 +142,16 @@ public final class SimulatorService implements AutoCloseable
         for (int i = 0; i < ctx.mdSessions(); i++)
         {
             final Credentials.User user = ctx.marketDataUsers().get(i);
-            final MarketDataListener listener = 0 == i ? analytics : analytics.inconsistenciesOnly();
+            final MarketDataListener sessionAnalytics = 0 == i ? analytics : analytics.inconsistenciesOnly();
+            // A MoldUDP64 join reads its session from 1 again: the trades an earlier join delivered are not counted
+            // again. A SoupBinTCP login again starts with a snapshot, which has no trades.
+            final MoldReplay replay = new MoldReplay(sessionAnalytics, counters);
+            final MarketDataListener listener =
+                MarketDataFeed.MOLDUDP64 == ctx.mdFeed() ? replay : sessionAnalytics;
             final MarketDataAdapter adapter = new MarketDataAdapter(
                 counters, new OrderBooks(symbols.size(), INITIAL_ORDERS, listener), listener, meter);
             mdAdapters.add(adapter);
+            moldReplays.add(replay);
             mdSessions.add(openMarketDataSession(i, user, adapter));
         }
 
@@ -225,8 +233,8 @@ public final class SimulatorService implements AutoCloseable
     private MoldSession joinMold(final int index, final MarketDataAdapter adapter) throws IOException
     {
         return MoldSession.join("MoldUDP64 session " + index + " (" + ctx.moldGroup() + ":" + ctx.moldPort() + ")",
-            ctx.moldGroupAddress(), ctx.moldInterfaceAddress(), ctx.moldRequestAddress(), adapter, counters,
-            SystemNanoClock.INSTANCE);
+            ctx.moldGroupAddress(), ctx.moldInterfaceAddress(), ctx.moldRequestAddress(), adapter,
+            moldReplays.get(index), counters, SystemNanoClock.INSTANCE);
     }
 
     private void registerCounters(final PrometheusRegistry registry)

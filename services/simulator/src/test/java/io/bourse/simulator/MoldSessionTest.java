@@ -80,7 +80,8 @@ class MoldSessionTest
         OrderBooks books,
         SimulatorCounters counters,
         long[] messageCount,
-        MarketDataAdapter adapter)
+        MarketDataAdapter adapter,
+        MoldReplay replay)
     {
         public long received()
         {
@@ -136,8 +137,9 @@ class MoldSessionTest
     void shouldDetectEachGapAndFillItByReRequestToTheSameBooksAsTheFullStream() throws IOException
     {
         final MoldRelay relay = open(new MoldRelay(group));
-        final Feed lossy = open(feed("lossy session", (counters, adapter) -> new MoldSession("lossy session",
-            relay.receiver(), MoldRelay.unicast(), requestAddress, adapter, counters, SystemNanoClock.INSTANCE)));
+        final Feed lossy = open(feed("lossy session", (counters, adapter, replay) -> new MoldSession("lossy session",
+            relay.receiver(), MoldRelay.unicast(), requestAddress, adapter, replay, counters,
+            SystemNanoClock.INSTANCE)));
         // Two Add Orders, one Add Order, three Order Executed, and the last message, found by the next Heartbeat.
         relay.lose(14, 15, 24, 29, 30, 31, 40);
         launchPublisher();
@@ -203,8 +205,8 @@ class MoldSessionTest
             first.books().clear();
             first.messageCount()[0] = 0;
             final MoldSession session = open(MoldSession.join(
-                "session", group, MoldRelay.LOOPBACK, requestAddress, first.adapter(), first.counters(),
-                SystemNanoClock.INSTANCE));
+                "session", group, MoldRelay.LOOPBACK, requestAddress, first.adapter(), first.replay(),
+                first.counters(), SystemNanoClock.INSTANCE));
             joined.add(session);
             return session;
         };
@@ -495,21 +497,22 @@ class MoldSessionTest
     /** A session reading the Downstream Packets sent to that socket, which it closes. */
     private Feed unicastFeed(final DatagramChannel downstream) throws IOException
     {
-        return open(feed("session", (counters, adapter) ->
-            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, counters, clock)));
+        return open(feed("session", (counters, adapter, replay) ->
+            new MoldSession("session", downstream, MoldRelay.unicast(), requestAddress, adapter, replay, counters,
+                clock)));
     }
 
     private Feed join(final String name) throws IOException
     {
-        return feed(name, (counters, adapter) ->
-            MoldSession.join(name, group, MoldRelay.LOOPBACK, requestAddress, adapter, counters,
+        return feed(name, (counters, adapter, replay) ->
+            MoldSession.join(name, group, MoldRelay.LOOPBACK, requestAddress, adapter, replay, counters,
                 SystemNanoClock.INSTANCE));
     }
 
     /** Opens a session delivering to books of its own, counting into counters of its own. */
     private interface SessionFactory
     {
-        MoldSession open(SimulatorCounters counters, MarketDataAdapter adapter) throws IOException;
+        MoldSession open(SimulatorCounters counters, MarketDataAdapter adapter, MoldReplay replay) throws IOException;
     }
 
     private static Feed feed(final String name, final SessionFactory factory) throws IOException
@@ -517,11 +520,12 @@ class MoldSessionTest
         final SimulatorCounters counters = new SimulatorCounters();
         final FeedAnalytics analytics =
             new FeedAnalytics(SYMBOLS.entries().size(), 60_000_000_000L, 60, counters, new MidnightNanoClock());
-        final OrderBooks books = new OrderBooks(SYMBOLS.entries().size(), 64, analytics);
+        final MoldReplay replay = new MoldReplay(analytics, counters);
+        final OrderBooks books = new OrderBooks(SYMBOLS.entries().size(), 64, replay);
         final long[] received = new long[1];
         final MarketDataAdapter adapter = new MarketDataAdapter(
-            counters, books, analytics, (messageType, timestampNs) -> received[0]++);
-        return new Feed(factory.open(counters, adapter), books, counters, received, adapter);
+            counters, books, replay, (messageType, timestampNs) -> received[0]++);
+        return new Feed(factory.open(counters, adapter, replay), books, counters, received, adapter, replay);
     }
 
     private static Map<SimulatorCounter, Long> counts(final SimulatorCounters counters)
