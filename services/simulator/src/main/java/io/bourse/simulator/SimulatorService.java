@@ -431,7 +431,8 @@ public final class SimulatorService implements AutoCloseable
      * a Heartbeat has come after its last message and the first session has filled its gaps; a lost first session is
      * logged in again, or joined again over MoldUDP64),
      * stops the market-data agent (so that its books stay as they are and are safely read here), then compares the
-     * first market-data session's books with a fresh snapshot from the fanout.
+     * first market-data session's books with a fresh snapshot from the fanout. A wait that times out fails the check,
+     * saying why ({@link #awaitComparableBooks}), instead of comparing books that stand at no point of the stream.
      */
     private BookCheck.Result checkBooks()
     {
@@ -440,32 +441,37 @@ public final class SimulatorService implements AutoCloseable
             return BookCheck.Result.NONE;
         }
         mdAgent.reloginPromptly(); // a first session waiting out a long back-off is tried again within the deadline
-        final long quietNs = TimeUnit.MILLISECONDS.toNanos(ctx.bookCheckQuietMs());
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs());
-        long lastCount = counters.get(SimulatorCounter.MD_MESSAGES);
-        long lastChangeNs = System.nanoTime();
-        // Over MoldUDP64, the first session (a new one after a re-join) and its Heartbeats at its last message.
-        MoldSession moldSession = moldSessions.isEmpty() ? null : moldSessions.getFirst();
-        long heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
-        while ((System.nanoTime() - lastChangeNs < quietNs || !isFilled(moldSession, heartbeatsBefore) ||
-            mdAgent.isReloginPending(0)) && System.nanoTime() - deadlineNs < 0)
+        final FirstFeed firstFeed = new FirstFeed()
         {
-            LockSupport.parkNanos(MONITOR_POLL_NS);
-            final long count = counters.get(SimulatorCounter.MD_MESSAGES);
-            final MoldSession current = moldSessions.isEmpty() ? null : moldSessions.getFirst();
-            if (count != lastCount || current != moldSession)
+            @Override
+            public long messages()
             {
-                lastCount = count;
-                lastChangeNs = System.nanoTime();
-                moldSession = current;
-                heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
+                return counters.get(SimulatorCounter.MD_MESSAGES);
             }
-        }
+
+            @Override
+            public MoldSession moldSession()
+            {
+                return moldSessions.isEmpty() ? null : moldSessions.getFirst();
+            }
+
+            @Override
+            public boolean isReloginPending()
+            {
+                return mdAgent.isReloginPending(0);
+            }
+        };
+        final String notComparable = awaitComparableBooks(firstFeed, TimeUnit.MILLISECONDS.toNanos(
+            ctx.bookCheckQuietMs()), TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs()), MONITOR_POLL_NS);
         final boolean lost = !mdAgent.isActive(0);
         CloseHelper.close(mdRunner);
         if (lost)
         {
             return BookCheck.Result.failed(mdAgent.name(0) + " was lost and is not logged in again");
+        }
+        if (null != notComparable)
+        {
+            return BookCheck.Result.failed(mdAgent.name(0) + " " + notComparable);
         }
         try
         {
@@ -522,9 +528,65 @@ public final class SimulatorService implements AutoCloseable
      * @return true over SoupBinTCP; over MoldUDP64 once a Heartbeat came after that message (a lost last packet would
      * have shown there as a gap) and the session has filled every gap.
      */
-    private static boolean isFilled(final MoldSession moldSession, final long heartbeatsBefore)
+    /** What the book check's wait watches of the first market-data session. */
+    interface FirstFeed
     {
-        return null == moldSession || (moldSession.heartbeats() > heartbeatsBefore && moldSession.isFilled());
+        /** @return ITCH messages delivered so far, by every session. */
+        long messages();
+
+        /** @return the first session's MoldUDP64 session (a new one after a re-join), or null over SoupBinTCP. */
+        MoldSession moldSession();
+
+        /** @return whether the first session was lost and is to be opened again. */
+        boolean isReloginPending();
+    }
+
+    /**
+     * Waits, polling every {@code pollNs}, until the first session's books can be compared with a snapshot: no message
+     * for {@code quietNs}, no login again pending, and over MoldUDP64 every gap filled and a Heartbeat come after the
+     * last message (so that the last packet was not lost); a new MoldUDP64 session starts the wait for quiet again.
+     *
+     * @return null when they can be, else why not when {@code timeoutNs} has passed: the books are not those of a
+     *         point of the stream, and a snapshot would differ from them for no fault of the book building.
+     */
+    static String awaitComparableBooks(
+        final FirstFeed feed, final long quietNs, final long timeoutNs, final long pollNs)
+    {
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        long lastCount = feed.messages();
+        long lastChangeNs = System.nanoTime();
+        MoldSession moldSession = feed.moldSession();
+        long heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
+        while (true)
+        {
+            final boolean quiet = System.nanoTime() - lastChangeNs >= quietNs;
+            final boolean filled = null == moldSession ||
+                (moldSession.heartbeats() > heartbeatsBefore && moldSession.isFilled());
+            final boolean reloginPending = feed.isReloginPending();
+            if (quiet && filled && !reloginPending)
+            {
+                return null;
+            }
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                return reloginPending ? "was not logged in again" :
+                    !filled ? (null != moldSession && !moldSession.isFilled() ?
+                    "had a MoldUDP64 gap not filled" : "had no MoldUDP64 Heartbeat after its last message") +
+                    " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms" :
+                    "was not quiet for " + TimeUnit.NANOSECONDS.toMillis(quietNs) + " ms within " +
+                    TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms";
+            }
+            LockSupport.parkNanos(pollNs);
+            final long count = feed.messages();
+            final MoldSession current = feed.moldSession();
+            if (count != lastCount || current != moldSession)
+            {
+                lastCount = count;
+                lastChangeNs = System.nanoTime();
+                moldSession = current;
+                heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
+            }
+        }
     }
 
     private SimulatorReport.GapFill gapFill()

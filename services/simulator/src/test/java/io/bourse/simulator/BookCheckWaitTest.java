@@ -1,0 +1,65 @@
+package io.bourse.simulator;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The end-of-run book check's wait for a point of the stream at which the books can be compared with a snapshot. */
+class BookCheckWaitTest
+{
+    private static final long QUIET_NS = TimeUnit.MILLISECONDS.toNanos(30);
+    private static final long TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(300);
+    private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final AtomicLong messages = new AtomicLong();
+    private boolean reloginPending;
+    private long messagesPerPoll;
+
+    private final SimulatorService.FirstFeed feed = new SimulatorService.FirstFeed()
+    {
+        @Override
+        public long messages()
+        {
+            return messages.addAndGet(messagesPerPoll);
+        }
+
+        @Override
+        public MoldSession moldSession()
+        {
+            return null; // SoupBinTCP
+        }
+
+        @Override
+        public boolean isReloginPending()
+        {
+            return reloginPending;
+        }
+    };
+
+    @Test
+    void shouldLetTheBooksBeComparedOnceTheFeedIsQuiet()
+    {
+        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS)).isNull();
+    }
+
+    @Test
+    void shouldSayWhyNotWhenTheFeedIsNeverQuietWithinTheTimeout()
+    {
+        messagesPerPoll = 1;
+
+        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS))
+            .isEqualTo("was not quiet for 30 ms within 300 ms");
+    }
+
+    @Test
+    void shouldSayWhyNotWhenTheSessionIsNotLoggedInAgainWithinTheTimeout()
+    {
+        reloginPending = true;
+
+        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS))
+            .isEqualTo("was not logged in again");
+    }
+}
