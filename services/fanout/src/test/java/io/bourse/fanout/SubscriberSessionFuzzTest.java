@@ -2,11 +2,10 @@ package io.bourse.fanout;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
-import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
-import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.net.SendBufferPool;
+import io.bourse.common.net.SoupBinTcpServerPackets;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
@@ -40,6 +39,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.bourse.common.net.SoupBinTcpServerPackets.END_OF_SESSION;
+import static io.bourse.common.net.SoupBinTcpServerPackets.LOGIN_ACCEPTED;
+import static io.bourse.common.net.SoupBinTcpServerPackets.LOGIN_ACCEPTED_PAYLOAD_LENGTH;
+import static io.bourse.common.net.SoupBinTcpServerPackets.LOGIN_REJECTED;
+import static io.bourse.common.net.SoupBinTcpServerPackets.SEQUENCED_DATA;
+import static io.bourse.common.net.SoupBinTcpServerPackets.SERVER_HEARTBEAT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -80,13 +85,6 @@ class SubscriberSessionFuzzTest
     /** Longest wait for the fanout to drop a closed connection, past an ending session's own deadline. */
     private static final long CLOSE_TIMEOUT_NS =
         TimeUnit.MILLISECONDS.toNanos(SubscriberSession.END_OF_SESSION_TIMEOUT_MS + 1_000);
-    // SoupBinTCP 4.0 packets from the server (nassau keeps its constants package-private).
-    private static final byte LOGIN_ACCEPTED = 'A';
-    private static final int LOGIN_ACCEPTED_PAYLOAD_LENGTH = 30;
-    private static final byte LOGIN_REJECTED = 'J';
-    private static final byte SEQUENCED_DATA = 'S';
-    private static final byte SERVER_HEARTBEAT = 'H';
-    private static final byte END_OF_SESSION = 'Z';
     /** ITCH 5.0 (section 1.3 onwards) length of each message type the fanout sends. */
     private static final Map<Character, Integer> ITCH_LENGTHS = Map.ofEntries(
         Map.entry('S', 12), Map.entry('R', 39), Map.entry('H', 25), Map.entry('A', 36), Map.entry('F', 40),
@@ -110,7 +108,7 @@ class SubscriberSessionFuzzTest
 
         try (Fanout fanout = new Fanout())
         {
-            final Bystander bystander = fanout.bystander();
+            final TestSubscriber bystander = fanout.bystander();
             final double malformedBefore = counter("bourse_fanout_malformed_packets");
             final double loginFailuresBefore = counter("bourse_fanout_login_failures");
 
@@ -156,20 +154,12 @@ class SubscriberSessionFuzzTest
         final double malformedPackets,
         final double loginFailures)
     {
-        final ByteBuffer packets = ByteBuffer.wrap(sent);
         boolean loggedIn = false;
         byte last = 0;
-        while (packets.hasRemaining())
+        for (final SoupBinTcpServerPackets.Packet packet : SoupBinTcpServerPackets.split(sent))
         {
-            assertThat(last).as("packet after Login Rejected or End of Session")
-                .isNotIn(LOGIN_REJECTED, END_OF_SESSION);
-            assertThat(packets.remaining()).as("packet header").isGreaterThanOrEqualTo(3);
-            final int length = packets.getShort() & 0xFFFF;
-            assertThat(length).as("packet length").isBetween(1, packets.remaining());
-            final byte type = packets.get();
-            final byte[] payload = new byte[length - 1];
-            packets.get(payload);
-            switch (type)
+            final byte[] payload = packet.payload();
+            switch (packet.type())
             {
                 case LOGIN_ACCEPTED ->
                 {
@@ -195,9 +185,9 @@ class SubscriberSessionFuzzTest
                     assertThat(payload).as("ITCH %s length", messageType).hasSize(ITCH_LENGTHS.get(messageType));
                 }
                 case SERVER_HEARTBEAT, END_OF_SESSION -> assertThat(payload).isEmpty();
-                default -> throw new AssertionError("unexpected packet type " + (char)type);
+                default -> throw new AssertionError("unexpected packet type " + (char)packet.type());
             }
-            last = type;
+            last = packet.type();
         }
         assertThat(loginFailures).as("login failures counted").isBetween(0.0, 1.0);
         if (!clientCloses)
@@ -284,9 +274,9 @@ class SubscriberSessionFuzzTest
         }
 
         /** Connects and logs in {@value #BYSTANDER} for the run's live messages, and waits for its answer. */
-        Bystander bystander() throws Exception
+        TestSubscriber bystander() throws Exception
         {
-            final Bystander bystander = new Bystander(connect());
+            final TestSubscriber bystander = new TestSubscriber(connect());
             clients.add(bystander);
             final SoupBinTCP.LoginRequest login = new SoupBinTCP.LoginRequest();
             login.setUsername(BYSTANDER);
@@ -313,7 +303,7 @@ class SubscriberSessionFuzzTest
          * @param received gets what the fuzzed client reads.
          * @return true when the fanout closed the fuzzed client's connection (its output, at least).
          */
-        boolean settle(final SocketChannel fuzzed, final ByteArrayOutputStream received, final Bystander bystander)
+        boolean settle(final SocketChannel fuzzed, final ByteArrayOutputStream received, final TestSubscriber bystander)
             throws IOException
         {
             boolean closed = false;
@@ -345,7 +335,7 @@ class SubscriberSessionFuzzTest
         }
 
         /** Runs duty cycles until the worker serves {@code sessions} sessions. */
-        void awaitSessions(final int sessions, final Bystander bystander) throws IOException
+        void awaitSessions(final int sessions, final TestSubscriber bystander) throws IOException
         {
             final long deadlineNs = System.nanoTime() + CLOSE_TIMEOUT_NS;
             while (worker.load() != sessions)
@@ -362,57 +352,6 @@ class SubscriberSessionFuzzTest
             CloseHelper.closeAll(clients);
             worker.onClose();
             CloseHelper.close(acceptor);
-        }
-    }
-
-    /** A subscriber that logs in as it should and keeps the order reference numbers of the Add Orders it gets. */
-    private static final class Bystander implements SoupBinTCPClientStatusListener, AutoCloseable
-    {
-        final SocketChannel channel;
-        final SoupBinTCPClient client;
-        final List<Long> orders = new ArrayList<>();
-        boolean accepted;
-        boolean ended;
-
-        Bystander(final SocketChannel channel)
-        {
-            this.channel = channel;
-            this.client = new SoupBinTCPClient(channel, (payload) ->
-            {
-                if ('A' == payload.get(payload.position()))
-                {
-                    orders.add(payload.getLong(payload.position() + 11));
-                }
-            }, this);
-        }
-
-        @Override
-        public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
-        {
-            accepted = true;
-        }
-
-        @Override
-        public void loginRejected(final SoupBinTCPClient session, final SoupBinTCP.LoginRejected payload)
-        {
-            throw new AssertionError("the bystander's login was rejected");
-        }
-
-        @Override
-        public void endOfSession(final SoupBinTCPClient session)
-        {
-            ended = true;
-        }
-
-        @Override
-        public void heartbeatTimeout(final SoupBinTCPClient session)
-        {
-        }
-
-        @Override
-        public void close() throws IOException
-        {
-            channel.close();
         }
     }
 }

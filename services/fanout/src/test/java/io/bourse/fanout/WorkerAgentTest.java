@@ -1,8 +1,6 @@
 package io.bourse.fanout;
 
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
-import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
-import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.net.SendBufferPool;
@@ -57,9 +55,6 @@ class WorkerAgentTest
     private static final int SOCKET_BUFFER_BYTES = 4096;
     /** ITCH 5.0 §4.3.1 Add Order (no MPID attribution) length. */
     private static final int ADD_ORDER_LENGTH = 36;
-    private static final int ORDER_REFERENCE_OFFSET = 11;
-    /** ITCH 5.0 §4.1 System Event: Event Code offset. */
-    private static final int SYSTEM_EVENT_CODE_OFFSET = 11;
     /** About 190 KiB of Sequenced Data: far more than the send buffer and the stalled socket's buffers hold. */
     private static final int MESSAGES = 5_000;
 
@@ -71,7 +66,7 @@ class WorkerAgentTest
     private final ManyToOneConcurrentArrayQueue<SocketChannel> connections = new ManyToOneConcurrentArrayQueue<>(8);
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(8);
     private final UnsafeBuffer record = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
-    private final List<Subscriber> subscribers = new ArrayList<>();
+    private final List<TestSubscriber> subscribers = new ArrayList<>();
     private ServerSocketChannel acceptor;
     private WorkerAgent worker;
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
@@ -102,9 +97,9 @@ class WorkerAgentTest
     @Test
     void shouldEndAStalledSubscriberAsASlowConsumerWithoutDelayingTheOthers() throws Exception
     {
-        final Subscriber stalled = connect(SOCKET_BUFFER_BYTES);
-        final Subscriber first = connect(0);
-        final Subscriber second = connect(0);
+        final TestSubscriber stalled = connect(SOCKET_BUFFER_BYTES);
+        final TestSubscriber first = connect(0);
+        final TestSubscriber second = connect(0);
         final List<Long> published = new ArrayList<>();
 
         for (long orderReference = 1; orderReference <= MESSAGES; orderReference++)
@@ -145,14 +140,14 @@ class WorkerAgentTest
     @Test
     void shouldKeepEndingSessionsUntilTheirSubscribersCloseAndGiveTheirPlaceToNewConnectionsWhenFull() throws Exception
     {
-        final List<Subscriber> ending = new ArrayList<>();
+        final List<TestSubscriber> ending = new ArrayList<>();
         for (int i = 0; i < MAX_SESSIONS; i++)
         {
             ending.add(connect(0));
         }
         // The dispatcher reports that the worker missed messages: every session ends with End of Session.
         assertThat(ring.write(DispatcherAgent.DATA_LOST_MSG_TYPE_ID, record, 0, 1)).isTrue();
-        for (final Subscriber subscriber : ending)
+        for (final TestSubscriber subscriber : ending)
         {
             while (!subscriber.ended)
             {
@@ -184,8 +179,8 @@ class WorkerAgentTest
         throws Exception
     {
         snapshotsUnderWay = true;
-        final Subscriber midSnapshot = connect(0);
-        final Subscriber waiting = login(0);
+        final TestSubscriber midSnapshot = connect(0);
+        final TestSubscriber waiting = login(0);
         while (requests.isEmpty())
         {
             worker.doWork(); // reads the Login Request; the dispatcher does not answer it
@@ -207,7 +202,7 @@ class WorkerAgentTest
     @Test
     void shouldAskTheDispatcherToDropTheAnswerOfASessionThatEndsBeforeIt() throws Exception
     {
-        final Subscriber gone = login(0);
+        final TestSubscriber gone = login(0);
         while (requests.isEmpty())
         {
             worker.doWork(); // reads the Login Request; the dispatcher does not answer it
@@ -228,7 +223,7 @@ class WorkerAgentTest
     @Test
     void shouldSendTheMessagesLeftInTheRingBeforeTheEndOfTheDayAtTheStop() throws Exception
     {
-        final Subscriber subscriber = connect(0);
+        final TestSubscriber subscriber = connect(0);
         final List<Long> published = new ArrayList<>();
         // Carried in duty cycles until the next record no longer fits before the end of the ring: the ones left at
         // the stop start after the padding that wraps it.
@@ -262,7 +257,7 @@ class WorkerAgentTest
     @Test
     void shouldServeAStreamLongerThanTheSocketTakesAtOnceToItsEndAtTheStop() throws Exception
     {
-        final Subscriber subscriber = connect(SOCKET_BUFFER_BYTES);
+        final TestSubscriber subscriber = connect(SOCKET_BUFFER_BYTES);
         final List<Long> published = publishLongerStream();
 
         stop(100, subscriber);
@@ -277,7 +272,7 @@ class WorkerAgentTest
     @Test
     void shouldServeTheRestOfTheStreamAtTheStopToASubscriberThatShutsOnlyItsOutputDown() throws Exception
     {
-        final Subscriber subscriber = connect(SOCKET_BUFFER_BYTES);
+        final TestSubscriber subscriber = connect(SOCKET_BUFFER_BYTES);
         final List<Long> published = publishLongerStream();
         // The worker reads the end of its input while most of the stream is still in the session's send buffer.
         subscriber.channel.shutdownOutput();
@@ -294,11 +289,11 @@ class WorkerAgentTest
      * Stops the worker on another thread while each subscriber, from {@code readDelayMs} on, reads its stream up to End
      * of Session, then closes its end; returns once the worker has stopped.
      */
-    private void stop(final long readDelayMs, final Subscriber... subscribers) throws Exception
+    private void stop(final long readDelayMs, final TestSubscriber... subscribers) throws Exception
     {
         final CompletableFuture<Void> stopped = CompletableFuture.runAsync(worker::onClose);
         Thread.sleep(readDelayMs);
-        for (final Subscriber subscriber : subscribers)
+        for (final TestSubscriber subscriber : subscribers)
         {
             while (!subscriber.ended && subscriber.client.receive() >= 0)
             {
@@ -313,7 +308,7 @@ class WorkerAgentTest
      * Runs duty cycles until the subscriber reads the end of the stream: the worker has shut its output down after End
      * of Session (or closed the connection).
      */
-    private void awaitClosed(final Subscriber subscriber) throws Exception
+    private void awaitClosed(final TestSubscriber subscriber) throws Exception
     {
         while (subscriber.channel.read(ByteBuffer.allocate(64)) >= 0)
         {
@@ -374,15 +369,15 @@ class WorkerAgentTest
         record.putByte(DispatcherAgent.ITCH_OFFSET, (byte)'A');
         record.putShort(
             DispatcherAgent.ITCH_OFFSET + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1, ByteOrder.BIG_ENDIAN);
-        record.putLong(DispatcherAgent.ITCH_OFFSET + ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
+        record.putLong(DispatcherAgent.ITCH_OFFSET + TestSubscriber.ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
         assertThat(ring.write(DispatcherAgent.ITCH_MSG_TYPE_ID, record, 0,
             DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH)).isTrue();
     }
 
     /** Connects, logs in and waits until the worker has the session live. */
-    private Subscriber connect(final int receiveBufferBytes) throws Exception
+    private TestSubscriber connect(final int receiveBufferBytes) throws Exception
     {
-        final Subscriber subscriber = login(receiveBufferBytes);
+        final TestSubscriber subscriber = login(receiveBufferBytes);
         while (!subscriber.accepted)
         {
             dutyCycle();
@@ -392,7 +387,7 @@ class WorkerAgentTest
     }
 
     /** Connects, hands the connection to the worker and sends the Login Request. */
-    private Subscriber login(final int receiveBufferBytes) throws Exception
+    private TestSubscriber login(final int receiveBufferBytes) throws Exception
     {
         final SocketChannel channel = SocketChannel.open();
         if (receiveBufferBytes > 0)
@@ -403,7 +398,7 @@ class WorkerAgentTest
         final SocketChannel accepted = acceptor.accept();
         accepted.configureBlocking(false);
         assertThat(connections.offer(accepted)).isTrue();
-        final Subscriber subscriber = new Subscriber(channel);
+        final TestSubscriber subscriber = new TestSubscriber(channel);
         subscribers.add(subscriber);
 
         final SoupBinTCP.LoginRequest login = new SoupBinTCP.LoginRequest();
@@ -417,7 +412,7 @@ class WorkerAgentTest
     }
 
     /** @return true when the worker has closed its end: writing to it fails (reset), the first write at the latest. */
-    private static boolean isClosedByPeer(final Subscriber subscriber)
+    private static boolean isClosedByPeer(final TestSubscriber subscriber)
     {
         try
         {
@@ -456,69 +451,5 @@ class WorkerAgentTest
             }
         }
         throw new AssertionError("no counter " + name);
-    }
-
-    /**
-     * A SoupBinTCP 4.0 client that keeps the type of every ITCH message it gets, the order reference numbers of the
-     * Add Orders and the event codes of the System Events.
-     */
-    private static final class Subscriber implements SoupBinTCPClientStatusListener, AutoCloseable
-    {
-        final SocketChannel channel;
-        final SoupBinTCPClient client;
-        final List<Long> orders = new ArrayList<>();
-        final List<Character> messageTypes = new ArrayList<>();
-        final List<Character> eventCodes = new ArrayList<>();
-        boolean accepted;
-        boolean ended;
-
-        Subscriber(final SocketChannel channel)
-        {
-            this.channel = channel;
-            this.client = new SoupBinTCPClient(channel, this::onMessage, this);
-        }
-
-        private void onMessage(final ByteBuffer payload)
-        {
-            final char messageType = (char)payload.get(payload.position());
-            messageTypes.add(messageType);
-            if ('A' == messageType)
-            {
-                orders.add(payload.getLong(payload.position() + ORDER_REFERENCE_OFFSET));
-            }
-            else if ('S' == messageType)
-            {
-                eventCodes.add((char)payload.get(payload.position() + SYSTEM_EVENT_CODE_OFFSET));
-            }
-        }
-
-        @Override
-        public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
-        {
-            accepted = true;
-        }
-
-        @Override
-        public void loginRejected(final SoupBinTCPClient session, final SoupBinTCP.LoginRejected payload)
-        {
-            throw new AssertionError("login rejected");
-        }
-
-        @Override
-        public void endOfSession(final SoupBinTCPClient session)
-        {
-            ended = true;
-        }
-
-        @Override
-        public void heartbeatTimeout(final SoupBinTCPClient session)
-        {
-        }
-
-        @Override
-        public void close() throws IOException
-        {
-            client.close();
-        }
     }
 }

@@ -8,6 +8,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.net.SoupBinTcpServerPackets;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
@@ -32,6 +33,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import static io.bourse.common.net.SoupBinTcpServerPackets.END_OF_SESSION;
+import static io.bourse.common.net.SoupBinTcpServerPackets.LOGIN_ACCEPTED;
+import static io.bourse.common.net.SoupBinTcpServerPackets.LOGIN_ACCEPTED_PAYLOAD_LENGTH;
+import static io.bourse.common.net.SoupBinTcpServerPackets.LOGIN_REJECTED;
+import static io.bourse.common.net.SoupBinTcpServerPackets.SEQUENCED_DATA;
+import static io.bourse.common.net.SoupBinTcpServerPackets.SERVER_HEARTBEAT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -71,13 +78,6 @@ class GatewaySessionFuzzTest
     private static final int CLIENT_WINDOW_BYTES = 1 << 20;
     private static final int MAX_PAYLOAD_LENGTH = 1024;
     private static final int SETTLE_CYCLES = 1_000;
-    // SoupBinTCP 4.0 packets from the server (nassau keeps its constants package-private).
-    private static final byte LOGIN_ACCEPTED = 'A';
-    private static final int LOGIN_ACCEPTED_PAYLOAD_LENGTH = 30;
-    private static final byte LOGIN_REJECTED = 'J';
-    private static final byte SEQUENCED_DATA = 'S';
-    private static final byte SERVER_HEARTBEAT = 'H';
-    private static final byte END_OF_SESSION = 'Z';
 
     /** Shared by every input so that each kind of error is logged once, not once per input. */
     private final PrometheusRegistry registry = new PrometheusRegistry();
@@ -171,26 +171,17 @@ class GatewaySessionFuzzTest
         final long errors,
         final double loginFailures)
     {
-        final ByteBuffer packets = ByteBuffer.wrap(sent);
         boolean loggedIn = false;
         byte last = 0;
-        while (packets.hasRemaining())
+        for (final SoupBinTcpServerPackets.Packet packet : SoupBinTcpServerPackets.split(sent))
         {
-            assertThat(last).as("packet after Login Rejected or End of Session")
-                .isNotIn(LOGIN_REJECTED, END_OF_SESSION);
-            assertThat(packets.remaining()).as("packet header").isGreaterThanOrEqualTo(3);
-            final int length = packets.getShort() & 0xFFFF;
-            assertThat(length).as("packet length").isBetween(1, packets.remaining());
-            final byte type = packets.get();
-            final int payloadLength = length - 1;
-            final byte[] payload = new byte[payloadLength];
-            packets.get(payload);
-            switch (type)
+            final byte[] payload = packet.payload();
+            switch (packet.type())
             {
                 case LOGIN_ACCEPTED ->
                 {
                     assertThat(loggedIn).as("second Login Accepted").isFalse();
-                    assertThat(payloadLength).isEqualTo(LOGIN_ACCEPTED_PAYLOAD_LENGTH);
+                    assertThat(payload).hasSize(LOGIN_ACCEPTED_PAYLOAD_LENGTH);
                     assertThat(new String(payload, 0, 10, StandardCharsets.US_ASCII).trim()).isEqualTo(SESSION);
                     loggedIn = true;
                 }
@@ -207,9 +198,9 @@ class GatewaySessionFuzzTest
                 }
                 case SERVER_HEARTBEAT, END_OF_SESSION ->
                     assertThat(payload).isEmpty();
-                default -> throw new AssertionError("not a SoupBinTCP server packet: type " + (char)type);
+                default -> throw new AssertionError("not a SoupBinTCP server packet: type " + (char)packet.type());
             }
-            last = type;
+            last = packet.type();
         }
         final boolean endsRejected = LOGIN_REJECTED == last;
         final boolean endsEndOfSession = END_OF_SESSION == last;

@@ -1,0 +1,80 @@
+package io.bourse.fanout;
+
+import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
+import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A subscriber's SoupBinTCP 4.0 client (nassau's) that keeps the type of every ITCH message it gets, the order
+ * reference numbers of the Add Orders and the event codes of the System Events; a Login Rejected fails the test.
+ */
+final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoCloseable
+{
+    /** ITCH 5.0 §4.3.1 Add Order: Order Reference Number offset. */
+    static final int ORDER_REFERENCE_OFFSET = 11;
+    /** ITCH 5.0 §4.1 System Event: Event Code offset. */
+    static final int SYSTEM_EVENT_CODE_OFFSET = 11;
+
+    final SocketChannel channel;
+    final SoupBinTCPClient client;
+    final List<Long> orders = new ArrayList<>();
+    final List<Character> messageTypes = new ArrayList<>();
+    final List<Character> eventCodes = new ArrayList<>();
+    boolean accepted;
+    boolean ended;
+
+    TestSubscriber(final SocketChannel channel)
+    {
+        this.channel = channel;
+        this.client = new SoupBinTCPClient(channel, this::onMessage, this);
+    }
+
+    private void onMessage(final ByteBuffer payload)
+    {
+        final char messageType = (char)payload.get(payload.position());
+        messageTypes.add(messageType);
+        if ('A' == messageType)
+        {
+            orders.add(payload.getLong(payload.position() + ORDER_REFERENCE_OFFSET));
+        }
+        else if ('S' == messageType)
+        {
+            eventCodes.add((char)payload.get(payload.position() + SYSTEM_EVENT_CODE_OFFSET));
+        }
+    }
+
+    @Override
+    public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
+    {
+        accepted = true;
+    }
+
+    @Override
+    public void loginRejected(final SoupBinTCPClient session, final SoupBinTCP.LoginRejected payload)
+    {
+        throw new AssertionError("login rejected");
+    }
+
+    @Override
+    public void endOfSession(final SoupBinTCPClient session)
+    {
+        ended = true;
+    }
+
+    @Override
+    public void heartbeatTimeout(final SoupBinTCPClient session)
+    {
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        client.close();
+    }
+}
