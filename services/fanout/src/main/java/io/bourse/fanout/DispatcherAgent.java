@@ -15,7 +15,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -94,6 +96,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private static final int REQUEST_LIMIT = 16;
     /** An answer writes this many times the fragment limit per duty cycle, so that it catches up with the stream. */
     private static final int CATCH_UP_SPEED = 4;
+    /** Longest wait at the stop for a worker to make room for its pending data-lost marker: 1 s. */
+    static final long STOP_MARKER_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long STOP_MARKER_POLL_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final Subscription subscription;
     private final ItchTranslator translator;
@@ -104,6 +109,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final MarketDataRecovery recovery;
     private final List<CatchUp> catchUps = new ArrayList<>();
     private final boolean[] dropping;
+    /** Per worker, its current run of drops is logged. */
+    private final boolean[] dropLogged;
     private final int fragmentLimit;
     private final int answerLimit;
     private final FanoutMetrics metrics;
@@ -143,6 +150,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         this.requests = requests;
         this.replay = new ReplayRing(replayCapacity);
         this.dropping = new boolean[workerRings.length];
+        this.dropLogged = new boolean[workerRings.length];
         this.fragmentLimit = fragmentLimit;
         this.answerLimit = CATCH_UP_SPEED * fragmentLimit;
         this.metrics = metrics;
@@ -336,6 +344,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         }
         if (!dropping[workerId] && ring.write(ITCH_MSG_TYPE_ID, recordBuffer, 0, recordLength))
         {
+            dropLogged[workerId] = false; // the run of drops is over
             return;
         }
         metrics.onDrop();
@@ -343,7 +352,45 @@ final class DispatcherAgent implements Agent, FragmentHandler
         {
             // No answer is written to the worker until the marker, which voids them.
             dropping[workerId] = true;
-            System.err.println("[fanout-dispatcher] worker " + workerId + " ring buffer full: dropping messages");
+            if (!dropLogged[workerId])
+            {
+                // Once per run of drops, though the marker may fit before a record that does not.
+                dropLogged[workerId] = true;
+                System.err.println("[fanout-dispatcher] worker " + workerId + " ring buffer full: dropping messages");
+            }
+        }
+    }
+
+    /**
+     * At the stop, before the workers end their sessions: writes the data-lost markers still pending (a worker's ring
+     * had no room for one after its last drop), waiting up to {@link #STOP_MARKER_TIMEOUT_NS} for the workers, still
+     * running, to make room. So a session that missed messages is ended at the gap, with End of Session, instead of
+     * getting System Events 'M', 'E' and 'C' as if its day were whole; a worker that makes no room in that time is
+     * logged.
+     */
+    @Override
+    public void onClose()
+    {
+        final long deadlineNs = System.nanoTime() + STOP_MARKER_TIMEOUT_NS;
+        boolean pending = true;
+        while (pending)
+        {
+            pending = false;
+            for (int workerId = 0; workerId < dropping.length; workerId++)
+            {
+                pending |= dropping[workerId] && !writeDataLost(workerId);
+            }
+            if (pending && System.nanoTime() - deadlineNs >= 0)
+            {
+                System.err.println("[fanout-dispatcher] stopping with a data-lost marker not written: a worker's " +
+                    "ring had no room for " + TimeUnit.NANOSECONDS.toMillis(STOP_MARKER_TIMEOUT_NS) + " ms; its " +
+                    "sessions end their day without it");
+                return;
+            }
+            if (pending)
+            {
+                LockSupport.parkNanos(STOP_MARKER_POLL_NS);
+            }
         }
     }
 

@@ -465,15 +465,17 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
     }
 
-    /** The dispatcher could not complete its answer: End of Session, then close. */
+    /**
+     * The dispatcher could not complete its answer (counted there, in {@code bourse_fanout_errors_total}): End of
+     * Session, then close.
+     */
     void onAnswerFailed()
     {
         if (closed || ending)
         {
-            return; // ended already, and counted then if it was an error
+            return;
         }
         awaitingAnswer = false; // the dispatcher gave the answer up: nothing to cancel
-        errorCount.incrementAndGet();
         endSession();
     }
 

@@ -21,7 +21,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,12 +73,13 @@ class DispatcherAgentTest
         int read;
         do
         {
-            // One read stops at the end of the buffer; a wrapped ring needs a second.
+            // One read stops at the end of the buffer; a wrapped ring needs a second, and one that reads only the
+            // padding before the wrap reads no record.
             read = ring.read((msgTypeId, buffer, index, length) -> records.add(
                 msgTypeId == DispatcherAgent.DATA_LOST_MSG_TYPE_ID ? "data-lost" :
                 "itch " + (char)buffer.getByte(index + DispatcherAgent.ITCH_OFFSET)), Integer.MAX_VALUE);
         }
-        while (read > 0);
+        while (read > 0 || ring.size() > 0);
         return records;
     }
 
@@ -97,6 +101,50 @@ class DispatcherAgentTest
         assertThat(slowBeforeGap).hasSizeBetween(5, 39).containsOnly("itch A");
         assertThat(drain(slowWorker)).containsExactly("data-lost", "itch A");
         assertThat(fastRecords).hasSize(41).containsOnly("itch A");
+    }
+
+    @Test
+    void shouldWriteADataLostMarkerStillPendingAtTheStopOnceTheWorkerMakesRoom() throws Exception
+    {
+        publish(encoder.snapshotComplete(1));
+        publishAddOrder(1);
+        for (int i = 0; i < 3; i++)
+        {
+            publish(encoder.orderCancel(1_000, "AAPL", 1, 10));
+        }
+        for (int orderId = 2; orderId <= 16; orderId++)
+        {
+            publishAddOrder(orderId);
+        }
+        System.out.println("DEBUG fast " + drain(fastWorker) + " slow size " + slowWorker.size());
+        // 16 Add Order records of 56 bytes and 3 Order Cancel records of 40: 1,016 of the slow worker's 1,024 bytes,
+        // too few left for the marker (16) after the next drop.
+        publishAddOrder(17);
+        System.out.println("DEBUG2 fast size " + fastWorker.size() + " slow size " + slowWorker.size() + " errors " + errorCount);
+        assertThat(drain(fastWorker)).containsExactly("itch A");
+
+        // The stop, while the worker still reads: it makes room 50 ms later.
+        final CompletableFuture<List<String>> readWhileStopping = CompletableFuture.supplyAsync(() ->
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            return drain(slowWorker);
+        });
+        dispatcher.onClose();
+        final List<String> records = new ArrayList<>(readWhileStopping.get());
+        records.addAll(drain(slowWorker));
+
+        assertThat(records).hasSize(20).endsWith("itch A", "data-lost");
+    }
+
+    @Test
+    void shouldStopAtOnceWithNoDataLostMarkerPending()
+    {
+        publish(encoder.snapshotComplete(1));
+        publishAddOrder(1);
+
+        dispatcher.onClose();
+
+        assertThat(drain(slowWorker)).containsExactly("itch A");
     }
 
     @Test

@@ -200,6 +200,27 @@ class WorkerAgentTest
     }
 
     @Test
+    void shouldEndASessionWhoseAnswerFailedWithEndOfSessionLeavingTheCountToTheDispatcher() throws Exception
+    {
+        final TestSubscriber failed = login(0);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the Login Request; the dispatcher does not answer it
+        }
+        record.putLong(DispatcherAgent.SESSION_ID_OFFSET, requests.poll().sessionId());
+        // What the dispatcher writes, counting the failure once, when the answer's next kept message has gone.
+        assertThat(ring.write(DispatcherAgent.SESSION_FAILED_MSG_TYPE_ID, record, 0, Long.BYTES)).isTrue();
+
+        while (!failed.ended && failed.client.receive() >= 0)
+        {
+            dutyCycle();
+        }
+
+        assertThat(failed.ended).isTrue();
+        assertThat(errorCount).as("counted by the dispatcher, not again here").hasValue(0);
+    }
+
+    @Test
     void shouldAskTheDispatcherToDropTheAnswerOfASessionThatEndsBeforeIt() throws Exception
     {
         final TestSubscriber gone = login(0);
