@@ -116,11 +116,10 @@ class DispatcherAgentTest
         {
             publishAddOrder(orderId);
         }
-        System.out.println("DEBUG fast " + drain(fastWorker) + " slow size " + slowWorker.size());
+        drain(fastWorker);
         // 16 Add Order records of 56 bytes and 3 Order Cancel records of 40: 1,016 of the slow worker's 1,024 bytes,
         // too few left for the marker (16) after the next drop.
         publishAddOrder(17);
-        System.out.println("DEBUG2 fast size " + fastWorker.size() + " slow size " + slowWorker.size() + " errors " + errorCount);
         assertThat(drain(fastWorker)).containsExactly("itch A");
 
         // The stop, while the worker still reads: it makes room 50 ms later.
