@@ -113,7 +113,8 @@ public final class AdminCommand implements Runnable
         abstract int templateId();
 
         /**
-         * @return the packed symbol the shard's AdminResponse names: the command's, or spaces for a command without one.
+         * @return the packed symbol the shard's AdminResponse names: the command's, or spaces for a command without
+         *         one.
          */
         long symbol()
         {

@@ -13,9 +13,9 @@ import java.util.Arrays;
 /**
  * Waits on the event streams of the matching-engine shards an admin command went to for each shard's AdminResponse
  * (engine-schema.xml, version 7): the answer whose command template id, timestamp (ns since midnight, as sent) and
- * symbol are the command's. Every other event, and the answers to other senders' commands, are skipped. The subscriptions must be
- * connected before the command is sent, so that no answer can come before its stream is read; they are read round
- * robin, so that none is left unread long enough to hold its shard back.
+ * symbol are the command's. Every other event, and the answers to other senders' commands, are skipped. The
+ * subscriptions must be connected before the command is sent, so that no answer can come before its stream is read;
+ * they are read round robin, so that none is left unread long enough to hold its shard back.
  */
 final class AdminResponses
 {

@@ -520,13 +520,13 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the
-     * packet under way, dropping the whole packets not yet begun, and writes what the socket takes: the service is
-     * stopping (after {@link #endMessages()}'s System Events), the worker missed messages, the dispatcher could not
-     * answer, or the subscriber sent a packet that could not be parsed or handled ({@link #receive}). Once the socket has taken End of Session, now or at a later {@link #flush()}, its output is shut
-     * down (FIN after the data); the session then drops what the subscriber still sends ({@link #receive}) and closes
-     * when the subscriber closes its end (once the rest is sent, if there is any), or at the deadline
-     * ({@link #keepAlive()}).
+     * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the packet
+     * under way, dropping the whole packets not yet begun, and writes what the socket takes: the service is stopping
+     * (after {@link #endMessages()}'s System Events), the worker missed messages, the dispatcher could not answer, or
+     * the subscriber sent a packet that could not be parsed or handled ({@link #receive}). Once the socket has taken
+     * End of Session, now or at a later {@link #flush()}, its output is shut down (FIN after the data); the session
+     * then drops what the subscriber still sends ({@link #receive}) and closes when the subscriber closes its end (once
+     * the rest is sent, if there is any), or at the deadline ({@link #keepAlive()}).
      */
     void endSession()
     {

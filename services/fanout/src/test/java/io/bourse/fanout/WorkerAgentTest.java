@@ -390,7 +390,8 @@ class WorkerAgentTest
         record.putByte(DispatcherAgent.ITCH_OFFSET, (byte)'A');
         record.putShort(
             DispatcherAgent.ITCH_OFFSET + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1, ByteOrder.BIG_ENDIAN);
-        record.putLong(DispatcherAgent.ITCH_OFFSET + TestSubscriber.ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
+        record.putLong(
+            DispatcherAgent.ITCH_OFFSET + TestSubscriber.ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
         assertThat(ring.write(DispatcherAgent.ITCH_MSG_TYPE_ID, record, 0,
             DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH)).isTrue();
     }

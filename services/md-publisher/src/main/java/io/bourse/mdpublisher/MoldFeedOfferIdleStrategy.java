@@ -11,9 +11,9 @@ import org.agrona.concurrent.IdleStrategy;
  * feed's window, every offer to it waits out its retries (about 10 ms at the default 100), and one duty cycle of the
  * md-publisher can last seconds; the MoldUDP64 packets of the messages already taken still go out meanwhile, the
  * Heartbeats stay on time and re-requests are answered. The message being offered is taken by the feed only after its
- * offer, so the MoldUDP64 order stays the order feed's. An exception of the feed's duty cycle goes to the error handler,
- * not out of the offer: it would end the md-publisher's duty cycle in the middle of a message, whose increment the SBE
- * and MoldUDP64 feeds would then miss while the books hold it.
+ * offer, so the MoldUDP64 order stays the order feed's. An exception of the feed's duty cycle goes to the error
+ * handler, not out of the offer: it would end the md-publisher's duty cycle in the middle of a message, whose increment
+ * the SBE and MoldUDP64 feeds would then miss while the books hold it.
  */
 final class MoldFeedOfferIdleStrategy implements IdleStrategy
 {

@@ -3,11 +3,12 @@ package io.bourse.simulator;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
- * The trades a market-data session counted most recently, by ITCH 5.0 Match Number, so that a Broken Trade can be
- * taken out of the figures it went into and a trade heard twice while it is kept is counted once (what a MoldUDP64
- * join hears again of its session, however much, is left out before: {@link MoldReplay}). A ring of the last {@link #CAPACITY} trades in the order they came, found by Match Number
- * through a map from Match Number to ring slot (Agrona's open-addressing {@link Long2LongHashMap}, sized so that it
- * never grows), whatever the Match Numbers' layout. Fixed memory; nothing allocates.
+ * The trades a market-data session counted most recently, by ITCH 5.0 Match Number, so that a Broken Trade can be taken
+ * out of the figures it went into and a trade heard twice while it is kept is counted once (what a MoldUDP64 join hears
+ * again of its session, however much, is left out before: {@link MoldReplay}). A ring of the last {@link #CAPACITY}
+ * trades in the order they came, found by Match Number through a map from Match Number to ring slot (Agrona's
+ * open-addressing {@link Long2LongHashMap}, sized so that it never grows), whatever the Match Numbers' layout. Fixed
+ * memory; nothing allocates.
  */
 final class RecentTrades
 {
