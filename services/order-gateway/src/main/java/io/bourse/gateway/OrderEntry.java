@@ -243,7 +243,7 @@ final class OrderEntry
         final long shares = message.shares();
         final long price = message.price();
         final SymbolDirectory.Entry symbol = symbols.find(message.stock());
-        RejectCause problem = OrderValidation.checkEnterOrder(message, maxOrderShares, symbol);
+        RejectCause problem = OrderValidation.checkEnterOrder(message, maxOrderShares, symbol, session.firm());
         if (null == problem)
         {
             problem = risk.check(user, Ouch42.SIDE_BUY == side, shares, price, symbol.packed(), true);

@@ -42,10 +42,11 @@ final class OrderValidation
      * @param message        the Enter Order, length already checked.
      * @param maxOrderShares the safety threshold in shares.
      * @param symbol         the directory entry of the message's Stock, or null when not traded here.
+     * @param userFirm       the firm of the user who sent it, packed: the only one its Firm may name (blank names it).
      * @return the first fault, or null when every field is valid.
      */
     static RejectCause checkEnterOrder(
-        final EnterOrder message, final long maxOrderShares, final SymbolDirectory.Entry symbol)
+        final EnterOrder message, final long maxOrderShares, final SymbolDirectory.Entry symbol, final int userFirm)
     {
         final long shares = message.shares();
         final long timeInForce = message.timeInForce();
@@ -75,6 +76,10 @@ final class OrderValidation
         if (!isValidFirm(message.firm()))
         {
             return RejectCause.INVALID_FIRM;
+        }
+        if (!isBlankFirm(message.firm()) && message.firm() != userFirm)
+        {
+            return RejectCause.FIRM_NOT_AUTHORIZED;
         }
         if (!isSupportedDisplay(display) || isPostOnlyImmediateOrCancel(display, timeInForce))
         {

@@ -5,12 +5,12 @@ import io.bourse.ouch.Ouch42;
 /**
  * Why the gateway refused a request, with the {@code reason} label of {@code bourse_gateway_rejects_total} and the OUCH
  * 4.2 Rejected reason sent to the client. OUCH 4.2 has no code for a bad token, a token beyond the day's capacity, a
- * side, time in force, firm, capacity, intermarket sweep eligibility or customer type, for too many open orders or for
- * too many orders per second, so those get 'O' (Other); an engine shard that cannot take the command makes its symbols
- * untradeable for now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at this time). The
- * causes of a Modify Order the gateway ignores are counted only: OUCH 4.2 answers no message to them. So are those of
- * a Replace Order, which OUCH 4.2 &sect;2.2 answers with no message (an unknown existing token, a used replacement
- * token) or with the existing order's Canceled (any other refusal).
+ * side, time in force, malformed firm, capacity, intermarket sweep eligibility or customer type, for too many open
+ * orders or for too many orders per second, so those get 'O' (Other); an engine shard that cannot take the command
+ * makes its symbols untradeable for now, which OUCH 4.2 calls 'H' (Halted: no orders can be accepted in this stock at
+ * this time). The causes of a Modify Order the gateway ignores are counted only: OUCH 4.2 answers no message to them.
+ * So are those of a Replace Order, which OUCH 4.2 &sect;2.2 answers with no message (an unknown existing token, a used
+ * replacement token) or with the existing order's Canceled (any other refusal).
  */
 enum RejectCause
 {
@@ -44,6 +44,11 @@ enum RejectCause
     INVALID_TIME_IN_FORCE("invalid_time_in_force", Ouch42.REJECT_OTHER),
     /** Firm neither blank nor upper-case letters and digits, left-justified and space padded. */
     INVALID_FIRM("invalid_firm", Ouch42.REJECT_OTHER),
+    /**
+     * Firm other than the user's (its credentials' firm; blank names it): one user enters orders for one firm, whose
+     * self-trade prevention, market-data attribution and pre-trade limits they take (no service bureau accounts).
+     */
+    FIRM_NOT_AUTHORIZED("firm_not_authorized", Ouch42.REJECT_FIRM_NOT_AUTHORIZED),
     /**
      * Display other than A, Y, N, P or M (OUCH 4.2 values Bourse does not support, e.g. I imbalance only), or
      * post-only with time in force 0 (a post-only order must be able to rest).

@@ -335,7 +335,9 @@ class OrderEntryFuzzTest
             checkCrossFields(command);
             final SymbolDirectory.Entry symbol = symbols.find(request.stock());
             assertThat(symbol).as("New Order for a symbol traded here").isNotNull();
-            final int firm = OrderValidation.isBlankFirm(request.firm()) ? sender.firm() : request.firm();
+            assertThat(OrderValidation.isBlankFirm(request.firm()) || request.firm() == sender.firm())
+                .as("the Firm blank or the user's own").isTrue();
+            final int firm = sender.firm();
             assertThat(command).isEqualTo(new NewOrder(symbol.shardId(), command.timestampNs(), command.clientOrderId(),
                 Symbols.toString(request.stock()), Ouch42.SIDE_BUY == request.buySellIndicator(), request.shares(),
                 request.price(), request.timeInForce(), request.minimumQuantity(), RecordingEngineProxy.firm(firm),

@@ -81,12 +81,12 @@ class OrderEntryTest
     @Test
     void shouldRouteNewOrderToShardOfItsSymbolWhenEnterOrderIsValid()
     {
-        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "FIRM");
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "DEMO");
         enter(alice, "A2", 'T', 200, "MSFT", 2_000_000, 0, "");
         enter(bob, "A1", 'E', 300, "MSFT", 2_100_000, DAY, "");
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "FIRM", 'Y', 'N'),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N'),
             new NewOrder(1, T0, id(1, 2), "MSFT", false, 200, 2_000_000, 0, 0, "DEMO", 'Y', 'N'),
             new NewOrder(1, T0, id(2, 1), "MSFT", false, 300, 2_100_000, DAY, 0, "BOBS", 'Y', 'N')));
         assertThat(OuchMessages.of(alice)).isEmpty();
@@ -127,6 +127,21 @@ class OrderEntryTest
     }
 
     @Test
+    void shouldRejectWithFirmNotAuthorizedWhenEnterOrderNamesAnotherFirmThanTheUsers()
+    {
+        enter(alice, "OWN", 'B', 100, "AAPL", PRICE, DAY, "DEMO");
+        enter(alice, "BOB", 'B', 100, "AAPL", PRICE, DAY, "BOBS");
+        enter(bob, "ALICE", 'S', 100, "AAPL", PRICE, DAY, "DEMO");
+
+        assertThat(engine.commands()).as("no order under another firm: its self-trade prevention, its attribution")
+            .isEqualTo(List.of(new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'Y', 'N')));
+        assertThat(OuchMessages.of(alice)).isEqualTo(List.of(new Rejected(T0, "BOB", 'L')));
+        assertThat(OuchMessages.of(bob)).isEqualTo(List.of(new Rejected(T0, "ALICE", 'L')));
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "firm_not_authorized")).isEqualTo(2);
+        assertThat(orderEntry.openOrderCount()).isOne();
+    }
+
+    @Test
     void shouldRejectWithInvalidDisplayTypeWhenDisplayIsNotSupported()
     {
         enter(alice, "I1", 'B', 100, "AAPL", PRICE, DAY, "", 0, Ouch42.DISPLAY_IMBALANCE_ONLY);
@@ -145,16 +160,16 @@ class OrderEntryTest
     @Test
     void shouldCarryMinimumQuantityFirmDisplayAndTimeInForceIntoNewOrderWhenEntered()
     {
-        enter(alice, "F1", 'B', 100, "AAPL", PRICE, 0, "ABCD", 100, Ouch42.DISPLAY_ATTRIBUTABLE);
+        enter(alice, "F1", 'B', 100, "AAPL", PRICE, 0, "DEMO", 100, Ouch42.DISPLAY_ATTRIBUTABLE);
         enter(alice, "F2", 'S', 100, "AAPL", PRICE, 30, "", 0, Ouch42.DISPLAY_NON_DISPLAY);
-        enter(alice, "F3", 'S', 100, "MSFT", PRICE, DAY, "WXYZ", 0, Ouch42.DISPLAY_POST_ONLY);
+        enter(alice, "F3", 'S', 100, "MSFT", PRICE, DAY, "DEMO", 0, Ouch42.DISPLAY_POST_ONLY);
         enter(alice, "F4", 'B', 100, "MSFT", PRICE, 90_000, "", 0, Ouch42.DISPLAY_MID_POINT_PEG);
         enter(alice, "F5", 'B', 100, "MSFT", PRICE, 0, "", 40, Ouch42.DISPLAY_ANONYMOUS);
 
         assertThat(engine.commands()).isEqualTo(List.of(
-            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, 0, 100, "ABCD", 'A', 'N'),
+            new NewOrder(0, T0, id(1, 1), "AAPL", true, 100, PRICE, 0, 100, "DEMO", 'A', 'N'),
             new NewOrder(0, T0, id(1, 2), "AAPL", false, 100, PRICE, 30, 0, "DEMO", 'N', 'N'),
-            new NewOrder(1, T0, id(1, 3), "MSFT", false, 100, PRICE, DAY, 0, "WXYZ", 'P', 'N'),
+            new NewOrder(1, T0, id(1, 3), "MSFT", false, 100, PRICE, DAY, 0, "DEMO", 'P', 'N'),
             new NewOrder(1, T0, id(1, 4), "MSFT", true, 100, PRICE, 90_000, 0, "DEMO", 'M', 'N'),
             new NewOrder(1, T0, id(1, 5), "MSFT", true, 100, PRICE, 0, 40, "DEMO", 'Y', 'N')));
         assertThat(OuchMessages.of(alice)).isEmpty();
@@ -163,14 +178,14 @@ class OrderEntryTest
     @Test
     void shouldEchoTheEnginesPriceAndDisplayWithMinimumQuantityAndFirmInAccepted()
     {
-        enter(alice, "P1", 'S', 100, "AAPL", PRICE, 30, "ABCD", 0, Ouch42.DISPLAY_POST_ONLY);
+        enter(alice, "P1", 'S', 100, "AAPL", PRICE, 30, "DEMO", 0, Ouch42.DISPLAY_POST_ONLY);
         enter(alice, "K1", 'B', 100, "AAPL", PRICE, 0, "", 100, Ouch42.DISPLAY_ATTRIBUTABLE);
 
         events.accepted(T1, id(1, 1), 77, "AAPL", Side.SELL, 100, PRICE + 100, 30, 'P');
         events.accepted(T1, id(1, 2), 78, "AAPL", Side.BUY, 100, PRICE, 0, 'A');
 
         assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
-            new Accepted(T1, "P1", 'S', 100, "AAPL", PRICE + 100, 30, "ABCD", 'P', 77, 'A', 'N', 0, 'N', 'L', ' '),
+            new Accepted(T1, "P1", 'S', 100, "AAPL", PRICE + 100, 30, "DEMO", 'P', 77, 'A', 'N', 0, 'N', 'L', ' '),
             new Accepted(T1, "K1", 'B', 100, "AAPL", PRICE, 0, "DEMO", 'A', 78, 'A', 'N', 100, 'N', 'L', ' ')));
     }
 
@@ -212,13 +227,13 @@ class OrderEntryTest
     @Test
     void shouldEchoEnteredFieldsInAcceptedWhenEngineAccepts()
     {
-        enter(alice, "A1", 'T', 100, "AAPL", PRICE, DAY, "FIRM");
+        enter(alice, "A1", 'T', 100, "AAPL", PRICE, DAY, "DEMO");
         clock.set(1_000_000 + 5_000, T1);
 
         events.accepted(T1, id(1, 1), 77, "AAPL", Side.SELL, 100, PRICE, DAY);
 
         assertThat(OuchMessages.of(alice)).isEqualTo(List.of(
-            new Accepted(T1, "A1", 'T', 100, "AAPL", PRICE, DAY, "FIRM", 'Y', 77, 'A', 'N', 0, 'N', 'L', ' ')));
+            new Accepted(T1, "A1", 'T', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 77, 'A', 'N', 0, 'N', 'L', ' ')));
         assertThat(Metrics.summaryCount(registry, "bourse_gateway_order_latency_seconds")).isEqualTo(1);
     }
 

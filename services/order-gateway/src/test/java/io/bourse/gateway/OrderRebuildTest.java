@@ -131,7 +131,7 @@ class OrderRebuildTest
         try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
         {
             before.enterAccepted(before.alice, "E1", 'S', 1);
-            before.enterOrder("P1").firm("FIRM").capacity(Ouch42.CAPACITY_PRINCIPAL)
+            before.enterOrder("P1").firm("DEMO").capacity(Ouch42.CAPACITY_PRINCIPAL)
                 .display(Ouch42.DISPLAY_ATTRIBUTABLE).intermarketSweepEligibility(Ouch42.ISE_ELIGIBLE);
             before.send(before.alice);
             before.enterOrder("P1");
@@ -153,7 +153,7 @@ class OrderRebuildTest
 
             assertThat(after.messages(after.alice).get(1)).isEqualTo(new Rejected(T0, "P1", 'O'));
             assertThat(after.messages(after.alice).subList(2, 5)).isEqualTo(List.of(
-                new Accepted(T2, "P1", 'B', 100, "AAPL", PRICE, DAY, "FIRM", 'A', 201, 'P', 'Y', 0, 'N', 'L', ' '),
+                new Accepted(T2, "P1", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'A', 201, 'P', 'Y', 0, 'N', 'L', ' '),
                 new Replaced(T2, "E2", 'S', 80, "AAPL", PRICE, DAY, "DEMO", 'Y', 203, 'A', 'N', 0, 'N', 'L', "E1", ' '),
                 new Executed(T2, "E2", 30, PRICE, 'A', 8)));
             assertThat(after.messages(after.bob).subList(2, 3)).isEqualTo(List.of(new Broken(T2, "B1", 7, 'E')));

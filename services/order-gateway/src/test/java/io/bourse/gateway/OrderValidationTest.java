@@ -179,7 +179,7 @@ class OrderValidationTest
         fixture.enterOrder("MIN").price(1).shares(1).timeInForce(Ouch42.TIME_IN_FORCE_SYSTEM_HOURS)
             .capacity(Ouch42.CAPACITY_PRINCIPAL).customerType(Ouch42.CUSTOMER_TYPE_RETAIL);
         fixture.send(fixture.alice);
-        fixture.enterOrder("FOK").timeInForce(0).minimumQuantity(100).firm("A1")
+        fixture.enterOrder("FOK").timeInForce(0).minimumQuantity(100).firm("DEMO")
             .capacity(Ouch42.CAPACITY_RISKLESS).intermarketSweepEligibility(Ouch42.ISE_ELIGIBLE)
             .customerType(Ouch42.CUSTOMER_TYPE_NOT_RETAIL);
         fixture.send(fixture.alice);
@@ -197,7 +197,7 @@ class OrderValidationTest
             new NewOrder(0, T0, id(1, 2), "AAPL", false, 100, 9_999, DAY, 0, "DEMO", 'Y', 'N'),
             new NewOrder(0, T0, id(1, 3), "AAPL", false, MAX_ORDER_SHARES, Ouch42.MAX_PRICE, DAY, 0, "DEMO", 'Y', 'N'),
             new NewOrder(0, T0, id(1, 4), "AAPL", true, 1, 1, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS, 0, "DEMO", 'Y', 'N'),
-            new NewOrder(0, T0, id(1, 5), "AAPL", true, 100, PRICE, 0, 100, "A1  ", 'Y', 'N'),
+            new NewOrder(0, T0, id(1, 5), "AAPL", true, 100, PRICE, 0, 100, "DEMO", 'Y', 'N'),
             new NewOrder(0, T0, id(1, 6), "AAPL", true, 100, PRICE, 1, 0, "DEMO", 'P', 'N'),
             new NewOrder(0, T0, id(1, 7), "AAPL", true, 100, PRICE, DAY, 0, "DEMO", 'A', 'C'),
             new NewOrder(0, T0, id(1, 8), "AAPL", true, 100, PRICE, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS, 0, "DEMO", 'Y',
