@@ -401,7 +401,7 @@ public final class MatchingEngine
         }
         if (0 == reject)
         {
-            reject = validateId(clientOrderId, 0);
+            reject = validateNewId(clientOrderId);
         }
         if (0 != reject)
         {
@@ -478,7 +478,7 @@ public final class MatchingEngine
             validateCrossOrder(book, quantity, price, timeInForce, minimumQuantity, display);
         if (0 == reject)
         {
-            reject = validateId(clientOrderId, 0);
+            reject = validateNewId(clientOrderId);
         }
         if (0 != reject)
         {
@@ -1197,6 +1197,12 @@ public final class MatchingEngine
     {
         return quantity <= 0 || quantity > maxOrderQuantity ? ReasonCodes.REJECT_SHARES_THRESHOLD :
             !isWithinBand(book, price) ? ReasonCodes.REJECT_INVALID_PRICE : 0;
+    }
+
+    /** A new order's id must name no open order: 0 included, which {@link #validateId} takes for "none replaced". */
+    private byte validateNewId(final long clientOrderId)
+    {
+        return null != ordersByClientId.get(clientOrderId) ? ReasonCodes.REJECT_OTHER : 0;
     }
 
     private byte validateId(final long clientOrderId, final long replacedId)

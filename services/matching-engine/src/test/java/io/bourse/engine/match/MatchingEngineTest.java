@@ -121,6 +121,8 @@ class MatchingEngineTest
         engine.newOrder(6, AAPL, Side.BUY, 100, 1_000_000, DAY);
         engine.newOrder(7, AAPL, Side.BUY, 100, 1_000_000, 100_000);
         engine.newOrder(8, AAPL, Side.BUY, 100, 1_000_000, -1);
+        engine.newOrder(0, AAPL, Side.BUY, 100, 1_000_000, DAY);
+        engine.newOrder(0, AAPL, Side.BUY, 50, 990_000, DAY);
 
         assertThat(events.drain()).containsExactly(
             new Rejected(1, ReasonCodes.REJECT_INVALID_STOCK),
@@ -132,7 +134,11 @@ class MatchingEngineTest
             new Added(orderId(1), Side.BUY, 100, 1_000_000),
             new Rejected(6, ReasonCodes.REJECT_OTHER),
             new Rejected(7, ReasonCodes.REJECT_OTHER),
-            new Rejected(8, ReasonCodes.REJECT_OTHER));
+            new Rejected(8, ReasonCodes.REJECT_OTHER),
+            new Accepted(0, orderId(2), Side.BUY, 100, 1_000_000, DAY),
+            new Added(orderId(2), Side.BUY, 100, 1_000_000),
+            new Rejected(0, ReasonCodes.REJECT_OTHER));
+        assertThat(engine.openOrderCount()).as("id 0 open once, as any id").isEqualTo(2);
     }
 
     @Test
