@@ -21,7 +21,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -122,14 +121,15 @@ class DispatcherAgentTest
         publishAddOrder(17);
         assertThat(drain(fastWorker)).containsExactly("itch A");
 
-        // The stop, while the worker still reads: it makes room 50 ms later.
-        final CompletableFuture<List<String>> readWhileStopping = CompletableFuture.supplyAsync(() ->
+        // The stop, while the worker still reads: it makes room 50 ms later, on a thread of its own.
+        final List<String> records = new ArrayList<>();
+        final Thread worker = Thread.ofPlatform().start(() ->
         {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-            return drain(slowWorker);
+            records.addAll(drain(slowWorker));
         });
         dispatcher.onClose();
-        final List<String> records = new ArrayList<>(readWhileStopping.get());
+        worker.join();
         records.addAll(drain(slowWorker));
 
         assertThat(records).hasSize(20).endsWith("itch A", "data-lost");

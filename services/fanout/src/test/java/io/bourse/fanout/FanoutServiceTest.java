@@ -1093,11 +1093,6 @@ class FanoutServiceTest
     }
 
     /**
-     * Reads and drops what comes (heartbeats) until the peer closes the connection or 10 s have passed.
-     *
-     * @return true when the peer closed it: end of stream, or a reset (it closed with our bytes unread).
-     */
-    /**
      * @return what the peer sent until it closed its end, within 10 s; a reset fails.
      */
     private static byte[] readUntilClosed(final SocketChannel channel) throws IOException

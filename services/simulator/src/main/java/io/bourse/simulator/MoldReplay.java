@@ -8,7 +8,8 @@ import java.nio.ByteBuffer;
  * Sequence Number 1, so its first messages are ones an earlier join delivered. Their trades and Broken Trades went into
  * the analytics then and are not passed on again, however many (the {@link RecentTrades} the analytics keep by Match
  * Number catch a trade heard again only while it is among the newest 65,536); the books, emptied for the new join,
- * take every message as always. Counted in {@link SimulatorCounter#MD_DUPLICATE_TRADES}.
+ * take every message as always. Counted in {@link SimulatorCounter#MD_DUPLICATE_TRADES} for the session whose
+ * analytics take trades.
  *
  * <p>nassau's MoldUDP64 client delivers the messages of a join in Sequence Number order from 1, so the n-th message
  * delivered is Sequence Number n. It does not tell the Session, so the md-publisher's session is known by its first
@@ -23,6 +24,7 @@ final class MoldReplay implements MarketDataListener
 
     private final MarketDataListener analytics;
     private final SimulatorCounters counters;
+    private final boolean countsHeardAgain;
     private final byte[] firstMessage = new byte[FIRST_MESSAGE_BYTES];
     private int firstMessageLength = -1;
     /** Messages of the md-publisher's session delivered by this join and the earlier ones of the same session. */
@@ -33,13 +35,16 @@ final class MoldReplay implements MarketDataListener
     private long heardBefore;
 
     /**
-     * @param analytics receives the trades and Broken Trades not heard before, and every inconsistency.
-     * @param counters  where the trades and Broken Trades heard again are counted.
+     * @param analytics        receives the trades and Broken Trades not heard before, and every inconsistency.
+     * @param counters         where the trades and Broken Trades heard again are counted.
+     * @param countsHeardAgain false for a session whose analytics take no trades (only the first session's do), so
+     *                         that what it hears again is not counted as corrections of figures it never made.
      */
-    MoldReplay(final MarketDataListener analytics, final SimulatorCounters counters)
+    MoldReplay(final MarketDataListener analytics, final SimulatorCounters counters, final boolean countsHeardAgain)
     {
         this.analytics = analytics;
         this.counters = counters;
+        this.countsHeardAgain = countsHeardAgain;
     }
 
     /** A new join starts: its first message tells whether it reads the same session as the joins before. */
@@ -87,7 +92,7 @@ final class MoldReplay implements MarketDataListener
     {
         if (isHeardBefore())
         {
-            counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);
+            countHeardAgain();
             return;
         }
         analytics.onTrade(locate, timestampNs, price, shares, matchNumber);
@@ -98,10 +103,18 @@ final class MoldReplay implements MarketDataListener
     {
         if (isHeardBefore())
         {
-            counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);
+            countHeardAgain();
             return;
         }
         analytics.onBrokenTrade(matchNumber);
+    }
+
+    private void countHeardAgain()
+    {
+        if (countsHeardAgain)
+        {
+            counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);
+        }
     }
 
     @Override

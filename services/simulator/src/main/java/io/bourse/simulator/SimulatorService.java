@@ -12,6 +12,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
@@ -145,7 +146,7 @@ public final class SimulatorService implements AutoCloseable
             final MarketDataListener sessionAnalytics = 0 == i ? analytics : analytics.inconsistenciesOnly();
             // A MoldUDP64 join reads its session from 1 again: the trades an earlier join delivered are not counted
             // again. A SoupBinTCP login again starts with a snapshot, which has no trades.
-            final MoldReplay replay = new MoldReplay(sessionAnalytics, counters);
+            final MoldReplay replay = new MoldReplay(sessionAnalytics, counters, 0 == i);
             final MarketDataListener listener =
                 MarketDataFeed.MOLDUDP64 == ctx.mdFeed() ? replay : sessionAnalytics;
             final MarketDataAdapter adapter = new MarketDataAdapter(
@@ -462,7 +463,8 @@ public final class SimulatorService implements AutoCloseable
             }
         };
         final String notComparable = awaitComparableBooks(firstFeed, TimeUnit.MILLISECONDS.toNanos(
-            ctx.bookCheckQuietMs()), TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs()), MONITOR_POLL_NS);
+            ctx.bookCheckQuietMs()), TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs()), MONITOR_POLL_NS,
+            SystemNanoClock.INSTANCE);
         final boolean lost = !mdAgent.isActive(0);
         CloseHelper.close(mdRunner);
         if (lost)
@@ -522,12 +524,6 @@ public final class SimulatorService implements AutoCloseable
         return null;
     }
 
-    /**
-     * @param moldSession      the first MoldUDP64 session; null over SoupBinTCP.
-     * @param heartbeatsBefore its Heartbeats when the feed last delivered a message.
-     * @return true over SoupBinTCP; over MoldUDP64 once a Heartbeat came after that message (a lost last packet would
-     * have shown there as a gap) and the session has filled every gap.
-     */
     /** What the book check's wait watches of the first market-data session. */
     interface FirstFeed
     {
@@ -546,20 +542,21 @@ public final class SimulatorService implements AutoCloseable
      * for {@code quietNs}, no login again pending, and over MoldUDP64 every gap filled and a Heartbeat come after the
      * last message (so that the last packet was not lost); a new MoldUDP64 session starts the wait for quiet again.
      *
+     * @param clock     monotonic time of the quiet and the timeout.
      * @return null when they can be, else why not when {@code timeoutNs} has passed: the books are not those of a
      *         point of the stream, and a snapshot would differ from them for no fault of the book building.
      */
     static String awaitComparableBooks(
-        final FirstFeed feed, final long quietNs, final long timeoutNs, final long pollNs)
+        final FirstFeed feed, final long quietNs, final long timeoutNs, final long pollNs, final NanoClock clock)
     {
-        final long deadlineNs = System.nanoTime() + timeoutNs;
+        final long deadlineNs = clock.nanoTime() + timeoutNs;
         long lastCount = feed.messages();
-        long lastChangeNs = System.nanoTime();
+        long lastChangeNs = clock.nanoTime();
         MoldSession moldSession = feed.moldSession();
         long heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
         while (true)
         {
-            final boolean quiet = System.nanoTime() - lastChangeNs >= quietNs;
+            final boolean quiet = clock.nanoTime() - lastChangeNs >= quietNs;
             final boolean filled = null == moldSession ||
                 (moldSession.heartbeats() > heartbeatsBefore && moldSession.isFilled());
             final boolean reloginPending = feed.isReloginPending();
@@ -567,7 +564,7 @@ public final class SimulatorService implements AutoCloseable
             {
                 return null;
             }
-            if (System.nanoTime() - deadlineNs >= 0)
+            if (clock.nanoTime() - deadlineNs >= 0)
             {
                 return reloginPending ? "was not logged in again" :
                     !filled ? (null != moldSession && !moldSession.isFilled() ?
@@ -582,7 +579,7 @@ public final class SimulatorService implements AutoCloseable
             if (count != lastCount || current != moldSession)
             {
                 lastCount = count;
-                lastChangeNs = System.nanoTime();
+                lastChangeNs = clock.nanoTime();
                 moldSession = current;
                 heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
             }

@@ -12,9 +12,11 @@ class BookCheckWaitTest
 {
     private static final long QUIET_NS = TimeUnit.MILLISECONDS.toNanos(30);
     private static final long TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(300);
-    private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long POLL_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final AtomicLong messages = new AtomicLong();
+    /** The wait's clock: one poll interval per look at the feed, however long the test thread takes meanwhile. */
+    private final AtomicLong nowNs = new AtomicLong();
     private boolean reloginPending;
     private long messagesPerPoll;
 
@@ -23,6 +25,7 @@ class BookCheckWaitTest
         @Override
         public long messages()
         {
+            nowNs.addAndGet(POLL_NS);
             return messages.addAndGet(messagesPerPoll);
         }
 
@@ -42,7 +45,7 @@ class BookCheckWaitTest
     @Test
     void shouldLetTheBooksBeComparedOnceTheFeedIsQuiet()
     {
-        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS)).isNull();
+        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS, nowNs::get)).isNull();
     }
 
     @Test
@@ -50,7 +53,7 @@ class BookCheckWaitTest
     {
         messagesPerPoll = 1;
 
-        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS))
+        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS, nowNs::get))
             .isEqualTo("was not quiet for 30 ms within 300 ms");
     }
 
@@ -59,7 +62,7 @@ class BookCheckWaitTest
     {
         reloginPending = true;
 
-        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS))
+        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS, nowNs::get))
             .isEqualTo("was not logged in again");
     }
 }

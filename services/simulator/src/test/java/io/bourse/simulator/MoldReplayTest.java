@@ -24,7 +24,7 @@ class MoldReplayTest
     private final SimulatorCounters counters = new SimulatorCounters();
     private final FeedAnalytics analytics = new FeedAnalytics(
         1, 60 * SECOND, 60, counters, new MidnightNanoClock(() -> 20_000 * MidnightNanoClock.NANOS_PER_DAY + T));
-    private final MoldReplay replay = new MoldReplay(analytics, counters);
+    private final MoldReplay replay = new MoldReplay(analytics, counters, true);
     private final MarketDataAdapter adapter =
         new MarketDataAdapter(counters, new OrderBooks(1, 16, replay), replay, (messageType, timestampNs) -> { });
 
@@ -64,6 +64,25 @@ class MoldReplayTest
 
         assertThat(analytics.trades(1)).isEqualTo(12);
         assertThat(counters.get(SimulatorCounter.MD_DUPLICATE_TRADES)).isEqualTo(5 + 12);
+    }
+
+    @Test
+    void shouldNotCountWhatASessionWithoutTradeAnalyticsHearsAgain() throws IOException
+    {
+        final MoldReplay uncounted = new MoldReplay(analytics.inconsistenciesOnly(), counters, false);
+        for (int join = 0; join < 2; join++)
+        {
+            uncounted.joined();
+            final ByteBuffer start = ByteBuffer.allocate(12).put((byte)'S').putShort((short)0).putShort((short)0)
+                .putShort((short)0).putInt(1).put(ITCH50.EVENT_CODE_START_OF_MESSAGES).flip();
+            uncounted.onMessage(start);
+            final ByteBuffer tradeMessage = ByteBuffer.allocate(1).put((byte)'P').flip();
+            uncounted.onMessage(tradeMessage);
+            uncounted.onTrade(1, T, 1_000_000, 100, 1);
+        }
+
+        assertThat(counters.get(SimulatorCounter.MD_DUPLICATE_TRADES)).isZero();
+        assertThat(analytics.trades(1)).isZero();
     }
 
     /** A join: System Event 'O' stamped with the session's start, then trades with Match Numbers 1 to count. */

@@ -520,7 +520,7 @@ class MoldSessionTest
         final SimulatorCounters counters = new SimulatorCounters();
         final FeedAnalytics analytics =
             new FeedAnalytics(SYMBOLS.entries().size(), 60_000_000_000L, 60, counters, new MidnightNanoClock());
-        final MoldReplay replay = new MoldReplay(analytics, counters);
+        final MoldReplay replay = new MoldReplay(analytics, counters, true);
         final OrderBooks books = new OrderBooks(SYMBOLS.entries().size(), 64, replay);
         final long[] received = new long[1];
         final MarketDataAdapter adapter = new MarketDataAdapter(
