@@ -38,8 +38,13 @@ import java.util.function.Consumer;
  *   <li>A later image of the same run (it went away and came back): the events from the position read to in the
  *   earlier image to the new one's join position, published as they are replayed: the subscribers missed them
  *   too.</li>
- *   <li>A later image of a new run of the shard (a restarted engine): its events from its start, published.</li>
+ *   <li>A later image of a new run of the shard (a restarted engine): its events from its start, published, once the
+ *   earlier run's image has nothing left to read (the archive stops recording a run at the end of its stream, so the
+ *   new run can start while this md-publisher is still behind on the earlier one).</li>
  * </ul>
+ * An image of a run older than one the shard has recorded since (an engine that stopped without closing its stream,
+ * whose image lingers) is not caught up, and its live events are read and dropped: the newer run recovered from it,
+ * and the newer run's catch-up replays its whole recording.
  * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after a rebuild,
  * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
  * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
@@ -59,8 +64,13 @@ final class EngineEventStreams
     private final MarketDataBooks books;
     private final EventReplay replay;
     private final AtomicLong errorCount;
+    /** Takes a superseded image's events: nothing. */
+    private static final FragmentHandler DROPPED = (buffer, offset, length, header) -> { };
+
     /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
     private final LongHashSet caughtUpImages = new LongHashSet();
+    /** {@link Image#correlationId()} of the images of runs older than one the shard has recorded since. */
+    private final LongHashSet supersededImages = new LongHashSet();
     private final EventCatchUpReadiness readiness;
     /**
      * Per shard: the image caught up last, superseded ones aside (a closed one's position is its final one), null
@@ -163,9 +173,14 @@ final class EngineEventStreams
 
     private void pollImage(final Image image)
     {
+        final long imageId = image.correlationId();
+        if (!caughtUpImages.contains(imageId) && hasUnreadEarlierRun(image))
+        {
+            return; // caught up once the shard's earlier run has been read to its end
+        }
         // Marked first: an exception during the replay reaches the agent's error handler once, instead of replaying
         // the stream again every duty cycle.
-        if (caughtUpImages.add(image.correlationId()))
+        if (caughtUpImages.add(imageId))
         {
             superseded = false;
             rebuilt = false;
@@ -183,6 +198,10 @@ final class EngineEventStreams
                     readiness.caughtUp(shardId);
                     readImages[shardId] = image;
                 }
+                else
+                {
+                    supersededImages.add(imageId);
+                }
                 if (rebuilt)
                 {
                     // Also after a replay that failed part way: the subscribers then hold what the books hold.
@@ -192,7 +211,28 @@ final class EngineEventStreams
                 }
             }
         }
-        work += image.poll(adapter, fragmentLimit);
+        // A superseded image's events are read and dropped: the newer run recovered from its run, and its catch-up
+        // replays that run's whole recording into the books.
+        work += image.poll(supersededImages.contains(imageId) ? DROPPED : adapter, fragmentLimit);
+    }
+
+    /**
+     * Whether a new image is of a newer run than the shard's image read last while that one still has events to be
+     * read: the archive stops recording a run when it reaches the end of the stream, so a restarted engine can recover
+     * and publish while this md-publisher is still behind on the earlier run. The earlier image is read once more here;
+     * the new run is caught up in the first duty cycle that finds nothing left to read in it, so that no event of the
+     * new run comes before one of the earlier run.
+     */
+    private boolean hasUnreadEarlierRun(final Image image)
+    {
+        final Image read = readImages[shardId];
+        if (null == read || read.sessionId() == image.sessionId() || read.isClosed())
+        {
+            return false;
+        }
+        final int fragments = read.poll(adapter, fragmentLimit);
+        work += fragments;
+        return fragments > 0;
     }
 
     /**
@@ -213,7 +253,8 @@ final class EngineEventStreams
         {
             superseded = true;
             System.out.println("md-publisher: events of stream " + streamId + " session " + sessionId +
-                " not replayed: a newer run of the shard records (" + runs.getLast().recordingId() + ")");
+                " not replayed and its live events dropped: a newer run of the shard records (" +
+                runs.getLast().recordingId() + ")");
             return 0;
         }
         int replayed = 0;
@@ -286,8 +327,8 @@ final class EngineEventStreams
             {
                 rebuilt = rebuiltEarlierRuns;
                 superseded = true;
-                System.out.println("md-publisher: " + stretch + " not replayed: a newer run of the shard records (" +
-                    replay.newestRecordingId() + ")");
+                System.out.println("md-publisher: " + stretch + " not replayed and its live events dropped: a newer " +
+                    "run of the shard records (" + replay.newestRecordingId() + ")");
                 return 0;
             }
             System.out.println("md-publisher: " + (rebuilt ? "rebuilt the books from " : "published the missed ") +

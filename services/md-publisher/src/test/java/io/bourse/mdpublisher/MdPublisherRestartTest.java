@@ -5,7 +5,6 @@ import io.aeron.ChannelUri;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
-import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
 import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.aeron.ArchivingDriverFixture;
@@ -66,6 +65,7 @@ class MdPublisherRestartTest
     private StreamLayout layout;
     private Aeron aeron;
     private AeronArchive archiveClient;
+    private RecordedRuns runs;
     private ExclusivePublication shard0;
     private ExclusivePublication shard1;
     private MdPublisherService service;
@@ -78,8 +78,9 @@ class MdPublisherRestartTest
         layout = driver.layout();
         aeron = driver.aeron();
         archiveClient = AeronArchive.connect(archive.clientContext(aeron));
-        shard0 = recordedEventPublication(0);
-        shard1 = recordedEventPublication(1);
+        runs = new RecordedRuns(aeron, layout, archiveClient);
+        shard0 = runs.start(0);
+        shard1 = runs.start(1);
     }
 
     @AfterEach
@@ -229,12 +230,12 @@ class MdPublisherRestartTest
     void shouldRebuildFromEveryRunOfTheShardWhenTheEngineRestartedBefore() throws Exception
     {
         offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
-        final long firstRun = RecordingPos.getRecordingId(aeron.countersReader(), awaitRecorded(shard1));
+        final long firstRun = RecordingPos.getRecordingId(aeron.countersReader(), runs.awaitRecorded(shard1));
         shard1.close();
         awaitTrue(() -> AeronArchive.NULL_POSITION != archiveClient.getStopPosition(firstRun));
-        final ExclusivePublication newRun = recordedEventPublication(1);
+        final ExclusivePublication newRun = runs.start(1);
         offer(newRun, engine.orderAdded(T1 + 10, "MSFT", 20, SELL, 300, 4_100_000, 'Y'));
-        awaitRecorded(newRun);
+        runs.awaitRecorded(newRun);
 
         service = launch();
         ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
@@ -253,12 +254,12 @@ class MdPublisherRestartTest
         // could before shards recovered (a restarted shard now waits until its earlier run stops recording): the
         // earlier run, still recording, is not the new run's history.
         offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
-        final ExclusivePublication newRun = recordedEventPublication(1);
+        final ExclusivePublication newRun = runs.start(1);
         offer(newRun, engine.orderAdded(T1 + 10, "MSFT", 20, SELL, 300, 4_100_000, 'Y'));
         offer(newRun, engine.orderAdded(T1 + 20, "MSFT", 21, SELL, 100, 4_200_000, 'Y'));
         // Recorded, so that both images join at the publications' ends (the archive is their one subscriber).
-        awaitRecorded(shard1);
-        awaitRecorded(newRun);
+        runs.awaitRecorded(shard1);
+        runs.awaitRecorded(newRun);
 
         service = launch();
         ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
@@ -277,7 +278,7 @@ class MdPublisherRestartTest
     {
         offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
         final CountersReader counters = aeron.countersReader();
-        final long recordingId = RecordingPos.getRecordingId(counters, awaitRecorded(shard1));
+        final long recordingId = RecordingPos.getRecordingId(counters, runs.awaitRecorded(shard1));
         // The run's recording stops and is purged (an archive emptied by hand): order 18 is in no recording. A reader
         // of the test's own stays past order 18 meanwhile: an IPC subscriber joins where the media driver last saw the
         // stream's most advanced subscriber, which the recording alone, stopping right after it recorded, may leave
@@ -326,7 +327,7 @@ class MdPublisherRestartTest
             offer(shard0, engine.orderAdded(T1 + i, "AAPL", 100 + i, 0 == (i & 1) ? BUY : SELL, 100,
                 0 == (i & 1) ? 1_400_000 - 100L * (i % 50) : 1_600_000 + 100L * (i % 50), 'Y'));
         }
-        awaitRecorded(shard0);
+        runs.awaitRecorded(shard0);
         final InetSocketAddress group = Multicast.randomGroup();
         try (DatagramChannel downstream = Multicast.join(group))
         {
@@ -375,33 +376,6 @@ class MdPublisherRestartTest
             .metricsPort(0)
             .jvmMetrics(false)
             .eventArchive(archive);
-    }
-
-    /** A shard's event publication, recorded by the archive before anything is published on it (EventRecording). */
-    private ExclusivePublication recordedEventPublication(final int shardId)
-    {
-        final ExclusivePublication publication =
-            aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(shardId));
-        archiveClient.startRecording(ChannelUri.addSessionId(publication.channel(), publication.sessionId()),
-            publication.streamId(), SourceLocation.LOCAL);
-        final CountersReader counters = aeron.countersReader();
-        awaitTrue(() -> CountersReader.NULL_COUNTER_ID !=
-            RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId()));
-        return publication;
-    }
-
-    /**
-     * Waits until the archive has recorded everything published on the publication.
-     *
-     * @return the recording's position counter.
-     */
-    private int awaitRecorded(final ExclusivePublication publication)
-    {
-        final CountersReader counters = aeron.countersReader();
-        final int recordingPosition =
-            RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId());
-        awaitTrue(() -> counters.getCounterValue(recordingPosition) >= publication.position());
-        return recordingPosition;
     }
 
     private void offer(final ExclusivePublication publication, final int length)

@@ -1,0 +1,75 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.ExclusivePublication;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.archive.codecs.SourceLocation;
+import io.aeron.archive.status.RecordingPos;
+import io.bourse.common.aeron.StreamLayout;
+import org.agrona.concurrent.status.CountersReader;
+
+import static io.bourse.common.Await.awaitTrue;
+
+/** Runs of engine shards' event streams, recorded in a test's event archive as the engine records them. */
+final class RecordedRuns
+{
+    private final Aeron aeron;
+    private final StreamLayout layout;
+    private final AeronArchive archiveClient;
+
+    /**
+     * @param aeron         the test's client of the archiving media driver.
+     * @param layout        the streams.
+     * @param archiveClient records the runs.
+     */
+    RecordedRuns(final Aeron aeron, final StreamLayout layout, final AeronArchive archiveClient)
+    {
+        this.aeron = aeron;
+        this.layout = layout;
+        this.archiveClient = archiveClient;
+    }
+
+    /**
+     * @param shardId the shard.
+     * @return a new run's event publication, recorded by the archive before anything is published on it, as
+     *         EventRecording does.
+     */
+    ExclusivePublication start(final int shardId)
+    {
+        final ExclusivePublication publication =
+            aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(shardId));
+        archiveClient.startRecording(ChannelUri.addSessionId(publication.channel(), publication.sessionId()),
+            publication.streamId(), SourceLocation.LOCAL);
+        final CountersReader counters = aeron.countersReader();
+        awaitTrue(() -> CountersReader.NULL_COUNTER_ID !=
+            RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId()));
+        return publication;
+    }
+
+    /**
+     * Waits until the archive has recorded everything published on the run's publication.
+     *
+     * @return the recording's position counter.
+     */
+    int awaitRecorded(final ExclusivePublication publication)
+    {
+        final CountersReader counters = aeron.countersReader();
+        final int recordingPosition =
+            RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId());
+        awaitTrue(() -> counters.getCounterValue(recordingPosition) >= publication.position());
+        return recordingPosition;
+    }
+
+    /**
+     * Stops the run, once everything it published is recorded, and waits until its recording has stopped.
+     *
+     * @param publication the run's event publication.
+     */
+    void stop(final ExclusivePublication publication)
+    {
+        final long recordingId = RecordingPos.getRecordingId(aeron.countersReader(), awaitRecorded(publication));
+        publication.close();
+        awaitTrue(() -> AeronArchive.NULL_POSITION != archiveClient.getStopPosition(recordingId));
+    }
+}
