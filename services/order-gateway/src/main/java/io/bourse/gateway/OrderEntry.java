@@ -122,9 +122,9 @@ import java.util.concurrent.TimeUnit;
  * such an order stays open here as the journal leaves it. Modify Orders awaiting their answer at the restart are
  * forgotten (a side change with them too), so the engine's cancel for them is answered with Canceled; the users' and
  * the firms' rate buckets start full; the collar reference is the configured one until the next trade on the event
- * streams. After a crash, as opposed to a stop, the private records of requests the engine had not answered yet may be
- * lost with the unwritten tail of the journal (they are written with the next message): those orders are unknown after
- * it, their events counted as unmatched.
+ * streams. After a crash, as opposed to a stop, the private records of the requests of the duty cycle the process
+ * died in may be lost (they are written at each duty cycle's end): those orders are unknown after it, their events
+ * counted as unmatched.
  */
 final class OrderEntry
 {

@@ -19,30 +19,31 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
 /**
- * One user's SoupBinTCP session journal: the Sequenced Data messages (OUCH 4.2 message bytes) the session produced,
- * in sequence number order from 1, appended to one file, so that a client logging in again with a Requested Sequence
+ * One user's SoupBinTCP session journal: the Sequenced Data messages (OUCH 4.2 message bytes) the session produced, in
+ * sequence number order from 1, appended to one file, so that a client logging in again with a Requested Sequence
  * Number gets exactly the messages from there on (SoupBinTCP 4.0 Login Request), also after a gateway restart. Between
  * them the file holds gateway-private records ({@link OrderRecords}: what the gateway needs beyond the OUCH messages to
- * rebuild the session's orders after a restart), which take no sequence number and are never sent to a client.
- * Messages are encoded in place: {@link #claim} space in {@link #buffer()}, write the message, {@link #commit} it (or
- * {@link #commitPrivate} a private record), which appends the record to a batch in memory; {@link #sync()} writes the
- * batch to the file and only then counts its messages durable. The write is a copy into a memory-mapped window of the
- * file ({@value #WINDOW_LENGTH} bytes, mapped at a multiple of its length), so that it reaches the page cache, where it
+ * rebuild the session's orders after a restart), which take no sequence number and are never sent to a client. Messages
+ * are encoded in place: {@link #claim} space in {@link #buffer()}, write the message, {@link #commit} it (or {@link
+ * #commitPrivate} a private record), which appends the record to a batch in memory; {@link #sync()} writes the batch to
+ * the file and only then counts its messages durable. The write is a copy into a memory-mapped window of the file
+ * ({@value #WINDOW_LENGTH} bytes, mapped at a multiple of its length), so that it reaches the page cache, where it
  * survives a crash of the process, without a system call; a force only under {@link JournalSync#BATCH}. The file is
  * filled with zeros ahead of the writes by positioned writes of {@value #ZERO_FILL_LENGTH} bytes, which allocates its
  * disk space: a full disk then fails a write call, which {@link #isFailed() fails} the journal, and never a store into
  * the mapping, which would fault. The zeros are written by a {@link JournalPretoucher}'s thread ahead of need, where
  * there is one ({@link #pretouch}), else by the appending thread when a batch reaches past them (one system call per
  * that many bytes of records); a claim on each stretch lets only one thread fill it, and the appending thread stores
- * only below the zeros' published end. A batch of private
- * records only is not written by {@link #sync()}: they go with the next message (or when the batch fills, or at
- * {@link #close()}), since the state they describe reaches a client only through a later message. A batch that fills
- * the buffer ({@value #BATCH_LENGTH} bytes) is written when the next record is claimed. Nothing on the append path
- * allocates but a new window every {@value #WINDOW_LENGTH} bytes and the index pages below. Once the journal has
- * written, the file is longer than its records while it is open (to the end of the mapped window, or of the zero
- * fill past it); {@link #close()} cuts it back to them. The file is locked while open ({@link FileChannel#tryLock()}),
- * so that no other process opens it and cuts its zero-filled tail under the mapping. Used by one thread, but for
- * {@link #pretouch}, which the pretoucher's thread calls.
+ * only below the zeros' published end. A batch of private records only is copied into the mapping by {@link #sync()}
+ * but not forced: a crash of the process leaves it in the file (an order's Order Sent record, whose command the engine
+ * may have taken: before stop 56 it waited for the next message, and a crash in between left the order in the engine
+ * unknown to the restarted gateway), and the next message's force makes it durable, as the state it describes reaches a
+ * client only through a later message. A batch that fills the buffer ({@value #BATCH_LENGTH} bytes) is written when the
+ * next record is claimed. Nothing on the append path allocates but a new window every {@value #WINDOW_LENGTH} bytes and
+ * the index pages below. Once the journal has written, the file is longer than its records while it is open (to the end
+ * of the mapped window, or of the zero fill past it); {@link #close()} cuts it back to them. The file is locked while
+ * open ({@link FileChannel#tryLock()}), so that no other process opens it and cuts its zero-filled tail under the
+ * mapping. Used by one thread, but for {@link #pretouch}, which the pretoucher's thread calls.
  * <pre>
  *   File header, 16 bytes, little-endian:
  *    0                   1                   2                   3
@@ -431,7 +432,7 @@ final class SessionJournal implements AutoCloseable
 
     /**
      * Appends the private record encoded at the last claimed offset to the batch: it takes no sequence number, is
-     * never returned by {@link #message}, and is written with the next message ({@link #sync()}).
+     * never returned by {@link #message}, and is written at the next {@link #sync()}.
      *
      * @param length of the record; the claimed length.
      * @throws IOException when the journal {@link #isFailed() failed} earlier.
@@ -445,7 +446,9 @@ final class SessionJournal implements AutoCloseable
      * Writes the messages committed since the last call, with the private records between them, with one copy into
      * the file's mapping and makes them durable: under {@link JournalSync#BATCH} after forcing them to the device
      * (fdatasync, which also persists the file length and, on Linux, writes the pages stored to through the mapping),
-     * under {@link JournalSync#NONE} at once. Private records with no message after them wait for the next one.
+     * under {@link JournalSync#NONE} at once. Private records with no message after them (an order's Order Sent
+     * record, whose command the engine may have taken already) are copied into the mapping too, so that they outlive a
+     * crash of the process, and forced with the next message.
      *
      * @return true when something was forced.
      * @throws IOException when the write or the force fails; the journal is then {@link #isFailed() failed}.
@@ -454,6 +457,7 @@ final class SessionJournal implements AutoCloseable
     {
         if (durableCount == count)
         {
+            writeBatch();
             return false;
         }
         writeBatch();

@@ -261,9 +261,9 @@ final class UserSession
     }
 
     /**
-     * Journals the gateway-private record ({@link OrderRecords}) encoded at the offset returned by
-     * {@code journal().claim(length)}; it is written with the next message and never sent. A record for a failed
-     * journal is lost and counted as an error.
+     * Journals the gateway-private record ({@link OrderRecords}) encoded at the offset returned by {@code
+     * journal().claim(length)}; it is written at the duty cycle's {@link #flush} (forced with the next message) and
+     * never sent. A record for a failed journal is lost and counted as an error.
      *
      * @param length of the record in bytes.
      */

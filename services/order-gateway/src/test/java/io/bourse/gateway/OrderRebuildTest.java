@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -237,6 +238,41 @@ class OrderRebuildTest
             assertThat(after.messages(after.alice)).isEqualTo(List.of(
                 new Accepted(T1, "A1", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '),
                 new Modified(T2, "A1", 'B', 80)));
+        }
+    }
+
+    @Test
+    void shouldRebuildAnOrderSentInTheDutyCycleBeforeACrashOfTheGateway() throws IOException
+    {
+        final Path crashed = Files.createDirectories(journalDir.resolve("crashed"));
+        final EngineEvents shardStream;
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "A1", 'S', 1);
+            before.alice.flush(0);
+            before.enterOrder("A2");
+            before.send(before.alice); // its New Order goes to the engine, its Order Sent record to the journal
+            before.alice.flush(0); // the duty cycle's end, no answer from the engine yet
+            // kill -9: the journals as the process leaves them, what it stored through their mappings included.
+            Files.copy(journalDir.resolve("alice.journal"), crashed.resolve("alice.journal"));
+            Files.copy(journalDir.resolve("bob.journal"), crashed.resolve("bob.journal"));
+            shardStream = new EngineEvents((buffer, offset, length, header) -> { }, before.events);
+        }
+
+        try (OrderEntryFixture after = new OrderEntryFixture(crashed, RiskLimits.none(), 3, 4))
+        {
+            assertThat(after.orderEntry.openOrderCount()).as("A1 and the order the engine has as A2").isEqualTo(2);
+            // The shard's stream goes on: its answer to A2, which the crashed gateway never heard.
+            new EngineEvents(EngineEvents.adapter(after.orderEntry, after.metrics), shardStream)
+                .accepted(T2, id(1, 2), 102, "AAPL", Side.BUY, 100, PRICE, DAY);
+            after.enterOrder("A2");
+            after.send(after.alice); // the token is used: refused, not sent again
+
+            assertThat(after.messages(after.alice).subList(1, 3)).isEqualTo(List.of(
+                new Accepted(T2, "A2", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 102, 'A', 'N', 0, 'N', 'L', ' '),
+                new Rejected(T0, "A2", 'O')));
+            assertThat(after.engine.commands()).isEmpty();
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_unmatched_events_total", null)).isZero();
         }
     }
 
