@@ -39,12 +39,12 @@ import java.util.function.Consumer;
  *   earlier image to the new one's join position, published as they are replayed: the subscribers missed them
  *   too.</li>
  *   <li>A later image of a new run of the shard (a restarted engine): its events from its start, published, once the
- *   earlier run's image has nothing left to read (the archive stops recording a run at the end of its stream, so the
- *   new run can start while this md-publisher is still behind on the earlier one).</li>
+ *   earlier run's image has been read to the end of its stream (the archive stops recording a run there, so the new
+ *   run can start while this md-publisher is still behind on the earlier one).</li>
  * </ul>
- * An image of a run older than one the shard has recorded since (an engine that stopped without closing its stream,
- * whose image lingers) is not caught up, and its live events are read and dropped: the newer run recovered from it,
- * and the newer run's catch-up replays its whole recording.
+ * A shard's first image whose run is older than one the shard has recorded since (its stream lingers: another reader
+ * holds it, or an engine stopped without closing it) is not caught up, and its live events are read and dropped: the
+ * newer run's image, caught up as the shard's first, replays that run's whole recording.
  * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after a rebuild,
  * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
  * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
@@ -69,7 +69,10 @@ final class EngineEventStreams
 
     /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
     private final LongHashSet caughtUpImages = new LongHashSet();
-    /** {@link Image#correlationId()} of the images of runs older than one the shard has recorded since. */
+    /**
+     * {@link Image#correlationId()} of the shard's first images whose runs are older than one the shard has recorded
+     * since: their events are in that run's catch-up.
+     */
     private final LongHashSet supersededImages = new LongHashSet();
     private final EventCatchUpReadiness readiness;
     /**
@@ -182,6 +185,7 @@ final class EngineEventStreams
         // the stream again every duty cycle.
         if (caughtUpImages.add(imageId))
         {
+            final boolean firstOfShard = null == readImages[shardId];
             superseded = false;
             rebuilt = false;
             rebuiltEarlierRuns = false;
@@ -198,8 +202,10 @@ final class EngineEventStreams
                     readiness.caughtUp(shardId);
                     readImages[shardId] = image;
                 }
-                else
+                else if (firstOfShard)
                 {
+                    // The newer run's image, when it comes, is the shard's first to catch up: it replays this run's
+                    // whole recording. (After a first, a new run's catch-up replays its own recording only.)
                     supersededImages.add(imageId);
                 }
                 if (rebuilt)
@@ -211,28 +217,23 @@ final class EngineEventStreams
                 }
             }
         }
-        // A superseded image's events are read and dropped: the newer run recovered from its run, and its catch-up
-        // replays that run's whole recording into the books.
+        // A superseded first image's events are read and dropped: the newer run recovered from its run, and its
+        // catch-up replays that run's whole recording into the books.
         work += image.poll(supersededImages.contains(imageId) ? DROPPED : adapter, fragmentLimit);
     }
 
     /**
-     * Whether a new image is of a newer run than the shard's image read last while that one still has events to be
-     * read: the archive stops recording a run when it reaches the end of the stream, so a restarted engine can recover
-     * and publish while this md-publisher is still behind on the earlier run. The earlier image is read once more here;
-     * the new run is caught up in the first duty cycle that finds nothing left to read in it, so that no event of the
-     * new run comes before one of the earlier run.
+     * Whether a new image is of another run than the shard's image read last, and that one has not been read to its end
+     * yet: the archive stops recording a run when it reaches the end of the stream, so a restarted engine can recover
+     * and publish while this md-publisher is still behind on the earlier run. The new run is caught up once the earlier
+     * run's image has been read to the end of its stream (or has closed), so that no event of the new run comes before
+     * one of the earlier run. An image of a run older than the one read last (listed after it) waits likewise, for
+     * good: the newer run's catch-up replayed its run, and the media driver drops it once it is left unread.
      */
     private boolean hasUnreadEarlierRun(final Image image)
     {
         final Image read = readImages[shardId];
-        if (null == read || read.sessionId() == image.sessionId() || read.isClosed())
-        {
-            return false;
-        }
-        final int fragments = read.poll(adapter, fragmentLimit);
-        work += fragments;
-        return fragments > 0;
+        return null != read && read.sessionId() != image.sessionId() && !read.isClosed() && !read.isEndOfStream();
     }
 
     /**
