@@ -43,15 +43,19 @@ public final class Ramp
      * @param p99Ns  99th percentile.
      * @param p999Ns 99.9th percentile.
      * @param maxNs  largest.
-     * @param broke  true when the p99 exceeded the limit or too few Enter Orders were answered.
+     * @param broke  true when the p99 exceeded the limit or too few of the Enter Orders due were answered.
+     * @param notSent Enter Orders due during the step but not sent: no OUCH session was logged in.
      */
     public record Step(int index, long rate, long sent, long count, long p50Ns, long p90Ns, long p99Ns, long p999Ns,
-        long maxNs, boolean broke)
+        long maxNs, boolean broke, long notSent)
     {
-        /** @return true when fewer than {@value #MIN_ANSWERED_PERCENT}% of the Enter Orders sent were answered. */
+        /**
+         * @return true when fewer than {@value #MIN_ANSWERED_PERCENT}% of the Enter Orders due (sent, or not sent for
+         *         want of a session) were answered.
+         */
         public boolean isUnanswered()
         {
-            return tooFewAnswered(count, sent);
+            return tooFewAnswered(count, sent + notSent);
         }
     }
 
@@ -120,9 +124,11 @@ public final class Ramp
      *
      * @param roundTrip the step's round trips in ns.
      * @param sent      Enter Orders sent during the step.
+     * @param notSent   Enter Orders due during the step but not sent, no OUCH session being logged in: as unanswered
+     *                  as those sent and not answered, so that a step in which the exchange served no one breaks.
      * @return true to go on with the next step, false when the ramp is over (broken or at the maximum rate).
      */
-    public boolean onStepEnd(final Histogram roundTrip, final long sent)
+    public boolean onStepEnd(final Histogram roundTrip, final long sent, final long notSent)
     {
         if (done)
         {
@@ -131,9 +137,9 @@ public final class Ramp
         final int index = steps.size();
         final long rate = rateOfStep(index);
         final SimulatorReport.Latency latency = SimulatorReport.Latency.of(roundTrip);
-        final boolean broke = latency.p99Ns() > p99LimitNs || tooFewAnswered(latency.count(), sent);
+        final boolean broke = latency.p99Ns() > p99LimitNs || tooFewAnswered(latency.count(), sent + notSent);
         final Step step = new Step(index, rate, sent, latency.count(), latency.p50Ns(), latency.p90Ns(),
-            latency.p99Ns(), latency.p999Ns(), latency.maxNs(), broke);
+            latency.p99Ns(), latency.p999Ns(), latency.maxNs(), broke, notSent);
         steps.add(step);
         listener.onStep(step, roundTrip);
         done = broke || rate >= maxRate;
@@ -193,7 +199,9 @@ public final class Ramp
             (steps.isEmpty() ? "no step" : String.format(Locale.ROOT, "%,d orders/s", steps.getLast().rate())) :
             broke.isUnanswered() ?
             String.format(Locale.ROOT, "ramp: broke at %,d orders/s (%,d of %,d Enter Orders answered within the " +
-                "step, under %d%%)", broke.rate(), broke.count(), broke.sent(), MIN_ANSWERED_PERCENT) :
+                "step, under %d%%%s)", broke.rate(), broke.count(), broke.sent() + broke.notSent(),
+                MIN_ANSWERED_PERCENT, 0 == broke.notSent() ? "" :
+                String.format(Locale.ROOT, "; %,d of them not sent, no session logged in", broke.notSent())) :
             String.format(Locale.ROOT, "ramp: broke at %,d orders/s (p99 %,.1f us > %,.1f us)",
                 broke.rate(), broke.p99Ns() / 1000.0, p99LimitNs / 1000.0));
     }

@@ -79,6 +79,7 @@ public final class SimulatorService implements AutoCloseable
     private Histogram stepFeedLatency;
     /** Enter Orders sent when the current ramp step began; the progress thread only. */
     private long enteredAtStepStart;
+    private long notSentAtStepStart;
     private AgentRunner orderRunner;
     private AgentRunner mdRunner;
     private MarketDataAgent mdAgent;
@@ -418,8 +419,11 @@ public final class SimulatorService implements AutoCloseable
         feedLatency.sampleInterval();
         stepFeedLatency = feedLatency.takeWindow();
         final long entered = counters.get(SimulatorCounter.DAY_SENT) + counters.get(SimulatorCounter.IOC_SENT);
-        final boolean goOn = ramp.onStepEnd(roundTrip.takeWindow(), entered - enteredAtStepStart);
+        final long notSent = counters.get(SimulatorCounter.NOT_SENT);
+        final boolean goOn = ramp.onStepEnd(
+            roundTrip.takeWindow(), entered - enteredAtStepStart, notSent - notSentAtStepStart);
         enteredAtStepStart = entered;
+        notSentAtStepStart = notSent;
         if (!goOn)
         {
             orderAgent.requestStop();
