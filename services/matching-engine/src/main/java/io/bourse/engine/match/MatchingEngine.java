@@ -1199,16 +1199,16 @@ public final class MatchingEngine
             !isWithinBand(book, price) ? ReasonCodes.REJECT_INVALID_PRICE : 0;
     }
 
-    /** A new order's id must name no open order: 0 included, which {@link #validateId} takes for "none replaced". */
+    /** A new order's id must name no open order, 0 included. */
     private byte validateNewId(final long clientOrderId)
     {
         return null != ordersByClientId.get(clientOrderId) ? ReasonCodes.REJECT_OTHER : 0;
     }
 
+    /** A replacement's id must name no open order but the one it replaces. */
     private byte validateId(final long clientOrderId, final long replacedId)
     {
-        return clientOrderId != replacedId && null != ordersByClientId.get(clientOrderId) ?
-            ReasonCodes.REJECT_OTHER : 0;
+        return clientOrderId == replacedId ? 0 : validateNewId(clientOrderId);
     }
 
     private static boolean isWithinBand(final OrderBook book, final long price)
