@@ -39,7 +39,8 @@ import java.util.zip.CRC32C;
  * may have taken: before stop 56 it waited for the next message, and a crash in between left the order in the engine
  * unknown to the restarted gateway), and the next message's force makes it durable, as the state it describes reaches a
  * client only through a later message. A batch that fills the buffer ({@value #BATCH_LENGTH} bytes) is written when the
- * next record is claimed. Nothing on the append path allocates but a new window every {@value #WINDOW_LENGTH} bytes and
+ * next record is claimed, unless its user writes it first ({@link #writeBatch()}, where its records say which engine
+ * events they answer). Nothing on the append path allocates but a new window every {@value #WINDOW_LENGTH} bytes and
  * the index pages below. Once the journal has written, the file is longer than its records while it is open (to the end
  * of the mapped window, or of the zero fill past it); {@link #close()} cuts it back to them. The file is locked while
  * open ({@link FileChannel#tryLock()}), so that no other process opens it and cuts its zero-filled tail under the
@@ -410,6 +411,60 @@ final class SessionJournal implements AutoCloseable
         return batchLength + RECORD_HEADER_LENGTH;
     }
 
+    /**
+     * @return bytes of records (record headers included) the batch takes before a {@link #claim} writes it: what is
+     * left of it, or a whole batch's worth once it is written.
+     */
+    int batchRoom()
+    {
+        return batchWritten == batchLength ? BATCH_LENGTH : BATCH_LENGTH - batchLength;
+    }
+
+    /**
+     * Copies the records of the batch not written yet into the file's mapping, after filling the file with zeros far
+     * enough ahead, as a claim does with a batch that fills up, so that they outlive a crash of the process; nothing
+     * is forced and no message counts as durable before the next {@link #sync()}. For a caller that must choose where a batch written in the middle of a duty
+     * cycle ends ({@link UserSession}: after the record of the engine events its messages answer).
+     *
+     * @throws IOException when the write fails; the journal is then {@link #isFailed() failed}.
+     */
+    void writeBatch() throws IOException
+    {
+        if (batchWritten == batchLength)
+        {
+            return;
+        }
+        long position = batchStart + batchWritten;
+        try
+        {
+            zeroFill(batchStart + batchLength);
+            while (batchWritten < batchLength)
+            {
+                if (null == mappedWindow || position - windowStart >= WINDOW_LENGTH)
+                {
+                    mapWindow(position - position % WINDOW_LENGTH);
+                }
+                final int length = (int)Math.min(batchLength - batchWritten, windowStart + WINDOW_LENGTH - position);
+                window.putBytes((int)(position - windowStart), writeBuffer, batchWritten, length);
+                batchWritten += length;
+                position += length;
+                writtenEnd.lazySet(position);
+            }
+        }
+        catch (final IOException ex)
+        {
+            failed = true;
+            throw ex;
+        }
+        catch (final InternalError ex)
+        {
+            // A store into the mapping faulted (the JVM's report of SIGBUS): the file lost its blocks, e.g. cut by
+            // another program, or a copy-on-write file system ran out of space.
+            failed = true;
+            throw new IOException(file + ": write into the mapped file failed", ex);
+        }
+    }
+
     /** @return buffer the next message is encoded in, at the offset {@link #claim} returned. */
     MutableDirectBuffer buffer()
     {
@@ -747,47 +802,6 @@ final class SessionJournal implements AutoCloseable
         }
         cacheStart = position;
         cacheEnd = position + length;
-    }
-
-    /**
-     * Copies the part of the batch not written yet into the mapped window(s) of the file, after filling the file with
-     * zeros far enough ahead; a failure {@link #isFailed() fails} the journal.
-     */
-    private void writeBatch() throws IOException
-    {
-        if (batchWritten == batchLength)
-        {
-            return;
-        }
-        long position = batchStart + batchWritten;
-        try
-        {
-            zeroFill(batchStart + batchLength);
-            while (batchWritten < batchLength)
-            {
-                if (null == mappedWindow || position - windowStart >= WINDOW_LENGTH)
-                {
-                    mapWindow(position - position % WINDOW_LENGTH);
-                }
-                final int length = (int)Math.min(batchLength - batchWritten, windowStart + WINDOW_LENGTH - position);
-                window.putBytes((int)(position - windowStart), writeBuffer, batchWritten, length);
-                batchWritten += length;
-                position += length;
-                writtenEnd.lazySet(position);
-            }
-        }
-        catch (final IOException ex)
-        {
-            failed = true;
-            throw ex;
-        }
-        catch (final InternalError ex)
-        {
-            // A store into the mapping faulted (the JVM's report of SIGBUS): the file lost its blocks, e.g. cut by
-            // another program, or a copy-on-write file system ran out of space.
-            failed = true;
-            throw new IOException(file + ": write into the mapped file failed", ex);
-        }
     }
 
     /**

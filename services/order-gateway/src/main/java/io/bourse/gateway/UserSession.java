@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.common.net.SendBufferFullException;
+import io.bourse.ouch.OrderReplaced;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -21,6 +22,14 @@ import java.nio.ByteBuffer;
 final class UserSession
 {
     private static final long SESSION_INDEX_MASK = (long)SessionIndexes.MAX_SESSION_INDEX << 32;
+    /**
+     * Journal bytes the answers of one engine event take at most in one session: for each of an execution's two
+     * orders (both may be the session's), its answer and an Order Modified for each of its pending Modify Orders,
+     * each record no longer than an Order Replaced (an engine rejection's Rejected and Order Rejected record take
+     * less).
+     */
+    private static final int EVENT_ANSWER_LENGTH =
+        2 * (1 + OrderState.MAX_PENDING_MODIFIES) * (SessionJournal.RECORD_HEADER_LENGTH + OrderReplaced.LENGTH);
 
     private final String username;
     private final int firm;
@@ -37,6 +46,11 @@ final class UserSession
     /** Per shard: the Aeron session id of the engine stream of the last event answered. */
     private final int[] engineStreams;
     private boolean answeredChanged;
+    /** Journal batch room an engine event's answers start with: theirs, then an Event Sequences record's. */
+    private final int answerRoom;
+    private int lastEventShard = -1;
+    private int lastEventStream;
+    private long lastEventSequenceNumber;
     private OuchConnection connection;
     private long nextToSend;
     private long replayEnd;
@@ -83,6 +97,8 @@ final class UserSession
         this.engineStreamBeforeStart = new int[shardCount];
         this.answered = new long[shardCount];
         this.engineStreams = new int[shardCount];
+        this.answerRoom = EVENT_ANSWER_LENGTH + SessionJournal.RECORD_HEADER_LENGTH +
+            OrderRecords.eventSequencesLength(shardCount);
     }
 
     /** @return the username. */
@@ -162,7 +178,13 @@ final class UserSession
     }
 
     /**
-     * An engine event was answered with messages of this session; journaled after them at the next {@link #flush}.
+     * An engine event is answered with messages of this session, which it journals next; journaled after them at the
+     * next {@link #flush}. When the journal's batch has too little room left for the event's answers and an Event
+     * Sequences record, it is written now, ending with the record of the events answered so far: a batch written in
+     * the middle of the duty cycle (a crash of the process keeps it) then never holds answers the journal does not
+     * say are given, which a restarted gateway hearing the events again would give twice, nor only part of an
+     * event's answers. A second call for the same event (an execution's two orders, both the session's) comes before
+     * its answers, within the room the first one made.
      *
      * @param shardId        the engine shard of the event.
      * @param engineStream   the Aeron session id of the shard's event stream the event came on.
@@ -170,6 +192,15 @@ final class UserSession
      */
     void onAnswered(final int shardId, final int engineStream, final long sequenceNumber)
     {
+        final boolean sameEvent = shardId == lastEventShard && engineStream == lastEventStream &&
+            sequenceNumber == lastEventSequenceNumber;
+        if (!sameEvent && journal.batchRoom() < answerRoom)
+        {
+            writeBatchWithAnswered();
+        }
+        lastEventShard = shardId;
+        lastEventStream = engineStream;
+        lastEventSequenceNumber = sequenceNumber;
         answered[shardId] = sequenceNumber;
         engineStreams[shardId] = engineStream;
         answeredChanged = true;
@@ -373,6 +404,27 @@ final class UserSession
         }
         nextToSend++;
         return true;
+    }
+
+    /** Writes the journal's batch into the file ahead of a duty cycle's end, after the events it answers. */
+    private void writeBatchWithAnswered()
+    {
+        if (journal.isFailed())
+        {
+            return;
+        }
+        if (answeredChanged)
+        {
+            journalAnswered();
+        }
+        try
+        {
+            journal.writeBatch();
+        }
+        catch (final IOException ex)
+        {
+            failJournal(ex);
+        }
     }
 
     private void journalAnswered()

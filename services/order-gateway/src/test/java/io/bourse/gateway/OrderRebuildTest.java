@@ -276,6 +276,58 @@ class OrderRebuildTest
         }
     }
 
+    /**
+     * A duty cycle answers more engine events than one journal batch holds (a sweep of a big order, the close's
+     * cancels, a catch-up): the journal writes a full batch into its mapping in the middle of the cycle, where a crash
+     * of the process keeps it. The restarted gateway hears the shard's stream again from its start and must answer
+     * exactly the events whose answers the crash lost.
+     */
+    @Test
+    void shouldAnswerEveryEventOnceWhenTheGatewayCrashedAfterTheJournalWroteAFullBatchInTheDutyCycle()
+        throws IOException
+    {
+        final int executions = 400; // 48 journal bytes each: more than a batch
+        final Path crashed = Files.createDirectories(journalDir.resolve("crashed"));
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterOrder("A1").buySellIndicator((byte)'S').shares(executions);
+            before.send(before.alice);
+            before.events.accepted(T1, id(1, 1), 101, "AAPL", Side.SELL, executions, PRICE, DAY);
+            before.alice.flush(0);
+            executeOneShareAtATime(before.events, executions);
+            // kill -9 before the duty cycle's end: the journals as the process leaves them.
+            Files.copy(journalDir.resolve("alice.journal"), crashed.resolve("alice.journal"));
+            Files.copy(journalDir.resolve("bob.journal"), crashed.resolve("bob.journal"));
+        }
+
+        try (OrderEntryFixture after = new OrderEntryFixture(crashed, RiskLimits.none(), 3, 4))
+        {
+            final long kept = after.messages(after.alice).size() - 1L;
+            assertThat(kept).as("the executions the crash left in the journal").isBetween(1L, executions - 1L);
+            final EngineEvents heardAgain = new EngineEvents(EngineEvents.adapter(after.orderEntry, after.metrics));
+            heardAgain.accepted(T1, id(1, 1), 101, "AAPL", Side.SELL, executions, PRICE, DAY);
+            executeOneShareAtATime(heardAgain, executions);
+
+            final List<Object> messages = after.messages(after.alice);
+            assertThat(messages).hasSize(1 + executions);
+            for (int match = 1; match <= executions; match++)
+            {
+                assertThat(messages.get(match)).isEqualTo(new Executed(T2, "A1", 1, PRICE, 'A', match));
+            }
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_duplicate_events_total", null))
+                .isEqualTo(1 + kept);
+        }
+    }
+
+    private static void executeOneShareAtATime(final EngineEvents events, final int executions)
+    {
+        for (int match = 1; match <= executions; match++)
+        {
+            events.executed(T2, match, "AAPL", 1, PRICE, OTHER, 300 + match, Side.BUY, id(1, 1), 101,
+                executions - match, 0);
+        }
+    }
+
     @Test
     void shouldIgnoreEngineEventsHeardAgainWhoseAnswersTheJournalHolds() throws IOException
     {
