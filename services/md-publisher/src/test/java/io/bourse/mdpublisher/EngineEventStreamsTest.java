@@ -7,6 +7,7 @@ import io.aeron.archive.client.AeronArchive;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventReplay;
+import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.engine.MessageHeaderDecoder;

@@ -9,6 +9,7 @@ import io.aeron.archive.status.RecordingPos;
 import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamCounters;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;

@@ -35,7 +35,10 @@ import java.util.function.Consumer;
  * With the archive, once the answers of a duty cycle are journaled ({@link #onAnswersJournaled()}), the position read
  * to in each shard's newest image that was caught up is stored; one whose catch-up failed, or whose events threw in the
  * order logic, leaves the stored position where it was, so that a later restart replays from there (a session answers
- * a replayed event only when it answered no later one of the shard).
+ * a replayed event only when it answered no later one of the shard). A new run of a shard is caught up only once the
+ * image of the run read before it has been read to its end, and an image whose catch-up finds a newer run recording (it
+ * lingers: another reader holds the earlier run's stream) has its events dropped, as the newer run's catch-up replays
+ * that run: so a session answers the runs' events once each, in the order the runs made them.
  *
  * <p>A shard that is down has no image, but its last run may hold events the sessions must hear before any login (an
  * execution of an order of this gateway id, whose session index a new session must not take again; the answers to the
@@ -62,6 +65,11 @@ final class EngineEventStreams
      * positions are not stored.
      */
     private final LongHashSet gapImages = new LongHashSet();
+    /**
+     * {@link Image#correlationId()} of the images whose catch-up found a newer run of their shard recording (a
+     * lingering image of an earlier run): their events are read and dropped, as the newer run's catch-up replays them.
+     */
+    private final LongHashSet supersededImages = new LongHashSet();
     /** Per shard: the newest image read without a gap (the highest {@link Image#correlationId()}), null if none. */
     private final Image[] readImages;
     /**
@@ -70,6 +78,8 @@ final class EngineEventStreams
      */
     private final EventCatchUpReadiness caughtUpShards;
     private final Consumer<Image> pollImage = this::pollImage;
+    /** Takes a superseded image's events: nothing. */
+    private static final FragmentHandler DROPPED = (buffer, offset, length, header) -> { };
     private final FragmentHandler replayHandler =
         (buffer, offset, length, header) -> onReplayed(buffer, offset);
     private final EventReplay replay;
@@ -237,6 +247,10 @@ final class EngineEventStreams
     private void pollImage(final Image image)
     {
         final long correlationId = image.correlationId();
+        if (!caughtUpImages.contains(correlationId) && hasUnreadEarlierRun(image))
+        {
+            return; // caught up once the shard's earlier run has been read to its end
+        }
         // Marked first: an exception of the order logic during the replay reaches the agent's error handler once,
         // instead of replaying the stream again every duty cycle.
         if (caughtUpImages.add(correlationId))
@@ -254,11 +268,17 @@ final class EngineEventStreams
                 {
                     caughtUpShards.caughtUp(shardId);
                 }
+                else
+                {
+                    supersededImages.add(correlationId);
+                }
             }
         }
         try
         {
-            work += image.poll(adapter, fragmentLimit);
+            // A superseded image's events are dropped: the newer run's catch-up replays its run from the stored
+            // position to its stop, and a session must not answer them twice nor out of the runs' order.
+            work += image.poll(supersededImages.contains(correlationId) ? DROPPED : adapter, fragmentLimit);
         }
         catch (final RuntimeException ex)
         {
@@ -274,8 +294,24 @@ final class EngineEventStreams
     }
 
     /**
-     * Replays the recording of the image's stream from the shard's stored position (else from the recording's start)
-     * to the image's join position, unless the image joined where that position or the stream starts, or a newer run
+     * Whether a new image is of another run than the shard's image read last, and that one has not been read to the
+     * end of its stream yet: the archive stops recording a run when it reaches the end of the stream, so a restarted
+     * engine can recover and publish while this gateway is still behind on the earlier run. The new run is caught up
+     * once the earlier run's image has been read to its end (or has closed), so that no event of the new run is
+     * answered before one of the earlier run: a session's journal records one engine stream per shard as answered
+     * ({@link UserSession#isAnswered}), and two streams read by turns would answer events twice, or not at all. An
+     * image of a run older than the one read last (listed after it) waits likewise, for good: the newer run's
+     * catch-up replayed its run, and the media driver drops it once it is left unread.
+     */
+    private boolean hasUnreadEarlierRun(final Image image)
+    {
+        final Image read = readImages[shardId];
+        return null != read && read.sessionId() != image.sessionId() && !read.isClosed() && !read.isEndOfStream();
+    }
+
+    /**
+     * Replays the recording of the image's stream from where its events were answered ({@link #positionAnswered}; else
+     * from the recording's start) to the image's join position, unless the image joined where that position or the stream starts, or a newer run
      * of the shard records meanwhile (an engine that stopped without closing its stream: its events are the old run's,
      * which the sessions' journaled event sequence numbers do not tell apart from the new run's). Every case that
      * replays nothing although events were missed (the newer run, a failure) marks the image as one with a gap.
@@ -289,7 +325,7 @@ final class EngineEventStreams
         final int sessionId = image.sessionId();
         final int streamId = image.subscription().streamId();
         final int earlier = catchUpEarlierRuns(image);
-        final long answeredPosition = positions.position(shardId, sessionId);
+        final long answeredPosition = positionAnswered(sessionId);
         if (0 == joinPosition || answeredPosition >= joinPosition)
         {
             return earlier; // joined where the run starts or where the gateway had read to: nothing of it was missed
@@ -467,12 +503,26 @@ final class EngineEventStreams
             {
                 continue;
             }
-            final long fromPosition = i == first ?
-                Math.max(run.startPosition(), positions.position(shardId, run.sessionId())) : run.startPosition();
+            final long fromPosition = i == first ? Math.max(run.startPosition(), positionAnswered(run.sessionId())) :
+                run.startPosition();
             replayedStream = run.sessionId();
             replayed += replay.replayRecording(run.recordingId(), fromPosition, run.stopPosition(), replayHandler);
         }
         return replayed;
+    }
+
+    /**
+     * @param sessionId a run of the current shard: the Aeron session id of its event stream.
+     * @return the stream position up to which the run's events were answered: the stored one, or where this gateway
+     *         has read the run's image to since it was stored (the position is stored at the duty cycle's end, and the
+     *         earlier run's image may have been read to its end in this cycle, just before the new run's image is
+     *         caught up).
+     */
+    private long positionAnswered(final int sessionId)
+    {
+        final Image read = readImages[shardId];
+        final long stored = positions.position(shardId, sessionId);
+        return null != read && read.sessionId() == sessionId ? Math.max(stored, read.position()) : stored;
     }
 
     private void onReplayed(final DirectBuffer buffer, final int offset)

@@ -1,4 +1,4 @@
-package io.bourse.mdpublisher;
+package io.bourse.common.aeron;
 
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
@@ -6,13 +6,15 @@ import io.aeron.ExclusivePublication;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
-import io.bourse.common.aeron.StreamLayout;
 import org.agrona.concurrent.status.CountersReader;
 
 import static io.bourse.common.Await.awaitTrue;
 
-/** Runs of engine shards' event streams, recorded in a test's event archive as the engine records them. */
-final class RecordedRuns
+/**
+ * Runs of engine shards' event streams, recorded in a test's event archive as the engine records them: for the tests of
+ * the services that catch up from the archive (md-publisher, order gateway).
+ */
+public final class RecordedRuns
 {
     private final Aeron aeron;
     private final StreamLayout layout;
@@ -23,7 +25,7 @@ final class RecordedRuns
      * @param layout        the streams.
      * @param archiveClient records the runs.
      */
-    RecordedRuns(final Aeron aeron, final StreamLayout layout, final AeronArchive archiveClient)
+    public RecordedRuns(final Aeron aeron, final StreamLayout layout, final AeronArchive archiveClient)
     {
         this.aeron = aeron;
         this.layout = layout;
@@ -35,7 +37,7 @@ final class RecordedRuns
      * @return a new run's event publication, recorded by the archive before anything is published on it, as
      *         EventRecording does.
      */
-    ExclusivePublication start(final int shardId)
+    public ExclusivePublication start(final int shardId)
     {
         final ExclusivePublication publication =
             aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(shardId));
@@ -52,7 +54,7 @@ final class RecordedRuns
      *
      * @return the recording's position counter.
      */
-    int awaitRecorded(final ExclusivePublication publication)
+    public int awaitRecorded(final ExclusivePublication publication)
     {
         final CountersReader counters = aeron.countersReader();
         final int recordingPosition =
@@ -66,7 +68,7 @@ final class RecordedRuns
      *
      * @param publication the run's event publication.
      */
-    void stop(final ExclusivePublication publication)
+    public void stop(final ExclusivePublication publication)
     {
         final long recordingId = RecordingPos.getRecordingId(aeron.countersReader(), awaitRecorded(publication));
         publication.close();
