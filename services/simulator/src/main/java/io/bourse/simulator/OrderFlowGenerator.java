@@ -4,13 +4,13 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Chooses the order flow: per symbol a mid price doing a random walk in ticks of $0.01 from $100.00, and a
- * {@link Profile mix} of day limit orders resting 1 to 5 ticks away from the mid on their own side, immediate-or-cancel
- * orders priced 1 to 5 ticks through the mid (so they execute against resting orders), cancels of the session's own
- * open orders (whole, or partial: down to half the open size, rounded down to a lot) and replaces (re-priced around
- * the mid, half of them with a new open size; the Shares sent adds what the order has executed, OUCH 4.2 §2.2).
- * Sizes are round lots of 100 to 1,000 shares. The symbol of a new order is drawn by {@link ZipfPopularity} (uniform
- * by default).
+ * Chooses the order flow: per symbol a mid price doing a random walk in ticks of $0.01 from $100.00 (a tick down or up,
+ * 12% each, at each new order), and a {@link Profile mix} of day limit orders resting 1 to 5 ticks away from the mid on
+ * their own side, immediate-or-cancel orders priced 1 to 5 ticks through the mid (so they execute against resting
+ * orders), cancels of the session's own open orders (whole, or partial: down to half the open size, rounded down to a
+ * lot) and replaces (re-priced around the mid as it stands, half of them with a new open size; the Shares sent adds
+ * what the order has executed, OUCH 4.2 §2.2). Sizes are round lots of 100 to 1,000 shares. The symbol of a new order
+ * is drawn by {@link ZipfPopularity} (uniform by default).
  *
  * <p>A cancel or replace with no live order to target becomes a day order. A day order when the session already
  * tracks as many open orders as it can, or as the profile's book target, becomes a cancel; with a book target, a
@@ -80,7 +80,8 @@ public final class OrderFlowGenerator implements OrderMix
     /** Largest order in lots. */
     public static final int MAX_LOTS = 10;
 
-    private static final int WALK_PERCENT = 25;
+    /** Chance in percent that a step of the walk moves the mid a tick down; the same chance moves it a tick up. */
+    private static final int WALK_STEP_PERCENT = 12;
     private static final int PICK_ATTEMPTS = 4;
 
     private final SplittableRandom random;
@@ -200,7 +201,9 @@ public final class OrderFlowGenerator implements OrderMix
         }
         final int symbolIndex = openOrders.symbolIndex(slot);
         final byte side = openOrders.side(slot);
-        final long mid = walk(symbolIndex);
+        // Around the mid as it stands, without a step of the walk: most of exchange-core's mix is replaces, and each
+        // moving the mid walked it through the other side's resting orders, whose executions drained the book.
+        final long mid = mids[symbolIndex];
         final long offset = offset();
         final long price = side == 'B' ? mid - offset : mid + offset;
         // Replace Order Shares is the total the order may execute, what its chain executed included (OUCH 4.2 §2.2).
@@ -231,11 +234,11 @@ public final class OrderFlowGenerator implements OrderMix
     {
         final int roll = random.nextInt(100);
         long mid = mids[symbolIndex];
-        if (roll < WALK_PERCENT / 2)
+        if (roll < WALK_STEP_PERCENT)
         {
             mid -= TICK;
         }
-        else if (roll < WALK_PERCENT)
+        else if (roll < 2 * WALK_STEP_PERCENT)
         {
             mid += TICK;
         }

@@ -97,6 +97,36 @@ class OrderFlowGeneratorTest
         assertThat(byType[OrderAction.REPLACE] / 50_000.0).isCloseTo(0.711, within(0.01));
     }
 
+    /**
+     * As above, with the session's orders executing against each other: an order priced through resting orders of the
+     * other side takes them off the book. While a replace moved the mid as it re-priced an order, the book held 177 of
+     * 200 on average here (the mid walked through the other side's resting orders), and about half the target with
+     * four sessions and the exchange's latency.
+     */
+    @Test
+    void shouldHoldTheBookAroundTheTargetWhenOrdersPricedThroughTheOtherSideExecute()
+    {
+        final int target = 200;
+        final OpenOrders openOrders = new OpenOrders(10_000);
+        final OrderFlowGenerator generator = new OrderFlowGenerator(
+            SYMBOLS, 5, OrderFlowGenerator.EXCHANGE_CORE.withBookTarget(target), 0.0);
+        flow(generator, openOrders, 20_000, true);
+        long restingSum = 0;
+        final int samples = 50_000;
+        final int[] byType = new int[4];
+
+        for (int i = 0; i < samples; i++)
+        {
+            byType[flow(generator, openOrders, 1, true).getFirst().type()]++;
+            restingSum += openOrders.size();
+        }
+
+        assertThat(restingSum / (double)samples).isGreaterThan(0.95 * target);
+        assertThat(byType[OrderAction.DAY] / (double)samples).isCloseTo(0.126, within(0.01));
+        assertThat(byType[OrderAction.CANCEL] / (double)samples).isCloseTo(0.144, within(0.01));
+        assertThat(byType[OrderAction.REPLACE] / (double)samples).isCloseTo(0.711, within(0.01));
+    }
+
     @Test
     void shouldRejectAMixThatDoesNotSumToAThousand()
     {
@@ -259,6 +289,32 @@ class OrderFlowGeneratorTest
         assertThat(moved).isTrue();
     }
 
+    /** A tick down as likely as a tick up: the mid of a long run stays around its start, without a trend. */
+    @Test
+    void shouldWalkTheMidWithoutDrift()
+    {
+        final int draws = 400_000;
+        final OrderFlowGenerator generator = new OrderFlowGenerator(1, 17);
+        final OpenOrders openOrders = new OpenOrders(1);
+        final OrderAction action = new OrderAction();
+        long previous = generator.mid(0);
+        int up = 0;
+        int down = 0;
+
+        for (int i = 0; i < draws; i++)
+        {
+            generator.next(openOrders, action);
+            final long mid = generator.mid(0);
+            up += mid > previous ? 1 : 0;
+            down += mid < previous ? 1 : 0;
+            previous = mid;
+        }
+
+        // About 12% of draws each way; 5 standard deviations of their difference (sqrt(0.24 draws) ticks) at most.
+        assertThat(up / (double)draws).isCloseTo(0.12, within(0.005));
+        assertThat((double)Math.abs(up - down)).isLessThan(5 * Math.sqrt(0.24 * draws));
+    }
+
     /**
      * Runs the generator against a session whose orders are all accepted at once and never execute: day orders rest,
      * cancels and replaces take effect, immediate-or-cancel orders do not rest.
@@ -270,16 +326,36 @@ class OrderFlowGeneratorTest
 
     private static List<Action> flow(final OrderMix generator, final OpenOrders openOrders, final int count)
     {
+        return flow(generator, openOrders, count, false);
+    }
+
+    /**
+     * @param execute true for orders priced through resting orders of the other side to execute against them, whole:
+     *                the resting ones leave the book, and the new order (or replacement) does not rest.
+     */
+    private static List<Action> flow(
+        final OrderMix generator, final OpenOrders openOrders, final int count, final boolean execute)
+    {
         final OrderAction action = new OrderAction();
         final List<Action> actions = new ArrayList<>();
-        long counter = 0;
+        long counter = 0; // new orders' token counters: past those of the orders tracked from earlier calls
+        for (int slot = 0; slot < openOrders.size(); slot++)
+        {
+            counter = Math.max(counter, openOrders.counter(slot));
+        }
         for (int i = 0; i < count; i++)
         {
             generator.next(openOrders, action);
             final int slot = action.targetSlot();
             final long targetShares = slot >= 0 ? openOrders.shares(slot) : 0;
+            final long mid = generator instanceof OrderFlowGenerator g ? g.mid(action.symbolIndex()) : 0;
             actions.add(new Action(action.type(), action.symbolIndex(), (char)action.side(), action.price(),
-                action.shares(), targetShares, generator instanceof OrderFlowGenerator g ? g.mid(action.symbolIndex()) : 0));
+                action.shares(), targetShares, mid));
+            if (execute && action.type() != OrderAction.CANCEL)
+            {
+                executeAgainstTheBook(openOrders, action, ++counter);
+                continue;
+            }
             switch (action.type())
             {
                 case OrderAction.DAY -> openOrders.add(++counter, action.symbolIndex(), action.side(), action.price(),
@@ -297,6 +373,49 @@ class OrderFlowGeneratorTest
             }
         }
         return actions;
+    }
+
+    /**
+     * A day order, immediate-or-cancel order or replacement arriving at the session's book, matched by price and time:
+     * it executes against resting orders of the other side priced at or through it, best price first, the oldest
+     * first at a price, until its shares are done; a day order or replacement rests with the shares left.
+     */
+    private static void executeAgainstTheBook(final OpenOrders openOrders, final OrderAction action, final long counter)
+    {
+        final boolean buy = action.side() == 'B';
+        long shares = action.shares();
+        if (action.type() == OrderAction.REPLACE)
+        {
+            final long replaced = openOrders.counter(action.targetSlot());
+            shares -= openOrders.executed(action.targetSlot()); // Replace Order Shares counts the chain's executions
+            openOrders.remove(replaced);
+        }
+        while (shares > 0)
+        {
+            int best = -1;
+            for (int slot = 0; slot < openOrders.size(); slot++)
+            {
+                final long price = openOrders.price(slot);
+                if (openOrders.symbolIndex(slot) == action.symbolIndex() && openOrders.side(slot) != action.side() &&
+                    (buy ? price <= action.price() : price >= action.price()) &&
+                    (best < 0 || (buy ? price < openOrders.price(best) : price > openOrders.price(best)) ||
+                        (price == openOrders.price(best) && openOrders.counter(slot) < openOrders.counter(best))))
+                {
+                    best = slot;
+                }
+            }
+            if (best < 0)
+            {
+                break;
+            }
+            final long executed = Math.min(shares, openOrders.shares(best));
+            openOrders.execute(openOrders.counter(best), executed);
+            shares -= executed;
+        }
+        if (shares > 0 && action.type() != OrderAction.IOC)
+        {
+            openOrders.add(counter, action.symbolIndex(), action.side(), action.price(), shares, 0);
+        }
     }
 
     private static int[] byType(final List<Action> actions)
