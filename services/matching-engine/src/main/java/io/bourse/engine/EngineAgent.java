@@ -50,6 +50,13 @@ final class EngineAgent implements Agent
         STOPPED_TAKING,
         /** Events are still held: a subscriber of the event stream does not read. */
         HELD,
+        /**
+         * The event recording stopped while the shard ran: it took no more commands and published nothing it held
+         * ({@link #droppedCount()} messages): the next run publishes the events of the commands whose
+         * SequencedCommand was recorded; a command whose own SequencedCommand is held is in no recording, and no run
+         * answers it. The commands not yet taken stay on the command stream.
+         */
+        UNRECORDED,
         /** The closing thread was interrupted while it waited: the agent may still hold events. */
         INTERRUPTED
     }
@@ -103,11 +110,12 @@ final class EngineAgent implements Agent
         {
             return 0;
         }
+        final boolean unrecorded = isRecordingStopped();
         final int workCount;
         serviceTime.beginBatch();
         try
         {
-            workCount = eventProxy.publishHeld() + (PUBLISHING_HELD == drainState || isRecordingStopped() ? 0 :
+            workCount = unrecorded ? 0 : eventProxy.publishHeld() + (PUBLISHING_HELD == drainState ? 0 :
                 commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT));
         }
         finally
@@ -118,7 +126,7 @@ final class EngineAgent implements Agent
         {
             openOrderCount.setRelease(engine.openOrderCount());
         }
-        else if (RUNNING != drainState && (eventProxy.canPublish() || !eventProxy.isConnected()))
+        else if (RUNNING != drainState && (unrecorded || eventProxy.canPublish() || !eventProxy.isConnected()))
         {
             droppedCount = eventProxy.heldCount();
             drain.set(DRAINED);
@@ -129,7 +137,10 @@ final class EngineAgent implements Agent
     /**
      * Whether the archive stopped recording the event stream while the shard runs (its disk full, or stopped by
      * hand): the shard then takes no more commands, whose answers no recording would hold and its next run would not
-     * recover; they stay on the command stream for that run. Logged once, when first seen.
+     * recover; they stay on the command stream for that run. Nor does it publish the events and SequencedCommands it
+     * holds (refused by a slow subscriber's back pressure): the next run publishes first the events of its recording's
+     * commands that no run published, so a held event published now would reach the subscribers twice, and a held
+     * SequencedCommand's order would be answered by this run and unknown to the next. Logged once, when first seen.
      *
      * @return true once the recording has stopped; false without the archive.
      */
@@ -183,7 +194,8 @@ final class EngineAgent implements Agent
         }
         if (awaitDrained(publishTimeoutNs))
         {
-            return 0 == droppedCount ? DrainOutcome.STOPPED_TAKING : DrainOutcome.UNHEARD;
+            return recordingStopped ? DrainOutcome.UNRECORDED :
+                0 == droppedCount ? DrainOutcome.STOPPED_TAKING : DrainOutcome.UNHEARD;
         }
         return Thread.currentThread().isInterrupted() ? DrainOutcome.INTERRUPTED : DrainOutcome.HELD;
     }
@@ -197,9 +209,16 @@ final class EngineAgent implements Agent
         return droppedCount;
     }
 
-    /** @return how a drain the agent ended itself went: all published, or dropped for want of a subscriber. */
+    /**
+     * @return how a drain the agent ended itself went: all published, left to the next run as the recording stopped,
+     *         or dropped for want of a subscriber.
+     */
     private DrainOutcome drainedOutcome()
     {
+        if (recordingStopped)
+        {
+            return DrainOutcome.UNRECORDED;
+        }
         return 0 == droppedCount ? DrainOutcome.DRAINED : DrainOutcome.UNHEARD;
     }
 

@@ -242,6 +242,8 @@ public final class EngineService implements AutoCloseable
                 "read slowly): " + UNTAKEN);
             case HELD -> System.err.println(prefix + "with events held (an event stream subscriber not reading): " +
                 HELD_LOST);
+            case UNRECORDED -> System.err.println(prefix + "after its event recording stopped, with " +
+                agent.droppedCount() + " messages held: " + HELD_LOST);
             case INTERRUPTED -> System.err.println(prefix + "before its drain ended (interrupted): " + HELD_LOST);
         }
     }

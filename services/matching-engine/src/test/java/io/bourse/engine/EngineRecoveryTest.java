@@ -34,14 +34,17 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.LongStream;
 
 import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
 import static io.bourse.engine.ShardStreams.adminResponse;
 import static io.bourse.engine.ShardStreams.await;
 import static io.bourse.engine.ShardStreams.awaitEventsHeld;
+import static io.bourse.engine.ShardStreams.awaitQuiet;
 import static io.bourse.engine.ShardStreams.breakTrade;
 import static io.bourse.engine.ShardStreams.cancel;
 import static io.bourse.engine.ShardStreams.newOrder;
@@ -453,6 +456,62 @@ class EngineRecoveryTest
                 new Event(1, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
                 new Event(2, "executed 100@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
         }
+    }
+
+    /**
+     * The archive stops recording while a slow subscriber holds the shard's events back: the shard publishes none of
+     * those it holds, as the next run publishes first the events its recording's commands had that no run published.
+     * Before, both runs published them (the same order accepted twice), and a SequencedCommand among them reached
+     * the subscribers with its answers but no recording.
+     */
+    @Test
+    void shouldPublishNoHeldEventOnceItsRecordingStopsAndLeaveThemToTheNextRun() throws Exception
+    {
+        layout = layout.withEventChannel("aeron:ipc?term-length=65536");
+        final List<Event> firstRunEvents;
+        try (EngineService firstRun = launchShard(); Subscription events = subscribeEvents())
+        {
+            sendRestingOrders(connect(events));
+            awaitEventsHeld(firstRun.metricsPort());
+            final int firstRunStream = recordings().getLast().sessionId();
+            try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+            {
+                assertThat(client.tryStopRecordingByIdentity(recordings().getLast().recordingId())).isTrue();
+            }
+            ReadyEndpoint.awaitAnswer(firstRun.metricsPort(),
+                "503 not ready: the event archive stopped recording the shard's events: taking no commands\n");
+            firstRunEvents = awaitQuiet(events, firstRunStream, 500);
+        }
+        awaitStopped();
+
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            connect(events);
+            final List<Event> published = awaitQuiet(events, recordings().getLast().sessionId(), 500);
+            assertThat(published).as("the first run's unpublished events").isNotEmpty();
+            assertThat(published.getFirst().sequenceNumber()).isEqualTo(1);
+
+            final List<Long> accepted = new ArrayList<>();
+            for (final Event event : firstRunEvents)
+            {
+                accepted.add(acceptedOrder(event));
+            }
+            for (final Event event : published)
+            {
+                accepted.add(acceptedOrder(event));
+            }
+            accepted.removeIf(Objects::isNull);
+            final long last = accepted.getLast();
+            assertThat(accepted).as("each order accepted once, in order, by one run or the other")
+                .isEqualTo(LongStream.rangeClosed(1, last).boxed().toList());
+        }
+    }
+
+    /** @return the client order id of an OrderAccepted, null for another event. */
+    private static Long acceptedOrder(final Event event)
+    {
+        return event.text().startsWith("accepted ") ? Long.valueOf(event.text().split(" ")[1]) : null;
     }
 
     /** A recorded event the replay does not produce (another configuration, or not this engine's log). */

@@ -140,7 +140,17 @@ final class ShardStreams
     /** Decodes events into text until {@code count} have arrived (or 10 s passed). */
     static List<Event> await(final Subscription events, final int count)
     {
-        return await(events, (sessionId) -> true, count);
+        return await(events, (sessionId) -> true, count, Long.MAX_VALUE);
+    }
+
+    /**
+     * Decodes the events of one run of the shard into text until none has come for {@code quietMs} (or 10 s passed),
+     * skipping those of other runs.
+     */
+    static List<Event> awaitQuiet(final Subscription events, final int sessionId, final long quietMs)
+    {
+        return await(events, (session) -> session == sessionId, Integer.MAX_VALUE,
+            TimeUnit.MILLISECONDS.toNanos(quietMs));
     }
 
     /**
@@ -149,10 +159,11 @@ final class ShardStreams
      */
     static List<Event> await(final Subscription events, final int sessionId, final int count)
     {
-        return await(events, (session) -> session == sessionId, count);
+        return await(events, (session) -> session == sessionId, count, Long.MAX_VALUE);
     }
 
-    private static List<Event> await(final Subscription events, final IntPredicate sessions, final int count)
+    private static List<Event> await(
+        final Subscription events, final IntPredicate sessions, final int count, final long quietNs)
     {
         final List<Event> received = new ArrayList<>();
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
@@ -170,8 +181,10 @@ final class ShardStreams
         final TradingStateChangedDecoder stateChanged = new TradingStateChangedDecoder();
         final AdminResponseDecoder adminResponse = new AdminResponseDecoder();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
-        while (received.size() < count && System.nanoTime() < deadlineNs)
+        long heardNs = System.nanoTime();
+        while (received.size() < count && System.nanoTime() < deadlineNs && System.nanoTime() - heardNs < quietNs)
         {
+            final int before = received.size();
             events.poll((buffer, offset, length, frameHeader) ->
             {
                 if (!sessions.test(frameHeader.sessionId()))
@@ -289,6 +302,10 @@ final class ShardStreams
                     default -> received.add(new Event(-1, "unexpected template " + header.templateId()));
                 }
             }, 10);
+            if (received.size() > before)
+            {
+                heardNs = System.nanoTime();
+            }
             Thread.onSpinWait();
         }
         return received;
