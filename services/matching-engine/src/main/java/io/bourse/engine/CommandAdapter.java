@@ -1,6 +1,7 @@
 package io.bourse.engine;
 
 import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.CrossType;
@@ -57,7 +58,8 @@ import org.agrona.DirectBuffer;
  * A command is only taken when no event of an earlier one is still held back by the event stream; otherwise the poll
  * is aborted and the command stays on the input stream (back pressure reaches the gateways instead of events being
  * lost). Messages of another schema or an unknown template, and any longer than
- * {@link EventProxy#MAX_COMMAND_LENGTH} (1 KiB, far above every command of the schema), are counted and skipped.
+ * {@link EventProxy#MAX_COMMAND_LENGTH} (1 KiB, far above every command of the schema), are counted and skipped; so
+ * is a message longer than the stream's payload, whose fragments arrive one by one (counted once).
  *
  * <p>With the event archive on, each command of the schema is published as a SequencedCommand before its events
  * ({@link EventProxy#sequencedCommand}): the recorded event stream is then the shard's input log, which a restarted
@@ -125,6 +127,17 @@ final class CommandAdapter implements ControlledFragmentHandler
         if (!eventProxy.canPublish())
         {
             return Action.ABORT;
+        }
+        final byte flags = frameHeader.flags();
+        if ((flags & FrameDescriptor.UNFRAGMENTED) != FrameDescriptor.UNFRAGMENTED)
+        {
+            // A fragment of a message longer than the stream's payload, far longer than any command: the message is
+            // counted once, at its first fragment, and no fragment is taken for a command.
+            if ((flags & FrameDescriptor.BEGIN_FRAG_FLAG) != 0)
+            {
+                metrics.unknownCommands.inc();
+            }
+            return Action.CONTINUE;
         }
         final int sessionId = frameHeader.sessionId();
         final long position = frameHeader.position();

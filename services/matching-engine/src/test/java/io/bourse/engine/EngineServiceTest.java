@@ -15,6 +15,7 @@ import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
 import io.bourse.sbe.engine.RunCrossEncoder;
 import io.bourse.sbe.engine.SetPriceBandEncoder;
@@ -115,6 +116,32 @@ class EngineServiceTest
             new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
             new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + ((1 << 4) | 1) + " t=778"),
             new Event(5, "rejected 13 S"));
+    }
+
+    /**
+     * A message longer than the command stream's payload reaches the shard as fragments: the whole is no command (the
+     * longest is far shorter), so it is counted once as unknown, and no fragment is taken as a command of its own, here
+     * a valid NewOrder the second fragment starts with. The next command is taken.
+     */
+    @Test
+    void shouldCountAFragmentedMessageOnceAsUnknownAndTakeNoneOfItsFragments() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        final NewOrderEncoder order = newOrder(99, "AAPL", Side.BUY, 100, PRICE, DAY, 555).firm("DEMO")
+            .display((byte)'Y');
+        final int orderLength = MessageHeaderEncoder.ENCODED_LENGTH + order.encodedLength();
+        final UnsafeBuffer fragmented = new UnsafeBuffer(new byte[commands.maxPayloadLength() + orderLength]);
+        fragmented.putBytes(commands.maxPayloadLength(), order.buffer(), 0, orderLength);
+
+        offer(commands, fragmented, fragmented.capacity());
+        send(commands, 11, "AAPL", Side.BUY, 100, 777);
+
+        assertThat(await(events, 2)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
+            new Event(2, "added BUY 100@" + PRICE + " Y"));
+        assertThat(MetricsEndpoint.scrape(engine.metricsPort()))
+            .contains("bourse_engine_commands_total{type=\"unknown\"} 1.0\n");
     }
 
     @Test
