@@ -178,7 +178,9 @@ final class EventProxy implements MatchingEngineListener
     }
 
     /**
-     * Takes the next recorded event of the run being recovered: it must equal, byte for byte, the oldest event held.
+     * Takes the next recorded event of the run being recovered: it must equal, byte for byte, the oldest event held,
+     * but for the schema version in its message header (an engine of schema version 5 or 6, whose run an upgraded
+     * shard recovers, wrote every event as this one does; a version that changed an event changes its length too).
      *
      * @param event  the recorded event's buffer.
      * @param offset where its SBE message header starts.
@@ -196,7 +198,7 @@ final class EventProxy implements MatchingEngineListener
         }
         final int heldLength = held.getInt(heldPosition);
         final int heldOffset = heldPosition + Integer.BYTES;
-        if (heldLength != length || !equal(held, heldOffset, event, offset, length))
+        if (heldLength != length || !equalButVersion(held, heldOffset, event, offset, length))
         {
             throw new IllegalStateException("recovery diverged: the run published an event (template " +
                 templateId(event, offset) + ", " + length + " bytes) other than the replay's (template " +
@@ -598,6 +600,16 @@ final class EventProxy implements MatchingEngineListener
         held.putBytes(heldLimit + Integer.BYTES, buffer, 0, length);
         heldLimit += Integer.BYTES + length;
         return false;
+    }
+
+    /** @return whether two messages of the same length are equal, byte for byte, but for their header's version. */
+    private static boolean equalButVersion(
+        final DirectBuffer one, final int oneOffset, final DirectBuffer other, final int otherOffset, final int length)
+    {
+        final int versionOffset = MessageHeaderEncoder.versionEncodingOffset();
+        final int versionEnd = versionOffset + MessageHeaderEncoder.versionEncodingLength();
+        return length >= versionEnd && equal(one, oneOffset, other, otherOffset, versionOffset) &&
+            equal(one, oneOffset + versionEnd, other, otherOffset + versionEnd, length - versionEnd);
     }
 
     private static boolean equal(

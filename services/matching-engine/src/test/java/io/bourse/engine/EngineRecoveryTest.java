@@ -249,6 +249,33 @@ class EngineRecoveryTest
     }
 
     /**
+     * A run recorded by the engine of an earlier schema version (5 and 6 wrote the events as 7 does, but for the
+     * version in their message header) is recovered as any other: an upgrade needs a restart of the shard, which must
+     * start. Before, every recorded event was taken for a divergence and the shard refused to start.
+     */
+    @Test
+    void shouldRecoverARunRecordedByTheEngineOfAnEarlierSchemaVersion() throws Exception
+    {
+        recordRun((publication) ->
+        {
+            offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
+                .firm("DEMO").display((byte)'Y'));
+            offerAccepted(publication, 1, 777, 11, 16 + SHARD, 6);
+        });
+
+        final Subscription events = subscribeEvents();
+        try (EngineService ignored = launchShard())
+        {
+            send(connect(events), 12, "AAPL", Side.SELL, 100, 778);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
+                new Event(1, "added BUY 100@" + PRICE + " Y"),
+                new Event(2, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
+                new Event(3, "executed 100@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
+        }
+    }
+
+    /**
      * A restarted shard hears again the commands its earlier run took: its command subscription joins the stream where
      * the slowest subscriber stands, here one that never reads (in a deployment, the subscription of a killed run,
      * until the media driver times it out). It skips and counts them, and takes the first new one against the
@@ -614,6 +641,15 @@ class EngineRecoveryTest
         final ExclusivePublication publication, final long sequenceNumber, final long timestampNs,
         final long clientOrderId, final long orderId)
     {
+        offerAccepted(publication, sequenceNumber, timestampNs, clientOrderId, orderId,
+            OrderAcceptedEncoder.SCHEMA_VERSION);
+    }
+
+    /** Offers an OrderAccepted as an engine of the schema version given wrote it. */
+    private static void offerAccepted(
+        final ExclusivePublication publication, final long sequenceNumber, final long timestampNs,
+        final long clientOrderId, final long orderId, final int schemaVersion)
+    {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
         final OrderAcceptedEncoder encoder = new OrderAcceptedEncoder()
             .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
@@ -627,6 +663,7 @@ class EngineRecoveryTest
             .price(PRICE)
             .timeInForce(DAY)
             .display((byte)'Y');
+        new MessageHeaderEncoder().wrap(buffer, 0).version(schemaVersion);
         offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
     }
 
