@@ -40,6 +40,11 @@ enum GatewayError
      * (also counted in {@code bourse_gateway_rejects_total}); it is Rejected, the session goes on.
      */
     TOKEN_CAPACITY,
+    /**
+     * An OUCH message read after the session's System Event End of Day, the day's last message (the close found no
+     * order open and ended the day in the duty cycle that read it): dropped, unanswered; the session ends.
+     */
+    AFTER_END_OF_DAY,
     /** An engine event of another schema or an unknown template; skipped. */
     UNKNOWN_EVENT,
     /**

@@ -461,7 +461,8 @@ final class SessionRegistry
     }
 
     /**
-     * SoupBinTCP Unsequenced Data: one OUCH message.
+     * SoupBinTCP Unsequenced Data: one OUCH message. Once the day has ended ({@link #endDay}), dropped and counted
+     * ({@link GatewayError#AFTER_END_OF_DAY}): End of Day is the session's last message.
      *
      * @param connection the sender.
      * @param payload    the message.
@@ -476,6 +477,13 @@ final class SessionRegistry
         if (null == user)
         {
             end(connection, GatewayError.PROTOCOL_VIOLATION, "Unsequenced Data before login");
+            return;
+        }
+        if (dayOver)
+        {
+            // End of Day, journaled for every session when the day ended, stays the session's last message; the
+            // session ends once it has been sent everything.
+            metrics.error(GatewayError.AFTER_END_OF_DAY, connection, "OUCH message dropped");
             return;
         }
         final int outcome = orderEntryAdapter.onMessage(user, payload);

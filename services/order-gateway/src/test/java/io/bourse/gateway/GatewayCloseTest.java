@@ -42,6 +42,7 @@ class GatewayCloseTest
     private Path journalRoot;
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     private final UnsafeBuffer request = new UnsafeBuffer(ByteBuffer.allocate(EnterOrder.LENGTH));
+    private final PrometheusRegistry registry = new PrometheusRegistry();
     private MemoryGateway gateway;
     private MemoryNetwork.Endpoint client;
     private GatewayAgent agent;
@@ -80,11 +81,39 @@ class GatewayCloseTest
             new Rejected(CLOSE_NS + 2 * STEP_NS, "T3", 'C'));
     }
 
+    /**
+     * No order open at the close: the duty cycle that reaches it ends the day, journaling End of Day, before it reads
+     * the clients' input. An Enter Order read then is dropped and counted, so that End of Day stays the session's
+     * last message, End of Session after it. Before, its Rejected 'C' followed End of Day.
+     */
+    @Test
+    void shouldKeepEndOfDayTheLastMessageWhenAnEnterOrderIsReadInTheDutyCycleThatEndsTheDay() throws IOException
+    {
+        start();
+        logIn();
+
+        wallClockNs = DAY_EPOCH_NS + CLOSE_NS;
+        client.write(enterOrder("T1"));
+        final ByteArrayOutputStream received = new ByteArrayOutputStream();
+        for (int i = 0; i < 10; i++)
+        {
+            agent.doWork();
+            received.write(client.takeAvailable());
+        }
+
+        final byte[] bytes = received.toByteArray();
+        assertThat(sequencedData(bytes)).containsExactly(
+            new SystemEventMessage(CLOSE_NS, (char)Ouch42.EVENT_END_OF_DAY));
+        assertThat(bytes).as("End of Session last").endsWith(0, 1, 'Z');
+        assertThat(engine.commands()).isEmpty();
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "after_end_of_day")).isEqualTo(1);
+    }
+
     private void start() throws IOException
     {
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(this::readWallClock));
         gateway = MemoryGateway.start(journalRoot, SESSION, (ctx) -> ctx.closeTimeNs(CLOSE_NS), engine,
-            new GatewayMetrics(new PrometheusRegistry()), clock);
+            new GatewayMetrics(registry), clock);
         agent = gateway.agent();
     }
 
