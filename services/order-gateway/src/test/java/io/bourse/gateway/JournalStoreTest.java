@@ -97,7 +97,7 @@ class JournalStoreTest
             assertThat(store.maxSessionIndex()).as("opened: its own journals only").isZero();
             assertThat(store.continueSessionIndexesOfOtherDays()).as("20250103's floor").isEqualTo(12);
             assertThat(store.maxSessionIndex()).isEqualTo(12);
-            assertThat(store.continueSessionIndexesOfOtherDays()).as("once it has a floor").isEqualTo(-1);
+            assertThat(store.continueSessionIndexesOfOtherDays()).as("once it has a floor").isEqualTo(12);
             store.journal("demo01").sessionIndex(13);
         }
         assertThat(Files.readString(root.resolve("20250105").resolve(JournalStore.SESSION_INDEX_FLOOR_FILE)))
@@ -115,6 +115,34 @@ class JournalStoreTest
             assertThat(store.continueSessionIndexesOfOtherDays()).as("any other day's, a later one's too; " +
                 "20250103's floor, out of range, skipped").isEqualTo(13);
         }
+    }
+
+    /**
+     * A session name used again (BOURSE_GATEWAY_SESSION=X, then Y, stopped before its close, then X again) goes on
+     * past the indexes of the days between, whose orders may still be in the engine.
+     */
+    @Test
+    void shouldRaiseTheFloorOfASessionUsedAgainPastTheIndexesOfTheDaysBetween() throws IOException
+    {
+        try (JournalStore x = JournalStore.open(root, "X", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(x.continueSessionIndexesOfOtherDays()).isZero();
+            x.journal("demo01").sessionIndex(new SessionIndexes(x.maxSessionIndex()).take());
+        }
+        try (JournalStore y = JournalStore.open(root, "Y", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(y.continueSessionIndexesOfOtherDays()).isEqualTo(1);
+            y.journal("demo01").sessionIndex(new SessionIndexes(y.maxSessionIndex()).take());
+        }
+
+        final Path floor;
+        try (JournalStore x = JournalStore.open(root, "X", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(x.continueSessionIndexesOfOtherDays()).as("Y's").isEqualTo(2);
+            assertThat(new SessionIndexes(x.maxSessionIndex()).take()).isEqualTo(3);
+            floor = x.directory().resolve(JournalStore.SESSION_INDEX_FLOOR_FILE);
+        }
+        assertThat(Files.readString(floor)).isEqualTo("2");
     }
 
     @Test
