@@ -57,7 +57,8 @@ final class DashboardQueriesIT
     private static final String DATASOURCE_UID = "prometheus";
     /**
      * Grafana's interval variables and the fixed windows that replace them: 20 s spans ten scrapes of
-     * deploy/prometheus.yml (every 2 s), as $__rate_interval does in Grafana with the datasource's 2 s time interval.
+     * deploy/prometheus.yml (every 2 s), the $__rate_interval Grafana uses at a time range of a few hours; at its
+     * default 15 minutes it is 8 s (four scrape intervals of the datasource's 2 s).
      */
     private static final Map<String, String> GRAFANA_VARIABLES = Map.of(
         "$__rate_interval", "20s",
