@@ -2,10 +2,12 @@ package io.bourse.engine;
 
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.metrics.SingleWriterCounter;
+import io.bourse.engine.match.ReasonCodes;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import java.util.Arrays;
 import java.util.EnumSet;
 
 /**
@@ -13,7 +15,8 @@ import java.util.EnumSet;
  * only increments: {@code bourse_engine_commands_total{type}}, {@code bourse_engine_events_total{type}},
  * {@code bourse_engine_events_held_total} (events the event stream refused at first, held and published later in
  * order), {@code bourse_engine_duplicate_commands_total} (commands heard again after a restart that an earlier run
- * took, skipped: {@link TakenCommands}), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard
+ * took, skipped: {@link TakenCommands}), {@code bourse_engine_rejects_total{reason}} (the OrderRejected events by
+ * OUCH 4.2 reason), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard
  * refused, see {@link AdminReject}) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all
  * its events published, or held when the event stream pushes back). The commands include the shard's settings
  * that changed since its earlier runs, taken at its start ({@link StartConfiguration}).
@@ -32,7 +35,9 @@ final class EngineMetrics
     final SingleWriterCounter runCrosses;
     final SingleWriterCounter unknownCommands;
     final SingleWriterCounter accepted;
-    final SingleWriterCounter rejected;
+    private final SingleWriterCounter rejected;
+    /** Per OUCH 4.2 Rejected reason code (7-bit ASCII): its counter, "other" for a code the core does not use. */
+    private final SingleWriterCounter[] rejectsByReason = new SingleWriterCounter[128];
     final SingleWriterCounter added;
     final SingleWriterCounter executed;
     final SingleWriterCounter canceled;
@@ -86,6 +91,19 @@ final class EngineMetrics
         priorityUpdated = events.counter("order_priority_updated");
         tradingStateChanged = events.counter("trading_state_changed");
         adminResponse = events.counter("admin_response");
+        final SingleWriterCounter.Family rejects = SingleWriterCounter.family(registry, "bourse_engine_rejects_total",
+            "Orders and replaces the matching core rejected (OrderRejected events), by OUCH 4.2 reason", "reason");
+        final SingleWriterCounter other = rejects.counter("other");
+        Arrays.fill(rejectsByReason, other);
+        rejectsByReason[ReasonCodes.REJECT_INVALID_STOCK] = rejects.counter("invalid_stock");
+        rejectsByReason[ReasonCodes.REJECT_INVALID_PRICE] = rejects.counter("invalid_price");
+        rejectsByReason[ReasonCodes.REJECT_SHARES_THRESHOLD] = rejects.counter("shares_threshold");
+        rejectsByReason[ReasonCodes.REJECT_INVALID_MINIMUM_QUANTITY] = rejects.counter("invalid_minimum_quantity");
+        rejectsByReason[ReasonCodes.REJECT_HALTED] = rejects.counter("halted");
+        rejectsByReason[ReasonCodes.REJECT_CLOSED] = rejects.counter("closed");
+        rejectsByReason[ReasonCodes.REJECT_INVALID_DISPLAY_TYPE] = rejects.counter("invalid_display_type");
+        rejectsByReason[ReasonCodes.REJECT_OUTSIDE_PERMITTED_TIMES] = rejects.counter("outside_permitted_times");
+        rejectsByReason[ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS] = rejects.counter("not_allowed_in_cross");
         eventsHeld = Counter.builder().withoutExemplars().name("bourse_engine_events_held_total")
             .help("Events the event stream refused at first (back pressure, no subscriber), held and published later")
             .register(registry);
@@ -103,6 +121,17 @@ final class EngineMetrics
         {
             adminRejects[reason.ordinal()] = admin.labelValues(reason.label());
         }
+    }
+
+    /**
+     * Counts an OrderRejected event, by its reason.
+     *
+     * @param reason OUCH 4.2 Rejected reason code ({@link ReasonCodes}).
+     */
+    void rejected(final byte reason)
+    {
+        rejected.inc();
+        rejectsByReason[reason & 0x7F].inc();
     }
 
     /**

@@ -324,7 +324,7 @@ final class EventProxy implements MatchingEngineListener
             symbol, buffer, MessageHeaderEncoder.ENCODED_LENGTH + OrderRejectedEncoder.symbolEncodingOffset());
         rejected.reason(reason);
         publish(MessageHeaderEncoder.ENCODED_LENGTH + rejected.encodedLength());
-        metrics.rejected.inc();
+        metrics.rejected(reason);
     }
 
     @Override

@@ -101,7 +101,7 @@ class EngineServiceTest
     }
 
     @Test
-    void shouldPublishSequencedEventsWhenOrdersCross()
+    void shouldPublishSequencedEventsWhenOrdersCross() throws Exception
     {
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
         final Publication commands = connect(events);
@@ -116,6 +116,10 @@ class EngineServiceTest
             new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
             new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + ((1 << 4) | 1) + " t=778"),
             new Event(5, "rejected 13 S"));
+        assertThat(MetricsEndpoint.scrape(engine.metricsPort()))
+            .contains("bourse_engine_events_total{type=\"rejected\"} 1.0\n")
+            .contains("bourse_engine_rejects_total{reason=\"invalid_stock\"} 1.0\n")
+            .contains("bourse_engine_rejects_total{reason=\"halted\"} 0.0\n");
     }
 
     /**
