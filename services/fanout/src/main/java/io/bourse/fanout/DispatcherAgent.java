@@ -4,6 +4,7 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.itch.ItchTranslator;
+import io.bourse.sbe.md.MessageHeaderDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.Agent;
@@ -228,7 +229,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
      */
     void onMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
     {
-        metrics.onMessageIn();
+        metrics.onMessageIn(length >= MessageHeaderDecoder.ENCODED_LENGTH ?
+            buffer.getShort(offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN) & 0xFFFF :
+            -1);
         switch (recovery.onMessage(buffer, offset, length, sessionId))
         {
             case MarketDataRecovery.RECOVERED ->

@@ -1,6 +1,22 @@
 package io.bourse.fanout;
 
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.common.metrics.LatencySummary;
+import io.bourse.sbe.md.AddOrderDecoder;
+import io.bourse.sbe.md.BestBidOfferDecoder;
+import io.bourse.sbe.md.BookSnapshotDecoder;
+import io.bourse.sbe.md.BrokenTradeDecoder;
+import io.bourse.sbe.md.CrossTradeDecoder;
+import io.bourse.sbe.md.OrderCancelDecoder;
+import io.bourse.sbe.md.OrderDeleteDecoder;
+import io.bourse.sbe.md.OrderExecutedDecoder;
+import io.bourse.sbe.md.OrderExecutedWithPriceDecoder;
+import io.bourse.sbe.md.OrderReplaceDecoder;
+import io.bourse.sbe.md.PriceLevelSnapshotDecoder;
+import io.bourse.sbe.md.PriceLevelUpdateDecoder;
+import io.bourse.sbe.md.SnapshotCompleteDecoder;
+import io.bourse.sbe.md.StockTradingActionDecoder;
+import io.bourse.sbe.md.TradeDecoder;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -9,13 +25,15 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
+import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The fanout's Prometheus metrics: {@code bourse_fanout_messages_in_total} (market-data messages read), {@code
- * bourse_fanout_messages_out_total} (ITCH messages written to subscriber sockets, counted per subscriber), {@code
+ * The fanout's Prometheus metrics: {@code bourse_fanout_messages_in_total{type}} (market-data messages read, by SBE
+ * message), {@code bourse_fanout_messages_out_total{type}} (ITCH messages written to subscriber sockets, counted per
+ * subscriber, by ITCH 5.0 message), {@code
  * bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed because
  * its ring buffer was full), {@code bourse_fanout_gap_disconnects_total} (sessions ended with End of Session because
  * their worker missed messages), {@code bourse_fanout_slow_consumer_disconnects_total} (sessions ended because their
@@ -38,8 +56,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class FanoutMetrics
 {
-    private final CounterDataPoint messagesIn;
-    private final CounterDataPoint messagesOut;
+    /** Largest SBE template id of the market-data schema counted by type. */
+    private static final int MAX_TEMPLATE_ID = 31;
+    /** Per SBE template id of the market-data schema: its {@code type} counter, "other" for any other id. */
+    private final CounterDataPoint[] messagesIn = new CounterDataPoint[MAX_TEMPLATE_ID + 1];
+    /** Per ITCH 5.0 message type (7-bit ASCII): its {@code type} counter, "other" for a type Bourse does not send. */
+    private final CounterDataPoint[] messagesOut = new CounterDataPoint[128];
     private final CounterDataPoint drops;
     private final CounterDataPoint gapDisconnects;
     private final CounterDataPoint slowConsumerDisconnects;
@@ -63,9 +85,42 @@ final class FanoutMetrics
      */
     FanoutMetrics(final PrometheusRegistry registry, final AtomicLong errorCount)
     {
-        messagesIn = counter(registry, "bourse_fanout_messages_in_total", "Market-data messages read");
-        messagesOut = counter(
-            registry, "bourse_fanout_messages_out_total", "ITCH messages written to subscriber sockets");
+        final Counter in = Counter.builder().name("bourse_fanout_messages_in_total")
+            .help("Market-data messages read, by SBE message of the market-data schema").labelNames("type")
+            .withoutExemplars().register(registry);
+        Arrays.fill(messagesIn, in.labelValues("other"));
+        messagesIn[AddOrderDecoder.TEMPLATE_ID] = in.labelValues("add_order");
+        messagesIn[OrderExecutedDecoder.TEMPLATE_ID] = in.labelValues("order_executed");
+        messagesIn[OrderCancelDecoder.TEMPLATE_ID] = in.labelValues("order_cancel");
+        messagesIn[OrderDeleteDecoder.TEMPLATE_ID] = in.labelValues("order_delete");
+        messagesIn[OrderReplaceDecoder.TEMPLATE_ID] = in.labelValues("order_replace");
+        messagesIn[OrderExecutedWithPriceDecoder.TEMPLATE_ID] = in.labelValues("order_executed_with_price");
+        messagesIn[TradeDecoder.TEMPLATE_ID] = in.labelValues("trade");
+        messagesIn[PriceLevelUpdateDecoder.TEMPLATE_ID] = in.labelValues("price_level_update");
+        messagesIn[BestBidOfferDecoder.TEMPLATE_ID] = in.labelValues("best_bid_offer");
+        messagesIn[BrokenTradeDecoder.TEMPLATE_ID] = in.labelValues("broken_trade");
+        messagesIn[CrossTradeDecoder.TEMPLATE_ID] = in.labelValues("cross_trade");
+        messagesIn[StockTradingActionDecoder.TEMPLATE_ID] = in.labelValues("stock_trading_action");
+        messagesIn[BookSnapshotDecoder.TEMPLATE_ID] = in.labelValues("book_snapshot");
+        messagesIn[SnapshotCompleteDecoder.TEMPLATE_ID] = in.labelValues("snapshot_complete");
+        messagesIn[PriceLevelSnapshotDecoder.TEMPLATE_ID] = in.labelValues("price_level_snapshot");
+        final Counter out = Counter.builder().name("bourse_fanout_messages_out_total")
+            .help("ITCH 5.0 messages written to subscriber sockets, counted per subscriber, by type")
+            .labelNames("type").withoutExemplars().register(registry);
+        Arrays.fill(messagesOut, out.labelValues("other"));
+        messagesOut[ITCH50.MESSAGE_TYPE_SYSTEM_EVENT] = out.labelValues("system_event");
+        messagesOut[ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY] = out.labelValues("stock_directory");
+        messagesOut[ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION] = out.labelValues("stock_trading_action");
+        messagesOut[ITCH50.MESSAGE_TYPE_ADD_ORDER] = out.labelValues("add_order");
+        messagesOut[ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID] = out.labelValues("add_order_mpid");
+        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_EXECUTED] = out.labelValues("order_executed");
+        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_EXECUTED_WITH_PRICE] = out.labelValues("order_executed_with_price");
+        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_CANCEL] = out.labelValues("order_cancel");
+        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_DELETE] = out.labelValues("order_delete");
+        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_REPLACE] = out.labelValues("order_replace");
+        messagesOut[ITCH50.MESSAGE_TYPE_TRADE] = out.labelValues("trade");
+        messagesOut[ITCH50.MESSAGE_TYPE_CROSS_TRADE] = out.labelValues("cross_trade");
+        messagesOut[ITCH50.MESSAGE_TYPE_BROKEN_TRADE] = out.labelValues("broken_trade");
         drops = counter(registry, "bourse_fanout_drops_total", "Messages dropped because a worker's ring was full");
         gapDisconnects = counter(registry, "bourse_fanout_gap_disconnects_total",
             "Sessions ended because their worker missed messages");
@@ -149,14 +204,19 @@ final class FanoutMetrics
         catchUpsInProgress.set(count);
     }
 
-    void onMessageIn()
+    /** @param templateId SBE template id of a market-data message read, or -1 for one too short to have one. */
+    void onMessageIn(final int templateId)
     {
-        messagesIn.inc();
+        messagesIn[templateId >= 0 && templateId <= MAX_TEMPLATE_ID ? templateId : 0].inc();
     }
 
-    void onMessagesOut(final int count)
+    /**
+     * @param type  ITCH 5.0 message type of the messages written.
+     * @param count subscriber sockets written to.
+     */
+    void onMessagesOut(final byte type, final int count)
     {
-        messagesOut.inc(count);
+        messagesOut[type & 0x7F].inc(count);
     }
 
     void onDrop()

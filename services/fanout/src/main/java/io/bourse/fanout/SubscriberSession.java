@@ -392,7 +392,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 {
                     server.send(referenceData.stockDirectory(i, nowNs));
                 }
-                metrics.onMessagesOut(1 + symbolCount);
+                metrics.onMessagesOut(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, 1);
+                metrics.onMessagesOut(ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY, symbolCount);
                 systemHoursPending = true;
             }
         }
@@ -430,7 +431,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         if (send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, nowNs)) &&
             send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, nowNs)))
         {
-            metrics.onMessagesOut(2);
+            metrics.onMessagesOut(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, 2);
         }
     }
 
@@ -510,7 +511,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         try
         {
             server.send(referenceData.systemEvent(eventCode, nowNs));
-            metrics.onMessagesOut(1);
+            metrics.onMessagesOut(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, 1);
         }
         catch (final IOException ignore)
         {

@@ -416,7 +416,7 @@ final class WorkerAgent implements Agent
         }
         if (sent > 0)
         {
-            metrics.onMessagesOut(sent);
+            metrics.onMessagesOut(payload.get(0), sent);
             sentTimestamps[sentCount++] = buffer.getLong(index + DispatcherAgent.TIMESTAMP_OFFSET);
         }
     }
@@ -445,7 +445,7 @@ final class WorkerAgent implements Agent
                 payload.limit(itchLength).position(0);
                 if (session.sendAnswer(payload, locate(buffer, index + DispatcherAgent.SESSION_ITCH_OFFSET)))
                 {
-                    metrics.onMessagesOut(1);
+                    metrics.onMessagesOut(payload.get(0), 1);
                 }
             }
             case DispatcherAgent.SESSION_END_MSG_TYPE_ID -> session.onAnswerEnd();

@@ -217,11 +217,18 @@ class FanoutServiceTest
             assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
                 .containsExactly(expected);
         }
-        assertThat(scrapeMetrics())
+        final String metrics = scrapeMetrics();
+        assertThat(total(metrics, "bourse_fanout_messages_in_total")).isEqualTo(3);
+        assertThat(total(metrics, "bourse_fanout_messages_out_total")).isEqualTo(16);
+        assertThat(metrics)
+            .contains("bourse_fanout_messages_in_total{type=\"add_order\"} 1.0\n")
+            .contains("bourse_fanout_messages_in_total{type=\"price_level_update\"} 1.0\n")
+            .contains("bourse_fanout_messages_out_total{type=\"system_event\"} 6.0\n")
+            .contains("bourse_fanout_messages_out_total{type=\"stock_directory\"} 4.0\n")
+            .contains("bourse_fanout_messages_out_total{type=\"stock_trading_action\"} 4.0\n")
+            .contains("bourse_fanout_messages_out_total{type=\"add_order\"} 2.0\n")
             .contains("bourse_fanout_sessions 2.0\n")
-            .contains("bourse_fanout_messages_in_total 3.0\n")
             .contains("bourse_fanout_market_data_recoveries_total 1.0\n")
-            .contains("bourse_fanout_messages_out_total 16.0\n")
             .contains("bourse_fanout_drops_total 0.0\n")
             .contains("bourse_fanout_errors_total 0.0\n")
             .contains("bourse_fanout_latency_seconds_count 2\n")
@@ -257,12 +264,13 @@ class FanoutServiceTest
             // md-publisher: one, or more when it started slowly enough for the fanout to ask again (after 1 s without
             // an answer).
             final String snapshots = "bourse_md_snapshots_total{feed=\"orders\"}";
-            awaitTrue(() -> counter(service.metricsPort(), "bourse_fanout_messages_in_total") ==
+            awaitTrue(() -> total(service.metricsPort(), "bourse_fanout_messages_in_total") ==
                 5 + 3 * counter(mdPublisher.metricsPort(), snapshots));
             assertThat(counter(mdPublisher.metricsPort(), snapshots)).isPositive();
         }
+        assertThat(total(scrapeMetrics(), "bourse_fanout_messages_out_total")).isEqualTo(10);
         assertThat(scrapeMetrics())
-            .contains("bourse_fanout_messages_out_total 10.0\n")
+            .contains("bourse_fanout_messages_out_total{type=\"trade\"} 1.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
     }
 
@@ -289,8 +297,9 @@ class FanoutServiceTest
                 new OrderExecutedWithPrice(2, 0, T + 10, 17, 300, 33, 'N', 3_999_900),
                 new CrossTrade(2, 0, T + 10, 500, "MSFT", 3_999_900, 35, 'C'));
         }
+        assertThat(total(scrapeMetrics(), "bourse_fanout_messages_out_total")).isEqualTo(10);
         assertThat(scrapeMetrics())
-            .contains("bourse_fanout_messages_out_total 10.0\n")
+            .contains("bourse_fanout_messages_out_total{type=\"cross_trade\"} 1.0\n")
             .contains("bourse_fanout_errors_total 0.0\n");
     }
 
@@ -1078,6 +1087,31 @@ class FanoutServiceTest
     }
 
     /** @return the value of a counter without labels served on that port, -1 when it is not there. */
+    /** @return the sum of a counter's samples over its label values in a scrape; 0 when it has none. */
+    private static double total(final String metrics, final String name)
+    {
+        final Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$").matcher(metrics);
+        double total = 0;
+        while (matcher.find())
+        {
+            total += Double.parseDouble(matcher.group(2));
+        }
+        return total;
+    }
+
+    /** @return the sum of a counter's samples over its label values, scraped now. */
+    private static double total(final int metricsPort, final String name)
+    {
+        try
+        {
+            return total(MetricsEndpoint.scrape(metricsPort), name);
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
     private static double counter(final int metricsPort, final String name)
     {
         try
