@@ -1,7 +1,7 @@
 package io.bourse.fanout;
 
-import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.common.metrics.LatencySummary;
+import io.bourse.itch.ItchMessageTypes;
 import io.bourse.sbe.md.AddOrderDecoder;
 import io.bourse.sbe.md.BestBidOfferDecoder;
 import io.bourse.sbe.md.BookSnapshotDecoder;
@@ -107,20 +107,11 @@ final class FanoutMetrics
         final Counter out = Counter.builder().name("bourse_fanout_messages_out_total")
             .help("ITCH 5.0 messages written to subscriber sockets, counted per subscriber, by type")
             .labelNames("type").withoutExemplars().register(registry);
-        Arrays.fill(messagesOut, out.labelValues("other"));
-        messagesOut[ITCH50.MESSAGE_TYPE_SYSTEM_EVENT] = out.labelValues("system_event");
-        messagesOut[ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY] = out.labelValues("stock_directory");
-        messagesOut[ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION] = out.labelValues("stock_trading_action");
-        messagesOut[ITCH50.MESSAGE_TYPE_ADD_ORDER] = out.labelValues("add_order");
-        messagesOut[ITCH50.MESSAGE_TYPE_ADD_ORDER_MPID] = out.labelValues("add_order_mpid");
-        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_EXECUTED] = out.labelValues("order_executed");
-        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_EXECUTED_WITH_PRICE] = out.labelValues("order_executed_with_price");
-        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_CANCEL] = out.labelValues("order_cancel");
-        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_DELETE] = out.labelValues("order_delete");
-        messagesOut[ITCH50.MESSAGE_TYPE_ORDER_REPLACE] = out.labelValues("order_replace");
-        messagesOut[ITCH50.MESSAGE_TYPE_TRADE] = out.labelValues("trade");
-        messagesOut[ITCH50.MESSAGE_TYPE_CROSS_TRADE] = out.labelValues("cross_trade");
-        messagesOut[ITCH50.MESSAGE_TYPE_BROKEN_TRADE] = out.labelValues("broken_trade");
+        Arrays.fill(messagesOut, out.labelValues(ItchMessageTypes.OTHER));
+        for (final byte type : ItchMessageTypes.types())
+        {
+            messagesOut[type] = out.labelValues(ItchMessageTypes.label(type));
+        }
         drops = counter(registry, "bourse_fanout_drops_total", "Messages dropped because a worker's ring was full");
         gapDisconnects = counter(registry, "bourse_fanout_gap_disconnects_total",
             "Sessions ended because their worker missed messages");

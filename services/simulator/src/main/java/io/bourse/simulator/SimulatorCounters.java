@@ -84,6 +84,15 @@ public final class SimulatorCounters
     }
 
     /** @return orders sent of every kind: Enter (day and IOC), Cancel and Replace. */
+    /**
+     * @param messageType an ITCH 5.0 Message Type.
+     * @return market-data messages of that type received.
+     */
+    public long mdMessages(final byte messageType)
+    {
+        return values.get(MD_TYPE_BASE + (messageType & (CODES - 1)));
+    }
+
     public long ordersSent()
     {
         return get(SimulatorCounter.DAY_SENT) + get(SimulatorCounter.IOC_SENT) + get(SimulatorCounter.CANCEL_SENT) +

@@ -6,6 +6,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchMessageTypes;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -49,6 +50,9 @@ public final class SimulatorService implements AutoCloseable
     private static final int INITIAL_ORDERS = 16_384;
     private static final long RATE_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
     private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
+    private static final SimulatorCounter[] ORDERS_SENT = {
+        SimulatorCounter.DAY_SENT, SimulatorCounter.IOC_SENT, SimulatorCounter.CANCEL_SENT,
+        SimulatorCounter.REPLACE_SENT};
     private static final SimulatorCounter[] MESSAGES_IN =
     {
         SimulatorCounter.ACCEPTED, SimulatorCounter.REJECTED, SimulatorCounter.EXECUTED, SimulatorCounter.CANCELED,
@@ -243,8 +247,15 @@ public final class SimulatorService implements AutoCloseable
     {
         CounterWithCallback.builder()
             .name("bourse_simulator_orders_sent_total")
-            .help("OUCH orders sent: Enter Order (day and immediate-or-cancel), Cancel Order and Replace Order")
-            .callback((callback) -> callback.call(counters.ordersSent()))
+            .help("OUCH orders sent, by type: Enter Order (day and immediate-or-cancel), Cancel Order and Replace Order")
+            .labelNames("type")
+            .callback((callback) ->
+            {
+                for (final SimulatorCounter counter : ORDERS_SENT)
+                {
+                    callback.call(counters.get(counter), counter.label());
+                }
+            })
             .register(registry);
         CounterWithCallback.builder()
             .name("bourse_simulator_orders_not_sent_total")
@@ -271,8 +282,19 @@ public final class SimulatorService implements AutoCloseable
             .register(registry);
         CounterWithCallback.builder()
             .name("bourse_simulator_md_messages_total")
-            .help("ITCH 5.0 messages received over all market-data sessions (fanout or MoldUDP64 feed)")
-            .callback((callback) -> callback.call(counters.get(SimulatorCounter.MD_MESSAGES)))
+            .help("ITCH 5.0 messages received over all market-data sessions (fanout or MoldUDP64 feed), by type")
+            .labelNames("type")
+            .callback((callback) ->
+            {
+                long known = 0;
+                for (final byte type : ItchMessageTypes.types())
+                {
+                    final long count = counters.mdMessages(type);
+                    callback.call(count, ItchMessageTypes.label(type));
+                    known += count;
+                }
+                callback.call(counters.get(SimulatorCounter.MD_MESSAGES) - known, ItchMessageTypes.OTHER);
+            })
             .register(registry);
         CounterWithCallback.builder()
             .name("bourse_simulator_errors_total")

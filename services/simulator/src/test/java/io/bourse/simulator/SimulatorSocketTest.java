@@ -104,10 +104,16 @@ class SimulatorSocketTest
                 .anyMatch((name) -> name.startsWith("simulator-send-lag-steady-1000ops-") && name.endsWith(".hgrm"));
         }
         assertThat(metrics).contains(
-            "bourse_simulator_orders_sent_total 1000.0",
+            "bourse_simulator_orders_sent_total{type=\"day\"} " + report.daySent() + ".0",
+            "bourse_simulator_orders_sent_total{type=\"ioc\"} " + report.iocSent() + ".0",
+            "bourse_simulator_orders_sent_total{type=\"cancel\"} " + report.cancelSent() + ".0",
+            "bourse_simulator_orders_sent_total{type=\"replace\"} " + report.replaceSent() + ".0",
             "bourse_simulator_orders_not_sent_total 0.0",
             "bourse_simulator_messages_in_total{type=\"accepted\"} " + report.accepted() + ".0",
-            "bourse_simulator_md_messages_total 3.0",
+            "bourse_simulator_md_messages_total{type=\"system_event\"} 1.0",
+            "bourse_simulator_md_messages_total{type=\"add_order\"} 1.0",
+            "bourse_simulator_md_messages_total{type=\"order_executed\"} 1.0",
+            "bourse_simulator_md_messages_total{type=\"other\"} 0.0",
             "bourse_simulator_vwap{symbol=\"AAPL\",window=\"session\"} 99.0",
             "bourse_simulator_vwap{symbol=\"AAPL\",window=\"rolling\"} 99.0",
             "bourse_simulator_md_inconsistencies_total 0.0",
