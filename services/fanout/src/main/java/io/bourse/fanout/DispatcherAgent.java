@@ -229,9 +229,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
      */
     void onMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
     {
-        metrics.onMessageIn(length >= MessageHeaderDecoder.ENCODED_LENGTH ?
-            buffer.getShort(offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN) & 0xFFFF :
-            -1);
+        final int templateIdOffset = offset + MessageHeaderDecoder.templateIdEncodingOffset();
+        metrics.onMessageIn(length < MessageHeaderDecoder.ENCODED_LENGTH ? -1 :
+            buffer.getShort(templateIdOffset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
         switch (recovery.onMessage(buffer, offset, length, sessionId))
         {
             case MarketDataRecovery.RECOVERED ->

@@ -1090,7 +1090,8 @@ class FanoutServiceTest
     /** @return the sum of a counter's samples over its label values in a scrape; 0 when it has none. */
     private static double total(final String metrics, final String name)
     {
-        final Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$").matcher(metrics);
+        final Matcher matcher =
+            Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$").matcher(metrics);
         double total = 0;
         while (matcher.find())
         {

@@ -3,7 +3,6 @@ package io.bourse.mdpublisher;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
-import io.aeron.archive.client.AeronArchive;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventReplay;
@@ -47,7 +46,6 @@ class EngineEventStreamsTest
     private ArchivingDriverFixture driver;
     private StreamLayout layout;
     private Aeron aeron;
-    private AeronArchive archiveClient;
     private RecordedRuns runs;
 
     @BeforeEach
@@ -56,14 +54,13 @@ class EngineEventStreamsTest
         driver = new ArchivingDriverFixture("md-streams-test", archiveDir);
         layout = driver.layout();
         aeron = driver.aeron();
-        archiveClient = AeronArchive.connect(driver.archive().clientContext(aeron));
-        runs = new RecordedRuns(aeron, layout, archiveClient);
+        runs = new RecordedRuns(driver);
     }
 
     @AfterEach
     void tearDown()
     {
-        CloseHelper.closeAll(archiveClient, driver);
+        CloseHelper.closeAll(runs, driver);
     }
 
     @Test

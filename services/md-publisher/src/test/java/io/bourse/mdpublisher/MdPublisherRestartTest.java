@@ -78,8 +78,8 @@ class MdPublisherRestartTest
         archive = driver.archive();
         layout = driver.layout();
         aeron = driver.aeron();
-        archiveClient = AeronArchive.connect(archive.clientContext(aeron));
-        runs = new RecordedRuns(aeron, layout, archiveClient);
+        runs = new RecordedRuns(driver);
+        archiveClient = runs.archiveClient();
         shard0 = runs.start(0);
         shard1 = runs.start(1);
     }
@@ -87,7 +87,7 @@ class MdPublisherRestartTest
     @AfterEach
     void tearDown()
     {
-        CloseHelper.closeAll(service, archiveClient, driver);
+        CloseHelper.closeAll(service, runs, driver);
     }
 
     @Test

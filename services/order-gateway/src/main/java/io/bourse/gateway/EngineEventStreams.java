@@ -42,12 +42,12 @@ import java.util.function.Consumer;
  *
  * <p>A shard that is down has no image, but its last run may hold events the sessions must hear before any login (an
  * execution of an order of this gateway id, whose session index a new session must not take again; the answers to the
- * commands of a gateway that stopped with it). So a shard with no image that was never caught up has the recordings
- * of its stream listed (after a second, then at most once a second): when its newest run has stopped, the runs from
- * the one the stored position is of (from that position) to the newest are replayed, and the shard counts as caught
- * up; when the archive holds no run of the shard, there is nothing to hear and it counts as caught up too; a newest
- * run still recording (the shard runs, its image not here yet) waits for its image. So a down shard does not hold back the logins, and its orders are refused as the
- * engine's are when it is unreachable.
+ * commands of a gateway that stopped with it). So a shard with no image that was never caught up has the recordings of
+ * its stream listed (after a second, then at most once a second): when its newest run has stopped, the runs from the
+ * one the stored position is of (from that position) to the newest are replayed, and the shard counts as caught up;
+ * when the archive holds no run of the shard, there is nothing to hear and it counts as caught up too; a newest run
+ * still recording (the shard runs, its image not here yet) waits for its image. So a down shard does not hold back the
+ * logins, and its orders are refused as the engine's are when it is unreachable.
  */
 final class EngineEventStreams
 {
@@ -311,10 +311,11 @@ final class EngineEventStreams
 
     /**
      * Replays the recording of the image's stream from where its events were answered ({@link #positionAnswered}; else
-     * from the recording's start) to the image's join position, unless the image joined where that position or the stream starts, or a newer run
-     * of the shard records meanwhile (an engine that stopped without closing its stream: its events are the old run's,
-     * which the sessions' journaled event sequence numbers do not tell apart from the new run's). Every case that
-     * replays nothing although events were missed (the newer run, a failure) marks the image as one with a gap.
+     * from the recording's start) to the image's join position, unless the image joined where that position or the
+     * stream starts, or a newer run of the shard records meanwhile (an engine that stopped without closing its stream:
+     * its events are the old run's, which the sessions' journaled event sequence numbers do not tell apart from the new
+     * run's). Every case that replays nothing although events were missed (the newer run, a failure) marks the image as
+     * one with a gap.
      *
      * @return events replayed, those of earlier runs included; none of the run's own when its replay failed (counted,
      * and logged the first time).

@@ -138,15 +138,15 @@ final class JournalStore implements AutoCloseable
     /**
      * At a gateway's start: the session's floor ({@link #sessionIndexFloor}) is raised to the largest session index of
      * the other trading days in the journal directory, every journal's and every floor's, so that a gateway started on
-     * a later date than it stopped on continues from it, as one that stays up continues from the closing day's
-     * ({@link SessionIndexes#largestKnown()}): an order of an earlier day still in the engine then never shares its
-     * clientOrderId with one of the new day's. Also when the session has a floor already: a session name used again
-     * (a configured one, or a clock set back) goes on past the days between (their orders may still be in the
-     * engine; before, it kept its old floor and took their indexes again). Only each journal's header is read. Directories and files whose
-     * names {@link #encode} does not make, and journals whose header is not a session journal's or holds an index out
-     * of range, are logged and skipped; one deleted meanwhile is skipped. Not for a day opened by a running gateway,
-     * which holds the closing day's journals open (and locked: closing another channel to a locked file would release
-     * the lock).
+     * a later date than it stopped on continues from it, as one that stays up continues from the closing day's ({@link
+     * SessionIndexes#largestKnown()}): an order of an earlier day still in the engine then never shares its
+     * clientOrderId with one of the new day's. Also when the session has a floor already: a session name used again (a
+     * configured one, or a clock set back) goes on past the days between (their orders may still be in the engine;
+     * before, it kept its old floor and took their indexes again). Only each journal's header is read. Directories and
+     * files whose names {@link #encode} does not make, and journals whose header is not a session journal's or holds an
+     * index out of range, are logged and skipped; one deleted meanwhile is skipped. Not for a day opened by a running
+     * gateway, which holds the closing day's journals open (and locked: closing another channel to a locked file would
+     * release the lock).
      *
      * @return the largest session index of the other days, 0 if none, which the session's floor now holds unless its
      *         own journals or floor hold a larger one.

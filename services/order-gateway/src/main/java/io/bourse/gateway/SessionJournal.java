@@ -422,9 +422,10 @@ final class SessionJournal implements AutoCloseable
 
     /**
      * Copies the records of the batch not written yet into the file's mapping, after filling the file with zeros far
-     * enough ahead, as a claim does with a batch that fills up, so that they outlive a crash of the process; nothing
-     * is forced and no message counts as durable before the next {@link #sync()}. For a caller that must choose where a batch written in the middle of a duty
-     * cycle ends ({@link UserSession}: after the record of the engine events its messages answer).
+     * enough ahead, as a claim does with a batch that fills up, so that they outlive a crash of the process; nothing is
+     * forced and no message counts as durable before the next {@link #sync()}. For a caller that must choose where a
+     * batch written in the middle of a duty cycle ends ({@link UserSession}: after the record of the engine events its
+     * messages answer).
      *
      * @throws IOException when the write fails; the journal is then {@link #isFailed() failed}.
      */

@@ -3,7 +3,6 @@ package io.bourse.gateway;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
-import io.aeron.archive.client.AeronArchive;
 import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.RecordedRuns;
@@ -56,7 +55,6 @@ class EngineEventStreamsTest
     private ArchivingDriverFixture driver;
     private StreamLayout layout;
     private Aeron aeron;
-    private AeronArchive archiveClient;
     private RecordedRuns runs;
     private final EngineEvents firstRunEvents = new EngineEvents(null);
 
@@ -66,14 +64,13 @@ class EngineEventStreamsTest
         driver = new ArchivingDriverFixture("gateway-streams-test", archiveDir);
         layout = driver.layout();
         aeron = driver.aeron();
-        archiveClient = AeronArchive.connect(driver.archive().clientContext(aeron));
-        runs = new RecordedRuns(aeron, layout, archiveClient);
+        runs = new RecordedRuns(driver);
     }
 
     @AfterEach
     void tearDown()
     {
-        CloseHelper.closeAll(archiveClient, driver);
+        CloseHelper.closeAll(runs, driver);
     }
 
     /** The gateway reads at most 4 events per image per duty cycle: still on the first run when the new one comes. */

@@ -247,7 +247,7 @@ public final class SimulatorService implements AutoCloseable
     {
         CounterWithCallback.builder()
             .name("bourse_simulator_orders_sent_total")
-            .help("OUCH orders sent, by type: Enter Order (day and immediate-or-cancel), Cancel Order and Replace Order")
+            .help("OUCH orders sent by type: Enter Order (day, immediate-or-cancel), Cancel Order, Replace Order")
             .labelNames("type")
             .callback((callback) ->
             {

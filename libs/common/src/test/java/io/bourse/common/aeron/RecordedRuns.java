@@ -14,22 +14,33 @@ import static io.bourse.common.Await.awaitTrue;
  * Runs of engine shards' event streams, recorded in a test's event archive as the engine records them: for the tests of
  * the services that catch up from the archive (md-publisher, order gateway).
  */
-public final class RecordedRuns
+public final class RecordedRuns implements AutoCloseable
 {
     private final Aeron aeron;
     private final StreamLayout layout;
     private final AeronArchive archiveClient;
 
     /**
-     * @param aeron         the test's client of the archiving media driver.
-     * @param layout        the streams.
-     * @param archiveClient records the runs.
+     * @param driver the test's archiving media driver: its client, its streams and its event archive, which a client of
+     *               its own records the runs in (closed by {@link #close()}).
      */
-    public RecordedRuns(final Aeron aeron, final StreamLayout layout, final AeronArchive archiveClient)
+    public RecordedRuns(final ArchivingDriverFixture driver)
     {
-        this.aeron = aeron;
-        this.layout = layout;
-        this.archiveClient = archiveClient;
+        this.aeron = driver.aeron();
+        this.layout = driver.layout();
+        this.archiveClient = AeronArchive.connect(driver.archive().clientContext(aeron));
+    }
+
+    /** @return the client of the event archive that records the runs, for a test's own archive requests. */
+    public AeronArchive archiveClient()
+    {
+        return archiveClient;
+    }
+
+    @Override
+    public void close()
+    {
+        archiveClient.close();
     }
 
     /**
