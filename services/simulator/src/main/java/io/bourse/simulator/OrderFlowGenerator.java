@@ -212,6 +212,10 @@ public final class OrderFlowGenerator implements OrderMix
         return true;
     }
 
+    /**
+     * @return a random open order without a cancel or replace in flight: a few random tries, then the first such order
+     *         from a random slot on; -1 when there is none.
+     */
     private int pickLive(final OpenOrders openOrders)
     {
         final int size = openOrders.size();
@@ -222,6 +226,16 @@ public final class OrderFlowGenerator implements OrderMix
         for (int i = 0; i < PICK_ATTEMPTS; i++)
         {
             final int slot = random.nextInt(size);
+            if (!openOrders.isPending(slot))
+            {
+                return slot;
+            }
+        }
+        // Most orders have a cancel or replace in flight (a fast run): the first without one after the last tried.
+        final int start = random.nextInt(size);
+        for (int i = 0; i < size; i++)
+        {
+            final int slot = start + i < size ? start + i : start + i - size;
             if (!openOrders.isPending(slot))
             {
                 return slot;
