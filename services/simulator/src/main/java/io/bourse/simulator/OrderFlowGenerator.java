@@ -83,6 +83,8 @@ public final class OrderFlowGenerator implements OrderMix
     /** Chance in percent that a step of the walk moves the mid a tick down; the same chance moves it a tick up. */
     private static final int WALK_STEP_PERCENT = 12;
     private static final int PICK_ATTEMPTS = 4;
+    /** Most slots looked at one after the other once the random picks found only orders with a command in flight. */
+    private static final int PICK_SCAN = 64;
 
     private final SplittableRandom random;
     private final long[] mids;
@@ -214,7 +216,7 @@ public final class OrderFlowGenerator implements OrderMix
 
     /**
      * @return a random open order without a cancel or replace in flight: a few random tries, then the first such order
-     *         from a random slot on; -1 when there is none.
+     *         among {@value #PICK_SCAN} slots from a random one on; -1 when none was found.
      */
     private int pickLive(final OpenOrders openOrders)
     {
@@ -231,9 +233,10 @@ public final class OrderFlowGenerator implements OrderMix
                 return slot;
             }
         }
-        // Most orders have a cancel or replace in flight (a fast run): the first without one after the last tried.
+        // Most orders have a cancel or replace in flight (a fast run): the first without one from a random slot on,
+        // within a bounded stretch, so that a stalled exchange (every order in flight) costs each draw little.
         final int start = random.nextInt(size);
-        for (int i = 0; i < size; i++)
+        for (int i = 0, n = Math.min(size, PICK_SCAN); i < n; i++)
         {
             final int slot = start + i < size ? start + i : start + i - size;
             if (!openOrders.isPending(slot))
