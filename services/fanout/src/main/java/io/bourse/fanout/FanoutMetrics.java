@@ -70,6 +70,7 @@ final class FanoutMetrics
     private final AtomicBoolean malformedPacketLogged = new AtomicBoolean();
     private final Gauge sendBufferBytes;
     private final CounterDataPoint loginFailures;
+    private final CounterDataPoint loginTimeouts;
     private final CounterDataPoint snapshots;
     private final CounterDataPoint replayedMessages;
     private final CounterDataPoint recoveries;
@@ -125,6 +126,8 @@ final class FanoutMetrics
             .withoutExemplars()
             .register(registry);
         loginFailures = counter(registry, "bourse_fanout_login_failures_total", "Login Requests rejected");
+        loginTimeouts = counter(registry, "bourse_fanout_login_timeouts_total",
+            "Connections closed for sending no Login Request within the login timeout");
         snapshots = counter(registry, "bourse_fanout_snapshots_total", "Books sent to a session as Add Orders");
         replayedMessages = counter(
             registry, "bourse_fanout_replayed_messages_total", "Kept ITCH messages sent to one session");
@@ -238,6 +241,11 @@ final class FanoutMetrics
     Gauge sendBufferBytes()
     {
         return sendBufferBytes;
+    }
+
+    void onLoginTimeout()
+    {
+        loginTimeouts.inc();
     }
 
     void onLoginFailure()

@@ -20,7 +20,6 @@ import org.agrona.LangUtil;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -113,8 +112,8 @@ public final class FanoutService implements AutoCloseable
                 final WorkerAgent worker = new WorkerAgent(
                     workerId, rings[workerId], new ManyToOneConcurrentArrayQueue<>(CONNECTION_QUEUE_CAPACITY), requests,
                     ctx.maxSessionsPerWorker(), credentials,
-                    new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemEpochClock.INSTANCE,
-                    SystemNanoClock.INSTANCE, clock, sessionNames,
+                    new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemNanoClock.INSTANCE,
+                    clock, sessionNames,
                     new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),
                     ctx.socketSendBufferBytes(), ctx.fragmentLimit(), metrics, errorCount);
                 workers.add(worker);

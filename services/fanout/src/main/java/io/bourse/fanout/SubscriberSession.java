@@ -68,6 +68,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * after which an ending session closes anyway.
      */
     static final long END_OF_SESSION_TIMEOUT_MS = 1_000;
+    /**
+     * Milliseconds a connection may go without a Login Request, as the order gateway's: then it is closed and counted
+     * ({@code bourse_fanout_login_timeouts_total}), so that connections that never log in (Client Heartbeats only,
+     * or nothing) do not keep a worker's places from subscribers.
+     */
+    static final long LOGIN_TIMEOUT_MS = 5_000;
     /** Most reads of an ending session's input each time the selector finds it readable. */
     private static final int ENDING_READS = 16;
     /**
@@ -108,6 +114,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /** The subscriber of an ending session has shut its output down: closes once the rest of the stream is sent. */
     private boolean inputEnded;
     private boolean closed;
+    private final long acceptedMs;
 
     /**
      * @param workerId        the worker that owns the session.
@@ -153,6 +160,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         final int receivePayloadLength =
             Math.max(RECEIVE_BUFFER_LENGTH, loginAndSubscription) - SessionSendChannel.PACKET_HEADER_LENGTH;
         this.server = new SoupBinTCPServer(sessionClock, sendChannel, receivePayloadLength, this, this);
+        this.acceptedMs = sessionClock.currentTimeMillis();
     }
 
     /**
@@ -336,8 +344,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * Sends a heartbeat after 1 s of silence and checks the subscriber's heartbeats; closes an ending session
-     * {@value #END_OF_SESSION_TIMEOUT_MS} ms after End of Session, whether or not the subscriber has closed its end.
+     * Sends a heartbeat after 1 s of silence and checks the subscriber's heartbeats; closes a connection that sent no
+     * Login Request within {@value #LOGIN_TIMEOUT_MS} ms, and an ending session {@value #END_OF_SESSION_TIMEOUT_MS} ms
+     * after End of Session, whether or not the subscriber has closed its end.
      */
     void keepAlive()
     {
@@ -347,6 +356,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             {
                 close();
             }
+            return;
+        }
+        if (!loginRequested && !closed && sessionClock.currentTimeMillis() - acceptedMs >= LOGIN_TIMEOUT_MS)
+        {
+            metrics.onLoginTimeout();
+            close();
             return;
         }
         try

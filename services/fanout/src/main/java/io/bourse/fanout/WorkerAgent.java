@@ -11,7 +11,6 @@ import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.CachedEpochClock;
-import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.NanoClock;
@@ -66,7 +65,6 @@ final class WorkerAgent implements Agent
     private final Credentials credentials;
     private final ItchReferenceData referenceData;
     private final SymbolDirectory symbolDirectory;
-    private final EpochClock epochClock;
     private final NanoClock nanoClock;
     private final CachedEpochClock sessionClock = new CachedEpochClock();
     private final MidnightNanoClock clock;
@@ -104,8 +102,9 @@ final class WorkerAgent implements Agent
      * @param credentials    who may log in.
      * @param referenceData  encodes the messages sent at login.
      * @param symbols        the symbols a subscription may name.
-     * @param epochClock     read once per duty cycle for heartbeats.
-     * @param nanoClock      monotonic time of the looks at the sockets, read once per duty cycle.
+     * @param nanoClock      monotonic time, read once per duty cycle: the looks at the sockets, and in milliseconds the
+     *                       sessions' heartbeats, login timeouts and End of Session deadlines (a step of the wall
+     *                       clock moves none of them).
      * @param clock          nanoseconds since midnight, for latency and login messages.
      * @param sessionNames   the sessions a login may ask for, and the names Login Accepted gives.
      * @param sendBuffers    the sessions' send buffers, one per open session.
@@ -123,7 +122,6 @@ final class WorkerAgent implements Agent
         final Credentials credentials,
         final ItchReferenceData referenceData,
         final SymbolDirectory symbols,
-        final EpochClock epochClock,
         final NanoClock nanoClock,
         final MidnightNanoClock clock,
         final SessionNames sessionNames,
@@ -141,7 +139,6 @@ final class WorkerAgent implements Agent
         this.credentials = credentials;
         this.referenceData = referenceData;
         this.symbolDirectory = symbols;
-        this.epochClock = epochClock;
         this.nanoClock = nanoClock;
         this.clock = clock;
         this.sessionNames = sessionNames;
@@ -165,11 +162,11 @@ final class WorkerAgent implements Agent
     @Override
     public int doWork() throws IOException
     {
-        final long nowMs = epochClock.time();
+        final long nowNs = nanoClock.nanoTime();
+        final long nowMs = TimeUnit.NANOSECONDS.toMillis(nowNs);
         sessionClock.update(nowMs);
 
         int workCount = newConnections.drain(onNewConnection);
-        final long nowNs = nanoClock.nanoTime();
         if (awaitingWritable > 0 || nowNs - nextSelectNs >= 0)
         {
             nextSelectNs = nowNs + SELECT_INTERVAL_NS;
@@ -247,7 +244,7 @@ final class WorkerAgent implements Agent
                 break;
             }
         }
-        sessionClock.update(epochClock.time()); // each session's End of Session deadline counts from now
+        sessionClock.update(monotonicMs()); // each session's End of Session deadline counts from now
         for (int i = 0; i < sessionCount; i++)
         {
             sessions[i].endMessages();
@@ -274,6 +271,12 @@ final class WorkerAgent implements Agent
         }
     }
 
+    /** @return the monotonic clock in milliseconds, the scale of the sessions' clock. */
+    private long monotonicMs()
+    {
+        return TimeUnit.NANOSECONDS.toMillis(nanoClock.nanoTime());
+    }
+
     /**
      * At the stop, once every session is ending: writes to each what its socket takes as the selector finds it
      * writable, and drops what it still sends, until each subscriber has closed its end or its session's End of
@@ -292,7 +295,7 @@ final class WorkerAgent implements Agent
         {
             while (sessionCount > 0 && nanoClock.nanoTime() - limitNs < 0)
             {
-                sessionClock.update(epochClock.time());
+                sessionClock.update(monotonicMs());
                 keepAlive();
                 flush();
                 removeClosedSessions();

@@ -16,7 +16,6 @@ import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -238,7 +237,7 @@ class SubscriberSessionFuzzTest
             final ItchReferenceData referenceData = new ItchReferenceData(SYMBOLS);
             worker = new WorkerAgent(
                 0, ring, connections, requests, MAX_SESSIONS, credentials, referenceData, SYMBOLS,
-                SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE, new MidnightNanoClock(),
+                SystemNanoClock.INSTANCE, new MidnightNanoClock(),
                 new SessionNames(RUN_SESSION), new SendBufferPool(16 * 1024, metrics.sendBufferBytes()), 64 * 1024,
                 MESSAGE_LIMIT, metrics, errorCount);
             final ItchTranslator translator = new ItchTranslator(SYMBOLS);

@@ -12,8 +12,6 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-import org.agrona.concurrent.SystemEpochClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -69,6 +67,8 @@ class WorkerAgentTest
     private final List<TestSubscriber> subscribers = new ArrayList<>();
     private ServerSocketChannel acceptor;
     private WorkerAgent worker;
+    /** Added to the worker's monotonic clock: a test moves the worker's time on without waiting. */
+    private final AtomicLong clockStepNs = new AtomicLong();
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
     private boolean snapshotsUnderWay;
 
@@ -80,7 +80,7 @@ class WorkerAgentTest
         worker = new WorkerAgent(
             0, ring, connections, requests, MAX_SESSIONS,
             Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(SYMBOLS),
-            SYMBOLS, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE, new MidnightNanoClock(),
+            SYMBOLS, () -> System.nanoTime() + clockStepNs.get(), new MidnightNanoClock(),
             new SessionNames("1122000000"),
             new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
             metrics, errorCount);
@@ -135,6 +135,48 @@ class WorkerAgentTest
         assertThat(stalled.orders).hasSizeLessThan(MESSAGES)
             .isEqualTo(published.subList(0, stalled.orders.size()));
         awaitClosed(stalled);
+    }
+
+    /**
+     * A connection that sends no Login Request (nothing, or Client Heartbeats only) is closed after the login timeout,
+     * as the order gateway's are, so that such connections do not hold the worker's places; a logged-in subscriber
+     * stays. Before, it stayed as long as it sent heartbeats.
+     */
+    @Test
+    void shouldCloseAConnectionThatSendsNoLoginRequestWithinTheLoginTimeout() throws Exception
+    {
+        final TestSubscriber subscriber = connect(0);
+        final TestSubscriber silent = open(0);
+        dutyCycle();
+
+        clockStepNs.set(TimeUnit.MILLISECONDS.toNanos(SubscriberSession.LOGIN_TIMEOUT_MS));
+        silent.channel.write(ByteBuffer.wrap(new byte[]{0, 1, 'R'})); // a Client Heartbeat
+        awaitClosed(silent);
+
+        assertThat(counter("bourse_fanout_login_timeouts")).isEqualTo(1);
+        assertThat(isClosedByPeer(subscriber)).isFalse();
+        assertThat(gauge("bourse_fanout_sessions")).isEqualTo(1);
+    }
+
+    /**
+     * The sessions' heartbeat timers run on the monotonic clock: a subscriber silent for 15 s of it is ended, whatever
+     * the wall clock did (before, they ran on the wall clock, which a step forward, NTP or a resumed VM, moved past
+     * the timeout at once, and a step back held off the Server Heartbeats).
+     */
+    @Test
+    void shouldEndASubscriberSilentFor15sOfTheMonotonicClock() throws Exception
+    {
+        final TestSubscriber subscriber = connect(0);
+
+        clockStepNs.set(TimeUnit.SECONDS.toNanos(16));
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2); // far less than the 15 s timeout
+        while (subscriber.channel.read(ByteBuffer.allocate(64)) >= 0)
+        {
+            assertThat(System.nanoTime()).as("ended within 2 s of wall time").isLessThan(deadlineNs);
+            dutyCycle();
+        }
+
+        assertThat(gauge("bourse_fanout_sessions")).isZero();
     }
 
     @Test
@@ -411,6 +453,21 @@ class WorkerAgentTest
     /** Connects, hands the connection to the worker and sends the Login Request. */
     private TestSubscriber login(final int receiveBufferBytes) throws Exception
     {
+        final TestSubscriber subscriber = open(receiveBufferBytes);
+        final SoupBinTCP.LoginRequest login = new SoupBinTCP.LoginRequest();
+        login.setUsername("sub1");
+        login.setPassword("pw1");
+        login.setRequestedSession("");
+        login.setRequestedSequenceNumber(0);
+        subscriber.channel.configureBlocking(true);
+        subscriber.client.login(login);
+        subscriber.channel.configureBlocking(false);
+        return subscriber;
+    }
+
+    /** Connects and hands the connection to the worker, sending nothing. */
+    private TestSubscriber open(final int receiveBufferBytes) throws Exception
+    {
         final SocketChannel channel = SocketChannel.open();
         if (receiveBufferBytes > 0)
         {
@@ -422,13 +479,6 @@ class WorkerAgentTest
         assertThat(connections.offer(accepted)).isTrue();
         final TestSubscriber subscriber = new TestSubscriber(channel);
         subscribers.add(subscriber);
-
-        final SoupBinTCP.LoginRequest login = new SoupBinTCP.LoginRequest();
-        login.setUsername("sub1");
-        login.setPassword("pw1");
-        login.setRequestedSession("");
-        login.setRequestedSequenceNumber(0);
-        subscriber.client.login(login);
         channel.configureBlocking(false);
         return subscriber;
     }
