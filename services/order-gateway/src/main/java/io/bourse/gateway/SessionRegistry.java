@@ -762,11 +762,23 @@ final class SessionRegistry
         close(connection);
     }
 
+    /**
+     * Sends End of Session; when the send buffer has no room left for its 3 bytes, the whole packets the socket has not
+     * begun to take are dropped first (the journal keeps them for a replay), so that it still comes last.
+     */
     private static void sendEndOfSession(final OuchConnection connection)
     {
         try
         {
-            connection.server().endSession();
+            try
+            {
+                connection.server().endSession();
+            }
+            catch (final SendBufferFullException ex)
+            {
+                connection.discardUnsent();
+                connection.server().endSession();
+            }
         }
         catch (final IOException ignore)
         {

@@ -2,14 +2,18 @@ package io.bourse.gateway;
 
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.ouch.EnterOrder;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -109,6 +113,65 @@ class GatewayLingerTest
         assertThat(Duration.ofNanos(System.nanoTime() - loginNs)).isGreaterThanOrEqualTo(Duration.ofMillis(LINGER_MS));
         assertThat(lingering.peer().isOpen()).as("closed at the linger's deadline").isFalse();
         assertThat(metrics.lingeringConnections.get()).isZero();
+    }
+
+    /**
+     * A session ended (here for a packet type SoupBinTCP does not have) while its send buffer has less room left than
+     * End of Session's 3 bytes: the whole packets its socket has not begun to take are dropped (the journal keeps them
+     * for a replay), so that End of Session still comes last. Before, it was left out when 0 to 2 bytes were left.
+     * 200 Rejected 'S' of 27 bytes each fill the 4 KiB send buffer past the client's window, which each round makes a
+     * byte larger.
+     */
+    @Test
+    void shouldSendEndOfSessionLastWhateverRoomTheSendBufferHasLeft() throws IOException
+    {
+        final int sendBufferBytes = 4096;
+        final int orders = 200;
+        final byte[] enterOrders = new byte[orders * (3 + EnterOrder.LENGTH)];
+        final UnsafeBuffer enterOrder = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
+        for (int i = 0; i < orders; i++)
+        {
+            EnterOrders.encode(enterOrder, "Q" + i, "IBM");
+            final int offset = i * (3 + EnterOrder.LENGTH);
+            enterOrders[offset + 1] = (byte)(1 + EnterOrder.LENGTH);
+            enterOrders[offset + 2] = 'U';
+            enterOrder.getBytes(0, enterOrders, offset + 3, EnterOrder.LENGTH);
+        }
+        for (int round = 0; round < 34; round++)
+        {
+            try (MemoryGateway ending = MemoryGateway.start(Files.createDirectories(journalRoot.resolve("r" + round)),
+                SESSION, (ctx) -> ctx.sendBufferBytes(sendBufferBytes), new RecordingEngineProxy(),
+                new GatewayMetrics(new PrometheusRegistry()), new DutyCycleClock(new MidnightNanoClock())))
+            {
+                final MemoryNetwork.Endpoint client = ending.connect(27 * orders - sendBufferBytes - 3 + round);
+                client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "demo01pw", 0)));
+                for (int i = 0; i < 3; i++)
+                {
+                    ending.agent().doWork();
+                }
+                client.takeAvailable(); // Login Accepted, Start of Day
+                // The client writes its orders as the connection takes them, and reads nothing meanwhile.
+                final ByteBuffer toSend = ByteBuffer.wrap(enterOrders);
+                for (int i = 0; i < 100 && toSend.hasRemaining(); i++)
+                {
+                    client.write(toSend);
+                    ending.agent().doWork();
+                }
+                assertThat(toSend.hasRemaining()).isFalse();
+                ending.agent().doWork();
+                client.write(ByteBuffer.wrap(new byte[]{0, 1, '?'}));
+                final ByteArrayOutputStream received = new ByteArrayOutputStream();
+                for (int i = 0; i < 200 && !client.isPeerClosed(); i++)
+                {
+                    ending.agent().doWork();
+                    received.writeBytes(client.takeAvailable());
+                }
+                received.writeBytes(client.takeAvailable());
+
+                assertThat(client.isPeerClosed()).isTrue();
+                assertThat(received.toByteArray()).as("round %d: End of Session last", round).endsWith(0, 1, 'Z');
+            }
+        }
     }
 
     /**

@@ -83,6 +83,18 @@ final class MemoryGateway implements AutoCloseable
         return client;
     }
 
+    /**
+     * @param windowBytes how many bytes the client's end holds unread before the gateway's writes stop.
+     * @return a new client's end of a connection to the gateway, which the agent accepts in its next duty cycle.
+     * @throws IOException when the network is closed.
+     */
+    MemoryNetwork.Endpoint connect(final int windowBytes) throws IOException
+    {
+        final MemoryNetwork.Endpoint client = network.connect(Integer.MAX_VALUE, windowBytes);
+        clients.add(client);
+        return client;
+    }
+
     /** Stops the agent, as the service does at its stop (waiting for connections that linger); once. */
     void stop()
     {
