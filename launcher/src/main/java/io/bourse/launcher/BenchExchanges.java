@@ -34,6 +34,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class BenchExchanges
 {
+    /**
+     * The compose project the benchmark's stack runs as: its own, so that removing its containers and volumes never
+     * touches the user's stack (the compose file's project, {@code bourse}: its gateway journals and event archive).
+     */
+    static final String COMPOSE_PROJECT = "bourse-bench";
     /** The services of docker-compose.yml that carry an order from OUCH to ITCH. */
     static final List<String> COMPOSE_SERVICES =
         List.of("media-driver", "engine-0", "engine-1", "order-gateway", "md-publisher", "fanout");
@@ -89,8 +94,8 @@ final class BenchExchanges
     }
 
     /**
-     * Starts the exchange's services with docker compose, on a new gateway journal volume, and waits until they are
-     * healthy. The engines start with empty books, so the journals of an earlier run (the gateway's named volume)
+     * Starts the exchange's services with docker compose, as the project {@value #COMPOSE_PROJECT} (never the user's
+     * stack), on a new gateway journal volume, and waits until they are healthy. The engines start with empty books, so the journals of an earlier run (the gateway's named volume)
      * would rebuild orders they never had and keep growing the day's token index from run to run: the volume is
      * removed before the start ({@code docker compose down --volumes} of the services, which are not running: the
      * ports are free) and again when the run is over.
@@ -118,8 +123,9 @@ final class BenchExchanges
         final String set = System.getenv(ARCHIVE_ENABLED_ENV);
         final String archive = null == set || set.isBlank() ? "false" : set.strip();
         final String closeTime = Objects.requireNonNullElse(System.getenv(CLOSE_TIME_ENV), "");
-        progress.println("docker compose " + String.join(" ", remove) + ", then " + ARCHIVE_ENABLED_ENV + "=" +
-            archive + " " + CLOSE_TIME_ENV + "=" + closeTime + " docker compose " + String.join(" ", up));
+        progress.println("docker compose --project-name " + COMPOSE_PROJECT + " " + String.join(" ", remove) +
+            ", then " + ARCHIVE_ENABLED_ENV + "=" + archive + " " + CLOSE_TIME_ENV + "=" + closeTime +
+            " docker compose --project-name " + COMPOSE_PROJECT + " " + String.join(" ", up));
         dockerCompose(composeFile, remove, Map.of(), progress);
         dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive, CLOSE_TIME_ENV, closeTime), progress);
         return new ExchangeTarget.Running(target("compose", "docker compose: one container per service (" +
@@ -176,7 +182,8 @@ final class BenchExchanges
         final Path composeFile, final List<String> arguments, final Map<String, String> environment,
         final PrintStream progress)
     {
-        final List<String> command = new ArrayList<>(List.of("docker", "compose", "-f", composeFile.toString()));
+        final List<String> command = new ArrayList<>(
+            List.of("docker", "compose", "--project-name", COMPOSE_PROJECT, "-f", composeFile.toString()));
         command.addAll(arguments);
         try
         {
