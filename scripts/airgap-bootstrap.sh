@@ -120,13 +120,24 @@ DOCKERFILE
   log "$PROM_IMAGE built from Debian's prometheus package"
 }
 
+# Sets one variable in .env, keeping every other line (the user's own settings: README, Simulator scenarios).
+set_env() {
+  local key="$1" value="$2" file="$ROOT/.env"
+  if grep -q "^${key}=" "$file"; then
+    sed -i "s|^${key}=.*|${key}=${value}|" "$file"
+  else
+    printf '%s=%s\n' "$key" "$value" >>"$file"
+  fi
+}
+
 write_local_settings() {
-  cat >"$ROOT/.env" <<ENV
-# Written by scripts/airgap-bootstrap.sh: local substitutes for the upstream base images.
-BOURSE_JDK_IMAGE=${JDK_IMAGE}
-BOURSE_JRE_IMAGE=${JRE_IMAGE}
-PROMETHEUS_IMAGE=${PROM_IMAGE}
-ENV
+  touch "$ROOT/.env"
+  if ! grep -q '^# Set by scripts/airgap-bootstrap.sh' "$ROOT/.env"; then
+    echo '# Set by scripts/airgap-bootstrap.sh: local substitutes for the upstream base images.' >>"$ROOT/.env"
+  fi
+  set_env BOURSE_JDK_IMAGE "$JDK_IMAGE"
+  set_env BOURSE_JRE_IMAGE "$JRE_IMAGE"
+  set_env PROMETHEUS_IMAGE "$PROM_IMAGE"
   cat >"$ROOT/docker-compose.override.yml" <<'YAML'
 # Written by scripts/airgap-bootstrap.sh: Grafana cannot be obtained without a registry, so it only
 # starts with `--profile grafana` here. Delete this file on a machine that can pull images.

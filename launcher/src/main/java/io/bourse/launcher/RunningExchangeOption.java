@@ -33,19 +33,27 @@ final class RunningExchangeOption
 
     /**
      * Connects to the media driver with Aeron's own driver timeout (the driver's heartbeat may lag on a busy host);
-     * a directory without a driver's CnC file fails at once.
+     * a directory without a driver's CnC file, or with one this user may not read and write, fails at once.
      *
      * @param layout where the driver is.
      * @return the connected client.
-     * @throws IllegalStateException when no media driver runs there.
+     * @throws IllegalStateException when no media driver runs there, or its CnC file is another user's.
      */
     static Aeron connect(final StreamLayout layout)
     {
         final String noDriver = "no media driver at " + layout.aeronDirectoryName() +
             " (--aeron-dir or BOURSE_AERON_DIR): is the exchange running?";
-        if (!new File(layout.aeronDirectoryName(), CncFileDescriptor.CNC_FILE).exists())
+        final File cnc = new File(layout.aeronDirectoryName(), CncFileDescriptor.CNC_FILE);
+        if (!cnc.exists())
         {
             throw new IllegalStateException(noDriver);
+        }
+        if (!cnc.canRead() || !cnc.canWrite())
+        {
+            // Aeron's connect would wait for good for a CnC file it may not map (a driver run by another user: the
+            // compose stack's containers run as root), whatever the command's own timeout.
+            throw new IllegalStateException("the media driver's " + cnc + " is not readable and writable by this " +
+                "user: run the command as the user the media driver runs as (root for the compose stack)");
         }
         try
         {
