@@ -123,15 +123,19 @@ DOCKERFILE
 # Sets one variable in .env, keeping every other line (the user's own settings: README, Simulator scenarios).
 set_env() {
   local key="$1" value="$2" file="$ROOT/.env"
-  if grep -q "^${key}=" "$file"; then
-    sed -i "s|^${key}=.*|${key}=${value}|" "$file"
-  else
-    printf '%s=%s\n' "$key" "$value" >>"$file"
-  fi
+  awk -v key="$key" -v value="$value" '
+    index($0, key "=") == 1 { if (!set) print key "=" value; set = 1; next }
+    { print }
+    END { if (!set) print key "=" value }
+  ' "$file" >"$file.tmp"
+  mv "$file.tmp" "$file"
 }
 
 write_local_settings() {
   touch "$ROOT/.env"
+  if [ -s "$ROOT/.env" ] && [ -n "$(tail -c1 "$ROOT/.env")" ]; then
+    echo >>"$ROOT/.env" # the user's last line ends here, before ours
+  fi
   if ! grep -q '^# Set by scripts/airgap-bootstrap.sh' "$ROOT/.env"; then
     echo '# Set by scripts/airgap-bootstrap.sh: local substitutes for the upstream base images.' >>"$ROOT/.env"
   fi

@@ -39,10 +39,18 @@ final class BenchExchanges
      * touches the user's stack (the compose file's project, {@code bourse}: its gateway journals and event archive).
      */
     static final String COMPOSE_PROJECT = "bourse-bench";
+    /**
+     * The benchmark stack's Aeron directory, on the host's /dev/shm (the services share the host's IPC namespace): its
+     * own, as its media driver deletes its directory when it starts, so that a user's media driver running in the
+     * default one keeps its own.
+     */
+    static final String COMPOSE_AERON_DIR = "/dev/shm/aeron-bourse-bench";
     /** The services of docker-compose.yml that carry an order from OUCH to ITCH. */
     static final List<String> COMPOSE_SERVICES =
         List.of("media-driver", "engine-0", "engine-1", "order-gateway", "md-publisher", "fanout");
     private static final long COMPOSE_TIMEOUT_MINUTES = 15;
+    /** The compose file's Aeron directory of every service. */
+    private static final String AERON_DIR_ENV = "BOURSE_AERON_DIR";
     /** The compose file's switch of the event archive (on by default there, off in the embedded exchange). */
     private static final String ARCHIVE_ENABLED_ENV = "BOURSE_ARCHIVE_ENABLED";
     /** The compose file's close time of the gateway (00:00 by default there; the embedded exchange never closes). */
@@ -94,11 +102,12 @@ final class BenchExchanges
     }
 
     /**
-     * Starts the exchange's services with docker compose, as the project {@value #COMPOSE_PROJECT} (never the user's
-     * stack), on a new gateway journal volume, and waits until they are healthy. The engines start with empty books, so the journals of an earlier run (the gateway's named volume)
-     * would rebuild orders they never had and keep growing the day's token index from run to run: the volume is
-     * removed before the start ({@code docker compose down --volumes} of the services, which are not running: the
-     * ports are free) and again when the run is over.
+     * Starts the exchange's services with docker compose, as the project {@value #COMPOSE_PROJECT} on the Aeron
+     * directory {@value #COMPOSE_AERON_DIR} (never the user's stack's), on a new gateway journal volume, and waits
+     * until they are healthy. The engines start with empty books, so the journals of an earlier run (the gateway's
+     * named volume) would rebuild orders they never had and keep growing the day's token index from run to run: the
+     * volume is removed before the start ({@code docker compose down --volumes} of the services, which are not running:
+     * the ports are free) and again when the run is over.
      *
      * @param composeFile docker-compose.yml.
      * @param progress    where docker compose's output goes.
@@ -126,14 +135,16 @@ final class BenchExchanges
         progress.println("docker compose --project-name " + COMPOSE_PROJECT + " " + String.join(" ", remove) +
             ", then " + ARCHIVE_ENABLED_ENV + "=" + archive + " " + CLOSE_TIME_ENV + "=" + closeTime +
             " docker compose --project-name " + COMPOSE_PROJECT + " " + String.join(" ", up));
-        dockerCompose(composeFile, remove, Map.of(), progress);
-        dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive, CLOSE_TIME_ENV, closeTime), progress);
+        final Map<String, String> stack = Map.of(AERON_DIR_ENV, COMPOSE_AERON_DIR);
+        dockerCompose(composeFile, remove, stack, progress);
+        dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive, CLOSE_TIME_ENV, closeTime,
+            AERON_DIR_ENV, COMPOSE_AERON_DIR), progress);
         return new ExchangeTarget.Running(target("compose", "docker compose: one container per service (" +
             String.join(", ", COMPOSE_SERVICES) + "), one JVM each, host network and IPC, cpusets of " +
             composeFile.getFileName() + ", event archive " + ("true".equals(archive) ? "on" : "off, as embedded") +
             " (" + ARCHIVE_ENABLED_ENV + "), close of the trading day " +
             (closeTime.isBlank() ? "none, as embedded" : "at " + closeTime.strip() + " UTC") + " (" + CLOSE_TIME_ENV +
-            ")", settings), () -> dockerCompose(composeFile, remove, Map.of(), progress));
+            ")", settings), () -> dockerCompose(composeFile, remove, stack, progress));
     }
 
     private static ExchangeTarget target(final String name, final String layout, final Settings settings)

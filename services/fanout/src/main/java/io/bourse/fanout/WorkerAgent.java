@@ -140,6 +140,7 @@ final class WorkerAgent implements Agent
         this.referenceData = referenceData;
         this.symbolDirectory = symbols;
         this.nanoClock = nanoClock;
+        this.nextKeepAliveMs = TimeUnit.NANOSECONDS.toMillis(nanoClock.nanoTime()); // System.nanoTime may be negative
         this.clock = clock;
         this.sessionNames = sessionNames;
         this.sendBuffers = sendBuffers;
@@ -173,7 +174,7 @@ final class WorkerAgent implements Agent
             workCount += selector.selectNow(onSelected);
         }
         workCount += ringBuffer.read(onMessage, messageLimit);
-        if (nowMs >= nextKeepAliveMs)
+        if (nowMs - nextKeepAliveMs >= 0)
         {
             nextKeepAliveMs = nowMs + KEEP_ALIVE_INTERVAL_MS;
             keepAlive();

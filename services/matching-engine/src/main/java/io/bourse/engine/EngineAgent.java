@@ -140,7 +140,10 @@ final class EngineAgent implements Agent
      * recover; they stay on the command stream for that run. Nor does it publish the events and SequencedCommands it
      * holds (refused by a slow subscriber's back pressure): the next run publishes first the events of its recording's
      * commands that no run published, so a held event published now would reach the subscribers twice, and a held
-     * SequencedCommand's order would be answered by this run and unknown to the next. Logged once, when first seen.
+     * SequencedCommand's order would be answered by this run and unknown to the next. A narrower window remains: what
+     * the shard published after the recording's stop position and before this check saw the stop (the archive records
+     * a little behind the publisher) reached the subscribers and may be published again by the next run. Logged once,
+     * when first seen.
      *
      * @return true once the recording has stopped; false without the archive.
      */

@@ -73,6 +73,11 @@ final class EngineEventStreams
     /** Per shard: the newest image read without a gap (the highest {@link Image#correlationId()}), null if none. */
     private final Image[] readImages;
     /**
+     * Per shard: the newest image read live, with a gap or not (superseded ones aside), null if none: the run a new
+     * run's image waits behind ({@link #hasUnreadEarlierRun}).
+     */
+    private final Image[] liveImages;
+    /**
      * Marks each shard once its stream was caught up (an image, or a down shard's runs), for
      * {@link #catchUpReason()} on any thread.
      */
@@ -123,6 +128,7 @@ final class EngineEventStreams
         this.adapter = adapter;
         this.metrics = metrics;
         this.readImages = new Image[subscriptions.length];
+        this.liveImages = new Image[subscriptions.length];
         this.caughtUpShards = new EventCatchUpReadiness(subscriptions.length);
         this.replay = replay;
         this.clock = clock;
@@ -274,6 +280,11 @@ final class EngineEventStreams
                 }
             }
         }
+        final Image live = liveImages[shardId];
+        if (!supersededImages.contains(correlationId) && (null == live || correlationId > live.correlationId()))
+        {
+            liveImages[shardId] = image;
+        }
         try
         {
             // A superseded image's events are dropped: the newer run's catch-up replays its run from the stored
@@ -294,19 +305,19 @@ final class EngineEventStreams
     }
 
     /**
-     * Whether a new image is of another run than the shard's image read last, and that one has not been read to the
-     * end of its stream yet: the archive stops recording a run when it reaches the end of the stream, so a restarted
-     * engine can recover and publish while this gateway is still behind on the earlier run. The new run is caught up
-     * once the earlier run's image has been read to its end (or has closed), so that no event of the new run is
-     * answered before one of the earlier run: a session's journal records one engine stream per shard as answered
-     * ({@link UserSession#isAnswered}), and two streams read by turns would answer events twice, or not at all. An
-     * image of a run older than the one read last (listed after it) waits likewise, for good: the newer run's
+     * Whether a new image is of another run than the shard's image read live last (one with a gap too), and that one
+     * has not been read to the end of its stream yet: the archive stops recording a run when it reaches the end of the
+     * stream, so a restarted engine can recover and publish while this gateway is still behind on the earlier run. The
+     * new run is caught up once the earlier run's image has been read to its end (or has closed), so that no event of
+     * the new run is answered before one of the earlier run: a session's journal records one engine stream per shard as
+     * answered ({@link UserSession#isAnswered}), and two streams read by turns would answer events twice, or not at
+     * all. An image of a run older than the one read last (listed after it) waits likewise, for good: the newer run's
      * catch-up replayed its run, and the media driver drops it once it is left unread.
      */
     private boolean hasUnreadEarlierRun(final Image image)
     {
-        final Image read = readImages[shardId];
-        return null != read && read.sessionId() != image.sessionId() && !read.isClosed() && !read.isEndOfStream();
+        final Image live = liveImages[shardId];
+        return null != live && live.sessionId() != image.sessionId() && !live.isClosed() && !live.isEndOfStream();
     }
 
     /**

@@ -148,8 +148,8 @@ final class JournalStore implements AutoCloseable
      * gateway, which holds the closing day's journals open (and locked: closing another channel to a locked file would
      * release the lock).
      *
-     * @return the largest session index of the other days, 0 if none, which the session's floor now holds unless its
-     *         own journals or floor hold a larger one.
+     * @return the largest session index of the other days when the session's floor was raised to it (or written,
+     *         for a session without one); 0 when the session's own journals or floor were at or past it.
      * @throws IOException when the journal directory or a journal in it cannot be read, or the floor written.
      */
     int continueSessionIndexesOfOtherDays() throws IOException
@@ -162,8 +162,9 @@ final class JournalStore implements AutoCloseable
         if (largest > maxSessionIndex || !Files.exists(directory.resolve(SESSION_INDEX_FLOOR_FILE)))
         {
             sessionIndexFloor(largest);
+            return largest;
         }
-        return largest;
+        return 0;
     }
 
     /**

@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class SimulatorCounters
 {
-    private static final int CODES = 128;
+    /** ITCH 5.0 message types counted one by one ({@link #mdMessages}): every 7-bit ASCII code. */
+    public static final int MESSAGE_TYPES = 128;
+    private static final int CODES = MESSAGE_TYPES;
     private static final int REJECT_BASE = SimulatorCounter.values().length;
     private static final int MD_TYPE_BASE = REJECT_BASE + CODES;
 
@@ -83,9 +85,8 @@ public final class SimulatorCounters
         return nonZero(MD_TYPE_BASE);
     }
 
-    /** @return orders sent of every kind: Enter (day and IOC), Cancel and Replace. */
     /**
-     * @param messageType an ITCH 5.0 Message Type.
+     * @param messageType an ITCH 5.0 Message Type, below {@link #MESSAGE_TYPES}.
      * @return market-data messages of that type received.
      */
     public long mdMessages(final byte messageType)
@@ -93,6 +94,7 @@ public final class SimulatorCounters
         return values.get(MD_TYPE_BASE + (messageType & (CODES - 1)));
     }
 
+    /** @return orders sent of every kind: Enter (day and IOC), Cancel and Replace. */
     public long ordersSent()
     {
         return get(SimulatorCounter.DAY_SENT) + get(SimulatorCounter.IOC_SENT) + get(SimulatorCounter.CANCEL_SENT) +

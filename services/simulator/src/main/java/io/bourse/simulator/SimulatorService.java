@@ -286,14 +286,20 @@ public final class SimulatorService implements AutoCloseable
             .labelNames("type")
             .callback((callback) ->
             {
-                long known = 0;
-                for (final byte type : ItchMessageTypes.types())
+                long other = 0;
+                for (int type = 0; type < SimulatorCounters.MESSAGE_TYPES; type++)
                 {
-                    final long count = counters.mdMessages(type);
-                    callback.call(count, ItchMessageTypes.label(type));
-                    known += count;
+                    final String label = ItchMessageTypes.label((byte)type);
+                    if (ItchMessageTypes.OTHER.equals(label))
+                    {
+                        other += counters.mdMessages((byte)type);
+                    }
+                    else
+                    {
+                        callback.call(counters.mdMessages((byte)type), label);
+                    }
                 }
-                callback.call(counters.get(SimulatorCounter.MD_MESSAGES) - known, ItchMessageTypes.OTHER);
+                callback.call(other, ItchMessageTypes.OTHER);
             })
             .register(registry);
         CounterWithCallback.builder()
