@@ -23,6 +23,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.gateway.OrderEntryFixture.DAY;
@@ -155,19 +157,7 @@ class EngineEventStreamsTest
             assertThat(Metrics.counter(gateway.registry, "bourse_gateway_errors_total", "event_replay_failed"))
                 .as("the first run's image has a gap").isEqualTo(1);
             // Accepted A1 and A2 are heard or not, as the join position falls (the driver moves it in steps).
-            assertThat(gateway.messages(gateway.alice)).filteredOn((message) ->
-                !(message instanceof Accepted accepted && List.of("A1", "A2").contains(accepted.token())))
-                .isEqualTo(List.of(
-                    accepted("A3", 103, "DEMO"),
-                    new Executed(T2, "A1", 30, PRICE, 'A', 10),
-                    new Executed(T2, "A2", 30, PRICE, 'A', 11),
-                    new Executed(T2, "A3", 30, PRICE, 'A', 12),
-                    new Canceled(T2, "A1", 70, 'U'),
-                    new Executed(T2, "A2", 70, PRICE, 'A', 21)));
-            assertThat(gateway.messages(gateway.bob)).isEqualTo(List.of(
-                accepted("B1", 104, "BOBS"),
-                new Executed(T2, "B1", 30, PRICE, 'A', 13),
-                new Canceled(T2, "B1", 70, 'U')));
+            assertAnsweredOnceInOrder(gateway, List.of("A1", "A2"));
         }
     }
 
@@ -239,7 +229,17 @@ class EngineEventStreamsTest
 
     private static void assertAnsweredOnceInOrder(final OrderEntryFixture gateway)
     {
-        assertThat(gateway.messages(gateway.alice)).isEqualTo(List.of(
+        assertAnsweredOnceInOrder(gateway, List.of());
+    }
+
+    /**
+     * @param mayMiss tokens of alice's whose Accepted the gateway may not have heard (it joined the run after them).
+     */
+    private static void assertAnsweredOnceInOrder(final OrderEntryFixture gateway, final List<String> mayMiss)
+    {
+        final Predicate<Object> heard = (message) -> !(message instanceof Accepted accepted &&
+            mayMiss.contains(accepted.token()));
+        assertThat(gateway.messages(gateway.alice)).filteredOn(heard).isEqualTo(Stream.of(
             accepted("A1", 101, "DEMO"),
             accepted("A2", 102, "DEMO"),
             accepted("A3", 103, "DEMO"),
@@ -247,7 +247,7 @@ class EngineEventStreamsTest
             new Executed(T2, "A2", 30, PRICE, 'A', 11),
             new Executed(T2, "A3", 30, PRICE, 'A', 12),
             new Canceled(T2, "A1", 70, 'U'),
-            new Executed(T2, "A2", 70, PRICE, 'A', 21)));
+            new Executed(T2, "A2", 70, PRICE, 'A', 21)).filter(heard).toList());
         assertThat(gateway.messages(gateway.bob)).isEqualTo(List.of(
             accepted("B1", 104, "BOBS"),
             new Executed(T2, "B1", 30, PRICE, 'A', 13),
