@@ -511,9 +511,9 @@ class EngineRecoveryTest
         }
         awaitStopped();
 
+        final Subscription events = subscribeEvents(); // before the run starts: it publishes those events at once
         try (EngineService ignored = launchShard())
         {
-            final Subscription events = subscribeEvents();
             connect(events);
             final List<Event> published = awaitQuiet(events, recordings().getLast().sessionId(), 500);
             assertThat(published).as("the first run's unpublished events").isNotEmpty();
