@@ -157,6 +157,7 @@ final class GatewayAgent implements Agent
         final int cancelsToRetry;
         try
         {
+            closed.registry().handPendingLoginsTo(next.registry());
             closed.registry().endAll();
         }
         finally

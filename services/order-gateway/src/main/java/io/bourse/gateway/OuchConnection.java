@@ -26,7 +26,7 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
     /** Most reads of a lingering socket's input per duty cycle, so that a client still flooding stays bounded. */
     private static final int LINGER_READS_PER_DUTY_CYCLE = 16;
 
-    private final SessionRegistry registry;
+    private SessionRegistry registry;
     private final SocketAddress remoteAddress;
     private final SessionSendChannel sendChannel;
     private final SoupBinTCPServer server;
@@ -61,6 +61,17 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
         this.sendChannel = sendChannel;
         this.server = new SoupBinTCPServer(clock, sendChannel, receivePayloadLength, this, this);
         this.acceptedNs = clock.nanoTime();
+    }
+
+    /**
+     * Moves a connection still awaiting its login to the next trading day's registry, which takes its packets from
+     * now on ({@link SessionRegistry#handPendingLoginsTo}).
+     *
+     * @param next the next day's registry.
+     */
+    void registry(final SessionRegistry next)
+    {
+        this.registry = next;
     }
 
     /** @return the nassau session. */

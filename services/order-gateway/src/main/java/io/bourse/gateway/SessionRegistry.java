@@ -679,6 +679,29 @@ final class SessionRegistry
     }
 
     /**
+     * At the rollover, before {@link #endAll()}: the next day's registry takes over the connections still awaiting
+     * their login, which is then answered there (a blank session logs in to the next day, the closed day's is refused
+     * 'S'), instead of their being ended with End of Session and no answer to a Login Request already on its way.
+     *
+     * @param next the registry of the next trading day.
+     */
+    void handPendingLoginsTo(final SessionRegistry next)
+    {
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            final OuchConnection connection = connections.get(i);
+            if (null == connection.user() && !connection.isClosed())
+            {
+                connections.remove(i);
+                pendingLogins--;
+                connection.registry(next);
+                next.connections.add(connection);
+                next.pendingLogins++; // the gauge counts the gateway's, unchanged
+            }
+        }
+    }
+
+    /**
      * The next day's registry takes over this closed day's lingering connections, which go on lingering there.
      *
      * @param next the registry of the next trading day.

@@ -365,24 +365,31 @@ class GatewaySessionTest
     }
 
     /**
-     * A connection of the closed day that the rollover ends (here one still awaiting its login) goes on lingering in
-     * the next day: its client reads End of Session and the end of the stream, and its socket stays open until the
-     * client closes its end.
+     * At the rollover, a connection still awaiting its login goes over to the next day, which answers its Login Request
+     * (a blank session: the next day's); before, it was ended with End of Session, no answer to a login on its way. A
+     * connection of the closed day that lingers (here after a Login Rejected) goes on lingering in the next day until
+     * its client closes its end.
      */
     @Test
-    void shouldKeepAConnectionOfTheClosedDayLingeringInTheNextDayUntilItsClientCloses() throws Exception
+    void shouldLogAConnectionAwaitingItsLoginAtTheRolloverInToTheNextDayAndKeepTheLingeringOne() throws Exception
     {
         stopGateway();
         wallClockNs.set(FIRST_DAY * DAY_NS + NINE_AM_NS - TimeUnit.MINUTES.toNanos(1));
         startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(NINE_AM_NS).endOfSessionLingerMs(60_000));
-        try (TestClient pending = new TestClient(port))
+        try (TestClient pending = new TestClient(port);
+            TestClient rejected = new TestClient(port))
         {
+            rejected.login("demo01", "wrongpw", "", 0);
+            assertThat(rejected.await(2)).isEqualTo(List.of(new LoginRejected('A'), new Closed()));
             awaitGauge("bourse_gateway_pending_logins", 1);
+            awaitGauge("bourse_gateway_lingering_connections", 1);
             wallClockNs.set(FIRST_DAY * DAY_NS + NINE_AM_NS);
             wallClockNs.set(FIRST_DAY * DAY_NS + DAY_NS + TimeUnit.SECONDS.toNanos(1));
             awaitNextDaysDirectory();
 
-            assertThat(pending.await(2)).isEqualTo(List.of(new EndOfSession(), new Closed()));
+            pending.login("demo01", "demo01pw", "", 0);
+            assertThat(pending.await(2)).isEqualTo(List.of(
+                new LoginAccepted(NEXT_DAY_SESSION, 1), new SystemEventMessage(TimeUnit.SECONDS.toNanos(1), 'S')));
             assertThat(Metrics.gauge(registry, "bourse_gateway_lingering_connections")).isEqualTo(1);
         }
         awaitGauge("bourse_gateway_lingering_connections", 0);
