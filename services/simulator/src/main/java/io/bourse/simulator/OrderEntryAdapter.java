@@ -8,6 +8,7 @@ import io.bourse.ouch.OrderRejected;
 import io.bourse.ouch.OrderReplaced;
 import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.SystemEvent;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -37,6 +38,7 @@ final class OrderEntryAdapter implements MessageListener
     private final LatencyTracker roundTrip;
     private final LatencyTracker replaceRoundTrip;
     private long nowNs;
+    private NanoClock loginClock;
     private boolean endOfDay;
 
     /**
@@ -77,6 +79,19 @@ final class OrderEntryAdapter implements MessageListener
     void nowNs(final long nowNs)
     {
         this.nowNs = nowNs;
+        loginClock = null;
+    }
+
+    /**
+     * Stamps each message delivered next with the clock's time as it is delivered, until the next {@link #nowNs}: for
+     * a blocking login, which reads for up to about a second (the answers a resumed session missed come with its Login
+     * Accepted).
+     *
+     * @param clock {@link System#nanoTime()} scale, as the intended send times.
+     */
+    void nowAtEachMessage(final NanoClock clock)
+    {
+        loginClock = clock;
     }
 
     @Override
@@ -278,7 +293,7 @@ final class OrderEntryAdapter implements MessageListener
         final long intendedNs = orders.remove(counter);
         if (InFlightOrders.NOT_IN_FLIGHT != intendedNs)
         {
-            latency.recordNs(nowNs - intendedNs);
+            latency.recordNs((null == loginClock ? nowNs : loginClock.nanoTime()) - intendedNs);
             return true;
         }
         return false;

@@ -19,7 +19,8 @@ import java.util.function.ToIntFunction;
  * exchange. After the last order (or a stop request) it waits for the answers to the Enter Orders and Replace Orders in
  * flight (not for a replace of an order that has left the book meanwhile, which OUCH ignores), up to the drain time,
  * then finishes; the Enter Orders still unanswered are counted. The clock is read once per
- * duty cycle. A session that fails or that the gateway ends is counted as an error and closed; the others go on, and
+ * duty cycle, and again after an attempt to log in, which blocks (the messages the login reads are stamped as they
+ * come). A session that fails or that the gateway ends is counted as an error and closed; the others go on, and
  * it {@link OrderEntrySession#resume resumes} on the {@link ReloginSchedule}
  * ({@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms after the loss first, the wait doubling after each failure), each
  * attempt given about {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms (the other sessions are not read meanwhile): a
@@ -144,9 +145,13 @@ final class OrderEntryAgent implements Agent
         return work;
     }
 
-    /** Reads the live sessions, and makes at most one attempt to log a lost one in again. */
-    private int pollSessions(final long nowNs)
+    /**
+     * Reads the live sessions, and makes at most one attempt to log a lost one in again; the sessions read after the
+     * attempt, which blocks, are read at the time after it.
+     */
+    private int pollSessions(final long cycleNs)
     {
+        long nowNs = cycleNs;
         int work = 0;
         resumeAttempted = false;
         for (int i = 0, n = sessions.size(); i < n; i++)
@@ -173,12 +178,14 @@ final class OrderEntryAgent implements Agent
                 if (down[i])
                 {
                     resumeAttempted = true;
-                    work += resume(i, nowNs);
+                    work += resume(i);
+                    nowNs = clock.nanoTime();
                 }
                 else if (awaitingNextDay[i])
                 {
                     resumeAttempted = true;
-                    work += openNextDay(i, nowNs);
+                    work += openNextDay(i);
+                    nowNs = clock.nanoTime();
                 }
             }
         }
@@ -290,14 +297,14 @@ final class OrderEntryAgent implements Agent
     }
 
     /** @return 1: an attempt to log the lost session of that index in again, which blocks for up to about 1 s. */
-    private int resume(final int index, final long nowNs)
+    private int resume(final int index)
     {
         final OrderEntrySession session = sessions.get(index);
         final boolean noneLive = !anyLiveSession();
         final String nextDay;
         try
         {
-            nextDay = session.resume(nowNs, ReloginSchedule.RELOGIN_INTERVAL_MS);
+            nextDay = session.resume(clock, ReloginSchedule.RELOGIN_INTERVAL_MS);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -315,14 +322,14 @@ final class OrderEntryAgent implements Agent
      * @return 1: an attempt to log the session of that index in to the gateway's next trading day, which blocks for up
      * to about 1 s; while the gateway's session is still the closed day's, the next attempt is scheduled (no error).
      */
-    private int openNextDay(final int index, final long nowNs)
+    private int openNextDay(final int index)
     {
         final OrderEntrySession session = sessions.get(index);
         final boolean noneLive = !anyLiveSession();
         final String day;
         try
         {
-            day = session.openNextDay(nowNs, ReloginSchedule.RELOGIN_INTERVAL_MS);
+            day = session.openNextDay(clock, ReloginSchedule.RELOGIN_INTERVAL_MS);
         }
         catch (final IOException | RuntimeException ex)
         {

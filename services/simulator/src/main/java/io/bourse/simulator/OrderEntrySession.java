@@ -4,6 +4,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
 import io.bourse.ouch.Ouch42;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 
@@ -100,7 +101,7 @@ final class OrderEntrySession implements AutoCloseable
      * which apply to its open orders and orders in flight as any others; their round trips still count from the orders'
      * intended send times.
      *
-     * @param nowNs     receive time of the messages read during the login, {@link System#nanoTime()} scale.
+     * @param clock     receive time of each message read during the login, {@link System#nanoTime()} scale.
      * @param timeoutMs how long to keep trying.
      * @return null, or when the lost session's login was Login Rejected 'S' and the gateway's current session is
      *         another (the lost one's day ended meanwhile), that session's name: the session goes on there
@@ -108,9 +109,9 @@ final class OrderEntrySession implements AutoCloseable
      * @throws IOException naming the session when the connection or the login fails, e.g. Login Rejected 'S' while
      *                     the gateway still holds the lost connection or has not caught up the engine's events.
      */
-    String resume(final long nowNs, final long timeoutMs) throws IOException
+    String resume(final NanoClock clock, final long timeoutMs) throws IOException
     {
-        adapter.nowNs(nowNs);
+        adapter.nowAtEachMessage(clock);
         try
         {
             client = SoupClient.resume(client, host, port, user, adapter, timeoutMs);
@@ -120,7 +121,7 @@ final class OrderEntrySession implements AutoCloseable
         {
             // Not the gateway's session any more (a day that ended while the session was lost): its current one's?
             final String day = SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE == ex.reasonCode() ?
-                openNextDay(nowNs, timeoutMs) : null;
+                openNextDay(clock, timeoutMs) : null;
             if (null == day)
             {
                 throw ex;
@@ -151,14 +152,14 @@ final class OrderEntrySession implements AutoCloseable
      * drain may run out with some still open, and a lost session misses the answers; the Enter Orders still in flight
      * are counted unanswered.
      *
-     * @param nowNs     receive time of the messages read during the login, {@link System#nanoTime()} scale.
+     * @param clock     receive time of each message read during the login, {@link System#nanoTime()} scale.
      * @param timeoutMs how long to keep trying.
      * @return the new day's session name, or null while the gateway's session is still the closed day's.
      * @throws IOException naming the session when the connection or the login fails.
      */
-    String openNextDay(final long nowNs, final long timeoutMs) throws IOException
+    String openNextDay(final NanoClock clock, final long timeoutMs) throws IOException
     {
-        adapter.nowNs(nowNs);
+        adapter.nowAtEachMessage(clock);
         final SoupClient next = SoupClient.connect(name(), host, port, user, adapter, timeoutMs);
         if (next.acceptedSession().equals(client.acceptedSession()))
         {

@@ -225,6 +225,76 @@ class SimulatorSocketTest
     }
 
     /**
+     * The answer a resumed session missed comes with its Login Accepted, which this gateway sends 300 ms after the
+     * Login Request: its round trip counts to when the login reads it, not to the start of the duty cycle that began
+     * the login.
+     */
+    @Test
+    void shouldTimeTheAnswerAResumedSessionMissedToWhenItsLoginReadsIt() throws Exception
+    {
+        final AtomicLong enterOrders = new AtomicLong();
+        final AtomicReference<ByteBuffer> unanswered = new AtomicReference<>();
+        final AtomicReference<SoupBinTCPServer> ended = new AtomicReference<>();
+        final AtomicLong endedNs = new AtomicLong();
+        final AtomicLong answeredNs = new AtomicLong();
+        final AcceptingGateway accepting = new AcceptingGateway();
+        final SoupTestServer.Handler slowToResume = new SoupTestServer.Handler()
+        {
+            @Override
+            public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
+                throws IOException
+            {
+                final ByteBuffer missed = unanswered.getAndSet(null);
+                if (null != missed)
+                {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
+                }
+                accepting.onLogin(session, request);
+                if (null != missed)
+                {
+                    answeredNs.set(System.nanoTime());
+                    accepting.onMessage(session, missed);
+                }
+            }
+
+            @Override
+            public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
+            {
+                if (session == ended.get())
+                {
+                    return;
+                }
+                if (message.get(message.position()) == EnterOrder.TYPE && 10 == enterOrders.incrementAndGet())
+                {
+                    endedNs.set(System.nanoTime());
+                    final ByteBuffer copy = ByteBuffer.allocate(message.remaining());
+                    unanswered.set(copy.put(message).flip());
+                    ended.set(session);
+                    session.endSession();
+                    return;
+                }
+                accepting.onMessage(session, message);
+            }
+        };
+        final SimulatorReport report;
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", slowToResume);
+            SimulatorService service = SimulatorService.launch(
+                context(gatewayServer.port(), 1).sessions(1).mdSessions(0).durationSeconds(0)))
+        {
+            ReadyEndpoint.awaitAnswer(
+                service.metricsPort(), "503 not ready: 1 OUCH session lost, not logged in again yet\n");
+            ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+            service.requestStop();
+            report = service.awaitReport();
+        }
+
+        // The tenth Enter Order was sent before the gateway read it, and its Accepted read after the gateway sent it.
+        assertThat(answeredNs.get()).isPositive();
+        assertThat(report.roundTrip().maxNs())
+            .isGreaterThanOrEqualTo(answeredNs.get() - endedNs.get() - TimeUnit.MILLISECONDS.toNanos(1));
+    }
+
+    /**
      * A gateway that closes day "1" (System Event End of Day, then End of Session) at the tenth Enter Order, and opens
      * day "2" at the third login: the second login finds day "1" still (accepted, then ended at once), the third gets
      * day "2" with its Start of Day. Meanwhile readiness says why the simulator waits; the end of the day and the probe
