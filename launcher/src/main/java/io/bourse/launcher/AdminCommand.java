@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
@@ -262,7 +263,7 @@ public final class AdminCommand implements Runnable
         final int[] shards(final SymbolDirectory directory)
         {
             checkOptions();
-            final String upper = symbol.toUpperCase();
+            final String upper = symbol.toUpperCase(Locale.ROOT);
             if (upper.isEmpty() || upper.length() > Symbols.LENGTH || null == directory.find(Symbols.pack(upper)))
             {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--symbol: " + symbol + " is not in " +

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -175,7 +176,7 @@ public final class EngineContext
     {
         try
         {
-            return SelfTradePrevention.valueOf(name.trim().toUpperCase());
+            return SelfTradePrevention.valueOf(name.trim().toUpperCase(Locale.ROOT));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -227,7 +228,7 @@ public final class EngineContext
                 {
                     throw new NumberFormatException("3 fields expected");
                 }
-                bands.add(new PriceBand(parts[0].trim().toUpperCase(), Long.parseLong(parts[1].trim()),
+                bands.add(new PriceBand(parts[0].trim().toUpperCase(Locale.ROOT), Long.parseLong(parts[1].trim()),
                     Integer.parseInt(parts[2].trim())));
             }
             catch (final NumberFormatException ex)

@@ -58,7 +58,7 @@ public final class AgentLaunch
      */
     public static IdleStrategy idleStrategy(final Settings settings)
     {
-        final String name = settings.get(IDLE_STRATEGY_PROP_NAME, BACKOFF);
+        final String name = settings.get(IDLE_STRATEGY_PROP_NAME, BACKOFF).strip();
         if (name.startsWith(BACKOFF + ":"))
         {
             return backoff(name);

@@ -13,7 +13,7 @@ import java.util.Map;
  * Users who may log in over SoupBinTCP: records {@code username,password,firm}, from a CSV file (one per line; a
  * header line, blank lines and {@code #} comments are skipped) or from the setting {@value #PROP_NAME}
  * ({@code BOURSE_CREDENTIALS}: the same records separated by {@code ;} or line breaks). Username 1 to 6 characters
- * and password at most 10 (SoupBinTCP 4.0 Login Request), firm at most 4 (OUCH 4.2 Firm). Error messages name a bad
+ * and password 1 to 10 (SoupBinTCP 4.0 Login Request), firm at most 4 (OUCH 4.2 Firm). Error messages name a bad
  * record by its number and never show a password.
  */
 public final class Credentials
@@ -43,8 +43,9 @@ public final class Credentials
     /**
      * @param lines records {@code username,password,firm}, one per line.
      * @return the users; a username given twice takes its last record.
-     * @throws IllegalArgumentException naming the record (1-based) that is not three fields or has a field empty or
-     *                                  too long.
+     * @throws IllegalArgumentException naming the record (1-based) that is not three fields, has its username or
+     *                                  password empty (a blank SoupBinTCP password would log in), or a field too
+     *                                  long; the firm may be empty.
      */
     public static Credentials parse(final List<String> lines)
     {
@@ -63,11 +64,11 @@ public final class Credentials
                     ": expected username,password,firm, found " + fields.length + " fields");
             }
             final User user = new User(fields[0].trim(), fields[1].trim(), fields[2].trim());
-            if (user.username().isEmpty() || user.username().length() > 6 || user.password().length() > 10 ||
-                user.firm().length() > 4)
+            if (user.username().isEmpty() || user.username().length() > 6 || user.password().isEmpty() ||
+                user.password().length() > 10 || user.firm().length() > 4)
             {
                 throw new IllegalArgumentException("record " + (i + 1) + " (user '" + user.username() +
-                    "'): username must be 1..6 characters, password at most 10, firm at most 4");
+                    "'): username must be 1..6 characters, password 1..10, firm at most 4");
             }
             users.put(user.username(), user);
         }

@@ -1,5 +1,6 @@
 package io.bourse.common.config;
 
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -112,6 +113,6 @@ public final class Settings
      */
     public static String environmentName(final String propertyName)
     {
-        return propertyName.toUpperCase().replace('.', '_').replace('-', '_');
+        return propertyName.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 }

@@ -5,6 +5,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The symbols the exchange trades and the shard that owns each one, parsed from a list such as
@@ -42,7 +43,8 @@ public final class SymbolDirectory
     /**
      * @param spec comma-separated {@code SYMBOL@SHARD} items; a symbol without {@code @SHARD} goes to shard 0.
      * @return the directory.
-     * @throws IllegalArgumentException for an empty list, a symbol longer than 8 characters, a duplicate, a bad
+     * @throws IllegalArgumentException for an empty list, a symbol longer than 8 characters or with a character
+     *                                  other than printable ASCII (ITCH 5.0 Stock: alphanumeric), a duplicate, a bad
      *                                  shard number, or a shard below the highest one without a symbol.
      */
     public static SymbolDirectory parse(final String spec)
@@ -56,7 +58,7 @@ public final class SymbolDirectory
                 continue;
             }
             final int at = item.indexOf('@');
-            final String symbol = (at < 0 ? item : item.substring(0, at)).trim().toUpperCase();
+            final String symbol = (at < 0 ? item : item.substring(0, at)).trim().toUpperCase(Locale.ROOT);
             final int shard;
             try
             {
@@ -66,7 +68,7 @@ public final class SymbolDirectory
             {
                 throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": bad shard in '" + item + "'", ex);
             }
-            if (symbol.isEmpty() || symbol.length() > 8 || shard < 0 || shard > 15)
+            if (symbol.isEmpty() || symbol.length() > 8 || !isPrintableAscii(symbol) || shard < 0 || shard > 15)
             {
                 throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": bad item '" + item + "'");
             }
@@ -95,6 +97,19 @@ public final class SymbolDirectory
             }
         }
         return directory;
+    }
+
+    private static boolean isPrintableAscii(final String symbol)
+    {
+        for (int i = 0; i < symbol.length(); i++)
+        {
+            final char c = symbol.charAt(i);
+            if (c <= ' ' || c > '~')
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

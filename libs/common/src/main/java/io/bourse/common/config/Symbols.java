@@ -19,7 +19,8 @@ public final class Symbols
     /**
      * @param symbol up to 8 ASCII characters.
      * @return the packed form: the space-padded bytes read as a big-endian long.
-     * @throws IllegalArgumentException when longer than 8 characters.
+     * @throws IllegalArgumentException when longer than 8 characters or not ASCII (a non-ASCII character would pack
+     *                                  as another symbol's).
      */
     public static long pack(final String symbol)
     {
@@ -30,7 +31,11 @@ public final class Symbols
         long packed = 0;
         for (int i = 0; i < LENGTH; i++)
         {
-            final int c = i < symbol.length() ? symbol.charAt(i) & 0x7F : ' ';
+            final int c = i < symbol.length() ? symbol.charAt(i) : ' ';
+            if (c > 0x7F)
+            {
+                throw new IllegalArgumentException("symbol not ASCII: " + symbol);
+            }
             packed = (packed << 8) | c;
         }
         return packed;

@@ -36,6 +36,7 @@ class AgentLaunchTest
     void shouldKnowAgronasOtherStrategiesByName()
     {
         assertThat(idleStrategy("busy")).isInstanceOf(BusySpinIdleStrategy.class);
+        assertThat(idleStrategy(" busy ")).as("as the other settings, trimmed").isInstanceOf(BusySpinIdleStrategy.class);
     }
 
     @ParameterizedTest

@@ -74,8 +74,19 @@ class CredentialsTest
             .hasMessage("bourse.credentials: record 2: expected username,password,firm, found 2 fields");
         assertThatThrownBy(() -> Credentials.inline(longPassword))
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("record 1 (user 'envu01'): username must be 1..6 characters, password at most 10")
+            .hasMessageContaining("record 1 (user 'envu01'): username must be 1..6 characters, password 1..10")
             .hasMessageNotContaining("password123");
+    }
+
+    @Test
+    void shouldRefuseAUserWithoutPasswordWhomABlankLoginWouldLetIn()
+    {
+        assertThatThrownBy(() -> Credentials.parse(List.of("u1,pw1,F", "u2, ,F")))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("record 2 (user 'u2'): username must be 1..6 characters, password 1..10, firm at most 4");
+        assertThatThrownBy(() -> Credentials.parse(List.of("u3,,F")))
+            .hasMessageStartingWith("record 1 (user 'u3'): ");
+        assertThat(Credentials.parse(List.of("u4,pw4,")).authenticate("u4", "pw4")).isNotNull();
     }
 
     @Test

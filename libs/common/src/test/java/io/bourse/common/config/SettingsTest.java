@@ -2,6 +2,7 @@ package io.bourse.common.config;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Locale;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +18,23 @@ class SettingsTest
         assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", " 42 ")).getInt(NAME, 7)).isEqualTo(42);
         assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", "")).getInt(NAME, 7)).isEqualTo(7);
         assertThat(new Settings(Map.of()).getLong(NAME, 7L)).isEqualTo(7L);
+    }
+
+    @Test
+    void shouldDeriveTheEnvironmentVariableAlikeInEveryDefaultLocale()
+    {
+        final Locale before = Locale.getDefault();
+        try
+        {
+            Locale.setDefault(Locale.forLanguageTag("tr-TR")); // "i".toUpperCase() is the dotted capital I there
+            assertThat(Settings.environmentName("bourse.idle.strategy")).isEqualTo("BOURSE_IDLE_STRATEGY");
+            assertThat(new Settings(Map.of("BOURSE_IDLE_STRATEGY", "busy")).get("bourse.idle.strategy", "backoff"))
+                .isEqualTo("busy");
+        }
+        finally
+        {
+            Locale.setDefault(before);
+        }
     }
 
     @Test

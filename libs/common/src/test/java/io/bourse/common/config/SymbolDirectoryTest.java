@@ -2,6 +2,8 @@ package io.bourse.common.config;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Locale;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -40,5 +42,26 @@ class SymbolDirectoryTest
         assertThatThrownBy(() -> SymbolDirectory.parse("ABCDEFGHI@0")).hasMessageContaining("bad item");
         assertThatThrownBy(() -> SymbolDirectory.parse("AAPL@x")).hasMessageContaining("bad shard");
         assertThatThrownBy(() -> SymbolDirectory.parse(" , ")).hasMessageContaining("no symbols");
+    }
+
+    @Test
+    void shouldTakeOnlyPrintableAsciiSymbolsAndUpperCaseThemAlikeInEveryDefaultLocale()
+    {
+        // A non-ASCII character packed as an ASCII one: AÉ was AI.
+        assertThatThrownBy(() -> SymbolDirectory.parse("A\u00c9@0,AI@0")).hasMessageContaining("bad item 'A\u00c9@0'");
+        assertThatThrownBy(() -> SymbolDirectory.parse("A\tB@0")).hasMessageContaining("bad item");
+        assertThatThrownBy(() -> Symbols.pack("A\u00c9")).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("symbol not ASCII: A\u00c9");
+        final Locale before = Locale.getDefault();
+        try
+        {
+            Locale.setDefault(Locale.forLanguageTag("tr-TR")); // "i".toUpperCase() is the dotted capital I there
+            assertThat(SymbolDirectory.parse("ibm@0").entries()).extracting(SymbolDirectory.Entry::symbol)
+                .containsExactly("IBM");
+        }
+        finally
+        {
+            Locale.setDefault(before);
+        }
     }
 }
