@@ -165,8 +165,9 @@ public final class ItchTranslator
      * @return the ITCH length in bytes; {@link #NO_ITCH_FORM} for the trades of displayed makers, L2/L1 and the
      *         recovery messages (BookSnapshot, SnapshotComplete: a subscriber of the market-data stream applies
      *         them to its books itself; ITCH feeds recover by re-request or by a snapshot of their own);
-     *         {@link #NOT_TRANSLATED} for another schema, an unknown template, a short message, a symbol outside the
-     *         directory or a field value outside the schema.
+     *         {@link #NOT_TRANSLATED} for another schema, an unknown template, a short message or root block (one
+     *         that ends before a field the template has at its version), a symbol outside the directory or a field
+     *         value outside the schema.
      */
     public int translate(final DirectBuffer buffer, final int offset, final int length, final ByteBuffer dst)
     {
@@ -183,7 +184,12 @@ public final class ItchTranslator
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int version = headerDecoder.version();
-        return switch (headerDecoder.templateId())
+        final int templateId = headerDecoder.templateId();
+        if (blockLength < fieldsRead(templateId, version))
+        {
+            return NOT_TRANSLATED;
+        }
+        return switch (templateId)
         {
             case AddOrderDecoder.TEMPLATE_ID -> addOrder(buffer, bodyOffset, blockLength, version, dst);
             case OrderExecutedDecoder.TEMPLATE_ID -> orderExecuted(buffer, bodyOffset, blockLength, version, dst);
@@ -201,6 +207,30 @@ public final class ItchTranslator
                  BookSnapshotDecoder.TEMPLATE_ID, PriceLevelSnapshotDecoder.TEMPLATE_ID,
                  SnapshotCompleteDecoder.TEMPLATE_ID -> NO_ITCH_FORM;
             default -> NOT_TRANSLATED;
+        };
+    }
+
+    /**
+     * @return bytes of the root block a message of the template holds at that version, up to the end of the last field
+     *         this translator reads from it: from a shorter block it would read fields of whatever follows.
+     */
+    private static int fieldsRead(final int templateId, final int version)
+    {
+        return switch (templateId)
+        {
+            case AddOrderDecoder.TEMPLATE_ID -> version >= AddOrderDecoder.attributionSinceVersion() ?
+                AddOrderDecoder.BLOCK_LENGTH : AddOrderDecoder.attributionEncodingOffset();
+            case TradeDecoder.TEMPLATE_ID -> version >= TradeDecoder.makerDisplayedSinceVersion() ?
+                TradeDecoder.BLOCK_LENGTH : TradeDecoder.makerDisplayedEncodingOffset();
+            case OrderExecutedDecoder.TEMPLATE_ID -> OrderExecutedDecoder.BLOCK_LENGTH;
+            case OrderExecutedWithPriceDecoder.TEMPLATE_ID -> OrderExecutedWithPriceDecoder.BLOCK_LENGTH;
+            case OrderCancelDecoder.TEMPLATE_ID -> OrderCancelDecoder.BLOCK_LENGTH;
+            case OrderDeleteDecoder.TEMPLATE_ID -> OrderDeleteDecoder.BLOCK_LENGTH;
+            case OrderReplaceDecoder.TEMPLATE_ID -> OrderReplaceDecoder.BLOCK_LENGTH;
+            case BrokenTradeDecoder.TEMPLATE_ID -> BrokenTradeDecoder.BLOCK_LENGTH;
+            case CrossTradeDecoder.TEMPLATE_ID -> CrossTradeDecoder.BLOCK_LENGTH;
+            case StockTradingActionDecoder.TEMPLATE_ID -> StockTradingActionDecoder.BLOCK_LENGTH;
+            default -> 0;
         };
     }
 

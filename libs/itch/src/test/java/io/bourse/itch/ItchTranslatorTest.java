@@ -2,10 +2,12 @@ package io.bourse.itch;
 
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BooleanType;
 import io.bourse.sbe.md.CrossTradeEncoder;
 import io.bourse.sbe.md.CrossType;
 import io.bourse.sbe.md.MessageHeaderEncoder;
+import io.bourse.sbe.md.OrderExecutedEncoder;
 import io.bourse.sbe.md.OrderExecutedWithPriceEncoder;
 import io.bourse.sbe.md.Side;
 import io.bourse.sbe.md.StockTradingActionEncoder;
@@ -314,6 +316,30 @@ class ItchTranslatorTest
         assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
         assertThat(translator.translate(new UnsafeBuffer(new byte[4]), 0, 4, itch))
             .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldRefuseAMessageWhoseRootBlockEndsBeforeAFieldItsTemplateHasAtItsVersion()
+    {
+        // A header alone, saying block length 0: the fields would be read past the message (they threw).
+        final int length = sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100);
+        sbe.buffer.putShort(0, (short)0, ByteOrder.LITTLE_ENDIAN);
+        assertThat(translate(MessageHeaderEncoder.ENCODED_LENGTH)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        // A block one byte short of the price: the price would be read from whatever follows (it was).
+        sbe.buffer.putShort(0, (short)(AddOrderEncoder.priceEncodingOffset() + 7), ByteOrder.LITTLE_ENDIAN);
+        assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        // Version 4 with a version 3 block: the attribution would be read from whatever follows.
+        sbe.buffer.putShort(0, (short)AddOrderEncoder.attributionEncodingOffset(), ByteOrder.LITTLE_ENDIAN);
+        assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        // The same block at version 3 is whole.
+        sbe.buffer.putShort(MessageHeaderEncoder.versionEncodingOffset(), (short)3, ByteOrder.LITTLE_ENDIAN);
+        assertThat(translate(length)).isEqualTo(ItchTranslator.ADD_ORDER_LENGTH);
+        itch.clear();
+
+        final int executed = sbe.orderExecuted(T, "MSFT", 17, 100, 49, 1_500_100);
+        sbe.buffer.putShort(0, (short)(OrderExecutedEncoder.BLOCK_LENGTH - 1), ByteOrder.LITTLE_ENDIAN);
+        assertThat(translate(executed)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
         assertThat(itch.position()).isZero();
     }
 
