@@ -108,8 +108,10 @@ public final class AgentLaunch
     }
 
     /**
-     * An error handler that counts every error and logs the first of each kind (exception class and message) with
-     * its stack trace, so that a repeating fault does not flood the log; the count shows how often it recurs.
+     * An error handler that counts every error and logs the first of each kind (exception class and where it was
+     * thrown, whatever its message: one that carries a position or an order id is still the same fault) with its
+     * stack trace, so that a repeating fault neither floods the log nor grows the set of kinds logged; the count shows
+     * how often it recurs.
      *
      * @param roleName  name to log with.
      * @param errorCount incremented per error.
@@ -121,7 +123,8 @@ public final class AgentLaunch
         return (throwable) ->
         {
             errorCount.incrementAndGet();
-            if (logged.add(throwable.getClass().getName() + ": " + throwable.getMessage()))
+            final StackTraceElement[] trace = throwable.getStackTrace();
+            if (logged.add(throwable.getClass().getName() + (trace.length > 0 ? " at " + trace[0] : "")))
             {
                 System.err.println("[" + roleName + "] error (logged once, counted always): " + throwable);
                 throwable.printStackTrace(System.err);

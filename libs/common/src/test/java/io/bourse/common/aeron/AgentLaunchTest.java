@@ -1,6 +1,7 @@
 package io.bourse.common.aeron;
 
 import io.bourse.common.config.Settings;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -8,7 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -46,6 +51,35 @@ class AgentLaunchTest
     {
         assertThatIllegalArgumentException().isThrownBy(() -> idleStrategy(setting))
             .withMessageStartingWith(AgentLaunch.IDLE_STRATEGY_PROP_NAME + ": ");
+    }
+
+    @Test
+    void shouldCountEveryErrorAndLogEachFaultOnceWhateverItsMessage()
+    {
+        final AtomicLong errors = new AtomicLong();
+        final ErrorHandler handler = AgentLaunch.countingErrorHandler("test-agent", errors);
+        final ByteArrayOutputStream log = new ByteArrayOutputStream();
+        final PrintStream before = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try
+        {
+            for (int position = 0; position < 3; position++)
+            {
+                handler.onError(new IllegalStateException("ended at position " + position));
+            }
+            handler.onError(new IllegalStateException("another fault"));
+        }
+        finally
+        {
+            System.setErr(before);
+        }
+
+        // The loop's faults are one kind (thrown at one place), the last another.
+        final String logged = log.toString(StandardCharsets.UTF_8);
+        assertThat(errors.get()).isEqualTo(4);
+        assertThat(logged.split("error \\(logged once, counted always\\)", -1)).hasSize(3);
+        assertThat(logged).contains("ended at position 0", "another fault")
+            .doesNotContain("ended at position 1", "ended at position 2");
     }
 
     private static IdleStrategy idleStrategy(final String setting)
