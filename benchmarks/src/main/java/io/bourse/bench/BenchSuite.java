@@ -45,6 +45,10 @@ public final class BenchSuite
     private static final String FANOUT = "fanout";
     private static final String END_TO_END = "e2e";
     private static final String RAMP = "ramp";
+    /** What the tables' missing column counts, which their percentiles leave out. */
+    private static final String MISSING_NOTE = "Missing: orders not sent by the end of the step or not answered " +
+        "within " + OpenLoopClient.DRAIN_SECONDS + " s after it; the percentiles leave them out, so with any " +
+        "missing they understate the tail (each would count at least that long).";
 
     private final SuiteOptions options;
     private final PrintStream console;
@@ -243,23 +247,31 @@ public final class BenchSuite
         section("Gateway: OUCH 4.2 Enter Order to Accepted over TCP, beside the TCP floor", String.format(Locale.ROOT,
             "Threads: 1 client, 1 TCP echo server, %s (%d engine shard%s), idle %s, media driver %s. %d connections " +
             "per path, open loop, %.1f s warm-up + %.1f s measured per rate; round trip from each order's intended " +
-            "send time (coordinated-omission corrected).", ThreadLayout.SHARED == gateway.layout() ?
+            "send time (coordinated-omission corrected). " + MISSING_NOTE, ThreadLayout.SHARED == gateway.layout() ?
                 "1 shared thread for the gateway and the engine" : "1 gateway thread and 1 thread per engine shard",
             gateway.shards(), 1 == gateway.shards() ? "" : "s", gateway.idle(), gateway.driverThreading(),
             gateway.sessions(), gateway.warmupSeconds(), gateway.measureSeconds()));
         final List<SuiteMeasurement> rows = new ArrayList<>();
-        header("path", "rate/s", "achieved/s");
+        header("path", "rate/s", "achieved/s", "missing");
         for (final GatewayBenchmark.RatePair pair : pairs)
         {
             final SuiteMeasurement floor = measurement(pair.floor());
             final SuiteMeasurement through = measurement(pair.gateway());
             rows.add(floor);
             rows.add(through);
-            row(floor, String.format(Locale.ROOT, "%,d", floor.rate()), floor.achievedPerSecond());
-            row(through, String.format(Locale.ROOT, "%,d", through.rate()), through.achievedPerSecond());
-            ratioRow("ratio gateway / floor", through, floor);
+            row(floor, String.format(Locale.ROOT, "%,d", floor.rate()), floor.achievedPerSecond(),
+                missing(pair.floor()));
+            row(through, String.format(Locale.ROOT, "%,d", through.rate()), through.achievedPerSecond(),
+                missing(pair.gateway()));
+            ratioRow("ratio gateway / floor", through, floor, "");
         }
         plots(GATEWAY, "orders/s", rows);
+    }
+
+    /** @return the requests of the step not sent on time or not answered by the end of its drain. */
+    private static String missing(final RateStep step)
+    {
+        return String.format(Locale.ROOT, "%,d", step.notSent() + step.unsettled());
     }
 
     private static SuiteMeasurement measurement(final RateStep step)
@@ -360,13 +372,13 @@ public final class BenchSuite
         final StringBuilder layout = new StringBuilder(String.format(Locale.ROOT, "Threads: 1 client for %d OUCH " +
             "sessions and 1 ITCH subscriber. Orders: crossing pairs, open loop, %.1f s warm-up + %.1f s measured " +
             "per rate; round trip = Enter Order -> OUCH Accepted, end to end = Enter Order -> the ITCH Add Order or " +
-            "Order Executed that shows it at the subscriber, both from each order's intended send time.",
+            "Order Executed that shows it at the subscriber, both from each order's intended send time. " + MISSING_NOTE,
             endToEnd.sessions(), endToEnd.warmupSeconds(), endToEnd.measureSeconds()));
         layouts.forEach((name, text) -> layout.append("\n\n- ").append(name).append(": ").append(text));
         failures.forEach((name, text) -> layout.append("\n\n- ").append(name).append(": not measured: ").append(text));
         section("End to end: OUCH in to ITCH out through the whole exchange", layout.toString());
         final List<SuiteMeasurement> rows = new ArrayList<>();
-        header("exchange, path", "rate/s", "achieved/s");
+        header("exchange, path", "rate/s", "achieved/s", "missing");
         for (final long rate : endToEnd.rates())
         {
             SuiteMeasurement baseline = null;
@@ -380,8 +392,10 @@ public final class BenchSuite
                     }
                     final SuiteMeasurement roundTrip = measurement(result.getKey(), step.roundTrip());
                     final SuiteMeasurement measured = measurement(result.getKey(), step.endToEnd());
-                    row(roundTrip, String.format(Locale.ROOT, "%,d", rate), roundTrip.achievedPerSecond());
-                    row(measured, String.format(Locale.ROOT, "%,d", rate), measured.achievedPerSecond());
+                    row(roundTrip, String.format(Locale.ROOT, "%,d", rate), roundTrip.achievedPerSecond(),
+                        missing(step.roundTrip()));
+                    row(measured, String.format(Locale.ROOT, "%,d", rate), measured.achievedPerSecond(),
+                        missing(step.endToEnd()));
                     rows.add(measured);
                     if (null == baseline)
                     {
@@ -389,7 +403,7 @@ public final class BenchSuite
                     }
                     else
                     {
-                        ratioRow("ratio " + measured.path() + " / " + baseline.path(), measured, baseline);
+                        ratioRow("ratio " + measured.path() + " / " + baseline.path(), measured, baseline, "");
                     }
                 }
             }

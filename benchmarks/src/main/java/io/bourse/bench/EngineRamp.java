@@ -249,7 +249,8 @@ public final class EngineRamp
         sb.append("\nexchange-core, published (").append(EXCHANGE_CORE_SOURCE).append("):\n\n");
         sb.append(table(EXCHANGE_CORE.stream()
             .map((published) -> row(published.rate(), (percentile) -> publishedNs(published, percentile))).toList()));
-        sb.append('\n');
+        // A fenced block: Markdown would run the space-aligned lines together into one paragraph.
+        sb.append("\n```\n");
         sb.append(String.format(Locale.ROOT, "%6s %14s %10s %14s %14s %12s %12s%n",
             "rate", "achieved/s", "commands", "p50 B/ec here", "p99 B/ec here", "p50 B/ec pub", "p99 B/ec pub"));
         for (final Step step : ramp.steps())
@@ -267,7 +268,7 @@ public final class EngineRamp
         sb.append("  (B/ec = Bourse over exchange-core at the same rate; under 1 Bourse is faster. \"here\": " +
             "measured in this run on this host, \"ec broke\": exchange-core's ramp had stopped at a lower rate; " +
             "\"pub\": exchange-core's published figure, another host. Bourse's span includes the Aeron IPC hops, " +
-            "exchange-core's is in process)\n");
+            "exchange-core's is in process)\n```\n");
         return sb.toString();
     }
 
@@ -277,7 +278,8 @@ public final class EngineRamp
         final Step last = steps.isEmpty() ? null : steps.getLast();
         if (null != last && null != last.breakReason())
         {
-            sb.append(String.format(Locale.ROOT, "(stopped: %s broken, %s)%n", rate(last.targetRate()),
+            // After a blank line: a line right under a Markdown table is one more row of it.
+            sb.append(String.format(Locale.ROOT, "%n(stopped: %s broken, %s)%n", rate(last.targetRate()),
                 last.breakReason()));
         }
     }

@@ -100,14 +100,15 @@ class EngineRampTest
             EngineRamp.TABLE_HEADER +
             "|250K|50µs |90µs |95µs |99µs |100µs|100µs |100µs|\n" +
             "|1.5M|2.0ms|2.0ms|2.0ms|2.0ms|2.0ms|2.0ms |2.0ms|\n" +
-            "(stopped: 1.5M broken, achieved 1,000,000 commands/s, under 99% of 1,500,000)\n");
+            "\n(stopped: 1.5M broken, achieved 1,000,000 commands/s, under 99% of 1,500,000)\n");
         // p50 50,015 ns (the histogram's precision) / 1.2 µs, p99 99,007 ns / 12 µs; 1.5M has no published row; here
         // exchange-core took 2 ms at 250K and broke, so it has no 1.5M step
         assertThat(report).contains(
             "exchange-core, measured on this host in the same run (exchange-core's pipeline):\n\n" +
             EngineRamp.TABLE_HEADER +
             "|250K|2.0ms|2.0ms|2.0ms|2.0ms|2.0ms|2.0ms |2.0ms|\n" +
-            "(stopped: 250K broken, achieved 200,000 commands/s, under 99% of 250,000)\n");
+            "\n(stopped: 250K broken, achieved 200,000 commands/s, under 99% of 250,000)\n");
+        assertThat(report).contains("\n\n```\n  rate     achieved/s", "exchange-core's is in process)\n```\n");
         assertThat(report).contains(
             "  250K        249,990    500,000          0.02x          0.05x       41.68x        8.25x\n" +
             "  1.5M      1,000,000  3,000,000       ec broke       ec broke          n/a          n/a\n");
