@@ -83,12 +83,25 @@ public final class MediaDriverService implements AutoCloseable
         final MediaDriver.Context driverContext = new MediaDriver.Context()
             .aeronDirectoryName(aeronDirectoryName)
             .threadingMode(threadingMode)
-            .ipcTermBufferLength(ipcTermLength)
-            .conductorThreadFactory(threadAffinity.threadFactory(CONDUCTOR_ROLE))
-            .senderThreadFactory(threadAffinity.threadFactory(SENDER_ROLE))
-            .receiverThreadFactory(threadAffinity.threadFactory(RECEIVER_ROLE))
-            .sharedThreadFactory(threadAffinity.threadFactory(SHARED_ROLE))
-            .sharedNetworkThreadFactory(threadAffinity.threadFactory(SHARED_NETWORK_ROLE))
+            .ipcTermBufferLength(ipcTermLength);
+        // The roles of this threading mode's threads only: an entry for a role the driver does not run is not checked
+        // against the process's CPUs (one BOURSE_THREAD_AFFINITY serves every container).
+        switch (threadingMode)
+        {
+            case DEDICATED -> driverContext
+                .conductorThreadFactory(threadAffinity.threadFactory(CONDUCTOR_ROLE))
+                .senderThreadFactory(threadAffinity.threadFactory(SENDER_ROLE))
+                .receiverThreadFactory(threadAffinity.threadFactory(RECEIVER_ROLE));
+            case SHARED_NETWORK -> driverContext
+                .conductorThreadFactory(threadAffinity.threadFactory(CONDUCTOR_ROLE))
+                .sharedNetworkThreadFactory(threadAffinity.threadFactory(SHARED_NETWORK_ROLE));
+            case SHARED -> driverContext.sharedThreadFactory(threadAffinity.threadFactory(SHARED_ROLE));
+            case INVOKER ->
+            {
+                // No thread of its own: the driver runs on its user's thread.
+            }
+        }
+        driverContext
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .termBufferSparseFile(true);

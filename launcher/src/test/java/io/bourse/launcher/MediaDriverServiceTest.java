@@ -23,6 +23,7 @@ import java.util.UUID;
 
 import static io.bourse.common.Await.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -87,6 +88,24 @@ class MediaDriverServiceTest
                 .map(Thread::getName).filter((name) -> name.endsWith(",driver-conductor]")).findFirst().orElseThrow();
             assertCpus(List.of("1"), sharedThreadName.substring(0, Math.min(15, sharedThreadName.length())));
         }
+    }
+
+    @Test
+    void shouldNotCheckTheEntriesOfDriverRolesItsThreadingModeDoesNotRun()
+    {
+        // CPU 4095 is no CPU of this process: an entry naming it for a role the process runs stops its start.
+        final ThreadAffinity affinity = affinity("sender=4095;receiver=4095;driver-conductor=4095;" +
+            "driver-shared-network=4095");
+
+        try (MediaDriverService driver = MediaDriverService.launch(
+            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, affinity,
+            EventArchive.DISABLED))
+        {
+            assertThat(driver).as("started: its one thread's role, driver-shared, has no entry").isNotNull();
+        }
+        assertThatThrownBy(() -> MediaDriverService.launch(aeronDirectoryName(), ThreadingMode.DEDICATED,
+            StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, affinity, EventArchive.DISABLED))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4095");
     }
 
     /**
