@@ -147,65 +147,15 @@ class SimulatorSocketTest
     @Test
     void shouldResumeAnOuchSessionTheGatewayEndsFromTheMessageAfterItsLastAndGoOnSending() throws Exception
     {
-        final AtomicLong enterOrders = new AtomicLong();
-        final List<String> loginRequests = new CopyOnWriteArrayList<>();
-        final AtomicReference<ByteBuffer> unanswered = new AtomicReference<>();
-        final AtomicReference<SoupBinTCPServer> ended = new AtomicReference<>();
-        final AtomicLong dropped = new AtomicLong();
-        final AtomicLong answeredBeforeTheEnd = new AtomicLong();
-        final AcceptingGateway accepting = new AcceptingGateway();
-        // Ends the session at the tenth Enter Order, unanswered; answers it first when the session resumes, as the
-        // gateway sends a session's missed messages from its journal. Drops the Enter Orders that come after its End of
-        // Session, as the gateway does not read them: they stay unanswered.
-        final SoupTestServer.Handler endingAtTheTenthOrder = new SoupTestServer.Handler()
-        {
-            @Override
-            public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
-                throws IOException
-            {
-                loginRequests.add(request.getRequestedSession().trim() + "/" + request.getRequestedSequenceNumber());
-                accepting.onLogin(session, request);
-                final ByteBuffer missed = unanswered.getAndSet(null);
-                if (null != missed)
-                {
-                    accepting.onMessage(session, missed);
-                }
-            }
-
-            @Override
-            public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
-            {
-                final boolean enterOrder = message.get(message.position()) == EnterOrder.TYPE;
-                if (session == ended.get())
-                {
-                    dropped.addAndGet(enterOrder ? 1 : 0);
-                    return;
-                }
-                if (enterOrder && 10 == enterOrders.incrementAndGet())
-                {
-                    final ByteBuffer copy = ByteBuffer.allocate(message.remaining());
-                    unanswered.set(copy.put(message).flip());
-                    ended.set(session);
-                    session.endSession();
-                    return;
-                }
-                if (null == ended.get() && (enterOrder || message.get(message.position()) == ReplaceOrder.TYPE))
-                {
-                    answeredBeforeTheEnd.incrementAndGet(); // an Accepted or a Replaced, Sequenced Data
-                }
-                accepting.onMessage(session, message);
-            }
-        };
-        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", endingAtTheTenthOrder);
+        final EndingAtTheTenthOrder gateway = new EndingAtTheTenthOrder(0);
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway);
             SimulatorService service = SimulatorService.launch(
                 context(gatewayServer.port(), 1).sessions(1).mdSessions(0).durationSeconds(0)))
         {
-            ReadyEndpoint.awaitAnswer(
-                service.metricsPort(), "503 not ready: 1 OUCH session lost, not logged in again yet\n");
-            ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
-            final long resumedAt = enterOrders.get();
+            awaitLostAndResumed(service);
+            final long resumedAt = gateway.enterOrders.get();
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (enterOrders.get() <= resumedAt + 10)
+            while (gateway.enterOrders.get() <= resumedAt + 10)
             {
                 assertThat(System.nanoTime() - deadlineNs).as("ten more Enter Orders after the resume").isNegative();
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
@@ -215,11 +165,11 @@ class SimulatorSocketTest
 
             // Login Accepted with Sequence Number 1, then the answers 1 to n (nine Accepted, and Replaced): the session
             // resumes from n + 1 of session "1".
-            assertThat(answeredBeforeTheEnd.get()).isGreaterThanOrEqualTo(9);
-            assertThat(loginRequests).containsExactly("/0", "1/" + (answeredBeforeTheEnd.get() + 1));
-            assertThat(report.accepted()).isEqualTo(enterOrders.get()).isEqualTo(report.daySent() + report.iocSent() -
-                dropped.get());
-            assertThat(report.unanswered()).isEqualTo(dropped.get());
+            assertThat(gateway.answeredBeforeTheEnd.get()).isGreaterThanOrEqualTo(9);
+            assertThat(gateway.loginRequests).containsExactly("/0", "1/" + (gateway.answeredBeforeTheEnd.get() + 1));
+            assertThat(report.accepted()).isEqualTo(gateway.enterOrders.get())
+                .isEqualTo(report.daySent() + report.iocSent() - gateway.dropped.get());
+            assertThat(report.unanswered()).isEqualTo(gateway.dropped.get());
             assertThat(report.errors()).as("the session lost").isEqualTo(1);
         }
     }
@@ -232,66 +182,21 @@ class SimulatorSocketTest
     @Test
     void shouldTimeTheAnswerAResumedSessionMissedToWhenItsLoginReadsIt() throws Exception
     {
-        final AtomicLong enterOrders = new AtomicLong();
-        final AtomicReference<ByteBuffer> unanswered = new AtomicReference<>();
-        final AtomicReference<SoupBinTCPServer> ended = new AtomicReference<>();
-        final AtomicLong endedNs = new AtomicLong();
-        final AtomicLong answeredNs = new AtomicLong();
-        final AcceptingGateway accepting = new AcceptingGateway();
-        final SoupTestServer.Handler slowToResume = new SoupTestServer.Handler()
-        {
-            @Override
-            public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request)
-                throws IOException
-            {
-                final ByteBuffer missed = unanswered.getAndSet(null);
-                if (null != missed)
-                {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
-                }
-                accepting.onLogin(session, request);
-                if (null != missed)
-                {
-                    answeredNs.set(System.nanoTime());
-                    accepting.onMessage(session, missed);
-                }
-            }
-
-            @Override
-            public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
-            {
-                if (session == ended.get())
-                {
-                    return;
-                }
-                if (message.get(message.position()) == EnterOrder.TYPE && 10 == enterOrders.incrementAndGet())
-                {
-                    endedNs.set(System.nanoTime());
-                    final ByteBuffer copy = ByteBuffer.allocate(message.remaining());
-                    unanswered.set(copy.put(message).flip());
-                    ended.set(session);
-                    session.endSession();
-                    return;
-                }
-                accepting.onMessage(session, message);
-            }
-        };
+        final EndingAtTheTenthOrder gateway = new EndingAtTheTenthOrder(300);
         final SimulatorReport report;
-        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", slowToResume);
+        try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway);
             SimulatorService service = SimulatorService.launch(
                 context(gatewayServer.port(), 1).sessions(1).mdSessions(0).durationSeconds(0)))
         {
-            ReadyEndpoint.awaitAnswer(
-                service.metricsPort(), "503 not ready: 1 OUCH session lost, not logged in again yet\n");
-            ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+            awaitLostAndResumed(service);
             service.requestStop();
             report = service.awaitReport();
         }
 
         // The tenth Enter Order was sent before the gateway read it, and its Accepted read after the gateway sent it.
-        assertThat(answeredNs.get()).isPositive();
-        assertThat(report.roundTrip().maxNs())
-            .isGreaterThanOrEqualTo(answeredNs.get() - endedNs.get() - TimeUnit.MILLISECONDS.toNanos(1));
+        assertThat(gateway.answeredNs.get()).isPositive();
+        assertThat(report.roundTrip().maxNs()).isGreaterThanOrEqualTo(
+            gateway.answeredNs.get() - gateway.endedNs.get() - TimeUnit.MILLISECONDS.toNanos(1));
     }
 
     /**
@@ -582,12 +487,87 @@ class SimulatorSocketTest
         return new String(token, StandardCharsets.US_ASCII);
     }
 
+    /** Waits for readiness to say that the one OUCH session is lost, then that it is logged in again. */
+    private static void awaitLostAndResumed(final SimulatorService service) throws Exception
+    {
+        ReadyEndpoint.awaitAnswer(
+            service.metricsPort(), "503 not ready: 1 OUCH session lost, not logged in again yet\n");
+        ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+    }
+
     private static void acceptLogin(final SoupBinTCPServer session) throws IOException
     {
         final SoupBinTCP.LoginAccepted accepted = new SoupBinTCP.LoginAccepted();
         accepted.setSession("1");
         accepted.setSequenceNumber(1);
         session.accept(accepted);
+    }
+
+    /**
+     * Ends the session at the tenth Enter Order, unanswered; answers it first when the session resumes (after the Login
+     * Accepted, which comes after a delay), as the gateway sends a session's missed messages from its journal. Drops
+     * the Enter Orders that come after its End of Session, as the gateway does not read them: they stay unanswered.
+     */
+    private static final class EndingAtTheTenthOrder implements SoupTestServer.Handler
+    {
+        private final long loginDelayMs;
+        private final AcceptingGateway accepting = new AcceptingGateway();
+        private final AtomicLong enterOrders = new AtomicLong();
+        private final List<String> loginRequests = new CopyOnWriteArrayList<>();
+        private final AtomicReference<ByteBuffer> unanswered = new AtomicReference<>();
+        private final AtomicReference<SoupBinTCPServer> ended = new AtomicReference<>();
+        private final AtomicLong dropped = new AtomicLong();
+        private final AtomicLong answeredBeforeTheEnd = new AtomicLong();
+        private final AtomicLong endedNs = new AtomicLong();
+        private final AtomicLong answeredNs = new AtomicLong();
+
+        /** @param loginDelayMs how long the Login Accepted of the resumed session waits. */
+        EndingAtTheTenthOrder(final long loginDelayMs)
+        {
+            this.loginDelayMs = loginDelayMs;
+        }
+
+        @Override
+        public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request) throws IOException
+        {
+            loginRequests.add(request.getRequestedSession().trim() + "/" + request.getRequestedSequenceNumber());
+            final ByteBuffer missed = unanswered.getAndSet(null);
+            if (null != missed)
+            {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(loginDelayMs));
+            }
+            accepting.onLogin(session, request);
+            if (null != missed)
+            {
+                answeredNs.set(System.nanoTime());
+                accepting.onMessage(session, missed);
+            }
+        }
+
+        @Override
+        public void onMessage(final SoupBinTCPServer session, final ByteBuffer message) throws IOException
+        {
+            final boolean enterOrder = message.get(message.position()) == EnterOrder.TYPE;
+            if (session == ended.get())
+            {
+                dropped.addAndGet(enterOrder ? 1 : 0);
+                return;
+            }
+            if (enterOrder && 10 == enterOrders.incrementAndGet())
+            {
+                endedNs.set(System.nanoTime());
+                final ByteBuffer copy = ByteBuffer.allocate(message.remaining());
+                unanswered.set(copy.put(message).flip());
+                ended.set(session);
+                session.endSession();
+                return;
+            }
+            if (null == ended.get() && (enterOrder || message.get(message.position()) == ReplaceOrder.TYPE))
+            {
+                answeredBeforeTheEnd.incrementAndGet(); // an Accepted or a Replaced, Sequenced Data
+            }
+            accepting.onMessage(session, message);
+        }
     }
 
     /** Answers every Enter Order with an Accepted (order state Live) and ignores cancels and replaces. */
