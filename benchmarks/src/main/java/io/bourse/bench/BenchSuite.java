@@ -46,9 +46,10 @@ public final class BenchSuite
     private static final String END_TO_END = "e2e";
     private static final String RAMP = "ramp";
     /** What the tables' missing column counts, which their percentiles leave out. */
-    private static final String MISSING_NOTE = "Missing: orders not sent by the end of the step or not answered " +
-        "within " + OpenLoopClient.DRAIN_SECONDS + " s after it; the percentiles leave them out, so with any " +
-        "missing they understate the tail (each would count at least that long).";
+    private static final String MISSING_NOTE = "Missing: orders still not sent 1 s after the step's schedule ended, " +
+        "or not settled " + OpenLoopClient.DRAIN_SECONDS + " s after it (no answer; for the gateway also accepted " +
+        "but never executed); those without an answer are not in the percentiles, so with any missing the " +
+        "percentiles may understate the tail (each would count at least that long).";
 
     private final SuiteOptions options;
     private final PrintStream console;
@@ -372,7 +373,8 @@ public final class BenchSuite
         final StringBuilder layout = new StringBuilder(String.format(Locale.ROOT, "Threads: 1 client for %d OUCH " +
             "sessions and 1 ITCH subscriber. Orders: crossing pairs, open loop, %.1f s warm-up + %.1f s measured " +
             "per rate; round trip = Enter Order -> OUCH Accepted, end to end = Enter Order -> the ITCH Add Order or " +
-            "Order Executed that shows it at the subscriber, both from each order's intended send time. " + MISSING_NOTE,
+            "Order Executed that shows it at the subscriber, both from each order's intended send time. " +
+            MISSING_NOTE,
             endToEnd.sessions(), endToEnd.warmupSeconds(), endToEnd.measureSeconds()));
         layouts.forEach((name, text) -> layout.append("\n\n- ").append(name).append(": ").append(text));
         failures.forEach((name, text) -> layout.append("\n\n- ").append(name).append(": not measured: ").append(text));

@@ -63,7 +63,7 @@ class BenchSuiteTest
             "| p50, us | p90, us | p99, us | p99.9, us | p99.99, us | max, us |",
             "| Bourse", "| ratio Bourse", "| TCP floor | 1,000 |", "| gateway | 2,000 |", "| ratio gateway / floor |",
             "| path | rate/s | achieved/s | missing | p50, us |", "| exchange, path | rate/s | achieved/s | missing |",
-            "Missing: orders not sent by the end of the step",
+            "Missing: orders still not sent 1 s after the step's schedule ended",
             "| fanout | 1,000 |", "| fanout | 2,000 |", "| FIX Antenna fan-out (seeds) |",
             "| ratio fanout 2,000/s / FIX Antenna |",
             "![engine latency](engine-latency.png)", "![fanout throughput](fanout-throughput.png)",

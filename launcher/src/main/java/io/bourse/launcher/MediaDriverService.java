@@ -98,7 +98,7 @@ public final class MediaDriverService implements AutoCloseable
             case SHARED -> driverContext.sharedThreadFactory(threadAffinity.threadFactory(SHARED_ROLE));
             case INVOKER ->
             {
-                // No thread of its own: the driver runs on its user's thread.
+                // No thread of its own: whoever launches it runs its invoker (nothing in Bourse does).
             }
         }
         driverContext

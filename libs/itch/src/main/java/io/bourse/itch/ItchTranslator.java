@@ -211,8 +211,9 @@ public final class ItchTranslator
     }
 
     /**
-     * @return bytes of the root block a message of the template holds at that version, up to the end of the last field
-     *         this translator reads from it: from a shorter block it would read fields of whatever follows.
+     * @return bytes of the template's root block at that version: the whole block, but before version 4 for AddOrder
+     *         and before version 1 for Trade, whose blocks ended before the field added then; from a shorter block
+     *         this translator would read fields of whatever follows.
      */
     private static int fieldsRead(final int templateId, final int version)
     {

@@ -35,6 +35,7 @@ public final class AgentLaunch
     public static final int BACKOFF_MAX_PARK_US = 50;
 
     private static final String BACKOFF = "backoff";
+    private static final String BOURSE_PACKAGE_PREFIX = "io.bourse.";
 
     private AgentLaunch()
     {
@@ -108,10 +109,10 @@ public final class AgentLaunch
     }
 
     /**
-     * An error handler that counts every error and logs the first of each kind (exception class and where it was
-     * thrown, whatever its message: one that carries a position or an order id is still the same fault) with its
-     * stack trace, so that a repeating fault neither floods the log nor grows the set of kinds logged; the count shows
-     * how often it recurs.
+     * An error handler that counts every error and logs the first of each kind (exception class and the innermost
+     * frame of Bourse's code it came through, whatever its message: one that carries a position or an order id is
+     * still the same fault, and two call sites of one library check are two faults) with its stack trace, so that a
+     * repeating fault neither floods the log nor grows the set of kinds logged; the count shows how often it recurs.
      *
      * @param roleName  name to log with.
      * @param errorCount incremented per error.
@@ -123,13 +124,26 @@ public final class AgentLaunch
         return (throwable) ->
         {
             errorCount.incrementAndGet();
-            final StackTraceElement[] trace = throwable.getStackTrace();
-            if (logged.add(throwable.getClass().getName() + (trace.length > 0 ? " at " + trace[0] : "")))
+            if (logged.add(throwable.getClass().getName() + " at " + innermostBourseFrame(throwable)))
             {
                 System.err.println("[" + roleName + "] error (logged once, counted always): " + throwable);
                 throwable.printStackTrace(System.err);
             }
         };
+    }
+
+    /** @return the innermost frame of Bourse's code in the throwable's stack trace, else its innermost frame. */
+    private static String innermostBourseFrame(final Throwable throwable)
+    {
+        final StackTraceElement[] trace = throwable.getStackTrace();
+        for (final StackTraceElement frame : trace)
+        {
+            if (frame.getClassName().startsWith(BOURSE_PACKAGE_PREFIX))
+            {
+                return frame.toString();
+            }
+        }
+        return trace.length > 0 ? trace[0].toString() : "";
     }
 
     /**

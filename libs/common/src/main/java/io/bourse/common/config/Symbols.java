@@ -18,9 +18,10 @@ public final class Symbols
 
     /**
      * @param symbol up to 8 ASCII characters.
-     * @return the packed form: the space-padded bytes read as a big-endian long.
-     * @throws IllegalArgumentException when longer than 8 characters or not ASCII (a non-ASCII character would pack
-     *                                  as another symbol's).
+     * @return the packed form: the space-padded bytes read as a big-endian long; a character outside ASCII packs as
+     *         DEL (0x7F), which no symbol of a {@link SymbolDirectory} holds, so that a lookup of it finds none (it
+     *         was masked to 7 bits: AÉ packed as AI).
+     * @throws IllegalArgumentException when longer than 8 characters.
      */
     public static long pack(final String symbol)
     {
@@ -31,11 +32,7 @@ public final class Symbols
         long packed = 0;
         for (int i = 0; i < LENGTH; i++)
         {
-            final int c = i < symbol.length() ? symbol.charAt(i) : ' ';
-            if (c > 0x7F)
-            {
-                throw new IllegalArgumentException("symbol not ASCII: " + symbol);
-            }
+            final int c = i < symbol.length() ? Math.min(symbol.charAt(i), 0x7F) : ' ';
             packed = (packed << 8) | c;
         }
         return packed;

@@ -13,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +42,8 @@ class AgentLaunchTest
     void shouldKnowAgronasOtherStrategiesByName()
     {
         assertThat(idleStrategy("busy")).isInstanceOf(BusySpinIdleStrategy.class);
-        assertThat(idleStrategy(" busy ")).as("as the other settings, trimmed").isInstanceOf(BusySpinIdleStrategy.class);
+        assertThat(idleStrategy(" busy ")).as("trimmed, as the other settings")
+            .isInstanceOf(BusySpinIdleStrategy.class);
     }
 
     @ParameterizedTest
@@ -68,6 +70,9 @@ class AgentLaunchTest
                 handler.onError(new IllegalStateException("ended at position " + position));
             }
             handler.onError(new IllegalStateException("another fault"));
+            // Thrown by one library check from two places of Bourse's code: two faults.
+            handler.onError(nullFrom(true));
+            handler.onError(nullFrom(false));
         }
         finally
         {
@@ -76,10 +81,30 @@ class AgentLaunchTest
 
         // The loop's faults are one kind (thrown at one place), the last another.
         final String logged = log.toString(StandardCharsets.UTF_8);
-        assertThat(errors.get()).isEqualTo(4);
-        assertThat(logged.split("error \\(logged once, counted always\\)", -1)).hasSize(3);
-        assertThat(logged).contains("ended at position 0", "another fault")
+        assertThat(errors.get()).isEqualTo(6);
+        assertThat(logged.split("error \\(logged once, counted always\\)", -1)).hasSize(5);
+        assertThat(logged).contains("ended at position 0", "another fault", "first place", "second place")
             .doesNotContain("ended at position 1", "ended at position 2");
+    }
+
+    private static NullPointerException nullFrom(final boolean firstPlace)
+    {
+        try
+        {
+            if (firstPlace)
+            {
+                Objects.requireNonNull(null, "first place");
+            }
+            else
+            {
+                Objects.requireNonNull(null, "second place");
+            }
+            throw new AssertionError("not thrown");
+        }
+        catch (final NullPointerException ex)
+        {
+            return ex;
+        }
     }
 
     private static IdleStrategy idleStrategy(final String setting)
