@@ -17,8 +17,9 @@ import java.util.Map;
 /**
  * Records the ITCH 5.0 order messages a market-data subscriber receives (ITCH 5.0 §4.3.1 Add Order, §4.4.1 Order
  * Executed), in arrival order, and builds the subscriber's order-by-order book from Add Order ('A', 'F'), Order
- * Executed ('E', 'C'), Order Cancel ('X'), Order Delete ('D') and Order Replace ('U'); the tests ignore every other
- * message type. As a {@link MessageListener} it also keeps every message's bytes as received before parsing them.
+ * Executed ('E', 'C'), Order Cancel ('X'), Order Delete ('D') and Order Replace ('U'), failing (an
+ * {@link IllegalStateException} out of {@link #message}) at an order added twice, or changed while not in the book or
+ * by more shares than it has; the tests ignore every other message type. As a {@link MessageListener} it also keeps every message's bytes as received before parsing them.
  */
 final class ItchRecorder implements ITCH50Listener, MessageListener
 {
@@ -82,16 +83,38 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
             .toList();
     }
 
+    /**
+     * @throws IllegalStateException for an Order Reference Number already in the book: a feed that sends an order
+     *                               twice (a snapshot overlapping the increments) fails the test.
+     */
     private void add(final long orderReference, final byte side, final long shares, final long stock,
         final long price)
     {
-        book.put(orderReference, new BookOrder(orderReference, side, shares, stock, price));
+        final BookOrder before = book.putIfAbsent(orderReference, new BookOrder(orderReference, side, shares, stock,
+            price));
+        if (null != before)
+        {
+            throw new IllegalStateException("ITCH Add Order of order " + orderReference + ", already in the book: " +
+                before);
+        }
     }
 
-    private void reduce(final long orderReference, final long shares)
+    /** @throws IllegalStateException for an order not in the book or fewer shares than taken off it. */
+    private BookOrder resting(final long orderReference, final long shares, final String message)
     {
         final BookOrder order = book.get(orderReference);
-        if (null == order || order.shares() <= shares)
+        if (null == order || order.shares() < shares)
+        {
+            throw new IllegalStateException("ITCH " + message + " of " + shares + " shares of order " +
+                orderReference + ", " + (null == order ? "not in the book" : "which has " + order.shares()));
+        }
+        return order;
+    }
+
+    private void reduce(final long orderReference, final long shares, final String message)
+    {
+        final BookOrder order = resting(orderReference, shares, message);
+        if (order.shares() == shares)
         {
             book.remove(orderReference);
         }
@@ -132,7 +155,7 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
     public void orderExecuted(final ITCH50.OrderExecuted message)
     {
         executions.add(new OrderExecuted(message.orderReferenceNumber, message.executedShares, message.matchNumber));
-        reduce(message.orderReferenceNumber, message.executedShares);
+        reduce(message.orderReferenceNumber, message.executedShares, "Order Executed");
     }
 
     @Override
@@ -206,29 +229,27 @@ final class ItchRecorder implements ITCH50Listener, MessageListener
     @Override
     public void orderExecutedWithPrice(final ITCH50.OrderExecutedWithPrice message)
     {
-        reduce(message.orderReferenceNumber, message.executedShares);
+        reduce(message.orderReferenceNumber, message.executedShares, "Order Executed With Price");
     }
 
     @Override
     public void orderCancel(final ITCH50.OrderCancel message)
     {
-        reduce(message.orderReferenceNumber, message.canceledShares);
+        reduce(message.orderReferenceNumber, message.canceledShares, "Order Cancel");
     }
 
     @Override
     public void orderDelete(final ITCH50.OrderDelete message)
     {
-        book.remove(message.orderReferenceNumber);
+        book.remove(resting(message.orderReferenceNumber, 0, "Order Delete").orderReference());
     }
 
     @Override
     public void orderReplace(final ITCH50.OrderReplace message)
     {
-        final BookOrder order = book.remove(message.originalOrderReferenceNumber);
-        if (null != order)
-        {
-            add(message.newOrderReferenceNumber, order.side(), message.shares, order.stock(), message.price);
-        }
+        final BookOrder order = resting(message.originalOrderReferenceNumber, 0, "Order Replace");
+        book.remove(order.orderReference());
+        add(message.newOrderReferenceNumber, order.side(), message.shares, order.stock(), message.price);
     }
 
     @Override
