@@ -70,6 +70,13 @@ final class DashboardQueriesIT
         Pattern.compile("\\b(rate|irate|increase)\\(\\s*([A-Za-z_:][A-Za-z0-9_:]*)");
     /** Metric types whose samples only grow (histograms and summaries in their _count, _sum and _bucket series). */
     private static final Set<String> COUNTING_TYPES = Set.of("counter", "histogram", "summary");
+    /**
+     * The rate, over every label, of a counter of the flow of orders and market data: under load at least one of its
+     * series is above 0; at 0 it would be a counter nothing increments (errors, rejects and drops may be 0).
+     */
+    private static final Pattern FLOW = Pattern.compile("rate\\(bourse_(gateway_messages_(in|out)|" +
+        "engine_(commands|events)|md_(events_in|messages_out|mold_(packets|messages))|fanout_messages_(in|out)|" +
+        "simulator_(orders_sent|messages_in|md_messages))_total\\[");
     /** Suffixes of a sample's name that its metric family's name does not carry in OpenMetrics. */
     private static final List<String> FAMILY_SUFFIXES = List.of("_total", "_count", "_sum", "_bucket");
     /** Scrapes of every target before the queries run: enough samples for rate() over the 20 s window. */
@@ -130,9 +137,10 @@ final class DashboardQueriesIT
             final List<String> empty = new ArrayList<>();
             for (final Target target : targets)
             {
-                // Under load every latency is above 0: a latency panel at 0 would show a metric nothing records.
-                final Predicate<Object> drawn = target.expr().contains("_seconds{quantile") ?
-                    DashboardQueriesIT::hasPositiveNumber : DashboardQueriesIT::hasNumber;
+                // Under load every latency and flow is above 0: a panel of one at 0 shows a metric nothing records.
+                final Predicate<Object> drawn = target.expr().contains("_seconds{quantile") ||
+                    FLOW.matcher(target.expr()).find() ? DashboardQueriesIT::hasPositiveNumber :
+                    DashboardQueriesIT::hasNumber;
                 List<Object> series = query(http, target.promql());
                 // A latency quantile is NaN for a scrape interval without samples: a stall may empty one interval.
                 for (int attempt = 1; attempt < NUMBER_ATTEMPTS && !series.isEmpty() &&
@@ -147,7 +155,7 @@ final class DashboardQueriesIT
                 }
                 else if (series.stream().noneMatch(drawn))
                 {
-                    empty.add(target + " (only NaN or infinite values, or latencies of 0: " + series + ")");
+                    empty.add(target + " (only NaN or infinite values, or latencies or flows of 0: " + series + ")");
                 }
             }
 
