@@ -19,7 +19,8 @@ import java.util.Map;
  * Executed), in arrival order, and builds the subscriber's order-by-order book from Add Order ('A', 'F'), Order
  * Executed ('E', 'C'), Order Cancel ('X'), Order Delete ('D') and Order Replace ('U'), failing (an
  * {@link IllegalStateException} out of {@link #message}) at an order added twice, or changed while not in the book or
- * by more shares than it has; the tests ignore every other message type. As a {@link MessageListener} it also keeps every message's bytes as received before parsing them.
+ * by more shares than it has; the tests ignore every other message type. As a {@link MessageListener} it also keeps
+ * every message's bytes as received before parsing them.
  */
 final class ItchRecorder implements ITCH50Listener, MessageListener
 {
