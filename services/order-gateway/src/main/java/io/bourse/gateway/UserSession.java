@@ -48,9 +48,6 @@ final class UserSession
     private boolean answeredChanged;
     /** Journal batch room an engine event's answers start with: theirs, then an Event Sequences record's. */
     private final int answerRoom;
-    private int lastEventShard = -1;
-    private int lastEventStream;
-    private long lastEventSequenceNumber;
     private OuchConnection connection;
     private long nextToSend;
     private long replayEnd;
@@ -192,15 +189,13 @@ final class UserSession
      */
     void onAnswered(final int shardId, final int engineStream, final long sequenceNumber)
     {
-        final boolean sameEvent = shardId == lastEventShard && engineStream == lastEventStream &&
-            sequenceNumber == lastEventSequenceNumber;
+        // The event answered last on the shard, when it is this one: the second call (the journal's state at a start
+        // is never answered again, isAnswered).
+        final boolean sameEvent = engineStream == engineStreams[shardId] && sequenceNumber == answered[shardId];
         if (!sameEvent && journal.batchRoom() < answerRoom)
         {
             writeBatchWithAnswered();
         }
-        lastEventShard = shardId;
-        lastEventStream = engineStream;
-        lastEventSequenceNumber = sequenceNumber;
         answered[shardId] = sequenceNumber;
         engineStreams[shardId] = engineStream;
         answeredChanged = true;
