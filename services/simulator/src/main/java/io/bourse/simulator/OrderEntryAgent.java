@@ -173,20 +173,11 @@ final class OrderEntryAgent implements Agent
                     onSessionLost(i, failure);
                 }
             }
-            else if (!resumeAttempted && reloginSchedule.isDue(i, nowNs))
+            else if (!resumeAttempted && (down[i] || awaitingNextDay[i]) && reloginSchedule.isDue(i, nowNs))
             {
-                if (down[i])
-                {
-                    resumeAttempted = true;
-                    work += resume(i);
-                    nowNs = clock.nanoTime();
-                }
-                else if (awaitingNextDay[i])
-                {
-                    resumeAttempted = true;
-                    work += openNextDay(i);
-                    nowNs = clock.nanoTime();
-                }
+                resumeAttempted = true;
+                work += down[i] ? resume(i) : openNextDay(i);
+                nowNs = clock.nanoTime();
             }
         }
         return work;
