@@ -140,7 +140,7 @@ final class WorkerAgent implements Agent
         this.referenceData = referenceData;
         this.symbolDirectory = symbols;
         this.nanoClock = nanoClock;
-        this.nextKeepAliveMs = TimeUnit.NANOSECONDS.toMillis(nanoClock.nanoTime()); // System.nanoTime may be negative
+        this.nextKeepAliveMs = monotonicMs(); // System.nanoTime may be negative
         this.clock = clock;
         this.sessionNames = sessionNames;
         this.sendBuffers = sendBuffers;
