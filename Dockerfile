@@ -28,9 +28,23 @@ COPY . .
 RUN ./mvnw -B -q package -Dmaven.test.skip=true -pl launcher -am
 
 FROM ${BOURSE_JRE_IMAGE}
+# The services run as an unprivileged user, uid and gid 1000 by default (BOURSE_UID / BOURSE_GID at build time), the
+# first user of most Linux hosts: its Aeron directory in /dev/shm is then that user's too, whose `./bourse admin`,
+# `feed` and `bench --target running` on the host can map it. An existing user or group with that id (`ubuntu` in the
+# upstream Temurin images) is used as it is. The directories of the compose file's volumes are made here, owned by it,
+# so that a new volume is created with that owner; a volume written by a stack from before stop 59, whose containers
+# ran as root, is not writable: `docker compose down -v` removes it.
+ARG BOURSE_UID=1000
+ARG BOURSE_GID=1000
+RUN (getent group "${BOURSE_GID}" > /dev/null || groupadd --gid "${BOURSE_GID}" bourse) \
+ && (getent passwd "${BOURSE_UID}" > /dev/null \
+     || useradd --uid "${BOURSE_UID}" --gid "${BOURSE_GID}" --no-create-home --shell /usr/sbin/nologin bourse) \
+ && mkdir -p /var/lib/bourse/gateway-journal /var/lib/bourse/event-archive \
+ && chown -R "${BOURSE_UID}:${BOURSE_GID}" /var/lib/bourse
 WORKDIR /opt/bourse
 COPY --from=build /src/launcher/target/lib/ /opt/bourse/lib/
 COPY deploy/ /opt/bourse/deploy/
+USER ${BOURSE_UID}:${BOURSE_GID}
 # Aeron's directory lives in /dev/shm, shared between the service containers with `ipc: host`.
 ENV BOURSE_AERON_DIR=/dev/shm/aeron-bourse
 ENTRYPOINT ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED", \

@@ -17,7 +17,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.nio.file.FileSystemException;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -79,13 +81,22 @@ public final class BourseMain implements Runnable
         spec.commandLine().usage(System.out);
     }
 
-    /** One line naming what failed and why, e.g. which port was already in use. */
-    private static String describe(final Exception ex)
+    /**
+     * One line naming what failed and why, e.g. which port was already in use: the messages of the exception and its
+     * causes. A file-system error without a reason, whose message is only its file (a journal directory the service's
+     * user may not write, e.g.), is followed by its kind: {@code /var/lib/x.journal (access denied)}.
+     */
+    static String describe(final Throwable ex)
     {
-        final StringBuilder sb = new StringBuilder(String.valueOf(ex.getMessage()));
-        for (Throwable cause = ex.getCause(); null != cause; cause = cause.getCause())
+        final StringBuilder sb = new StringBuilder();
+        for (Throwable cause = ex; null != cause; cause = cause.getCause())
         {
-            sb.append(": ").append(cause.getMessage());
+            sb.append(cause == ex ? "" : ": ").append(cause.getMessage());
+            if (cause instanceof FileSystemException fileError && null == fileError.getReason())
+            {
+                final String kind = cause.getClass().getSimpleName().replaceFirst("Exception$", "");
+                sb.append(" (").append(kind.replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT)).append(')');
+            }
         }
         return sb.toString();
     }

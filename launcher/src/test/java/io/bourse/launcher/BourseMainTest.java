@@ -1,0 +1,37 @@
+package io.bourse.launcher;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The one line a failed command prints: what failed and why.
+ */
+class BourseMainTest
+{
+    @Test
+    void shouldNameTheKindOfAFileErrorWhoseMessageIsOnlyItsFile()
+    {
+        final Exception ex = new UncheckedIOException("bourse.gateway.journal.dir=/var/lib/bourse/gateway-journal",
+            new AccessDeniedException("/var/lib/bourse/gateway-journal/20261123/demo01.journal"));
+
+        assertThat(BourseMain.describe(ex)).isEqualTo("bourse.gateway.journal.dir=/var/lib/bourse/gateway-journal: " +
+            "/var/lib/bourse/gateway-journal/20261123/demo01.journal (access denied)");
+    }
+
+    @Test
+    void shouldKeepTheMessagesOfOtherErrorsAsTheyAre()
+    {
+        final Exception ex = new IllegalStateException("metrics port 9401",
+            new BindException("Address already in use"));
+
+        assertThat(BourseMain.describe(ex)).isEqualTo("metrics port 9401: Address already in use");
+        assertThat(BourseMain.describe(new FileSystemException("/dev/shm/aeron", null, "Read-only file system")))
+            .isEqualTo("/dev/shm/aeron: Read-only file system");
+    }
+}
