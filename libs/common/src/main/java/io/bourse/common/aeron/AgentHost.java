@@ -21,7 +21,9 @@ public interface AgentHost
      */
     AgentHost DEDICATED = (agent, idleStrategy, threadAffinity, errorCount) ->
     {
-        final AgentRunner runner = AgentLaunch.start(agent, idleStrategy, threadAffinity, errorCount);
+        final StartWatchingAgent watched = new StartWatchingAgent(agent);
+        final AgentRunner runner = AgentLaunch.start(watched, idleStrategy, threadAffinity, errorCount);
+        watched.awaitStart(() -> !runner.isClosed() && (null == runner.thread() || runner.thread().isAlive()));
         return new HostedAgent()
         {
             public Thread thread()
@@ -45,8 +47,10 @@ public interface AgentHost
      *                       by its own role instead.
      * @param errorCount     incremented on every error the agent throws; the error does not stop the agent or, on a
      *                       shared thread, the other agents.
-     * @return the running agent; close it to stop it (its {@code onClose} runs on the host's thread).
-     * @throws IllegalStateException when the host is closed.
+     * @return the running agent, once its {@code onStart} has run; close it to stop it (its {@code onClose} runs on
+     * the host's thread).
+     * @throws IllegalStateException when the host is closed, or when the agent's {@code onStart} threw (the cause):
+     *                               the agent never runs.
      */
     HostedAgent run(Agent agent, IdleStrategy idleStrategy, ThreadAffinity threadAffinity, AtomicLong errorCount);
 

@@ -55,24 +55,26 @@ public final class SharedAgentThread implements AgentHost, AutoCloseable
     }
 
     /**
-     * Adds an agent to the shared thread and waits until its {@code onStart} has run there.
+     * Adds an agent to the shared thread and waits until its {@code onStart} has run there; one whose
+     * {@code onStart} throws is not added (the error counts against the shared thread).
      *
      * @param agent          the agent.
      * @param idleStrategy   ignored: the shared thread idles with its own strategy.
      * @param threadAffinity ignored: the shared thread is pinned by its own role.
      * @param errorCount     incremented on every error the agent throws.
      * @return the running agent; closing it removes it from the thread and waits for its {@code onClose}.
-     * @throws IllegalStateException when this thread is closed.
+     * @throws IllegalStateException when this thread is closed, or the agent's {@code onStart} threw (the cause).
      */
     @Override
     public synchronized HostedAgent run(
         final Agent agent, final IdleStrategy idleStrategy, final ThreadAffinity threadAffinity,
         final AtomicLong errorCount)
     {
-        final Agent counted = new ErrorCountingAgent(agent, AgentLaunch.countingErrorHandler(agent.roleName(),
-            errorCount));
+        final ErrorCountingAgent counted = new ErrorCountingAgent(
+            agent, AgentLaunch.countingErrorHandler(agent.roleName(), errorCount));
         checkActive();
         awaitChange(() -> composite.tryAdd(counted), composite::hasAddAgentCompleted);
+        counted.awaitStart(() -> DynamicCompositeAgent.Status.ACTIVE == composite.status() && !runner.isClosed());
         return new HostedAgent()
         {
             public Thread thread()
@@ -125,23 +127,21 @@ public final class SharedAgentThread implements AgentHost, AutoCloseable
         }
     }
 
-    /** Counts and logs what one agent throws, so that the composite goes on to the next agent. */
-    private static final class ErrorCountingAgent implements Agent
+    /**
+     * Counts and logs what one agent throws in its duty cycle, so that the composite goes on to the next agent; its
+     * start is watched for {@link #run}.
+     */
+    private static final class ErrorCountingAgent extends StartWatchingAgent
     {
-        private final Agent delegate;
         private final ErrorHandler errorHandler;
 
         ErrorCountingAgent(final Agent delegate, final ErrorHandler errorHandler)
         {
-            this.delegate = delegate;
+            super(delegate);
             this.errorHandler = errorHandler;
         }
 
-        public void onStart()
-        {
-            delegate.onStart();
-        }
-
+        @Override
         public int doWork()
         {
             try
@@ -157,16 +157,6 @@ public final class SharedAgentThread implements AgentHost, AutoCloseable
                 errorHandler.onError(ex);
                 return 0;
             }
-        }
-
-        public void onClose()
-        {
-            delegate.onClose();
-        }
-
-        public String roleName()
-        {
-            return delegate.roleName();
         }
     }
 }

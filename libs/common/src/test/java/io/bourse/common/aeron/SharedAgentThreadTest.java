@@ -79,6 +79,41 @@ class SharedAgentThreadTest
         assertThat(calls).containsSubsequence("late:start", "late:close").doesNotContain("refused:start");
     }
 
+    @Test
+    void shouldRefuseAnAgentWhoseStartFailsAndKeepRunningTheOthers()
+    {
+        try (SharedAgentThread thread = new SharedAgentThread("shared", new BackoffIdleStrategy(), new AtomicLong()))
+        {
+            final RecordingAgent failing = new RecordingAgent("failing-start", false);
+            failing.startFailure = new IllegalStateException("no session file");
+
+            assertThatThrownBy(() -> thread.run(failing, null, null, new AtomicLong()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("failing-start failed to start: no session file")
+                .hasCause(failing.startFailure);
+            final RecordingAgent healthy = new RecordingAgent("healthy", false);
+            thread.run(healthy, null, null, new AtomicLong());
+            awaitCycles(healthy, 10);
+            assertThat(failing.cycles.get()).isZero();
+        }
+    }
+
+    @Test
+    void shouldRefuseAnAgentWhoseStartFailsOnAThreadOfItsOwn()
+    {
+        final RecordingAgent failing = new RecordingAgent("failing-start", false);
+        failing.startFailure = new IllegalStateException("no session file");
+        final AtomicLong errors = new AtomicLong();
+
+        assertThatThrownBy(() -> AgentHost.DEDICATED.run(
+            failing, new BackoffIdleStrategy(), ThreadAffinity.NONE, errors))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessage("failing-start failed to start: no session file")
+            .hasCause(failing.startFailure);
+        assertThat(failing.cycles.get()).isZero();
+        assertThat(errors.get()).isEqualTo(1);
+    }
+
     private static void awaitCycles(final RecordingAgent agent, final long cycles)
     {
         while (agent.cycles.get() < cycles)
@@ -93,6 +128,7 @@ class SharedAgentThreadTest
         private final boolean failing;
         private final AtomicLong cycles = new AtomicLong();
         private final List<Thread> threads = new CopyOnWriteArrayList<>();
+        private RuntimeException startFailure;
 
         RecordingAgent(final String name, final boolean failing)
         {
@@ -103,6 +139,10 @@ class SharedAgentThreadTest
         public void onStart()
         {
             calls.add(name + ":start");
+            if (null != startFailure)
+            {
+                throw startFailure;
+            }
         }
 
         public int doWork()
