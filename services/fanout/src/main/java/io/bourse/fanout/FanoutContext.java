@@ -41,6 +41,13 @@ public final class FanoutContext
     public static final String MAX_SESSIONS_PER_WORKER_PROP_NAME = "bourse.fanout.max.sessions.per.worker";
     /** Default sessions per worker: 1,024, so 2,048 subscribers with the default two workers. */
     public static final int MAX_SESSIONS_PER_WORKER_DEFAULT = 1024;
+    /**
+     * Most connections one worker holds at once that have sent no Login Request yet; further connections to it are
+     * closed at once, so that connections that never log in cannot take every place from subscribers.
+     */
+    public static final String MAX_PENDING_LOGINS_PER_WORKER_PROP_NAME = "bourse.fanout.max.pending.logins.per.worker";
+    /** Default connections awaiting their login per worker: 128, so 256 with two workers, as the order gateway's. */
+    public static final int MAX_PENDING_LOGINS_PER_WORKER_DEFAULT = 128;
     /** Capacity in bytes of each worker's ring buffer, a power of two. */
     public static final String RING_BUFFER_SIZE_PROP_NAME = "bourse.fanout.ring.buffer.size";
     /** Default ring-buffer capacity: 1 MiB, about 16,000 ITCH messages. */
@@ -76,6 +83,7 @@ public final class FanoutContext
     private boolean jvmMetrics = true;
     private int workerCount = WORKERS_DEFAULT;
     private int maxSessionsPerWorker = MAX_SESSIONS_PER_WORKER_DEFAULT;
+    private int maxPendingLoginsPerWorker = MAX_PENDING_LOGINS_PER_WORKER_DEFAULT;
     private int ringBufferSize = RING_BUFFER_SIZE_DEFAULT;
     private int sendBufferBytes = SEND_BUFFER_BYTES_DEFAULT;
     private int socketSendBufferBytes = SOCKET_SEND_BUFFER_BYTES_DEFAULT;
@@ -101,6 +109,8 @@ public final class FanoutContext
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
             .workerCount(settings.getInt(WORKERS_PROP_NAME, WORKERS_DEFAULT))
             .maxSessionsPerWorker(settings.getInt(MAX_SESSIONS_PER_WORKER_PROP_NAME, MAX_SESSIONS_PER_WORKER_DEFAULT))
+            .maxPendingLoginsPerWorker(settings.getInt(
+                MAX_PENDING_LOGINS_PER_WORKER_PROP_NAME, MAX_PENDING_LOGINS_PER_WORKER_DEFAULT))
             .ringBufferSize(settings.getInt(RING_BUFFER_SIZE_PROP_NAME, RING_BUFFER_SIZE_DEFAULT))
             .sendBufferBytes(settings.getInt(SEND_BUFFER_BYTES_PROP_NAME, SEND_BUFFER_BYTES_DEFAULT))
             .socketSendBufferBytes(
@@ -141,6 +151,7 @@ public final class FanoutContext
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);
         checkPositive(WORKERS_PROP_NAME, workerCount);
         checkPositive(MAX_SESSIONS_PER_WORKER_PROP_NAME, maxSessionsPerWorker);
+        checkPositive(MAX_PENDING_LOGINS_PER_WORKER_PROP_NAME, maxPendingLoginsPerWorker);
         if (!BitUtil.isPowerOfTwo(ringBufferSize) || ringBufferSize < 4096)
         {
             throw new IllegalStateException(
@@ -307,6 +318,23 @@ public final class FanoutContext
     public FanoutContext maxSessionsPerWorker(final int maxSessionsPerWorker)
     {
         this.maxSessionsPerWorker = maxSessionsPerWorker;
+        return this;
+    }
+
+    /** @return most connections one worker holds at once that have sent no Login Request yet. */
+    public int maxPendingLoginsPerWorker()
+    {
+        return maxPendingLoginsPerWorker;
+    }
+
+    /**
+     * @param maxPendingLoginsPerWorker most connections one worker holds at once that have sent no Login Request yet;
+     *                                  more are closed at once.
+     * @return this.
+     */
+    public FanoutContext maxPendingLoginsPerWorker(final int maxPendingLoginsPerWorker)
+    {
+        this.maxPendingLoginsPerWorker = maxPendingLoginsPerWorker;
         return this;
     }
 

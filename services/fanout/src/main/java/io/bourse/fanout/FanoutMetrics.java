@@ -40,7 +40,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * send buffer was full), {@code bourse_fanout_malformed_packets_total} (sessions ended because a packet from the
  * subscriber could not be parsed or handled), {@code bourse_fanout_send_buffer_bytes} (send buffers allocated, summed
  * over workers), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written to the subscriber sockets
- * at the end of the worker's duty cycle, recorded by every worker), {@code bourse_fanout_login_failures_total}, {@code
+ * at the end of the worker's duty cycle, recorded by every worker), {@code bourse_fanout_login_failures_total},
+ * {@code bourse_fanout_login_timeouts_total}, {@code bourse_fanout_pending_login_refusals_total} (connections closed at
+ * once because their worker held its most awaiting a Login Request), {@code
  * bourse_fanout_snapshots_total} (books sent as Add Orders, at login or for symbols a subscription added), {@code
  * bourse_fanout_replayed_messages_total} (kept messages sent to one session: a replay from a requested sequence number,
  * or what came while a snapshot was being written), {@code bourse_fanout_subscriptions} (symbols subscribed, summed
@@ -71,6 +73,7 @@ final class FanoutMetrics
     private final Gauge sendBufferBytes;
     private final CounterDataPoint loginFailures;
     private final CounterDataPoint loginTimeouts;
+    private final CounterDataPoint pendingLoginRefusals;
     private final CounterDataPoint snapshots;
     private final CounterDataPoint replayedMessages;
     private final CounterDataPoint recoveries;
@@ -128,6 +131,8 @@ final class FanoutMetrics
         loginFailures = counter(registry, "bourse_fanout_login_failures_total", "Login Requests rejected");
         loginTimeouts = counter(registry, "bourse_fanout_login_timeouts_total",
             "Connections closed for sending no Login Request within the login timeout");
+        pendingLoginRefusals = counter(registry, "bourse_fanout_pending_login_refusals_total",
+            "Connections closed at once because their worker held its most connections awaiting a Login Request");
         snapshots = counter(registry, "bourse_fanout_snapshots_total", "Books sent to a session as Add Orders");
         replayedMessages = counter(
             registry, "bourse_fanout_replayed_messages_total", "Kept ITCH messages sent to one session");
@@ -246,6 +251,11 @@ final class FanoutMetrics
     void onLoginTimeout()
     {
         loginTimeouts.inc();
+    }
+
+    void onPendingLoginRefusal()
+    {
+        pendingLoginRefusals.inc();
     }
 
     void onLoginFailure()

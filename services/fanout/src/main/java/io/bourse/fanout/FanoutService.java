@@ -111,7 +111,7 @@ public final class FanoutService implements AutoCloseable
                     ctx.ringBufferSize() + RingBufferDescriptor.TRAILER_LENGTH, 64)));
                 final WorkerAgent worker = new WorkerAgent(
                     workerId, rings[workerId], new ManyToOneConcurrentArrayQueue<>(CONNECTION_QUEUE_CAPACITY), requests,
-                    ctx.maxSessionsPerWorker(), credentials,
+                    ctx.maxSessionsPerWorker(), ctx.maxPendingLoginsPerWorker(), credentials,
                     new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemNanoClock.INSTANCE,
                     clock, sessionNames,
                     new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),

@@ -233,6 +233,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         return (loggedIn || loginRequested) && !closed && !ending;
     }
 
+    /** @return true while open and not ending, before its Login Request. */
+    boolean isAwaitingLogin()
+    {
+        return !loginRequested && !closed && !ending;
+    }
+
     /** @return true from End of Session until closed. */
     boolean isEnding()
     {

@@ -42,7 +42,9 @@ import java.util.function.Consumer;
  * others carry on. When the dispatcher reports that this worker missed messages, every session logged in or waiting for
  * its login's answer is ended with End of Session (its feed has a gap). A connection beyond the maximum sessions takes
  * the place of a session that is ending (which closes at once), or, when none is, is closed at once and counted as an
- * error. At the stop, after the dispatcher's, the worker first carries what its ring still holds (the messages the
+ * error. A connection that finds this worker holding its most connections that have sent no Login Request yet is
+ * closed at once and counted ({@code bourse_fanout_pending_login_refusals_total}), so that connections that never log
+ * in hold at most that many places (each for the login timeout at most). At the stop, after the dispatcher's, the worker first carries what its ring still holds (the messages the
  * dispatcher wrote before it stopped, translated, counted and kept for replays), so that each session's stream is
  * whole up to its end of the day ({@link SubscriberSession#endMessages()}), then serves the ending sessions until their
  * subscribers have taken the end and closed, or their End of Session deadline has passed.
@@ -83,6 +85,8 @@ final class WorkerAgent implements Agent
     private final MessageHandler onMessage = this::onMessage;
     private final Consumer<SelectionKey> onSelected = this::onSelected;
     private final Consumer<SocketChannel> onNewConnection = this::onNewConnection;
+    private final int maxPendingLogins;
+    private boolean pendingLoginRefusalLogged;
     private int sessionCount;
     /** {@link #sessionCount} for the acceptor's thread, set in order after each change. */
     private final AtomicInteger openSessions = new AtomicInteger();
@@ -99,6 +103,7 @@ final class WorkerAgent implements Agent
      * @param newConnections connections assigned by the acceptor.
      * @param requests       catch-up requests to the dispatcher, shared by every worker.
      * @param maxSessions    most sessions this worker serves.
+     * @param maxPendingLogins most connections this worker holds at once that have sent no Login Request yet.
      * @param credentials    who may log in.
      * @param referenceData  encodes the messages sent at login.
      * @param symbols        the symbols a subscription may name.
@@ -119,6 +124,7 @@ final class WorkerAgent implements Agent
         final ManyToOneConcurrentArrayQueue<SocketChannel> newConnections,
         final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
         final int maxSessions,
+        final int maxPendingLogins,
         final Credentials credentials,
         final ItchReferenceData referenceData,
         final SymbolDirectory symbols,
@@ -136,6 +142,7 @@ final class WorkerAgent implements Agent
         this.newConnections = newConnections;
         this.requests = requests;
         this.sessions = new SubscriberSession[maxSessions];
+        this.maxPendingLogins = maxPendingLogins;
         this.credentials = credentials;
         this.referenceData = referenceData;
         this.symbolDirectory = symbols;
@@ -340,6 +347,18 @@ final class WorkerAgent implements Agent
 
     private void onNewConnection(final SocketChannel channel)
     {
+        if (awaitingLogins() >= maxPendingLogins)
+        {
+            metrics.onPendingLoginRefusal();
+            if (!pendingLoginRefusalLogged)
+            {
+                pendingLoginRefusalLogged = true;
+                System.err.println("[" + roleName() + "] " + maxPendingLogins + " connections awaiting their Login " +
+                    "Request, connection refused (logged the first time only)");
+            }
+            closeQuietly(channel);
+            return;
+        }
         if (sessionCount == sessions.length)
         {
             closeAnEndingSession();
@@ -490,6 +509,17 @@ final class WorkerAgent implements Agent
         }
         metrics.onGapDisconnects(ended);
         System.err.println("[" + roleName() + "] missed messages: ended " + ended + " sessions with End of Session");
+    }
+
+    /** @return the open sessions that have sent no Login Request yet. */
+    private int awaitingLogins()
+    {
+        int awaiting = 0;
+        for (int i = 0; i < sessionCount; i++)
+        {
+            awaiting += sessions[i].isAwaitingLogin() ? 1 : 0;
+        }
+        return awaiting;
     }
 
     /** Closes the first ending session, if any, at once: a new connection needs its place. */

@@ -236,7 +236,7 @@ class SubscriberSessionFuzzTest
             acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             final ItchReferenceData referenceData = new ItchReferenceData(SYMBOLS);
             worker = new WorkerAgent(
-                0, ring, connections, requests, MAX_SESSIONS, credentials, referenceData, SYMBOLS,
+                0, ring, connections, requests, MAX_SESSIONS, MAX_SESSIONS, credentials, referenceData, SYMBOLS,
                 SystemNanoClock.INSTANCE, new MidnightNanoClock(),
                 new SessionNames(RUN_SESSION), new SendBufferPool(16 * 1024, metrics.sendBufferBytes()), 64 * 1024,
                 MESSAGE_LIMIT, metrics, errorCount);

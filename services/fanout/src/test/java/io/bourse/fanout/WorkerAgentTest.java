@@ -49,6 +49,7 @@ class WorkerAgentTest
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
     private static final int MESSAGE_LIMIT = 16;
     private static final int MAX_SESSIONS = 8;
+    private static final int MAX_PENDING_LOGINS = 3;
     private static final int SEND_BUFFER_BYTES = 16 * 1024;
     private static final int SOCKET_BUFFER_BYTES = 4096;
     /** ITCH 5.0 §4.3.1 Add Order (no MPID attribution) length. */
@@ -78,7 +79,7 @@ class WorkerAgentTest
         acceptor = ServerSocketChannel.open();
         acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         worker = new WorkerAgent(
-            0, ring, connections, requests, MAX_SESSIONS,
+            0, ring, connections, requests, MAX_SESSIONS, MAX_PENDING_LOGINS,
             Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(SYMBOLS),
             SYMBOLS, () -> System.nanoTime() + clockStepNs.get(), new MidnightNanoClock(),
             new SessionNames("1122000000"),
@@ -156,6 +157,37 @@ class WorkerAgentTest
         assertThat(counter("bourse_fanout_login_timeouts")).isEqualTo(1);
         assertThat(isClosedByPeer(subscriber)).isFalse();
         assertThat(gauge("bourse_fanout_sessions")).isEqualTo(1);
+    }
+
+    /**
+     * Connections that send nothing hold at most {@value #MAX_PENDING_LOGINS} places: one more is closed at once and
+     * counted, and once one of them logs in the next connection is served again.
+     */
+    @Test
+    void shouldCloseAtOnceAConnectionBeyondTheMostAwaitingTheirLoginRequest() throws Exception
+    {
+        final TestSubscriber subscriber = connect(0);
+        final List<TestSubscriber> silent = new ArrayList<>();
+        for (int i = 0; i < MAX_PENDING_LOGINS; i++)
+        {
+            silent.add(open(0));
+        }
+        final TestSubscriber refused = open(0);
+        dutyCycle();
+
+        awaitClosed(refused);
+        assertThat(counter("bourse_fanout_pending_login_refusals")).isEqualTo(1);
+        assertThat(gauge("bourse_fanout_sessions")).isEqualTo(1);
+        assertThat(isClosedByPeer(subscriber)).isFalse();
+        assertThat(silent.stream().filter(WorkerAgentTest::isClosedByPeer).count()).isZero();
+
+        sendLoginRequest(silent.getFirst());
+        awaitAccepted(silent.getFirst());
+        connect(0);
+
+        assertThat(counter("bourse_fanout_pending_login_refusals")).isEqualTo(1);
+        assertThat(gauge("bourse_fanout_sessions")).as("logged in").isEqualTo(3);
+        assertThat(errorCount).hasValue(0);
     }
 
     /**
@@ -442,18 +474,31 @@ class WorkerAgentTest
     private TestSubscriber connect(final int receiveBufferBytes) throws Exception
     {
         final TestSubscriber subscriber = login(receiveBufferBytes);
+        awaitAccepted(subscriber);
+        return subscriber;
+    }
+
+    /** Runs duty cycles until the subscriber has read Login Accepted. */
+    private void awaitAccepted(final TestSubscriber subscriber) throws Exception
+    {
         while (!subscriber.accepted)
         {
             dutyCycle();
             subscriber.client.receive();
         }
-        return subscriber;
     }
 
     /** Connects, hands the connection to the worker and sends the Login Request. */
     private TestSubscriber login(final int receiveBufferBytes) throws Exception
     {
         final TestSubscriber subscriber = open(receiveBufferBytes);
+        sendLoginRequest(subscriber);
+        return subscriber;
+    }
+
+    /** Sends the Login Request of sub1 for the next message. */
+    private static void sendLoginRequest(final TestSubscriber subscriber) throws IOException
+    {
         final SoupBinTCP.LoginRequest login = new SoupBinTCP.LoginRequest();
         login.setUsername("sub1");
         login.setPassword("pw1");
@@ -462,7 +507,6 @@ class WorkerAgentTest
         subscriber.channel.configureBlocking(true);
         subscriber.client.login(login);
         subscriber.channel.configureBlocking(false);
-        return subscriber;
     }
 
     /** Connects and hands the connection to the worker, sending nothing. */
