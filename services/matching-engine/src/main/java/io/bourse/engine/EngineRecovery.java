@@ -25,17 +25,20 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The runs are replayed oldest first, each from its recording's start to where it stopped, through a
  * {@link CommandAdapter} that publishes nothing; every recorded event must equal the next one the replay produced
- * ({@link EventProxy#matchRecorded}), but the answers to admin commands (AdminResponse), which the replay does not
- * produce and which are skipped, so a log that this engine's version and configuration (symbols, shard, maximum
+ * ({@link EventProxy#matchRecorded}), and so must every answer to an admin command (AdminResponse), which the replay
+ * produces for the commands of a run recorded at schema version 7 or later, the first that answered them
+ * ({@link EventProxy#replayAnswers}), so a log that this engine's version and configuration (symbols, shard, maximum
  * order size; each run's price bands and self-trade prevention modes are in its log, {@link StartConfiguration})
- * would not have produced stops the recovery instead of giving another state. A
- * run still recording (its engine died and the media driver has not yet timed its stream out, or another engine of
- * this shard runs) is waited for, up to 60 s. The events a run produced but never published (it stopped between a
- * recorded command and its events, or while they were held) are the new run's first events, renumbered from 1
- * ({@link EventProxy#start}): the gateways answer them then. A command whose SequencedCommand was itself never
- * published is in no recording: the run stopped before taking it, as far as anyone can tell (its sender had no
- * answer). Each SequencedCommand also says where on the command stream its run took it ({@link TakenCommands}), so
- * that the new run skips the commands it hears again; those that say nowhere are a run's settings, which the
+ * would not have produced stops the recovery instead of giving another state. A run still recording (its engine died
+ * and the media driver has not yet timed its stream out, or another engine of this shard runs) is waited for, up to
+ * 60 s. The events a run produced but never published (it stopped between a recorded command and its events, or while
+ * they were held) are the new run's first events, renumbered from 1 ({@link EventProxy#start}): the gateways answer
+ * them then; so are the answers to admin commands it never published, for the operator's tool. An answer that a later
+ * run, of an engine from before such answers were published, took its next command without is dropped there
+ * ({@link EventProxy#dropUnpublishedAnswers}). A command whose SequencedCommand was itself never published is in no
+ * recording: the run stopped before taking it, as far as anyone can tell (its sender had no answer). Each
+ * SequencedCommand also says where on the command stream its run took it ({@link TakenCommands}), so that the new run
+ * skips the commands it hears again; those that say nowhere are a run's settings, which the
  * {@link StartConfiguration} is told of.
  *
  * <p>Runs on the calling thread at start; allocates (archive clients, replays).
@@ -118,8 +121,8 @@ final class EngineRecovery implements FragmentHandler
     }
 
     /**
-     * Takes one recorded message: a SequencedCommand is applied to the engine, an AdminResponse skipped, any other
-     * event matched against the held ones.
+     * Takes one recorded message: a SequencedCommand is applied to the engine, any other event, AdminResponses
+     * included, matched against the held ones.
      * Throws nothing: the first divergence, or anything a replayed command threw, is kept, the rest of the replay is
      * skipped, and {@link #recover} throws it.
      */
@@ -150,7 +153,8 @@ final class EngineRecovery implements FragmentHandler
         if (MessageHeaderDecoder.SCHEMA_ID == header.schemaId() &&
             AdminResponseDecoder.TEMPLATE_ID == header.templateId())
         {
-            return; // the answer to an admin command: the replay produces none (EventProxy#adminResponse)
+            eventProxy.matchRecorded(buffer, offset, length); // an answer to an admin command: not counted as an event
+            return;
         }
         if (MessageHeaderDecoder.SCHEMA_ID != header.schemaId() ||
             SequencedCommandDecoder.TEMPLATE_ID != header.templateId())
@@ -159,7 +163,7 @@ final class EngineRecovery implements FragmentHandler
             events++;
             return;
         }
-        if (!eventProxy.canPublish())
+        if (!eventProxy.canPublish() && !eventProxy.dropUnpublishedAnswers())
         {
             throw new IllegalStateException("recovery diverged: the replay produced events the run did not publish " +
                 "before its command " + (commands + 1));
@@ -169,6 +173,7 @@ final class EngineRecovery implements FragmentHandler
         final long position = sequencedCommand.commandPosition();
         final int sessionId = sequencedCommand.commandSessionId();
         sequencedCommand.wrapCommand(command);
+        eventProxy.replayAnswers(header.version() >= EventProxy.ADMIN_RESPONSE_SINCE_VERSION);
         if (SequencedCommandDecoder.commandPositionNullValue() != position)
         {
             taken.taken(sessionId, position);

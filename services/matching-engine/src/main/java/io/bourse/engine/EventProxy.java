@@ -57,9 +57,12 @@ import java.nio.ByteOrder;
  * input log.
  * A restarted shard recovers from it ({@link EngineRecovery}): in recovery the proxy publishes nothing; the events the
  * replayed commands produce are held and each must equal the next event recorded
- * ({@link #matchRecorded(DirectBuffer, int, int)}). Those left when a run's recording ends were never published (the
- * run stopped between a command and its events, or while its events were held): each later run starts by
- * publishing them, renumbered from 1 ({@link #startRun()}), before it takes a command.
+ * ({@link #matchRecorded(DirectBuffer, int, int)}), and so must the answers to the admin commands of a run whose
+ * engine answered them (schema version 7 and later, {@link #replayAnswers(boolean)}), held with them, unnumbered.
+ * Those left when a run's recording ends were never published (the run stopped between a command and its events or
+ * its answer, or while they were held): each later run starts by publishing them, the events renumbered from 1
+ * ({@link #startRun()}), before it takes a command, so that an operator's tool hears the answer to a command whose run
+ * died before giving it.
  */
 final class EventProxy implements MatchingEngineListener
 {
@@ -70,11 +73,15 @@ final class EventProxy implements MatchingEngineListener
     /** Offset of every event's sequence number: each event's first field. */
     private static final int SEQUENCE_NUMBER_OFFSET =
         MessageHeaderEncoder.ENCODED_LENGTH + OrderAcceptedEncoder.sequenceNumberEncodingOffset();
+    /** The schema version that added AdminResponse: an engine of an earlier one answered no admin command. */
+    static final int ADMIN_RESPONSE_SINCE_VERSION = 7;
 
     private Publication publication;
     private EngineMetrics metrics;
     private EngineMetrics liveMetrics;
     private boolean recovering;
+    /** In recovery: the run being replayed answered its admin commands, so the replay holds the answers to match. */
+    private boolean replayAnswers;
     private final ExpandableDirectByteBuffer held = new ExpandableDirectByteBuffer(HELD_INITIAL_CAPACITY);
     private int heldLimit;
     private int heldPosition;
@@ -158,11 +165,26 @@ final class EventProxy implements MatchingEngineListener
     }
 
     /**
-     * Starts a run of the shard's event stream, in recovery the next recording read, else the live one: the events
-     * held are those no earlier run published, which this run publishes first; they are renumbered from 1, as each
-     * run's sequence numbers are.
+     * In recovery, before each replayed command: whether the engine that took it answered admin commands (its
+     * SequencedCommand's schema version is {@link #ADMIN_RESPONSE_SINCE_VERSION} or later). If so, the replay holds
+     * the command's answer like an event, to be matched against the recorded one or, when its run died before
+     * publishing it, published first by the next run; an older engine's run has no answer to match, and its
+     * commands' senders are long gone.
      *
-     * @return the events held, this run's first.
+     * @param answered true when the replayed command's run published an AdminResponse for each admin command.
+     */
+    void replayAnswers(final boolean answered)
+    {
+        replayAnswers = answered;
+    }
+
+    /**
+     * Starts a run of the shard's event stream, in recovery the next recording read, else the live one: the messages
+     * held are those no earlier run published, which this run publishes first; the events among them are renumbered
+     * from 1, as each run's sequence numbers are, and the answers to admin commands, which carry no sequence number,
+     * are left as they are. Not the duty cycle's: walks what is held.
+     *
+     * @return the messages held (events and answers), this run's first.
      */
     int startRun()
     {
@@ -170,23 +192,51 @@ final class EventProxy implements MatchingEngineListener
         heldLimit -= heldPosition;
         heldPosition = 0;
         sequenceNumber = 0;
+        int count = 0;
         for (int position = 0; position < heldLimit; position += Integer.BYTES + held.getInt(position))
         {
-            held.putLong(position + Integer.BYTES + SEQUENCE_NUMBER_OFFSET, ++sequenceNumber);
+            count++;
+            if (isNumbered(held, position + Integer.BYTES))
+            {
+                held.putLong(position + Integer.BYTES + SEQUENCE_NUMBER_OFFSET, ++sequenceNumber);
+            }
         }
-        return (int)sequenceNumber;
+        return count;
     }
 
     /**
-     * Takes the next recorded event of the run being recovered: it must equal, byte for byte, the oldest event held,
-     * but for the schema version in its message header (an engine of schema version 5 or 6, whose run an upgraded
-     * shard recovers, wrote every event as this one does; a version that changed an event changes its length too).
+     * In recovery, at a recorded command while messages are still held: drops them when they are all answers to admin
+     * commands. The recorded run then took its command without publishing them: its engine, of schema version 7 but
+     * from before the answers an earlier run left were published, recovered without them. Dropping them keeps the
+     * replay equal to what was published; an event held is a divergence, which the caller reports.
+     *
+     * @return true when nothing is held any more; false when an event is held (nothing dropped).
+     */
+    boolean dropUnpublishedAnswers()
+    {
+        for (int position = heldPosition; position < heldLimit; position += Integer.BYTES + held.getInt(position))
+        {
+            if (isNumbered(held, position + Integer.BYTES))
+            {
+                return false;
+            }
+        }
+        heldPosition = 0;
+        heldLimit = 0;
+        return true;
+    }
+
+    /**
+     * Takes the next recorded event, or answer to an admin command, of the run being recovered: it must equal, byte for
+     * byte, the oldest message held, but for the schema version in its message header (an engine of schema version 5
+     * or 6, whose run an upgraded shard recovers, wrote every event as this one does; a version that changed an event
+     * changes its length too).
      *
      * @param event  the recorded event's buffer.
      * @param offset where its SBE message header starts.
      * @param length its length in bytes.
-     * @throws IllegalStateException when no event is held (the replay produced fewer events than the run published)
-     *                               or the held one differs: the recorded run was not produced by this engine's
+     * @throws IllegalStateException when nothing is held (the replay produced fewer events than the run published)
+     *                               or the held message differs: the recorded run was not produced by this engine's
      *                               version and configuration from these commands.
      */
     void matchRecorded(final DirectBuffer event, final int offset, final int length)
@@ -202,8 +252,8 @@ final class EventProxy implements MatchingEngineListener
         {
             throw new IllegalStateException("recovery diverged: the run published an event (template " +
                 templateId(event, offset) + ", " + length + " bytes) other than the replay's (template " +
-                templateId(held, heldOffset) + ", " + heldLength + " bytes, sequence number " +
-                held.getLong(heldOffset + SEQUENCE_NUMBER_OFFSET) + ")");
+                templateId(held, heldOffset) + ", " + heldLength + " bytes" + (isNumbered(held, heldOffset) ?
+                ", sequence number " + held.getLong(heldOffset + SEQUENCE_NUMBER_OFFSET) : "") + ")");
         }
         heldPosition += Integer.BYTES + length;
         if (heldPosition == heldLimit)
@@ -554,9 +604,10 @@ final class EventProxy implements MatchingEngineListener
 
     /**
      * Publishes the shard's answer to an admin command, after the command's other events, stamped with the command's
-     * timestamp. It carries no sequence number. Nothing in recovery: the answers went to their senders when the
-     * commands were taken, and a recording made before schema version 7 has none to match. So none is ever held when
-     * a run starts ({@link #startRun()} numbers every message held then as an event).
+     * timestamp. It carries no sequence number. In recovery it is held, to be matched against the one the replayed
+     * run recorded or, when that run died before publishing it, published by the next run with the events it left
+     * ({@link #startRun()} leaves it unnumbered); nothing for a run recorded before schema version 7, which answered
+     * no admin command ({@link #replayAnswers(boolean)}).
      *
      * @param commandTemplateId the admin command's template id.
      * @param symbol            the command's packed symbol, {@code Symbols.pack("")} (spaces) for one without.
@@ -564,7 +615,7 @@ final class EventProxy implements MatchingEngineListener
      */
     void adminResponse(final int commandTemplateId, final long symbol, final AdminReject reject)
     {
-        if (recovering)
+        if (recovering && !replayAnswers)
         {
             return;
         }
@@ -636,6 +687,16 @@ final class EventProxy implements MatchingEngineListener
     private int templateId(final DirectBuffer message, final int offset)
     {
         return recordedHeader.wrap(message, offset).templateId();
+    }
+
+    /**
+     * @return true for an event, which carries a sequence number; false for an AdminResponse or a SequencedCommand,
+     *         which carry none.
+     */
+    private boolean isNumbered(final DirectBuffer message, final int offset)
+    {
+        final int templateId = templateId(message, offset);
+        return AdminResponseEncoder.TEMPLATE_ID != templateId && SequencedCommandEncoder.TEMPLATE_ID != templateId;
     }
 
     private static io.bourse.sbe.engine.Side side(final Side side)

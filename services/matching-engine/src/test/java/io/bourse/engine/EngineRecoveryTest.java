@@ -10,6 +10,7 @@ import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamRecordings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.engine.ShardStreams.Event;
@@ -21,8 +22,12 @@ import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
 import io.bourse.sbe.engine.SequencedCommandEncoder;
 import io.bourse.sbe.engine.SetPriceBandEncoder;
+import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
+import io.bourse.sbe.engine.TradingState;
+import io.bourse.sbe.engine.TradingStateChangedEncoder;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -64,6 +69,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class EngineRecoveryTest
 {
     private static final int SHARD = 1;
+    /** The command stream image of the commands a test's recorded run took: no publication of the test's. */
+    private static final int TAKEN_SESSION_ID = 0x0BAD;
+    /** Where on that image such a command was taken. */
+    private static final long TAKEN_POSITION = 64;
 
     @TempDir
     private Path archiveDir;
@@ -245,6 +254,141 @@ class EngineRecoveryTest
 
             assertThat(await(thirdRun, recordings().getLast().sessionId(), 1)).containsExactly(
                 new Event(1, "canceled 11 40 leaves 0 U resting t=779"));
+        }
+    }
+
+    /**
+     * A run that died right after taking an operator's BreakTrade (its SequencedCommand recorded, neither its
+     * TradeBroken nor its AdminResponse published): the next run publishes both first, the answer unnumbered and with
+     * the command's timestamp, so that the operator's tool hears it; the run after that recovers from every run
+     * without answering the command again. Before, the answer was never published: {@code bourse admin} timed out, and
+     * its retry was refused (TRADE_ALREADY_BROKEN).
+     */
+    @Test
+    void shouldAnswerAnAdminCommandAnEarlierRunTookButDiedBeforeAnswering() throws Exception
+    {
+        final long firstMatch = 16 + SHARD;
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            send(commands, 11, "AAPL", Side.BUY, 100, 777);
+            send(commands, 12, "AAPL", Side.SELL, 60, 778);
+            assertThat(await(events, 4)).hasSize(4);
+        }
+        awaitStopped();
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        recordRun((publication) -> offerTakenCommand(publication, admin.buffer(),
+            admin.breakTrade(781, Symbols.pack("AAPL"), firstMatch, (byte)'E'),
+            SequencedCommandEncoder.SCHEMA_VERSION));
+
+        final Subscription thirdRun = subscribeEvents(); // before the run starts: it publishes those at once
+        try (EngineService ignored = launchShard())
+        {
+            cancel(connect(thirdRun), 11, 0, 782);
+
+            assertThat(await(thirdRun, recordings().getLast().sessionId(), 3)).containsExactly(
+                new Event(1, "broken AAPL 60@" + PRICE + " taker 12/" + (2 * 16 + SHARD) + " maker 11/" +
+                    (16 + SHARD) + " match " + firstMatch + " E t=781"),
+                adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 781),
+                new Event(2, "canceled 11 40 leaves 0 U resting t=782"));
+        }
+        awaitStopped();
+
+        final Subscription fourthRun = subscribeEvents();
+        try (EngineService ignored = launchShard())
+        {
+            send(connect(fourthRun), 13, "AAPL", Side.BUY, 5, 783);
+
+            assertThat(await(fourthRun, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(1, "accepted 13 AAPL BUY 5@" + PRICE + " Y t=783"),
+                new Event(2, "added BUY 5@" + PRICE + " Y"));
+        }
+    }
+
+    /**
+     * A run that died after publishing an operator's SetTradingState and its TradingStateChanged, before its
+     * AdminResponse: the next run publishes only that answer first, unnumbered, so that its own first event is still
+     * numbered 1.
+     */
+    @Test
+    void shouldAnswerAnAdminCommandWhoseRunDiedAfterItsEventsBeforeItsAnswer() throws Exception
+    {
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        recordRun((publication) ->
+        {
+            offerTakenCommand(publication, admin.buffer(), admin.tradingState(777, Symbols.pack("AAPL"),
+                io.bourse.engine.match.TradingState.HALTED), SequencedCommandEncoder.SCHEMA_VERSION);
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+            final TradingStateChangedEncoder halted = new TradingStateChangedEncoder()
+                .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+                .sequenceNumber(1)
+                .timestampNs(777)
+                .symbol("AAPL    ")
+                .state(TradingState.HALTED);
+            offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + halted.encodedLength());
+        });
+
+        final Subscription events = subscribeEvents(); // before the run starts: it publishes the answer at once
+        try (EngineService ignored = launchShard())
+        {
+            send(connect(events), 11, "AAPL", Side.BUY, 100, 778);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 777),
+                new Event(1, "rejected 11 H"));
+        }
+    }
+
+    /**
+     * A run recorded by an engine from before schema version 7, which answered no admin command: its SetPriceBand is
+     * replayed (the band rejects the next run's buy) but not answered, as nothing went missing.
+     */
+    @Test
+    void shouldNotAnswerTheAdminCommandsOfARunRecordedBeforeSchemaVersion7() throws Exception
+    {
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        recordRun((publication) -> offerTakenCommand(publication, admin.buffer(),
+            admin.priceBand(777, Symbols.pack("AAPL"), PRICE, 100), 6));
+
+        final Subscription events = subscribeEvents();
+        try (EngineService ignored = launchShard())
+        {
+            send(connect(events), 11, "AAPL", Side.BUY, 100, PRICE + PRICE / 50, 778);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 1)).containsExactly(
+                new Event(1, "rejected 11 X"));
+        }
+    }
+
+    /**
+     * A run died before answering an admin command, and the next was an engine that recovered without that answer
+     * (schema version 7 too, before the answer was published): it took its next command without publishing it. That
+     * run is recovered all the same, the answer dropped at its command rather than taken for a divergence, and the new
+     * run publishes first only the OrderAdded it left.
+     */
+    @Test
+    void shouldRecoverARunThatNeverPublishedTheAnswerAnEarlierRunLeft() throws Exception
+    {
+        final AdminCommandEncoder admin = new AdminCommandEncoder();
+        recordRun((publication) -> offerTakenCommand(publication, admin.buffer(),
+            admin.priceBand(776, Symbols.pack("AAPL"), PRICE, 100), SequencedCommandEncoder.SCHEMA_VERSION));
+        recordRun((publication) ->
+        {
+            offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
+                .firm("DEMO").display((byte)'Y'));
+            offerAccepted(publication, 1, 777, 11, 16 + SHARD);
+        });
+
+        final Subscription events = subscribeEvents();
+        try (EngineService ignored = launchShard())
+        {
+            send(connect(events), 12, "AAPL", Side.SELL, 60, 778);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
+                new Event(1, "added BUY 100@" + PRICE + " Y"),
+                new Event(2, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
+                new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
         }
     }
 
@@ -633,6 +777,23 @@ class EngineRecoveryTest
             .commandSessionId(SequencedCommandEncoder.commandSessionIdNullValue())
             .commandPosition(SequencedCommandEncoder.commandPositionNullValue())
             .putCommand(newOrder.buffer(), 0, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength());
+        offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    /**
+     * Offers a SequencedCommand of a command taken from the command stream (an image gone since), as an engine of the
+     * schema version given wrote it.
+     */
+    private static void offerTakenCommand(
+        final ExclusivePublication publication, final DirectBuffer command, final int length, final int schemaVersion)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
+        final SequencedCommandEncoder encoder = new SequencedCommandEncoder()
+            .wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .commandSessionId(TAKEN_SESSION_ID)
+            .commandPosition(TAKEN_POSITION)
+            .putCommand(command, 0, length);
+        new MessageHeaderEncoder().wrap(buffer, 0).version(schemaVersion);
         offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
     }
 
