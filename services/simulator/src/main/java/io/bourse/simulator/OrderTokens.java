@@ -5,8 +5,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * OUCH 4.2 Order Tokens of one session: 14 ASCII bytes, a 6-character prefix (4 base-36 digits of a run id, then 2
  * base-36 digits of the session index) followed by a per-session counter in base 36, space padded on the right.
- * Tokens are unique per session per day as long as two runs do not share a run id (the default run id is the second
- * of the day the run started). Encoding and decoding work on caller-supplied arrays and never allocate.
+ * Tokens are unique per session per day as long as two runs do not share a run id; the default run id
+ * ({@link #runIdAt(long)}) tells apart any two runs started at least 100 ms and less than 46 hours apart, a gateway
+ * that never closes its day included. Encoding and decoding work on caller-supplied arrays and never allocate.
  *
  * <pre>
  *   0   1   2   3   4   5   6 ...                      13
@@ -26,12 +27,27 @@ public final class OrderTokens
     /** Highest counter: eight base-36 digits. */
     public static final long MAX_COUNTER = 2_821_109_907_455L;
 
+    /** Time the default run id stays the same, in milliseconds: a tenth of a second. */
+    public static final long RUN_ID_STEP_MS = 100;
+
     private static final int PREFIX_LENGTH = 6;
     private static final int RADIX = 36;
     private static final byte[] DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".getBytes(StandardCharsets.US_ASCII);
 
     private final byte[] prefix = new byte[PREFIX_LENGTH];
     private final byte[] scratch = new byte[LENGTH];
+
+    /**
+     * The default run id of a run started at a time: the tenths of a second since the epoch, modulo
+     * {@value #MAX_RUN_ID} + 1, so that it repeats only every 1,679,616 tenths of a second (46.7 hours).
+     *
+     * @param epochMs the run's start, in milliseconds since the epoch.
+     * @return 0..{@value #MAX_RUN_ID}.
+     */
+    public static int runIdAt(final long epochMs)
+    {
+        return (int)Math.floorMod(Math.floorDiv(epochMs, RUN_ID_STEP_MS), MAX_RUN_ID + 1L);
+    }
 
     /**
      * @param runId        0..{@value #MAX_RUN_ID}, distinguishes runs on the same day.

@@ -18,8 +18,6 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -374,7 +372,7 @@ public final class SimulatorContext
         checkPort(METRICS_PORT_PROP_NAME, metricsPort);
         if (runId < 0)
         {
-            runId = LocalTime.now(ZoneOffset.UTC).toSecondOfDay();
+            runId = OrderTokens.runIdAt(System.currentTimeMillis());
         }
         checkRange("runId", runId, 0, OrderTokens.MAX_RUN_ID);
         final List<Credentials.User> all = credentials.users();
@@ -801,7 +799,7 @@ public final class SimulatorContext
         return this;
     }
 
-    /** @return run id in the order tokens; -1 until {@link #conclude()} picks the second of the day. */
+    /** @return run id in the order tokens; -1 until {@link #conclude()} picks {@link OrderTokens#runIdAt} of now. */
     public int runId()
     {
         return runId;

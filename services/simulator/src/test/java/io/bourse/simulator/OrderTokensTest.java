@@ -3,6 +3,7 @@ package io.bourse.simulator;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -78,6 +79,26 @@ class OrderTokensTest
         }
 
         assertThat(seen).hasSize(8_000);
+    }
+
+    /**
+     * The default run ids of runs started 100 ms apart, or at the same time of day on days that follow (a gateway that
+     * never closes its day keeps its tokens), differ: before, the second of the day gave both runs the same tokens.
+     */
+    @Test
+    void shouldGiveDifferentRunIdsToRunsStartedATenthOfASecondOrADayApart()
+    {
+        final long start = Instant.parse("2026-11-23T09:30:00.000Z").toEpochMilli();
+        final Set<Integer> runIds = new HashSet<>();
+        for (long epochMs = start; epochMs < start + 46 * 3_600_000L; epochMs += 100)
+        {
+            assertThat(runIds.add(OrderTokens.runIdAt(epochMs))).as("run id at %d", epochMs).isTrue();
+        }
+
+        assertThat(OrderTokens.runIdAt(start + 99)).isEqualTo(OrderTokens.runIdAt(start));
+        assertThat(OrderTokens.runIdAt(start + 100)).isNotEqualTo(OrderTokens.runIdAt(start));
+        assertThat(OrderTokens.runIdAt(start + 86_400_000)).isNotEqualTo(OrderTokens.runIdAt(start));
+        assertThat(runIds).allMatch((runId) -> runId >= 0 && runId <= OrderTokens.MAX_RUN_ID);
     }
 
     @Test
