@@ -42,12 +42,13 @@ import java.util.function.Consumer;
  * others carry on. When the dispatcher reports that this worker missed messages, every session logged in or waiting for
  * its login's answer is ended with End of Session (its feed has a gap). A connection beyond the maximum sessions takes
  * the place of a session that is ending (which closes at once), or, when none is, is closed at once and counted as an
- * error. A connection that finds this worker holding its most connections that have sent no Login Request yet is
- * closed at once and counted ({@code bourse_fanout_pending_login_refusals_total}), so that connections that never log
- * in hold at most that many places (each for the login timeout at most). At the stop, after the dispatcher's, the worker first carries what its ring still holds (the messages the
- * dispatcher wrote before it stopped, translated, counted and kept for replays), so that each session's stream is
- * whole up to its end of the day ({@link SubscriberSession#endMessages()}), then serves the ending sessions until their
- * subscribers have taken the end and closed, or their End of Session deadline has passed.
+ * error. A connection that finds this worker holding its most connections that have sent no Login Request yet is closed
+ * at once and counted ({@code bourse_fanout_pending_login_refusals_total}), so that connections that never log in hold
+ * at most that many places (each for the login timeout at most). At the stop, after the dispatcher's, the worker first
+ * carries what its ring still holds (the messages the dispatcher wrote before it stopped, translated, counted and kept
+ * for replays), so that each session's stream is whole up to its end of the day
+ * ({@link SubscriberSession#endMessages()}), then serves the ending sessions until their subscribers have taken the end
+ * and closed, or their End of Session deadline has passed.
  */
 final class WorkerAgent implements Agent
 {
