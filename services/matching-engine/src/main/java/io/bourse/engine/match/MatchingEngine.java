@@ -150,6 +150,8 @@ public final class MatchingEngine
     private static final int SHARD_BITS = 4;
     private static final int BASIS_POINTS = 10_000;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long NANOS_PER_DAY = 86_400L * NANOS_PER_SECOND;
+    private static final long HALF_DAY_NS = NANOS_PER_DAY / 2;
     private static final long ONE_DOLLAR = 10_000L;
     private static final long CENT = 100L;
 
@@ -260,7 +262,10 @@ public final class MatchingEngine
         return ordersByClientId.size();
     }
 
-    /** @return the engine's clock in ns since midnight: the latest timestamp given to {@link #advanceClock(long)}. */
+    /**
+     * @return the engine's clock in ns since midnight (of its first timestamp's day): the latest timestamp given to
+     * {@link #advanceClock(long)}, a later day's read as the day nearest the clock; 0 before any.
+     */
     public long clockNs()
     {
         return clockNs;
@@ -273,14 +278,24 @@ public final class MatchingEngine
      * number (a replace or move that loses priority counts as a new entry; the expiry itself stays unless the replace
      * gives another time in force). Call it with each command's timestamp before applying the command, and with the
      * timestamp of clock ticks in the sequenced input, so that orders expire without order flow.
+     * <p>
+     * A timestamp more than 12 hours behind the clock counts from a later midnight than the clock does: its sender
+     * (a gateway restarted after a midnight the clock's sender ran past, or one started on a later date) counts its
+     * time from the midnight of its own start. It is read as that time on the day nearest the clock, whole days
+     * later, and moves the clock on as its sender's time goes on; otherwise the clock would wait, up to a day, until
+     * that sender's time caught up with it, and a good-till-seconds order would live that much longer.
      *
-     * @param timestampNs the command's time in ns since midnight.
+     * @param timestampNs the command's time in ns since midnight (its sender's start's midnight).
      */
     public void advanceClock(final long timestampNs)
     {
         if (timestampNs > clockNs)
         {
             clockNs = timestampNs;
+        }
+        else if (clockNs - timestampNs > HALF_DAY_NS)
+        {
+            clockNs = Math.max(clockNs, nearestDay(timestampNs));
         }
         Order order;
         while (null != (order = expiries.first()) && order.expiryNs <= clockNs)
@@ -1243,6 +1258,16 @@ public final class MatchingEngine
     {
         return timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
             timeInForce < TIME_IN_FORCE_MARKET_HOURS ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS : 0;
+    }
+
+    /**
+     * @param timestampNs a time of day more than 12 hours behind the clock, counted from a later midnight.
+     * @return the time on the day nearest the clock: whole days later, within 12 hours of the clock.
+     */
+    private long nearestDay(final long timestampNs)
+    {
+        final long days = (clockNs - timestampNs + HALF_DAY_NS - 1) / NANOS_PER_DAY;
+        return timestampNs + days * NANOS_PER_DAY;
     }
 
     /** @return engine time in ns since midnight at which an order given this time in force now expires, 0 for none. */

@@ -77,6 +77,31 @@ class MatchingEngineTimeInForceTest
         assertThat(events.drain()).containsExactly(new Canceled(1, orderId(1), 100, 0, T, true));
     }
 
+    /**
+     * A gateway that ran past midnight stamped times past a day; restarted, it counts from that midnight: its times,
+     * a day behind the clock, move the clock on from where its last run left it.
+     */
+    @Test
+    void shouldReadATimestampADayBehindTheClockAsTheNextDaysAndExpireOnIt()
+    {
+        final long day = 86_400 * SECOND;
+        engine.advanceClock(day + 2 * 3600 * SECOND);
+        engine.advanceClock(2 * 3600 * SECOND + SECOND);
+        assertThat(engine.clockNs()).isEqualTo(day + 2 * 3600 * SECOND + SECOND);
+        engine.newOrder(1, AAPL, Side.SELL, 100, 1_000_000, 2);
+        engine.advanceClock(2 * 3600 * SECOND);
+        engine.advanceClock(day + 2 * 3600 * SECOND - SECOND);
+        events.drain();
+        assertThat(engine.clockNs()).as("never backwards, on either day").isEqualTo(day + 2 * 3600 * SECOND + SECOND);
+
+        engine.advanceClock(2 * 3600 * SECOND + 3 * SECOND - 1);
+        assertThat(events.drain()).isEmpty();
+        engine.advanceClock(2 * 3600 * SECOND + 3 * SECOND);
+
+        assertThat(events.drain()).containsExactly(new Canceled(1, orderId(1), 100, 0, T, true));
+        assertThat(engine.clockNs()).isEqualTo(day + 2 * 3600 * SECOND + 3 * SECOND);
+    }
+
     @Test
     void shouldKeepExpiryAcrossReplaceAndForgetFilledOrders()
     {

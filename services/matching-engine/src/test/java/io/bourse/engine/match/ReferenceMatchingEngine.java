@@ -37,6 +37,7 @@ final class ReferenceMatchingEngine implements OrderEntry
     }
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long NANOS_PER_DAY = 86_400L * NANOS_PER_SECOND;
     private static final long NO_EXPIRY = Long.MAX_VALUE;
     /** A tick from $1 up ($0.01); below $1 it is $0.0001 (Display#POST_ONLY). */
     private static final long PRICE_TICK = 100;
@@ -160,7 +161,10 @@ final class ReferenceMatchingEngine implements OrderEntry
         return book.size();
     }
 
-    /** @return the clock: the latest timestamp given to {@link #advanceClock(long)}, 0 before any. */
+    /**
+     * @return the clock: the latest timestamp given to {@link #advanceClock(long)} (a later day's on the day nearest
+     * the clock), 0 before any.
+     */
     long clockNs()
     {
         return clockNs;
@@ -224,7 +228,13 @@ final class ReferenceMatchingEngine implements OrderEntry
     @Override
     public void advanceClock(final long timestampNs)
     {
-        clockNs = Math.max(clockNs, timestampNs);
+        // More than 12 h behind: a sender counting from a later midnight, read on the day nearest the clock.
+        long readNs = timestampNs;
+        while (clockNs - readNs > NANOS_PER_DAY / 2)
+        {
+            readNs += NANOS_PER_DAY;
+        }
+        clockNs = Math.max(clockNs, readNs);
         RestingOrder expired;
         while (null != (expired = firstExpired()))
         {
