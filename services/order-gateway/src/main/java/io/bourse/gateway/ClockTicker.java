@@ -4,8 +4,9 @@ package io.bourse.gateway;
  * Sends the engine's ClockTick (engine-schema.xml) to every shard once per interval (a second by default), timed by the
  * gateway agent's duty-cycle clock and stamped with its time since midnight, so that good-till-seconds orders expire
  * on the sequenced input's clock even when no order flows. Every gateway ticks; the engine's clock never moves
- * backwards, so ticks of gateways whose clocks lag do no harm. A tick a shard does not take (not connected, back
- * pressured) is counted and left to the next interval.
+ * backwards, so ticks of gateways whose clocks lag do no harm, and it reads a time a day behind it (a gateway started
+ * after a midnight another ran past, or restarted after it) as the next day's, so that such a gateway's ticks move it
+ * on. A tick a shard does not take (not connected, back pressured) is counted and left to the next interval.
  */
 final class ClockTicker
 {

@@ -8,6 +8,9 @@ import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 
 /**
  * Opens the gateway's trading days ({@link TradingDay}): the first at the start, on the journals of its session,
@@ -133,7 +136,9 @@ final class TradingDays
      * with here, one with some once its cancels are taken ({@link ClosedDayCancels#markWhenSent}); a cancel of an
      * order that traded or was canceled after its journal's end changes nothing in the engine. As in a restart on the
      * day, an order of another gateway id or of a shard this gateway no longer has is not rebuilt, and so not
-     * canceled. Logs a line per day with open orders.
+     * canceled. With daily sessions and a close time, a day dated before the first, whose close has passed, also gets
+     * the End of Day its close would have journaled (a gateway stopped before its close, or while a 00:00 close waited
+     * for its cancels, and started on the next date). Logs a line per day with open orders.
      *
      * @param first            the first day's journals, recovered: its directory's parent is searched, it is not.
      * @param closedDayCancels where the cancels are kept.
@@ -150,8 +155,12 @@ final class TradingDays
             {
                 final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
                 final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
-                restoreSessions(journals, sessionIndexes, orderEntry);
+                final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);
                 final int cancels = orderEntry.carryOpenOrdersTo(closedDayCancels);
+                if (isClosedBefore(sessionName, first.sessionName()))
+                {
+                    endDay(registry);
+                }
                 if (0 == cancels)
                 {
                     JournalStore.markOrdersCanceled(directory);
@@ -169,6 +178,41 @@ final class TradingDays
                 metrics.error(GatewayError.JOURNAL_FAILED, directory, ex);
             }
         }
+    }
+
+    /**
+     * @param sessionName      another day's session name.
+     * @param firstSessionName the first day's.
+     * @return true when the other day, with daily sessions and a close time, is a date before the first day: its close,
+     * at the latest the midnight its next date starts at, has passed.
+     */
+    private boolean isClosedBefore(final String sessionName, final String firstSessionName)
+    {
+        if (!ctx.dailySessions() || GatewayContext.NO_CLOSE == ctx.closeTimeNs())
+        {
+            return false;
+        }
+        try
+        {
+            return LocalDate.parse(sessionName, DateTimeFormatter.BASIC_ISO_DATE)
+                .isBefore(LocalDate.parse(firstSessionName, DateTimeFormatter.BASIC_ISO_DATE));
+        }
+        catch (final DateTimeParseException ex)
+        {
+            return false; // a configured session name: a day of no date, whose close time is not known
+        }
+    }
+
+    /**
+     * Ends a day whose close the gateway missed (stopped before it, or while the close waited for its cancels), as its
+     * close would have: the End of Day journaled in each of its sessions that has not had it, their last message,
+     * which a client finds in its replay should the day be opened again.
+     */
+    private void endDay(final SessionRegistry registry)
+    {
+        clock.update();
+        registry.endDay();
+        registry.flush();
     }
 
     private TradingDay open(final int index, final JournalStore journals) throws IOException

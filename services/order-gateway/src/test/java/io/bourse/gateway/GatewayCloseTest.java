@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.common.time.SessionNames;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.RecordingEngineProxy.NewOrder;
@@ -17,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The close of the trading day in the gateway agent's duty cycle, on its real agent over a {@link MemoryNetwork}, the
  * test thread running the cycles on a wall clock it sets: an Enter Order the gateway reads and stamps at or after the
  * close time is Rejected 'C' (OUCH 4.2 &sect;2.2 Rejected, exchange closed) and never reaches the engine, even when
- * the cycle that reads it started before the close.
+ * the cycle that reads it started before the close. A restart during the close's wait ends the day in its journals.
  */
 class GatewayCloseTest
 {
@@ -109,11 +111,73 @@ class GatewayCloseTest
         assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "after_end_of_day")).isEqualTo(1);
     }
 
+    /**
+     * A gateway with daily sessions closing at 00:00, stopped while the close waits for the cancel of an order still
+     * open (one the engine never answers), and started again after that midnight, on the next date's day: the closed
+     * day's session gets its End of Day in its journal, the last message, as the close would have journaled it once
+     * its wait was over. Before, the closed day's journals never got it.
+     */
+    @Test
+    void shouldJournalTheEndOfDayOfADayWhoseMidnightCloseARestartInterrupted() throws IOException
+    {
+        final long dayNs = MidnightNanoClock.NANOS_PER_DAY;
+        final LocalDate date = LocalDate.ofEpochDay(DAY_EPOCH_NS / dayNs);
+        final long beforeMidnightNs = dayNs - TimeUnit.HOURS.toNanos(1);
+        wallClockNs = DAY_EPOCH_NS + beforeMidnightNs;
+        startDaily(SessionNames.ofDate(date), registry);
+        logIn(beforeMidnightNs);
+        client.write(enterOrder("T1"));
+        agent.doWork();
+        assertThat(engine.commands()).filteredOn(NewOrder.class::isInstance).hasSize(1);
+
+        wallClockNs = DAY_EPOCH_NS + dayNs + TimeUnit.SECONDS.toNanos(1);
+        client.write(enterOrder("T2"));
+        final ByteArrayOutputStream received = new ByteArrayOutputStream();
+        for (int i = 0; i < 10; i++)
+        {
+            agent.doWork();
+            received.write(client.takeAvailable());
+        }
+        assertThat(sequencedData(received.toByteArray())).as("closing, T1 still open: no End of Day yet")
+            .containsExactly(new Rejected(TimeUnit.SECONDS.toNanos(1), "T2", 'C'));
+        gateway.close();
+
+        wallClockNs += TimeUnit.SECONDS.toNanos(1);
+        startDaily(SessionNames.ofDate(date.plusDays(1)), new PrometheusRegistry());
+
+        final List<Object> journaled = new ArrayList<>();
+        try (SessionJournal journal = SessionJournal.open(journalRoot.resolve(JournalStore.encode(
+            SessionNames.ofDate(date))).resolve("demo01" + JournalStore.SUFFIX), JournalSync.NONE))
+        {
+            for (long sequence = 1; sequence <= journal.count(); sequence++)
+            {
+                final ByteBuffer message = journal.message(sequence);
+                final byte[] bytes = new byte[message.remaining()];
+                message.get(bytes);
+                journaled.add(OuchMessages.decode(bytes));
+            }
+        }
+        assertThat(journaled).containsExactly(
+            new SystemEventMessage(beforeMidnightNs, (char)Ouch42.EVENT_START_OF_DAY),
+            new Rejected(TimeUnit.SECONDS.toNanos(1), "T2", 'C'),
+            new SystemEventMessage(TimeUnit.SECONDS.toNanos(2), (char)Ouch42.EVENT_END_OF_DAY));
+    }
+
     private void start() throws IOException
     {
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(this::readWallClock));
         gateway = MemoryGateway.start(journalRoot, SESSION, (ctx) -> ctx.closeTimeNs(CLOSE_NS), engine,
             new GatewayMetrics(registry), clock);
+        agent = gateway.agent();
+    }
+
+    /** Starts a gateway with daily sessions closing at 00:00, its first day the clock's date, named {@code day}. */
+    private void startDaily(final String day, final PrometheusRegistry metricsRegistry) throws IOException
+    {
+        final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(this::readWallClock));
+        gateway = MemoryGateway.start(journalRoot, day,
+            (ctx) -> ctx.sessionName(null).closeTimeNs(MidnightNanoClock.NANOS_PER_DAY), engine,
+            new GatewayMetrics(metricsRegistry), clock);
         agent = gateway.agent();
     }
 
@@ -131,6 +195,16 @@ class GatewayCloseTest
     /** Connects, logs in as demo01 and runs duty cycles until Start of Day, the first message of the session, came. */
     private void logIn() throws IOException
     {
+        logIn(ONE_HOUR_BEFORE_CLOSE_NS);
+    }
+
+    /**
+     * Connects, logs in as demo01 and runs duty cycles until Start of Day, the first message of the session, came.
+     *
+     * @param startOfDayNs the Start of Day's timestamp, ns since midnight.
+     */
+    private void logIn(final long startOfDayNs) throws IOException
+    {
         client = gateway.connect();
         client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "demo01pw", 0)));
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
@@ -141,7 +215,7 @@ class GatewayCloseTest
         }
         assertThat(received.toByteArray()[2]).as("Login Accepted").isEqualTo((byte)'A');
         assertThat(sequencedData(received.toByteArray())).containsExactly(
-            new SystemEventMessage(ONE_HOUR_BEFORE_CLOSE_NS, (char)Ouch42.EVENT_START_OF_DAY));
+            new SystemEventMessage(startOfDayNs, (char)Ouch42.EVENT_START_OF_DAY));
     }
 
     /** @return a SoupBinTCP 4.0 Unsequenced Data packet holding an OUCH 4.2 Enter Order of AAPL. */

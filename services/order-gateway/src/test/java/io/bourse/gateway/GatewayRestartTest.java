@@ -808,6 +808,49 @@ class GatewayRestartTest
         }
     }
 
+    /**
+     * A gateway that ran past midnight UTC stamped its commands with times past a day (its clock counts from the
+     * midnight of its start), and the engine's clock, which never goes back, followed; the gateway restarted after
+     * that midnight counts from it, a day less. Its good-till-seconds order still expires after its seconds, not once
+     * the restarted gateway's clock has caught up with the engine's a day later.
+     */
+    @Test
+    void shouldExpireAGoodTillSecondsOrderOnTimeAfterARestartPastMidnight() throws Exception
+    {
+        // The wall clock an hour before the next midnight UTC, moved on past it while the first gateway runs.
+        final MonotonicEpochNanoClock system = new MonotonicEpochNanoClock();
+        final long nowNs = system.nanoTime();
+        final AtomicLong offsetNs = new AtomicLong((nowNs / MidnightNanoClock.NANOS_PER_DAY + 1) *
+            MidnightNanoClock.NANOS_PER_DAY - TimeUnit.HOURS.toNanos(1) - nowNs);
+        final EpochNanoClock wallClock = () -> system.nanoTime() + offsetNs.get();
+        try (EngineShards shards = new EngineShards("gateway-restart-test-past-midnight", Map.of()))
+        {
+            try (GatewayService first = GatewayService.launch(context(18, journalDir, shards, EventArchive.DISABLED)
+                .epochClock(wallClock).clockTickIntervalMs(100));
+                TestClient client = TestClient.login(first.port(), "ord01", 1))
+            {
+                offsetNs.addAndGet(TimeUnit.HOURS.toNanos(3));
+                // Taken at 02:00 on the first gateway's clock: 26 h since the midnight of its start, the engine's too.
+                client.enterOrder("P1", "AMZN", Ouch42.SIDE_SELL, 100, 97_000_000, DAY);
+                assertThat(client.await(3).get(2)).isInstanceOf(Accepted.class);
+            }
+
+            try (GatewayService second = GatewayService.launch(context(18, journalDir, shards, EventArchive.DISABLED)
+                .epochClock(wallClock).clockTickIntervalMs(100));
+                TestClient client = TestClient.login(second.port(), "ord01", 3))
+            {
+                client.enterOrder("P2", "AMZN", Ouch42.SIDE_BUY, 100, 96_000_000, 1);
+
+                assertThat(client.await(3)).usingRecursiveFieldByFieldElementComparatorIgnoringFields(IGNORED)
+                    .as("the order canceled T within its second and the next ticks")
+                    .containsExactly(new LoginAccepted(SESSION, 3),
+                        new Accepted(0, "P2", 'B', 100, "AMZN", 96_000_000, 1, "DEMO", 'Y', 0, 'A', 'N', 0, 'N', 'L',
+                            ' '),
+                        new Canceled(0, "P2", 100, 'T'));
+            }
+        }
+    }
+
     /** Buys 100 AMZN at the price, which must rest whole: the client's cancel gets all 100 shares back. */
     private static void assertBuyRestsUntilCanceled(final TestClient client, final long price) throws Exception
     {
