@@ -13,14 +13,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Accepts subscriber connections on the fanout's non-blocking server socket and assigns each to the worker with the
- * fewest sessions and waiting connections (the first of those after the last one assigned, on a tie), through the
- * worker's queue, so that sessions that ended on one worker leave room that the next connections fill. A connection
- * whose worker's queue is full waits for room, and the acceptor takes no other until it has gone (the rest wait in the
- * socket's backlog), so that a burst of connections is served, only later. A connection that cannot be made
- * non-blocking is closed and counted as an error. Runs on the
- * dispatcher's thread, which carries the market data: it asks the socket at most once per
- * {@link #ACCEPT_INTERVAL_NS} (a new connection waits at most that long, far below a subscriber's login time), so that
- * the dispatcher's duty cycle makes no system call while it polls the stream.
+ * fewest sessions and waiting connections (the first of those after the last one assigned, on a tie) among those not
+ * holding their most connections awaiting a Login Request (so that connections that never log in, gone to one worker,
+ * do not turn away subscribers another worker would serve), through the worker's queue, so that sessions that ended on
+ * one worker leave room that the next connections fill. A connection whose worker's queue is full waits for room, and
+ * the acceptor takes no other until it has gone (the rest wait in the socket's backlog), so that a burst of connections
+ * is served, only later. A connection that cannot be made non-blocking is closed and counted as an error. Runs on the
+ * dispatcher's thread, which carries the market data: it asks the socket at most once per {@link #ACCEPT_INTERVAL_NS}
+ * (a new connection waits at most that long, far below a subscriber's login time), so that the dispatcher's duty cycle
+ * makes no system call while it polls the stream.
  */
 final class SubscriberAcceptor implements Agent
 {
@@ -119,20 +120,27 @@ final class SubscriberAcceptor implements Agent
         }
     }
 
-    /** @return true when the connection went to the least-loaded worker, false when that worker's queue is full. */
+    /**
+     * @return true when the connection went to the least-loaded worker not at its limit of connections awaiting their
+     * Login Request (the least-loaded of all when every worker is, which refuses it), false when that worker's queue
+     * is full.
+     */
     private boolean assign(final SocketChannel channel)
     {
         final int count = workers.size();
         int chosen = nextWorker;
         int leastLoad = workers.get(chosen).load();
+        boolean chosenAtLimit = workers.get(chosen).isAtPendingLoginLimit();
         for (int i = 1; i < count; i++)
         {
             final int worker = (nextWorker + i) % count;
             final int load = workers.get(worker).load();
-            if (load < leastLoad)
+            final boolean atLimit = workers.get(worker).isAtPendingLoginLimit();
+            if ((chosenAtLimit && !atLimit) || (atLimit == chosenAtLimit && load < leastLoad))
             {
                 chosen = worker;
                 leastLoad = load;
+                chosenAtLimit = atLimit;
             }
         }
         if (!workers.get(chosen).offerConnection(channel))

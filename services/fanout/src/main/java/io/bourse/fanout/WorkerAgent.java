@@ -87,6 +87,10 @@ final class WorkerAgent implements Agent
     private final Consumer<SelectionKey> onSelected = this::onSelected;
     private final Consumer<SocketChannel> onNewConnection = this::onNewConnection;
     private final int maxPendingLogins;
+    /** Sessions awaiting their Login Request at the last count (each keep-alive), plus the connections added since. */
+    private int awaitingLoginCount;
+    /** {@link #awaitingLoginCount} for the acceptor's thread. */
+    private final AtomicInteger awaitingLogins = new AtomicInteger();
     private boolean pendingLoginRefusalLogged;
     private int sessionCount;
     /** {@link #sessionCount} for the acceptor's thread, set in order after each change. */
@@ -199,6 +203,7 @@ final class WorkerAgent implements Agent
         {
             sessions[i].keepAlive();
         }
+        countAwaitingLogins();
     }
 
     /**
@@ -346,9 +351,18 @@ final class WorkerAgent implements Agent
         return openSessions.get() + newConnections.size();
     }
 
+    /**
+     * @return true when this worker, as the acceptor's thread sees it, holds its most connections awaiting their Login
+     * Request, counting those waiting in its queue: a new connection would be refused, at the latest count.
+     */
+    boolean isAtPendingLoginLimit()
+    {
+        return awaitingLogins.get() + newConnections.size() >= maxPendingLogins;
+    }
+
     private void onNewConnection(final SocketChannel channel)
     {
-        if (awaitingLogins() >= maxPendingLogins)
+        if (awaitingLoginCount >= maxPendingLogins && countAwaitingLogins() >= maxPendingLogins)
         {
             metrics.onPendingLoginRefusal();
             if (!pendingLoginRefusalLogged)
@@ -381,6 +395,7 @@ final class WorkerAgent implements Agent
             session.selectionKey(channel.register(selector, SelectionKey.OP_READ, session));
             sessions[sessionCount++] = session;
             openSessions.lazySet(sessionCount);
+            awaitingLogins.lazySet(++awaitingLoginCount);
         }
         catch (final IOException ex)
         {
@@ -512,14 +527,16 @@ final class WorkerAgent implements Agent
         System.err.println("[" + roleName() + "] missed messages: ended " + ended + " sessions with End of Session");
     }
 
-    /** @return the open sessions that have sent no Login Request yet. */
-    private int awaitingLogins()
+    /** @return the open sessions that have sent no Login Request yet, counted now, also for the acceptor. */
+    private int countAwaitingLogins()
     {
         int awaiting = 0;
         for (int i = 0; i < sessionCount; i++)
         {
             awaiting += sessions[i].isAwaitingLogin() ? 1 : 0;
         }
+        awaitingLoginCount = awaiting;
+        awaitingLogins.lazySet(awaiting);
         return awaiting;
     }
 

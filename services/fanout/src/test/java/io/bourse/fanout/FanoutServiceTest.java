@@ -447,6 +447,46 @@ class FanoutServiceTest
             .contains("bourse_fanout_errors_total 0.0\n");
     }
 
+    /**
+     * Connections that never log in, all gone to the less-loaded worker, fill its places for connections awaiting their
+     * Login Request: the next subscriber goes to the other worker and is served (before, it went to the less-loaded
+     * worker too and was refused).
+     */
+    @Test
+    void shouldGiveANewConnectionAWorkerNotAtItsLimitOfConnectionsAwaitingTheirLogin() throws Exception
+    {
+        service.close();
+        service = FanoutService.launch(context(tempDir.resolve("credentials.csv")).maxPendingLoginsPerWorker(2));
+        final int snapshotLength = sbe.snapshotComplete(2);
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, snapshotLength) > 0 &&
+            metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        // In turn: the first, third and fifth on worker 0, which then has none left; worker 1 keeps three.
+        final List<Subscriber> six = new ArrayList<>();
+        for (int i = 0; i < 6; i++)
+        {
+            final Subscriber subscriber = connect();
+            subscriber.login("sub1", "secret1");
+            subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+            six.add(subscriber);
+        }
+        for (int i = 0; i < 6; i += 2)
+        {
+            six.get(i).close();
+        }
+        awaitTrue(() -> metricsContain("bourse_fanout_sessions 3.0\n"));
+
+        connect(); // both silent connections go to worker 0, the less loaded
+        connect();
+        final Subscriber subscriber = connect();
+        subscriber.login("sub2", "secret2");
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+
+        assertThat(subscriber.loginAccepted).isTrue();
+        assertThat(scrapeMetrics())
+            .contains("bourse_fanout_sessions 4.0\n")
+            .contains("bourse_fanout_pending_login_refusals_total 0.0\n");
+    }
+
     @Test
     void shouldDisconnectAStalledSubscriberAsASlowConsumerWhileTheOthersReceiveEverything() throws Exception
     {
