@@ -33,12 +33,13 @@ FROM ${BOURSE_JRE_IMAGE}
 # `feed` and `bench --target running` on the host can map it. An existing user or group with that id (`ubuntu` in the
 # upstream Temurin images) is used as it is. The directories of the compose file's volumes are made here, owned by it,
 # so that a new volume is created with that owner; a volume written by a stack from before stop 59, whose containers
-# ran as root, is not writable: `docker compose down -v` removes it.
+# ran as root, is not writable: `docker compose down -v` removes it (README, "Users and limits").
 ARG BOURSE_UID=1000
 ARG BOURSE_GID=1000
 RUN (getent group "${BOURSE_GID}" > /dev/null || groupadd --gid "${BOURSE_GID}" bourse) \
  && (getent passwd "${BOURSE_UID}" > /dev/null \
-     || useradd --uid "${BOURSE_UID}" --gid "${BOURSE_GID}" --no-create-home --shell /usr/sbin/nologin bourse) \
+     || useradd --uid "${BOURSE_UID}" --gid "${BOURSE_GID}" --no-create-home --no-log-init \
+        --shell /usr/sbin/nologin bourse) \
  && mkdir -p /var/lib/bourse/gateway-journal /var/lib/bourse/event-archive \
  && chown -R "${BOURSE_UID}:${BOURSE_GID}" /var/lib/bourse
 WORKDIR /opt/bourse

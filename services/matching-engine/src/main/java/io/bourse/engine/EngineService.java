@@ -121,7 +121,7 @@ public final class EngineService implements AutoCloseable
             if (unpublished > 0)
             {
                 System.out.println("matching-engine shard " + ctx.shardId() + ": publishing first " + unpublished +
-                    " events that its earlier run produced but never published");
+                    " events and admin answers that its earlier run produced but never published");
             }
             commandAdapter = new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken);
             settingsTaken = settings.apply(ctx, commandAdapter, engine.clockNs());
@@ -145,8 +145,16 @@ public final class EngineService implements AutoCloseable
             .name("bourse_engine_errors_total").help("Errors raised by the engine agent")
             .callback((callback) -> callback.call(errors.get()))
             .register(metricsServer.registry());
-        final AgentHost.HostedAgent runner =
-            ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), errors);
+        final AgentHost.HostedAgent runner;
+        try
+        {
+            runner = ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), errors);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.closeAll(aeron, metricsServer);
+            throw ex;
+        }
         metricsServer.readiness(() -> agent.hasRecordingStopped() ?
             "the event archive stopped recording the shard's events: taking no commands" : null);
         System.out.println("matching-engine shard " + ctx.shardId() + " started: symbols " +
