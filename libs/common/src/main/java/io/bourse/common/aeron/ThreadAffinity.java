@@ -208,7 +208,7 @@ public final class ThreadAffinity
             {
                 pinCurrentThread(roleName);
             }
-            catch (final RuntimeException ex)
+            catch (final RuntimeException | LinkageError ex) // LinkageError: the affinity library's native part
             {
                 System.err.println(bracketed(roleName) + " runs unpinned: " + ex);
             }
