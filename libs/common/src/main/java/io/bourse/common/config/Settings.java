@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * Reads one setting from a system property {@code bourse.x.y} or, failing that, from the environment variable
  * {@code BOURSE_X_Y}; containers use the environment, the embedded mode and tests use properties or explicit
- * context fields.
+ * context fields. An empty property or variable counts as unset, as the compose file passes {@code ${BOURSE_X_Y:-}}
+ * for a setting left to its default.
  */
 public final class Settings
 {
@@ -29,13 +30,13 @@ public final class Settings
 
     /**
      * @param propertyName e.g. {@code bourse.gateway.port}; the environment name is derived from it.
-     * @param defaultValue returned when neither the property nor the variable is set.
+     * @param defaultValue returned when neither the property nor the variable is set (or both are empty).
      * @return the configured value.
      */
     public String get(final String propertyName, final String defaultValue)
     {
         final String property = System.getProperty(propertyName);
-        if (null != property)
+        if (null != property && !property.isEmpty())
         {
             return property;
         }

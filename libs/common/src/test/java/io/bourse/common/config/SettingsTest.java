@@ -21,6 +21,23 @@ class SettingsTest
     }
 
     @Test
+    void shouldTakeAnEmptySystemPropertyAsUnsetAsAnEmptyVariable()
+    {
+        System.setProperty(NAME, "");
+        try
+        {
+            assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", "42")).getInt(NAME, 7)).isEqualTo(42);
+            assertThat(new Settings(Map.of()).getInt(NAME, 7)).isEqualTo(7);
+            System.setProperty(NAME, "5");
+            assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", "42")).getInt(NAME, 7)).isEqualTo(5);
+        }
+        finally
+        {
+            System.clearProperty(NAME);
+        }
+    }
+
+    @Test
     void shouldDeriveTheEnvironmentVariableAlikeInEveryDefaultLocale()
     {
         final Locale before = Locale.getDefault();
