@@ -682,9 +682,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     @Override
     public void message(final ByteBuffer payload)
     {
-        if (ending)
+        if (ending || closed)
         {
-            return;
+            return; // what follows End of Session, or a Logout Request in the same read, is dropped
         }
         final boolean[] symbols = new boolean[subscribed.length];
         if (!loginRequested || closed || !SubscriptionMessage.parse(payload, symbolDirectory, symbols))

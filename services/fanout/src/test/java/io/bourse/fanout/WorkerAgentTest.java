@@ -190,6 +190,22 @@ class WorkerAgentTest
         assertThat(errorCount).hasValue(0);
     }
 
+    /** What a subscriber sends after its Logout Request, in the same write, is dropped with the session. */
+    @Test
+    void shouldDropWithoutCountingAnErrorWhatFollowsALogoutRequestInTheSameRead() throws Exception
+    {
+        final TestSubscriber subscriber = connect(0);
+        final ByteBuffer logoutThenData = ByteBuffer.wrap(new byte[]{0, 1, 'O', 0, 3, 'U', 'x', 'y'});
+        while (logoutThenData.hasRemaining())
+        {
+            subscriber.channel.write(logoutThenData);
+        }
+        awaitClosed(subscriber);
+
+        assertThat(gauge("bourse_fanout_sessions")).isZero();
+        assertThat(errorCount).hasValue(0);
+    }
+
     /**
      * The sessions' heartbeat timers run on the monotonic clock: a subscriber silent for 15 s of it is ended, whatever
      * the wall clock did (before, they ran on the wall clock, which a step forward, NTP or a resumed VM, moved past
