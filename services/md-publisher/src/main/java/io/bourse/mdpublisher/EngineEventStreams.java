@@ -15,6 +15,7 @@ import io.prometheus.metrics.core.metrics.Counter;
 import org.agrona.CloseHelper;
 import org.agrona.collections.LongHashSet;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -89,6 +90,17 @@ final class EngineEventStreams
     private boolean rebuilt;
     /** Some of the shard's earlier runs were replayed into the books for the image being caught up. */
     private boolean rebuiltEarlierRuns;
+    /**
+     * Per shard: the recording of the newest earlier run replayed into the books, {@link #NO_RUN} before any; a
+     * later first image's catch-up replays only the runs after it.
+     */
+    private final long[] booksHoldRunsTo;
+    /**
+     * Per shard: the books hold runs replayed for an image that turned out superseded, not published yet: the next
+     * first image's catch-up publishes them with its own.
+     */
+    private final boolean[] unpublishedRebuild;
+    private static final long NO_RUN = -1;
 
     /**
      * @param subscriptions  one per engine shard.
@@ -119,6 +131,9 @@ final class EngineEventStreams
         this.errorCount = errorCount;
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
         this.readImages = new Image[subscriptions.length];
+        this.booksHoldRunsTo = new long[subscriptions.length];
+        Arrays.fill(booksHoldRunsTo, NO_RUN);
+        this.unpublishedRebuild = new boolean[subscriptions.length];
         final MessageHeaderDecoder replayedHeader = new MessageHeaderDecoder();
         this.replayHandler = (buffer, offset, length, header) ->
         {
@@ -205,11 +220,15 @@ final class EngineEventStreams
                 else if (firstOfShard)
                 {
                     // The newer run's image, when it comes, is the shard's first to catch up: it replays this run's
-                    // whole recording. (After a first, a new run's catch-up replays its own recording only.)
+                    // whole recording, and the earlier runs not in the books yet, then publishes the books once.
+                    // (After a first, a new run's catch-up replays its own recording only.)
                     supersededImages.add(imageId);
+                    unpublishedRebuild[shardId] |= rebuilt;
+                    rebuilt = false;
                 }
-                if (rebuilt)
+                if (rebuilt || (!superseded && unpublishedRebuild[shardId]))
                 {
+                    unpublishedRebuild[shardId] = false;
                     // Also after a replay that failed part way: the subscribers then hold what the books hold.
                     final int added = books.publishBooks(shardSymbols[shardId], clock.nanosSinceMidnight());
                     System.out.println("md-publisher: published the rebuilt books of shard " + shardId + ": " +
@@ -238,10 +257,11 @@ final class EngineEventStreams
 
     /**
      * Replays, without publishing, the whole recordings of the shard's runs before the image's (a restarted engine
-     * recovers its state from them, so its new run continues theirs), unless a newer run than the image's records
-     * ({@link #superseded} then set, nothing replayed). A run not listed yet (its shard is starting its recording) is
-     * newer than every run listed ({@link EventReplay#runIndex}). An earlier run still recording is skipped: the
-     * image's run did not recover from it. Sets {@link #rebuilt} when it replays any.
+     * recovers its state from them, so its new run continues theirs), but those already in the books (replayed for an
+     * image that turned out superseded), unless a newer run than the image's records ({@link #superseded} then set,
+     * nothing replayed). A run not listed yet (its shard is starting its recording) is newer than every run listed
+     * ({@link EventReplay#runIndex}). An earlier run still recording is skipped: the image's run did not recover from
+     * it. Sets {@link #rebuilt} when it replays any.
      *
      * @return events replayed.
      * @throws AeronException when the archive cannot be reached or a replay fails.
@@ -264,6 +284,10 @@ final class EngineEventStreams
         for (int i = 0; i < index; i++)
         {
             final EventReplay.Run run = runs.get(i);
+            if (run.recordingId() <= booksHoldRunsTo[shardId])
+            {
+                continue; // in the books already (the archive numbers recordings in the order they start)
+            }
             if (run.recording())
             {
                 // Not one the image's run recovered from: a restarted shard waits until its earlier runs stop.
@@ -276,6 +300,7 @@ final class EngineEventStreams
             rebuilt = true;
             replayed += replay.replayRecording(run.recordingId(), run.startPosition(), run.stopPosition(),
                 replayHandler);
+            booksHoldRunsTo[shardId] = run.recordingId();
             replayedRuns++;
         }
         if (replayedRuns > 0)
@@ -326,7 +351,7 @@ final class EngineEventStreams
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
-                rebuilt = rebuiltEarlierRuns;
+                rebuilt = rebuiltEarlierRuns; // held back for the newer run's catch-up (pollImage)
                 superseded = true;
                 System.out.println("md-publisher: " + stretch + " not replayed and its live events dropped: a newer " +
                     "run of the shard records (" + replay.newestRecordingId() + ")");

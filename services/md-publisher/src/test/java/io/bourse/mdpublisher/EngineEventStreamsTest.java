@@ -8,11 +8,14 @@ import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,6 +134,87 @@ class EngineEventStreamsTest
             expected.addAll(List.of(1001L, 1002L, 1003L));
             assertThat(taken).isEqualTo(expected);
             assertThat(errors).hasValue(0);
+        }
+    }
+
+    /**
+     * The md-publisher (re)starts on the shard's second run and replays the first into its books; the shard restarts
+     * meanwhile, so the second run's own catch-up finds a newer run recording and the third run's image catches up as
+     * the shard's first. The earlier runs reach the books once, and the books are published once (before, the first
+     * run was replayed again on top of the books that held it, and the books published twice: a second Add Order of
+     * every resting order, and the order the first run replaced back as a phantom).
+     */
+    @Test
+    void shouldReplayTheEarlierRunsOnceWhenTheShardRestartsWhileTheyAreReplayed()
+    {
+        final ExclusivePublication run0 = runs.start(0);
+        awaitTrue(() -> run0.offer(engine.buffer, 0, engine.orderAdded(T1, "AAPL", 1, Side.BUY, 100, 1_000_000,
+            'Y')) > 0);
+        awaitTrue(() -> run0.offer(engine.buffer, 0, engine.orderReplaced(T1 + 1, "AAPL", 1, 2, Side.BUY, 100,
+            1_000_100, BookUpdate.REPLACED)) > 0);
+        runs.stop(run0);
+        final ExclusivePublication run1 = runs.start(0);
+        awaitTrue(() -> run1.offer(engine.buffer, 0, engine.orderAdded(T1 + 2, "AAPL", 3, Side.BUY, 100, 999_000,
+            'Y')) > 0);
+        runs.awaitRecorded(run1);
+
+        // The md-publisher (re)starts: it joins the second run where it stands, past its start (an IPC image joins
+        // where the stream's readers stand, which the media driver updates on its own cycle: wait for it).
+        final Subscription subscription = joinPastTheStart();
+        final MarketDataEvents published = new MarketDataEvents();
+        final MarketDataBooks books =
+            new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, MarketDataBooks.FULL_DEPTH, published, errors);
+        final FragmentHandler adapter =
+            new EngineEventAdapter(books, new MdPublisherMetrics(new PrometheusRegistry(), errors), errors);
+        final ExclusivePublication[] run2 = new ExclusivePublication[1];
+        final FragmentHandler restartingShard = (buffer, offset, length, header) ->
+        {
+            adapter.onFragment(buffer, offset, length, header);
+            if (null == run2[0]) // the shard restarts while the first run is replayed
+            {
+                runs.stop(run1);
+                run2[0] = runs.start(0);
+            }
+        };
+        final EngineEventStreams streams = new EngineEventStreams(new Subscription[]{subscription},
+            new long[][]{{Symbols.pack("AAPL")}}, new MidnightNanoClock(), restartingShard, books,
+            new EventReplay(aeron, driver.archive()), Counter.builder().name("replayed").build(), errors);
+
+        awaitTrue(() ->
+        {
+            streams.poll(10);
+            return null != run2[0] && null == streams.catchUpReason();
+        });
+        for (int i = 0; i < 100; i++)
+        {
+            streams.poll(10);
+        }
+
+        final List<Long> added = new ArrayList<>();
+        for (final MarketDataEvents.Message message : published.drain())
+        {
+            if (message instanceof MarketDataEvents.AddOrder addOrder)
+            {
+                added.add(addOrder.orderId());
+            }
+        }
+        assertThat(books.openOrderCount()).as("orders 2 and 3 rest").isEqualTo(2);
+        assertThat(added).as("each published once").containsExactlyInAnyOrder(2L, 3L);
+        assertThat(errors).hasValue(0);
+    }
+
+    /** @return a subscription to the shard's events whose one image joined past the stream's start. */
+    private Subscription joinPastTheStart()
+    {
+        while (true)
+        {
+            final Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
+            awaitTrue(() -> subscription.imageCount() == 1);
+            if (subscription.imageAtIndex(0).joinPosition() > 0)
+            {
+                return subscription;
+            }
+            subscription.close();
         }
     }
 
