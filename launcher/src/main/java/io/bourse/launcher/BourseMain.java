@@ -1,5 +1,6 @@
 package io.bourse.launcher;
 
+import io.aeron.exceptions.DriverTimeoutException;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.engine.EngineMain;
@@ -84,7 +85,8 @@ public final class BourseMain implements Runnable
     /**
      * One line naming what failed and why, e.g. which port was already in use: the messages of the exception and its
      * causes. A file-system error without a reason, whose message is only its file (a journal directory the service's
-     * user may not write, e.g.), is followed by its kind: {@code /var/lib/x.journal (access denied)}.
+     * user may not write, e.g.), is followed by its kind: {@code /var/lib/x.journal (access denied)}; Aeron's driver
+     * timeout, by what it means.
      */
     static String describe(final Throwable ex)
     {
@@ -96,6 +98,11 @@ public final class BourseMain implements Runnable
             {
                 final String kind = cause.getClass().getSimpleName().replaceFirst("Exception$", "");
                 sb.append(" (").append(kind.replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT)).append(')');
+            }
+            if (cause instanceof DriverTimeoutException)
+            {
+                sb.append(" (no media driver answered: start `bourse media-driver` first, with the same " +
+                    "BOURSE_AERON_DIR)");
             }
         }
         return sb.toString();

@@ -1,5 +1,6 @@
 package io.bourse.launcher;
 
+import io.aeron.exceptions.DriverTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import java.io.UncheckedIOException;
@@ -22,6 +23,14 @@ class BourseMainTest
 
         assertThat(BourseMain.describe(ex)).isEqualTo("bourse.gateway.journal.dir=/var/lib/bourse/gateway-journal: " +
             "/var/lib/bourse/gateway-journal/20261123/demo01.journal (access denied)");
+    }
+
+    @Test
+    void shouldSayWhatAnAeronDriverTimeoutMeans()
+    {
+        assertThat(BourseMain.describe(new DriverTimeoutException("CnC file not created: /dev/shm/aeron-x/cnc.dat")))
+            .isEqualTo("FATAL - CnC file not created: /dev/shm/aeron-x/cnc.dat (no media driver answered: start " +
+                "`bourse media-driver` first, with the same BOURSE_AERON_DIR)");
     }
 
     @Test
