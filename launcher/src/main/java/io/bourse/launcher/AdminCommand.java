@@ -133,6 +133,11 @@ public final class AdminCommand implements Runnable
         @Override
         public Integer call()
         {
+            if (timeoutMs <= 0)
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--timeout-ms must be positive: " +
+                    timeoutMs);
+            }
             final Map<String, String> environment = new HashMap<>(System.getenv());
             symbolsOption.putInto(environment);
             exchange.putInto(environment);

@@ -41,8 +41,8 @@ import java.util.function.Supplier;
     mixinStandardHelpOptions = true,
     description = {
         "Benchmarks (programs, not tests). Without a subcommand (or with 'all'): the suite, engine " +
-            "against exchange-core (when the command file is there), gateway (SHARED layout), fanout (100 " +
-            "subscribers) and end to end, OUCH in to ITCH out, on the embedded exchange and under docker compose " +
+            "against exchange-core and the engine ramp (both when the command file is there), gateway (SHARED " +
+            "layout), fanout (100 subscribers) and end to end, OUCH in to ITCH out, on the embedded exchange and under docker compose " +
             "(unless --no-compose; needs Docker), with progress on the console and a report directory: report.md " +
             "(machine, JVM, thread " +
             "layouts, tables rate -> achieved, p50/p90/p99/p99.9/p99.99/max), each benchmark's full report, " +
@@ -140,7 +140,8 @@ public final class BenchCommand implements Runnable
         name = "all",
         aliases = "suite",
         mixinStandardHelpOptions = true,
-        description = "The embedded benchmark suite into a report directory, as 'bourse bench' alone.")
+        description = "The benchmark suite, embedded then under docker compose (unless --no-compose), into a report " +
+            "directory, as 'bourse bench' alone.")
     static final class Suite implements Runnable
     {
         @CommandLine.Mixin

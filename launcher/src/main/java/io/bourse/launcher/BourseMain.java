@@ -3,6 +3,7 @@ package io.bourse.launcher;
 import io.aeron.exceptions.DriverTimeoutException;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
+import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineMain;
 import io.bourse.fanout.FanoutContext;
 import io.bourse.fanout.FanoutMain;
@@ -143,12 +144,15 @@ public final class BourseMain implements Runnable
         @CommandLine.Mixin
         SymbolsOption symbolsOption = new SymbolsOption();
 
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
         @Override
         public Integer call()
         {
             if (durationSeconds <= 0 || rate <= 0 || sessions <= 0)
             {
-                throw new CommandLine.ParameterException(new CommandLine(this),
+                throw new CommandLine.ParameterException(spec.commandLine(),
                     "--duration, --rate and --sessions must be positive");
             }
             final Map<String, String> overrides = new HashMap<>();
@@ -161,8 +165,7 @@ public final class BourseMain implements Runnable
                 }
                 catch (final IllegalArgumentException ex)
                 {
-                    throw new CommandLine.ParameterException(new CommandLine(this), "--scenario: " + ex.getMessage(),
-                        ex);
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--scenario: " + ex.getMessage(), ex);
                 }
             }
             symbolsOption.putInto(overrides);
@@ -199,7 +202,8 @@ public final class BourseMain implements Runnable
 
     @Command(name = "exchange", mixinStandardHelpOptions = true,
         description = "Run the whole exchange in one JVM until Ctrl-C or SIGTERM: OUCH 4.2 on port 15000, " +
-            "ITCH 5.0 subscribers on 16000, metrics on 9400-9403 and 9410+.")
+            "ITCH 5.0 subscribers on 16000, metrics on 9400-9403 and 9410+ (defaults: BOURSE_GATEWAY_PORT, " +
+            "BOURSE_FANOUT_PORT and the *_METRICS_PORT settings move them).")
     static final class Exchange implements Callable<Integer>
     {
         @CommandLine.Mixin
@@ -214,8 +218,9 @@ public final class BourseMain implements Runnable
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
                 EmbeddedExchange ignored = EmbeddedExchange.launch(settings))
             {
-                System.out.println("exchange running: OUCH 4.2/SoupBinTCP on 15000, ITCH 5.0/SoupBinTCP on 16000; " +
-                    "admin commands: ./bourse admin ... --aeron-dir " +
+                System.out.println("exchange running: OUCH 4.2/SoupBinTCP on " +
+                    GatewayContext.fromSettings(settings).port() + ", ITCH 5.0/SoupBinTCP on " +
+                    FanoutContext.fromSettings(settings).port() + "; admin commands: ./bourse admin ... --aeron-dir " +
                     StreamLayout.fromSettings(settings).aeronDirectoryName() + "; Ctrl-C to stop");
                 barrier.await();
             }
@@ -232,10 +237,27 @@ public final class BourseMain implements Runnable
                 "AAPL@0,MSFT@1,GOOG@0,AMZN@1).")
         String symbols;
 
+        @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+        CommandLine.Model.CommandSpec command;
+
+        /**
+         * @param overrides the settings the command runs with: the symbols given, if any, go in.
+         * @throws CommandLine.ParameterException for symbols the directory refuses: a usage error, before anything
+         *                                        starts.
+         */
         void putInto(final Map<String, String> overrides)
         {
             if (null != symbols)
             {
+                try
+                {
+                    SymbolDirectory.parse(symbols);
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    throw new CommandLine.ParameterException(command.commandLine(), "--symbols: " +
+                        ex.getMessage().replace(SymbolDirectory.SYMBOLS_PROP_NAME + ": ", ""));
+                }
                 overrides.put("BOURSE_SYMBOLS", symbols);
             }
         }
@@ -270,7 +292,7 @@ public final class BourseMain implements Runnable
     }
 
     @Command(name = "gateway", mixinStandardHelpOptions = true,
-        description = "Run the OUCH 4.2 / SoupBinTCP order gateway (port 15000).")
+        description = "Run the OUCH 4.2 / SoupBinTCP order gateway (port 15000, or BOURSE_GATEWAY_PORT).")
     static final class GatewayCommand implements Runnable
     {
         @Override
@@ -292,7 +314,7 @@ public final class BourseMain implements Runnable
     }
 
     @Command(name = "fanout", mixinStandardHelpOptions = true,
-        description = "Run the ITCH 5.0 / SoupBinTCP fan-out (port 16000).")
+        description = "Run the ITCH 5.0 / SoupBinTCP fan-out (port 16000, or BOURSE_FANOUT_PORT).")
     static final class FanoutCommand implements Runnable
     {
         @Override

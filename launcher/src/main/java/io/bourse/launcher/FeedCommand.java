@@ -73,6 +73,11 @@ final class FeedCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        if (count < 0 || seconds < 0)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), (count < 0 ? "--count" : "--seconds") +
+                " must be 0 (no limit) or positive: " + (count < 0 ? count : seconds));
+        }
         final Feed feed = switch (feedName)
         {
             case "depth" -> Feed.DEPTH;

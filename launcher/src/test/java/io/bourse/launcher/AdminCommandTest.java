@@ -257,6 +257,10 @@ class AdminCommandTest
             .isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(admin("cross", "--symbol", "AAPL")).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(admin("cross", "--symbol", "AAPL", "--lock", "--run")).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(admin("trading-state", "--symbol", "AAPL", "--state", "OPEN", "--timeout-ms", "-5"))
+            .isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(admin("trading-state", "--symbol", "AAPL", "--state", "OPEN", "--symbols", "AAPL@x"))
+            .isEqualTo(CommandLine.ExitCode.USAGE);
 
         assertThat(err.toString())
             .contains("--symbol: IBM is not in bourse.symbols=AAPL@0,MSFT@1")
@@ -265,7 +269,9 @@ class AdminCommandTest
             .contains("--reason must be one of E, C, S, X: Q")
             .contains("--match-number must be positive: 0")
             .contains("Missing required argument (specify one of these): (--lock | --run)")
-            .contains("--lock, --run are mutually exclusive (specify only one)");
+            .contains("--lock, --run are mutually exclusive (specify only one)")
+            .contains("--timeout-ms must be positive: -5")
+            .contains("--symbols: bad shard in 'AAPL@x'");
         assertThat(out.toString()).isEmpty();
     }
 

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -121,7 +123,11 @@ class FeedCommandTest
     void shouldRefuseAnUnknownFeed()
     {
         assertThat(feed("--feed", "orders")).isEqualTo(2);
-        assertThat(err.toString()).contains("--feed must be depth, bbo or trades: orders");
+        assertThat(feed("--count", "-1")).isEqualTo(2);
+        assertThat(feed("--seconds", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--feed must be depth, bbo or trades: orders")
+            .contains("--count must be 0 (no limit) or positive: -1")
+            .contains("--seconds must be 0 (no limit) or positive: -1");
     }
 
     /** Waits until the md-publisher has published that many increments of the feed, which no one subscribed yet. */
@@ -142,17 +148,19 @@ class FeedCommandTest
         });
     }
 
+    /** Runs {@code bourse feed} with the arguments on the test's driver, for 20 s at most unless they say. */
     private int feed(final String... args)
     {
-        final String[] all = new String[args.length + 4];
-        System.arraycopy(args, 0, all, 1, args.length);
-        all[0] = "feed";
-        all[args.length + 1] = "--aeron-dir";
-        all[args.length + 2] = driver.aeronDirectoryName();
-        all[args.length + 3] = "--seconds=20";
+        final List<String> all = new ArrayList<>(List.of("feed"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--aeron-dir", driver.aeronDirectoryName()));
+        if (!all.contains("--seconds"))
+        {
+            all.add("--seconds=20");
+        }
         return BourseMain.commandLine()
             .setOut(new PrintWriter(out, true))
             .setErr(new PrintWriter(err, true))
-            .execute(all);
+            .execute(all.toArray(String[]::new));
     }
 }
