@@ -42,9 +42,9 @@ import java.util.function.Supplier;
     description = {
         "Benchmarks (programs, not tests). Without a subcommand (or with 'all'): the suite, engine " +
             "against exchange-core and the engine ramp (both when the command file is there), gateway (SHARED " +
-            "layout), fanout (100 subscribers) and end to end, OUCH in to ITCH out, on the embedded exchange and under docker compose " +
-            "(unless --no-compose; needs Docker), with progress on the console and a report directory: report.md " +
-            "(machine, JVM, thread " +
+            "layout), fanout (100 subscribers) and end to end, OUCH in to ITCH out, on the embedded exchange and " +
+            "under docker compose (unless --no-compose; needs Docker), with progress on the console and a report " +
+            "directory: report.md (machine, JVM, thread " +
             "layouts, tables rate -> achieved, p50/p90/p99/p99.9/p99.99/max), each benchmark's full report, " +
             "every .hgrm and PNG plots (latency percentile distribution, throughput against latency)." },
     subcommands = { BenchCommand.Suite.class, BenchCommand.Engine.class, BenchCommand.EngineServiceBench.class,
