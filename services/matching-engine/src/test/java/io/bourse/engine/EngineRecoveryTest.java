@@ -225,23 +225,12 @@ class EngineRecoveryTest
     @Test
     void shouldPublishFirstTheEventsAnEarlierRunNeverPublished() throws Exception
     {
-        recordRun((publication) ->
-        {
-            offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
-                .firm("DEMO").display((byte)'Y'));
-            offerAccepted(publication, 1, 777, 11, 16 + SHARD);
-        });
+        recordRunThatDiedBeforeAddingOrder11();
 
         final Subscription events = subscribeEvents();
         try (EngineService ignored = launchShard())
         {
-            final Publication commands = connect(events);
-            send(commands, 12, "AAPL", Side.SELL, 60, 778);
-
-            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
-                new Event(1, "added BUY 100@" + PRICE + " Y"),
-                new Event(2, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
-                new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
+            assertOrder11AddedFirstThenTraded(events);
         }
         awaitStopped();
 
@@ -373,22 +362,12 @@ class EngineRecoveryTest
         final AdminCommandEncoder admin = new AdminCommandEncoder();
         recordRun((publication) -> offerTakenCommand(publication, admin.buffer(),
             admin.priceBand(776, Symbols.pack("AAPL"), PRICE, 100), SequencedCommandEncoder.SCHEMA_VERSION));
-        recordRun((publication) ->
-        {
-            offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
-                .firm("DEMO").display((byte)'Y'));
-            offerAccepted(publication, 1, 777, 11, 16 + SHARD);
-        });
+        recordRunThatDiedBeforeAddingOrder11();
 
         final Subscription events = subscribeEvents();
         try (EngineService ignored = launchShard())
         {
-            send(connect(events), 12, "AAPL", Side.SELL, 60, 778);
-
-            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
-                new Event(1, "added BUY 100@" + PRICE + " Y"),
-                new Event(2, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
-                new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
+            assertOrder11AddedFirstThenTraded(events);
         }
     }
 
@@ -751,6 +730,28 @@ class EngineRecoveryTest
             Thread.onSpinWait();
         }
         return commands;
+    }
+
+    /** Records a run that took order 11 (BUY 100 AAPL, t=777) and published its OrderAccepted, not its OrderAdded. */
+    private void recordRunThatDiedBeforeAddingOrder11() throws InterruptedException
+    {
+        recordRun((publication) ->
+        {
+            offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
+                .firm("DEMO").display((byte)'Y'));
+            offerAccepted(publication, 1, 777, 11, 16 + SHARD);
+        });
+    }
+
+    /** Sends order 12, selling 60: the new run publishes order 11's OrderAdded first, as its event 1, then trades. */
+    private void assertOrder11AddedFirstThenTraded(final Subscription events) throws InterruptedException
+    {
+        send(connect(events), 12, "AAPL", Side.SELL, 60, 778);
+
+        assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
+            new Event(1, "added BUY 100@" + PRICE + " Y"),
+            new Event(2, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
+            new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
     }
 
     /** Records a run of the shard's event stream written by the test, as a shard that stopped would have left it. */
