@@ -150,7 +150,7 @@ public final class EngineService implements AutoCloseable
         {
             runner = ctx.agentHost().run(agent, ctx.idleStrategy(), ctx.threadAffinity(), errors);
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
             CloseHelper.closeAll(aeron, metricsServer);
             throw ex;
