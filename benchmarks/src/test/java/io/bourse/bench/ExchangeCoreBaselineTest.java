@@ -45,20 +45,6 @@ class ExchangeCoreBaselineTest
     }
 
     @Test
-    void shouldRefuseAStepInWhichExchangeCoreRefusedCommands()
-    {
-        final Histogram histogram = new Histogram(3);
-        histogram.recordValue(1_500);
-
-        assertThat(ExchangeCoreBaseline.step(new PipelineStep(125_000, 4, 2_000_000L, 0, 7, histogram)).targetRate())
-            .isEqualTo(125_000);
-        assertThatThrownBy(() -> ExchangeCoreBaseline.step(new PipelineStep(125_000, 4, 2_000_000L, 3, 7, histogram)))
-            .isInstanceOf(IllegalStateException.class)
-            .hasMessage("exchange-core refused 3 of the 4 commands of its step at 125000/s: not a baseline for " +
-                "Bourse's");
-    }
-
-    @Test
     void shouldRefuseAJavaThatIsNotAJdk17() throws IOException
     {
         final Path notJava = Files.writeString(dir.resolve("java"), "not a program");
