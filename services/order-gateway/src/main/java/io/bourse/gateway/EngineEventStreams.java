@@ -99,6 +99,13 @@ final class EngineEventStreams
      */
     private final int[] stoppedRunSessionIds;
     private final long[] stoppedRunPositions;
+    /**
+     * Per shard: the recording of the newest run replayed to its stop (its events answered), {@link #NO_RUN} before
+     * any: a later catch-up of the shard (the newer run's image, after one that turned out superseded) replays only the
+     * runs after it.
+     */
+    private final long[] answeredRunsTo;
+    private static final long NO_RUN = -1;
     private int fragmentLimit;
     private int work;
     private int shardId;
@@ -137,6 +144,8 @@ final class EngineEventStreams
         this.stoppedRunSessionIds = new int[subscriptions.length];
         this.stoppedRunPositions = new long[subscriptions.length];
         Arrays.fill(stoppedRunPositions, AeronArchive.NULL_POSITION);
+        this.answeredRunsTo = new long[subscriptions.length];
+        Arrays.fill(answeredRunsTo, NO_RUN);
     }
 
     /**
@@ -511,14 +520,15 @@ final class EngineEventStreams
         for (int i = first; i <= last; i++)
         {
             final EventReplay.Run run = runs.get(i);
-            if (run.recording())
+            if (run.recording() || run.recordingId() <= answeredRunsTo[shardId])
             {
-                continue;
+                continue; // (the archive numbers recordings in the order they start)
             }
             final long fromPosition = i == first ? Math.max(run.startPosition(), positionAnswered(run.sessionId())) :
                 run.startPosition();
             replayedStream = run.sessionId();
             replayed += replay.replayRecording(run.recordingId(), fromPosition, run.stopPosition(), replayHandler);
+            answeredRunsTo[shardId] = run.recordingId();
         }
         return replayed;
     }

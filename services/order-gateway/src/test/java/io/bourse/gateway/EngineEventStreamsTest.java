@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.RecordedRuns;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -158,6 +160,84 @@ class EngineEventStreamsTest
                 .as("the first run's image has a gap").isEqualTo(1);
             // Accepted A1 and A2 are heard or not, as the join position falls (the driver moves it in steps).
             assertAnsweredOnceInOrder(gateway, List.of("A1", "A2"));
+        }
+    }
+
+    /**
+     * The gateway stops after answering events 1 and 2 of the first run and restarts on the second run, past its
+     * start: its catch-up replays the first run from the stored position; the shard restarts meanwhile, so the second
+     * run's own replay finds a newer run recording (SUPERSEDED), and the third run's image catches up as the shard's
+     * first again. Every event must be answered once.
+     */
+    @Test
+    void shouldAnswerTheEarlierRunsOnceWhenTheShardRestartsWhileTheyAreReplayed() throws Exception
+    {
+        final ExclusivePublication firstRun = runs.start(0);
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none());
+            EventPositions positions = EventPositions.open(journalDir, 2);
+            Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
+        {
+            awaitTrue(() -> subscription.imageCount() > 0);
+            final EngineEventStreams streams = streams(subscription, before, positions);
+            dutyCycle(streams, before, 4096);
+            enterOrders(before);
+            publishFirstRun(firstRun, 1, 2);
+            for (int i = 0; i < 20; i++)
+            {
+                dutyCycle(streams, before, 4096);
+            }
+        }
+        publishFirstRun(firstRun, 3, FIRST_RUN_EVENTS);
+        runs.stop(firstRun);
+        final ExclusivePublication secondRun = runs.start(0);
+        final EngineEvents events = new EngineEvents(null);
+        publish(secondRun, events, events.canceled(T2, id(1, 1), 101, "AAPL", 70, 0, Ouch42.CANCEL_USER_REQUESTED));
+        publish(secondRun, events, events.executed(T2, 21, "AAPL", 70, PRICE, OTHER, 300, Side.SELL, id(1, 2), 102, 0,
+            0));
+        publish(secondRun, events, events.canceled(T2, id(2, 1), 104, "AAPL", 70, 0, Ouch42.CANCEL_USER_REQUESTED));
+        runs.awaitRecorded(secondRun);
+
+        try (OrderEntryFixture after = new OrderEntryFixture(journalDir, RiskLimits.none(), 3, 4);
+            EventPositions positions = EventPositions.open(journalDir, 2);
+            Subscription subscription = joinPastTheStart())
+        {
+            final EngineEventStreams streams = streams(subscription, after, positions);
+            // The shard restarts while the first run is replayed: hooked into the replay's handler, which the
+            // catch-up owns (nothing else runs between two replayed events).
+            final Field field = EngineEventStreams.class.getDeclaredField("replayHandler");
+            field.setAccessible(true);
+            final FragmentHandler replayHandler = (FragmentHandler)field.get(streams);
+            final ExclusivePublication[] thirdRun = new ExclusivePublication[1];
+            field.set(streams, (FragmentHandler)(buffer, offset, length, header) ->
+            {
+                replayHandler.onFragment(buffer, offset, length, header);
+                if (null == thirdRun[0])
+                {
+                    runs.stop(secondRun);
+                    thirdRun[0] = runs.start(0);
+                }
+            });
+            untilTheNewRunIsAnswered(streams, after, 4096);
+
+            assertThat(thirdRun[0]).as("the shard restarted during the replay").isNotNull();
+            assertAnsweredOnceInOrder(after);
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_duplicate_events_total", null))
+                .as("the first run replayed once").isEqualTo(0);
+        }
+    }
+
+    /** @return a subscription to the shard's events whose one image joined past the stream's start. */
+    private Subscription joinPastTheStart()
+    {
+        while (true)
+        {
+            final Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
+            awaitTrue(() -> subscription.imageCount() == 1);
+            if (subscription.imageAtIndex(0).joinPosition() > 0)
+            {
+                return subscription;
+            }
+            subscription.close();
         }
     }
 
