@@ -1,5 +1,6 @@
 package io.bourse.engine.match;
 
+import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -150,8 +151,6 @@ public final class MatchingEngine
     private static final int SHARD_BITS = 4;
     private static final int BASIS_POINTS = 10_000;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final long NANOS_PER_DAY = 86_400L * NANOS_PER_SECOND;
-    private static final long HALF_DAY_NS = NANOS_PER_DAY / 2;
     private static final long ONE_DOLLAR = 10_000L;
     private static final long CENT = 100L;
 
@@ -293,9 +292,10 @@ public final class MatchingEngine
         {
             clockNs = timestampNs;
         }
-        else if (clockNs - timestampNs > HALF_DAY_NS)
+        else
         {
-            clockNs = Math.max(clockNs, nearestDay(timestampNs));
+            // Whole days later when more than 12 h behind: within 12 h of the clock, so never back.
+            clockNs = Math.max(clockNs, clockNs + MidnightNanoClock.withinADay(timestampNs - clockNs));
         }
         Order order;
         while (null != (order = expiries.first()) && order.expiryNs <= clockNs)
@@ -1258,16 +1258,6 @@ public final class MatchingEngine
     {
         return timeInForce < 0 || timeInForce > TIME_IN_FORCE_SYSTEM_HOURS ? ReasonCodes.REJECT_OTHER :
             timeInForce < TIME_IN_FORCE_MARKET_HOURS ? ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS : 0;
-    }
-
-    /**
-     * @param timestampNs a time of day more than 12 hours behind the clock, counted from a later midnight.
-     * @return the time on the day nearest the clock: whole days later, within 12 hours of the clock.
-     */
-    private long nearestDay(final long timestampNs)
-    {
-        final long days = (clockNs - timestampNs + HALF_DAY_NS - 1) / NANOS_PER_DAY;
-        return timestampNs + days * NANOS_PER_DAY;
     }
 
     /** @return engine time in ns since midnight at which an order given this time in force now expires, 0 for none. */
