@@ -687,7 +687,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             return; // what follows End of Session, or a Logout Request in the same read, is dropped
         }
         final boolean[] symbols = new boolean[subscribed.length];
-        if (!loginRequested || closed || !SubscriptionMessage.parse(payload, symbolDirectory, symbols))
+        if (!loginRequested || !SubscriptionMessage.parse(payload, symbolDirectory, symbols))
         {
             errorCount.incrementAndGet();
             return;
