@@ -160,7 +160,7 @@ class EngineEventStreamsTest
 
         // The md-publisher (re)starts: it joins the second run where it stands, past its start (an IPC image joins
         // where the stream's readers stand, which the media driver updates on its own cycle: wait for it).
-        final Subscription subscription = joinPastTheStart();
+        final Subscription subscription = runs.subscribePastTheStart(0);
         final MarketDataEvents published = new MarketDataEvents();
         final MarketDataBooks books =
             new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, MarketDataBooks.FULL_DEPTH, published, errors);
@@ -201,21 +201,6 @@ class EngineEventStreamsTest
         assertThat(books.openOrderCount()).as("orders 2 and 3 rest").isEqualTo(2);
         assertThat(added).as("each published once").containsExactlyInAnyOrder(2L, 3L);
         assertThat(errors).hasValue(0);
-    }
-
-    /** @return a subscription to the shard's events whose one image joined past the stream's start. */
-    private Subscription joinPastTheStart()
-    {
-        while (true)
-        {
-            final Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
-            awaitTrue(() -> subscription.imageCount() == 1);
-            if (subscription.imageAtIndex(0).joinPosition() > 0)
-            {
-                return subscription;
-            }
-            subscription.close();
-        }
     }
 
     private EngineEventStreams streams(final Subscription subscription)

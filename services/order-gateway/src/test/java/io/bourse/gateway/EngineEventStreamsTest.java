@@ -173,33 +173,14 @@ class EngineEventStreamsTest
     void shouldAnswerTheEarlierRunsOnceWhenTheShardRestartsWhileTheyAreReplayed() throws Exception
     {
         final ExclusivePublication firstRun = runs.start(0);
-        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none());
-            EventPositions positions = EventPositions.open(journalDir, 2);
-            Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
-        {
-            awaitTrue(() -> subscription.imageCount() > 0);
-            final EngineEventStreams streams = streams(subscription, before, positions);
-            dutyCycle(streams, before, 4096);
-            enterOrders(before);
-            publishFirstRun(firstRun, 1, 2);
-            for (int i = 0; i < 20; i++)
-            {
-                dutyCycle(streams, before, 4096);
-            }
-        }
+        answerThenStop(firstRun, 2);
         publishFirstRun(firstRun, 3, FIRST_RUN_EVENTS);
         runs.stop(firstRun);
-        final ExclusivePublication secondRun = runs.start(0);
-        final EngineEvents events = new EngineEvents(null);
-        publish(secondRun, events, events.canceled(T2, id(1, 1), 101, "AAPL", 70, 0, Ouch42.CANCEL_USER_REQUESTED));
-        publish(secondRun, events, events.executed(T2, 21, "AAPL", 70, PRICE, OTHER, 300, Side.SELL, id(1, 2), 102, 0,
-            0));
-        publish(secondRun, events, events.canceled(T2, id(2, 1), 104, "AAPL", 70, 0, Ouch42.CANCEL_USER_REQUESTED));
-        runs.awaitRecorded(secondRun);
+        final ExclusivePublication secondRun = publishNewRun();
 
         try (OrderEntryFixture after = new OrderEntryFixture(journalDir, RiskLimits.none(), 3, 4);
             EventPositions positions = EventPositions.open(journalDir, 2);
-            Subscription subscription = joinPastTheStart())
+            Subscription subscription = runs.subscribePastTheStart(0))
         {
             final EngineEventStreams streams = streams(subscription, after, positions);
             // The shard restarts while the first run is replayed: hooked into the replay's handler, which the
@@ -223,21 +204,6 @@ class EngineEventStreamsTest
             assertAnsweredOnceInOrder(after);
             assertThat(Metrics.counter(after.registry, "bourse_gateway_duplicate_events_total", null))
                 .as("the first run replayed once").isEqualTo(0);
-        }
-    }
-
-    /** @return a subscription to the shard's events whose one image joined past the stream's start. */
-    private Subscription joinPastTheStart()
-    {
-        while (true)
-        {
-            final Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
-            awaitTrue(() -> subscription.imageCount() == 1);
-            if (subscription.imageAtIndex(0).joinPosition() > 0)
-            {
-                return subscription;
-            }
-            subscription.close();
         }
     }
 
@@ -271,20 +237,7 @@ class EngineEventStreamsTest
         try (Subscription otherReader = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
         {
             awaitTrue(() -> otherReader.imageCount() > 0);
-            try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none());
-                EventPositions positions = EventPositions.open(journalDir, 2);
-                Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
-            {
-                awaitTrue(() -> subscription.imageCount() > 0);
-                final EngineEventStreams streams = streams(subscription, before, positions);
-                dutyCycle(streams, before, 4096);
-                enterOrders(before);
-                publishFirstRun(firstRun, 1, answeredBeforeStop);
-                for (int i = 0; i < 20; i++)
-                {
-                    dutyCycle(streams, before, 4096);
-                }
-            }
+            answerThenStop(firstRun, answeredBeforeStop);
             publishFirstRun(firstRun, answeredBeforeStop + 1, FIRST_RUN_EVENTS);
             int read = 0;
             while (read < otherReaderAt)
@@ -368,7 +321,30 @@ class EngineEventStreamsTest
     }
 
     /** A new run of the shard, once the first one stopped: cancels A1, executes A2, cancels B1. */
-    private void publishNewRun()
+    /**
+     * A gateway enters the orders, answers events 1 to {@code lastAnswered} of the first run, and stops: its journals
+     * and its stored position stay in the journal directory.
+     */
+    private void answerThenStop(final ExclusivePublication firstRun, final int lastAnswered) throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none());
+            EventPositions positions = EventPositions.open(journalDir, 2);
+            Subscription subscription = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
+        {
+            awaitTrue(() -> subscription.imageCount() > 0);
+            final EngineEventStreams streams = streams(subscription, before, positions);
+            dutyCycle(streams, before, 4096);
+            enterOrders(before);
+            publishFirstRun(firstRun, 1, lastAnswered);
+            for (int i = 0; i < 20; i++)
+            {
+                dutyCycle(streams, before, 4096);
+            }
+        }
+    }
+
+    /** @return the new run, whose events 1 to 3 (cancel A1, execute A2, cancel B1) are published and recorded. */
+    private ExclusivePublication publishNewRun()
     {
         final ExclusivePublication newRun = runs.start(0);
         final EngineEvents events = new EngineEvents(null);
@@ -376,6 +352,7 @@ class EngineEventStreamsTest
         publish(newRun, events, events.executed(T2, 21, "AAPL", 70, PRICE, OTHER, 300, Side.SELL, id(1, 2), 102, 0, 0));
         publish(newRun, events, events.canceled(T2, id(2, 1), 104, "AAPL", 70, 0, Ouch42.CANCEL_USER_REQUESTED));
         runs.awaitRecorded(newRun);
+        return newRun;
     }
 
     private static void publish(final ExclusivePublication run, final EngineEvents events, final int length)

@@ -3,6 +3,7 @@ package io.bourse.common.aeron;
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
 import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
@@ -58,6 +59,29 @@ public final class RecordedRuns implements AutoCloseable
         awaitTrue(() -> CountersReader.NULL_COUNTER_ID !=
             RecordingPos.findCounterIdBySession(counters, publication.sessionId(), archiveClient.archiveId()));
         return publication;
+    }
+
+    /**
+     * A subscription like a service's that starts while the shard's run is under way: an IPC image joins where the
+     * stream's readers stand, which the media driver updates on its own cycle, so one that joined at the start is
+     * closed and the subscription made again.
+     *
+     * @param shardId the shard.
+     * @return a subscription to the shard's events whose one image joined past the stream's start.
+     */
+    public Subscription subscribePastTheStart(final int shardId)
+    {
+        while (true)
+        {
+            final Subscription subscription =
+                aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shardId));
+            awaitTrue(() -> subscription.imageCount() == 1);
+            if (subscription.imageAtIndex(0).joinPosition() > 0)
+            {
+                return subscription;
+            }
+            subscription.close();
+        }
     }
 
     /**
