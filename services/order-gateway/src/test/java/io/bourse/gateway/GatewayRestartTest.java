@@ -819,9 +819,7 @@ class GatewayRestartTest
     {
         // The wall clock an hour before the next midnight UTC, moved on past it while the first gateway runs.
         final MonotonicEpochNanoClock system = new MonotonicEpochNanoClock();
-        final long nowNs = system.nanoTime();
-        final AtomicLong offsetNs = new AtomicLong((nowNs / MidnightNanoClock.NANOS_PER_DAY + 1) *
-            MidnightNanoClock.NANOS_PER_DAY - TimeUnit.HOURS.toNanos(1) - nowNs);
+        final AtomicLong offsetNs = anHourBeforeTheNextMidnight(system);
         final EpochNanoClock wallClock = () -> system.nanoTime() + offsetNs.get();
         try (EngineShards shards = new EngineShards("gateway-restart-test-past-midnight", Map.of()))
         {
@@ -906,9 +904,7 @@ class GatewayRestartTest
     {
         // The gateway's wall clock an hour before the next midnight UTC, closing at 00:00: the day's end.
         final MonotonicEpochNanoClock system = new MonotonicEpochNanoClock();
-        final long nowNs = system.nanoTime();
-        final AtomicLong offsetNs = new AtomicLong((nowNs / MidnightNanoClock.NANOS_PER_DAY + 1) *
-            MidnightNanoClock.NANOS_PER_DAY - TimeUnit.HOURS.toNanos(1) - nowNs);
+        final AtomicLong offsetNs = anHourBeforeTheNextMidnight(system);
         final EpochNanoClock beforeMidnight = () -> system.nanoTime() + offsetNs.get();
         final LocalDate firstDate = new MidnightNanoClock(beforeMidnight).startDate();
         final String firstDay = SessionNames.ofDate(firstDate);
@@ -1157,5 +1153,16 @@ class GatewayRestartTest
             }
         }
         return received;
+    }
+
+    /**
+     * @param system the system's wall clock.
+     * @return what to add to it to stand an hour before the next midnight UTC; a test moves it on from there.
+     */
+    private static AtomicLong anHourBeforeTheNextMidnight(final EpochNanoClock system)
+    {
+        final long nowNs = system.nanoTime();
+        return new AtomicLong((nowNs / MidnightNanoClock.NANOS_PER_DAY + 1) * MidnightNanoClock.NANOS_PER_DAY -
+            TimeUnit.HOURS.toNanos(1) - nowNs);
     }
 }
