@@ -8,17 +8,34 @@ import io.prometheus.metrics.model.snapshots.Quantiles;
 import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A latency metric: any number of threads record nanoseconds into an HdrHistogram {@link Recorder} (wait-free, no
  * allocation, no lock), or one thread into a {@link BatchRecorder} (for an agent's hot path:
  * {@link #registerSingleWriter}; plain histogram increments between {@link #beginBatch} and {@link #endBatch}, no
- * atomic operation per value), and every scrape takes the interval histogram since the previous scrape and exports it
- * as a Prometheus summary in seconds with quantiles 0.5, 0.9, 0.99, 0.999, 0.9999 and 1.0 (max). Count and sum are
- * cumulative. Quantiles of an interval without samples are NaN, as Prometheus expects for an empty summary.
+ * atomic operation per value), exported as a Prometheus summary in seconds with quantiles 0.5, 0.9, 0.99, 0.999,
+ * 0.9999 and 1.0 (max).
+ * <p>
+ * Every scrape takes the interval histogram since the previous scrape, by whichever reader, and keeps it for
+ * {@link #WINDOW_NS}; the quantiles are those of every interval taken in that window, its own included. So a second
+ * reader of {@code /metrics} (a {@code curl}, another Prometheus) takes no sample from the first: a reader that scrapes
+ * at least once per window sees every sample in some scrape's quantiles, and a sample shows in the quantiles of
+ * every scrape for a window after the one that took it. At most {@value #MAX_INTERVALS} intervals are kept apart; a
+ * scrape beyond that merges the two oldest. Count and sum are cumulative and count every sample once. Quantiles of a
+ * window without samples are NaN, as Prometheus expects for an empty summary.
  */
 public final class LatencySummary implements Collector
 {
+    /** How long a scrape's interval stays in the quantiles of later scrapes, in ns: 10 s. */
+    static final long WINDOW_NS = TimeUnit.SECONDS.toNanos(10);
+    /** Intervals kept apart in the window; scrapes more frequent than this per window merge the oldest. */
+    static final int MAX_INTERVALS = 64;
+
     private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999, 0.9999, 1.0};
     private static final long HIGHEST_TRACKABLE_NS = 3_600_000_000_000L;
     private static final int SIGNIFICANT_DIGITS = 3;
@@ -29,7 +46,16 @@ public final class LatencySummary implements Collector
     private final Recorder recorder;
     /** The recorder of a single-writer summary, else null. */
     private final BatchRecorder batchRecorder;
-    private Histogram interval;
+    private final NanoClock clock;
+    /** The window's intervals, a ring from {@link #oldest}, each made by the recorder, so it can recycle them. */
+    private final Histogram[] intervals = new Histogram[MAX_INTERVALS];
+    /** When each of {@link #intervals} was taken, in ns of the clock. */
+    private final long[] takenAtNs = new long[MAX_INTERVALS];
+    private int oldest;
+    private int intervalCount;
+    /** Intervals out of the window, for the recorder to reuse. */
+    private final ArrayDeque<Histogram> spares = new ArrayDeque<>();
+    private final Histogram window = new Histogram(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
     private long totalCount;
     private double totalSumSeconds;
 
@@ -41,16 +67,33 @@ public final class LatencySummary implements Collector
      */
     public LatencySummary(final String name, final String help)
     {
-        this(name, help, new Recorder(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS), null);
+        this(name, help, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * A summary any number of threads may record into, its window timed by this clock.
+     *
+     * @param name  metric name ending in {@code _seconds}.
+     * @param help  description.
+     * @param clock times the intervals' stay in the window.
+     */
+    LatencySummary(final String name, final String help, final NanoClock clock)
+    {
+        this(name, help, new Recorder(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS), null, clock);
     }
 
     private LatencySummary(
-        final String name, final String help, final Recorder recorder, final BatchRecorder batchRecorder)
+        final String name,
+        final String help,
+        final Recorder recorder,
+        final BatchRecorder batchRecorder,
+        final NanoClock clock)
     {
         this.name = name;
         this.help = help;
         this.recorder = recorder;
         this.batchRecorder = batchRecorder;
+        this.clock = clock;
     }
 
     /**
@@ -63,8 +106,8 @@ public final class LatencySummary implements Collector
     public static LatencySummary registerSingleWriter(
         final PrometheusRegistry registry, final String name, final String help)
     {
-        final LatencySummary summary =
-            new LatencySummary(name, help, null, new BatchRecorder(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS));
+        final LatencySummary summary = new LatencySummary(
+            name, help, null, new BatchRecorder(HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS), SystemNanoClock.INSTANCE);
         registry.register(summary);
         return summary;
     }
@@ -135,19 +178,45 @@ public final class LatencySummary implements Collector
         return name;
     }
 
+    /**
+     * Takes the interval since the previous scrape, drops the intervals taken a window ago or earlier, and exports
+     * the quantiles of the window's intervals.
+     *
+     * @return the summary: cumulative count and sum in seconds, the window's quantiles in seconds (NaN when empty).
+     */
     @Override
     public synchronized MetricSnapshot collect()
     {
-        interval = null != batchRecorder ?
-            batchRecorder.intervalHistogram(interval) : recorder.getIntervalHistogram(interval);
-        final long count = interval.getTotalCount();
-        totalCount += count;
-        totalSumSeconds += count * interval.getMean() / 1e9;
+        final long nowNs = clock.nanoTime();
+        final Histogram spare = spares.pollFirst();
+        final Histogram interval = null != batchRecorder ?
+            batchRecorder.intervalHistogram(spare) : recorder.getIntervalHistogram(spare);
+        totalCount += interval.getTotalCount();
+        totalSumSeconds += interval.getTotalCount() * interval.getMean() / 1e9;
+        while (intervalCount > 0 && nowNs - takenAtNs[oldest] >= WINDOW_NS)
+        {
+            dropOldest();
+        }
+        if (intervalCount == MAX_INTERVALS)
+        {
+            intervals[(oldest + 1) % MAX_INTERVALS].add(intervals[oldest]);
+            dropOldest();
+        }
+        final int newest = (oldest + intervalCount++) % MAX_INTERVALS;
+        intervals[newest] = interval;
+        takenAtNs[newest] = nowNs;
+        window.reset();
+        for (int i = 0; i < intervalCount; i++)
+        {
+            window.add(intervals[(oldest + i) % MAX_INTERVALS]);
+        }
+
+        final long count = window.getTotalCount();
         final Quantiles.Builder quantiles = Quantiles.builder();
         for (final double q : QUANTILES)
         {
             final double seconds = count == 0 ? Double.NaN :
-                (q == 1.0 ? interval.getMaxValue() : interval.getValueAtPercentile(q * 100.0)) / 1e9;
+                (q == 1.0 ? window.getMaxValue() : window.getValueAtPercentile(q * 100.0)) / 1e9;
             quantiles.quantile(new Quantile(q, seconds));
         }
         return SummarySnapshot.builder()
@@ -159,5 +228,13 @@ public final class LatencySummary implements Collector
                 .quantiles(quantiles.build())
                 .build())
             .build();
+    }
+
+    private void dropOldest()
+    {
+        spares.addLast(intervals[oldest]);
+        intervals[oldest] = null;
+        oldest = (oldest + 1) % MAX_INTERVALS;
+        intervalCount--;
     }
 }

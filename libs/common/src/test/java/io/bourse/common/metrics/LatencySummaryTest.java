@@ -3,12 +3,14 @@ package io.bourse.common.metrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Quantile;
 import io.prometheus.metrics.model.snapshots.SummarySnapshot;
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -60,19 +62,70 @@ class LatencySummaryTest
     }
 
     @Test
-    void shouldExportQuantilesOfTheIntervalInSecondsWhenScraped()
+    void shouldExportQuantilesInSecondsOfEveryIntervalTakenInTheWindow()
     {
-        summary.recordNs(1_000);
-        summary.recordNs(2_000_000);
+        final CachedNanoClock clock = new CachedNanoClock();
+        final LatencySummary windowed = new LatencySummary("windowed_latency_seconds", "test", clock);
+        windowed.recordNs(2_000_000);
+        final SummarySnapshot.SummaryDataPointSnapshot first = point(windowed);
 
-        final SummarySnapshot.SummaryDataPointSnapshot first = point();
-        final SummarySnapshot.SummaryDataPointSnapshot empty = point();
+        clock.advance(TimeUnit.SECONDS.toNanos(1));
+        windowed.recordNs(1_000);
+        final SummarySnapshot.SummaryDataPointSnapshot second = point(windowed);
 
-        assertThat(first.getCount()).isEqualTo(2);
-        assertThat(first.getQuantiles().get(0).getValue()).isCloseTo(1e-6, within(1e-8));
+        clock.advance(LatencySummary.WINDOW_NS - TimeUnit.SECONDS.toNanos(1));
+        final SummarySnapshot.SummaryDataPointSnapshot firstOut = point(windowed);
+
+        clock.advance(TimeUnit.SECONDS.toNanos(1));
+        final SummarySnapshot.SummaryDataPointSnapshot empty = point(windowed);
+
+        assertThat(first.getCount()).isEqualTo(1);
         assertThat(maxOf(first)).isCloseTo(2e-3, within(2e-6));
+        assertThat(second.getCount()).isEqualTo(2);
+        assertThat(second.getQuantiles().get(0).getValue()).isCloseTo(1e-6, within(1e-8));
+        assertThat(maxOf(second)).as("the first scrape's interval is still in the window").isCloseTo(2e-3, within(2e-6));
+        assertThat(maxOf(firstOut)).as("taken a window ago").isCloseTo(1e-6, within(1e-8));
         assertThat(empty.getCount()).isEqualTo(2);
         assertThat(maxOf(empty)).isNaN();
+    }
+
+    @Test
+    void shouldLeaveEverySampleToEachReaderWhenTwoScrapeInTurn()
+    {
+        final CachedNanoClock clock = new CachedNanoClock();
+        final LatencySummary windowed = new LatencySummary("shared_latency_seconds", "test", clock);
+        final long scrapeIntervalNs = TimeUnit.SECONDS.toNanos(2);
+        for (int scrape = 0; scrape < 10; scrape++)
+        {
+            final long spikeNs = (scrape + 1) * 1_000_000L;
+            windowed.recordNs(spikeNs);
+            clock.advance(scrapeIntervalNs / 2);
+            point(windowed); // a curl of /metrics between two scrapes of Prometheus takes the spike's interval
+            clock.advance(scrapeIntervalNs / 2);
+            assertThat(maxOf(point(windowed))).as("Prometheus' scrape %d", scrape)
+                .isCloseTo(spikeNs / 1e9, within(spikeNs / 1e12));
+        }
+    }
+
+    @Test
+    void shouldMergeTheOldestIntervalsRatherThanDropThemWhenScrapedMoreOftenThanItKeepsApart()
+    {
+        final CachedNanoClock clock = new CachedNanoClock();
+        final LatencySummary windowed = new LatencySummary("frequent_latency_seconds", "test", clock);
+        windowed.recordNs(5_000_000);
+        for (int scrape = 0; scrape < LatencySummary.MAX_INTERVALS * 2; scrape++)
+        {
+            point(windowed);
+            windowed.recordNs(1_000);
+            clock.advance(1);
+        }
+
+        final SummarySnapshot.SummaryDataPointSnapshot last = point(windowed);
+
+        assertThat(last.getCount()).isEqualTo(LatencySummary.MAX_INTERVALS * 2 + 1);
+        assertThat(maxOf(last)).isCloseTo(5e-3, within(5e-6));
+        clock.advance(LatencySummary.WINDOW_NS);
+        assertThat(maxOf(point(windowed))).isNaN();
     }
 
     @Test
@@ -181,6 +234,11 @@ class LatencySummaryTest
     }
 
     private SummarySnapshot.SummaryDataPointSnapshot point()
+    {
+        return point(summary);
+    }
+
+    private static SummarySnapshot.SummaryDataPointSnapshot point(final LatencySummary summary)
     {
         return ((SummarySnapshot)summary.collect()).getDataPoints().get(0);
     }
