@@ -45,7 +45,8 @@ import org.agrona.DirectBuffer;
  *       AdminResponse after its other events ({@link EventProxy#adminResponse}), so that its sender learns what
  *       became of it; the shard's own settings, taken at its start, are not.</li>
  *   <li>BreakTrade: an operator breaks an execution of the day (OUCH 4.2 / ITCH 5.0 Broken Trade). When the match
- *       number names an execution of the shard's {@link Executions} in that symbol, not broken yet, and the reason is
+ *       number names an execution of the shard's {@link Executions} in that symbol, of the engine clock's day (a day
+ *       ends at its midnight), not broken yet, and the reason is
  *       E, C, S or X, TradeBroken is published; otherwise it is refused like another admin command. The book is not
  *       changed: as on Nasdaq, a broken trade nullifies the execution for clearing but restores no order (the shares
  *       stay executed for the orders' open sizes).</li>
@@ -302,11 +303,15 @@ final class CommandAdapter implements ControlledFragmentHandler
         }
     }
 
-    /** Stamps the command's events with its timestamp, then expires what is due at that time. */
+    /**
+     * Stamps the command's events with its timestamp, then expires what is due at that time; past a midnight, the
+     * earlier day's executions can no longer be broken.
+     */
     private void advanceClock(final long timestampNs)
     {
         eventProxy.commandTimestamp(timestampNs);
         engine.advanceClock(timestampNs);
+        executions.onClock(engine.clockNs());
     }
 
     private void onSetTradingState(

@@ -1,5 +1,6 @@
 package io.bourse.engine;
 
+import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -14,8 +15,10 @@ import java.util.List;
  * never copied by a young garbage collection: on the heap they were a large part of what each young pause copied at
  * 500,000 orders/s. The shard's match numbers only grow, so a page is sorted and {@link #find(long)} is a binary
  * search, and recording a trade is a few sequential writes into one record, with no hash table to probe and nothing
- * ever copied; a new page is allocated every {@code pageCapacity} executions and kept. The registry lives as long as
- * the shard process, a trading day. Used only by the engine agent thread.
+ * ever copied; a new page is allocated every {@code pageCapacity} executions and kept. When the engine's clock passes a
+ * midnight ({@link #onClock(long)}) the earlier day's executions are forgotten and their pages reused, so a shard that runs for days holds
+ * one day's executions, not all it ever made (72 bytes each, without bound before stop 60). Used only by the engine
+ * agent thread.
  * <pre>
  *   Record, 72 bytes, native byte order:
  *     0 match number        8 symbol (packed)      16 shares            24 price
@@ -43,8 +46,12 @@ final class Executions
     private final int pageShift;
     private final int pageMask;
     private final List<UnsafeBuffer> pages = new ArrayList<>();
+    /** Pages of an earlier day, for the next pages of this one. */
+    private final List<UnsafeBuffer> sparePages = new ArrayList<>();
     private UnsafeBuffer tail;
     private int size;
+    /** The day of the engine's clock the executions are of, from 0. */
+    private long day;
 
     /**
      * @param pageCapacity executions per page, a power of two.
@@ -88,7 +95,9 @@ final class Executions
         final int slot = size & pageMask;
         if (0 == slot)
         {
-            tail = new UnsafeBuffer(ByteBuffer.allocateDirect((pageMask + 1) * RECORD_LENGTH));
+            tail = sparePages.isEmpty() ?
+                new UnsafeBuffer(ByteBuffer.allocateDirect((pageMask + 1) * RECORD_LENGTH)) :
+                sparePages.remove(sparePages.size() - 1);
             pages.add(tail);
         }
         final int offset = slot * RECORD_LENGTH;
@@ -100,7 +109,28 @@ final class Executions
         tail.putLong(offset + TAKER_ORDER_ID_OFFSET, takerOrderId);
         tail.putLong(offset + MAKER_CLIENT_ORDER_ID_OFFSET, makerClientOrderId);
         tail.putLong(offset + MAKER_ORDER_ID_OFFSET, makerOrderId);
+        tail.putByte(offset + BROKEN_OFFSET, (byte)0);
         size++;
+    }
+
+    /**
+     * Forgets the executions of earlier days when the engine's clock has reached a later day than the last call's:
+     * none of them can be found or broken after it (a BreakTrade names an execution of the day). Their pages are kept
+     * for the new day's executions. Call it whenever the clock moves, before the command's executions.
+     *
+     * @param clockNs the engine's clock ({@code MatchingEngine.clockNs()}), ns since the midnight of its first day.
+     */
+    void onClock(final long clockNs)
+    {
+        final long clockDay = clockNs / MidnightNanoClock.NANOS_PER_DAY;
+        if (clockDay > day)
+        {
+            day = clockDay;
+            sparePages.addAll(pages);
+            pages.clear();
+            tail = null;
+            size = 0;
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.ShardStreams.Event;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.sbe.engine.AdminResponseCode;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
@@ -359,6 +360,36 @@ class EngineServiceTest
             "bourse_engine_commands_total{type=\"break_trade\"} 5.0",
             "bourse_engine_events_total{type=\"trade_broken\"} 1.0")
             .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"1001\"} ");
+    }
+
+    @Test
+    void shouldRefuseToBreakATradeOfAnEarlierDayOnceTheClockPassedMidnight() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        final long beforeMidnightNs = MidnightNanoClock.NANOS_PER_DAY - 1_000_000;
+        final long yesterdaysMatch = (1 << 4) | 1;
+        final long todaysMatch = (2 << 4) | 1;
+
+        send(commands, 11, "AAPL", Side.BUY, 100, beforeMidnightNs);
+        send(commands, 12, "AAPL", Side.SELL, 60, beforeMidnightNs);
+        // A gateway started after midnight stamps from its own: read as the next day.
+        send(commands, 13, "AAPL", Side.SELL, 10, 5_000);
+        breakTrade(commands, "AAPL", yesterdaysMatch, 'S', 6_000);
+        breakTrade(commands, "AAPL", todaysMatch, 'S', 7_000);
+
+        assertThat(await(events, 9)).containsExactly(
+            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + beforeMidnightNs),
+            new Event(2, "added BUY 100@" + PRICE + " Y"),
+            new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=" + beforeMidnightNs),
+            new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + yesterdaysMatch + " t=" +
+                beforeMidnightNs),
+            new Event(5, "accepted 13 AAPL SELL 10@" + PRICE + " Y t=5000"),
+            new Event(6, "executed 10@" + PRICE + " taker 13 maker 11 match " + todaysMatch + " t=5000"),
+            adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 6_000),
+            new Event(7, "broken AAPL 10@" + PRICE + " taker 13/" + (3 * 16 + 1) + " maker 11/" + (16 + 1) +
+                " match " + todaysMatch + " S t=7000"),
+            adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 7_000));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.bourse.engine;
 
+import io.bourse.common.time.MidnightNanoClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,6 +64,40 @@ class ExecutionsTest
         {
             assertThat(executions.isBroken(executions.find(i))).isEqualTo(i == PAGE + 1);
         }
+    }
+
+    @Test
+    void shouldForgetTheEarlierDaysExecutionsAndReuseTheirPagesWhenTheClockPassesMidnight()
+    {
+        final Executions executions = new Executions(PAGE);
+        executions.onClock(0);
+        for (int i = 1; i <= 2 * PAGE; i++)
+        {
+            executions.record(i, 1, 1, 1, 1, 1, 1, 1);
+            executions.markBroken(executions.find(i));
+        }
+        executions.onClock(MidnightNanoClock.NANOS_PER_DAY - 1);
+        assertThat(executions.find(2 * PAGE)).as("the same day").isNotEqualTo(Executions.MISSING);
+
+        executions.onClock(MidnightNanoClock.NANOS_PER_DAY);
+        for (int i = 1; i <= 2 * PAGE; i++)
+        {
+            assertThat(executions.find(i)).isEqualTo(Executions.MISSING);
+        }
+        for (int i = 2 * PAGE + 1; i <= 5 * PAGE; i++)
+        {
+            executions.record(i, 2, 2, 2, 2, 2, 2, 2);
+        }
+        executions.onClock(MidnightNanoClock.NANOS_PER_DAY + 5);
+
+        for (int i = 2 * PAGE + 1; i <= 5 * PAGE; i++)
+        {
+            final int index = executions.find(i);
+            assertThat(executions.matchNumber(index)).isEqualTo(i);
+            assertThat(executions.symbol(index)).isEqualTo(2);
+            assertThat(executions.isBroken(index)).as("a reused page's mark").isFalse();
+        }
+        assertThat(executions.find(1)).isEqualTo(Executions.MISSING);
     }
 
     @Test
