@@ -16,7 +16,8 @@ import java.util.zip.GZIPInputStream;
  * {@code seq,phase,cmd,order_id,uid,side,price,size,order_type,reserve_price}; {@code reserve_price} is ignored.
  *
  * <p>Prices are exchange-core ticks (tick = 1), sizes are lots; for a {@link #TYPE_FOK_BUDGET} order the price is the
- * total budget (size x per-unit limit). Rows must be in {@code seq} order starting at 0, SETUP rows before BENCH rows.
+ * total budget (size x per-unit limit). Rows must be in {@code seq} order starting at 0, SETUP rows before BENCH rows;
+ * blank lines are skipped (an error's line number counts them).
  */
 public final class ExchangeCoreCommands
 {
@@ -257,10 +258,18 @@ public final class ExchangeCoreCommands
             return buffer[position++];
         }
 
-        /** Splits one line into {@link #fields}; false at end of input. */
+        /** Splits the next line that is not blank into {@link #fields}; false at end of input. */
         private boolean readRow() throws IOException
         {
             int b = next();
+            while (b == '\n' || b == '\r')
+            {
+                if (b == '\n')
+                {
+                    line++;
+                }
+                b = next();
+            }
             if (b == -1)
             {
                 return false;

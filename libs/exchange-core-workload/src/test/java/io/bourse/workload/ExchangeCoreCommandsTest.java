@@ -99,6 +99,18 @@ class ExchangeCoreCommandsTest
     }
 
     @Test
+    void shouldSkipBlankLinesAndCountThemInTheLineNumbers() throws IOException
+    {
+        final String header = CSV.lines().findFirst().orElseThrow() + "\n";
+
+        assertThat(commands(read(CSV + "\n\n"))).isEqualTo(EXPECTED);
+        assertThat(commands(read(CSV.replace("\n", "\r\n") + "\r\n"))).isEqualTo(EXPECTED);
+        assertThat(commands(read(CSV.replace("\n1,", "\n\n1,")))).isEqualTo(EXPECTED);
+        assertThatThrownBy(() -> read(header + "\r\n\n0,SETUP,JUMP,1,1,BUY,1,1,GTC,0\n"))
+            .hasMessage("line 4: unknown cmd JUMP");
+    }
+
+    @Test
     void shouldNameTheLineWhenRowIsMalformed()
     {
         final String header = CSV.lines().findFirst().orElseThrow() + "\n";
