@@ -18,6 +18,7 @@ import java.io.PrintWriter;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -396,6 +397,6 @@ final class FeedFollower implements FragmentHandler
     private static String dollars(final long price)
     {
         return (price < 0 ? "-" : "") + Math.abs(price) / 10_000 + "." +
-            String.format("%04d", Math.abs(price) % 10_000);
+            String.format(Locale.ROOT, "%04d", Math.abs(price) % 10_000);
     }
 }

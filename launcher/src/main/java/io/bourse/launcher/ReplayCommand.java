@@ -11,6 +11,7 @@ import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -78,13 +79,14 @@ final class ReplayCommand implements Callable<Integer>
             replay.writeBookCsv(bookFile);
         }
 
-        System.out.printf("commands        %,d (setup %,d, bench %,d) loaded in %.3f s%n",
+        System.out.printf(Locale.ROOT, "commands        %,d (setup %,d, bench %,d) loaded in %.3f s%n",
             commands.count(), commands.benchStart(), commands.count() - commands.benchStart(), loadNs / 1e9);
-        System.out.printf("replayed in     %.3f s (%.2f million commands/s, single thread, cold JVM)%n",
+        System.out.printf(Locale.ROOT, "replayed in     %.3f s (%.2f million commands/s, single thread, cold JVM)%n",
             replayNs / 1e9, commands.count() / (replayNs / 1e3));
-        System.out.printf("trades          %,d (volume %,d)%s%n", trades.count(), trades.volume(), to(tradesFile));
-        System.out.printf("resting orders  %,d%s%n", replay.engine().openOrderCount(), to(bookFile));
-        System.out.printf("fill-or-kill    %,d killed; rejects %,d; commands on orders not open %,d%n",
+        System.out.printf(Locale.ROOT, "trades          %,d (volume %,d)%s%n",
+            trades.count(), trades.volume(), to(tradesFile));
+        System.out.printf(Locale.ROOT, "resting orders  %,d%s%n", replay.engine().openOrderCount(), to(bookFile));
+        System.out.printf(Locale.ROOT, "fill-or-kill    %,d killed; rejects %,d; commands on orders not open %,d%n",
             replay.killedCount(), replay.rejectCount(), replay.unknownOrderCount());
         if (!compare)
         {

@@ -1,6 +1,7 @@
 package io.bourse.fanout;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -59,7 +60,7 @@ final class SessionNames
     /** @return a new name for a snapshot login's stream: {@code S} and 9 digits. */
     String nextSnapshotSession()
     {
-        return String.format("S%09d", snapshotSessions.incrementAndGet() % 1_000_000_000L);
+        return String.format(Locale.ROOT, "S%09d", snapshotSessions.incrementAndGet() % 1_000_000_000L);
     }
 
     /**
