@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import io.aeron.Publication;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.BoundedOffer;
@@ -41,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * those the feed's increments up to that number build, and the feed's next increment follows it.
  *
  * <p>A snapshot whose offer fails (no subscriber, or back pressure past the bounded retries) is abandoned and counted
- * as an error; its subscriber sees no SnapshotComplete and asks again. A request of another schema or template, too
+ * as a drop, and but for "no subscriber" (a fanout that asked and went away) as an error; its subscriber sees no
+ * SnapshotComplete and asks again. A request of another schema or template, too
  * short for its block length, or naming an unknown feed is counted as an error. Allocates nothing per snapshot.
  */
 final class SnapshotPublisher implements FragmentHandler
@@ -84,7 +86,7 @@ final class SnapshotPublisher implements FragmentHandler
      *                     and the sequence number of its last increment published.
      * @param clock        stamps the snapshot.
      * @param metrics      counts the snapshots published, and the failed offer that abandons one as a drop.
-     * @param errorCount   incremented for a bad request and for an abandoned snapshot.
+     * @param errorCount   incremented for a bad request and for a snapshot abandoned while its feed has a subscriber.
      * @throws IllegalArgumentException when a frame cannot hold one order or one level.
      */
     SnapshotPublisher(
@@ -375,7 +377,10 @@ final class SnapshotPublisher implements FragmentHandler
             return true;
         }
         metrics.onDrop(feed.feed, result);
-        errorCount.incrementAndGet();
+        if (result != Publication.NOT_CONNECTED)
+        {
+            errorCount.incrementAndGet();
+        }
         return false;
     }
 }

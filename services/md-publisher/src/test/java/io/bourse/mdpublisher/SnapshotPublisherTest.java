@@ -240,6 +240,23 @@ class SnapshotPublisherTest
     }
 
     @Test
+    void shouldCountASnapshotForAFeedNobodyReadsAsADropNotAnError() throws Exception
+    {
+        enterBooks();
+        bbo.subscription.close();
+        Thread.sleep(200); // the driver unlinks the subscription from the BBO publication
+
+        requestSnapshot(51, Feed.BBO);
+        requestSnapshot(52, Feed.ORDERS);
+
+        orders.awaitSnapshot(2);
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_drops_total{feed=\"bbo\",reason=\"not_connected\"} 1.0\n")
+            .contains("bourse_md_snapshots_total{feed=\"bbo\"} 0.0\n")
+            .contains("bourse_md_errors_total 0.0\n");
+    }
+
+    @Test
     void shouldCountABadRequestAsAnErrorAndStillAnswerTheNext() throws Exception
     {
         new MessageHeaderEncoder().wrap(requestBuffer, 0).blockLength(8).templateId(99)
