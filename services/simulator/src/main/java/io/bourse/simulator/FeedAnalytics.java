@@ -13,10 +13,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again among them (the
  * same Match Number, symbol and time) is not counted twice (a MoldUDP64 join's replay of its session is left out
  * before, whatever its length: {@link MoldReplay}). ITCH times are the time of day, so they are laid on the timeline of
- * the simulator's clock, which goes on across midnight: each trade on the day that puts it nearest its receipt
- * (within 12 hours, {@link MidnightNanoClock#withinADay}), so the window spans midnight, a late trade of before
- * midnight stays before it, and the first trade after a quiet night (a close before midnight) is after the last of
- * the day before. Counts the inconsistencies of its book too. Written by the market-data thread; the VWAPs are also
+ * the simulator's clock, which goes on across midnight: each trade on the latest day that does not put it after its
+ * receipt by more than the clocks' skew ({@link FeedMeter#MAX_CLOCK_SKEW_NS}): a trade is received after it was made.
+ * So the window spans midnight, a late trade of before midnight stays before it, the first trade after a quiet night
+ * (a close before midnight) is after the last of the day before, and a trade of 12 to 24 hours ago (a MoldUDP64
+ * join's backfill of a session that began yesterday) is in the past, not ahead of every live trade (before stop 60 it
+ * was laid on the day nearest its receipt, 12 hours ahead at most, and held the window there). Counts the inconsistencies of its book too. Written by the market-data thread; the VWAPs are also
  * published as dollars for the Prometheus scrapes.
  */
 final class FeedAnalytics implements MarketDataListener
@@ -81,8 +83,12 @@ final class FeedAnalytics implements MarketDataListener
             return;
         }
         final long receivedNs = receiptClock.nanosSinceMidnight();
-        final long timestampNs =
-            MidnightNanoClock.NANOS_PER_DAY + receivedNs + MidnightNanoClock.withinADay(timeOfDayNs - receivedNs);
+        long sinceReceiptNs = MidnightNanoClock.withinADay(timeOfDayNs - receivedNs);
+        if (sinceReceiptNs > FeedMeter.MAX_CLOCK_SKEW_NS)
+        {
+            sinceReceiptNs -= MidnightNanoClock.NANOS_PER_DAY;
+        }
+        final long timestampNs = MidnightNanoClock.NANOS_PER_DAY + receivedNs + sinceReceiptNs;
         if (recentTrades.isKept(matchNumber, locate, timestampNs))
         {
             counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);
@@ -106,8 +112,20 @@ final class FeedAnalytics implements MarketDataListener
             bucketVolume[locate][bucket] += shares;
             bucketNotional[locate][bucket] += price * shares;
         }
-        newestTradeNs = Math.max(newestTradeNs, timestampNs);
-        publish(locate);
+        if (timestampNs / bucketNs > newestTradeNs / bucketNs)
+        {
+            // The window moved on: every symbol's rolling VWAP, not this one's only.
+            newestTradeNs = timestampNs;
+            for (int other = 1; other < trades.length; other++)
+            {
+                publish(other);
+            }
+        }
+        else
+        {
+            newestTradeNs = Math.max(newestTradeNs, timestampNs);
+            publish(locate);
+        }
     }
 
     @Override
@@ -227,7 +245,8 @@ final class FeedAnalytics implements MarketDataListener
      * Any thread.
      *
      * @param locate Stock Locate.
-     * @return the rolling VWAP in dollars as of the symbol's last trade, NaN before the first.
+     * @return the rolling VWAP in dollars as of the symbol's last trade or the window's last move, whichever came
+     * later (as {@link #rollingVwap}: NaN when the window holds none of its trades).
      */
     double publishedRollingVwap(final int locate)
     {

@@ -22,8 +22,11 @@ import java.util.Arrays;
 final class FeedMeter implements FeedObserver
 {
     private static final long NOT_STAMPED = Long.MIN_VALUE;
-    /** Most that two processes' midnight clocks on one host differ by (each set from the wall clock once). */
-    private static final long MAX_CLOCK_SKEW_NS = 1_000_000_000L;
+    /**
+     * Most that two processes' midnight clocks on one host differ by (each set from the wall clock once), in ns: a
+     * message stamped later than its receipt by more is of an earlier day.
+     */
+    static final long MAX_CLOCK_SKEW_NS = 1_000_000_000L;
 
     private final SimulatorCounters counters;
     private final LatencyTracker feedLatency;

@@ -69,6 +69,9 @@ final class OrderEntryAgent implements Agent
     private volatile boolean stopRequested;
     private volatile boolean finished;
     private volatile long sendWindowNs;
+    /** ITCH messages counted when the sending started; then those counted while it went on. */
+    private long mdMessagesAtStart;
+    private volatile long mdMessagesWhileSending;
     private volatile long startedAtNs;
     private volatile boolean hasStarted;
     private volatile int sessionsDown;
@@ -119,6 +122,7 @@ final class OrderEntryAgent implements Agent
         {
             started = true;
             startNs = nowNs;
+            mdMessagesAtStart = counters.get(SimulatorCounter.MD_MESSAGES);
             skipUntilNs = nowNs;
             arrivals.start(nowNs);
             nextIntendedNs = arrivals.next();
@@ -215,6 +219,7 @@ final class OrderEntryAgent implements Agent
         if (sent == totalOrders || stopRequested)
         {
             final long endNs = sent == totalOrders ? Math.max(nowNs, nextIntendedNs) : nowNs;
+            mdMessagesWhileSending = counters.get(SimulatorCounter.MD_MESSAGES) - mdMessagesAtStart;
             sendWindowNs = endNs - startNs;
             phase = DRAINING;
             drainDeadlineNs = nowNs + drainNs;
@@ -409,6 +414,15 @@ final class OrderEntryAgent implements Agent
     long sendWindowNs()
     {
         return sendWindowNs;
+    }
+
+    /**
+     * @return the ITCH messages the market-data sessions received (all of them) in the sending window, valid once
+     * {@link #isFinished()}. Any thread.
+     */
+    long mdMessagesWhileSending()
+    {
+        return mdMessagesWhileSending;
     }
 
     @Override

@@ -41,6 +41,9 @@ import java.util.Map;
  * @param sendLag            how late each order was sent after its intended send time.
  * @param mdMessages         ITCH 5.0 messages received.
  * @param mdMessagesByType   ITCH 5.0 messages by Message Type.
+ * @param mdMessagesSending  ITCH 5.0 messages received by all market-data sessions in the sending window
+ *                           ({@code elapsedNs}): the message rate's, without the logins' snapshots, backfills and
+ *                           what came after the last order.
  * @param feedLatency        ITCH 5.0 Timestamp to receive.
  * @param errors             order-entry and market-data errors.
  * @param mdInconsistencies  ITCH 5.0 messages that did not fit a market-data session's book.
@@ -76,6 +79,7 @@ public record SimulatorReport(
     Latency sendLag,
     long mdMessages,
     Map<Character, Long> mdMessagesByType,
+    long mdMessagesSending,
     Latency feedLatency,
     long errors,
     long mdInconsistencies,
@@ -209,8 +213,9 @@ public record SimulatorReport(
         line(out, "send lag", latency(sendLag) + " (sent after the intended time: the simulator's own delay)");
         line(out, "md messages", String.format(Locale.ROOT, "%,d%s", mdMessages, counts(mdMessagesByType)));
         line(out, "feed latency", latency(feedLatency) + " (ITCH timestamp -> received, order messages since joining)");
-        line(out, "md message rate", String.format(Locale.ROOT, "%,.1f messages/s",
-            elapsedNs > 0 ? mdMessages * 1e9 / elapsedNs : 0.0));
+        line(out, "md message rate", String.format(Locale.ROOT, "%,.1f messages/s (received while sending, %s)",
+            elapsedNs > 0 ? mdMessagesSending * 1e9 / elapsedNs : 0.0,
+            1 == mdSessions ? "1 md session" : "all " + mdSessions + " md sessions"));
         line(out, "inconsistencies", String.format(Locale.ROOT, "%,d (ITCH messages that did not fit the book)",
             mdInconsistencies));
         line(out, "md gaps", mdGaps.describe());

@@ -668,6 +668,7 @@ public final class SimulatorService implements AutoCloseable
             SimulatorReport.Latency.of(sendLag.total()),
             counters.get(SimulatorCounter.MD_MESSAGES),
             counters.mdMessagesByType(),
+            orderAgent.mdMessagesWhileSending(),
             SimulatorReport.Latency.of(feedLatency.total()),
             errors(),
             counters.get(SimulatorCounter.MD_INCONSISTENCIES),

@@ -169,6 +169,7 @@ class MarketDataAdapterTest
     @Test
     void shouldComputeSessionAndRollingVwapOverTheWindowEndingAtTheNewestTrade()
     {
+        receivedNs.set(FIRST_MIDNIGHT + T + 200 * SECOND); // after every trade of the test
         analytics.onTrade(1, T, 1_000_000, 100, 1);
         analytics.onTrade(1, T + 30 * SECOND, 2_000_000, 300, 2);
         analytics.onTrade(2, T + 30 * SECOND, 4_000_000, 10, 3);
@@ -188,7 +189,8 @@ class MarketDataAdapterTest
         analytics.onTrade(2, T + 200 * SECOND, 3_000_000, 10, 5);
 
         assertThat(analytics.rollingVwap(1)).isNaN();
-        assertThat(analytics.publishedRollingVwap(1)).isCloseTo(175.0, within(1e-9));
+        assertThat(analytics.publishedRollingVwap(1)).as("another symbol's trade moved the window").isNaN();
+        assertThat(analytics.publishedSessionVwap(1)).isCloseTo(175.0, within(1e-9));
 
         // A trade a whole window older than the newest, in the same bucket of the ring (a replay): counted in the
         // session, and the window keeps the newer trade.
@@ -255,7 +257,7 @@ class MarketDataAdapterTest
     void shouldKeepTheRollingWindowAndTheRecentTradesGoingAcrossMidnight() throws IOException
     {
         final long midnight = DAY;
-        receivedNs.set(FIRST_MIDNIGHT + DAY);
+        receivedNs.set(FIRST_MIDNIGHT + DAY + 90 * SECOND); // after every trade of the test
         trade(1, midnight - 20 * SECOND, 100, 1_000_000);
         trade(1, 10 * SECOND, 100, 3_000_000);
 
@@ -281,6 +283,24 @@ class MarketDataAdapterTest
 
         assertThat(analytics.rollingVwap(1)).isCloseTo(500.0, within(1e-9));
         assertThat(analytics.sessionVwap(1)).isCloseTo(1_600.0 / 4, within(1e-9));
+    }
+
+    @Test
+    void shouldLayATradeOfMoreThanTwelveHoursAgoInThePastNotAheadOfTheLiveOnes() throws IOException
+    {
+        // A MoldUDP64 join at 22:00 backfills its session from a 09:00 trade.
+        final long tenPm = 22 * 3_600 * SECOND;
+        receivedNs.set(FIRST_MIDNIGHT + tenPm);
+        trade(1, 9 * 3_600 * SECOND, 100, 1_000_000);
+        trade(1, tenPm, 100, 2_000_000);
+
+        assertThat(analytics.rollingVwap(1)).isCloseTo(200.0, within(1e-9));
+        assertThat(analytics.sessionVwap(1)).isCloseTo(150.0, within(1e-9));
+
+        // A trade stamped ahead of its receipt by no more than the clocks' skew is of today.
+        trade(1, tenPm + FeedMeter.MAX_CLOCK_SKEW_NS, 100, 3_000_000);
+
+        assertThat(analytics.rollingVwap(1)).isCloseTo(250.0, within(1e-9));
     }
 
     @Test

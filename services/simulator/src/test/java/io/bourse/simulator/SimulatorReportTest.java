@@ -25,7 +25,7 @@ class SimulatorReportTest
             new SimulatorReport.Latency(6_900, 45_250, 80_100, 150_300, 900_400, 1_200_000),
             new SimulatorReport.Latency(950, 50_000, 90_000, 160_000, 700_000, 800_000),
             new SimulatorReport.Latency(9_900, 0, 1_000, 12_000, 40_000, 95_000),
-            25_000, new TreeMap<>(Map.of('A', 20_000L, 'E', 5_000L)),
+            25_000, new TreeMap<>(Map.of('A', 20_000L, 'E', 5_000L)), 20_000,
             new SimulatorReport.Latency(25_000, 12_000, 20_000, 35_000, 90_000, 250_000),
             0, 2, 60,
             List.of(new SimulatorReport.SymbolTrades("AAPL", 3, 300, 150.125, 150.25),
@@ -54,7 +54,7 @@ class SimulatorReportTest
             "md messages     : 25,000 (A 20,000, E 5,000)",
             "feed latency    : p50 12.0, p90 20.0, p99 35.0, p99.9 90.0, max 250.0 us (25,000 samples)" +
                 " (ITCH timestamp -> received, order messages since joining)",
-            "md message rate : 2,500.0 messages/s",
+            "md message rate : 2,000.0 messages/s (received while sending, 1 md session)",
             "inconsistencies : 2 (ITCH messages that did not fit the book)",
             "md gaps         : 3 detected, 412 messages re-requested in 5 Request Packets, all filled",
             "AAPL            : 3 trades, 300 shares, VWAP $150.1250 session, $150.2500 rolling 60 s",
@@ -70,7 +70,7 @@ class SimulatorReportTest
         final SimulatorReport report = new SimulatorReport(
             "1 cores", 1, 500, "hawkes", 1, 0, 0, 0, 0, 0, 0, 0, 250, 0, 0, Map.of(), 0, 0, 0, 0, 0,
             SimulatorReport.Latency.EMPTY, SimulatorReport.Latency.EMPTY, SimulatorReport.Latency.EMPTY, 0, Map.of(),
-            SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
+            0, SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
             BookCheck.Result.NONE, new SimulatorReport.GapFill(MarketDataFeed.SOUPBINTCP, 0, 0, 0, 0));
 
         assertThat(print(report))

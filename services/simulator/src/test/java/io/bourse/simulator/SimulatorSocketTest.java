@@ -86,6 +86,8 @@ class SimulatorSocketTest
         assertThat(List.of(report.rejected(), report.unanswered(), report.errors())).containsOnly(0L);
         assertThat(report.achievedRate()).isCloseTo(1000.0, within(100.0));
         assertThat(report.mdMessagesByType()).isEqualTo(Map.of('S', 1L, 'A', 1L, 'E', 1L));
+        // The Add Order and Order Executed come 100 ms into the sending; the System Event of the login may come before.
+        assertThat(report.mdMessagesSending()).isBetween(2L, 3L);
         assertThat(report.feedLatency().count()).isBetween(2L, 3L);
         assertThat(report.symbols()).containsExactly(
             new SimulatorReport.SymbolTrades("AAPL", 1, 100, 99.0, 99.0),
