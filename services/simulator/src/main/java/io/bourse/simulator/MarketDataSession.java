@@ -16,6 +16,20 @@ interface MarketDataSession extends AutoCloseable
      */
     int poll() throws IOException;
 
+    /**
+     * {@link #poll()}, running {@code beforeRead} before each socket read, so that the receive time it stamps is
+     * never later than the arrival of what the read delivers: once, for a session that reads once per poll.
+     *
+     * @param beforeRead stamps the receive time of the messages the next read delivers.
+     * @return work done (bytes or packets read), 0 when nothing arrived.
+     * @throws IOException when the session fails; it is then no longer {@link #isActive() active}.
+     */
+    default int poll(final Runnable beforeRead) throws IOException
+    {
+        beforeRead.run();
+        return poll();
+    }
+
     /** @return true while the session can still receive. */
     boolean isActive();
 

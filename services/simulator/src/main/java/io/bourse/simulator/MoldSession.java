@@ -37,6 +37,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
 {
+    private static final Runnable NOTHING_BEFORE_READ = () ->
+    {
+    };
     /** Most datagrams read from each socket per poll, so one busy socket does not starve the other. */
     static final int DATAGRAMS_PER_POLL = 64;
     /**
@@ -178,18 +181,34 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     @Override
     public int poll() throws IOException
     {
+        return poll(NOTHING_BEFORE_READ);
+    }
+
+    /**
+     * {@link #poll()}, running {@code beforeRead} before each datagram's read.
+     *
+     * @param beforeRead stamps the receive time of the messages the next datagram delivers.
+     * @return datagrams read.
+     * @throws IOException as {@link #poll()}.
+     */
+    @Override
+    public int poll(final Runnable beforeRead) throws IOException
+    {
         int datagrams = 0;
         try
         {
+            beforeRead.run();
             while (active && datagrams < DATAGRAMS_PER_POLL && client.receive())
             {
                 datagrams++;
+                beforeRead.run();
             }
             readingResponse = true;
             final int limit = datagrams + DATAGRAMS_PER_POLL;
             while (active && datagrams < limit && client.receiveResponse())
             {
                 datagrams++;
+                beforeRead.run();
             }
         }
         catch (final MoldUDP64Exception ex)

@@ -237,6 +237,28 @@ class MoldSessionTest
     }
 
     @Test
+    void shouldStampTheReceiveTimeBeforeEachDatagramsRead() throws IOException
+    {
+        final DatagramChannel downstream = MoldRelay.unicast();
+        final Feed feed = unicastFeed(downstream);
+        final List<Long> receivedAtStamps = new ArrayList<>();
+        try (DatagramChannel sender = MoldRelay.unicast())
+        {
+            receiveTheFirstTwoMessages(sender, downstream, feed);
+            for (int sequenceNumber = 3; sequenceNumber <= 5; sequenceNumber++)
+            {
+                sender.send(packet("RUN1", sequenceNumber, 1), downstream.getLocalAddress());
+            }
+
+            feed.session().poll(() -> receivedAtStamps.add(feed.received()));
+        }
+
+        assertThat(feed.received()).isEqualTo(5);
+        // One stamp before each datagram's read, and one before the read that found none.
+        assertThat(receivedAtStamps).containsExactly(2L, 3L, 4L, 5L);
+    }
+
+    @Test
     void shouldEndWhenAHeartbeatOfTheNextRunComesBelowTheNextExpectedMessage() throws IOException
     {
         final DatagramChannel downstream = MoldRelay.unicast();
