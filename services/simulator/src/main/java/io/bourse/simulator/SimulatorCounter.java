@@ -59,7 +59,12 @@ public enum SimulatorCounter
     /** MoldUDP64 Request Packets sent to fill gaps (a gap may take several). */
     MD_GAP_REQUESTS("md_gap_requests"),
     /** ITCH 5.0 messages recovered from the responses to MoldUDP64 Request Packets. */
-    MD_GAP_MESSAGES("md_gap_messages");
+    MD_GAP_MESSAGES("md_gap_messages"),
+    /**
+     * Market-data sessions logged in (SoupBinTCP) or joined (MoldUDP64) again after a loss. A SoupBinTCP one starts
+     * from a fresh snapshot: the trades between the loss and it never reach its figures.
+     */
+    MD_RELOGINS("md_relogins");
 
     private final String label;
 

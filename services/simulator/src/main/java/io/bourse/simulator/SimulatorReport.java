@@ -97,15 +97,21 @@ public record SimulatorReport(
      * @param requests         Request Packets sent.
      * @param messages         messages recovered from the responses.
      * @param unfilledSessions sessions still short of the end of the newest packet they saw when the run ended.
+     * @param relogins         market-data sessions lost and logged in or joined again; over SoupBinTCP each starts
+     *                         from a fresh snapshot, missing the trades in between.
      */
-    public record GapFill(MarketDataFeed feed, long gaps, long requests, long messages, int unfilledSessions)
+    public record GapFill(
+        MarketDataFeed feed, long gaps, long requests, long messages, int unfilledSessions, long relogins)
     {
         /** @return how the gaps went, for the summary. */
         String describe()
         {
             if (MarketDataFeed.MOLDUDP64 != feed)
             {
-                return "none possible (SoupBinTCP over TCP delivers every message in order)";
+                return 0 == relogins ? "none possible (SoupBinTCP over TCP delivers every message in order)" :
+                    String.format(Locale.ROOT, "%,d session%s lost and logged in again from a fresh snapshot: the " +
+                    "trades in between are missing from its figures (the first session's below)", relogins,
+                    plural(relogins));
             }
             return String.format(Locale.ROOT, "%,d detected, %,d messages re-requested in %,d Request Packet%s, %s",
                 gaps, messages, requests, plural(requests), 0 == unfilledSessions ? "all filled" :

@@ -208,14 +208,21 @@ public final class SimulatorService implements AutoCloseable
     {
         final MarketDataAdapter adapter = mdAdapters.get(index);
         adapter.books().clear();
+        final MarketDataSession session;
         if (MarketDataFeed.MOLDUDP64 == ctx.mdFeed())
         {
-            final MoldSession session = joinMold(index, adapter);
-            moldSessions.set(index, session);
-            return session;
+            final MoldSession moldSession = joinMold(index, adapter);
+            moldSessions.set(index, moldSession);
+            session = moldSession;
         }
-        return SoupClient.connect(marketDataSessionName(index, ctx.marketDataUsers().get(index)), ctx.fanoutHost(),
-            ctx.fanoutPort(), ctx.marketDataUsers().get(index), adapter, ReloginSchedule.RELOGIN_INTERVAL_MS);
+        else
+        {
+            session = SoupClient.connect(marketDataSessionName(index, ctx.marketDataUsers().get(index)),
+                ctx.fanoutHost(), ctx.fanoutPort(), ctx.marketDataUsers().get(index), adapter,
+                ReloginSchedule.RELOGIN_INTERVAL_MS);
+        }
+        counters.increment(SimulatorCounter.MD_RELOGINS);
+        return session;
     }
 
     private static String marketDataSessionName(final int index, final Credentials.User user)
@@ -626,7 +633,8 @@ public final class SimulatorService implements AutoCloseable
             unfilled += session.isFilled() ? 0 : 1;
         }
         return new SimulatorReport.GapFill(ctx.mdFeed(), counters.get(SimulatorCounter.MD_GAPS),
-            counters.get(SimulatorCounter.MD_GAP_REQUESTS), counters.get(SimulatorCounter.MD_GAP_MESSAGES), unfilled);
+            counters.get(SimulatorCounter.MD_GAP_REQUESTS), counters.get(SimulatorCounter.MD_GAP_MESSAGES), unfilled,
+            counters.get(SimulatorCounter.MD_RELOGINS));
     }
 
     private SimulatorReport report(final BookCheck.Result bookCheck)

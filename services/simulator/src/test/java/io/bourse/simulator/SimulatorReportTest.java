@@ -31,7 +31,7 @@ class SimulatorReportTest
             List.of(new SimulatorReport.SymbolTrades("AAPL", 3, 300, 150.125, 150.25),
                 new SimulatorReport.SymbolTrades("MSFT", 0, 0, Double.NaN, Double.NaN)),
             new BookCheck.Result(2, List.of(), null),
-            new SimulatorReport.GapFill(MarketDataFeed.MOLDUDP64, 3, 5, 412, 0));
+            new SimulatorReport.GapFill(MarketDataFeed.MOLDUDP64, 3, 5, 412, 0, 1));
 
         assertThat(print(report)).isEqualTo(String.join(System.lineSeparator(),
             "=== Bourse simulator ===",
@@ -71,7 +71,7 @@ class SimulatorReportTest
             "1 cores", 1, 500, "hawkes", 1, 0, 0, 0, 0, 0, 0, 0, 250, 0, 0, Map.of(), 0, 0, 0, 0, 0,
             SimulatorReport.Latency.EMPTY, SimulatorReport.Latency.EMPTY, SimulatorReport.Latency.EMPTY, 0, Map.of(),
             0, SimulatorReport.Latency.EMPTY, 0, 0, 60, List.of(),
-            BookCheck.Result.NONE, new SimulatorReport.GapFill(MarketDataFeed.SOUPBINTCP, 0, 0, 0, 0));
+            BookCheck.Result.NONE, new SimulatorReport.GapFill(MarketDataFeed.SOUPBINTCP, 0, 0, 0, 0, 0));
 
         assertThat(print(report))
             .contains("load            : 500 orders/s target (hawkes), 1 OUCH session, 0 market-data sessions, until stopped")
@@ -84,6 +84,14 @@ class SimulatorReportTest
             .contains("rejected        : 0" + System.lineSeparator())
             .contains("book check      : not run")
             .contains("md gaps         : none possible (SoupBinTCP over TCP delivers every message in order)");
+    }
+
+    @Test
+    void shouldSayThatTradesAreMissingWhenASoupBinTcpSessionLoggedInAgainFromASnapshot()
+    {
+        assertThat(new SimulatorReport.GapFill(MarketDataFeed.SOUPBINTCP, 0, 0, 0, 0, 2).describe()).isEqualTo(
+            "2 sessions lost and logged in again from a fresh snapshot: the trades in between are missing from its " +
+            "figures (the first session's below)");
     }
 
     @Test
