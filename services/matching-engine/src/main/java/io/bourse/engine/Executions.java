@@ -16,9 +16,9 @@ import java.util.List;
  * 500,000 orders/s. The shard's match numbers only grow, so a page is sorted and {@link #find(long)} is a binary
  * search, and recording a trade is a few sequential writes into one record, with no hash table to probe and nothing
  * ever copied; a new page is allocated every {@code pageCapacity} executions and kept. When the engine's clock passes a
- * midnight ({@link #onClock(long)}) the earlier day's executions are forgotten and their pages reused, so a shard that runs for days holds
- * one day's executions, not all it ever made (72 bytes each, without bound before stop 60). Used only by the engine
- * agent thread.
+ * midnight ({@link #onClock(long)}) the earlier day's executions are forgotten and their pages reused, so a shard that
+ * runs for days holds one day's executions, not all it ever made (72 bytes each, without bound before stop 60). Used
+ * only by the engine agent thread.
  * <pre>
  *   Record, 72 bytes, native byte order:
  *     0 match number        8 symbol (packed)      16 shares            24 price

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * So the window spans midnight, a late trade of before midnight stays before it, the first trade after a quiet night
  * (a close before midnight) is after the last of the day before, and a trade of 12 to 24 hours ago (a MoldUDP64
  * join's backfill of a session that began yesterday) is in the past, not ahead of every live trade (before stop 60 it
- * was laid on the day nearest its receipt, 12 hours ahead at most, and held the window there). Counts the inconsistencies of its book too. Written by the market-data thread; the VWAPs are also
- * published as dollars for the Prometheus scrapes.
+ * was laid on the day nearest its receipt, 12 hours ahead at most, and held the window there). Counts the
+ * inconsistencies of its book too. Written by the market-data thread; the VWAPs are also published as dollars for the
+ * Prometheus scrapes (the rolling ones of every symbol again whenever the window moves on).
  */
 final class FeedAnalytics implements MarketDataListener
 {

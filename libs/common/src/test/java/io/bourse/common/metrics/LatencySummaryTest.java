@@ -83,7 +83,8 @@ class LatencySummaryTest
         assertThat(maxOf(first)).isCloseTo(2e-3, within(2e-6));
         assertThat(second.getCount()).isEqualTo(2);
         assertThat(second.getQuantiles().get(0).getValue()).isCloseTo(1e-6, within(1e-8));
-        assertThat(maxOf(second)).as("the first scrape's interval is still in the window").isCloseTo(2e-3, within(2e-6));
+        assertThat(maxOf(second)).as("the first scrape's interval is still in the window")
+            .isCloseTo(2e-3, within(2e-6));
         assertThat(maxOf(firstOut)).as("taken a window ago").isCloseTo(1e-6, within(1e-8));
         assertThat(empty.getCount()).isEqualTo(2);
         assertThat(maxOf(empty)).isNaN();
