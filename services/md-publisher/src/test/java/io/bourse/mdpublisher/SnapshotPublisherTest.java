@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import io.aeron.Aeron;
+import io.aeron.AeronCounters;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
@@ -242,9 +243,10 @@ class SnapshotPublisherTest
     @Test
     void shouldCountASnapshotForAFeedNobodyReadsAsADropNotAnError() throws Exception
     {
-        enterBooks();
+        // No events: no live BBO increment is dropped, only the snapshot's first message.
         bbo.subscription.close();
-        Thread.sleep(200); // the driver unlinks the subscription from the BBO publication
+        final int bboStreamId = EmbeddedMediaDriver.defaultLayout(driver).bboStreamId();
+        awaitTrue(() -> !hasSubscriberPosition(bboStreamId)); // the driver unlinked it: no subscriber left
 
         requestSnapshot(51, Feed.BBO);
         requestSnapshot(52, Feed.ORDERS);
@@ -291,6 +293,22 @@ class SnapshotPublisherTest
         offer(engine.orderReplaced(T1 + 6, "AAPL", 1, 6, BUY, 150, 1_000_000, BookUpdate.REPLACED));
         offer(engine.orderCanceled(T1 + 7, "AAPL", 2, 50, 150));
         offer(engine.tradingStateChanged(T1 + 8, "MSFT", TradingState.HALTED));
+    }
+
+    /** @return true while the driver holds a subscriber position on the stream ("sub-pos: reg session stream ..."). */
+    private boolean hasSubscriberPosition(final int streamId)
+    {
+        final boolean[] found = {false};
+        aeron.countersReader().forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            final String[] words = label.split(" ");
+            if (AeronCounters.DRIVER_SUBSCRIBER_POSITION_TYPE_ID == typeId && words.length > 3 &&
+                words[3].equals(Integer.toString(streamId)))
+            {
+                found[0] = true;
+            }
+        });
+        return found[0];
     }
 
     /** @return orders in one BookSnapshot that fills a frame of the order feed's publication. */
