@@ -25,16 +25,20 @@ import java.util.concurrent.TimeUnit;
  * {@link #WINDOW_NS}; the quantiles are those of every interval taken in that window, its own included. So a second
  * reader of {@code /metrics} (a {@code curl}, another Prometheus) takes no sample from the first: a reader that scrapes
  * at least once per window sees every sample in some scrape's quantiles, and a sample shows in the quantiles of
- * every scrape for a window after the one that took it. At most {@value #MAX_INTERVALS} intervals are kept apart; a
- * scrape beyond that merges the two oldest. Count and sum are cumulative and count every sample once. Quantiles of a
+ * every scrape for about a window after the one that took it. At most {@value #MAX_INTERVALS} intervals are kept apart:
+ * a scrape's interval joins the newest one kept when that was taken less than a {@value #MAX_INTERVALS}th of the window
+ * before, and then leaves the window with it (so after at least 15/16 of the window; a reader scraping that often sees
+ * every sample), which bounds the memory (each interval histogram takes about 0.5 MB) whatever the rate of scrapes.
+ * Count and sum are cumulative and count every sample once. Quantiles of a
  * window without samples are NaN, as Prometheus expects for an empty summary.
  */
 public final class LatencySummary implements Collector
 {
     /** How long a scrape's interval stays in the quantiles of later scrapes, in ns: 10 s. */
     static final long WINDOW_NS = TimeUnit.SECONDS.toNanos(10);
-    /** Intervals kept apart in the window; scrapes more frequent than this per window merge the oldest. */
-    static final int MAX_INTERVALS = 64;
+    /** Intervals kept apart in the window: one is taken into the newest when that is younger than the window / 16. */
+    static final int MAX_INTERVALS = 16;
+    private static final long MIN_INTERVAL_NS = WINDOW_NS / MAX_INTERVALS;
 
     private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999, 0.9999, 1.0};
     private static final long HIGHEST_TRACKABLE_NS = 3_600_000_000_000L;
@@ -197,14 +201,20 @@ public final class LatencySummary implements Collector
         {
             dropOldest();
         }
-        if (intervalCount == MAX_INTERVALS)
+        final int newest = (oldest + intervalCount - 1) % MAX_INTERVALS;
+        if (intervalCount > 0 && nowNs - takenAtNs[newest] < MIN_INTERVAL_NS)
         {
-            intervals[(oldest + 1) % MAX_INTERVALS].add(intervals[oldest]);
-            dropOldest();
+            // Taken less than MIN_INTERVAL_NS after the newest: with it, leaving the window when it does.
+            intervals[newest].add(interval);
+            spares.addLast(interval);
         }
-        final int newest = (oldest + intervalCount++) % MAX_INTERVALS;
-        intervals[newest] = interval;
-        takenAtNs[newest] = nowNs;
+        else
+        {
+            // Every interval kept was taken at least MIN_INTERVAL_NS after the one before, all within the window.
+            final int next = (oldest + intervalCount++) % MAX_INTERVALS;
+            intervals[next] = interval;
+            takenAtNs[next] = nowNs;
+        }
         window.reset();
         for (int i = 0; i < intervalCount; i++)
         {

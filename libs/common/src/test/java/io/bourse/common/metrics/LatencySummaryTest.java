@@ -109,24 +109,32 @@ class LatencySummaryTest
     }
 
     @Test
-    void shouldMergeTheOldestIntervalsRatherThanDropThemWhenScrapedMoreOftenThanItKeepsApart()
+    void shouldKeepASampleAboutAWindowAndThenDropItHoweverOftenScraped()
     {
         final CachedNanoClock clock = new CachedNanoClock();
         final LatencySummary windowed = new LatencySummary("frequent_latency_seconds", "test", clock);
+        final long scrapeIntervalNs = LatencySummary.WINDOW_NS / (4 * LatencySummary.MAX_INTERVALS);
         windowed.recordNs(5_000_000);
-        for (int scrape = 0; scrape < LatencySummary.MAX_INTERVALS * 2; scrape++)
+        long scrapes = 0;
+        for (long elapsedNs = 0; elapsedNs < LatencySummary.WINDOW_NS * 15 / 16; elapsedNs += scrapeIntervalNs)
+        {
+            assertThat(maxOf(point(windowed))).as("at %d ns", elapsedNs).isCloseTo(5e-3, within(5e-6));
+            windowed.recordNs(1_000);
+            scrapes++;
+            clock.advance(scrapeIntervalNs);
+        }
+        for (long elapsedNs = 0; elapsedNs < LatencySummary.WINDOW_NS; elapsedNs += scrapeIntervalNs)
         {
             point(windowed);
             windowed.recordNs(1_000);
-            clock.advance(1);
+            scrapes++;
+            clock.advance(scrapeIntervalNs);
         }
 
         final SummarySnapshot.SummaryDataPointSnapshot last = point(windowed);
 
-        assertThat(last.getCount()).isEqualTo(LatencySummary.MAX_INTERVALS * 2 + 1);
-        assertThat(maxOf(last)).isCloseTo(5e-3, within(5e-6));
-        clock.advance(LatencySummary.WINDOW_NS);
-        assertThat(maxOf(point(windowed))).isNaN();
+        assertThat(last.getCount()).isEqualTo(scrapes + 1);
+        assertThat(maxOf(last)).as("taken more than a window ago").isCloseTo(1e-6, within(1e-8));
     }
 
     @Test
