@@ -305,13 +305,14 @@ final class CommandAdapter implements ControlledFragmentHandler
 
     /**
      * Stamps the command's events with its timestamp, then expires what is due at that time; past a midnight, the
-     * earlier day's executions can no longer be broken.
+     * earlier day's executions can no longer be broken, from before the expiries on (a peg an expiry lets trade
+     * executes on the new day).
      */
     private void advanceClock(final long timestampNs)
     {
         eventProxy.commandTimestamp(timestampNs);
+        executions.onClock(engine.clockAt(timestampNs));
         engine.advanceClock(timestampNs);
-        executions.onClock(engine.clockNs());
     }
 
     private void onSetTradingState(

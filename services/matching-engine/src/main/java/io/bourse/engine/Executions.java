@@ -50,8 +50,8 @@ final class Executions
     private final List<UnsafeBuffer> sparePages = new ArrayList<>();
     private UnsafeBuffer tail;
     private int size;
-    /** The day of the engine's clock the executions are of, from 0. */
-    private long day;
+    /** The start of the day after the executions', on the engine's clock. */
+    private long nextDayNs = MidnightNanoClock.NANOS_PER_DAY;
 
     /**
      * @param pageCapacity executions per page, a power of two.
@@ -122,10 +122,9 @@ final class Executions
      */
     void onClock(final long clockNs)
     {
-        final long clockDay = clockNs / MidnightNanoClock.NANOS_PER_DAY;
-        if (clockDay > day)
+        if (clockNs >= nextDayNs)
         {
-            day = clockDay;
+            nextDayNs = (clockNs / MidnightNanoClock.NANOS_PER_DAY + 1) * MidnightNanoClock.NANOS_PER_DAY;
             sparePages.addAll(pages);
             pages.clear();
             tail = null;

@@ -271,6 +271,18 @@ public final class MatchingEngine
     }
 
     /**
+     * @param timestampNs a command's time in ns since midnight (its sender's start's midnight).
+     * @return the clock {@link #advanceClock(long)} would move to with it, in ns since the midnight of the clock's
+     * first day; changes nothing.
+     */
+    public long clockAt(final long timestampNs)
+    {
+        // Whole days later when more than 12 h behind: within 12 h of the clock, so never back.
+        return timestampNs > clockNs ?
+            timestampNs : Math.max(clockNs, clockNs + MidnightNanoClock.withinADay(timestampNs - clockNs));
+    }
+
+    /**
      * Moves the engine's clock to a command's timestamp (never backwards: an earlier timestamp, as from a gateway
      * whose clock lags another's, leaves it where it is), then cancels every good-till-seconds order whose expiry is
      * at or before the clock, with reason 'T', earliest expiry first and, at one expiry, in order of reference
@@ -288,15 +300,7 @@ public final class MatchingEngine
      */
     public void advanceClock(final long timestampNs)
     {
-        if (timestampNs > clockNs)
-        {
-            clockNs = timestampNs;
-        }
-        else
-        {
-            // Whole days later when more than 12 h behind: within 12 h of the clock, so never back.
-            clockNs = Math.max(clockNs, clockNs + MidnightNanoClock.withinADay(timestampNs - clockNs));
-        }
+        clockNs = clockAt(timestampNs);
         Order order;
         while (null != (order = expiries.first()) && order.expiryNs <= clockNs)
         {
