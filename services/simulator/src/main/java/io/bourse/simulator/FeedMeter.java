@@ -90,7 +90,7 @@ final class FeedMeter implements FeedObserver
         // Stamped before the join when older than the join is: the receive and join times are of one clock, so this
         // holds however long ago the join was. Beyond the clocks' skew (recorded as 0), a negative latency is a
         // message 12 to 24 h old.
-        if (latencyNs <= nowNs - joinedNs[session] && latencyNs > -MAX_CLOCK_SKEW_NS)
+        if (latencyNs <= nowNs - joinedNs[session] && latencyNs >= -MAX_CLOCK_SKEW_NS)
         {
             feedLatency.recordNs(latencyNs);
         }

@@ -61,8 +61,9 @@ public enum SimulatorCounter
     /** ITCH 5.0 messages recovered from the responses to MoldUDP64 Request Packets. */
     MD_GAP_MESSAGES("md_gap_messages"),
     /**
-     * Market-data sessions logged in (SoupBinTCP) or joined (MoldUDP64) again after a loss. A SoupBinTCP one starts
-     * from a fresh snapshot: the trades between the loss and it never reach its figures.
+     * Times the first market-data session, whose trades the analytics count, logged in (SoupBinTCP) or joined
+     * (MoldUDP64) again after a loss. Over SoupBinTCP it starts from a fresh snapshot: the trades between the loss
+     * and it never reach the figures.
      */
     MD_RELOGINS("md_relogins");
 

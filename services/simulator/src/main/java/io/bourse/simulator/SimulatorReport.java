@@ -97,8 +97,9 @@ public record SimulatorReport(
      * @param requests         Request Packets sent.
      * @param messages         messages recovered from the responses.
      * @param unfilledSessions sessions still short of the end of the newest packet they saw when the run ended.
-     * @param relogins         market-data sessions lost and logged in or joined again; over SoupBinTCP each starts
-     *                         from a fresh snapshot, missing the trades in between.
+     * @param relogins         times the first market-data session (whose trades are counted) was lost and logged
+     *                         in or joined again; over SoupBinTCP it starts from a fresh snapshot, missing the
+     *                         trades in between.
      */
     public record GapFill(
         MarketDataFeed feed, long gaps, long requests, long messages, int unfilledSessions, long relogins)
@@ -109,8 +110,8 @@ public record SimulatorReport(
             if (MarketDataFeed.MOLDUDP64 != feed)
             {
                 return 0 == relogins ? "none possible (SoupBinTCP over TCP delivers every message in order)" :
-                    String.format(Locale.ROOT, "%,d session%s lost and logged in again from a fresh snapshot: the " +
-                    "trades in between are missing from its figures (the first session's below)", relogins,
+                    String.format(Locale.ROOT, "the first session lost and logged in again from a fresh snapshot " +
+                    "%,d time%s: the trades in between are missing from the figures below", relogins,
                     plural(relogins));
             }
             return String.format(Locale.ROOT, "%,d detected, %,d messages re-requested in %,d Request Packet%s, %s",

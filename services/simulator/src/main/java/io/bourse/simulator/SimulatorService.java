@@ -221,7 +221,10 @@ public final class SimulatorService implements AutoCloseable
                 ctx.fanoutHost(), ctx.fanoutPort(), ctx.marketDataUsers().get(index), adapter,
                 ReloginSchedule.RELOGIN_INTERVAL_MS);
         }
-        counters.increment(SimulatorCounter.MD_RELOGINS);
+        if (0 == index)
+        {
+            counters.increment(SimulatorCounter.MD_RELOGINS);
+        }
         return session;
     }
 

@@ -90,8 +90,8 @@ class SimulatorReportTest
     void shouldSayThatTradesAreMissingWhenASoupBinTcpSessionLoggedInAgainFromASnapshot()
     {
         assertThat(new SimulatorReport.GapFill(MarketDataFeed.SOUPBINTCP, 0, 0, 0, 0, 2).describe()).isEqualTo(
-            "2 sessions lost and logged in again from a fresh snapshot: the trades in between are missing from its " +
-            "figures (the first session's below)");
+            "the first session lost and logged in again from a fresh snapshot 2 times: the trades in between are " +
+            "missing from the figures below");
     }
 
     @Test
