@@ -118,7 +118,8 @@ final class Executions
      * none of them can be found or broken after it (a BreakTrade names an execution of the day). Their pages are kept
      * for the new day's executions. Call it whenever the clock moves, before the command's executions.
      *
-     * @param clockNs the engine's clock ({@code MatchingEngine.clockNs()}), ns since the midnight of its first day.
+     * @param clockNs the engine's clock from the command on ({@code MatchingEngine.clockAt(timestampNs)}), ns since
+     *                the midnight of its first day.
      */
     void onClock(final long clockNs)
     {

@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * those the feed's increments up to that number build, and the feed's next increment follows it.
  *
  * <p>A snapshot whose offer fails (no subscriber, or back pressure past the bounded retries) is abandoned and counted
- * as a drop, and but for "no subscriber" (a fanout that asked and went away) as an error; its subscriber sees no
+ * as a drop and, unless no subscriber is left (a fanout that asked and went away), as an error; its subscriber sees no
  * SnapshotComplete and asks again. A request of another schema or template, too
  * short for its block length, or naming an unknown feed is counted as an error. Allocates nothing per snapshot.
  */

@@ -113,10 +113,11 @@ final class FeedAnalytics implements MarketDataListener
             bucketVolume[locate][bucket] += shares;
             bucketNotional[locate][bucket] += price * shares;
         }
-        if (timestampNs / bucketNs > newestTradeNs / bucketNs)
+        final boolean windowMoved = timestampNs / bucketNs > newestTradeNs / bucketNs;
+        newestTradeNs = Math.max(newestTradeNs, timestampNs);
+        if (windowMoved)
         {
-            // The window moved on: every symbol's rolling VWAP, not this one's only.
-            newestTradeNs = timestampNs;
+            // Every symbol's rolling VWAP, not this one's only.
             for (int other = 1; other < trades.length; other++)
             {
                 publish(other);
@@ -124,7 +125,6 @@ final class FeedAnalytics implements MarketDataListener
         }
         else
         {
-            newestTradeNs = Math.max(newestTradeNs, timestampNs);
             publish(locate);
         }
     }

@@ -158,7 +158,6 @@ final class MarketDataAgent implements Agent
             final MarketDataSession session = sessions.get(i);
             if (null != session)
             {
-                pollingSession = i;
                 work += poll(i, session);
             }
             else if (null != relogin && !aborted && schedule.isDue(i, nanoClock.nanoTime()))
@@ -178,6 +177,7 @@ final class MarketDataAgent implements Agent
     {
         int bytes = 0;
         IOException failure = null;
+        pollingSession = index;
         try
         {
             bytes = session.poll(stampReceipt);

@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  * a scrape's interval joins the newest one kept when that was taken less than a {@value #MAX_INTERVALS}th of the window
  * before, and then leaves the window with it (so after at least 15/16 of the window; a reader scraping that often sees
  * every sample), which bounds the memory (each interval histogram takes about 0.5 MB) whatever the rate of scrapes.
- * Count and sum are cumulative and count every sample once. Quantiles of a
- * window without samples are NaN, as Prometheus expects for an empty summary.
+ * Count and sum are cumulative and count every sample once. Quantiles of a window without samples are NaN, as
+ * Prometheus expects for an empty summary.
  */
 public final class LatencySummary implements Collector
 {
