@@ -131,9 +131,10 @@ final class GatewayAgent implements Agent
     }
 
     /**
-     * Opens the next trading day, then ends the closed day's connections and closes its journals; a failure to open
-     * it (its journals) is counted, logged the first time, and tried again a second later while the closed day goes
-     * on (its sessions replay and end).
+     * Opens the next trading day, then ends the closed day's connections, closes its journals and frees its traded
+     * orders' direct memory ({@link OrderEntry#freeTradedOrders()}); a failure to open it (its journals) is counted,
+     * logged the first time, and tried again a second later while the closed day goes on (its sessions replay and
+     * end).
      *
      * @param closed the day that closed.
      * @return 1.
@@ -164,6 +165,7 @@ final class GatewayAgent implements Agent
         {
             closed.registry().handLingeringTo(next.registry());
             cancelsToRetry = closed.orderEntry().carryCancelsTo(closedDayCancels);
+            closed.orderEntry().freeTradedOrders();
             if (0 == openOrders)
             {
                 // Else left unmarked: a later start cancels the orders still open again (a cross never run).

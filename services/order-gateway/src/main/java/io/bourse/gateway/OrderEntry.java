@@ -618,6 +618,16 @@ final class OrderEntry
     }
 
     /**
+     * At the day's end, once no engine event reaches this day's orders (the next day's {@link OrderEntry} takes them):
+     * frees the direct memory that recorded the orders that traded, for Broken Trade ({@link TradedOrders#free()}).
+     * A later TradeBroken of them would find no order, as one of an earlier day does.
+     */
+    void freeTradedOrders()
+    {
+        tradedOrders.free();
+    }
+
+    /**
      * For a day whose close the gateway missed (stopped before it, rebuilt from its journals at a later start): hands
      * a cancel of every order rebuilt open, or sent and not answered, to be sent as the close's once the shards take
      * commands.

@@ -72,11 +72,16 @@ import java.util.zip.CRC32C;
  * files (no private records) are read as they are and their header is moved to version 2, so that a gateway of the
  * previous version refuses the file instead of cutting it at the first private record.
  * <p>
- * An index in memory from sequence number to file position (in pages of 1,024 positions held off the Java heap, in
- * direct memory, so that the day's index is never copied by a young garbage collection: a new page every 1,024
- * messages is the only allocation on the append path, and nothing is copied to grow but the small directory of
- * pages), rebuilt by scanning the file when it is opened, lets a replay start reading at any sequence number; replays
- * read the file in chunks through a small cache, and {@link #read} hands every record, private ones included, to a
+ * Two indexes in memory from sequence number to file position, rebuilt by scanning the file when it is opened, let a
+ * replay start reading at any sequence number: the positions of the last {@value #RECENT_CAPACITY} messages, in a ring
+ * (the messages a live session sends, a lookup each), and the position of every {@value #SPARSE_INTERVAL}th message of
+ * the day (in pages of 1,024 positions held off the Java heap, in direct memory, so that the day's index is never
+ * copied by a young garbage collection: a new page every 65,536 messages is the only allocation on the append path, and
+ * nothing is copied to grow but the small directory of pages), from which an older message is found by reading forward
+ * over at most {@value #SPARSE_INTERVAL} records, or none when it follows the last one found (a replay in sequence): 8
+ * bytes per {@value #SPARSE_INTERVAL} messages for the day, where a position per message took 8 bytes each (0.4 GB a day
+ * at 200 orders a second). Replays read the file in chunks through a small cache, and {@link #read} hands every record,
+ * private ones included, to a
  * handler. When the file is opened, the first record that is cut short or fails its checksum (a write torn by a
  * crash) and everything after it are truncated; so is a file whose header is short or all zeros (created just before a
  * crash). A record whose length word is zero is the zero-filled space a crash left after the last record: cut too,
@@ -105,6 +110,14 @@ final class SessionJournal implements AutoCloseable
     /** Bytes of zeros written ahead of the records at a time, to allocate the file's disk space. */
     static final int ZERO_FILL_LENGTH = 64 * 1024;
 
+    /** Messages whose positions the ring of recent ones holds: the last ones. */
+    static final int RECENT_CAPACITY = 1024;
+    /** One message in this many has its position in the sparse index: the first, and every one this many after. */
+    static final int SPARSE_INTERVAL = 64;
+
+    private static final int RECENT_MASK = RECENT_CAPACITY - 1;
+    private static final int SPARSE_SHIFT = Integer.numberOfTrailingZeros(SPARSE_INTERVAL);
+    private static final int SPARSE_MASK = SPARSE_INTERVAL - 1;
     private static final int POSITIONS_PAGE_SHIFT = 10;
     private static final int POSITIONS_PAGE_CAPACITY = 1 << POSITIONS_PAGE_SHIFT;
     private static final int POSITIONS_PAGE_MASK = POSITIONS_PAGE_CAPACITY - 1;
@@ -170,7 +183,14 @@ final class SessionJournal implements AutoCloseable
     private long windowStart;
     /** End of the zeros written; advanced only by the thread holding the claim up to {@link #fillClaim}. */
     private volatile long zeroFilledEnd;
-    private UnsafeBuffer[] positions = new UnsafeBuffer[16];
+    /** Positions of the last {@link #RECENT_CAPACITY} messages, by index (sequence number - 1) modulo the capacity. */
+    private final long[] recentPositions = new long[RECENT_CAPACITY];
+    /** Pages of the positions of every {@link #SPARSE_INTERVAL}th message, from the first. */
+    private UnsafeBuffer[] sparsePositions = new UnsafeBuffer[16];
+    /** Index (sequence number - 1) of the message a read forward from {@link #cursorPosition} meets first. */
+    private int cursorIndex;
+    /** A record's position, at or before the message {@link #cursorIndex}, with private records only between. */
+    private long cursorPosition = FILE_HEADER_LENGTH;
     private int count;
     private long durableCount;
     private long end;
@@ -550,8 +570,7 @@ final class SessionJournal implements AutoCloseable
             throw new IllegalArgumentException("sequence number must be 1.." + count + ": " + sequenceNumber);
         }
         final int index = (int)sequenceNumber - 1;
-        final long start =
-            positions[index >>> POSITIONS_PAGE_SHIFT].getLong((index & POSITIONS_PAGE_MASK) * Long.BYTES);
+        final long start = count - index <= RECENT_CAPACITY ? recentPositions[index & RECENT_MASK] : seek(index);
         if (isInBatch(start))
         {
             final int offset = (int)(start - batchStart);
@@ -732,16 +751,80 @@ final class SessionJournal implements AutoCloseable
 
     private void index(final long position)
     {
-        final int page = count >>> POSITIONS_PAGE_SHIFT;
-        if (page == positions.length)
+        recentPositions[count & RECENT_MASK] = position;
+        if (0 == (count & SPARSE_MASK))
         {
-            positions = Arrays.copyOf(positions, page * 2);
+            final int sparse = count >>> SPARSE_SHIFT;
+            final int page = sparse >>> POSITIONS_PAGE_SHIFT;
+            if (page == sparsePositions.length)
+            {
+                sparsePositions = Arrays.copyOf(sparsePositions, page * 2);
+            }
+            if (null == sparsePositions[page])
+            {
+                sparsePositions[page] =
+                    new UnsafeBuffer(ByteBuffer.allocateDirect(POSITIONS_PAGE_CAPACITY * Long.BYTES));
+            }
+            sparsePositions[page].putLong((sparse & POSITIONS_PAGE_MASK) * Long.BYTES, position);
         }
-        if (null == positions[page])
+        count++;
+    }
+
+    /**
+     * Finds a message older than the ring of recent ones holds: reads forward over the records from the cursor, when
+     * the message is at or after it and no earlier than the sparse index's entry before it, else from that entry; and
+     * leaves the cursor after the message, where a replay in sequence asks next.
+     *
+     * @param index the message's sequence number - 1, below {@link #count}.
+     * @return the message's file position.
+     */
+    private long seek(final int index) throws IOException
+    {
+        final int sparseIndex = index & ~SPARSE_MASK;
+        int at;
+        long position;
+        if (cursorIndex <= index && cursorIndex >= sparseIndex)
         {
-            positions[page] = new UnsafeBuffer(ByteBuffer.allocateDirect(POSITIONS_PAGE_CAPACITY * Long.BYTES));
+            at = cursorIndex;
+            position = cursorPosition;
         }
-        positions[page].putLong((count++ & POSITIONS_PAGE_MASK) * Long.BYTES, position);
+        else
+        {
+            final int sparse = index >>> SPARSE_SHIFT;
+            at = sparseIndex;
+            position = sparsePositions[sparse >>> POSITIONS_PAGE_SHIFT].getLong(
+                (sparse & POSITIONS_PAGE_MASK) * Long.BYTES);
+        }
+        while (true)
+        {
+            final boolean inBatch = isInBatch(position);
+            final int word = inBatch ?
+                writeBuffer.getInt((int)(position - batchStart) + LENGTH_OFFSET, ORDER) :
+                readCache.getInt(cachedRecord(position) + LENGTH_OFFSET, ORDER);
+            final long next = position + RECORD_HEADER_LENGTH + (word & LENGTH_MASK);
+            if (0 == (word & PRIVATE_FLAG))
+            {
+                if (at == index)
+                {
+                    cursorIndex = index + 1;
+                    cursorPosition = next;
+                    return position;
+                }
+                at++;
+            }
+            position = next;
+        }
+    }
+
+    /** @return bytes of direct memory the indexes of message positions hold: 8 KiB per 65,536 messages. */
+    long indexBytes()
+    {
+        long bytes = 0;
+        for (final UnsafeBuffer page : sparsePositions)
+        {
+            bytes += null == page ? 0 : page.capacity();
+        }
+        return bytes;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.ouch.Ouch42;
+import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -21,7 +22,9 @@ import java.util.List;
  * keeps its session and a directory, by the per-session order count, of pages of {@value #PAGE_CAPACITY} slots
  * holding an order's place in them plus one, allocated when first touched: 4 bytes per order a session entered up to
  * its last traded one, plus {@value #RECORD_LENGTH} per traded order. Orders that traded before a gateway restart are
- * recorded again from the journals when it starts ({@link OrderRebuild}). Used only by the gateway agent thread.
+ * recorded again from the journals when it starts ({@link OrderRebuild}). At the day's end the pages are freed at once
+ * ({@link #free()}), not when a garbage collection finds their buffers unreachable, which on a gateway running for days
+ * may come only when the direct memory limit is reached. Used only by the gateway agent thread.
  * <pre>
  *   Record, 24 bytes, native byte order:
  *     0 session index (4)   4 shard id (4)   8 Order Token (14)   22 padding (2)
@@ -103,6 +106,47 @@ final class TradedOrders
         }
         final UnsafeBuffer slots = sessionOrders.slotsIfAny(count >>> PAGE_SHIFT);
         return null == slots ? MISSING : slots.getInt((count & PAGE_MASK) * Integer.BYTES) - 1;
+    }
+
+    /**
+     * Frees the direct memory of every page and forgets every order: {@link #find(long)} then finds none, and
+     * {@link #onExecuted} starts again on new pages. No buffer of a page may be used after: {@link #tokens(int)}'s is
+     * valid only until then.
+     */
+    void free()
+    {
+        for (final UnsafeBuffer page : pages)
+        {
+            BufferUtil.free(page);
+        }
+        for (final SessionOrders sessionOrders : bySessionIndex.values())
+        {
+            for (final UnsafeBuffer slots : sessionOrders.directory)
+            {
+                if (null != slots)
+                {
+                    BufferUtil.free(slots);
+                }
+            }
+        }
+        pages.clear();
+        bySessionIndex.clear();
+        tail = null;
+        size = 0;
+    }
+
+    /** @return bytes of direct memory held: the pages of records and of slots. */
+    long directBytes()
+    {
+        long bytes = (long)pages.size() * PAGE_CAPACITY * RECORD_LENGTH;
+        for (final SessionOrders sessionOrders : bySessionIndex.values())
+        {
+            for (final UnsafeBuffer slots : sessionOrders.directory)
+            {
+                bytes += null == slots ? 0 : slots.capacity();
+            }
+        }
+        return bytes;
     }
 
     /**

@@ -157,6 +157,7 @@ final class TradingDays
                 final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
                 final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);
                 final int cancels = orderEntry.carryOpenOrdersTo(closedDayCancels);
+                orderEntry.freeTradedOrders();
                 if (isClosedBefore(sessionName, first.sessionName()))
                 {
                     endDay(registry);

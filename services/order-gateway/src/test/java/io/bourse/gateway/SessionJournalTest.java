@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -14,7 +16,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -344,6 +348,79 @@ class SessionJournalTest
         }
     }
 
+    /**
+     * Beyond the ring of recent positions a message is found from the sparse index by reading forward over the private
+     * records and messages after the index's entry, in the file or still in the batch (tiny messages: a batch holds
+     * more of them than the ring), in any order and in sequence, and so again after a reopen.
+     */
+    @Test
+    void shouldFindEveryMessageInAnyOrderBeyondTheRecentOnesWhenPrivateRecordsAreBetweenThem() throws IOException
+    {
+        final int records = 3 * SessionJournal.RECENT_CAPACITY + 5 * SessionJournal.SPARSE_INTERVAL + 7;
+        final List<byte[]> expected = new ArrayList<>();
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            for (int i = 1; i <= records; i++)
+            {
+                if (i % 5 == 0 || i % 7 == 0)
+                {
+                    appendPrivate(journal, 1 + i % 3, (byte)i);
+                }
+                else
+                {
+                    expected.add(append(journal, 1 + i % 2, (byte)i));
+                }
+                if (i % 97 == 0)
+                {
+                    assertThat(bytes(journal.message(1 + i % expected.size()))).as("read while appending")
+                        .isEqualTo(expected.get(i % expected.size()));
+                }
+            }
+            assertThat(journal.count()).isGreaterThan(2 * SessionJournal.RECENT_CAPACITY);
+            assertEveryMessageInShuffledOrder(journal, expected);
+            journal.sync();
+            assertEveryMessageInShuffledOrder(journal, expected);
+        }
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            assertThat(read(journal, 1, expected.size())).containsExactlyElementsOf(expected);
+            assertThat(read(journal, 65, 700)).containsExactlyElementsOf(expected.subList(64, 700));
+            assertEveryMessageInShuffledOrder(journal, expected);
+        }
+    }
+
+    /**
+     * The index of message positions takes 8 bytes per {@value SessionJournal#SPARSE_INTERVAL} messages of direct
+     * memory, where it took 8 bytes per message (a day of a busy session held hundreds of MB until a garbage collection
+     * found the closed day's pages).
+     */
+    @Test
+    void shouldIndexOnePositionPerSparseIntervalOfMessagesInDirectMemory() throws IOException
+    {
+        final int messages = 300_000;
+        try (SessionJournal journal = open(JournalSync.NONE))
+        {
+            append(journal, 8, (byte)1);
+            System.gc();
+            final long usedBefore = directMemoryUsed();
+            for (int i = 2; i <= messages; i++)
+            {
+                final int offset = journal.claim(8);
+                journal.buffer().putLong(offset, i);
+                journal.commit(8);
+                if (0 == i % 1_000)
+                {
+                    journal.sync();
+                }
+            }
+            final long pages = (messages / SessionJournal.SPARSE_INTERVAL + 1023) / 1024;
+            assertThat(journal.indexBytes()).isEqualTo(pages * 1024 * Long.BYTES);
+            assertThat(directMemoryUsed() - usedBefore).as("direct memory taken while appending")
+                .isLessThan(messages * (long)Long.BYTES / 8);
+            assertThat(journal.message(123_457).duplicate().order(ByteOrder.nativeOrder()).getLong()).isEqualTo(123_457);
+        }
+    }
+
     @Test
     void shouldWritePrivateRecordsWhenSyncedAndForceThemWithTheNextMessage() throws IOException
     {
@@ -556,6 +633,28 @@ class SessionJournalTest
     private static List<byte[]> messages(final List<Record> records)
     {
         return records.stream().filter((record) -> !record.isPrivate()).map(Record::bytes).toList();
+    }
+
+    private static void assertEveryMessageInShuffledOrder(final SessionJournal journal, final List<byte[]> expected)
+        throws IOException
+    {
+        final List<Integer> sequenceNumbers = new ArrayList<>();
+        for (int sequenceNumber = 1; sequenceNumber <= expected.size(); sequenceNumber++)
+        {
+            sequenceNumbers.add(sequenceNumber);
+        }
+        Collections.shuffle(sequenceNumbers, new Random(42));
+        for (final int sequenceNumber : sequenceNumbers)
+        {
+            assertThat(bytes(journal.message(sequenceNumber))).as("message %d", sequenceNumber)
+                .isEqualTo(expected.get(sequenceNumber - 1));
+        }
+    }
+
+    private static long directMemoryUsed()
+    {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+            .filter((pool) -> "direct".equals(pool.getName())).findFirst().orElseThrow().getMemoryUsed();
     }
 
     private static List<byte[]> read(final SessionJournal journal, final long from, final long to) throws IOException
