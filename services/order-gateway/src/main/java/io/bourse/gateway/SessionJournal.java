@@ -77,15 +77,15 @@ import java.util.zip.CRC32C;
  * (the messages a live session sends, a lookup each), and the position of every {@value #SPARSE_INTERVAL}th message of
  * the day (in pages of 1,024 positions held off the Java heap, in direct memory, so that the day's index is never
  * copied by a young garbage collection: a new page every 65,536 messages is the only allocation on the append path, and
- * nothing is copied to grow but the small directory of pages), from which an older message is found by reading forward
- * over at most {@value #SPARSE_INTERVAL} records, or none when it follows the last one found (a replay in sequence): 8
- * bytes per {@value #SPARSE_INTERVAL} messages for the day, where a position per message took 8 bytes each (0.4 GB a day
- * at 200 orders a second). Replays read the file in chunks through a small cache, and {@link #read} hands every record,
- * private ones included, to a
- * handler. When the file is opened, the first record that is cut short or fails its checksum (a write torn by a
- * crash) and everything after it are truncated; so is a file whose header is short or all zeros (created just before a
- * crash). A record whose length word is zero is the zero-filled space a crash left after the last record: cut too,
- * but not counted as torn ({@link #truncatedBytes()}).
+ * nothing is copied to grow but the small directory of pages). An older message is found by reading forward from the
+ * entry before it, over at most 63 messages and the private records between, or over none when it follows the last one
+ * found (a replay in sequence): 8 bytes per {@value #SPARSE_INTERVAL} messages for the day, where a position per
+ * message took 8 bytes each (0.4 GB a day at 200 orders a second). Replays read the file in chunks through a small
+ * cache, and {@link #read} hands every record, private ones included, to a handler. When the file is opened, the first
+ * record that is cut short or fails its checksum (a write torn by a crash) and everything after it are truncated; so
+ * is a file whose header is short or all zeros (created just before a crash). A record whose length word is zero is
+ * the zero-filled space a crash left after the last record: cut too, but not counted as torn
+ * ({@link #truncatedBytes()}).
  */
 final class SessionJournal implements AutoCloseable
 {

@@ -417,7 +417,8 @@ class SessionJournalTest
             assertThat(journal.indexBytes()).isEqualTo(pages * 1024 * Long.BYTES);
             assertThat(directMemoryUsed() - usedBefore).as("direct memory taken while appending")
                 .isLessThan(messages * (long)Long.BYTES / 8);
-            assertThat(journal.message(123_457).duplicate().order(ByteOrder.nativeOrder()).getLong()).isEqualTo(123_457);
+            assertThat(journal.message(123_457).duplicate().order(ByteOrder.nativeOrder()).getLong())
+                .isEqualTo(123_457);
         }
     }
 
