@@ -771,9 +771,9 @@ final class SessionJournal implements AutoCloseable
     }
 
     /**
-     * Finds a message older than the ring of recent ones holds: reads forward over the records from the cursor, when
-     * the message is at or after it and no earlier than the sparse index's entry before it, else from that entry; and
-     * leaves the cursor after the message, where a replay in sequence asks next.
+     * Finds a message older than the ring of recent ones holds: reads forward over the records from the cursor when the
+     * cursor is at or before the message and no earlier than the sparse index's entry at or before the message, else
+     * from that entry; and leaves the cursor after the message, where a replay in sequence asks next.
      *
      * @param index the message's sequence number - 1, below {@link #count}.
      * @return the message's file position.
@@ -816,7 +816,10 @@ final class SessionJournal implements AutoCloseable
         }
     }
 
-    /** @return bytes of direct memory the indexes of message positions hold: 8 KiB per 65,536 messages. */
+    /**
+     * @return bytes of direct memory the sparse index of message positions holds: 8 KiB per 65,536 messages (the ring
+     * of recent positions, {@value #RECENT_CAPACITY} x 8 bytes, is on the heap).
+     */
     long indexBytes()
     {
         long bytes = 0;
