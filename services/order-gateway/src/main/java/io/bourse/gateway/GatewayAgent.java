@@ -131,10 +131,10 @@ final class GatewayAgent implements Agent
     }
 
     /**
-     * Opens the next trading day, then ends the closed day's connections, closes its journals and frees its traded
-     * orders' direct memory ({@link OrderEntry#freeTradedOrders()}); a failure to open it (its journals) is counted,
-     * logged the first time, and tried again a second later while the closed day goes on (its sessions replay and
-     * end).
+     * Opens the next trading day, then ends the closed day's connections, closes its journals, frees its traded
+     * orders' direct memory ({@link OrderEntry#freeTradedOrders()}) and deletes the journals of the days past their
+     * retention ({@link TradingDays#deleteExpiredDays}); a failure to open it (its journals) is counted, logged the
+     * first time, and tried again a second later while the closed day goes on (its sessions replay and end).
      *
      * @param closed the day that closed.
      * @return 1.
@@ -177,6 +177,7 @@ final class GatewayAgent implements Agent
             next.journals().directory() + "); day " + closed.sessionName() + " ended" + (0 == openOrders ? "" :
             " with " + openOrders + " orders still open in the engine, which no session of the new day hears of") +
             (0 == cancelsToRetry ? "" : "; " + cancelsToRetry + " of their cancels wait for their shard"));
+        days.deleteExpiredDays(next.journals());
         return 1;
     }
 

@@ -54,7 +54,10 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * {@value #JOURNAL_PRETOUCH_BYTES_PROP_NAME} (the most that a thread of its own fills a journal with zeros ahead of
  * its records, so that the agent's writes find their pages in the page cache; each journal gets what its recent rate
  * needs, {@link JournalPretoucher}; at least 65,536, 0
- * for no such thread, default {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@code bourse.credentials.file} (default
+ * for no such thread, default {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@value #JOURNAL_RETENTION_DAYS_PROP_NAME}
+ * (with daily sessions, the journals of a day closed and done with more than this many days before the current one
+ * are deleted, {@link TradingDays#deleteExpiredDays}; default {@value #JOURNAL_RETENTION_DAYS_DEFAULT}: every day's
+ * are kept), {@code bourse.credentials.file} (default
  * {@code deploy/credentials.csv}) or {@code bourse.credentials} (the users themselves, {@link Credentials}),
  * {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
  * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus
@@ -162,6 +165,10 @@ public final class GatewayContext
     public static final String JOURNAL_PRETOUCH_BYTES_PROP_NAME = "bourse.gateway.journal.pretouch.bytes";
     /** Default most pretouch distance: 1 MiB, 40 ms of one session's journal at 125,000 orders/s. */
     public static final long JOURNAL_PRETOUCH_BYTES_DEFAULT = 1024 * 1024;
+    /** Setting name of the days a closed trading day's journals are kept after it, with daily sessions. */
+    public static final String JOURNAL_RETENTION_DAYS_PROP_NAME = "bourse.gateway.journal.retention.days";
+    /** Default journal retention: 0, every day's journals are kept. */
+    public static final int JOURNAL_RETENTION_DAYS_DEFAULT = 0;
 
     private int port = PORT_DEFAULT;
     private String bindAddress = BIND_ADDRESS_DEFAULT;
@@ -183,6 +190,7 @@ public final class GatewayContext
     private String journalDir = JOURNAL_DIR_DEFAULT;
     private JournalSync journalSync = JOURNAL_SYNC_DEFAULT;
     private long journalPretouchBytes = JOURNAL_PRETOUCH_BYTES_DEFAULT;
+    private int journalRetentionDays = JOURNAL_RETENTION_DAYS_DEFAULT;
     private String credentialsFile = Credentials.FILE_DEFAULT;
     private Credentials credentials;
     private RiskLimits riskLimits = RiskLimits.none();
@@ -224,6 +232,7 @@ public final class GatewayContext
             .journalDir(settings.get(JOURNAL_DIR_PROP_NAME, JOURNAL_DIR_DEFAULT))
             .journalSync(journalSync(settings))
             .journalPretouchBytes(settings.getLong(JOURNAL_PRETOUCH_BYTES_PROP_NAME, JOURNAL_PRETOUCH_BYTES_DEFAULT))
+            .journalRetentionDays(settings.getInt(JOURNAL_RETENTION_DAYS_PROP_NAME, JOURNAL_RETENTION_DAYS_DEFAULT))
             .credentialsFile(settings.get(Credentials.FILE_PROP_NAME, Credentials.FILE_DEFAULT))
             .credentials(Credentials.inline(settings))
             .riskLimits(RiskLimits.fromSettings(settings))
@@ -294,6 +303,11 @@ public final class GatewayContext
         if (null == journalDir || journalDir.isBlank() || null == journalSync)
         {
             throw new IllegalStateException(JOURNAL_DIR_PROP_NAME + " and " + JOURNAL_SYNC_PROP_NAME + " are required");
+        }
+        if (journalRetentionDays < 0)
+        {
+            throw new IllegalStateException(
+                JOURNAL_RETENTION_DAYS_PROP_NAME + " must be 0 (keep every day) or more: " + journalRetentionDays);
         }
         if (0 != journalPretouchBytes && journalPretouchBytes < SessionJournal.ZERO_FILL_LENGTH)
         {
@@ -675,6 +689,26 @@ public final class GatewayContext
     public GatewayContext journalPretouchBytes(final long journalPretouchBytes)
     {
         this.journalPretouchBytes = journalPretouchBytes;
+        return this;
+    }
+
+    /**
+     * @return with daily sessions, the days a closed trading day's journals are kept after it (deleted once the
+     * current day is more than this many days later); 0 to keep every day's.
+     */
+    public int journalRetentionDays()
+    {
+        return journalRetentionDays;
+    }
+
+    /**
+     * @param journalRetentionDays the days a closed trading day's journals are kept after it, with daily sessions;
+     *                             0 to keep every day's.
+     * @return this.
+     */
+    public GatewayContext journalRetentionDays(final int journalRetentionDays)
+    {
+        this.journalRetentionDays = journalRetentionDays;
         return this;
     }
 

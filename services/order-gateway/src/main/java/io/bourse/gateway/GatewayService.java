@@ -216,6 +216,7 @@ public final class GatewayService implements AutoCloseable
         {
             firstDay = days.openFirst(journals);
             days.cancelOrdersOfOtherDays(journals, closedDayCancels);
+            days.deleteExpiredDays(journals);
         }
         catch (final IOException ex)
         {

@@ -15,6 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -187,6 +190,84 @@ final class JournalStore implements AutoCloseable
             }
         }
         return days;
+    }
+
+    /**
+     * The other trading days whose journals a retention of so many days lets go: each named after a date (daily
+     * sessions, {@code yyyyMMdd}) more than {@code retentionDays} days before this session's date, and marked done
+     * with ({@link #markOrdersCanceled}): a day whose orders may still be in the engine stays for a start to cancel
+     * them. None when this session is not named after a date (a configured name).
+     *
+     * @param retentionDays days a closed day's journals are kept after it, at least 1.
+     * @return the days' directories, in name order (oldest first).
+     * @throws IOException when the journal directory cannot be read.
+     */
+    List<Path> expiredDays(final int retentionDays) throws IOException
+    {
+        final LocalDate today = dateOf(sessionName);
+        final List<Path> expired = new ArrayList<>();
+        if (null == today)
+        {
+            return expired;
+        }
+        for (final Path session : otherDays())
+        {
+            final LocalDate day = dateOf(decode(session.getFileName().toString()));
+            if (null != day && day.isBefore(today.minusDays(retentionDays)) &&
+                Files.exists(session.resolve(ORDERS_CANCELED_FILE)))
+            {
+                expired.add(session);
+            }
+        }
+        return expired;
+    }
+
+    /**
+     * Deletes a trading day's directory: its journals and other files first, its mark of {@link #markOrdersCanceled}
+     * last, so that a deletion cut short by a stop leaves a day still marked, which the next deletion finishes, and
+     * never one that a start would rebuild.
+     *
+     * @param dayDirectory the day's directory, not open in any store.
+     * @return bytes of the files deleted.
+     * @throws IOException when a file or the directory cannot be deleted.
+     */
+    static long deleteDay(final Path dayDirectory) throws IOException
+    {
+        long bytes = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dayDirectory))
+        {
+            for (final Path file : files)
+            {
+                if (!ORDERS_CANCELED_FILE.equals(file.getFileName().toString()))
+                {
+                    bytes += Files.size(file);
+                    Files.delete(file);
+                }
+            }
+        }
+        Files.deleteIfExists(dayDirectory.resolve(ORDERS_CANCELED_FILE));
+        Files.delete(dayDirectory);
+        return bytes;
+    }
+
+    /**
+     * @param sessionName a session name, or null.
+     * @return the date a daily session is named after ({@code yyyyMMdd}), or null for another name.
+     */
+    static LocalDate dateOf(final String sessionName)
+    {
+        if (null == sessionName)
+        {
+            return null;
+        }
+        try
+        {
+            return LocalDate.parse(sessionName, DateTimeFormatter.BASIC_ISO_DATE);
+        }
+        catch (final DateTimeParseException ex)
+        {
+            return null;
+        }
     }
 
     /**

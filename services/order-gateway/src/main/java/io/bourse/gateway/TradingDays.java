@@ -9,8 +9,7 @@ import org.agrona.CloseHelper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
+import java.util.List;
 
 /**
  * Opens the gateway's trading days ({@link TradingDay}): the first at the start, on the journals of its session,
@@ -182,6 +181,55 @@ final class TradingDays
     }
 
     /**
+     * With a journal retention ({@link GatewayContext#journalRetentionDays()}), deletes the journals of the days it
+     * lets go ({@link JournalStore#expiredDays}) on a thread of its own, so that the agent does not wait on the file
+     * system: at the start and when a day opens. Logs each day deleted, with its bytes, and each failure (the day is
+     * tried again at the next day's opening or start).
+     *
+     * @param current the current day's journals.
+     * @return the thread deleting, started; null when there is no retention or nothing to delete.
+     */
+    Thread deleteExpiredDays(final JournalStore current)
+    {
+        if (0 == ctx.journalRetentionDays())
+        {
+            return null;
+        }
+        final List<Path> expired;
+        try
+        {
+            expired = current.expiredDays(ctx.journalRetentionDays());
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("order-gateway: journal directory " + ctx.journalDir() + " not read for the days " +
+                "past their retention: " + ex);
+            return null;
+        }
+        if (expired.isEmpty())
+        {
+            return null;
+        }
+        return Thread.ofPlatform().name("journal-retention").daemon().start(() ->
+        {
+            for (final Path day : expired)
+            {
+                try
+                {
+                    final long bytes = JournalStore.deleteDay(day);
+                    System.out.println("order-gateway: journals of day " + JournalStore.decode(
+                        day.getFileName().toString()) + " deleted (" + bytes + " bytes, " + day + "), past the " +
+                        ctx.journalRetentionDays() + " days of " + GatewayContext.JOURNAL_RETENTION_DAYS_PROP_NAME);
+                }
+                catch (final IOException ex)
+                {
+                    System.err.println("order-gateway: journals of day " + day + " not deleted: " + ex);
+                }
+            }
+        });
+    }
+
+    /**
      * @param sessionName      another day's session name.
      * @param firstSessionName the first day's.
      * @return true when the other day, with daily sessions and a close time, is a date before the first day: its close,
@@ -193,15 +241,10 @@ final class TradingDays
         {
             return false;
         }
-        try
-        {
-            return LocalDate.parse(sessionName, DateTimeFormatter.BASIC_ISO_DATE)
-                .isBefore(LocalDate.parse(firstSessionName, DateTimeFormatter.BASIC_ISO_DATE));
-        }
-        catch (final DateTimeParseException ex)
-        {
-            return false; // a configured session name: a day of no date, whose close time is not known
-        }
+        final LocalDate day = JournalStore.dateOf(sessionName);
+        final LocalDate first = JournalStore.dateOf(firstSessionName);
+        // a configured session name: a day of no date, whose close time is not known
+        return null != day && null != first && day.isBefore(first);
     }
 
     /**

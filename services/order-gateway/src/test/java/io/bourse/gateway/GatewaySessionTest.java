@@ -481,6 +481,54 @@ class GatewaySessionTest
     }
 
     /**
+     * With a journal retention of 2 days, the start deletes the journals of the days more than 2 days before it that
+     * are done with (one marked so, one whose orders the start cancels, none open), not those of a day within the
+     * retention; and the opening of a day 3 days later deletes the first day's, closed and done with, and the one that
+     * was within the retention at the start.
+     */
+    @Test
+    void shouldDeleteTheJournalsOfTheDaysPastTheirRetentionAtTheStartAndWhenADayOpens() throws Exception
+    {
+        stopGateway();
+        final Path markedDay = journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY - 5)));
+        final Path unmarkedDay = journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY - 6)));
+        final Path keptDay = journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY - 2)));
+        for (final Path day : List.of(markedDay, unmarkedDay, keptDay))
+        {
+            try (JournalStore store = JournalStore.open(journalDir, day.getFileName().toString(), JournalSync.NONE, 0,
+                new GatewayMetrics(new PrometheusRegistry())))
+            {
+                store.journal("demo01");
+            }
+        }
+        JournalStore.markOrdersCanceled(markedDay);
+        JournalStore.markOrdersCanceled(keptDay);
+        wallClockNs.set(FIRST_DAY * DAY_NS + TEN_AM_NS);
+        startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(DAY_NS).journalRetentionDays(2));
+
+        awaitGone(markedDay);
+        awaitGone(unmarkedDay);
+        assertThat(keptDay.resolve("demo01.journal")).exists();
+        assertThat(journalDir.resolve(SESSION)).as("a configured session name's").isDirectory();
+
+        wallClockNs.set((FIRST_DAY + 3) * DAY_NS + TimeUnit.SECONDS.toNanos(1));
+        awaitGone(journalDir.resolve(FIRST_DAY_SESSION));
+        awaitGone(keptDay);
+        assertThat(journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 3)))).isDirectory();
+    }
+
+    /** Waits up to 5 s for a journal directory to be deleted. */
+    private static void awaitGone(final Path directory) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (Files.exists(directory) && System.nanoTime() < deadlineNs)
+        {
+            Thread.sleep(1);
+        }
+        assertThat(directory).as("deleted").doesNotExist();
+    }
+
+    /**
      * Restarts the gateway with daily sessions (no session name configured) on the first day at a time of day.
      *
      * @param timeOfDayNs the wall clock's time on the first day, ns since its midnight.

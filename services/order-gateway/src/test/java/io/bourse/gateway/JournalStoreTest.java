@@ -176,6 +176,48 @@ class JournalStoreTest
         }
     }
 
+    /**
+     * A retention of 2 days on 2025-01-06 lets go the days named before 2025-01-04 that are done with: not one whose
+     * orders may still be in the engine (unmarked), nor a configured session name, nor a later date; deleting a day
+     * takes its journals, its other files and the directory.
+     */
+    @Test
+    void shouldLetGoTheDaysDoneWithMoreThanTheRetentionBeforeTheSessionsDate() throws IOException
+    {
+        for (final String day : List.of("20241231", "20250101", "20250102", "20250103", "20250104", "S1", "20250109"))
+        {
+            try (JournalStore store = JournalStore.open(root, day, JournalSync.NONE, 0, metrics))
+            {
+                store.sessionIndexFloor(1);
+                append(store.journal("demo01"), 3);
+                append(store.journal("demo02"), 2);
+            }
+            if (!"20250102".equals(day))
+            {
+                JournalStore.markOrdersCanceled(root.resolve(day));
+            }
+        }
+
+        try (JournalStore store = JournalStore.open(root, "20250106", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.expiredDays(2)).as("oldest first").containsExactly(
+                root.resolve("20241231"), root.resolve("20250101"), root.resolve("20250103"));
+            assertThat(store.expiredDays(4)).containsExactly(root.resolve("20241231"), root.resolve("20250101"));
+            assertThat(store.expiredDays(6)).isEmpty();
+
+            final long bytes = Files.size(root.resolve("20241231/demo01.journal")) +
+                Files.size(root.resolve("20241231/demo02.journal")) +
+                Files.size(root.resolve("20241231").resolve(JournalStore.SESSION_INDEX_FLOOR_FILE));
+            assertThat(JournalStore.deleteDay(root.resolve("20241231"))).isEqualTo(bytes);
+            assertThat(root.resolve("20241231")).doesNotExist();
+            assertThat(store.expiredDays(2)).containsExactly(root.resolve("20250101"), root.resolve("20250103"));
+        }
+        try (JournalStore store = JournalStore.open(root, "S1", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.expiredDays(1)).as("a configured session name has no date").isEmpty();
+        }
+    }
+
     @Test
     void shouldFillEveryJournalAheadOnThePretouchersThreadAndCutTheFillWhenClosed() throws IOException
     {
