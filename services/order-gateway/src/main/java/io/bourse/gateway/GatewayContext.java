@@ -55,9 +55,9 @@ import static io.bourse.common.config.SettingChecks.checkRange;
  * its records, so that the agent's writes find their pages in the page cache; each journal gets what its recent rate
  * needs, {@link JournalPretoucher}; at least 65,536, 0
  * for no such thread, default {@value #JOURNAL_PRETOUCH_BYTES_DEFAULT}), {@value #JOURNAL_RETENTION_DAYS_PROP_NAME}
- * (with daily sessions, the journals of a day closed and done with more than this many days before the current one
- * are deleted, {@link TradingDays#deleteExpiredDays}; default {@value #JOURNAL_RETENTION_DAYS_DEFAULT}: every day's
- * are kept), {@code bourse.credentials.file} (default
+ * (with daily sessions, the journals of a day closed and done with more than this many days before the current one,
+ * and not among this many latest days, are deleted, {@link JournalStore#expiredDays}; default
+ * {@value #JOURNAL_RETENTION_DAYS_DEFAULT}: every day's are kept), {@code bourse.credentials.file} (default
  * {@code deploy/credentials.csv}) or {@code bourse.credentials} (the users themselves, {@link Credentials}),
  * {@code bourse.metrics.jvm} (default true), the pre-trade risk limits and per-user
  * options of {@link RiskLimits} ({@code bourse.gateway.risk.*}, {@code bourse.gateway.cancel.on.disconnect}), plus

@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.time.SessionNames;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -12,9 +13,11 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -194,9 +197,11 @@ final class JournalStore implements AutoCloseable
 
     /**
      * The other trading days whose journals a retention of so many days lets go: each named after a date (daily
-     * sessions, {@code yyyyMMdd}) more than {@code retentionDays} days before this session's date, and marked done
-     * with ({@link #markOrdersCanceled}): a day whose orders may still be in the engine stays for a start to cancel
-     * them. None when this session is not named after a date (a configured name).
+     * sessions, {@code yyyyMMdd}) more than {@code retentionDays} days before this session's date, not among the
+     * {@code retentionDays} latest dates before it (a clock set far ahead, or a gateway stopped for longer than the
+     * retention, keeps the days it last traded), not a link, and marked done with ({@link #markOrdersCanceled}): a day
+     * whose orders may still be in the engine stays for a start to cancel them. None when this session is not named
+     * after a date (a configured name).
      *
      * @param retentionDays days a closed day's journals are kept after it, at least 1.
      * @return the days' directories, in name order (oldest first).
@@ -210,10 +215,19 @@ final class JournalStore implements AutoCloseable
         {
             return expired;
         }
+        final List<Path> earlierDays = new ArrayList<>();
         for (final Path session : otherDays())
         {
             final LocalDate day = dateOf(decode(session.getFileName().toString()));
-            if (null != day && day.isBefore(today.minusDays(retentionDays)) &&
+            if (null != day && day.isBefore(today))
+            {
+                earlierDays.add(session);
+            }
+        }
+        for (final Path session : earlierDays.subList(0, Math.max(0, earlierDays.size() - retentionDays)))
+        {
+            final LocalDate day = dateOf(decode(session.getFileName().toString()));
+            if (day.isBefore(today.minusDays(retentionDays)) && !Files.isSymbolicLink(session) &&
                 Files.exists(session.resolve(ORDERS_CANCELED_FILE)))
             {
                 expired.add(session);
@@ -240,8 +254,10 @@ final class JournalStore implements AutoCloseable
             {
                 if (!ORDERS_CANCELED_FILE.equals(file.getFileName().toString()))
                 {
-                    bytes += Files.size(file);
-                    Files.delete(file);
+                    final BasicFileAttributes attributes =
+                        Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    Files.delete(file); // a link itself, not what it points at
+                    bytes += attributes.isRegularFile() ? attributes.size() : 0;
                 }
             }
         }
@@ -262,7 +278,8 @@ final class JournalStore implements AutoCloseable
         }
         try
         {
-            return LocalDate.parse(sessionName, DateTimeFormatter.BASIC_ISO_DATE);
+            final LocalDate date = LocalDate.parse(sessionName, DateTimeFormatter.BASIC_ISO_DATE);
+            return SessionNames.ofDate(date).equals(sessionName) ? date : null; // BASIC_ISO_DATE takes an offset too
         }
         catch (final DateTimeParseException ex)
         {

@@ -34,6 +34,8 @@ final class TradingDays
     private final DutyCycleClock clock;
     private final SendBufferPool sendBuffers;
     private final Readiness eventCatchUp;
+    /** Deleting the journals of the days past their retention, or done; one at a time. */
+    private Thread retentionThread;
 
     /**
      * @param ctx          concluded configuration.
@@ -181,17 +183,20 @@ final class TradingDays
     }
 
     /**
-     * With a journal retention ({@link GatewayContext#journalRetentionDays()}), deletes the journals of the days it
-     * lets go ({@link JournalStore#expiredDays}) on a thread of its own, so that the agent does not wait on the file
-     * system: at the start and when a day opens. Logs each day deleted, with its bytes, and each failure (the day is
-     * tried again at the next day's opening or start).
+     * With daily sessions and a journal retention ({@link GatewayContext#journalRetentionDays()}), deletes the journals
+     * of the days it lets go ({@link JournalStore#expiredDays}, listed on the caller's thread) on a thread of its own,
+     * so that the agent does not wait for the deletions: at the start and when a day opens, unless the last such
+     * thread is still deleting. Logs each day deleted, with its bytes, and each failure (the day is tried again at the
+     * next day's opening or start).
      *
      * @param current the current day's journals.
-     * @return the thread deleting, started; null when there is no retention or nothing to delete.
+     * @return the thread deleting, started; null when there is no retention, nothing to delete, or a thread still at
+     * it.
      */
     Thread deleteExpiredDays(final JournalStore current)
     {
-        if (0 == ctx.journalRetentionDays())
+        if (!ctx.dailySessions() || 0 == ctx.journalRetentionDays() ||
+            (null != retentionThread && retentionThread.isAlive()))
         {
             return null;
         }
@@ -210,7 +215,7 @@ final class TradingDays
         {
             return null;
         }
-        return Thread.ofPlatform().name("journal-retention").daemon().start(() ->
+        retentionThread = Thread.ofPlatform().name("journal-retention").daemon().start(() ->
         {
             for (final Path day : expired)
             {
@@ -227,6 +232,7 @@ final class TradingDays
                 }
             }
         });
+        return retentionThread;
     }
 
     /**

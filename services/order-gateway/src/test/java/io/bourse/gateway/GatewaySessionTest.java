@@ -482,9 +482,9 @@ class GatewaySessionTest
 
     /**
      * With a journal retention of 2 days, the start deletes the journals of the days more than 2 days before it that
-     * are done with (one marked so, one whose orders the start cancels, none open), not those of a day within the
-     * retention; and the opening of a day 3 days later deletes the first day's, closed and done with, and the one that
-     * was within the retention at the start.
+     * are done with (one marked so, one whose orders the start cancels, none open), not those of the 2 latest days
+     * before it; and the opening of a day 3 days later deletes the one of those now past the retention and not among
+     * the 2 latest (the first day's and the day before's are: no day between them and the new one).
      */
     @Test
     void shouldDeleteTheJournalsOfTheDaysPastTheirRetentionAtTheStartAndWhenADayOpens() throws Exception
@@ -493,7 +493,8 @@ class GatewaySessionTest
         final Path markedDay = journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY - 5)));
         final Path unmarkedDay = journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY - 6)));
         final Path keptDay = journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY - 2)));
-        for (final Path day : List.of(markedDay, unmarkedDay, keptDay))
+        final Path dayBefore = journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY - 1)));
+        for (final Path day : List.of(markedDay, unmarkedDay, keptDay, dayBefore))
         {
             try (JournalStore store = JournalStore.open(journalDir, day.getFileName().toString(), JournalSync.NONE, 0,
                 new GatewayMetrics(new PrometheusRegistry())))
@@ -503,6 +504,7 @@ class GatewaySessionTest
         }
         JournalStore.markOrdersCanceled(markedDay);
         JournalStore.markOrdersCanceled(keptDay);
+        JournalStore.markOrdersCanceled(dayBefore);
         wallClockNs.set(FIRST_DAY * DAY_NS + TEN_AM_NS);
         startGateway((ctx) -> ctx.sessionName(null).closeTimeNs(DAY_NS).journalRetentionDays(2));
 
@@ -512,15 +514,17 @@ class GatewaySessionTest
         assertThat(journalDir.resolve(SESSION)).as("a configured session name's").isDirectory();
 
         wallClockNs.set((FIRST_DAY + 3) * DAY_NS + TimeUnit.SECONDS.toNanos(1));
-        awaitGone(journalDir.resolve(FIRST_DAY_SESSION));
         awaitGone(keptDay);
         assertThat(journalDir.resolve(SessionNames.ofDate(LocalDate.ofEpochDay(FIRST_DAY + 3)))).isDirectory();
+        assertThat(dayBefore).isDirectory();
+        assertThat(journalDir.resolve(FIRST_DAY_SESSION).resolve(JournalStore.ORDERS_CANCELED_FILE))
+            .as("closed and done with, kept as one of the 2 latest").exists();
     }
 
-    /** Waits up to 5 s for a journal directory to be deleted. */
+    /** Waits up to 2 s for a journal directory to be deleted. */
     private static void awaitGone(final Path directory) throws InterruptedException
     {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (Files.exists(directory) && System.nanoTime() < deadlineNs)
         {
             Thread.sleep(1);

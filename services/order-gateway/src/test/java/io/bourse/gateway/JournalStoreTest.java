@@ -178,8 +178,9 @@ class JournalStoreTest
 
     /**
      * A retention of 2 days on 2025-01-06 lets go the days named before 2025-01-04 that are done with: not one whose
-     * orders may still be in the engine (unmarked), nor a configured session name, nor a later date; deleting a day
-     * takes its journals, its other files and the directory.
+     * orders may still be in the engine (unmarked), nor the 2 latest days before it, whatever their date (a clock set
+     * far ahead), nor a configured session name, nor a later date; deleting a day takes its journals, its other files
+     * and the directory.
      */
     @Test
     void shouldLetGoTheDaysDoneWithMoreThanTheRetentionBeforeTheSessionsDate() throws IOException
@@ -200,9 +201,9 @@ class JournalStoreTest
 
         try (JournalStore store = JournalStore.open(root, "20250106", JournalSync.NONE, 0, metrics))
         {
-            assertThat(store.expiredDays(2)).as("oldest first").containsExactly(
-                root.resolve("20241231"), root.resolve("20250101"), root.resolve("20250103"));
-            assertThat(store.expiredDays(4)).containsExactly(root.resolve("20241231"), root.resolve("20250101"));
+            assertThat(store.expiredDays(2)).as("oldest first; 01-03 and 01-04 the latest").containsExactly(
+                root.resolve("20241231"), root.resolve("20250101"));
+            assertThat(store.expiredDays(4)).containsExactly(root.resolve("20241231"));
             assertThat(store.expiredDays(6)).isEmpty();
 
             final long bytes = Files.size(root.resolve("20241231/demo01.journal")) +
@@ -210,8 +211,15 @@ class JournalStoreTest
                 Files.size(root.resolve("20241231").resolve(JournalStore.SESSION_INDEX_FLOOR_FILE));
             assertThat(JournalStore.deleteDay(root.resolve("20241231"))).isEqualTo(bytes);
             assertThat(root.resolve("20241231")).doesNotExist();
-            assertThat(store.expiredDays(2)).containsExactly(root.resolve("20250101"), root.resolve("20250103"));
+            assertThat(store.expiredDays(2)).containsExactly(root.resolve("20250101"));
         }
+        try (JournalStore store = JournalStore.open(root, "20250306", JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.expiredDays(1)).as("a month later: all but the latest day before, 01-09")
+                .containsExactly(root.resolve("20250101"), root.resolve("20250103"), root.resolve("20250104"));
+        }
+        assertThat(JournalStore.dateOf("20250101Z")).as("BASIC_ISO_DATE takes an offset; a session name does not")
+            .isNull();
         try (JournalStore store = JournalStore.open(root, "S1", JournalSync.NONE, 0, metrics))
         {
             assertThat(store.expiredDays(1)).as("a configured session name has no date").isEmpty();
