@@ -19,8 +19,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.LocalDate;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -209,28 +207,23 @@ final class JournalStore implements AutoCloseable
      */
     List<Path> expiredDays(final int retentionDays) throws IOException
     {
-        final LocalDate today = dateOf(sessionName);
+        final LocalDate today = SessionNames.dateOf(sessionName);
         final List<Path> expired = new ArrayList<>();
         if (null == today)
         {
             return expired;
         }
-        final List<Path> earlierDays = new ArrayList<>();
-        for (final Path session : otherDays())
+        final List<Path> days = otherDays();
+        int laterDays = 0; // dated days before today and after this one: the name order is the date order
+        for (int i = days.size() - 1; i >= 0; i--)
         {
-            final LocalDate day = dateOf(decode(session.getFileName().toString()));
-            if (null != day && day.isBefore(today))
-            {
-                earlierDays.add(session);
-            }
-        }
-        for (final Path session : earlierDays.subList(0, Math.max(0, earlierDays.size() - retentionDays)))
-        {
-            final LocalDate day = dateOf(decode(session.getFileName().toString()));
-            if (day.isBefore(today.minusDays(retentionDays)) && !Files.isSymbolicLink(session) &&
+            final Path session = days.get(i);
+            final LocalDate day = SessionNames.dateOf(decode(session.getFileName().toString()));
+            if (null != day && day.isBefore(today) && laterDays++ >= retentionDays &&
+                day.isBefore(today.minusDays(retentionDays)) && !Files.isSymbolicLink(session) &&
                 Files.exists(session.resolve(ORDERS_CANCELED_FILE)))
             {
-                expired.add(session);
+                expired.addFirst(session);
             }
         }
         return expired;
@@ -264,27 +257,6 @@ final class JournalStore implements AutoCloseable
         Files.deleteIfExists(dayDirectory.resolve(ORDERS_CANCELED_FILE));
         Files.delete(dayDirectory);
         return bytes;
-    }
-
-    /**
-     * @param sessionName a session name, or null.
-     * @return the date a daily session is named after ({@code yyyyMMdd}), or null for another name.
-     */
-    static LocalDate dateOf(final String sessionName)
-    {
-        if (null == sessionName)
-        {
-            return null;
-        }
-        try
-        {
-            final LocalDate date = LocalDate.parse(sessionName, DateTimeFormatter.BASIC_ISO_DATE);
-            return SessionNames.ofDate(date).equals(sessionName) ? date : null; // BASIC_ISO_DATE takes an offset too
-        }
-        catch (final DateTimeParseException ex)
-        {
-            return null;
-        }
     }
 
     /**

@@ -190,15 +190,13 @@ final class TradingDays
      * next day's opening or start).
      *
      * @param current the current day's journals.
-     * @return the thread deleting, started; null when there is no retention, nothing to delete, or a thread still at
-     * it.
      */
-    Thread deleteExpiredDays(final JournalStore current)
+    void deleteExpiredDays(final JournalStore current)
     {
         if (!ctx.dailySessions() || 0 == ctx.journalRetentionDays() ||
             (null != retentionThread && retentionThread.isAlive()))
         {
-            return null;
+            return;
         }
         final List<Path> expired;
         try
@@ -209,11 +207,11 @@ final class TradingDays
         {
             System.err.println("order-gateway: journal directory " + ctx.journalDir() + " not read for the days " +
                 "past their retention: " + ex);
-            return null;
+            return;
         }
         if (expired.isEmpty())
         {
-            return null;
+            return;
         }
         retentionThread = Thread.ofPlatform().name("journal-retention").daemon().start(() ->
         {
@@ -232,7 +230,6 @@ final class TradingDays
                 }
             }
         });
-        return retentionThread;
     }
 
     /**
@@ -247,8 +244,8 @@ final class TradingDays
         {
             return false;
         }
-        final LocalDate day = JournalStore.dateOf(sessionName);
-        final LocalDate first = JournalStore.dateOf(firstSessionName);
+        final LocalDate day = SessionNames.dateOf(sessionName);
+        final LocalDate first = SessionNames.dateOf(firstSessionName);
         // a configured session name: a day of no date, whose close time is not known
         return null != day && null != first && day.isBefore(first);
     }

@@ -218,8 +218,6 @@ class JournalStoreTest
             assertThat(store.expiredDays(1)).as("a month later: all but the latest day before, 01-09")
                 .containsExactly(root.resolve("20250101"), root.resolve("20250103"), root.resolve("20250104"));
         }
-        assertThat(JournalStore.dateOf("20250101Z")).as("BASIC_ISO_DATE takes an offset; a session name does not")
-            .isNull();
         try (JournalStore store = JournalStore.open(root, "S1", JournalSync.NONE, 0, metrics))
         {
             assertThat(store.expiredDays(1)).as("a configured session name has no date").isEmpty();

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 
 /**
  * The name of a trading day's session, as SoupBinTCP 4.0 (Login Accepted, Session: alpha 10) and MoldUDP64 (Session:
@@ -43,6 +44,30 @@ public final class SessionNames
     public static String ofDate(final LocalDate date)
     {
         return date.format(DateTimeFormatter.BASIC_ISO_DATE);
+    }
+
+    /**
+     * The inverse of {@link #ofDate}.
+     *
+     * @param sessionName a session name, or null.
+     * @return the trading day a session name of {@link #ofDate} names ({@code yyyyMMdd}); null for any other name,
+     * a configured one, or null.
+     */
+    public static LocalDate dateOf(final String sessionName)
+    {
+        if (null == sessionName)
+        {
+            return null;
+        }
+        try
+        {
+            final LocalDate date = LocalDate.parse(sessionName, DateTimeFormatter.BASIC_ISO_DATE);
+            return ofDate(date).equals(sessionName) ? date : null; // BASIC_ISO_DATE takes an offset too
+        }
+        catch (final DateTimeParseException ex)
+        {
+            return null;
+        }
     }
 
     /**
