@@ -245,26 +245,50 @@ public final class ItchTranslator
         final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
     {
         final AddOrderDecoder decoder = addOrderDecoder.wrap(buffer, offset, blockLength, version);
-        final long symbol = Symbols.pack(buffer, offset + AddOrderDecoder.symbolEncodingOffset());
+        final int attribution = version >= AddOrderDecoder.attributionSinceVersion() ?
+            buffer.getInt(offset + AddOrderDecoder.attributionEncodingOffset(), ByteOrder.BIG_ENDIAN) : 0;
+        return addOrder(decoder.timestampNs(), Symbols.pack(buffer, offset + AddOrderDecoder.symbolEncodingOffset()),
+            decoder.orderId(), decoder.sideRaw(), decoder.quantity(), decoder.price(), attribution, dst);
+    }
+
+    /**
+     * Writes ITCH 5.0 Add Order 'A' (§4.3.1), or Add Order with MPID Attribution 'F' (§4.3.2) for an attributed order:
+     * what {@link #translate} writes for an SBE AddOrder with these fields, for a resting order announced anew (the
+     * Add Order spin of a new MoldUDP64 session).
+     *
+     * @param timestampNs nanoseconds since the midnight UTC of some day ({@link MidnightNanoClock#timeOfDay} is
+     *                    written).
+     * @param symbol      the packed symbol ({@link Symbols#pack}).
+     * @param orderId     the Order Reference Number.
+     * @param side        {@link Side#BUY} or {@link Side#SELL}'s value.
+     * @param shares      open shares.
+     * @param price       in 1/10000 dollars.
+     * @param attribution the MPID, 4 ASCII bytes packed big-endian; 0 or {@link #ANONYMOUS_ATTRIBUTION} for none.
+     * @param dst         receives the message at its position, which advances; needs {@link #ADD_ORDER_MPID_LENGTH}
+     *                    bytes remaining.
+     * @return {@link #ADD_ORDER_LENGTH} or {@link #ADD_ORDER_MPID_LENGTH}; {@link #NOT_TRANSLATED}, writing nothing,
+     *         for a symbol outside the directory or another side.
+     */
+    public int addOrder(
+        final long timestampNs, final long symbol, final long orderId, final byte side, final long shares,
+        final long price, final int attribution, final ByteBuffer dst)
+    {
         final int locate = (int)locateBySymbol.get(symbol);
-        final byte side = decoder.sideRaw();
         if (MISSING_LOCATE == locate || (side != Side.BUY.value() && side != Side.SELL.value()))
         {
             return NOT_TRANSLATED;
         }
-        timestampNs = decoder.timestampNs();
-        final int attribution = version >= AddOrderDecoder.attributionSinceVersion() ?
-            buffer.getInt(offset + AddOrderDecoder.attributionEncodingOffset(), ByteOrder.BIG_ENDIAN) : 0;
+        this.timestampNs = timestampNs;
         final int start = dst.position();
         addOrder.stockLocate = locate;
         addOrder.trackingNumber = 0;
         addOrder.timestampHigh = timestampHigh(timestampNs);
         addOrder.timestampLow = timestampLow(timestampNs);
-        addOrder.orderReferenceNumber = decoder.orderId();
+        addOrder.orderReferenceNumber = orderId;
         addOrder.buySellIndicator = side == Side.BUY.value() ? ITCH50.BUY : ITCH50.SELL;
-        addOrder.shares = decoder.quantity();
+        addOrder.shares = shares;
         addOrder.stock = symbol;
-        addOrder.price = decoder.price();
+        addOrder.price = price;
         addOrder.put(dst);
         if (0 == attribution || ANONYMOUS_ATTRIBUTION == attribution)
         {
@@ -412,23 +436,43 @@ public final class ItchTranslator
         final DirectBuffer buffer, final int offset, final int blockLength, final int version, final ByteBuffer dst)
     {
         final StockTradingActionDecoder decoder = stockTradingActionDecoder.wrap(buffer, offset, blockLength, version);
-        final long symbol = Symbols.pack(buffer, offset + StockTradingActionDecoder.symbolEncodingOffset());
+        return stockTradingAction(decoder.timestampNs(),
+            Symbols.pack(buffer, offset + StockTradingActionDecoder.symbolEncodingOffset()), decoder.tradingStateRaw(),
+            buffer.getInt(offset + StockTradingActionDecoder.reasonEncodingOffset(), ByteOrder.BIG_ENDIAN), dst);
+    }
+
+    /**
+     * Writes ITCH 5.0 Stock Trading Action 'H' (§4.2.2), Reserved a space: what {@link #translate} writes for an SBE
+     * StockTradingAction with these fields, for a symbol's state announced anew (the Trading Action spin of a new
+     * MoldUDP64 session).
+     *
+     * @param timestampNs  nanoseconds since the midnight UTC of some day ({@link MidnightNanoClock#timeOfDay} is
+     *                     written).
+     * @param symbol       the packed symbol ({@link Symbols#pack}).
+     * @param tradingState 'H' halted, 'P' paused, 'Q' quotation only or 'T' trading.
+     * @param reason       4 ASCII bytes packed big-endian, e.g. {@link ItchReferenceData#REASON_NONE}.
+     * @param dst          receives the message at its position, which advances; needs
+     *                     {@link #STOCK_TRADING_ACTION_LENGTH} bytes remaining.
+     * @return {@link #STOCK_TRADING_ACTION_LENGTH}; {@link #NOT_TRANSLATED}, writing nothing, for a symbol outside the
+     *         directory or another state.
+     */
+    public int stockTradingAction(
+        final long timestampNs, final long symbol, final byte tradingState, final int reason, final ByteBuffer dst)
+    {
         final int locate = (int)locateBySymbol.get(symbol);
-        final byte state = decoder.tradingStateRaw();
-        if (MISSING_LOCATE == locate || !isTradingState(state))
+        if (MISSING_LOCATE == locate || !isTradingState(tradingState))
         {
             return NOT_TRANSLATED;
         }
-        timestampNs = decoder.timestampNs();
+        this.timestampNs = timestampNs;
         stockTradingAction.stockLocate = locate;
         stockTradingAction.trackingNumber = 0;
         stockTradingAction.timestampHigh = timestampHigh(timestampNs);
         stockTradingAction.timestampLow = timestampLow(timestampNs);
         stockTradingAction.stock = symbol;
-        stockTradingAction.tradingState = state;
+        stockTradingAction.tradingState = tradingState;
         stockTradingAction.reserved = ' ';
-        stockTradingAction.reason =
-            buffer.getInt(offset + StockTradingActionDecoder.reasonEncodingOffset(), ByteOrder.BIG_ENDIAN);
+        stockTradingAction.reason = reason;
         stockTradingAction.put(dst);
         return STOCK_TRADING_ACTION_LENGTH;
     }

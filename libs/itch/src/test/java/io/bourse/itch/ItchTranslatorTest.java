@@ -1,6 +1,7 @@
 package io.bourse.itch;
 
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BooleanType;
@@ -32,7 +33,7 @@ class ItchTranslatorTest
 
     private final ItchTranslator translator = new ItchTranslator(SymbolDirectory.parse("AAPL@0,MSFT@1"));
     private final MarketDataEncoder sbe = new MarketDataEncoder();
-    private final ByteBuffer itch = ByteBuffer.allocate(64);
+    private final ByteBuffer itch = ByteBuffer.allocate(128);
 
     @Test
     void shouldTranslateAddOrder()
@@ -278,6 +279,39 @@ class ItchTranslatorTest
         sbe.buffer.putByte(MessageHeaderEncoder.ENCODED_LENGTH + StockTradingActionEncoder.tradingStateEncodingOffset(),
             (byte)'X');
         assertThat(translate(length)).isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(itch.position()).isZero();
+    }
+
+    @Test
+    void shouldWriteAnAddOrderAndAStockTradingActionFromTheirFieldsAsTranslateDoes()
+    {
+        final long msft = Symbols.pack("MSFT");
+        assertThat(translator.addOrder(T, msft, 17, Side.SELL.value(), 300, 1_500_100, 0, itch))
+            .isEqualTo(ItchTranslator.ADD_ORDER_LENGTH);
+        assertThat(translator.addOrder(T, msft, 18, Side.BUY.value(), 200, 1_500_000, ('G' << 24) | ('S' << 16) |
+            ('C' << 8) | 'O', itch)).isEqualTo(ItchTranslator.ADD_ORDER_MPID_LENGTH);
+        assertThat(translator.stockTradingAction(T, msft, (byte)'H', ('O' << 24) | ('1' << 16) | 0x2020, itch))
+            .isEqualTo(ItchTranslator.STOCK_TRADING_ACTION_LENGTH);
+
+        assertThat(written()).isEqualTo(hex(
+            "41 0002 0000 " + TIMESTAMP + " 0000000000000011 53 0000012C " + MSFT + " 0016E3C4" +
+            " 46 0002 0000 " + TIMESTAMP + " 0000000000000012 42 000000C8 " + MSFT + " 0016E360 4753434F" +
+            " 48 0002 0000 " + TIMESTAMP + " " + MSFT + " 48 20 4F312020"));
+    }
+
+    @Test
+    void shouldWriteNothingForAnAddOrderOrStockTradingActionOfUnknownSymbolSideOrState()
+    {
+        final long goog = Symbols.pack("GOOG");
+        final long msft = Symbols.pack("MSFT");
+        assertThat(translator.addOrder(T, goog, 17, Side.BUY.value(), 300, 1_500_100, 0, itch))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(translator.addOrder(T, msft, 17, (byte)'X', 300, 1_500_100, 0, itch))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(translator.stockTradingAction(T, goog, (byte)'T', ItchReferenceData.REASON_NONE, itch))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
+        assertThat(translator.stockTradingAction(T, msft, (byte)'X', ItchReferenceData.REASON_NONE, itch))
+            .isEqualTo(ItchTranslator.NOT_TRANSLATED);
         assertThat(itch.position()).isZero();
     }
 

@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Each symbol's book also counts the trades it printed (every Trade, and every Cross Trade that executed shares)
  * and keeps its depth and spread, which {@link BookMetrics} exports.
  */
-public final class MarketDataBooks implements EngineEventListener
+public final class MarketDataBooks implements EngineEventListener, BookSpin
 {
     /** ITCH 5.0 Stock Trading Action Reason "O1": Operations Halt, contact Market Operations (packed big-endian). */
     static final int REASON_OPERATIONS_HALT = ('O' << 24) | ('1' << 16) | (' ' << 8) | ' ';
@@ -164,6 +164,39 @@ public final class MarketDataBooks implements EngineEventListener
             final PriceLevel level = levels.level(i);
             listener.onPriceLevelUpdate(
                 timestampNs, book.symbol, side, level.price, level.totalShares, level.orderCount);
+        }
+    }
+
+    /** Tells each symbol's trading state, in the order of the symbols given at construction. */
+    @Override
+    public void spinTradingStates(final BookSpin.Listener listener)
+    {
+        for (final SymbolBook book : booksInOrder)
+        {
+            listener.onTradingState(book.symbol, book.tradingState, book.tradingReason);
+        }
+    }
+
+    /** Tells each resting order, symbol by symbol in the order given at construction, each side in priority order. */
+    @Override
+    public void spinOrders(final BookSpin.Listener listener)
+    {
+        for (final SymbolBook book : booksInOrder)
+        {
+            spinOrders(book.bids, listener);
+            spinOrders(book.asks, listener);
+        }
+    }
+
+    private static void spinOrders(final BookLevels levels, final BookSpin.Listener listener)
+    {
+        for (int i = 0; i < levels.levelCount(); i++)
+        {
+            for (BookOrder order = levels.level(i).first; null != order; order = order.next)
+            {
+                listener.onRestingOrder(order.book.symbol, order.orderId, order.side, order.openShares, order.price,
+                    order.attribution);
+            }
         }
     }
 

@@ -81,10 +81,12 @@ public final class MdPublisherContext
     /** Default re-request port. */
     public static final int MOLD_REQUEST_PORT_DEFAULT = 17001;
     /**
-     * MoldUDP64 Session: 1..10 printable ASCII characters without spaces; default the md-publisher's start in UTC to
-     * the second, {@value SessionNames#RUN_START_FORMAT}: each run numbers its messages from 1, so each run is a
-     * session of its own (MoldUDP64 1.00: a Sequence Number names one message of a session), and a receiver that sees
-     * the Session change knows to start again from 1.
+     * MoldUDP64 Session: 1..10 printable ASCII characters without spaces, one session for the whole run; by default
+     * daily sessions, the first named after the md-publisher's start in UTC to the second,
+     * {@value SessionNames#RUN_START_FORMAT}, and one more at each midnight UTC named after it ({@code MMdd000000}):
+     * each run, and each day of a run, numbers its messages from 1, so each is a session of its own (MoldUDP64 1.00: a
+     * Sequence Number names one message of a session), and a receiver that sees the Session change knows to start
+     * again from 1.
      */
     public static final String MOLD_SESSION_PROP_NAME = "bourse.md.mold.session";
     /** Most bytes of Message Blocks in one Downstream Packet or response. */
@@ -151,6 +153,7 @@ public final class MdPublisherContext
     private int moldTtl = MOLD_TTL_DEFAULT;
     private int moldRequestPort = MOLD_REQUEST_PORT_DEFAULT;
     private String moldSession;
+    private boolean moldDailySessions;
     private int moldPayloadLength = MOLD_PAYLOAD_LENGTH_MAX;
     private int moldStoreMessages = MOLD_STORE_MESSAGES_DEFAULT;
     private String moldStoreDir = MOLD_STORE_DIR_DEFAULT;
@@ -253,6 +256,7 @@ public final class MdPublisherContext
         }
         checkRange(MOLD_TTL_PROP_NAME, moldTtl, 0, 255);
         checkPort(MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort);
+        moldDailySessions = null == moldSession;
         moldSession = SessionNames.resolve(
             null == moldSession ? SessionNames.runStart(Instant.now()) : moldSession, MOLD_SESSION_PROP_NAME);
         checkRange(MOLD_PAYLOAD_LENGTH_PROP_NAME, moldPayloadLength, MOLD_PAYLOAD_LENGTH_MIN, MOLD_PAYLOAD_LENGTH_MAX);
@@ -540,17 +544,28 @@ public final class MdPublisherContext
         return this;
     }
 
-    /** @return the MoldUDP64 Session; null until concluded unless set. */
+    /** @return the MoldUDP64 Session, the first of the run's with daily sessions; null until concluded unless set. */
     public String moldSession()
     {
         return moldSession;
     }
 
     /**
+     * @return whether a new MoldUDP64 session opens at each midnight UTC: when no Session was set; false until
+     *         concluded.
+     */
+    public boolean moldDailySessions()
+    {
+        return moldDailySessions;
+    }
+
+    /**
      * @param moldSession MoldUDP64 Session, 1..10 printable ASCII characters without spaces (sent space-padded);
-     *                    null for the run's start time in UTC ({@value SessionNames#RUN_START_FORMAT}). A Session set
-     *                    here is the same in every run, so a restarted md-publisher numbers a new session's messages
-     *                    from 1 under the name of the last: set another one for each run.
+     *                    null for daily sessions, the first named after the run's start time in UTC
+     *                    ({@value SessionNames#RUN_START_FORMAT}), the next after each midnight UTC. A Session set
+     *                    here is the only one of the run, across midnights, and the same in every run, so a restarted
+     *                    md-publisher numbers a new session's messages from 1 under the name of the last: set another
+     *                    one for each run.
      * @return this.
      */
     public MdPublisherContext moldSession(final String moldSession)

@@ -119,6 +119,10 @@ public final class MdPublisherService implements AutoCloseable
                 errorCount);
             final MarketDataBooks books =
                 new MarketDataBooks(SymbolDirectory.packed(directory.entries()), ctx.l2Depth(), proxy, errorCount);
+            if (null != moldFeed)
+            {
+                moldFeed.agent().bookSpin(books);
+            }
             BookMetrics.register(metricsServer.registry(), directory, books);
             final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
 

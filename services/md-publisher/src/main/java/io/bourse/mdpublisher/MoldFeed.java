@@ -22,25 +22,26 @@ import java.util.concurrent.TimeUnit;
  * The md-publisher's ITCH 5.0 over MoldUDP64 feed: its sockets (a multicast sender connected to the group on the
  * configured interface, and the re-request server's unicast socket on the same interface) and the
  * {@link MoldFeedAgent} that runs on them, which takes the order feed's increments from the md-publisher's
- * {@link MarketDataProxy}, and the session's {@link MoldMessageStore} with its {@link MoldSessionFile} when a directory
- * is configured. Close it after the agent has stopped.
+ * {@link MarketDataProxy}, and the factory of its sessions ({@link FeedSession}: one for the run, or one per day),
+ * each with its {@link MoldMessageStore} and, when a directory is configured, its {@link MoldSessionFile}. Close it
+ * after the agent has stopped.
  */
 final class MoldFeed implements AutoCloseable
 {
     private final DatagramChannel multicastChannel;
     private final DatagramChannel requestChannel;
-    private final MoldMessageStore store;
+    private final Path firstSessionFile;
     private final MoldFeedAgent agent;
 
     private MoldFeed(
         final DatagramChannel multicastChannel,
         final DatagramChannel requestChannel,
-        final MoldMessageStore store,
+        final Path firstSessionFile,
         final MoldFeedAgent agent)
     {
         this.multicastChannel = multicastChannel;
         this.requestChannel = requestChannel;
-        this.store = store;
+        this.firstSessionFile = firstSessionFile;
         this.agent = agent;
     }
 
@@ -60,7 +61,7 @@ final class MoldFeed implements AutoCloseable
     {
         DatagramChannel multicastChannel = null;
         DatagramChannel requestChannel = null;
-        MoldSessionFile sessionFile = null;
+        FeedSession firstSession = null;
         try
         {
             multicastChannel = DatagramChannel.open(StandardProtocolFamily.INET);
@@ -76,34 +77,37 @@ final class MoldFeed implements AutoCloseable
             requestChannel.configureBlocking(false);
 
             final MoldMetrics metrics = new MoldMetrics(registry);
-            sessionFile = createSessionFile(ctx, metrics);
-            final MoldMessageStore store = new MoldMessageStore(ctx.moldStoreMessages(),
-                MoldFeedAgent.MAX_MESSAGE_LENGTH, ctx.moldPayloadLength(), sessionFile, metrics);
+            final DatagramChannel sessionsChannel = multicastChannel;
+            final FeedSession.Factory sessionFactory = (name) -> new FeedSession(name,
+                new MoldUDP64Server(sessionsChannel, name),
+                new MoldMessageStore(ctx.moldStoreMessages(), MoldFeedAgent.MAX_MESSAGE_LENGTH,
+                    ctx.moldPayloadLength(), createSessionFile(ctx, name, metrics), metrics));
+            firstSession = sessionFactory.open(ctx.moldSession());
             final MoldFeedAgent agent = new MoldFeedAgent(
                 new ItchTranslator(ctx.symbolDirectory()),
                 new ItchReferenceData(ctx.symbolDirectory()),
-                ctx.moldSession(),
-                new MoldUDP64Server(multicastChannel, ctx.moldSession()),
+                firstSession,
+                sessionFactory,
+                ctx.moldDailySessions(),
                 new MoldUDP64RequestServer(requestChannel),
-                store,
                 ctx.moldPayloadLength(),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldHeartbeatIntervalMs()),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldEndOfSessionMs()),
                 nanoClock,
                 midnightClock,
                 metrics);
-            return new MoldFeed(multicastChannel, requestChannel, store, agent);
+            return new MoldFeed(multicastChannel, requestChannel, firstSession.store.sessionFilePath(), agent);
         }
         catch (final IOException ex)
         {
-            CloseHelper.quietCloseAll(multicastChannel, requestChannel, sessionFile);
+            CloseHelper.quietCloseAll(firstSession, multicastChannel, requestChannel);
             throw new UncheckedIOException("md-publisher: cannot open the MoldUDP64 sockets on " +
                 ctx.moldInterface() + " (group " + ctx.moldGroup() + ":" + ctx.moldPort() + ", request port " +
                 ctx.moldRequestPort() + ")", ex);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(multicastChannel, requestChannel, sessionFile);
+            CloseHelper.quietCloseAll(firstSession, multicastChannel, requestChannel);
             throw ex;
         }
     }
@@ -112,7 +116,8 @@ final class MoldFeed implements AutoCloseable
      * @return the session's file in the configured directory; null without a directory, or when it cannot be created
      *         (counted and logged: the feed runs with the memory's newest messages only).
      */
-    private static MoldSessionFile createSessionFile(final MdPublisherContext ctx, final MoldMetrics metrics)
+    private static MoldSessionFile createSessionFile(
+        final MdPublisherContext ctx, final String session, final MoldMetrics metrics)
     {
         if (null == ctx.moldStoreDir())
         {
@@ -120,7 +125,7 @@ final class MoldFeed implements AutoCloseable
         }
         try
         {
-            return MoldSessionFile.create(Path.of(ctx.moldStoreDir()), ctx.moldSession(), ctx.moldStoreFileBytes());
+            return MoldSessionFile.create(Path.of(ctx.moldStoreDir()), session, ctx.moldStoreFileBytes());
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -137,10 +142,10 @@ final class MoldFeed implements AutoCloseable
         return agent;
     }
 
-    /** @return the session file, or null without one. */
+    /** @return the first session's file, or null without one. */
     Path sessionFile()
     {
-        return store.sessionFilePath();
+        return firstSessionFile;
     }
 
     /** @return the bound port of the re-request server. */
@@ -149,10 +154,16 @@ final class MoldFeed implements AutoCloseable
         return requestChannel.socket().getLocalPort();
     }
 
-    /** Closes the sockets, then the store, which deletes its session file. */
+    /** Closes the sockets, then the sessions still open, whose stores delete their files and free their memory. */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(multicastChannel, requestChannel, store);
+        CloseHelper.closeAll(this::closeSockets, agent::closeSessions);
+    }
+
+    /** Closes the sockets: the agent's sends and receives fail from here on. */
+    void closeSockets()
+    {
+        CloseHelper.closeAll(multicastChannel, requestChannel);
     }
 }

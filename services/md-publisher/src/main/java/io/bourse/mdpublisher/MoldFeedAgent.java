@@ -10,6 +10,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
+import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -17,8 +18,7 @@ import org.agrona.concurrent.NanoClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -31,14 +31,21 @@ import java.util.concurrent.locks.LockSupport;
  * multicast group; nassau's {@link MoldUDP64RequestServer} answers Request Packets from the store.
  *
  * <ul>
- *   <li>The session opens ({@link #onStart}) with System Event 'O' Start of Messages, one Stock Directory per
- *   symbol in locate order ({@link ItchReferenceData}), the Trading Action spin and System Events 'S' Start of System
- *   Hours and 'Q' Start of Market Hours (the engine shards accept and execute orders from their start); it ends
- *   ({@link #onClose}) with System Events 'M' End of Market Hours, 'E' End of System Hours and 'C' End of Messages,
- *   all stamped with the wall clock's nanoseconds since midnight. Then, as MoldUDP64 1.00 has it, End of Session
- *   packets (Message Count 0xFFFF, the next Sequence Number) go out in place of Heartbeats for a short while
- *   ({@code endOfSessionNs}, every {@link #END_OF_SESSION_INTERVAL_NS}), while Request Packets are still answered: a
- *   receiver's last chance to fill a gap, such as a lost last packet.</li>
+ *   <li>A session opens ({@link #onStart}) with System Event 'O' Start of Messages, one Stock Directory per symbol in
+ *   locate order ({@link ItchReferenceData}), the Trading Action spin with each symbol's state in the books
+ *   ({@link BookSpin}), System Events 'S' Start of System Hours and 'Q' Start of Market Hours (the engine shards accept
+ *   and execute orders from their start), then an Add Order per displayed resting order in the books (none when the
+ *   md-publisher starts), all stamped with the wall clock's nanoseconds since midnight. It ends ({@link #onClose})
+ *   with System Events 'M' End of Market Hours, 'E' End of System Hours and 'C' End of Messages. Then, as MoldUDP64
+ *   1.00 has it, End of Session packets (Message Count 0xFFFF, the next Sequence Number) go out in place of
+ *   Heartbeats for a short while ({@code endOfSessionNs}, every {@link #END_OF_SESSION_INTERVAL_NS}), while Request
+ *   Packets are still answered: a receiver's last chance to fill a gap, such as a lost last packet.</li>
+ *   <li>With daily sessions (the default Session, not a configured one), the session ends at each midnight UTC and
+ *   the new day's opens, named after that midnight ({@link SessionNames#runStart}): Sequence Numbers from 1 again, the
+ *   ITCH Timestamps of a session within its day, and a receiver that joins on a later day backfills that day's
+ *   session only, books included. The new session's messages wait in its store while the old one's end lasts, so
+ *   that no receiver sees packets of the two mixed, then go out ({@link #openNextDay}). The messages of the duty cycle
+ *   that passes midnight, and the old session's closing System Events, carry the new day's times.</li>
  *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
  *   message does not fit and at the end of every duty cycle that added a message: this agent's duty cycle follows the
  *   md-publisher's on the same thread, so a message waits at most for the rest of the duty cycle that encoded it, or
@@ -53,8 +60,8 @@ import java.util.concurrent.locks.LockSupport;
  *   response starts at the requested Sequence Number and holds as many of the requested messages as fit in
  *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
  *   not yet sent gets no response ({@link MoldMessageStore}), nor does one that names another Session than the
- *   feed's: nassau's request server would answer it under the Session it names, and an earlier run's Sequence Numbers
- *   name other messages.</li>
+ *   current one or the one still ending: nassau's request server would answer it under the Session it names, and
+ *   an earlier session's Sequence Numbers name other messages.</li>
  *   <li>Market data without an ITCH form (trades of displayed orders) takes no sequence number; untranslatable
  *   market data is counted as an error and left out. A failed send is counted as an error and its packet treated as
  *   lost on the network: its messages keep their sequence numbers and stay in the store, where receivers find them by
@@ -63,7 +70,7 @@ import java.util.concurrent.locks.LockSupport;
  * Non-blocking sockets; nassau retries a send that the socket's full buffer refused, which the kernel drains at wire
  * speed. From market data to packet, nothing is allocated.
  */
-final class MoldFeedAgent implements Agent, OrderFeedListener
+final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 {
     /** Time between two End of Session packets while the session ends, in nanoseconds: 100 ms. */
     static final long END_OF_SESSION_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -71,17 +78,17 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
     static final int REQUESTS_PER_DUTY_CYCLE = 16;
     /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** Most packets of held messages sent per duty cycle, once a new day's session may send. */
+    static final int HELD_PACKETS_PER_DUTY_CYCLE = 16;
     /** Longest ITCH message of the feed: the longest the translator writes, longer than any reference data. */
     static final int MAX_MESSAGE_LENGTH =
         Math.max(ItchTranslator.MAX_LENGTH, ItchReferenceData.STOCK_DIRECTORY_LENGTH);
 
     private final ItchTranslator translator;
     private final ItchReferenceData referenceData;
-    private final MoldUDP64Server server;
+    private final FeedSession.Factory sessionFactory;
+    private final boolean dailySessions;
     private final MoldUDP64RequestServer requestServer;
-    /** The feed's Session as sent: ASCII, space-padded to {@value SessionNames#MAX_LENGTH} bytes. */
-    private final byte[] session;
-    private final MoldMessageStore store;
     private final int maxPayloadLength;
     private final long heartbeatIntervalNs;
     private final long endOfSessionNs;
@@ -90,83 +97,104 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
     private final MoldMetrics metrics;
     private final MoldUDP64DownstreamPacket packet = new MoldUDP64DownstreamPacket();
     private final ByteBuffer message = ByteBuffer.allocateDirect(MAX_MESSAGE_LENGTH);
+    private final ByteBuffer heldBlocks;
+    private final ByteBuffer heldMessage;
     private final MoldUDP64MessageStore countingStore = this::answer;
+    private BookSpin bookSpin;
+    /** The session the messages go to; null once the feed's last session ends. */
+    private FeedSession current;
+    /** The session before it while its end lasts, else null. */
+    private FeedSession ending;
+    /** The current session's messages go to its store only, sent from there once no earlier session is ending. */
+    private boolean held;
+    private long nextHeldSequenceNumber;
+    /** Of the current session's opening messages, nanoseconds since midnight. */
+    private long openingTimestampNs;
     private long nowNs;
     private long heartbeatDeadlineNs;
+    private long endOfSessionPacketDeadlineNs;
     private long endOfSessionDeadlineNs;
-    private boolean sessionEnding;
     private long requestPollDeadlineNs;
+    /** Monotonic time of the next midnight UTC, when a new day's session opens ({@code dailySessions}). */
+    private long nextDayDeadlineNs;
+    /** The next day's number, counted from the midnight clock's start date. */
+    private long nextDay;
     private int requestsServed;
     private boolean socketErrorLogged;
 
     /**
      * @param translator          SBE market data to ITCH.
-     * @param referenceData       the session's opening messages.
-     * @param session             the MoldUDP64 Session, as the server sends it ({@link SessionNames}).
-     * @param server              sends Downstream Packets to the multicast group, from Sequence Number 1.
+     * @param referenceData       the System Events and Stock Directories of a session's opening.
+     * @param firstSession        the session the feed starts with, its store empty.
+     * @param sessionFactory      opens a new day's session, on the same sockets.
+     * @param dailySessions       whether a new session opens at each midnight UTC, named after it
+     *                            ({@link SessionNames#runStart}); false to keep the first one for the run.
      * @param requestServer       receives Request Packets on its unicast port.
-     * @param store               the session's messages, empty.
      * @param maxPayloadLength    most bytes of Message Blocks in one packet, at least 2 + {@link #MAX_MESSAGE_LENGTH}.
      * @param heartbeatIntervalNs time without a packet after which a Heartbeat is sent, in nanoseconds.
      * @param endOfSessionNs      how long the session's end lasts ({@link #endSession}), in nanoseconds; 0 for one
      *                            End of Session packet.
-     * @param nanoClock           monotonic time of the heartbeat deadlines.
-     * @param midnightClock       wall-clock nanoseconds since midnight of the opening and closing messages.
+     * @param nanoClock           monotonic time of the heartbeat deadlines and of the next midnight.
+     * @param midnightClock       wall-clock nanoseconds since midnight of the opening and closing messages, on the
+     *                            same monotonic time as {@code nanoClock}.
      * @param metrics             counters.
      */
     MoldFeedAgent(
-        final ItchTranslator translator, final ItchReferenceData referenceData, final String session,
-        final MoldUDP64Server server, final MoldUDP64RequestServer requestServer, final MoldMessageStore store,
-        final int maxPayloadLength, final long heartbeatIntervalNs, final long endOfSessionNs,
-        final NanoClock nanoClock, final MidnightNanoClock midnightClock, final MoldMetrics metrics)
+        final ItchTranslator translator, final ItchReferenceData referenceData, final FeedSession firstSession,
+        final FeedSession.Factory sessionFactory, final boolean dailySessions,
+        final MoldUDP64RequestServer requestServer, final int maxPayloadLength, final long heartbeatIntervalNs,
+        final long endOfSessionNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
+        final MoldMetrics metrics)
     {
         this.translator = translator;
         this.referenceData = referenceData;
-        this.server = server;
+        this.current = firstSession;
+        this.sessionFactory = sessionFactory;
+        this.dailySessions = dailySessions;
         this.requestServer = requestServer;
-        this.session = Arrays.copyOf(session.getBytes(StandardCharsets.US_ASCII), SessionNames.MAX_LENGTH);
-        Arrays.fill(this.session, session.length(), SessionNames.MAX_LENGTH, (byte)' ');
-        this.store = store;
         this.maxPayloadLength = maxPayloadLength;
         this.heartbeatIntervalNs = heartbeatIntervalNs;
         this.endOfSessionNs = endOfSessionNs;
         this.nanoClock = nanoClock;
         this.midnightClock = midnightClock;
         this.metrics = metrics;
+        this.heldBlocks = ByteBuffer.allocateDirect(maxPayloadLength);
+        this.heldMessage = heldBlocks.duplicate();
     }
 
     /**
-     * Opens the session (ITCH 5.0 &sect;4.1, &sect;4.2): System Event 'O' Start of Messages, one Stock Directory per
-     * symbol, the Trading Action spin, one Stock Trading Action 'T' per symbol, then System Events 'S' Start of System
-     * Hours and 'Q' Start of Market Hours. Every symbol of a shard is OPEN when the shard starts, and the md-publisher
-     * starts with the shards. One that restarts while an operator has a symbol halted announces it as trading in the
-     * spin; with the event archive on, the books it rebuilds then follow with the symbol's real 'H'.
+     * @param bookSpin the books whose trading states and resting orders each session's opening tells; set before the
+     *                 agent starts.
+     */
+    void bookSpin(final BookSpin bookSpin)
+    {
+        this.bookSpin = bookSpin;
+    }
+
+    /**
+     * Opens the first session ({@link #openSession}), with the books as they stand when the md-publisher starts: every
+     * symbol trading, no order. (One that restarts while an operator has a symbol halted announces it as trading in
+     * the spin; with the event archive on, the books it rebuilds then follow with the symbol's real 'H' and their
+     * Add Orders.)
      */
     @Override
     public void onStart()
     {
         nowNs = nanoClock.nanoTime();
         requestPollDeadlineNs = nowNs;
-        final long timestampNs = midnightClock.nanosSinceMidnight();
-        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MESSAGES, timestampNs));
-        for (int i = 0; i < referenceData.symbolCount(); i++)
-        {
-            append(referenceData.stockDirectory(i, timestampNs));
-        }
-        for (int i = 0; i < referenceData.symbolCount(); i++)
-        {
-            append(referenceData.stockTradingAction(i, timestampNs));
-        }
-        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, timestampNs));
-        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, timestampNs));
-        sendPacket();
+        final long sinceMidnightNs = midnightClock.nanosSinceMidnight();
+        nextDay = Math.floorDiv(sinceMidnightNs, MidnightNanoClock.NANOS_PER_DAY) + 1;
+        nextDayDeadlineNs = nowNs + MidnightNanoClock.NANOS_PER_DAY - MidnightNanoClock.timeOfDay(sinceMidnightNs);
+        openSession(sinceMidnightNs);
     }
 
     /**
-     * Sends the packet of the messages taken since the last duty cycle, serves requests when the socket is due a look,
-     * and sends a Heartbeat when one is due, or an End of Session packet once the session ends ({@link #endSession}).
+     * Sends the packet of the messages taken since the last duty cycle; at midnight with daily sessions, ends the
+     * session and opens the next day's ({@link #openNextDay}); sends an ending session's End of Session packets, or
+     * the held messages of the session after it once its end is over; serves requests when the socket is due a look;
+     * sends a Heartbeat when one is due.
      *
-     * @return packets sent and requests served.
+     * @return packets sent, sessions opened and ended, and requests served.
      */
     @Override
     public int doWork()
@@ -178,14 +206,27 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
             sendPacket();
             workCount++;
         }
+        if (dailySessions && null != current && nowNs - nextDayDeadlineNs >= 0)
+        {
+            openNextDay();
+            workCount++;
+        }
+        if (null != ending)
+        {
+            workCount += continueEnding();
+        }
+        if (null == ending && held)
+        {
+            workCount += sendHeld();
+        }
         if (nowNs - requestPollDeadlineNs >= 0)
         {
             requestPollDeadlineNs = nowNs + REQUEST_POLL_INTERVAL_NS;
             workCount += serveRequests();
         }
-        if (nowNs - heartbeatDeadlineNs >= 0)
+        if (null != current && !held && nowNs - heartbeatDeadlineNs >= 0)
         {
-            sendIdlePacket();
+            sendHeartbeat();
             workCount++;
         }
         return workCount;
@@ -210,27 +251,35 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
     }
 
     /**
-     * Ends the session (ITCH 5.0 &sect;4.1): System Events 'M' End of Market Hours, 'E' End of System Hours and 'C'
-     * End of Messages, then the first End of Session packet (MoldUDP64 1.00); from here on the duty cycles send End of
-     * Session packets in place of Heartbeats. Nothing may be taken after it.
+     * Ends the feed's session ({@link #endCurrentSession}); no session follows it. Nothing may be taken after it.
      */
     void endSession()
     {
         nowNs = nanoClock.nanoTime();
-        final long timestampNs = midnightClock.nanosSinceMidnight();
-        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, timestampNs));
-        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, timestampNs));
-        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, timestampNs));
-        sendPacket();
-        sessionEnding = true;
-        endOfSessionDeadlineNs = nowNs + endOfSessionNs;
-        sendIdlePacket();
+        endCurrentSession(midnightClock.nanosSinceMidnight());
     }
 
-    /** @return whether the session has ended and its end has lasted its time, as of the last duty cycle. */
+    /** @return whether the feed's last session has ended and its end has lasted its time, as of the last duty cycle. */
     boolean isSessionOver()
     {
-        return sessionEnding && nowNs - endOfSessionDeadlineNs >= 0;
+        return null == current && null == ending;
+    }
+
+    /** @return the current session's name; null once the last one has ended. */
+    String sessionName()
+    {
+        return null == current ? null : current.name;
+    }
+
+    /**
+     * Closes the sessions still open (an end cut short, or a feed that never ran): their stores' files are deleted and
+     * their memory freed. Call once the agent has stopped.
+     */
+    void closeSessions()
+    {
+        CloseHelper.closeAll(ending, current);
+        ending = null;
+        current = null;
     }
 
     @Override
@@ -259,23 +308,201 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         }
     }
 
+    /** A symbol's Stock Trading Action of the Trading Action spin, stamped with the session's opening. */
+    @Override
+    public void onTradingState(final long symbol, final byte tradingState, final int reason)
+    {
+        message.clear();
+        appendSpun(translator.stockTradingAction(openingTimestampNs, symbol, tradingState, reason, message));
+    }
+
+    /** A resting order's Add Order of a new day's session, stamped with the session's opening. */
+    @Override
+    public void onRestingOrder(
+        final long symbol, final long orderId, final Side side, final long openShares, final long price,
+        final int attribution)
+    {
+        message.clear();
+        appendSpun(translator.addOrder(openingTimestampNs, symbol, orderId, side == Side.BUY ?
+            io.bourse.sbe.md.Side.BUY.value() : io.bourse.sbe.md.Side.SELL.value(), openShares, price, attribution,
+            message));
+    }
+
+    private void appendSpun(final int itchLength)
+    {
+        if (itchLength > 0)
+        {
+            append(message.flip());
+        }
+        else
+        {
+            metrics.onError();
+        }
+    }
+
+    /**
+     * Opens the current session (ITCH 5.0 &sect;4.1, &sect;4.2): System Event 'O' Start of Messages, one Stock
+     * Directory per symbol, the Trading Action spin (one Stock Trading Action per symbol, its state in the books),
+     * System Events 'S' Start of System Hours and 'Q' Start of Market Hours (the engine shards accept and execute
+     * orders from their start), then an Add Order per displayed resting order in the books, in time priority; all
+     * stamped with the opening's time.
+     */
+    private void openSession(final long timestampNs)
+    {
+        openingTimestampNs = timestampNs;
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MESSAGES, timestampNs));
+        for (int i = 0; i < referenceData.symbolCount(); i++)
+        {
+            append(referenceData.stockDirectory(i, timestampNs));
+        }
+        bookSpin.spinTradingStates(this);
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, timestampNs));
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, timestampNs));
+        bookSpin.spinOrders(this);
+        if (!held)
+        {
+            sendPacket();
+        }
+    }
+
+    /**
+     * Midnight UTC: the day's session ends ({@link #endCurrentSession}) and the new day's opens
+     * ({@link #openSession}), named after the midnight ({@link SessionNames#runStart}), its Sequence Numbers from 1
+     * again and its times of day from 0. Its messages are held in its store while the ended session's End of Session
+     * packets go out, so that no receiver sees the two sessions' packets mixed (nassau's client does not look at the
+     * Session); then they go out, {@value #HELD_PACKETS_PER_DUTY_CYCLE} packets per duty cycle, and the session is live.
+     */
+    private void openNextDay()
+    {
+        final long timestampNs = midnightClock.nanosSinceMidnight();
+        final String name = SessionNames.runStart(midnightClock.startDate().plusDays(nextDay)
+            .atStartOfDay(ZoneOffset.UTC).toInstant());
+        nextDay++;
+        nextDayDeadlineNs += MidnightNanoClock.NANOS_PER_DAY;
+        // Opened first: should it fail (to the agent's error handler), the day's session goes on.
+        final FeedSession next = sessionFactory.open(name);
+        endCurrentSession(timestampNs);
+        current = next;
+        held = true;
+        nextHeldSequenceNumber = 1;
+        openSession(timestampNs);
+        System.out.println("[" + roleName() + "] MoldUDP64 session " + ending.name + " ended at midnight UTC; " +
+            "session " + name + " opened with " + (current.store.nextSequenceNumber() - 1) + " messages");
+    }
+
+    /**
+     * Ends the current session (ITCH 5.0 &sect;4.1): System Events 'M' End of Market Hours, 'E' End of System Hours
+     * and 'C' End of Messages, then the first End of Session packet (MoldUDP64 1.00); while the end lasts
+     * ({@code endOfSessionNs}), End of Session packets go out every {@link #END_OF_SESSION_INTERVAL_NS} in place of
+     * Heartbeats and Request Packets naming the session are still answered: a receiver's last chance to fill a gap,
+     * such as a lost last packet. A session still ending before it ends at once, and held messages go out first.
+     */
+    private void endCurrentSession(final long timestampNs)
+    {
+        if (null != ending)
+        {
+            ending.close();
+            ending = null;
+        }
+        if (held)
+        {
+            while (held)
+            {
+                sendHeld();
+            }
+        }
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, timestampNs));
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, timestampNs));
+        append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, timestampNs));
+        sendPacket();
+        ending = current;
+        current = null;
+        endOfSessionDeadlineNs = nowNs + endOfSessionNs;
+        sendEndOfSession();
+    }
+
+    /** @return 1 when an End of Session packet went out or the end is over (the session closed), else 0. */
+    private int continueEnding()
+    {
+        if (nowNs - endOfSessionDeadlineNs >= 0)
+        {
+            ending.close();
+            ending = null;
+            return 1;
+        }
+        if (nowNs - endOfSessionPacketDeadlineNs >= 0)
+        {
+            sendEndOfSession();
+            return 1;
+        }
+        return 0;
+    }
+
     private void append(final ByteBuffer itch)
     {
+        if (held)
+        {
+            current.store.append(itch);
+            return;
+        }
         final int blockLength = MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + itch.remaining();
         if (packet.payload().position() + blockLength > maxPayloadLength)
         {
             sendPacket();
         }
-        store.append(itch);
+        current.store.append(itch);
+        put(itch);
+    }
+
+    private void put(final ByteBuffer itch)
+    {
         try
         {
             packet.put(itch);
         }
         catch (final MoldUDP64Exception ex)
         {
-            // Cannot happen: the packet was sent above unless the block fits in maxPayloadLength, at most nassau's.
+            // Cannot happen: a packet is sent before a block that would not fit maxPayloadLength, at most nassau's.
             throw new UncheckedIOException(ex);
         }
+    }
+
+    /**
+     * Sends held messages from the store, {@value #HELD_PACKETS_PER_DUTY_CYCLE} packets at most; the session is live
+     * once none is left.
+     *
+     * @return packets sent.
+     */
+    private int sendHeld()
+    {
+        final MoldMessageStore store = current.store;
+        int packets = 0;
+        while (packets < HELD_PACKETS_PER_DUTY_CYCLE && nextHeldSequenceNumber < store.nextSequenceNumber())
+        {
+            heldBlocks.clear();
+            final int count = store.get(heldBlocks, nextHeldSequenceNumber, Integer.MAX_VALUE);
+            if (0 == count)
+            {
+                // More held than the store keeps: receivers see the gap, which no request can fill.
+                metrics.onError();
+                nextHeldSequenceNumber = store.nextSequenceNumber();
+                current.server.setNextSequenceNumber(Math.toIntExact(nextHeldSequenceNumber));
+                break;
+            }
+            heldBlocks.flip();
+            while (heldBlocks.hasRemaining())
+            {
+                final int start = heldBlocks.position() + MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH;
+                final int end = start + (heldBlocks.getShort(heldBlocks.position()) & 0xFFFF);
+                put(heldMessage.limit(end).position(start));
+                heldBlocks.position(end);
+            }
+            nextHeldSequenceNumber += count;
+            sendPacket();
+            packets++;
+        }
+        held = nextHeldSequenceNumber < store.nextSequenceNumber();
+        return packets;
     }
 
     private void sendPacket()
@@ -283,43 +510,48 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         final int messageCount = packet.messageCount();
         try
         {
-            server.send(packet);
+            current.server.send(packet);
             metrics.onDataPacket(messageCount);
         }
         catch (final IOException ex)
         {
             onError(ex);
             // Lost like a dropped datagram: the next packet carries the sequence number after this one's messages.
-            server.setNextSequenceNumber(Math.toIntExact(store.nextSequenceNumber()));
+            current.server.setNextSequenceNumber(Math.toIntExact(
+                held ? nextHeldSequenceNumber : current.store.nextSequenceNumber()));
         }
         packet.clear();
         heartbeatDeadlineNs = nowNs + heartbeatIntervalNs;
     }
 
-    /**
-     * Sends a Heartbeat, or an End of Session packet once the session ends, with the next Sequence Number, and sets
-     * the deadline of the next one.
-     */
-    private void sendIdlePacket()
+    /** Sends a Heartbeat of the current session, with the next Sequence Number, and sets the next one's deadline. */
+    private void sendHeartbeat()
     {
         try
         {
-            if (sessionEnding)
-            {
-                server.sendEndOfSession();
-                metrics.onEndOfSession();
-            }
-            else
-            {
-                server.sendHeartbeat();
-                metrics.onHeartbeat();
-            }
+            current.server.sendHeartbeat();
+            metrics.onHeartbeat();
         }
         catch (final IOException ex)
         {
             onError(ex);
         }
-        heartbeatDeadlineNs = nowNs + (sessionEnding ? END_OF_SESSION_INTERVAL_NS : heartbeatIntervalNs);
+        heartbeatDeadlineNs = nowNs + heartbeatIntervalNs;
+    }
+
+    /** Sends an End of Session packet of the ending session, and sets the next one's deadline. */
+    private void sendEndOfSession()
+    {
+        try
+        {
+            ending.server.sendEndOfSession();
+            metrics.onEndOfSession();
+        }
+        catch (final IOException ex)
+        {
+            onError(ex);
+        }
+        endOfSessionPacketDeadlineNs = nowNs + END_OF_SESSION_INTERVAL_NS;
     }
 
     private int serveRequests()
@@ -355,29 +587,19 @@ final class MoldFeedAgent implements Agent, OrderFeedListener
         }
     }
 
+    /** Answers a request from the store of the session it names (nassau copies the Session into the response). */
     private int answer(final ByteBuffer response, final long sequenceNumber, final int requestedMessageCount)
     {
         requestsServed++; // answered or not: serveRequests goes on to the next request
-        if (!isFeedSession(response))
+        final FeedSession session = null != current && current.isNamedIn(response) ? current :
+            null != ending && ending.isNamedIn(response) ? ending : null;
+        if (null == session)
         {
             metrics.onRequestForAnotherSession();
             return 0;
         }
-        final int messageCount = store.get(response, sequenceNumber, requestedMessageCount);
+        final int messageCount = session.store.get(response, sequenceNumber, requestedMessageCount);
         metrics.onRequest(messageCount);
         return messageCount;
-    }
-
-    /** @return whether the response's Session, which nassau copies from the Request Packet, is the feed's. */
-    private boolean isFeedSession(final ByteBuffer response)
-    {
-        for (int i = 0; i < session.length; i++)
-        {
-            if (response.get(i) != session[i])
-            {
-                return false;
-            }
-        }
-        return true;
     }
 }

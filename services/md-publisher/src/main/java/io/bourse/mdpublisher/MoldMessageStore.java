@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -44,6 +45,7 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
     private MoldSessionFile sessionFile;
     private boolean sessionFileFull;
     private long nextSequenceNumber = 1;
+    private boolean closed;
     private int nextSlotOffset;
 
     /**
@@ -210,9 +212,23 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
         return null == sessionFile ? null : sessionFile.path();
     }
 
-    /** Closes and deletes the session file, if any. */
+    /**
+     * Closes and deletes the session file, if any, and frees the memory's slots at once (not at a garbage collection):
+     * a run opens a store per session, one a day. Nothing may be appended or asked for after; closing again does
+     * nothing.
+     */
     @Override
     public void close()
+    {
+        closeSessionFile();
+        if (!closed)
+        {
+            closed = true;
+            BufferUtil.free(slots.byteBuffer());
+        }
+    }
+
+    private void closeSessionFile()
     {
         if (null != sessionFile)
         {
@@ -233,6 +249,6 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
         metrics.onError();
         System.err.println("[md-publisher] MoldUDP64 session file " + sessionFile.path() + " failed, no longer used: " +
             "requests older than the newest " + capacity + " messages go unanswered: " + ex);
-        close();
+        closeSessionFile();
     }
 }

@@ -4,9 +4,11 @@ import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchEvents;
 import io.bourse.itch.MarketDataEncoder;
+import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.md.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
@@ -22,6 +24,8 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import static io.bourse.mdpublisher.MoldReceiver.Request;
@@ -71,6 +76,10 @@ class MoldFeedAgentTest
         new ItchEvents.SystemEvent(0, 'Q'));
 
     private final MarketDataEncoder sbe = new MarketDataEncoder();
+    /** The md-publisher's books, which a session's opening tells; their own market data goes nowhere. */
+    private final MarketDataBooks books = new MarketDataBooks(
+        new long[] {Symbols.pack("AAPL"), Symbols.pack("MSFT")}, MarketDataBooks.FULL_DEPTH,
+        DiscardedMarketData.INSTANCE, new AtomicLong());
     private final CachedNanoClock nanoClock = new CachedNanoClock();
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -354,11 +363,97 @@ class MoldFeedAgentTest
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(4);
     }
 
+    /**
+     * With daily sessions, midnight UTC ends the day's session and opens the next day's, named after the midnight,
+     * numbered from 1, with the books as they stand: the symbols' trading states and the resting displayed orders in
+     * time priority. Its packets wait until the ended session's End of Session packets are over, while a receiver of
+     * the ended session can still fill its gaps; then a receiver that joins builds the books from the new session
+     * alone.
+     */
+    @Test
+    void shouldOpenTheNextDaysSessionAtMidnightWithTheBooksOnceTheEndedSessionsEndIsOver() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        // The wall clock reads 23:59:59 of day 20,000 (2024-10-04) when the monotonic clock reads 0.
+        final long secondBeforeMidnightNs = TimeUnit.DAYS.toNanos(20_001) - TimeUnit.SECONDS.toNanos(1);
+        start(1400, 100, 1000, storeDir.toString(), null,
+            new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
+        final String firstSession = agent.sessionName();
+        final byte[] firstSessionHex = Arrays.copyOf(firstSession.getBytes(StandardCharsets.US_ASCII), 10);
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession)).isEqualTo(new Header(1, 7, 198));
+        final long aapl = Symbols.pack("AAPL");
+        final long msft = Symbols.pack("MSFT");
+        books.onOrderAdded(T, 17, aapl, io.bourse.mdpublisher.Side.SELL, 300, 1_500_100, true, 0);
+        books.onOrderAdded(T + 1, 18, aapl, io.bourse.mdpublisher.Side.BUY, 200, 1_499_000, true, 0);
+        books.onOrderAdded(T + 2, 19, aapl, io.bourse.mdpublisher.Side.BUY, 100, 1_499_000, true,
+            ('G' << 24) | ('S' << 16) | ('C' << 8) | 'O');
+        books.onOrderAdded(T + 3, 20, aapl, io.bourse.mdpublisher.Side.BUY, 500, 1_499_500, false, 0);
+        books.onTradingStateChanged(T + 4, msft, TradingState.HALTED);
+        publish(sbe.addOrder(T, "AAPL", 17, Side.SELL, 300, 1_500_100));
+        agent.doWork();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession)).isEqualTo(new Header(8, 1, 58));
+        assertThat(Files.list(storeDir)).hasSize(2);
+
+        // Midnight: End of Market Hours, End of System Hours and End of Messages at 00:00:00, then End of Session.
+        nanoClock.update(TimeUnit.SECONDS.toNanos(1));
+        agent.doWork();
+        final byte[] end = Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        assertThat(header(end, firstSession)).isEqualTo(new Header(9, 3, 20 + 3 * 14));
+        assertThat(Arrays.copyOfRange(end, 20, end.length)).isEqualTo(hex(
+            "000C 53 0000 0000 000000000000 4D 000C 53 0000 0000 000000000000 45" +
+            " 000C 53 0000 0000 000000000000 43"));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession))
+            .isEqualTo(new Header(12, 0xFFFF, 20));
+        assertThat(agent.sessionName()).isEqualTo("1005000000");
+        // A receiver of the ended session that lost its last packets gets them while the end lasts.
+        final DatagramChannel requester = open(Multicast.unicast());
+        requester.send(ByteBuffer.allocate(20).put(firstSessionHex).putLong(10, 8).putShort(18, (short)4).clear(),
+            requestAddress);
+        assertThat(header(serveUntilAnswered(requester), firstSession)).isEqualTo(new Header(8, 4, 20 + 38 + 3 * 14));
+        nanoClock.update(TimeUnit.MILLISECONDS.toNanos(1_100));
+        agent.doWork();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession))
+            .isEqualTo(new Header(12, 0xFFFF, 20));
+        assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).as("no packet of the new session yet").isNull();
+
+        // The end is over: the ended session's file is gone, and the new session's held messages go out from 1.
+        nanoClock.update(TimeUnit.MILLISECONDS.toNanos(2_000));
+        agent.doWork();
+        // The opening's 178 bytes of blocks, two Add Orders of 38 and one with MPID Attribution of 42.
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), "1005000000"))
+            .isEqualTo(new Header(1, 10, 20 + 178 + 2 * 38 + 42));
+        assertThat(Files.list(storeDir)).hasSize(2);
+        requester.send(ByteBuffer.allocate(20).put(firstSessionHex).putLong(10, 8).putShort(18, (short)1).clear(),
+            requestAddress);
+        nextRequestPoll();
+        agent.doWork();
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).as("the ended session answers no more").isNull();
+        assertThat(counter("bourse_md_mold_requests_unanswered", "other_session")).isEqualTo(1);
+
+        // A receiver that joins the new session builds the books from it: trading states, then the orders.
+        final MoldReceiver receiver = open(new MoldReceiver(listen(), requestAddress));
+        publish(sbe.orderDelete(TimeUnit.SECONDS.toNanos(86_402), "AAPL", 17));
+        agent.doWork();
+        pumpUntil(receiver, () -> receiver.itch.messages.size() >= 11);
+        assertThat(receiver.itch.messages).containsExactly(
+            new ItchEvents.SystemEvent(0, 'O'),
+            new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
+            new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
+            new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
+            new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "),
+            new ItchEvents.SystemEvent(0, 'S'),
+            new ItchEvents.SystemEvent(0, 'Q'),
+            new ItchEvents.AddOrder(1, 0, 0, 18, 'B', 200, "AAPL", 1_499_000),
+            new ItchEvents.AddOrderMpid(1, 0, 0, 19, 'B', 100, "AAPL", 1_499_000, "GSCO"),
+            new ItchEvents.AddOrder(1, 0, 0, 17, 'S', 300, "AAPL", 1_500_100),
+            new ItchEvents.OrderDelete(1, TimeUnit.SECONDS.toNanos(2), 17));
+    }
+
     @Test
     void shouldCountFailedSendsAndReceivesAsErrorsAndCarryOn()
     {
         start(1400, 100);
-        feed.close();
+        feed.closeSockets();
 
         publish(sbe.addOrder(T, "AAPL", 1, Side.SELL, 100, 1_000_000));
         agent.doWork();
@@ -519,21 +614,32 @@ class MoldFeedAgentTest
     private void start(final int payloadLength, final int storeMessages, final int endOfSessionMs,
         final String storeDir)
     {
+        final long epochNs = TimeUnit.DAYS.toNanos(20_000) + WALL_NS;
+        start(payloadLength, storeMessages, endOfSessionMs, storeDir, SESSION, new MidnightNanoClock(() -> epochNs));
+    }
+
+    /**
+     * Starts the feed with its session file in {@code storeDir}, or none for null, under a Session, or daily sessions
+     * for null, its opening and closing messages and its midnights on that clock.
+     */
+    private void start(final int payloadLength, final int storeMessages, final int endOfSessionMs,
+        final String storeDir, final String session, final MidnightNanoClock midnightClock)
+    {
         final MdPublisherContext ctx = new MdPublisherContext()
             .layout(StreamLayout.fromSettings(new Settings(Map.of())))
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
             .moldGroup(group.getAddress().getHostAddress())
             .moldPort(group.getPort())
             .moldRequestPort(0)
-            .moldSession(SESSION)
+            .moldSession(session)
             .moldPayloadLength(payloadLength)
             .moldStoreMessages(storeMessages)
             .moldStoreDir(storeDir)
             .moldEndOfSessionMs(endOfSessionMs)
             .conclude();
-        final long epochNs = TimeUnit.DAYS.toNanos(20_000) + WALL_NS;
-        feed = MoldFeed.open(ctx, registry, nanoClock, new MidnightNanoClock(() -> epochNs));
+        feed = MoldFeed.open(ctx, registry, nanoClock, midnightClock);
         agent = feed.agent();
+        agent.bookSpin(books);
         requestAddress = new InetSocketAddress(Multicast.LOOPBACK, feed.requestPort());
         agent.onStart();
     }
@@ -598,9 +704,15 @@ class MoldFeedAgentTest
 
     private static Header header(final byte[] datagram)
     {
+        return header(datagram, SESSION);
+    }
+
+    /** The header of a datagram that names the session. */
+    private static Header header(final byte[] datagram, final String session)
+    {
         assertThat(datagram).isNotNull();
         final ByteBuffer buffer = ByteBuffer.wrap(datagram);
-        assertThat(Arrays.copyOf(datagram, 10)).isEqualTo(hex(SESSION_HEX));
+        assertThat(new String(datagram, 0, 10, StandardCharsets.US_ASCII).strip()).isEqualTo(session);
         return new Header(buffer.getLong(10), buffer.getShort(18) & 0xFFFF, datagram.length);
     }
 

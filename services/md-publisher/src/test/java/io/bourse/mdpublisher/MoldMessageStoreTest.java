@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +25,20 @@ class MoldMessageStoreTest
 
     @TempDir
     private Path dir;
+
+    /** A run opens a store per day's session: closing one gives its memory back at once, without a collection. */
+    @Test
+    void shouldFreeTheMemoryOfItsSlotsWhenClosed()
+    {
+        final MoldMessageStore store = new MoldMessageStore(100_000, MAX_MESSAGE_LENGTH, 1400);
+        final long slotsBytes = 100_000L * (2 + MAX_MESSAGE_LENGTH);
+        final long usedBefore = directMemoryUsed();
+
+        store.close();
+        store.close();
+
+        assertThat(usedBefore - directMemoryUsed()).as("direct memory given back").isEqualTo(slotsBytes);
+    }
 
     @Test
     void shouldNumberMessagesFromOne()
@@ -337,5 +353,11 @@ class MoldMessageStoreTest
     private static byte[] hex(final String spaced)
     {
         return HexFormat.of().parseHex(spaced.replace(" ", ""));
+    }
+
+    private static long directMemoryUsed()
+    {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+            .filter((pool) -> "direct".equals(pool.getName())).findFirst().orElseThrow().getMemoryUsed();
     }
 }
