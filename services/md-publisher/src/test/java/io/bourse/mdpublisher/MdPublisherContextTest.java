@@ -43,6 +43,7 @@ class MdPublisherContextTest
         assertThat(ctx.moldTtl()).isEqualTo(4);
         assertThat(ctx.moldRequestPort()).isEqualTo(26401);
         assertThat(ctx.moldSession()).isEqualTo("DAY1");
+        assertThat(ctx.moldDailySessions()).as("a Session set is the run's only one").isFalse();
         assertThat(ctx.moldPayloadLength()).isEqualTo(1000);
         assertThat(ctx.moldStoreMessages()).isEqualTo(5000);
         final MdPublisherContext stored = MdPublisherContext.fromSettings(new Settings(Map.of(
@@ -85,7 +86,8 @@ class MdPublisherContextTest
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(1000);
         assertThat(ctx.moldEndOfSessionMs()).isEqualTo(1000);
         assertThat(ctx.l2Depth()).isEqualTo(MarketDataBooks.FULL_DEPTH);
-        // A session per run: the run's start in UTC to the second, MMddHHmmss.
+        // A session per run and per day, the first named after the run's start in UTC to the second, MMddHHmmss.
+        assertThat(ctx.moldDailySessions()).isTrue();
         assertThat(ctx.moldSession()).matches("[0-9]{10}");
         final Instant start = LocalDateTime.parse(before.atZone(ZoneOffset.UTC).getYear() + ctx.moldSession(),
             DateTimeFormatter.ofPattern("yyyyMMddHHmmss")).toInstant(ZoneOffset.UTC);
