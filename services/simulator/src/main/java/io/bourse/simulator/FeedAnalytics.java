@@ -6,9 +6,10 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Trade analytics of one market-data session, per symbol: trades, volume (shares), session VWAP (sum of price times
- * shares over sum of shares, every trade of the session) and rolling VWAP over a window of ITCH 5.0 time that ends at
- * the newest trade of any symbol. The window is kept as a ring of equal buckets (the window's resolution is one
+ * Trade analytics of one market-data session, per symbol: trades and volume (shares) of the run, session VWAP (sum of
+ * price times shares over sum of shares, every trade of the trading day, midnight to midnight UTC, of the newest
+ * trade of any symbol: a day's figure, as NASDAQ's sessions are, however many days the run spans) and rolling VWAP
+ * over a window of ITCH 5.0 time that ends at the newest trade of any symbol. The window is kept as a ring of equal buckets (the window's resolution is one
  * bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its trade out of every figure when
  * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again among them (the
  * same Match Number, symbol and time) is not counted twice (a MoldUDP64 join's replay of its session is left out
@@ -32,7 +33,10 @@ final class FeedAnalytics implements MarketDataListener
     private final int bucketCount;
     private final long[] trades;
     private final long[] volume;
-    private final long[] notional;
+    /** Of the trades of the session's day. */
+    private final long[] sessionVolume;
+    /** Of the trades of the session's day. */
+    private final long[] sessionNotional;
     private final long[][] bucketEpoch;
     private final long[][] bucketVolume;
     private final long[][] bucketNotional;
@@ -42,6 +46,8 @@ final class FeedAnalytics implements MarketDataListener
     private final RecentTrades recentTrades = new RecentTrades();
     /** On the timeline: the receipt clock's time plus a day, so that every time on it is positive; 0 before any. */
     private long newestTradeNs;
+    /** The day on the timeline of the newest trade, whose trades the session VWAP is of. */
+    private long sessionDay;
 
     /**
      * @param symbolCount  Stock Locates 1 to symbolCount.
@@ -63,7 +69,8 @@ final class FeedAnalytics implements MarketDataListener
         this.bucketNs = Math.max(1, windowNs / bucketCount);
         this.trades = new long[symbolCount + 1];
         this.volume = new long[symbolCount + 1];
-        this.notional = new long[symbolCount + 1];
+        this.sessionVolume = new long[symbolCount + 1];
+        this.sessionNotional = new long[symbolCount + 1];
         this.bucketEpoch = new long[symbolCount + 1][bucketCount];
         this.bucketVolume = new long[symbolCount + 1][bucketCount];
         this.bucketNotional = new long[symbolCount + 1][bucketCount];
@@ -98,7 +105,7 @@ final class FeedAnalytics implements MarketDataListener
         recentTrades.keep(matchNumber, locate, timestampNs, price, shares);
         trades[locate]++;
         volume[locate] += shares;
-        notional[locate] += price * shares;
+        addToSession(locate, timestampNs, price * shares, shares);
         final long epoch = timestampNs / bucketNs;
         final int bucket = (int)(epoch % bucketCount);
         // A trade older than the bucket's (a replay, a late message) is a whole window or more older: not in it.
@@ -148,7 +155,7 @@ final class FeedAnalytics implements MarketDataListener
         final long notional = recentTrades.price(slot) * shares;
         trades[locate]--;
         volume[locate] -= shares;
-        this.notional[locate] -= notional;
+        addToSession(locate, recentTrades.timestampNs(slot), -notional, -shares);
         final long epoch = recentTrades.timestampNs(slot) / bucketNs;
         final int bucket = (int)(epoch % bucketCount);
         if (bucketEpoch[locate][bucket] == epoch)
@@ -159,6 +166,27 @@ final class FeedAnalytics implements MarketDataListener
         recentTrades.markBroken(slot);
         counters.increment(SimulatorCounter.MD_BROKEN_TRADES);
         publish(locate);
+    }
+
+    /**
+     * Adds a trade, or takes a broken one out (negative figures), to the session's figures when it is of the session's
+     * day; a trade of a later day starts that day's session first (every symbol's session VWAP NaN until its first
+     * trade of the day; the window's move publishes them), and one of an earlier day is in no session figure.
+     */
+    private void addToSession(final int locate, final long timestampNs, final long notional, final long shares)
+    {
+        final long day = timestampNs / MidnightNanoClock.NANOS_PER_DAY;
+        if (day > sessionDay)
+        {
+            sessionDay = day;
+            Arrays.fill(sessionVolume, 0);
+            Arrays.fill(sessionNotional, 0);
+        }
+        if (day == sessionDay)
+        {
+            sessionVolume[locate] += shares;
+            sessionNotional[locate] += notional;
+        }
     }
 
     private void publish(final int locate)
@@ -194,11 +222,11 @@ final class FeedAnalytics implements MarketDataListener
 
     /**
      * @param locate Stock Locate.
-     * @return session VWAP in dollars, NaN before the first trade.
+     * @return session VWAP in dollars: of the trades of the newest trade's day; NaN before the symbol's first of it.
      */
     double sessionVwap(final int locate)
     {
-        return vwap(notional[locate], volume[locate]);
+        return vwap(sessionNotional[locate], sessionVolume[locate]);
     }
 
     /**
@@ -235,7 +263,8 @@ final class FeedAnalytics implements MarketDataListener
      * Any thread.
      *
      * @param locate Stock Locate.
-     * @return the session VWAP in dollars as of the symbol's last trade, NaN before the first.
+     * @return the session VWAP in dollars as of the symbol's last trade or the window's last move, whichever came
+     * later (as {@link #sessionVwap}: NaN before the symbol's first trade of the day).
      */
     double publishedSessionVwap(final int locate)
     {

@@ -127,7 +127,8 @@ public record SimulatorReport(
      * @param symbol      the symbol.
      * @param trades      trades.
      * @param volume      shares.
-     * @param sessionVwap VWAP of every trade of the run, dollars; NaN without trades.
+     * @param sessionVwap VWAP of every trade of the newest trade's trading day (UTC), dollars; NaN without trades that
+     *                    day.
      * @param rollingVwap VWAP of the trades of the window ending at the newest trade, dollars; NaN without trades.
      */
     public record SymbolTrades(String symbol, long trades, long volume, double sessionVwap, double rollingVwap)

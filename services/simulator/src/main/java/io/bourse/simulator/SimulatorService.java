@@ -368,18 +368,23 @@ public final class SimulatorService implements AutoCloseable
             .register(registry);
         GaugeWithCallback.builder()
             .name("bourse_simulator_vwap")
-            .help("Volume-weighted average price in dollars of the trades on the feed, per symbol: the whole " +
-                "session, or the rolling window of ITCH time")
+            .help("Volume-weighted average price in dollars of the trades on the feed, per symbol: the trading " +
+                "day's session (UTC) of the newest trade, or the rolling window of ITCH time")
             .labelNames("symbol", "window")
             .callback((callback) ->
             {
                 for (final SymbolDirectory.Entry entry : symbols)
                 {
                     final double session = analytics.publishedSessionVwap(entry.locate());
+                    final double rolling = analytics.publishedRollingVwap(entry.locate());
                     if (!Double.isNaN(session))
                     {
                         callback.call(session, entry.symbol(), "session");
-                        callback.call(analytics.publishedRollingVwap(entry.locate()), entry.symbol(), "rolling");
+                    }
+                    if (!Double.isNaN(session) || !Double.isNaN(rolling))
+                    {
+                        // NaN once the window holds none of the symbol's trades, as the report shows it.
+                        callback.call(rolling, entry.symbol(), "rolling");
                     }
                 }
             })

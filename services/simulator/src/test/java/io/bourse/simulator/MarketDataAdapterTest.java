@@ -282,7 +282,9 @@ class MarketDataAdapterTest
         trade(1, 90 * SECOND, 100, 5_000_000);
 
         assertThat(analytics.rollingVwap(1)).isCloseTo(500.0, within(1e-9));
-        assertThat(analytics.sessionVwap(1)).isCloseTo(1_600.0 / 4, within(1e-9));
+        // The session is the day after midnight: the trades at 300, 600 and 500, not the two of the day before.
+        assertThat(analytics.sessionVwap(1)).isCloseTo(1_400.0 / 3, within(1e-9));
+        assertThat(analytics.trades(1)).isEqualTo(4);
     }
 
     @Test
@@ -316,7 +318,38 @@ class MarketDataAdapterTest
         trade(1, 5 * SECOND, 100, 3_000_000);
 
         assertThat(analytics.rollingVwap(1)).isCloseTo(300.0, within(1e-9));
-        assertThat(analytics.sessionVwap(1)).isCloseTo(200.0, within(1e-9));
+        assertThat(analytics.sessionVwap(1)).as("the new day's session").isCloseTo(300.0, within(1e-9));
+    }
+
+    /**
+     * The session VWAP is the trading day's: a trade of a new day starts every symbol's afresh, NaN until its first
+     * trade of the day; a late trade, or a break, of the day before leaves it be.
+     */
+    @Test
+    void shouldStartEverySymbolsSessionVwapAfreshOnANewDay() throws IOException
+    {
+        final long elevenPm = 23 * 3_600 * SECOND;
+        receivedNs.set(FIRST_MIDNIGHT + elevenPm);
+        trade(1, elevenPm, 100, 1_000_000);
+        trade(2, elevenPm, 100, 4_000_000);
+
+        receivedNs.set(FIRST_MIDNIGHT + DAY + 5 * SECOND);
+        trade(1, 5 * SECOND, 100, 3_000_000);
+
+        assertThat(analytics.sessionVwap(1)).isCloseTo(300.0, within(1e-9));
+        assertThat(analytics.sessionVwap(2)).isNaN();
+        assertThat(analytics.publishedSessionVwap(2)).as("published when the day moved").isNaN();
+        assertThat(analytics.rollingVwap(2)).isNaN();
+
+        trade(2, DAY - SECOND, 100, 8_000_000);
+        brokenTrade(6 * SECOND, 1);
+
+        assertThat(analytics.sessionVwap(2)).as("a late trade of the day before").isNaN();
+        assertThat(analytics.sessionVwap(1)).as("a break of the day before").isCloseTo(300.0, within(1e-9));
+        assertThat(analytics.trades(1)).isEqualTo(1);
+        assertThat(analytics.volume(2)).isEqualTo(200);
+        trade(2, 6 * SECOND, 300, 5_000_000);
+        assertThat(analytics.publishedSessionVwap(2)).isCloseTo(500.0, within(1e-9));
     }
 
     private void add(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,
