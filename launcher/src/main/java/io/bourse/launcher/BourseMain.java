@@ -5,9 +5,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineMain;
-import io.bourse.fanout.FanoutContext;
 import io.bourse.fanout.FanoutMain;
-import io.bourse.gateway.GatewayContext;
 import io.bourse.gateway.GatewayMain;
 import io.bourse.mdpublisher.MdPublisherMain;
 import io.bourse.simulator.Scenario;
@@ -119,6 +117,29 @@ public final class BourseMain implements Runnable
         return new Settings(environment);
     }
 
+    /**
+     * @param overrides the embedded run's settings.
+     * @param exchange  the running embedded exchange.
+     * @return the simulator's settings: it connects to the embedded gateway and fanout where they listen (the ports
+     *         bound, also for port 0), unless told otherwise.
+     */
+    static Settings simulatorSettings(final Map<String, String> overrides, final EmbeddedExchange exchange)
+    {
+        final Settings settings = embeddedSettings(overrides);
+        final Map<String, String> simulatorOverrides = new HashMap<>(overrides);
+        if (null == settings.get(SimulatorContext.GATEWAY_PORT_PROP_NAME, null))
+        {
+            simulatorOverrides.put(Settings.environmentName(SimulatorContext.GATEWAY_PORT_PROP_NAME),
+                Integer.toString(exchange.gatewayPort()));
+        }
+        if (null == settings.get(SimulatorContext.FANOUT_PORT_PROP_NAME, null))
+        {
+            simulatorOverrides.put(Settings.environmentName(SimulatorContext.FANOUT_PORT_PROP_NAME),
+                Integer.toString(exchange.fanoutPort()));
+        }
+        return embeddedSettings(simulatorOverrides);
+    }
+
     @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Run the whole exchange and the simulator in one JVM, print the simulator's summary, exit.")
     static final class Demo implements Callable<Integer>
@@ -172,23 +193,11 @@ public final class BourseMain implements Runnable
             overrides.put("BOURSE_SIMULATOR_DURATION", Integer.toString(durationSeconds));
             overrides.put("BOURSE_SIMULATOR_RATE", Integer.toString(rate));
             overrides.put("BOURSE_SIMULATOR_SESSIONS", Integer.toString(sessions));
-            // The simulator connects to the embedded gateway and fanout where they listen, unless told otherwise.
-            final Settings exchangeSettings = embeddedSettings(overrides);
-            if (null == exchangeSettings.get(SimulatorContext.GATEWAY_PORT_PROP_NAME, null))
-            {
-                overrides.put(Settings.environmentName(SimulatorContext.GATEWAY_PORT_PROP_NAME),
-                    Integer.toString(GatewayContext.fromSettings(exchangeSettings).port()));
-            }
-            if (null == exchangeSettings.get(SimulatorContext.FANOUT_PORT_PROP_NAME, null))
-            {
-                overrides.put(Settings.environmentName(SimulatorContext.FANOUT_PORT_PROP_NAME),
-                    Integer.toString(FanoutContext.fromSettings(exchangeSettings).port()));
-            }
             final Settings settings = embeddedSettings(overrides);
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-                EmbeddedExchange ignored = EmbeddedExchange.launch(settings);
-                SimulatorService simulator =
-                    SimulatorService.launch(SimulatorContext.fromSettings(settings).jvmMetrics(false)))
+                EmbeddedExchange exchange = EmbeddedExchange.launch(settings);
+                SimulatorService simulator = SimulatorService.launch(
+                    SimulatorContext.fromSettings(simulatorSettings(overrides, exchange)).jvmMetrics(false)))
             {
                 // The summary comes at the end of the duration, or at once on SIGINT/SIGTERM (Ctrl-C).
                 simulator.completion().whenComplete((report, error) -> barrier.signal());
@@ -216,11 +225,11 @@ public final class BourseMain implements Runnable
             symbolsOption.putInto(overrides);
             final Settings settings = embeddedSettings(overrides);
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-                EmbeddedExchange ignored = EmbeddedExchange.launch(settings))
+                EmbeddedExchange exchange = EmbeddedExchange.launch(settings))
             {
-                System.out.println("exchange running: OUCH 4.2/SoupBinTCP on " +
-                    GatewayContext.fromSettings(settings).port() + ", ITCH 5.0/SoupBinTCP on " +
-                    FanoutContext.fromSettings(settings).port() + "; admin commands: ./bourse admin ... --aeron-dir " +
+                System.out.println("exchange running: OUCH 4.2/SoupBinTCP on " + exchange.gatewayPort() +
+                    ", ITCH 5.0/SoupBinTCP on " + exchange.fanoutPort() + "; admin commands: ./bourse admin ... " +
+                    "--aeron-dir " +
                     StreamLayout.fromSettings(settings).aeronDirectoryName() + "; Ctrl-C to stop");
                 barrier.await();
             }

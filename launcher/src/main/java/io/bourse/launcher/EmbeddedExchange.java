@@ -55,10 +55,15 @@ public final class EmbeddedExchange implements AutoCloseable
     public static final String SHARED_THREAD_ROLE = "exchange";
 
     private final List<AutoCloseable> services;
+    private final GatewayService gateway;
+    private final FanoutService fanout;
 
-    private EmbeddedExchange(final List<AutoCloseable> services)
+    private EmbeddedExchange(
+        final List<AutoCloseable> services, final GatewayService gateway, final FanoutService fanout)
     {
         this.services = services;
+        this.gateway = gateway;
+        this.fanout = fanout;
     }
 
     /**
@@ -111,9 +116,11 @@ public final class EmbeddedExchange implements AutoCloseable
                 started.add(() -> IoUtil.delete(journalDir.toFile(), true));
                 gateway.journalDir(journalDir.toString());
             }
-            started.add(GatewayService.launch(gateway));
-            started.add(FanoutService.launch(FanoutContext.fromSettings(settings).jvmMetrics(false)));
-            return new EmbeddedExchange(started);
+            final GatewayService gatewayService = GatewayService.launch(gateway);
+            started.add(gatewayService);
+            final FanoutService fanout = FanoutService.launch(FanoutContext.fromSettings(settings).jvmMetrics(false));
+            started.add(fanout);
+            return new EmbeddedExchange(started, gatewayService, fanout);
         }
         catch (final IOException ex)
         {
@@ -125,6 +132,18 @@ public final class EmbeddedExchange implements AutoCloseable
             closeReversed(started);
             throw ex;
         }
+    }
+
+    /** @return the port the order gateway's OUCH 4.2/SoupBinTCP acceptor is bound to (a free one for port 0). */
+    public int gatewayPort()
+    {
+        return gateway.port();
+    }
+
+    /** @return the port the fanout's ITCH 5.0/SoupBinTCP acceptor is bound to (a free one for port 0). */
+    public int fanoutPort()
+    {
+        return fanout.port();
     }
 
     /** Closes the services in reverse start order. */

@@ -6,10 +6,16 @@ import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
+import io.bourse.simulator.SimulatorContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -18,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The embedded exchange next to a running media driver: pointed at that driver's directory (as a compose stack's
- * {@code BOURSE_AERON_DIR} would), it refuses to start rather than delete the directory under the driver's clients.
+ * {@code BOURSE_AERON_DIR} would), it refuses to start rather than delete the directory under the driver's clients;
+ * and the ports it binds.
  */
 @Timeout(30)
 class EmbeddedExchangeTest
@@ -39,6 +46,43 @@ class EmbeddedExchangeTest
             {
                 assertThat(aeron.isClosed()).isFalse();
             }
+        }
+    }
+
+    /**
+     * Ports set to 0 are bound to free ones: the exchange reports those (the {@code exchange} banner printed 0), and the
+     * demo's simulator connects to them.
+     */
+    @Test
+    void shouldReportTheGatewayAndFanoutPortsBoundForPortZeroAndPointTheDemosSimulatorAtThem() throws IOException
+    {
+        final Map<String, String> overrides = new HashMap<>(Map.of(
+            "BOURSE_AERON_DIR",
+            new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath(),
+            "BOURSE_GATEWAY_PORT", "0",
+            "BOURSE_FANOUT_PORT", "0",
+            "BOURSE_DRIVER_METRICS_PORT", "0",
+            "BOURSE_GATEWAY_METRICS_PORT", "0",
+            "BOURSE_FANOUT_METRICS_PORT", "0",
+            "BOURSE_MDPUBLISHER_METRICS_PORT", "0",
+            "BOURSE_MD_MOLD_REQUEST_PORT", "0",
+            "BOURSE_SYMBOLS", "AAPL@0",
+            "BOURSE_CREDENTIALS_FILE", Path.of("..", "deploy", "credentials.csv").toAbsolutePath().toString()));
+        try (EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(overrides)))
+        {
+            assertThat(exchange.gatewayPort()).isPositive();
+            assertThat(exchange.fanoutPort()).isPositive().isNotEqualTo(exchange.gatewayPort());
+            for (final int port : new int[] {exchange.gatewayPort(), exchange.fanoutPort()})
+            {
+                try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port))
+                {
+                    assertThat(socket.isConnected()).isTrue();
+                }
+            }
+            final SimulatorContext simulator =
+                SimulatorContext.fromSettings(BourseMain.simulatorSettings(overrides, exchange));
+            assertThat(simulator.gatewayPort()).isEqualTo(exchange.gatewayPort());
+            assertThat(simulator.fanoutPort()).isEqualTo(exchange.fanoutPort());
         }
     }
 }
