@@ -50,8 +50,8 @@ class EmbeddedExchangeTest
     }
 
     /**
-     * Ports set to 0 are bound to free ones: the exchange reports those (the {@code exchange} banner printed 0), and the
-     * demo's simulator connects to them.
+     * Ports set to 0 are bound to free ones: the exchange reports those (the {@code exchange} banner printed 0), and
+     * the demo's simulator connects to them.
      */
     @Test
     void shouldReportTheGatewayAndFanoutPortsBoundForPortZeroAndPointTheDemosSimulatorAtThem() throws IOException

@@ -370,7 +370,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
      * ({@link #openSession}), named after the midnight ({@link SessionNames#runStart}), its Sequence Numbers from 1
      * again and its times of day from 0. Its messages are held in its store while the ended session's End of Session
      * packets go out, so that no receiver sees the two sessions' packets mixed (nassau's client does not look at the
-     * Session); then they go out, {@value #HELD_PACKETS_PER_DUTY_CYCLE} packets per duty cycle, and the session is live.
+     * Session); then they go out, {@value #HELD_PACKETS_PER_DUTY_CYCLE} packets per duty cycle, and the session is
+     * live.
      */
     private void openNextDay()
     {

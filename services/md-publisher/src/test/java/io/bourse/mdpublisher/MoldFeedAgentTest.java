@@ -380,7 +380,8 @@ class MoldFeedAgentTest
             new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
         final String firstSession = agent.sessionName();
         final byte[] firstSessionHex = Arrays.copyOf(firstSession.getBytes(StandardCharsets.US_ASCII), 10);
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession)).isEqualTo(new Header(1, 7, 198));
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession))
+            .isEqualTo(new Header(1, 7, 198));
         final long aapl = Symbols.pack("AAPL");
         final long msft = Symbols.pack("MSFT");
         books.onOrderAdded(T, 17, aapl, io.bourse.mdpublisher.Side.SELL, 300, 1_500_100, true, 0);

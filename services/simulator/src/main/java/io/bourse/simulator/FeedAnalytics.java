@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Trade analytics of one market-data session, per symbol: trades and volume (shares) of the run, session VWAP (sum of
  * price times shares over sum of shares, every trade of the trading day, midnight to midnight UTC, of the newest
  * trade of any symbol: a day's figure, as NASDAQ's sessions are, however many days the run spans) and rolling VWAP
- * over a window of ITCH 5.0 time that ends at the newest trade of any symbol. The window is kept as a ring of equal buckets (the window's resolution is one
- * bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its trade out of every figure when
+ * over a window of ITCH 5.0 time that ends at the newest trade of any symbol. The window is kept as a ring of equal
+ * buckets (the window's resolution is one bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its trade out of every figure when
  * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again among them (the
  * same Match Number, symbol and time) is not counted twice (a MoldUDP64 join's replay of its session is left out
  * before, whatever its length: {@link MoldReplay}). ITCH times are the time of day, so they are laid on the timeline of
