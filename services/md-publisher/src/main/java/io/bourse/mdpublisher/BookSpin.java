@@ -4,8 +4,8 @@ package io.bourse.mdpublisher;
  * The books as they stand, told to a MoldUDP64 session at its opening ({@link MoldFeedAgent}): a receiver that follows
  * the session from Sequence Number 1 learns each symbol's trading state (the Trading Action spin, ITCH 5.0 &sect;4.2.2)
  * and, for a session that opens while the books hold orders (a new day's session), each displayed resting order as an
- * Add Order. Called on the publisher thread, between two engine events, so the books are those the market data sent
- * so far builds.
+ * Add Order. Called on the publisher thread, between two engine events ({@link MoldFeedAgent#doWork}, never within
+ * an offer), so the books are those the market data taken so far builds.
  */
 interface BookSpin
 {

@@ -256,9 +256,12 @@ public final class MdPublisherContext
         }
         checkRange(MOLD_TTL_PROP_NAME, moldTtl, 0, 255);
         checkPort(MOLD_REQUEST_PORT_PROP_NAME, moldRequestPort);
-        moldDailySessions = null == moldSession;
-        moldSession = SessionNames.resolve(
-            null == moldSession ? SessionNames.runStart(Instant.now()) : moldSession, MOLD_SESSION_PROP_NAME);
+        if (null == moldSession)
+        {
+            moldDailySessions = true;
+            moldSession = SessionNames.runStart(Instant.now());
+        }
+        moldSession = SessionNames.resolve(moldSession, MOLD_SESSION_PROP_NAME);
         checkRange(MOLD_PAYLOAD_LENGTH_PROP_NAME, moldPayloadLength, MOLD_PAYLOAD_LENGTH_MIN, MOLD_PAYLOAD_LENGTH_MAX);
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));
@@ -571,6 +574,7 @@ public final class MdPublisherContext
     public MdPublisherContext moldSession(final String moldSession)
     {
         this.moldSession = moldSession;
+        this.moldDailySessions = false;
         return this;
     }
 

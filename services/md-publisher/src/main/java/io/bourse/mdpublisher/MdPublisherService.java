@@ -111,8 +111,8 @@ public final class MdPublisherService implements AutoCloseable
             final IdleStrategy offerBackoff =
                 new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
             final BoundedOffer boundedOffer = new BoundedOffer(
-                null == moldFeed ? offerBackoff : new MoldFeedOfferIdleStrategy(moldFeed.agent(), offerBackoff,
-                AgentLaunch.countingErrorHandler(moldFeed.agent().roleName(), errorCount)),
+                null == moldFeed ? offerBackoff : new MoldFeedOfferIdleStrategy(moldFeed.agent()::doWorkWithinOffer,
+                offerBackoff, AgentLaunch.countingErrorHandler(moldFeed.agent().roleName(), errorCount)),
                 ctx.offerRetries());
             final MarketDataProxy proxy = new MarketDataProxy(orders, depth, bbo, trades, boundedOffer,
                 null == moldFeed ? OrderFeedListener.NONE : moldFeed.agent(), new MidnightNanoClock(), metrics,

@@ -78,10 +78,7 @@ final class MoldFeed implements AutoCloseable
 
             final MoldMetrics metrics = new MoldMetrics(registry);
             final DatagramChannel sessionsChannel = multicastChannel;
-            final FeedSession.Factory sessionFactory = (name) -> new FeedSession(name,
-                new MoldUDP64Server(sessionsChannel, name),
-                new MoldMessageStore(ctx.moldStoreMessages(), MoldFeedAgent.MAX_MESSAGE_LENGTH,
-                    ctx.moldPayloadLength(), createSessionFile(ctx, name, metrics), metrics));
+            final FeedSession.Factory sessionFactory = (name) -> openSession(ctx, sessionsChannel, name, metrics);
             firstSession = sessionFactory.open(ctx.moldSession());
             final MoldFeedAgent agent = new MoldFeedAgent(
                 new ItchTranslator(ctx.symbolDirectory()),
@@ -108,6 +105,28 @@ final class MoldFeed implements AutoCloseable
         catch (final RuntimeException ex)
         {
             CloseHelper.quietCloseAll(firstSession, multicastChannel, requestChannel);
+            throw ex;
+        }
+    }
+
+    /**
+     * @return a new session on the multicast socket, with its store and, when a directory is configured, its file.
+     * @throws OutOfMemoryError when the store's memory is refused (the file, if created, closed and deleted).
+     */
+    private static FeedSession openSession(
+        final MdPublisherContext ctx, final DatagramChannel multicastChannel, final String name,
+        final MoldMetrics metrics)
+    {
+        final MoldSessionFile sessionFile = createSessionFile(ctx, name, metrics);
+        try
+        {
+            return new FeedSession(name, new MoldUDP64Server(multicastChannel, name), new MoldMessageStore(
+                ctx.moldStoreMessages(), MoldFeedAgent.MAX_MESSAGE_LENGTH, ctx.moldPayloadLength(), sessionFile,
+                metrics));
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            CloseHelper.quietClose(sessionFile);
             throw ex;
         }
     }

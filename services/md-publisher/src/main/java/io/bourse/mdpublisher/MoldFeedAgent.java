@@ -45,7 +45,10 @@ import java.util.concurrent.locks.LockSupport;
  *   ITCH Timestamps of a session within its day, and a receiver that joins on a later day backfills that day's
  *   session only, books included. The new session's messages wait in its store while the old one's end lasts, so
  *   that no receiver sees packets of the two mixed, then go out ({@link #openNextDay}). The messages of the duty cycle
- *   that passes midnight, and the old session's closing System Events, carry the new day's times.</li>
+ *   that passes midnight carry the new day's times in the old session (the switch waits for the end of that duty
+ *   cycle, seconds while a stalled fanout back-pressures the order feed: {@link #doWorkWithinOffer}, since the books
+ *   the new session opens with must be those of the messages taken); the old session's closing System Events are
+ *   stamped with the last nanosecond of its day.</li>
  *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
  *   message does not fit and at the end of every duty cycle that added a message: this agent's duty cycle follows the
  *   md-publisher's on the same thread, so a message waits at most for the rest of the duty cycle that encoded it, or
@@ -59,7 +62,8 @@ import java.util.concurrent.locks.LockSupport;
  *   cycle that only sends packets makes no further system call (a request waits at most that long more). A
  *   response starts at the requested Sequence Number and holds as many of the requested messages as fit in
  *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
- *   not yet sent gets no response ({@link MoldMessageStore}), nor does one that names another Session than the
+ *   not yet taken gets no response ({@link MoldMessageStore}; a new day's session answers for its held messages
+ *   too, the session's all the same), nor does one that names another Session than the
  *   current one or the one still ending: nassau's request server would answer it under the Session it names, and
  *   an earlier session's Sequence Numbers name other messages.</li>
  *   <li>Market data without an ITCH form (trades of displayed orders) takes no sequence number; untranslatable
@@ -199,6 +203,23 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     @Override
     public int doWork()
     {
+        return work(true);
+    }
+
+    /**
+     * A duty cycle between two attempts of a back-pressured offer ({@link MoldFeedOfferIdleStrategy}), in the middle
+     * of an engine event: as {@link #doWork}, but the day's session goes on past midnight until the next
+     * {@link #doWork}, since the books may hold a change whose messages are not all taken yet.
+     *
+     * @return packets sent, sessions ended, and requests served.
+     */
+    int doWorkWithinOffer()
+    {
+        return work(false);
+    }
+
+    private int work(final boolean betweenEvents)
+    {
         nowNs = nanoClock.nanoTime();
         int workCount = 0;
         if (packet.messageCount() > 0)
@@ -206,7 +227,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             sendPacket();
             workCount++;
         }
-        if (dailySessions && null != current && nowNs - nextDayDeadlineNs >= 0)
+        if (betweenEvents && dailySessions && null != current && nowNs - nextDayDeadlineNs >= 0)
         {
             openNextDay();
             workCount++;
@@ -378,11 +399,13 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         final long timestampNs = midnightClock.nanosSinceMidnight();
         final String name = SessionNames.runStart(midnightClock.startDate().plusDays(nextDay)
             .atStartOfDay(ZoneOffset.UTC).toInstant());
+        // The ended session's closing System Events at the last nanosecond of its day, after its messages' times.
+        final long endOfDayNs = nextDay * MidnightNanoClock.NANOS_PER_DAY - 1;
         nextDay++;
         nextDayDeadlineNs += MidnightNanoClock.NANOS_PER_DAY;
         // Opened first: should it fail (to the agent's error handler), the day's session goes on.
         final FeedSession next = sessionFactory.open(name);
-        endCurrentSession(timestampNs);
+        endCurrentSession(endOfDayNs);
         current = next;
         held = true;
         nextHeldSequenceNumber = 1;
@@ -484,11 +507,16 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             final int count = store.get(heldBlocks, nextHeldSequenceNumber, Integer.MAX_VALUE);
             if (0 == count)
             {
-                // More held than the store keeps: receivers see the gap, which no request can fill.
+                // More held than the memory keeps, and not in a session file: the newest kept go on, and receivers see
+                // the gap, which no request can fill.
+                final long kept = Math.max(nextHeldSequenceNumber + 1, store.firstSequenceNumber());
                 metrics.onError();
-                nextHeldSequenceNumber = store.nextSequenceNumber();
-                current.server.setNextSequenceNumber(Math.toIntExact(nextHeldSequenceNumber));
-                break;
+                System.err.println("[" + roleName() + "] MoldUDP64 session " + current.name + ": held messages " +
+                    nextHeldSequenceNumber + " to " + (kept - 1) + " no longer kept, not sent " +
+                    "(BOURSE_MD_MOLD_STORE_MESSAGES, BOURSE_MD_MOLD_STORE_DIR)");
+                nextHeldSequenceNumber = kept;
+                current.server.setNextSequenceNumber(Math.toIntExact(kept));
+                continue;
             }
             heldBlocks.flip();
             while (heldBlocks.hasRemaining())

@@ -2,8 +2,9 @@ package io.bourse.mdpublisher;
 
 import io.bourse.common.aeron.BoundedOffer;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
+
+import java.util.function.IntSupplier;
 
 /**
  * Waits between two attempts of a back-pressured market-data offer ({@link BoundedOffer}) by running a duty cycle of
@@ -17,16 +18,17 @@ import org.agrona.concurrent.IdleStrategy;
  */
 final class MoldFeedOfferIdleStrategy implements IdleStrategy
 {
-    private final Agent moldFeed;
+    private final IntSupplier moldFeed;
     private final IdleStrategy backoff;
     private final ErrorHandler errorHandler;
 
     /**
-     * @param moldFeed     the MoldUDP64 feed ({@link MoldFeedAgent}), started on this thread.
+     * @param moldFeed     a duty cycle of the MoldUDP64 feed, started on this thread, in the middle of an engine event
+     *                     ({@link MoldFeedAgent#doWorkWithinOffer}).
      * @param backoff      how to wait after its duty cycle.
      * @param errorHandler takes what its duty cycle throws (an {@link Exception}; an {@link Error} goes on up).
      */
-    MoldFeedOfferIdleStrategy(final Agent moldFeed, final IdleStrategy backoff, final ErrorHandler errorHandler)
+    MoldFeedOfferIdleStrategy(final IntSupplier moldFeed, final IdleStrategy backoff, final ErrorHandler errorHandler)
     {
         this.moldFeed = moldFeed;
         this.backoff = backoff;
@@ -53,7 +55,7 @@ final class MoldFeedOfferIdleStrategy implements IdleStrategy
     {
         try
         {
-            moldFeed.doWork();
+            moldFeed.getAsInt();
         }
         catch (final Exception ex)
         {

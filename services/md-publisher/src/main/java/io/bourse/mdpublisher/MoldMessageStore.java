@@ -110,9 +110,14 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
      * @param message the message between its position and limit, which are left unchanged.
      * @return the message's sequence number.
      * @throws IllegalArgumentException when the message is empty or longer than {@code maxMessageLength}.
+     * @throws IllegalStateException    once the store is closed (its memory freed).
      */
     long append(final ByteBuffer message)
     {
+        if (closed)
+        {
+            throw new IllegalStateException("MoldUDP64 store closed");
+        }
         final int length = message.remaining();
         if (length <= 0 || length > maxMessageLength)
         {
@@ -163,11 +168,15 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
      * @param buffer                receives the Message Blocks at its position, which advances.
      * @param sequenceNumber        of the first message requested.
      * @param requestedMessageCount most messages wanted.
-     * @return the number of messages written; 0 when the first one is not kept or not yet sent.
+     * @return the number of messages written; 0 when the first one is not kept or not yet sent, or the store is closed.
      */
     @Override
     public int get(final ByteBuffer buffer, final long sequenceNumber, final int requestedMessageCount)
     {
+        if (closed)
+        {
+            return 0;
+        }
         final int limit = Math.min(buffer.remaining(), maxPayloadLength);
         if (sequenceNumber < firstSequenceNumber() && sequenceNumber >= 1 && null != sessionFile &&
             sequenceNumber <= sessionFile.messageCount())

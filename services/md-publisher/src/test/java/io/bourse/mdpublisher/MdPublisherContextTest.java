@@ -88,12 +88,14 @@ class MdPublisherContextTest
         assertThat(ctx.l2Depth()).isEqualTo(MarketDataBooks.FULL_DEPTH);
         // A session per run and per day, the first named after the run's start in UTC to the second, MMddHHmmss.
         assertThat(ctx.moldDailySessions()).isTrue();
+        assertThat(ctx.conclude().moldDailySessions()).as("concluded again").isTrue();
         assertThat(ctx.moldSession()).matches("[0-9]{10}");
         final Instant start = LocalDateTime.parse(before.atZone(ZoneOffset.UTC).getYear() + ctx.moldSession(),
             DateTimeFormatter.ofPattern("yyyyMMddHHmmss")).toInstant(ZoneOffset.UTC);
         assertThat(start).isBetween(before, after);
         assertThat(MdPublisherContext.fromSettings(new Settings(Map.of())).moldSession("DAY1").conclude().moldSession())
             .isEqualTo("DAY1");
+        assertThat(ctx.moldSession("DAY2").conclude().moldDailySessions()).as("a Session set after").isFalse();
     }
 
     @Test

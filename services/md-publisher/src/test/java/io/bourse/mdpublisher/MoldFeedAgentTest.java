@@ -395,14 +395,21 @@ class MoldFeedAgentTest
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession)).isEqualTo(new Header(8, 1, 58));
         assertThat(Files.list(storeDir)).hasSize(2);
 
-        // Midnight: End of Market Hours, End of System Hours and End of Messages at 00:00:00, then End of Session.
+        // Midnight, in the middle of an engine event (a back-pressured offer): the day's session goes on, its
+        // Heartbeat due.
         nanoClock.update(TimeUnit.SECONDS.toNanos(1));
+        agent.doWorkWithinOffer();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession)).isEqualTo(new Header(9, 0, 20));
+        assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).isNull();
+        assertThat(agent.sessionName()).isEqualTo(firstSession);
+        // Between two events: End of Market Hours, End of System Hours and End of Messages at the day's last
+        // nanosecond, 23:59:59.999999999, then End of Session.
         agent.doWork();
         final byte[] end = Multicast.receive(listener, DATAGRAM_WAIT_MS);
         assertThat(header(end, firstSession)).isEqualTo(new Header(9, 3, 20 + 3 * 14));
         assertThat(Arrays.copyOfRange(end, 20, end.length)).isEqualTo(hex(
-            "000C 53 0000 0000 000000000000 4D 000C 53 0000 0000 000000000000 45" +
-            " 000C 53 0000 0000 000000000000 43"));
+            "000C 53 0000 0000 4E94914EFFFF 4D 000C 53 0000 0000 4E94914EFFFF 45" +
+            " 000C 53 0000 0000 4E94914EFFFF 43"));
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession))
             .isEqualTo(new Header(12, 0xFFFF, 20));
         assertThat(agent.sessionName()).isEqualTo("1005000000");
@@ -448,6 +455,33 @@ class MoldFeedAgentTest
             new ItchEvents.AddOrderMpid(1, 0, 0, 19, 'B', 100, "AAPL", 1_499_000, "GSCO"),
             new ItchEvents.AddOrder(1, 0, 0, 17, 'S', 300, "AAPL", 1_500_100),
             new ItchEvents.OrderDelete(1, TimeUnit.SECONDS.toNanos(2), 17));
+    }
+
+    /**
+     * A new day's session that holds more messages than the memory keeps, without a session file, sends the newest
+     * kept: receivers see the gap of the others, counted and logged.
+     */
+    @Test
+    void shouldSendTheHeldMessagesStillKeptWhenTheMemoryLetGoOfTheFirst() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        final long secondBeforeMidnightNs = TimeUnit.DAYS.toNanos(20_001) - TimeUnit.SECONDS.toNanos(1);
+        start(1400, 10, 0, null, null, new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        for (int orderId = 1; orderId <= 5; orderId++)
+        {
+            books.onOrderAdded(T, orderId, Symbols.pack("MSFT"), io.bourse.mdpublisher.Side.BUY, 100, 1_000_000,
+                true, 0);
+        }
+        final long errorsBefore = counter("bourse_md_mold_errors", null);
+
+        nanoClock.update(TimeUnit.SECONDS.toNanos(1));
+        agent.doWork();
+        Multicast.receive(listener, DATAGRAM_WAIT_MS); // the ended session's last messages
+        Multicast.receive(listener, DATAGRAM_WAIT_MS); // its End of Session, its end lasting no time
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), agent.sessionName()).sequenceNumber())
+            .as("the new session's opening (7) and 5 Add Orders: the last 10 kept").isEqualTo(3);
+        assertThat(counter("bourse_md_mold_errors", null)).isEqualTo(errorsBefore + 1);
     }
 
     @Test

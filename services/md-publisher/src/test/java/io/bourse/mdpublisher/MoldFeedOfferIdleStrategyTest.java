@@ -1,12 +1,12 @@
 package io.bourse.mdpublisher;
 
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -54,30 +54,20 @@ class MoldFeedOfferIdleStrategyTest
     }
 
     /** @return a feed that counts its duty cycles and throws {@code failure} from each, when not null. */
-    private Agent feed(final Throwable failure)
+    private IntSupplier feed(final Throwable failure)
     {
-        return new Agent()
+        return () ->
         {
-            @Override
-            public int doWork() throws Exception
+            dutyCycles++;
+            if (failure instanceof RuntimeException exception)
             {
-                dutyCycles++;
-                if (failure instanceof Exception exception)
-                {
-                    throw exception;
-                }
-                if (failure instanceof Error error)
-                {
-                    throw error;
-                }
-                return 0;
+                throw exception;
             }
-
-            @Override
-            public String roleName()
+            if (failure instanceof Error error)
             {
-                return "md-mold";
+                throw error;
             }
+            return 0;
         };
     }
 }

@@ -38,6 +38,9 @@ class MoldMessageStoreTest
         store.close();
 
         assertThat(usedBefore - directMemoryUsed()).as("direct memory given back").isEqualTo(slotsBytes);
+        assertThat(store.get(response, 1, 1)).as("nothing read from freed memory").isZero();
+        assertThatThrownBy(() -> store.append(ByteBuffer.wrap(new byte[] {'S'})))
+            .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
