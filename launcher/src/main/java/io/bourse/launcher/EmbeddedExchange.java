@@ -100,11 +100,12 @@ public final class EmbeddedExchange implements AutoCloseable
             started.add(MediaDriverService.launch(settings));
             final AgentHost agentHost = agentHost(settings, started);
             final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
+            final int engineMetricsPort = settings.getInt(EngineContext.METRICS_PORT_PROP_NAME, 9410);
             for (int shard = 0; shard < directory.shardCount(); shard++)
             {
                 started.add(EngineService.launch(EngineContext.fromSettings(settings)
                     .shardId(shard)
-                    .metricsPort(9410 + shard)
+                    .metricsPort(0 == engineMetricsPort ? 0 : engineMetricsPort + shard)
                     .jvmMetrics(false)
                     .agentHost(agentHost)));
             }

@@ -56,18 +56,20 @@ class EmbeddedExchangeTest
     @Test
     void shouldReportTheGatewayAndFanoutPortsBoundForPortZeroAndPointTheDemosSimulatorAtThem() throws IOException
     {
-        final Map<String, String> overrides = new HashMap<>(Map.of(
-            "BOURSE_AERON_DIR",
-            new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath(),
-            "BOURSE_GATEWAY_PORT", "0",
-            "BOURSE_FANOUT_PORT", "0",
-            "BOURSE_DRIVER_METRICS_PORT", "0",
-            "BOURSE_GATEWAY_METRICS_PORT", "0",
-            "BOURSE_FANOUT_METRICS_PORT", "0",
-            "BOURSE_MDPUBLISHER_METRICS_PORT", "0",
-            "BOURSE_MD_MOLD_REQUEST_PORT", "0",
-            "BOURSE_SYMBOLS", "AAPL@0",
-            "BOURSE_CREDENTIALS_FILE", Path.of("..", "deploy", "credentials.csv").toAbsolutePath().toString()));
+        final Map<String, String> overrides = new HashMap<>(Map.ofEntries(
+            Map.entry("BOURSE_AERON_DIR",
+                new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath()),
+            Map.entry("BOURSE_GATEWAY_PORT", "0"),
+            Map.entry("BOURSE_FANOUT_PORT", "0"),
+            Map.entry("BOURSE_DRIVER_METRICS_PORT", "0"),
+            Map.entry("BOURSE_ENGINE_METRICS_PORT", "0"),
+            Map.entry("BOURSE_MD_MOLD_ENABLED", "false"),
+            Map.entry("BOURSE_GATEWAY_METRICS_PORT", "0"),
+            Map.entry("BOURSE_FANOUT_METRICS_PORT", "0"),
+            Map.entry("BOURSE_MDPUBLISHER_METRICS_PORT", "0"),
+            Map.entry("BOURSE_SYMBOLS", "AAPL@0"),
+            Map.entry("BOURSE_CREDENTIALS_FILE",
+                Path.of("..", "deploy", "credentials.csv").toAbsolutePath().toString())));
         try (EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(overrides)))
         {
             assertThat(exchange.gatewayPort()).isPositive();

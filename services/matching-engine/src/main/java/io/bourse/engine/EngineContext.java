@@ -39,6 +39,8 @@ import static io.bourse.common.config.SettingChecks.checkPositive;
  */
 public final class EngineContext
 {
+    /** Setting name of the Prometheus port: default 9410 + shard; in the embedded modes shard N's is this + N. */
+    public static final String METRICS_PORT_PROP_NAME = "bourse.engine.metrics.port";
     /** Setting name of the default self-trade prevention mode. */
     public static final String STP_PROP_NAME = "bourse.engine.stp";
     /** Setting name of the per-firm self-trade prevention modes. */
@@ -82,7 +84,7 @@ public final class EngineContext
         final int shard = settings.getInt("bourse.engine.shard", 0);
         return new EngineContext()
             .shardId(shard)
-            .metricsPort(settings.getInt("bourse.engine.metrics.port", 9410 + shard))
+            .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, 9410 + shard))
             .maxOrderQuantity(settings.getLong("bourse.engine.max.order.quantity",
                 MatchingEngine.DEFAULT_MAX_ORDER_QUANTITY))
             .jvmMetrics(MetricsServer.jvmMetrics(settings))

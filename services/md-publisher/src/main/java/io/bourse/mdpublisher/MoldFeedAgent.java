@@ -48,7 +48,8 @@ import java.util.concurrent.locks.LockSupport;
  *   that passes midnight carry the new day's times in the old session (the switch waits for the end of that duty
  *   cycle, seconds while a stalled fanout back-pressures the order feed: {@link #doWorkWithinOffer}, since the books
  *   the new session opens with must be those of the messages taken); the old session's closing System Events are
- *   stamped with the last nanosecond of its day.</li>
+ *   stamped with the last nanosecond of its day, or, when its last message carries the new day's time, with the
+ *   wall clock's time or that message's, whichever is later: after its messages' times.</li>
  *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
  *   message does not fit and at the end of every duty cycle that added a message: this agent's duty cycle follows the
  *   md-publisher's on the same thread, so a message waits at most for the rest of the duty cycle that encoded it, or
@@ -82,6 +83,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     static final int REQUESTS_PER_DUTY_CYCLE = 16;
     /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** Most a market-data time is taken to be ahead of this process's wall clock, in nanoseconds: 1 s. */
+    static final long MAX_CLOCK_SKEW_NS = TimeUnit.SECONDS.toNanos(1);
     /** Most packets of held messages sent per duty cycle, once a new day's session may send. */
     static final int HELD_PACKETS_PER_DUTY_CYCLE = 16;
     /** Longest ITCH message of the feed: the longest the translator writes, longer than any reference data. */
@@ -399,19 +402,40 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         final long timestampNs = midnightClock.nanosSinceMidnight();
         final String name = SessionNames.runStart(midnightClock.startDate().plusDays(nextDay)
             .atStartOfDay(ZoneOffset.UTC).toInstant());
-        // The ended session's closing System Events at the last nanosecond of its day, after its messages' times.
-        final long endOfDayNs = nextDay * MidnightNanoClock.NANOS_PER_DAY - 1;
+        final long closingNs = closingTimestampNs(timestampNs, nextDay * MidnightNanoClock.NANOS_PER_DAY);
         nextDay++;
         nextDayDeadlineNs += MidnightNanoClock.NANOS_PER_DAY;
         // Opened first: should it fail (to the agent's error handler), the day's session goes on.
         final FeedSession next = sessionFactory.open(name);
-        endCurrentSession(endOfDayNs);
+        endCurrentSession(closingNs);
         current = next;
         held = true;
         nextHeldSequenceNumber = 1;
         openSession(timestampNs);
         System.out.println("[" + roleName() + "] MoldUDP64 session " + ending.name + " ended at midnight UTC; " +
             "session " + name + " opened with " + (current.store.nextSequenceNumber() - 1) + " messages");
+    }
+
+    /**
+     * The ended session's closing time, after its messages' times: the last nanosecond of its day, or, when its last
+     * message carries the new day's time already (taken in the duty cycle that passed midnight), the wall clock's time
+     * or that message's, whichever is later. A message's time of day is taken as at most
+     * {@link #MAX_CLOCK_SKEW_NS} ahead of the wall clock (the engine's clock and this one are the host's).
+     *
+     * @param nowNs      the wall clock, nanoseconds since the midnight clock's start.
+     * @param midnightNs the midnight just passed, on the same clock.
+     * @return nanoseconds since the midnight clock's start.
+     */
+    private long closingTimestampNs(final long nowNs, final long midnightNs)
+    {
+        long aheadNs = MidnightNanoClock.withinADay(
+            MidnightNanoClock.timeOfDay(translator.timestampNs()) - MidnightNanoClock.timeOfDay(nowNs));
+        if (aheadNs > MAX_CLOCK_SKEW_NS)
+        {
+            aheadNs -= MidnightNanoClock.NANOS_PER_DAY;
+        }
+        final long lastNs = nowNs + aheadNs;
+        return lastNs >= midnightNs ? Math.max(nowNs, lastNs) : midnightNs - 1;
     }
 
     /**

@@ -484,6 +484,33 @@ class MoldFeedAgentTest
         assertThat(counter("bourse_md_mold_errors", null)).isEqualTo(errorsBefore + 1);
     }
 
+    /**
+     * The ended session's closing System Events come after its last message's time: one of the new day, taken before
+     * the switch (the duty cycle that passed midnight), moves them to the new day's time.
+     */
+    @Test
+    void shouldStampTheEndedSessionsClosingAfterAMessageOfTheNewDay() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        final long secondBeforeMidnightNs = TimeUnit.DAYS.toNanos(20_001) - TimeUnit.SECONDS.toNanos(1);
+        start(1400, 100, 0, null, null, new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        // The engine's clock, a little ahead: 00:00:00.5 of the next day while the wall clock reads 23:59:59.
+        publish(sbe.addOrder(TimeUnit.DAYS.toNanos(1) + TimeUnit.MILLISECONDS.toNanos(500), "AAPL", 1, Side.SELL, 100,
+            1_000_000));
+
+        nanoClock.update(TimeUnit.SECONDS.toNanos(1));
+        agent.doWork();
+
+        Multicast.receive(listener, DATAGRAM_WAIT_MS); // the Add Order
+        final byte[] end = Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        assertThat(header(end, end.length > 0 ? new String(end, 0, 10, StandardCharsets.US_ASCII).strip() : null))
+            .isEqualTo(new Header(9, 3, 20 + 3 * 14));
+        assertThat(Arrays.copyOfRange(end, 20, end.length)).isEqualTo(hex(
+            "000C 53 0000 0000 00001DCD6500 4D 000C 53 0000 0000 00001DCD6500 45" +
+            " 000C 53 0000 0000 00001DCD6500 43"));
+    }
+
     @Test
     void shouldCountFailedSendsAndReceivesAsErrorsAndCarryOn()
     {

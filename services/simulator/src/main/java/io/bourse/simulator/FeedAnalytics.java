@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * price times shares over sum of shares, every trade of the trading day, midnight to midnight UTC, of the newest
  * trade of any symbol: a day's figure, as NASDAQ's sessions are, however many days the run spans) and rolling VWAP
  * over a window of ITCH 5.0 time that ends at the newest trade of any symbol. The window is kept as a ring of equal
- * buckets (the window's resolution is one bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its trade out of every figure when
- * the trade is among the {@link RecentTrades recent trades} kept by Match Number; a trade heard again among them (the
- * same Match Number, symbol and time) is not counted twice (a MoldUDP64 join's replay of its session is left out
+ * buckets (the window's resolution is one bucket), so memory is fixed and a trade does not allocate. A Broken Trade
+ * takes its trade out of every figure when the trade is among the {@link RecentTrades recent trades} kept by Match
+ * Number; a trade heard again among them (the same Match Number, symbol and time) is not counted twice (a MoldUDP64 join's replay of its session is left out
  * before, whatever its length: {@link MoldReplay}). ITCH times are the time of day, so they are laid on the timeline of
  * the simulator's clock, which goes on across midnight: each trade on the latest day that does not put it after its
  * receipt by more than the clocks' skew ({@link FeedMeter#MAX_CLOCK_SKEW_NS}): a trade is received after it was made.
@@ -105,7 +105,7 @@ final class FeedAnalytics implements MarketDataListener
         recentTrades.keep(matchNumber, locate, timestampNs, price, shares);
         trades[locate]++;
         volume[locate] += shares;
-        addToSession(locate, timestampNs, price * shares, shares);
+        final boolean dayMoved = addToSession(locate, timestampNs, price * shares, shares);
         final long epoch = timestampNs / bucketNs;
         final int bucket = (int)(epoch % bucketCount);
         // A trade older than the bucket's (a replay, a late message) is a whole window or more older: not in it.
@@ -122,9 +122,9 @@ final class FeedAnalytics implements MarketDataListener
         }
         final boolean windowMoved = timestampNs / bucketNs > newestTradeNs / bucketNs;
         newestTradeNs = Math.max(newestTradeNs, timestampNs);
-        if (windowMoved)
+        if (windowMoved || dayMoved)
         {
-            // Every symbol's rolling VWAP, not this one's only.
+            // Every symbol's rolling VWAP, or session VWAP, not this one's only.
             for (int other = 1; other < trades.length; other++)
             {
                 publish(other);
@@ -171,12 +171,15 @@ final class FeedAnalytics implements MarketDataListener
     /**
      * Adds a trade, or takes a broken one out (negative figures), to the session's figures when it is of the session's
      * day; a trade of a later day starts that day's session first (every symbol's session VWAP NaN until its first
-     * trade of the day; the window's move publishes them), and one of an earlier day is in no session figure.
+     * trade of the day), and one of an earlier day is in no session figure.
+     *
+     * @return whether the trade started a new day's session: every symbol's VWAPs are to be published again.
      */
-    private void addToSession(final int locate, final long timestampNs, final long notional, final long shares)
+    private boolean addToSession(final int locate, final long timestampNs, final long notional, final long shares)
     {
         final long day = timestampNs / MidnightNanoClock.NANOS_PER_DAY;
-        if (day > sessionDay)
+        final boolean newDay = day > sessionDay;
+        if (newDay)
         {
             sessionDay = day;
             Arrays.fill(sessionVolume, 0);
@@ -187,6 +190,7 @@ final class FeedAnalytics implements MarketDataListener
             sessionVolume[locate] += shares;
             sessionNotional[locate] += notional;
         }
+        return newDay;
     }
 
     private void publish(final int locate)

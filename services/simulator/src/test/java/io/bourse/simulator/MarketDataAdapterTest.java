@@ -352,6 +352,26 @@ class MarketDataAdapterTest
         assertThat(analytics.publishedSessionVwap(2)).isCloseTo(500.0, within(1e-9));
     }
 
+    /**
+     * A new day publishes every symbol's session VWAP afresh also when its first trade leaves the rolling window where
+     * it was: a window of 7 s in 60 buckets of 116,666,666 ns has one from 23:59:59.899 to 00:00:00.016.
+     */
+    @Test
+    void shouldPublishEverySymbolsSessionVwapAfreshWhenTheDayMovesWithinABucket()
+    {
+        final FeedAnalytics sevenSeconds =
+            new FeedAnalytics(2, 7 * SECOND, 60, counters, new MidnightNanoClock(receivedNs::get));
+        final long millisecond = SECOND / 1_000;
+        receivedNs.set(FIRST_MIDNIGHT + DAY + 20 * millisecond);
+        sevenSeconds.onTrade(2, DAY - 20 * millisecond, 1_000_000, 100, 1);
+        assertThat(sevenSeconds.publishedSessionVwap(2)).isCloseTo(100.0, within(1e-9));
+
+        sevenSeconds.onTrade(1, 10 * millisecond, 2_000_000, 100, 2);
+
+        assertThat(sevenSeconds.publishedSessionVwap(1)).isCloseTo(200.0, within(1e-9));
+        assertThat(sevenSeconds.publishedSessionVwap(2)).as("yesterday's no more").isNaN();
+    }
+
     private void add(final int locate, final long timestampNs, final long orderReferenceNumber, final char side,
         final long shares, final long price) throws IOException
     {
