@@ -374,10 +374,7 @@ class MoldFeedAgentTest
     void shouldOpenTheNextDaysSessionAtMidnightWithTheBooksOnceTheEndedSessionsEndIsOver() throws IOException
     {
         final DatagramChannel listener = listen();
-        // The wall clock reads 23:59:59 of day 20,000 (2024-10-04) when the monotonic clock reads 0.
-        final long secondBeforeMidnightNs = TimeUnit.DAYS.toNanos(20_001) - TimeUnit.SECONDS.toNanos(1);
-        start(1400, 100, 1000, storeDir.toString(), null,
-            new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
+        startDailyASecondBeforeMidnight(100, 1000, storeDir.toString());
         final String firstSession = agent.sessionName();
         final byte[] firstSessionHex = Arrays.copyOf(firstSession.getBytes(StandardCharsets.US_ASCII), 10);
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession))
@@ -465,8 +462,7 @@ class MoldFeedAgentTest
     void shouldSendTheHeldMessagesStillKeptWhenTheMemoryLetGoOfTheFirst() throws IOException
     {
         final DatagramChannel listener = listen();
-        final long secondBeforeMidnightNs = TimeUnit.DAYS.toNanos(20_001) - TimeUnit.SECONDS.toNanos(1);
-        start(1400, 10, 0, null, null, new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
+        startDailyASecondBeforeMidnight(10, 0, null);
         Multicast.receive(listener, DATAGRAM_WAIT_MS);
         for (int orderId = 1; orderId <= 5; orderId++)
         {
@@ -492,8 +488,7 @@ class MoldFeedAgentTest
     void shouldStampTheEndedSessionsClosingAfterAMessageOfTheNewDay() throws IOException
     {
         final DatagramChannel listener = listen();
-        final long secondBeforeMidnightNs = TimeUnit.DAYS.toNanos(20_001) - TimeUnit.SECONDS.toNanos(1);
-        start(1400, 100, 0, null, null, new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
+        startDailyASecondBeforeMidnight(100, 0, null);
         Multicast.receive(listener, DATAGRAM_WAIT_MS);
         // The engine's clock, a little ahead: 00:00:00.5 of the next day while the wall clock reads 23:59:59.
         publish(sbe.addOrder(TimeUnit.DAYS.toNanos(1) + TimeUnit.MILLISECONDS.toNanos(500), "AAPL", 1, Side.SELL, 100,
@@ -704,6 +699,18 @@ class MoldFeedAgentTest
         agent.bookSpin(books);
         requestAddress = new InetSocketAddress(Multicast.LOOPBACK, feed.requestPort());
         agent.onStart();
+    }
+
+    /**
+     * Starts the feed with daily sessions, the wall clock at 23:59:59 of day 20,000 (2024-10-04) when the monotonic
+     * clock reads 0: midnight at 1 s.
+     */
+    private void startDailyASecondBeforeMidnight(
+        final int storeMessages, final int endOfSessionMs, final String storeDir)
+    {
+        final long secondBeforeMidnightNs = TimeUnit.DAYS.toNanos(20_001) - TimeUnit.SECONDS.toNanos(1);
+        start(1400, storeMessages, endOfSessionMs, storeDir, null,
+            new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
     }
 
     private void publish(final int length)
