@@ -7,6 +7,7 @@ import org.agrona.collections.LongHashSet;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Order-by-order (L3) and price-level (L2) books of every symbol, kept from the engine events, and the market data
@@ -141,17 +142,27 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
 
     private int publishOrders(final BookLevels levels)
     {
-        int added = 0;
+        return forEachOrder(levels, (order) -> listener.onAddOrder(order.timestampNs, order.book.symbol, order.orderId,
+            order.side, order.openShares, order.price, order.attribution));
+    }
+
+    /**
+     * Gives each order of a side in priority order: best price level first, each level oldest first.
+     *
+     * @return the orders given.
+     */
+    private static int forEachOrder(final BookLevels levels, final Consumer<BookOrder> action)
+    {
+        int count = 0;
         for (int i = 0; i < levels.levelCount(); i++)
         {
             for (BookOrder order = levels.level(i).first; null != order; order = order.next)
             {
-                listener.onAddOrder(order.timestampNs, order.book.symbol, order.orderId, order.side, order.openShares,
-                    order.price, order.attribution);
-                added++;
+                action.accept(order);
+                count++;
             }
         }
-        return added;
+        return count;
     }
 
     private void publishLevels(final long timestampNs, final SymbolBook book, final Side side)
@@ -181,22 +192,12 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     @Override
     public void spinOrders(final BookSpin.Listener listener)
     {
+        final Consumer<BookOrder> spin = (order) -> listener.onRestingOrder(
+            order.book.symbol, order.orderId, order.side, order.openShares, order.price, order.attribution);
         for (final SymbolBook book : booksInOrder)
         {
-            spinOrders(book.bids, listener);
-            spinOrders(book.asks, listener);
-        }
-    }
-
-    private static void spinOrders(final BookLevels levels, final BookSpin.Listener listener)
-    {
-        for (int i = 0; i < levels.levelCount(); i++)
-        {
-            for (BookOrder order = levels.level(i).first; null != order; order = order.next)
-            {
-                listener.onRestingOrder(order.book.symbol, order.orderId, order.side, order.openShares, order.price,
-                    order.attribution);
-            }
+            forEachOrder(book.bids, spin);
+            forEachOrder(book.asks, spin);
         }
     }
 

@@ -83,8 +83,6 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     static final int REQUESTS_PER_DUTY_CYCLE = 16;
     /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
-    /** Most a market-data time is taken to be ahead of this process's wall clock, in nanoseconds: 1 s. */
-    static final long MAX_CLOCK_SKEW_NS = TimeUnit.SECONDS.toNanos(1);
     /** Most packets of held messages sent per duty cycle, once a new day's session may send. */
     static final int HELD_PACKETS_PER_DUTY_CYCLE = 16;
     /** Longest ITCH message of the feed: the longest the translator writes, longer than any reference data. */
@@ -320,16 +318,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     public void onOrderFeedMessage(final DirectBuffer buffer, final int offset, final int length)
     {
         message.clear();
-        final int itchLength = translator.translate(buffer, offset, length, message);
-        if (itchLength > 0)
-        {
-            append(message.flip());
-        }
-        else if (ItchTranslator.NOT_TRANSLATED == itchLength)
-        {
-            // Counted only: one bad message is no reason to fill the log; the md-publisher logs its own errors.
-            metrics.onError();
-        }
+        appendTranslated(translator.translate(buffer, offset, length, message));
     }
 
     /** A symbol's Stock Trading Action of the Trading Action spin, stamped with the session's opening. */
@@ -337,7 +326,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     public void onTradingState(final long symbol, final byte tradingState, final int reason)
     {
         message.clear();
-        appendSpun(translator.stockTradingAction(openingTimestampNs, symbol, tradingState, reason, message));
+        appendTranslated(translator.stockTradingAction(openingTimestampNs, symbol, tradingState, reason, message));
     }
 
     /** A resting order's Add Order of a new day's session, stamped with the session's opening. */
@@ -347,19 +336,21 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         final int attribution)
     {
         message.clear();
-        appendSpun(translator.addOrder(openingTimestampNs, symbol, orderId, side == Side.BUY ?
+        appendTranslated(translator.addOrder(openingTimestampNs, symbol, orderId, side == Side.BUY ?
             io.bourse.sbe.md.Side.BUY.value() : io.bourse.sbe.md.Side.SELL.value(), openShares, price, attribution,
             message));
     }
 
-    private void appendSpun(final int itchLength)
+    /** Appends the ITCH message the translator wrote into {@link #message}, or counts one it could not write. */
+    private void appendTranslated(final int itchLength)
     {
         if (itchLength > 0)
         {
             append(message.flip());
         }
-        else
+        else if (ItchTranslator.NOT_TRANSLATED == itchLength)
         {
+            // Counted only: one bad message is no reason to fill the log; the md-publisher logs its own errors.
             metrics.onError();
         }
     }
@@ -419,8 +410,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     /**
      * The ended session's closing time, after its messages' times: the last nanosecond of its day, or, when its last
      * message carries the new day's time already (taken in the duty cycle that passed midnight), the wall clock's time
-     * or that message's, whichever is later. A message's time of day is taken as at most
-     * {@link #MAX_CLOCK_SKEW_NS} ahead of the wall clock (the engine's clock and this one are the host's).
+     * or that message's, whichever is later. The message's time is laid on the wall clock's timeline as at most the
+     * clocks' skew ahead of it ({@link MidnightNanoClock#atOrBefore}: the engine's clock and this one are the host's).
      *
      * @param nowNs      the wall clock, nanoseconds since the midnight clock's start.
      * @param midnightNs the midnight just passed, on the same clock.
@@ -428,13 +419,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
      */
     private long closingTimestampNs(final long nowNs, final long midnightNs)
     {
-        long aheadNs = MidnightNanoClock.withinADay(
-            MidnightNanoClock.timeOfDay(translator.timestampNs()) - MidnightNanoClock.timeOfDay(nowNs));
-        if (aheadNs > MAX_CLOCK_SKEW_NS)
-        {
-            aheadNs -= MidnightNanoClock.NANOS_PER_DAY;
-        }
-        final long lastNs = nowNs + aheadNs;
+        final long lastNs = MidnightNanoClock.atOrBefore(translator.timestampNs(), nowNs);
         return lastNs >= midnightNs ? Math.max(nowNs, lastNs) : midnightNs - 1;
     }
 
@@ -452,12 +437,9 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             ending.close();
             ending = null;
         }
-        if (held)
+        while (held)
         {
-            while (held)
-            {
-                sendHeld();
-            }
+            sendHeld();
         }
         append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, timestampNs));
         append(referenceData.systemEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, timestampNs));

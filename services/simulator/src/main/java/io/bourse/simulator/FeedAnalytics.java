@@ -7,21 +7,21 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Trade analytics of one market-data session, per symbol: trades and volume (shares) of the run, session VWAP (sum of
- * price times shares over sum of shares, every trade of the trading day, midnight to midnight UTC, of the newest
- * trade of any symbol: a day's figure, as NASDAQ's sessions are, however many days the run spans) and rolling VWAP
- * over a window of ITCH 5.0 time that ends at the newest trade of any symbol. The window is kept as a ring of equal
- * buckets (the window's resolution is one bucket), so memory is fixed and a trade does not allocate. A Broken Trade
- * takes its trade out of every figure when the trade is among the {@link RecentTrades recent trades} kept by Match
- * Number; a trade heard again among them (the same Match Number, symbol and time) is not counted twice (a MoldUDP64 join's replay of its session is left out
- * before, whatever its length: {@link MoldReplay}). ITCH times are the time of day, so they are laid on the timeline of
- * the simulator's clock, which goes on across midnight: each trade on the latest day that does not put it after its
- * receipt by more than the clocks' skew ({@link FeedMeter#MAX_CLOCK_SKEW_NS}): a trade is received after it was made.
- * So the window spans midnight, a late trade of before midnight stays before it, the first trade after a quiet night
- * (a close before midnight) is after the last of the day before, and a trade of 12 to 24 hours ago (a MoldUDP64
- * join's backfill of a session that began yesterday) is in the past, not ahead of every live trade (before stop 60 it
- * was laid on the day nearest its receipt, 12 hours ahead at most, and held the window there). Counts the
- * inconsistencies of its book too. Written by the market-data thread; the VWAPs are also published as dollars for the
- * Prometheus scrapes (the rolling ones of every symbol again whenever the window moves on).
+ * price times shares over sum of shares, every trade of the trading day, midnight to midnight UTC, of the newest trade
+ * of any symbol: a day's figure, as NASDAQ's sessions are, however many days the run spans) and rolling VWAP over a
+ * window of ITCH 5.0 time that ends at the newest trade of any symbol. The window is kept as a ring of equal buckets
+ * (the window's resolution is one bucket), so memory is fixed and a trade does not allocate. A Broken Trade takes its
+ * trade out of every figure when the trade is among the {@link RecentTrades recent trades} kept by Match Number; a
+ * trade heard again among them (the same Match Number, symbol and time) is not counted twice (a MoldUDP64 join's replay
+ * of its session is left out before, whatever its length: {@link MoldReplay}). ITCH times are the time of day, so they
+ * are laid on the timeline of the simulator's clock, which goes on across midnight: each trade on the latest day that
+ * does not put it after its receipt by more than the clocks' skew ({@link MidnightNanoClock#atOrBefore}): a trade is
+ * received after it was made. So the window spans midnight, a late trade of before midnight stays before it, the first
+ * trade after a quiet night (a close before midnight) is after the last of the day before, and a trade of 12 to 24
+ * hours ago (a MoldUDP64 join's backfill of a session that began yesterday) is in the past, not ahead of every live
+ * trade (before stop 60 it was laid on the day nearest its receipt, 12 hours ahead at most, and held the window there).
+ * Counts the inconsistencies of its book too. Written by the market-data thread; the VWAPs are also published as
+ * dollars for the Prometheus scrapes (every symbol's again whenever the window or the day moves on).
  */
 final class FeedAnalytics implements MarketDataListener
 {
@@ -90,13 +90,8 @@ final class FeedAnalytics implements MarketDataListener
         {
             return;
         }
-        final long receivedNs = receiptClock.nanosSinceMidnight();
-        long sinceReceiptNs = MidnightNanoClock.withinADay(timeOfDayNs - receivedNs);
-        if (sinceReceiptNs > FeedMeter.MAX_CLOCK_SKEW_NS)
-        {
-            sinceReceiptNs -= MidnightNanoClock.NANOS_PER_DAY;
-        }
-        final long timestampNs = MidnightNanoClock.NANOS_PER_DAY + receivedNs + sinceReceiptNs;
+        final long timestampNs = MidnightNanoClock.NANOS_PER_DAY +
+            MidnightNanoClock.atOrBefore(timeOfDayNs, receiptClock.nanosSinceMidnight());
         if (recentTrades.isKept(matchNumber, locate, timestampNs))
         {
             counters.increment(SimulatorCounter.MD_DUPLICATE_TRADES);

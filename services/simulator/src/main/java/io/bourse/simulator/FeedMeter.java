@@ -22,12 +22,6 @@ import java.util.Arrays;
 final class FeedMeter implements FeedObserver
 {
     private static final long NOT_STAMPED = Long.MIN_VALUE;
-    /**
-     * Most that two processes' midnight clocks on one host differ by (each set from the wall clock once), in ns: a
-     * message stamped later than its receipt by more is of an earlier day.
-     */
-    static final long MAX_CLOCK_SKEW_NS = 1_000_000_000L;
-
     private final SimulatorCounters counters;
     private final LatencyTracker feedLatency;
     /** Per market-data session: when it joined the feed (or last logged in again), ns since midnight UTC. */
@@ -90,7 +84,7 @@ final class FeedMeter implements FeedObserver
         // Stamped before the join when older than the join is: the receive and join times are of one clock, so this
         // holds however long ago the join was. Beyond the clocks' skew (recorded as 0), a negative latency is a
         // message 12 to 24 h old.
-        if (latencyNs <= nowNs - joinedNs[session] && latencyNs >= -MAX_CLOCK_SKEW_NS)
+        if (latencyNs <= nowNs - joinedNs[session] && latencyNs >= -MidnightNanoClock.MAX_CLOCK_SKEW_NS)
         {
             feedLatency.recordNs(latencyNs);
         }

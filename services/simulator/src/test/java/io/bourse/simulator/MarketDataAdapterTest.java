@@ -300,7 +300,7 @@ class MarketDataAdapterTest
         assertThat(analytics.sessionVwap(1)).isCloseTo(150.0, within(1e-9));
 
         // A trade stamped ahead of its receipt by no more than the clocks' skew is of today.
-        trade(1, tenPm + FeedMeter.MAX_CLOCK_SKEW_NS, 100, 3_000_000);
+        trade(1, tenPm + MidnightNanoClock.MAX_CLOCK_SKEW_NS, 100, 3_000_000);
 
         assertThat(analytics.rollingVwap(1)).isCloseTo(250.0, within(1e-9));
     }

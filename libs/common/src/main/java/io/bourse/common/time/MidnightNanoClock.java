@@ -14,6 +14,11 @@ public final class MidnightNanoClock
 {
     /** Nanoseconds in a day. */
     public static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    /**
+     * Most that two processes' midnight clocks on one host differ by (each set from the wall clock once), in ns: 1 s. A
+     * message stamped later than its receipt by more is of an earlier day.
+     */
+    public static final long MAX_CLOCK_SKEW_NS = 1_000_000_000L;
     private static final long HALF_DAY_NS = NANOS_PER_DAY / 2;
 
     private final EpochNanoClock epochClock;
@@ -73,5 +78,21 @@ public final class MidnightNanoClock
             return differenceNs;
         }
         return differenceNs - Math.round((double)differenceNs / NANOS_PER_DAY) * NANOS_PER_DAY;
+    }
+
+    /**
+     * Lays a message's Timestamp on a clock's timeline: the latest time with that time of day that is after a time of
+     * the clock (its receipt, say) by no more than {@link #MAX_CLOCK_SKEW_NS}, since a message is stamped before it
+     * is received but for the clocks' skew. So a message of 23:59:59 received at 00:00:01 is of the day before, and one
+     * of 09:00 received at 22:00 is of that morning, not of the next.
+     *
+     * @param timestampNs a time since some day's midnight UTC: a time of day, or a clock's time past a day.
+     * @param referenceNs a time of the clock, nanoseconds since the midnight it counts from.
+     * @return the message's time on that clock, nanoseconds since the same midnight; negative for a time before it.
+     */
+    public static long atOrBefore(final long timestampNs, final long referenceNs)
+    {
+        final long sinceReferenceNs = withinADay(timestampNs - referenceNs);
+        return referenceNs + sinceReferenceNs - (sinceReferenceNs > MAX_CLOCK_SKEW_NS ? NANOS_PER_DAY : 0);
     }
 }

@@ -55,4 +55,25 @@ class MidnightNanoClockTest
         assertThat(MidnightNanoClock.withinADay(3 - MidnightNanoClock.timeOfDay(NANOS_PER_DAY - 7))).isEqualTo(10);
         assertThat(MidnightNanoClock.withinADay(2 * NANOS_PER_DAY - TEN_AM_NS)).isEqualTo(-TEN_AM_NS);
     }
+
+    @Test
+    void shouldLayATimestampOnTheLatestDayNotAfterTheReferenceByMoreThanTheClocksSkew()
+    {
+        final long second = 1_000_000_000L;
+        final long midnightOfDay1 = NANOS_PER_DAY;
+        // 23:59:59 received at 00:00:01: the day before.
+        assertThat(MidnightNanoClock.atOrBefore(NANOS_PER_DAY - second, midnightOfDay1 + second))
+            .isEqualTo(midnightOfDay1 - second);
+        // 00:00:00.5 while the clock reads 00:00:00.0: ahead by less than the skew, of the same day.
+        assertThat(MidnightNanoClock.atOrBefore(second / 2, midnightOfDay1)).isEqualTo(midnightOfDay1 + second / 2);
+        // 09:00 received at 22:00: that morning, not 11 hours ahead; 10:00 at 09:59:59 too, by exactly the skew.
+        assertThat(MidnightNanoClock.atOrBefore(9 * 3_600 * second, midnightOfDay1 + 22 * 3_600 * second))
+            .isEqualTo(midnightOfDay1 + 9 * 3_600 * second);
+        final long skew = MidnightNanoClock.MAX_CLOCK_SKEW_NS;
+        assertThat(MidnightNanoClock.atOrBefore(TEN_AM_NS, midnightOfDay1 + TEN_AM_NS - skew))
+            .isEqualTo(midnightOfDay1 + TEN_AM_NS);
+        // More than the skew ahead: the day before. A clock's time past a day counts as its time of day.
+        assertThat(MidnightNanoClock.atOrBefore(3 * NANOS_PER_DAY + TEN_AM_NS, midnightOfDay1 + TEN_AM_NS - 2 * second))
+            .isEqualTo(TEN_AM_NS);
+    }
 }
