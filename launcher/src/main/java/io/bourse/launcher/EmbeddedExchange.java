@@ -100,7 +100,7 @@ public final class EmbeddedExchange implements AutoCloseable
             started.add(MediaDriverService.launch(settings));
             final AgentHost agentHost = agentHost(settings, started);
             final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
-            final int engineMetricsPort = settings.getInt(EngineContext.METRICS_PORT_PROP_NAME, 9410);
+            final int engineMetricsPort = settings.getInt(EngineContext.METRICS_PORT_PROP_NAME, EngineContext.METRICS_PORT_BASE);
             for (int shard = 0; shard < directory.shardCount(); shard++)
             {
                 started.add(EngineService.launch(EngineContext.fromSettings(settings)

@@ -41,6 +41,8 @@ public final class EngineContext
 {
     /** Setting name of the Prometheus port: default 9410 + shard; in the embedded modes shard N's is this + N. */
     public static final String METRICS_PORT_PROP_NAME = "bourse.engine.metrics.port";
+    /** Shard 0's default Prometheus port; shard N's is this + N. */
+    public static final int METRICS_PORT_BASE = 9410;
     /** Setting name of the default self-trade prevention mode. */
     public static final String STP_PROP_NAME = "bourse.engine.stp";
     /** Setting name of the per-firm self-trade prevention modes. */
@@ -84,7 +86,7 @@ public final class EngineContext
         final int shard = settings.getInt("bourse.engine.shard", 0);
         return new EngineContext()
             .shardId(shard)
-            .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, 9410 + shard))
+            .metricsPort(settings.getInt(METRICS_PORT_PROP_NAME, METRICS_PORT_BASE + shard))
             .maxOrderQuantity(settings.getLong("bourse.engine.max.order.quantity",
                 MatchingEngine.DEFAULT_MAX_ORDER_QUANTITY))
             .jvmMetrics(MetricsServer.jvmMetrics(settings))
@@ -133,7 +135,7 @@ public final class EngineContext
         }
         if (metricsPort < 0)
         {
-            metricsPort = 9410 + shardId;
+            metricsPort = METRICS_PORT_BASE + shardId;
         }
         return this;
     }
