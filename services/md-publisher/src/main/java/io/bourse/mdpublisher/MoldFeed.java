@@ -22,26 +22,29 @@ import java.util.concurrent.TimeUnit;
  * The md-publisher's ITCH 5.0 over MoldUDP64 feed: its sockets (a multicast sender connected to the group on the
  * configured interface, and the re-request server's unicast socket on the same interface) and the
  * {@link MoldFeedAgent} that runs on them, which takes the order feed's increments from the md-publisher's
- * {@link MarketDataProxy}, and the factory of its sessions ({@link FeedSession}: one for the run, or one per day),
- * each with its {@link MoldMessageStore} and, when a directory is configured, its {@link MoldSessionFile}. Close it
- * after the agent has stopped.
+ * {@link MarketDataProxy}, and the factory of its sessions ({@link FeedSession}: one for the run, or one per day,
+ * opened and closed on a thread of their own, {@link FeedSessions}), each with its {@link MoldMessageStore} and, when
+ * a directory is configured, its {@link MoldSessionFile}. Close it after the agent has stopped.
  */
 final class MoldFeed implements AutoCloseable
 {
     private final DatagramChannel multicastChannel;
     private final DatagramChannel requestChannel;
     private final Path firstSessionFile;
+    private final FeedSessions sessions;
     private final MoldFeedAgent agent;
 
     private MoldFeed(
         final DatagramChannel multicastChannel,
         final DatagramChannel requestChannel,
         final Path firstSessionFile,
+        final FeedSessions sessions,
         final MoldFeedAgent agent)
     {
         this.multicastChannel = multicastChannel;
         this.requestChannel = requestChannel;
         this.firstSessionFile = firstSessionFile;
+        this.sessions = sessions;
         this.agent = agent;
     }
 
@@ -80,11 +83,12 @@ final class MoldFeed implements AutoCloseable
             final DatagramChannel sessionsChannel = multicastChannel;
             final FeedSession.Factory sessionFactory = (name) -> openSession(ctx, sessionsChannel, name, metrics);
             firstSession = sessionFactory.open(ctx.moldSession());
+            final FeedSessions sessions = new FeedSessions(sessionFactory);
             final MoldFeedAgent agent = new MoldFeedAgent(
                 new ItchTranslator(ctx.symbolDirectory()),
                 new ItchReferenceData(ctx.symbolDirectory()),
                 firstSession,
-                sessionFactory,
+                sessions,
                 ctx.moldDailySessions(),
                 new MoldUDP64RequestServer(requestChannel),
                 ctx.moldPayloadLength(),
@@ -93,7 +97,8 @@ final class MoldFeed implements AutoCloseable
                 nanoClock,
                 midnightClock,
                 metrics);
-            return new MoldFeed(multicastChannel, requestChannel, firstSession.store.sessionFilePath(), agent);
+            return new MoldFeed(
+                multicastChannel, requestChannel, firstSession.store.sessionFilePath(), sessions, agent);
         }
         catch (final IOException ex)
         {
@@ -173,11 +178,14 @@ final class MoldFeed implements AutoCloseable
         return requestChannel.socket().getLocalPort();
     }
 
-    /** Closes the sockets, then the sessions still open, whose stores delete their files and free their memory. */
+    /**
+     * Closes the sockets, then the sessions still open, whose stores delete their files and free their memory, then
+     * waits for the sessions' thread to close those it has ({@link FeedSessions#close}).
+     */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(this::closeSockets, agent::closeSessions);
+        CloseHelper.closeAll(this::closeSockets, agent::closeSessions, sessions);
     }
 
     /** Closes the sockets: the agent's sends and receives fail from here on. */

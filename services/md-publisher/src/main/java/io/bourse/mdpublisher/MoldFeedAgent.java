@@ -49,7 +49,10 @@ import java.util.concurrent.locks.LockSupport;
  *   cycle, seconds while a stalled fanout back-pressures the order feed: {@link #doWorkWithinOffer}, since the books
  *   the new session opens with must be those of the messages taken); the old session's closing System Events are
  *   stamped with the last nanosecond of its day, or, when its last message carries the new day's time, with the
- *   wall clock's time or that message's, whichever is later: after its messages' times.</li>
+ *   wall clock's time or that message's, whichever is later: after its messages' times. The next day's session
+ *   starts opening {@link #PREPARE_AHEAD_NS} before midnight, and an ended session closes once its end is over, both
+ *   on a thread of their own ({@link FeedSessions}: its memory zeroed or freed, its file created or deleted), not
+ *   on this agent's.</li>
  *   <li>A packet carries as many Message Blocks as fit in {@code maxPayloadLength} bytes; it is sent when the next
  *   message does not fit and at the end of every duty cycle that added a message: this agent's duty cycle follows the
  *   md-publisher's on the same thread, so a message waits at most for the rest of the duty cycle that encoded it, or
@@ -83,6 +86,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     static final int REQUESTS_PER_DUTY_CYCLE = 16;
     /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** How long before midnight the next day's session starts opening ({@link FeedSessions#prepare}): 10 s. */
+    static final long PREPARE_AHEAD_NS = TimeUnit.SECONDS.toNanos(10);
     /** Most packets of held messages sent per duty cycle, once a new day's session may send. */
     static final int HELD_PACKETS_PER_DUTY_CYCLE = 16;
     /** Longest ITCH message of the feed: the longest the translator writes, longer than any reference data. */
@@ -91,7 +96,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 
     private final ItchTranslator translator;
     private final ItchReferenceData referenceData;
-    private final FeedSession.Factory sessionFactory;
+    private final FeedSessions sessions;
     private final boolean dailySessions;
     private final MoldUDP64RequestServer requestServer;
     private final int maxPayloadLength;
@@ -124,6 +129,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private long nextDayDeadlineNs;
     /** The next day's number, counted from the midnight clock's start date. */
     private long nextDay;
+    /** Whether the next day's session is opening or open ({@link FeedSessions#prepare}). */
+    private boolean nextDayPrepared;
     private int requestsServed;
     private boolean socketErrorLogged;
 
@@ -131,7 +138,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
      * @param translator          SBE market data to ITCH.
      * @param referenceData       the System Events and Stock Directories of a session's opening.
      * @param firstSession        the session the feed starts with, its store empty.
-     * @param sessionFactory      opens a new day's session, on the same sockets.
+     * @param sessions            opens a new day's session, on the same sockets, and closes an ended one, off this
+     *                            agent's thread.
      * @param dailySessions       whether a new session opens at each midnight UTC, named after it
      *                            ({@link SessionNames#runStart}); false to keep the first one for the run.
      * @param requestServer       receives Request Packets on its unicast port.
@@ -146,7 +154,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
      */
     MoldFeedAgent(
         final ItchTranslator translator, final ItchReferenceData referenceData, final FeedSession firstSession,
-        final FeedSession.Factory sessionFactory, final boolean dailySessions,
+        final FeedSessions sessions, final boolean dailySessions,
         final MoldUDP64RequestServer requestServer, final int maxPayloadLength, final long heartbeatIntervalNs,
         final long endOfSessionNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
         final MoldMetrics metrics)
@@ -154,7 +162,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         this.translator = translator;
         this.referenceData = referenceData;
         this.current = firstSession;
-        this.sessionFactory = sessionFactory;
+        this.sessions = sessions;
         this.dailySessions = dailySessions;
         this.requestServer = requestServer;
         this.maxPayloadLength = maxPayloadLength;
@@ -194,10 +202,11 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     }
 
     /**
-     * Sends the packet of the messages taken since the last duty cycle; at midnight with daily sessions, ends the
-     * session and opens the next day's ({@link #openNextDay}); sends an ending session's End of Session packets, or
-     * the held messages of the session after it once its end is over; serves requests when the socket is due a look;
-     * sends a Heartbeat when one is due.
+     * Sends the packet of the messages taken since the last duty cycle; with daily sessions, starts opening the next
+     * day's session {@link #PREPARE_AHEAD_NS} before midnight, and at midnight ends the day's session and opens the
+     * next day's ({@link #openNextDay}); sends an ending session's End of Session packets, or the held messages of
+     * the session after it once its end is over; serves requests when the socket is due a look; sends a Heartbeat
+     * when one is due.
      *
      * @return packets sent, sessions opened and ended, and requests served.
      */
@@ -227,6 +236,12 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         {
             sendPacket();
             workCount++;
+        }
+        if (dailySessions && null != current && !nextDayPrepared &&
+            nowNs - (nextDayDeadlineNs - PREPARE_AHEAD_NS) >= 0)
+        {
+            sessions.prepare(nextDayName());
+            nextDayPrepared = true;
         }
         if (betweenEvents && dailySessions && null != current && nowNs - nextDayDeadlineNs >= 0)
         {
@@ -381,30 +396,36 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     }
 
     /**
-     * Midnight UTC: the day's session ends ({@link #endCurrentSession}) and the new day's opens
-     * ({@link #openSession}), named after the midnight ({@link SessionNames#runStart}), its Sequence Numbers from 1
-     * again and its times of day from 0. Its messages are held in its store while the ended session's End of Session
-     * packets go out, so that no receiver sees the two sessions' packets mixed (nassau's client does not look at the
-     * Session); then they go out, {@value #HELD_PACKETS_PER_DUTY_CYCLE} packets per duty cycle, and the session is
-     * live.
+     * Midnight UTC: the day's session ends ({@link #endCurrentSession}) and the new day's, prepared ahead
+     * ({@link FeedSessions#take}, waited for while still opening), opens ({@link #openSession}), named after the
+     * midnight ({@link SessionNames#runStart}), its Sequence Numbers from 1 again and its times of day from 0. Its
+     * messages are held in its store while the ended session's End of Session packets go out, so that no receiver sees
+     * the two sessions' packets mixed (nassau's client does not look at the Session); then they go out,
+     * {@value #HELD_PACKETS_PER_DUTY_CYCLE} packets per duty cycle, and the session is live.
      */
     private void openNextDay()
     {
         final long timestampNs = midnightClock.nanosSinceMidnight();
-        final String name = SessionNames.runStart(midnightClock.startDate().plusDays(nextDay)
-            .atStartOfDay(ZoneOffset.UTC).toInstant());
         final long closingNs = closingTimestampNs(timestampNs, nextDay * MidnightNanoClock.NANOS_PER_DAY);
         nextDay++;
         nextDayDeadlineNs += MidnightNanoClock.NANOS_PER_DAY;
-        // Opened first: should it fail (to the agent's error handler), the day's session goes on.
-        final FeedSession next = sessionFactory.open(name);
+        nextDayPrepared = false;
+        // Taken first: should it have failed (to the agent's error handler), the day's session goes on.
+        final FeedSession next = sessions.take();
         endCurrentSession(closingNs);
         current = next;
         held = true;
         nextHeldSequenceNumber = 1;
         openSession(timestampNs);
         System.out.println("[" + roleName() + "] MoldUDP64 session " + ending.name + " ended at midnight UTC; " +
-            "session " + name + " opened with " + (current.store.nextSequenceNumber() - 1) + " messages");
+            "session " + current.name + " opened with " + (current.store.nextSequenceNumber() - 1) + " messages");
+    }
+
+    /** @return the name of the next day's session: its midnight's ({@link SessionNames#runStart}). */
+    private String nextDayName()
+    {
+        return SessionNames.runStart(midnightClock.startDate().plusDays(nextDay).atStartOfDay(ZoneOffset.UTC)
+            .toInstant());
     }
 
     /**
@@ -434,7 +455,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     {
         if (null != ending)
         {
-            ending.close();
+            sessions.retire(ending);
             ending = null;
         }
         while (held)
@@ -451,12 +472,15 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         sendEndOfSession();
     }
 
-    /** @return 1 when an End of Session packet went out or the end is over (the session closed), else 0. */
+    /**
+     * @return 1 when an End of Session packet went out or the end is over (the session handed to
+     *         {@link FeedSessions#retire}), else 0.
+     */
     private int continueEnding()
     {
         if (nowNs - endOfSessionDeadlineNs >= 0)
         {
-            ending.close();
+            sessions.retire(ending);
             ending = null;
             return 1;
         }

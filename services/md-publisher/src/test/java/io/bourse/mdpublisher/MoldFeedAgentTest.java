@@ -35,7 +35,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static io.bourse.mdpublisher.MoldReceiver.Request;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -390,7 +393,8 @@ class MoldFeedAgentTest
         publish(sbe.addOrder(T, "AAPL", 17, Side.SELL, 300, 1_500_100));
         agent.doWork();
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession)).isEqualTo(new Header(8, 1, 58));
-        assertThat(Files.list(storeDir)).hasSize(2);
+        // Within 10 s of midnight, the next day's session opens on the sessions' thread: its store and file are ready.
+        awaitSessionFiles(firstSession, "1005000000");
 
         // Midnight, in the middle of an engine event (a back-pressured offer): the day's session goes on, its
         // Heartbeat due.
@@ -421,13 +425,14 @@ class MoldFeedAgentTest
             .isEqualTo(new Header(12, 0xFFFF, 20));
         assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).as("no packet of the new session yet").isNull();
 
-        // The end is over: the ended session's file is gone, and the new session's held messages go out from 1.
+        // The end is over: the ended session's file is deleted on the sessions' thread, and the new session's held
+        // messages go out from 1.
         nanoClock.update(TimeUnit.MILLISECONDS.toNanos(2_000));
         agent.doWork();
         // The opening's 178 bytes of blocks, two Add Orders of 38 and one with MPID Attribution of 42.
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), "1005000000"))
             .isEqualTo(new Header(1, 10, 20 + 178 + 2 * 38 + 42));
-        assertThat(Files.list(storeDir)).hasSize(2);
+        awaitSessionFiles("1005000000");
         requester.send(ByteBuffer.allocate(20).put(firstSessionHex).putLong(10, 8).putShort(18, (short)1).clear(),
             requestAddress);
         nextRequestPoll();
@@ -711,6 +716,34 @@ class MoldFeedAgentTest
         final long secondBeforeMidnightNs = TimeUnit.DAYS.toNanos(20_001) - TimeUnit.SECONDS.toNanos(1);
         start(1400, storeMessages, endOfSessionMs, storeDir, null,
             new MidnightNanoClock(() -> secondBeforeMidnightNs + nanoClock.nanoTime()));
+    }
+
+    /**
+     * Waits, at most 10 s, until the store directory holds the files of those sessions and no other: the sessions'
+     * thread creates and deletes them ({@link FeedSessions}).
+     */
+    private void awaitSessionFiles(final String... sessions) throws IOException
+    {
+        final Set<String> expected = Set.of(sessions);
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Set<String> present = sessionFiles();
+        while (!present.equals(expected) && System.nanoTime() - deadlineNs < 0)
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            present = sessionFiles();
+        }
+        assertThat(present).isEqualTo(expected);
+    }
+
+    /** @return the sessions whose files are in the store directory ({@code <session>-<pid>.mold} and its index). */
+    private Set<String> sessionFiles() throws IOException
+    {
+        try (Stream<Path> files = Files.list(storeDir))
+        {
+            return files.map((file) -> file.getFileName().toString())
+                .map((name) -> name.substring(0, name.lastIndexOf('-')))
+                .collect(Collectors.toSet());
+        }
     }
 
     private void publish(final int length)

@@ -1,0 +1,174 @@
+package io.bourse.mdpublisher;
+
+import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.DatagramChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The day sessions' thread: real sessions, each with its store and session file on disk, opened and closed there
+ * rather than on the feed agent's thread (here the test's).
+ */
+@Timeout(30)
+class FeedSessionsTest
+{
+    private final MoldMetrics metrics = new MoldMetrics(new PrometheusRegistry());
+    @TempDir
+    private Path storeDir;
+    private DatagramChannel channel;
+    private volatile String openingThread;
+
+    @BeforeEach
+    void setUp() throws IOException
+    {
+        channel = DatagramChannel.open();
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.close(channel);
+    }
+
+    @Test
+    void shouldOpenThePreparedSessionOnTheSessionsThread()
+    {
+        final FeedSessions sessions = new FeedSessions(this::openSession);
+        try
+        {
+            sessions.prepare("1005000000");
+            final FeedSession session = sessions.take();
+
+            assertThat(session.name).isEqualTo("1005000000");
+            assertThat(openingThread).isEqualTo(FeedSessions.THREAD_NAME);
+            assertThat(session.store.sessionFilePath()).exists();
+            session.close();
+        }
+        finally
+        {
+            sessions.close();
+        }
+    }
+
+    /** A retired session is closed on the sessions' thread, in turn after the work given before it: not at once. */
+    @Test
+    void shouldCloseARetiredSessionOnTheSessionsThread() throws InterruptedException
+    {
+        final ExecutorService executor = Executors.newSingleThreadExecutor();
+        final FeedSessions sessions = new FeedSessions(this::openSession, executor);
+        final FeedSession session = openSession("1004000000");
+        final Path file = session.store.sessionFilePath();
+        final CountDownLatch busy = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        executor.execute(() ->
+        {
+            busy.countDown();
+            awaitQuietly(release);
+        });
+        busy.await();
+
+        sessions.retire(session);
+        assertThat(file).as("not closed on the caller's thread").exists();
+
+        release.countDown();
+        sessions.close();
+        assertThat(file).doesNotExist();
+    }
+
+    /** The factory's failure reaches the agent when it takes the session, as if it had opened it itself. */
+    @Test
+    void shouldThrowTheFactorysFailureWhenThePreparedSessionIsTaken()
+    {
+        final FeedSessions sessions = new FeedSessions((name) ->
+        {
+            throw new OutOfMemoryError("Cannot reserve 46000000 bytes of direct buffer memory");
+        });
+        try
+        {
+            sessions.prepare("1005000000");
+
+            assertThatThrownBy(sessions::take).isInstanceOf(OutOfMemoryError.class)
+                .hasMessageContaining("direct buffer memory");
+            assertThatThrownBy(sessions::take).as("nothing prepared any more")
+                .isInstanceOf(IllegalStateException.class);
+        }
+        finally
+        {
+            sessions.close();
+        }
+    }
+
+    /** A session prepared and not taken by the time the feed stops is closed, its file deleted. */
+    @Test
+    void shouldCloseASessionPreparedButNotTaken() throws IOException
+    {
+        final FeedSessions sessions = new FeedSessions(this::openSession);
+        sessions.prepare("1005000000");
+
+        sessions.close();
+
+        try (var files = Files.list(storeDir))
+        {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldRefuseToPrepareTwoSessionsAtOnce()
+    {
+        final FeedSessions sessions = new FeedSessions(this::openSession);
+        try
+        {
+            sessions.prepare("1005000000");
+
+            assertThatThrownBy(() -> sessions.prepare("1006000000")).isInstanceOf(IllegalStateException.class);
+            sessions.take().close();
+        }
+        finally
+        {
+            sessions.close();
+        }
+    }
+
+    private FeedSession openSession(final String name)
+    {
+        openingThread = Thread.currentThread().getName();
+        try
+        {
+            return new FeedSession(name, new MoldUDP64Server(channel, name), new MoldMessageStore(
+                8, MoldFeedAgent.MAX_MESSAGE_LENGTH, 1400, MoldSessionFile.create(storeDir, name, 1 << 20), metrics));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
