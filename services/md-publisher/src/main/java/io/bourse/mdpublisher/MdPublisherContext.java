@@ -83,7 +83,7 @@ public final class MdPublisherContext
     /**
      * MoldUDP64 Session: 1..10 printable ASCII characters without spaces, one session for the whole run; by default
      * daily sessions, the first named after the md-publisher's start in UTC to the second,
-     * {@value SessionNames#RUN_START_FORMAT}, and one more at each midnight UTC named after it ({@code MMdd000000}):
+     * {@value SessionNames#RUN_START_FORMAT}, and one more at each midnight UTC named after its day ({@code yyyyMMdd}):
      * each run, and each day of a run, numbers its messages from 1, so each is a session of its own (MoldUDP64 1.00: a
      * Sequence Number names one message of a session), and a receiver that sees the Session change knows to start
      * again from 1.
@@ -565,10 +565,10 @@ public final class MdPublisherContext
     /**
      * @param moldSession MoldUDP64 Session, 1..10 printable ASCII characters without spaces (sent space-padded);
      *                    null for daily sessions, the first named after the run's start time in UTC
-     *                    ({@value SessionNames#RUN_START_FORMAT}), the next after each midnight UTC. A Session set
-     *                    here is the only one of the run, across midnights, and the same in every run, so a restarted
-     *                    md-publisher numbers a new session's messages from 1 under the name of the last: set another
-     *                    one for each run.
+     *                    ({@value SessionNames#RUN_START_FORMAT}), the next after each day ({@code yyyyMMdd}). A
+     *                    Session set here is the only one of the run, across midnights, and the same in every run, so
+     *                    a restarted md-publisher numbers a new session's messages from 1 under the name of the last:
+     *                    set another one for each run.
      * @return this.
      */
     public MdPublisherContext moldSession(final String moldSession)

@@ -18,7 +18,6 @@ import org.agrona.concurrent.NanoClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -41,7 +40,7 @@ import java.util.concurrent.locks.LockSupport;
  *   Heartbeats for a short while ({@code endOfSessionNs}, every {@link #END_OF_SESSION_INTERVAL_NS}), while Request
  *   Packets are still answered: a receiver's last chance to fill a gap, such as a lost last packet.</li>
  *   <li>With daily sessions (the default Session, not a configured one), the session ends at each midnight UTC and
- *   the new day's opens, named after that midnight ({@link SessionNames#runStart}): Sequence Numbers from 1 again, the
+ *   the new day's opens, named after its day ({@link SessionNames#ofDate}): Sequence Numbers from 1 again, the
  *   ITCH Timestamps of a session within its day, and a receiver that joins on a later day backfills that day's
  *   session only, books included. The new session's messages wait in its store while the old one's end lasts, so
  *   that no receiver sees packets of the two mixed, then go out ({@link #openNextDay}). The messages of the duty cycle
@@ -140,8 +139,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
      * @param firstSession        the session the feed starts with, its store empty.
      * @param sessions            opens a new day's session, on the same sockets, and closes an ended one, off this
      *                            agent's thread.
-     * @param dailySessions       whether a new session opens at each midnight UTC, named after it
-     *                            ({@link SessionNames#runStart}); false to keep the first one for the run.
+     * @param dailySessions       whether a new session opens at each midnight UTC, named after its day
+     *                            ({@link SessionNames#ofDate}); false to keep the first one for the run.
      * @param requestServer       receives Request Packets on its unicast port.
      * @param maxPayloadLength    most bytes of Message Blocks in one packet, at least 2 + {@link #MAX_MESSAGE_LENGTH}.
      * @param heartbeatIntervalNs time without a packet after which a Heartbeat is sent, in nanoseconds.
@@ -397,10 +396,10 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 
     /**
      * Midnight UTC: the day's session ends ({@link #endCurrentSession}) and the new day's, prepared ahead
-     * ({@link FeedSessions#take}, waited for while still opening), opens ({@link #openSession}), named after the
-     * midnight ({@link SessionNames#runStart}), its Sequence Numbers from 1 again and its times of day from 0. Its
-     * messages are held in its store while the ended session's End of Session packets go out, so that no receiver sees
-     * the two sessions' packets mixed (nassau's client does not look at the Session); then they go out,
+     * ({@link FeedSessions#take}, waited for while still opening), opens ({@link #openSession}), named after its day
+     * ({@link #nextDayName}), its Sequence Numbers from 1 again and its times of day from 0. Its messages are held in
+     * its store while the ended session's End of Session packets go out, so that no receiver sees the two sessions'
+     * packets mixed (nassau's client does not look at the Session); then they go out,
      * {@value #HELD_PACKETS_PER_DUTY_CYCLE} packets per duty cycle, and the session is live.
      */
     private void openNextDay()
@@ -421,11 +420,13 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             "session " + current.name + " opened with " + (current.store.nextSequenceNumber() - 1) + " messages");
     }
 
-    /** @return the name of the next day's session: its midnight's ({@link SessionNames#runStart}). */
+    /**
+     * @return the name of the next day's session, its date ({@link SessionNames#ofDate}, {@code yyyyMMdd}): 8
+     *         characters, never a run's first session's ({@link SessionNames#runStart}, 10).
+     */
     private String nextDayName()
     {
-        return SessionNames.runStart(midnightClock.startDate().plusDays(nextDay).atStartOfDay(ZoneOffset.UTC)
-            .toInstant());
+        return SessionNames.ofDate(midnightClock.startDate().plusDays(nextDay));
     }
 
     /**

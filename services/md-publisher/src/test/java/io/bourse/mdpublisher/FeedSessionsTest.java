@@ -52,10 +52,10 @@ class FeedSessionsTest
         final FeedSessions sessions = new FeedSessions(this::openSession);
         try
         {
-            sessions.prepare("1005000000");
+            sessions.prepare("20241005");
             final FeedSession session = sessions.take();
 
-            assertThat(session.name).isEqualTo("1005000000");
+            assertThat(session.name).isEqualTo("20241005");
             assertThat(openingThread).isEqualTo(FeedSessions.THREAD_NAME);
             assertThat(session.store.sessionFilePath()).exists();
             session.close();
@@ -72,7 +72,7 @@ class FeedSessionsTest
     {
         final ExecutorService executor = Executors.newSingleThreadExecutor();
         final FeedSessions sessions = new FeedSessions(this::openSession, executor);
-        final FeedSession session = openSession("1004000000");
+        final FeedSession session = openSession("20241004");
         final Path file = session.store.sessionFilePath();
         final CountDownLatch busy = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
@@ -101,7 +101,7 @@ class FeedSessionsTest
         });
         try
         {
-            sessions.prepare("1005000000");
+            sessions.prepare("20241005");
 
             assertThatThrownBy(sessions::take).isInstanceOf(OutOfMemoryError.class)
                 .hasMessageContaining("direct buffer memory");
@@ -119,7 +119,7 @@ class FeedSessionsTest
     void shouldCloseASessionPreparedButNotTaken() throws IOException
     {
         final FeedSessions sessions = new FeedSessions(this::openSession);
-        sessions.prepare("1005000000");
+        sessions.prepare("20241005");
 
         sessions.close();
 
@@ -135,9 +135,9 @@ class FeedSessionsTest
         final FeedSessions sessions = new FeedSessions(this::openSession);
         try
         {
-            sessions.prepare("1005000000");
+            sessions.prepare("20241005");
 
-            assertThatThrownBy(() -> sessions.prepare("1006000000")).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> sessions.prepare("20241006")).isInstanceOf(IllegalStateException.class);
             sessions.take().close();
         }
         finally

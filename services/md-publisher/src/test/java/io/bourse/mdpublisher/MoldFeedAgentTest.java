@@ -394,7 +394,7 @@ class MoldFeedAgentTest
         agent.doWork();
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession)).isEqualTo(new Header(8, 1, 58));
         // Within 10 s of midnight, the next day's session opens on the sessions' thread: its store and file are ready.
-        awaitSessionFiles(firstSession, "1005000000");
+        awaitSessionFiles(firstSession, "20241005");
 
         // Midnight, in the middle of an engine event (a back-pressured offer): the day's session goes on, its
         // Heartbeat due.
@@ -413,7 +413,7 @@ class MoldFeedAgentTest
             " 000C 53 0000 0000 4E94914EFFFF 43"));
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession))
             .isEqualTo(new Header(12, 0xFFFF, 20));
-        assertThat(agent.sessionName()).isEqualTo("1005000000");
+        assertThat(agent.sessionName()).isEqualTo("20241005");
         // A receiver of the ended session that lost its last packets gets them while the end lasts.
         final DatagramChannel requester = open(Multicast.unicast());
         requester.send(ByteBuffer.allocate(20).put(firstSessionHex).putLong(10, 8).putShort(18, (short)4).clear(),
@@ -430,9 +430,9 @@ class MoldFeedAgentTest
         nanoClock.update(TimeUnit.MILLISECONDS.toNanos(2_000));
         agent.doWork();
         // The opening's 178 bytes of blocks, two Add Orders of 38 and one with MPID Attribution of 42.
-        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), "1005000000"))
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), "20241005"))
             .isEqualTo(new Header(1, 10, 20 + 178 + 2 * 38 + 42));
-        awaitSessionFiles("1005000000");
+        awaitSessionFiles("20241005");
         requester.send(ByteBuffer.allocate(20).put(firstSessionHex).putLong(10, 8).putShort(18, (short)1).clear(),
             requestAddress);
         nextRequestPoll();
