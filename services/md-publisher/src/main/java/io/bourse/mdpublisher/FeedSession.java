@@ -61,7 +61,10 @@ final class FeedSession implements AutoCloseable
         store.close();
     }
 
-    /** Opens the sessions of a run, one at a time, on the feed's sockets. */
+    /**
+     * Opens the sessions of a run, one at a time, on the feed's sockets: the first on the thread that opens the feed,
+     * the next days' on the sessions' thread ({@link FeedSessions}).
+     */
     @FunctionalInterface
     interface Factory
     {

@@ -1,12 +1,12 @@
 package io.bourse.mdpublisher;
 
 import org.agrona.CloseHelper;
-import org.agrona.LangUtil;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,8 +19,11 @@ import java.util.concurrent.TimeUnit;
  * 26 to 50 ms, creating the file 1 to 19 ms and deleting a full file 130 to 160 ms, during which the md-publisher's
  * thread, had it done the work, would have sent nothing.
  * <p>
- * One thread calls {@link #prepare}, {@link #take} and {@link #retire}: the feed agent's. {@link #close} waits for the
- * work still to do; call it once the agent has stopped.
+ * A session that could not be prepared (say, the direct memory's cap reached) is counted in
+ * {@code bourse_md_mold_errors_total}, logged, and opened again at midnight on the agent's thread, as before the
+ * sessions had a thread of their own; a session that fails to close is counted and logged. One thread calls
+ * {@link #prepare}, {@link #take} and {@link #retire}: the feed agent's. {@link #close} waits for the work still to
+ * do; call it once the agent has stopped.
  */
 final class FeedSessions implements AutoCloseable
 {
@@ -31,24 +34,29 @@ final class FeedSessions implements AutoCloseable
 
     private final FeedSession.Factory factory;
     private final ExecutorService executor;
+    private final MoldMetrics metrics;
+    private String preparedName;
     private CompletableFuture<FeedSession> prepared;
 
     /**
      * @param factory opens a session, on the sessions' thread.
+     * @param metrics counts the sessions that could not be prepared or closed.
      */
-    FeedSessions(final FeedSession.Factory factory)
+    FeedSessions(final FeedSession.Factory factory, final MoldMetrics metrics)
     {
-        this(factory, Executors.newSingleThreadExecutor(FeedSessions::newThread));
+        this(factory, Executors.newSingleThreadExecutor(FeedSessions::newThread), metrics);
     }
 
     /**
      * @param factory  opens a session, on the executor.
      * @param executor runs the opening and closing, one at a time, in order; shut down at {@link #close}.
+     * @param metrics  counts the sessions that could not be prepared or closed.
      */
-    FeedSessions(final FeedSession.Factory factory, final ExecutorService executor)
+    FeedSessions(final FeedSession.Factory factory, final ExecutorService executor, final MoldMetrics metrics)
     {
         this.factory = factory;
         this.executor = executor;
+        this.metrics = metrics;
     }
 
     /**
@@ -63,13 +71,22 @@ final class FeedSessions implements AutoCloseable
         {
             throw new IllegalStateException("a session prepared is not taken yet");
         }
-        prepared = CompletableFuture.supplyAsync(() -> factory.open(name), executor);
+        preparedName = name;
+        try
+        {
+            prepared = CompletableFuture.supplyAsync(() -> factory.open(name), executor);
+        }
+        catch (final RejectedExecutionException ex)
+        {
+            prepared = CompletableFuture.failedFuture(ex);
+        }
     }
 
     /**
-     * @return the session {@linkplain #prepare prepared}, waited for while it is still opening.
+     * @return the session {@linkplain #prepare prepared}, waited for while it is still opening; or, when it could not
+     *         be prepared (counted and logged), opened now on this thread.
      * @throws IllegalStateException when none was prepared.
-     * @throws RuntimeException      the factory's, or its {@link Error}, when the session could not be opened.
+     * @throws RuntimeException      the factory's, or its {@link Error}, when the session cannot be opened now either.
      */
     FeedSession take()
     {
@@ -85,8 +102,10 @@ final class FeedSessions implements AutoCloseable
         }
         catch (final CompletionException ex)
         {
-            LangUtil.rethrowUnchecked(ex.getCause());
-            return null;
+            metrics.onError();
+            System.err.println("[md-publisher] MoldUDP64 session " + preparedName + " not prepared ahead, " +
+                "opening it now: " + ex.getCause());
+            return factory.open(preparedName);
         }
     }
 
@@ -98,7 +117,7 @@ final class FeedSessions implements AutoCloseable
      */
     void retire(final FeedSession session)
     {
-        executor.execute(session::close);
+        executor.execute(() -> close(session));
     }
 
     /**
@@ -125,6 +144,19 @@ final class FeedSessions implements AutoCloseable
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void close(final FeedSession session)
+    {
+        try
+        {
+            session.close();
+        }
+        catch (final RuntimeException ex)
+        {
+            metrics.onError();
+            System.err.println("[md-publisher] MoldUDP64 session " + session.name + " not closed: " + ex);
         }
     }
 

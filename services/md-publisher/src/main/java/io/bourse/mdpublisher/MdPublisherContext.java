@@ -565,10 +565,10 @@ public final class MdPublisherContext
     /**
      * @param moldSession MoldUDP64 Session, 1..10 printable ASCII characters without spaces (sent space-padded);
      *                    null for daily sessions, the first named after the run's start time in UTC
-     *                    ({@value SessionNames#RUN_START_FORMAT}), the next after each day ({@code yyyyMMdd}). A
-     *                    Session set here is the only one of the run, across midnights, and the same in every run, so
-     *                    a restarted md-publisher numbers a new session's messages from 1 under the name of the last:
-     *                    set another one for each run.
+     *                    ({@value SessionNames#RUN_START_FORMAT}), one more at each midnight UTC named after its day
+     *                    ({@code yyyyMMdd}). A Session set here is the only one of the run, across midnights, and the
+     *                    same in every run, so a restarted md-publisher numbers a new session's messages from 1 under
+     *                    the name of the last: set another one for each run.
      * @return this.
      */
     public MdPublisherContext moldSession(final String moldSession)

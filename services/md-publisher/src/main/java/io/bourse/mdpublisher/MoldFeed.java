@@ -83,7 +83,7 @@ final class MoldFeed implements AutoCloseable
             final DatagramChannel sessionsChannel = multicastChannel;
             final FeedSession.Factory sessionFactory = (name) -> openSession(ctx, sessionsChannel, name, metrics);
             firstSession = sessionFactory.open(ctx.moldSession());
-            final FeedSessions sessions = new FeedSessions(sessionFactory);
+            final FeedSessions sessions = new FeedSessions(sessionFactory, metrics);
             final MoldFeedAgent agent = new MoldFeedAgent(
                 new ItchTranslator(ctx.symbolDirectory()),
                 new ItchReferenceData(ctx.symbolDirectory()),

@@ -239,8 +239,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         if (dailySessions && null != current && !nextDayPrepared &&
             nowNs - (nextDayDeadlineNs - PREPARE_AHEAD_NS) >= 0)
         {
+            nextDayPrepared = true; // first: should prepare throw, it is not asked again every duty cycle
             sessions.prepare(nextDayName());
-            nextDayPrepared = true;
         }
         if (betweenEvents && dailySessions && null != current && nowNs - nextDayDeadlineNs >= 0)
         {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(30)
 class FeedSessionsTest
 {
-    private final MoldMetrics metrics = new MoldMetrics(new PrometheusRegistry());
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final MoldMetrics metrics = new MoldMetrics(registry);
     @TempDir
     private Path storeDir;
     private DatagramChannel channel;
@@ -49,20 +51,20 @@ class FeedSessionsTest
     @Test
     void shouldOpenThePreparedSessionOnTheSessionsThread()
     {
-        final FeedSessions sessions = new FeedSessions(this::openSession);
+        final FeedSessions sessions = new FeedSessions(this::openSession, metrics);
+        FeedSession session = null;
         try
         {
             sessions.prepare("20241005");
-            final FeedSession session = sessions.take();
+            session = sessions.take();
 
             assertThat(session.name).isEqualTo("20241005");
             assertThat(openingThread).isEqualTo(FeedSessions.THREAD_NAME);
             assertThat(session.store.sessionFilePath()).exists();
-            session.close();
         }
         finally
         {
-            sessions.close();
+            CloseHelper.closeAll(session, sessions);
         }
     }
 
@@ -71,34 +73,72 @@ class FeedSessionsTest
     void shouldCloseARetiredSessionOnTheSessionsThread() throws InterruptedException
     {
         final ExecutorService executor = Executors.newSingleThreadExecutor();
-        final FeedSessions sessions = new FeedSessions(this::openSession, executor);
+        final FeedSessions sessions = new FeedSessions(this::openSession, executor, metrics);
         final FeedSession session = openSession("20241004");
         final Path file = session.store.sessionFilePath();
         final CountDownLatch busy = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        executor.execute(() ->
+        try
         {
-            busy.countDown();
-            awaitQuietly(release);
-        });
-        busy.await();
+            executor.execute(() ->
+            {
+                busy.countDown();
+                awaitQuietly(release);
+            });
+            busy.await();
 
-        sessions.retire(session);
-        assertThat(file).as("not closed on the caller's thread").exists();
-
-        release.countDown();
-        sessions.close();
+            sessions.retire(session);
+            assertThat(file).as("not closed on the caller's thread").exists();
+        }
+        finally
+        {
+            release.countDown();
+            sessions.close();
+        }
         assertThat(file).doesNotExist();
+        assertThat(errors()).isZero();
     }
 
-    /** The factory's failure reaches the agent when it takes the session, as if it had opened it itself. */
+    /**
+     * A session that could not be prepared (the direct memory's cap reached 10 s before midnight) is counted, and
+     * opened at midnight on the agent's thread, as before the sessions had a thread of their own.
+     */
     @Test
-    void shouldThrowTheFactorysFailureWhenThePreparedSessionIsTaken()
+    void shouldOpenASessionThatCouldNotBePreparedWhenItIsTaken()
+    {
+        final AtomicInteger attempts = new AtomicInteger();
+        final FeedSessions sessions = new FeedSessions((name) ->
+        {
+            if (1 == attempts.incrementAndGet())
+            {
+                throw new OutOfMemoryError("Cannot reserve 46000000 bytes of direct buffer memory");
+            }
+            return openSession(name);
+        }, metrics);
+        FeedSession session = null;
+        try
+        {
+            sessions.prepare("20241005");
+            session = sessions.take();
+
+            assertThat(session.name).isEqualTo("20241005");
+            assertThat(openingThread).isEqualTo(Thread.currentThread().getName());
+            assertThat(errors()).isEqualTo(1);
+        }
+        finally
+        {
+            CloseHelper.closeAll(session, sessions);
+        }
+    }
+
+    /** The factory's failure reaches the agent when the session cannot be opened at midnight either. */
+    @Test
+    void shouldThrowTheFactorysFailureWhenTheSessionCannotBeOpened()
     {
         final FeedSessions sessions = new FeedSessions((name) ->
         {
             throw new OutOfMemoryError("Cannot reserve 46000000 bytes of direct buffer memory");
-        });
+        }, metrics);
         try
         {
             sessions.prepare("20241005");
@@ -118,7 +158,7 @@ class FeedSessionsTest
     @Test
     void shouldCloseASessionPreparedButNotTaken() throws IOException
     {
-        final FeedSessions sessions = new FeedSessions(this::openSession);
+        final FeedSessions sessions = new FeedSessions(this::openSession, metrics);
         sessions.prepare("20241005");
 
         sessions.close();
@@ -132,17 +172,18 @@ class FeedSessionsTest
     @Test
     void shouldRefuseToPrepareTwoSessionsAtOnce()
     {
-        final FeedSessions sessions = new FeedSessions(this::openSession);
+        final FeedSessions sessions = new FeedSessions(this::openSession, metrics);
+        FeedSession session = null;
         try
         {
             sessions.prepare("20241005");
 
             assertThatThrownBy(() -> sessions.prepare("20241006")).isInstanceOf(IllegalStateException.class);
-            sessions.take().close();
+            session = sessions.take();
         }
         finally
         {
-            sessions.close();
+            CloseHelper.closeAll(session, sessions);
         }
     }
 
@@ -158,6 +199,11 @@ class FeedSessionsTest
         {
             throw new UncheckedIOException(ex);
         }
+    }
+
+    private long errors()
+    {
+        return Counters.value(registry, "bourse_md_mold_errors", null);
     }
 
     private static void awaitQuietly(final CountDownLatch latch)

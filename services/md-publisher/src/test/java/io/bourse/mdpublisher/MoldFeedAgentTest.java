@@ -367,7 +367,7 @@ class MoldFeedAgentTest
     }
 
     /**
-     * With daily sessions, midnight UTC ends the day's session and opens the next day's, named after the midnight,
+     * With daily sessions, midnight UTC ends the day's session and opens the next day's, named after its day,
      * numbered from 1, with the books as they stand: the symbols' trading states and the resting displayed orders in
      * time priority. Its packets wait until the ended session's End of Session packets are over, while a receiver of
      * the ended session can still fill its gaps; then a receiver that joins builds the books from the new session

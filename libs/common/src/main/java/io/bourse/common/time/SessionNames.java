@@ -40,7 +40,8 @@ public final class SessionNames
 
     /**
      * @param date a trading day.
-     * @return the day's SoupBinTCP session name, {@code yyyyMMdd}.
+     * @return the day's session name, {@code yyyyMMdd}: the order gateway's SoupBinTCP session, and the
+     *         md-publisher's MoldUDP64 session of a day after the run's first.
      */
     public static String ofDate(final LocalDate date)
     {
