@@ -221,6 +221,15 @@ final class FeedAnalytics implements MarketDataListener
 
     /**
      * @param locate Stock Locate.
+     * @return shares traded on the newest trade's day (UTC): the session's.
+     */
+    long sessionVolume(final int locate)
+    {
+        return sessionVolume[locate];
+    }
+
+    /**
+     * @param locate Stock Locate.
      * @return session VWAP in dollars: of the trades of the newest trade's day; NaN before the symbol's first of it.
      */
     double sessionVwap(final int locate)

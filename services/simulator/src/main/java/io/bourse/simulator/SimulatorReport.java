@@ -125,13 +125,16 @@ public record SimulatorReport(
      * Trade and Cross Trade.
      *
      * @param symbol      the symbol.
-     * @param trades      trades.
-     * @param volume      shares.
-     * @param sessionVwap VWAP of every trade of the newest trade's trading day (UTC), dollars; NaN without trades that
-     *                    day.
-     * @param rollingVwap VWAP of the trades of the window ending at the newest trade, dollars; NaN without trades.
+     * @param trades        trades of the run.
+     * @param volume        shares of the run.
+     * @param sessionVolume shares of the newest trade's trading day (UTC): less than {@code volume} when the run
+     *                      crossed a midnight.
+     * @param sessionVwap   VWAP of every trade of the newest trade's trading day (UTC), dollars; NaN without trades
+     *                      that day.
+     * @param rollingVwap   VWAP of the trades of the window ending at the newest trade, dollars; NaN without trades.
      */
-    public record SymbolTrades(String symbol, long trades, long volume, double sessionVwap, double rollingVwap)
+    public record SymbolTrades(
+        String symbol, long trades, long volume, long sessionVolume, double sessionVwap, double rollingVwap)
     {
     }
 
@@ -229,8 +232,10 @@ public record SimulatorReport(
         line(out, "md gaps", mdGaps.describe());
         for (final SymbolTrades trades : symbols)
         {
-            line(out, trades.symbol(), String.format(Locale.ROOT, "%,d trades, %,d shares, VWAP %s session, %s " +
+            line(out, trades.symbol(), String.format(Locale.ROOT, "%,d trades, %,d shares, VWAP %s session%s, %s " +
                 "rolling %d s", trades.trades(), trades.volume(), dollars(trades.sessionVwap()),
+                trades.sessionVolume() == trades.volume() ? "" :
+                String.format(Locale.ROOT, " (of the day's %,d shares)", trades.sessionVolume()),
                 dollars(trades.rollingVwap()), vwapWindowSeconds));
         }
         line(out, "book check", bookCheck.describe());

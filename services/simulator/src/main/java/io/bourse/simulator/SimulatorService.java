@@ -652,7 +652,8 @@ public final class SimulatorService implements AutoCloseable
         {
             final int locate = entry.locate();
             symbols.add(new SimulatorReport.SymbolTrades(entry.symbol(), analytics.trades(locate),
-                analytics.volume(locate), analytics.sessionVwap(locate), analytics.rollingVwap(locate)));
+                analytics.volume(locate), analytics.sessionVolume(locate), analytics.sessionVwap(locate),
+                analytics.rollingVwap(locate)));
         }
         final List<Ramp.Step> rampSteps = null == ramp ? List.of() : ramp.steps();
         return new SimulatorReport(

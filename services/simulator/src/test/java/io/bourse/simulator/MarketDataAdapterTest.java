@@ -337,7 +337,10 @@ class MarketDataAdapterTest
         trade(1, 5 * SECOND, 100, 3_000_000);
 
         assertThat(analytics.sessionVwap(1)).isCloseTo(300.0, within(1e-9));
+        assertThat(analytics.sessionVolume(1)).as("of the new day").isEqualTo(100);
+        assertThat(analytics.volume(1)).as("of the run").isEqualTo(200);
         assertThat(analytics.sessionVwap(2)).isNaN();
+        assertThat(analytics.sessionVolume(2)).isZero();
         assertThat(analytics.publishedSessionVwap(2)).as("published when the day moved").isNaN();
         assertThat(analytics.rollingVwap(2)).isNaN();
 

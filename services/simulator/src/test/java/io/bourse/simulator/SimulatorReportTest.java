@@ -28,8 +28,8 @@ class SimulatorReportTest
             25_000, new TreeMap<>(Map.of('A', 20_000L, 'E', 5_000L)), 20_000,
             new SimulatorReport.Latency(25_000, 12_000, 20_000, 35_000, 90_000, 250_000),
             0, 2, 60,
-            List.of(new SimulatorReport.SymbolTrades("AAPL", 3, 300, 150.125, 150.25),
-                new SimulatorReport.SymbolTrades("MSFT", 0, 0, Double.NaN, Double.NaN)),
+            List.of(new SimulatorReport.SymbolTrades("AAPL", 3, 300, 200, 150.125, 150.25),
+                new SimulatorReport.SymbolTrades("MSFT", 0, 0, 0, Double.NaN, Double.NaN)),
             new BookCheck.Result(2, List.of(), null),
             new SimulatorReport.GapFill(MarketDataFeed.MOLDUDP64, 3, 5, 412, 0, 1));
 
@@ -57,7 +57,8 @@ class SimulatorReportTest
             "md message rate : 2,000.0 messages/s (received while sending, 1 md session)",
             "inconsistencies : 2 (ITCH messages that did not fit the book)",
             "md gaps         : 3 detected, 412 messages re-requested in 5 Request Packets, all filled",
-            "AAPL            : 3 trades, 300 shares, VWAP $150.1250 session, $150.2500 rolling 60 s",
+            "AAPL            : 3 trades, 300 shares, VWAP $150.1250 session (of the day's 200 shares), $150.2500" +
+                " rolling 60 s",
             "MSFT            : 0 trades, 0 shares, VWAP - session, - rolling 60 s",
             "book check      : 2 symbols equal to the snapshot",
             "errors          : 0",

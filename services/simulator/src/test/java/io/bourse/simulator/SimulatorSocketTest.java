@@ -90,8 +90,8 @@ class SimulatorSocketTest
         assertThat(report.mdMessagesSending()).isBetween(2L, 3L);
         assertThat(report.feedLatency().count()).isBetween(2L, 3L);
         assertThat(report.symbols()).containsExactly(
-            new SimulatorReport.SymbolTrades("AAPL", 1, 100, 99.0, 99.0),
-            new SimulatorReport.SymbolTrades("MSFT", 0, 0, Double.NaN, Double.NaN));
+            new SimulatorReport.SymbolTrades("AAPL", 1, 100, 100, 99.0, 99.0),
+            new SimulatorReport.SymbolTrades("MSFT", 0, 0, 0, Double.NaN, Double.NaN));
         assertThat(report.bookCheck()).isEqualTo(BookCheck.Result.NONE);
         assertThat(report.feedLatency().maxNs()).isLessThan(TimeUnit.SECONDS.toNanos(1));
 
