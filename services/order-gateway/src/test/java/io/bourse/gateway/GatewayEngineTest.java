@@ -543,19 +543,28 @@ class GatewayEngineTest
         final Publication commands, final String symbol, final long matchNumber, final byte reason)
     {
         final AdminCommandEncoder encoder = new AdminCommandEncoder();
-        offer(commands, encoder.buffer(), encoder.breakTrade(1, Symbols.pack(symbol), matchNumber, reason));
+        offer(commands, encoder.buffer(), encoder.breakTrade(timeOfDay(), Symbols.pack(symbol), matchNumber, reason));
     }
 
     private static void crossLock(final Publication commands, final String symbol)
     {
         final AdminCommandEncoder encoder = new AdminCommandEncoder();
-        offer(commands, encoder.buffer(), encoder.crossLock(1, Symbols.pack(symbol)));
+        offer(commands, encoder.buffer(), encoder.crossLock(timeOfDay(), Symbols.pack(symbol)));
     }
 
     private static void runCross(final Publication commands, final String symbol)
     {
         final AdminCommandEncoder encoder = new AdminCommandEncoder();
-        offer(commands, encoder.buffer(), encoder.runCross(1, Symbols.pack(symbol)));
+        offer(commands, encoder.buffer(), encoder.runCross(timeOfDay(), Symbols.pack(symbol)));
+    }
+
+    /**
+     * @return now, in ns since midnight UTC: an admin command's timestamp. A fixed early one would read, from noon UTC
+     *         on, as more than 12 h behind the shard's clock and so of the next day, which forgets the day's executions.
+     */
+    private static long timeOfDay()
+    {
+        return new MidnightNanoClock().nanosSinceMidnight();
     }
 
     /** Offers an admin command, retrying through back pressure for up to 5 seconds. */
