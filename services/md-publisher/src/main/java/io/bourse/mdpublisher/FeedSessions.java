@@ -82,6 +82,12 @@ final class FeedSessions implements AutoCloseable
         }
     }
 
+    /** @return whether a session is prepared, or being prepared, and not taken yet. */
+    boolean isPrepared()
+    {
+        return null != prepared;
+    }
+
     /**
      * @return the session {@linkplain #prepare prepared}, waited for while it is still opening; or, when it could not
      *         be prepared (counted and logged), opened now on this thread.

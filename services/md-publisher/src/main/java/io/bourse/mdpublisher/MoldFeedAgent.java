@@ -128,8 +128,6 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private long nextDayDeadlineNs;
     /** The next day's number, counted from the midnight clock's start date. */
     private long nextDay;
-    /** Whether the next day's session is opening or open ({@link FeedSessions#prepare}). */
-    private boolean nextDayPrepared;
     private int requestsServed;
     private boolean socketErrorLogged;
 
@@ -236,10 +234,9 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             sendPacket();
             workCount++;
         }
-        if (dailySessions && null != current && !nextDayPrepared &&
+        if (dailySessions && null != current && !sessions.isPrepared() &&
             nowNs - (nextDayDeadlineNs - PREPARE_AHEAD_NS) >= 0)
         {
-            nextDayPrepared = true; // first: should prepare throw, it is not asked again every duty cycle
             sessions.prepare(nextDayName());
         }
         if (betweenEvents && dailySessions && null != current && nowNs - nextDayDeadlineNs >= 0)
@@ -408,7 +405,6 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         final long closingNs = closingTimestampNs(timestampNs, nextDay * MidnightNanoClock.NANOS_PER_DAY);
         nextDay++;
         nextDayDeadlineNs += MidnightNanoClock.NANOS_PER_DAY;
-        nextDayPrepared = false;
         // Taken first: should it have failed (to the agent's error handler), the day's session goes on.
         final FeedSession next = sessions.take();
         endCurrentSession(closingNs);

@@ -178,8 +178,10 @@ class FeedSessionsTest
         {
             sessions.prepare("20241005");
 
+            assertThat(sessions.isPrepared()).isTrue();
             assertThatThrownBy(() -> sessions.prepare("20241006")).isInstanceOf(IllegalStateException.class);
             session = sessions.take();
+            assertThat(sessions.isPrepared()).isFalse();
         }
         finally
         {
