@@ -496,7 +496,8 @@ public final class EngineServiceBenchmark
      * @param layout       the streams, on a running media driver.
      * @param idleStrategy the engine agent's.
      * @return the benchmark's engine service: shard {@value #SHARD}, exchange-core's symbol, the reference core's size
-     * limit, an ephemeral metrics port without JVM metrics.
+     * limit, its numbering from 0 as the reference core's (a wall clock at the Unix epoch: a service numbers from its
+     * start time), an ephemeral metrics port without JVM metrics.
      */
     static EngineContext engineContext(final StreamLayout layout, final IdleStrategy idleStrategy)
     {
@@ -507,7 +508,8 @@ public final class EngineServiceBenchmark
             .maxOrderQuantity(SbeCommandStream.MAX_ORDER_QUANTITY)
             .streamLayout(layout)
             .symbolDirectory(SymbolDirectory.parse(SYMBOL + "@" + SHARD))
-            .idleStrategy(idleStrategy);
+            .idleStrategy(idleStrategy)
+            .epochClock(() -> 0);
     }
 
     /**

@@ -154,7 +154,7 @@ class AdminCommandTest
         assertThat(awaitAnswers(3)).containsExactly(
             "executed C 60 taker 1 maker 2",
             "canceled 1 40 C",
-            "cross AAPL 60@" + PRICE + " match " + (2 * 16) + " C");
+            "cross AAPL 60@" + PRICE + " match " + (lastMatchNumber + 16) + " C"); // the shard's next match number
     }
 
     @Test

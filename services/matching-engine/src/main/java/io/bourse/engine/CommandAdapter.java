@@ -24,6 +24,7 @@ import io.bourse.sbe.engine.SequencedCommandEncoder;
 import io.bourse.sbe.engine.SetPriceBandDecoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionDecoder;
 import io.bourse.sbe.engine.SetTradingStateDecoder;
+import io.bourse.sbe.engine.StartNumberingDecoder;
 import org.agrona.DirectBuffer;
 
 /**
@@ -54,6 +55,10 @@ import org.agrona.DirectBuffer;
  *       ({@link MatchingEngine#crossLock(long)}, {@link MatchingEngine#runCross(long)}). Refused, like the other admin
  *       commands, for a symbol this shard does not trade, a CrossLock when the cross is already locked, a RunCross
  *       when it is not locked or, locked, when the symbol is not OPEN.</li>
+ *   <li>StartNumbering: the shard's own setting, taken at each run's start ({@link StartConfiguration#startNumbering}):
+ *       raises the counts of order reference numbers and match numbers ({@link MatchingEngine#startNumbering}). Heard
+ *       on the command stream it is counted as unknown and skipped, unsequenced: no sender may lower or move the
+ *       numbering.</li>
  * </ul>
  *
  * A command is only taken when no event of an earlier one is still held back by the event stream; otherwise the poll
@@ -98,6 +103,7 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final BreakTradeDecoder breakTrade = new BreakTradeDecoder();
     private final CrossLockDecoder crossLock = new CrossLockDecoder();
     private final RunCrossDecoder runCross = new RunCrossDecoder();
+    private final StartNumberingDecoder startNumbering = new StartNumberingDecoder();
 
     /**
      * @param engine           the shard's matching engine.
@@ -156,7 +162,8 @@ final class CommandAdapter implements ControlledFragmentHandler
      * the engine. Besides the command stream's, the shard's own start configuration ({@link StartConfiguration}) and
      * the commands a recovery replays come this way. Throws nothing for bad input: a message of another schema, an
      * unknown template, one longer than {@link EventProxy#MAX_COMMAND_LENGTH}, shorter than its header and block
-     * length, or whose block is shorter than the fields of its version is counted and skipped before it is sequenced; a
+     * length, whose block is shorter than the fields of its version, or a StartNumbering from the command stream is
+     * counted and skipped before it is sequenced; a
      * NewOrder with a side other than buy or sell is sequenced, then counted and skipped, the same way at every replay.
      *
      * @param buffer    holds the command.
@@ -166,6 +173,8 @@ final class CommandAdapter implements ControlledFragmentHandler
      *                  one the shard gives itself.
      * @param position  that stream's position just after the command, in bytes; SequencedCommand's null value for
      *                  one the shard gives itself.
+     * @throws IllegalArgumentException for a StartNumbering whose base is out of range, which only the shard itself
+     *                                  (or a corrupt recording of its input log) can give.
      */
     void take(final DirectBuffer buffer, final int offset, final int length, final int sessionId, final long position)
     {
@@ -178,7 +187,9 @@ final class CommandAdapter implements ControlledFragmentHandler
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH ||
             length < MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength() ||
-            header.blockLength() < requiredBlockLength(header.templateId(), header.version()))
+            header.blockLength() < requiredBlockLength(header.templateId(), header.version()) ||
+            (StartNumberingDecoder.TEMPLATE_ID == header.templateId() &&
+            SequencedCommandEncoder.commandSessionIdNullValue() != sessionId))
         {
             metrics.unknownCommands.inc();
             return;
@@ -252,6 +263,11 @@ final class CommandAdapter implements ControlledFragmentHandler
             case BreakTradeDecoder.TEMPLATE_ID -> onBreakTrade(buffer, bodyOffset, blockLength, version);
             case CrossLockDecoder.TEMPLATE_ID -> onCrossLock(buffer, bodyOffset, blockLength, version);
             case RunCrossDecoder.TEMPLATE_ID -> onRunCross(buffer, bodyOffset, blockLength, version);
+            case StartNumberingDecoder.TEMPLATE_ID ->
+            {
+                startNumbering.wrap(buffer, bodyOffset, blockLength, version);
+                engine.startNumbering(startNumbering.numberBase());
+            }
             default ->
             {
                 metrics.unknownCommands.inc();
@@ -287,6 +303,7 @@ final class CommandAdapter implements ControlledFragmentHandler
             case BreakTradeDecoder.TEMPLATE_ID -> BreakTradeDecoder.BLOCK_LENGTH;
             case CrossLockDecoder.TEMPLATE_ID -> CrossLockDecoder.BLOCK_LENGTH;
             case RunCrossDecoder.TEMPLATE_ID -> RunCrossDecoder.BLOCK_LENGTH;
+            case StartNumberingDecoder.TEMPLATE_ID -> StartNumberingDecoder.BLOCK_LENGTH;
             default -> 0;
         };
     }

@@ -11,7 +11,9 @@ import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.SelfTradePrevention;
+import org.agrona.concurrent.EpochMicroClock;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SystemEpochMicroClock;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -76,6 +78,7 @@ public final class EngineContext
     private AgentHost agentHost = AgentHost.DEDICATED;
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
     private EventArchive eventArchive = EventArchive.DISABLED;
+    private EpochMicroClock epochClock = new SystemEpochMicroClock();
 
     /**
      * @param settings where to read the settings.
@@ -465,6 +468,23 @@ public final class EngineContext
     public EngineContext eventArchive(final EventArchive eventArchive)
     {
         this.eventArchive = eventArchive;
+        return this;
+    }
+
+    /** @return the wall clock whose time at start begins the run's numbering; the system's by default. */
+    public EpochMicroClock epochClock()
+    {
+        return epochClock;
+    }
+
+    /**
+     * @param epochClock the wall clock, µs since the Unix epoch, whose time at start the run's order reference numbers
+     *                   and match numbers continue from ({@link StartConfiguration#startNumbering}).
+     * @return this.
+     */
+    public EngineContext epochClock(final EpochMicroClock epochClock)
+    {
+        this.epochClock = epochClock;
         return this;
     }
 }

@@ -2,12 +2,16 @@ package io.bourse.engine;
 
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
+import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.SequencedCommandEncoder;
 import io.bourse.sbe.engine.SetPriceBandDecoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionDecoder;
+import io.bourse.sbe.engine.StartNumberingEncoder;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,8 +31,11 @@ import java.util.Map;
  * those runs as they ran, then applies its changed settings on top. A setting it leaves unchanged does not undo what
  * an operator's admin command changed meanwhile; a setting it leaves out stays as it was (an admin command changes or
  * removes it, a band with reference price 0). The commands carry the engine's clock, the latest timestamp it took, so
- * they expire no order; they publish no event and are counted with the admin commands. Runs on the launching thread;
- * allocates.
+ * they expire no order; they publish no event and are counted with the admin commands.
+ *
+ * <p>Before them, every run takes a StartNumbering ({@link #startNumbering}), in its input log too, which raises the
+ * counts of its order reference numbers and match numbers to its start time in µs since the Unix epoch. Runs on the
+ * launching thread; allocates.
  */
 final class StartConfiguration
 {
@@ -38,6 +45,9 @@ final class StartConfiguration
     }
 
     private final AdminCommandEncoder encoder = new AdminCommandEncoder();
+    private final UnsafeBuffer numberingBuffer =
+        new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH + StartNumberingEncoder.BLOCK_LENGTH]);
+    private final StartNumberingEncoder numbering = new StartNumberingEncoder();
     private final MessageHeaderDecoder recordedHeader = new MessageHeaderDecoder();
     private final SetSelfTradePreventionDecoder recordedSelfTradePrevention = new SetSelfTradePreventionDecoder();
     private final SetPriceBandDecoder recordedPriceBand = new SetPriceBandDecoder();
@@ -80,6 +90,33 @@ final class StartConfiguration
             bands.put(Symbols.pack(command, body + SetPriceBandDecoder.symbolEncodingOffset()),
                 new Band(recordedPriceBand.referencePrice(), recordedPriceBand.bandBasisPoints()));
         }
+    }
+
+    /**
+     * Takes a StartNumbering (engine-schema.xml): the shard's order reference numbers and match numbers then continue
+     * from at least {@code numberBase}. A run that recovered its earlier runs already numbers above theirs, and one
+     * that recovered nothing (the event archive off, or deleted with its media driver) numbered from 0 before stop 64,
+     * the numbers its earlier runs of the day had given: a gateway that outlived it (its session journals on disk)
+     * then replayed OUCH Accepted and Executed messages with the same order reference and match numbers as the new
+     * run's. Based on the start time, the numbers stay unique as long as no earlier run gave more than one number per
+     * µs of its life, far beyond a shard's rate.
+     *
+     * @param commandAdapter the run's live adapter, which sequences the command when the archive is on.
+     * @param numberBase     the run's start time in µs since the Unix epoch, 0 to
+     *                       {@link MatchingEngine#MAX_NUMBERING_START}.
+     * @throws IllegalArgumentException for a base out of that range.
+     */
+    void startNumbering(final CommandAdapter commandAdapter, final long numberBase)
+    {
+        if (numberBase < 0 || numberBase > MatchingEngine.MAX_NUMBERING_START)
+        {
+            // refused before it is sequenced: in the input log it would stop every later recovery
+            throw new IllegalArgumentException("numbering start must be 0.." + MatchingEngine.MAX_NUMBERING_START +
+                ": " + numberBase);
+        }
+        numbering.wrapAndApplyHeader(numberingBuffer, 0, new MessageHeaderEncoder()).numberBase(numberBase);
+        commandAdapter.take(numberingBuffer, 0, numberingBuffer.capacity(),
+            SequencedCommandEncoder.commandSessionIdNullValue(), SequencedCommandEncoder.commandPositionNullValue());
     }
 
     /**

@@ -7,6 +7,7 @@ import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
 import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamRecordings;
 import io.bourse.common.config.SymbolDirectory;
@@ -17,9 +18,12 @@ import io.bourse.engine.ShardStreams.Event;
 import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.ClockTickEncoder;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.NewOrderDecoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
+import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.bourse.sbe.engine.SequencedCommandEncoder;
 import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
@@ -73,6 +77,13 @@ class EngineRecoveryTest
     private static final int TAKEN_SESSION_ID = 0x0BAD;
     /** Where on that image such a command was taken. */
     private static final long TAKEN_POSITION = 64;
+    /** The wall clock of the shards these tests launch, µs since the Unix epoch, unless a test moves it. */
+    private static final long START_EPOCH_US = 1_763_000_000_000_000L;
+    /**
+     * The first order reference number (and match number) of a run recorded by an engine of schema version 7 or
+     * older, which took no StartNumbering and counted from 0.
+     */
+    private static final long UNNUMBERED_FIRST = (1 << 4) | SHARD;
 
     @TempDir
     private Path archiveDir;
@@ -80,6 +91,8 @@ class EngineRecoveryTest
     private ArchivingDriverFixture driver;
     private StreamLayout layout;
     private Aeron aeron;
+    /** The wall clock's time, in µs since the Unix epoch, that the next shard launched starts its numbering from. */
+    private long epochUs = START_EPOCH_US;
 
     private record Recording(long recordingId, int sessionId, long stopPosition)
     {
@@ -131,7 +144,7 @@ class EngineRecoveryTest
     @Test
     void shouldRecoverBooksOrderReferencesMatchNumbersAndExecutionsWhenTheShardRestarts() throws Exception
     {
-        final long firstMatch = (1 << 4) | SHARD;
+        final long firstMatch = number(1);
         try (EngineService ignored = launchShard())
         {
             final Subscription events = subscribeEvents();
@@ -152,12 +165,12 @@ class EngineRecoveryTest
 
             assertThat(await(events, recordings().getLast().sessionId(), 6)).containsExactly(
                 new Event(1, "accepted 14 AAPL SELL 100@" + (PRICE - 100) + " Y t=780"),
-                new Event(2, "executed 40@" + PRICE + " taker 14 maker 11 match " + (2 * 16 + SHARD) + " t=780"),
-                new Event(3, "executed 50@" + (PRICE - 100) + " taker 14 maker 13 match " + (3 * 16 + SHARD) +
+                new Event(2, "executed 40@" + PRICE + " taker 14 maker 11 match " + number(2) + " t=780"),
+                new Event(3, "executed 50@" + (PRICE - 100) + " taker 14 maker 13 match " + number(3) +
                     " t=780"),
                 new Event(4, "added SELL 10@" + (PRICE - 100) + " Y"),
-                new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + (2 * 16 + SHARD) + " maker 11/" +
-                    (16 + SHARD) + " match " + firstMatch + " E t=781"),
+                new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + number(2) + " maker 11/" +
+                    number(1) + " match " + firstMatch + " E t=781"),
                 adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 781));
         }
         awaitStopped();
@@ -256,7 +269,7 @@ class EngineRecoveryTest
     @Test
     void shouldAnswerAnAdminCommandAnEarlierRunTookButDiedBeforeAnswering() throws Exception
     {
-        final long firstMatch = 16 + SHARD;
+        final long firstMatch = number(1);
         try (EngineService ignored = launchShard())
         {
             final Subscription events = subscribeEvents();
@@ -277,8 +290,8 @@ class EngineRecoveryTest
             cancel(connect(thirdRun), 11, 0, 782);
 
             assertThat(await(thirdRun, recordings().getLast().sessionId(), 3)).containsExactly(
-                new Event(1, "broken AAPL 60@" + PRICE + " taker 12/" + (2 * 16 + SHARD) + " maker 11/" +
-                    (16 + SHARD) + " match " + firstMatch + " E t=781"),
+                new Event(1, "broken AAPL 60@" + PRICE + " taker 12/" + number(2) + " maker 11/" +
+                    number(1) + " match " + firstMatch + " E t=781"),
                 adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 781),
                 new Event(2, "canceled 11 40 leaves 0 U resting t=782"));
         }
@@ -372,6 +385,59 @@ class EngineRecoveryTest
     }
 
     /**
+     * Three runs a second apart on the wall clock: each numbers from its start (the second's numbers jump above the
+     * first's), and the third replays both runs' StartNumbering where they took it, so that the replay gives the
+     * recorded numbers (else it would diverge from the second run), breaks the second run's trade by its match number
+     * and numbers its own trade from its own start.
+     */
+    @Test
+    void shouldReplayEachRunsNumberingWhenTheWallClockMovedBetweenRuns() throws Exception
+    {
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            send(commands, 11, "AAPL", Side.BUY, 100, 777);
+            send(commands, 12, "AAPL", Side.SELL, 60, 778);
+            assertThat(await(events, 4).getLast())
+                .isEqualTo(new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
+        }
+        awaitStopped();
+
+        final long secondStartUs = START_EPOCH_US + 1_000_000;
+        epochUs = secondStartUs;
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            send(connect(events), 13, "AAPL", Side.SELL, 40, 779);
+            assertThat(await(events, recordings().getLast().sessionId(), 2).getLast()).isEqualTo(new Event(2,
+                "executed 40@" + PRICE + " taker 13 maker 11 match " + numberFrom(secondStartUs, 1) + " t=779"));
+        }
+        awaitStopped();
+
+        final long thirdStartUs = START_EPOCH_US + 2_000_000;
+        epochUs = thirdStartUs;
+        try (EngineService ignored = launchShard())
+        {
+            final Subscription events = subscribeEvents();
+            final Publication commands = connect(events);
+            breakTrade(commands, "AAPL", numberFrom(secondStartUs, 1), 'E', 780);
+            send(commands, 14, "AAPL", Side.BUY, 10, 781);
+            send(commands, 15, "AAPL", Side.SELL, 10, 782);
+
+            assertThat(await(events, recordings().getLast().sessionId(), 6)).containsExactly(
+                new Event(1, "broken AAPL 40@" + PRICE + " taker 13/" + numberFrom(secondStartUs, 1) + " maker 11/" +
+                    number(1) + " match " + numberFrom(secondStartUs, 1) + " E t=780"),
+                adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 780),
+                new Event(2, "accepted 14 AAPL BUY 10@" + PRICE + " Y t=781"),
+                new Event(3, "added BUY 10@" + PRICE + " Y"),
+                new Event(4, "accepted 15 AAPL SELL 10@" + PRICE + " Y t=782"),
+                new Event(5, "executed 10@" + PRICE + " taker 15 maker 14 match " + numberFrom(thirdStartUs, 1) +
+                    " t=782"));
+        }
+    }
+
+    /**
      * A run recorded by the engine of an earlier schema version (5 and 6 wrote the events as 7 does, but for the
      * version in their message header) is recovered as any other: an upgrade needs a restart of the shard, which must
      * start. Before, every recorded event was taken for a divergence and the shard refused to start.
@@ -383,7 +449,7 @@ class EngineRecoveryTest
         {
             offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
                 .firm("DEMO").display((byte)'Y'));
-            offerAccepted(publication, 1, 777, 11, 16 + SHARD, 6);
+            offerAccepted(publication, 1, 777, 11, UNNUMBERED_FIRST, 6);
         });
 
         final Subscription events = subscribeEvents();
@@ -394,7 +460,7 @@ class EngineRecoveryTest
             assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
                 new Event(1, "added BUY 100@" + PRICE + " Y"),
                 new Event(2, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
-                new Event(3, "executed 100@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
+                new Event(3, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
         }
     }
 
@@ -432,7 +498,7 @@ class EngineRecoveryTest
 
                 assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
                     new Event(1, "accepted 13 AAPL SELL 40@" + PRICE + " Y t=779"),
-                    new Event(2, "executed 40@" + PRICE + " taker 13 maker 11 match " + (2 * 16 + SHARD) + " t=779"));
+                    new Event(2, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(2) + " t=779"));
                 assertThat(MetricsEndpoint.scrape(shard.metricsPort()))
                     .contains("bourse_engine_duplicate_commands_total 2.0")
                     .contains("bourse_engine_commands_total{type=\"new_order\"} 1.0");
@@ -472,7 +538,7 @@ class EngineRecoveryTest
 
             assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
                 new Event(1, "accepted 13 AAPL BUY 100@" + twoPercentAbove + " Y t=779"),
-                new Event(2, "executed 100@" + PRICE + " taker 13 maker 12 match " + (16 + SHARD) + " t=779"));
+                new Event(2, "executed 100@" + PRICE + " taker 13 maker 12 match " + number(1) + " t=779"));
         }
     }
 
@@ -520,7 +586,7 @@ class EngineRecoveryTest
 
             assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
                 new Event(1, "accepted 12 AAPL BUY 100@" + twoPercentAbove + " Y t=778"),
-                new Event(2, "executed 100@" + twoPercentAbove + " taker 12 maker 11 match " + (16 + SHARD) +
+                new Event(2, "executed 100@" + twoPercentAbove + " taker 12 maker 11 match " + number(1) +
                     " t=778"));
         }
     }
@@ -566,7 +632,7 @@ class EngineRecoveryTest
 
             assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
                 new Event(1, "accepted 14 AAPL SELL 100@" + PRICE + " Y t=780"),
-                new Event(2, "executed 100@" + PRICE + " taker 14 maker 13 match " + (16 + SHARD) + " t=780"));
+                new Event(2, "executed 100@" + PRICE + " taker 14 maker 13 match " + number(1) + " t=780"));
         }
     }
 
@@ -604,7 +670,7 @@ class EngineRecoveryTest
             connect(events);
             assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
                 new Event(1, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
-                new Event(2, "executed 100@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
+                new Event(2, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
         }
     }
 
@@ -632,7 +698,7 @@ class EngineRecoveryTest
                 "503 not ready: the event archive stopped recording the shard's events: taking no commands\n");
             firstRunEvents = awaitQuiet(events, firstRunStream, 500);
         }
-        awaitStopped();
+        final Recording firstRecording = awaitStopped();
 
         final Subscription events = subscribeEvents(); // before the run starts: it publishes those events at once
         try (EngineService ignored = launchShard())
@@ -652,9 +718,15 @@ class EngineRecoveryTest
                 accepted.add(acceptedOrder(event));
             }
             accepted.removeIf(Objects::isNull);
-            final long last = accepted.getLast();
-            assertThat(accepted).as("each order accepted once, in order, by one run or the other")
-                .isEqualTo(LongStream.rangeClosed(1, last).boxed().toList());
+            final int recorded = (int)lastRecordedNewOrder(firstRecording);
+            assertThat(accepted.subList(0, recorded)).as("each recorded order accepted once, in order, by one run " +
+                "or the other").isEqualTo(LongStream.rangeClosed(1, recorded).boxed().toList());
+            // The next one, unless the first run took it and held its SequencedCommand at the stop: in no recording,
+            // no run answers it (where the window's end falls depends on the messages' sizes).
+            final long firstLive = accepted.get(recorded);
+            assertThat(firstLive).as("the first order the second run took live").isIn(recorded + 1L, recorded + 2L);
+            assertThat(accepted.subList(recorded, accepted.size())).as("each later order accepted once, in order")
+                .isEqualTo(LongStream.rangeClosed(firstLive, accepted.getLast()).boxed().toList());
         }
     }
 
@@ -672,12 +744,32 @@ class EngineRecoveryTest
         {
             offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
                 .firm("DEMO").display((byte)'Y'));
-            offerAccepted(publication, 1, 777, 11, 16 + SHARD + 1);
+            offerAccepted(publication, 1, 777, 11, UNNUMBERED_FIRST + 1);
         });
 
         assertThatThrownBy(this::launchShard)
             .isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("recovery diverged");
+    }
+
+    /**
+     * @param n the 1-based count of the order reference numbers (or match numbers) of the runs started at
+     *          {@link #START_EPOCH_US}.
+     * @return the n-th one the shard gives.
+     */
+    private static long number(final long n)
+    {
+        return numberFrom(START_EPOCH_US, n);
+    }
+
+    /**
+     * @param startUs a run's start, µs since the Unix epoch.
+     * @param n       the 1-based count of the order reference numbers (or match numbers) given since.
+     * @return the n-th one the shard gives from there.
+     */
+    private static long numberFrom(final long startUs, final long n)
+    {
+        return ((startUs + n) << 4) | SHARD;
     }
 
     private EngineService launchShard()
@@ -694,7 +786,8 @@ class EngineRecoveryTest
             .streamLayout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@1,MSFT@0"))
             .eventArchive(archive)
-            .idleStrategy(new SleepingMillisIdleStrategy(1));
+            .idleStrategy(new SleepingMillisIdleStrategy(1))
+            .epochClock(() -> epochUs);
         settings.accept(ctx);
         return EngineService.launch(ctx);
     }
@@ -739,7 +832,7 @@ class EngineRecoveryTest
         {
             offerCommand(publication, newOrder(11, "AAPL", Side.BUY, 100, PRICE, DAY, 777)
                 .firm("DEMO").display((byte)'Y'));
-            offerAccepted(publication, 1, 777, 11, 16 + SHARD);
+            offerAccepted(publication, 1, 777, 11, UNNUMBERED_FIRST);
         });
     }
 
@@ -751,7 +844,7 @@ class EngineRecoveryTest
         assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
             new Event(1, "added BUY 100@" + PRICE + " Y"),
             new Event(2, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
-            new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + (16 + SHARD) + " t=778"));
+            new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
     }
 
     /** Records a run of the shard's event stream written by the test, as a shard that stopped would have left it. */
@@ -827,6 +920,31 @@ class EngineRecoveryTest
             .display((byte)'Y');
         new MessageHeaderEncoder().wrap(buffer, 0).version(schemaVersion);
         offer(publication, buffer, MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength());
+    }
+
+    /** @return the client order id of the last NewOrder among a stopped recording's SequencedCommands, 0 for none. */
+    private long lastRecordedNewOrder(final Recording recording)
+    {
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final SequencedCommandDecoder sequencedCommand = new SequencedCommandDecoder();
+        final UnsafeBuffer command = new UnsafeBuffer(0, 0);
+        final NewOrderDecoder newOrder = new NewOrderDecoder();
+        final long[] last = {0};
+        new EventReplay(aeron, archive).replayRecording(recording.recordingId(), 0, recording.stopPosition(),
+            (buffer, offset, length, frameHeader) ->
+            {
+                header.wrap(buffer, offset);
+                if (SequencedCommandDecoder.TEMPLATE_ID == header.templateId())
+                {
+                    sequencedCommand.wrapAndApplyHeader(buffer, offset, header).wrapCommand(command);
+                    header.wrap(command, 0);
+                    if (NewOrderDecoder.TEMPLATE_ID == header.templateId())
+                    {
+                        last[0] = newOrder.wrapAndApplyHeader(command, 0, header).clientOrderId();
+                    }
+                }
+            });
+        return last[0];
     }
 
     private List<Recording> recordings()

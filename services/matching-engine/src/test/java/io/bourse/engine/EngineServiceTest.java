@@ -23,9 +23,11 @@ import io.bourse.sbe.engine.SetPriceBandEncoder;
 import io.bourse.sbe.engine.SetSelfTradePreventionEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
+import io.bourse.sbe.engine.StartNumberingEncoder;
 import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.SystemEpochMicroClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +39,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
@@ -64,6 +68,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EngineServiceTest
 {
     private static final long SECOND_NS = 1_000_000_000L;
+    /** The wall clock of the shards these tests launch, µs since the Unix epoch: their numbering starts there. */
+    private static final long START_EPOCH_US = 1_763_000_000_000_000L;
 
     private MediaDriver driver;
     private EngineService engine;
@@ -89,7 +95,8 @@ class EngineServiceTest
             .jvmMetrics(false)
             .streamLayout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@1,MSFT@0"))
-            .idleStrategy(new SleepingMillisIdleStrategy(1));
+            .idleStrategy(new SleepingMillisIdleStrategy(1))
+            .epochClock(() -> START_EPOCH_US);
         configure.accept(ctx);
         engine = EngineService.launch(ctx);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
@@ -99,6 +106,15 @@ class EngineServiceTest
     void tearDown()
     {
         CloseHelper.closeAll(aeron, engine, driver);
+    }
+
+    /**
+     * @param n the 1-based count of the run's order reference numbers (or match numbers).
+     * @return the n-th one shard 1 gives, numbering from {@link #START_EPOCH_US}.
+     */
+    private static long number(final long n)
+    {
+        return ((START_EPOCH_US + n) << 4) | 1;
     }
 
     @Test
@@ -115,7 +131,7 @@ class EngineServiceTest
             new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
             new Event(2, "added BUY 100@" + PRICE + " Y"),
             new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
-            new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + ((1 << 4) | 1) + " t=778"),
+            new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"),
             new Event(5, "rejected 13 S"));
         assertThat(MetricsEndpoint.scrape(engine.metricsPort()))
             .contains("bourse_engine_events_total{type=\"rejected\"} 1.0\n")
@@ -180,7 +196,7 @@ class EngineServiceTest
         assertThat(await(events, 4)).containsExactly(
             new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + SECOND_NS),
             new Event(2, "added BUY 100@" + PRICE + " Y"),
-            new Event(3, "replaced 11->12 " + (16 + 1) + "->" + (2 * 16 + 1) + " 100@" + PRICE + " REPLACED N t=" +
+            new Event(3, "replaced 11->12 " + number(1) + "->" + number(2) + " 100@" + PRICE + " REPLACED N t=" +
                 2 * SECOND_NS),
             new Event(4, "canceled 12 100 leaves 0 T resting t=" + 7 * SECOND_NS));
     }
@@ -225,7 +241,7 @@ class EngineServiceTest
             new Event(3, "accepted 12 AAPL BUY 40@" + PRICE + " Y t=2"),
             new Event(4, "canceled 12 40 leaves 0 Q not-resting t=2"),
             new Event(5, "accepted 13 AAPL BUY 40@" + PRICE + " Y t=3"),
-            new Event(6, "executed 40@" + PRICE + " taker 13 maker 11 match " + ((1 << 4) | 1) + " t=3"));
+            new Event(6, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(1) + " t=3"));
     }
 
     @Test
@@ -327,12 +343,12 @@ class EngineServiceTest
     {
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
         final Publication commands = connect(events);
-        final long matchNumber = (1 << 4) | 1;
+        final long matchNumber = number(1);
 
         send(commands, 11, "AAPL", Side.BUY, 100, 777);
         send(commands, 12, "AAPL", Side.SELL, 60, 778);
         breakTrade(commands, "AAPL", matchNumber, 'Q', 779);
-        breakTrade(commands, "AAPL", matchNumber + 16, 'S', 780);
+        breakTrade(commands, "AAPL", number(2), 'S', 780);
         breakTrade(commands, "MSFT", matchNumber, 'S', 781);
         breakTrade(commands, "AAPL", matchNumber, 'E', 782);
         breakTrade(commands, "AAPL", matchNumber, 'S', 783);
@@ -346,12 +362,12 @@ class EngineServiceTest
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.INVALID_BREAK_REASON, 779),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 780),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 781),
-            new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + (2 * 16 + 1) + " maker 11/" + (16 + 1) +
+            new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + number(2) + " maker 11/" + number(1) +
                 " match " + matchNumber + " E t=782"),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 782),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.TRADE_ALREADY_BROKEN, 783),
             new Event(6, "accepted 13 AAPL SELL 60@" + PRICE + " Y t=784"),
-            new Event(7, "executed 40@" + PRICE + " taker 13 maker 11 match " + (2 * 16 + 1) + " t=784"),
+            new Event(7, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(2) + " t=784"),
             new Event(8, "added SELL 20@" + PRICE + " Y"));
         assertThat(scrapeMetrics()).contains(
             "bourse_engine_admin_rejects_total{reason=\"invalid_break_reason\"} 1.0",
@@ -368,8 +384,8 @@ class EngineServiceTest
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
         final Publication commands = connect(events);
         final long beforeMidnightNs = MidnightNanoClock.NANOS_PER_DAY - 1_000_000;
-        final long yesterdaysMatch = (1 << 4) | 1;
-        final long todaysMatch = (2 << 4) | 1;
+        final long yesterdaysMatch = number(1);
+        final long todaysMatch = number(2);
 
         send(commands, 11, "AAPL", Side.BUY, 100, beforeMidnightNs);
         send(commands, 12, "AAPL", Side.SELL, 60, beforeMidnightNs);
@@ -387,7 +403,7 @@ class EngineServiceTest
             new Event(5, "accepted 13 AAPL SELL 10@" + PRICE + " Y t=5000"),
             new Event(6, "executed 10@" + PRICE + " taker 13 maker 11 match " + todaysMatch + " t=5000"),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 6_000),
-            new Event(7, "broken AAPL 10@" + PRICE + " taker 13/" + (3 * 16 + 1) + " maker 11/" + (16 + 1) +
+            new Event(7, "broken AAPL 10@" + PRICE + " taker 13/" + number(3) + " maker 11/" + number(1) +
                 " match " + todaysMatch + " S t=7000"),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 7_000));
     }
@@ -421,7 +437,7 @@ class EngineServiceTest
         tradingState(commands, "AAPL", TradingState.OPEN);
         runCross(commands, "AAPL", 13);
 
-        final long firstMatch = (1 << 4) | 1;
+        final long firstMatch = number(1);
         assertThat(await(events, 21)).containsExactly(
             adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_NOT_LOCKED, 1),
             new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE + 500) + " Y t=2"),
@@ -429,13 +445,13 @@ class EngineServiceTest
             new Event(3, "accepted 13 AAPL SELL 150@" + PRICE + " Y t=4"),
             new Event(4, "added SELL 150@" + PRICE + " Y"),
             new Event(5, "rejected 14 R"),
-            new Event(6, "replaced 12->15 " + (2 * 16 + 1) + "->" + (4 * 16 + 1) + " 100@" + (PRICE - 100) +
+            new Event(6, "replaced 12->15 " + number(2) + "->" + number(4) + " 100@" + (PRICE - 100) +
                 " REPLACED C t=6"),
             adminResponse(CrossLockEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 7),
             adminResponse(CrossLockEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_ALREADY_LOCKED, 8),
             adminResponse(CrossLockEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_SYMBOL, 9),
-            new Event(7, "cancel-pending 15/" + (4 * 16 + 1) + " AAPL t=10"),
-            new Event(8, "cancel-rejected 11/" + (16 + 1) + " AAPL t=11"),
+            new Event(7, "cancel-pending 15/" + number(4) + " AAPL t=10"),
+            new Event(8, "cancel-rejected 11/" + number(1) + " AAPL t=11"),
             new Event(9, "trading-state AAPL HALTED"),
             adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
             adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.SYMBOL_NOT_OPEN, 12),
@@ -443,7 +459,7 @@ class EngineServiceTest
             adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
             new Event(11, "executed C 100@" + PRICE + " taker 11 maker 13 match " + firstMatch + " t=13"),
             new Event(12, "canceled 15 100 leaves 0 U not-resting t=13"),
-            new Event(13, "cross AAPL 100@" + PRICE + " match " + (firstMatch + 16) + " C t=13"),
+            new Event(13, "cross AAPL 100@" + PRICE + " match " + number(2) + " C t=13"),
             adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 13));
         assertThat(scrapeMetrics()).contains(
             "bourse_engine_admin_rejects_total{reason=\"cross_not_locked\"} 1.0",
@@ -472,7 +488,7 @@ class EngineServiceTest
         send(commands, newOrder(13, "AAPL", Side.BUY, 100, PRICE + 5_000, DAY, 3).display((byte)'M'));
         send(commands, 14, "AAPL", Side.BUY, 100, PRICE + 2_000, 4);
 
-        final long pegOrderId = (3 << 4) | 1;
+        final long pegOrderId = number(3);
         assertThat(await(events, 10)).containsExactly(
             new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE - 10_000) + " Y t=1"),
             new Event(2, "added BUY 100@" + (PRICE - 10_000) + " Y"),
@@ -549,6 +565,56 @@ class EngineServiceTest
         assertThat(log.toString(StandardCharsets.UTF_8)).containsPattern(
             "matching-engine shard 1: stopping with no event stream subscriber left, not even the event archive's " +
             "recording: the [1-9][0-9]* messages held are dropped");
+    }
+
+    /**
+     * A shard restarted on a new media driver without the event archive recovers nothing; its numbering starts from
+     * its start time, so its match numbers (and order reference numbers) are above those of the day's earlier run.
+     * Before, each run numbered from 1, and a gateway that outlived the first gave its sessions the same numbers twice.
+     */
+    @Test
+    void shouldNumberAboveTheEarlierRunWhenARestartedShardRecoversNothing()
+    {
+        final long startUs = new SystemEpochMicroClock().microTime();
+        launch("aeron:ipc", (ctx) -> ctx.epochClock(new SystemEpochMicroClock()));
+        final long earlierMatch = crossAndAwaitMatchNumber();
+        launch("aeron:ipc", (ctx) -> ctx.epochClock(new SystemEpochMicroClock()));
+        final long laterMatch = crossAndAwaitMatchNumber();
+
+        assertThat(earlierMatch).isGreaterThan((startUs << 4) | 1);
+        assertThat(laterMatch).isGreaterThan(earlierMatch);
+    }
+
+    /** Only the shard numbers itself: a StartNumbering on the command stream is counted as unknown and changes none. */
+    @Test
+    void shouldSkipAStartNumberingHeardOnTheCommandStream() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        new StartNumberingEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
+            .numberBase(START_EPOCH_US + 1_000_000);
+        offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + StartNumberingEncoder.BLOCK_LENGTH);
+
+        send(commands, 11, "AAPL", Side.BUY, 100, 777);
+        send(commands, 12, "AAPL", Side.SELL, 100, 778);
+
+        assertThat(await(events, 4)).last()
+            .isEqualTo(new Event(4, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
+        assertThat(scrapeMetrics()).contains("bourse_engine_commands_total{type=\"unknown\"} 1.0");
+    }
+
+    /** Crosses two orders on a new subscription and publication of the running shard. */
+    private long crossAndAwaitMatchNumber()
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        send(commands, 11, "AAPL", Side.BUY, 100, 777);
+        send(commands, 12, "AAPL", Side.SELL, 100, 778);
+        final Matcher executed =
+            Pattern.compile("^executed .* match ([0-9]+) ").matcher(await(events, 4).get(3).text());
+        assertThat(executed.find()).as("an execution").isTrue();
+        return Long.parseLong(executed.group(1));
     }
 
     private Publication connect(final Subscription events)

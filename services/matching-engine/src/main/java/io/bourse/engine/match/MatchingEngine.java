@@ -147,6 +147,11 @@ public final class MatchingEngine
     public static final int TIME_IN_FORCE_UNCHANGED = -1;
     /** Default per-order size limit in shares. */
     public static final long DEFAULT_MAX_ORDER_QUANTITY = 1_000_000L;
+    /**
+     * Highest count {@link #startNumbering(long)} takes: 2^58, so that the next 2^58 - 1 numbers shifted past the
+     * shard's 4 bits still fit a positive int64.
+     */
+    public static final long MAX_NUMBERING_START = 1L << 58;
 
     private static final int SHARD_BITS = 4;
     private static final int BASIS_POINTS = 10_000;
@@ -189,6 +194,27 @@ public final class MatchingEngine
         {
             booksBySymbol.put(symbol, new OrderBook(symbol));
         }
+    }
+
+    /**
+     * Raises the counts that order reference numbers and match numbers are made of to at least {@code count}, so that
+     * the next order reference number is at least {@code ((count + 1) << 4) | shardId}, and the next match number
+     * too; a count already higher is kept, so numbers never repeat and keep growing (match numbers must, for the
+     * shard's BreakTrade registry). Both counts are 0 when the engine is built (exchange-core's replay relies on it).
+     * The engine's service raises them at each run's start to its start time in µs since the Unix epoch, so that a
+     * run that recovered nothing (the event archive off or gone) still gives numbers above every earlier run's.
+     *
+     * @param count the lowest count to continue from, 0 to {@link #MAX_NUMBERING_START}.
+     * @throws IllegalArgumentException for a count outside that range.
+     */
+    public void startNumbering(final long count)
+    {
+        if (count < 0 || count > MAX_NUMBERING_START)
+        {
+            throw new IllegalArgumentException("numbering start must be 0.." + MAX_NUMBERING_START + ": " + count);
+        }
+        orderCount = Math.max(orderCount, count);
+        matchCount = Math.max(matchCount, count);
     }
 
     /**

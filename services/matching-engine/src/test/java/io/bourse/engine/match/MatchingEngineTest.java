@@ -13,6 +13,7 @@ import static io.bourse.engine.match.EngineEvents.Executed;
 import static io.bourse.engine.match.EngineEvents.Rejected;
 import static io.bourse.engine.match.EngineEvents.Replaced;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MatchingEngineTest
 {
@@ -75,6 +76,28 @@ class MatchingEngineTest
             new Executed(matchNumber(3), 50, 1_000_200, 4, 1, 50, 0));
         assertThat(book(Side.SELL)).containsExactly(new Resting(orderId(1), Side.SELL, 1_000_200, 50));
         assertThat(book(Side.BUY)).isEmpty();
+    }
+
+    /** StartNumbering raises both counts, never lowers them, and refuses a count out of range. */
+    @Test
+    void shouldContinueNumberingFromTheStartGivenAndNeverLowerIt()
+    {
+        engine.newOrder(1, AAPL, Side.SELL, 100, 1_000_000, DAY);
+        engine.startNumbering(1_000);
+        engine.newOrder(2, AAPL, Side.BUY, 40, 1_000_000, DAY);
+        engine.startNumbering(5);
+        engine.newOrder(3, AAPL, Side.BUY, 60, 1_000_000, DAY);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(1, orderId(1), Side.SELL, 100, 1_000_000, DAY),
+            new Added(orderId(1), Side.SELL, 100, 1_000_000),
+            new Accepted(2, orderId(1_001), Side.BUY, 40, 1_000_000, DAY),
+            new Executed(matchNumber(1_001), 40, 1_000_000, 2, 1, 60, 0),
+            new Accepted(3, orderId(1_002), Side.BUY, 60, 1_000_000, DAY),
+            new Executed(matchNumber(1_002), 60, 1_000_000, 3, 1, 0, 0));
+        assertThatThrownBy(() -> engine.startNumbering(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> engine.startNumbering(MatchingEngine.MAX_NUMBERING_START + 1))
+            .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
