@@ -137,6 +137,10 @@ public final class MdPublisherService implements AutoCloseable
             final EngineEventStreams events = new EngineEventStreams(
                 subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books,
                 archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errorCount);
+            if (null != moldFeed)
+            {
+                moldFeed.agent().openWhen(() -> null == events.catchUpReason());
+            }
             final Agent mdAgent = new MdPublisherAgent(
                 events, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());
             final Agent agent = null == moldFeed ? mdAgent : new CompositeAgent(mdAgent, moldFeed.agent());

@@ -20,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * NASDAQ TotalView-ITCH 5.0 over MoldUDP64 (MoldUDP64 Protocol Specification 1.00): takes each increment of the
@@ -34,7 +35,9 @@ import java.util.concurrent.locks.LockSupport;
  *   locate order ({@link ItchReferenceData}), the Trading Action spin with each symbol's state in the books
  *   ({@link BookSpin}), System Events 'S' Start of System Hours and 'Q' Start of Market Hours (the engine shards accept
  *   and execute orders from their start), then an Add Order per displayed resting order in the books (none when the
- *   md-publisher starts), all stamped with the wall clock's nanoseconds since midnight. It ends ({@link #onClose})
+ *   md-publisher starts afresh; when it restarts, those of the books it rebuilds from the event archive, for which
+ *   the first session's opening waits: {@link #openWhen}), all stamped with the wall clock's nanoseconds since
+ *   midnight. It ends ({@link #onClose})
  *   with System Events 'M' End of Market Hours, 'E' End of System Hours and 'C' End of Messages. Then, as MoldUDP64
  *   1.00 has it, End of Session packets (Message Count 0xFFFF, the next Sequence Number) go out in place of
  *   Heartbeats for a short while ({@code endOfSessionNs}, every {@link #END_OF_SESSION_INTERVAL_NS}), while Request
@@ -87,6 +90,11 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     /** How long before midnight the next day's session starts opening ({@link FeedSessions#prepare}): 10 s. */
     static final long PREPARE_AHEAD_NS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * Longest time the first session's opening waits for the books to be rebuilt from the event archive
+     * ({@link #openWhen}): 30 s.
+     */
+    static final long OPENING_WAIT_NS = TimeUnit.SECONDS.toNanos(30);
     /** Most packets of held messages sent per duty cycle, once a new day's session may send. */
     static final int HELD_PACKETS_PER_DUTY_CYCLE = 16;
     /** Longest ITCH message of the feed: the longest the translator writes, longer than any reference data. */
@@ -110,6 +118,12 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private final ByteBuffer heldMessage;
     private final MoldUDP64MessageStore countingStore = this::answer;
     private BookSpin bookSpin;
+    /** Whether the books hold what the engine shards published before the md-publisher started; always by default. */
+    private BooleanSupplier booksRebuilt = () -> true;
+    /** The first session is not open yet: its opening waits for the books ({@link #openWhen}). */
+    private boolean openingAwaited;
+    /** Monotonic time until which the first session's opening waits for the books. */
+    private long openingDeadlineNs;
     /** The session the messages go to; null once the feed's last session ends. */
     private FeedSession current;
     /** The session before it while its end lasts, else null. */
@@ -182,10 +196,27 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     }
 
     /**
-     * Opens the first session ({@link #openSession}), with the books as they stand when the md-publisher starts: every
-     * symbol trading, no order. (One that restarts while an operator has a symbol halted announces it as trading in
-     * the spin; with the event archive on, the books it rebuilds then follow with the symbol's real 'H' and their
-     * Add Orders.)
+     * Makes the first session's opening wait, at most {@link #OPENING_WAIT_NS}, until the books are rebuilt: an
+     * md-publisher restarted with the event archive on rebuilds them from the recordings of the engine shards'
+     * streams, and a session opened before would announce each symbol as trading in its Trading Action spin, an
+     * operator's halt following only as the rebuilt books are published. Until the opening, the session sends
+     * Heartbeats (the next Sequence Number 1) and the order feed's increments are left out: they are in the books,
+     * which the opening tells. Set before the agent starts; by default the first session opens at once.
+     *
+     * @param booksRebuilt whether the books are rebuilt (every shard's stream caught up); called on this agent's
+     *                     thread.
+     */
+    void openWhen(final BooleanSupplier booksRebuilt)
+    {
+        this.booksRebuilt = booksRebuilt;
+    }
+
+    /**
+     * Opens the first session ({@link #openSession}), with the books as they stand, or, until they are rebuilt
+     * ({@link #openWhen}), lets it wait for them, at most {@link #OPENING_WAIT_NS}: a session opened before the books
+     * are rebuilt tells every symbol trading and no order, what the books it rebuilds then publish following as
+     * increments (an operator's halt as a second Stock Trading Action, 'H' after the spin's 'T'; before stop 64, what
+     * every restart with the event archive on did).
      */
     @Override
     public void onStart()
@@ -195,7 +226,39 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         final long sinceMidnightNs = midnightClock.nanosSinceMidnight();
         nextDay = Math.floorDiv(sinceMidnightNs, MidnightNanoClock.NANOS_PER_DAY) + 1;
         nextDayDeadlineNs = nowNs + MidnightNanoClock.NANOS_PER_DAY - MidnightNanoClock.timeOfDay(sinceMidnightNs);
-        openSession(sinceMidnightNs);
+        if (booksRebuilt.getAsBoolean())
+        {
+            openSession(sinceMidnightNs);
+            return;
+        }
+        openingAwaited = true;
+        openingDeadlineNs = nowNs + OPENING_WAIT_NS;
+        heartbeatDeadlineNs = nowNs;
+        System.out.println("[" + roleName() + "] MoldUDP64 session " + current.name + " opens once the books are " +
+            "rebuilt from the event archive, at most " + TimeUnit.NANOSECONDS.toSeconds(OPENING_WAIT_NS) +
+            " s from now");
+    }
+
+    /**
+     * Opens the first session once the books are rebuilt or its wait is over, whichever comes first; between two
+     * engine events only, as the spin must tell the books the market data taken so far builds.
+     *
+     * @return 1 when it opened, else 0.
+     */
+    private int openAwaited()
+    {
+        final boolean rebuilt = booksRebuilt.getAsBoolean();
+        if (!rebuilt && nowNs - openingDeadlineNs < 0)
+        {
+            return 0;
+        }
+        openingAwaited = false;
+        openSession(midnightClock.nanosSinceMidnight());
+        System.out.println("[" + roleName() + "] MoldUDP64 session " + current.name + " opened " + (rebuilt ?
+            "with the rebuilt books" : "after " + TimeUnit.NANOSECONDS.toSeconds(OPENING_WAIT_NS) + " s with the " +
+            "books as they stand, not yet rebuilt from the event archive: what the rebuild adds follows as " +
+            "increments"));
+        return 1;
     }
 
     /**
@@ -234,12 +297,16 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             sendPacket();
             workCount++;
         }
-        if (dailySessions && null != current && !sessions.isPrepared() &&
+        if (openingAwaited && betweenEvents)
+        {
+            workCount += openAwaited();
+        }
+        if (dailySessions && null != current && !openingAwaited && !sessions.isPrepared() &&
             nowNs - (nextDayDeadlineNs - PREPARE_AHEAD_NS) >= 0)
         {
             sessions.prepare(nextDayName());
         }
-        if (betweenEvents && dailySessions && null != current && nowNs - nextDayDeadlineNs >= 0)
+        if (betweenEvents && dailySessions && null != current && !openingAwaited && nowNs - nextDayDeadlineNs >= 0)
         {
             openNextDay();
             workCount++;
@@ -289,6 +356,12 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     void endSession()
     {
         nowNs = nanoClock.nanoTime();
+        if (openingAwaited)
+        {
+            // opened first, with the books as they stand: a receiver sees a whole session, Start to End of Messages
+            openingAwaited = false;
+            openSession(midnightClock.nanosSinceMidnight());
+        }
         endCurrentSession(midnightClock.nanosSinceMidnight());
     }
 
@@ -323,11 +396,16 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 
     /**
      * Translates one order-feed increment and appends it to the packet under the next sequence number; the packet goes
-     * out when the next message does not fit or at the end of the next duty cycle.
+     * out when the next message does not fit or at the end of the next duty cycle. Left out while the first session's
+     * opening waits for the books ({@link #openWhen}), which its opening then tells.
      */
     @Override
     public void onOrderFeedMessage(final DirectBuffer buffer, final int offset, final int length)
     {
+        if (openingAwaited)
+        {
+            return; // in the books, which the session's opening tells
+        }
         message.clear();
         appendTranslated(translator.translate(buffer, offset, length, message));
     }

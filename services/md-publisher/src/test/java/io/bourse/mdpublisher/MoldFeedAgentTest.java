@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -92,6 +93,8 @@ class MoldFeedAgentTest
     private MoldFeed feed;
     private MoldFeedAgent agent;
     private InetSocketAddress requestAddress;
+    /** Whether the books are rebuilt, for the first session's opening ({@link MoldFeedAgent#openWhen}). */
+    private BooleanSupplier booksRebuilt = () -> true;
 
     @BeforeEach
     void setUp() throws IOException
@@ -125,6 +128,64 @@ class MoldFeedAgentTest
             " 000C 53 0000 0000 " + WALL_TIMESTAMP + " 51"));
         assertThat(counter("bourse_md_mold_packets", "data")).isEqualTo(1);
         assertThat(counter("bourse_md_mold_messages", null)).isEqualTo(7);
+    }
+
+    /**
+     * A restarted md-publisher's first session waits for the books it rebuilds from the event archive: Heartbeats
+     * only, the order feed's increments meanwhile left out, then, between two engine events, the opening tells the
+     * rebuilt books: MSFT halted in the Trading Action spin, AAPL's resting order. Before, the session opened at once
+     * with both symbols trading, the halt following as a second Stock Trading Action.
+     */
+    @Test
+    void shouldOpenTheFirstSessionWithTheRebuiltBooksOnceTheyAreRebuilt() throws IOException
+    {
+        final AtomicBoolean rebuilt = new AtomicBoolean();
+        booksRebuilt = rebuilt::get;
+        final DatagramChannel listener = listen();
+        start(1400, 100);
+        agent.doWork();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), SESSION)).as("a Heartbeat")
+            .isEqualTo(new Header(1, 0, 20));
+
+        books.onOrderAdded(T, 17, Symbols.pack("AAPL"), io.bourse.mdpublisher.Side.SELL, 300, 1_500_100, true, 0);
+        books.onTradingStateChanged(T + 1, Symbols.pack("MSFT"), TradingState.HALTED);
+        publish(sbe.addOrder(T, "AAPL", 17, Side.SELL, 300, 1_500_100));
+        agent.doWork();
+        rebuilt.set(true);
+        agent.doWorkWithinOffer();
+        assertThat(Multicast.receive(listener, NO_DATAGRAM_WAIT_MS)).as("nothing before the opening").isNull();
+
+        final MoldReceiver receiver = open(new MoldReceiver(listen(), requestAddress));
+        agent.doWork();
+        pumpUntil(receiver, () -> receiver.itch.messages.size() >= 8);
+        assertThat(receiver.itch.messages).containsExactly(
+            new ItchEvents.SystemEvent(0, 'O'),
+            new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
+            new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
+            new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
+            new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "),
+            new ItchEvents.SystemEvent(0, 'S'),
+            new ItchEvents.SystemEvent(0, 'Q'),
+            new ItchEvents.AddOrder(1, 0, WALL_NS, 17, 'S', 300, "AAPL", 1_500_100)); // at the opening's time
+    }
+
+    /** Books never rebuilt (a shard down): the first session opens after the wait with the books as they stand. */
+    @Test
+    void shouldOpenTheFirstSessionWithTheBooksAsTheyStandWhenTheirRebuildOutlastsTheWait() throws IOException
+    {
+        booksRebuilt = () -> false;
+        final DatagramChannel listener = listen();
+        start(1400, 100);
+        agent.doWork();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), SESSION)).isEqualTo(new Header(1, 0, 20));
+        nanoClock.update(MoldFeedAgent.OPENING_WAIT_NS - 1);
+        agent.doWork();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), SESSION)).as("a Heartbeat")
+            .isEqualTo(new Header(1, 0, 20));
+
+        nanoClock.update(MoldFeedAgent.OPENING_WAIT_NS);
+        agent.doWork();
+        assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), SESSION)).isEqualTo(new Header(1, 7, 198));
     }
 
     @Test
@@ -702,6 +763,7 @@ class MoldFeedAgentTest
         feed = MoldFeed.open(ctx, registry, nanoClock, midnightClock);
         agent = feed.agent();
         agent.bookSpin(books);
+        agent.openWhen(booksRebuilt);
         requestAddress = new InetSocketAddress(Multicast.LOOPBACK, feed.requestPort());
         agent.onStart();
     }
