@@ -11,9 +11,9 @@ import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.SelfTradePrevention;
-import org.agrona.concurrent.EpochMicroClock;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SystemEpochMicroClock;
+import org.agrona.concurrent.SystemEpochNanoClock;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -78,7 +78,7 @@ public final class EngineContext
     private AgentHost agentHost = AgentHost.DEDICATED;
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
     private EventArchive eventArchive = EventArchive.DISABLED;
-    private EpochMicroClock epochClock = new SystemEpochMicroClock();
+    private EpochNanoClock epochClock = new SystemEpochNanoClock();
 
     /**
      * @param settings where to read the settings.
@@ -472,17 +472,18 @@ public final class EngineContext
     }
 
     /** @return the wall clock whose time at start begins the run's numbering; the system's by default. */
-    public EpochMicroClock epochClock()
+    public EpochNanoClock epochClock()
     {
         return epochClock;
     }
 
     /**
-     * @param epochClock the wall clock, µs since the Unix epoch, whose time at start the run's order reference numbers
-     *                   and match numbers continue from ({@link StartConfiguration#startNumbering}).
+     * @param epochClock the wall clock, ns since the Unix epoch, whose time at start, in units of 100 ns, the run's
+     *                   order reference numbers and match numbers continue from
+     *                   ({@link StartConfiguration#startNumbering}).
      * @return this.
      */
-    public EngineContext epochClock(final EpochMicroClock epochClock)
+    public EngineContext epochClock(final EpochNanoClock epochClock)
     {
         this.epochClock = epochClock;
         return this;

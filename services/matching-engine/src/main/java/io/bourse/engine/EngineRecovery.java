@@ -18,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Recovers a restarted shard from the {@link EventArchive}'s recordings of its event stream, before the shard takes
  * its first command. With the archive on, the stream carries each command the shard took (SequencedCommand) before
- * its events, so each run's recording is that run's input log and the engine, which is deterministic (no wall clock,
- * no randomness), gets back its exact state by taking the same commands again: books in price-time priority, order
+ * its events, so each run's recording is that run's input log and the engine, which is deterministic (no wall clock
+ * but the run's start time that its StartNumbering carries, in the log too; no randomness), gets back its exact state
+ * by taking the same commands again: books in price-time priority, order
  * reference numbers, match numbers, good-till-seconds expiries, closing-cross books, trading states, price bands,
  * self-trade prevention modes and the executions an operator may break.
  *

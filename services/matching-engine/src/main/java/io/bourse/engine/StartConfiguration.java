@@ -34,8 +34,8 @@ import java.util.Map;
  * they expire no order; they publish no event and are counted with the admin commands.
  *
  * <p>Before them, every run takes a StartNumbering ({@link #startNumbering}), in its input log too, which raises the
- * counts of its order reference numbers and match numbers to its start time in µs since the Unix epoch. Runs on the
- * launching thread; allocates.
+ * counts of its order reference numbers and match numbers to its start time in units of {@value #NANOS_PER_NUMBER} ns
+ * since the Unix epoch. Runs on the launching thread; allocates.
  */
 final class StartConfiguration
 {
@@ -43,6 +43,12 @@ final class StartConfiguration
     private record Band(long referencePrice, int bandBasisPoints)
     {
     }
+
+    /**
+     * The wall-clock time per number of a run's numbering, in ns: its count starts at its start time in these units,
+     * so an earlier run's numbers stay below it unless that run gave more than 10 a µs of its life.
+     */
+    static final long NANOS_PER_NUMBER = 100;
 
     private final AdminCommandEncoder encoder = new AdminCommandEncoder();
     private final UnsafeBuffer numberingBuffer =
@@ -98,11 +104,12 @@ final class StartConfiguration
      * that recovered nothing (the event archive off, or deleted with its media driver) numbered from 0 before stop 64,
      * the numbers its earlier runs of the day had given: a gateway that outlived it (its session journals on disk)
      * then replayed OUCH Accepted and Executed messages with the same order reference and match numbers as the new
-     * run's. Based on the start time, the numbers stay unique as long as no earlier run gave more than one number per
-     * µs of its life, far beyond a shard's rate.
+     * run's. Based on the start time, the numbers stay unique as long as no earlier run gave more than ten numbers per
+     * µs of its life (10,000,000 orders and trades a second, sustained: the engine service's fastest measured is about
+     * 3,000,000 commands a second) and the wall clock did not step back between two runs (a host's clock set back).
      *
      * @param commandAdapter the run's live adapter, which sequences the command when the archive is on.
-     * @param numberBase     the run's start time in µs since the Unix epoch, 0 to
+     * @param numberBase     the run's start time in units of {@value #NANOS_PER_NUMBER} ns since the Unix epoch, 0 to
      *                       {@link MatchingEngine#MAX_NUMBERING_START}.
      * @throws IllegalArgumentException for a base out of that range.
      */

@@ -27,7 +27,7 @@ import io.bourse.sbe.engine.StartNumberingEncoder;
 import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
-import org.agrona.concurrent.SystemEpochMicroClock;
+import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,8 +68,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EngineServiceTest
 {
     private static final long SECOND_NS = 1_000_000_000L;
-    /** The wall clock of the shards these tests launch, µs since the Unix epoch: their numbering starts there. */
-    private static final long START_EPOCH_US = 1_763_000_000_000_000L;
+    /** The wall clock of the shards these tests launch, ns since the Unix epoch: their numbering starts there. */
+    private static final long START_EPOCH_NS = 1_763_000_000_000_000_000L;
 
     private MediaDriver driver;
     private EngineService engine;
@@ -96,7 +96,7 @@ class EngineServiceTest
             .streamLayout(layout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@1,MSFT@0"))
             .idleStrategy(new SleepingMillisIdleStrategy(1))
-            .epochClock(() -> START_EPOCH_US);
+            .epochClock(() -> START_EPOCH_NS);
         configure.accept(ctx);
         engine = EngineService.launch(ctx);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
@@ -110,11 +110,11 @@ class EngineServiceTest
 
     /**
      * @param n the 1-based count of the run's order reference numbers (or match numbers).
-     * @return the n-th one shard 1 gives, numbering from {@link #START_EPOCH_US}.
+     * @return the n-th one shard 1 gives, numbering from {@link #START_EPOCH_NS} in units of 100 ns.
      */
     private static long number(final long n)
     {
-        return ((START_EPOCH_US + n) << 4) | 1;
+        return ((START_EPOCH_NS / StartConfiguration.NANOS_PER_NUMBER + n) << 4) | 1;
     }
 
     @Test
@@ -575,13 +575,13 @@ class EngineServiceTest
     @Test
     void shouldNumberAboveTheEarlierRunWhenARestartedShardRecoversNothing()
     {
-        final long startUs = new SystemEpochMicroClock().microTime();
-        launch("aeron:ipc", (ctx) -> ctx.epochClock(new SystemEpochMicroClock()));
+        final long startCount = new SystemEpochNanoClock().nanoTime() / StartConfiguration.NANOS_PER_NUMBER;
+        launch("aeron:ipc", (ctx) -> ctx.epochClock(new SystemEpochNanoClock()));
         final long earlierMatch = crossAndAwaitMatchNumber();
-        launch("aeron:ipc", (ctx) -> ctx.epochClock(new SystemEpochMicroClock()));
+        launch("aeron:ipc", (ctx) -> ctx.epochClock(new SystemEpochNanoClock()));
         final long laterMatch = crossAndAwaitMatchNumber();
 
-        assertThat(earlierMatch).isGreaterThan((startUs << 4) | 1);
+        assertThat(earlierMatch).isGreaterThan((startCount << 4) | 1);
         assertThat(laterMatch).isGreaterThan(earlierMatch);
     }
 
@@ -593,7 +593,7 @@ class EngineServiceTest
         final Publication commands = connect(events);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         new StartNumberingEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .numberBase(START_EPOCH_US + 1_000_000);
+            .numberBase(START_EPOCH_NS / StartConfiguration.NANOS_PER_NUMBER + 1_000_000);
         offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + StartNumberingEncoder.BLOCK_LENGTH);
 
         send(commands, 11, "AAPL", Side.BUY, 100, 777);
