@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link io.bourse.common.aeron.EventArchive} when enabled, from before its first event), metrics endpoint and the
  * engine agent on its own thread. With the archive enabled the shard first recovers the state its earlier runs left
  * ({@link EngineRecovery}), and publishes each command it takes before its events, for the next recovery. Then it
- * takes, as commands, the start of its numbering (its start time in units of 100 ns since the Unix epoch, so that its order
- * reference numbers and match numbers are above those of the day's earlier runs even when it recovered none of them)
- * and its settings' self-trade prevention modes and price bands that differ from the earlier runs'
+ * takes, as commands, the start of its numbering (its start time in units of 100 ns since the Unix epoch, so that its
+ * order reference numbers and match numbers are above those of the day's earlier runs even when it recovered none of
+ * them) and its settings' self-trade prevention modes and price bands that differ from the earlier runs'
  * ({@link StartConfiguration}), so that each run's settings are in the input log too.
  */
 public final class EngineService implements AutoCloseable

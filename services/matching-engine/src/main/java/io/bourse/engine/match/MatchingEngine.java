@@ -201,8 +201,9 @@ public final class MatchingEngine
      * the next order reference number is at least {@code ((count + 1) << 4) | shardId}, and the next match number
      * too; a count already higher is kept, so numbers never repeat and keep growing (match numbers must, for the
      * shard's BreakTrade registry). Both counts are 0 when the engine is built (exchange-core's replay relies on it).
-     * The engine's service raises them at each run's start to its start time in units of 100 ns since the Unix epoch, so that a
-     * run that recovered nothing (the event archive off or gone) still gives numbers above every earlier run's.
+     * The engine's service raises them at each run's start to its start time in units of 100 ns since the Unix epoch,
+     * so that a run that recovered nothing (the event archive off or gone) still gives numbers above every earlier
+     * run's.
      *
      * @param count the lowest count to continue from, 0 to {@link #MAX_NUMBERING_START}.
      * @throws IllegalArgumentException for a count outside that range.
