@@ -158,15 +158,8 @@ class MoldFeedAgentTest
         final MoldReceiver receiver = open(new MoldReceiver(listen(), requestAddress));
         agent.doWork();
         pumpUntil(receiver, () -> receiver.itch.messages.size() >= 8);
-        assertThat(receiver.itch.messages).containsExactly(
-            new ItchEvents.SystemEvent(0, 'O'),
-            new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
-            new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
-            new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
-            new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "),
-            new ItchEvents.SystemEvent(0, 'S'),
-            new ItchEvents.SystemEvent(0, 'Q'),
-            new ItchEvents.AddOrder(1, 0, WALL_NS, 17, 'S', 300, "AAPL", 1_500_100)); // at the opening's time
+        assertThat(receiver.itch.messages).containsExactlyElementsOf(openingWithMsftHalted(
+            new ItchEvents.AddOrder(1, 0, WALL_NS, 17, 'S', 300, "AAPL", 1_500_100))); // at the opening's time
     }
 
     /** Books never rebuilt (a shard down): the first session opens after the wait with the books as they stand. */
@@ -506,18 +499,11 @@ class MoldFeedAgentTest
         publish(sbe.orderDelete(TimeUnit.SECONDS.toNanos(86_402), "AAPL", 17));
         agent.doWork();
         pumpUntil(receiver, () -> receiver.itch.messages.size() >= 11);
-        assertThat(receiver.itch.messages).containsExactly(
-            new ItchEvents.SystemEvent(0, 'O'),
-            new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
-            new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
-            new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
-            new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "),
-            new ItchEvents.SystemEvent(0, 'S'),
-            new ItchEvents.SystemEvent(0, 'Q'),
+        assertThat(receiver.itch.messages).containsExactlyElementsOf(openingWithMsftHalted(
             new ItchEvents.AddOrder(1, 0, 0, 18, 'B', 200, "AAPL", 1_499_000),
             new ItchEvents.AddOrderMpid(1, 0, 0, 19, 'B', 100, "AAPL", 1_499_000, "GSCO"),
             new ItchEvents.AddOrder(1, 0, 0, 17, 'S', 300, "AAPL", 1_500_100),
-            new ItchEvents.OrderDelete(1, TimeUnit.SECONDS.toNanos(2), 17));
+            new ItchEvents.OrderDelete(1, TimeUnit.SECONDS.toNanos(2), 17)));
     }
 
     /**
@@ -806,6 +792,24 @@ class MoldFeedAgentTest
                 .map((name) -> name.substring(0, name.lastIndexOf('-')))
                 .collect(Collectors.toSet());
         }
+    }
+
+    /**
+     * @param after the messages after the opening.
+     * @return a session's opening while an operator has MSFT halted (the Trading Action spin tells it), then those.
+     */
+    private static List<ItchEvents.Message> openingWithMsftHalted(final ItchEvents.Message... after)
+    {
+        final List<ItchEvents.Message> messages = new ArrayList<>(List.of(
+            new ItchEvents.SystemEvent(0, 'O'),
+            new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
+            new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
+            new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
+            new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "),
+            new ItchEvents.SystemEvent(0, 'S'),
+            new ItchEvents.SystemEvent(0, 'Q')));
+        messages.addAll(List.of(after));
+        return messages;
     }
 
     private void publish(final int length)
