@@ -127,8 +127,7 @@ public final class EngineService implements AutoCloseable
                     " events and admin answers that its earlier run produced but never published");
             }
             commandAdapter = new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken);
-            numberBase = ctx.epochClock().nanoTime() / StartConfiguration.NANOS_PER_NUMBER;
-            settings.startNumbering(commandAdapter, numberBase);
+            numberBase = settings.startNumbering(commandAdapter, ctx.epochClock().nanoTime());
             settingsTaken = settings.apply(ctx, commandAdapter, engine.clockNs());
         }
         catch (final RuntimeException ex)

@@ -100,30 +100,28 @@ final class StartConfiguration
 
     /**
      * Takes a StartNumbering (engine-schema.xml): the shard's order reference numbers and match numbers then continue
-     * from at least {@code numberBase}. A run that recovered its earlier runs already numbers above theirs, and one
-     * that recovered nothing (the event archive off, or deleted with its media driver) numbered from 0 before stop 64,
-     * the numbers its earlier runs of the day had given: a gateway that outlived it (its session journals on disk)
-     * then replayed OUCH Accepted and Executed messages with the same order reference and match numbers as the new
-     * run's. Based on the start time, the numbers stay unique as long as no earlier run gave more than ten numbers per
-     * µs of its life (10,000,000 orders and trades a second, sustained: the engine service's fastest measured is about
-     * 3,000,000 commands a second) and the wall clock did not step back between two runs (a host's clock set back).
+     * from at least the run's start time, in units of {@value #NANOS_PER_NUMBER} ns. A run that recovered its earlier
+     * runs already numbers above theirs, and one that recovered nothing (the event archive off, or deleted with its
+     * media driver) numbered from 0 before stop 64, the numbers its earlier runs of the day had given: a gateway that
+     * outlived it (its session journals on disk) then replayed OUCH Accepted and Executed messages with the same order
+     * reference and match numbers as the new run's. Based on the start time, the numbers stay unique as long as no
+     * earlier run gave more than ten numbers per µs of its life (10,000,000 orders and trades a second, sustained: the
+     * engine service's fastest measured is about 3,000,000 commands a second) and the wall clock did not step back
+     * between two runs (a host's clock set back).
      *
      * @param commandAdapter the run's live adapter, which sequences the command when the archive is on.
-     * @param numberBase     the run's start time in units of {@value #NANOS_PER_NUMBER} ns since the Unix epoch, 0 to
-     *                       {@link MatchingEngine#MAX_NUMBERING_START}.
+     * @param startEpochNs   the run's start time in ns since the Unix epoch.
+     * @return the numbering's base: that time in units of {@value #NANOS_PER_NUMBER} ns, 0 to
+     *         {@link MatchingEngine#MAX_NUMBERING_START}.
      * @throws IllegalArgumentException for a base out of that range.
      */
-    void startNumbering(final CommandAdapter commandAdapter, final long numberBase)
+    long startNumbering(final CommandAdapter commandAdapter, final long startEpochNs)
     {
-        if (numberBase < 0 || numberBase > MatchingEngine.MAX_NUMBERING_START)
-        {
-            // refused before it is sequenced: in the input log it would stop every later recovery
-            throw new IllegalArgumentException("numbering start must be 0.." + MatchingEngine.MAX_NUMBERING_START +
-                ": " + numberBase);
-        }
+        // refused before it is sequenced: in the input log it would stop every later recovery
+        final long numberBase = MatchingEngine.requireNumberingStart(startEpochNs / NANOS_PER_NUMBER);
         numbering.wrapAndApplyHeader(numberingBuffer, 0, new MessageHeaderEncoder()).numberBase(numberBase);
-        commandAdapter.take(numberingBuffer, 0, numberingBuffer.capacity(),
-            SequencedCommandEncoder.commandSessionIdNullValue(), SequencedCommandEncoder.commandPositionNullValue());
+        take(commandAdapter, numberingBuffer, numberingBuffer.capacity());
+        return numberBase;
     }
 
     /**
@@ -177,7 +175,13 @@ final class StartConfiguration
     /** Takes the command the encoder holds, with the null command-stream session and position: nobody sent it. */
     private void take(final CommandAdapter commandAdapter, final int length)
     {
-        commandAdapter.take(encoder.buffer(), 0, length, SequencedCommandEncoder.commandSessionIdNullValue(),
+        take(commandAdapter, encoder.buffer(), length);
+    }
+
+    /** Takes a command at offset 0 of the buffer, with the null command-stream session and position. */
+    private static void take(final CommandAdapter commandAdapter, final DirectBuffer command, final int length)
+    {
+        commandAdapter.take(command, 0, length, SequencedCommandEncoder.commandSessionIdNullValue(),
             SequencedCommandEncoder.commandPositionNullValue());
     }
 }

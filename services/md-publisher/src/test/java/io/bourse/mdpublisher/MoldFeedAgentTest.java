@@ -796,18 +796,14 @@ class MoldFeedAgentTest
 
     /**
      * @param after the messages after the opening.
-     * @return a session's opening while an operator has MSFT halted (the Trading Action spin tells it), then those.
+     * @return a session's opening ({@link #SESSION_OPEN}) while an operator has MSFT halted: its Stock Trading Action
+     *         in the spin is 'H'; then those.
      */
     private static List<ItchEvents.Message> openingWithMsftHalted(final ItchEvents.Message... after)
     {
-        final List<ItchEvents.Message> messages = new ArrayList<>(List.of(
-            new ItchEvents.SystemEvent(0, 'O'),
-            new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
-            new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
-            new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
-            new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "),
-            new ItchEvents.SystemEvent(0, 'S'),
-            new ItchEvents.SystemEvent(0, 'Q')));
+        final List<ItchEvents.Message> messages = new ArrayList<>(SESSION_OPEN);
+        final ItchEvents.Message msftTrading = new ItchEvents.StockTradingAction(2, "MSFT", 'T', "    ");
+        messages.set(messages.indexOf(msftTrading), new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "));
         messages.addAll(List.of(after));
         return messages;
     }

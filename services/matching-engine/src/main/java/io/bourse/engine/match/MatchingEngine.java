@@ -210,12 +210,25 @@ public final class MatchingEngine
      */
     public void startNumbering(final long count)
     {
+        requireNumberingStart(count);
+        orderCount = Math.max(orderCount, count);
+        matchCount = Math.max(matchCount, count);
+    }
+
+    /**
+     * Checks a count for {@link #startNumbering(long)} before it is used, e.g. before it is recorded.
+     *
+     * @param count the lowest count to continue from.
+     * @return the count, 0 to {@link #MAX_NUMBERING_START}.
+     * @throws IllegalArgumentException for a count outside that range.
+     */
+    public static long requireNumberingStart(final long count)
+    {
         if (count < 0 || count > MAX_NUMBERING_START)
         {
             throw new IllegalArgumentException("numbering start must be 0.." + MAX_NUMBERING_START + ": " + count);
         }
-        orderCount = Math.max(orderCount, count);
-        matchCount = Math.max(matchCount, count);
+        return count;
     }
 
     /**
