@@ -56,9 +56,10 @@ import org.agrona.DirectBuffer;
  *       commands, for a symbol this shard does not trade, a CrossLock when the cross is already locked, a RunCross
  *       when it is not locked or, locked, when the symbol is not OPEN.</li>
  *   <li>StartNumbering: the shard's own setting, taken at each run's start ({@link StartConfiguration#startNumbering}):
- *       raises the counts of order reference numbers and match numbers ({@link MatchingEngine#startNumbering}). Heard
- *       on the command stream it is counted as unknown and skipped, unsequenced: no sender may lower or move the
- *       numbering.</li>
+ *       raises the counts of order reference numbers and match numbers ({@link MatchingEngine#startNumbering}) and,
+ *       from schema version 9, publishes RunStarted with the earlier runs the run recovered
+ *       ({@link EventProxy#runStarted}). Heard on the command stream it is counted as unknown and skipped,
+ *       unsequenced: no sender may lower or move the numbering.</li>
  * </ul>
  *
  * A command is only taken when no event of an earlier one is still held back by the event stream; otherwise the poll
@@ -267,6 +268,11 @@ final class CommandAdapter implements ControlledFragmentHandler
             {
                 startNumbering.wrap(buffer, bodyOffset, blockLength, version);
                 engine.startNumbering(startNumbering.numberBase());
+                final long recoveredRuns = startNumbering.recoveredRuns();
+                if (StartNumberingDecoder.recoveredRunsNullValue() != recoveredRuns)
+                {
+                    eventProxy.runStarted(engine.shardId(), recoveredRuns, startNumbering.numberBase());
+                }
             }
             default ->
             {
@@ -303,7 +309,8 @@ final class CommandAdapter implements ControlledFragmentHandler
             case BreakTradeDecoder.TEMPLATE_ID -> BreakTradeDecoder.BLOCK_LENGTH;
             case CrossLockDecoder.TEMPLATE_ID -> CrossLockDecoder.BLOCK_LENGTH;
             case RunCrossDecoder.TEMPLATE_ID -> RunCrossDecoder.BLOCK_LENGTH;
-            case StartNumberingDecoder.TEMPLATE_ID -> StartNumberingDecoder.BLOCK_LENGTH;
+            case StartNumberingDecoder.TEMPLATE_ID -> version >= StartNumberingDecoder.recoveredRunsSinceVersion() ?
+                StartNumberingDecoder.BLOCK_LENGTH : StartNumberingDecoder.recoveredRunsEncodingOffset();
             default -> 0;
         };
     }

@@ -49,6 +49,7 @@ final class EngineMetrics
     final SingleWriterCounter priorityUpdated;
     final SingleWriterCounter tradingStateChanged;
     final SingleWriterCounter adminResponse;
+    final SingleWriterCounter runStarted;
     final Counter eventsHeld;
     final Counter duplicateCommands;
     final LatencySummary serviceTime;
@@ -91,6 +92,7 @@ final class EngineMetrics
         priorityUpdated = events.counter("order_priority_updated");
         tradingStateChanged = events.counter("trading_state_changed");
         adminResponse = events.counter("admin_response");
+        runStarted = events.counter("run_started");
         final SingleWriterCounter.Family rejects = SingleWriterCounter.family(registry, "bourse_engine_rejects_total",
             "Orders and replaces the matching core rejected (OrderRejected events), by OUCH 4.2 reason", "reason");
         final SingleWriterCounter other = rejects.counter("other");

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link EngineRecovery}), and publishes each command it takes before its events, for the next recovery. Then it
  * takes, as commands, the start of its numbering (its start time in units of 100 ns since the Unix epoch, so that its
  * order reference numbers and match numbers are above those of the day's earlier runs even when it recovered none of
- * them) and its settings' self-trade prevention modes and price bands that differ from the earlier runs'
+ * them), which it publishes as its RunStarted with the number of earlier runs it recovered (0: the gateways cancel the
+ * orders of the shard they still hold open), and its settings' self-trade prevention modes and price bands that differ from the earlier runs'
  * ({@link StartConfiguration}), so that each run's settings are in the input log too.
  */
 public final class EngineService implements AutoCloseable
@@ -113,8 +114,12 @@ public final class EngineService implements AutoCloseable
             engine = new MatchingEngine(
                 ctx.shardId(), SymbolDirectory.packed(ctx.symbolDirectory().symbolsOfShard(ctx.shardId())),
                 ctx.maxOrderQuantity(), eventProxy);
-            final String recovered =
-                archived ? recover(aeron, ctx, engine, eventProxy, executions, taken, settings) : "";
+            final EngineRecovery.Outcome outcome =
+                archived ? recover(aeron, ctx, engine, eventProxy, executions, taken, settings) : null;
+            final String recovered = null == outcome ? "" : ", recovered " + outcome.commands() + " commands of " +
+                outcome.runs() + " earlier runs (" + outcome.events() + " events matched, " +
+                engine.openOrderCount() + " open orders) in " + TimeUnit.NANOSECONDS.toMillis(outcome.elapsedNs()) +
+                " ms";
             // Created once recovered: a subscriber sees the new run only after every run it continues is recorded.
             final Publication events = aeron.addExclusivePublication(
                 layout.eventChannel(), layout.eventStreamId(ctx.shardId()));
@@ -127,7 +132,8 @@ public final class EngineService implements AutoCloseable
                     " events and admin answers that its earlier run produced but never published");
             }
             commandAdapter = new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken);
-            numberBase = settings.startNumbering(commandAdapter, ctx.epochClock().nanoTime());
+            numberBase = settings.startNumbering(
+                commandAdapter, ctx.epochClock().nanoTime(), null == outcome ? 0 : outcome.runs());
             settingsTaken = settings.apply(ctx, commandAdapter, engine.clockNs());
         }
         catch (final RuntimeException ex)
@@ -177,21 +183,18 @@ public final class EngineService implements AutoCloseable
      *
      * @param taken    given where the recovered runs took their commands, per image of the command stream.
      * @param settings given the recovered runs' settings.
-     * @return what was recovered, for the start-up line.
+     * @return what was recovered.
      */
-    private static String recover(
+    private static EngineRecovery.Outcome recover(
         final Aeron aeron, final EngineContext ctx, final MatchingEngine engine, final EventProxy eventProxy,
         final Executions executions, final TakenCommands taken, final StartConfiguration settings)
     {
         final EngineMetrics recoveryMetrics = new EngineMetrics(new PrometheusRegistry(), false);
         eventProxy.startRecovery(recoveryMetrics);
-        final EngineRecovery.Outcome outcome = new EngineRecovery(
+        return new EngineRecovery(
             new CommandAdapter(engine, eventProxy, executions, recoveryMetrics, false, new TakenCommands()),
             eventProxy, taken, settings)
             .recover(aeron, ctx.eventArchive(), ctx.streamLayout().eventStreamId(ctx.shardId()));
-        return ", recovered " + outcome.commands() + " commands of " + outcome.runs() + " earlier runs (" +
-            outcome.events() + " events matched, " + engine.openOrderCount() + " open orders) in " +
-            TimeUnit.NANOSECONDS.toMillis(outcome.elapsedNs()) + " ms";
     }
 
     /** @return the bound metrics port (useful when configured as 0). */

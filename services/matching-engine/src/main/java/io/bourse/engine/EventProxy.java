@@ -2,6 +2,7 @@ package io.bourse.engine;
 
 import io.aeron.Publication;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.CrossType;
 import io.bourse.engine.match.Display;
@@ -22,6 +23,7 @@ import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderPriorityUpdatedEncoder;
 import io.bourse.sbe.engine.OrderRejectedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.RunStartedEncoder;
 import io.bourse.sbe.engine.SequencedCommandEncoder;
 import io.bourse.sbe.engine.TradeBrokenEncoder;
 import io.bourse.sbe.engine.TradingStateChangedEncoder;
@@ -40,7 +42,8 @@ import java.nio.ByteOrder;
  * OrderExecuted and OrderReplaced carry the OUCH 4.2 Cross Type, N for the continuous market and C for the closing
  * cross (whose orders are in no market data book); the closing cross's CancelPending, CancelRejected and
  * CrossCompleted have events of their own. A midpoint peg's new working price is OrderPriorityUpdated (OUCH 4.2 Order
- * Priority Update downstream), a symbol's new trading state TradingStateChanged. Each admin command is answered, after
+ * Priority Update downstream), a symbol's new trading state TradingStateChanged, a run's start RunStarted
+ * ({@link #runStarted}). Each admin command is answered, after
  * its other events, with an AdminResponse: OK or why it was refused ({@link #adminResponse}). Every execution is
  * also recorded in the shard's {@link Executions}, for an operator's BreakTrade; a broken trade is published as
  * TradeBroken ({@link #tradeBroken(int, byte)}).
@@ -104,6 +107,7 @@ final class EventProxy implements MatchingEngineListener
     private final TradingStateChangedEncoder tradingStateChanged = new TradingStateChangedEncoder();
     private final SequencedCommandEncoder sequencedCommand = new SequencedCommandEncoder();
     private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
+    private final RunStartedEncoder runStarted = new RunStartedEncoder();
     private final Executions executions;
     private long sequenceNumber;
     private long timestampNs;
@@ -627,6 +631,28 @@ final class EventProxy implements MatchingEngineListener
         adminResponse.code(null == reject ? AdminResponseCode.OK : reject.code());
         publish(MessageHeaderEncoder.ENCODED_LENGTH + adminResponse.encodedLength());
         metrics.adminResponse.inc();
+    }
+
+    /**
+     * Publishes that a run of the shard started (RunStarted), stamped with the run's start time of day: the run's first
+     * event, after those its earlier runs left unpublished. Deterministic (from its StartNumbering), so a recovery
+     * replays it like any event.
+     *
+     * @param shardId       the shard, 0 to 15.
+     * @param recoveredRuns earlier runs whose input logs the run replayed; 0 when its books hold no earlier order.
+     * @param numberBase    the run's start time in units of {@value StartConfiguration#NANOS_PER_NUMBER} ns since the
+     *                      Unix epoch, as its StartNumbering gave it.
+     */
+    void runStarted(final int shardId, final long recoveredRuns, final long numberBase)
+    {
+        runStarted.wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(numberBase * StartConfiguration.NANOS_PER_NUMBER % MidnightNanoClock.NANOS_PER_DAY)
+            .shard((short)shardId)
+            .recoveredRuns(recoveredRuns)
+            .numberBase(numberBase);
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + runStarted.encodedLength());
+        metrics.runStarted.inc();
     }
 
     private void publish(final int length)

@@ -107,19 +107,24 @@ final class StartConfiguration
      * reference and match numbers as the new run's. Based on the start time, the numbers stay unique as long as no
      * earlier run gave more than ten numbers per µs of its life (10,000,000 orders and trades a second, sustained: the
      * engine service's fastest measured is about 3,000,000 commands a second) and the wall clock did not step back
-     * between two runs (a host's clock set back).
+     * between two runs (a host's clock set back). The command also carries how many earlier runs the run recovered,
+     * which the shard publishes in a RunStarted: with 0, the gateways know that the orders of the shard they still
+     * hold open are gone.
      *
      * @param commandAdapter the run's live adapter, which sequences the command when the archive is on.
      * @param startEpochNs   the run's start time in ns since the Unix epoch.
+     * @param recoveredRuns  earlier runs of the shard the run replayed ({@link EngineRecovery}), 0 without the archive.
      * @return the numbering's base: that time in units of {@value #NANOS_PER_NUMBER} ns, 0 to
      *         {@link MatchingEngine#MAX_NUMBERING_START}.
      * @throws IllegalArgumentException for a base out of that range.
      */
-    long startNumbering(final CommandAdapter commandAdapter, final long startEpochNs)
+    long startNumbering(final CommandAdapter commandAdapter, final long startEpochNs, final int recoveredRuns)
     {
         // refused before it is sequenced: in the input log it would stop every later recovery
         final long numberBase = MatchingEngine.requireNumberingStart(startEpochNs / NANOS_PER_NUMBER);
-        numbering.wrapAndApplyHeader(numberingBuffer, 0, new MessageHeaderEncoder()).numberBase(numberBase);
+        numbering.wrapAndApplyHeader(numberingBuffer, 0, new MessageHeaderEncoder())
+            .numberBase(numberBase)
+            .recoveredRuns(recoveredRuns);
         take(commandAdapter, numberingBuffer, numberingBuffer.capacity());
         return numberBase;
     }

@@ -14,6 +14,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.engine.ShardStreams.Event;
 import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.sbe.engine.BreakTradeEncoder;
@@ -55,6 +56,7 @@ import static io.bourse.engine.ShardStreams.PRICE;
 import static io.bourse.engine.ShardStreams.adminResponse;
 import static io.bourse.engine.ShardStreams.await;
 import static io.bourse.engine.ShardStreams.awaitEventsHeld;
+import static io.bourse.engine.ShardStreams.awaitAfterStart;
 import static io.bourse.engine.ShardStreams.awaitQuiet;
 import static io.bourse.engine.ShardStreams.breakTrade;
 import static io.bourse.engine.ShardStreams.cancel;
@@ -154,7 +156,7 @@ class EngineRecoveryTest
             send(commands, 11, "AAPL", Side.BUY, 100, 777);
             send(commands, 12, "AAPL", Side.SELL, 60, 778);
             send(commands, 13, "AAPL", Side.BUY, 50, PRICE - 100, 779);
-            assertThat(await(events, 6)).hasSize(6);
+            assertThat(awaitAfterStart(events, 6)).hasSize(6);
         }
         awaitStopped();
 
@@ -165,13 +167,13 @@ class EngineRecoveryTest
             send(commands, 14, "AAPL", Side.SELL, 100, PRICE - 100, 780);
             breakTrade(commands, "AAPL", firstMatch, 'E', 781);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 6)).containsExactly(
-                new Event(1, "accepted 14 AAPL SELL 100@" + (PRICE - 100) + " Y t=780"),
-                new Event(2, "executed 40@" + PRICE + " taker 14 maker 11 match " + number(2) + " t=780"),
-                new Event(3, "executed 50@" + (PRICE - 100) + " taker 14 maker 13 match " + number(3) +
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 6)).containsExactly(
+                new Event(2, "accepted 14 AAPL SELL 100@" + (PRICE - 100) + " Y t=780"),
+                new Event(3, "executed 40@" + PRICE + " taker 14 maker 11 match " + number(2) + " t=780"),
+                new Event(4, "executed 50@" + (PRICE - 100) + " taker 14 maker 13 match " + number(3) +
                     " t=780"),
-                new Event(4, "added SELL 10@" + (PRICE - 100) + " Y"),
-                new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + number(2) + " maker 11/" +
+                new Event(5, "added SELL 10@" + (PRICE - 100) + " Y"),
+                new Event(6, "broken AAPL 60@" + PRICE + " taker 12/" + number(2) + " maker 11/" +
                     number(1) + " match " + firstMatch + " E t=781"),
                 adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 781));
         }
@@ -184,10 +186,10 @@ class EngineRecoveryTest
             cancel(commands, 14, 0, 782);
             send(commands, 15, "AAPL", Side.BUY, 5, 783);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
-                new Event(1, "canceled 14 10 leaves 0 U resting t=782"),
-                new Event(2, "accepted 15 AAPL BUY 5@" + PRICE + " Y t=783"),
-                new Event(3, "added BUY 5@" + PRICE + " Y"));
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 3)).containsExactly(
+                new Event(2, "canceled 14 10 leaves 0 U resting t=782"),
+                new Event(3, "accepted 15 AAPL BUY 5@" + PRICE + " Y t=783"),
+                new Event(4, "added BUY 5@" + PRICE + " Y"));
         }
     }
 
@@ -211,7 +213,7 @@ class EngineRecoveryTest
             final int received;
             try
             {
-                received = readSequencedEvents(events, 2 * orders);
+                received = readSequencedEvents(events, 2, 2 * orders);
             }
             finally
             {
@@ -226,7 +228,7 @@ class EngineRecoveryTest
             final Subscription events = subscribeEvents();
             send(connect(events), orders + 1, "AAPL", Side.BUY, orders / 2, PRICE + orders, 2L * orders);
 
-            final List<Event> sweep = await(events, recordings().getLast().sessionId(), 1 + orders / 2);
+            final List<Event> sweep = awaitAfterStart(events, recordings().getLast().sessionId(), 1 + orders / 2);
             assertThat(sweep).hasSize(1 + orders / 2);
             assertThat(sweep.getLast().text()).startsWith("executed 1@" + (PRICE + orders - 1) + " taker " +
                 (orders + 1) + " maker " + (orders - 1) + " ");
@@ -245,7 +247,7 @@ class EngineRecoveryTest
         final Subscription events = subscribeEvents();
         try (EngineService ignored = launchShard())
         {
-            assertOrder11AddedFirstThenTraded(events);
+            assertOrder11AddedFirstThenTraded(events, 1);
         }
         awaitStopped();
 
@@ -256,8 +258,8 @@ class EngineRecoveryTest
             final Publication commands = connect(thirdRun);
             cancel(commands, 11, 0, 779);
 
-            assertThat(await(thirdRun, recordings().getLast().sessionId(), 1)).containsExactly(
-                new Event(1, "canceled 11 40 leaves 0 U resting t=779"));
+            assertThat(awaitAfterStart(thirdRun, recordings().getLast().sessionId(), 1)).containsExactly(
+                new Event(2, "canceled 11 40 leaves 0 U resting t=779"));
         }
     }
 
@@ -278,7 +280,7 @@ class EngineRecoveryTest
             final Publication commands = connect(events);
             send(commands, 11, "AAPL", Side.BUY, 100, 777);
             send(commands, 12, "AAPL", Side.SELL, 60, 778);
-            assertThat(await(events, 4)).hasSize(4);
+            assertThat(awaitAfterStart(events, 4)).hasSize(4);
         }
         awaitStopped();
         final AdminCommandEncoder admin = new AdminCommandEncoder();
@@ -291,11 +293,12 @@ class EngineRecoveryTest
         {
             cancel(connect(thirdRun), 11, 0, 782);
 
-            assertThat(await(thirdRun, recordings().getLast().sessionId(), 3)).containsExactly(
+            assertThat(await(thirdRun, recordings().getLast().sessionId(), 4)).containsExactly(
                 new Event(1, "broken AAPL 60@" + PRICE + " taker 12/" + number(2) + " maker 11/" +
                     number(1) + " match " + firstMatch + " E t=781"),
                 adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 781),
-                new Event(2, "canceled 11 40 leaves 0 U resting t=782"));
+                runStarted(2, 2),
+                new Event(3, "canceled 11 40 leaves 0 U resting t=782"));
         }
         awaitStopped();
 
@@ -304,16 +307,17 @@ class EngineRecoveryTest
         {
             send(connect(fourthRun), 13, "AAPL", Side.BUY, 5, 783);
 
-            assertThat(await(fourthRun, recordings().getLast().sessionId(), 2)).containsExactly(
-                new Event(1, "accepted 13 AAPL BUY 5@" + PRICE + " Y t=783"),
-                new Event(2, "added BUY 5@" + PRICE + " Y"));
+            assertThat(await(fourthRun, recordings().getLast().sessionId(), 3)).containsExactly(
+                runStarted(1, 3),
+                new Event(2, "accepted 13 AAPL BUY 5@" + PRICE + " Y t=783"),
+                new Event(3, "added BUY 5@" + PRICE + " Y"));
         }
     }
 
     /**
      * A run that died after publishing an operator's SetTradingState and its TradingStateChanged, before its
-     * AdminResponse: the next run publishes only that answer first, unnumbered, so that its own first event is still
-     * numbered 1.
+     * AdminResponse: the next run publishes only that answer first, unnumbered, so that its own first event, its
+     * RunStarted, is still numbered 1.
      */
     @Test
     void shouldAnswerAnAdminCommandWhoseRunDiedAfterItsEventsBeforeItsAnswer() throws Exception
@@ -338,9 +342,10 @@ class EngineRecoveryTest
         {
             send(connect(events), 11, "AAPL", Side.BUY, 100, 778);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
+            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
                 adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 777),
-                new Event(1, "rejected 11 H"));
+                runStarted(1, 1),
+                new Event(2, "rejected 11 H"));
         }
     }
 
@@ -360,8 +365,9 @@ class EngineRecoveryTest
         {
             send(connect(events), 11, "AAPL", Side.BUY, 100, PRICE + PRICE / 50, 778);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 1)).containsExactly(
-                new Event(1, "rejected 11 X"));
+            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                runStarted(1, 1),
+                new Event(2, "rejected 11 X"));
         }
     }
 
@@ -382,7 +388,7 @@ class EngineRecoveryTest
         final Subscription events = subscribeEvents();
         try (EngineService ignored = launchShard())
         {
-            assertOrder11AddedFirstThenTraded(events);
+            assertOrder11AddedFirstThenTraded(events, 2);
         }
     }
 
@@ -401,8 +407,8 @@ class EngineRecoveryTest
             final Publication commands = connect(events);
             send(commands, 11, "AAPL", Side.BUY, 100, 777);
             send(commands, 12, "AAPL", Side.SELL, 60, 778);
-            assertThat(await(events, 4).getLast())
-                .isEqualTo(new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
+            assertThat(awaitAfterStart(events, 4).getLast())
+                .isEqualTo(new Event(5, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
         }
         awaitStopped();
 
@@ -412,7 +418,7 @@ class EngineRecoveryTest
         {
             final Subscription events = subscribeEvents();
             send(connect(events), 13, "AAPL", Side.SELL, 40, 779);
-            assertThat(await(events, recordings().getLast().sessionId(), 2).getLast()).isEqualTo(new Event(2,
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 2).getLast()).isEqualTo(new Event(3,
                 "executed 40@" + PRICE + " taker 13 maker 11 match " + numberFrom(secondStartNs, 1) + " t=779"));
         }
         awaitStopped();
@@ -427,14 +433,14 @@ class EngineRecoveryTest
             send(commands, 14, "AAPL", Side.BUY, 10, 781);
             send(commands, 15, "AAPL", Side.SELL, 10, 782);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 6)).containsExactly(
-                new Event(1, "broken AAPL 40@" + PRICE + " taker 13/" + numberFrom(secondStartNs, 1) + " maker 11/" +
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 6)).containsExactly(
+                new Event(2, "broken AAPL 40@" + PRICE + " taker 13/" + numberFrom(secondStartNs, 1) + " maker 11/" +
                     number(1) + " match " + numberFrom(secondStartNs, 1) + " E t=780"),
                 adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 780),
-                new Event(2, "accepted 14 AAPL BUY 10@" + PRICE + " Y t=781"),
-                new Event(3, "added BUY 10@" + PRICE + " Y"),
-                new Event(4, "accepted 15 AAPL SELL 10@" + PRICE + " Y t=782"),
-                new Event(5, "executed 10@" + PRICE + " taker 15 maker 14 match " + numberFrom(thirdStartNs, 1) +
+                new Event(3, "accepted 14 AAPL BUY 10@" + PRICE + " Y t=781"),
+                new Event(4, "added BUY 10@" + PRICE + " Y"),
+                new Event(5, "accepted 15 AAPL SELL 10@" + PRICE + " Y t=782"),
+                new Event(6, "executed 10@" + PRICE + " taker 15 maker 14 match " + numberFrom(thirdStartNs, 1) +
                     " t=782"));
         }
     }
@@ -459,10 +465,11 @@ class EngineRecoveryTest
         {
             send(connect(events), 12, "AAPL", Side.SELL, 100, 778);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
+            assertThat(await(events, recordings().getLast().sessionId(), 4)).containsExactly(
                 new Event(1, "added BUY 100@" + PRICE + " Y"),
-                new Event(2, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
-                new Event(3, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
+                runStarted(2, 1),
+                new Event(3, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
+                new Event(4, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
         }
     }
 
@@ -484,7 +491,7 @@ class EngineRecoveryTest
                 commands = connect(events);
                 send(commands, 11, "AAPL", Side.BUY, 100, 777);
                 send(commands, 12, "AAPL", Side.SELL, 60, 778);
-                assertThat(await(events, 4)).hasSize(4);
+                assertThat(awaitAfterStart(events, 4)).hasSize(4);
             }
             awaitStopped();
             assertThat(neverRead.imageCount()).isOne();
@@ -498,9 +505,9 @@ class EngineRecoveryTest
                 }
                 send(commands, 13, "AAPL", Side.SELL, 40, 779);
 
-                assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
-                    new Event(1, "accepted 13 AAPL SELL 40@" + PRICE + " Y t=779"),
-                    new Event(2, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(2) + " t=779"));
+                assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                    new Event(2, "accepted 13 AAPL SELL 40@" + PRICE + " Y t=779"),
+                    new Event(3, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(2) + " t=779"));
                 assertThat(MetricsEndpoint.scrape(shard.metricsPort()))
                     .contains("bourse_engine_duplicate_commands_total 2.0")
                     .contains("bourse_engine_commands_total{type=\"new_order\"} 1.0");
@@ -524,10 +531,10 @@ class EngineRecoveryTest
             final Publication commands = connect(events);
             send(commands, 11, "AAPL", Side.BUY, 100, twoPercentAbove, 777);
             send(commands, 12, "AAPL", Side.SELL, 100, PRICE, 778);
-            assertThat(await(events, 3)).containsExactly(
-                new Event(1, "rejected 11 X"),
-                new Event(2, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
-                new Event(3, "added SELL 100@" + PRICE + " Y"));
+            assertThat(awaitAfterStart(events, 3)).containsExactly(
+                new Event(2, "rejected 11 X"),
+                new Event(3, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
+                new Event(4, "added SELL 100@" + PRICE + " Y"));
         }
         awaitStopped();
 
@@ -538,9 +545,9 @@ class EngineRecoveryTest
             final Publication commands = connect(events);
             send(commands, 13, "AAPL", Side.BUY, 100, twoPercentAbove, 779);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
-                new Event(1, "accepted 13 AAPL BUY 100@" + twoPercentAbove + " Y t=779"),
-                new Event(2, "executed 100@" + PRICE + " taker 13 maker 12 match " + number(1) + " t=779"));
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(2, "accepted 13 AAPL BUY 100@" + twoPercentAbove + " Y t=779"),
+                new Event(3, "executed 100@" + PRICE + " taker 13 maker 12 match " + number(1) + " t=779"));
         }
     }
 
@@ -573,10 +580,10 @@ class EngineRecoveryTest
             final Publication commands = connect(events);
             priceBand(commands, "AAPL", PRICE, 500);
             send(commands, 11, "AAPL", Side.SELL, 100, twoPercentAbove, 777);
-            assertThat(await(events, 3)).containsExactly(
+            assertThat(awaitAfterStart(events, 3)).containsExactly(
                 adminResponse(SetPriceBandEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
-                new Event(1, "accepted 11 AAPL SELL 100@" + twoPercentAbove + " Y t=777"),
-                new Event(2, "added SELL 100@" + twoPercentAbove + " Y"));
+                new Event(2, "accepted 11 AAPL SELL 100@" + twoPercentAbove + " Y t=777"),
+                new Event(3, "added SELL 100@" + twoPercentAbove + " Y"));
         }
         awaitStopped();
 
@@ -586,9 +593,9 @@ class EngineRecoveryTest
             final Publication commands = connect(events);
             send(commands, 12, "AAPL", Side.BUY, 100, twoPercentAbove, 778);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
-                new Event(1, "accepted 12 AAPL BUY 100@" + twoPercentAbove + " Y t=778"),
-                new Event(2, "executed 100@" + twoPercentAbove + " taker 12 maker 11 match " + number(1) +
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(2, "accepted 12 AAPL BUY 100@" + twoPercentAbove + " Y t=778"),
+                new Event(3, "executed 100@" + twoPercentAbove + " taker 12 maker 11 match " + number(1) +
                     " t=778"));
         }
     }
@@ -619,9 +626,9 @@ class EngineRecoveryTest
             offer(commands, emptyClockTick, MessageHeaderEncoder.ENCODED_LENGTH);
             send(commands, 13, "AAPL", Side.BUY, 100, 779);
 
-            assertThat(await(events, 2)).containsExactly(
-                new Event(1, "accepted 13 AAPL BUY 100@" + PRICE + " Y t=779"),
-                new Event(2, "added BUY 100@" + PRICE + " Y"));
+            assertThat(awaitAfterStart(events, 2)).containsExactly(
+                new Event(2, "accepted 13 AAPL BUY 100@" + PRICE + " Y t=779"),
+                new Event(3, "added BUY 100@" + PRICE + " Y"));
             assertThat(MetricsEndpoint.scrape(shard.metricsPort()))
                 .contains("bourse_engine_commands_total{type=\"unknown\"} 3.0\n");
         }
@@ -632,9 +639,9 @@ class EngineRecoveryTest
             final Subscription events = subscribeEvents();
             send(connect(events), 14, "AAPL", Side.SELL, 100, 780);
 
-            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
-                new Event(1, "accepted 14 AAPL SELL 100@" + PRICE + " Y t=780"),
-                new Event(2, "executed 100@" + PRICE + " taker 14 maker 13 match " + number(1) + " t=780"));
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(2, "accepted 14 AAPL SELL 100@" + PRICE + " Y t=780"),
+                new Event(3, "executed 100@" + PRICE + " taker 14 maker 13 match " + number(1) + " t=780"));
         }
     }
 
@@ -652,7 +659,7 @@ class EngineRecoveryTest
             final Subscription events = subscribeEvents();
             commands = connect(events);
             send(commands, 11, "AAPL", Side.BUY, 100, 777);
-            assertThat(await(events, 2)).hasSize(2);
+            assertThat(awaitAfterStart(events, 2)).hasSize(2);
             try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
             {
                 assertThat(client.tryStopRecordingByIdentity(recordings().getLast().recordingId())).isTrue();
@@ -670,9 +677,9 @@ class EngineRecoveryTest
         {
             final Subscription events = subscribeEvents();
             connect(events);
-            assertThat(await(events, recordings().getLast().sessionId(), 2)).containsExactly(
-                new Event(1, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
-                new Event(2, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
+            assertThat(awaitAfterStart(events, recordings().getLast().sessionId(), 2)).containsExactly(
+                new Event(2, "accepted 12 AAPL SELL 100@" + PRICE + " Y t=778"),
+                new Event(3, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
         }
     }
 
@@ -733,6 +740,16 @@ class EngineRecoveryTest
                 "or the other").isEqualTo(LongStream.concat(LongStream.rangeClosed(1, recorded),
                 LongStream.rangeClosed(firstRunTook + 1, accepted.getLast())).boxed().toList());
         }
+    }
+
+    /**
+     * @return the RunStarted of the next shard launched (numbering from {@link #epochNs}), as {@link ShardStreams}
+     *         renders it.
+     */
+    private Event runStarted(final long sequenceNumber, final int recoveredRuns)
+    {
+        return new Event(sequenceNumber, "run-started shard " + SHARD + " recovered " + recoveredRuns + " numbering " +
+            epochNs / StartConfiguration.NANOS_PER_NUMBER + " t=" + epochNs % MidnightNanoClock.NANOS_PER_DAY);
     }
 
     /** @return the client order id of an OrderAccepted, null for another event. */
@@ -841,15 +858,22 @@ class EngineRecoveryTest
         });
     }
 
-    /** Sends order 12, selling 60: the new run publishes order 11's OrderAdded first, as its event 1, then trades. */
-    private void assertOrder11AddedFirstThenTraded(final Subscription events) throws InterruptedException
+    /**
+     * Sends order 12, selling 60: the new run publishes order 11's OrderAdded first, as its event 1, then its
+     * RunStarted, then trades.
+     *
+     * @param recoveredRuns the runs recorded before the new one.
+     */
+    private void assertOrder11AddedFirstThenTraded(final Subscription events, final int recoveredRuns)
+        throws InterruptedException
     {
         send(connect(events), 12, "AAPL", Side.SELL, 60, 778);
 
-        assertThat(await(events, recordings().getLast().sessionId(), 3)).containsExactly(
+        assertThat(await(events, recordings().getLast().sessionId(), 4)).containsExactly(
             new Event(1, "added BUY 100@" + PRICE + " Y"),
-            new Event(2, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
-            new Event(3, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
+            runStarted(2, recoveredRuns),
+            new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
+            new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
     }
 
     /** Records a run of the shard's event stream written by the test, as a shard that stopped would have left it. */

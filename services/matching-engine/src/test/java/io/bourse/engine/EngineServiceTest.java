@@ -37,11 +37,13 @@ import org.junit.jupiter.api.Timeout;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.bourse.common.time.MidnightNanoClock.NANOS_PER_DAY;
 import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
 import static io.bourse.engine.ShardStreams.adminResponse;
@@ -75,6 +77,8 @@ class EngineServiceTest
     private EngineService engine;
     private Aeron aeron;
     private StreamLayout layout;
+    /** The RunStarted the last {@link #connect} read. */
+    private Event runStarted;
 
     @BeforeEach
     void setUp()
@@ -117,6 +121,10 @@ class EngineServiceTest
         return ((START_EPOCH_NS / StartConfiguration.NANOS_PER_NUMBER + n) << 4) | 1;
     }
 
+    /**
+     * The run's RunStarted comes first: shard 1, nothing recovered, its numbering's base and the time of day it
+     * started; the commands' events follow from sequence number 2.
+     */
     @Test
     void shouldPublishSequencedEventsWhenOrdersCross() throws Exception
     {
@@ -127,12 +135,14 @@ class EngineServiceTest
         send(commands, 12, "AAPL", Side.SELL, 60, 778);
         send(commands, 13, "MSFT", Side.SELL, 60, 779);
 
+        assertThat(runStarted.text()).isEqualTo("run-started shard 1 recovered 0 numbering " +
+            START_EPOCH_NS / StartConfiguration.NANOS_PER_NUMBER + " t=" + START_EPOCH_NS % NANOS_PER_DAY);
         assertThat(await(events, 5)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
-            new Event(2, "added BUY 100@" + PRICE + " Y"),
-            new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
-            new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"),
-            new Event(5, "rejected 13 S"));
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
+            new Event(3, "added BUY 100@" + PRICE + " Y"),
+            new Event(4, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
+            new Event(5, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"),
+            new Event(6, "rejected 13 S"));
         assertThat(MetricsEndpoint.scrape(engine.metricsPort()))
             .contains("bourse_engine_events_total{type=\"rejected\"} 1.0\n")
             .contains("bourse_engine_rejects_total{reason=\"invalid_stock\"} 1.0\n")
@@ -159,8 +169,8 @@ class EngineServiceTest
         send(commands, 11, "AAPL", Side.BUY, 100, 777);
 
         assertThat(await(events, 2)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
-            new Event(2, "added BUY 100@" + PRICE + " Y"));
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
+            new Event(3, "added BUY 100@" + PRICE + " Y"));
         assertThat(MetricsEndpoint.scrape(engine.metricsPort()))
             .contains("bourse_engine_commands_total{type=\"unknown\"} 1.0\n");
     }
@@ -176,9 +186,9 @@ class EngineServiceTest
         clockTick(commands, 6 * SECOND_NS);
 
         assertThat(await(events, 3)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + SECOND_NS),
-            new Event(2, "added BUY 100@" + PRICE + " Y"),
-            new Event(3, "canceled 11 100 leaves 0 T resting t=" + 6 * SECOND_NS));
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + SECOND_NS),
+            new Event(3, "added BUY 100@" + PRICE + " Y"),
+            new Event(4, "canceled 11 100 leaves 0 T resting t=" + 6 * SECOND_NS));
     }
 
     /** ReplaceOrder's time in force (schema version 4): a day order replaced by a 5-second one expires 5 s later. */
@@ -194,11 +204,11 @@ class EngineServiceTest
         clockTick(commands, 7 * SECOND_NS);
 
         assertThat(await(events, 4)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + SECOND_NS),
-            new Event(2, "added BUY 100@" + PRICE + " Y"),
-            new Event(3, "replaced 11->12 " + number(1) + "->" + number(2) + " 100@" + PRICE + " REPLACED N t=" +
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + SECOND_NS),
+            new Event(3, "added BUY 100@" + PRICE + " Y"),
+            new Event(4, "replaced 11->12 " + number(1) + "->" + number(2) + " 100@" + PRICE + " REPLACED N t=" +
                 2 * SECOND_NS),
-            new Event(4, "canceled 12 100 leaves 0 T resting t=" + 7 * SECOND_NS));
+            new Event(5, "canceled 12 100 leaves 0 T resting t=" + 7 * SECOND_NS));
     }
 
     @Test
@@ -213,13 +223,13 @@ class EngineServiceTest
         send(commands, 12, "AAPL", Side.BUY, 100, 778);
 
         assertThat(await(events, 7)).containsExactly(
-            new Event(1, "trading-state AAPL HALTED"),
+            new Event(2, "trading-state AAPL HALTED"),
             adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
-            new Event(2, "rejected 11 H"),
-            new Event(3, "trading-state AAPL OPEN"),
+            new Event(3, "rejected 11 H"),
+            new Event(4, "trading-state AAPL OPEN"),
             adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
-            new Event(4, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=778"),
-            new Event(5, "added BUY 100@" + PRICE + " Y"));
+            new Event(5, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=778"),
+            new Event(6, "added BUY 100@" + PRICE + " Y"));
     }
 
     @Test
@@ -236,12 +246,12 @@ class EngineServiceTest
         send(commands, newOrder(13, "AAPL", Side.BUY, 40, PRICE, DAY, 3).firm("WXYZ").display((byte)'Y'));
 
         assertThat(await(events, 6)).containsExactly(
-            new Event(1, "accepted 11 AAPL SELL 100@" + PRICE + " Y t=1"),
-            new Event(2, "added SELL 100@" + PRICE + " Y"),
-            new Event(3, "accepted 12 AAPL BUY 40@" + PRICE + " Y t=2"),
-            new Event(4, "canceled 12 40 leaves 0 Q not-resting t=2"),
-            new Event(5, "accepted 13 AAPL BUY 40@" + PRICE + " Y t=3"),
-            new Event(6, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(1) + " t=3"));
+            new Event(2, "accepted 11 AAPL SELL 100@" + PRICE + " Y t=1"),
+            new Event(3, "added SELL 100@" + PRICE + " Y"),
+            new Event(4, "accepted 12 AAPL BUY 40@" + PRICE + " Y t=2"),
+            new Event(5, "canceled 12 40 leaves 0 Q not-resting t=2"),
+            new Event(6, "accepted 13 AAPL BUY 40@" + PRICE + " Y t=3"),
+            new Event(7, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(1) + " t=3"));
     }
 
     @Test
@@ -254,10 +264,10 @@ class EngineServiceTest
         send(commands, newOrder(12, "AAPL", Side.BUY, 100, PRICE, DAY, 2).display((byte)'A'));
 
         assertThat(await(events, 4)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " A t=1"),
-            new Event(2, "added BUY 100@" + PRICE + " A firm 'GSCO'"),
-            new Event(3, "accepted 12 AAPL BUY 100@" + PRICE + " A t=2"),
-            new Event(4, "added BUY 100@" + PRICE + " A firm ''"));
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " A t=1"),
+            new Event(3, "added BUY 100@" + PRICE + " A firm 'GSCO'"),
+            new Event(4, "accepted 12 AAPL BUY 100@" + PRICE + " A t=2"),
+            new Event(5, "added BUY 100@" + PRICE + " A firm ''"));
     }
 
     @Test
@@ -270,9 +280,9 @@ class EngineServiceTest
         send(commands, newOrder(12, "AAPL", Side.BUY, 100, PRICE, DAY, 2).display((byte)'I'));
 
         assertThat(await(events, 3)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " N t=1"),
-            new Event(2, "added BUY 100@" + PRICE + " N"),
-            new Event(3, "rejected 12 D"));
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " N t=1"),
+            new Event(3, "added BUY 100@" + PRICE + " N"),
+            new Event(4, "rejected 12 D"));
     }
 
     @Test
@@ -290,11 +300,11 @@ class EngineServiceTest
         send(commands, 13, "AAPL", Side.BUY, 100, PRICE + 1, 3);
 
         assertThat(await(events, 5)).containsExactly(
-            new Event(1, "rejected 11 X"),
-            new Event(2, "accepted 12 AAPL BUY 100@" + (PRICE + 10_000) + " Y t=2"),
-            new Event(3, "added BUY 100@" + (PRICE + 10_000) + " Y"),
+            new Event(2, "rejected 11 X"),
+            new Event(3, "accepted 12 AAPL BUY 100@" + (PRICE + 10_000) + " Y t=2"),
+            new Event(4, "added BUY 100@" + (PRICE + 10_000) + " Y"),
             adminResponse(SetPriceBandEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
-            new Event(4, "rejected 13 X"));
+            new Event(5, "rejected 13 X"));
     }
 
     @Test
@@ -326,8 +336,8 @@ class EngineServiceTest
             adminResponse(SetSelfTradePreventionEncoder.TEMPLATE_ID, "",
                 AdminResponseCode.INVALID_SELF_TRADE_PREVENTION, 1),
             adminResponse(SetSelfTradePreventionEncoder.TEMPLATE_ID, "", AdminResponseCode.OK, 1),
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
-            new Event(2, "added BUY 100@" + PRICE + " Y"));
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
+            new Event(3, "added BUY 100@" + PRICE + " Y"));
         assertThat(scrapeMetrics()).contains(
             "bourse_engine_admin_rejects_total{reason=\"unknown_symbol\"} 2.0",
             "bourse_engine_admin_rejects_total{reason=\"invalid_price_band\"} 1.0",
@@ -355,20 +365,20 @@ class EngineServiceTest
         send(commands, 13, "AAPL", Side.SELL, 60, 784);
 
         assertThat(await(events, 13)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
-            new Event(2, "added BUY 100@" + PRICE + " Y"),
-            new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
-            new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + matchNumber + " t=778"),
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
+            new Event(3, "added BUY 100@" + PRICE + " Y"),
+            new Event(4, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
+            new Event(5, "executed 60@" + PRICE + " taker 12 maker 11 match " + matchNumber + " t=778"),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.INVALID_BREAK_REASON, 779),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 780),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 781),
-            new Event(5, "broken AAPL 60@" + PRICE + " taker 12/" + number(2) + " maker 11/" + number(1) +
+            new Event(6, "broken AAPL 60@" + PRICE + " taker 12/" + number(2) + " maker 11/" + number(1) +
                 " match " + matchNumber + " E t=782"),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 782),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.TRADE_ALREADY_BROKEN, 783),
-            new Event(6, "accepted 13 AAPL SELL 60@" + PRICE + " Y t=784"),
-            new Event(7, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(2) + " t=784"),
-            new Event(8, "added SELL 20@" + PRICE + " Y"));
+            new Event(7, "accepted 13 AAPL SELL 60@" + PRICE + " Y t=784"),
+            new Event(8, "executed 40@" + PRICE + " taker 13 maker 11 match " + number(2) + " t=784"),
+            new Event(9, "added SELL 20@" + PRICE + " Y"));
         assertThat(scrapeMetrics()).contains(
             "bourse_engine_admin_rejects_total{reason=\"invalid_break_reason\"} 1.0",
             "bourse_engine_admin_rejects_total{reason=\"unknown_match_number\"} 2.0",
@@ -395,15 +405,15 @@ class EngineServiceTest
         breakTrade(commands, "AAPL", todaysMatch, 'S', 7_000);
 
         assertThat(await(events, 9)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + beforeMidnightNs),
-            new Event(2, "added BUY 100@" + PRICE + " Y"),
-            new Event(3, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=" + beforeMidnightNs),
-            new Event(4, "executed 60@" + PRICE + " taker 12 maker 11 match " + yesterdaysMatch + " t=" +
+            new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=" + beforeMidnightNs),
+            new Event(3, "added BUY 100@" + PRICE + " Y"),
+            new Event(4, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=" + beforeMidnightNs),
+            new Event(5, "executed 60@" + PRICE + " taker 12 maker 11 match " + yesterdaysMatch + " t=" +
                 beforeMidnightNs),
-            new Event(5, "accepted 13 AAPL SELL 10@" + PRICE + " Y t=5000"),
-            new Event(6, "executed 10@" + PRICE + " taker 13 maker 11 match " + todaysMatch + " t=5000"),
+            new Event(6, "accepted 13 AAPL SELL 10@" + PRICE + " Y t=5000"),
+            new Event(7, "executed 10@" + PRICE + " taker 13 maker 11 match " + todaysMatch + " t=5000"),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.UNKNOWN_MATCH_NUMBER, 6_000),
-            new Event(7, "broken AAPL 10@" + PRICE + " taker 13/" + number(3) + " maker 11/" + number(1) +
+            new Event(8, "broken AAPL 10@" + PRICE + " taker 13/" + number(3) + " maker 11/" + number(1) +
                 " match " + todaysMatch + " S t=7000"),
             adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 7_000));
     }
@@ -440,26 +450,26 @@ class EngineServiceTest
         final long firstMatch = number(1);
         assertThat(await(events, 21)).containsExactly(
             adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_NOT_LOCKED, 1),
-            new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE + 500) + " Y t=2"),
-            new Event(2, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=3"),
-            new Event(3, "accepted 13 AAPL SELL 150@" + PRICE + " Y t=4"),
-            new Event(4, "added SELL 150@" + PRICE + " Y"),
-            new Event(5, "rejected 14 R"),
-            new Event(6, "replaced 12->15 " + number(2) + "->" + number(4) + " 100@" + (PRICE - 100) +
+            new Event(2, "accepted 11 AAPL BUY 100@" + (PRICE + 500) + " Y t=2"),
+            new Event(3, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=3"),
+            new Event(4, "accepted 13 AAPL SELL 150@" + PRICE + " Y t=4"),
+            new Event(5, "added SELL 150@" + PRICE + " Y"),
+            new Event(6, "rejected 14 R"),
+            new Event(7, "replaced 12->15 " + number(2) + "->" + number(4) + " 100@" + (PRICE - 100) +
                 " REPLACED C t=6"),
             adminResponse(CrossLockEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 7),
             adminResponse(CrossLockEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_ALREADY_LOCKED, 8),
             adminResponse(CrossLockEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_SYMBOL, 9),
-            new Event(7, "cancel-pending 15/" + number(4) + " AAPL t=10"),
-            new Event(8, "cancel-rejected 11/" + number(1) + " AAPL t=11"),
-            new Event(9, "trading-state AAPL HALTED"),
+            new Event(8, "cancel-pending 15/" + number(4) + " AAPL t=10"),
+            new Event(9, "cancel-rejected 11/" + number(1) + " AAPL t=11"),
+            new Event(10, "trading-state AAPL HALTED"),
             adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
             adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.SYMBOL_NOT_OPEN, 12),
-            new Event(10, "trading-state AAPL OPEN"),
+            new Event(11, "trading-state AAPL OPEN"),
             adminResponse(SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 1),
-            new Event(11, "executed C 100@" + PRICE + " taker 11 maker 13 match " + firstMatch + " t=13"),
-            new Event(12, "canceled 15 100 leaves 0 U not-resting t=13"),
-            new Event(13, "cross AAPL 100@" + PRICE + " match " + number(2) + " C t=13"),
+            new Event(12, "executed C 100@" + PRICE + " taker 11 maker 13 match " + firstMatch + " t=13"),
+            new Event(13, "canceled 15 100 leaves 0 U not-resting t=13"),
+            new Event(14, "cross AAPL 100@" + PRICE + " match " + number(2) + " C t=13"),
             adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 13));
         assertThat(scrapeMetrics()).contains(
             "bourse_engine_admin_rejects_total{reason=\"cross_not_locked\"} 1.0",
@@ -490,16 +500,16 @@ class EngineServiceTest
 
         final long pegOrderId = number(3);
         assertThat(await(events, 10)).containsExactly(
-            new Event(1, "accepted 11 AAPL BUY 100@" + (PRICE - 10_000) + " Y t=1"),
-            new Event(2, "added BUY 100@" + (PRICE - 10_000) + " Y"),
-            new Event(3, "accepted 12 AAPL SELL 100@" + (PRICE + 10_000) + " Y t=2"),
-            new Event(4, "added SELL 100@" + (PRICE + 10_000) + " Y"),
-            new Event(5, "accepted 13 AAPL BUY 100@" + (PRICE + 5_000) + " M t=3"),
-            new Event(6, "added BUY 100@" + (PRICE + 5_000) + " M"),
-            new Event(7, "priority-updated 13/" + pegOrderId + " AAPL BUY @" + PRICE + " M t=3"),
-            new Event(8, "accepted 14 AAPL BUY 100@" + (PRICE + 2_000) + " Y t=4"),
-            new Event(9, "added BUY 100@" + (PRICE + 2_000) + " Y"),
-            new Event(10, "priority-updated 13/" + pegOrderId + " AAPL BUY @" + (PRICE + 5_000) + " M t=4"));
+            new Event(2, "accepted 11 AAPL BUY 100@" + (PRICE - 10_000) + " Y t=1"),
+            new Event(3, "added BUY 100@" + (PRICE - 10_000) + " Y"),
+            new Event(4, "accepted 12 AAPL SELL 100@" + (PRICE + 10_000) + " Y t=2"),
+            new Event(5, "added SELL 100@" + (PRICE + 10_000) + " Y"),
+            new Event(6, "accepted 13 AAPL BUY 100@" + (PRICE + 5_000) + " M t=3"),
+            new Event(7, "added BUY 100@" + (PRICE + 5_000) + " M"),
+            new Event(8, "priority-updated 13/" + pegOrderId + " AAPL BUY @" + PRICE + " M t=3"),
+            new Event(9, "accepted 14 AAPL BUY 100@" + (PRICE + 2_000) + " Y t=4"),
+            new Event(10, "added BUY 100@" + (PRICE + 2_000) + " Y"),
+            new Event(11, "priority-updated 13/" + pegOrderId + " AAPL BUY @" + (PRICE + 5_000) + " M t=4"));
         assertThat(scrapeMetrics()).contains("bourse_engine_events_total{type=\"order_priority_updated\"} 2.0");
     }
 
@@ -514,7 +524,7 @@ class EngineServiceTest
         // must hold what the stream refuses and stop taking commands until the subscriber reads again.
         final int orders = sendRestingOrders(commands);
 
-        assertThat(readSequencedEvents(events, 2 * orders)).isEqualTo(2 * orders);
+        assertThat(readSequencedEvents(events, 2, 2 * orders)).isEqualTo(2 * orders);
     }
 
     @Test
@@ -531,7 +541,7 @@ class EngineServiceTest
         final EngineService stopping = engine;
         final Thread stop = new Thread(stopping::close, "stop");
         stop.start();
-        final int received = readSequencedEvents(events, 2 * orders);
+        final int received = readSequencedEvents(events, 2, 2 * orders);
         stop.join();
 
         assertThat(received).isEqualTo(2 * orders);
@@ -600,7 +610,7 @@ class EngineServiceTest
         send(commands, 12, "AAPL", Side.SELL, 100, 778);
 
         assertThat(await(events, 4)).last()
-            .isEqualTo(new Event(4, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
+            .isEqualTo(new Event(5, "executed 100@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"));
         assertThat(scrapeMetrics()).contains("bourse_engine_commands_total{type=\"unknown\"} 1.0");
     }
 
@@ -617,6 +627,10 @@ class EngineServiceTest
         return Long.parseLong(executed.group(1));
     }
 
+    /**
+     * Connects to the shard's streams and reads the run's first event, its RunStarted ({@link #runStarted}): shard 1
+     * recovered nothing (no archive). The run's next event is sequence number 2.
+     */
     private Publication connect(final Subscription events)
     {
         final Publication commands = aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(1));
@@ -624,6 +638,11 @@ class EngineServiceTest
         {
             Thread.onSpinWait();
         }
+        final List<Event> first = await(events, 1);
+        assertThat(first).hasSize(1);
+        runStarted = first.getFirst();
+        assertThat(runStarted.sequenceNumber()).isEqualTo(1);
+        assertThat(runStarted.text()).startsWith("run-started shard 1 recovered 0 numbering ");
         return commands;
     }
 

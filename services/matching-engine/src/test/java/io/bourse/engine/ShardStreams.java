@@ -23,6 +23,7 @@ import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
+import io.bourse.sbe.engine.RunStartedDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.bourse.sbe.engine.Side;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
@@ -105,14 +106,15 @@ final class ShardStreams
 
     /**
      * Reads events until {@code count} have arrived or 20 s have passed, checking that their sequence numbers run
-     * from 1 without a gap; SequencedCommands (with the event archive on) and AdminResponses, which have none, are
-     * skipped.
+     * from {@code fromSequenceNumber} (2: the run's RunStarted is 1) without a gap; SequencedCommands (with the event
+     * archive on) and AdminResponses, which have none, are skipped, and so is the run's RunStarted, which a subscriber
+     * that joined after the run started (with the archive on) may not hear.
      *
      * @return the events read.
      */
-    static int readSequencedEvents(final Subscription events, final int count)
+    static int readSequencedEvents(final Subscription events, final long fromSequenceNumber, final int count)
     {
-        final long[] expectedSequence = {1};
+        final long[] expectedSequence = {fromSequenceNumber};
         final int[] received = {0};
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (received[0] < count && System.nanoTime() < deadlineNs)
@@ -122,6 +124,10 @@ final class ShardStreams
                 final short templateId = buffer.getShort(
                     offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN);
                 if (SequencedCommandDecoder.TEMPLATE_ID == templateId || AdminResponseDecoder.TEMPLATE_ID == templateId)
+                {
+                    return;
+                }
+                if (RunStartedDecoder.TEMPLATE_ID == templateId)
                 {
                     return;
                 }
@@ -140,7 +146,16 @@ final class ShardStreams
     /** Decodes events into text until {@code count} have arrived (or 10 s passed). */
     static List<Event> await(final Subscription events, final int count)
     {
-        return await(events, (sessionId) -> true, count, Long.MAX_VALUE);
+        return await(events, (sessionId) -> true, count, Long.MAX_VALUE, false);
+    }
+
+    /**
+     * As {@link #await(Subscription, int)}, leaving out RunStarted: for a subscription that joined a running shard
+     * recorded by the event archive, which may have published it before the subscription joined.
+     */
+    static List<Event> awaitAfterStart(final Subscription events, final int count)
+    {
+        return await(events, (sessionId) -> true, count, Long.MAX_VALUE, true);
     }
 
     /**
@@ -150,7 +165,7 @@ final class ShardStreams
     static List<Event> awaitQuiet(final Subscription events, final int sessionId, final long quietMs)
     {
         return await(events, (session) -> session == sessionId, Integer.MAX_VALUE,
-            TimeUnit.MILLISECONDS.toNanos(quietMs));
+            TimeUnit.MILLISECONDS.toNanos(quietMs), false);
     }
 
     /**
@@ -159,11 +174,21 @@ final class ShardStreams
      */
     static List<Event> await(final Subscription events, final int sessionId, final int count)
     {
-        return await(events, (session) -> session == sessionId, count, Long.MAX_VALUE);
+        return await(events, (session) -> session == sessionId, count, Long.MAX_VALUE, false);
+    }
+
+    /**
+     * As {@link #await(Subscription, int, int)}, leaving out RunStarted: for a subscription that joined a running shard
+     * recorded by the event archive, which may have published it before the subscription joined.
+     */
+    static List<Event> awaitAfterStart(final Subscription events, final int sessionId, final int count)
+    {
+        return await(events, (session) -> session == sessionId, count, Long.MAX_VALUE, true);
     }
 
     private static List<Event> await(
-        final Subscription events, final IntPredicate sessions, final int count, final long quietNs)
+        final Subscription events, final IntPredicate sessions, final int count, final long quietNs,
+        final boolean skipRunStarted)
     {
         final List<Event> received = new ArrayList<>();
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
@@ -180,6 +205,7 @@ final class ShardStreams
         final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
         final TradingStateChangedDecoder stateChanged = new TradingStateChangedDecoder();
         final AdminResponseDecoder adminResponse = new AdminResponseDecoder();
+        final RunStartedDecoder runStarted = new RunStartedDecoder();
         final long deadlineNs = System.nanoTime() + 10_000_000_000L;
         long heardNs = System.nanoTime();
         while (received.size() < count && System.nanoTime() < deadlineNs && System.nanoTime() - heardNs < quietNs)
@@ -294,6 +320,17 @@ final class ShardStreams
                         received.add(new Event(NO_SEQUENCE_NUMBER, "admin-response " +
                             adminResponse.commandTemplateId() + " " + adminResponse.symbol().trim() + " " +
                             adminResponse.code() + " t=" + adminResponse.timestampNs()));
+                    }
+                    case RunStartedDecoder.TEMPLATE_ID ->
+                    {
+                        if (skipRunStarted)
+                        {
+                            return;
+                        }
+                        runStarted.wrap(buffer, body, header.blockLength(), header.version());
+                        received.add(new Event(runStarted.sequenceNumber(), "run-started shard " + runStarted.shard() +
+                            " recovered " + runStarted.recoveredRuns() + " numbering " + runStarted.numberBase() +
+                            " t=" + runStarted.timestampNs()));
                     }
                     case SequencedCommandDecoder.TEMPLATE_ID ->
                     {

@@ -295,6 +295,12 @@ public final class MatchingEngine
         return null == mode ? selfTradePrevention : mode;
     }
 
+    /** @return the shard this engine numbers its orders and trades for, 0 to 15. */
+    public int shardId()
+    {
+        return shardId;
+    }
+
     /** @return number of open orders across all books. */
     public int openOrderCount()
     {
