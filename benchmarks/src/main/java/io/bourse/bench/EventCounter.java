@@ -14,6 +14,7 @@ import io.bourse.sbe.engine.OrderCanceledDecoder;
 import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.RunStartedDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
@@ -24,7 +25,8 @@ import java.nio.ByteOrder;
  * The benchmark's subscriber: decodes the engine's SBE events (engine-schema.xml) back into the matching core's
  * {@link io.bourse.engine.match.MatchingEngineListener} callbacks for an {@link EventChecksum}, to be compared with the
  * reference core's ({@link SbeCommandStream#checksum()}); checks that their sequence numbers run on without a gap,
- * counts them and the trades, and tells each command's first event apart by counting the events
+ * counts them (the run's RunStarted, before any command's, only in that sequence) and the trades, and tells each
+ * command's first event apart by counting the events
  * {@link SbeCommandStream#expectedEvents(int)} says the previous commands make. For a first event it records
  * {@code System.nanoTime() - timestampNs}, the command-to-first-event latency, when recording is on. Allocates
  * nothing per event.
@@ -40,6 +42,7 @@ final class EventCounter implements FragmentHandler
     private final OrderExecutedDecoder executed = new OrderExecutedDecoder();
     private final OrderCanceledDecoder canceled = new OrderCanceledDecoder();
     private final OrderReplacedDecoder replaced = new OrderReplacedDecoder();
+    private final RunStartedDecoder runStarted = new RunStartedDecoder();
     private final EventChecksum checksum = new EventChecksum();
     private boolean recording;
     private int nextCommand;
@@ -88,6 +91,7 @@ final class EventCounter implements FragmentHandler
             case OrderExecutedDecoder.TEMPLATE_ID -> onExecuted(buffer, bodyOffset, blockLength, version);
             case OrderCanceledDecoder.TEMPLATE_ID -> onCanceled(buffer, bodyOffset, blockLength, version);
             case OrderReplacedDecoder.TEMPLATE_ID -> onReplaced(buffer, bodyOffset, blockLength, version);
+            case RunStartedDecoder.TEMPLATE_ID -> onRunStarted(buffer, bodyOffset, blockLength, version);
             case SequencedCommandDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID ->
             {
                 // A shard's input log (event archive on), or its answer to an admin command: no event.
@@ -153,13 +157,24 @@ final class EventCounter implements FragmentHandler
             Display.fromCode(replaced.display()));
     }
 
-    private void onEvent(final long sequenceNumber, final long timestampNs)
+    private void onRunStarted(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        runStarted.wrap(buffer, offset, blockLength, version);
+        checkSequence(runStarted.sequenceNumber());
+    }
+
+    private void checkSequence(final long sequenceNumber)
     {
         if (sequenceNumber != lastSequenceNumber + 1)
         {
             sequenceGaps++;
         }
         lastSequenceNumber = sequenceNumber;
+    }
+
+    private void onEvent(final long sequenceNumber, final long timestampNs)
+    {
+        checkSequence(sequenceNumber);
         events++;
         if (0 == eventsLeftOfCommand)
         {

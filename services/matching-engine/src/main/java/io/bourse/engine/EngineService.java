@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * takes, as commands, the start of its numbering (its start time in units of 100 ns since the Unix epoch, so that its
  * order reference numbers and match numbers are above those of the day's earlier runs even when it recovered none of
  * them), which it publishes as its RunStarted with the number of earlier runs it recovered (0: the gateways cancel the
- * orders of the shard they still hold open), and its settings' self-trade prevention modes and price bands that differ from the earlier runs'
- * ({@link StartConfiguration}), so that each run's settings are in the input log too.
+ * orders of the shard they still hold open), and its settings' self-trade prevention modes and price bands that
+ * differ from the earlier runs' ({@link StartConfiguration}), so that each run's settings are in the input log too.
  */
 public final class EngineService implements AutoCloseable
 {

@@ -17,6 +17,7 @@ import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.RunStartedDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingState;
@@ -31,13 +32,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * streams and hands the book changes, the end of each closing cross and each change of a symbol's trading state to an
  * {@link EngineEventListener}. Every event is counted by type; OrderAccepted, OrderRejected, CancelPending and
  * CancelRejected stop there (the last two leave the order as it was), and so do OrderPriorityUpdated (a midpoint peg,
- * never displayed, works at a new price under the same reference number) and the OrderReplaced of a closing-cross
- * order (in no market-data book). An OrderExecuted with crossType C is a cross execution; N, or none from a version 1
- * shard, a continuous one. A message of another schema, an unknown template, a short fragment or an invalid side,
- * book update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as
- * an error and skipped. A SequencedCommand (the shard's input log, for its own recovery) and an AdminResponse (its
- * answer to an operator's admin command) are skipped uncounted. One
- * preallocated decoder per template; allocates nothing.
+ * never displayed, works at a new price under the same reference number), the OrderReplaced of a closing-cross order
+ * (in no market-data book) and RunStarted (a shard's new run). An OrderExecuted with crossType C is a cross execution;
+ * N, or none from a version 1 shard, a continuous one. A message of another schema, an unknown template, a short
+ * fragment or an invalid side, book update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or
+ * trading state is counted as an error and skipped. A SequencedCommand (the shard's input log, for its own recovery)
+ * and an AdminResponse (its answer to an operator's admin command) are skipped uncounted. One preallocated decoder per
+ * template; allocates nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -103,7 +104,7 @@ final class EngineEventAdapter implements FragmentHandler
         {
             case OrderAcceptedDecoder.TEMPLATE_ID, OrderRejectedDecoder.TEMPLATE_ID,
                 CancelPendingDecoder.TEMPLATE_ID, CancelRejectedDecoder.TEMPLATE_ID,
-                OrderPriorityUpdatedDecoder.TEMPLATE_ID -> true;
+                OrderPriorityUpdatedDecoder.TEMPLATE_ID, RunStartedDecoder.TEMPLATE_ID -> true;
             case OrderAddedDecoder.TEMPLATE_ID -> onOrderAdded(buffer, bodyOffset, blockLength, version);
             case OrderExecutedDecoder.TEMPLATE_ID -> onOrderExecuted(buffer, bodyOffset, blockLength, version);
             case OrderCanceledDecoder.TEMPLATE_ID -> onOrderCanceled(buffer, bodyOffset, blockLength, version);

@@ -12,6 +12,7 @@ import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.RunStartedDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import io.bourse.sbe.md.AddOrderEncoder;
@@ -88,6 +89,7 @@ final class MdPublisherMetrics
         eventsIn[CrossCompletedDecoder.TEMPLATE_ID] = events.labelValues("cross_completed");
         eventsIn[OrderPriorityUpdatedDecoder.TEMPLATE_ID] = events.labelValues("order_priority_updated");
         eventsIn[TradingStateChangedDecoder.TEMPLATE_ID] = events.labelValues("trading_state_changed");
+        eventsIn[RunStartedDecoder.TEMPLATE_ID] = events.labelValues("run_started");
 
         final Counter messages = Counter.builder()
             .name("bourse_md_messages_out_total")

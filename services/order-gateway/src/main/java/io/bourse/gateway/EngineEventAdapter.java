@@ -15,6 +15,7 @@ import io.bourse.sbe.engine.OrderExecutedDecoder;
 import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
+import io.bourse.sbe.engine.RunStartedDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingStateChangedDecoder;
@@ -25,8 +26,9 @@ import org.agrona.DirectBuffer;
  * orders to the {@link OrderEntry}; OrderAdded, CrossCompleted and TradingStateChanged are market data only (the owners
  * of the orders in a cross hear of it through their executions and cancels, a trading state reaches order entry as
  * the Rejected reason of the orders it refuses) and are skipped, as are SequencedCommand (the shard's input log) and
- * AdminResponse (its answer to an operator). A message of another schema or an unknown template is counted as an error
- * and skipped.
+ * AdminResponse (its answer to an operator). RunStarted (a shard's new run) goes to the {@link OrderEntry} too, which
+ * cancels the shard's orders a run that recovered nothing no longer holds. A message of another schema or an unknown
+ * template is counted as an error and skipped.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -40,6 +42,7 @@ final class EngineEventAdapter implements FragmentHandler
     private final CancelPendingDecoder cancelPending = new CancelPendingDecoder();
     private final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
     private final CancelRejectedDecoder cancelRejected = new CancelRejectedDecoder();
+    private final RunStartedDecoder runStarted = new RunStartedDecoder();
     private final GatewayMetrics metrics;
     private OrderEntry orderEntry;
 
@@ -147,6 +150,12 @@ final class EngineEventAdapter implements FragmentHandler
                 cancelRejected.wrap(buffer, bodyOffset, blockLength, version);
                 orderEntry.onCancelRejected(cancelRejected.timestampNs(), cancelRejected.sequenceNumber(),
                     cancelRejected.clientOrderId());
+            }
+            case RunStartedDecoder.TEMPLATE_ID ->
+            {
+                runStarted.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onRunStarted(runStarted.timestampNs(), runStarted.sequenceNumber(), runStarted.shard(),
+                    runStarted.recoveredRuns());
             }
             case OrderAddedDecoder.TEMPLATE_ID, CrossCompletedDecoder.TEMPLATE_ID,
                 TradingStateChangedDecoder.TEMPLATE_ID ->

@@ -11,6 +11,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -865,6 +866,53 @@ final class OrderEntry
         }
         answerModifies(order, timestampNs);
         releaseIfDone(order);
+    }
+
+    /**
+     * Engine RunStarted: a run of a shard started. One that recovered no earlier run (the event archive off, or
+     * deleted with its media driver) holds none of their orders, so each order of that shard this gateway holds as
+     * accepted and open (rebuilt from the journals, or from before the run) is gone: answered OUCH 4.2 Canceled with
+     * reason 'Z', system cancel, for its open shares, and done (a Modify Order awaiting its answer gets none), counted
+     * in {@code bourse_gateway_system_cancels_total}. The run takes no command before it publishes RunStarted, so every
+     * order accepted when the gateway reads it was accepted by an earlier run. An order sent and not yet answered is
+     * left to its answer: it may have reached the new run (one sent to the run that died is never answered). A run
+     * that recovered its earlier runs holds their orders: nothing happens.
+     *
+     * @param timestampNs    the run's start, ns since midnight.
+     * @param sequenceNumber the event's shard sequence number.
+     * @param shardId        the shard that started.
+     * @param recoveredRuns  earlier runs the new run recovered.
+     */
+    void onRunStarted(final long timestampNs, final long sequenceNumber, final int shardId, final long recoveredRuns)
+    {
+        if (0 != recoveredRuns)
+        {
+            return;
+        }
+        final ArrayList<OrderState> gone = new ArrayList<>();
+        for (final OrderState order : orders.values())
+        {
+            if (shardId == order.shardId && 0 != order.orderReferenceNumber && order.openShares > 0)
+            {
+                gone.add(order);
+            }
+        }
+        int canceled = 0;
+        for (final OrderState order : gone)
+        {
+            if (!isAnswered(order.session, shardId, sequenceNumber))
+            {
+                ouch.canceled(order, timestampNs, order.openShares, Ouch42.CANCEL_SYSTEM);
+                release(order);
+                metrics.systemCancels.inc();
+                canceled++;
+            }
+        }
+        if (canceled > 0)
+        {
+            System.out.println("order-gateway: shard " + shardId + " restarted without its earlier runs' orders: " +
+                canceled + " open orders canceled to their owners (OUCH Canceled 'Z')");
+        }
     }
 
     /**

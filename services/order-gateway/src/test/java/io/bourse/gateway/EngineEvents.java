@@ -16,6 +16,7 @@ import io.bourse.sbe.engine.OrderCanceledEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderRejectedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.RunStartedEncoder;
 import io.bourse.sbe.engine.TradeBrokenEncoder;
 import io.bourse.sbe.engine.Side;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -123,6 +124,18 @@ final class EngineEvents
             .orderId(orderId);
         Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + OrderAcceptedEncoder.symbolEncodingOffset());
         encoder.side(side).quantity(quantity).price(price).timeInForce(timeInForce).display((byte)display);
+        return deliver(encoder.encodedLength());
+    }
+
+    /** A run of the shard started, having recovered that many earlier runs, numbering from 0. */
+    int runStarted(final long timestampNs, final int shardId, final long recoveredRuns)
+    {
+        final RunStartedEncoder encoder = new RunStartedEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .shard((short)shardId)
+            .recoveredRuns(recoveredRuns)
+            .numberBase(0);
         return deliver(encoder.encodedLength());
     }
 

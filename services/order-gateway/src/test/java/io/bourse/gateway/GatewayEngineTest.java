@@ -3,10 +3,12 @@ package io.bourse.gateway;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.engine.AdminCommandEncoder;
+import io.bourse.engine.EngineService;
 import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.AiqCanceledMessage;
@@ -419,6 +421,57 @@ class GatewayEngineTest
                         new EndOfSession(),
                         new Closed());
             }
+        }
+    }
+
+    /**
+     * Shard 2 (IBM) restarts without the event archive, so its new run holds none of its earlier run's orders (as after
+     * a media driver restart, which deletes the archive): a gateway (id 3) cancels the IBM order it still holds open to
+     * its owner, OUCH 4.2 Canceled 'Z' (system cancel) for its open shares, and counts it; the owner's MSFT order, on
+     * shard 1, stays open. Before, the IBM order stayed open for the client while no book held it: the engine ignored
+     * its Cancel Order, and it could never trade.
+     */
+    @Test
+    void shouldCancelToItsOwnerAnOrderWhoseShardRestartedWithoutIt(@TempDir final Path restartJournalDir)
+        throws Exception
+    {
+        final SymbolDirectory withShard2 = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0,AMZN@1,IBM@2");
+        final long day = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
+        EngineService shard2 = engine.launchShard(2, withShard2);
+        try (GatewayService restarting = GatewayService.launch(new GatewayContext()
+                .gatewayId(3)
+                .port(0)
+                .bindAddress("127.0.0.1")
+                .metricsPort(0)
+                .jvmMetrics(false)
+                .sessionName(SESSION)
+                .journalDir(restartJournalDir.toString())
+                .credentials(Credentials.parse(List.of("rst01,rst01pw,DEMO")))
+                .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS, List.of(), List.of(), Map.of()))
+                .streamLayout(engine.layout())
+                .symbolDirectory(withShard2)
+                .idleStrategy(new SleepingMillisIdleStrategy(1)));
+            TestClient client = TestClient.login(restarting.port(), "rst01", 1))
+        {
+            client.enterOrder("R1", "IBM", Ouch42.SIDE_BUY, 100, 1_000_000, day);
+            client.enterOrder("R2", "MSFT", Ouch42.SIDE_BUY, 100, 100, day);
+            assertThat(client.await(4).subList(2, 4)).allMatch(Accepted.class::isInstance);
+
+            shard2.close();
+            shard2 = engine.launchShard(2, withShard2);
+
+            assertThat(client.await(5).get(4)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Canceled(0, "R1", 100, 'Z'));
+            assertThat(MetricsEndpoint.scrape(restarting.metricsPort()))
+                .contains("\nbourse_gateway_system_cancels_total 1.0\n")
+                .contains("\nbourse_gateway_open_orders 1.0\n");
+            client.cancelOrder("R2", 0);
+            assertThat(client.await(6).get(5)).usingRecursiveComparison().ignoringFields(IGNORED)
+                .isEqualTo(new Canceled(0, "R2", 100, 'U'));
+        }
+        finally
+        {
+            shard2.close();
         }
     }
 

@@ -308,6 +308,42 @@ class OrderEntryTest
         assertThat(orderEntry.openOrderCount()).isZero();
     }
 
+    /**
+     * A shard's new run that recovered nothing (RunStarted with 0 earlier runs) holds none of the orders its earlier
+     * runs accepted: each order of that shard still open is answered Canceled 'Z' (system cancel) for its open shares
+     * and done; another shard's order stays, and so does one not yet answered, which the new run may have taken. A new
+     * run that recovered its earlier runs changes nothing, and the RunStarted heard again after the new run answered a
+     * later order (a replay from a stale event position) cancels none of that run's orders.
+     */
+    @Test
+    void shouldCancelWithSystemCancelTheOpenOrdersOfAShardWhoseNewRunRecoveredNothing()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(bob, "B1", 'S', 200, "AAPL", PRICE + 100, DAY, "");
+        enter(alice, "A2", 'B', 300, "MSFT", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        events.accepted(T1, id(2, 1), 8, "AAPL", Side.SELL, 200, PRICE + 100, DAY);
+        events.accepted(T1, id(1, 2), 9, "MSFT", Side.BUY, 300, PRICE, DAY);
+        events.canceled(T1, id(1, 1), 7, "AAPL", 40, 60, Ouch42.CANCEL_USER_REQUESTED);
+        enter(alice, "A3", 'B', 400, "AAPL", PRICE, DAY, "");
+
+        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2).runStarted(T2, 0, 1);
+        assertThat(OuchMessages.of(alice)).hasSize(3);
+        final EngineEvents emptyRun = new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 3);
+        emptyRun.runStarted(T2, 0, 0);
+        emptyRun.accepted(T2, id(1, 3), 10, "AAPL", Side.BUY, 400, PRICE, DAY);
+        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 3).runStarted(T2, 0, 0);
+
+        final List<Object> toAlice = OuchMessages.of(alice);
+        assertThat(toAlice).hasSize(5);
+        assertThat(toAlice.get(3)).isEqualTo(new Canceled(T2, "A1", 60, 'Z'));
+        assertThat(toAlice.get(4)).isInstanceOf(Accepted.class);
+        assertThat(OuchMessages.of(bob)).hasSize(2);
+        assertThat(OuchMessages.of(bob).get(1)).isEqualTo(new Canceled(T2, "B1", 200, 'Z'));
+        assertThat(orderEntry.openOrderCount()).as("A2 and A3").isEqualTo(2);
+        assertThat(Metrics.sum(registry, "bourse_gateway_system_cancels_total")).isEqualTo(2);
+    }
+
     @Test
     void shouldSendReplacedWithPreviousTokenWhenEngineReplaces()
     {
