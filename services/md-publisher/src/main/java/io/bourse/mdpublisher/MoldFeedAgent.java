@@ -239,6 +239,13 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             " s from now");
     }
 
+    /** Ends the first session's wait for the books ({@link #openWhen}) and opens it with the books as they stand. */
+    private void openAwaitedSession()
+    {
+        openingAwaited = false;
+        openSession(midnightClock.nanosSinceMidnight());
+    }
+
     /**
      * Opens the first session once the books are rebuilt or its wait is over, whichever comes first; between two
      * engine events only, as the spin must tell the books the market data taken so far builds.
@@ -252,8 +259,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         {
             return 0;
         }
-        openingAwaited = false;
-        openSession(midnightClock.nanosSinceMidnight());
+        openAwaitedSession();
         System.out.println("[" + roleName() + "] MoldUDP64 session " + current.name + " opened " + (rebuilt ?
             "with the rebuilt books" : "after " + TimeUnit.NANOSECONDS.toSeconds(OPENING_WAIT_NS) + " s with the " +
             "books as they stand, not yet rebuilt from the event archive: what the rebuild adds follows as " +
@@ -359,8 +365,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         if (openingAwaited)
         {
             // opened first, with the books as they stand: a receiver sees a whole session, Start to End of Messages
-            openingAwaited = false;
-            openSession(midnightClock.nanosSinceMidnight());
+            openAwaitedSession();
         }
         endCurrentSession(midnightClock.nanosSinceMidnight());
     }
