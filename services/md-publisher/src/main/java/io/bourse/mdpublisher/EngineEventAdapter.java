@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link EngineEventListener}. Every event is counted by type; OrderAccepted, OrderRejected, CancelPending and
  * CancelRejected stop there (the last two leave the order as it was), and so do OrderPriorityUpdated (a midpoint peg,
  * never displayed, works at a new price under the same reference number), the OrderReplaced of a closing-cross order
- * (in no market-data book) and RunStarted (a shard's new run). An OrderExecuted with crossType C is a cross execution;
+ * (in no market-data book) and the RunStarted of a run that recovered earlier runs (it holds their orders). A RunStarted
+ * that recovered none clears the book of each symbol of its shard ({@link EngineEventListener#onBookCleared}); one of
+ * a shard the md-publisher does not know is an error. An OrderExecuted with crossType C is a cross execution;
  * N, or none from a version 1 shard, a continuous one. A message of another schema, an unknown template, a short
  * fragment or an invalid side, book update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or
  * trading state is counted as an error and skipped. A SequencedCommand (the shard's input log, for its own recovery)
@@ -59,19 +61,25 @@ final class EngineEventAdapter implements FragmentHandler
     private final TradeBrokenDecoder tradeBroken = new TradeBrokenDecoder();
     private final CrossCompletedDecoder crossCompleted = new CrossCompletedDecoder();
     private final TradingStateChangedDecoder tradingStateChanged = new TradingStateChangedDecoder();
+    private final RunStartedDecoder runStarted = new RunStartedDecoder();
     private final EngineEventListener listener;
+    private final long[][] shardSymbols;
     private final MdPublisherMetrics metrics;
     private final AtomicLong errorCount;
 
     /**
-     * @param listener   receives the book changes.
-     * @param metrics    counts events by type.
-     * @param errorCount incremented for every message that cannot be processed.
+     * @param listener     receives the book changes.
+     * @param shardSymbols per engine shard, its packed symbols: the books a RunStarted that recovered no earlier run
+     *                     clears.
+     * @param metrics      counts events by type.
+     * @param errorCount   incremented for every message that cannot be processed.
      */
     EngineEventAdapter(
-        final EngineEventListener listener, final MdPublisherMetrics metrics, final AtomicLong errorCount)
+        final EngineEventListener listener, final long[][] shardSymbols, final MdPublisherMetrics metrics,
+        final AtomicLong errorCount)
     {
         this.listener = listener;
+        this.shardSymbols = shardSymbols;
         this.metrics = metrics;
         this.errorCount = errorCount;
     }
@@ -104,7 +112,8 @@ final class EngineEventAdapter implements FragmentHandler
         {
             case OrderAcceptedDecoder.TEMPLATE_ID, OrderRejectedDecoder.TEMPLATE_ID,
                 CancelPendingDecoder.TEMPLATE_ID, CancelRejectedDecoder.TEMPLATE_ID,
-                OrderPriorityUpdatedDecoder.TEMPLATE_ID, RunStartedDecoder.TEMPLATE_ID -> true;
+                OrderPriorityUpdatedDecoder.TEMPLATE_ID -> true;
+            case RunStartedDecoder.TEMPLATE_ID -> onRunStarted(buffer, bodyOffset, blockLength, version);
             case OrderAddedDecoder.TEMPLATE_ID -> onOrderAdded(buffer, bodyOffset, blockLength, version);
             case OrderExecutedDecoder.TEMPLATE_ID -> onOrderExecuted(buffer, bodyOffset, blockLength, version);
             case OrderCanceledDecoder.TEMPLATE_ID -> onOrderCanceled(buffer, bodyOffset, blockLength, version);
@@ -123,6 +132,24 @@ final class EngineEventAdapter implements FragmentHandler
         {
             errorCount.incrementAndGet();
         }
+    }
+
+    private boolean onRunStarted(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
+    {
+        final RunStartedDecoder decoder = runStarted.wrap(buffer, offset, blockLength, version);
+        final int shard = decoder.shard();
+        if (shard >= shardSymbols.length)
+        {
+            return false;
+        }
+        if (0 == decoder.recoveredRuns())
+        {
+            for (final long symbol : shardSymbols[shard])
+            {
+                listener.onBookCleared(decoder.timestampNs(), symbol);
+            }
+        }
+        return true;
     }
 
     private boolean onTradeBroken(final DirectBuffer buffer, final int offset, final int blockLength, final int version)

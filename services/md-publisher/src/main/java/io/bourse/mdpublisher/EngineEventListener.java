@@ -114,6 +114,16 @@ public interface EngineEventListener
         ReplaceKind bookUpdate);
 
     /**
+     * The shard that holds the symbol started a run that recovered no earlier run (engine RunStarted with
+     * recoveredRuns 0: its event archive off, or gone with the media driver): the engine's book of the symbol holds no
+     * order, and the symbol trades, as a new book does. Every order of the symbol that an earlier run left is gone.
+     *
+     * @param timestampNs the run's start, ns since midnight.
+     * @param symbol      packed symbol.
+     */
+    void onBookCleared(long timestampNs, long symbol);
+
+    /**
      * An execution was broken by the operator (engine TradeBroken); the book is unchanged.
      *
      * @param timestampNs engine time of the event.

@@ -2,8 +2,9 @@ package io.bourse.mdpublisher;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.bourse.itch.ItchReferenceData;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
-import org.agrona.collections.LongHashSet;
+import org.agrona.collections.LongArrayList;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,11 +17,14 @@ import java.util.function.Consumer;
  * window), then a BestBidOffer when the best bid or offer changed.
  *
  * <p>Orders that are not displayed (OUCH 4.2 Display N non-displayed and M midpoint peg) never appear: no Add Order,
- * no level, no BBO. Only their reference numbers are kept, so that their later events are told apart from errors: an
- * execution against one prints a Trade alone, marked as having a maker that is not displayed (ITCH 5.0 §4.5.1 Trade,
- * non-cross: an execution of a non-displayable order), and its cancels and replaces publish nothing. An order keeps
- * its display for life, replaces included. The Trade of a displayed maker is marked displayed: Order Executed has
- * already carried that execution.
+ * no level, no BBO. Only their reference numbers (and symbols) are kept, so that their later events are told apart
+ * from errors: an execution against one prints a Trade alone, marked as having a maker that is not displayed (ITCH
+ * 5.0 §4.5.1 Trade, non-cross: an execution of a non-displayable order), and its cancels and replaces publish nothing.
+ * An order keeps its display for life, replaces included. The Trade of a displayed maker is marked displayed: Order
+ * Executed has already carried that execution.
+ *
+ * <p>A shard's new run that recovered no earlier run holds none of their orders: each book of the shard is emptied,
+ * each displayed order deleted ({@link #onBookCleared}).
  *
  * <p>The closing cross: closing-cross orders are in no book here (the engine adds none of them; their cancels are not
  * resting and their replaces never reach this class). A cross execution looks only at its maker, since the other side
@@ -46,6 +50,9 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     /** ITCH 5.0 Stock Trading Action Reason "O1": Operations Halt, contact Market Operations (packed big-endian). */
     static final int REASON_OPERATIONS_HALT = ('O' << 24) | ('1' << 16) | (' ' << 8) | ' ';
 
+    /** {@link #hiddenOrders}' value of an order that is not among them: no symbol of a book packs to 0. */
+    private static final long NOT_HIDDEN = 0;
+
     /** L2 depth meaning every price level. */
     public static final int FULL_DEPTH = 0;
 
@@ -56,7 +63,10 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
     private final SymbolBook[] booksInOrder;
     private final Long2ObjectHashMap<BookOrder> orders = new Long2ObjectHashMap<>();
-    private final LongHashSet hiddenOrders = new LongHashSet();
+    /** The resting orders that are not displayed, by reference number: their packed symbols. */
+    private final Long2LongHashMap hiddenOrders = new Long2LongHashMap(NOT_HIDDEN);
+    /** The price levels a cleared side held, reused ({@link #onBookCleared}). */
+    private final LongArrayList clearedPrices = new LongArrayList();
     private final ArrayDeque<BookOrder> orderPool = new ArrayDeque<>();
     private final ArrayDeque<PriceLevel> levelPool = new ArrayDeque<>();
 
@@ -235,14 +245,14 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final long price, final boolean displayed, final int attribution)
     {
         final SymbolBook book = books.get(symbol);
-        if (null == book || quantity <= 0 || orders.containsKey(orderId) || hiddenOrders.contains(orderId))
+        if (null == book || quantity <= 0 || orders.containsKey(orderId) || hiddenOrders.containsKey(orderId))
         {
             errorCount.incrementAndGet();
             return;
         }
         if (!displayed)
         {
-            hiddenOrders.add(orderId);
+            hiddenOrders.put(orderId, symbol);
             return;
         }
         final BookOrder order = allocate();
@@ -383,6 +393,71 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     }
 
     /**
+     * Empties the symbol's book, as the engine's new run holds it. Bids, then offers: Order Delete (ITCH 5.0 §4.4.3)
+     * for each displayed order of the side, best price first, each level oldest first, then each level that held
+     * them with quantity 0 (at a limited L2 depth, the side's window as it empties). Then the BBO when it changed,
+     * and Stock Trading Action T (trading, no reason) when the symbol was halted or closed. Its orders that are not
+     * displayed are forgotten. A book that holds no order and trades publishes nothing; an unknown symbol is an
+     * error.
+     */
+    @Override
+    public void onBookCleared(final long timestampNs, final long symbol)
+    {
+        final SymbolBook book = books.get(symbol);
+        if (null == book)
+        {
+            errorCount.incrementAndGet();
+            return;
+        }
+        if (!hiddenOrders.isEmpty())
+        {
+            final Long2LongHashMap.EntryIterator hidden = hiddenOrders.entrySet().iterator();
+            while (hidden.hasNext())
+            {
+                hidden.next();
+                if (symbol == hidden.getLongValue())
+                {
+                    hidden.remove();
+                }
+            }
+        }
+        clearSide(timestampNs, book, Side.BUY);
+        clearSide(timestampNs, book, Side.SELL);
+        publishBestBidOffer(timestampNs, book);
+        if (ITCH50.TRADING_STATE_TRADING != book.tradingState)
+        {
+            book.tradingState = ITCH50.TRADING_STATE_TRADING;
+            book.tradingReason = ItchReferenceData.REASON_NONE;
+            book.tradingStateTimestampNs = 0; // as at the start: nothing for publishBooks to tell
+            listener.onStockTradingAction(timestampNs, symbol, book.tradingState, book.tradingReason);
+        }
+    }
+
+    /** Deletes every order of one side of a book, then publishes its levels as they emptied. */
+    private void clearSide(final long timestampNs, final SymbolBook book, final Side side)
+    {
+        final BookLevels levels = book.levels(side);
+        clearedPrices.clear();
+        while (levels.levelCount() > 0)
+        {
+            final PriceLevel level = levels.level(0);
+            clearedPrices.addLong(level.price);
+            BookOrder order = level.first;
+            while (null != order)
+            {
+                final BookOrder next = order.next;
+                listener.onOrderDelete(timestampNs, book.symbol, order.orderId);
+                remove(order);
+                order = next;
+            }
+        }
+        for (int i = 0; i < clearedPrices.size(); i++)
+        {
+            publishLevel(timestampNs, book, side, clearedPrices.getLong(i));
+        }
+    }
+
+    /**
      * Publishes Order Cancel (shares left) or Order Delete (none left), the level and the BBO if it changed; nothing
      * for an order that never rested or is not displayed.
      */
@@ -435,11 +510,16 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final BookOrder order = orders.get(orderId);
         if (null == order)
         {
-            if (!isHidden(orderId, ReplaceKind.PRIORITY_KEPT == bookUpdate ? quantity : 0))
+            if (ReplaceKind.REPLACED == bookUpdate)
             {
-                errorCount.incrementAndGet();
+                // Its replacement is not displayed either, and rests on the same book.
+                final long hiddenSymbol = hiddenOrders.remove(orderId);
+                if (NOT_HIDDEN == hiddenSymbol || NOT_HIDDEN != hiddenOrders.putIfAbsent(newOrderId, hiddenSymbol))
+                {
+                    errorCount.incrementAndGet();
+                }
             }
-            else if (ReplaceKind.REPLACED == bookUpdate && !hiddenOrders.add(newOrderId))
+            else if (!isHidden(orderId, ReplaceKind.PRIORITY_KEPT == bookUpdate ? quantity : 0))
             {
                 errorCount.incrementAndGet();
             }
@@ -521,7 +601,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
      */
     private boolean isHidden(final long orderId, final long leaves)
     {
-        return leaves > 0 ? hiddenOrders.contains(orderId) : hiddenOrders.remove(orderId);
+        return leaves > 0 ? hiddenOrders.containsKey(orderId) : NOT_HIDDEN != hiddenOrders.remove(orderId);
     }
 
     /** Takes shares off an order, following the engine's leaves (and counting a disagreement), removing it at 0. */

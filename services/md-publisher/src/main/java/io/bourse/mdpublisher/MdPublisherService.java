@@ -124,16 +124,16 @@ public final class MdPublisherService implements AutoCloseable
                 moldFeed.agent().bookSpin(books);
             }
             BookMetrics.register(metricsServer.registry(), directory, books);
-            final EngineEventAdapter adapter = new EngineEventAdapter(books, metrics, errorCount);
-
-            final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
-                boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errorCount);
-            final EventArchive archive = ctx.eventArchive();
             final long[][] shardSymbols = new long[directory.shardCount()][];
             for (int shardId = 0; shardId < shardSymbols.length; shardId++)
             {
                 shardSymbols[shardId] = SymbolDirectory.packed(directory.symbolsOfShard(shardId));
             }
+            final EngineEventAdapter adapter = new EngineEventAdapter(books, shardSymbols, metrics, errorCount);
+
+            final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
+                boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errorCount);
+            final EventArchive archive = ctx.eventArchive();
             final EngineEventStreams events = new EngineEventStreams(
                 subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books,
                 archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errorCount);

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
 import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
 import static io.bourse.mdpublisher.MarketDataEvents.CrossTrade;
+import static io.bourse.mdpublisher.MarketDataEvents.Delete;
 import static io.bourse.mdpublisher.MarketDataEvents.Executed;
 import static io.bourse.mdpublisher.MarketDataEvents.ExecutedWithPrice;
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
@@ -48,8 +49,9 @@ class EngineEventAdapterTest
     private final MarketDataBooks books =
         new MarketDataBooks(
             new long[]{Symbols.pack("AAPL"), Symbols.pack("MSFT")}, MarketDataBooks.FULL_DEPTH, events, errors);
-    private final EngineEventAdapter adapter =
-        new EngineEventAdapter(books, new MdPublisherMetrics(registry, errors), errors);
+    /** AAPL on shard 0, MSFT on shard 1. */
+    private final EngineEventAdapter adapter = new EngineEventAdapter(books,
+        new long[][]{{Symbols.pack("AAPL")}, {Symbols.pack("MSFT")}}, new MdPublisherMetrics(registry, errors), errors);
 
     @Test
     void shouldAttributeTheAddOrderOfAnAttributableOrderToItsFirmAndNoOther()
@@ -318,6 +320,59 @@ class EngineEventAdapterTest
         assertThat(events.drain()).isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(3);
         assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldDeleteEveryOrderOfTheShardsBooksAndTradeThemWhenItsNewRunRecoveredNoEarlierRun()
+    {
+        restContinuousBook();
+        onEvent(engine.orderAdded(T1, "AAPL", 20, SELL, 500, 1_500_000, 'N'));
+        onEvent(engine.orderAdded(T1, "MSFT", 21, BUY, 100, 4_000_000, 'Y'));
+        onEvent(engine.orderAdded(T1, "MSFT", 22, BUY, 100, 4_000_100, 'N'));
+        onEvent(engine.tradingStateChanged(T1, "AAPL", TradingState.HALTED));
+        events.drain();
+
+        onEvent(engine.runStarted(T2, 0, 3));
+        onEvent(engine.runStarted(T2, 1, 0));
+
+        assertThat(events.drain()).as("shard 0's run holds its earlier runs' orders; shard 1's does not")
+            .containsExactly(
+                new Delete(T2, "MSFT", 21),
+                new Level(T2, "MSFT", Side.BUY, 4_000_000, 0, 0),
+                new Bbo(T2, "MSFT", 0, 0, 0, 0));
+        assertThat(books.openOrderCount()).isEqualTo(3);
+        assertThat(books.hiddenOrderCount()).isEqualTo(1);
+
+        onEvent(engine.runStarted(T3, 0, 0));
+
+        assertThat(events.drain()).containsExactly(
+            new Delete(T3, "AAPL", 19),
+            new Level(T3, "AAPL", Side.BUY, 1_499_900, 0, 0),
+            new Delete(T3, "AAPL", 17),
+            new Delete(T3, "AAPL", 18),
+            new Level(T3, "AAPL", Side.SELL, 1_500_100, 0, 0),
+            new Level(T3, "AAPL", Side.SELL, 1_500_200, 0, 0),
+            new Bbo(T3, "AAPL", 0, 0, 0, 0),
+            new TradingAction(T3, "AAPL", 'T', "    "));
+        assertThat(books.openOrderCount()).isZero();
+        assertThat(books.hiddenOrderCount()).isZero();
+        assertThat(Counters.value(registry, "bourse_md_events_in", "run_started")).isEqualTo(3);
+        assertThat(errors).hasValue(0);
+
+        onEvent(engine.runStarted(T3, 0, 0));
+        onEvent(engine.orderAdded(T3, "AAPL", 17, SELL, 100, 1_500_100, 'Y'));
+
+        assertThat(events.drain()).as("an empty book that trades publishes nothing; the new run's orders rest")
+            .containsExactly(
+                new AddOrder(T3, "AAPL", 17, Side.SELL, 100, 1_500_100),
+                new Level(T3, "AAPL", Side.SELL, 1_500_100, 100, 1),
+                new Bbo(T3, "AAPL", 0, 0, 1_500_100, 100));
+        assertThat(errors).hasValue(0);
+
+        onEvent(engine.runStarted(T3, 2, 0));
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(errors).as("a shard the md-publisher does not know").hasValue(1);
     }
 
     private void onEvent(final int length)

@@ -14,6 +14,7 @@ import io.bourse.sbe.engine.OrderCanceledEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderPriorityUpdatedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.RunStartedEncoder;
 import io.bourse.sbe.engine.Side;
 import io.bourse.sbe.engine.TradeBrokenEncoder;
 import io.bourse.sbe.engine.TradingState;
@@ -150,6 +151,23 @@ public final class EngineEventEncoder
             .timestampNs(timestampNs)
             .state(state);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + TradingStateChangedEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    /**
+     * @param shard         the shard that started.
+     * @param recoveredRuns earlier runs of the shard the new run recovered; 0: it holds none of their orders.
+     * @return length of the encoded RunStarted, its number base the timestamp in units of 100 ns.
+     */
+    public int runStarted(final long timestampNs, final int shard, final long recoveredRuns)
+    {
+        final RunStartedEncoder encoder = new RunStartedEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .sequenceNumber(++sequenceNumber)
+            .timestampNs(timestampNs)
+            .shard((short)shard)
+            .recoveredRuns(recoveredRuns)
+            .numberBase(timestampNs / 100);
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 

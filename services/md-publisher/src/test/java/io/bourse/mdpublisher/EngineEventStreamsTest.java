@@ -165,7 +165,8 @@ class EngineEventStreamsTest
         final MarketDataBooks books =
             new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, MarketDataBooks.FULL_DEPTH, published, errors);
         final FragmentHandler adapter =
-            new EngineEventAdapter(books, new MdPublisherMetrics(new PrometheusRegistry(), errors), errors);
+            new EngineEventAdapter(books, new long[][]{{Symbols.pack("AAPL")}},
+                new MdPublisherMetrics(new PrometheusRegistry(), errors), errors);
         final ExclusivePublication[] run2 = new ExclusivePublication[1];
         final FragmentHandler restartingShard = (buffer, offset, length, header) ->
         {

@@ -478,4 +478,37 @@ class MarketDataBooksTest
             new Bbo(T3, "AAPL", 1_499_800, 350, 0, 0));
         assertThat(errors).hasValue(0);
     }
+
+    @Test
+    void shouldDeleteEveryOrderAndEmptyTheL2WindowOnlyWhenABookIsClearedAtALimitedDepth()
+    {
+        final MarketDataBooks top2 = new MarketDataBooks(new long[]{AAPL}, 2, events, errors);
+        top2.onOrderAdded(T1, 1, AAPL, Side.BUY, 100, 1_500_000, true, 0);
+        top2.onOrderAdded(T1, 2, AAPL, Side.BUY, 200, 1_499_900, true, 0);
+        top2.onOrderAdded(T1, 3, AAPL, Side.BUY, 300, 1_499_800, true, 0);
+        top2.onOrderAdded(T1, 4, AAPL, Side.BUY, 50, 1_500_000, true, 0);
+        top2.onOrderAdded(T1, 5, AAPL, Side.SELL, 10, 1_500_100, false, 0);
+        events.drain();
+
+        top2.onBookCleared(T2, AAPL);
+
+        assertThat(events.drain()).as("the level out of the window is not published").containsExactly(
+            new Delete(T2, "AAPL", 1),
+            new Delete(T2, "AAPL", 4),
+            new Delete(T2, "AAPL", 2),
+            new Delete(T2, "AAPL", 3),
+            new Level(T2, "AAPL", Side.BUY, 1_500_000, 0, 0),
+            new Level(T2, "AAPL", Side.BUY, 1_499_900, 0, 0),
+            new Bbo(T2, "AAPL", 0, 0, 0, 0));
+        assertThat(top2.openOrderCount()).isZero();
+        assertThat(top2.hiddenOrderCount()).isZero();
+
+        top2.onOrderAdded(T3, 6, AAPL, Side.BUY, 70, 1_499_800, true, 0);
+        top2.onBookCleared(T3, MSFT);
+        assertThat(events.drain()).as("the window starts again from empty").containsExactly(
+            new AddOrder(T3, "AAPL", 6, Side.BUY, 70, 1_499_800),
+            new Level(T3, "AAPL", Side.BUY, 1_499_800, 70, 1),
+            new Bbo(T3, "AAPL", 1_499_800, 70, 0, 0));
+        assertThat(errors).as("MSFT has no book here").hasValue(1);
+    }
 }

@@ -103,8 +103,8 @@ class MarketDataProxyTest
         final MarketDataProxy proxy = new MarketDataProxy(feeds[0], feeds[1], feeds[2], feeds[3],
             new BoundedOffer(new BusySpinIdleStrategy(), 1_000_000), orderFeedListener, new MidnightNanoClock(),
             metrics, errors);
-        adapter = new EngineEventAdapter(
-            new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, l2Depth, proxy, errors), metrics, errors);
+        adapter = new EngineEventAdapter(new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, l2Depth, proxy, errors),
+            new long[][]{{Symbols.pack("AAPL")}}, metrics, errors);
     }
 
     @AfterEach

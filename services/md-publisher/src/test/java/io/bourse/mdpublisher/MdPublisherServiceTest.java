@@ -26,6 +26,7 @@ import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
 import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
 import static io.bourse.mdpublisher.MarketDataEvents.Broken;
 import static io.bourse.mdpublisher.MarketDataEvents.CrossTrade;
+import static io.bourse.mdpublisher.MarketDataEvents.Delete;
 import static io.bourse.mdpublisher.MarketDataEvents.Executed;
 import static io.bourse.mdpublisher.MarketDataEvents.ExecutedWithPrice;
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
@@ -199,6 +200,39 @@ class MdPublisherServiceTest
             .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"trade\"} 0.0\n")
             .contains("bourse_md_trades_total{symbol=\"MSFT\"} 1.0\n")
             .contains("bourse_md_traded_shares_total{symbol=\"MSFT\"} 300.0\n")
+            .contains("bourse_md_errors_total 0.0\n");
+    }
+
+    @Test
+    void shouldDeleteTheOrdersOfAShardWhoseNewRunRecoveredNoEarlierRun() throws Exception
+    {
+        offer(shard0, engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+        offer(shard1, engine.orderAdded(T1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+        awaitMessages(2);
+
+        // Shard 0's engine stops; its new run, on a stream of its own, recovered nothing (no event archive).
+        shard0.close();
+        final Publication run2 = aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(0));
+        awaitTrue(run2::isConnected);
+        offer(run2, engine.runStarted(T1 + 10, 0, 0));
+        offer(run2, engine.orderAdded(T1 + 20, "AAPL", 19, BUY, 200, 1_500_000, 'Y'));
+        awaitMessages(4);
+
+        assertThat(orders.messages.subList(2, 4)).containsExactly(
+            new Sequenced(3, new Delete(T1 + 10, "AAPL", 17)),
+            new Sequenced(4, new AddOrder(T1 + 20, "AAPL", 19, Side.BUY, 200, 1_500_000)));
+        awaitTrue(() -> poll(depthFeed, depth, 4) && poll(bboFeed, bbo, 4));
+        assertThat(depth.messages.subList(2, 4)).containsExactly(
+            new Sequenced(3, new Level(T1 + 10, "AAPL", Side.SELL, 1_500_100, 0, 0)),
+            new Sequenced(4, new Level(T1 + 20, "AAPL", Side.BUY, 1_500_000, 200, 1)));
+        assertThat(bbo.messages.subList(2, 4)).containsExactly(
+            new Sequenced(3, new Bbo(T1 + 10, "AAPL", 0, 0, 0, 0)),
+            new Sequenced(4, new Bbo(T1 + 20, "AAPL", 1_500_000, 200, 0, 0)));
+        assertThat(scrapeMetrics())
+            .contains("bourse_md_events_in_total{type=\"run_started\"} 1.0\n")
+            .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"order_delete\"} 1.0\n")
+            .contains("bourse_md_book_orders{side=\"offer\",symbol=\"AAPL\"} 0.0\n")
+            .contains("bourse_md_book_orders{side=\"bid\",symbol=\"MSFT\"} 1.0\n")
             .contains("bourse_md_errors_total 0.0\n");
     }
 
