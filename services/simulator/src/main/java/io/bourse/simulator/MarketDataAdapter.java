@@ -18,7 +18,9 @@ import java.nio.ByteBuffer;
  * once by its Cross Trade), Trade 'P' and Cross Trade 'Q' at their prices. Juncture's parser reads everything but
  * 'Q', which juncture-nasdaq 1.0.0 reads with ITCH 4.1's 4-byte Shares: 'Q' is read here at the offsets of ITCH 5.0
  * §4.5.2 (40 bytes, 8-byte Shares). A malformed or unknown message is counted as an error and skipped, so one bad
- * message does not end the session. Owned by one thread.
+ * message does not end the session. A System Event End of Messages ('C', ITCH 5.0 §4.1) is remembered
+ * ({@link #isEndOfMessages}): the server closes its session in order (a stop, or the MoldUDP64 day switch), so its end
+ * is no loss. Owned by one thread.
  */
 final class MarketDataAdapter implements MessageListener, ITCH50Listener
 {
@@ -30,6 +32,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     private final OrderBooks books;
     private final MarketDataListener listener;
     private final FeedObserver observer;
+    private boolean endOfMessages;
 
     /**
      * @param counters where to count errors.
@@ -53,6 +56,22 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     OrderBooks books()
     {
         return books;
+    }
+
+    /** For a new session of the same feed (a login or join again): empties the books, forgets an End of Messages. */
+    void startSession()
+    {
+        books.clear();
+        endOfMessages = false;
+    }
+
+    /**
+     * @return true once the session's System Event End of Messages (ITCH 5.0 §4.1, event code 'C') came, until
+     * {@link #startSession}: the server sends nothing more in it and ends it in order.
+     */
+    boolean isEndOfMessages()
+    {
+        return endOfMessages;
     }
 
     @Override
@@ -106,6 +125,10 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     @Override
     public void systemEvent(final ITCH50.SystemEvent message)
     {
+        if (ITCH50.EVENT_CODE_END_OF_MESSAGES == message.eventCode)
+        {
+            endOfMessages = true;
+        }
         observe(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, message.timestampHigh, message.timestampLow);
     }
 

@@ -9,12 +9,16 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntPredicate;
 
 /**
  * Drives the market-data sessions (SoupBinTCP or MoldUDP64) on one thread: reads each session's ITCH 5.0 messages,
  * stamped with a receive time taken just before each socket read, each datagram's over MoldUDP64 (nanoseconds since
  * midnight UTC, comparable with the exchange's timestamps on the same host). A lost session is counted as an error and
- * closed; the others go on. A lost session that can {@link Relogin log in again} (SoupBinTCP: the fanout ends its
+ * closed; the others go on. One the server ended after its System Event End of Messages (ITCH 5.0 §4.1: a stop, or
+ * the md-publisher's MoldUDP64 day switch, which ends the day's session and opens the next day's) ended in order: no
+ * error, and it is opened again like a lost one. A lost session that can {@link Relogin log in again} (SoupBinTCP: the
+ * fanout ends its
  * sessions with End of Session when its books are no longer the stream's, e.g. after an md-publisher restart, and a new
  * login starts with a fresh snapshot; MoldUDP64: a stopped md-publisher ends its session with End of Session packets,
  * the session is lost once they stop ({@link MoldSession#endOfSession}), and its next run's session is read from
@@ -45,6 +49,7 @@ final class MarketDataAgent implements Agent
     private final String[] names;
     private final ReloginSchedule schedule;
     private final Relogin relogin;
+    private final IntPredicate endOfMessages;
     private final FeedMeter meter;
     private final SimulatorCounters counters;
     private final MidnightNanoClock clock;
@@ -61,16 +66,18 @@ final class MarketDataAgent implements Agent
     private boolean reloginPromptlySeen;
 
     /**
-     * @param sessions  open market-data sessions, each delivering to its own adapter.
-     * @param relogin   opens a lost session again; null when lost sessions stay closed.
-     * @param meter     measures the messages of every session.
-     * @param counters  where errors are counted.
-     * @param clock     receive time source.
-     * @param nanoClock monotonic time of the attempts to log in again.
+     * @param sessions      open market-data sessions, each delivering to its own adapter.
+     * @param relogin       opens a lost session again; null when lost sessions stay closed.
+     * @param endOfMessages by index, whether the current session had its System Event End of Messages.
+     * @param meter         measures the messages of every session.
+     * @param counters      where errors are counted.
+     * @param clock         receive time source.
+     * @param nanoClock     monotonic time of the attempts to log in again.
      */
     MarketDataAgent(
         final List<? extends MarketDataSession> sessions,
         final Relogin relogin,
+        final IntPredicate endOfMessages,
         final FeedMeter meter,
         final SimulatorCounters counters,
         final MidnightNanoClock clock,
@@ -80,6 +87,7 @@ final class MarketDataAgent implements Agent
         this.names = sessions.stream().map(MarketDataSession::name).toArray(String[]::new);
         this.schedule = new ReloginSchedule(sessions.size(), nanoClock.nanoTime());
         this.relogin = relogin;
+        this.endOfMessages = endOfMessages;
         this.meter = meter;
         this.counters = counters;
         this.clock = clock;
@@ -188,12 +196,25 @@ final class MarketDataAgent implements Agent
         }
         if (!session.isActive())
         {
-            counters.increment(SimulatorCounter.MD_ERRORS);
+            final boolean inOrder = null == failure && endOfMessages.test(index);
+            if (!inOrder)
+            {
+                counters.increment(SimulatorCounter.MD_ERRORS);
+            }
             sessions.set(index, null);
             CloseHelper.quietClose(session);
             final long waitNs = schedule.onLost(index, nanoClock.nanoTime());
-            System.err.println(session.name() + " lost: " + (null != failure ? failure : "ended by the server") +
-                (null != relogin ? "; logging in again in " + TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms" : ""));
+            final String next =
+                null != relogin ? "; logging in again in " + TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms" : "";
+            if (inOrder)
+            {
+                System.out.println(session.name() + " ended by the server after its End of Messages" + next);
+            }
+            else
+            {
+                System.err.println(session.name() + " lost: " + (null != failure ? failure : "ended by the server") +
+                    next);
+            }
         }
         return bytes;
     }

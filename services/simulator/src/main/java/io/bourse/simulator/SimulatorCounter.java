@@ -42,7 +42,10 @@ public enum SimulatorCounter
     ORDER_ERRORS("order_errors"),
     /** ITCH 5.0 messages received by all market-data sessions; by type in SimulatorCounters#mdMessagesByType. */
     MD_MESSAGES("md_messages"),
-    /** Market-data errors: malformed or unknown ITCH 5.0 messages, lost sessions, I/O failures. */
+    /**
+     * Market-data errors: malformed or unknown ITCH 5.0 messages, lost sessions (not those the server ended after their
+     * System Event End of Messages), I/O failures.
+     */
     MD_ERRORS("md_errors"),
     /** ITCH 5.0 messages that did not fit a market-data session's book: unknown order, duplicate, excess shares. */
     MD_INCONSISTENCIES("md_inconsistencies"),
@@ -62,8 +65,8 @@ public enum SimulatorCounter
     MD_GAP_MESSAGES("md_gap_messages"),
     /**
      * Times the first market-data session, whose trades the analytics count, logged in (SoupBinTCP) or joined
-     * (MoldUDP64) again after a loss. Over SoupBinTCP it starts from a fresh snapshot: the trades between the loss
-     * and it never reach the figures.
+     * (MoldUDP64) again after a loss or the end of its session (a MoldUDP64 day switch). Over SoupBinTCP it starts
+     * from a fresh snapshot: the trades between the loss and it never reach the figures.
      */
     MD_RELOGINS("md_relogins");
 

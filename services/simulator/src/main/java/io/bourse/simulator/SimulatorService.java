@@ -187,7 +187,8 @@ public final class SimulatorService implements AutoCloseable
         if (!mdSessions.isEmpty())
         {
             mdAgent = new MarketDataAgent(
-                mdSessions, this::relogin, meter, counters, mdClock, SystemNanoClock.INSTANCE);
+                mdSessions, this::relogin, (index) -> mdAdapters.get(index).isEndOfMessages(), meter, counters,
+                mdClock, SystemNanoClock.INSTANCE);
             mdRunner = AgentLaunch.start(mdAgent,
                 ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
         }
@@ -207,7 +208,7 @@ public final class SimulatorService implements AutoCloseable
     private MarketDataSession relogin(final int index) throws IOException
     {
         final MarketDataAdapter adapter = mdAdapters.get(index);
-        adapter.books().clear();
+        adapter.startSession();
         final MarketDataSession session;
         if (MarketDataFeed.MOLDUDP64 == ctx.mdFeed())
         {

@@ -21,6 +21,8 @@ class MarketDataAgentTest
     private final List<Long> attemptsMs = new ArrayList<>();
     private final List<FeedSession> opened = new ArrayList<>();
     private boolean failAttempts;
+    /** The session open last: the one whose End of Messages the agent asks about. */
+    private FeedSession current;
 
     @Test
     void shouldWaitTwiceAsLongAfterEachFailureAndStartAgainAfterASessionThatLasted() throws IOException
@@ -74,10 +76,30 @@ class MarketDataAgentTest
         assertThat(attemptsMs).containsExactly(1_000L, 3_000L, 7_000L, 10_000L, 11_000L, 12_000L);
     }
 
+    @Test
+    void shouldOpenAgainWithoutAnErrorASessionTheServerEndedAfterItsEndOfMessages()
+    {
+        final FeedSession first = new FeedSession();
+        final MarketDataAgent agent = agent(first);
+
+        first.endInOrder(); // End of Messages, then the server ends the session: the MoldUDP64 day switch
+        runUntil(agent, 1_500);
+
+        assertThat(attemptsMs).as("opened again as a lost one is").containsExactly(1_000L);
+        assertThat(agent.isActive(0)).isTrue();
+        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).isZero();
+
+        opened.getLast().lose();
+        runUntil(agent, 1_600);
+
+        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).as("the next session was lost").isEqualTo(1);
+    }
+
     /** @return an agent of the one session, which {@link #open} logs in again, on the test's clock. */
     private MarketDataAgent agent(final FeedSession first)
     {
-        return new MarketDataAgent(List.of(first), this::open, new FeedMeter(counters,
+        current = first;
+        return new MarketDataAgent(List.of(first), this::open, (index) -> current.endOfMessages, new FeedMeter(counters,
             new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
             1, 0), counters, new MidnightNanoClock(), nanoClock);
     }
@@ -101,16 +123,25 @@ class MarketDataAgentTest
             throw new IOException("connection refused");
         }
         opened.add(new FeedSession());
-        return opened.getLast();
+        current = opened.getLast();
+        return current;
     }
 
     /** A session that the test loses. */
     private static final class FeedSession implements MarketDataSession
     {
         private boolean active = true;
+        private boolean endOfMessages;
 
         void lose()
         {
+            active = false;
+        }
+
+        /** The server sends System Event End of Messages, then ends the session. */
+        void endInOrder()
+        {
+            endOfMessages = true;
             active = false;
         }
 

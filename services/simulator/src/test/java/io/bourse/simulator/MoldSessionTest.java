@@ -176,7 +176,8 @@ class MoldSessionTest
         final Feed late = open(join("late session"));
         final SimulatorCounters agentCounters = new SimulatorCounters();
         final MidnightNanoClock clock = new MidnightNanoClock();
-        final MarketDataAgent agent = new MarketDataAgent(List.of(late.session()), null, new FeedMeter(agentCounters,
+        final MarketDataAgent agent = new MarketDataAgent(List.of(late.session()), null,
+            (index) -> late.adapter().isEndOfMessages(), new FeedMeter(agentCounters,
             new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
             1, clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
 
@@ -202,7 +203,7 @@ class MoldSessionTest
         final List<MoldSession> joined = new ArrayList<>(List.of(first.session()));
         final MarketDataAgent.Relogin rejoin = (index) ->
         {
-            first.books().clear();
+            first.adapter().startSession();
             first.messageCount()[0] = 0;
             final MoldSession session = open(MoldSession.join(
                 "session", group, MoldRelay.LOOPBACK, requestAddress, first.adapter(), first.replay(),
@@ -212,7 +213,8 @@ class MoldSessionTest
         };
         final SimulatorCounters agentCounters = new SimulatorCounters();
         final MidnightNanoClock clock = new MidnightNanoClock();
-        final MarketDataAgent agent = new MarketDataAgent(List.of(first.session()), rejoin, new FeedMeter(agentCounters,
+        final MarketDataAgent agent = new MarketDataAgent(List.of(first.session()), rejoin,
+            (index) -> first.adapter().isEndOfMessages(), new FeedMeter(agentCounters,
             new LatencyTracker(LatencySummary.register(new PrometheusRegistry(), "test_md_latency_seconds", "test")),
             1, clock.nanosSinceMidnight()), agentCounters, clock, SystemNanoClock.INSTANCE);
         sendOrderFlow(() -> awaitTrue(() -> 0 <= agent.doWork() && first.received() == messages));
@@ -232,7 +234,9 @@ class MoldSessionTest
         assertThat(joined.getFirst().isActive()).as("the first session, ended by the md-publisher").isFalse();
         assertThat(joined.getLast().nextExpectedSequenceNumber()).isEqualTo(OPENING_MESSAGES + 2);
         assertBooks(first);
-        assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS)).as("the lost session").isEqualTo(1);
+        assertThat(first.adapter().isEndOfMessages()).as("the new session's adapter has had none").isFalse();
+        assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS))
+            .as("the first session ended in order: End of Messages, then End of Session").isZero();
         assertThat(first.counters().get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
     }
 
