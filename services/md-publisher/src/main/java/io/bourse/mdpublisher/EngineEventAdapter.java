@@ -2,6 +2,7 @@ package io.bourse.mdpublisher;
 
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.engine.AdminResponseDecoder;
@@ -28,19 +29,19 @@ import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Decodes engine events (schemas/engine-schema.xml, version 2 and the versions before it) from the shards' event
+ * Decodes engine events (schemas/engine-schema.xml, version 9 and the versions before it) from the shards' event
  * streams and hands the book changes, the end of each closing cross and each change of a symbol's trading state to an
  * {@link EngineEventListener}. Every event is counted by type; OrderAccepted, OrderRejected, CancelPending and
  * CancelRejected stop there (the last two leave the order as it was), and so do OrderPriorityUpdated (a midpoint peg,
  * never displayed, works at a new price under the same reference number), the OrderReplaced of a closing-cross order
- * (in no market-data book) and the RunStarted of a run that recovered earlier runs (it holds their orders). A RunStarted
- * that recovered none clears the book of each symbol of its shard ({@link EngineEventListener#onBookCleared}); one of
- * a shard the md-publisher does not know is an error. An OrderExecuted with crossType C is a cross execution;
- * N, or none from a version 1 shard, a continuous one. A message of another schema, an unknown template, a short
- * fragment or an invalid side, book update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or
- * trading state is counted as an error and skipped. A SequencedCommand (the shard's input log, for its own recovery)
- * and an AdminResponse (its answer to an operator's admin command) are skipped uncounted. One preallocated decoder per
- * template; allocates nothing.
+ * (in no market-data book) and the RunStarted of a run that recovered earlier runs (it holds their orders). A
+ * RunStarted that recovered none takes their orders off the book of each symbol of its shard
+ * ({@link EngineEventListener#onEarlierRunsLost}); one of a shard the md-publisher does not know is an error. An
+ * OrderExecuted with crossType C is a cross execution; N, or none from a version 1 shard, a continuous one. A message
+ * of another schema, an unknown template, a short fragment or an invalid side, book update, display, cross type
+ * (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an error and skipped. A
+ * SequencedCommand (the shard's input log, for its own recovery) and an AdminResponse (its answer to an operator's
+ * admin command) are skipped uncounted. One preallocated decoder per template; allocates nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -144,9 +145,10 @@ final class EngineEventAdapter implements FragmentHandler
         }
         if (0 == decoder.recoveredRuns())
         {
+            final long firstOfRun = EngineNumbering.firstOfRun(decoder.numberBase());
             for (final long symbol : shardSymbols[shard])
             {
-                listener.onBookCleared(decoder.timestampNs(), symbol);
+                listener.onEarlierRunsLost(decoder.timestampNs(), symbol, firstOfRun);
             }
         }
         return true;

@@ -116,12 +116,14 @@ public interface EngineEventListener
     /**
      * The shard that holds the symbol started a run that recovered no earlier run (engine RunStarted with
      * recoveredRuns 0: its event archive off, or gone with the media driver): the engine's book of the symbol holds no
-     * order, and the symbol trades, as a new book does. Every order of the symbol that an earlier run left is gone.
+     * order of an earlier run, all numbered below the run's first number, and the symbol trades, as a new book does.
      *
      * @param timestampNs the run's start, ns since midnight.
      * @param symbol      packed symbol.
+     * @param firstOfRun  the lowest order reference number the run gives
+     *                    ({@link io.bourse.common.EngineNumbering#firstOfRun}): its earlier runs' are all below it.
      */
-    void onBookCleared(long timestampNs, long symbol);
+    void onEarlierRunsLost(long timestampNs, long symbol, long firstOfRun);
 
     /**
      * An execution was broken by the operator (engine TradeBroken); the book is unchanged.

@@ -23,8 +23,8 @@ import java.util.function.Consumer;
  * An order keeps its display for life, replaces included. The Trade of a displayed maker is marked displayed: Order
  * Executed has already carried that execution.
  *
- * <p>A shard's new run that recovered no earlier run holds none of their orders: each book of the shard is emptied,
- * each displayed order deleted ({@link #onBookCleared}).
+ * <p>A shard's new run that recovered no earlier run holds none of their orders: they are deleted from each book of
+ * the shard ({@link #onEarlierRunsLost}).
  *
  * <p>The closing cross: closing-cross orders are in no book here (the engine adds none of them; their cancels are not
  * resting and their replaces never reach this class). A cross execution looks only at its maker, since the other side
@@ -65,7 +65,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     private final Long2ObjectHashMap<BookOrder> orders = new Long2ObjectHashMap<>();
     /** The resting orders that are not displayed, by reference number: their packed symbols. */
     private final Long2LongHashMap hiddenOrders = new Long2LongHashMap(NOT_HIDDEN);
-    /** The price levels a cleared side held, reused ({@link #onBookCleared}). */
+    /** The price levels of a side whose earlier runs' orders are deleted, reused ({@link #onEarlierRunsLost}). */
     private final LongArrayList clearedPrices = new LongArrayList();
     private final ArrayDeque<BookOrder> orderPool = new ArrayDeque<>();
     private final ArrayDeque<PriceLevel> levelPool = new ArrayDeque<>();
@@ -393,15 +393,17 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     }
 
     /**
-     * Empties the symbol's book, as the engine's new run holds it. Bids, then offers: Order Delete (ITCH 5.0 §4.4.3)
-     * for each displayed order of the side, best price first, each level oldest first, then each level that held
-     * them with quantity 0 (at a limited L2 depth, the side's window as it empties). Then the BBO when it changed,
-     * and Stock Trading Action T (trading, no reason) when the symbol was halted or closed. Its orders that are not
-     * displayed are forgotten. A book that holds no order and trades publishes nothing; an unknown symbol is an
-     * error.
+     * Takes off the symbol's book every order numbered below the new run's first number (its shard's earlier runs',
+     * which the run does not hold). Bids, then offers: Order Delete (ITCH 5.0 §4.4.3) for each such displayed order
+     * of the side, best price first, each level oldest first, then each level that held them, with what it still
+     * holds (0 when emptied; at a limited L2 depth, what changed in the side's window). Then the BBO when it changed,
+     * and Stock Trading Action T (trading, no reason) when the symbol was halted or closed: a new run's books trade.
+     * Its such orders that are not displayed are forgotten. Orders the run numbered itself (its first number and
+     * above) stay, so hearing it twice changes nothing more. A book that holds no such order and trades publishes
+     * nothing; an unknown symbol is an error.
      */
     @Override
-    public void onBookCleared(final long timestampNs, final long symbol)
+    public void onEarlierRunsLost(final long timestampNs, final long symbol, final long firstOfRun)
     {
         final SymbolBook book = books.get(symbol);
         if (null == book)
@@ -415,14 +417,14 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
             while (hidden.hasNext())
             {
                 hidden.next();
-                if (symbol == hidden.getLongValue())
+                if (symbol == hidden.getLongValue() && hidden.getLongKey() < firstOfRun)
                 {
                     hidden.remove();
                 }
             }
         }
-        clearSide(timestampNs, book, Side.BUY);
-        clearSide(timestampNs, book, Side.SELL);
+        deleteBelow(timestampNs, book, Side.BUY, firstOfRun);
+        deleteBelow(timestampNs, book, Side.SELL, firstOfRun);
         publishBestBidOffer(timestampNs, book);
         if (ITCH50.TRADING_STATE_TRADING != book.tradingState)
         {
@@ -433,25 +435,38 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         }
     }
 
-    /** Deletes every order of one side of a book, then publishes its levels as they emptied. */
-    private void clearSide(final long timestampNs, final SymbolBook book, final Side side)
+    /** Deletes the orders of one side of a book numbered below a number, then publishes the levels that held them. */
+    private void deleteBelow(final long timestampNs, final SymbolBook book, final Side side, final long below)
     {
         final BookLevels levels = book.levels(side);
         clearedPrices.clear();
-        while (levels.levelCount() > 0)
+        for (int i = 0; i < levels.levelCount(); i++)
         {
-            final PriceLevel level = levels.level(0);
-            clearedPrices.addLong(level.price);
-            BookOrder order = level.first;
+            clearedPrices.addLong(levels.level(i).price);
+        }
+        int touched = 0;
+        for (int i = 0; i < clearedPrices.size(); i++)
+        {
+            final long price = clearedPrices.getLong(i);
+            BookOrder order = levels.find(price).first;
+            boolean deleted = false;
             while (null != order)
             {
                 final BookOrder next = order.next;
-                listener.onOrderDelete(timestampNs, book.symbol, order.orderId);
-                remove(order);
+                if (order.orderId < below)
+                {
+                    listener.onOrderDelete(timestampNs, book.symbol, order.orderId);
+                    remove(order);
+                    deleted = true;
+                }
                 order = next;
             }
+            if (deleted)
+            {
+                clearedPrices.setLong(touched++, price);
+            }
         }
-        for (int i = 0; i < clearedPrices.size(); i++)
+        for (int i = 0; i < touched; i++)
         {
             publishLevel(timestampNs, book, side, clearedPrices.getLong(i));
         }

@@ -157,9 +157,10 @@ public final class EngineEventEncoder
     /**
      * @param shard         the shard that started.
      * @param recoveredRuns earlier runs of the shard the new run recovered; 0: it holds none of their orders.
-     * @return length of the encoded RunStarted, its number base the timestamp in units of 100 ns.
+     * @param numberBase    the run numbers its orders and executions from there up.
+     * @return length of the encoded RunStarted.
      */
-    public int runStarted(final long timestampNs, final int shard, final long recoveredRuns)
+    public int runStarted(final long timestampNs, final int shard, final long recoveredRuns, final long numberBase)
     {
         final RunStartedEncoder encoder = new RunStartedEncoder()
             .wrapAndApplyHeader(buffer, 0, header)
@@ -167,7 +168,7 @@ public final class EngineEventEncoder
             .timestampNs(timestampNs)
             .shard((short)shard)
             .recoveredRuns(recoveredRuns)
-            .numberBase(timestampNs / 100);
+            .numberBase(numberBase);
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 

@@ -480,7 +480,7 @@ class MarketDataBooksTest
     }
 
     @Test
-    void shouldDeleteEveryOrderAndEmptyTheL2WindowOnlyWhenABookIsClearedAtALimitedDepth()
+    void shouldDeleteTheEarlierRunsOrdersAndPublishWhatChangedInTheL2WindowAtALimitedDepth()
     {
         final MarketDataBooks top2 = new MarketDataBooks(new long[]{AAPL}, 2, events, errors);
         top2.onOrderAdded(T1, 1, AAPL, Side.BUY, 100, 1_500_000, true, 0);
@@ -488,27 +488,25 @@ class MarketDataBooksTest
         top2.onOrderAdded(T1, 3, AAPL, Side.BUY, 300, 1_499_800, true, 0);
         top2.onOrderAdded(T1, 4, AAPL, Side.BUY, 50, 1_500_000, true, 0);
         top2.onOrderAdded(T1, 5, AAPL, Side.SELL, 10, 1_500_100, false, 0);
+        top2.onOrderAdded(T2, 104, AAPL, Side.BUY, 70, 1_499_900, true, 0);
+        top2.onOrderAdded(T2, 105, AAPL, Side.SELL, 10, 1_500_200, false, 0);
         events.drain();
 
-        top2.onBookCleared(T2, AAPL);
+        top2.onEarlierRunsLost(T3, AAPL, 100); // the run's first number
 
-        assertThat(events.drain()).as("the level out of the window is not published").containsExactly(
-            new Delete(T2, "AAPL", 1),
-            new Delete(T2, "AAPL", 4),
-            new Delete(T2, "AAPL", 2),
-            new Delete(T2, "AAPL", 3),
-            new Level(T2, "AAPL", Side.BUY, 1_500_000, 0, 0),
-            new Level(T2, "AAPL", Side.BUY, 1_499_900, 0, 0),
-            new Bbo(T2, "AAPL", 0, 0, 0, 0));
-        assertThat(top2.openOrderCount()).isZero();
-        assertThat(top2.hiddenOrderCount()).isZero();
+        assertThat(events.drain()).as("the run's own order 104 stays").containsExactly(
+            new Delete(T3, "AAPL", 1),
+            new Delete(T3, "AAPL", 4),
+            new Delete(T3, "AAPL", 2),
+            new Delete(T3, "AAPL", 3),
+            new Level(T3, "AAPL", Side.BUY, 1_500_000, 0, 0),
+            new Level(T3, "AAPL", Side.BUY, 1_499_900, 70, 1),
+            new Bbo(T3, "AAPL", 1_499_900, 70, 0, 0));
+        assertThat(top2.openOrderCount()).isEqualTo(1);
+        assertThat(top2.hiddenOrderCount()).isEqualTo(1);
 
-        top2.onOrderAdded(T3, 6, AAPL, Side.BUY, 70, 1_499_800, true, 0);
-        top2.onBookCleared(T3, MSFT);
-        assertThat(events.drain()).as("the window starts again from empty").containsExactly(
-            new AddOrder(T3, "AAPL", 6, Side.BUY, 70, 1_499_800),
-            new Level(T3, "AAPL", Side.BUY, 1_499_800, 70, 1),
-            new Bbo(T3, "AAPL", 1_499_800, 70, 0, 0));
+        top2.onEarlierRunsLost(T3, MSFT, 100);
+        assertThat(events.drain()).isEmpty();
         assertThat(errors).as("MSFT has no book here").hasValue(1);
     }
 }

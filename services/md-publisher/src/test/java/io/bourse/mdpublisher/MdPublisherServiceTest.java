@@ -5,6 +5,7 @@ import io.aeron.AeronCounters;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
@@ -214,13 +215,13 @@ class MdPublisherServiceTest
         shard0.close();
         final Publication run2 = aeron.addExclusivePublication(layout.eventChannel(), layout.eventStreamId(0));
         awaitTrue(run2::isConnected);
-        offer(run2, engine.runStarted(T1 + 10, 0, 0));
-        offer(run2, engine.orderAdded(T1 + 20, "AAPL", 19, BUY, 200, 1_500_000, 'Y'));
+        offer(run2, engine.runStarted(T1 + 10, 0, 0, 1_000));
+        offer(run2, engine.orderAdded(T1 + 20, "AAPL", EngineNumbering.firstOfRun(1_000), BUY, 200, 1_500_000, 'Y'));
         awaitMessages(4);
 
         assertThat(orders.messages.subList(2, 4)).containsExactly(
             new Sequenced(3, new Delete(T1 + 10, "AAPL", 17)),
-            new Sequenced(4, new AddOrder(T1 + 20, "AAPL", 19, Side.BUY, 200, 1_500_000)));
+            new Sequenced(4, new AddOrder(T1 + 20, "AAPL", 16_016, Side.BUY, 200, 1_500_000)));
         awaitTrue(() -> poll(depthFeed, depth, 4) && poll(bboFeed, bbo, 4));
         assertThat(depth.messages.subList(2, 4)).containsExactly(
             new Sequenced(3, new Level(T1 + 10, "AAPL", Side.SELL, 1_500_100, 0, 0)),

@@ -155,7 +155,7 @@ final class EngineEventAdapter implements FragmentHandler
             {
                 runStarted.wrap(buffer, bodyOffset, blockLength, version);
                 orderEntry.onRunStarted(runStarted.timestampNs(), runStarted.sequenceNumber(), runStarted.shard(),
-                    runStarted.recoveredRuns());
+                    runStarted.recoveredRuns(), runStarted.numberBase());
             }
             case OrderAddedDecoder.TEMPLATE_ID, CrossCompletedDecoder.TEMPLATE_ID,
                 TradingStateChangedDecoder.TEMPLATE_ID ->

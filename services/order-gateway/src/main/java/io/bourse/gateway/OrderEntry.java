@@ -1,5 +1,6 @@
 package io.bourse.gateway;
 
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.ouch.CancelOrder;
 import io.bourse.ouch.EnterOrder;
@@ -873,26 +874,33 @@ final class OrderEntry
      * deleted with its media driver) holds none of their orders, so each order of that shard this gateway holds as
      * accepted and open (rebuilt from the journals, or from before the run) is gone: answered OUCH 4.2 Canceled with
      * reason 'Z', system cancel, for its open shares, and done (a Modify Order awaiting its answer gets none), counted
-     * in {@code bourse_gateway_system_cancels_total}. The run takes no command before it publishes RunStarted, so every
-     * order accepted when the gateway reads it was accepted by an earlier run. An order sent and not yet answered is
-     * left to its answer: it may have reached the new run (one sent to the run that died is never answered). A run
-     * that recovered its earlier runs holds their orders: nothing happens.
+     * in {@code bourse_gateway_system_cancels_total}. Those are the orders whose reference number is below the run's
+     * first ({@link EngineNumbering#firstOfRun}): the earlier runs numbered below it, the run itself numbers from it
+     * up, so an order the run accepted stays whenever the gateway hears the event (a replay after its own restart,
+     * whatever its journal says it answered). An order sent and not yet answered is left to its answer: it may have
+     * reached the new run (one sent to the run that died is never answered). A run that recovered its earlier runs
+     * holds their orders: nothing happens.
      *
      * @param timestampNs    the run's start, ns since midnight.
      * @param sequenceNumber the event's shard sequence number.
      * @param shardId        the shard that started.
      * @param recoveredRuns  earlier runs the new run recovered.
+     * @param numberBase     the run's number base (engine StartNumbering).
      */
-    void onRunStarted(final long timestampNs, final long sequenceNumber, final int shardId, final long recoveredRuns)
+    void onRunStarted(
+        final long timestampNs, final long sequenceNumber, final int shardId, final long recoveredRuns,
+        final long numberBase)
     {
         if (0 != recoveredRuns)
         {
             return;
         }
+        final long firstOfRun = EngineNumbering.firstOfRun(numberBase);
         final ArrayList<OrderState> gone = new ArrayList<>();
         for (final OrderState order : orders.values())
         {
-            if (shardId == order.shardId && 0 != order.orderReferenceNumber && order.openShares > 0)
+            if (shardId == order.shardId && 0 != order.orderReferenceNumber &&
+                order.orderReferenceNumber < firstOfRun && order.openShares > 0)
             {
                 gone.add(order);
             }

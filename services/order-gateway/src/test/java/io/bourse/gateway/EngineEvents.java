@@ -127,15 +127,18 @@ final class EngineEvents
         return deliver(encoder.encodedLength());
     }
 
-    /** A run of the shard started, having recovered that many earlier runs, numbering from 0. */
-    int runStarted(final long timestampNs, final int shardId, final long recoveredRuns)
+    /**
+     * A run of the shard started, having recovered that many earlier runs, with that number base: it numbers its orders
+     * from {@code (numberBase + 1) x 16} up.
+     */
+    int runStarted(final long timestampNs, final int shardId, final long recoveredRuns, final long numberBase)
     {
         final RunStartedEncoder encoder = new RunStartedEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
             .shard((short)shardId)
             .recoveredRuns(recoveredRuns)
-            .numberBase(0);
+            .numberBase(numberBase);
         return deliver(encoder.encodedLength());
     }
 

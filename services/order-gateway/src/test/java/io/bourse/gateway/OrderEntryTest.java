@@ -327,12 +327,15 @@ class OrderEntryTest
         events.canceled(T1, id(1, 1), 7, "AAPL", 40, 60, Ouch42.CANCEL_USER_REQUESTED);
         enter(alice, "A3", 'B', 400, "AAPL", PRICE, DAY, "");
 
-        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2).runStarted(T2, 0, 1);
+        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2).runStarted(T2, 0, 1, 0);
         assertThat(OuchMessages.of(alice)).hasSize(3);
+        // The empty run numbers from (0 + 1) x 16: its earlier runs' orders 7, 8 and 9 are below.
         final EngineEvents emptyRun = new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 3);
-        emptyRun.runStarted(T2, 0, 0);
-        emptyRun.accepted(T2, id(1, 3), 10, "AAPL", Side.BUY, 400, PRICE, DAY);
-        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 3).runStarted(T2, 0, 0);
+        emptyRun.runStarted(T2, 0, 0, 0);
+        emptyRun.accepted(T2, id(1, 3), 16, "AAPL", Side.BUY, 400, PRICE, DAY);
+        // Heard again from the start of its stream, then as on a stream the session's journal says nothing of.
+        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 3).runStarted(T2, 0, 0, 0);
+        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 4).runStarted(T2, 0, 0, 0);
 
         final List<Object> toAlice = OuchMessages.of(alice);
         assertThat(toAlice).hasSize(5);

@@ -1,5 +1,6 @@
 package io.bourse.engine.match;
 
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -153,7 +154,7 @@ public final class MatchingEngine
      */
     public static final long MAX_NUMBERING_START = 1L << 58;
 
-    private static final int SHARD_BITS = 4;
+    private static final int SHARD_BITS = EngineNumbering.SHARD_BITS;
     private static final int BASIS_POINTS = 10_000;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long ONE_DOLLAR = 10_000L;
