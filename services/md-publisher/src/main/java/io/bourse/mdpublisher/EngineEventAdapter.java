@@ -35,8 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * CancelRejected stop there (the last two leave the order as it was), and so do OrderPriorityUpdated (a midpoint peg,
  * never displayed, works at a new price under the same reference number), the OrderReplaced of a closing-cross order
  * (in no market-data book) and the RunStarted of a run that recovered earlier runs (it holds their orders). A
- * RunStarted that recovered none takes their orders off the book of each symbol of its shard
- * ({@link EngineEventListener#onEarlierRunsLost}); one of a shard the md-publisher does not know is an error. An
+ * RunStarted that recovered none takes their orders off the books of its shard's symbols
+ * ({@link EngineEventListener#onEarlierRunsLost}); one of a shard the md-publisher does not know, or shorter than its
+ * fields, is an error. An
  * OrderExecuted with crossType C is a cross execution; N, or none from a version 1 shard, a continuous one. A message
  * of another schema, an unknown template, a short fragment or an invalid side, book update, display, cross type
  * (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an error and skipped. A
@@ -137,6 +138,10 @@ final class EngineEventAdapter implements FragmentHandler
 
     private boolean onRunStarted(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
     {
+        if (blockLength < RunStartedDecoder.BLOCK_LENGTH)
+        {
+            return false; // its fields would be read past its end: a recoveredRuns read as 0 would delete orders
+        }
         final RunStartedDecoder decoder = runStarted.wrap(buffer, offset, blockLength, version);
         final int shard = decoder.shard();
         if (shard >= shardSymbols.length)
@@ -145,11 +150,8 @@ final class EngineEventAdapter implements FragmentHandler
         }
         if (0 == decoder.recoveredRuns())
         {
-            final long firstOfRun = EngineNumbering.firstOfRun(decoder.numberBase());
-            for (final long symbol : shardSymbols[shard])
-            {
-                listener.onEarlierRunsLost(decoder.timestampNs(), symbol, firstOfRun);
-            }
+            listener.onEarlierRunsLost(
+                decoder.timestampNs(), shardSymbols[shard], EngineNumbering.firstOfRun(decoder.numberBase()));
         }
         return true;
     }

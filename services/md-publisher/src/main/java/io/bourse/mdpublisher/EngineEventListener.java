@@ -114,16 +114,16 @@ public interface EngineEventListener
         ReplaceKind bookUpdate);
 
     /**
-     * The shard that holds the symbol started a run that recovered no earlier run (engine RunStarted with
-     * recoveredRuns 0: its event archive off, or gone with the media driver): the engine's book of the symbol holds no
-     * order of an earlier run, all numbered below the run's first number, and the symbol trades, as a new book does.
+     * A shard started a run that recovered no earlier run (engine RunStarted with recoveredRuns 0: its event archive
+     * off, or gone with the media driver): the engine's books of the shard's symbols hold no order of an earlier run,
+     * all numbered below the run's first number, and the symbols trade, as new books do.
      *
      * @param timestampNs the run's start, ns since midnight.
-     * @param symbol      packed symbol.
+     * @param symbols     the shard's packed symbols.
      * @param firstOfRun  the lowest order reference number the run gives
      *                    ({@link io.bourse.common.EngineNumbering#firstOfRun}): its earlier runs' are all below it.
      */
-    void onEarlierRunsLost(long timestampNs, long symbol, long firstOfRun);
+    void onEarlierRunsLost(long timestampNs, long[] symbols, long firstOfRun);
 
     /**
      * An execution was broken by the operator (engine TradeBroken); the book is unchanged.

@@ -77,7 +77,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
      *                   ({@link PublishedLevels}); {@link #FULL_DEPTH} for every level.
      * @param listener   receives the market data.
      * @param errorCount incremented for every event that does not fit the book.
-     * @throws IllegalArgumentException when the depth is negative.
+     * @throws IllegalArgumentException when the depth is negative, or a symbol packs to 0.
      */
     public MarketDataBooks(
         final long[] symbols, final int l2Depth, final MarketDataListener listener, final AtomicLong errorCount)
@@ -86,6 +86,13 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         {
             throw new IllegalArgumentException("L2 depth must be " + FULL_DEPTH + " (every level) or positive: " +
                 l2Depth);
+        }
+        for (final long symbol : symbols)
+        {
+            if (NOT_HIDDEN == symbol)
+            {
+                throw new IllegalArgumentException("a symbol packed as 0 (8 NUL bytes) is no symbol");
+            }
         }
         this.publisher = listener;
         this.listener = listener;
@@ -393,23 +400,29 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     }
 
     /**
-     * Takes off the symbol's book every order numbered below the new run's first number (its shard's earlier runs',
-     * which the run does not hold). Bids, then offers: Order Delete (ITCH 5.0 §4.4.3) for each such displayed order
-     * of the side, best price first, each level oldest first, then each level that held them, with what it still
-     * holds (0 when emptied; at a limited L2 depth, what changed in the side's window). Then the BBO when it changed,
-     * and Stock Trading Action T (trading, no reason) when the symbol was halted or closed: a new run's books trade.
-     * Its such orders that are not displayed are forgotten. Orders the run numbered itself (its first number and
-     * above) stay, so hearing it twice changes nothing more. A book that holds no such order and trades publishes
-     * nothing; an unknown symbol is an error.
+     * Takes off the books of the symbols every order numbered below the new run's first number (their shard's earlier
+     * runs', which the run does not hold). Per symbol, in the order given, bids then offers: Order Delete (ITCH 5.0
+     * §4.4.3) for each such displayed order of the side, best price first, each level oldest first, then each level
+     * that held them, with what it still holds (0 when emptied; at a limited L2 depth, what changed in the side's
+     * window); then the BBO when it changed, and Stock Trading Action T (trading, no reason) when the symbol was halted
+     * or closed: a new run's books trade. Such orders that are not displayed are forgotten, in one pass over them all.
+     * The orders the run numbered itself (its first number and above) stay, so hearing it again deletes nothing more.
+     * A symbol without a book is an error; one that holds no such order and trades publishes nothing.
      */
     @Override
-    public void onEarlierRunsLost(final long timestampNs, final long symbol, final long firstOfRun)
+    public void onEarlierRunsLost(final long timestampNs, final long[] symbols, final long firstOfRun)
     {
-        final SymbolBook book = books.get(symbol);
-        if (null == book)
+        for (final long symbol : symbols)
         {
-            errorCount.incrementAndGet();
-            return;
+            final SymbolBook book = books.get(symbol);
+            if (null == book)
+            {
+                errorCount.incrementAndGet();
+            }
+            else
+            {
+                book.losingEarlierRuns = true;
+            }
         }
         if (!hiddenOrders.isEmpty())
         {
@@ -417,21 +430,29 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
             while (hidden.hasNext())
             {
                 hidden.next();
-                if (symbol == hidden.getLongValue() && hidden.getLongKey() < firstOfRun)
+                if (hidden.getLongKey() < firstOfRun && books.get(hidden.getLongValue()).losingEarlierRuns)
                 {
                     hidden.remove();
                 }
             }
         }
-        deleteBelow(timestampNs, book, Side.BUY, firstOfRun);
-        deleteBelow(timestampNs, book, Side.SELL, firstOfRun);
-        publishBestBidOffer(timestampNs, book);
-        if (ITCH50.TRADING_STATE_TRADING != book.tradingState)
+        for (final long symbol : symbols)
         {
-            book.tradingState = ITCH50.TRADING_STATE_TRADING;
-            book.tradingReason = ItchReferenceData.REASON_NONE;
-            book.tradingStateTimestampNs = 0; // as at the start: nothing for publishBooks to tell
-            listener.onStockTradingAction(timestampNs, symbol, book.tradingState, book.tradingReason);
+            final SymbolBook book = books.get(symbol);
+            if (null != book && book.losingEarlierRuns)
+            {
+                book.losingEarlierRuns = false;
+                deleteBelow(timestampNs, book, Side.BUY, firstOfRun);
+                deleteBelow(timestampNs, book, Side.SELL, firstOfRun);
+                publishBestBidOffer(timestampNs, book);
+                if (ITCH50.TRADING_STATE_TRADING != book.tradingState)
+                {
+                    book.tradingState = ITCH50.TRADING_STATE_TRADING;
+                    book.tradingReason = ItchReferenceData.REASON_NONE;
+                    book.tradingStateTimestampNs = 0; // as at the start: nothing for publishBooks to tell
+                    listener.onStockTradingAction(timestampNs, symbol, book.tradingState, book.tradingReason);
+                }
+            }
         }
     }
 

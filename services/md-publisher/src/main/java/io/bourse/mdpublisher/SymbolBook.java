@@ -41,6 +41,8 @@ final class SymbolBook
     final AtomicLong trades = new AtomicLong();
     /** Shares of the trades printed. */
     final AtomicLong tradedShares = new AtomicLong();
+    /** Set while its shard's earlier runs' orders are taken off ({@link MarketDataBooks#onEarlierRunsLost}). */
+    boolean losingEarlierRuns;
 
     /**
      * @param symbol    the packed symbol.

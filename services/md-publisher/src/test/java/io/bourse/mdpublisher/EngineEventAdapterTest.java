@@ -9,6 +9,7 @@ import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
+import io.bourse.sbe.engine.RunStartedEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.engine.TradingStateChangedEncoder;
@@ -376,6 +377,15 @@ class EngineEventAdapterTest
 
         assertThat(events.drain()).isEmpty();
         assertThat(errors).as("a shard the md-publisher does not know").hasValue(1);
+
+        engine.runStarted(T3, 0, 0, 2 * base);
+        final int truncated = RunStartedEncoder.recoveredRunsEncodingOffset();
+        new MessageHeaderEncoder().wrap(engine.buffer, 0).blockLength(truncated);
+        onEvent(MessageHeaderEncoder.ENCODED_LENGTH + truncated);
+
+        assertThat(events.drain()).isEmpty();
+        assertThat(books.openOrderCount()).isEqualTo(1);
+        assertThat(errors).as("a RunStarted whose block ends before its recoveredRuns").hasValue(2);
     }
 
     private void onEvent(final int length)

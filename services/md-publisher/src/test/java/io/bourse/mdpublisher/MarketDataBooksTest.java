@@ -16,6 +16,7 @@ import static io.bourse.mdpublisher.MarketDataEvents.Replace;
 import static io.bourse.mdpublisher.MarketDataEvents.Trade;
 import static io.bourse.mdpublisher.MarketDataEvents.TradingAction;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MarketDataBooksTest
 {
@@ -492,7 +493,7 @@ class MarketDataBooksTest
         top2.onOrderAdded(T2, 105, AAPL, Side.SELL, 10, 1_500_200, false, 0);
         events.drain();
 
-        top2.onEarlierRunsLost(T3, AAPL, 100); // the run's first number
+        top2.onEarlierRunsLost(T3, new long[]{AAPL}, 100); // the run's first number
 
         assertThat(events.drain()).as("the run's own order 104 stays").containsExactly(
             new Delete(T3, "AAPL", 1),
@@ -505,8 +506,16 @@ class MarketDataBooksTest
         assertThat(top2.openOrderCount()).isEqualTo(1);
         assertThat(top2.hiddenOrderCount()).isEqualTo(1);
 
-        top2.onEarlierRunsLost(T3, MSFT, 100);
+        top2.onEarlierRunsLost(T3, new long[]{MSFT}, 100);
         assertThat(events.drain()).isEmpty();
         assertThat(errors).as("MSFT has no book here").hasValue(1);
+    }
+
+    @Test
+    void shouldRefuseASymbolPackedAsZero()
+    {
+        assertThatThrownBy(() -> new MarketDataBooks(new long[]{AAPL, 0}, 0, events, errors))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("a symbol packed as 0 (8 NUL bytes) is no symbol");
     }
 }

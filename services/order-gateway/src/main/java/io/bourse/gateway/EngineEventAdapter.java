@@ -153,6 +153,13 @@ final class EngineEventAdapter implements FragmentHandler
             }
             case RunStartedDecoder.TEMPLATE_ID ->
             {
+                if (blockLength < RunStartedDecoder.BLOCK_LENGTH)
+                {
+                    // Its fields would be read past its end: a recoveredRuns read as 0 would cancel orders.
+                    metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "RunStarted of block length " +
+                        blockLength);
+                    return;
+                }
                 runStarted.wrap(buffer, bodyOffset, blockLength, version);
                 orderEntry.onRunStarted(runStarted.timestampNs(), runStarted.sequenceNumber(), runStarted.shard(),
                     runStarted.recoveredRuns(), runStarted.numberBase());

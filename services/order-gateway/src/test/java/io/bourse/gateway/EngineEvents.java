@@ -133,13 +133,31 @@ final class EngineEvents
      */
     int runStarted(final long timestampNs, final int shardId, final long recoveredRuns, final long numberBase)
     {
-        final RunStartedEncoder encoder = new RunStartedEncoder().wrapAndApplyHeader(buffer, 0, header)
+        return deliver(encodeRunStarted(timestampNs, shardId, recoveredRuns, numberBase));
+    }
+
+    /**
+     * A RunStarted of no recovered run whose block ends before its recoveredRuns: a shard's bytes the gateway must not
+     * read past.
+     */
+    int truncatedRunStarted(final long timestampNs, final int shardId)
+    {
+        encodeRunStarted(timestampNs, shardId, 0, 0);
+        final int blockLength = RunStartedEncoder.recoveredRunsEncodingOffset();
+        header.wrap(buffer, 0).blockLength(blockLength);
+        return deliver(blockLength);
+    }
+
+    private int encodeRunStarted(
+        final long timestampNs, final int shardId, final long recoveredRuns, final long numberBase)
+    {
+        return new RunStartedEncoder().wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
             .timestampNs(timestampNs)
             .shard((short)shardId)
             .recoveredRuns(recoveredRuns)
-            .numberBase(numberBase);
-        return deliver(encoder.encodedLength());
+            .numberBase(numberBase)
+            .encodedLength();
     }
 
     int rejected(final long timestampNs, final long clientOrderId, final String symbol, final byte reason)

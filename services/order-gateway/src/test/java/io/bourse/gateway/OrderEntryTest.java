@@ -348,6 +348,19 @@ class OrderEntryTest
     }
 
     @Test
+    void shouldCountAndSkipARunStartedShorterThanItsFields()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+
+        events.truncatedRunStarted(T2, 0);
+
+        assertThat(OuchMessages.of(alice)).hasSize(1);
+        assertThat(orderEntry.openOrderCount()).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "unknown_event")).isEqualTo(1);
+    }
+
+    @Test
     void shouldSendReplacedWithPreviousTokenWhenEngineReplaces()
     {
         enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
