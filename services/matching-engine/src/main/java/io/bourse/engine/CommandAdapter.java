@@ -3,6 +3,7 @@ package io.bourse.engine;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
+import io.bourse.common.EngineBlockLengths;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.CrossType;
 import io.bourse.engine.match.Display;
@@ -188,7 +189,7 @@ final class CommandAdapter implements ControlledFragmentHandler
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH ||
             length < MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength() ||
-            header.blockLength() < requiredBlockLength(header.templateId(), header.version()) ||
+            header.blockLength() < EngineBlockLengths.requiredBlockLength(header.templateId(), header.version()) ||
             (StartNumberingDecoder.TEMPLATE_ID == header.templateId() &&
             SequencedCommandEncoder.commandSessionIdNullValue() != sessionId))
         {
@@ -281,38 +282,6 @@ final class CommandAdapter implements ControlledFragmentHandler
             }
         }
         metrics.serviceTime.recordNs(System.nanoTime() - startNs);
-    }
-
-    /**
-     * The generated decoders read each field at its fixed offset whatever the block length the header gives, so a
-     * command whose block is shorter than the fields its version has would be read past its end: in the live term,
-     * the bytes after it; in a replay, which wraps it to its length, out of bounds.
-     *
-     * @param templateId the command's template.
-     * @param version    its schema version.
-     * @return the block length the fields of that version take, in bytes; 0 for an unknown template (skipped later).
-     */
-    private static int requiredBlockLength(final int templateId, final int version)
-    {
-        return switch (templateId)
-        {
-            case NewOrderDecoder.TEMPLATE_ID -> version >= NewOrderDecoder.crossTypeSinceVersion() ?
-                NewOrderDecoder.BLOCK_LENGTH : version >= NewOrderDecoder.minimumQuantitySinceVersion() ?
-                NewOrderDecoder.crossTypeEncodingOffset() : NewOrderDecoder.minimumQuantityEncodingOffset();
-            case ReplaceOrderDecoder.TEMPLATE_ID -> version >= ReplaceOrderDecoder.timeInForceSinceVersion() ?
-                ReplaceOrderDecoder.BLOCK_LENGTH : ReplaceOrderDecoder.timeInForceEncodingOffset();
-            case CancelOrderDecoder.TEMPLATE_ID -> CancelOrderDecoder.BLOCK_LENGTH;
-            case ClockTickDecoder.TEMPLATE_ID -> ClockTickDecoder.BLOCK_LENGTH;
-            case SetTradingStateDecoder.TEMPLATE_ID -> SetTradingStateDecoder.BLOCK_LENGTH;
-            case SetPriceBandDecoder.TEMPLATE_ID -> SetPriceBandDecoder.BLOCK_LENGTH;
-            case SetSelfTradePreventionDecoder.TEMPLATE_ID -> SetSelfTradePreventionDecoder.BLOCK_LENGTH;
-            case BreakTradeDecoder.TEMPLATE_ID -> BreakTradeDecoder.BLOCK_LENGTH;
-            case CrossLockDecoder.TEMPLATE_ID -> CrossLockDecoder.BLOCK_LENGTH;
-            case RunCrossDecoder.TEMPLATE_ID -> RunCrossDecoder.BLOCK_LENGTH;
-            case StartNumberingDecoder.TEMPLATE_ID -> version >= StartNumberingDecoder.recoveredRunsSinceVersion() ?
-                StartNumberingDecoder.BLOCK_LENGTH : StartNumberingDecoder.recoveredRunsEncodingOffset();
-            default -> 0;
-        };
     }
 
     /**

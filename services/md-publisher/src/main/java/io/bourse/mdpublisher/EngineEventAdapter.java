@@ -2,6 +2,7 @@ package io.bourse.mdpublisher;
 
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.bourse.common.EngineBlockLengths;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import io.bourse.itch.ItchTranslator;
@@ -36,13 +37,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * never displayed, works at a new price under the same reference number), the OrderReplaced of a closing-cross order
  * (in no market-data book) and the RunStarted of a run that recovered earlier runs (it holds their orders). A
  * RunStarted that recovered none takes their orders off the books of its shard's symbols
- * ({@link EngineEventListener#onEarlierRunsLost}); one of a shard the md-publisher does not know, or shorter than its
- * fields, is an error. An
+ * ({@link EngineEventListener#onEarlierRunsLost}); one of a shard the md-publisher does not know is an error. An
  * OrderExecuted with crossType C is a cross execution; N, or none from a version 1 shard, a continuous one. A message
- * of another schema, an unknown template, a short fragment or an invalid side, book update, display, cross type
- * (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an error and skipped. A
- * SequencedCommand (the shard's input log, for its own recovery) and an AdminResponse (its answer to an operator's
- * admin command) are skipped uncounted. One preallocated decoder per template; allocates nothing.
+ * of another schema, an unknown template, a short fragment, a block shorter than the fields of its version
+ * ({@link EngineBlockLengths}: a RunStarted's recoveredRuns read as 0 would delete orders) or an invalid side, book
+ * update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an
+ * error and skipped. A SequencedCommand (the shard's input log, for its own recovery) and an AdminResponse (its
+ * answer to an operator's admin command) are skipped uncounted. One preallocated decoder per template; allocates
+ * nothing.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -98,7 +100,8 @@ final class EngineEventAdapter implements FragmentHandler
         headerDecoder.wrap(buffer, offset);
         final int templateId = headerDecoder.templateId();
         if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
-            length < MessageHeaderDecoder.ENCODED_LENGTH + headerDecoder.blockLength())
+            length < MessageHeaderDecoder.ENCODED_LENGTH + headerDecoder.blockLength() ||
+            headerDecoder.blockLength() < EngineBlockLengths.requiredBlockLength(templateId, headerDecoder.version()))
         {
             errorCount.incrementAndGet();
             return;
@@ -138,10 +141,6 @@ final class EngineEventAdapter implements FragmentHandler
 
     private boolean onRunStarted(final DirectBuffer buffer, final int offset, final int blockLength, final int version)
     {
-        if (blockLength < RunStartedDecoder.BLOCK_LENGTH)
-        {
-            return false; // its fields would be read past its end: a recoveredRuns read as 0 would delete orders
-        }
         final RunStartedDecoder decoder = runStarted.wrap(buffer, offset, blockLength, version);
         final int shard = decoder.shard();
         if (shard >= shardSymbols.length)

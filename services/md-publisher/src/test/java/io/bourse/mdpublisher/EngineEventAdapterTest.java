@@ -7,6 +7,7 @@ import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.BreakTradeEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.OrderAddedEncoder;
 import io.bourse.sbe.engine.OrderExecutedEncoder;
 import io.bourse.sbe.engine.OrderReplacedEncoder;
 import io.bourse.sbe.engine.RunStartedEncoder;
@@ -249,6 +250,37 @@ class EngineEventAdapterTest
             new Level(T2, "AAPL", Side.SELL, 1_500_100, 200, 1),
             new Bbo(T2, "AAPL", 1_499_900, 100, 1_500_100, 200));
         assertThat(errors).hasValue(0);
+    }
+
+    @Test
+    void shouldCountAndSkipAnEventWhoseBlockIsShorterThanTheFieldsOfItsVersion()
+    {
+        restContinuousBook();
+        final int version = OrderExecutedEncoder.SCHEMA_VERSION;
+        final int executed = engine.orderExecuted(T2, "AAPL", 33, 100, 1_500_100, BUY, 40, 17, 200);
+        onEvent(executed, version, OrderExecutedEncoder.crossTypeEncodingOffset());
+        final int added = engine.orderAdded(T2, "AAPL", 20, BUY, 100, 1_499_800, 'Y', "GSCO");
+        onEvent(added, OrderAddedEncoder.firmSinceVersion(), OrderAddedEncoder.firmEncodingOffset());
+
+        assertThat(events.drain())
+            .as("a version 3 OrderAdded without its firm, a version 9 OrderExecuted without its crossType").isEmpty();
+        assertThat(books.openOrderCount()).isEqualTo(3);
+        assertThat(errors).hasValue(2);
+
+        onEvent(engine.orderAdded(T2, "AAPL", 20, BUY, 100, 1_499_800, 'Y', "GSCO"),
+            OrderAddedEncoder.firmSinceVersion() - 1, OrderAddedEncoder.firmEncodingOffset());
+
+        assertThat(events.drain()).as("a version 2 shard's, which has no firm").containsExactly(
+            new AddOrder(T2, "AAPL", 20, Side.BUY, 100, 1_499_800),
+            new Level(T2, "AAPL", Side.BUY, 1_499_800, 100, 1));
+        assertThat(errors).hasValue(2);
+    }
+
+    /** Hands on the event encoded last as one of that version with that block, in a fragment of that block. */
+    private void onEvent(final int length, final int version, final int blockLength)
+    {
+        new MessageHeaderEncoder().wrap(engine.buffer, 0).version(version).blockLength(blockLength);
+        onEvent(Math.min(length, MessageHeaderEncoder.ENCODED_LENGTH + blockLength));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.bourse.gateway;
 
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.bourse.common.EngineBlockLengths;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.CancelPendingDecoder;
@@ -27,8 +28,10 @@ import org.agrona.DirectBuffer;
  * of the orders in a cross hear of it through their executions and cancels, a trading state reaches order entry as
  * the Rejected reason of the orders it refuses) and are skipped, as are SequencedCommand (the shard's input log) and
  * AdminResponse (its answer to an operator). RunStarted (a shard's new run) goes to the {@link OrderEntry} too, which
- * cancels the shard's orders a run that recovered nothing no longer holds. A message of another schema or an unknown
- * template is counted as an error and skipped.
+ * cancels the shard's orders a run that recovered nothing no longer holds. A message of another schema, an unknown
+ * template, a fragment shorter than its header and block, or a block shorter than the fields of its version
+ * ({@link EngineBlockLengths}: a RunStarted's recoveredRuns read as 0 would cancel orders) is counted as an error and
+ * skipped.
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -66,7 +69,7 @@ final class EngineEventAdapter implements FragmentHandler
     @Override
     public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header frameHeader)
     {
-        onEvent(frameHeader.sessionId(), false, buffer, offset);
+        onEvent(frameHeader.sessionId(), false, buffer, offset, length);
     }
 
     /**
@@ -77,20 +80,35 @@ final class EngineEventAdapter implements FragmentHandler
      * @param replayed     true for an event replayed from the event archive.
      * @param buffer       the event's buffer.
      * @param offset       where its SBE message header starts.
+     * @param length       the event's length in bytes, header included.
      */
-    void onEvent(final int engineStream, final boolean replayed, final DirectBuffer buffer, final int offset)
+    void onEvent(
+        final int engineStream, final boolean replayed, final DirectBuffer buffer, final int offset, final int length)
     {
-        header.wrap(buffer, offset);
         orderEntry.onEngineStream(engineStream, replayed);
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH)
+        {
+            metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "fragment of " + length + " bytes");
+            return;
+        }
+        header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
         {
             metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "schema id " + header.schemaId());
             return;
         }
-        final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        final int templateId = header.templateId();
         final int blockLength = header.blockLength();
         final int version = header.version();
-        switch (header.templateId())
+        if (length < MessageHeaderDecoder.ENCODED_LENGTH + blockLength ||
+            blockLength < EngineBlockLengths.requiredBlockLength(templateId, version))
+        {
+            metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + templateId + " version " +
+                version + " of block length " + blockLength + " in " + length + " bytes");
+            return;
+        }
+        final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+        switch (templateId)
         {
             case OrderAcceptedDecoder.TEMPLATE_ID ->
             {
@@ -153,13 +171,6 @@ final class EngineEventAdapter implements FragmentHandler
             }
             case RunStartedDecoder.TEMPLATE_ID ->
             {
-                if (blockLength < RunStartedDecoder.BLOCK_LENGTH)
-                {
-                    // Its fields would be read past its end: a recoveredRuns read as 0 would cancel orders.
-                    metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "RunStarted of block length " +
-                        blockLength);
-                    return;
-                }
                 runStarted.wrap(buffer, bodyOffset, blockLength, version);
                 orderEntry.onRunStarted(runStarted.timestampNs(), runStarted.sequenceNumber(), runStarted.shard(),
                     runStarted.recoveredRuns(), runStarted.numberBase());
@@ -178,7 +189,7 @@ final class EngineEventAdapter implements FragmentHandler
             {
                 // The shard's answer to an operator's admin command (bourse admin), not to an order.
             }
-            default -> metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + header.templateId());
+            default -> metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + templateId);
         }
     }
 }

@@ -86,7 +86,7 @@ final class EngineEventStreams
     /** Takes a superseded image's events: nothing. */
     private static final FragmentHandler DROPPED = (buffer, offset, length, header) -> { };
     private final FragmentHandler replayHandler =
-        (buffer, offset, length, header) -> onReplayed(buffer, offset);
+        (buffer, offset, length, header) -> onReplayed(buffer, offset, length);
     private final EventReplay replay;
     private final DutyCycleClock clock;
     private final MessageHeaderDecoder replayedHeader = new MessageHeaderDecoder();
@@ -547,13 +547,13 @@ final class EngineEventStreams
         return null != read && read.sessionId() == sessionId ? Math.max(stored, read.position()) : stored;
     }
 
-    private void onReplayed(final DirectBuffer buffer, final int offset)
+    private void onReplayed(final DirectBuffer buffer, final int offset, final int length)
     {
         final int templateId = replayedHeader.wrap(buffer, offset).templateId();
         if (SequencedCommandDecoder.TEMPLATE_ID != templateId && AdminResponseDecoder.TEMPLATE_ID != templateId)
         {
             metrics.replayedEvents.inc(); // neither the shard's input log nor its answers to admin commands are events
         }
-        adapter.onEvent(replayedStream, true, buffer, offset);
+        adapter.onEvent(replayedStream, true, buffer, offset, length);
     }
 }

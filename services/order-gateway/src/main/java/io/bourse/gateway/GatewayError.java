@@ -45,7 +45,10 @@ enum GatewayError
      * order open and ended the day in the duty cycle that read it): dropped, unanswered; the session ends.
      */
     AFTER_END_OF_DAY,
-    /** An engine event of another schema, an unknown template, or a RunStarted shorter than its fields; skipped. */
+    /**
+     * An engine event of another schema, an unknown template, or shorter than its header, its block or the fields of
+     * its version; skipped.
+     */
     UNKNOWN_EVENT,
     /**
      * The event archive could not give the events of an engine stream before the position the gateway joined it at

@@ -31,12 +31,17 @@ final class EngineEvents
     /** The Aeron session id of the first engine run's event stream. */
     static final int FIRST_ENGINE_STREAM = 1;
 
+    private static final int NOT_SET = -1;
+
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final FragmentHandler handler;
     private final Header frameHeader;
     private long sequenceNumber;
     private int lastLength;
+    private int nextVersion;
+    private int nextBlockLength = NOT_SET;
+    private int nextLength = NOT_SET;
 
     /**
      * @param orderEntry the order logic the events go to.
@@ -137,15 +142,28 @@ final class EngineEvents
     }
 
     /**
-     * A RunStarted of no recovered run whose block ends before its recoveredRuns: a shard's bytes the gateway must not
-     * read past.
+     * Has the next event go out as one of that schema version with that block length, its fragment holding the
+     * header and that block: an older shard's event, or a malformed one when the block is shorter than the fields of
+     * the version, whose bytes after the block the gateway must not read.
+     *
+     * @return this, for the event to encode.
      */
-    int truncatedRunStarted(final long timestampNs, final int shardId)
+    EngineEvents nextAs(final int version, final int blockLength)
     {
-        encodeRunStarted(timestampNs, shardId, 0, 0);
-        final int blockLength = RunStartedEncoder.recoveredRunsEncodingOffset();
-        header.wrap(buffer, 0).blockLength(blockLength);
-        return deliver(blockLength);
+        nextVersion = version;
+        nextBlockLength = blockLength;
+        return this;
+    }
+
+    /**
+     * Has the next event's fragment cut to that length, shorter than its header and block.
+     *
+     * @return this, for the event to encode.
+     */
+    EngineEvents nextCutTo(final int length)
+    {
+        nextLength = length;
+        return this;
     }
 
     private int encodeRunStarted(
@@ -309,7 +327,18 @@ final class EngineEvents
 
     private int deliver(final int bodyLength)
     {
-        final int length = MessageHeaderEncoder.ENCODED_LENGTH + bodyLength;
+        int length = MessageHeaderEncoder.ENCODED_LENGTH + bodyLength;
+        if (NOT_SET != nextBlockLength)
+        {
+            header.wrap(buffer, 0).version(nextVersion).blockLength(nextBlockLength);
+            length = MessageHeaderEncoder.ENCODED_LENGTH + nextBlockLength;
+            nextBlockLength = NOT_SET;
+        }
+        if (NOT_SET != nextLength)
+        {
+            length = nextLength;
+            nextLength = NOT_SET;
+        }
         lastLength = length;
         if (null != handler)
         {

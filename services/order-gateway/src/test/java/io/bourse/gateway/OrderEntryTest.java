@@ -17,6 +17,9 @@ import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.ReplaceOrder;
 import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.MessageHeaderEncoder;
+import io.bourse.sbe.engine.OrderExecutedEncoder;
+import io.bourse.sbe.engine.RunStartedEncoder;
 import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -38,6 +41,7 @@ class OrderEntryTest
     private static final long T0 = 36_000_000_000_000L;
     private static final long T1 = T0 + 1_000;
     private static final long T2 = T0 + 2_000;
+    private static final long T3 = T0 + 3_000;
     private static final int GATEWAY_ID = 1;
     private static final long PRICE = 1_500_000;
     private static final long DAY = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
@@ -348,16 +352,30 @@ class OrderEntryTest
     }
 
     @Test
-    void shouldCountAndSkipARunStartedShorterThanItsFields()
+    void shouldCountAndSkipAnEventShorterThanTheFieldsOfItsVersionAndTakeAnOlderVersionsEvent()
     {
-        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
-        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        enter(alice, "S1", 'S', 100, "MSFT", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 10, "MSFT", Side.SELL, 100, PRICE, DAY);
+        final int version = OrderExecutedEncoder.SCHEMA_VERSION;
 
-        events.truncatedRunStarted(T2, 0);
+        // Read past their blocks, the execution's crossType and the run's recoveredRuns (0: cancel) would be guessed.
+        events.nextAs(version, OrderExecutedEncoder.crossTypeEncodingOffset())
+            .executed(T2, 5, "MSFT", 60, PRICE, id(2, 1), 11, Side.BUY, id(1, 1), 10, 40, 0);
+        events.nextAs(version, RunStartedEncoder.recoveredRunsEncodingOffset()).runStarted(T2, 1, 0, 0);
+        events.nextCutTo(MessageHeaderEncoder.ENCODED_LENGTH + OrderExecutedEncoder.BLOCK_LENGTH - 1)
+            .executed(T2, 6, "MSFT", 60, PRICE, id(2, 1), 11, Side.BUY, id(1, 1), 10, 40, 0);
+        events.nextCutTo(MessageHeaderEncoder.ENCODED_LENGTH - 1).cancelPending(T2, id(1, 1), 10, "MSFT");
 
         assertThat(OuchMessages.of(alice)).hasSize(1);
         assertThat(orderEntry.openOrderCount()).isEqualTo(1);
-        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "unknown_event")).isEqualTo(1);
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "unknown_event")).isEqualTo(4);
+
+        // A version 1 shard's execution has no crossType: a continuous one.
+        events.nextAs(OrderExecutedEncoder.crossTypeSinceVersion() - 1, OrderExecutedEncoder.crossTypeEncodingOffset())
+            .executed(T3, 7, "MSFT", 60, PRICE, id(2, 1), 11, Side.BUY, id(1, 1), 10, 40, 0, 'C');
+
+        assertThat(OuchMessages.of(alice).get(1)).isEqualTo(new Executed(T3, "S1", 60, PRICE, 'A', 7));
+        assertThat(Metrics.counter(registry, "bourse_gateway_errors_total", "unknown_event")).isEqualTo(4);
     }
 
     @Test
