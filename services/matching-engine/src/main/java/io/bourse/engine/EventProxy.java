@@ -1,6 +1,7 @@
 package io.bourse.engine;
 
 import io.aeron.Publication;
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.engine.match.BookUpdate;
@@ -640,14 +641,14 @@ final class EventProxy implements MatchingEngineListener
      *
      * @param shardId       the shard, 0 to 15.
      * @param recoveredRuns earlier runs whose input logs the run replayed; 0 when its books hold no earlier order.
-     * @param numberBase    the run's start time in units of {@value StartConfiguration#NANOS_PER_NUMBER} ns since the
+     * @param numberBase    the run's start time in units of {@value EngineNumbering#NANOS_PER_NUMBER} ns since the
      *                      Unix epoch, as its StartNumbering gave it.
      */
     void runStarted(final int shardId, final long recoveredRuns, final long numberBase)
     {
         runStarted.wrapAndApplyHeader(buffer, 0, header)
             .sequenceNumber(++sequenceNumber)
-            .timestampNs(numberBase * StartConfiguration.NANOS_PER_NUMBER % MidnightNanoClock.NANOS_PER_DAY)
+            .timestampNs(EngineNumbering.startEpochNs(numberBase) % MidnightNanoClock.NANOS_PER_DAY)
             .shard((short)shardId)
             .recoveredRuns(recoveredRuns)
             .numberBase(numberBase);

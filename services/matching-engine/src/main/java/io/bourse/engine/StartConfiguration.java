@@ -1,5 +1,6 @@
 package io.bourse.engine;
 
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.engine.match.MatchingEngine;
@@ -34,8 +35,8 @@ import java.util.Map;
  * they expire no order; they publish no event and are counted with the admin commands.
  *
  * <p>Before them, every run takes a StartNumbering ({@link #startNumbering}), in its input log too, which raises the
- * counts of its order reference numbers and match numbers to its start time in units of {@value #NANOS_PER_NUMBER} ns
- * since the Unix epoch. Runs on the launching thread; allocates.
+ * counts of its order reference numbers and match numbers to its start time in units of
+ * {@value EngineNumbering#NANOS_PER_NUMBER} ns since the Unix epoch. Runs on the launching thread; allocates.
  */
 final class StartConfiguration
 {
@@ -43,12 +44,6 @@ final class StartConfiguration
     private record Band(long referencePrice, int bandBasisPoints)
     {
     }
-
-    /**
-     * The wall-clock time per number of a run's numbering, in ns: its count starts at its start time in these units,
-     * so an earlier run's numbers stay below it unless that run gave more than 10 a µs of its life.
-     */
-    static final long NANOS_PER_NUMBER = 100;
 
     private final AdminCommandEncoder encoder = new AdminCommandEncoder();
     private final UnsafeBuffer numberingBuffer =
@@ -100,28 +95,28 @@ final class StartConfiguration
 
     /**
      * Takes a StartNumbering (engine-schema.xml): the shard's order reference numbers and match numbers then continue
-     * from at least the run's start time, in units of {@value #NANOS_PER_NUMBER} ns. A run that recovered its earlier
-     * runs already numbers above theirs, and one that recovered nothing (the event archive off, or deleted with its
-     * media driver) numbered from 0 before stop 64, the numbers its earlier runs of the day had given: a gateway that
-     * outlived it (its session journals on disk) then replayed OUCH Accepted and Executed messages with the same order
-     * reference and match numbers as the new run's. Based on the start time, the numbers stay unique as long as no
-     * earlier run gave more than ten numbers per µs of its life (10,000,000 orders and trades a second, sustained: the
-     * engine service's fastest measured is about 3,000,000 commands a second) and the wall clock did not step back
-     * between two runs (a host's clock set back). The command also carries how many earlier runs the run recovered,
-     * which the shard publishes in a RunStarted: with 0, the gateways know that the orders of the shard they still
-     * hold open are gone.
+     * from at least the run's start time, in units of {@value EngineNumbering#NANOS_PER_NUMBER} ns. A run that
+     * recovered its earlier runs already numbers above theirs, and one that recovered nothing (the event archive off,
+     * or deleted with its media driver) numbered from 0 before stop 64, the numbers its earlier runs of the day had
+     * given: a gateway that outlived it (its session journals on disk) then replayed OUCH Accepted and Executed
+     * messages with the same order reference and match numbers as the new run's. Based on the start time, the numbers
+     * stay unique as long as no earlier run gave more than ten numbers per µs of its life (10,000,000 orders and trades
+     * a second, sustained: the engine service's fastest measured is about 3,000,000 commands a second) and the wall
+     * clock did not step back between two runs (a host's clock set back). The command also carries how many earlier
+     * runs the run recovered, which the shard publishes in a RunStarted: with 0, the gateways know that the orders of
+     * the shard they still hold open are gone.
      *
      * @param commandAdapter the run's live adapter, which sequences the command when the archive is on.
      * @param startEpochNs   the run's start time in ns since the Unix epoch.
      * @param recoveredRuns  earlier runs of the shard the run replayed ({@link EngineRecovery}), 0 without the archive.
-     * @return the numbering's base: that time in units of {@value #NANOS_PER_NUMBER} ns, 0 to
-     *         {@link MatchingEngine#MAX_NUMBERING_START}.
+     * @return the numbering's base: that time in units of {@value EngineNumbering#NANOS_PER_NUMBER} ns, 0 to
+     *         {@link EngineNumbering#MAX_NUMBER_BASE}.
      * @throws IllegalArgumentException for a base out of that range.
      */
     long startNumbering(final CommandAdapter commandAdapter, final long startEpochNs, final int recoveredRuns)
     {
         // refused before it is sequenced: in the input log it would stop every later recovery
-        final long numberBase = MatchingEngine.requireNumberingStart(startEpochNs / NANOS_PER_NUMBER);
+        final long numberBase = MatchingEngine.requireNumberingStart(EngineNumbering.numberBase(startEpochNs));
         numbering.wrapAndApplyHeader(numberingBuffer, 0, new MessageHeaderEncoder())
             .numberBase(numberBase)
             .recoveredRuns(recoveredRuns);

@@ -5,6 +5,7 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.aeron.ArchivingDriverFixture;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventReplay;
@@ -749,7 +750,7 @@ class EngineRecoveryTest
     private Event runStarted(final long sequenceNumber, final int recoveredRuns)
     {
         return new Event(sequenceNumber, "run-started shard " + SHARD + " recovered " + recoveredRuns + " numbering " +
-            epochNs / StartConfiguration.NANOS_PER_NUMBER + " t=" + epochNs % MidnightNanoClock.NANOS_PER_DAY);
+            epochNs / EngineNumbering.NANOS_PER_NUMBER + " t=" + epochNs % MidnightNanoClock.NANOS_PER_DAY);
     }
 
     /** @return the client order id of an OrderAccepted, null for another event. */
@@ -791,7 +792,7 @@ class EngineRecoveryTest
      */
     private static long numberFrom(final long startNs, final long n)
     {
-        return ((startNs / StartConfiguration.NANOS_PER_NUMBER + n) << 4) | SHARD;
+        return ((startNs / EngineNumbering.NANOS_PER_NUMBER + n) << 4) | SHARD;
     }
 
     private EngineService launchShard()

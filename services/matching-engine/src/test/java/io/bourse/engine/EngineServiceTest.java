@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
@@ -118,7 +119,7 @@ class EngineServiceTest
      */
     private static long number(final long n)
     {
-        return ((START_EPOCH_NS / StartConfiguration.NANOS_PER_NUMBER + n) << 4) | 1;
+        return ((START_EPOCH_NS / EngineNumbering.NANOS_PER_NUMBER + n) << 4) | 1;
     }
 
     /**
@@ -136,7 +137,7 @@ class EngineServiceTest
         send(commands, 13, "MSFT", Side.SELL, 60, 779);
 
         assertThat(runStarted.text()).isEqualTo("run-started shard 1 recovered 0 numbering " +
-            START_EPOCH_NS / StartConfiguration.NANOS_PER_NUMBER + " t=" + START_EPOCH_NS % NANOS_PER_DAY);
+            START_EPOCH_NS / EngineNumbering.NANOS_PER_NUMBER + " t=" + START_EPOCH_NS % NANOS_PER_DAY);
         assertThat(await(events, 5)).containsExactly(
             new Event(2, "accepted 11 AAPL BUY 100@" + PRICE + " Y t=777"),
             new Event(3, "added BUY 100@" + PRICE + " Y"),
@@ -585,7 +586,7 @@ class EngineServiceTest
     @Test
     void shouldNumberAboveTheEarlierRunWhenARestartedShardRecoversNothing()
     {
-        final long startCount = new SystemEpochNanoClock().nanoTime() / StartConfiguration.NANOS_PER_NUMBER;
+        final long startCount = new SystemEpochNanoClock().nanoTime() / EngineNumbering.NANOS_PER_NUMBER;
         launch("aeron:ipc", (ctx) -> ctx.epochClock(new SystemEpochNanoClock()));
         final long earlierMatch = crossAndAwaitMatchNumber();
         launch("aeron:ipc", (ctx) -> ctx.epochClock(new SystemEpochNanoClock()));
@@ -603,7 +604,7 @@ class EngineServiceTest
         final Publication commands = connect(events);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         new StartNumberingEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder())
-            .numberBase(START_EPOCH_NS / StartConfiguration.NANOS_PER_NUMBER + 1_000_000);
+            .numberBase(START_EPOCH_NS / EngineNumbering.NANOS_PER_NUMBER + 1_000_000);
         offer(commands, buffer, MessageHeaderEncoder.ENCODED_LENGTH + StartNumberingEncoder.BLOCK_LENGTH);
 
         send(commands, 11, "AAPL", Side.BUY, 100, 777);

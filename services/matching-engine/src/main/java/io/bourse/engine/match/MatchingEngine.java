@@ -148,11 +148,6 @@ public final class MatchingEngine
     public static final int TIME_IN_FORCE_UNCHANGED = -1;
     /** Default per-order size limit in shares. */
     public static final long DEFAULT_MAX_ORDER_QUANTITY = 1_000_000L;
-    /**
-     * Highest count {@link #startNumbering(long)} takes: 2^58, so that the next 2^58 - 1 numbers shifted past the
-     * shard's 4 bits still fit a positive int64.
-     */
-    public static final long MAX_NUMBERING_START = 1L << 58;
 
     private static final int SHARD_BITS = EngineNumbering.SHARD_BITS;
     private static final int BASIS_POINTS = 10_000;
@@ -202,11 +197,12 @@ public final class MatchingEngine
      * the next order reference number is at least {@code ((count + 1) << 4) | shardId}, and the next match number
      * too; a count already higher is kept, so numbers never repeat and keep growing (match numbers must, for the
      * shard's BreakTrade registry). Both counts are 0 when the engine is built (exchange-core's replay relies on it).
-     * The engine's service raises them at each run's start to its start time in units of 100 ns since the Unix epoch,
+     * The engine's service raises them at each run's start to its start time in units of
+     * {@value EngineNumbering#NANOS_PER_NUMBER} ns since the Unix epoch ({@link EngineNumbering#numberBase}),
      * so that a run that recovered nothing (the event archive off or gone) still gives numbers above every earlier
      * run's.
      *
-     * @param count the lowest count to continue from, 0 to {@link #MAX_NUMBERING_START}.
+     * @param count the lowest count to continue from, 0 to {@link EngineNumbering#MAX_NUMBER_BASE}.
      * @throws IllegalArgumentException for a count outside that range.
      */
     public void startNumbering(final long count)
@@ -220,14 +216,14 @@ public final class MatchingEngine
      * Checks a count for {@link #startNumbering(long)} before it is used, e.g. before it is recorded.
      *
      * @param count the lowest count to continue from.
-     * @return the count, 0 to {@link #MAX_NUMBERING_START}.
+     * @return the count, 0 to {@link EngineNumbering#MAX_NUMBER_BASE}.
      * @throws IllegalArgumentException for a count outside that range.
      */
     public static long requireNumberingStart(final long count)
     {
-        if (count < 0 || count > MAX_NUMBERING_START)
+        if (count < 0 || count > EngineNumbering.MAX_NUMBER_BASE)
         {
-            throw new IllegalArgumentException("numbering start must be 0.." + MAX_NUMBERING_START + ": " + count);
+            throw new IllegalArgumentException("numbering start must be 0.." + EngineNumbering.MAX_NUMBER_BASE + ": " + count);
         }
         return count;
     }

@@ -1,5 +1,6 @@
 package io.bourse.engine.match;
 
+import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import org.junit.jupiter.api.Test;
 
@@ -96,11 +97,11 @@ class MatchingEngineTest
             new Accepted(3, orderId(1_002), Side.BUY, 60, 1_000_000, DAY),
             new Executed(matchNumber(1_002), 60, 1_000_000, 3, 1, 0, 0));
         assertThatThrownBy(() -> engine.startNumbering(-1)).isInstanceOf(IllegalArgumentException.class);
-        engine.startNumbering(MatchingEngine.MAX_NUMBERING_START);
+        engine.startNumbering(EngineNumbering.MAX_NUMBER_BASE);
         engine.newOrder(4, AAPL, Side.BUY, 100, 1_000_000, DAY);
         assertThat(events.drain()).first().isEqualTo(new Accepted(4,
-            ((MatchingEngine.MAX_NUMBERING_START + 1) << 4) | SHARD, Side.BUY, 100, 1_000_000, DAY));
-        assertThatThrownBy(() -> engine.startNumbering(MatchingEngine.MAX_NUMBERING_START + 1))
+            ((EngineNumbering.MAX_NUMBER_BASE + 1) << 4) | SHARD, Side.BUY, 100, 1_000_000, DAY));
+        assertThatThrownBy(() -> engine.startNumbering(EngineNumbering.MAX_NUMBER_BASE + 1))
             .isInstanceOf(IllegalArgumentException.class);
     }
 
