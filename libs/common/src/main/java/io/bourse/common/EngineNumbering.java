@@ -4,9 +4,10 @@ package io.bourse.common;
  * How a matching-engine shard numbers its orders and executions, for the shard and the services that read its events:
  * an Order Reference Number or Match Number (OUCH 4.2, ITCH 5.0) is {@code (count << SHARD_BITS) | shard}, unique
  * across up to 16 shards. Each run raises its counts at its start to its number base (engine StartNumbering: the run's
- * start in units of {@value #NANOS_PER_NUMBER} ns since the Unix epoch) and counts up from there. A run that recovered no earlier run therefore gives
- * numbers from {@link #firstOfRun} up, and its earlier runs, which started before it and gave fewer numbers than the
- * units of 100 ns they lived, gave numbers below it (the host's wall clock not set back between two runs).
+ * start in units of {@value #NANOS_PER_NUMBER} ns since the Unix epoch) and counts up from there. A run that recovered
+ * no earlier run therefore gives numbers from {@link #firstOfRun} up, and its earlier runs, which started before it and
+ * gave fewer numbers than the units of 100 ns they lived, gave numbers below it (the host's wall clock not set back
+ * between two runs).
  */
 public final class EngineNumbering
 {
@@ -31,7 +32,8 @@ public final class EngineNumbering
 
     /**
      * @param startEpochNs a run's start time in ns since the Unix epoch.
-     * @return its number base, in units of {@value #NANOS_PER_NUMBER} ns (not checked against {@link #MAX_NUMBER_BASE}).
+     * @return its number base, in units of {@value #NANOS_PER_NUMBER} ns (not checked against
+     * {@link #MAX_NUMBER_BASE}).
      */
     public static long numberBase(final long startEpochNs)
     {

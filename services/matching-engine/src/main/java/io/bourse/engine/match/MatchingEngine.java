@@ -223,7 +223,8 @@ public final class MatchingEngine
     {
         if (count < 0 || count > EngineNumbering.MAX_NUMBER_BASE)
         {
-            throw new IllegalArgumentException("numbering start must be 0.." + EngineNumbering.MAX_NUMBER_BASE + ": " + count);
+            throw new IllegalArgumentException(
+                "numbering start must be 0.." + EngineNumbering.MAX_NUMBER_BASE + ": " + count);
         }
         return count;
     }
