@@ -5,6 +5,7 @@ import io.aeron.logbuffer.Header;
 import io.bourse.common.EngineBlockLengths;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.BookUpdate;
@@ -27,7 +28,6 @@ import io.bourse.sbe.engine.TradingStateChangedDecoder;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Decodes engine events (schemas/engine-schema.xml, version 9 and the versions before it) from the shards' event
@@ -69,23 +69,23 @@ final class EngineEventAdapter implements FragmentHandler
     private final EngineEventListener listener;
     private final long[][] shardSymbols;
     private final MdPublisherMetrics metrics;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<MdPublisherError> errors;
 
     /**
      * @param listener     receives the book changes.
      * @param shardSymbols per engine shard, its packed symbols: the books a RunStarted that recovered no earlier run
      *                     clears.
      * @param metrics      counts events by type.
-     * @param errorCount   incremented for every message that cannot be processed.
+     * @param errors       counts every message that cannot be processed.
      */
     EngineEventAdapter(
         final EngineEventListener listener, final long[][] shardSymbols, final MdPublisherMetrics metrics,
-        final AtomicLong errorCount)
+        final ErrorKinds<MdPublisherError> errors)
     {
         this.listener = listener;
         this.shardSymbols = shardSymbols;
         this.metrics = metrics;
-        this.errorCount = errorCount;
+        this.errors = errors;
     }
 
     /** Decodes one engine event. */
@@ -94,7 +94,7 @@ final class EngineEventAdapter implements FragmentHandler
     {
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.UNREADABLE_EVENT, "event stream", "fragment length", length);
             return;
         }
         headerDecoder.wrap(buffer, offset);
@@ -103,7 +103,9 @@ final class EngineEventAdapter implements FragmentHandler
             length < MessageHeaderDecoder.ENCODED_LENGTH + headerDecoder.blockLength() ||
             headerDecoder.blockLength() < EngineBlockLengths.requiredBlockLength(templateId, headerDecoder.version()))
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.UNREADABLE_EVENT, "event stream", "schema " + headerDecoder.schemaId() +
+                " template " + templateId + " version " + headerDecoder.version() + " block length " +
+                headerDecoder.blockLength() + " fragment length " + length);
             return;
         }
         if (SequencedCommandDecoder.TEMPLATE_ID == templateId || AdminResponseDecoder.TEMPLATE_ID == templateId)
@@ -135,7 +137,7 @@ final class EngineEventAdapter implements FragmentHandler
         }
         else
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.INVALID_EVENT, "event stream", "template", templateId);
         }
     }
 

@@ -7,6 +7,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
@@ -17,7 +18,6 @@ import org.agrona.collections.LongHashSet;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -64,7 +64,7 @@ final class EngineEventStreams
     private final FragmentHandler adapter;
     private final MarketDataBooks books;
     private final EventReplay replay;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<MdPublisherError> errors;
     /** Takes a superseded image's events: nothing. */
     private static final FragmentHandler DROPPED = (buffer, offset, length, header) -> { };
 
@@ -110,7 +110,7 @@ final class EngineEventStreams
      * @param books          the books the events change; rebuilt without publishing during a replay.
      * @param replay         replays from the event archive; null when the archive is disabled.
      * @param replayedEvents counts the events replayed.
-     * @param errorCount     incremented for every replay that failed.
+     * @param errors         counts every replay that failed.
      */
     EngineEventStreams(
         final Subscription[] subscriptions,
@@ -120,7 +120,7 @@ final class EngineEventStreams
         final MarketDataBooks books,
         final EventReplay replay,
         final Counter replayedEvents,
-        final AtomicLong errorCount)
+        final ErrorKinds<MdPublisherError> errors)
     {
         this.subscriptions = subscriptions;
         this.shardSymbols = shardSymbols;
@@ -128,7 +128,7 @@ final class EngineEventStreams
         this.adapter = adapter;
         this.books = books;
         this.replay = replay;
-        this.errorCount = errorCount;
+        this.errors = errors;
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
         this.readImages = new Image[subscriptions.length];
         this.booksHoldRunsTo = new long[subscriptions.length];
@@ -344,7 +344,7 @@ final class EngineEventStreams
             if (EventReplay.NO_RECORDING == replayed)
             {
                 rebuilt = rebuiltEarlierRuns;
-                errorCount.incrementAndGet();
+                errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
                 System.err.println("[md-publisher] " + stretch + " not replayed: no recording of the session in " +
                     "the event archive; the books hold only the events heard from there on");
                 return 0;
@@ -365,7 +365,7 @@ final class EngineEventStreams
         }
         catch (final AeronException ex)
         {
-            errorCount.incrementAndGet();
+            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
             System.err.println("[md-publisher] " + stretch + " not replayed from the event archive: " +
                 ex.getMessage() + "; the books hold only the events heard from there on");
             return 0;

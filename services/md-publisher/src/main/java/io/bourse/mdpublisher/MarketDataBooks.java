@@ -1,13 +1,14 @@
 package io.bourse.mdpublisher;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.itch.ItchReferenceData;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongArrayList;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -59,7 +60,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     private final MarketDataListener publisher;
     /** Where the market data goes: the {@link #publisher}, or nowhere while the books are rebuilt. */
     private MarketDataListener listener;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<MdPublisherError> errors;
     private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
     private final SymbolBook[] booksInOrder;
     private final Long2ObjectHashMap<BookOrder> orders = new Long2ObjectHashMap<>();
@@ -76,11 +77,12 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
      *                   leaves that window is published with quantity 0 and one that enters it with its aggregate
      *                   ({@link PublishedLevels}); {@link #FULL_DEPTH} for every level.
      * @param listener   receives the market data.
-     * @param errorCount incremented for every event that does not fit the book.
+     * @param errors     counts every event that does not fit the books.
      * @throws IllegalArgumentException when the depth is negative, or a symbol packs to 0.
      */
     public MarketDataBooks(
-        final long[] symbols, final int l2Depth, final MarketDataListener listener, final AtomicLong errorCount)
+        final long[] symbols, final int l2Depth, final MarketDataListener listener,
+        final ErrorKinds<MdPublisherError> errors)
     {
         if (l2Depth < 0)
         {
@@ -96,7 +98,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         }
         this.publisher = listener;
         this.listener = listener;
-        this.errorCount = errorCount;
+        this.errors = errors;
         booksInOrder = new SymbolBook[symbols.length];
         for (int i = 0; i < symbols.length; i++)
         {
@@ -252,9 +254,14 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final long price, final boolean displayed, final int attribution)
     {
         final SymbolBook book = books.get(symbol);
-        if (null == book || quantity <= 0 || orders.containsKey(orderId) || hiddenOrders.containsKey(orderId))
+        if (null == book)
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "OrderAdded", Symbols.toString(symbol));
+            return;
+        }
+        if (quantity <= 0 || orders.containsKey(orderId) || hiddenOrders.containsKey(orderId))
+        {
+            errors.error(MdPublisherError.BOOK_MISMATCH, "OrderAdded", "order", orderId);
             return;
         }
         if (!displayed)
@@ -292,7 +299,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         {
             if (!isHidden(makerOrderId, makerLeaves))
             {
-                errorCount.incrementAndGet();
+                errors.error(MdPublisherError.BOOK_MISMATCH, "OrderExecuted", "maker order", makerOrderId);
             }
             listener.onTrade(timestampNs, symbol, matchNumber, takerSide, quantity, price, false);
             final SymbolBook book = books.get(symbol);
@@ -328,7 +335,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         {
             if (!books.containsKey(symbol))
             {
-                errorCount.incrementAndGet();
+                errors.error(MdPublisherError.UNKNOWN_SYMBOL, "cross OrderExecuted", Symbols.toString(symbol));
             }
             else if (makerLeaves <= 0)
             {
@@ -355,7 +362,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final SymbolBook book = books.get(symbol);
         if (null == book)
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "CrossCompleted", Symbols.toString(symbol));
             return;
         }
         listener.onCrossTrade(timestampNs, symbol, shares, price, matchNumber);
@@ -377,7 +384,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final SymbolBook book = books.get(symbol);
         if (null == book)
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "TradingStateChanged", Symbols.toString(symbol));
             return;
         }
         final boolean trading = io.bourse.sbe.engine.TradingState.OPEN == state;
@@ -393,7 +400,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     {
         if (!books.containsKey(symbol))
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "TradeBroken", Symbols.toString(symbol));
             return;
         }
         listener.onBrokenTrade(timestampNs, symbol, matchNumber);
@@ -417,7 +424,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
             final SymbolBook book = books.get(symbol);
             if (null == book)
             {
-                errorCount.incrementAndGet();
+                errors.error(MdPublisherError.UNKNOWN_SYMBOL, "RunStarted", Symbols.toString(symbol));
             }
             else
             {
@@ -511,7 +518,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         {
             if (!isHidden(orderId, leaves))
             {
-                errorCount.incrementAndGet();
+                errors.error(MdPublisherError.BOOK_MISMATCH, "OrderCanceled", "order", orderId);
             }
             return;
         }
@@ -552,12 +559,12 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
                 final long hiddenSymbol = hiddenOrders.remove(orderId);
                 if (NOT_HIDDEN == hiddenSymbol || NOT_HIDDEN != hiddenOrders.putIfAbsent(newOrderId, hiddenSymbol))
                 {
-                    errorCount.incrementAndGet();
+                    errors.error(MdPublisherError.BOOK_MISMATCH, "OrderReplaced", "hidden order", orderId);
                 }
             }
             else if (!isHidden(orderId, ReplaceKind.PRIORITY_KEPT == bookUpdate ? quantity : 0))
             {
-                errorCount.incrementAndGet();
+                errors.error(MdPublisherError.BOOK_MISMATCH, "OrderReplaced", "order", orderId);
             }
             return;
         }
@@ -577,7 +584,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
             // A replace to the same size changes nothing; a larger size would not have kept priority.
             if (canceled < 0)
             {
-                errorCount.incrementAndGet();
+                errors.error(MdPublisherError.BOOK_MISMATCH, "OrderReplaced", "order that grew", order.orderId);
             }
             return;
         }
@@ -593,7 +600,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     {
         if (quantity <= 0 || orders.containsKey(newOrderId))
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.BOOK_MISMATCH, "OrderReplaced", "new order", newOrderId);
             return;
         }
         final SymbolBook book = order.book;
@@ -645,7 +652,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     {
         if (order.openShares - shares != leaves)
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.BOOK_MISMATCH, "OrderExecuted", "order whose leaves differ", order.orderId);
         }
         if (leaves <= 0)
         {

@@ -3,6 +3,7 @@ package io.bourse.mdpublisher;
 import io.aeron.Publication;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.AddOrderEncoder;
@@ -26,7 +27,6 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Encodes market data as SBE (schemas/market-data-schema.xml) and offers it on its feeds' publications: the order
@@ -65,7 +65,7 @@ final class MarketDataProxy implements MarketDataListener
     private final OrderFeedListener orderFeedListener;
     private final MidnightNanoClock clock;
     private final MdPublisherMetrics metrics;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<MdPublisherError> errors;
 
     /**
      * @param orders       the order feed, on the market-data stream.
@@ -76,12 +76,12 @@ final class MarketDataProxy implements MarketDataListener
      * @param orderFeedListener takes every order-feed increment after its offer, or {@link OrderFeedListener#NONE}.
      * @param clock             to measure event timestamp to published.
      * @param metrics           counts messages by type, records the latency and counts the messages not published.
-     * @param errorCount        incremented for every failed offer other than "not connected".
+     * @param errors            counts every failed offer other than "not connected".
      */
     MarketDataProxy(
         final FeedPublication orders, final FeedPublication depth, final FeedPublication bbo,
         final FeedPublication trades, final BoundedOffer boundedOffer, final OrderFeedListener orderFeedListener,
-        final MidnightNanoClock clock, final MdPublisherMetrics metrics, final AtomicLong errorCount)
+        final MidnightNanoClock clock, final MdPublisherMetrics metrics, final ErrorKinds<MdPublisherError> errors)
     {
         this.orders = orders;
         this.depth = depth;
@@ -91,7 +91,7 @@ final class MarketDataProxy implements MarketDataListener
         this.orderFeedListener = orderFeedListener;
         this.clock = clock;
         this.metrics = metrics;
-        this.errorCount = errorCount;
+        this.errors = errors;
     }
 
     /**
@@ -326,7 +326,7 @@ final class MarketDataProxy implements MarketDataListener
             metrics.onDrop(feed.feed, result);
             if (result != Publication.NOT_CONNECTED)
             {
-                errorCount.incrementAndGet();
+                errors.error(MdPublisherError.OFFER_FAILED, feed.feed, "offer result", result);
             }
         }
         if (feed == orders)

@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import io.aeron.Publication;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
@@ -29,10 +30,8 @@ import io.bourse.sbe.md.StockTradingActionEncoder;
 import io.bourse.sbe.md.TradeEncoder;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The md-publisher's Prometheus metrics: {@code bourse_md_events_in_total{type}} (engine events read, by SBE message
@@ -46,8 +45,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * snapshot message whose failure abandoned the snapshot, the rest of which is not offered; by feed and by reason
  * {@code not_connected},
  * no subscriber; {@code back_pressure}, still back pressured after the bounded retries;
- * {@code closed}, the publication closed or full) and {@code bourse_md_errors_total}. Data points are resolved at
- * start-up so that counting allocates nothing.
+ * {@code closed}, the publication closed or full) and {@code bourse_md_errors_total{kind}} (an {@link MdPublisherError}
+ * in lower case, or {@code agent_exception}: {@link ErrorKinds}). Data points are resolved at start-up so that counting
+ * allocates nothing.
  */
 final class MdPublisherMetrics
 {
@@ -67,9 +67,9 @@ final class MdPublisherMetrics
 
     /**
      * @param registry   where to register.
-     * @param errorCount read at scrape time as {@code bourse_md_errors_total}.
+     * @param errors   read at scrape time as {@code bourse_md_errors_total{kind}}.
      */
-    MdPublisherMetrics(final PrometheusRegistry registry, final AtomicLong errorCount)
+    MdPublisherMetrics(final PrometheusRegistry registry, final ErrorKinds<MdPublisherError> errors)
     {
         final Counter events = Counter.builder()
             .name("bourse_md_events_in_total")
@@ -149,11 +149,8 @@ final class MdPublisherMetrics
             dropsClosed[feed.ordinal()] = drops.labelValues(label(feed), "closed");
         }
 
-        CounterWithCallback.builder()
-            .name("bourse_md_errors_total")
-            .help("Events that did not fit the book, undecodable messages, failed publications and agent errors")
-            .callback((callback) -> callback.call(errorCount.get()))
-            .register(registry);
+        errors.register(registry, "bourse_md_errors_total",
+            "Errors by kind: events that did not fit the books, unreadable messages, failed offers, agent exceptions");
     }
 
     /**

@@ -10,6 +10,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.AeronClientCollector;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.md.Feed;
@@ -26,7 +27,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The running md-publisher: one agent thread that subscribes to every engine shard's event stream, keeps the books
@@ -72,14 +72,14 @@ public final class MdPublisherService implements AutoCloseable
         ctx.conclude();
         final StreamLayout layout = ctx.layout();
         final SymbolDirectory directory = ctx.symbolDirectory();
-        final AtomicLong errorCount = new AtomicLong();
+        final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
         MetricsServer metricsServer = null;
         Aeron aeron = null;
         MoldFeed moldFeed = null;
         try
         {
             metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
-            final MdPublisherMetrics metrics = new MdPublisherMetrics(metricsServer.registry(), errorCount);
+            final MdPublisherMetrics metrics = new MdPublisherMetrics(metricsServer.registry(), errors);
             aeron = Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(layout.aeronDirectoryName()).clientName("md-publisher"));
 
@@ -112,13 +112,13 @@ public final class MdPublisherService implements AutoCloseable
                 new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
             final BoundedOffer boundedOffer = new BoundedOffer(
                 null == moldFeed ? offerBackoff : new MoldFeedOfferIdleStrategy(moldFeed.agent()::doWorkWithinOffer,
-                offerBackoff, AgentLaunch.countingErrorHandler(moldFeed.agent().roleName(), errorCount)),
+                offerBackoff, AgentLaunch.countingErrorHandler(moldFeed.agent().roleName(), errors.agentExceptions())),
                 ctx.offerRetries());
             final MarketDataProxy proxy = new MarketDataProxy(orders, depth, bbo, trades, boundedOffer,
                 null == moldFeed ? OrderFeedListener.NONE : moldFeed.agent(), new MidnightNanoClock(), metrics,
-                errorCount);
+                errors);
             final MarketDataBooks books =
-                new MarketDataBooks(SymbolDirectory.packed(directory.entries()), ctx.l2Depth(), proxy, errorCount);
+                new MarketDataBooks(SymbolDirectory.packed(directory.entries()), ctx.l2Depth(), proxy, errors);
             if (null != moldFeed)
             {
                 moldFeed.agent().bookSpin(books);
@@ -129,14 +129,14 @@ public final class MdPublisherService implements AutoCloseable
             {
                 shardSymbols[shardId] = SymbolDirectory.packed(directory.symbolsOfShard(shardId));
             }
-            final EngineEventAdapter adapter = new EngineEventAdapter(books, shardSymbols, metrics, errorCount);
+            final EngineEventAdapter adapter = new EngineEventAdapter(books, shardSymbols, metrics, errors);
 
             final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
-                boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errorCount);
+                boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errors);
             final EventArchive archive = ctx.eventArchive();
             final EngineEventStreams events = new EngineEventStreams(
                 subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books,
-                archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errorCount);
+                archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errors);
             if (null != moldFeed)
             {
                 moldFeed.agent().openWhen(() -> null == events.catchUpReason());
@@ -145,7 +145,7 @@ public final class MdPublisherService implements AutoCloseable
                 events, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());
             final Agent agent = null == moldFeed ? mdAgent : new CompositeAgent(mdAgent, moldFeed.agent());
             final AgentRunner runner = AgentLaunch.start(
-                agent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount);
+                agent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errors.agentExceptions());
             final StreamReadiness readiness = new StreamReadiness();
             for (int shardId = 0; shardId < subscriptions.length; shardId++)
             {

@@ -5,6 +5,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.md.BookSnapshotEncoder;
 import io.bourse.sbe.md.Feed;
@@ -19,7 +20,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Answers SnapshotRequest (schemas/market-data-schema.xml, read from the snapshot-request stream) with a snapshot of
@@ -67,7 +67,7 @@ final class SnapshotPublisher implements FragmentHandler
     private final MarketDataProxy proxy;
     private final MidnightNanoClock clock;
     private final MdPublisherMetrics metrics;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<MdPublisherError> errors;
     private final UnsafeBuffer buffer;
     private final int ordersPerMessage;
     private final int levelsPerMessage;
@@ -86,19 +86,19 @@ final class SnapshotPublisher implements FragmentHandler
      *                     and the sequence number of its last increment published.
      * @param clock        stamps the snapshot.
      * @param metrics      counts the snapshots published, and the failed offer that abandons one as a drop.
-     * @param errorCount   incremented for a bad request and for a snapshot abandoned while its feed has a subscriber.
+     * @param errors       counts a bad request and a snapshot abandoned while its feed has a subscriber.
      * @throws IllegalArgumentException when a frame cannot hold one order or one level.
      */
     SnapshotPublisher(
         final BoundedOffer boundedOffer, final MarketDataBooks books, final MarketDataProxy proxy,
-        final MidnightNanoClock clock, final MdPublisherMetrics metrics, final AtomicLong errorCount)
+        final MidnightNanoClock clock, final MdPublisherMetrics metrics, final ErrorKinds<MdPublisherError> errors)
     {
         this.boundedOffer = boundedOffer;
         this.books = books.books();
         this.proxy = proxy;
         this.clock = clock;
         this.metrics = metrics;
-        this.errorCount = errorCount;
+        this.errors = errors;
         final int ordersFrame = proxy.feed(Feed.ORDERS).publication.maxPayloadLength();
         this.ordersPerMessage = (ordersFrame - HEADER_LENGTH - BookSnapshotEncoder.BLOCK_LENGTH - GROUP_HEADER_LENGTH) /
             BookSnapshotEncoder.OrdersEncoder.sbeBlockLength();
@@ -130,7 +130,7 @@ final class SnapshotPublisher implements FragmentHandler
     {
         if (length < HEADER_LENGTH)
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.BAD_SNAPSHOT_REQUEST, "snapshot request", "length", length);
             return;
         }
         headerDecoder.wrap(request, offset);
@@ -139,7 +139,9 @@ final class SnapshotPublisher implements FragmentHandler
             headerDecoder.blockLength() < MIN_BLOCK_LENGTH ||
             length < HEADER_LENGTH + headerDecoder.blockLength())
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.BAD_SNAPSHOT_REQUEST, "snapshot request", "schema " +
+                headerDecoder.schemaId() + " template " + headerDecoder.templateId() + " block length " +
+                headerDecoder.blockLength() + " length " + length);
             return;
         }
         requestDecoder.wrapAndApplyHeader(request, offset, headerDecoder);
@@ -148,7 +150,7 @@ final class SnapshotPublisher implements FragmentHandler
         final Feed feed = namesNoFeed ? Feed.ORDERS : feed(requestDecoder.feedRaw());
         if (null == feed)
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.BAD_SNAPSHOT_REQUEST, "snapshot request", "feed", requestDecoder.feedRaw());
             return;
         }
         requested[feed.ordinal()] = true;
@@ -379,7 +381,7 @@ final class SnapshotPublisher implements FragmentHandler
         metrics.onDrop(feed.feed, result);
         if (result != Publication.NOT_CONNECTED)
         {
-            errorCount.incrementAndGet();
+            errors.error(MdPublisherError.OFFER_FAILED, feed.feed, "snapshot offer result", result);
         }
         return false;
     }

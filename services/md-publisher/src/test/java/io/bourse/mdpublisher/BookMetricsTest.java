@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -12,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,7 +26,7 @@ class BookMetricsTest
     private static final long TAKER = 1_001;
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final AtomicLong errors = new AtomicLong();
+    private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     private final MarketDataBooks books = new MarketDataBooks(
         new long[]{AAPL, MSFT}, MarketDataBooks.FULL_DEPTH, new MarketDataEvents(), errors);
 
@@ -88,7 +88,7 @@ class BookMetricsTest
             new Sample("bourse_md_traded_shares", "MSFT", null, 0),
             new Sample("bourse_md_trades", "AAPL", null, 0),
             new Sample("bourse_md_trades", "MSFT", null, 0));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -123,7 +123,7 @@ class BookMetricsTest
             new Sample("bourse_md_traded_shares", "MSFT", null, 700),
             new Sample("bourse_md_trades", "AAPL", null, 3),
             new Sample("bourse_md_trades", "MSFT", null, 1));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -140,7 +140,7 @@ class BookMetricsTest
                 new Sample("bourse_md_book_levels", "AAPL", "offer", 2),
                 new Sample("bourse_md_book_orders", "AAPL", "offer", 2),
                 new Sample("bourse_md_book_shares", "AAPL", "offer", 270));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test

@@ -7,6 +7,9 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 /** Reads counter values from a registry the way a scrape sees them. */
 final class Counters
 {
+    /** A scrape's line of a kind of md-publisher error counted at least once ({@code bourse_md_errors_total}). */
+    static final String MD_ERROR_COUNTED = "bourse_md_errors_total\\{kind=\"[a-z_]+\"} [1-9]";
+
     private Counters()
     {
     }

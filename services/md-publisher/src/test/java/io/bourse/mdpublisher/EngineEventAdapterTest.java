@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.AdminResponseCode;
@@ -18,7 +19,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
 import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
@@ -47,7 +47,7 @@ class EngineEventAdapterTest
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
     private final MarketDataEvents events = new MarketDataEvents();
-    private final AtomicLong errors = new AtomicLong();
+    private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final MarketDataBooks books =
         new MarketDataBooks(
@@ -71,7 +71,7 @@ class EngineEventAdapterTest
             new AddOrder(T1, "AAPL", 19, Side.BUY, 100, 1_499_900));
         assertThat(books.book(Symbols.pack("AAPL")).levels(Side.SELL).best().first.attribution)
             .as("the replacing order keeps the attribution").isEqualTo(gsco);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     /** Displayed: sell 17 for 300 at 150.01 and sell 18 for 200 at 150.02; bid 19 for 100 at 149.99. */
@@ -96,7 +96,7 @@ class EngineEventAdapterTest
             new Level(T2, "AAPL", Side.SELL, 1_500_100, 200, 1),
             new Bbo(T2, "AAPL", 1_499_900, 100, 1_500_100, 200));
         assertThat(books.openOrderCount()).isEqualTo(3);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -115,7 +115,7 @@ class EngineEventAdapterTest
             new Level(T2, "AAPL", Side.BUY, 1_499_900, 0, 0),
             new Bbo(T2, "AAPL", 0, 0, 1_500_200, 200));
         assertThat(books.openOrderCount()).isEqualTo(1);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -131,7 +131,7 @@ class EngineEventAdapterTest
         assertThat(events.drain()).isEmpty();
         assertThat(books.hiddenOrderCount()).isZero();
         assertThat(books.openOrderCount()).isEqualTo(3);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -145,7 +145,7 @@ class EngineEventAdapterTest
 
         assertThat(events.drain()).isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(3);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
         assertThat(Counters.value(registry, "bourse_md_events_in", "executed")).isEqualTo(2);
     }
 
@@ -156,7 +156,7 @@ class EngineEventAdapterTest
 
         assertThat(events.drain()).containsExactly(new CrossTrade(T3, "AAPL", 5_000_000_000L, CROSS_PRICE, 65));
         assertThat(Counters.value(registry, "bourse_md_events_in", "cross_completed")).isEqualTo(1);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -165,7 +165,7 @@ class EngineEventAdapterTest
         onEvent(engine.crossCompleted(T3, "MSFT", 0, 0, 0));
 
         assertThat(events.drain()).containsExactly(new CrossTrade(T3, "MSFT", 0, 0, 0));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -182,7 +182,7 @@ class EngineEventAdapterTest
             new TradingAction(T3, "MSFT", 'H', "O1  "));
         assertThat(books.openOrderCount()).isEqualTo(3);
         assertThat(Counters.value(registry, "bourse_md_events_in", "trading_state_changed")).isEqualTo(3);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
 
         onEvent(engine.tradingStateChanged(T3, "GOOG", TradingState.HALTED));
         final int invalid = engine.tradingStateChanged(T3, "AAPL", TradingState.HALTED);
@@ -191,7 +191,7 @@ class EngineEventAdapterTest
         adapter.onFragment(engine.buffer, 0, invalid, null);
 
         assertThat(events.drain()).isEmpty();
-        assertThat(errors).hasValue(2);
+        assertThat(errors.total()).isEqualTo(2);
     }
 
     @Test
@@ -223,7 +223,7 @@ class EngineEventAdapterTest
             new Bbo(T3, "AAPL", 1_499_900, 100, 1_500_200, 150));
         assertThat(books.openOrderCount()).isEqualTo(2);
         assertThat(books.hiddenOrderCount()).isZero();
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
         assertThat(Counters.value(registry, "bourse_md_events_in", "added")).isEqualTo(4);
         assertThat(Counters.value(registry, "bourse_md_events_in", "accepted")).isEqualTo(1);
         assertThat(Counters.value(registry, "bourse_md_events_in", "cancel_pending")).isEqualTo(1);
@@ -249,7 +249,7 @@ class EngineEventAdapterTest
             new Trade(T2, "AAPL", 33, Side.BUY, 100, 1_500_100, true),
             new Level(T2, "AAPL", Side.SELL, 1_500_100, 200, 1),
             new Bbo(T2, "AAPL", 1_499_900, 100, 1_500_100, 200));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -265,7 +265,7 @@ class EngineEventAdapterTest
         assertThat(events.drain())
             .as("a version 3 OrderAdded without its firm, a version 9 OrderExecuted without its crossType").isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(3);
-        assertThat(errors).hasValue(2);
+        assertThat(errors.count(MdPublisherError.UNREADABLE_EVENT)).isEqualTo(2);
 
         onEvent(engine.orderAdded(T2, "AAPL", 20, BUY, 100, 1_499_800, 'Y', "GSCO"),
             OrderAddedEncoder.firmSinceVersion() - 1, OrderAddedEncoder.firmEncodingOffset());
@@ -273,7 +273,7 @@ class EngineEventAdapterTest
         assertThat(events.drain()).as("a version 2 shard's, which has no firm").containsExactly(
             new AddOrder(T2, "AAPL", 20, Side.BUY, 100, 1_499_800),
             new Level(T2, "AAPL", Side.BUY, 1_499_800, 100, 1));
-        assertThat(errors).hasValue(2);
+        assertThat(errors.total()).isEqualTo(2);
     }
 
     /** Hands on the event encoded last as one of that version with that block, in a fragment of that block. */
@@ -304,7 +304,9 @@ class EngineEventAdapterTest
         onEvent(engine.crossExecuted(T3, "GOOG", 67, 100, CROSS_PRICE, SELL, 40, 98, 0));
 
         assertThat(events.drain()).isEmpty();
-        assertThat(errors).hasValue(5);
+        assertThat(errors.total()).isEqualTo(5);
+        assertThat(errors.count(MdPublisherError.INVALID_EVENT)).as("the three cross types").isEqualTo(3);
+        assertThat(errors.count(MdPublisherError.UNKNOWN_SYMBOL)).isEqualTo(2);
         assertThat(books.openOrderCount()).isEqualTo(3);
     }
 
@@ -322,7 +324,7 @@ class EngineEventAdapterTest
         assertThat(events.drain()).containsExactly(
             new AddOrder(T3, "AAPL", 100, Side.BUY, 100, 1_499_800),
             new Level(T3, "AAPL", Side.BUY, 1_499_800, 100, 1));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
         assertThat(Counters.value(registry, "bourse_md_events_in", "cancel_pending")).isEqualTo(1);
         assertThat(Counters.value(registry, "bourse_md_events_in", "cancel_rejected")).isEqualTo(1);
         assertThat(Counters.value(registry, "bourse_md_events_in", "replaced")).isEqualTo(1);
@@ -339,7 +341,7 @@ class EngineEventAdapterTest
 
         assertThat(events.drain()).containsExactly(new Trade(T3, "AAPL", 33, Side.SELL, 100, 1_500_000, false));
         assertThat(books.hiddenOrderCount()).isZero();
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
         assertThat(Counters.value(registry, "bourse_md_events_in", "order_priority_updated")).isEqualTo(1);
     }
 
@@ -353,7 +355,7 @@ class EngineEventAdapterTest
 
         assertThat(events.drain()).isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(3);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -393,7 +395,7 @@ class EngineEventAdapterTest
         assertThat(books.openOrderCount()).isZero();
         assertThat(books.hiddenOrderCount()).isZero();
         assertThat(Counters.value(registry, "bourse_md_events_in", "run_started")).isEqualTo(3);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
 
         onEvent(engine.orderAdded(T3, "AAPL", first, SELL, 100, 1_500_100, 'Y'));
         onEvent(engine.orderAdded(T3, "AAPL", first + 16, SELL, 100, 1_500_200, 'N'));
@@ -403,12 +405,12 @@ class EngineEventAdapterTest
         assertThat(events.drain()).as("heard again: the orders the run numbered itself stay").isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(1);
         assertThat(books.hiddenOrderCount()).isEqualTo(1);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
 
         onEvent(engine.runStarted(T3, 2, 0, base));
 
         assertThat(events.drain()).isEmpty();
-        assertThat(errors).as("a shard the md-publisher does not know").hasValue(1);
+        assertThat(errors.total()).as("a shard the md-publisher does not know").isEqualTo(1);
 
         engine.runStarted(T3, 0, 0, 2 * base);
         final int truncated = RunStartedEncoder.recoveredRunsEncodingOffset();
@@ -417,7 +419,7 @@ class EngineEventAdapterTest
 
         assertThat(events.drain()).isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(1);
-        assertThat(errors).as("a RunStarted whose block ends before its recoveredRuns").hasValue(2);
+        assertThat(errors.total()).as("a RunStarted whose block ends before its recoveredRuns").isEqualTo(2);
     }
 
     private void onEvent(final int length)

@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import io.bourse.common.metrics.ErrorKinds;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.common.Await.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +43,7 @@ class EngineEventStreamsTest
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
     private final List<Long> taken = new ArrayList<>();
-    private final AtomicLong errors = new AtomicLong();
+    private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     @TempDir
     private Path archiveDir;
     private ArchivingDriverFixture driver;
@@ -98,7 +98,7 @@ class EngineEventStreamsTest
         }
         expected.addAll(List.of(1001L, 1002L, 1003L));
         assertThat(taken).as("every event of the first run before any of the new run's").isEqualTo(expected);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -133,7 +133,7 @@ class EngineEventStreamsTest
             }
             expected.addAll(List.of(1001L, 1002L, 1003L));
             assertThat(taken).isEqualTo(expected);
-            assertThat(errors).hasValue(0);
+            assertThat(errors.total()).isEqualTo(0);
         }
     }
 
@@ -201,7 +201,7 @@ class EngineEventStreamsTest
         }
         assertThat(books.openOrderCount()).as("orders 2 and 3 rest").isEqualTo(2);
         assertThat(added).as("each published once").containsExactlyInAnyOrder(2L, 3L);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     private EngineEventStreams streams(final Subscription subscription)

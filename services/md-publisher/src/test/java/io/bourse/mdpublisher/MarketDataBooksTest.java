@@ -1,9 +1,9 @@
 package io.bourse.mdpublisher;
 
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.config.Symbols;
 import org.junit.jupiter.api.Test;
 
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
 import static io.bourse.mdpublisher.MarketDataEvents.Bbo;
@@ -28,7 +28,7 @@ class MarketDataBooksTest
     private static final long TAKER = 1_001;
 
     private final MarketDataEvents events = new MarketDataEvents();
-    private final AtomicLong errors = new AtomicLong();
+    private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     private final MarketDataBooks books = new MarketDataBooks(
         new long[]{AAPL, MSFT}, MarketDataBooks.FULL_DEPTH, events, errors);
 
@@ -41,7 +41,7 @@ class MarketDataBooksTest
             new AddOrder(T1, "AAPL", 17, Side.BUY, 100, 1_500_000),
             new Level(T1, "AAPL", Side.BUY, 1_500_000, 100, 1),
             new Bbo(T1, "AAPL", 1_500_000, 100, 0, 0));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -60,7 +60,7 @@ class MarketDataBooksTest
             new Delete(T3, "AAPL", 17),
             new Level(T3, "AAPL", Side.SELL, 1_500_100, 0, 0),
             new Bbo(T3, "AAPL", 0, 0, 0, 0));
-        assertThat(errors).hasValue(1);
+        assertThat(errors.total()).isEqualTo(1);
     }
 
     @Test
@@ -108,7 +108,7 @@ class MarketDataBooksTest
             new Level(T2, "AAPL", Side.SELL, 1_500_100, 200, 1),
             new Bbo(T2, "AAPL", 0, 0, 1_500_100, 200));
         assertThat(books.openOrderCount()).isEqualTo(1);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -126,7 +126,7 @@ class MarketDataBooksTest
             new Level(T2, "AAPL", Side.BUY, 1_500_000, 0, 0),
             new Bbo(T2, "AAPL", 1_499_900, 200, 0, 0));
         assertThat(books.openOrderCount()).isEqualTo(1);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -165,7 +165,7 @@ class MarketDataBooksTest
         books.onOrderCanceled(T1, 17, AAPL, 100, 0, false);
 
         assertThat(events.drain()).isEmpty();
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -191,7 +191,7 @@ class MarketDataBooksTest
         books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 300, 1_500_000, ReplaceKind.PRIORITY_KEPT);
 
         assertThat(events.drain()).isEmpty();
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -215,7 +215,7 @@ class MarketDataBooksTest
             new Delete(T3, "AAPL", 49),
             new Level(T3, "AAPL", Side.BUY, 1_500_100, 0, 0),
             new Bbo(T3, "AAPL", 1_500_000, 100, 0, 0));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -256,7 +256,7 @@ class MarketDataBooksTest
             new Level(T2, "AAPL", Side.BUY, 1_500_100, 50, 1),
             new Bbo(T2, "AAPL", 1_500_100, 50, 0, 0));
         assertThat(books.openOrderCount()).isEqualTo(1);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -265,7 +265,7 @@ class MarketDataBooksTest
         books.onOrderExecuted(T1, 5, AAPL, 100, 1_500_000, Side.SELL, TAKER, 0, 99, 0);
 
         assertThat(events.drain()).containsExactly(new Trade(T1, "AAPL", 5, Side.SELL, 100, 1_500_000, false));
-        assertThat(errors).hasValue(1);
+        assertThat(errors.total()).isEqualTo(1);
     }
 
     @Test
@@ -280,7 +280,7 @@ class MarketDataBooksTest
         assertThat(events.drain()).isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(1);
         assertThat(books.hiddenOrderCount()).isEqualTo(2);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -298,7 +298,7 @@ class MarketDataBooksTest
             new Trade(T3, "AAPL", 6, Side.BUY, 100, 1_500_100, false));
         assertThat(books.hiddenOrderCount()).isZero();
         assertThat(books.openOrderCount()).isEqualTo(1);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -315,7 +315,7 @@ class MarketDataBooksTest
 
         assertThat(events.drain()).isEmpty();
         assertThat(books.hiddenOrderCount()).isZero();
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -332,7 +332,7 @@ class MarketDataBooksTest
             new Trade(T3, "AAPL", 5, Side.BUY, 100, 1_500_200, true),
             new Level(T3, "AAPL", Side.SELL, 1_500_200, 200, 1),
             new Bbo(T3, "AAPL", 0, 0, 1_500_200, 200));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -351,7 +351,7 @@ class MarketDataBooksTest
             new Bbo(T2, "AAPL", 0, 0, 0, 0));
         assertThat(books.hiddenOrderCount()).isZero();
         assertThat(books.openOrderCount()).isZero();
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -362,7 +362,7 @@ class MarketDataBooksTest
         books.onOrderReplaced(T1, 97, 96, AAPL, Side.BUY, 100, 1_500_000, ReplaceKind.REPLACED);
 
         assertThat(events.drain()).isEmpty();
-        assertThat(errors).hasValue(3);
+        assertThat(errors.count(MdPublisherError.BOOK_MISMATCH)).isEqualTo(3);
     }
 
     @Test
@@ -376,7 +376,9 @@ class MarketDataBooksTest
         books.onOrderCanceled(T2, 99, AAPL, 100, 0, true);
 
         assertThat(events.drain()).isEmpty();
-        assertThat(errors).hasValue(3);
+        assertThat(errors.count(MdPublisherError.UNKNOWN_SYMBOL)).as("IBM").isEqualTo(1);
+        assertThat(errors.count(MdPublisherError.BOOK_MISMATCH)).as("order 33 added twice, order 99 canceled")
+            .isEqualTo(2);
     }
 
     @Test
@@ -431,7 +433,7 @@ class MarketDataBooksTest
             new AddOrder(T2, "MSFT", 6, Side.SELL, 10, 4_000_000),
             new Level(T3 + 2, "MSFT", Side.SELL, 4_000_000, 10, 1),
             new Bbo(T3 + 2, "MSFT", 0, 0, 4_000_000, 10));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -477,7 +479,7 @@ class MarketDataBooksTest
             new Level(T3, "AAPL", Side.BUY, 1_499_900, 0, 0),
             new Level(T3, "AAPL", Side.BUY, 1_499_700, 70, 1),
             new Bbo(T3, "AAPL", 1_499_800, 350, 0, 0));
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     @Test
@@ -508,7 +510,7 @@ class MarketDataBooksTest
 
         top2.onEarlierRunsLost(T3, new long[]{MSFT}, 100);
         assertThat(events.drain()).isEmpty();
-        assertThat(errors).as("MSFT has no book here").hasValue(1);
+        assertThat(errors.total()).as("MSFT has no book here").isEqualTo(1);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import io.bourse.common.metrics.ErrorKinds;
 import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
@@ -25,7 +26,6 @@ import org.junit.jupiter.api.Timeout;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.sbe.engine.Side.BUY;
@@ -49,7 +49,7 @@ class MarketDataProxyTest
     private final com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
     private final EngineEventEncoder engine = new EngineEventEncoder();
-    private final AtomicLong errors = new AtomicLong();
+    private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     private MediaDriver driver;
     private Aeron aeron;
     private FeedPublication[] feeds;
@@ -145,7 +145,7 @@ class MarketDataProxyTest
         assertThat(listenedTemplateIds).containsExactly(
             AddOrderDecoder.TEMPLATE_ID, OrderExecutedDecoder.TEMPLATE_ID, TradeDecoder.TEMPLATE_ID);
         assertThat(feeds[Feed.ORDERS.ordinal()].lastSequenceNumber()).isEqualTo(3);
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
     }
 
     /**
@@ -174,7 +174,7 @@ class MarketDataProxyTest
         }
         assertThat(listened).as("order-feed increments handed to the listener")
             .isEqualTo(feeds[Feed.ORDERS.ordinal()].lastSequenceNumber());
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
         // Less than a byte per event over the round after warm-up: an allocation per event or message would be 16 or
         // more.
         assertThat(allocatedBytes).isLessThan(lessThanAByteAnEvent);

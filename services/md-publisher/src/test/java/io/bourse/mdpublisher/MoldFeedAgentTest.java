@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import io.bourse.common.metrics.ErrorKinds;
 import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
@@ -35,7 +36,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -83,7 +83,8 @@ class MoldFeedAgentTest
     /** The md-publisher's books, which a session's opening tells; their own market data goes nowhere. */
     private final MarketDataBooks books = new MarketDataBooks(
         new long[] {Symbols.pack("AAPL"), Symbols.pack("MSFT")}, MarketDataBooks.FULL_DEPTH,
-        DiscardedMarketData.INSTANCE, new AtomicLong());
+        DiscardedMarketData.INSTANCE,
+        new ErrorKinds<>("md-publisher", MdPublisherError.class));
     private final CachedNanoClock nanoClock = new CachedNanoClock();
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final List<AutoCloseable> closeables = new ArrayList<>();

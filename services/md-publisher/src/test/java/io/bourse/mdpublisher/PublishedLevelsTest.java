@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.config.Symbols;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,6 @@ import java.util.NavigableMap;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.mdpublisher.MarketDataEvents.Level;
 import static io.bourse.mdpublisher.MarketDataEvents.Message;
@@ -31,7 +31,7 @@ class PublishedLevelsTest
 
     private final MarketDataEvents fullEvents = new MarketDataEvents();
     private final MarketDataEvents topEvents = new MarketDataEvents();
-    private final AtomicLong errors = new AtomicLong();
+    private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     private final MarketDataBooks full =
         new MarketDataBooks(new long[]{AAPL}, MarketDataBooks.FULL_DEPTH, fullEvents, errors);
     private final MarketDataBooks top = new MarketDataBooks(new long[]{AAPL}, DEPTH, topEvents, errors);
@@ -98,7 +98,7 @@ class PublishedLevelsTest
                 assertThat(topView.get(side).values()).as("event %d, %s", event, side).containsExactlyElementsOf(best);
             }
         }
-        assertThat(errors).hasValue(0);
+        assertThat(errors.total()).isEqualTo(0);
         assertThat(pushedOut).as("levels left the window while still on the book").isGreaterThan(100);
     }
 

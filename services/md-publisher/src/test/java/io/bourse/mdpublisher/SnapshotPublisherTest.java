@@ -117,7 +117,7 @@ class SnapshotPublisherTest
         assertThat(scrapeMetrics())
             .contains("bourse_md_snapshots_total{feed=\"orders\"} 1.0\n")
             .contains("bourse_md_snapshots_total{feed=\"depth\"} 0.0\n")
-            .contains("bourse_md_errors_total 0.0\n");
+            .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED);
     }
 
     @Test
@@ -158,7 +158,7 @@ class SnapshotPublisherTest
             .contains("bourse_md_snapshots_total{feed=\"depth\"} 1.0\n")
             .contains("bourse_md_snapshots_total{feed=\"bbo\"} 1.0\n")
             .contains("bourse_md_snapshots_total{feed=\"trades\"} 1.0\n")
-            .contains("bourse_md_errors_total 0.0\n");
+            .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED);
     }
 
     @Test
@@ -193,7 +193,7 @@ class SnapshotPublisherTest
         assertThat(scrapeMetrics())
             .contains("bourse_md_snapshots_total{feed=\"orders\"} 2.0\n")
             .contains("bourse_md_snapshots_total{feed=\"bbo\"} 0.0\n")
-            .contains("bourse_md_errors_total 0.0\n");
+            .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED);
     }
 
     @Test
@@ -255,7 +255,7 @@ class SnapshotPublisherTest
         assertThat(scrapeMetrics())
             .contains("bourse_md_drops_total{feed=\"bbo\",reason=\"not_connected\"} 1.0\n")
             .contains("bourse_md_snapshots_total{feed=\"bbo\"} 0.0\n")
-            .contains("bourse_md_errors_total 0.0\n");
+            .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED);
     }
 
     @Test
@@ -275,7 +275,7 @@ class SnapshotPublisherTest
         orders.awaitSnapshot(2);
         assertThat(orders.snapshot.getLast()).isEqualTo("SnapshotComplete 8 after 0: 2 messages");
         assertThat(scrapeMetrics())
-            .contains("bourse_md_errors_total 4.0\n")
+            .contains("bourse_md_errors_total{kind=\"bad_snapshot_request\"} 4.0\n")
             .contains("bourse_md_snapshots_total{feed=\"bbo\"} 0.0\n");
     }
 

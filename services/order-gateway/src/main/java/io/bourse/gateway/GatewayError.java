@@ -1,11 +1,9 @@
 package io.bourse.gateway;
 
-import java.util.Locale;
-
 /**
  * Kinds of error the gateway counts in {@code bourse_gateway_errors_total{kind}}, the label being the kind's name in
- * lower case ({@link #label()}); each kind is logged the first time it happens only, so that a misbehaving client
- * cannot flood the log.
+ * lower case ({@link io.bourse.common.metrics.ErrorKinds}); each kind is logged the first time it happens only, so
+ * that a misbehaving client cannot flood the log.
  */
 enum GatewayError
 {
@@ -71,13 +69,5 @@ enum GatewayError
      * A session journal that cannot be written or forced (the session then takes no more messages, its client is
      * disconnected and its logins refused) or read for a replay (the client is disconnected).
      */
-    JOURNAL_FAILED;
-
-    private final String label = name().toLowerCase(Locale.ROOT);
-
-    /** @return the {@code kind} label: the name in lower case, e.g. {@code wrong_length}. */
-    String label()
-    {
-        return label;
-    }
+    JOURNAL_FAILED
 }

@@ -1,17 +1,15 @@
 package io.bourse.gateway;
 
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.metrics.SingleWriterCounter;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The gateway's Prometheus metrics, every labelled data point resolved at start-up so that the agent thread only
@@ -41,12 +39,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * wrote ahead of the records), {@code bourse_gateway_replayed_messages_total} (sequenced messages sent again after a
  * login with a requested sequence number), {@code bourse_gateway_reads_deferred_total} (client reads put off to a
  * later duty cycle because an engine command stream had no room for what one read can carry) and
- * {@code bourse_gateway_errors_total{kind}} (a {@link GatewayError} in lower case, or {@value #AGENT_EXCEPTION}).
+ * {@code bourse_gateway_errors_total{kind}} (a {@link GatewayError} in lower case, or
+ * {@value ErrorKinds#AGENT_EXCEPTION}; {@link ErrorKinds}).
  */
 final class GatewayMetrics
 {
-    /** {@code kind} of the exceptions that escaped an agent. */
-    static final String AGENT_EXCEPTION = "agent_exception";
 
     final SingleWriterCounter enterOrderIn;
     final SingleWriterCounter replaceOrderIn;
@@ -90,9 +87,7 @@ final class GatewayMetrics
     final SingleWriterCounter readsDeferred;
     final LatencySummary orderLatency;
     private final CounterDataPoint[] rejects;
-    private final AtomicLongArray errorsByKind = new AtomicLongArray(GatewayError.values().length);
-    private final AtomicLong agentExceptions = new AtomicLong();
-    private final EnumSet<GatewayError> logged = EnumSet.noneOf(GatewayError.class);
+    private final ErrorKinds<GatewayError> errors = new ErrorKinds<>("order-gateway", GatewayError.class);
 
     /**
      * @param registry where to register.
@@ -183,19 +178,8 @@ final class GatewayMetrics
             "Client reads put off to a later duty cycle: an engine command stream had no room for one read's commands");
         orderLatency = LatencySummary.registerSingleWriter(registry, "bourse_gateway_order_latency_seconds",
             "OUCH request received to the engine's answer sent to the client");
-        final GatewayError[] kinds = GatewayError.values();
-        CounterWithCallback.builder().name("bourse_gateway_errors_total")
-            .help("Errors by kind: protocol violations, failed connections, ..., agent_exception")
-            .labelNames("kind")
-            .callback((callback) ->
-            {
-                for (final GatewayError kind : kinds)
-                {
-                    callback.call(errorsByKind.get(kind.ordinal()), kind.label());
-                }
-                callback.call(agentExceptions.get(), AGENT_EXCEPTION);
-            })
-            .register(registry);
+        errors.register(registry, "bourse_gateway_errors_total",
+            "Errors by kind: protocol violations, failed connections, ..., agent_exception");
     }
 
     /**
@@ -225,12 +209,7 @@ final class GatewayMetrics
      */
     void error(final GatewayError error, final Object where, final Object detail)
     {
-        errorsByKind.incrementAndGet(error.ordinal());
-        if (logged.add(error))
-        {
-            System.err.println("[order-gateway] " + error + " (" + where + "): " + detail +
-                " (further errors of this kind are only counted)");
-        }
+        errors.error(error, where, detail);
     }
 
     /**
@@ -239,6 +218,6 @@ final class GatewayMetrics
      */
     AtomicLong agentExceptionCount()
     {
-        return agentExceptions;
+        return errors.agentExceptions();
     }
 }
