@@ -164,9 +164,10 @@ final class CommandAdapter implements ControlledFragmentHandler
      * the engine. Besides the command stream's, the shard's own start configuration ({@link StartConfiguration}) and
      * the commands a recovery replays come this way. Throws nothing for bad input: a message of another schema, one
      * longer than {@link EventProxy#MAX_COMMAND_LENGTH}, shorter than its header and block length, whose block is
-     * shorter than the fields of its version, or a StartNumbering from the command stream is counted and skipped
-     * before it is sequenced; one of an unknown template, or a NewOrder with a side other than buy or sell, is
-     * sequenced, then counted and skipped, the same way at every replay.
+     * shorter than the fields its template has at its version ({@link EngineBlockLengths}, an event's template too),
+     * or a StartNumbering from the command stream is counted and skipped before it is sequenced; one of another
+     * template than a command's, or a NewOrder with a side other than buy or sell, is sequenced, then counted and
+     * skipped, the same way at every replay.
      *
      * @param buffer    holds the command.
      * @param offset    where its SBE message header starts.

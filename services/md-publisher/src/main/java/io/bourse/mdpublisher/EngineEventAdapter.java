@@ -44,7 +44,7 @@ import java.nio.ByteOrder;
  * update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an
  * error and skipped. A SequencedCommand (the shard's input log, for its own recovery) and an AdminResponse (its
  * answer to an operator's admin command) are skipped uncounted. One preallocated decoder per template; allocates
- * nothing.
+ * nothing but the description of an error ({@link MdPublisherError}).
  */
 final class EngineEventAdapter implements FragmentHandler
 {

@@ -32,7 +32,6 @@ import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-
 /**
  * The md-publisher's Prometheus metrics: {@code bourse_md_events_in_total{type}} (engine events read, by SBE message
  * name), {@code bourse_md_messages_out_total{feed,type}} (market-data messages published, by feed, {@code orders},

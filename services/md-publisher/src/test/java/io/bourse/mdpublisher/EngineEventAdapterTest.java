@@ -1,8 +1,8 @@
 package io.bourse.mdpublisher;
 
-import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.BreakTradeEncoder;

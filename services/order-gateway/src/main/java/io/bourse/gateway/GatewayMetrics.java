@@ -44,7 +44,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class GatewayMetrics
 {
-
     final SingleWriterCounter enterOrderIn;
     final SingleWriterCounter replaceOrderIn;
     final SingleWriterCounter cancelOrderIn;

@@ -43,13 +43,15 @@ class ErrorKindsTest
         errors.agentExceptions().incrementAndGet();
 
         assertThat(log.toString(StandardCharsets.UTF_8)).isEqualTo(
-            "[test-service] BAD_PACKET (10.0.0.1:4000): length 3 (further errors of this kind are only counted)\n" +
-            "[test-service] UNKNOWN_SYMBOL (OrderAdded): order 17 (further errors of this kind are only counted)\n");
+            "[test-service] BAD_PACKET (10.0.0.1:4000): length 3 (further errors of this kind are only counted)" +
+            System.lineSeparator() +
+            "[test-service] UNKNOWN_SYMBOL (OrderAdded): order 17 (further errors of this kind are only counted)" +
+            System.lineSeparator());
         assertThat(errors.count(Kind.BAD_PACKET)).isEqualTo(2);
         assertThat(errors.count(Kind.UNKNOWN_SYMBOL)).isEqualTo(3);
         assertThat(errors.total()).isEqualTo(6);
         final ByteArrayOutputStream scrape = new ByteArrayOutputStream();
-        new PrometheusTextFormatWriter(false).write(scrape, registry.scrape());
+        PrometheusTextFormatWriter.create().write(scrape, registry.scrape());
         assertThat(scrape.toString(StandardCharsets.UTF_8))
             .contains("test_errors_total{kind=\"bad_packet\"} 2.0\n")
             .contains("test_errors_total{kind=\"unknown_symbol\"} 3.0\n")
