@@ -8,6 +8,7 @@ import io.bourse.sbe.engine.CancelRejectedDecoder;
 import io.bourse.sbe.engine.ClockTickDecoder;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.CrossLockDecoder;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.NewOrderDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
@@ -35,12 +36,29 @@ import io.bourse.sbe.engine.TradingStateChangedDecoder;
  * each field at its fixed offset whatever block length the header gives, so a block shorter than its version's
  * fields, which no engine of this schema encodes, would have its last fields read past its end: in a live term, from
  * the message after it; in a replay, which wraps each message to its length, out of bounds. The engine checks its
- * commands with it, the order gateway and the md-publisher their events; each counts and skips a shorter block.
+ * commands with {@link #isWhole}, the order gateway and the md-publisher their events; each counts and skips a
+ * message that is not.
  */
 public final class EngineBlockLengths
 {
     private EngineBlockLengths()
     {
+    }
+
+    /**
+     * Whether a message can be read whole: its fragment holds the block its header gives, and that block holds every
+     * field its template has at its version ({@link #requiredBlockLength}).
+     *
+     * @param header the message's header, wrapped on a fragment at least {@link MessageHeaderDecoder#ENCODED_LENGTH}
+     *               bytes long.
+     * @param length the fragment's length in bytes, the header's included.
+     * @return false for a message that would be read past its fragment or its block.
+     */
+    public static boolean isWhole(final MessageHeaderDecoder header, final int length)
+    {
+        final int blockLength = header.blockLength();
+        return length >= MessageHeaderDecoder.ENCODED_LENGTH + blockLength &&
+            blockLength >= requiredBlockLength(header.templateId(), header.version());
     }
 
     /**

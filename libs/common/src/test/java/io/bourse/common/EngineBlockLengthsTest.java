@@ -8,6 +8,7 @@ import io.bourse.sbe.engine.CancelRejectedEncoder;
 import io.bourse.sbe.engine.ClockTickEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.CrossLockEncoder;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
@@ -27,6 +28,7 @@ import io.bourse.sbe.engine.SetTradingStateEncoder;
 import io.bourse.sbe.engine.StartNumberingEncoder;
 import io.bourse.sbe.engine.TradeBrokenEncoder;
 import io.bourse.sbe.engine.TradingStateChangedEncoder;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Method;
@@ -74,6 +76,26 @@ class EngineBlockLengthsTest
                     .isEqualTo(null == message ? 0 : fieldsOfVersion(message, version));
             }
         }
+    }
+
+    @Test
+    void shouldTakeAMessageAsWholeOnlyWhenItsFragmentHoldsItsBlockAndItsBlockItsVersionsFields()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+        final MessageHeaderEncoder encoder = new MessageHeaderEncoder().wrap(buffer, 0)
+            .templateId(OrderExecutedEncoder.TEMPLATE_ID).schemaId(OrderExecutedEncoder.SCHEMA_ID);
+        final MessageHeaderDecoder header = new MessageHeaderDecoder().wrap(buffer, 0);
+        final int whole = MessageHeaderEncoder.ENCODED_LENGTH + OrderExecutedEncoder.BLOCK_LENGTH;
+        final int withoutCrossType = OrderExecutedEncoder.crossTypeEncodingOffset();
+
+        encoder.version(VERSION).blockLength(OrderExecutedEncoder.BLOCK_LENGTH);
+        assertThat(EngineBlockLengths.isWhole(header, whole)).isTrue();
+        assertThat(EngineBlockLengths.isWhole(header, whole - 1)).as("the fragment cut").isFalse();
+        encoder.blockLength(withoutCrossType);
+        assertThat(EngineBlockLengths.isWhole(header, whole)).as("version 9 without its crossType").isFalse();
+        encoder.version(OrderExecutedEncoder.crossTypeSinceVersion() - 1);
+        assertThat(EngineBlockLengths.isWhole(header, MessageHeaderEncoder.ENCODED_LENGTH + withoutCrossType))
+            .as("version 1, which has no crossType").isTrue();
     }
 
     /** The block of a message's fields at a version, from its encoder's field offsets and versions. */

@@ -189,8 +189,7 @@ final class CommandAdapter implements ControlledFragmentHandler
         }
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH ||
-            length < MessageHeaderDecoder.ENCODED_LENGTH + header.blockLength() ||
-            header.blockLength() < EngineBlockLengths.requiredBlockLength(header.templateId(), header.version()) ||
+            !EngineBlockLengths.isWhole(header, length) ||
             (StartNumberingDecoder.TEMPLATE_ID == header.templateId() &&
             SequencedCommandEncoder.commandSessionIdNullValue() != sessionId))
         {

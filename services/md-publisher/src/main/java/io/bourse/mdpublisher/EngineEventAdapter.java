@@ -100,8 +100,7 @@ final class EngineEventAdapter implements FragmentHandler
         headerDecoder.wrap(buffer, offset);
         final int templateId = headerDecoder.templateId();
         if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
-            length < MessageHeaderDecoder.ENCODED_LENGTH + headerDecoder.blockLength() ||
-            headerDecoder.blockLength() < EngineBlockLengths.requiredBlockLength(templateId, headerDecoder.version()))
+            !EngineBlockLengths.isWhole(headerDecoder, length))
         {
             errors.error(MdPublisherError.UNREADABLE_EVENT, "event stream", "schema " + headerDecoder.schemaId() +
                 " template " + templateId + " version " + headerDecoder.version() + " block length " +

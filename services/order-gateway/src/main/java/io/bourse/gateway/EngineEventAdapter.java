@@ -100,8 +100,7 @@ final class EngineEventAdapter implements FragmentHandler
         final int templateId = header.templateId();
         final int blockLength = header.blockLength();
         final int version = header.version();
-        if (length < MessageHeaderDecoder.ENCODED_LENGTH + blockLength ||
-            blockLength < EngineBlockLengths.requiredBlockLength(templateId, version))
+        if (!EngineBlockLengths.isWhole(header, length))
         {
             metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + templateId + " version " +
                 version + " of block length " + blockLength + " in " + length + " bytes");
