@@ -122,7 +122,7 @@ public final class FanoutBenchmark
      * @param clientErrors       subscriber connections that failed or were closed, the stalled one excluded.
      * @param stalledClosed      in the stalled step, true when the fanout closed the stalled subscriber's connection.
      * @param stalledEndOfSession in the stalled step, true when the stalled subscriber got End of Session.
-     * @param fanoutErrors       {@code bourse_fanout_errors_total} at the end.
+     * @param fanoutErrors       {@code bourse_fanout_errors_total} at the end, every kind.
      * @param fanoutDrops        {@code bourse_fanout_drops_total} at the end.
      * @param threads            CPU time and system calls of the fanout's and the readers' threads over the window.
      */
@@ -711,17 +711,22 @@ public final class FanoutBenchmark
         }
     }
 
-    /** @return the value of an unlabelled metric in a Prometheus text exposition, NaN when absent. */
+    /**
+     * @return the value of a metric in a Prometheus text exposition, summed over its series (e.g. the kinds of {@code
+     * bourse_fanout_errors_total{kind}}), NaN when absent.
+     */
     static double metric(final String exposition, final String name)
     {
+        double sum = Double.NaN;
         for (final String line : exposition.split("\n"))
         {
-            if (line.startsWith(name + " "))
+            if (line.startsWith(name + " ") || line.startsWith(name + "{"))
             {
-                return Double.parseDouble(line.substring(name.length() + 1).trim());
+                final double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                sum = Double.isNaN(sum) ? value : sum + value;
             }
         }
-        return Double.NaN;
+        return sum;
     }
 
     private static String stepLine(final Step step)

@@ -63,6 +63,22 @@ class FanoutBenchmarkTest
     }
 
     @Test
+    void shouldReadAMetricSummedOverItsSeriesAndNaNWhenAbsent()
+    {
+        final String exposition = """
+            # TYPE bourse_fanout_errors_total counter
+            bourse_fanout_errors_total{kind="slow_consumer"} 2.0
+            bourse_fanout_errors_total{kind="agent_exception"} 1.0
+            bourse_fanout_errors_total_created{kind="slow_consumer"} 1.7E9
+            bourse_fanout_drops_total 4.0
+            """;
+
+        assertThat(FanoutBenchmark.metric(exposition, "bourse_fanout_errors_total")).isEqualTo(3.0);
+        assertThat(FanoutBenchmark.metric(exposition, "bourse_fanout_drops_total")).isEqualTo(4.0);
+        assertThat(FanoutBenchmark.metric(exposition, "bourse_fanout_sessions")).isNaN();
+    }
+
+    @Test
     void shouldMeasureTheSameOtherSubscribersWithAndWithoutTheStalledOne()
     {
         final FanoutBenchOptions options = new FanoutBenchOptions(RATE, 3, 0.2, 0.3, 1, 1, "yield", true, null);

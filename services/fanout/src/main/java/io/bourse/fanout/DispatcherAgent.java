@@ -3,6 +3,7 @@ package io.bourse.fanout;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import org.agrona.DirectBuffer;
@@ -17,7 +18,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -115,7 +115,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final int fragmentLimit;
     private final int answerLimit;
     private final FanoutMetrics metrics;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<FanoutError> errors;
     private final ByteBuffer record = ByteBuffer.allocateDirect(ITCH_OFFSET + ItchTranslator.MAX_LENGTH);
     private final UnsafeBuffer recordBuffer = new UnsafeBuffer(record);
     private final UnsafeBuffer sessionRecord =
@@ -134,14 +134,13 @@ final class DispatcherAgent implements Agent, FragmentHandler
      * @param fragmentLimit  most messages read per duty cycle; each answer writes up to four times as many records
      *                       (and steps as many kept messages) per duty cycle, so that it catches up with the stream.
      * @param metrics        counters.
-     * @param errorCount     incremented for untranslatable messages, failed answers and messages of a second
-     *                       publisher.
+     * @param errors         counts untranslatable messages, failed answers and messages of a second publisher.
      */
     DispatcherAgent(
         final Subscription subscription, final ItchTranslator translator, final ItchBook book,
         final MarketDataRecovery recovery, final RingBuffer[] workerRings,
         final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests, final int replayCapacity,
-        final int fragmentLimit, final FanoutMetrics metrics, final AtomicLong errorCount)
+        final int fragmentLimit, final FanoutMetrics metrics, final ErrorKinds<FanoutError> errors)
     {
         this.subscription = subscription;
         this.translator = translator;
@@ -155,7 +154,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         this.fragmentLimit = fragmentLimit;
         this.answerLimit = CATCH_UP_SPEED * fragmentLimit;
         this.metrics = metrics;
-        this.errorCount = errorCount;
+        this.errors = errors;
     }
 
     @Override
@@ -229,9 +228,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
      */
     void onMessage(final DirectBuffer buffer, final int offset, final int length, final int sessionId)
     {
-        final int templateIdOffset = offset + MessageHeaderDecoder.templateIdEncodingOffset();
-        metrics.onMessageIn(length < MessageHeaderDecoder.ENCODED_LENGTH ? -1 :
-            buffer.getShort(templateIdOffset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
+        final int templateId = length < MessageHeaderDecoder.ENCODED_LENGTH ? -1 : buffer.getShort(
+            offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        metrics.onMessageIn(templateId);
         switch (recovery.onMessage(buffer, offset, length, sessionId))
         {
             case MarketDataRecovery.RECOVERED ->
@@ -247,7 +246,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
             }
             case MarketDataRecovery.OTHER_PUBLISHER ->
             {
-                errorCount.incrementAndGet();
+                errors.error(FanoutError.OTHER_PUBLISHER, "market data", "image session id", sessionId);
                 return;
             }
             case MarketDataRecovery.GAP ->
@@ -274,7 +273,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         }
         else if (ItchTranslator.NOT_TRANSLATED == itchLength)
         {
-            errorCount.incrementAndGet();
+            errors.error(FanoutError.UNTRANSLATABLE_MESSAGE, "market data", "template", templateId);
         }
     }
 
@@ -473,7 +472,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
                     done = write(ring, SESSION_FAILED_MSG_TYPE_ID, Long.BYTES);
                     if (done)
                     {
-                        errorCount.incrementAndGet(); // once, though the ring may take the record cycles later
+                        // Once, though the ring may take the record cycles later.
+                        errors.error(FanoutError.CATCH_UP_FAILED, "replay", "message no longer kept", cursor);
                     }
                     return written;
                 }

@@ -1,5 +1,6 @@
 package io.bourse.fanout;
 
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.itch.ItchMessageTypes;
 import io.bourse.sbe.md.AddOrderDecoder;
@@ -19,7 +20,6 @@ import io.bourse.sbe.md.StockTradingActionDecoder;
 import io.bourse.sbe.md.TradeDecoder;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -27,8 +27,6 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.util.Arrays;
 import java.util.Queue;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The fanout's Prometheus metrics: {@code bourse_fanout_messages_in_total{type}} (market-data messages read, by SBE
@@ -48,13 +46,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * or what came while a snapshot was being written), {@code bourse_fanout_subscriptions} (symbols subscribed, summed
  * over logged-in sessions), {@code bourse_fanout_market_data_recoveries_total} (snapshots of the md-publisher's books
  * taken: at start, after a gap, after the publisher changed), {@code bourse_fanout_market_data_gaps_total} (gaps in the
- * market-data stream, and publishers gone) and {@code bourse_fanout_errors_total}; and the depths of its queues, read
- * at scrape time: {@code bourse_fanout_worker_ring_bytes{worker}} (market data copied to a worker's ring and not yet
- * read by it) and {@code bourse_fanout_pending_catch_ups} (login and subscription requests not yet taken by the
- * dispatcher: it takes them every duty cycle while it has books, so they wait here during a market-data recovery); and,
- * set by the dispatcher, {@code bourse_fanout_catch_ups_in_progress} (requests it has taken and is still answering: a
- * snapshot or a replay being written to a worker's ring, at most four fragment limits of records per duty cycle, longer
- * while the ring is full). Safe to update from every thread.
+ * market-data stream, and publishers gone) and {@code bourse_fanout_errors_total{kind}} ({@link FanoutError}); and the
+ * depths of its queues, read at scrape time: {@code bourse_fanout_worker_ring_bytes{worker}} (market data copied to a
+ * worker's ring and not yet read by it) and {@code bourse_fanout_pending_catch_ups} (login and subscription requests
+ * not yet taken by the dispatcher: it takes them every duty cycle while it has books, so they wait here during a
+ * market-data recovery); and, set by the dispatcher, {@code bourse_fanout_catch_ups_in_progress} (requests it has
+ * taken and is still answering: a snapshot or a replay being written to a worker's ring, at most four fragment limits
+ * of records per duty cycle, longer while the ring is full). Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -67,9 +65,7 @@ final class FanoutMetrics
     private final CounterDataPoint drops;
     private final CounterDataPoint gapDisconnects;
     private final CounterDataPoint slowConsumerDisconnects;
-    private final AtomicBoolean slowConsumerLogged = new AtomicBoolean();
     private final CounterDataPoint malformedPackets;
-    private final AtomicBoolean malformedPacketLogged = new AtomicBoolean();
     private final Gauge sendBufferBytes;
     private final CounterDataPoint loginFailures;
     private final CounterDataPoint loginTimeouts;
@@ -84,10 +80,10 @@ final class FanoutMetrics
     private final LatencySummary latency;
 
     /**
-     * @param registry   where to register.
-     * @param errorCount read at scrape time as {@code bourse_fanout_errors_total}.
+     * @param registry where to register.
+     * @param errors   read at scrape time as {@code bourse_fanout_errors_total{kind}}.
      */
-    FanoutMetrics(final PrometheusRegistry registry, final AtomicLong errorCount)
+    FanoutMetrics(final PrometheusRegistry registry, final ErrorKinds<FanoutError> errors)
     {
         final Counter in = Counter.builder().name("bourse_fanout_messages_in_total")
             .help("Market-data messages read, by SBE message of the market-data schema").labelNames("type")
@@ -157,11 +153,8 @@ final class FanoutMetrics
             .register(registry);
         latency = LatencySummary.register(registry, "bourse_fanout_latency_seconds",
             "Market-data timestamp to ITCH written to a subscriber socket");
-        CounterWithCallback.builder()
-            .name("bourse_fanout_errors_total")
-            .help("Failed sessions, untranslatable messages, refused connections and agent errors")
-            .callback((callback) -> callback.call(errorCount.get()))
-            .register(registry);
+        errors.register(registry, "bourse_fanout_errors_total",
+            "Errors by kind: failed sessions and catch-ups, bad input, refused connections, agent exceptions");
     }
 
     /**
@@ -228,18 +221,14 @@ final class FanoutMetrics
         gapDisconnects.inc(count);
     }
 
-    /** @return true the first time, when the disconnect is to be logged; later ones are only counted. */
-    boolean onSlowConsumerDisconnect()
+    void onSlowConsumerDisconnect()
     {
         slowConsumerDisconnects.inc();
-        return slowConsumerLogged.compareAndSet(false, true);
     }
 
-    /** @return true the first time, when the malformed packet is to be logged; later ones are only counted. */
-    boolean onMalformedPacket()
+    void onMalformedPacket()
     {
         malformedPackets.inc();
-        return malformedPacketLogged.compareAndSet(false, true);
     }
 
     /** @return the gauge every worker's {@link io.bourse.common.net.SendBufferPool} adds its allocations to. */

@@ -8,6 +8,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.StreamReadiness;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.metrics.AeronClientCollector;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.metrics.MetricsServer;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSockets;
@@ -36,7 +37,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The running fanout: one thread runs the dispatcher (one subscription to the market-data stream, translated to
@@ -81,7 +81,7 @@ public final class FanoutService implements AutoCloseable
     {
         ctx.conclude();
         final StreamLayout layout = ctx.layout();
-        final AtomicLong errorCount = new AtomicLong();
+        final ErrorKinds<FanoutError> errors = new ErrorKinds<>("fanout", FanoutError.class);
         final List<AgentRunner> workerRunners = new ArrayList<>();
         MetricsServer metricsServer = null;
         Aeron aeron = null;
@@ -90,7 +90,7 @@ public final class FanoutService implements AutoCloseable
         {
             final Credentials credentials = ctx.credentials();
             metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
-            final FanoutMetrics metrics = new FanoutMetrics(metricsServer.registry(), errorCount);
+            final FanoutMetrics metrics = new FanoutMetrics(metricsServer.registry(), errors);
             aeron = Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(layout.aeronDirectoryName()).clientName("fanout"));
             final Subscription subscription = aeron.addSubscription(
@@ -115,10 +115,10 @@ public final class FanoutService implements AutoCloseable
                     new ItchReferenceData(ctx.symbolDirectory()), ctx.symbolDirectory(), SystemNanoClock.INSTANCE,
                     clock, sessionNames,
                     new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes()),
-                    ctx.socketSendBufferBytes(), ctx.fragmentLimit(), metrics, errorCount);
+                    ctx.socketSendBufferBytes(), ctx.fragmentLimit(), metrics, errors);
                 workers.add(worker);
                 workerRunners.add(AgentLaunch.start(
-                    worker, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errorCount));
+                    worker, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errors.agentExceptions()));
             }
 
             FanoutMetrics.registerQueues(metricsServer.registry(), rings, requests);
@@ -131,12 +131,12 @@ public final class FanoutService implements AutoCloseable
                 subscription, snapshotRequests, aeron::nextCorrelationId, translator, book, SystemNanoClock.INSTANCE);
             final DispatcherAgent dispatcher = new DispatcherAgent(
                 subscription, translator, book, recovery, rings, requests,
-                ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errorCount);
+                ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errors);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(
-                serverChannel, workers, SystemNanoClock.INSTANCE, errorCount);
+                serverChannel, workers, SystemNanoClock.INSTANCE, errors);
             final AgentRunner dispatcherRunner = AgentLaunch.start(
                 new CompositeAgent(dispatcher, acceptor), ctx.idleStrategySupplier().get(), ctx.threadAffinity(),
-                errorCount);
+                errors.agentExceptions());
             final StreamReadiness streams = new StreamReadiness().published(subscription, "md-publisher");
             metricsServer.readiness(() ->
             {

@@ -1,5 +1,6 @@
 package io.bourse.fanout;
 
+import io.bourse.common.metrics.ErrorKinds;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -9,7 +10,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Accepts subscriber connections on the fanout's non-blocking server socket and assigns each to the worker with the
@@ -18,10 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * do not turn away subscribers another worker would serve), through the worker's queue, so that sessions that ended on
  * one worker leave room that the next connections fill. A connection whose worker's queue is full waits for room, and
  * the acceptor takes no other until it has gone (the rest wait in the socket's backlog), so that a burst of connections
- * is served, only later. A connection that cannot be made non-blocking is closed and counted as an error. Runs on the
- * dispatcher's thread, which carries the market data: it asks the socket at most once per {@link #ACCEPT_INTERVAL_NS}
- * (a new connection waits at most that long, far below a subscriber's login time), so that the dispatcher's duty cycle
- * makes no system call while it polls the stream.
+ * is served, only later. A connection that cannot be made non-blocking is closed and counted ({@link
+ * FanoutError#CONNECTION_REFUSED}). Runs on the dispatcher's thread, which carries the market data: it asks the socket
+ * at most once per {@link #ACCEPT_INTERVAL_NS} (a new connection waits at most that long, far below a subscriber's
+ * login time), so that the dispatcher's duty cycle makes no system call while it polls the stream.
  */
 final class SubscriberAcceptor implements Agent
 {
@@ -33,7 +33,7 @@ final class SubscriberAcceptor implements Agent
     private final ServerSocketChannel serverChannel;
     private final List<WorkerAgent> workers;
     private final NanoClock nanoClock;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<FanoutError> errors;
     private long nextAcceptNs;
     /** Accepted, waiting for room in its worker's queue; null when none. */
     private SocketChannel waiting;
@@ -43,16 +43,16 @@ final class SubscriberAcceptor implements Agent
      * @param serverChannel bound and non-blocking.
      * @param workers       the fanout's workers, in worker order.
      * @param nanoClock     monotonic time of the looks at the socket.
-     * @param errorCount    incremented for every connection that cannot be made non-blocking.
+     * @param errors        counts every connection that cannot be made non-blocking.
      */
     SubscriberAcceptor(
         final ServerSocketChannel serverChannel, final List<WorkerAgent> workers, final NanoClock nanoClock,
-        final AtomicLong errorCount)
+        final ErrorKinds<FanoutError> errors)
     {
         this.serverChannel = serverChannel;
         this.workers = workers;
         this.nanoClock = nanoClock;
-        this.errorCount = errorCount;
+        this.errors = errors;
         this.nextAcceptNs = nanoClock.nanoTime();
     }
 
@@ -113,8 +113,7 @@ final class SubscriberAcceptor implements Agent
         }
         catch (final IOException ex)
         {
-            errorCount.incrementAndGet();
-            System.err.println("[fanout-acceptor] connection refused: " + ex.getMessage());
+            errors.error(FanoutError.CONNECTION_REFUSED, "acceptor", ex);
             CloseHelper.quietClose(channel);
             return false;
         }

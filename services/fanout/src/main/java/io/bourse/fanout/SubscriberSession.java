@@ -9,6 +9,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.net.SendBufferFullException;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSendChannel;
@@ -21,7 +22,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One subscriber: a SoupBinTCP 4.0 server session over a non-blocking socket, owned by one worker thread.
@@ -39,9 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A session gets every symbol until it sends a {@link SubscriptionMessage} as Unsequenced Data: symbols it drops
  * stop at once; symbols it adds come as their book, then live. A subscription sent while an answer is pending narrows
  * that answer at once and is applied in full when it ends; one sent together with the Login Request (same write)
- * therefore applies before any Add Order. Other Unsequenced Data is counted as an error and ignored. A Logout Request
- * closes the session; so do the subscriber closing its socket, 15 s without a heartbeat from it, and any socket
- * failure (the last two counted as errors). A packet that breaks SoupBinTCP 4.0 or cannot be parsed ends the session
+ * therefore applies before any Add Order. Other Unsequenced Data, or any before the Login Request, is counted ({@link
+ * FanoutError#BAD_SUBSCRIPTION}) and ignored. A Logout Request closes the session; so do the subscriber closing its
+ * socket, 15 s without a heartbeat from it, and any socket failure (the last two counted, {@link
+ * FanoutError#CONNECTION_FAILED}). A packet that breaks SoupBinTCP 4.0 or cannot be parsed ends the session
  * with End of Session ({@link #receive}). When the fanout stops, a logged-in session's stream ends as an ITCH 5.0 day
  * does, with System Events 'M', 'E' and 'C', then End of Session.
  *
@@ -98,7 +99,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final MidnightNanoClock clock;
     private final SessionNames sessionNames;
     private final FanoutMetrics metrics;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<FanoutError> errors;
     private final boolean[] subscribed;
     private final boolean[] pending;
     private boolean[] wanted;
@@ -129,14 +130,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * @param clock           stamps the login messages.
      * @param sessionNames    the sessions a login may ask for, and the names Login Accepted gives.
      * @param metrics         counts sessions, subscriptions, messages and login failures.
-     * @param errorCount      incremented when the session fails.
+     * @param errors          counts the session's failures and bad input.
      */
     SubscriberSession(
         final int workerId, final long sessionId, final SocketChannel channel, final Clock sessionClock,
         final SendBufferPool sendBuffers, final Credentials credentials, final ItchReferenceData referenceData,
         final SymbolDirectory symbolDirectory, final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
         final MidnightNanoClock clock, final SessionNames sessionNames, final FanoutMetrics metrics,
-        final AtomicLong errorCount)
+        final ErrorKinds<FanoutError> errors)
     {
         this.workerId = workerId;
         this.sessionId = sessionId;
@@ -149,7 +150,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         this.clock = clock;
         this.sessionNames = sessionNames;
         this.metrics = metrics;
-        this.errorCount = errorCount;
+        this.errors = errors;
         final int locates = symbolDirectory.entries().size() + 1;
         this.subscribed = new boolean[locates];
         this.pending = new boolean[locates];
@@ -290,12 +291,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             }
             else
             {
-                errorCount.incrementAndGet();
-                if (metrics.onMalformedPacket())
+                metrics.onMalformedPacket();
+                if (errors.errorToLog(FanoutError.MALFORMED_PACKET))
                 {
-                    System.err.println("[fanout] subscriber " + remoteAddress() + " ended: a packet it sent could " +
-                        "not be parsed or handled (" + ex + "; further ones are only counted in " +
-                        "bourse_fanout_malformed_packets_total)");
+                    errors.log(FanoutError.MALFORMED_PACKET, "subscriber " + remoteAddress(),
+                        "session ended, a packet it sent could not be parsed or handled: " + ex);
                 }
                 endSession();
             }
@@ -488,7 +488,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * The dispatcher could not complete its answer (counted there, in {@code bourse_fanout_errors_total}): End of
+     * The dispatcher could not complete its answer (counted there, {@link FanoutError#CATCH_UP_FAILED}): End of
      * Session, then close.
      */
     void onAnswerFailed()
@@ -623,7 +623,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             }
             catch (final IOException ex)
             {
-                errorCount.incrementAndGet();
+                errors.error(FanoutError.CONNECTION_FAILED, "subscriber session", ex);
             }
         }
     }
@@ -686,10 +686,15 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             return; // what follows End of Session, or a Logout Request in the same read, is dropped
         }
+        final int length = payload.remaining();
         final boolean[] symbols = new boolean[subscribed.length];
         if (!loginRequested || !SubscriptionMessage.parse(payload, symbolDirectory, symbols))
         {
-            errorCount.incrementAndGet();
+            if (errors.errorToLog(FanoutError.BAD_SUBSCRIPTION))
+            {
+                errors.log(FanoutError.BAD_SUBSCRIPTION, "subscriber " + remoteAddress(),
+                    loginRequested ? "ignored, not parsed: length " + length : "ignored, before its Login Request");
+            }
             return;
         }
         if (awaitingAnswer)
@@ -772,19 +777,21 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
         else if (!closed)
         {
-            errorCount.incrementAndGet();
             if (ex instanceof SendBufferFullException)
             {
-                if (metrics.onSlowConsumerDisconnect())
+                metrics.onSlowConsumerDisconnect();
+                if (errors.errorToLog(FanoutError.SLOW_CONSUMER))
                 {
-                    System.err.println("[fanout] slow consumer " + remoteAddress() + " ended: " + ex.getMessage() +
-                        " (further slow consumers are only counted in bourse_fanout_slow_consumer_disconnects_total)");
+                    errors.log(FanoutError.SLOW_CONSUMER, "subscriber " + remoteAddress(), "session ended: " + ex);
                 }
                 endSession(true);
             }
             else
             {
-                System.err.println("[fanout] subscriber " + remoteAddress() + " closed: " + ex.getMessage());
+                if (errors.errorToLog(FanoutError.CONNECTION_FAILED))
+                {
+                    errors.log(FanoutError.CONNECTION_FAILED, "subscriber " + remoteAddress(), "closed: " + ex);
+                }
                 close();
             }
         }

@@ -2,6 +2,7 @@ package io.bourse.fanout;
 
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSockets;
@@ -25,7 +26,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -77,7 +77,7 @@ final class WorkerAgent implements Agent
     private final int messageLimit;
     private final FanoutMetrics metrics;
     private final LatencySummary latency;
-    private final AtomicLong errorCount;
+    private final ErrorKinds<FanoutError> errors;
     private final ByteBuffer payload = ByteBuffer.allocateDirect(ItchTranslator.MAX_LENGTH);
     /** What ending sessions still receive, read and dropped. */
     private final ByteBuffer discard = ByteBuffer.allocateDirect(DISCARD_BUFFER_LENGTH);
@@ -121,7 +121,7 @@ final class WorkerAgent implements Agent
      * @param socketSendBufferBytes SO_SNDBUF of each subscriber socket in bytes, or 0 to leave it to the kernel.
      * @param messageLimit   most ring-buffer messages handled per duty cycle.
      * @param metrics        counters.
-     * @param errorCount     incremented on every failure.
+     * @param errors         counts refused connections, failed sessions and selector failures.
      */
     WorkerAgent(
         final int workerId,
@@ -140,7 +140,7 @@ final class WorkerAgent implements Agent
         final int socketSendBufferBytes,
         final int messageLimit,
         final FanoutMetrics metrics,
-        final AtomicLong errorCount)
+        final ErrorKinds<FanoutError> errors)
     {
         this.workerId = workerId;
         this.ringBuffer = ringBuffer;
@@ -161,7 +161,7 @@ final class WorkerAgent implements Agent
         this.sentTimestamps = new long[messageLimit];
         this.metrics = metrics;
         this.latency = metrics.latency();
-        this.errorCount = errorCount;
+        this.errors = errors;
         try
         {
             this.selector = Selector.open();
@@ -281,7 +281,7 @@ final class WorkerAgent implements Agent
         }
         catch (final IOException ex)
         {
-            errorCount.incrementAndGet();
+            errors.error(FanoutError.SELECTOR_FAILED, roleName(), ex);
         }
     }
 
@@ -321,7 +321,7 @@ final class WorkerAgent implements Agent
         }
         catch (final IOException ex)
         {
-            errorCount.incrementAndGet();
+            errors.error(FanoutError.SELECTOR_FAILED, roleName(), ex);
         }
     }
 
@@ -380,8 +380,7 @@ final class WorkerAgent implements Agent
         }
         if (sessionCount == sessions.length)
         {
-            errorCount.incrementAndGet();
-            System.err.println("[" + roleName() + "] full with " + sessionCount + " sessions, connection refused");
+            errors.error(FanoutError.CONNECTION_REFUSED, roleName(), "full with sessions", sessionCount);
             closeQuietly(channel);
             return;
         }
@@ -391,7 +390,7 @@ final class WorkerAgent implements Agent
             SessionSockets.configureSession(channel, socketSendBufferBytes);
             session = new SubscriberSession(
                 workerId, nextSessionId++, channel, sessionClock::time, sendBuffers, credentials, referenceData,
-                symbolDirectory, requests, clock, sessionNames, metrics, errorCount);
+                symbolDirectory, requests, clock, sessionNames, metrics, errors);
             session.selectionKey(channel.register(selector, SelectionKey.OP_READ, session));
             sessions[sessionCount++] = session;
             openSessions.lazySet(sessionCount);
@@ -399,7 +398,7 @@ final class WorkerAgent implements Agent
         }
         catch (final IOException ex)
         {
-            errorCount.incrementAndGet();
+            errors.error(FanoutError.CONNECTION_REFUSED, roleName(), ex);
             if (null != session)
             {
                 session.close();
@@ -489,7 +488,7 @@ final class WorkerAgent implements Agent
             }
             case DispatcherAgent.SESSION_END_MSG_TYPE_ID -> session.onAnswerEnd();
             case DispatcherAgent.SESSION_FAILED_MSG_TYPE_ID -> session.onAnswerFailed();
-            default -> errorCount.incrementAndGet();
+            default -> errors.error(FanoutError.UNKNOWN_RECORD, roleName(), "record type", msgTypeId);
         }
     }
 
@@ -582,7 +581,7 @@ final class WorkerAgent implements Agent
         }
         catch (final IOException ex)
         {
-            errorCount.incrementAndGet();
+            errors.error(FanoutError.CONNECTION_FAILED, roleName(), ex);
         }
     }
 }

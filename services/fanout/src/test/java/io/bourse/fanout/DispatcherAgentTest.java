@@ -1,6 +1,7 @@
 package io.bourse.fanout;
 
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.itch.MarketDataEncoder;
@@ -22,7 +23,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +37,7 @@ class DispatcherAgentTest
     private final MarketDataEncoder encoder = new MarketDataEncoder();
     private final RingBuffer slowWorker = ring();
     private final RingBuffer fastWorker = ring();
-    private final AtomicLong errorCount = new AtomicLong();
+    private final ErrorKinds<FanoutError> errors = new ErrorKinds<>("fanout", FanoutError.class);
     private final ItchTranslator translator = new ItchTranslator(SYMBOLS);
     private final ItchBook book = new ItchBook(new ItchReferenceData(SYMBOLS), 0);
     // No stream: the tests hand messages to onMessage and answer requests with answerCatchUps; they never run doWork,
@@ -48,7 +48,7 @@ class DispatcherAgentTest
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final DispatcherAgent dispatcher = new DispatcherAgent(
         null, translator, book, recovery, new RingBuffer[]{slowWorker, fastWorker}, requests, 16, 10,
-        new FanoutMetrics(registry, errorCount), errorCount);
+        new FanoutMetrics(registry, errors), errors);
 
     private static RingBuffer ring()
     {
@@ -162,7 +162,7 @@ class DispatcherAgentTest
         publishAddOrder(2);
         assertThat(book.orderCount()).isEqualTo(2);
         assertThat(drain(fastWorker)).containsExactly("itch A");
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
     }
 
     @Test
@@ -276,7 +276,54 @@ class DispatcherAgentTest
 
         assertThat(drain(slowWorker)).as("nothing more of the ended session's answer").isEmpty();
         assertThat(otherAnswer.getLast()).isEqualTo(DispatcherAgent.SESSION_END_MSG_TYPE_ID);
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
+     * A replay whose next message leaves the replay history (16 messages here) before the worker's ring takes it fails:
+     * the worker gets the session's failure record, to end it, and the dispatcher counts {@code catch_up_failed}.
+     */
+    @Test
+    void shouldFailAndCountAReplayWhoseMessagesLeftTheReplayHistory()
+    {
+        publish(encoder.snapshotComplete(1));
+        for (int orderId = 1; orderId <= 10; orderId++)
+        {
+            publishAddOrder(orderId); // 560 bytes in the slow worker's ring: more than half, no room for an answer
+            drain(fastWorker);
+        }
+        final boolean[] symbols = {false, true};
+        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 2, symbols))).isTrue();
+        dispatcher.answerCatchUps();
+        assertThat(catchUpsInProgress()).as("the replay taken, not yet written").isEqualTo(1);
+        for (int orderId = 11; orderId <= 30; orderId++)
+        {
+            publishAddOrder(orderId);
+            drain(slowWorker);
+            drain(fastWorker);
+        }
+
+        final List<Integer> answer = new ArrayList<>();
+        answerAll(slowWorker, answer);
+
+        assertThat(answer).containsExactly(
+            DispatcherAgent.SESSION_START_MSG_TYPE_ID, DispatcherAgent.SESSION_FAILED_MSG_TYPE_ID);
+        assertThat(errors.count(FanoutError.CATCH_UP_FAILED)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
+    }
+
+    /** A market-data message the dispatcher cannot translate (an unknown symbol) is skipped and counted. */
+    @Test
+    void shouldSkipAndCountAMessageThatHasNoItchTranslation()
+    {
+        publish(encoder.snapshotComplete(1));
+        publish(encoder.addOrder(1_000, "ZZZZ", 1, Side.BUY, 100, 1_000_000));
+        publishAddOrder(2);
+
+        assertThat(drain(fastWorker)).containsExactly("itch A");
+        assertThat(book.orderCount()).isEqualTo(1);
+        assertThat(errors.count(FanoutError.UNTRANSLATABLE_MESSAGE)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
     }
 
     /**
@@ -314,7 +361,8 @@ class DispatcherAgentTest
         dispatcher.onMessage(encoder.buffer, 0, length, PUBLISHER + 1);
 
         assertThat(drain(fastWorker)).isEmpty();
-        assertThat(errorCount).hasValue(1);
+        assertThat(errors.count(FanoutError.OTHER_PUBLISHER)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
         assertThat(recovery.isLive()).isTrue();
     }
 }

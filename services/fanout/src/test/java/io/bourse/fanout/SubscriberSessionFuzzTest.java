@@ -4,6 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SoupBinTcpServerPackets;
 import io.bourse.common.time.MidnightNanoClock;
@@ -36,7 +37,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.bourse.common.net.SoupBinTcpServerPackets.END_OF_SESSION;
 import static io.bourse.common.net.SoupBinTcpServerPackets.LOGIN_ACCEPTED;
@@ -92,8 +92,8 @@ class SubscriberSessionFuzzTest
 
     /** Shared by every input so that each kind of error is logged once, not once per input. */
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final AtomicLong errorCount = new AtomicLong();
-    private final FanoutMetrics metrics = new FanoutMetrics(registry, errorCount);
+    private final ErrorKinds<FanoutError> errors = new ErrorKinds<>("fanout", FanoutError.class);
+    private final FanoutMetrics metrics = new FanoutMetrics(registry, errors);
     private final Credentials credentials =
         Credentials.parse(List.of(FUZZ_USER + ",fuzz01pw,FUZZ", BYSTANDER + ",demo02pw,DEMO"));
     private final MarketDataEncoder encoder = new MarketDataEncoder();
@@ -239,14 +239,14 @@ class SubscriberSessionFuzzTest
                 0, ring, connections, requests, MAX_SESSIONS, MAX_SESSIONS, credentials, referenceData, SYMBOLS,
                 SystemNanoClock.INSTANCE, new MidnightNanoClock(),
                 new SessionNames(RUN_SESSION), new SendBufferPool(16 * 1024, metrics.sendBufferBytes()), 64 * 1024,
-                MESSAGE_LIMIT, metrics, errorCount);
+                MESSAGE_LIMIT, metrics, errors);
             final ItchTranslator translator = new ItchTranslator(SYMBOLS);
             final ItchBook book = new ItchBook(referenceData, 0);
             // No stream: market data is handed to onMessage, and duty cycles answer requests with answerCatchUps.
             final MarketDataRecovery recovery =
                 new MarketDataRecovery(null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
             dispatcher = new DispatcherAgent(null, translator, book, recovery, new RingBuffer[]{ring}, requests, 64,
-                MESSAGE_LIMIT, metrics, errorCount);
+                MESSAGE_LIMIT, metrics, errors);
             dispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), PUBLISHER);
             publishAddOrder(1);
             publishAddOrder(2);

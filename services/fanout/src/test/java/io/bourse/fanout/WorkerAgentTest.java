@@ -3,6 +3,7 @@ package io.bourse.fanout;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
@@ -58,8 +59,8 @@ class WorkerAgentTest
     private static final int MESSAGES = 5_000;
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final AtomicLong errorCount = new AtomicLong();
-    private final FanoutMetrics metrics = new FanoutMetrics(registry, errorCount);
+    private final ErrorKinds<FanoutError> errors = new ErrorKinds<>("fanout", FanoutError.class);
+    private final FanoutMetrics metrics = new FanoutMetrics(registry, errors);
     private final RingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(
         ByteBuffer.allocateDirect(64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH)));
     private final ManyToOneConcurrentArrayQueue<SocketChannel> connections = new ManyToOneConcurrentArrayQueue<>(8);
@@ -84,7 +85,7 @@ class WorkerAgentTest
             SYMBOLS, () -> System.nanoTime() + clockStepNs.get(), new MidnightNanoClock(),
             new SessionNames("1122000000"),
             new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
-            metrics, errorCount);
+            metrics, errors);
     }
 
     @AfterEach
@@ -125,7 +126,8 @@ class WorkerAgentTest
         assertThat(first.orders).isEqualTo(published);
         assertThat(second.orders).isEqualTo(published);
         assertThat(counter("bourse_fanout_slow_consumer_disconnects")).isEqualTo(1.0);
-        assertThat(errorCount.get()).isEqualTo(1);
+        assertThat(errors.count(FanoutError.SLOW_CONSUMER)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
 
         // The stalled subscriber reads again: what the socket held, the rest of the packet under way, End of Session.
         while (!stalled.ended && stalled.client.receive() >= 0)
@@ -187,7 +189,7 @@ class WorkerAgentTest
 
         assertThat(counter("bourse_fanout_pending_login_refusals")).isEqualTo(1);
         assertThat(gauge("bourse_fanout_sessions")).as("logged in").isEqualTo(3);
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
     }
 
     /** What a subscriber sends after its Logout Request, in the same write, is dropped with the session. */
@@ -195,15 +197,38 @@ class WorkerAgentTest
     void shouldDropWithoutCountingAnErrorWhatFollowsALogoutRequestInTheSameRead() throws Exception
     {
         final TestSubscriber subscriber = connect(0);
-        final ByteBuffer logoutThenData = ByteBuffer.wrap(new byte[]{0, 1, 'O', 0, 3, 'U', 'x', 'y'});
-        while (logoutThenData.hasRemaining())
-        {
-            subscriber.channel.write(logoutThenData);
-        }
+        writeFully(subscriber, new byte[]{0, 1, 'O', 0, 3, 'U', 'x', 'y'});
         awaitClosed(subscriber);
 
         assertThat(gauge("bourse_fanout_sessions")).isZero();
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
+     * A subscription message before the Login Request, or one that cannot be parsed (a count of two symbols and one
+     * symbol), is counted as {@code bad_subscription} and ignored: the session keeps every symbol and goes on.
+     */
+    @Test
+    void shouldCountAndIgnoreASubscriptionBeforeTheLoginOrOneThatCannotBeParsed() throws Exception
+    {
+        final TestSubscriber subscriber = open(0);
+        writeFully(subscriber, new byte[]{0, 2, 'U', 'A'});
+        sendLoginRequest(subscriber);
+        awaitAccepted(subscriber);
+        writeFully(subscriber, new byte[]{0, 12, 'U', 'S', 0, 2, 'A', 'A', 'P', 'L', ' ', ' ', ' ', ' '});
+        publishAddOrder(7);
+
+        for (int i = 0; i < 100 && (subscriber.orders.isEmpty() || errors.total() < 2); i++)
+        {
+            dutyCycle();
+            subscriber.client.receive();
+            Thread.sleep(1);
+        }
+
+        assertThat(subscriber.orders).containsExactly(7L);
+        assertThat(errors.count(FanoutError.BAD_SUBSCRIPTION)).isEqualTo(2);
+        assertThat(errors.total()).isEqualTo(2);
+        assertThat(gauge("bourse_fanout_sessions")).isEqualTo(1);
     }
 
     /**
@@ -225,6 +250,8 @@ class WorkerAgentTest
         }
 
         assertThat(gauge("bourse_fanout_sessions")).isZero();
+        assertThat(errors.count(FanoutError.CONNECTION_FAILED)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
     }
 
     @Test
@@ -261,7 +288,7 @@ class WorkerAgentTest
         assertThat(gauge("bourse_fanout_sessions")).isEqualTo(MAX_SESSIONS);
         final long closedForRoom = ending.stream().skip(1).filter((subscriber) -> isClosedByPeer(subscriber)).count();
         assertThat(closedForRoom).isEqualTo(1);
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
     }
 
     @Test
@@ -286,7 +313,7 @@ class WorkerAgentTest
         assertThat(waiting.accepted).isFalse();
         assertThat(waiting.messageTypes).isEmpty();
         assertThat(waiting.ended).isTrue();
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
     }
 
     @Test
@@ -307,7 +334,7 @@ class WorkerAgentTest
         }
 
         assertThat(failed.ended).isTrue();
-        assertThat(errorCount).as("counted by the dispatcher, not again here").hasValue(0);
+        assertThat(errors.total()).as("counted by the dispatcher, not again here").isZero();
     }
 
     @Test
@@ -362,7 +389,7 @@ class WorkerAgentTest
             .containsExactly('S', 'S', 'S');
         assertThat(subscriber.eventCodes).containsExactly('M', 'E', 'C');
         assertThat(subscriber.ended).isTrue();
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
     }
 
     @Test
@@ -377,7 +404,7 @@ class WorkerAgentTest
         assertThat(subscriber.eventCodes).containsExactly('M', 'E', 'C');
         assertThat(subscriber.ended).isTrue();
         assertThat(counter("bourse_fanout_slow_consumer_disconnects")).isZero();
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
     }
 
     @Test
@@ -393,7 +420,7 @@ class WorkerAgentTest
         assertThat(subscriber.orders).isEqualTo(published);
         assertThat(subscriber.eventCodes).containsExactly('M', 'E', 'C');
         assertThat(subscriber.ended).isTrue();
-        assertThat(errorCount).hasValue(0);
+        assertThat(errors.total()).isZero();
     }
 
     /**
@@ -510,6 +537,16 @@ class WorkerAgentTest
         final TestSubscriber subscriber = open(receiveBufferBytes);
         sendLoginRequest(subscriber);
         return subscriber;
+    }
+
+    /** Writes a SoupBinTCP packet, whole, as the subscriber. */
+    private static void writeFully(final TestSubscriber subscriber, final byte[] packet) throws IOException
+    {
+        final ByteBuffer buffer = ByteBuffer.wrap(packet);
+        while (buffer.hasRemaining())
+        {
+            subscriber.channel.write(buffer);
+        }
     }
 
     /** Sends the Login Request of sub1 for the next message. */

@@ -44,7 +44,7 @@ import java.nio.ByteOrder;
  * update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an
  * error and skipped. A SequencedCommand (the shard's input log, for its own recovery) and an AdminResponse (its
  * answer to an operator's admin command) are skipped uncounted. One preallocated decoder per template; allocates
- * nothing but the description of an error ({@link MdPublisherError}).
+ * nothing but the description of the first error of each kind, the one logged ({@link MdPublisherError}).
  */
 final class EngineEventAdapter implements FragmentHandler
 {
@@ -102,9 +102,12 @@ final class EngineEventAdapter implements FragmentHandler
         if (headerDecoder.schemaId() != MessageHeaderDecoder.SCHEMA_ID ||
             !EngineBlockLengths.isWhole(headerDecoder, length))
         {
-            errors.error(MdPublisherError.UNREADABLE_EVENT, "event stream", "schema " + headerDecoder.schemaId() +
-                " template " + templateId + " version " + headerDecoder.version() + " block length " +
-                headerDecoder.blockLength() + " fragment length " + length);
+            if (errors.errorToLog(MdPublisherError.UNREADABLE_EVENT))
+            {
+                errors.log(MdPublisherError.UNREADABLE_EVENT, "event stream", "schema " + headerDecoder.schemaId() +
+                    " template " + templateId + " version " + headerDecoder.version() + " block length " +
+                    headerDecoder.blockLength() + " fragment length " + length);
+            }
             return;
         }
         if (SequencedCommandDecoder.TEMPLATE_ID == templateId || AdminResponseDecoder.TEMPLATE_ID == templateId)

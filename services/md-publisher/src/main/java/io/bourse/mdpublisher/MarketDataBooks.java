@@ -256,7 +256,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final SymbolBook book = books.get(symbol);
         if (null == book)
         {
-            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "OrderAdded", Symbols.toString(symbol));
+            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "OrderAdded", Symbols::toString, symbol);
             return;
         }
         if (quantity <= 0 || orders.containsKey(orderId) || hiddenOrders.containsKey(orderId))
@@ -335,7 +335,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         {
             if (!books.containsKey(symbol))
             {
-                errors.error(MdPublisherError.UNKNOWN_SYMBOL, "cross OrderExecuted", Symbols.toString(symbol));
+                errors.error(MdPublisherError.UNKNOWN_SYMBOL, "cross OrderExecuted", Symbols::toString, symbol);
             }
             else if (makerLeaves <= 0)
             {
@@ -362,7 +362,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final SymbolBook book = books.get(symbol);
         if (null == book)
         {
-            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "CrossCompleted", Symbols.toString(symbol));
+            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "CrossCompleted", Symbols::toString, symbol);
             return;
         }
         listener.onCrossTrade(timestampNs, symbol, shares, price, matchNumber);
@@ -384,7 +384,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final SymbolBook book = books.get(symbol);
         if (null == book)
         {
-            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "TradingStateChanged", Symbols.toString(symbol));
+            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "TradingStateChanged", Symbols::toString, symbol);
             return;
         }
         final boolean trading = io.bourse.sbe.engine.TradingState.OPEN == state;
@@ -400,7 +400,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     {
         if (!books.containsKey(symbol))
         {
-            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "TradeBroken", Symbols.toString(symbol));
+            errors.error(MdPublisherError.UNKNOWN_SYMBOL, "TradeBroken", Symbols::toString, symbol);
             return;
         }
         listener.onBrokenTrade(timestampNs, symbol, matchNumber);
@@ -424,7 +424,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
             final SymbolBook book = books.get(symbol);
             if (null == book)
             {
-                errors.error(MdPublisherError.UNKNOWN_SYMBOL, "RunStarted", Symbols.toString(symbol));
+                errors.error(MdPublisherError.UNKNOWN_SYMBOL, "RunStarted", Symbols::toString, symbol);
             }
             else
             {

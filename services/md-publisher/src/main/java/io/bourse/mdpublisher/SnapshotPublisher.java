@@ -139,9 +139,12 @@ final class SnapshotPublisher implements FragmentHandler
             headerDecoder.blockLength() < MIN_BLOCK_LENGTH ||
             length < HEADER_LENGTH + headerDecoder.blockLength())
         {
-            errors.error(MdPublisherError.BAD_SNAPSHOT_REQUEST, "snapshot request", "schema " +
-                headerDecoder.schemaId() + " template " + headerDecoder.templateId() + " block length " +
-                headerDecoder.blockLength() + " length " + length);
+            if (errors.errorToLog(MdPublisherError.BAD_SNAPSHOT_REQUEST))
+            {
+                errors.log(MdPublisherError.BAD_SNAPSHOT_REQUEST, "snapshot request", "schema " +
+                    headerDecoder.schemaId() + " template " + headerDecoder.templateId() + " block length " +
+                    headerDecoder.blockLength() + " length " + length);
+            }
             return;
         }
         requestDecoder.wrapAndApplyHeader(request, offset, headerDecoder);

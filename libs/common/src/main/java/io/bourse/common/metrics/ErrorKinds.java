@@ -7,13 +7,15 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongFunction;
 
 /**
  * A service's errors by kind, for a counter {@code <name>{kind}}: the label is the kind's name in lower case, and
  * {@value #AGENT_EXCEPTION} counts the exceptions that escaped the service's agents. Each kind is logged on stderr the
  * first time it happens only, so that bad input cannot flood the log; the counter says how often it happened since.
- * Thread-safe: any thread may count; {@link #error(Enum, Object, String, long)} allocates nothing but the first
- * time's log line.
+ * Thread-safe: any thread may count. What an error's log line says is built only for the first of its kind: with
+ * {@link #error(Enum, Object, String, long)} or {@link #error(Enum, Object, LongFunction, long)}, or by the caller once
+ * {@link #errorToLog(Enum)} says it is the first; those allocate nothing after it.
  *
  * @param <E> the service's kinds of error.
  */
@@ -75,8 +77,7 @@ public final class ErrorKinds<E extends Enum<E>>
      */
     public void error(final E kind, final Object where, final Object detail)
     {
-        counts.incrementAndGet(kind.ordinal());
-        if (logged.compareAndSet(kind.ordinal(), 0, 1))
+        if (errorToLog(kind))
         {
             log(kind, where, detail);
         }
@@ -93,11 +94,54 @@ public final class ErrorKinds<E extends Enum<E>>
      */
     public void error(final E kind, final Object where, final String what, final long value)
     {
-        counts.incrementAndGet(kind.ordinal());
-        if (logged.compareAndSet(kind.ordinal(), 0, 1))
+        if (errorToLog(kind))
         {
             log(kind, where, what + " " + value);
         }
+    }
+
+    /**
+     * Counts an error and logs it if it is the first of its kind, the value formatted only then: with a function that
+     * captures nothing (e.g. {@code Symbols::toString} for an 8-byte symbol), nothing is allocated after the first.
+     *
+     * @param kind   the kind.
+     * @param where  who or what it concerns, used only for the first of its kind.
+     * @param format the value's description, called only for the first of its kind.
+     * @param value  e.g. a symbol packed in a long.
+     */
+    public void error(final E kind, final Object where, final LongFunction<String> format, final long value)
+    {
+        if (errorToLog(kind))
+        {
+            log(kind, where, format.apply(value));
+        }
+    }
+
+    /**
+     * Counts an error and tells whether it is the first of its kind, for a caller whose description costs something to
+     * build (several fields, a remote address): it builds it and calls {@link #log(Enum, Object, Object)} only then.
+     *
+     * @param kind the kind.
+     * @return true for the first error of its kind, which is to be logged; false for the later ones, only counted.
+     */
+    public boolean errorToLog(final E kind)
+    {
+        counts.incrementAndGet(kind.ordinal());
+        return logged.compareAndSet(kind.ordinal(), 0, 1);
+    }
+
+    /**
+     * Logs the first error of its kind, after {@link #errorToLog(Enum)} returned true, as the other methods do: {@code
+     * [service] KIND (where): detail (further errors of this kind are only counted)}.
+     *
+     * @param kind   the kind.
+     * @param where  who or what it concerns.
+     * @param detail what happened, or null.
+     */
+    public void log(final E kind, final Object where, final Object detail)
+    {
+        System.err.println("[" + service + "] " + kind + " (" + where + "): " + detail +
+            " (further errors of this kind are only counted)");
     }
 
     /**
@@ -118,12 +162,6 @@ public final class ErrorKinds<E extends Enum<E>>
     public long count(final E kind)
     {
         return counts.get(kind.ordinal());
-    }
-
-    private void log(final E kind, final Object where, final Object detail)
-    {
-        System.err.println("[" + service + "] " + kind + " (" + where + "): " + detail +
-            " (further errors of this kind are only counted)");
     }
 
     /**

@@ -16,7 +16,8 @@ class ErrorKindsTest
     private enum Kind
     {
         BAD_PACKET,
-        UNKNOWN_SYMBOL
+        UNKNOWN_SYMBOL,
+        SLOW_CONSUMER
     }
 
     @Test
@@ -35,6 +36,14 @@ class ErrorKindsTest
             errors.error(Kind.UNKNOWN_SYMBOL, "OrderAdded", "order", 17);
             errors.error(Kind.UNKNOWN_SYMBOL, "OrderAdded", "order", 33);
             errors.increment(Kind.UNKNOWN_SYMBOL);
+            errors.error(Kind.UNKNOWN_SYMBOL, "TradeBroken", ErrorKindsTest::unexpected, 5);
+            for (int i = 0; i < 3; i++)
+            {
+                if (errors.errorToLog(Kind.SLOW_CONSUMER))
+                {
+                    errors.log(Kind.SLOW_CONSUMER, "subscriber " + i, "send buffer full");
+                }
+            }
         }
         finally
         {
@@ -46,15 +55,49 @@ class ErrorKindsTest
             "[test-service] BAD_PACKET (10.0.0.1:4000): length 3 (further errors of this kind are only counted)" +
             System.lineSeparator() +
             "[test-service] UNKNOWN_SYMBOL (OrderAdded): order 17 (further errors of this kind are only counted)" +
+            System.lineSeparator() +
+            "[test-service] SLOW_CONSUMER (subscriber 0): send buffer full" +
+            " (further errors of this kind are only counted)" +
             System.lineSeparator());
         assertThat(errors.count(Kind.BAD_PACKET)).isEqualTo(2);
-        assertThat(errors.count(Kind.UNKNOWN_SYMBOL)).isEqualTo(3);
-        assertThat(errors.total()).isEqualTo(6);
+        assertThat(errors.count(Kind.UNKNOWN_SYMBOL)).isEqualTo(4);
+        assertThat(errors.count(Kind.SLOW_CONSUMER)).isEqualTo(3);
+        assertThat(errors.total()).isEqualTo(10);
         final ByteArrayOutputStream scrape = new ByteArrayOutputStream();
         PrometheusTextFormatWriter.create().write(scrape, registry.scrape());
         assertThat(scrape.toString(StandardCharsets.UTF_8))
             .contains("test_errors_total{kind=\"bad_packet\"} 2.0\n")
-            .contains("test_errors_total{kind=\"unknown_symbol\"} 3.0\n")
+            .contains("test_errors_total{kind=\"unknown_symbol\"} 4.0\n")
+            .contains("test_errors_total{kind=\"slow_consumer\"} 3.0\n")
             .contains("test_errors_total{kind=\"agent_exception\"} 1.0\n");
+    }
+
+    @Test
+    void shouldFormatTheValueOfOnlyTheFirstErrorOfItsKind()
+    {
+        final ErrorKinds<Kind> errors = new ErrorKinds<>("test-service", Kind.class);
+        final ByteArrayOutputStream log = new ByteArrayOutputStream();
+        final PrintStream stderr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try
+        {
+            errors.error(Kind.UNKNOWN_SYMBOL, "OrderAdded", Long::toHexString, 255);
+            errors.error(Kind.UNKNOWN_SYMBOL, "OrderAdded", ErrorKindsTest::unexpected, 256);
+        }
+        finally
+        {
+            System.setErr(stderr);
+        }
+
+        assertThat(log.toString(StandardCharsets.UTF_8)).isEqualTo(
+            "[test-service] UNKNOWN_SYMBOL (OrderAdded): ff (further errors of this kind are only counted)" +
+            System.lineSeparator());
+        assertThat(errors.count(Kind.UNKNOWN_SYMBOL)).isEqualTo(2);
+    }
+
+    /** A format that must not be called: the error it would describe is not the first of its kind. */
+    private static String unexpected(final long value)
+    {
+        throw new AssertionError("formatted " + value + ", not the first error of its kind");
     }
 }
