@@ -90,7 +90,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         }
         catch (final ITCH50Exception | BufferUnderflowException ex)
         {
-            counters.increment(SimulatorCounter.MD_ERRORS);
+            counters.errors().error(SimulatorError.MALFORMED_ITCH, "market data", ex);
         }
     }
 

@@ -198,7 +198,7 @@ final class MarketDataAgent implements Agent
             final boolean inOrder = null == failure && endOfMessages.test(index);
             if (!inOrder)
             {
-                counters.increment(SimulatorCounter.MD_ERRORS);
+                counters.errors().increment(SimulatorError.MD_SESSION_LOST);
             }
             sessions.set(index, null);
             CloseHelper.quietClose(session);

@@ -213,7 +213,7 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         }
         catch (final MoldUDP64Exception ex)
         {
-            counters.increment(SimulatorCounter.MD_ERRORS);
+            counters.errors().error(SimulatorError.MALFORMED_MOLD, name, ex);
             datagrams++;
         }
         catch (final IOException ex)

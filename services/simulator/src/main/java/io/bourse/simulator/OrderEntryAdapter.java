@@ -1,6 +1,7 @@
 package io.bourse.simulator;
 
 import com.paritytrading.nassau.MessageListener;
+import io.bourse.common.config.Symbols;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
@@ -100,7 +101,7 @@ final class OrderEntryAdapter implements MessageListener
         final int length = buffer.remaining();
         if (length < 1)
         {
-            counters.increment(SimulatorCounter.ORDER_ERRORS);
+            counters.errors().error(SimulatorError.MALFORMED_OUCH, "order gateway", "empty message");
             return;
         }
         rx.wrap(buffer, buffer.position(), length);
@@ -173,7 +174,11 @@ final class OrderEntryAdapter implements MessageListener
     {
         if (length < required)
         {
-            counters.increment(SimulatorCounter.ORDER_ERRORS);
+            if (counters.errors().errorToLog(SimulatorError.MALFORMED_OUCH))
+            {
+                counters.errors().log(SimulatorError.MALFORMED_OUCH, "order gateway", "message type '" +
+                    (char)rx.getByte(0) + "' of " + length + " bytes, shorter than its " + required);
+            }
             return false;
         }
         return true;
@@ -282,7 +287,8 @@ final class OrderEntryAdapter implements MessageListener
         final long counter = tokens.decode(token);
         if (counter < 0)
         {
-            counters.increment(SimulatorCounter.ORDER_ERRORS);
+            counters.errors().error(SimulatorError.UNKNOWN_ORDER_TOKEN, "order gateway",
+                (type) -> "a message of type '" + (char)type + "'", rx.getByte(0));
         }
         return counter;
     }
@@ -315,6 +321,6 @@ final class OrderEntryAdapter implements MessageListener
                 return;
             }
         }
-        counters.increment(SimulatorCounter.ORDER_ERRORS);
+        counters.errors().error(SimulatorError.UNKNOWN_SYMBOL, "order gateway Accepted", Symbols::toString, stock);
     }
 }

@@ -283,7 +283,7 @@ final class OrderEntryAgent implements Agent
                 "trading day; logging in to the next day's session once the gateway opens it");
             return;
         }
-        counters.increment(SimulatorCounter.ORDER_ERRORS);
+        counters.errors().increment(SimulatorError.ORDER_SESSION_LOST);
         down[index] = true;
         sessionsDown = sessionsDown + 1; // one writer, this thread
         CloseHelper.quietClose(session);

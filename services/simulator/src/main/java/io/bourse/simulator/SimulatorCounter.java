@@ -38,15 +38,8 @@ public enum SimulatorCounter
      * overwritten in the ring.
      */
     UNANSWERED("unanswered"),
-    /** Order-entry errors: malformed or unknown messages, lost sessions, I/O failures. */
-    ORDER_ERRORS("order_errors"),
     /** ITCH 5.0 messages received by all market-data sessions; by type in SimulatorCounters#mdMessagesByType. */
     MD_MESSAGES("md_messages"),
-    /**
-     * Market-data errors: malformed or unknown ITCH 5.0 messages, lost sessions (not those the server ended after their
-     * System Event End of Messages), I/O failures.
-     */
-    MD_ERRORS("md_errors"),
     /** ITCH 5.0 messages that did not fit a market-data session's book: unknown order, duplicate, excess shares. */
     MD_INCONSISTENCIES("md_inconsistencies"),
     /** ITCH 5.0 Broken Trades whose trade was taken out of the volume and VWAPs. */

@@ -1,5 +1,7 @@
 package io.bourse.simulator;
 
+import io.bourse.common.metrics.ErrorKinds;
+
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Counters shared between the agent threads (each counter has a single writer) and the threads that read them
  * (progress, report, Prometheus scrapes): {@link SimulatorCounter} values, OUCH 4.2 Rejected counts by reason code,
  * and ITCH 5.0 message counts by message type. Writers use release stores, readers acquire loads; nothing allocates
- * on the write path.
+ * on the write path. The errors are counted by kind apart, by any thread ({@link #errors()}).
  */
 public final class SimulatorCounters
 {
@@ -20,6 +22,16 @@ public final class SimulatorCounters
     private static final int MD_TYPE_BASE = REJECT_BASE + CODES;
 
     private final AtomicLongArray values = new AtomicLongArray(MD_TYPE_BASE + CODES);
+    private final ErrorKinds<SimulatorError> errors = new ErrorKinds<>("simulator", SimulatorError.class);
+
+    /**
+     * @return the simulator's errors by kind, each logged the first time (the lost sessions, which their agents log
+     * every time, are only counted here); safe from any thread.
+     */
+    public ErrorKinds<SimulatorError> errors()
+    {
+        return errors;
+    }
 
     /**
      * Adds to a counter; call only from the counter's writer thread.

@@ -32,7 +32,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -61,7 +60,6 @@ public final class SimulatorService implements AutoCloseable
 
     private final SimulatorContext ctx;
     private final SimulatorCounters counters = new SimulatorCounters();
-    private final AtomicLong agentErrors = new AtomicLong();
     private final CompletableFuture<SimulatorReport> completion = new CompletableFuture<>();
     private final List<OrderEntrySession> orderSessions = new ArrayList<>();
     private final List<MarketDataSession> mdSessions = new ArrayList<>();
@@ -190,10 +188,10 @@ public final class SimulatorService implements AutoCloseable
                 mdSessions, this::relogin, (index) -> mdAdapters.get(index).isEndOfMessages(), meter, counters,
                 mdClock, SystemNanoClock.INSTANCE);
             mdRunner = AgentLaunch.start(mdAgent,
-                ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
+                ctx.idleStrategySupplier().get(), ctx.threadAffinity(), counters.errors().agentExceptions());
         }
         orderRunner = AgentLaunch.start(
-            orderAgent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), agentErrors);
+            orderAgent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), counters.errors().agentExceptions());
         metricsServer.readiness(this::notReadyReason);
         final Thread monitor = new Thread(this::monitor, "simulator-progress");
         monitor.setDaemon(true);
@@ -313,11 +311,8 @@ public final class SimulatorService implements AutoCloseable
                 callback.call(other, ItchMessageTypes.OTHER);
             })
             .register(registry);
-        CounterWithCallback.builder()
-            .name("bourse_simulator_errors_total")
-            .help("Simulator errors: malformed or unknown messages, lost sessions, agent failures")
-            .callback((callback) -> callback.call(errors()))
-            .register(registry);
+        counters.errors().register(registry, "bourse_simulator_errors_total",
+            "Simulator errors by kind: lost sessions, malformed or unknown messages, failed book checks, agent errors");
     }
 
     private void registerMarketDataMetrics(final PrometheusRegistry registry, final List<SymbolDirectory.Entry> symbols)
@@ -390,12 +385,6 @@ public final class SimulatorService implements AutoCloseable
                 }
             })
             .register(registry);
-    }
-
-    private long errors()
-    {
-        return counters.get(SimulatorCounter.ORDER_ERRORS) + counters.get(SimulatorCounter.MD_ERRORS) +
-            agentErrors.get();
     }
 
     private void monitor()
@@ -533,7 +522,7 @@ public final class SimulatorService implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            counters.increment(SimulatorCounter.MD_ERRORS);
+            counters.errors().error(SimulatorError.BOOK_CHECK_FAILED, "fanout snapshot session", ex);
             return BookCheck.Result.failed(ex.getMessage());
         }
     }
@@ -688,7 +677,7 @@ public final class SimulatorService implements AutoCloseable
             counters.mdMessagesByType(),
             orderAgent.mdMessagesWhileSending(),
             SimulatorReport.Latency.of(feedLatency.total()),
-            errors(),
+            counters.errors().total(),
             counters.get(SimulatorCounter.MD_INCONSISTENCIES),
             ctx.vwapWindowSeconds(),
             symbols,

@@ -100,7 +100,7 @@ class MarketDataAdapterTest
         assertThat(books.orderCount(1)).isEqualTo(4);
         assertThat(events).containsExactly(new Trade(1, T + 6, 1_500_000, 40), new Trade(1, T + 7, 1_505_000, 100));
         assertThat(timestamps).hasSize(11).startsWith(T).endsWith(T + 10);
-        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).isZero();
+        assertThat(counters.errors().total()).isZero();
     }
 
     @Test
@@ -162,7 +162,8 @@ class MarketDataAdapterTest
         adapter.message(ByteBuffer.wrap(new byte[] {'A', 0}));
         add(1, T, 1, 'B', 100, 1_500_000);
 
-        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).isEqualTo(2);
+        assertThat(counters.errors().count(SimulatorError.MALFORMED_ITCH)).isEqualTo(2);
+        assertThat(counters.errors().total()).isEqualTo(2);
         assertThat(books.orders(1)).containsExactly(new OrderBooks.Order(1, 'B', 100, 1_500_000));
     }
 

@@ -42,7 +42,7 @@ class MarketDataAgentTest
 
         assertThat(attemptsMs).containsExactly(1_000L, 3_000L, 7_000L, 15_000L, 32_000L, 101_000L);
         assertThat(agent.isActive(0)).isTrue();
-        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).as("sessions lost").isEqualTo(3);
+        assertThat(counters.errors().count(SimulatorError.MD_SESSION_LOST)).as("sessions lost").isEqualTo(3);
     }
 
     @Test
@@ -87,12 +87,13 @@ class MarketDataAgentTest
 
         assertThat(attemptsMs).as("opened again as a lost one is").containsExactly(1_000L);
         assertThat(agent.isActive(0)).isTrue();
-        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).isZero();
+        assertThat(counters.errors().total()).isZero();
 
         opened.getLast().lose();
         runUntil(agent, 1_600);
 
-        assertThat(counters.get(SimulatorCounter.MD_ERRORS)).as("the next session was lost").isEqualTo(1);
+        assertThat(counters.errors().count(SimulatorError.MD_SESSION_LOST)).as("the next session was lost")
+            .isEqualTo(1);
     }
 
     /** @return an agent of the one session, which {@link #open} logs in again, on the test's clock. */

@@ -175,8 +175,9 @@ class MarketDataFanoutTest
             assertThat(books.orders(1)).containsExactly(new OrderBooks.Order(1, 'B', 100, 1_500_000));
             assertThat(books.orders(2)).containsExactly(new OrderBooks.Order(3, 'B', 20, 3_980_000));
             assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
-            assertThat(counters.get(SimulatorCounter.MD_ERRORS)).as("a session lost, with no End of Messages")
-                .isEqualTo(1);
+            assertThat(counters.errors().count(SimulatorError.MD_SESSION_LOST))
+                .as("a session lost, with no End of Messages").isEqualTo(1);
+            assertThat(counters.errors().total()).isEqualTo(1);
         }
         finally
         {

@@ -162,10 +162,12 @@ class MoldSessionTest
         // the client set aside): 14..16, 24..25, 29..32, and 40 shown by a Heartbeat.
         assertThat(counts(lossy.counters())).isEqualTo(Map.of(
             SimulatorCounter.MD_GAPS, 4L, SimulatorCounter.MD_GAP_REQUESTS, 4L, SimulatorCounter.MD_GAP_MESSAGES, 10L,
-            SimulatorCounter.MD_INCONSISTENCIES, 0L, SimulatorCounter.MD_ERRORS, 0L));
+            SimulatorCounter.MD_INCONSISTENCIES, 0L));
         assertThat(counts(reference.counters())).isEqualTo(Map.of(
             SimulatorCounter.MD_GAPS, 0L, SimulatorCounter.MD_GAP_REQUESTS, 0L, SimulatorCounter.MD_GAP_MESSAGES, 0L,
-            SimulatorCounter.MD_INCONSISTENCIES, 0L, SimulatorCounter.MD_ERRORS, 0L));
+            SimulatorCounter.MD_INCONSISTENCIES, 0L));
+        assertThat(lossy.counters().errors().total()).isZero();
+        assertThat(reference.counters().errors().total()).isZero();
     }
 
     @Test
@@ -192,7 +194,7 @@ class MoldSessionTest
         assertThat(late.counters().get(SimulatorCounter.MD_GAPS)).isEqualTo(1);
         assertThat(late.counters().get(SimulatorCounter.MD_GAP_MESSAGES)).isEqualTo(messages);
         assertThat(late.counters().get(SimulatorCounter.MD_GAP_REQUESTS)).isPositive();
-        assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS)).isZero();
+        assertThat(agentCounters.errors().total()).isZero();
     }
 
     @Test
@@ -235,7 +237,7 @@ class MoldSessionTest
         assertThat(joined.getLast().nextExpectedSequenceNumber()).isEqualTo(OPENING_MESSAGES + 2);
         assertBooks(first);
         assertThat(first.adapter().isEndOfMessages()).as("the new session's adapter has had none").isFalse();
-        assertThat(agentCounters.get(SimulatorCounter.MD_ERRORS))
+        assertThat(agentCounters.errors().total())
             .as("the first session ended in order: End of Messages, then End of Session").isZero();
         assertThat(first.counters().get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
     }
@@ -281,7 +283,7 @@ class MoldSessionTest
         }
 
         assertThat(feed.received()).isEqualTo(3);
-        assertThat(feed.counters().get(SimulatorCounter.MD_ERRORS)).isZero();
+        assertThat(feed.counters().errors().total()).isZero();
     }
 
     /**
@@ -313,7 +315,7 @@ class MoldSessionTest
         }
 
         assertThat(feed.received()).isEqualTo(2);
-        assertThat(feed.counters().get(SimulatorCounter.MD_ERRORS)).isZero();
+        assertThat(feed.counters().errors().total()).isZero();
     }
 
     @Test
@@ -416,7 +418,7 @@ class MoldSessionTest
             sender.send(ByteBuffer.wrap(new byte[]{'S', 'I', 'M'}), downstream.getLocalAddress());
         }
 
-        pumpUntil(() -> feed.counters().get(SimulatorCounter.MD_ERRORS) == 1, feed);
+        pumpUntil(() -> feed.counters().errors().count(SimulatorError.MALFORMED_MOLD) == 1, feed);
 
         assertThat(feed.session().isActive()).isTrue();
         assertThat(feed.session().state()).isEqualTo(MoldUDP64ClientState.UNKNOWN);
@@ -560,8 +562,7 @@ class MoldSessionTest
             SimulatorCounter.MD_GAPS, counters.get(SimulatorCounter.MD_GAPS),
             SimulatorCounter.MD_GAP_REQUESTS, counters.get(SimulatorCounter.MD_GAP_REQUESTS),
             SimulatorCounter.MD_GAP_MESSAGES, counters.get(SimulatorCounter.MD_GAP_MESSAGES),
-            SimulatorCounter.MD_INCONSISTENCIES, counters.get(SimulatorCounter.MD_INCONSISTENCIES),
-            SimulatorCounter.MD_ERRORS, counters.get(SimulatorCounter.MD_ERRORS));
+            SimulatorCounter.MD_INCONSISTENCIES, counters.get(SimulatorCounter.MD_INCONSISTENCIES));
     }
 
     private static void pumpUntil(final BooleanSupplier done, final MoldRelay relay, final Feed... feeds)

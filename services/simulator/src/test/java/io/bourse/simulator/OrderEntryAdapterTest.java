@@ -193,7 +193,9 @@ class OrderEntryAdapterTest
         new OrderExecuted().wrapAndApplyType(buffer, 0).orderToken(token).executedShares(100);
         deliver(OrderExecuted.LENGTH);
 
-        assertThat(counters.get(SimulatorCounter.ORDER_ERRORS)).isEqualTo(2);
+        assertThat(counters.errors().count(SimulatorError.MALFORMED_OUCH)).isEqualTo(1);
+        assertThat(counters.errors().count(SimulatorError.UNKNOWN_ORDER_TOKEN)).isEqualTo(1);
+        assertThat(counters.errors().total()).isEqualTo(2);
         assertThat(counters.get(SimulatorCounter.ACCEPTED)).isZero();
     }
 
