@@ -9,8 +9,9 @@ package io.bourse.fanout;
 enum FanoutError
 {
     /**
-     * A market-data message the dispatcher cannot translate into ITCH 5.0 (a template or a value the md-publisher does
-     * not send, or too short): skipped, no subscriber gets it.
+     * A market-data message the dispatcher cannot translate into ITCH 5.0 (of another schema, too short, of a symbol
+     * the symbol directory does not have, or with a value the md-publisher does not send): skipped, no subscriber gets
+     * it.
      */
     UNTRANSLATABLE_MESSAGE,
     /**
@@ -29,8 +30,9 @@ enum FanoutError
      */
     BAD_SUBSCRIPTION,
     /**
-     * A packet that breaks SoupBinTCP (an unknown type, a length past 1 KiB, a second Login Request) or cannot be
-     * parsed (also counted in {@code bourse_fanout_malformed_packets_total}): the session is ended with End of Session.
+     * A packet that breaks SoupBinTCP (an unknown type, longer than the longest Login Request or subscription message,
+     * a second Login Request) or cannot be parsed (also counted in {@code bourse_fanout_malformed_packets_total}): the
+     * session is ended with End of Session.
      */
     MALFORMED_PACKET,
     /**
@@ -38,14 +40,24 @@ enum FanoutError
      * bourse_fanout_slow_consumer_disconnects_total}): the session is ended with End of Session.
      */
     SLOW_CONSUMER,
-    /** A socket error or a subscriber silent past the heartbeat timeout: the connection is closed. */
+    /**
+     * A socket error (also one closing it) or a subscriber silent past the heartbeat timeout: the connection is closed.
+     */
     CONNECTION_FAILED,
+    /**
+     * A Login Request or subscription whose snapshot or replay request the dispatcher's queue could not take (the
+     * fanout is overloaded): the connection is closed.
+     */
+    REQUEST_QUEUE_FULL,
     /**
      * A connection the fanout could not take (not made non-blocking, not registered with its worker's selector, or its
      * worker full of sessions): closed.
      */
     CONNECTION_REFUSED,
-    /** A worker's selector that failed or could not be closed at the stop: the sessions left are closed. */
+    /**
+     * A worker's selector that failed or could not be closed at the stop: the sessions left are closed. One that fails
+     * while the worker runs escapes its duty cycle and is counted as {@code agent_exception}.
+     */
     SELECTOR_FAILED,
     /** A record in a worker's ring of a type the dispatcher does not write (a defect): skipped. */
     UNKNOWN_RECORD

@@ -623,7 +623,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             }
             catch (final IOException ex)
             {
-                errors.error(FanoutError.CONNECTION_FAILED, "subscriber session", ex);
+                if (errors.errorToLog(FanoutError.CONNECTION_FAILED))
+                {
+                    errors.log(FanoutError.CONNECTION_FAILED, "subscriber " + remoteAddress(), "not closed: " + ex);
+                }
             }
         }
     }
@@ -750,7 +753,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     {
         if (!requests.offer(new CatchUpRequest(workerId, sessionId, login, requestedSequence, pending.clone())))
         {
-            throw new IOException("dispatcher request queue full");
+            throw new RequestQueueFullException();
         }
         awaitingAnswer = true;
     }
@@ -788,9 +791,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             }
             else
             {
-                if (errors.errorToLog(FanoutError.CONNECTION_FAILED))
+                final FanoutError kind = ex instanceof RequestQueueFullException ?
+                    FanoutError.REQUEST_QUEUE_FULL : FanoutError.CONNECTION_FAILED;
+                if (errors.errorToLog(kind))
                 {
-                    errors.log(FanoutError.CONNECTION_FAILED, "subscriber " + remoteAddress(), "closed: " + ex);
+                    errors.log(kind, "subscriber " + remoteAddress(), "closed: " + ex);
                 }
                 close();
             }
@@ -806,6 +811,17 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         catch (final IOException ex)
         {
             return "(unknown)";
+        }
+    }
+
+    /** The dispatcher's queue of snapshot and replay requests could not take the session's request. */
+    private static final class RequestQueueFullException extends IOException
+    {
+        private static final long serialVersionUID = 1L;
+
+        RequestQueueFullException()
+        {
+            super("dispatcher request queue full");
         }
     }
 }

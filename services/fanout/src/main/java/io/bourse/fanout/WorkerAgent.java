@@ -60,6 +60,7 @@ final class WorkerAgent implements Agent
     private static final int DISCARD_BUFFER_LENGTH = 8192;
 
     private final int workerId;
+    private final String roleName;
     private final RingBuffer ringBuffer;
     private final ManyToOneConcurrentArrayQueue<SocketChannel> newConnections;
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
@@ -143,6 +144,7 @@ final class WorkerAgent implements Agent
         final ErrorKinds<FanoutError> errors)
     {
         this.workerId = workerId;
+        this.roleName = "fanout-worker-" + workerId;
         this.ringBuffer = ringBuffer;
         this.newConnections = newConnections;
         this.requests = requests;
@@ -281,7 +283,7 @@ final class WorkerAgent implements Agent
         }
         catch (final IOException ex)
         {
-            errors.error(FanoutError.SELECTOR_FAILED, roleName(), ex);
+            errors.error(FanoutError.SELECTOR_FAILED, roleName, ex);
         }
     }
 
@@ -321,14 +323,14 @@ final class WorkerAgent implements Agent
         }
         catch (final IOException ex)
         {
-            errors.error(FanoutError.SELECTOR_FAILED, roleName(), ex);
+            errors.error(FanoutError.SELECTOR_FAILED, roleName, ex);
         }
     }
 
     @Override
     public String roleName()
     {
-        return "fanout-worker-" + workerId;
+        return roleName;
     }
 
     /**
@@ -380,7 +382,7 @@ final class WorkerAgent implements Agent
         }
         if (sessionCount == sessions.length)
         {
-            errors.error(FanoutError.CONNECTION_REFUSED, roleName(), "full with sessions", sessionCount);
+            errors.error(FanoutError.CONNECTION_REFUSED, roleName, "worker full, sessions", sessionCount);
             closeQuietly(channel);
             return;
         }
@@ -398,7 +400,7 @@ final class WorkerAgent implements Agent
         }
         catch (final IOException ex)
         {
-            errors.error(FanoutError.CONNECTION_REFUSED, roleName(), ex);
+            errors.error(FanoutError.CONNECTION_REFUSED, roleName, ex);
             if (null != session)
             {
                 session.close();
@@ -488,7 +490,7 @@ final class WorkerAgent implements Agent
             }
             case DispatcherAgent.SESSION_END_MSG_TYPE_ID -> session.onAnswerEnd();
             case DispatcherAgent.SESSION_FAILED_MSG_TYPE_ID -> session.onAnswerFailed();
-            default -> errors.error(FanoutError.UNKNOWN_RECORD, roleName(), "record type", msgTypeId);
+            default -> errors.error(FanoutError.UNKNOWN_RECORD, roleName, "record type", msgTypeId);
         }
     }
 
@@ -581,7 +583,7 @@ final class WorkerAgent implements Agent
         }
         catch (final IOException ex)
         {
-            errors.error(FanoutError.CONNECTION_FAILED, roleName(), ex);
+            errors.error(FanoutError.CONNECTION_FAILED, roleName, ex);
         }
     }
 }

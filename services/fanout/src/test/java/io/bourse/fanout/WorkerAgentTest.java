@@ -218,7 +218,8 @@ class WorkerAgentTest
         writeFully(subscriber, new byte[]{0, 12, 'U', 'S', 0, 2, 'A', 'A', 'P', 'L', ' ', ' ', ' ', ' '});
         publishAddOrder(7);
 
-        for (int i = 0; i < 100 && (subscriber.orders.isEmpty() || errors.total() < 2); i++)
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while ((subscriber.orders.isEmpty() || errors.total() < 2) && System.nanoTime() - deadlineNs < 0)
         {
             dutyCycle();
             subscriber.client.receive();
@@ -229,6 +230,41 @@ class WorkerAgentTest
         assertThat(errors.count(FanoutError.BAD_SUBSCRIPTION)).isEqualTo(2);
         assertThat(errors.total()).isEqualTo(2);
         assertThat(gauge("bourse_fanout_sessions")).isEqualTo(1);
+    }
+
+    /** A login whose request the dispatcher's full queue cannot take closes the connection, counted on its own. */
+    @Test
+    void shouldCloseAndCountALoginWhoseRequestTheDispatcherQueueCannotTake() throws Exception
+    {
+        while (requests.offer(CatchUpRequest.cancel(1, 99)))
+        {
+            // fill the queue: the dispatcher is behind
+        }
+        final TestSubscriber subscriber = login(0);
+
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!isClosed(subscriber) && System.nanoTime() - deadlineNs < 0)
+        {
+            worker.doWork();
+        }
+
+        assertThat(isClosed(subscriber)).as("closed by the worker").isTrue();
+        assertThat(subscriber.accepted).isFalse();
+        assertThat(errors.count(FanoutError.REQUEST_QUEUE_FULL)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
+    }
+
+    /** @return true once the worker has closed its end: end of stream or a reset. */
+    private static boolean isClosed(final TestSubscriber subscriber)
+    {
+        try
+        {
+            return subscriber.channel.read(ByteBuffer.allocate(64)) < 0;
+        }
+        catch (final IOException ex)
+        {
+            return true;
+        }
     }
 
     /**

@@ -126,8 +126,9 @@ public final class ErrorKinds<E extends Enum<E>>
      */
     public boolean errorToLog(final E kind)
     {
-        counts.incrementAndGet(kind.ordinal());
-        return logged.compareAndSet(kind.ordinal(), 0, 1);
+        final int index = kind.ordinal();
+        counts.incrementAndGet(index);
+        return 0 == logged.get(index) && logged.compareAndSet(index, 0, 1); // no write once the first is logged
     }
 
     /**
