@@ -42,7 +42,8 @@ import java.util.Arrays;
  * therefore applies before any Add Order. Other Unsequenced Data, or any before the Login Request, is counted ({@link
  * FanoutError#BAD_SUBSCRIPTION}) and ignored. A Logout Request closes the session; so do the subscriber closing its
  * socket, 15 s without a heartbeat from it, and any socket failure (the last two counted, {@link
- * FanoutError#CONNECTION_FAILED}). A packet that breaks SoupBinTCP 4.0 or cannot be parsed ends the session
+ * FanoutError#CONNECTION_FAILED}), and a login or subscription whose request the dispatcher's queue cannot take
+ * ({@link FanoutError#REQUEST_QUEUE_FULL}). A packet that breaks SoupBinTCP 4.0 or cannot be parsed ends the session
  * with End of Session ({@link #receive}). When the fanout stops, a logged-in session's stream ends as an ITCH 5.0 day
  * does, with System Events 'M', 'E' and 'C', then End of Session.
  *
@@ -89,6 +90,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final int workerId;
     private final long sessionId;
     private final SocketChannel channel;
+    /** "subscriber" and its address, for log lines. */
+    private final String subscriber;
     private final SessionSendChannel sendChannel;
     private final SoupBinTCPServer server;
     private final Clock sessionClock;
@@ -142,6 +145,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         this.workerId = workerId;
         this.sessionId = sessionId;
         this.channel = channel;
+        this.subscriber = "subscriber " + remoteAddress(channel);
         this.sessionClock = sessionClock;
         this.credentials = credentials;
         this.referenceData = referenceData;
@@ -294,7 +298,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 metrics.onMalformedPacket();
                 if (errors.errorToLog(FanoutError.MALFORMED_PACKET))
                 {
-                    errors.log(FanoutError.MALFORMED_PACKET, "subscriber " + remoteAddress(),
+                    errors.log(FanoutError.MALFORMED_PACKET, subscriber,
                         "session ended, a packet it sent could not be parsed or handled: " + ex);
                 }
                 endSession();
@@ -625,7 +629,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             {
                 if (errors.errorToLog(FanoutError.CONNECTION_FAILED))
                 {
-                    errors.log(FanoutError.CONNECTION_FAILED, "subscriber " + remoteAddress(), "not closed: " + ex);
+                    errors.log(FanoutError.CONNECTION_FAILED, subscriber, "not closed: " + ex);
                 }
             }
         }
@@ -695,7 +699,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             if (errors.errorToLog(FanoutError.BAD_SUBSCRIPTION))
             {
-                errors.log(FanoutError.BAD_SUBSCRIPTION, "subscriber " + remoteAddress(),
+                errors.log(FanoutError.BAD_SUBSCRIPTION, subscriber,
                     loginRequested ? "ignored, not parsed: length " + length : "ignored, before its Login Request");
             }
             return;
@@ -785,7 +789,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 metrics.onSlowConsumerDisconnect();
                 if (errors.errorToLog(FanoutError.SLOW_CONSUMER))
                 {
-                    errors.log(FanoutError.SLOW_CONSUMER, "subscriber " + remoteAddress(), "session ended: " + ex);
+                    errors.log(FanoutError.SLOW_CONSUMER, subscriber, "session ended: " + ex);
                 }
                 endSession(true);
             }
@@ -795,14 +799,15 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                     FanoutError.REQUEST_QUEUE_FULL : FanoutError.CONNECTION_FAILED;
                 if (errors.errorToLog(kind))
                 {
-                    errors.log(kind, "subscriber " + remoteAddress(), "closed: " + ex);
+                    errors.log(kind, subscriber, "closed: " + ex);
                 }
                 close();
             }
         }
     }
 
-    private String remoteAddress()
+    /** @return the subscriber's address, for log lines: read at the start, since a closed channel no longer has it. */
+    private static String remoteAddress(final SocketChannel channel)
     {
         try
         {
@@ -822,6 +827,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         RequestQueueFullException()
         {
             super("dispatcher request queue full");
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace()
+        {
+            return this; // an overload, not a defect: no stack to take
         }
     }
 }

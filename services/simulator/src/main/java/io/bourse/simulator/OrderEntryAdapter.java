@@ -321,6 +321,7 @@ final class OrderEntryAdapter implements MessageListener
                 return;
             }
         }
-        counters.errors().error(SimulatorError.UNKNOWN_SYMBOL, "order gateway Accepted", Symbols::toString, stock);
+        counters.errors().error(SimulatorError.UNKNOWN_SYMBOL, "order gateway Accepted or Replaced", Symbols::toString,
+            stock);
     }
 }

@@ -17,7 +17,7 @@ public enum SimulatorError
     MALFORMED_OUCH,
     /** An OUCH 4.2 message whose Order Token is not one the simulator sent: skipped. */
     UNKNOWN_ORDER_TOKEN,
-    /** An OUCH 4.2 Accepted of a symbol the simulator does not trade: not tracked as an open order. */
+    /** An OUCH 4.2 Accepted or Replaced of a symbol the simulator does not trade: not tracked as an open order. */
     UNKNOWN_SYMBOL,
     /**
      * A market-data session lost (a socket error, or ended by the server before its System Event End of Messages):

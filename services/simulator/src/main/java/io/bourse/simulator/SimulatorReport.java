@@ -45,7 +45,7 @@ import java.util.Map;
  *                           ({@code elapsedNs}): the message rate's, without the logins' snapshots, backfills and
  *                           what came after the last order.
  * @param feedLatency        ITCH 5.0 Timestamp to receive.
- * @param errors             order-entry and market-data errors.
+ * @param errors             the simulator's errors, every kind ({@link SimulatorError}), agent exceptions included.
  * @param mdInconsistencies  ITCH 5.0 messages that did not fit a market-data session's book.
  * @param vwapWindowSeconds  window of the rolling VWAP, seconds of ITCH time.
  * @param symbols            trades and VWAPs per symbol, from the first market-data session.
