@@ -296,11 +296,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             else
             {
                 metrics.onMalformedPacket();
-                if (errors.errorToLog(FanoutError.MALFORMED_PACKET))
-                {
-                    errors.log(FanoutError.MALFORMED_PACKET, subscriber,
-                        "session ended, a packet it sent could not be parsed or handled: " + ex);
-                }
+                errors.error(FanoutError.MALFORMED_PACKET, subscriber, ex);
                 endSession();
             }
         }
@@ -627,10 +623,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             }
             catch (final IOException ex)
             {
-                if (errors.errorToLog(FanoutError.CONNECTION_FAILED))
-                {
-                    errors.log(FanoutError.CONNECTION_FAILED, subscriber, "not closed: " + ex);
-                }
+                errors.error(FanoutError.CONNECTION_FAILED, subscriber, ex);
             }
         }
     }
@@ -787,20 +780,13 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             if (ex instanceof SendBufferFullException)
             {
                 metrics.onSlowConsumerDisconnect();
-                if (errors.errorToLog(FanoutError.SLOW_CONSUMER))
-                {
-                    errors.log(FanoutError.SLOW_CONSUMER, subscriber, "session ended: " + ex);
-                }
+                errors.error(FanoutError.SLOW_CONSUMER, subscriber, ex);
                 endSession(true);
             }
             else
             {
-                final FanoutError kind = ex instanceof RequestQueueFullException ?
-                    FanoutError.REQUEST_QUEUE_FULL : FanoutError.CONNECTION_FAILED;
-                if (errors.errorToLog(kind))
-                {
-                    errors.log(kind, subscriber, "closed: " + ex);
-                }
+                errors.error(ex instanceof RequestQueueFullException ?
+                    FanoutError.REQUEST_QUEUE_FULL : FanoutError.CONNECTION_FAILED, subscriber, ex);
                 close();
             }
         }
