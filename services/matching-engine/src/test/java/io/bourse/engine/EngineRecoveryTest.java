@@ -56,7 +56,6 @@ import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
 import static io.bourse.engine.ShardStreams.adminResponse;
 import static io.bourse.engine.ShardStreams.await;
-import static io.bourse.engine.ShardStreams.awaitEventsHeld;
 import static io.bourse.engine.ShardStreams.awaitAfterStart;
 import static io.bourse.engine.ShardStreams.awaitQuiet;
 import static io.bourse.engine.ShardStreams.breakTrade;
@@ -66,7 +65,7 @@ import static io.bourse.engine.ShardStreams.offer;
 import static io.bourse.engine.ShardStreams.priceBand;
 import static io.bourse.engine.ShardStreams.readSequencedEvents;
 import static io.bourse.engine.ShardStreams.send;
-import static io.bourse.engine.ShardStreams.sendRestingOrders;
+import static io.bourse.engine.ShardStreams.sendRestingOrdersUntilHeld;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -206,8 +205,7 @@ class EngineRecoveryTest
         final int orders;
         try (EngineService firstRun = launchShard(); Subscription events = subscribeEvents())
         {
-            orders = sendRestingOrders(connect(events));
-            awaitEventsHeld(firstRun.metricsPort());
+            orders = sendRestingOrdersUntilHeld(connect(events), firstRun.metricsPort());
 
             final Thread stop = new Thread(firstRun::close, "stop");
             stop.start();
@@ -699,8 +697,7 @@ class EngineRecoveryTest
         final int firstRunTook;
         try (EngineService firstRun = launchShard(); Subscription events = subscribeEvents())
         {
-            sendRestingOrders(connect(events));
-            awaitEventsHeld(firstRun.metricsPort());
+            sendRestingOrdersUntilHeld(connect(events), firstRun.metricsPort());
             final int firstRunStream = recordings().getLast().sessionId();
             try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
             {

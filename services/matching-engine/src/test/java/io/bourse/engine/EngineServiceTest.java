@@ -49,7 +49,6 @@ import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
 import static io.bourse.engine.ShardStreams.adminResponse;
 import static io.bourse.engine.ShardStreams.await;
-import static io.bourse.engine.ShardStreams.awaitEventsHeld;
 import static io.bourse.engine.ShardStreams.breakTrade;
 import static io.bourse.engine.ShardStreams.cancel;
 import static io.bourse.engine.ShardStreams.clockTick;
@@ -63,6 +62,7 @@ import static io.bourse.engine.ShardStreams.runCross;
 import static io.bourse.engine.ShardStreams.selfTradePrevention;
 import static io.bourse.engine.ShardStreams.send;
 import static io.bourse.engine.ShardStreams.sendRestingOrders;
+import static io.bourse.engine.ShardStreams.sendRestingOrdersUntilHeld;
 import static io.bourse.engine.ShardStreams.tradingState;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -534,8 +534,7 @@ class EngineServiceTest
         launch("aeron:ipc?term-length=65536", (ctx) -> {});
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
         final Publication commands = connect(events);
-        final int orders = sendRestingOrders(commands);
-        awaitEventsHeld(engine.metricsPort());
+        final int orders = sendRestingOrdersUntilHeld(commands, engine.metricsPort());
 
         // The stop comes while the engine holds an event and most commands are unread: it must take and answer them
         // all as the subscriber reads, before it goes (undrained, the subscriber got the 32 KiB window only).
@@ -557,8 +556,7 @@ class EngineServiceTest
     {
         launch("aeron:ipc?term-length=65536", (ctx) -> {});
         final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
-        sendRestingOrders(connect(events));
-        awaitEventsHeld(engine.metricsPort());
+        sendRestingOrdersUntilHeld(connect(events), engine.metricsPort());
         events.close();
 
         final ByteArrayOutputStream log = new ByteArrayOutputStream();

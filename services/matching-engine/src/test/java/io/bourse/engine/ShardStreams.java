@@ -37,6 +37,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,6 +55,8 @@ final class ShardStreams
 
     /** The sequence number of an {@link Event} that has none: an AdminResponse. */
     static final long NO_SEQUENCE_NUMBER = 0;
+
+    private static final Pattern EVENTS_HELD = Pattern.compile("(?m)^bourse_engine_events_held_total (\\S+)$");
 
     /** One event: its shard sequence number ({@link #NO_SEQUENCE_NUMBER} for none) and its fields as text. */
     record Event(long sequenceNumber, String text)
@@ -78,19 +82,33 @@ final class ShardStreams
     }
 
     /**
-     * Waits up to 10 s until the shard holds events back: its event stream refused one
-     * ({@code bourse_engine_events_held_total}).
+     * Sends {@link #sendRestingOrders the 3,000 resting orders}, more than a 64 KiB term's window holds, then waits up
+     * to 10 s until the shard holds back events of theirs: {@code bourse_engine_events_held_total} passes its count
+     * before the orders. That count is not always 0: the run's RunStarted is held too when the shard started before
+     * its subscriber came, and waiting for a count of 1 then returned before the shard had taken a single order.
      *
+     * @param commands    the command stream, connected.
      * @param metricsPort the shard's metrics port.
+     * @return the orders sent.
      */
-    static void awaitEventsHeld(final int metricsPort) throws Exception
+    static int sendRestingOrdersUntilHeld(final Publication commands, final int metricsPort) throws Exception
     {
+        final double heldBefore = eventsHeld(metricsPort);
+        final int orders = sendRestingOrders(commands);
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!MetricsEndpoint.scrape(metricsPort).matches("(?s).*\\nbourse_engine_events_held_total [1-9].*"))
+        while (eventsHeld(metricsPort) <= heldBefore)
         {
             assertThat(System.nanoTime()).as("events held").isLessThan(deadlineNs);
             Thread.sleep(1);
         }
+        return orders;
+    }
+
+    private static double eventsHeld(final int metricsPort) throws Exception
+    {
+        final Matcher held = EVENTS_HELD.matcher(MetricsEndpoint.scrape(metricsPort));
+        assertThat(held.find()).as("bourse_engine_events_held_total exported").isTrue();
+        return Double.parseDouble(held.group(1));
     }
 
     /** Sends 3,000 orders that all rest, alternately a buy below and a sell above {@code PRICE}: 6,000 events. */
