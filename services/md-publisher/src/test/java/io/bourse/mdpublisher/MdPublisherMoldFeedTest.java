@@ -241,10 +241,21 @@ class MdPublisherMoldFeedTest
         {
             offer(shard0, engine.orderAdded(T + i, "AAPL", 100 + i, SELL, 100, 1_500_000 + 100L * (i % 50), 'Y'));
         }
-        // About 340 Add Orders fill the window; the md-publisher then waits in the next one's offer.
-        awaitTrue(() -> receiver.polled() && ordersPublished() >= 300 &&
-            receiver.itch.messages.size() == sessionStart + ordersPublished());
-        final long published = ordersPublished();
+        // About 340 Add Orders fill the window; the md-publisher then waits in the next one's offer. The count must
+        // have stopped for a while: 300 alone could be met by a descheduled md thread still short of the window.
+        final long[] countSince = {-1, System.nanoTime()};
+        awaitTrue(() ->
+        {
+            final long count = ordersPublished();
+            if (count != countSince[0])
+            {
+                countSince[0] = count;
+                countSince[1] = System.nanoTime();
+            }
+            return receiver.polled() && count >= 300 && System.nanoTime() - countSince[1] >= 300_000_000L &&
+                receiver.itch.messages.size() == sessionStart + count;
+        });
+        final long published = countSince[0];
         final int heartbeats = receiver.heartbeats;
         final long oneSecondOn = System.nanoTime() + 1_000_000_000L;
         awaitTrue(() -> receiver.polled() && System.nanoTime() - oneSecondOn >= 0);

