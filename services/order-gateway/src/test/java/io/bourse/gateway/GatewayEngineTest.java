@@ -7,6 +7,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.common.time.MonotonicEpochNanoClock;
 import io.bourse.engine.AdminCommandEncoder;
 import io.bourse.engine.EngineService;
 import io.bourse.engine.match.SelfTradePrevention;
@@ -341,11 +342,12 @@ class GatewayEngineTest
     }
 
     /**
-     * A second gateway (id 2) on the same shards, closing 4 s after its start: at the close its orders get the close's
-     * cancels (Canceled 'T'), a closing-cross order locked in the cross stays, pending, so the day stays closing, and
-     * an Enter Order meanwhile is Rejected 'C'; after the cross the last order is done and the session gets End of Day,
-     * then End of Session. A user away at the close, with cancel on disconnect off, finds it all in
-     * its replay.
+     * A second gateway (id 2) on the same shards, closing 4 s after its start, its wall clock held short of the close
+     * until the day is set up (a loaded host took longer, and the close came first; a clock moved ahead instead would
+     * tick the shared shards into the future): at the close its orders get the close's cancels (Canceled 'T'), a
+     * closing-cross order locked in the cross stays, pending, so the day stays closing, and an Enter Order meanwhile
+     * is Rejected 'C'; after the cross the last order is done and the session gets End of Day, then End of Session. A
+     * user away at the close, with cancel on disconnect off, finds it all in its replay.
      */
     @Test
     void shouldCloseTheDayAtItsTimeRejectingNewOrdersCancelingEveryOrderThenEndingTheSessions(
@@ -353,7 +355,10 @@ class GatewayEngineTest
     {
         final long day = Ouch42.TIME_IN_FORCE_MARKET_HOURS;
         final long dollar = 10_000;
-        final long closeNs = new MidnightNanoClock().nanosSinceMidnight() + TimeUnit.SECONDS.toNanos(4);
+        final MonotonicEpochNanoClock systemClock = new MonotonicEpochNanoClock();
+        final long closeEpochNs = systemClock.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+        final long closeNs = closeEpochNs % MidnightNanoClock.NANOS_PER_DAY;
+        final AtomicBoolean daySetUp = new AtomicBoolean();
         assumeTrue(closeNs < TimeUnit.DAYS.toNanos(1) - TimeUnit.SECONDS.toNanos(30), "too near midnight UTC");
         try (GatewayService closing = GatewayService.launch(new GatewayContext()
                 .gatewayId(2)
@@ -363,6 +368,8 @@ class GatewayEngineTest
                 .jvmMetrics(false)
                 .sessionName(SESSION)
                 .closeTimeNs(closeNs)
+                .epochClock(() -> daySetUp.get() ? systemClock.nanoTime() :
+                    Math.min(systemClock.nanoTime(), closeEpochNs - 1))
                 .journalDir(closingJournalDir.toString())
                 .credentials(Credentials.parse(List.of("eod01,eod01pw,DEMO", "eod02,eod02pw,DEMO")))
                 .riskLimits(RiskLimits.parse(RiskLimits.NO_LIMITS, List.of("eod02,,,,,,N"), List.of(), Map.of()))
@@ -387,8 +394,8 @@ class GatewayEngineTest
                 crossLock(commands, "MSFT");
                 awaitEngineCommands(1, "cross_lock", locksBefore + 1);
                 assertThat(marketState(closing)).as("open before the close").isZero();
-                final long untilCloseNs = closeNs - new MidnightNanoClock().nanosSinceMidnight();
-                Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(untilCloseNs)));
+                daySetUp.set(true);
+                Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(closeEpochNs - systemClock.nanoTime())));
 
                 final List<Object> atClose = trader.await(6);
                 trader.enterOrder("E3", "GOOG", Ouch42.SIDE_BUY, 100, dollar, day);
