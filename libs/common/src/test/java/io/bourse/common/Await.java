@@ -14,6 +14,17 @@ public final class Await
     /** Longest wait for a condition. */
     public static final long TIMEOUT_SECONDS = 20;
 
+    /** Assertions on what the service under test exposes, such as a scrape of its metrics. */
+    @FunctionalInterface
+    public interface Check
+    {
+        /**
+         * @throws AssertionError while what it checks does not hold yet.
+         * @throws Exception      when it cannot read what it checks: ends the wait.
+         */
+        void run() throws Exception;
+    }
+
     private Await()
     {
     }
@@ -47,6 +58,35 @@ public final class Await
                 throw new AssertionError(description.get() + " still false after " + TIMEOUT_SECONDS + " s");
             }
             Thread.yield();
+        }
+    }
+
+    /**
+     * Runs the check until it passes: for counters a service's thread updates just after the output a test has seen
+     * (a message sent, then counted), which a check made at once can find one short.
+     *
+     * @param check assertions, run again after a millisecond while they fail.
+     * @throws AssertionError the check's last when it still fails after {@value #TIMEOUT_SECONDS} s.
+     * @throws Exception      what the check throws other than an AssertionError, at once.
+     */
+    public static void awaitAsserted(final Check check) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true)
+        {
+            try
+            {
+                check.run();
+                return;
+            }
+            catch (final AssertionError ex)
+            {
+                if (System.nanoTime() - deadlineNs > 0)
+                {
+                    throw ex;
+                }
+            }
+            Thread.sleep(1);
         }
     }
 }

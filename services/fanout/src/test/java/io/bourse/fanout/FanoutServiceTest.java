@@ -52,6 +52,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.bourse.common.Await.awaitAsserted;
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.itch.ItchEvents.AddOrder;
 import static io.bourse.itch.ItchEvents.CrossTrade;
@@ -219,25 +220,29 @@ class FanoutServiceTest
             assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
                 .containsExactly(expected);
         }
-        final String metrics = scrapeMetrics();
-        assertThat(total(metrics, "bourse_fanout_messages_in_total")).isEqualTo(3);
-        assertThat(total(metrics, "bourse_fanout_messages_out_total")).isEqualTo(16);
-        assertThat(metrics)
-            .contains("bourse_fanout_messages_in_total{type=\"add_order\"} 1.0\n")
-            .contains("bourse_fanout_messages_in_total{type=\"price_level_update\"} 1.0\n")
-            .contains("bourse_fanout_messages_out_total{type=\"system_event\"} 6.0\n")
-            .contains("bourse_fanout_messages_out_total{type=\"stock_directory\"} 4.0\n")
-            .contains("bourse_fanout_messages_out_total{type=\"stock_trading_action\"} 4.0\n")
-            .contains("bourse_fanout_messages_out_total{type=\"add_order\"} 2.0\n")
-            .contains("bourse_fanout_sessions 2.0\n")
-            .contains("bourse_fanout_market_data_recoveries_total 1.0\n")
-            .contains("bourse_fanout_drops_total 0.0\n")
-            .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED)
-            .contains("bourse_fanout_latency_seconds_count 2\n")
-            .contains("bourse_fanout_worker_ring_bytes{worker=\"0\"} 0.0\n")
-            .contains("bourse_fanout_pending_catch_ups 0.0\n")
-            .contains("bourse_fanout_catch_ups_in_progress 0.0\n")
-            .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"3000\"} ");
+        // A worker counts a message and its latency once it is written.
+        awaitAsserted(() ->
+        {
+            final String metrics = scrapeMetrics();
+            assertThat(total(metrics, "bourse_fanout_messages_in_total")).isEqualTo(3);
+            assertThat(total(metrics, "bourse_fanout_messages_out_total")).isEqualTo(16);
+            assertThat(metrics)
+                .contains("bourse_fanout_messages_in_total{type=\"add_order\"} 1.0\n")
+                .contains("bourse_fanout_messages_in_total{type=\"price_level_update\"} 1.0\n")
+                .contains("bourse_fanout_messages_out_total{type=\"system_event\"} 6.0\n")
+                .contains("bourse_fanout_messages_out_total{type=\"stock_directory\"} 4.0\n")
+                .contains("bourse_fanout_messages_out_total{type=\"stock_trading_action\"} 4.0\n")
+                .contains("bourse_fanout_messages_out_total{type=\"add_order\"} 2.0\n")
+                .contains("bourse_fanout_sessions 2.0\n")
+                .contains("bourse_fanout_market_data_recoveries_total 1.0\n")
+                .contains("bourse_fanout_drops_total 0.0\n")
+                .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED)
+                .contains("bourse_fanout_latency_seconds_count 2\n")
+                .contains("bourse_fanout_worker_ring_bytes{worker=\"0\"} 0.0\n")
+                .contains("bourse_fanout_pending_catch_ups 0.0\n")
+                .contains("bourse_fanout_catch_ups_in_progress 0.0\n")
+                .containsPattern("bourse_aeron_subscriber_lag_bytes\\{session=\"-?[0-9]+\",stream=\"3000\"} ");
+        });
     }
 
     @Test

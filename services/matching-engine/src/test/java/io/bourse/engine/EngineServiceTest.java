@@ -44,6 +44,7 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.bourse.common.Await.awaitAsserted;
 import static io.bourse.common.time.MidnightNanoClock.NANOS_PER_DAY;
 import static io.bourse.engine.ShardStreams.DAY;
 import static io.bourse.engine.ShardStreams.PRICE;
@@ -144,10 +145,11 @@ class EngineServiceTest
             new Event(4, "accepted 12 AAPL SELL 60@" + PRICE + " Y t=778"),
             new Event(5, "executed 60@" + PRICE + " taker 12 maker 11 match " + number(1) + " t=778"),
             new Event(6, "rejected 13 S"));
-        assertThat(MetricsEndpoint.scrape(engine.metricsPort()))
+        // The shard counts an event once it is published.
+        awaitAsserted(() -> assertThat(MetricsEndpoint.scrape(engine.metricsPort()))
             .contains("bourse_engine_events_total{type=\"rejected\"} 1.0\n")
             .contains("bourse_engine_rejects_total{reason=\"invalid_stock\"} 1.0\n")
-            .contains("bourse_engine_rejects_total{reason=\"halted\"} 0.0\n");
+            .contains("bourse_engine_rejects_total{reason=\"halted\"} 0.0\n"));
     }
 
     /**

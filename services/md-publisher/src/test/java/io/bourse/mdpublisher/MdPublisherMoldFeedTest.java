@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.bourse.common.Await.awaitAsserted;
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.itch.ItchEvents.AddOrder;
 import static io.bourse.itch.ItchEvents.BrokenTrade;
@@ -126,11 +127,11 @@ class MdPublisherMoldFeedTest
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.states).containsExactly(MoldUDP64ClientState.SYNCHRONIZED);
         assertThat(receiver.requests).isEmpty();
-        assertThat(scrapeMetrics())
+        awaitAsserted(() -> assertThat(scrapeMetrics())
             .contains("bourse_md_mold_messages_total 15.0\n")
             .contains("bourse_md_mold_requests_total 0.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
-            .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED);
+            .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED));
 
         service.close();
         expected.add(new SystemEvent(0, 'M'));
@@ -176,14 +177,14 @@ class MdPublisherMoldFeedTest
 
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.requests).isEmpty();
-        assertThat(scrapeMetrics())
+        awaitAsserted(() -> assertThat(scrapeMetrics())
             .contains("bourse_md_mold_messages_total 12.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
             .contains("bourse_md_events_in_total{type=\"cross_completed\"} 2.0\n")
             .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"order_executed_with_price\"} 1.0\n")
             .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"cross_trade\"} 2.0\n")
             .contains("bourse_md_messages_out_total{feed=\"orders\",type=\"trade\"} 0.0\n")
-            .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED);
+            .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED));
     }
 
     /**
@@ -214,11 +215,10 @@ class MdPublisherMoldFeedTest
             assertThat(received.get(sessionStart + i))
                 .isEqualTo(new AddOrder(1, 0, T + i, 100 + i, 'S', 100, "AAPL", 1_500_000 + 100L * (i % 50)));
         }
-        final String metrics = scrapeMetrics();
-        assertThat(metrics)
+        awaitAsserted(() -> assertThat(scrapeMetrics())
             .contains("bourse_md_mold_messages_total " + (sessionStart + orders) + ".0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
-            .containsPattern("bourse_md_drops_total\\{feed=\"orders\",reason=\"back_pressure\"} [1-9][0-9]*\\.0\n");
+            .containsPattern("bourse_md_drops_total\\{feed=\"orders\",reason=\"back_pressure\"} [1-9][0-9]*\\.0\n"));
         stalled.close();
     }
 

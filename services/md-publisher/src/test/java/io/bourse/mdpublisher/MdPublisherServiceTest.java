@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.bourse.common.Await.awaitAsserted;
 import static io.bourse.common.Await.awaitTrue;
 import static io.bourse.mdpublisher.MarketDataCapture.Sequenced;
 import static io.bourse.mdpublisher.MarketDataEvents.AddOrder;
@@ -138,8 +139,8 @@ class MdPublisherServiceTest
             new Sequenced(2, new Trade(T1 + 40, "MSFT", 50, Side.BUY, 100, 4_000_100, false)),
             new Sequenced(3, new Broken(T1 + 50, "AAPL", 33)));
 
-        final String metrics = scrapeMetrics();
-        assertThat(metrics)
+        // The md-publisher counts a message once it is published.
+        awaitAsserted(() -> assertThat(scrapeMetrics())
             .contains("bourse_md_events_in_total{type=\"accepted\"} 1.0\n")
             .contains("bourse_md_events_in_total{type=\"added\"} 3.0\n")
             .contains("bourse_md_events_in_total{type=\"executed\"} 2.0\n")
@@ -163,7 +164,7 @@ class MdPublisherServiceTest
             .contains("bourse_md_book_orders{side=\"bid\",symbol=\"MSFT\"} 1.0\n")
             .contains("bourse_md_best_offer_dollars{symbol=\"AAPL\"} 150.01\n")
             .contains("bourse_md_best_bid_dollars{symbol=\"MSFT\"} 400.0\n")
-            .doesNotContain("bourse_md_spread_dollars{");
+            .doesNotContain("bourse_md_spread_dollars{"));
     }
 
     @Test
