@@ -789,8 +789,8 @@ class GatewaySessionTest
         assertThat(engine.clockTicks().subList(0, 2)).isEqualTo(List.of(
             new ClockTick(0, TEN_AM_NS), new ClockTick(1, TEN_AM_NS)));
         // The ticker counts a tick once the engine proxy took it.
-        awaitAsserted(() ->
-            assertThat(Metrics.counter(registry, "bourse_gateway_clock_ticks_total", "sent")).isGreaterThanOrEqualTo(2));
+        awaitAsserted(() -> assertThat(Metrics.counter(registry, "bourse_gateway_clock_ticks_total", "sent"))
+            .isGreaterThanOrEqualTo(2));
     }
 
     @Test
