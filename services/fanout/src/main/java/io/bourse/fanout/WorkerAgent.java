@@ -26,6 +26,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -96,6 +97,12 @@ final class WorkerAgent implements Agent
     private int sessionCount;
     /** {@link #sessionCount} for the acceptor's thread, set in order after each change. */
     private final AtomicInteger openSessions = new AtomicInteger();
+    /** Connections the acceptor handed this worker; the acceptor's thread only. */
+    private long connectionsHandedOver;
+    /** Connections this worker took off its queue, each counted after its session was. */
+    private long connectionsTakenCount;
+    /** {@link #connectionsTakenCount} for the acceptor's thread. */
+    private final AtomicLong connectionsTaken = new AtomicLong();
     /** The session of the last answer record: a snapshot or replay is a run of records for one session. */
     private SubscriberSession lastAnswered;
     private long nextSessionId;
@@ -341,7 +348,12 @@ final class WorkerAgent implements Agent
      */
     boolean offerConnection(final SocketChannel channel)
     {
-        return newConnections.offer(channel);
+        if (!newConnections.offer(channel))
+        {
+            return false;
+        }
+        connectionsHandedOver++;
+        return true;
     }
 
     /**
@@ -350,7 +362,8 @@ final class WorkerAgent implements Agent
      */
     int load()
     {
-        return openSessions.get() + newConnections.size();
+        final long queued = queuedConnections();
+        return openSessions.get() + (int)queued;
     }
 
     /**
@@ -359,10 +372,34 @@ final class WorkerAgent implements Agent
      */
     boolean isAtPendingLoginLimit()
     {
-        return awaitingLogins.get() + newConnections.size() >= maxPendingLogins;
+        final long queued = queuedConnections();
+        return awaitingLogins.get() + queued >= maxPendingLogins;
+    }
+
+    /**
+     * @return the connections handed to this worker that it has not yet taken, for the acceptor's thread. Read before
+     * the session counts: the worker counts a connection taken only after its session, so a connection is always in
+     * one count or the other. The queue's own size was not: it fell as the worker took a connection, before the
+     * session was counted, and in between the acceptor could hand a worker at its limit one more to refuse.
+     */
+    private long queuedConnections()
+    {
+        return connectionsHandedOver - connectionsTaken.get();
     }
 
     private void onNewConnection(final SocketChannel channel)
+    {
+        try
+        {
+            takeConnection(channel);
+        }
+        finally
+        {
+            connectionsTaken.setRelease(++connectionsTakenCount);
+        }
+    }
+
+    private void takeConnection(final SocketChannel channel)
     {
         if (awaitingLoginCount >= maxPendingLogins && countAwaitingLogins() >= maxPendingLogins)
         {

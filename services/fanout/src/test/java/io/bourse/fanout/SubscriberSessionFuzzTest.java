@@ -267,7 +267,7 @@ class SubscriberSessionFuzzTest
             clients.add(client);
             final SocketChannel accepted = acceptor.accept();
             accepted.configureBlocking(false);
-            assertThat(connections.offer(accepted)).isTrue();
+            assertThat(worker.offerConnection(accepted)).isTrue();
             client.configureBlocking(false);
             return client;
         }

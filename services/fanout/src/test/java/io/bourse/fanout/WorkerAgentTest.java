@@ -175,9 +175,13 @@ class WorkerAgentTest
             silent.add(open(0));
         }
         final TestSubscriber refused = open(0);
+        assertThat(worker.load()).as("a session and four connections queued").isEqualTo(5);
+        assertThat(worker.isAtPendingLoginLimit()).as("four queued").isTrue();
         dutyCycle();
 
         awaitClosed(refused);
+        assertThat(worker.load()).as("four sessions").isEqualTo(4);
+        assertThat(worker.isAtPendingLoginLimit()).as("three awaiting their Login Request").isTrue();
         assertThat(counter("bourse_fanout_pending_login_refusals")).isEqualTo(1);
         assertThat(gauge("bourse_fanout_sessions")).isEqualTo(1);
         assertThat(isClosedByPeer(subscriber)).isFalse();
@@ -609,7 +613,7 @@ class WorkerAgentTest
         channel.connect(acceptor.getLocalAddress());
         final SocketChannel accepted = acceptor.accept();
         accepted.configureBlocking(false);
-        assertThat(connections.offer(accepted)).isTrue();
+        assertThat(worker.offerConnection(accepted)).isTrue();
         final TestSubscriber subscriber = new TestSubscriber(channel);
         subscribers.add(subscriber);
         channel.configureBlocking(false);
