@@ -46,7 +46,8 @@ enum FanoutError
     CONNECTION_FAILED,
     /**
      * A Login Request or subscription whose snapshot or replay request the dispatcher's queue could not take (the
-     * fanout is overloaded): the connection is closed.
+     * fanout is overloaded): the login gets Login Rejected 'S' (session not available), the subscription's session
+     * End of Session.
      */
     REQUEST_QUEUE_FULL,
     /**

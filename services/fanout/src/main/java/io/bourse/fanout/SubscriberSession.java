@@ -42,9 +42,10 @@ import java.util.Arrays;
  * therefore applies before any Add Order. Other Unsequenced Data, or any before the Login Request, is counted ({@link
  * FanoutError#BAD_SUBSCRIPTION}) and ignored. A Logout Request closes the session; so do the subscriber closing its
  * socket, 15 s without a heartbeat from it, and any socket failure (the last two counted, {@link
- * FanoutError#CONNECTION_FAILED}), and a login or subscription whose request the dispatcher's queue cannot take
- * ({@link FanoutError#REQUEST_QUEUE_FULL}). A packet that breaks SoupBinTCP 4.0 or cannot be parsed ends the session
- * with End of Session ({@link #receive}). When the fanout stops, a logged-in session's stream ends as an ITCH 5.0 day
+ * FanoutError#CONNECTION_FAILED}). A Login Request whose snapshot or replay request the dispatcher's queue cannot take
+ * (the fanout is overloaded) gets Login Rejected 'S' (session not available), and a subscription whose request it
+ * cannot take ends the session with End of Session: both counted ({@link FanoutError#REQUEST_QUEUE_FULL}). A packet
+ * that breaks SoupBinTCP 4.0 or cannot be parsed ends the session with End of Session ({@link #receive}). When the fanout stops, a logged-in session's stream ends as an ITCH 5.0 day
  * does, with System Events 'M', 'E' and 'C', then End of Session.
  *
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
@@ -653,7 +654,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
 
         loginRequested = true;
         Arrays.fill(pending, 1, pending.length, true);
-        request(true, request.getRequestedSequenceNumber());
+        if (!request(true, request.getRequestedSequenceNumber()))
+        {
+            errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "Login Request: Login Rejected 'S'");
+            rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+        }
     }
 
     /** SoupBinTCP 4.0 Login Rejected with the reason code, counted, then the connection closes. */
@@ -718,16 +723,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             pending[locate] = symbols[locate] && !subscribed[locate];
             adding |= pending[locate];
         }
-        if (adding)
+        if (adding && !request(false, 0))
         {
-            try
-            {
-                request(false, 0);
-            }
-            catch (final IOException ex)
-            {
-                fail(ex);
-            }
+            errors.error(FanoutError.REQUEST_QUEUE_FULL, subscriber, "subscription: End of Session");
+            endSession();
         }
     }
 
@@ -746,13 +745,20 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         return dropped;
     }
 
-    private void request(final boolean login, final long requestedSequence) throws IOException
+    /**
+     * Asks the dispatcher for the pending symbols' books (and, at the login, the replay from the requested sequence
+     * number).
+     *
+     * @return false when the dispatcher's queue of requests is full: the fanout is overloaded.
+     */
+    private boolean request(final boolean login, final long requestedSequence)
     {
         if (!requests.offer(new CatchUpRequest(workerId, sessionId, login, requestedSequence, pending.clone())))
         {
-            throw new RequestQueueFullException();
+            return false;
         }
         awaitingAnswer = true;
+        return true;
     }
 
     /**
@@ -785,8 +791,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             }
             else
             {
-                errors.error(ex instanceof RequestQueueFullException ?
-                    FanoutError.REQUEST_QUEUE_FULL : FanoutError.CONNECTION_FAILED, subscriber, ex);
+                errors.error(FanoutError.CONNECTION_FAILED, subscriber, ex);
                 close();
             }
         }
@@ -802,23 +807,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         catch (final IOException ex)
         {
             return "(unknown)";
-        }
-    }
-
-    /** The dispatcher's queue of snapshot and replay requests could not take the session's request. */
-    private static final class RequestQueueFullException extends IOException
-    {
-        private static final long serialVersionUID = 1L;
-
-        RequestQueueFullException()
-        {
-            super("dispatcher request queue full");
-        }
-
-        @Override
-        public synchronized Throwable fillInStackTrace()
-        {
-            return this; // an overload, not a defect: no stack to take
         }
     }
 }

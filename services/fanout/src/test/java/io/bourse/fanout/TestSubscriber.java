@@ -27,6 +27,8 @@ final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoClosea
     final List<Character> messageTypes = new ArrayList<>();
     final List<Character> eventCodes = new ArrayList<>();
     boolean accepted;
+    /** SoupBinTCP 4.0 Login Rejected's Reject Reason Code; 0 until one comes. */
+    char rejectReasonCode;
     boolean ended;
 
     TestSubscriber(final SocketChannel channel)
@@ -58,7 +60,7 @@ final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoClosea
     @Override
     public void loginRejected(final SoupBinTCPClient session, final SoupBinTCP.LoginRejected payload)
     {
-        throw new AssertionError("login rejected");
+        rejectReasonCode = (char)payload.getRejectReasonCode();
     }
 
     @Override

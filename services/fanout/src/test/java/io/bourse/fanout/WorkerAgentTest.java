@@ -236,26 +236,63 @@ class WorkerAgentTest
         assertThat(gauge("bourse_fanout_sessions")).isEqualTo(1);
     }
 
-    /** A login whose request the dispatcher's full queue cannot take closes the connection, counted on its own. */
+    /**
+     * A login whose request the dispatcher's full queue cannot take gets SoupBinTCP Login Rejected 'S' (session not
+     * available), counted on its own; before, the connection was closed with no answer.
+     */
     @Test
-    void shouldCloseAndCountALoginWhoseRequestTheDispatcherQueueCannotTake() throws Exception
+    void shouldRejectAndCountALoginWhoseRequestTheDispatcherQueueCannotTake() throws Exception
     {
-        while (requests.offer(CatchUpRequest.cancel(1, 99)))
-        {
-            // fill the queue: the dispatcher is behind
-        }
+        fillRequestQueue();
         final TestSubscriber subscriber = login(0);
 
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!isClosed(subscriber) && System.nanoTime() - deadlineNs < 0)
+        while (0 == subscriber.rejectReasonCode && System.nanoTime() - deadlineNs < 0)
         {
             worker.doWork();
+            subscriber.client.receive();
         }
 
-        assertThat(isClosed(subscriber)).as("closed by the worker").isTrue();
+        assertThat(subscriber.rejectReasonCode).isEqualTo((char)SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
         assertThat(subscriber.accepted).isFalse();
+        assertThat(isClosed(subscriber)).as("closed by the worker").isTrue();
+        assertThat(counter("bourse_fanout_login_failures")).isEqualTo(1);
         assertThat(errors.count(FanoutError.REQUEST_QUEUE_FULL)).isEqualTo(1);
         assertThat(errors.total()).isEqualTo(1);
+    }
+
+    /**
+     * A subscription adding a symbol whose book request the dispatcher's full queue cannot take ends the session with
+     * End of Session, counted; before, the connection was closed with no word.
+     */
+    @Test
+    void shouldEndASessionWhoseSubscriptionRequestTheDispatcherQueueCannotTake() throws Exception
+    {
+        final TestSubscriber subscriber = connect(0);
+        fillRequestQueue();
+        // No symbol, then AAPL again: its book must be asked for.
+        writeFully(subscriber, new byte[]{0, 4, 'U', 'S', 0, 0, 0, 12, 'U', 'S', 0, 1, 'A', 'A', 'P', 'L', ' ', ' ', ' ',
+            ' '});
+
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!subscriber.ended && System.nanoTime() - deadlineNs < 0)
+        {
+            worker.doWork();
+            subscriber.client.receive();
+        }
+
+        assertThat(subscriber.ended).as("End of Session").isTrue();
+        assertThat(errors.count(FanoutError.REQUEST_QUEUE_FULL)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
+    }
+
+    /** Fills the dispatcher's queue of requests, as a dispatcher far behind leaves it. */
+    private void fillRequestQueue()
+    {
+        while (requests.offer(CatchUpRequest.cancel(1, 99)))
+        {
+            // the dispatcher is behind
+        }
     }
 
     /** @return true once the worker has closed its end: end of stream or a reset. */
@@ -568,6 +605,7 @@ class WorkerAgentTest
         {
             dutyCycle();
             subscriber.client.receive();
+            assertThat(subscriber.rejectReasonCode).as("Login Rejected").isEqualTo((char)0);
         }
     }
 
