@@ -5,9 +5,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Test fixture: waits, yielding, for a condition that threads of the service under test make true. It gives up
- * with an {@link AssertionError} after {@value #TIMEOUT_SECONDS} s, within the tests' own 30 s timeouts: a spin
- * does not answer the interrupt with which JUnit times a test out, so an unbounded wait would hang the build.
+ * Test fixture: waits, yielding (or sleeping 1 ms between checks), for a condition that threads of the service under
+ * test make true. It gives up with an {@link AssertionError} after {@value #TIMEOUT_SECONDS} s, within most tests' own
+ * 30 s timeouts: a spin does not answer the interrupt with which JUnit times a test out, so an unbounded wait would
+ * hang the build (a test with a shorter timeout is failed by it once the wait gives up).
  */
 public final class Await
 {

@@ -113,7 +113,8 @@ final class WorkerAgent implements Agent
     /**
      * @param workerId       0-based, names the thread.
      * @param ringBuffer     ITCH messages from the dispatcher, framed by {@link DispatcherAgent}.
-     * @param newConnections connections assigned by the acceptor.
+     * @param newConnections connections assigned by the acceptor, offered only through {@link #offerConnection}, which
+     *                       counts them for {@link #load()} and {@link #isAtPendingLoginLimit()}.
      * @param requests       catch-up requests to the dispatcher, shared by every worker.
      * @param maxSessions    most sessions this worker serves.
      * @param maxPendingLogins most connections this worker holds at once that have sent no Login Request yet.

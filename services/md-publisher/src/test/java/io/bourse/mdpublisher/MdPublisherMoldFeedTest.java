@@ -127,6 +127,7 @@ class MdPublisherMoldFeedTest
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.states).containsExactly(MoldUDP64ClientState.SYNCHRONIZED);
         assertThat(receiver.requests).isEmpty();
+        // The md-publisher counts a MoldUDP64 packet's messages once it is sent.
         awaitAsserted(() -> assertThat(scrapeMetrics())
             .contains("bourse_md_mold_messages_total 15.0\n")
             .contains("bourse_md_mold_requests_total 0.0\n")
@@ -177,6 +178,7 @@ class MdPublisherMoldFeedTest
 
         assertThat(receiver.itch.messages).isEqualTo(expected);
         assertThat(receiver.requests).isEmpty();
+        // The md-publisher counts a MoldUDP64 packet's messages once it is sent.
         awaitAsserted(() -> assertThat(scrapeMetrics())
             .contains("bourse_md_mold_messages_total 12.0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")
@@ -215,6 +217,7 @@ class MdPublisherMoldFeedTest
             assertThat(received.get(sessionStart + i))
                 .isEqualTo(new AddOrder(1, 0, T + i, 100 + i, 'S', 100, "AAPL", 1_500_000 + 100L * (i % 50)));
         }
+        // The md-publisher counts a MoldUDP64 packet's messages once it is sent.
         awaitAsserted(() -> assertThat(scrapeMetrics())
             .contains("bourse_md_mold_messages_total " + (sessionStart + orders) + ".0\n")
             .contains("bourse_md_mold_errors_total 0.0\n")

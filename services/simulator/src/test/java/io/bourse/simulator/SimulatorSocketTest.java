@@ -86,7 +86,7 @@ class SimulatorSocketTest
         assertThat(report.roundTrip().p50Ns()).isPositive().isLessThanOrEqualTo(report.roundTrip().maxNs());
         assertThat(List.of(report.rejected(), report.unanswered(), report.errors())).containsOnly(0L);
         // Paced: never above the rate; a stall at the end of the second of sending lowers it, so the lower bound is
-        // loose (the window ends at the last send, or when it was due if that is later).
+        // loose (the window ends at the last send, or when the next order would have been due if that is later).
         assertThat(report.achievedRate()).isBetween(800.0, 1100.0);
         assertThat(report.mdMessagesByType()).isEqualTo(Map.of('S', 1L, 'A', 1L, 'E', 1L));
         // The Add Order and Order Executed come once the gateway has the first Enter Order, so within the sending; the
@@ -149,7 +149,8 @@ class SimulatorSocketTest
         }
 
         assertThat(report.durationSeconds()).isZero();
-        assertThat(report.elapsedNs()).isBetween(TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(2));
+        // 250 ms: the agent reads its time at the top of a duty cycle, and may be preempted before it sees the stop.
+        assertThat(report.elapsedNs()).isBetween(TimeUnit.MILLISECONDS.toNanos(250), TimeUnit.SECONDS.toNanos(2));
         assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get()).isPositive();
         assertThat(report.accepted()).isEqualTo(report.daySent() + report.iocSent());
         assertThat(report.mdMessages()).isZero();
@@ -405,7 +406,9 @@ class SimulatorSocketTest
         else
         {
             assertThat(broken).singleElement().asString().startsWith("%5d ".formatted(steps - 1));
-            assertThat(out).contains("ramp: broke at " + 200 * steps + " orders/s");
+            // Broken by the answers within the step: a p99 over the 1 s limit would be a fault, not the host's load.
+            assertThat(out)
+                .contains("ramp: broke at " + 200 * steps + " orders/s", "Enter Orders answered within the step");
         }
         final long intended = 60L * steps * (steps + 1) / 2;
         assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get())
@@ -681,10 +684,9 @@ class SimulatorSocketTest
         }
     }
 
-    /** Sends a System Event at login and, 100 ms later, an Add Order and an Order Executed stamped with the time. */
     /**
      * A fanout's side of one ITCH session: a System Event at the login, then an Add Order and its Order Executed once
-     * the gateway has an Enter Order (the simulator is then sending).
+     * the gateway has an Enter Order (the simulator is then sending), stamped with the time.
      */
     private static final class ItchFeed implements SoupTestServer.Handler
     {
