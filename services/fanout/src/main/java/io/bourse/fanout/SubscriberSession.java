@@ -45,8 +45,9 @@ import java.util.Arrays;
  * FanoutError#CONNECTION_FAILED}). A Login Request whose snapshot or replay request the dispatcher's queue cannot take
  * (the fanout is overloaded) gets Login Rejected 'S' (session not available), and a subscription whose request it
  * cannot take ends the session with End of Session: both counted ({@link FanoutError#REQUEST_QUEUE_FULL}). A packet
- * that breaks SoupBinTCP 4.0 or cannot be parsed ends the session with End of Session ({@link #receive}). When the fanout stops, a logged-in session's stream ends as an ITCH 5.0 day
- * does, with System Events 'M', 'E' and 'C', then End of Session.
+ * that breaks SoupBinTCP 4.0 or cannot be parsed ends the session with End of Session ({@link #receive}). When the
+ * fanout stops, a logged-in session's stream ends as an ITCH 5.0 day does, with System Events 'M', 'E' and 'C', then
+ * End of Session.
  *
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave

@@ -271,8 +271,8 @@ class WorkerAgentTest
         final TestSubscriber subscriber = connect(0);
         fillRequestQueue();
         // No symbol, then AAPL again: its book must be asked for.
-        writeFully(subscriber, new byte[]{0, 4, 'U', 'S', 0, 0, 0, 12, 'U', 'S', 0, 1, 'A', 'A', 'P', 'L', ' ', ' ', ' ',
-            ' '});
+        writeFully(subscriber,
+            new byte[]{0, 4, 'U', 'S', 0, 0, 0, 12, 'U', 'S', 0, 1, 'A', 'A', 'P', 'L', ' ', ' ', ' ', ' '});
 
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!subscriber.ended && System.nanoTime() - deadlineNs < 0)
