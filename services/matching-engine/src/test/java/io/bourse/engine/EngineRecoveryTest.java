@@ -695,9 +695,10 @@ class EngineRecoveryTest
         layout = layout.withEventChannel("aeron:ipc?term-length=65536");
         final List<Event> firstRunEvents;
         final int firstRunTook;
+        final int orders;
         try (EngineService firstRun = launchShard(); Subscription events = subscribeEvents())
         {
-            sendRestingOrdersUntilHeld(connect(events), firstRun.metricsPort());
+            orders = sendRestingOrdersUntilHeld(connect(events), firstRun.metricsPort());
             final int firstRunStream = recordings().getLast().sessionId();
             try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
             {
@@ -714,7 +715,16 @@ class EngineRecoveryTest
         try (EngineService ignored = launchShard())
         {
             connect(events);
-            final List<Event> published = awaitQuiet(events, recordings().getLast().sessionId(), 500);
+            // Until the last order is accepted: read until 500 ms passed without an event, a stall of the run cut the
+            // list short.
+            final int secondRunStream = recordings().getLast().sessionId();
+            final List<Event> published = new ArrayList<>();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (published.stream().map(EngineRecoveryTest::acceptedOrder).noneMatch(Long.valueOf(orders)::equals))
+            {
+                assertThat(System.nanoTime()).as("order " + orders + " accepted").isLessThan(deadlineNs);
+                published.addAll(awaitQuiet(events, secondRunStream, 100));
+            }
             assertThat(published).as("the first run's unpublished events").isNotEmpty();
             assertThat(published.getFirst().sequenceNumber()).isEqualTo(1);
 
