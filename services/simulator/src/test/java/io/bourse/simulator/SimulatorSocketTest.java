@@ -412,7 +412,7 @@ class SimulatorSocketTest
         }
         final long intended = 60L * steps * (steps + 1) / 2;
         assertThat(report.ordersSent()).isEqualTo(gateway.enterOrders.get() + gateway.otherOrders.get())
-            .isBetween(intended * 17 / 20, intended + 40L * steps);
+            .isBetween(intended * 3 / 4, intended + 40L * steps);
         // The throughput over the whole ramp is judged against the mean of its steps' rates, not the last one's.
         assertThat(report.targetRate()).isEqualTo(100L * (steps + 1));
         assertThat(report.scenario()).startsWith("ramp from 200 to " + 200 * steps + ": the mean of its steps' rates");
@@ -430,8 +430,11 @@ class SimulatorSocketTest
                 .scenario(Scenario.RAMP).rate(200).rampIntervalMs(300).rampP99LimitUs(1));
         }
 
-        assertThat(progress.toString(StandardCharsets.US_ASCII)).contains("ramp: broke at 200 orders/s (p99 ");
-        assertThat(report.ordersSent()).isBetween(50L, 100L);
+        // Over a 1 us p99 at once; a loaded host may also leave 10% of the step's orders unanswered within it, which
+        // the line then names first (RampTest tests each rule).
+        assertThat(progress.toString(StandardCharsets.US_ASCII)).containsPattern(
+            "ramp: broke at 200 orders/s \\((p99 |[0-9]+ of [0-9]+ Enter Orders answered within the step)");
+        assertThat(report.ordersSent()).isBetween(45L, 100L);
     }
 
     @Test
