@@ -62,6 +62,19 @@ public final class EngineBlockLengths
     }
 
     /**
+     * Describes a message {@link #isWhole} refused, for the log line of the first such error.
+     *
+     * @param header the message's header, wrapped.
+     * @param length the fragment's length in bytes, the header's included.
+     * @return its header's schema id, template id, version and block length (bytes), and the fragment's length.
+     */
+    public static String describe(final MessageHeaderDecoder header, final int length)
+    {
+        return "schema " + header.schemaId() + " template " + header.templateId() + " version " + header.version() +
+            " block length " + header.blockLength() + " fragment length " + length;
+    }
+
+    /**
      * @param templateId the message header's template id.
      * @param version    the message header's version (the schema version the message was encoded at).
      * @return the smallest block length, in bytes, that holds every field of the template at that version; 0 for a

@@ -104,9 +104,8 @@ final class EngineEventAdapter implements FragmentHandler
         {
             if (errors.errorToLog(MdPublisherError.UNREADABLE_EVENT))
             {
-                errors.log(MdPublisherError.UNREADABLE_EVENT, "event stream", "schema " + headerDecoder.schemaId() +
-                    " template " + templateId + " version " + headerDecoder.version() + " block length " +
-                    headerDecoder.blockLength() + " fragment length " + length);
+                errors.log(MdPublisherError.UNREADABLE_EVENT, "event stream",
+                    EngineBlockLengths.describe(headerDecoder, length));
             }
             return;
         }

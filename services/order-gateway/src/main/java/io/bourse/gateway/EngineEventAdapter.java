@@ -88,24 +88,27 @@ final class EngineEventAdapter implements FragmentHandler
         orderEntry.onEngineStream(engineStream, replayed);
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
-            metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "fragment of " + length + " bytes");
+            metrics.errors().error(GatewayError.UNKNOWN_EVENT, "event stream", "fragment length", length);
             return;
         }
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID)
         {
-            metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "schema id " + header.schemaId());
+            metrics.errors().error(GatewayError.UNKNOWN_EVENT, "event stream", "schema id", header.schemaId());
+            return;
+        }
+        if (!EngineBlockLengths.isWhole(header, length))
+        {
+            if (metrics.errors().errorToLog(GatewayError.UNKNOWN_EVENT))
+            {
+                metrics.errors().log(
+                    GatewayError.UNKNOWN_EVENT, "event stream", EngineBlockLengths.describe(header, length));
+            }
             return;
         }
         final int templateId = header.templateId();
         final int blockLength = header.blockLength();
         final int version = header.version();
-        if (!EngineBlockLengths.isWhole(header, length))
-        {
-            metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + templateId + " version " +
-                version + " of block length " + blockLength + " in " + length + " bytes");
-            return;
-        }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         switch (templateId)
         {
@@ -188,7 +191,7 @@ final class EngineEventAdapter implements FragmentHandler
             {
                 // The shard's answer to an operator's admin command (bourse admin), not to an order.
             }
-            default -> metrics.error(GatewayError.UNKNOWN_EVENT, "event stream", "template id " + templateId);
+            default -> metrics.errors().error(GatewayError.UNKNOWN_EVENT, "event stream", "template id", templateId);
         }
     }
 }

@@ -212,6 +212,15 @@ final class GatewayMetrics
     }
 
     /**
+     * @return the errors by kind, for a caller whose error's description costs something to build: it builds it only
+     * for the first of its kind ({@link ErrorKinds#errorToLog}, {@link ErrorKinds#error(Enum, Object, String, long)}).
+     */
+    ErrorKinds<GatewayError> errors()
+    {
+        return errors;
+    }
+
+    /**
      * @return the count of exceptions that escaped the gateway's agents (the agent runner's and the journal
      * pretoucher's error handlers increment it), {@code bourse_gateway_errors_total{kind="agent_exception"}}.
      */
