@@ -48,8 +48,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 
 import static io.bourse.engine.ShardStreams.DAY;
@@ -60,6 +58,7 @@ import static io.bourse.engine.ShardStreams.awaitAfterStart;
 import static io.bourse.engine.ShardStreams.awaitQuiet;
 import static io.bourse.engine.ShardStreams.breakTrade;
 import static io.bourse.engine.ShardStreams.cancel;
+import static io.bourse.engine.ShardStreams.metric;
 import static io.bourse.engine.ShardStreams.newOrder;
 import static io.bourse.engine.ShardStreams.offer;
 import static io.bourse.engine.ShardStreams.priceBand;
@@ -962,10 +961,7 @@ class EngineRecoveryTest
     /** @return the NewOrders a running shard took, from its metrics endpoint. */
     private static int newOrdersTaken(final int metricsPort) throws Exception
     {
-        final Matcher taken = Pattern.compile("bourse_engine_commands_total\\{type=\"new_order\"} ([0-9]+)\\.0")
-            .matcher(MetricsEndpoint.scrape(metricsPort));
-        assertThat(taken.find()).as("the new_order count").isTrue();
-        return Integer.parseInt(taken.group(1));
+        return (int)metric(metricsPort, "bourse_engine_commands_total{type=\"new_order\"}");
     }
 
     /** @return the client order id of the last NewOrder among a stopped recording's SequencedCommands, 0 for none. */

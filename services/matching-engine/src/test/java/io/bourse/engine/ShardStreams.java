@@ -56,7 +56,7 @@ final class ShardStreams
     /** The sequence number of an {@link Event} that has none: an AdminResponse. */
     static final long NO_SEQUENCE_NUMBER = 0;
 
-    private static final Pattern EVENTS_HELD = Pattern.compile("(?m)^bourse_engine_events_held_total (\\S+)$");
+    private static final String EVENTS_HELD = "bourse_engine_events_held_total";
 
     /** One event: its shard sequence number ({@link #NO_SEQUENCE_NUMBER} for none) and its fields as text. */
     record Event(long sequenceNumber, String text)
@@ -93,10 +93,10 @@ final class ShardStreams
      */
     static int sendRestingOrdersUntilHeld(final Publication commands, final int metricsPort) throws Exception
     {
-        final double heldBefore = eventsHeld(metricsPort);
+        final double heldBefore = metric(metricsPort, EVENTS_HELD);
         final int orders = sendRestingOrders(commands);
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (eventsHeld(metricsPort) <= heldBefore)
+        while (metric(metricsPort, EVENTS_HELD) <= heldBefore)
         {
             assertThat(System.nanoTime()).as("events held").isLessThan(deadlineNs);
             Thread.sleep(1);
@@ -104,11 +104,18 @@ final class ShardStreams
         return orders;
     }
 
-    private static double eventsHeld(final int metricsPort) throws Exception
+    /**
+     * @param metricsPort the shard's metrics port.
+     * @param series      a series as the scrape writes it, its name and labels, e.g.
+     *                    {@code bourse_engine_commands_total{type="new_order"}}.
+     * @return its value in a scrape taken now; fails the test when the scrape has no such series.
+     */
+    static double metric(final int metricsPort, final String series) throws Exception
     {
-        final Matcher held = EVENTS_HELD.matcher(MetricsEndpoint.scrape(metricsPort));
-        assertThat(held.find()).as("bourse_engine_events_held_total exported").isTrue();
-        return Double.parseDouble(held.group(1));
+        final Matcher value = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$")
+            .matcher(MetricsEndpoint.scrape(metricsPort));
+        assertThat(value.find()).as(series + " exported").isTrue();
+        return Double.parseDouble(value.group(1));
     }
 
     /** Sends 3,000 orders that all rest, alternately a buy below and a sell above {@code PRICE}: 6,000 events. */
