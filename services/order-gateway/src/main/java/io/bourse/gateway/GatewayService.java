@@ -104,8 +104,8 @@ public final class GatewayService implements AutoCloseable
             opened.add(journals);
             final BoundedOffer boundedOffer = new BoundedOffer(new YieldingIdleStrategy(), COMMAND_OFFER_RETRIES);
             final EngineProxy engine = new AeronEngineProxy(commands, boundedOffer);
-            final GatewayAgent agent =
-                newAgent(ctx, serverChannel, selector, engine, journals, aeron, events, metrics, clock);
+            final GatewayAgent agent = newAgent(ctx, serverChannel, selector, engine, journals, aeron, events, metrics,
+                clock, MediaDriverStart.of(aeron));
 
             GaugeWithCallback.builder()
                 .name("bourse_gateway_open_orders").help("Orders of the trading day entered and not yet done")
@@ -187,6 +187,8 @@ public final class GatewayService implements AutoCloseable
      * @param eventSubscriptions the engine event streams.
      * @param metrics            counters.
      * @param clock              the agent's duty-cycle clock.
+     * @param mediaDriverStartMs the start time of the media driver the commands go through, ms since the epoch
+     *                           ({@link MediaDriverStart}); 0 when not known (tests without Aeron).
      * @return the agent, not yet started.
      * @throws IOException          when the listening channel cannot be registered.
      * @throws UncheckedIOException when the sessions cannot be restored from their journals, the journal directory
@@ -202,13 +204,14 @@ public final class GatewayService implements AutoCloseable
         final Aeron aeron,
         final Subscription[] eventSubscriptions,
         final GatewayMetrics metrics,
-        final DutyCycleClock clock) throws IOException
+        final DutyCycleClock clock,
+        final long mediaDriverStartMs) throws IOException
     {
         final EventArchive archive = ctx.eventArchive();
         final EngineEventStreams events = new EngineEventStreams(eventSubscriptions, new EngineEventAdapter(metrics),
             archive.enabled() ? new EventReplay(aeron, archive) : null, metrics, clock);
         final TradingDays days = new TradingDays(ctx, engine, new OuchProxy(metrics), metrics, clock,
-            events::catchUpReason);
+            events::catchUpReason, mediaDriverStartMs);
         final ClosedDayCancels closedDayCancels =
             new ClosedDayCancels(engine, metrics, clock, ctx.symbolDirectory().shardCount());
         final TradingDay firstDay;

@@ -153,7 +153,9 @@ final class OrderEntry
     private long nextCancelOnDisconnectRetryNs;
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
     private final TradedOrders tradedOrders = new TradedOrders();
-    private final OrderRecordProxy records = new OrderRecordProxy();
+    private final OrderRecordProxy records;
+    /** Start time of the media driver this gateway's commands go through, ms since the epoch; 0 when not known. */
+    private final long mediaDriverStartMs;
     private int engineStream;
     private boolean replayed;
     /** Set by {@link #closeMarket()}: the trading day is over. */
@@ -178,6 +180,10 @@ final class OrderEntry
      * @param clock            the duty-cycle clock.
      * @param sessionIndexes   told the session index of every clientOrderId of this gateway id an engine event carries
      *                         that no order here is tracked for.
+     * @param mediaDriverStartMs start time of the media driver the commands go through, ms since the epoch
+     *                           ({@link MediaDriverStart}), journaled before a session's first order of this
+     *                           process; 0 when not known (tests without Aeron): nothing journaled, nothing rejected
+     *                           by {@link #rejectOrdersLostWithTheirMediaDriver()}.
      */
     OrderEntry(
         final int gatewayId,
@@ -190,7 +196,8 @@ final class OrderEntry
         final OuchProxy ouch,
         final GatewayMetrics metrics,
         final DutyCycleClock clock,
-        final SessionIndexes sessionIndexes)
+        final SessionIndexes sessionIndexes,
+        final long mediaDriverStartMs)
     {
         this.gatewayId = gatewayId;
         this.maxOrderShares = maxOrderShares;
@@ -207,6 +214,8 @@ final class OrderEntry
         this.metrics = metrics;
         this.clock = clock;
         this.sessionIndexes = sessionIndexes;
+        this.mediaDriverStartMs = mediaDriverStartMs;
+        this.records = new OrderRecordProxy(mediaDriverStartMs);
         preventedSequenceNumbers = new long[symbols.shardCount()];
         preventedPrices = new long[symbols.shardCount()];
     }
@@ -510,6 +519,45 @@ final class OrderEntry
                 cancelsOnDisconnectToRetry.add(order.clientOrderId);
             }
         }
+    }
+
+    /**
+     * After a restart: answers each order rebuilt from the journals that an earlier gateway process sent through
+     * another media driver than this process's, and that no answer reached, with OUCH 4.2 Rejected 'H' (halted: its
+     * shard could not take it), counted in {@code bourse_gateway_rejects_total{reason="media_driver_restarted"}}; an
+     * Enter Order's order and a Replace Order's replacement alike (a replacement's existing order is left as it is:
+     * the shard's first run on the new driver recovered nothing and cancels it, {@link #onRunStarted}). A media
+     * driver's command streams end with it, and the event archive it ran starts empty under the next one, so no engine
+     * run takes such an order or publishes its answer: before, it stayed sent and unanswered for good. An order an
+     * earlier process sent through this process's driver is left to its answer (a gateway that crashed alone: the
+     * stream holds it), and so is one of a journal without Media Driver records (written before stop 70).
+     *
+     * @return the orders rejected.
+     */
+    int rejectOrdersLostWithTheirMediaDriver()
+    {
+        if (0 == mediaDriverStartMs)
+        {
+            return 0;
+        }
+        final ArrayList<OrderState> lost = new ArrayList<>();
+        for (final OrderState order : orders.values())
+        {
+            if (0 == order.orderReferenceNumber && 0 != order.sentThroughMediaDriverMs &&
+                mediaDriverStartMs != order.sentThroughMediaDriverMs)
+            {
+                lost.add(order);
+            }
+        }
+        final long timestampNs = clock.midnightNs();
+        for (final OrderState order : lost)
+        {
+            metrics.reject(RejectCause.MEDIA_DRIVER_RESTARTED);
+            ouch.rejected(order, timestampNs, RejectCause.MEDIA_DRIVER_RESTARTED.reason());
+            records.orderRejected(order);
+            release(order);
+        }
+        return lost.size();
     }
 
     /**

@@ -29,12 +29,13 @@ import java.io.IOException;
  * shares; an order left with no shares is done; Cancel Pending and Cancel Reject leave the order as it is (a pending
  * cancel is the engine's to carry out after the cross, and its Canceled reaches the rebuilt gateway like any other
  * event); other message types change nothing rebuilt here. Event Sequences tell the session which engine events it has
- * answered, so that those heard again are not answered twice. A System Event End of Day tells the session that its
- * day was closed ({@link MarketClose}), so that a gateway restarted after the close journals none again. Every token
- * in a record or a message is marked used, so
- * that a journal without private records (version 1) still refuses reused tokens. An order sent by another gateway id
- * or to a shard the gateway no longer has is not tracked (no event of it could reach this gateway); its token stays
- * used. Used by the gateway's start-up thread, before the agent runs.
+ * answered, so that those heard again are not answered twice. A Media Driver record gives the orders sent after it the
+ * media driver they went through ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver}). A System Event End of Day
+ * tells the session that its day was closed ({@link MarketClose}), so that a gateway restarted after the close
+ * journals none again. Every token in a record or a message is marked used, so that a journal without private records
+ * (version 1) still refuses reused tokens. An order sent by another gateway id or to a shard the gateway no longer has
+ * is not tracked (no event of it could reach this gateway); its token stays used. Used by the gateway's start-up
+ * thread, before the agent runs.
  */
 final class OrderRebuild implements SessionJournal.RecordHandler
 {
@@ -48,6 +49,8 @@ final class OrderRebuild implements SessionJournal.RecordHandler
     private final OrderModified modified = new OrderModified();
     private UserSession session;
     private int skippedOrders;
+    /** The journal's latest Media Driver record so far: the driver its next orders went through; 0 before one. */
+    private long mediaDriverStartMs;
 
     /**
      * @param orderEntry the order logic to rebuild, with nothing tracked yet.
@@ -69,6 +72,7 @@ final class OrderRebuild implements SessionJournal.RecordHandler
     void rebuild(final UserSession session) throws IOException
     {
         this.session = session;
+        mediaDriverStartMs = 0;
         try
         {
             session.journal().read(this);
@@ -158,6 +162,11 @@ final class OrderRebuild implements SessionJournal.RecordHandler
                 checkLength(type, length, OrderRecords.TOKEN_USED_LENGTH);
                 order(buffer, offset + OrderRecords.USED_TOKEN_OFFSET);
             }
+            case OrderRecords.MEDIA_DRIVER ->
+            {
+                checkLength(type, length, OrderRecords.MEDIA_DRIVER_LENGTH);
+                mediaDriverStartMs = buffer.getLong(offset + OrderRecords.DRIVER_START_OFFSET, OrderRecords.ORDER);
+            }
             case OrderRecords.EVENT_SEQUENCES ->
             {
                 checkLength(type, length, OrderRecords.eventSequencesLength(
@@ -193,6 +202,7 @@ final class OrderRebuild implements SessionJournal.RecordHandler
         order.timeInForce = uint32(buffer, offset + OrderRecords.TIME_IN_FORCE_OFFSET);
         order.minimumQuantity = uint32(buffer, offset + OrderRecords.MINIMUM_QUANTITY_OFFSET);
         order.firm = buffer.getInt(offset + OrderRecords.FIRM_OFFSET, OrderRecords.ORDER);
+        order.sentThroughMediaDriverMs = mediaDriverStartMs;
         buffer.getBytes(tokenOffset, order.token);
         buffer.getBytes(offset + OrderRecords.PREVIOUS_ORDER_TOKEN_OFFSET, order.previousToken);
         if (!replacement)

@@ -11,23 +11,39 @@ import org.agrona.MutableDirectBuffer;
  */
 final class OrderRecordProxy
 {
+    private final long mediaDriverStartMs;
+
     /**
-     * Order Sent: an Enter Order was handed to the engine.
+     * @param mediaDriverStartMs start time of the media driver the gateway's commands go through, ms since the epoch
+     *                           ({@link MediaDriverStart}); 0 when not known (tests without Aeron): no Media Driver
+     *                           record is written.
+     */
+    OrderRecordProxy(final long mediaDriverStartMs)
+    {
+        this.mediaDriverStartMs = mediaDriverStartMs;
+    }
+
+    /**
+     * Order Sent: an Enter Order was handed to the engine; the session's Media Driver record first, once per gateway
+     * process.
      *
      * @param order the new order, every entered field set.
      */
     void orderSent(final OrderState order)
     {
+        mediaDriver(order.session);
         order(OrderRecords.ORDER_SENT, order);
     }
 
     /**
-     * Replacement Sent: a Replace Order was handed to the engine.
+     * Replacement Sent: a Replace Order was handed to the engine; the session's Media Driver record first, once per
+     * gateway process.
      *
      * @param replacement the replacement, with its previous token and every field set.
      */
     void replacementSent(final OrderState replacement)
     {
+        mediaDriver(replacement.session);
         order(OrderRecords.REPLACEMENT_SENT, replacement);
     }
 
@@ -63,6 +79,22 @@ final class OrderRecordProxy
         buffer.putByte(offset + OrderRecords.RECORD_TYPE_OFFSET, OrderRecords.TOKEN_USED);
         buffer.putBytes(offset + OrderRecords.USED_TOKEN_OFFSET, tokenBuffer, tokenOffset, Ouch42.TOKEN_LENGTH);
         session.commitPrivate(OrderRecords.TOKEN_USED_LENGTH);
+    }
+
+    private void mediaDriver(final UserSession session)
+    {
+        if (session.hasMediaDriverJournaled() || 0 == mediaDriverStartMs)
+        {
+            return;
+        }
+        final SessionJournal journal = session.journal();
+        final int offset = journal.claim(OrderRecords.MEDIA_DRIVER_LENGTH);
+        final MutableDirectBuffer buffer = journal.buffer();
+        buffer.setMemory(offset, OrderRecords.DRIVER_START_OFFSET, (byte)0);
+        buffer.putByte(offset + OrderRecords.RECORD_TYPE_OFFSET, OrderRecords.MEDIA_DRIVER);
+        buffer.putLong(offset + OrderRecords.DRIVER_START_OFFSET, mediaDriverStartMs, OrderRecords.ORDER);
+        session.commitPrivate(OrderRecords.MEDIA_DRIVER_LENGTH);
+        session.mediaDriverJournaled();
     }
 
     private static void order(final byte recordType, final OrderState order)

@@ -44,6 +44,16 @@ import java.nio.ByteOrder;
  * +--------+--------+-----------------------------------------------------------+
  * Total: 16 bytes.
  *
+ * Media Driver ('D', before the first Order Sent or Replacement Sent of each gateway process: the Aeron media driver
+ * the commands that follow went through):
+ * +--------+--------+-----------------------------------------------------------+
+ * |      0 |      1 | Record Type 'D'                                           |
+ * |      1 |      7 | Reserved (0)                                              |
+ * |      8 |      8 | Driver Start (the media driver's start time, ms since the |
+ * |        |        | epoch, from its CnC file: one per driver)                 |
+ * +--------+--------+-----------------------------------------------------------+
+ * Total: 16 bytes.
+ *
  * Token Used ('T', a Replace Order of 0 shares sent as a cancel used its replacement token):
  * +--------+--------+-----------------------------------------------------------+
  * |      0 |      1 | Record Type 'T'                                           |
@@ -70,7 +80,10 @@ import java.nio.ByteOrder;
  * look alike; 'J' tells them apart. Every other token a session used is in an OUCH message it was sent. Event
  * Sequences let a restarted gateway ignore the events it hears again (an Aeron IPC subscription can join a stream
  * before the position the previous gateway had read to) instead of answering them twice, and only those: events of a
- * restarted engine come on a new stream and are new whatever their sequence numbers.
+ * restarted engine come on a new stream and are new whatever their sequence numbers. Media Driver tells a restarted
+ * gateway which of its orders still unanswered went through a media driver that is gone, and with it the command
+ * stream: no engine run will answer them (a journal written before stop 70 has none: its orders are left to their
+ * answer, as before).
  */
 final class OrderRecords
 {
@@ -85,6 +98,8 @@ final class OrderRecords
     static final byte ORDER_REJECTED = 'J';
     /** Record Type of Token Used. */
     static final byte TOKEN_USED = 'T';
+    /** Record Type of Media Driver. */
+    static final byte MEDIA_DRIVER = 'D';
 
     /** Offset of Record Type in every record. */
     static final int RECORD_TYPE_OFFSET = 0;
@@ -124,6 +139,11 @@ final class OrderRecords
 
     /** Length of Order Rejected. */
     static final int ORDER_REJECTED_LENGTH = 16;
+
+    /** Length of Media Driver. */
+    static final int MEDIA_DRIVER_LENGTH = 16;
+    /** Offset of Driver Start in Media Driver. */
+    static final int DRIVER_START_OFFSET = 8;
 
     /** Length of Token Used. */
     static final int TOKEN_USED_LENGTH = 1 + Ouch42.TOKEN_LENGTH;

@@ -54,6 +54,11 @@ final class OrderState
     long openShares;
     /** Monotonic time the pending request was received, 0 when the client waits on nothing. */
     long requestNanoTime;
+    /**
+     * Rebuilt from a journal: start time (ms since the epoch) of the media driver an earlier gateway process sent the
+     * order through ({@link OrderRecords#MEDIA_DRIVER}); 0 when sent by this process or not known.
+     */
+    long sentThroughMediaDriverMs;
 
     /** @return true when another Modify Order can be queued. */
     boolean canQueueModify()
@@ -127,5 +132,6 @@ final class OrderState
         crossType = 0;
         openShares = 0;
         requestNanoTime = 0;
+        sentThroughMediaDriverMs = 0;
     }
 }

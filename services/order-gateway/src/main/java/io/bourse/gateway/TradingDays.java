@@ -34,6 +34,8 @@ final class TradingDays
     private final DutyCycleClock clock;
     private final SendBufferPool sendBuffers;
     private final Readiness eventCatchUp;
+    /** Start time of the media driver the commands go through, ms since the epoch; 0 when not known. */
+    private final long mediaDriverStartMs;
     /** Deleting the journals of the days past their retention, or done; one at a time. */
     private Thread retentionThread;
 
@@ -45,6 +47,8 @@ final class TradingDays
      * @param clock        the agent's duty-cycle clock; with daily sessions it must run on a {@code MidnightNanoClock},
      *                     whose start date names the first day.
      * @param eventCatchUp whether the engine shards' event streams have been caught up ({@link SessionRegistry}).
+     * @param mediaDriverStartMs start time of the media driver the commands go through, ms since the epoch
+     *                           ({@link MediaDriverStart}); 0 when not known (tests without Aeron).
      */
     TradingDays(
         final GatewayContext ctx,
@@ -52,7 +56,8 @@ final class TradingDays
         final OuchProxy ouch,
         final GatewayMetrics metrics,
         final DutyCycleClock clock,
-        final Readiness eventCatchUp)
+        final Readiness eventCatchUp,
+        final long mediaDriverStartMs)
     {
         this.ctx = ctx;
         this.engine = engine;
@@ -61,6 +66,7 @@ final class TradingDays
         this.clock = clock;
         this.sendBuffers = new SendBufferPool(ctx.sendBufferBytes(), metrics.sendBufferBytes);
         this.eventCatchUp = eventCatchUp;
+        this.mediaDriverStartMs = mediaDriverStartMs;
     }
 
     /**
@@ -268,6 +274,7 @@ final class TradingDays
         final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
         final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
         final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);
+        rejectOrdersLostWithTheirMediaDriver(journals, orderEntry, registry);
         orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
         final MarketClose marketClose =
             new MarketClose(index * MidnightNanoClock.NANOS_PER_DAY, ctx.closeTimeNs(), orderEntry, registry);
@@ -279,7 +286,29 @@ final class TradingDays
     private OrderEntry newOrderEntry(final SessionIndexes sessionIndexes)
     {
         return new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(), ctx.maxDayTokens(),
-            ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock, sessionIndexes);
+            ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock, sessionIndexes, mediaDriverStartMs);
+    }
+
+    /**
+     * Rejects the day's rebuilt orders that an earlier gateway process sent through a media driver since restarted
+     * ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver}), journals the answers and logs their count.
+     */
+    private void rejectOrdersLostWithTheirMediaDriver(
+        final JournalStore journals, final OrderEntry orderEntry, final SessionRegistry registry)
+    {
+        if (0 == mediaDriverStartMs)
+        {
+            return;
+        }
+        clock.update();
+        final int rejected = orderEntry.rejectOrdersLostWithTheirMediaDriver();
+        if (rejected > 0)
+        {
+            registry.flush();
+            System.out.println("order-gateway journal " + journals.directory() + ": " + rejected + " orders sent " +
+                "through an earlier media driver and never answered rejected to their owners (OUCH Rejected 'H'): " +
+                "the driver's restart ended their command streams");
+        }
     }
 
     /** @return the day's sessions, each restored from its journal with its orders rebuilt ({@link OrderRebuild}). */

@@ -58,6 +58,8 @@ final class UserSession
     private boolean catchingUp;
     private long orderCount;
     private boolean endOfDayJournaled;
+    /** True once this process journaled the session's Media Driver record ({@link OrderRecords#MEDIA_DRIVER}). */
+    private boolean mediaDriverJournaled;
 
     /**
      * @param username     the SoupBinTCP username.
@@ -263,6 +265,21 @@ final class UserSession
     void endOfDayJournaled()
     {
         endOfDayJournaled = true;
+    }
+
+    /**
+     * @return true once this gateway process journaled the session's Media Driver record, which its orders sent from
+     *         then on follow ({@link OrderRecordProxy}).
+     */
+    boolean hasMediaDriverJournaled()
+    {
+        return mediaDriverJournaled;
+    }
+
+    /** Records that this gateway process journaled the session's Media Driver record. */
+    void mediaDriverJournaled()
+    {
+        mediaDriverJournaled = true;
     }
 
     /** Forgets the connection; the messages stay for the next login. */

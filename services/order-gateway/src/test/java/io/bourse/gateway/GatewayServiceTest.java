@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
@@ -13,6 +14,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
 import io.bourse.gateway.TestClient.LoginAccepted;
@@ -40,6 +42,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -265,7 +268,58 @@ class GatewayServiceTest
         }
     }
 
+    /**
+     * An order sent and never answered: the gateway restarted on the same media driver leaves it to its answer (the
+     * command stream holds it); restarted on a new driver (a restart of the driver ends its streams, and every client
+     * with it), it rejects it 'H', as no engine run will answer it.
+     */
+    @Test
+    void shouldRejectAnOrderSentThroughAMediaDriverSinceRestartedButNotOneOfTheSameDriver() throws Exception
+    {
+        final String aeronDirectory = CommonContext.getAeronDirectoryName() + "-gateway-driver-restart-" +
+            UUID.randomUUID();
+        final Path journals = journalDir.resolve("driver-restart");
+        final String rejects = "bourse_gateway_rejects_total{reason=\"media_driver_restarted\"}";
+        try (MediaDriver first = EmbeddedMediaDriver.launch("", ctx -> ctx.aeronDirectoryName(aeronDirectory));
+            Aeron shardClient = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectory));
+            Subscription silentShard = shardClient.addSubscription(layout.commandChannel(), layout.commandStreamId(0)))
+        {
+            final StreamLayout firstLayout = EmbeddedMediaDriver.defaultLayout(first);
+            try (GatewayService gateway = launchGateway(3, journals, firstLayout);
+                TestClient client = TestClient.login(gateway.port(), "demo01", 1))
+            {
+                enterOrder(client, "L1", "AAPL");
+                assertThat(awaitNewOrders(silentShard, 1)).hasSize(1);
+            }
+            try (GatewayService gateway = launchGateway(3, journals, firstLayout);
+                TestClient client = TestClient.login(gateway.port(), "demo01", 1))
+            {
+                assertThat(client.await(2)).hasSize(2);
+                assertThat(scrapeMetrics(gateway)).contains("bourse_gateway_open_orders 1.0")
+                    .contains(rejects + " 0.0");
+            }
+        }
+
+        try (MediaDriver second = EmbeddedMediaDriver.launch("", ctx -> ctx.aeronDirectoryName(aeronDirectory));
+            Aeron shardClient = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectory));
+            Subscription silentShard = shardClient.addSubscription(layout.commandChannel(), layout.commandStreamId(0));
+            GatewayService gateway = launchGateway(3, journals, EmbeddedMediaDriver.defaultLayout(second));
+            TestClient client = TestClient.login(gateway.port(), "demo01", 1))
+        {
+            final List<Object> replayed = client.await(3);
+            assertThat(replayed.get(2)).usingRecursiveComparison().ignoringFields("timestamp")
+                .isEqualTo(new Rejected(0, "L1", (char)Ouch42.REJECT_HALTED));
+            assertThat(scrapeMetrics(gateway)).contains("bourse_gateway_open_orders 0.0").contains(rejects + " 1.0");
+        }
+    }
+
     private static GatewayService launchGateway(final int gatewayId, final Path journalDirectory)
+    {
+        return launchGateway(gatewayId, journalDirectory, layout);
+    }
+
+    private static GatewayService launchGateway(
+        final int gatewayId, final Path journalDirectory, final StreamLayout streamLayout)
     {
         return GatewayService.launch(new GatewayContext()
             .port(0)
@@ -276,7 +330,7 @@ class GatewayServiceTest
             .sessionName(SESSION)
             .journalDir(journalDirectory.toString())
             .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO", "demo02,demo02pw,DEMO")))
-            .streamLayout(layout)
+            .streamLayout(streamLayout)
             .symbolDirectory(SymbolDirectory.parse("AAPL@0,MSFT@1"))
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }

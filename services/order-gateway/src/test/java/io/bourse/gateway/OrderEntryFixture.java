@@ -71,8 +71,25 @@ final class OrderEntryFixture implements AutoCloseable
     OrderEntryFixture(final Path journalDir, final RiskLimits limits, final int aliceIndex, final int bobIndex)
         throws IOException
     {
+        this(journalDir, limits, aliceIndex, bobIndex, 0);
+    }
+
+    /**
+     * @param journalDir         where the users' journals are, or go.
+     * @param limits             the users' pre-trade limits and options.
+     * @param aliceIndex         alice's session index, one never used on the journals before.
+     * @param bobIndex           bob's session index, one never used on the journals before.
+     * @param mediaDriverStartMs start time of the media driver the gateway's commands go through ({@link
+     *                           MediaDriverStart}), or 0 for not known.
+     * @throws IOException when a journal cannot be opened or read.
+     */
+    OrderEntryFixture(
+        final Path journalDir, final RiskLimits limits, final int aliceIndex, final int bobIndex,
+        final long mediaDriverStartMs)
+        throws IOException
+    {
         this(journalDir, limits, aliceIndex, bobIndex,
-            GatewayContext.MAX_SESSION_TOKENS_DEFAULT, GatewayContext.MAX_DAY_TOKENS_DEFAULT);
+            GatewayContext.MAX_SESSION_TOKENS_DEFAULT, GatewayContext.MAX_DAY_TOKENS_DEFAULT, mediaDriverStartMs);
     }
 
     /**
@@ -93,10 +110,34 @@ final class OrderEntryFixture implements AutoCloseable
         final long maxDayTokens)
         throws IOException
     {
+        this(journalDir, limits, aliceIndex, bobIndex, maxSessionTokens, maxDayTokens, 0);
+    }
+
+    /**
+     * @param journalDir       where the users' journals are, or go.
+     * @param limits           the users' pre-trade limits and options.
+     * @param aliceIndex       alice's session index, one never used on the journals before.
+     * @param bobIndex         bob's session index, one never used on the journals before.
+     * @param maxSessionTokens the day's Order Token capacity of each session.
+     * @param maxDayTokens     the day's Order Token capacity of the gateway.
+     * @param mediaDriverStartMs start time of the media driver the gateway's commands go through, or 0 for not known.
+     * @throws IOException when a journal cannot be opened or read.
+     */
+    OrderEntryFixture(
+        final Path journalDir,
+        final RiskLimits limits,
+        final int aliceIndex,
+        final int bobIndex,
+        final long maxSessionTokens,
+        final long maxDayTokens,
+        final long mediaDriverStartMs)
+        throws IOException
+    {
         clock.set(NANO_TIME, T0);
         final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
         orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, maxSessionTokens, maxDayTokens, symbols, limits,
-            engine, new OuchProxy(metrics), metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)));
+            engine, new OuchProxy(metrics), metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)),
+            mediaDriverStartMs);
         adapter = new OrderEntryAdapter(orderEntry, metrics);
         events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
         this.aliceIndex = aliceIndex;

@@ -102,6 +102,8 @@ class OrderEntryFuzzTest
     private static final int GATEWAY_ID = 1;
     private static final int OTHER_GATEWAY_ID = 2;
     private static final long MAX_ORDER_SHARES = GatewayContext.MAX_ORDER_SHARES_DEFAULT;
+    /** Every restart is on the same media driver: the engine still answers the orders sent before it. */
+    private static final long MEDIA_DRIVER_START_MS = 1_700_000_000_000L;
     private static final long T0 = 36_000_000_000_000L;
     private static final int ACTIONS = 5;
     /** Bit of the control byte that turns action 4 into a gateway restart. */
@@ -250,7 +252,7 @@ class OrderEntryFuzzTest
             orderEntry = new OrderEntry(
                 GATEWAY_ID, MAX_ORDER_SHARES, GatewayContext.MAX_SESSION_TOKENS_DEFAULT,
                 GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, engine, new OuchProxy(metrics), metrics, clock,
-                new SessionIndexes(2 * restarts + 2));
+                new SessionIndexes(2 * restarts + 2), MEDIA_DRIVER_START_MS);
             adapter = new OrderEntryAdapter(orderEntry, metrics);
             final EngineEventAdapter eventAdapter = EngineEvents.adapter(orderEntry, metrics);
             events = null == earlier ? new EngineEvents(eventAdapter) : new EngineEvents(eventAdapter, earlier);

@@ -55,7 +55,7 @@ class OrderEntryTest
     private final OrderEntry orderEntry = new OrderEntry(GATEWAY_ID, 1_000_000,
         GatewayContext.MAX_SESSION_TOKENS_DEFAULT, GatewayContext.MAX_DAY_TOKENS_DEFAULT,
         SymbolDirectory.parse("AAPL@0,MSFT@1"), RiskLimits.none(), engine, new OuchProxy(metrics), metrics, clock,
-        sessionIndexes);
+        sessionIndexes, 0);
     private final OrderEntryAdapter adapter = new OrderEntryAdapter(orderEntry, metrics);
     private final EngineEvents events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);

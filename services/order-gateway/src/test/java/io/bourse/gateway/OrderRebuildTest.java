@@ -14,6 +14,7 @@ import io.bourse.gateway.RecordingEngineProxy.Replace;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.Ouch42;
 import io.bourse.sbe.engine.Side;
+import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -42,6 +44,9 @@ class OrderRebuildTest
 {
     /** Another gateway's clientOrderId, for the other side of a trade. */
     private static final long OTHER = (2L << 56) | 77;
+    /** Start times of two media drivers, the second a restart of the first. */
+    private static final long DRIVER_A = 1_763_000_000_000L;
+    private static final long DRIVER_B = DRIVER_A + 60_000;
 
     @TempDir
     private Path journalDir;
@@ -495,6 +500,108 @@ class OrderRebuildTest
             assertThat(after.orderEntry.openOrderCount()).isEqualTo(1);
             assertThat(Metrics.counter(after.registry, "bourse_gateway_unmatched_events_total", null)).isZero();
         }
+    }
+
+    @Test
+    void shouldRejectTheOrdersAndReplacementsSentThroughAMediaDriverSinceRestartedOnce() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none(), 1, 2, DRIVER_A))
+        {
+            before.enterAccepted(before.alice, "A1", 'B', 1);
+            before.replaceOrder("A1", "R1").shares(60);
+            before.send(before.alice);
+            before.enterOrder("P1");
+            before.send(before.alice);
+            before.enterOrder("P2");
+            before.send(before.bob);
+            before.enterOrder("J1");
+            before.send(before.bob);
+            before.events.rejected(T1, id(2, 2), "AAPL", Ouch42.REJECT_CLOSED);
+        }
+        assertThat(mediaDriverRecords("alice")).isEqualTo(List.of(DRIVER_A));
+        assertThat(mediaDriverRecords("bob")).isEqualTo(List.of(DRIVER_A));
+
+        try (OrderEntryFixture after = new OrderEntryFixture(journalDir, RiskLimits.none(), 3, 4, DRIVER_B))
+        {
+            assertThat(after.orderEntry.openOrderCount()).isEqualTo(4);
+            assertThat(after.orderEntry.rejectOrdersLostWithTheirMediaDriver()).isEqualTo(3);
+
+            final List<Object> alice = after.messages(after.alice);
+            assertThat(alice.subList(alice.size() - 2, alice.size())).containsExactlyInAnyOrder(
+                new Rejected(T0, "R1", 'H'),
+                new Rejected(T0, "P1", 'H'));
+            assertThat(after.messages(after.bob)).endsWith(new Rejected(T0, "P2", 'H'));
+            assertThat(after.rejects("media_driver_restarted")).isEqualTo(3);
+            assertThat(after.orderEntry.openOrderCount()).as("A1 stays, for its shard's new run").isEqualTo(1);
+            after.enterOrder("N1");
+            after.send(after.alice);
+            assertThat(after.engine.commands()).as("the new order follows the Media Driver record of this process")
+                .hasSize(1);
+        }
+        assertThat(mediaDriverRecords("alice")).isEqualTo(List.of(DRIVER_A, DRIVER_B));
+        assertThat(mediaDriverRecords("bob")).isEqualTo(List.of(DRIVER_A));
+
+        try (OrderEntryFixture again = new OrderEntryFixture(journalDir, RiskLimits.none(), 5, 6, DRIVER_B))
+        {
+            assertThat(again.orderEntry.openOrderCount()).as("A1, and N1 sent through this driver").isEqualTo(2);
+            assertThat(again.orderEntry.rejectOrdersLostWithTheirMediaDriver()).isZero();
+        }
+    }
+
+    @Test
+    void shouldLeaveOrdersSentThroughTheSameMediaDriverOrOfAnEarlierJournalToTheirAnswer() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none(), 1, 2, 0))
+        {
+            before.enterOrder("P0");
+            before.send(before.alice);
+        }
+        assertThat(mediaDriverRecords("alice")).isEmpty();
+        try (OrderEntryFixture second = new OrderEntryFixture(journalDir, RiskLimits.none(), 3, 4, DRIVER_A))
+        {
+            second.enterOrder("P1");
+            second.send(second.alice);
+        }
+
+        try (OrderEntryFixture after = new OrderEntryFixture(journalDir, RiskLimits.none(), 5, 6, DRIVER_A))
+        {
+            assertThat(after.orderEntry.rejectOrdersLostWithTheirMediaDriver()).isZero();
+            after.events.accepted(T1, id(3, 1), 101, "AAPL", Side.BUY, 100, PRICE, DAY);
+
+            assertThat(after.messages(after.alice)).containsExactly(
+                new Accepted(T1, "P1", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '));
+            assertThat(after.orderEntry.openOrderCount()).isEqualTo(2);
+        }
+        try (OrderEntryFixture later = new OrderEntryFixture(journalDir, RiskLimits.none(), 7, 8, DRIVER_B))
+        {
+            assertThat(later.orderEntry.rejectOrdersLostWithTheirMediaDriver())
+                .as("P0's journal records name no driver; P1 was accepted").isZero();
+            assertThat(later.orderEntry.openOrderCount()).isEqualTo(2);
+        }
+    }
+
+    /** @return the Driver Start of each Media Driver record of the user's journal, in order. */
+    private List<Long> mediaDriverRecords(final String user) throws IOException
+    {
+        final List<Long> starts = new ArrayList<>();
+        try (SessionJournal journal = SessionJournal.open(journalDir.resolve(user + ".journal"), JournalSync.NONE))
+        {
+            journal.read(new SessionJournal.RecordHandler()
+            {
+                public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+                {
+                }
+
+                public void onPrivateRecord(final DirectBuffer buffer, final int offset, final int length)
+                {
+                    if (OrderRecords.MEDIA_DRIVER == buffer.getByte(offset + OrderRecords.RECORD_TYPE_OFFSET))
+                    {
+                        starts.add(buffer.getLong(offset + OrderRecords.DRIVER_START_OFFSET, OrderRecords.ORDER));
+                    }
+                }
+            });
+        }
+        return starts;
     }
 
     private OrderEntryFixture restart(final RiskLimits limits) throws IOException

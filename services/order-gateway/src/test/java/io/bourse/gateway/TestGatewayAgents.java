@@ -22,7 +22,7 @@ final class TestGatewayAgents
      * @param metrics       the gateway's metrics.
      * @param clock         the duty-cycle clock.
      * @return the agent, not yet started, its sessions restored from the journals, subscribed to no engine event
-     * stream.
+     * stream, its media driver not known (no order is rejected as lost with an earlier one).
      * @throws IOException when the server channel cannot be registered.
      */
     static GatewayAgent newAgent(
@@ -35,6 +35,6 @@ final class TestGatewayAgents
         final DutyCycleClock clock) throws IOException
     {
         return GatewayService.newAgent(
-            ctx, serverChannel, selector, engine, journals, null, new Subscription[0], metrics, clock);
+            ctx, serverChannel, selector, engine, journals, null, new Subscription[0], metrics, clock, 0);
     }
 }
