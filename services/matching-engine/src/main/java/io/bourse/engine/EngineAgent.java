@@ -1,9 +1,13 @@
 package io.bourse.engine;
 
 import io.aeron.Subscription;
+import io.aeron.driver.status.StreamCounter;
+import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.engine.match.MatchingEngine;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.status.CountersReader;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -76,6 +80,10 @@ final class EngineAgent implements Agent
     private int droppedCount;
     /** Set by the agent once the recording has stopped while the shard runs; read by the readiness check. */
     private volatile boolean recordingStopped;
+    /** The media driver's counters, where it keeps a subscriber position for each image it linked to a subscription. */
+    private final CountersReader counters;
+    private final CountersReader.MetaData unseenImageFinder = this::findUnseenImage;
+    private boolean unseenImage;
 
     /**
      * @param shardId        this shard's id, for the role name.
@@ -86,11 +94,12 @@ final class EngineAgent implements Agent
      * @param openOrderCount published after each batch for the metrics thread.
      * @param serviceTime    the summary the command adapter records into: one batch per duty cycle.
      * @param recording      the archive's recording of the event stream, or null without the archive.
+     * @param counters       the media driver's counters, read through the shard's client.
      */
     EngineAgent(
         final int shardId, final Subscription commands, final CommandAdapter commandAdapter,
         final EventProxy eventProxy, final MatchingEngine engine, final AtomicLong openOrderCount,
-        final LatencySummary serviceTime, final EventRecording recording)
+        final LatencySummary serviceTime, final EventRecording recording, final CountersReader counters)
     {
         this.shardId = shardId;
         this.eventProxy = eventProxy;
@@ -100,6 +109,7 @@ final class EngineAgent implements Agent
         this.openOrderCount = openOrderCount;
         this.serviceTime = serviceTime;
         this.recording = recording;
+        this.counters = counters;
     }
 
     @Override
@@ -111,6 +121,8 @@ final class EngineAgent implements Agent
             return 0;
         }
         final boolean unrecorded = isRecordingStopped();
+        // Before the poll: an image the check finds is then polled in this cycle.
+        final boolean everyImageSeen = DRAINING != drainState || !hasUnseenCommandImage();
         final int workCount;
         serviceTime.beginBatch();
         try
@@ -126,12 +138,41 @@ final class EngineAgent implements Agent
         {
             openOrderCount.setRelease(engine.openOrderCount());
         }
-        else if (RUNNING != drainState && (unrecorded || eventProxy.canPublish() || !eventProxy.isConnected()))
+        else if (RUNNING != drainState && (unrecorded || eventProxy.canPublish() || !eventProxy.isConnected()) &&
+            everyImageSeen)
         {
             droppedCount = eventProxy.heldCount();
             drain.set(DRAINED);
         }
         return workCount;
+    }
+
+    /**
+     * Whether the media driver has linked a publication to the command subscription whose image the shard's client
+     * has not made available yet: its conductor hears of a new image at its next duty cycle (it sleeps up to 16 ms),
+     * so a gateway that connected and sent just before a stop has commands there that a poll does not see. A drain
+     * that ended then would leave them to no run: the next run's subscription joins an IPC stream at its end. Read
+     * from the driver's subscriber positions (one per linked image, keyed by the subscription's registration id and
+     * the image's session id); while draining only, before the duty cycle's poll, so that an image the client made
+     * available between the poll and the check is not taken as polled.
+     *
+     * @return true while such an image exists.
+     */
+    private boolean hasUnseenCommandImage()
+    {
+        unseenImage = false;
+        counters.forEach(unseenImageFinder);
+        return unseenImage;
+    }
+
+    private void findUnseenImage(final int counterId, final int typeId, final DirectBuffer key, final String label)
+    {
+        if (SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID == typeId &&
+            commands.registrationId() == key.getLong(StreamCounter.REGISTRATION_ID_OFFSET) &&
+            null == commands.imageBySessionId(key.getInt(StreamCounter.SESSION_ID_OFFSET)))
+        {
+            unseenImage = true;
+        }
     }
 
     /**

@@ -145,7 +145,7 @@ public final class EngineService implements AutoCloseable
         final AtomicLong openOrderCount = new AtomicLong(engine.openOrderCount());
         final EngineAgent agent = new EngineAgent(
             ctx.shardId(), commands, commandAdapter, eventProxy, engine, openOrderCount, metrics.serviceTime,
-            recording);
+            recording, aeron.countersReader());
         final AtomicLong errors = new AtomicLong();
         GaugeWithCallback.builder()
             .name("bourse_engine_open_orders").help("Orders resting on the shard's books")

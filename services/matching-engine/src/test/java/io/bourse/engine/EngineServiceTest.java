@@ -550,6 +550,39 @@ class EngineServiceTest
     }
 
     /**
+     * A stop right after a second gateway's command publication connected: the driver has linked it to the shard's
+     * subscription, but the shard's Aeron client learns of the image only at its conductor's next duty cycle (it sleeps
+     * up to 16 ms). The drain must wait for that image and answer the commands on it; before, it found nothing to take,
+     * ended DRAINED, and the commands stayed on a stream the next run's subscription joins at its end.
+     */
+    @Test
+    void shouldAnswerTheCommandsOfAPublicationThatConnectedJustBeforeTheStop() throws Exception
+    {
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        connect(events);
+        final int orders = 10;
+        try (Publication secondGateway =
+            aeron.addExclusivePublication(layout.commandChannel(), layout.commandStreamId(1)))
+        {
+            while (!secondGateway.isConnected())
+            {
+                Thread.onSpinWait();
+            }
+            for (int i = 1; i <= orders; i++)
+            {
+                send(secondGateway, i, "AAPL", Side.BUY, 1, PRICE - i, i);
+            }
+            final EngineService stopping = engine;
+            final Thread stop = new Thread(stopping::close, "stop");
+            stop.start();
+            final int received = readSequencedEvents(events, 2, 2 * orders);
+            stop.join();
+
+            assertThat(received).isEqualTo(2 * orders);
+        }
+    }
+
+    /**
      * A stop while events are held and the only subscriber has gone (no event archive): nobody can take them, so the
      * drain ends at once and says how many it dropped, instead of waiting out its timeouts or dropping them unsaid.
      */

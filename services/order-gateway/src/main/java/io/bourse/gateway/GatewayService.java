@@ -66,6 +66,8 @@ public final class GatewayService implements AutoCloseable
      * @throws IllegalStateException for a bad configuration.
      * @throws UncheckedIOException  when the OUCH or metrics port cannot be bound, or the journals cannot be
      *                               recovered.
+     * @throws IllegalStateException also when the media driver's CnC file is gone or unfinished just after the
+     *                               client connected ({@link MediaDriverStart}).
      */
     public static GatewayService launch(final GatewayContext ctx)
     {
@@ -105,7 +107,7 @@ public final class GatewayService implements AutoCloseable
             final BoundedOffer boundedOffer = new BoundedOffer(new YieldingIdleStrategy(), COMMAND_OFFER_RETRIES);
             final EngineProxy engine = new AeronEngineProxy(commands, boundedOffer);
             final GatewayAgent agent = newAgent(ctx, serverChannel, selector, engine, journals, aeron, events, metrics,
-                clock, MediaDriverStart.of(aeron));
+                clock, MediaDriverStart.ofIpcCommands(aeron, layout.commandChannel()));
 
             GaugeWithCallback.builder()
                 .name("bourse_gateway_open_orders").help("Orders of the trading day entered and not yet done")

@@ -2,6 +2,7 @@ package io.bourse.gateway;
 
 import io.aeron.Aeron;
 import io.aeron.CncFileDescriptor;
+import io.aeron.CommonContext;
 import org.agrona.IoUtil;
 
 import java.nio.MappedByteBuffer;
@@ -19,9 +20,26 @@ final class MediaDriverStart
     }
 
     /**
+     * The start time of the driver the gateway's commands go through, when they go through it alone: on an IPC
+     * command channel. On a UDP one (engines on other hosts) the engines' own drivers carry the commands, and a
+     * restart of this one does not end their streams.
+     *
+     * @param aeron          a connected client.
+     * @param commandChannel the engine shards' command channel.
+     * @return the start time of the client's media driver, ms since the epoch, for an IPC command channel; else 0
+     *         (not known).
+     * @throws IllegalStateException when the driver's CnC file is gone or holds no start time yet.
+     */
+    static long ofIpcCommands(final Aeron aeron, final String commandChannel)
+    {
+        return commandChannel.startsWith(CommonContext.IPC_CHANNEL) ? of(aeron) : 0;
+    }
+
+    /**
      * @param aeron a connected client.
      * @return the start time of its media driver, ms since the epoch.
-     * @throws IllegalStateException when the driver's CnC file is gone (the driver stopped since the client connected).
+     * @throws IllegalStateException when the driver's CnC file is gone (the driver stopped since the client
+     *                               connected) or holds no start time yet (a new driver writing it).
      */
     static long of(final Aeron aeron)
     {
@@ -33,7 +51,13 @@ final class MediaDriverStart
         }
         try
         {
-            return CncFileDescriptor.createMetaDataBuffer(cnc).getLong(CncFileDescriptor.startTimestampOffset(0));
+            final long startMs = CncFileDescriptor.startTimestampMs(CncFileDescriptor.createMetaDataBuffer(cnc));
+            if (startMs <= 0)
+            {
+                throw new IllegalStateException("the media driver's CnC file " + aeron.context().cncFile() +
+                    " holds no start time: a new driver is starting");
+            }
+            return startMs;
         }
         finally
         {

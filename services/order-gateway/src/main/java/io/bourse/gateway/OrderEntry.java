@@ -166,20 +166,20 @@ final class OrderEntry
     private final long[] preventedPrices;
 
     /**
-     * @param gatewayId        1..255, the top byte of this gateway's clientOrderIds.
-     * @param maxOrderShares   largest Shares accepted (the safety threshold, 'Z').
-     * @param maxSessionTokens most Order Tokens of one session in the day; a new one beyond it is refused (an Enter
-     *                         Order Rejected 'O', a Replace Order as any refused replace).
-     * @param maxDayTokens     most Order Tokens of all sessions together in the day; a new one beyond it is refused
-     *                         likewise.
-     * @param symbols          tradable symbols and their shards.
-     * @param riskLimits       every user's pre-trade limits and options.
-     * @param engine           where commands go.
-     * @param ouch             where OUCH outbound messages go.
-     * @param metrics          counters.
-     * @param clock            the duty-cycle clock.
-     * @param sessionIndexes   told the session index of every clientOrderId of this gateway id an engine event carries
-     *                         that no order here is tracked for.
+     * @param gatewayId          1..255, the top byte of this gateway's clientOrderIds.
+     * @param maxOrderShares     largest Shares accepted (the safety threshold, 'Z').
+     * @param maxSessionTokens   most Order Tokens of one session in the day; a new one beyond it is refused (an Enter
+     *                           Order Rejected 'O', a Replace Order as any refused replace).
+     * @param maxDayTokens       most Order Tokens of all sessions together in the day; a new one beyond it is refused
+     *                           likewise.
+     * @param symbols            tradable symbols and their shards.
+     * @param riskLimits         every user's pre-trade limits and options.
+     * @param engine             where commands go.
+     * @param ouch               where OUCH outbound messages go.
+     * @param metrics            counters.
+     * @param clock              the duty-cycle clock.
+     * @param sessionIndexes     told the session index of every clientOrderId of this gateway id an engine event
+     *                           carries that no order here is tracked for.
      * @param mediaDriverStartMs start time of the media driver the commands go through, ms since the epoch
      *                           ({@link MediaDriverStart}), journaled before a session's first order of this
      *                           process; 0 when not known (tests without Aeron): nothing journaled, nothing rejected
@@ -528,9 +528,12 @@ final class OrderEntry
      * Enter Order's order and a Replace Order's replacement alike (a replacement's existing order is left as it is:
      * the shard's first run on the new driver recovered nothing and cancels it, {@link #onRunStarted}). A media
      * driver's command streams end with it, and the event archive it ran starts empty under the next one, so no engine
-     * run takes such an order or publishes its answer: before, it stayed sent and unanswered for good. An order an
-     * earlier process sent through this process's driver is left to its answer (a gateway that crashed alone: the
-     * stream holds it), and so is one of a journal without Media Driver records (written before stop 70).
+     * run on the new driver takes such an order or publishes its answer: before, it stayed sent and unanswered for
+     * good. A run on the old driver may have taken it after the earlier gateway stopped hearing its events (a gateway
+     * stopped before its engines, as {@code docker compose restart} does): its answer is lost with that driver's
+     * archive, and the order is rejected all the same. An order an earlier process sent through this process's driver
+     * is left to its answer (a gateway that crashed alone), and so is one sent before its journal's first Media Driver
+     * record (a journal written before stop 70). Only for an IPC command channel ({@link MediaDriverStart}).
      *
      * @return the orders rejected.
      */
@@ -553,8 +556,9 @@ final class OrderEntry
         for (final OrderState order : lost)
         {
             metrics.reject(RejectCause.MEDIA_DRIVER_RESTARTED);
-            ouch.rejected(order, timestampNs, RejectCause.MEDIA_DRIVER_RESTARTED.reason());
+            // The private record first: the message's commit makes both durable, so the answer is never sent twice.
             records.orderRejected(order);
+            ouch.rejected(order, timestampNs, RejectCause.MEDIA_DRIVER_RESTARTED.reason());
             release(order);
         }
         return lost.size();

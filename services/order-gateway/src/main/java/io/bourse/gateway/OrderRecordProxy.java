@@ -48,7 +48,8 @@ final class OrderRecordProxy
     }
 
     /**
-     * Order Rejected: the engine refused an order or replacement the gateway tracked.
+     * Order Rejected: the engine refused an order or replacement the gateway tracked, or the gateway rejected one lost
+     * with its media driver.
      *
      * @param order the refused order.
      */

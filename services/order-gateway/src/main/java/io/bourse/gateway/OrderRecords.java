@@ -36,7 +36,8 @@ import java.nio.ByteOrder;
  * +--------+--------+-----------------------------------------------------------+
  * Total: 72 bytes.
  *
- * Order Rejected ('J', the engine refused an order or replacement the gateway tracked):
+ * Order Rejected ('J', the engine refused an order or replacement the gateway tracked, or the gateway rejected one lost
+ * with its media driver):
  * +--------+--------+-----------------------------------------------------------+
  * |      0 |      1 | Record Type 'J'                                           |
  * |      1 |      7 | Reserved (0)                                              |

@@ -122,8 +122,8 @@ enum RejectCause
     ENGINE_UNAVAILABLE("engine_unavailable", Ouch42.REJECT_HALTED),
     /**
      * An order or replacement that an earlier gateway process sent through a media driver since restarted, and that no
-     * answer reached: no engine run will take it ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver}); 'H', as
-     * for a command the shard could not take.
+     * answer reached: no engine run on the new driver will take it
+     * ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver}); 'H', as for a command the shard could not take.
      */
     MEDIA_DRIVER_RESTARTED("media_driver_restarted", Ouch42.REJECT_HALTED),
     /** The engine refused the command; its own reason code is sent. */
