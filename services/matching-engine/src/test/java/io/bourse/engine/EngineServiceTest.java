@@ -540,13 +540,7 @@ class EngineServiceTest
 
         // The stop comes while the engine holds an event and most commands are unread: it must take and answer them
         // all as the subscriber reads, before it goes (undrained, the subscriber got the 32 KiB window only).
-        final EngineService stopping = engine;
-        final Thread stop = new Thread(stopping::close, "stop");
-        stop.start();
-        final int received = readSequencedEvents(events, 2, 2 * orders);
-        stop.join();
-
-        assertThat(received).isEqualTo(2 * orders);
+        assertThat(stopWhileReading(events, 2 * orders)).isEqualTo(2 * orders);
     }
 
     /**
@@ -572,13 +566,7 @@ class EngineServiceTest
             {
                 send(secondGateway, i, "AAPL", Side.BUY, 1, PRICE - i, i);
             }
-            final EngineService stopping = engine;
-            final Thread stop = new Thread(stopping::close, "stop");
-            stop.start();
-            final int received = readSequencedEvents(events, 2, 2 * orders);
-            stop.join();
-
-            assertThat(received).isEqualTo(2 * orders);
+            assertThat(stopWhileReading(events, 2 * orders)).isEqualTo(2 * orders);
         }
     }
 
@@ -678,6 +666,21 @@ class EngineServiceTest
         assertThat(runStarted.sequenceNumber()).isEqualTo(1);
         assertThat(runStarted.text()).startsWith("run-started shard 1 recovered 0 numbering ");
         return commands;
+    }
+
+    /**
+     * Stops the shard on a thread of its own while this one reads its events from sequence number 2.
+     *
+     * @return the events read, up to {@code count} ({@link ShardStreams#readSequencedEvents}).
+     */
+    private int stopWhileReading(final Subscription events, final int count) throws InterruptedException
+    {
+        final EngineService stopping = engine;
+        final Thread stop = new Thread(stopping::close, "stop");
+        stop.start();
+        final int received = readSequencedEvents(events, 2, count);
+        stop.join();
+        return received;
     }
 
     private String scrapeMetrics() throws Exception
