@@ -14,7 +14,7 @@ import io.bourse.gateway.RecordingEngineProxy.Replace;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.Ouch42;
 import io.bourse.sbe.engine.Side;
-import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +23,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -582,25 +581,15 @@ class OrderRebuildTest
     /** @return the Driver Start of each Media Driver record of the user's journal, in order. */
     private List<Long> mediaDriverRecords(final String user) throws IOException
     {
-        final List<Long> starts = new ArrayList<>();
         try (SessionJournal journal = SessionJournal.open(journalDir.resolve(user + ".journal"), JournalSync.NONE))
         {
-            journal.read(new SessionJournal.RecordHandler()
-            {
-                public void onMessage(final DirectBuffer buffer, final int offset, final int length)
-                {
-                }
-
-                public void onPrivateRecord(final DirectBuffer buffer, final int offset, final int length)
-                {
-                    if (OrderRecords.MEDIA_DRIVER == buffer.getByte(offset + OrderRecords.RECORD_TYPE_OFFSET))
-                    {
-                        starts.add(buffer.getLong(offset + OrderRecords.DRIVER_START_OFFSET, OrderRecords.ORDER));
-                    }
-                }
-            });
+            return SessionJournalTest.records(journal).stream()
+                .filter((record) -> record.isPrivate() &&
+                    OrderRecords.MEDIA_DRIVER == record.bytes()[OrderRecords.RECORD_TYPE_OFFSET])
+                .map((record) -> new UnsafeBuffer(record.bytes())
+                    .getLong(OrderRecords.DRIVER_START_OFFSET, OrderRecords.ORDER))
+                .toList();
         }
-        return starts;
     }
 
     private OrderEntryFixture restart(final RiskLimits limits) throws IOException

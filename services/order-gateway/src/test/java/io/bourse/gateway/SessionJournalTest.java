@@ -584,7 +584,7 @@ class SessionJournalTest
     }
 
     /** A record as {@link SessionJournal#read} hands it over. */
-    private record Record(boolean isPrivate, byte[] bytes)
+    record Record(boolean isPrivate, byte[] bytes)
     {
         @Override
         public boolean equals(final Object other)
@@ -606,7 +606,8 @@ class SessionJournalTest
         }
     }
 
-    private static List<Record> records(final SessionJournal journal) throws IOException
+    /** @return every record of the journal, messages and private records, in order, copied. */
+    static List<Record> records(final SessionJournal journal) throws IOException
     {
         final List<Record> records = new ArrayList<>();
         journal.read(new SessionJournal.RecordHandler()
