@@ -233,6 +233,16 @@ final class EngineEventStreams
     }
 
     /**
+     * @param shardId an engine shard.
+     * @return true when the shard's event stream has a publisher connected (an engine run that can answer); false for a
+     *         shard not subscribed to (tests without Aeron).
+     */
+    boolean isConnected(final int shardId)
+    {
+        return shardId < subscriptions.length && subscriptions[shardId].isConnected();
+    }
+
+    /**
      * Stores, per shard, the position read to in its newest image read without a gap: to be called once the answers
      * to every event read so far are journaled.
      */

@@ -9,6 +9,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -32,7 +33,8 @@ import java.util.function.Consumer;
  * (the close's, on disconnect) are still sent as a shard takes them ({@link ClosedDayCancels}). The answers to the
  * orders of one cycle thus leave at the start of the next, before the reads and the work of the orders that came
  * meanwhile: at 200,000 orders/s that halved the gateway's own p50 (order read to answer written, 22.8 to 10.5-11.2
- * µs). No step waits on a client; only the stop waits, a bounded time, for the clients to close.
+ * µs). No step waits on a client; only the stop waits, a bounded time, for the engine shards' answers to the commands
+ * in flight and for the clients to close.
  */
 final class GatewayAgent implements Agent
 {
@@ -44,6 +46,15 @@ final class GatewayAgent implements Agent
 
     /** After a failure to open the next day, the wait before the next attempt. */
     private static final long NEXT_DAY_RETRY_NS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * The longest the stop waits for the engine shards' answers to the commands in flight: with the end-of-session
+     * linger ({@link SessionRegistry#lingerAtStop()}, 3 s at most) within Agrona's 5 s wait for an agent to close.
+     */
+    private static final long STOP_ANSWER_WAIT_NS = TimeUnit.SECONDS.toNanos(1);
+
+    /** The pause between two polls of the event streams at the stop while no event comes. */
+    private static final long STOP_ANSWER_IDLE_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ServerSocketChannel serverChannel;
     private final Selector selector;
@@ -224,9 +235,10 @@ final class GatewayAgent implements Agent
     }
 
     /**
-     * Ends every session and sends the cancels on disconnect; then closes the day's journals and the server socket,
-     * waits for the clients to take their End of Session and close ({@link SessionRegistry#lingerAtStop()}: the
-     * end-of-session linger, 3 s at most), and closes the selector.
+     * Ends every session and sends the cancels on disconnect; journals the shards' answers to the commands in flight
+     * ({@link #journalAnswersInFlight}, 1 s at most); then closes the day's journals and the server socket, waits for
+     * the clients to take their End of Session and close ({@link SessionRegistry#lingerAtStop()}: the end-of-session
+     * linger, 3 s at most), and closes the selector.
      */
     @Override
     public void onClose()
@@ -237,6 +249,7 @@ final class GatewayAgent implements Agent
             day.registry().endAll();
             day.orderEntry().sendCancelsOnDisconnectAtStop();
             closedDayCancels.sendAtStop();
+            journalAnswersInFlight(day.orderEntry(), day.registry());
         }
         finally
         {
@@ -250,6 +263,49 @@ final class GatewayAgent implements Agent
                 CloseHelper.quietClose(selector);
             }
         }
+    }
+
+    /**
+     * At the stop, once the sessions ended: polls the shards' events, journals the answers (as every duty cycle does)
+     * and stores the positions answered through, until no order awaits the answer of a shard whose event stream is
+     * connected ({@link OrderEntry#ordersAwaitingAnswer}: the orders and replacements in flight, the stop's cancels on
+     * disconnect) or {@link #STOP_ANSWER_WAIT_NS} has passed. Each client gets those answers in the replay of its next
+     * login. Without the wait they went unjournaled, and a restarted gateway heard of them only from the event archive:
+     * after a media driver restart (which wipes the archive of a compose stack) an order in flight was Rejected 'H'
+     * ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver()}) though its engine took it. Logs what is still awaited
+     * at the end of the wait: e.g. a shard too slow, or one on the shared thread of the embedded exchange's
+     * {@code shared} layout, which does not run the shards while the gateway stops.
+     */
+    private void journalAnswersInFlight(final OrderEntry orderEntry, final SessionRegistry registry)
+    {
+        int awaited = orderEntry.ordersAwaitingAnswer(events::isConnected);
+        if (0 == awaited)
+        {
+            return;
+        }
+        final int inFlight = awaited;
+        clock.update();
+        final long limitNs = clock.nanoTime() + STOP_ANSWER_WAIT_NS;
+        while (0 != awaited && clock.nanoTime() - limitNs < 0)
+        {
+            if (0 == pollEvents())
+            {
+                LockSupport.parkNanos(STOP_ANSWER_IDLE_NS);
+            }
+            else
+            {
+                awaited = orderEntry.ordersAwaitingAnswer(events::isConnected);
+            }
+            registry.flush();
+            if (!registry.isJournalFailed())
+            {
+                events.onAnswersJournaled();
+            }
+            clock.update();
+        }
+        System.out.println("order-gateway: stopping with " + inFlight + " orders awaiting the answer of a connected " +
+            "engine shard; " + (0 == awaited ? "every answer journaled" : awaited + " still awaited after " +
+            TimeUnit.NANOSECONDS.toMillis(STOP_ANSWER_WAIT_NS) + " ms, left to the event archive"));
     }
 
     @Override

@@ -14,6 +14,7 @@ import org.agrona.collections.LongHashSet;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
 
 /**
  * The gateway's order logic, free of sockets and Aeron: validates OUCH 4.2 Enter, Replace, Cancel and Modify Order
@@ -696,6 +697,27 @@ final class OrderEntry
             closedDayCancels.add(order.clientOrderId, order.shardId, true);
         }
         return orders.size();
+    }
+
+    /**
+     * @param answering tells whether a shard can answer now (its event stream connected), by shard id.
+     * @return the orders of those shards awaiting their shard's answer: an Enter Order or Replace Order sent and not
+     *         yet Accepted, Replaced or Rejected, a Modify Order not yet answered, or the gateway's own full cancel (on
+     *         disconnect, the close's) taken by the shard and the order not yet done. Reads every order tracked: for
+     *         the stop ({@link GatewayAgent}), not a duty cycle.
+     */
+    int ordersAwaitingAnswer(final IntPredicate answering)
+    {
+        int awaiting = 0;
+        for (final OrderState order : orders.values())
+        {
+            if ((0 == order.orderReferenceNumber || order.gatewayCancelSent || order.hasPendingModify()) &&
+                answering.test(order.shardId))
+            {
+                awaiting++;
+            }
+        }
+        return awaiting;
     }
 
     /** @return the cancels on disconnect waiting for their shard to take them; any thread (an estimate). */

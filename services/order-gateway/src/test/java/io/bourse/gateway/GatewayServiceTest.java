@@ -14,6 +14,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.TestClient.Closed;
@@ -43,6 +44,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -312,6 +315,50 @@ class GatewayServiceTest
         }
     }
 
+    @Test
+    void shouldJournalTheEngineAnswersToTheOrdersInFlightWhenStoppingBeforeAMediaDriverRestart() throws Exception
+    {
+        final String aeronDirectory = CommonContext.getAeronDirectoryName() + "-gateway-stop-in-flight-" +
+            UUID.randomUUID();
+        final Path journals = journalDir.resolve("stop-in-flight");
+        final StreamLayout driverLayout = layout.withAeronDirectory(aeronDirectory);
+        final long timestampNs = 37_800_000_000_000L;
+        final int gatewayId = 4;
+        final long clientOrderId = ((long)gatewayId << 56) | (1L << 32) | 1;
+        try (MediaDriver first = EmbeddedMediaDriver.launch("", ctx -> ctx.aeronDirectoryName(aeronDirectory));
+            Aeron shardClient = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDirectory));
+            Subscription commands =
+                shardClient.addSubscription(driverLayout.commandChannel(), driverLayout.commandStreamId(0));
+            ExclusivePublication events =
+                shardClient.addExclusivePublication(driverLayout.eventChannel(), driverLayout.eventStreamId(0));
+            GatewayService gateway = launchGateway(gatewayId, journals, driverLayout);
+            TestClient client = TestClient.login(gateway.port(), "demo02", 1))
+        {
+            awaitConnected(commands, events);
+            enterOrder(client, "F1", "AAPL");
+            assertThat(awaitNewOrders(commands, 1).get(0).clientOrderId()).isEqualTo(clientOrderId);
+
+            final CompletableFuture<Void> stopped = CompletableFuture.runAsync(gateway::close);
+            awaitCancel(commands, clientOrderId); // its cancel on disconnect, at the stop
+            offerAccepted(events, timestampNs, clientOrderId);
+            offer(events, engineEvents.canceled(
+                timestampNs + 1, clientOrderId, 42, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED));
+            stopped.get(10, TimeUnit.SECONDS);
+        }
+
+        try (MediaDriver second = EmbeddedMediaDriver.launch("", ctx -> ctx.aeronDirectoryName(aeronDirectory));
+            GatewayService gateway = launchGateway(gatewayId, journals, driverLayout);
+            TestClient client = TestClient.login(gateway.port(), "demo02", 1))
+        {
+            final List<Object> replayed = client.await(4);
+            assertThat(((Accepted)replayed.get(2)).token()).isEqualTo("F1");
+            assertThat(replayed.get(3)).isEqualTo(
+                new Canceled(timestampNs + 1, "F1", 100, (char)Ouch42.CANCEL_USER_REQUESTED));
+            assertThat(scrapeMetrics(gateway)).contains("bourse_gateway_open_orders 0.0")
+                .contains("bourse_gateway_rejects_total{reason=\"media_driver_restarted\"} 0.0");
+        }
+    }
+
     private static GatewayService launchGateway(final int gatewayId, final Path journalDirectory)
     {
         return launchGateway(gatewayId, journalDirectory, layout);
@@ -350,11 +397,39 @@ class GatewayServiceTest
         final ExclusivePublication events, final long timestampNs, final long clientOrderId)
         throws InterruptedException
     {
-        final int length = engineEvents.accepted(timestampNs, clientOrderId, 42, "AAPL", Side.BUY, 100, PRICE,
-            Ouch42.TIME_IN_FORCE_MARKET_HOURS);
+        offer(events, engineEvents.accepted(timestampNs, clientOrderId, 42, "AAPL", Side.BUY, 100, PRICE,
+            Ouch42.TIME_IN_FORCE_MARKET_HOURS));
+    }
+
+    private static void offer(final ExclusivePublication events, final int length) throws InterruptedException
+    {
         while (events.offer(engineEvents.buffer(), 0, length) < 0)
         {
             Thread.sleep(1);
+        }
+    }
+
+    /** Waits for a CancelOrder of the order on the stream, skipping any other command. */
+    private static void awaitCancel(final Subscription commands, final long clientOrderId) throws InterruptedException
+    {
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final CancelOrderDecoder cancel = new CancelOrderDecoder();
+        final boolean[] seen = {false};
+        while (!seen[0])
+        {
+            if (0 == commands.poll((buffer, offset, length, frameHeader) ->
+            {
+                header.wrap(buffer, offset);
+                if (CancelOrderDecoder.TEMPLATE_ID == header.templateId())
+                {
+                    cancel.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
+                        header.version());
+                    seen[0] |= clientOrderId == cancel.clientOrderId();
+                }
+            }, 10))
+            {
+                Thread.sleep(1);
+            }
         }
     }
 
