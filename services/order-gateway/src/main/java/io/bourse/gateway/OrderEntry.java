@@ -13,6 +13,7 @@ import org.agrona.collections.LongHashSet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 
@@ -553,6 +554,8 @@ final class OrderEntry
                 lost.add(order);
             }
         }
+        // In the order each session sent them (a session's clientOrderIds grow), not the hash map's.
+        lost.sort(Comparator.comparingLong((order) -> order.clientOrderId));
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : lost)
         {

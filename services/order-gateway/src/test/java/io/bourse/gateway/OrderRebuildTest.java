@@ -511,6 +511,11 @@ class OrderRebuildTest
             before.send(before.alice);
             before.enterOrder("P1");
             before.send(before.alice);
+            for (int i = 3; i <= 9; i++)
+            {
+                before.enterOrder("P" + i);
+                before.send(before.alice);
+            }
             before.enterOrder("P2");
             before.send(before.bob);
             before.enterOrder("J1");
@@ -522,15 +527,22 @@ class OrderRebuildTest
 
         try (OrderEntryFixture after = new OrderEntryFixture(journalDir, RiskLimits.none(), 3, 4, DRIVER_B))
         {
-            assertThat(after.orderEntry.openOrderCount()).isEqualTo(4);
-            assertThat(after.orderEntry.rejectOrdersLostWithTheirMediaDriver()).isEqualTo(3);
+            assertThat(after.orderEntry.openOrderCount()).isEqualTo(11);
+            assertThat(after.orderEntry.rejectOrdersLostWithTheirMediaDriver()).isEqualTo(10);
 
             final List<Object> alice = after.messages(after.alice);
-            assertThat(alice.subList(alice.size() - 2, alice.size())).containsExactlyInAnyOrder(
+            assertThat(alice.subList(alice.size() - 9, alice.size())).as("in the order sent").containsExactly(
                 new Rejected(T0, "R1", 'H'),
-                new Rejected(T0, "P1", 'H'));
+                new Rejected(T0, "P1", 'H'),
+                new Rejected(T0, "P3", 'H'),
+                new Rejected(T0, "P4", 'H'),
+                new Rejected(T0, "P5", 'H'),
+                new Rejected(T0, "P6", 'H'),
+                new Rejected(T0, "P7", 'H'),
+                new Rejected(T0, "P8", 'H'),
+                new Rejected(T0, "P9", 'H'));
             assertThat(after.messages(after.bob)).endsWith(new Rejected(T0, "P2", 'H'));
-            assertThat(after.rejects("media_driver_restarted")).isEqualTo(3);
+            assertThat(after.rejects("media_driver_restarted")).isEqualTo(10);
             assertThat(after.orderEntry.openOrderCount()).as("A1 stays, for its shard's new run").isEqualTo(1);
             after.enterOrder("N1");
             after.send(after.alice);
