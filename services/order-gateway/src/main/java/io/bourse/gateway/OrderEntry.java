@@ -531,8 +531,9 @@ final class OrderEntry
      * the shard's first run on the new driver recovered nothing and cancels it, {@link #onRunStarted}). A media
      * driver's command streams end with it, and the event archive it ran starts empty under the next one, so no engine
      * run on the new driver takes such an order or publishes its answer: before, it stayed sent and unanswered for
-     * good. A run on the old driver may have taken it after the earlier gateway stopped hearing its events (a gateway
-     * stopped before its engines, as {@code docker compose restart} does): its answer is lost with that driver's
+     * good. A run on the old driver may have taken it after the earlier gateway stopped hearing its events (a stop
+     * whose wait for the answers in flight, {@link GatewayAgent}, ended first: the driver went at the same time, as
+     * with {@code docker compose restart}, or the answer took over a second): its answer is lost with that driver's
      * archive, and the order is rejected all the same. An order an earlier process sent through this process's driver
      * is left to its answer (a gateway that crashed alone), and so is one sent before its journal's first Media Driver
      * record (a journal written before stop 70). Only for an IPC command channel ({@link MediaDriverStart}).
