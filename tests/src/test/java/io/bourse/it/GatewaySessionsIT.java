@@ -388,11 +388,11 @@ final class GatewaySessionsIT
         assertThat(trader.accepted()).extracting(OuchRecorder.Accepted::token).containsExactlyElementsOf(tokens);
         assertThat(garbageWhileTrading).as("garbage connections while the orders were entered").isPositive();
         // Trading normally: the orders do not wait on the garbage (an answer takes milliseconds; a gateway stalled by
-        // each garbage connection for a while would still answer within the poll's timeout). The median, so that one
-        // GC pause or deschedule of this 2-core host does not decide.
+        // each garbage connection for a while would still answer within the poll's timeout). The 90th percentile, so
+        // that one GC pause or deschedule of this 2-core host does not decide.
         Arrays.sort(answerNs);
-        assertThat(Duration.ofNanos(answerNs[answerNs.length / 2])).as("the median answer").isLessThan(
-            Duration.ofSeconds(1));
+        assertThat(Duration.ofNanos(answerNs[answerNs.length * 9 / 10])).as("the 90th percentile answer")
+            .isLessThan(Duration.ofSeconds(1));
         assertThat(flood.failures()).as(flood.toString()).isEmpty();
         assertThat(flood.closedByServer()).as(flood.toString()).isEqualTo(flood.connections());
         assertThat(EXCHANGE.gateway().isRunning()).as("gateway running").isTrue();

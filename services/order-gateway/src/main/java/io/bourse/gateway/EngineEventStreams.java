@@ -235,12 +235,12 @@ final class EngineEventStreams
     /**
      * @param shardId an engine shard.
      * @return true when the shard's event stream has a publisher connected (an engine run that can answer); false for a
-     *         shard not subscribed to (tests without Aeron), and once the Aeron client closed (its media driver gone).
+     *         shard not subscribed to (tests without Aeron), and once the Aeron client closed (its media driver gone:
+     *         a closed subscription has no image).
      */
     boolean isConnected(final int shardId)
     {
-        return shardId < subscriptions.length && !subscriptions[shardId].isClosed() &&
-            subscriptions[shardId].isConnected();
+        return shardId < subscriptions.length && subscriptions[shardId].isConnected();
     }
 
     /**

@@ -49,7 +49,8 @@ final class GatewayAgent implements Agent
 
     /**
      * The longest the stop waits for the engine shards' answers to the commands in flight: with the end-of-session
-     * linger ({@link SessionRegistry#lingerAtStop()}, 3 s at most) within Agrona's 5 s wait for an agent to close.
+     * linger after it ({@link SessionRegistry#lingerAtStop()}, 3 s at most) within Agrona's 5 s wait for an agent to
+     * close.
      */
     private static final long STOP_ANSWER_WAIT_NS = TimeUnit.SECONDS.toNanos(1);
 
@@ -269,17 +270,22 @@ final class GatewayAgent implements Agent
      * At the stop, once the sessions ended: polls the shards' events, journals the answers (as every duty cycle does)
      * and stores the positions answered through, until no order awaits the answer of a shard whose event stream is
      * connected ({@link OrderEntry#ordersAwaitingAnswer}: the orders and replacements in flight, the stop's cancels on
-     * disconnect) or {@link #STOP_ANSWER_WAIT_NS} has passed. Each client gets those answers in the replay of its next
-     * login. Without the wait they went unjournaled, and a restarted gateway heard of them only from the event archive:
-     * after a media driver restart (which wipes the archive of a compose stack) an order in flight was Rejected 'H'
-     * ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver()}) though its engine took it. Logs what is still awaited
-     * at the end of the wait: e.g. a shard too slow, or one on the shared thread of the embedded exchange's
-     * {@code shared} layout, which does not run the shards while the gateway stops.
+     * disconnect) or {@link #STOP_ANSWER_WAIT_NS} has passed; meanwhile it steps the lingers of the ended connections
+     * ({@link SessionRegistry#stepLingersAtStop()}), whose deadlines run from their End of Session. Each client gets
+     * those answers in the replay of its next login. Without the wait they went unjournaled, and a restarted gateway
+     * heard of them only from the event archive: after a media driver restart (which wipes the archive of a compose
+     * stack) an order in flight was Rejected 'H' ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver()}) though its
+     * engine took it, and an open order whose cancel on disconnect went was canceled 'Z' by the restarted gateway
+     * ({@link OrderEntry#onRunStarted}). No wait before the shards' events are caught up from the event archive (its
+     * client could block past the bound), nor once a journal failed or the thread is interrupted (Agrona's close
+     * timeout). The wait runs to its bound when no answer can come: an order sent to an engine run that died, or a
+     * shard on the shared thread of the embedded exchange's {@code shared} layout, which does not run the shards while
+     * the gateway stops. Logs what it awaited, what is still awaited and how long it waited.
      */
     private void journalAnswersInFlight(final OrderEntry orderEntry, final SessionRegistry registry)
     {
         int awaited = orderEntry.ordersAwaitingAnswer(events::isConnected);
-        if (0 == awaited)
+        if (0 == awaited || !events.isCaughtUp())
         {
             return;
         }
@@ -287,16 +293,18 @@ final class GatewayAgent implements Agent
         clock.update();
         final long startNs = clock.nanoTime();
         final long limitNs = startNs + STOP_ANSWER_WAIT_NS;
-        while (0 != awaited && clock.nanoTime() - limitNs < 0)
+        while (0 != awaited && clock.nanoTime() - limitNs < 0 && !registry.isJournalFailed() &&
+            !Thread.currentThread().isInterrupted())
         {
-            if (0 == pollEvents())
-            {
-                LockSupport.parkNanos(STOP_ANSWER_IDLE_NS);
-            }
+            final int work = pollEvents();
             registry.flush();
             if (!registry.isJournalFailed())
             {
                 events.onAnswersJournaled();
+            }
+            if (0 == work + registry.stepLingersAtStop())
+            {
+                LockSupport.parkNanos(STOP_ANSWER_IDLE_NS);
             }
             // Also without events: a shard's stream that disconnected, or the Aeron client closed, leaves no answer.
             awaited = orderEntry.ordersAwaitingAnswer(events::isConnected);

@@ -707,16 +707,17 @@ final class OrderEntry
      * @param answering tells whether a shard can answer now (its event stream connected), by shard id.
      * @return the orders of those shards awaiting their shard's answer: an Enter Order or Replace Order sent and not
      *         yet Accepted, Replaced or Rejected, a Modify Order not yet answered, or the gateway's own full cancel (on
-     *         disconnect, the close's) taken by the shard and the order not yet done. Reads every order tracked: for
-     *         the stop ({@link GatewayAgent}), not a duty cycle.
+     *         disconnect, the close's) taken by the shard and the order not yet done, unless the shard answered Cancel
+     *         Pending (a closing-cross order, canceled after the cross). Reads every order tracked: for the stop
+     *         ({@link GatewayAgent}), not a duty cycle.
      */
     int ordersAwaitingAnswer(final IntPredicate answering)
     {
         int awaiting = 0;
         for (final OrderState order : orders.values())
         {
-            if ((0 == order.orderReferenceNumber || order.gatewayCancelSent || order.hasPendingModify()) &&
-                answering.test(order.shardId))
+            if ((0 == order.orderReferenceNumber || (order.gatewayCancelSent && !order.cancelPending) ||
+                order.hasPendingModify()) && answering.test(order.shardId))
             {
                 awaiting++;
             }
@@ -1036,6 +1037,7 @@ final class OrderEntry
         final OrderState order = eventOrder(clientOrderId, sequenceNumber);
         if (null != order)
         {
+            order.cancelPending = true;
             ouch.cancelPending(order, timestampNs);
             refusedCancel(order, timestampNs, true);
         }

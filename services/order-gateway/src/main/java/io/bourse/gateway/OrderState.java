@@ -38,6 +38,11 @@ final class OrderState
      * being canceled, and neither another session end nor the close sends one again.
      */
     boolean gatewayCancelSent;
+    /**
+     * The engine answered a full cancel of the order with Cancel Pending: a closing-cross order locked in the cross,
+     * canceled only after it.
+     */
+    boolean cancelPending;
     long clientOrderId;
     int shardId;
     long orderReferenceNumber;
@@ -117,6 +122,7 @@ final class OrderState
         traded = false;
         openAtClose = false;
         gatewayCancelSent = false;
+        cancelPending = false;
         clientOrderId = 0;
         shardId = 0;
         orderReferenceNumber = 0;

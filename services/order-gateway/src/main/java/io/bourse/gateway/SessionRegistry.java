@@ -713,10 +713,24 @@ final class SessionRegistry
     }
 
     /**
-     * The gateway is stopping, after {@link #endAll()}: steps the lingering connections, a millisecond apart while no
-     * byte moves, until each client has taken what its send buffer held and closed its end, or its linger deadline has
-     * passed ({@code endOfSessionLingerNs} from its end), for {@value #STOP_LINGER_LIMIT_MS} ms at most (within
-     * Agrona's 5 s wait for an agent to close and Docker's 10 s stop grace period); then closes those still open.
+     * The gateway is stopping, after {@link #endAll()}, while it waits for its engine shards' answers: a step of the
+     * linger of every closed connection still lingering, as a duty cycle takes ({@link #lingerAtStop()} takes the
+     * rest).
+     *
+     * @return bytes written and read.
+     */
+    int stepLingersAtStop()
+    {
+        return stepLingers(clock.nanoTime());
+    }
+
+    /**
+     * The gateway is stopping, after {@link #endAll()} and its wait for its engine shards' answers (1 s at most, during
+     * which the lingers step on, {@link #stepLingersAtStop()}): steps the lingering connections, a millisecond apart
+     * while no byte moves, until each client has taken what its send buffer held and closed its end, or its linger
+     * deadline has passed ({@code endOfSessionLingerNs} from its end), for {@value #STOP_LINGER_LIMIT_MS} ms at most
+     * (with that wait within Agrona's 5 s wait for an agent to close and Docker's 10 s stop grace period); then closes
+     * those still open.
      */
     void lingerAtStop()
     {

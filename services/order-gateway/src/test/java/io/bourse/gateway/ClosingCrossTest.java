@@ -232,7 +232,10 @@ class ClosingCrossTest
         enterCrossAccepted(fixture.alice, "L1", 'B', 1);
 
         fixture.orderEntry.onSessionEnd(fixture.alice);
+        assertThat(fixture.orderEntry.ordersAwaitingAnswer((shard) -> true)).as("its cancel's answer").isOne();
+        assertThat(fixture.orderEntry.ordersAwaitingAnswer((shard) -> false)).as("no shard answering").isZero();
         fixture.events.cancelPending(T2, id(1, 1), 101, "AAPL");
+        assertThat(fixture.orderEntry.ordersAwaitingAnswer((shard) -> true)).as("canceled after the cross").isZero();
 
         assertThat(fixture.engine.commands().subList(1, 2)).isEqualTo(List.of(new Cancel(0, T0, id(1, 1), 0)));
         assertThat(fixture.messages(fixture.alice).subList(1, 2)).isEqualTo(List.of(

@@ -190,11 +190,11 @@ class GatewayCapacityTest
             flooder.join();
         }
 
-        // The fast client's orders do not wait on the slow consumer's: the median, so that one GC pause or deschedule
-        // of a 2-core host does not decide.
+        // The fast client's orders do not wait on the slow consumer's: the 90th percentile, so that one GC pause or
+        // deschedule of a 2-core host does not decide.
         final long[] sorted = roundTripNs.toLongArray();
         Arrays.sort(sorted);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(sorted[sorted.length / 2])).as("median round trip, ms")
+        assertThat(TimeUnit.NANOSECONDS.toMillis(sorted[sorted.length * 9 / 10])).as("90th percentile round trip, ms")
             .isLessThan(1_000);
         final int slowOrders = (int)(scrape("bourse_gateway_messages_in_total{type=\"enter_order\"}") -
             enterOrdersBefore) - fastOrders;

@@ -339,8 +339,8 @@ class GatewayServiceTest
             assertThat(awaitNewOrders(commands, 1).get(0).clientOrderId()).isEqualTo(clientOrderId);
 
             final CompletableFuture<Void> stopped = CompletableFuture.runAsync(gateway::close);
+            offerAccepted(events, timestampNs, clientOrderId); // read before or during the stop's wait
             awaitCancel(commands, clientOrderId); // its cancel on disconnect, at the stop
-            offerAccepted(events, timestampNs, clientOrderId);
             offer(events, engineEvents.canceled(
                 timestampNs + 1, clientOrderId, 42, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED));
             stopped.get(10, TimeUnit.SECONDS);
