@@ -55,13 +55,8 @@ final class OrderRecordProxy
      */
     void orderRejected(final OrderState order)
     {
-        final SessionJournal journal = order.session.journal();
-        final int offset = journal.claim(OrderRecords.ORDER_REJECTED_LENGTH);
-        final MutableDirectBuffer buffer = journal.buffer();
-        buffer.setMemory(offset, OrderRecords.CLIENT_ORDER_ID_OFFSET, (byte)0);
-        buffer.putByte(offset + OrderRecords.RECORD_TYPE_OFFSET, OrderRecords.ORDER_REJECTED);
-        buffer.putLong(offset + OrderRecords.CLIENT_ORDER_ID_OFFSET, order.clientOrderId, OrderRecords.ORDER);
-        order.session.commitPrivate(OrderRecords.ORDER_REJECTED_LENGTH);
+        longFieldRecord(order.session, OrderRecords.ORDER_REJECTED, OrderRecords.ORDER_REJECTED_LENGTH,
+            OrderRecords.CLIENT_ORDER_ID_OFFSET, order.clientOrderId);
     }
 
     /**
@@ -88,14 +83,30 @@ final class OrderRecordProxy
         {
             return;
         }
-        final SessionJournal journal = session.journal();
-        final int offset = journal.claim(OrderRecords.MEDIA_DRIVER_LENGTH);
-        final MutableDirectBuffer buffer = journal.buffer();
-        buffer.setMemory(offset, OrderRecords.DRIVER_START_OFFSET, (byte)0);
-        buffer.putByte(offset + OrderRecords.RECORD_TYPE_OFFSET, OrderRecords.MEDIA_DRIVER);
-        buffer.putLong(offset + OrderRecords.DRIVER_START_OFFSET, mediaDriverStartMs, OrderRecords.ORDER);
-        session.commitPrivate(OrderRecords.MEDIA_DRIVER_LENGTH);
+        longFieldRecord(session, OrderRecords.MEDIA_DRIVER, OrderRecords.MEDIA_DRIVER_LENGTH,
+            OrderRecords.DRIVER_START_OFFSET, mediaDriverStartMs);
         session.mediaDriverJournaled();
+    }
+
+    /**
+     * Writes a record of a Record Type, reserved bytes (0) and one 8-byte field: Order Rejected, Media Driver.
+     *
+     * @param session     whose journal takes it.
+     * @param recordType  the Record Type.
+     * @param length      the record's length in bytes.
+     * @param fieldOffset the field's offset, the reserved bytes before it.
+     * @param value       the field.
+     */
+    private static void longFieldRecord(
+        final UserSession session, final byte recordType, final int length, final int fieldOffset, final long value)
+    {
+        final SessionJournal journal = session.journal();
+        final int offset = journal.claim(length);
+        final MutableDirectBuffer buffer = journal.buffer();
+        buffer.setMemory(offset, fieldOffset, (byte)0);
+        buffer.putByte(offset + OrderRecords.RECORD_TYPE_OFFSET, recordType);
+        buffer.putLong(offset + fieldOffset, value, OrderRecords.ORDER);
+        session.commitPrivate(length);
     }
 
     private static void order(final byte recordType, final OrderState order)

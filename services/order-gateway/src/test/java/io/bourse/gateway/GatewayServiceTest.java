@@ -5,6 +5,7 @@ import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
+import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
@@ -46,6 +47,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -415,22 +417,16 @@ class GatewayServiceTest
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
         final CancelOrderDecoder cancel = new CancelOrderDecoder();
         final boolean[] seen = {false};
-        while (!seen[0])
+        pollUntil(commands, () -> seen[0], (buffer, offset, length, frameHeader) ->
         {
-            if (0 == commands.poll((buffer, offset, length, frameHeader) ->
+            header.wrap(buffer, offset);
+            if (CancelOrderDecoder.TEMPLATE_ID == header.templateId())
             {
-                header.wrap(buffer, offset);
-                if (CancelOrderDecoder.TEMPLATE_ID == header.templateId())
-                {
-                    cancel.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
-                        header.version());
-                    seen[0] |= clientOrderId == cancel.clientOrderId();
-                }
-            }, 10))
-            {
-                Thread.sleep(1);
+                cancel.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
+                    header.version());
+                seen[0] |= clientOrderId == cancel.clientOrderId();
             }
-        }
+        });
     }
 
     private static void awaitConnected(final Subscription commands, final ExclusivePublication events)
@@ -448,32 +444,26 @@ class GatewayServiceTest
         final List<NewOrderCommand> received = new ArrayList<>();
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
         final NewOrderDecoder newOrder = new NewOrderDecoder();
-        while (received.size() < count)
+        pollUntil(commands, () -> received.size() >= count, (buffer, offset, length, frameHeader) ->
         {
-            if (0 == commands.poll((buffer, offset, length, frameHeader) ->
+            header.wrap(buffer, offset);
+            assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
+            if (ClockTickDecoder.TEMPLATE_ID == header.templateId() ||
+                CancelOrderDecoder.TEMPLATE_ID == header.templateId())
             {
-                header.wrap(buffer, offset);
-                assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
-                if (ClockTickDecoder.TEMPLATE_ID == header.templateId() ||
-                    CancelOrderDecoder.TEMPLATE_ID == header.templateId())
-                {
-                    // Clock ticks, and the cancels on disconnect of the clients of earlier tests.
-                    return;
-                }
-                assertThat(header.templateId()).isEqualTo(NewOrderDecoder.TEMPLATE_ID);
-                newOrder.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
-                    header.version());
-                assertThat(newOrder.timestampNs()).isPositive();
-                final int firm = buffer.getInt(
-                    newOrder.offset() + NewOrderDecoder.firmEncodingOffset(), ByteOrder.BIG_ENDIAN);
-                received.add(new NewOrderCommand(newOrder.clientOrderId(), newOrder.symbol().trim(), newOrder.side(),
-                    newOrder.quantity(), newOrder.price(), newOrder.timeInForce(), newOrder.minimumQuantity(),
-                    RecordingEngineProxy.firm(firm), (char)newOrder.display()));
-            }, 10))
-            {
-                Thread.sleep(1);
+                // Clock ticks, and the cancels on disconnect of the clients of earlier tests.
+                return;
             }
-        }
+            assertThat(header.templateId()).isEqualTo(NewOrderDecoder.TEMPLATE_ID);
+            newOrder.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
+                header.version());
+            assertThat(newOrder.timestampNs()).isPositive();
+            final int firm = buffer.getInt(
+                newOrder.offset() + NewOrderDecoder.firmEncodingOffset(), ByteOrder.BIG_ENDIAN);
+            received.add(new NewOrderCommand(newOrder.clientOrderId(), newOrder.symbol().trim(), newOrder.side(),
+                newOrder.quantity(), newOrder.price(), newOrder.timeInForce(), newOrder.minimumQuantity(),
+                RecordingEngineProxy.firm(firm), (char)newOrder.display()));
+        });
         return received;
     }
 
@@ -483,23 +473,31 @@ class GatewayServiceTest
         final MessageHeaderDecoder header = new MessageHeaderDecoder();
         final ClockTickDecoder clockTick = new ClockTickDecoder();
         final long[] timestampNs = {0};
-        while (0 == timestampNs[0])
+        pollUntil(commands, () -> 0 != timestampNs[0], (buffer, offset, length, frameHeader) ->
         {
-            if (0 == commands.poll((buffer, offset, length, frameHeader) ->
+            header.wrap(buffer, offset);
+            if (ClockTickDecoder.TEMPLATE_ID == header.templateId() && 0 == timestampNs[0])
             {
-                header.wrap(buffer, offset);
-                if (ClockTickDecoder.TEMPLATE_ID == header.templateId() && 0 == timestampNs[0])
-                {
-                    clockTick.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
-                        header.version());
-                    timestampNs[0] = clockTick.timestampNs();
-                }
-            }, 10))
+                clockTick.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
+                    header.version());
+                timestampNs[0] = clockTick.timestampNs();
+            }
+        });
+        return timestampNs[0];
+    }
+
+    /** Polls the command stream, 10 fragments at a time and a millisecond apart while none comes, until done. */
+    private static void pollUntil(
+        final Subscription commands, final BooleanSupplier done, final FragmentHandler handler)
+        throws InterruptedException
+    {
+        while (!done.getAsBoolean())
+        {
+            if (0 == commands.poll(handler, 10))
             {
                 Thread.sleep(1);
             }
         }
-        return timestampNs[0];
     }
 
     private static String noSubscriber(final int shard)
