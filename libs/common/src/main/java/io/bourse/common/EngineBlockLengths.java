@@ -6,6 +6,7 @@ import io.bourse.sbe.engine.CancelOrderDecoder;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
 import io.bourse.sbe.engine.ClockTickDecoder;
+import io.bourse.sbe.engine.CommandStreamJoinedDecoder;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.CrossLockDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
@@ -29,7 +30,7 @@ import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingStateChangedDecoder;
 
 /**
- * The block length each message of the engine schema (schemas/engine-schema.xml, versions 0 to 9) needs at the
+ * The block length each message of the engine schema (schemas/engine-schema.xml, versions 0 to 10) needs at the
  * version it was encoded at: the bytes of every field that version has. SBE adds a field only at the end of its
  * message's block and reads a field newer than the acting version as its null value, so a block of a later version
  * may be longer (its new fields are skipped) and one of an earlier version shorter. But the generated decoders read
@@ -122,6 +123,7 @@ public final class EngineBlockLengths
             case TradingStateChangedDecoder.TEMPLATE_ID -> TradingStateChangedDecoder.BLOCK_LENGTH;
             case RunStartedDecoder.TEMPLATE_ID -> RunStartedDecoder.BLOCK_LENGTH;
             case AdminResponseDecoder.TEMPLATE_ID -> AdminResponseDecoder.BLOCK_LENGTH;
+            case CommandStreamJoinedDecoder.TEMPLATE_ID -> CommandStreamJoinedDecoder.BLOCK_LENGTH;
             default -> 0;
         };
     }

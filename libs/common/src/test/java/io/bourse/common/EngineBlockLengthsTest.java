@@ -6,6 +6,7 @@ import io.bourse.sbe.engine.CancelOrderEncoder;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
 import io.bourse.sbe.engine.ClockTickEncoder;
+import io.bourse.sbe.engine.CommandStreamJoinedEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.CrossLockEncoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
@@ -44,7 +45,7 @@ class EngineBlockLengthsTest
     private static final int VERSION = MessageHeaderEncoder.SCHEMA_VERSION;
 
     /** The encoder of every message of the schema. */
-    private static final List<Class<?>> MESSAGES = List.of(
+    static final List<Class<?>> MESSAGES = List.of(
         NewOrderEncoder.class, CancelOrderEncoder.class, ReplaceOrderEncoder.class, ClockTickEncoder.class,
         SetTradingStateEncoder.class, SetPriceBandEncoder.class, SetSelfTradePreventionEncoder.class,
         BreakTradeEncoder.class, CrossLockEncoder.class, RunCrossEncoder.class, StartNumberingEncoder.class,
@@ -52,7 +53,7 @@ class EngineBlockLengthsTest
         OrderCanceledEncoder.class, OrderReplacedEncoder.class, TradeBrokenEncoder.class, CancelPendingEncoder.class,
         CancelRejectedEncoder.class, CrossCompletedEncoder.class, OrderPriorityUpdatedEncoder.class,
         TradingStateChangedEncoder.class, SequencedCommandEncoder.class, AdminResponseEncoder.class,
-        RunStartedEncoder.class);
+        RunStartedEncoder.class, CommandStreamJoinedEncoder.class);
 
     /**
      * Checks the table against the generated codecs, so that a field added to a message later breaks it: at each

@@ -1,11 +1,14 @@
 package io.bourse.engine;
 
+import io.aeron.Aeron;
+import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.driver.status.StreamCounter;
 import io.aeron.driver.status.SubscriberPos;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.engine.match.MatchingEngine;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.status.CountersReader;
 
@@ -13,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * The shard's single thread: polls the command stream and lets the {@link CommandAdapter} apply each command to the
@@ -84,6 +88,13 @@ final class EngineAgent implements Agent
     private final CountersReader counters;
     private final CountersReader.MetaData unseenImageFinder = this::findUnseenImage;
     private boolean unseenImage;
+    /**
+     * Per image of the command stream whose join the run published: its session id to its correlation id (a session's
+     * publication linked again is a new image). Never pruned: one entry per gateway publication the run heard.
+     */
+    private final Long2LongHashMap joinedImages = new Long2LongHashMap(Aeron.NULL_VALUE);
+    private final Consumer<Image> joinPublisher = this::publishJoin;
+    private int joinsPublished;
 
     /**
      * @param shardId        this shard's id, for the role name.
@@ -128,7 +139,7 @@ final class EngineAgent implements Agent
         try
         {
             workCount = unrecorded ? 0 : eventProxy.publishHeld() + (PUBLISHING_HELD == drainState ? 0 :
-                commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT));
+                publishJoins() + commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT));
         }
         finally
         {
@@ -145,6 +156,35 @@ final class EngineAgent implements Agent
             drain.set(DRAINED);
         }
         return workCount;
+    }
+
+    /**
+     * Publishes CommandStreamJoined for each image of the command stream this run has not announced yet (a gateway's
+     * publication, or the same one linked again), before the duty cycle's poll: where the run joined it, so that the
+     * gateway rejects the orders it sent there before that position and still holds unanswered, which a run that died
+     * took without publishing their events ({@link EventProxy#commandStreamJoined}). An image the client makes
+     * available during the poll is announced at the next duty cycle, after the events of its first commands, which
+     * come after the join position and are not concerned. Each duty cycle reads the images' session and correlation
+     * ids, without allocating.
+     *
+     * @return the joins published (or held).
+     */
+    private int publishJoins()
+    {
+        joinsPublished = 0;
+        commands.forEachImage(joinPublisher);
+        return joinsPublished;
+    }
+
+    private void publishJoin(final Image image)
+    {
+        final int sessionId = image.sessionId();
+        if (joinedImages.get(sessionId) != image.correlationId())
+        {
+            joinedImages.put(sessionId, image.correlationId());
+            eventProxy.commandStreamJoined(shardId, sessionId, image.joinPosition());
+            joinsPublished++;
+        }
     }
 
     /**

@@ -50,6 +50,7 @@ final class EngineMetrics
     final SingleWriterCounter tradingStateChanged;
     final SingleWriterCounter adminResponse;
     final SingleWriterCounter runStarted;
+    final SingleWriterCounter commandStreamJoined;
     final Counter eventsHeld;
     final Counter duplicateCommands;
     final LatencySummary serviceTime;
@@ -93,6 +94,7 @@ final class EngineMetrics
         tradingStateChanged = events.counter("trading_state_changed");
         adminResponse = events.counter("admin_response");
         runStarted = events.counter("run_started");
+        commandStreamJoined = events.counter("command_stream_joined");
         final SingleWriterCounter.Family rejects = SingleWriterCounter.family(registry, "bourse_engine_rejects_total",
             "Orders and replaces the matching core rejected (OrderRejected events), by OUCH 4.2 reason", "reason");
         final SingleWriterCounter other = rejects.counter("other");

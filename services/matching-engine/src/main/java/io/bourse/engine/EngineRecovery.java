@@ -6,6 +6,7 @@ import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.sbe.engine.AdminResponseDecoder;
+import io.bourse.sbe.engine.CommandStreamJoinedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.SequencedCommandDecoder;
 import org.agrona.DirectBuffer;
@@ -122,8 +123,8 @@ final class EngineRecovery implements FragmentHandler
     }
 
     /**
-     * Takes one recorded message: a SequencedCommand is applied to the engine, any other event, AdminResponses
-     * included, matched against the held ones.
+     * Takes one recorded message: a SequencedCommand is applied to the engine, a CommandStreamJoined skipped, any
+     * other event, AdminResponses included, matched against the held ones.
      * Throws nothing: the first divergence, or anything a replayed command threw, is kept, the rest of the replay is
      * skipped, and {@link #recover} throws it.
      */
@@ -151,6 +152,11 @@ final class EngineRecovery implements FragmentHandler
     private void take(final DirectBuffer buffer, final int offset, final int length)
     {
         header.wrap(buffer, offset);
+        if (MessageHeaderDecoder.SCHEMA_ID == header.schemaId() &&
+            CommandStreamJoinedDecoder.TEMPLATE_ID == header.templateId())
+        {
+            return; // where the run joined a command publication: no command's outcome, nothing to replay or match
+        }
         if (MessageHeaderDecoder.SCHEMA_ID == header.schemaId() &&
             AdminResponseDecoder.TEMPLATE_ID == header.templateId())
         {

@@ -1,6 +1,7 @@
 package io.bourse.engine;
 
 import io.aeron.Publication;
+import io.bourse.common.EngineEvents;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
@@ -14,6 +15,7 @@ import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.sbe.engine.AdminResponseEncoder;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
+import io.bourse.sbe.engine.CommandStreamJoinedEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
@@ -44,7 +46,8 @@ import java.nio.ByteOrder;
  * cross (whose orders are in no market data book); the closing cross's CancelPending, CancelRejected and
  * CrossCompleted have events of their own. A midpoint peg's new working price is OrderPriorityUpdated (OUCH 4.2 Order
  * Priority Update downstream), a symbol's new trading state TradingStateChanged, a run's start RunStarted
- * ({@link #runStarted}). Each admin command is answered, after
+ * ({@link #runStarted}), where a run joined a gateway's command publication CommandStreamJoined
+ * ({@link #commandStreamJoined}). Each admin command is answered, after
  * its other events, with an AdminResponse: OK or why it was refused ({@link #adminResponse}). Every execution is
  * also recorded in the shard's {@link Executions}, for an operator's BreakTrade; a broken trade is published as
  * TradeBroken ({@link #tradeBroken(int, byte)}).
@@ -109,6 +112,7 @@ final class EventProxy implements MatchingEngineListener
     private final SequencedCommandEncoder sequencedCommand = new SequencedCommandEncoder();
     private final AdminResponseEncoder adminResponse = new AdminResponseEncoder();
     private final RunStartedEncoder runStarted = new RunStartedEncoder();
+    private final CommandStreamJoinedEncoder commandStreamJoined = new CommandStreamJoinedEncoder();
     private final Executions executions;
     private long sequenceNumber;
     private long timestampNs;
@@ -656,6 +660,27 @@ final class EventProxy implements MatchingEngineListener
         metrics.runStarted.inc();
     }
 
+    /**
+     * Publishes where the run joined an image of its command stream (CommandStreamJoined), before any event of a
+     * command from it: the sending gateway rejects the orders it sent on that publication up to the position and holds
+     * unanswered, which a run that died took and no run will answer. Carries no sequence number; held like an event
+     * when the stream refuses it, so it stays before the events of the image's commands. Never in recovery: not a
+     * command's outcome, a recovery skips it ({@link EngineRecovery}).
+     *
+     * @param shardId      the shard, 0 to 15.
+     * @param sessionId    Aeron session id of the image (the gateway's command publication).
+     * @param joinPosition position of the command stream where the run joined, in bytes.
+     */
+    void commandStreamJoined(final int shardId, final int sessionId, final long joinPosition)
+    {
+        commandStreamJoined.wrapAndApplyHeader(buffer, 0, header)
+            .shard((short)shardId)
+            .commandSessionId(sessionId)
+            .joinPosition(joinPosition);
+        publish(MessageHeaderEncoder.ENCODED_LENGTH + commandStreamJoined.encodedLength());
+        metrics.commandStreamJoined.inc();
+    }
+
     private void publish(final int length)
     {
         if (!offerOrHold(length))
@@ -717,13 +742,12 @@ final class EventProxy implements MatchingEngineListener
     }
 
     /**
-     * @return true for an event, which carries a sequence number; false for an AdminResponse or a SequencedCommand,
-     *         which carry none.
+     * @return true for an event, which carries a sequence number; false for an AdminResponse, a SequencedCommand or a
+     *         CommandStreamJoined, which carry none ({@link EngineEvents#isNumbered}).
      */
     private boolean isNumbered(final DirectBuffer message, final int offset)
     {
-        final int templateId = templateId(message, offset);
-        return AdminResponseEncoder.TEMPLATE_ID != templateId && SequencedCommandEncoder.TEMPLATE_ID != templateId;
+        return EngineEvents.isNumbered(templateId(message, offset));
     }
 
     private static io.bourse.sbe.engine.Side side(final Side side)

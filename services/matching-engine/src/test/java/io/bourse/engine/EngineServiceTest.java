@@ -15,9 +15,12 @@ import io.bourse.engine.match.SelfTradePrevention;
 import io.bourse.sbe.engine.AdminResponseCode;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.engine.BreakTradeEncoder;
+import io.bourse.sbe.engine.CommandStreamJoinedDecoder;
 import io.bourse.sbe.engine.CrossLockEncoder;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.NewOrderEncoder;
+import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.ReplaceOrderEncoder;
 import io.bourse.sbe.engine.RunCrossEncoder;
 import io.bourse.sbe.engine.SetPriceBandEncoder;
@@ -38,8 +41,11 @@ import org.junit.jupiter.api.Timeout;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -95,6 +101,13 @@ class EngineServiceTest
         layout = new StreamLayout(
             driver.aeronDirectoryName(), "aeron:ipc", 1000, eventChannel, 2000, "aeron:ipc", 3000, "aeron:ipc", 3002,
             3003, 3004, "aeron:ipc", 3001);
+        engine = launchShard(configure);
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    /** Starts a run of shard 1 on the driver of {@link #launch}. */
+    private EngineService launchShard(final Consumer<EngineContext> configure)
+    {
         final EngineContext ctx = new EngineContext()
             .shardId(1)
             .metricsPort(0)
@@ -104,8 +117,7 @@ class EngineServiceTest
             .idleStrategy(new SleepingMillisIdleStrategy(1))
             .epochClock(() -> START_EPOCH_NS);
         configure.accept(ctx);
-        engine = EngineService.launch(ctx);
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        return EngineService.launch(ctx);
     }
 
     @AfterEach
@@ -568,6 +580,93 @@ class EngineServiceTest
             }
             assertThat(stopWhileReading(events, 2 * orders)).isEqualTo(2 * orders);
         }
+    }
+
+    /**
+     * A run that stops (or dies) holding the events of the last command it took, a subscriber not reading: the command
+     * is off the command stream, its events in no run, so its sender must learn that no run will answer it. Each run
+     * says where it joined each command publication (CommandStreamJoined): the first at the stream's start, the next
+     * where the first stopped taking. Every order the test sent up to that position was answered by the first run but
+     * at most the one whose events it dropped; every order after it is answered by the next run, none before it.
+     */
+    @Test
+    void shouldPublishWhereEachRunJoinedTheCommandStreamSoThatACommandTakenByADeadRunIsKnownUnanswered()
+        throws Exception
+    {
+        launch("aeron:ipc?term-length=65536", (ctx) -> {});
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        final long startPosition = commands.position();
+        final int firstRunEvents = events.imageAtIndex(0).sessionId();
+        final int orders = sendRestingOrdersUntilHeld(commands, engine.metricsPort());
+        engine.close(); // nobody reads: the drain times out and the held events go with the run
+
+        engine = launchShard((ctx) -> {});
+        final Map<Long, Integer> acceptedByRun = new HashMap<>();
+        final List<Long> joins = new ArrayList<>();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        // The next run takes the orders in the order sent: once the last is answered, a poll that finds nothing left
+        // on either run's image has read everything.
+        while ((!acceptedByRun.containsKey((long)orders) ||
+            readAcceptedAndJoins(events, firstRunEvents, commands.sessionId(), acceptedByRun, joins) > 0) &&
+            System.nanoTime() < deadlineNs)
+        {
+            readAcceptedAndJoins(events, firstRunEvents, commands.sessionId(), acceptedByRun, joins);
+        }
+
+        assertThat(joins).hasSize(2).first().isEqualTo(startPosition);
+        final long frameLength = (commands.position() - startPosition) / orders;
+        final long takenByTheFirstRun = (joins.get(1) - startPosition) / frameLength;
+        assertThat(takenByTheFirstRun).isBetween(1L, orders - 1L);
+        final List<Long> unanswered = new ArrayList<>();
+        for (long order = 1; order <= orders; order++)
+        {
+            final Integer run = acceptedByRun.get(order);
+            if (null == run)
+            {
+                unanswered.add(order);
+            }
+            else
+            {
+                assertThat(run).as("order %d", order).isEqualTo(order <= takenByTheFirstRun ? 1 : 2);
+            }
+        }
+        assertThat(unanswered).as("taken by the first run, answered by none").isSubsetOf(List.of(takenByTheFirstRun));
+        assertThat(scrapeMetrics()).contains("bourse_engine_events_total{type=\"command_stream_joined\"} 1.0");
+    }
+
+    /**
+     * Reads what is there: each Accepted's order with the run that published it (1 on the first run's event image,
+     * 2 on the other), and the join positions of the command publication {@code commandSessionId}.
+     *
+     * @return the fragments read.
+     */
+    private static int readAcceptedAndJoins(
+        final Subscription events, final int firstRunEvents, final int commandSessionId,
+        final Map<Long, Integer> acceptedByRun, final List<Long> joins)
+    {
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final OrderAcceptedDecoder accepted = new OrderAcceptedDecoder();
+        final CommandStreamJoinedDecoder joined = new CommandStreamJoinedDecoder();
+        return events.poll((buffer, offset, length, frameHeader) ->
+        {
+            header.wrap(buffer, offset);
+            final int body = offset + MessageHeaderDecoder.ENCODED_LENGTH;
+            if (OrderAcceptedDecoder.TEMPLATE_ID == header.templateId())
+            {
+                accepted.wrap(buffer, body, header.blockLength(), header.version());
+                acceptedByRun.put(accepted.clientOrderId(), firstRunEvents == frameHeader.sessionId() ? 1 : 2);
+            }
+            else if (CommandStreamJoinedDecoder.TEMPLATE_ID == header.templateId())
+            {
+                joined.wrap(buffer, body, header.blockLength(), header.version());
+                assertThat(joined.shard()).isEqualTo((short)1);
+                if (commandSessionId == joined.commandSessionId())
+                {
+                    joins.add(joined.joinPosition());
+                }
+            }
+        }, 100);
     }
 
     /**

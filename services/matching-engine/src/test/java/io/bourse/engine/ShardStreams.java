@@ -2,6 +2,7 @@ package io.bourse.engine;
 
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.bourse.common.EngineEvents;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.match.SelfTradePrevention;
@@ -11,6 +12,7 @@ import io.bourse.sbe.engine.CancelOrderEncoder;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
 import io.bourse.sbe.engine.ClockTickEncoder;
+import io.bourse.sbe.engine.CommandStreamJoinedDecoder;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
@@ -132,7 +134,7 @@ final class ShardStreams
     /**
      * Reads events until {@code count} have arrived or 20 s have passed, checking that their sequence numbers run
      * from {@code fromSequenceNumber} (2: the run's RunStarted is 1) without a gap; SequencedCommands (with the event
-     * archive on) and AdminResponses, which have none, are skipped, and so is the run's RunStarted, which a subscriber
+     * archive on), AdminResponses and CommandStreamJoined, which have none, are skipped, and so is the run's RunStarted, which a subscriber
      * that joined after the run started (with the archive on) may not hear.
      *
      * @return the events read.
@@ -148,7 +150,7 @@ final class ShardStreams
             {
                 final short templateId = buffer.getShort(
                     offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN);
-                if (SequencedCommandDecoder.TEMPLATE_ID == templateId || AdminResponseDecoder.TEMPLATE_ID == templateId)
+                if (!EngineEvents.isNumbered(templateId))
                 {
                     return;
                 }
@@ -357,9 +359,10 @@ final class ShardStreams
                             " recovered " + runStarted.recoveredRuns() + " numbering " + runStarted.numberBase() +
                             " t=" + runStarted.timestampNs()));
                     }
-                    case SequencedCommandDecoder.TEMPLATE_ID ->
+                    case SequencedCommandDecoder.TEMPLATE_ID, CommandStreamJoinedDecoder.TEMPLATE_ID ->
                     {
-                        // The shard's input log (event archive on), no event.
+                        // The shard's input log (event archive on), and where a run joined a command publication
+                        // (EngineServiceTest reads those itself): no event.
                     }
                     default -> received.add(new Event(-1, "unexpected template " + header.templateId()));
                 }

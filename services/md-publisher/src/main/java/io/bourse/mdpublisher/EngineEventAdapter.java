@@ -3,11 +3,11 @@ package io.bourse.mdpublisher;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.EngineBlockLengths;
+import io.bourse.common.EngineEvents;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.itch.ItchTranslator;
-import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
@@ -21,7 +21,6 @@ import io.bourse.sbe.engine.OrderPriorityUpdatedDecoder;
 import io.bourse.sbe.engine.OrderRejectedDecoder;
 import io.bourse.sbe.engine.OrderReplacedDecoder;
 import io.bourse.sbe.engine.RunStartedDecoder;
-import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.bourse.sbe.engine.TradeBrokenDecoder;
 import io.bourse.sbe.engine.TradingState;
 import io.bourse.sbe.engine.TradingStateChangedDecoder;
@@ -109,9 +108,9 @@ final class EngineEventAdapter implements FragmentHandler
             }
             return;
         }
-        if (SequencedCommandDecoder.TEMPLATE_ID == templateId || AdminResponseDecoder.TEMPLATE_ID == templateId)
+        if (!EngineEvents.isNumbered(templateId))
         {
-            return; // the shard's input log, and its answers to admin commands: no market data
+            return; // the shard's input log, its answers to admin commands, its runs' joins: no market data
         }
         final int bodyOffset = offset + MessageHeaderDecoder.ENCODED_LENGTH;
         final int blockLength = headerDecoder.blockLength();

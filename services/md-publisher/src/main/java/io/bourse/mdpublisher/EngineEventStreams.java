@@ -4,14 +4,13 @@ import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
+import io.bourse.common.EngineEvents;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.time.MidnightNanoClock;
-import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
-import io.bourse.sbe.engine.SequencedCommandDecoder;
 import io.prometheus.metrics.core.metrics.Counter;
 import org.agrona.CloseHelper;
 import org.agrona.collections.LongHashSet;
@@ -138,9 +137,9 @@ final class EngineEventStreams
         this.replayHandler = (buffer, offset, length, header) ->
         {
             final int templateId = replayedHeader.wrap(buffer, offset).templateId();
-            if (SequencedCommandDecoder.TEMPLATE_ID != templateId && AdminResponseDecoder.TEMPLATE_ID != templateId)
+            if (EngineEvents.isNumbered(templateId))
             {
-                replayedEvents.inc(); // neither the shard's input log nor its answers to admin commands are events
+                replayedEvents.inc(); // not the shard's input log, an answer to an admin command or a join
             }
             adapter.onFragment(buffer, offset, length, header);
         };

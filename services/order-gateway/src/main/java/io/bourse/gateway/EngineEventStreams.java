@@ -5,12 +5,11 @@ import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
+import io.bourse.common.EngineEvents;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
-import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
-import io.bourse.sbe.engine.SequencedCommandDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 
@@ -561,9 +560,9 @@ final class EngineEventStreams
     private void onReplayed(final DirectBuffer buffer, final int offset, final int length)
     {
         final int templateId = replayedHeader.wrap(buffer, offset).templateId();
-        if (SequencedCommandDecoder.TEMPLATE_ID != templateId && AdminResponseDecoder.TEMPLATE_ID != templateId)
+        if (EngineEvents.isNumbered(templateId))
         {
-            metrics.replayedEvents.inc(); // neither the shard's input log nor its answers to admin commands are events
+            metrics.replayedEvents.inc(); // not the shard's input log, an answer to an admin command or a join
         }
         adapter.onEvent(replayedStream, true, buffer, offset, length);
     }
