@@ -7,6 +7,7 @@ import io.bourse.engine.match.BookUpdate;
 import io.bourse.engine.match.Display;
 import io.bourse.engine.match.Side;
 import io.bourse.sbe.engine.AdminResponseDecoder;
+import io.bourse.sbe.engine.CommandStreamJoinedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
 import io.bourse.sbe.engine.OrderAddedDecoder;
@@ -92,9 +93,11 @@ final class EventCounter implements FragmentHandler
             case OrderCanceledDecoder.TEMPLATE_ID -> onCanceled(buffer, bodyOffset, blockLength, version);
             case OrderReplacedDecoder.TEMPLATE_ID -> onReplaced(buffer, bodyOffset, blockLength, version);
             case RunStartedDecoder.TEMPLATE_ID -> onRunStarted(buffer, bodyOffset, blockLength, version);
-            case SequencedCommandDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID ->
+            case SequencedCommandDecoder.TEMPLATE_ID, AdminResponseDecoder.TEMPLATE_ID,
+                CommandStreamJoinedDecoder.TEMPLATE_ID ->
             {
-                // A shard's input log (event archive on), or its answer to an admin command: no event.
+                // A shard's input log (event archive on), its answer to an admin command, or where a run joined a
+                // command publication: no event.
             }
             default -> unexpected++;
         }

@@ -1,7 +1,7 @@
 package io.bourse.engine;
 
 import io.aeron.Publication;
-import io.bourse.common.EngineEvents;
+import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
@@ -743,11 +743,11 @@ final class EventProxy implements MatchingEngineListener
 
     /**
      * @return true for an event, which carries a sequence number; false for an AdminResponse, a SequencedCommand or a
-     *         CommandStreamJoined, which carry none ({@link EngineEvents#isNumbered}).
+     *         CommandStreamJoined, which carry none ({@link EngineEventTemplates#isNumbered}).
      */
     private boolean isNumbered(final DirectBuffer message, final int offset)
     {
-        return EngineEvents.isNumbered(templateId(message, offset));
+        return EngineEventTemplates.isNumbered(templateId(message, offset));
     }
 
     private static io.bourse.sbe.engine.Side side(final Side side)

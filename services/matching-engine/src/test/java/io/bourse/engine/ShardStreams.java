@@ -2,7 +2,7 @@ package io.bourse.engine;
 
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.bourse.common.EngineEvents;
+import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.match.SelfTradePrevention;
@@ -150,7 +150,7 @@ final class ShardStreams
             {
                 final short templateId = buffer.getShort(
                     offset + MessageHeaderDecoder.templateIdEncodingOffset(), ByteOrder.LITTLE_ENDIAN);
-                if (!EngineEvents.isNumbered(templateId))
+                if (!EngineEventTemplates.isNumbered(templateId))
                 {
                     return;
                 }

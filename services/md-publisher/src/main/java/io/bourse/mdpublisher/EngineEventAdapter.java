@@ -3,7 +3,7 @@ package io.bourse.mdpublisher;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.EngineBlockLengths;
-import io.bourse.common.EngineEvents;
+import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.ErrorKinds;
@@ -108,7 +108,7 @@ final class EngineEventAdapter implements FragmentHandler
             }
             return;
         }
-        if (!EngineEvents.isNumbered(templateId))
+        if (!EngineEventTemplates.isNumbered(templateId))
         {
             return; // the shard's input log, its answers to admin commands, its runs' joins: no market data
         }

@@ -4,7 +4,7 @@ import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
-import io.bourse.common.EngineEvents;
+import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
@@ -137,7 +137,7 @@ final class EngineEventStreams
         this.replayHandler = (buffer, offset, length, header) ->
         {
             final int templateId = replayedHeader.wrap(buffer, offset).templateId();
-            if (EngineEvents.isNumbered(templateId))
+            if (EngineEventTemplates.isNumbered(templateId))
             {
                 replayedEvents.inc(); // not the shard's input log, an answer to an admin command or a join
             }

@@ -49,7 +49,7 @@ final class AeronEngineProxy implements EngineProxy
     }
 
     @Override
-    public boolean newOrder(
+    public long newOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long symbol, final boolean buy,
         final long quantity, final long price, final long timeInForce, final long minimumQuantity, final int firm,
         final byte display, final byte crossType)
@@ -64,7 +64,7 @@ final class AeronEngineProxy implements EngineProxy
             .timeInForce(timeInForce);
         buffer.putInt(newOrder.offset() + NewOrderEncoder.firmEncodingOffset(), firm, ByteOrder.BIG_ENDIAN);
         newOrder.minimumQuantity(minimumQuantity).display(display).crossType(crossType);
-        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength());
+        return Math.max(offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength()), 0);
     }
 
     @Override
@@ -75,11 +75,11 @@ final class AeronEngineProxy implements EngineProxy
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .quantity(quantity);
-        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + cancelOrder.encodedLength());
+        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + cancelOrder.encodedLength()) > 0;
     }
 
     @Override
-    public boolean replaceOrder(
+    public long replaceOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long newClientOrderId,
         final long quantity, final long price, final long timeInForce)
     {
@@ -90,7 +90,13 @@ final class AeronEngineProxy implements EngineProxy
             .quantity(quantity)
             .price(price)
             .timeInForce(timeInForce);
-        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + replaceOrder.encodedLength());
+        return Math.max(offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + replaceOrder.encodedLength()), 0);
+    }
+
+    @Override
+    public int commandSessionId(final int shardId)
+    {
+        return publications[shardId].sessionId();
     }
 
     @Override
@@ -122,8 +128,9 @@ final class AeronEngineProxy implements EngineProxy
         return publication.isConnected() && publication.availableWindow() >= MAX_COMMAND_FRAME_LENGTH;
     }
 
-    private boolean offer(final int shardId, final int length)
+    /** @return the new position of the stream (greater than 0), or a negative Aeron code when not handed over. */
+    private long offer(final int shardId, final int length)
     {
-        return boundedOffer.offer(publications[shardId], buffer, 0, length) > 0;
+        return boundedOffer.offer(publications[shardId], buffer, 0, length);
     }
 }

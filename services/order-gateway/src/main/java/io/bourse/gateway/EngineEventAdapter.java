@@ -7,6 +7,7 @@ import io.bourse.common.config.Symbols;
 import io.bourse.sbe.engine.AdminResponseDecoder;
 import io.bourse.sbe.engine.CancelPendingDecoder;
 import io.bourse.sbe.engine.CancelRejectedDecoder;
+import io.bourse.sbe.engine.CommandStreamJoinedDecoder;
 import io.bourse.sbe.engine.CrossCompletedDecoder;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.bourse.sbe.engine.OrderAcceptedDecoder;
@@ -28,7 +29,8 @@ import org.agrona.DirectBuffer;
  * of the orders in a cross hear of it through their executions and cancels, a trading state reaches order entry as
  * the Rejected reason of the orders it refuses) and are skipped, as are SequencedCommand (the shard's input log) and
  * AdminResponse (its answer to an operator). RunStarted (a shard's new run) goes to the {@link OrderEntry} too, which
- * cancels the shard's orders a run that recovered nothing no longer holds. A message of another schema, an unknown
+ * cancels the shard's orders a run that recovered nothing no longer holds, and so does CommandStreamJoined (where a
+ * run joined a gateway's command publication), which rejects the orders an earlier run took and never answered. A message of another schema, an unknown
  * template, a fragment shorter than its header and block, or a block shorter than the fields of its version
  * ({@link EngineBlockLengths}: a RunStarted's recoveredRuns read as 0 would cancel orders) is counted as an error and
  * skipped.
@@ -46,6 +48,7 @@ final class EngineEventAdapter implements FragmentHandler
     private final OrderPriorityUpdatedDecoder priorityUpdated = new OrderPriorityUpdatedDecoder();
     private final CancelRejectedDecoder cancelRejected = new CancelRejectedDecoder();
     private final RunStartedDecoder runStarted = new RunStartedDecoder();
+    private final CommandStreamJoinedDecoder commandStreamJoined = new CommandStreamJoinedDecoder();
     private final GatewayMetrics metrics;
     private OrderEntry orderEntry;
 
@@ -176,6 +179,12 @@ final class EngineEventAdapter implements FragmentHandler
                 runStarted.wrap(buffer, bodyOffset, blockLength, version);
                 orderEntry.onRunStarted(runStarted.timestampNs(), runStarted.sequenceNumber(), runStarted.shard(),
                     runStarted.recoveredRuns(), runStarted.numberBase());
+            }
+            case CommandStreamJoinedDecoder.TEMPLATE_ID ->
+            {
+                commandStreamJoined.wrap(buffer, bodyOffset, blockLength, version);
+                orderEntry.onCommandStreamJoined(commandStreamJoined.shard(), commandStreamJoined.commandSessionId(),
+                    commandStreamJoined.joinPosition());
             }
             case OrderAddedDecoder.TEMPLATE_ID, CrossCompletedDecoder.TEMPLATE_ID,
                 TradingStateChangedDecoder.TEMPLATE_ID ->

@@ -5,7 +5,7 @@ import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
-import io.bourse.common.EngineEvents;
+import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
@@ -560,7 +560,7 @@ final class EngineEventStreams
     private void onReplayed(final DirectBuffer buffer, final int offset, final int length)
     {
         final int templateId = replayedHeader.wrap(buffer, offset).templateId();
-        if (EngineEvents.isNumbered(templateId))
+        if (EngineEventTemplates.isNumbered(templateId))
         {
             metrics.replayedEvents.inc(); // not the shard's input log, an answer to an admin command or a join
         }

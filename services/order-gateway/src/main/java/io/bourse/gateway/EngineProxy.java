@@ -3,8 +3,10 @@ package io.bourse.gateway;
 /**
  * Sends commands to the matching-engine shards (engine-schema.xml NewOrder, CancelOrder, ReplaceOrder, ClockTick).
  * Prices in 1/10000 dollars, quantities in shares, timestamps in nanoseconds since midnight. Every method returns
- * false when the command could not be handed over (shard not connected, or back pressured past the bound) so that the
- * caller answers the client instead of dropping the request.
+ * false (NewOrder and ReplaceOrder: 0) when the command could not be handed over (shard not connected, or back
+ * pressured past the bound) so that the caller answers the client instead of dropping the request. NewOrder and
+ * ReplaceOrder return where the command ends on the shard's command stream, which a run of the shard that joins this
+ * gateway's publication past it (engine CommandStreamJoined) never takes.
  */
 interface EngineProxy
 {
@@ -22,9 +24,10 @@ interface EngineProxy
      * @param firm            4 ASCII bytes as a big-endian int.
      * @param display         OUCH 4.2 Display code.
      * @param crossType       OUCH 4.2 Cross Type: N a continuous order, C a limit-on-close order for the closing cross.
-     * @return true when handed over.
+     * @return the position of the shard's command stream just after the command, in bytes (greater than 0), when
+     *         handed over; 0 when not.
      */
-    boolean newOrder(
+    long newOrder(
         int shardId, long timestampNs, long clientOrderId, long symbol, boolean buy, long quantity, long price,
         long timeInForce, long minimumQuantity, int firm, byte display, byte crossType);
 
@@ -47,11 +50,19 @@ interface EngineProxy
      * @param price            new limit price in 1/10000 dollars.
      * @param timeInForce      the replacement's OUCH 4.2 Time in Force (0 to 99999; another than the order's loses
      *                         priority).
-     * @return true when handed over.
+     * @return the position of the shard's command stream just after the command, in bytes (greater than 0), when
+     *         handed over; 0 when not.
      */
-    boolean replaceOrder(
+    long replaceOrder(
         int shardId, long timestampNs, long clientOrderId, long newClientOrderId, long quantity, long price,
         long timeInForce);
+
+    /**
+     * @param shardId a shard this gateway sends to.
+     * @return the Aeron session id of this gateway's command publication to the shard: the image a run of the shard
+     *         names in its CommandStreamJoined.
+     */
+    int commandSessionId(int shardId);
 
     /**
      * Moves the shard's clock on without order flow, so that its good-till-seconds orders expire. One attempt, no

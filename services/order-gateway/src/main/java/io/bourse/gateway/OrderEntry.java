@@ -284,9 +284,10 @@ final class OrderEntry
         order.crossType = message.crossType();
         session.tokens().put(buffer, tokenOffset, order.clientOrderId);
 
-        if (engine.newOrder(order.shardId, clock.midnightNs(), order.clientOrderId, order.stock,
+        order.commandPosition = engine.newOrder(order.shardId, clock.midnightNs(), order.clientOrderId, order.stock,
             Ouch42.SIDE_BUY == side, shares, price, order.timeInForce, order.minimumQuantity, order.firm,
-            order.display, order.crossType))
+            order.display, order.crossType);
+        if (order.commandPosition > 0)
         {
             records.orderSent(order);
         }
@@ -390,8 +391,9 @@ final class OrderEntry
         replacement.minimumQuantity = message.minimumQuantity();
         session.tokens().put(buffer, tokenOffset, replacement.clientOrderId);
 
-        if (engine.replaceOrder(replacement.shardId, clock.midnightNs(), existing.clientOrderId,
-            replacement.clientOrderId, shares, price, replacement.timeInForce))
+        replacement.commandPosition = engine.replaceOrder(replacement.shardId, clock.midnightNs(),
+            existing.clientOrderId, replacement.clientOrderId, shares, price, replacement.timeInForce);
+        if (replacement.commandPosition > 0)
         {
             records.replacementSent(replacement);
         }
@@ -555,18 +557,64 @@ final class OrderEntry
                 lost.add(order);
             }
         }
-        // In the order each session sent them (a session's clientOrderIds grow), not the hash map's.
+        rejectUnanswered(lost, RejectCause.MEDIA_DRIVER_RESTARTED);
+        return lost.size();
+    }
+
+    /**
+     * Engine CommandStreamJoined: a run of a shard joined a gateway's command publication at a position. When the
+     * publication is this gateway's, every order and replacement it sent there up to that position and still holds
+     * unanswered was taken by an earlier run that stopped (or died) holding its events back, a subscriber of the event
+     * stream not reading: no run will answer it. Each is answered OUCH 4.2 Rejected 'H' (halted: its shard could not
+     * take it), counted in {@code bourse_gateway_rejects_total{reason="command_lost_with_engine_run"}}, and released;
+     * the count is logged. Before, its client waited for good. A replacement's existing order is left as it is: the new
+     * run holds it when it recovered the earlier runs, and cancels it, 'Z', when it recovered none
+     * ({@link #onRunStarted}). The shard's events are read run after run ({@link EngineEventStreams}), so the earlier
+     * runs' answers are all in before the join. An order rebuilt from a journal has no position and is left to its
+     * answer; so are Cancel and Modify Orders in flight. Another gateway's publication: nothing happens.
+     *
+     * @param shardId          the shard whose run joined.
+     * @param commandSessionId Aeron session id of the command publication it joined.
+     * @param joinPosition     where it joined, in bytes: it takes the commands from there on.
+     */
+    void onCommandStreamJoined(final int shardId, final int commandSessionId, final long joinPosition)
+    {
+        final ArrayList<OrderState> lost = new ArrayList<>();
+        for (final OrderState order : orders.values())
+        {
+            if (shardId == order.shardId && 0 == order.orderReferenceNumber && 0 != order.commandPosition &&
+                order.commandPosition <= joinPosition)
+            {
+                lost.add(order);
+            }
+        }
+        // Checked once an order of the shard is found: the event's shard is then one this gateway sends to.
+        if (lost.isEmpty() || commandSessionId != engine.commandSessionId(shardId))
+        {
+            return;
+        }
+        rejectUnanswered(lost, RejectCause.COMMAND_LOST_WITH_ENGINE_RUN);
+        System.out.println("order-gateway: shard " + shardId + "'s new run joined the command stream at position " +
+            joinPosition + ", past " + lost.size() + " orders an earlier run took and never answered: rejected to " +
+            "their owners (OUCH Rejected 'H')");
+    }
+
+    /**
+     * Answers orders no run will answer with OUCH 4.2 Rejected, in the order each session sent them (a session's
+     * clientOrderIds grow), not the hash map's; journals the private Order Rejected record first, so that the answer is
+     * never sent twice (the message's commit makes both durable), and releases each.
+     */
+    private void rejectUnanswered(final ArrayList<OrderState> lost, final RejectCause cause)
+    {
         lost.sort(Comparator.comparingLong((order) -> order.clientOrderId));
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : lost)
         {
-            metrics.reject(RejectCause.MEDIA_DRIVER_RESTARTED);
-            // The private record first: the message's commit makes both durable, so the answer is never sent twice.
+            metrics.reject(cause);
             records.orderRejected(order);
-            ouch.rejected(order, timestampNs, RejectCause.MEDIA_DRIVER_RESTARTED.reason());
+            ouch.rejected(order, timestampNs, cause.reason());
             release(order);
         }
-        return lost.size();
     }
 
     /**

@@ -64,6 +64,12 @@ final class OrderState
      * order through ({@link OrderRecords#MEDIA_DRIVER}); 0 when sent by this process or not known.
      */
     long sentThroughMediaDriverMs;
+    /**
+     * Position of the shard's command stream just after this gateway process sent the order's NewOrder (a
+     * replacement's ReplaceOrder), in bytes, on its own publication ({@link EngineProxy#commandSessionId}); 0 for one
+     * rebuilt from a journal.
+     */
+    long commandPosition;
 
     /** @return true when another Modify Order can be queued. */
     boolean canQueueModify()
@@ -139,5 +145,6 @@ final class OrderState
         openShares = 0;
         requestNanoTime = 0;
         sentThroughMediaDriverMs = 0;
+        commandPosition = 0;
     }
 }

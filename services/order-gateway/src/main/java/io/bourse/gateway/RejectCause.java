@@ -126,6 +126,13 @@ enum RejectCause
      * ({@link OrderEntry#rejectOrdersLostWithTheirMediaDriver}); 'H', as for a command the shard could not take.
      */
     MEDIA_DRIVER_RESTARTED("media_driver_restarted", Ouch42.REJECT_HALTED),
+    /**
+     * An order or replacement that a run of its shard took off the command stream and stopped (or died) without
+     * answering, its events held back by a slow subscriber: the shard's next run joined this gateway's publication past
+     * it (engine CommandStreamJoined) and no run will answer it ({@link OrderEntry#onCommandStreamJoined}); 'H', as for
+     * a command the shard could not take.
+     */
+    COMMAND_LOST_WITH_ENGINE_RUN("command_lost_with_engine_run", Ouch42.REJECT_HALTED),
     /** The engine refused the command; its own reason code is sent. */
     ENGINE("engine", Ouch42.REJECT_OTHER);
 

@@ -52,7 +52,7 @@ class AeronEngineProxyTest
     void shouldReportRoomWhileNoShardIsConnectedSoThatCommandsAreRefusedAndAnswered()
     {
         assertThat(proxy.hasRoomFor(SessionRegistry.MAX_COMMANDS_PER_RECEIVE)).isTrue();
-        assertThat(newOrder()).isFalse();
+        assertThat(newOrder()).isZero();
     }
 
     @Test
@@ -66,7 +66,7 @@ class AeronEngineProxyTest
             int sent = 0;
             while (proxy.hasRoomFor(1))
             {
-                assertThat(newOrder()).as("command %d, reported room", sent).isTrue();
+                assertThat(newOrder()).as("command %d, reported room", sent).isPositive();
                 sent++;
             }
             assertThat(sent).isBetween(TERM_LENGTH / 2 / AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH, TERM_LENGTH / 2);
@@ -81,14 +81,15 @@ class AeronEngineProxyTest
         }
     }
 
+    /** NewOrder and ReplaceOrder give where they end on the stream, which a shard's run names when it joins past them. */
     @Test
-    void shouldTakeNoMoreThanTheLongestCommandFrameForAnyCommand() throws Exception
+    void shouldTakeNoMoreThanTheLongestCommandFrameForAnyCommandAndGiveWhereAnOrderEnds() throws Exception
     {
         try (Subscription ignored = aeron.addSubscription("aeron:ipc", STREAM_ID))
         {
             awaitRoomFor(3);
             long position = publication.position();
-            assertThat(newOrder()).isTrue();
+            assertThat(newOrder()).isEqualTo(publication.position());
             assertThat(publication.position() - position)
                 .isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
             position = publication.position();
@@ -96,13 +97,15 @@ class AeronEngineProxyTest
             assertThat(publication.position() - position)
                 .isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
             position = publication.position();
-            assertThat(proxy.replaceOrder(0, 1L, 2L, 3L, 100, 1_500_000, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS)).isTrue();
+            assertThat(proxy.replaceOrder(0, 1L, 2L, 3L, 100, 1_500_000, Ouch42.TIME_IN_FORCE_SYSTEM_HOURS))
+                .isEqualTo(publication.position());
             assertThat(publication.position() - position)
                 .isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
+            assertThat(proxy.commandSessionId(0)).isEqualTo(publication.sessionId());
         }
     }
 
-    private boolean newOrder()
+    private long newOrder()
     {
         return proxy.newOrder(0, 1L, 2L, Symbols.pack("AAPL"), true, 100, 1_500_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS,
             0, 0, Ouch42.DISPLAY_ANONYMOUS, Ouch42.CROSS_TYPE_NO_CROSS);

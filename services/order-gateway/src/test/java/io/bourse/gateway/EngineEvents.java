@@ -9,6 +9,7 @@ import io.bourse.sbe.engine.AdminResponseEncoder;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
+import io.bourse.sbe.engine.CommandStreamJoinedEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
@@ -289,6 +290,17 @@ final class EngineEvents
             .commandTemplateId(commandTemplateId);
         Symbols.unpack(Symbols.pack(symbol), buffer, encoder.offset() + AdminResponseEncoder.symbolEncodingOffset());
         encoder.code(code);
+        return deliver(encoder.encodedLength());
+    }
+
+    /** A CommandStreamJoined: no sequence number, as the engine sends it. */
+    int commandStreamJoined(final int shardId, final int commandSessionId, final long joinPosition)
+    {
+        final CommandStreamJoinedEncoder encoder = new CommandStreamJoinedEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .shard((short)shardId)
+            .commandSessionId(commandSessionId)
+            .joinPosition(joinPosition);
         return deliver(encoder.encodedLength());
     }
 

@@ -351,6 +351,49 @@ class OrderEntryTest
         assertThat(Metrics.sum(registry, "bourse_gateway_system_cancels_total")).isEqualTo(2);
     }
 
+    /**
+     * A shard's new run joined this gateway's command publication at a position (CommandStreamJoined): the orders and
+     * replacements sent there up to it and still unanswered were taken by a run that died holding their events, and
+     * no run will answer them; each is rejected 'H' to its owner, in the order sent, and released. An order answered
+     * before, one past the position, one of another shard, and any order when the publication named is another
+     * gateway's, are left alone; the replaced order stays open.
+     */
+    @Test
+    void shouldRejectTheUnansweredOrdersSentBeforeWhereANewRunJoinedThisGatewaysCommandPublication()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(bob, "B1", 'S', 100, "AAPL", PRICE + 100, DAY, "");
+        enter(alice, "A2", 'B', 200, "AAPL", PRICE, DAY, "");
+        enter(alice, "M1", 'B', 300, "MSFT", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        replace(alice, "A1", "R1", 100, PRICE - 100, DAY);
+        final long replaceEnd = 5 * RecordingEngineProxy.COMMAND_LENGTH;
+        enter(alice, "A3", 'B', 400, "AAPL", PRICE, DAY, "");
+
+        final EngineEvents nextRun = new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2);
+        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID + 1, replaceEnd);
+        nextRun.commandStreamJoined(1, RecordingEngineProxy.COMMAND_SESSION_ID, 3 * RecordingEngineProxy.COMMAND_LENGTH);
+        assertThat(OuchMessages.of(alice)).as("another gateway's publication, and shard 1's M1 past it").hasSize(1);
+
+        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, replaceEnd);
+        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, replaceEnd); // heard again
+
+        assertThat(OuchMessages.of(alice).subList(1, 3)).isEqualTo(List.of(
+            new Rejected(T0, "A2", 'H'),
+            new Rejected(T0, "R1", 'H')));
+        assertThat(OuchMessages.of(bob)).isEqualTo(List.of(new Rejected(T0, "B1", 'H')));
+        assertThat(OuchMessages.of(alice)).hasSize(3);
+        assertThat(orderEntry.openOrderCount()).as("A1, M1 and A3").isEqualTo(3);
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "command_lost_with_engine_run"))
+            .isEqualTo(3);
+
+        cancel(alice, "A1", 0);
+        assertThat(engine.commands().getLast()).as("A1 still open, not replaced")
+            .isEqualTo(new Cancel(0, T0, id(1, 1), 0));
+        events.accepted(T2, id(1, 5), 8, "AAPL", Side.BUY, 400, PRICE, DAY);
+        assertThat(OuchMessages.of(alice).getLast()).isInstanceOf(Accepted.class);
+    }
+
     @Test
     void shouldCountAndSkipAnEventShorterThanTheFieldsOfItsVersionAndTakeAnOlderVersionsEvent()
     {

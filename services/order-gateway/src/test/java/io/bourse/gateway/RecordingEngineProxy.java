@@ -7,8 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Records the engine commands as values, clock ticks apart from the others; {@link #available} false makes every
- * command fail to be handed over, {@link #roomForCommands} false tells the gateway the command streams are full, and
+ * Records the engine commands as values, clock ticks apart from the others; a NewOrder or ReplaceOrder handed over
+ * ends at {@link #COMMAND_LENGTH} times the commands recorded on command publication {@link #COMMAND_SESSION_ID};
+ * {@link #available} false makes every command fail to be handed over, {@link #roomForCommands} false tells the gateway the command streams are full, and
  * {@link #downShard} tells it that one shard cannot take a command.
  */
 final class RecordingEngineProxy implements EngineProxy
@@ -33,6 +34,11 @@ final class RecordingEngineProxy implements EngineProxy
     {
     }
 
+    /** The Aeron session id of the gateway's command publication to every shard. */
+    static final int COMMAND_SESSION_ID = 7;
+    /** Bytes each command takes on the command stream. */
+    static final long COMMAND_LENGTH = 64;
+
     private final List<Object> commands = new ArrayList<>();
     private final List<ClockTick> clockTicks = new ArrayList<>();
     volatile boolean available = true;
@@ -56,14 +62,14 @@ final class RecordingEngineProxy implements EngineProxy
     }
 
     @Override
-    public synchronized boolean newOrder(
+    public synchronized long newOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long symbol, final boolean buy,
         final long quantity, final long price, final long timeInForce, final long minimumQuantity, final int firm,
         final byte display, final byte crossType)
     {
         commands.add(new NewOrder(shardId, timestampNs, clientOrderId, Symbols.toString(symbol), buy, quantity, price,
             timeInForce, minimumQuantity, firm(firm), (char)display, (char)crossType));
-        return available;
+        return position();
     }
 
     @Override
@@ -75,12 +81,24 @@ final class RecordingEngineProxy implements EngineProxy
     }
 
     @Override
-    public synchronized boolean replaceOrder(
+    public synchronized long replaceOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long newClientOrderId,
         final long quantity, final long price, final long timeInForce)
     {
         commands.add(new Replace(shardId, timestampNs, clientOrderId, newClientOrderId, quantity, price, timeInForce));
-        return available;
+        return position();
+    }
+
+    /** @return where the command just recorded ends on the stream, 0 when not available. */
+    private long position()
+    {
+        return available ? commands.size() * COMMAND_LENGTH : 0;
+    }
+
+    @Override
+    public int commandSessionId(final int shardId)
+    {
+        return COMMAND_SESSION_ID;
     }
 
     @Override

@@ -11,9 +11,9 @@ import io.bourse.sbe.engine.SequencedCommandDecoder;
  * (where a run joined a gateway's command publication). The engine numbers the first, the gateways and md-publishers
  * count them as events; the others are skipped by every reader but the one each is for.
  */
-public final class EngineEvents
+public final class EngineEventTemplates
 {
-    private EngineEvents()
+    private EngineEventTemplates()
     {
     }
 

@@ -9,7 +9,7 @@ import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class EngineEventsTest
+class EngineEventTemplatesTest
 {
     /** Checked against the generated codecs, so that a new event without a sequence number breaks it. */
     @Test
@@ -22,14 +22,14 @@ class EngineEventsTest
                 .anyMatch((method) -> method.getName().equals("sequenceNumberId"));
             if (hasSequenceNumber)
             {
-                assertThat(EngineEvents.isNumbered(message.getField("TEMPLATE_ID").getInt(null)))
+                assertThat(EngineEventTemplates.isNumbered(message.getField("TEMPLATE_ID").getInt(null)))
                     .as(message.getSimpleName()).isTrue();
                 numbered++;
             }
         }
         assertThat(numbered).isEqualTo(13);
-        assertThat(EngineEvents.isNumbered(SequencedCommandEncoder.TEMPLATE_ID)).isFalse();
-        assertThat(EngineEvents.isNumbered(AdminResponseEncoder.TEMPLATE_ID)).isFalse();
-        assertThat(EngineEvents.isNumbered(CommandStreamJoinedEncoder.TEMPLATE_ID)).isFalse();
+        assertThat(EngineEventTemplates.isNumbered(SequencedCommandEncoder.TEMPLATE_ID)).isFalse();
+        assertThat(EngineEventTemplates.isNumbered(AdminResponseEncoder.TEMPLATE_ID)).isFalse();
+        assertThat(EngineEventTemplates.isNumbered(CommandStreamJoinedEncoder.TEMPLATE_ID)).isFalse();
     }
 }
