@@ -41,8 +41,9 @@ import java.nio.ByteOrder;
  * of another schema, an unknown template, a short fragment, a block shorter than the fields of its version
  * ({@link EngineBlockLengths}: a RunStarted's recoveredRuns read as 0 would delete orders) or an invalid side, book
  * update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an
- * error and skipped. A SequencedCommand (the shard's input log, for its own recovery) and an AdminResponse (its
- * answer to an operator's admin command) are skipped uncounted. One preallocated decoder per template; allocates
+ * error and skipped. A SequencedCommand (the shard's input log, for its own recovery), an AdminResponse (its
+ * answer to an operator's admin command) and a CommandStreamJoined (where a run joined a gateway's command stream)
+ * are skipped uncounted ({@link EngineEventTemplates#isNumbered}). One preallocated decoder per template; allocates
  * nothing but the description of the first error of each kind, the one logged ({@link MdPublisherError}).
  */
 final class EngineEventAdapter implements FragmentHandler

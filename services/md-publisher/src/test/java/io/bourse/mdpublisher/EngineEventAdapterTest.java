@@ -346,12 +346,13 @@ class EngineEventAdapterTest
     }
 
     @Test
-    void shouldSkipTheShardsAnswerToAnAdminCommandWithoutMarketDataOrAnError()
+    void shouldSkipTheShardsAnswerToAnAdminCommandAndWhereItsRunJoinedACommandStreamWithoutMarketDataOrAnError()
     {
         restContinuousBook();
 
         onEvent(engine.adminResponse(T1, SetTradingStateEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK));
         onEvent(engine.adminResponse(T2, BreakTradeEncoder.TEMPLATE_ID, "MSFT", AdminResponseCode.UNKNOWN_SYMBOL));
+        onEvent(engine.commandStreamJoined(0, 42, 4_096));
 
         assertThat(events.drain()).isEmpty();
         assertThat(books.openOrderCount()).isEqualTo(3);

@@ -6,6 +6,7 @@ import io.bourse.sbe.engine.AdminResponseEncoder;
 import io.bourse.sbe.engine.BookUpdate;
 import io.bourse.sbe.engine.CancelPendingEncoder;
 import io.bourse.sbe.engine.CancelRejectedEncoder;
+import io.bourse.sbe.engine.CommandStreamJoinedEncoder;
 import io.bourse.sbe.engine.CrossCompletedEncoder;
 import io.bourse.sbe.engine.MessageHeaderEncoder;
 import io.bourse.sbe.engine.OrderAcceptedEncoder;
@@ -139,6 +140,17 @@ public final class EngineEventEncoder
             .commandTemplateId(commandTemplateId)
             .code(code);
         Symbols.unpack(Symbols.pack(symbol), buffer, SYMBOL_OFFSET + AdminResponseEncoder.symbolEncodingOffset());
+        return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
+    }
+
+    /** @return length of the encoded CommandStreamJoined: no sequence number, as the engine sends it. */
+    public int commandStreamJoined(final int shardId, final int commandSessionId, final long joinPosition)
+    {
+        final CommandStreamJoinedEncoder encoder = new CommandStreamJoinedEncoder()
+            .wrapAndApplyHeader(buffer, 0, header)
+            .shard((short)shardId)
+            .commandSessionId(commandSessionId)
+            .joinPosition(joinPosition);
         return MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
