@@ -134,8 +134,8 @@ final class ShardStreams
     /**
      * Reads events until {@code count} have arrived or 20 s have passed, checking that their sequence numbers run
      * from {@code fromSequenceNumber} (2: the run's RunStarted is 1) without a gap; SequencedCommands (with the event
-     * archive on), AdminResponses and CommandStreamJoined, which have none, are skipped, and so is the run's RunStarted, which a subscriber
-     * that joined after the run started (with the archive on) may not hear.
+     * archive on), AdminResponses and CommandStreamJoined, which have none, are skipped, and so is the run's
+     * RunStarted, which a subscriber that joined after the run started (with the archive on) may not hear.
      *
      * @return the events read.
      */

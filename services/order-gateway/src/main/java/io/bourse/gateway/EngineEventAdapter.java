@@ -30,10 +30,10 @@ import org.agrona.DirectBuffer;
  * the Rejected reason of the orders it refuses) and are skipped, as are SequencedCommand (the shard's input log) and
  * AdminResponse (its answer to an operator). RunStarted (a shard's new run) goes to the {@link OrderEntry} too, which
  * cancels the shard's orders a run that recovered nothing no longer holds, and so does CommandStreamJoined (where a
- * run joined a gateway's command publication), which rejects the orders an earlier run took and never answered. A message of another schema, an unknown
- * template, a fragment shorter than its header and block, or a block shorter than the fields of its version
- * ({@link EngineBlockLengths}: a RunStarted's recoveredRuns read as 0 would cancel orders) is counted as an error and
- * skipped.
+ * run joined a gateway's command publication), which rejects the orders an earlier run took and never answered. A
+ * message of another schema, an unknown template, a fragment shorter than its header and block, or a block shorter
+ * than the fields of its version ({@link EngineBlockLengths}: a RunStarted's recoveredRuns read as 0 would cancel
+ * orders) is counted as an error and skipped.
  */
 final class EngineEventAdapter implements FragmentHandler
 {

@@ -81,7 +81,7 @@ class AeronEngineProxyTest
         }
     }
 
-    /** NewOrder and ReplaceOrder give where they end on the stream, which a shard's run names when it joins past them. */
+    /** NewOrder and ReplaceOrder give where they end on the stream, which a shard's run names when it joins past. */
     @Test
     void shouldTakeNoMoreThanTheLongestCommandFrameForAnyCommandAndGiveWhereAnOrderEnds() throws Exception
     {

@@ -372,7 +372,8 @@ class OrderEntryTest
 
         final EngineEvents nextRun = new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2);
         nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID + 1, replaceEnd);
-        nextRun.commandStreamJoined(1, RecordingEngineProxy.COMMAND_SESSION_ID, 3 * RecordingEngineProxy.COMMAND_LENGTH);
+        final long beforeM1 = 3 * RecordingEngineProxy.COMMAND_LENGTH;
+        nextRun.commandStreamJoined(1, RecordingEngineProxy.COMMAND_SESSION_ID, beforeM1);
         assertThat(OuchMessages.of(alice)).as("another gateway's publication, and shard 1's M1 past it").hasSize(1);
 
         nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, replaceEnd);

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Records the engine commands as values, clock ticks apart from the others; a NewOrder or ReplaceOrder handed over
  * ends at {@link #COMMAND_LENGTH} times the commands recorded on command publication {@link #COMMAND_SESSION_ID};
- * {@link #available} false makes every command fail to be handed over, {@link #roomForCommands} false tells the gateway the command streams are full, and
- * {@link #downShard} tells it that one shard cannot take a command.
+ * {@link #available} false makes every command fail to be handed over, {@link #roomForCommands} false tells the
+ * gateway the command streams are full, and {@link #downShard} tells it that one shard cannot take a command.
  */
 final class RecordingEngineProxy implements EngineProxy
 {
