@@ -82,6 +82,9 @@ final class EngineEventStreams
      */
     private final EventCatchUpReadiness caughtUpShards;
     private final Consumer<Image> pollImage = this::pollImage;
+    /** Without the archive: the subscription's image of the oldest run not read to its end, found each duty cycle. */
+    private Image oldestUnread;
+    private final Consumer<Image> oldestUnreadFinder = this::findOldestUnread;
     /** Takes a superseded image's events: nothing. */
     private static final FragmentHandler DROPPED = (buffer, offset, length, header) -> { };
     private final FragmentHandler replayHandler =
@@ -201,7 +204,11 @@ final class EngineEventStreams
     }
 
     /**
-     * Reads every shard's images, each caught up first when new.
+     * Reads every shard's images, each caught up first when new. Without the archive, a shard's runs are read one
+     * after the other too: only its oldest image not yet read to the end of its stream (nor closed) is polled, so
+     * that no event of a new run, its CommandStreamJoined above all, is taken before an event of the run it follows
+     * that this gateway had not read yet (it would reject 'H' an order that run answered). A run killed without
+     * closing its stream holds the next run's events back until the media driver times its client out.
      *
      * @param fragmentLimit most events taken per image.
      * @return events read, replayed ones included.
@@ -213,7 +220,9 @@ final class EngineEventStreams
             int events = 0;
             for (final Subscription subscription : subscriptions)
             {
-                events += subscription.poll(adapter, fragmentLimit);
+                oldestUnread = null;
+                subscription.forEachImage(oldestUnreadFinder);
+                events += null == oldestUnread ? 0 : oldestUnread.poll(adapter, fragmentLimit);
             }
             return events;
         }
@@ -320,6 +329,15 @@ final class EngineEventStreams
         if ((null == read || correlationId > read.correlationId()) && !gapImages.contains(correlationId))
         {
             readImages[shardId] = image;
+        }
+    }
+
+    private void findOldestUnread(final Image image)
+    {
+        if (!image.isClosed() && !image.isEndOfStream() &&
+            (null == oldestUnread || image.correlationId() < oldestUnread.correlationId()))
+        {
+            oldestUnread = image;
         }
     }
 

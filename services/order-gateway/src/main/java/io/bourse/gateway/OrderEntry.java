@@ -565,13 +565,14 @@ final class OrderEntry
      * Engine CommandStreamJoined: a run of a shard joined a gateway's command publication at a position. When the
      * publication is this gateway's, every order and replacement it sent there up to that position and still holds
      * unanswered was taken by an earlier run that stopped (or died) holding its events back, a subscriber of the event
-     * stream not reading: no run will answer it. Each is answered OUCH 4.2 Rejected 'H' (halted: its shard could not
-     * take it), counted in {@code bourse_gateway_rejects_total{reason="command_lost_with_engine_run"}}, and released;
-     * the count is logged. Before, its client waited for good. A replacement's existing order is left as it is: the new
-     * run holds it when it recovered the earlier runs, and cancels it, 'Z', when it recovered none
-     * ({@link #onRunStarted}). The shard's events are read run after run ({@link EngineEventStreams}), so the earlier
-     * runs' answers are all in before the join. An order rebuilt from a journal has no position and is left to its
-     * answer; so are Cancel and Modify Orders in flight. Another gateway's publication: nothing happens.
+     * stream not reading, or by no run (lost in transit on a UDP stream): no run will answer it. Each is answered
+     * OUCH 4.2 Rejected 'H' (halted: its shard could not take it), counted in
+     * {@code bourse_gateway_rejects_total{reason="command_lost_with_engine_run"}}, and released; the count is logged.
+     * Before, its client waited for good. A replacement's existing order is left as it is: the new run holds it when it
+     * recovered the earlier runs, and cancels it, 'Z', when it recovered none ({@link #onRunStarted}). The shard's
+     * events are read run after run, with the archive or without ({@link EngineEventStreams}), so the earlier runs'
+     * answers are all in before the join. An order rebuilt from a journal has no position and is left to its answer;
+     * so are Cancel and Modify Orders in flight. Another gateway's publication: nothing happens.
      *
      * @param shardId          the shard whose run joined.
      * @param commandSessionId Aeron session id of the command publication it joined.
@@ -579,17 +580,22 @@ final class OrderEntry
      */
     void onCommandStreamJoined(final int shardId, final int commandSessionId, final long joinPosition)
     {
-        final ArrayList<OrderState> lost = new ArrayList<>();
+        ArrayList<OrderState> lost = null;
         for (final OrderState order : orders.values())
         {
             if (shardId == order.shardId && 0 == order.orderReferenceNumber && 0 != order.commandPosition &&
                 order.commandPosition <= joinPosition)
             {
+                // Checked at the first order found: the event's shard is then one this gateway sends to.
+                if (null == lost && commandSessionId != engine.commandSessionId(shardId))
+                {
+                    return;
+                }
+                lost = null == lost ? new ArrayList<>() : lost;
                 lost.add(order);
             }
         }
-        // Checked once an order of the shard is found: the event's shard is then one this gateway sends to.
-        if (lost.isEmpty() || commandSessionId != engine.commandSessionId(shardId))
+        if (null == lost)
         {
             return;
         }
@@ -1005,7 +1011,8 @@ final class OrderEntry
      * first ({@link EngineNumbering#firstOfRun}): the earlier runs numbered below it, the run itself numbers from it
      * up, so an order the run accepted stays whenever the gateway hears the event (a replay after its own restart,
      * whatever its journal says it answered). An order sent and not yet answered is left to its answer: it may have
-     * reached the new run (one sent to the run that died is never answered). A run that recovered its earlier runs
+     * reached the new run (one the run that died took and never answered is rejected once the new run joins the
+     * gateway's command stream past it, {@link #onCommandStreamJoined}). A run that recovered its earlier runs
      * holds their orders: nothing happens.
      *
      * @param timestampNs    the run's start, ns since midnight.

@@ -68,6 +68,7 @@ class CommandLostWithEngineRunTest
                 awaitEventsHeld(shard);
                 shard.close(); // nobody reads the held event: the drain times out and the run goes without it
                 notReading.close();
+                client.keepAlive(); // 5 s of the client's silence so far; the gateway ends a session at 15 s
                 shard = launchShard(layout);
 
                 final List<Rejected> answers = awaitAnswers(client);
@@ -130,8 +131,8 @@ class CommandLostWithEngineRunTest
     }
 
     /**
-     * @return the Rejected the client received, once it has one for every order, or after 20 s (the gateway ends a
-     *         session silent for 15 s), or once its session ended.
+     * @return the Rejected the client received, once it has one for every order, or after 20 s, or once its session
+     *         ended; the client heartbeats meanwhile.
      */
     private static List<Rejected> awaitAnswers(final TestClient client) throws Exception
     {
@@ -139,6 +140,7 @@ class CommandLostWithEngineRunTest
         List<Object> received = client.await(2 + ORDERS);
         while (received.size() < 2 + ORDERS && System.nanoTime() < deadlineNs)
         {
+            client.keepAlive();
             received = client.await(2 + ORDERS);
         }
         return received.stream().filter(Rejected.class::isInstance).map(Rejected.class::cast).toList();

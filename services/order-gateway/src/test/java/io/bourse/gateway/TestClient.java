@@ -225,6 +225,12 @@ final class TestClient implements AutoCloseable
     /**
      * Sends one OUCH message as Unsequenced Data.
      */
+    /** Sends a Client Heartbeat when one is due, as a live client does while it waits (nassau's keep-alive). */
+    void keepAlive() throws IOException
+    {
+        client.keepAlive();
+    }
+
     void send(final UnsafeBuffer buffer, final int length) throws IOException
     {
         sendBuffer.clear();
