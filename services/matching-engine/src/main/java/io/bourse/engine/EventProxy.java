@@ -662,8 +662,8 @@ final class EventProxy implements MatchingEngineListener
 
     /**
      * Publishes where the run joined an image of its command stream (CommandStreamJoined), before it polls the image
-     * ({@link EngineAgent}): the sending gateway rejects the orders it sent on that publication up to the position and holds
-     * unanswered, which a run that died took and no run will answer. Carries no sequence number; held like an event
+     * ({@link EngineAgent}): the sending gateway rejects the orders it sent on that publication up to the position
+     * and holds unanswered, which a run that died took and no run will answer. Carries no sequence number; held like an event
      * when the stream refuses it, so it stays before the events of the image's commands. Never in recovery: not a
      * command's outcome, a recovery skips it ({@link EngineRecovery}).
      *
