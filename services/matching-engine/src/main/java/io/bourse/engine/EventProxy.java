@@ -663,9 +663,9 @@ final class EventProxy implements MatchingEngineListener
     /**
      * Publishes where the run joined an image of its command stream (CommandStreamJoined), before it polls the image
      * ({@link EngineAgent}): the sending gateway rejects the orders it sent on that publication up to the position
-     * and holds unanswered, which a run that died took and no run will answer. Carries no sequence number; held like an event
-     * when the stream refuses it, so it stays before the events of the image's commands. Never in recovery: not a
-     * command's outcome, a recovery skips it ({@link EngineRecovery}).
+     * and holds unanswered, which a run that died took and no run will answer. Carries no sequence number; held like
+     * an event when the stream refuses it, so it stays before the events of the image's commands. Never in recovery:
+     * not a command's outcome, a recovery skips it ({@link EngineRecovery}).
      *
      * @param shardId      the shard, 0 to 15.
      * @param sessionId    Aeron session id of the image (the gateway's command publication).

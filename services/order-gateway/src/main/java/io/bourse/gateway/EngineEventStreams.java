@@ -334,8 +334,7 @@ final class EngineEventStreams
 
     private void findOldestUnread(final Image image)
     {
-        if (!image.isClosed() && !image.isEndOfStream() &&
-            (null == oldestUnread || image.correlationId() < oldestUnread.correlationId()))
+        if (!isReadToItsEnd(image) && (null == oldestUnread || image.correlationId() < oldestUnread.correlationId()))
         {
             oldestUnread = image;
         }
@@ -354,7 +353,13 @@ final class EngineEventStreams
     private boolean hasUnreadEarlierRun(final Image image)
     {
         final Image live = liveImages[shardId];
-        return null != live && live.sessionId() != image.sessionId() && !live.isClosed() && !live.isEndOfStream();
+        return null != live && live.sessionId() != image.sessionId() && !isReadToItsEnd(live);
+    }
+
+    /** @return true once a run's image holds nothing more to read: read to the end of its stream, or closed. */
+    private static boolean isReadToItsEnd(final Image image)
+    {
+        return image.isClosed() || image.isEndOfStream();
     }
 
     /**
