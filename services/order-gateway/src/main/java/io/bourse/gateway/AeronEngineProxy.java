@@ -68,14 +68,14 @@ final class AeronEngineProxy implements EngineProxy
     }
 
     @Override
-    public boolean cancelOrder(
+    public long cancelOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long quantity)
     {
         cancelOrder.wrapAndApplyHeader(buffer, 0, header)
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .quantity(quantity);
-        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + cancelOrder.encodedLength()) > 0;
+        return Math.max(offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + cancelOrder.encodedLength()), 0);
     }
 
     @Override

@@ -105,7 +105,7 @@ final class ClosedDayCancels
             entries.next();
             final long value = entries.getLongValue();
             final int shardId = (int)value;
-            if (engine.canTake(shardId) && engine.cancelOrder(shardId, timestampNs, entries.getLongKey(), 0))
+            if (engine.canTake(shardId) && engine.cancelOrder(shardId, timestampNs, entries.getLongKey(), 0) > 0)
             {
                 entries.remove();
                 keptPerShard[shardId]--;
@@ -135,7 +135,7 @@ final class ClosedDayCancels
         {
             entries.next();
             final long value = entries.getLongValue();
-            if (engine.cancelOrder((int)value, timestampNs, entries.getLongKey(), 0))
+            if (engine.cancelOrder((int)value, timestampNs, entries.getLongKey(), 0) > 0)
             {
                 metrics.gatewayCancel((value & AT_CLOSE) != 0);
             }

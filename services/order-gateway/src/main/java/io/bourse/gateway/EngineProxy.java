@@ -3,10 +3,10 @@ package io.bourse.gateway;
 /**
  * Sends commands to the matching-engine shards (engine-schema.xml NewOrder, CancelOrder, ReplaceOrder, ClockTick).
  * Prices in 1/10000 dollars, quantities in shares, timestamps in nanoseconds since midnight. Every method returns
- * false (NewOrder and ReplaceOrder: 0) when the command could not be handed over (shard not connected, or back
- * pressured past the bound) so that the caller answers the client instead of dropping the request. NewOrder and
- * ReplaceOrder return where the command ends on the shard's command stream, which a run of the shard that joins this
- * gateway's publication past it (engine CommandStreamJoined) never takes.
+ * false (NewOrder, CancelOrder and ReplaceOrder: 0) when the command could not be handed over (shard not connected, or
+ * back pressured past the bound) so that the caller answers the client instead of dropping the request. NewOrder,
+ * CancelOrder and ReplaceOrder return where the command ends on the shard's command stream, which a run of the shard
+ * that joins this gateway's publication past it (engine CommandStreamJoined) never takes.
  */
 interface EngineProxy
 {
@@ -36,9 +36,10 @@ interface EngineProxy
      * @param timestampNs   gateway receive time.
      * @param clientOrderId the order.
      * @param quantity      new intended size; 0 cancels the whole order.
-     * @return true when handed over.
+     * @return the position of the shard's command stream just after the command, in bytes (greater than 0), when
+     *         handed over; 0 when not.
      */
-    boolean cancelOrder(int shardId, long timestampNs, long clientOrderId, long quantity);
+    long cancelOrder(int shardId, long timestampNs, long clientOrderId, long quantity);
 
     /**
      * @param shardId          shard that owns the order.

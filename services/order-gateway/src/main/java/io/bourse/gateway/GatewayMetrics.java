@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * engine's answer sent to the client), {@code bourse_gateway_cancel_on_disconnect_total} (cancels sent for the open
  * orders of sessions that ended), {@code bourse_gateway_close_cancels_total} (cancels sent for the orders open at the
  * close of the trading day), {@code bourse_gateway_system_cancels_total} (orders canceled to their owners, OUCH 4.2
- * Canceled 'Z', because a new run of their shard started without them),
+ * Canceled 'Z', because a new run of their shard started without them), {@code bourse_gateway_cancels_resent_total}
+ * (cancels sent again because a new run of their shard joined the command stream past them and the order is still
+ * above the size they asked for),
  * {@code bourse_gateway_unmatched_events_total} (engine events of this gateway
  * for orders it no longer knows), {@code bourse_gateway_duplicate_events_total} (engine events heard again after a
  * restart, which the journals already answer), {@code bourse_gateway_replayed_events_total} (engine events
@@ -64,6 +66,7 @@ final class GatewayMetrics
     final CounterDataPoint cancelOnDisconnect;
     final CounterDataPoint closeCancels;
     final CounterDataPoint systemCancels;
+    final CounterDataPoint cancelsResent;
     final GaugeDataPoint sessions;
     final GaugeDataPoint pendingLogins;
     final GaugeDataPoint lingeringConnections;
@@ -145,6 +148,9 @@ final class GatewayMetrics
             .help("Cancels sent to the engine for the orders open at the close of the trading day").register(registry);
         systemCancels = Counter.builder().withoutExemplars().name("bourse_gateway_system_cancels_total")
             .help("Open orders canceled to their owners (OUCH Canceled 'Z') because their shard restarted without them")
+            .register(registry);
+        cancelsResent = Counter.builder().withoutExemplars().name("bourse_gateway_cancels_resent_total")
+            .help("Cancels sent again: a new run of their shard joined the command stream past them, no run answered")
             .register(registry);
         unmatchedEvents = Counter.builder().withoutExemplars().name("bourse_gateway_unmatched_events_total")
             .help("Engine events for this gateway's orders that it no longer tracks").register(registry);

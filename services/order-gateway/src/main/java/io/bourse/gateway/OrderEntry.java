@@ -445,7 +445,7 @@ final class OrderEntry
             return;
         }
         if (shares < order.openShares &&
-            !engine.cancelOrder(order.shardId, clock.midnightNs(), order.clientOrderId, shares))
+            !sendCancel(order, clock.midnightNs(), shares))
         {
             metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
             return;
@@ -486,13 +486,19 @@ final class OrderEntry
             }
             else
             {
-                if (cancelsOnDisconnectToRetry.isEmpty())
-                {
-                    nextCancelOnDisconnectRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
-                }
-                cancelsOnDisconnectToRetry.add(order.clientOrderId);
+                keepCancelOnDisconnect(order);
             }
         }
+    }
+
+    /** Keeps the order's cancel on disconnect (or the close's) to be sent by {@link #retryCancelsOnDisconnect()}. */
+    private void keepCancelOnDisconnect(final OrderState order)
+    {
+        if (cancelsOnDisconnectToRetry.isEmpty())
+        {
+            nextCancelOnDisconnectRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
+        }
+        cancelsOnDisconnectToRetry.add(order.clientOrderId);
     }
 
     /**
@@ -563,16 +569,28 @@ final class OrderEntry
 
     /**
      * Engine CommandStreamJoined: a run of a shard joined a gateway's command publication at a position. When the
-     * publication is this gateway's, every order and replacement it sent there up to that position and still holds
-     * unanswered was taken by an earlier run that stopped (or died) holding its events back, a subscriber of the event
-     * stream not reading, or by no run (lost in transit on a UDP stream): no run will answer it. Each is answered
-     * OUCH 4.2 Rejected 'H' (halted: its shard could not take it), counted in
-     * {@code bourse_gateway_rejects_total{reason="command_lost_with_engine_run"}}, and released; the count is logged.
-     * Before, its client waited for good. A replacement's existing order is left as it is: the new run holds it when it
-     * recovered the earlier runs, and cancels it, 'Z', when it recovered none ({@link #onRunStarted}). The shard's
-     * events are read run after run, with the archive or without ({@link EngineEventStreams}), so the earlier runs'
-     * answers are all in before the join. An order rebuilt from a journal has no position and is left to its answer;
-     * so are Cancel and Modify Orders in flight. Another gateway's publication: nothing happens.
+     * publication is this gateway's, the commands it sent there up to that position were taken by earlier runs, or by
+     * no run (lost in transit on a UDP stream), and the earlier runs' answers are all in: the shard's events are read
+     * run after run, with the archive or without ({@link EngineEventStreams}). What a run that stopped (or died)
+     * holding its events back, a subscriber of the event stream not reading, took and never answered is known then:
+     * <ul>
+     *     <li>an order or a replacement still unanswered: no run will answer it. Each is answered OUCH 4.2 Rejected
+     *     'H' (halted: its shard could not take it), counted in
+     *     {@code bourse_gateway_rejects_total{reason="command_lost_with_engine_run"}}, and released. A replacement's
+     *     existing order is left as it is: the new run holds it when it recovered the earlier runs, and cancels it,
+     *     'Z', when it recovered none ({@link #onRunStarted}).</li>
+     *     <li>an open order still above the smallest size its cancels asked for (a Cancel Order, a Modify Order, the
+     *     gateway's own cancel on disconnect or the close's), the first of them sent up to that position and no Cancel
+     *     Pending heard: the new run recovered the order without the cancel that went with the dead run. The cancel is
+     *     sent again, down to that size ({@link OrderState#cancelToShares}), and its answer (Canceled, Order Modified)
+     *     comes from the new run; counted in {@code bourse_gateway_cancels_resent_total}. A cancel down to a size
+     *     leaves an order at or below it as it is, so one sent after the position and still on its way changes
+     *     nothing. One the shard cannot take now is counted as {@link RejectCause#ENGINE_UNAVAILABLE}, and the
+     *     gateway's own is kept and sent again as any cancel on disconnect its shard could not take.</li>
+     * </ul>
+     * Each count is logged; before, the client waited for good, and an order whose cancel on disconnect was lost
+     * stayed on the book without its owner. An order rebuilt from a journal has no position and is left to its
+     * answer. Another gateway's publication: nothing happens.
      *
      * @param shardId          the shard whose run joined.
      * @param commandSessionId Aeron session id of the command publication it joined.
@@ -580,29 +598,94 @@ final class OrderEntry
      */
     void onCommandStreamJoined(final int shardId, final int commandSessionId, final long joinPosition)
     {
-        ArrayList<OrderState> lost = null;
+        ArrayList<OrderState> lostOrders = null;
+        ArrayList<OrderState> lostCancels = null;
         for (final OrderState order : orders.values())
         {
-            if (shardId == order.shardId && 0 == order.orderReferenceNumber && 0 != order.commandPosition &&
-                order.commandPosition <= joinPosition)
+            if (shardId != order.shardId)
+            {
+                continue;
+            }
+            final boolean orderLost =
+                0 == order.orderReferenceNumber && isTakenBefore(order.commandPosition, joinPosition);
+            if (!orderLost && !isCancelLost(order, joinPosition))
+            {
+                continue;
+            }
+            if (null == lostOrders)
             {
                 // Checked at the first order found: the event's shard is then one this gateway sends to.
-                if (null == lost && commandSessionId != engine.commandSessionId(shardId))
+                if (commandSessionId != engine.commandSessionId(shardId))
                 {
                     return;
                 }
-                lost = null == lost ? new ArrayList<>() : lost;
-                lost.add(order);
+                lostOrders = new ArrayList<>();
+                lostCancels = new ArrayList<>();
             }
+            (orderLost ? lostOrders : lostCancels).add(order);
         }
-        if (null == lost)
+        if (null == lostOrders)
         {
             return;
         }
-        rejectUnanswered(lost, RejectCause.COMMAND_LOST_WITH_ENGINE_RUN);
-        System.out.println("order-gateway: shard " + shardId + "'s new run joined the command stream at position " +
-            joinPosition + ", past " + lost.size() + " orders an earlier run took and never answered: rejected to " +
-            "their owners (OUCH Rejected 'H')");
+        if (!lostOrders.isEmpty())
+        {
+            rejectUnanswered(lostOrders, RejectCause.COMMAND_LOST_WITH_ENGINE_RUN);
+            System.out.println("order-gateway: shard " + shardId + "'s new run joined the command stream at position " +
+                joinPosition + ", past " + lostOrders.size() + " orders an earlier run took and never answered: " +
+                "rejected to their owners (OUCH Rejected 'H')");
+        }
+        if (!lostCancels.isEmpty())
+        {
+            resendCancels(lostCancels);
+            System.out.println("order-gateway: shard " + shardId + "'s new run joined the command stream at position " +
+                joinPosition + ", past the cancels of " + lostCancels.size() + " open orders an earlier run took and " +
+                "never answered: sent again");
+        }
+    }
+
+    /** @return true when a command that ends at the position (0: none sent) is one of those up to the join. */
+    private static boolean isTakenBefore(final long commandPosition, final long joinPosition)
+    {
+        return 0 != commandPosition && commandPosition <= joinPosition;
+    }
+
+    /**
+     * @return true when the order has a cancel sent up to the join position and is still above the size its cancels
+     *         asked for, with no Cancel Pending (a closing-cross order whose full cancel waits for the cross).
+     */
+    private static boolean isCancelLost(final OrderState order, final long joinPosition)
+    {
+        return isTakenBefore(order.firstCancelPosition, joinPosition) && order.openShares > order.cancelToShares &&
+            !order.cancelPending;
+    }
+
+    /**
+     * Sends the lost cancels again ({@link #onCommandStreamJoined}); the gateway's own full cancel that the shard
+     * cannot take now is kept to be sent again ({@link #retryCancelsOnDisconnect()}).
+     */
+    private void resendCancels(final ArrayList<OrderState> lostCancels)
+    {
+        final long timestampNs = clock.midnightNs();
+        for (final OrderState order : lostCancels)
+        {
+            final long firstCancelPosition = order.firstCancelPosition;
+            order.firstCancelPosition = 0; // the cancel sent again stands for every one before it
+            if (sendCancel(order, timestampNs, order.cancelToShares))
+            {
+                metrics.cancelsResent.inc();
+            }
+            else
+            {
+                order.firstCancelPosition = firstCancelPosition;
+                metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
+                if (order.gatewayCancelSent)
+                {
+                    order.gatewayCancelSent = false;
+                    keepCancelOnDisconnect(order);
+                }
+            }
+        }
     }
 
     /**
@@ -694,7 +777,7 @@ final class OrderEntry
             clientOrderIds.remove();
             if (null != order)
             {
-                if (engine.cancelOrder(order.shardId, timestampNs, order.clientOrderId, 0))
+                if (sendCancel(order, timestampNs, 0))
                 {
                     onGatewayCancelSent(order);
                 }
@@ -791,8 +874,7 @@ final class OrderEntry
      */
     private boolean sendCancelOnDisconnect(final OrderState order, final long timestampNs)
     {
-        if (!engine.canTake(order.shardId) ||
-            !engine.cancelOrder(order.shardId, timestampNs, order.clientOrderId, 0))
+        if (!engine.canTake(order.shardId) || !sendCancel(order, timestampNs, 0))
         {
             return false;
         }
@@ -1112,6 +1194,7 @@ final class OrderEntry
         final OrderState order = eventOrder(clientOrderId, sequenceNumber);
         if (null != order)
         {
+            order.forgetCancels();
             ouch.cancelReject(order, timestampNs);
             refusedCancel(order, timestampNs, false);
         }
@@ -1309,9 +1392,28 @@ final class OrderEntry
         }
     }
 
+    /**
+     * Sends a cancel of the order down to a size through its shard and, when the shard's command stream took it,
+     * remembers it ({@link OrderState#cancelSent}), to be sent again should the run that took it never answer
+     * ({@link #onCommandStreamJoined}).
+     *
+     * @param shares the order's new intended size, 0 for a full cancel.
+     * @return true when handed over.
+     */
+    private boolean sendCancel(final OrderState order, final long timestampNs, final long shares)
+    {
+        final long position = engine.cancelOrder(order.shardId, timestampNs, order.clientOrderId, shares);
+        if (0 == position)
+        {
+            return false;
+        }
+        order.cancelSent(shares, position);
+        return true;
+    }
+
     private void cancel(final OrderState order, final long shares)
     {
-        if (!engine.cancelOrder(order.shardId, clock.midnightNs(), order.clientOrderId, shares))
+        if (!sendCancel(order, clock.midnightNs(), shares))
         {
             // OUCH 4.2 has no message to refuse a cancel: the client sees no Canceled and may retry.
             metrics.reject(RejectCause.ENGINE_UNAVAILABLE);

@@ -7,14 +7,16 @@ import java.util.Arrays;
 /**
  * What the gateway remembers of one order from its Enter Order (or Replace Order) until it is done: the session it
  * belongs to and that user's risk state, its token, the fields to echo in Accepted and Replaced, its open shares, when
- * the request the client is waiting on was received, and the Modify Orders not yet answered, in arrival order (each
- * with the shares it asked for and the side it set). Pooled and reused; prices in 1/10000 dollars, quantities in
- * shares.
+ * the request the client is waiting on was received, the Modify Orders not yet answered, in arrival order (each with
+ * the shares it asked for and the side it set), and where on the shard's command stream its commands went. Pooled
+ * and reused; prices in 1/10000 dollars, quantities in shares.
  */
 final class OrderState
 {
     /** Most Modify Orders of one order awaiting their answer at once. */
     static final int MAX_PENDING_MODIFIES = 8;
+    /** {@link #cancelToShares} of an order no cancel was sent for. */
+    static final long NO_CANCEL = Long.MAX_VALUE;
 
     final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
     /** For a replacement: the token of the order it replaces (OUCH 4.2 Replaced Previous Order Token). */
@@ -70,6 +72,38 @@ final class OrderState
      * rebuilt from a journal.
      */
     long commandPosition;
+    /**
+     * The smallest size, in shares, that the cancels of the order this gateway process sent through the engine asked
+     * for: Cancel Orders, the cancels of Modify Orders, and the gateway's own full cancels (on disconnect, the
+     * close's), 0 for a full cancel; {@link #NO_CANCEL} when none, or forgotten at a Cancel Reject. A cancel down to a
+     * size does nothing to an order already at or below it, so this one cancel stands for all of them when they are
+     * sent again.
+     */
+    long cancelToShares = NO_CANCEL;
+    /**
+     * Position of the shard's command stream just after the first of those cancels, in bytes, on this gateway's own
+     * publication; 0 when none.
+     */
+    long firstCancelPosition;
+
+    /**
+     * Remembers a cancel of the order that the shard's command stream took.
+     *
+     * @param shares   the size it cancels the order down to, 0 for all of it.
+     * @param position where it ends on the command stream, in bytes.
+     */
+    void cancelSent(final long shares, final long position)
+    {
+        cancelToShares = Math.min(cancelToShares, shares);
+        firstCancelPosition = 0 == firstCancelPosition ? position : firstCancelPosition;
+    }
+
+    /** Forgets the cancels sent: the engine refused one (Cancel Reject), so none is to be sent again. */
+    void forgetCancels()
+    {
+        cancelToShares = NO_CANCEL;
+        firstCancelPosition = 0;
+    }
 
     /** @return true when another Modify Order can be queued. */
     boolean canQueueModify()
@@ -146,5 +180,7 @@ final class OrderState
         requestNanoTime = 0;
         sentThroughMediaDriverMs = 0;
         commandPosition = 0;
+        cancelToShares = NO_CANCEL;
+        firstCancelPosition = 0;
     }
 }

@@ -81,9 +81,9 @@ class AeronEngineProxyTest
         }
     }
 
-    /** NewOrder and ReplaceOrder give where they end on the stream, which a shard's run names when it joins past. */
+    /** Orders, cancels and replacements give where they end on the stream, which a shard's run names when it joins. */
     @Test
-    void shouldTakeNoMoreThanTheLongestCommandFrameForAnyCommandAndGiveWhereAnOrderEnds() throws Exception
+    void shouldTakeNoMoreThanTheLongestCommandFrameForAnyCommandAndGiveWhereItEnds() throws Exception
     {
         try (Subscription ignored = aeron.addSubscription("aeron:ipc", STREAM_ID))
         {
@@ -93,7 +93,7 @@ class AeronEngineProxyTest
             assertThat(publication.position() - position)
                 .isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
             position = publication.position();
-            assertThat(proxy.cancelOrder(0, 1L, 2L, 0)).isTrue();
+            assertThat(proxy.cancelOrder(0, 1L, 2L, 0)).isEqualTo(publication.position());
             assertThat(publication.position() - position)
                 .isLessThanOrEqualTo(AeronEngineProxy.MAX_COMMAND_FRAME_LENGTH);
             position = publication.position();

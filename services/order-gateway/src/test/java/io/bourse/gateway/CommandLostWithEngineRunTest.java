@@ -2,14 +2,18 @@ package io.bourse.gateway;
 
 import io.aeron.Aeron;
 import io.aeron.Subscription;
+import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.engine.EngineContext;
 import io.bourse.engine.EngineService;
+import io.bourse.gateway.OuchMessages.Accepted;
+import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
@@ -30,11 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A real engine shard that stops holding the events of the last command it took (an event subscriber not reading,
- * its drain timed out), and the shard's next run, behind a real gateway on a real media driver. The shard does not
- * trade AAPL, so each of the client's AAPL orders has one event, Rejected 'S' (invalid stock), and the command whose
- * event the first run held is the order it took and never answered. The next run joins the gateway's command
- * publication past that order and says so (CommandStreamJoined): the gateway rejects it 'H'. Before, its client
- * waited for its answer for good.
+ * its drain timed out), and the shard's next run, behind a real gateway on a real media driver. The next run joins the
+ * gateway's command publication past that command and says so (CommandStreamJoined): the gateway rejects a lost order
+ * 'H', and sends a lost cancel again. Before, the client waited for the answer for good.
  */
 @Timeout(60)
 class CommandLostWithEngineRunTest
@@ -42,21 +44,29 @@ class CommandLostWithEngineRunTest
     /** More than the 32 KiB window of the event stream's 64 KiB term holds of the shard's Rejected events. */
     private static final int ORDERS = 600;
     private static final String EVENTS_HELD = "bourse_engine_events_held_total";
+    /** A directory in which AAPL is shard 1's: shard 0 rejects every AAPL order 'S', one event each. */
+    private static final SymbolDirectory NOT_TRADING_AAPL = SymbolDirectory.parse("AAPL@1,MSFT@0");
+    private static final SymbolDirectory TRADING_AAPL = SymbolDirectory.parse("AAPL@0");
 
     @TempDir
     private Path journalDir;
+    @TempDir
+    private Path archiveDir;
 
+    /**
+     * The shard does not trade AAPL, so each of the client's AAPL orders has one event, Rejected 'S' (invalid stock),
+     * and the command whose event the first run held is the order it took and never answered.
+     */
     @Test
     void shouldRejectTheOrderARunTookAndNeverAnsweredWhenTheShardsNextRunJoinsPastIt() throws Exception
     {
         try (MediaDriver driver = EmbeddedMediaDriver.launch("command-lost-with-run"))
         {
-            final StreamLayout layout = EmbeddedMediaDriver.defaultLayout(driver)
-                .withEventChannel("aeron:ipc?term-length=65536");
-            EngineService shard = launchShard(layout);
+            final StreamLayout layout = smallEventTerm(EmbeddedMediaDriver.defaultLayout(driver));
+            EngineService shard = launchShard(layout, NOT_TRADING_AAPL, EventArchive.DISABLED);
             try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
                 Subscription notReading = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
-                GatewayService gateway = launchGateway(layout);
+                GatewayService gateway = launchGateway(layout, EventArchive.DISABLED);
                 TestClient client = TestClient.login(gateway.port(), "demo01", 1))
             {
                 final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
@@ -69,9 +79,9 @@ class CommandLostWithEngineRunTest
                 shard.close(); // nobody reads the held event: the drain times out and the run goes without it
                 notReading.close();
                 client.keepAlive(); // 5 s of the client's silence so far; the gateway ends a session at 15 s
-                shard = launchShard(layout);
+                shard = launchShard(layout, NOT_TRADING_AAPL, EventArchive.DISABLED);
 
-                final List<Rejected> answers = awaitAnswers(client);
+                final List<Rejected> answers = awaitAnswers(client, 2 + ORDERS, Rejected.class);
                 assertThat(answers).as("an answer to every order").hasSize(ORDERS);
                 assertThat(answers.stream().map(Rejected::reason))
                     .containsOnly((char)Ouch42.REJECT_INVALID_STOCK, (char)Ouch42.REJECT_HALTED)
@@ -87,19 +97,83 @@ class CommandLostWithEngineRunTest
         }
     }
 
-    /** Shard 0 of a directory in which AAPL is shard 1's: it rejects every AAPL order 'S', one event each. */
-    private static EngineService launchShard(final StreamLayout layout)
+    /**
+     * The shard trades AAPL and records its events in the archive, each run recovering the earlier ones. The client's
+     * AAPL orders are all accepted, each resting, before an event subscriber that does not read joins; then each of
+     * its full cancels has one event, Canceled, and the command whose event the first run held is the cancel it took
+     * and never answered. The next run recovers the order without that cancel and joins past it: the gateway sends the
+     * cancel again and the new run cancels the order.
+     */
+    @Test
+    void shouldSendAgainTheCancelARunTookAndNeverAnsweredWhenTheShardsNextRunJoinsPastIt() throws Exception
+    {
+        final EventArchive archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
+        try (ArchivingMediaDriver driver = EmbeddedMediaDriver.launchWithArchive("cancel-lost-with-run", archive))
+        {
+            final StreamLayout layout = smallEventTerm(EmbeddedMediaDriver.defaultLayout(driver.mediaDriver()));
+            EngineService shard = launchShard(layout, TRADING_AAPL, archive);
+            try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(layout.aeronDirectoryName()));
+                GatewayService gateway = launchGateway(layout, archive);
+                TestClient client = TestClient.login(gateway.port(), "demo01", 1))
+            {
+                final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
+                for (int i = 1; i <= ORDERS; i++)
+                {
+                    EnterOrders.encode(request, "F" + i, "AAPL");
+                    client.send(request, EnterOrder.LENGTH);
+                }
+                assertThat(awaitAnswers(client, 2 + ORDERS, Accepted.class)).hasSize(ORDERS);
+                final Subscription notReading = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
+                while (!notReading.isConnected())
+                {
+                    Thread.sleep(1);
+                }
+                for (int i = 1; i <= ORDERS; i++)
+                {
+                    client.cancelOrder("F" + i, 0);
+                }
+                // The subscriber's window holds the events of far fewer cancels, and a hold while the gateway or the
+                // archive lags is let go: wait long past where the run stops for good, holding the last one's event.
+                assertThat(client.await(2 + 2 * ORDERS)).as("a cancel held").hasSizeLessThan(2 + 2 * ORDERS);
+                shard.close(); // nobody reads the held event: the drain times out and the run goes without it
+                notReading.close();
+                client.keepAlive(); // 5 s of the client's silence so far; the gateway ends a session at 15 s
+                shard = launchShard(layout, TRADING_AAPL, archive);
+
+                final List<Canceled> answers = awaitAnswers(client, 2 + 2 * ORDERS, Canceled.class);
+                assertThat(answers).as("every order canceled").hasSize(ORDERS)
+                    .extracting(Canceled::reason).containsOnly((char)Ouch42.CANCEL_USER_REQUESTED);
+                assertThat(MetricsEndpoint.scrape(gateway.metricsPort()))
+                    .contains("bourse_gateway_cancels_resent_total 1.0")
+                    .contains("bourse_gateway_open_orders 0.0");
+            }
+            finally
+            {
+                CloseHelper.close(shard);
+            }
+        }
+    }
+
+    private static StreamLayout smallEventTerm(final StreamLayout layout)
+    {
+        return layout.withEventChannel("aeron:ipc?term-length=65536");
+    }
+
+    /** Shard 0 with the archive or without. */
+    private static EngineService launchShard(
+        final StreamLayout layout, final SymbolDirectory symbols, final EventArchive archive)
     {
         return EngineService.launch(new EngineContext()
             .shardId(0)
             .metricsPort(0)
             .jvmMetrics(false)
             .streamLayout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@1,MSFT@0"))
+            .symbolDirectory(symbols)
+            .eventArchive(archive)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }
 
-    private GatewayService launchGateway(final StreamLayout layout)
+    private GatewayService launchGateway(final StreamLayout layout, final EventArchive archive)
     {
         return GatewayService.launch(new GatewayContext()
             .port(0)
@@ -110,7 +184,8 @@ class CommandLostWithEngineRunTest
             .journalDir(journalDir.toString())
             .credentials(Credentials.parse(List.of("demo01,demo01pw,DEMO")))
             .streamLayout(layout)
-            .symbolDirectory(SymbolDirectory.parse("AAPL@0"))
+            .symbolDirectory(TRADING_AAPL)
+            .eventArchive(archive)
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }
 
@@ -131,18 +206,19 @@ class CommandLostWithEngineRunTest
     }
 
     /**
-     * @return the Rejected the client received, once it has one for every order, or after 20 s, or once its session
-     *         ended; the client heartbeats meanwhile.
+     * @return the messages of a type the client received, once it has the count of messages, or after 20 s, or once
+     *         its session ended; the client heartbeats meanwhile.
      */
-    private static List<Rejected> awaitAnswers(final TestClient client) throws Exception
+    private static <T> List<T> awaitAnswers(final TestClient client, final int count, final Class<T> type)
+        throws Exception
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        List<Object> received = client.await(2 + ORDERS);
-        while (received.size() < 2 + ORDERS && System.nanoTime() < deadlineNs)
+        List<Object> received = client.await(count);
+        while (received.size() < count && System.nanoTime() < deadlineNs)
         {
             client.keepAlive();
-            received = client.await(2 + ORDERS);
+            received = client.await(count);
         }
-        return received.stream().filter(Rejected.class::isInstance).map(Rejected.class::cast).toList();
+        return received.stream().filter(type::isInstance).map(type::cast).toList();
     }
 }

@@ -396,6 +396,89 @@ class OrderEntryTest
     }
 
     @Test
+    void shouldSendAgainTheCancelsOfOpenOrdersSentBeforeWhereANewRunJoinedThisGatewaysCommandPublication()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        enter(alice, "A2", 'B', 200, "AAPL", PRICE, DAY, "");
+        enter(alice, "A3", 'B', 300, "AAPL", PRICE, DAY, "");
+        enter(alice, "A4", 'B', 400, "AAPL", PRICE, DAY, "");
+        enter(bob, "B1", 'S', 100, "AAPL", PRICE + 100, DAY, "");
+        enter(alice, "M1", 'B', 300, "MSFT", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        events.accepted(T1, id(1, 2), 8, "AAPL", Side.BUY, 200, PRICE, DAY);
+        events.accepted(T1, id(1, 3), 9, "AAPL", Side.BUY, 300, PRICE, DAY);
+        events.accepted(T1, id(1, 4), 10, "AAPL", Side.BUY, 400, PRICE, DAY);
+        events.accepted(T1, id(2, 1), 11, "AAPL", Side.SELL, 100, PRICE + 100, DAY);
+        events.accepted(T1, id(1, 5), 12, "MSFT", Side.BUY, 300, PRICE, DAY);
+        cancel(alice, "A1", 40); // answered
+        events.canceled(T2, id(1, 1), 7, "AAPL", 60, 40, Ouch42.CANCEL_USER_REQUESTED);
+        cancel(alice, "A1", 0); // unanswered from here on
+        cancel(alice, "A2", 50);
+        cancel(alice, "A2", 80); // asks for less than the one before
+        cancel(alice, "A3", 0);
+        events.cancelPending(T2, id(1, 3), 9, "AAPL"); // a closing-cross order's cancel, held for the cross
+        orderEntry.onSessionEnd(bob); // his cancel on disconnect
+        final long beforeM1 = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        cancel(alice, "M1", 0);
+        final long joinPosition = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        cancel(alice, "A4", 100); // past the join: the new run takes it
+        final int sent = engine.commands().size();
+
+        final EngineEvents nextRun = new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2);
+        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID + 1, joinPosition);
+        nextRun.commandStreamJoined(1, RecordingEngineProxy.COMMAND_SESSION_ID, beforeM1);
+        assertThat(engine.commands()).as("another gateway's publication, and shard 1's cancel past it").hasSize(sent);
+
+        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, joinPosition);
+        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, joinPosition); // heard again
+
+        assertThat(engine.commands().subList(sent, engine.commands().size())).containsExactlyInAnyOrder(
+            new Cancel(0, T0, id(1, 1), 0),
+            new Cancel(0, T0, id(1, 2), 50),
+            new Cancel(0, T0, id(2, 1), 0));
+        assertThat(Metrics.sum(registry, "bourse_gateway_cancels_resent_total")).isEqualTo(3);
+
+        nextRun.canceled(T3, id(1, 4), 10, "AAPL", 300, 100, Ouch42.CANCEL_USER_REQUESTED);
+        nextRun.canceled(T3, id(1, 1), 7, "AAPL", 40, 0, Ouch42.CANCEL_USER_REQUESTED);
+        nextRun.canceled(T3, id(1, 2), 8, "AAPL", 150, 50, Ouch42.CANCEL_USER_REQUESTED);
+        nextRun.canceled(T3, id(2, 1), 11, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        assertThat(OuchMessages.of(alice).subList(OuchMessages.of(alice).size() - 3, OuchMessages.of(alice).size()))
+            .isEqualTo(List.of(
+                new Canceled(T3, "A4", 300, 'U'),
+                new Canceled(T3, "A1", 40, 'U'),
+                new Canceled(T3, "A2", 150, 'U')));
+        assertThat(OuchMessages.of(bob).getLast()).isEqualTo(new Canceled(T3, "B1", 100, 'U'));
+
+        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID,
+            engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH);
+        assertThat(engine.commands()).as("every cancel answered").hasSize(sent + 3);
+    }
+
+    @Test
+    void shouldKeepTheGatewaysOwnLostCancelToSendAgainWhenItsShardCannotTakeItAtTheJoin()
+    {
+        enter(bob, "B1", 'S', 100, "AAPL", PRICE + 100, DAY, "");
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(2, 1), 11, "AAPL", Side.SELL, 100, PRICE + 100, DAY);
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        orderEntry.onSessionEnd(bob);
+        cancel(alice, "A1", 0);
+        final long joinPosition = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        engine.available = false;
+
+        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2)
+            .commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, joinPosition);
+
+        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "engine_unavailable")).isEqualTo(2);
+        assertThat(Metrics.sum(registry, "bourse_gateway_cancels_resent_total")).isZero();
+        assertThat(orderEntry.cancelsOnDisconnectToRetry()).as("bob's, not alice's").isEqualTo(1);
+        engine.available = true;
+        clock.set(1_000_000 + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T1);
+        assertThat(orderEntry.retryCancelsOnDisconnect()).isEqualTo(1);
+        assertThat(engine.commands().getLast()).isEqualTo(new Cancel(0, T1, id(2, 1), 0));
+    }
+
+    @Test
     void shouldCountAndSkipAnEventShorterThanTheFieldsOfItsVersionAndTakeAnOlderVersionsEvent()
     {
         enter(alice, "S1", 'S', 100, "MSFT", PRICE, DAY, "");

@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Records the engine commands as values, clock ticks apart from the others; a NewOrder or ReplaceOrder handed over
- * ends at {@link #COMMAND_LENGTH} times the commands recorded on command publication {@link #COMMAND_SESSION_ID};
- * {@link #available} false makes every command fail to be handed over, {@link #roomForCommands} false tells the
- * gateway the command streams are full, and {@link #downShard} tells it that one shard cannot take a command.
+ * Records the engine commands as values, clock ticks apart from the others; a NewOrder, CancelOrder or ReplaceOrder
+ * handed over ends at {@link #COMMAND_LENGTH} times the commands recorded on command publication
+ * {@link #COMMAND_SESSION_ID}; {@link #available} false makes every command fail to be handed over,
+ * {@link #roomForCommands} false tells the gateway the command streams are full, and {@link #downShard} tells it that
+ * one shard cannot take a command.
  */
 final class RecordingEngineProxy implements EngineProxy
 {
@@ -73,11 +74,11 @@ final class RecordingEngineProxy implements EngineProxy
     }
 
     @Override
-    public synchronized boolean cancelOrder(
+    public synchronized long cancelOrder(
         final int shardId, final long timestampNs, final long clientOrderId, final long quantity)
     {
         commands.add(new Cancel(shardId, timestampNs, clientOrderId, quantity));
-        return available;
+        return position();
     }
 
     @Override
