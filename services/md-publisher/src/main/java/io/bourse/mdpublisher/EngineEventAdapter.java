@@ -136,9 +136,11 @@ final class EngineEventAdapter implements FragmentHandler
         {
             metrics.onEventIn(templateId);
         }
-        else
+        else if (errors.errorToLog(MdPublisherError.INVALID_EVENT))
         {
-            errors.error(MdPublisherError.INVALID_EVENT, "event stream", "template", templateId);
+            errors.log(MdPublisherError.INVALID_EVENT, "event stream",
+                EngineBlockLengths.describe(headerDecoder, length) + (blockLength < Long.BYTES ? "" :
+                " sequence number " + buffer.getLong(bodyOffset, ByteOrder.LITTLE_ENDIAN)));
         }
     }
 
