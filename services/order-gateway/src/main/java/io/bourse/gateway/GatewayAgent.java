@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * s silence, but not a client whose packets wait in the socket for the shards' room), writes what the sockets take of
  * the packets buffered since (heartbeats, login answers), ticks the shards' clocks ({@link ClockTicker}, once a second
  * by default) and sends again the cancels on disconnect a shard could not take ({@link
- * OrderEntry#retryCancelsOnDisconnect}, once the shards' events are caught up). Once a closed day's answers are
+ * OrderEntry#retryCancels}, once the shards' events are caught up). Once a closed day's answers are
  * journaled and the next day is due, it opens the next day ({@link TradingDays}): the closed day's connections are
  * ended (End of Session, as each had or was getting already) and its journals closed, and the engine events, the logins
  * and the orders go to the new day from then on; the cancels of the closed day's orders that a shard could not take yet
@@ -120,7 +120,7 @@ final class GatewayAgent implements Agent
         if (events.isCaughtUp())
         {
             // before the logins this cycle may accept, so that a user logging in again finds the cancels sent
-            work += day.orderEntry().retryCancelsOnDisconnect();
+            work += day.orderEntry().retryCancels();
             work += closedDayCancels.retry();
         }
         work += day.registry().flush();

@@ -152,7 +152,9 @@ final class OrderEntry
     private final Long2ObjectHashMap<OrderState> orders = new Long2ObjectHashMap<>();
     /** clientOrderIds of the orders whose cancel on disconnect their shard could not take yet. */
     private final LongHashSet cancelsOnDisconnectToRetry = new LongHashSet();
-    private long nextCancelOnDisconnectRetryNs;
+    /** clientOrderIds of the orders whose lost cancels ({@link #onCommandStreamJoined}) their shard could not take. */
+    private final LongHashSet lostCancelsToRetry = new LongHashSet();
+    private long nextCancelRetryNs;
     private final ArrayDeque<OrderState> pool = new ArrayDeque<>();
     private final TradedOrders tradedOrders = new TradedOrders();
     private final OrderRecordProxy records;
@@ -459,7 +461,7 @@ final class OrderEntry
      * A user's session ended: with cancel on disconnect, every order of the session is canceled through the engine, but
      * one whose cancel its shard took already (at an earlier end of the session, or the close's: counted in
      * {@code bourse_gateway_close_cancels_total}, not as a cancel on disconnect). A cancel its shard cannot take now
-     * (down, or its command stream full) is kept and sent again by {@link #retryCancelsOnDisconnect()} until the shard
+     * (down, or its command stream full) is kept and sent again by {@link #retryCancels()} until the shard
      * takes it or the order is done: a shard recovered from the event archive would otherwise bring the order back
      * without its owner. A kept cancel outlives a new login of the user (the order is canceled once its shard takes
      * it); a restarted gateway keeps one again for every open order of a user with cancel on disconnect
@@ -486,19 +488,10 @@ final class OrderEntry
             }
             else
             {
-                keepCancelOnDisconnect(order);
+                startCancelRetryInterval();
+                cancelsOnDisconnectToRetry.add(order.clientOrderId);
             }
         }
-    }
-
-    /** Keeps the order's cancel on disconnect (or the close's) to be sent by {@link #retryCancelsOnDisconnect()}. */
-    private void keepCancelOnDisconnect(final OrderState order)
-    {
-        if (cancelsOnDisconnectToRetry.isEmpty())
-        {
-            nextCancelOnDisconnectRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
-        }
-        cancelsOnDisconnectToRetry.add(order.clientOrderId);
     }
 
     /**
@@ -506,7 +499,7 @@ final class OrderEntry
      * Replace Order is refused as OUCH 4.2 &sect;2.2 refuses one (the existing order canceled; a closing-cross order's
      * replacement Rejected 'C'); Cancel and Modify Orders work as before. Every open order, whatever its user's cancel
      * on disconnect, gets a cancel through the engine (but one whose cancel on disconnect went already), sent as the
-     * cancels on disconnect are (by {@link #retryCancelsOnDisconnect()}, once the shards' events are caught up, again
+     * cancels on disconnect are (by {@link #retryCancels()}, once the shards' events are caught up, again
      * while a shard cannot take it), and the engine's full cancels of those orders are answered with Canceled 'T'
      * (timeout: the Time in Force, at most the day, has expired) instead of 'U', whichever reaches the engine first:
      * the close's cancel, or a Cancel Order the client sent after the close (one read in the duty cycle of the close
@@ -520,7 +513,7 @@ final class OrderEntry
             return;
         }
         marketClosed = true;
-        nextCancelOnDisconnectRetryNs = clock.nanoTime();
+        nextCancelRetryNs = clock.nanoTime();
         for (final OrderState order : orders.values())
         {
             if (!order.gatewayCancelSent)
@@ -580,17 +573,21 @@ final class OrderEntry
      *     existing order is left as it is: the new run holds it when it recovered the earlier runs, and cancels it,
      *     'Z', when it recovered none ({@link #onRunStarted}).</li>
      *     <li>an open order still above the smallest size its cancels asked for (a Cancel Order, a Modify Order, the
-     *     gateway's own cancel on disconnect or the close's), the first of them sent up to that position and no Cancel
-     *     Pending heard: the new run recovered the order without the cancel that went with the dead run. The cancel is
-     *     sent again, down to that size ({@link OrderState#cancelToShares}), and its answer (Canceled, Order Modified)
-     *     comes from the new run; counted in {@code bourse_gateway_cancels_resent_total}. A cancel down to a size
-     *     leaves an order at or below it as it is, so one sent after the position and still on its way changes
-     *     nothing. One the shard cannot take now is counted as {@link RejectCause#ENGINE_UNAVAILABLE}, and the
-     *     gateway's own is kept and sent again as any cancel on disconnect its shard could not take.</li>
+     *     gateway's own cancel on disconnect or the close's), the last cancel that asked for it sent up to that
+     *     position, and no Cancel Pending heard: the new run recovered the order without the cancel that went with the
+     *     dead run. The cancel of each Modify Order still unanswered is sent again, oldest first, then one down to that
+     *     size ({@link OrderState#cancelToShares}), and the new run answers them (Order Modified, Canceled); counted in
+     *     {@code bourse_gateway_cancels_resent_total}. When that cancel went past the position, the new run takes it
+     *     and nothing is sent. Those the shard cannot take now are kept and sent again ({@link #retryCancels()}).
+     *     A cancel down to a size does nothing to an order already at or below it, so one sent again while the
+     *     original is on its way past the position changes nothing; but during a closing cross's lock each is
+     *     answered (Cancel Pending, Cancel Reject), and a lost Modify Order followed by another of the same order on
+     *     its way past the position is answered after it: a Canceled, then Order Modified for both.</li>
      * </ul>
      * Each count is logged; before, the client waited for good, and an order whose cancel on disconnect was lost
      * stayed on the book without its owner. An order rebuilt from a journal has no position and is left to its
-     * answer. Another gateway's publication: nothing happens.
+     * answer, and so is a closed day's order (the close's cancel lost after the rollover). Another gateway's
+     * publication: nothing happens.
      *
      * @param shardId          the shard whose run joined.
      * @param commandSessionId Aeron session id of the command publication it joined.
@@ -651,41 +648,69 @@ final class OrderEntry
     }
 
     /**
-     * @return true when the order has a cancel sent up to the join position and is still above the size its cancels
-     *         asked for, with no Cancel Pending (a closing-cross order whose full cancel waits for the cross).
+     * @return true when the order's smallest cancel ({@link OrderState#cancelToShares}) went up to the join position
+     *         and the order is still above its size ({@link #isCancelUnanswered}).
      */
     private static boolean isCancelLost(final OrderState order, final long joinPosition)
     {
-        return isTakenBefore(order.firstCancelPosition, joinPosition) && order.openShares > order.cancelToShares &&
-            !order.cancelPending;
+        return isTakenBefore(order.cancelToPosition, joinPosition) && isCancelUnanswered(order);
     }
 
     /**
-     * Sends the lost cancels again ({@link #onCommandStreamJoined}); the gateway's own full cancel that the shard
-     * cannot take now is kept to be sent again ({@link #retryCancelsOnDisconnect()}).
+     * @return true when the order is still above the size its cancels asked for, with no Cancel Pending (a
+     *         closing-cross order whose full cancel waits for the cross).
+     */
+    private static boolean isCancelUnanswered(final OrderState order)
+    {
+        return order.openShares > order.cancelToShares && !order.cancelPending;
+    }
+
+    /**
+     * Sends the lost cancels again ({@link #onCommandStreamJoined}), order by order in the order each session sent
+     * them; those of an order its shard cannot take now are kept and sent again ({@link #retryCancels()}).
      */
     private void resendCancels(final ArrayList<OrderState> lostCancels)
     {
+        lostCancels.sort(Comparator.comparingLong((order) -> order.clientOrderId));
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : lostCancels)
         {
-            final long firstCancelPosition = order.firstCancelPosition;
-            order.firstCancelPosition = 0; // the cancel sent again stands for every one before it
-            if (sendCancel(order, timestampNs, order.cancelToShares))
+            if (resendCancel(order, timestampNs))
             {
                 metrics.cancelsResent.inc();
             }
             else
             {
-                order.firstCancelPosition = firstCancelPosition;
-                metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
-                if (order.gatewayCancelSent)
-                {
-                    order.gatewayCancelSent = false;
-                    keepCancelOnDisconnect(order);
-                }
+                startCancelRetryInterval();
+                lostCancelsToRetry.add(order.clientOrderId);
             }
         }
+    }
+
+    /**
+     * Sends an order's lost cancels again: the cancel of each Modify Order awaiting its answer, oldest first, so that
+     * the new run's answers (Order Modified) come in their order, then one down to {@link OrderState#cancelToShares}
+     * when that asks for less. One of them still on its way past the join changes nothing when it comes, as each
+     * cancel down to a size does nothing to an order already at or below it.
+     *
+     * @return false when the order's shard cannot take them now: all are sent again later.
+     */
+    private boolean resendCancel(final OrderState order, final long timestampNs)
+    {
+        if (!engine.canTake(order.shardId))
+        {
+            return false;
+        }
+        long lastShares = OrderState.NO_CANCEL;
+        for (int i = 0; i < order.pendingModifies(); i++)
+        {
+            lastShares = order.pendingModifyShares(i);
+            if (!sendCancel(order, timestampNs, lastShares))
+            {
+                return false;
+            }
+        }
+        return order.cancelToShares >= lastShares || sendCancel(order, timestampNs, order.cancelToShares);
     }
 
     /**
@@ -724,25 +749,36 @@ final class OrderEntry
         }
     }
 
+    /** Starts the wait before {@link #retryCancels()} sends a cancel that is about to be kept, when none is yet. */
+    private void startCancelRetryInterval()
+    {
+        if (cancelsOnDisconnectToRetry.isEmpty() && lostCancelsToRetry.isEmpty())
+        {
+            nextCancelRetryNs = clock.nanoTime() + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
+        }
+    }
+
     /**
-     * Sends again, {@link #CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS} after the first was kept and then at most that often,
-     * the cancels on disconnect their shard could not take ({@link #onSessionEnd}), each to a shard that can take a
-     * command now; one whose order is done meanwhile is dropped. Nothing to do costs one size check.
+     * Sends again, {@link #CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS} after the first was kept and then at most that
+     * often, the cancels on disconnect their shard could not take ({@link #onSessionEnd}, and the close's), and the
+     * lost cancels it could not take at a join ({@link #onCommandStreamJoined}), each to a shard that can take a
+     * command now; one whose order is done (or, for a lost cancel, no longer above its size) meanwhile is dropped.
+     * Nothing to do costs two size checks.
      *
      * @return cancels handed over.
      */
-    int retryCancelsOnDisconnect()
+    int retryCancels()
     {
-        if (cancelsOnDisconnectToRetry.isEmpty())
+        if (cancelsOnDisconnectToRetry.isEmpty() && lostCancelsToRetry.isEmpty())
         {
             return 0;
         }
         final long nowNs = clock.nanoTime();
-        if (nowNs - nextCancelOnDisconnectRetryNs < 0)
+        if (nowNs - nextCancelRetryNs < 0)
         {
             return 0;
         }
-        nextCancelOnDisconnectRetryNs = nowNs + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
+        nextCancelRetryNs = nowNs + CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS;
         final long timestampNs = clock.midnightNs();
         int sent = 0;
         final LongHashSet.LongIterator clientOrderIds = cancelsOnDisconnectToRetry.iterator();
@@ -756,6 +792,21 @@ final class OrderEntry
             else if (sendCancelOnDisconnect(order, timestampNs))
             {
                 clientOrderIds.remove();
+                sent++;
+            }
+        }
+        final LongHashSet.LongIterator lost = lostCancelsToRetry.iterator();
+        while (lost.hasNext())
+        {
+            final OrderState order = orders.get(lost.nextValue());
+            if (null == order || !isCancelUnanswered(order))
+            {
+                lost.remove();
+            }
+            else if (resendCancel(order, timestampNs))
+            {
+                lost.remove();
+                metrics.cancelsResent.inc();
                 sent++;
             }
         }
@@ -1194,7 +1245,7 @@ final class OrderEntry
         final OrderState order = eventOrder(clientOrderId, sequenceNumber);
         if (null != order)
         {
-            order.forgetCancels();
+            order.forgetPartialCancels();
             ouch.cancelReject(order, timestampNs);
             refusedCancel(order, timestampNs, false);
         }

@@ -81,10 +81,10 @@ final class OrderState
      */
     long cancelToShares = NO_CANCEL;
     /**
-     * Position of the shard's command stream just after the first of those cancels, in bytes, on this gateway's own
-     * publication; 0 when none.
+     * Position of the shard's command stream just after the last cancel that asked for {@link #cancelToShares}, in
+     * bytes, on this gateway's own publication; 0 when none.
      */
-    long firstCancelPosition;
+    long cancelToPosition;
 
     /**
      * Remembers a cancel of the order that the shard's command stream took.
@@ -94,15 +94,40 @@ final class OrderState
      */
     void cancelSent(final long shares, final long position)
     {
-        cancelToShares = Math.min(cancelToShares, shares);
-        firstCancelPosition = 0 == firstCancelPosition ? position : firstCancelPosition;
+        if (shares <= cancelToShares)
+        {
+            cancelToShares = shares;
+            cancelToPosition = position;
+        }
     }
 
-    /** Forgets the cancels sent: the engine refused one (Cancel Reject), so none is to be sent again. */
-    void forgetCancels()
+    /**
+     * The engine refused a cancel down to a size (Cancel Reject: a closing-cross order during the cross lock): forgets
+     * the cancels down to a size, which would be refused again; a full cancel is kept (during the lock the engine takes
+     * it, Cancel Pending).
+     */
+    void forgetPartialCancels()
     {
-        cancelToShares = NO_CANCEL;
-        firstCancelPosition = 0;
+        if (cancelToShares > 0)
+        {
+            cancelToShares = NO_CANCEL;
+            cancelToPosition = 0;
+        }
+    }
+
+    /** @return how many Modify Orders await their answer. */
+    int pendingModifies()
+    {
+        return modifyCount;
+    }
+
+    /**
+     * @param index 0 for the oldest Modify Order awaiting its answer, up to {@link #pendingModifies()} less one.
+     * @return the shares it asked for.
+     */
+    long pendingModifyShares(final int index)
+    {
+        return modifyShares[index];
     }
 
     /** @return true when another Modify Order can be queued. */
@@ -181,6 +206,6 @@ final class OrderState
         sentThroughMediaDriverMs = 0;
         commandPosition = 0;
         cancelToShares = NO_CANCEL;
-        firstCancelPosition = 0;
+        cancelToPosition = 0;
     }
 }

@@ -56,9 +56,9 @@ class MarketCloseTest
 
         fixture.clock.set(NANO_TIME, T2);
         fixture.orderEntry.closeMarket();
-        final int sent = fixture.orderEntry.retryCancelsOnDisconnect();
+        final int sent = fixture.orderEntry.retryCancels();
         fixture.orderEntry.closeMarket();
-        final int sentAgain = fixture.orderEntry.retryCancelsOnDisconnect();
+        final int sentAgain = fixture.orderEntry.retryCancels();
         fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
         fixture.events.canceled(T2, id(2, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
         fixture.events.accepted(T2, id(1, 2), 102, "AAPL", Side.BUY, 100, PRICE, DAY);
@@ -91,7 +91,7 @@ class MarketCloseTest
         fixture.clock.set(NANO_TIME, T2);
         fixture.orderEntry.onSessionEnd(fixture.bob); // B1's cancel on disconnect goes; no answer yet at the close
         fixture.orderEntry.closeMarket();
-        final int sentAtClose = fixture.orderEntry.retryCancelsOnDisconnect();
+        final int sentAtClose = fixture.orderEntry.retryCancels();
         fixture.orderEntry.onSessionEnd(fixture.alice); // End of Session: A1's cancel went with the close
         fixture.orderEntry.onSessionEnd(fixture.bob);
 

@@ -88,21 +88,26 @@ class ModifyOrderTest
     }
 
     @Test
-    void shouldSendTheCancelOfAModifyOrderAgainWhenANewRunJoinsPastItAndAnswerWhatThatRunDoes()
+    void shouldSendTheCancelsOfModifyOrdersAgainInTheirOrderWhenANewRunJoinsPastThemAndAnswerWhatThatRunDoes()
     {
         fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
         fixture.modifyOrder("S1", 'T', 60);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'T', 30);
         fixture.send(fixture.alice);
         final long joinPosition = fixture.engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
 
         final EngineEvents nextRun = new EngineEvents(EngineEvents.adapter(fixture.orderEntry, fixture.metrics), 2);
         nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, joinPosition);
         nextRun.canceled(T2, id(1, 1), 101, "AAPL", 40, 60, Ouch42.CANCEL_USER_REQUESTED);
+        nextRun.canceled(T2, id(1, 1), 101, "AAPL", 30, 30, Ouch42.CANCEL_USER_REQUESTED);
 
-        assertThat(fixture.engine.commands().subList(1, 3)).as("the Modify Order's cancel, sent again").isEqualTo(
-            List.of(new Cancel(0, T0, id(1, 1), 60), new Cancel(0, T0, id(1, 1), 60)));
-        assertThat(fixture.messages(fixture.alice).subList(1, 2)).isEqualTo(List.of(new Modified(T2, "S1", 'T', 60)));
-        assertThat(fixture.messages(fixture.alice)).hasSize(2);
+        assertThat(fixture.engine.commands().subList(3, fixture.engine.commands().size()))
+            .as("the Modify Orders' cancels, sent again in their order").isEqualTo(
+                List.of(new Cancel(0, T0, id(1, 1), 60), new Cancel(0, T0, id(1, 1), 30)));
+        assertThat(fixture.messages(fixture.alice).subList(1, 3)).isEqualTo(
+            List.of(new Modified(T2, "S1", 'T', 60), new Modified(T2, "S1", 'T', 30)));
+        assertThat(fixture.messages(fixture.alice)).hasSize(3);
     }
 
     @Test

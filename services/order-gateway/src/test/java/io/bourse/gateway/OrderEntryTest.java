@@ -418,6 +418,8 @@ class OrderEntryTest
         cancel(alice, "A3", 0);
         events.cancelPending(T2, id(1, 3), 9, "AAPL"); // a closing-cross order's cancel, held for the cross
         orderEntry.onSessionEnd(bob); // his cancel on disconnect
+        cancel(alice, "A4", 300); // answered
+        events.canceled(T2, id(1, 4), 10, "AAPL", 100, 300, Ouch42.CANCEL_USER_REQUESTED);
         final long beforeM1 = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
         cancel(alice, "M1", 0);
         final long joinPosition = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
@@ -438,13 +440,13 @@ class OrderEntryTest
             new Cancel(0, T0, id(2, 1), 0));
         assertThat(Metrics.sum(registry, "bourse_gateway_cancels_resent_total")).isEqualTo(3);
 
-        nextRun.canceled(T3, id(1, 4), 10, "AAPL", 300, 100, Ouch42.CANCEL_USER_REQUESTED);
+        nextRun.canceled(T3, id(1, 4), 10, "AAPL", 200, 100, Ouch42.CANCEL_USER_REQUESTED);
         nextRun.canceled(T3, id(1, 1), 7, "AAPL", 40, 0, Ouch42.CANCEL_USER_REQUESTED);
         nextRun.canceled(T3, id(1, 2), 8, "AAPL", 150, 50, Ouch42.CANCEL_USER_REQUESTED);
         nextRun.canceled(T3, id(2, 1), 11, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
         assertThat(OuchMessages.of(alice).subList(OuchMessages.of(alice).size() - 3, OuchMessages.of(alice).size()))
             .isEqualTo(List.of(
-                new Canceled(T3, "A4", 300, 'U'),
+                new Canceled(T3, "A4", 200, 'U'),
                 new Canceled(T3, "A1", 40, 'U'),
                 new Canceled(T3, "A2", 150, 'U')));
         assertThat(OuchMessages.of(bob).getLast()).isEqualTo(new Canceled(T3, "B1", 100, 'U'));
@@ -455,7 +457,7 @@ class OrderEntryTest
     }
 
     @Test
-    void shouldKeepTheGatewaysOwnLostCancelToSendAgainWhenItsShardCannotTakeItAtTheJoin()
+    void shouldKeepTheLostCancelsItsShardCannotTakeAtTheJoinAndSendThemOnceItCan()
     {
         enter(bob, "B1", 'S', 100, "AAPL", PRICE + 100, DAY, "");
         enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
@@ -464,18 +466,48 @@ class OrderEntryTest
         orderEntry.onSessionEnd(bob);
         cancel(alice, "A1", 0);
         final long joinPosition = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
-        engine.available = false;
+        final int sent = engine.commands().size();
+        engine.downShard = 0;
 
         new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2)
             .commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, joinPosition);
 
-        assertThat(Metrics.counter(registry, "bourse_gateway_rejects_total", "engine_unavailable")).isEqualTo(2);
-        assertThat(Metrics.sum(registry, "bourse_gateway_cancels_resent_total")).isZero();
-        assertThat(orderEntry.cancelsOnDisconnectToRetry()).as("bob's, not alice's").isEqualTo(1);
-        engine.available = true;
+        assertThat(engine.commands()).as("nothing offered to a shard that cannot take it").hasSize(sent);
+        assertThat(orderEntry.retryCancels()).as("before the retry interval").isZero();
+        engine.downShard = -1;
         clock.set(1_000_000 + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T1);
-        assertThat(orderEntry.retryCancelsOnDisconnect()).isEqualTo(1);
-        assertThat(engine.commands().getLast()).isEqualTo(new Cancel(0, T1, id(2, 1), 0));
+        assertThat(orderEntry.retryCancels()).isEqualTo(2);
+        assertThat(engine.commands().subList(sent, engine.commands().size())).containsExactlyInAnyOrder(
+            new Cancel(0, T1, id(2, 1), 0),
+            new Cancel(0, T1, id(1, 1), 0));
+        assertThat(Metrics.sum(registry, "bourse_gateway_cancels_resent_total")).isEqualTo(2);
+        assertThat(Metrics.sum(registry, "bourse_gateway_cancel_on_disconnect_total")).as("bob's, once").isEqualTo(1);
+        clock.set(1_000_000 + 2 * OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T2);
+        assertThat(orderEntry.retryCancels()).as("kept no longer").isZero();
+    }
+
+    @Test
+    void shouldSendAgainALostFullCancelThatAnEarlierPartialCancelsRejectDoesNotForget()
+    {
+        enter(alice, "A1", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
+        cancel(alice, "A1", 50);
+        cancel(alice, "A1", 0);
+        events.cancelRejected(T2, id(1, 1), 7, "AAPL"); // the cross lock refuses the partial cancel; the full is lost
+        final long joinPosition = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        enter(alice, "A2", 'B', 100, "AAPL", PRICE, DAY, "");
+        events.accepted(T1, id(1, 2), 8, "AAPL", Side.BUY, 100, PRICE, DAY);
+        cancel(alice, "A2", 50);
+        events.cancelRejected(T2, id(1, 2), 8, "AAPL"); // refused, and sending it again would be refused again
+        final int sent = engine.commands().size();
+
+        final long pastA2 = sent * RecordingEngineProxy.COMMAND_LENGTH;
+        new EngineEvents(EngineEvents.adapter(orderEntry, metrics), 2)
+            .commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, pastA2);
+
+        assertThat(joinPosition).isLessThan(pastA2);
+        assertThat(engine.commands().subList(sent, engine.commands().size()))
+            .isEqualTo(List.of(new Cancel(0, T0, id(1, 1), 0)));
     }
 
     @Test

@@ -340,8 +340,9 @@ class PreTradeRiskTest
     }
 
     /**
-     * A cancel on disconnect its shard cannot take when the session ends (down, or full) is kept, offered nothing meanwhile,
-     * and sent once the shard can take it, at the next retry 100 ms on; one whose order is done meanwhile is dropped.
+     * A cancel on disconnect its shard cannot take when the session ends (down, or full) is kept, offered nothing
+     * meanwhile, and sent once the shard can take it, at the next retry 100 ms on; one whose order is done meanwhile is
+     * dropped.
      */
     @Test
     void shouldSendTheCancelsOnDisconnectAShardCouldNotTakeOnceItCan() throws IOException
@@ -355,10 +356,10 @@ class PreTradeRiskTest
         fixture.adapter.onSessionEnd(fixture.alice);
         fixture.events.canceled(T1, id(1, 2), 102, "AAPL", 100, 0, Ouch42.CANCEL_SUPERVISORY); // A2 done meanwhile
         fixture.engine.available = true;
-        final int tooEarly = fixture.orderEntry.retryCancelsOnDisconnect();
+        final int tooEarly = fixture.orderEntry.retryCancels();
         final int pending = fixture.orderEntry.cancelsOnDisconnectToRetry();
         fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T2);
-        final int retried = fixture.orderEntry.retryCancelsOnDisconnect();
+        final int retried = fixture.orderEntry.retryCancels();
 
         assertThat(tooEarly).isZero();
         assertThat(pending).isEqualTo(2);
@@ -383,7 +384,7 @@ class PreTradeRiskTest
 
         fixture.adapter.onSessionEnd(fixture.alice);
         fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T2);
-        final int retried = fixture.orderEntry.retryCancelsOnDisconnect();
+        final int retried = fixture.orderEntry.retryCancels();
 
         assertThat(retried).isZero();
         assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size()))
