@@ -675,11 +675,7 @@ final class OrderEntry
         final long timestampNs = clock.midnightNs();
         for (final OrderState order : lostCancels)
         {
-            if (resendCancel(order, timestampNs))
-            {
-                metrics.cancelsResent.inc();
-            }
-            else
+            if (!resendCancel(order, timestampNs))
             {
                 startCancelRetryInterval();
                 lostCancelsToRetry.add(order.clientOrderId);
@@ -691,7 +687,8 @@ final class OrderEntry
      * Sends an order's lost cancels again: the cancel of each Modify Order awaiting its answer, oldest first, so that
      * the new run's answers (Order Modified) come in their order, then one down to {@link OrderState#cancelToShares}
      * when that asks for less. One of them still on its way past the join changes nothing when it comes, as each
-     * cancel down to a size does nothing to an order already at or below it.
+     * cancel down to a size does nothing to an order already at or below it. Counts the order in
+     * {@code bourse_gateway_cancels_resent_total} once all are handed over.
      *
      * @return false when the order's shard cannot take them now: all are sent again later.
      */
@@ -710,7 +707,12 @@ final class OrderEntry
                 return false;
             }
         }
-        return order.cancelToShares >= lastShares || sendCancel(order, timestampNs, order.cancelToShares);
+        if (order.cancelToShares < lastShares && !sendCancel(order, timestampNs, order.cancelToShares))
+        {
+            return false;
+        }
+        metrics.cancelsResent.inc();
+        return true;
     }
 
     /**
@@ -806,7 +808,6 @@ final class OrderEntry
             else if (resendCancel(order, timestampNs))
             {
                 lost.remove();
-                metrics.cancelsResent.inc();
                 sent++;
             }
         }
