@@ -76,10 +76,10 @@ class CommandLostWithEngineRunTest
                     EnterOrders.encode(request, "F" + i, "AAPL");
                     client.send(request, EnterOrder.LENGTH);
                 }
-                awaitEventsHeld(shard, 0);
+                awaitHeldForGood(shard, 0, client, 2 + ORDERS);
                 shard.close(); // nobody reads the held event: the drain times out and the run goes without it
                 notReading.close();
-                client.keepAlive(); // 5 s of the client's silence so far; the gateway ends a session at 15 s
+                client.keepAlive(); // 8 s of the client's silence so far; the gateway ends a session at 15 s
                 shard = launchShard(layout, NOT_TRADING_AAPL, EventArchive.DISABLED);
 
                 final List<Rejected> answers = awaitAnswers(client, 2 + ORDERS, Rejected.class);
@@ -137,13 +137,11 @@ class CommandLostWithEngineRunTest
                 }
                 // From the join, each cancel is a SequencedCommand (96 bytes) and a Canceled (128): the 32 KiB window
                 // holds 146 of them and 64 bytes, so the next SequencedCommand is held and its cancel is in no
-                // recording. A hold while the gateway or the archive lags is let go: wait long past where the run
-                // stops for good.
-                awaitEventsHeld(shard, heldBefore);
-                assertThat(client.await(2 + 2 * ORDERS)).as("a cancel held").hasSizeLessThan(2 + 2 * ORDERS);
+                // recording.
+                awaitHeldForGood(shard, heldBefore, client, 2 + 2 * ORDERS);
                 shard.close(); // nobody reads the held event: the drain times out and the run goes without it
                 notReading.close();
-                client.keepAlive(); // 5 s of the client's silence so far; the gateway ends a session at 15 s
+                client.keepAlive(); // 8 s of the client's silence so far; the gateway ends a session at 15 s
                 shard = launchShard(layout, TRADING_AAPL, archive);
 
                 final List<Canceled> answers = awaitAnswers(client, 2 + 2 * ORDERS, Canceled.class);
@@ -196,14 +194,23 @@ class CommandLostWithEngineRunTest
             .idleStrategy(new SleepingMillisIdleStrategy(1)));
     }
 
-    private static void awaitEventsHeld(final EngineService shard, final double before) throws Exception
+    /**
+     * Waits until the shard holds an event for good: a hold counted past {@code heldBefore}, then the client's messages
+     * stopping short of {@code messages} through its 3 s wait. A hold while the gateway or the archive lags is let go,
+     * and a shard closed during one drains whole, losing nothing; the subscriber that never reads stops the run for
+     * good once its window is full, which the commands sent overrun.
+     */
+    private static void awaitHeldForGood(
+        final EngineService shard, final double heldBefore, final TestClient client, final int messages)
+        throws Exception
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (eventsHeld(shard) <= before)
+        while (eventsHeld(shard) <= heldBefore)
         {
             assertThat(System.nanoTime()).as("events held").isLessThan(deadlineNs);
             Thread.sleep(1);
         }
+        assertThat(client.await(messages)).as("an event held for good").hasSizeLessThan(messages);
     }
 
     /** @return the shard's count of events held at first, from its metrics endpoint. */
