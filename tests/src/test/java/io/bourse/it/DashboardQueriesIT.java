@@ -46,7 +46,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the load makes) from Prometheus's HTTP API. A panel that names a metric, a label or a job that does not exist, or
  * whose series are all empty, fails the test with the dashboard, the panel title and the query. So does a panel that
  * takes the {@code rate()}, {@code irate()} or {@code increase()} of a metric that the scraped services do not expose
- * as a counter, histogram or summary (Prometheus's {@code /api/v1/metadata}). Needs Docker.
+ * as a counter, histogram or summary (Prometheus's {@code /api/v1/metadata}). The other way round, every {@code
+ * bourse_*} metric family a scraped service exports must be queried by some panel: nothing counted goes unshown.
+ * Needs Docker.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 final class DashboardQueriesIT
@@ -77,6 +79,8 @@ final class DashboardQueriesIT
     private static final Pattern FLOW = Pattern.compile("rate\\(bourse_(gateway_messages_(in|out)|" +
         "engine_(commands|events)|md_(events_in|messages_out|mold_(packets|messages))|fanout_messages_(in|out)|" +
         "simulator_(orders_sent|messages_in|md_messages))_total\\[");
+    /** A name of one of Bourse's own metrics, as a query or Prometheus's metadata writes it. */
+    private static final Pattern BOURSE_METRIC = Pattern.compile("\\bbourse_[a-z0-9_]+");
     /** Suffixes of a sample's name that its metric family's name does not carry in OpenMetrics. */
     private static final List<String> FAMILY_SUFFIXES = List.of("_total", "_count", "_sum", "_bucket");
     /** Scrapes of every target before the queries run: enough samples for rate() over the 20 s window. */
@@ -196,6 +200,38 @@ final class DashboardQueriesIT
             assertThat(wrong)
                 .as("panel queries that take the rate of a metric the services do not export as a counter, " +
                     "histogram or summary (a gauge's rate is meaningless and Prometheus flags it)")
+                .isEmpty();
+        }
+    }
+
+    @Test
+    void shouldShowEveryBourseMetricTheServicesExportOnADashboard() throws Exception
+    {
+        final Set<String> shown = new HashSet<>();
+        for (final Target target : dashboardTargets())
+        {
+            final Matcher matcher = BOURSE_METRIC.matcher(target.expr());
+            while (matcher.find())
+            {
+                shown.add(familyName(matcher.group()));
+            }
+        }
+        try (HttpClient http = HttpClient.newHttpClient())
+        {
+            awaitScrapes(http);
+            final Set<String> exported = new HashSet<>();
+            for (final String metric : Json.object(get(http, "/api/v1/metadata")).keySet())
+            {
+                if (BOURSE_METRIC.matcher(metric).matches())
+                {
+                    exported.add(familyName(metric));
+                }
+            }
+
+            assertThat(exported).as("bourse_* metric families the scraped services export").isNotEmpty();
+            assertThat(exported.stream().filter((family) -> !shown.contains(family)).sorted().toList())
+                .as("bourse_* metric families the services export that no panel of dashboards/bourse queries: " +
+                    "what a service counts but no dashboard shows")
                 .isEmpty();
         }
     }
@@ -329,6 +365,23 @@ final class DashboardQueriesIT
         }
         return String.join("/", Json.array(entries).stream()
             .map((entry) -> String.valueOf(Json.object(entry).get("type"))).distinct().sorted().toList());
+    }
+
+    /**
+     * @param metric the name of a metric as a query or Prometheus's metadata writes it.
+     * @return the name of its family: without a suffix of {@link #FAMILY_SUFFIXES}, e.g. {@code
+     * bourse_gateway_rejects} for {@code bourse_gateway_rejects_total}.
+     */
+    private static String familyName(final String metric)
+    {
+        for (final String suffix : FAMILY_SUFFIXES)
+        {
+            if (metric.endsWith(suffix))
+            {
+                return metric.substring(0, metric.length() - suffix.length());
+            }
+        }
+        return metric;
     }
 
     /**

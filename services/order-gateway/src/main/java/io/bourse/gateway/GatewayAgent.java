@@ -194,12 +194,12 @@ final class GatewayAgent implements Agent
     }
 
     /**
-     * @return the cancels on disconnect (and the close's) waiting for their shard to take them, of the day and of the
-     * closed days; any thread (an estimate).
+     * @return the cancels waiting for their shard to take them: on disconnect and the close's, of the day and of the
+     * closed days, and the day's cancels an earlier run of a shard took and never answered; any thread (an estimate).
      */
     int cancelsToRetry()
     {
-        return day.orderEntry().cancelsOnDisconnectToRetry() + closedDayCancels.size();
+        return day.orderEntry().cancelsToRetry() + closedDayCancels.size();
     }
 
     /**

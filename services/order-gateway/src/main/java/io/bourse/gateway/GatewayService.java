@@ -114,9 +114,10 @@ public final class GatewayService implements AutoCloseable
                 .callback((callback) -> callback.call(agent.day().orderEntry().openOrderCount()))
                 .register(metricsServer.registry());
             GaugeWithCallback.builder()
-                .name("bourse_gateway_cancel_on_disconnect_pending")
-                .help("Cancels on disconnect and at the close waiting for their engine shard to take them (it was " +
-                    "down or full), of the trading day and of closed days")
+                .name("bourse_gateway_cancels_to_retry")
+                .help("Cancels waiting for their engine shard to take them (it was down or full), sent again every " +
+                    "100 ms: on disconnect and at the close, of the trading day and of closed days, and the day's " +
+                    "cancels an earlier run of the shard took and never answered")
                 .callback((callback) -> callback.call(agent.cancelsToRetry()))
                 .register(metricsServer.registry());
             GaugeWithCallback.builder()

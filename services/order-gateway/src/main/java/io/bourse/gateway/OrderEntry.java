@@ -914,10 +914,13 @@ final class OrderEntry
         return awaiting;
     }
 
-    /** @return the cancels on disconnect waiting for their shard to take them; any thread (an estimate). */
-    int cancelsOnDisconnectToRetry()
+    /**
+     * @return the cancels waiting for their shard to take them, which {@link #retryCancels()} sends: on disconnect and
+     *         the close's, and the lost ones a shard could not take at a join; any thread (an estimate).
+     */
+    int cancelsToRetry()
     {
-        return cancelsOnDisconnectToRetry.size();
+        return cancelsOnDisconnectToRetry.size() + lostCancelsToRetry.size();
     }
 
     /**

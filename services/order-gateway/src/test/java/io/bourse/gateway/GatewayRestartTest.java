@@ -454,7 +454,7 @@ class GatewayRestartTest
             }
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!MetricsEndpoint.scrape(gateway.metricsPort())
-                .contains("\nbourse_gateway_cancel_on_disconnect_pending 1.0\n"))
+                .contains("\nbourse_gateway_cancels_to_retry 1.0\n"))
             {
                 assertThat(System.nanoTime()).as("cancel on disconnect kept").isLessThan(deadlineNs);
                 Thread.sleep(10);
@@ -467,7 +467,7 @@ class GatewayRestartTest
                     .isEqualTo(new Canceled(0, "C1", 100, 'U'));
             }
             assertThat(MetricsEndpoint.scrape(gateway.metricsPort()))
-                .contains("\nbourse_gateway_cancel_on_disconnect_pending 0.0\n")
+                .contains("\nbourse_gateway_cancels_to_retry 0.0\n")
                 .contains("\nbourse_gateway_cancel_on_disconnect_total 1.0\n")
                 .contains("\nbourse_gateway_open_orders 0.0\n");
         }
@@ -550,7 +550,7 @@ class GatewayRestartTest
                 assertThat(after.get(2)).isInstanceOf(Accepted.class);
                 assertThat(MetricsEndpoint.scrape(restarted.metricsPort()))
                     .contains("\nbourse_gateway_cancel_on_disconnect_total 0.0\n")
-                    .contains("\nbourse_gateway_cancel_on_disconnect_pending 0.0\n");
+                    .contains("\nbourse_gateway_cancels_to_retry 0.0\n");
             }
         }
         finally

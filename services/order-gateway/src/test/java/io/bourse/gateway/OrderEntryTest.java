@@ -473,10 +473,12 @@ class OrderEntryTest
             .commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, joinPosition);
 
         assertThat(engine.commands()).as("nothing offered to a shard that cannot take it").hasSize(sent);
+        assertThat(orderEntry.cancelsToRetry()).as("kept, for bourse_gateway_cancels_to_retry").isEqualTo(2);
         assertThat(orderEntry.retryCancels()).as("before the retry interval").isZero();
         engine.downShard = -1;
         clock.set(1_000_000 + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T1);
         assertThat(orderEntry.retryCancels()).isEqualTo(2);
+        assertThat(orderEntry.cancelsToRetry()).isZero();
         assertThat(engine.commands().subList(sent, engine.commands().size())).containsExactlyInAnyOrder(
             new Cancel(0, T1, id(2, 1), 0),
             new Cancel(0, T1, id(1, 1), 0));

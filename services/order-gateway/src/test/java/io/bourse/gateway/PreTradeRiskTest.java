@@ -357,14 +357,14 @@ class PreTradeRiskTest
         fixture.events.canceled(T1, id(1, 2), 102, "AAPL", 100, 0, Ouch42.CANCEL_SUPERVISORY); // A2 done meanwhile
         fixture.engine.available = true;
         final int tooEarly = fixture.orderEntry.retryCancels();
-        final int pending = fixture.orderEntry.cancelsOnDisconnectToRetry();
+        final int pending = fixture.orderEntry.cancelsToRetry();
         fixture.clock.set(NANO_TIME + OrderEntry.CANCEL_ON_DISCONNECT_RETRY_INTERVAL_NS, T2);
         final int retried = fixture.orderEntry.retryCancels();
 
         assertThat(tooEarly).isZero();
         assertThat(pending).isEqualTo(2);
         assertThat(retried).isEqualTo(1);
-        assertThat(fixture.orderEntry.cancelsOnDisconnectToRetry()).isZero();
+        assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
         assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size()))
             .containsExactly(new Cancel(0, T2, id(1, 1), 0));
         assertThat(Metrics.counter(fixture.registry, "bourse_gateway_cancel_on_disconnect_total", null))
@@ -404,7 +404,7 @@ class PreTradeRiskTest
 
         assertThat(fixture.engine.commands().subList(before, fixture.engine.commands().size()))
             .containsExactly(new Cancel(0, T0, id(1, 1), 0));
-        assertThat(fixture.orderEntry.cancelsOnDisconnectToRetry()).isZero();
+        assertThat(fixture.orderEntry.cancelsToRetry()).isZero();
     }
 
     @Test
