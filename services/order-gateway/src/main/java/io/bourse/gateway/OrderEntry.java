@@ -916,7 +916,8 @@ final class OrderEntry
 
     /**
      * @return the cancels waiting for their shard to take them, which {@link #retryCancels()} sends: on disconnect and
-     *         the close's, and the lost ones a shard could not take at a join; any thread (an estimate).
+     *         the close's, and the lost ones a shard could not take at a join (an order kept in both counts twice);
+     *         any thread (an estimate).
      */
     int cancelsToRetry()
     {
