@@ -64,7 +64,7 @@ final class AeronEngineProxy implements EngineProxy
             .timeInForce(timeInForce);
         buffer.putInt(newOrder.offset() + NewOrderEncoder.firmEncodingOffset(), firm, ByteOrder.BIG_ENDIAN);
         newOrder.minimumQuantity(minimumQuantity).display(display).crossType(crossType);
-        return Math.max(offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength()), 0);
+        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + newOrder.encodedLength());
     }
 
     @Override
@@ -75,7 +75,7 @@ final class AeronEngineProxy implements EngineProxy
             .timestampNs(timestampNs)
             .clientOrderId(clientOrderId)
             .quantity(quantity);
-        return Math.max(offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + cancelOrder.encodedLength()), 0);
+        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + cancelOrder.encodedLength());
     }
 
     @Override
@@ -90,7 +90,7 @@ final class AeronEngineProxy implements EngineProxy
             .quantity(quantity)
             .price(price)
             .timeInForce(timeInForce);
-        return Math.max(offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + replaceOrder.encodedLength()), 0);
+        return offer(shardId, MessageHeaderEncoder.ENCODED_LENGTH + replaceOrder.encodedLength());
     }
 
     @Override
@@ -128,9 +128,9 @@ final class AeronEngineProxy implements EngineProxy
         return publication.isConnected() && publication.availableWindow() >= MAX_COMMAND_FRAME_LENGTH;
     }
 
-    /** @return the new position of the stream (greater than 0), or a negative Aeron code when not handed over. */
+    /** @return the new position of the stream (greater than 0), or 0 when not handed over (the caller's contract). */
     private long offer(final int shardId, final int length)
     {
-        return boundedOffer.offer(publications[shardId], buffer, 0, length);
+        return Math.max(boundedOffer.offer(publications[shardId], buffer, 0, length), 0);
     }
 }

@@ -95,7 +95,7 @@ class ModifyOrderTest
         fixture.send(fixture.alice);
         fixture.modifyOrder("S1", 'T', 30);
         fixture.send(fixture.alice);
-        final long joinPosition = fixture.engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        final long joinPosition = fixture.engine.commandStreamPosition();
 
         final EngineEvents nextRun = new EngineEvents(EngineEvents.adapter(fixture.orderEntry, fixture.metrics), 2);
         nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, joinPosition);

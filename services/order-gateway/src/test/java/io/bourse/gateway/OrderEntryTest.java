@@ -420,9 +420,9 @@ class OrderEntryTest
         orderEntry.onSessionEnd(bob); // his cancel on disconnect
         cancel(alice, "A4", 300); // answered
         events.canceled(T2, id(1, 4), 10, "AAPL", 100, 300, Ouch42.CANCEL_USER_REQUESTED);
-        final long beforeM1 = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        final long beforeM1 = engine.commandStreamPosition();
         cancel(alice, "M1", 0);
-        final long joinPosition = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        final long joinPosition = engine.commandStreamPosition();
         cancel(alice, "A4", 100); // past the join: the new run takes it
         final int sent = engine.commands().size();
 
@@ -451,8 +451,7 @@ class OrderEntryTest
                 new Canceled(T3, "A2", 150, 'U')));
         assertThat(OuchMessages.of(bob).getLast()).isEqualTo(new Canceled(T3, "B1", 100, 'U'));
 
-        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID,
-            engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH);
+        nextRun.commandStreamJoined(0, RecordingEngineProxy.COMMAND_SESSION_ID, engine.commandStreamPosition());
         assertThat(engine.commands()).as("every cancel answered").hasSize(sent + 3);
     }
 
@@ -465,7 +464,7 @@ class OrderEntryTest
         events.accepted(T1, id(1, 1), 7, "AAPL", Side.BUY, 100, PRICE, DAY);
         orderEntry.onSessionEnd(bob);
         cancel(alice, "A1", 0);
-        final long joinPosition = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        final long joinPosition = engine.commandStreamPosition();
         final int sent = engine.commands().size();
         engine.downShard = 0;
 
@@ -496,7 +495,7 @@ class OrderEntryTest
         cancel(alice, "A1", 50);
         cancel(alice, "A1", 0);
         events.cancelRejected(T2, id(1, 1), 7, "AAPL"); // the cross lock refuses the partial cancel; the full is lost
-        final long joinPosition = engine.commands().size() * RecordingEngineProxy.COMMAND_LENGTH;
+        final long joinPosition = engine.commandStreamPosition();
         enter(alice, "A2", 'B', 100, "AAPL", PRICE, DAY, "");
         events.accepted(T1, id(1, 2), 8, "AAPL", Side.BUY, 100, PRICE, DAY);
         cancel(alice, "A2", 50);

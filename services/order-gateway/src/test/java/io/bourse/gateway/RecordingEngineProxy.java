@@ -93,7 +93,13 @@ final class RecordingEngineProxy implements EngineProxy
     /** @return where the command just recorded ends on the stream, 0 when not available. */
     private long position()
     {
-        return available ? commands.size() * COMMAND_LENGTH : 0;
+        return available ? commandStreamPosition() : 0;
+    }
+
+    /** @return where the commands recorded so far end on the command stream, in bytes: a run joining there. */
+    synchronized long commandStreamPosition()
+    {
+        return commands.size() * COMMAND_LENGTH;
     }
 
     @Override
