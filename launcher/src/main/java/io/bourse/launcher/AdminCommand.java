@@ -146,7 +146,7 @@ public final class AdminCommand implements Runnable
             final int[] shards = shards(SymbolDirectory.fromSettings(settings));
             try (Aeron aeron = RunningExchangeOption.connect(layout))
             {
-                final String eventChannel = RunningExchangeOption.untethered(layout.eventChannel());
+                final String eventChannel = StreamLayout.untethered(layout.eventChannel());
                 final Publication[] publications = new Publication[shards.length];
                 final Subscription[] events = new Subscription[shards.length];
                 for (int i = 0; i < shards.length; i++)

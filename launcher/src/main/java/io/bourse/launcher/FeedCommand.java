@@ -96,7 +96,7 @@ final class FeedCommand implements Callable<Integer>
             default -> layout.tradesStreamId();
         };
         final PrintWriter out = spec.commandLine().getOut();
-        final String channel = RunningExchangeOption.untethered(layout.feedChannel());
+        final String channel = StreamLayout.untethered(layout.feedChannel());
         try (Aeron aeron = RunningExchangeOption.connect(layout);
             Publication requests = aeron.addExclusivePublication(
                 layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());

@@ -15,12 +15,18 @@ import org.agrona.CloseHelper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The host's Aeron media driver with its counters (back pressure, NAKs, loss, errors, stream positions) served on a
  * Prometheus endpoint. Settings: {@code bourse.driver.threading} (Aeron threading mode, default {@code SHARED}, the
  * right choice on a 2-core host), {@code bourse.driver.ipc.term.length} (term length of the {@code aeron:ipc}
  * publications in bytes, a power of two from 64 KiB to 1 GiB, default {@link StreamLayout#IPC_TERM_LENGTH_DEFAULT}),
+ * {@code bourse.driver.untethered.timeout.ms} (how long an untethered subscriber, the md-publisher's with the event
+ * archive on, may lag a term window behind before the driver leaves it behind, how long it lingers, and how long it
+ * then rests before it joins again: Aeron's untethered window limit, linger and resting timeouts, default
+ * {@value #UNTETHERED_TIMEOUT_MS_DEFAULT}, where Aeron's are 5, 5 and 10 s; above the driver's 1 s timer interval,
+ * which checks them, else the driver does not start),
  * {@code bourse.driver.metrics.port} (default 9400), and the driver threads' CPUs in
  * {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME} under the roles {@value #CONDUCTOR_ROLE}, {@value #SENDER_ROLE}
  * and {@value #RECEIVER_ROLE} (Aeron's own names of those agents, with {@code DEDICATED} threading),
@@ -32,6 +38,8 @@ import java.io.UncheckedIOException;
  */
 public final class MediaDriverService implements AutoCloseable
 {
+    /** Default of {@code bourse.driver.untethered.timeout.ms}, in ms. */
+    public static final long UNTETHERED_TIMEOUT_MS_DEFAULT = 2_000;
     /** Default Prometheus port of the media driver's counters. */
     public static final int METRICS_PORT_DEFAULT = 9400;
     /** Role of the driver conductor's thread, as Aeron names its agent. */
@@ -66,6 +74,8 @@ public final class MediaDriverService implements AutoCloseable
      * @param aeronDirectoryName the driver directory, e.g. {@code /dev/shm/aeron-bourse}.
      * @param threadingMode      Aeron threading mode.
      * @param ipcTermLength      term length of the {@code aeron:ipc} publications in bytes.
+     * @param untetheredTimeoutNs the untethered window limit, linger and resting timeouts, in ns, above the driver's
+     *                            timer interval (1 s).
      * @param metricsPort        Prometheus port, or -1 for no endpoint.
      * @param jvmMetrics         true to export JVM metrics on the endpoint.
      * @param threadAffinity     the CPUs of the driver's threads, by role.
@@ -73,17 +83,20 @@ public final class MediaDriverService implements AutoCloseable
      * @return the running driver.
      * @throws UncheckedIOException when the metrics port cannot be bound.
      * @throws io.aeron.exceptions.ConfigurationException when the term length is not a power of two from 64 KiB to
-     *                                                    1 GiB.
+     *                                                    1 GiB, or the untethered timeout not above 1 s.
      */
     public static MediaDriverService launch(
         final String aeronDirectoryName, final ThreadingMode threadingMode, final int ipcTermLength,
-        final int metricsPort, final boolean jvmMetrics, final ThreadAffinity threadAffinity,
+        final long untetheredTimeoutNs, final int metricsPort, final boolean jvmMetrics, final ThreadAffinity threadAffinity,
         final EventArchive archive)
     {
         final MediaDriver.Context driverContext = new MediaDriver.Context()
             .aeronDirectoryName(aeronDirectoryName)
             .threadingMode(threadingMode)
-            .ipcTermBufferLength(ipcTermLength);
+            .ipcTermBufferLength(ipcTermLength)
+            .untetheredWindowLimitTimeoutNs(untetheredTimeoutNs)
+            .untetheredLingerTimeoutNs(untetheredTimeoutNs)
+            .untetheredRestingTimeoutNs(untetheredTimeoutNs);
         // The roles of this threading mode's threads only: an entry for a role the driver does not run is not checked
         // against the process's CPUs (one BOURSE_THREAD_AFFINITY serves every container).
         switch (threadingMode)
@@ -126,7 +139,8 @@ public final class MediaDriverService implements AutoCloseable
             metricsServer.readiness(Readiness.READY);
         }
         System.out.println("media-driver started: " + aeronDirectoryName + ", threading " + threadingMode +
-            ", ipc term length " + ipcTermLength +
+            ", ipc term length " + ipcTermLength + ", untethered timeouts " +
+            TimeUnit.NANOSECONDS.toMillis(untetheredTimeoutNs) + " ms" +
             (archive.enabled() ? ", event archive " + archive.directory() : "") +
             (null == metricsServer ? "" : ", metrics :" + metricsServer.port()));
         return new MediaDriverService(driver, aeron, metricsServer);
@@ -143,6 +157,8 @@ public final class MediaDriverService implements AutoCloseable
             StreamLayout.fromSettings(settings).aeronDirectoryName(),
             ThreadingMode.valueOf(settings.get("bourse.driver.threading", ThreadingMode.SHARED.name())),
             settings.getInt("bourse.driver.ipc.term.length", StreamLayout.IPC_TERM_LENGTH_DEFAULT),
+            TimeUnit.MILLISECONDS.toNanos(
+                settings.getLong("bourse.driver.untethered.timeout.ms", UNTETHERED_TIMEOUT_MS_DEFAULT)),
             settings.getInt("bourse.driver.metrics.port", METRICS_PORT_DEFAULT),
             MetricsServer.jvmMetrics(settings),
             ThreadAffinity.fromSettings(settings),

@@ -1,9 +1,7 @@
 package io.bourse.launcher;
 
 import io.aeron.Aeron;
-import io.aeron.ChannelUri;
 import io.aeron.CncFileDescriptor;
-import io.aeron.CommonContext;
 import io.aeron.exceptions.DriverTimeoutException;
 import io.bourse.common.aeron.StreamLayout;
 import picocli.CommandLine.Option;
@@ -63,19 +61,5 @@ final class RunningExchangeOption
         {
             throw new IllegalStateException(noDriver, ex);
         }
-    }
-
-    /**
-     * A subscription of a command that looks on at a running exchange must never hold its streams back: an untethered
-     * one is left behind, instead of slowing the publisher, when it reads too late.
-     *
-     * @param channel an Aeron channel URI, e.g. {@code aeron:ipc}.
-     * @return the same channel with {@code tether=false}.
-     */
-    static String untethered(final String channel)
-    {
-        final ChannelUri uri = ChannelUri.parse(channel);
-        uri.put(CommonContext.TETHER_PARAM_NAME, "false");
-        return uri.toString();
     }
 }

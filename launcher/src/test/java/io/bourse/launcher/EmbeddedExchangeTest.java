@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,13 +31,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(30)
 class EmbeddedExchangeTest
 {
+    private static final long UNTETHERED_TIMEOUT_NS =
+        TimeUnit.MILLISECONDS.toNanos(MediaDriverService.UNTETHERED_TIMEOUT_MS_DEFAULT);
+
     @Test
     void shouldRefuseToStartOnTheDirectoryOfAnActiveMediaDriverAndLeaveThatDriverRunning()
     {
         final String directory =
             new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath();
         try (MediaDriverService running = MediaDriverService.launch(directory, ThreadingMode.SHARED,
-            StreamLayout.IPC_TERM_LENGTH_DEFAULT, -1, false, ThreadAffinity.NONE, EventArchive.DISABLED))
+            StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS, -1, false, ThreadAffinity.NONE, EventArchive.DISABLED))
         {
             assertThatThrownBy(() -> EmbeddedExchange.launch(new Settings(Map.of("BOURSE_AERON_DIR", directory))))
                 .isInstanceOf(IllegalStateException.class)

@@ -16,7 +16,10 @@ import org.agrona.CloseHelper;
 import org.agrona.collections.LongHashSet;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -35,7 +38,8 @@ import java.util.function.Consumer;
  *   market-data publication hold no order of the shard before them (a new MoldUDP64 session; a fanout whose snapshot
  *   came first) or take those Add Orders within their snapshot (one that came after): either way they hold the books
  *   from there on.</li>
- *   <li>A later image of the same run (it went away and came back): the events from the position read to in the
+ *   <li>A later image of the same run (it went away and came back: left behind by the media driver while this
+ *   md-publisher read too late, see below): the events from the position read to in the
  *   earlier image to the new one's join position, published as they are replayed: the subscribers missed them
  *   too.</li>
  *   <li>A later image of a new run of the shard (a restarted engine): its events from its start, published, once the
@@ -50,8 +54,12 @@ import java.util.function.Consumer;
  * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
  * ({@link OrderFeedListener}); the fanout reads the publication on its own thread (an offer that finds no room within
  * its bounded retries is dropped and counted, as always, and the fanout sees the gap). The replay runs on the agent's
- * thread, so no snapshot request is answered meanwhile, and the shard holds its newer events while the live image is
- * not read (engine back pressure): none is lost, none comes out of order. Without the archive, or when it cannot replay
+ * thread, so no snapshot request is answered meanwhile. With the archive the subscriptions are untethered
+ * ({@link io.bourse.common.aeron.StreamLayout#untethered}): a shard holds its newer events while the live image is not
+ * read (engine back pressure) for the media driver's untethered window limit timeout at most, not for the whole of a
+ * long replay; then the driver leaves this md-publisher behind, the image goes unavailable, and after the driver's
+ * resting timeout a new image of the same run joins where the stream stands and is caught up as above, from the
+ * position read to: none is lost, none comes out of order. Without the archive, or when it cannot replay
  * (logged, and counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books
  * of the events heard live only.
  */
@@ -67,8 +75,13 @@ final class EngineEventStreams
     /** Takes a superseded image's events: nothing. */
     private static final FragmentHandler DROPPED = (buffer, offset, length, header) -> { };
 
-    /** {@link Image#correlationId()} of the images caught up: their live events may be read. */
-    private final LongHashSet caughtUpImages = new LongHashSet();
+    /**
+     * The images caught up, by identity: their live events may be read. Not by {@link Image#correlationId()}: an IPC
+     * image's is its publication's, so the new image of an untethered subscription that the driver left behind and
+     * let join again has the same one, and must be caught up again. A closed one is forgotten once a later image of
+     * its shard is caught up.
+     */
+    private final Set<Image> caughtUpImages = Collections.newSetFromMap(new IdentityHashMap<>());
     /**
      * {@link Image#correlationId()} of the shard's first images whose runs are older than one the shard has recorded
      * since: their events are in that run's catch-up.
@@ -191,15 +204,16 @@ final class EngineEventStreams
     private void pollImage(final Image image)
     {
         final long imageId = image.correlationId();
-        if (!caughtUpImages.contains(imageId) && hasUnreadEarlierRun(image))
+        if (!caughtUpImages.contains(image) && hasUnreadEarlierRun(image))
         {
             return; // caught up once the shard's earlier run has been read to its end
         }
         // Marked first: an exception during the replay reaches the agent's error handler once, instead of replaying
         // the stream again every duty cycle.
-        if (caughtUpImages.add(imageId))
+        if (caughtUpImages.add(image))
         {
-            final boolean firstOfShard = null == readImages[shardId];
+            final Image earlier = readImages[shardId];
+            final boolean firstOfShard = null == earlier;
             superseded = false;
             rebuilt = false;
             rebuiltEarlierRuns = false;
@@ -215,6 +229,10 @@ final class EngineEventStreams
                     // A lingering image of an earlier run leaves the shard not ready until the current run's image.
                     readiness.caughtUp(shardId);
                     readImages[shardId] = image;
+                    if (null != earlier && earlier.isClosed())
+                    {
+                        caughtUpImages.remove(earlier);
+                    }
                 }
                 else if (firstOfShard)
                 {

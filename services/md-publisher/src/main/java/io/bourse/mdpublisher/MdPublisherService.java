@@ -83,10 +83,15 @@ public final class MdPublisherService implements AutoCloseable
             aeron = Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(layout.aeronDirectoryName()).clientName("md-publisher"));
 
+            final EventArchive archive = ctx.eventArchive();
+            // With the archive, a late md-publisher (a restart's catch-up, a stall) is left behind by the shards
+            // instead of holding their events back, and catches up from the archive when it joins again.
+            final String eventChannel =
+                archive.enabled() ? StreamLayout.untethered(layout.eventChannel()) : layout.eventChannel();
             final Subscription[] subscriptions = new Subscription[directory.shardCount()];
             for (int shardId = 0; shardId < subscriptions.length; shardId++)
             {
-                subscriptions[shardId] = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(shardId));
+                subscriptions[shardId] = aeron.addSubscription(eventChannel, layout.eventStreamId(shardId));
             }
             final FeedPublication orders = new FeedPublication(Feed.ORDERS,
                 aeron.addExclusivePublication(layout.marketDataChannel(), layout.marketDataStreamId()));
@@ -133,7 +138,6 @@ public final class MdPublisherService implements AutoCloseable
 
             final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
                 boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errors);
-            final EventArchive archive = ctx.eventArchive();
             final EngineEventStreams events = new EngineEventStreams(
                 subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books,
                 archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errors);

@@ -165,6 +165,22 @@ public record StreamLayout(
     }
 
     /**
+     * A subscription that must never hold its stream back for long: an untethered one (Aeron's {@code tether=false})
+     * that reads too late is left behind by the publisher instead of slowing it, once it has lagged a term window for
+     * the media driver's untethered window limit timeout; its image goes unavailable, and after the driver's untethered
+     * resting timeout it joins again where the stream stands, as a new image.
+     *
+     * @param channel an Aeron channel URI, e.g. {@code aeron:ipc}.
+     * @return the same channel with {@code tether=false}.
+     */
+    public static String untethered(final String channel)
+    {
+        final ChannelUri uri = ChannelUri.parse(channel);
+        uri.put(CommonContext.TETHER_PARAM_NAME, "false");
+        return uri.toString();
+    }
+
+    /**
      * @param shardId engine shard.
      * @return stream id of that shard's command stream.
      */

@@ -2,9 +2,11 @@ package io.bourse.common.aeron;
 
 import io.aeron.Aeron;
 import io.aeron.archive.ArchivingMediaDriver;
+import io.aeron.driver.MediaDriver;
 import org.agrona.CloseHelper;
 
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 
 /**
  * Test fixture: an archiving embedded media driver ({@link EmbeddedMediaDriver#launchWithArchive}) with its
@@ -25,8 +27,19 @@ public final class ArchivingDriverFixture implements AutoCloseable
      */
     public ArchivingDriverFixture(final String name, final Path archiveDir)
     {
+        this(name, archiveDir, UnaryOperator.identity());
+    }
+
+    /**
+     * @param name       names the driver's directory ({@link EmbeddedMediaDriver#launch(String)}), e.g. the test.
+     * @param archiveDir where the archive keeps its catalog and recordings, e.g. a JUnit temporary directory.
+     * @param tuning     changes to the driver's context before launch, e.g. shorter untethered timeouts.
+     */
+    public ArchivingDriverFixture(
+        final String name, final Path archiveDir, final UnaryOperator<MediaDriver.Context> tuning)
+    {
         archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
-        driver = EmbeddedMediaDriver.launchWithArchive(name, archive);
+        driver = EmbeddedMediaDriver.launchWithArchive(name, archive, tuning);
         layout = EmbeddedMediaDriver.defaultLayout(driver.mediaDriver());
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.mediaDriver().aeronDirectoryName()));
     }

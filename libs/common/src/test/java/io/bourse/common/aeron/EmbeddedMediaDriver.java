@@ -48,7 +48,19 @@ public final class EmbeddedMediaDriver
      */
     public static ArchivingMediaDriver launchWithArchive(final String name, final EventArchive archive)
     {
-        return ArchivingMediaDriver.launch(context(name), archive.archiveContext(Thread::new));
+        return launchWithArchive(name, archive, UnaryOperator.identity());
+    }
+
+    /**
+     * @param name    names the directory, {@code <Aeron default directory>-<name>-<random UUID>}, e.g. the test.
+     * @param archive the event archive to run with the driver, as the launcher's media driver service runs it.
+     * @param tuning  changes to the driver's context before launch, e.g. shorter untethered timeouts.
+     * @return the running driver and archive.
+     */
+    public static ArchivingMediaDriver launchWithArchive(
+        final String name, final EventArchive archive, final UnaryOperator<MediaDriver.Context> tuning)
+    {
+        return ArchivingMediaDriver.launch(tuning.apply(context(name)), archive.archiveContext(Thread::new));
     }
 
     private static MediaDriver.Context context(final String name)
