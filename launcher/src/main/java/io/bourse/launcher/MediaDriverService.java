@@ -87,7 +87,8 @@ public final class MediaDriverService implements AutoCloseable
      */
     public static MediaDriverService launch(
         final String aeronDirectoryName, final ThreadingMode threadingMode, final int ipcTermLength,
-        final long untetheredTimeoutNs, final int metricsPort, final boolean jvmMetrics, final ThreadAffinity threadAffinity,
+        final long untetheredTimeoutNs, final int metricsPort, final boolean jvmMetrics,
+        final ThreadAffinity threadAffinity,
         final EventArchive archive)
     {
         final MediaDriver.Context driverContext = new MediaDriver.Context()

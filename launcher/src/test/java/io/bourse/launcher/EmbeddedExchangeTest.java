@@ -40,7 +40,8 @@ class EmbeddedExchangeTest
         final String directory =
             new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath();
         try (MediaDriverService running = MediaDriverService.launch(directory, ThreadingMode.SHARED,
-            StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS, -1, false, ThreadAffinity.NONE, EventArchive.DISABLED))
+            StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS, -1, false, ThreadAffinity.NONE,
+            EventArchive.DISABLED))
         {
             assertThatThrownBy(() -> EmbeddedExchange.launch(new Settings(Map.of("BOURSE_AERON_DIR", directory))))
                 .isInstanceOf(IllegalStateException.class)

@@ -107,8 +107,8 @@ class MediaDriverServiceTest
         final ThreadAffinity affinity = affinity("driver-conductor=0;sender=1;receiver=0-1");
 
         try (MediaDriverService ignored = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.DEDICATED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS, -1, false, affinity,
-            EventArchive.DISABLED))
+            aeronDirectoryName(), ThreadingMode.DEDICATED, StreamLayout.IPC_TERM_LENGTH_DEFAULT,
+            UNTETHERED_TIMEOUT_NS, -1, false, affinity, EventArchive.DISABLED))
         {
             // Linux keeps 15 characters of a thread's name: "driver-conductor" is "driver-conducto".
             assertCpus(List.of("0", "1", "0-1"), "driver-conducto", "sender", "receiver");
@@ -124,8 +124,8 @@ class MediaDriverServiceTest
         final EventArchive archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
 
         try (MediaDriverService ignored = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS, -1, false, affinity,
-            archive))
+            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS,
+            -1, false, affinity, archive))
         {
             // The archive's one thread (SHARED archive threading) is its conductor's.
             assertCpus(List.of("0"), "archive-conduct");
@@ -144,8 +144,8 @@ class MediaDriverServiceTest
             "driver-shared-network=4095");
 
         try (MediaDriverService driver = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS, -1, false, affinity,
-            EventArchive.DISABLED))
+            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS,
+            -1, false, affinity, EventArchive.DISABLED))
         {
             assertThat(driver).as("started: its one thread's role, driver-shared, has no entry").isNotNull();
         }
