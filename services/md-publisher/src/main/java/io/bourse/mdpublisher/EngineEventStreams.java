@@ -39,16 +39,19 @@ import java.util.function.Consumer;
  *   came first) or take those Add Orders within their snapshot (one that came after): either way they hold the books
  *   from there on.</li>
  *   <li>A later image of the same run (it went away and came back: left behind by the media driver while this
- *   md-publisher read too late, see below): the events from the position read to in the
- *   earlier image to the new one's join position, published as they are replayed: the subscribers missed them
- *   too.</li>
- *   <li>A later image of a new run of the shard (a restarted engine): its events from its start, published, once the
- *   earlier run's image has been read to the end of its stream (the archive stops recording a run there, so the new
- *   run can start while this md-publisher is still behind on the earlier one).</li>
+ *   md-publisher read too late, see below; counted in {@code bourse_md_event_stream_rejoins_total}): the events from
+ *   the position read to in the earlier image (the end of the last event taken from it, from the event's header) to
+ *   the new one's join position, published as they are replayed: the subscribers missed them too.</li>
+ *   <li>A later image of a new run of the shard (a restarted engine): once the earlier run's image has been read to the
+ *   end of its stream (the archive stops recording a run there, so the new run can start while this md-publisher is
+ *   still behind on the earlier one), or has closed short of it (left behind, and the run ended before it could join
+ *   again), the earlier run's events not read yet, from its recording, then the new run's events from its start,
+ *   published.</li>
  * </ul>
- * A shard's first image whose run is older than one the shard has recorded since (its stream lingers: another reader
- * holds it, or an engine stopped without closing it) is not caught up, and its live events are read and dropped: the
- * newer run's image, caught up as the shard's first, replays that run's whole recording.
+ * A shard's image whose run is older than one the shard has recorded since (its stream lingers: another reader holds
+ * it, or an engine stopped without closing it) is not caught up, and its live events are read and dropped, as are
+ * those of any later image of that run: the newer run's image, caught up as the shard's first, replays that run's
+ * whole recording.
  * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after a rebuild,
  * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
  * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
@@ -93,8 +96,17 @@ final class EngineEventStreams
      * before the first.
      */
     private final Image[] readImages;
+    /**
+     * Per shard: the stream position read to in {@link #readImages} (the image's join position, or the end of the
+     * last event taken from it), from the events' headers: not {@link Image#position()}, whose final value, taken
+     * when the client conductor closes the image, can be that from before a poll it closed during.
+     */
+    private final long[] readPositions;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler;
+    /** Takes a caught-up image's live events into the books, noting the position read to. */
+    private final FragmentHandler liveHandler;
+    private final Counter rejoins;
     private int fragmentLimit;
     private int work;
     private int shardId;
@@ -122,6 +134,8 @@ final class EngineEventStreams
      * @param books          the books the events change; rebuilt without publishing during a replay.
      * @param replay         replays from the event archive; null when the archive is disabled.
      * @param replayedEvents counts the events replayed.
+     * @param rejoins        counts the images of a run that joined again after the media driver left this
+     *                       md-publisher behind.
      * @param errors         counts every replay that failed.
      */
     EngineEventStreams(
@@ -132,6 +146,7 @@ final class EngineEventStreams
         final MarketDataBooks books,
         final EventReplay replay,
         final Counter replayedEvents,
+        final Counter rejoins,
         final ErrorKinds<MdPublisherError> errors)
     {
         this.subscriptions = subscriptions;
@@ -143,6 +158,8 @@ final class EngineEventStreams
         this.errors = errors;
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
         this.readImages = new Image[subscriptions.length];
+        this.readPositions = new long[subscriptions.length];
+        this.rejoins = rejoins;
         this.booksHoldRunsTo = new long[subscriptions.length];
         Arrays.fill(booksHoldRunsTo, NO_RUN);
         this.unpublishedRebuild = new boolean[subscriptions.length];
@@ -154,6 +171,11 @@ final class EngineEventStreams
             {
                 replayedEvents.inc(); // not the shard's input log, an answer to an admin command or a join
             }
+            adapter.onFragment(buffer, offset, length, header);
+        };
+        this.liveHandler = (buffer, offset, length, header) ->
+        {
+            readPositions[shardId] = header.position();
             adapter.onFragment(buffer, offset, length, header);
         };
     }
@@ -203,7 +225,14 @@ final class EngineEventStreams
 
     private void pollImage(final Image image)
     {
-        final long imageId = image.correlationId();
+        // A superseded image's events are read and dropped: the newer run recovered from its run, and its catch-up
+        // replays that run's whole recording into the books. Keyed by correlation id, so an image of it that the
+        // media driver left behind and let join again is dropped too, without another catch-up.
+        if (supersededImages.contains(image.correlationId()))
+        {
+            work += image.poll(DROPPED, fragmentLimit);
+            return;
+        }
         if (!caughtUpImages.contains(image) && hasUnreadEarlierRun(image))
         {
             return; // caught up once the shard's earlier run has been read to its end
@@ -229,19 +258,24 @@ final class EngineEventStreams
                     // A lingering image of an earlier run leaves the shard not ready until the current run's image.
                     readiness.caughtUp(shardId);
                     readImages[shardId] = image;
+                    readPositions[shardId] = null != earlier && earlier.sessionId() == image.sessionId() ?
+                        Math.max(readPositions[shardId], image.joinPosition()) : image.joinPosition();
                     if (null != earlier && earlier.isClosed())
                     {
                         caughtUpImages.remove(earlier);
                     }
                 }
-                else if (firstOfShard)
+                else
                 {
-                    // The newer run's image, when it comes, is the shard's first to catch up: it replays this run's
-                    // whole recording, and the earlier runs not in the books yet, then publishes the books once.
-                    // (After a first, a new run's catch-up replays its own recording only.)
-                    supersededImages.add(imageId);
-                    unpublishedRebuild[shardId] |= rebuilt;
-                    rebuilt = false;
+                    supersededImages.add(image.correlationId());
+                    if (firstOfShard)
+                    {
+                        // The newer run's image, when it comes, is the shard's first to catch up: it replays this
+                        // run's whole recording, and the earlier runs not in the books yet, then publishes the books
+                        // once. (After a first, a new run's catch-up replays its own recording only.)
+                        unpublishedRebuild[shardId] |= rebuilt;
+                        rebuilt = false;
+                    }
                 }
                 if (rebuilt || (!superseded && unpublishedRebuild[shardId]))
                 {
@@ -252,10 +286,12 @@ final class EngineEventStreams
                         added + " Add Orders");
                 }
             }
+            if (superseded)
+            {
+                return;
+            }
         }
-        // A superseded first image's events are read and dropped: the newer run recovered from its run, and its
-        // catch-up replays that run's whole recording into the books.
-        work += image.poll(supersededImages.contains(imageId) ? DROPPED : adapter, fragmentLimit);
+        work += image.poll(liveHandler, fragmentLimit);
     }
 
     /**
@@ -343,14 +379,21 @@ final class EngineEventStreams
         final long joinPosition = image.joinPosition();
         final int sessionId = image.sessionId();
         final Image read = readImages[shardId];
-        final long readPosition = null != read && read.sessionId() == sessionId ? read.position() : 0;
+        final boolean sameRun = null != read && read.sessionId() == sessionId;
+        final long readPosition = sameRun ? readPositions[shardId] : 0;
         final int streamId = image.subscription().streamId();
         final String stretch = "events of stream " + streamId + " session " + sessionId + " before position " +
             joinPosition;
+        if (sameRun)
+        {
+            rejoins.inc();
+        }
+        // An earlier run of the shard whose image the media driver left behind before its end: its tail comes first.
+        final int earlierTail = null == read || sameRun ? 0 : replayUnreadTail(streamId, read);
         try
         {
             // No image of the shard caught up before: the books hold none of its orders, nor those of its earlier runs.
-            final int earlier = null == read ? replayEarlierRuns(streamId, sessionId) : 0;
+            final int earlier = earlierTail + (null == read ? replayEarlierRuns(streamId, sessionId) : 0);
             if (superseded || readPosition >= joinPosition)
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed
@@ -364,7 +407,7 @@ final class EngineEventStreams
                 errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
                 System.err.println("[md-publisher] " + stretch + " not replayed: no recording of the session in " +
                     "the event archive; the books hold only the events heard from there on");
-                return 0;
+                return earlier;
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
@@ -372,7 +415,7 @@ final class EngineEventStreams
                 superseded = true;
                 System.out.println("md-publisher: " + stretch + " not replayed and its live events dropped: a newer " +
                     "run of the shard records (" + replay.newestRecordingId() + ")");
-                return 0;
+                return earlier;
             }
             System.out.println("md-publisher: " + (rebuilt ? "rebuilt the books from " : "published the missed ") +
                 replayed + " events of stream " + streamId + " session " + sessionId + " (positions " +
@@ -385,6 +428,54 @@ final class EngineEventStreams
             errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
             System.err.println("[md-publisher] " + stretch + " not replayed from the event archive: " +
                 ex.getMessage() + "; the books hold only the events heard from there on");
+            return earlierTail;
+        }
+    }
+
+    /**
+     * Publishes, from the archive, the events of the shard's run read last that this md-publisher has not read: those
+     * after the position read to, up to where the run's recording stopped. An untethered image that the media driver
+     * left behind closes short of its end; when the run ends before the image joins again (its engine restarts), the
+     * new run's image comes instead, and the earlier run's tail would be lost. Nothing when the run's image was read to
+     * its end of stream.
+     *
+     * @param streamId the shard's event stream id.
+     * @param read     the shard's image read last, of an earlier run than the image being caught up.
+     * @return events published; 0 also when the replay failed (counted and logged).
+     */
+    private int replayUnreadTail(final int streamId, final Image read)
+    {
+        final long readPosition = readPositions[shardId];
+        if (readPosition >= read.endOfStreamPosition())
+        {
+            return 0;
+        }
+        final String stretch = "events of stream " + streamId + " session " + read.sessionId() + " after position " +
+            readPosition;
+        try
+        {
+            final List<EventReplay.Run> runs = replay.runs(streamId);
+            final int index = EventReplay.runIndex(runs, read.sessionId());
+            if (index == runs.size() || runs.get(index).recording())
+            {
+                errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
+                System.err.println("[md-publisher] " + stretch + " not replayed: the event archive holds no " +
+                    (index == runs.size() ? "recording of the session" : "stopped recording of the session yet"));
+                return 0;
+            }
+            final EventReplay.Run run = runs.get(index);
+            final int replayed = replay.replayRecording(
+                run.recordingId(), Math.max(run.startPosition(), readPosition), run.stopPosition(), replayHandler);
+            readPositions[shardId] = run.stopPosition(); // read to its end, should the image turn out superseded
+            System.out.println("md-publisher: published the missed " + replayed + " " + stretch + " to its end (" +
+                run.stopPosition() + ") from the event archive, recording " + run.recordingId());
+            return replayed;
+        }
+        catch (final AeronException ex)
+        {
+            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
+            System.err.println("[md-publisher] " + stretch + " not replayed from the event archive: " +
+                ex.getMessage());
             return 0;
         }
     }

@@ -60,6 +60,7 @@ final class MdPublisherMetrics
     private final CounterDataPoint[] snapshots = new CounterDataPoint[FEEDS.length];
     /** Engine events replayed from the event archive into the books ({@link EngineEventStreams}). */
     final Counter replayedEvents;
+    final Counter eventStreamRejoins;
     private final CounterDataPoint[] dropsNotConnected = new CounterDataPoint[FEEDS.length];
     private final CounterDataPoint[] dropsBackPressure = new CounterDataPoint[FEEDS.length];
     private final CounterDataPoint[] dropsClosed = new CounterDataPoint[FEEDS.length];
@@ -130,6 +131,13 @@ final class MdPublisherMetrics
         replayedEvents = Counter.builder()
             .name("bourse_md_replayed_events_total")
             .help("Engine events replayed from the event archive into the books, of runs the md-publisher joined late")
+            .withoutExemplars()
+            .register(registry);
+
+        eventStreamRejoins = Counter.builder()
+            .name("bourse_md_event_stream_rejoins_total")
+            .help("Engine event images that joined a run again after the media driver left the md-publisher behind " +
+                "(untethered, with the event archive), each caught up from the archive")
             .withoutExemplars()
             .register(registry);
 

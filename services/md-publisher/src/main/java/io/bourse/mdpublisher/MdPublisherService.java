@@ -140,7 +140,8 @@ public final class MdPublisherService implements AutoCloseable
                 boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errors);
             final EngineEventStreams events = new EngineEventStreams(
                 subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books,
-                archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents, errors);
+                archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents,
+                metrics.eventStreamRejoins, errors);
             if (null != moldFeed)
             {
                 moldFeed.agent().openWhen(() -> null == events.catchUpReason());

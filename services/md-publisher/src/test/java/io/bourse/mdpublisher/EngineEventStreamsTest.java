@@ -179,7 +179,8 @@ class EngineEventStreamsTest
         };
         final EngineEventStreams streams = new EngineEventStreams(new Subscription[]{subscription},
             new long[][]{{Symbols.pack("AAPL")}}, new MidnightNanoClock(), restartingShard, books,
-            new EventReplay(aeron, driver.archive()), Counter.builder().name("replayed").build(), errors);
+            new EventReplay(aeron, driver.archive()), Counter.builder().name("replayed").build(),
+            Counter.builder().name("rejoins").build(), errors);
 
         awaitTrue(() ->
         {
@@ -221,6 +222,7 @@ class EngineEventStreamsTest
         final MarketDataBooks books = new MarketDataBooks(new long[0], 0, DiscardedMarketData.INSTANCE, errors);
         return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{}}, new MidnightNanoClock(),
             adapter, books, new EventReplay(aeron, driver.archive()), Counter.builder().name("replayed").build(),
+            Counter.builder().name("rejoins").build(),
             errors);
     }
 

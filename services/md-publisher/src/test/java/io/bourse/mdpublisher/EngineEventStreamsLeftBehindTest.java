@@ -1,0 +1,201 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.Image;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.bourse.common.aeron.ArchivingDriverFixture;
+import io.bourse.common.aeron.EventReplay;
+import io.bourse.common.aeron.RecordedRuns;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.metrics.ErrorKinds;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.bourse.sbe.engine.OrderAddedDecoder;
+import io.bourse.sbe.engine.Side;
+import io.prometheus.metrics.core.metrics.Counter;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.bourse.common.Await.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link EngineEventStreams} on an untethered subscription (as the md-publisher subscribes with the event archive)
+ * that the media driver leaves behind: its reader stalls inside a poll, in the handler of an event, while the shard
+ * publishes past its term window, until the driver has closed the image. The events the stalled poll handed on count
+ * as read (the closed image's final position is from before that poll), and every event of the shard reaches the
+ * books once, in order: after the image joins the run again, and when the run ends before it could. The driver's IPC
+ * terms are 64 KiB (a 32 KiB window), its untethered timeouts 1.5 s; the archive's recorder is the tethered reader
+ * ahead.
+ */
+@Timeout(60)
+class EngineEventStreamsLeftBehindTest
+{
+    private static final long T1 = 34_200_000_000_000L;
+    private static final long UNTETHERED_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1_500);
+    /** The events read before the stall, and where the reader stalls: the last event of its second poll. */
+    private static final int STALL_AT = 10;
+    private static final int FRAGMENT_LIMIT = 5;
+    /** About 100 KiB of Order Added events: past the 32 KiB window of the driver's 64 KiB IPC terms. */
+    private static final int ORDERS = 1_000;
+
+    private final EngineEventEncoder engine = new EngineEventEncoder();
+    private final List<Long> taken = new ArrayList<>();
+    private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
+    private final Counter rejoins = Counter.builder().name("rejoins").build();
+    @TempDir
+    private Path archiveDir;
+    private ArchivingDriverFixture driver;
+    private RecordedRuns runs;
+    private Subscription subscription;
+
+    @BeforeEach
+    void setUp()
+    {
+        driver = new ArchivingDriverFixture("md-left-behind-test", archiveDir, (context) -> context
+            .ipcTermBufferLength(64 * 1024)
+            .untetheredWindowLimitTimeoutNs(UNTETHERED_TIMEOUT_NS)
+            .untetheredLingerTimeoutNs(UNTETHERED_TIMEOUT_NS)
+            .untetheredRestingTimeoutNs(UNTETHERED_TIMEOUT_NS));
+        runs = new RecordedRuns(driver);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(subscription, runs, driver);
+    }
+
+    @Test
+    void shouldPublishTheEventsMissedWhileLeftBehindOnceFromWhereTheStalledPollReadToWhenTheRunJoinsAgain()
+    {
+        final ExclusivePublication run = runs.start(0);
+        final EngineEventStreams streams = streams();
+        publishOrders(run, 1, 3 * STALL_AT);
+
+        // The shard goes on publishing while the reader stalls: held at its window, until the driver leaves the
+        // reader behind.
+        final long[] longestOfferNs = new long[1];
+        final CompletableFuture<Void> shard = CompletableFuture.runAsync(() ->
+            longestOfferNs[0] = publishOrders(run, 3 * STALL_AT + 1, ORDERS));
+        awaitTrue(() ->
+        {
+            streams.poll(FRAGMENT_LIMIT);
+            return taken.size() >= ORDERS;
+        });
+        shard.join();
+        for (int i = 0; i < 10; i++)
+        {
+            streams.poll(FRAGMENT_LIMIT);
+        }
+
+        System.out.println("EngineEventStreamsLeftBehindTest: the shard was held for " +
+            TimeUnit.NANOSECONDS.toMillis(longestOfferNs[0]) + " ms at most by the stalled reader");
+        assertThat(taken).as("every order once, in order").isEqualTo(orderIds(1, ORDERS));
+        assertThat(rejoins.get()).as("the run's image joined again").isEqualTo(1.0);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    @Test
+    void shouldPublishTheUnreadTailOfARunThatEndedWhileLeftBehindBeforeTheNewRun()
+    {
+        final ExclusivePublication run = runs.start(0);
+        final EngineEventStreams streams = streams();
+        publishOrders(run, 1, 3 * STALL_AT);
+
+        // The shard publishes past its window, and its engine restarts, before the reader left behind could join the
+        // first run again.
+        final CompletableFuture<Void> shard = CompletableFuture.runAsync(() ->
+        {
+            publishOrders(run, 3 * STALL_AT + 1, ORDERS);
+            runs.stop(run);
+            final ExclusivePublication newRun = runs.start(0);
+            publishOrders(newRun, 1_001_001, 1_001_003);
+            runs.awaitRecorded(newRun);
+        });
+        awaitTrue(() ->
+        {
+            streams.poll(FRAGMENT_LIMIT);
+            return taken.size() >= ORDERS + 3;
+        });
+        shard.join();
+        for (int i = 0; i < 10; i++)
+        {
+            streams.poll(FRAGMENT_LIMIT);
+        }
+
+        final List<Long> expected = orderIds(1, ORDERS);
+        expected.addAll(orderIds(1_001_001, 1_001_003));
+        assertThat(taken).as("the first run's every order once, then the new run's").isEqualTo(expected);
+        assertThat(rejoins.get()).as("the first run ended before its image could join again").isEqualTo(0.0);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    /**
+     * @return the streams of shard 0 on an untethered subscription, whose handler takes each Order Added's order id
+     * and, at the {@link #STALL_AT}th, holds the poll until the media driver has closed the image.
+     */
+    private EngineEventStreams streams()
+    {
+        final StreamLayout layout = driver.layout();
+        subscription = driver.aeron().addSubscription(
+            StreamLayout.untethered(layout.eventChannel()), layout.eventStreamId(0));
+        awaitTrue(() -> subscription.imageCount() == 1);
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
+        final FragmentHandler adapter = (buffer, offset, length, frameHeader) ->
+        {
+            header.wrap(buffer, offset);
+            if (OrderAddedDecoder.TEMPLATE_ID == header.templateId())
+            {
+                orderAdded.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
+                    header.version());
+                taken.add(orderAdded.orderId());
+                if (STALL_AT == taken.size())
+                {
+                    final Image image = (Image)frameHeader.context();
+                    awaitTrue(image::isClosed);
+                }
+            }
+        };
+        final MarketDataBooks books = new MarketDataBooks(new long[0], 0, DiscardedMarketData.INSTANCE, errors);
+        return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{}}, new MidnightNanoClock(),
+            adapter, books, new EventReplay(driver.aeron(), driver.archive()), Counter.builder().name("replayed")
+            .build(), rejoins, errors);
+    }
+
+    /** @return the longest an offer waited for room, in ns. */
+    private long publishOrders(final ExclusivePublication run, final long firstOrderId, final long lastOrderId)
+    {
+        long longestNs = 0;
+        for (long orderId = firstOrderId; orderId <= lastOrderId; orderId++)
+        {
+            final int length = engine.orderAdded(T1 + orderId, "AAPL", orderId, Side.SELL, 100, 1_000_000, 'Y');
+            final long startNs = System.nanoTime();
+            awaitTrue(() -> run.offer(engine.buffer, 0, length) > 0);
+            longestNs = Math.max(longestNs, System.nanoTime() - startNs);
+        }
+        return longestNs;
+    }
+
+    private static List<Long> orderIds(final long first, final long last)
+    {
+        final List<Long> orderIds = new ArrayList<>();
+        for (long orderId = first; orderId <= last; orderId++)
+        {
+            orderIds.add(orderId);
+        }
+        return orderIds;
+    }
+}
