@@ -23,10 +23,14 @@ import java.util.concurrent.TimeUnit;
  * right choice on a 2-core host), {@code bourse.driver.ipc.term.length} (term length of the {@code aeron:ipc}
  * publications in bytes, a power of two from 64 KiB to 1 GiB, default {@link StreamLayout#IPC_TERM_LENGTH_DEFAULT}),
  * {@code bourse.driver.untethered.timeout.ms} (how long an untethered subscriber, the md-publisher's with the event
- * archive on, may lag a term window behind before the driver leaves it behind, how long it lingers, and how long it
- * then rests before it joins again: Aeron's untethered window limit, linger and resting timeouts, default
- * {@value #UNTETHERED_TIMEOUT_MS_DEFAULT}, where Aeron's are 5, 5 and 10 s; above the driver's 1 s timer interval,
- * which checks them, else the driver does not start),
+ * archive on, may lag a term window behind before the driver leaves it behind, and how long it then lingers, still
+ * holding the publication: Aeron's untethered window limit and linger timeouts, default
+ * {@value #UNTETHERED_TIMEOUT_MS_DEFAULT}, where Aeron's are 5 and 5 s),
+ * {@code bourse.driver.untethered.resting.timeout.ms} (how long it then rests before it joins again, Aeron's untethered
+ * resting timeout, default {@value #UNTETHERED_RESTING_TIMEOUT_MS_DEFAULT}, as Aeron's: a subscriber still busy when it
+ * joins, e.g. with a long catch-up, holds the publication again, so the longer the rest the less of a long stall the
+ * publication is held for; all three above the driver's 1 s timer interval, which checks them, else the driver does
+ * not start),
  * {@code bourse.driver.metrics.port} (default 9400), and the driver threads' CPUs in
  * {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME} under the roles {@value #CONDUCTOR_ROLE}, {@value #SENDER_ROLE}
  * and {@value #RECEIVER_ROLE} (Aeron's own names of those agents, with {@code DEDICATED} threading),
@@ -40,6 +44,8 @@ public final class MediaDriverService implements AutoCloseable
 {
     /** Default of {@code bourse.driver.untethered.timeout.ms}, in ms. */
     public static final long UNTETHERED_TIMEOUT_MS_DEFAULT = 2_000;
+    /** Default of {@code bourse.driver.untethered.resting.timeout.ms}, in ms. */
+    public static final long UNTETHERED_RESTING_TIMEOUT_MS_DEFAULT = 10_000;
     /** Default Prometheus port of the media driver's counters. */
     public static final int METRICS_PORT_DEFAULT = 9400;
     /** Role of the driver conductor's thread, as Aeron names its agent. */
@@ -74,8 +80,7 @@ public final class MediaDriverService implements AutoCloseable
      * @param aeronDirectoryName the driver directory, e.g. {@code /dev/shm/aeron-bourse}.
      * @param threadingMode      Aeron threading mode.
      * @param ipcTermLength      term length of the {@code aeron:ipc} publications in bytes.
-     * @param untetheredTimeoutNs the untethered window limit, linger and resting timeouts, in ns, above the driver's
-     *                            timer interval (1 s).
+     * @param untethered         the untethered subscribers' timeouts.
      * @param metricsPort        Prometheus port, or -1 for no endpoint.
      * @param jvmMetrics         true to export JVM metrics on the endpoint.
      * @param threadAffinity     the CPUs of the driver's threads, by role.
@@ -83,11 +88,11 @@ public final class MediaDriverService implements AutoCloseable
      * @return the running driver.
      * @throws UncheckedIOException when the metrics port cannot be bound.
      * @throws io.aeron.exceptions.ConfigurationException when the term length is not a power of two from 64 KiB to
-     *                                                    1 GiB, or the untethered timeout not above 1 s.
+     *                                                    1 GiB, or an untethered timeout not above 1 s.
      */
     public static MediaDriverService launch(
         final String aeronDirectoryName, final ThreadingMode threadingMode, final int ipcTermLength,
-        final long untetheredTimeoutNs, final int metricsPort, final boolean jvmMetrics,
+        final UntetheredTimeouts untethered, final int metricsPort, final boolean jvmMetrics,
         final ThreadAffinity threadAffinity,
         final EventArchive archive)
     {
@@ -95,9 +100,9 @@ public final class MediaDriverService implements AutoCloseable
             .aeronDirectoryName(aeronDirectoryName)
             .threadingMode(threadingMode)
             .ipcTermBufferLength(ipcTermLength)
-            .untetheredWindowLimitTimeoutNs(untetheredTimeoutNs)
-            .untetheredLingerTimeoutNs(untetheredTimeoutNs)
-            .untetheredRestingTimeoutNs(untetheredTimeoutNs);
+            .untetheredWindowLimitTimeoutNs(untethered.timeoutNs())
+            .untetheredLingerTimeoutNs(untethered.timeoutNs())
+            .untetheredRestingTimeoutNs(untethered.restingTimeoutNs());
         // The roles of this threading mode's threads only: an entry for a role the driver does not run is not checked
         // against the process's CPUs (one BOURSE_THREAD_AFFINITY serves every container).
         switch (threadingMode)
@@ -141,7 +146,8 @@ public final class MediaDriverService implements AutoCloseable
         }
         System.out.println("media-driver started: " + aeronDirectoryName + ", threading " + threadingMode +
             ", ipc term length " + ipcTermLength + ", untethered timeouts " +
-            TimeUnit.NANOSECONDS.toMillis(untetheredTimeoutNs) + " ms" +
+            TimeUnit.NANOSECONDS.toMillis(untethered.timeoutNs()) + " ms, rest " +
+            TimeUnit.NANOSECONDS.toMillis(untethered.restingTimeoutNs()) + " ms" +
             (archive.enabled() ? ", event archive " + archive.directory() : "") +
             (null == metricsServer ? "" : ", metrics :" + metricsServer.port()));
         return new MediaDriverService(driver, aeron, metricsServer);
@@ -158,12 +164,31 @@ public final class MediaDriverService implements AutoCloseable
             StreamLayout.fromSettings(settings).aeronDirectoryName(),
             ThreadingMode.valueOf(settings.get("bourse.driver.threading", ThreadingMode.SHARED.name())),
             settings.getInt("bourse.driver.ipc.term.length", StreamLayout.IPC_TERM_LENGTH_DEFAULT),
-            TimeUnit.MILLISECONDS.toNanos(
-                settings.getLong("bourse.driver.untethered.timeout.ms", UNTETHERED_TIMEOUT_MS_DEFAULT)),
+            new UntetheredTimeouts(
+                TimeUnit.MILLISECONDS.toNanos(
+                    settings.getLong("bourse.driver.untethered.timeout.ms", UNTETHERED_TIMEOUT_MS_DEFAULT)),
+                TimeUnit.MILLISECONDS.toNanos(settings.getLong(
+                    "bourse.driver.untethered.resting.timeout.ms", UNTETHERED_RESTING_TIMEOUT_MS_DEFAULT))),
             settings.getInt("bourse.driver.metrics.port", METRICS_PORT_DEFAULT),
             MetricsServer.jvmMetrics(settings),
             ThreadAffinity.fromSettings(settings),
             EventArchive.fromSettings(settings));
+    }
+
+    /**
+     * The media driver's timeouts of untethered subscribers, each above its 1 s timer interval.
+     *
+     * @param timeoutNs        how long one may lag a term window behind before it is left behind, and then lingers, in
+     *                         ns: Aeron's untethered window limit and linger timeouts.
+     * @param restingTimeoutNs how long one left behind rests before it joins again, in ns.
+     */
+    public record UntetheredTimeouts(long timeoutNs, long restingTimeoutNs)
+    {
+        /** The defaults: {@value #UNTETHERED_TIMEOUT_MS_DEFAULT} ms, then a rest of {@value
+         * #UNTETHERED_RESTING_TIMEOUT_MS_DEFAULT} ms. */
+        public static final UntetheredTimeouts DEFAULT = new UntetheredTimeouts(
+            TimeUnit.MILLISECONDS.toNanos(UNTETHERED_TIMEOUT_MS_DEFAULT),
+            TimeUnit.MILLISECONDS.toNanos(UNTETHERED_RESTING_TIMEOUT_MS_DEFAULT));
     }
 
     /** Stops the metrics endpoint, the driver's own client and the driver. */

@@ -7,6 +7,7 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
 import io.bourse.simulator.SimulatorContext;
+import io.bourse.launcher.MediaDriverService.UntetheredTimeouts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,16 +31,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(30)
 class EmbeddedExchangeTest
 {
-    private static final long UNTETHERED_TIMEOUT_NS =
-        TimeUnit.MILLISECONDS.toNanos(MediaDriverService.UNTETHERED_TIMEOUT_MS_DEFAULT);
-
     @Test
     void shouldRefuseToStartOnTheDirectoryOfAnActiveMediaDriverAndLeaveThatDriverRunning()
     {
         final String directory =
             new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath();
         try (MediaDriverService running = MediaDriverService.launch(directory, ThreadingMode.SHARED,
-            StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS, -1, false, ThreadAffinity.NONE,
+            StreamLayout.IPC_TERM_LENGTH_DEFAULT, UntetheredTimeouts.DEFAULT, -1, false, ThreadAffinity.NONE,
             EventArchive.DISABLED))
         {
             assertThatThrownBy(() -> EmbeddedExchange.launch(new Settings(Map.of("BOURSE_AERON_DIR", directory))))

@@ -10,6 +10,7 @@ import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Settings;
+import io.bourse.launcher.MediaDriverService.UntetheredTimeouts;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,9 +38,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Timeout(20)
 class MediaDriverServiceTest
 {
-    private static final long UNTETHERED_TIMEOUT_NS =
-        TimeUnit.MILLISECONDS.toNanos(MediaDriverService.UNTETHERED_TIMEOUT_MS_DEFAULT);
-
     @Test
     void shouldGiveIpcPublicationsTheDefaultTermLengthUnlessSet()
     {
@@ -49,11 +47,12 @@ class MediaDriverServiceTest
 
     @Test
     @Timeout(40)
-    void shouldLeaveAnUntetheredSubscriberBehindAfterTheSetTimeoutAndLetItJoinAgainAfterTheSameRest()
+    void shouldLeaveAnUntetheredSubscriberBehindAfterTheSetTimeoutAndLetItJoinAgainAfterTheSetRest()
     {
         final String directory = aeronDirectoryName();
         final Map<String, String> settings = Map.of("BOURSE_AERON_DIR", directory, "BOURSE_DRIVER_METRICS_PORT", "-1",
-            "BOURSE_DRIVER_IPC_TERM_LENGTH", "65536", "BOURSE_DRIVER_UNTETHERED_TIMEOUT_MS", "1500");
+            "BOURSE_DRIVER_IPC_TERM_LENGTH", "65536", "BOURSE_DRIVER_UNTETHERED_TIMEOUT_MS", "1500",
+            "BOURSE_DRIVER_UNTETHERED_RESTING_TIMEOUT_MS", "1500");
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
         final FragmentHandler ignore = (b, offset, length, header) -> { };
         try (MediaDriverService ignored = MediaDriverService.launch(new Settings(settings));
@@ -108,7 +107,7 @@ class MediaDriverServiceTest
 
         try (MediaDriverService ignored = MediaDriverService.launch(
             aeronDirectoryName(), ThreadingMode.DEDICATED, StreamLayout.IPC_TERM_LENGTH_DEFAULT,
-            UNTETHERED_TIMEOUT_NS, -1, false, affinity, EventArchive.DISABLED))
+            UntetheredTimeouts.DEFAULT, -1, false, affinity, EventArchive.DISABLED))
         {
             // Linux keeps 15 characters of a thread's name: "driver-conductor" is "driver-conducto".
             assertCpus(List.of("0", "1", "0-1"), "driver-conducto", "sender", "receiver");
@@ -124,8 +123,8 @@ class MediaDriverServiceTest
         final EventArchive archive = new EventArchive(true, archiveDir.toString(), EventArchive.REPLAY_STREAM_DEFAULT);
 
         try (MediaDriverService ignored = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS,
-            -1, false, affinity, archive))
+            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT,
+            UntetheredTimeouts.DEFAULT, -1, false, affinity, archive))
         {
             // The archive's one thread (SHARED archive threading) is its conductor's.
             assertCpus(List.of("0"), "archive-conduct");
@@ -144,14 +143,14 @@ class MediaDriverServiceTest
             "driver-shared-network=4095");
 
         try (MediaDriverService driver = MediaDriverService.launch(
-            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS,
-            -1, false, affinity, EventArchive.DISABLED))
+            aeronDirectoryName(), ThreadingMode.SHARED, StreamLayout.IPC_TERM_LENGTH_DEFAULT,
+            UntetheredTimeouts.DEFAULT, -1, false, affinity, EventArchive.DISABLED))
         {
             assertThat(driver).as("started: its one thread's role, driver-shared, has no entry").isNotNull();
         }
         assertThatThrownBy(() -> MediaDriverService.launch(aeronDirectoryName(), ThreadingMode.DEDICATED,
-            StreamLayout.IPC_TERM_LENGTH_DEFAULT, UNTETHERED_TIMEOUT_NS, -1, false, affinity, EventArchive.DISABLED))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4095");
+            StreamLayout.IPC_TERM_LENGTH_DEFAULT, UntetheredTimeouts.DEFAULT, -1, false, affinity,
+            EventArchive.DISABLED)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4095");
     }
 
     /**

@@ -59,10 +59,14 @@ import java.util.function.Consumer;
  * its bounded retries is dropped and counted, as always, and the fanout sees the gap). The replay runs on the agent's
  * thread, so no snapshot request is answered meanwhile. With the archive the subscriptions are untethered
  * ({@link io.bourse.common.aeron.StreamLayout#untethered}): a shard holds its newer events while the live image is not
- * read (engine back pressure) for the media driver's untethered window limit timeout at most, not for the whole of a
- * long replay; then the driver leaves this md-publisher behind, the image goes unavailable, and after the driver's
- * resting timeout a new image of the same run joins where the stream stands and is caught up as above, from the
- * position read to: none is lost, none comes out of order. Without the archive, or when it cannot replay
+ * read (engine back pressure) for the media driver's untethered window limit and linger timeouts (checked on its 1 s
+ * timer), not for the whole of a long replay; then the driver leaves this md-publisher behind, the image goes
+ * unavailable, and after the driver's resting timeout a new image of the same run joins where the slowest of the
+ * stream's other readers stands and is caught up as above, from the position read to (its live events before that
+ * position are skipped): none is lost, none comes out of order. A new image that is not read either (a replay still
+ * under way) holds the shard again, so a replay longer than the rest holds it for the two timeouts once per rest.
+ * The archive must record every shard's events (the engines run with it too). Without the archive, or when it cannot
+ * replay
  * (logged, and counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books
  * of the events heard live only.
  */
@@ -81,8 +85,7 @@ final class EngineEventStreams
     /**
      * The images caught up, by identity: their live events may be read. Not by {@link Image#correlationId()}: an IPC
      * image's is its publication's, so the new image of an untethered subscription that the driver left behind and
-     * let join again has the same one, and must be caught up again. A closed one is forgotten once a later image of
-     * its shard is caught up.
+     * let join again has the same one, and must be caught up again. Closed ones are forgotten at each catch-up.
      */
     private final Set<Image> caughtUpImages = Collections.newSetFromMap(new IdentityHashMap<>());
     /**
@@ -91,10 +94,7 @@ final class EngineEventStreams
      */
     private final LongHashSet supersededImages = new LongHashSet();
     private final EventCatchUpReadiness readiness;
-    /**
-     * Per shard: the image caught up last, superseded ones aside (a closed one's position is its final one), null
-     * before the first.
-     */
+    /** Per shard: the image caught up last, superseded ones aside, null before the first. */
     private final Image[] readImages;
     /**
      * Per shard: the stream position read to in {@link #readImages} (the image's join position, or the end of the
@@ -104,8 +104,13 @@ final class EngineEventStreams
     private final long[] readPositions;
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler;
-    /** Takes a caught-up image's live events into the books, noting the position read to. */
+    /**
+     * Takes the live events of the shard's image read ({@link #readImages}) into the books, noting the position read
+     * to, but those before it.
+     */
     private final FragmentHandler liveHandler;
+    /** Takes the replayed events of the unread tail of the shard's run read last, noting the position read to. */
+    private final FragmentHandler tailHandler;
     private final Counter rejoins;
     private int fragmentLimit;
     private int work;
@@ -175,8 +180,17 @@ final class EngineEventStreams
         };
         this.liveHandler = (buffer, offset, length, header) ->
         {
-            readPositions[shardId] = header.position();
-            adapter.onFragment(buffer, offset, length, header);
+            final long position = header.position();
+            if (position > readPositions[shardId]) // else read already: a rejoin behind it (a tethered reader behind)
+            {
+                readPositions[shardId] = position;
+                adapter.onFragment(buffer, offset, length, header);
+            }
+        };
+        this.tailHandler = (buffer, offset, length, header) ->
+        {
+            readPositions[shardId] = header.position(); // so that a replay that fails part way is not repeated
+            replayHandler.onFragment(buffer, offset, length, header);
         };
     }
 
@@ -225,9 +239,9 @@ final class EngineEventStreams
 
     private void pollImage(final Image image)
     {
-        // A superseded image's events are read and dropped: the newer run recovered from its run, and its catch-up
-        // replays that run's whole recording into the books. Keyed by correlation id, so an image of it that the
-        // media driver left behind and let join again is dropped too, without another catch-up.
+        // A superseded first image's events are read and dropped: the newer run recovered from its run, and its
+        // catch-up replays that run's whole recording into the books. Keyed by correlation id, so an image of it that
+        // the media driver left behind and let join again is dropped too, without another catch-up.
         if (supersededImages.contains(image.correlationId()))
         {
             work += image.poll(DROPPED, fragmentLimit);
@@ -260,22 +274,16 @@ final class EngineEventStreams
                     readImages[shardId] = image;
                     readPositions[shardId] = null != earlier && earlier.sessionId() == image.sessionId() ?
                         Math.max(readPositions[shardId], image.joinPosition()) : image.joinPosition();
-                    if (null != earlier && earlier.isClosed())
-                    {
-                        caughtUpImages.remove(earlier);
-                    }
+                    caughtUpImages.removeIf(Image::isClosed);
                 }
-                else
+                else if (firstOfShard)
                 {
+                    // The newer run's image, when it comes, is the shard's first to catch up: it replays this run's
+                    // whole recording, and the earlier runs not in the books yet, then publishes the books once.
+                    // (After a first, a new run's catch-up replays its own recording only.)
                     supersededImages.add(image.correlationId());
-                    if (firstOfShard)
-                    {
-                        // The newer run's image, when it comes, is the shard's first to catch up: it replays this
-                        // run's whole recording, and the earlier runs not in the books yet, then publishes the books
-                        // once. (After a first, a new run's catch-up replays its own recording only.)
-                        unpublishedRebuild[shardId] |= rebuilt;
-                        rebuilt = false;
-                    }
+                    unpublishedRebuild[shardId] |= rebuilt;
+                    rebuilt = false;
                 }
                 if (rebuilt || (!superseded && unpublishedRebuild[shardId]))
                 {
@@ -286,12 +294,14 @@ final class EngineEventStreams
                         added + " Add Orders");
                 }
             }
-            if (superseded)
+            if (supersededImages.contains(image.correlationId()))
             {
                 return;
             }
         }
-        work += image.poll(liveHandler, fragmentLimit);
+        // Another caught-up image of the shard: a later image superseded (read live, its run's events not replayed),
+        // or one of an earlier run read to its end.
+        work += image.poll(image == readImages[shardId] ? liveHandler : adapter, fragmentLimit);
     }
 
     /**
@@ -300,7 +310,8 @@ final class EngineEventStreams
      * and publish while this md-publisher is still behind on the earlier run. The new run is caught up once the earlier
      * run's image has been read to the end of its stream (or has closed), so that no event of the new run comes before
      * one of the earlier run. An image of a run older than the one read last (listed after it) waits likewise, for
-     * good: the newer run's catch-up replayed its run, and the media driver drops it once it is left unread.
+     * good: the newer run's catch-up replayed its run (the media driver leaves it behind, and lets it join again, while
+     * its publication lives).
      */
     private boolean hasUnreadEarlierRun(final Image image)
     {
@@ -368,6 +379,7 @@ final class EngineEventStreams
     /**
      * Replays the run's recording from its start (or, when the shard's image read last was of the same run, from the
      * position read to in it: an image that went away and came back) to the image's join position into the books,
+     * after the unread tail of the run read last when it is another ({@link #replayUnreadTail}),
      * unless the image joined where the stream starts or where the books stand, or a newer run of the shard records
      * meanwhile (an engine that stopped without closing its stream, whose image lingers). Without publishing for the
      * shard's first image caught up ({@link #rebuilt} then set), else publishing.
@@ -465,8 +477,7 @@ final class EngineEventStreams
             }
             final EventReplay.Run run = runs.get(index);
             final int replayed = replay.replayRecording(
-                run.recordingId(), Math.max(run.startPosition(), readPosition), run.stopPosition(), replayHandler);
-            readPositions[shardId] = run.stopPosition(); // read to its end, should the image turn out superseded
+                run.recordingId(), Math.max(run.startPosition(), readPosition), run.stopPosition(), tailHandler);
             System.out.println("md-publisher: published the missed " + replayed + " " + stretch + " to its end (" +
                 run.stopPosition() + ") from the event archive, recording " + run.recordingId());
             return replayed;

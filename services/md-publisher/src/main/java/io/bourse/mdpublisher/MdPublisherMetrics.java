@@ -136,8 +136,8 @@ final class MdPublisherMetrics
 
         eventStreamRejoins = Counter.builder()
             .name("bourse_md_event_stream_rejoins_total")
-            .help("Engine event images that joined a run again after the media driver left the md-publisher behind " +
-                "(untethered, with the event archive), each caught up from the archive")
+            .help("Later images of the engine run the md-publisher reads, caught up from the event archive: each " +
+                "joined again after the media driver left the md-publisher behind (untethered, with the archive)")
             .withoutExemplars()
             .register(registry);
 

@@ -16,7 +16,6 @@ import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.core.metrics.Counter;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +24,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static io.bourse.common.Await.awaitTrue;
@@ -35,9 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that the media driver leaves behind: its reader stalls inside a poll, in the handler of an event, while the shard
  * publishes past its term window, until the driver has closed the image. The events the stalled poll handed on count
  * as read (the closed image's final position is from before that poll), and every event of the shard reaches the
- * books once, in order: after the image joins the run again, and when the run ends before it could. The driver's IPC
- * terms are 64 KiB (a 32 KiB window), its untethered timeouts 1.5 s; the archive's recorder is the tethered reader
- * ahead.
+ * books once, in order: after the image joins the run again, also behind the position read (where a tethered reader
+ * behind stands), and when the run ends before it could. The driver's IPC terms are 64 KiB (a 32 KiB window), its
+ * untethered window limit and linger timeouts 1.5 s; the archive's recorder is the tethered reader ahead.
  */
 @Timeout(60)
 class EngineEventStreamsLeftBehindTest
@@ -54,32 +55,36 @@ class EngineEventStreamsLeftBehindTest
     private final List<Long> taken = new ArrayList<>();
     private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     private final Counter rejoins = Counter.builder().name("rejoins").build();
+    /** The shard's thread, and a tethered reader's: not the common pool, of one thread on a 2-core host. */
+    private final ExecutorService threads = Executors.newFixedThreadPool(2);
     @TempDir
     private Path archiveDir;
     private ArchivingDriverFixture driver;
     private RecordedRuns runs;
     private Subscription subscription;
 
-    @BeforeEach
-    void setUp()
+    /** @param restingTimeoutNs how long the image rests, once left behind, before it joins again. */
+    private void startDriver(final long restingTimeoutNs)
     {
         driver = new ArchivingDriverFixture("md-left-behind-test", archiveDir, (context) -> context
             .ipcTermBufferLength(64 * 1024)
             .untetheredWindowLimitTimeoutNs(UNTETHERED_TIMEOUT_NS)
             .untetheredLingerTimeoutNs(UNTETHERED_TIMEOUT_NS)
-            .untetheredRestingTimeoutNs(UNTETHERED_TIMEOUT_NS));
+            .untetheredRestingTimeoutNs(restingTimeoutNs));
         runs = new RecordedRuns(driver);
     }
 
     @AfterEach
     void tearDown()
     {
+        threads.shutdownNow();
         CloseHelper.closeAll(subscription, runs, driver);
     }
 
     @Test
     void shouldPublishTheEventsMissedWhileLeftBehindOnceFromWhereTheStalledPollReadToWhenTheRunJoinsAgain()
     {
+        startDriver(UNTETHERED_TIMEOUT_NS);
         final ExclusivePublication run = runs.start(0);
         final EngineEventStreams streams = streams();
         publishOrders(run, 1, 3 * STALL_AT);
@@ -88,7 +93,7 @@ class EngineEventStreamsLeftBehindTest
         // reader behind.
         final long[] longestOfferNs = new long[1];
         final CompletableFuture<Void> shard = CompletableFuture.runAsync(() ->
-            longestOfferNs[0] = publishOrders(run, 3 * STALL_AT + 1, ORDERS));
+            longestOfferNs[0] = publishOrders(run, 3 * STALL_AT + 1, ORDERS), threads);
         awaitTrue(() ->
         {
             streams.poll(FRAGMENT_LIMIT);
@@ -110,6 +115,8 @@ class EngineEventStreamsLeftBehindTest
     @Test
     void shouldPublishTheUnreadTailOfARunThatEndedWhileLeftBehindBeforeTheNewRun()
     {
+        // A 10 s rest: the run ends before its image could join again.
+        startDriver(TimeUnit.SECONDS.toNanos(10));
         final ExclusivePublication run = runs.start(0);
         final EngineEventStreams streams = streams();
         publishOrders(run, 1, 3 * STALL_AT);
@@ -123,7 +130,7 @@ class EngineEventStreamsLeftBehindTest
             final ExclusivePublication newRun = runs.start(0);
             publishOrders(newRun, 1_001_001, 1_001_003);
             runs.awaitRecorded(newRun);
-        });
+        }, threads);
         awaitTrue(() ->
         {
             streams.poll(FRAGMENT_LIMIT);
@@ -139,6 +146,49 @@ class EngineEventStreamsLeftBehindTest
         expected.addAll(orderIds(1_001_001, 1_001_003));
         assertThat(taken).as("the first run's every order once, then the new run's").isEqualTo(expected);
         assertThat(rejoins.get()).as("the first run ended before its image could join again").isEqualTo(0.0);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    @Test
+    void shouldSkipTheLiveEventsAlreadyReadWhenTheRunJoinsAgainBehindThem()
+    {
+        startDriver(UNTETHERED_TIMEOUT_NS);
+        final ExclusivePublication run = runs.start(0);
+        // Tethered, as an order gateway reads the shard's events: it stands at the 5th event, behind the reader's
+        // stall at the 10th, until the reader's image has joined again, there.
+        final StreamLayout layout = driver.layout();
+        try (Subscription gateway = driver.aeron().addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
+        {
+            final EngineEventStreams streams = streams();
+            awaitTrue(() -> gateway.imageCount() == 1);
+            publishOrders(run, 1, 3 * STALL_AT);
+            final FragmentHandler ignored = (buffer, offset, length, header) -> { };
+            final int[] gatewayRead = {0};
+            awaitTrue(() ->
+                (gatewayRead[0] += gateway.poll(ignored, STALL_AT / 2 - gatewayRead[0])) == STALL_AT / 2);
+
+            final CompletableFuture<Void> shard = CompletableFuture.runAsync(() ->
+                publishOrders(run, 3 * STALL_AT + 1, ORDERS), threads);
+            final CompletableFuture<Void> gatewayBehind = CompletableFuture.runAsync(() ->
+            {
+                awaitTrue(() -> rejoins.get() >= 1.0);
+                awaitTrue(() -> (gatewayRead[0] += gateway.poll(ignored, Integer.MAX_VALUE)) >= ORDERS);
+            }, threads);
+            awaitTrue(() ->
+            {
+                streams.poll(FRAGMENT_LIMIT);
+                return taken.size() >= ORDERS;
+            });
+            shard.join();
+            gatewayBehind.join();
+            for (int i = 0; i < 10; i++)
+            {
+                streams.poll(FRAGMENT_LIMIT);
+            }
+        }
+
+        assertThat(taken).as("every order once, in order").isEqualTo(orderIds(1, ORDERS));
+        assertThat(rejoins.get()).as("the run's image joined again").isEqualTo(1.0);
         assertThat(errors.total()).isEqualTo(0);
     }
 

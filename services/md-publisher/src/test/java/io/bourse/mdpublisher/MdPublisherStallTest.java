@@ -121,6 +121,7 @@ class MdPublisherStallTest
         assertThat(scrape())
             .contains("bourse_md_events_in_total{type=\"added\"} " + ORDERS + ".0\n")
             .containsPattern("bourse_md_replayed_events_total [1-9][0-9]*\\.0\n")
+            .containsPattern("bourse_md_event_stream_rejoins_total [1-9][0-9]*\\.0\n")
             .contains("bourse_md_errors_total{kind=").doesNotContainPattern(Counters.MD_ERROR_COUNTED);
         // Every order once, in the shard's order, under gap-free sequence numbers from 1.
         final List<Sequenced> messages = capture.messages;

@@ -167,8 +167,9 @@ public record StreamLayout(
     /**
      * A subscription that must never hold its stream back for long: an untethered one (Aeron's {@code tether=false})
      * that reads too late is left behind by the publisher instead of slowing it, once it has lagged a term window for
-     * the media driver's untethered window limit timeout; its image goes unavailable, and after the driver's untethered
-     * resting timeout it joins again where the stream stands, as a new image.
+     * the media driver's untethered window limit timeout and a linger; its image goes unavailable, and after the
+     * driver's untethered resting timeout it joins again where the slowest of the stream's other readers stands, as a
+     * new image.
      *
      * @param channel an Aeron channel URI, e.g. {@code aeron:ipc}.
      * @return the same channel with {@code tether=false}.
