@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -46,7 +47,8 @@ import java.util.function.Consumer;
  *   end of its stream (the archive stops recording a run there, so the new run can start while this md-publisher is
  *   still behind on the earlier one), or has closed short of it (left behind, and the run ended before it could join
  *   again), the earlier run's events not read yet, from its recording, then the new run's events from its start,
- *   published.</li>
+ *   published. A run that ended so and whose engine does not restart has its unread events published once the
+ *   archive shows it stopped ({@link #publishEndedRunTail}).</li>
  * </ul>
  * A shard's image whose run is older than one the shard has recorded since (its stream lingers: another reader holds
  * it, or an engine stopped without closing it) is not caught up, and its live events are read and dropped, as are
@@ -102,6 +104,19 @@ final class EngineEventStreams
      * when the client conductor closes the image, can be that from before a poll it closed during.
      */
     private final long[] readPositions;
+    /**
+     * Per shard: the unread tail of {@link #readImages} was published, or given up ({@link #replayUnreadTail}), since
+     * it was caught up.
+     */
+    private final boolean[] tailDone;
+    /**
+     * Per shard: when the unread tail's run is next looked up in the archive, {@link System#nanoTime()}, or
+     * {@link #TAIL_LOOKUP_NOT_DUE} before the image read last is seen closed.
+     */
+    private final long[] tailLookupNs;
+    private static final long TAIL_LOOKUP_NOT_DUE = Long.MIN_VALUE;
+    /** How often the unread tail's run is looked up while it may still join again: once a second, in ns. */
+    private static final long TAIL_LOOKUP_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
     private final Consumer<Image> pollImage = this::pollImage;
     private final FragmentHandler replayHandler;
     /**
@@ -164,6 +179,9 @@ final class EngineEventStreams
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
         this.readImages = new Image[subscriptions.length];
         this.readPositions = new long[subscriptions.length];
+        this.tailDone = new boolean[subscriptions.length];
+        this.tailLookupNs = new long[subscriptions.length];
+        Arrays.fill(tailLookupNs, TAIL_LOOKUP_NOT_DUE);
         this.rejoins = rejoins;
         this.booksHoldRunsTo = new long[subscriptions.length];
         Arrays.fill(booksHoldRunsTo, NO_RUN);
@@ -227,6 +245,7 @@ final class EngineEventStreams
         for (shardId = 0; shardId < subscriptions.length; shardId++)
         {
             subscriptions[shardId].forEachImage(pollImage);
+            work += publishEndedRunTail();
         }
         return work;
     }
@@ -274,6 +293,8 @@ final class EngineEventStreams
                     readImages[shardId] = image;
                     readPositions[shardId] = null != earlier && earlier.sessionId() == image.sessionId() ?
                         Math.max(readPositions[shardId], image.joinPosition()) : image.joinPosition();
+                    tailDone[shardId] = false;
+                    tailLookupNs[shardId] = TAIL_LOOKUP_NOT_DUE;
                     caughtUpImages.removeIf(Image::isClosed);
                 }
                 else if (firstOfShard)
@@ -401,7 +422,7 @@ final class EngineEventStreams
             rejoins.inc();
         }
         // An earlier run of the shard whose image the media driver left behind before its end: its tail comes first.
-        final int earlierTail = null == read || sameRun ? 0 : replayUnreadTail(streamId, read);
+        final int earlierTail = null == read || sameRun ? 0 : replayUnreadTail(streamId, read, false);
         try
         {
             // No image of the shard caught up before: the books hold none of its orders, nor those of its earlier runs.
@@ -447,18 +468,22 @@ final class EngineEventStreams
     /**
      * Publishes, from the archive, the events of the shard's run read last that this md-publisher has not read: those
      * after the position read to, up to where the run's recording stopped. An untethered image that the media driver
-     * left behind closes short of its end; when the run ends before the image joins again (its engine restarts), the
-     * new run's image comes instead, and the earlier run's tail would be lost. Nothing when the run's image was read to
-     * its end of stream.
+     * left behind closes short of its end, and when the run ends before the image could join again, no image of it
+     * comes back: its tail is published when the new run's image is caught up (the engine restarts), or when the
+     * shard's subscription has had no image for a lookup interval and the recording has stopped (it does not).
+     * Nothing when the run's image was read to its end of stream, or its tail was published or given up already.
      *
-     * @param streamId the shard's event stream id.
-     * @param read     the shard's image read last, of an earlier run than the image being caught up.
-     * @return events published; 0 also when the replay failed (counted and logged).
+     * @param streamId   the shard's event stream id.
+     * @param read       the shard's image read last.
+     * @param runMayGoOn true while no image of another run has come: a run still recording is left to join again
+     *                   (looked up again after {@link #TAIL_LOOKUP_INTERVAL_NS}); else it is given up, as a restarted
+     *                   shard's earlier run has stopped.
+     * @return events published; 0 also when the replay failed or was given up (counted and logged).
      */
-    private int replayUnreadTail(final int streamId, final Image read)
+    private int replayUnreadTail(final int streamId, final Image read, final boolean runMayGoOn)
     {
         final long readPosition = readPositions[shardId];
-        if (readPosition >= read.endOfStreamPosition())
+        if (tailDone[shardId] || readPosition >= read.endOfStreamPosition())
         {
             return 0;
         }
@@ -468,6 +493,11 @@ final class EngineEventStreams
         {
             final List<EventReplay.Run> runs = replay.runs(streamId);
             final int index = EventReplay.runIndex(runs, read.sessionId());
+            if (index < runs.size() && runs.get(index).recording() && runMayGoOn)
+            {
+                return 0; // the run goes on: its image joins again after the driver's rest
+            }
+            tailDone[shardId] = true;
             if (index == runs.size() || runs.get(index).recording())
             {
                 errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
@@ -484,10 +514,39 @@ final class EngineEventStreams
         }
         catch (final AeronException ex)
         {
+            tailDone[shardId] = true;
             errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
             System.err.println("[md-publisher] " + stretch + " not replayed from the event archive: " +
                 ex.getMessage());
             return 0;
         }
+    }
+
+    /**
+     * The tail of a run that ended while this md-publisher was left behind, and whose engine does not restart: looked
+     * up once per {@link #TAIL_LOOKUP_INTERVAL_NS} while the shard's image read last is closed and no image has come,
+     * from an interval after it is first seen so.
+     *
+     * @return events published.
+     */
+    private int publishEndedRunTail()
+    {
+        final Image read = readImages[shardId];
+        if (null == read || !read.isClosed() || tailDone[shardId] || subscriptions[shardId].imageCount() > 0)
+        {
+            return 0;
+        }
+        final long nowNs = System.nanoTime();
+        if (TAIL_LOOKUP_NOT_DUE == tailLookupNs[shardId])
+        {
+            tailLookupNs[shardId] = nowNs + TAIL_LOOKUP_INTERVAL_NS;
+            return 0;
+        }
+        if (nowNs - tailLookupNs[shardId] < 0)
+        {
+            return 0;
+        }
+        tailLookupNs[shardId] = nowNs + TAIL_LOOKUP_INTERVAL_NS;
+        return replayUnreadTail(subscriptions[shardId].streamId(), read, true);
     }
 }

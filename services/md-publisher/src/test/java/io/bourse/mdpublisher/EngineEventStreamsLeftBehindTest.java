@@ -37,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * publishes past its term window, until the driver has closed the image. The events the stalled poll handed on count
  * as read (the closed image's final position is from before that poll), and every event of the shard reaches the
  * books once, in order: after the image joins the run again, also behind the position read (where a tethered reader
- * behind stands), and when the run ends before it could. The driver's IPC terms are 64 KiB (a 32 KiB window), its
- * untethered window limit and linger timeouts 1.5 s; the archive's recorder is the tethered reader ahead.
+ * behind stands), and when the run ends before it could, with or without a new run. The driver's IPC terms are 64 KiB
+ * (a 32 KiB window), its untethered window limit and linger timeouts 1.5 s; the archive's recorder is the tethered
+ * reader ahead.
  */
 @Timeout(60)
 class EngineEventStreamsLeftBehindTest
@@ -146,6 +147,36 @@ class EngineEventStreamsLeftBehindTest
         expected.addAll(orderIds(1_001_001, 1_001_003));
         assertThat(taken).as("the first run's every order once, then the new run's").isEqualTo(expected);
         assertThat(rejoins.get()).as("the first run ended before its image could join again").isEqualTo(0.0);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    @Test
+    void shouldPublishTheUnreadTailOfARunThatEndedWhileLeftBehindWhenNoNewRunComes()
+    {
+        // A 10 s rest: the run ends before its image could join again, and its engine does not restart.
+        startDriver(TimeUnit.SECONDS.toNanos(10));
+        final ExclusivePublication run = runs.start(0);
+        final EngineEventStreams streams = streams();
+        publishOrders(run, 1, 3 * STALL_AT);
+
+        final CompletableFuture<Void> shard = CompletableFuture.runAsync(() ->
+        {
+            publishOrders(run, 3 * STALL_AT + 1, ORDERS);
+            runs.stop(run);
+        }, threads);
+        awaitTrue(() ->
+        {
+            streams.poll(FRAGMENT_LIMIT);
+            return taken.size() >= ORDERS;
+        });
+        shard.join();
+        for (int i = 0; i < 10; i++)
+        {
+            streams.poll(FRAGMENT_LIMIT);
+        }
+
+        assertThat(taken).as("every order once, in order").isEqualTo(orderIds(1, ORDERS));
+        assertThat(rejoins.get()).isEqualTo(0.0);
         assertThat(errors.total()).isEqualTo(0);
     }
 
