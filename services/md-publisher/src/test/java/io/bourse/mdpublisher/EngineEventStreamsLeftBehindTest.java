@@ -10,8 +10,6 @@ import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.time.MidnightNanoClock;
-import io.bourse.sbe.engine.MessageHeaderDecoder;
-import io.bourse.sbe.engine.OrderAddedDecoder;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.core.metrics.Counter;
 import org.agrona.CloseHelper;
@@ -21,7 +19,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static io.bourse.common.Await.awaitTrue;
+import static io.bourse.mdpublisher.OrderAddedIds.orderIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -53,7 +51,8 @@ class EngineEventStreamsLeftBehindTest
     private static final int ORDERS = 1_000;
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
-    private final List<Long> taken = new ArrayList<>();
+    private final OrderAddedIds orderAddedIds = new OrderAddedIds();
+    private final List<Long> taken = orderAddedIds.taken;
     private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     private final Counter rejoins = Counter.builder().name("rejoins").build();
     /** The shard's thread, and a tethered reader's: not the common pool, of one thread on a 2-core host. */
@@ -95,16 +94,7 @@ class EngineEventStreamsLeftBehindTest
         final long[] longestOfferNs = new long[1];
         final CompletableFuture<Void> shard = CompletableFuture.runAsync(() ->
             longestOfferNs[0] = publishOrders(run, 3 * STALL_AT + 1, ORDERS), threads);
-        awaitTrue(() ->
-        {
-            streams.poll(FRAGMENT_LIMIT);
-            return taken.size() >= ORDERS;
-        });
-        shard.join();
-        for (int i = 0; i < 10; i++)
-        {
-            streams.poll(FRAGMENT_LIMIT);
-        }
+        takeAll(streams, ORDERS, shard);
 
         System.out.println("EngineEventStreamsLeftBehindTest: the shard was held for " +
             TimeUnit.NANOSECONDS.toMillis(longestOfferNs[0]) + " ms at most by the stalled reader");
@@ -132,16 +122,7 @@ class EngineEventStreamsLeftBehindTest
             publishOrders(newRun, 1_001_001, 1_001_003);
             runs.awaitRecorded(newRun);
         }, threads);
-        awaitTrue(() ->
-        {
-            streams.poll(FRAGMENT_LIMIT);
-            return taken.size() >= ORDERS + 3;
-        });
-        shard.join();
-        for (int i = 0; i < 10; i++)
-        {
-            streams.poll(FRAGMENT_LIMIT);
-        }
+        takeAll(streams, ORDERS + 3, shard);
 
         final List<Long> expected = orderIds(1, ORDERS);
         expected.addAll(orderIds(1_001_001, 1_001_003));
@@ -164,16 +145,7 @@ class EngineEventStreamsLeftBehindTest
             publishOrders(run, 3 * STALL_AT + 1, ORDERS);
             runs.stop(run);
         }, threads);
-        awaitTrue(() ->
-        {
-            streams.poll(FRAGMENT_LIMIT);
-            return taken.size() >= ORDERS;
-        });
-        shard.join();
-        for (int i = 0; i < 10; i++)
-        {
-            streams.poll(FRAGMENT_LIMIT);
-        }
+        takeAll(streams, ORDERS, shard);
 
         assertThat(taken).as("every order once, in order").isEqualTo(orderIds(1, ORDERS));
         assertThat(rejoins.get()).isEqualTo(0.0);
@@ -205,17 +177,7 @@ class EngineEventStreamsLeftBehindTest
                 awaitTrue(() -> rejoins.get() >= 1.0);
                 awaitTrue(() -> (gatewayRead[0] += gateway.poll(ignored, Integer.MAX_VALUE)) >= ORDERS);
             }, threads);
-            awaitTrue(() ->
-            {
-                streams.poll(FRAGMENT_LIMIT);
-                return taken.size() >= ORDERS;
-            });
-            shard.join();
-            gatewayBehind.join();
-            for (int i = 0; i < 10; i++)
-            {
-                streams.poll(FRAGMENT_LIMIT);
-            }
+            takeAll(streams, ORDERS, shard, gatewayBehind);
         }
 
         assertThat(taken).as("every order once, in order").isEqualTo(orderIds(1, ORDERS));
@@ -233,27 +195,38 @@ class EngineEventStreamsLeftBehindTest
         subscription = driver.aeron().addSubscription(
             StreamLayout.untethered(layout.eventChannel()), layout.eventStreamId(0));
         awaitTrue(() -> subscription.imageCount() == 1);
-        final MessageHeaderDecoder header = new MessageHeaderDecoder();
-        final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
         final FragmentHandler adapter = (buffer, offset, length, frameHeader) ->
         {
-            header.wrap(buffer, offset);
-            if (OrderAddedDecoder.TEMPLATE_ID == header.templateId())
+            final int before = taken.size();
+            orderAddedIds.onFragment(buffer, offset, length, frameHeader);
+            if (STALL_AT == taken.size() && before < STALL_AT)
             {
-                orderAdded.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
-                    header.version());
-                taken.add(orderAdded.orderId());
-                if (STALL_AT == taken.size())
-                {
-                    final Image image = (Image)frameHeader.context();
-                    awaitTrue(image::isClosed);
-                }
+                final Image image = (Image)frameHeader.context();
+                awaitTrue(image::isClosed);
             }
         };
         final MarketDataBooks books = new MarketDataBooks(new long[0], 0, DiscardedMarketData.INSTANCE, errors);
         return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{}}, new MidnightNanoClock(),
             adapter, books, new EventReplay(driver.aeron(), driver.archive()), Counter.builder().name("replayed")
             .build(), rejoins, errors);
+    }
+
+    /**
+     * Polls the streams until they have taken that many orders, waits for the test's other threads, and polls a little
+     * longer: an order taken twice comes out in what follows.
+     */
+    private void takeAll(final EngineEventStreams streams, final int orders, final CompletableFuture<?>... others)
+    {
+        awaitTrue(() ->
+        {
+            streams.poll(FRAGMENT_LIMIT);
+            return taken.size() >= orders;
+        });
+        CompletableFuture.allOf(others).join();
+        for (int i = 0; i < 10; i++)
+        {
+            streams.poll(FRAGMENT_LIMIT);
+        }
     }
 
     /** @return the longest an offer waited for room, in ns. */
@@ -268,15 +241,5 @@ class EngineEventStreamsLeftBehindTest
             longestNs = Math.max(longestNs, System.nanoTime() - startNs);
         }
         return longestNs;
-    }
-
-    private static List<Long> orderIds(final long first, final long last)
-    {
-        final List<Long> orderIds = new ArrayList<>();
-        for (long orderId = first; orderId <= last; orderId++)
-        {
-            orderIds.add(orderId);
-        }
-        return orderIds;
     }
 }

@@ -12,8 +12,6 @@ import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.sbe.engine.BookUpdate;
-import io.bourse.sbe.engine.MessageHeaderDecoder;
-import io.bourse.sbe.engine.OrderAddedDecoder;
 import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -42,7 +40,8 @@ class EngineEventStreamsTest
     private static final long T1 = 34_200_000_000_000L;
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
-    private final List<Long> taken = new ArrayList<>();
+    private final OrderAddedIds orderAddedIds = new OrderAddedIds();
+    private final List<Long> taken = orderAddedIds.taken;
     private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
     @TempDir
     private Path archiveDir;
@@ -207,21 +206,9 @@ class EngineEventStreamsTest
 
     private EngineEventStreams streams(final Subscription subscription)
     {
-        final MessageHeaderDecoder header = new MessageHeaderDecoder();
-        final OrderAddedDecoder orderAdded = new OrderAddedDecoder();
-        final FragmentHandler adapter = (buffer, offset, length, frameHeader) ->
-        {
-            header.wrap(buffer, offset);
-            if (OrderAddedDecoder.TEMPLATE_ID == header.templateId())
-            {
-                orderAdded.wrap(buffer, offset + MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(),
-                    header.version());
-                taken.add(orderAdded.orderId());
-            }
-        };
         final MarketDataBooks books = new MarketDataBooks(new long[0], 0, DiscardedMarketData.INSTANCE, errors);
         return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{}}, new MidnightNanoClock(),
-            adapter, books, new EventReplay(aeron, driver.archive()), Counter.builder().name("replayed").build(),
+            orderAddedIds, books, new EventReplay(aeron, driver.archive()), Counter.builder().name("replayed").build(),
             Counter.builder().name("rejoins").build(),
             errors);
     }
