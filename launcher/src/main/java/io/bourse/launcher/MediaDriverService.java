@@ -184,8 +184,10 @@ public final class MediaDriverService implements AutoCloseable
      */
     public record UntetheredTimeouts(long timeoutNs, long restingTimeoutNs)
     {
-        /** The defaults: {@value #UNTETHERED_TIMEOUT_MS_DEFAULT} ms, then a rest of {@value
-         * #UNTETHERED_RESTING_TIMEOUT_MS_DEFAULT} ms. */
+        /**
+         * The defaults: {@value MediaDriverService#UNTETHERED_TIMEOUT_MS_DEFAULT} ms, then a rest of
+         * {@value MediaDriverService#UNTETHERED_RESTING_TIMEOUT_MS_DEFAULT} ms.
+         */
         public static final UntetheredTimeouts DEFAULT = new UntetheredTimeouts(
             TimeUnit.MILLISECONDS.toNanos(UNTETHERED_TIMEOUT_MS_DEFAULT),
             TimeUnit.MILLISECONDS.toNanos(UNTETHERED_RESTING_TIMEOUT_MS_DEFAULT));
