@@ -4,13 +4,11 @@ import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
-import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.time.MidnightNanoClock;
-import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.prometheus.metrics.core.metrics.Counter;
 import org.agrona.CloseHelper;
 import org.agrona.collections.LongHashSet;
@@ -33,7 +31,9 @@ import java.util.function.Consumer;
  *   <li>The shard's first image (a lingering image of an earlier run aside): the whole recordings of the shard's
  *   earlier runs, oldest first (a restarted engine recovers its state from them, so its run continues theirs), then the
  *   run's events from the start of its recording to the image's join position rebuild the books without publishing
- *   ({@link MarketDataBooks#rebuilding}),
+ *   ({@link MarketDataBooks#rebuilding}), but what the books hold already: a restarted md-publisher rebuilds them
+ *   before it subscribes ({@link BooksRebuild#rebuildBeforeSubscribing}), so that its first image has only the events
+ *   recorded since to catch up,
  *   then the shard's books are published as they stand ({@link MarketDataBooks#publishBooks}: Add Orders in priority
  *   order, levels, BBO), about one message per resting order instead of the whole run's. Subscribers of the new
  *   market-data publication hold no order of the shard before them (a new MoldUDP64 session; a fanout whose snapshot
@@ -66,11 +66,11 @@ import java.util.function.Consumer;
  * unavailable, and after the driver's resting timeout a new image of the same run joins where the slowest of the
  * stream's other readers stands and is caught up as above, from the position read to (its live events before that
  * position are skipped): none is lost, none comes out of order. A new image that is not read either (a replay still
- * under way) holds the shard again, so a replay longer than the rest holds it for the two timeouts once per rest.
+ * under way) holds the shard again, so a replay longer than the rest holds it for the two timeouts once per rest; the
+ * long replay of a restart is done before subscribing, so what is left is the replay of a stall's missed events.
  * The archive must record every shard's events (the engines run with it too). Without the archive, or when it cannot
- * replay
- * (logged, and counted in {@code bourse_md_errors_total}), the image is read from its join position, with the books
- * of the events heard live only.
+ * replay (logged, and counted in {@code bourse_md_errors_total}), the image is read from its join position, with the
+ * books of the events heard live only.
  */
 final class EngineEventStreams
 {
@@ -80,6 +80,9 @@ final class EngineEventStreams
     private final FragmentHandler adapter;
     private final MarketDataBooks books;
     private final EventReplay replay;
+    /** Replays the shards' stopped runs into the books; null when the archive is disabled. */
+    private final BooksRebuild rebuild;
+    private final ReplayedRuns replayedRuns;
     private final ErrorKinds<MdPublisherError> errors;
     /** Takes a superseded image's events: nothing. */
     private static final FragmentHandler DROPPED = (buffer, offset, length, header) -> { };
@@ -132,19 +135,6 @@ final class EngineEventStreams
     private int shardId;
     private boolean superseded;
     private boolean rebuilt;
-    /** Some of the shard's earlier runs were replayed into the books for the image being caught up. */
-    private boolean rebuiltEarlierRuns;
-    /**
-     * Per shard: the recording of the newest earlier run replayed into the books, {@link #NO_RUN} before any; a
-     * later first image's catch-up replays only the runs after it.
-     */
-    private final long[] booksHoldRunsTo;
-    /**
-     * Per shard: the books hold runs replayed for an image that turned out superseded, not published yet: the next
-     * first image's catch-up publishes them with its own.
-     */
-    private final boolean[] unpublishedRebuild;
-    private static final long NO_RUN = -1;
 
     /**
      * @param subscriptions  one per engine shard.
@@ -152,8 +142,9 @@ final class EngineEventStreams
      * @param clock          stamps the levels and BBOs published after a rebuild.
      * @param adapter        decodes the events, live and replayed.
      * @param books          the books the events change; rebuilt without publishing during a replay.
-     * @param replay         replays from the event archive; null when the archive is disabled.
-     * @param replayedEvents counts the events replayed.
+     * @param rebuild        replays from the event archive, and has rebuilt the books from the runs recorded before
+     *                       the shards were subscribed to ({@link BooksRebuild#rebuildBeforeSubscribing}); null when
+     *                       the archive is disabled.
      * @param rejoins        counts the images of a run that joined again after the media driver left this
      *                       md-publisher behind.
      * @param errors         counts every replay that failed.
@@ -164,8 +155,7 @@ final class EngineEventStreams
         final MidnightNanoClock clock,
         final FragmentHandler adapter,
         final MarketDataBooks books,
-        final EventReplay replay,
-        final Counter replayedEvents,
+        final BooksRebuild rebuild,
         final Counter rejoins,
         final ErrorKinds<MdPublisherError> errors)
     {
@@ -174,7 +164,9 @@ final class EngineEventStreams
         this.clock = clock;
         this.adapter = adapter;
         this.books = books;
-        this.replay = replay;
+        this.rebuild = rebuild;
+        this.replay = null == rebuild ? null : rebuild.replay();
+        this.replayedRuns = null == rebuild ? null : rebuild.replayedRuns();
         this.errors = errors;
         this.readiness = new EventCatchUpReadiness(subscriptions.length);
         this.readImages = new Image[subscriptions.length];
@@ -183,19 +175,7 @@ final class EngineEventStreams
         this.tailLookupNs = new long[subscriptions.length];
         Arrays.fill(tailLookupNs, TAIL_LOOKUP_NOT_DUE);
         this.rejoins = rejoins;
-        this.booksHoldRunsTo = new long[subscriptions.length];
-        Arrays.fill(booksHoldRunsTo, NO_RUN);
-        this.unpublishedRebuild = new boolean[subscriptions.length];
-        final MessageHeaderDecoder replayedHeader = new MessageHeaderDecoder();
-        this.replayHandler = (buffer, offset, length, header) ->
-        {
-            final int templateId = replayedHeader.wrap(buffer, offset).templateId();
-            if (EngineEventTemplates.isNumbered(templateId))
-            {
-                replayedEvents.inc(); // not the shard's input log, an answer to an admin command or a join
-            }
-            adapter.onFragment(buffer, offset, length, header);
-        };
+        this.replayHandler = null == rebuild ? null : rebuild.replayHandler();
         this.liveHandler = (buffer, offset, length, header) ->
         {
             final long position = header.position();
@@ -278,7 +258,6 @@ final class EngineEventStreams
             final boolean firstOfShard = null == earlier;
             superseded = false;
             rebuilt = false;
-            rebuiltEarlierRuns = false;
             try
             {
                 work += catchUp(image);
@@ -291,8 +270,11 @@ final class EngineEventStreams
                     // A lingering image of an earlier run leaves the shard not ready until the current run's image.
                     readiness.caughtUp(shardId);
                     readImages[shardId] = image;
-                    readPositions[shardId] = null != earlier && earlier.sessionId() == image.sessionId() ?
-                        Math.max(readPositions[shardId], image.joinPosition()) : image.joinPosition();
+                    // Past the join position when the books hold more of the run: an image that joined where a
+                    // reader behind stands.
+                    readPositions[shardId] = Math.max(image.joinPosition(), firstOfShard ?
+                        replayedRuns.position(shardId, image.sessionId()) :
+                        earlier.sessionId() == image.sessionId() ? readPositions[shardId] : 0);
                     tailDone[shardId] = false;
                     tailLookupNs[shardId] = TAIL_LOOKUP_NOT_DUE;
                     caughtUpImages.removeIf(Image::isClosed);
@@ -303,12 +285,9 @@ final class EngineEventStreams
                     // whole recording, and the earlier runs not in the books yet, then publishes the books once.
                     // (After a first, a new run's catch-up replays its own recording only.)
                     supersededImages.add(image.correlationId());
-                    unpublishedRebuild[shardId] |= rebuilt;
-                    rebuilt = false;
                 }
-                if (rebuilt || (!superseded && unpublishedRebuild[shardId]))
+                if (!superseded && (replayedRuns.takeUnpublished(shardId) | rebuilt))
                 {
-                    unpublishedRebuild[shardId] = false;
                     // Also after a replay that failed part way: the subscribers then hold what the books hold.
                     final int added = books.publishBooks(shardSymbols[shardId], clock.nanosSinceMidnight());
                     System.out.println("md-publisher: published the rebuilt books of shard " + shardId + ": " +
@@ -346,7 +325,7 @@ final class EngineEventStreams
      * image that turned out superseded), unless a newer run than the image's records ({@link #superseded} then set,
      * nothing replayed). A run not listed yet (its shard is starting its recording) is newer than every run listed
      * ({@link EventReplay#runIndex}). An earlier run still recording is skipped: the image's run did not recover from
-     * it. Sets {@link #rebuilt} when it replays any.
+     * it ({@link BooksRebuild#replayRuns}).
      *
      * @return events replayed.
      * @throws AeronException when the archive cannot be reached or a replay fails.
@@ -363,36 +342,11 @@ final class EngineEventStreams
                 runs.getLast().recordingId() + ")");
             return 0;
         }
-        int replayed = 0;
-        int replayedRuns = 0;
-        books.rebuilding(true);
-        for (int i = 0; i < index; i++)
+        final int replayed = rebuild.replayRuns(shardId, streamId, runs, index);
+        if (replayed > 0)
         {
-            final EventReplay.Run run = runs.get(i);
-            if (run.recordingId() <= booksHoldRunsTo[shardId])
-            {
-                continue; // in the books already (the archive numbers recordings in the order they start)
-            }
-            if (run.recording())
-            {
-                // Not one the image's run recovered from: a restarted shard waits until its earlier runs stop.
-                System.out.println("md-publisher: earlier run of stream " + streamId + " (recording " +
-                    run.recordingId() + ") not replayed: it still records");
-                continue;
-            }
-            // Set first: a replay that fails part way leaves books to publish too.
-            rebuiltEarlierRuns = true;
-            rebuilt = true;
-            replayed += replay.replayRecording(run.recordingId(), run.startPosition(), run.stopPosition(),
-                replayHandler);
-            booksHoldRunsTo[shardId] = run.recordingId();
-            replayedRuns++;
-        }
-        if (replayedRuns > 0)
-        {
-            System.out.println("md-publisher: rebuilt the books from " + replayed + " events of " + replayedRuns +
-                " earlier runs of stream " + streamId + " from the event archive: " + books.openOrderCount() +
-                " orders on the books");
+            System.out.println("md-publisher: rebuilt the books from " + replayed + " events of earlier runs of " +
+                "stream " + streamId + " from the event archive: " + books.openOrderCount() + " orders on the books");
         }
         return replayed;
     }
@@ -413,7 +367,9 @@ final class EngineEventStreams
         final int sessionId = image.sessionId();
         final Image read = readImages[shardId];
         final boolean sameRun = null != read && read.sessionId() == sessionId;
-        final long readPosition = sameRun ? readPositions[shardId] : 0;
+        // The shard's first image: from where the books hold its run, when they were rebuilt before subscribing.
+        final long readPosition = sameRun ? readPositions[shardId] :
+            null == read ? replayedRuns.position(shardId, sessionId) : 0;
         final int streamId = image.subscription().streamId();
         final String stretch = "events of stream " + streamId + " session " + sessionId + " before position " +
             joinPosition;
@@ -425,7 +381,8 @@ final class EngineEventStreams
         final int earlierTail = null == read || sameRun ? 0 : replayUnreadTail(streamId, read, false);
         try
         {
-            // No image of the shard caught up before: the books hold none of its orders, nor those of its earlier runs.
+            // No image of the shard caught up before: the books hold of its runs only what was rebuilt before the
+            // shard was subscribed to.
             final int earlier = earlierTail + (null == read ? replayEarlierRuns(streamId, sessionId) : 0);
             if (superseded || readPosition >= joinPosition)
             {
@@ -436,7 +393,7 @@ final class EngineEventStreams
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
             {
-                rebuilt = rebuiltEarlierRuns;
+                rebuilt = false; // the earlier runs replayed, if any, are published (ReplayedRuns)
                 errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
                 System.err.println("[md-publisher] " + stretch + " not replayed: no recording of the session in " +
                     "the event archive; the books hold only the events heard from there on");
@@ -444,7 +401,7 @@ final class EngineEventStreams
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
-                rebuilt = rebuiltEarlierRuns; // held back for the newer run's catch-up (pollImage)
+                rebuilt = false; // the earlier runs replayed are held back for the newer run's catch-up
                 superseded = true;
                 System.out.println("md-publisher: " + stretch + " not replayed and its live events dropped: a newer " +
                     "run of the shard records (" + replay.newestRecordingId() + ")");

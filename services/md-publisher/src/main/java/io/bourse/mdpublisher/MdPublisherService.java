@@ -84,15 +84,6 @@ public final class MdPublisherService implements AutoCloseable
                 .aeronDirectoryName(layout.aeronDirectoryName()).clientName("md-publisher"));
 
             final EventArchive archive = ctx.eventArchive();
-            // With the archive, a late md-publisher (a restart's catch-up, a stall) is left behind by the shards
-            // instead of holding their events back, and catches up from the archive when it joins again.
-            final String eventChannel =
-                archive.enabled() ? StreamLayout.untethered(layout.eventChannel()) : layout.eventChannel();
-            final Subscription[] subscriptions = new Subscription[directory.shardCount()];
-            for (int shardId = 0; shardId < subscriptions.length; shardId++)
-            {
-                subscriptions[shardId] = aeron.addSubscription(eventChannel, layout.eventStreamId(shardId));
-            }
             final FeedPublication orders = new FeedPublication(Feed.ORDERS,
                 aeron.addExclusivePublication(layout.marketDataChannel(), layout.marketDataStreamId()));
             final FeedPublication depth = new FeedPublication(Feed.DEPTH,
@@ -103,9 +94,6 @@ public final class MdPublisherService implements AutoCloseable
                 aeron.addExclusivePublication(layout.feedChannel(), layout.tradesStreamId()));
             final Subscription snapshotRequests = aeron.addSubscription(
                 layout.snapshotRequestChannel(), layout.snapshotRequestStreamId());
-            final List<Subscription> allSubscriptions = new ArrayList<>(List.of(subscriptions));
-            allSubscriptions.add(snapshotRequests);
-            metricsServer.registry().register(new AeronClientCollector(aeron, allSubscriptions));
 
             // Opened first: the order feed's increments go to it as they are encoded.
             if (ctx.moldEnabled())
@@ -135,12 +123,34 @@ public final class MdPublisherService implements AutoCloseable
                 shardSymbols[shardId] = SymbolDirectory.packed(directory.symbolsOfShard(shardId));
             }
             final EngineEventAdapter adapter = new EngineEventAdapter(books, shardSymbols, metrics, errors);
+            final BooksRebuild rebuild = archive.enabled() ? new BooksRebuild(directory.shardCount(),
+                new EventReplay(aeron, archive), books, adapter, metrics.replayedEvents, errors) : null;
+            if (null != rebuild)
+            {
+                metricsServer.readiness(() -> "rebuilding the books from the event archive");
+            }
+            final Subscription[] subscriptions = new Subscription[directory.shardCount()];
+            for (int shardId = 0; shardId < subscriptions.length; shardId++)
+            {
+                final int streamId = layout.eventStreamId(shardId);
+                if (null != rebuild)
+                {
+                    // Before subscribing: a restart's long replay then holds none of the shard's events back.
+                    rebuild.rebuildBeforeSubscribing(shardId, streamId);
+                }
+                // With the archive, a late md-publisher (a stall) is left behind by the shards instead of holding
+                // their events back, and catches up from the archive when it joins again.
+                subscriptions[shardId] = aeron.addSubscription(
+                    null != rebuild ? StreamLayout.untethered(layout.eventChannel()) : layout.eventChannel(), streamId);
+            }
+            final List<Subscription> allSubscriptions = new ArrayList<>(List.of(subscriptions));
+            allSubscriptions.add(snapshotRequests);
+            metricsServer.registry().register(new AeronClientCollector(aeron, allSubscriptions));
 
             final SnapshotPublisher snapshotPublisher = new SnapshotPublisher(
                 boundedOffer, books, proxy, new MidnightNanoClock(), metrics, errors);
             final EngineEventStreams events = new EngineEventStreams(
-                subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books,
-                archive.enabled() ? new EventReplay(aeron, archive) : null, metrics.replayedEvents,
+                subscriptions, shardSymbols, new MidnightNanoClock(), adapter, books, rebuild,
                 metrics.eventStreamRejoins, errors);
             if (null != moldFeed)
             {

@@ -196,8 +196,8 @@ class EngineEventStreamsLeftBehindTest
         };
         final MarketDataBooks books = new MarketDataBooks(new long[0], 0, DiscardedMarketData.INSTANCE, errors);
         return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{}}, new MidnightNanoClock(),
-            adapter, books, new EventReplay(driver.aeron(), driver.archive()), Counter.builder().name("replayed")
-            .build(), rejoins, errors);
+            adapter, books, new BooksRebuild(1, new EventReplay(driver.aeron(), driver.archive()), books, adapter,
+            Counter.builder().name("replayed").build(), errors), rejoins, errors);
     }
 
     /**

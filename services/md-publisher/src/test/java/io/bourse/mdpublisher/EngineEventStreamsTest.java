@@ -178,8 +178,8 @@ class EngineEventStreamsTest
         };
         final EngineEventStreams streams = new EngineEventStreams(new Subscription[]{subscription},
             new long[][]{{Symbols.pack("AAPL")}}, new MidnightNanoClock(), restartingShard, books,
-            new EventReplay(aeron, driver.archive()), Counter.builder().name("replayed").build(),
-            Counter.builder().name("rejoins").build(), errors);
+            new BooksRebuild(1, new EventReplay(aeron, driver.archive()), books, restartingShard,
+            Counter.builder().name("replayed").build(), errors), Counter.builder().name("rejoins").build(), errors);
 
         awaitTrue(() ->
         {
@@ -208,9 +208,8 @@ class EngineEventStreamsTest
     {
         final MarketDataBooks books = new MarketDataBooks(new long[0], 0, DiscardedMarketData.INSTANCE, errors);
         return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{}}, new MidnightNanoClock(),
-            orderAddedIds, books, new EventReplay(aeron, driver.archive()), Counter.builder().name("replayed").build(),
-            Counter.builder().name("rejoins").build(),
-            errors);
+            orderAddedIds, books, new BooksRebuild(1, new EventReplay(aeron, driver.archive()), books, orderAddedIds,
+            Counter.builder().name("replayed").build(), errors), Counter.builder().name("rejoins").build(), errors);
     }
 
     private void publishOrders(final ExclusivePublication run, final long firstOrderId, final long lastOrderId)

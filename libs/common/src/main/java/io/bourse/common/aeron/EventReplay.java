@@ -147,6 +147,21 @@ public final class EventReplay
     }
 
     /**
+     * Where a recording stands: how far the archive has recorded a run that still records, or where it stopped.
+     *
+     * @param recordingId the archive's id of the recording.
+     * @return stream position, in bytes, at the end of a whole event: a replay may end there.
+     * @throws AeronException when the archive cannot be reached or does not know the recording.
+     */
+    public long recordedPosition(final long recordingId)
+    {
+        try (AeronArchive client = AeronArchive.connect(archive.clientContext(aeron)))
+        {
+            return client.getMaxRecordedPosition(recordingId);
+        }
+    }
+
+    /**
      * Replays a stretch of one recording, whatever run of the shard it holds ({@link #runs}).
      *
      * @param recordingId  the archive's id of the recording.

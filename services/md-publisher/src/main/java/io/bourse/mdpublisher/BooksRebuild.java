@@ -1,0 +1,206 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.exceptions.AeronException;
+import io.aeron.logbuffer.FragmentHandler;
+import io.bourse.common.EngineEventTemplates;
+import io.bourse.common.aeron.EventReplay;
+import io.bourse.common.metrics.ErrorKinds;
+import io.bourse.sbe.engine.MessageHeaderDecoder;
+import io.prometheus.metrics.core.metrics.Counter;
+
+import java.util.List;
+
+/**
+ * Rebuilds the md-publisher's books from an engine shard's recorded runs ({@link EventReplay#runs}), replayed from the
+ * event archive oldest first without publishing ({@link MarketDataBooks#rebuilding}), each event once: what the books
+ * hold is noted in {@link ReplayedRuns} as it is replayed, so a replay that fails part way, or a later one, goes on
+ * from there.
+ * <p>
+ * A restarted md-publisher does it before it subscribes to the shard's event stream ({@link #rebuildBeforeSubscribing}):
+ * a live image that is not read while a long day is replayed would hold the shard's newer events back (engine back
+ * pressure) until the media driver leaves it behind; with no subscription yet, nothing is held. The run still recording
+ * is replayed to where the archive has recorded it, again until that is within {@link #LIVE_GAP_BYTES} of where the
+ * replay stands: the image that joins when the shard is subscribed to then has only that short stretch to catch up
+ * ({@link EngineEventStreams}).
+ */
+final class BooksRebuild
+{
+    /**
+     * How close to the recorded position of the run still recording the replay must come before the shard is
+     * subscribed to, in bytes: an eighth of the live image's term window at the default 4 MiB IPC term (2 MiB), so
+     * the rest is replayed in a few milliseconds.
+     */
+    static final long LIVE_GAP_BYTES = 256 * 1024;
+    /**
+     * Most replays of the run still recording: a shard that records faster than the archive replays (which it does
+     * not, by an order of magnitude) leaves the rest to its image's catch-up.
+     */
+    static final int MAX_CHASE_REPLAYS = 8;
+
+    private final EventReplay replay;
+    private final MarketDataBooks books;
+    private final ReplayedRuns replayedRuns;
+    private final ErrorKinds<MdPublisherError> errors;
+    private final FragmentHandler replayHandler;
+    private final FragmentHandler heldHandler;
+    private int shardId;
+    private EventReplay.Run run;
+
+    /**
+     * @param shardCount     engine shards.
+     * @param replay         replays from the event archive.
+     * @param books          the books rebuilt.
+     * @param adapter        decodes the events replayed into the books.
+     * @param replayedEvents counts the events replayed (of the shards' input logs).
+     * @param errors         counts a rebuild that failed ({@link MdPublisherError#EVENT_REPLAY_FAILED}).
+     */
+    BooksRebuild(
+        final int shardCount,
+        final EventReplay replay,
+        final MarketDataBooks books,
+        final FragmentHandler adapter,
+        final Counter replayedEvents,
+        final ErrorKinds<MdPublisherError> errors)
+    {
+        this.replay = replay;
+        this.books = books;
+        this.replayedRuns = new ReplayedRuns(shardCount);
+        this.errors = errors;
+        final MessageHeaderDecoder replayedHeader = new MessageHeaderDecoder();
+        this.replayHandler = (buffer, offset, length, header) ->
+        {
+            final int templateId = replayedHeader.wrap(buffer, offset).templateId();
+            if (EngineEventTemplates.isNumbered(templateId))
+            {
+                replayedEvents.inc(); // not the shard's input log, an answer to an admin command or a join
+            }
+            adapter.onFragment(buffer, offset, length, header);
+        };
+        this.heldHandler = (buffer, offset, length, header) ->
+        {
+            replayedRuns.held(shardId, run.recordingId(), run.sessionId(), header.position());
+            replayHandler.onFragment(buffer, offset, length, header);
+        };
+    }
+
+    /** @return replays from the event archive. */
+    EventReplay replay()
+    {
+        return replay;
+    }
+
+    /** @return takes an event replayed into the books and counts it; for the replays of the shards' live runs. */
+    FragmentHandler replayHandler()
+    {
+        return replayHandler;
+    }
+
+    /** @return what the books hold of each shard's runs. */
+    ReplayedRuns replayedRuns()
+    {
+        return replayedRuns;
+    }
+
+    /**
+     * Rebuilds the books of a shard from every run the archive has recorded, before the md-publisher subscribes to
+     * its event stream: the runs that stopped whole, the newest one, when it still records, to within
+     * {@link #LIVE_GAP_BYTES} of where it has recorded to. A failure is counted and logged: the books hold what was
+     * replayed, and the shard's image catches up from there.
+     *
+     * @param shardId  the engine shard.
+     * @param streamId its event stream id.
+     * @return events replayed.
+     */
+    int rebuildBeforeSubscribing(final int shardId, final int streamId)
+    {
+        int replayed = 0;
+        try
+        {
+            final List<EventReplay.Run> runs = replay.runs(streamId);
+            final boolean lastRecords = !runs.isEmpty() && runs.getLast().recording();
+            replayed = replayRuns(shardId, streamId, runs, lastRecords ? runs.size() - 1 : runs.size());
+            if (lastRecords)
+            {
+                replayed += chase(shardId, runs.getLast());
+            }
+            if (replayed > 0)
+            {
+                System.out.println("md-publisher: rebuilt the books of shard " + shardId + " from " + replayed +
+                    " events of stream " + streamId + " from the event archive before subscribing: " +
+                    books.openOrderCount() + " orders on the books");
+            }
+        }
+        catch (final AeronException ex)
+        {
+            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
+            System.err.println("[md-publisher] the books of shard " + shardId + " not rebuilt from the event " +
+                "archive before subscribing: " + ex.getMessage() + "; its image catches up from the " + replayed +
+                " events replayed");
+        }
+        return replayed;
+    }
+
+    /**
+     * Replays whole, oldest first, the shard's stopped runs among the first {@code count} that the books do not hold
+     * yet (or the rest of the one they hold part of). A run still recording among them is skipped: a later run did not
+     * recover from it (a restarted shard waits until its earlier runs stop).
+     *
+     * @param shardId  the engine shard.
+     * @param streamId its event stream id.
+     * @param runs     its recorded runs, oldest first.
+     * @param count    how many of them to replay.
+     * @return events replayed.
+     * @throws AeronException when the archive cannot be reached or a replay fails.
+     */
+    int replayRuns(final int shardId, final int streamId, final List<EventReplay.Run> runs, final int count)
+    {
+        int replayed = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final EventReplay.Run earlier = runs.get(i);
+            if (earlier.recording())
+            {
+                System.out.println("md-publisher: earlier run of stream " + streamId + " (recording " +
+                    earlier.recordingId() + ") not replayed: it still records");
+                continue;
+            }
+            replayed += replay(shardId, earlier, replayedRuns.replayFrom(shardId, earlier), earlier.stopPosition());
+        }
+        return replayed;
+    }
+
+    private int chase(final int shardId, final EventReplay.Run live)
+    {
+        int replayed = 0;
+        for (int i = 0; i < MAX_CHASE_REPLAYS; i++)
+        {
+            final long from = replayedRuns.replayFrom(shardId, live);
+            final long to = replay.recordedPosition(live.recordingId());
+            if (to - from < LIVE_GAP_BYTES)
+            {
+                break;
+            }
+            replayed += replay(shardId, live, from, to);
+        }
+        return replayed;
+    }
+
+    private int replay(final int shardId, final EventReplay.Run run, final long from, final long to)
+    {
+        if (from >= to)
+        {
+            return 0;
+        }
+        this.shardId = shardId;
+        this.run = run;
+        books.rebuilding(true);
+        try
+        {
+            return replay.replayRecording(run.recordingId(), from, to, heldHandler);
+        }
+        finally
+        {
+            books.rebuilding(false);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.bourse.mdpublisher;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.bourse.common.aeron.ArchivingDriverFixture;
+import io.bourse.common.aeron.EventReplay;
+import io.bourse.common.aeron.RecordedRuns;
+import io.bourse.common.aeron.StreamLayout;
+import io.bourse.common.config.Symbols;
+import io.bourse.common.metrics.ErrorKinds;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.sbe.engine.Side;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.bourse.common.Await.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A restarted md-publisher rebuilds its books from a shard's recorded runs before it subscribes to the shard's event
+ * stream ({@link BooksRebuild#rebuildBeforeSubscribing}), on a real event archive on an archiving media driver; its
+ * first image then catches up only what was recorded since ({@link EngineEventStreams}). Every order reaches the books
+ * once and in order, and the books are published once, whether the run goes on, the shard restarts between the rebuild
+ * and the subscription, or the image joins behind where the rebuild stopped (another reader behind).
+ */
+@Timeout(60)
+class BooksRebuildTest
+{
+    private static final long T1 = 34_200_000_000_000L;
+    /** Orders of the run before the md-publisher restarts: more than {@link BooksRebuild#LIVE_GAP_BYTES} of events. */
+    private static final int DAY_ORDERS = 5_000;
+
+    private final EngineEventEncoder engine = new EngineEventEncoder();
+    private final ErrorKinds<MdPublisherError> errors = new ErrorKinds<>("md-publisher", MdPublisherError.class);
+    private final OrderAddedIds orderAddedIds = new OrderAddedIds();
+    private final MarketDataEvents published = new MarketDataEvents();
+    private final Counter replayedEvents = Counter.builder().name("replayed").build();
+    @TempDir
+    private Path archiveDir;
+    private ArchivingDriverFixture driver;
+    private StreamLayout layout;
+    private RecordedRuns runs;
+    private MarketDataBooks books;
+    private FragmentHandler handler;
+    private BooksRebuild rebuild;
+    private Subscription subscription;
+
+    @BeforeEach
+    void setUp()
+    {
+        driver = new ArchivingDriverFixture("md-rebuild-test", archiveDir);
+        layout = driver.layout();
+        runs = new RecordedRuns(driver);
+        books = new MarketDataBooks(new long[]{Symbols.pack("AAPL")}, MarketDataBooks.FULL_DEPTH, published, errors);
+        final EngineEventAdapter adapter = new EngineEventAdapter(books, new long[][]{{Symbols.pack("AAPL")}},
+            new MdPublisherMetrics(new PrometheusRegistry(), errors), errors);
+        handler = (buffer, offset, length, header) ->
+        {
+            adapter.onFragment(buffer, offset, length, header);
+            orderAddedIds.onFragment(buffer, offset, length, header);
+        };
+        rebuild = new BooksRebuild(
+            1, new EventReplay(driver.aeron(), driver.archive()), books, handler, replayedEvents, errors);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        CloseHelper.closeAll(subscription, runs, driver);
+    }
+
+    @Test
+    void shouldCatchUpOnlyWhatWasRecordedAfterTheRebuild()
+    {
+        final ExclusivePublication run = runs.start(0);
+        publishOrders(run, 1, DAY_ORDERS);
+        runs.awaitRecorded(run);
+
+        assertThat(rebuild.rebuildBeforeSubscribing(0, layout.eventStreamId(0))).isEqualTo(DAY_ORDERS);
+        assertThat(published.drain()).as("nothing published while rebuilding").isEmpty();
+
+        publishOrders(run, DAY_ORDERS + 1, DAY_ORDERS + 3);
+        runs.awaitRecorded(run);
+        subscribeAndReadTo(DAY_ORDERS + 6, () -> publishOrders(run, DAY_ORDERS + 4, DAY_ORDERS + 6));
+
+        assertThat(orderAddedIds.taken).as("each order once, in order")
+            .isEqualTo(OrderAddedIds.orderIds(1, DAY_ORDERS + 6));
+        assertThat(replayedEvents.get()).as("the image's catch-up replayed the 3 recorded after the rebuild")
+            .isEqualTo(DAY_ORDERS + 3);
+        assertThat(publishedAddOrders()).as("the books published once, then the live orders")
+            .isEqualTo(OrderAddedIds.orderIds(1, DAY_ORDERS + 6));
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    @Test
+    void shouldReplayTheRestOfTheRebuiltRunWhenTheShardRestartsBeforeTheSubscription()
+    {
+        final ExclusivePublication firstRun = runs.start(0);
+        publishOrders(firstRun, 1, DAY_ORDERS);
+        runs.awaitRecorded(firstRun);
+        rebuild.rebuildBeforeSubscribing(0, layout.eventStreamId(0));
+
+        // The first run goes on, then stops; the restarted shard publishes before the md-publisher subscribes.
+        publishOrders(firstRun, DAY_ORDERS + 1, DAY_ORDERS + 3);
+        runs.stop(firstRun);
+        final ExclusivePublication newRun = runs.start(0);
+        publishOrders(newRun, 100_001, 100_002);
+        runs.awaitRecorded(newRun);
+        subscribeAndReadTo(DAY_ORDERS + 5, () -> publishOrders(newRun, 100_003, 100_003));
+
+        final List<Long> expected = OrderAddedIds.orderIds(1, DAY_ORDERS + 3);
+        expected.addAll(OrderAddedIds.orderIds(100_001, 100_003));
+        assertThat(orderAddedIds.taken).as("the rest of the first run, then the new run, each order once")
+            .isEqualTo(expected);
+        assertThat(publishedAddOrders()).isEqualTo(expected);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    @Test
+    void shouldSkipTheLiveEventsTheRebuildTookWhenTheImageJoinsBehindIt()
+    {
+        final ExclusivePublication run = runs.start(0);
+        // A tethered reader (an order gateway behind) stands at the run's start: a new image joins there.
+        try (Subscription behind = driver.aeron().addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
+        {
+            awaitTrue(() -> behind.imageCount() > 0);
+            publishOrders(run, 1, DAY_ORDERS);
+            runs.awaitRecorded(run);
+            rebuild.rebuildBeforeSubscribing(0, layout.eventStreamId(0));
+
+            subscribeAndReadTo(DAY_ORDERS + 2, () -> publishOrders(run, DAY_ORDERS + 1, DAY_ORDERS + 2));
+        }
+
+        assertThat(orderAddedIds.taken).as("each order once, in order")
+            .isEqualTo(OrderAddedIds.orderIds(1, DAY_ORDERS + 2));
+        assertThat(publishedAddOrders()).isEqualTo(OrderAddedIds.orderIds(1, DAY_ORDERS + 2));
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    /**
+     * Subscribes to shard 0's events as the md-publisher does after the rebuild (untethered), reads until the first
+     * image is caught up, publishes live orders, and reads until the books have taken a number of orders.
+     */
+    private void subscribeAndReadTo(final int orders, final Runnable publishLive)
+    {
+        subscription =
+            driver.aeron().addSubscription(StreamLayout.untethered(layout.eventChannel()), layout.eventStreamId(0));
+        awaitTrue(() -> subscription.imageCount() > 0);
+        final EngineEventStreams streams = new EngineEventStreams(new Subscription[]{subscription},
+            new long[][]{{Symbols.pack("AAPL")}}, new MidnightNanoClock(), handler, books, rebuild,
+            Counter.builder().name("rejoins").build(), errors);
+        awaitTrue(() ->
+        {
+            streams.poll(10);
+            return null == streams.catchUpReason();
+        });
+        publishLive.run();
+        awaitTrue(() ->
+        {
+            streams.poll(10);
+            return orderAddedIds.taken.size() >= orders;
+        });
+        for (int i = 0; i < 10; i++)
+        {
+            streams.poll(10); // nothing more: no order twice
+        }
+    }
+
+    private List<Long> publishedAddOrders()
+    {
+        final List<Long> orderIds = new ArrayList<>();
+        for (final MarketDataEvents.Message message : published.drain())
+        {
+            if (message instanceof MarketDataEvents.AddOrder addOrder)
+            {
+                orderIds.add(addOrder.orderId());
+            }
+        }
+        return orderIds;
+    }
+
+    private void publishOrders(final ExclusivePublication run, final long firstOrderId, final long lastOrderId)
+    {
+        for (long orderId = firstOrderId; orderId <= lastOrderId; orderId++)
+        {
+            final int length = engine.orderAdded(T1 + orderId, "AAPL", orderId, Side.BUY, 100, 1_000_000, 'Y');
+            awaitTrue(() -> run.offer(engine.buffer, 0, length) > 0);
+        }
+    }
+}
