@@ -16,9 +16,10 @@ import java.util.List;
  * hold is noted in {@link ReplayedRuns} as it is replayed, so a replay that fails part way, or a later one, goes on
  * from there.
  * <p>
- * A restarted md-publisher does it before it subscribes to the shard's event stream ({@link #rebuildBeforeSubscribing}):
- * a live image that is not read while a long day is replayed would hold the shard's newer events back (engine back
- * pressure) until the media driver leaves it behind; with no subscription yet, nothing is held. The run still recording
+ * A restarted md-publisher does it before it subscribes to the shard's event stream
+ * ({@link #rebuildBeforeSubscribing}): a live image that is not read while a long day is replayed would hold the
+ * shard's newer events back (engine back pressure) until the media driver leaves it behind; with no subscription yet,
+ * nothing is held. The run still recording
  * is replayed to where the archive has recorded it, again until that is within {@link #LIVE_GAP_BYTES} of where the
  * replay stands: the image that joins when the shard is subscribed to then has only that short stretch to catch up
  * ({@link EngineEventStreams}).

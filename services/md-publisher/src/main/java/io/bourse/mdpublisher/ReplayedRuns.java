@@ -5,8 +5,8 @@ import io.bourse.common.aeron.EventReplay;
 import java.util.Arrays;
 
 /**
- * Per engine shard, how far the md-publisher's books hold the shard's recorded runs ({@link EventReplay#runs}) that were
- * replayed from the event archive without publishing, before the shard's first image was caught up: the newest run
+ * Per engine shard, how far the md-publisher's books hold the shard's recorded runs ({@link EventReplay#runs}) that
+ * were replayed from the event archive without publishing, before the shard's first image was caught up: the newest run
  * replayed (its recording id and Aeron session id) and the stream position replayed to in it, in bytes (its stop
  * position when it was replayed whole, short of it when it was still recording: {@link BooksRebuild}). Runs are
  * replayed oldest first and the archive numbers recordings in the order they start, so the books hold every run with a
