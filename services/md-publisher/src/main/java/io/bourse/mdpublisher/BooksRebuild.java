@@ -119,7 +119,7 @@ final class BooksRebuild
         {
             final List<EventReplay.Run> runs = replay.runs(streamId);
             final boolean lastRecords = !runs.isEmpty() && runs.getLast().recording();
-            replayed = replayRuns(shardId, streamId, runs, lastRecords ? runs.size() - 1 : runs.size());
+            replayed = replayRuns(shardId, streamId, runs, 0, lastRecords ? runs.size() - 1 : runs.size(), false);
             if (lastRecords)
             {
                 replayed += chase(shardId, runs.getLast());
@@ -142,30 +142,48 @@ final class BooksRebuild
     }
 
     /**
-     * Replays whole, oldest first, the shard's stopped runs among the first {@code count} that the books do not hold
-     * yet (or the rest of the one they hold part of). A run still recording among them is skipped: a later run did not
-     * recover from it (a restarted shard waits until its earlier runs stop).
+     * Replays whole, oldest first, the shard's stopped runs among {@code runs[from, to)}: into the books without
+     * publishing, but what the books hold already (the rest of the run they hold part of), for a rebuild; or published
+     * as they are replayed, for runs of which the md-publisher read nothing, after the run it read last
+     * ({@link EngineEventStreams}). A run still recording among them is skipped: a later run did not recover from it (a
+     * restarted engine recovers, before it publishes, only once its earlier runs have stopped).
      *
      * @param shardId  the engine shard.
      * @param streamId its event stream id.
      * @param runs     its recorded runs, oldest first.
-     * @param count    how many of them to replay.
+     * @param from     index of the first run to replay.
+     * @param to       index after the last run to replay.
+     * @param publish  true to publish the runs' events, false to rebuild the books from them.
      * @return events replayed.
      * @throws AeronException when the archive cannot be reached or a replay fails.
      */
-    int replayRuns(final int shardId, final int streamId, final List<EventReplay.Run> runs, final int count)
+    int replayRuns(
+        final int shardId, final int streamId, final List<EventReplay.Run> runs, final int from, final int to,
+        final boolean publish)
     {
         int replayed = 0;
-        for (int i = 0; i < count; i++)
+        for (int i = from; i < to; i++)
         {
             final EventReplay.Run earlier = runs.get(i);
             if (earlier.recording())
             {
                 System.out.println("md-publisher: earlier run of stream " + streamId + " (recording " +
                     earlier.recordingId() + ") not replayed: it still records");
-                continue;
             }
-            replayed += replay(shardId, earlier, replayedRuns.replayFrom(shardId, earlier), earlier.stopPosition());
+            else if (publish)
+            {
+                final int published = replay.replayRecording(
+                    earlier.recordingId(), earlier.startPosition(), earlier.stopPosition(), replayHandler);
+                System.out.println("md-publisher: published the missed " + published + " events of stream " +
+                    streamId + " session " + earlier.sessionId() + ", a run never read, from the event archive, " +
+                    "recording " + earlier.recordingId());
+                replayed += published;
+            }
+            else
+            {
+                replayed +=
+                    replay(shardId, earlier, replayedRuns.replayFrom(shardId, earlier), earlier.stopPosition());
+            }
         }
         return replayed;
     }

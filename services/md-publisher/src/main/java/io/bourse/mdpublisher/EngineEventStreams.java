@@ -46,14 +46,16 @@ import java.util.function.Consumer;
  *   <li>A later image of a new run of the shard (a restarted engine): once the earlier run's image has been read to the
  *   end of its stream (the archive stops recording a run there, so the new run can start while this md-publisher is
  *   still behind on the earlier one), or has closed short of it (left behind, and the run ended before it could join
- *   again), the earlier run's events not read yet, from its recording, then the new run's events from its start,
+ *   again), the earlier run's events not read yet, from its recording, then the whole recordings of the runs between
+ *   the two of which nothing was read ({@link #publishRunsBetween}), then the new run's events from its start,
  *   published. A run that ended so and whose engine does not restart has its unread events published once the
  *   archive shows it stopped ({@link #publishEndedRunTail}).</li>
  * </ul>
  * A shard's image whose run is older than one the shard has recorded since (its stream lingers: another reader holds
  * it, or an engine stopped without closing it) is not caught up, and its live events are read and dropped, as are
- * those of any later image of that run: the newer run's image, caught up as the shard's first, replays that run's
- * whole recording.
+ * those of any later image of that run: the newer run's image replays that run's whole recording, as the shard's
+ * first or as a run between the run read last and its own (before stop 76 a later image so superseded was read
+ * live, and its events from before it joined were lost, or came interleaved with the newer run's).
  * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after a rebuild,
  * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
  * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
@@ -279,11 +281,12 @@ final class EngineEventStreams
                     tailLookupNs[shardId] = TAIL_LOOKUP_NOT_DUE;
                     caughtUpImages.removeIf(Image::isClosed);
                 }
-                else if (firstOfShard)
+                else
                 {
-                    // The newer run's image, when it comes, is the shard's first to catch up: it replays this run's
-                    // whole recording, and the earlier runs not in the books yet, then publishes the books once.
-                    // (After a first, a new run's catch-up replays its own recording only.)
+                    // The newer run's image, when it comes, replays this run: as the shard's first to catch up, its
+                    // whole recording and the earlier runs not in the books yet, then publishes the books once; after
+                    // a first, the unread tail of the run read last, or this run's whole recording
+                    // (publishRunsBetween).
                     supersededImages.add(image.correlationId());
                 }
                 if (!superseded && (replayedRuns.takeUnpublished(shardId) | rebuilt))
@@ -299,8 +302,7 @@ final class EngineEventStreams
                 return;
             }
         }
-        // Another caught-up image of the shard: a later image superseded (read live, its run's events not replayed),
-        // or one of an earlier run read to its end.
+        // Another caught-up image of the shard: one of an earlier run read to its end.
         work += image.poll(image == readImages[shardId] ? liveHandler : adapter, fragmentLimit);
     }
 
@@ -342,7 +344,7 @@ final class EngineEventStreams
                 runs.getLast().recordingId() + ")");
             return 0;
         }
-        final int replayed = rebuild.replayRuns(shardId, streamId, runs, index);
+        final int replayed = rebuild.replayRuns(shardId, streamId, runs, 0, index, false);
         if (replayed > 0)
         {
             System.out.println("md-publisher: rebuilt the books from " + replayed + " events of earlier runs of " +
@@ -379,11 +381,13 @@ final class EngineEventStreams
         }
         // An earlier run of the shard whose image the media driver left behind before its end: its tail comes first.
         final int earlierTail = null == read || sameRun ? 0 : replayUnreadTail(streamId, read, false);
+        int earlier = earlierTail;
         try
         {
             // No image of the shard caught up before: the books hold of its runs only what was rebuilt before the
             // shard was subscribed to.
-            final int earlier = earlierTail + (null == read ? replayEarlierRuns(streamId, sessionId) : 0);
+            earlier += null == read ? replayEarlierRuns(streamId, sessionId) :
+                sameRun ? 0 : publishRunsBetween(streamId, read.sessionId(), sessionId);
             if (superseded || readPosition >= joinPosition)
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed
@@ -418,8 +422,25 @@ final class EngineEventStreams
             errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
             System.err.println("[md-publisher] " + stretch + " not replayed from the event archive: " +
                 ex.getMessage() + "; the books hold only the events heard from there on");
-            return earlierTail;
+            return earlier;
         }
+    }
+
+    /**
+     * Publishes, from the archive, the whole recordings of the shard's runs between the run read last and a new
+     * image's, oldest first: runs of which this md-publisher read nothing, their images superseded when first seen (a
+     * newer run recorded already) or left behind by the media driver before they were caught up (they waited for the
+     * run before to be read to its end) and ended before they could join again. A run still recording among them is
+     * skipped ({@link BooksRebuild#replayRuns}).
+     *
+     * @return events published.
+     * @throws AeronException when the archive cannot be reached or a replay fails.
+     */
+    private int publishRunsBetween(final int streamId, final int readSessionId, final int sessionId)
+    {
+        final List<EventReplay.Run> runs = replay.runs(streamId);
+        return rebuild.replayRuns(shardId, streamId, runs, EventReplay.runIndex(runs, readSessionId) + 1,
+            EventReplay.runIndex(runs, sessionId), true);
     }
 
     /**

@@ -64,6 +64,8 @@ class EngineEventStreamsLeftBehindTest
     private ArchivingDriverFixture driver;
     private RecordedRuns runs;
     private Subscription subscription;
+    /** Done when the reader's stall may end, once its image is closed; null: as soon as it is. */
+    private volatile CompletableFuture<?> stallUntil;
 
     /** @param restingTimeoutNs how long the image rests, once left behind, before it joins again. */
     private void startDriver(final long restingTimeoutNs)
@@ -141,6 +143,85 @@ class EngineEventStreamsLeftBehindTest
         assertThat(errors.total()).isEqualTo(0);
     }
 
+    /**
+     * While the reader stalls, the shard's run ends, and so does the next: its image, waiting behind the first run's,
+     * is left behind before it is ever caught up; then a third run publishes. The second run comes whole from the
+     * third run's catch-up, after the first run's unread tail (before, it was lost).
+     */
+    @Test
+    void shouldPublishARunLeftBehindBeforeItWasCaughtUpWhenANewerRunFollows()
+    {
+        startDriver(TimeUnit.SECONDS.toNanos(10));
+        final ExclusivePublication run = runs.start(0);
+        final EngineEventStreams streams = streams();
+        publishOrders(run, 1, 3 * STALL_AT);
+
+        final CompletableFuture<Void> shard = CompletableFuture.runAsync(() ->
+        {
+            publishOrders(run, 3 * STALL_AT + 1, ORDERS);
+            runs.stop(run);
+            final ExclusivePublication secondRun = runs.start(0);
+            awaitTrue(() -> null != subscription.imageBySessionId(secondRun.sessionId()));
+            publishOrders(secondRun, 1_000_001, 1_000_000 + ORDERS); // past its window: left behind
+            runs.stop(secondRun);
+            final ExclusivePublication thirdRun = runs.start(0);
+            publishOrders(thirdRun, 2_000_001, 2_000_003);
+            runs.awaitRecorded(thirdRun);
+        }, threads);
+        stallUntil = shard;
+        final List<Long> expected = orderIds(1, ORDERS);
+        expected.addAll(orderIds(1_000_001, 1_000_000 + ORDERS));
+        expected.addAll(orderIds(2_000_001, 2_000_003));
+        takeAll(streams, expected.size(), shard);
+
+        assertThat(taken).as("each run's every order once, in the order of the runs").isEqualTo(expected);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    /**
+     * While the reader stalls, the shard's run ends, and the next run's image, waiting behind the first run's, is left
+     * behind before it is ever caught up, and joins again, past the run's start; then that run ends too and a third
+     * run publishes. The second run's image, caught up when the third records, is superseded: its run comes whole from
+     * the third run's catch-up, after the first run's unread tail, and none of its live events is read (before, they
+     * were, and its events from before it joined again were lost).
+     */
+    @Test
+    void shouldPublishARunWhoseImageJoinedAgainBeforeItWasCaughtUpWholeWhenANewerRunFollows()
+    {
+        startDriver(UNTETHERED_TIMEOUT_NS);
+        final ExclusivePublication run = runs.start(0);
+        final EngineEventStreams streams = streams();
+        publishOrders(run, 1, 3 * STALL_AT);
+
+        final CompletableFuture<Void> shard = CompletableFuture.runAsync(() ->
+        {
+            publishOrders(run, 3 * STALL_AT + 1, ORDERS);
+            runs.stop(run);
+            final ExclusivePublication secondRun = runs.start(0);
+            awaitTrue(() -> null != subscription.imageBySessionId(secondRun.sessionId()));
+            final Image leftBehind = subscription.imageBySessionId(secondRun.sessionId());
+            publishOrders(secondRun, 1_000_001, 1_000_000 + ORDERS); // past its window: left behind
+            awaitTrue(() ->
+            {
+                final Image image = subscription.imageBySessionId(secondRun.sessionId());
+                return null != image && leftBehind != image; // joined again, where the archive's recorder stands
+            });
+            publishOrders(secondRun, 1_000_001 + ORDERS, 1_000_005 + ORDERS);
+            runs.stop(secondRun);
+            final ExclusivePublication thirdRun = runs.start(0);
+            publishOrders(thirdRun, 2_000_001, 2_000_003);
+            runs.awaitRecorded(thirdRun);
+        }, threads);
+        stallUntil = shard;
+        final List<Long> expected = orderIds(1, ORDERS);
+        expected.addAll(orderIds(1_000_001, 1_000_005 + ORDERS));
+        expected.addAll(orderIds(2_000_001, 2_000_003));
+        takeAll(streams, expected.size(), shard);
+
+        assertThat(taken).as("each run's every order once, in the order of the runs").isEqualTo(expected);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
     @Test
     void shouldSkipTheLiveEventsAlreadyReadWhenTheRunJoinsAgainBehindThem()
     {
@@ -191,6 +272,11 @@ class EngineEventStreamsLeftBehindTest
             if (STALL_AT == taken.size() && before < STALL_AT)
             {
                 final Image image = (Image)frameHeader.context();
+                final CompletableFuture<?> until = stallUntil;
+                if (null != until)
+                {
+                    until.join();
+                }
                 awaitTrue(image::isClosed);
             }
         };
