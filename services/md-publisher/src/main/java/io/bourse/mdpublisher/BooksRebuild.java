@@ -16,13 +16,13 @@ import java.util.List;
  * hold is noted in {@link ReplayedRuns} as it is replayed, so a replay that fails part way, or a later one, goes on
  * from there.
  * <p>
- * A restarted md-publisher does it before it subscribes to the shard's event stream
+ * A restarted md-publisher does it before it subscribes to the shards' event streams
  * ({@link #rebuildBeforeSubscribing}): a live image that is not read while a long day is replayed would hold the
  * shard's newer events back (engine back pressure) until the media driver leaves it behind; with no subscription yet,
- * nothing is held. The run still recording
- * is replayed to where the archive has recorded it, again until that is within {@link #LIVE_GAP_BYTES} of where the
- * replay stands: the image that joins when the shard is subscribed to then has only that short stretch to catch up
- * ({@link EngineEventStreams}).
+ * nothing is held. The run still recording is replayed to where the archive has recorded it, again until that is
+ * within {@link #LIVE_GAP_BYTES} of where the replay stands; every shard is rebuilt so, then each again for what it
+ * recorded meanwhile, and only then are the shards subscribed to, so that the image that joins has only a short
+ * stretch to catch up ({@link EngineEventStreams}).
  */
 final class BooksRebuild
 {
@@ -105,8 +105,9 @@ final class BooksRebuild
     /**
      * Rebuilds the books of a shard from every run the archive has recorded, before the md-publisher subscribes to
      * its event stream: the runs that stopped whole, the newest one, when it still records, to within
-     * {@link #LIVE_GAP_BYTES} of where it has recorded to. A failure is counted and logged: the books hold what was
-     * replayed, and the shard's image catches up from there.
+     * {@link #LIVE_GAP_BYTES} of where it has recorded to. Called again, it replays only what the shard recorded since
+     * (a run that stopped meanwhile to its end, a new run from its start). A failure is counted and logged: the books
+     * hold what was replayed, and the shard's image catches up from there.
      *
      * @param shardId  the engine shard.
      * @param streamId its event stream id.

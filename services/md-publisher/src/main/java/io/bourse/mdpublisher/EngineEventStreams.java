@@ -53,9 +53,9 @@ import java.util.function.Consumer;
  * </ul>
  * A shard's image whose run is older than one the shard has recorded since (its stream lingers: another reader holds
  * it, or an engine stopped without closing it) is not caught up, and its live events are read and dropped, as are
- * those of any later image of that run: the newer run's image replays that run's whole recording, as the shard's
- * first or as a run between the run read last and its own (before stop 76 a later image so superseded was read
- * live, and its events from before it joined were lost, or came interleaved with the newer run's).
+ * those of any later image of that run: the newer run's image replays that run (what the books do not hold of it), as
+ * the shard's first or as a run between the run read last and its own (before stop 76 a later image so superseded was
+ * read live, and its events from before it joined were lost, or came twice).
  * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after a rebuild,
  * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
  * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
@@ -240,9 +240,9 @@ final class EngineEventStreams
 
     private void pollImage(final Image image)
     {
-        // A superseded first image's events are read and dropped: the newer run recovered from its run, and its
-        // catch-up replays that run's whole recording into the books. Keyed by correlation id, so an image of it that
-        // the media driver left behind and let join again is dropped too, without another catch-up.
+        // A superseded image's events are read and dropped: the newer run recovered from its run, and its catch-up
+        // replays that run into the books (what they do not hold of it yet). Keyed by correlation id, so an image of it
+        // that the media driver left behind and let join again is dropped too, without another catch-up.
         if (supersededImages.contains(image.correlationId()))
         {
             work += image.poll(DROPPED, fragmentLimit);
@@ -283,10 +283,9 @@ final class EngineEventStreams
                 }
                 else
                 {
-                    // The newer run's image, when it comes, replays this run: as the shard's first to catch up, its
-                    // whole recording and the earlier runs not in the books yet, then publishes the books once; after
-                    // a first, the unread tail of the run read last, or this run's whole recording
-                    // (publishRunsBetween).
+                    // The newer run's image, when it comes, replays this run: as the shard's first to catch up, what
+                    // the books do not hold of it and of the earlier runs, then publishes the books once; after a
+                    // first, the unread tail of the run read last, or this run's whole recording (publishRunsBetween).
                     supersededImages.add(image.correlationId());
                 }
                 if (!superseded && (replayedRuns.takeUnpublished(shardId) | rebuilt))
@@ -323,8 +322,9 @@ final class EngineEventStreams
 
     /**
      * Replays, without publishing, the whole recordings of the shard's runs before the image's (a restarted engine
-     * recovers its state from them, so its new run continues theirs), but those already in the books (replayed for an
-     * image that turned out superseded), unless a newer run than the image's records ({@link #superseded} then set,
+     * recovers its state from them, so its new run continues theirs), but what the books hold already (replayed before
+     * the shard was subscribed to, or for an image that turned out superseded; the run they hold part of from where
+     * they stand, {@link ReplayedRuns}), unless a newer run than the image's records ({@link #superseded} then set,
      * nothing replayed). A run not listed yet (its shard is starting its recording) is newer than every run listed
      * ({@link EventReplay#runIndex}). An earlier run still recording is skipped: the image's run did not recover from
      * it ({@link BooksRebuild#replayRuns}).
@@ -355,7 +355,8 @@ final class EngineEventStreams
 
     /**
      * Replays the run's recording from its start (or, when the shard's image read last was of the same run, from the
-     * position read to in it: an image that went away and came back) to the image's join position into the books,
+     * position read to in it: an image that went away and came back; for the shard's first image, from where the books
+     * hold the run, {@link ReplayedRuns#position}) to the image's join position into the books,
      * after the unread tail of the run read last when it is another ({@link #replayUnreadTail}),
      * unless the image joined where the stream starts or where the books stand, or a newer run of the shard records
      * meanwhile (an engine that stopped without closing its stream, whose image lingers). Without publishing for the

@@ -130,18 +130,25 @@ public final class MdPublisherService implements AutoCloseable
                 metricsServer.readiness(() -> "rebuilding the books from the event archive");
             }
             final Subscription[] subscriptions = new Subscription[directory.shardCount()];
+            if (null != rebuild)
+            {
+                // Every shard's books before any is subscribed to, then again for what each recorded meanwhile: a
+                // shard subscribed to while another's long day is replayed would be held back by its unread image.
+                for (int pass = 0; pass < 2; pass++)
+                {
+                    for (int shardId = 0; shardId < subscriptions.length; shardId++)
+                    {
+                        rebuild.rebuildBeforeSubscribing(shardId, layout.eventStreamId(shardId));
+                    }
+                }
+            }
+            // With the archive, a late md-publisher (a stall) is left behind by the shards instead of holding their
+            // events back, and catches up from the archive when it joins again.
+            final String eventChannel =
+                null != rebuild ? StreamLayout.untethered(layout.eventChannel()) : layout.eventChannel();
             for (int shardId = 0; shardId < subscriptions.length; shardId++)
             {
-                final int streamId = layout.eventStreamId(shardId);
-                if (null != rebuild)
-                {
-                    // Before subscribing: a restart's long replay then holds none of the shard's events back.
-                    rebuild.rebuildBeforeSubscribing(shardId, streamId);
-                }
-                // With the archive, a late md-publisher (a stall) is left behind by the shards instead of holding
-                // their events back, and catches up from the archive when it joins again.
-                subscriptions[shardId] = aeron.addSubscription(
-                    null != rebuild ? StreamLayout.untethered(layout.eventChannel()) : layout.eventChannel(), streamId);
+                subscriptions[shardId] = aeron.addSubscription(eventChannel, layout.eventStreamId(shardId));
             }
             final List<Subscription> allSubscriptions = new ArrayList<>(List.of(subscriptions));
             allSubscriptions.add(snapshotRequests);

@@ -78,16 +78,6 @@ final class ReplayedRuns
     }
 
     /**
-     * Notes that the books hold runs not published yet (replayed for a shard's image that turned out superseded).
-     *
-     * @param shardId the engine shard.
-     */
-    void unpublished(final int shardId)
-    {
-        unpublished[shardId] = true;
-    }
-
-    /**
      * @param shardId the engine shard.
      * @return whether the books hold runs of the shard that were replayed and not published yet; cleared: the caller
      * publishes them.

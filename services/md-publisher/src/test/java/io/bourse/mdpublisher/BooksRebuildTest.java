@@ -109,7 +109,7 @@ class BooksRebuildTest
         final ExclusivePublication firstRun = runs.start(0);
         publishOrders(firstRun, 1, DAY_ORDERS);
         runs.awaitRecorded(firstRun);
-        rebuild.rebuildBeforeSubscribing(0, layout.eventStreamId(0));
+        assertThat(rebuild.rebuildBeforeSubscribing(0, layout.eventStreamId(0))).isEqualTo(DAY_ORDERS);
 
         // The first run goes on, then stops; the restarted shard publishes before the md-publisher subscribes.
         publishOrders(firstRun, DAY_ORDERS + 1, DAY_ORDERS + 3);
@@ -123,6 +123,8 @@ class BooksRebuildTest
         expected.addAll(OrderAddedIds.orderIds(100_001, 100_003));
         assertThat(orderAddedIds.taken).as("the rest of the first run, then the new run, each order once")
             .isEqualTo(expected);
+        assertThat(replayedEvents.get()).as("the image's catch-up replayed the first run's 3 and the new run's 2")
+            .isEqualTo(DAY_ORDERS + 5);
         assertThat(publishedAddOrders()).isEqualTo(expected);
         assertThat(errors.total()).isEqualTo(0);
     }
@@ -137,13 +139,16 @@ class BooksRebuildTest
             awaitTrue(() -> behind.imageCount() > 0);
             publishOrders(run, 1, DAY_ORDERS);
             runs.awaitRecorded(run);
-            rebuild.rebuildBeforeSubscribing(0, layout.eventStreamId(0));
+            assertThat(rebuild.rebuildBeforeSubscribing(0, layout.eventStreamId(0))).isEqualTo(DAY_ORDERS);
 
             subscribeAndReadTo(DAY_ORDERS + 2, () -> publishOrders(run, DAY_ORDERS + 1, DAY_ORDERS + 2));
+            assertThat(subscription.imageBySessionId(run.sessionId()).joinPosition()).as("joined at the start")
+                .isEqualTo(0);
         }
 
         assertThat(orderAddedIds.taken).as("each order once, in order")
             .isEqualTo(OrderAddedIds.orderIds(1, DAY_ORDERS + 2));
+        assertThat(replayedEvents.get()).as("nothing more replayed").isEqualTo(DAY_ORDERS);
         assertThat(publishedAddOrders()).isEqualTo(OrderAddedIds.orderIds(1, DAY_ORDERS + 2));
         assertThat(errors.total()).isEqualTo(0);
     }
