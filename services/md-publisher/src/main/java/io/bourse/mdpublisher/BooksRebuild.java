@@ -146,8 +146,9 @@ final class BooksRebuild
      * Replays whole, oldest first, the shard's stopped runs among {@code runs[from, to)}: into the books without
      * publishing, but what the books hold already (the rest of the run they hold part of), for a rebuild; or published
      * as they are replayed, for runs of which the md-publisher read nothing, after the run it read last
-     * ({@link EngineEventStreams}). A run still recording among them is skipped: a later run did not recover from it (a
-     * restarted engine recovers, before it publishes, only once its earlier runs have stopped).
+     * ({@link EngineEventStreams}), each once ({@link ReplayedRuns#isPublished}). A run still recording among them is
+     * skipped: a later run did not recover from it (a restarted engine recovers, before it publishes, only once its
+     * earlier runs have stopped).
      *
      * @param shardId  the engine shard.
      * @param streamId its event stream id.
@@ -166,6 +167,10 @@ final class BooksRebuild
         for (int i = from; i < to; i++)
         {
             final EventReplay.Run earlier = runs.get(i);
+            if (publish && replayedRuns.isPublished(shardId, earlier.recordingId()))
+            {
+                continue; // for the catch-up of an image that turned out superseded
+            }
             if (earlier.recording())
             {
                 System.out.println("md-publisher: earlier run of stream " + streamId + " (recording " +
@@ -173,6 +178,7 @@ final class BooksRebuild
             }
             else if (publish)
             {
+                replayedRuns.published(shardId, earlier.recordingId()); // first: a failed replay is not repeated
                 final int published = replay.replayRecording(
                     earlier.recordingId(), earlier.startPosition(), earlier.stopPosition(), replayHandler);
                 System.out.println("md-publisher: published the missed " + published + " events of stream " +

@@ -96,8 +96,8 @@ final class EngineEventStreams
      */
     private final Set<Image> caughtUpImages = Collections.newSetFromMap(new IdentityHashMap<>());
     /**
-     * {@link Image#correlationId()} of the shard's first images whose runs are older than one the shard has recorded
-     * since: their events are in that run's catch-up.
+     * {@link Image#correlationId()} of the images whose runs are older than one the shard has recorded since, when
+     * they were caught up: their events are in that run's catch-up.
      */
     private final LongHashSet supersededImages = new LongHashSet();
     private final EventCatchUpReadiness readiness;
@@ -119,6 +119,11 @@ final class EngineEventStreams
      * {@link #TAIL_LOOKUP_NOT_DUE} before the image read last is seen closed.
      */
     private final long[] tailLookupNs;
+    /**
+     * Per shard: the lookups of {@link #publishEndedRunTail} are over since the image read last was caught up: the
+     * shard's newest run has stopped and its runs from the one read last on are published.
+     */
+    private final boolean[] endedRunsDone;
     private static final long TAIL_LOOKUP_NOT_DUE = Long.MIN_VALUE;
     /** How often the unread tail's run is looked up while it may still join again: once a second, in ns. */
     private static final long TAIL_LOOKUP_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
@@ -176,6 +181,7 @@ final class EngineEventStreams
         this.tailDone = new boolean[subscriptions.length];
         this.tailLookupNs = new long[subscriptions.length];
         Arrays.fill(tailLookupNs, TAIL_LOOKUP_NOT_DUE);
+        this.endedRunsDone = new boolean[subscriptions.length];
         this.rejoins = rejoins;
         this.replayHandler = null == rebuild ? null : rebuild.replayHandler();
         this.liveHandler = (buffer, offset, length, header) ->
@@ -278,6 +284,7 @@ final class EngineEventStreams
                         replayedRuns.position(shardId, image.sessionId()) :
                         earlier.sessionId() == image.sessionId() ? readPositions[shardId] : 0);
                     tailDone[shardId] = false;
+                    endedRunsDone[shardId] = false;
                     tailLookupNs[shardId] = TAIL_LOOKUP_NOT_DUE;
                     caughtUpImages.removeIf(Image::isClosed);
                 }
@@ -357,12 +364,14 @@ final class EngineEventStreams
      * Replays the run's recording from its start (or, when the shard's image read last was of the same run, from the
      * position read to in it: an image that went away and came back; for the shard's first image, from where the books
      * hold the run, {@link ReplayedRuns#position}) to the image's join position into the books,
-     * after the unread tail of the run read last when it is another ({@link #replayUnreadTail}),
-     * unless the image joined where the stream starts or where the books stand, or a newer run of the shard records
-     * meanwhile (an engine that stopped without closing its stream, whose image lingers). Without publishing for the
-     * shard's first image caught up ({@link #rebuilt} then set), else publishing.
+     * after the unread tail of the run read last when it is another ({@link #replayUnreadTail}) and the runs between
+     * the two of which nothing was read ({@link #publishRunsBetween}), or after the earlier runs the books do not hold
+     * for the shard's first image ({@link #replayEarlierRuns}), unless the image joined where the stream starts or
+     * where the books stand, or a newer run of the shard records meanwhile (an engine that stopped without closing its
+     * stream, whose image lingers). Without publishing for the shard's first image caught up ({@link #rebuilt} then
+     * set), else publishing.
      *
-     * @return events replayed; 0 also when the replay failed (counted and logged).
+     * @return events replayed; those before a replay that failed (counted and logged).
      */
     private int catchUp(final Image image)
     {
@@ -440,8 +449,13 @@ final class EngineEventStreams
     private int publishRunsBetween(final int streamId, final int readSessionId, final int sessionId)
     {
         final List<EventReplay.Run> runs = replay.runs(streamId);
-        return rebuild.replayRuns(shardId, streamId, runs, EventReplay.runIndex(runs, readSessionId) + 1,
-            EventReplay.runIndex(runs, sessionId), true);
+        return publishRunsAfter(streamId, runs, readSessionId, EventReplay.runIndex(runs, sessionId));
+    }
+
+    private int publishRunsAfter(
+        final int streamId, final List<EventReplay.Run> runs, final int readSessionId, final int to)
+    {
+        return rebuild.replayRuns(shardId, streamId, runs, EventReplay.runIndex(runs, readSessionId) + 1, to, true);
     }
 
     /**
@@ -502,16 +516,17 @@ final class EngineEventStreams
     }
 
     /**
-     * The tail of a run that ended while this md-publisher was left behind, and whose engine does not restart: looked
-     * up once per {@link #TAIL_LOOKUP_INTERVAL_NS} while the shard's image read last is closed and no image has come,
-     * from an interval after it is first seen so.
+     * The tail of a run that ended while this md-publisher was left behind, and whose engine does not restart, then the
+     * runs after it that ended likewise before their images were caught up ({@link #publishRunsBetween}): looked up
+     * once per {@link #TAIL_LOOKUP_INTERVAL_NS} while the shard's image read last is closed and no image has come,
+     * from an interval after it is first seen so, until the shard's newest run has stopped and is published.
      *
      * @return events published.
      */
     private int publishEndedRunTail()
     {
         final Image read = readImages[shardId];
-        if (null == read || !read.isClosed() || tailDone[shardId] || subscriptions[shardId].imageCount() > 0)
+        if (null == read || !read.isClosed() || endedRunsDone[shardId] || subscriptions[shardId].imageCount() > 0)
         {
             return 0;
         }
@@ -526,6 +541,25 @@ final class EngineEventStreams
             return 0;
         }
         tailLookupNs[shardId] = nowNs + TAIL_LOOKUP_INTERVAL_NS;
-        return replayUnreadTail(subscriptions[shardId].streamId(), read, true);
+        final int streamId = subscriptions[shardId].streamId();
+        final int tail = replayUnreadTail(streamId, read, true);
+        if (!tailDone[shardId] && readPositions[shardId] < read.endOfStreamPosition())
+        {
+            return tail; // the run goes on: its image joins again after the driver's rest
+        }
+        try
+        {
+            final List<EventReplay.Run> runs = replay.runs(streamId);
+            endedRunsDone[shardId] = runs.isEmpty() || !runs.getLast().recording();
+            return tail + publishRunsAfter(streamId, runs, read.sessionId(), runs.size());
+        }
+        catch (final AeronException ex)
+        {
+            endedRunsDone[shardId] = true;
+            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
+            System.err.println("[md-publisher] runs of stream " + streamId + " after session " + read.sessionId() +
+                " not replayed from the event archive: " + ex.getMessage());
+            return tail;
+        }
     }
 }

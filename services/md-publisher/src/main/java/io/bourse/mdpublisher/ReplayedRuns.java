@@ -21,6 +21,7 @@ final class ReplayedRuns
     private final int[] sessionIds;
     private final long[] positions;
     private final boolean[] unpublished;
+    private final long[] publishedRunsTo;
 
     /**
      * @param shardCount engine shards: none holds a run.
@@ -32,6 +33,8 @@ final class ReplayedRuns
         sessionIds = new int[shardCount];
         positions = new long[shardCount];
         unpublished = new boolean[shardCount];
+        publishedRunsTo = new long[shardCount];
+        Arrays.fill(publishedRunsTo, NO_RUN);
     }
 
     /**
@@ -75,6 +78,28 @@ final class ReplayedRuns
         sessionIds[shardId] = sessionId;
         positions[shardId] = position;
         unpublished[shardId] = true;
+    }
+
+    /**
+     * @param shardId     the engine shard.
+     * @param recordingId a run of it.
+     * @return whether the run was published whole already, or is older than one that was (a run of which nothing was
+     * read, replayed for a catch-up: {@link BooksRebuild#replayRuns}).
+     */
+    boolean isPublished(final int shardId, final long recordingId)
+    {
+        return recordingId <= publishedRunsTo[shardId];
+    }
+
+    /**
+     * Notes that a run is published whole, from the archive, with the runs before it.
+     *
+     * @param shardId     the engine shard.
+     * @param recordingId the run's recording.
+     */
+    void published(final int shardId, final long recordingId)
+    {
+        publishedRunsTo[shardId] = recordingId;
     }
 
     /**

@@ -150,6 +150,26 @@ class BooksRebuildTest
         assertThat(errors.total()).isEqualTo(0);
     }
 
+    @Test
+    void shouldPublishEachRunNeverReadOnceWhateverTheCatchUpsThatAskForIt()
+    {
+        final ExclusivePublication firstRun = runs.start(0);
+        publishOrders(firstRun, 1, 3);
+        runs.stop(firstRun);
+        final ExclusivePublication secondRun = runs.start(0);
+        publishOrders(secondRun, 101, 102);
+        runs.stop(secondRun);
+        final List<EventReplay.Run> recorded = rebuild.replay().runs(layout.eventStreamId(0));
+
+        // The catch-up of an image that turned out superseded published both; the newer run's asks for both again.
+        assertThat(rebuild.replayRuns(0, layout.eventStreamId(0), recorded, 0, 2, true)).isEqualTo(5);
+        assertThat(rebuild.replayRuns(0, layout.eventStreamId(0), recorded, 0, 2, true)).isEqualTo(0);
+
+        assertThat(orderAddedIds.taken).isEqualTo(List.of(1L, 2L, 3L, 101L, 102L));
+        assertThat(publishedAddOrders()).as("published as replayed").isEqualTo(List.of(1L, 2L, 3L, 101L, 102L));
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
     /** @return shard 0's run, which published {@link #DAY_ORDERS} orders, all replayed into the books. */
     private ExclusivePublication recordDayAndRebuild()
     {
