@@ -125,13 +125,10 @@ public final class MdPublisherService implements AutoCloseable
             final EngineEventAdapter adapter = new EngineEventAdapter(books, shardSymbols, metrics, errors);
             final BooksRebuild rebuild = archive.enabled() ? new BooksRebuild(directory.shardCount(),
                 new EventReplay(aeron, archive), books, adapter, metrics.replayedEvents, errors) : null;
-            if (null != rebuild)
-            {
-                metricsServer.readiness(() -> "rebuilding the books from the event archive");
-            }
             final Subscription[] subscriptions = new Subscription[directory.shardCount()];
             if (null != rebuild)
             {
+                metricsServer.readiness(() -> "rebuilding the books from the event archive");
                 // Every shard's books before any is subscribed to, then again for what each recorded meanwhile: a
                 // shard subscribed to while another's long day is replayed would be held back by its unread image.
                 for (int pass = 0; pass < 2; pass++)

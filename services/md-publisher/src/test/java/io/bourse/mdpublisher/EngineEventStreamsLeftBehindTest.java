@@ -47,7 +47,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EngineEventStreamsLeftBehindTest
 {
     private static final long T1 = 34_200_000_000_000L;
-    private static final long UNTETHERED_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1_500);
     /** The events read before the stall, and where the reader stalls: the last event of its second poll. */
     private static final int STALL_AT = 10;
     private static final int FRAGMENT_LIMIT = 5;
@@ -72,11 +71,7 @@ class EngineEventStreamsLeftBehindTest
     /** @param restingTimeoutNs how long the image rests, once left behind, before it joins again. */
     private void startDriver(final long restingTimeoutNs)
     {
-        driver = new ArchivingDriverFixture("md-left-behind-test", archiveDir, (context) -> context
-            .ipcTermBufferLength(64 * 1024)
-            .untetheredWindowLimitTimeoutNs(UNTETHERED_TIMEOUT_NS)
-            .untetheredLingerTimeoutNs(UNTETHERED_TIMEOUT_NS)
-            .untetheredRestingTimeoutNs(restingTimeoutNs));
+        driver = UntetheredDriver.launch("md-left-behind-test", archiveDir, restingTimeoutNs);
         runs = new RecordedRuns(driver);
     }
 
@@ -90,7 +85,7 @@ class EngineEventStreamsLeftBehindTest
     @Test
     void shouldPublishTheEventsMissedWhileLeftBehindOnceFromWhereTheStalledPollReadToWhenTheRunJoinsAgain()
     {
-        startDriver(UNTETHERED_TIMEOUT_NS);
+        startDriver(UntetheredDriver.TIMEOUT_NS);
         final ExclusivePublication run = runs.start(0);
         final EngineEventStreams streams = streams();
         publishOrders(run, 1, 3 * STALL_AT);
@@ -129,9 +124,7 @@ class EngineEventStreamsLeftBehindTest
             runs.stop(run);
             if (engineRestarts)
             {
-                final ExclusivePublication newRun = runs.start(0);
-                publishOrders(newRun, 1_001_001, 1_001_003);
-                runs.awaitRecorded(newRun);
+                recordNewRun(1_001_001, 1_001_003);
             }
         }, threads);
         if (engineRestarts)
@@ -158,7 +151,7 @@ class EngineEventStreamsLeftBehindTest
     void shouldPublishARunLeftBehindBeforeItWasCaughtUpWholeAfterTheRunBefore(
         final boolean joinsAgain, final boolean thirdRunFollows)
     {
-        startDriver(joinsAgain ? UNTETHERED_TIMEOUT_NS : TimeUnit.SECONDS.toNanos(10));
+        startDriver(joinsAgain ? UntetheredDriver.TIMEOUT_NS : TimeUnit.SECONDS.toNanos(10));
         final ExclusivePublication run = runs.start(0);
         final EngineEventStreams streams = streams();
         publishOrders(run, 1, 3 * STALL_AT);
@@ -184,9 +177,7 @@ class EngineEventStreamsLeftBehindTest
             runs.stop(secondRun);
             if (thirdRunFollows)
             {
-                final ExclusivePublication thirdRun = runs.start(0);
-                publishOrders(thirdRun, 2_000_001, 2_000_003);
-                runs.awaitRecorded(thirdRun);
+                recordNewRun(2_000_001, 2_000_003);
             }
         }, threads);
         stallUntil = shard;
@@ -205,7 +196,7 @@ class EngineEventStreamsLeftBehindTest
     @Test
     void shouldSkipTheLiveEventsAlreadyReadWhenTheRunJoinsAgainBehindThem()
     {
-        startDriver(UNTETHERED_TIMEOUT_NS);
+        startDriver(UntetheredDriver.TIMEOUT_NS);
         final ExclusivePublication run = runs.start(0);
         // Tethered, as an order gateway reads the shard's events: it stands at the 5th event, behind the reader's
         // stall at the 10th, until the reader's image has joined again, there.
@@ -282,6 +273,14 @@ class EngineEventStreamsLeftBehindTest
         {
             streams.poll(FRAGMENT_LIMIT);
         }
+    }
+
+    /** Starts a new run of the shard (its engine restarted), publishes orders and waits until they are recorded. */
+    private void recordNewRun(final long firstOrderId, final long lastOrderId)
+    {
+        final ExclusivePublication newRun = runs.start(0);
+        publishOrders(newRun, firstOrderId, lastOrderId);
+        runs.awaitRecorded(newRun);
     }
 
     /** @return the longest an offer waited for room, in ns. */

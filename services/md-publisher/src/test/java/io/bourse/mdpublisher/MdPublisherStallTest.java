@@ -43,7 +43,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MdPublisherStallTest
 {
     private static final long T1 = 34_200_000_000_000L;
-    private static final long UNTETHERED_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1_500);
     /** About 60 KiB of Order Added events: past the 32 KiB window of the driver's 64 KiB IPC terms. */
     private static final int ORDERS = 600;
 
@@ -58,11 +57,7 @@ class MdPublisherStallTest
     @BeforeEach
     void setUp()
     {
-        driver = new ArchivingDriverFixture("md-stall-test", archiveDir, (context) -> context
-            .ipcTermBufferLength(64 * 1024)
-            .untetheredWindowLimitTimeoutNs(UNTETHERED_TIMEOUT_NS)
-            .untetheredLingerTimeoutNs(UNTETHERED_TIMEOUT_NS)
-            .untetheredRestingTimeoutNs(UNTETHERED_TIMEOUT_NS));
+        driver = UntetheredDriver.launch("md-stall-test", archiveDir, UntetheredDriver.TIMEOUT_NS);
         runs = new RecordedRuns(driver);
     }
 
