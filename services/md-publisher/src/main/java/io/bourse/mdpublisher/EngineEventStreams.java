@@ -328,6 +328,34 @@ final class EngineEventStreams
     }
 
     /**
+     * The shard's runs before a new run's image that the books do not hold: for the shard's first image, replayed
+     * without publishing ({@link #replayEarlierRuns}); else the runs between the run read last and the new one, of
+     * which nothing was read, published ({@link #publishRunsBetween}). A failure is counted and logged, and the new
+     * run's own events are still caught up: the books then lack those runs' orders, not the new run's too.
+     *
+     * @param read      the shard's image read last, null before the first.
+     * @param sessionId the new run: the Aeron session id of its image.
+     * @return events replayed; those before a replay that failed.
+     */
+    private int replayRunsBefore(final int streamId, final Image read, final int sessionId)
+    {
+        try
+        {
+            // No image of the shard caught up before: the books hold of its runs only what was rebuilt before the
+            // shard was subscribed to.
+            return null == read ? replayEarlierRuns(streamId, sessionId) :
+                publishRunsBetween(streamId, read.sessionId(), sessionId);
+        }
+        catch (final AeronException ex)
+        {
+            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
+            System.err.println("[md-publisher] runs of stream " + streamId + " before session " + sessionId +
+                " not replayed from the event archive: " + ex.getMessage() + "; the books lack their orders");
+            return 0;
+        }
+    }
+
+    /**
      * Replays, without publishing, the whole recordings of the shard's runs before the image's (a restarted engine
      * recovers its state from them, so its new run continues theirs), but what the books hold already (replayed before
      * the shard was subscribed to, or for an image that turned out superseded; the run they hold part of from where
@@ -369,7 +397,8 @@ final class EngineEventStreams
      * for the shard's first image ({@link #replayEarlierRuns}), unless the image joined where the stream starts or
      * where the books stand, or a newer run of the shard records meanwhile (an engine that stopped without closing its
      * stream, whose image lingers). Without publishing for the shard's first image caught up ({@link #rebuilt} then
-     * set), else publishing.
+     * set), else publishing. The run's own events are replayed also when its earlier runs could not be
+     * ({@link #replayRunsBefore}).
      *
      * @return events replayed; those before a replay that failed (counted and logged).
      */
@@ -390,14 +419,10 @@ final class EngineEventStreams
             rejoins.inc();
         }
         // An earlier run of the shard whose image the media driver left behind before its end: its tail comes first.
-        final int earlierTail = null == read || sameRun ? 0 : replayUnreadTail(streamId, read, false);
-        int earlier = earlierTail;
+        final int earlier = sameRun ? 0 :
+            (null == read ? 0 : replayUnreadTail(streamId, read, false)) + replayRunsBefore(streamId, read, sessionId);
         try
         {
-            // No image of the shard caught up before: the books hold of its runs only what was rebuilt before the
-            // shard was subscribed to.
-            earlier += null == read ? replayEarlierRuns(streamId, sessionId) :
-                sameRun ? 0 : publishRunsBetween(streamId, read.sessionId(), sessionId);
             if (superseded || readPosition >= joinPosition)
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed

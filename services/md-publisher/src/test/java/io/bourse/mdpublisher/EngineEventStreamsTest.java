@@ -5,7 +5,9 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.archive.status.RecordingPos;
 import io.bourse.common.aeron.ArchivingDriverFixture;
+import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamLayout;
@@ -22,6 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -202,6 +207,44 @@ class EngineEventStreamsTest
         assertThat(books.openOrderCount()).as("orders 2 and 3 rest").isEqualTo(2);
         assertThat(added).as("each published once").containsExactlyInAnyOrder(2L, 3L);
         assertThat(errors.total()).isEqualTo(0);
+    }
+
+    /**
+     * The md-publisher (re)starts on the shard's second run, and the first run's recording cannot be replayed (its
+     * segment file deleted: an archive damaged by hand). The failure is counted, and the second run's own events before
+     * the image joined are still replayed into the books (before, the failed replay of the earlier run skipped them,
+     * and the books held only the events heard live).
+     */
+    @Test
+    void shouldStillReplayTheRunsOwnEventsWhenAnEarlierRunCannotBeReplayed() throws IOException
+    {
+        final ExclusivePublication firstRun = runs.start(0);
+        publishOrders(firstRun, 1, 3);
+        final long firstRecordingId = RecordingPos.getRecordingId(aeron.countersReader(), runs.awaitRecorded(firstRun));
+        runs.stop(firstRun);
+        try (DirectoryStream<Path> segments = Files.newDirectoryStream(
+            archiveDir.resolve(EventArchive.RECORDINGS_DIR), firstRecordingId + "-*.rec"))
+        {
+            for (final Path segment : segments)
+            {
+                Files.delete(segment);
+            }
+        }
+        final ExclusivePublication secondRun = runs.start(0);
+        publishOrders(secondRun, 11, 13);
+        runs.awaitRecorded(secondRun);
+        final Subscription subscription = runs.subscribePastTheStart(0);
+        final EngineEventStreams streams = streams(subscription);
+
+        publishOrders(secondRun, 14, 14);
+        awaitTrue(() ->
+        {
+            streams.poll(10);
+            return taken.contains(14L);
+        });
+
+        assertThat(taken).as("the second run's events once each, in order").isEqualTo(List.of(11L, 12L, 13L, 14L));
+        assertThat(errors.total()).as("the first run's failed replay").isEqualTo(1);
     }
 
     private EngineEventStreams streams(final Subscription subscription)
