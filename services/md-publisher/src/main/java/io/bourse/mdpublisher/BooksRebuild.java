@@ -4,6 +4,7 @@ import io.aeron.exceptions.AeronException;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.aeron.EventReplay;
+import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.sbe.engine.MessageHeaderDecoder;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -37,7 +38,10 @@ final class BooksRebuild
      * not, by an order of magnitude) leaves the rest to its image's catch-up.
      */
     static final int MAX_CHASE_REPLAYS = 8;
+    /** What {@link #rebuildBeforeSubscribing(int, int)} returns when the archive failed. */
+    static final int FAILED = -1;
 
+    private final int shardCount;
     private final EventReplay replay;
     private final MarketDataBooks books;
     private final ReplayedRuns replayedRuns;
@@ -63,6 +67,7 @@ final class BooksRebuild
         final Counter replayedEvents,
         final ErrorKinds<MdPublisherError> errors)
     {
+        this.shardCount = shardCount;
         this.replay = replay;
         this.books = books;
         this.replayedRuns = new ReplayedRuns(shardCount);
@@ -103,6 +108,36 @@ final class BooksRebuild
     }
 
     /**
+     * Rebuilds the books of every shard ({@link #rebuildBeforeSubscribing(int, int)}) before the md-publisher
+     * subscribes to any: each shard, then each again for what it recorded meanwhile (a shard subscribed to while
+     * another's long day is replayed would be held back by its unread image). Stops at the first failure: an archive
+     * that cannot be reached then costs one connect timeout of the archive client (Aeron's message timeout, 10 s by
+     * default) and one count, not one per shard and pass; the shards' images catch up the rest.
+     *
+     * @param layout the shards' event stream ids.
+     * @return events replayed; those before a failure.
+     */
+    int rebuildAllBeforeSubscribing(final StreamLayout layout)
+    {
+        int replayed = 0;
+        for (int pass = 0; pass < 2; pass++)
+        {
+            for (int shardId = 0; shardId < shardCount; shardId++)
+            {
+                final int shardReplayed = rebuildBeforeSubscribing(shardId, layout.eventStreamId(shardId));
+                if (FAILED == shardReplayed)
+                {
+                    System.err.println("[md-publisher] books rebuild before subscribing stopped at shard " + shardId +
+                        ": the shards' images catch up from the " + replayed + " events replayed before");
+                    return replayed;
+                }
+                replayed += shardReplayed;
+            }
+        }
+        return replayed;
+    }
+
+    /**
      * Rebuilds the books of a shard from every run the archive has recorded, before the md-publisher subscribes to
      * its event stream: the runs that stopped whole, the newest one, when it still records, to within
      * {@link #LIVE_GAP_BYTES} of where it has recorded to. Called again, it replays only what the shard recorded since
@@ -111,7 +146,7 @@ final class BooksRebuild
      *
      * @param shardId  the engine shard.
      * @param streamId its event stream id.
-     * @return events replayed.
+     * @return events replayed, or {@link #FAILED} when the archive could not be reached or a replay failed.
      */
     int rebuildBeforeSubscribing(final int shardId, final int streamId)
     {
@@ -138,6 +173,7 @@ final class BooksRebuild
             System.err.println("[md-publisher] the books of shard " + shardId + " not rebuilt from the event " +
                 "archive before subscribing: " + ex.getMessage() + "; its image catches up from the " + replayed +
                 " events replayed");
+            return FAILED;
         }
         return replayed;
     }

@@ -129,15 +129,7 @@ public final class MdPublisherService implements AutoCloseable
             if (null != rebuild)
             {
                 metricsServer.readiness(() -> "rebuilding the books from the event archive");
-                // Every shard's books before any is subscribed to, then again for what each recorded meanwhile: a
-                // shard subscribed to while another's long day is replayed would be held back by its unread image.
-                for (int pass = 0; pass < 2; pass++)
-                {
-                    for (int shardId = 0; shardId < subscriptions.length; shardId++)
-                    {
-                        rebuild.rebuildBeforeSubscribing(shardId, layout.eventStreamId(shardId));
-                    }
-                }
+                rebuild.rebuildAllBeforeSubscribing(layout);
             }
             // With the archive, a late md-publisher (a stall) is left behind by the shards instead of holding their
             // events back, and catches up from the archive when it joins again.

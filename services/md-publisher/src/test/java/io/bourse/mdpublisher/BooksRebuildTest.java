@@ -1,9 +1,13 @@
 package io.bourse.mdpublisher;
 
+import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.driver.MediaDriver;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.ArchivingDriverFixture;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamLayout;
@@ -32,7 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stream ({@link BooksRebuild#rebuildBeforeSubscribing}), on a real event archive on an archiving media driver; its
  * first image then catches up only what was recorded since ({@link EngineEventStreams}). Every order reaches the books
  * once and in order, and the books are published once, whether the run goes on, the shard restarts between the rebuild
- * and the subscription, or the image joins behind where the rebuild stopped (another reader behind).
+ * and the subscription, or the image joins behind where the rebuild stopped (another reader behind). Over two shards
+ * ({@link BooksRebuild#rebuildAllBeforeSubscribing}), a second pass takes what one recorded while the other was
+ * replayed, and an archive that cannot be reached stops the rebuild at once.
  */
 @Timeout(60)
 class BooksRebuildTest
@@ -168,6 +174,70 @@ class BooksRebuildTest
         assertThat(orderAddedIds.taken).isEqualTo(List.of(1L, 2L, 3L, 101L, 102L));
         assertThat(publishedAddOrders()).as("published as replayed").isEqualTo(List.of(1L, 2L, 3L, 101L, 102L));
         assertThat(errors.total()).isEqualTo(0);
+    }
+
+    /**
+     * Two shards rebuilt, and shard 0's engine restarts while shard 1's run is replayed: the second pass replays the
+     * rest of shard 0's first run, which stopped meanwhile, so the books hold it before any shard is subscribed to
+     * (with one pass, its image's catch-up would replay it while subscribed).
+     */
+    @Test
+    void shouldRebuildInASecondPassWhatAShardRecordedWhileAnotherWasReplayed()
+    {
+        final ExclusivePublication shard0 = runs.start(0);
+        publishOrders(shard0, 1, DAY_ORDERS);
+        final ExclusivePublication shard1 = runs.start(1);
+        publishOrders(shard1, 1_001_001, 1_001_003);
+        runs.stop(shard1);
+        runs.awaitRecorded(shard0);
+        final ExclusivePublication[] restarted = new ExclusivePublication[1];
+        final FragmentHandler restartingShard0 = (buffer, offset, length, header) ->
+        {
+            handler.onFragment(buffer, offset, length, header);
+            if (null == restarted[0] && orderAddedIds.taken.getLast() > 1_000_000) // shard 1's run is replayed
+            {
+                publishOrders(shard0, DAY_ORDERS + 1, DAY_ORDERS + 2);
+                runs.stop(shard0);
+                restarted[0] = runs.start(0);
+                publishOrders(restarted[0], 2_000_001, 2_000_001);
+            }
+        };
+        final BooksRebuild twoShards = new BooksRebuild(2, new EventReplay(driver.aeron(), driver.archive()), books,
+            restartingShard0, replayedEvents, errors);
+
+        assertThat(twoShards.rebuildAllBeforeSubscribing(layout)).isEqualTo(DAY_ORDERS + 3 + 2);
+
+        final List<Long> expected = OrderAddedIds.orderIds(1, DAY_ORDERS);
+        expected.addAll(OrderAddedIds.orderIds(1_001_001, 1_001_003));
+        expected.addAll(OrderAddedIds.orderIds(DAY_ORDERS + 1, DAY_ORDERS + 2));
+        assertThat(orderAddedIds.taken).as("shard 0's day, shard 1's run, then the rest of shard 0's first run")
+            .isEqualTo(expected);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
+    /**
+     * An event archive that cannot be reached (a media driver that runs none; the archive client's message timeout
+     * shortened to 200 ms): the rebuild of two shards stops at the first failure, one connect timeout and one count,
+     * not one per shard and pass (before, four, each at Aeron's default 10 s, before the md-publisher subscribed).
+     */
+    @Test
+    void shouldStopRebuildingAtTheFirstFailure()
+    {
+        System.setProperty(AeronArchive.Configuration.MESSAGE_TIMEOUT_PROP_NAME, "200ms");
+        try (MediaDriver noArchive = EmbeddedMediaDriver.launch("md-rebuild-no-archive-test");
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(noArchive.aeronDirectoryName())))
+        {
+            final BooksRebuild twoShards =
+                new BooksRebuild(2, new EventReplay(aeron, driver.archive()), books, handler, replayedEvents, errors);
+            assertThat(twoShards.rebuildAllBeforeSubscribing(EmbeddedMediaDriver.defaultLayout(noArchive)))
+                .isEqualTo(0);
+        }
+        finally
+        {
+            System.clearProperty(AeronArchive.Configuration.MESSAGE_TIMEOUT_PROP_NAME);
+        }
+        assertThat(errors.count(MdPublisherError.EVENT_REPLAY_FAILED)).as("one failure counted").isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
     }
 
     /** @return shard 0's run, which published {@link #DAY_ORDERS} orders, all replayed into the books. */
