@@ -259,10 +259,17 @@ class EngineEventStreamsLeftBehindTest
 
     /**
      * Polls the streams until they have taken that many orders, waits for the test's other threads, and polls a little
-     * longer: an order taken twice comes out in what follows.
+     * longer: an order taken twice comes out in what follows. The stall, inside the poll that takes the
+     * {@link #STALL_AT}th order, lasts as long as the shard's runs and the media driver's timeouts take (8 to 11 s
+     * measured): the wait for the rest has a deadline of its own.
      */
     private void takeAll(final EngineEventStreams streams, final int orders, final CompletableFuture<?>... others)
     {
+        awaitTrue(() ->
+        {
+            streams.poll(FRAGMENT_LIMIT);
+            return taken.size() >= STALL_AT;
+        });
         awaitTrue(() ->
         {
             streams.poll(FRAGMENT_LIMIT);
