@@ -60,6 +60,8 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     private final MarketDataListener publisher;
     /** Where the market data goes: the {@link #publisher}, or nowhere while the books are rebuilt. */
     private MarketDataListener listener;
+    /** Events change the books without publishing ({@link #rebuilding}): a book they add to is marked unpublished. */
+    private boolean rebuilding;
     private final ErrorKinds<MdPublisherError> errors;
     private final Long2ObjectHashMap<SymbolBook> books = new Long2ObjectHashMap<>();
     private final SymbolBook[] booksInOrder;
@@ -116,6 +118,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
      */
     void rebuilding(final boolean rebuilding)
     {
+        this.rebuilding = rebuilding;
         listener = rebuilding ? DiscardedMarketData.INSTANCE : publisher;
     }
 
@@ -141,6 +144,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
             {
                 continue;
             }
+            book.unpublished = false;
             if (0 != book.tradingStateTimestampNs)
             {
                 listener.onStockTradingAction(
@@ -203,7 +207,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     {
         for (final SymbolBook book : booksInOrder)
         {
-            listener.onTradingState(book.symbol, book.tradingState, book.tradingReason);
+            listener.onTradingState(book.symbol, book.publishedTradingState(), book.publishedTradingReason());
         }
     }
 
@@ -215,8 +219,11 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
             order.book.symbol, order.orderId, order.side, order.openShares, order.price, order.attribution);
         for (final SymbolBook book : booksInOrder)
         {
-            forEachOrder(book.bids, spin);
-            forEachOrder(book.asks, spin);
+            if (!book.unpublished)
+            {
+                forEachOrder(book.bids, spin);
+                forEachOrder(book.asks, spin);
+            }
         }
     }
 
@@ -272,6 +279,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         final BookOrder order = allocate();
         order.init(orderId, book, side, price, quantity, timestampNs, attribution);
         book.levels(side).add(order);
+        book.unpublished |= rebuilding;
         orders.put(orderId, order);
 
         listener.onAddOrder(timestampNs, symbol, orderId, side, quantity, price, attribution);
@@ -391,6 +399,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         book.tradingState = trading ? ITCH50.TRADING_STATE_TRADING : ITCH50.TRADING_STATE_HALTED;
         book.tradingReason = trading ? ItchReferenceData.REASON_NONE : REASON_OPERATIONS_HALT;
         book.tradingStateTimestampNs = timestampNs;
+        book.unpublished |= rebuilding;
         listener.onStockTradingAction(timestampNs, symbol, book.tradingState, book.tradingReason);
     }
 

@@ -3,6 +3,7 @@ package io.bourse.mdpublisher;
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
 import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.status.RecordingPos;
@@ -17,7 +18,9 @@ import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
 import io.bourse.itch.ItchEvents;
 import io.bourse.sbe.engine.TradingState;
+import io.bourse.sbe.md.Feed;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -310,6 +313,53 @@ class MdPublisherRestartTest
         offer(shard1, engine.orderAdded(T1 + 10, "MSFT", 20, SELL, 50, 4_100_000, 'Y'));
         awaitTrue(() -> scrape(service).contains("bourse_md_book_orders{side=\"offer\",symbol=\"MSFT\"} 1.0\n"));
         assertThat(scrape(service)).contains("bourse_md_errors_total{kind=\"event_replay_failed\"} 1.0\n");
+    }
+
+    /**
+     * A shard down when the md-publisher restarts: its books, rebuilt from the archive before subscribing, are published
+     * only when its next run's image is caught up. A snapshot answered meanwhile shows them as the order feed's
+     * increments built them, empty, so that a subscriber that took it gets each of their orders once, from the Add
+     * Orders published then (before, the snapshot held them too, and they came twice).
+     */
+    @Test
+    void shouldSnapshotTheBooksOfAShardNotCaughtUpYetAsTheFeedBuiltThem() throws Exception
+    {
+        offer(shard0, engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+        runs.stop(shard0);
+        offer(shard1, engine.orderAdded(T1 + 1, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+        runs.awaitRecorded(shard1);
+
+        final SnapshotFeedReader orders = new SnapshotFeedReader();
+        final MarketDataCapture increments = new MarketDataCapture();
+        orders.increments = increments;
+        try (Subscription marketData = aeron.addSubscription(layout.marketDataChannel(), layout.marketDataStreamId());
+            Publication requests =
+                aeron.addPublication(layout.snapshotRequestChannel(), layout.snapshotRequestStreamId()))
+        {
+            orders.subscription = marketData;
+            service = launch();
+            awaitTrue(() -> marketData.poll(orders, 10) >= 0 && !increments.messages.isEmpty());
+            assertThat(increments.messages).as("shard 1's books published; shard 0 has no image")
+                .containsExactly(new Sequenced(1, new AddOrder(T1 + 1, "MSFT", 18, Side.BUY, 100, 4_000_000)));
+
+            SnapshotFeedReader.request(requests, new UnsafeBuffer(new byte[64]), 42, Feed.ORDERS);
+            orders.awaitSnapshot(2);
+            assertThat(orders.snapshot).hasSize(4);
+            assertThat(orders.snapshot.get(0)).as("AAPL as the feed built it: no order")
+                .matches("BookSnapshot 42 #0 AAPL after 1 at \\d+: T '    ' since 0");
+            assertThat(orders.snapshot.get(1)).matches("BookSnapshot 42 #1 MSFT after 1 at \\d+: T '    ' since 0");
+            assertThat(orders.snapshot.get(2)).isEqualTo("  18 B 100 @ 4000000 t " + (T1 + 1) + " by '    '");
+
+            // Shard 0's engine restarts: its image's catch-up publishes its books, then its live events.
+            final ExclusivePublication restarted = runs.start(0);
+            offer(restarted, engine.orderAdded(T1 + 2, "AAPL", 19, BUY, 100, 1_400_000, 'Y'));
+            awaitTrue(() -> marketData.poll(orders, 10) >= 0 && increments.messages.size() >= 3);
+        }
+        assertThat(increments.messages.subList(1, 3)).as("after the snapshot: each of shard 0's orders once")
+            .extracting((sequenced) -> ((AddOrder)sequenced.message()).orderId())
+            .containsExactlyInAnyOrder(17L, 19L);
+        assertThat(scrape(service)).contains("bourse_md_errors_total{kind=")
+            .doesNotContainPattern(Counters.MD_ERROR_COUNTED);
     }
 
     /**

@@ -3,10 +3,7 @@ package io.bourse.mdpublisher;
 import io.aeron.Aeron;
 import io.aeron.AeronCounters;
 import io.aeron.Publication;
-import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.SymbolDirectory;
@@ -18,10 +15,8 @@ import io.bourse.sbe.md.Feed;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.MessageHeaderEncoder;
 import io.bourse.sbe.md.PriceLevelSnapshotDecoder;
-import io.bourse.sbe.md.SnapshotCompleteDecoder;
 import io.bourse.sbe.md.SnapshotRequestEncoder;
 import org.agrona.CloseHelper;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +25,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,10 +44,10 @@ class SnapshotPublisherTest
 
     private final EngineEventEncoder engine = new EngineEventEncoder();
     private final UnsafeBuffer requestBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
-    private final FeedReader orders = new FeedReader();
-    private final FeedReader depth = new FeedReader();
-    private final FeedReader bbo = new FeedReader();
-    private final FeedReader trades = new FeedReader();
+    private final SnapshotFeedReader orders = new SnapshotFeedReader();
+    private final SnapshotFeedReader depth = new SnapshotFeedReader();
+    private final SnapshotFeedReader bbo = new SnapshotFeedReader();
+    private final SnapshotFeedReader trades = new SnapshotFeedReader();
     private MediaDriver driver;
     private MdPublisherService service;
     private Aeron aeron;
@@ -331,12 +325,7 @@ class SnapshotPublisherTest
 
     private void requestSnapshot(final long requestId, final Feed feed)
     {
-        final int length = MessageHeaderEncoder.ENCODED_LENGTH + new SnapshotRequestEncoder()
-            .wrapAndApplyHeader(requestBuffer, 0, new MessageHeaderEncoder())
-            .requestId(requestId)
-            .feed(feed)
-            .encodedLength();
-        awaitTrue(() -> requests.offer(requestBuffer, 0, length) > 0);
+        SnapshotFeedReader.request(requests, requestBuffer, requestId, feed);
     }
 
     /**
@@ -366,75 +355,5 @@ class SnapshotPublisherTest
     private String scrapeMetrics() throws Exception
     {
         return MetricsEndpoint.scrape(service.metricsPort());
-    }
-
-    /** Reads one feed's stream: the sequence number of its last increment, and its snapshot messages as lines. */
-    private static final class FeedReader implements FragmentHandler
-    {
-        private final MessageHeaderDecoder header = new MessageHeaderDecoder();
-        private final BookSnapshotDecoder bookSnapshot = new BookSnapshotDecoder();
-        private final PriceLevelSnapshotDecoder levelSnapshot = new PriceLevelSnapshotDecoder();
-        private final SnapshotCompleteDecoder snapshotComplete = new SnapshotCompleteDecoder();
-        /** Sequence number of the last increment read. */
-        private long lastIncrement;
-        /** The snapshot messages read, one line each, and every order or level one line. */
-        private final List<String> snapshot = new ArrayList<>();
-        private Subscription subscription;
-
-        /** Reads until SnapshotComplete, then checks it came after that many snapshot messages. */
-        void awaitSnapshot(final int messageCount)
-        {
-            awaitTrue(() ->
-            {
-                subscription.poll(this, 100);
-                return !snapshot.isEmpty() && snapshot.getLast().startsWith("SnapshotComplete");
-            });
-            assertThat(snapshot.stream().filter((line) -> line.contains("Snapshot ")).count())
-                .isEqualTo(messageCount);
-        }
-
-        @Override
-        public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
-        {
-            header.wrap(buffer, offset);
-            switch (header.templateId())
-            {
-                case BookSnapshotDecoder.TEMPLATE_ID ->
-                {
-                    bookSnapshot.wrapAndApplyHeader(buffer, offset, header);
-                    final String reason = new String(new byte[]{bookSnapshot.reason(0), bookSnapshot.reason(1),
-                        bookSnapshot.reason(2), bookSnapshot.reason(3)}, StandardCharsets.US_ASCII);
-                    snapshot.add("BookSnapshot " + bookSnapshot.snapshotId() + " #" + bookSnapshot.messageIndex() +
-                        " " + bookSnapshot.symbol().trim() + " after " + bookSnapshot.sequenceNumber() + " at " +
-                        bookSnapshot.timestampNs() + ": " + (char)bookSnapshot.tradingStateRaw() + " '" + reason +
-                        "' since " + bookSnapshot.tradingStateTimestampNs());
-                    for (final BookSnapshotDecoder.OrdersDecoder order : bookSnapshot.orders())
-                    {
-                        snapshot.add("  " + order.orderId() + " " + (char)order.sideRaw() + " " + order.quantity() +
-                            " @ " + order.price() + " t " + order.timestampNs() + " by '" + order.attribution() + "'");
-                    }
-                }
-                case PriceLevelSnapshotDecoder.TEMPLATE_ID ->
-                {
-                    levelSnapshot.wrapAndApplyHeader(buffer, offset, header);
-                    snapshot.add("PriceLevelSnapshot " + levelSnapshot.snapshotId() + " " + levelSnapshot.feed() +
-                        " #" + levelSnapshot.messageIndex() + " " + levelSnapshot.symbol().trim() + " after " +
-                        levelSnapshot.sequenceNumber() + " at " + levelSnapshot.timestampNs());
-                    for (final PriceLevelSnapshotDecoder.LevelsDecoder level : levelSnapshot.levels())
-                    {
-                        snapshot.add("  " + (char)level.sideRaw() + " " + level.quantity() + " @ " + level.price() +
-                            " (" + level.orderCount() + " orders)");
-                    }
-                }
-                case SnapshotCompleteDecoder.TEMPLATE_ID ->
-                {
-                    snapshotComplete.wrapAndApplyHeader(buffer, offset, header);
-                    snapshot.add("SnapshotComplete " + snapshotComplete.snapshotId() + " after " +
-                        snapshotComplete.sequenceNumber() + ": " + snapshotComplete.messageCount() + " messages");
-                }
-                default -> lastIncrement = buffer.getLong(
-                    offset + MessageHeaderDecoder.ENCODED_LENGTH, ByteOrder.LITTLE_ENDIAN);
-            }
-        }
     }
 }
