@@ -72,7 +72,7 @@ final class SymbolBook
         return unpublished ? ITCH50.TRADING_STATE_TRADING : tradingState;
     }
 
-    /** @return the ITCH 5.0 Reason the feeds have published, 4 ASCII bytes packed big-endian: none while unpublished. */
+    /** @return the ITCH 5.0 Reason the feeds have published, 4 ASCII bytes packed big-endian, none if unpublished. */
     int publishedTradingReason()
     {
         return unpublished ? ItchReferenceData.REASON_NONE : tradingReason;

@@ -316,10 +316,10 @@ class MdPublisherRestartTest
     }
 
     /**
-     * A shard down when the md-publisher restarts: its books, rebuilt from the archive before subscribing, are published
-     * only when its next run's image is caught up. A snapshot answered meanwhile shows them as the order feed's
-     * increments built them, empty, so that a subscriber that took it gets each of their orders once, from the Add
-     * Orders published then (before, the snapshot held them too, and they came twice).
+     * A shard down when the md-publisher restarts: its books, rebuilt from the archive before subscribing, are
+     * published only when its next run's image is caught up. A snapshot answered meanwhile shows them as the order
+     * feed's increments built them, empty, so that a subscriber that took it gets each of their orders once, from the
+     * Add Orders published then (before, the snapshot held them too, and they came twice).
      */
     @Test
     void shouldSnapshotTheBooksOfAShardNotCaughtUpYetAsTheFeedBuiltThem() throws Exception
