@@ -1,6 +1,7 @@
 package io.bourse.mdpublisher;
 
 import io.aeron.exceptions.AeronException;
+import io.aeron.exceptions.TimeoutException;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.aeron.EventReplay;
@@ -38,8 +39,10 @@ final class BooksRebuild
      * not, by an order of magnitude) leaves the rest to its image's catch-up.
      */
     static final int MAX_CHASE_REPLAYS = 8;
-    /** What {@link #rebuildBeforeSubscribing(int, int)} returns when the archive failed. */
+    /** What {@link #rebuildBeforeSubscribing(int, int)} returns when a replay failed. */
     static final int FAILED = -1;
+    /** What {@link #rebuildBeforeSubscribing(int, int)} returns when the archive did not answer in time. */
+    static final int UNANSWERED = -2;
 
     private final int shardCount;
     private final EventReplay replay;
@@ -110,28 +113,37 @@ final class BooksRebuild
     /**
      * Rebuilds the books of every shard ({@link #rebuildBeforeSubscribing(int, int)}) before the md-publisher
      * subscribes to any: each shard, then each again for what it recorded meanwhile (a shard subscribed to while
-     * another's long day is replayed would be held back by its unread image). Stops at the first failure: an archive
-     * that cannot be reached then costs one connect timeout of the archive client (Aeron's message timeout, 10 s by
-     * default) and one count, not one per shard and pass; the shards' images catch up the rest.
+     * another's long day is replayed would be held back by its unread image). A shard whose rebuild failed (a replay
+     * that failed: a damaged recording) is not rebuilt again, and its image catches up the rest; an archive that does
+     * not answer (Aeron's {@link TimeoutException}: not running, or not reachable) stops the whole rebuild at once, so
+     * that it costs one connect timeout of the archive client (Aeron's message timeout, 10 s by default) and one
+     * count, not one per shard and pass; the shards' images catch up then as without the rebuild.
      *
      * @param layout the shards' event stream ids.
-     * @return events replayed; those before a failure.
+     * @return events replayed by the shards' rebuilds that did not fail.
      */
     int rebuildAllBeforeSubscribing(final StreamLayout layout)
     {
+        final boolean[] failed = new boolean[shardCount];
         int replayed = 0;
         for (int pass = 0; pass < 2; pass++)
         {
             for (int shardId = 0; shardId < shardCount; shardId++)
             {
+                if (failed[shardId])
+                {
+                    continue;
+                }
                 final int shardReplayed = rebuildBeforeSubscribing(shardId, layout.eventStreamId(shardId));
-                if (FAILED == shardReplayed)
+                if (UNANSWERED == shardReplayed)
                 {
                     System.err.println("[md-publisher] books rebuild before subscribing stopped at shard " + shardId +
-                        ": the shards' images catch up from the " + replayed + " events replayed before");
+                        ": the event archive does not answer; the shards' images catch up from the " + replayed +
+                        " events replayed before");
                     return replayed;
                 }
-                replayed += shardReplayed;
+                failed[shardId] = FAILED == shardReplayed;
+                replayed += failed[shardId] ? 0 : shardReplayed;
             }
         }
         return replayed;
@@ -146,7 +158,8 @@ final class BooksRebuild
      *
      * @param shardId  the engine shard.
      * @param streamId its event stream id.
-     * @return events replayed, or {@link #FAILED} when the archive could not be reached or a replay failed.
+     * @return events replayed; {@link #UNANSWERED} when the archive did not answer in time, {@link #FAILED} when a
+     * replay failed otherwise.
      */
     int rebuildBeforeSubscribing(final int shardId, final int streamId)
     {
@@ -171,9 +184,9 @@ final class BooksRebuild
         {
             errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
             System.err.println("[md-publisher] the books of shard " + shardId + " not rebuilt from the event " +
-                "archive before subscribing: " + ex.getMessage() + "; its image catches up from the " + replayed +
-                " events replayed");
-            return FAILED;
+                "archive before subscribing: " + ex.getMessage() + "; its image catches up from where the books " +
+                "stand in its runs");
+            return ex instanceof TimeoutException ? UNANSWERED : FAILED;
         }
         return replayed;
     }

@@ -3,6 +3,7 @@ package io.bourse.mdpublisher;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.exceptions.AeronException;
+import io.aeron.exceptions.TimeoutException;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventCatchUpReadiness;
@@ -72,7 +73,8 @@ import java.util.function.Consumer;
  * long replay of a restart is done before subscribing, so what is left is the replay of a stall's missed events.
  * The archive must record every shard's events (the engines run with it too). Without the archive, or when it cannot
  * replay (logged, and counted in {@code bourse_md_errors_total}), the image is read from its join position, with the
- * books of the events heard live only.
+ * books of the events heard live only; when only the earlier runs cannot be replayed (a damaged recording), the run's
+ * own events before the join position still are.
  */
 final class EngineEventStreams
 {
@@ -330,12 +332,13 @@ final class EngineEventStreams
     /**
      * The shard's runs before a new run's image that the books do not hold: for the shard's first image, replayed
      * without publishing ({@link #replayEarlierRuns}); else the runs between the run read last and the new one, of
-     * which nothing was read, published ({@link #publishRunsBetween}). A failure is counted and logged, and the new
-     * run's own events are still caught up: the books then lack those runs' orders, not the new run's too.
+     * which nothing was read, published ({@link #publishRunsBetween}). A replay that fails is counted and logged, and
+     * the new run's own events are still caught up: the books then lack those runs' orders, not the new run's too.
      *
      * @param read      the shard's image read last, null before the first.
      * @param sessionId the new run: the Aeron session id of its image.
-     * @return events replayed; those before a replay that failed.
+     * @return events replayed; 0 when a replay failed.
+     * @throws TimeoutException when the archive does not answer in time: the new run's catch-up is given up too.
      */
     private int replayRunsBefore(final int streamId, final Image read, final int sessionId)
     {
@@ -345,6 +348,10 @@ final class EngineEventStreams
             // shard was subscribed to.
             return null == read ? replayEarlierRuns(streamId, sessionId) :
                 publishRunsBetween(streamId, read.sessionId(), sessionId);
+        }
+        catch (final TimeoutException ex)
+        {
+            throw ex; // counted once, by the catch-up
         }
         catch (final AeronException ex)
         {
@@ -419,10 +426,10 @@ final class EngineEventStreams
             rejoins.inc();
         }
         // An earlier run of the shard whose image the media driver left behind before its end: its tail comes first.
-        final int earlier = sameRun ? 0 :
-            (null == read ? 0 : replayUnreadTail(streamId, read, false)) + replayRunsBefore(streamId, read, sessionId);
+        int earlier = sameRun || null == read ? 0 : replayUnreadTail(streamId, read, false);
         try
         {
+            earlier += sameRun ? 0 : replayRunsBefore(streamId, read, sessionId);
             if (superseded || readPosition >= joinPosition)
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed

@@ -201,7 +201,10 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         }
     }
 
-    /** Tells each symbol's trading state, in the order of the symbols given at construction. */
+    /**
+     * Tells each symbol's trading state, in the order of the symbols given at construction: trading for a book not
+     * published yet ({@link SymbolBook#unpublished}).
+     */
     @Override
     public void spinTradingStates(final BookSpin.Listener listener)
     {
@@ -211,7 +214,10 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         }
     }
 
-    /** Tells each resting order, symbol by symbol in the order given at construction, each side in priority order. */
+    /**
+     * Tells each resting order, symbol by symbol in the order given at construction, each side in priority order; none
+     * of a book not published yet ({@link SymbolBook#unpublished}).
+     */
     @Override
     public void spinOrders(final BookSpin.Listener listener)
     {

@@ -5,9 +5,7 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.archive.status.RecordingPos;
 import io.bourse.common.aeron.ArchivingDriverFixture;
-import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamLayout;
@@ -25,8 +23,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -220,16 +216,7 @@ class EngineEventStreamsTest
     {
         final ExclusivePublication firstRun = runs.start(0);
         publishOrders(firstRun, 1, 3);
-        final long firstRecordingId = RecordingPos.getRecordingId(aeron.countersReader(), runs.awaitRecorded(firstRun));
-        runs.stop(firstRun);
-        try (DirectoryStream<Path> segments = Files.newDirectoryStream(
-            archiveDir.resolve(EventArchive.RECORDINGS_DIR), firstRecordingId + "-*.rec"))
-        {
-            for (final Path segment : segments)
-            {
-                Files.delete(segment);
-            }
-        }
+        runs.stopAndDamage(firstRun);
         final ExclusivePublication secondRun = runs.start(0);
         publishOrders(secondRun, 11, 13);
         runs.awaitRecorded(secondRun);

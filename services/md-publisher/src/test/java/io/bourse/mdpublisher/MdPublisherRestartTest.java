@@ -354,7 +354,12 @@ class MdPublisherRestartTest
             final ExclusivePublication restarted = runs.start(0);
             offer(restarted, engine.orderAdded(T1 + 2, "AAPL", 19, BUY, 100, 1_400_000, 'Y'));
             awaitTrue(() -> marketData.poll(orders, 10) >= 0 && increments.messages.size() >= 3);
+            for (int i = 0; i < 20; i++)
+            {
+                marketData.poll(orders, 10); // nothing more: no order twice
+            }
         }
+        assertThat(increments.messages).hasSize(3);
         assertThat(increments.messages.subList(1, 3)).as("after the snapshot: each of shard 0's orders once")
             .extracting((sequenced) -> ((AddOrder)sequenced.message()).orderId())
             .containsExactlyInAnyOrder(17L, 19L);

@@ -9,6 +9,11 @@ import io.aeron.archive.codecs.SourceLocation;
 import io.aeron.archive.status.RecordingPos;
 import org.agrona.concurrent.status.CountersReader;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import static io.bourse.common.Await.awaitTrue;
 
 /**
@@ -20,6 +25,7 @@ public final class RecordedRuns implements AutoCloseable
     private final Aeron aeron;
     private final StreamLayout layout;
     private final AeronArchive archiveClient;
+    private final Path recordingsDir;
 
     /**
      * @param driver the test's archiving media driver: its client, its streams and its event archive, which a client of
@@ -30,6 +36,7 @@ public final class RecordedRuns implements AutoCloseable
         this.aeron = driver.aeron();
         this.layout = driver.layout();
         this.archiveClient = AeronArchive.connect(driver.archive().clientContext(aeron));
+        this.recordingsDir = Path.of(driver.archive().directory(), EventArchive.RECORDINGS_DIR);
     }
 
     /** @return the client of the event archive that records the runs, for a test's own archive requests. */
@@ -102,11 +109,32 @@ public final class RecordedRuns implements AutoCloseable
      * Stops the run, once everything it published is recorded, and waits until its recording has stopped.
      *
      * @param publication the run's event publication.
+     * @return the archive's id of the run's recording.
      */
-    public void stop(final ExclusivePublication publication)
+    public long stop(final ExclusivePublication publication)
     {
         final long recordingId = RecordingPos.getRecordingId(aeron.countersReader(), awaitRecorded(publication));
         publication.close();
         awaitTrue(() -> AeronArchive.NULL_POSITION != archiveClient.getStopPosition(recordingId));
+        return recordingId;
+    }
+
+    /**
+     * Stops the run ({@link #stop}), then deletes its recording's segment files, as by hand: the archive still lists
+     * the recording, and a replay of it fails ("recording segment file not created").
+     *
+     * @param publication the run's event publication.
+     * @throws IOException when a segment file cannot be deleted.
+     */
+    public void stopAndDamage(final ExclusivePublication publication) throws IOException
+    {
+        final long recordingId = stop(publication);
+        try (DirectoryStream<Path> segments = Files.newDirectoryStream(recordingsDir, recordingId + "-*.rec"))
+        {
+            for (final Path segment : segments)
+            {
+                Files.delete(segment);
+            }
+        }
     }
 }
