@@ -143,7 +143,6 @@ final class EngineEventStreams
     private int work;
     private int shardId;
     private boolean superseded;
-    private boolean rebuilt;
 
     /**
      * @param subscriptions  one per engine shard.
@@ -267,7 +266,6 @@ final class EngineEventStreams
             final Image earlier = readImages[shardId];
             final boolean firstOfShard = null == earlier;
             superseded = false;
-            rebuilt = false;
             try
             {
                 work += catchUp(image);
@@ -297,9 +295,10 @@ final class EngineEventStreams
                     // first, the unread tail of the run read last, or this run's whole recording (publishRunsBetween).
                     supersededImages.add(image.correlationId());
                 }
-                if (!superseded && (replayedRuns.takeUnpublished(shardId) | rebuilt))
+                if (!superseded && books.holdsUnpublished(shardSymbols[shardId]))
                 {
-                    // Also after a replay that failed part way: the subscribers then hold what the books hold.
+                    // The books replayed without publishing, before the subscription or by this catch-up; also after
+                    // a replay that failed part way: the subscribers then hold what the books hold.
                     final int added = books.publishBooks(shardSymbols[shardId], clock.nanosSinceMidnight());
                     System.out.println("md-publisher: published the rebuilt books of shard " + shardId + ": " +
                         added + " Add Orders");
@@ -403,9 +402,9 @@ final class EngineEventStreams
      * the two of which nothing was read ({@link #publishRunsBetween}), or after the earlier runs the books do not hold
      * for the shard's first image ({@link #replayEarlierRuns}), unless the image joined where the stream starts or
      * where the books stand, or a newer run of the shard records meanwhile (an engine that stopped without closing its
-     * stream, whose image lingers). Without publishing for the shard's first image caught up ({@link #rebuilt} then
-     * set), else publishing. The run's own events are replayed also when its earlier runs could not be
-     * ({@link #replayRunsBefore}).
+     * stream, whose image lingers). Without publishing for the shard's first image caught up (its books are then
+     * published whole: {@link MarketDataBooks#holdsUnpublished}), else publishing. The run's own events are replayed
+     * also when its earlier runs could not be ({@link #replayRunsBefore}).
      *
      * @return events replayed; those before a replay that failed (counted and logged).
      */
@@ -434,12 +433,11 @@ final class EngineEventStreams
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed
             }
-            rebuilt = null == read;
-            books.rebuilding(rebuilt);
+            final boolean rebuilding = null == read;
+            books.rebuilding(rebuilding);
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
             {
-                rebuilt = false; // the earlier runs replayed, if any, are published (ReplayedRuns)
                 errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
                 System.err.println("[md-publisher] " + stretch + " not replayed: no recording of the session in " +
                     "the event archive; the books hold only the events heard from there on");
@@ -447,13 +445,12 @@ final class EngineEventStreams
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
-                rebuilt = false; // the earlier runs replayed are held back for the newer run's catch-up
-                superseded = true;
+                superseded = true; // the earlier runs replayed are held back for the newer run's catch-up
                 System.out.println("md-publisher: " + stretch + " not replayed and its live events dropped: a newer " +
                     "run of the shard records (" + replay.newestRecordingId() + ")");
                 return earlier;
             }
-            System.out.println("md-publisher: " + (rebuilt ? "rebuilt the books from " : "published the missed ") +
+            System.out.println("md-publisher: " + (rebuilding ? "rebuilt the books from " : "published the missed ") +
                 replayed + " events of stream " + streamId + " session " + sessionId + " (positions " +
                 replay.fromPosition() + " to " + joinPosition + ") from the event archive, recording " +
                 replay.recordingId() + ": " + books.openOrderCount() + " orders on the books");

@@ -163,6 +163,24 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         return added;
     }
 
+    /**
+     * @param symbols packed symbols, e.g. an engine shard's.
+     * @return whether a book of them holds events taken while rebuilding that {@link #publishBooks} has not published
+     * yet ({@link SymbolBook#unpublished}).
+     */
+    boolean holdsUnpublished(final long[] symbols)
+    {
+        for (final long symbol : symbols)
+        {
+            final SymbolBook book = books.get(symbol);
+            if (null != book && book.unpublished)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private int publishOrders(final BookLevels levels)
     {
         return forEachOrder(levels, (order) -> listener.onAddOrder(order.timestampNs, order.book.symbol, order.orderId,

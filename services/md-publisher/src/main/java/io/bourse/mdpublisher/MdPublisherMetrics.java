@@ -60,6 +60,7 @@ final class MdPublisherMetrics
     private final CounterDataPoint[] snapshots = new CounterDataPoint[FEEDS.length];
     /** Engine events replayed from the event archive into the books ({@link EngineEventStreams}). */
     final Counter replayedEvents;
+    /** Images of an engine run that joined again after the media driver left the md-publisher behind. */
     final Counter eventStreamRejoins;
     private final CounterDataPoint[] dropsNotConnected = new CounterDataPoint[FEEDS.length];
     private final CounterDataPoint[] dropsBackPressure = new CounterDataPoint[FEEDS.length];

@@ -10,7 +10,8 @@ import java.util.Arrays;
  * replayed (its recording id and Aeron session id) and the stream position replayed to in it, in bytes (its stop
  * position when it was replayed whole, short of it when it was still recording: {@link BooksRebuild}). Runs are
  * replayed oldest first and the archive numbers recordings in the order they start, so the books hold every run with a
- * lower recording id too. Also whether the books replayed so have been published yet. Written by
+ * lower recording id too (the books so replayed are published when the shard's first image is caught up:
+ * {@link MarketDataBooks#holdsUnpublished}). Also which runs of which nothing was read are published whole. Written by
  * {@link BooksRebuild} before the shards are subscribed to, then by {@link EngineEventStreams} on the agent's thread.
  */
 final class ReplayedRuns
@@ -20,7 +21,6 @@ final class ReplayedRuns
     private final long[] recordingIds;
     private final int[] sessionIds;
     private final long[] positions;
-    private final boolean[] unpublished;
     private final long[] publishedRunsTo;
 
     /**
@@ -32,7 +32,6 @@ final class ReplayedRuns
         Arrays.fill(recordingIds, NO_RUN);
         sessionIds = new int[shardCount];
         positions = new long[shardCount];
-        unpublished = new boolean[shardCount];
         publishedRunsTo = new long[shardCount];
         Arrays.fill(publishedRunsTo, NO_RUN);
     }
@@ -65,7 +64,7 @@ final class ReplayedRuns
     }
 
     /**
-     * Notes that the books hold a run to a position; the books are then unpublished.
+     * Notes that the books hold a run to a position.
      *
      * @param shardId     the engine shard.
      * @param recordingId the run's recording, the newest the books hold.
@@ -77,7 +76,6 @@ final class ReplayedRuns
         recordingIds[shardId] = recordingId;
         sessionIds[shardId] = sessionId;
         positions[shardId] = position;
-        unpublished[shardId] = true;
     }
 
     /**
@@ -100,17 +98,5 @@ final class ReplayedRuns
     void published(final int shardId, final long recordingId)
     {
         publishedRunsTo[shardId] = recordingId;
-    }
-
-    /**
-     * @param shardId the engine shard.
-     * @return whether the books hold runs of the shard that were replayed and not published yet; cleared: the caller
-     * publishes them.
-     */
-    boolean takeUnpublished(final int shardId)
-    {
-        final boolean taken = unpublished[shardId];
-        unpublished[shardId] = false;
-        return taken;
     }
 }
