@@ -97,11 +97,10 @@ final class BookCheck
             new FeedAnalytics(symbolCount, 1, 1, new SimulatorCounters(), new MidnightNanoClock());
         final OrderBooks snapshotBooks = new OrderBooks(symbolCount, 1024, snapshotAnalytics);
         final long[] received = new long[1];
-        final MarketDataAdapter adapter = new MarketDataAdapter(
+        final MarketDataAdapter adapter = new MarketDataAdapter("book check session (" + user.username() + ")",
             counters, snapshotBooks, snapshotAnalytics, (messageType, timestampNs) -> received[0]++);
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        try (SoupClient session = SoupClient.connect(
-            "book check session (" + user.username() + ")", host, port, user, adapter, timeoutMs))
+        try (SoupClient session = SoupClient.connect(adapter.sessionName(), host, port, user, adapter, timeoutMs))
         {
             final long quietNs = TimeUnit.MILLISECONDS.toNanos(quietMs);
             long lastCount = -1;

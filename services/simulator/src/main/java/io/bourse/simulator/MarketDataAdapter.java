@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  * once by its Cross Trade), Trade 'P' and Cross Trade 'Q' at their prices. Juncture's parser reads everything but
  * 'Q', which juncture-nasdaq 1.0.0 reads with ITCH 4.1's 4-byte Shares: 'Q' is read here at the offsets of ITCH 5.0
  * §4.5.2 (40 bytes, 8-byte Shares). A malformed or unknown message is counted as an error and skipped, so one bad
- * message does not end the session. A System Event End of Messages ('C', ITCH 5.0 §4.1) is remembered
+ * message does not end the session; the first is logged with the session's name. A System Event End of Messages ('C', ITCH 5.0 §4.1) is remembered
  * ({@link #isEndOfMessages}): the server closes its session in order (a stop, or the MoldUDP64 day switch), so its end
  * is no loss. Owned by one thread.
  */
@@ -28,6 +28,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     private static final byte PRINTABLE = 'Y';
 
     private final ITCH50Parser parser = new ITCH50Parser(this);
+    private final String sessionName;
     private final SimulatorCounters counters;
     private final OrderBooks books;
     private final MarketDataListener listener;
@@ -35,21 +36,30 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     private boolean endOfMessages;
 
     /**
-     * @param counters where to count errors.
-     * @param books    the books this session builds.
-     * @param listener receives trades and the books' inconsistencies.
-     * @param observer sees every message first.
+     * @param sessionName the session's name, which the log of a malformed message gives.
+     * @param counters    where to count errors.
+     * @param books       the books this session builds.
+     * @param listener    receives trades and the books' inconsistencies.
+     * @param observer    sees every message first.
      */
     MarketDataAdapter(
+        final String sessionName,
         final SimulatorCounters counters,
         final OrderBooks books,
         final MarketDataListener listener,
         final FeedObserver observer)
     {
+        this.sessionName = sessionName;
         this.counters = counters;
         this.books = books;
         this.listener = listener;
         this.observer = observer;
+    }
+
+    /** @return the session's name. */
+    String sessionName()
+    {
+        return sessionName;
     }
 
     /** @return the books this session builds. */
@@ -90,7 +100,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         }
         catch (final ITCH50Exception | BufferUnderflowException ex)
         {
-            counters.errors().error(SimulatorError.MALFORMED_ITCH, "market data", ex);
+            counters.errors().error(SimulatorError.MALFORMED_ITCH, sessionName, ex);
         }
     }
 

@@ -152,8 +152,8 @@ public final class SimulatorService implements AutoCloseable
             final MoldReplay replay = new MoldReplay(sessionAnalytics, counters, 0 == i);
             final MarketDataListener listener =
                 MarketDataFeed.MOLDUDP64 == ctx.mdFeed() ? replay : sessionAnalytics;
-            final MarketDataAdapter adapter = new MarketDataAdapter(
-                counters, new OrderBooks(symbols.size(), INITIAL_ORDERS, listener), listener, meter);
+            final MarketDataAdapter adapter = new MarketDataAdapter(marketDataSessionName(i, user), counters,
+                new OrderBooks(symbols.size(), INITIAL_ORDERS, listener), listener, meter);
             mdAdapters.add(adapter);
             moldReplays.add(replay);
             mdSessions.add(openMarketDataSession(i, user, adapter));
@@ -216,9 +216,8 @@ public final class SimulatorService implements AutoCloseable
         }
         else
         {
-            session = SoupClient.connect(marketDataSessionName(index, ctx.marketDataUsers().get(index)),
-                ctx.fanoutHost(), ctx.fanoutPort(), ctx.marketDataUsers().get(index), adapter,
-                ReloginSchedule.RELOGIN_INTERVAL_MS);
+            session = SoupClient.connect(adapter.sessionName(), ctx.fanoutHost(), ctx.fanoutPort(),
+                ctx.marketDataUsers().get(index), adapter, ReloginSchedule.RELOGIN_INTERVAL_MS);
         }
         if (0 == index)
         {
@@ -227,9 +226,12 @@ public final class SimulatorService implements AutoCloseable
         return session;
     }
 
-    private static String marketDataSessionName(final int index, final Credentials.User user)
+    /** @return the name of market-data session {@code index}, whose SoupBinTCP user is {@code user}. */
+    private String marketDataSessionName(final int index, final Credentials.User user)
     {
-        return "market-data session " + index + " (" + user.username() + ")";
+        return MarketDataFeed.MOLDUDP64 == ctx.mdFeed() ?
+            "MoldUDP64 session " + index + " (" + ctx.moldGroup() + ":" + ctx.moldPort() + ")" :
+            "market-data session " + index + " (" + user.username() + ")";
     }
 
     private MarketDataSession openMarketDataSession(
@@ -241,15 +243,14 @@ public final class SimulatorService implements AutoCloseable
             moldSessions.add(session);
             return session;
         }
-        return SoupClient.connect(marketDataSessionName(index, user), ctx.fanoutHost(), ctx.fanoutPort(), user, adapter,
-            ctx.connectTimeoutMs());
+        return SoupClient.connect(
+            adapter.sessionName(), ctx.fanoutHost(), ctx.fanoutPort(), user, adapter, ctx.connectTimeoutMs());
     }
 
     private MoldSession joinMold(final int index, final MarketDataAdapter adapter) throws IOException
     {
-        return MoldSession.join("MoldUDP64 session " + index + " (" + ctx.moldGroup() + ":" + ctx.moldPort() + ")",
-            ctx.moldGroupAddress(), ctx.moldInterfaceAddress(), ctx.moldRequestAddress(), adapter,
-            moldReplays.get(index), counters, SystemNanoClock.INSTANCE);
+        return MoldSession.join(adapter.sessionName(), ctx.moldGroupAddress(), ctx.moldInterfaceAddress(),
+            ctx.moldRequestAddress(), adapter, moldReplays.get(index), counters, SystemNanoClock.INSTANCE);
     }
 
     private void registerCounters(final PrometheusRegistry registry)

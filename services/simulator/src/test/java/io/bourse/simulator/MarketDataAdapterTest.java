@@ -5,8 +5,11 @@ import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,8 +62,9 @@ class MarketDataAdapterTest
     private final OrderBooks books = new OrderBooks(2, 2, recorder);
     private final List<Long> timestamps = new ArrayList<>();
     private long matchNumber;
-    private final MarketDataAdapter adapter =
-        new MarketDataAdapter(counters, books, recorder, (messageType, timestampNs) -> timestamps.add(timestampNs));
+    private final MarketDataAdapter adapter = new MarketDataAdapter(
+        "market-data session 0 (md01)", counters, books, recorder,
+        (messageType, timestampNs) -> timestamps.add(timestampNs));
 
     record Trade(int locate, long timestampNs, long price, long shares)
     {
@@ -156,11 +160,25 @@ class MarketDataAdapterTest
     }
 
     @Test
-    void shouldCountAMalformedMessageAsAnErrorAndGoOn() throws IOException
+    void shouldCountAMalformedMessageAsAnErrorLogTheFirstWithItsSessionAndGoOn() throws IOException
     {
-        adapter.message(ByteBuffer.wrap(new byte[] {'Q', 0, 1}));
-        adapter.message(ByteBuffer.wrap(new byte[] {'A', 0}));
+        final ByteArrayOutputStream log = new ByteArrayOutputStream();
+        final PrintStream stderr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try
+        {
+            adapter.message(ByteBuffer.wrap(new byte[] {'Q', 0, 1}));
+            adapter.message(ByteBuffer.wrap(new byte[] {'A', 0}));
+        }
+        finally
+        {
+            System.setErr(stderr);
+        }
         add(1, T, 1, 'B', 100, 1_500_000);
+
+        assertThat(log.toString(StandardCharsets.UTF_8))
+            .startsWith("[simulator] MALFORMED_ITCH (market-data session 0 (md01)): ")
+            .contains("Cross Trade of 3 bytes");
 
         assertThat(counters.errors().count(SimulatorError.MALFORMED_ITCH)).isEqualTo(2);
         assertThat(counters.errors().total()).isEqualTo(2);

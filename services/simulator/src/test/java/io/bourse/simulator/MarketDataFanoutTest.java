@@ -80,8 +80,9 @@ class MarketDataFanoutTest
         awaitTrue(marketData::isConnected);
         // The md-publisher's answer to the fanout's snapshot request, before anything was published: no book.
         offer(sbe.snapshotComplete(1));
-        session = SoupClient.connect("feed session", "localhost", fanout.port(), USER,
-            new MarketDataAdapter(counters, books, analytics, FeedObserver.NONE), 5_000);
+        final MarketDataAdapter adapter =
+            new MarketDataAdapter("feed session", counters, books, analytics, FeedObserver.NONE);
+        session = SoupClient.connect(adapter.sessionName(), "localhost", fanout.port(), USER, adapter, 5_000);
     }
 
     @AfterEach
@@ -140,7 +141,8 @@ class MarketDataFanoutTest
     @Test
     void shouldLogInAgainWhenTheFanoutEndsTheSessionAndBuildTheBooksFromTheNewSnapshot() throws IOException
     {
-        final MarketDataAdapter adapter = new MarketDataAdapter(counters, books, analytics, FeedObserver.NONE);
+        final MarketDataAdapter adapter =
+            new MarketDataAdapter("feed session", counters, books, analytics, FeedObserver.NONE);
         session.close();
         session = SoupClient.connect("feed session", "localhost", fanout.port(), USER, adapter, 5_000);
         final List<SoupClient> relogins = new ArrayList<>();

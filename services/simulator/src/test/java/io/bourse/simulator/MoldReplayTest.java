@@ -26,7 +26,7 @@ class MoldReplayTest
         1, 60 * SECOND, 60, counters, new MidnightNanoClock(() -> 20_000 * MidnightNanoClock.NANOS_PER_DAY + T));
     private final MoldReplay replay = new MoldReplay(analytics, counters, true);
     private final MarketDataAdapter adapter =
-        new MarketDataAdapter(counters, new OrderBooks(1, 16, replay), replay, (messageType, timestampNs) -> { });
+        new MarketDataAdapter("MoldUDP64 session", counters, new OrderBooks(1, 16, replay), replay, FeedObserver.NONE);
 
     @Test
     void shouldCountEveryTradeOfTheSessionOnceWhenAJoinReadsItAgainFromSequenceNumberOne() throws IOException
