@@ -18,9 +18,9 @@ import java.nio.ByteBuffer;
  * once by its Cross Trade), Trade 'P' and Cross Trade 'Q' at their prices. Juncture's parser reads everything but
  * 'Q', which juncture-nasdaq 1.0.0 reads with ITCH 4.1's 4-byte Shares: 'Q' is read here at the offsets of ITCH 5.0
  * §4.5.2 (40 bytes, 8-byte Shares). A malformed or unknown message is counted as an error and skipped, so one bad
- * message does not end the session; the first is logged with the session's name. A System Event End of Messages ('C', ITCH 5.0 §4.1) is remembered
- * ({@link #isEndOfMessages}): the server closes its session in order (a stop, or the MoldUDP64 day switch), so its end
- * is no loss. Owned by one thread.
+ * message does not end the session; the first is logged with the session's name. A System Event End of Messages
+ * ('C', ITCH 5.0 §4.1) is remembered ({@link #isEndOfMessages}): the server closes its session in order (a stop, or
+ * the MoldUDP64 day switch), so its end is no loss. Owned by one thread.
  */
 final class MarketDataAdapter implements MessageListener, ITCH50Listener
 {
