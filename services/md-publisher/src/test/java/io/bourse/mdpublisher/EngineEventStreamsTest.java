@@ -4,8 +4,11 @@ import io.bourse.common.metrics.ErrorKinds;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.driver.MediaDriver;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.ArchivingDriverFixture;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamLayout;
@@ -234,11 +237,60 @@ class EngineEventStreamsTest
         assertThat(errors.total()).as("the first run's failed replay").isEqualTo(1);
     }
 
+    /**
+     * An event archive that does not answer (a media driver that runs none; the archive client's message timeout
+     * shortened to 200 ms) when the shard's first image, joined past its start, is caught up: the catch-up is given up
+     * at the first timeout, that of the earlier runs' replay, counted once, and the live events go on to the books
+     * (before stop 77, the run's own replay was tried after it: a second timeout and a second count).
+     */
+    @Test
+    void shouldGiveTheCatchUpUpAtTheFirstTimeoutWhenTheArchiveDoesNotAnswer()
+    {
+        System.setProperty(AeronArchive.Configuration.MESSAGE_TIMEOUT_PROP_NAME, "200ms");
+        try (MediaDriver noArchive = EmbeddedMediaDriver.launch("md-streams-no-archive-test");
+            Aeron noArchiveAeron =
+                Aeron.connect(new Aeron.Context().aeronDirectoryName(noArchive.aeronDirectoryName())))
+        {
+            final StreamLayout noArchiveLayout = EmbeddedMediaDriver.defaultLayout(noArchive);
+            final ExclusivePublication run = noArchiveAeron.addExclusivePublication(
+                noArchiveLayout.eventChannel(), noArchiveLayout.eventStreamId(0));
+            // Another reader (an order gateway) reads the run's first events before the md-publisher subscribes.
+            final Subscription gateway =
+                noArchiveAeron.addSubscription(noArchiveLayout.eventChannel(), noArchiveLayout.eventStreamId(0));
+            awaitTrue(() -> gateway.imageCount() > 0);
+            publishOrders(run, 1, 3);
+            awaitTrue(() -> gateway.poll((buffer, offset, length, header) -> { }, 10) == 0 &&
+                gateway.imageAtIndex(0).position() == run.position());
+            final EngineEventStreams streams = streams(
+                RecordedRuns.subscribePastTheStart(noArchiveAeron, noArchiveLayout, 0), noArchiveAeron);
+
+            publishOrders(run, 4, 4);
+            awaitTrue(() ->
+            {
+                streams.poll(10);
+                gateway.poll((buffer, offset, length, header) -> { }, 10);
+                return taken.contains(4L);
+            });
+        }
+        finally
+        {
+            System.clearProperty(AeronArchive.Configuration.MESSAGE_TIMEOUT_PROP_NAME);
+        }
+        assertThat(taken).as("the live events only").isEqualTo(List.of(4L));
+        assertThat(errors.count(MdPublisherError.EVENT_REPLAY_FAILED)).as("one timeout, counted once").isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
+    }
+
     private EngineEventStreams streams(final Subscription subscription)
+    {
+        return streams(subscription, aeron);
+    }
+
+    private EngineEventStreams streams(final Subscription subscription, final Aeron client)
     {
         final MarketDataBooks books = new MarketDataBooks(new long[0], 0, DiscardedMarketData.INSTANCE, errors);
         return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{}}, new MidnightNanoClock(),
-            orderAddedIds, books, new BooksRebuild(1, new EventReplay(aeron, driver.archive()), books, orderAddedIds,
+            orderAddedIds, books, new BooksRebuild(1, new EventReplay(client, driver.archive()), books, orderAddedIds,
             Counter.builder().name("replayed").build(), errors), Counter.builder().name("rejoins").build(), errors);
     }
 

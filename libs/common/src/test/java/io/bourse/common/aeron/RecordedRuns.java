@@ -78,6 +78,19 @@ public final class RecordedRuns implements AutoCloseable
      */
     public Subscription subscribePastTheStart(final int shardId)
     {
+        return subscribePastTheStart(aeron, layout, shardId);
+    }
+
+    /**
+     * {@link #subscribePastTheStart(int)} through any client, e.g. of a media driver without an archive.
+     *
+     * @param aeron   the client.
+     * @param layout  the streams of the client's media driver.
+     * @param shardId the shard.
+     * @return a subscription to the shard's events whose one image joined past the stream's start.
+     */
+    public static Subscription subscribePastTheStart(final Aeron aeron, final StreamLayout layout, final int shardId)
+    {
         while (true)
         {
             final Subscription subscription =
