@@ -63,7 +63,8 @@ final class MarketDataRestartIT
             send(sellSession, OuchMessages.cancelOrder("S2", 100), () -> seller.canceled().size() == 1);
 
             whilePolling(RESTART_TIMEOUT, EXCHANGE::restartMdPublisher, sessions);
-            assertThat(EXCHANGE.mdPublisher().getLogs()).contains("md-publisher: rebuilt the books from ");
+            assertThat(EXCHANGE.mdPublisher().getLogs()).contains("md-publisher: rebuilt the books of shard ")
+                .contains("md-publisher: published the books rebuilt from the event archive: ");
 
             send(buySession, enter("B3", Ouch42.SIDE_BUY, 40, "MSFT", 49_0000), () -> buyer.accepted().size() == 3);
             final ItchRecorder late = new ItchRecorder();

@@ -5,8 +5,7 @@ package io.bourse.mdpublisher;
  * the session from Sequence Number 1 learns each symbol's trading state (the Trading Action spin, ITCH 5.0 &sect;4.2.2)
  * and, for a session that opens while the books hold orders (a new day's session), each displayed resting order as an
  * Add Order. Called on the publisher thread, between two engine events ({@link MoldFeedAgent#doWork}, never within
- * an offer), so the books are those the market data taken so far builds: a book rebuilt from the event archive and not
- * published yet ({@link SymbolBook#unpublished}) is told empty and trading.
+ * an offer), so the books are those the market data taken so far builds.
  */
 interface BookSpin
 {

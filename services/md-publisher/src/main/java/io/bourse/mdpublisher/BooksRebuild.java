@@ -14,17 +14,17 @@ import java.util.List;
 
 /**
  * Rebuilds the md-publisher's books from an engine shard's recorded runs ({@link EventReplay#runs}), replayed from the
- * event archive oldest first without publishing ({@link MarketDataBooks#rebuilding}), each event once: what the books
- * hold is noted in {@link ReplayedRuns} as it is replayed, so a replay that fails part way, or a later one, goes on
- * from there.
+ * event archive oldest first, each event once: what the books hold is noted in {@link ReplayedRuns} as it is
+ * replayed, so a replay that fails part way, or a later one, goes on from there.
  * <p>
- * A restarted md-publisher does it before it subscribes to the shards' event streams
- * ({@link #rebuildBeforeSubscribing}): a live image that is not read while a long day is replayed would hold the
- * shard's newer events back (engine back pressure) until the media driver leaves it behind; with no subscription yet,
- * nothing is held. The run still recording is replayed to where the archive has recorded it, again until that is
- * within {@link #LIVE_GAP_BYTES} of where the replay stands; every shard is rebuilt so, then each again for what it
- * recorded meanwhile, and only then are the shards subscribed to, so that the image that joins has only a short
- * stretch to catch up ({@link EngineEventStreams}).
+ * A restarted md-publisher does it before it subscribes to the shards' event streams, without publishing
+ * ({@link MarketDataBooks#rebuilding}; {@link #rebuildBeforeSubscribing}): a live image that is not read while a long
+ * day is replayed would hold the shard's newer events back (engine back pressure) until the media driver leaves it
+ * behind; with no subscription yet, nothing is held. The run still recording is replayed to where the archive has
+ * recorded it, again until that is within {@link #LIVE_GAP_BYTES} of where the replay stands; every shard is rebuilt
+ * so, then each again for what it recorded meanwhile, and only then are the shards subscribed to, so that the image
+ * that joins has only a short stretch to catch up ({@link EngineEventStreams}, which publishes the rebuilt books
+ * first). The shards' catch-ups replay the runs the books do not hold yet published ({@link #replayRuns}).
  */
 final class BooksRebuild
 {
@@ -192,12 +192,12 @@ final class BooksRebuild
     }
 
     /**
-     * Replays whole, oldest first, the shard's stopped runs among {@code runs[from, to)}: into the books without
-     * publishing, but what the books hold already (the rest of the run they hold part of), for a rebuild; or published
-     * as they are replayed, for runs of which the md-publisher read nothing, after the run it read last
-     * ({@link EngineEventStreams}), each once ({@link ReplayedRuns#isPublished}). A run still recording among them is
-     * skipped: a later run did not recover from it (a restarted engine recovers, before it publishes, only once its
-     * earlier runs have stopped).
+     * Replays, oldest first, the shard's stopped runs among {@code runs[from, to)} but what the books hold already
+     * ({@link ReplayedRuns#replayFrom}: the rest of the run they hold part of, none of an older one): into the books
+     * without publishing, for a rebuild; or published as they are replayed, for a catch-up ({@link EngineEventStreams}:
+     * the earlier runs of the shard's first image, the runs between the run read last and a new one), so each event
+     * once, however many catch-ups ask for a run. A run still recording among them is skipped: a later run did not
+     * recover from it (a restarted engine recovers, before it publishes, only once its earlier runs have stopped).
      *
      * @param shardId  the engine shard.
      * @param streamId its event stream id.
@@ -216,34 +216,32 @@ final class BooksRebuild
         for (int i = from; i < to; i++)
         {
             final EventReplay.Run earlier = runs.get(i);
-            if (publish && replayedRuns.isPublished(shardId, earlier.recordingId()))
-            {
-                continue; // for the catch-up of an image that turned out superseded
-            }
             if (earlier.recording())
             {
                 System.out.println("md-publisher: earlier run of stream " + streamId + " (recording " +
                     earlier.recordingId() + ") not replayed: it still records");
+                continue;
             }
-            else if (publish)
+            final long replayFrom = replayedRuns.replayFrom(shardId, earlier);
+            final int runReplayed = replay(shardId, earlier, replayFrom, earlier.stopPosition(), publish);
+            if (publish && replayFrom < earlier.stopPosition())
             {
-                replayedRuns.published(shardId, earlier.recordingId()); // first: a failed replay is not repeated
-                final int published = replay.replayRecording(
-                    earlier.recordingId(), earlier.startPosition(), earlier.stopPosition(), replayHandler);
-                System.out.println("md-publisher: published the missed " + published + " events of stream " +
-                    streamId + " session " + earlier.sessionId() + ", a run never read, from the event archive, " +
-                    "recording " + earlier.recordingId());
-                replayed += published;
+                System.out.println("md-publisher: published the missed " + runReplayed + " events of stream " +
+                    streamId + " session " + earlier.sessionId() + " (positions " + replayFrom + " to " +
+                    earlier.stopPosition() + "), a run stopped, from the event archive, recording " +
+                    earlier.recordingId());
             }
-            else
-            {
-                replayed +=
-                    replay(shardId, earlier, replayedRuns.replayFrom(shardId, earlier), earlier.stopPosition());
-            }
+            replayed += runReplayed;
         }
         return replayed;
     }
 
+    /**
+     * Replays the run still recording to where the archive has recorded it, then again while that is
+     * {@link #LIVE_GAP_BYTES} or more ahead, at most {@link #MAX_CHASE_REPLAYS} times: the books are published as they
+     * stand then, and what the image's catch-up replays after is published as increments (each trade printed), so the
+     * run is replayed to its recorded position however short the stretch.
+     */
     private int chase(final int shardId, final EventReplay.Run live)
     {
         int replayed = 0;
@@ -251,16 +249,17 @@ final class BooksRebuild
         {
             final long from = replayedRuns.replayFrom(shardId, live);
             final long to = replay.recordedPosition(live.recordingId());
-            if (to - from < LIVE_GAP_BYTES)
+            if (to <= from || (i > 0 && to - from < LIVE_GAP_BYTES))
             {
                 break;
             }
-            replayed += replay(shardId, live, from, to);
+            replayed += replay(shardId, live, from, to, false);
         }
         return replayed;
     }
 
-    private int replay(final int shardId, final EventReplay.Run run, final long from, final long to)
+    private int replay(
+        final int shardId, final EventReplay.Run run, final long from, final long to, final boolean publish)
     {
         if (from >= to)
         {
@@ -268,7 +267,7 @@ final class BooksRebuild
         }
         this.shardId = shardId;
         this.run = run;
-        books.rebuilding(true);
+        books.rebuilding(!publish);
         try
         {
             return replay.replayRecording(run.recordingId(), from, to, heldHandler);

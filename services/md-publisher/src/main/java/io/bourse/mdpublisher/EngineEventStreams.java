@@ -27,19 +27,20 @@ import java.util.function.Consumer;
  * subscription joins a stream where it stands, so an md-publisher started while a shard runs (a restart) would start
  * from empty books and publish changes to orders it never added. So each image (one per run of a shard) is caught up
  * once, when first seen and before any of its live events, from the {@link EventArchive}, through the same
- * {@link EngineEventAdapter} into the {@link MarketDataBooks}:
+ * {@link EngineEventAdapter} into the {@link MarketDataBooks}. A restarted md-publisher first rebuilds the books,
+ * without publishing ({@link MarketDataBooks#rebuilding}), from every run the archive has recorded before it subscribes
+ * ({@link BooksRebuild#rebuildBeforeSubscribing}), and the first {@link #poll} publishes them as they stand
+ * ({@link MarketDataBooks#publishBooks}: Add Orders in priority order, levels, BBO), about one message per resting
+ * order instead of the whole day's. Subscribers of the new market-data publication hold no order before them (a new
+ * MoldUDP64 session; a fanout whose snapshot came first) or take those Add Orders within their snapshot (one that came
+ * after): either way they hold the books from there on, also those of a shard that is down (before stop 78 a shard's
+ * books were published only when its first image was caught up, so a shard down at the restart showed empty books
+ * until it came back). Then, published as they are replayed:
  * <ul>
- *   <li>The shard's first image (a lingering image of an earlier run aside): the whole recordings of the shard's
- *   earlier runs, oldest first (a restarted engine recovers its state from them, so its run continues theirs), then the
- *   run's events from the start of its recording to the image's join position rebuild the books without publishing
- *   ({@link MarketDataBooks#rebuilding}), but what the books hold already: a restarted md-publisher rebuilds them
- *   before it subscribes ({@link BooksRebuild#rebuildBeforeSubscribing}), so that its first image has only the events
- *   recorded since to catch up,
- *   then the shard's books are published as they stand ({@link MarketDataBooks#publishBooks}: Add Orders in priority
- *   order, levels, BBO), about one message per resting order instead of the whole run's. Subscribers of the new
- *   market-data publication hold no order of the shard before them (a new MoldUDP64 session; a fanout whose snapshot
- *   came first) or take those Add Orders within their snapshot (one that came after): either way they hold the books
- *   from there on.</li>
+ *   <li>The shard's first image (a lingering image of an earlier run aside): what the books do not hold of the shard's
+ *   earlier runs, oldest first (a restarted engine recovers its state from them, so its run continues theirs: the
+ *   shard restarted after the rebuild), then the run's events from where the books hold it (its start when they do
+ *   not) to the image's join position: only the events recorded since the rebuild, as a rule.</li>
  *   <li>A later image of the same run (it went away and came back: left behind by the media driver while this
  *   md-publisher read too late, see below; counted in {@code bourse_md_event_stream_rejoins_total}): the events from
  *   the position read to in the earlier image (the end of the last event taken from it, from the event's header) to
@@ -57,7 +58,7 @@ import java.util.function.Consumer;
  * those of any later image of that run: the newer run's image replays that run (what the books do not hold of it), as
  * the shard's first or as a run between the run read last and its own (before stop 76 a later image so superseded was
  * read live, and its events from before it joined were lost, or came twice).
- * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after a rebuild,
+ * Counted in {@code bourse_md_replayed_events_total}. A published replay, like the books published after the rebuild,
  * goes out in one duty cycle, however much longer than the order feed's window (half its term: about 350,000 Add
  * Orders at the default 64 MiB term) it is: the MoldUDP64 feed takes every message as it is encoded
  * ({@link OrderFeedListener}); the fanout reads the publication on its own thread (an offer that finds no room within
@@ -79,7 +80,8 @@ import java.util.function.Consumer;
 final class EngineEventStreams
 {
     private final Subscription[] subscriptions;
-    private final long[][] shardSymbols;
+    /** Every shard's packed symbols: the books published after the rebuild. */
+    private final long[] symbols;
     private final MidnightNanoClock clock;
     private final FragmentHandler adapter;
     private final MarketDataBooks books;
@@ -143,13 +145,15 @@ final class EngineEventStreams
     private int work;
     private int shardId;
     private boolean superseded;
+    /** The books the rebuild replayed without publishing are published, or there was no rebuild (no archive). */
+    private boolean rebuiltBooksPublished;
 
     /**
      * @param subscriptions  one per engine shard.
-     * @param shardSymbols   per engine shard, its packed symbols: the books published after that shard's rebuild.
-     * @param clock          stamps the levels and BBOs published after a rebuild.
+     * @param shardSymbols   per engine shard, its packed symbols: the books published after the rebuild.
+     * @param clock          stamps the levels and BBOs published after the rebuild.
      * @param adapter        decodes the events, live and replayed.
-     * @param books          the books the events change; rebuilt without publishing during a replay.
+     * @param books          the books the events change, published.
      * @param rebuild        replays from the event archive, and has rebuilt the books from the runs recorded before
      *                       the shards were subscribed to ({@link BooksRebuild#rebuildBeforeSubscribing}); null when
      *                       the archive is disabled.
@@ -168,7 +172,7 @@ final class EngineEventStreams
         final ErrorKinds<MdPublisherError> errors)
     {
         this.subscriptions = subscriptions;
-        this.shardSymbols = shardSymbols;
+        this.symbols = Arrays.stream(shardSymbols).flatMapToLong(Arrays::stream).toArray();
         this.clock = clock;
         this.adapter = adapter;
         this.books = books;
@@ -184,6 +188,7 @@ final class EngineEventStreams
         Arrays.fill(tailLookupNs, TAIL_LOOKUP_NOT_DUE);
         this.endedRunsDone = new boolean[subscriptions.length];
         this.rejoins = rejoins;
+        this.rebuiltBooksPublished = null == rebuild;
         this.replayHandler = null == rebuild ? null : rebuild.replayHandler();
         this.liveHandler = (buffer, offset, length, header) ->
         {
@@ -214,10 +219,24 @@ final class EngineEventStreams
     }
 
     /**
-     * Reads every shard's images, each caught up first when new (with the archive).
+     * For a MoldUDP64 session's opening ({@link MoldFeedAgent#openWhen}), on the agent's thread.
+     *
+     * @return true once the books rebuilt before the shards were subscribed to are published (the first {@link #poll}),
+     * or when the archive is disabled.
+     */
+    boolean rebuiltBooksPublished()
+    {
+        return rebuiltBooksPublished;
+    }
+
+    /**
+     * Reads every shard's images, each caught up first when new (with the archive); the first call publishes the books
+     * rebuilt before the shards were subscribed to, as they stand ({@link MarketDataBooks#publishBooks}), before any
+     * snapshot request is answered ({@link MdPublisherAgent}) or a MoldUDP64 session opens with its spin of the books
+     * ({@link MoldFeedAgent#openWhen}, which has then started: it takes no increment before its opening).
      *
      * @param fragmentLimit most events taken per image.
-     * @return events read, replayed ones included.
+     * @return events read, replayed ones included, and the Add Orders of the rebuilt books.
      */
     int poll(final int fragmentLimit)
     {
@@ -229,6 +248,16 @@ final class EngineEventStreams
                 work += subscription.poll(adapter, fragmentLimit);
             }
             return work;
+        }
+        if (!rebuiltBooksPublished)
+        {
+            rebuiltBooksPublished = true;
+            if (books.holdsUnpublished(symbols))
+            {
+                work += books.publishBooks(symbols, clock.nanosSinceMidnight());
+                System.out.println("md-publisher: published the books rebuilt from the event archive: " + work +
+                    " Add Orders");
+            }
         }
         this.fragmentLimit = fragmentLimit;
         for (shardId = 0; shardId < subscriptions.length; shardId++)
@@ -272,7 +301,6 @@ final class EngineEventStreams
             }
             finally
             {
-                books.rebuilding(false);
                 if (!superseded)
                 {
                     // A lingering image of an earlier run leaves the shard not ready until the current run's image.
@@ -291,17 +319,9 @@ final class EngineEventStreams
                 else
                 {
                     // The newer run's image, when it comes, replays this run: as the shard's first to catch up, what
-                    // the books do not hold of it and of the earlier runs, then publishes the books once; after a
-                    // first, the unread tail of the run read last, or this run's whole recording (publishRunsBetween).
+                    // the books do not hold of it and of the earlier runs; after a first, the unread tail of the run
+                    // read last, or what the books do not hold of this run (publishRunsBetween).
                     supersededImages.add(image.correlationId());
-                }
-                if (!superseded && books.holdsUnpublished(shardSymbols[shardId]))
-                {
-                    // The books replayed without publishing, before the subscription or by this catch-up; also after
-                    // a replay that failed part way: the subscribers then hold what the books hold.
-                    final int added = books.publishBooks(shardSymbols[shardId], clock.nanosSinceMidnight());
-                    System.out.println("md-publisher: published the rebuilt books of shard " + shardId + ": " +
-                        added + " Add Orders");
                 }
             }
             if (supersededImages.contains(image.correlationId()))
@@ -362,13 +382,13 @@ final class EngineEventStreams
     }
 
     /**
-     * Replays, without publishing, the whole recordings of the shard's runs before the image's (a restarted engine
-     * recovers its state from them, so its new run continues theirs), but what the books hold already (replayed before
-     * the shard was subscribed to, or for an image that turned out superseded; the run they hold part of from where
-     * they stand, {@link ReplayedRuns}), unless a newer run than the image's records ({@link #superseded} then set,
-     * nothing replayed). A run not listed yet (its shard is starting its recording) is newer than every run listed
-     * ({@link EventReplay#runIndex}). An earlier run still recording is skipped: the image's run did not recover from
-     * it ({@link BooksRebuild#replayRuns}).
+     * Publishes, from the archive, the recordings of the shard's runs before the image's (a restarted engine recovers
+     * its state from them, so its new run continues theirs), but what the books hold already (replayed before the shard
+     * was subscribed to, or for an image that turned out superseded; the run they hold part of from where they stand,
+     * {@link ReplayedRuns}): the shard restarted between the rebuild and the subscription. Nothing when a newer run
+     * than the image's records ({@link #superseded} then set). A run not listed yet (its shard is starting its
+     * recording) is newer than every run listed ({@link EventReplay#runIndex}). An earlier run still recording is
+     * skipped: the image's run did not recover from it ({@link BooksRebuild#replayRuns}).
      *
      * @return events replayed.
      * @throws AeronException when the archive cannot be reached or a replay fails.
@@ -385,13 +405,7 @@ final class EngineEventStreams
                 runs.getLast().recordingId() + ")");
             return 0;
         }
-        final int replayed = rebuild.replayRuns(shardId, streamId, runs, 0, index, false);
-        if (replayed > 0)
-        {
-            System.out.println("md-publisher: rebuilt the books from " + replayed + " events of earlier runs of " +
-                "stream " + streamId + " from the event archive: " + books.openOrderCount() + " orders on the books");
-        }
-        return replayed;
+        return rebuild.replayRuns(shardId, streamId, runs, 0, index, true);
     }
 
     /**
@@ -402,9 +416,9 @@ final class EngineEventStreams
      * the two of which nothing was read ({@link #publishRunsBetween}), or after the earlier runs the books do not hold
      * for the shard's first image ({@link #replayEarlierRuns}), unless the image joined where the stream starts or
      * where the books stand, or a newer run of the shard records meanwhile (an engine that stopped without closing its
-     * stream, whose image lingers). Without publishing for the shard's first image caught up (its books are then
-     * published whole: {@link MarketDataBooks#holdsUnpublished}), else publishing. The run's own events are replayed
-     * also when its earlier runs could not be ({@link #replayRunsBefore}).
+     * stream, whose image lingers). Published, as the books the rebuild replayed are published before any image is
+     * caught up ({@link #poll}). The run's own events are replayed also when its earlier runs could not be
+     * ({@link #replayRunsBefore}).
      *
      * @return events replayed; those before a replay that failed (counted and logged).
      */
@@ -433,8 +447,6 @@ final class EngineEventStreams
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed
             }
-            final boolean rebuilding = null == read;
-            books.rebuilding(rebuilding);
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
             {
@@ -450,10 +462,10 @@ final class EngineEventStreams
                     "run of the shard records (" + replay.newestRecordingId() + ")");
                 return earlier;
             }
-            System.out.println("md-publisher: " + (rebuilding ? "rebuilt the books from " : "published the missed ") +
-                replayed + " events of stream " + streamId + " session " + sessionId + " (positions " +
-                replay.fromPosition() + " to " + joinPosition + ") from the event archive, recording " +
-                replay.recordingId() + ": " + books.openOrderCount() + " orders on the books");
+            System.out.println("md-publisher: published the missed " + replayed + " events of stream " + streamId +
+                " session " + sessionId + " (positions " + replay.fromPosition() + " to " + joinPosition + ") from " +
+                "the event archive, recording " + replay.recordingId() + ": " + books.openOrderCount() +
+                " orders on the books");
             return earlier + replayed;
         }
         catch (final AeronException ex)
@@ -469,7 +481,8 @@ final class EngineEventStreams
      * Publishes, from the archive, the whole recordings of the shard's runs between the run read last and a new
      * image's, oldest first: runs of which this md-publisher read nothing, their images superseded when first seen (a
      * newer run recorded already) or left behind by the media driver before they were caught up (they waited for the
-     * run before to be read to its end) and ended before they could join again. A run still recording among them is
+     * run before to be read to its end) and ended before they could join again; but what the books hold of them already
+     * (a catch-up that turned out superseded replayed them: {@link ReplayedRuns}). A run still recording among them is
      * skipped ({@link BooksRebuild#replayRuns}).
      *
      * @return events published.

@@ -219,23 +219,17 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         }
     }
 
-    /**
-     * Tells each symbol's trading state, in the order of the symbols given at construction: trading for a book not
-     * published yet ({@link SymbolBook#unpublished}).
-     */
+    /** Tells each symbol's trading state, in the order of the symbols given at construction. */
     @Override
     public void spinTradingStates(final BookSpin.Listener listener)
     {
         for (final SymbolBook book : booksInOrder)
         {
-            listener.onTradingState(book.symbol, book.publishedTradingState(), book.publishedTradingReason());
+            listener.onTradingState(book.symbol, book.tradingState, book.tradingReason);
         }
     }
 
-    /**
-     * Tells each resting order, symbol by symbol in the order given at construction, each side in priority order; none
-     * of a book not published yet ({@link SymbolBook#unpublished}).
-     */
+    /** Tells each resting order, symbol by symbol in the order given at construction, each side in priority order. */
     @Override
     public void spinOrders(final BookSpin.Listener listener)
     {
@@ -243,11 +237,8 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
             order.book.symbol, order.orderId, order.side, order.openShares, order.price, order.attribution);
         for (final SymbolBook book : booksInOrder)
         {
-            if (!book.unpublished)
-            {
-                forEachOrder(book.bids, spin);
-                forEachOrder(book.asks, spin);
-            }
+            forEachOrder(book.bids, spin);
+            forEachOrder(book.asks, spin);
         }
     }
 

@@ -150,7 +150,7 @@ public final class MdPublisherService implements AutoCloseable
                 metrics.eventStreamRejoins, errors);
             if (null != moldFeed)
             {
-                moldFeed.agent().openWhen(() -> null == events.catchUpReason());
+                moldFeed.agent().openWhen(events::rebuiltBooksPublished);
             }
             final Agent mdAgent = new MdPublisherAgent(
                 events, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());

@@ -35,9 +35,9 @@ import java.util.function.BooleanSupplier;
  *   locate order ({@link ItchReferenceData}), the Trading Action spin with each symbol's state in the books
  *   ({@link BookSpin}), System Events 'S' Start of System Hours and 'Q' Start of Market Hours (the engine shards accept
  *   and execute orders from their start), then an Add Order per displayed resting order in the books (none when the
- *   md-publisher starts afresh; when it restarts, those of the books it rebuilds from the event archive, for which
- *   the first session's opening waits: {@link #openWhen}), all stamped with the wall clock's nanoseconds since
- *   midnight. It ends ({@link #onClose})
+ *   md-publisher starts afresh; when it restarts, those of the books it rebuilt from the event archive, whose
+ *   publication the first session's opening waits for: {@link #openWhen}), all stamped with the wall clock's
+ *   nanoseconds since midnight. It ends ({@link #onClose})
  *   with System Events 'M' End of Market Hours, 'E' End of System Hours and 'C' End of Messages. Then, as MoldUDP64
  *   1.00 has it, End of Session packets (Message Count 0xFFFF, the next Sequence Number) go out in place of
  *   Heartbeats for a short while ({@code endOfSessionNs}, every {@link #END_OF_SESSION_INTERVAL_NS}), while Request
@@ -90,11 +90,6 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     /** How long before midnight the next day's session starts opening ({@link FeedSessions#prepare}): 10 s. */
     static final long PREPARE_AHEAD_NS = TimeUnit.SECONDS.toNanos(10);
-    /**
-     * Longest time the first session's opening waits for the books to be rebuilt from the event archive
-     * ({@link #openWhen}): 30 s.
-     */
-    static final long OPENING_WAIT_NS = TimeUnit.SECONDS.toNanos(30);
     /** Most packets of held messages sent per duty cycle, once a new day's session may send. */
     static final int HELD_PACKETS_PER_DUTY_CYCLE = 16;
     /** Longest ITCH message of the feed: the longest the translator writes, longer than any reference data. */
@@ -118,12 +113,13 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private final ByteBuffer heldMessage;
     private final MoldUDP64MessageStore countingStore = this::answer;
     private BookSpin bookSpin;
-    /** Whether the books hold what the engine shards published before the md-publisher started; always by default. */
-    private BooleanSupplier booksRebuilt = () -> true;
+    /**
+     * Whether the books that the md-publisher rebuilt from what the engine shards published before it started are
+     * published; always by default.
+     */
+    private BooleanSupplier rebuiltBooksPublished = () -> true;
     /** The first session is not open yet: its opening waits for the books ({@link #openWhen}). */
     private boolean openingAwaited;
-    /** Monotonic time until which the first session's opening waits for the books. */
-    private long openingDeadlineNs;
     /** The session the messages go to; null once the feed's last session ends. */
     private FeedSession current;
     /** The session before it while its end lasts, else null. */
@@ -196,27 +192,27 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     }
 
     /**
-     * Makes the first session's opening wait, at most {@link #OPENING_WAIT_NS}, until the books are rebuilt: an
-     * md-publisher restarted with the event archive on rebuilds them from the recordings of the engine shards'
-     * streams, and a session opened before would announce each symbol as trading in its Trading Action spin, an
-     * operator's halt following only as the rebuilt books are published. Until the opening, the session sends
-     * Heartbeats (the next Sequence Number 1) and the order feed's increments are left out: they are in the books,
-     * which the opening tells. Set before the agent starts; by default the first session opens at once.
+     * Makes the first session's opening wait until the books are published: an md-publisher restarted with the event
+     * archive on rebuilds them from the recordings of the engine shards' streams before its agent starts, and publishes
+     * them in its first duty cycle ({@link EngineEventStreams#poll}), on this agent's thread after this agent's
+     * {@link #onStart}; a session opened before would announce each symbol as trading and no order in its spin, and
+     * take the books' Add Orders as increments, an operator's halt following as a second Stock Trading Action. Until
+     * the opening, the session sends Heartbeats (the next Sequence Number 1) and the order feed's increments are left
+     * out: they are in the books, which the opening tells. Set before the agent starts; by default the first session
+     * opens at once.
      *
-     * @param booksRebuilt whether the books are rebuilt (every shard's stream caught up); called on this agent's
-     *                     thread.
+     * @param rebuiltBooksPublished whether the rebuilt books are published; called on this agent's thread.
      */
-    void openWhen(final BooleanSupplier booksRebuilt)
+    void openWhen(final BooleanSupplier rebuiltBooksPublished)
     {
-        this.booksRebuilt = booksRebuilt;
+        this.rebuiltBooksPublished = rebuiltBooksPublished;
     }
 
     /**
-     * Opens the first session ({@link #openSession}), with the books as they stand, or, until they are rebuilt
-     * ({@link #openWhen}), lets it wait for them, at most {@link #OPENING_WAIT_NS}: a session opened before the books
-     * are rebuilt tells every symbol trading and no order, what the books it rebuilds then publish following as
-     * increments (an operator's halt as a second Stock Trading Action, 'H' after the spin's 'T'; before stop 64, what
-     * every restart with the event archive on did).
+     * Opens the first session ({@link #openSession}), with the books as they stand, or, until the rebuilt books are
+     * published ({@link #openWhen}), lets it wait for them: a session opened before tells every symbol trading and no
+     * order, the rebuilt books following as increments (an operator's halt as a second Stock Trading Action, 'H' after
+     * the spin's 'T'; before stop 64, what every restart with the event archive on did).
      */
     @Override
     public void onStart()
@@ -226,17 +222,13 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         final long sinceMidnightNs = midnightClock.nanosSinceMidnight();
         nextDay = Math.floorDiv(sinceMidnightNs, MidnightNanoClock.NANOS_PER_DAY) + 1;
         nextDayDeadlineNs = nowNs + MidnightNanoClock.NANOS_PER_DAY - MidnightNanoClock.timeOfDay(sinceMidnightNs);
-        if (booksRebuilt.getAsBoolean())
+        if (rebuiltBooksPublished.getAsBoolean())
         {
             openSession(sinceMidnightNs);
             return;
         }
         openingAwaited = true;
-        openingDeadlineNs = nowNs + OPENING_WAIT_NS;
         heartbeatDeadlineNs = nowNs;
-        System.out.println("[" + roleName() + "] MoldUDP64 session " + current.name + " opens once the books are " +
-            "rebuilt from the event archive, at most " + TimeUnit.NANOSECONDS.toSeconds(OPENING_WAIT_NS) +
-            " s from now");
     }
 
     /** Ends the first session's wait for the books ({@link #openWhen}) and opens it with the books as they stand. */
@@ -247,23 +239,20 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     }
 
     /**
-     * Opens the first session once the books are rebuilt or its wait is over, whichever comes first; between two
-     * engine events only, as the spin must tell the books the market data taken so far builds.
+     * Opens the first session once the rebuilt books are published; between two engine events only, as the spin must
+     * tell the books the market data taken so far builds.
      *
      * @return 1 when it opened, else 0.
      */
     private int openAwaited()
     {
-        final boolean rebuilt = booksRebuilt.getAsBoolean();
-        if (!rebuilt && nowNs - openingDeadlineNs < 0)
+        if (!rebuiltBooksPublished.getAsBoolean())
         {
             return 0;
         }
         openAwaitedSession();
-        System.out.println("[" + roleName() + "] MoldUDP64 session " + current.name + " opened " + (rebuilt ?
-            "with the rebuilt books" : "after " + TimeUnit.NANOSECONDS.toSeconds(OPENING_WAIT_NS) + " s with the " +
-            "books as they stand, not yet rebuilt from the event archive: what the rebuild adds follows as " +
-            "increments"));
+        System.out.println("[" + roleName() + "] MoldUDP64 session " + current.name + " opened with the books " +
+            "rebuilt from the event archive");
         return 1;
     }
 

@@ -6,13 +6,14 @@ import java.util.Arrays;
 
 /**
  * Per engine shard, how far the md-publisher's books hold the shard's recorded runs ({@link EventReplay#runs}) that
- * were replayed from the event archive without publishing, before the shard's first image was caught up: the newest run
- * replayed (its recording id and Aeron session id) and the stream position replayed to in it, in bytes (its stop
- * position when it was replayed whole, short of it when it was still recording: {@link BooksRebuild}). Runs are
- * replayed oldest first and the archive numbers recordings in the order they start, so the books hold every run with a
- * lower recording id too (the books so replayed are published when the shard's first image is caught up:
- * {@link MarketDataBooks#holdsUnpublished}). Also which runs of which nothing was read are published whole. Written by
- * {@link BooksRebuild} before the shards are subscribed to, then by {@link EngineEventStreams} on the agent's thread.
+ * were replayed whole from the event archive ({@link BooksRebuild#replayRuns}): by the rebuild before the shards are
+ * subscribed to, by the catch-up of the shard's first image (the rest of the earlier runs), or of a later image of a
+ * new run (the runs between the run read last and the new one, of which nothing was read). The newest run replayed
+ * (its recording id and Aeron session id) and the stream position replayed to in it, in bytes (its stop position when
+ * it was replayed whole, short of it when it was still recording). Runs are replayed oldest first and the archive
+ * numbers recordings in the order they start, so the books hold every run with a lower recording id too, and a run is
+ * never replayed twice, however many catch-ups ask for it (one that turned out superseded included). Written by
+ * {@link BooksRebuild} before the shards are subscribed to, then on the agent's thread.
  */
 final class ReplayedRuns
 {
@@ -21,7 +22,6 @@ final class ReplayedRuns
     private final long[] recordingIds;
     private final int[] sessionIds;
     private final long[] positions;
-    private final long[] publishedRunsTo;
 
     /**
      * @param shardCount engine shards: none holds a run.
@@ -32,8 +32,6 @@ final class ReplayedRuns
         Arrays.fill(recordingIds, NO_RUN);
         sessionIds = new int[shardCount];
         positions = new long[shardCount];
-        publishedRunsTo = new long[shardCount];
-        Arrays.fill(publishedRunsTo, NO_RUN);
     }
 
     /**
@@ -76,27 +74,5 @@ final class ReplayedRuns
         recordingIds[shardId] = recordingId;
         sessionIds[shardId] = sessionId;
         positions[shardId] = position;
-    }
-
-    /**
-     * @param shardId     the engine shard.
-     * @param recordingId a run of it.
-     * @return whether the run was published whole already, or is older than one that was (a run of which nothing was
-     * read, replayed for a catch-up: {@link BooksRebuild#replayRuns}).
-     */
-    boolean isPublished(final int shardId, final long recordingId)
-    {
-        return recordingId <= publishedRunsTo[shardId];
-    }
-
-    /**
-     * Notes that a run is published whole, from the archive, with the runs before it.
-     *
-     * @param shardId     the engine shard.
-     * @param recordingId the run's recording.
-     */
-    void published(final int shardId, final long recordingId)
-    {
-        publishedRunsTo[shardId] = recordingId;
     }
 }

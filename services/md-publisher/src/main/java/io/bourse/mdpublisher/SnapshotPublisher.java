@@ -39,9 +39,7 @@ import java.nio.ByteOrder;
  * Each message holds as many orders or levels as fit one frame of the feed's publication, so that none is fragmented,
  * and SnapshotComplete follows with the number of messages. Every message carries the sequence number of the feed's
  * last increment published: it runs on the publisher thread between two engine events, so the books are exactly
- * those the feed's increments up to that number build, and the feed's next increment follows it. A book rebuilt from
- * the event archive and not yet published (its shard's image not caught up yet: {@link SymbolBook#unpublished}) is
- * told as those increments built it, empty and trading.
+ * those the feed's increments up to that number build, and the feed's next increment follows it.
  *
  * <p>A snapshot whose offer fails (no subscriber, or back pressure past the bounded retries) is abandoned and counted
  * as a drop and, unless no subscriber is left (a fanout that asked and went away), as an error; its subscriber sees no
@@ -219,7 +217,7 @@ final class SnapshotPublisher implements FragmentHandler
             cursorSide = book.bids;
             cursorLevel = 0;
             cursorOrder = null;
-            int remaining = book.publishedOrderCount();
+            int remaining = book.bids.orderCount() + book.asks.orderCount();
             do
             {
                 final int count = Math.min(remaining, ordersPerMessage);
@@ -301,7 +299,7 @@ final class SnapshotPublisher implements FragmentHandler
      */
     private static int levelCount(final Feed feed, final SymbolBook book, final Side side)
     {
-        final int levels = book.unpublished ? 0 : book.levels(side).levelCount();
+        final int levels = book.levels(side).levelCount();
         if (Feed.BBO == feed)
         {
             return Math.min(1, levels);
@@ -335,10 +333,10 @@ final class SnapshotPublisher implements FragmentHandler
             .timestampNs(timestampNs)
             .snapshotId(snapshotId)
             .messageIndex(messageIndex)
-            .tradingState(TradingState.get(book.publishedTradingState()))
-            .tradingStateTimestampNs(book.publishedTradingStateTimestampNs());
+            .tradingState(TradingState.get(book.tradingState))
+            .tradingStateTimestampNs(book.tradingStateTimestampNs);
         Symbols.unpack(book.symbol, buffer, HEADER_LENGTH + BookSnapshotEncoder.symbolEncodingOffset());
-        buffer.putInt(HEADER_LENGTH + BookSnapshotEncoder.reasonEncodingOffset(), book.publishedTradingReason(),
+        buffer.putInt(HEADER_LENGTH + BookSnapshotEncoder.reasonEncodingOffset(), book.tradingReason,
             ByteOrder.BIG_ENDIAN);
         final BookSnapshotEncoder.OrdersEncoder orders = bookSnapshot.ordersCount(orderCount);
         for (int i = 0; i < orderCount; i++)

@@ -45,10 +45,9 @@ final class SymbolBook
     boolean losingEarlierRuns;
     /**
      * Set while it holds orders or a trading state from events replayed without publishing
-     * ({@link MarketDataBooks#rebuilding}: before its shard's first image is caught up) that
-     * {@link MarketDataBooks#publishBooks} has not published yet: the feeds' increments have built it empty and
-     * trading, and a snapshot or a MoldUDP64 session's spin tells it so, for the Add Orders published later come on
-     * top of what they tell.
+     * ({@link MarketDataBooks#rebuilding}: by a restarted md-publisher before it subscribes, {@link BooksRebuild})
+     * that {@link MarketDataBooks#publishBooks} has not published yet (it does before the agent answers a snapshot
+     * request or opens a MoldUDP64 session: {@link EngineEventStreams#poll}).
      */
     boolean unpublished;
 
@@ -64,30 +63,6 @@ final class SymbolBook
         this.asks = new BookLevels(Side.SELL, levelPool);
         this.publishedBids = MarketDataBooks.FULL_DEPTH == l2Depth ? null : new PublishedLevels(Side.BUY, l2Depth);
         this.publishedAsks = MarketDataBooks.FULL_DEPTH == l2Depth ? null : new PublishedLevels(Side.SELL, l2Depth);
-    }
-
-    /** @return the ITCH 5.0 Trading State the feeds have published: trading while {@link #unpublished}. */
-    byte publishedTradingState()
-    {
-        return unpublished ? ITCH50.TRADING_STATE_TRADING : tradingState;
-    }
-
-    /** @return the ITCH 5.0 Reason the feeds have published, 4 ASCII bytes packed big-endian, none if unpublished. */
-    int publishedTradingReason()
-    {
-        return unpublished ? ItchReferenceData.REASON_NONE : tradingReason;
-    }
-
-    /** @return when the published trading state last changed, ns since midnight; 0 while {@link #unpublished}. */
-    long publishedTradingStateTimestampNs()
-    {
-        return unpublished ? 0 : tradingStateTimestampNs;
-    }
-
-    /** @return displayed resting orders the feeds have published: none while {@link #unpublished}. */
-    int publishedOrderCount()
-    {
-        return unpublished ? 0 : bids.orderCount() + asks.orderCount();
     }
 
     BookLevels levels(final Side side)
