@@ -113,11 +113,14 @@ final class BooksRebuild
     /**
      * Rebuilds the books of every shard ({@link #rebuildBeforeSubscribing(int, int)}) before the md-publisher
      * subscribes to any: each shard, then each again for what it recorded meanwhile (a shard subscribed to while
-     * another's long day is replayed would be held back by its unread image). A shard whose rebuild failed (a replay
-     * that failed: a damaged recording) is not rebuilt again, and its image catches up the rest; an archive that does
+     * another's long day is replayed would be held back by its unread image). A shard whose rebuild failed (its runs
+     * could not be listed, or the replay of its run still recording failed; a stopped run that cannot be replayed is
+     * only skipped, {@link #replayRuns}) is not rebuilt again, and its image catches up the rest; an archive that does
      * not answer (Aeron's {@link TimeoutException}: not running, or not reachable) stops the whole rebuild at once, so
      * that it costs one connect timeout of the archive client (Aeron's message timeout, 10 s by default) and one
-     * count, not one per shard and pass; the shards' images catch up then as without the rebuild.
+     * count, not one per shard and pass. A shard of which the books hold no run then is rebuilt by its first image's
+     * catch-up, without publishing, and its books published after it ({@link EngineEventStreams}): its history is not
+     * published as increments.
      *
      * @param layout the shards' event stream ids.
      * @return events replayed by the shards' rebuilds that did not fail.
@@ -198,6 +201,9 @@ final class BooksRebuild
      * the earlier runs of the shard's first image, the runs between the run read last and a new one), so each event
      * once, however many catch-ups ask for a run. A run still recording among them is skipped: a later run did not
      * recover from it (a restarted engine recovers, before it publishes, only once its earlier runs have stopped).
+     * A run whose replay fails (a damaged recording) is counted, logged and given up (noted as held, so not asked for
+     * again), and the runs after it are replayed: the books then lack its orders (the shard's later runs recovered
+     * them, so their events about them are counted as errors too).
      *
      * @param shardId  the engine shard.
      * @param streamId its event stream id.
@@ -205,8 +211,8 @@ final class BooksRebuild
      * @param from     index of the first run to replay.
      * @param to       index after the last run to replay.
      * @param publish  true to publish the runs' events, false to rebuild the books from them.
-     * @return events replayed.
-     * @throws AeronException when the archive cannot be reached or a replay fails.
+     * @return events replayed, but those of a run whose replay failed.
+     * @throws TimeoutException when the archive does not answer in time.
      */
     int replayRuns(
         final int shardId, final int streamId, final List<EventReplay.Run> runs, final int from, final int to,
@@ -223,7 +229,24 @@ final class BooksRebuild
                 continue;
             }
             final long replayFrom = replayedRuns.replayFrom(shardId, earlier);
-            final int runReplayed = replay(shardId, earlier, replayFrom, earlier.stopPosition(), publish);
+            final int runReplayed;
+            try
+            {
+                runReplayed = replay(shardId, earlier, replayFrom, earlier.stopPosition(), publish);
+            }
+            catch (final TimeoutException ex)
+            {
+                throw ex;
+            }
+            catch (final AeronException ex)
+            {
+                replayedRuns.held(shardId, earlier.recordingId(), earlier.sessionId(), earlier.stopPosition());
+                errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
+                System.err.println("[md-publisher] run of stream " + streamId + " session " + earlier.sessionId() +
+                    " (recording " + earlier.recordingId() + ") not replayed from the event archive from position " +
+                    replayFrom + ": " + ex.getMessage() + "; given up, the books lack its orders");
+                continue;
+            }
             if (publish && replayFrom < earlier.stopPosition())
             {
                 System.out.println("md-publisher: published the missed " + runReplayed + " events of stream " +

@@ -2,8 +2,9 @@ package io.bourse.mdpublisher;
 
 /**
  * The market data of events the books take while they are rebuilt ({@link MarketDataBooks#rebuilding}): derived, and
- * published to no one. The md-publisher's subscribers of the run it catches up heard none of the earlier instance's
- * sequence numbers on the new publication, and take the rebuilt books from a snapshot instead.
+ * published to no one. A restarted md-publisher's subscribers heard none of the earlier instance's sequence numbers on
+ * the new publications: they take the rebuilt books as they stand instead ({@link MarketDataBooks#publishBooks}, or a
+ * snapshot).
  */
 final class DiscardedMarketData implements MarketDataListener
 {

@@ -40,7 +40,10 @@ import java.util.function.Consumer;
  *   <li>The shard's first image (a lingering image of an earlier run aside): what the books do not hold of the shard's
  *   earlier runs, oldest first (a restarted engine recovers its state from them, so its run continues theirs: the
  *   shard restarted after the rebuild), then the run's events from where the books hold it (its start when they do
- *   not) to the image's join position: only the events recorded since the rebuild, as a rule.</li>
+ *   not) to the image's join position: only the events recorded since the rebuild, as a rule. When the books hold no
+ *   run of the shard (the rebuild did not reach it: the archive did not answer, or had no run of it yet), these are
+ *   replayed without publishing, and the shard's books published as they stand after them, so that its history is
+ *   not published as increments.</li>
  *   <li>A later image of the same run (it went away and came back: left behind by the media driver while this
  *   md-publisher read too late, see below; counted in {@code bourse_md_event_stream_rejoins_total}): the events from
  *   the position read to in the earlier image (the end of the last event taken from it, from the event's header) to
@@ -80,6 +83,7 @@ import java.util.function.Consumer;
 final class EngineEventStreams
 {
     private final Subscription[] subscriptions;
+    private final long[][] shardSymbols;
     /** Every shard's packed symbols: the books published after the rebuild. */
     private final long[] symbols;
     private final MidnightNanoClock clock;
@@ -150,7 +154,8 @@ final class EngineEventStreams
 
     /**
      * @param subscriptions  one per engine shard.
-     * @param shardSymbols   per engine shard, its packed symbols: the books published after the rebuild.
+     * @param shardSymbols   per engine shard, its packed symbols: the books published after the rebuild, or after
+     *                       the shard's first catch-up when the rebuild did not reach it.
      * @param clock          stamps the levels and BBOs published after the rebuild.
      * @param adapter        decodes the events, live and replayed.
      * @param books          the books the events change, published.
@@ -172,6 +177,7 @@ final class EngineEventStreams
         final ErrorKinds<MdPublisherError> errors)
     {
         this.subscriptions = subscriptions;
+        this.shardSymbols = shardSymbols;
         this.symbols = Arrays.stream(shardSymbols).flatMapToLong(Arrays::stream).toArray();
         this.clock = clock;
         this.adapter = adapter;
@@ -233,7 +239,8 @@ final class EngineEventStreams
      * Reads every shard's images, each caught up first when new (with the archive); the first call publishes the books
      * rebuilt before the shards were subscribed to, as they stand ({@link MarketDataBooks#publishBooks}), before any
      * snapshot request is answered ({@link MdPublisherAgent}) or a MoldUDP64 session opens with its spin of the books
-     * ({@link MoldFeedAgent#openWhen}, which has then started: it takes no increment before its opening).
+     * ({@link MoldFeedAgent#openWhen}, which has then started: it takes no increment before its opening), and reads
+     * nothing else, so that such a session opens before any image's catch-up publishes.
      *
      * @param fragmentLimit most events taken per image.
      * @return events read, replayed ones included, and the Add Orders of the rebuilt books.
@@ -258,6 +265,7 @@ final class EngineEventStreams
                 System.out.println("md-publisher: published the books rebuilt from the event archive: " + work +
                     " Add Orders");
             }
+            return work; // the images next, after a MoldUDP64 session waiting for the books has opened with them
         }
         this.fragmentLimit = fragmentLimit;
         for (shardId = 0; shardId < subscriptions.length; shardId++)
@@ -301,6 +309,7 @@ final class EngineEventStreams
             }
             finally
             {
+                books.rebuilding(false);
                 if (!superseded)
                 {
                     // A lingering image of an earlier run leaves the shard not ready until the current run's image.
@@ -322,6 +331,15 @@ final class EngineEventStreams
                     // the books do not hold of it and of the earlier runs; after a first, the unread tail of the run
                     // read last, or what the books do not hold of this run (publishRunsBetween).
                     supersededImages.add(image.correlationId());
+                }
+                if (books.holdsUnpublished(shardSymbols[shardId]))
+                {
+                    // The shard's first catch-up rebuilt its books without publishing, as the rebuild before the
+                    // subscription held no run of it; also after a replay that failed part way, or superseded: the
+                    // subscribers then hold what the books hold, and a later catch-up publishes from there.
+                    final int added = books.publishBooks(shardSymbols[shardId], clock.nanosSinceMidnight());
+                    System.out.println("md-publisher: published the rebuilt books of shard " + shardId + ": " +
+                        added + " Add Orders");
                 }
             }
             if (supersededImages.contains(image.correlationId()))
@@ -349,23 +367,24 @@ final class EngineEventStreams
     }
 
     /**
-     * The shard's runs before a new run's image that the books do not hold: for the shard's first image, replayed
-     * without publishing ({@link #replayEarlierRuns}); else the runs between the run read last and the new one, of
-     * which nothing was read, published ({@link #publishRunsBetween}). A replay that fails is counted and logged, and
-     * the new run's own events are still caught up: the books then lack those runs' orders, not the new run's too.
+     * The shard's runs before a new run's image that the books do not hold: for the shard's first image, its earlier
+     * runs ({@link #replayEarlierRuns}); else the runs between the run read last and the new one, of which nothing was
+     * read, published ({@link #publishRunsBetween}). A replay that fails is counted and logged, and the new run's own
+     * events are still caught up: the books then lack those runs' orders, not the new run's too.
      *
-     * @param read      the shard's image read last, null before the first.
-     * @param sessionId the new run: the Aeron session id of its image.
-     * @return events replayed; 0 when a replay failed.
+     * @param read       the shard's image read last, null before the first.
+     * @param sessionId  the new run: the Aeron session id of its image.
+     * @param rebuilding for the shard's first image, when the books hold no run of it: without publishing.
+     * @return events replayed; 0 when the runs could not be listed.
      * @throws TimeoutException when the archive does not answer in time: the new run's catch-up is given up too.
      */
-    private int replayRunsBefore(final int streamId, final Image read, final int sessionId)
+    private int replayRunsBefore(final int streamId, final Image read, final int sessionId, final boolean rebuilding)
     {
         try
         {
             // No image of the shard caught up before: the books hold of its runs only what was rebuilt before the
             // shard was subscribed to.
-            return null == read ? replayEarlierRuns(streamId, sessionId) :
+            return null == read ? replayEarlierRuns(streamId, sessionId, !rebuilding) :
                 publishRunsBetween(streamId, read.sessionId(), sessionId);
         }
         catch (final TimeoutException ex)
@@ -382,10 +401,11 @@ final class EngineEventStreams
     }
 
     /**
-     * Publishes, from the archive, the recordings of the shard's runs before the image's (a restarted engine recovers
+     * Replays, from the archive, the recordings of the shard's runs before the image's (a restarted engine recovers
      * its state from them, so its new run continues theirs), but what the books hold already (replayed before the shard
      * was subscribed to, or for an image that turned out superseded; the run they hold part of from where they stand,
-     * {@link ReplayedRuns}): the shard restarted between the rebuild and the subscription. Nothing when a newer run
+     * {@link ReplayedRuns}): the shard restarted between the rebuild and the subscription; published, unless the books
+     * hold no run of the shard (the rebuild did not reach it: its history is not published). Nothing when a newer run
      * than the image's records ({@link #superseded} then set). A run not listed yet (its shard is starting its
      * recording) is newer than every run listed ({@link EventReplay#runIndex}). An earlier run still recording is
      * skipped: the image's run did not recover from it ({@link BooksRebuild#replayRuns}).
@@ -393,7 +413,7 @@ final class EngineEventStreams
      * @return events replayed.
      * @throws AeronException when the archive cannot be reached or a replay fails.
      */
-    private int replayEarlierRuns(final int streamId, final int sessionId)
+    private int replayEarlierRuns(final int streamId, final int sessionId, final boolean publish)
     {
         final List<EventReplay.Run> runs = replay.runs(streamId);
         final int index = EventReplay.runIndex(runs, sessionId);
@@ -405,7 +425,7 @@ final class EngineEventStreams
                 runs.getLast().recordingId() + ")");
             return 0;
         }
-        return rebuild.replayRuns(shardId, streamId, runs, 0, index, true);
+        return rebuild.replayRuns(shardId, streamId, runs, 0, index, publish);
     }
 
     /**
@@ -417,8 +437,11 @@ final class EngineEventStreams
      * for the shard's first image ({@link #replayEarlierRuns}), unless the image joined where the stream starts or
      * where the books stand, or a newer run of the shard records meanwhile (an engine that stopped without closing its
      * stream, whose image lingers). Published, as the books the rebuild replayed are published before any image is
-     * caught up ({@link #poll}). The run's own events are replayed also when its earlier runs could not be
-     * ({@link #replayRunsBefore}).
+     * caught up ({@link #poll}); but for the shard's first image when the books hold no run of the shard (the rebuild
+     * before the subscription did not reach it: the archive did not answer, or had no run of the shard yet), the
+     * books are rebuilt without publishing and published after ({@link #pollImage}), as the shard's history would
+     * otherwise be published as increments, every trade printed again. The run's own events are replayed also when its
+     * earlier runs could not be ({@link #replayRunsBefore}).
      *
      * @return events replayed; those before a replay that failed (counted and logged).
      */
@@ -432,6 +455,7 @@ final class EngineEventStreams
         final long readPosition = sameRun ? readPositions[shardId] :
             null == read ? replayedRuns.position(shardId, sessionId) : 0;
         final int streamId = image.subscription().streamId();
+        final boolean rebuilding = null == read && !replayedRuns.holdsRun(shardId);
         final String stretch = "events of stream " + streamId + " session " + sessionId + " before position " +
             joinPosition;
         if (sameRun)
@@ -442,11 +466,12 @@ final class EngineEventStreams
         int earlier = sameRun || null == read ? 0 : replayUnreadTail(streamId, read, false);
         try
         {
-            earlier += sameRun ? 0 : replayRunsBefore(streamId, read, sessionId);
+            earlier += sameRun ? 0 : replayRunsBefore(streamId, read, sessionId, rebuilding);
             if (superseded || readPosition >= joinPosition)
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed
             }
+            books.rebuilding(rebuilding);
             final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
             if (EventReplay.NO_RECORDING == replayed)
             {
@@ -457,15 +482,15 @@ final class EngineEventStreams
             }
             if (EventReplay.SUPERSEDED == replayed)
             {
-                superseded = true; // the earlier runs replayed are held back for the newer run's catch-up
+                superseded = true; // the newer run's catch-up goes on from where the books hold the earlier runs
                 System.out.println("md-publisher: " + stretch + " not replayed and its live events dropped: a newer " +
                     "run of the shard records (" + replay.newestRecordingId() + ")");
                 return earlier;
             }
-            System.out.println("md-publisher: published the missed " + replayed + " events of stream " + streamId +
-                " session " + sessionId + " (positions " + replay.fromPosition() + " to " + joinPosition + ") from " +
-                "the event archive, recording " + replay.recordingId() + ": " + books.openOrderCount() +
-                " orders on the books");
+            System.out.println("md-publisher: " + (rebuilding ? "rebuilt the books from " : "published the missed ") +
+                replayed + " events of stream " + streamId + " session " + sessionId + " (positions " +
+                replay.fromPosition() + " to " + joinPosition + ") from the event archive, recording " +
+                replay.recordingId() + ": " + books.openOrderCount() + " orders on the books");
             return earlier + replayed;
         }
         catch (final AeronException ex)

@@ -252,7 +252,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         }
         openAwaitedSession();
         System.out.println("[" + roleName() + "] MoldUDP64 session " + current.name + " opened with the books " +
-            "rebuilt from the event archive");
+            "published after their rebuild from the event archive");
         return 1;
     }
 

@@ -52,6 +52,15 @@ final class ReplayedRuns
     }
 
     /**
+     * @param shardId the engine shard.
+     * @return whether the books hold a run of it (replayed, or given up as it could not be).
+     */
+    boolean holdsRun(final int shardId)
+    {
+        return NO_RUN != recordingIds[shardId];
+    }
+
+    /**
      * @param shardId   the engine shard.
      * @param sessionId a run of it: the Aeron session id of its event publication.
      * @return the stream position the books hold that run to, in bytes, when it is the newest they hold; else 0.
@@ -62,7 +71,7 @@ final class ReplayedRuns
     }
 
     /**
-     * Notes that the books hold a run to a position.
+     * Notes that the books hold a run to a position (or that it is given up to there: its replay failed).
      *
      * @param shardId     the engine shard.
      * @param recordingId the run's recording, the newest the books hold.

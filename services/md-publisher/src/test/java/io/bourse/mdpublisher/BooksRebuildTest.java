@@ -245,25 +245,32 @@ class BooksRebuildTest
     }
 
     /**
-     * A recording of shard 0 that cannot be replayed (its segment file deleted): shard 0's rebuild fails, once, and
-     * shard 1's books are still rebuilt before subscribing.
+     * A stopped run of shard 0 whose recording cannot be replayed (its segment file deleted): counted once and given
+     * up, and shard 0's next run, still recording, is rebuilt to where it is recorded, as are shard 1's books, before
+     * subscribing (before stop 78 the failure stopped shard 0's rebuild, and its image's catch-up then replayed, and
+     * published, the whole run).
      */
     @Test
-    void shouldRebuildTheOtherShardsWhenOneShardsRecordingCannotBeReplayed() throws IOException
+    void shouldGiveUpARunThatCannotBeReplayedAndRebuildTheLaterRunsAndOtherShards() throws IOException
     {
         final ExclusivePublication shard0 = runs.start(0);
         publishOrders(shard0, 1, 3);
         runs.stopAndDamage(shard0);
+        final ExclusivePublication shard0Again = runs.start(0);
+        publishOrders(shard0Again, 11, 13);
+        runs.awaitRecorded(shard0Again);
         final ExclusivePublication shard1 = runs.start(1);
         publishOrders(shard1, 1_001_001, 1_001_003);
         runs.stop(shard1);
         final BooksRebuild twoShards = new BooksRebuild(
             2, new EventReplay(driver.aeron(), driver.archive()), books, handler, replayedEvents, errors);
 
-        assertThat(twoShards.rebuildAllBeforeSubscribing(layout)).isEqualTo(3);
+        assertThat(twoShards.rebuildAllBeforeSubscribing(layout)).isEqualTo(6);
 
-        assertThat(orderAddedIds.taken).isEqualTo(OrderAddedIds.orderIds(1_001_001, 1_001_003));
-        assertThat(errors.count(MdPublisherError.EVENT_REPLAY_FAILED)).as("shard 0's, once").isEqualTo(1);
+        final List<Long> expected = OrderAddedIds.orderIds(11, 13);
+        expected.addAll(OrderAddedIds.orderIds(1_001_001, 1_001_003));
+        assertThat(orderAddedIds.taken).isEqualTo(expected);
+        assertThat(errors.count(MdPublisherError.EVENT_REPLAY_FAILED)).as("shard 0's first run, once").isEqualTo(1);
     }
 
     /** @return shard 0's run, which published {@link #DAY_ORDERS} orders, all replayed into the books. */

@@ -143,9 +143,12 @@ class EngineEventStreamsTest
     /**
      * The md-publisher (re)starts on the shard's second run and replays the first into its books; the shard restarts
      * meanwhile, so the second run's own catch-up finds a newer run recording and the third run's image catches up as
-     * the shard's first. The earlier runs reach the books once, each event published once (before stop 77, the first
-     * run was replayed again on top of the books that held it, and the books published twice: a second Add Order of
-     * every resting order, and the order the first run replaced back as a phantom).
+     * the shard's first. No rebuild before the subscription held a run of the shard (as when the archive did not
+     * answer then), so the first catch-up rebuilds the books without publishing, and they are published as they stand
+     * (its history is not published as increments); the third run's catch-up publishes the rest. The earlier runs
+     * reach the books once, and each order is published once (before stop 77, the first run was replayed again on top
+     * of the books that held it, and the books published twice: a second Add Order of every resting order, and the
+     * order the first run replaced back as a phantom).
      */
     @Test
     void shouldReplayTheEarlierRunsOnceWhenTheShardRestartsWhileTheyAreReplayed()
@@ -208,7 +211,7 @@ class EngineEventStreamsTest
             }
         }
         assertThat(books.openOrderCount()).as("orders 2 and 3 rest").isEqualTo(2);
-        assertThat(orders).as("each published once, in order").containsExactly("add 1", "replace 1 by 2", "add 3");
+        assertThat(orders).as("the rebuilt books, then the rest, each once").containsExactly("add 2", "add 3");
         assertThat(errors.total()).isEqualTo(0);
     }
 
