@@ -109,6 +109,36 @@ class BooksRebuildTest
         assertThat(errors.total()).isEqualTo(0);
     }
 
+    /**
+     * A trade recorded between the rebuild and the subscription (the first image's catch-up replays it, or the image
+     * joined before it and reads it live) is printed once, after the books published as they stand; so is one read
+     * live. Before stop 78 the first catch-up folded it into the books unpublished, and the trade was never printed.
+     */
+    @Test
+    void shouldPrintATradeRecordedBetweenTheRebuildAndTheSubscriptionOnce()
+    {
+        final ExclusivePublication run = recordDayAndRebuild();
+
+        publishExecution(run, 1, 77);
+        publishOrders(run, DAY_ORDERS + 1, DAY_ORDERS + 1);
+        runs.awaitRecorded(run);
+        subscribeAndReadTo(DAY_ORDERS + 2, () ->
+        {
+            publishExecution(run, 2, 78);
+            publishOrders(run, DAY_ORDERS + 2, DAY_ORDERS + 2);
+        });
+
+        final List<MarketDataEvents.Message> messages = published.drain();
+        assertThat(messages).filteredOn(MarketDataEvents.Executed.class::isInstance).as("each trade once, in order")
+            .containsExactly(
+                new MarketDataEvents.Executed(T1 + 77, "AAPL", 1, 100, 77, 1_000_000),
+                new MarketDataEvents.Executed(T1 + 78, "AAPL", 2, 100, 78, 1_000_000));
+        assertThat(messages.indexOf(new MarketDataEvents.Executed(T1 + 77, "AAPL", 1, 100, 77, 1_000_000)))
+            .as("after the Add Orders of the books as they stand").isGreaterThan(DAY_ORDERS - 1);
+        assertThat(books.openOrderCount()).isEqualTo(DAY_ORDERS);
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
     @Test
     void shouldReplayTheRestOfTheRebuiltRunWhenTheShardRestartsBeforeTheSubscription()
     {
@@ -323,6 +353,14 @@ class BooksRebuildTest
             }
         }
         return orderIds;
+    }
+
+    /** Publishes the execution of a whole day order (100 shares at $100.00) by a taker that sells. */
+    private void publishExecution(final ExclusivePublication run, final long makerOrderId, final long matchNumber)
+    {
+        final int length = engine.orderExecuted(
+            T1 + matchNumber, "AAPL", matchNumber, 100, 1_000_000, Side.SELL, 900_000 + matchNumber, makerOrderId, 0);
+        awaitTrue(() -> run.offer(engine.buffer, 0, length) > 0);
     }
 
     private void publishOrders(final ExclusivePublication run, final long firstOrderId, final long lastOrderId)

@@ -1,5 +1,6 @@
 package io.bourse.mdpublisher;
 
+import com.paritytrading.nassau.moldudp64.MoldUDP64ClientState;
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
 import io.aeron.ExclusivePublication;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -367,6 +369,70 @@ class MdPublisherRestartTest
     }
 
     /**
+     * The MoldUDP64 session of a restarted md-publisher, as a real receiver (nassau) takes it from sequence number 1:
+     * its opening waits for the books rebuilt from the archive, so its spin tells each symbol's state as the run left
+     * it (MSFT halted while no md-publisher ran: 'H' in the spin, not 'T' and a second Stock Trading Action) and an Add
+     * Order follows per resting order with its open shares, bids then offers; then the live market data, gap-free, no
+     * trade from before the restart printed again.
+     */
+    @Test
+    void shouldOpenTheRestartedMoldUdp64SessionWithTheRebuiltStatesAndBooks() throws Exception
+    {
+        service = launch();
+        offer(shard0, engine.orderAdded(T1, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
+        offer(shard1, engine.orderAdded(T1 + 10, "MSFT", 18, BUY, 100, 4_000_000, 'Y'));
+        offer(shard0, engine.orderExecuted(T1 + 20, "AAPL", 33, 100, 1_500_100, BUY, 49, 17, 200));
+        final MdPublisherService first = service;
+        awaitTrue(() -> scrape(first).contains("bourse_md_events_in_total{type=\"executed\"} 1.0\n"));
+        service.close();
+        service = null;
+        // While no md-publisher runs: only the archive records them.
+        offer(shard0, engine.orderAdded(T1 + 30, "AAPL", 19, BUY, 200, 1_499_000, 'Y'));
+        offer(shard1, engine.tradingStateChanged(T1 + 40, "MSFT", TradingState.HALTED));
+        runs.awaitRecorded(shard0);
+        runs.awaitRecorded(shard1);
+
+        final InetSocketAddress group = Multicast.randomGroup();
+        try (DatagramChannel downstream = Multicast.join(group))
+        {
+            service = launchWithMoldFeed(group);
+            try (MoldReceiver receiver =
+                new MoldReceiver(downstream, new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort())))
+            {
+                final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
+                    new ItchEvents.SystemEvent(0, 'O'),
+                    new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
+                    new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
+                    new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
+                    new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "),
+                    new ItchEvents.SystemEvent(0, 'S'),
+                    new ItchEvents.SystemEvent(0, 'Q')));
+                awaitTrue(() -> receiver.polled() && receiver.itch.messages.size() >= expected.size() + 3);
+                // The spin's Add Orders carry the opening's time, as its Trading Actions do.
+                final long openingNs = ((ItchEvents.AddOrder)receiver.itch.messages.get(expected.size())).timestampNs();
+                expected.add(new ItchEvents.AddOrder(1, 0, openingNs, 19, 'B', 200, "AAPL", 1_499_000));
+                expected.add(new ItchEvents.AddOrder(1, 0, openingNs, 17, 'S', 200, "AAPL", 1_500_100));
+                expected.add(new ItchEvents.AddOrder(2, 0, openingNs, 18, 'B', 100, "MSFT", 4_000_000));
+                ReadyEndpoint.awaitAnswer(service.metricsPort(), "200 ready\n");
+
+                offer(shard0, engine.orderExecuted(T1 + 50, "AAPL", 34, 50, 1_500_100, BUY, 51, 17, 150));
+                expected.add(new ItchEvents.OrderExecuted(1, 0, T1 + 50, 17, 50, 34));
+                awaitTrue(() -> receiver.polled() && receiver.itch.messages.size() >= expected.size());
+                for (int i = 0; i < 20; i++)
+                {
+                    receiver.poll(); // nothing more: no message twice
+                }
+                assertThat(receiver.itch.messages).isEqualTo(expected);
+                assertThat(receiver.states).containsExactly(MoldUDP64ClientState.SYNCHRONIZED);
+                assertThat(receiver.requests).as("no gap").isEmpty();
+            }
+        }
+        assertThat(scrape(service)).contains("bourse_md_errors_total{kind=")
+            .doesNotContainPattern(Counters.MD_ERROR_COUNTED)
+            .contains("bourse_md_mold_errors_total 0.0\n");
+    }
+
+    /**
      * A rebuilt book larger than the order feed's window (half a term: 32 KiB, about 340 Add Orders, at the 64 KiB
      * terms given here; 32 MiB, about 350,000, at the default 64 MiB): the Add Orders published after the rebuild
      * would fill the window within one duty cycle. The MoldUDP64 feed, on the same thread, takes each as it is
@@ -387,13 +453,7 @@ class MdPublisherRestartTest
         try (DatagramChannel downstream = Multicast.join(group))
         {
             layout = layout.withMarketDataChannel("aeron:ipc?term-length=65536");
-            service = MdPublisherService.launch(context()
-                .moldEnabled(true)
-                .moldGroup(group.getAddress().getHostAddress())
-                .moldPort(group.getPort())
-                .moldRequestPort(0)
-                .moldSession("BOURSETEST")
-                .moldEndOfSessionMs(0));
+            service = launchWithMoldFeed(group);
             try (MoldReceiver receiver =
                 new MoldReceiver(downstream, new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort())))
             {
@@ -421,6 +481,18 @@ class MdPublisherRestartTest
     private MdPublisherService launch()
     {
         return MdPublisherService.launch(context().moldEnabled(false));
+    }
+
+    /** @return an md-publisher that sends its ITCH 5.0 over MoldUDP64 to the group, on the loopback. */
+    private MdPublisherService launchWithMoldFeed(final InetSocketAddress group)
+    {
+        return MdPublisherService.launch(context()
+            .moldEnabled(true)
+            .moldGroup(group.getAddress().getHostAddress())
+            .moldPort(group.getPort())
+            .moldRequestPort(0)
+            .moldSession("BOURSETEST")
+            .moldEndOfSessionMs(0));
     }
 
     private MdPublisherContext context()
