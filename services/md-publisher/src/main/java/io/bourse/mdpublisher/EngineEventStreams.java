@@ -52,7 +52,7 @@ import java.util.function.Consumer;
  *   end of its stream (the archive stops recording a run there, so the new run can start while this md-publisher is
  *   still behind on the earlier one), or has closed short of it (left behind, and the run ended before it could join
  *   again), the earlier run's events not read yet, from its recording, then the whole recordings of the runs between
- *   the two of which nothing was read ({@link #publishRunsBetween}), then the new run's events from its start,
+ *   the two of which nothing was read ({@link #publishRunsAfter}), then the new run's events from its start,
  *   published. A run that ended so and whose engine does not restart has its unread events published once the
  *   archive shows it stopped ({@link #publishEndedRunTail}).</li>
  * </ul>
@@ -329,7 +329,7 @@ final class EngineEventStreams
                 {
                     // The newer run's image, when it comes, replays this run: as the shard's first to catch up, what
                     // the books do not hold of it and of the earlier runs; after a first, the unread tail of the run
-                    // read last, or what the books do not hold of this run (publishRunsBetween).
+                    // read last, or what the books do not hold of this run (publishRunsAfter).
                     supersededImages.add(image.correlationId());
                 }
                 if (books.holdsUnpublished(shardSymbols[shardId]))
@@ -369,35 +369,25 @@ final class EngineEventStreams
     /**
      * The shard's runs before a new run's image that the books do not hold: for the shard's first image, its earlier
      * runs ({@link #replayEarlierRuns}); else the runs between the run read last and the new one, of which nothing was
-     * read, published ({@link #publishRunsBetween}). A replay that fails is counted and logged, and the new run's own
-     * events are still caught up: the books then lack those runs' orders, not the new run's too.
+     * read, published ({@link #publishRunsAfter}). A run whose replay fails is counted, logged and given up
+     * ({@link BooksRebuild#replayRuns}), and the new run's own events are still caught up: the books then lack that
+     * run's orders, not the new run's too.
      *
+     * @param runs       the shard's runs, listed once for the catch-up.
      * @param read       the shard's image read last, null before the first.
      * @param sessionId  the new run: the Aeron session id of its image.
      * @param rebuilding for the shard's first image, when the books hold no run of it: without publishing.
-     * @return events replayed; 0 when the runs could not be listed.
+     * @return events replayed.
      * @throws TimeoutException when the archive does not answer in time: the new run's catch-up is given up too.
      */
-    private int replayRunsBefore(final int streamId, final Image read, final int sessionId, final boolean rebuilding)
+    private int replayRunsBefore(
+        final int streamId, final List<EventReplay.Run> runs, final Image read, final int sessionId,
+        final boolean rebuilding)
     {
-        try
-        {
-            // No image of the shard caught up before: the books hold of its runs only what was rebuilt before the
-            // shard was subscribed to.
-            return null == read ? replayEarlierRuns(streamId, sessionId, !rebuilding) :
-                publishRunsBetween(streamId, read.sessionId(), sessionId);
-        }
-        catch (final TimeoutException ex)
-        {
-            throw ex; // counted once, by the catch-up
-        }
-        catch (final AeronException ex)
-        {
-            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
-            System.err.println("[md-publisher] runs of stream " + streamId + " before session " + sessionId +
-                " not replayed from the event archive: " + ex.getMessage() + "; the books lack their orders");
-            return 0;
-        }
+        // No image of the shard caught up before: the books hold of its runs only what was rebuilt before the shard was
+        // subscribed to.
+        return null == read ? replayEarlierRuns(streamId, runs, sessionId, !rebuilding) :
+            publishRunsAfter(streamId, runs, read.sessionId(), EventReplay.runIndex(runs, sessionId));
     }
 
     /**
@@ -411,11 +401,11 @@ final class EngineEventStreams
      * skipped: the image's run did not recover from it ({@link BooksRebuild#replayRuns}).
      *
      * @return events replayed.
-     * @throws AeronException when the archive cannot be reached or a replay fails.
+     * @throws TimeoutException when the archive does not answer in time.
      */
-    private int replayEarlierRuns(final int streamId, final int sessionId, final boolean publish)
+    private int replayEarlierRuns(
+        final int streamId, final List<EventReplay.Run> runs, final int sessionId, final boolean publish)
     {
-        final List<EventReplay.Run> runs = replay.runs(streamId);
         final int index = EventReplay.runIndex(runs, sessionId);
         if (index < runs.size() - 1)
         {
@@ -433,7 +423,7 @@ final class EngineEventStreams
      * position read to in it: an image that went away and came back; for the shard's first image, from where the books
      * hold the run, {@link ReplayedRuns#position}) to the image's join position into the books,
      * after the unread tail of the run read last when it is another ({@link #replayUnreadTail}) and the runs between
-     * the two of which nothing was read ({@link #publishRunsBetween}), or after the earlier runs the books do not hold
+     * the two of which nothing was read ({@link #publishRunsAfter}), or after the earlier runs the books do not hold
      * for the shard's first image ({@link #replayEarlierRuns}), unless the image joined where the stream starts or
      * where the books stand, or a newer run of the shard records meanwhile (an engine that stopped without closing its
      * stream, whose image lingers). Published, as the books the rebuild replayed are published before any image is
@@ -441,7 +431,9 @@ final class EngineEventStreams
      * before the subscription did not reach it: the archive did not answer, or had no run of the shard yet), the
      * books are rebuilt without publishing and published after ({@link #pollImage}), as the shard's history would
      * otherwise be published as increments, every trade printed again. The run's own events are replayed also when its
-     * earlier runs could not be ({@link #replayRunsBefore}).
+     * earlier runs could not be ({@link #replayRunsBefore}). The shard's runs are listed once per catch-up, every step
+     * working from that one view of the archive (before stop 79, up to three listings, each on its own archive
+     * connection); a listing that fails gives the catch-up up, counted once.
      *
      * @return events replayed; those before a replay that failed (counted and logged).
      */
@@ -462,35 +454,41 @@ final class EngineEventStreams
         {
             rejoins.inc();
         }
-        // An earlier run of the shard whose image the media driver left behind before its end: its tail comes first.
-        int earlier = sameRun || null == read ? 0 : replayUnreadTail(streamId, read, false);
+        int earlier = 0;
         try
         {
-            earlier += sameRun ? 0 : replayRunsBefore(streamId, read, sessionId, rebuilding);
+            // Listed once: every step below works from the same view of the archive.
+            final List<EventReplay.Run> runs = replay.runs(streamId);
+            // An earlier run of the shard whose image the media driver left behind before its end: its tail first.
+            earlier += sameRun || null == read ? 0 : replayUnreadTail(streamId, runs, read, false);
+            earlier += sameRun ? 0 : replayRunsBefore(streamId, runs, read, sessionId, rebuilding);
             if (superseded || readPosition >= joinPosition)
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed
             }
-            books.rebuilding(rebuilding);
-            final int replayed = replay.replay(streamId, sessionId, readPosition, joinPosition, replayHandler);
-            if (EventReplay.NO_RECORDING == replayed)
+            final int index = EventReplay.runIndex(runs, sessionId);
+            if (index == runs.size())
             {
                 errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
                 System.err.println("[md-publisher] " + stretch + " not replayed: no recording of the session in " +
                     "the event archive; the books hold only the events heard from there on");
                 return earlier;
             }
-            if (EventReplay.SUPERSEDED == replayed)
+            if (index < runs.size() - 1)
             {
                 superseded = true; // the newer run's catch-up goes on from where the books hold the earlier runs
                 System.out.println("md-publisher: " + stretch + " not replayed and its live events dropped: a newer " +
-                    "run of the shard records (" + replay.newestRecordingId() + ")");
+                    "run of the shard records (" + runs.getLast().recordingId() + ")");
                 return earlier;
             }
+            final EventReplay.Run run = runs.get(index);
+            books.rebuilding(rebuilding);
+            final int replayed = replay.replayRecording(
+                run.recordingId(), Math.max(run.startPosition(), readPosition), joinPosition, replayHandler);
             System.out.println("md-publisher: " + (rebuilding ? "rebuilt the books from " : "published the missed ") +
                 replayed + " events of stream " + streamId + " session " + sessionId + " (positions " +
                 replay.fromPosition() + " to " + joinPosition + ") from the event archive, recording " +
-                replay.recordingId() + ": " + books.openOrderCount() + " orders on the books");
+                run.recordingId() + ": " + books.openOrderCount() + " orders on the books");
             return earlier + replayed;
         }
         catch (final AeronException ex)
@@ -503,22 +501,18 @@ final class EngineEventStreams
     }
 
     /**
-     * Publishes, from the archive, the whole recordings of the shard's runs between the run read last and a new
+     * Publishes, from the archive, the whole recordings of the shard's runs after the run read last, up to a new
      * image's, oldest first: runs of which this md-publisher read nothing, their images superseded when first seen (a
      * newer run recorded already) or left behind by the media driver before they were caught up (they waited for the
      * run before to be read to its end) and ended before they could join again; but what the books hold of them already
      * (a catch-up that turned out superseded replayed them: {@link ReplayedRuns}). A run still recording among them is
      * skipped ({@link BooksRebuild#replayRuns}).
      *
+     * @param runs the shard's runs, oldest first.
+     * @param to   index after the last run to publish.
      * @return events published.
-     * @throws AeronException when the archive cannot be reached or a replay fails.
+     * @throws TimeoutException when the archive does not answer in time.
      */
-    private int publishRunsBetween(final int streamId, final int readSessionId, final int sessionId)
-    {
-        final List<EventReplay.Run> runs = replay.runs(streamId);
-        return publishRunsAfter(streamId, runs, readSessionId, EventReplay.runIndex(runs, sessionId));
-    }
-
     private int publishRunsAfter(
         final int streamId, final List<EventReplay.Run> runs, final int readSessionId, final int to)
     {
@@ -534,13 +528,15 @@ final class EngineEventStreams
      * Nothing when the run's image was read to its end of stream, or its tail was published or given up already.
      *
      * @param streamId   the shard's event stream id.
+     * @param runs       the shard's runs, oldest first.
      * @param read       the shard's image read last.
      * @param runMayGoOn true while no image of another run has come: a run still recording is left to join again
      *                   (looked up again after {@link #TAIL_LOOKUP_INTERVAL_NS}); else it is given up, as a restarted
      *                   shard's earlier run has stopped.
      * @return events published; 0 also when the replay failed or was given up (counted and logged).
      */
-    private int replayUnreadTail(final int streamId, final Image read, final boolean runMayGoOn)
+    private int replayUnreadTail(
+        final int streamId, final List<EventReplay.Run> runs, final Image read, final boolean runMayGoOn)
     {
         final long readPosition = readPositions[shardId];
         if (tailDone[shardId] || readPosition >= read.endOfStreamPosition())
@@ -549,23 +545,22 @@ final class EngineEventStreams
         }
         final String stretch = "events of stream " + streamId + " session " + read.sessionId() + " after position " +
             readPosition;
+        final int index = EventReplay.runIndex(runs, read.sessionId());
+        if (index < runs.size() && runs.get(index).recording() && runMayGoOn)
+        {
+            return 0; // the run goes on: its image joins again after the driver's rest
+        }
+        tailDone[shardId] = true;
+        if (index == runs.size() || runs.get(index).recording())
+        {
+            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
+            System.err.println("[md-publisher] " + stretch + " not replayed: the event archive holds no " +
+                (index == runs.size() ? "recording of the session" : "stopped recording of the session yet"));
+            return 0;
+        }
+        final EventReplay.Run run = runs.get(index);
         try
         {
-            final List<EventReplay.Run> runs = replay.runs(streamId);
-            final int index = EventReplay.runIndex(runs, read.sessionId());
-            if (index < runs.size() && runs.get(index).recording() && runMayGoOn)
-            {
-                return 0; // the run goes on: its image joins again after the driver's rest
-            }
-            tailDone[shardId] = true;
-            if (index == runs.size() || runs.get(index).recording())
-            {
-                errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
-                System.err.println("[md-publisher] " + stretch + " not replayed: the event archive holds no " +
-                    (index == runs.size() ? "recording of the session" : "stopped recording of the session yet"));
-                return 0;
-            }
-            final EventReplay.Run run = runs.get(index);
             final int replayed = replay.replayRecording(
                 run.recordingId(), Math.max(run.startPosition(), readPosition), run.stopPosition(), tailHandler);
             System.out.println("md-publisher: published the missed " + replayed + " " + stretch + " to its end (" +
@@ -584,7 +579,7 @@ final class EngineEventStreams
 
     /**
      * The tail of a run that ended while this md-publisher was left behind, and whose engine does not restart, then the
-     * runs after it that ended likewise before their images were caught up ({@link #publishRunsBetween}): looked up
+     * runs after it that ended likewise before their images were caught up ({@link #publishRunsAfter}): looked up
      * once per {@link #TAIL_LOOKUP_INTERVAL_NS} while the shard's image read last is closed and no image has come,
      * from an interval after it is first seen so, until the shard's newest run has stopped and is published.
      *
@@ -609,24 +604,26 @@ final class EngineEventStreams
         }
         tailLookupNs[shardId] = nowNs + TAIL_LOOKUP_INTERVAL_NS;
         final int streamId = subscriptions[shardId].streamId();
-        final int tail = replayUnreadTail(streamId, read, true);
-        if (!tailDone[shardId] && readPositions[shardId] < read.endOfStreamPosition())
-        {
-            return tail; // the run goes on: its image joins again after the driver's rest
-        }
+        int published = 0;
         try
         {
             final List<EventReplay.Run> runs = replay.runs(streamId);
+            published += replayUnreadTail(streamId, runs, read, true);
+            if (!tailDone[shardId] && readPositions[shardId] < read.endOfStreamPosition())
+            {
+                return published; // the run goes on: its image joins again after the driver's rest
+            }
             endedRunsDone[shardId] = runs.isEmpty() || !runs.getLast().recording();
-            return tail + publishRunsAfter(streamId, runs, read.sessionId(), runs.size());
+            return published + publishRunsAfter(streamId, runs, read.sessionId(), runs.size());
         }
         catch (final AeronException ex)
         {
+            tailDone[shardId] = true;
             endedRunsDone[shardId] = true;
             errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
-            System.err.println("[md-publisher] runs of stream " + streamId + " after session " + read.sessionId() +
+            System.err.println("[md-publisher] runs of stream " + streamId + " from session " + read.sessionId() +
                 " not replayed from the event archive: " + ex.getMessage());
-            return tail;
+            return published;
         }
     }
 }
