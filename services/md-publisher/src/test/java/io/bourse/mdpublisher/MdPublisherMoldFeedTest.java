@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,8 +34,6 @@ import static io.bourse.itch.ItchEvents.OrderDelete;
 import static io.bourse.itch.ItchEvents.OrderExecuted;
 import static io.bourse.itch.ItchEvents.OrderExecutedWithPrice;
 import static io.bourse.itch.ItchEvents.OrderReplace;
-import static io.bourse.itch.ItchEvents.StockDirectory;
-import static io.bourse.itch.ItchEvents.StockTradingAction;
 import static io.bourse.itch.ItchEvents.SystemEvent;
 import static io.bourse.itch.ItchEvents.Trade;
 import static io.bourse.sbe.engine.Side.BUY;
@@ -90,14 +87,7 @@ class MdPublisherMoldFeedTest
     @Test
     void shouldSendEveryMessageInSequenceFromStartOfMessagesToEndOfSession() throws Exception
     {
-        final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
-            new SystemEvent(0, 'O'),
-            new StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
-            new StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
-            new StockTradingAction(1, "AAPL", 'T', "    "),
-            new StockTradingAction(2, "MSFT", 'T', "    "),
-            new SystemEvent(0, 'S'),
-            new SystemEvent(0, 'Q')));
+        final List<ItchEvents.Message> expected = MoldReceiver.sessionOpening('T', "    ");
         receiveUntil(expected.size());
 
         offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
@@ -146,14 +136,7 @@ class MdPublisherMoldFeedTest
     @Test
     void shouldSendCrossExecutionsOfDisplayedOrdersAndOneCrossTradeWhenTheClosingCrossRuns() throws Exception
     {
-        final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
-            new SystemEvent(0, 'O'),
-            new StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
-            new StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
-            new StockTradingAction(1, "AAPL", 'T', "    "),
-            new StockTradingAction(2, "MSFT", 'T', "    "),
-            new SystemEvent(0, 'S'),
-            new SystemEvent(0, 'Q')));
+        final List<ItchEvents.Message> expected = MoldReceiver.sessionOpening('T', "    ");
         offer(shard0, engine.orderAdded(T, "AAPL", 17, SELL, 300, 1_500_100, 'Y'));
         expected.add(new AddOrder(1, 0, T, 17, 'S', 300, "AAPL", 1_500_100));
         offer(shard0, engine.orderAdded(T, "AAPL", 18, SELL, 200, 1_500_000, 'N'));

@@ -32,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -399,14 +398,7 @@ class MdPublisherRestartTest
             try (MoldReceiver receiver =
                 new MoldReceiver(downstream, new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort())))
             {
-                final List<ItchEvents.Message> expected = new ArrayList<>(List.of(
-                    new ItchEvents.SystemEvent(0, 'O'),
-                    new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
-                    new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
-                    new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
-                    new ItchEvents.StockTradingAction(2, "MSFT", 'H', "O1  "),
-                    new ItchEvents.SystemEvent(0, 'S'),
-                    new ItchEvents.SystemEvent(0, 'Q')));
+                final List<ItchEvents.Message> expected = MoldReceiver.sessionOpening('H', "O1  ");
                 awaitTrue(() -> receiver.polled() && receiver.itch.messages.size() >= expected.size() + 3);
                 // The spin's Add Orders carry the opening's time, as its Trading Actions do.
                 final long openingNs = ((ItchEvents.AddOrder)receiver.itch.messages.get(expected.size())).timestampNs();

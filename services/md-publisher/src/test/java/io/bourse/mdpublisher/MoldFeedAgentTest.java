@@ -70,14 +70,7 @@ class MoldFeedAgentTest
         " 4D53465420202020 51 4E 00000064 4E 43 5A20 54 4E 4E 31 4E 00000000 4E";
     private static final String AAPL_TRADING = "48 0001 0000 " + WALL_TIMESTAMP + " 4141504C20202020 54 20 20202020";
     private static final String MSFT_TRADING = "48 0002 0000 " + WALL_TIMESTAMP + " 4D53465420202020 54 20 20202020";
-    private static final List<ItchEvents.Message> SESSION_OPEN = List.of(
-        new ItchEvents.SystemEvent(0, 'O'),
-        new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
-        new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
-        new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
-        new ItchEvents.StockTradingAction(2, "MSFT", 'T', "    "),
-        new ItchEvents.SystemEvent(0, 'S'),
-        new ItchEvents.SystemEvent(0, 'Q'));
+    private static final List<ItchEvents.Message> SESSION_OPEN = List.copyOf(MoldReceiver.sessionOpening('T', "    "));
 
     private final MarketDataEncoder sbe = new MarketDataEncoder();
     /** The md-publisher's books, which a session's opening tells; their own market data goes nowhere. */

@@ -41,6 +41,26 @@ final class MoldReceiver implements MoldUDP64ClientStatusListener, AutoCloseable
         client = new MoldUDP64Client(downstream, Multicast.unicast(), requestAddress, itch.parser(), this);
     }
 
+    /**
+     * The messages a session of the tests' symbol directory (AAPL@0,MSFT@1) opens with (ITCH 5.0 &sect;4.1-4.2.2):
+     * Start of Messages, the Stock Directory, the Trading Action spin, Start of System and Start of Market Hours.
+     *
+     * @param msftState  MSFT's Trading State in the spin ('T' trading, 'H' halted, ...); AAPL's is 'T'.
+     * @param msftReason its Reason, 4 characters.
+     * @return a new modifiable list of them, in order.
+     */
+    static List<ItchEvents.Message> sessionOpening(final char msftState, final String msftReason)
+    {
+        return new ArrayList<>(List.of(
+            new ItchEvents.SystemEvent(0, 'O'),
+            new ItchEvents.StockDirectory(1, "AAPL", 'Q', 'N', 100, 'C', 'T'),
+            new ItchEvents.StockDirectory(2, "MSFT", 'Q', 'N', 100, 'C', 'T'),
+            new ItchEvents.StockTradingAction(1, "AAPL", 'T', "    "),
+            new ItchEvents.StockTradingAction(2, "MSFT", msftState, msftReason),
+            new ItchEvents.SystemEvent(0, 'S'),
+            new ItchEvents.SystemEvent(0, 'Q')));
+    }
+
     /** Reads every packet and response that has arrived. */
     void poll() throws IOException
     {
