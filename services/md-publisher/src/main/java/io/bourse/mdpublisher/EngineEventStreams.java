@@ -433,7 +433,8 @@ final class EngineEventStreams
      * otherwise be published as increments, every trade printed again. The run's own events are replayed also when its
      * earlier runs could not be ({@link #replayRunsBefore}). The shard's runs are listed once per catch-up, every step
      * working from that one view of the archive (before stop 79, up to three listings, each on its own archive
-     * connection); a listing that fails gives the catch-up up, counted once.
+     * connection), but for a run not listed yet, which is looked up once more; a listing that fails gives the catch-up
+     * up, counted once.
      *
      * @return events replayed; those before a replay that failed (counted and logged).
      */
@@ -458,7 +459,7 @@ final class EngineEventStreams
         try
         {
             // Listed once: every step below works from the same view of the archive.
-            final List<EventReplay.Run> runs = replay.runs(streamId);
+            List<EventReplay.Run> runs = replay.runs(streamId);
             // An earlier run of the shard whose image the media driver left behind before its end: its tail first.
             earlier += sameRun || null == read ? 0 : replayUnreadTail(streamId, runs, read, false);
             earlier += sameRun ? 0 : replayRunsBefore(streamId, runs, read, sessionId, rebuilding);
@@ -466,7 +467,13 @@ final class EngineEventStreams
             {
                 return earlier; // joined where the run starts or where the books stand: nothing of it was missed
             }
-            final int index = EventReplay.runIndex(runs, sessionId);
+            int index = EventReplay.runIndex(runs, sessionId);
+            if (index == runs.size())
+            {
+                // The archive starts a run's recording on its own thread, maybe after this image joined: once more.
+                runs = replay.runs(streamId);
+                index = EventReplay.runIndex(runs, sessionId);
+            }
             if (index == runs.size())
             {
                 errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
