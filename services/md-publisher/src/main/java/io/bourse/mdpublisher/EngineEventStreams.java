@@ -454,6 +454,10 @@ final class EngineEventStreams
         if (sameRun)
         {
             rejoins.inc();
+            if (readPosition >= joinPosition)
+            {
+                return 0; // joined where a reader behind stands: nothing missed, the archive not asked
+            }
         }
         int earlier = 0;
         try
@@ -501,7 +505,9 @@ final class EngineEventStreams
         catch (final AeronException ex)
         {
             errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
-            System.err.println("[md-publisher] " + stretch + " not replayed from the event archive: " +
+            System.err.println("[md-publisher] " + stretch + (sameRun ? "" : null == read ?
+                ", and the earlier runs the books do not hold," : ", and the unread tail of session " +
+                read.sessionId() + " and the runs after it,") + " not replayed from the event archive: " +
                 ex.getMessage() + "; the books hold only the events heard from there on");
             return earlier;
         }

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Replays stretches of the runs of an engine shard's event stream from the {@link EventArchive}: for a service whose
- * subscription joined the stream too late to hear it (a restarted order gateway or md-publisher), a run is the
+ * subscription joined the stream too late to hear it (a restarted order gateway), a run is the
  * recording of the stream's Aeron session id and the stretch ends where the service's live image joined, so that
  * replayed and live events meet with none lost and none twice ({@link #replay}); a run that has stopped (an earlier run
  * of a restarted shard, or a down shard's, listed by {@link #runs}) is replayed to where its recording stopped ({@link
