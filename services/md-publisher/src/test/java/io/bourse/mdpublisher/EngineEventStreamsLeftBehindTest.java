@@ -1,10 +1,14 @@
 package io.bourse.mdpublisher;
 
+import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
 import io.aeron.Subscription;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.driver.MediaDriver;
 import io.aeron.logbuffer.FragmentHandler;
 import io.bourse.common.aeron.ArchivingDriverFixture;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventReplay;
 import io.bourse.common.aeron.RecordedRuns;
 import io.bourse.common.aeron.StreamLayout;
@@ -38,10 +42,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * publishes past its term window, until the driver has closed the image. The events the stalled poll handed on count
  * as read (the closed image's final position is from before that poll), and every event of the shard reaches the
  * books once, in order: after the image joins the run again, also behind the position read (where a tethered reader
- * behind stands), and when the run ends before it could, with or without a new run; so do those of a next run whose
- * image was left behind before it was caught up. The driver's IPC terms are 64 KiB
- * (a 32 KiB window), its untethered window limit and linger timeouts 1.5 s; the archive's recorder is the tethered
- * reader ahead.
+ * behind stands, with or without an archive that answers), and when the run ends before it could, with or without a
+ * new run; so do those of a next run whose image was left behind before it was caught up. The driver's IPC terms are
+ * 64 KiB (a 32 KiB window), its untethered window limit and linger timeouts 1.5 s; the archive's recorder is the
+ * tethered reader ahead.
  */
 @Timeout(60)
 class EngineEventStreamsLeftBehindTest
@@ -193,17 +197,30 @@ class EngineEventStreamsLeftBehindTest
         assertThat(errors.total()).isEqualTo(0);
     }
 
-    @Test
-    void shouldSkipTheLiveEventsAlreadyReadWhenTheRunJoinsAgainBehindThem()
+    /**
+     * The run's image joins again where a tethered reader behind stands, behind the position read: nothing was missed,
+     * so its live events up to that position are skipped and the archive is not asked. With an event archive that does
+     * not answer (the replays' client on a media driver that runs none, its message timeout 200 ms), two lookups fail
+     * and count: the first image's catch-up of the shard's earlier runs, and whether the run left behind has ended (1 s
+     * after its image closed; the image rests 3 s, so the lookup comes before it joins again); the rejoin counts
+     * nothing (before d6d4ec7, it listed the archive first: a 200 ms wait and a third count).
+     */
+    @ParameterizedTest(name = "the archive answers: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldSkipTheLiveEventsAlreadyReadWhenTheRunJoinsAgainBehindThem(final boolean archiveAnswers)
     {
-        startDriver(UntetheredDriver.TIMEOUT_NS);
+        startDriver(archiveAnswers ? UntetheredDriver.TIMEOUT_NS : TimeUnit.SECONDS.toNanos(3));
         final ExclusivePublication run = runs.start(0);
         // Tethered, as an order gateway reads the shard's events: it stands at the 5th event, behind the reader's
         // stall at the 10th, until the reader's image has joined again, there.
         final StreamLayout layout = driver.layout();
-        try (Subscription gateway = driver.aeron().addSubscription(layout.eventChannel(), layout.eventStreamId(0)))
+        System.setProperty(AeronArchive.Configuration.MESSAGE_TIMEOUT_PROP_NAME, "200ms");
+        try (Subscription gateway = driver.aeron().addSubscription(layout.eventChannel(), layout.eventStreamId(0));
+            MediaDriver noArchive = archiveAnswers ? null : EmbeddedMediaDriver.launch("md-left-behind-no-archive");
+            Aeron noArchiveAeron = archiveAnswers ? null :
+                Aeron.connect(new Aeron.Context().aeronDirectoryName(noArchive.aeronDirectoryName())))
         {
-            final EngineEventStreams streams = streams();
+            final EngineEventStreams streams = streams(archiveAnswers ? driver.aeron() : noArchiveAeron);
             awaitTrue(() -> gateway.imageCount() == 1);
             publishOrders(run, 1, 3 * STALL_AT);
             final FragmentHandler ignored = (buffer, offset, length, header) -> { };
@@ -220,10 +237,17 @@ class EngineEventStreamsLeftBehindTest
             }, threads);
             takeAll(streams, ORDERS, shard, gatewayBehind);
         }
+        finally
+        {
+            System.clearProperty(AeronArchive.Configuration.MESSAGE_TIMEOUT_PROP_NAME);
+        }
 
         assertThat(taken).as("every order once, in order").isEqualTo(orderIds(1, ORDERS));
         assertThat(rejoins.get()).as("the run's image joined again").isEqualTo(1.0);
-        assertThat(errors.total()).isEqualTo(0);
+        assertThat(errors.count(MdPublisherError.EVENT_REPLAY_FAILED))
+            .as("the first image's catch-up and the left-behind run's end looked up, when the archive does not answer")
+            .isEqualTo(archiveAnswers ? 0 : 2);
+        assertThat(errors.total()).isEqualTo(errors.count(MdPublisherError.EVENT_REPLAY_FAILED));
     }
 
     /**
@@ -231,6 +255,15 @@ class EngineEventStreamsLeftBehindTest
      * and, at the {@link #STALL_AT}th, holds the poll until the media driver has closed the image.
      */
     private EngineEventStreams streams()
+    {
+        return streams(driver.aeron());
+    }
+
+    /**
+     * @param replayClient the client the replays and listings of the event archive go through: on the test's driver,
+     *                     or on one that runs no archive.
+     */
+    private EngineEventStreams streams(final Aeron replayClient)
     {
         final StreamLayout layout = driver.layout();
         subscription = driver.aeron().addSubscription(
@@ -253,7 +286,7 @@ class EngineEventStreamsLeftBehindTest
         };
         final MarketDataBooks books = new MarketDataBooks(new long[0], 0, DiscardedMarketData.INSTANCE, errors);
         return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{}}, new MidnightNanoClock(),
-            adapter, books, new BooksRebuild(1, new EventReplay(driver.aeron(), driver.archive()), books, adapter,
+            adapter, books, new BooksRebuild(1, new EventReplay(replayClient, driver.archive()), books, adapter,
             Counter.builder().name("replayed").build(), errors), rejoins, errors);
     }
 
