@@ -493,12 +493,12 @@ final class EngineEventStreams
                 return earlier;
             }
             final EventReplay.Run run = runs.get(index);
+            final long fromPosition = Math.max(run.startPosition(), readPosition);
             books.rebuilding(rebuilding);
-            final int replayed = replay.replayRecording(
-                run.recordingId(), Math.max(run.startPosition(), readPosition), joinPosition, replayHandler);
+            final int replayed = replay.replayRecording(run.recordingId(), fromPosition, joinPosition, replayHandler);
             System.out.println("md-publisher: " + (rebuilding ? "rebuilt the books from " : "published the missed ") +
                 replayed + " events of stream " + streamId + " session " + sessionId + " (positions " +
-                replay.fromPosition() + " to " + joinPosition + ") from the event archive, recording " +
+                fromPosition + " to " + joinPosition + ") from the event archive, recording " +
                 run.recordingId() + ": " + books.openOrderCount() + " orders on the books");
             return earlier + replayed;
         }

@@ -214,7 +214,10 @@ class EngineEventStreamsLeftBehindTest
         // Tethered, as an order gateway reads the shard's events: it stands at the 5th event, behind the reader's
         // stall at the 10th, until the reader's image has joined again, there.
         final StreamLayout layout = driver.layout();
-        System.setProperty(AeronArchive.Configuration.MESSAGE_TIMEOUT_PROP_NAME, "200ms");
+        if (!archiveAnswers)
+        {
+            System.setProperty(AeronArchive.Configuration.MESSAGE_TIMEOUT_PROP_NAME, "200ms");
+        }
         try (Subscription gateway = driver.aeron().addSubscription(layout.eventChannel(), layout.eventStreamId(0));
             MediaDriver noArchive = archiveAnswers ? null : EmbeddedMediaDriver.launch("md-left-behind-no-archive");
             Aeron noArchiveAeron = archiveAnswers ? null :
