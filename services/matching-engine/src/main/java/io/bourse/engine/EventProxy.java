@@ -3,6 +3,7 @@ package io.bourse.engine;
 import io.aeron.Publication;
 import io.bourse.common.EngineEventTemplates;
 import io.bourse.common.EngineNumbering;
+import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.engine.match.BookUpdate;
@@ -52,8 +53,9 @@ import java.nio.ByteOrder;
  * also recorded in the shard's {@link Executions}, for an operator's BreakTrade; a broken trade is published as
  * TradeBroken ({@link #tradeBroken(int, byte)}).
  *
- * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet, admin action) is kept,
- * in order, with the rest of its command's events in a held buffer; the engine agent retries them every duty cycle
+ * <p>No event is ever dropped. An event the stream refuses (back pressure, no subscriber yet) is kept, in order, with
+ * the rest of its command's events in a held buffer (a term rotation is not a refusal: the offer is made again at once,
+ * {@link BoundedOffer#offerAcrossRotation}); the engine agent retries them every duty cycle
  * ({@link #publishHeld()}) and takes no new command while any is held ({@link #canPublish()}), so back pressure
  * reaches the command stream and the gateways instead of events being lost. The held buffer holds one command's
  * events, but at a start, where the events the earlier runs never published are followed by the SequencedCommands of
@@ -336,7 +338,8 @@ final class EventProxy implements MatchingEngineListener
         while (heldPosition < heldLimit)
         {
             final int length = held.getInt(heldPosition);
-            final long result = publication.offer(held, heldPosition + Integer.BYTES, length);
+            final long result =
+                BoundedOffer.offerAcrossRotation(publication, held, heldPosition + Integer.BYTES, length);
             if (Publication.CLOSED == result || Publication.MAX_POSITION_EXCEEDED == result)
             {
                 throw new IllegalStateException("event publication " +
@@ -695,7 +698,8 @@ final class EventProxy implements MatchingEngineListener
      */
     private boolean offerOrHold(final int length)
     {
-        if (!recovering && heldPosition == heldLimit && publication.offer(buffer, 0, length) > 0)
+        if (!recovering && heldPosition == heldLimit &&
+            BoundedOffer.offerAcrossRotation(publication, buffer, 0, length) > 0)
         {
             return true;
         }

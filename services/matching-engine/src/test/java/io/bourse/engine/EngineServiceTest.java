@@ -4,8 +4,10 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
+import io.aeron.driver.status.PublisherLimit;
 import io.bourse.common.EngineNumbering;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.StreamCounters;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
@@ -53,6 +55,7 @@ import java.util.regex.Pattern;
 import static io.bourse.common.Await.awaitAsserted;
 import static io.bourse.common.time.MidnightNanoClock.NANOS_PER_DAY;
 import static io.bourse.engine.ShardStreams.DAY;
+import static io.bourse.engine.ShardStreams.EVENTS_HELD;
 import static io.bourse.engine.ShardStreams.PRICE;
 import static io.bourse.engine.ShardStreams.adminResponse;
 import static io.bourse.engine.ShardStreams.await;
@@ -60,6 +63,7 @@ import static io.bourse.engine.ShardStreams.breakTrade;
 import static io.bourse.engine.ShardStreams.cancel;
 import static io.bourse.engine.ShardStreams.clockTick;
 import static io.bourse.engine.ShardStreams.crossLock;
+import static io.bourse.engine.ShardStreams.metric;
 import static io.bourse.engine.ShardStreams.newOrder;
 import static io.bourse.engine.ShardStreams.offer;
 import static io.bourse.engine.ShardStreams.priceBand;
@@ -526,6 +530,45 @@ class EngineServiceTest
             new Event(10, "added BUY 100@" + (PRICE + 2_000) + " Y"),
             new Event(11, "priority-updated 13/" + pegOrderId + " AAPL BUY @" + (PRICE + 5_000) + " M t=4"));
         assertThat(scrapeMetrics()).contains("bourse_engine_events_total{type=\"order_priority_updated\"} 2.0");
+    }
+
+    /**
+     * A term rotation is no refusal: the offer that reaches a term's end rotates the log and the event goes into the next
+     * term at once. Each order is sent once the event stream's window has room for its events and read before the
+     * next, so nothing but the rotations could make the shard hold an event.
+     */
+    @Test
+    void shouldPublishAcrossTermRotationsWithoutHoldingAnEvent() throws Exception
+    {
+        launch("aeron:ipc?term-length=65536", (ctx) -> {});
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        send(commands, 1, "AAPL", Side.BUY, 1, PRICE - 1, 1);
+        assertThat(readSequencedEvents(events, 2, 2)).isEqualTo(2);
+        final double heldBefore = metric(engine.metricsPort(), EVENTS_HELD);
+
+        int orders = 1;
+        while (events.imageAtIndex(0).position() < 4L * 65536)
+        {
+            orders++;
+            awaitEventStreamRoom(events, 4096);
+            send(commands, orders, "AAPL", orders % 2 == 0 ? Side.SELL : Side.BUY, 1,
+                PRICE + (orders % 2 == 0 ? orders : -orders), orders);
+            assertThat(readSequencedEvents(events, 2L * orders, 2)).as("order " + orders).isEqualTo(2);
+        }
+
+        assertThat(metric(engine.metricsPort(), EVENTS_HELD)).as("events held").isEqualTo(heldBefore);
+    }
+
+    private void awaitEventStreamRoom(final Subscription events, final int bytes)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (StreamCounters.value(aeron.countersReader(), layout.eventStreamId(1),
+            PublisherLimit.PUBLISHER_LIMIT_TYPE_ID) - events.imageAtIndex(0).position() < bytes)
+        {
+            assertThat(System.nanoTime()).as("event stream room").isLessThan(deadlineNs);
+            Thread.yield();
+        }
     }
 
     @Test

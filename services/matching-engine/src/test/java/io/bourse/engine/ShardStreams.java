@@ -58,7 +58,8 @@ final class ShardStreams
     /** The sequence number of an {@link Event} that has none: an AdminResponse. */
     static final long NO_SEQUENCE_NUMBER = 0;
 
-    private static final String EVENTS_HELD = "bourse_engine_events_held_total";
+    /** The shard's count of events its event stream refused at first. */
+    static final String EVENTS_HELD = "bourse_engine_events_held_total";
 
     /** One event: its shard sequence number ({@link #NO_SEQUENCE_NUMBER} for none) and its fields as text. */
     record Event(long sequenceNumber, String text)

@@ -104,7 +104,7 @@ final class AeronEngineProxy implements EngineProxy
     {
         clockTick.wrapAndApplyHeader(buffer, 0, header).timestampNs(timestampNs);
         final int length = MessageHeaderEncoder.ENCODED_LENGTH + clockTick.encodedLength();
-        return publications[shardId].offer(buffer, 0, length) > 0;
+        return BoundedOffer.offerAcrossRotation(publications[shardId], buffer, 0, length) > 0;
     }
 
     @Override

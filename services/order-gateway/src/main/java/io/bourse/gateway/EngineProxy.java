@@ -66,8 +66,9 @@ interface EngineProxy
     int commandSessionId(int shardId);
 
     /**
-     * Moves the shard's clock on without order flow, so that its good-till-seconds orders expire. One attempt, no
-     * retry through back pressure: a tick that is not handed over is left to the next one.
+     * Moves the shard's clock on without order flow, so that its good-till-seconds orders expire. One attempt (made
+     * again at once when it rotated the stream's term), no retry through back pressure: a tick that is not handed over
+     * is left to the next one.
      *
      * @param shardId     a shard.
      * @param timestampNs the gateway's time.

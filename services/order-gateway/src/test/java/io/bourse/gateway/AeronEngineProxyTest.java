@@ -105,6 +105,28 @@ class AeronEngineProxyTest
         }
     }
 
+    /** A ClockTick that reaches the end of a term goes into the next one: handed over, not left to the next tick. */
+    @Test
+    void shouldHandOverEveryClockTickAcrossTermRotations() throws Exception
+    {
+        try (Subscription shard = aeron.addSubscription("aeron:ipc", STREAM_ID))
+        {
+            int ticks = 0;
+            while (publication.position() < 3L * TERM_LENGTH)
+            {
+                awaitRoomFor(1);
+                assertThat(proxy.clockTick(0, ticks)).as("clock tick %d at %d", ticks, publication.position()).isTrue();
+                ticks++;
+                int read;
+                while (0 == (read = shard.poll((buffer, offset, length, header) -> { }, 1)))
+                {
+                    Thread.onSpinWait(); // at a term's end the first poll only steps over its padding
+                }
+                assertThat(read).isOne();
+            }
+        }
+    }
+
     private long newOrder()
     {
         return proxy.newOrder(0, 1L, 2L, Symbols.pack("AAPL"), true, 100, 1_500_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS,

@@ -4,8 +4,11 @@ import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.driver.MediaDriver;
+import io.aeron.driver.status.PublisherLimit;
+import io.aeron.driver.status.PublisherPos;
 import io.bourse.common.aeron.EmbeddedMediaDriver;
 import io.bourse.common.aeron.EventArchive;
+import io.bourse.common.aeron.StreamCounters;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
@@ -117,35 +120,37 @@ class CommandLostWithEngineRunTest
                 GatewayService gateway = launchGateway(layout, archive);
                 TestClient client = TestClient.login(gateway.port(), "demo01", 1))
             {
-                final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
-                for (int i = 1; i <= ORDERS; i++)
+                int orders = enterOrders(client, 0, ORDERS);
+                // The gateway and the archive read to the stream's end, where the subscriber joins. The driver moves
+                // a publication's limit only in steps of an eighth of its window, so the window from the join is
+                // whole only when the limit's last step was taken at the stream's end; more orders until it was.
+                for (int attempt = 1; !isEventLimitAtWindowFromEnd(aeron, layout); attempt++)
                 {
-                    EnterOrders.encode(request, "F" + i, "AAPL");
-                    client.send(request, EnterOrder.LENGTH);
+                    assertThat(attempt).as("orders until the event stream's limit is a window past its end")
+                        .isLessThan(20);
+                    orders = enterOrders(client, orders, 40);
                 }
-                assertThat(awaitAnswers(client, 2 + ORDERS, Accepted.class)).hasSize(ORDERS);
-                Thread.sleep(500); // the gateway and the archive read to the stream's end: the subscriber joins there
                 final Subscription notReading = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(0));
                 while (!notReading.isConnected())
                 {
                     Thread.sleep(1);
                 }
                 final double heldBefore = eventsHeld(shard);
-                for (int i = 1; i <= ORDERS; i++)
+                for (int i = 1; i <= orders; i++)
                 {
                     client.cancelOrder("F" + i, 0);
                 }
                 // From the join, each cancel is a SequencedCommand (96 bytes) and a Canceled (128): the 32 KiB window
                 // holds 146 of them and 64 bytes, so the next SequencedCommand is held and its cancel is in no
                 // recording.
-                awaitHeldForGood(shard, heldBefore, client, 2 + 2 * ORDERS);
+                awaitHeldForGood(shard, heldBefore, client, 2 + 2 * orders);
                 shard.close(); // nobody reads the held event: the drain times out and the run goes without it
                 notReading.close();
                 client.keepAlive(); // 8 s of the client's silence so far; the gateway ends a session at 15 s
                 shard = launchShard(layout, TRADING_AAPL, archive);
 
-                final List<Canceled> answers = awaitAnswers(client, 2 + 2 * ORDERS, Canceled.class);
-                assertThat(answers).as("every order canceled").hasSize(ORDERS)
+                final List<Canceled> answers = awaitAnswers(client, 2 + 2 * orders, Canceled.class);
+                assertThat(answers).as("every order canceled").hasSize(orders)
                     .extracting(Canceled::reason).containsOnly((char)Ouch42.CANCEL_USER_REQUESTED);
                 assertThat(MetricsEndpoint.scrape(gateway.metricsPort()))
                     .contains("bourse_gateway_cancels_resent_total 1.0")
@@ -156,6 +161,33 @@ class CommandLostWithEngineRunTest
                 CloseHelper.close(shard);
             }
         }
+    }
+
+    /**
+     * Enters day orders F{from + 1} to F{from + count} for AAPL, all resting, and waits for their Accepted and 500 ms
+     * more, for the gateway, the archive and the driver to take in their events.
+     *
+     * @return the orders entered so far: {@code from + count}.
+     */
+    private static int enterOrders(final TestClient client, final int from, final int count) throws Exception
+    {
+        final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
+        for (int i = from + 1; i <= from + count; i++)
+        {
+            EnterOrders.encode(request, "F" + i, "AAPL");
+            client.send(request, EnterOrder.LENGTH);
+        }
+        assertThat(awaitAnswers(client, 2 + from + count, Accepted.class)).hasSize(from + count);
+        Thread.sleep(500);
+        return from + count;
+    }
+
+    /** @return whether shard 0's event stream has its limit at a whole window (half its 64 KiB term) past its end. */
+    private static boolean isEventLimitAtWindowFromEnd(final Aeron aeron, final StreamLayout layout)
+    {
+        final int streamId = layout.eventStreamId(0);
+        return StreamCounters.value(aeron.countersReader(), streamId, PublisherLimit.PUBLISHER_LIMIT_TYPE_ID) ==
+            StreamCounters.value(aeron.countersReader(), streamId, PublisherPos.PUBLISHER_POS_TYPE_ID) + 65536 / 2;
     }
 
     private static StreamLayout smallEventTerm(final StreamLayout layout)

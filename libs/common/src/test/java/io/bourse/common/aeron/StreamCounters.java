@@ -33,4 +33,30 @@ public final class StreamCounters
         });
         return count[0];
     }
+
+    /**
+     * @param counters the driver's counters, read through any client of it.
+     * @param streamId the stream.
+     * @param typeId   the counter's type id, e.g. {@code PublisherLimit.PUBLISHER_LIMIT_TYPE_ID}.
+     * @return the value of the stream's first counter of that type, e.g. its one publication's limit (a position in
+     *         bytes).
+     * @throws IllegalStateException when the stream has no counter of that type.
+     */
+    public static long value(final CountersReader counters, final int streamId, final int typeId)
+    {
+        final int[] found = {CountersReader.NULL_COUNTER_ID};
+        counters.forEach((counterId, counterTypeId, keyBuffer, label) ->
+        {
+            if (CountersReader.NULL_COUNTER_ID == found[0] && typeId == counterTypeId &&
+                streamId == keyBuffer.getInt(StreamCounter.STREAM_ID_OFFSET))
+            {
+                found[0] = counterId;
+            }
+        });
+        if (CountersReader.NULL_COUNTER_ID == found[0])
+        {
+            throw new IllegalStateException("no counter of type " + typeId + " for stream " + streamId);
+        }
+        return counters.getCounterValue(found[0]);
+    }
 }
