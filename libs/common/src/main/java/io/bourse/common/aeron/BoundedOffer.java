@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Offers a message to a publication, retrying through back pressure for a bounded time, never an unbounded spin. The
  * number of back-pressured attempts is counted so it shows in the metrics. A term rotation is not back pressure: the
  * offer that reaches the end of a term pads it, rotates the log and returns {@link Publication#ADMIN_ACTION}, and the
- * next attempt goes into the new term, so it is tried again at once ({@link #offerAcrossRotation}), neither counted
- * nor among the retries, and without the idle strategy's wait (a yield, which on a busy core can hand the thread's
- * time to another one).
+ * next attempt goes into the new term, so that offer is made again at once ({@link #offerAcrossRotation}): not
+ * counted, not one of the retries, and without the idle strategy's wait (a yield, which on a busy core can hand the
+ * thread's time to another one).
  */
 public final class BoundedOffer
 {
@@ -22,7 +22,8 @@ public final class BoundedOffer
 
     /**
      * @param idleStrategy how to wait between attempts.
-     * @param maxRetries   back-pressured attempts after the first before giving up.
+     * @param maxRetries   attempts after the first before giving up, each after the idle strategy's wait: through back
+     *                     pressure, or a concurrent publication's rotation another thread has not finished.
      */
     public BoundedOffer(final IdleStrategy idleStrategy, final long maxRetries)
     {
