@@ -46,6 +46,8 @@ class CommandLostWithEngineRunTest
 {
     /** More than the 32 KiB window of the event stream's 64 KiB term holds of the shard's Rejected events. */
     private static final int ORDERS = 600;
+    /** The event stream's term length, bytes: a 32 KiB window. */
+    private static final int EVENT_TERM_LENGTH = 64 * 1024;
     private static final Pattern EVENTS_HELD_LINE =
         Pattern.compile("(?m)^" + Pattern.quote("bourse_engine_events_held_total") + " (\\S+)$");
     /** A directory in which AAPL is shard 1's: shard 0 rejects every AAPL order 'S', one event each. */
@@ -73,12 +75,7 @@ class CommandLostWithEngineRunTest
                 GatewayService gateway = launchGateway(layout, EventArchive.DISABLED);
                 TestClient client = TestClient.login(gateway.port(), "demo01", 1))
             {
-                final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
-                for (int i = 1; i <= ORDERS; i++)
-                {
-                    EnterOrders.encode(request, "F" + i, "AAPL");
-                    client.send(request, EnterOrder.LENGTH);
-                }
+                sendOrders(client, 0, ORDERS);
                 awaitHeldForGood(shard, 0, client, 2 + ORDERS);
                 shard.close(); // nobody reads the held event: the drain times out and the run goes without it
                 notReading.close();
@@ -163,6 +160,17 @@ class CommandLostWithEngineRunTest
         }
     }
 
+    /** Sends day orders F{from + 1} to F{from + count} for AAPL. */
+    private static void sendOrders(final TestClient client, final int from, final int count) throws Exception
+    {
+        final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
+        for (int i = from + 1; i <= from + count; i++)
+        {
+            EnterOrders.encode(request, "F" + i, "AAPL");
+            client.send(request, EnterOrder.LENGTH);
+        }
+    }
+
     /**
      * Enters day orders F{from + 1} to F{from + count} for AAPL, all resting, and waits for their Accepted and 500 ms
      * more, for the gateway, the archive and the driver to take in their events.
@@ -171,28 +179,23 @@ class CommandLostWithEngineRunTest
      */
     private static int enterOrders(final TestClient client, final int from, final int count) throws Exception
     {
-        final UnsafeBuffer request = new UnsafeBuffer(new byte[EnterOrder.LENGTH]);
-        for (int i = from + 1; i <= from + count; i++)
-        {
-            EnterOrders.encode(request, "F" + i, "AAPL");
-            client.send(request, EnterOrder.LENGTH);
-        }
+        sendOrders(client, from, count);
         assertThat(awaitAnswers(client, 2 + from + count, Accepted.class)).hasSize(from + count);
         Thread.sleep(500);
         return from + count;
     }
 
-    /** @return whether shard 0's event stream has its limit at a whole window (half its 64 KiB term) past its end. */
+    /** @return whether shard 0's event stream has its limit at a whole window (half its term) past its end. */
     private static boolean isEventLimitAtWindowFromEnd(final Aeron aeron, final StreamLayout layout)
     {
         final int streamId = layout.eventStreamId(0);
         return StreamCounters.value(aeron.countersReader(), streamId, PublisherLimit.PUBLISHER_LIMIT_TYPE_ID) ==
-            StreamCounters.value(aeron.countersReader(), streamId, PublisherPos.PUBLISHER_POS_TYPE_ID) + 65536 / 2;
+            StreamCounters.value(aeron.countersReader(), streamId, PublisherPos.PUBLISHER_POS_TYPE_ID) + EVENT_TERM_LENGTH / 2;
     }
 
     private static StreamLayout smallEventTerm(final StreamLayout layout)
     {
-        return layout.withEventChannel("aeron:ipc?term-length=65536");
+        return layout.withEventChannel("aeron:ipc?term-length=" + EVENT_TERM_LENGTH);
     }
 
     /** Shard 0 with the archive or without. */
