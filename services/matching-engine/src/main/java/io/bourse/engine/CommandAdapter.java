@@ -1,5 +1,6 @@
 package io.bourse.engine;
 
+import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
@@ -27,6 +28,7 @@ import io.bourse.sbe.engine.SetSelfTradePreventionDecoder;
 import io.bourse.sbe.engine.SetTradingStateDecoder;
 import io.bourse.sbe.engine.StartNumberingDecoder;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
 
 /**
  * Decodes SBE commands (engine-schema.xml) from the shard's command stream and applies them to the
@@ -74,6 +76,12 @@ import org.agrona.DirectBuffer;
  * shard replays through an adapter that publishes none ({@link EngineRecovery}). Each carries where on the command
  * stream the command was taken, so that a restarted shard skips a command its earlier runs took when it hears it again
  * ({@link TakenCommands}).
+ *
+ * <p>Each command taken is timed into {@code bourse_engine_service_time_seconds}: from where it was handed over to the
+ * end of its events' publication, in ns of the service-time clock. Within one {@link #poll}, a command's time starts
+ * where the previous command's ended, so a poll of n commands reads the clock n + 1 times (the fragments skipped
+ * between two commands, duplicates and unknown ones, count in the later command's time); a command taken on its own
+ * ({@link #take}) reads it twice.
  */
 final class CommandAdapter implements ControlledFragmentHandler
 {
@@ -85,6 +93,8 @@ final class CommandAdapter implements ControlledFragmentHandler
     private static final SelfTradePrevention[] SELF_TRADE_PREVENTIONS = selfTradePreventions();
     /** The symbol of the AdminResponse to SetSelfTradePrevention, which has none: spaces. */
     private static final long NO_SYMBOL = Symbols.pack("");
+    /** {@link #timedUntilNs} when no command of the current poll has been timed yet. */
+    private static final long NOT_TIMED = Long.MIN_VALUE;
 
     private final MatchingEngine engine;
     private final EventProxy eventProxy;
@@ -92,6 +102,9 @@ final class CommandAdapter implements ControlledFragmentHandler
     private final EngineMetrics metrics;
     private final boolean sequenceCommands;
     private final TakenCommands takenBefore;
+    private final NanoClock clock;
+    /** Where the service time of the current poll's last timed command ended, or {@link #NOT_TIMED}. */
+    private long timedUntilNs = NOT_TIMED;
     /** The command being taken came on the command stream: not one of the shard's settings. */
     private boolean fromCommandStream;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
@@ -117,10 +130,12 @@ final class CommandAdapter implements ControlledFragmentHandler
      * @param takenBefore      the commands the shard's earlier runs took, skipped when heard again (counted in
      *                         {@code bourse_engine_duplicate_commands_total}); empty without the archive, and when
      *                         replaying.
+     * @param clock            monotonic ns the commands' service time is read from.
      */
     CommandAdapter(
         final MatchingEngine engine, final EventProxy eventProxy, final Executions executions,
-        final EngineMetrics metrics, final boolean sequenceCommands, final TakenCommands takenBefore)
+        final EngineMetrics metrics, final boolean sequenceCommands, final TakenCommands takenBefore,
+        final NanoClock clock)
     {
         this.engine = engine;
         this.eventProxy = eventProxy;
@@ -128,6 +143,21 @@ final class CommandAdapter implements ControlledFragmentHandler
         this.metrics = metrics;
         this.sequenceCommands = sequenceCommands;
         this.takenBefore = takenBefore;
+        this.clock = clock;
+    }
+
+    /**
+     * Polls the command stream, taking each command it hands over ({@link #onFragment}); the commands of one poll are
+     * timed one after the other, with one clock read each and one more at the poll's first command.
+     *
+     * @param commands      the shard's command stream.
+     * @param fragmentLimit most fragments to take.
+     * @return fragments taken, skipped ones included.
+     */
+    int poll(final Subscription commands, final int fragmentLimit)
+    {
+        timedUntilNs = NOT_TIMED;
+        return commands.controlledPoll(this, fragmentLimit);
     }
 
     @Override
@@ -155,7 +185,13 @@ final class CommandAdapter implements ControlledFragmentHandler
             metrics.duplicateCommands.inc();
             return Action.CONTINUE;
         }
-        take(buffer, offset, length, sessionId, position);
+        final long startNs = NOT_TIMED == timedUntilNs ? clock.nanoTime() : timedUntilNs;
+        if (apply(buffer, offset, length, sessionId, position))
+        {
+            final long endNs = clock.nanoTime();
+            metrics.serviceTime.recordNs(endNs - startNs);
+            timedUntilNs = endNs;
+        }
         return Action.CONTINUE;
     }
 
@@ -181,11 +217,25 @@ final class CommandAdapter implements ControlledFragmentHandler
      */
     void take(final DirectBuffer buffer, final int offset, final int length, final int sessionId, final long position)
     {
-        final long startNs = System.nanoTime();
+        final long startNs = clock.nanoTime();
+        if (apply(buffer, offset, length, sessionId, position))
+        {
+            metrics.serviceTime.recordNs(clock.nanoTime() - startNs);
+        }
+    }
+
+    /**
+     * Applies one command as {@link #take} describes, untimed.
+     *
+     * @return true when the command was taken, false when it was counted and skipped as unknown.
+     */
+    private boolean apply(
+        final DirectBuffer buffer, final int offset, final int length, final int sessionId, final long position)
+    {
         if (length < MessageHeaderDecoder.ENCODED_LENGTH)
         {
             metrics.unknownCommands.inc();
-            return;
+            return false;
         }
         header.wrap(buffer, offset);
         if (header.schemaId() != MessageHeaderDecoder.SCHEMA_ID || length > EventProxy.MAX_COMMAND_LENGTH ||
@@ -194,7 +244,7 @@ final class CommandAdapter implements ControlledFragmentHandler
             SequencedCommandEncoder.commandSessionIdNullValue() != sessionId))
         {
             metrics.unknownCommands.inc();
-            return;
+            return false;
         }
         if (sequenceCommands)
         {
@@ -215,7 +265,7 @@ final class CommandAdapter implements ControlledFragmentHandler
                     // read raw: the generated enum getter throws on another value, and the poll would offer the
                     // command again every duty cycle (and the replay of its SequencedCommand fail at every start)
                     metrics.unknownCommands.inc();
-                    return;
+                    return false;
                 }
                 metrics.newOrders.inc();
                 advanceClock(newOrder.timestampNs());
@@ -278,10 +328,10 @@ final class CommandAdapter implements ControlledFragmentHandler
             default ->
             {
                 metrics.unknownCommands.inc();
-                return;
+                return false;
             }
         }
-        metrics.serviceTime.recordNs(System.nanoTime() - startNs);
+        return true;
     }
 
     /**

@@ -139,7 +139,7 @@ final class EngineAgent implements Agent
         try
         {
             workCount = unrecorded ? 0 : eventProxy.publishHeld() + (PUBLISHING_HELD == drainState ? 0 :
-                publishJoins() + commands.controlledPoll(commandAdapter, FRAGMENT_LIMIT));
+                publishJoins() + commandAdapter.poll(commands, FRAGMENT_LIMIT));
         }
         finally
         {

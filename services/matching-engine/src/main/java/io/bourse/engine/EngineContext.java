@@ -13,7 +13,9 @@ import io.bourse.engine.match.MatchingEngine;
 import io.bourse.engine.match.SelfTradePrevention;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -79,6 +81,7 @@ public final class EngineContext
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
     private EventArchive eventArchive = EventArchive.DISABLED;
     private EpochNanoClock epochClock = new SystemEpochNanoClock();
+    private NanoClock serviceTimeClock = SystemNanoClock.INSTANCE;
 
     /**
      * @param settings where to read the settings.
@@ -486,6 +489,23 @@ public final class EngineContext
     public EngineContext epochClock(final EpochNanoClock epochClock)
     {
         this.epochClock = epochClock;
+        return this;
+    }
+
+    /** @return the monotonic clock the commands' service time is read from; {@link System#nanoTime()} by default. */
+    public NanoClock serviceTimeClock()
+    {
+        return serviceTimeClock;
+    }
+
+    /**
+     * @param serviceTimeClock the monotonic clock, in ns, that {@code bourse_engine_service_time_seconds} is read from
+     *                         ({@link CommandAdapter}).
+     * @return this.
+     */
+    public EngineContext serviceTimeClock(final NanoClock serviceTimeClock)
+    {
+        this.serviceTimeClock = serviceTimeClock;
         return this;
     }
 }

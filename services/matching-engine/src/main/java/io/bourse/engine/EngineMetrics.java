@@ -17,8 +17,9 @@ import java.util.EnumSet;
  * order), {@code bourse_engine_duplicate_commands_total} (commands heard again after a restart that an earlier run
  * took, skipped: {@link TakenCommands}), {@code bourse_engine_rejects_total{reason}} (the OrderRejected events by
  * OUCH 4.2 reason), {@code bourse_engine_admin_rejects_total{reason}} (admin commands the shard
- * refused, see {@link AdminReject}) and the summary {@code bourse_engine_service_time_seconds} (command decoded to all
- * its events published, or held when the event stream pushes back). The commands include the shard's settings
+ * refused, see {@link AdminReject}) and the summary {@code bourse_engine_service_time_seconds} (command handed over,
+ * or the end of the same poll's previous command, to all its events published, or held when the event stream pushes
+ * back; {@link CommandAdapter}). The commands include the shard's settings
  * that changed since its earlier runs, taken at its start ({@link StartConfiguration}).
  */
 final class EngineMetrics

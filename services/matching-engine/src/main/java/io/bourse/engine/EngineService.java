@@ -131,7 +131,8 @@ public final class EngineService implements AutoCloseable
                 System.out.println("matching-engine shard " + ctx.shardId() + ": publishing first " + unpublished +
                     " events and admin answers that its earlier run produced but never published");
             }
-            commandAdapter = new CommandAdapter(engine, eventProxy, executions, metrics, archived, taken);
+            commandAdapter = new CommandAdapter(
+                engine, eventProxy, executions, metrics, archived, taken, ctx.serviceTimeClock());
             numberBase = settings.startNumbering(
                 commandAdapter, ctx.epochClock().nanoTime(), null == outcome ? 0 : outcome.runs());
             settingsTaken = settings.apply(ctx, commandAdapter, engine.clockNs());
@@ -192,7 +193,8 @@ public final class EngineService implements AutoCloseable
         final EngineMetrics recoveryMetrics = new EngineMetrics(new PrometheusRegistry(), false);
         eventProxy.startRecovery(recoveryMetrics);
         return new EngineRecovery(
-            new CommandAdapter(engine, eventProxy, executions, recoveryMetrics, false, new TakenCommands()),
+            new CommandAdapter(
+                engine, eventProxy, executions, recoveryMetrics, false, new TakenCommands(), ctx.serviceTimeClock()),
             eventProxy, taken, settings)
             .recover(aeron, ctx.eventArchive(), ctx.streamLayout().eventStreamId(ctx.shardId()));
     }

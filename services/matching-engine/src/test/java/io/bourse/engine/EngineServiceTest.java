@@ -32,6 +32,7 @@ import io.bourse.sbe.engine.Side;
 import io.bourse.sbe.engine.StartNumberingEncoder;
 import io.bourse.sbe.engine.TradingState;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -47,7 +48,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,12 +79,15 @@ import static io.bourse.engine.ShardStreams.sendRestingOrders;
 import static io.bourse.engine.ShardStreams.sendRestingOrdersUntilHeld;
 import static io.bourse.engine.ShardStreams.tradingState;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /** Drives a real shard through a real embedded media driver: SBE commands in, SBE events out. */
 @Timeout(30)
 class EngineServiceTest
 {
     private static final long SECOND_NS = 1_000_000_000L;
+    private static final String SERVICE_TIME_COUNT = "bourse_engine_service_time_seconds_count";
+    private static final String SERVICE_TIME_SUM = "bourse_engine_service_time_seconds_sum";
     /** The wall clock of the shards these tests launch, ns since the Unix epoch: their numbering starts there. */
     private static final long START_EPOCH_NS = 1_763_000_000_000_000_000L;
 
@@ -558,6 +564,80 @@ class EngineServiceTest
         }
 
         assertThat(metric(engine.metricsPort(), EVENTS_HELD)).as("events held").isEqualTo(heldBefore);
+    }
+
+    /**
+     * The commands one poll takes are timed one after the other: ten orders queued behind one the engine is taking
+     * (its service-time clock holds the first read) read the clock eleven times, not twenty, and each is timed the
+     * microsecond the stepping clock moves per read. The next poll's first command starts its own time: the second
+     * the clock moved between the polls is in no command's time.
+     */
+    @Test
+    void shouldTimeTheCommandsOfAPollOneAfterTheOtherWithOneClockReadEach() throws Exception
+    {
+        final SteppingClock clock = new SteppingClock();
+        launch("aeron:ipc", (ctx) -> ctx.serviceTimeClock(clock));
+        final Subscription events = aeron.addSubscription(layout.eventChannel(), layout.eventStreamId(1));
+        final Publication commands = connect(events);
+        final long readsBefore = clock.reads.get();
+        final double countBefore = metric(engine.metricsPort(), SERVICE_TIME_COUNT);
+        final double secondsBefore = metric(engine.metricsPort(), SERVICE_TIME_SUM);
+
+        final CountDownLatch release = clock.holdNextRead();
+        send(commands, 1, "AAPL", Side.BUY, 100, PRICE - 1, 1);
+        assertThat(clock.held.await(10, TimeUnit.SECONDS)).as("first command's clock read").isTrue();
+        for (int order = 2; order <= 10; order++)
+        {
+            send(commands, order, "AAPL", Side.BUY, 100, PRICE - order, order);
+        }
+        release.countDown();
+        // a scrape waits for the duty cycle's end: once it counts the ten, their poll is over
+        awaitAsserted(() -> assertThat(metric(engine.metricsPort(), SERVICE_TIME_COUNT)).isEqualTo(countBefore + 10));
+        assertThat(clock.reads.get() - readsBefore).as("clock reads").isEqualTo(11);
+
+        clock.timeNs.addAndGet(SECOND_NS);
+        send(commands, 11, "AAPL", Side.BUY, 100, PRICE - 11, 11);
+        awaitAsserted(() -> assertThat(metric(engine.metricsPort(), SERVICE_TIME_COUNT)).isEqualTo(countBefore + 11));
+        assertThat(clock.reads.get() - readsBefore).as("clock reads").isEqualTo(13);
+        assertThat(metric(engine.metricsPort(), SERVICE_TIME_SUM) - secondsBefore).as("seconds timed")
+            .isCloseTo(11e-6, within(1e-9));
+    }
+
+    /** Moves 1 µs at each read; {@link #holdNextRead} holds the next read until released. */
+    private static final class SteppingClock implements NanoClock
+    {
+        final AtomicLong reads = new AtomicLong();
+        final AtomicLong timeNs = new AtomicLong();
+        final CountDownLatch held = new CountDownLatch(1);
+        private volatile CountDownLatch release;
+
+        /** @return counted down to let the held read return. */
+        CountDownLatch holdNextRead()
+        {
+            release = new CountDownLatch(1);
+            return release;
+        }
+
+        @Override
+        public long nanoTime()
+        {
+            final CountDownLatch release = this.release;
+            if (null != release)
+            {
+                this.release = null;
+                held.countDown();
+                try
+                {
+                    assertThat(release.await(10, TimeUnit.SECONDS)).as("read released").isTrue();
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            reads.incrementAndGet();
+            return timeNs.addAndGet(1_000);
+        }
     }
 
     private void awaitEventStreamRoom(final Subscription events, final int bytes)
