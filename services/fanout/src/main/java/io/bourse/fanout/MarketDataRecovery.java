@@ -2,6 +2,7 @@ package io.bourse.fanout;
 
 import io.aeron.Publication;
 import io.aeron.Subscription;
+import io.bourse.common.aeron.BoundedOffer;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.AddOrderEncoder;
 import io.bourse.sbe.md.BookSnapshotDecoder;
@@ -135,7 +136,9 @@ final class MarketDataRecovery
     }
 
     /**
-     * Sends a snapshot request when one is due, and starts recovery when the followed publisher has gone.
+     * Sends a snapshot request when one is due, and starts recovery when the followed publisher has gone. A request the
+     * stream refuses (back pressure, no subscriber) is sent again after {@link #REQUEST_TIMEOUT_NS}; one that reaches
+     * the end of the stream's term goes into the next term at once ({@link BoundedOffer#offerAcrossRotation}).
      *
      * @return {@link #GAP} when the followed image has gone (recovery has started), else 0 or 1 for the work done.
      */
@@ -167,7 +170,7 @@ final class MarketDataRecovery
                 .encodedLength();
             requested = true;
             lastProgressNs = nowNs;
-            return snapshotRequests.offer(scratch, 0, length) > 0 ? 1 : 0;
+            return BoundedOffer.offerAcrossRotation(snapshotRequests, scratch, 0, length) > 0 ? 1 : 0;
         }
         return 0;
     }

@@ -1,0 +1,87 @@
+package io.bourse.fanout;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.itch.ItchReferenceData;
+import io.bourse.itch.ItchTranslator;
+import io.bourse.sbe.md.MessageHeaderDecoder;
+import io.bourse.sbe.md.SnapshotRequestDecoder;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Snapshot requests of a recovering fanout, on a real embedded media driver with the smallest IPC terms. */
+@Timeout(20)
+class MarketDataRecoveryTest
+{
+    private static final int TERM_LENGTH = 64 * 1024;
+    private static final int MARKET_DATA_STREAM_ID = 3000;
+    private static final int SNAPSHOT_REQUEST_STREAM_ID = 3001;
+    private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
+
+    private MediaDriver driver;
+    private Aeron aeron;
+    private long nowNs;
+
+    @BeforeEach
+    void launch()
+    {
+        driver = EmbeddedMediaDriver.launch("md-recovery", (ctx) -> ctx.ipcTermBufferLength(TERM_LENGTH));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    @AfterEach
+    void close()
+    {
+        CloseHelper.closeAll(aeron, driver);
+    }
+
+    /**
+     * A request unanswered for {@link MarketDataRecovery#REQUEST_TIMEOUT_NS} is sent again: each one over 3 terms of
+     * the request stream is sent when due, the ones that reach a term's end included, each read before the next.
+     */
+    @Test
+    void shouldSendEveryDueSnapshotRequestAcrossTermRotations()
+    {
+        final Subscription marketData = aeron.addSubscription("aeron:ipc", MARKET_DATA_STREAM_ID);
+        final Publication publisher = aeron.addPublication("aeron:ipc", MARKET_DATA_STREAM_ID);
+        final Subscription requests = aeron.addSubscription("aeron:ipc", SNAPSHOT_REQUEST_STREAM_ID);
+        final Publication snapshotRequests = aeron.addPublication("aeron:ipc", SNAPSHOT_REQUEST_STREAM_ID);
+        while (!marketData.isConnected() || !publisher.isConnected() || !snapshotRequests.isConnected())
+        {
+            Thread.yield();
+        }
+        final long[] requestIds = {0};
+        final MarketDataRecovery recovery = new MarketDataRecovery(
+            marketData, snapshotRequests, () -> ++requestIds[0], new ItchTranslator(SYMBOLS),
+            new ItchBook(new ItchReferenceData(SYMBOLS), 0), () -> nowNs);
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final SnapshotRequestDecoder request = new SnapshotRequestDecoder();
+        final long[] lastRequestId = {0};
+
+        while (snapshotRequests.position() < 3L * TERM_LENGTH)
+        {
+            while (snapshotRequests.availableWindow() < 1024)
+            {
+                Thread.yield();
+            }
+            nowNs += MarketDataRecovery.REQUEST_TIMEOUT_NS;
+            assertThat(recovery.doWork()).as("request %d at %d", requestIds[0] + 1, snapshotRequests.position())
+                .isOne();
+            while (0 == requests.poll((buffer, offset, length, frameHeader) -> lastRequestId[0] =
+                request.wrapAndApplyHeader(buffer, offset, header).requestId(), 1))
+            {
+                Thread.onSpinWait(); // at a term's end the first poll only steps over its padding
+            }
+            assertThat(lastRequestId[0]).isEqualTo(requestIds[0]);
+        }
+    }
+}
