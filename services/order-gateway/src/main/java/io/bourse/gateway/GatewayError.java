@@ -44,6 +44,14 @@ enum GatewayError
      */
     AFTER_END_OF_DAY,
     /**
+     * An OUCH message for a session whose journal holds its System Event End of Day (OUCH 4.2: no further messages
+     * follow it): the answer to an order the close left open when its drain time ended the day (an engine shard down
+     * at the close), given by the shard once back (Accepted, Canceled, Executed, ...) or by the gateway (Rejected 'H'
+     * for an order lost with its engine run or its media driver). Neither journaled nor sent; the order's state moves
+     * on as the answer says.
+     */
+    ANSWER_AFTER_END_OF_DAY,
+    /**
      * An engine event of another schema, an unknown template, or shorter than its header, its block or the fields of
      * its version; skipped.
      */

@@ -18,10 +18,11 @@ import org.agrona.DirectBuffer;
 
 /**
  * Encodes the OUCH 4.2 outbound messages in place in a session's {@link SessionJournal} and commits them as
- * SoupBinTCP Sequenced Data (sent once journaled, when the client is connected and up to date). Timestamps are
- * given in nanoseconds since the midnight UTC of the gateway's start, and written as OUCH 4.2 asks, nanoseconds since
- * the latest midnight ({@link MidnightNanoClock#timeOfDay}: from the gateway's second day on, less whole days); prices
- * in 1/10000 dollars, shares unsigned.
+ * SoupBinTCP Sequenced Data (sent once journaled, when the client is connected and up to date), each counted by type
+ * once journaled; one for a session past its System Event End of Day is dropped ({@link UserSession#commit}).
+ * Timestamps are given in nanoseconds since the midnight UTC of the gateway's start, and written as OUCH 4.2 asks,
+ * nanoseconds since the latest midnight ({@link MidnightNanoClock#timeOfDay}: from the gateway's second day on, less
+ * whole days); prices in 1/10000 dollars, shares unsigned.
  */
 final class OuchProxy
 {
@@ -60,8 +61,10 @@ final class OuchProxy
         systemEvent.wrapAndApplyType(journal.buffer(), journal.claim(SystemEvent.LENGTH))
             .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .eventCode(eventCode);
-        session.commit(SystemEvent.LENGTH);
-        metrics.systemEventOut.inc();
+        if (session.commit(SystemEvent.LENGTH))
+        {
+            metrics.systemEventOut.inc();
+        }
     }
 
     /**
@@ -92,8 +95,10 @@ final class OuchProxy
             .crossType(order.crossType)
             .orderState(Ouch42.ORDER_STATE_LIVE)
             .bboWeightIndicator(Ouch42.BBO_WEIGHT_UNSPECIFIED);
-        order.session.commit(OrderAccepted.LENGTH);
-        metrics.acceptedOut.inc();
+        if (order.session.commit(OrderAccepted.LENGTH))
+        {
+            metrics.acceptedOut.inc();
+        }
     }
 
     /**
@@ -123,8 +128,10 @@ final class OuchProxy
             .orderState(Ouch42.ORDER_STATE_LIVE)
             .previousOrderToken(replacement.previousToken)
             .bboWeightIndicator(Ouch42.BBO_WEIGHT_UNSPECIFIED);
-        replacement.session.commit(OrderReplaced.LENGTH);
-        metrics.replacedOut.inc();
+        if (replacement.session.commit(OrderReplaced.LENGTH))
+        {
+            metrics.replacedOut.inc();
+        }
     }
 
     /**
@@ -143,8 +150,10 @@ final class OuchProxy
             .orderToken(order.token)
             .decrementShares(decrementShares)
             .reason(reason);
-        order.session.commit(OrderCanceled.LENGTH);
-        metrics.canceledOut.inc();
+        if (order.session.commit(OrderCanceled.LENGTH))
+        {
+            metrics.canceledOut.inc();
+        }
     }
 
     /**
@@ -166,8 +175,10 @@ final class OuchProxy
             .price(price)
             .display(display)
             .orderReferenceNumber(order.orderReferenceNumber);
-        order.session.commit(OrderPriorityUpdate.LENGTH);
-        metrics.orderPriorityUpdateOut.inc();
+        if (order.session.commit(OrderPriorityUpdate.LENGTH))
+        {
+            metrics.orderPriorityUpdateOut.inc();
+        }
     }
 
     /**
@@ -183,8 +194,10 @@ final class OuchProxy
         cancelPending.wrapAndApplyType(journal.buffer(), journal.claim(CancelPending.LENGTH))
             .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token);
-        order.session.commit(CancelPending.LENGTH);
-        metrics.cancelPendingOut.inc();
+        if (order.session.commit(CancelPending.LENGTH))
+        {
+            metrics.cancelPendingOut.inc();
+        }
     }
 
     /**
@@ -200,8 +213,10 @@ final class OuchProxy
         cancelReject.wrapAndApplyType(journal.buffer(), journal.claim(CancelReject.LENGTH))
             .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token);
-        order.session.commit(CancelReject.LENGTH);
-        metrics.cancelRejectOut.inc();
+        if (order.session.commit(CancelReject.LENGTH))
+        {
+            metrics.cancelRejectOut.inc();
+        }
     }
 
     /**
@@ -232,8 +247,10 @@ final class OuchProxy
             .quantityPreventedFromTrading(quantityPreventedFromTrading)
             .executionPrice(executionPrice)
             .liquidityFlag(liquidityFlag);
-        order.session.commit(AiqCanceled.LENGTH);
-        metrics.aiqCanceledOut.inc();
+        if (order.session.commit(AiqCanceled.LENGTH))
+        {
+            metrics.aiqCanceledOut.inc();
+        }
     }
 
     /**
@@ -252,8 +269,10 @@ final class OuchProxy
             .orderToken(order.token)
             .buySellIndicator(side)
             .shares(shares);
-        order.session.commit(OrderModified.LENGTH);
-        metrics.orderModifiedOut.inc();
+        if (order.session.commit(OrderModified.LENGTH))
+        {
+            metrics.orderModifiedOut.inc();
+        }
     }
 
     /**
@@ -283,8 +302,10 @@ final class OuchProxy
             .executionPrice(executionPrice)
             .liquidityFlag(liquidityFlag)
             .matchNumber(matchNumber);
-        order.session.commit(OrderExecuted.LENGTH);
-        metrics.executedOut.inc();
+        if (order.session.commit(OrderExecuted.LENGTH))
+        {
+            metrics.executedOut.inc();
+        }
     }
 
     /**
@@ -312,8 +333,10 @@ final class OuchProxy
             .orderToken(tokens, tokenOffset)
             .matchNumber(matchNumber)
             .reason(reason);
-        session.commit(BrokenTrade.LENGTH);
-        metrics.brokenTradeOut.inc();
+        if (session.commit(BrokenTrade.LENGTH))
+        {
+            metrics.brokenTradeOut.inc();
+        }
     }
 
     /**
@@ -330,8 +353,10 @@ final class OuchProxy
             .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(order.token)
             .reason(reason);
-        order.session.commit(OrderRejected.LENGTH);
-        metrics.rejectedOut.inc();
+        if (order.session.commit(OrderRejected.LENGTH))
+        {
+            metrics.rejectedOut.inc();
+        }
     }
 
     /**
@@ -355,7 +380,9 @@ final class OuchProxy
             .timestamp(MidnightNanoClock.timeOfDay(timestampNs))
             .orderToken(tokenBuffer, tokenOffset)
             .reason(reason);
-        session.commit(OrderRejected.LENGTH);
-        metrics.rejectedOut.inc();
+        if (session.commit(OrderRejected.LENGTH))
+        {
+            metrics.rejectedOut.inc();
+        }
     }
 }

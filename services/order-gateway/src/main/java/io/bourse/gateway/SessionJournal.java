@@ -486,6 +486,12 @@ final class SessionJournal implements AutoCloseable
         }
     }
 
+    /** @return the offset in {@link #buffer()} the last {@link #claim} returned, until the record is committed. */
+    int claimedOffset()
+    {
+        return batchLength + RECORD_HEADER_LENGTH;
+    }
+
     /** @return buffer the next message is encoded in, at the offset {@link #claim} returned. */
     MutableDirectBuffer buffer()
     {

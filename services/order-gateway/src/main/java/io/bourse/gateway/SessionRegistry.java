@@ -430,7 +430,7 @@ final class SessionRegistry
         dayOver = true;
         for (int i = 0, size = sessions.size(); i < size; i++)
         {
-            journalEndOfDay(sessions.get(i));
+            sessions.get(i).journalEndOfDay(ouch, clock.midnightNs());
         }
     }
 
@@ -445,19 +445,6 @@ final class SessionRegistry
             }
         }
         return false;
-    }
-
-    private void journalEndOfDay(final UserSession session)
-    {
-        if (!session.hasEndOfDay() && !session.journal().isFailed())
-        {
-            if (0 == session.journal().count())
-            {
-                ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_START_OF_DAY);
-            }
-            ouch.systemEvent(session, clock.midnightNs(), Ouch42.EVENT_END_OF_DAY);
-            session.endOfDayJournaled();
-        }
     }
 
     /**
@@ -586,7 +573,7 @@ final class SessionRegistry
         }
         if (dayOver)
         {
-            journalEndOfDay(session);
+            session.journalEndOfDay(ouch, clock.midnightNs());
         }
         session.flush(REPLAY_BATCH);
     }

@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.common.net.SendBufferFullException;
+import io.bourse.ouch.Ouch42;
 import io.bourse.ouch.OrderReplaced;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -261,7 +262,28 @@ final class UserSession
         return endOfDayJournaled;
     }
 
-    /** Records that the journal holds the OUCH 4.2 System Event End of Day, journaled now or before a restart. */
+    /**
+     * Journals the OUCH 4.2 System Event End of Day, after a Start of Day when the session has no message yet, unless
+     * the journal holds it already or failed: the session's last message, as no message is journaled after it
+     * ({@link #commit}).
+     *
+     * @param ouch        the encoder.
+     * @param timestampNs the events' time, ns since the midnight UTC of the gateway's start.
+     */
+    void journalEndOfDay(final OuchProxy ouch, final long timestampNs)
+    {
+        if (!endOfDayJournaled && !journal.isFailed())
+        {
+            if (0 == journal.count())
+            {
+                ouch.systemEvent(this, timestampNs, Ouch42.EVENT_START_OF_DAY);
+            }
+            ouch.systemEvent(this, timestampNs, Ouch42.EVENT_END_OF_DAY);
+            endOfDayJournaled = true;
+        }
+    }
+
+    /** Records that the journal holds the OUCH 4.2 System Event End of Day, journaled before a restart. */
     void endOfDayJournaled()
     {
         endOfDayJournaled = true;
@@ -291,16 +313,32 @@ final class UserSession
     /**
      * Journals the message encoded at the offset returned by {@code journal().claim(length)}; the duty cycle's
      * {@link #flush} writes it to the file and sends it. A message for a failed journal is lost and counted as an
-     * error.
+     * error. So is one after the session's System Event End of Day, which no message follows (OUCH 4.2):
+     * {@link GatewayError#ANSWER_AFTER_END_OF_DAY}, logged with its message type the first time.
      *
      * @param length of the message in bytes.
+     * @return true when journaled; false when dropped.
      */
-    void commit(final int length)
+    boolean commit(final int length)
     {
+        if (endOfDayJournaled)
+        {
+            metrics.errors().error(GatewayError.ANSWER_AFTER_END_OF_DAY, username, UserSession::droppedAfterEndOfDay,
+                journal.buffer().getByte(journal.claimedOffset()));
+            return false;
+        }
         if (append(length, false))
         {
             metrics.journalRecords.inc();
+            return true;
         }
+        return false;
+    }
+
+    private static String droppedAfterEndOfDay(final long messageType)
+    {
+        return "OUCH message '" + (char)messageType + "' dropped: the session had its System Event End of Day, " +
+            "the last message of its day";
     }
 
     /**

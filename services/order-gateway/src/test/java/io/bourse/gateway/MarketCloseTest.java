@@ -3,6 +3,7 @@ package io.bourse.gateway;
 import io.bourse.gateway.OuchMessages.Accepted;
 import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Rejected;
+import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.RecordingEngineProxy.Cancel;
 import io.bourse.gateway.RecordingEngineProxy.NewOrder;
 import io.bourse.ouch.Ouch42;
@@ -77,6 +78,38 @@ class MarketCloseTest
             new Accepted(T2, "A2", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 102, 'A', 'N', 0, 'N', 'L', ' '),
             new Canceled(T2, "A2", 100, 'T'));
         assertThat(fixture.messages(fixture.bob)).last().isEqualTo(new Canceled(T2, "B1", 100, 'T'));
+        assertThat(fixture.orderEntry.openOrderCount()).isZero();
+    }
+
+    /**
+     * The close's drain time ended the day with orders still open (their shard down), End of Day journaled; the shard
+     * back, it answers them. None of its answers is journaled, as OUCH 4.2's End of Day is the session's last message:
+     * each is counted as {@code answer_after_end_of_day}, and the orders are done all the same. Before, they followed
+     * the End of Day.
+     */
+    @Test
+    void shouldJournalNoAnswerAfterTheSessionsEndOfDayAndStillFinishTheOrders() throws IOException
+    {
+        fixture = new OrderEntryFixture(journalDir, RiskLimits.none());
+        fixture.enterAccepted(fixture.alice, "A1", 'B', 1);
+        fixture.enterOrder("A2");
+        fixture.send(fixture.alice);
+        fixture.clock.set(NANO_TIME, T2);
+        fixture.orderEntry.closeMarket();
+        assertThat(fixture.orderEntry.retryCancels()).isEqualTo(2);
+        fixture.endDay(fixture.alice);
+
+        fixture.events.canceled(T2, id(1, 1), 101, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        fixture.events.accepted(T2, id(1, 2), 102, "AAPL", Side.BUY, 100, PRICE, DAY);
+        fixture.events.canceled(T2, id(1, 2), 102, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+
+        assertThat(fixture.messages(fixture.alice)).containsExactly(
+            new Accepted(T1, "A1", 'B', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '),
+            new SystemEventMessage(T2, 'E'));
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_errors_total", "answer_after_end_of_day"))
+            .isEqualTo(3);
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_messages_out_total", "accepted")).isOne();
+        assertThat(Metrics.counter(fixture.registry, "bourse_gateway_messages_out_total", "canceled")).isZero();
         assertThat(fixture.orderEntry.openOrderCount()).isZero();
     }
 

@@ -41,6 +41,7 @@ final class OrderEntryFixture implements AutoCloseable
     final GatewayMetrics metrics = new GatewayMetrics(registry);
     final DutyCycleClock clock = new DutyCycleClock(null);
     final RecordingEngineProxy engine = new RecordingEngineProxy();
+    final OuchProxy ouch = new OuchProxy(metrics);
     final OrderEntry orderEntry;
     final OrderEntryAdapter adapter;
     final EngineEvents events;
@@ -136,7 +137,7 @@ final class OrderEntryFixture implements AutoCloseable
         clock.set(NANO_TIME, T0);
         final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
         orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, maxSessionTokens, maxDayTokens, symbols, limits,
-            engine, new OuchProxy(metrics), metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)),
+            engine, ouch, metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)),
             mediaDriverStartMs);
         adapter = new OrderEntryAdapter(orderEntry, metrics);
         events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
@@ -240,6 +241,17 @@ final class OrderEntryFixture implements AutoCloseable
         send(session);
         events.accepted(T1, id(session == alice ? aliceIndex : bobIndex, count), 100 + count, "AAPL",
             Ouch42.SIDE_BUY == side ? Side.BUY : Side.SELL, 100, PRICE, DAY);
+    }
+
+    /**
+     * Ends the session's day as the close does ({@link SessionRegistry#endDay()}): its System Event End of Day
+     * journaled at the clock's time.
+     *
+     * @param session the session.
+     */
+    void endDay(final UserSession session)
+    {
+        session.journalEndOfDay(ouch, clock.midnightNs());
     }
 
     /**

@@ -8,6 +8,7 @@ import io.bourse.gateway.OuchMessages.Executed;
 import io.bourse.gateway.OuchMessages.Modified;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.Replaced;
+import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.RecordingEngineProxy.Cancel;
 import io.bourse.gateway.RecordingEngineProxy.NewOrder;
 import io.bourse.gateway.RecordingEngineProxy.Replace;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.bourse.gateway.OrderEntryFixture.DAY;
+import static io.bourse.gateway.OrderEntryFixture.NANO_TIME;
 import static io.bourse.gateway.OrderEntryFixture.PRICE;
 import static io.bourse.gateway.OrderEntryFixture.T0;
 import static io.bourse.gateway.OrderEntryFixture.T1;
@@ -555,6 +557,37 @@ class OrderRebuildTest
         {
             assertThat(again.orderEntry.openOrderCount()).as("A1, and N1 sent through this driver").isEqualTo(2);
             assertThat(again.orderEntry.rejectOrdersLostWithTheirMediaDriver()).isZero();
+        }
+    }
+
+    /**
+     * A day whose close drained with an order unanswered (its shard down), End of Day journaled, then the gateway and
+     * its media driver restarted: the order is released as lost with its driver, but its Rejected 'H' is not
+     * journaled, as OUCH 4.2's End of Day is the session's last message. Before, the 'H' followed the End of Day.
+     */
+    @Test
+    void shouldJournalNothingAfterTheEndOfDayForAnOrderLostWithItsMediaDriver() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none(), 1, 2, DRIVER_A))
+        {
+            before.enterOrder("P1");
+            before.send(before.alice);
+            before.clock.set(NANO_TIME, T2);
+            before.endDay(before.alice);
+        }
+
+        try (OrderEntryFixture after = new OrderEntryFixture(journalDir, RiskLimits.none(), 3, 4, DRIVER_B))
+        {
+            assertThat(after.alice.hasEndOfDay()).as("found in the journal").isTrue();
+            assertThat(after.orderEntry.rejectOrdersLostWithTheirMediaDriver()).isOne();
+
+            assertThat(after.messages(after.alice)).containsExactly(
+                new SystemEventMessage(T2, 'S'), new SystemEventMessage(T2, 'E'));
+            assertThat(after.orderEntry.openOrderCount()).as("released").isZero();
+            assertThat(after.rejects("media_driver_restarted")).isOne();
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_messages_out_total", "rejected")).isZero();
+            assertThat(Metrics.counter(after.registry, "bourse_gateway_errors_total", "answer_after_end_of_day"))
+                .isOne();
         }
     }
 
