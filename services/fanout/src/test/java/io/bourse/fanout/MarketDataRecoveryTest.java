@@ -3,18 +3,15 @@ package io.bourse.fanout;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.driver.MediaDriver;
-import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.EmbeddedAeron;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import io.bourse.sbe.md.SnapshotRequestDecoder;
-import org.agrona.CloseHelper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,22 +24,9 @@ class MarketDataRecoveryTest
     private static final int SNAPSHOT_REQUEST_STREAM_ID = 3001;
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
 
-    private MediaDriver driver;
-    private Aeron aeron;
+    @RegisterExtension
+    private final EmbeddedAeron embedded = new EmbeddedAeron("md-recovery", TERM_LENGTH);
     private long nowNs;
-
-    @BeforeEach
-    void launch()
-    {
-        driver = EmbeddedMediaDriver.launch("md-recovery", (ctx) -> ctx.ipcTermBufferLength(TERM_LENGTH));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-    }
-
-    @AfterEach
-    void close()
-    {
-        CloseHelper.closeAll(aeron, driver);
-    }
 
     /**
      * A request unanswered for {@link MarketDataRecovery#REQUEST_TIMEOUT_NS} is sent again: each one over 3 terms of
@@ -51,6 +35,7 @@ class MarketDataRecoveryTest
     @Test
     void shouldSendEveryDueSnapshotRequestAcrossTermRotations()
     {
+        final Aeron aeron = embedded.aeron();
         final Subscription marketData = aeron.addSubscription("aeron:ipc", MARKET_DATA_STREAM_ID);
         final Publication publisher = aeron.addPublication("aeron:ipc", MARKET_DATA_STREAM_ID);
         final Subscription requests = aeron.addSubscription("aeron:ipc", SNAPSHOT_REQUEST_STREAM_ID);

@@ -1,19 +1,16 @@
 package io.bourse.gateway;
 
-import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.driver.MediaDriver;
 import io.bourse.common.aeron.BoundedOffer;
-import io.bourse.common.aeron.EmbeddedMediaDriver;
+import io.bourse.common.aeron.EmbeddedAeron;
 import io.bourse.common.config.Symbols;
 import io.bourse.ouch.Ouch42;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.NoOpIdleStrategy;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,24 +25,16 @@ class AeronEngineProxyTest
     private static final int TERM_LENGTH = 64 * 1024;
     private static final int STREAM_ID = 1000;
 
-    private MediaDriver driver;
-    private Aeron aeron;
+    @RegisterExtension
+    private final EmbeddedAeron embedded = new EmbeddedAeron("engine-proxy", TERM_LENGTH);
     private Publication publication;
     private AeronEngineProxy proxy;
 
     @BeforeEach
     void launch()
     {
-        driver = EmbeddedMediaDriver.launch("engine-proxy", (ctx) -> ctx.ipcTermBufferLength(TERM_LENGTH));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-        publication = aeron.addPublication("aeron:ipc", STREAM_ID);
+        publication = embedded.aeron().addPublication("aeron:ipc", STREAM_ID);
         proxy = new AeronEngineProxy(new Publication[]{publication}, new BoundedOffer(NoOpIdleStrategy.INSTANCE, 0));
-    }
-
-    @AfterEach
-    void close()
-    {
-        CloseHelper.closeAll(aeron, driver);
     }
 
     @Test
@@ -58,7 +47,7 @@ class AeronEngineProxyTest
     @Test
     void shouldReportNoRoomBeforeTheStreamRefusesACommandAndRoomAgainOnceTheShardReads() throws Exception
     {
-        try (Subscription shard = aeron.addSubscription("aeron:ipc", STREAM_ID))
+        try (Subscription shard = embedded.aeron().addSubscription("aeron:ipc", STREAM_ID))
         {
             awaitRoomFor(1);
             assertThat(publication.isConnected()).isTrue();
@@ -85,7 +74,7 @@ class AeronEngineProxyTest
     @Test
     void shouldTakeNoMoreThanTheLongestCommandFrameForAnyCommandAndGiveWhereItEnds() throws Exception
     {
-        try (Subscription ignored = aeron.addSubscription("aeron:ipc", STREAM_ID))
+        try (Subscription ignored = embedded.aeron().addSubscription("aeron:ipc", STREAM_ID))
         {
             awaitRoomFor(3);
             long position = publication.position();
@@ -109,7 +98,7 @@ class AeronEngineProxyTest
     @Test
     void shouldHandOverEveryClockTickAcrossTermRotations() throws Exception
     {
-        try (Subscription shard = aeron.addSubscription("aeron:ipc", STREAM_ID))
+        try (Subscription shard = embedded.aeron().addSubscription("aeron:ipc", STREAM_ID))
         {
             int ticks = 0;
             while (publication.position() < 3L * TERM_LENGTH)

@@ -3,13 +3,11 @@ package io.bourse.common.aeron;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import io.aeron.driver.MediaDriver;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,22 +27,14 @@ class BoundedOfferTest
     private static final int FRAME_LENGTH = 1056;
 
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_LENGTH]);
-    private MediaDriver driver;
-    private Aeron aeron;
+    @RegisterExtension
+    private final EmbeddedAeron embedded = new EmbeddedAeron("bounded-offer", TERM_LENGTH);
     private Subscription subscription;
 
     @BeforeEach
     void launch()
     {
-        driver = EmbeddedMediaDriver.launch("bounded-offer", (ctx) -> ctx.ipcTermBufferLength(TERM_LENGTH));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-        subscription = aeron.addSubscription("aeron:ipc", STREAM_ID);
-    }
-
-    @AfterEach
-    void close()
-    {
-        CloseHelper.closeAll(aeron, driver);
+        subscription = embedded.aeron().addSubscription("aeron:ipc", STREAM_ID);
     }
 
     @ParameterizedTest(name = "exclusive publication: {0}")
@@ -132,6 +122,7 @@ class BoundedOfferTest
 
     private Publication connected(final boolean exclusive)
     {
+        final Aeron aeron = embedded.aeron();
         final Publication publication = exclusive ?
             aeron.addExclusivePublication("aeron:ipc", STREAM_ID) : aeron.addPublication("aeron:ipc", STREAM_ID);
         while (!publication.isConnected() || !subscription.isConnected())
