@@ -428,7 +428,7 @@ final class SessionJournal implements AutoCloseable
             batchLength = 0;
             batchWritten = 0;
         }
-        return batchLength + RECORD_HEADER_LENGTH;
+        return claimedOffset();
     }
 
     /**
