@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  *     everything journaled, and so does each later login after its replay ({@link SessionRegistry#endDay()}).</li>
  * </ol>
  * The states only move forward, for one {@link TradingDay}: a gateway started after the day's close time closes it at
- * once, and one restarted on journals that hold the End of Day closes at once whatever its close time. The next day,
+ * once, and one restarted on journals that hold the End of Day closes at once whatever its close time, and ends the day
+ * at once too: the day's drain was over before the restart (End of Day is journaled only after it), so the orders the
+ * journals leave open get their cancels again but no second wait, and each session ends after its replay. The next day,
  * at the next midnight UTC, has a close of its own ({@link TradingDays}); a day with a configured session name, the
  * only one, stays closed. Driven by the gateway agent's duty cycle; the state may be read on any thread.
  */
@@ -99,15 +101,15 @@ final class MarketClose
             return 0;
         }
         final int openOrders = orderEntry.openOrderCount();
-        if (0 != openOrders && midnightNs - drainDeadlineNs < 0)
+        if (!closedBefore && 0 != openOrders && midnightNs - drainDeadlineNs < 0)
         {
             return State.OPEN == current ? 1 : 0;
         }
         registry.endDay();
         state = State.CLOSED;
         System.out.println("order-gateway: trading day over, " + (0 == openOrders ? "every order done" :
-            openOrders + " orders still open " + DRAIN_SECONDS + " s after the close") +
-            "; End of Day sent, sessions end once they have had every message");
+            openOrders + " orders still open " + (closedBefore ? "after the drain before the restart" :
+            DRAIN_SECONDS + " s after the close")) + "; End of Day sent, sessions end once they have had every message");
         return 1;
     }
 

@@ -300,6 +300,49 @@ class GatewaySessionTest
     }
 
     /**
+     * The close at 11:00 drains with an order its shard never answers (down): End of Day 30 s later, the order still
+     * open. A gateway restarted on that day, its clock not moved on, rebuilds the order as open and cancels it again,
+     * but ends the day at once, its drain over before the restart: a login gets its replay, then End of Session. Before,
+     * the restarted gateway waited a second drain of 30 s before it ended any session.
+     */
+    @Test
+    void shouldEndTheSessionsAtOnceWhenRestartedOnADayClosedWithAnOrderStillOpen() throws Exception
+    {
+        final long elevenAmNs = TEN_AM_NS + TimeUnit.HOURS.toNanos(1);
+        final long drainedNs = elevenAmNs + TimeUnit.SECONDS.toNanos(MarketClose.DRAIN_SECONDS + 1);
+        stopGateway();
+        startGateway((ctx) -> ctx.closeTimeNs(elevenAmNs));
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 0);
+            client.await(2);
+            enterOrder(client, "A1", "AAPL");
+            awaitNewOrders(1);
+            engine.available = false;
+
+            wallClockNs.set(FIRST_DAY * DAY_NS + elevenAmNs);
+            awaitAsserted(() -> assertThat(agent.day().marketClose().state()).isEqualTo(MarketClose.State.CLOSING));
+            wallClockNs.set(FIRST_DAY * DAY_NS + drainedNs);
+            assertThat(client.await(5)).as("End of Day, the order still open").contains(new EndOfSession());
+        }
+        stopGateway();
+        startGateway((ctx) -> ctx.closeTimeNs(elevenAmNs));
+        assertThat(agent.day().orderEntry().openOrderCount()).as("rebuilt open").isOne();
+        try (TestClient client = new TestClient(port))
+        {
+            client.login("demo01", "demo01pw", "", 1);
+
+            assertThat(client.await(5)).isEqualTo(List.of(
+                new LoginAccepted(SESSION, 1),
+                new SystemEventMessage(TEN_AM_NS, 'S'),
+                new SystemEventMessage(drainedNs, 'E'),
+                new EndOfSession(),
+                new Closed()));
+        }
+        assertThat(agent.day().marketClose().state()).isEqualTo(MarketClose.State.CLOSED);
+    }
+
+    /**
      * Daily sessions (no session name configured), close at 09:00: the day closes with an order the engine never
      * answers (canceled at the close, still open 30 s later: End of Day anyway); at midnight UTC the next date's
      * session opens, with its own journals, its sessions starting over (Start of Day as message 1) and every Order
