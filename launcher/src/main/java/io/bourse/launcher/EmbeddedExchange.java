@@ -31,10 +31,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The whole exchange in one JVM (DESIGN.md run mode 1): an embedded media driver, one matching-engine shard per
  * shard of the symbol directory, the md-publisher, the order gateway (OUCH on 15000) and the fanout (ITCH on 16000),
- * each with its metrics endpoint, all configured from one {@link Settings}. Started in data-flow order, closed in
- * reverse. The engine keeps its books in memory only, so the gateway's session journals belong to this run: unless
- * {@value GatewayContext#JOURNAL_DIR_PROP_NAME} is set, they go to a new temporary directory, deleted on close (a
- * gateway restarted on the journals of an earlier run would rebuild orders the new engine never had). At start, when
+ * each with its metrics endpoint, all configured from one {@link Settings}. The md-publisher and the gateway start
+ * before the engine shards, so that their subscriptions to each shard's event stream are there when the shard starts
+ * and both hear its first event, the RunStarted that tells the gateway the shard's earlier orders are gone (an Aeron
+ * IPC subscriber joins a stream at its current position, and a shard holds its events only until a first subscriber
+ * takes them); they are closed in reverse data-flow order (fanout, gateway, md-publisher, engine shards), so that the
+ * gateway's stop still hears the answers of the orders in flight. The engine keeps its books in memory only, so the
+ * gateway's session journals belong to this run: unless {@value GatewayContext#JOURNAL_DIR_PROP_NAME} is set, they go
+ * to a new temporary directory, deleted on close (a gateway started on the journals of an earlier run rebuilds that
+ * run's open orders, which the new shards never had, and cancels them to their owners with OUCH Canceled 'Z' at the
+ * shards' RunStarted). At start, when
  * it runs in its own per-process Aeron directory (no {@code BOURSE_AERON_DIR}), it deletes the Aeron and journal
  * directories of embedded runs that were killed ({@link EmbeddedDirectories}).
  */
@@ -99,16 +105,8 @@ public final class EmbeddedExchange implements AutoCloseable
         {
             started.add(MediaDriverService.launch(settings));
             final AgentHost agentHost = agentHost(settings, started);
-            final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
-            final int engineMetricsPort = settings.getInt(EngineContext.METRICS_PORT_PROP_NAME, EngineContext.METRICS_PORT_BASE);
-            for (int shard = 0; shard < directory.shardCount(); shard++)
-            {
-                started.add(EngineService.launch(EngineContext.fromSettings(settings)
-                    .shardId(shard)
-                    .metricsPort(0 == engineMetricsPort ? 0 : engineMetricsPort + shard)
-                    .jvmMetrics(false)
-                    .agentHost(agentHost)));
-            }
+            // the engine shards go here in the close order, started after their event streams' subscribers
+            final int enginesCloseIndex = started.size();
             started.add(MdPublisherService.launch(MdPublisherContext.fromSettings(settings).jvmMetrics(false)));
             final GatewayContext gateway = GatewayContext.fromSettings(settings).jvmMetrics(false).agentHost(agentHost);
             if (null == settings.get(GatewayContext.JOURNAL_DIR_PROP_NAME, null))
@@ -119,6 +117,16 @@ public final class EmbeddedExchange implements AutoCloseable
             }
             final GatewayService gatewayService = GatewayService.launch(gateway);
             started.add(gatewayService);
+            final SymbolDirectory directory = SymbolDirectory.fromSettings(settings);
+            final int engineMetricsPort = settings.getInt(EngineContext.METRICS_PORT_PROP_NAME, EngineContext.METRICS_PORT_BASE);
+            for (int shard = 0; shard < directory.shardCount(); shard++)
+            {
+                started.add(enginesCloseIndex + shard, EngineService.launch(EngineContext.fromSettings(settings)
+                    .shardId(shard)
+                    .metricsPort(0 == engineMetricsPort ? 0 : engineMetricsPort + shard)
+                    .jvmMetrics(false)
+                    .agentHost(agentHost)));
+            }
             final FanoutService fanout = FanoutService.launch(FanoutContext.fromSettings(settings).jvmMetrics(false));
             started.add(fanout);
             return new EmbeddedExchange(started, gatewayService, fanout);

@@ -1,0 +1,98 @@
+package io.bourse.it;
+
+import io.bourse.common.config.Settings;
+import io.bourse.it.OuchRecorder.Canceled;
+import io.bourse.launcher.EmbeddedExchange;
+import io.bourse.ouch.Ouch42;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The embedded exchange (DESIGN.md run mode 1, {@link EmbeddedExchange}) in the test's JVM, with OUCH 4.2 clients on
+ * real TCP sessions: what only the services together, started in the launcher's order, do.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+final class EmbeddedExchangeIT
+{
+    private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(20);
+    private static final long PRICE = 100_0000;
+    private static final long SHARES = 100;
+
+    @TempDir
+    private Path journalDir;
+
+    /**
+     * Two runs on one day with the gateway's session journals kept ({@code BOURSE_GATEWAY_JOURNAL_DIR}) and cancel on
+     * disconnect off: the first run accepts a day order that rests; the second run's engine shard starts with an empty
+     * book (no event archive in this mode), and its RunStarted, with no earlier run recovered, makes the gateway, which
+     * rebuilt the order from its journal, cancel it to its owner with OUCH 4.2 Canceled reason 'Z' (system cancel).
+     * Before stop 85 the engines were launched first and the md-publisher's subscription took their RunStarted before
+     * the gateway subscribed: the gateway never heard it and held the order open for good.
+     */
+    @Test
+    void shouldCancelTheOrdersOfAnEarlierRunKeptInTheJournalsOnceTheNewEngineStartsEmpty() throws Exception
+    {
+        final OuchRecorder firstRun = new OuchRecorder();
+        try (EmbeddedExchange exchange = EmbeddedExchange.launch(settings());
+            SoupBinTcpTestClient session = login(exchange, firstRun))
+        {
+            session.send(OuchMessages.enterOrder("A1", Ouch42.SIDE_BUY, SHARES, "AAPL", PRICE,
+                Ouch42.TIME_IN_FORCE_MARKET_HOURS));
+            SoupBinTcpTestClient.pollUntil(RESPONSE_TIMEOUT, "A1 accepted", () -> !firstRun.accepted().isEmpty(),
+                List.of(session));
+        }
+
+        final OuchRecorder secondRun = new OuchRecorder();
+        try (EmbeddedExchange exchange = EmbeddedExchange.launch(settings());
+            SoupBinTcpTestClient session = login(exchange, secondRun))
+        {
+            SoupBinTcpTestClient.pollUntil(RESPONSE_TIMEOUT, "A1 canceled by the system",
+                () -> !secondRun.canceled().isEmpty(), List.of(session));
+
+            assertThat(secondRun.accepted()).as("replayed from the journal").hasSize(1);
+            assertThat(secondRun.canceled()).containsExactly(new Canceled("A1", SHARES, Ouch42.CANCEL_SYSTEM));
+        }
+    }
+
+    /** @return the embedded exchange's settings: free ports, its own Aeron directory, the test's journals. */
+    private Settings settings()
+    {
+        return new Settings(Map.ofEntries(
+            Map.entry("BOURSE_AERON_DIR",
+                new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-it-" + UUID.randomUUID()).getPath()),
+            Map.entry("BOURSE_GATEWAY_PORT", "0"),
+            Map.entry("BOURSE_FANOUT_PORT", "0"),
+            Map.entry("BOURSE_DRIVER_METRICS_PORT", "0"),
+            Map.entry("BOURSE_ENGINE_METRICS_PORT", "0"),
+            Map.entry("BOURSE_GATEWAY_METRICS_PORT", "0"),
+            Map.entry("BOURSE_FANOUT_METRICS_PORT", "0"),
+            Map.entry("BOURSE_MDPUBLISHER_METRICS_PORT", "0"),
+            Map.entry("BOURSE_MD_MOLD_ENABLED", "false"),
+            Map.entry("BOURSE_SYMBOLS", "AAPL@0"),
+            Map.entry("BOURSE_CREDENTIALS_FILE", Path.of("..", "deploy", "credentials.csv").toAbsolutePath().toString()),
+            Map.entry("BOURSE_GATEWAY_JOURNAL_DIR", journalDir.toString()),
+            Map.entry("BOURSE_GATEWAY_CANCEL_ON_DISCONNECT", "false")));
+    }
+
+    /** @return demo01's session, logged in to replay its whole journal (requested sequence number 1). */
+    private static SoupBinTcpTestClient login(final EmbeddedExchange exchange, final OuchRecorder recorder)
+        throws Exception
+    {
+        final SoupBinTcpTestClient session =
+            SoupBinTcpTestClient.login(exchange.gatewayPort(), "demo01", "demo01pw", 1, recorder);
+        session.awaitLoginAnswer(RESPONSE_TIMEOUT);
+        assertThat(session.loginAccepted()).isTrue();
+        return session;
+    }
+}
