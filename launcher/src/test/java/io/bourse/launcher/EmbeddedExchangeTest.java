@@ -5,6 +5,7 @@ import io.aeron.driver.ThreadingMode;
 import io.bourse.common.aeron.EventArchive;
 import io.bourse.common.aeron.StreamLayout;
 import io.bourse.common.aeron.ThreadAffinity;
+import io.bourse.common.config.EmbeddedTestSettings;
 import io.bourse.common.config.Settings;
 import io.bourse.simulator.SimulatorContext;
 import io.bourse.launcher.MediaDriverService.UntetheredTimeouts;
@@ -15,8 +16,6 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -58,20 +57,7 @@ class EmbeddedExchangeTest
     @Test
     void shouldReportTheGatewayAndFanoutPortsBoundForPortZeroAndPointTheDemosSimulatorAtThem() throws IOException
     {
-        final Map<String, String> overrides = new HashMap<>(Map.ofEntries(
-            Map.entry("BOURSE_AERON_DIR",
-                new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath()),
-            Map.entry("BOURSE_GATEWAY_PORT", "0"),
-            Map.entry("BOURSE_FANOUT_PORT", "0"),
-            Map.entry("BOURSE_DRIVER_METRICS_PORT", "0"),
-            Map.entry("BOURSE_ENGINE_METRICS_PORT", "0"),
-            Map.entry("BOURSE_MD_MOLD_ENABLED", "false"),
-            Map.entry("BOURSE_GATEWAY_METRICS_PORT", "0"),
-            Map.entry("BOURSE_FANOUT_METRICS_PORT", "0"),
-            Map.entry("BOURSE_MDPUBLISHER_METRICS_PORT", "0"),
-            Map.entry("BOURSE_SYMBOLS", "AAPL@0"),
-            Map.entry("BOURSE_CREDENTIALS_FILE",
-                Path.of("..", "deploy", "credentials.csv").toAbsolutePath().toString())));
+        final Map<String, String> overrides = EmbeddedTestSettings.onFreePorts();
         try (EmbeddedExchange exchange = EmbeddedExchange.launch(new Settings(overrides)))
         {
             assertThat(exchange.gatewayPort()).isPositive();

@@ -1,5 +1,6 @@
 package io.bourse.it;
 
+import io.bourse.common.config.EmbeddedTestSettings;
 import io.bourse.common.config.Settings;
 import io.bourse.it.OuchRecorder.Canceled;
 import io.bourse.launcher.EmbeddedExchange;
@@ -8,12 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,24 +64,13 @@ final class EmbeddedExchangeIT
         }
     }
 
-    /** @return the embedded exchange's settings: free ports, its own Aeron directory, the test's journals. */
+    /** @return the embedded exchange's settings: free ports, its own Aeron directory, the test's journals kept. */
     private Settings settings()
     {
-        return new Settings(Map.ofEntries(
-            Map.entry("BOURSE_AERON_DIR",
-                new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-it-" + UUID.randomUUID()).getPath()),
-            Map.entry("BOURSE_GATEWAY_PORT", "0"),
-            Map.entry("BOURSE_FANOUT_PORT", "0"),
-            Map.entry("BOURSE_DRIVER_METRICS_PORT", "0"),
-            Map.entry("BOURSE_ENGINE_METRICS_PORT", "0"),
-            Map.entry("BOURSE_GATEWAY_METRICS_PORT", "0"),
-            Map.entry("BOURSE_FANOUT_METRICS_PORT", "0"),
-            Map.entry("BOURSE_MDPUBLISHER_METRICS_PORT", "0"),
-            Map.entry("BOURSE_MD_MOLD_ENABLED", "false"),
-            Map.entry("BOURSE_SYMBOLS", "AAPL@0"),
-            Map.entry("BOURSE_CREDENTIALS_FILE", Path.of("..", "deploy", "credentials.csv").toAbsolutePath().toString()),
-            Map.entry("BOURSE_GATEWAY_JOURNAL_DIR", journalDir.toString()),
-            Map.entry("BOURSE_GATEWAY_CANCEL_ON_DISCONNECT", "false")));
+        final Map<String, String> settings = EmbeddedTestSettings.onFreePorts();
+        settings.put("BOURSE_GATEWAY_JOURNAL_DIR", journalDir.toString());
+        settings.put("BOURSE_GATEWAY_CANCEL_ON_DISCONNECT", "false");
+        return new Settings(settings);
     }
 
     /** @return demo01's session, logged in to replay its whole journal (requested sequence number 1). */
