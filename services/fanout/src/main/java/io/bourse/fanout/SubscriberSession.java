@@ -506,22 +506,18 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /**
      * The fanout stops, and with it the session's stream, which no later run serves (ITCH 5.0 &sect;4.1, as the
      * md-publisher ends its MoldUDP64 session): a logged-in session gets System Events 'M' End of Market Hours, 'E' End
-     * of System Hours and 'C' End of Messages, the last message of its stream (after 'S' and 'Q' when its snapshot had
-     * not reached them yet), then End of Session ({@link #endSession()}); one still waiting for its login's answer gets
-     * End of Session only. A System Event the send buffer cannot
-     * take is left out, not counted as a slow consumer: End of Session then follows the packet under way.
+     * of System Hours and 'C' End of Messages, the last message of its stream, then End of Session
+     * ({@link #endSession()}). One still waiting for its login's answer gets End of Session only, and so does one whose
+     * snapshot or replay the dispatcher had not finished (a book in part, or messages missing between the replay and
+     * the live ones), as one that missed messages does: 'C' would tell its subscriber that its stream was whole. A
+     * System Event the send buffer cannot take is left out, not counted as a slow consumer: End of Session then follows
+     * the packet under way.
      */
     void endMessages()
     {
-        if (loggedIn && !closed && !ending)
+        if (loggedIn && !closed && !ending && !awaitingAnswer)
         {
             final long nowNs = clock.nanosSinceMidnight();
-            if (systemHoursPending)
-            {
-                systemHoursPending = false;
-                sendAtStop(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, nowNs);
-                sendAtStop(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, nowNs);
-            }
             sendAtStop(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, nowNs);
             sendAtStop(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, nowNs);
             sendAtStop(ITCH50.EVENT_CODE_END_OF_MESSAGES, nowNs);
