@@ -169,6 +169,11 @@ public final class FanoutContext
         }
         checkPositive(FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
         checkPositive(REPLAY_CAPACITY_PROP_NAME, replayCapacity);
+        if (replayCapacity > ReplayRing.MAX_CAPACITY)
+        {
+            throw new IllegalStateException(REPLAY_CAPACITY_PROP_NAME + " must be at most " + ReplayRing.MAX_CAPACITY +
+                " (messages kept in one buffer of at most 2 GiB): " + replayCapacity);
+        }
         if (null == idleStrategySupplier)
         {
             idleStrategySupplier = BackoffIdleStrategy::new;

@@ -17,6 +17,8 @@ final class ReplayRing
     private static final int LENGTH_OFFSET = 0;
     private static final int MESSAGE_OFFSET = Integer.BYTES;
     private static final int SLOT_LENGTH = MESSAGE_OFFSET + ItchTranslator.MAX_LENGTH;
+    /** Most messages one ring keeps: its fixed slots are one buffer, of at most {@link Integer#MAX_VALUE} bytes. */
+    static final int MAX_CAPACITY = Integer.MAX_VALUE / SLOT_LENGTH;
 
     private final int capacity;
     private final UnsafeBuffer slots;
@@ -27,7 +29,7 @@ final class ReplayRing
     private long firstReplayable = 1;
 
     /**
-     * @param capacity number of newest messages kept.
+     * @param capacity number of newest messages kept, 1 to {@link #MAX_CAPACITY}.
      */
     ReplayRing(final int capacity)
     {

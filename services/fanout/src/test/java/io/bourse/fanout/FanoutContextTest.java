@@ -47,4 +47,22 @@ class FanoutContextTest
             .isInstanceOf(IllegalStateException.class)
             .hasMessageStartingWith(Credentials.FILE_PROP_NAME + "=" + missing);
     }
+
+    /**
+     * The replay ring's slots are one buffer: a capacity whose bytes pass an int's range is refused by name at the
+     * start. Before, it failed the start with a negative buffer size, or wrapped to a small buffer.
+     */
+    @Test
+    void shouldRefuseAReplayCapacityBeyondWhatOneBufferHolds()
+    {
+        final Settings users = new Settings(Map.of("BOURSE_CREDENTIALS", "envmd1,envmd1pw,ENVF"));
+
+        assertThat(FanoutContext.fromSettings(users).replayCapacity(ReplayRing.MAX_CAPACITY).conclude()
+            .replayCapacity()).isEqualTo(ReplayRing.MAX_CAPACITY);
+        assertThatThrownBy(() -> FanoutContext.fromSettings(users).replayCapacity(ReplayRing.MAX_CAPACITY + 1)
+            .conclude())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageStartingWith(FanoutContext.REPLAY_CAPACITY_PROP_NAME + " must be at most " +
+                ReplayRing.MAX_CAPACITY);
+    }
 }
