@@ -12,12 +12,10 @@ import io.bourse.launcher.MediaDriverService.UntetheredTimeouts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.util.Map;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,8 +31,7 @@ class EmbeddedExchangeTest
     @Test
     void shouldRefuseToStartOnTheDirectoryOfAnActiveMediaDriverAndLeaveThatDriverRunning()
     {
-        final String directory =
-            new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath();
+        final String directory = EmbeddedTestSettings.newAeronDirectory();
         try (MediaDriverService running = MediaDriverService.launch(directory, ThreadingMode.SHARED,
             StreamLayout.IPC_TERM_LENGTH_DEFAULT, UntetheredTimeouts.DEFAULT, -1, false, ThreadAffinity.NONE,
             EventArchive.DISABLED))

@@ -16,6 +16,7 @@ import java.util.function.Supplier;
 
 import static io.bourse.common.config.SettingChecks.checkPort;
 import static io.bourse.common.config.SettingChecks.checkPositive;
+import static io.bourse.common.config.SettingChecks.checkRange;
 
 /**
  * Configuration of the fanout: the market-data stream to read, the symbols, who may log in, the ITCH/SoupBinTCP port,
@@ -168,12 +169,7 @@ public final class FanoutContext
                 SOCKET_SEND_BUFFER_BYTES_PROP_NAME + " must be 0 or positive: " + socketSendBufferBytes);
         }
         checkPositive(FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
-        checkPositive(REPLAY_CAPACITY_PROP_NAME, replayCapacity);
-        if (replayCapacity > ReplayRing.MAX_CAPACITY)
-        {
-            throw new IllegalStateException(REPLAY_CAPACITY_PROP_NAME + " must be at most " + ReplayRing.MAX_CAPACITY +
-                " (messages kept in one buffer of at most 2 GiB): " + replayCapacity);
-        }
+        checkRange(REPLAY_CAPACITY_PROP_NAME, replayCapacity, 1, ReplayRing.MAX_CAPACITY);
         if (null == idleStrategySupplier)
         {
             idleStrategySupplier = BackoffIdleStrategy::new;

@@ -62,7 +62,7 @@ class FanoutContextTest
         assertThatThrownBy(() -> FanoutContext.fromSettings(users).replayCapacity(ReplayRing.MAX_CAPACITY + 1)
             .conclude())
             .isInstanceOf(IllegalStateException.class)
-            .hasMessageStartingWith(FanoutContext.REPLAY_CAPACITY_PROP_NAME + " must be at most " +
-                ReplayRing.MAX_CAPACITY);
+            .hasMessage(FanoutContext.REPLAY_CAPACITY_PROP_NAME + " must be 1.." + ReplayRing.MAX_CAPACITY + ": " +
+                (ReplayRing.MAX_CAPACITY + 1));
     }
 }

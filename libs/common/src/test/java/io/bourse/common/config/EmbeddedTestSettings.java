@@ -24,8 +24,7 @@ public final class EmbeddedTestSettings
     public static Map<String, String> onFreePorts()
     {
         final Map<String, String> settings = new HashMap<>();
-        settings.put("BOURSE_AERON_DIR",
-            new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath());
+        settings.put("BOURSE_AERON_DIR", newAeronDirectory());
         for (final String port : new String[] {"BOURSE_GATEWAY_PORT", "BOURSE_FANOUT_PORT",
             "BOURSE_DRIVER_METRICS_PORT", "BOURSE_ENGINE_METRICS_PORT", "BOURSE_GATEWAY_METRICS_PORT",
             "BOURSE_FANOUT_METRICS_PORT", "BOURSE_MDPUBLISHER_METRICS_PORT"})
@@ -36,5 +35,13 @@ public final class EmbeddedTestSettings
         settings.put("BOURSE_SYMBOLS", "AAPL@0");
         settings.put("BOURSE_CREDENTIALS_FILE", Path.of("..", "deploy", "credentials.csv").toAbsolutePath().toString());
         return settings;
+    }
+
+    /**
+     * @return a path under java.io.tmpdir, new for each call, for an Aeron directory of a test's own (not created).
+     */
+    public static String newAeronDirectory()
+    {
+        return new File(System.getProperty("java.io.tmpdir"), "bourse-embedded-test-" + UUID.randomUUID()).getPath();
     }
 }
