@@ -458,18 +458,26 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         }
     }
 
-    /** The dispatcher's answer ends: the pending symbols are live from the next message; a newer subscription goes. */
+    /**
+     * The dispatcher's answer ends: the pending symbols are live from the next message; a newer subscription goes. A
+     * session that the System Events after a login's spin end (a slow consumer, a subscriber gone) asks the dispatcher
+     * for nothing more: neither to cancel the answer just ended nor for the newer subscription's books.
+     */
     void onAnswerEnd()
     {
         if (closed || ending)
         {
             return;
         }
+        awaitingAnswer = false;
         if (systemHoursPending)
         {
             sendSystemHours();
+            if (closed || ending)
+            {
+                return;
+            }
         }
-        awaitingAnswer = false;
         int added = 0;
         for (int locate = 1; locate < pending.length; locate++)
         {

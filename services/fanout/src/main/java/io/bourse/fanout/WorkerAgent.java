@@ -162,7 +162,9 @@ final class WorkerAgent implements Agent
         this.referenceData = referenceData;
         this.symbolDirectory = symbols;
         this.nanoClock = nanoClock;
-        this.nextKeepAliveMs = monotonicMs(); // System.nanoTime may be negative
+        // System.nanoTime may be negative: the first look at the sockets and keep-alive are due now, not at 0
+        this.nextSelectNs = nanoClock.nanoTime();
+        this.nextKeepAliveMs = TimeUnit.NANOSECONDS.toMillis(nextSelectNs);
         this.clock = clock;
         this.sessionNames = sessionNames;
         this.sendBuffers = sendBuffers;

@@ -1,5 +1,6 @@
 package io.bourse.fanout;
 
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
@@ -79,12 +80,22 @@ class WorkerAgentTest
     {
         acceptor = ServerSocketChannel.open();
         acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        worker = new WorkerAgent(
+        worker = newWorker(SYMBOLS, SEND_BUFFER_BYTES);
+    }
+
+    /**
+     * @param symbols         the symbols the worker serves.
+     * @param sendBufferBytes each session's send buffer.
+     * @return a worker whose monotonic clock is the system's moved on by {@link #clockStepNs}.
+     */
+    private WorkerAgent newWorker(final SymbolDirectory symbols, final int sendBufferBytes)
+    {
+        return new WorkerAgent(
             0, ring, connections, requests, MAX_SESSIONS, MAX_PENDING_LOGINS,
-            Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(SYMBOLS),
-            SYMBOLS, () -> System.nanoTime() + clockStepNs.get(), new MidnightNanoClock(),
+            Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(symbols),
+            symbols, () -> System.nanoTime() + clockStepNs.get(), new MidnightNanoClock(),
             new SessionNames("1122000000"),
-            new SendBufferPool(SEND_BUFFER_BYTES, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
+            new SendBufferPool(sendBufferBytes, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
             metrics, errors);
     }
 
@@ -138,6 +149,29 @@ class WorkerAgentTest
         assertThat(stalled.orders).hasSizeLessThan(MESSAGES)
             .isEqualTo(published.subList(0, stalled.orders.size()));
         awaitClosed(stalled);
+    }
+
+    /**
+     * {@code System.nanoTime} has an arbitrary origin and may be negative: the worker still looks at its sockets every
+     * {@link WorkerAgent#SELECT_INTERVAL_NS} from its first duty cycle. Before, its first look waited for the clock to
+     * pass 0, so a Login Request was never read.
+     */
+    @Test
+    void shouldReadALoginRequestWhenTheMonotonicClockIsNegative() throws Exception
+    {
+        clockStepNs.set(Long.MIN_VALUE / 2 - System.nanoTime());
+        worker.onClose();
+        worker = newWorker(SYMBOLS, SEND_BUFFER_BYTES); // built while its clock reads about -146 years
+
+        final TestSubscriber subscriber = login(0);
+        for (int i = 0; i < 1_000 && !subscriber.accepted; i++)
+        {
+            dutyCycle();
+            subscriber.client.receive();
+            Thread.sleep(1);
+        }
+
+        assertThat(subscriber.accepted).as("Login Accepted").isTrue();
     }
 
     /**
@@ -391,6 +425,63 @@ class WorkerAgentTest
         assertThat(waiting.messageTypes).isEmpty();
         assertThat(waiting.ended).isTrue();
         assertThat(errors.total()).isZero();
+    }
+
+    /**
+     * A subscriber that asked for a second symbol during its login's snapshot and reset its connection: the System
+     * Events after the snapshot's spin (a Stock Trading Action fills its send buffer) meet the reset socket and close
+     * the session. The dispatcher, whose answer has just ended, is asked for nothing more; before, the worker asked it
+     * to cancel that answer and to send the second symbol's book to the closed session.
+     */
+    @Test
+    void shouldAskTheDispatcherForNothingMoreWhenASessionEndsAtItsAnswersEnd() throws Exception
+    {
+        final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@0");
+        worker.onClose();
+        // The longest message at the login, Stock Directory (SoupBinTCP header and 39 bytes): a Stock Trading Action
+        // (3 + 25) leaves 14 bytes, short of a System Event's 15.
+        worker = newWorker(symbols, 42);
+        final TestSubscriber subscriber = login(0);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the Login Request
+        }
+        record.putLong(DispatcherAgent.SESSION_ID_OFFSET, requests.poll().sessionId());
+        record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);
+        record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, 1);
+        assertThat(ring.write(DispatcherAgent.SESSION_START_MSG_TYPE_ID, record, 0,
+            DispatcherAgent.SESSION_START_LENGTH)).isTrue();
+        awaitAccepted(subscriber);
+        // MSFT alone, then AAPL and MSFT: MSFT's book is under way, AAPL's is asked for once the answer ends.
+        writeFully(subscriber, new byte[]{
+            0, 12, 'U', 'S', 0, 1, 'M', 'S', 'F', 'T', ' ', ' ', ' ', ' ',
+            0, 20, 'U', 'S', 0, 2, 'A', 'A', 'P', 'L', ' ', ' ', ' ', ' ', 'M', 'S', 'F', 'T', ' ', ' ', ' ', ' '});
+        for (int i = 0; i < 50 || subscriber.messageTypes.size() < 3; i++)
+        {
+            worker.doWork(); // reads the subscriptions; nothing is sent until the answer goes on
+            subscriber.client.receive();
+            Thread.sleep(1);
+        }
+        assertThat(subscriber.messageTypes).containsExactly('S', 'R', 'R');
+        assertThat(requests.size()).isZero();
+
+        subscriber.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+        subscriber.channel.close(); // a reset
+        Thread.sleep(20);
+        clockStepNs.addAndGet(-TimeUnit.SECONDS.toNanos(1)); // the next look at the socket is 1 s away
+        record.putByte(DispatcherAgent.SESSION_ITCH_OFFSET, ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION);
+        record.putShort(DispatcherAgent.SESSION_ITCH_OFFSET + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)2,
+            ByteOrder.BIG_ENDIAN);
+        assertThat(ring.write(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID, record, 0,
+            DispatcherAgent.SESSION_ITCH_OFFSET + 25)).isTrue();
+        assertThat(ring.write(DispatcherAgent.SESSION_END_MSG_TYPE_ID, record, 0, Long.BYTES)).isTrue();
+        worker.doWork();
+
+        assertThat(errors.count(FanoutError.CONNECTION_FAILED)).as("the reset met").isEqualTo(1);
+        assertThat(gauge("bourse_fanout_sessions")).isZero();
+        final List<CatchUpRequest> asked = new ArrayList<>();
+        requests.drain(asked::add);
+        assertThat(asked).as("requests to the dispatcher").isEmpty();
     }
 
     @Test
