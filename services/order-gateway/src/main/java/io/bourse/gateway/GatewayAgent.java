@@ -69,6 +69,8 @@ final class GatewayAgent implements Agent
     /** Written by the agent thread only; volatile for the metrics' reads. */
     private volatile TradingDay day;
     private final ClosedDayCancels closedDayCancels;
+    /** Whether the last attempt to open the next day failed: the next waits until {@link #nextDayAttemptNs}. */
+    private boolean nextDayFailed;
     private long nextDayAttemptNs;
     private int selectedWork;
 
@@ -128,7 +130,8 @@ final class GatewayAgent implements Agent
         {
             events.onAnswersJournaled();
         }
-        if (days.isNextDayDue(day, clock.midnightNs()) && clock.nanoTime() - nextDayAttemptNs >= 0)
+        // System.nanoTime may be negative: a first attempt does not wait for it to pass 0
+        if (days.isNextDayDue(day, clock.midnightNs()) && (!nextDayFailed || clock.nanoTime() - nextDayAttemptNs >= 0))
         {
             work += openNextDay(day);
         }
@@ -160,10 +163,12 @@ final class GatewayAgent implements Agent
         }
         catch (final IOException | RuntimeException ex)
         {
+            nextDayFailed = true;
             nextDayAttemptNs = clock.nanoTime() + NEXT_DAY_RETRY_NS;
             metrics.error(GatewayError.JOURNAL_FAILED, "next trading day", ex);
             return 1;
         }
+        nextDayFailed = false;
         events.openDay(next.orderEntry(), next.eventPositions());
         day = next;
         final int openOrders = closed.orderEntry().openOrderCount();

@@ -61,6 +61,7 @@ final class JournalPretoucher implements Agent
         this.maxAheadBytes = maxAheadBytes;
         this.clock = clock;
         this.pretouchedBytes = pretouchedBytes;
+        this.nextWindowNs = clock.nanoTime(); // System.nanoTime may be negative: the first window is measured at once
     }
 
     /**

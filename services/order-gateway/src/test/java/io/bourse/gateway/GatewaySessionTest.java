@@ -525,6 +525,20 @@ class GatewaySessionTest
     }
 
     /**
+     * {@code System.nanoTime} may be negative: the next day opens at midnight all the same. Before, the first attempt
+     * to open it waited for the gateway's monotonic clock to pass 0.
+     */
+    @Test
+    void shouldOpenTheNextDayWhenTheMonotonicClockIsNegative() throws Exception
+    {
+        timerSkewNs.set(Long.MIN_VALUE / 2 - System.nanoTime());
+        restartWithDailySessionsAt(TEN_AM_NS, DAY_NS);
+
+        wallClockNs.set((FIRST_DAY + 1) * DAY_NS + TimeUnit.SECONDS.toNanos(1));
+        awaitNextDaysDirectory();
+    }
+
+    /**
      * With a journal retention of 2 days, the start deletes the journals of the days more than 2 days before it that
      * are done with (one marked so, one whose orders the start cancels, none open), not those of the 2 latest days
      * before it; and the opening of a day 3 days later deletes the one of those now past the retention and not among

@@ -100,6 +100,26 @@ class JournalPretoucherTest
         }
     }
 
+    /**
+     * {@code System.nanoTime} may be negative: the windows are measured from the first duty cycle on all the same.
+     * Before, none was until the clock passed 0, so a busy journal stayed one zero fill ahead.
+     */
+    @Test
+    void shouldMeasureTheWindowsWhenTheMonotonicClockIsNegative() throws IOException
+    {
+        nowNs = Long.MIN_VALUE / 2;
+        final JournalPretoucher pretoucher = new JournalPretoucher(MOST, () -> nowNs, pretouchedBytes);
+        try (SessionJournal alice = open("alice"))
+        {
+            pretoucher.add(alice);
+            append(alice, 1, 3_000);
+            alice.sync();
+            nowNs += JournalPretoucher.WINDOW_NS;
+            pretoucher.doWork();
+            assertFilledAhead(alice, MOST);
+        }
+    }
+
     @Test
     void shouldKeepEveryRecordWhenFillingAheadOnItsOwnThreadWhileTheJournalIsWritten() throws IOException
     {
