@@ -274,19 +274,21 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     }
 
     /**
-     * A Downstream Packet or response at or before the next expected message. On the multicast group, a Heartbeat
-     * below it, or a packet from Sequence Number 1 once messages were delivered, comes from the md-publisher's next run
-     * (a new session, numbered from 1 again): within one session a Heartbeat carries the next Sequence Number and no
-     * packet is sent twice (responses may be: a request sent again is answered again). nassau's client does not look
-     * at the Session, so that is how a run that ended without End of Session (it crashed), or whose End of Session
-     * went by while this one filled a gap, shows; this session then ends. A Heartbeat overtaken on the network by the
-     * packet after it would end a session too (not on one host), which the re-join then reads again from 1.
+     * A Downstream Packet or response at or before the next expected message. On the multicast group, a packet below
+     * it (a Heartbeat, or messages nassau's client has skipped as already delivered) comes from the md-publisher's next
+     * run (a new session, numbered from 1 again): within one session a Heartbeat carries the next Sequence Number and
+     * no packet is sent twice (responses may be: a request sent again is answered again), and a gap's request asks
+     * only for messages before a packet already read, so no response passes a packet still to come. nassau's client
+     * does not look at the Session, so that is how a run that ended without End of Session (it crashed), or whose End
+     * of Session went by while this one filled a gap, shows; this session then ends. Before, only a Heartbeat or a
+     * packet from Sequence Number 1 did: with that packet lost, the next run's messages past the old next expected one
+     * went into the old run's books. A packet the network duplicated, or overtaken by the packet after it, would end
+     * a session too (not on one host), which the re-join then reads again from 1.
      */
     @Override
     public void downstream(final MoldUDP64Client session, final long sequenceNumber, final int messageCount)
     {
-        if (!readingResponse && sequenceNumber < nextExpectedSequenceNumber &&
-            (0 == messageCount || 1 == sequenceNumber))
+        if (!readingResponse && sequenceNumber < nextExpectedSequenceNumber)
         {
             active = false;
             return;

@@ -396,7 +396,7 @@ public final class SimulatorService implements AutoCloseable
             final long intervalNs = TimeUnit.MILLISECONDS.toNanos(ctx.progressIntervalMs());
             long nextNs = progress.lastNs + intervalNs;
             long rateNs = progress.lastNs;
-            long rateMessages = 0;
+            long rateMessages = progress.lastMd;
             boolean rampRunning = null != ramp;
             boolean stepsAligned = false;
             long nextStepNs = 0;
@@ -816,10 +816,19 @@ public final class SimulatorService implements AutoCloseable
         private long lastMd;
         private final long startNs;
 
+        /**
+         * @param startNs when the monitor starts: the first interval's rates count from the counts then, not from 0,
+         *                so that neither the orders sent before it nor the market data read before it (a fanout
+         *                snapshot read with its Login Accepted) swell them.
+         */
         private Progress(final long startNs)
         {
             this.startNs = startNs;
             this.lastNs = startNs;
+            this.lastSent = counters.ordersSent();
+            this.lastAccepted = counters.get(SimulatorCounter.ACCEPTED);
+            this.lastExecutions = counters.get(SimulatorCounter.EXECUTED);
+            this.lastMd = counters.get(SimulatorCounter.MD_MESSAGES);
         }
 
         private void print(final long nowNs, final PrintStream out)

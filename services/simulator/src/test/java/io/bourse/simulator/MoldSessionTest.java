@@ -287,6 +287,32 @@ class MoldSessionTest
     }
 
     /**
+     * The next run's first packet is lost: its second, below the next expected message, shows the new run. Before, only
+     * a Heartbeat or a packet from Sequence Number 1 did, so its third packet's second message (Sequence Number 4, the
+     * next expected one) went into the old run's books.
+     */
+    @Test
+    void shouldEndWhenAPacketOfTheNextRunComesBelowTheNextExpectedMessage() throws IOException
+    {
+        final DatagramChannel downstream = MoldRelay.unicast();
+        final Feed feed = unicastFeed(downstream);
+        try (DatagramChannel sender = MoldRelay.unicast())
+        {
+            receiveTheFirstTwoMessages(sender, downstream, feed);
+            sender.send(packet("RUN1", 3, 1), downstream.getLocalAddress());
+            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 4, feed);
+
+            // The md-publisher crashed and runs again (no End of Session); its packet of message 1 is lost.
+            sender.send(packet("RUN2", 2, 1), downstream.getLocalAddress());
+            sender.send(packet("RUN2", 3, 2), downstream.getLocalAddress());
+            pumpUntil(() -> !feed.session().isActive(), feed);
+        }
+
+        assertThat(feed.received()).isEqualTo(3);
+        assertThat(feed.counters().errors().total()).isZero();
+    }
+
+    /**
      * The md-publisher's End of Session comes for a while (MoldUDP64 1.00: "for a short while in place of
      * Heartbeats"). The session reads on until the End of Session packets have stopped for
      * {@link MoldSession#END_OF_SESSION_QUIET_NS}: a join made while the old session still ends would take one of its
