@@ -55,6 +55,9 @@ import java.util.function.Consumer;
  *   the two of which nothing was read ({@link #publishRunsAfter}), then the new run's events from its start,
  *   published. A run that ended so and whose engine does not restart has its unread events published once the
  *   archive shows it stopped ({@link #publishEndedRunTail}).</li>
+ *   <li>A shard with no image since it was subscribed to, whose run the rebuild replayed while it still recorded and
+ *   which stopped before the subscription (a stopped publication takes no new subscriber): what the books do not
+ *   hold of its runs, once the archive shows its newest run stopped ({@link #publishRunsStoppedBeforeAnImage}).</li>
  * </ul>
  * A shard's image whose run is older than one the shard has recorded since (its stream lingers: another reader holds
  * it, or an engine stopped without closing it) is not caught up, and its live events are read and dropped, as are
@@ -123,13 +126,15 @@ final class EngineEventStreams
      */
     private final boolean[] tailDone;
     /**
-     * Per shard: when the unread tail's run is next looked up in the archive, {@link System#nanoTime()}, or
-     * {@link #TAIL_LOOKUP_NOT_DUE} before the image read last is seen closed.
+     * Per shard: when the unread tail's run, or the runs of a shard without an image yet, are next looked up in the
+     * archive, {@link System#nanoTime()}, or {@link #TAIL_LOOKUP_NOT_DUE} before the image read last is seen closed
+     * (before the first lookup of a shard without an image).
      */
     private final long[] tailLookupNs;
     /**
-     * Per shard: the lookups of {@link #publishEndedRunTail} are over since the image read last was caught up: the
-     * shard's newest run has stopped and its runs from the one read last on are published.
+     * Per shard: the lookups of {@link #publishEndedRunTail} are over since the image read last was caught up (for a
+     * shard without an image yet, since the subscription): the shard's newest run has stopped and its runs from the
+     * one read last on are published, or a listing failed.
      */
     private final boolean[] endedRunsDone;
     private static final long TAIL_LOOKUP_NOT_DUE = Long.MIN_VALUE;
@@ -601,21 +606,14 @@ final class EngineEventStreams
     private int publishEndedRunTail()
     {
         final Image read = readImages[shardId];
-        if (null == read || !read.isClosed() || endedRunsDone[shardId] || subscriptions[shardId].imageCount() > 0)
+        if (null == read)
+        {
+            return publishRunsStoppedBeforeAnImage();
+        }
+        if (!read.isClosed() || endedRunsDone[shardId] || subscriptions[shardId].imageCount() > 0 || !isLookupDue())
         {
             return 0;
         }
-        final long nowNs = System.nanoTime();
-        if (TAIL_LOOKUP_NOT_DUE == tailLookupNs[shardId])
-        {
-            tailLookupNs[shardId] = nowNs + TAIL_LOOKUP_INTERVAL_NS;
-            return 0;
-        }
-        if (nowNs - tailLookupNs[shardId] < 0)
-        {
-            return 0;
-        }
-        tailLookupNs[shardId] = nowNs + TAIL_LOOKUP_INTERVAL_NS;
         final int streamId = subscriptions[shardId].streamId();
         int published = 0;
         try
@@ -631,12 +629,71 @@ final class EngineEventStreams
         }
         catch (final AeronException ex)
         {
-            tailDone[shardId] = true;
+            // The lookups are given up; the unread tail is not: a new run's catch-up lists the runs again and
+            // publishes it (before, one failed listing lost it for good).
             endedRunsDone[shardId] = true;
             errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
             System.err.println("[md-publisher] runs of stream " + streamId + " from session " + read.sessionId() +
                 " not replayed from the event archive: " + ex.getMessage());
             return published;
         }
+    }
+
+    /**
+     * What the books do not hold of the runs of a shard that has had no image since it was subscribed to, whose runs
+     * the rebuild before the subscription replayed (the newest to where the archive had recorded it, as it still
+     * recorded): a run that stopped before the subscription takes no new subscriber, so no image of it comes, and its
+     * events after where the rebuild stood would otherwise never reach the books (before, they did not, until the
+     * shard restarted). Looked up once per {@link #TAIL_LOOKUP_INTERVAL_NS} while the shard has no image, from an
+     * interval after the first poll, until its newest run has stopped; published, from where the books stand in each
+     * run ({@link BooksRebuild#replayRuns}, which skips a run still recording). An image that comes later is caught up
+     * from there as the shard's first. A listing that fails is counted and logged, and the lookups given up.
+     *
+     * @return events published.
+     */
+    private int publishRunsStoppedBeforeAnImage()
+    {
+        if (endedRunsDone[shardId] || !replayedRuns.holdsRun(shardId) || subscriptions[shardId].imageCount() > 0 ||
+            !isLookupDue())
+        {
+            return 0;
+        }
+        final int streamId = subscriptions[shardId].streamId();
+        try
+        {
+            final List<EventReplay.Run> runs = replay.runs(streamId);
+            endedRunsDone[shardId] = runs.isEmpty() || !runs.getLast().recording();
+            return rebuild.replayRuns(shardId, streamId, runs, 0, runs.size(), true);
+        }
+        catch (final AeronException ex)
+        {
+            endedRunsDone[shardId] = true;
+            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
+            System.err.println("[md-publisher] runs of stream " + streamId + ", which has had no image, not " +
+                "replayed from the event archive: " + ex.getMessage());
+            return 0;
+        }
+    }
+
+    /**
+     * The shard's lookup timer: not due when first asked (it starts then), then due once per
+     * {@link #TAIL_LOOKUP_INTERVAL_NS}.
+     *
+     * @return true when the shard's archive lookup is due now, the next one set an interval on.
+     */
+    private boolean isLookupDue()
+    {
+        final long nowNs = System.nanoTime();
+        if (TAIL_LOOKUP_NOT_DUE == tailLookupNs[shardId])
+        {
+            tailLookupNs[shardId] = nowNs + TAIL_LOOKUP_INTERVAL_NS;
+            return false;
+        }
+        if (nowNs - tailLookupNs[shardId] < 0)
+        {
+            return false;
+        }
+        tailLookupNs[shardId] = nowNs + TAIL_LOOKUP_INTERVAL_NS;
+        return true;
     }
 }

@@ -164,6 +164,38 @@ class BooksRebuildTest
         assertThat(errors.total()).isEqualTo(0);
     }
 
+    /**
+     * The run records more after the rebuild and stops before the md-publisher subscribes, and the shard does not
+     * restart: no image comes (a stopped publication takes no new subscriber). Once the archive shows the run stopped,
+     * a lookup interval after the first poll, its orders after the rebuild are published, once. Before, nothing
+     * looked at a shard without an image: its books stayed where the rebuild left them.
+     */
+    @Test
+    void shouldPublishTheRestOfTheRebuiltRunWhenItStopsBeforeTheSubscriptionAndNoImageComes()
+    {
+        final ExclusivePublication run = recordDayAndRebuild();
+        publishOrders(run, DAY_ORDERS + 1, DAY_ORDERS + 3);
+        runs.stop(run);
+
+        final EngineEventStreams streams = subscribe();
+        awaitTrue(() ->
+        {
+            streams.poll(10);
+            return orderAddedIds.taken.size() >= DAY_ORDERS + 3;
+        });
+        for (int i = 0; i < 10; i++)
+        {
+            streams.poll(10); // nothing more: no order twice
+        }
+
+        assertThat(subscription.imageCount()).as("no image of the stopped run").isZero();
+        assertThat(orderAddedIds.taken).as("each order once, in order")
+            .isEqualTo(OrderAddedIds.orderIds(1, DAY_ORDERS + 3));
+        assertThat(publishedAddOrders()).as("the books published, then the run's rest")
+            .isEqualTo(OrderAddedIds.orderIds(1, DAY_ORDERS + 3));
+        assertThat(errors.total()).isEqualTo(0);
+    }
+
     @Test
     void shouldSkipTheLiveEventsTheRebuildTookWhenTheImageJoinsBehindIt()
     {
@@ -319,12 +351,8 @@ class BooksRebuildTest
      */
     private void subscribeAndReadTo(final int orders, final Runnable publishLive)
     {
-        subscription =
-            driver.aeron().addSubscription(StreamLayout.untethered(layout.eventChannel()), layout.eventStreamId(0));
+        final EngineEventStreams streams = subscribe();
         awaitTrue(() -> subscription.imageCount() > 0);
-        final EngineEventStreams streams = new EngineEventStreams(new Subscription[]{subscription},
-            new long[][]{{Symbols.pack("AAPL")}}, new MidnightNanoClock(), handler, books, rebuild,
-            Counter.builder().name("rejoins").build(), errors);
         awaitTrue(() ->
         {
             streams.poll(10);
@@ -340,6 +368,15 @@ class BooksRebuildTest
         {
             streams.poll(10); // nothing more: no order twice
         }
+    }
+
+    /** @return shard 0's events as the md-publisher reads them after the rebuild, on an untethered subscription. */
+    private EngineEventStreams subscribe()
+    {
+        subscription =
+            driver.aeron().addSubscription(StreamLayout.untethered(layout.eventChannel()), layout.eventStreamId(0));
+        return new EngineEventStreams(new Subscription[]{subscription}, new long[][]{{Symbols.pack("AAPL")}},
+            new MidnightNanoClock(), handler, books, rebuild, Counter.builder().name("rejoins").build(), errors);
     }
 
     private List<Long> publishedAddOrders()
