@@ -74,12 +74,7 @@ class JournalPretoucherTest
     {
         try (SessionJournal alice = open("alice"))
         {
-            pretoucher.add(alice);
-            append(alice, 1, 3_000);
-            alice.sync();
-            nowNs += JournalPretoucher.WINDOW_NS;
-            pretoucher.doWork();
-            assertFilledAhead(alice, MOST);
+            fillAheadTheMost(pretoucher, alice);
 
             nowNs += JournalPretoucher.WINDOW_NS;
             pretoucher.doWork();
@@ -111,13 +106,22 @@ class JournalPretoucherTest
         final JournalPretoucher pretoucher = new JournalPretoucher(MOST, () -> nowNs, pretouchedBytes);
         try (SessionJournal alice = open("alice"))
         {
-            pretoucher.add(alice);
-            append(alice, 1, 3_000);
-            alice.sync();
-            nowNs += JournalPretoucher.WINDOW_NS;
-            pretoucher.doWork();
-            assertFilledAhead(alice, MOST);
+            fillAheadTheMost(pretoucher, alice);
         }
+    }
+
+    /**
+     * Adds the journal to the pretoucher, writes 3,000 records to it within one window, and checks that the pretoucher
+     * fills it the most ahead once the window has passed.
+     */
+    private void fillAheadTheMost(final JournalPretoucher pretoucher, final SessionJournal journal) throws IOException
+    {
+        pretoucher.add(journal);
+        append(journal, 1, 3_000);
+        journal.sync();
+        nowNs += JournalPretoucher.WINDOW_NS;
+        pretoucher.doWork();
+        assertFilledAhead(journal, MOST);
     }
 
     @Test

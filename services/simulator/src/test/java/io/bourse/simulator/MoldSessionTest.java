@@ -264,8 +264,29 @@ class MoldSessionTest
         assertThat(receivedAtStamps).containsExactly(2L, 3L, 4L, 5L);
     }
 
+    /** The md-publisher crashed and runs again (no End of Session): its Heartbeat after one message. */
     @Test
     void shouldEndWhenAHeartbeatOfTheNextRunComesBelowTheNextExpectedMessage() throws IOException
+    {
+        assertEndsAtTheNextRun(packet("RUN2", 2, 0));
+    }
+
+    /**
+     * The md-publisher crashed and runs again, and its packet of message 1 is lost: its second, below the next expected
+     * message, shows the new run. Before, only a Heartbeat or a packet from Sequence Number 1 did, so its third
+     * packet's second message (Sequence Number 4, the next expected one) went into the old run's books.
+     */
+    @Test
+    void shouldEndWhenAPacketOfTheNextRunComesBelowTheNextExpectedMessage() throws IOException
+    {
+        assertEndsAtTheNextRun(packet("RUN2", 2, 1), packet("RUN2", 3, 2));
+    }
+
+    /**
+     * Delivers messages 1 to 3 of a run, a Heartbeat of that run among them, then sends packets of the md-publisher's
+     * next run: the session must end at them, having delivered none of their messages.
+     */
+    private void assertEndsAtTheNextRun(final ByteBuffer... nextRunPackets) throws IOException
     {
         final DatagramChannel downstream = MoldRelay.unicast();
         final Feed feed = unicastFeed(downstream);
@@ -277,34 +298,10 @@ class MoldSessionTest
             pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 4, feed);
             assertThat(feed.session().isActive()).as("a Heartbeat of its own run").isTrue();
 
-            // The md-publisher crashed and runs again (no End of Session): its Heartbeat after one message.
-            sender.send(packet("RUN2", 2, 0), downstream.getLocalAddress());
-            pumpUntil(() -> !feed.session().isActive(), feed);
-        }
-
-        assertThat(feed.received()).isEqualTo(3);
-        assertThat(feed.counters().errors().total()).isZero();
-    }
-
-    /**
-     * The next run's first packet is lost: its second, below the next expected message, shows the new run. Before, only
-     * a Heartbeat or a packet from Sequence Number 1 did, so its third packet's second message (Sequence Number 4, the
-     * next expected one) went into the old run's books.
-     */
-    @Test
-    void shouldEndWhenAPacketOfTheNextRunComesBelowTheNextExpectedMessage() throws IOException
-    {
-        final DatagramChannel downstream = MoldRelay.unicast();
-        final Feed feed = unicastFeed(downstream);
-        try (DatagramChannel sender = MoldRelay.unicast())
-        {
-            receiveTheFirstTwoMessages(sender, downstream, feed);
-            sender.send(packet("RUN1", 3, 1), downstream.getLocalAddress());
-            pumpUntil(() -> feed.session().nextExpectedSequenceNumber() == 4, feed);
-
-            // The md-publisher crashed and runs again (no End of Session); its packet of message 1 is lost.
-            sender.send(packet("RUN2", 2, 1), downstream.getLocalAddress());
-            sender.send(packet("RUN2", 3, 2), downstream.getLocalAddress());
+            for (final ByteBuffer packet : nextRunPackets)
+            {
+                sender.send(packet, downstream.getLocalAddress());
+            }
             pumpUntil(() -> !feed.session().isActive(), feed);
         }
 
