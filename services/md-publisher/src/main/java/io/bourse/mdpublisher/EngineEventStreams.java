@@ -57,7 +57,7 @@ import java.util.function.Consumer;
  *   archive shows it stopped ({@link #publishEndedRunTail}).</li>
  *   <li>A shard with no image since it was subscribed to, whose run the rebuild replayed while it still recorded and
  *   which stopped before the subscription (a stopped publication takes no new subscriber): what the books do not
- *   hold of its runs, once the archive shows its newest run stopped ({@link #publishRunsStoppedBeforeAnImage}).</li>
+ *   hold of its runs, once the archive shows its newest run stopped ({@link #publishEndedRunTail}).</li>
  * </ul>
  * A shard's image whose run is older than one the shard has recorded since (its stream lingers: another reader holds
  * it, or an engine stopped without closing it) is not caught up, and its live events are read and dropped, as are
@@ -596,21 +596,29 @@ final class EngineEventStreams
     }
 
     /**
-     * The tail of a run that ended while this md-publisher was left behind, and whose engine does not restart, then the
-     * runs after it that ended likewise before their images were caught up ({@link #publishRunsAfter}): looked up
-     * once per {@link #TAIL_LOOKUP_INTERVAL_NS} while the shard's image read last is closed and no image has come,
-     * from an interval after it is first seen so, until the shard's newest run has stopped and is published.
+     * The runs of a shard that has no image, published once the archive shows them stopped, looked up once per
+     * {@link #TAIL_LOOKUP_INTERVAL_NS} from an interval after the lack is first seen, until the shard's newest run has
+     * stopped and is published (a listing that fails is counted and logged, and the lookups given up):
+     * <ul>
+     *   <li>The shard's image read last is closed and no image has come: the tail of its run, which ended while this
+     *   md-publisher was left behind and whose engine does not restart, then the runs after it that ended likewise
+     *   before their images were caught up ({@link #publishRunsAfter}). A failed listing does not give the tail up: a
+     *   new run's catch-up lists the runs again and publishes it.</li>
+     *   <li>The shard has had no image since it was subscribed to, and the rebuild before the subscription replayed
+     *   its runs (the newest to where the archive had recorded it, as it still recorded): a run that stopped before the
+     *   subscription takes no new subscriber, so no image of it comes; what the books do not hold of its runs
+     *   ({@link BooksRebuild#replayRuns}, which skips a run still recording). An image that comes later is caught up
+     *   from there as the shard's first. Before, nothing looked at such a shard until it restarted.</li>
+     * </ul>
      *
      * @return events published.
      */
     private int publishEndedRunTail()
     {
         final Image read = readImages[shardId];
-        if (null == read)
-        {
-            return publishRunsStoppedBeforeAnImage();
-        }
-        if (!read.isClosed() || endedRunsDone[shardId] || subscriptions[shardId].imageCount() > 0 || !isLookupDue())
+        final boolean imageSeen = null != read;
+        if ((imageSeen ? !read.isClosed() : !replayedRuns.holdsRun(shardId)) || endedRunsDone[shardId] ||
+            subscriptions[shardId].imageCount() > 0 || !isLookupDue())
         {
             return 0;
         }
@@ -619,59 +627,26 @@ final class EngineEventStreams
         try
         {
             final List<EventReplay.Run> runs = replay.runs(streamId);
-            published += replayUnreadTail(streamId, runs, read, true);
-            if (!tailDone[shardId] && readPositions[shardId] < read.endOfStreamPosition())
+            if (imageSeen)
             {
-                return published; // the run goes on: its image joins again after the driver's rest
+                published += replayUnreadTail(streamId, runs, read, true);
+                if (!tailDone[shardId] && readPositions[shardId] < read.endOfStreamPosition())
+                {
+                    return published; // the run goes on: its image joins again after the driver's rest
+                }
             }
             endedRunsDone[shardId] = runs.isEmpty() || !runs.getLast().recording();
-            return published + publishRunsAfter(streamId, runs, read.sessionId(), runs.size());
+            return published + (imageSeen ? publishRunsAfter(streamId, runs, read.sessionId(), runs.size()) :
+                rebuild.replayRuns(shardId, streamId, runs, 0, runs.size(), true));
         }
         catch (final AeronException ex)
         {
-            // The lookups are given up; the unread tail is not: a new run's catch-up lists the runs again and
-            // publishes it (before, one failed listing lost it for good).
             endedRunsDone[shardId] = true;
             errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
-            System.err.println("[md-publisher] runs of stream " + streamId + " from session " + read.sessionId() +
-                " not replayed from the event archive: " + ex.getMessage());
+            System.err.println("[md-publisher] runs of stream " + streamId + (imageSeen ? " from session " +
+                read.sessionId() : ", which has had no image,") + " not replayed from the event archive: " +
+                ex.getMessage());
             return published;
-        }
-    }
-
-    /**
-     * What the books do not hold of the runs of a shard that has had no image since it was subscribed to, whose runs
-     * the rebuild before the subscription replayed (the newest to where the archive had recorded it, as it still
-     * recorded): a run that stopped before the subscription takes no new subscriber, so no image of it comes, and its
-     * events after where the rebuild stood would otherwise never reach the books (before, they did not, until the
-     * shard restarted). Looked up once per {@link #TAIL_LOOKUP_INTERVAL_NS} while the shard has no image, from an
-     * interval after the first poll, until its newest run has stopped; published, from where the books stand in each
-     * run ({@link BooksRebuild#replayRuns}, which skips a run still recording). An image that comes later is caught up
-     * from there as the shard's first. A listing that fails is counted and logged, and the lookups given up.
-     *
-     * @return events published.
-     */
-    private int publishRunsStoppedBeforeAnImage()
-    {
-        if (endedRunsDone[shardId] || !replayedRuns.holdsRun(shardId) || subscriptions[shardId].imageCount() > 0 ||
-            !isLookupDue())
-        {
-            return 0;
-        }
-        final int streamId = subscriptions[shardId].streamId();
-        try
-        {
-            final List<EventReplay.Run> runs = replay.runs(streamId);
-            endedRunsDone[shardId] = runs.isEmpty() || !runs.getLast().recording();
-            return rebuild.replayRuns(shardId, streamId, runs, 0, runs.size(), true);
-        }
-        catch (final AeronException ex)
-        {
-            endedRunsDone[shardId] = true;
-            errors.increment(MdPublisherError.EVENT_REPLAY_FAILED);
-            System.err.println("[md-publisher] runs of stream " + streamId + ", which has had no image, not " +
-                "replayed from the event archive: " + ex.getMessage());
-            return 0;
         }
     }
 
