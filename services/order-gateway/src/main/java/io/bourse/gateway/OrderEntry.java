@@ -427,6 +427,9 @@ final class OrderEntry
 
     /**
      * OUCH 4.2 Modify Order: change the side within the sell family and/or lower the open shares, keeping priority.
+     * Answered with Order Modified once the order is at or below the new size; for an order the engine has not
+     * acknowledged yet, after its Accepted or Replaced (which show the side it was entered with), at the open size
+     * that shows.
      *
      * @param session the sender.
      * @param message the request, length already checked.
@@ -452,7 +455,10 @@ final class OrderEntry
             metrics.reject(RejectCause.ENGINE_UNAVAILABLE);
             return;
         }
-        order.side = side;
+        if (order.isAcknowledged())
+        {
+            order.side = side;
+        }
         order.queueModify(shares, side);
         answerModifies(order, clock.midnightNs());
     }
@@ -984,6 +990,7 @@ final class OrderEntry
             order.display = display;
             ouch.accepted(order, timestampNs, quantity, price);
             answered(order);
+            answerModifiesOfAcknowledged(order, timestampNs);
         }
     }
 
@@ -1295,6 +1302,7 @@ final class OrderEntry
             replacement.price = price;
             ouch.replaced(replacement, timestampNs);
             answered(replacement);
+            answerModifiesOfAcknowledged(replacement, timestampNs);
         }
     }
 
@@ -1436,12 +1444,28 @@ final class OrderEntry
     }
 
     /**
+     * The engine acknowledged an order that Modify Orders arrived for before (Accepted or Replaced just sent, with the
+     * side it was entered with): it takes the newest one's side, as an acknowledged order does on arrival, and those
+     * its open size already meets are answered.
+     */
+    private void answerModifiesOfAcknowledged(final OrderState order, final long timestampNs)
+    {
+        if (order.hasPendingModify())
+        {
+            order.side = order.lastModifySide();
+            answerModifies(order, timestampNs);
+        }
+    }
+
+    /**
      * Answers, in order, the pending Modify Orders whose size the order is already at or below: the engine's cancel
-     * for them changes nothing, so none will come back. Nothing is answered for an order that is done.
+     * for them changes nothing, so none will come back. Nothing is answered for an order that is done, nor before the
+     * engine acknowledged it: its Accepted or Replaced, with the open size it has, comes first.
      */
     private void answerModifies(final OrderState order, final long timestampNs)
     {
-        while (order.openShares > 0 && order.hasPendingModify() && order.firstModifyShares() >= order.openShares)
+        while (order.isAcknowledged() && order.openShares > 0 && order.hasPendingModify() &&
+            order.firstModifyShares() >= order.openShares)
         {
             ouch.orderModified(order, timestampNs, order.firstModifySide(), order.openShares);
             order.removeFirstModify();

@@ -167,6 +167,21 @@ final class OrderState
         return modifySides[0];
     }
 
+    /** @return the side set by the newest Modify Order awaiting its answer; check {@link #hasPendingModify()} first. */
+    byte lastModifySide()
+    {
+        return modifySides[modifyCount - 1];
+    }
+
+    /**
+     * @return true once the engine acknowledged the order (Accepted, or Replaced for a replacement): it has its order
+     * reference number.
+     */
+    boolean isAcknowledged()
+    {
+        return 0 != orderReferenceNumber;
+    }
+
     /** Forgets the oldest Modify Order awaiting its answer: it was answered. */
     void removeFirstModify()
     {

@@ -205,6 +205,44 @@ class ModifyOrderTest
     }
 
     @Test
+    void shouldAnswerAModifyOfAnOrderNotYetAcceptedAfterItsAcceptedWhichShowsTheEnteredSide()
+    {
+        fixture.enterOrder("S1").buySellIndicator(Ouch42.SIDE_SELL);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S1", 'T', 100);
+        fixture.send(fixture.alice);
+        final int answersBeforeAccepted = fixture.messages(fixture.alice).size();
+        fixture.events.accepted(T1, id(1, 1), 101, "AAPL", Side.SELL, 100, PRICE, DAY);
+        fixture.replaceOrder("S1", "S2").shares(90);
+        fixture.send(fixture.alice);
+        fixture.events.replaced(T2, id(1, 1), id(1, 2), 101, 102, "AAPL", Side.SELL, 90, PRICE);
+
+        assertThat(answersBeforeAccepted).isZero();
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
+            new Accepted(T1, "S1", 'S', 100, "AAPL", PRICE, DAY, "DEMO", 'Y', 101, 'A', 'N', 0, 'N', 'L', ' '),
+            new Modified(T1, "S1", 'T', 100),
+            new Replaced(T2, "S2", 'T', 90, "AAPL", PRICE, DAY, "DEMO", 'Y', 102, 'A', 'N', 0, 'N', 'L', "S1", ' ')));
+    }
+
+    @Test
+    void shouldAnswerAModifyOfAReplacementNotYetReplacedWithTheOpenSizeItsReplacedShows()
+    {
+        fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
+        fixture.events.executed(T1, 9, "AAPL", 50, PRICE, id(2, 1), 200, Side.BUY, id(1, 1), 101, 50, 0);
+        fixture.replaceOrder("S1", "S2").shares(100).price(PRICE + 100);
+        fixture.send(fixture.alice);
+        fixture.modifyOrder("S2", 'E', 70);
+        fixture.send(fixture.alice);
+        fixture.events.replaced(T2, id(1, 1), id(1, 2), 101, 102, "AAPL", Side.SELL, 50, PRICE + 100);
+
+        assertThat(fixture.engine.commands().get(2)).isEqualTo(new Cancel(0, T0, id(1, 2), 70));
+        assertThat(fixture.messages(fixture.alice).subList(2, 4)).isEqualTo(List.of(
+            new Replaced(T2, "S2", 'S', 50, "AAPL", PRICE + 100, DAY, "DEMO", 'Y', 102, 'A', 'N', 0, 'N', 'L', "S1", ' '),
+            new Modified(T2, "S2", 'E', 50)));
+        assertThat(fixture.messages(fixture.alice)).hasSize(4);
+    }
+
+    @Test
     void shouldDropModifiesOfAnOrderThatIsDoneAndIgnoreThoseBeyondTheBacklog()
     {
         fixture.enterAccepted(fixture.alice, "S1", 'S', 1);
