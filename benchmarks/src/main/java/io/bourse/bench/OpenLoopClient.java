@@ -232,7 +232,9 @@ final class OpenLoopClient
 
         /**
          * Encodes the requests due, round robin, until one's connection cannot take it; ends the sending at the end
-         * of the schedule, or a grace second later at a pair boundary with the rest not sent.
+         * of the schedule, or a grace second later at a pair boundary with the rest not sent, or a grace second after
+         * that wherever it stands: the pair's second request waits on a connection that gets no answers (its in-flight
+         * ring full), and the first stays unpaired.
          */
         private int sendDue(final long nowNs)
         {
@@ -255,7 +257,8 @@ final class OpenLoopClient
                 sent++;
                 sends++;
             }
-            if (sent == total || (nowNs - (measureEndNs + SEND_GRACE_NS) > 0 && 0 == (sent & 1)))
+            final long graceEndNs = measureEndNs + SEND_GRACE_NS;
+            if (sent == total || (nowNs - graceEndNs > 0 && (0 == (sent & 1) || nowNs - graceEndNs > SEND_GRACE_NS)))
             {
                 sending = false;
                 drainDeadlineNs = nowNs + TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
