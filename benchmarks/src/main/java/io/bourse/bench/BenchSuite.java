@@ -49,7 +49,9 @@ public final class BenchSuite
     private static final String MISSING_NOTE = "Missing: orders still not sent 1 s after the step's schedule ended, " +
         "or not settled " + OpenLoopClient.DRAIN_SECONDS + " s after it (no answer; for the gateway also accepted " +
         "but never executed); those without an answer are not in the percentiles, so with any missing the " +
-        "percentiles may understate the tail (each would count at least that long).";
+        "percentiles may understate the tail (each would count at least that long). Errors: answers other than the " +
+        "one awaited (an order Rejected, an unknown or malformed message); a rejected order's round trip is in no " +
+        "percentile either.";
 
     private final SuiteOptions options;
     private final PrintStream console;
@@ -253,7 +255,7 @@ public final class BenchSuite
             gateway.shards(), 1 == gateway.shards() ? "" : "s", gateway.idle(), gateway.driverThreading(),
             gateway.sessions(), gateway.warmupSeconds(), gateway.measureSeconds()));
         final List<SuiteMeasurement> rows = new ArrayList<>();
-        header("path", "rate/s", "achieved/s", "missing");
+        header("path", "rate/s", "achieved/s", "missing", "errors");
         for (final GatewayBenchmark.RatePair pair : pairs)
         {
             final SuiteMeasurement floor = measurement(pair.floor());
@@ -261,10 +263,10 @@ public final class BenchSuite
             rows.add(floor);
             rows.add(through);
             row(floor, String.format(Locale.ROOT, "%,d", floor.rate()), floor.achievedPerSecond(),
-                missing(pair.floor()));
+                missing(pair.floor()), errors(pair.floor()));
             row(through, String.format(Locale.ROOT, "%,d", through.rate()), through.achievedPerSecond(),
-                missing(pair.gateway()));
-            ratioRow("ratio gateway / floor", through, floor, "");
+                missing(pair.gateway()), errors(pair.gateway()));
+            ratioRow("ratio gateway / floor", through, floor, "", "");
         }
         plots(GATEWAY, "orders/s", rows);
     }
@@ -273,6 +275,12 @@ public final class BenchSuite
     private static String missing(final RateStep step)
     {
         return String.format(Locale.ROOT, "%,d", step.notSent() + step.unsettled());
+    }
+
+    /** @return the answers of the step other than the one awaited: orders rejected, unknown or malformed messages. */
+    private static String errors(final RateStep step)
+    {
+        return String.format(Locale.ROOT, "%,d", step.errors());
     }
 
     private static SuiteMeasurement measurement(final RateStep step)
@@ -380,7 +388,7 @@ public final class BenchSuite
         failures.forEach((name, text) -> layout.append("\n\n- ").append(name).append(": not measured: ").append(text));
         section("End to end: OUCH in to ITCH out through the whole exchange", layout.toString());
         final List<SuiteMeasurement> rows = new ArrayList<>();
-        header("exchange, path", "rate/s", "achieved/s", "missing");
+        header("exchange, path", "rate/s", "achieved/s", "missing", "errors");
         for (final long rate : endToEnd.rates())
         {
             SuiteMeasurement baseline = null;
@@ -395,9 +403,9 @@ public final class BenchSuite
                     final SuiteMeasurement roundTrip = measurement(result.getKey(), step.roundTrip());
                     final SuiteMeasurement measured = measurement(result.getKey(), step.endToEnd());
                     row(roundTrip, String.format(Locale.ROOT, "%,d", rate), roundTrip.achievedPerSecond(),
-                        missing(step.roundTrip()));
+                        missing(step.roundTrip()), errors(step.roundTrip()));
                     row(measured, String.format(Locale.ROOT, "%,d", rate), measured.achievedPerSecond(),
-                        missing(step.endToEnd()));
+                        missing(step.endToEnd()), errors(step.endToEnd()));
                     rows.add(measured);
                     if (null == baseline)
                     {
@@ -405,7 +413,7 @@ public final class BenchSuite
                     }
                     else
                     {
-                        ratioRow("ratio " + measured.path() + " / " + baseline.path(), measured, baseline, "");
+                        ratioRow("ratio " + measured.path() + " / " + baseline.path(), measured, baseline, "", "");
                     }
                 }
             }

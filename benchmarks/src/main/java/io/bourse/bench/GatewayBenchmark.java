@@ -259,7 +259,7 @@ public final class GatewayBenchmark
         {
             sb.append(String.format(Locale.ROOT, COLUMN, label));
         }
-        sb.append(String.format(Locale.ROOT, "%11s%11s%n", "per write", "missing"));
+        sb.append(String.format(Locale.ROOT, "%11s%11s%11s%n", "per write", "missing", "errors"));
         for (final RatePair pair : results)
         {
             row(sb, pair.floor());
@@ -277,7 +277,8 @@ public final class GatewayBenchmark
         sb.append('\n');
         sb.append("missing: requests not sent by the end of the schedule plus a second, not answered when the " +
             "drain ended (their round trips are in no percentile, so a row with some understates its tail), or " +
-            "accepted but not executed by then\n");
+            "accepted but not executed by then; errors: answers other than the one awaited (an order rejected, an " +
+            "unknown or malformed message)\n");
         sb.append(String.format(Locale.ROOT, "highest rate with p99 under %d ms (every request sent and answered, " +
             "every order executed, no error, >= %.0f%% of the rate achieved): %s %s, %s %s%n",
             TimeUnit.NANOSECONDS.toMillis(P99_LIMIT_NS), RateStep.SUSTAINED_FRACTION * 100, GATEWAY,
@@ -310,9 +311,10 @@ public final class GatewayBenchmark
             sb.append(String.format(Locale.ROOT, COLUMN, BenchReport.micros(percentile(step, percentile))));
         }
         // Requests of the step never sent or never answered (in no percentile, so the tail of a row with some is cut
-        // short), and orders accepted but never executed; the highest sustained rate excludes such rows.
-        sb.append(String.format(Locale.ROOT, "%11.1f%,11d%n", step.requestsPerWrite(),
-            step.notSent() + step.unsettled()));
+        // short), orders accepted but never executed, and answers other than the one awaited (a rejected order is in
+        // no percentile either); the highest sustained rate excludes such rows.
+        sb.append(String.format(Locale.ROOT, "%11.1f%,11d%,11d%n", step.requestsPerWrite(),
+            step.notSent() + step.unsettled(), step.errors()));
     }
 
     private static String highestSustained(

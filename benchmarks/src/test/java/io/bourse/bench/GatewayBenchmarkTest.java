@@ -1,6 +1,8 @@
 package io.bourse.bench;
 
 import io.aeron.driver.ThreadingMode;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,5 +55,26 @@ class GatewayBenchmarkTest
         assertThat(hgrmDir.resolve("floor-2000.hgrm")).isNotEmptyFile();
         assertThat(hgrmDir.resolve("gateway-2000.hgrm")).isNotEmptyFile();
         assertThat(output.toString(StandardCharsets.UTF_8)).contains("ratio gateway / floor", "highest rate with p99");
+    }
+
+    @Test
+    void shouldShowTheRejectedOrdersOfAStepInTheReportTableAndNotCallItSustained()
+    {
+        final RateStep floor = step(GatewayBenchmark.FLOOR, 0);
+        final RateStep gateway = step(GatewayBenchmark.GATEWAY, 5);
+
+        final String report = GatewayBenchmark.report(List.of(new GatewayBenchmark.RatePair(floor, gateway)));
+
+        assertThat(report.lines().filter((line) -> line.startsWith("  " + GatewayBenchmark.GATEWAY + " ")))
+            .singleElement().satisfies((line) -> assertThat(line.trim().split(" +")).endsWith("1.0", "0", "5"));
+        assertThat(report).contains(
+            GatewayBenchmark.GATEWAY + " none of the rates, " + GatewayBenchmark.FLOOR + " 1,000/s");
+    }
+
+    private static RateStep step(final String path, final long errors)
+    {
+        final Histogram histogram = new Histogram(3);
+        histogram.recordValue(20_000);
+        return new RateStep(path, 1_000, 1_000, 0, 0, errors, 1_000, 1, histogram, List.of());
     }
 }
