@@ -354,7 +354,7 @@ public final class FanoutBenchmark
         try
         {
             final FanoutFloor floor = new FanoutFloor(
-                options.workers(), users, SYMBOLS, SymbolDirectory.parse(SYMBOL_DIRECTORY));
+                options.workers(), users, SYMBOLS, SymbolDirectory.parse(SYMBOL_DIRECTORY), FanoutFloor.WRITE_STALL_NS);
             opened.add(floor);
             return measureStep(options, FLOOR, false, users, floor, opened);
         }

@@ -60,6 +60,8 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
     private static final int MAX_PACKET = PACKET_HEADER_LENGTH + ItchTranslator.MAX_LENGTH;
     /** Most bytes one write carries to a subscriber: the messages due when a thread wakes, up to this. */
     private static final int BATCH_BYTES = 64 * 1024;
+    /** How long a subscriber's socket may take nothing before its floor thread gives the run up: it stopped reading. */
+    static final long WRITE_STALL_NS = TimeUnit.SECONDS.toNanos(10);
 
     private final int threadCount;
     private final List<String> symbols;
@@ -70,6 +72,7 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
     private final Thread loginThread;
     private final List<Thread> threads = new ArrayList<>();
     private final long[] lastSendNs;
+    private final long writeStallNs;
     private volatile IOException loginFailure;
     private volatile IOException sendFailure;
     private volatile long scheduleStartNs = -1;
@@ -86,15 +89,19 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
      * @param users           the subscribers' credentials; each logs in once.
      * @param symbols         the symbols of the schedule's messages, as {@link MarketDataCycles} takes them.
      * @param symbolDirectory their directory, for the Stock Directory messages and the translation.
+     * @param writeStallNs    how long a subscriber's socket may take nothing before the run fails, ns
+     *                        ({@link #WRITE_STALL_NS} in the benchmark).
      * @throws IOException when the port cannot be opened.
      */
     FanoutFloor(
         final int threadCount,
         final List<Credentials.User> users,
         final List<String> symbols,
-        final SymbolDirectory symbolDirectory) throws IOException
+        final SymbolDirectory symbolDirectory,
+        final long writeStallNs) throws IOException
     {
         this.threadCount = threadCount;
+        this.writeStallNs = writeStallNs;
         this.symbols = symbols;
         this.symbolDirectory = symbolDirectory;
         users.forEach((user) -> passwords.put(user.username(), user.password()));
@@ -140,8 +147,18 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
             final Thread thread = new Thread(() ->
             {
                 running.countDown();
-                write(index, own);
-                finished.countDown();
+                try
+                {
+                    write(index, own);
+                }
+                catch (final RuntimeException ex)
+                {
+                    sendFailure = new IOException("floor thread " + index + " failed", ex);
+                }
+                finally
+                {
+                    finished.countDown();
+                }
                 // Alive until closed, so that the window's last sample of its CPU time and system calls finds it.
                 while (!closing)
                 {
@@ -350,16 +367,42 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
                 for (final SocketChannel channel : channels)
                 {
                     batch.rewind();
-                    while (batch.hasRemaining())
-                    {
-                        channel.write(batch);
-                    }
+                    writeAll(channel, batch);
                 }
             }
         }
         catch (final IOException ex)
         {
             sendFailure = ex;
+        }
+    }
+
+    /**
+     * Writes the whole batch to a subscriber, without blocking, as the kernel takes it.
+     *
+     * @throws IOException when the connection fails, when the socket took nothing for {@link #writeStallNs} (the
+     *                     subscriber stopped reading: its reader dropped it), or when the floor closes meanwhile.
+     */
+    private void writeAll(final SocketChannel channel, final ByteBuffer batch) throws IOException
+    {
+        long stalledSinceNs = 0;
+        boolean stalled = false;
+        while (batch.hasRemaining())
+        {
+            if (channel.write(batch) > 0)
+            {
+                stalled = false;
+            }
+            else if (!stalled)
+            {
+                stalled = true;
+                stalledSinceNs = System.nanoTime();
+            }
+            else if (closing || System.nanoTime() - stalledSinceNs > writeStallNs)
+            {
+                throw new IOException(String.format(Locale.ROOT, "floor: a subscriber's socket took nothing for " +
+                    "%d ms: it stopped reading", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stalledSinceNs)));
+            }
         }
     }
 }
