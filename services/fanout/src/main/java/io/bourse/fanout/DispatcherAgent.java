@@ -15,6 +15,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,10 @@ import java.util.function.Consumer;
  * records per duty cycle (faster than the stream comes, which is read a fragment limit at a time), so that live
  * messages keep their room and the answer catches up; the session ignores the live messages of its pending symbols
  * until the answer's end record. An answer whose next message has left the replay ring before it could be written
- * ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}).
+ * ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}). A worker has at most {@value #MAX_ANSWERS_PER_WORKER}
+ * answers under way; its further requests wait, in their order, for one of them to end, and their snapshot is taken
+ * when they start: so a storm of logins (every session ended at a gap logs in again) holds that many copies of the
+ * book per worker, not one per session.
  *
  * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
  * <pre>
@@ -95,6 +99,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     /** Offset of the Stock Locate in an ITCH message. */
     static final int ITCH_LOCATE_OFFSET = 1;
     private static final int REQUEST_LIMIT = 16;
+    /** Answers a worker has under way at most: each holds its own copy of the chosen books. */
+    static final int MAX_ANSWERS_PER_WORKER = 8;
     /** An answer writes this many times the fragment limit per duty cycle, so that it catches up with the stream. */
     private static final int CATCH_UP_SPEED = 4;
     /** Longest wait at the stop for a worker to make room for its pending data-lost marker: 1 s. */
@@ -109,6 +115,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final ItchBook book;
     private final MarketDataRecovery recovery;
     private final List<CatchUp> catchUps = new ArrayList<>();
+    /** Per worker, requests taken and waiting for one of its answers under way to end, oldest first. */
+    private final List<ArrayDeque<CatchUpRequest>> waitingRequests = new ArrayList<>();
     private final boolean[] dropping;
     /** Per worker, its current run of drops is logged. */
     private final boolean[] dropLogged;
@@ -151,6 +159,10 @@ final class DispatcherAgent implements Agent, FragmentHandler
         this.replay = new ReplayRing(replayCapacity);
         this.dropping = new boolean[workerRings.length];
         this.dropLogged = new boolean[workerRings.length];
+        for (int i = 0; i < workerRings.length; i++)
+        {
+            waitingRequests.add(new ArrayDeque<>());
+        }
         this.fragmentLimit = fragmentLimit;
         this.answerLimit = CATCH_UP_SPEED * fragmentLimit;
         this.metrics = metrics;
@@ -182,23 +194,34 @@ final class DispatcherAgent implements Agent, FragmentHandler
     }
 
     /**
-     * The catch-ups' part of a duty cycle, while the book is live: takes up to {@value #REQUEST_LIMIT} new requests
-     * and writes the next records of every answer to its worker's ring, a bounded number each and while the ring is
-     * less than half full, then sets {@code bourse_fanout_catch_ups_in_progress} to the answers not yet complete.
+     * The catch-ups' part of a duty cycle, while the book is live: takes up to {@value #REQUEST_LIMIT} new requests,
+     * starts those waiting for which their worker has room, and writes the next records of every answer under way to
+     * its worker's ring, a bounded number each and while the ring is less than half full; then sets
+     * {@code bourse_fanout_catch_ups_in_progress} to the requests taken and not yet answered in full.
      *
      * @return requests taken plus records written.
      */
     int answerCatchUps()
     {
         int workCount = 0;
+        int waiting = 0;
         if (recovery.isLive())
         {
             workCount += requests.drain(onRequest, REQUEST_LIMIT);
+            for (int workerId = 0; workerId < waitingRequests.size(); workerId++)
+            {
+                final ArrayDeque<CatchUpRequest> queue = waitingRequests.get(workerId);
+                while (!queue.isEmpty() && answersUnderWay(workerId) < MAX_ANSWERS_PER_WORKER)
+                {
+                    startAnswer(queue.pollFirst());
+                }
+                waiting += queue.size();
+            }
             workCount += writeAnswers();
         }
-        if (catchUps.size() != catchUpsPublished)
+        if (catchUps.size() + waiting != catchUpsPublished)
         {
-            catchUpsPublished = catchUps.size();
+            catchUpsPublished = catchUps.size() + waiting;
             metrics.catchUpsInProgress(catchUpsPublished);
         }
         return workCount;
@@ -286,6 +309,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     {
         metrics.onMarketDataGap();
         catchUps.clear();
+        waitingRequests.forEach(ArrayDeque::clear);
         replay.cutAtGap();
         for (int i = 0; i < workerRings.length; i++)
         {
@@ -298,12 +322,35 @@ final class DispatcherAgent implements Agent, FragmentHandler
 
     private void onRequest(final CatchUpRequest request)
     {
+        final ArrayDeque<CatchUpRequest> waiting = waitingRequests.get(request.workerId());
         if (request.isCancel())
         {
             catchUps.removeIf((catchUp) ->
                 catchUp.request.workerId() == request.workerId() && catchUp.request.sessionId() == request.sessionId());
+            waiting.removeIf((waitingRequest) -> waitingRequest.sessionId() == request.sessionId());
             return;
         }
+        if (!waiting.isEmpty() || answersUnderWay(request.workerId()) >= MAX_ANSWERS_PER_WORKER)
+        {
+            waiting.addLast(request);
+            return;
+        }
+        startAnswer(request);
+    }
+
+    private int answersUnderWay(final int workerId)
+    {
+        int count = 0;
+        for (int i = 0, size = catchUps.size(); i < size; i++)
+        {
+            count += catchUps.get(i).request.workerId() == workerId ? 1 : 0;
+        }
+        return count;
+    }
+
+    /** Starts the answer to a request: a replay from the requested number, else a snapshot of the books taken now. */
+    private void startAnswer(final CatchUpRequest request)
+    {
         final long requested = request.requestedSequence();
         if (request.login() && requested > 1 && requested >= replay.oldestReplayable() &&
             requested <= replay.nextSequence())
@@ -410,6 +457,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         }
         dropping[workerId] = false;
         catchUps.removeIf((catchUp) -> catchUp.request.workerId() == workerId);
+        waitingRequests.get(workerId).clear();
         return true;
     }
 

@@ -52,7 +52,8 @@ import java.util.Queue;
  * not yet taken by the dispatcher: it takes them every duty cycle while it has books, so they wait here during a
  * market-data recovery); and, set by the dispatcher, {@code bourse_fanout_catch_ups_in_progress} (requests it has
  * taken and is still answering: a snapshot or a replay being written to a worker's ring, at most four fragment limits
- * of records per duty cycle, longer while the ring is full). Safe to update from every thread.
+ * of records per duty cycle, longer while the ring is full; or waiting for one of the worker's answers under way to
+ * end). Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -148,7 +149,8 @@ final class FanoutMetrics
             .register(registry);
         catchUpsInProgress = Gauge.builder()
             .name("bourse_fanout_catch_ups_in_progress")
-            .help("Login and subscription requests taken by the dispatcher whose snapshot or replay is being written")
+            .help("Login and subscription requests taken by the dispatcher whose snapshot or replay is being written " +
+                "or waits for one of its worker's answers under way to end")
             .withoutExemplars()
             .register(registry);
         latency = LatencySummary.register(registry, "bourse_fanout_latency_seconds",

@@ -280,6 +280,97 @@ class DispatcherAgentTest
     }
 
     /**
+     * A storm of logins on one worker (here eight and three more): eight answers are under way at once, each with its
+     * own copy of the book; the others wait, taken from the queue, and start as those end. Every session gets its
+     * whole answer. Rings large enough for every answer at once, so that only the limit holds them back.
+     */
+    @Test
+    void shouldAnswerAtMostEightRequestsOfAWorkerAtOnceAndTheRestAsThoseEnd()
+    {
+        final LoginStorm storm = new LoginStorm(DispatcherAgent.MAX_ANSWERS_PER_WORKER + 3);
+
+        final List<String> answers = storm.answerAll();
+
+        final int firstEnd = answers.indexOf(answers.stream().filter((record) -> record.startsWith(LoginStorm.END))
+            .findFirst().orElseThrow());
+        assertThat(answers.subList(0, firstEnd)).as("answers started before the first ended")
+            .filteredOn((record) -> record.startsWith(LoginStorm.START))
+            .hasSize(DispatcherAgent.MAX_ANSWERS_PER_WORKER);
+        assertThat(answers).filteredOn((record) -> record.startsWith(LoginStorm.END)).hasSize(storm.sessions)
+            .doesNotHaveDuplicates();
+        assertThat(answers).as("the last session's start, Trading Action, 100 orders and end")
+            .filteredOn((record) -> record.endsWith(" " + storm.sessions)).hasSize(1 + 1 + 100 + 1);
+        assertThat(errors.total()).isZero();
+    }
+
+    @Test
+    void shouldDropAWaitingRequestWhoseSessionEnded()
+    {
+        final LoginStorm storm = new LoginStorm(DispatcherAgent.MAX_ANSWERS_PER_WORKER + 1);
+        storm.dispatcher.answerCatchUps();
+        assertThat(gauge(storm.registry, "bourse_fanout_catch_ups_in_progress")).isEqualTo(storm.sessions);
+
+        assertThat(storm.requests.offer(CatchUpRequest.cancel(0, storm.sessions))).isTrue();
+        final List<String> answers = storm.answerAll();
+
+        assertThat(answers).filteredOn((record) -> record.endsWith(" " + storm.sessions)).isEmpty();
+        assertThat(answers).filteredOn((record) -> record.startsWith(LoginStorm.END))
+            .hasSize(DispatcherAgent.MAX_ANSWERS_PER_WORKER);
+    }
+
+    /** One worker with a large ring, a book of 100 orders, and a login request of each session in the queue. */
+    private final class LoginStorm
+    {
+        static final String START = DispatcherAgent.SESSION_START_MSG_TYPE_ID + " ";
+        static final String END = DispatcherAgent.SESSION_END_MSG_TYPE_ID + " ";
+
+        final int sessions;
+        final RingBuffer worker = new OneToOneRingBuffer(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(256 * 1024 + RingBufferDescriptor.TRAILER_LENGTH)));
+        final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(64);
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        final DispatcherAgent dispatcher = new DispatcherAgent(
+            null, translator, book, recovery, new RingBuffer[]{worker}, requests, 16, 10,
+            new FanoutMetrics(registry, errors), errors);
+
+        LoginStorm(final int sessions)
+        {
+            this.sessions = sessions;
+            dispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), PUBLISHER);
+            for (int orderId = 1; orderId <= 100; orderId++) // more than an answer writes per duty cycle (40)
+            {
+                dispatcher.onMessage(
+                    encoder.buffer, 0, encoder.addOrder(1_000, "AAPL", orderId, Side.BUY, 100, 1_000_000), PUBLISHER);
+            }
+            worker.read((msgTypeId, buffer, index, length) ->
+            {
+            }, Integer.MAX_VALUE);
+            for (int sessionId = 1; sessionId <= sessions; sessionId++)
+            {
+                assertThat(requests.offer(new CatchUpRequest(0, sessionId, true, 0, new boolean[]{false, true})))
+                    .isTrue();
+            }
+        }
+
+        /** @return "record type, session id" of every record, the worker reading as the answers are written. */
+        List<String> answerAll()
+        {
+            final List<String> answers = new ArrayList<>();
+            int cycles = 0;
+            do
+            {
+                assertThat(cycles++).as("duty cycles").isLessThan(100);
+                dispatcher.answerCatchUps();
+                worker.read((msgTypeId, buffer, index, length) -> answers.add(msgTypeId + " " +
+                    buffer.getLong(index + DispatcherAgent.SESSION_ID_OFFSET, ByteOrder.nativeOrder())),
+                    Integer.MAX_VALUE);
+            }
+            while (gauge(registry, "bourse_fanout_catch_ups_in_progress") > 0);
+            return answers;
+        }
+    }
+
+    /**
      * A replay whose next message leaves the replay history (16 messages here) before the worker's ring takes it fails:
      * the worker gets the session's failure record, to end it, and the dispatcher counts {@code catch_up_failed}.
      */
@@ -347,8 +438,13 @@ class DispatcherAgentTest
     /** @return the value of {@code bourse_fanout_catch_ups_in_progress}. */
     private double catchUpsInProgress()
     {
+        return gauge(registry, "bourse_fanout_catch_ups_in_progress");
+    }
+
+    private static double gauge(final PrometheusRegistry registry, final String name)
+    {
         final MetricSnapshot snapshot = registry.scrape().stream()
-            .filter((metric) -> metric.getMetadata().getPrometheusName().equals("bourse_fanout_catch_ups_in_progress"))
+            .filter((metric) -> metric.getMetadata().getPrometheusName().equals(name))
             .findFirst().orElseThrow();
         return ((GaugeSnapshot)snapshot).getDataPoints().getFirst().getValue();
     }
