@@ -67,10 +67,10 @@ public final class OpenOrders
         replacedByReplacement.clear();
     }
 
-    /** @return true when no more orders can be tracked. */
-    public boolean isFull()
+    /** @return most open orders tracked: an Accepted beyond them is not tracked. */
+    public int capacity()
     {
-        return size == capacity;
+        return capacity;
     }
 
     /**

@@ -201,7 +201,7 @@ final class OrderEntryAgent implements Agent
             else
             {
                 final OrderEntrySession session = sessions.get(index);
-                mix.next(session.openOrders(), action);
+                mix.next(session.openOrders(), session.inFlight(), action);
                 sendLag.recordNs(nowNs - nextIntendedNs);
                 try
                 {

@@ -12,11 +12,12 @@ import java.util.SplittableRandom;
  * what the order has executed, OUCH 4.2 §2.2). Sizes are round lots of 100 to 1,000 shares. The symbol of a new order
  * is drawn by {@link ZipfPopularity} (uniform by default).
  *
- * <p>A cancel or replace with no live order to target becomes a day order. A day order when the session already
- * tracks as many open orders as it can, or as the profile's book target, becomes a cancel; with a book target, a
- * whole cancel below the target becomes a day order, which holds the session's book around the target. Without a
- * target, resting orders that the walk leaves behind are not filled, so in long runs the book of each session grows
- * to the capacity bound and the mix then shifts from day orders to cancels.
+ * <p>The session's book counts its open orders and its Enter Orders in flight. A cancel or replace with no live order
+ * to target becomes a day order (immediate-or-cancel when the book is at the tracking capacity). A day order when the
+ * book is at the capacity, or at the profile's book target, becomes a cancel; with a book target, a whole cancel below
+ * the target becomes a day order, which holds the session's book around the target. Without a target, resting orders
+ * that the walk leaves behind are not filled, so in long runs the book of each session grows to the capacity bound
+ * and the mix then shifts from day orders to cancels.
  * Deterministic for a seed; no I/O, no clock, no allocation.
  */
 public final class OrderFlowGenerator implements OrderMix
@@ -126,16 +127,28 @@ public final class OrderFlowGenerator implements OrderMix
         return mids[symbolIndex];
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The book's size is taken as the open orders plus the Enter Orders in flight, so that orders answered late
+     * neither overshoot the book target (or undershoot it, cancels drawn for orders already leaving) nor pass the
+     * tracking capacity: at that capacity, an order that would have rested goes as immediate-or-cancel instead, as no
+     * Accepted beyond it could be tracked, and an untracked order would rest in the exchange for good.
+     */
     @Override
-    public void next(final OpenOrders openOrders, final OrderAction action)
+    public void next(final OpenOrders openOrders, final int entriesInFlight, final OrderAction action)
     {
+        final int expected = openOrders.size() + entriesInFlight;
+        final boolean full = expected >= openOrders.capacity();
+        final int resting = full ? OrderAction.IOC : OrderAction.DAY;
         final int roll = random.nextInt(1000);
         int bound = profile.dayPermille();
         if (roll < bound)
         {
-            if (!atTarget(openOrders) || !cancel(openOrders, action, false))
+            if (!(full || (profile.bookTarget() > 0 && expected >= profile.bookTarget())) ||
+                !cancel(openOrders, action, false))
             {
-                limit(OrderAction.DAY, action);
+                limit(resting, action);
             }
         }
         else if (roll < (bound += profile.iocPermille()))
@@ -144,28 +157,22 @@ public final class OrderFlowGenerator implements OrderMix
         }
         else if (roll < (bound += profile.cancelPermille()))
         {
-            if ((profile.bookTarget() > 0 && openOrders.size() < profile.bookTarget()) ||
-                !cancel(openOrders, action, false))
+            if ((profile.bookTarget() > 0 && expected < profile.bookTarget()) || !cancel(openOrders, action, false))
             {
-                limit(OrderAction.DAY, action);
+                limit(resting, action);
             }
         }
         else if (roll < bound + profile.reducePermille())
         {
             if (!cancel(openOrders, action, true))
             {
-                limit(OrderAction.DAY, action);
+                limit(resting, action);
             }
         }
         else if (!replace(openOrders, action))
         {
-            limit(OrderAction.DAY, action);
+            limit(resting, action);
         }
-    }
-
-    private boolean atTarget(final OpenOrders openOrders)
-    {
-        return openOrders.isFull() || (profile.bookTarget() > 0 && openOrders.size() >= profile.bookTarget());
     }
 
     private void limit(final int type, final OrderAction action)

@@ -9,8 +9,10 @@ public interface OrderMix
     /**
      * Chooses the next action of a session.
      *
-     * @param openOrders the session's open orders (targets of cancels and replaces).
-     * @param action     filled with the choice.
+     * @param openOrders      the session's open orders (targets of cancels and replaces).
+     * @param entriesInFlight the session's Enter Orders awaiting their Accepted or Rejected: each may yet rest, so the
+     *                        book the choice is made for holds up to this many orders more than {@code openOrders}.
+     * @param action          filled with the choice.
      */
-    void next(OpenOrders openOrders, OrderAction action);
+    void next(OpenOrders openOrders, int entriesInFlight, OrderAction action);
 }

@@ -91,7 +91,7 @@ class OpenOrdersTest
         assertThat(openOrders.add(1, 0, (byte)'B', 1, 100, 0)).isFalse();
         assertThat(openOrders.add(2, 0, (byte)'B', 1, 100, 0)).isTrue();
         assertThat(openOrders.add(3, 0, (byte)'B', 1, 100, 0)).isTrue();
-        assertThat(openOrders.isFull()).isTrue();
+        assertThat(openOrders.size()).isEqualTo(openOrders.capacity());
         assertThat(openOrders.add(4, 0, (byte)'B', 1, 100, 0)).isFalse();
     }
 

@@ -2,6 +2,7 @@ package io.bourse.simulator;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,7 +35,7 @@ class OrderFlowGeneratorTest
     {
         final OrderAction action = new OrderAction();
 
-        new OrderFlowGenerator(SYMBOLS, 1).next(new OpenOrders(10), action);
+        new OrderFlowGenerator(SYMBOLS, 1).next(new OpenOrders(10), 0, action);
 
         assertThat(action.type()).isIn(OrderAction.DAY, OrderAction.IOC);
     }
@@ -233,7 +234,7 @@ class OrderFlowGeneratorTest
 
         for (int i = 0; i < draws; i++)
         {
-            generator.next(openOrders, action);
+            generator.next(openOrders, 0, action);
             byType[action.type()]++;
             if (action.type() == OrderAction.CANCEL || action.type() == OrderAction.REPLACE)
             {
@@ -257,7 +258,7 @@ class OrderFlowGeneratorTest
 
         for (int i = 0; i < 1_000; i++)
         {
-            generator.next(openOrders, action);
+            generator.next(openOrders, 0, action);
             if (action.type() == OrderAction.CANCEL || action.type() == OrderAction.REPLACE)
             {
                 assertThat(action.targetSlot()).isEqualTo(1);
@@ -277,7 +278,7 @@ class OrderFlowGeneratorTest
 
         for (int i = 0; i < 1_000; i++)
         {
-            generator.next(openOrders, action);
+            generator.next(openOrders, 0, action);
             assertThat(action.type()).isEqualTo(OrderAction.REPLACE);
             final long open = action.shares() - 350;
             assertThat(open == 150 || (open >= 100 && open <= 1_000 && open % 100 == 0)).isTrue();
@@ -298,12 +299,103 @@ class OrderFlowGeneratorTest
 
         for (int i = 0; i < 1_000; i++)
         {
-            generator.next(openOrders, action);
+            generator.next(openOrders, 0, action);
             byType[action.type()]++;
         }
 
         assertThat(byType[OrderAction.DAY]).isZero();
         assertThat(byType[OrderAction.CANCEL]).isGreaterThan(byType[OrderAction.IOC] + byType[OrderAction.REPLACE]);
+    }
+
+    @Test
+    void shouldSendImmediateOrCancelRatherThanARestingOrderWhenTheEnterOrdersInFlightFillTheCapacity()
+    {
+        final OpenOrders openOrders = new OpenOrders(10);
+        openOrders.add(1, 0, (byte)'B', 990_000, 100, 0);
+        openOrders.markCancelPending(0, 0); // no order to cancel or replace: every draw enters one
+        final OrderAction action = new OrderAction();
+        final int[] withRoom = new int[4];
+        final int[] withoutRoom = new int[4];
+
+        for (int i = 0; i < 1_000; i++)
+        {
+            new OrderFlowGenerator(SYMBOLS, i).next(openOrders, 8, action);
+            withRoom[action.type()]++;
+            new OrderFlowGenerator(SYMBOLS, i).next(openOrders, 9, action);
+            withoutRoom[action.type()]++;
+        }
+
+        assertThat(withRoom[OrderAction.DAY]).isGreaterThan(withRoom[OrderAction.IOC]);
+        assertThat(withRoom[OrderAction.DAY] + withRoom[OrderAction.IOC]).isEqualTo(1_000);
+        assertThat(withoutRoom[OrderAction.IOC]).isEqualTo(1_000);
+    }
+
+    /**
+     * Answers that come 16 actions after their order, as a gateway's round trip at speed: no Accepted ever finds the
+     * session's tracking full (before, each freed place let the day orders of a round trip go, and all but one of their
+     * Accepted orders rested in the exchange untracked).
+     */
+    @Test
+    void shouldTrackEveryAcceptedOrderWhenTheAnswersLagTheOrders()
+    {
+        final int lag = 16;
+        final OpenOrders openOrders = new OpenOrders(50);
+        final OrderFlowGenerator generator = new OrderFlowGenerator(SYMBOLS, 23);
+        final OrderAction action = new OrderAction();
+        final ArrayDeque<long[]> inFlight = new ArrayDeque<>();
+        int entriesInFlight = 0;
+        long counter = 0;
+        int rested = 0;
+
+        for (int i = 0; i < 20_000; i++)
+        {
+            generator.next(openOrders, entriesInFlight, action);
+            final int slot = action.targetSlot();
+            final long order = switch (action.type())
+            {
+                case OrderAction.CANCEL ->
+                {
+                    openOrders.markCancelPending(slot, action.shares());
+                    yield openOrders.counter(slot);
+                }
+                case OrderAction.REPLACE ->
+                {
+                    openOrders.markReplacePending(slot, ++counter);
+                    yield openOrders.counter(slot);
+                }
+                default -> ++counter;
+            };
+            entriesInFlight += action.type() == OrderAction.DAY || action.type() == OrderAction.IOC ? 1 : 0;
+            inFlight.addLast(new long[]{action.type(), order, counter, action.symbolIndex(), action.side(),
+                action.price(), action.shares()});
+            if (inFlight.size() <= lag)
+            {
+                continue;
+            }
+            final long[] answered = inFlight.removeFirst();
+            final int type = (int)answered[0];
+            entriesInFlight -= type == OrderAction.DAY || type == OrderAction.IOC ? 1 : 0;
+            final int answeredSlot = openOrders.slotOf(answered[1]);
+            if (OrderAction.DAY == type)
+            {
+                assertThat(openOrders.add(answered[1], (int)answered[3], (byte)answered[4], answered[5], answered[6], 0))
+                    .as("Accepted of order %d tracked", answered[1]).isTrue();
+                rested++;
+            }
+            else if (OrderAction.CANCEL == type && answeredSlot >= 0)
+            {
+                openOrders.reduce(answered[1], openOrders.shares(answeredSlot) - answered[6]);
+            }
+            else if (OrderAction.REPLACE == type && answeredSlot >= 0)
+            {
+                openOrders.remove(answered[1]);
+                assertThat(openOrders.add(answered[2], (int)answered[3], (byte)answered[4], answered[5], answered[6],
+                    0)).as("Replaced of order %d tracked", answered[1]).isTrue();
+            }
+        }
+
+        assertThat(rested).as("day orders rested").isGreaterThan(1_000);
+        assertThat(openOrders.size()).isGreaterThan(openOrders.capacity() / 2);
     }
 
     @Test
@@ -317,7 +409,7 @@ class OrderFlowGeneratorTest
 
         for (int i = 0; i < 1_000; i++)
         {
-            generator.next(openOrders, action);
+            generator.next(openOrders, 0, action);
             final long mid = generator.mid(0);
             assertThat(Math.abs(mid - previous)).isIn(0L, TICK);
             moved |= mid != previous;
@@ -341,7 +433,7 @@ class OrderFlowGeneratorTest
 
         for (int i = 0; i < draws; i++)
         {
-            generator.next(openOrders, action);
+            generator.next(openOrders, 0, action);
             final long mid = generator.mid(0);
             up += mid > previous ? 1 : 0;
             down += mid < previous ? 1 : 0;
@@ -383,7 +475,7 @@ class OrderFlowGeneratorTest
         }
         for (int i = 0; i < count; i++)
         {
-            generator.next(openOrders, action);
+            generator.next(openOrders, 0, action);
             final int slot = action.targetSlot();
             final long targetShares = slot >= 0 ? openOrders.shares(slot) : 0;
             final long mid = generator instanceof OrderFlowGenerator g ? g.mid(action.symbolIndex()) : 0;
