@@ -38,9 +38,10 @@ import java.util.concurrent.locks.LockSupport;
  * from the next and get them replayed. A connection the gateway closes lingers ({@link OuchConnection#linger}): its
  * socket takes the rest of the send buffer (End of Session, Login Rejected, messages owed at a Logout Request), then
  * its output is shut down and its input dropped until the client closes its end, for {@code endOfSessionLingerNs} at
- * most; at most {@code maxPendingLogins} linger at once (one more closes the oldest), except at the end of the day's
- * sessions ({@link #endAll()}): at the rollover they go on lingering in the next day's registry, and at the stop the
- * gateway waits for them ({@link #lingerAtStop()}). A connection refused at the pending-login limit is closed at once.
+ * most; at most {@code maxPendingLogins} linger at once (one more closes the oldest); from the close on
+ * ({@link #endDay()}), at which every session of the day ends, {@code maxSessions + maxPendingLogins}; and as many as
+ * there are at the end of the day's sessions ({@link #endAll()}): at the rollover they go on lingering in the next
+ * day's registry, and at the stop the gateway waits for them ({@link #lingerAtStop()}). A connection refused at the pending-login limit is closed at once.
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
  * session other than today's (blank means today's), a user already logged in on another connection, a user whose
@@ -126,8 +127,11 @@ final class SessionRegistry
      * logged-in session sent everything is ended.
      */
     private boolean dayOver;
-    /** Whether at most {@code maxPendingLogins} connections linger at once: until {@link #endAll()}. */
-    private boolean lingeringCapped = true;
+    /**
+     * Most connections lingering at once: {@code maxPendingLogins}, then from the close on every session of the day
+     * and the logins waiting, and no limit from {@link #endAll()} on.
+     */
+    private int lingeringCap;
 
     /**
      * @param credentials           who may log in.
@@ -177,6 +181,7 @@ final class SessionRegistry
         this.shardCount = shardCount;
         this.maxSessions = maxSessions;
         this.maxPendingLogins = maxPendingLogins;
+        this.lingeringCap = maxPendingLogins;
         this.loginTimeoutNs = loginTimeoutNs;
         this.endOfSessionLingerNs = endOfSessionLingerNs;
         this.loginTimeoutDetail = "no Login Request within " + loginTimeoutNs / 1_000_000L + " ms";
@@ -428,6 +433,7 @@ final class SessionRegistry
     void endDay()
     {
         dayOver = true;
+        lingeringCap = Math.max(lingeringCap, maxSessions + maxPendingLogins);
         for (int i = 0, size = sessions.size(); i < size; i++)
         {
             sessions.get(i).journalEndOfDay(ouch, clock.midnightNs());
@@ -658,7 +664,7 @@ final class SessionRegistry
      */
     void endAll()
     {
-        lingeringCapped = false;
+        lingeringCap = Integer.MAX_VALUE;
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             endSession(connections.get(i), false);
@@ -869,7 +875,7 @@ final class SessionRegistry
         connections.remove(connection);
         if (endOfSessionLingerNs > 0)
         {
-            if (lingeringCapped && lingering.size() >= maxPendingLogins)
+            if (lingering.size() >= lingeringCap)
             {
                 // The oldest lingering socket closes early, so that sockets and send buffers stay bounded.
                 CloseHelper.quietClose(lingering.removeFirst().server());

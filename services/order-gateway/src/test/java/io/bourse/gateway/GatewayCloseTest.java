@@ -1,5 +1,6 @@
 package io.bourse.gateway;
 
+import io.bourse.common.config.Credentials;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
 import io.bourse.gateway.OuchMessages.Rejected;
@@ -163,6 +164,51 @@ class GatewayCloseTest
             new SystemEventMessage(TimeUnit.SECONDS.toNanos(2), (char)Ouch42.EVENT_END_OF_DAY));
     }
 
+    /**
+     * Four sessions at the close, with room for two connections awaiting their login: each gets End of Day and End of
+     * Session, and every connection lingers, none closed early. Before, at most that many lingered at once, so the
+     * close's third and fourth ends closed the oldest lingering sockets at once, cutting off what their sockets had not
+     * yet sent.
+     */
+    @Test
+    void shouldLetEverySessionEndedAtTheCloseLingerWhateverTheLimitOfConnectionsAwaitingLogin() throws IOException
+    {
+        final List<String> users = List.of("demo01", "demo02", "demo03", "demo04");
+        final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(this::readWallClock));
+        gateway = MemoryGateway.start(journalRoot, SESSION, (ctx) -> ctx.closeTimeNs(CLOSE_NS).maxPendingLogins(2)
+            .endOfSessionLingerMs(60_000).credentials(Credentials.parse(
+                users.stream().map((user) -> user + "," + user + "pw,DEMO").toList())),
+            engine, new GatewayMetrics(registry), clock);
+        agent = gateway.agent();
+        final List<MemoryNetwork.Endpoint> clients = new ArrayList<>();
+        for (final String user : users)
+        {
+            logIn(user, ONE_HOUR_BEFORE_CLOSE_NS);
+            clients.add(client);
+        }
+
+        wallClockNs = DAY_EPOCH_NS + CLOSE_NS;
+        final List<ByteArrayOutputStream> received = clients.stream().map((c) -> new ByteArrayOutputStream()).toList();
+        for (int i = 0; i < 10; i++)
+        {
+            agent.doWork();
+            for (int c = 0; c < clients.size(); c++)
+            {
+                received.get(c).write(clients.get(c).takeAvailable());
+            }
+        }
+
+        for (int c = 0; c < clients.size(); c++)
+        {
+            assertThat(sequencedData(received.get(c).toByteArray())).as(users.get(c))
+                .containsExactly(new SystemEventMessage(CLOSE_NS, (char)Ouch42.EVENT_END_OF_DAY));
+            assertThat(received.get(c).toByteArray()).as(users.get(c) + ": End of Session last").endsWith(0, 1, 'Z');
+            assertThat(clients.get(c).isPeerClosed()).as(users.get(c) + ": end of stream").isTrue();
+        }
+        assertThat(clients).as("the gateway's ends, lingering").allMatch((c) -> c.peer().isOpen());
+        assertThat(Metrics.gauge(registry, "bourse_gateway_lingering_connections")).isEqualTo(4);
+    }
+
     private void start() throws IOException
     {
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(this::readWallClock));
@@ -205,8 +251,19 @@ class GatewayCloseTest
      */
     private void logIn(final long startOfDayNs) throws IOException
     {
+        logIn("demo01", startOfDayNs);
+    }
+
+    /**
+     * Connects, logs in as the user (password: the name and "pw") and runs duty cycles until Start of Day came.
+     *
+     * @param user         the username.
+     * @param startOfDayNs the Start of Day's timestamp, ns since midnight.
+     */
+    private void logIn(final String user, final long startOfDayNs) throws IOException
+    {
         client = gateway.connect();
-        client.write(ByteBuffer.wrap(LoginRequests.packet("demo01", "demo01pw", 0)));
+        client.write(ByteBuffer.wrap(LoginRequests.packet(user, user + "pw", 0)));
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
         for (int i = 0; i < 1_000 && sequencedData(received.toByteArray()).isEmpty(); i++)
         {
