@@ -57,8 +57,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * token then not consumed), or for a closing-cross order the gateway refuses one Rejected for the replacement token, or
  * nothing at all (no open order of that token, or a replacement token used before); a Cancel Order yields at most an
  * engine Cancel to its size and no message; a Modify Order at most an engine Cancel and Order Modified messages for its
- * token, never a Rejected. Checked after an engine event: Accepted, Replaced and Rejected answer with exactly one
- * message of their kind for the order's token (Accepted and Replaced with the order's Cross Type); Canceled and
+ * token, never a Rejected. Checked after an engine event: Accepted, Replaced and Rejected answer with one message of
+ * their kind for the order's token (Accepted and Replaced with the order's Cross Type, then only Order Modified
+ * messages, for Modify Orders that came before the engine acknowledged the order); Canceled and
  * Executed with one Canceled (or Order Modified) or Executed (liquidity flag 'C' in the closing cross), CancelPending
  * and CancelRejected with one Cancel Pending or Cancel Reject, then only Order Modified messages; CrossCompleted with
  * nothing. After every step the gateway's count of open orders matches the engine's.
@@ -540,11 +541,12 @@ class OrderEntryFuzzTest
             final List<Object> accepted = deliver(order.clientOrderId(), () -> events.accepted(midnightNs,
                 order.clientOrderId(), orderId, order.symbol(), side(order.buy()), order.quantity(), order.price(),
                 order.timeInForce(), order.display()));
-            assertThat(accepted).hasSize(1).first().isInstanceOfSatisfying(Accepted.class, (message) ->
+            assertThat(accepted).isNotEmpty().first().isInstanceOfSatisfying(Accepted.class, (message) ->
             {
                 assertThat(message.token()).isEqualTo(tokens.get(order.clientOrderId()));
                 assertThat(message.crossType()).isEqualTo(order.crossType());
             });
+            checkModifiedAfterFirst(accepted, tokens.get(order.clientOrderId()));
             if (Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == order.timeInForce())
             {
                 checkCanceled(order.clientOrderId(), deliver(order.clientOrderId(), () -> events.canceled(
@@ -572,11 +574,12 @@ class OrderEntryFuzzTest
             final List<Object> replaced = deliver(replace.newClientOrderId(), () -> events.replaced(midnightNs,
                 replace.clientOrderId(), replace.newClientOrderId(), resting.orderId(), newOrderId,
                 resting.symbol(), side(resting.buy()), replace.quantity(), replace.price()));
-            assertThat(replaced).hasSize(1).first().isInstanceOfSatisfying(Replaced.class, (message) ->
+            assertThat(replaced).isNotEmpty().first().isInstanceOfSatisfying(Replaced.class, (message) ->
             {
                 assertThat(message.token()).isEqualTo(tokens.get(replace.newClientOrderId()));
                 assertThat(message.crossType()).isEqualTo(resting.cross() ? 'C' : 'N');
             });
+            checkModifiedAfterFirst(replaced, tokens.get(replace.newClientOrderId()));
             if (Ouch42.TIME_IN_FORCE_IMMEDIATE_OR_CANCEL == replace.timeInForce())
             {
                 checkCanceled(replace.newClientOrderId(), deliver(replace.newClientOrderId(), () -> events.canceled(
@@ -763,6 +766,12 @@ class OrderEntryFuzzTest
         private void checkFirstThenModified(final List<Object> messages, final Object first, final String token)
         {
             assertThat(messages).isNotEmpty().first().isEqualTo(first);
+            checkModifiedAfterFirst(messages, token);
+        }
+
+        /** After the first message only Order Modified for the token: Modify Orders its size already meets. */
+        private static void checkModifiedAfterFirst(final List<Object> messages, final String token)
+        {
             assertThat(messages.subList(1, messages.size())).allSatisfy((message) -> assertThat(message)
                 .isInstanceOfSatisfying(Modified.class, (modified) -> assertThat(modified.token()).isEqualTo(token)));
         }
