@@ -330,12 +330,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
             waiting.removeIf((waitingRequest) -> waitingRequest.sessionId() == request.sessionId());
             return;
         }
-        if (!waiting.isEmpty() || answersUnderWay(request.workerId()) >= MAX_ANSWERS_PER_WORKER)
-        {
-            waiting.addLast(request);
-            return;
-        }
-        startAnswer(request);
+        waiting.addLast(request); // started in this duty cycle when its worker has room (answerCatchUps)
     }
 
     private int answersUnderWay(final int workerId)

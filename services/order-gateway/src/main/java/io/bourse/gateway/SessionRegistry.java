@@ -41,7 +41,8 @@ import java.util.concurrent.locks.LockSupport;
  * most; at most {@code maxPendingLogins} linger at once (one more closes the oldest); from the close on
  * ({@link #endDay()}), at which every session of the day ends, {@code maxSessions + maxPendingLogins}; and as many as
  * there are at the end of the day's sessions ({@link #endAll()}): at the rollover they go on lingering in the next
- * day's registry, and at the stop the gateway waits for them ({@link #lingerAtStop()}). A connection refused at the pending-login limit is closed at once.
+ * day's registry, and at the stop the gateway waits for them ({@link #lingerAtStop()}). A connection refused at the
+ * pending-login limit is closed at once.
  * <p>
  * Login Request: unknown user or wrong password is answered with Login Rejected 'A' (not authorized); a requested
  * session other than today's (blank means today's), a user already logged in on another connection, a user whose

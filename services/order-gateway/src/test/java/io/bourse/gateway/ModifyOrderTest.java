@@ -237,7 +237,8 @@ class ModifyOrderTest
 
         assertThat(fixture.engine.commands().get(2)).isEqualTo(new Cancel(0, T0, id(1, 2), 70));
         assertThat(fixture.messages(fixture.alice).subList(2, 4)).isEqualTo(List.of(
-            new Replaced(T2, "S2", 'S', 50, "AAPL", PRICE + 100, DAY, "DEMO", 'Y', 102, 'A', 'N', 0, 'N', 'L', "S1", ' '),
+            new Replaced(
+                T2, "S2", 'S', 50, "AAPL", PRICE + 100, DAY, "DEMO", 'Y', 102, 'A', 'N', 0, 'N', 'L', "S1", ' '),
             new Modified(T2, "S2", 'E', 50)));
         assertThat(fixture.messages(fixture.alice)).hasSize(4);
     }

@@ -145,8 +145,7 @@ public final class OrderFlowGenerator implements OrderMix
         int bound = profile.dayPermille();
         if (roll < bound)
         {
-            if (!(full || (profile.bookTarget() > 0 && expected >= profile.bookTarget())) ||
-                !cancel(openOrders, action, false))
+            if (!atTarget(expected, full) || !cancel(openOrders, action, false))
             {
                 limit(resting, action);
             }
@@ -173,6 +172,11 @@ public final class OrderFlowGenerator implements OrderMix
         {
             limit(resting, action);
         }
+    }
+
+    private boolean atTarget(final int expected, final boolean full)
+    {
+        return full || (profile.bookTarget() > 0 && expected >= profile.bookTarget());
     }
 
     private void limit(final int type, final OrderAction action)
