@@ -44,7 +44,8 @@ public final class Ramp
      * @param p999Ns 99.9th percentile.
      * @param maxNs  largest.
      * @param broke  true when the p99 exceeded the limit or too few of the Enter Orders due were answered.
-     * @param notSent Enter Orders due during the step but not sent: no OUCH session was logged in.
+     * @param notSent Enter Orders due during the step but not sent, no OUCH session being logged in: an estimate, as
+     *                the schedule's orders not sent have no type; see {@link #enterOrdersNotSent}.
      */
     public record Step(int index, long rate, long sent, long count, long p50Ns, long p90Ns, long p99Ns, long p999Ns,
         long maxNs, boolean broke, long notSent)
@@ -124,11 +125,13 @@ public final class Ramp
      *
      * @param roundTrip the step's round trips in ns.
      * @param sent      Enter Orders sent during the step.
-     * @param notSent   Enter Orders due during the step but not sent, no OUCH session being logged in: as unanswered
-     *                  as those sent and not answered, so that a step in which the exchange served no one breaks.
+     * @param otherSent the step's other orders sent (OUCH 4.2 Cancel Order, Replace Order).
+     * @param notSent   orders of the schedule due during the step but not sent, no OUCH session being logged in, of
+     *                  any type. Their Enter Orders, estimated by {@link #enterOrdersNotSent}, count as unanswered as
+     *                  those sent and not answered do, so that a step in which the exchange served no one breaks.
      * @return true to go on with the next step, false when the ramp is over (broken or at the maximum rate).
      */
-    public boolean onStepEnd(final Histogram roundTrip, final long sent, final long notSent)
+    public boolean onStepEnd(final Histogram roundTrip, final long sent, final long otherSent, final long notSent)
     {
         if (done)
         {
@@ -137,13 +140,31 @@ public final class Ramp
         final int index = steps.size();
         final long rate = rateOfStep(index);
         final SimulatorReport.Latency latency = SimulatorReport.Latency.of(roundTrip);
-        final boolean broke = latency.p99Ns() > p99LimitNs || tooFewAnswered(latency.count(), sent + notSent);
+        final long enterOrdersNotSent = enterOrdersNotSent(sent, otherSent, notSent);
+        final boolean broke = latency.p99Ns() > p99LimitNs ||
+            tooFewAnswered(latency.count(), sent + enterOrdersNotSent);
         final Step step = new Step(index, rate, sent, latency.count(), latency.p50Ns(), latency.p90Ns(),
-            latency.p99Ns(), latency.p999Ns(), latency.maxNs(), broke, notSent);
+            latency.p99Ns(), latency.p999Ns(), latency.maxNs(), broke, enterOrdersNotSent);
         steps.add(step);
         listener.onStep(step, roundTrip);
         done = broke || rate >= maxRate;
         return !done;
+    }
+
+    /**
+     * The Enter Orders among a step's orders not sent: an order of the schedule gets its type only when a session sends
+     * it, so those not sent are taken in the proportion of Enter Orders among the step's orders sent (rounded up), or
+     * all as Enter Orders when the step sent none.
+     *
+     * @param sent      Enter Orders sent during the step.
+     * @param otherSent other orders sent during the step.
+     * @param notSent   orders of the schedule not sent during the step.
+     * @return the estimated Enter Orders among them, at most {@code notSent}.
+     */
+    static long enterOrdersNotSent(final long sent, final long otherSent, final long notSent)
+    {
+        final long allSent = sent + otherSent;
+        return 0 == allSent ? notSent : (long)Math.ceil((double)notSent * sent / allSent);
     }
 
     private static boolean tooFewAnswered(final long answered, final long sent)
@@ -201,7 +222,7 @@ public final class Ramp
             String.format(Locale.ROOT, "ramp: broke at %,d orders/s (%,d of %,d Enter Orders answered within the " +
                 "step, under %d%%%s)", broke.rate(), broke.count(), broke.sent() + broke.notSent(),
                 MIN_ANSWERED_PERCENT, 0 == broke.notSent() ? "" :
-                String.format(Locale.ROOT, "; %,d of them not sent, no session logged in", broke.notSent())) :
+                String.format(Locale.ROOT, "; about %,d of them not sent, no session logged in", broke.notSent())) :
             String.format(Locale.ROOT, "ramp: broke at %,d orders/s (p99 %,.1f us > %,.1f us)",
                 broke.rate(), broke.p99Ns() / 1000.0, p99LimitNs / 1000.0));
     }

@@ -81,6 +81,7 @@ public final class SimulatorService implements AutoCloseable
     private Histogram stepFeedLatency;
     /** Enter Orders sent when the current ramp step began; the progress thread only. */
     private long enteredAtStepStart;
+    private long otherAtStepStart;
     private long notSentAtStepStart;
     private AgentRunner orderRunner;
     private AgentRunner mdRunner;
@@ -453,10 +454,12 @@ public final class SimulatorService implements AutoCloseable
         feedLatency.sampleInterval();
         stepFeedLatency = feedLatency.takeWindow();
         final long entered = counters.get(SimulatorCounter.DAY_SENT) + counters.get(SimulatorCounter.IOC_SENT);
+        final long other = counters.get(SimulatorCounter.CANCEL_SENT) + counters.get(SimulatorCounter.REPLACE_SENT);
         final long notSent = counters.get(SimulatorCounter.NOT_SENT);
-        final boolean goOn = ramp.onStepEnd(
-            roundTrip.takeWindow(), entered - enteredAtStepStart, notSent - notSentAtStepStart);
+        final boolean goOn = ramp.onStepEnd(roundTrip.takeWindow(), entered - enteredAtStepStart,
+            other - otherAtStepStart, notSent - notSentAtStepStart);
         enteredAtStepStart = entered;
+        otherAtStepStart = other;
         notSentAtStepStart = notSent;
         if (!goOn)
         {
