@@ -223,6 +223,15 @@ final class OuchConnection implements MessageListener, SoupBinTCPServerStatusLis
         return sendChannel.remaining() >= SessionSendChannel.PACKET_HEADER_LENGTH + length;
     }
 
+    /**
+     * @return true when at most half the send buffer holds bytes the socket has not taken: the margin for a burst of
+     *         messages that a session starts with.
+     */
+    boolean hasBurstMargin()
+    {
+        return sendChannel.pendingBytes() <= sendChannel.remaining();
+    }
+
     /** @return the user logged in on this connection, or null. */
     UserSession user()
     {

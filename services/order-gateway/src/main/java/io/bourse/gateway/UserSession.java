@@ -53,8 +53,9 @@ final class UserSession
     private long nextToSend;
     private long replayEnd;
     /**
-     * True from a login with a replay until the session has been sent everything journaled once: the messages
-     * journaled while the replay ran are owed history too, sent paced like it ({@link #flush}).
+     * True from a login with a replay until the session has been sent everything journaled once and its send buffer
+     * has half its room again: the messages journaled meanwhile are owed history too, sent paced like it
+     * ({@link #flush}).
      */
     private boolean catchingUp;
     private long orderCount;
@@ -359,8 +360,9 @@ final class UserSession
      * force under {@code batch}), then sends journaled messages the connection has not had yet: a replay after login,
      * then the messages of this duty cycle. A replay goes only as fast as the connection's send buffer empties (it
      * stops at the first message that does not fit, and resumes on a later call), and so do the messages journaled
-     * while it ran, until the session has been sent everything once; after that, a message that does not fit makes
-     * the connection a slow consumer.
+     * while it ran, until the session has been sent everything once and its send buffer has drained to half (the
+     * paced replay leaves it nearly full: a burst of answers met it there and ended a client reading steadily as a
+     * slow consumer); after that, a message that does not fit makes the connection a slow consumer.
      *
      * @param replayLimit most replayed messages to send in this call, so one replay cannot hold up the other sessions.
      * @return messages sent.
@@ -405,7 +407,7 @@ final class UserSession
             sent++;
             replayed += replay ? 1 : 0;
         }
-        if (nextToSend > journal.durableCount())
+        if (catchingUp && null != connection && nextToSend > journal.durableCount() && connection.hasBurstMargin())
         {
             catchingUp = false; // caught up: from here on a message that does not fit makes a slow consumer
         }

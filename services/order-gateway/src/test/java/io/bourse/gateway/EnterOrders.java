@@ -4,6 +4,9 @@ import io.bourse.common.config.Symbols;
 import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
 
 /** OUCH 4.2 Enter Orders as a client writes them, for tests that write raw bytes. */
 final class EnterOrders
@@ -36,5 +39,18 @@ final class EnterOrders
             .minimumQuantity(0)
             .crossType(Ouch42.CROSS_TYPE_NO_CROSS)
             .customerType(Ouch42.CUSTOMER_TYPE_DEFAULT);
+    }
+
+    /**
+     * @param token the Order Token, at most 14 characters.
+     * @param stock the symbol, at most 8 characters.
+     * @return a SoupBinTCP 4.0 Unsequenced Data packet holding the {@link #encode} day order, position to limit.
+     */
+    static ByteBuffer packet(final String token, final String stock)
+    {
+        final ByteBuffer packet = ByteBuffer.allocate(3 + EnterOrder.LENGTH);
+        packet.putShort((short)(1 + EnterOrder.LENGTH)).put((byte)'U');
+        encode(new UnsafeBuffer(packet, 3, EnterOrder.LENGTH), token, stock);
+        return packet.clear();
     }
 }

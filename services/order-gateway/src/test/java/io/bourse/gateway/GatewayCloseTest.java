@@ -6,11 +6,9 @@ import io.bourse.common.time.SessionNames;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
 import io.bourse.gateway.RecordingEngineProxy.NewOrder;
-import io.bourse.ouch.EnterOrder;
 import io.bourse.ouch.Ouch42;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +42,6 @@ class GatewayCloseTest
     @TempDir
     private Path journalRoot;
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
-    private final UnsafeBuffer request = new UnsafeBuffer(ByteBuffer.allocate(EnterOrder.LENGTH));
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private MemoryGateway gateway;
     private MemoryNetwork.Endpoint client;
@@ -71,7 +68,7 @@ class GatewayCloseTest
         stepping = true;
         for (int i = 1; i <= 3; i++)
         {
-            client.write(enterOrder("T" + i));
+            client.write(EnterOrders.packet("T" + i, "AAPL"));
             agent.doWork();
         }
         agent.doWork();
@@ -79,7 +76,7 @@ class GatewayCloseTest
         assertThat(engine.commands()).filteredOn(NewOrder.class::isInstance)
             .as("only T1, read before the close, reaches the engine")
             .extracting((command) -> ((NewOrder)command).timestampNs()).containsExactly(CLOSE_NS - 2 * STEP_NS);
-        assertThat(sequencedData(client.takeAvailable())).containsExactly(
+        assertThat(OuchMessages.sequencedData(client.takeAvailable())).containsExactly(
             new Rejected(CLOSE_NS, "T2", 'C'),
             new Rejected(CLOSE_NS + 2 * STEP_NS, "T3", 'C'));
     }
@@ -96,7 +93,7 @@ class GatewayCloseTest
         logIn();
 
         wallClockNs = DAY_EPOCH_NS + CLOSE_NS;
-        client.write(enterOrder("T1"));
+        client.write(EnterOrders.packet("T1", "AAPL"));
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
         for (int i = 0; i < 10; i++)
         {
@@ -105,7 +102,7 @@ class GatewayCloseTest
         }
 
         final byte[] bytes = received.toByteArray();
-        assertThat(sequencedData(bytes)).containsExactly(
+        assertThat(OuchMessages.sequencedData(bytes)).containsExactly(
             new SystemEventMessage(CLOSE_NS, (char)Ouch42.EVENT_END_OF_DAY));
         assertThat(bytes).as("End of Session last").endsWith(0, 1, 'Z');
         assertThat(engine.commands()).isEmpty();
@@ -127,19 +124,19 @@ class GatewayCloseTest
         wallClockNs = DAY_EPOCH_NS + beforeMidnightNs;
         startDaily(SessionNames.ofDate(date), registry);
         logIn(beforeMidnightNs);
-        client.write(enterOrder("T1"));
+        client.write(EnterOrders.packet("T1", "AAPL"));
         agent.doWork();
         assertThat(engine.commands()).filteredOn(NewOrder.class::isInstance).hasSize(1);
 
         wallClockNs = DAY_EPOCH_NS + dayNs + TimeUnit.SECONDS.toNanos(1);
-        client.write(enterOrder("T2"));
+        client.write(EnterOrders.packet("T2", "AAPL"));
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
         for (int i = 0; i < 10; i++)
         {
             agent.doWork();
             received.write(client.takeAvailable());
         }
-        assertThat(sequencedData(received.toByteArray())).as("closing, T1 still open: no End of Day yet")
+        assertThat(OuchMessages.sequencedData(received.toByteArray())).as("closing, T1 still open: no End of Day yet")
             .containsExactly(new Rejected(TimeUnit.SECONDS.toNanos(1), "T2", 'C'));
         gateway.close();
 
@@ -200,7 +197,7 @@ class GatewayCloseTest
 
         for (int c = 0; c < clients.size(); c++)
         {
-            assertThat(sequencedData(received.get(c).toByteArray())).as(users.get(c))
+            assertThat(OuchMessages.sequencedData(received.get(c).toByteArray())).as(users.get(c))
                 .containsExactly(new SystemEventMessage(CLOSE_NS, (char)Ouch42.EVENT_END_OF_DAY));
             assertThat(received.get(c).toByteArray()).as(users.get(c) + ": End of Session last").endsWith(0, 1, 'Z');
             assertThat(clients.get(c).isPeerClosed()).as(users.get(c) + ": end of stream").isTrue();
@@ -265,42 +262,13 @@ class GatewayCloseTest
         client = gateway.connect();
         client.write(ByteBuffer.wrap(LoginRequests.packet(user, user + "pw", 0)));
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
-        for (int i = 0; i < 1_000 && sequencedData(received.toByteArray()).isEmpty(); i++)
+        for (int i = 0; i < 1_000 && OuchMessages.sequencedData(received.toByteArray()).isEmpty(); i++)
         {
             agent.doWork();
             received.write(client.takeAvailable());
         }
         assertThat(received.toByteArray()[2]).as("Login Accepted").isEqualTo((byte)'A');
-        assertThat(sequencedData(received.toByteArray())).containsExactly(
+        assertThat(OuchMessages.sequencedData(received.toByteArray())).containsExactly(
             new SystemEventMessage(startOfDayNs, (char)Ouch42.EVENT_START_OF_DAY));
-    }
-
-    /** @return a SoupBinTCP 4.0 Unsequenced Data packet holding an OUCH 4.2 Enter Order of AAPL. */
-    private ByteBuffer enterOrder(final String token)
-    {
-        EnterOrders.encode(request, token, "AAPL");
-        final ByteBuffer packet = ByteBuffer.allocate(3 + EnterOrder.LENGTH);
-        packet.putShort((short)(1 + EnterOrder.LENGTH)).put((byte)'U');
-        request.getBytes(0, packet, 3, EnterOrder.LENGTH);
-        return packet.position(3 + EnterOrder.LENGTH).flip();
-    }
-
-    /** @return the OUCH 4.2 messages of the Sequenced Data packets among SoupBinTCP 4.0 packets. */
-    private static List<Object> sequencedData(final byte[] bytes)
-    {
-        final ByteBuffer packets = ByteBuffer.wrap(bytes);
-        final List<Object> messages = new ArrayList<>();
-        while (packets.hasRemaining())
-        {
-            final int length = packets.getShort() & 0xFFFF;
-            final byte type = packets.get();
-            final byte[] payload = new byte[length - 1];
-            packets.get(payload);
-            if ('S' == type)
-            {
-                messages.add(OuchMessages.decode(payload));
-            }
-        }
-        return messages;
     }
 }

@@ -111,6 +111,28 @@ final class OuchMessages
     }
 
     /**
+     * @param bytes SoupBinTCP 4.0 packets as a client reads them; a packet cut off at the end is left out.
+     * @return the OUCH 4.2 messages of their Sequenced Data packets, decoded.
+     */
+    static List<Object> sequencedData(final byte[] bytes)
+    {
+        final ByteBuffer packets = ByteBuffer.wrap(bytes);
+        final List<Object> messages = new ArrayList<>();
+        while (packets.remaining() >= 2 && packets.remaining() >= 2 + (packets.getShort(packets.position()) & 0xFFFF))
+        {
+            final int length = packets.getShort() & 0xFFFF;
+            final byte type = packets.get();
+            final byte[] payload = new byte[length - 1];
+            packets.get(payload);
+            if ('S' == type)
+            {
+                messages.add(decode(payload));
+            }
+        }
+        return messages;
+    }
+
+    /**
      * @param bytes one message.
      * @return it decoded.
      */
