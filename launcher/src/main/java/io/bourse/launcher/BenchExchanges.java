@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,9 +29,11 @@ import java.util.concurrent.TimeUnit;
  * exchange in this JVM as {@code ./bourse exchange} does ({@link EmbeddedExchange}), {@code compose} starts the
  * exchange's services (not the simulator, Prometheus or Grafana) with {@code docker compose up --build --wait}, the
  * event archive off as in the embedded exchange unless {@code BOURSE_ARCHIVE_ENABLED} is set, and removes them
- * afterwards, {@code running} measures one already up. All three take their ports, symbols and users from
- * the same settings as the services ({@code BOURSE_*}; users from {@code BOURSE_CREDENTIALS} or
- * deploy/credentials.csv): the OUCH sessions log in as the first users, the ITCH subscriber as the last.
+ * afterwards, {@code running} measures one already up. Each takes its ports, symbols and users from the settings
+ * its services run with ({@code BOURSE_*}; users from {@code BOURSE_CREDENTIALS} or deploy/credentials.csv; under
+ * compose only the settings the compose file passes on, {@value #SYMBOLS_ENV} and {@value #CREDENTIALS_ENV}, the
+ * ports being the compose file's): the OUCH sessions log in as the first users, the ITCH subscriber as the last. An
+ * exchange is started only once those settings are found good, and removed again when its start fails.
  */
 final class BenchExchanges
 {
@@ -55,6 +58,10 @@ final class BenchExchanges
     private static final String ARCHIVE_ENABLED_ENV = "BOURSE_ARCHIVE_ENABLED";
     /** The compose file's close time of the gateway (00:00 by default there; the embedded exchange never closes). */
     private static final String CLOSE_TIME_ENV = "BOURSE_GATEWAY_CLOSE_TIME";
+    /** The compose file's symbols, passed on to every service. */
+    private static final String SYMBOLS_ENV = "BOURSE_SYMBOLS";
+    /** The compose file's users, passed on to the gateway and the fanout. */
+    private static final String CREDENTIALS_ENV = "BOURSE_CREDENTIALS";
 
     private BenchExchanges()
     {
@@ -87,18 +94,19 @@ final class BenchExchanges
      *
      * @param progress where start-up messages go.
      * @return the running exchange.
+     * @throws IllegalArgumentException when the settings cannot make a target (fewer than 2 users): nothing started.
      */
     static ExchangeTarget.Running embedded(final PrintStream progress)
     {
         final Settings settings = BourseMain.embeddedSettings(Map.of());
-        requireFree(settings, "a running exchange");
-        progress.println("starting the embedded exchange");
-        final EmbeddedExchange exchange = EmbeddedExchange.launch(settings);
         final String layout = settings.get(EmbeddedExchange.LAYOUT_PROP_NAME, "dedicated");
-        return new ExchangeTarget.Running(target("embedded", "one JVM: media driver, " +
+        final ExchangeTarget target = target("embedded", "one JVM: media driver, " +
             SymbolDirectory.fromSettings(settings).shardCount() + " engine shards, order gateway, md-publisher and " +
             "fanout, " + ("shared".equals(layout) ? "gateway and shards on one shared thread" :
-            "one thread per agent") + ", idle " + settings.get("bourse.idle.strategy", "backoff"), settings), exchange);
+            "one thread per agent") + ", idle " + settings.get("bourse.idle.strategy", "backoff"), settings);
+        requireFree(settings, "a running exchange");
+        progress.println("starting the embedded exchange");
+        return new ExchangeTarget.Running(target, EmbeddedExchange.launch(settings));
     }
 
     /**
@@ -112,7 +120,9 @@ final class BenchExchanges
      * @param composeFile docker-compose.yml.
      * @param progress    where docker compose's output goes.
      * @return the running exchange; closing it removes the services' containers and the gateway's journal volume.
-     * @throws IllegalStateException when docker compose fails or an exchange already listens on the ports.
+     * @throws IllegalStateException    when docker compose fails (the services are removed again) or an exchange
+     *                                  already listens on the ports.
+     * @throws IllegalArgumentException when the settings cannot make a target (fewer than 2 users): nothing started.
      */
     static ExchangeTarget.Running compose(final Path composeFile, final PrintStream progress)
     {
@@ -120,8 +130,7 @@ final class BenchExchanges
         {
             throw new IllegalArgumentException("--compose-file: no such file: " + composeFile);
         }
-        final Settings settings = Settings.fromEnvironment();
-        requireFree(settings, "docker compose");
+        final Settings settings = composeSettings(System.getenv());
         final List<String> remove = new ArrayList<>(List.of("down", "--volumes"));
         remove.addAll(COMPOSE_SERVICES);
         final List<String> up = new ArrayList<>(List.of("up", "--detach", "--build", "--wait"));
@@ -132,19 +141,56 @@ final class BenchExchanges
         final String set = System.getenv(ARCHIVE_ENABLED_ENV);
         final String archive = null == set || set.isBlank() ? "false" : set.strip();
         final String closeTime = Objects.requireNonNullElse(System.getenv(CLOSE_TIME_ENV), "");
+        final ExchangeTarget target = target("compose", "docker compose: one container per service (" +
+            String.join(", ", COMPOSE_SERVICES) + "), one JVM each, host network and IPC, cpusets of " +
+            composeFile.getFileName() + ", event archive " + ("true".equals(archive) ? "on" : "off, as embedded") +
+            " (" + ARCHIVE_ENABLED_ENV + "), close of the trading day " +
+            (closeTime.isBlank() ? "none, as embedded" : "at " + closeTime.strip() + " UTC") + " (" + CLOSE_TIME_ENV +
+            ")", settings);
+        requireFree(settings, "docker compose");
         progress.println("docker compose --project-name " + COMPOSE_PROJECT + " " + String.join(" ", remove) +
             ", then " + ARCHIVE_ENABLED_ENV + "=" + archive + " " + CLOSE_TIME_ENV + "=" + closeTime +
             " docker compose --project-name " + COMPOSE_PROJECT + " " + String.join(" ", up));
         final Map<String, String> stack = Map.of(AERON_DIR_ENV, COMPOSE_AERON_DIR);
         dockerCompose(composeFile, remove, stack, progress);
-        dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive, CLOSE_TIME_ENV, closeTime,
-            AERON_DIR_ENV, COMPOSE_AERON_DIR), progress);
-        return new ExchangeTarget.Running(target("compose", "docker compose: one container per service (" +
-            String.join(", ", COMPOSE_SERVICES) + "), one JVM each, host network and IPC, cpusets of " +
-            composeFile.getFileName() + ", event archive " + ("true".equals(archive) ? "on" : "off, as embedded") +
-            " (" + ARCHIVE_ENABLED_ENV + "), close of the trading day " +
-            (closeTime.isBlank() ? "none, as embedded" : "at " + closeTime.strip() + " UTC") + " (" + CLOSE_TIME_ENV +
-            ")", settings), () -> dockerCompose(composeFile, remove, stack, progress));
+        try
+        {
+            dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive, CLOSE_TIME_ENV, closeTime,
+                AERON_DIR_ENV, COMPOSE_AERON_DIR), progress);
+        }
+        catch (final RuntimeException ex)
+        {
+            // Some services may be up (a port taken, one unhealthy, the wait timed out): none is left running.
+            try
+            {
+                dockerCompose(composeFile, remove, stack, progress);
+            }
+            catch (final RuntimeException removeFailed)
+            {
+                ex.addSuppressed(removeFailed);
+            }
+            throw ex;
+        }
+        return new ExchangeTarget.Running(target, () -> dockerCompose(composeFile, remove, stack, progress));
+    }
+
+    /**
+     * @param environment the benchmark's environment.
+     * @return the settings the compose file's services run with: of the environment, only what the compose file
+     *         passes on to them (symbols, users); the ports are the compose file's, the settings' defaults.
+     */
+    static Settings composeSettings(final Map<String, String> environment)
+    {
+        final Map<String, String> passedOn = new HashMap<>();
+        for (final String name : List.of(SYMBOLS_ENV, CREDENTIALS_ENV))
+        {
+            final String value = environment.get(name);
+            if (null != value)
+            {
+                passedOn.put(name, value);
+            }
+        }
+        return new Settings(passedOn);
     }
 
     private static ExchangeTarget target(final String name, final String layout, final Settings settings)
