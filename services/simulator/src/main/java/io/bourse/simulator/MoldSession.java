@@ -28,8 +28,8 @@ import java.util.concurrent.TimeUnit;
  * gap-fill state, {@link SimulatorCounter#MD_GAPS}), Request Packets sent ({@link SimulatorCounter#MD_GAP_REQUESTS})
  * and messages recovered from responses ({@link SimulatorCounter#MD_GAP_MESSAGES}). A truncated datagram is counted as
  * an error and skipped; a socket failure ends the session, and so does a packet of the md-publisher's next run (a new
- * MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see {@link #downstream}), or its End of
- * Session once the End of Session packets have stopped ({@link #endOfSession}). A gap asked for again and again with
+ * MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see {@link #message} and
+ * {@link #downstream}), or its End of Session once the End of Session packets have stopped ({@link #endOfSession}). A gap asked for again and again with
  * no message recovered for {@link #FILL_TIMEOUT_NS} fails the session ({@link #poll}): an md-publisher without its
  * session file ({@code BOURSE_MD_MOLD_STORE_DIR}), or past its size limit, keeps only its newest messages
  * ({@code BOURSE_MD_MOLD_STORE_MESSAGES}), and MoldUDP64 has no answer for a request of older ones, so a session that
@@ -64,6 +64,8 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      */
     static final int FILL_TIMEOUT_REQUESTS = 2;
     private static final int RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
+    /** MoldUDP64 1.00 Downstream Packet: Session, 10 alphanumeric bytes at offset 0. */
+    private static final int SESSION_LENGTH = 10;
 
     private final String name;
     private final MoldUDP64Client client;
@@ -83,6 +85,9 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     private volatile long nextExpectedSequenceNumber = 1;
     private volatile long heartbeats;
     private boolean readingResponse;
+    /** The MoldUDP64 Session of the messages this join delivered, as sent; set by the first. */
+    private final byte[] joinedSession = new byte[SESSION_LENGTH];
+    private boolean sessionKnown;
 
     /**
      * @param name           for messages.
@@ -248,9 +253,26 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         return datagrams;
     }
 
+    /**
+     * Delivers a message of the joined MoldUDP64 session. A message of another session (the md-publisher's next run)
+     * ends this one undelivered, and so do the rest of its packet: nassau's client neither checks a packet's Session
+     * nor calls {@link #downstream} before it has delivered the packet's messages, and asks for a gap under the
+     * Session of the packet that showed it. Before, a next run's first packet that reached past the next expected
+     * message had those messages delivered into the old run's books, and one past a gap had its gap filled from the
+     * next run's request server. nassau 1.0.0 hands its receive buffer here, the whole datagram from index 0, so the
+     * packet's Session is read there.
+     *
+     * @param buffer the ITCH 5.0 message from its position to its limit, within the datagram.
+     * @throws IOException as the listener's.
+     */
     @Override
     public void message(final ByteBuffer buffer) throws IOException
     {
+        if (!active || !isOfJoinedSession(buffer))
+        {
+            active = false;
+            return;
+        }
         if (readingResponse)
         {
             counters.increment(SimulatorCounter.MD_GAP_MESSAGES);
@@ -259,6 +281,24 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
         }
         replay.onMessage(buffer);
         listener.message(buffer);
+    }
+
+    private boolean isOfJoinedSession(final ByteBuffer datagram)
+    {
+        if (!sessionKnown)
+        {
+            datagram.get(0, joinedSession);
+            sessionKnown = true;
+            return true;
+        }
+        for (int i = 0; i < SESSION_LENGTH; i++)
+        {
+            if (datagram.get(i) != joinedSession[i])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -288,6 +328,10 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
     @Override
     public void downstream(final MoldUDP64Client session, final long sequenceNumber, final int messageCount)
     {
+        if (!active)
+        {
+            return;
+        }
         if (!readingResponse && sequenceNumber < nextExpectedSequenceNumber)
         {
             active = false;

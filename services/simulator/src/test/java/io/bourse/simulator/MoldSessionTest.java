@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
@@ -283,10 +285,62 @@ class MoldSessionTest
     }
 
     /**
+     * The md-publisher crashed early and runs again: its first packet reaches past the next expected message. nassau's
+     * client delivers the messages past it before it tells of the packet; before, messages 4 and 5 of the next run went
+     * into the old run's books.
+     */
+    @Test
+    void shouldEndWithoutDeliveringAPacketOfTheNextRunThatReachesPastTheNextExpectedMessage() throws IOException
+    {
+        assertEndsAtTheNextRun(packet("RUN2", 1, 5));
+    }
+
+    /**
+     * The md-publisher crashed and runs again, and its first packets are lost: the next one shows a gap, which nassau's
+     * client asks for under the next run's Session, and the re-request server, the next run's, answers. Before, its
+     * messages filled the gap in the old run's books.
+     */
+    @Test
+    void shouldEndWithoutDeliveringAGapFillOfTheNextRun() throws IOException
+    {
+        try (DatagramChannel requestServer = DatagramChannel.open(StandardProtocolFamily.INET))
+        {
+            requestServer.bind(requestAddress);
+            requestServer.configureBlocking(false);
+            final boolean[] answered = new boolean[1];
+            assertEndsAtTheNextRun(() ->
+            {
+                final ByteBuffer request = ByteBuffer.allocate(64);
+                final SocketAddress requester = requestServer.receive(request);
+                if (null != requester && !answered[0])
+                {
+                    answered[0] = true;
+                    assertThat(request.getLong(10)).as("Request Packet: the first missing message").isEqualTo(4);
+                    requestServer.send(packet("RUN2", 4, 2), requester);
+                }
+            }, packet("RUN2", 6, 1));
+        }
+    }
+
+    private void assertEndsAtTheNextRun(final ByteBuffer... nextRunPackets) throws IOException
+    {
+        assertEndsAtTheNextRun(() ->
+        {
+        }, nextRunPackets);
+    }
+
+    /** What the test does at each poll, e.g. answering the session's requests. */
+    @FunctionalInterface
+    private interface Step
+    {
+        void run() throws IOException;
+    }
+
+    /**
      * Delivers messages 1 to 3 of a run, a Heartbeat of that run among them, then sends packets of the md-publisher's
      * next run: the session must end at them, having delivered none of their messages.
      */
-    private void assertEndsAtTheNextRun(final ByteBuffer... nextRunPackets) throws IOException
+    private void assertEndsAtTheNextRun(final Step step, final ByteBuffer... nextRunPackets) throws IOException
     {
         final DatagramChannel downstream = MoldRelay.unicast();
         final Feed feed = unicastFeed(downstream);
@@ -302,7 +356,18 @@ class MoldSessionTest
             {
                 sender.send(packet, downstream.getLocalAddress());
             }
-            pumpUntil(() -> !feed.session().isActive(), feed);
+            pumpUntil(() ->
+            {
+                try
+                {
+                    step.run();
+                }
+                catch (final IOException ex)
+                {
+                    throw new AssertionError(ex);
+                }
+                return !feed.session().isActive();
+            }, feed);
         }
 
         assertThat(feed.received()).isEqualTo(3);
