@@ -1350,6 +1350,26 @@ final class OrderEntry
     }
 
     /**
+     * Rebuilding a session's journal, before {@link #restoreTokens} for it: whether the new token of a Rejected, one
+     * the session's index does not hold, was taken when the order was refused ({@link #admitNewToken}): it is valid and
+     * the capacities had room. The session's own count is exact, its journal being read in order. The day's count
+     * holds the sessions rebuilt before this one whole, later tokens included: a token taken then is left out only once
+     * the rebuilt count has reached the day's capacity, when no new token is taken anyway, and one refused for the
+     * day's capacity is marked used only while the rebuilt count is below it; so the index stays bounded.
+     *
+     * @param session     the session being rebuilt.
+     * @param buffer      holds the token.
+     * @param tokenOffset of the token.
+     * @return true when the token was taken.
+     */
+    boolean wasTokenTaken(final UserSession session, final DirectBuffer buffer, final int tokenOffset)
+    {
+        final int sessionTokens = session.tokens().size();
+        return isValidToken(buffer, tokenOffset) && sessionTokens < maxSessionTokens &&
+            dayTokens + sessionTokens < maxDayTokens;
+    }
+
+    /**
      * Rebuilding: the order traded, so that a broken trade of it is answered even once it is done.
      *
      * @param order a tracked order.

@@ -120,7 +120,7 @@ final class OrderRebuild implements SessionJournal.RecordHandler
                 aiqCanceled.wrap(buffer, offset).decrementShares());
             case Ouch42.EXECUTED -> onExecuted(buffer, offset);
             case Ouch42.ORDER_MODIFIED -> onModified(buffer, offset);
-            case Ouch42.REJECTED -> order(buffer, offset + OrderRejected.ORDER_TOKEN_OFFSET);
+            case Ouch42.REJECTED -> onRejected(buffer, offset + OrderRejected.ORDER_TOKEN_OFFSET);
             case Ouch42.BROKEN_TRADE -> order(buffer, offset + BrokenTrade.ORDER_TOKEN_OFFSET);
             case Ouch42.CANCEL_PENDING -> order(buffer, offset + CancelPending.ORDER_TOKEN_OFFSET);
             case Ouch42.CANCEL_REJECT -> order(buffer, offset + CancelReject.ORDER_TOKEN_OFFSET);
@@ -280,6 +280,23 @@ final class OrderRebuild implements SessionJournal.RecordHandler
         if (order.openShares <= 0)
         {
             orderEntry.restoreDone(order);
+        }
+    }
+
+    /**
+     * A Rejected: of a new token (Enter Order's, or a replacement's) that the index does not hold, the token is marked
+     * used only when the order entry would have taken it ({@link OrderEntry#wasTokenTaken}): one refused as invalid or
+     * for the token capacity was not, and a client may send such orders by the million. Before, every one was marked
+     * used at a restart, so the day's token capacity no longer bounded the index (an index past the heap) and one
+     * session's refused tokens used up the others' day capacity.
+     */
+    private void onRejected(final DirectBuffer buffer, final int tokenOffset)
+    {
+        final TokenIndex tokens = session.tokens();
+        if (TokenIndex.MISSING != tokens.get(buffer, tokenOffset) ||
+            orderEntry.wasTokenTaken(session, buffer, tokenOffset))
+        {
+            order(buffer, tokenOffset);
         }
     }
 

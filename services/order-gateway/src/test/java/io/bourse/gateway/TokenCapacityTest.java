@@ -128,6 +128,43 @@ class TokenCapacityTest
         }
     }
 
+    /**
+     * Tokens refused as invalid or for the session's capacity were never taken: a restart must not mark them used from
+     * their Rejected in the journal. Before, they were, and alice's refused tokens used up the day's capacity that bob
+     * still had room in.
+     */
+    @Test
+    void shouldNotCountTheTokensRefusedBeforeARestartInTheCapacitiesAfterIt() throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none(), 1, 2, 2, 5))
+        {
+            before.enterAccepted(before.alice, "A1", 'B', 1);
+            before.enterAccepted(before.alice, "A2", 'B', 2);
+            for (final String token : List.of("A3", "A4", "A5", "BAD TOKEN\u0001"))
+            {
+                before.enterOrder(token);
+                before.send(before.alice);
+            }
+            before.enterAccepted(before.bob, "B1", 'B', 1);
+            assertThat(before.rejects("session_token_capacity")).isEqualTo(3);
+        }
+
+        try (OrderEntryFixture after = new OrderEntryFixture(journalDir, RiskLimits.none(), 3, 4, 2, 5))
+        {
+            after.enterOrder("B2");
+            after.send(after.bob);
+            after.enterOrder("A3");
+            after.send(after.alice);
+
+            assertThat(after.alice.tokens().size()).isEqualTo(2);
+            assertThat(after.engine.commands()).as("B2 within the day's 5: A1, A2, B1, B2")
+                .isEqualTo(List.of(new NewOrder(0, T0, id(4, 1), "AAPL", true, 100, PRICE, DAY, 0, "BOBS", 'Y', 'N')));
+            assertThat(after.messages(after.alice).getLast()).as("alice's session still at its capacity")
+                .isEqualTo(new Rejected(T0, "A3", 'O'));
+            assertThat(after.rejects("session_token_capacity")).isEqualTo(1);
+        }
+    }
+
     @Test
     void shouldReadTheCapacitiesFromTheEnvironmentAndRefuseValuesOutOfRange()
     {
