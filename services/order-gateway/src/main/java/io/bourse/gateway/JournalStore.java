@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.LocalDate;
@@ -48,6 +49,8 @@ final class JournalStore implements AutoCloseable
      * in decimal ({@link #sessionIndexFloor}).
      */
     static final String SESSION_INDEX_FLOOR_FILE = "session-index.floor";
+    /** Suffix of the floor's next value while it is written, before it is renamed over the floor. */
+    private static final String NEXT_FLOOR_SUFFIX = ".next";
     /**
      * Name of the empty file in a trading day's directory that tells that every order its journals leave open has had
      * its cancel taken by its engine shard, or that none was left open ({@link #markOrdersCanceled}).
@@ -125,7 +128,9 @@ final class JournalStore implements AutoCloseable
      * Records the largest session index the trading day before knew of, forced to disk with its directory entry, so
      * that the day's sessions take indexes past it, also after a restart, when the engine events of the day before are
      * not replayed: an order of the day before still in the engine then shares its clientOrderId with no order of this
-     * day.
+     * day. Written to a file of its own, then renamed over the floor, so that a crash leaves the old floor or the new
+     * one (before, the floor was rewritten in place: a crash between its truncation and its write left it empty, and
+     * every start of that day failed on it).
      *
      * @param largestKnown the day before's {@link SessionIndexes#largestKnown()}.
      * @throws IOException when the file cannot be written.
@@ -133,10 +138,12 @@ final class JournalStore implements AutoCloseable
     void sessionIndexFloor(final int largestKnown) throws IOException
     {
         maxSessionIndex = Math.max(maxSessionIndex, largestKnown);
-        Files.writeString(directory.resolve(SESSION_INDEX_FLOOR_FILE), Integer.toString(maxSessionIndex),
-            StandardCharsets.US_ASCII, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE, StandardOpenOption.SYNC);
-        forceDirectory(directory); // the file's entry too, when it is new
+        final Path next = directory.resolve(SESSION_INDEX_FLOOR_FILE + NEXT_FLOOR_SUFFIX);
+        Files.writeString(next, Integer.toString(maxSessionIndex), StandardCharsets.US_ASCII,
+            StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
+            StandardOpenOption.SYNC);
+        Files.move(next, directory.resolve(SESSION_INDEX_FLOOR_FILE), StandardCopyOption.ATOMIC_MOVE);
+        forceDirectory(directory); // the rename too
     }
 
     /**
@@ -463,7 +470,17 @@ final class JournalStore implements AutoCloseable
         final Path floor = directory.resolve(SESSION_INDEX_FLOOR_FILE);
         if (Files.exists(floor))
         {
-            maxSessionIndex = Math.max(maxSessionIndex, readFloor(floor));
+            try
+            {
+                maxSessionIndex = Math.max(maxSessionIndex, readFloor(floor));
+            }
+            catch (final InvalidSessionIndexException ex)
+            {
+                // Written by a gateway that rewrote it in place and crashed meanwhile: the other days' journals and
+                // floors, read at the start, hold what it held (continueSessionIndexesOfOtherDays).
+                System.err.println("[order-gateway] " + ex.getMessage() + ": ignored, the session indexes continue " +
+                    "from the journals of this day and of the others");
+            }
         }
         if (!journals.isEmpty())
         {

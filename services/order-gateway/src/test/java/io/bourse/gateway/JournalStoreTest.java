@@ -72,6 +72,38 @@ class JournalStoreTest
         }
     }
 
+    /**
+     * A gateway that rewrote the floor in place and crashed between its truncation and its write left it empty: the
+     * day still opens, its session indexes going on from its journals and the other days'. Before, every start of the
+     * day failed on it. The floor is now written whole or not at all.
+     */
+    @Test
+    void shouldOpenADayWhoseFloorACrashLeftEmptyAndWriteTheFloorWhole() throws IOException
+    {
+        try (JournalStore store = JournalStore.open(root, "20250103", JournalSync.NONE, 0, metrics))
+        {
+            store.sessionIndexFloor(5);
+        }
+        final Path floor;
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
+        {
+            store.journal("demo01").sessionIndex(3);
+            append(store.journal("demo01"), 1);
+            store.sessionIndexFloor(4);
+            floor = store.directory().resolve(JournalStore.SESSION_INDEX_FLOOR_FILE);
+        }
+        assertThat(fileNames(floor.getParent())).as("no file of the write left")
+            .containsExactly("demo01.journal", JournalStore.SESSION_INDEX_FLOOR_FILE);
+        Files.writeString(floor, "");
+
+        try (JournalStore store = JournalStore.open(root, SESSION, JournalSync.NONE, 0, metrics))
+        {
+            assertThat(store.maxSessionIndex()).as("its journal's").isEqualTo(3);
+            assertThat(store.continueSessionIndexesOfOtherDays()).as("20250103's floor").isEqualTo(5);
+        }
+        assertThat(Files.readString(floor)).isEqualTo("5");
+    }
+
     @Test
     void shouldContinuePastTheLargestSessionIndexOfTheOtherDaysWhenADayWithoutAFloorStarts() throws IOException
     {
