@@ -1,5 +1,7 @@
 package io.bourse.mdpublisher;
 
+import org.agrona.CloseHelper;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every message of one MoldUDP64 session, from Sequence Number 1, as MoldUDP64 Message Blocks (2-byte big-endian
@@ -42,6 +46,8 @@ final class MoldSessionFile implements AutoCloseable
     private static final int WRITE_BUFFER_LENGTH = 64 * 1024;
     private static final int INDEX_BUFFER_LENGTH = 8 * 1024;
     private static final int READ_BUFFER_LENGTH = 16 * 1024;
+    /** The data files this process holds, created and not yet closed, as absolute paths; any thread. */
+    private static final Set<Path> HELD_FILES = ConcurrentHashMap.newKeySet();
 
     private final Path dataPath;
     private final Path indexPath;
@@ -79,7 +85,10 @@ final class MoldSessionFile implements AutoCloseable
      * Creates the session's files, {@code <session>-<pid>.mold} and {@code .mold.index} (the Session's characters
      * outside {@code [A-Za-z0-9_-]} as {@code _}; the process id keeps apart two md-publishers on one host that start
      * in the same second with the default Session), replacing any left by an earlier process of that id; first
-     * deletes the files that processes no longer running left in the directory (a crash does not close them).
+     * deletes the files that processes no longer running left in the directory (a crash does not close them): those
+     * of a process id no process has, and those of this process's id that this process does not hold, left by an
+     * earlier process that had the same id (a container's JVM gets the same one at every start: before, the files of
+     * each crash before a restart were kept for good).
      *
      * @param directory where the files go, created if needed.
      * @param session   the MoldUDP64 Session.
@@ -94,17 +103,20 @@ final class MoldSessionFile implements AutoCloseable
         final String name = session.replaceAll("[^A-Za-z0-9_-]", "_") + "-" + ProcessHandle.current().pid() + SUFFIX;
         final Path dataPath = directory.resolve(name);
         final Path indexPath = directory.resolve(name + ".index");
-        final FileChannel data = FileChannel.open(dataPath, StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        HELD_FILES.add(dataPath.toAbsolutePath()); // before it exists: a scan on another thread keeps it
+        FileChannel data = null;
         try
         {
+            data = FileChannel.open(dataPath, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.READ, StandardOpenOption.WRITE);
             final FileChannel index = FileChannel.open(indexPath, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ, StandardOpenOption.WRITE);
             return new MoldSessionFile(dataPath, indexPath, data, index, maxBytes);
         }
         catch (final IOException | RuntimeException ex)
         {
-            data.close();
+            HELD_FILES.remove(dataPath.toAbsolutePath());
+            CloseHelper.quietClose(data);
             throw ex;
         }
     }
@@ -231,7 +243,14 @@ final class MoldSessionFile implements AutoCloseable
         }
         finally
         {
-            Files.deleteIfExists(indexPath);
+            try
+            {
+                Files.deleteIfExists(indexPath);
+            }
+            finally
+            {
+                HELD_FILES.remove(dataPath.toAbsolutePath());
+            }
         }
     }
 
@@ -244,12 +263,24 @@ final class MoldSessionFile implements AutoCloseable
                 final String name = file.getFileName().toString();
                 final int end = name.lastIndexOf(SUFFIX);
                 final String pid = name.substring(name.lastIndexOf('-', end) + 1, end);
-                if (pid.matches("[0-9]{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isEmpty())
+                if (pid.matches("[0-9]{1,18}") && isLeftOver(Long.parseLong(pid),
+                    file.resolveSibling(name.substring(0, end + SUFFIX.length())).toAbsolutePath()))
                 {
                     Files.deleteIfExists(file);
                 }
             }
         }
+    }
+
+    /**
+     * @param pid      the process id in a file's name.
+     * @param dataPath the data file it is, or whose index it is.
+     * @return true when no running process holds it: no process has that id, or it is this process's id and this
+     *         process does not hold the file.
+     */
+    private static boolean isLeftOver(final long pid, final Path dataPath)
+    {
+        return ProcessHandle.current().pid() == pid ? !HELD_FILES.contains(dataPath) : ProcessHandle.of(pid).isEmpty();
     }
 
     /** Keeps where a response ended, in place of the oldest cursor, unless a cursor stands there already. */

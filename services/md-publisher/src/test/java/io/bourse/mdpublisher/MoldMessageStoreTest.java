@@ -273,17 +273,40 @@ class MoldMessageStoreTest
         final String ended = "0101000000-4194999" + MoldSessionFile.SUFFIX;
         final Path crashed = Files.createFile(dir.resolve(ended));
         final Path crashedIndex = Files.createFile(dir.resolve(ended + ".index"));
-        final Path running = Files.createFile(dir.resolve("OTHER-" + pid + MoldSessionFile.SUFFIX));
+        final long parentPid = ProcessHandle.current().parent().orElseThrow().pid(); // the build's JVM, running
+        final Path running = Files.createFile(dir.resolve("OTHER-" + parentPid + MoldSessionFile.SUFFIX));
         final Path other = Files.createFile(dir.resolve("notes.txt"));
 
-        try (MoldSessionFile file = MoldSessionFile.create(dir, "S1", 100))
+        try (MoldSessionFile held = MoldSessionFile.create(dir, "HELD", 100);
+            MoldSessionFile file = MoldSessionFile.create(dir, "S1", 100))
         {
             assertThat(crashed).doesNotExist();
             assertThat(crashedIndex).doesNotExist();
             assertThat(running).exists();
             assertThat(other).exists();
+            assertThat(held.path()).as("this process's, held").exists();
             assertThat(file.path()).isEqualTo(dir.resolve("S1-" + pid + MoldSessionFile.SUFFIX));
         }
+    }
+
+    /**
+     * A container's JVM gets the same process id at every start: the files of a run that crashed carry the id of the
+     * run after it. Not held by this process, they are deleted. Before, the files of each crash were kept for good.
+     */
+    @Test
+    void shouldDeleteTheSessionFilesLeftByAnEarlierProcessOfTheSameId() throws IOException
+    {
+        final String earlier = "0101000000-" + ProcessHandle.current().pid() + MoldSessionFile.SUFFIX;
+        final Path crashed = Files.createFile(dir.resolve(earlier));
+        final Path crashedIndex = Files.createFile(dir.resolve(earlier + ".index"));
+
+        try (MoldSessionFile file = MoldSessionFile.create(dir, "S1", 100))
+        {
+            assertThat(crashed).doesNotExist();
+            assertThat(crashedIndex).doesNotExist();
+            assertThat(file.path()).exists();
+        }
+        assertThat(dir.resolve("S1-" + ProcessHandle.current().pid() + MoldSessionFile.SUFFIX)).doesNotExist();
     }
 
     @Test
