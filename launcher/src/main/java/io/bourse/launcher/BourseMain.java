@@ -7,6 +7,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.engine.EngineMain;
 import io.bourse.fanout.FanoutMain;
 import io.bourse.gateway.GatewayMain;
+import io.bourse.mdpublisher.MdPublisherContext;
 import io.bourse.mdpublisher.MdPublisherMain;
 import io.bourse.simulator.Scenario;
 import io.bourse.simulator.SimulatorContext;
@@ -121,12 +122,14 @@ public final class BourseMain implements Runnable
      * @param overrides the embedded run's settings.
      * @param exchange  the running embedded exchange.
      * @return the simulator's settings: it connects to the embedded gateway and fanout where they listen (the ports
-     *         bound, also for port 0), unless told otherwise.
+     *         bound, also for port 0), and reads the md-publisher's MoldUDP64 feed where it is sent
+     *         ({@link #followMoldFeed}), unless told otherwise.
      */
     static Settings simulatorSettings(final Map<String, String> overrides, final EmbeddedExchange exchange)
     {
         final Settings settings = embeddedSettings(overrides);
         final Map<String, String> simulatorOverrides = new HashMap<>(overrides);
+        followMoldFeed(settings, simulatorOverrides);
         if (null == settings.get(SimulatorContext.GATEWAY_PORT_PROP_NAME, null))
         {
             simulatorOverrides.put(Settings.environmentName(SimulatorContext.GATEWAY_PORT_PROP_NAME),
@@ -138,6 +141,31 @@ public final class BourseMain implements Runnable
                 Integer.toString(exchange.fanoutPort()));
         }
         return embeddedSettings(simulatorOverrides);
+    }
+
+    /**
+     * Points the simulator's MoldUDP64 session at the md-publisher's feed as the embedded exchange's settings give it:
+     * each of the group, port, interface and re-request port that the md-publisher is given and the simulator is not.
+     * Before, the demo's simulator kept its defaults, so an md-publisher sent elsewhere left it with no market data.
+     *
+     * @param settings           the embedded run's settings.
+     * @param simulatorOverrides where the simulator's settings go, as environment variables.
+     */
+    static void followMoldFeed(final Settings settings, final Map<String, String> simulatorOverrides)
+    {
+        final Map<String, String> simulatorToPublisher = Map.of(
+            SimulatorContext.MD_MOLD_GROUP_PROP_NAME, MdPublisherContext.MOLD_GROUP_PROP_NAME,
+            SimulatorContext.MD_MOLD_PORT_PROP_NAME, MdPublisherContext.MOLD_PORT_PROP_NAME,
+            SimulatorContext.MD_MOLD_INTERFACE_PROP_NAME, MdPublisherContext.MOLD_INTERFACE_PROP_NAME,
+            SimulatorContext.MD_MOLD_REQUEST_PORT_PROP_NAME, MdPublisherContext.MOLD_REQUEST_PORT_PROP_NAME);
+        simulatorToPublisher.forEach((simulator, publisher) ->
+        {
+            final String value = settings.get(publisher, null);
+            if (null == settings.get(simulator, null) && null != value)
+            {
+                simulatorOverrides.put(Settings.environmentName(simulator), value);
+            }
+        });
     }
 
     @Command(name = "demo", mixinStandardHelpOptions = true,

@@ -1,12 +1,15 @@
 package io.bourse.launcher;
 
 import io.aeron.exceptions.DriverTimeoutException;
+import io.bourse.common.config.Settings;
 import org.junit.jupiter.api.Test;
 
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.util.HashMap;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,5 +45,26 @@ class BourseMainTest
         assertThat(BourseMain.describe(ex)).isEqualTo("metrics port 9401: Address already in use");
         assertThat(BourseMain.describe(new FileSystemException("/dev/shm/aeron", null, "Read-only file system")))
             .isEqualTo("/dev/shm/aeron: Read-only file system");
+    }
+
+    /**
+     * The demo's simulator reads the MoldUDP64 feed where the embedded md-publisher sends it; a setting of its own
+     * wins. Before, it kept its defaults and got no market data from an md-publisher sent elsewhere.
+     */
+    @Test
+    void shouldPointTheDemosSimulatorAtTheMdPublishersMoldUdp64Feed()
+    {
+        final Map<String, String> overrides = new HashMap<>();
+        BourseMain.followMoldFeed(new Settings(Map.of(
+            "BOURSE_MD_MOLD_GROUP", "239.192.0.9",
+            "BOURSE_MD_MOLD_PORT", "18000",
+            "BOURSE_MD_MOLD_REQUEST_PORT", "18001",
+            "BOURSE_MD_MOLD_INTERFACE", "127.0.0.1",
+            "BOURSE_SIMULATOR_MD_MOLD_PORT", "19000")), overrides);
+
+        assertThat(overrides).isEqualTo(Map.of(
+            "BOURSE_SIMULATOR_MD_MOLD_GROUP", "239.192.0.9",
+            "BOURSE_SIMULATOR_MD_MOLD_REQUEST_PORT", "18001",
+            "BOURSE_SIMULATOR_MD_MOLD_INTERFACE", "127.0.0.1"));
     }
 }
