@@ -177,7 +177,9 @@ final class BenchExchanges
     /**
      * @param environment the benchmark's environment.
      * @return the settings the compose file's services run with: of the environment, only what the compose file
-     *         passes on to them (symbols, users); the ports are the compose file's, the settings' defaults.
+     *         passes on to them (symbols, users); the ports are the compose file's, the settings' defaults. A system
+     *         property of this JVM ({@code -Dbourse.gateway.port}) still comes first, as for any setting: it does not
+     *         reach the containers either, so leave those unset for the compose target.
      */
     static Settings composeSettings(final Map<String, String> environment)
     {

@@ -145,8 +145,10 @@ public final class BourseMain implements Runnable
 
     /**
      * Points the simulator's MoldUDP64 session at the md-publisher's feed as the embedded exchange's settings give it:
-     * each of the group, port, interface and re-request port that the md-publisher is given and the simulator is not.
-     * Before, the demo's simulator kept its defaults, so an md-publisher sent elsewhere left it with no market data.
+     * each of the group, port, interface and re-request port that the md-publisher is given and the simulator is not,
+     * and the interface as the re-request server's host (the md-publisher binds it there). A port of 0 (any free one)
+     * is not passed on: the simulator needs the port itself. Before, the demo's simulator kept its defaults, so an
+     * md-publisher sent elsewhere left it with no market data.
      *
      * @param settings           the embedded run's settings.
      * @param simulatorOverrides where the simulator's settings go, as environment variables.
@@ -157,11 +159,12 @@ public final class BourseMain implements Runnable
             SimulatorContext.MD_MOLD_GROUP_PROP_NAME, MdPublisherContext.MOLD_GROUP_PROP_NAME,
             SimulatorContext.MD_MOLD_PORT_PROP_NAME, MdPublisherContext.MOLD_PORT_PROP_NAME,
             SimulatorContext.MD_MOLD_INTERFACE_PROP_NAME, MdPublisherContext.MOLD_INTERFACE_PROP_NAME,
+            SimulatorContext.MD_MOLD_REQUEST_HOST_PROP_NAME, MdPublisherContext.MOLD_INTERFACE_PROP_NAME,
             SimulatorContext.MD_MOLD_REQUEST_PORT_PROP_NAME, MdPublisherContext.MOLD_REQUEST_PORT_PROP_NAME);
         simulatorToPublisher.forEach((simulator, publisher) ->
         {
             final String value = settings.get(publisher, null);
-            if (null == settings.get(simulator, null) && null != value)
+            if (null == settings.get(simulator, null) && null != value && !"0".equals(value.strip()))
             {
                 simulatorOverrides.put(Settings.environmentName(simulator), value);
             }

@@ -59,12 +59,23 @@ class BourseMainTest
             "BOURSE_MD_MOLD_GROUP", "239.192.0.9",
             "BOURSE_MD_MOLD_PORT", "18000",
             "BOURSE_MD_MOLD_REQUEST_PORT", "18001",
-            "BOURSE_MD_MOLD_INTERFACE", "127.0.0.1",
+            "BOURSE_MD_MOLD_INTERFACE", "127.0.0.2",
             "BOURSE_SIMULATOR_MD_MOLD_PORT", "19000")), overrides);
 
         assertThat(overrides).isEqualTo(Map.of(
             "BOURSE_SIMULATOR_MD_MOLD_GROUP", "239.192.0.9",
             "BOURSE_SIMULATOR_MD_MOLD_REQUEST_PORT", "18001",
-            "BOURSE_SIMULATOR_MD_MOLD_INTERFACE", "127.0.0.1"));
+            "BOURSE_SIMULATOR_MD_MOLD_INTERFACE", "127.0.0.2",
+            "BOURSE_SIMULATOR_MD_MOLD_REQUEST_HOST", "127.0.0.2"));
+    }
+
+    /** A re-request port of 0 (any free one) is the md-publisher's to choose: the simulator keeps its own setting. */
+    @Test
+    void shouldNotPassOnAnyFreePortToTheDemosSimulator()
+    {
+        final Map<String, String> overrides = new HashMap<>();
+        BourseMain.followMoldFeed(new Settings(Map.of("BOURSE_MD_MOLD_REQUEST_PORT", "0")), overrides);
+
+        assertThat(overrides).isEmpty();
     }
 }

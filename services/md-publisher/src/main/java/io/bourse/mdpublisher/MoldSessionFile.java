@@ -46,7 +46,11 @@ final class MoldSessionFile implements AutoCloseable
     private static final int WRITE_BUFFER_LENGTH = 64 * 1024;
     private static final int INDEX_BUFFER_LENGTH = 8 * 1024;
     private static final int READ_BUFFER_LENGTH = 16 * 1024;
-    /** The data files this process holds, created and not yet closed, as absolute paths; any thread. */
+    /**
+     * The data files this process holds, created and not yet closed, as absolute normalized paths; any thread. Two
+     * md-publishers sharing a directory from two containers (the same pid in each) would take each other's files for
+     * left over: give each its own directory.
+     */
     private static final Set<Path> HELD_FILES = ConcurrentHashMap.newKeySet();
 
     private final Path dataPath;
@@ -103,7 +107,7 @@ final class MoldSessionFile implements AutoCloseable
         final String name = session.replaceAll("[^A-Za-z0-9_-]", "_") + "-" + ProcessHandle.current().pid() + SUFFIX;
         final Path dataPath = directory.resolve(name);
         final Path indexPath = directory.resolve(name + ".index");
-        HELD_FILES.add(dataPath.toAbsolutePath()); // before it exists: a scan on another thread keeps it
+        HELD_FILES.add(dataPath.toAbsolutePath().normalize()); // before it exists: a scan on another thread keeps it
         FileChannel data = null;
         try
         {
@@ -115,7 +119,7 @@ final class MoldSessionFile implements AutoCloseable
         }
         catch (final IOException | RuntimeException ex)
         {
-            HELD_FILES.remove(dataPath.toAbsolutePath());
+            HELD_FILES.remove(dataPath.toAbsolutePath().normalize());
             CloseHelper.quietClose(data);
             throw ex;
         }
@@ -249,7 +253,7 @@ final class MoldSessionFile implements AutoCloseable
             }
             finally
             {
-                HELD_FILES.remove(dataPath.toAbsolutePath());
+                HELD_FILES.remove(dataPath.toAbsolutePath().normalize());
             }
         }
     }
@@ -264,7 +268,7 @@ final class MoldSessionFile implements AutoCloseable
                 final int end = name.lastIndexOf(SUFFIX);
                 final String pid = name.substring(name.lastIndexOf('-', end) + 1, end);
                 if (pid.matches("[0-9]{1,18}") && isLeftOver(Long.parseLong(pid),
-                    file.resolveSibling(name.substring(0, end + SUFFIX.length())).toAbsolutePath()))
+                    file.resolveSibling(name.substring(0, end + SUFFIX.length())).toAbsolutePath().normalize()))
                 {
                     Files.deleteIfExists(file);
                 }

@@ -10,6 +10,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -491,7 +492,15 @@ final class JournalStore implements AutoCloseable
 
     private static int readFloor(final Path floor) throws IOException
     {
-        final String text = Files.readString(floor, StandardCharsets.US_ASCII).trim();
+        final String text;
+        try
+        {
+            text = Files.readString(floor, StandardCharsets.US_ASCII).trim();
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw new InvalidSessionIndexException(floor + ": not a session index: not ASCII");
+        }
         try
         {
             return SessionJournal.checkSessionIndex(floor, Integer.parseInt(text));

@@ -373,6 +373,13 @@ final class UserSession
         {
             return 0;
         }
+        if (catchingUp && null != connection && nextToSend > journal.durableCount() && connection.hasBurstMargin())
+        {
+            // Sent everything of the cycles before, and the socket has taken what they left: caught up. Judged before
+            // this cycle's messages are buffered (they may fill half the buffer, which would keep a session paced for
+            // good); from here on a message that does not fit makes a slow consumer.
+            catchingUp = false;
+        }
         if (answeredChanged)
         {
             journalAnswered();
@@ -406,10 +413,6 @@ final class UserSession
             }
             sent++;
             replayed += replay ? 1 : 0;
-        }
-        if (catchingUp && null != connection && nextToSend > journal.durableCount() && connection.hasBurstMargin())
-        {
-            catchingUp = false; // caught up: from here on a message that does not fit makes a slow consumer
         }
         return sent;
     }

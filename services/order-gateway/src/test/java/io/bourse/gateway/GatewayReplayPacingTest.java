@@ -23,20 +23,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * agent over a {@link MemoryNetwork}, the test thread running its duty cycles: a replay goes as fast as the client
  * reads, so it ends with the session's send buffer nearly full; the messages journaled after it stay paced until the
  * buffer has drained to half, so that a burst of answers to a client reading steadily is not taken for a slow
- * consumer's backlog.
+ * consumer's backlog; after that, the messages go live.
  */
 class GatewayReplayPacingTest
 {
     private static final String SESSION = "S20250107";
     private static final long DAY_EPOCH_NS = 20_000L * MidnightNanoClock.NANOS_PER_DAY;
     private static final long TIME_NS = TimeUnit.HOURS.toNanos(10);
-    /** Bytes of a Sequenced Data packet holding an OUCH 4.2 Rejected. */
-    private static final int REJECTED_PACKET_BYTES = 3 + 24;
     private static final int REPLAYED_REJECTS = 1_000;
     /** More than the room a replay's end leaves in the send buffer, less than half of it. */
     private static final int BURST = 40;
     /** What the slow client reads per duty cycle: about 9 packets, more than the burst's share of a cycle. */
     private static final int READ_BYTES_PER_CYCLE = 256;
+    /** Orders sent once the session has caught up. */
+    private static final int LIVE = 10;
 
     @TempDir
     private Path journalRoot;
@@ -94,6 +94,21 @@ class GatewayReplayPacingTest
         assertThat(messages.getLast())
             .isEqualTo(new Rejected(TIME_NS, "B" + (BURST - 1), (char)Ouch42.REJECT_INVALID_STOCK));
         assertThat(metrics.slowConsumerDisconnects.get()).isZero();
+
+        // Caught up, the buffer drained: the next answers go live, no longer paced as owed history.
+        final double replayed = metrics.replayedMessages.get();
+        for (int i = 0; i < LIVE; i++)
+        {
+            client.write(EnterOrders.packet("L" + i, "ZZZZ"));
+        }
+        for (int cycle = 0; cycle < 1_000 && OuchMessages.sequencedData(received.toByteArray()).size() <
+            journaled + BURST + LIVE; cycle++)
+        {
+            agent.doWork();
+            received.write(client.takeAvailable());
+        }
+        assertThat(OuchMessages.sequencedData(received.toByteArray())).hasSize(journaled + BURST + LIVE);
+        assertThat(metrics.replayedMessages.get()).as("paced no more").isEqualTo(replayed);
     }
 
     /** Journals a Start of Day and {@link #REPLAYED_REJECTS} Rejected for demo01, read at once by a first client. */
@@ -107,7 +122,8 @@ class GatewayReplayPacingTest
         }
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
         final int journaled = 1 + REPLAYED_REJECTS;
-        for (int cycle = 0; cycle < 100 && OuchMessages.sequencedData(received.toByteArray()).size() < journaled; cycle++)
+        for (int cycle = 0; cycle < 100 && OuchMessages.sequencedData(received.toByteArray()).size() < journaled;
+            cycle++)
         {
             agent.doWork();
             received.write(first.takeAvailable());

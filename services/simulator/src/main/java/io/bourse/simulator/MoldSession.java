@@ -29,11 +29,11 @@ import java.util.concurrent.TimeUnit;
  * and messages recovered from responses ({@link SimulatorCounter#MD_GAP_MESSAGES}). A truncated datagram is counted as
  * an error and skipped; a socket failure ends the session, and so does a packet of the md-publisher's next run (a new
  * MoldUDP64 session, numbered from 1 again, which a new {@link #join} reads; see {@link #message} and
- * {@link #downstream}), or its End of Session once the End of Session packets have stopped ({@link #endOfSession}). A gap asked for again and again with
- * no message recovered for {@link #FILL_TIMEOUT_NS} fails the session ({@link #poll}): an md-publisher without its
- * session file ({@code BOURSE_MD_MOLD_STORE_DIR}), or past its size limit, keeps only its newest messages
- * ({@code BOURSE_MD_MOLD_STORE_MESSAGES}), and MoldUDP64 has no answer for a request of older ones, so a session that
- * joins later than that would otherwise wait for them for ever.
+ * {@link #downstream}), or its End of Session once the End of Session packets have stopped ({@link #endOfSession}).
+ * A gap asked for again and again with no message recovered for {@link #FILL_TIMEOUT_NS} fails the session
+ * ({@link #poll}): an md-publisher without its session file ({@code BOURSE_MD_MOLD_STORE_DIR}), or past its size
+ * limit, keeps only its newest messages ({@code BOURSE_MD_MOLD_STORE_MESSAGES}), and MoldUDP64 has no answer for a
+ * request of older ones, so a session that joins later than that would otherwise wait for them for ever.
  */
 final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListener, MessageListener
 {
@@ -260,7 +260,9 @@ final class MoldSession implements MarketDataSession, MoldUDP64ClientStatusListe
      * Session of the packet that showed it. Before, a next run's first packet that reached past the next expected
      * message had those messages delivered into the old run's books, and one past a gap had its gap filled from the
      * next run's request server. nassau 1.0.0 hands its receive buffer here, the whole datagram from index 0, so the
-     * packet's Session is read there.
+     * packet's Session is read there. A Heartbeat delivers no message, so its Session is not checked: one of the next
+     * run below the next expected message ends the session ({@link #downstream}), one above it shows a gap whose fill
+     * then does; one at it passes for the joined run's.
      *
      * @param buffer the ITCH 5.0 message from its position to its limit, within the datagram.
      * @throws IOException as the listener's.
