@@ -152,7 +152,8 @@ final class BenchExchanges
             ", then " + ARCHIVE_ENABLED_ENV + "=" + archive + " " + CLOSE_TIME_ENV + "=" + closeTime +
             " docker compose --project-name " + COMPOSE_PROJECT + " " + String.join(" ", up));
         final Map<String, String> stack = Map.of(AERON_DIR_ENV, COMPOSE_AERON_DIR);
-        dockerCompose(composeFile, remove, stack, progress);
+        final Runnable removeServices = () -> dockerCompose(composeFile, remove, stack, progress);
+        removeServices.run();
         try
         {
             dockerCompose(composeFile, up, Map.of(ARCHIVE_ENABLED_ENV, archive, CLOSE_TIME_ENV, closeTime,
@@ -163,7 +164,7 @@ final class BenchExchanges
             // Some services may be up (a port taken, one unhealthy, the wait timed out): none is left running.
             try
             {
-                dockerCompose(composeFile, remove, stack, progress);
+                removeServices.run();
             }
             catch (final RuntimeException removeFailed)
             {
@@ -171,7 +172,7 @@ final class BenchExchanges
             }
             throw ex;
         }
-        return new ExchangeTarget.Running(target, () -> dockerCompose(composeFile, remove, stack, progress));
+        return new ExchangeTarget.Running(target, removeServices::run);
     }
 
     /**

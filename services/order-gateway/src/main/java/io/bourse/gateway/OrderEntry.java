@@ -1350,23 +1350,22 @@ final class OrderEntry
     }
 
     /**
-     * Rebuilding a session's journal, before {@link #restoreTokens} for it: whether the new token of a Rejected, one
-     * the session's index does not hold, was taken when the order was refused ({@link #admitNewToken}): it is valid and
-     * the capacities had room. The session's own count is exact, its journal being read in order. The day's count
-     * holds the sessions rebuilt before this one whole, later tokens included: a token taken then is left out only once
-     * the rebuilt count has reached the day's capacity, when no new token is taken anyway, and one refused for the
-     * day's capacity is marked used only while the rebuilt count is below it; so the index stays bounded.
+     * Rebuilding a session's journal, before {@link #restoreTokens} for it: whether the token of a Rejected is one the
+     * order entry took when it refused the order ({@link #admitNewToken}), and the session's index does not hold yet:
+     * the checks of a new token ({@link #newTokenProblem}) found no problem. The session's own count is exact, its
+     * journal being read in order. The day's count holds the sessions rebuilt before this one whole, later tokens
+     * included: a token taken then is left out only once the rebuilt count has reached the day's capacity, when no new
+     * token is taken anyway, and one refused for the day's capacity is marked used only while the rebuilt count is
+     * below it; so the index stays bounded.
      *
      * @param session     the session being rebuilt.
      * @param buffer      holds the token.
      * @param tokenOffset of the token.
-     * @return true when the token was taken.
+     * @return true when the token was taken and is to be marked used.
      */
     boolean wasTokenTaken(final UserSession session, final DirectBuffer buffer, final int tokenOffset)
     {
-        final int sessionTokens = session.tokens().size();
-        return isValidToken(buffer, tokenOffset) && sessionTokens < maxSessionTokens &&
-            dayTokens + sessionTokens < maxDayTokens;
+        return null == newTokenProblem(session, buffer, tokenOffset, dayTokens + session.tokens().size());
     }
 
     /**
@@ -1563,6 +1562,18 @@ final class OrderEntry
      */
     private RejectCause newTokenProblem(final UserSession session, final DirectBuffer buffer, final int tokenOffset)
     {
+        return newTokenProblem(session, buffer, tokenOffset, dayTokens);
+    }
+
+    /**
+     * {@link #newTokenProblem(UserSession, DirectBuffer, int)} against a given count of the day's tokens.
+     *
+     * @param dayTokensTaken the day's tokens taken in every session.
+     * @return null when the token may be taken, else why not.
+     */
+    private RejectCause newTokenProblem(
+        final UserSession session, final DirectBuffer buffer, final int tokenOffset, final long dayTokensTaken)
+    {
         if (!isValidToken(buffer, tokenOffset))
         {
             return RejectCause.INVALID_TOKEN;
@@ -1575,7 +1586,7 @@ final class OrderEntry
         {
             return RejectCause.SESSION_TOKEN_CAPACITY;
         }
-        return dayTokens >= maxDayTokens ? RejectCause.DAY_TOKEN_CAPACITY : null;
+        return dayTokensTaken >= maxDayTokens ? RejectCause.DAY_TOKEN_CAPACITY : null;
     }
 
     /** Counts and logs a request refused for the day's token capacity as an error; other causes are not errors. */

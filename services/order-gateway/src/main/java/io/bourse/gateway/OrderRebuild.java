@@ -288,15 +288,14 @@ final class OrderRebuild implements SessionJournal.RecordHandler
      * used only when the order entry would have taken it ({@link OrderEntry#wasTokenTaken}): one refused as invalid or
      * for the token capacity was not, and a client may send such orders by the million. Before, every one was marked
      * used at a restart, so the day's token capacity no longer bounded the index (an index past the heap) and one
-     * session's refused tokens used up the others' day capacity.
+     * session's refused tokens used up the others' day capacity. A token the index holds already names a known order
+     * or a used token: nothing changes.
      */
     private void onRejected(final DirectBuffer buffer, final int tokenOffset)
     {
-        final TokenIndex tokens = session.tokens();
-        if (TokenIndex.MISSING != tokens.get(buffer, tokenOffset) ||
-            orderEntry.wasTokenTaken(session, buffer, tokenOffset))
+        if (orderEntry.wasTokenTaken(session, buffer, tokenOffset))
         {
-            order(buffer, tokenOffset);
+            session.tokens().put(buffer, tokenOffset, TokenIndex.USED);
         }
     }
 
