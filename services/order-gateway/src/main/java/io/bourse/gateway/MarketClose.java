@@ -21,11 +21,12 @@ import java.util.concurrent.TimeUnit;
  *     everything journaled, and so does each later login after its replay ({@link SessionRegistry#endDay()}).</li>
  * </ol>
  * The states only move forward, for one {@link TradingDay}: a gateway started after the day's close time closes it at
- * once, and one restarted on journals that hold the End of Day closes at once whatever its close time, and ends the day
- * at once too: the day's drain was over before the restart (End of Day is journaled only after it), so the orders the
- * journals leave open get their cancels again but no second wait, and each session ends after its replay. The next day,
- * at the next midnight UTC, has a close of its own ({@link TradingDays}); a day with a configured session name, the
- * only one, stays closed. Driven by the gateway agent's duty cycle; the state may be read on any thread.
+ * once, as the day opens, before any engine event is read ({@link TradingDays}), and one restarted on journals that
+ * hold the End of Day closes at once whatever its close time, and ends the day at once too: the day's drain was over
+ * before the restart (End of Day is journaled only after it), so the orders the journals leave open get their cancels
+ * again but no second wait, and each session ends after its replay. The next day, at the next midnight UTC, has a
+ * close of its own ({@link TradingDays}); a day with a configured session name, the only one, stays closed. Driven by
+ * the gateway agent's duty cycle; the state may be read on any thread.
  */
 final class MarketClose
 {

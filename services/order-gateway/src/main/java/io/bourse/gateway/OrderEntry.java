@@ -744,7 +744,8 @@ final class OrderEntry
      * disconnect. No session is logged in at a start: each ended with the stop of the gateway, which sent their
      * cancels (those its shard could not take are lost with it), or with its crash, which sent none. The retries send
      * them once the shards' events are caught up, so that the orders those events end (the cancels the stopping
-     * gateway sent among them) are done by then and not canceled again.
+     * gateway sent among them) are done by then and not canceled again; the first retry goes without waiting for the
+     * retry interval, as the close's does.
      */
     void keepCancelsOnDisconnectOfRestoredOrders()
     {
@@ -754,6 +755,10 @@ final class OrderEntry
             {
                 cancelsOnDisconnectToRetry.add(order.clientOrderId);
             }
+        }
+        if (!cancelsOnDisconnectToRetry.isEmpty())
+        {
+            nextCancelRetryNs = clock.nanoTime();
         }
     }
 

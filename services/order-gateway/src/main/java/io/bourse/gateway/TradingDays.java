@@ -278,6 +278,10 @@ final class TradingDays
         orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
         final MarketClose marketClose =
             new MarketClose(index * MidnightNanoClock.NANOS_PER_DAY, ctx.closeTimeNs(), orderEntry, registry);
+        // A day opened at or past its close closes before any engine event is read, so that the events of the close's
+        // cancels an earlier process sent, heard in the first duty cycle, are answered Canceled 'T' as its own are.
+        clock.update();
+        marketClose.doWork(clock.midnightNs());
         final EventPositions eventPositions = ctx.eventArchive().enabled() ?
             journals.eventPositions(ctx.symbolDirectory().shardCount()) : null;
         return new TradingDay(index, journals, eventPositions, sessionIndexes, orderEntry, registry, marketClose);

@@ -3,10 +3,13 @@ package io.bourse.gateway;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
+import io.bourse.gateway.OuchMessages.Canceled;
 import io.bourse.gateway.OuchMessages.Rejected;
 import io.bourse.gateway.OuchMessages.SystemEventMessage;
+import io.bourse.gateway.RecordingEngineProxy.Cancel;
 import io.bourse.gateway.RecordingEngineProxy.NewOrder;
 import io.bourse.ouch.Ouch42;
+import io.bourse.sbe.engine.Side;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -143,22 +146,51 @@ class GatewayCloseTest
         wallClockNs += TimeUnit.SECONDS.toNanos(1);
         startDaily(SessionNames.ofDate(date.plusDays(1)), new PrometheusRegistry());
 
-        final List<Object> journaled = new ArrayList<>();
-        try (SessionJournal journal = SessionJournal.open(journalRoot.resolve(JournalStore.encode(
-            SessionNames.ofDate(date))).resolve("demo01" + JournalStore.SUFFIX), JournalSync.NONE))
-        {
-            for (long sequence = 1; sequence <= journal.count(); sequence++)
-            {
-                final ByteBuffer message = journal.message(sequence);
-                final byte[] bytes = new byte[message.remaining()];
-                message.get(bytes);
-                journaled.add(OuchMessages.decode(bytes));
-            }
-        }
-        assertThat(journaled).containsExactly(
+        assertThat(journaled(SessionNames.ofDate(date))).containsExactly(
             new SystemEventMessage(beforeMidnightNs, (char)Ouch42.EVENT_START_OF_DAY),
             new Rejected(TimeUnit.SECONDS.toNanos(1), "T2", 'C'),
             new SystemEventMessage(TimeUnit.SECONDS.toNanos(2), (char)Ouch42.EVENT_END_OF_DAY));
+    }
+
+    /**
+     * The gateway sends the close's cancel of an open order and stops before its answer; the restarted gateway, past
+     * the close, hears the engine's Canceled first thing, before its first duty cycle closes the day: the owner gets
+     * Canceled 'T' (the order's day is over), as from the gateway that sent the cancel, and no second cancel goes.
+     * Before, the restarted day was closed by its first duty cycle, after its first poll of the events, and the answer
+     * was Canceled 'U'.
+     */
+    @Test
+    void shouldAnswerTheClosesCancelOfAStoppedGatewayCanceledTimeoutWhenHeardFirstAfterTheRestart() throws IOException
+    {
+        start();
+        logIn();
+        client.write(EnterOrders.packet("T1", "AAPL"));
+        agent.doWork();
+        final NewOrder sent = (NewOrder)engine.commands().getFirst();
+        final EngineEvents shard0 = new EngineEvents(eventAdapter());
+        shard0.accepted(sent.timestampNs(), sent.clientOrderId(), 501, "AAPL", Side.BUY, 100, sent.price(),
+            sent.timeInForce());
+        wallClockNs = DAY_EPOCH_NS + CLOSE_NS;
+        agent.doWork();
+        agent.doWork();
+        assertThat(engine.commands()).as("the close's cancel").hasSize(2).last()
+            .isEqualTo(new Cancel(0, CLOSE_NS, sent.clientOrderId(), 0));
+        gateway.close();
+
+        final int commandsBefore = engine.commands().size();
+        wallClockNs = DAY_EPOCH_NS + CLOSE_NS + TimeUnit.SECONDS.toNanos(1);
+        start(new PrometheusRegistry());
+        new EngineEvents(eventAdapter(), shard0)
+            .canceled(CLOSE_NS, sent.clientOrderId(), 501, "AAPL", 100, 0, Ouch42.CANCEL_USER_REQUESTED);
+        for (int i = 0; i < 10; i++)
+        {
+            agent.doWork();
+        }
+        gateway.close();
+
+        assertThat(engine.commands()).as("no second cancel").hasSize(commandsBefore);
+        assertThat(journaled(SESSION)).filteredOn(Canceled.class::isInstance)
+            .containsExactly(new Canceled(CLOSE_NS, "T1", 100, 'T'));
     }
 
     /**
@@ -208,9 +240,15 @@ class GatewayCloseTest
 
     private void start() throws IOException
     {
+        start(registry);
+    }
+
+    /** Starts a gateway closing at {@link #CLOSE_NS} on this test's journals, its metrics in that registry. */
+    private void start(final PrometheusRegistry metricsRegistry) throws IOException
+    {
         final DutyCycleClock clock = new DutyCycleClock(new MidnightNanoClock(this::readWallClock));
         gateway = MemoryGateway.start(journalRoot, SESSION, (ctx) -> ctx.closeTimeNs(CLOSE_NS), engine,
-            new GatewayMetrics(registry), clock);
+            new GatewayMetrics(metricsRegistry), clock);
         agent = gateway.agent();
     }
 
@@ -222,6 +260,30 @@ class GatewayCloseTest
             (ctx) -> ctx.sessionName(null).closeTimeNs(MidnightNanoClock.NANOS_PER_DAY), engine,
             new GatewayMetrics(metricsRegistry), clock);
         agent = gateway.agent();
+    }
+
+    /** @return hands engine events to the current day's orders, as the agent's poll of the event streams does. */
+    private EngineEventAdapter eventAdapter()
+    {
+        return EngineEvents.adapter(agent.day().orderEntry(), new GatewayMetrics(new PrometheusRegistry()));
+    }
+
+    /** @return demo01's messages journaled in the session, decoded; read once the gateway is closed. */
+    private List<Object> journaled(final String session) throws IOException
+    {
+        final List<Object> journaled = new ArrayList<>();
+        final Path path = journalRoot.resolve(JournalStore.encode(session)).resolve("demo01" + JournalStore.SUFFIX);
+        try (SessionJournal journal = SessionJournal.open(path, JournalSync.NONE))
+        {
+            for (long sequence = 1; sequence <= journal.count(); sequence++)
+            {
+                final ByteBuffer message = journal.message(sequence);
+                final byte[] bytes = new byte[message.remaining()];
+                message.get(bytes);
+                journaled.add(OuchMessages.decode(bytes));
+            }
+        }
+        return journaled;
     }
 
     /** @return the wall clock, ns since the epoch; once {@link #stepping}, each read moves it {@link #STEP_NS} on. */

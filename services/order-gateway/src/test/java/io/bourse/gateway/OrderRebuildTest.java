@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static io.bourse.gateway.OrderEntryFixture.DAY;
 import static io.bourse.gateway.OrderEntryFixture.NANO_TIME;
@@ -168,6 +169,30 @@ class OrderRebuildTest
             assertThat(after.messages(after.bob)).hasSize(3);
             assertThat(after.orderEntry.openOrderCount()).isEqualTo(2);
             assertThat(Metrics.counter(after.registry, "bourse_gateway_unmatched_events_total", null)).isZero();
+        }
+    }
+
+    /**
+     * After a restart, the cancel on disconnect kept for an order rebuilt open goes at the first retry, whatever the
+     * monotonic clock reads: System.nanoTime may be negative. Before, the retry waited for the clock to pass 0, the
+     * retry time left unset.
+     */
+    @Test
+    void shouldSendTheCancelOnDisconnectOfAnOrderRebuiltOpenAtTheFirstRetryWhateverTheMonotonicClock()
+        throws IOException
+    {
+        try (OrderEntryFixture before = new OrderEntryFixture(journalDir, RiskLimits.none()))
+        {
+            before.enterAccepted(before.alice, "E1", 'B', 1);
+        }
+
+        try (OrderEntryFixture after = restart(RiskLimits.none()))
+        {
+            after.clock.set(-TimeUnit.DAYS.toNanos(1), T1);
+            after.orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
+
+            assertThat(after.orderEntry.retryCancels()).isEqualTo(1);
+            assertThat(after.engine.commands()).isEqualTo(List.of(new Cancel(0, T1, id(1, 1), 0)));
         }
     }
 
