@@ -1,6 +1,5 @@
 package io.bourse.mdpublisher;
 
-import com.paritytrading.nassau.moldudp64.MoldUDP64RequestServer;
 import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
@@ -90,7 +89,7 @@ final class MoldFeed implements AutoCloseable
                 firstSession,
                 sessions,
                 ctx.moldDailySessions(),
-                new MoldUDP64RequestServer(requestChannel),
+                new MoldRequestServer(requestChannel, ctx.moldPayloadLength(), metrics),
                 ctx.moldPayloadLength(),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldHeartbeatIntervalMs()),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldEndOfSessionMs()),

@@ -4,7 +4,6 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import com.paritytrading.nassau.moldudp64.MoldUDP64DownstreamPacket;
 import com.paritytrading.nassau.moldudp64.MoldUDP64Exception;
 import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
-import com.paritytrading.nassau.moldudp64.MoldUDP64RequestServer;
 import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
@@ -28,7 +27,7 @@ import java.util.function.BooleanSupplier;
  * message the order feed's Aeron publication drops under back pressure (a stalled fanout) still reaches the MoldUDP64
  * receivers; translates each once with {@link ItchTranslator}, numbers the ITCH messages of the session from 1 in a
  * {@link MoldMessageStore} and packs them into Downstream Packets that nassau's {@link MoldUDP64Server} sends to the
- * multicast group; nassau's {@link MoldUDP64RequestServer} answers Request Packets from the store.
+ * multicast group; a {@link MoldRequestServer} answers Request Packets from the store.
  *
  * <ul>
  *   <li>A session opens ({@link #onStart}) with System Event 'O' Start of Messages, one Stock Directory per symbol in
@@ -70,15 +69,16 @@ import java.util.function.BooleanSupplier;
  *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
  *   not yet taken gets no response ({@link MoldMessageStore}; a new day's session answers for its held messages
  *   too, the session's all the same), nor does one that names another Session than the
- *   current one or the one still ending: nassau's request server would answer it under the Session it names, and
- *   an earlier session's Sequence Numbers name other messages.</li>
+ *   current one or the one still ending: a response carries the Session its request names, and an earlier session's
+ *   Sequence Numbers name other messages. A malformed request is counted, left unanswered, and the requests behind it
+ *   are served in the same look ({@link MoldRequestServer}).</li>
  *   <li>Market data without an ITCH form (trades of displayed orders) takes no sequence number; untranslatable
  *   market data is counted as an error and left out. A failed send is counted as an error and its packet treated as
  *   lost on the network: its messages keep their sequence numbers and stay in the store, where receivers find them by
  *   re-request.</li>
  * </ul>
- * Non-blocking sockets; nassau retries a send that the socket's full buffer refused, which the kernel drains at wire
- * speed. From market data to packet, nothing is allocated.
+ * Non-blocking sockets; a send that the socket's full buffer refused is retried (by nassau, and by the request
+ * server), which the kernel drains at wire speed. From market data to packet, nothing is allocated.
  */
 final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 {
@@ -100,7 +100,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private final ItchReferenceData referenceData;
     private final FeedSessions sessions;
     private final boolean dailySessions;
-    private final MoldUDP64RequestServer requestServer;
+    private final MoldRequestServer requestServer;
     private final int maxPayloadLength;
     private final long heartbeatIntervalNs;
     private final long endOfSessionNs;
@@ -111,7 +111,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private final ByteBuffer message = ByteBuffer.allocateDirect(MAX_MESSAGE_LENGTH);
     private final ByteBuffer heldBlocks;
     private final ByteBuffer heldMessage;
-    private final MoldUDP64MessageStore countingStore = this::answer;
+    private final MoldUDP64MessageStore requestedStore = this::answer;
     private BookSpin bookSpin;
     /**
      * Whether the books that the md-publisher rebuilt from what the engine shards published before it started are
@@ -138,7 +138,6 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private long nextDayDeadlineNs;
     /** The next day's number, counted from the midnight clock's start date. */
     private long nextDay;
-    private int requestsServed;
     private boolean socketErrorLogged;
 
     /**
@@ -162,7 +161,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     MoldFeedAgent(
         final ItchTranslator translator, final ItchReferenceData referenceData, final FeedSession firstSession,
         final FeedSessions sessions, final boolean dailySessions,
-        final MoldUDP64RequestServer requestServer, final int maxPayloadLength, final long heartbeatIntervalNs,
+        final MoldRequestServer requestServer, final int maxPayloadLength, final long heartbeatIntervalNs,
         final long endOfSessionNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
         final MoldMetrics metrics)
     {
@@ -684,24 +683,19 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 
     private int serveRequests()
     {
-        requestsServed = 0;
+        int served = 0;
         try
         {
-            for (int i = 0; i < REQUESTS_PER_DUTY_CYCLE; i++)
+            while (served < REQUESTS_PER_DUTY_CYCLE && requestServer.serve(requestedStore))
             {
-                final int before = requestsServed;
-                requestServer.serve(countingStore);
-                if (requestsServed == before)
-                {
-                    break;
-                }
+                served++;
             }
         }
         catch (final IOException ex)
         {
             onError(ex);
         }
-        return requestsServed;
+        return served;
     }
 
     private void onError(final IOException ex)
@@ -715,10 +709,9 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         }
     }
 
-    /** Answers a request from the store of the session it names (nassau copies the Session into the response). */
+    /** Answers a request from the store of the session it names (the response's Session, copied from the request). */
     private int answer(final ByteBuffer response, final long sequenceNumber, final int requestedMessageCount)
     {
-        requestsServed++; // answered or not: serveRequests goes on to the next request
         final FeedSession session = null != current && current.isNamedIn(response) ? current :
             null != ending && ending.isNamedIn(response) ? ending : null;
         if (null == session)

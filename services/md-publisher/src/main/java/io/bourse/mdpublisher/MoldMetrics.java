@@ -7,11 +7,11 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 /**
  * The MoldUDP64 feed's Prometheus metrics: {@code bourse_md_mold_packets_total{type}} (Downstream Packets sent to the
  * multicast group: {@code data}, {@code heartbeat}, {@code end_of_session}), {@code bourse_md_mold_messages_total}
- * (ITCH messages sent to the group), {@code bourse_md_mold_requests_total} (Request Packets received, but for those
- * nassau's request server drops unseen: shorter than 20 bytes, or for Sequence Number 0),
- * {@code bourse_md_mold_request_messages_total} (messages resent in responses),
+ * (ITCH messages sent to the group), {@code bourse_md_mold_requests_total} (Request Packets received, malformed ones
+ * included), {@code bourse_md_mold_request_messages_total} (messages resent in responses),
  * {@code bourse_md_mold_requests_unanswered_total{reason}} (requests that get no response: {@code outside_store}, for
- * messages no longer kept or not yet sent; {@code other_session}, naming another Session than the feed's) and
+ * messages no longer kept or not yet sent; {@code other_session}, naming another Session than the feed's;
+ * {@code malformed}, not 20 bytes, or for Sequence Number 0 or no message: {@link MoldRequestServer}) and
  * {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data points are
  * resolved at start-up so that counting allocates nothing.
  */
@@ -25,6 +25,7 @@ final class MoldMetrics
     private final CounterDataPoint requestMessages;
     private final CounterDataPoint requestsOutsideStore;
     private final CounterDataPoint requestsOtherSession;
+    private final CounterDataPoint requestsMalformed;
     private final CounterDataPoint errors;
 
     /**
@@ -43,18 +44,20 @@ final class MoldMetrics
         endOfSessions = packets.labelValues("end_of_session");
         messages = counter(registry, "bourse_md_mold_messages_total", "ITCH messages sent to the multicast group");
         requests = counter(registry, "bourse_md_mold_requests_total",
-            "MoldUDP64 Request Packets received (20 bytes or more, Sequence Number from 1)");
+            "MoldUDP64 Request Packets received, malformed ones included");
         requestMessages = counter(
             registry, "bourse_md_mold_request_messages_total", "ITCH messages resent in answer to requests");
         final Counter unanswered = Counter.builder()
             .name("bourse_md_mold_requests_unanswered_total")
             .help("Requests left without response, by reason: messages no longer kept or not yet sent " +
-                "(outside_store), another Session than the feed's (other_session)")
+                "(outside_store), another Session than the feed's (other_session), not a 20-byte request for " +
+                "Sequence Number 1 or more and at least one message (malformed)")
             .labelNames("reason")
             .withoutExemplars()
             .register(registry);
         requestsOutsideStore = unanswered.labelValues("outside_store");
         requestsOtherSession = unanswered.labelValues("other_session");
+        requestsMalformed = unanswered.labelValues("malformed");
         errors = counter(registry, "bourse_md_mold_errors_total",
             "Untranslatable market data and failed MoldUDP64 sends or receives");
     }
@@ -97,6 +100,12 @@ final class MoldMetrics
     {
         requests.inc();
         requestsOtherSession.inc();
+    }
+
+    void onMalformedRequest()
+    {
+        requests.inc();
+        requestsMalformed.inc();
     }
 
     void onError()

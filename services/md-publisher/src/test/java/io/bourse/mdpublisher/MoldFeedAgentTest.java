@@ -275,16 +275,11 @@ class MoldFeedAgentTest
         agent.doWork();
         final DatagramChannel requester = open(Multicast.unicast());
 
-        // Messages 1..10 sent, 7..10 kept: 1 is gone, 11 not yet sent, 0 is no sequence number, 5 bytes no request.
+        // Messages 1..10 sent, 7..10 kept: 1 is gone, 11 not yet sent.
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000001 0002")), requestAddress);
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 000000000000000B 0001")), requestAddress);
-        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000000 0001")), requestAddress);
-        requester.send(ByteBuffer.wrap(hex("0102030405")), requestAddress);
-        for (int i = 0; i < 4; i++)
-        {
-            nextRequestPoll();
-            agent.doWork();
-        }
+        nextRequestPoll();
+        agent.doWork();
         assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
 
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000009 FFFE")), requestAddress);
@@ -293,6 +288,35 @@ class MoldFeedAgentTest
         assertThat(counter("bourse_md_mold_requests_unanswered", "outside_store")).isEqualTo(2);
         assertThat(counter("bourse_md_mold_requests_unanswered", "other_session")).isZero();
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(2);
+        assertThat(counter("bourse_md_mold_errors", null)).isZero();
+    }
+
+    /**
+     * Four malformed Request Packets (Sequence Number 0, no message requested, 5 bytes, 21 bytes) are each counted and
+     * left unanswered, and the valid request behind them is answered in the same look at the socket. Before, nassau's
+     * request server returned from a malformed one as from an empty socket: the look ended there, and nothing counted.
+     */
+    @Test
+    void shouldCountMalformedRequestsAndServeTheRequestBehindThemInTheSameLook() throws IOException
+    {
+        start(1400, 100);
+        agent.doWork();
+        final DatagramChannel requester = open(Multicast.unicast());
+
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000000 0001")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0000")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex("0102030405")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0001 00")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0001")), requestAddress);
+        nextRequestPoll();
+
+        assertThat(agent.doWork()).as("requests read").isEqualTo(5);
+        assertThat(Multicast.receive(requester, DATAGRAM_WAIT_MS)).isEqualTo(hex(SESSION_HEX +
+            " 0000000000000002 0001 0027 " + AAPL_DIRECTORY));
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
+        assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(5);
+        assertThat(counter("bourse_md_mold_requests_unanswered", "malformed")).isEqualTo(4);
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(1);
         assertThat(counter("bourse_md_mold_errors", null)).isZero();
     }
 

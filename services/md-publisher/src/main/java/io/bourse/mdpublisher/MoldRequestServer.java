@@ -1,0 +1,102 @@
+package io.bourse.mdpublisher;
+
+import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
+
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+
+/**
+ * The MoldUDP64 1.00 re-request server on the feed's unicast request socket. It reads one Request Packet at a time:
+ * Session (Alpha, 10 bytes), Sequence Number (unsigned, 8 bytes, big-endian) and Requested Message Count (unsigned,
+ * 2 bytes): 20 bytes. It answers the sender with a Downstream Packet: the request's Session and Sequence Number, the
+ * Message Count the store wrote, then their Message Blocks. When the store writes none, there is no answer.
+ * <p>
+ * A datagram of another length, for Sequence Number 0 (or past 2^63 - 1), or for no message is malformed: counted in
+ * {@code bourse_md_mold_requests_unanswered_total{reason="malformed"}}, the first one logged, and left unanswered.
+ * The next request is then read as any other. This class stands in for nassau's MoldUDP64RequestServer, which returns
+ * from a short or Sequence Number 0 datagram exactly as from an empty socket, so that the caller can neither count it
+ * nor tell that more requests may wait, and reads a longer datagram as its first 20 bytes.
+ * <p>
+ * Single-threaded, on the MoldUDP64 feed agent's thread. Per request, only the JDK's sender address is allocated.
+ */
+final class MoldRequestServer
+{
+    /** Length of a Request Packet, in bytes. */
+    static final int REQUEST_LENGTH = 20;
+    private static final int SEQUENCE_NUMBER_OFFSET = 10;
+    private static final int MESSAGE_COUNT_OFFSET = 18;
+
+    private final DatagramChannel channel;
+    private final MoldMetrics metrics;
+    /** One byte more than a request, so that a longer datagram shows. */
+    private final ByteBuffer request = ByteBuffer.allocateDirect(REQUEST_LENGTH + 1);
+    private final ByteBuffer response;
+    private boolean malformedLogged;
+
+    /**
+     * @param channel          the bound, non-blocking request socket; its owner closes it.
+     * @param maxPayloadLength most bytes of Message Blocks in one response, as in one Downstream Packet of the feed.
+     * @param metrics          counts the malformed requests.
+     */
+    MoldRequestServer(final DatagramChannel channel, final int maxPayloadLength, final MoldMetrics metrics)
+    {
+        this.channel = channel;
+        this.metrics = metrics;
+        this.response = ByteBuffer.allocateDirect(REQUEST_LENGTH + maxPayloadLength);
+    }
+
+    /**
+     * Reads the next Request Packet, if one waits, and answers it.
+     *
+     * @param store writes the requested Message Blocks at the response's position ({@link MoldUDP64MessageStore#get});
+     *              the response's first 10 bytes are the Session the request names.
+     * @return false when no datagram waited; true when one was read, answered or not.
+     * @throws IOException when the socket cannot receive or send.
+     */
+    boolean serve(final MoldUDP64MessageStore store) throws IOException
+    {
+        request.clear();
+        final SocketAddress requester = channel.receive(request);
+        if (null == requester)
+        {
+            return false;
+        }
+        request.flip();
+        final int length = request.remaining();
+        final boolean whole = REQUEST_LENGTH == length;
+        final long sequenceNumber = whole ? request.getLong(SEQUENCE_NUMBER_OFFSET) : 0;
+        final int requestedMessageCount = whole ? request.getShort(MESSAGE_COUNT_OFFSET) & 0xFFFF : 0;
+        if (sequenceNumber < 1 || 0 == requestedMessageCount)
+        {
+            onMalformed(requester, length);
+            return true;
+        }
+        response.clear();
+        response.put(request);
+        final int messageCount = store.get(response, sequenceNumber, requestedMessageCount);
+        if (0 != messageCount)
+        {
+            response.putShort(MESSAGE_COUNT_OFFSET, (short)messageCount);
+            response.flip();
+            while (0 == channel.send(response, requester))
+            {
+                Thread.onSpinWait(); // the socket's buffer is full: the kernel drains it at wire speed
+            }
+        }
+        return true;
+    }
+
+    private void onMalformed(final SocketAddress requester, final int length)
+    {
+        metrics.onMalformedRequest();
+        if (!malformedLogged)
+        {
+            malformedLogged = true;
+            System.err.println("[md-mold] malformed MoldUDP64 Request Packet from " + requester + " dropped: " +
+                length + " bytes (a request is " + REQUEST_LENGTH + ", for Sequence Number 1 or more and at least " +
+                "one message); logged once, counted in bourse_md_mold_requests_unanswered_total{reason=\"malformed\"}");
+        }
+    }
+}
