@@ -2,6 +2,7 @@ package io.bourse.simulator;
 
 import com.paritytrading.nassau.MessageListener;
 import io.bourse.common.config.Symbols;
+import io.bourse.ouch.AiqCanceled;
 import io.bourse.ouch.OrderAccepted;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
@@ -28,6 +29,7 @@ final class OrderEntryAdapter implements MessageListener
     private final OrderRejected rejected = new OrderRejected();
     private final OrderExecuted executed = new OrderExecuted();
     private final OrderCanceled canceled = new OrderCanceled();
+    private final AiqCanceled aiqCanceled = new AiqCanceled();
     private final OrderReplaced replaced = new OrderReplaced();
     private final byte[] token = new byte[Ouch42.TOKEN_LENGTH];
     private final OrderTokens tokens;
@@ -132,7 +134,16 @@ final class OrderEntryAdapter implements MessageListener
             {
                 if (hasLength(length, OrderCanceled.LENGTH))
                 {
-                    onCanceled(canceled.wrap(rx, 0));
+                    canceled.wrap(rx, 0).getOrderToken(token);
+                    onCanceled(canceled.decrementShares());
+                }
+            }
+            case AiqCanceled.TYPE ->
+            {
+                if (hasLength(length, AiqCanceled.LENGTH))
+                {
+                    aiqCanceled.wrap(rx, 0).getOrderToken(token);
+                    onCanceled(aiqCanceled.decrementShares());
                 }
             }
             case OrderReplaced.TYPE ->
@@ -170,14 +181,15 @@ final class OrderEntryAdapter implements MessageListener
         endOfDay = false;
     }
 
+    /** @return true when the message has its type's length: OUCH 4.2's messages have fixed lengths. */
     private boolean hasLength(final int length, final int required)
     {
-        if (length < required)
+        if (length != required)
         {
             if (counters.errors().errorToLog(SimulatorError.MALFORMED_OUCH))
             {
                 counters.errors().log(SimulatorError.MALFORMED_OUCH, "order gateway", "message type '" +
-                    (char)rx.getByte(0) + "' of " + length + " bytes, shorter than its " + required);
+                    (char)rx.getByte(0) + "' of " + length + " bytes, not its " + required);
             }
             return false;
         }
@@ -227,18 +239,21 @@ final class OrderEntryAdapter implements MessageListener
         }
     }
 
-    private void onCanceled(final OrderCanceled message)
+    /**
+     * OUCH 4.2 Canceled, or AIQ Canceled (self-match prevention's, which the gateway sends in its place), of the order
+     * whose token was just read.
+     */
+    private void onCanceled(final long decrementShares)
     {
         counters.increment(SimulatorCounter.CANCELED);
-        message.getOrderToken(token);
         final long counter = ownCounter();
         if (counter >= 0)
         {
             final long replacement = openOrders.pendingReplacement(counter);
-            // Answers a cancel in flight once the shares left are those it asked for (OpenOrders.reduce); a Canceled
-            // of part of the order for another cause (self-trade prevention's decrement) leaves a cancel or replace
+            // Answers a cancel in flight once the shares left are those it asked for (OpenOrders.reduce); a decrement
+            // of part of the order for another cause (self-match prevention's AIQ Canceled) leaves a cancel or replace
             // in flight pending.
-            openOrders.reduce(counter, message.decrementShares());
+            openOrders.reduce(counter, decrementShares);
             forgetIgnoredReplace(counter, replacement);
         }
     }

@@ -25,7 +25,7 @@ public enum SimulatorCounter
     EXECUTED("executed"),
     /** Shares of the OUCH 4.2 Executed messages received. */
     EXECUTED_SHARES("executed_shares"),
-    /** OUCH 4.2 Canceled received (whole or partial). */
+    /** OUCH 4.2 Canceled or AIQ Canceled received (whole or partial). */
     CANCELED("canceled"),
     /** OUCH 4.2 Replaced received. */
     REPLACED("replaced"),

@@ -3,6 +3,7 @@ package io.bourse.simulator;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.LatencySummary;
 import io.bourse.ouch.OrderAccepted;
+import io.bourse.ouch.AiqCanceled;
 import io.bourse.ouch.OrderCanceled;
 import io.bourse.ouch.OrderExecuted;
 import io.bourse.ouch.OrderRejected;
@@ -88,7 +89,7 @@ class OrderEntryAdapterTest
         accepted(1, 'B', 500, AAPL, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
         openOrders.markCancelPending(openOrders.slotOf(1), 100);
 
-        canceled(1, 150); // self-trade prevention's decrement, before the exchange takes the cancel
+        aiqCanceled(1, 150); // self-match prevention's decrement, before the exchange takes the cancel
         final boolean pendingAfterDecrement = openOrders.isPending(openOrders.slotOf(1));
         canceled(1, 250); // the cancel's answer: 100 shares left
 
@@ -183,19 +184,39 @@ class OrderEntryAdapterTest
         assertThat(openOrders.pendingReplacement(4)).isEqualTo(14);
     }
 
+    /**
+     * The gateway answers a self-match prevention's cancel with AIQ Canceled 'D' in place of Canceled: its shares
+     * leave the order. Before, 'D' was counted as another message and the order kept them.
+     */
     @Test
-    void shouldCountShortMessagesAndForeignTokensAsErrors()
+    void shouldReduceTheOrderByTheDecrementSharesOfAnAiqCanceled()
+    {
+        accepted(1, 'B', 500, AAPL, 990_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+        accepted(2, 'S', 200, AAPL, 1_010_000, Ouch42.TIME_IN_FORCE_MARKET_HOURS, Ouch42.ORDER_STATE_LIVE);
+
+        aiqCanceled(1, 200);
+        aiqCanceled(2, 200);
+
+        assertThat(open()).containsExactly(new Open(1, 0, 'B', 990_000, 300, 0));
+        assertThat(counters.get(SimulatorCounter.CANCELED)).isEqualTo(2);
+        assertThat(counters.get(SimulatorCounter.OTHER_IN)).isZero();
+    }
+
+    @Test
+    void shouldCountMessagesOfAnotherLengthThanTheirTypesAndForeignTokensAsErrors()
     {
         payload.clear().limit(OrderAccepted.LENGTH - 1);
         buffer.putByte(0, OrderAccepted.TYPE);
+        adapter.message(payload);
+        payload.clear().limit(OrderAccepted.LENGTH + 1);
         adapter.message(payload);
         new OrderTokens(6, 0).encode(1, token);
         new OrderExecuted().wrapAndApplyType(buffer, 0).orderToken(token).executedShares(100);
         deliver(OrderExecuted.LENGTH);
 
-        assertThat(counters.errors().count(SimulatorError.MALFORMED_OUCH)).isEqualTo(1);
+        assertThat(counters.errors().count(SimulatorError.MALFORMED_OUCH)).isEqualTo(2);
         assertThat(counters.errors().count(SimulatorError.UNKNOWN_ORDER_TOKEN)).isEqualTo(1);
-        assertThat(counters.errors().total()).isEqualTo(2);
+        assertThat(counters.errors().total()).isEqualTo(3);
         assertThat(counters.get(SimulatorCounter.ACCEPTED)).isZero();
     }
 
@@ -222,6 +243,14 @@ class OrderEntryAdapterTest
         new OrderCanceled().wrapAndApplyType(buffer, 0).orderToken(token).decrementShares(decrement)
             .reason(Ouch42.CANCEL_USER_REQUESTED);
         deliver(OrderCanceled.LENGTH);
+    }
+
+    private void aiqCanceled(final long counter, final long decrement)
+    {
+        tokens.encode(counter, token);
+        new AiqCanceled().wrapAndApplyType(buffer, 0).orderToken(token).decrementShares(decrement)
+            .reason(Ouch42.CANCEL_SELF_MATCH_PREVENTION);
+        deliver(AiqCanceled.LENGTH);
     }
 
     private void rejected(final long counter, final byte reason)
