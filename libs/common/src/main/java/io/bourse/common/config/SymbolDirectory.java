@@ -1,6 +1,7 @@
 package io.bourse.common.config;
 
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.LongHashSet;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +15,8 @@ import java.util.Locale;
  */
 public final class SymbolDirectory
 {
+    /** Most symbols: ITCH 5.0 Stock Locate is 2 bytes, and locate 0 is the market's (System Event). */
+    public static final int MAX_SYMBOLS = 65_535;
     /** Setting name of the symbol list. */
     public static final String SYMBOLS_PROP_NAME = "bourse.symbols";
     /** Default symbol list: two shards, AAPL on shard 0 and MSFT on shard 1. */
@@ -45,11 +48,13 @@ public final class SymbolDirectory
      * @return the directory.
      * @throws IllegalArgumentException for an empty list, a symbol longer than 8 characters or with a character
      *                                  other than printable ASCII (ITCH 5.0 Stock: alphanumeric), a duplicate, a bad
-     *                                  shard number, or a shard below the highest one without a symbol.
+     *                                  shard number, a shard below the highest one without a symbol, or more than
+     *                                  {@value #MAX_SYMBOLS} symbols.
      */
     public static SymbolDirectory parse(final String spec)
     {
         final List<Entry> entries = new ArrayList<>();
+        final LongHashSet packedSymbols = new LongHashSet();
         for (final String raw : spec.split(","))
         {
             final String item = raw.trim();
@@ -73,12 +78,14 @@ public final class SymbolDirectory
                 throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": bad item '" + item + "'");
             }
             final long packed = Symbols.pack(symbol);
-            for (final Entry existing : entries)
+            if (!packedSymbols.add(packed))
             {
-                if (existing.packed() == packed)
-                {
-                    throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": duplicate symbol " + symbol);
-                }
+                throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": duplicate symbol " + symbol);
+            }
+            if (MAX_SYMBOLS == entries.size())
+            {
+                throw new IllegalArgumentException(SYMBOLS_PROP_NAME + ": more than " + MAX_SYMBOLS + " symbols " +
+                    "(ITCH 5.0 Stock Locate, 2 bytes, numbers them from 1)");
             }
             entries.add(new Entry(symbol, entries.size() + 1, shard, packed));
         }

@@ -3,6 +3,8 @@ package io.bourse.common.config;
 import org.junit.jupiter.api.Test;
 
 import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,6 +44,21 @@ class SymbolDirectoryTest
         assertThatThrownBy(() -> SymbolDirectory.parse("ABCDEFGHI@0")).hasMessageContaining("bad item");
         assertThatThrownBy(() -> SymbolDirectory.parse("AAPL@x")).hasMessageContaining("bad shard");
         assertThatThrownBy(() -> SymbolDirectory.parse(" , ")).hasMessageContaining("no symbols");
+    }
+
+    /**
+     * ITCH 5.0 Stock Locate is 2 bytes: the 65,535th symbol takes the last locate, and a 65,536th would take locate 0,
+     * the market's. Before, it was taken, and its locate wrapped.
+     */
+    @Test
+    void shouldTakeAsManySymbolsAsStockLocateNumbersAndRefuseOneMore()
+    {
+        final String symbols = IntStream.rangeClosed(1, SymbolDirectory.MAX_SYMBOLS).mapToObj((i) -> "S" + i)
+            .collect(Collectors.joining(","));
+
+        assertThat(SymbolDirectory.parse(symbols).entries().getLast().locate()).isEqualTo(0xFFFF);
+        assertThatThrownBy(() -> SymbolDirectory.parse(symbols + ",ONEMORE"))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 65535 symbols");
     }
 
     @Test
