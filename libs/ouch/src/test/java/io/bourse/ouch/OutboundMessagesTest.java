@@ -274,6 +274,26 @@ class OutboundMessagesTest
 
             assertThat(written(buffer, OrderCanceled.LENGTH)).isEqualTo(spec);
         }
+
+        @Test
+        void shouldMatchSpecCodesWhenListingReasons()
+        {
+            final byte[] reasons = {
+                Ouch42.CANCEL_USER_REQUESTED,
+                Ouch42.CANCEL_IMMEDIATE_OR_CANCEL,
+                Ouch42.CANCEL_TIMEOUT,
+                Ouch42.CANCEL_SUPERVISORY,
+                Ouch42.CANCEL_REGULATORY_RESTRICTION,
+                Ouch42.CANCEL_SELF_MATCH_PREVENTION,
+                Ouch42.CANCEL_SYSTEM,
+                Ouch42.CANCEL_CROSS,
+                Ouch42.CANCEL_CLOSED,
+                Ouch42.CANCEL_MARKET_COLLARS,
+                Ouch42.CANCEL_HALTED,
+                Ouch42.CANCEL_OPEN_PROTECTION};
+
+            assertThat(new String(reasons, StandardCharsets.US_ASCII)).isEqualTo("UITSDQZCEKHX");
+        }
     }
 
     @Nested
@@ -364,6 +384,41 @@ class OutboundMessagesTest
                 .reason(Ouch42.REJECT_INVALID_STOCK);
 
             assertThat(written(buffer, OrderRejected.LENGTH)).isEqualTo(spec);
+        }
+
+        @Test
+        void shouldMatchSpecCodesWhenListingReasons()
+        {
+            final byte[] reasons = {
+                Ouch42.REJECT_TEST_MODE,
+                Ouch42.REJECT_HALTED,
+                Ouch42.REJECT_SHARES_EXCEED_THRESHOLD,
+                Ouch42.REJECT_INVALID_STOCK,
+                Ouch42.REJECT_INVALID_DISPLAY_TYPE,
+                Ouch42.REJECT_CLOSED,
+                Ouch42.REJECT_FIRM_NOT_AUTHORIZED,
+                Ouch42.REJECT_OUTSIDE_PERMITTED_TIMES,
+                Ouch42.REJECT_NOT_ALLOWED_IN_CROSS,
+                Ouch42.REJECT_INVALID_PRICE,
+                Ouch42.REJECT_INVALID_MINIMUM_QUANTITY,
+                Ouch42.REJECT_OTHER,
+                Ouch42.REJECT_INVALID_MID_POINT_POST_ONLY_PRICE,
+                Ouch42.REJECT_ALL_ENABLED,
+                Ouch42.REJECT_EASY_TO_BORROW,
+                Ouch42.REJECT_RESTRICTED_SYMBOL,
+                Ouch42.REJECT_ISO_RESTRICTION,
+                Ouch42.REJECT_ODD_LOT_RESTRICTION,
+                Ouch42.REJECT_MID_POINT_RESTRICTION,
+                Ouch42.REJECT_PRE_MARKET_RESTRICTION,
+                Ouch42.REJECT_POST_MARKET_RESTRICTION,
+                Ouch42.REJECT_SHORT_SALE_RESTRICTION,
+                Ouch42.REJECT_ON_OPEN_RESTRICTION,
+                Ouch42.REJECT_ON_CLOSE_RESTRICTION,
+                Ouch42.REJECT_TWO_SIDED_QUOTE,
+                Ouch42.REJECT_EXCEEDED_SHARES_LIMIT,
+                Ouch42.REJECT_EXCEEDED_DOLLAR_VALUE_LIMIT};
+
+            assertThat(new String(reasons, StandardCharsets.US_ASCII)).isEqualTo("THZSDCLMRXNOWabcdefghijklmn");
         }
     }
 
