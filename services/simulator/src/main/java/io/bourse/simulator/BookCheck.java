@@ -98,7 +98,7 @@ final class BookCheck
         final OrderBooks snapshotBooks = new OrderBooks(symbolCount, 1024, snapshotAnalytics);
         final long[] received = new long[1];
         final MarketDataAdapter adapter = new MarketDataAdapter("book check session (" + user.username() + ")",
-            counters, snapshotBooks, snapshotAnalytics, (messageType, timestampNs) -> received[0]++);
+            symbolDirectory, counters, snapshotBooks, snapshotAnalytics, (messageType, timestampNs) -> received[0]++);
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         try (SoupClient session = SoupClient.connect(adapter.sessionName(), host, port, user, adapter, timeoutMs))
         {

@@ -5,6 +5,8 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50Exception;
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50Listener;
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50Parser;
 import com.paritytrading.nassau.MessageListener;
+import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.config.Symbols;
 
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
@@ -20,7 +22,10 @@ import java.nio.ByteBuffer;
  * §4.5.2 (40 bytes, 8-byte Shares). A malformed or unknown message is counted as an error and skipped, so one bad
  * message does not end the session; the first is logged with the session's name. A System Event End of Messages
  * ('C', ITCH 5.0 §4.1) is remembered ({@link #isEndOfMessages}): the server closes its session in order (a stop, or
- * the MoldUDP64 day switch), so its end is no loss. Owned by one thread.
+ * the MoldUDP64 day switch), so its end is no loss. A Stock Directory 'R' (ITCH 5.0 §4.2.1) is checked against the
+ * configured symbols: one that names another symbol at its Stock Locate, or a locate they do not have, is counted as
+ * {@link SimulatorError#STOCK_DIRECTORY_MISMATCH} (the per-symbol figures, by locate, would be another symbol's).
+ * Owned by one thread.
  */
 final class MarketDataAdapter implements MessageListener, ITCH50Listener
 {
@@ -29,6 +34,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
 
     private final ITCH50Parser parser = new ITCH50Parser(this);
     private final String sessionName;
+    private final SymbolDirectory symbols;
     private final SimulatorCounters counters;
     private final OrderBooks books;
     private final MarketDataListener listener;
@@ -37,6 +43,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
 
     /**
      * @param sessionName the session's name, which the log of a malformed message gives.
+     * @param symbols     the configured symbols, which the books and figures are by (their Stock Locates).
      * @param counters    where to count errors.
      * @param books       the books this session builds.
      * @param listener    receives trades and the books' inconsistencies.
@@ -44,12 +51,14 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
      */
     MarketDataAdapter(
         final String sessionName,
+        final SymbolDirectory symbols,
         final SimulatorCounters counters,
         final OrderBooks books,
         final MarketDataListener listener,
         final FeedObserver observer)
     {
         this.sessionName = sessionName;
+        this.symbols = symbols;
         this.counters = counters;
         this.books = books;
         this.listener = listener;
@@ -146,6 +155,17 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     public void stockDirectory(final ITCH50.StockDirectory message)
     {
         observe(ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY, message.timestampHigh, message.timestampLow);
+        final int locate = message.stockLocate;
+        final boolean known = locate >= 1 && locate <= symbols.entries().size();
+        if ((!known || symbols.entries().get(locate - 1).packed() != message.stock) &&
+            counters.errors().errorToLog(SimulatorError.STOCK_DIRECTORY_MISMATCH))
+        {
+            counters.errors().log(SimulatorError.STOCK_DIRECTORY_MISMATCH, sessionName, "Stock Directory names " +
+                Symbols.toString(message.stock).trim() + " at Stock Locate " + locate + ", the configured symbols (" +
+                SymbolDirectory.SYMBOLS_PROP_NAME + ") " + (known ? "name " +
+                symbols.entries().get(locate - 1).symbol() + " there" : "have no such locate") +
+                ": the feed's exchange trades other symbols");
+        }
     }
 
     @Override

@@ -13,7 +13,7 @@ public enum SimulatorError
      * every time, logged in again.
      */
     ORDER_SESSION_LOST,
-    /** An OUCH 4.2 message from the gateway that is empty or shorter than its type's length: skipped. */
+    /** An OUCH 4.2 message from the gateway that is empty or of another length than its type's: skipped. */
     MALFORMED_OUCH,
     /** An OUCH 4.2 message whose Order Token is not one the simulator sent: skipped. */
     UNKNOWN_ORDER_TOKEN,
@@ -28,6 +28,11 @@ public enum SimulatorError
     MALFORMED_ITCH,
     /** A MoldUDP64 packet that cannot be parsed: skipped. */
     MALFORMED_MOLD,
+    /**
+     * An ITCH 5.0 Stock Directory that names another symbol at its Stock Locate than the configured symbols do, or a
+     * locate they lack: the market-data feed is of an exchange that trades other symbols.
+     */
+    STOCK_DIRECTORY_MISMATCH,
     /** The book check's snapshot session could not be opened or read: the books are not checked. */
     BOOK_CHECK_FAILED
 }

@@ -153,8 +153,9 @@ public final class SimulatorService implements AutoCloseable
             final MoldReplay replay = new MoldReplay(sessionAnalytics, counters, 0 == i);
             final MarketDataListener listener =
                 MarketDataFeed.MOLDUDP64 == ctx.mdFeed() ? replay : sessionAnalytics;
-            final MarketDataAdapter adapter = new MarketDataAdapter(marketDataSessionName(i, user), counters,
-                new OrderBooks(symbols.size(), INITIAL_ORDERS, listener), listener, meter);
+            final MarketDataAdapter adapter = new MarketDataAdapter(marketDataSessionName(i, user),
+                ctx.symbolDirectory(), counters, new OrderBooks(symbols.size(), INITIAL_ORDERS, listener), listener,
+                meter);
             mdAdapters.add(adapter);
             moldReplays.add(replay);
             mdSessions.add(openMarketDataSession(i, user, adapter));

@@ -1,6 +1,7 @@
 package io.bourse.simulator;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class MarketDataAdapterTest
     private final List<Long> timestamps = new ArrayList<>();
     private long matchNumber;
     private final MarketDataAdapter adapter = new MarketDataAdapter(
-        "market-data session 0 (md01)", counters, books, recorder,
+        "market-data session 0 (md01)", SymbolDirectory.parse("AAPL,MSFT"), counters, books, recorder,
         (messageType, timestampNs) -> timestamps.add(timestampNs));
 
     record Trade(int locate, long timestampNs, long price, long shares)
@@ -183,6 +184,38 @@ class MarketDataAdapterTest
         assertThat(counters.errors().count(SimulatorError.MALFORMED_ITCH)).isEqualTo(2);
         assertThat(counters.errors().total()).isEqualTo(2);
         assertThat(books.orders(1)).containsExactly(new OrderBooks.Order(1, 'B', 100, 1_500_000));
+    }
+
+    /**
+     * The feed's Stock Directories are checked against the configured symbols (AAPL at locate 1, MSFT at 2): one that
+     * names another symbol at its locate, or a locate the configuration lacks, is counted and its first logged. Before,
+     * they were only observed, and every per-symbol figure of another exchange's feed was labelled wrong.
+     */
+    @Test
+    void shouldCountAStockDirectoryThatNamesAnotherSymbolAtItsLocateThanTheConfiguredOnes() throws IOException
+    {
+        final ByteArrayOutputStream log = new ByteArrayOutputStream();
+        final PrintStream stderr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try
+        {
+            stockDirectory(1, "AAPL");
+            stockDirectory(2, "GOOG");
+            stockDirectory(3, "AMZN");
+            stockDirectory(2, "MSFT");
+        }
+        finally
+        {
+            System.setErr(stderr);
+        }
+
+        assertThat(counters.errors().count(SimulatorError.STOCK_DIRECTORY_MISMATCH)).isEqualTo(2);
+        assertThat(counters.errors().total()).isEqualTo(2);
+        assertThat(log.toString(StandardCharsets.UTF_8))
+            .startsWith("[simulator] STOCK_DIRECTORY_MISMATCH (market-data session 0 (md01)): ")
+            .contains("Stock Directory names GOOG at Stock Locate 2, the configured symbols (bourse.symbols) name " +
+                "MSFT there");
+        assertThat(timestamps).hasSize(4);
     }
 
     @Test
@@ -524,6 +557,15 @@ class MarketDataAdapterTest
             .putShort((short)(timestampNs >>> 32)).putInt((int)timestampNs)
             .putLong(shares).putLong(Symbols.pack("AAPL")).putInt((int)price).putLong(++matchNumber).put((byte)'C');
         adapter.message(buffer.flip());
+    }
+
+    private void stockDirectory(final int locate, final String symbol) throws IOException
+    {
+        final ITCH50.StockDirectory message = new ITCH50.StockDirectory();
+        message.stockLocate = locate;
+        message.timestampLow = T;
+        message.stock = Symbols.pack(symbol);
+        deliver(message);
     }
 
     private void deliver(final ITCH50.Message message) throws IOException

@@ -81,7 +81,7 @@ class MarketDataFanoutTest
         // The md-publisher's answer to the fanout's snapshot request, before anything was published: no book.
         offer(sbe.snapshotComplete(1));
         final MarketDataAdapter adapter =
-            new MarketDataAdapter("feed session", counters, books, analytics, FeedObserver.NONE);
+            new MarketDataAdapter("feed session", SYMBOLS, counters, books, analytics, FeedObserver.NONE);
         session = SoupClient.connect(adapter.sessionName(), "localhost", fanout.port(), USER, adapter, 5_000);
     }
 
@@ -142,7 +142,7 @@ class MarketDataFanoutTest
     void shouldLogInAgainWhenTheFanoutEndsTheSessionAndBuildTheBooksFromTheNewSnapshot() throws IOException
     {
         final MarketDataAdapter adapter =
-            new MarketDataAdapter("feed session", counters, books, analytics, FeedObserver.NONE);
+            new MarketDataAdapter("feed session", SYMBOLS, counters, books, analytics, FeedObserver.NONE);
         session.close();
         session = SoupClient.connect("feed session", "localhost", fanout.port(), USER, adapter, 5_000);
         final List<SoupClient> relogins = new ArrayList<>();

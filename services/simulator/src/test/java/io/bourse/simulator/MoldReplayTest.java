@@ -1,6 +1,7 @@
 package io.bourse.simulator;
 
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
+import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.time.MidnightNanoClock;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,8 @@ class MoldReplayTest
         1, 60 * SECOND, 60, counters, new MidnightNanoClock(() -> 20_000 * MidnightNanoClock.NANOS_PER_DAY + T));
     private final MoldReplay replay = new MoldReplay(analytics, counters, true);
     private final MarketDataAdapter adapter =
-        new MarketDataAdapter("MoldUDP64 session", counters, new OrderBooks(1, 16, replay), replay, FeedObserver.NONE);
+        new MarketDataAdapter("MoldUDP64 session", SymbolDirectory.parse("AAPL"), counters, new OrderBooks(1, 16, replay),
+            replay, FeedObserver.NONE);
 
     @Test
     void shouldCountEveryTradeOfTheSessionOnceWhenAJoinReadsItAgainFromSequenceNumberOne() throws IOException

@@ -640,7 +640,7 @@ class MoldSessionTest
         final OrderBooks books = new OrderBooks(SYMBOLS.entries().size(), 64, replay);
         final long[] received = new long[1];
         final MarketDataAdapter adapter = new MarketDataAdapter(
-            "MoldUDP64 session", counters, books, replay, (messageType, timestampNs) -> received[0]++);
+            "MoldUDP64 session", SYMBOLS, counters, books, replay, (messageType, timestampNs) -> received[0]++);
         return new Feed(factory.open(counters, adapter, replay), books, counters, received, adapter, replay);
     }
 
