@@ -36,6 +36,12 @@ public final class EngineService implements AutoCloseable
     /** Executions per page of the BreakTrade registry: 16,384, 1.1 MiB per page. */
     private static final int EXECUTIONS_PAGE_CAPACITY = 16 * 1024;
     /**
+     * Most pages of the BreakTrade registry: 128, 2,097,152 executions, 144 MiB of direct memory, which the default
+     * limit (the heap's maximum, 512 MiB under compose) holds; the day's latest 2,080,768 executions at least can be
+     * broken, over 20 s of a shard executing 100,000 trades per second.
+     */
+    private static final int EXECUTIONS_MAX_PAGES = 128;
+    /**
      * Longest time a stopping shard goes on taking commands while it drains ({@link EngineAgent#awaitDrained}): 4 s.
      */
     static final long DRAIN_TAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(4);
@@ -98,7 +104,7 @@ public final class EngineService implements AutoCloseable
             layout.commandChannel(), layout.commandStreamId(ctx.shardId()));
         final EngineMetrics metrics = new EngineMetrics(metricsServer.registry(), true);
         metricsServer.registry().register(new AeronClientCollector(aeron, List.of(commands)));
-        final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY);
+        final Executions executions = new Executions(EXECUTIONS_PAGE_CAPACITY, EXECUTIONS_MAX_PAGES);
         final EventProxy eventProxy = new EventProxy(metrics, executions);
         final boolean archived = ctx.eventArchive().enabled();
         final TakenCommands taken = new TakenCommands();

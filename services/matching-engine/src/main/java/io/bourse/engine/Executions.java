@@ -15,10 +15,13 @@ import java.util.List;
  * never copied by a young garbage collection: on the heap they were a large part of what each young pause copied at
  * 500,000 orders/s. The shard's match numbers only grow, so a page is sorted and {@link #find(long)} is a binary
  * search, and recording a trade is a few sequential writes into one record, with no hash table to probe and nothing
- * ever copied; a new page is allocated every {@code pageCapacity} executions and kept. When the engine's clock passes a
- * midnight ({@link #onClock(long)}) the earlier day's executions are forgotten and their pages reused, so a shard that
- * runs for days holds one day's executions, not all it ever made (72 bytes each, without bound before stop 60). Used
- * only by the engine agent thread.
+ * ever copied; a new page is allocated every {@code pageCapacity} executions and kept, up to {@code maxPages}: past
+ * them, the oldest page's executions are forgotten and its page reused, so that the day's most recent
+ * {@code pageCapacity * (maxPages - 1)} executions at least can be found and broken, and the direct memory held stays
+ * bounded (before, a busy day's executions took it all: the allocation failed mid-command, and again at each recovery
+ * of the day). When the engine's clock passes a midnight ({@link #onClock(long)}) the earlier day's executions are
+ * forgotten and their pages reused, so a shard that runs for days holds one day's executions, not all it ever made.
+ * The same commands find the same executions in a run and in its replay. Used only by the engine agent thread.
  * <pre>
  *   Record, 72 bytes, native byte order:
  *     0 match number        8 symbol (packed)      16 shares            24 price
@@ -28,7 +31,7 @@ import java.util.List;
  */
 final class Executions
 {
-    /** Returned by {@link #find(long)} for a match number the shard never published. */
+    /** Returned by {@link #find(long)} for a match number the shard never published, or no longer holds. */
     static final int MISSING = -1;
     /** Bytes of one execution's record. */
     static final int RECORD_LENGTH = 72;
@@ -45,6 +48,7 @@ final class Executions
 
     private final int pageShift;
     private final int pageMask;
+    private final int maxPages;
     private final List<UnsafeBuffer> pages = new ArrayList<>();
     /** Pages of an earlier day, for the next pages of this one. */
     private final List<UnsafeBuffer> sparePages = new ArrayList<>();
@@ -55,17 +59,25 @@ final class Executions
 
     /**
      * @param pageCapacity executions per page, a power of two.
-     * @throws IllegalArgumentException when it is not a positive power of two, or a page would exceed 2 GiB.
+     * @param maxPages     most pages held, at least 2: {@code pageCapacity * maxPages * }{@value #RECORD_LENGTH} bytes
+     *                     of direct memory at most.
+     * @throws IllegalArgumentException when the capacity is not a positive power of two, a page would exceed 2 GiB, or
+     *                                  fewer than 2 pages are allowed.
      */
-    Executions(final int pageCapacity)
+    Executions(final int pageCapacity, final int maxPages)
     {
         if (pageCapacity <= 0 || Integer.bitCount(pageCapacity) != 1 ||
             (long)pageCapacity * RECORD_LENGTH > Integer.MAX_VALUE)
         {
             throw new IllegalArgumentException("page capacity must be a power of two: " + pageCapacity);
         }
+        if (maxPages < 2)
+        {
+            throw new IllegalArgumentException("at least 2 pages: " + maxPages);
+        }
         pageShift = Integer.numberOfTrailingZeros(pageCapacity);
         pageMask = pageCapacity - 1;
+        this.maxPages = maxPages;
     }
 
     /**
@@ -80,7 +92,7 @@ final class Executions
      * @param makerClientOrderId the resting order's clientOrderId.
      * @param makerOrderId       the resting order's reference number.
      * @throws IllegalArgumentException when the match number is not higher than the last one recorded.
-     * @throws OutOfMemoryError         when no direct memory is left for a new page.
+     * @throws OutOfMemoryError         when no direct memory is left for a new page, below {@code maxPages}.
      */
     void record(
         final long matchNumber, final long symbol, final long quantity, final long price,
@@ -95,9 +107,17 @@ final class Executions
         final int slot = size & pageMask;
         if (0 == slot)
         {
-            tail = sparePages.isEmpty() ?
-                new UnsafeBuffer(ByteBuffer.allocateDirect((pageMask + 1) * RECORD_LENGTH)) :
-                sparePages.remove(sparePages.size() - 1);
+            if (maxPages == pages.size())
+            {
+                tail = pages.remove(0); // the oldest executions, forgotten
+                size -= pageMask + 1;
+            }
+            else
+            {
+                tail = sparePages.isEmpty() ?
+                    new UnsafeBuffer(ByteBuffer.allocateDirect((pageMask + 1) * RECORD_LENGTH)) :
+                    sparePages.remove(sparePages.size() - 1);
+            }
             pages.add(tail);
         }
         final int offset = slot * RECORD_LENGTH;

@@ -9,11 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ExecutionsTest
 {
     private static final int PAGE = 4;
+    private static final int MAX_PAGES = 64;
 
     @Test
     void shouldFindEveryExecutionByMatchNumberAcrossPagesWhenManyAreRecorded()
     {
-        final Executions executions = new Executions(PAGE);
+        final Executions executions = new Executions(PAGE, MAX_PAGES);
         for (int i = 1; i <= 4 * PAGE + 1; i++)
         {
             executions.record(i * 16L + 3, 100 + i, 10 * i, 1_000_000 + i, 2_000 + i, 3_000 + i, 4_000 + i, 5_000 + i);
@@ -33,10 +34,37 @@ class ExecutionsTest
         }
     }
 
+    /**
+     * Past its most pages, the registry forgets its oldest page's executions and reuses the page: the latest ones are
+     * found, the forgotten ones are missing (a BreakTrade of one is refused as an unknown match number). Before, a new page was allocated every page's executions for the whole day, until direct
+     * memory ran out in the middle of a command.
+     */
+    @Test
+    void shouldForgetTheOldestPageOnceItHoldsItsMostPages()
+    {
+        final Executions executions = new Executions(PAGE, 2);
+        for (int i = 1; i <= 3 * PAGE + 1; i++)
+        {
+            executions.record(i, 100 + i, 1, 1, 1, 1, 1, 1);
+        }
+
+        for (int i = 1; i <= 2 * PAGE; i++)
+        {
+            assertThat(executions.find(i)).as("match number " + i).isEqualTo(Executions.MISSING);
+        }
+        for (int i = 2 * PAGE + 1; i <= 3 * PAGE + 1; i++)
+        {
+            assertThat(executions.symbol(executions.find(i))).as("match number " + i).isEqualTo(100 + i);
+        }
+        executions.markBroken(executions.find(3 * PAGE + 1));
+        assertThat(executions.isBroken(executions.find(3 * PAGE + 1))).isTrue();
+        assertThat(executions.isBroken(executions.find(3 * PAGE))).isFalse();
+    }
+
     @Test
     void shouldAnswerMissingWhenTheMatchNumberWasNeverRecorded()
     {
-        final Executions executions = new Executions(PAGE);
+        final Executions executions = new Executions(PAGE, MAX_PAGES);
         assertThat(executions.find(19)).isEqualTo(Executions.MISSING);
         for (int i = 1; i <= PAGE + 2; i++)
         {
@@ -52,7 +80,7 @@ class ExecutionsTest
     @Test
     void shouldKeepTheBrokenMarkOfOneExecutionOnlyWhenMarked()
     {
-        final Executions executions = new Executions(PAGE);
+        final Executions executions = new Executions(PAGE, MAX_PAGES);
         for (int i = 1; i <= 2 * PAGE; i++)
         {
             executions.record(i, 1, 1, 1, 1, 1, 1, 1);
@@ -69,7 +97,7 @@ class ExecutionsTest
     @Test
     void shouldForgetTheEarlierDaysExecutionsAndReuseTheirPagesWhenTheClockPassesMidnight()
     {
-        final Executions executions = new Executions(PAGE);
+        final Executions executions = new Executions(PAGE, MAX_PAGES);
         executions.onClock(0);
         for (int i = 1; i <= 2 * PAGE; i++)
         {
@@ -103,11 +131,12 @@ class ExecutionsTest
     @Test
     void shouldRefuseAMatchNumberThatDoesNotGrowWhenRecorded()
     {
-        final Executions executions = new Executions(PAGE);
+        final Executions executions = new Executions(PAGE, MAX_PAGES);
         executions.record(5, 1, 1, 1, 1, 1, 1, 1);
 
         assertThatThrownBy(() -> executions.record(5, 1, 1, 1, 1, 1, 1, 1))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5");
-        assertThatThrownBy(() -> new Executions(3)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Executions(3, MAX_PAGES)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Executions(PAGE, 1)).isInstanceOf(IllegalArgumentException.class);
     }
 }
