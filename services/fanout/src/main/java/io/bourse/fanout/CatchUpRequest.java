@@ -11,9 +11,11 @@ package io.bourse.fanout;
  * @param login             true at login: the answer starts with the sequence number for Login Accepted.
  * @param requestedSequence SoupBinTCP 4.0 Login Request Requested Sequence Number; 0 when not a login.
  * @param symbolsByLocate   true at the Stock Locate of each symbol wanted; index 0 unused; null for a {@link #cancel}.
+ * @param pacing            the pace the session takes the answer at; null for a {@link #cancel}.
  */
 record CatchUpRequest(
-    int workerId, long sessionId, boolean login, long requestedSequence, boolean[] symbolsByLocate)
+    int workerId, long sessionId, boolean login, long requestedSequence, boolean[] symbolsByLocate,
+    AnswerPacing pacing)
 {
     /**
      * @param workerId  the session's worker.
@@ -22,7 +24,7 @@ record CatchUpRequest(
      */
     static CatchUpRequest cancel(final int workerId, final long sessionId)
     {
-        return new CatchUpRequest(workerId, sessionId, false, 0, null);
+        return new CatchUpRequest(workerId, sessionId, false, 0, null, null);
     }
 
     /** @return true for a {@link #cancel}. */

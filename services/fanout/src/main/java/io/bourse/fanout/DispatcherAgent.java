@@ -465,6 +465,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
         private final int snapshotLength;
         private int snapshotPosition;
         private long cursor;
+        /** ITCH bytes of the answer written to the ring, for its pace. */
+        private long writtenBytes;
         private boolean started;
         boolean done;
 
@@ -500,7 +502,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
             {
                 final int length = ItchBook.snapshotMessageLength(snapshot.getByte(snapshotPosition));
                 sessionRecord.putBytes(SESSION_ITCH_OFFSET, snapshot, snapshotPosition, length);
-                if (!write(ring, SESSION_ITCH_MSG_TYPE_ID, SESSION_ITCH_OFFSET + length))
+                if (!writeItch(ring, length))
                 {
                     return written;
                 }
@@ -527,7 +529,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 {
                     final int length = replay.messageLength(cursor);
                     sessionRecord.putBytes(SESSION_ITCH_OFFSET, kept, offset, length);
-                    if (!write(ring, SESSION_ITCH_MSG_TYPE_ID, SESSION_ITCH_OFFSET + length))
+                    if (!writeItch(ring, length))
                     {
                         return written;
                     }
@@ -542,6 +544,18 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 written += done ? 1 : 0;
             }
             return written;
+        }
+
+        /** Writes the ITCH message in the session record when the session's pace and the ring take it. */
+        private boolean writeItch(final RingBuffer ring, final int length)
+        {
+            if (!request.pacing().canWrite(writtenBytes, length) ||
+                !write(ring, SESSION_ITCH_MSG_TYPE_ID, SESSION_ITCH_OFFSET + length))
+            {
+                return false;
+            }
+            writtenBytes += length;
+            return true;
         }
 
         private boolean write(final RingBuffer ring, final int msgTypeId, final int length)

@@ -121,6 +121,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean inputEnded;
     private boolean closed;
     private final long acceptedMs;
+    /** Half the send buffer: the most bytes of an answer in the worker's ring and the send buffer at once. */
+    private final int answerWindowBytes;
+    /** The pace of the answer awaited, or null. */
+    private AnswerPacing answerPacing;
 
     /**
      * @param workerId        the worker that owns the session.
@@ -164,6 +168,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         final int loginAndSubscription = 2 * SessionSendChannel.PACKET_HEADER_LENGTH + LOGIN_REQUEST_LENGTH +
             SubscriptionMessage.maxLength(locates - 1);
         this.sendChannel = new SessionSendChannel(channel, sendBuffers, 1 + maxPayloadLength);
+        this.answerWindowBytes = sendBuffers.capacity() / 2;
         final int receivePayloadLength =
             Math.max(RECEIVE_BUFFER_LENGTH, loginAndSubscription) - SessionSendChannel.PACKET_HEADER_LENGTH;
         this.server = new SoupBinTCPServer(sessionClock, sendChannel, receivePayloadLength, this, this);
@@ -206,6 +211,10 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         try
         {
             final int written = sendChannel.flush(selectionKey);
+            if (null != answerPacing)
+            {
+                answerPacing.onSent(sendChannel.pendingBytes());
+            }
             if (ending && sendChannel.shutdownOutputWhenSent() && inputEnded)
             {
                 close();
@@ -435,15 +444,21 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     boolean sendAnswer(final ByteBuffer payload, final int locate)
     {
-        if (!pending[locate])
+        final int length = payload.remaining();
+        boolean sent = false;
+        if (pending[locate])
         {
-            return false;
+            if (systemHoursPending && ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != payload.get(payload.position()))
+            {
+                sendSystemHours();
+            }
+            sent = send(payload);
         }
-        if (systemHoursPending && ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != payload.get(payload.position()))
+        if (null != answerPacing)
         {
-            sendSystemHours();
+            answerPacing.onTaken(length, sendChannel.pendingBytes());
         }
-        return send(payload);
+        return sent;
     }
 
     /** Sends System Events 'S' Start of System Hours and 'Q' Start of Market Hours, after a login's spin. */
@@ -470,6 +485,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             return;
         }
         awaitingAnswer = false;
+        answerPacing = null;
         if (systemHoursPending)
         {
             sendSystemHours();
@@ -508,6 +524,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             return;
         }
         awaitingAnswer = false; // the dispatcher gave the answer up: nothing to cancel
+        answerPacing = null;
         endSession();
     }
 
@@ -758,11 +775,13 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     private boolean request(final boolean login, final long requestedSequence)
     {
-        if (!requests.offer(new CatchUpRequest(workerId, sessionId, login, requestedSequence, pending.clone())))
+        final AnswerPacing pacing = new AnswerPacing(answerWindowBytes);
+        if (!requests.offer(new CatchUpRequest(workerId, sessionId, login, requestedSequence, pending.clone(), pacing)))
         {
             return false;
         }
         awaitingAnswer = true;
+        answerPacing = pacing;
         return true;
     }
 
@@ -775,6 +794,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         if (awaitingAnswer)
         {
             awaitingAnswer = false;
+            answerPacing.release();
+            answerPacing = null;
             requests.offer(CatchUpRequest.cancel(workerId, sessionId));
         }
     }

@@ -30,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DispatcherAgentTest
 {
     private static final int RING_CAPACITY = 1024;
+    /** A pace that never holds an answer back: these tests are of the dispatcher's stream positions. */
+    private static final AnswerPacing UNPACED = new AnswerPacing(Integer.MAX_VALUE);
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
 
     private static final int PUBLISHER = 7;
@@ -235,7 +237,7 @@ class DispatcherAgentTest
             drain(fastWorker);
         }
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, UNPACED))).isTrue();
         assertThat(catchUpsInProgress()).isZero();
 
         final List<Integer> answer = new ArrayList<>();
@@ -263,8 +265,8 @@ class DispatcherAgentTest
             drain(fastWorker);
         }
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols))).isTrue();
-        assertThat(requests.offer(new CatchUpRequest(1, 7, true, 0, symbols))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(1, 7, true, 0, symbols, UNPACED))).isTrue();
         dispatcher.answerCatchUps();
         assertThat(catchUpsInProgress()).as("both answers under way").isEqualTo(2);
 
@@ -347,8 +349,8 @@ class DispatcherAgentTest
             }, Integer.MAX_VALUE);
             for (int sessionId = 1; sessionId <= sessions; sessionId++)
             {
-                assertThat(requests.offer(new CatchUpRequest(0, sessionId, true, 0, new boolean[]{false, true})))
-                    .isTrue();
+                assertThat(requests.offer(
+                    new CatchUpRequest(0, sessionId, true, 0, new boolean[]{false, true}, UNPACED))).isTrue();
             }
         }
 
@@ -384,7 +386,7 @@ class DispatcherAgentTest
             drain(fastWorker);
         }
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 2, symbols))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 2, symbols, UNPACED))).isTrue();
         dispatcher.answerCatchUps();
         assertThat(catchUpsInProgress()).as("the replay taken, not yet written").isEqualTo(1);
         for (int orderId = 11; orderId <= 30; orderId++)

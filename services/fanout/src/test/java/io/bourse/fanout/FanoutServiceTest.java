@@ -555,6 +555,45 @@ class FanoutServiceTest
         assertThat(total(scrapeMetrics(), "bourse_fanout_errors_total")).as("no other error").isEqualTo(1);
     }
 
+    /**
+     * A fanout whose sessions have the smallest send buffer (4 KiB, and 4 KiB of socket send buffer) serves a book of
+     * 2,000 orders, about 78 KB, to a late joiner that reads a little at a time (a 4 KiB receive buffer, 1 ms between
+     * reads): the dispatcher writes the snapshot at the pace the subscriber takes it ({@link AnswerPacing}), and the
+     * subscriber gets the whole book, no slow-consumer end. Before, the worker copied the whole snapshot into the send
+     * buffer as it read it, which ended the subscriber as a slow consumer at every login.
+     */
+    @Test
+    void shouldServeABookLargerThanTheSendBufferToALateJoinerAtThePaceItReads() throws Exception
+    {
+        awaitTrue(() -> metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        service.close();
+        service = FanoutService.launch(context(tempDir.resolve("credentials.csv"))
+            .sendBufferBytes(FanoutContext.SEND_BUFFER_BYTES_MIN)
+            .socketSendBufferBytes(FanoutContext.SEND_BUFFER_BYTES_MIN));
+        final int snapshotLength = sbe.snapshotComplete(2);
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, snapshotLength) > 0 &&
+            metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        final int orders = 2_000;
+        for (int orderId = 1; orderId <= orders; orderId++)
+        {
+            offer(sbe.addOrder(T + orderId, "AAPL", orderId, Side.BUY, 100, 1_000_000 - orderId));
+        }
+
+        final Subscriber late = connectWithReceiveBuffer(STALLED_RECEIVE_BUFFER);
+        late.login("sub1", "secret1");
+        while (late.itch.messages.stream().filter(AddOrder.class::isInstance).count() < orders)
+        {
+            Thread.sleep(1);
+            assertThat(late.client.receive()).as("connection open").isNotNegative();
+        }
+
+        assertThat(late.endOfSession).isFalse();
+        assertThat(late.itch.messages.stream().filter(AddOrder.class::isInstance).map(AddOrder.class::cast)
+            .map(AddOrder::orderReferenceNumber).distinct().count()).isEqualTo(orders);
+        assertThat(scrapeMetrics()).contains("bourse_fanout_slow_consumer_disconnects_total 0.0\n")
+            .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED);
+    }
+
     @Test
     void shouldBuildTheBookOfTheWholeStreamFromSnapshotAndIncrementsWhenJoiningMidStream() throws Exception
     {
