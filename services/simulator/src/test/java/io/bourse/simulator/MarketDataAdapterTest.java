@@ -163,21 +163,14 @@ class MarketDataAdapterTest
     @Test
     void shouldCountAMalformedMessageAsAnErrorLogTheFirstWithItsSessionAndGoOn() throws IOException
     {
-        final ByteArrayOutputStream log = new ByteArrayOutputStream();
-        final PrintStream stderr = System.err;
-        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
-        try
+        final String log = standardError(() ->
         {
             adapter.message(ByteBuffer.wrap(new byte[] {'Q', 0, 1}));
             adapter.message(ByteBuffer.wrap(new byte[] {'A', 0}));
-        }
-        finally
-        {
-            System.setErr(stderr);
-        }
+        });
         add(1, T, 1, 'B', 100, 1_500_000);
 
-        assertThat(log.toString(StandardCharsets.UTF_8))
+        assertThat(log)
             .startsWith("[simulator] MALFORMED_ITCH (market-data session 0 (md01)): ")
             .contains("Cross Trade of 3 bytes");
 
@@ -194,24 +187,17 @@ class MarketDataAdapterTest
     @Test
     void shouldCountAStockDirectoryThatNamesAnotherSymbolAtItsLocateThanTheConfiguredOnes() throws IOException
     {
-        final ByteArrayOutputStream log = new ByteArrayOutputStream();
-        final PrintStream stderr = System.err;
-        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
-        try
+        final String log = standardError(() ->
         {
             stockDirectory(1, "AAPL");
             stockDirectory(2, "GOOG");
             stockDirectory(3, "AMZN");
             stockDirectory(2, "MSFT");
-        }
-        finally
-        {
-            System.setErr(stderr);
-        }
+        });
 
         assertThat(counters.errors().count(SimulatorError.STOCK_DIRECTORY_MISMATCH)).isEqualTo(2);
         assertThat(counters.errors().total()).isEqualTo(2);
-        assertThat(log.toString(StandardCharsets.UTF_8))
+        assertThat(log)
             .startsWith("[simulator] STOCK_DIRECTORY_MISMATCH (market-data session 0 (md01)): ")
             .contains("Stock Directory names GOOG at Stock Locate 2, the configured symbols (bourse.symbols) name " +
                 "MSFT there");
@@ -557,6 +543,29 @@ class MarketDataAdapterTest
             .putShort((short)(timestampNs >>> 32)).putInt((int)timestampNs)
             .putLong(shares).putLong(Symbols.pack("AAPL")).putInt((int)price).putLong(++matchNumber).put((byte)'C');
         adapter.message(buffer.flip());
+    }
+
+    /** Feeds the adapter ITCH messages. */
+    private interface Feeding
+    {
+        void run() throws IOException;
+    }
+
+    /** @return what the feeding wrote to the standard error stream. */
+    private static String standardError(final Feeding feeding) throws IOException
+    {
+        final ByteArrayOutputStream log = new ByteArrayOutputStream();
+        final PrintStream stderr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try
+        {
+            feeding.run();
+        }
+        finally
+        {
+            System.setErr(stderr);
+        }
+        return log.toString(StandardCharsets.UTF_8);
     }
 
     private void stockDirectory(final int locate, final String symbol) throws IOException
