@@ -51,12 +51,13 @@ import java.util.function.Consumer;
  * </ul>
  * An answer is written while the worker's ring buffer is less than half full, up to four times the fragment limit of
  * records per duty cycle (faster than the stream comes, which is read a fragment limit at a time), so that live
- * messages keep their room and the answer catches up; the session ignores the live messages of its pending symbols
- * until the answer's end record. An answer whose next message has left the replay ring before it could be written
- * ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}). A worker has at most {@value #MAX_ANSWERS_PER_WORKER}
- * answers under way; its further requests wait, in their order, for one of them to end, and their snapshot is taken
- * when they start: so a storm of logins (every session ended at a gap logs in again) holds that many copies of the
- * book per worker, not one per session.
+ * messages keep their room and the answer catches up as fast as its subscriber reads it ({@link AnswerPacing}: the
+ * answer's bytes in the ring and the session's send buffer within half that buffer); the session ignores the live
+ * messages of its pending symbols until the answer's end record. An answer whose next message has left the replay
+ * ring before it could be written ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}). A worker has at most
+ * {@value #MAX_ANSWERS_PER_WORKER} answers under way; its further requests wait, in their order, for one of them to
+ * end, and their snapshot is taken when they start: so a storm of logins (every session ended at a gap logs in
+ * again) holds that many copies of the book per worker, not one per session.
  *
  * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
  * <pre>

@@ -52,7 +52,8 @@ import java.util.Arrays;
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
  * in one write (more only when they outgrow the buffer), and later only when the selector finds the socket writable
- * again. No write waits on the subscriber. A subscriber further behind than its send buffer is a slow consumer: its
+ * again. No write waits on the subscriber. A subscriber further behind than its send buffer is a slow consumer (its
+ * login's or subscription's answer is paced to it instead, {@link AnswerPacing}, so that it cannot be): its
  * session is ended, counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the
  * first time only; the worker's other sessions never wait for it. Ending a session drops the whole packets the socket
  * has not begun to take (all of them for a slow consumer; for another end only when End of Session does not fit behind

@@ -95,8 +95,9 @@ final class MoldRequestServer
         {
             malformedLogged = true;
             System.err.println("[md-mold] malformed MoldUDP64 Request Packet from " + requester + " dropped: " +
-                length + " bytes (a request is " + REQUEST_LENGTH + ", for Sequence Number 1 or more and at least " +
-                "one message); logged once, counted in bourse_md_mold_requests_unanswered_total{reason=\"malformed\"}");
+                (length > REQUEST_LENGTH ? "more than " + REQUEST_LENGTH : length) + " bytes (a request is " +
+                REQUEST_LENGTH + ", for Sequence Number 1 or more and at least one message); logged once, counted " +
+                "in bourse_md_mold_requests_unanswered_total{reason=\"malformed\"}");
         }
     }
 }

@@ -270,6 +270,8 @@ final class TradingDays
 
     private TradingDay open(final int index, final JournalStore journals) throws IOException
     {
+        // The restored orders' cancels and the close read the clock: at the first day's opening it has not run yet.
+        clock.update();
         journals.unmarkOrdersCanceled();
         final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
         final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
