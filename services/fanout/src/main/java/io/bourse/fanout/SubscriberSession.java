@@ -110,7 +110,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final boolean[] pending;
     private boolean[] wanted;
     private SelectionKey selectionKey;
-    private boolean awaitingAnswer;
     private boolean loginRequested;
     private boolean loggedIn;
     /** A login's snapshot is under way and System Events 'S' and 'Q' are still to follow its Trading Action spin. */
@@ -124,7 +123,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final long acceptedMs;
     /** Half the send buffer: the most bytes of an answer in the worker's ring and the send buffer at once. */
     private final int answerWindowBytes;
-    /** The pace of the answer awaited, or null. */
+    /** The pace of the dispatcher's answer the session awaits; null while it awaits none. */
     private AnswerPacing answerPacing;
 
     /**
@@ -485,7 +484,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             return;
         }
-        awaitingAnswer = false;
         answerPacing = null;
         if (systemHoursPending)
         {
@@ -524,8 +522,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             return;
         }
-        awaitingAnswer = false; // the dispatcher gave the answer up: nothing to cancel
-        answerPacing = null;
+        answerPacing = null; // the dispatcher gave the answer up: nothing to cancel
         endSession();
     }
 
@@ -541,7 +538,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     void endMessages()
     {
-        if (loggedIn && !closed && !ending && !awaitingAnswer)
+        if (loggedIn && !closed && !ending && null == answerPacing)
         {
             final long nowNs = clock.nanosSinceMidnight();
             sendAtStop(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, nowNs);
@@ -725,7 +722,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             }
             return;
         }
-        if (awaitingAnswer)
+        if (null != answerPacing)
         {
             narrow(pending, symbols);
             metrics.onSubscriptionsChanged(-narrow(subscribed, symbols));
@@ -781,7 +778,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             return false;
         }
-        awaitingAnswer = true;
         answerPacing = pacing;
         return true;
     }
@@ -792,9 +788,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      */
     private void cancelAnswer()
     {
-        if (awaitingAnswer)
+        if (null != answerPacing)
         {
-            awaitingAnswer = false;
             answerPacing.release();
             answerPacing = null;
             requests.offer(CatchUpRequest.cancel(workerId, sessionId));
