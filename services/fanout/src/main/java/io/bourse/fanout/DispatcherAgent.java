@@ -54,7 +54,8 @@ import java.util.function.Consumer;
  * messages keep their room and the answer catches up as fast as its subscriber reads it ({@link AnswerPacing}: the
  * answer's bytes in the ring and the session's send buffer within half that buffer); the session ignores the live
  * messages of its pending symbols until the answer's end record. An answer whose next message has left the replay
- * ring before it could be written ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}). A worker has at most
+ * ring before it could be written ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}), and so does a snapshot still
+ * being written when the first message after it leaves. A worker has at most
  * {@value #MAX_ANSWERS_PER_WORKER} answers under way; its further requests wait, in their order, for one of them to
  * end, and their snapshot is taken when they start: so a storm of logins (every session ended at a gap logs in
  * again) holds that many copies of the book per worker, not one per session.
@@ -499,6 +500,11 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 started = true;
                 written++;
             }
+            if (snapshotPosition < snapshotLength && cursor < replay.nextSequence() && !replay.contains(cursor))
+            {
+                fail(ring); // the rest of the book, paced to a slow reader, would end in the same failure
+                return written;
+            }
             while (snapshotPosition < snapshotLength && written < answerLimit)
             {
                 final int length = ItchBook.snapshotMessageLength(snapshot.getByte(snapshotPosition));
@@ -515,12 +521,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
             {
                 if (!replay.contains(cursor))
                 {
-                    done = write(ring, SESSION_FAILED_MSG_TYPE_ID, Long.BYTES);
-                    if (done)
-                    {
-                        // Once, though the ring may take the record cycles later.
-                        errors.error(FanoutError.CATCH_UP_FAILED, "replay", "message no longer kept", cursor);
-                    }
+                    fail(ring);
                     return written;
                 }
                 final DirectBuffer kept = replay.buffer();
@@ -545,6 +546,19 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 written += done ? 1 : 0;
             }
             return written;
+        }
+
+        /**
+         * The answer's next kept message has left the replay ring: writes the failure record when the ring takes it,
+         * counting it then, once, and the answer is done.
+         */
+        private void fail(final RingBuffer ring)
+        {
+            done = write(ring, SESSION_FAILED_MSG_TYPE_ID, Long.BYTES);
+            if (done)
+            {
+                errors.error(FanoutError.CATCH_UP_FAILED, "replay", "message no longer kept", cursor);
+            }
         }
 
         /** Writes the ITCH message in the session record when the session's pace and the ring take it. */

@@ -53,9 +53,10 @@ import java.util.Arrays;
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
  * in one write (more only when they outgrow the buffer), and later only when the selector finds the socket writable
  * again. No write waits on the subscriber. A subscriber further behind than its send buffer is a slow consumer (its
- * login's or subscription's answer is paced to it instead, {@link AnswerPacing}, so that it cannot be): its
- * session is ended, counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the
- * first time only; the worker's other sessions never wait for it. Ending a session drops the whole packets the socket
+ * login's or subscription's answer is paced to it instead, {@link AnswerPacing}, so that it cannot be; a socket that
+ * takes none of an answer for {@value #ANSWER_STALL_TIMEOUT_MS} ms is one, heartbeats or not): its session is ended,
+ * counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error, and logged the first time only;
+ * the worker's other sessions never wait for it. Ending a session drops the whole packets the socket
  * has not begun to take (all of them for a slow consumer; for another end only when End of Session does not fit behind
  * them), so that End of Session follows the packet under way: the subscriber knows the last sequence number it got and,
  * in the run's numbered stream, can log in again from the next (a snapshot session's stream cannot be resumed). The
@@ -79,6 +80,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * or nothing) do not keep a worker's places from subscribers.
      */
     static final long LOGIN_TIMEOUT_MS = 5_000;
+    /**
+     * Milliseconds the socket may take none of the send buffer while the session awaits an answer of the dispatcher,
+     * as long as a silent subscriber is given: then the session is ended as a slow consumer. An answer is paced to its
+     * subscriber ({@link AnswerPacing}), so one that stops reading would otherwise hold its place among the worker's
+     * answers under way until Server Heartbeats alone filled its send buffer, hours later, however many heartbeats it
+     * sends.
+     */
+    static final long ANSWER_STALL_TIMEOUT_MS = 15_000;
     /** Most reads of an ending session's input each time the selector finds it readable. */
     private static final int ENDING_READS = 16;
     /**
@@ -125,6 +134,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final int answerWindowBytes;
     /** The pace of the dispatcher's answer the session awaits; null while it awaits none. */
     private AnswerPacing answerPacing;
+    /** Bytes the socket has taken. */
+    private long sentBytes;
+    /** {@link #sentBytes} when the socket last took bytes or had none to take, as seen by {@link #keepAlive()}. */
+    private long stallSentBytes;
+    /** When that was seen, in the session clock's milliseconds. */
+    private long stallSinceMs;
 
     /**
      * @param workerId        the worker that owns the session.
@@ -211,6 +226,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         try
         {
             final int written = sendChannel.flush(selectionKey);
+            sentBytes += written;
             if (null != answerPacing)
             {
                 answerPacing.onSent(sendChannel.pendingBytes());
@@ -363,7 +379,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /**
      * Sends a heartbeat after 1 s of silence and checks the subscriber's heartbeats; closes a connection that sent no
      * Login Request within {@value #LOGIN_TIMEOUT_MS} ms, and an ending session {@value #END_OF_SESSION_TIMEOUT_MS} ms
-     * after End of Session, whether or not the subscriber has closed its end.
+     * after End of Session, whether or not the subscriber has closed its end; ends as a slow consumer a session whose
+     * awaited answer's bytes the socket has not taken for {@value #ANSWER_STALL_TIMEOUT_MS} ms.
      */
     void keepAlive()
     {
@@ -381,6 +398,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             close();
             return;
         }
+        if (isAnswerStalled())
+        {
+            endSlowConsumer("took no byte of its answer for " + ANSWER_STALL_TIMEOUT_MS + " ms");
+            return;
+        }
         try
         {
             server.keepAlive();
@@ -389,6 +411,23 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             fail(ex);
         }
+    }
+
+    /**
+     * @return true when an answer is awaited and the socket has taken none of the send buffer's bytes for {@value
+     * #ANSWER_STALL_TIMEOUT_MS} ms: from the last {@link #keepAlive()} at which it had taken some since the one before,
+     * or had none to take, or no answer was awaited.
+     */
+    private boolean isAnswerStalled()
+    {
+        final long nowMs = sessionClock.currentTimeMillis();
+        if (null == answerPacing || 0 == sendChannel.pendingBytes() || sentBytes != stallSentBytes)
+        {
+            stallSentBytes = sentBytes;
+            stallSinceMs = nowMs;
+            return false;
+        }
+        return nowMs - stallSinceMs >= ANSWER_STALL_TIMEOUT_MS;
     }
 
     /**
@@ -807,9 +846,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         {
             if (ex instanceof SendBufferFullException)
             {
-                metrics.onSlowConsumerDisconnect();
-                errors.error(FanoutError.SLOW_CONSUMER, subscriber, ex);
-                endSession(true);
+                endSlowConsumer(ex);
             }
             else
             {
@@ -817,6 +854,19 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
                 close();
             }
         }
+    }
+
+    /**
+     * Ends a slow consumer's session: counted in {@code bourse_fanout_slow_consumer_disconnects_total} and as an error,
+     * End of Session right after the packet under way ({@link #endSession(boolean)}).
+     *
+     * @param why the full send buffer's exception, or the stall.
+     */
+    private void endSlowConsumer(final Object why)
+    {
+        metrics.onSlowConsumerDisconnect();
+        errors.error(FanoutError.SLOW_CONSUMER, subscriber, why);
+        endSession(true);
     }
 
     /** @return the subscriber's address, for log lines: read at the start, since a closed channel no longer has it. */

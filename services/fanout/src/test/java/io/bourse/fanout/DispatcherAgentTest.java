@@ -405,6 +405,46 @@ class DispatcherAgentTest
         assertThat(errors.total()).isEqualTo(1);
     }
 
+    /**
+     * A snapshot paced to a subscriber that has taken none of it (a window of 100 bytes: the Trading Action and two Add
+     * Orders) fails as soon as the first message after it leaves the replay history (16 messages here), with the book
+     * still being written: the rest would end in the same failure, and a subscriber that stopped reading would hold
+     * the answer's place meanwhile.
+     */
+    @Test
+    void shouldFailAPacedSnapshotOnceTheFirstMessageAfterItLeavesTheReplayHistory()
+    {
+        publish(encoder.snapshotComplete(1));
+        for (int orderId = 1; orderId <= 40; orderId++)
+        {
+            publishAddOrder(orderId);
+            drain(slowWorker);
+            drain(fastWorker);
+        }
+        final boolean[] symbols = {false, true};
+        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, new AnswerPacing(100)))).isTrue();
+        final List<Integer> answer = new ArrayList<>();
+        for (int orderId = 41; orderId <= 56; orderId++)
+        {
+            dispatcher.answerCatchUps();
+            publishAddOrder(orderId); // the 16th is the last the history holds with the first after the snapshot
+            slowWorker.read((msgTypeId, buffer, index, length) -> answer.add(msgTypeId), Integer.MAX_VALUE);
+            drain(fastWorker);
+        }
+        dispatcher.answerCatchUps();
+        assertThat(catchUpsInProgress()).as("the snapshot held back by its pace").isEqualTo(1);
+
+        publishAddOrder(57);
+        answerAll(slowWorker, answer);
+
+        assertThat(answer).filteredOn((recordType) -> DispatcherAgent.ITCH_MSG_TYPE_ID != recordType).containsExactly(
+            DispatcherAgent.SESSION_START_MSG_TYPE_ID, DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID,
+            DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID, DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID,
+            DispatcherAgent.SESSION_FAILED_MSG_TYPE_ID);
+        assertThat(errors.count(FanoutError.CATCH_UP_FAILED)).isEqualTo(1);
+        assertThat(errors.total()).isEqualTo(1);
+    }
+
     /** A market-data message the dispatcher cannot translate (an unknown symbol) is skipped and counted. */
     @Test
     void shouldSkipAndCountAMessageThatHasNoItchTranslation()

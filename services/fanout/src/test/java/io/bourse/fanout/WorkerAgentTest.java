@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -74,6 +75,8 @@ class WorkerAgentTest
     private final AtomicLong clockStepNs = new AtomicLong();
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
     private boolean snapshotsUnderWay;
+    /** The session id of the last login answered. */
+    private long answeredSessionId;
 
     @BeforeEach
     void setUp() throws IOException
@@ -428,6 +431,57 @@ class WorkerAgentTest
     }
 
     /**
+     * A subscriber that stops reading in the middle of its login's snapshot, and goes on sending heartbeats, is ended
+     * as a slow consumer once its socket has taken nothing for 15 s of the monotonic clock. The dispatcher paces an
+     * answer to its subscriber, so before, it held its place among the worker's answers under way until Server
+     * Heartbeats alone filled its send buffer: about six hours at the default 128 KiB.
+     */
+    @Test
+    void shouldEndAsASlowConsumerASubscriberThatTakesNoneOfItsAnswerFor15sWhileItSendsHeartbeats() throws Exception
+    {
+        snapshotsUnderWay = true;
+        final TestSubscriber stalled = connect(SOCKET_BUFFER_BYTES);
+        final int orders = 400; // 15,600 bytes of Sequenced Data: more than the sockets take, less than the send buffer
+        for (long orderReference = 1; orderReference <= orders; orderReference++)
+        {
+            answerAddOrder(answeredSessionId, orderReference);
+        }
+        while (ring.size() > 0)
+        {
+            dutyCycle();
+        }
+        Thread.sleep(20); // the sockets take what they hold
+
+        for (int second = 1; second <= 17; second++)
+        {
+            clockStepNs.addAndGet(TimeUnit.SECONDS.toNanos(1));
+            writeFully(stalled, new byte[]{0, 1, 'R'}); // Client Heartbeat
+            for (int i = 0; i < 3; i++)
+            {
+                worker.doWork();
+                Thread.sleep(1);
+            }
+            if (second < 15)
+            {
+                assertThat(errors.count(FanoutError.SLOW_CONSUMER)).as("ended after %d s", second).isZero();
+            }
+        }
+
+        assertThat(errors.count(FanoutError.SLOW_CONSUMER)).isEqualTo(1);
+        assertThat(counter("bourse_fanout_slow_consumer_disconnects")).isEqualTo(1.0);
+        assertThat(errors.total()).as("no heartbeat timeout").isEqualTo(1);
+        final List<CatchUpRequest> asked = new ArrayList<>();
+        requests.drain(asked::add);
+        assertThat(asked).as("the answer dropped").containsExactly(CatchUpRequest.cancel(0, answeredSessionId));
+        while (!stalled.ended && stalled.client.receive() >= 0)
+        {
+            worker.doWork();
+        }
+        assertThat(stalled.orders).as("the packets not begun dropped").hasSizeLessThan(orders)
+            .isEqualTo(LongStream.rangeClosed(1, stalled.orders.size()).boxed().toList());
+    }
+
+    /**
      * A subscriber that asked for a second symbol during its login's snapshot and reset its connection: the System
      * Events after the snapshot's spin (a Stock Trading Action fills its send buffer) meet the reset socket and close
      * the session. The dispatcher, whose answer has just ended, is asked for nothing more; before, the worker asked it
@@ -638,6 +692,7 @@ class WorkerAgentTest
         CatchUpRequest request;
         while (null != (request = requests.poll()))
         {
+            answeredSessionId = request.sessionId();
             record.putLong(DispatcherAgent.SESSION_ID_OFFSET, request.sessionId());
             record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);
             record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, snapshotsUnderWay ? 1 : 0);
@@ -670,15 +725,29 @@ class WorkerAgentTest
     /** ITCH 5.0 §4.3.1 Add Order of AAPL (Stock Locate 1); only the order reference number matters here. */
     private void publishAddOrder(final long orderReference)
     {
+        writeAddOrder(DispatcherAgent.ITCH_MSG_TYPE_ID, 0, orderReference);
+    }
+
+    /** An Add Order of the book in the answer the session awaits, as the dispatcher writes a snapshot. */
+    private void answerAddOrder(final long sessionId, final long orderReference)
+    {
+        writeAddOrder(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID, sessionId, orderReference);
+    }
+
+    /**
+     * @param msgTypeId  a live message's or a session's record.
+     * @param firstField its market-data timestamp, or the session id: both records carry the ITCH message at 8.
+     */
+    private void writeAddOrder(final int msgTypeId, final long firstField, final long orderReference)
+    {
         record.setMemory(0, DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH, (byte)0);
-        record.putLong(DispatcherAgent.TIMESTAMP_OFFSET, 0);
+        record.putLong(0, firstField);
         record.putByte(DispatcherAgent.ITCH_OFFSET, (byte)'A');
         record.putShort(
             DispatcherAgent.ITCH_OFFSET + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1, ByteOrder.BIG_ENDIAN);
         record.putLong(
             DispatcherAgent.ITCH_OFFSET + TestSubscriber.ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
-        assertThat(ring.write(DispatcherAgent.ITCH_MSG_TYPE_ID, record, 0,
-            DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH)).isTrue();
+        assertThat(ring.write(msgTypeId, record, 0, DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH)).isTrue();
     }
 
     /** Connects, logs in and waits until the worker has the session live. */
