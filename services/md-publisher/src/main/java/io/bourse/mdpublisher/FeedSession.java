@@ -1,15 +1,12 @@
 package io.bourse.mdpublisher;
 
-import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
 import io.bourse.common.time.SessionNames;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * One MoldUDP64 session of the feed (MoldUDP64 Protocol Specification 1.00: the Session names the messages that its
- * Sequence Numbers number, from 1): its name, the nassau server that numbers its Downstream Packets on the feed's
+ * Sequence Numbers number, from 1): its name, the server that numbers its Downstream Packets on the feed's
  * multicast socket, and the store of its messages that answers the Request Packets naming it. Closing it closes the
  * store (its file deleted, its memory freed), not the socket, which the sessions of one run share.
  */
@@ -18,24 +15,20 @@ final class FeedSession implements AutoCloseable
     /** The Session, 1 to {@value SessionNames#MAX_LENGTH} printable ASCII characters. */
     final String name;
     /** Sends the session's Downstream Packets, Heartbeats and End of Session packets, from Sequence Number 1. */
-    final MoldUDP64Server server;
+    final MoldSessionServer server;
     /** Every message of the session, numbered from 1. */
     final MoldMessageStore store;
-    /** The Session as sent: ASCII, space-padded to {@value SessionNames#MAX_LENGTH} bytes. */
-    private final byte[] sentName;
 
     /**
      * @param name   the Session ({@link SessionNames}).
      * @param server sends on the feed's multicast socket under that Session, from Sequence Number 1.
      * @param store  empty; closed with the session.
      */
-    FeedSession(final String name, final MoldUDP64Server server, final MoldMessageStore store)
+    FeedSession(final String name, final MoldSessionServer server, final MoldMessageStore store)
     {
         this.name = name;
         this.server = server;
         this.store = store;
-        this.sentName = Arrays.copyOf(name.getBytes(StandardCharsets.US_ASCII), SessionNames.MAX_LENGTH);
-        Arrays.fill(sentName, name.length(), SessionNames.MAX_LENGTH, (byte)' ');
     }
 
     /**
@@ -44,14 +37,7 @@ final class FeedSession implements AutoCloseable
      */
     boolean isNamedIn(final ByteBuffer packet)
     {
-        for (int i = 0; i < sentName.length; i++)
-        {
-            if (packet.get(i) != sentName[i])
-            {
-                return false;
-            }
-        }
-        return true;
+        return server.isNamedIn(packet);
     }
 
     /** Closes the store, which deletes its file and frees its memory; the session answers nothing after. */

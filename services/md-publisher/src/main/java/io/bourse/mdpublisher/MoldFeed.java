@@ -1,6 +1,5 @@
 package io.bourse.mdpublisher;
 
-import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
@@ -124,7 +123,7 @@ final class MoldFeed implements AutoCloseable
         final MoldSessionFile sessionFile = createSessionFile(ctx, name, metrics);
         try
         {
-            return new FeedSession(name, new MoldUDP64Server(multicastChannel, name), new MoldMessageStore(
+            return new FeedSession(name, new MoldSessionServer(multicastChannel, name), new MoldMessageStore(
                 ctx.moldStoreMessages(), MoldFeedAgent.MAX_MESSAGE_LENGTH, ctx.moldPayloadLength(), sessionFile,
                 metrics));
         }

@@ -4,7 +4,6 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import com.paritytrading.nassau.moldudp64.MoldUDP64DownstreamPacket;
 import com.paritytrading.nassau.moldudp64.MoldUDP64Exception;
 import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
-import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
 import io.bourse.itch.ItchReferenceData;
@@ -26,7 +25,7 @@ import java.util.function.BooleanSupplier;
  * md-publisher's SBE order feed as it is encoded, on the md-publisher's thread ({@link OrderFeedListener}), so that a
  * message the order feed's Aeron publication drops under back pressure (a stalled fanout) still reaches the MoldUDP64
  * receivers; translates each once with {@link ItchTranslator}, numbers the ITCH messages of the session from 1 in a
- * {@link MoldMessageStore} and packs them into Downstream Packets that nassau's {@link MoldUDP64Server} sends to the
+ * {@link MoldMessageStore} and packs them into Downstream Packets that a {@link MoldSessionServer} sends to the
  * multicast group; a {@link MoldRequestServer} answers Request Packets from the store.
  *
  * <ul>
@@ -613,7 +612,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
                     nextHeldSequenceNumber + " to " + (kept - 1) + " no longer kept, not sent " +
                     "(BOURSE_MD_MOLD_STORE_MESSAGES, BOURSE_MD_MOLD_STORE_DIR)");
                 nextHeldSequenceNumber = kept;
-                current.server.setNextSequenceNumber(Math.toIntExact(kept));
+                current.server.nextSequenceNumber(kept);
                 continue;
             }
             heldBlocks.flip();
@@ -644,8 +643,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         {
             onError(ex);
             // Lost like a dropped datagram: the next packet carries the sequence number after this one's messages.
-            current.server.setNextSequenceNumber(Math.toIntExact(
-                held ? nextHeldSequenceNumber : current.store.nextSequenceNumber()));
+            current.server.nextSequenceNumber(held ? nextHeldSequenceNumber : current.store.nextSequenceNumber());
         }
         packet.clear();
         heartbeatDeadlineNs = nowNs + heartbeatIntervalNs;

@@ -1,6 +1,5 @@
 package io.bourse.mdpublisher;
 
-import com.paritytrading.nassau.moldudp64.MoldUDP64Server;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -194,7 +193,7 @@ class FeedSessionsTest
         openingThread = Thread.currentThread().getName();
         try
         {
-            return new FeedSession(name, new MoldUDP64Server(channel, name), new MoldMessageStore(
+            return new FeedSession(name, new MoldSessionServer(channel, name), new MoldMessageStore(
                 8, MoldFeedAgent.MAX_MESSAGE_LENGTH, 1400, MoldSessionFile.create(storeDir, name, 1 << 20), metrics));
         }
         catch (final IOException ex)
