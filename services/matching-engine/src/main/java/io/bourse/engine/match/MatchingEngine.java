@@ -1324,7 +1324,8 @@ public final class MatchingEngine
 
     /**
      * @return the price a post-only order gets: its own when it would not execute against a price level, otherwise
-     * one tick less aggressive than the best opposite level.
+     * one tick less aggressive than the best opposite level, the tick of the price it lands at (a cent at $1.00 or
+     * more, 1/100 of a cent below: a buy against an offer at $1.0000 gets $0.9999).
      */
     private static long postOnlyPrice(final OrderBook book, final Side side, final long price)
     {
@@ -1333,8 +1334,11 @@ public final class MatchingEngine
         {
             return price;
         }
-        final long tick = best.price >= ONE_DOLLAR ? CENT : 1;
-        return Side.BUY == side ? best.price - tick : best.price + tick;
+        if (Side.BUY == side)
+        {
+            return best.price - (best.price - CENT >= ONE_DOLLAR ? CENT : 1);
+        }
+        return best.price + (best.price >= ONE_DOLLAR ? CENT : 1);
     }
 
     /** @return true when a peg of that side and limit may execute at the midpoint; false when there is none. */

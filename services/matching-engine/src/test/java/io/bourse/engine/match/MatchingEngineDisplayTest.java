@@ -126,6 +126,27 @@ class MatchingEngineDisplayTest
             new Added(orderId(2), Side.BUY, 50, 4_999, Display.POST_ONLY));
     }
 
+    /**
+     * The tick is the one of the price a post-only order lands at: a buy against an offer at exactly $1.0000 rests at
+     * $0.9999, below a dollar, not a cent lower (before, the tick was taken from the offer's price, so $0.9900); a sell
+     * against a bid at $0.9999 rests at $1.0000.
+     */
+    @Test
+    void shouldRepricePostOnlyWithTheTickOfThePriceItLandsAtAroundOneDollar()
+    {
+        enter(1, Side.SELL, 100, 10_000, Display.ANONYMOUS);
+        events.drain();
+
+        enter(2, Side.BUY, 50, 10_200, Display.POST_ONLY);
+        enter(3, Side.SELL, 50, 9_000, Display.POST_ONLY);
+
+        assertThat(events.drain()).containsExactly(
+            new Accepted(2, orderId(2), Side.BUY, 50, 9_999, DAY, Display.POST_ONLY),
+            new Added(orderId(2), Side.BUY, 50, 9_999, Display.POST_ONLY),
+            new Accepted(3, orderId(3), Side.SELL, 50, 10_000, DAY, Display.POST_ONLY),
+            new Added(orderId(3), Side.SELL, 50, 10_000, Display.POST_ONLY));
+    }
+
     @Test
     void shouldRejectPostOnlyWhenImmediateOrCancelOrRepricedOutsideBand()
     {
