@@ -747,8 +747,12 @@ final class ReferenceMatchingEngine implements OrderEntry
         {
             return price;
         }
-        final long tick = maker.price >= ONE_DOLLAR ? PRICE_TICK : 1;
-        return Side.BUY == side ? maker.price - tick : maker.price + tick;
+        if (Side.BUY == side)
+        {
+            final long centBelow = maker.price - PRICE_TICK; // the landing price picks the tick
+            return centBelow >= ONE_DOLLAR ? centBelow : maker.price - 1;
+        }
+        return maker.price + (maker.price >= ONE_DOLLAR ? PRICE_TICK : 1);
     }
 
     private static long makerPrice(final RestingOrder maker, final long mid)
