@@ -578,6 +578,9 @@ class FanoutServiceTest
         {
             offer(sbe.addOrder(T + orderId, "AAPL", orderId, Side.BUY, 100, 1_000_000 - orderId));
         }
+        // All in the book before the login: a snapshot taken earlier would be followed by more messages than the
+        // replay ring keeps, and fail when the first of them left it.
+        awaitTrue(() -> metricsContain("bourse_fanout_messages_in_total{type=\"add_order\"} " + orders + ".0\n"));
 
         final Subscriber late = connectWithReceiveBuffer(STALLED_RECEIVE_BUFFER);
         late.login("sub1", "secret1");
