@@ -10,6 +10,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -103,8 +104,8 @@ final class WorkerAgent implements Agent
     private long connectionsTakenCount;
     /** {@link #connectionsTakenCount} for the acceptor's thread. */
     private final AtomicLong connectionsTaken = new AtomicLong();
-    /** The session of the last answer record: a snapshot or replay is a run of records for one session. */
-    private SubscriberSession lastAnswered;
+    /** The sessions by id, for the answer records, which name theirs; a closed one leaves at the cycle's end. */
+    private final Long2ObjectHashMap<SubscriberSession> sessionsById = new Long2ObjectHashMap<>();
     private long nextSessionId;
     private long nextKeepAliveMs;
     private long nextSelectNs;
@@ -435,6 +436,7 @@ final class WorkerAgent implements Agent
                 symbolDirectory, requests, clock, sessionNames, metrics, errors);
             session.selectionKey(channel.register(selector, SelectionKey.OP_READ, session));
             sessions[sessionCount++] = session;
+            sessionsById.put(session.id(), session);
             openSessions.lazySet(sessionCount);
             awaitingLogins.lazySet(++awaitingLoginCount);
         }
@@ -504,11 +506,7 @@ final class WorkerAgent implements Agent
     private void onAnswer(final int msgTypeId, final DirectBuffer buffer, final int index, final int length)
     {
         final long sessionId = buffer.getLong(index + DispatcherAgent.SESSION_ID_OFFSET);
-        if (null == lastAnswered || lastAnswered.id() != sessionId)
-        {
-            lastAnswered = find(sessionId);
-        }
-        final SubscriberSession session = lastAnswered;
+        final SubscriberSession session = sessionsById.get(sessionId);
         if (null == session)
         {
             return;
@@ -537,19 +535,6 @@ final class WorkerAgent implements Agent
     private static int locate(final DirectBuffer buffer, final int itchIndex)
     {
         return buffer.getShort(itchIndex + DispatcherAgent.ITCH_LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-    }
-
-    /** @return the open session with that id, or null when it has closed since its request. */
-    private SubscriberSession find(final long sessionId)
-    {
-        for (int i = 0; i < sessionCount; i++)
-        {
-            if (sessions[i].id() == sessionId)
-            {
-                return sessions[i];
-            }
-        }
-        return null;
     }
 
     private void endLoggedInSessions()
@@ -597,7 +582,6 @@ final class WorkerAgent implements Agent
 
     private void removeClosedSessions()
     {
-        lastAnswered = null;
         int kept = 0;
         for (int i = 0; i < sessionCount; i++)
         {
@@ -605,6 +589,10 @@ final class WorkerAgent implements Agent
             if (!session.isClosed())
             {
                 sessions[kept++] = session;
+            }
+            else
+            {
+                sessionsById.remove(session.id());
             }
         }
         for (int i = kept; i < sessionCount; i++)
