@@ -68,6 +68,18 @@ class DispatcherAgentTest
         dispatcher.onMessage(encoder.buffer, 0, length, PUBLISHER);
     }
 
+    /** The book from a snapshot, then Add Orders 1 to {@code orders}, which both workers take. */
+    private void publishBook(final int orders)
+    {
+        publish(encoder.snapshotComplete(1));
+        for (int orderId = 1; orderId <= orders; orderId++)
+        {
+            publishAddOrder(orderId);
+            drain(slowWorker);
+            drain(fastWorker);
+        }
+    }
+
     private static List<String> drain(final RingBuffer ring)
     {
         final List<String> records = new ArrayList<>();
@@ -228,14 +240,8 @@ class DispatcherAgentTest
     @Test
     void shouldCountACatchUpInProgressUntilItsWorkerHasTakenTheWholeAnswer()
     {
-        publish(encoder.snapshotComplete(1));
         final int orders = 40;
-        for (int orderId = 1; orderId <= orders; orderId++)
-        {
-            publishAddOrder(orderId);
-            drain(slowWorker);
-            drain(fastWorker);
-        }
+        publishBook(orders);
         final boolean[] symbols = {false, true};
         assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, UNPACED))).isTrue();
         assertThat(catchUpsInProgress()).isZero();
@@ -257,13 +263,7 @@ class DispatcherAgentTest
     @Test
     void shouldDropTheAnswerOfASessionThatEndedAndOnlyThatOne()
     {
-        publish(encoder.snapshotComplete(1));
-        for (int orderId = 1; orderId <= 40; orderId++)
-        {
-            publishAddOrder(orderId);
-            drain(slowWorker);
-            drain(fastWorker);
-        }
+        publishBook(40);
         final boolean[] symbols = {false, true};
         assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, UNPACED))).isTrue();
         assertThat(requests.offer(new CatchUpRequest(1, 7, true, 0, symbols, UNPACED))).isTrue();
@@ -414,13 +414,7 @@ class DispatcherAgentTest
     @Test
     void shouldFailAPacedSnapshotOnceTheFirstMessageAfterItLeavesTheReplayHistory()
     {
-        publish(encoder.snapshotComplete(1));
-        for (int orderId = 1; orderId <= 40; orderId++)
-        {
-            publishAddOrder(orderId);
-            drain(slowWorker);
-            drain(fastWorker);
-        }
+        publishBook(40);
         final boolean[] symbols = {false, true};
         assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, new AnswerPacing(100)))).isTrue();
         final List<Integer> answer = new ArrayList<>();
