@@ -134,10 +134,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final int answerWindowBytes;
     /** The pace of the dispatcher's answer the session awaits; null while it awaits none. */
     private AnswerPacing answerPacing;
-    /** Bytes the socket has taken. */
-    private long sentBytes;
-    /** {@link #sentBytes} when the socket last took bytes or had none to take, as seen by {@link #keepAlive()}. */
-    private long stallSentBytes;
+    /**
+     * The send channel's bytes taken by the socket when it last took some or had none to take, as {@link #keepAlive()}
+     * saw it; -1 before it looked.
+     */
+    private long stallSentBytes = -1;
     /** When that was seen, in the session clock's milliseconds. */
     private long stallSinceMs;
 
@@ -226,7 +227,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         try
         {
             final int written = sendChannel.flush(selectionKey);
-            sentBytes += written;
             if (null != answerPacing)
             {
                 answerPacing.onSent(sendChannel.pendingBytes());
@@ -421,6 +421,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean isAnswerStalled()
     {
         final long nowMs = sessionClock.currentTimeMillis();
+        final long sentBytes = sendChannel.sentBytes();
         if (null == answerPacing || 0 == sendChannel.pendingBytes() || sentBytes != stallSentBytes)
         {
             stallSentBytes = sentBytes;

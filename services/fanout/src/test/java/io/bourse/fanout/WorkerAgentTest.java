@@ -482,6 +482,40 @@ class WorkerAgentTest
     }
 
     /**
+     * The stall deadline counts from the first look at a session awaiting its answer with bytes unsent: a login
+     * answered in the duty cycle where the session's first keep-alive comes, before the cycle's write, is not a stall.
+     * Before, the deadline counted from 0 of the monotonic clock at that first look, which ended such a session at once
+     * as a slow consumer.
+     */
+    @Test
+    void shouldNotEndAsStalledASessionWhoseAnswerStartsInTheCycleOfItsFirstKeepAlive() throws Exception
+    {
+        worker.doWork(); // the worker's first keep-alive, before the connection: the next is 100 ms away
+        final TestSubscriber subscriber = login(0);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the Login Request; the dispatcher does not answer it yet
+        }
+        record.putLong(DispatcherAgent.SESSION_ID_OFFSET, requests.poll().sessionId());
+        record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);
+        record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, 1);
+        assertThat(ring.write(DispatcherAgent.SESSION_START_MSG_TYPE_ID, record, 0,
+            DispatcherAgent.SESSION_START_LENGTH)).isTrue();
+        clockStepNs.addAndGet(TimeUnit.SECONDS.toNanos(1)); // the keep-alive is due in the next cycle
+
+        worker.doWork(); // Login Accepted buffered, then the keep-alive, then the write
+        while (!subscriber.accepted && !subscriber.ended)
+        {
+            dutyCycle();
+            subscriber.client.receive();
+        }
+
+        assertThat(subscriber.ended).as("ended").isFalse();
+        assertThat(errors.count(FanoutError.SLOW_CONSUMER)).isZero();
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
      * A subscriber that asked for a second symbol during its login's snapshot and reset its connection: the System
      * Events after the snapshot's spin (a Stock Trading Action fills its send buffer) meet the reset socket and close
      * the session. The dispatcher, whose answer has just ended, is asked for nothing more; before, the worker asked it

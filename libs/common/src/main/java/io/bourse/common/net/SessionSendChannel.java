@@ -44,6 +44,8 @@ public final class SessionSendChannel extends ForwardingSocketChannel
     private boolean awaitingWritable;
     /** False once the client's input has ended: the selector no longer reports the socket readable. */
     private boolean reading = true;
+    /** Bytes the socket has taken, by every flush (a packet that does not fit behind the buffered ones flushes too). */
+    private long sentBytes;
 
     /**
      * @param delegate               the client's connected, non-blocking channel.
@@ -165,6 +167,7 @@ public final class SessionSendChannel extends ForwardingSocketChannel
         drainView.limit(end).position(start);
         final int written = delegate.write(drainView);
         start += written;
+        sentBytes += written;
         if (start == end)
         {
             start = 0;
@@ -295,6 +298,12 @@ public final class SessionSendChannel extends ForwardingSocketChannel
     public boolean isAwaitingWritable()
     {
         return awaitingWritable;
+    }
+
+    /** @return bytes the socket has taken since the channel opened. */
+    public long sentBytes()
+    {
+        return sentBytes;
     }
 
     /** @return bytes buffered that the socket has not taken yet. */
