@@ -36,8 +36,8 @@ enum FanoutError
      */
     MALFORMED_PACKET,
     /**
-     * A subscriber further behind than its send buffer (also counted in {@code
-     * bourse_fanout_slow_consumer_disconnects_total}): the session is ended with End of Session.
+     * A subscriber further behind than its send buffer, or whose socket took none of its awaited answer for 15 s (also
+     * counted in {@code bourse_fanout_slow_consumer_disconnects_total}): the session is ended with End of Session.
      */
     SLOW_CONSUMER,
     /**

@@ -31,29 +31,29 @@ import java.util.Queue;
 /**
  * The fanout's Prometheus metrics: {@code bourse_fanout_messages_in_total{type}} (market-data messages read, by SBE
  * message), {@code bourse_fanout_messages_out_total{type}} (ITCH messages written to subscriber sockets, counted per
- * subscriber, by ITCH 5.0 message), {@code
- * bourse_fanout_sessions} (logged-in subscribers), {@code bourse_fanout_drops_total} (messages a worker missed because
- * its ring buffer was full), {@code bourse_fanout_gap_disconnects_total} (sessions ended with End of Session because
- * their worker missed messages), {@code bourse_fanout_slow_consumer_disconnects_total} (sessions ended because their
- * send buffer was full), {@code bourse_fanout_malformed_packets_total} (sessions ended because a packet from the
- * subscriber could not be parsed or handled), {@code bourse_fanout_send_buffer_bytes} (send buffers allocated, summed
- * over workers), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written to the subscriber sockets
- * at the end of the worker's duty cycle, recorded by every worker), {@code bourse_fanout_login_failures_total},
- * {@code bourse_fanout_login_timeouts_total}, {@code bourse_fanout_pending_login_refusals_total} (connections closed at
- * once because their worker held its most awaiting a Login Request), {@code
- * bourse_fanout_snapshots_total} (books sent as Add Orders, at login or for symbols a subscription added), {@code
- * bourse_fanout_replayed_messages_total} (kept messages sent to one session: a replay from a requested sequence number,
- * or what came while a snapshot was being written), {@code bourse_fanout_subscriptions} (symbols subscribed, summed
- * over logged-in sessions), {@code bourse_fanout_market_data_recoveries_total} (snapshots of the md-publisher's books
- * taken: at start, after a gap, after the publisher changed), {@code bourse_fanout_market_data_gaps_total} (gaps in the
- * market-data stream, and publishers gone) and {@code bourse_fanout_errors_total{kind}} ({@link FanoutError}); and the
- * depths of its queues, read at scrape time: {@code bourse_fanout_worker_ring_bytes{worker}} (market data copied to a
- * worker's ring and not yet read by it) and {@code bourse_fanout_pending_catch_ups} (login and subscription requests
- * not yet taken by the dispatcher: it takes them every duty cycle while it has books, so they wait here during a
- * market-data recovery); and, set by the dispatcher, {@code bourse_fanout_catch_ups_in_progress} (requests it has
- * taken and is still answering: a snapshot or a replay being written to a worker's ring, at most four fragment limits
- * of records per duty cycle, longer while the ring is full; or waiting for one of the worker's answers under way to
- * end). Safe to update from every thread.
+ * subscriber, by ITCH 5.0 message), {@code bourse_fanout_sessions} (logged-in subscribers), {@code
+ * bourse_fanout_drops_total} (messages a worker missed because its ring buffer was full), {@code
+ * bourse_fanout_gap_disconnects_total} (sessions ended with End of Session because their worker missed messages),
+ * {@code bourse_fanout_slow_consumer_disconnects_total} (sessions ended because their send buffer was full, or their
+ * socket took none of their awaited answer for 15 s), {@code bourse_fanout_malformed_packets_total} (sessions ended
+ * because a packet from the subscriber could not be parsed or handled), {@code bourse_fanout_send_buffer_bytes} (send
+ * buffers allocated, summed over workers), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written
+ * to the subscriber sockets at the end of the worker's duty cycle, recorded by every worker), {@code
+ * bourse_fanout_login_failures_total}, {@code bourse_fanout_login_timeouts_total}, {@code
+ * bourse_fanout_pending_login_refusals_total} (connections closed at once because their worker held its most awaiting a
+ * Login Request), {@code bourse_fanout_snapshots_total} (books sent as Add Orders, at login or for symbols a
+ * subscription added), {@code bourse_fanout_replayed_messages_total} (kept messages sent to one session: a replay from
+ * a requested sequence number, or what came while a snapshot was being written), {@code bourse_fanout_subscriptions}
+ * (symbols subscribed, summed over logged-in sessions), {@code bourse_fanout_market_data_recoveries_total} (snapshots
+ * of the md-publisher's books taken: at start, after a gap, after the publisher changed), {@code
+ * bourse_fanout_market_data_gaps_total} (gaps in the market-data stream, and publishers gone) and {@code
+ * bourse_fanout_errors_total{kind}} ({@link FanoutError}); and the depths of its queues, read at scrape time: {@code
+ * bourse_fanout_worker_ring_bytes{worker}} (market data copied to a worker's ring and not yet read by it) and {@code
+ * bourse_fanout_pending_catch_ups} (login and subscription requests not yet taken by the dispatcher: it takes them
+ * every duty cycle while it has books, so they wait here during a market-data recovery); and, set by the dispatcher,
+ * {@code bourse_fanout_catch_ups_in_progress} (requests it has taken and is still answering: a snapshot or a replay
+ * being written to a worker's ring, at most four fragment limits of records per duty cycle, longer while the ring is
+ * full; or waiting for one of the worker's answers under way to end). Safe to update from every thread.
  */
 final class FanoutMetrics
 {
@@ -117,7 +117,7 @@ final class FanoutMetrics
         gapDisconnects = counter(registry, "bourse_fanout_gap_disconnects_total",
             "Sessions ended because their worker missed messages");
         slowConsumerDisconnects = counter(registry, "bourse_fanout_slow_consumer_disconnects_total",
-            "Sessions ended because their send buffer was full");
+            "Sessions ended because their send buffer was full or they took none of their answer for 15 s");
         malformedPackets = counter(registry, "bourse_fanout_malformed_packets_total",
             "Sessions ended because a packet from the subscriber could not be parsed or handled");
         sendBufferBytes = Gauge.builder()

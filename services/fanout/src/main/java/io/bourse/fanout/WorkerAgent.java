@@ -10,6 +10,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Hashing;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.CachedEpochClock;
@@ -105,7 +106,7 @@ final class WorkerAgent implements Agent
     /** {@link #connectionsTakenCount} for the acceptor's thread. */
     private final AtomicLong connectionsTaken = new AtomicLong();
     /** The sessions by id, for the answer records, which name theirs; a closed one leaves at the cycle's end. */
-    private final Long2ObjectHashMap<SubscriberSession> sessionsById = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<SubscriberSession> sessionsById;
     private long nextSessionId;
     private long nextKeepAliveMs;
     private long nextSelectNs;
@@ -158,6 +159,7 @@ final class WorkerAgent implements Agent
         this.newConnections = newConnections;
         this.requests = requests;
         this.sessions = new SubscriberSession[maxSessions];
+        this.sessionsById = new Long2ObjectHashMap<>(2 * maxSessions, Hashing.DEFAULT_LOAD_FACTOR);
         this.maxPendingLogins = maxPendingLogins;
         this.credentials = credentials;
         this.referenceData = referenceData;

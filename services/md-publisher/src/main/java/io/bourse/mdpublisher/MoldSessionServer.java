@@ -39,9 +39,14 @@ final class MoldSessionServer
      * @param channel the feed's connected multicast socket; the feed closes it.
      * @param name    the Session: 1 to {@value SessionNames#MAX_LENGTH} printable ASCII characters ({@link
      *                SessionNames}).
+     * @throws IllegalArgumentException for a longer name.
      */
     MoldSessionServer(final DatagramChannel channel, final String name)
     {
+        if (name.length() > SessionNames.MAX_LENGTH)
+        {
+            throw new IllegalArgumentException("MoldUDP64 Session longer than " + SessionNames.MAX_LENGTH + ": " + name);
+        }
         this.channel = channel;
         this.session = Arrays.copyOf(name.getBytes(StandardCharsets.US_ASCII), SessionNames.MAX_LENGTH);
         Arrays.fill(session, name.length(), SessionNames.MAX_LENGTH, (byte)' ');

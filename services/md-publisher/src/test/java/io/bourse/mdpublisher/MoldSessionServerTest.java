@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,6 +33,7 @@ class MoldSessionServerTest
     void setUp() throws IOException
     {
         receiver = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        receiver.configureBlocking(false);
         sender = DatagramChannel.open().connect(receiver.getLocalAddress());
         server = new MoldSessionServer(sender, "20261125");
     }
@@ -99,10 +101,16 @@ class MoldSessionServerTest
         assertThat(datagram.getShort() & 0xFFFF).as("Message Count").isEqualTo(messageCount);
     }
 
+    /** @return the next datagram, within 5 s. */
     private ByteBuffer receive() throws IOException
     {
         final ByteBuffer datagram = ByteBuffer.allocate(2048);
-        receiver.receive(datagram);
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (null == receiver.receive(datagram))
+        {
+            assertThat(System.nanoTime()).as("a datagram within 5 s").isLessThan(deadlineNs);
+            Thread.onSpinWait();
+        }
         return datagram.flip();
     }
 }
