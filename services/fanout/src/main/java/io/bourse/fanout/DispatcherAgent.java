@@ -500,9 +500,11 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 started = true;
                 written++;
             }
-            if (snapshotPosition < snapshotLength && cursor < replay.nextSequence() && !replay.contains(cursor))
+            if (cursor < replay.nextSequence() && !replay.contains(cursor))
             {
-                fail(ring); // the rest of the book, paced to a slow reader, would end in the same failure
+                // Also while the book is still being written, paced to a slow reader: its rest would end the same way.
+                // The ring does not move during this call, so every later message of the answer is still kept.
+                fail(ring);
                 return written;
             }
             while (snapshotPosition < snapshotLength && written < answerLimit)
@@ -519,11 +521,6 @@ final class DispatcherAgent implements Agent, FragmentHandler
             int steps = 0;
             while (snapshotPosition == snapshotLength && cursor < replay.nextSequence() && steps++ < answerLimit)
             {
-                if (!replay.contains(cursor))
-                {
-                    fail(ring);
-                    return written;
-                }
                 final DirectBuffer kept = replay.buffer();
                 final int offset = replay.messageOffset(cursor);
                 final int locate = kept.getShort(offset + ITCH_LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
