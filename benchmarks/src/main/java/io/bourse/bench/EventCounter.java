@@ -238,7 +238,6 @@ final class EventCounter implements FragmentHandler
     {
         return switch (bookUpdate)
         {
-            case PRIORITY_KEPT -> BookUpdate.PRIORITY_KEPT;
             case REPLACED -> BookUpdate.REPLACED;
             case REMOVED -> BookUpdate.REMOVED;
             case NULL_VAL -> null;

@@ -511,11 +511,10 @@ final class EventProxy implements MatchingEngineListener
     @Override
     public void onCrossOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
-        final Display display)
+        final long symbol, final Side side, final long quantity, final long price, final Display display)
     {
-        replaced(clientOrderId, newClientOrderId, orderId, newOrderId, symbol, side, quantity, price, bookUpdate,
-            display, CrossType.CLOSING);
+        replaced(clientOrderId, newClientOrderId, orderId, newOrderId, symbol, side, quantity, price,
+            BookUpdate.REPLACED, display, CrossType.CLOSING);
     }
 
     private void replaced(
@@ -773,7 +772,6 @@ final class EventProxy implements MatchingEngineListener
     {
         return switch (bookUpdate)
         {
-            case PRIORITY_KEPT -> io.bourse.sbe.engine.BookUpdate.PRIORITY_KEPT;
             case REPLACED -> io.bourse.sbe.engine.BookUpdate.REPLACED;
             case REMOVED -> io.bourse.sbe.engine.BookUpdate.REMOVED;
         };

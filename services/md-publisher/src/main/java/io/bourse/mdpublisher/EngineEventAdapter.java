@@ -360,10 +360,6 @@ final class EngineEventAdapter implements FragmentHandler
 
     private static ReplaceKind replaceKind(final short raw)
     {
-        if (raw == BookUpdate.PRIORITY_KEPT.value())
-        {
-            return ReplaceKind.PRIORITY_KEPT;
-        }
         if (raw == BookUpdate.REPLACED.value())
         {
             return ReplaceKind.REPLACED;

@@ -102,7 +102,7 @@ public interface EngineEventListener
      *
      * @param timestampNs engine time of the event.
      * @param orderId     the replaced order's reference number.
-     * @param newOrderId  the replacement's reference number (equal to orderId when priority was kept).
+     * @param newOrderId  the replacement's reference number.
      * @param symbol      packed symbol.
      * @param side        side.
      * @param quantity    new open shares.

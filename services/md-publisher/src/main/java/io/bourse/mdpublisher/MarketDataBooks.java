@@ -564,10 +564,9 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
     }
 
     /**
-     * Publishes, by what the replace did: Order Cancel of the size reduction (priority kept), Order Replace (rests
-     * under a new reference number) or Order Delete (removed; a remainder arrives later as an added order); then the
-     * levels touched and the BBO if it changed. Nothing for an order that is not displayed; its replacement is not
-     * displayed either.
+     * Publishes, by what the replace did: Order Replace (rests under a new reference number) or Order Delete (removed;
+     * a remainder arrives later as an added order); then the levels touched and the BBO if it changed. Nothing for an
+     * order that is not displayed; its replacement is not displayed either.
      */
     @Override
     public void onOrderReplaced(
@@ -586,7 +585,7 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
                     errors.error(MdPublisherError.BOOK_MISMATCH, "OrderReplaced", "hidden order", orderId);
                 }
             }
-            else if (!isHidden(orderId, ReplaceKind.PRIORITY_KEPT == bookUpdate ? quantity : 0))
+            else if (!isHidden(orderId, 0))
             {
                 errors.error(MdPublisherError.BOOK_MISMATCH, "OrderReplaced", "order", orderId);
             }
@@ -594,29 +593,9 @@ public final class MarketDataBooks implements EngineEventListener, BookSpin
         }
         switch (bookUpdate)
         {
-            case PRIORITY_KEPT -> reduceInPlace(timestampNs, order, quantity);
             case REPLACED -> replace(timestampNs, order, newOrderId, quantity, price);
             case REMOVED -> delete(timestampNs, order);
         }
-    }
-
-    private void reduceInPlace(final long timestampNs, final BookOrder order, final long quantity)
-    {
-        final long canceled = order.openShares - quantity;
-        if (canceled <= 0)
-        {
-            // A replace to the same size changes nothing; a larger size would not have kept priority.
-            if (canceled < 0)
-            {
-                errors.error(MdPublisherError.BOOK_MISMATCH, "OrderReplaced", "order that grew", order.orderId);
-            }
-            return;
-        }
-        final SymbolBook book = order.book;
-        listener.onOrderCancel(timestampNs, book.symbol, order.orderId, canceled);
-        book.levels(order.side).reduce(order, canceled);
-        publishLevel(timestampNs, book, order.side, order.price);
-        publishBestBidOffer(timestampNs, book);
     }
 
     private void replace(

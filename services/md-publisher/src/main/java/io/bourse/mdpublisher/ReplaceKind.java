@@ -1,13 +1,11 @@
 package io.bourse.mdpublisher;
 
-/** What an engine replace did to the resting order (engine BookUpdate), which decides the ITCH 5.0 message shown. */
+/**
+ * What an engine replace did to the resting order (engine BookUpdate), which decides the ITCH 5.0 message shown. A
+ * replace always loses time priority (OUCH 4.2), so the order always leaves its place.
+ */
 public enum ReplaceKind
 {
-    /**
-     * Same price and time in force, size not increased: reduced in place, shown as ITCH 5.0 Order Cancel of the
-     * difference.
-     */
-    PRIORITY_KEPT,
     /** The order rests under a new reference number without matching: ITCH 5.0 Order Replace. */
     REPLACED,
     /**

@@ -133,7 +133,7 @@ class BookMetricsTest
         books.onOrderAdded(T1, 33, AAPL, Side.SELL, 200, 1_500_100, true, 0);
 
         books.onOrderReplaced(T2, 17, 18, AAPL, Side.SELL, 150, 1_500_300, ReplaceKind.REPLACED);
-        books.onOrderReplaced(T2, 33, 33, AAPL, Side.SELL, 120, 1_500_100, ReplaceKind.PRIORITY_KEPT);
+        books.onOrderReplaced(T2, 33, 34, AAPL, Side.SELL, 120, 1_500_100, ReplaceKind.REPLACED);
 
         assertThat(scrape()).filteredOn((sample) -> "AAPL".equals(sample.symbol()) && "offer".equals(sample.side()))
             .containsExactly(

@@ -169,28 +169,18 @@ class MarketDataBooksTest
     }
 
     @Test
-    void shouldPublishOrderCancelOfTheDifferenceWhenReplaceKeepsPriority()
+    void shouldPublishOrderReplaceAndTheLevelOnceWhenReplacedAtTheSamePriceWithFewerShares()
     {
         books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true, 0);
+        books.onOrderAdded(T1, 33, AAPL, Side.BUY, 100, 1_500_000, true, 0);
         events.drain();
 
-        books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 120, 1_500_000, ReplaceKind.PRIORITY_KEPT);
+        books.onOrderReplaced(T2, 17, 49, AAPL, Side.BUY, 120, 1_500_000, ReplaceKind.REPLACED);
 
         assertThat(events.drain()).containsExactly(
-            new Cancel(T2, "AAPL", 17, 180),
-            new Level(T2, "AAPL", Side.BUY, 1_500_000, 120, 1),
-            new Bbo(T2, "AAPL", 1_500_000, 120, 0, 0));
-    }
-
-    @Test
-    void shouldPublishNothingWhenReplaceKeepsPriorityAndSize()
-    {
-        books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, true, 0);
-        events.drain();
-
-        books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 300, 1_500_000, ReplaceKind.PRIORITY_KEPT);
-
-        assertThat(events.drain()).isEmpty();
+            new Replace(T2, "AAPL", 17, 49, 120, 1_500_000),
+            new Level(T2, "AAPL", Side.BUY, 1_500_000, 220, 2),
+            new Bbo(T2, "AAPL", 1_500_000, 220, 0, 0));
         assertThat(errors.total()).isEqualTo(0);
     }
 
@@ -307,7 +297,6 @@ class MarketDataBooksTest
         books.onOrderAdded(T1, 17, AAPL, Side.BUY, 300, 1_500_000, false, 0);
 
         books.onOrderCanceled(T2, 17, AAPL, 100, 200, true);
-        books.onOrderReplaced(T2, 17, 17, AAPL, Side.BUY, 150, 1_500_000, ReplaceKind.PRIORITY_KEPT);
         books.onOrderReplaced(T2, 17, 33, AAPL, Side.BUY, 150, 1_499_900, ReplaceKind.REPLACED);
         books.onOrderReplaced(T3, 33, 49, AAPL, Side.BUY, 150, 1_500_100, ReplaceKind.REMOVED);
         books.onOrderAdded(T3, 49, AAPL, Side.BUY, 150, 1_500_100, false, 0);
@@ -358,7 +347,7 @@ class MarketDataBooksTest
     void shouldCountErrorsWhenAnUnknownOrderIsCanceledOrReplaced()
     {
         books.onOrderCanceled(T1, 99, AAPL, 100, 50, true);
-        books.onOrderReplaced(T1, 98, 98, AAPL, Side.BUY, 100, 1_500_000, ReplaceKind.PRIORITY_KEPT);
+        books.onOrderReplaced(T1, 98, 95, AAPL, Side.BUY, 100, 1_500_000, ReplaceKind.REMOVED);
         books.onOrderReplaced(T1, 97, 96, AAPL, Side.BUY, 100, 1_500_000, ReplaceKind.REPLACED);
 
         assertThat(events.drain()).isEmpty();

@@ -1,13 +1,11 @@
 package io.bourse.engine.match;
 
-/** What a replace did to the resting order, so that market data can show it with ITCH 5.0 semantics. */
+/**
+ * What a replace did to the resting order, so that market data can show it with ITCH 5.0 semantics. A replace always
+ * loses time priority (OUCH 4.2 §2.2), so the order always leaves its place in the queue.
+ */
 public enum BookUpdate
 {
-    /**
-     * Same price and time in force, size not increased: reduced in place, time priority and order id kept (ITCH Order
-     * Cancel).
-     */
-    PRIORITY_KEPT,
     /** The order rests under a new order id at the new price, without matching (ITCH Order Replace). */
     REPLACED,
     /**

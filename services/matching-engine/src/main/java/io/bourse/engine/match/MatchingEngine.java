@@ -21,9 +21,9 @@ import java.util.Objects;
  *   <li>{@link Display}: displayed orders (attributable, anonymous, post-only) have priority over non-displayed ones
  *       at the same price; post-only orders never take liquidity (repriced); midpoint peg orders execute at the
  *       midpoint of the displayed best bid and offer.</li>
- *   <li>Cancel down to a new size keeping priority; replace (priority kept on a size decrease at the same price and
- *       time in force, lost on a price change, a size increase or another time in force; OUCH 4.2 §2.2-2.4), and
- *       exchange-core's MOVE ({@link #moveOrder(long, long)}).</li>
+ *   <li>Cancel down to a new size keeping priority; replace, which always loses priority (OUCH 4.2 §2.2: a new
+ *       timestamp for time priority, whatever it changes); and exchange-core's MOVE ({@link #moveOrder(long, long)}).
+ *       </li>
  *   <li>Per symbol a {@linkplain #tradingState(long, TradingState) trading state} and an optional
  *       {@linkplain #priceBand(long, long, int) price band}; a per-order maximum size; per firm a
  *       {@linkplain #selfTradePrevention(int, SelfTradePrevention) self-trade prevention} mode.</li>
@@ -49,19 +49,18 @@ import java.util.Objects;
  * <p><b>Order priority updates</b> (OUCH 4.2 Order Priority Update 'T'). A resting peg's <i>working price</i> is the
  * midpoint while the peg is eligible; while it is not (no midpoint, or one beyond its limit) it has none and its limit
  * stands in for it. The owner first hears the limit, in {@link MatchingEngineListener#onOrderAccepted}, and again in
- * {@link MatchingEngineListener#onOrderReplaced} after every replace or move (the replacement's id is told its limit,
- * even when it keeps its priority). Whenever a command, an expiry, a trading-state change or a cross leaves a resting
- * peg with a working price (or limit) other than the price its owner last heard,
- * {@link MatchingEngineListener#onOrderPriorityUpdated} reports the new one, once, after the other events and after
- * the peg sweep: bid pegs in time order, then offer pegs in time order. So a peg that rests while the midpoint is
- * within its limit is updated at once (after a replace too), a peg that executes in full or is canceled never is, and
- * a peg partly executed (or canceled down) at an unchanged midpoint is not again; a midpoint that moves and comes back
- * within one command reports nothing. The working price does not depend on the trading state: while the
- * symbol is {@link TradingState#HALTED} or {@link TradingState#CLOSED} pegs do not execute, but a midpoint moved by
- * cancels or expiries is reported all the same, so that the owner knows the price its peg will work at when the
- * symbol opens (a halt or close alone moves nothing and reports nothing). Only books with resting pegs pay: the engine
- * remembers the midpoint at which it last brought a book's pegs up to date and walks the peg queues only when it has
- * moved; otherwise it checks only the peg the command placed or replaced, if any.
+ * {@link MatchingEngineListener#onOrderReplaced} after every replace or move (the replacement's id is told its limit).
+ * Whenever a command, an expiry, a trading-state change or a cross leaves a resting peg with a working price (or limit)
+ * other than the price its owner last heard, {@link MatchingEngineListener#onOrderPriorityUpdated} reports the new one,
+ * once, after the other events and after the peg sweep: bid pegs in time order, then offer pegs in time order. So a peg
+ * that rests while the midpoint is within its limit is updated at once (after a replace too), a peg that executes in
+ * full or is canceled never is, and a peg partly executed (or canceled down) at an unchanged midpoint is not again; a
+ * midpoint that moves and comes back within one command reports nothing. The working price does not depend on the
+ * trading state: while the symbol is {@link TradingState#HALTED} or {@link TradingState#CLOSED} pegs do not execute,
+ * but a midpoint moved by cancels or expiries is reported all the same, so that the owner knows the price its peg will
+ * work at when the symbol opens (a halt or close alone moves nothing and reports nothing). Only books with resting pegs
+ * pay: the engine remembers the midpoint at which it last brought a book's pegs up to date and walks the peg queues
+ * only when it has moved; otherwise it checks only the peg the command placed or replaced, if any.
  *
  * <p><b>Closing cross</b> (NASDAQ's closing cross, simplified; OUCH 4.2 Cross Type 'C', Cancel Pending 'P', Cancel
  * Reject 'I', liquidity flag 'C'; ITCH 5.0 Cross Trade 'Q'). An order entered with {@link CrossType#CLOSING} is a
@@ -80,14 +79,13 @@ import java.util.Objects;
  *       other than attributable 'A' or anonymous 'Y'; 'N' any minimum quantity; 'Z' a size of 0 or above the limit;
  *       'X' a price outside (0, {@link #MAX_PRICE}] or the symbol's price band; 'O' a client order id already open.
  *       So of a continuous order's checks, the maximum size, the price range and the price band apply (at entry and
- *       on a replace that loses priority); the firm is kept, but self-trade prevention does not apply in the cross
+ *       on a replace); the firm is kept, but self-trade prevention does not apply in the cross
  *       (below); the sub-penny tick is the gateway's check, as for every order.</li>
  *   <li><i>Before the lock</i>, cancels ({@link #cancelOrder}, {@link #reduceOrder}) and replaces
- *       ({@link #replaceOrder}) work as for a continuous order, in the cross book, with reason 'U': a replace that
- *       keeps priority reduces the order in place, one that loses it (a new price, a larger size or another time in
- *       force; rejected 'C' when the symbol is CLOSED, 'O' or 'R' for a time in force an entry could not have) takes
- *       a new reference number at the back of its new price in the cross book and never executes;
- *       both are reported through {@link MatchingEngineListener#onCrossOrderReplaced}. A move ({@link #moveOrder})
+ *       ({@link #replaceOrder}) work as for a continuous order, in the cross book, with reason 'U': a replace
+ *       (rejected 'C' when the symbol is CLOSED, 'O' or 'R' for a time in force an entry could not have) takes a new
+ *       reference number at the back of its new price in the cross book and never executes, reported through
+ *       {@link MatchingEngineListener#onCrossOrderReplaced}. A move ({@link #moveOrder})
  *       is rejected 'R'.</li>
  *   <li><i>The late period</i>, from {@link #crossLock(long)} (admin command CrossLock) to the end of the cross:
  *       new closing-cross orders are rejected 'M', and so is every replace of one, whatever its size (an
@@ -330,7 +328,7 @@ public final class MatchingEngine
      * Moves the engine's clock to a command's timestamp (never backwards: an earlier timestamp, as from a gateway
      * whose clock lags another's, leaves it where it is), then cancels every good-till-seconds order whose expiry is
      * at or before the clock, with reason 'T', earliest expiry first and, at one expiry, in order of reference
-     * number (a replace or move that loses priority counts as a new entry; the expiry itself stays unless the replace
+     * number (a replace or move counts as a new entry; the expiry itself stays unless the replace
      * gives another time in force). Call it with each command's timestamp before applying the command, and with the
      * timestamp of clock ticks in the sequenced input, so that orders expire without order flow.
      * <p>
@@ -709,14 +707,13 @@ public final class MatchingEngine
     }
 
     /**
-     * Sets a symbol's trading state. While it is not {@link TradingState#OPEN}, new orders, and replaces and moves
-     * that change the price or raise the size, are rejected, 'C' when {@link TradingState#CLOSED} and 'H' when
-     * {@link TradingState#HALTED} (OUCH 4.2 Rejected reasons), before any other check but the symbol's; cancels,
-     * replaces to a size of 0, and replaces that lower the size at the same price still work, and orders still
-     * expire; nothing executes, not even midpoint pegs. Resting orders stay, except that on entering CLOSED from
-     * another state every resting market-hours order (time in force 99998) of the symbol is canceled with reason 'E'
-     * (bids in priority order, then offers, then bid pegs, then offer pegs); system-hours and good-till-seconds
-     * orders stay. On entering OPEN, a peg sweep runs. A change of state is announced first
+     * Sets a symbol's trading state. While it is not {@link TradingState#OPEN}, new orders, replaces and moves are
+     * rejected, 'C' when {@link TradingState#CLOSED} and 'H' when {@link TradingState#HALTED} (OUCH 4.2 Rejected
+     * reasons), before any other check but the symbol's; cancels (and replaces to a size of 0, which cancel) still
+     * work, and orders still expire; nothing executes, not even midpoint pegs. Resting orders stay, except that on
+     * entering CLOSED from another state every resting market-hours order (time in force 99998) of the symbol is
+     * canceled with reason 'E' (bids in priority order, then offers, then bid pegs, then offer pegs); system-hours and
+     * good-till-seconds orders stay. On entering OPEN, a peg sweep runs. A change of state is announced first
      * ({@link MatchingEngineListener#onTradingStateChanged}). Every symbol is OPEN when the engine is built. A command
      * of the sequenced input, like the order commands.
      *
@@ -900,20 +897,20 @@ public final class MatchingEngine
      * shares its order/replace chain has already executed ({@link #executedQuantity}): enter 500, execute 100, replace
      * with 500 and 400 are open. A size of 0 cancels the order; a size from 1 to the executed shares leaves nothing to
      * execute, so the order's open shares are canceled (reason 'U') and the replacement is rejected with 'O' (as the
-     * FIX order state matrices amend an order replaced to its executed quantity). Same price, same time in force and
-     * an open size not above the current one keeps priority (in any trading state, inside the band or not; a negative
-     * size is a bad size); otherwise the order gets a new reference number and the back of the queue at its new price,
-     * executing first if the price crosses (a post-only order is repriced instead, and never executes). A new time in
-     * force applies as at entry, from the replace: a good-till-seconds one expires that many seconds after it, and an
-     * immediate-or-cancel replacement executes what it can and its rest is canceled with 'I' (after the replace is
-     * reported); the same time in force keeps the order's expiry. Rejected with 'O' when the order is not open, then,
-     * for a replace that loses priority, 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'O' for a time
-     * in force outside 0 to 99999, 'D' for immediate-or-cancel on a post-only order, 'Z' for a bad size (the
-     * requested total, above {@code maxOrderQuantity}), 'X' for a price outside (0, {@link #MAX_PRICE}] or the
-     * symbol's price band (a post-only order's also after repricing), and for any replace 'O' when the new id is
-     * taken; the first fault in that order is reported. A closing-cross order is replaced in its cross book and never
-     * executes, and every replace of one is rejected with 'M' during its symbol's cross lock (see the class comment).
-     * The Replaced event reports the replacement's open size.
+     * FIX order state matrices amend an order replaced to its executed quantity). Otherwise the order always loses its
+     * time priority, as OUCH 4.2 says of every replace, even one that only lowers the size at the same price (Cancel
+     * Order or Modify Order do that keeping priority): it gets a new reference number and the back of the queue at
+     * its new price, executing first if the price crosses (a post-only order is repriced instead, and never executes).
+     * A new time in force applies as at entry, from the replace: a good-till-seconds one expires that many seconds
+     * after it, and an immediate-or-cancel replacement executes what it can and its rest is canceled with 'I' (after
+     * the replace is reported); the same time in force keeps the order's expiry. Rejected with 'O' when the order is
+     * not open, then 'C' or 'H' when its symbol is not {@link TradingState#OPEN}, 'O' for a time in force outside 0 to
+     * 99999, 'D' for immediate-or-cancel on a post-only order, 'Z' for a bad size (the requested total, above {@code
+     * maxOrderQuantity}), 'X' for a price outside (0, {@link #MAX_PRICE}] or the symbol's price band (a post-only
+     * order's also after repricing), and 'O' when the new id is taken; the first fault in that order is reported. A
+     * closing-cross order is replaced in its cross book and never executes, and every replace of one is rejected with
+     * 'M' during its symbol's cross lock (see the class comment). The Replaced event reports the replacement's open
+     * size.
      *
      * @param clientOrderId    the open order.
      * @param newClientOrderId the replacement's id.
@@ -953,29 +950,15 @@ public final class MatchingEngine
             return;
         }
         final long open = quantity - order.executed;
-        final boolean keepsPriority = price == order.price && open > 0 && open <= order.remaining &&
-            newTimeInForce == order.timeInForce;
-        byte reject = keepsPriority ? 0 : validateReplace(book, quantity, price, newTimeInForce, order.display);
+        byte reject = validateReplace(book, quantity, price, newTimeInForce, order.display);
         long newPrice = price;
-        if (0 == reject && !keepsPriority && Display.POST_ONLY == order.display)
+        if (0 == reject && Display.POST_ONLY == order.display)
         {
             newPrice = postOnlyPrice(book, order.side, price);
             reject = isWithinBand(book, newPrice) ? 0 : ReasonCodes.REJECT_INVALID_PRICE;
         }
         if (!renameForReplace(order, newClientOrderId, reject))
         {
-            return;
-        }
-        if (keepsPriority)
-        {
-            order.level.reduce(order, order.remaining - open);
-            listener.onOrderReplaced(clientOrderId, newClientOrderId, order.orderId, order.orderId, book.symbol(),
-                order.side, open, price, BookUpdate.PRIORITY_KEPT, order.display);
-            if (order.isPegged())
-            {
-                order.reportedPrice = (int)price;
-                updatePegPrice(order, book.midpoint());
-            }
             return;
         }
         if (newTimeInForce == order.timeInForce)
@@ -1025,10 +1008,8 @@ public final class MatchingEngine
             cancelResting(order, ReasonCodes.CANCEL_USER_REQUESTED);
             return;
         }
-        final boolean keepsPriority = price == order.price && quantity > 0 && quantity <= order.remaining &&
-            timeInForce == order.timeInForce;
         final byte timeInForceReject = crossTimeInForceReject(timeInForce);
-        byte reject = keepsPriority ? 0 :
+        final byte reject =
             TradingState.CLOSED == book.tradingState ? ReasonCodes.REJECT_CLOSED :
             0 != timeInForceReject ? timeInForceReject :
             validateSizeAndPrice(book, quantity, price);
@@ -1037,32 +1018,22 @@ public final class MatchingEngine
             return;
         }
         final long orderId = order.orderId;
-        final BookUpdate bookUpdate;
-        if (keepsPriority)
-        {
-            order.level.reduce(order, order.remaining - quantity);
-            bookUpdate = BookUpdate.PRIORITY_KEPT;
-        }
-        else
-        {
-            final BookSide crossSide = book.crossSide(order.side);
-            crossSide.remove(order);
-            order.orderId = nextOrderId();
-            order.price = price;
-            order.remaining = quantity;
-            order.timeInForce = timeInForce;
-            crossSide.add(order);
-            bookUpdate = BookUpdate.REPLACED;
-        }
+        final BookSide crossSide = book.crossSide(order.side);
+        crossSide.remove(order);
+        order.orderId = nextOrderId();
+        order.price = price;
+        order.remaining = quantity;
+        order.timeInForce = timeInForce;
+        crossSide.add(order);
         listener.onCrossOrderReplaced(clientOrderId, newClientOrderId, orderId, order.orderId, book.symbol(),
-            order.side, quantity, price, bookUpdate, order.display);
+            order.side, quantity, price, order.display);
     }
 
     /**
      * Moves an open order to a new price the way exchange-core's MOVE command does: the order keeps its client id and
      * open size but always leaves its queue, even at an unchanged price, gets a new reference number, executes first
      * if the new price crosses (a post-only order is repriced instead), and any remainder rests at the back of the new
-     * price level. Reported like a replace that loses priority, with {@code clientOrderId} as both the old and the new
+     * price level. Reported like a replace, with {@code clientOrderId} as both the old and the new
      * id. OUCH 4.2 has no such message: this serves the exchange-core replay and differential test. Rejected with 'O'
      * and symbol 0 when the order is not open, then 'R' for a closing-cross order, 'C' or 'H' when its symbol is not
      * {@link TradingState#OPEN}, 'X' for a price outside (0, {@link #MAX_PRICE}] or the symbol's price band.
@@ -1221,7 +1192,7 @@ public final class MatchingEngine
             validateSizeAndPrice(book, quantity, price);
     }
 
-    /** @return the first fault of a move that loses priority, or 0. */
+    /** @return the first fault of a move, or 0. */
     private byte validateChange(final OrderBook book, final long quantity, final long price)
     {
         final byte stateReject = book.tradingState.rejectReason();
@@ -1229,7 +1200,7 @@ public final class MatchingEngine
     }
 
     /**
-     * @return the first fault of a replace that loses priority but a duplicate id and a post-only order's repriced
+     * @return the first fault of a replace but a duplicate id and a post-only order's repriced
      * price (the caller's), or 0.
      */
     private byte validateReplace(

@@ -95,7 +95,7 @@ public interface MatchingEngineListener
      * @param clientOrderId    the replaced order's id.
      * @param newClientOrderId the replacement's id.
      * @param orderId          the replaced order's reference number.
-     * @param newOrderId       the replacement's reference number (equal when priority was kept).
+     * @param newOrderId       the replacement's reference number (a replace always loses priority).
      * @param symbol           packed symbol.
      * @param side             side.
      * @param quantity         new open shares.
@@ -109,27 +109,25 @@ public interface MatchingEngineListener
 
     /**
      * A closing-cross order was replaced (before the cross lock; it stays in the cross book, never on the continuous
-     * book, so market data must not show it). Defaults to {@link #onOrderReplaced}.
+     * book, so market data must not show it), always {@link BookUpdate#REPLACED}: it never matches on a replace.
+     * Defaults to {@link #onOrderReplaced}.
      *
      * @param clientOrderId    the replaced order's id.
      * @param newClientOrderId the replacement's id.
      * @param orderId          the replaced order's reference number.
-     * @param newOrderId       the replacement's reference number (equal when priority was kept).
+     * @param newOrderId       the replacement's reference number (a replace always loses priority).
      * @param symbol           packed symbol.
      * @param side             side.
      * @param quantity         new open shares.
      * @param price            new limit price.
-     * @param bookUpdate       {@link BookUpdate#PRIORITY_KEPT} or {@link BookUpdate#REPLACED} (a cross order never
-     *                         matches on a replace).
      * @param display          how the order shows (a replace keeps it).
      */
     default void onCrossOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
-        final Display display)
+        final long symbol, final Side side, final long quantity, final long price, final Display display)
     {
-        onOrderReplaced(
-            clientOrderId, newClientOrderId, orderId, newOrderId, symbol, side, quantity, price, bookUpdate, display);
+        onOrderReplaced(clientOrderId, newClientOrderId, orderId, newOrderId, symbol, side, quantity, price,
+            BookUpdate.REPLACED, display);
     }
 
     /**

@@ -75,6 +75,10 @@ final class CommandOutcomes
                     ownOrderIds.add(replaced.newOrderId());
                     displays.put(replaced.newOrderId(), replaced.display());
                     firms.put(replaced.newOrderId(), firms.get(replaced.orderId()));
+                    if (command instanceof Replace && replaced.price() == limits.get(replaced.orderId()))
+                    {
+                        outcomes.add(kind + ": " + replaced.bookUpdate() + " at the same price");
+                    }
                     limits.put(replaced.newOrderId(), replaced.price());
                     final Integer timeInForce = timesInForce.get(replaced.orderId());
                     final int newTimeInForce = command instanceof Replace replace &&
@@ -95,11 +99,6 @@ final class CommandOutcomes
                     if (replaced.price() != requestedPrice(command))
                     {
                         outcomes.add(kind + " " + replaced.display() + ": repriced");
-                    }
-                    final TradingState state = engine.book(Symbols.pack(replaced.symbol())).tradingState();
-                    if (TradingState.OPEN != state)
-                    {
-                        outcomes.add(kind + ": " + replaced.bookUpdate() + " while " + state);
                     }
                 }
                 case Executed execution ->

@@ -59,7 +59,7 @@ final class EngineEvents implements MatchingEngineListener
     }
 
     record CrossReplaced(long clientOrderId, long newClientOrderId, long orderId, long newOrderId, long quantity,
-        long price, BookUpdate bookUpdate) implements Event
+        long price) implements Event
     {
     }
 
@@ -156,11 +156,9 @@ final class EngineEvents implements MatchingEngineListener
     @Override
     public void onCrossOrderReplaced(
         final long clientOrderId, final long newClientOrderId, final long orderId, final long newOrderId,
-        final long symbol, final Side side, final long quantity, final long price, final BookUpdate bookUpdate,
-        final Display display)
+        final long symbol, final Side side, final long quantity, final long price, final Display display)
     {
-        events.add(
-            new CrossReplaced(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price, bookUpdate));
+        events.add(new CrossReplaced(clientOrderId, newClientOrderId, orderId, newOrderId, quantity, price));
     }
 
     @Override

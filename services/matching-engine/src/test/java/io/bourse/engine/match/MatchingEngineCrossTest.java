@@ -313,7 +313,7 @@ class MatchingEngineCrossTest
             new Rejected(11, ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS),
             new Rejected(12, ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS),
             new Rejected(13, ReasonCodes.REJECT_OTHER),
-            new CrossReplaced(1, 14, orderId(1), orderId(2), 100, price(1000), BookUpdate.REPLACED));
+            new CrossReplaced(1, 14, orderId(1), orderId(2), 100, price(1000)));
         assertThat(crossBook(Side.BUY)).containsExactly(new Resting(14, price(1000), 100, Display.ANONYMOUS));
 
         cross(2, Side.BUY, 100, 990);
@@ -344,10 +344,10 @@ class MatchingEngineCrossTest
             new Accepted(1, orderId(1), Side.BUY, 300, price(1000), DAY),
             new Accepted(2, orderId(2), Side.SELL, 100, price(1010), DAY),
             new Canceled(1, orderId(1), 100, 200, ReasonCodes.CANCEL_USER_REQUESTED, false),
-            new CrossReplaced(1, 11, orderId(1), orderId(1), 150, price(1000), BookUpdate.PRIORITY_KEPT),
-            new CrossReplaced(11, 12, orderId(1), orderId(3), 150, price(1001), BookUpdate.REPLACED),
-            new Accepted(3, orderId(4), Side.SELL, 100, price(1001), DAY),
-            new Added(orderId(4), Side.SELL, 100, price(1001)),
+            new CrossReplaced(1, 11, orderId(1), orderId(3), 150, price(1000)),
+            new CrossReplaced(11, 12, orderId(3), orderId(4), 150, price(1001)),
+            new Accepted(3, orderId(5), Side.SELL, 100, price(1001), DAY),
+            new Added(orderId(5), Side.SELL, 100, price(1001)),
             new Rejected(2, ReasonCodes.REJECT_NOT_ALLOWED_IN_CROSS),
             new Canceled(2, orderId(2), 100, 0, ReasonCodes.CANCEL_USER_REQUESTED, false));
         assertThat(crossBook(Side.BUY)).containsExactly(new Resting(12, price(1001), 150, Display.ANONYMOUS));
@@ -356,7 +356,7 @@ class MatchingEngineCrossTest
         engine.cancelOrder(12, 0);
 
         assertThat(events.drain()).containsExactly(
-            new Canceled(12, orderId(3), 150, 0, ReasonCodes.CANCEL_USER_REQUESTED, false));
+            new Canceled(12, orderId(4), 150, 0, ReasonCodes.CANCEL_USER_REQUESTED, false));
         assertThat(crossBook(Side.BUY)).isEmpty();
     }
 

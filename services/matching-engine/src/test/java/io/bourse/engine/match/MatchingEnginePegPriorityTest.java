@@ -259,8 +259,8 @@ class MatchingEnginePegPriorityTest
     }
 
     /**
-     * Every Replaced tells the replacement's id the peg's limit, so a replace keeping priority is followed by the
-     * working price again, under the new id; so is one that loses it, unless the new limit is beyond the midpoint.
+     * Every Replaced tells the replacement's id the peg's limit, so a replace, even one at the same limit, is followed
+     * by the working price again, under the new id and reference number, unless the new limit is beyond the midpoint.
      */
     @Test
     void shouldTellTheReplacementItsWorkingPriceAfterEveryReplaceOfAPeg()
@@ -275,12 +275,11 @@ class MatchingEnginePegPriorityTest
         engine.replaceOrder(23, 33, 80, 995_000);
 
         assertThat(events.drain()).containsExactly(
-            new Replaced(3, 13, orderId(3), orderId(3), 80, 1_005_000, BookUpdate.PRIORITY_KEPT,
-                Display.MIDPOINT_PEG),
-            new PriorityUpdated(13, orderId(3), Side.BUY, 1_000_000),
-            new Replaced(13, 23, orderId(3), orderId(4), 80, 1_008_000, BookUpdate.REPLACED, Display.MIDPOINT_PEG),
-            new PriorityUpdated(23, orderId(4), Side.BUY, 1_000_000),
-            new Replaced(23, 33, orderId(4), orderId(5), 80, 995_000, BookUpdate.REPLACED, Display.MIDPOINT_PEG));
+            new Replaced(3, 13, orderId(3), orderId(4), 80, 1_005_000, BookUpdate.REPLACED, Display.MIDPOINT_PEG),
+            new PriorityUpdated(13, orderId(4), Side.BUY, 1_000_000),
+            new Replaced(13, 23, orderId(4), orderId(5), 80, 1_008_000, BookUpdate.REPLACED, Display.MIDPOINT_PEG),
+            new PriorityUpdated(23, orderId(5), Side.BUY, 1_000_000),
+            new Replaced(23, 33, orderId(5), orderId(6), 80, 995_000, BookUpdate.REPLACED, Display.MIDPOINT_PEG));
     }
 
     @Test

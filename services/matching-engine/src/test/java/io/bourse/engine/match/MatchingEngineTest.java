@@ -215,7 +215,7 @@ class MatchingEngineTest
     }
 
     @Test
-    void shouldKeepPriorityWhenReplaceDecreasesSizeAtSamePrice()
+    void shouldLosePriorityWhenReplaceOnlyDecreasesSizeAtSamePriceAsOuchSaysOfEveryReplace()
     {
         engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
         engine.newOrder(2, AAPL, Side.BUY, 100, 1_000_000, DAY);
@@ -224,10 +224,15 @@ class MatchingEngineTest
         engine.replaceOrder(1, 11, 60, 1_000_000);
 
         assertThat(events.drain()).containsExactly(
-            new Replaced(1, 11, orderId(1), orderId(1), 60, 1_000_000, BookUpdate.PRIORITY_KEPT));
+            new Replaced(1, 11, orderId(1), orderId(3), 60, 1_000_000, BookUpdate.REPLACED));
         assertThat(book(Side.BUY)).containsExactly(
-            new Resting(orderId(1), Side.BUY, 1_000_000, 60),
-            new Resting(orderId(2), Side.BUY, 1_000_000, 100));
+            new Resting(orderId(2), Side.BUY, 1_000_000, 100),
+            new Resting(orderId(3), Side.BUY, 1_000_000, 60));
+
+        engine.newOrder(3, AAPL, Side.SELL, 100, 1_000_000, IOC);
+
+        assertThat(events.drain()).contains(new Executed(matchNumber(1), 100, 1_000_000, 3, 2, 0, 0));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(orderId(3), Side.BUY, 1_000_000, 60));
     }
 
     @Test
@@ -277,20 +282,20 @@ class MatchingEngineTest
         engine.replaceOrder(1, 11, 500, 1_000_100);
         engine.replaceOrder(11, 12, 500, 1_000_200);
         assertThat(events.drain()).containsExactly(
-            new Replaced(1, 11, orderId(1), orderId(1), 400, 1_000_100, BookUpdate.PRIORITY_KEPT),
-            new Replaced(11, 12, orderId(1), orderId(3), 400, 1_000_200, BookUpdate.REPLACED));
+            new Replaced(1, 11, orderId(1), orderId(3), 400, 1_000_100, BookUpdate.REPLACED),
+            new Replaced(11, 12, orderId(3), orderId(4), 400, 1_000_200, BookUpdate.REPLACED));
         assertThat(engine.executedQuantity(12)).isEqualTo(100);
 
         engine.newOrder(3, AAPL, Side.BUY, 150, 1_000_200, IOC);
         events.drain();
         engine.replaceOrder(12, 13, 600, 1_000_200);
         assertThat(events.drain()).containsExactly(
-            new Replaced(12, 13, orderId(3), orderId(5), 350, 1_000_200, BookUpdate.REPLACED));
-        assertThat(book(Side.SELL)).containsExactly(new Resting(orderId(5), Side.SELL, 1_000_200, 350));
+            new Replaced(12, 13, orderId(4), orderId(6), 350, 1_000_200, BookUpdate.REPLACED));
+        assertThat(book(Side.SELL)).containsExactly(new Resting(orderId(6), Side.SELL, 1_000_200, 350));
 
         engine.replaceOrder(13, 14, 250, 1_000_200);
         assertThat(events.drain()).containsExactly(
-            new Canceled(13, orderId(5), 350, 0, ReasonCodes.CANCEL_USER_REQUESTED, true),
+            new Canceled(13, orderId(6), 350, 0, ReasonCodes.CANCEL_USER_REQUESTED, true),
             new Rejected(14, ReasonCodes.REJECT_OTHER));
         assertThat(book(Side.SELL)).isEmpty();
         assertThat(engine.openOrderCount()).isZero();

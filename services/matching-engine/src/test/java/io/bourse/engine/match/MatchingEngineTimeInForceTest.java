@@ -164,7 +164,7 @@ class MatchingEngineTimeInForceTest
         assertThat(events.drain()).containsExactly(
             new Accepted(1, orderId(1), Side.SELL, 100, 1_000_000, MatchingEngine.TIME_IN_FORCE_MAX_SECONDS),
             new Added(orderId(1), Side.SELL, 100, 1_000_000),
-            new Replaced(1, 11, orderId(1), orderId(1), 90, 1_000_000, BookUpdate.PRIORITY_KEPT));
+            new Replaced(1, 11, orderId(1), orderId(2), 90, 1_000_000, BookUpdate.REPLACED));
     }
 
     @Test
@@ -233,11 +233,11 @@ class MatchingEngineTimeInForceTest
             new Rejected(11, ReasonCodes.REJECT_INVALID_DISPLAY_TYPE),
             new Rejected(21, ReasonCodes.REJECT_OTHER),
             new Rejected(22, ReasonCodes.REJECT_OTHER),
-            new Replaced(2, 23, orderId(2), orderId(2), 50, 1_010_000, BookUpdate.PRIORITY_KEPT));
+            new Replaced(2, 23, orderId(2), orderId(3), 50, 1_010_000, BookUpdate.REPLACED));
         assertThat(openIds(Side.SELL)).containsExactly(1L, 23L);
 
         engine.advanceClock(20 * SECOND);
 
-        assertThat(events.drain()).containsExactly(new Canceled(23, orderId(2), 50, 0, T, true));
+        assertThat(events.drain()).containsExactly(new Canceled(23, orderId(3), 50, 0, T, true));
     }
 }

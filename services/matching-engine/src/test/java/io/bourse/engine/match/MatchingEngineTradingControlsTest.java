@@ -54,7 +54,7 @@ class MatchingEngineTradingControlsTest
     }
 
     @Test
-    void shouldRejectEntriesButAllowCancelsAndSizeDownReplacesWhenHalted()
+    void shouldRejectEntriesReplacesAndMovesButAllowCancelsWhenHalted()
     {
         engine.newOrder(1, AAPL, Side.BUY, 100, 1_000_000, DAY);
         engine.newOrder(2, AAPL, Side.BUY, 100, 990_000, DAY);
@@ -66,7 +66,7 @@ class MatchingEngineTradingControlsTest
         engine.replaceOrder(1, 11, 50, 1_000_100);
         engine.moveOrder(1, 1_000_100);
         engine.replaceOrder(1, 11, 50, 1_000_000);
-        engine.cancelOrder(11, 40);
+        engine.cancelOrder(1, 40);
         engine.replaceOrder(2, 12, 0, 990_000);
 
         assertThat(events.drain()).containsExactly(
@@ -75,10 +75,10 @@ class MatchingEngineTradingControlsTest
             new Rejected(11, ReasonCodes.REJECT_HALTED),
             new Rejected(11, ReasonCodes.REJECT_HALTED),
             new Rejected(1, ReasonCodes.REJECT_HALTED),
-            new Replaced(1, 11, orderId(1), orderId(1), 50, 1_000_000, BookUpdate.PRIORITY_KEPT),
-            new Canceled(11, orderId(1), 10, 40, ReasonCodes.CANCEL_USER_REQUESTED, true),
+            new Rejected(11, ReasonCodes.REJECT_HALTED),
+            new Canceled(1, orderId(1), 60, 40, ReasonCodes.CANCEL_USER_REQUESTED, true),
             new Canceled(2, orderId(2), 100, 0, ReasonCodes.CANCEL_USER_REQUESTED, true));
-        assertThat(book(Side.BUY)).containsExactly(new Resting(11, 1_000_000, 40));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(1, 1_000_000, 40));
     }
 
     @Test
@@ -153,14 +153,14 @@ class MatchingEngineTradingControlsTest
         engine.replaceOrder(1, 11, 150, 900_000);
         engine.moveOrder(1, 940_000);
         engine.replaceOrder(1, 11, 50, 900_000);
-        engine.moveOrder(11, 950_000);
+        engine.moveOrder(1, 950_000);
 
         assertThat(events.drain()).containsExactly(
             new Rejected(11, ReasonCodes.REJECT_INVALID_PRICE),
             new Rejected(1, ReasonCodes.REJECT_INVALID_PRICE),
-            new Replaced(1, 11, orderId(1), orderId(1), 50, 900_000, BookUpdate.PRIORITY_KEPT),
-            new Replaced(11, 11, orderId(1), orderId(2), 50, 950_000, BookUpdate.REPLACED));
-        assertThat(book(Side.BUY)).containsExactly(new Resting(11, 950_000, 50));
+            new Rejected(11, ReasonCodes.REJECT_INVALID_PRICE),
+            new Replaced(1, 1, orderId(1), orderId(2), 100, 950_000, BookUpdate.REPLACED));
+        assertThat(book(Side.BUY)).containsExactly(new Resting(1, 950_000, 100));
     }
 
     @Test

@@ -60,8 +60,8 @@ final class ReferenceMatchingEngine implements OrderEntry
         /** Sequence of joining the book, renewed whenever the order loses priority: time priority. */
         long arrival;
         /**
-         * For a peg: the price its owner last heard, its limit when it joins the book or is replaced (priority kept or
-         * not), then each priority update's.
+         * For a peg: the price its owner last heard, its limit when it joins the book or is replaced, then each
+         * priority update's.
          */
         long reported;
 
@@ -318,9 +318,9 @@ final class ReferenceMatchingEngine implements OrderEntry
     /**
      * The size is the total the order may execute (OUCH 4.2 Replace Order Shares): the replacement's open size is the
      * size less what the order/replace chain executed. A size of 0 cancels; a size from 1 to the executed shares
-     * cancels the open shares and rejects the replacement 'O'; same price, same time in force and an open size from 1
-     * to the current one keeps priority in any state; anything else loses priority and must pass the state, time in
-     * force, display, size (the requested total) and price checks of an entry. A negative size is not a size the order
+     * cancels the open shares and rejects the replacement 'O'; any other replace loses priority (OUCH 4.2: a replace
+     * always gives a new timestamp) and must pass the state, time in force, display, size (the requested total) and
+     * price checks of an entry. A negative size is not a size the order
      * can keep, so it is rejected like any bad size ('Z').
      */
     @Override
@@ -348,12 +348,10 @@ final class ReferenceMatchingEngine implements OrderEntry
         final long open = quantity - order.executed;
         final int newTimeInForce = MatchingEngine.TIME_IN_FORCE_UNCHANGED == timeInForce ? order.timeInForce :
             timeInForce;
-        final boolean keepsPriority = price == order.price && open > 0 && open <= order.remaining &&
-            newTimeInForce == order.timeInForce;
         book.remove(order);
         final long newPrice = Display.POST_ONLY == order.display ? postOnlyPrice(order.symbol, order.side, price) :
             price;
-        byte reject = keepsPriority ? 0 : changeReject(order, price, newPrice, quantity, newTimeInForce);
+        byte reject = changeReject(order, price, newPrice, quantity, newTimeInForce);
         if (0 == reject && newClientOrderId != clientOrderId && null != find(newClientOrderId))
         {
             reject = ReasonCodes.REJECT_OTHER;
@@ -366,16 +364,6 @@ final class ReferenceMatchingEngine implements OrderEntry
         }
 
         order.clientOrderId = newClientOrderId;
-        if (keepsPriority)
-        {
-            book.add(order);
-            order.remaining = open;
-            order.reported = price;
-            listener.onOrderReplaced(clientOrderId, newClientOrderId, order.orderId, order.orderId, order.symbol,
-                order.side, open, price, BookUpdate.PRIORITY_KEPT, order.display);
-            sweep();
-            return;
-        }
         enterAgain(order, clientOrderId, open, newPrice, newTimeInForce);
     }
 
