@@ -1,9 +1,12 @@
 package io.bourse.fanout;
 
+import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.bourse.common.metrics.ErrorKinds;
+import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.sbe.md.MessageHeaderDecoder;
 import org.agrona.DirectBuffer;
@@ -45,9 +48,11 @@ import java.util.function.Consumer;
  *   <li>any other login, and a change of subscription for the symbols it adds, gets the book of its symbols as it
  *   stands after message P-1 ({@link ItchBook#snapshot}, taken at once), then the kept messages P, P+1, ... of those
  *   symbols that came while the answer was being written, then live messages. A login's answer starts with Login
- *   Accepted (sequence number 1), System Event 'O' and the Stock Directory; the snapshot starts with each chosen
+ *   Accepted (sequence number 1), then the day's opening, ITCH 5.0 System Event 'O' and a Stock Directory per
+ *   symbol of the directory, all stamped when the answer starts and written like the book, at the subscriber's pace
+ *   (so that thousands of symbols do not fill its send buffer at once); the snapshot follows with each chosen
  *   symbol's Stock Trading Action 'H' (the spin), after which the session sends System Events 'S' and 'Q'
- *   ({@link SubscriberSession#onAnswerStart}), then the symbols' Add Orders.</li>
+ *   ({@link SubscriberSession#sendAnswer}), then the symbols' Add Orders.</li>
  * </ul>
  * An answer is written while the worker's ring buffer is less than half full, up to four times the fragment limit of
  * records per duty cycle (faster than the stream comes, which is read a fragment limit at a time), so that live
@@ -115,6 +120,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
     private final ReplayRing replay;
     private final ItchBook book;
+    private final ItchReferenceData referenceData;
+    private final MidnightNanoClock clock;
     private final MarketDataRecovery recovery;
     private final List<CatchUp> catchUps = new ArrayList<>();
     /** Per worker, requests taken and waiting for one of its answers under way to end, oldest first. */
@@ -137,6 +144,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
      * @param subscription   the market-data stream.
      * @param translator     SBE to ITCH.
      * @param book           the displayed orders and trading states, from the Trading Action spin at start.
+     * @param referenceData  encodes the opening of a login's snapshot: System Event 'O' and the Stock Directory.
+     * @param clock          stamps that opening.
      * @param recovery       keeps the book in step with the stream; rebuilds it from snapshots.
      * @param workerRings    one per worker.
      * @param requests       catch-up requests from every worker.
@@ -148,13 +157,16 @@ final class DispatcherAgent implements Agent, FragmentHandler
      */
     DispatcherAgent(
         final Subscription subscription, final ItchTranslator translator, final ItchBook book,
-        final MarketDataRecovery recovery, final RingBuffer[] workerRings,
+        final ItchReferenceData referenceData, final MidnightNanoClock clock, final MarketDataRecovery recovery,
+        final RingBuffer[] workerRings,
         final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests, final int replayCapacity,
         final int fragmentLimit, final FanoutMetrics metrics, final ErrorKinds<FanoutError> errors)
     {
         this.subscription = subscription;
         this.translator = translator;
         this.book = book;
+        this.referenceData = referenceData;
+        this.clock = clock;
         this.recovery = recovery;
         this.workerRings = workerRings;
         this.requests = requests;
@@ -458,11 +470,18 @@ final class DispatcherAgent implements Agent, FragmentHandler
         return true;
     }
 
-    /** One answer being written: start (logins), snapshot, kept messages up to the live stream, end. */
+    /**
+     * One answer being written: start (logins), the opening (a login's snapshot), snapshot, kept messages up to the
+     * live stream, end.
+     */
     private final class CatchUp
     {
         final CatchUpRequest request;
         private final long acceptedSequence;
+        /** Messages of the opening: System Event 'O' and one Stock Directory per symbol; 0 when there is none. */
+        private final int openingLength;
+        private final long openingNs;
+        private int openingPosition;
         private final DirectBuffer snapshot;
         private final int snapshotLength;
         private int snapshotPosition;
@@ -482,6 +501,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
             this.snapshotLength = snapshotLength;
             this.cursor = cursor;
             this.started = !request.login();
+            this.openingLength = request.login() && null != snapshot ? 1 + referenceData.symbolCount() : 0;
+            this.openingNs = 0 == openingLength ? 0 : clock.nanosSinceMidnight();
         }
 
         /** @return records written, a bounded number, while the ring stays less than half full. */
@@ -505,6 +526,24 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 // Also while the book is still being written, paced to a slow reader: its rest would end the same way.
                 // The ring does not move during this call, so every later message of the answer is still kept.
                 fail(ring);
+                return written;
+            }
+            while (openingPosition < openingLength && written < answerLimit)
+            {
+                final ByteBuffer message = 0 == openingPosition ?
+                    referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MESSAGES, openingNs) :
+                    referenceData.stockDirectory(openingPosition - 1, openingNs);
+                final int length = message.remaining();
+                sessionRecord.putBytes(SESSION_ITCH_OFFSET, message, message.position(), length);
+                if (!writeItch(ring, length))
+                {
+                    return written;
+                }
+                openingPosition++;
+                written++;
+            }
+            if (openingPosition < openingLength)
+            {
                 return written;
             }
             while (snapshotPosition < snapshotLength && written < answerLimit)

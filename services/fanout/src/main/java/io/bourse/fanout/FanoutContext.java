@@ -60,7 +60,7 @@ public final class FanoutContext
     public static final String SEND_BUFFER_BYTES_PROP_NAME = "bourse.fanout.send.buffer.bytes";
     /** Default send buffer per session: 128 KiB, about 3,000 ITCH messages, as the order gateway's. */
     public static final int SEND_BUFFER_BYTES_DEFAULT = 128 * 1024;
-    /** Smallest send buffer: room for the login messages of many symbols. */
+    /** Smallest send buffer: 4 KiB; an answer (snapshot, replay, a login's opening) goes out within half of it. */
     public static final int SEND_BUFFER_BYTES_MIN = 4 * 1024;
     /** The kernel's send buffer (SO_SNDBUF) of each subscriber socket, in bytes. */
     public static final String SOCKET_SEND_BUFFER_BYTES_PROP_NAME = "bourse.fanout.socket.send.buffer.bytes";

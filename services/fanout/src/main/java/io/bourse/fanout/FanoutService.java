@@ -130,8 +130,8 @@ public final class FanoutService implements AutoCloseable
             final MarketDataRecovery recovery = new MarketDataRecovery(
                 subscription, snapshotRequests, aeron::nextCorrelationId, translator, book, SystemNanoClock.INSTANCE);
             final DispatcherAgent dispatcher = new DispatcherAgent(
-                subscription, translator, book, recovery, rings, requests,
-                ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errors);
+                subscription, translator, book, new ItchReferenceData(ctx.symbolDirectory()), clock, recovery, rings,
+                requests, ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errors);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(
                 serverChannel, workers, SystemNanoClock.INSTANCE, errors);
             final AgentRunner dispatcherRunner = AgentLaunch.start(

@@ -29,8 +29,9 @@ import java.util.Arrays;
  * <p>SoupBinTCP 4.0 Login Request: a user and password known to the {@link Credentials} are answered by the
  * dispatcher ({@link CatchUpRequest}, {@link DispatcherAgent}): Login Accepted (its session named by
  * {@link SessionNames}), then either the kept messages from the Requested Sequence Number on (a replay: Login Accepted
- * carries that number), or System Event 'O' (start of messages), one Stock Directory per symbol, each chosen symbol's
- * latest Stock Trading Action 'H' (the spin), System Events 'S' and 'Q' (start of system and market hours) and the
+ * carries that number), or System Event 'O' (start of messages) and one Stock Directory per symbol (the opening, which
+ * the dispatcher writes at the subscriber's pace, as the book), each chosen symbol's latest Stock Trading Action 'H'
+ * (the spin), System Events 'S' and 'Q' (start of system and market hours) and the
  * chosen symbols' books as Add Orders (Login Accepted sequence number 1), then every
  * live ITCH 5.0 message of the session's symbols as Sequenced Data. Anyone else gets Login Rejected 'A' (not
  * authorized), a known user asking for a session the fanout does not serve Login Rejected 'S' (session not
@@ -149,7 +150,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * @param sessionClock    milliseconds for nassau's heartbeats, cached once per duty cycle by the worker.
      * @param sendBuffers     the worker's send buffers; the session takes one and gives it back when it closes.
      * @param credentials     who may log in.
-     * @param referenceData   encodes System Event and Stock Directory at login.
+     * @param referenceData   encodes the System Events after a login's spin and at the end of the day.
      * @param symbolDirectory the symbols a subscription may name.
      * @param requests        where the session's catch-up requests go to the dispatcher.
      * @param clock           stamps the login messages.
@@ -432,11 +433,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * The dispatcher's answer to the login starts: sends Login Accepted and, before a snapshot, the day's opening
-     * (ITCH 5.0 &sect;4.1, &sect;4.2): System Event 'O' Start of Messages and the Stock Directory. The snapshot then
-     * gives the chosen symbols' Stock Trading Actions 'H', the spin that comes before the start of system hours, and
-     * System Events 'S' Start of System Hours and 'Q' Start of Market Hours follow it, before the first Add Order
-     * (the exchange accepts and executes orders all the time the fanout runs).
+     * The dispatcher's answer to the login starts: sends Login Accepted. A snapshot's first messages are the day's
+     * opening (ITCH 5.0 &sect;4.1, &sect;4.2), System Event 'O' Start of Messages and the Stock Directory, then the
+     * chosen symbols' Stock Trading Actions 'H', the spin that comes before the start of system hours; System Events
+     * 'S' Start of System Hours and 'Q' Start of Market Hours follow it, before the first Add Order (the exchange
+     * accepts and executes orders all the time the fanout runs): see {@link #sendAnswer}.
      *
      * @param acceptedSequence SoupBinTCP 4.0 Login Accepted Sequence Number: the number of the next message.
      * @param snapshot         true when the book follows, false for a replay.
@@ -455,19 +456,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             server.accept(accepted);
             loggedIn = true;
             metrics.onSessionOpened();
-            if (snapshot)
-            {
-                final long nowNs = clock.nanosSinceMidnight();
-                server.send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MESSAGES, nowNs));
-                final int symbolCount = referenceData.symbolCount();
-                for (int i = 0; i < symbolCount; i++)
-                {
-                    server.send(referenceData.stockDirectory(i, nowNs));
-                }
-                metrics.onMessagesOut(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, 1);
-                metrics.onMessagesOut(ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY, symbolCount);
-                systemHoursPending = true;
-            }
+            systemHoursPending = snapshot;
         }
         catch (final IOException ex)
         {
@@ -476,7 +465,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * Sends one message of the dispatcher's answer (book or kept message) when its symbol is still wanted.
+     * Sends one message of the dispatcher's answer: of a login's opening (System Event 'O', Stock Directory), always;
+     * of the book or a kept message, when its symbol is still wanted. After a login's spin, the first other message is
+     * preceded by System Events 'S' and 'Q'.
      *
      * @param payload the ITCH message from its position to its limit.
      * @param locate  its Stock Locate.
@@ -485,10 +476,12 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     boolean sendAnswer(final ByteBuffer payload, final int locate)
     {
         final int length = payload.remaining();
+        final byte type = payload.get(payload.position());
+        final boolean opening = ITCH50.MESSAGE_TYPE_SYSTEM_EVENT == type || ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY == type;
         boolean sent = false;
-        if (pending[locate])
+        if (opening || pending[locate])
         {
-            if (systemHoursPending && ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != payload.get(payload.position()))
+            if (systemHoursPending && !opening && ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != type)
             {
                 sendSystemHours();
             }

@@ -2,6 +2,7 @@ package io.bourse.fanout;
 
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.ErrorKinds;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import io.bourse.itch.MarketDataEncoder;
@@ -49,8 +50,8 @@ class DispatcherAgentTest
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(4);
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, translator, book, recovery, new RingBuffer[]{slowWorker, fastWorker}, requests, 16, 10,
-        new FanoutMetrics(registry, errors), errors);
+        null, translator, book, new ItchReferenceData(SYMBOLS), new MidnightNanoClock(), recovery,
+        new RingBuffer[]{slowWorker, fastWorker}, requests, 16, 10, new FanoutMetrics(registry, errors), errors);
 
     private static RingBuffer ring()
     {
@@ -255,7 +256,8 @@ class DispatcherAgentTest
         assertThat(answer.getFirst()).isEqualTo(DispatcherAgent.SESSION_START_MSG_TYPE_ID);
         assertThat(answer.getLast()).isEqualTo(DispatcherAgent.SESSION_END_MSG_TYPE_ID);
         assertThat(answer.subList(1, answer.size() - 1))
-            .as("the symbol's Trading Action, then its orders").hasSize(1 + orders)
+            .as("System Event 'O', the Stock Directory, the symbol's Trading Action, then its orders")
+            .hasSize(1 + SYMBOLS.entries().size() + 1 + orders)
             .containsOnly(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID);
         assertThat(drain(fastWorker)).as("nothing for the other worker's sessions").isEmpty();
     }
@@ -300,8 +302,9 @@ class DispatcherAgentTest
             .hasSize(DispatcherAgent.MAX_ANSWERS_PER_WORKER);
         assertThat(answers).filteredOn((record) -> record.startsWith(LoginStorm.END)).hasSize(storm.sessions)
             .doesNotHaveDuplicates();
-        assertThat(answers).as("the last session's start, Trading Action, 100 orders and end")
-            .filteredOn((record) -> record.endsWith(" " + storm.sessions)).hasSize(1 + 1 + 100 + 1);
+        assertThat(answers).as("the last session's start, System Event 'O', Stock Directory, Trading Action, 100 " +
+            "orders and end").filteredOn((record) -> record.endsWith(" " + storm.sessions))
+            .hasSize(1 + 2 + 1 + 100 + 1);
         assertThat(errors.total()).isZero();
     }
 
@@ -332,8 +335,8 @@ class DispatcherAgentTest
         final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(64);
         final PrometheusRegistry registry = new PrometheusRegistry();
         final DispatcherAgent dispatcher = new DispatcherAgent(
-            null, translator, book, recovery, new RingBuffer[]{worker}, requests, 16, 10,
-            new FanoutMetrics(registry, errors), errors);
+            null, translator, book, new ItchReferenceData(SYMBOLS), new MidnightNanoClock(), recovery,
+            new RingBuffer[]{worker}, requests, 16, 10, new FanoutMetrics(registry, errors), errors);
 
         LoginStorm(final int sessions)
         {
@@ -437,6 +440,77 @@ class DispatcherAgentTest
             DispatcherAgent.SESSION_FAILED_MSG_TYPE_ID);
         assertThat(errors.count(FanoutError.CATCH_UP_FAILED)).isEqualTo(1);
         assertThat(errors.total()).isEqualTo(1);
+    }
+
+    /**
+     * A login's opening, System Event 'O' and a Stock Directory per symbol (here 1,000), is written like the book, at
+     * the subscriber's pace (a window of 1,000 bytes): no more than the window goes out until the worker reports the
+     * session took it; then the symbol's Trading Action and its order follow. Before, the worker wrote the opening into
+     * the send buffer at once, whatever its size.
+     */
+    @Test
+    void shouldWriteALoginsOpeningAtItsSubscribersPaceBeforeTheBook()
+    {
+        final StringBuilder names = new StringBuilder("AAPL@0");
+        for (int i = 2; i <= 1_000; i++)
+        {
+            names.append(",S").append(i).append("@0");
+        }
+        final SymbolDirectory symbols = SymbolDirectory.parse(names.toString());
+        final ItchTranslator manyTranslator = new ItchTranslator(symbols);
+        final ItchBook manyBook = new ItchBook(new ItchReferenceData(symbols), 0);
+        final RingBuffer worker = new OneToOneRingBuffer(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(256 * 1024 + RingBufferDescriptor.TRAILER_LENGTH)));
+        final DispatcherAgent manyDispatcher = new DispatcherAgent(
+            null, manyTranslator, manyBook, new ItchReferenceData(symbols), new MidnightNanoClock(),
+            new MarketDataRecovery(null, null, () -> 1, manyTranslator, manyBook, SystemNanoClock.INSTANCE),
+            new RingBuffer[]{worker}, requests, 16, 10, new FanoutMetrics(new PrometheusRegistry(), errors), errors);
+        manyDispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), PUBLISHER);
+        manyDispatcher.onMessage(
+            encoder.buffer, 0, encoder.addOrder(1_000, "AAPL", 1, Side.BUY, 100, 1_000_000), PUBLISHER);
+        worker.read((msgTypeId, buffer, index, length) ->
+        {
+        }, Integer.MAX_VALUE);
+        final boolean[] chosen = new boolean[1 + 1_000];
+        chosen[1] = true;
+        final AnswerPacing pacing = new AnswerPacing(1_000);
+        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, chosen, pacing))).isTrue();
+
+        final StringBuilder messageTypes = new StringBuilder();
+        final List<Integer> directoryLocates = new ArrayList<>();
+        final int[] cycleBytes = new int[1];
+        boolean ended = false;
+        for (int cycle = 0; !ended; cycle++)
+        {
+            assertThat(cycle).as("duty cycles").isLessThan(1_000);
+            manyDispatcher.answerCatchUps();
+            manyDispatcher.answerCatchUps(); // nothing more until the session takes some
+            cycleBytes[0] = 0;
+            final boolean[] end = new boolean[1];
+            worker.read((msgTypeId, buffer, index, length) ->
+            {
+                if (DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID == msgTypeId)
+                {
+                    final int itch = index + DispatcherAgent.SESSION_ITCH_OFFSET;
+                    final char type = (char)buffer.getByte(itch);
+                    messageTypes.append(type);
+                    if ('R' == type)
+                    {
+                        directoryLocates.add(
+                            buffer.getShort(itch + DispatcherAgent.ITCH_LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF);
+                    }
+                    cycleBytes[0] += length - DispatcherAgent.SESSION_ITCH_OFFSET;
+                }
+                end[0] |= DispatcherAgent.SESSION_END_MSG_TYPE_ID == msgTypeId;
+            }, Integer.MAX_VALUE);
+            assertThat(cycleBytes[0]).as("bytes written before the session took any").isLessThanOrEqualTo(1_000);
+            pacing.onTaken(cycleBytes[0], 0);
+            ended = end[0];
+        }
+
+        assertThat(messageTypes.toString()).isEqualTo("S" + "R".repeat(1_000) + "HA");
+        assertThat(directoryLocates).hasSize(1_000).isSorted().doesNotHaveDuplicates();
+        assertThat(errors.total()).isZero();
     }
 
     /** A market-data message the dispatcher cannot translate (an unknown symbol) is skipped and counted. */

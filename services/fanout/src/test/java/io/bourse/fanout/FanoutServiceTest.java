@@ -597,6 +597,53 @@ class FanoutServiceTest
             .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED);
     }
 
+    /**
+     * A directory of 3,000 symbols, whose opening (System Event 'O' and 3,000 Stock Directories, 126 KB) is 30 times
+     * the send buffer, to a subscriber that reads a little at a time: the dispatcher writes the opening at the pace the
+     * subscriber takes it, as the book, and the subscriber gets all of it and its symbol's book, no slow-consumer end.
+     * Before, the worker wrote the whole opening into the send buffer at the login, which ended such a subscriber as a
+     * slow consumer at every login (with the default 128 KiB, from about 3,000 symbols on).
+     */
+    @Test
+    void shouldServeAStockDirectoryLargerThanTheSendBufferAtThePaceTheSubscriberReads() throws Exception
+    {
+        awaitTrue(() -> metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        service.close();
+        final int symbolCount = 3_000;
+        final StringBuilder symbols = new StringBuilder("AAPL@0,MSFT@1");
+        for (int i = 3; i <= symbolCount; i++)
+        {
+            symbols.append(",S").append(i).append("@0");
+        }
+        service = FanoutService.launch(context(tempDir.resolve("credentials.csv"))
+            .symbolDirectory(SymbolDirectory.parse(symbols.toString()))
+            .sendBufferBytes(FanoutContext.SEND_BUFFER_BYTES_MIN)
+            .socketSendBufferBytes(FanoutContext.SEND_BUFFER_BYTES_MIN));
+        final int snapshotLength = sbe.snapshotComplete(2);
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, snapshotLength) > 0 &&
+            metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        offer(sbe.addOrder(T, "AAPL", 1, Side.BUY, 100, 1_000_000));
+        awaitTrue(() -> metricsContain("bourse_fanout_messages_in_total{type=\"add_order\"} 1.0\n"));
+
+        final Subscriber subscriber = connectWithReceiveBuffer(STALLED_RECEIVE_BUFFER);
+        subscriber.login("sub1", "secret1");
+        while (subscriber.itch.messages.stream().noneMatch(AddOrder.class::isInstance))
+        {
+            Thread.sleep(1);
+            assertThat(subscriber.client.receive()).as("connection open").isNotNegative();
+        }
+
+        assertThat(subscriber.endOfSession).isFalse();
+        assertThat(subscriber.itch.messages.stream().filter(StockDirectory.class::isInstance)
+            .map(StockDirectory.class::cast).map(StockDirectory::stockLocate).toList())
+            .as("one Stock Directory per symbol, in locate order").hasSize(symbolCount).isSorted()
+            .doesNotHaveDuplicates();
+        assertThat(subscriber.itch.messages.getFirst()).isInstanceOf(SystemEvent.class);
+        assertThat(scrapeMetrics()).contains("bourse_fanout_slow_consumer_disconnects_total 0.0\n")
+            .contains("bourse_fanout_messages_out_total{type=\"stock_directory\"} " + symbolCount + ".0\n")
+            .contains("bourse_fanout_errors_total{kind=").doesNotContainPattern(ERROR_COUNTED);
+    }
+
     @Test
     void shouldBuildTheBookOfTheWholeStreamFromSnapshotAndIncrementsWhenJoiningMidStream() throws Exception
     {

@@ -245,8 +245,9 @@ class SubscriberSessionFuzzTest
             // No stream: market data is handed to onMessage, and duty cycles answer requests with answerCatchUps.
             final MarketDataRecovery recovery =
                 new MarketDataRecovery(null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
-            dispatcher = new DispatcherAgent(null, translator, book, recovery, new RingBuffer[]{ring}, requests, 64,
-                MESSAGE_LIMIT, metrics, errors);
+            dispatcher = new DispatcherAgent(null, translator, book, new ItchReferenceData(SYMBOLS),
+                new MidnightNanoClock(), recovery, new RingBuffer[]{ring}, requests, 64, MESSAGE_LIMIT, metrics,
+                errors);
             dispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), PUBLISHER);
             publishAddOrder(1);
             publishAddOrder(2);
