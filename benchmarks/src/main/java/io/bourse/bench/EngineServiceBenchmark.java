@@ -206,8 +206,8 @@ public final class EngineServiceBenchmark
             "%016x%n", stream.benchStart(), stream.count() - stream.benchStart(), stream.skipped(),
             stream.expectedEvents(stream.benchStart(), stream.count()), stream.expectedBenchTrades(),
             stream.checksum());
-        out.println("  MOVE -> ReplaceOrder (open + executed size, so the open size stays, new price; keeps " +
-            "priority when price and size are unchanged), " +
+        out.println("  MOVE -> ReplaceOrder (open + executed size, so the open size stays, new price; loses " +
+            "priority, as MOVE does), " +
             "REDUCE -> CancelOrder down to open - n, FOK_BUDGET -> IOC at budget/size, sent without its minimum " +
             "quantity (so the stream stays the one measured so far), so it may fill partly");
         out.println("  checked every pass: the service's decoded events and the core alone's must match the " +

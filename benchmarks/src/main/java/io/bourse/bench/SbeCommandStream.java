@@ -32,7 +32,8 @@ import java.util.Arrays;
  *     {@code newOrder} without those arguments.</li>
  *     <li>MOVE: ReplaceOrder at the new price, under a new client order id, for the open size plus the shares the
  *     order/replace chain has executed (a replace's size is the total the order may execute, OUCH 4.2 Replace), so
- *     the open size stays. Unlike MOVE, a replace at an unchanged price and open size keeps its queue position.</li>
+ *     the open size stays. Like MOVE, it leaves its queue even at an unchanged price (every replace loses priority).
+ *     </li>
  *     <li>REDUCE by n: CancelOrder down to open size - n (0 when n reaches the open size); CANCEL: CancelOrder to
  *     0.</li>
  * </ul>

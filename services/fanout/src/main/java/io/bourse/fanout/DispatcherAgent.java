@@ -46,12 +46,13 @@ import java.util.function.Consumer;
  *   <li>a login whose Requested Sequence Number n is 2 or more and still in the replay ring (or the next number)
  *   gets Login Accepted with n, then the kept messages n, n+1, ... of every symbol, then live messages;</li>
  *   <li>any other login, and a change of subscription for the symbols it adds, gets the book of its symbols as it
- *   stands after message P-1 ({@link ItchBook#snapshot}, taken at once), then the kept messages P, P+1, ... of those
- *   symbols that came while the answer was being written, then live messages. A login's answer starts with Login
- *   Accepted (sequence number 1), then the day's opening, ITCH 5.0 System Event 'O' and a Stock Directory per
- *   symbol of the directory, all stamped when the answer starts and written like the book, at the subscriber's pace
- *   (so that thousands of symbols do not fill its send buffer at once); the snapshot follows with each chosen
- *   symbol's Stock Trading Action 'H' (the spin), after which the session sends System Events 'S' and 'Q'
+ *   stands after message P-1 ({@link ItchBook#snapshot}), then the kept messages P, P+1, ... of those symbols that
+ *   came while the answer was being written, then live messages. A login's answer starts with Login Accepted
+ *   (sequence number 1), then the day's opening, ITCH 5.0 System Event 'O' and a Stock Directory per symbol of the
+ *   directory, all stamped when the answer starts and written like the book, at the subscriber's pace (so that
+ *   thousands of symbols do not fill its send buffer at once); its snapshot is taken once the opening is written, at
+ *   once for a change of subscription. The snapshot starts with each chosen symbol's Stock Trading Action 'H' (the
+ *   spin), after which the session sends System Events 'S' and 'Q', stamped as the opening
  *   ({@link SubscriberSession#sendAnswer}), then the symbols' Add Orders.</li>
  * </ul>
  * An answer is written while the worker's ring buffer is less than half full, up to four times the fragment limit of
@@ -62,7 +63,7 @@ import java.util.function.Consumer;
  * ring before it could be written ends the session ({@link #SESSION_FAILED_MSG_TYPE_ID}), and so does a snapshot still
  * being written when the first message after it leaves. A worker has at most
  * {@value #MAX_ANSWERS_PER_WORKER} answers under way; its further requests wait, in their order, for one of them to
- * end, and their snapshot is taken when they start: so a storm of logins (every session ended at a gap logs in
+ * end, and their snapshot is taken after they start: so a storm of logins (every session ended at a gap logs in
  * again) holds that many copies of the book per worker, not one per session.
  *
  * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
@@ -70,6 +71,8 @@ import java.util.function.Consumer;
  *   ITCH_MSG_TYPE_ID            md timestamp (8, ns since midnight) | ITCH message
  *   DATA_LOST_MSG_TYPE_ID       one byte
  *   SESSION_START_MSG_TYPE_ID   session id (8) | Login Accepted sequence number (8) | 1 for a snapshot else 0 (8)
+ *                               | the opening's timestamp (8, ns since midnight)
+ *   SESSION_OPENING_MSG_TYPE_ID session id (8) | ITCH message of a login's opening, for that session only
  *   SESSION_ITCH_MSG_TYPE_ID    session id (8) | ITCH message for that session only
  *   SESSION_END_MSG_TYPE_ID     session id (8): the session's pending symbols are live from the next record
  *   SESSION_FAILED_MSG_TYPE_ID  session id (8): the answer could not be completed, end the session
@@ -89,6 +92,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int SESSION_END_MSG_TYPE_ID = 5;
     /** Ring-buffer message type of an answer that failed. */
     static final int SESSION_FAILED_MSG_TYPE_ID = 6;
+    /** Ring-buffer message type of an ITCH message of a login's opening, for that session only. */
+    static final int SESSION_OPENING_MSG_TYPE_ID = 7;
     /** Offset of the market-data timestamp in an ITCH record. */
     static final int TIMESTAMP_OFFSET = 0;
     /** Offset of the ITCH message in an ITCH record. */
@@ -99,8 +104,10 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int ACCEPTED_SEQUENCE_OFFSET = SESSION_ID_OFFSET + Long.BYTES;
     /** Offset of the snapshot flag in a start record. */
     static final int SNAPSHOT_FLAG_OFFSET = ACCEPTED_SEQUENCE_OFFSET + Long.BYTES;
+    /** Offset of the opening's timestamp in a start record. */
+    static final int OPENING_TIMESTAMP_OFFSET = SNAPSHOT_FLAG_OFFSET + Long.BYTES;
     /** Length of a start record. */
-    static final int SESSION_START_LENGTH = SNAPSHOT_FLAG_OFFSET + Long.BYTES;
+    static final int SESSION_START_LENGTH = OPENING_TIMESTAMP_OFFSET + Long.BYTES;
     /** Offset of the ITCH message in a session ITCH record. */
     static final int SESSION_ITCH_OFFSET = SESSION_ID_OFFSET + Long.BYTES;
     /** Offset of the Stock Locate in an ITCH message. */
@@ -357,22 +364,16 @@ final class DispatcherAgent implements Agent, FragmentHandler
         return count;
     }
 
-    /** Starts the answer to a request: a replay from the requested number, else a snapshot of the books taken now. */
+    /**
+     * Starts the answer to a request: a replay from the requested number, else a snapshot of the books, taken once a
+     * login's opening is written ({@link CatchUp#write}).
+     */
     private void startAnswer(final CatchUpRequest request)
     {
         final long requested = request.requestedSequence();
-        if (request.login() && requested > 1 && requested >= replay.oldestReplayable() &&
-            requested <= replay.nextSequence())
-        {
-            catchUps.add(new CatchUp(request, requested, null, 0, requested));
-        }
-        else
-        {
-            final ExpandableArrayBuffer snapshot = new ExpandableArrayBuffer(ItchTranslator.ADD_ORDER_LENGTH * 64);
-            final int length = book.snapshot(request.symbolsByLocate(), snapshot);
-            metrics.onSnapshot();
-            catchUps.add(new CatchUp(request, 1, snapshot, length, replay.nextSequence()));
-        }
+        final boolean replayable = request.login() && requested > 1 && requested >= replay.oldestReplayable() &&
+            requested <= replay.nextSequence();
+        catchUps.add(new CatchUp(request, replayable ? requested : CatchUp.SNAPSHOT));
     }
 
     private int writeAnswers()
@@ -476,14 +477,17 @@ final class DispatcherAgent implements Agent, FragmentHandler
      */
     private final class CatchUp
     {
+        /** The first kept message of a snapshot answer, until its snapshot is taken: none. */
+        static final long SNAPSHOT = Long.MAX_VALUE;
+
         final CatchUpRequest request;
-        private final long acceptedSequence;
+        private final boolean snapshotAnswer;
         /** Messages of the opening: System Event 'O' and one Stock Directory per symbol; 0 when there is none. */
         private final int openingLength;
         private final long openingNs;
         private int openingPosition;
-        private final DirectBuffer snapshot;
-        private final int snapshotLength;
+        private DirectBuffer snapshot;
+        private int snapshotLength;
         private int snapshotPosition;
         private long cursor;
         /** ITCH bytes of the answer written to the ring, for its pace. */
@@ -491,18 +495,19 @@ final class DispatcherAgent implements Agent, FragmentHandler
         private boolean started;
         boolean done;
 
-        CatchUp(
-            final CatchUpRequest request, final long acceptedSequence, final DirectBuffer snapshot,
-            final int snapshotLength, final long cursor)
+        /**
+         * @param request the session's request.
+         * @param cursor  the first kept message to replay, or {@link #SNAPSHOT} for a snapshot (with an opening first
+         *                for a login).
+         */
+        CatchUp(final CatchUpRequest request, final long cursor)
         {
             this.request = request;
-            this.acceptedSequence = acceptedSequence;
-            this.snapshot = snapshot;
-            this.snapshotLength = snapshotLength;
             this.cursor = cursor;
+            this.snapshotAnswer = SNAPSHOT == cursor;
             this.started = !request.login();
-            this.openingLength = request.login() && null != snapshot ? 1 + referenceData.symbolCount() : 0;
-            this.openingNs = 0 == openingLength ? 0 : clock.nanosSinceMidnight();
+            this.openingLength = request.login() && snapshotAnswer ? 1 + referenceData.symbolCount() : 0;
+            this.openingNs = clock.nanosSinceMidnight();
         }
 
         /** @return records written, a bounded number, while the ring stays less than half full. */
@@ -512,21 +517,15 @@ final class DispatcherAgent implements Agent, FragmentHandler
             int written = 0;
             if (!started)
             {
-                sessionRecord.putLong(ACCEPTED_SEQUENCE_OFFSET, acceptedSequence);
-                sessionRecord.putLong(SNAPSHOT_FLAG_OFFSET, null == snapshot ? 0 : 1);
+                sessionRecord.putLong(ACCEPTED_SEQUENCE_OFFSET, snapshotAnswer ? 1 : cursor);
+                sessionRecord.putLong(SNAPSHOT_FLAG_OFFSET, snapshotAnswer ? 1 : 0);
+                sessionRecord.putLong(OPENING_TIMESTAMP_OFFSET, openingNs);
                 if (!write(ring, SESSION_START_MSG_TYPE_ID, SESSION_START_LENGTH))
                 {
                     return written;
                 }
                 started = true;
                 written++;
-            }
-            if (cursor < replay.nextSequence() && !replay.contains(cursor))
-            {
-                // Also while the book is still being written, paced to a slow reader: its rest would end the same way.
-                // The ring does not move during this call, so every later message of the answer is still kept.
-                fail(ring);
-                return written;
             }
             while (openingPosition < openingLength && written < answerLimit)
             {
@@ -535,7 +534,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
                     referenceData.stockDirectory(openingPosition - 1, openingNs);
                 final int length = message.remaining();
                 sessionRecord.putBytes(SESSION_ITCH_OFFSET, message, message.position(), length);
-                if (!writeItch(ring, length))
+                if (!writeItch(ring, SESSION_OPENING_MSG_TYPE_ID, length))
                 {
                     return written;
                 }
@@ -546,11 +545,22 @@ final class DispatcherAgent implements Agent, FragmentHandler
             {
                 return written;
             }
+            if (snapshotAnswer && null == snapshot)
+            {
+                takeSnapshot();
+            }
+            if (cursor < replay.nextSequence() && !replay.contains(cursor))
+            {
+                // Also while the book is still being written, paced to a slow reader: its rest would end the same way.
+                // The ring does not move during this call, so every later message of the answer is still kept.
+                fail(ring);
+                return written;
+            }
             while (snapshotPosition < snapshotLength && written < answerLimit)
             {
                 final int length = ItchBook.snapshotMessageLength(snapshot.getByte(snapshotPosition));
                 sessionRecord.putBytes(SESSION_ITCH_OFFSET, snapshot, snapshotPosition, length);
-                if (!writeItch(ring, length))
+                if (!writeItch(ring, SESSION_ITCH_MSG_TYPE_ID, length))
                 {
                     return written;
                 }
@@ -567,7 +577,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
                 {
                     final int length = replay.messageLength(cursor);
                     sessionRecord.putBytes(SESSION_ITCH_OFFSET, kept, offset, length);
-                    if (!writeItch(ring, length))
+                    if (!writeItch(ring, SESSION_ITCH_MSG_TYPE_ID, length))
                     {
                         return written;
                     }
@@ -585,6 +595,20 @@ final class DispatcherAgent implements Agent, FragmentHandler
         }
 
         /**
+         * Takes the snapshot of the chosen books as they stand now, after a login's opening: the kept messages from
+         * the next one on follow it. Taken here rather than when the answer starts, so that a subscriber that reads
+         * the opening of many symbols slowly does not also need the messages of that time kept for it.
+         */
+        private void takeSnapshot()
+        {
+            final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(ItchTranslator.ADD_ORDER_LENGTH * 64);
+            snapshotLength = book.snapshot(request.symbolsByLocate(), buffer);
+            snapshot = buffer;
+            cursor = replay.nextSequence();
+            metrics.onSnapshot();
+        }
+
+        /**
          * The answer's next kept message has left the replay ring: writes the failure record when the ring takes it,
          * counting it then, once, and the answer is done.
          */
@@ -597,11 +621,15 @@ final class DispatcherAgent implements Agent, FragmentHandler
             }
         }
 
-        /** Writes the ITCH message in the session record when the session's pace and the ring take it. */
-        private boolean writeItch(final RingBuffer ring, final int length)
+        /**
+         * Writes the ITCH message in the session record when the session's pace and the ring take it.
+         *
+         * @param msgTypeId {@link #SESSION_OPENING_MSG_TYPE_ID} or {@link #SESSION_ITCH_MSG_TYPE_ID}.
+         */
+        private boolean writeItch(final RingBuffer ring, final int msgTypeId, final int length)
         {
             if (!request.pacing().canWrite(writtenBytes, length) ||
-                !write(ring, SESSION_ITCH_MSG_TYPE_ID, SESSION_ITCH_OFFSET + length))
+                !write(ring, msgTypeId, SESSION_ITCH_OFFSET + length))
             {
                 return false;
             }

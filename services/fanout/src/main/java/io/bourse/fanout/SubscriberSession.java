@@ -124,6 +124,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean loggedIn;
     /** A login's snapshot is under way and System Events 'S' and 'Q' are still to follow its Trading Action spin. */
     private boolean systemHoursPending;
+    /** The timestamp of the current snapshot's opening, nanoseconds since midnight: 'S' and 'Q' carry it too. */
+    private long openingNs;
     /** End of Session is buffered: no more messages; closes once the subscriber closes its end, or at the deadline. */
     private boolean ending;
     private long endDeadlineMs;
@@ -153,7 +155,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * @param referenceData   encodes the System Events after a login's spin and at the end of the day.
      * @param symbolDirectory the symbols a subscription may name.
      * @param requests        where the session's catch-up requests go to the dispatcher.
-     * @param clock           stamps the login messages.
+     * @param clock           stamps the System Events of the end of the day.
      * @param sessionNames    the sessions a login may ask for, and the names Login Accepted gives.
      * @param metrics         counts sessions, subscriptions, messages and login failures.
      * @param errors          counts the session's failures and bad input.
@@ -437,12 +439,14 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * opening (ITCH 5.0 &sect;4.1, &sect;4.2), System Event 'O' Start of Messages and the Stock Directory, then the
      * chosen symbols' Stock Trading Actions 'H', the spin that comes before the start of system hours; System Events
      * 'S' Start of System Hours and 'Q' Start of Market Hours follow it, before the first Add Order (the exchange
-     * accepts and executes orders all the time the fanout runs): see {@link #sendAnswer}.
+     * accepts and executes orders all the time the fanout runs), stamped as the opening: see {@link #sendOpening},
+     * {@link #sendAnswer}.
      *
      * @param acceptedSequence SoupBinTCP 4.0 Login Accepted Sequence Number: the number of the next message.
      * @param snapshot         true when the book follows, false for a replay.
+     * @param openingNs        the timestamp of a snapshot's opening, nanoseconds since midnight.
      */
-    void onAnswerStart(final long acceptedSequence, final boolean snapshot)
+    void onAnswerStart(final long acceptedSequence, final boolean snapshot, final long openingNs)
     {
         if (closed || ending)
         {
@@ -457,6 +461,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             loggedIn = true;
             metrics.onSessionOpened();
             systemHoursPending = snapshot;
+            this.openingNs = openingNs;
         }
         catch (final IOException ex)
         {
@@ -465,9 +470,23 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * Sends one message of the dispatcher's answer: of a login's opening (System Event 'O', Stock Directory), always;
-     * of the book or a kept message, when its symbol is still wanted. After a login's spin, the first other message is
-     * preceded by System Events 'S' and 'Q'.
+     * Sends one message of a login's opening, which the dispatcher writes before the snapshot: System Event 'O' or a
+     * Stock Directory (of every symbol, chosen or not).
+     *
+     * @param payload the ITCH message from its position to its limit.
+     * @return true when sent.
+     */
+    boolean sendOpening(final ByteBuffer payload)
+    {
+        final int length = payload.remaining();
+        final boolean sent = send(payload);
+        onAnswerTaken(length);
+        return sent;
+    }
+
+    /**
+     * Sends one message of the dispatcher's answer (book or kept message) when its symbol is still wanted; after a
+     * login's spin, System Events 'S' and 'Q' first.
      *
      * @param payload the ITCH message from its position to its limit.
      * @param locate  its Stock Locate.
@@ -476,31 +495,38 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     boolean sendAnswer(final ByteBuffer payload, final int locate)
     {
         final int length = payload.remaining();
-        final byte type = payload.get(payload.position());
-        final boolean opening = ITCH50.MESSAGE_TYPE_SYSTEM_EVENT == type || ITCH50.MESSAGE_TYPE_STOCK_DIRECTORY == type;
         boolean sent = false;
-        if (opening || pending[locate])
+        if (pending[locate])
         {
-            if (systemHoursPending && !opening && ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != type)
+            if (systemHoursPending && ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION != payload.get(payload.position()))
             {
                 sendSystemHours();
             }
             sent = send(payload);
         }
-        if (null != answerPacing)
-        {
-            answerPacing.onTaken(length, sendChannel.pendingBytes());
-        }
+        onAnswerTaken(length);
         return sent;
     }
 
-    /** Sends System Events 'S' Start of System Hours and 'Q' Start of Market Hours, after a login's spin. */
+    /** Tells the answer's pace that the session took one of its messages (sent, or dropped as no longer wanted). */
+    private void onAnswerTaken(final int messageBytes)
+    {
+        if (null != answerPacing)
+        {
+            answerPacing.onTaken(messageBytes, sendChannel.pendingBytes());
+        }
+    }
+
+    /**
+     * Sends System Events 'S' Start of System Hours and 'Q' Start of Market Hours, after a login's spin, stamped as
+     * its opening: when the answer started, before the snapshot was taken and so before every kept message after
+     * it, rather than when the spin ends, which for a slow reader comes after some of those.
+     */
     private void sendSystemHours()
     {
         systemHoursPending = false;
-        final long nowNs = clock.nanosSinceMidnight();
-        if (send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, nowNs)) &&
-            send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, nowNs)))
+        if (send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_SYSTEM_HOURS, openingNs)) &&
+            send(referenceData.systemEvent(ITCH50.EVENT_CODE_START_OF_MARKET_HOURS, openingNs)))
         {
             metrics.onMessagesOut(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, 2);
         }

@@ -121,7 +121,7 @@ final class WorkerAgent implements Agent
      * @param maxSessions    most sessions this worker serves.
      * @param maxPendingLogins most connections this worker holds at once that have sent no Login Request yet.
      * @param credentials    who may log in.
-     * @param referenceData  encodes the messages sent at login.
+     * @param referenceData  encodes the System Events after a login's spin and at the end of the day.
      * @param symbols        the symbols a subscription may name.
      * @param nanoClock      monotonic time, read once per duty cycle: the looks at the sockets, and in milliseconds the
      *                       sessions' heartbeats, login timeouts and End of Session deadlines (a step of the wall
@@ -517,13 +517,17 @@ final class WorkerAgent implements Agent
         {
             case DispatcherAgent.SESSION_START_MSG_TYPE_ID -> session.onAnswerStart(
                 buffer.getLong(index + DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET),
-                0 != buffer.getLong(index + DispatcherAgent.SNAPSHOT_FLAG_OFFSET));
-            case DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID ->
+                0 != buffer.getLong(index + DispatcherAgent.SNAPSHOT_FLAG_OFFSET),
+                buffer.getLong(index + DispatcherAgent.OPENING_TIMESTAMP_OFFSET));
+            case DispatcherAgent.SESSION_OPENING_MSG_TYPE_ID, DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID ->
             {
                 final int itchLength = length - DispatcherAgent.SESSION_ITCH_OFFSET;
                 buffer.getBytes(index + DispatcherAgent.SESSION_ITCH_OFFSET, payload, 0, itchLength);
                 payload.limit(itchLength).position(0);
-                if (session.sendAnswer(payload, locate(buffer, index + DispatcherAgent.SESSION_ITCH_OFFSET)))
+                final boolean sent = DispatcherAgent.SESSION_OPENING_MSG_TYPE_ID == msgTypeId ?
+                    session.sendOpening(payload) :
+                    session.sendAnswer(payload, locate(buffer, index + DispatcherAgent.SESSION_ITCH_OFFSET));
+                if (sent)
                 {
                     metrics.onMessagesOut(payload.get(0), 1);
                 }

@@ -255,9 +255,10 @@ class DispatcherAgentTest
         assertThat(cycles).as("the answer took several duty cycles").isGreaterThan(2);
         assertThat(answer.getFirst()).isEqualTo(DispatcherAgent.SESSION_START_MSG_TYPE_ID);
         assertThat(answer.getLast()).isEqualTo(DispatcherAgent.SESSION_END_MSG_TYPE_ID);
-        assertThat(answer.subList(1, answer.size() - 1))
-            .as("System Event 'O', the Stock Directory, the symbol's Trading Action, then its orders")
-            .hasSize(1 + SYMBOLS.entries().size() + 1 + orders)
+        assertThat(answer.subList(1, 2 + SYMBOLS.entries().size())).as("System Event 'O', the Stock Directory")
+            .containsOnly(DispatcherAgent.SESSION_OPENING_MSG_TYPE_ID);
+        assertThat(answer.subList(2 + SYMBOLS.entries().size(), answer.size() - 1))
+            .as("the symbol's Trading Action, then its orders").hasSize(1 + orders)
             .containsOnly(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID);
         assertThat(drain(fastWorker)).as("nothing for the other worker's sessions").isEmpty();
     }
@@ -435,8 +436,8 @@ class DispatcherAgentTest
         answerAll(slowWorker, answer);
 
         assertThat(answer).filteredOn((recordType) -> DispatcherAgent.ITCH_MSG_TYPE_ID != recordType).containsExactly(
-            DispatcherAgent.SESSION_START_MSG_TYPE_ID, DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID,
-            DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID, DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID,
+            DispatcherAgent.SESSION_START_MSG_TYPE_ID, DispatcherAgent.SESSION_OPENING_MSG_TYPE_ID,
+            DispatcherAgent.SESSION_OPENING_MSG_TYPE_ID, DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID,
             DispatcherAgent.SESSION_FAILED_MSG_TYPE_ID);
         assertThat(errors.count(FanoutError.CATCH_UP_FAILED)).isEqualTo(1);
         assertThat(errors.total()).isEqualTo(1);
@@ -445,8 +446,9 @@ class DispatcherAgentTest
     /**
      * A login's opening, System Event 'O' and a Stock Directory per symbol (here 1,000), is written like the book, at
      * the subscriber's pace (a window of 1,000 bytes): no more than the window goes out until the worker reports the
-     * session took it; then the symbol's Trading Action and its order follow. Before, the worker wrote the opening into
-     * the send buffer at once, whatever its size.
+     * session took it; then the symbol's Trading Action and its orders follow. Before, the worker wrote the opening
+     * into the send buffer at once, whatever its size. The snapshot is taken once the opening is written: the 20 orders
+     * that came meanwhile, more than the replay history keeps (16), are in it, and the answer does not fail.
      */
     @Test
     void shouldWriteALoginsOpeningAtItsSubscribersPaceBeforeTheBook()
@@ -479,17 +481,26 @@ class DispatcherAgentTest
         final StringBuilder messageTypes = new StringBuilder();
         final List<Integer> directoryLocates = new ArrayList<>();
         final int[] cycleBytes = new int[1];
+        final int[] openingRecords = new int[1];
         boolean ended = false;
+        int orders = 1;
         for (int cycle = 0; !ended; cycle++)
         {
             assertThat(cycle).as("duty cycles").isLessThan(1_000);
+            if (cycle > 0 && orders < 21)
+            {
+                orders++;
+                manyDispatcher.onMessage(encoder.buffer, 0,
+                    encoder.addOrder(1_000 + orders, "AAPL", orders, Side.BUY, 100, 1_000_000 - orders), PUBLISHER);
+            }
             manyDispatcher.answerCatchUps();
             manyDispatcher.answerCatchUps(); // nothing more until the session takes some
             cycleBytes[0] = 0;
             final boolean[] end = new boolean[1];
             worker.read((msgTypeId, buffer, index, length) ->
             {
-                if (DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID == msgTypeId)
+                if (DispatcherAgent.SESSION_OPENING_MSG_TYPE_ID == msgTypeId ||
+                    DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID == msgTypeId)
                 {
                     final int itch = index + DispatcherAgent.SESSION_ITCH_OFFSET;
                     final char type = (char)buffer.getByte(itch);
@@ -500,6 +511,7 @@ class DispatcherAgentTest
                             buffer.getShort(itch + DispatcherAgent.ITCH_LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF);
                     }
                     cycleBytes[0] += length - DispatcherAgent.SESSION_ITCH_OFFSET;
+                    openingRecords[0] += DispatcherAgent.SESSION_OPENING_MSG_TYPE_ID == msgTypeId ? 1 : 0;
                 }
                 end[0] |= DispatcherAgent.SESSION_END_MSG_TYPE_ID == msgTypeId;
             }, Integer.MAX_VALUE);
@@ -508,7 +520,9 @@ class DispatcherAgentTest
             ended = end[0];
         }
 
-        assertThat(messageTypes.toString()).isEqualTo("S" + "R".repeat(1_000) + "HA");
+        assertThat(orders).isEqualTo(21);
+        assertThat(messageTypes.toString()).isEqualTo("S" + "R".repeat(1_000) + "H" + "A".repeat(orders));
+        assertThat(openingRecords[0]).as("opening records").isEqualTo(1 + 1_000);
         assertThat(directoryLocates).hasSize(1_000).isSorted().doesNotHaveDuplicates();
         assertThat(errors.total()).isZero();
     }

@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * A subscriber's SoupBinTCP 4.0 client (nassau's) that keeps the type of every ITCH message it gets, the order
- * reference numbers of the Add Orders and the event codes of the System Events; a Login Rejected fails the test.
+ * reference numbers of the Add Orders and the event codes and timestamps of the System Events; a Login Rejected fails
+ * the test.
  */
 final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoCloseable
 {
@@ -20,12 +21,16 @@ final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoClosea
     static final int ORDER_REFERENCE_OFFSET = 11;
     /** ITCH 5.0 §4.1 System Event: Event Code offset. */
     static final int SYSTEM_EVENT_CODE_OFFSET = 11;
+    /** ITCH 5.0 Timestamp offset (6 bytes, nanoseconds since midnight), in every message. */
+    static final int TIMESTAMP_OFFSET = 5;
 
     final SocketChannel channel;
     final SoupBinTCPClient client;
     final List<Long> orders = new ArrayList<>();
     final List<Character> messageTypes = new ArrayList<>();
     final List<Character> eventCodes = new ArrayList<>();
+    /** Of each System Event, nanoseconds since midnight. */
+    final List<Long> eventTimestamps = new ArrayList<>();
     boolean accepted;
     /** SoupBinTCP 4.0 Login Rejected's Reject Reason Code; 0 until one comes. */
     char rejectReasonCode;
@@ -48,6 +53,9 @@ final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoClosea
         else if ('S' == messageType)
         {
             eventCodes.add((char)payload.get(payload.position() + SYSTEM_EVENT_CODE_OFFSET));
+            final int timestamp = payload.position() + TIMESTAMP_OFFSET;
+            eventTimestamps.add((long)(payload.getShort(timestamp) & 0xFFFF) << 32 |
+                payload.getInt(timestamp + Short.BYTES) & 0xFFFF_FFFFL);
         }
     }
 

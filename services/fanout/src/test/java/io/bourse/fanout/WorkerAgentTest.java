@@ -516,6 +516,49 @@ class WorkerAgentTest
     }
 
     /**
+     * System Events 'S' and 'Q', which the session sends after its login's spin, carry the timestamp of the opening,
+     * which the dispatcher gave System Event 'O' and the Stock Directory when the answer started, not the time the
+     * spin ends: for a slow reader of many symbols' opening that is later than the kept messages after the snapshot.
+     */
+    @Test
+    void shouldStampTheSystemEventsAfterTheSpinWithTheTimestampOfTheOpening() throws Exception
+    {
+        final TestSubscriber subscriber = login(0);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the Login Request
+        }
+        final long openingNs = TimeUnit.HOURS.toNanos(9) + 123_456_789L;
+        record.putLong(DispatcherAgent.SESSION_ID_OFFSET, requests.poll().sessionId());
+        record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);
+        record.putLong(DispatcherAgent.SNAPSHOT_FLAG_OFFSET, 1);
+        record.putLong(DispatcherAgent.OPENING_TIMESTAMP_OFFSET, openingNs);
+        assertThat(ring.write(DispatcherAgent.SESSION_START_MSG_TYPE_ID, record, 0,
+            DispatcherAgent.SESSION_START_LENGTH)).isTrue();
+        record.putShort(DispatcherAgent.SESSION_ITCH_OFFSET + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1,
+            ByteOrder.BIG_ENDIAN);
+        record.putByte(DispatcherAgent.SESSION_ITCH_OFFSET, ITCH50.MESSAGE_TYPE_STOCK_TRADING_ACTION);
+        assertThat(ring.write(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID, record, 0,
+            DispatcherAgent.SESSION_ITCH_OFFSET + 25)).isTrue();
+        record.putByte(DispatcherAgent.SESSION_ITCH_OFFSET, ITCH50.MESSAGE_TYPE_ADD_ORDER);
+        assertThat(ring.write(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID, record, 0,
+            DispatcherAgent.SESSION_ITCH_OFFSET + 36)).isTrue();
+        assertThat(ring.write(DispatcherAgent.SESSION_END_MSG_TYPE_ID, record, 0, Long.BYTES)).isTrue();
+
+        for (int i = 0; i < 1_000 && subscriber.messageTypes.size() < 4; i++)
+        {
+            worker.doWork();
+            subscriber.client.receive();
+            Thread.sleep(1);
+        }
+
+        assertThat(subscriber.messageTypes).containsExactly('H', 'S', 'S', 'A');
+        assertThat(subscriber.eventCodes).containsExactly('S', 'Q');
+        assertThat(subscriber.eventTimestamps).containsExactly(openingNs, openingNs);
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
      * A subscriber that asked for a second symbol during its login's snapshot and reset its connection: the System
      * Events after the snapshot's spin (a Stock Trading Action fills its send buffer) meet the reset socket and close
      * the session. The dispatcher, whose answer has just ended, is asked for nothing more; before, the worker asked it

@@ -29,22 +29,23 @@ import org.agrona.DirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Decodes engine events (schemas/engine-schema.xml, version 9 and the versions before it) from the shards' event
- * streams and hands the book changes, the end of each closing cross and each change of a symbol's trading state to an
- * {@link EngineEventListener}. Every event is counted by type; OrderAccepted, OrderRejected, CancelPending and
- * CancelRejected stop there (the last two leave the order as it was), and so do OrderPriorityUpdated (a midpoint peg,
- * never displayed, works at a new price under the same reference number), the OrderReplaced of a closing-cross order
- * (in no market-data book) and the RunStarted of a run that recovered earlier runs (it holds their orders). A
- * RunStarted that recovered none takes their orders off the books of its shard's symbols
- * ({@link EngineEventListener#onEarlierRunsLost}); one of a shard the md-publisher does not know is an error. An
- * OrderExecuted with crossType C is a cross execution; N, or none from a version 1 shard, a continuous one. A message
- * of another schema, an unknown template, a short fragment, a block shorter than the fields of its version
- * ({@link EngineBlockLengths}: a RunStarted's recoveredRuns read as 0 would delete orders) or an invalid side, book
- * update, display, cross type (CrossCompleted: C only, the one cross Bourse runs) or trading state is counted as an
- * error and skipped. A SequencedCommand (the shard's input log, for its own recovery), an AdminResponse (its
- * answer to an operator's admin command) and a CommandStreamJoined (where a run joined a gateway's command stream)
- * are skipped uncounted ({@link EngineEventTemplates#isNumbered}). One preallocated decoder per template; allocates
- * nothing but the description of the first error of each kind, the one logged ({@link MdPublisherError}).
+ * Decodes engine events (schemas/engine-schema.xml, version 10 and the versions before it; an OrderReplaced with
+ * BookUpdate 0, which engines no longer send, counts as malformed) from the shards' event streams and hands the book
+ * changes, the end of each closing cross and each change of a symbol's trading state to an {@link EngineEventListener}.
+ * Every event is counted by type; OrderAccepted, OrderRejected, CancelPending and CancelRejected stop there (the last
+ * two leave the order as it was), and so do OrderPriorityUpdated (a midpoint peg, never displayed, works at a new price
+ * under the same reference number), the OrderReplaced of a closing-cross order (in no market-data book) and the
+ * RunStarted of a run that recovered earlier runs (it holds their orders). A RunStarted that recovered none takes their
+ * orders off the books of its shard's symbols ({@link EngineEventListener#onEarlierRunsLost}); one of a shard the
+ * md-publisher does not know is an error. An OrderExecuted with crossType C is a cross execution; N, or none from a
+ * version 1 shard, a continuous one. A message of another schema, an unknown template, a short fragment, a block
+ * shorter than the fields of its version ({@link EngineBlockLengths}: a RunStarted's recoveredRuns read as 0 would
+ * delete orders) or an invalid side, book update, display, cross type (CrossCompleted: C only, the one cross Bourse
+ * runs) or trading state is counted as an error and skipped. A SequencedCommand (the shard's input log, for its own
+ * recovery), an AdminResponse (its answer to an operator's admin command) and a CommandStreamJoined (where a run joined
+ * a gateway's command stream) are skipped uncounted ({@link EngineEventTemplates#isNumbered}). One preallocated decoder
+ * per template; allocates nothing but the description of the first error of each kind, the one logged ({@link
+ * MdPublisherError}).
  */
 final class EngineEventAdapter implements FragmentHandler
 {

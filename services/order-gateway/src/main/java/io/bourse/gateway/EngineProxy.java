@@ -49,8 +49,8 @@ interface EngineProxy
      * @param quantity         shares the order may execute in all, its order/replace chain's executions included
      *                         (OUCH 4.2 Replace Order Shares).
      * @param price            new limit price in 1/10000 dollars.
-     * @param timeInForce      the replacement's OUCH 4.2 Time in Force (0 to 99999; another than the order's loses
-     *                         priority).
+     * @param timeInForce      the replacement's OUCH 4.2 Time in Force (0 to 99999; another than the order's applies
+     *                         as at entry).
      * @return the position of the shard's command stream just after the command, in bytes (greater than 0), when
      *         handed over; 0 when not.
      */
