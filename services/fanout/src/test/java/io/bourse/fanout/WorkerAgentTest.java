@@ -482,6 +482,43 @@ class WorkerAgentTest
     }
 
     /**
+     * The stall deadline is for answers only: a live session, its answer over, that reads nothing for 17 s while it
+     * sends heartbeats, with bytes unsent but room in its send buffer, stays (a slow consumer is one whose send buffer
+     * overflows), and gets every message once it reads again.
+     */
+    @Test
+    void shouldNotEndALiveSessionThatReadsNothingFor17sWhileItSendsHeartbeatsAndItsSendBufferHasRoom() throws Exception
+    {
+        final TestSubscriber stalled = connect(SOCKET_BUFFER_BYTES);
+        final List<Long> published = publishLongerStream();
+        while (ring.size() > 0)
+        {
+            dutyCycle();
+        }
+        Thread.sleep(20); // the sockets take what they hold
+
+        for (int second = 1; second <= 17; second++)
+        {
+            clockStepNs.addAndGet(TimeUnit.SECONDS.toNanos(1));
+            writeFully(stalled, new byte[]{0, 1, 'R'}); // Client Heartbeat
+            for (int i = 0; i < 3; i++)
+            {
+                worker.doWork();
+                Thread.sleep(1);
+            }
+        }
+
+        assertThat(errors.total()).as("no slow consumer, no heartbeat timeout").isZero();
+        while (stalled.orders.size() < published.size())
+        {
+            worker.doWork();
+            assertThat(stalled.client.receive()).as("connection open").isNotNegative();
+        }
+        assertThat(stalled.orders).isEqualTo(published);
+        assertThat(stalled.ended).isFalse();
+    }
+
+    /**
      * The stall deadline counts from the first look at a session awaiting its answer with bytes unsent: a login
      * answered in the duty cycle where the session's first keep-alive comes, before the cycle's write, is not a stall.
      * Before, the deadline counted from 0 of the monotonic clock at that first look, which ended such a session at once
@@ -761,8 +798,7 @@ class WorkerAgentTest
 
     /**
      * What the dispatcher does for a login that requests the next message: Login Accepted 1, nothing to replay; or,
-     * while {@link #snapshotsUnderWay}, the start of a snapshot's answer (Login Accepted 1, Start of Messages, the
-     * Stock Directory) and nothing more.
+     * while {@link #snapshotsUnderWay}, the start of a snapshot's answer (Login Accepted 1) and nothing more.
      */
     private void answerLogins()
     {
