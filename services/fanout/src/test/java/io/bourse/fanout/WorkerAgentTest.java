@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -446,26 +447,13 @@ class WorkerAgentTest
         {
             answerAddOrder(answeredSessionId, orderReference);
         }
-        while (ring.size() > 0)
+        sendHeartbeatsReadingNothingFor17s(stalled, (second) ->
         {
-            dutyCycle();
-        }
-        Thread.sleep(20); // the sockets take what they hold
-
-        for (int second = 1; second <= 17; second++)
-        {
-            clockStepNs.addAndGet(TimeUnit.SECONDS.toNanos(1));
-            writeFully(stalled, new byte[]{0, 1, 'R'}); // Client Heartbeat
-            for (int i = 0; i < 3; i++)
-            {
-                worker.doWork();
-                Thread.sleep(1);
-            }
             if (second < 15)
             {
                 assertThat(errors.count(FanoutError.SLOW_CONSUMER)).as("ended after %d s", second).isZero();
             }
-        }
+        });
 
         assertThat(errors.count(FanoutError.SLOW_CONSUMER)).isEqualTo(1);
         assertThat(counter("bourse_fanout_slow_consumer_disconnects")).isEqualTo(1.0);
@@ -491,22 +479,9 @@ class WorkerAgentTest
     {
         final TestSubscriber stalled = connect(SOCKET_BUFFER_BYTES);
         final List<Long> published = publishLongerStream();
-        while (ring.size() > 0)
+        sendHeartbeatsReadingNothingFor17s(stalled, (second) ->
         {
-            dutyCycle();
-        }
-        Thread.sleep(20); // the sockets take what they hold
-
-        for (int second = 1; second <= 17; second++)
-        {
-            clockStepNs.addAndGet(TimeUnit.SECONDS.toNanos(1));
-            writeFully(stalled, new byte[]{0, 1, 'R'}); // Client Heartbeat
-            for (int i = 0; i < 3; i++)
-            {
-                worker.doWork();
-                Thread.sleep(1);
-            }
-        }
+        });
 
         assertThat(errors.total()).as("no slow consumer, no heartbeat timeout").isZero();
         while (stalled.orders.size() < published.size())
@@ -787,6 +762,33 @@ class WorkerAgentTest
         while (subscriber.channel.read(ByteBuffer.allocate(64)) >= 0)
         {
             dutyCycle();
+        }
+    }
+
+    /**
+     * The worker writes what the ring holds, the sockets take what they hold; then, for 17 s of the worker's stepped
+     * clock, the subscriber sends a Client Heartbeat every second and reads nothing, the worker running after each.
+     *
+     * @param afterSecond checks after each second (1 to 17).
+     */
+    private void sendHeartbeatsReadingNothingFor17s(final TestSubscriber subscriber, final IntConsumer afterSecond)
+        throws Exception
+    {
+        while (ring.size() > 0)
+        {
+            dutyCycle();
+        }
+        Thread.sleep(20);
+        for (int second = 1; second <= 17; second++)
+        {
+            clockStepNs.addAndGet(TimeUnit.SECONDS.toNanos(1));
+            writeFully(subscriber, new byte[]{0, 1, 'R'}); // Client Heartbeat
+            for (int i = 0; i < 3; i++)
+            {
+                worker.doWork();
+                Thread.sleep(1);
+            }
+            afterSecond.accept(second);
         }
     }
 
