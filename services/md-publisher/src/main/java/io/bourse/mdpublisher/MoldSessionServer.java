@@ -45,7 +45,8 @@ final class MoldSessionServer
     {
         if (name.length() > SessionNames.MAX_LENGTH)
         {
-            throw new IllegalArgumentException("MoldUDP64 Session longer than " + SessionNames.MAX_LENGTH + ": " + name);
+            throw new IllegalArgumentException(
+                "MoldUDP64 Session longer than " + SessionNames.MAX_LENGTH + ": " + name);
         }
         this.channel = channel;
         this.session = Arrays.copyOf(name.getBytes(StandardCharsets.US_ASCII), SessionNames.MAX_LENGTH);
@@ -64,17 +65,13 @@ final class MoldSessionServer
     void send(final MoldUDP64DownstreamPacket packet) throws IOException
     {
         final int messageCount = packet.messageCount();
-        putHeader(messageCount);
         final ByteBuffer payload = packet.payload();
         final int position = payload.position();
         final int limit = payload.limit();
         datagram[1] = payload.flip();
         try
         {
-            while (0 == channel.write(datagram))
-            {
-                Thread.onSpinWait();
-            }
+            write(messageCount, datagram.length);
         }
         finally
         {
@@ -90,7 +87,7 @@ final class MoldSessionServer
      */
     void sendHeartbeat() throws IOException
     {
-        sendHeader(0);
+        write(0, 1);
     }
 
     /**
@@ -100,7 +97,7 @@ final class MoldSessionServer
      */
     void sendEndOfSession() throws IOException
     {
-        sendHeader(END_OF_SESSION_MESSAGE_COUNT);
+        write(END_OF_SESSION_MESSAGE_COUNT, 1);
     }
 
     /** @return the Sequence Number of the next message sent. */
@@ -134,18 +131,19 @@ final class MoldSessionServer
         return true;
     }
 
-    private void sendHeader(final int messageCount) throws IOException
-    {
-        putHeader(messageCount);
-        while (0 == channel.write(header))
-        {
-            Thread.onSpinWait();
-        }
-    }
-
-    private void putHeader(final int messageCount)
+    /**
+     * Sends one datagram: the header, with the next Sequence Number and this Message Count, then, for a Downstream
+     * Packet, the Message Blocks in {@code datagram[1]}; waits while the socket has no room for it.
+     *
+     * @param buffers 1 for the header alone, 2 with the Message Blocks.
+     */
+    private void write(final int messageCount, final int buffers) throws IOException
     {
         header.clear();
         header.put(session).putLong(nextSequenceNumber).putShort((short)messageCount).flip();
+        while (0 == channel.write(datagram, 0, buffers))
+        {
+            Thread.onSpinWait();
+        }
     }
 }
