@@ -526,7 +526,8 @@ public final class EngineServiceBenchmark
         return new StreamLayout(aeronDirectoryName, StreamLayout.CHANNEL_DEFAULT, COMMAND_STREAM_ID_BASE + pass,
             StreamLayout.CHANNEL_DEFAULT, EVENT_STREAM_ID_BASE + pass, StreamLayout.MARKET_DATA_CHANNEL_DEFAULT,
             MARKET_DATA_STREAM_ID, StreamLayout.FEED_CHANNEL_DEFAULT, MARKET_DATA_STREAM_ID + 2,
-            MARKET_DATA_STREAM_ID + 3, MARKET_DATA_STREAM_ID + 4, StreamLayout.CHANNEL_DEFAULT, MARKET_DATA_STREAM_ID + 1);
+            MARKET_DATA_STREAM_ID + 3, MARKET_DATA_STREAM_ID + 4, StreamLayout.CHANNEL_DEFAULT,
+            MARKET_DATA_STREAM_ID + 1);
     }
 
     /** @return the id of the service's engine agent thread, which has run since the SETUP events came. */

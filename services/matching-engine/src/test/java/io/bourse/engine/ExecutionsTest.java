@@ -36,8 +36,9 @@ class ExecutionsTest
 
     /**
      * Past its most pages, the registry forgets its oldest page's executions and reuses the page: the latest ones are
-     * found, the forgotten ones are missing (a BreakTrade of one is refused as an unknown match number). Before, a new page was allocated every page's executions for the whole day, until direct
-     * memory ran out in the middle of a command.
+     * found, the forgotten ones are missing (a BreakTrade of one is refused as an unknown match number). Before, a new
+     * page was allocated every page's executions for the whole day, until direct memory ran out in the middle of a
+     * command.
      */
     @Test
     void shouldForgetTheOldestPageOnceItHoldsItsMostPages()

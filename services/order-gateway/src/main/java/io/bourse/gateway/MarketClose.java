@@ -110,7 +110,8 @@ final class MarketClose
         state = State.CLOSED;
         System.out.println("order-gateway: trading day over, " + (0 == openOrders ? "every order done" :
             openOrders + " orders still open " + (closedBefore ? "after the drain before the restart" :
-            DRAIN_SECONDS + " s after the close")) + "; End of Day sent, sessions end once they have had every message");
+            DRAIN_SECONDS + " s after the close")) +
+            "; End of Day sent, sessions end once they have had every message");
         return 1;
     }
 

@@ -22,12 +22,12 @@ public enum Display
     NON_DISPLAYED((byte)'N', false),
     /**
      * 'P': post-only, never takes liquidity. An entry, replace or move priced at or through the best opposite price
-     * level (displayed or not) is repriced, not rejected: a buy to one tick below the lowest offer level, a sell to
-     * one tick above the highest bid level (the tick of the price it lands at: $0.01, 100 in 1/10000 dollars, at $1 or
-     * more, $0.0001 below, so a buy against an offer at $1.0000 gets $0.9999), and is rejected with 'X' when that price is not positive or lies outside the symbol's
-     * price band. It then rests without executing, displayed, anonymously; midpoint pegs are not counted, and an
-     * eligible opposite peg may then execute against it as the taker in the peg sweep (the post-only order only ever
-     * provides liquidity). Not allowed with time in force 0 (rejected 'D').
+     * level (displayed or not) is repriced, not rejected: a buy to one tick below the lowest offer level, a sell to one
+     * tick above the highest bid level (the tick of the price it lands at: $0.01, 100 in 1/10000 dollars, at $1 or
+     * more, $0.0001 below, so a buy against an offer at $1.0000 gets $0.9999), and is rejected with 'X' when that price
+     * is not positive or lies outside the symbol's price band. It then rests without executing, displayed, anonymously;
+     * midpoint pegs are not counted, and an eligible opposite peg may then execute against it as the taker in the peg
+     * sweep (the post-only order only ever provides liquidity). Not allowed with time in force 0 (rejected 'D').
      */
     POST_ONLY((byte)'P', true),
     /**
