@@ -11,9 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * The displayed orders of every symbol (an L3 book: order reference number to locate, side, price, shares), kept from
@@ -28,8 +26,11 @@ import java.util.List;
  * requires, ITCH 5.0 &sect;4.2.2: a symbol without one is taken as halted), then, symbol by symbol in locate order,
  * their books as ITCH Add Order messages (with MPID Attribution for an attributed order), bids first from the highest
  * price, then offers from the lowest, each price level in time priority; each message keeps the Timestamp of the
- * message that gave it. Applying messages reuses pooled orders (no allocation once the pool has grown, and one buffer
- * per symbol for its trading action); a snapshot allocates, being rare. Single-threaded: the dispatcher's.
+ * message that gave it. The book is kept in that order as the messages come, per symbol and side a sorted array of
+ * price levels, each a queue of its orders, so that a snapshot walks only the chosen symbols' orders, without sorting
+ * or allocating (but for its destination's growth); a price level is found by binary search, an order by its reference
+ * number. Applying messages reuses pooled orders and price levels (no allocation once the pools and the sides' arrays
+ * have grown, but a symbol's first order and first trading action). Single-threaded: the dispatcher's.
  */
 final class ItchBook
 {
@@ -46,13 +47,8 @@ final class ItchBook
     private static final int REPLACE_NEW_REFERENCE_OFFSET = 19;
     private static final int REPLACE_SHARES_OFFSET = 27;
     private static final int REPLACE_PRICE_OFFSET = 31;
-    private static final Comparator<Order> PRICE_TIME = Comparator
-        .comparingInt((Order order) -> order.locate)
-        .thenComparingInt((order) -> order.side == ITCH50.BUY ? 0 : 1)
-        .thenComparingLong((order) -> order.side == ITCH50.BUY ? -order.price : order.price)
-        .thenComparingLong((order) -> order.priority);
 
-    /** One displayed order. */
+    /** One displayed order, in the queue of its price level. */
     private static final class Order
     {
         long reference;
@@ -62,18 +58,81 @@ final class ItchBook
         long stock;
         long price;
         long timestampNs;
-        long priority;
         /** The MPID of an Add Order with MPID Attribution, big-endian; 0 for an anonymous Add Order. */
         int attribution;
+        PriceLevel level;
+        Order previous;
+        Order next;
+    }
+
+    /** The displayed orders at one price on one side of a symbol's book, in time priority: the first is the oldest. */
+    private static final class PriceLevel
+    {
+        BookSide side;
+        long price;
+        Order first;
+        Order last;
+    }
+
+    /**
+     * One side of a symbol's book: its price levels from the worst price to the best (bids by ascending price, offers
+     * by descending price), so that the levels near the BBO, where most orders arrive and leave, are the cheapest to
+     * insert and remove.
+     */
+    private static final class BookSide
+    {
+        private final boolean bids;
+        private PriceLevel[] levels = new PriceLevel[16];
+        private int size;
+
+        BookSide(final boolean bids)
+        {
+            this.bids = bids;
+        }
+
+        /** @return the index of the level at the price, or -(insertion point) - 1 (binary search, worst to best). */
+        private int indexOf(final long price)
+        {
+            final long rank = bids ? price : -price;
+            int low = 0;
+            int high = size - 1;
+            while (low <= high)
+            {
+                final int middle = (low + high) >>> 1;
+                final long middleRank = bids ? levels[middle].price : -levels[middle].price;
+                if (middleRank < rank)
+                {
+                    low = middle + 1;
+                }
+                else if (middleRank > rank)
+                {
+                    high = middle - 1;
+                }
+                else
+                {
+                    return middle;
+                }
+            }
+            return -low - 1;
+        }
+    }
+
+    /** A symbol's book: its bids and its offers. */
+    private static final class SymbolBook
+    {
+        final BookSide bids = new BookSide(true);
+        final BookSide offers = new BookSide(false);
     }
 
     private final Long2ObjectHashMap<Order> orders = new Long2ObjectHashMap<>();
+    /** The books by Stock Locate, from a symbol's first order on; grows to the highest locate seen. */
+    private SymbolBook[] books;
     /** The latest Stock Trading Action of each symbol, by Stock Locate (the spin's until an operator changes it). */
     private final Int2ObjectHashMap<byte[]> tradingActions = new Int2ObjectHashMap<>();
     private final ArrayDeque<Order> pool = new ArrayDeque<>();
+    private final ArrayDeque<PriceLevel> levelPool = new ArrayDeque<>();
     private final ItchReferenceData referenceData;
     private final long spinTimestampNs;
-    private long nextPriority;
 
     /**
      * @param referenceData the symbols' Trading Action spin ({@link ItchReferenceData#stockTradingAction}).
@@ -83,6 +142,7 @@ final class ItchBook
     {
         this.referenceData = referenceData;
         this.spinTimestampNs = timestampNs;
+        this.books = new SymbolBook[referenceData.symbolCount() + 1];
         applySpin();
     }
 
@@ -94,10 +154,34 @@ final class ItchBook
     {
         for (final Order order : orders.values())
         {
+            order.level = null;
+            order.previous = null;
+            order.next = null;
             pool.addFirst(order);
         }
         orders.clear();
+        for (final SymbolBook book : books)
+        {
+            if (null != book)
+            {
+                clear(book.bids);
+                clear(book.offers);
+            }
+        }
         applySpin();
+    }
+
+    private void clear(final BookSide side)
+    {
+        for (int i = 0; i < side.size; i++)
+        {
+            final PriceLevel level = side.levels[i];
+            level.first = null;
+            level.last = null;
+            levelPool.addFirst(level);
+            side.levels[i] = null;
+        }
+        side.size = 0;
     }
 
     private void applySpin()
@@ -182,15 +266,6 @@ final class ItchBook
      */
     int snapshot(final boolean[] symbolsByLocate, final MutableDirectBuffer dst)
     {
-        final List<Order> chosen = new ArrayList<>();
-        for (final Order order : orders.values())
-        {
-            if (order.locate < symbolsByLocate.length && symbolsByLocate[order.locate])
-            {
-                chosen.add(order);
-            }
-        }
-        chosen.sort(PRICE_TIME);
         int offset = 0;
         for (int locate = 0; locate < symbolsByLocate.length; locate++)
         {
@@ -201,11 +276,30 @@ final class ItchBook
                 offset += tradingAction.length;
             }
         }
-        for (final Order order : chosen)
+        for (int locate = 0; locate < symbolsByLocate.length; locate++)
         {
-            offset += putAddOrder(order, dst, offset);
+            final SymbolBook book = symbolsByLocate[locate] && locate < books.length ? books[locate] : null;
+            if (null != book)
+            {
+                offset = putSide(book.bids, dst, offset);
+                offset = putSide(book.offers, dst, offset);
+            }
         }
         return offset;
+    }
+
+    /** @return the offset after the side's orders, written best price first, each level in time priority. */
+    private static int putSide(final BookSide side, final MutableDirectBuffer dst, final int offset)
+    {
+        int position = offset;
+        for (int i = side.size - 1; i >= 0; i--)
+        {
+            for (Order order = side.levels[i].first; null != order; order = order.next)
+            {
+                position += putAddOrder(order, dst, position);
+            }
+        }
+        return position;
     }
 
     /** @return bytes written: an Add Order, or an Add Order with MPID Attribution for an attributed order. */
@@ -242,6 +336,7 @@ final class ItchBook
         final long reference, final int locate, final byte side, final long shares, final long stock, final long price,
         final long timestampNs, final int attribution)
     {
+        remove(reference); // a reference number reused: the latest Add Order stands
         final Order pooled = pool.pollFirst();
         final Order order = null == pooled ? new Order() : pooled;
         order.reference = reference;
@@ -252,12 +347,63 @@ final class ItchBook
         order.price = price;
         order.timestampNs = timestampNs;
         order.attribution = attribution;
-        order.priority = nextPriority++;
-        final Order previous = orders.put(reference, order);
-        if (null != previous)
+        orders.put(reference, order);
+        final SymbolBook book = book(locate);
+        enqueue(order, ITCH50.BUY == side ? book.bids : book.offers);
+    }
+
+    /** @return the symbol's book, created on its first order. */
+    private SymbolBook book(final int locate)
+    {
+        if (locate >= books.length)
         {
-            pool.addFirst(previous);
+            books = Arrays.copyOf(books, locate + 1);
         }
+        SymbolBook book = books[locate];
+        if (null == book)
+        {
+            book = new SymbolBook();
+            books[locate] = book;
+        }
+        return book;
+    }
+
+    /** Puts the order last in the time priority of its price level, adding the level when it is the first there. */
+    private void enqueue(final Order order, final BookSide side)
+    {
+        final int index = side.indexOf(order.price);
+        final PriceLevel level;
+        if (index >= 0)
+        {
+            level = side.levels[index];
+        }
+        else
+        {
+            final PriceLevel pooled = levelPool.pollFirst();
+            level = null == pooled ? new PriceLevel() : pooled;
+            level.side = side;
+            level.price = order.price;
+            final int insertion = -index - 1;
+            if (side.size == side.levels.length)
+            {
+                side.levels = Arrays.copyOf(side.levels, side.size * 2);
+            }
+            System.arraycopy(side.levels, insertion, side.levels, insertion + 1, side.size - insertion);
+            side.levels[insertion] = level;
+            side.size++;
+        }
+        order.level = level;
+        order.previous = level.last;
+        order.next = null;
+        if (null == level.last)
+        {
+            level.first = order;
+        }
+        else
+        {
+            level.last.next = order;
+        }
+        level.last = order;
     }
 
     private void reduce(final long reference, final long shares)
@@ -278,19 +424,57 @@ final class ItchBook
         final Order order = orders.remove(reference);
         if (null != order)
         {
+            dequeue(order);
             pool.addFirst(order);
+        }
+    }
+
+    /** Takes the order out of its price level's queue, and the level out of its side when it was the last there. */
+    private void dequeue(final Order order)
+    {
+        final PriceLevel level = order.level;
+        if (null == order.previous)
+        {
+            level.first = order.next;
+        }
+        else
+        {
+            order.previous.next = order.next;
+        }
+        if (null == order.next)
+        {
+            level.last = order.previous;
+        }
+        else
+        {
+            order.next.previous = order.previous;
+        }
+        order.level = null;
+        order.previous = null;
+        order.next = null;
+        if (null == level.first)
+        {
+            final BookSide side = level.side;
+            final int index = side.indexOf(level.price);
+            System.arraycopy(side.levels, index + 1, side.levels, index, side.size - index - 1);
+            side.levels[--side.size] = null;
+            level.side = null;
+            levelPool.addFirst(level);
         }
     }
 
     private void replace(
         final long reference, final long newReference, final long shares, final long price, final long timestampNs)
     {
-        final Order original = orders.remove(reference);
+        final Order original = orders.get(reference);
         if (null != original)
         {
-            add(newReference, original.locate, original.side, shares, original.stock, price, timestampNs,
-                original.attribution);
-            pool.addFirst(original);
+            final int locate = original.locate;
+            final byte side = original.side;
+            final long stock = original.stock;
+            final int attribution = original.attribution;
+            remove(reference);
+            add(newReference, locate, side, shares, stock, price, timestampNs, attribution);
         }
     }
 }

@@ -14,9 +14,17 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 
 import static io.bourse.itch.ItchEvents.AddOrder;
 import static io.bourse.itch.ItchEvents.AddOrderMpid;
+import static io.bourse.itch.ItchEvents.Message;
 import static io.bourse.itch.ItchEvents.StockTradingAction;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +36,8 @@ class ItchBookTest
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
     /** Time of the Trading Action spin. */
     private static final long T0 = T - 1_000;
+    /** The symbols of {@link #SYMBOLS}, by Stock Locate less 1. */
+    private static final String[] SYMBOL_NAMES = {"AAPL", "MSFT"};
 
     private final ItchTranslator translator = new ItchTranslator(SYMBOLS);
     private final ByteBuffer itch = ByteBuffer.allocateDirect(ItchTranslator.MAX_LENGTH);
@@ -120,5 +130,168 @@ class ItchBookTest
         assertThat(snapshot(false, false, true).messages).containsExactly(
             new StockTradingAction(2, "MSFT", 'H', "O1  "),
             new AddOrder(2, 0, T + 2, 2, 'S', 200, "MSFT", 4_000_000));
+    }
+
+    /**
+     * Random message sequences, applied to the book and to a model that keeps every order with its arrival and sorts
+     * them at each snapshot (locate, bids then offers, best price first, then time priority): after every message, the
+     * snapshot of a random choice of symbols must equal the model's, so the book's price levels stay in price-time
+     * priority through adds, executions, cancels, deletes, replaces, trading actions and clears. The seed is fixed:
+     * every build checks the same sequences; a failure names the sequence and the message.
+     */
+    @Test
+    void shouldWriteTheSameSnapshotAsSortingEveryOrderByPriceAndTimeAfterEachOfRandomMessages()
+    {
+        final Random random = new Random(20_261_125L);
+        for (int sequence = 0; sequence < 300; sequence++)
+        {
+            final BookModel model = new BookModel();
+            book.clear();
+            final int steps = 1 + random.nextInt(300);
+            for (int step = 0; step < steps; step++)
+            {
+                final String message = model.applyRandom(random, step);
+                final boolean[] chosen = new boolean[1 + SYMBOL_NAMES.length];
+                for (int locate = 1; locate < chosen.length; locate++)
+                {
+                    chosen[locate] = random.nextBoolean();
+                }
+                assertThat(snapshot(chosen).messages)
+                    .as("sequence %d, step %d: %s", sequence, step, message)
+                    .isEqualTo(model.snapshot(chosen));
+            }
+        }
+    }
+
+    /** The orders and trading actions a random sequence gave, each order with its place in time priority. */
+    private final class BookModel
+    {
+        private record Order(
+            int locate, String symbol, long reference, char side, long shares, long price, long timestampNs,
+            String attribution, long priority)
+        {
+        }
+
+        private final Map<Long, Order> orders = new LinkedHashMap<>();
+        private final Map<Integer, StockTradingAction> tradingActions = new HashMap<>();
+        private long nextReference = 1;
+        private long nextPriority;
+
+        /** Applies one random message to the model and the book. @return the message, for a failure's report. */
+        String applyRandom(final Random random, final int step)
+        {
+            final long timestampNs = T + step;
+            final List<Order> live = new ArrayList<>(orders.values());
+            final Order order = live.isEmpty() ? null : live.get(random.nextInt(live.size()));
+            final int kind = null == order ? 0 : random.nextInt(100);
+            if (kind < 40)
+            {
+                final int locate = 1 + random.nextInt(SYMBOL_NAMES.length);
+                final Side side = random.nextBoolean() ? Side.BUY : Side.SELL;
+                final long shares = 1 + random.nextInt(500);
+                final long price = 1_000_000 + 100L * random.nextInt(10);
+                final String attribution = random.nextInt(5) == 0 ? "GSCO" : "    ";
+                final long reference = nextReference++;
+                apply(sbe.addOrder(timestampNs, SYMBOL_NAMES[locate - 1], reference, side, shares, price,
+                    attribution));
+                put(locate, reference, Side.BUY == side ? 'B' : 'S', shares, price, timestampNs, attribution);
+                return "add " + orders.get(reference);
+            }
+            if (kind < 55)
+            {
+                final long shares = random.nextBoolean() ? order.shares : 1 + random.nextInt((int)order.shares);
+                apply(random.nextBoolean() ?
+                    sbe.orderExecuted(timestampNs, order.symbol, order.reference, shares, step, order.price) :
+                    sbe.orderExecutedWithPrice(
+                        timestampNs, order.symbol, order.reference, shares, step, BooleanType.TRUE, order.price - 1));
+                reduce(order, shares);
+                return "execute " + shares + " of " + order;
+            }
+            if (kind < 65)
+            {
+                final long shares = 1 + random.nextInt((int)order.shares);
+                apply(sbe.orderCancel(timestampNs, order.symbol, order.reference, shares));
+                reduce(order, shares);
+                return "cancel " + shares + " of " + order;
+            }
+            if (kind < 75)
+            {
+                apply(sbe.orderDelete(timestampNs, order.symbol, order.reference));
+                orders.remove(order.reference);
+                return "delete " + order;
+            }
+            if (kind < 93)
+            {
+                final long reference = nextReference++;
+                final long shares = 1 + random.nextInt(500);
+                final long price = random.nextBoolean() ? order.price : 1_000_000 + 100L * random.nextInt(10);
+                apply(sbe.orderReplace(timestampNs, order.symbol, order.reference, reference, shares, price));
+                orders.remove(order.reference);
+                put(order.locate, reference, order.side, shares, price, timestampNs, order.attribution);
+                return "replace " + order + " by " + orders.get(reference);
+            }
+            if (kind < 98)
+            {
+                final int locate = 1 + random.nextInt(SYMBOL_NAMES.length);
+                final boolean halted = random.nextBoolean();
+                apply(sbe.stockTradingAction(timestampNs, SYMBOL_NAMES[locate - 1],
+                    halted ? TradingState.HALTED : TradingState.TRADING, halted ? "O1  " : "    "));
+                tradingActions.put(locate, new StockTradingAction(
+                    locate, SYMBOL_NAMES[locate - 1], halted ? 'H' : 'T', halted ? "O1  " : "    "));
+                return "trading action " + tradingActions.get(locate);
+            }
+            book.clear();
+            orders.clear();
+            tradingActions.clear();
+            return "clear";
+        }
+
+        /** Adds an order last in time priority. */
+        private void put(
+            final int locate, final long reference, final char side, final long shares, final long price,
+            final long timestampNs, final String attribution)
+        {
+            orders.put(reference, new Order(locate, SYMBOL_NAMES[locate - 1], reference, side, shares, price,
+                timestampNs, attribution, nextPriority++));
+        }
+
+        private void reduce(final Order order, final long shares)
+        {
+            if (shares == order.shares)
+            {
+                orders.remove(order.reference);
+            }
+            else
+            {
+                orders.put(order.reference, new Order(order.locate, order.symbol, order.reference, order.side,
+                    order.shares - shares, order.price, order.timestampNs, order.attribution, order.priority));
+            }
+        }
+
+        /** @return the messages the snapshot of the chosen symbols must hold, by sorting every order. */
+        List<Message> snapshot(final boolean[] chosen)
+        {
+            final List<Message> messages = new ArrayList<>();
+            for (int locate = 1; locate < chosen.length; locate++)
+            {
+                if (chosen[locate])
+                {
+                    messages.add(tradingActions.getOrDefault(
+                        locate, new StockTradingAction(locate, SYMBOL_NAMES[locate - 1], 'T', "    ")));
+                }
+            }
+            orders.values().stream()
+                .filter((order) -> chosen[order.locate])
+                .sorted(Comparator.comparingInt(Order::locate)
+                    .thenComparing((order) -> 'B' == order.side ? 0 : 1)
+                    .thenComparingLong((order) -> 'B' == order.side ? -order.price : order.price)
+                    .thenComparingLong(Order::priority))
+                .forEach((order) -> messages.add("    ".equals(order.attribution) ?
+                    new AddOrder(order.locate, 0, order.timestampNs, order.reference, order.side, order.shares,
+                        order.symbol, order.price) :
+                    new AddOrderMpid(order.locate, 0, order.timestampNs, order.reference, order.side, order.shares,
+                        order.symbol, order.price, order.attribution)));
+            return messages;
+        }
     }
 }
