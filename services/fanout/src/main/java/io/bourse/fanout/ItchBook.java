@@ -176,6 +176,7 @@ final class ItchBook
         for (int i = 0; i < side.size; i++)
         {
             final PriceLevel level = side.levels[i];
+            level.side = null;
             level.first = null;
             level.last = null;
             levelPool.addFirst(level);
@@ -237,6 +238,17 @@ final class ItchBook
     int orderCount()
     {
         return orders.size();
+    }
+
+    /** @return number of price levels over all symbols and both sides: each price with a displayed order. */
+    int levelCount()
+    {
+        int count = 0;
+        for (final SymbolBook book : books)
+        {
+            count += null == book ? 0 : book.bids.size + book.offers.size;
+        }
+        return count;
     }
 
     /**

@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static io.bourse.itch.ItchEvents.AddOrder;
 import static io.bourse.itch.ItchEvents.AddOrderMpid;
@@ -135,14 +137,16 @@ class ItchBookTest
     /**
      * Random message sequences, applied to the book and to a model that keeps every order with its arrival and sorts
      * them at each snapshot (locate, bids then offers, best price first, then time priority): after every message, the
-     * snapshot of a random choice of symbols must equal the model's, so the book's price levels stay in price-time
-     * priority through adds, executions, cancels, deletes, replaces, trading actions and clears. The seed is fixed:
+     * snapshot of a random choice of symbols must equal the model's, and the book must hold a price level for each
+     * price with an order and no other, so the book's price levels stay in price-time priority through adds,
+     * executions, cancels, deletes, replaces (some onto a live order's reference), trading actions and clears. The seed is fixed:
      * every build checks the same sequences; a failure names the sequence and the message.
      */
     @Test
     void shouldWriteTheSameSnapshotAsSortingEveryOrderByPriceAndTimeAfterEachOfRandomMessages()
     {
         final Random random = new Random(20_261_125L);
+        int mostLevels = 0;
         for (int sequence = 0; sequence < 300; sequence++)
         {
             final BookModel model = new BookModel();
@@ -159,8 +163,12 @@ class ItchBookTest
                 assertThat(snapshot(chosen).messages)
                     .as("sequence %d, step %d: %s", sequence, step, message)
                     .isEqualTo(model.snapshot(chosen));
+                assertThat(book.levelCount()).as("price levels, sequence %d, step %d: %s", sequence, step, message)
+                    .isEqualTo(model.levelCount());
+                mostLevels = Math.max(mostLevels, model.mostLevelsOnASide());
             }
         }
+        assertThat(mostLevels).as("most price levels on one side: past the 16 a side starts with").isGreaterThan(16);
     }
 
     /** The orders and trading actions a random sequence gave, each order with its place in time priority. */
@@ -189,9 +197,9 @@ class ItchBookTest
                 final int locate = 1 + random.nextInt(SYMBOL_NAMES.length);
                 final Side side = random.nextBoolean() ? Side.BUY : Side.SELL;
                 final long shares = 1 + random.nextInt(500);
-                final long price = 1_000_000 + 100L * random.nextInt(10);
+                final long price = randomPrice(random);
                 final String attribution = random.nextInt(5) == 0 ? "GSCO" : "    ";
-                final long reference = nextReference++;
+                final long reference = nextReference(random, live);
                 apply(sbe.addOrder(timestampNs, SYMBOL_NAMES[locate - 1], reference, side, shares, price,
                     attribution));
                 put(locate, reference, Side.BUY == side ? 'B' : 'S', shares, price, timestampNs, attribution);
@@ -222,9 +230,9 @@ class ItchBookTest
             }
             if (kind < 93)
             {
-                final long reference = nextReference++;
+                final long reference = nextReference(random, live);
                 final long shares = 1 + random.nextInt(500);
-                final long price = random.nextBoolean() ? order.price : 1_000_000 + 100L * random.nextInt(10);
+                final long price = random.nextBoolean() ? order.price : randomPrice(random);
                 apply(sbe.orderReplace(timestampNs, order.symbol, order.reference, reference, shares, price));
                 orders.remove(order.reference);
                 put(order.locate, reference, order.side, shares, price, timestampNs, order.attribution);
@@ -246,7 +254,36 @@ class ItchBookTest
             return "clear";
         }
 
-        /** Adds an order last in time priority. */
+        /** @return 1 in 50 a live order's reference, even the order's own (the latest Add stands), else a new one. */
+        private long nextReference(final Random random, final List<Order> live)
+        {
+            return !live.isEmpty() && 0 == random.nextInt(50) ?
+                live.get(random.nextInt(live.size())).reference : nextReference++;
+        }
+
+        /** @return one of 40 prices a tick apart: a side can grow past its first 16 price levels. */
+        private static long randomPrice(final Random random)
+        {
+            return 1_000_000 + 100L * random.nextInt(40);
+        }
+
+        /** @return the most price levels on one side of one symbol. */
+        int mostLevelsOnASide()
+        {
+            return orders.values().stream()
+                .collect(Collectors.groupingBy((order) -> order.locate + " " + order.side,
+                    Collectors.mapping(Order::price, Collectors.toSet())))
+                .values().stream().mapToInt(Set::size).max().orElse(0);
+        }
+
+        /** @return the distinct prices of each side of each symbol. */
+        int levelCount()
+        {
+            return (int)orders.values().stream()
+                .map((order) -> order.locate + " " + order.side + " " + order.price).distinct().count();
+        }
+
+        /** Adds an order last in time priority, in place of any order with its reference. */
         private void put(
             final int locate, final long reference, final char side, final long shares, final long price,
             final long timestampNs, final String attribution)
