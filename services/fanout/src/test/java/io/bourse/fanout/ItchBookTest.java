@@ -139,8 +139,8 @@ class ItchBookTest
      * them at each snapshot (locate, bids then offers, best price first, then time priority): after every message, the
      * snapshot of a random choice of symbols must equal the model's, and the book must hold a price level for each
      * price with an order and no other, so the book's price levels stay in price-time priority through adds,
-     * executions, cancels, deletes, replaces (some onto a live order's reference), trading actions and clears. The seed is fixed:
-     * every build checks the same sequences; a failure names the sequence and the message.
+     * executions, cancels, deletes, replaces (some onto a live order's reference), trading actions and clears. The
+     * seed is fixed: every build checks the same sequences; a failure names the sequence and the message.
      */
     @Test
     void shouldWriteTheSameSnapshotAsSortingEveryOrderByPriceAndTimeAfterEachOfRandomMessages()
