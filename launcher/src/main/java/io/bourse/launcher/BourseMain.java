@@ -175,17 +175,17 @@ public final class BourseMain implements Runnable
         description = "Run the whole exchange and the simulator in one JVM, print the simulator's summary, exit.")
     static final class Demo implements Callable<Integer>
     {
-        @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "10",
-            description = "How long the simulator sends orders (default: ${DEFAULT-VALUE}).")
-        int durationSeconds;
+        @Option(names = "--duration", paramLabel = "SECONDS",
+            description = "How long the simulator sends orders (default: BOURSE_SIMULATOR_DURATION, else 10).")
+        Integer durationSeconds;
 
-        @Option(names = "--rate", paramLabel = "ORDERS_PER_SECOND", defaultValue = "1000",
-            description = "Open-loop order rate across all sessions (default: ${DEFAULT-VALUE}).")
-        int rate;
+        @Option(names = "--rate", paramLabel = "ORDERS_PER_SECOND",
+            description = "Open-loop order rate across all sessions (default: BOURSE_SIMULATOR_RATE, else 1000).")
+        Integer rate;
 
-        @Option(names = "--sessions", paramLabel = "N", defaultValue = "4",
-            description = "OUCH sessions the simulator opens (default: ${DEFAULT-VALUE}).")
-        int sessions;
+        @Option(names = "--sessions", paramLabel = "N",
+            description = "OUCH sessions the simulator opens (default: BOURSE_SIMULATOR_SESSIONS, else 4).")
+        Integer sessions;
 
         @Option(names = "--scenario", paramLabel = "NAME",
             description = "The simulator's load scenario: steady, exchange-core, poisson, hawkes, microburst, skewed " +
@@ -202,7 +202,8 @@ public final class BourseMain implements Runnable
         @Override
         public Integer call()
         {
-            if (durationSeconds <= 0 || rate <= 0 || sessions <= 0)
+            if ((null != durationSeconds && durationSeconds <= 0) || (null != rate && rate <= 0) ||
+                (null != sessions && sessions <= 0))
             {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                     "--duration, --rate and --sessions must be positive");
@@ -221,9 +222,10 @@ public final class BourseMain implements Runnable
                 }
             }
             symbolsOption.putInto(overrides);
-            overrides.put("BOURSE_SIMULATOR_DURATION", Integer.toString(durationSeconds));
-            overrides.put("BOURSE_SIMULATOR_RATE", Integer.toString(rate));
-            overrides.put("BOURSE_SIMULATOR_SESSIONS", Integer.toString(sessions));
+            final Settings environment = Settings.fromEnvironment();
+            putOption(overrides, environment, SimulatorContext.DURATION_PROP_NAME, durationSeconds, 10);
+            putOption(overrides, environment, SimulatorContext.RATE_PROP_NAME, rate, 1_000);
+            putOption(overrides, environment, SimulatorContext.SESSIONS_PROP_NAME, sessions, 4);
             final Settings settings = embeddedSettings(overrides);
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
                 EmbeddedExchange exchange = EmbeddedExchange.launch(settings);
@@ -237,6 +239,28 @@ public final class BourseMain implements Runnable
                 simulator.awaitReport().print(System.out);
             }
             return 0;
+        }
+
+        /**
+         * Gives the simulator a demo option: the value on the command line, else the setting's own (its system
+         * property or environment variable, e.g. {@code BOURSE_SIMULATOR_RATE}), else the demo's default.
+         *
+         * @param overrides    the demo's settings, as environment variables: receives the option unless the setting's
+         *                     own value stands.
+         * @param settings     the settings the demo starts from.
+         * @param propertyName the simulator's setting, e.g. {@code bourse.simulator.rate}.
+         * @param option       the command line's value, or null when not given.
+         * @param demoDefault  the value when neither the command line nor the setting gives one.
+         */
+        static void putOption(
+            final Map<String, String> overrides, final Settings settings, final String propertyName,
+            final Integer option, final int demoDefault)
+        {
+            if (null != option || null == settings.get(propertyName, null))
+            {
+                overrides.put(Settings.environmentName(propertyName),
+                    Integer.toString(null != option ? option : demoDefault));
+            }
         }
     }
 

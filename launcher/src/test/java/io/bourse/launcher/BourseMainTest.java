@@ -69,6 +69,24 @@ class BourseMainTest
             "BOURSE_SIMULATOR_MD_MOLD_REQUEST_HOST", "127.0.0.2"));
     }
 
+    /**
+     * A demo option given on the command line wins; one not given leaves the simulator's own setting as the
+     * environment gives it, else takes the demo's default. Before, the defaults hid {@code BOURSE_SIMULATOR_RATE} and
+     * the like from {@code ./bourse demo}.
+     */
+    @Test
+    void shouldTakeADemoOptionFromTheCommandLineElseFromTheSimulatorsSettingElseTheDemosDefault()
+    {
+        final Map<String, String> overrides = new HashMap<>();
+        final Settings settings = new Settings(Map.of("BOURSE_SIMULATOR_RATE", "5000", "BOURSE_SIMULATOR_SESSIONS", "2"));
+
+        BourseMain.Demo.putOption(overrides, settings, "bourse.simulator.rate", null, 1_000);
+        BourseMain.Demo.putOption(overrides, settings, "bourse.simulator.sessions", 8, 4);
+        BourseMain.Demo.putOption(overrides, settings, "bourse.simulator.duration", null, 10);
+
+        assertThat(overrides).isEqualTo(Map.of("BOURSE_SIMULATOR_SESSIONS", "8", "BOURSE_SIMULATOR_DURATION", "10"));
+    }
+
     /** A re-request port of 0 (any free one) is the md-publisher's to choose: the simulator keeps its own setting. */
     @Test
     void shouldNotPassOnAnyFreePortToTheDemosSimulator()
