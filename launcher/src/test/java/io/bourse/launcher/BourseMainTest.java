@@ -78,7 +78,8 @@ class BourseMainTest
     void shouldTakeADemoOptionFromTheCommandLineElseFromTheSimulatorsSettingElseTheDemosDefault()
     {
         final Map<String, String> overrides = new HashMap<>();
-        final Settings settings = new Settings(Map.of("BOURSE_SIMULATOR_RATE", "5000", "BOURSE_SIMULATOR_SESSIONS", "2"));
+        final Settings settings =
+            new Settings(Map.of("BOURSE_SIMULATOR_RATE", "5000", "BOURSE_SIMULATOR_SESSIONS", "2"));
 
         BourseMain.Demo.putOption(overrides, settings, "bourse.simulator.rate", null, 1_000);
         BourseMain.Demo.putOption(overrides, settings, "bourse.simulator.sessions", 8, 4);
