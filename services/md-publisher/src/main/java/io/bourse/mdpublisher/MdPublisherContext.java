@@ -119,6 +119,19 @@ public final class MdPublisherContext
     public static final String MOLD_STORE_FILE_BYTES_PROP_NAME = "bourse.md.mold.store.file.bytes";
     /** Default session file size limit: 1 GiB, some 30 million ITCH messages. */
     public static final long MOLD_STORE_FILE_BYTES_DEFAULT = 1L << 30;
+    /**
+     * Most Request Packets answered per second to one requester (its IP address and UDP port), a token bucket holding
+     * one second's worth; 0 for no limit. Requests past it are dropped unanswered, counted, for the requester to ask
+     * again later ({@link MoldRequestServer}).
+     */
+    public static final String MOLD_REQUESTS_PER_SECOND_PROP_NAME = "bourse.md.mold.requests.per.second";
+    /**
+     * Default request limit: 20,000 a second per requester, up to some 28 MB/s of answers, an eighth of the feed's
+     * whole re-request budget ({@link MoldFeedAgent#REQUESTS_PER_DUTY_CYCLE} per
+     * {@link MoldFeedAgent#REQUEST_POLL_INTERVAL_NS}); a late joiner that asks one packet at a time, from sequence
+     * number 1, is not held back on loopback.
+     */
+    public static final int MOLD_REQUESTS_PER_SECOND_DEFAULT = 20_000;
     /** Time without a packet, in milliseconds, after which a Heartbeat is sent. */
     public static final String MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME = "bourse.md.mold.heartbeat.interval.ms";
     /** Default heartbeat interval: one second. */
@@ -158,6 +171,7 @@ public final class MdPublisherContext
     private int moldStoreMessages = MOLD_STORE_MESSAGES_DEFAULT;
     private String moldStoreDir = MOLD_STORE_DIR_DEFAULT;
     private long moldStoreFileBytes = MOLD_STORE_FILE_BYTES_DEFAULT;
+    private int moldRequestsPerSecond = MOLD_REQUESTS_PER_SECOND_DEFAULT;
     private int moldHeartbeatIntervalMs = MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT;
     private int moldEndOfSessionMs = MOLD_END_OF_SESSION_MS_DEFAULT;
     private InetAddress moldGroupAddress;
@@ -193,6 +207,8 @@ public final class MdPublisherContext
             .moldStoreMessages(settings.getInt(MOLD_STORE_MESSAGES_PROP_NAME, MOLD_STORE_MESSAGES_DEFAULT))
             .moldStoreDir(settings.get(MOLD_STORE_DIR_PROP_NAME, MOLD_STORE_DIR_DEFAULT))
             .moldStoreFileBytes(settings.getLong(MOLD_STORE_FILE_BYTES_PROP_NAME, MOLD_STORE_FILE_BYTES_DEFAULT))
+            .moldRequestsPerSecond(
+                settings.getInt(MOLD_REQUESTS_PER_SECOND_PROP_NAME, MOLD_REQUESTS_PER_SECOND_DEFAULT))
             .moldHeartbeatIntervalMs(
                 settings.getInt(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, MOLD_HEARTBEAT_INTERVAL_MS_DEFAULT))
             .moldEndOfSessionMs(settings.getInt(MOLD_END_OF_SESSION_MS_PROP_NAME, MOLD_END_OF_SESSION_MS_DEFAULT));
@@ -266,6 +282,7 @@ public final class MdPublisherContext
         checkRange(MOLD_STORE_MESSAGES_PROP_NAME, moldStoreMessages, 1,
             MoldMessageStore.maxCapacity(MoldFeedAgent.MAX_MESSAGE_LENGTH));
         checkPositive(MOLD_STORE_FILE_BYTES_PROP_NAME, moldStoreFileBytes);
+        checkRange(MOLD_REQUESTS_PER_SECOND_PROP_NAME, moldRequestsPerSecond, 0, Integer.MAX_VALUE);
         checkRange(MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME, moldHeartbeatIntervalMs, 1, Integer.MAX_VALUE);
         checkRange(MOLD_END_OF_SESSION_MS_PROP_NAME, moldEndOfSessionMs, 0, MOLD_END_OF_SESSION_MS_MAX);
     }
@@ -643,6 +660,23 @@ public final class MdPublisherContext
     public MdPublisherContext moldStoreFileBytes(final long moldStoreFileBytes)
     {
         this.moldStoreFileBytes = moldStoreFileBytes;
+        return this;
+    }
+
+    /** @return most Request Packets answered per second to one requester, 0 for no limit. */
+    public int moldRequestsPerSecond()
+    {
+        return moldRequestsPerSecond;
+    }
+
+    /**
+     * @param moldRequestsPerSecond most Request Packets answered per second to one requester (IP address and UDP
+     *                              port), 0 for no limit.
+     * @return this.
+     */
+    public MdPublisherContext moldRequestsPerSecond(final int moldRequestsPerSecond)
+    {
+        this.moldRequestsPerSecond = moldRequestsPerSecond;
         return this;
     }
 

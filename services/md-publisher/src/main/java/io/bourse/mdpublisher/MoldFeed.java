@@ -88,7 +88,7 @@ final class MoldFeed implements AutoCloseable
                 firstSession,
                 sessions,
                 ctx.moldDailySessions(),
-                new MoldRequestServer(requestChannel, ctx.moldPayloadLength(), metrics),
+                new MoldRequestServer(requestChannel, ctx.moldPayloadLength(), ctx.moldRequestsPerSecond(), metrics),
                 ctx.moldPayloadLength(),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldHeartbeatIntervalMs()),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldEndOfSessionMs()),

@@ -684,7 +684,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         int served = 0;
         try
         {
-            while (served < REQUESTS_PER_DUTY_CYCLE && requestServer.serve(requestedStore))
+            while (served < REQUESTS_PER_DUTY_CYCLE && requestServer.serve(requestedStore, nowNs))
             {
                 served++;
             }

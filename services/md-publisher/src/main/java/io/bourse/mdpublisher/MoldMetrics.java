@@ -11,7 +11,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * included), {@code bourse_md_mold_request_messages_total} (messages resent in responses),
  * {@code bourse_md_mold_requests_unanswered_total{reason}} (requests that get no response: {@code outside_store}, for
  * messages no longer kept or not yet sent; {@code other_session}, naming another Session than the feed's;
- * {@code malformed}, not 20 bytes, or for Sequence Number 0 or no message: {@link MoldRequestServer}) and
+ * {@code malformed}, not 20 bytes, or for Sequence Number 0 or no message; {@code rate_limited}, past the requester's
+ * requests per second; {@code send_failed}, whose answer the socket refused: {@link MoldRequestServer}) and
  * {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data points are
  * resolved at start-up so that counting allocates nothing.
  */
@@ -26,6 +27,8 @@ final class MoldMetrics
     private final CounterDataPoint requestsOutsideStore;
     private final CounterDataPoint requestsOtherSession;
     private final CounterDataPoint requestsMalformed;
+    private final CounterDataPoint requestsRateLimited;
+    private final CounterDataPoint requestsSendFailed;
     private final CounterDataPoint errors;
 
     /**
@@ -51,13 +54,16 @@ final class MoldMetrics
             .name("bourse_md_mold_requests_unanswered_total")
             .help("Requests left without response, by reason: messages no longer kept or not yet sent " +
                 "(outside_store), another Session than the feed's (other_session), not a 20-byte request for " +
-                "Sequence Number 1 or more and at least one message (malformed)")
+                "Sequence Number 1 or more and at least one message (malformed), past the requester's requests per " +
+                "second (rate_limited), an answer the socket refused (send_failed)")
             .labelNames("reason")
             .withoutExemplars()
             .register(registry);
         requestsOutsideStore = unanswered.labelValues("outside_store");
         requestsOtherSession = unanswered.labelValues("other_session");
         requestsMalformed = unanswered.labelValues("malformed");
+        requestsRateLimited = unanswered.labelValues("rate_limited");
+        requestsSendFailed = unanswered.labelValues("send_failed");
         errors = counter(registry, "bourse_md_mold_errors_total",
             "Untranslatable market data and failed MoldUDP64 sends or receives");
     }
@@ -106,6 +112,19 @@ final class MoldMetrics
     {
         requests.inc();
         requestsMalformed.inc();
+    }
+
+    void onRateLimitedRequest()
+    {
+        requests.inc();
+        requestsRateLimited.inc();
+    }
+
+    /** An answer counted by {@link #onRequest} that the socket refused: also an error. */
+    void onFailedAnswer()
+    {
+        requestsSendFailed.inc();
+        errors.inc();
     }
 
     void onError()

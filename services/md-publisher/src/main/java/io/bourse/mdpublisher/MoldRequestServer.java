@@ -1,6 +1,8 @@
 package io.bourse.mdpublisher;
 
 import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
+import io.bourse.common.time.TokenBucket;
+import org.agrona.collections.Object2ObjectHashMap;
 
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -19,7 +21,17 @@ import java.nio.channels.DatagramChannel;
  * from a short or Sequence Number 0 datagram exactly as from an empty socket, so that the caller can neither count it
  * nor tell that more requests may wait, and reads a longer datagram as its first 20 bytes.
  * <p>
- * Single-threaded, on the MoldUDP64 feed agent's thread. Per request, only the JDK's sender address is allocated.
+ * Each requester (IP address and UDP port) has a token bucket of requests per second, one second's worth at once: a
+ * request past it is dropped unanswered ({@code reason="rate_limited"}, the first one logged), and its requester asks
+ * again later, as a MoldUDP64 receiver does for a request that got no answer. So one requester, or a forged source
+ * address, cannot take the feed's whole re-request budget or turn it into a flood of answers at another host. The
+ * buckets of up to {@value #MAX_REQUESTERS} requesters are kept; past that, those full again are forgotten, and while
+ * none is, a new requester's requests are dropped likewise. An answer the socket refuses (a source the host cannot
+ * send to, port 0 among them) is counted ({@code reason="send_failed"} and as an error, the first one logged) and the
+ * next request read as any other.
+ * <p>
+ * Single-threaded, on the MoldUDP64 feed agent's thread. Per request, only the JDK's sender address is allocated, and
+ * a new requester's bucket.
  */
 final class MoldRequestServer
 {
@@ -27,23 +39,33 @@ final class MoldRequestServer
     static final int REQUEST_LENGTH = 20;
     private static final int SEQUENCE_NUMBER_OFFSET = 10;
     private static final int MESSAGE_COUNT_OFFSET = 18;
+    /** Most requesters whose token buckets are kept. */
+    static final int MAX_REQUESTERS = 1024;
 
     private final DatagramChannel channel;
     private final MoldMetrics metrics;
     /** One byte more than a request, so that a longer datagram shows. */
     private final ByteBuffer request = ByteBuffer.allocateDirect(REQUEST_LENGTH + 1);
     private final ByteBuffer response;
+    private final int requestsPerSecond;
+    private final Object2ObjectHashMap<SocketAddress, TokenBucket> requesters = new Object2ObjectHashMap<>();
     private boolean malformedLogged;
+    private boolean rateLimitedLogged;
+    private boolean sendFailedLogged;
 
     /**
-     * @param channel          the bound, non-blocking request socket; its owner closes it.
-     * @param maxPayloadLength most bytes of Message Blocks in one response, as in one Downstream Packet of the feed.
-     * @param metrics          counts the malformed requests.
+     * @param channel           the bound, non-blocking request socket; its owner closes it.
+     * @param maxPayloadLength  most bytes of Message Blocks in one response, as in one Downstream Packet of the feed.
+     * @param requestsPerSecond most requests answered per second to one requester, 0 for no limit.
+     * @param metrics           counts the requests left unanswered and the failed answers.
      */
-    MoldRequestServer(final DatagramChannel channel, final int maxPayloadLength, final MoldMetrics metrics)
+    MoldRequestServer(
+        final DatagramChannel channel, final int maxPayloadLength, final int requestsPerSecond,
+        final MoldMetrics metrics)
     {
         this.channel = channel;
         this.metrics = metrics;
+        this.requestsPerSecond = requestsPerSecond;
         this.response = ByteBuffer.allocateDirect(REQUEST_LENGTH + maxPayloadLength);
     }
 
@@ -52,10 +74,11 @@ final class MoldRequestServer
      *
      * @param store writes the requested Message Blocks at the response's position ({@link MoldUDP64MessageStore#get});
      *              the response's first 10 bytes are the Session the request names.
+     * @param nowNs monotonic time in nanoseconds, for the requesters' token buckets.
      * @return false when no datagram waited; true when one was read, answered or not.
-     * @throws IOException when the socket cannot receive or send.
+     * @throws IOException when the socket cannot receive.
      */
-    boolean serve(final MoldUDP64MessageStore store) throws IOException
+    boolean serve(final MoldUDP64MessageStore store, final long nowNs) throws IOException
     {
         request.clear();
         final SocketAddress requester = channel.receive(request);
@@ -73,6 +96,11 @@ final class MoldRequestServer
             onMalformed(requester, length);
             return true;
         }
+        if (!admit(requester, nowNs))
+        {
+            onRateLimited(requester);
+            return true;
+        }
         response.clear();
         response.put(request);
         final int messageCount = store.get(response, sequenceNumber, requestedMessageCount);
@@ -80,12 +108,66 @@ final class MoldRequestServer
         {
             response.putShort(MESSAGE_COUNT_OFFSET, (short)messageCount);
             response.flip();
-            while (0 == channel.send(response, requester))
+            try
             {
-                Thread.onSpinWait(); // the socket's buffer is full: the kernel drains it at wire speed
+                while (0 == channel.send(response, requester))
+                {
+                    Thread.onSpinWait(); // the socket's buffer is full: the kernel drains it at wire speed
+                }
+            }
+            catch (final IOException ex)
+            {
+                onFailedAnswer(requester, ex);
             }
         }
         return true;
+    }
+
+    /** Takes a token from the requester's bucket, made on its first request: false when it has none left. */
+    private boolean admit(final SocketAddress requester, final long nowNs)
+    {
+        if (0 == requestsPerSecond)
+        {
+            return true;
+        }
+        TokenBucket bucket = requesters.get(requester);
+        if (null == bucket)
+        {
+            if (requesters.size() >= MAX_REQUESTERS)
+            {
+                requesters.values().removeIf((kept) -> kept.isFull(nowNs));
+                if (requesters.size() >= MAX_REQUESTERS)
+                {
+                    return false;
+                }
+            }
+            bucket = new TokenBucket(requestsPerSecond);
+            requesters.put(requester, bucket);
+        }
+        return bucket.tryTake(nowNs);
+    }
+
+    private void onRateLimited(final SocketAddress requester)
+    {
+        metrics.onRateLimitedRequest();
+        if (!rateLimitedLogged)
+        {
+            rateLimitedLogged = true;
+            System.err.println("[md-mold] MoldUDP64 Request Packet from " + requester + " dropped: past " +
+                requestsPerSecond + " requests a second from one requester (bourse.md.mold.requests.per.second); " +
+                "logged once, counted in bourse_md_mold_requests_unanswered_total{reason=\"rate_limited\"}");
+        }
+    }
+
+    private void onFailedAnswer(final SocketAddress requester, final IOException ex)
+    {
+        metrics.onFailedAnswer();
+        if (!sendFailedLogged)
+        {
+            sendFailedLogged = true;
+            System.err.println("[md-mold] answer to the MoldUDP64 Request Packet from " + requester + " not sent: " +
+                ex + "; logged once, counted in bourse_md_mold_requests_unanswered_total{reason=\"send_failed\"}");
+        }
     }
 
     private void onMalformed(final SocketAddress requester, final int length)

@@ -89,6 +89,8 @@ class MoldFeedAgentTest
     private InetSocketAddress requestAddress;
     /** Whether the rebuilt books are published, for the first session's opening ({@link MoldFeedAgent#openWhen}). */
     private BooleanSupplier booksRebuilt = () -> true;
+    /** Requests answered per second to one requester ({@link MdPublisherContext#moldRequestsPerSecond}). */
+    private int requestsPerSecond = MdPublisherContext.MOLD_REQUESTS_PER_SECOND_DEFAULT;
 
     @BeforeEach
     void setUp() throws IOException
@@ -318,6 +320,43 @@ class MoldFeedAgentTest
         assertThat(counter("bourse_md_mold_requests_unanswered", "malformed")).isEqualTo(4);
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(1);
         assertThat(counter("bourse_md_mold_errors", null)).isZero();
+    }
+
+    /**
+     * A requester past its requests per second (2 here, the bucket holding one second's worth) is left unanswered and
+     * counted, while another requester is answered in the same look; once a token is back (every half second), it is
+     * answered again. Before, every requester shared the look's budget of 16 requests.
+     */
+    @Test
+    void shouldDropARequestersRequestsPastItsRateWhileAnsweringAnotherRequester() throws IOException
+    {
+        requestsPerSecond = 2;
+        start(1400, 100);
+        agent.doWork();
+        final DatagramChannel flooder = open(Multicast.unicast());
+        final DatagramChannel other = open(Multicast.unicast());
+        final byte[] request = hex(SESSION_HEX + " 0000000000000002 0001");
+        final byte[] answer = hex(SESSION_HEX + " 0000000000000002 0001 0027 " + AAPL_DIRECTORY);
+
+        for (int i = 0; i < 3; i++)
+        {
+            flooder.send(ByteBuffer.wrap(request), requestAddress);
+        }
+        other.send(ByteBuffer.wrap(request), requestAddress);
+        nextRequestPoll();
+        assertThat(agent.doWork()).as("requests read").isEqualTo(4);
+        assertThat(Multicast.receive(flooder, DATAGRAM_WAIT_MS)).isEqualTo(answer);
+        assertThat(Multicast.receive(flooder, DATAGRAM_WAIT_MS)).isEqualTo(answer);
+        assertThat(Multicast.receive(flooder, NO_DATAGRAM_WAIT_MS)).isNull();
+        assertThat(Multicast.receive(other, DATAGRAM_WAIT_MS)).isEqualTo(answer);
+        assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(4);
+        assertThat(counter("bourse_md_mold_requests_unanswered", "rate_limited")).isEqualTo(1);
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(3);
+
+        nanoClock.advance(TimeUnit.MILLISECONDS.toNanos(500));
+        flooder.send(ByteBuffer.wrap(request), requestAddress);
+        assertThat(serveUntilAnswered(flooder)).isEqualTo(answer);
+        assertThat(counter("bourse_md_mold_requests_unanswered", "rate_limited")).isEqualTo(1);
     }
 
     @Test
@@ -745,6 +784,7 @@ class MoldFeedAgentTest
             .moldStoreMessages(storeMessages)
             .moldStoreDir(storeDir)
             .moldEndOfSessionMs(endOfSessionMs)
+            .moldRequestsPerSecond(requestsPerSecond)
             .conclude();
         feed = MoldFeed.open(ctx, registry, nanoClock, midnightClock);
         agent = feed.agent();

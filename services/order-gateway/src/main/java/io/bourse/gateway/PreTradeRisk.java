@@ -1,6 +1,7 @@
 package io.bourse.gateway;
 
 import io.bourse.common.config.SymbolDirectory;
+import io.bourse.common.time.TokenBucket;
 import io.bourse.ouch.Ouch42;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2LongHashMap;
@@ -35,7 +36,6 @@ import java.util.Map;
  */
 final class PreTradeRisk
 {
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long BASIS_POINTS = 10_000L;
 
     /** The limits of a user or of a firm, with its open orders and its order rate bucket. */
@@ -45,14 +45,12 @@ final class PreTradeRisk
         private final long maxNotional;
         private final long maxOpenOrders;
         private final int priceBandBasisPoints;
-        private final long intervalNs;
-        private final long toleranceNs;
+        private final TokenBucket orderRate;
         private final RejectCause rateCause;
         private final RejectCause sharesCause;
         private final RejectCause notionalCause;
         private final RejectCause openOrdersCause;
         private final RejectCause priceBandCause;
-        private long theoreticalArrivalNs = Long.MIN_VALUE;
         private long openOrders;
 
         private Account(final RiskLimits.OrderLimits limits, final boolean firm)
@@ -61,27 +59,12 @@ final class PreTradeRisk
             this.maxNotional = limits.maxNotional();
             this.maxOpenOrders = limits.maxOpenOrders();
             this.priceBandBasisPoints = limits.priceBandBasisPoints();
-            final long ordersPerSecond = limits.ordersPerSecond();
-            intervalNs = 0 == ordersPerSecond ? 0 : NANOS_PER_SECOND / ordersPerSecond;
-            toleranceNs = NANOS_PER_SECOND - intervalNs;
+            orderRate = new TokenBucket(limits.ordersPerSecond());
             rateCause = firm ? RejectCause.FIRM_RATE_LIMIT : RejectCause.RATE_LIMIT;
             sharesCause = firm ? RejectCause.FIRM_MAX_ORDER_SHARES : RejectCause.RISK_MAX_ORDER_SHARES;
             notionalCause = firm ? RejectCause.FIRM_MAX_NOTIONAL : RejectCause.RISK_MAX_NOTIONAL;
             openOrdersCause = firm ? RejectCause.FIRM_MAX_OPEN_ORDERS : RejectCause.RISK_MAX_OPEN_ORDERS;
             priceBandCause = firm ? RejectCause.FIRM_PRICE_BAND : RejectCause.RISK_PRICE_BAND;
-        }
-
-        private boolean isWithinRate(final long nowNs)
-        {
-            return 0 == intervalNs || Math.max(theoreticalArrivalNs, nowNs) - nowNs <= toleranceNs;
-        }
-
-        private void takeToken(final long nowNs)
-        {
-            if (0 != intervalNs)
-            {
-                theoreticalArrivalNs = Math.max(theoreticalArrivalNs, nowNs) + intervalNs;
-            }
         }
 
         private RejectCause check(
@@ -130,16 +113,16 @@ final class PreTradeRisk
          */
         RejectCause admit(final long nowNs)
         {
-            if (!user.isWithinRate(nowNs))
+            if (!user.orderRate.hasToken(nowNs))
             {
                 return user.rateCause;
             }
-            if (!firm.isWithinRate(nowNs))
+            if (!firm.orderRate.hasToken(nowNs))
             {
                 return firm.rateCause;
             }
-            user.takeToken(nowNs);
-            firm.takeToken(nowNs);
+            user.orderRate.take(nowNs);
+            firm.orderRate.take(nowNs);
             return null;
         }
 
