@@ -243,7 +243,9 @@ public final class BourseMain implements Runnable
 
         /**
          * Gives the simulator a demo option: the value on the command line, else the setting's own (its system
-         * property or environment variable, e.g. {@code BOURSE_SIMULATOR_RATE}), else the demo's default.
+         * property or environment variable, e.g. {@code BOURSE_SIMULATOR_RATE}), else the demo's default. A system
+         * property wins over the command line too, as {@link Settings} reads properties before the environment the
+         * options go into.
          *
          * @param overrides    the demo's settings, as environment variables: receives the option unless the setting's
          *                     own value stands.

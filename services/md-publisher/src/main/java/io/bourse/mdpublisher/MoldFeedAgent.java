@@ -83,8 +83,14 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 {
     /** Time between two End of Session packets while the session ends, in nanoseconds: 100 ms. */
     static final long END_OF_SESSION_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** Most Request Packets served per duty cycle. */
+    /** Most Request Packets served (looked up in the store, answered when it holds them) per duty cycle. */
     static final int REQUESTS_PER_DUTY_CYCLE = 16;
+    /**
+     * Most datagrams read from the request socket per duty cycle, those dropped unserved (malformed, or past their
+     * requester's rate) included: a flood of them cannot hold the feed's thread, nor fill the socket's queue so fast
+     * that the others' requests wait behind them for long.
+     */
+    static final int DATAGRAMS_PER_DUTY_CYCLE = 256;
     /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     /** How long before midnight the next day's session starts opening ({@link FeedSessions#prepare}): 10 s. */
@@ -679,21 +685,29 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         endOfSessionPacketDeadlineNs = nowNs + END_OF_SESSION_INTERVAL_NS;
     }
 
+    /** @return datagrams read from the request socket. */
     private int serveRequests()
     {
+        int read = 0;
         int served = 0;
         try
         {
-            while (served < REQUESTS_PER_DUTY_CYCLE && requestServer.serve(requestedStore, nowNs))
+            while (served < REQUESTS_PER_DUTY_CYCLE && read < DATAGRAMS_PER_DUTY_CYCLE)
             {
-                served++;
+                final int outcome = requestServer.serve(requestedStore, nowNs);
+                if (MoldRequestServer.NO_REQUEST == outcome)
+                {
+                    break;
+                }
+                read++;
+                served += MoldRequestServer.SERVED == outcome ? 1 : 0;
             }
         }
         catch (final IOException ex)
         {
             onError(ex);
         }
-        return served;
+        return read;
     }
 
     private void onError(final IOException ex)

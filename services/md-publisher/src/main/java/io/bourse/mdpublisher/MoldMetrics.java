@@ -8,7 +8,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * The MoldUDP64 feed's Prometheus metrics: {@code bourse_md_mold_packets_total{type}} (Downstream Packets sent to the
  * multicast group: {@code data}, {@code heartbeat}, {@code end_of_session}), {@code bourse_md_mold_messages_total}
  * (ITCH messages sent to the group), {@code bourse_md_mold_requests_total} (Request Packets received, malformed ones
- * included), {@code bourse_md_mold_request_messages_total} (messages resent in responses),
+ * included), {@code bourse_md_mold_request_messages_total} (messages put in responses, those of a response the socket
+ * then refused included: {@code send_failed} counts those responses),
  * {@code bourse_md_mold_requests_unanswered_total{reason}} (requests that get no response: {@code outside_store}, for
  * messages no longer kept or not yet sent; {@code other_session}, naming another Session than the feed's;
  * {@code malformed}, not 20 bytes, or for Sequence Number 0 or no message; {@code rate_limited}, past the requester's

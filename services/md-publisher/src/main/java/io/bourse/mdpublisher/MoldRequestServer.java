@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.function.Predicate;
 
 /**
  * The MoldUDP64 1.00 re-request server on the feed's unicast request socket. It reads one Request Packet at a time:
@@ -23,12 +24,14 @@ import java.nio.channels.DatagramChannel;
  * <p>
  * Each requester (IP address and UDP port) has a token bucket of requests per second, one second's worth at once: a
  * request past it is dropped unanswered ({@code reason="rate_limited"}, the first one logged), and its requester asks
- * again later, as a MoldUDP64 receiver does for a request that got no answer. So one requester, or a forged source
- * address, cannot take the feed's whole re-request budget or turn it into a flood of answers at another host. The
- * buckets of up to {@value #MAX_REQUESTERS} requesters are kept; past that, those full again are forgotten, and while
- * none is, a new requester's requests are dropped likewise. An answer the socket refuses (a source the host cannot
- * send to, port 0 among them) is counted ({@code reason="send_failed"} and as an error, the first one logged) and the
- * next request read as any other.
+ * again later, as a MoldUDP64 receiver does for a request that got no answer. Dropped requests cost a read, not a store
+ * lookup or an answer, and the feed counts only the requests served against its budget per look ({@link #SERVED}), so
+ * one requester cannot take the answers from the others; a forged source gets at most its bucket's answers per
+ * address and port (many forged ports of one host still add up). The buckets of up to {@value #MAX_REQUESTERS}
+ * requesters are kept; past that, those full again are forgotten, and while none is, a new requester's requests are
+ * dropped likewise, the table looked through again at most once a millisecond. An answer the socket refuses (a source
+ * the host cannot send to, port 0 among them) is counted ({@code reason="send_failed"} and as an error, the first one
+ * logged) and the next request read as any other.
  * <p>
  * Single-threaded, on the MoldUDP64 feed agent's thread. Per request, only the JDK's sender address is allocated, and
  * a new requester's bucket.
@@ -41,6 +44,14 @@ final class MoldRequestServer
     private static final int MESSAGE_COUNT_OFFSET = 18;
     /** Most requesters whose token buckets are kept. */
     static final int MAX_REQUESTERS = 1024;
+    /** {@link #serve}: no datagram waited. */
+    static final int NO_REQUEST = 0;
+    /** {@link #serve}: a datagram was read and dropped, malformed or past its requester's rate: no store lookup. */
+    static final int DROPPED = 1;
+    /** {@link #serve}: a request was looked up in the store, and answered when it held any of its messages. */
+    static final int SERVED = 2;
+    /** How long a full table of requesters, none of them full again, is not looked through again: 1 ms. */
+    private static final long EVICTION_RETRY_NS = 1_000_000L;
 
     private final DatagramChannel channel;
     private final MoldMetrics metrics;
@@ -49,6 +60,10 @@ final class MoldRequestServer
     private final ByteBuffer response;
     private final int requestsPerSecond;
     private final Object2ObjectHashMap<SocketAddress, TokenBucket> requesters = new Object2ObjectHashMap<>();
+    private long evictionNowNs;
+    private final Predicate<TokenBucket> refilled = (bucket) -> bucket.isFull(evictionNowNs);
+    private long nextEvictionNs;
+    private boolean evictionDue = true;
     private boolean malformedLogged;
     private boolean rateLimitedLogged;
     private boolean sendFailedLogged;
@@ -75,16 +90,16 @@ final class MoldRequestServer
      * @param store writes the requested Message Blocks at the response's position ({@link MoldUDP64MessageStore#get});
      *              the response's first 10 bytes are the Session the request names.
      * @param nowNs monotonic time in nanoseconds, for the requesters' token buckets.
-     * @return false when no datagram waited; true when one was read, answered or not.
+     * @return {@link #NO_REQUEST}, {@link #DROPPED} or {@link #SERVED}.
      * @throws IOException when the socket cannot receive.
      */
-    boolean serve(final MoldUDP64MessageStore store, final long nowNs) throws IOException
+    int serve(final MoldUDP64MessageStore store, final long nowNs) throws IOException
     {
         request.clear();
         final SocketAddress requester = channel.receive(request);
         if (null == requester)
         {
-            return false;
+            return NO_REQUEST;
         }
         request.flip();
         final int length = request.remaining();
@@ -94,12 +109,12 @@ final class MoldRequestServer
         if (sequenceNumber < 1 || 0 == requestedMessageCount)
         {
             onMalformed(requester, length);
-            return true;
+            return DROPPED;
         }
         if (!admit(requester, nowNs))
         {
             onRateLimited(requester);
-            return true;
+            return DROPPED;
         }
         response.clear();
         response.put(request);
@@ -120,7 +135,7 @@ final class MoldRequestServer
                 onFailedAnswer(requester, ex);
             }
         }
-        return true;
+        return SERVED;
     }
 
     /** Takes a token from the requester's bucket, made on its first request: false when it has none left. */
@@ -133,18 +148,28 @@ final class MoldRequestServer
         TokenBucket bucket = requesters.get(requester);
         if (null == bucket)
         {
-            if (requesters.size() >= MAX_REQUESTERS)
+            if (requesters.size() >= MAX_REQUESTERS && !evict(nowNs))
             {
-                requesters.values().removeIf((kept) -> kept.isFull(nowNs));
-                if (requesters.size() >= MAX_REQUESTERS)
-                {
-                    return false;
-                }
+                return false;
             }
             bucket = new TokenBucket(requestsPerSecond);
             requesters.put(requester, bucket);
         }
         return bucket.tryTake(nowNs);
+    }
+
+    /** @return true when requesters whose buckets are full again were forgotten, leaving room for another. */
+    private boolean evict(final long nowNs)
+    {
+        if (!evictionDue && nowNs < nextEvictionNs)
+        {
+            return false;
+        }
+        evictionNowNs = nowNs;
+        requesters.values().removeIf(refilled);
+        evictionDue = requesters.size() < MAX_REQUESTERS;
+        nextEvictionNs = nowNs + EVICTION_RETRY_NS;
+        return evictionDue;
     }
 
     private void onRateLimited(final SocketAddress requester)

@@ -359,6 +359,34 @@ class MoldFeedAgentTest
         assertThat(counter("bourse_md_mold_requests_unanswered", "rate_limited")).isEqualTo(1);
     }
 
+    /**
+     * Requests dropped past their requester's rate cost a read, not a place among the requests served per look: 20
+     * from one requester (1 a second) and one from another are all read in one look, and the other is answered there.
+     * Before, the look ended after 16 datagrams, dropped or not, and the other's request waited behind the flood.
+     */
+    @Test
+    void shouldServeAnotherRequesterInTheSameLookAsAFloodOfRateLimitedRequests() throws IOException
+    {
+        requestsPerSecond = 1;
+        start(1400, 100);
+        agent.doWork();
+        final DatagramChannel flooder = open(Multicast.unicast());
+        final DatagramChannel other = open(Multicast.unicast());
+        final byte[] request = hex(SESSION_HEX + " 0000000000000002 0001");
+
+        for (int i = 0; i < 20; i++)
+        {
+            flooder.send(ByteBuffer.wrap(request), requestAddress);
+        }
+        other.send(ByteBuffer.wrap(request), requestAddress);
+        nextRequestPoll();
+
+        assertThat(agent.doWork()).as("requests read").isEqualTo(21);
+        assertThat(Multicast.receive(other, DATAGRAM_WAIT_MS))
+            .isEqualTo(hex(SESSION_HEX + " 0000000000000002 0001 0027 " + AAPL_DIRECTORY));
+        assertThat(counter("bourse_md_mold_requests_unanswered", "rate_limited")).isEqualTo(19);
+    }
+
     @Test
     void shouldLeaveARequestNamingAnotherSessionUnansweredAndKeepServing() throws IOException
     {
