@@ -338,12 +338,7 @@ class MoldFeedAgentTest
         final byte[] request = hex(SESSION_HEX + " 0000000000000002 0001");
         final byte[] answer = hex(SESSION_HEX + " 0000000000000002 0001 0027 " + AAPL_DIRECTORY);
 
-        for (int i = 0; i < 3; i++)
-        {
-            flooder.send(ByteBuffer.wrap(request), requestAddress);
-        }
-        other.send(ByteBuffer.wrap(request), requestAddress);
-        nextRequestPoll();
+        sendRequests(request, flooder, 3, other);
         assertThat(agent.doWork()).as("requests read").isEqualTo(4);
         assertThat(Multicast.receive(flooder, DATAGRAM_WAIT_MS)).isEqualTo(answer);
         assertThat(Multicast.receive(flooder, DATAGRAM_WAIT_MS)).isEqualTo(answer);
@@ -370,16 +365,10 @@ class MoldFeedAgentTest
         requestsPerSecond = 1;
         start(1400, 100);
         agent.doWork();
-        final DatagramChannel flooder = open(Multicast.unicast());
-        final DatagramChannel other = open(Multicast.unicast());
         final byte[] request = hex(SESSION_HEX + " 0000000000000002 0001");
+        final DatagramChannel other = open(Multicast.unicast());
 
-        for (int i = 0; i < 20; i++)
-        {
-            flooder.send(ByteBuffer.wrap(request), requestAddress);
-        }
-        other.send(ByteBuffer.wrap(request), requestAddress);
-        nextRequestPoll();
+        sendRequests(request, open(Multicast.unicast()), 20, other);
 
         assertThat(agent.doWork()).as("requests read").isEqualTo(21);
         assertThat(Multicast.receive(other, DATAGRAM_WAIT_MS))
@@ -908,6 +897,19 @@ class MoldFeedAgentTest
     }
 
     /** Moves the clock on to the agent's next look at the request socket. */
+    /** Sends the request a number of times from one requester, then once from another, and lets the next look come. */
+    private void sendRequests(
+        final byte[] request, final DatagramChannel flooder, final int floodCount, final DatagramChannel other)
+        throws IOException
+    {
+        for (int i = 0; i < floodCount; i++)
+        {
+            flooder.send(ByteBuffer.wrap(request), requestAddress);
+        }
+        other.send(ByteBuffer.wrap(request), requestAddress);
+        nextRequestPoll();
+    }
+
     private void nextRequestPoll()
     {
         nanoClock.advance(MoldFeedAgent.REQUEST_POLL_INTERVAL_NS);
