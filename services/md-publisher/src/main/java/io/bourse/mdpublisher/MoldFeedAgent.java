@@ -66,8 +66,8 @@ import java.util.function.BooleanSupplier;
  *   cycle that only sends packets makes no further system call (a request waits at most that long more). A
  *   response starts at the requested Sequence Number and holds as many of the requested messages as fit in
  *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
- *   not yet taken gets no response ({@link MoldMessageStore}; a new day's session answers for its held messages
- *   too, the session's all the same), nor does one that names another Session than the
+ *   not yet taken gets no response ({@link MoldMessageStore}; a new day's session answers only for the messages
+ *   of it already sent to the group, not for those still held), nor does one that names another Session than the
  *   current one or the one still ending: a response carries the Session its request names, and an earlier session's
  *   Sequence Numbers name other messages. A malformed request is counted, left unanswered, and the requests behind it
  *   are served in the same look ({@link MoldRequestServer}).</li>
@@ -731,7 +731,13 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             metrics.onRequestForAnotherSession();
             return 0;
         }
-        final int messageCount = session.store.get(response, sequenceNumber, requestedMessageCount);
+        int messageCount = requestedMessageCount;
+        if (session == current && held)
+        {
+            // Only those already sent to the group: no receiver gets a message by request before the group does.
+            messageCount = (int)Math.max(0, Math.min(messageCount, nextHeldSequenceNumber - sequenceNumber));
+        }
+        messageCount = 0 == messageCount ? 0 : session.store.get(response, sequenceNumber, messageCount);
         metrics.onRequest(messageCount);
         return messageCount;
     }

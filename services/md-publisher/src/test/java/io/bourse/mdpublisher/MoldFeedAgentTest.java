@@ -529,6 +529,15 @@ class MoldFeedAgentTest
         requester.send(ByteBuffer.allocate(20).put(firstSessionHex).putLong(10, 8).putShort(18, (short)4).clear(),
             requestAddress);
         assertThat(header(serveUntilAnswered(requester), firstSession)).isEqualTo(new Header(8, 4, 20 + 38 + 3 * 14));
+        // The new session's messages, held in its store, go to no receiver by request before the group gets them.
+        final byte[] newSessionHex = "20241005  ".getBytes(StandardCharsets.US_ASCII);
+        final long outsideStoreBefore = counter("bourse_md_mold_requests_unanswered", "outside_store");
+        requester.send(ByteBuffer.allocate(20).put(newSessionHex).putLong(10, 1).putShort(18, (short)10).clear(),
+            requestAddress);
+        nextRequestPoll();
+        agent.doWork();
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).as("no held message by request").isNull();
+        assertThat(counter("bourse_md_mold_requests_unanswered", "outside_store")).isEqualTo(outsideStoreBefore + 1);
         nanoClock.update(TimeUnit.MILLISECONDS.toNanos(1_100));
         agent.doWork();
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession))
