@@ -51,6 +51,10 @@ class MdPublisherContextTest
         assertThat(stored.moldStoreDir()).isEqualTo("/var/tmp/mold");
         assertThat(stored.moldStoreFileBytes()).isEqualTo(65536);
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(250);
+        assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_REQUESTS_PER_SECOND", "500")))
+            .conclude().moldRequestsPerSecond()).isEqualTo(500);
+        assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_REQUESTS_PER_SECOND", "0")))
+            .conclude().moldRequestsPerSecond()).as("no limit").isZero();
         assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_END_OF_SESSION_MS", "0")))
             .moldEndOfSessionMs()).isZero();
         assertThat(MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_STORE_DIR", "none")))
@@ -85,6 +89,7 @@ class MdPublisherContextTest
         assertThat(ctx.moldStoreFileBytes()).isEqualTo(1L << 30);
         assertThat(ctx.moldHeartbeatIntervalMs()).isEqualTo(1000);
         assertThat(ctx.moldEndOfSessionMs()).isEqualTo(1000);
+        assertThat(ctx.moldRequestsPerSecond()).isEqualTo(20_000);
         assertThat(ctx.l2Depth()).isEqualTo(MarketDataBooks.FULL_DEPTH);
         // A session per run and per day, the first named after the run's start in UTC to the second, MMddHHmmss.
         assertThat(ctx.moldDailySessions()).isTrue();
@@ -117,6 +122,7 @@ class MdPublisherContextTest
         assertBad((ctx) -> ctx.moldHeartbeatIntervalMs(0), MdPublisherContext.MOLD_HEARTBEAT_INTERVAL_MS_PROP_NAME);
         assertBad((ctx) -> ctx.moldEndOfSessionMs(-1), MdPublisherContext.MOLD_END_OF_SESSION_MS_PROP_NAME);
         assertBad((ctx) -> ctx.moldEndOfSessionMs(4001), MdPublisherContext.MOLD_END_OF_SESSION_MS_PROP_NAME);
+        assertBad((ctx) -> ctx.moldRequestsPerSecond(-1), MdPublisherContext.MOLD_REQUESTS_PER_SECOND_PROP_NAME);
         assertBad((ctx) -> ctx.l2Depth(-1), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertBad((ctx) -> ctx.l2Depth(1001), MdPublisherContext.L2_DEPTH_PROP_NAME);
         assertThatThrownBy(() -> MdPublisherContext.fromSettings(new Settings(Map.of("BOURSE_MD_MOLD_ENABLED", "yes"))))
