@@ -284,14 +284,26 @@ public final class BourseMain implements Runnable
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
                 EmbeddedExchange exchange = EmbeddedExchange.launch(settings))
             {
-                System.out.println("exchange running: OUCH 4.2/SoupBinTCP on " + exchange.gatewayPort() +
-                    ", ITCH 5.0/SoupBinTCP on " + exchange.fanoutPort() + "; admin commands: ./bourse admin ... " +
-                    "--aeron-dir " +
-                    StreamLayout.fromSettings(settings).aeronDirectoryName() + "; Ctrl-C to stop");
+                System.out.println(runningBanner(exchange.gatewayPort(), exchange.fanoutPort(), settings));
                 barrier.await();
             }
             System.out.println("exchange stopped");
             return 0;
+        }
+
+        /**
+         * @param gatewayPort the OUCH port.
+         * @param fanoutPort  the ITCH subscribers' port.
+         * @param settings    the exchange's settings.
+         * @return the line that says the exchange runs: its ports, and the options an admin command needs to reach it
+         *         (its Aeron directory and its symbols, whose shards the admin command must know).
+         */
+        static String runningBanner(final int gatewayPort, final int fanoutPort, final Settings settings)
+        {
+            return "exchange running: OUCH 4.2/SoupBinTCP on " + gatewayPort + ", ITCH 5.0/SoupBinTCP on " +
+                fanoutPort + "; admin commands: ./bourse admin ... --aeron-dir " +
+                StreamLayout.fromSettings(settings).aeronDirectoryName() + " --symbols " +
+                SymbolDirectory.fromSettings(settings) + "; Ctrl-C to stop";
         }
     }
 

@@ -48,6 +48,19 @@ class BourseMainTest
     }
 
     /**
+     * The exchange's banner gives the options an admin command needs to reach it: its Aeron directory and its
+     * symbols. Before, it left out the symbols, and an admin command with the default ones sent to the wrong shards.
+     */
+    @Test
+    void shouldGiveTheAeronDirectoryAndTheSymbolsForAdminCommandsInTheExchangesBanner()
+    {
+        assertThat(BourseMain.Exchange.runningBanner(15000, 16000, new Settings(Map.of(
+            "BOURSE_AERON_DIR", "/dev/shm/aeron-x", "BOURSE_SYMBOLS", "IBM@0,ORCL@1,SAP@1"))))
+            .isEqualTo("exchange running: OUCH 4.2/SoupBinTCP on 15000, ITCH 5.0/SoupBinTCP on 16000; admin " +
+                "commands: ./bourse admin ... --aeron-dir /dev/shm/aeron-x --symbols IBM@0,ORCL@1,SAP@1; Ctrl-C to stop");
+    }
+
+    /**
      * The demo's simulator reads the MoldUDP64 feed where the embedded md-publisher sends it; a setting of its own
      * wins. Before, it kept its defaults and got no market data from an md-publisher sent elsewhere.
      */
