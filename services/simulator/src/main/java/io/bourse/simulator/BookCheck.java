@@ -12,11 +12,14 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Checks the books a market-data session built from the feed against the fanout's snapshot: logs in a second
- * SoupBinTCP 4.0 session, which receives System Event, the Stock Directory and every book as Add Orders, builds its
- * own {@link OrderBooks} from them and compares the two, order by order (Order Reference Number, side, shares and
- * price; L3, hence L2 and the best bid and offer too). The comparison is exact only when nothing changes the books
- * between the two: the simulator runs it at the end of a run, after the order flow has stopped and the feed has been
- * quiet, and it waits for the snapshot session to be quiet in the same way.
+ * SoupBinTCP 4.0 session, which receives System Event, the Stock Directory and every book as Add Orders, then the
+ * live messages, builds its own {@link OrderBooks} from them and compares the two, order by order (Order Reference
+ * Number, side, shares and price; L3, hence L2 and the best bid and offer too). The two must stand at the same point
+ * of the stream: the simulator runs the check at the end of a run, after its order flow has stopped, and the feed's
+ * session goes on reading while the check waits until both sessions have been quiet for the quiet period (what
+ * another client of the exchange changes meanwhile reaches both), then stops it ({@link Feed#freeze}). A change that
+ * comes as it stops, seen on either session within a quiet period after, leaves the books not compared (a failed
+ * check, saying so) rather than reported as differing.
  */
 final class BookCheck
 {
@@ -24,6 +27,34 @@ final class BookCheck
 
     private BookCheck()
     {
+    }
+
+    /** The market-data session whose books are checked, read on a thread of its own until {@link #freeze}. */
+    interface Feed
+    {
+        /**
+         * Looks at the session.
+         *
+         * @param nowNs monotonic time now, in nanoseconds.
+         * @return whether its books stand at a point of the stream: quiet for the quiet period, nothing missing.
+         */
+        boolean isComparable(long nowNs);
+
+        /** @return ITCH messages the session has delivered so far; any thread. */
+        long messages();
+
+        /**
+         * @param timeoutMs how long the session was looked at, in milliseconds.
+         * @return why its books were not comparable at the last look ({@link #isComparable}).
+         */
+        String whyNot(long timeoutMs);
+
+        /**
+         * Stops the session's reading, its thread joined: its books change no more and may be read on the caller's.
+         *
+         * @return its books.
+         */
+        OrderBooks freeze();
     }
 
     /**
@@ -70,20 +101,21 @@ final class BookCheck
     /**
      * Runs the check, blocking the caller.
      *
-     * @param feedBooks       the books built from the feed; not changed while the check runs.
+     * @param feed            the session whose books are checked, frozen once it and the snapshot session are quiet.
      * @param symbolDirectory the symbols, by Stock Locate.
      * @param host            fanout host.
      * @param port            fanout port.
      * @param user            who logs in.
-     * @param quietMs         the snapshot is complete once its session has been silent this long after the Stock
-     *                        Directory.
-     * @param timeoutMs       longest time to connect, log in and receive the snapshot.
+     * @param quietMs         the snapshot is complete, and the two sessions stand at the same point of the stream,
+     *                        once both have been silent this long (the snapshot session after its Stock Directory).
+     * @param timeoutMs       longest time to connect, log in, receive the snapshot and see both sessions quiet.
      * @param counters        where the snapshot session's malformed messages are counted as errors.
-     * @return the symbols compared and the mismatches.
-     * @throws IOException when the session cannot log in, ends, or the snapshot does not complete in time.
+     * @return the symbols compared and the mismatches; or a failed check when the exchange changed as the feed's
+     *         session stopped.
+     * @throws IOException when the session cannot log in, ends, or the two are not quiet in time.
      */
     static Result run(
-        final OrderBooks feedBooks,
+        final Feed feed,
         final SymbolDirectory symbolDirectory,
         final String host,
         final int port,
@@ -100,36 +132,60 @@ final class BookCheck
         final MarketDataAdapter adapter = new MarketDataAdapter("book check session (" + user.username() + ")",
             symbolDirectory, counters, snapshotBooks, snapshotAnalytics, (messageType, timestampNs) -> received[0]++);
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final long quietNs = TimeUnit.MILLISECONDS.toNanos(quietMs);
+        final OrderBooks feedBooks;
         try (SoupClient session = SoupClient.connect(adapter.sessionName(), host, port, user, adapter, timeoutMs))
         {
-            final long quietNs = TimeUnit.MILLISECONDS.toNanos(quietMs);
             long lastCount = -1;
             long lastChangeNs = System.nanoTime();
             while (true)
             {
-                session.poll();
-                if (!session.isActive())
-                {
-                    throw new IOException(session.name() + " ended before the snapshot completed");
-                }
+                poll(session);
                 final long nowNs = System.nanoTime();
+                final boolean feedComparable = feed.isComparable(nowNs);
                 if (received[0] != lastCount)
                 {
                     lastCount = received[0];
                     lastChangeNs = nowNs;
                 }
-                else if (lastCount > symbolCount && nowNs - lastChangeNs >= quietNs)
+                else if (lastCount > symbolCount && nowNs - lastChangeNs >= quietNs && feedComparable)
                 {
                     break;
                 }
                 if (nowNs - deadlineNs >= 0)
                 {
-                    throw new IOException(session.name() + ": snapshot not complete within " + timeoutMs + " ms");
+                    throw new IOException(lastCount > symbolCount && nowNs - lastChangeNs >= quietNs ?
+                        "the feed's session " + feed.whyNot(timeoutMs) :
+                        session.name() + ": snapshot not complete and quiet within " + timeoutMs + " ms");
                 }
                 LockSupport.parkNanos(POLL_NS);
             }
+            final long feedMessages = feed.messages();
+            feedBooks = feed.freeze();
+            final long frozenNs = System.nanoTime();
+            while (System.nanoTime() - frozenNs < quietNs)
+            {
+                poll(session);
+                LockSupport.parkNanos(POLL_NS);
+            }
+            final long feedChange = feed.messages() - feedMessages;
+            final long snapshotChange = received[0] - lastCount;
+            if (0 != feedChange || 0 != snapshotChange)
+            {
+                return Result.failed("the exchange changed as the feed's session stopped for the check (" +
+                    feedChange + " messages more on it, " + snapshotChange + " on the snapshot session): not compared");
+            }
         }
         return new Result(symbolCount, compare(feedBooks, snapshotBooks, symbolDirectory), null);
+    }
+
+    private static void poll(final SoupClient session) throws IOException
+    {
+        session.poll();
+        if (!session.isActive())
+        {
+            throw new IOException(session.name() + " ended before the check completed");
+        }
     }
 
     /**

@@ -470,12 +470,12 @@ public final class SimulatorService implements AutoCloseable
     }
 
     /**
-     * The end-of-run book check: with the order flow stopped, waits until the feed has been quiet (and, over MoldUDP64,
-     * a Heartbeat has come after its last message and the first session has filled its gaps; a lost first session is
-     * logged in again, or joined again over MoldUDP64),
-     * stops the market-data agent (so that its books stay as they are and are safely read here), then compares the
-     * first market-data session's books with a fresh snapshot from the fanout. A wait that times out fails the check,
-     * saying why ({@link #awaitComparableBooks}), instead of comparing books that stand at no point of the stream.
+     * The end-of-run book check: with the order flow stopped, waits until the first market-data session's books can
+     * be compared ({@link FeedQuiet}: the feed quiet, and, over MoldUDP64, a Heartbeat come after its last message and
+     * the gaps filled; a lost first session is logged in again, or joined again over MoldUDP64), then compares them
+     * with a fresh snapshot from the fanout ({@link BookCheck#run}), which stops the market-data agent once both are
+     * quiet (so that its books stay as they are and are safely read here). A wait that times out fails the check,
+     * saying why, instead of comparing books that stand at no point of the stream.
      */
     private BookCheck.Result checkBooks()
     {
@@ -504,12 +504,14 @@ public final class SimulatorService implements AutoCloseable
                 return mdAgent.isReloginPending(0);
             }
         };
-        final String notComparable = awaitComparableBooks(firstFeed, TimeUnit.MILLISECONDS.toNanos(
-            ctx.bookCheckQuietMs()), TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs()), MONITOR_POLL_NS,
-            SystemNanoClock.INSTANCE);
-        final boolean lost = !mdAgent.isActive(0);
-        CloseHelper.close(mdRunner);
-        if (lost)
+        final FeedQuiet feed = new FeedQuiet(firstFeed, TimeUnit.MILLISECONDS.toNanos(ctx.bookCheckQuietMs()), () ->
+        {
+            CloseHelper.close(mdRunner);
+            return mdAdapters.get(0).books();
+        }, SystemNanoClock.INSTANCE.nanoTime());
+        final String notComparable = awaitComparableBooks(feed, TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs()),
+            MONITOR_POLL_NS, SystemNanoClock.INSTANCE);
+        if (!mdAgent.isActive(0))
         {
             return BookCheck.Result.failed(mdAgent.name(0) + " was lost and is not logged in again");
         }
@@ -519,9 +521,9 @@ public final class SimulatorService implements AutoCloseable
         }
         try
         {
-            final BookCheck.Result result = BookCheck.run(mdAdapters.get(0).books(), ctx.symbolDirectory(),
-                ctx.fanoutHost(), ctx.fanoutPort(), ctx.marketDataUsers().get(0), ctx.bookCheckQuietMs(),
-                ctx.connectTimeoutMs(), counters);
+            final BookCheck.Result result = BookCheck.run(feed, ctx.symbolDirectory(), ctx.fanoutHost(),
+                ctx.fanoutPort(), ctx.marketDataUsers().get(0), ctx.bookCheckQuietMs(), ctx.connectTimeoutMs(),
+                counters);
             counters.add(SimulatorCounter.MD_BOOK_MISMATCHES, result.mismatches().size());
             return result;
         }
@@ -580,52 +582,27 @@ public final class SimulatorService implements AutoCloseable
     }
 
     /**
-     * Waits, polling every {@code pollNs}, until the first session's books can be compared with a snapshot: no message
-     * for {@code quietNs}, no login again pending, and over MoldUDP64 every gap filled and a Heartbeat come after the
-     * last message (so that the last packet was not lost); a new MoldUDP64 session starts the wait for quiet again.
+     * Waits, polling every {@code pollNs}, until the first session's books can be compared with a snapshot
+     * ({@link FeedQuiet#isComparable}).
      *
+     * @param feed      the first session, its quiet period counted from its making.
      * @param clock     monotonic time of the quiet and the timeout.
      * @return null when they can be, else why not when {@code timeoutNs} has passed: the books are not those of a
      *         point of the stream, and a snapshot would differ from them for no fault of the book building.
      */
     static String awaitComparableBooks(
-        final FirstFeed feed, final long quietNs, final long timeoutNs, final long pollNs, final NanoClock clock)
+        final FeedQuiet feed, final long timeoutNs, final long pollNs, final NanoClock clock)
     {
         final long deadlineNs = clock.nanoTime() + timeoutNs;
-        long lastCount = feed.messages();
-        long lastChangeNs = clock.nanoTime();
-        MoldSession moldSession = feed.moldSession();
-        long heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
-        while (true)
+        while (!feed.isComparable(clock.nanoTime()))
         {
-            final boolean quiet = clock.nanoTime() - lastChangeNs >= quietNs;
-            final boolean filled = null == moldSession ||
-                (moldSession.heartbeats() > heartbeatsBefore && moldSession.isFilled());
-            final boolean reloginPending = feed.isReloginPending();
-            if (quiet && filled && !reloginPending)
-            {
-                return null;
-            }
             if (clock.nanoTime() - deadlineNs >= 0)
             {
-                return reloginPending ? "was not logged in again" :
-                    !filled ? (null != moldSession && !moldSession.isFilled() ?
-                    "had a MoldUDP64 gap not filled" : "had no MoldUDP64 Heartbeat after its last message") +
-                    " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms" :
-                    "was not quiet for " + TimeUnit.NANOSECONDS.toMillis(quietNs) + " ms within " +
-                    TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms";
+                return feed.whyNot(TimeUnit.NANOSECONDS.toMillis(timeoutNs));
             }
             LockSupport.parkNanos(pollNs);
-            final long count = feed.messages();
-            final MoldSession current = feed.moldSession();
-            if (count != lastCount || current != moldSession)
-            {
-                lastCount = count;
-                lastChangeNs = clock.nanoTime();
-                moldSession = current;
-                heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
-            }
         }
+        return null;
     }
 
     private SimulatorReport.GapFill gapFill()

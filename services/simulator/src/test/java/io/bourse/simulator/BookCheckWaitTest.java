@@ -45,7 +45,7 @@ class BookCheckWaitTest
     @Test
     void shouldLetTheBooksBeComparedOnceTheFeedIsQuiet()
     {
-        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS, nowNs::get)).isNull();
+        assertThat(await()).isNull();
     }
 
     @Test
@@ -53,7 +53,7 @@ class BookCheckWaitTest
     {
         messagesPerPoll = 1;
 
-        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS, nowNs::get))
+        assertThat(await())
             .isEqualTo("was not quiet for 30 ms within 300 ms");
     }
 
@@ -62,7 +62,13 @@ class BookCheckWaitTest
     {
         reloginPending = true;
 
-        assertThat(SimulatorService.awaitComparableBooks(feed, QUIET_NS, TIMEOUT_NS, POLL_NS, nowNs::get))
+        assertThat(await())
             .isEqualTo("was not logged in again");
+    }
+
+    private String await()
+    {
+        return SimulatorService.awaitComparableBooks(
+            new FeedQuiet(feed, QUIET_NS, () -> null, nowNs.get()), TIMEOUT_NS, POLL_NS, nowNs::get);
     }
 }

@@ -23,10 +23,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static io.bourse.common.Await.awaitTrue;
@@ -43,6 +45,9 @@ class MarketDataFanoutTest
     private static final long T = 34_200_123_456_789L;
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0,MSFT@1");
     private static final Credentials.User USER = new Credentials.User("sub1", "secret1", "SUBA");
+    private static final Runnable NOTHING = () ->
+    {
+    };
 
     @TempDir
     Path tempDir;
@@ -58,6 +63,8 @@ class MarketDataFanoutTest
     private StreamLayout layout;
     private Publication marketData;
     private SoupClient session;
+    /** ITCH messages the feed session delivered. */
+    private long feedMessages;
 
     @BeforeEach
     void setUp() throws IOException
@@ -80,8 +87,8 @@ class MarketDataFanoutTest
         awaitTrue(marketData::isConnected);
         // The md-publisher's answer to the fanout's snapshot request, before anything was published: no book.
         offer(sbe.snapshotComplete(1));
-        final MarketDataAdapter adapter =
-            new MarketDataAdapter("feed session", SYMBOLS, counters, books, analytics, FeedObserver.NONE);
+        final MarketDataAdapter adapter = new MarketDataAdapter("feed session", SYMBOLS, counters, books, analytics,
+            (messageType, timestampNs) -> feedMessages++);
         session = SoupClient.connect(adapter.sessionName(), "localhost", fanout.port(), USER, adapter, 5_000);
     }
 
@@ -117,10 +124,38 @@ class MarketDataFanoutTest
         assertThat(counters.get(SimulatorCounter.MD_INCONSISTENCIES)).isZero();
 
         final BookCheck.Result result =
-            BookCheck.run(books, SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+            BookCheck.run(feed(NOTHING, NOTHING), SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
 
         assertThat(result).isEqualTo(new BookCheck.Result(2, List.of(), null));
         assertThat(result.describe()).isEqualTo("2 symbols equal to the snapshot");
+    }
+
+    /**
+     * Another client of the exchange changes a book as the check starts: the feed's session goes on reading until
+     * both it and the snapshot session are quiet, so the two books take the change alike. Before, the feed's session
+     * stopped first, and the check reported the change as a difference.
+     */
+    @Test
+    void shouldCompareTheBooksAfterAChangeThatCameDuringTheCheck() throws IOException
+    {
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        offer(sbe.addOrder(T + 2, "MSFT", 2, Side.SELL, 100, 4_000_000));
+        pollUntil(() -> books.orderCount(2) == 1);
+        final int[] looks = new int[1];
+
+        final BookCheck.Result result = BookCheck.run(feed(() ->
+        {
+            if (2 == ++looks[0]) // the check's first look, its snapshot session logged in
+            {
+                offer(sbe.orderExecuted(T + 3, "MSFT", 2, 40, 1, 4_000_000));
+                offer(sbe.addOrder(T + 4, "AAPL", 3, Side.SELL, 300, 1_520_000));
+            }
+        }, NOTHING), SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+
+        assertThat(result).isEqualTo(new BookCheck.Result(2, List.of(), null));
+        assertThat(books.orders(1)).containsExactly(
+            new OrderBooks.Order(1, 'B', 100, 1_500_000), new OrderBooks.Order(3, 'S', 300, 1_520_000));
+        assertThat(books.orders(2)).containsExactly(new OrderBooks.Order(2, 'S', 60, 4_000_000));
     }
 
     @Test
@@ -132,7 +167,7 @@ class MarketDataFanoutTest
         books.cancel(2, 2, 10);
 
         final BookCheck.Result result =
-            BookCheck.run(books, SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+            BookCheck.run(feed(NOTHING, NOTHING), SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
 
         assertThat(result).isEqualTo(new BookCheck.Result(2, List.of("MSFT: 1 orders from the feed, 1 in the " +
             "snapshot; first difference: feed order 2 S 90 @ 4000000, snapshot order 2 S 100 @ 4000000"), null));
@@ -194,6 +229,74 @@ class MarketDataFanoutTest
             agent.doWork();
             return condition.getAsBoolean();
         });
+    }
+
+    /**
+     * @param atEachLook what the exchange does at each of the check's looks at the feed's session, before it is read,
+     *                   frozen or not.
+     * @param atFreeze   what the exchange does as the check stops the feed's session.
+     * @return the feed's session as the check sees it, read at each look on the test's thread until frozen, quiet
+     *         after 200 ms without a message.
+     */
+    private BookCheck.Feed feed(final Runnable atEachLook, final Runnable atFreeze)
+    {
+        final boolean[] frozen = new boolean[1];
+        final SimulatorService.FirstFeed firstFeed = new SimulatorService.FirstFeed()
+        {
+            @Override
+            public long messages()
+            {
+                atEachLook.run();
+                if (!frozen[0])
+                {
+                    try
+                    {
+                        session.poll();
+                    }
+                    catch (final IOException ex)
+                    {
+                        throw new UncheckedIOException(ex);
+                    }
+                }
+                return feedMessages;
+            }
+
+            @Override
+            public MoldSession moldSession()
+            {
+                return null;
+            }
+
+            @Override
+            public boolean isReloginPending()
+            {
+                return false;
+            }
+        };
+        return new FeedQuiet(firstFeed, TimeUnit.MILLISECONDS.toNanos(200), () ->
+        {
+            frozen[0] = true;
+            atFreeze.run();
+            return books;
+        }, System.nanoTime());
+    }
+
+    /**
+     * A change that comes as the check stops the feed's session reaches the snapshot session only: the books are not
+     * compared, and the check says why, rather than report a difference the book building did not make.
+     */
+    @Test
+    void shouldNotCompareTheBooksWhenTheExchangeChangesAsTheFeedsSessionStops() throws IOException
+    {
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        pollUntil(() -> books.orderCount(1) == 1);
+
+        final BookCheck.Result result = BookCheck.run(feed(NOTHING, () ->
+            offer(sbe.orderDelete(T + 2, "AAPL", 1))), SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+
+        assertThat(result).isEqualTo(BookCheck.Result.failed("the exchange changed as the feed's session stopped " +
+            "for the check (0 messages more on it, 1 on the snapshot session): not compared"));
+        assertThat(books.orders(1)).as("the feed's books as they stopped").hasSize(1);
     }
 
     private void pollUntil(final BooleanSupplier condition) throws IOException
