@@ -61,16 +61,17 @@ import java.util.function.BooleanSupplier;
  *   <li>After {@code heartbeatIntervalNs} without a packet, a Heartbeat (Message Count 0, Sequence Number of the next
  *   message) goes out, so that an idle receiver still sees a gap at its end.</li>
  *   <li>Request Packets are served on this agent's thread, at most {@value #REQUESTS_PER_DUTY_CYCLE} per look at the
- *   request socket, so that the store needs no synchronisation and a burst of requests delays live packets by a
- *   bounded time. The socket is looked at no more than once per {@link #REQUEST_POLL_INTERVAL_NS}, so that a duty
- *   cycle that only sends packets makes no further system call (a request waits at most that long more). A
- *   response starts at the requested Sequence Number and holds as many of the requested messages as fit in
- *   {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request for messages no longer kept or
- *   not yet taken gets no response ({@link MoldMessageStore}; a new day's session answers only for the messages
- *   of it already sent to the group, not for those still held), nor does one that names another Session than the
- *   current one or the one still ending: a response carries the Session its request names, and an earlier session's
- *   Sequence Numbers name other messages. A malformed request is counted, left unanswered, and the requests behind it
- *   are served in the same look ({@link MoldRequestServer}).</li>
+ *   request socket, of them at most {@value #FILE_REQUESTS_PER_DUTY_CYCLE} answered from a session file, so that
+ *   the store needs no synchronisation and a burst of requests delays live packets by a bounded time (for the file's
+ *   answers, a bounded number of file reads). The socket is looked at no more than once per
+ *   {@link #REQUEST_POLL_INTERVAL_NS}, so that a duty cycle that only sends packets makes no further system call (a
+ *   request waits at most that long more). A response starts at the requested Sequence Number and holds as many of
+ *   the requested messages as fit in {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request
+ *   for messages no longer kept or not yet taken gets no response ({@link MoldMessageStore}; a new day's session
+ *   answers only for the messages of it already sent to the group, not for those still held), nor does one that
+ *   names another Session than the current one or the one still ending: a response carries the Session its request
+ *   names, and an earlier session's Sequence Numbers name other messages. A malformed request is counted, left
+ *   unanswered, and the requests behind it are served in the same look ({@link MoldRequestServer}).</li>
  *   <li>Market data without an ITCH form (trades of displayed orders) takes no sequence number; untranslatable
  *   market data is counted as an error and left out. A failed send is counted as an error and its packet treated as
  *   lost on the network: its messages keep their sequence numbers and stay in the store, where receivers find them by
@@ -91,6 +92,13 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
      * that the others' requests wait behind them for long.
      */
     static final int DATAGRAMS_PER_DUTY_CYCLE = 256;
+    /**
+     * Most Request Packets answered from a session file per duty cycle (of the {@value #REQUESTS_PER_DUTY_CYCLE}):
+     * the file's reads are blocking I/O on this thread, a few 16 KiB reads per answer, each a disk access once the page
+     * cache no longer holds it, so that many late joiners backfilling at once delay the live packets by at most this
+     * many answers' reads per look; the requests behind wait in the socket for the next look.
+     */
+    static final int FILE_REQUESTS_PER_DUTY_CYCLE = 2;
     /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     /** How long before midnight the next day's session starts opening ({@link FeedSessions#prepare}): 10 s. */
@@ -144,6 +152,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     /** The next day's number, counted from the midnight clock's start date. */
     private long nextDay;
     private boolean socketErrorLogged;
+    /** Requests answered from a session file in this look at the request socket. */
+    private int fileRequests;
 
     /**
      * @param translator          SBE market data to ITCH.
@@ -690,9 +700,11 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     {
         int read = 0;
         int served = 0;
+        fileRequests = 0;
         try
         {
-            while (served < REQUESTS_PER_DUTY_CYCLE && read < DATAGRAMS_PER_DUTY_CYCLE)
+            while (served < REQUESTS_PER_DUTY_CYCLE && read < DATAGRAMS_PER_DUTY_CYCLE &&
+                fileRequests < FILE_REQUESTS_PER_DUTY_CYCLE)
             {
                 final int outcome = requestServer.serve(requestedStore, nowNs);
                 if (MoldRequestServer.NO_REQUEST == outcome)
@@ -721,7 +733,11 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         }
     }
 
-    /** Answers a request from the store of the session it names (the response's Session, copied from the request). */
+    /**
+     * Answers a request from the store of the session it names (the response's Session, copied from the request): of a
+     * session whose messages are held, only those already sent to the group; an answer from a session file counts
+     * against the look's {@value #FILE_REQUESTS_PER_DUTY_CYCLE}.
+     */
     private int answer(final ByteBuffer response, final long sequenceNumber, final int requestedMessageCount)
     {
         final FeedSession session = null != current && current.isNamedIn(response) ? current :
@@ -736,6 +752,10 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         {
             // Only those already sent to the group: no receiver gets a message by request before the group does.
             messageCount = (int)Math.max(0, Math.min(messageCount, nextHeldSequenceNumber - sequenceNumber));
+        }
+        if (0 != messageCount && session.store.isAnsweredFromFile(sequenceNumber))
+        {
+            fileRequests++;
         }
         messageCount = 0 == messageCount ? 0 : session.store.get(response, sequenceNumber, messageCount);
         metrics.onRequest(messageCount);

@@ -162,6 +162,17 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
     }
 
     /**
+     * @param sequenceNumber of a message.
+     * @return whether a request from it is answered from the session file: it is older than the memory keeps, and in
+     *         the file (blocking file I/O, a disk access when the page cache no longer holds it).
+     */
+    boolean isAnsweredFromFile(final long sequenceNumber)
+    {
+        return !closed && sequenceNumber < firstSequenceNumber() && sequenceNumber >= 1 && null != sessionFile &&
+            sequenceNumber <= sessionFile.messageCount();
+    }
+
+    /**
      * Writes the Message Blocks of the messages from a sequence number on: as many as requested, kept, sent and
      * fitting both the buffer and the most bytes of one response.
      *
@@ -178,8 +189,7 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
             return 0;
         }
         final int limit = Math.min(buffer.remaining(), maxPayloadLength);
-        if (sequenceNumber < firstSequenceNumber() && sequenceNumber >= 1 && null != sessionFile &&
-            sequenceNumber <= sessionFile.messageCount())
+        if (isAnsweredFromFile(sequenceNumber))
         {
             try
             {

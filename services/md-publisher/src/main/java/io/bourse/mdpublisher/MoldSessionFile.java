@@ -31,7 +31,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the nearest of those or of the index entries before it, so that a backfill reads the file once, 16 KiB at a time,
  * whatever its length. The writes and the reads are blocking file I/O on the md-publisher's thread: a write call per 64
  * KiB of messages, and a read call per 16 KiB of a backfill (a request that continues no recent response reads an
- * index entry and at most {@value #INDEX_INTERVAL} length fields more). One thread appends and reads; a day session's
+ * index entry and at most {@value #INDEX_INTERVAL} length fields more; the feed answers at most
+ * {@value MoldFeedAgent#FILE_REQUESTS_PER_DUTY_CYCLE} requests from the file per look at its request socket). One
+ * thread appends and reads; a day session's
  * file is created and deleted on another ({@link FeedSessions}), handed over before and after.
  */
 final class MoldSessionFile implements AutoCloseable

@@ -294,6 +294,41 @@ class MoldFeedAgentTest
     }
 
     /**
+     * Of the requests of one look, at most {@link MoldFeedAgent#FILE_REQUESTS_PER_DUTY_CYCLE} are answered from the
+     * session file (blocking reads on the feed's thread); the requests behind them wait in the socket for the next
+     * look, memory's and file's alike. Before, up to 16 answers a look could read the file.
+     */
+    @Test
+    void shouldAnswerAtMostTheFilesShareOfRequestsFromTheSessionFileInOneLook() throws IOException
+    {
+        start(1400, 4);
+        for (int orderId = 1; orderId <= 3; orderId++)
+        {
+            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+        }
+        agent.doWork();
+        final DatagramChannel requester = open(Multicast.unicast());
+
+        // Messages 1..10 sent, 7..10 kept in memory, all of them in the file.
+        for (final String sequenceNumber : List.of("1", "2", "8", "3"))
+        {
+            requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 000000000000000" + sequenceNumber + " 0001")),
+                requestAddress);
+        }
+        nextRequestPoll();
+        assertThat(agent.doWork()).as("requests read").isEqualTo(MoldFeedAgent.FILE_REQUESTS_PER_DUTY_CYCLE);
+        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(1, 1, 20 + 14));
+        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(2, 1, 20 + 41));
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
+
+        nextRequestPoll();
+        assertThat(agent.doWork()).as("requests read").isEqualTo(2);
+        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(8, 1, 20 + 38));
+        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(3, 1, 20 + 41));
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(4);
+    }
+
+    /**
      * Four malformed Request Packets (Sequence Number 0, no message requested, 5 bytes, 21 bytes) are each counted and
      * left unanswered, and the valid request behind them is answered in the same look at the socket. Before, nassau's
      * request server returned from a malformed one as from an empty socket: the look ended there, and nothing counted.
