@@ -32,6 +32,9 @@ final class BookCheck
     /** The market-data session whose books are checked, read on a thread of its own until {@link #freeze}. */
     interface Feed
     {
+        /** @return the session's name, for the report. */
+        String name();
+
         /**
          * Looks at the session.
          *
@@ -42,6 +45,9 @@ final class BookCheck
 
         /** @return ITCH messages the session has delivered so far; any thread. */
         long messages();
+
+        /** @return ITCH messages the session had delivered at the last look ({@link #isComparable}). */
+        long messagesAtLastLook();
 
         /**
          * @param timeoutMs how long the session was looked at, in milliseconds.
@@ -110,9 +116,9 @@ final class BookCheck
      *                        once both have been silent this long (the snapshot session after its Stock Directory).
      * @param timeoutMs       longest time to connect, log in, receive the snapshot and see both sessions quiet.
      * @param counters        where the snapshot session's malformed messages are counted as errors.
-     * @return the symbols compared and the mismatches; or a failed check when the exchange changed as the feed's
-     *         session stopped.
-     * @throws IOException when the session cannot log in, ends, or the two are not quiet in time.
+     * @return the symbols compared and the mismatches; or a failed check when the feed's session was not comparable in
+     *         time ({@link Feed#whyNot}) or the exchange changed as it stopped.
+     * @throws IOException when the snapshot session cannot log in, ends, or is not complete and quiet in time.
      */
     static Result run(
         final Feed feed,
@@ -154,13 +160,16 @@ final class BookCheck
                 }
                 if (nowNs - deadlineNs >= 0)
                 {
-                    throw new IOException(lastCount > symbolCount && nowNs - lastChangeNs >= quietNs ?
-                        "the feed's session " + feed.whyNot(timeoutMs) :
-                        session.name() + ": snapshot not complete and quiet within " + timeoutMs + " ms");
+                    if (lastCount > symbolCount && nowNs - lastChangeNs >= quietNs)
+                    {
+                        return Result.failed(feed.name() + " " + feed.whyNot(timeoutMs));
+                    }
+                    throw new IOException(session.name() + ": snapshot not complete and quiet within " + timeoutMs +
+                        " ms");
                 }
                 LockSupport.parkNanos(POLL_NS);
             }
-            final long feedMessages = feed.messages();
+            final long feedMessages = feed.messagesAtLastLook();
             feedBooks = feed.freeze();
             final long frozenNs = System.nanoTime();
             while (System.nanoTime() - frozenNs < quietNs)
@@ -172,7 +181,7 @@ final class BookCheck
             final long snapshotChange = received[0] - lastCount;
             if (0 != feedChange || 0 != snapshotChange)
             {
-                return Result.failed("the exchange changed as the feed's session stopped for the check (" +
+                return Result.failed("the exchange changed as " + feed.name() + " stopped for the check (" +
                     feedChange + " messages more on it, " + snapshotChange + " on the snapshot session): not compared");
             }
         }

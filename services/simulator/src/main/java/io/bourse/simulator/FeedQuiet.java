@@ -11,6 +11,7 @@ import java.util.function.Supplier;
  */
 final class FeedQuiet implements BookCheck.Feed
 {
+    private final String name;
     private final SimulatorService.FirstFeed feed;
     private final long quietNs;
     private final Supplier<OrderBooks> freeze;
@@ -23,14 +24,17 @@ final class FeedQuiet implements BookCheck.Feed
     private boolean reloginPending;
 
     /**
+     * @param name    the first session's name.
      * @param feed    what is watched of the first session.
      * @param quietNs how long without a message the feed must be, in nanoseconds.
      * @param freeze  stops the first session's reading, its thread joined, and gives its books.
      * @param nowNs   monotonic time now, in nanoseconds: the quiet period counts from it.
      */
     FeedQuiet(
-        final SimulatorService.FirstFeed feed, final long quietNs, final Supplier<OrderBooks> freeze, final long nowNs)
+        final String name, final SimulatorService.FirstFeed feed, final long quietNs, final Supplier<OrderBooks> freeze,
+        final long nowNs)
     {
+        this.name = name;
         this.feed = feed;
         this.quietNs = quietNs;
         this.freeze = freeze;
@@ -65,9 +69,21 @@ final class FeedQuiet implements BookCheck.Feed
     }
 
     @Override
+    public String name()
+    {
+        return name;
+    }
+
+    @Override
     public long messages()
     {
         return feed.messages();
+    }
+
+    @Override
+    public long messagesAtLastLook()
+    {
+        return lastCount;
     }
 
     @Override

@@ -136,7 +136,9 @@ public final class SimulatorContext
     public static final long VWAP_WINDOW_DEFAULT_SECONDS = 60;
     /**
      * Setting: the book check at the end of a run waits until the feed has been quiet this many ms (after the order
-     * flow stopped), then compares the book built from the feed with a fresh snapshot; 0 = no book check.
+     * flow stopped), then until both the feed's session and a snapshot session are (the snapshot complete), then
+     * watches both this long more after stopping the feed's session, and compares the book built from the feed with
+     * the snapshot's: a check takes at least twice this long; 0 = no book check.
      */
     public static final String BOOK_CHECK_QUIET_PROP_NAME = "bourse.simulator.book.check.quiet.ms";
     /** Default quiet period of the book check in ms. */

@@ -504,11 +504,12 @@ public final class SimulatorService implements AutoCloseable
                 return mdAgent.isReloginPending(0);
             }
         };
-        final FeedQuiet feed = new FeedQuiet(firstFeed, TimeUnit.MILLISECONDS.toNanos(ctx.bookCheckQuietMs()), () ->
-        {
-            CloseHelper.close(mdRunner);
-            return mdAdapters.get(0).books();
-        }, SystemNanoClock.INSTANCE.nanoTime());
+        final FeedQuiet feed = new FeedQuiet(mdAgent.name(0), firstFeed,
+            TimeUnit.MILLISECONDS.toNanos(ctx.bookCheckQuietMs()), () ->
+            {
+                CloseHelper.close(mdRunner);
+                return mdAdapters.get(0).books();
+            }, SystemNanoClock.INSTANCE.nanoTime());
         final String notComparable = awaitComparableBooks(feed, TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs()),
             MONITOR_POLL_NS, SystemNanoClock.INSTANCE);
         if (!mdAgent.isActive(0))
@@ -517,7 +518,7 @@ public final class SimulatorService implements AutoCloseable
         }
         if (null != notComparable)
         {
-            return BookCheck.Result.failed(mdAgent.name(0) + " " + notComparable);
+            return BookCheck.Result.failed(feed.name() + " " + notComparable);
         }
         try
         {
@@ -586,6 +587,8 @@ public final class SimulatorService implements AutoCloseable
      * ({@link FeedQuiet#isComparable}).
      *
      * @param feed      the first session, its quiet period counted from its making.
+     * @param timeoutNs longest wait, in nanoseconds.
+     * @param pollNs    time between two looks at the feed, in nanoseconds.
      * @param clock     monotonic time of the quiet and the timeout.
      * @return null when they can be, else why not when {@code timeoutNs} has passed: the books are not those of a
      *         point of the stream, and a snapshot would differ from them for no fault of the book building.

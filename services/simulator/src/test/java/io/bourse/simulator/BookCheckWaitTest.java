@@ -69,6 +69,6 @@ class BookCheckWaitTest
     private String await()
     {
         return SimulatorService.awaitComparableBooks(
-            new FeedQuiet(feed, QUIET_NS, () -> null, nowNs.get()), TIMEOUT_NS, POLL_NS, nowNs::get);
+            new FeedQuiet("feed session", feed, QUIET_NS, () -> null, nowNs.get()), TIMEOUT_NS, POLL_NS, nowNs::get);
     }
 }

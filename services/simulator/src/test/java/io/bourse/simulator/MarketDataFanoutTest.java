@@ -231,14 +231,20 @@ class MarketDataFanoutTest
         });
     }
 
+    /** @return {@link #feed(Runnable, Runnable, long)} quiet after 200 ms without a message. */
+    private BookCheck.Feed feed(final Runnable atEachLook, final Runnable atFreeze)
+    {
+        return feed(atEachLook, atFreeze, 200);
+    }
+
     /**
      * @param atEachLook what the exchange does at each of the check's looks at the feed's session, before it is read,
      *                   frozen or not.
      * @param atFreeze   what the exchange does as the check stops the feed's session.
-     * @return the feed's session as the check sees it, read at each look on the test's thread until frozen, quiet
-     *         after 200 ms without a message.
+     * @param quietMs    the quiet period.
+     * @return the feed's session as the check sees it, read at each look on the test's thread until frozen.
      */
-    private BookCheck.Feed feed(final Runnable atEachLook, final Runnable atFreeze)
+    private BookCheck.Feed feed(final Runnable atEachLook, final Runnable atFreeze, final long quietMs)
     {
         final boolean[] frozen = new boolean[1];
         final SimulatorService.FirstFeed firstFeed = new SimulatorService.FirstFeed()
@@ -273,7 +279,7 @@ class MarketDataFanoutTest
                 return false;
             }
         };
-        return new FeedQuiet(firstFeed, TimeUnit.MILLISECONDS.toNanos(200), () ->
+        return new FeedQuiet("feed session", firstFeed, TimeUnit.MILLISECONDS.toNanos(quietMs), () ->
         {
             frozen[0] = true;
             atFreeze.run();
@@ -283,7 +289,8 @@ class MarketDataFanoutTest
 
     /**
      * A change that comes as the check stops the feed's session reaches the snapshot session only: the books are not
-     * compared, and the check says why, rather than report a difference the book building did not make.
+     * compared, and the check says why, rather than report a difference the book building did not make. (A quiet
+     * period of 1 s, for the change to reach the snapshot session within it.)
      */
     @Test
     void shouldNotCompareTheBooksWhenTheExchangeChangesAsTheFeedsSessionStops() throws IOException
@@ -291,12 +298,72 @@ class MarketDataFanoutTest
         offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
         pollUntil(() -> books.orderCount(1) == 1);
 
-        final BookCheck.Result result = BookCheck.run(feed(NOTHING, () ->
-            offer(sbe.orderDelete(T + 2, "AAPL", 1))), SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+        final BookCheck.Result result = BookCheck.run(feed(NOTHING, () -> offer(sbe.orderDelete(T + 2, "AAPL", 1)),
+            1_000), SYMBOLS, "localhost", fanout.port(), USER, 1_000, 5_000, counters);
 
-        assertThat(result).isEqualTo(BookCheck.Result.failed("the exchange changed as the feed's session stopped " +
-            "for the check (0 messages more on it, 1 on the snapshot session): not compared"));
+        assertThat(result).isEqualTo(BookCheck.Result.failed("the exchange changed as feed session stopped for the " +
+            "check (0 messages more on it, 1 on the snapshot session): not compared"));
         assertThat(books.orders(1)).as("the feed's books as they stopped").hasSize(1);
+    }
+
+    /**
+     * A message the feed's session took after the check's last look at it, as it stopped, is seen in its count: the
+     * books are not compared.
+     */
+    @Test
+    void shouldNotCompareTheBooksWhenTheFeedsSessionTookAMessageAfterTheLastLook() throws IOException
+    {
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        pollUntil(() -> books.orderCount(1) == 1);
+
+        final BookCheck.Result result = BookCheck.run(feed(NOTHING, () ->
+        {
+            offer(sbe.orderDelete(T + 2, "AAPL", 1));
+            try
+            {
+                pollUntil(() -> books.orderCount(1) == 0); // the agent's last duty cycle
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }), SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+
+        assertThat(result.failure()).startsWith("the exchange changed as feed session stopped for the check (1 " +
+            "messages more on it, ").endsWith(": not compared");
+        assertThat(result.symbols()).isZero();
+    }
+
+    /** A feed's session that is never comparable (here, waiting to log in again) fails the check, saying why. */
+    @Test
+    void shouldFailTheCheckWhenTheFeedsSessionIsNotComparableInTime() throws IOException
+    {
+        final SimulatorService.FirstFeed neverLoggedInAgain = new SimulatorService.FirstFeed()
+        {
+            @Override
+            public long messages()
+            {
+                return 0;
+            }
+
+            @Override
+            public MoldSession moldSession()
+            {
+                return null;
+            }
+
+            @Override
+            public boolean isReloginPending()
+            {
+                return true;
+            }
+        };
+
+        final BookCheck.Result result = BookCheck.run(new FeedQuiet("feed session", neverLoggedInAgain,
+            TimeUnit.MILLISECONDS.toNanos(200), () -> books, System.nanoTime()), SYMBOLS, "localhost", fanout.port(),
+            USER, 200, 1_000, counters);
+
+        assertThat(result).isEqualTo(BookCheck.Result.failed("feed session was not logged in again"));
     }
 
     private void pollUntil(final BooleanSupplier condition) throws IOException
