@@ -753,11 +753,11 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             // Only those already sent to the group: no receiver gets a message by request before the group does.
             messageCount = (int)Math.max(0, Math.min(messageCount, nextHeldSequenceNumber - sequenceNumber));
         }
-        if (0 != messageCount && session.store.isAnsweredFromFile(sequenceNumber))
+        if (0 != messageCount)
         {
-            fileRequests++;
+            fileRequests += session.store.isAnsweredFromFile(sequenceNumber) ? 1 : 0;
+            messageCount = session.store.get(response, sequenceNumber, messageCount);
         }
-        messageCount = 0 == messageCount ? 0 : session.store.get(response, sequenceNumber, messageCount);
         metrics.onRequest(messageCount);
         return messageCount;
     }

@@ -149,18 +149,21 @@ final class BookCheck
                 poll(session);
                 final long nowNs = System.nanoTime();
                 final boolean feedComparable = feed.isComparable(nowNs);
-                if (received[0] != lastCount)
+                final boolean snapshotChanged = received[0] != lastCount;
+                if (snapshotChanged)
                 {
                     lastCount = received[0];
                     lastChangeNs = nowNs;
                 }
-                else if (lastCount > symbolCount && nowNs - lastChangeNs >= quietNs && feedComparable)
+                final boolean snapshotQuiet =
+                    !snapshotChanged && lastCount > symbolCount && nowNs - lastChangeNs >= quietNs;
+                if (snapshotQuiet && feedComparable)
                 {
                     break;
                 }
                 if (nowNs - deadlineNs >= 0)
                 {
-                    if (lastCount > symbolCount && nowNs - lastChangeNs >= quietNs)
+                    if (snapshotQuiet)
                     {
                         return Result.failed(feed.name() + " " + feed.whyNot(timeoutMs));
                     }
