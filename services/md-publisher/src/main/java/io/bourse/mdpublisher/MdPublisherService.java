@@ -37,30 +37,37 @@ import java.util.concurrent.TimeUnit;
  * encoded, offered or dropped ({@link OrderFeedListener}), and sends it as ITCH 5.0 over MoldUDP64 multicast at the end
  * of the duty cycle, and between the attempts of every back-pressured offer ({@link MoldFeedOfferIdleStrategy}): one
  * thread on a small host, no thread to wake up in between, and no message the order feed's Aeron publication drops
- * under back pressure is missing from the MoldUDP64 session.
+ * under back pressure is missing from the MoldUDP64 session. With session files (the default), a second thread,
+ * {@code md-mold-file}, answers the re-requests older than the memory holds from them ({@link MoldFileAnswers}),
+ * parking up to {@value #FILE_ANSWERS_MAX_PARK_US} us when idle, so that no file read holds back the live packets.
  */
 public final class MdPublisherService implements AutoCloseable
 {
+    /** Longest park of the session files' answering thread when it has nothing to do, in microseconds. */
+    static final int FILE_ANSWERS_MAX_PARK_US = 1000;
+
     private final MetricsServer metricsServer;
     private final Aeron aeron;
     private final MoldFeed moldFeed;
     private final AgentRunner runner;
+    private final AgentRunner fileAnswersRunner;
     private final int closeTimeoutMs;
 
     private MdPublisherService(
         final MetricsServer metricsServer, final Aeron aeron, final MoldFeed moldFeed, final AgentRunner runner,
-        final int closeTimeoutMs)
+        final AgentRunner fileAnswersRunner, final int closeTimeoutMs)
     {
         this.metricsServer = metricsServer;
         this.aeron = aeron;
         this.moldFeed = moldFeed;
         this.runner = runner;
+        this.fileAnswersRunner = fileAnswersRunner;
         this.closeTimeoutMs = closeTimeoutMs;
     }
 
     /**
      * Connects to the media driver, starts the metrics endpoint, opens the MoldUDP64 feed's sockets when it is on, and
-     * starts the agent.
+     * starts the agents.
      *
      * @param ctx the configuration; concluded here.
      * @return the running service.
@@ -76,6 +83,7 @@ public final class MdPublisherService implements AutoCloseable
         MetricsServer metricsServer = null;
         Aeron aeron = null;
         MoldFeed moldFeed = null;
+        AgentRunner fileAnswersRunner = null;
         try
         {
             metricsServer = MetricsServer.start(ctx.metricsPort(), ctx.jvmMetrics());
@@ -155,6 +163,12 @@ public final class MdPublisherService implements AutoCloseable
             final Agent mdAgent = new MdPublisherAgent(
                 events, snapshotRequests, snapshotPublisher, ctx.fragmentLimit());
             final Agent agent = null == moldFeed ? mdAgent : new CompositeAgent(mdAgent, moldFeed.agent());
+            if (null != moldFeed && null != moldFeed.fileAnswers())
+            {
+                fileAnswersRunner = AgentLaunch.start(moldFeed.fileAnswers(), new BackoffIdleStrategy(
+                    10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(FILE_ANSWERS_MAX_PARK_US)),
+                    ctx.threadAffinity(), errors.agentExceptions());
+            }
             final AgentRunner runner = AgentLaunch.start(
                 agent, ctx.idleStrategySupplier().get(), ctx.threadAffinity(), errors.agentExceptions());
             final StreamReadiness readiness = new StreamReadiness();
@@ -175,18 +189,18 @@ public final class MdPublisherService implements AutoCloseable
                 layout.tradesStreamId() + " (snapshot requests stream " + layout.snapshotRequestStreamId() + ")" +
                 (archive.enabled() ? ", books of runs joined late rebuilt from the event archive" : "") +
                 moldDescription(ctx, moldFeed) + ", metrics :" + metricsServer.port());
-            return new MdPublisherService(metricsServer, aeron, moldFeed, runner,
+            return new MdPublisherService(metricsServer, aeron, moldFeed, runner, fileAnswersRunner,
                 null == moldFeed ? AgentRunner.RETRY_CLOSE_TIMEOUT_MS :
                 AgentRunner.RETRY_CLOSE_TIMEOUT_MS + ctx.moldEndOfSessionMs());
         }
         catch (final IOException ex)
         {
-            CloseHelper.quietCloseAll(moldFeed, aeron, metricsServer);
+            CloseHelper.quietCloseAll(fileAnswersRunner, moldFeed, aeron, metricsServer);
             throw new UncheckedIOException("md-publisher: cannot start metrics on port " + ctx.metricsPort(), ex);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(moldFeed, aeron, metricsServer);
+            CloseHelper.quietCloseAll(fileAnswersRunner, moldFeed, aeron, metricsServer);
             throw ex;
         }
     }
@@ -214,8 +228,9 @@ public final class MdPublisherService implements AutoCloseable
 
     /**
      * Stops the agent (the MoldUDP64 feed, when on, ends its session, which lasts
-     * {@link MdPublisherContext#moldEndOfSessionMs}: End of Session packets, re-requests answered), then closes the
-     * feed's sockets, the Aeron client and the metrics endpoint. The agent is given Agrona's
+     * {@link MdPublisherContext#moldEndOfSessionMs}: End of Session packets, re-requests answered, those from the
+     * session file too), then the session files' answering agent, then closes the feed's sockets, the Aeron client and
+     * the metrics endpoint. The agent is given Agrona's
      * {@link AgentRunner#RETRY_CLOSE_TIMEOUT_MS} past the end's length to stop before its thread is interrupted, which
      * would cut the end short.
      */
@@ -223,6 +238,6 @@ public final class MdPublisherService implements AutoCloseable
     public void close()
     {
         runner.close(closeTimeoutMs, null);
-        CloseHelper.closeAll(moldFeed, metricsServer, aeron);
+        CloseHelper.closeAll(fileAnswersRunner, moldFeed, metricsServer, aeron);
     }
 }

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * {@link MoldFeedAgent} that runs on them, which takes the order feed's increments from the md-publisher's
  * {@link MarketDataProxy}, and the factory of its sessions ({@link FeedSession}: one for the run, or one per day,
  * opened and closed on a thread of their own, {@link FeedSessions}), each with its {@link MoldMessageStore} and, when
- * a directory is configured, its {@link MoldSessionFile}. Close it after the agent has stopped.
+ * a directory is configured, its {@link MoldSessionFile}, whose re-requests the {@link MoldFileAnswers} agent answers
+ * on a thread of its own. Close it after the agents have stopped.
  */
 final class MoldFeed implements AutoCloseable
 {
@@ -31,19 +32,22 @@ final class MoldFeed implements AutoCloseable
     private final Path firstSessionFile;
     private final FeedSessions sessions;
     private final MoldFeedAgent agent;
+    private final MoldFileAnswers fileAnswers;
 
     private MoldFeed(
         final DatagramChannel multicastChannel,
         final DatagramChannel requestChannel,
         final Path firstSessionFile,
         final FeedSessions sessions,
-        final MoldFeedAgent agent)
+        final MoldFeedAgent agent,
+        final MoldFileAnswers fileAnswers)
     {
         this.multicastChannel = multicastChannel;
         this.requestChannel = requestChannel;
         this.firstSessionFile = firstSessionFile;
         this.sessions = sessions;
         this.agent = agent;
+        this.fileAnswers = fileAnswers;
     }
 
     /**
@@ -53,7 +57,7 @@ final class MoldFeed implements AutoCloseable
      * @param registry      where the feed's metrics go.
      * @param nanoClock     monotonic time of the heartbeats.
      * @param midnightClock wall-clock time of the session's opening and closing messages.
-     * @return the feed, its agent not yet started.
+     * @return the feed, its agents not yet started.
      * @throws UncheckedIOException when a socket cannot be opened or bound.
      */
     static MoldFeed open(
@@ -82,13 +86,18 @@ final class MoldFeed implements AutoCloseable
             final FeedSession.Factory sessionFactory = (name) -> openSession(ctx, sessionsChannel, name, metrics);
             firstSession = sessionFactory.open(ctx.moldSession());
             final FeedSessions sessions = new FeedSessions(sessionFactory, metrics);
+            final MoldAnswerSender sender = new MoldAnswerSender(requestChannel, metrics);
+            final MoldFileAnswers fileAnswers =
+                null == ctx.moldStoreDir() ? null : new MoldFileAnswers(sender, ctx.moldPayloadLength(), metrics);
             final MoldFeedAgent agent = new MoldFeedAgent(
                 new ItchTranslator(ctx.symbolDirectory()),
                 new ItchReferenceData(ctx.symbolDirectory()),
                 firstSession,
                 sessions,
                 ctx.moldDailySessions(),
-                new MoldRequestServer(requestChannel, ctx.moldPayloadLength(), ctx.moldRequestsPerSecond(), metrics),
+                new MoldRequestServer(
+                    requestChannel, sender, ctx.moldPayloadLength(), ctx.moldRequestsPerSecond(), metrics),
+                fileAnswers,
                 ctx.moldPayloadLength(),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldHeartbeatIntervalMs()),
                 TimeUnit.MILLISECONDS.toNanos(ctx.moldEndOfSessionMs()),
@@ -96,7 +105,7 @@ final class MoldFeed implements AutoCloseable
                 midnightClock,
                 metrics);
             return new MoldFeed(
-                multicastChannel, requestChannel, firstSession.store.sessionFilePath(), sessions, agent);
+                multicastChannel, requestChannel, firstSession.store.sessionFilePath(), sessions, agent, fileAnswers);
         }
         catch (final IOException ex)
         {
@@ -162,6 +171,15 @@ final class MoldFeed implements AutoCloseable
     MoldFeedAgent agent()
     {
         return agent;
+    }
+
+    /**
+     * @return the agent that answers the re-requests of the session files, to run on a thread of its own; null when
+     *         no directory for them is configured.
+     */
+    MoldFileAnswers fileAnswers()
+    {
+        return fileAnswers;
     }
 
     /** @return the first session's file, or null without one. */

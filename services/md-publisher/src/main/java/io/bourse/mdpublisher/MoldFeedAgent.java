@@ -3,7 +3,6 @@ package io.bourse.mdpublisher;
 import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import com.paritytrading.nassau.moldudp64.MoldUDP64DownstreamPacket;
 import com.paritytrading.nassau.moldudp64.MoldUDP64Exception;
-import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.common.time.SessionNames;
 import io.bourse.itch.ItchReferenceData;
@@ -15,6 +14,7 @@ import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -61,9 +61,10 @@ import java.util.function.BooleanSupplier;
  *   <li>After {@code heartbeatIntervalNs} without a packet, a Heartbeat (Message Count 0, Sequence Number of the next
  *   message) goes out, so that an idle receiver still sees a gap at its end.</li>
  *   <li>Request Packets are served on this agent's thread, at most {@value #REQUESTS_PER_DUTY_CYCLE} per look at the
- *   request socket, of them at most {@value #FILE_REQUESTS_PER_DUTY_CYCLE} answered from a session file, so that
- *   the store needs no synchronisation and a burst of requests delays live packets by a bounded time (for the file's
- *   answers, a bounded number of file reads). The socket is looked at no more than once per
+ *   request socket, so that the store's memory needs no synchronisation and a burst of requests delays live packets
+ *   by a bounded time; a request older than the memory holds, which the session file answers, is handed over to the
+ *   {@link MoldFileAnswers}' thread, so that no file read holds back the live packets. The socket is looked at no
+ *   more than once per
  *   {@link #REQUEST_POLL_INTERVAL_NS}, so that a duty cycle that only sends packets makes no further system call (a
  *   request waits at most that long more). A response starts at the requested Sequence Number and holds as many of
  *   the requested messages as fit in {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request
@@ -92,13 +93,6 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
      * that the others' requests wait behind them for long.
      */
     static final int DATAGRAMS_PER_DUTY_CYCLE = 256;
-    /**
-     * Most Request Packets answered from a session file per duty cycle (of the {@value #REQUESTS_PER_DUTY_CYCLE}):
-     * the file's reads are blocking I/O on this thread, a few 16 KiB reads per answer, each a disk access once the page
-     * cache no longer holds it, so that many late joiners backfilling at once delay the live packets by at most this
-     * many answers' reads per look; the requests behind wait in the socket for the next look.
-     */
-    static final int FILE_REQUESTS_PER_DUTY_CYCLE = 2;
     /** Least time between two looks at the request socket, in nanoseconds: 100 us. */
     static final long REQUEST_POLL_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
     /** How long before midnight the next day's session starts opening ({@link FeedSessions#prepare}): 10 s. */
@@ -114,6 +108,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private final FeedSessions sessions;
     private final boolean dailySessions;
     private final MoldRequestServer requestServer;
+    private final MoldFileAnswers fileAnswers;
     private final int maxPayloadLength;
     private final long heartbeatIntervalNs;
     private final long endOfSessionNs;
@@ -124,7 +119,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private final ByteBuffer message = ByteBuffer.allocateDirect(MAX_MESSAGE_LENGTH);
     private final ByteBuffer heldBlocks;
     private final ByteBuffer heldMessage;
-    private final MoldUDP64MessageStore requestedStore = this::answer;
+    private final MoldRequestServer.Answers answers = this::answer;
     private BookSpin bookSpin;
     /**
      * Whether the books that the md-publisher rebuilt from what the engine shards published before it started are
@@ -152,8 +147,6 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     /** The next day's number, counted from the midnight clock's start date. */
     private long nextDay;
     private boolean socketErrorLogged;
-    /** Requests answered from a session file in this look at the request socket. */
-    private int fileRequests;
 
     /**
      * @param translator          SBE market data to ITCH.
@@ -164,6 +157,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
      * @param dailySessions       whether a new session opens at each midnight UTC, named after its day
      *                            ({@link SessionNames#ofDate}); false to keep the first one for the run.
      * @param requestServer       receives Request Packets on its unicast port.
+     * @param fileAnswers         answers those older than the memory holds from the session file, on its own
+     *                            thread; null when the sessions have no file.
      * @param maxPayloadLength    most bytes of Message Blocks in one packet, at least 2 + {@link #MAX_MESSAGE_LENGTH}.
      * @param heartbeatIntervalNs time without a packet after which a Heartbeat is sent, in nanoseconds.
      * @param endOfSessionNs      how long the session's end lasts ({@link #endSession}), in nanoseconds; 0 for one
@@ -176,7 +171,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     MoldFeedAgent(
         final ItchTranslator translator, final ItchReferenceData referenceData, final FeedSession firstSession,
         final FeedSessions sessions, final boolean dailySessions,
-        final MoldRequestServer requestServer, final int maxPayloadLength, final long heartbeatIntervalNs,
+        final MoldRequestServer requestServer, final MoldFileAnswers fileAnswers, final int maxPayloadLength,
+        final long heartbeatIntervalNs,
         final long endOfSessionNs, final NanoClock nanoClock, final MidnightNanoClock midnightClock,
         final MoldMetrics metrics)
     {
@@ -186,6 +182,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         this.sessions = sessions;
         this.dailySessions = dailySessions;
         this.requestServer = requestServer;
+        this.fileAnswers = fileAnswers;
         this.maxPayloadLength = maxPayloadLength;
         this.heartbeatIntervalNs = heartbeatIntervalNs;
         this.endOfSessionNs = endOfSessionNs;
@@ -700,13 +697,11 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     {
         int read = 0;
         int served = 0;
-        fileRequests = 0;
         try
         {
-            while (served < REQUESTS_PER_DUTY_CYCLE && read < DATAGRAMS_PER_DUTY_CYCLE &&
-                fileRequests < FILE_REQUESTS_PER_DUTY_CYCLE)
+            while (served < REQUESTS_PER_DUTY_CYCLE && read < DATAGRAMS_PER_DUTY_CYCLE)
             {
-                final int outcome = requestServer.serve(requestedStore, nowNs);
+                final int outcome = requestServer.serve(answers, nowNs);
                 if (MoldRequestServer.NO_REQUEST == outcome)
                 {
                     break;
@@ -735,10 +730,14 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 
     /**
      * Answers a request from the store of the session it names (the response's Session, copied from the request): of a
-     * session whose messages are held, only those already sent to the group; an answer from a session file counts
-     * against the look's {@value #FILE_REQUESTS_PER_DUTY_CYCLE}.
+     * session whose messages are held, only those already sent to the group; a request the session file answers is
+     * handed over to the {@link MoldFileAnswers}, which answers and counts it.
+     *
+     * @return the messages written; 0 for none, or a request handed over.
      */
-    private int answer(final ByteBuffer response, final long sequenceNumber, final int requestedMessageCount)
+    private int answer(
+        final ByteBuffer response, final long sequenceNumber, final int requestedMessageCount,
+        final SocketAddress requester)
     {
         final FeedSession session = null != current && current.isNamedIn(response) ? current :
             null != ending && ending.isNamedIn(response) ? ending : null;
@@ -753,9 +752,18 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             // Only those already sent to the group: no receiver gets a message by request before the group does.
             messageCount = (int)Math.max(0, Math.min(messageCount, nextHeldSequenceNumber - sequenceNumber));
         }
-        if (0 != messageCount)
+        if (0 != messageCount && session.store.isAnsweredFromFile(sequenceNumber))
         {
-            fileRequests += session.store.isAnsweredFromFile(sequenceNumber) ? 1 : 0;
+            final MoldSessionFile file = session.store.sessionFile(sequenceNumber, messageCount);
+            if (null != file)
+            {
+                fileAnswers.offer(response, requester, file, sequenceNumber, messageCount); // counted there
+                return 0;
+            }
+            messageCount = 0; // the file failed to be written: counted, logged and dropped
+        }
+        else if (0 != messageCount)
+        {
             messageCount = session.store.get(response, sequenceNumber, messageCount);
         }
         metrics.onRequest(messageCount);

@@ -28,8 +28,9 @@ import java.nio.file.Path;
  * number is not kept (older than the last {@code capacity} messages and not in a file) or not yet sent gets no
  * messages, since the response to a request must start at the requested sequence number and MoldUDP64 has no negative
  * response; a request that runs past the last message sent gets the messages up to it. A file that fails to be
- * written or read is counted as an error ({@code bourse_md_mold_errors_total}), logged, closed and no longer used. One
- * thread appends and answers.
+ * written or read is counted as an error ({@code bourse_md_mold_errors_total}), logged, closed and no longer used (a
+ * read on the {@link MoldFileAnswers}' thread that fails is counted there, and the file closed at the next append).
+ * One thread appends and answers; the file's requests can be answered on another ({@link #sessionFile}).
  */
 final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
 {
@@ -130,6 +131,10 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
         {
             nextSlotOffset = 0;
         }
+        if (null != sessionFile && sessionFile.failed())
+        {
+            closeSessionFile(); // its read failed on the file answers' thread, counted and logged there
+        }
         if (null != sessionFile && !sessionFileFull)
         {
             try
@@ -169,7 +174,30 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
     boolean isAnsweredFromFile(final long sequenceNumber)
     {
         return !closed && sequenceNumber < firstSequenceNumber() && sequenceNumber >= 1 && null != sessionFile &&
-            sequenceNumber <= sessionFile.messageCount();
+            !sessionFile.failed() && sequenceNumber <= sessionFile.messageCount();
+    }
+
+    /**
+     * Makes a request answered from the session file ({@link #isAnsweredFromFile}) readable on another thread: writes
+     * out the file's buffered messages it asks for.
+     *
+     * @param sequenceNumber        of the first message requested.
+     * @param requestedMessageCount most messages wanted.
+     * @return the file, for its {@link MoldSessionFile#answerReader()}; null when it failed to be written (counted,
+     *         logged and dropped).
+     */
+    MoldSessionFile sessionFile(final long sequenceNumber, final int requestedMessageCount)
+    {
+        try
+        {
+            sessionFile.writeThrough(sequenceNumber + requestedMessageCount - 1);
+            return sessionFile;
+        }
+        catch (final IOException ex)
+        {
+            dropSessionFile(ex);
+            return null;
+        }
     }
 
     /**
@@ -193,7 +221,8 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
         {
             try
             {
-                return sessionFile.get(buffer, sequenceNumber, requestedMessageCount, limit);
+                sessionFile.writeThrough(sequenceNumber + requestedMessageCount - 1);
+                return sessionFile.appenderReader().get(buffer, sequenceNumber, requestedMessageCount, limit);
             }
             catch (final IOException ex)
             {

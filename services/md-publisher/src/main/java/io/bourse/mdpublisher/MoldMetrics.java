@@ -13,7 +13,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * {@code bourse_md_mold_requests_unanswered_total{reason}} (requests that get no response: {@code outside_store}, for
  * messages no longer kept or not yet sent; {@code other_session}, naming another Session than the feed's;
  * {@code malformed}, not 20 bytes, or for Sequence Number 0 or no message; {@code rate_limited}, past the requester's
- * requests per second; {@code send_failed}, whose answer the socket refused: {@link MoldRequestServer}) and
+ * requests per second; {@code send_failed}, whose answer the socket refused: {@link MoldRequestServer};
+ * {@code file_busy}, for the session file while its answers' queue was full: {@link MoldFileAnswers}) and
  * {@code bourse_md_mold_errors_total} (untranslatable market data, failed sends and receives). Data points are
  * resolved at start-up so that counting allocates nothing.
  */
@@ -30,6 +31,7 @@ final class MoldMetrics
     private final CounterDataPoint requestsMalformed;
     private final CounterDataPoint requestsRateLimited;
     private final CounterDataPoint requestsSendFailed;
+    private final CounterDataPoint requestsFileBusy;
     private final CounterDataPoint errors;
 
     /**
@@ -56,7 +58,8 @@ final class MoldMetrics
             .help("Requests left without response, by reason: messages no longer kept or not yet sent " +
                 "(outside_store), another Session than the feed's (other_session), not a 20-byte request for " +
                 "Sequence Number 1 or more and at least one message (malformed), past the requester's requests per " +
-                "second (rate_limited), an answer the socket refused (send_failed)")
+                "second (rate_limited), an answer the socket refused (send_failed), for the session file while its " +
+                "answers' queue was full (file_busy)")
             .labelNames("reason")
             .withoutExemplars()
             .register(registry);
@@ -65,6 +68,7 @@ final class MoldMetrics
         requestsMalformed = unanswered.labelValues("malformed");
         requestsRateLimited = unanswered.labelValues("rate_limited");
         requestsSendFailed = unanswered.labelValues("send_failed");
+        requestsFileBusy = unanswered.labelValues("file_busy");
         errors = counter(registry, "bourse_md_mold_errors_total",
             "Untranslatable market data and failed MoldUDP64 sends or receives");
     }
@@ -119,6 +123,12 @@ final class MoldMetrics
     {
         requests.inc();
         requestsRateLimited.inc();
+    }
+
+    void onFileBusyRequest()
+    {
+        requests.inc();
+        requestsFileBusy.inc();
     }
 
     /** An answer counted by {@link #onRequest} that the socket refused: also an error. */

@@ -1,6 +1,5 @@
 package io.bourse.mdpublisher;
 
-import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
 import io.bourse.common.time.TokenBucket;
 import org.agrona.collections.Object2ObjectHashMap;
 
@@ -29,19 +28,19 @@ import java.util.function.Predicate;
  * one requester cannot take the answers from the others; a forged source gets at most its bucket's answers per
  * address and port (many forged ports of one host still add up). The buckets of up to {@value #MAX_REQUESTERS}
  * requesters are kept; past that, those full again are forgotten, and while none is, a new requester's requests are
- * dropped likewise, the table looked through again at most once a millisecond. An answer the socket refuses (a source
- * the host cannot send to, port 0 among them) is counted ({@code reason="send_failed"} and as an error, the first one
- * logged) and the next request read as any other.
+ * dropped likewise, the table looked through again at most once a millisecond. An answer the socket refuses is
+ * counted ({@link MoldAnswerSender}) and the next request read as any other.
  * <p>
- * Single-threaded, on the MoldUDP64 feed agent's thread. Per request, only the JDK's sender address is allocated, and
- * a new requester's bucket.
+ * Single-threaded, on the MoldUDP64 feed agent's thread; the answers the session file gives are sent on another
+ * ({@link MoldFileAnswers}). Per request, only the JDK's sender address is allocated, and a new requester's bucket.
  */
 final class MoldRequestServer
 {
     /** Length of a Request Packet, in bytes. */
     static final int REQUEST_LENGTH = 20;
     private static final int SEQUENCE_NUMBER_OFFSET = 10;
-    private static final int MESSAGE_COUNT_OFFSET = 18;
+    /** Offset of a request's Requested Message Count, and of its answer's Message Count. */
+    static final int MESSAGE_COUNT_OFFSET = 18;
     /** Most requesters whose token buckets are kept. */
     static final int MAX_REQUESTERS = 1024;
     /** {@link #serve}: no datagram waited. */
@@ -54,6 +53,7 @@ final class MoldRequestServer
     private static final long EVICTION_RETRY_NS = 1_000_000L;
 
     private final DatagramChannel channel;
+    private final MoldAnswerSender sender;
     private final MoldMetrics metrics;
     /** One byte more than a request, so that a longer datagram shows. */
     private final ByteBuffer request = ByteBuffer.allocateDirect(REQUEST_LENGTH + 1);
@@ -66,19 +66,20 @@ final class MoldRequestServer
     private boolean evictionDue = true;
     private boolean malformedLogged;
     private boolean rateLimitedLogged;
-    private boolean sendFailedLogged;
 
     /**
      * @param channel           the bound, non-blocking request socket; its owner closes it.
+     * @param sender            sends the answers on that socket.
      * @param maxPayloadLength  most bytes of Message Blocks in one response, as in one Downstream Packet of the feed.
      * @param requestsPerSecond most requests answered per second to one requester, 0 for no limit.
-     * @param metrics           counts the requests left unanswered and the failed answers.
+     * @param metrics           counts the requests left unanswered.
      */
     MoldRequestServer(
-        final DatagramChannel channel, final int maxPayloadLength, final int requestsPerSecond,
-        final MoldMetrics metrics)
+        final DatagramChannel channel, final MoldAnswerSender sender, final int maxPayloadLength,
+        final int requestsPerSecond, final MoldMetrics metrics)
     {
         this.channel = channel;
+        this.sender = sender;
         this.metrics = metrics;
         this.requestsPerSecond = requestsPerSecond;
         this.response = ByteBuffer.allocateDirect(REQUEST_LENGTH + maxPayloadLength);
@@ -87,13 +88,12 @@ final class MoldRequestServer
     /**
      * Reads the next Request Packet, if one waits, and answers it.
      *
-     * @param store writes the requested Message Blocks at the response's position ({@link MoldUDP64MessageStore#get});
-     *              the response's first 10 bytes are the Session the request names.
-     * @param nowNs monotonic time in nanoseconds, for the requesters' token buckets.
+     * @param answers writes the requested Message Blocks, or hands the request on ({@link Answers#write}).
+     * @param nowNs   monotonic time in nanoseconds, for the requesters' token buckets.
      * @return {@link #NO_REQUEST}, {@link #DROPPED} or {@link #SERVED}.
      * @throws IOException when the socket cannot receive.
      */
-    int serve(final MoldUDP64MessageStore store, final long nowNs) throws IOException
+    int serve(final Answers answers, final long nowNs) throws IOException
     {
         request.clear();
         final SocketAddress requester = channel.receive(request);
@@ -118,24 +118,31 @@ final class MoldRequestServer
         }
         response.clear();
         response.put(request);
-        final int messageCount = store.get(response, sequenceNumber, requestedMessageCount);
+        final int messageCount = answers.write(response, sequenceNumber, requestedMessageCount, requester);
         if (0 != messageCount)
         {
             response.putShort(MESSAGE_COUNT_OFFSET, (short)messageCount);
-            response.flip();
-            try
-            {
-                while (0 == channel.send(response, requester))
-                {
-                    Thread.onSpinWait(); // the socket's buffer is full: the kernel drains it at wire speed
-                }
-            }
-            catch (final IOException ex)
-            {
-                onFailedAnswer(requester, ex);
-            }
+            sender.send(response.flip(), requester);
         }
         return SERVED;
+    }
+
+    /** Where a Request Packet's answer comes from: the feed's store of the session the request names. */
+    @FunctionalInterface
+    interface Answers
+    {
+        /**
+         * Writes the requested Message Blocks, as {@link com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore#get},
+         * or hands the request on to be answered elsewhere.
+         *
+         * @param response              the request's 20 bytes (Session first), then room for the Message Blocks at its
+         *                              position, which advances past those written.
+         * @param sequenceNumber        of the first message requested.
+         * @param requestedMessageCount most messages wanted, 1 or more.
+         * @param requester             where the request came from.
+         * @return the number of messages written; 0 for no answer from here (none kept, or handed on).
+         */
+        int write(ByteBuffer response, long sequenceNumber, int requestedMessageCount, SocketAddress requester);
     }
 
     /** Takes a token from the requester's bucket, made on its first request: false when it has none left. */
@@ -181,17 +188,6 @@ final class MoldRequestServer
             System.err.println("[md-mold] MoldUDP64 Request Packet from " + requester + " dropped: past " +
                 requestsPerSecond + " requests a second from one requester (bourse.md.mold.requests.per.second); " +
                 "logged once, counted in bourse_md_mold_requests_unanswered_total{reason=\"rate_limited\"}");
-        }
-    }
-
-    private void onFailedAnswer(final SocketAddress requester, final IOException ex)
-    {
-        metrics.onFailedAnswer();
-        if (!sendFailedLogged)
-        {
-            sendFailedLogged = true;
-            System.err.println("[md-mold] answer to the MoldUDP64 Request Packet from " + requester + " not sent: " +
-                ex + "; logged once, counted in bourse_md_mold_requests_unanswered_total{reason=\"send_failed\"}");
         }
     }
 

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * Every message of one MoldUDP64 session, from Sequence Number 1, as MoldUDP64 Message Blocks (2-byte big-endian
@@ -20,21 +21,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * request older than the {@link MoldMessageStore}'s memory holds: a receiver that joins late, however late, gets the
  * whole session, as from NASDAQ's re-request servers. Beside it, an index file holds the data file's offset of every
  * {@value #INDEX_INTERVAL}th message (8 bytes, big-endian), so that a request reads at most that many Message Length
- * fields before its first message. Both are written through buffers of their own, off-heap, by one write call when a
- * buffer is full, or when a read needs bytes still in it; appending allocates nothing. No fsync: the files only serve
- * the running session and are deleted when it closes (or, after a crash, by the next md-publisher to use the
- * directory). Past {@code maxBytes} of data the file takes no more messages: requests for those only the memory can
- * answer.
+ * fields before its first message. Both are written through buffers of their own, off-heap: the data by one write call
+ * when its buffer is full, or when a request needs messages still in it ({@link #writeThrough}), the index's entries
+ * written just before; appending allocates nothing.
+ * No fsync: the files only serve the running session and are deleted when it closes (or, after a crash, by the next
+ * md-publisher to use the directory). Past {@code maxBytes} of data the file takes no more messages: requests for those
+ * only the memory can answer.
  *
- * <p>A receiver that backfills asks for the messages right after the ones it last got, response after response: the
- * file keeps where the last {@value #CURSORS} responses ended (sequence number and offset) and starts a request from
- * the nearest of those or of the index entries before it, so that a backfill reads the file once, 16 KiB at a time,
- * whatever its length. The writes and the reads are blocking file I/O on the md-publisher's thread: a write call per 64
- * KiB of messages, and a read call per 16 KiB of a backfill (a request that continues no recent response reads an
- * index entry and at most {@value #INDEX_INTERVAL} length fields more; the feed answers at most
- * {@value MoldFeedAgent#FILE_REQUESTS_PER_DUTY_CYCLE} requests from the file per look at its request socket). One
- * thread appends and reads; a day session's
- * file is created and deleted on another ({@link FeedSessions}), handed over before and after.
+ * <p>One thread appends (the feed's); the messages written out ({@link #writtenMessageCount}) are read by
+ * {@link Reader}s, one per thread (the appending thread's own for the held messages of a new day's session, and the
+ * {@link MoldFileAnswers}' thread's for the re-requests), each reading only what has been written, never the buffers.
+ * A receiver that backfills asks for the messages right after the ones it last got, response after response: a reader
+ * keeps where the last {@value #CURSORS} responses ended (sequence number and offset) and starts a request from the
+ * nearest of those or of the index entries before it, so that a backfill reads the file once, 16 KiB at a time,
+ * whatever its length (a request that continues no recent response reads an index entry and at most
+ * {@value #INDEX_INTERVAL} length fields more). A read that fails marks the file {@linkplain #failed failed}, for the
+ * appending thread to drop it; closing waits for a read in progress, and a read after it finds nothing. A day
+ * session's file is created and deleted on another thread ({@link FeedSessions}), handed over before and after.
  */
 final class MoldSessionFile implements AutoCloseable
 {
@@ -62,19 +65,16 @@ final class MoldSessionFile implements AutoCloseable
     private final long maxBytes;
     private final ByteBuffer dataBuffer = ByteBuffer.allocateDirect(WRITE_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
     private final ByteBuffer indexBuffer = ByteBuffer.allocateDirect(INDEX_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
-    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
-    private final ByteBuffer indexEntry = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.BIG_ENDIAN);
-    /** Per cursor, the 0-based number of the message after a recent response's last (-1: none yet). */
-    private final long[] cursorMessages = new long[CURSORS];
-    /** Per cursor, that message's offset in the data file. */
-    private final long[] cursorOffsets = new long[CURSORS];
-    private int nextCursor;
-    private long readBufferOffset = -1;
+    /** Readers hold it shared while they read; closing holds it alone, so that no read meets a closed channel. */
+    private final StampedLock closing = new StampedLock();
+    private final Reader appenderReader = new Reader();
+    private final Reader answerReader = new Reader();
     private long messageCount;
     private long dataLength;
-    private long writtenDataLength;
-    private long writtenIndexLength;
-    private long readCalls;
+    /** Messages wholly in the data file, their index entries in the index file: what readers may read. */
+    private volatile long writtenMessageCount;
+    private volatile boolean failed;
+    private boolean closed;
 
     private MoldSessionFile(
         final Path dataPath, final Path indexPath, final FileChannel data, final FileChannel index, final long maxBytes)
@@ -84,7 +84,6 @@ final class MoldSessionFile implements AutoCloseable
         this.data = data;
         this.index = index;
         this.maxBytes = maxBytes;
-        Arrays.fill(cursorMessages, -1);
     }
 
     /**
@@ -175,71 +174,50 @@ final class MoldSessionFile implements AutoCloseable
     }
 
     /**
-     * Writes the Message Blocks of the messages from a sequence number on: as many as requested, kept and fitting the
-     * buffer's room up to {@code limit} bytes.
+     * Writes out the buffered messages unless those up to a sequence number are written already, so that a
+     * {@link Reader} finds them; on the appending thread.
      *
-     * @param buffer                receives the Message Blocks at its position, which advances.
-     * @param sequenceNumber        of the first message, 1 to {@link #messageCount()}.
-     * @param requestedMessageCount most messages wanted.
-     * @param limit                 most bytes written.
-     * @return the number of messages written.
-     * @throws IOException when a file cannot be written or read.
+     * @param sequenceNumber of the last message a read will need; past {@link #messageCount()}, all of them.
+     * @throws IOException when a buffer cannot be written.
      */
-    int get(final ByteBuffer buffer, final long sequenceNumber, final long requestedMessageCount, final int limit)
-        throws IOException
+    void writeThrough(final long sequenceNumber) throws IOException
     {
-        final long first = sequenceNumber - 1;
-        long message = first - first % INDEX_INTERVAL;
-        long offset = -1;
-        for (int i = 0; i < CURSORS; i++)
+        if (writtenMessageCount < Math.min(sequenceNumber, messageCount))
         {
-            if (cursorMessages[i] <= first && cursorMessages[i] >= message)
-            {
-                message = cursorMessages[i];
-                offset = cursorOffsets[i];
-            }
+            flushData();
         }
-        if (offset < 0)
-        {
-            offset = indexEntry(first / INDEX_INTERVAL);
-        }
-        for (; message < first; message++)
-        {
-            offset += MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + messageLength(offset);
-        }
-        final long end = Math.min(messageCount, first + requestedMessageCount);
-        int written = 0;
-        int count = 0;
-        for (long next = first; next < end; next++)
-        {
-            final int blockLength = MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + messageLength(offset);
-            if (written + blockLength > limit)
-            {
-                break;
-            }
-            cache(offset, blockLength);
-            buffer.put(buffer.position() + written, readBuffer, (int)(offset - readBufferOffset), blockLength);
-            written += blockLength;
-            offset += blockLength;
-            count++;
-        }
-        buffer.position(buffer.position() + written);
-        keepCursor(first + count, offset);
-        return count;
     }
 
-    /**
-     * @return read calls made on the files so far, for tests of how much a backfill reads.
-     */
-    long readCalls()
+    /** @return the messages readers may read: Sequence Numbers 1 to this; any thread. */
+    long writtenMessageCount()
     {
-        return readCalls;
+        return writtenMessageCount;
     }
 
-    /** Closes and deletes both files. */
+    /** @return whether a read failed ({@link Reader#get}), on any thread: the appending thread should drop the file. */
+    boolean failed()
+    {
+        return failed;
+    }
+
+    /** @return the reader of the appending thread. */
+    Reader appenderReader()
+    {
+        return appenderReader;
+    }
+
+    /** @return the reader of the {@link MoldFileAnswers}' thread. */
+    Reader answerReader()
+    {
+        return answerReader;
+    }
+
+    /** Closes and deletes both files, once no read is in progress; a read after it finds nothing. */
     @Override
     public void close() throws IOException
     {
+        final long stamp = closing.writeLock();
+        closed = true;
         try
         {
             try (data; index)
@@ -256,6 +234,7 @@ final class MoldSessionFile implements AutoCloseable
             finally
             {
                 HELD_FILES.remove(dataPath.toAbsolutePath().normalize());
+                closing.unlockWrite(stamp);
             }
         }
     }
@@ -289,91 +268,17 @@ final class MoldSessionFile implements AutoCloseable
         return ProcessHandle.current().pid() == pid ? !HELD_FILES.contains(dataPath) : ProcessHandle.of(pid).isEmpty();
     }
 
-    /** Keeps where a response ended, in place of the oldest cursor, unless a cursor stands there already. */
-    private void keepCursor(final long message, final long offset)
-    {
-        for (int i = 0; i < CURSORS; i++)
-        {
-            if (cursorMessages[i] == message)
-            {
-                return;
-            }
-        }
-        cursorMessages[nextCursor] = message;
-        cursorOffsets[nextCursor] = offset;
-        nextCursor = (nextCursor + 1) % CURSORS;
-    }
-
-    private int messageLength(final long offset) throws IOException
-    {
-        cache(offset, MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH);
-        return readBuffer.getShort((int)(offset - readBufferOffset)) & 0xFFFF;
-    }
-
-    /**
-     * Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}, writing the data buffer first
-     * when they are not all written yet.
-     */
-    private void cache(final long offset, final int length) throws IOException
-    {
-        if (readBufferOffset >= 0 && offset >= readBufferOffset &&
-            offset + length <= readBufferOffset + readBuffer.limit())
-        {
-            return;
-        }
-        if (offset + length > writtenDataLength)
-        {
-            flushData();
-        }
-        readBuffer.clear();
-        while (readBuffer.hasRemaining())
-        {
-            readCalls++;
-            if (data.read(readBuffer, offset + readBuffer.position()) < 0)
-            {
-                break;
-            }
-        }
-        readBuffer.flip();
-        readBufferOffset = offset;
-        if (readBuffer.limit() < length)
-        {
-            readBufferOffset = -1;
-            throw new IOException(dataPath + ": " + length + " bytes at " + offset + " not in the file");
-        }
-    }
-
-    /** @return the data file's offset of the message {@code entry * INDEX_INTERVAL} (0-based), from the index. */
-    private long indexEntry(final long entry) throws IOException
-    {
-        final long position = entry * Long.BYTES;
-        if (position + Long.BYTES > writtenIndexLength)
-        {
-            flushIndex();
-        }
-        indexEntry.clear();
-        while (indexEntry.hasRemaining())
-        {
-            readCalls++;
-            if (index.read(indexEntry, position + indexEntry.position()) < 0)
-            {
-                throw new IOException(indexPath + ": no entry at " + position);
-            }
-        }
-        return indexEntry.getLong(0);
-    }
-
+    /** Writes out the index's buffer, then the data's, then lets readers read the messages written. */
     private void flushData() throws IOException
     {
+        flushIndex();
         flush(dataBuffer, data);
-        writtenDataLength = dataLength;
+        writtenMessageCount = messageCount;
     }
 
     private void flushIndex() throws IOException
     {
-        final int length = indexBuffer.position();
         flush(indexBuffer, index);
-        writtenIndexLength += length;
     }
 
     private static void flush(final ByteBuffer buffer, final FileChannel channel) throws IOException
@@ -384,5 +289,175 @@ final class MoldSessionFile implements AutoCloseable
             channel.write(buffer);
         }
         buffer.clear();
+    }
+
+    /**
+     * Reads the messages written out ({@link #writtenMessageCount}) for one thread: its own buffers and cursors. A
+     * failed read marks the file {@linkplain #failed failed} and gives no messages.
+     */
+    final class Reader
+    {
+        private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_LENGTH).order(ByteOrder.BIG_ENDIAN);
+        private final ByteBuffer indexEntry = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.BIG_ENDIAN);
+        /** Per cursor, the 0-based number of the message after a recent response's last (-1: none yet). */
+        private final long[] cursorMessages = new long[CURSORS];
+        /** Per cursor, that message's offset in the data file. */
+        private final long[] cursorOffsets = new long[CURSORS];
+        private int nextCursor;
+        private long readBufferOffset = -1;
+        private long readCalls;
+
+        private Reader()
+        {
+            Arrays.fill(cursorMessages, -1);
+        }
+
+        /**
+         * Writes the Message Blocks of the messages from a sequence number on: as many as requested, written out and
+         * fitting the buffer's room up to {@code limit} bytes.
+         *
+         * @param buffer                receives the Message Blocks at its position, which advances.
+         * @param sequenceNumber        of the first message, 1 to {@link #writtenMessageCount()}.
+         * @param requestedMessageCount most messages wanted.
+         * @param limit                 most bytes written.
+         * @return the number of messages written; 0 when the first is not written out, or the file is closed or failed.
+         * @throws IOException when a file cannot be read: the file is marked {@linkplain #failed failed}.
+         */
+        int get(final ByteBuffer buffer, final long sequenceNumber, final long requestedMessageCount, final int limit)
+            throws IOException
+        {
+            final long stamp = closing.readLock();
+            try
+            {
+                final long written = writtenMessageCount;
+                if (closed || failed || sequenceNumber < 1 || sequenceNumber > written)
+                {
+                    return 0;
+                }
+                return read(buffer, sequenceNumber - 1, Math.min(written, sequenceNumber - 1 + requestedMessageCount),
+                    limit);
+            }
+            catch (final IOException ex)
+            {
+                failed = true;
+                throw ex;
+            }
+            finally
+            {
+                closing.unlockRead(stamp);
+            }
+        }
+
+        /** @return read calls made on the files so far, for tests of how much a backfill reads. */
+        long readCalls()
+        {
+            return readCalls;
+        }
+
+        private int read(final ByteBuffer buffer, final long first, final long end, final int limit) throws IOException
+        {
+            long message = first - first % INDEX_INTERVAL;
+            long offset = -1;
+            for (int i = 0; i < CURSORS; i++)
+            {
+                if (cursorMessages[i] <= first && cursorMessages[i] >= message)
+                {
+                    message = cursorMessages[i];
+                    offset = cursorOffsets[i];
+                }
+            }
+            if (offset < 0)
+            {
+                offset = indexEntry(first / INDEX_INTERVAL);
+            }
+            for (; message < first; message++)
+            {
+                offset += MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + messageLength(offset);
+            }
+            int written = 0;
+            int count = 0;
+            for (long next = first; next < end; next++)
+            {
+                final int blockLength = MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH + messageLength(offset);
+                if (written + blockLength > limit)
+                {
+                    break;
+                }
+                cache(offset, blockLength);
+                buffer.put(buffer.position() + written, readBuffer, (int)(offset - readBufferOffset), blockLength);
+                written += blockLength;
+                offset += blockLength;
+                count++;
+            }
+            buffer.position(buffer.position() + written);
+            keepCursor(first + count, offset);
+            return count;
+        }
+
+        /** Keeps where a response ended, in place of the oldest cursor, unless a cursor stands there already. */
+        private void keepCursor(final long message, final long offset)
+        {
+            for (int i = 0; i < CURSORS; i++)
+            {
+                if (cursorMessages[i] == message)
+                {
+                    return;
+                }
+            }
+            cursorMessages[nextCursor] = message;
+            cursorOffsets[nextCursor] = offset;
+            nextCursor = (nextCursor + 1) % CURSORS;
+        }
+
+        private int messageLength(final long offset) throws IOException
+        {
+            cache(offset, MoldMessageStore.MESSAGE_LENGTH_FIELD_LENGTH);
+            return readBuffer.getShort((int)(offset - readBufferOffset)) & 0xFFFF;
+        }
+
+        /**
+         * Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}, all of them written out:
+         * a buffer once read stays true, as written bytes never change.
+         */
+        private void cache(final long offset, final int length) throws IOException
+        {
+            if (readBufferOffset >= 0 && offset >= readBufferOffset &&
+                offset + length <= readBufferOffset + readBuffer.limit())
+            {
+                return;
+            }
+            readBuffer.clear();
+            while (readBuffer.hasRemaining())
+            {
+                readCalls++;
+                if (data.read(readBuffer, offset + readBuffer.position()) < 0)
+                {
+                    break;
+                }
+            }
+            readBuffer.flip();
+            readBufferOffset = offset;
+            if (readBuffer.limit() < length)
+            {
+                readBufferOffset = -1;
+                throw new IOException(dataPath + ": " + length + " bytes at " + offset + " not in the file");
+            }
+        }
+
+        /** @return the data file's offset of the message {@code entry * INDEX_INTERVAL} (0-based), from the index. */
+        private long indexEntry(final long entry) throws IOException
+        {
+            final long position = entry * Long.BYTES;
+            indexEntry.clear();
+            while (indexEntry.hasRemaining())
+            {
+                readCalls++;
+                if (index.read(indexEntry, position + indexEntry.position()) < 0)
+                {
+                    throw new IOException(indexPath + ": no entry at " + position);
+                }
+            }
+            return indexEntry.getLong(0);
+        }
     }
 }

@@ -16,10 +16,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -59,6 +61,7 @@ class MdPublisherMoldFeedTest
     private Publication shard0;
     private Publication shard1;
     private Subscription orderFeed;
+    private InetSocketAddress group;
 
     @BeforeEach
     void setUp() throws IOException
@@ -214,6 +217,46 @@ class MdPublisherMoldFeedTest
      * feed runs on the same thread meanwhile: the messages it took before the stall all go out, and Heartbeats keep
      * their interval. Once the subscriber goes, the rest of the messages follow.
      */
+    /**
+     * A receiver that joins after the memory has let go of most of the session backfills all of it: the requests older
+     * than the memory are answered from the session file on the md-publisher's {@code md-mold-file} thread, the newer
+     * ones from the memory on its feed's.
+     */
+    @Test
+    void shouldBackfillALateJoinerFromTheSessionFileOnTheFileAnswersThread(@TempDir final Path storeDir)
+        throws Exception
+    {
+        CloseHelper.close(receiver);
+        service.close();
+        launch(new MdPublisherContext()
+            .moldStoreMessages(16)
+            .moldStoreDir(storeDir.toString())
+            .moldHeartbeatIntervalMs(100)
+            .moldEndOfSessionMs(0));
+        final List<ItchEvents.Message> expected = MoldReceiver.sessionOpening('T', "    ");
+        final int orders = 500;
+        for (int i = 0; i < orders; i++)
+        {
+            offer(shard0, engine.orderAdded(T + i, "AAPL", 100 + i, SELL, 100, 1_500_000, 'Y'));
+            expected.add(new AddOrder(1, 0, T + i, 100 + i, 'S', 100, "AAPL", 1_500_000));
+        }
+        receiveUntil(expected.size());
+        assertThat(receiver.itch.messages).isEqualTo(expected);
+        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName).contains("md-mold-file");
+
+        try (MoldReceiver lateJoiner = new MoldReceiver(
+            Multicast.join(group), new InetSocketAddress(Multicast.LOOPBACK, service.moldRequestPort())))
+        {
+            awaitTrue(() -> lateJoiner.polled() && lateJoiner.itch.messages.size() >= expected.size());
+            assertThat(lateJoiner.itch.messages).isEqualTo(expected);
+            assertThat(lateJoiner.requests.getFirst().sequenceNumber()).isOne();
+        }
+        awaitAsserted(() -> assertThat(scrapeMetrics())
+            .contains("bourse_md_mold_request_messages_total " + expected.size() + ".0\n")
+            .contains("bourse_md_mold_requests_unanswered_total{reason=\"outside_store\"} 0.0\n")
+            .contains("bourse_md_mold_errors_total 0.0\n"));
+    }
+
     @Test
     void shouldKeepSendingMoldUdp64PacketsAndHeartbeatsWhileAnOfferWaitsOutAStalledSubscriber() throws Exception
     {
@@ -288,7 +331,7 @@ class MdPublisherMoldFeedTest
 
     private void launch(final MdPublisherContext ctx) throws IOException
     {
-        final InetSocketAddress group = Multicast.randomGroup();
+        group = Multicast.randomGroup();
         final DatagramChannel downstream = Multicast.join(group);
         service = MdPublisherService.launch(ctx
             .layout(layout)

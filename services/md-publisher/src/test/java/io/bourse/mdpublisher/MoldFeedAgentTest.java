@@ -25,9 +25,11 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -294,12 +296,13 @@ class MoldFeedAgentTest
     }
 
     /**
-     * Of the requests of one look, at most {@link MoldFeedAgent#FILE_REQUESTS_PER_DUTY_CYCLE} are answered from the
-     * session file (blocking reads on the feed's thread); the requests behind them wait in the socket for the next
-     * look, memory's and file's alike. Before, up to 16 answers a look could read the file.
+     * Requests older than the memory holds are handed over to the session file's answering agent, which reads the file
+     * and sends the answers on its own thread (its duty cycle run here by hand): the feed's duty cycle reads no file
+     * and answers the memory's request behind them in the same look. Before, the feed's thread read the file for up
+     * to two requests a look, and the requests behind waited for the next look.
      */
     @Test
-    void shouldAnswerAtMostTheFilesShareOfRequestsFromTheSessionFileInOneLook() throws IOException
+    void shouldHandTheSessionFilesRequestsToTheFileAnswersAndAnswerTheMemorysInTheSameLook() throws IOException
     {
         start(1400, 4);
         for (int orderId = 1; orderId <= 3; orderId++)
@@ -316,16 +319,111 @@ class MoldFeedAgentTest
                 requestAddress);
         }
         nextRequestPoll();
-        assertThat(agent.doWork()).as("requests read").isEqualTo(MoldFeedAgent.FILE_REQUESTS_PER_DUTY_CYCLE);
+        assertThat(agent.doWork()).as("requests read").isEqualTo(4);
+        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(8, 1, 20 + 38));
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
+        assertThat(counter("bourse_md_mold_requests", null)).as("the memory's, answered").isEqualTo(1);
+
+        assertThat(feed.fileAnswers().doWork()).as("the file's, answered").isEqualTo(3);
         assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(1, 1, 20 + 14));
         assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(2, 1, 20 + 41));
-        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
-
-        nextRequestPoll();
-        assertThat(agent.doWork()).as("requests read").isEqualTo(2);
-        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(8, 1, 20 + 38));
         assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(3, 1, 20 + 41));
+        assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(4);
         assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(4);
+    }
+
+    /**
+     * With {@link MoldFileAnswers#MAX_WAITING} requests waiting for the session file, one more is dropped unanswered
+     * and counted; once the file's answers have caught up, the requester's next request is answered.
+     */
+    @Test
+    void shouldDropARequestForTheSessionFileWhileItsAnswersQueueIsFull() throws IOException
+    {
+        start(1400, 4);
+        for (int orderId = 1; orderId <= 3; orderId++)
+        {
+            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+        }
+        agent.doWork();
+        final DatagramChannel requester = open(Multicast.unicast());
+        final byte[] request = hex(SESSION_HEX + " 0000000000000001 0001");
+
+        // Sent a look's worth at a time, so that the socket's buffer drops none.
+        final int requests = MoldFileAnswers.MAX_WAITING + 1;
+        for (int sent = 0; sent < requests; sent += MoldFeedAgent.REQUESTS_PER_DUTY_CYCLE)
+        {
+            for (int i = sent; i < Math.min(sent + MoldFeedAgent.REQUESTS_PER_DUTY_CYCLE, requests); i++)
+            {
+                requester.send(ByteBuffer.wrap(request), requestAddress);
+            }
+            nextRequestPoll();
+            assertThat(agent.doWork()).as("requests read").isPositive();
+        }
+        assertThat(counter("bourse_md_mold_requests_unanswered", "file_busy")).isOne();
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).as("none answered yet").isNull();
+
+        int answered = 0;
+        while (feed.fileAnswers().doWork() > 0)
+        {
+            answered += Multicast.receive(requester, DATAGRAM_WAIT_MS).length > 0 ? 1 : 0;
+            while (null != Multicast.receive(requester, 1))
+            {
+                answered++;
+            }
+        }
+        assertThat(answered).isEqualTo(MoldFileAnswers.MAX_WAITING);
+        requester.send(ByteBuffer.wrap(request), requestAddress);
+        nextRequestPoll();
+        agent.doWork();
+        feed.fileAnswers().doWork();
+        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(1, 1, 20 + 14));
+        assertThat(counter("bourse_md_mold_requests_unanswered", "file_busy")).isOne();
+        assertThat(counter("bourse_md_mold_request_messages", null)).isEqualTo(MoldFileAnswers.MAX_WAITING + 1);
+    }
+
+    /**
+     * A session file whose read fails on the file answers' thread (here, cut short behind its back) is counted as an
+     * error there, and dropped by the feed at its next message: requests older than the memory then go unanswered,
+     * counted as outside the store, while the memory's are answered as before.
+     */
+    @Test
+    void shouldCountASessionFileThatFailsOnTheFileAnswersThreadAndDropItAtTheNextMessage() throws IOException
+    {
+        start(1400, 4);
+        // Past the session file's 64 KiB write buffer: messages 1..2,007, the file's first ones written out.
+        for (int orderId = 1; orderId <= 2_000; orderId++)
+        {
+            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+            if (orderId % 20 == 0)
+            {
+                agent.doWork();
+            }
+        }
+        final DatagramChannel requester = open(Multicast.unicast());
+        try (FileChannel data = FileChannel.open(feed.sessionFile(), StandardOpenOption.WRITE))
+        {
+            data.truncate(0);
+        }
+
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0001")), requestAddress);
+        nextRequestPoll();
+        agent.doWork();
+        assertThat(feed.fileAnswers().doWork()).isOne();
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).isNull();
+        assertThat(counter("bourse_md_mold_errors", null)).isOne();
+        assertThat(storeDir).isNotEmptyDirectory();
+
+        publish(sbe.addOrder(T, "AAPL", 2_001, Side.SELL, 100, 1_000_000));
+        agent.doWork();
+        assertThat(storeDir).as("dropped at the next message").isEmptyDirectory();
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0001")), requestAddress);
+        requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 00000000000007D8 0001")), requestAddress);
+        nextRequestPoll();
+        agent.doWork();
+        assertThat(feed.fileAnswers().doWork()).isZero();
+        assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).isEqualTo(new Header(2_008, 1, 20 + 38));
+        assertThat(counter("bourse_md_mold_requests_unanswered", "outside_store")).isEqualTo(2);
+        assertThat(counter("bourse_md_mold_errors", null)).isOne();
     }
 
     /**
@@ -922,6 +1020,7 @@ class MoldFeedAgentTest
         {
             nextRequestPoll();
             agent.doWork();
+            runFileAnswers();
             response = Multicast.receive(requester, 1);
         }
         return response;
@@ -937,6 +1036,16 @@ class MoldFeedAgentTest
             receiver.poll();
             nextRequestPoll();
             agent.doWork();
+            runFileAnswers();
+        }
+    }
+
+    /** Runs a duty cycle of the session files' answering agent, as its thread does, when the feed has one. */
+    private void runFileAnswers()
+    {
+        if (null != feed.fileAnswers())
+        {
+            feed.fileAnswers().doWork();
         }
     }
 

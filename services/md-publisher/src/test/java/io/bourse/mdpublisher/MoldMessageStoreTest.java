@@ -206,7 +206,7 @@ class MoldMessageStoreTest
     @Test
     void shouldBackfillAWholeSessionFromTheSessionFileReadingItOnce() throws IOException
     {
-        // Past the 1,024 entries of the index's write buffer (1,048,576 messages), so that it is written on its own.
+        // Past the 1,024 entries of the index's write buffer (1,048,576 messages), so that it fills up once.
         final int count = 1024 * MoldSessionFile.INDEX_INTERVAL + 3 * MoldSessionFile.INDEX_INTERVAL + 5;
         final MoldSessionFile file = MoldSessionFile.create(dir, "S1", Long.MAX_VALUE);
         final MoldMessageStore store =
@@ -232,7 +232,8 @@ class MoldMessageStoreTest
         }
         assertThat(requests).isGreaterThan(count / 200);
         // Each 16 KiB read starts at the first block the last one did not hold whole; one more at the file's end.
-        assertThat(file.readCalls()).as("the data file read once, 16 KiB at a time, and one index entry")
+        assertThat(file.appenderReader().readCalls())
+            .as("the data file read once, 16 KiB at a time, and one index entry")
             .isLessThanOrEqualTo(bytes / (16 * 1024 - 2 - MAX_MESSAGE_LENGTH) + 3);
 
         // A request a little past a response's end walks on from it; one far from any, from the index.

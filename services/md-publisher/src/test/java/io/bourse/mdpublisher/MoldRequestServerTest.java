@@ -1,6 +1,5 @@
 package io.bourse.mdpublisher;
 
-import com.paritytrading.nassau.moldudp64.MoldUDP64MessageStore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MoldRequestServerTest
 {
     /** Of every request, one 1-byte message: a Message Block of 3 bytes. */
-    private static final MoldUDP64MessageStore STORE = (buffer, sequenceNumber, requestedMessageCount) ->
+    private static final MoldRequestServer.Answers STORE = (buffer, sequenceNumber, requestedMessageCount, requester) ->
     {
         buffer.putShort((short)1).put((byte)'A');
         return 1;
@@ -51,8 +50,9 @@ class MoldRequestServerTest
         throws IOException
     {
         final DatagramChannel serverChannel = open(Multicast.unicast());
-        final MoldRequestServer server =
-            new MoldRequestServer(serverChannel, 1400, 1, new MoldMetrics(registry));
+        final MoldMetrics metrics = new MoldMetrics(registry);
+        final MoldRequestServer server = new MoldRequestServer(
+            serverChannel, new MoldAnswerSender(serverChannel, metrics), 1400, 1, metrics);
         final SocketAddress address = serverChannel.getLocalAddress();
         for (int i = 0; i < MoldRequestServer.MAX_REQUESTERS; i++)
         {
