@@ -50,6 +50,12 @@ final class BookCheck
         long messagesAtLastLook();
 
         /**
+         * @return whether the session was opened again (a login or join again, which empties its books) since the last
+         *         look ({@link #isComparable}); any thread.
+         */
+        boolean startedAgainSinceLastLook();
+
+        /**
          * @param timeoutMs how long the session was looked at, in milliseconds.
          * @return why its books were not comparable at the last look ({@link #isComparable}).
          */
@@ -179,6 +185,11 @@ final class BookCheck
             {
                 poll(session);
                 LockSupport.parkNanos(POLL_NS);
+            }
+            if (feed.startedAgainSinceLastLook())
+            {
+                return Result.failed(feed.name() + " was opened again as it stopped for the check, its books emptied: " +
+                    "not compared");
             }
             final long feedChange = feed.messages() - feedMessages;
             final long snapshotChange = received[0] - lastCount;

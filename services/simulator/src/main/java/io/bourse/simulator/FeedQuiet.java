@@ -6,8 +6,8 @@ import java.util.function.Supplier;
 /**
  * Whether the first market-data session's books stand at a point of the stream, so that a snapshot can be compared
  * with them: no message for the quiet period, no login again pending, and over MoldUDP64 every gap filled and a
- * Heartbeat come after the last message (so that the last packet was not lost); a new MoldUDP64 session starts the
- * quiet period again. The session is read on its own thread until {@link #freeze}. One thread looks.
+ * Heartbeat come after the last message (so that the last packet was not lost); a new session (a login or a MoldUDP64
+ * join again, which empties the books) starts the quiet period again. The session is read on its own thread until {@link #freeze}. One thread looks.
  */
 final class FeedQuiet implements BookCheck.Feed
 {
@@ -16,6 +16,7 @@ final class FeedQuiet implements BookCheck.Feed
     private final long quietNs;
     private final Supplier<OrderBooks> freeze;
     private long lastCount;
+    private long lastStarts;
     private long lastChangeNs;
     private MoldSession moldSession;
     private long heartbeatsBefore;
@@ -39,6 +40,7 @@ final class FeedQuiet implements BookCheck.Feed
         this.quietNs = quietNs;
         this.freeze = freeze;
         lastCount = feed.messages();
+        lastStarts = feed.sessionStarts();
         lastChangeNs = nowNs;
         moldSession = feed.moldSession();
         heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
@@ -54,10 +56,12 @@ final class FeedQuiet implements BookCheck.Feed
     public boolean isComparable(final long nowNs)
     {
         final long count = feed.messages();
+        final long starts = feed.sessionStarts();
         final MoldSession current = feed.moldSession();
-        if (count != lastCount || current != moldSession)
+        if (count != lastCount || starts != lastStarts || current != moldSession)
         {
             lastCount = count;
+            lastStarts = starts;
             lastChangeNs = nowNs;
             moldSession = current;
             heartbeatsBefore = null == moldSession ? 0 : moldSession.heartbeats();
@@ -84,6 +88,12 @@ final class FeedQuiet implements BookCheck.Feed
     public long messagesAtLastLook()
     {
         return lastCount;
+    }
+
+    @Override
+    public boolean startedAgainSinceLastLook()
+    {
+        return feed.sessionStarts() != lastStarts;
     }
 
     @Override

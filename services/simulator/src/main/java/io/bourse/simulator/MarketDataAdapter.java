@@ -40,6 +40,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     private final MarketDataListener listener;
     private final FeedObserver observer;
     private boolean endOfMessages;
+    private volatile long sessionStarts;
 
     /**
      * @param sessionName the session's name, which the log of a malformed message gives.
@@ -77,11 +78,21 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         return books;
     }
 
-    /** For a new session of the same feed (a login or join again): empties the books, forgets an End of Messages. */
+    /**
+     * For a new session of the same feed (a login or join again): empties the books, forgets an End of Messages; on
+     * the market-data thread.
+     */
     void startSession()
     {
         books.clear();
         endOfMessages = false;
+        sessionStarts++; // the one writer's
+    }
+
+    /** @return how many times a new session started ({@link #startSession}), emptying the books; any thread. */
+    long sessionStarts()
+    {
+        return sessionStarts;
     }
 
     /**

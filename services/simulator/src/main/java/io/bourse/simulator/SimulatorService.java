@@ -503,11 +503,17 @@ public final class SimulatorService implements AutoCloseable
             {
                 return mdAgent.isReloginPending(0);
             }
+
+            @Override
+            public long sessionStarts()
+            {
+                return mdAdapters.getFirst().sessionStarts();
+            }
         };
         final FeedQuiet feed = new FeedQuiet(mdAgent.name(0), firstFeed,
             TimeUnit.MILLISECONDS.toNanos(ctx.bookCheckQuietMs()), () ->
             {
-                CloseHelper.close(mdRunner);
+                closeAndAwait(mdRunner);
                 return mdAdapters.get(0).books();
             }, SystemNanoClock.INSTANCE.nanoTime());
         final String notComparable = awaitComparableBooks(feed, TimeUnit.MILLISECONDS.toNanos(ctx.connectTimeoutMs()),
@@ -532,6 +538,22 @@ public final class SimulatorService implements AutoCloseable
         {
             counters.errors().error(SimulatorError.BOOK_CHECK_FAILED, "fanout snapshot session", ex);
             return BookCheck.Result.failed(ex.getMessage());
+        }
+    }
+
+    /**
+     * Stops an agent and waits for its thread to end, whichever thread closes its runner: Agrona's
+     * {@link AgentRunner#close} returns at once, without waiting, while another thread's close is under way (the run's
+     * {@link #close}, timed out, as the book check stops the market-data agent).
+     *
+     * @param runner the agent's runner, started or not.
+     */
+    static void closeAndAwait(final AgentRunner runner)
+    {
+        CloseHelper.close(runner);
+        while (!runner.isClosed())
+        {
+            LockSupport.parkNanos(MONITOR_POLL_NS);
         }
     }
 
@@ -580,6 +602,9 @@ public final class SimulatorService implements AutoCloseable
 
         /** @return whether the first session was lost and is to be opened again. */
         boolean isReloginPending();
+
+        /** @return how many times the first session was opened again (a login or join again), emptying its books. */
+        long sessionStarts();
     }
 
     /**

@@ -65,6 +65,8 @@ class MarketDataFanoutTest
     private SoupClient session;
     /** ITCH messages the feed session delivered. */
     private long feedMessages;
+    /** Times the feed session was opened again. */
+    private long feedSessionStarts;
 
     @BeforeEach
     void setUp() throws IOException
@@ -278,6 +280,12 @@ class MarketDataFanoutTest
             {
                 return false;
             }
+
+            @Override
+            public long sessionStarts()
+            {
+                return feedSessionStarts;
+            }
         };
         return new FeedQuiet("feed session", firstFeed, TimeUnit.MILLISECONDS.toNanos(quietMs), () ->
         {
@@ -334,6 +342,26 @@ class MarketDataFanoutTest
         assertThat(result.symbols()).isZero();
     }
 
+    /**
+     * The feed's session lost and logged in again between the check's last look and its stop: its books emptied with
+     * no message, the check does not compare them. Before, it compared empty books with the snapshot.
+     */
+    @Test
+    void shouldNotCompareTheBooksWhenTheFeedsSessionWasOpenedAgainAsItStopped() throws IOException
+    {
+        offer(sbe.addOrder(T + 1, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        pollUntil(() -> books.orderCount(1) == 1);
+
+        final BookCheck.Result result = BookCheck.run(feed(NOTHING, () ->
+        {
+            books.clear(); // as MarketDataAdapter.startSession, on the agent's last duty cycle
+            feedSessionStarts++;
+        }), SYMBOLS, "localhost", fanout.port(), USER, 200, 5_000, counters);
+
+        assertThat(result).isEqualTo(BookCheck.Result.failed(
+            "feed session was opened again as it stopped for the check, its books emptied: not compared"));
+    }
+
     /** A feed's session that is never comparable (here, waiting to log in again) fails the check, saying why. */
     @Test
     void shouldFailTheCheckWhenTheFeedsSessionIsNotComparableInTime() throws IOException
@@ -356,6 +384,12 @@ class MarketDataFanoutTest
             public boolean isReloginPending()
             {
                 return true;
+            }
+
+            @Override
+            public long sessionStarts()
+            {
+                return 0;
             }
         };
 
