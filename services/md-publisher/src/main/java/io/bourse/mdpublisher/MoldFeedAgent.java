@@ -78,8 +78,8 @@ import java.util.function.BooleanSupplier;
  *   lost on the network: its messages keep their sequence numbers and stay in the store, where receivers find them by
  *   re-request.</li>
  * </ul>
- * Non-blocking sockets; a send that the socket's full buffer refused is retried (by nassau, and by the request
- * server), which the kernel drains at wire speed. From market data to packet, nothing is allocated.
+ * Non-blocking sockets; a send that the socket's full buffer refused is retried (by nassau, and by the
+ * {@link MoldAnswerSender}), which the kernel drains at wire speed. From market data to packet, nothing is allocated.
  */
 final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
 {
@@ -746,12 +746,10 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             metrics.onRequestForAnotherSession();
             return 0;
         }
-        int messageCount = requestedMessageCount;
-        if (session == current && held)
-        {
-            // Only those already sent to the group: no receiver gets a message by request before the group does.
-            messageCount = (int)Math.max(0, Math.min(messageCount, nextHeldSequenceNumber - sequenceNumber));
-        }
+        // Only those already sent to the group: no receiver gets a message by request before the group does. All those
+        // taken are sent by now, but a held session's; the file's answer, read later, must not take those taken since.
+        final long sent = session == current && held ? nextHeldSequenceNumber : session.store.nextSequenceNumber();
+        int messageCount = (int)Math.max(0, Math.min(requestedMessageCount, sent - sequenceNumber));
         if (0 != messageCount && session.store.isAnsweredFromFile(sequenceNumber))
         {
             final MoldSessionFile file = session.store.sessionFile(sequenceNumber, messageCount);

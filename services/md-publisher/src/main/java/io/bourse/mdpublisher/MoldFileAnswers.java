@@ -99,10 +99,16 @@ final class MoldFileAnswers implements Agent
         Request request;
         while (answered < ANSWERS_PER_DUTY_CYCLE && null != (request = waiting.poll()))
         {
-            answer(request);
-            request.requester = null;
-            request.file = null;
-            free.offer(request);
+            try
+            {
+                answer(request);
+            }
+            finally
+            {
+                request.requester = null;
+                request.file = null;
+                free.offer(request);
+            }
             answered++;
         }
         return answered;

@@ -190,7 +190,7 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
     {
         try
         {
-            sessionFile.writeThrough(sequenceNumber + requestedMessageCount - 1);
+            sessionFile.writeThrough(lastAnswered(sequenceNumber, requestedMessageCount));
             return sessionFile;
         }
         catch (final IOException ex)
@@ -221,7 +221,7 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
         {
             try
             {
-                sessionFile.writeThrough(sequenceNumber + requestedMessageCount - 1);
+                sessionFile.writeThrough(lastAnswered(sequenceNumber, requestedMessageCount));
                 return sessionFile.appenderReader().get(buffer, sequenceNumber, requestedMessageCount, limit);
             }
             catch (final IOException ex)
@@ -254,7 +254,21 @@ final class MoldMessageStore implements MoldUDP64MessageStore, AutoCloseable
         return count;
     }
 
-    /** @return the session file's path; null without one, or once it failed. */
+    /**
+     * @return the last message a response from a sequence number can hold: as many as requested, and at most as many
+     *         of the shortest (1 byte) as fit in {@code maxPayloadLength}, so that a request for up to 65,535 messages
+     *         writes out no more of the file than one response can need.
+     */
+    private long lastAnswered(final long sequenceNumber, final int requestedMessageCount)
+    {
+        return sequenceNumber - 1 +
+            Math.min(requestedMessageCount, maxPayloadLength / (MESSAGE_LENGTH_FIELD_LENGTH + 1));
+    }
+
+    /**
+     * @return the session file's path; null without one, or once it failed (a read that failed on the file answers'
+     *         thread: once the next message is appended).
+     */
     Path sessionFilePath()
     {
         return null == sessionFile ? null : sessionFile.path();

@@ -71,6 +71,8 @@ final class MoldSessionFile implements AutoCloseable
     private final Reader answerReader = new Reader();
     private long messageCount;
     private long dataLength;
+    /** Bytes of Message Blocks in the data file, written before {@link #writtenMessageCount}. */
+    private volatile long writtenDataLength;
     /** Messages wholly in the data file, their index entries in the index file: what readers may read. */
     private volatile long writtenMessageCount;
     private volatile boolean failed;
@@ -212,18 +214,26 @@ final class MoldSessionFile implements AutoCloseable
         return answerReader;
     }
 
-    /** Closes and deletes both files, once no read is in progress; a read after it finds nothing. */
+    /**
+     * Closes both files, once no read is in progress (a read after it finds nothing), then deletes them, with no read
+     * waiting for that (up to 160 ms for a 1 GiB file on the development host).
+     */
     @Override
     public void close() throws IOException
     {
         final long stamp = closing.writeLock();
-        closed = true;
         try
         {
-            try (data; index)
-            {
-                Files.deleteIfExists(dataPath);
-            }
+            closed = true;
+            CloseHelper.closeAll(data, index);
+        }
+        finally
+        {
+            closing.unlockWrite(stamp);
+        }
+        try
+        {
+            Files.deleteIfExists(dataPath);
         }
         finally
         {
@@ -234,7 +244,6 @@ final class MoldSessionFile implements AutoCloseable
             finally
             {
                 HELD_FILES.remove(dataPath.toAbsolutePath().normalize());
-                closing.unlockWrite(stamp);
             }
         }
     }
@@ -273,6 +282,7 @@ final class MoldSessionFile implements AutoCloseable
     {
         flushIndex();
         flush(dataBuffer, data);
+        writtenDataLength = dataLength;
         writtenMessageCount = messageCount;
     }
 
@@ -306,6 +316,8 @@ final class MoldSessionFile implements AutoCloseable
         private int nextCursor;
         private long readBufferOffset = -1;
         private long readCalls;
+        /** Bytes of the data file written out as of this read's start: what it may read. */
+        private long readableLength;
 
         private Reader()
         {
@@ -334,6 +346,7 @@ final class MoldSessionFile implements AutoCloseable
                 {
                     return 0;
                 }
+                readableLength = writtenDataLength;
                 return read(buffer, sequenceNumber - 1, Math.min(written, sequenceNumber - 1 + requestedMessageCount),
                     limit);
             }
@@ -416,8 +429,8 @@ final class MoldSessionFile implements AutoCloseable
         }
 
         /**
-         * Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}, all of them written out:
-         * a buffer once read stays true, as written bytes never change.
+         * Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}, reading no byte past those
+         * written out: a buffer once read stays true, as written bytes never change.
          */
         private void cache(final long offset, final int length) throws IOException
         {
@@ -426,7 +439,7 @@ final class MoldSessionFile implements AutoCloseable
             {
                 return;
             }
-            readBuffer.clear();
+            readBuffer.clear().limit((int)Math.max(0, Math.min(READ_BUFFER_LENGTH, readableLength - offset)));
             while (readBuffer.hasRemaining())
             {
                 readCalls++;

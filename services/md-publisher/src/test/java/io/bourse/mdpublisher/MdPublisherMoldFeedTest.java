@@ -212,12 +212,6 @@ class MdPublisherMoldFeedTest
     }
 
     /**
-     * A subscriber of the SBE order feed that stalls holds the feed's publication at its window; every offer past it
-     * then waits out its retries, here about 100 s (a million, at the offers' back-off of up to 100 us). The MoldUDP64
-     * feed runs on the same thread meanwhile: the messages it took before the stall all go out, and Heartbeats keep
-     * their interval. Once the subscriber goes, the rest of the messages follow.
-     */
-    /**
      * A receiver that joins after the memory has let go of most of the session backfills all of it: the requests older
      * than the memory are answered from the session file on the md-publisher's {@code md-mold-file} thread, the newer
      * ones from the memory on its feed's.
@@ -257,6 +251,12 @@ class MdPublisherMoldFeedTest
             .contains("bourse_md_mold_errors_total 0.0\n"));
     }
 
+    /**
+     * A subscriber of the SBE order feed that stalls holds the feed's publication at its window; every offer past it
+     * then waits out its retries, here about 100 s (a million, at the offers' back-off of up to 100 us). The MoldUDP64
+     * feed runs on the same thread meanwhile: the messages it took before the stall all go out, and Heartbeats keep
+     * their interval. Once the subscriber goes, the rest of the messages follow.
+     */
     @Test
     void shouldKeepSendingMoldUdp64PacketsAndHeartbeatsWhileAnOfferWaitsOutAStalledSubscriber() throws Exception
     {

@@ -365,9 +365,9 @@ class MoldFeedAgentTest
         int answered = 0;
         while (feed.fileAnswers().doWork() > 0)
         {
-            answered += Multicast.receive(requester, DATAGRAM_WAIT_MS).length > 0 ? 1 : 0;
-            while (null != Multicast.receive(requester, 1))
+            for (int i = 0; i < MoldFileAnswers.ANSWERS_PER_DUTY_CYCLE; i++)
             {
+                assertThat(Multicast.receive(requester, DATAGRAM_WAIT_MS)).as("answer %d", answered).isNotNull();
                 answered++;
             }
         }
