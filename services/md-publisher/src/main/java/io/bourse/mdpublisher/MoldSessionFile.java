@@ -429,8 +429,8 @@ final class MoldSessionFile implements AutoCloseable
         }
 
         /**
-         * Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}, reading no byte past those
-         * written out: a buffer once read stays true, as written bytes never change.
+         * Makes the read buffer hold the data file's bytes {@code [offset, offset + length)}, reading no byte past
+         * those written out: a buffer once read stays true, as written bytes never change.
          */
         private void cache(final long offset, final int length) throws IOException
         {
