@@ -195,8 +195,8 @@ public final class GatewayService implements AutoCloseable
      * @return the agent, not yet started.
      * @throws IOException          when the listening channel cannot be registered.
      * @throws UncheckedIOException when the sessions cannot be restored from their journals, the journal directory
-     *                              cannot be read, or with the event archive the session's {@link EventPositions}
-     *                              cannot be opened.
+     *                              cannot be read, the session's {@link CollarReferences} cannot be opened, or with
+     *                              the event archive its {@link EventPositions}.
      */
     static GatewayAgent newAgent(
         final GatewayContext ctx,

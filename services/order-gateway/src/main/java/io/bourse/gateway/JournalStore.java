@@ -1,5 +1,6 @@
 package io.bourse.gateway;
 
+import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.aeron.AgentLaunch;
 import io.bourse.common.time.SessionNames;
 import org.agrona.CloseHelper;
@@ -65,6 +66,7 @@ final class JournalStore implements AutoCloseable
     private final JournalPretoucher pretoucher;
     private AgentRunner pretoucherRunner;
     private EventPositions eventPositions;
+    private CollarReferences collarReferences;
     private int maxSessionIndex;
 
     private JournalStore(final String sessionName, final Path directory, final JournalSync sync,
@@ -409,15 +411,30 @@ final class JournalStore implements AutoCloseable
         return eventPositions;
     }
 
-    /** Stops the pretoucher, then closes every journal and the event positions. */
+    /**
+     * @param symbols the gateway's symbols (those of the first call hold).
+     * @return the session's {@link CollarReferences}, opened at the first call, closed with the store.
+     * @throws IOException when the file cannot be created or mapped.
+     */
+    CollarReferences collarReferences(final SymbolDirectory symbols) throws IOException
+    {
+        if (null == collarReferences)
+        {
+            collarReferences = CollarReferences.open(directory, symbols);
+        }
+        return collarReferences;
+    }
+
+    /** Stops the pretoucher, then closes every journal, the event positions and the collar references. */
     @Override
     public void close()
     {
         CloseHelper.quietClose(pretoucherRunner);
         CloseHelper.quietCloseAll(journals.values());
         journals.clear();
-        CloseHelper.quietClose(eventPositions);
+        CloseHelper.quietCloseAll(eventPositions, collarReferences);
         eventPositions = null;
+        collarReferences = null;
     }
 
     /** Forces a directory's entries to disk, so that a file created in it is found after a crash. */

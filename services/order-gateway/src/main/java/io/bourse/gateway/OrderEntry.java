@@ -224,6 +224,17 @@ final class OrderEntry
         preventedPrices = new long[symbols.shardCount()];
     }
 
+    /**
+     * Collars orders around the day's last trades kept on disk, and keeps every trade there from now on
+     * ({@link PreTradeRisk#keepReferences}). Before the first engine event.
+     *
+     * @param references the day's collar references.
+     */
+    void collarReferences(final CollarReferences references)
+    {
+        risk.keepReferences(references);
+    }
+
     /** @return orders tracked: entered and not yet done. */
     int openOrderCount()
     {

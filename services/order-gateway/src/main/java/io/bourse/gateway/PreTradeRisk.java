@@ -32,7 +32,8 @@ import java.util.Map;
  * <p>
  * Used only by the gateway agent thread; a user's and a firm's state is created on its first order and lives for the
  * day. After a gateway restart the open orders are counted again as the journals rebuild them ({@link OrderRebuild});
- * the rate buckets start full and the collar references start from the configured prices.
+ * the rate buckets start full and the collar references are the day's last trades, kept on disk
+ * ({@link CollarReferences}), or the configured prices for the symbols that have not traded.
  */
 final class PreTradeRisk
 {
@@ -142,9 +143,11 @@ final class PreTradeRisk
     }
 
     private final RiskLimits limits;
+    private final SymbolDirectory symbols;
     private final Map<String, UserRisk> users = new HashMap<>();
     private final Int2ObjectHashMap<Account> firms = new Int2ObjectHashMap<>();
     private final Long2LongHashMap referencePrices = new Long2LongHashMap(0);
+    private CollarReferences stored;
 
     /**
      * @param limits  the limits of every user and firm and the configured reference prices.
@@ -153,12 +156,32 @@ final class PreTradeRisk
     PreTradeRisk(final RiskLimits limits, final SymbolDirectory symbols)
     {
         this.limits = limits;
+        this.symbols = symbols;
         for (final SymbolDirectory.Entry entry : symbols.entries())
         {
             final long referencePrice = limits.referencePrice(entry.symbol());
             if (0 != referencePrice)
             {
                 referencePrices.put(entry.packed(), referencePrice);
+            }
+        }
+    }
+
+    /**
+     * Takes the day's last trades kept on disk as the collar references, in place of the configured ones, and keeps
+     * every trade there from now on. Before the first engine event.
+     *
+     * @param references the day's, of a gateway restarted during it, or empty.
+     */
+    void keepReferences(final CollarReferences references)
+    {
+        stored = references;
+        for (final SymbolDirectory.Entry entry : symbols.entries())
+        {
+            final long price = references.price(entry.packed());
+            if (0 != price)
+            {
+                referencePrices.put(entry.packed(), price);
             }
         }
     }
@@ -200,7 +223,8 @@ final class PreTradeRisk
     }
 
     /**
-     * A trade on the engine's event stream: its price becomes the symbol's collar reference.
+     * A trade on the engine's event stream: its price becomes the symbol's collar reference, kept on disk when
+     * {@link #keepReferences} was given a file.
      *
      * @param symbol packed symbol.
      * @param price  trade price in 1/10000 dollars.
@@ -208,6 +232,10 @@ final class PreTradeRisk
     void onTrade(final long symbol, final long price)
     {
         referencePrices.put(symbol, price);
+        if (null != stored)
+        {
+            stored.store(symbol, price);
+        }
     }
 
     private Account firm(final int firm)

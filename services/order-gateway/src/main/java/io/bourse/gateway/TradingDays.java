@@ -85,8 +85,8 @@ final class TradingDays
      *
      * @param journals the first day's journals, recovered ({@link #firstSessionName}); the day closes them.
      * @return the day.
-     * @throws IOException when a journal cannot be read, or with the event archive its {@link EventPositions} cannot be
-     *                     opened.
+     * @throws IOException when a journal cannot be read, its {@link CollarReferences} cannot be opened, or with the
+     *                     event archive its {@link EventPositions}.
      */
     TradingDay openFirst(final JournalStore journals) throws IOException
     {
@@ -112,8 +112,8 @@ final class TradingDays
      * @param closed     the day that closed.
      * @param midnightNs the duty cycle's time, ns since the midnight of the clock's start.
      * @return the new day.
-     * @throws IOException when its journal directory, a journal in it, or with the event archive its
-     *                     {@link EventPositions} cannot be opened.
+     * @throws IOException when its journal directory, a journal in it, its {@link CollarReferences} or with the
+     *                     event archive its {@link EventPositions} cannot be opened.
      */
     TradingDay openNext(final TradingDay closed, final long midnightNs) throws IOException
     {
@@ -275,6 +275,7 @@ final class TradingDays
         journals.unmarkOrdersCanceled();
         final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
         final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
+        orderEntry.collarReferences(journals.collarReferences(ctx.symbolDirectory()));
         final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);
         rejectOrdersLostWithTheirMediaDriver(journals, orderEntry, registry);
         orderEntry.keepCancelsOnDisconnectOfRestoredOrders();

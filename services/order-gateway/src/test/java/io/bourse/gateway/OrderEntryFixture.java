@@ -50,6 +50,7 @@ final class OrderEntryFixture implements AutoCloseable
     final int aliceIndex;
     final int bobIndex;
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
+    private final CollarReferences collarReferences;
     private int requestLength;
 
     /**
@@ -139,6 +140,8 @@ final class OrderEntryFixture implements AutoCloseable
         orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, maxSessionTokens, maxDayTokens, symbols, limits,
             engine, ouch, metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)),
             mediaDriverStartMs);
+        collarReferences = CollarReferences.open(journalDir, symbols);
+        orderEntry.collarReferences(collarReferences);
         adapter = new OrderEntryAdapter(orderEntry, metrics);
         events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
         this.aliceIndex = aliceIndex;
@@ -275,6 +278,6 @@ final class OrderEntryFixture implements AutoCloseable
     @Override
     public void close()
     {
-        CloseHelper.closeAll(alice.journal(), bob.journal());
+        CloseHelper.closeAll(alice.journal(), bob.journal(), collarReferences);
     }
 }

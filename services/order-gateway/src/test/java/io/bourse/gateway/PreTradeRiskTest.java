@@ -157,6 +157,33 @@ class PreTradeRiskTest
         assertThat(fixture.engine.commands()).hasSize(1);
     }
 
+    /**
+     * A gateway restarted during the day collars orders around the day's last trades, kept on disk, not the configured
+     * reference: before, only the trades of the engine events it replays were known, and none without the archive.
+     */
+    @Test
+    void shouldCollarAroundTheDaysLastTradesAfterARestart() throws IOException
+    {
+        open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L, "AAPL", PRICE));
+        final long otherGateway = (2L << 56) | (1L << 32);
+        fixture.events.executed(T1, 5, "MSFT", 100, 3_000_000, otherGateway | 1, 11, Side.BUY, otherGateway | 2, 10,
+            0, 0);
+        fixture.close();
+
+        open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L, "AAPL", PRICE));
+        fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(3_300_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("M2").stock(Symbols.pack("MSFT")).price(3_300_100);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("A1").price(1_650_100);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
+            new Rejected(T0, "M2", 'X'),
+            new Rejected(T0, "A1", 'X')));
+        assertThat(fixture.engine.commands()).hasSize(1);
+    }
+
     @Test
     void shouldRejectEnterOrdersBeyondTheRateButNeverCancels() throws IOException
     {

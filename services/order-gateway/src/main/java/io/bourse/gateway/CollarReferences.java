@@ -1,0 +1,126 @@
+package io.bourse.gateway;
+
+import io.bourse.common.config.SymbolDirectory;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Per symbol, the price of the day's last trade the gateway heard: the collar reference of its pre-trade risk checks
+ * ({@link PreTradeRisk}), kept so that a gateway restarted during the day collars orders around it from its first
+ * order. Without it, a restart knew only the trades of the engine events it replays, those after the positions its
+ * journals had answered ({@link EventPositions}), or none without the event archive, and until a symbol traded again
+ * its collar was the configured reference, or none. Kept in the day's journal directory, in a file mapped into memory,
+ * so that a store reaches the page cache (it survives a crash of the process) without a system call; it is never
+ * forced.
+ * <pre>
+ *   File {@value #FILE_NAME}, native byte order, for each symbol of the directory, 16 bytes at 16 (Stock Locate - 1):
+ *   +--------+--------+-----------------------------------------------------------+
+ *   | Offset | Length | Field                                                     |
+ *   +--------+--------+-----------------------------------------------------------+
+ *   |      0 |      8 | Symbol, packed (io.bourse.common.config.Symbols); 0: none |
+ *   |      8 |      8 | Price of its last trade, in 1/10000 dollars               |
+ *   +--------+--------+-----------------------------------------------------------+
+ * </pre>
+ * An entry whose symbol is not the directory's at that locate (a gateway restarted with other symbols) is no reference.
+ * Used by the gateway agent's thread; opened and closed by the {@link JournalStore}.
+ */
+final class CollarReferences implements AutoCloseable
+{
+    /** Name of the file in the day's journal directory (not a journal's suffix). */
+    static final String FILE_NAME = "collar-references";
+    /** Length of a symbol's entry. */
+    static final int ENTRY_LENGTH = 16;
+    private static final int SYMBOL_OFFSET = 0;
+    private static final int PRICE_OFFSET = 8;
+
+    private final SymbolDirectory symbols;
+    private final MappedByteBuffer mapping;
+    private final UnsafeBuffer buffer;
+
+    private CollarReferences(final SymbolDirectory symbols, final MappedByteBuffer mapping)
+    {
+        this.symbols = symbols;
+        this.mapping = mapping;
+        this.buffer = new UnsafeBuffer(mapping);
+    }
+
+    /**
+     * Opens the file, created with no reference when missing; a file of fewer symbols keeps its entries and the others
+     * start empty.
+     *
+     * @param directory the day's journal directory.
+     * @param symbols   the gateway's symbols.
+     * @return the references.
+     * @throws IOException when the file cannot be created or mapped.
+     */
+    static CollarReferences open(final Path directory, final SymbolDirectory symbols) throws IOException
+    {
+        final int length = symbols.entries().size() * ENTRY_LENGTH;
+        try (FileChannel channel = FileChannel.open(directory.resolve(FILE_NAME),
+            StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            // Zeros written, not only mapped: a full disk fails this call, never a store into the mapping.
+            long end = channel.size();
+            final ByteBuffer zeros = ByteBuffer.allocate((int)Math.max(0, length - end));
+            while (zeros.hasRemaining())
+            {
+                end += channel.write(zeros, end);
+            }
+            return new CollarReferences(symbols, channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
+        }
+    }
+
+    /**
+     * @param symbol a symbol of the directory, packed.
+     * @return the price of its last trade stored, in 1/10000 dollars; 0 when none is.
+     */
+    long price(final long symbol)
+    {
+        final SymbolDirectory.Entry entry = symbols.find(symbol);
+        if (null == entry)
+        {
+            return 0;
+        }
+        final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
+        return symbol == buffer.getLongVolatile(offset + SYMBOL_OFFSET) ? buffer.getLong(offset + PRICE_OFFSET) : 0;
+    }
+
+    /**
+     * Stores a trade's price as its symbol's reference; a symbol not in the directory is left out.
+     *
+     * @param symbol the symbol, packed.
+     * @param price  the trade's price, in 1/10000 dollars.
+     */
+    void store(final long symbol, final long price)
+    {
+        final SymbolDirectory.Entry entry = symbols.find(symbol);
+        if (null == entry)
+        {
+            return;
+        }
+        final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
+        if (symbol == buffer.getLong(offset + SYMBOL_OFFSET))
+        {
+            buffer.putLongOrdered(offset + PRICE_OFFSET, price);
+            return;
+        }
+        // Emptied while the entry changes symbols: a crash in between must not pair a symbol with another's price.
+        buffer.putLongVolatile(offset + SYMBOL_OFFSET, 0);
+        buffer.putLongOrdered(offset + PRICE_OFFSET, price);
+        buffer.putLongVolatile(offset + SYMBOL_OFFSET, symbol);
+    }
+
+    /** Unmaps the file. */
+    @Override
+    public void close()
+    {
+        IoUtil.unmap(mapping);
+    }
+}
