@@ -272,12 +272,7 @@ class MoldFeedAgentTest
     void shouldLeaveRequestsOutsideTheStoreUnansweredAndKeepServing() throws IOException
     {
         start(1400, 4, 0, null);
-        for (int orderId = 1; orderId <= 3; orderId++)
-        {
-            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
-        }
-        agent.doWork();
-        final DatagramChannel requester = open(Multicast.unicast());
+        final DatagramChannel requester = sendThreeSellsAndOpenARequester();
 
         // Messages 1..10 sent, 7..10 kept: 1 is gone, 11 not yet sent.
         requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000001 0002")), requestAddress);
@@ -305,12 +300,7 @@ class MoldFeedAgentTest
     void shouldHandTheSessionFilesRequestsToTheFileAnswersAndAnswerTheMemorysInTheSameLook() throws IOException
     {
         start(1400, 4);
-        for (int orderId = 1; orderId <= 3; orderId++)
-        {
-            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
-        }
-        agent.doWork();
-        final DatagramChannel requester = open(Multicast.unicast());
+        final DatagramChannel requester = sendThreeSellsAndOpenARequester();
 
         // Messages 1..10 sent, 7..10 kept in memory, all of them in the file.
         for (final String sequenceNumber : List.of("1", "2", "8", "3"))
@@ -340,12 +330,7 @@ class MoldFeedAgentTest
     void shouldDropARequestForTheSessionFileWhileItsAnswersQueueIsFull() throws IOException
     {
         start(1400, 4);
-        for (int orderId = 1; orderId <= 3; orderId++)
-        {
-            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
-        }
-        agent.doWork();
-        final DatagramChannel requester = open(Multicast.unicast());
+        final DatagramChannel requester = sendThreeSellsAndOpenARequester();
         final byte[] request = hex(SESSION_HEX + " 0000000000000001 0001");
 
         // Sent a look's worth at a time, so that the socket's buffer drops none.
@@ -1038,6 +1023,22 @@ class MoldFeedAgentTest
             agent.doWork();
             runFileAnswers();
         }
+    }
+
+    /**
+     * Publishes three Add Orders to sell AAPL and sends them: the session's messages 1 to 10 (its opening's 7, then
+     * these), sent to the group.
+     *
+     * @return a requester's socket, open.
+     */
+    private DatagramChannel sendThreeSellsAndOpenARequester() throws IOException
+    {
+        for (int orderId = 1; orderId <= 3; orderId++)
+        {
+            publish(sbe.addOrder(T, "AAPL", orderId, Side.SELL, 100, 1_000_000));
+        }
+        agent.doWork();
+        return open(Multicast.unicast());
     }
 
     /** Runs a duty cycle of the session files' answering agent, as its thread does, when the feed has one. */

@@ -5,11 +5,8 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Per symbol, the price of the day's last trade the gateway heard: the collar reference of its pre-trade risk checks
@@ -62,19 +59,8 @@ final class CollarReferences implements AutoCloseable
      */
     static CollarReferences open(final Path directory, final SymbolDirectory symbols) throws IOException
     {
-        final int length = symbols.entries().size() * ENTRY_LENGTH;
-        try (FileChannel channel = FileChannel.open(directory.resolve(FILE_NAME),
-            StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))
-        {
-            // Zeros written, not only mapped: a full disk fails this call, never a store into the mapping.
-            long end = channel.size();
-            final ByteBuffer zeros = ByteBuffer.allocate((int)Math.max(0, length - end));
-            while (zeros.hasRemaining())
-            {
-                end += channel.write(zeros, end);
-            }
-            return new CollarReferences(symbols, channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
-        }
+        return new CollarReferences(symbols, MappedFiles.mapZeroFilled(
+            directory.resolve(FILE_NAME), symbols.entries().size() * ENTRY_LENGTH));
     }
 
     /**

@@ -4,11 +4,8 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Per engine shard, the position in the shard's event stream (one run of the shard, told by its Aeron session id) up
@@ -67,20 +64,7 @@ final class EventPositions implements AutoCloseable
         {
             throw new IllegalArgumentException("shard count must be 1.." + MAX_SHARDS + ": " + shardCount);
         }
-        final int length = shardCount * ENTRY_LENGTH;
-        try (FileChannel channel = FileChannel.open(directory.resolve(FILE_NAME),
-            StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE))
-        {
-            // Zeros written, not only mapped: the disk space is taken now, so a full disk fails this call, never a
-            // store into the mapping (which would fault).
-            long end = channel.size();
-            final ByteBuffer zeros = ByteBuffer.allocate((int)Math.max(0, length - end));
-            while (zeros.hasRemaining())
-            {
-                end += channel.write(zeros, end);
-            }
-            return new EventPositions(channel.map(FileChannel.MapMode.READ_WRITE, 0, length));
-        }
+        return new EventPositions(MappedFiles.mapZeroFilled(directory.resolve(FILE_NAME), shardCount * ENTRY_LENGTH));
     }
 
     /**
