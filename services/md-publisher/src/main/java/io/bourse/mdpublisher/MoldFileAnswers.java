@@ -14,8 +14,8 @@ import java.nio.ByteBuffer;
  * packets of every receiver while late joiners backfill. The feed's thread hands each such request over
  * ({@link #offer}) with the session's file, its messages asked for written out first; this agent reads them with the
  * file's {@link MoldSessionFile#answerReader()} and sends the Downstream Packet on the request socket
- * ({@link MoldAnswerSender}), as the feed would have: the request's Session and Sequence Number, the Message Count, then
- * as many of the requested Message Blocks as fit in {@code maxPayloadLength} bytes.
+ * ({@link MoldAnswerSender}), as the feed would have: the request's Session and Sequence Number, the Message Count,
+ * then as many of the requested Message Blocks as fit in {@code maxPayloadLength} bytes.
  * <p>
  * At most {@value #MAX_WAITING} requests wait; past that, a request is dropped unanswered
  * ({@code bourse_md_mold_requests_unanswered_total{reason="file_busy"}}) and its requester asks again later, as a

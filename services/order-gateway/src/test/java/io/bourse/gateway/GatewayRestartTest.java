@@ -61,6 +61,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -677,6 +678,11 @@ class GatewayRestartTest
             client.enterOrder("L1", "AAPL", Ouch42.SIDE_BUY, 100, 10_000, DAY);
             client.enterOrder("L2", "AAPL", Ouch42.SIDE_BUY, 100, 10_000, DAY);
             assertThat(client.await(4).subList(2, 4)).allMatch(Accepted.class::isInstance);
+        }
+        try (Stream<Path> files = Files.walk(journalDir))
+        {
+            assertThat(files.map((file) -> file.getFileName().toString())).as("the day's collar references")
+                .contains(CollarReferences.FILE_NAME);
         }
 
         try (GatewayService second = launch(14);

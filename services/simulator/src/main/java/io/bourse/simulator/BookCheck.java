@@ -188,8 +188,8 @@ final class BookCheck
             }
             if (feed.startedAgainSinceLastLook())
             {
-                return Result.failed(feed.name() + " was opened again as it stopped for the check, its books emptied: " +
-                    "not compared");
+                return Result.failed(feed.name() + " was opened again as it stopped for the check, its books " +
+                    "emptied: not compared");
             }
             final long feedChange = feed.messages() - feedMessages;
             final long snapshotChange = received[0] - lastCount;

@@ -7,7 +7,8 @@ import java.util.function.Supplier;
  * Whether the first market-data session's books stand at a point of the stream, so that a snapshot can be compared
  * with them: no message for the quiet period, no login again pending, and over MoldUDP64 every gap filled and a
  * Heartbeat come after the last message (so that the last packet was not lost); a new session (a login or a MoldUDP64
- * join again, which empties the books) starts the quiet period again. The session is read on its own thread until {@link #freeze}. One thread looks.
+ * join again, which empties the books) starts the quiet period again. The session is read on its own thread until
+ * {@link #freeze}. One thread looks.
  */
 final class FeedQuiet implements BookCheck.Feed
 {

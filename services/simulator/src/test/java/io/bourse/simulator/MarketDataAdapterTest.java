@@ -108,6 +108,19 @@ class MarketDataAdapterTest
         assertThat(counters.errors().total()).isZero();
     }
 
+    /** A new session of the feed empties the books and is counted, for the book check to see (FeedQuiet). */
+    @Test
+    void shouldEmptyTheBooksAndCountANewSession() throws IOException
+    {
+        add(1, T, 1, 'B', 100, 1_500_000);
+
+        adapter.startSession();
+        adapter.startSession();
+
+        assertThat(books.orderCount(1)).isZero();
+        assertThat(adapter.sessionStarts()).isEqualTo(2);
+    }
+
     @Test
     void shouldReportTradesOfEveryKindAndLeaveNonPrintableCrossExecutionsToTheCrossTrade() throws IOException
     {
