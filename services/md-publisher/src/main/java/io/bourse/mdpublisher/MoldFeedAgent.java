@@ -64,9 +64,8 @@ import java.util.function.BooleanSupplier;
  *   request socket, so that the store's memory needs no synchronisation and a burst of requests delays live packets
  *   by a bounded time; a request older than the memory holds, which the session file answers, is handed over to the
  *   {@link MoldFileAnswers}' thread, so that no file read holds back the live packets. The socket is looked at no
- *   more than once per
- *   {@link #REQUEST_POLL_INTERVAL_NS}, so that a duty cycle that only sends packets makes no further system call (a
- *   request waits at most that long more). A response starts at the requested Sequence Number and holds as many of
+ *   more than once per {@link #REQUEST_POLL_INTERVAL_NS}, so that a duty cycle that only sends packets makes no
+ *   further system call (a request waits at most that long more). A response starts at the requested Sequence Number and holds as many of
  *   the requested messages as fit in {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request
  *   for messages no longer kept or not yet taken gets no response ({@link MoldMessageStore}; a new day's session
  *   answers only for the messages of it already sent to the group, not for those still held), nor does one that

@@ -507,7 +507,7 @@ public final class SimulatorService implements AutoCloseable
             @Override
             public long sessionStarts()
             {
-                return mdAdapters.getFirst().sessionStarts();
+                return mdAdapters.get(0).sessionStarts();
             }
         };
         final FeedQuiet feed = new FeedQuiet(mdAgent.name(0), firstFeed,
