@@ -33,11 +33,19 @@ final class MoldAnswerSender
     /**
      * Sends an answer, waiting while the socket's buffer is full: the kernel drains it at wire speed.
      *
-     * @param answer    the Downstream Packet between its position and limit.
-     * @param requester where the Request Packet came from.
+     * @param answer       the request's 20 bytes from index 0 (Session, Sequence Number, Requested Message Count),
+     *                     then the Message Blocks written for it, up to its position; its Requested Message Count
+     *                     becomes the answer's Message Count, and it is sent from index 0 to its position.
+     * @param messageCount the Message Blocks written, 0 for no answer: then nothing is sent.
+     * @param requester    where the Request Packet came from.
      */
-    void send(final ByteBuffer answer, final SocketAddress requester)
+    void send(final ByteBuffer answer, final int messageCount, final SocketAddress requester)
     {
+        if (0 == messageCount)
+        {
+            return;
+        }
+        answer.putShort(MoldRequestServer.MESSAGE_COUNT_OFFSET, (short)messageCount).flip();
         try
         {
             while (0 == channel.send(answer, requester))

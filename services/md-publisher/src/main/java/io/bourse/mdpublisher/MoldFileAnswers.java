@@ -19,7 +19,8 @@ import java.nio.ByteBuffer;
  * <p>
  * At most {@value #MAX_WAITING} requests wait; past that, a request is dropped unanswered
  * ({@code bourse_md_mold_requests_unanswered_total{reason="file_busy"}}) and its requester asks again later, as a
- * MoldUDP64 receiver does for a request that got no answer. A request whose file was closed meanwhile (its session's
+ * MoldUDP64 receiver does for a request that got no answer. The requests still waiting when the agent stops are
+ * answered then ({@link #onClose}). A request whose file was closed meanwhile (its session's
  * end is over) or failed gets no answer ({@code reason="outside_store"}); a read that fails is counted in
  * {@code bourse_md_mold_errors_total}, the first one logged, and the file is no longer used. Handing over and answering
  * allocate nothing: the requests' slots are preallocated and go back and forth between the two threads' queues.
@@ -114,6 +115,21 @@ final class MoldFileAnswers implements Agent
         return answered;
     }
 
+    /**
+     * Answers the requests still waiting, on this agent's thread as it stops: its runner is closed after the feed's
+     * (which hands over no more, its session's end over) and before the request socket and the session files close.
+     */
+    @Override
+    public void onClose()
+    {
+        int answered;
+        do
+        {
+            answered = doWork();
+        }
+        while (0 != answered);
+    }
+
     @Override
     public String roleName()
     {
@@ -142,11 +158,7 @@ final class MoldFileAnswers implements Agent
             }
         }
         metrics.onRequest(messageCount);
-        if (0 != messageCount)
-        {
-            response.putShort(MoldRequestServer.MESSAGE_COUNT_OFFSET, (short)messageCount);
-            sender.send(response.flip(), request.requester);
-        }
+        sender.send(response, messageCount, request.requester);
     }
 
     /** A request waiting for its answer, or a free slot for one. */

@@ -118,12 +118,7 @@ final class MoldRequestServer
         }
         response.clear();
         response.put(request);
-        final int messageCount = answers.write(response, sequenceNumber, requestedMessageCount, requester);
-        if (0 != messageCount)
-        {
-            response.putShort(MESSAGE_COUNT_OFFSET, (short)messageCount);
-            sender.send(response.flip(), requester);
-        }
+        sender.send(response, answers.write(response, sequenceNumber, requestedMessageCount, requester), requester);
         return SERVED;
     }
 

@@ -323,6 +323,37 @@ class MoldFeedAgentTest
     }
 
     /**
+     * Requests handed over to the session file's answers and still waiting when its agent stops are answered as it
+     * stops, before the request socket and the files close. Before, they were left unanswered, and not counted.
+     */
+    @Test
+    void shouldAnswerTheSessionFilesRequestsStillWaitingWhenTheFileAnswersStop() throws IOException
+    {
+        start(1400, 4);
+        final DatagramChannel requester = sendThreeSellsAndOpenARequester();
+        final int requests = MoldFileAnswers.ANSWERS_PER_DUTY_CYCLE + 1; // more than one of its duty cycles answers
+        for (int sent = 0; sent < requests; sent += MoldFeedAgent.REQUESTS_PER_DUTY_CYCLE)
+        {
+            for (int i = sent; i < Math.min(sent + MoldFeedAgent.REQUESTS_PER_DUTY_CYCLE, requests); i++)
+            {
+                requester.send(ByteBuffer.wrap(hex(SESSION_HEX + " 0000000000000002 0001")), requestAddress);
+            }
+            nextRequestPoll();
+            assertThat(agent.doWork()).as("requests read").isPositive();
+        }
+        assertThat(Multicast.receive(requester, NO_DATAGRAM_WAIT_MS)).as("none answered yet").isNull();
+
+        feed.fileAnswers().onClose();
+
+        for (int answered = 0; answered < requests; answered++)
+        {
+            assertThat(header(Multicast.receive(requester, DATAGRAM_WAIT_MS))).as("answer %d", answered)
+                .isEqualTo(new Header(2, 1, 20 + 41));
+        }
+        assertThat(counter("bourse_md_mold_requests", null)).isEqualTo(requests);
+    }
+
+    /**
      * With {@link MoldFileAnswers#MAX_WAITING} requests waiting for the session file, one more is dropped unanswered
      * and counted; once the file's answers have caught up, the requester's next request is answered.
      */
