@@ -26,7 +26,8 @@ import java.nio.file.Path;
  *   +--------+--------+-----------------------------------------------------------+
  * </pre>
  * An entry whose symbol is not the directory's at that locate (a gateway restarted with other symbols) is no reference.
- * Used by the gateway agent's thread; opened and closed by the {@link JournalStore}.
+ * The only copy of the last trades: {@link PreTradeRisk} reads and stores them here, by the symbol's directory entry
+ * (no lookup of its own). Used by the gateway agent's thread; opened and closed by the {@link JournalStore}.
  */
 final class CollarReferences implements AutoCloseable
 {
@@ -37,13 +38,11 @@ final class CollarReferences implements AutoCloseable
     private static final int SYMBOL_OFFSET = 0;
     private static final int PRICE_OFFSET = 8;
 
-    private final SymbolDirectory symbols;
     private final MappedByteBuffer mapping;
     private final UnsafeBuffer buffer;
 
-    private CollarReferences(final SymbolDirectory symbols, final MappedByteBuffer mapping)
+    private CollarReferences(final MappedByteBuffer mapping)
     {
-        this.symbols = symbols;
         this.mapping = mapping;
         this.buffer = new UnsafeBuffer(mapping);
     }
@@ -59,38 +58,30 @@ final class CollarReferences implements AutoCloseable
      */
     static CollarReferences open(final Path directory, final SymbolDirectory symbols) throws IOException
     {
-        return new CollarReferences(symbols, MappedFiles.mapZeroFilled(
+        return new CollarReferences(MappedFiles.mapZeroFilled(
             directory.resolve(FILE_NAME), symbols.entries().size() * ENTRY_LENGTH));
     }
 
     /**
-     * @param symbol a symbol of the directory, packed.
+     * @param entry a symbol of the directory the file was opened with.
      * @return the price of its last trade stored, in 1/10000 dollars; 0 when none is.
      */
-    long price(final long symbol)
+    long price(final SymbolDirectory.Entry entry)
     {
-        final SymbolDirectory.Entry entry = symbols.find(symbol);
-        if (null == entry)
-        {
-            return 0;
-        }
         final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
-        return symbol == buffer.getLongVolatile(offset + SYMBOL_OFFSET) ? buffer.getLong(offset + PRICE_OFFSET) : 0;
+        return entry.packed() == buffer.getLongVolatile(offset + SYMBOL_OFFSET) ?
+            buffer.getLong(offset + PRICE_OFFSET) : 0;
     }
 
     /**
-     * Stores a trade's price as its symbol's reference; a symbol not in the directory is left out.
+     * Stores a trade's price as its symbol's reference.
      *
-     * @param symbol the symbol, packed.
-     * @param price  the trade's price, in 1/10000 dollars.
+     * @param entry a symbol of the directory the file was opened with.
+     * @param price the trade's price, in 1/10000 dollars.
      */
-    void store(final long symbol, final long price)
+    void store(final SymbolDirectory.Entry entry, final long price)
     {
-        final SymbolDirectory.Entry entry = symbols.find(symbol);
-        if (null == entry)
-        {
-            return;
-        }
+        final long symbol = entry.packed();
         final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
         if (symbol == buffer.getLong(offset + SYMBOL_OFFSET))
         {

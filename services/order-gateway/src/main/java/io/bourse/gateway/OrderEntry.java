@@ -178,6 +178,8 @@ final class OrderEntry
      *                           likewise.
      * @param symbols            tradable symbols and their shards.
      * @param riskLimits         every user's pre-trade limits and options.
+     * @param collarReferences   the day's last trades, the collar references ({@link PreTradeRisk}), those of a
+     *                           gateway restarted during the day or none; every trade is stored there.
      * @param engine             where commands go.
      * @param ouch               where OUCH outbound messages go.
      * @param metrics            counters.
@@ -196,6 +198,7 @@ final class OrderEntry
         final long maxDayTokens,
         final SymbolDirectory symbols,
         final RiskLimits riskLimits,
+        final CollarReferences collarReferences,
         final EngineProxy engine,
         final OuchProxy ouch,
         final GatewayMetrics metrics,
@@ -212,7 +215,7 @@ final class OrderEntry
         this.dayTokenCapacityDetail = RejectCause.DAY_TOKEN_CAPACITY.label() + ": limit of " + maxDayTokens +
             " Order Tokens over all sessions in the day";
         this.symbols = symbols;
-        this.risk = new PreTradeRisk(riskLimits, symbols);
+        this.risk = new PreTradeRisk(riskLimits, symbols, collarReferences);
         this.engine = engine;
         this.ouch = ouch;
         this.metrics = metrics;
@@ -222,17 +225,6 @@ final class OrderEntry
         this.records = new OrderRecordProxy(mediaDriverStartMs);
         preventedSequenceNumbers = new long[symbols.shardCount()];
         preventedPrices = new long[symbols.shardCount()];
-    }
-
-    /**
-     * Collars orders around the day's last trades kept on disk, and keeps every trade there from now on
-     * ({@link PreTradeRisk#keepReferences}). Before the first engine event.
-     *
-     * @param references the day's collar references.
-     */
-    void collarReferences(final CollarReferences references)
-    {
-        risk.keepReferences(references);
     }
 
     /** @return orders tracked: entered and not yet done. */

@@ -4,7 +4,6 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.TokenBucket;
 import io.bourse.ouch.Ouch42;
 import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.Long2LongHashMap;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -31,9 +30,9 @@ import java.util.Map;
  * finger; the cross's executions are trades like any other for the reference.
  * <p>
  * Used only by the gateway agent thread; a user's and a firm's state is created on its first order and lives for the
- * day. After a gateway restart the open orders are counted again as the journals rebuild them ({@link OrderRebuild});
- * the rate buckets start full and the collar references are the day's last trades, kept on disk
- * ({@link CollarReferences}), or the configured prices for the symbols that have not traded.
+ * day. The day's last trades are kept on disk ({@link CollarReferences}), their only copy: after a gateway restart the
+ * collar references are those trades, or the configured prices for the symbols that have not traded; the open orders
+ * are counted again as the journals rebuild them ({@link OrderRebuild}); the rate buckets start full.
  */
 final class PreTradeRisk
 {
@@ -146,43 +145,25 @@ final class PreTradeRisk
     private final SymbolDirectory symbols;
     private final Map<String, UserRisk> users = new HashMap<>();
     private final Int2ObjectHashMap<Account> firms = new Int2ObjectHashMap<>();
-    private final Long2LongHashMap referencePrices = new Long2LongHashMap(0);
-    private CollarReferences stored;
+    /** Configured reference price of each symbol, by Stock Locate - 1, in 1/10000 dollars; 0 for none. */
+    private final long[] configuredPrices;
+    private final CollarReferences lastTrades;
 
     /**
-     * @param limits  the limits of every user and firm and the configured reference prices.
-     * @param symbols the tradable symbols.
+     * @param limits     the limits of every user and firm and the configured reference prices.
+     * @param symbols    the tradable symbols.
+     * @param lastTrades the day's last trades, the collar references in place of the configured ones: those of a
+     *                   gateway restarted during the day, or none; every trade is stored there from now on.
      */
-    PreTradeRisk(final RiskLimits limits, final SymbolDirectory symbols)
+    PreTradeRisk(final RiskLimits limits, final SymbolDirectory symbols, final CollarReferences lastTrades)
     {
         this.limits = limits;
         this.symbols = symbols;
+        this.lastTrades = lastTrades;
+        configuredPrices = new long[symbols.entries().size()];
         for (final SymbolDirectory.Entry entry : symbols.entries())
         {
-            final long referencePrice = limits.referencePrice(entry.symbol());
-            if (0 != referencePrice)
-            {
-                referencePrices.put(entry.packed(), referencePrice);
-            }
-        }
-    }
-
-    /**
-     * Takes the day's last trades kept on disk as the collar references, in place of the configured ones, and keeps
-     * every trade there from now on. Before the first engine event.
-     *
-     * @param references the day's, of a gateway restarted during it, or empty.
-     */
-    void keepReferences(final CollarReferences references)
-    {
-        stored = references;
-        for (final SymbolDirectory.Entry entry : symbols.entries())
-        {
-            final long price = references.price(entry.packed());
-            if (0 != price)
-            {
-                referencePrices.put(entry.packed(), price);
-            }
+            configuredPrices[entry.locate() - 1] = limits.referencePrice(entry.symbol());
         }
     }
 
@@ -217,25 +198,37 @@ final class PreTradeRisk
         final UserRisk user, final boolean buy, final long shares, final long price, final long symbol,
         final boolean newOrder)
     {
-        final long referencePrice = referencePrices.get(symbol);
+        final long referencePrice = referencePrice(symbol);
         final RejectCause cause = user.user.check(buy, shares, price, referencePrice, newOrder);
         return null != cause ? cause : user.firm.check(buy, shares, price, referencePrice, newOrder);
     }
 
     /**
-     * A trade on the engine's event stream: its price becomes the symbol's collar reference, kept on disk when
-     * {@link #keepReferences} was given a file.
+     * A trade on the engine's event stream: its price becomes the symbol's collar reference, stored on disk; a symbol
+     * not in the directory is left out.
      *
      * @param symbol packed symbol.
      * @param price  trade price in 1/10000 dollars.
      */
     void onTrade(final long symbol, final long price)
     {
-        referencePrices.put(symbol, price);
-        if (null != stored)
+        final SymbolDirectory.Entry entry = symbols.find(symbol);
+        if (null != entry)
         {
-            stored.store(symbol, price);
+            lastTrades.store(entry, price);
         }
+    }
+
+    /** @return the symbol's last trade price today, else its configured reference, else 0 (no collar). */
+    private long referencePrice(final long symbol)
+    {
+        final SymbolDirectory.Entry entry = symbols.find(symbol);
+        if (null == entry)
+        {
+            return 0;
+        }
+        final long lastTrade = lastTrades.price(entry);
+        return 0 != lastTrade ? lastTrade : configuredPrices[entry.locate() - 1];
     }
 
     private Account firm(final int firm)

@@ -161,7 +161,8 @@ final class TradingDays
                 JournalStore.open(directory.getParent(), sessionName, ctx.journalSync(), 0, metrics))
             {
                 final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
-                final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
+                final OrderEntry orderEntry =
+                    newOrderEntry(sessionIndexes, journals.collarReferences(ctx.symbolDirectory()));
                 final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);
                 final int cancels = orderEntry.carryOpenOrdersTo(closedDayCancels);
                 orderEntry.freeTradedOrders();
@@ -274,8 +275,7 @@ final class TradingDays
         clock.update();
         journals.unmarkOrdersCanceled();
         final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
-        final OrderEntry orderEntry = newOrderEntry(sessionIndexes);
-        orderEntry.collarReferences(journals.collarReferences(ctx.symbolDirectory()));
+        final OrderEntry orderEntry = newOrderEntry(sessionIndexes, journals.collarReferences(ctx.symbolDirectory()));
         final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);
         rejectOrdersLostWithTheirMediaDriver(journals, orderEntry, registry);
         orderEntry.keepCancelsOnDisconnectOfRestoredOrders();
@@ -290,10 +290,11 @@ final class TradingDays
         return new TradingDay(index, journals, eventPositions, sessionIndexes, orderEntry, registry, marketClose);
     }
 
-    private OrderEntry newOrderEntry(final SessionIndexes sessionIndexes)
+    private OrderEntry newOrderEntry(final SessionIndexes sessionIndexes, final CollarReferences collarReferences)
     {
         return new OrderEntry(ctx.gatewayId(), ctx.maxOrderShares(), ctx.maxSessionTokens(), ctx.maxDayTokens(),
-            ctx.symbolDirectory(), ctx.riskLimits(), engine, ouch, metrics, clock, sessionIndexes, mediaDriverStartMs);
+            ctx.symbolDirectory(), ctx.riskLimits(), collarReferences, engine, ouch, metrics, clock, sessionIndexes,
+            mediaDriverStartMs);
     }
 
     /**

@@ -13,9 +13,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The day's last trade prices kept on disk for the collar, as a restarted gateway finds them. */
 class CollarReferencesTest
 {
-    private static final long AAPL = Symbols.pack("AAPL");
-    private static final long MSFT = Symbols.pack("MSFT");
-    private static final long GOOG = Symbols.pack("GOOG");
 
     @TempDir
     private Path dir;
@@ -23,20 +20,20 @@ class CollarReferencesTest
     @Test
     void shouldFindTheLastTradeStoredForEachSymbolWhenOpenedAgain() throws IOException
     {
-        try (CollarReferences references = CollarReferences.open(dir, SymbolDirectory.parse("AAPL@0,MSFT@1")))
+        final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
+        try (CollarReferences references = CollarReferences.open(dir, symbols))
         {
-            assertThat(references.price(AAPL)).isZero();
-            references.store(MSFT, 3_000_000);
-            references.store(MSFT, 3_000_100);
-            references.store(GOOG, 900_000); // not traded here: left out
+            assertThat(references.price(entry(symbols, "AAPL"))).isZero();
+            references.store(entry(symbols, "MSFT"), 3_000_000);
+            references.store(entry(symbols, "MSFT"), 3_000_100);
         }
 
-        try (CollarReferences references =
-            CollarReferences.open(dir, SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0")))
+        final SymbolDirectory more = SymbolDirectory.parse("AAPL@0,MSFT@1,GOOG@0");
+        try (CollarReferences references = CollarReferences.open(dir, more))
         {
-            assertThat(references.price(MSFT)).isEqualTo(3_000_100);
-            assertThat(references.price(AAPL)).isZero();
-            assertThat(references.price(GOOG)).as("an entry the file did not have").isZero();
+            assertThat(references.price(entry(more, "MSFT"))).isEqualTo(3_000_100);
+            assertThat(references.price(entry(more, "AAPL"))).isZero();
+            assertThat(references.price(entry(more, "GOOG"))).as("an entry the file did not have").isZero();
         }
     }
 
@@ -44,17 +41,24 @@ class CollarReferencesTest
     @Test
     void shouldTakeNoReferenceStoredForAnotherSymbolAtItsLocate() throws IOException
     {
-        try (CollarReferences references = CollarReferences.open(dir, SymbolDirectory.parse("AAPL@0,MSFT@1")))
+        final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
+        try (CollarReferences references = CollarReferences.open(dir, symbols))
         {
-            references.store(MSFT, 3_000_000);
+            references.store(entry(symbols, "MSFT"), 3_000_000);
         }
 
-        try (CollarReferences references = CollarReferences.open(dir, SymbolDirectory.parse("MSFT@0,AAPL@1")))
+        final SymbolDirectory reordered = SymbolDirectory.parse("MSFT@0,AAPL@1");
+        try (CollarReferences references = CollarReferences.open(dir, reordered))
         {
-            assertThat(references.price(MSFT)).isZero();
-            assertThat(references.price(AAPL)).isZero();
-            references.store(AAPL, 1_500_000);
-            assertThat(references.price(AAPL)).isEqualTo(1_500_000);
+            assertThat(references.price(entry(reordered, "MSFT"))).isZero();
+            assertThat(references.price(entry(reordered, "AAPL"))).isZero();
+            references.store(entry(reordered, "AAPL"), 1_500_000);
+            assertThat(references.price(entry(reordered, "AAPL"))).isEqualTo(1_500_000);
         }
+    }
+
+    private static SymbolDirectory.Entry entry(final SymbolDirectory symbols, final String symbol)
+    {
+        return symbols.find(Symbols.pack(symbol));
     }
 }

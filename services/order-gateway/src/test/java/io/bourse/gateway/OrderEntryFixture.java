@@ -137,11 +137,10 @@ final class OrderEntryFixture implements AutoCloseable
     {
         clock.set(NANO_TIME, T0);
         final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
-        orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, maxSessionTokens, maxDayTokens, symbols, limits,
-            engine, ouch, metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)),
-            mediaDriverStartMs);
         collarReferences = CollarReferences.open(journalDir, symbols);
-        orderEntry.collarReferences(collarReferences);
+        orderEntry = new OrderEntry(GATEWAY_ID, MAX_ORDER_SHARES, maxSessionTokens, maxDayTokens, symbols, limits,
+            collarReferences, engine, ouch, metrics, clock, new SessionIndexes(Math.max(aliceIndex, bobIndex)),
+            mediaDriverStartMs);
         adapter = new OrderEntryAdapter(orderEntry, metrics);
         events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
         this.aliceIndex = aliceIndex;

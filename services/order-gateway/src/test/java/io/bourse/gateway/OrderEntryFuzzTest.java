@@ -203,6 +203,8 @@ class OrderEntryFuzzTest
         UserSession alice;
         /** Session indexes 2, 4, 6... */
         UserSession bob;
+        /** The day's last trades, kept across restarts as the gateway's are. */
+        private CollarReferences collarReferences;
         private int restarts;
         /** Commands handed over and not answered yet, oldest first. */
         private final ArrayDeque<Object> unanswered = new ArrayDeque<>();
@@ -231,7 +233,7 @@ class OrderEntryFuzzTest
             final long openOrders = orderEntry.openOrderCount();
             alice.flush(0);
             bob.flush(0);
-            CloseHelper.closeAll(alice.journal(), bob.journal());
+            CloseHelper.closeAll(alice.journal(), bob.journal(), collarReferences);
             restarts++;
             final EngineEvents before = events;
             start(before);
@@ -250,10 +252,11 @@ class OrderEntryFuzzTest
 
         private void start(final EngineEvents earlier) throws IOException
         {
+            collarReferences = CollarReferences.open(journalDir, symbols);
             orderEntry = new OrderEntry(
                 GATEWAY_ID, MAX_ORDER_SHARES, GatewayContext.MAX_SESSION_TOKENS_DEFAULT,
-                GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, engine, new OuchProxy(metrics), metrics, clock,
-                new SessionIndexes(2 * restarts + 2), MEDIA_DRIVER_START_MS);
+                GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, collarReferences, engine, new OuchProxy(metrics),
+                metrics, clock, new SessionIndexes(2 * restarts + 2), MEDIA_DRIVER_START_MS);
             adapter = new OrderEntryAdapter(orderEntry, metrics);
             final EngineEventAdapter eventAdapter = EngineEvents.adapter(orderEntry, metrics);
             events = null == earlier ? new EngineEvents(eventAdapter) : new EngineEvents(eventAdapter, earlier);
@@ -851,8 +854,8 @@ class OrderEntryFuzzTest
         @Override
         public void close()
         {
-            CloseHelper.closeAll(alice.journal(), bob.journal());
-            for (final String name : Arrays.asList("alice.journal", "bob.journal"))
+            CloseHelper.closeAll(alice.journal(), bob.journal(), collarReferences);
+            for (final String name : Arrays.asList("alice.journal", "bob.journal", CollarReferences.FILE_NAME))
             {
                 IoUtil.deleteIfExists(journalDir.resolve(name).toFile());
             }

@@ -52,12 +52,10 @@ class OrderEntryTest
     private final RecordingEngineProxy engine = new RecordingEngineProxy();
     /** Past alice's and bob's session indexes, 1 and 2, as their journals' would make it. */
     private final SessionIndexes sessionIndexes = new SessionIndexes(2);
-    private final OrderEntry orderEntry = new OrderEntry(GATEWAY_ID, 1_000_000,
-        GatewayContext.MAX_SESSION_TOKENS_DEFAULT, GatewayContext.MAX_DAY_TOKENS_DEFAULT,
-        SymbolDirectory.parse("AAPL@0,MSFT@1"), RiskLimits.none(), engine, new OuchProxy(metrics), metrics, clock,
-        sessionIndexes, 0);
-    private final OrderEntryAdapter adapter = new OrderEntryAdapter(orderEntry, metrics);
-    private final EngineEvents events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
+    private CollarReferences collarReferences;
+    private OrderEntry orderEntry;
+    private OrderEntryAdapter adapter;
+    private EngineEvents events;
     private final UnsafeBuffer request = new UnsafeBuffer(new byte[64]);
     private UserSession alice;
     private UserSession bob;
@@ -70,6 +68,13 @@ class OrderEntryTest
     @BeforeEach
     void openSessions(@TempDir final Path journalDir) throws IOException
     {
+        final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
+        collarReferences = CollarReferences.open(journalDir, symbols);
+        orderEntry = new OrderEntry(GATEWAY_ID, 1_000_000, GatewayContext.MAX_SESSION_TOKENS_DEFAULT,
+            GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, RiskLimits.none(), collarReferences, engine,
+            new OuchProxy(metrics), metrics, clock, sessionIndexes, 0);
+        adapter = new OrderEntryAdapter(orderEntry, metrics);
+        events = new EngineEvents(EngineEvents.adapter(orderEntry, metrics));
         alice = new UserSession("alice", firm("DEMO"), GATEWAY_ID, 1, 2,
             SessionJournal.open(journalDir.resolve("alice.journal"), JournalSync.NONE), metrics);
         bob = new UserSession("bob", firm("BOBS"), GATEWAY_ID, 2, 2,
@@ -79,7 +84,7 @@ class OrderEntryTest
     @AfterEach
     void closeSessions()
     {
-        CloseHelper.closeAll(alice.journal(), bob.journal());
+        CloseHelper.closeAll(alice.journal(), bob.journal(), collarReferences);
     }
 
     @Test
