@@ -138,10 +138,10 @@ public final class AdminCommand implements Runnable
                 throw new CommandLine.ParameterException(spec.commandLine(), "--timeout-ms must be positive: " +
                     timeoutMs);
             }
-            final Map<String, String> environment = new HashMap<>(System.getenv());
-            symbolsOption.putInto(environment);
-            exchange.putInto(environment);
-            final Settings settings = new Settings(environment);
+            final Map<String, String> options = new HashMap<>();
+            symbolsOption.putInto(options);
+            exchange.putInto(options);
+            final Settings settings = new Settings(options, System.getenv());
             final StreamLayout layout = StreamLayout.fromSettings(settings);
             final int[] shards = shards(SymbolDirectory.fromSettings(settings));
             try (Aeron aeron = RunningExchangeOption.connect(layout))

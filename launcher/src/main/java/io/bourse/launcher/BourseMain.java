@@ -108,14 +108,18 @@ public final class BourseMain implements Runnable
         return sb.toString();
     }
 
-    /** Settings from the environment with embedded-mode overrides layered on top. */
+    /**
+     * @param overrides the embedded run's settings, by environment variable name: its command-line options and what
+     *                  follows from the exchange it runs; they win over system properties and the environment.
+     * @return settings from the overrides, then the system properties, then the environment, where the Aeron directory
+     *         defaults to one of this process's own.
+     */
     static Settings embeddedSettings(final Map<String, String> overrides)
     {
         final Map<String, String> environment = new HashMap<>(System.getenv());
         // Unique per process, so that it never meets a running stack's.
         environment.putIfAbsent("BOURSE_AERON_DIR", EmbeddedDirectories.aeronDirectory());
-        environment.putAll(overrides);
-        return new Settings(environment);
+        return new Settings(overrides, environment);
     }
 
     /**
@@ -243,9 +247,7 @@ public final class BourseMain implements Runnable
 
         /**
          * Gives the simulator a demo option: the value on the command line, else the setting's own (its system
-         * property or environment variable, e.g. {@code BOURSE_SIMULATOR_RATE}), else the demo's default. A system
-         * property wins over the command line too, as {@link Settings} reads properties before the environment the
-         * options go into.
+         * property or environment variable, e.g. {@code BOURSE_SIMULATOR_RATE}), else the demo's default.
          *
          * @param overrides    the demo's settings, as environment variables: receives the option unless the setting's
          *                     own value stands.

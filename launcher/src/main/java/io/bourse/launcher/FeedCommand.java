@@ -86,9 +86,9 @@ final class FeedCommand implements Callable<Integer>
             default -> throw new CommandLine.ParameterException(
                 spec.commandLine(), "--feed must be depth, bbo or trades: " + feedName);
         };
-        final Map<String, String> environment = new HashMap<>(System.getenv());
-        exchange.putInto(environment);
-        final StreamLayout layout = StreamLayout.fromSettings(new Settings(environment));
+        final Map<String, String> options = new HashMap<>();
+        exchange.putInto(options);
+        final StreamLayout layout = StreamLayout.fromSettings(new Settings(options, System.getenv()));
         final int streamId = switch (feed)
         {
             case DEPTH -> layout.depthStreamId();

@@ -20,12 +20,16 @@ final class RunningExchangeOption
             StreamLayout.AERON_DIR_DEFAULT + "; ./bourse exchange prints its own).")
     String aeronDir;
 
-    /** @param environment gets {@code BOURSE_AERON_DIR} when {@code --aeron-dir} is given. */
-    void putInto(final Map<String, String> environment)
+    /**
+     * @param options the command's settings that win over the system properties and the environment
+     *                ({@link io.bourse.common.config.Settings}): gets {@code BOURSE_AERON_DIR} when {@code --aeron-dir}
+     *                is given.
+     */
+    void putInto(final Map<String, String> options)
     {
         if (null != aeronDir)
         {
-            environment.put("BOURSE_AERON_DIR", aeronDir);
+            options.put("BOURSE_AERON_DIR", aeronDir);
         }
     }
 

@@ -101,6 +101,30 @@ class BourseMainTest
         assertThat(overrides).isEqualTo(Map.of("BOURSE_SIMULATOR_SESSIONS", "8", "BOURSE_SIMULATOR_DURATION", "10"));
     }
 
+    /**
+     * A demo option on the command line wins over the setting's JVM system property, which stands when the option is
+     * left out. Before, the property won over the command line too.
+     */
+    @Test
+    void shouldTakeADemoOptionFromTheCommandLineOverTheSettingsSystemProperty()
+    {
+        System.setProperty("bourse.simulator.rate", "5000");
+        try
+        {
+            final Map<String, String> overrides = new HashMap<>();
+            BourseMain.Demo.putOption(overrides, Settings.fromEnvironment(), "bourse.simulator.rate", 800, 1_000);
+            assertThat(BourseMain.embeddedSettings(overrides).getInt("bourse.simulator.rate", 0)).isEqualTo(800);
+
+            overrides.clear();
+            BourseMain.Demo.putOption(overrides, Settings.fromEnvironment(), "bourse.simulator.rate", null, 1_000);
+            assertThat(BourseMain.embeddedSettings(overrides).getInt("bourse.simulator.rate", 0)).isEqualTo(5000);
+        }
+        finally
+        {
+            System.clearProperty("bourse.simulator.rate");
+        }
+    }
+
     /** A re-request port of 0 (any free one) is the md-publisher's to choose: the simulator keeps its own setting. */
     @Test
     void shouldNotPassOnAnyFreePortToTheDemosSimulator()

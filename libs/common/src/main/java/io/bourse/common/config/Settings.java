@@ -6,11 +6,12 @@ import java.util.Map;
 /**
  * Reads one setting from a system property {@code bourse.x.y} or, failing that, from the environment variable
  * {@code BOURSE_X_Y}; containers use the environment, the embedded mode and tests use properties or explicit
- * context fields. An empty property or variable counts as unset, as the compose file passes {@code ${BOURSE_X_Y:-}}
- * for a setting left to its default.
+ * context fields. A launcher's command-line options, given as overrides, win over both. An empty override, property
+ * or variable counts as unset, as the compose file passes {@code ${BOURSE_X_Y:-}} for a setting left to its default.
  */
 public final class Settings
 {
+    private final Map<String, String> overrides;
     private final Map<String, String> environment;
 
     /**
@@ -19,6 +20,17 @@ public final class Settings
      */
     public Settings(final Map<String, String> environment)
     {
+        this(Map.of(), environment);
+    }
+
+    /**
+     * @param overrides   settings by environment variable name (e.g. {@code BOURSE_SIMULATOR_RATE}) that win over the
+     *                    system properties and the environment: a launcher's command-line options.
+     * @param environment the environment variables to consult after the system properties.
+     */
+    public Settings(final Map<String, String> overrides, final Map<String, String> environment)
+    {
+        this.overrides = overrides;
         this.environment = environment;
     }
 
@@ -30,11 +42,16 @@ public final class Settings
 
     /**
      * @param propertyName e.g. {@code bourse.gateway.port}; the environment name is derived from it.
-     * @param defaultValue returned when neither the property nor the variable is set (or both are empty).
+     * @param defaultValue returned when neither an override, the property nor the variable is set (or all are empty).
      * @return the configured value.
      */
     public String get(final String propertyName, final String defaultValue)
     {
+        final String override = overrides.get(environmentName(propertyName));
+        if (null != override && !override.isEmpty())
+        {
+            return override;
+        }
         final String property = System.getProperty(propertyName);
         if (null != property && !property.isEmpty())
         {

@@ -37,6 +37,26 @@ class SettingsTest
         }
     }
 
+    /** A launcher's command-line option wins over the system property, which wins over the environment. */
+    @Test
+    void shouldTakeAnOverrideBeforeTheSystemPropertyAndThePropertyBeforeTheEnvironment()
+    {
+        System.setProperty(NAME, "5");
+        try
+        {
+            final Map<String, String> environment = Map.of("BOURSE_SETTINGS_TEST_VALUE", "42");
+            assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", "3"), environment).getInt(NAME, 7))
+                .isEqualTo(3);
+            assertThat(new Settings(Map.of("BOURSE_SETTINGS_TEST_VALUE", ""), environment).getInt(NAME, 7))
+                .as("an empty override is unset").isEqualTo(5);
+            assertThat(new Settings(Map.of(), environment).getInt(NAME, 7)).isEqualTo(5);
+        }
+        finally
+        {
+            System.clearProperty(NAME);
+        }
+    }
+
     @Test
     void shouldDeriveTheEnvironmentVariableAlikeInEveryDefaultLocale()
     {
