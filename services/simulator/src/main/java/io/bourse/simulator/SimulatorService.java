@@ -544,12 +544,17 @@ public final class SimulatorService implements AutoCloseable
     /**
      * Stops an agent and waits for its thread to end, whichever thread closes its runner: Agrona's
      * {@link AgentRunner#close} returns at once, without waiting, while another thread's close is under way (the run's
-     * {@link #close}, timed out, as the book check stops the market-data agent).
+     * {@link #close}, timed out, as the book check stops the market-data agent). It waits as long as that first close
+     * does, for the thread to end.
      *
-     * @param runner the agent's runner, started or not.
+     * @param runner the agent's runner, started or not, or null.
      */
     static void closeAndAwait(final AgentRunner runner)
     {
+        if (null == runner)
+        {
+            return;
+        }
         CloseHelper.close(runner);
         while (!runner.isClosed())
         {
@@ -809,7 +814,9 @@ public final class SimulatorService implements AutoCloseable
 
     private void closeResources()
     {
-        CloseHelper.quietCloseAll(orderRunner, mdRunner);
+        // The sessions close once the agents' threads have ended, also while the book check closes the market data's.
+        closeAndAwait(orderRunner);
+        closeAndAwait(mdRunner);
         CloseHelper.quietCloseAll(orderSessions);
         CloseHelper.quietCloseAll(mdSessions);
         CloseHelper.quietClose(metricsServer);
