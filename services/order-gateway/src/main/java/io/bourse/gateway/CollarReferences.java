@@ -38,13 +38,14 @@ final class CollarReferences implements AutoCloseable
     private static final int SYMBOL_OFFSET = 0;
     private static final int PRICE_OFFSET = 8;
 
+    /** The file's mapping; null for references in memory only. */
     private final MappedByteBuffer mapping;
     private final UnsafeBuffer buffer;
 
-    private CollarReferences(final MappedByteBuffer mapping)
+    private CollarReferences(final MappedByteBuffer mapping, final UnsafeBuffer buffer)
     {
         this.mapping = mapping;
-        this.buffer = new UnsafeBuffer(mapping);
+        this.buffer = buffer;
     }
 
     /**
@@ -58,8 +59,22 @@ final class CollarReferences implements AutoCloseable
      */
     static CollarReferences open(final Path directory, final SymbolDirectory symbols) throws IOException
     {
-        return new CollarReferences(MappedFiles.mapZeroFilled(
-            directory.resolve(FILE_NAME), symbols.entries().size() * ENTRY_LENGTH));
+        final MappedByteBuffer mapping =
+            MappedFiles.mapZeroFilled(directory.resolve(FILE_NAME), symbols.entries().size() * ENTRY_LENGTH);
+        return new CollarReferences(mapping, new UnsafeBuffer(mapping));
+    }
+
+    /**
+     * References kept in memory only, none at the start, for an order entry that hears no trade: that of an earlier
+     * day whose open orders are rebuilt to be canceled ({@link TradingDays#cancelOrdersOfOtherDays}), which must not
+     * need a file in that day's directory.
+     *
+     * @param symbols the gateway's symbols.
+     * @return the references, to close as any.
+     */
+    static CollarReferences inMemory(final SymbolDirectory symbols)
+    {
+        return new CollarReferences(null, new UnsafeBuffer(new byte[symbols.entries().size() * ENTRY_LENGTH]));
     }
 
     /**
@@ -94,10 +109,13 @@ final class CollarReferences implements AutoCloseable
         buffer.putLongVolatile(offset + SYMBOL_OFFSET, symbol);
     }
 
-    /** Unmaps the file. */
+    /** Unmaps the file, if any. */
     @Override
     public void close()
     {
-        IoUtil.unmap(mapping);
+        if (null != mapping)
+        {
+            IoUtil.unmap(mapping);
+        }
     }
 }

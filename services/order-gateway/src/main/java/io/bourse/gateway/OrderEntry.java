@@ -125,10 +125,10 @@ import java.util.function.IntPredicate;
  * command in flight at a stop) come from the event archive; without it, what the journal cannot tell is not guessed:
  * such an order stays open here as the journal leaves it. Modify Orders awaiting their answer at the restart are
  * forgotten (a side change with them too), so the engine's cancel for them is answered with Canceled; the users' and
- * the firms' rate buckets start full; the collar reference is the configured one until the next trade on the event
- * streams. After a crash, as opposed to a stop, the private records of the requests of the duty cycle the process
- * died in may be lost (they are written at each duty cycle's end): those orders are unknown after it, their events
- * counted as unmatched.
+ * the firms' rate buckets start full; the collar references are the day's last trades, kept on disk
+ * ({@link CollarReferences}). After a crash, as opposed to a stop, the private records of the requests of the duty
+ * cycle the process died in may be lost (they are written at each duty cycle's end): those orders are unknown after
+ * it, their events counted as unmatched.
  */
 final class OrderEntry
 {
@@ -264,7 +264,7 @@ final class OrderEntry
         RejectCause problem = OrderValidation.checkEnterOrder(message, maxOrderShares, symbol, session.firm());
         if (null == problem)
         {
-            problem = risk.check(user, Ouch42.SIDE_BUY == side, shares, price, symbol.packed(), true);
+            problem = risk.check(user, Ouch42.SIDE_BUY == side, shares, price, symbol, true);
         }
         if (null != problem)
         {
@@ -356,7 +356,8 @@ final class OrderEntry
         }
         if (null == problem)
         {
-            problem = risk.check(user, Ouch42.SIDE_BUY == existing.side, shares, price, existing.stock, false);
+            problem = risk.check(
+                user, Ouch42.SIDE_BUY == existing.side, shares, price, symbols.find(existing.stock), false);
         }
         if (null != problem)
         {

@@ -190,13 +190,13 @@ final class PreTradeRisk
      * @param buy      true for a buy, false for any sell side.
      * @param shares   order size.
      * @param price    limit price in 1/10000 dollars.
-     * @param symbol   packed symbol.
+     * @param symbol   the order's symbol; null for one no longer in the directory (no collar).
      * @param newOrder true for an Enter Order (which adds an open order), false for a Replace Order (which does not).
      * @return the first limit broken, or null.
      */
     RejectCause check(
-        final UserRisk user, final boolean buy, final long shares, final long price, final long symbol,
-        final boolean newOrder)
+        final UserRisk user, final boolean buy, final long shares, final long price,
+        final SymbolDirectory.Entry symbol, final boolean newOrder)
     {
         final long referencePrice = referencePrice(symbol);
         final RejectCause cause = user.user.check(buy, shares, price, referencePrice, newOrder);
@@ -220,15 +220,14 @@ final class PreTradeRisk
     }
 
     /** @return the symbol's last trade price today, else its configured reference, else 0 (no collar). */
-    private long referencePrice(final long symbol)
+    private long referencePrice(final SymbolDirectory.Entry symbol)
     {
-        final SymbolDirectory.Entry entry = symbols.find(symbol);
-        if (null == entry)
+        if (null == symbol)
         {
             return 0;
         }
-        final long lastTrade = lastTrades.price(entry);
-        return 0 != lastTrade ? lastTrade : configuredPrices[entry.locate() - 1];
+        final long lastTrade = lastTrades.price(symbol);
+        return 0 != lastTrade ? lastTrade : configuredPrices[symbol.locate() - 1];
     }
 
     private Account firm(final int firm)

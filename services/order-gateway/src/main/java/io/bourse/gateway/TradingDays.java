@@ -162,7 +162,7 @@ final class TradingDays
             {
                 final SessionIndexes sessionIndexes = new SessionIndexes(journals.maxSessionIndex());
                 final OrderEntry orderEntry =
-                    newOrderEntry(sessionIndexes, journals.collarReferences(ctx.symbolDirectory()));
+                    newOrderEntry(sessionIndexes, CollarReferences.inMemory(ctx.symbolDirectory()));
                 final SessionRegistry registry = restoreSessions(journals, sessionIndexes, orderEntry);
                 final int cancels = orderEntry.carryOpenOrdersTo(closedDayCancels);
                 orderEntry.freeTradedOrders();

@@ -255,8 +255,8 @@ class OrderEntryFuzzTest
             collarReferences = CollarReferences.open(journalDir, symbols);
             orderEntry = new OrderEntry(
                 GATEWAY_ID, MAX_ORDER_SHARES, GatewayContext.MAX_SESSION_TOKENS_DEFAULT,
-                GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, collarReferences, engine, new OuchProxy(metrics),
-                metrics, clock, new SessionIndexes(2 * restarts + 2), MEDIA_DRIVER_START_MS);
+                GatewayContext.MAX_DAY_TOKENS_DEFAULT, symbols, limits, collarReferences, engine,
+                new OuchProxy(metrics), metrics, clock, new SessionIndexes(2 * restarts + 2), MEDIA_DRIVER_START_MS);
             adapter = new OrderEntryAdapter(orderEntry, metrics);
             final EngineEventAdapter eventAdapter = EngineEvents.adapter(orderEntry, metrics);
             events = null == earlier ? new EngineEvents(eventAdapter) : new EngineEvents(eventAdapter, earlier);

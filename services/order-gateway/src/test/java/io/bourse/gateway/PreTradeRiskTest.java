@@ -157,6 +157,24 @@ class PreTradeRiskTest
         assertThat(fixture.engine.commands()).hasSize(1);
     }
 
+    /** A trade on a symbol this gateway does not have (another gateway's) is left out: no collar moves. */
+    @Test
+    void shouldLeaveOutATradeOnASymbolNotInTheDirectory() throws IOException
+    {
+        open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L));
+        final long otherGateway = (2L << 56) | (1L << 32);
+        fixture.events.executed(T1, 5, "GOOG", 100, 3_000_000, otherGateway | 1, 11, Side.BUY, otherGateway | 2, 10,
+            0, 0);
+
+        fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(1_100_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("M2").stock(Symbols.pack("MSFT")).price(1_100_100);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(new Rejected(T0, "M2", 'X')));
+        assertThat(fixture.engine.commands()).hasSize(1);
+    }
+
     /**
      * A gateway restarted during the day collars orders around the day's last trades, kept on disk, not the configured
      * reference: before, only the trades of the engine events it replays were known, and none without the archive.

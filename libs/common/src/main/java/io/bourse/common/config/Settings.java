@@ -25,12 +25,12 @@ public final class Settings
 
     /**
      * @param overrides   settings by environment variable name (e.g. {@code BOURSE_SIMULATOR_RATE}) that win over the
-     *                    system properties and the environment: a launcher's command-line options.
+     *                    system properties and the environment: a launcher's command-line options; copied.
      * @param environment the environment variables to consult after the system properties.
      */
     public Settings(final Map<String, String> overrides, final Map<String, String> environment)
     {
-        this.overrides = overrides;
+        this.overrides = Map.copyOf(overrides);
         this.environment = environment;
     }
 
