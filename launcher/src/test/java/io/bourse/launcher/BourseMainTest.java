@@ -57,7 +57,8 @@ class BourseMainTest
         assertThat(BourseMain.Exchange.runningBanner(15000, 16000, new Settings(Map.of(
             "BOURSE_AERON_DIR", "/dev/shm/aeron-x", "BOURSE_SYMBOLS", "IBM@0,ORCL@1,SAP@1"))))
             .isEqualTo("exchange running: OUCH 4.2/SoupBinTCP on 15000, ITCH 5.0/SoupBinTCP on 16000; admin " +
-                "commands: ./bourse admin ... --aeron-dir /dev/shm/aeron-x --symbols IBM@0,ORCL@1,SAP@1; Ctrl-C to stop");
+                "commands: ./bourse admin ... --aeron-dir /dev/shm/aeron-x --symbols IBM@0,ORCL@1,SAP@1; Ctrl-C to " +
+                "stop");
     }
 
     /**

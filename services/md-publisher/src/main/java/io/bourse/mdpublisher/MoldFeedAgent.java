@@ -65,12 +65,12 @@ import java.util.function.BooleanSupplier;
  *   by a bounded time; a request older than the memory holds, which the session file answers, is handed over to the
  *   {@link MoldFileAnswers}' thread, so that no file read holds back the live packets. The socket is looked at no
  *   more than once per {@link #REQUEST_POLL_INTERVAL_NS}, so that a duty cycle that only sends packets makes no
- *   further system call (a request waits at most that long more). A response starts at the requested Sequence Number and holds as many of
- *   the requested messages as fit in {@code maxPayloadLength} bytes; the receiver asks again for the rest. A request
- *   for messages no longer kept or not yet taken gets no response ({@link MoldMessageStore}; a new day's session
- *   answers only for the messages of it already sent to the group, not for those still held), nor does one that
- *   names another Session than the current one or the one still ending: a response carries the Session its request
- *   names, and an earlier session's Sequence Numbers name other messages. A malformed request is counted, left
+ *   further system call (a request waits at most that long more). A response starts at the requested Sequence Number
+ *   and holds as many of the requested messages as fit in {@code maxPayloadLength} bytes; the receiver asks again for
+ *   the rest. A request for messages no longer kept or not yet taken gets no response ({@link MoldMessageStore}; a new
+ *   day's session answers only for the messages of it already sent to the group, not for those still held), nor does
+ *   one that names another Session than the current one or the one still ending: a response carries the Session its
+ *   request names, and an earlier session's Sequence Numbers name other messages. A malformed request is counted, left
  *   unanswered, and the requests behind it are served in the same look ({@link MoldRequestServer}).</li>
  *   <li>Market data without an ITCH form (trades of displayed orders) takes no sequence number; untranslatable
  *   market data is counted as an error and left out. A failed send is counted as an error and its packet treated as

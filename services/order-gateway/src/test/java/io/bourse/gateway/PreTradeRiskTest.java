@@ -140,9 +140,7 @@ class PreTradeRiskTest
     void shouldMoveTheCollarToTheLastTradeOfAnyGateway() throws IOException
     {
         open(List.of("alice,,,,1000,,"), Map.of());
-        final long otherGateway = (2L << 56) | (1L << 32);
-        fixture.events.executed(T1, 5, "MSFT", 100, 3_000_000, otherGateway | 1, 11, Side.BUY, otherGateway | 2, 10,
-            0, 0);
+        tradeOfAnotherGateway("MSFT", 3_000_000);
 
         fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(3_300_000);
         fixture.send(fixture.alice);
@@ -162,9 +160,7 @@ class PreTradeRiskTest
     void shouldLeaveOutATradeOnASymbolNotInTheDirectory() throws IOException
     {
         open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L));
-        final long otherGateway = (2L << 56) | (1L << 32);
-        fixture.events.executed(T1, 5, "GOOG", 100, 3_000_000, otherGateway | 1, 11, Side.BUY, otherGateway | 2, 10,
-            0, 0);
+        tradeOfAnotherGateway("GOOG", 3_000_000);
 
         fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(1_100_000);
         fixture.send(fixture.alice);
@@ -183,9 +179,7 @@ class PreTradeRiskTest
     void shouldCollarAroundTheDaysLastTradesAfterARestart() throws IOException
     {
         open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L, "AAPL", PRICE));
-        final long otherGateway = (2L << 56) | (1L << 32);
-        fixture.events.executed(T1, 5, "MSFT", 100, 3_000_000, otherGateway | 1, 11, Side.BUY, otherGateway | 2, 10,
-            0, 0);
+        tradeOfAnotherGateway("MSFT", 3_000_000);
         fixture.close();
 
         open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L, "AAPL", PRICE));
@@ -547,6 +541,19 @@ class PreTradeRiskTest
         assertThat(limits.forFirm(Ouch42.packFirm("FIRM")).maxOpenOrders())
             .isGreaterThan(limits.forUser("trdr01").maxOpenOrders());
         assertThat(limits.forFirm(Ouch42.packFirm("DEMO")).maxOpenOrders()).isPositive();
+    }
+
+    /**
+     * Hears a trade of 100 shares between two orders of another gateway (gateway id 2), as the engine's event stream
+     * carries it to every gateway.
+     *
+     * @param symbol the symbol traded.
+     * @param price  its price, in 1/10000 dollars.
+     */
+    private void tradeOfAnotherGateway(final String symbol, final long price)
+    {
+        final long otherGateway = (2L << 56) | (1L << 32);
+        fixture.events.executed(T1, 5, symbol, 100, price, otherGateway | 1, 11, Side.BUY, otherGateway | 2, 10, 0, 0);
     }
 
     private void open(final List<String> rows, final Map<String, Long> referencePrices) throws IOException
