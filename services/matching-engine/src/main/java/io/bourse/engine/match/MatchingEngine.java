@@ -744,14 +744,14 @@ public final class MatchingEngine
     }
 
     /**
-     * Sets or removes a symbol's price band: from then on a new order, or a replace or move that changes the price or
-     * raises the size, priced outside {@code [referencePrice x (1 - band), referencePrice x (1 + band)]} is rejected
-     * with 'X' (OUCH 4.2 Rejected: invalid price), like a price outside (0, {@link #MAX_PRICE}]. The bounds are
-     * computed once, in exact integer arithmetic and rounded inwards, so that no accepted price lies outside the
-     * exact band: lowest {@code ceil(referencePrice x (10000 - bandBasisPoints) / 10000)}, highest
-     * {@code floor(referencePrice x (10000 + bandBasisPoints) / 10000)}, then clamped to [1, {@link #MAX_PRICE}].
-     * Resting orders outside a new band stay on the book and can still execute, as makers. No symbol has a band when
-     * the engine is built.
+     * Sets or removes a symbol's price band: from then on a new order, a replace (any: a replacement is a new order,
+     * which loses priority) or a move, priced outside {@code [referencePrice x (1 - band), referencePrice x (1 +
+     * band)]} is rejected with 'X' (OUCH 4.2 Rejected: invalid price), like a price outside (0, {@link #MAX_PRICE}].
+     * The bounds are computed once, in exact integer arithmetic and rounded inwards, so that no accepted price lies
+     * outside the exact band: lowest {@code ceil(referencePrice x (10000 - bandBasisPoints) / 10000)}, highest {@code
+     * floor(referencePrice x (10000 + bandBasisPoints) / 10000)}, then clamped to [1, {@link #MAX_PRICE}]. Resting
+     * orders outside a new band stay on the book and can still execute, as makers. No symbol has a band when the engine
+     * is built.
      *
      * @param symbol          packed symbol.
      * @param referencePrice  band centre in 1/10000 dollars, 1 to {@link #MAX_PRICE}; 0 removes the band.
