@@ -68,7 +68,8 @@ import java.util.function.Consumer;
  *
  * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
  * <pre>
- *   ITCH_MSG_TYPE_ID            md timestamp (8, ns since midnight) | ITCH message
+ *   ITCH_MSG_TYPE_ID            read time (8, ns since midnight on the fanout's clock: when the dispatcher took
+ *                               the message off the stream) | ITCH message (its Timestamp the market data's)
  *   DATA_LOST_MSG_TYPE_ID       one byte
  *   SESSION_START_MSG_TYPE_ID   session id (8) | Login Accepted sequence number (8) | 1 for a snapshot else 0 (8)
  *                               | the opening's timestamp (8, ns since midnight)
@@ -94,10 +95,10 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int SESSION_FAILED_MSG_TYPE_ID = 6;
     /** Ring-buffer message type of an ITCH message of a login's opening, for that session only. */
     static final int SESSION_OPENING_MSG_TYPE_ID = 7;
-    /** Offset of the market-data timestamp in an ITCH record. */
-    static final int TIMESTAMP_OFFSET = 0;
+    /** Offset of the time the dispatcher read the message, on the fanout's clock, in an ITCH record. */
+    static final int READ_TIME_OFFSET = 0;
     /** Offset of the ITCH message in an ITCH record. */
-    static final int ITCH_OFFSET = TIMESTAMP_OFFSET + Long.BYTES;
+    static final int ITCH_OFFSET = READ_TIME_OFFSET + Long.BYTES;
     /** Offset of the session id in a session record. */
     static final int SESSION_ID_OFFSET = 0;
     /** Offset of the Login Accepted sequence number in a start record. */
@@ -152,7 +153,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
      * @param translator     SBE to ITCH.
      * @param book           the displayed orders and trading states, from the Trading Action spin at start.
      * @param referenceData  encodes the opening of a login's snapshot: System Event 'O' and the Stock Directory.
-     * @param clock          stamps that opening.
+     * @param clock          stamps that opening, and the time each message is read (the fanout's service time).
      * @param recovery       keeps the book in step with the stream; rebuilds it from snapshots.
      * @param workerRings    one per worker.
      * @param requests       catch-up requests from every worker.
@@ -303,13 +304,14 @@ final class DispatcherAgent implements Agent, FragmentHandler
             {
             }
         }
+        final long readNs = clock.nanosSinceMidnight();
         record.clear().position(ITCH_OFFSET);
         final int itchLength = translator.translate(buffer, offset, length, record);
         if (itchLength > 0)
         {
             replay.append(recordBuffer, ITCH_OFFSET, itchLength);
             book.apply(recordBuffer, ITCH_OFFSET);
-            recordBuffer.putLong(TIMESTAMP_OFFSET, translator.timestampNs());
+            recordBuffer.putLong(READ_TIME_OFFSET, readNs);
             for (int i = 0; i < workerRings.length; i++)
             {
                 dispatch(i, ITCH_OFFSET + itchLength);

@@ -39,6 +39,8 @@ import java.util.Queue;
  * because a packet from the subscriber could not be parsed or handled), {@code bourse_fanout_send_buffer_bytes} (send
  * buffers allocated, summed over workers), {@code bourse_fanout_latency_seconds} (market-data timestamp to ITCH written
  * to the subscriber sockets at the end of the worker's duty cycle, recorded by every worker), {@code
+ * bourse_fanout_service_time_seconds} (the same messages from their read off the market-data stream by the dispatcher
+ * to then: the fanout's own time, where the latency also counts the gateway, the engine and the md-publisher), {@code
  * bourse_fanout_login_failures_total}, {@code bourse_fanout_login_timeouts_total}, {@code
  * bourse_fanout_pending_login_refusals_total} (connections closed at once because their worker held its most awaiting a
  * Login Request), {@code bourse_fanout_snapshots_total} (books sent as Add Orders, at login or for symbols a
@@ -79,6 +81,7 @@ final class FanoutMetrics
     private final Gauge subscriptions;
     private final Gauge catchUpsInProgress;
     private final LatencySummary latency;
+    private final LatencySummary serviceTime;
 
     /**
      * @param registry where to register.
@@ -155,6 +158,8 @@ final class FanoutMetrics
             .register(registry);
         latency = LatencySummary.register(registry, "bourse_fanout_latency_seconds",
             "Market-data timestamp to ITCH written to a subscriber socket");
+        serviceTime = LatencySummary.register(registry, "bourse_fanout_service_time_seconds",
+            "Market-data message read off the stream by the dispatcher to its ITCH written to the subscriber sockets");
         errors.register(registry, "bourse_fanout_errors_total",
             "Errors by kind: failed sessions and catch-ups, bad input, refused connections, agent exceptions");
     }
@@ -295,5 +300,14 @@ final class FanoutMetrics
     LatencySummary latency()
     {
         return latency;
+    }
+
+    /**
+     * @return the service-time summary every worker records into, in nanoseconds: from the dispatcher's read of a
+     * message to its ITCH written at the end of the worker's duty cycle, both on the fanout's clock.
+     */
+    LatencySummary serviceTime()
+    {
+        return serviceTime;
     }
 }

@@ -338,7 +338,12 @@ final class ItchBook
         return ItchTranslator.ADD_ORDER_MPID_LENGTH;
     }
 
-    private static long timestampNs(final DirectBuffer buffer, final int offset)
+    /**
+     * @param buffer holds an ITCH 5.0 message, big-endian.
+     * @param offset of its Message Type byte.
+     * @return its Timestamp: nanoseconds since the latest midnight.
+     */
+    static long timestampNs(final DirectBuffer buffer, final int offset)
     {
         return ((long)(buffer.getShort(offset + TIMESTAMP_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF) << 32) |
             (buffer.getInt(offset + TIMESTAMP_OFFSET + Short.BYTES, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);

@@ -81,11 +81,14 @@ final class WorkerAgent implements Agent
     private final int messageLimit;
     private final FanoutMetrics metrics;
     private final LatencySummary latency;
+    private final LatencySummary serviceTime;
     private final ErrorKinds<FanoutError> errors;
     private final ByteBuffer payload = ByteBuffer.allocateDirect(ItchTranslator.MAX_LENGTH);
     /** What ending sessions still receive, read and dropped. */
     private final ByteBuffer discard = ByteBuffer.allocateDirect(DISCARD_BUFFER_LENGTH);
     private final long[] sentTimestamps;
+    /** When the dispatcher read each of those messages, on the fanout's clock. */
+    private final long[] sentReadTimes;
     private int sentCount;
     private final MessageHandler onMessage = this::onMessage;
     private final Consumer<SelectionKey> onSelected = this::onSelected;
@@ -126,7 +129,7 @@ final class WorkerAgent implements Agent
      * @param nanoClock      monotonic time, read once per duty cycle: the looks at the sockets, and in milliseconds the
      *                       sessions' heartbeats, login timeouts and End of Session deadlines (a step of the wall
      *                       clock moves none of them).
-     * @param clock          nanoseconds since midnight, for latency and login messages.
+     * @param clock          nanoseconds since midnight, for latency and login messages: the dispatcher's clock.
      * @param sessionNames   the sessions a login may ask for, and the names Login Accepted gives.
      * @param sendBuffers    the sessions' send buffers, one per open session.
      * @param socketSendBufferBytes SO_SNDBUF of each subscriber socket in bytes, or 0 to leave it to the kernel.
@@ -174,8 +177,10 @@ final class WorkerAgent implements Agent
         this.socketSendBufferBytes = socketSendBufferBytes;
         this.messageLimit = messageLimit;
         this.sentTimestamps = new long[messageLimit];
+        this.sentReadTimes = new long[messageLimit];
         this.metrics = metrics;
         this.latency = metrics.latency();
+        this.serviceTime = metrics.serviceTime();
         this.errors = errors;
         try
         {
@@ -223,7 +228,8 @@ final class WorkerAgent implements Agent
 
     /**
      * One write per session with bytes buffered and a socket not known to be full, then the latency of the live
-     * messages of this duty cycle: market-data timestamp to now, once they are written. Counts the sessions left
+     * messages of this duty cycle, once they are written: from their market-data timestamp, and from the dispatcher's
+     * read (the fanout's service time), to now. Counts the sessions left
      * waiting for their socket to become writable.
      *
      * @return number of sessions whose socket took bytes.
@@ -251,6 +257,7 @@ final class WorkerAgent implements Agent
             {
                 // engine times come from the gateway's clock, which may count from another day's midnight
                 latency.recordNs(MidnightNanoClock.withinADay(nowNs - sentTimestamps[i]));
+                serviceTime.recordNs(nowNs - sentReadTimes[i]); // the dispatcher's clock is this one
             }
             sentCount = 0;
         }
@@ -501,7 +508,8 @@ final class WorkerAgent implements Agent
         if (sent > 0)
         {
             metrics.onMessagesOut(payload.get(0), sent);
-            sentTimestamps[sentCount++] = buffer.getLong(index + DispatcherAgent.TIMESTAMP_OFFSET);
+            sentTimestamps[sentCount] = ItchBook.timestampNs(buffer, index + DispatcherAgent.ITCH_OFFSET);
+            sentReadTimes[sentCount++] = buffer.getLong(index + DispatcherAgent.READ_TIME_OFFSET);
         }
     }
 

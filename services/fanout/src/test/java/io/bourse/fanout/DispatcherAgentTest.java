@@ -49,8 +49,9 @@ class DispatcherAgentTest
         null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(4);
     private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final MidnightNanoClock clock = new MidnightNanoClock();
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, translator, book, new ItchReferenceData(SYMBOLS), new MidnightNanoClock(), recovery,
+        null, translator, book, new ItchReferenceData(SYMBOLS), clock, recovery,
         new RingBuffer[]{slowWorker, fastWorker}, requests, 16, 10, new FanoutMetrics(registry, errors), errors);
 
     private static RingBuffer ring()
@@ -95,6 +96,22 @@ class DispatcherAgentTest
         }
         while (read > 0 || ring.size() > 0);
         return records;
+    }
+
+    /** Each live record carries when the dispatcher read its message, on the fanout's clock: the service time's start. */
+    @Test
+    void shouldStampEachLiveRecordWithTheTimeItsMessageWasRead()
+    {
+        publish(encoder.snapshotComplete(1));
+        final long beforeNs = clock.nanosSinceMidnight();
+        publishAddOrder(1);
+        final long afterNs = clock.nanosSinceMidnight();
+
+        final List<Long> readTimes = new ArrayList<>();
+        fastWorker.read((msgTypeId, buffer, index, length) ->
+            readTimes.add(buffer.getLong(index + DispatcherAgent.READ_TIME_OFFSET)), Integer.MAX_VALUE);
+
+        assertThat(readTimes).singleElement().satisfies((readNs) -> assertThat(readNs).isBetween(beforeNs, afterNs));
     }
 
     @Test

@@ -8,10 +8,13 @@ import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
+import io.bourse.itch.ItchTranslator;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.Quantiles;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -58,6 +61,8 @@ class WorkerAgentTest
     private static final int SOCKET_BUFFER_BYTES = 4096;
     /** ITCH 5.0 §4.3.1 Add Order (no MPID attribution) length. */
     private static final int ADD_ORDER_LENGTH = 36;
+    /** Offset of the Timestamp in an ITCH 5.0 message. */
+    private static final int ITCH_TIMESTAMP_OFFSET = 5;
     /** About 190 KiB of Sequenced Data: far more than the send buffer and the stalled socket's buffers hold. */
     private static final int MESSAGES = 5_000;
 
@@ -74,6 +79,8 @@ class WorkerAgentTest
     private WorkerAgent worker;
     /** Added to the worker's monotonic clock: a test moves the worker's time on without waiting. */
     private final AtomicLong clockStepNs = new AtomicLong();
+    /** The worker's clock of nanoseconds since midnight, which the dispatcher stamps its reads with. */
+    private final MidnightNanoClock midnightClock = new MidnightNanoClock();
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
     private boolean snapshotsUnderWay;
     /** The session id of the last login answered. */
@@ -97,7 +104,7 @@ class WorkerAgentTest
         return new WorkerAgent(
             0, ring, connections, requests, MAX_SESSIONS, MAX_PENDING_LOGINS,
             Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(symbols),
-            symbols, () -> System.nanoTime() + clockStepNs.get(), new MidnightNanoClock(),
+            symbols, () -> System.nanoTime() + clockStepNs.get(), midnightClock,
             new SessionNames("1122000000"),
             new SendBufferPool(sendBufferBytes, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
             metrics, errors);
@@ -669,6 +676,30 @@ class WorkerAgentTest
         assertThat(gauge("bourse_fanout_sessions")).isZero();
     }
 
+    /**
+     * A live message's service time runs from the dispatcher's read of it (its record's read time, on the fanout's
+     * clock) to its ITCH written, apart from its latency, which runs from its market-data timestamp (the gateway's
+     * time of the order): the fanout's own time, not the whole path's.
+     */
+    @Test
+    void shouldRecordTheServiceTimeFromTheDispatchersReadOfALiveMessage() throws Exception
+    {
+        final TestSubscriber subscriber = connect(0);
+        final long readNs = midnightClock.nanosSinceMidnight() - TimeUnit.MILLISECONDS.toNanos(3);
+        publishAddOrder(7, readNs - TimeUnit.MINUTES.toNanos(10), readNs);
+
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (subscriber.orders.isEmpty() && System.nanoTime() - deadlineNs < 0)
+        {
+            dutyCycle();
+            subscriber.client.receive();
+        }
+
+        assertThat(subscriber.orders).containsExactly(7L);
+        assertThat(maxSeconds("bourse_fanout_service_time_seconds")).isBetween(0.003, 60.0);
+        assertThat(maxSeconds("bourse_fanout_latency_seconds")).isGreaterThanOrEqualTo(600.0);
+    }
+
     @Test
     void shouldSendTheMessagesLeftInTheRingBeforeTheEndOfTheDayAtTheStop() throws Exception
     {
@@ -840,29 +871,42 @@ class WorkerAgentTest
     /** ITCH 5.0 §4.3.1 Add Order of AAPL (Stock Locate 1); only the order reference number matters here. */
     private void publishAddOrder(final long orderReference)
     {
-        writeAddOrder(DispatcherAgent.ITCH_MSG_TYPE_ID, 0, orderReference);
+        publishAddOrder(orderReference, 0, 0);
+    }
+
+    /**
+     * @param timestampNs its ITCH Timestamp, ns since midnight.
+     * @param readNs      when the dispatcher read it, on {@link #midnightClock}.
+     */
+    private void publishAddOrder(final long orderReference, final long timestampNs, final long readNs)
+    {
+        record.putLong(DispatcherAgent.READ_TIME_OFFSET, readNs);
+        writeAddOrder(DispatcherAgent.ITCH_MSG_TYPE_ID, DispatcherAgent.ITCH_OFFSET, orderReference, timestampNs);
     }
 
     /** An Add Order of the book in the answer the session awaits, as the dispatcher writes a snapshot. */
     private void answerAddOrder(final long sessionId, final long orderReference)
     {
-        writeAddOrder(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID, sessionId, orderReference);
+        record.putLong(DispatcherAgent.SESSION_ID_OFFSET, sessionId);
+        writeAddOrder(DispatcherAgent.SESSION_ITCH_MSG_TYPE_ID, DispatcherAgent.SESSION_ITCH_OFFSET, orderReference, 0);
     }
 
     /**
-     * @param msgTypeId  a live message's or a session's record.
-     * @param firstField its market-data timestamp, or the session id: both records carry the ITCH message at 8.
+     * @param msgTypeId  a live message's or a session's record, its fields before the ITCH message written.
+     * @param itchOffset where the record carries the ITCH message.
      */
-    private void writeAddOrder(final int msgTypeId, final long firstField, final long orderReference)
+    private void writeAddOrder(
+        final int msgTypeId, final int itchOffset, final long orderReference, final long timestampNs)
     {
-        record.setMemory(0, DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH, (byte)0);
-        record.putLong(0, firstField);
-        record.putByte(DispatcherAgent.ITCH_OFFSET, (byte)'A');
-        record.putShort(
-            DispatcherAgent.ITCH_OFFSET + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1, ByteOrder.BIG_ENDIAN);
-        record.putLong(
-            DispatcherAgent.ITCH_OFFSET + TestSubscriber.ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
-        assertThat(ring.write(msgTypeId, record, 0, DispatcherAgent.ITCH_OFFSET + ADD_ORDER_LENGTH)).isTrue();
+        record.setMemory(itchOffset, ADD_ORDER_LENGTH, (byte)0);
+        record.putByte(itchOffset, (byte)'A');
+        record.putShort(itchOffset + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1, ByteOrder.BIG_ENDIAN);
+        record.putShort(itchOffset + ITCH_TIMESTAMP_OFFSET, (short)ItchTranslator.timestampHigh(timestampNs),
+            ByteOrder.BIG_ENDIAN);
+        record.putInt(itchOffset + ITCH_TIMESTAMP_OFFSET + Short.BYTES, (int)ItchTranslator.timestampLow(timestampNs),
+            ByteOrder.BIG_ENDIAN);
+        record.putLong(itchOffset + TestSubscriber.ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
+        assertThat(ring.write(msgTypeId, record, 0, itchOffset + ADD_ORDER_LENGTH)).isTrue();
     }
 
     /** Connects, logs in and waits until the worker has the session live. */
@@ -961,6 +1005,20 @@ class WorkerAgentTest
             }
         }
         throw new AssertionError("no gauge " + name);
+    }
+
+    /** @return the largest value in the window of a latency summary, in seconds. */
+    private double maxSeconds(final String name)
+    {
+        for (final MetricSnapshot snapshot : registry.scrape())
+        {
+            if (snapshot instanceof SummarySnapshot summary && name.equals(summary.getMetadata().getName()))
+            {
+                final Quantiles quantiles = summary.getDataPoints().get(0).getQuantiles();
+                return quantiles.get(quantiles.size() - 1).getValue();
+            }
+        }
+        throw new AssertionError("no summary " + name);
     }
 
     private double counter(final String name)
