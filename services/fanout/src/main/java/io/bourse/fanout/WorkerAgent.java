@@ -229,8 +229,7 @@ final class WorkerAgent implements Agent
     /**
      * One write per session with bytes buffered and a socket not known to be full, then the latency of the live
      * messages of this duty cycle, once they are written: from their market-data timestamp, and from the dispatcher's
-     * read (the fanout's service time), to now. Counts the sessions left
-     * waiting for their socket to become writable.
+     * read (the fanout's service time), to now. Counts the sessions left waiting for their socket to become writable.
      *
      * @return number of sessions whose socket took bytes.
      */

@@ -98,7 +98,7 @@ class DispatcherAgentTest
         return records;
     }
 
-    /** Each live record carries when the dispatcher read its message, on the fanout's clock: the service time's start. */
+    /** Each live record carries when the dispatcher read its message, on the fanout's clock: the service time's. */
     @Test
     void shouldStampEachLiveRecordWithTheTimeItsMessageWasRead()
     {

@@ -235,9 +235,10 @@ class SubscriberSessionFuzzTest
             acceptor = ServerSocketChannel.open();
             acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             final ItchReferenceData referenceData = new ItchReferenceData(SYMBOLS);
+            final MidnightNanoClock clock = new MidnightNanoClock(); // one, as the service's: the service time's
             worker = new WorkerAgent(
                 0, ring, connections, requests, MAX_SESSIONS, MAX_SESSIONS, credentials, referenceData, SYMBOLS,
-                SystemNanoClock.INSTANCE, new MidnightNanoClock(),
+                SystemNanoClock.INSTANCE, clock,
                 new SessionNames(RUN_SESSION), new SendBufferPool(16 * 1024, metrics.sendBufferBytes()), 64 * 1024,
                 MESSAGE_LIMIT, metrics, errors);
             final ItchTranslator translator = new ItchTranslator(SYMBOLS);
@@ -246,7 +247,7 @@ class SubscriberSessionFuzzTest
             final MarketDataRecovery recovery =
                 new MarketDataRecovery(null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
             dispatcher = new DispatcherAgent(null, translator, book, new ItchReferenceData(SYMBOLS),
-                new MidnightNanoClock(), recovery, new RingBuffer[]{ring}, requests, 64, MESSAGE_LIMIT, metrics,
+                clock, recovery, new RingBuffer[]{ring}, requests, 64, MESSAGE_LIMIT, metrics,
                 errors);
             dispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), PUBLISHER);
             publishAddOrder(1);
