@@ -61,8 +61,6 @@ class WorkerAgentTest
     private static final int SOCKET_BUFFER_BYTES = 4096;
     /** ITCH 5.0 §4.3.1 Add Order (no MPID attribution) length. */
     private static final int ADD_ORDER_LENGTH = 36;
-    /** Offset of the Timestamp in an ITCH 5.0 message. */
-    private static final int ITCH_TIMESTAMP_OFFSET = 5;
     /** About 190 KiB of Sequenced Data: far more than the send buffer and the stalled socket's buffers hold. */
     private static final int MESSAGES = 5_000;
 
@@ -901,10 +899,10 @@ class WorkerAgentTest
         record.setMemory(itchOffset, ADD_ORDER_LENGTH, (byte)0);
         record.putByte(itchOffset, (byte)'A');
         record.putShort(itchOffset + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1, ByteOrder.BIG_ENDIAN);
-        record.putShort(itchOffset + ITCH_TIMESTAMP_OFFSET, (short)ItchTranslator.timestampHigh(timestampNs),
-            ByteOrder.BIG_ENDIAN);
-        record.putInt(itchOffset + ITCH_TIMESTAMP_OFFSET + Short.BYTES, (int)ItchTranslator.timestampLow(timestampNs),
-            ByteOrder.BIG_ENDIAN);
+        final int timestampOffset = itchOffset + TestSubscriber.TIMESTAMP_OFFSET;
+        record.putShort(timestampOffset, (short)ItchTranslator.timestampHigh(timestampNs), ByteOrder.BIG_ENDIAN);
+        record.putInt(
+            timestampOffset + Short.BYTES, (int)ItchTranslator.timestampLow(timestampNs), ByteOrder.BIG_ENDIAN);
         record.putLong(itchOffset + TestSubscriber.ORDER_REFERENCE_OFFSET, orderReference, ByteOrder.BIG_ENDIAN);
         assertThat(ring.write(msgTypeId, record, 0, itchOffset + ADD_ORDER_LENGTH)).isTrue();
     }

@@ -1,7 +1,7 @@
 package io.bourse.gateway;
 
-import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.aeron.AgentLaunch;
+import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.SessionNames;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
