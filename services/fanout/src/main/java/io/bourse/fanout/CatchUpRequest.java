@@ -8,13 +8,15 @@ package io.bourse.fanout;
  *
  * @param workerId          the worker whose ring buffer takes the answer.
  * @param sessionId         the session, unique within its worker.
+ * @param day               the ordinal of the trading day the session logged in on ({@link SessionNames.Day}): a
+ *                          request of an ended day is not answered, its session ends with its day.
  * @param login             true at login: the answer starts with the sequence number for Login Accepted.
  * @param requestedSequence SoupBinTCP 4.0 Login Request Requested Sequence Number; 0 when not a login.
  * @param symbolsByLocate   true at the Stock Locate of each symbol wanted; index 0 unused; null for a {@link #cancel}.
  * @param pacing            the pace the session takes the answer at; null for a {@link #cancel}.
  */
 record CatchUpRequest(
-    int workerId, long sessionId, boolean login, long requestedSequence, boolean[] symbolsByLocate,
+    int workerId, long sessionId, long day, boolean login, long requestedSequence, boolean[] symbolsByLocate,
     AnswerPacing pacing)
 {
     /**
@@ -24,7 +26,7 @@ record CatchUpRequest(
      */
     static CatchUpRequest cancel(final int workerId, final long sessionId)
     {
-        return new CatchUpRequest(workerId, sessionId, false, 0, null, null);
+        return new CatchUpRequest(workerId, sessionId, 0, false, 0, null, null);
     }
 
     /** @return true for a {@link #cancel}. */

@@ -66,6 +66,16 @@ import java.util.function.Consumer;
  * end, and their snapshot is taken after they start: so a storm of logins (every session ended at a gap logs in
  * again) holds that many copies of the book per worker, not one per session.
  *
+ * <p>At midnight UTC on the fanout's clock, between two market-data messages, the trading day ends, as the
+ * md-publisher's MoldUDP64 session does: the next day's numbered stream starts ({@link SessionNames#nextDay}, named
+ * after its date) and the replay ring numbers it from 1 again ({@link ReplayRing#startDay}); every answer under way or
+ * waiting is void, a request of the ended day is dropped when it comes, and every worker gets a
+ * {@link #DAY_END_MSG_TYPE_ID} record, in order with the stream, at which it ends the day's sessions: System Events
+ * 'M', 'E' and 'C' stamped after the day's last message ({@link MidnightNanoClock#closingTimestamp}), then End of
+ * Session ({@link SubscriberSession#endDay}). A worker whose ring has no room for it then gets a data-lost marker
+ * instead, which ends its sessions with End of Session alone. The books go on: a new day's login gets the resting
+ * orders as Add Orders, as the md-publisher's new session spins them.
+ *
  * <p>Ring-buffer records (native byte order for the fanout's own fields; ITCH big-endian):
  * <pre>
  *   ITCH_MSG_TYPE_ID            read time (8, ns since midnight on the fanout's clock: when the dispatcher took
@@ -77,6 +87,8 @@ import java.util.function.Consumer;
  *   SESSION_ITCH_MSG_TYPE_ID    session id (8) | ITCH message for that session only
  *   SESSION_END_MSG_TYPE_ID     session id (8): the session's pending symbols are live from the next record
  *   SESSION_FAILED_MSG_TYPE_ID  session id (8): the answer could not be completed, end the session
+ *   DAY_END_MSG_TYPE_ID         the ended day's ordinal (8) | its closing System Events' timestamp (8, ns since
+ *                               midnight)
  * </pre>
  */
 final class DispatcherAgent implements Agent, FragmentHandler
@@ -95,6 +107,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int SESSION_FAILED_MSG_TYPE_ID = 6;
     /** Ring-buffer message type of an ITCH message of a login's opening, for that session only. */
     static final int SESSION_OPENING_MSG_TYPE_ID = 7;
+    /** Ring-buffer message type of the end of a trading day. */
+    static final int DAY_END_MSG_TYPE_ID = 8;
     /** Offset of the time the dispatcher read the message, on the fanout's clock, in an ITCH record. */
     static final int READ_TIME_OFFSET = 0;
     /** Offset of the ITCH message in an ITCH record. */
@@ -111,6 +125,12 @@ final class DispatcherAgent implements Agent, FragmentHandler
     static final int SESSION_START_LENGTH = OPENING_TIMESTAMP_OFFSET + Long.BYTES;
     /** Offset of the ITCH message in a session ITCH record. */
     static final int SESSION_ITCH_OFFSET = SESSION_ID_OFFSET + Long.BYTES;
+    /** Offset of the ended day's ordinal ({@link SessionNames.Day}) in a day-end record. */
+    static final int DAY_ORDINAL_OFFSET = 0;
+    /** Offset of the closing System Events' timestamp in a day-end record. */
+    static final int CLOSING_TIMESTAMP_OFFSET = DAY_ORDINAL_OFFSET + Long.BYTES;
+    /** Length of a day-end record. */
+    static final int DAY_END_LENGTH = CLOSING_TIMESTAMP_OFFSET + Long.BYTES;
     /** Offset of the Stock Locate in an ITCH message. */
     static final int ITCH_LOCATE_OFFSET = 1;
     private static final int REQUEST_LIMIT = 16;
@@ -130,6 +150,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final ItchBook book;
     private final ItchReferenceData referenceData;
     private final MidnightNanoClock clock;
+    private final SessionNames sessionNames;
     private final MarketDataRecovery recovery;
     private final List<CatchUp> catchUps = new ArrayList<>();
     /** Per worker, requests taken and waiting for one of its answers under way to end, oldest first. */
@@ -145,15 +166,22 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final UnsafeBuffer recordBuffer = new UnsafeBuffer(record);
     private final UnsafeBuffer sessionRecord =
         new UnsafeBuffer(ByteBuffer.allocateDirect(SESSION_START_LENGTH + ItchTranslator.MAX_LENGTH));
+    private final UnsafeBuffer dayEndRecord = new UnsafeBuffer(ByteBuffer.allocateDirect(DAY_END_LENGTH));
     private final Consumer<CatchUpRequest> onRequest = this::onRequest;
     private int catchUpsPublished;
+    /** The current trading day's ordinal ({@link SessionNames.Day}). */
+    private long dayOrdinal;
+    /** The midnight that ends the current trading day, on the clock. */
+    private long dayEndNs;
 
     /**
      * @param subscription   the market-data stream.
      * @param translator     SBE to ITCH.
      * @param book           the displayed orders and trading states, from the Trading Action spin at start.
      * @param referenceData  encodes the opening of a login's snapshot: System Event 'O' and the Stock Directory.
-     * @param clock          stamps that opening, and the time each message is read (the fanout's service time).
+     * @param clock          stamps that opening, and the time each message is read (the fanout's service time); its
+     *                       midnights end the trading days.
+     * @param sessionNames   the trading days' streams, moved on to the next at each midnight.
      * @param recovery       keeps the book in step with the stream; rebuilds it from snapshots.
      * @param workerRings    one per worker.
      * @param requests       catch-up requests from every worker.
@@ -165,7 +193,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
      */
     DispatcherAgent(
         final Subscription subscription, final ItchTranslator translator, final ItchBook book,
-        final ItchReferenceData referenceData, final MidnightNanoClock clock, final MarketDataRecovery recovery,
+        final ItchReferenceData referenceData, final MidnightNanoClock clock, final SessionNames sessionNames,
+        final MarketDataRecovery recovery,
         final RingBuffer[] workerRings,
         final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests, final int replayCapacity,
         final int fragmentLimit, final FanoutMetrics metrics, final ErrorKinds<FanoutError> errors)
@@ -175,6 +204,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
         this.book = book;
         this.referenceData = referenceData;
         this.clock = clock;
+        this.sessionNames = sessionNames;
+        this.dayOrdinal = sessionNames.day().ordinal();
+        this.dayEndNs = nextMidnightNs(clock.nanosSinceMidnight());
         this.recovery = recovery;
         this.workerRings = workerRings;
         this.requests = requests;
@@ -194,7 +226,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     @Override
     public int doWork()
     {
-        int workCount = 0;
+        int workCount = endDayAtMidnight();
         final int recoveryWork = recovery.doWork();
         if (MarketDataRecovery.GAP == recoveryWork)
         {
@@ -213,6 +245,65 @@ final class DispatcherAgent implements Agent, FragmentHandler
         }
         workCount += answerCatchUps();
         return workCount + subscription.poll(this, fragmentLimit);
+    }
+
+    /**
+     * Ends the trading day once the clock has passed its midnight (see the class description): the next day's stream
+     * starts, numbered from 1, answers of the ended day are void, and every worker gets the day-end record, or a
+     * data-lost marker when its ring has no room for it.
+     *
+     * @return 1 when the day ended, else 0.
+     */
+    int endDayAtMidnight()
+    {
+        final long nowNs = clock.nanosSinceMidnight();
+        if (nowNs < dayEndNs)
+        {
+            return 0;
+        }
+        final long closingNs = MidnightNanoClock.closingTimestamp(translator.timestampNs(), nowNs, dayEndNs);
+        final long endedMessages = replay.nextSequence() - 1;
+        final String endedSession = sessionNames.day().session();
+        final SessionNames.Day day = sessionNames.nextDay(io.bourse.common.time.SessionNames.ofDate(
+            clock.startDate().plusDays(Math.floorDiv(nowNs, MidnightNanoClock.NANOS_PER_DAY))));
+        dayEndRecord.putLong(DAY_ORDINAL_OFFSET, dayOrdinal);
+        dayEndRecord.putLong(CLOSING_TIMESTAMP_OFFSET, closingNs);
+        dayOrdinal = day.ordinal();
+        dayEndNs = nextMidnightNs(nowNs);
+        catchUps.clear();
+        waitingRequests.forEach(ArrayDeque::clear);
+        replay.startDay();
+        for (int workerId = 0; workerId < workerRings.length; workerId++)
+        {
+            writeDayEnd(workerId);
+        }
+        System.out.println("[fanout-dispatcher] trading day ended at midnight UTC: stream " + endedSession +
+            " ended after " + endedMessages + " messages, stream " + day.session() + " started");
+        return 1;
+    }
+
+    private static long nextMidnightNs(final long nowNs)
+    {
+        return (Math.floorDiv(nowNs, MidnightNanoClock.NANOS_PER_DAY) + 1) * MidnightNanoClock.NANOS_PER_DAY;
+    }
+
+    /**
+     * Writes the day-end record to a worker, after its pending data-lost marker if any: when the marker is still
+     * pending, it ends the worker's sessions when written, as the day end would have (End of Session alone); when the
+     * ring has no room for the record, a data-lost marker is made pending in its place.
+     */
+    private void writeDayEnd(final int workerId)
+    {
+        if (dropping[workerId] && !writeDataLost(workerId))
+        {
+            return;
+        }
+        if (!workerRings[workerId].write(DAY_END_MSG_TYPE_ID, dayEndRecord, 0, DAY_END_LENGTH))
+        {
+            dropping[workerId] = true;
+            System.err.println("[fanout-dispatcher] worker " + workerId + " ring buffer full at the day's end: its " +
+                "sessions end at a data-lost marker");
+        }
     }
 
     /**
@@ -346,6 +437,10 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private void onRequest(final CatchUpRequest request)
     {
         final ArrayDeque<CatchUpRequest> waiting = waitingRequests.get(request.workerId());
+        if (!request.isCancel() && request.day() != dayOrdinal)
+        {
+            return; // of an ended day, whose sessions the day-end record ends
+        }
         if (request.isCancel())
         {
             catchUps.removeIf((catchUp) ->

@@ -130,8 +130,8 @@ public final class FanoutService implements AutoCloseable
             final MarketDataRecovery recovery = new MarketDataRecovery(
                 subscription, snapshotRequests, aeron::nextCorrelationId, translator, book, SystemNanoClock.INSTANCE);
             final DispatcherAgent dispatcher = new DispatcherAgent(
-                subscription, translator, book, new ItchReferenceData(ctx.symbolDirectory()), clock, recovery, rings,
-                requests, ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errors);
+                subscription, translator, book, new ItchReferenceData(ctx.symbolDirectory()), clock, sessionNames,
+                recovery, rings, requests, ctx.replayCapacity(), ctx.fragmentLimit(), metrics, errors);
             final SubscriberAcceptor acceptor = new SubscriberAcceptor(
                 serverChannel, workers, SystemNanoClock.INSTANCE, errors);
             final AgentRunner dispatcherRunner = AgentLaunch.start(
@@ -145,7 +145,7 @@ public final class FanoutService implements AutoCloseable
                     "snapshot (stream " + layout.snapshotRequestStreamId() + ")";
             });
             System.out.println("fanout started: ITCH 5.0/SoupBinTCP on port " + ctx.port() + ", replay session " +
-                sessionNames.runSession() + ", " +
+                sessionNames.day().session() + ", " +
                 ctx.workerCount() + " workers (" + ctx.sendBufferBytes() / 1024 + " KiB send buffer per session), " +
                 "metrics :" + metricsServer.port());
             return new FanoutService(metricsServer, aeron, serverChannel, workerRunners, dispatcherRunner);

@@ -8,9 +8,9 @@ import java.nio.ByteBuffer;
 
 /**
  * The newest N ITCH 5.0 messages of the fanout, each under its fanout sequence number: the dispatcher numbers every
- * ITCH message it publishes 1, 2, 3, ... (all symbols, in stream order) and keeps the last N here, in fixed slots of
- * one preallocated buffer, for logins that request a sequence number (SoupBinTCP 4.0 Login Request, Requested
- * Sequence Number) and for the catch-up after a snapshot. Single-threaded: the dispatcher's.
+ * ITCH message it publishes 1, 2, 3, ... (all symbols, in stream order; from 1 again each trading day) and keeps the
+ * last N here, in fixed slots of one preallocated buffer, for logins that request a sequence number (SoupBinTCP 4.0
+ * Login Request, Requested Sequence Number) and for the catch-up after a snapshot. Single-threaded: the dispatcher's.
  */
 final class ReplayRing
 {
@@ -73,6 +73,17 @@ final class ReplayRing
     {
         firstServed = nextSequence;
         firstReplayable = nextSequence + 1;
+    }
+
+    /**
+     * Starts a new trading day's stream, numbered from 1 again: none of the messages kept so far is served, since their
+     * numbers are the ended day's.
+     */
+    void startDay()
+    {
+        nextSequence = 1;
+        firstServed = 1;
+        firstReplayable = 1;
     }
 
     /**

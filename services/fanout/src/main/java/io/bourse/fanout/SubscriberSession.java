@@ -13,7 +13,6 @@ import io.bourse.common.metrics.ErrorKinds;
 import io.bourse.common.net.SendBufferFullException;
 import io.bourse.common.net.SendBufferPool;
 import io.bourse.common.net.SessionSendChannel;
-import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
@@ -47,8 +46,8 @@ import java.util.Arrays;
  * (the fanout is overloaded) gets Login Rejected 'S' (session not available), and a subscription whose request it
  * cannot take ends the session with End of Session: both counted ({@link FanoutError#REQUEST_QUEUE_FULL}). A packet
  * that breaks SoupBinTCP 4.0 or cannot be parsed ends the session with End of Session ({@link #receive}). When the
- * fanout stops, a logged-in session's stream ends as an ITCH 5.0 day does, with System Events 'M', 'E' and 'C', then
- * End of Session.
+ * fanout stops, or at midnight UTC, which ends the trading day the session logged in on ({@link #endDay}), a logged-in
+ * session's stream ends as an ITCH 5.0 day does, with System Events 'M', 'E' and 'C', then End of Session.
  *
  * <p>Every packet goes into the session's own send buffer ({@link SessionSendChannel}), never straight to the socket:
  * the worker {@link #flush() flushes} it once at the end of its duty cycle, so a session's messages of one cycle leave
@@ -112,7 +111,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private final ItchReferenceData referenceData;
     private final SymbolDirectory symbolDirectory;
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests;
-    private final MidnightNanoClock clock;
     private final SessionNames sessionNames;
     private final FanoutMetrics metrics;
     private final ErrorKinds<FanoutError> errors;
@@ -121,6 +119,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean[] wanted;
     private SelectionKey selectionKey;
     private boolean loginRequested;
+    /** The trading day of the Login Request, which names the stream of a replay; null before it. */
+    private SessionNames.Day loginDay;
     private boolean loggedIn;
     /** A login's snapshot is under way and System Events 'S' and 'Q' are still to follow its Trading Action spin. */
     private boolean systemHoursPending;
@@ -155,7 +155,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
      * @param referenceData   encodes the System Events after a login's spin and at the end of the day.
      * @param symbolDirectory the symbols a subscription may name.
      * @param requests        where the session's catch-up requests go to the dispatcher.
-     * @param clock           stamps the System Events of the end of the day.
      * @param sessionNames    the sessions a login may ask for, and the names Login Accepted gives.
      * @param metrics         counts sessions, subscriptions, messages and login failures.
      * @param errors          counts the session's failures and bad input.
@@ -164,7 +163,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         final int workerId, final long sessionId, final SocketChannel channel, final Clock sessionClock,
         final SendBufferPool sendBuffers, final Credentials credentials, final ItchReferenceData referenceData,
         final SymbolDirectory symbolDirectory, final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests,
-        final MidnightNanoClock clock, final SessionNames sessionNames, final FanoutMetrics metrics,
+        final SessionNames sessionNames, final FanoutMetrics metrics,
         final ErrorKinds<FanoutError> errors)
     {
         this.workerId = workerId;
@@ -176,7 +175,6 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         this.referenceData = referenceData;
         this.symbolDirectory = symbolDirectory;
         this.requests = requests;
-        this.clock = clock;
         this.sessionNames = sessionNames;
         this.metrics = metrics;
         this.errors = errors;
@@ -455,7 +453,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         try
         {
             final SoupBinTCP.LoginAccepted accepted = new SoupBinTCP.LoginAccepted();
-            accepted.setSession(snapshot ? sessionNames.nextSnapshotSession() : sessionNames.runSession());
+            accepted.setSession(snapshot ? sessionNames.nextSnapshotSession() : loginDay.session());
             accepted.setSequenceNumber(acceptedSequence);
             server.accept(accepted);
             loggedIn = true;
@@ -586,25 +584,60 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     }
 
     /**
-     * The fanout stops, and with it the session's stream, which no later run serves (ITCH 5.0 &sect;4.1, as the
-     * md-publisher ends its MoldUDP64 session): a logged-in session gets System Events 'M' End of Market Hours, 'E' End
-     * of System Hours and 'C' End of Messages, the last message of its stream, then End of Session
-     * ({@link #endSession()}). One still waiting for its login's answer gets End of Session only, and so does one whose
-     * snapshot or replay the dispatcher had not finished (a book in part, or messages missing between the replay and
-     * the live ones), as one that missed messages does: 'C' would tell its subscriber that its stream was whole. A
-     * System Event the send buffer cannot take is left out, not counted as a slow consumer: End of Session then follows
-     * the packet under way.
+     * The session's stream ends as an ITCH 5.0 day does (&sect;4.1, as the md-publisher ends its MoldUDP64 session):
+     * the fanout stops, and with it the stream, which no later run serves, or the session's trading day has ended
+     * ({@link #endDay}). A logged-in session gets System Events 'M' End of Market Hours, 'E' End of System Hours and
+     * 'C' End of Messages, the last message of its stream, then End of Session ({@link #endSession()}). One still
+     * waiting for its login's answer gets End of Session only, and so does one whose snapshot or replay the dispatcher
+     * had not finished (a book in part, or messages missing between the replay and the live ones), as one that missed
+     * messages does: 'C' would tell its subscriber that its stream was whole. A System Event the send buffer cannot
+     * take is left out, not counted as a slow consumer: End of Session then follows the packet under way.
+     *
+     * @param closingNs the System Events' Timestamp, nanoseconds since midnight (past a day on a clock started days
+     *                  before).
      */
-    void endMessages()
+    void endMessages(final long closingNs)
     {
         if (loggedIn && !closed && !ending && null == answerPacing)
         {
-            final long nowNs = clock.nanosSinceMidnight();
-            sendAtStop(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, nowNs);
-            sendAtStop(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, nowNs);
-            sendAtStop(ITCH50.EVENT_CODE_END_OF_MESSAGES, nowNs);
+            sendAtStop(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, closingNs);
+            sendAtStop(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, closingNs);
+            sendAtStop(ITCH50.EVENT_CODE_END_OF_MESSAGES, closingNs);
         }
         endSession();
+    }
+
+    /**
+     * Midnight UTC has ended a trading day ({@link SessionNames#nextDay}): a session that logged in on that day or an
+     * earlier one ends as at the stop ({@link #endMessages}), since its numbered stream has ended and the next day's
+     * is numbered from 1 again under another name; one still waiting for its login's answer, which would have been of
+     * the ended day's stream, gets Login Rejected 'S' (session not available) and closes: its subscriber logs in again
+     * to the new day's. A session of a later day, and one that has sent no Login Request yet, go on.
+     *
+     * @param dayOrdinal the ordinal of the day that ended.
+     * @param closingNs  the Timestamp of its closing System Events, nanoseconds since midnight.
+     * @return true when the session ended here.
+     */
+    boolean endDay(final long dayOrdinal, final long closingNs)
+    {
+        if (!loginRequested || closed || ending || loginDay.ordinal() > dayOrdinal)
+        {
+            return false;
+        }
+        if (loggedIn)
+        {
+            endMessages(closingNs);
+            return true;
+        }
+        try
+        {
+            rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
+        }
+        catch (final IOException ex)
+        {
+            fail(ex);
+        }
+        return true;
     }
 
     private void sendAtStop(final byte eventCode, final long nowNs)
@@ -624,7 +657,7 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     /**
      * Ends the session with End of Session after what the send buffer holds, or, when it does not fit, after the packet
      * under way, dropping the whole packets not yet begun, and writes what the socket takes: the service is stopping
-     * (after {@link #endMessages()}'s System Events), the worker missed messages, the dispatcher could not answer, or
+     * (after {@link #endMessages}'s System Events), the worker missed messages, the dispatcher could not answer, or
      * the subscriber sent a packet that could not be parsed or handled ({@link #receive}). Once the socket has taken
      * End of Session, now or at a later {@link #flush()}, its output is shut down (FIN after the data); the session
      * then drops what the subscriber still sends ({@link #receive}) and closes when the subscriber closes its end (once
@@ -725,13 +758,15 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
             rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_NOT_AUTHORIZED);
             return;
         }
-        if (!sessionNames.isAvailable(request.getRequestedSession()))
+        final SessionNames.Day day = sessionNames.day();
+        if (!day.isAvailable(request.getRequestedSession()))
         {
             rejectLogin(SoupBinTCP.LOGIN_REJECT_CODE_SESSION_NOT_AVAILABLE);
             return;
         }
 
         loginRequested = true;
+        loginDay = day;
         Arrays.fill(pending, 1, pending.length, true);
         if (!request(true, request.getRequestedSequenceNumber()))
         {
@@ -833,7 +868,8 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     private boolean request(final boolean login, final long requestedSequence)
     {
         final AnswerPacing pacing = new AnswerPacing(answerWindowBytes);
-        if (!requests.offer(new CatchUpRequest(workerId, sessionId, login, requestedSequence, pending.clone(), pacing)))
+        if (!requests.offer(new CatchUpRequest(
+            workerId, sessionId, loginDay.ordinal(), login, requestedSequence, pending.clone(), pacing)))
         {
             return false;
         }

@@ -43,14 +43,16 @@ import java.util.function.Consumer;
  * {@link #SELECT_INTERVAL_NS} (a login or heartbeat is read at most that much later), so that a duty cycle that only
  * carries the ring's messages makes no system call but the writes. A session that fails is closed and counted; the
  * others carry on. When the dispatcher reports that this worker missed messages, every session logged in or waiting for
- * its login's answer is ended with End of Session (its feed has a gap). A connection beyond the maximum sessions takes
+ * its login's answer is ended with End of Session (its feed has a gap); when the dispatcher reports that midnight UTC
+ * has ended the trading day, every session logged in on it is ended as at the stop, and every one waiting for its
+ * login's answer is rejected ({@link SubscriberSession#endDay}). A connection beyond the maximum sessions takes
  * the place of a session that is ending (which closes at once), or, when none is, is closed at once and counted as an
  * error. A connection that finds this worker holding its most connections that have sent no Login Request yet is closed
  * at once and counted ({@code bourse_fanout_pending_login_refusals_total}), so that connections that never log in hold
  * at most that many places (each for the login timeout at most). At the stop, after the dispatcher's, the worker first
  * carries what its ring still holds (the messages the dispatcher wrote before it stopped, translated, counted and kept
  * for replays), so that each session's stream is whole up to its end of the day
- * ({@link SubscriberSession#endMessages()}), then serves the ending sessions until their subscribers have taken the end
+ * ({@link SubscriberSession#endMessages}), then serves the ending sessions until their subscribers have taken the end
  * and closed, or their End of Session deadline has passed.
  */
 final class WorkerAgent implements Agent
@@ -129,7 +131,8 @@ final class WorkerAgent implements Agent
      * @param nanoClock      monotonic time, read once per duty cycle: the looks at the sockets, and in milliseconds the
      *                       sessions' heartbeats, login timeouts and End of Session deadlines (a step of the wall
      *                       clock moves none of them).
-     * @param clock          nanoseconds since midnight, for latency and login messages: the dispatcher's clock.
+     * @param clock          nanoseconds since midnight, for latency and the System Events at the stop: the
+     *                       dispatcher's clock.
      * @param sessionNames   the sessions a login may ask for, and the names Login Accepted gives.
      * @param sendBuffers    the sessions' send buffers, one per open session.
      * @param socketSendBufferBytes SO_SNDBUF of each subscriber socket in bytes, or 0 to leave it to the kernel.
@@ -280,9 +283,10 @@ final class WorkerAgent implements Agent
             }
         }
         sessionClock.update(monotonicMs()); // each session's End of Session deadline counts from now
+        final long closingNs = clock.nanosSinceMidnight();
         for (int i = 0; i < sessionCount; i++)
         {
-            sessions[i].endMessages();
+            sessions[i].endMessages(closingNs);
         }
         serveEndingSessions();
         for (int i = 0; i < sessionCount; i++)
@@ -441,7 +445,7 @@ final class WorkerAgent implements Agent
             SessionSockets.configureSession(channel, socketSendBufferBytes);
             session = new SubscriberSession(
                 workerId, nextSessionId++, channel, sessionClock::time, sendBuffers, credentials, referenceData,
-                symbolDirectory, requests, clock, sessionNames, metrics, errors);
+                symbolDirectory, requests, sessionNames, metrics, errors);
             session.selectionKey(channel.register(selector, SelectionKey.OP_READ, session));
             sessions[sessionCount++] = session;
             sessionsById.put(session.id(), session);
@@ -475,13 +479,19 @@ final class WorkerAgent implements Agent
         }
     }
 
-    /** Ring-buffer record, framed by {@link DispatcherAgent}: live ITCH, data lost, or an answer to one session. */
+    /**
+     * Ring-buffer record, framed by {@link DispatcherAgent}: live ITCH, data lost, the end of a trading day, or an
+     * answer to one session.
+     */
     private void onMessage(final int msgTypeId, final DirectBuffer buffer, final int index, final int length)
     {
         switch (msgTypeId)
         {
             case DispatcherAgent.ITCH_MSG_TYPE_ID -> onLiveMessage(buffer, index, length);
             case DispatcherAgent.DATA_LOST_MSG_TYPE_ID -> endLoggedInSessions();
+            case DispatcherAgent.DAY_END_MSG_TYPE_ID -> endDay(
+                buffer.getLong(index + DispatcherAgent.DAY_ORDINAL_OFFSET),
+                buffer.getLong(index + DispatcherAgent.CLOSING_TIMESTAMP_OFFSET));
             default -> onAnswer(msgTypeId, buffer, index, length);
         }
     }
@@ -564,6 +574,22 @@ final class WorkerAgent implements Agent
         }
         metrics.onGapDisconnects(ended);
         System.err.println("[" + roleName() + "] missed messages: ended " + ended + " sessions with End of Session");
+    }
+
+    /**
+     * Midnight UTC has ended a trading day: every session of it ends ({@link SubscriberSession#endDay}).
+     *
+     * @param dayOrdinal the ordinal of the day that ended ({@link SessionNames.Day}).
+     * @param closingNs  the Timestamp of its closing System Events, nanoseconds since midnight.
+     */
+    private void endDay(final long dayOrdinal, final long closingNs)
+    {
+        int ended = 0;
+        for (int i = 0; i < sessionCount; i++)
+        {
+            ended += sessions[i].endDay(dayOrdinal, closingNs) ? 1 : 0;
+        }
+        System.out.println("[" + roleName() + "] trading day ended at midnight UTC: ended " + ended + " sessions");
     }
 
     /** @return the open sessions that have sent no Login Request yet, counted now, also for the acceptor. */

@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,6 +38,12 @@ class DispatcherAgentTest
     private static final SymbolDirectory SYMBOLS = SymbolDirectory.parse("AAPL@0");
 
     private static final int PUBLISHER = 7;
+    /** Midnight UTC that starts 24 November 2026, ns since the epoch. */
+    private static final long NOVEMBER_24_NS =
+        LocalDate.of(2026, 11, 24).toEpochDay() * MidnightNanoClock.NANOS_PER_DAY;
+    /** 23:59:59.5, ns since midnight. */
+    private static final long HALF_A_SECOND_BEFORE_MIDNIGHT_NS =
+        MidnightNanoClock.NANOS_PER_DAY - TimeUnit.MILLISECONDS.toNanos(500);
 
     private final MarketDataEncoder encoder = new MarketDataEncoder();
     private final RingBuffer slowWorker = ring();
@@ -49,9 +57,12 @@ class DispatcherAgentTest
         null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
     private final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(4);
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final MidnightNanoClock clock = new MidnightNanoClock();
+    /** The wall clock, ns since the epoch: 10:00 UTC on 24 November 2026 until a test moves it. */
+    private final AtomicLong wallClockNs = new AtomicLong(NOVEMBER_24_NS + TimeUnit.HOURS.toNanos(10));
+    private final MidnightNanoClock clock = new MidnightNanoClock(wallClockNs::get);
+    private final SessionNames sessionNames = new SessionNames("1122000000");
     private final DispatcherAgent dispatcher = new DispatcherAgent(
-        null, translator, book, new ItchReferenceData(SYMBOLS), clock, recovery,
+        null, translator, book, new ItchReferenceData(SYMBOLS), clock, sessionNames, recovery,
         new RingBuffer[]{slowWorker, fastWorker}, requests, 16, 10, new FanoutMetrics(registry, errors), errors);
 
     private static RingBuffer ring()
@@ -90,9 +101,12 @@ class DispatcherAgentTest
         {
             // One read stops at the end of the buffer; a wrapped ring needs a second, and one that reads only the
             // padding before the wrap reads no record.
-            read = ring.read((msgTypeId, buffer, index, length) -> records.add(
-                msgTypeId == DispatcherAgent.DATA_LOST_MSG_TYPE_ID ? "data-lost" :
-                "itch " + (char)buffer.getByte(index + DispatcherAgent.ITCH_OFFSET)), Integer.MAX_VALUE);
+            read = ring.read((msgTypeId, buffer, index, length) -> records.add(switch (msgTypeId)
+            {
+                case DispatcherAgent.DATA_LOST_MSG_TYPE_ID -> "data-lost";
+                case DispatcherAgent.DAY_END_MSG_TYPE_ID -> "day-end";
+                default -> "itch " + (char)buffer.getByte(index + DispatcherAgent.ITCH_OFFSET);
+            }), Integer.MAX_VALUE);
         }
         while (read > 0 || ring.size() > 0);
         return records;
@@ -261,7 +275,7 @@ class DispatcherAgentTest
         final int orders = 40;
         publishBook(orders);
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 0, symbols, UNPACED))).isTrue();
         assertThat(catchUpsInProgress()).isZero();
 
         final List<Integer> answer = new ArrayList<>();
@@ -285,8 +299,8 @@ class DispatcherAgentTest
     {
         publishBook(40);
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, UNPACED))).isTrue();
-        assertThat(requests.offer(new CatchUpRequest(1, 7, true, 0, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 0, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(1, 7, 0, true, 0, symbols, UNPACED))).isTrue();
         dispatcher.answerCatchUps();
         assertThat(catchUpsInProgress()).as("both answers under way").isEqualTo(2);
 
@@ -353,8 +367,9 @@ class DispatcherAgentTest
         final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests = new ManyToOneConcurrentArrayQueue<>(64);
         final PrometheusRegistry registry = new PrometheusRegistry();
         final DispatcherAgent dispatcher = new DispatcherAgent(
-            null, translator, book, new ItchReferenceData(SYMBOLS), new MidnightNanoClock(), recovery,
-            new RingBuffer[]{worker}, requests, 16, 10, new FanoutMetrics(registry, errors), errors);
+            null, translator, book, new ItchReferenceData(SYMBOLS), new MidnightNanoClock(),
+            new SessionNames("1122000000"), recovery, new RingBuffer[]{worker}, requests, 16, 10,
+            new FanoutMetrics(registry, errors), errors);
 
         LoginStorm(final int sessions)
         {
@@ -371,7 +386,7 @@ class DispatcherAgentTest
             for (int sessionId = 1; sessionId <= sessions; sessionId++)
             {
                 assertThat(requests.offer(
-                    new CatchUpRequest(0, sessionId, true, 0, new boolean[]{false, true}, UNPACED))).isTrue();
+                    new CatchUpRequest(0, sessionId, 0, true, 0, new boolean[]{false, true}, UNPACED))).isTrue();
             }
         }
 
@@ -407,7 +422,7 @@ class DispatcherAgentTest
             drain(fastWorker);
         }
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 2, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 2, symbols, UNPACED))).isTrue();
         dispatcher.answerCatchUps();
         assertThat(catchUpsInProgress()).as("the replay taken, not yet written").isEqualTo(1);
         for (int orderId = 11; orderId <= 30; orderId++)
@@ -437,7 +452,7 @@ class DispatcherAgentTest
     {
         publishBook(40);
         final boolean[] symbols = {false, true};
-        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, symbols, new AnswerPacing(100)))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 0, symbols, new AnswerPacing(100)))).isTrue();
         final List<Integer> answer = new ArrayList<>();
         for (int orderId = 41; orderId <= 56; orderId++)
         {
@@ -482,6 +497,7 @@ class DispatcherAgentTest
             new UnsafeBuffer(ByteBuffer.allocateDirect(256 * 1024 + RingBufferDescriptor.TRAILER_LENGTH)));
         final DispatcherAgent manyDispatcher = new DispatcherAgent(
             null, manyTranslator, manyBook, new ItchReferenceData(symbols), new MidnightNanoClock(),
+            new SessionNames("1122000000"),
             new MarketDataRecovery(null, null, () -> 1, manyTranslator, manyBook, SystemNanoClock.INSTANCE),
             new RingBuffer[]{worker}, requests, 16, 10, new FanoutMetrics(new PrometheusRegistry(), errors), errors);
         manyDispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), PUBLISHER);
@@ -493,7 +509,7 @@ class DispatcherAgentTest
         final boolean[] chosen = new boolean[1 + 1_000];
         chosen[1] = true;
         final AnswerPacing pacing = new AnswerPacing(1_000);
-        assertThat(requests.offer(new CatchUpRequest(0, 7, true, 0, chosen, pacing))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(0, 7, 0, true, 0, chosen, pacing))).isTrue();
 
         final StringBuilder messageTypes = new StringBuilder();
         final List<Integer> directoryLocates = new ArrayList<>();
@@ -556,6 +572,108 @@ class DispatcherAgentTest
         assertThat(book.orderCount()).isEqualTo(1);
         assertThat(errors.count(FanoutError.UNTRANSLATABLE_MESSAGE)).isEqualTo(1);
         assertThat(errors.total()).isEqualTo(1);
+    }
+
+    /**
+     * Midnight UTC on the fanout's clock ends the trading day: every worker gets the day-end record, in order with the
+     * stream, naming the ended day and the closing System Events' time (the day's last nanosecond, after its last
+     * message of 23:59:59.5); the next day's stream is named after its date and numbered from 1, so that a replay from
+     * 2 starts at the new day's second message; a request of the ended day is not answered, nor is the rest of an
+     * answer under way at midnight.
+     */
+    @Test
+    void shouldEndTheTradingDayAtMidnightInEveryWorkersRingAndNumberTheNextDaysStreamFrom1()
+    {
+        publish(encoder.snapshotComplete(1));
+        for (int orderId = 1; orderId <= 3; orderId++)
+        {
+            publish(encoder.addOrder(HALF_A_SECOND_BEFORE_MIDNIGHT_NS, "AAPL", orderId, Side.BUY, 100, 1_000_000));
+        }
+        drain(slowWorker);
+        drain(fastWorker);
+        final boolean[] symbols = {false, true};
+        assertThat(requests.offer(new CatchUpRequest(0, 9, 0, true, 0, symbols, new AnswerPacing(100)))).isTrue();
+        dispatcher.answerCatchUps();
+        assertThat(catchUpsInProgress()).as("an answer paced to its subscriber, under way").isEqualTo(1);
+        assertThat(records(slowWorker)).as("its start and opening").startsWith("start 9 1");
+
+        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY - TimeUnit.MILLISECONDS.toNanos(100));
+        assertThat(dispatcher.endDayAtMidnight()).as("23:59:59.9").isZero();
+        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100));
+        assertThat(dispatcher.endDayAtMidnight()).as("00:00:00.1").isEqualTo(1);
+        assertThat(dispatcher.endDayAtMidnight()).as("once a day").isZero();
+
+        final String dayEnd = "day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1);
+        assertThat(records(slowWorker)).containsExactly(dayEnd);
+        assertThat(records(fastWorker)).containsExactly(dayEnd);
+        assertThat(sessionNames.day()).isEqualTo(new SessionNames.Day(1, "20261125"));
+
+        publish(encoder.addOrder(1_000, "AAPL", 4, Side.BUY, 100, 1_000_000));
+        publish(encoder.addOrder(2_000, "AAPL", 5, Side.BUY, 100, 1_000_000));
+        drain(slowWorker);
+        drain(fastWorker);
+        assertThat(requests.offer(new CatchUpRequest(0, 10, 0, true, 2, symbols, UNPACED))).isTrue();
+        assertThat(requests.offer(new CatchUpRequest(1, 11, 1, true, 2, symbols, UNPACED))).isTrue();
+        dispatcher.answerCatchUps();
+        dispatcher.answerCatchUps();
+
+        assertThat(catchUpsInProgress()).isZero();
+        assertThat(records(slowWorker)).as("nothing for the ended day's sessions").isEmpty();
+        assertThat(records(fastWorker)).containsExactly("start 11 2", "order 11 5", "end 11");
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
+     * A worker whose ring has no room for the day-end record at midnight (18 records of 56 bytes leave 16 of 1,024,
+     * short of the record's 24) gets a data-lost marker before its next record instead, which ends its sessions.
+     */
+    @Test
+    void shouldMarkTheDataLostForAWorkerWhoseRingHasNoRoomForTheDayEnd()
+    {
+        publish(encoder.snapshotComplete(1));
+        for (int orderId = 1; orderId <= 18; orderId++)
+        {
+            publishAddOrder(orderId);
+            drain(fastWorker);
+        }
+        assertThat(slowWorker.size()).isEqualTo(RING_CAPACITY - 16);
+
+        wallClockNs.addAndGet(MidnightNanoClock.NANOS_PER_DAY);
+        assertThat(dispatcher.endDayAtMidnight()).isEqualTo(1);
+        assertThat(drain(slowWorker)).hasSize(18).containsOnly("itch A");
+        publishAddOrder(19);
+
+        assertThat(drain(slowWorker)).containsExactly("data-lost", "itch A");
+        assertThat(drain(fastWorker)).containsExactly("day-end", "itch A");
+    }
+
+    /**
+     * @return what the worker's ring holds, read: answers as "start", "order" (an Add Order) or "end" with their
+     *         session id, a start with its Login Accepted sequence number; day ends with the ended day and the closing
+     *         time.
+     */
+    private static List<String> records(final RingBuffer ring)
+    {
+        final List<String> records = new ArrayList<>();
+        ring.read((msgTypeId, buffer, index, length) ->
+        {
+            final long sessionId = buffer.getLong(index + DispatcherAgent.SESSION_ID_OFFSET);
+            final int itch = index + DispatcherAgent.SESSION_ITCH_OFFSET;
+            records.add(switch (msgTypeId)
+            {
+                case DispatcherAgent.DAY_END_MSG_TYPE_ID -> "day-end " +
+                    buffer.getLong(index + DispatcherAgent.DAY_ORDINAL_OFFSET) + " " +
+                    buffer.getLong(index + DispatcherAgent.CLOSING_TIMESTAMP_OFFSET);
+                case DispatcherAgent.SESSION_START_MSG_TYPE_ID -> "start " + sessionId + " " +
+                    buffer.getLong(index + DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET);
+                case DispatcherAgent.SESSION_END_MSG_TYPE_ID -> "end " + sessionId;
+                default -> 'A' == buffer.getByte(itch) ?
+                    "order " + sessionId + " " +
+                    buffer.getLong(itch + TestSubscriber.ORDER_REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN) :
+                    "record " + msgTypeId + " " + sessionId;
+            });
+        }, Integer.MAX_VALUE);
+        return records;
     }
 
     /**

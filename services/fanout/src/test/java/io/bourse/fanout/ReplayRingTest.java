@@ -25,6 +25,27 @@ class ReplayRingTest
         assertThat(ring.contains(3)).isTrue();
     }
 
+    /** A new trading day's stream is numbered from 1 again, and serves none of the ended day's messages. */
+    @Test
+    void shouldNumberANewDaysStreamFrom1ServingNoneOfTheEndedDays()
+    {
+        for (int i = 0; i < 6; i++)
+        {
+            ring.append(message, 0, 3);
+        }
+        ring.cutAtGap();
+        ring.startDay();
+
+        assertThat(ring.nextSequence()).isEqualTo(1);
+        assertThat(ring.contains(1)).isFalse();
+        assertThat(ring.oldestReplayable()).isEqualTo(1);
+        assertThat(ring.append(message, 0, 3)).isEqualTo(1);
+        assertThat(ring.append(message, 0, 3)).isEqualTo(2);
+        assertThat(ring.contains(1)).isTrue();
+        assertThat(ring.contains(3)).isFalse();
+        assertThat(ring.oldestReplayable()).isEqualTo(1);
+    }
+
     @Test
     void shouldReplayNothingFromBeforeAGapNorFromItsFirstNumberButKeepTheMessagesAfterIt()
     {

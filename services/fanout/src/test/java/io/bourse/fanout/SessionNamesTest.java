@@ -35,8 +35,23 @@ class SessionNamesTest
         assertThatThrownBy(() -> new SessionNames("S1")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new SessionNames("A B")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new SessionNames("ABCDEFGHIJK")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(new SessionNames("ABCDEFGHIJ").isAvailable("ABCDEFGHIJ")).isTrue();
-        assertThat(new SessionNames("R1").isAvailable("          ")).isTrue();
-        assertThat(new SessionNames("R1").isAvailable("R2        ")).isFalse();
+        assertThat(new SessionNames("ABCDEFGHIJ").day().isAvailable("ABCDEFGHIJ")).isTrue();
+        assertThat(new SessionNames("R1").day().isAvailable("          ")).isTrue();
+        assertThat(new SessionNames("R1").day().isAvailable("R2        ")).isFalse();
+    }
+
+    /** Each midnight starts a day, whose stream the dispatcher names after its date; the ended day's is unavailable. */
+    @Test
+    void shouldMoveOnToTheNextDaysStreamLeavingTheEndedDaysUnavailable()
+    {
+        final SessionNames names = new SessionNames("1124093000");
+
+        assertThat(names.nextDay("20261125")).isEqualTo(new SessionNames.Day(1, "20261125"));
+        assertThat(names.day()).isEqualTo(new SessionNames.Day(1, "20261125"));
+        assertThat(names.day().isAvailable("20261125  ")).isTrue();
+        assertThat(names.day().isAvailable("1124093000")).isFalse();
+        assertThat(names.day().isAvailable("          ")).isTrue();
+        assertThat(names.nextDay("20261126").ordinal()).isEqualTo(2);
+        assertThatThrownBy(() -> names.nextDay("S20261127")).isInstanceOf(IllegalArgumentException.class);
     }
 }

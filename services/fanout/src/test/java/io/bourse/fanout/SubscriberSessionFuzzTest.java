@@ -236,10 +236,11 @@ class SubscriberSessionFuzzTest
             acceptor.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             final ItchReferenceData referenceData = new ItchReferenceData(SYMBOLS);
             final MidnightNanoClock clock = new MidnightNanoClock(); // one, as the service's: the service time's
+            final SessionNames sessionNames = new SessionNames(RUN_SESSION); // one, as the service's: the days'
             worker = new WorkerAgent(
                 0, ring, connections, requests, MAX_SESSIONS, MAX_SESSIONS, credentials, referenceData, SYMBOLS,
                 SystemNanoClock.INSTANCE, clock,
-                new SessionNames(RUN_SESSION), new SendBufferPool(16 * 1024, metrics.sendBufferBytes()), 64 * 1024,
+                sessionNames, new SendBufferPool(16 * 1024, metrics.sendBufferBytes()), 64 * 1024,
                 MESSAGE_LIMIT, metrics, errors);
             final ItchTranslator translator = new ItchTranslator(SYMBOLS);
             final ItchBook book = new ItchBook(referenceData, 0);
@@ -247,8 +248,7 @@ class SubscriberSessionFuzzTest
             final MarketDataRecovery recovery =
                 new MarketDataRecovery(null, null, () -> 1, translator, book, SystemNanoClock.INSTANCE);
             dispatcher = new DispatcherAgent(null, translator, book, new ItchReferenceData(SYMBOLS),
-                clock, recovery, new RingBuffer[]{ring}, requests, 64, MESSAGE_LIMIT, metrics,
-                errors);
+                clock, sessionNames, recovery, new RingBuffer[]{ring}, requests, 64, MESSAGE_LIMIT, metrics, errors);
             dispatcher.onMessage(encoder.buffer, 0, encoder.snapshotComplete(1), PUBLISHER);
             publishAddOrder(1);
             publishAddOrder(2);

@@ -32,6 +32,8 @@ final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoClosea
     /** Of each System Event, nanoseconds since midnight. */
     final List<Long> eventTimestamps = new ArrayList<>();
     boolean accepted;
+    /** SoupBinTCP 4.0 Login Accepted's Session, without its padding; null until one comes. */
+    String session;
     /** SoupBinTCP 4.0 Login Rejected's Reject Reason Code; 0 until one comes. */
     char rejectReasonCode;
     boolean ended;
@@ -63,6 +65,7 @@ final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoClosea
     public void loginAccepted(final SoupBinTCPClient session, final SoupBinTCP.LoginAccepted payload)
     {
         accepted = true;
+        this.session = payload.getSession().trim();
     }
 
     @Override

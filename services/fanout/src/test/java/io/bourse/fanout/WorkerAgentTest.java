@@ -79,6 +79,8 @@ class WorkerAgentTest
     private final AtomicLong clockStepNs = new AtomicLong();
     /** The worker's clock of nanoseconds since midnight, which the dispatcher stamps its reads with. */
     private final MidnightNanoClock midnightClock = new MidnightNanoClock();
+    /** The run's trading days, which the dispatcher moves on at midnight. */
+    private final SessionNames sessionNames = new SessionNames("1122000000");
     /** Logins are answered with a snapshot left under way (its Trading Action spin), instead of a whole answer. */
     private boolean snapshotsUnderWay;
     /** The session id of the last login answered. */
@@ -103,7 +105,7 @@ class WorkerAgentTest
             0, ring, connections, requests, MAX_SESSIONS, MAX_PENDING_LOGINS,
             Credentials.parse(List.of("username,password,firm", "sub1,pw1,SUBA")), new ItchReferenceData(symbols),
             symbols, () -> System.nanoTime() + clockStepNs.get(), midnightClock,
-            new SessionNames("1122000000"),
+            sessionNames,
             new SendBufferPool(sendBufferBytes, metrics.sendBufferBytes()), SOCKET_BUFFER_BYTES, MESSAGE_LIMIT,
             metrics, errors);
     }
@@ -698,6 +700,65 @@ class WorkerAgentTest
         assertThat(maxSeconds("bourse_fanout_latency_seconds")).isBetween(600.0, 660.0);
     }
 
+    /**
+     * Midnight UTC: at the dispatcher's day-end record, a session of the ended day gets System Events 'M', 'E' and 'C'
+     * stamped with the record's closing time, then End of Session; one still waiting for its login's answer gets Login
+     * Rejected 'S', its day's stream being over; one that logged in on the new day (its Login Request read after the
+     * dispatcher moved the day on, before the record) goes on, its Login Accepted naming the new day's stream.
+     */
+    @Test
+    void shouldEndTheEndedDaysSessionsAtItsDayEndAndRejectItsLoginsAwaitingTheirAnswer() throws Exception
+    {
+        final TestSubscriber ofTheDay = connect(0);
+        final TestSubscriber awaiting = login(0);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the Login Request; the dispatcher, at midnight, drops it
+        }
+        assertThat(requests.poll().day()).isZero();
+        final TestSubscriber ofTheNextDay = open(0);
+        publishAddOrder(1);
+        sessionNames.nextDay("20261125");
+        sendLoginRequest(ofTheNextDay);
+        while (requests.isEmpty())
+        {
+            worker.doWork(); // reads the new day's Login Request, not yet the ring
+        }
+        final long closingNs = MidnightNanoClock.NANOS_PER_DAY - 1;
+        record.putLong(DispatcherAgent.DAY_ORDINAL_OFFSET, 0);
+        record.putLong(DispatcherAgent.CLOSING_TIMESTAMP_OFFSET, closingNs);
+        assertThat(ring.write(DispatcherAgent.DAY_END_MSG_TYPE_ID, record, 0, DispatcherAgent.DAY_END_LENGTH)).isTrue();
+
+        for (int i = 0; i < 1_000 && !(ofTheDay.ended && 0 != awaiting.rejectReasonCode && ofTheNextDay.accepted); i++)
+        {
+            dutyCycle(); // answers the new day's login after the day-end record, as the dispatcher does
+            ofTheDay.client.receive();
+            awaiting.client.receive();
+            ofTheNextDay.client.receive();
+            Thread.sleep(1);
+        }
+        publishAddOrder(2);
+        for (int i = 0; i < 1_000 && ofTheNextDay.orders.isEmpty(); i++)
+        {
+            dutyCycle();
+            ofTheNextDay.client.receive();
+            Thread.sleep(1);
+        }
+
+        assertThat(ofTheDay.session).isEqualTo("1122000000");
+        assertThat(ofTheDay.messageTypes).containsExactly('A', 'S', 'S', 'S');
+        assertThat(ofTheDay.orders).containsExactly(1L);
+        assertThat(ofTheDay.eventCodes).containsExactly('M', 'E', 'C');
+        assertThat(ofTheDay.eventTimestamps).containsOnly(closingNs);
+        assertThat(ofTheDay.ended).isTrue();
+        assertThat(awaiting.accepted).isFalse();
+        assertThat(awaiting.rejectReasonCode).isEqualTo('S');
+        assertThat(ofTheNextDay.session).isEqualTo("20261125");
+        assertThat(ofTheNextDay.orders).containsExactly(2L);
+        assertThat(ofTheNextDay.ended).isFalse();
+        assertThat(errors.total()).isZero();
+    }
+
     @Test
     void shouldSendTheMessagesLeftInTheRingBeforeTheEndOfTheDayAtTheStop() throws Exception
     {
@@ -836,6 +897,10 @@ class WorkerAgentTest
         CatchUpRequest request;
         while (null != (request = requests.poll()))
         {
+            if (request.isCancel())
+            {
+                continue;
+            }
             answeredSessionId = request.sessionId();
             record.putLong(DispatcherAgent.SESSION_ID_OFFSET, request.sessionId());
             record.putLong(DispatcherAgent.ACCEPTED_SEQUENCE_OFFSET, 1);

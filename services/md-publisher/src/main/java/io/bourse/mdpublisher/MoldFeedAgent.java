@@ -474,7 +474,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     }
 
     /**
-     * Midnight UTC: the day's session ends ({@link #endCurrentSession}) and the new day's, prepared ahead
+     * Midnight UTC: the day's session ends ({@link #endCurrentSession}, stamped after its messages' times:
+     * {@link MidnightNanoClock#closingTimestamp}) and the new day's, prepared ahead
      * ({@link FeedSessions#take}, waited for while still opening), opens ({@link #openSession}), named after its day
      * ({@link #nextDayName}), its Sequence Numbers from 1 again and its times of day from 0. Its messages are held in
      * its store while the ended session's End of Session packets go out, so that no receiver sees the two sessions'
@@ -484,7 +485,8 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private void openNextDay()
     {
         final long timestampNs = midnightClock.nanosSinceMidnight();
-        final long closingNs = closingTimestampNs(timestampNs, nextDay * MidnightNanoClock.NANOS_PER_DAY);
+        final long closingNs = MidnightNanoClock.closingTimestamp(
+            translator.timestampNs(), timestampNs, nextDay * MidnightNanoClock.NANOS_PER_DAY);
         nextDay++;
         nextDayDeadlineNs += MidnightNanoClock.NANOS_PER_DAY;
         // Taken first: should it have failed (to the agent's error handler), the day's session goes on.
@@ -505,22 +507,6 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private String nextDayName()
     {
         return SessionNames.ofDate(midnightClock.startDate().plusDays(nextDay));
-    }
-
-    /**
-     * The ended session's closing time, after its messages' times: the last nanosecond of its day, or, when its last
-     * message carries the new day's time already (taken in the duty cycle that passed midnight), the wall clock's time
-     * or that message's, whichever is later. The message's time is laid on the wall clock's timeline as at most the
-     * clocks' skew ahead of it ({@link MidnightNanoClock#atOrBefore}: the engine's clock and this one are the host's).
-     *
-     * @param nowNs      the wall clock, nanoseconds since the midnight clock's start.
-     * @param midnightNs the midnight just passed, on the same clock.
-     * @return nanoseconds since the midnight clock's start.
-     */
-    private long closingTimestampNs(final long nowNs, final long midnightNs)
-    {
-        final long lastNs = MidnightNanoClock.atOrBefore(translator.timestampNs(), nowNs);
-        return lastNs >= midnightNs ? Math.max(nowNs, lastNs) : midnightNs - 1;
     }
 
     /**

@@ -16,17 +16,17 @@ import java.util.function.IntPredicate;
  * stamped with a receive time taken just before each socket read, each datagram's over MoldUDP64 (nanoseconds since
  * midnight UTC, comparable with the exchange's timestamps on the same host). A lost session is counted as an error and
  * closed; the others go on. One the server ended after its System Event End of Messages (ITCH 5.0 §4.1: a stop, or
- * the md-publisher's MoldUDP64 day switch, which ends the day's session and opens the next day's) ended in order: no
- * error, and it is opened again like a lost one. A lost session that can {@link Relogin log in again} (SoupBinTCP:
- * the fanout ends its sessions with End of Session when its books are no longer the stream's, e.g. after an
- * md-publisher restart, and a new login starts with a fresh snapshot; MoldUDP64: a stopped md-publisher ends its
- * session with End of Session packets, the session is lost once they stop ({@link MoldSession#endOfSession}), and its
- * next run's session is read from Sequence Number 1 by a new join) is opened again on the {@link ReloginSchedule}
- * ({@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms after the loss first, the wait doubling after each failure), each
- * attempt given about {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms (the other sessions are not read meanwhile);
- * the end-of-run book check asks for attempts at once ({@link #reloginPromptly()}). The feed latency is measured again
- * from the messages stamped after the new login ({@link FeedMeter#rejoined}); the other sessions' messages, delayed by
- * the attempt, are measured as they come.
+ * midnight UTC, at which the md-publisher's MoldUDP64 session and the fanout's SoupBinTCP sessions end their day and
+ * the next day's opens) ended in order: no error, and it is opened again like a lost one. A lost session that can
+ * {@link Relogin log in again} (SoupBinTCP: the fanout ends its sessions with End of Session when its books are no
+ * longer the stream's, e.g. after an md-publisher restart, and a new login starts with a fresh snapshot; MoldUDP64: a
+ * stopped md-publisher ends its session with End of Session packets, the session is lost once they stop ({@link
+ * MoldSession#endOfSession}), and its next run's session is read from Sequence Number 1 by a new join) is opened again
+ * on the {@link ReloginSchedule} ({@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms after the loss first, the wait
+ * doubling after each failure), each attempt given about {@value ReloginSchedule#RELOGIN_INTERVAL_MS} ms (the other
+ * sessions are not read meanwhile); the end-of-run book check asks for attempts at once ({@link #reloginPromptly()}).
+ * The feed latency is measured again from the messages stamped after the new login ({@link FeedMeter#rejoined}); the
+ * other sessions' messages, delayed by the attempt, are measured as they come.
  */
 final class MarketDataAgent implements Agent
 {

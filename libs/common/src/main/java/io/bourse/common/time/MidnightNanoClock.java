@@ -95,4 +95,24 @@ public final class MidnightNanoClock
         final long sinceReferenceNs = withinADay(timestampNs - referenceNs);
         return referenceNs + sinceReferenceNs - (sinceReferenceNs > MAX_CLOCK_SKEW_NS ? NANOS_PER_DAY : 0);
     }
+
+    /**
+     * The Timestamp of a day's closing ITCH 5.0 System Events ('M' End of Market Hours, 'E' End of System Hours, 'C'
+     * End of Messages), after every message of the day: the last nanosecond of the day, or, when its last message
+     * carries the next day's time already (stamped after midnight, taken before the day was ended), the clock's time
+     * or that message's, whichever is later. The message's time is laid on the clock's timeline by {@link #atOrBefore}:
+     * processes on one host stamp with the same wall clock.
+     *
+     * @param lastTimestampNs the day's last message's time since some day's midnight UTC: a time of day, or a clock's
+     *                        time past a day.
+     * @param nowNs           the clock's time, nanoseconds since the midnight it counts from, at or after
+     *                        {@code midnightNs}.
+     * @param midnightNs      the midnight that ended the day, on the same clock.
+     * @return nanoseconds since the clock's midnight.
+     */
+    public static long closingTimestamp(final long lastTimestampNs, final long nowNs, final long midnightNs)
+    {
+        final long lastNs = atOrBefore(lastTimestampNs, nowNs);
+        return lastNs >= midnightNs ? Math.max(nowNs, lastNs) : midnightNs - 1;
+    }
 }

@@ -76,4 +76,23 @@ class MidnightNanoClockTest
         assertThat(MidnightNanoClock.atOrBefore(3 * NANOS_PER_DAY + TEN_AM_NS, midnightOfDay1 + TEN_AM_NS - 2 * second))
             .isEqualTo(TEN_AM_NS);
     }
+
+    @Test
+    void shouldCloseADayAfterItsLastMessageOnItsLastNanosecondOrLaterWhenThatMessageCarriesTheNextDaysTime()
+    {
+        final long second = 1_000_000_000L;
+        final long midnightOfDay1 = NANOS_PER_DAY;
+        // Last message at 23:59:58, the day ended at 00:00:01: the day's last nanosecond.
+        assertThat(MidnightNanoClock.closingTimestamp(NANOS_PER_DAY - 2 * second, midnightOfDay1 + second,
+            midnightOfDay1)).isEqualTo(midnightOfDay1 - 1);
+        // Last message stamped 00:00:00.5 (a time of day), taken before the day ended at 00:00:00.2: after it.
+        assertThat(MidnightNanoClock.closingTimestamp(second / 2, midnightOfDay1 + second / 5, midnightOfDay1))
+            .isEqualTo(midnightOfDay1 + second / 2);
+        // ... and ended at 00:00:01: the clock's time, later still.
+        assertThat(MidnightNanoClock.closingTimestamp(second / 2, midnightOfDay1 + second, midnightOfDay1))
+            .isEqualTo(midnightOfDay1 + second);
+        // The last message of an earlier day (10:00): the day's last nanosecond.
+        assertThat(MidnightNanoClock.closingTimestamp(TEN_AM_NS, 2 * NANOS_PER_DAY + second, 2 * NANOS_PER_DAY))
+            .isEqualTo(2 * NANOS_PER_DAY - 1);
+    }
 }
