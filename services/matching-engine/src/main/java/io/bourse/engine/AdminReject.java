@@ -20,6 +20,11 @@ enum AdminReject
     INVALID_SELF_TRADE_PREVENTION("invalid_self_trade_prevention", AdminResponseCode.INVALID_SELF_TRADE_PREVENTION),
     /** BreakTrade for a match number the shard never published, or published for another symbol. */
     UNKNOWN_MATCH_NUMBER("unknown_match_number", AdminResponseCode.UNKNOWN_MATCH_NUMBER),
+    /**
+     * BreakTrade of a closing-cross execution: its shares were printed in the cross's one Cross Trade (ITCH 5.0 'Q'),
+     * which no Broken Trade can take apart.
+     */
+    CROSS_EXECUTION("cross_execution", AdminResponseCode.CROSS_EXECUTION),
     /** BreakTrade for a trade already broken. */
     TRADE_ALREADY_BROKEN("trade_already_broken", AdminResponseCode.TRADE_ALREADY_BROKEN),
     /** BreakTrade with a reason other than OUCH 4.2 Broken Trade E, C, S or X. */

@@ -433,6 +433,10 @@ final class CommandAdapter implements ControlledFragmentHandler
         {
             reject = AdminReject.UNKNOWN_MATCH_NUMBER;
         }
+        else if (executions.isCross(index))
+        {
+            reject = AdminReject.CROSS_EXECUTION;
+        }
         else if (executions.isBroken(index))
         {
             reject = AdminReject.TRADE_ALREADY_BROKEN;

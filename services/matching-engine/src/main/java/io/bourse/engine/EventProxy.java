@@ -450,7 +450,8 @@ final class EventProxy implements MatchingEngineListener
         publish(MessageHeaderEncoder.ENCODED_LENGTH + executed.encodedLength());
         metrics.executed.inc();
         executions.record(
-            matchNumber, symbol, quantity, price, takerClientOrderId, takerOrderId, makerClientOrderId, makerOrderId);
+            matchNumber, symbol, quantity, price, takerClientOrderId, takerOrderId, makerClientOrderId, makerOrderId,
+            CrossType.CLOSING == crossType);
     }
 
     /**

@@ -8,25 +8,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The shard's executions of the day, by match number, so that an operator can break one (engine-schema.xml
- * BreakTrade): symbol, shares, price (1/10000 dollars), both clientOrderIds and order reference numbers, and whether
- * it was broken. Append-only in pages of fixed-size records held off the Java heap (direct memory,
- * {@value #RECORD_LENGTH} bytes per execution), so that the day's executions, which live as long as the shard, are
- * never copied by a young garbage collection: on the heap they were a large part of what each young pause copied at
- * 500,000 orders/s. The shard's match numbers only grow, so a page is sorted and {@link #find(long)} is a binary
- * search, and recording a trade is a few sequential writes into one record, with no hash table to probe and nothing
- * ever copied; a new page is allocated every {@code pageCapacity} executions and kept, up to {@code maxPages}: past
- * them, the oldest page's executions are forgotten and its page reused, so that the day's most recent
- * {@code pageCapacity * (maxPages - 1)} executions at least can be found and broken, and the direct memory held stays
- * bounded (before, a busy day's executions took it all: the allocation failed mid-command, and again at each recovery
- * of the day). When the engine's clock passes a midnight ({@link #onClock(long)}) the earlier day's executions are
- * forgotten and their pages reused, so a shard that runs for days holds one day's executions, not all it ever made.
+ * The shard's executions of the day, by match number, so that an operator can break one (engine-schema.xml BreakTrade):
+ * symbol, shares, price (1/10000 dollars), both clientOrderIds and order reference numbers, whether it was an execution
+ * of a closing cross (never broken) and whether it was broken. Append-only in pages of fixed-size records held off the
+ * Java heap (direct memory, {@value #RECORD_LENGTH} bytes per execution), so that the day's executions, which live as
+ * long as the shard, are never copied by a young garbage collection: on the heap they were a large part of what each
+ * young pause copied at 500,000 orders/s. The shard's match numbers only grow, so a page is sorted and {@link
+ * #find(long)} is a binary search, and recording a trade is a few sequential writes into one record, with no hash table
+ * to probe and nothing ever copied; a new page is allocated every {@code pageCapacity} executions and kept, up to
+ * {@code maxPages}: past them, the oldest page's executions are forgotten and its page reused, so that the day's most
+ * recent {@code pageCapacity * (maxPages - 1)} executions at least can be found and broken, and the direct memory held
+ * stays bounded (before, a busy day's executions took it all: the allocation failed mid-command, and again at each
+ * recovery of the day). When the engine's clock passes a midnight ({@link #onClock(long)}) the earlier day's executions
+ * are forgotten and their pages reused, so a shard that runs for days holds one day's executions, not all it ever made.
  * The same commands find the same executions in a run and in its replay. Used only by the engine agent thread.
  * <pre>
  *   Record, 72 bytes, native byte order:
  *     0 match number        8 symbol (packed)      16 shares            24 price
  *    32 taker clientOrderId 40 taker order ref.    48 maker clientOrderId 56 maker order ref.
- *    64 broken (1 byte)    65 padding
+ *    64 broken (1 byte)    65 closing cross (1 byte)    66 padding
  * </pre>
  */
 final class Executions
@@ -45,6 +45,7 @@ final class Executions
     private static final int MAKER_CLIENT_ORDER_ID_OFFSET = 48;
     private static final int MAKER_ORDER_ID_OFFSET = 56;
     private static final int BROKEN_OFFSET = 64;
+    private static final int CROSS_OFFSET = 65;
 
     private final int pageShift;
     private final int pageMask;
@@ -91,13 +92,14 @@ final class Executions
      * @param takerOrderId       the incoming order's reference number.
      * @param makerClientOrderId the resting order's clientOrderId.
      * @param makerOrderId       the resting order's reference number.
+     * @param cross              true for an execution of a closing cross (OrderExecuted crossType C).
      * @throws IllegalArgumentException when the match number is not higher than the last one recorded.
      * @throws OutOfMemoryError         when no direct memory is left for a new page, below {@code maxPages}.
      */
     void record(
         final long matchNumber, final long symbol, final long quantity, final long price,
         final long takerClientOrderId, final long takerOrderId, final long makerClientOrderId,
-        final long makerOrderId)
+        final long makerOrderId, final boolean cross)
     {
         if (size > 0 && matchNumber <= matchNumber(size - 1))
         {
@@ -130,6 +132,7 @@ final class Executions
         tail.putLong(offset + MAKER_CLIENT_ORDER_ID_OFFSET, makerClientOrderId);
         tail.putLong(offset + MAKER_ORDER_ID_OFFSET, makerOrderId);
         tail.putByte(offset + BROKEN_OFFSET, (byte)0);
+        tail.putByte(offset + CROSS_OFFSET, (byte)(cross ? 1 : 0));
         size++;
     }
 
@@ -252,6 +255,12 @@ final class Executions
     boolean isBroken(final int index)
     {
         return 0 != page(index).getByte(recordOffset(index) + BROKEN_OFFSET);
+    }
+
+    /** @param index from {@link #find(long)}. @return true for an execution of a closing cross. */
+    boolean isCross(final int index)
+    {
+        return 0 != page(index).getByte(recordOffset(index) + CROSS_OFFSET);
     }
 
     /** @param index from {@link #find(long)}: the execution was broken (BreakTrade). */

@@ -446,8 +446,8 @@ class EngineServiceTest
     /**
      * NewOrder's cross type (C, N, and O which the engine does not run), a closing-cross replace, CrossLock,
      * CancelOrder during the lock (CancelPending, CancelRejected), RunCross refused until the symbol is open, then the
-     * cross: OrderExecuted with cross type C, the pending order's cancel and CrossCompleted; every refused cross
-     * command counted by reason.
+     * cross: OrderExecuted with cross type C, the pending order's cancel and CrossCompleted; a BreakTrade of the
+     * cross's execution refused (its shares are in the Cross Trade print); every refused command counted by reason.
      */
     @Test
     void shouldRunTheClosingCrossWhenCrossCommandsAndCrossOrdersAreSent() throws Exception
@@ -471,9 +471,10 @@ class EngineServiceTest
         runCross(commands, "AAPL", 12);
         tradingState(commands, "AAPL", TradingState.OPEN);
         runCross(commands, "AAPL", 13);
+        breakTrade(commands, "AAPL", number(1), 'S', 14);
 
         final long firstMatch = number(1);
-        assertThat(await(events, 21)).containsExactly(
+        assertThat(await(events, 22)).containsExactly(
             adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_NOT_LOCKED, 1),
             new Event(2, "accepted 11 AAPL BUY 100@" + (PRICE + 500) + " Y t=2"),
             new Event(3, "accepted 12 AAPL BUY 100@" + PRICE + " Y t=3"),
@@ -495,8 +496,10 @@ class EngineServiceTest
             new Event(12, "executed C 100@" + PRICE + " taker 11 maker 13 match " + firstMatch + " t=13"),
             new Event(13, "canceled 15 100 leaves 0 U not-resting t=13"),
             new Event(14, "cross AAPL 100@" + PRICE + " match " + number(2) + " C t=13"),
-            adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 13));
+            adminResponse(RunCrossEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.OK, 13),
+            adminResponse(BreakTradeEncoder.TEMPLATE_ID, "AAPL", AdminResponseCode.CROSS_EXECUTION, 14));
         assertThat(scrapeMetrics()).contains(
+            "bourse_engine_admin_rejects_total{reason=\"cross_execution\"} 1.0",
             "bourse_engine_admin_rejects_total{reason=\"cross_not_locked\"} 1.0",
             "bourse_engine_admin_rejects_total{reason=\"cross_already_locked\"} 1.0",
             "bourse_engine_admin_rejects_total{reason=\"symbol_not_open\"} 1.0",

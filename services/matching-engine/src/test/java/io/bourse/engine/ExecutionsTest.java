@@ -17,7 +17,8 @@ class ExecutionsTest
         final Executions executions = new Executions(PAGE, MAX_PAGES);
         for (int i = 1; i <= 4 * PAGE + 1; i++)
         {
-            executions.record(i * 16L + 3, 100 + i, 10 * i, 1_000_000 + i, 2_000 + i, 3_000 + i, 4_000 + i, 5_000 + i);
+            executions.record(
+                i * 16L + 3, 100 + i, 10 * i, 1_000_000 + i, 2_000 + i, 3_000 + i, 4_000 + i, 5_000 + i, 0 == i % 3);
         }
 
         for (int i = 1; i <= 4 * PAGE + 1; i++)
@@ -31,6 +32,7 @@ class ExecutionsTest
                 .containsExactly(i * 16L + 3, 100 + i, 10 * i, 1_000_000 + i, 2_000 + i, 3_000 + i, 4_000 + i,
                     5_000 + i);
             assertThat(executions.isBroken(index)).isFalse();
+            assertThat(executions.isCross(index)).isEqualTo(0 == i % 3);
         }
     }
 
@@ -46,7 +48,7 @@ class ExecutionsTest
         final Executions executions = new Executions(PAGE, 2);
         for (int i = 1; i <= 3 * PAGE + 1; i++)
         {
-            executions.record(i, 100 + i, 1, 1, 1, 1, 1, 1);
+            executions.record(i, 100 + i, 1, 1, 1, 1, 1, 1, false);
         }
 
         for (int i = 1; i <= 2 * PAGE; i++)
@@ -69,7 +71,7 @@ class ExecutionsTest
         assertThat(executions.find(19)).isEqualTo(Executions.MISSING);
         for (int i = 1; i <= PAGE + 2; i++)
         {
-            executions.record(i * 16L + 3, 1, 1, 1, 1, 1, 1, 1);
+            executions.record(i * 16L + 3, 1, 1, 1, 1, 1, 1, 1, false);
         }
 
         assertThat(executions.find(3)).isEqualTo(Executions.MISSING);
@@ -84,7 +86,7 @@ class ExecutionsTest
         final Executions executions = new Executions(PAGE, MAX_PAGES);
         for (int i = 1; i <= 2 * PAGE; i++)
         {
-            executions.record(i, 1, 1, 1, 1, 1, 1, 1);
+            executions.record(i, 1, 1, 1, 1, 1, 1, 1, false);
         }
 
         executions.markBroken(executions.find(PAGE + 1));
@@ -102,7 +104,7 @@ class ExecutionsTest
         executions.onClock(0);
         for (int i = 1; i <= 2 * PAGE; i++)
         {
-            executions.record(i, 1, 1, 1, 1, 1, 1, 1);
+            executions.record(i, 1, 1, 1, 1, 1, 1, 1, false);
             executions.markBroken(executions.find(i));
         }
         executions.onClock(MidnightNanoClock.NANOS_PER_DAY - 1);
@@ -115,7 +117,7 @@ class ExecutionsTest
         }
         for (int i = 2 * PAGE + 1; i <= 5 * PAGE; i++)
         {
-            executions.record(i, 2, 2, 2, 2, 2, 2, 2);
+            executions.record(i, 2, 2, 2, 2, 2, 2, 2, false);
         }
         executions.onClock(MidnightNanoClock.NANOS_PER_DAY + 5);
 
@@ -133,10 +135,10 @@ class ExecutionsTest
     void shouldRefuseAMatchNumberThatDoesNotGrowWhenRecorded()
     {
         final Executions executions = new Executions(PAGE, MAX_PAGES);
-        executions.record(5, 1, 1, 1, 1, 1, 1, 1);
+        executions.record(5, 1, 1, 1, 1, 1, 1, 1, false);
 
-        assertThatThrownBy(() -> executions.record(5, 1, 1, 1, 1, 1, 1, 1))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5");
+        assertThatThrownBy(() -> executions.record(5, 1, 1, 1, 1, 1, 1, 1, false))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("5", false);
         assertThatThrownBy(() -> new Executions(3, MAX_PAGES)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Executions(PAGE, 1)).isInstanceOf(IllegalArgumentException.class);
     }
