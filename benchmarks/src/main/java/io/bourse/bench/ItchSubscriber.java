@@ -21,7 +21,9 @@ import java.nio.channels.SocketChannel;
  * reader's histogram. The Timestamp is the message's intended send time on the input schedule, so the latency includes
  * any wait of the input behind its schedule (coordinated-omission corrected); the receipt time is read from the same
  * {@link MidnightNanoClock} once per read call, after the read, and the Timestamp (the time of day) is taken on that
- * clock to the day nearest the receipt, so that a run across midnight measures the same. An observer may see every ITCH
+ * clock to the day nearest the receipt. A run across midnight UTC does not measure the same: the fanout ends its
+ * sessions' trading day then (System Event End of Messages, End of Session), which the run counts as connections the
+ * fanout closed, and so fails; run it away from midnight. An observer may see every ITCH
  * message first (the end-to-end benchmark's {@link EndToEndLatency}). Read by one thread; its counts may be read by
  * others.
  */

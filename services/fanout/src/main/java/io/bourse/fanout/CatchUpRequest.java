@@ -9,7 +9,8 @@ package io.bourse.fanout;
  * @param workerId          the worker whose ring buffer takes the answer.
  * @param sessionId         the session, unique within its worker.
  * @param day               the ordinal of the trading day the session logged in on ({@link SessionNames.Day}): a
- *                          request of an ended day is not answered, its session ends with its day.
+ *                          request of an ended day is not answered, its session ends with its day; 0 and unread for
+ *                          a {@link #cancel}.
  * @param login             true at login: the answer starts with the sequence number for Login Accepted.
  * @param requestedSequence SoupBinTCP 4.0 Login Request Requested Sequence Number; 0 when not a login.
  * @param symbolsByLocate   true at the Stock Locate of each symbol wanted; index 0 unused; null for a {@link #cancel}.

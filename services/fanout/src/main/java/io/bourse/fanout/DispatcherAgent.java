@@ -88,7 +88,7 @@ import java.util.function.Consumer;
  *   SESSION_END_MSG_TYPE_ID     session id (8): the session's pending symbols are live from the next record
  *   SESSION_FAILED_MSG_TYPE_ID  session id (8): the answer could not be completed, end the session
  *   DAY_END_MSG_TYPE_ID         the ended day's ordinal (8) | its closing System Events' timestamp (8, ns since
- *                               midnight)
+ *                               the clock's midnight, past a day after the first)
  * </pre>
  */
 final class DispatcherAgent implements Agent, FragmentHandler
@@ -261,7 +261,9 @@ final class DispatcherAgent implements Agent, FragmentHandler
         {
             return 0;
         }
-        final long closingNs = MidnightNanoClock.closingTimestamp(translator.timestampNs(), nowNs, dayEndNs);
+        // With no message of the day yet, the translator's time is none of the day's: the day's last nanosecond.
+        final long closingNs = 1 == replay.nextSequence() ?
+            dayEndNs - 1 : MidnightNanoClock.closingTimestamp(translator.timestampNs(), nowNs, dayEndNs);
         final long endedMessages = replay.nextSequence() - 1;
         final String endedSession = sessionNames.day().session();
         final SessionNames.Day day = sessionNames.nextDay(io.bourse.common.time.SessionNames.ofDate(

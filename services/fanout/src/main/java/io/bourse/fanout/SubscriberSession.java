@@ -59,7 +59,7 @@ import java.util.Arrays;
  * the worker's other sessions never wait for it. Ending a session drops the whole packets the socket
  * has not begun to take (all of them for a slow consumer; for another end only when End of Session does not fit behind
  * them), so that End of Session follows the packet under way: the subscriber knows the last sequence number it got and,
- * in the run's numbered stream, can log in again from the next (a snapshot session's stream cannot be resumed). The
+ * in the day's numbered stream, can log in again from the next (a snapshot session's stream cannot be resumed). The
  * session then gets no more messages and stays, still counted as a session, until the subscriber closes its end or
  * {@value #END_OF_SESSION_TIMEOUT_MS} ms have passed: once the socket has taken End of Session its output is shut down
  * (FIN after the data, the send buffer back to the worker's pool), and what the subscriber still sends is read and
@@ -600,9 +600,9 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
     {
         if (loggedIn && !closed && !ending && null == answerPacing)
         {
-            sendAtStop(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, closingNs);
-            sendAtStop(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, closingNs);
-            sendAtStop(ITCH50.EVENT_CODE_END_OF_MESSAGES, closingNs);
+            sendClosingEvent(ITCH50.EVENT_CODE_END_OF_MARKET_HOURS, closingNs);
+            sendClosingEvent(ITCH50.EVENT_CODE_END_OF_SYSTEM_HOURS, closingNs);
+            sendClosingEvent(ITCH50.EVENT_CODE_END_OF_MESSAGES, closingNs);
         }
         endSession();
     }
@@ -640,11 +640,11 @@ final class SubscriberSession implements SoupBinTCPServerStatusListener, Message
         return true;
     }
 
-    private void sendAtStop(final byte eventCode, final long nowNs)
+    private void sendClosingEvent(final byte eventCode, final long closingNs)
     {
         try
         {
-            server.send(referenceData.systemEvent(eventCode, nowNs));
+            server.send(referenceData.systemEvent(eventCode, closingNs));
             metrics.onMessagesOut(ITCH50.MESSAGE_TYPE_SYSTEM_EVENT, 1);
         }
         catch (final IOException ignore)

@@ -624,6 +624,20 @@ class DispatcherAgentTest
     }
 
     /**
+     * A day without a message of the stream (the books taken from a snapshot, nothing traded) closes on its last
+     * nanosecond, not at the time the day ended: no message of the day carries a later time.
+     */
+    @Test
+    void shouldCloseADayWithoutMessagesOnItsLastNanosecond()
+    {
+        publish(encoder.snapshotComplete(1));
+        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100));
+
+        assertThat(dispatcher.endDayAtMidnight()).isEqualTo(1);
+        assertThat(records(fastWorker)).containsExactly("day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1));
+    }
+
+    /**
      * A worker whose ring has no room for the day-end record at midnight (18 records of 56 bytes leave 16 of 1,024,
      * short of the record's 24) gets a data-lost marker before its next record instead, which ends its sessions.
      */

@@ -724,6 +724,7 @@ class WorkerAgentTest
         {
             worker.doWork(); // reads the new day's Login Request, not yet the ring
         }
+        assertThat(requests.peek().day()).as("a request of the new day").isEqualTo(1);
         final long closingNs = MidnightNanoClock.NANOS_PER_DAY - 1;
         record.putLong(DispatcherAgent.DAY_ORDINAL_OFFSET, 0);
         record.putLong(DispatcherAgent.CLOSING_TIMESTAMP_OFFSET, closingNs);
