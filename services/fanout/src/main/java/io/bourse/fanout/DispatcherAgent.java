@@ -169,8 +169,6 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private final UnsafeBuffer dayEndRecord = new UnsafeBuffer(ByteBuffer.allocateDirect(DAY_END_LENGTH));
     private final Consumer<CatchUpRequest> onRequest = this::onRequest;
     private int catchUpsPublished;
-    /** The current trading day's ordinal ({@link SessionNames.Day}). */
-    private long dayOrdinal;
     /** The midnight that ends the current trading day, on the clock. */
     private long dayEndNs;
 
@@ -205,7 +203,6 @@ final class DispatcherAgent implements Agent, FragmentHandler
         this.referenceData = referenceData;
         this.clock = clock;
         this.sessionNames = sessionNames;
-        this.dayOrdinal = sessionNames.day().ordinal();
         this.dayEndNs = nextMidnightNs(clock.nanosSinceMidnight());
         this.recovery = recovery;
         this.workerRings = workerRings;
@@ -265,12 +262,11 @@ final class DispatcherAgent implements Agent, FragmentHandler
         final long closingNs = 1 == replay.nextSequence() ?
             dayEndNs - 1 : MidnightNanoClock.closingTimestamp(translator.timestampNs(), nowNs, dayEndNs);
         final long endedMessages = replay.nextSequence() - 1;
-        final String endedSession = sessionNames.day().session();
+        final SessionNames.Day ended = sessionNames.day();
         final SessionNames.Day day = sessionNames.nextDay(io.bourse.common.time.SessionNames.ofDate(
             clock.startDate().plusDays(Math.floorDiv(nowNs, MidnightNanoClock.NANOS_PER_DAY))));
-        dayEndRecord.putLong(DAY_ORDINAL_OFFSET, dayOrdinal);
+        dayEndRecord.putLong(DAY_ORDINAL_OFFSET, ended.ordinal());
         dayEndRecord.putLong(CLOSING_TIMESTAMP_OFFSET, closingNs);
-        dayOrdinal = day.ordinal();
         dayEndNs = nextMidnightNs(nowNs);
         catchUps.clear();
         waitingRequests.forEach(ArrayDeque::clear);
@@ -279,7 +275,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         {
             writeDayEnd(workerId);
         }
-        System.out.println("[fanout-dispatcher] trading day ended at midnight UTC: stream " + endedSession +
+        System.out.println("[fanout-dispatcher] trading day ended at midnight UTC: stream " + ended.session() +
             " ended after " + endedMessages + " messages, stream " + day.session() + " started");
         return 1;
     }
@@ -439,7 +435,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private void onRequest(final CatchUpRequest request)
     {
         final ArrayDeque<CatchUpRequest> waiting = waitingRequests.get(request.workerId());
-        if (!request.isCancel() && request.day() != dayOrdinal)
+        if (!request.isCancel() && request.day() != sessionNames.day().ordinal())
         {
             return; // of an ended day, whose sessions the day-end record ends
         }
