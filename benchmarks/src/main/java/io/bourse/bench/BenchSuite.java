@@ -315,7 +315,7 @@ public final class BenchSuite
         for (final FanoutBenchmark.Run run : runs)
         {
             final SuiteMeasurement floor = fanoutRow("floor", run.floor());
-            final SuiteMeasurement through = fanoutRow("fanout", run.fanout().get(0));
+            final SuiteMeasurement through = fanoutRow("fanout", run.ofKind(false).get(0));
             rows.add(floor);
             rows.add(through);
             ratioRow("ratio fanout / floor", through, floor, "", "");

@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Options of {@code bourse bench fanout}: the input rate, the subscribers, how long the step warms up and measures,
- * the fanout's workers, the client threads that read the subscribers, whether one subscriber stalls, and where to
- * write the histograms.
+ * the fanout's workers, the client threads that read the subscribers, how many rounds compare the others' latency
+ * with one subscriber stalled, and where to write the histograms.
  *
  * @param rate           market-data messages per second offered to the fanout, on a fixed schedule.
  * @param subscribers    SoupBinTCP subscriber connections, each subscribed to every symbol.
@@ -22,8 +22,10 @@ import java.util.concurrent.TimeUnit;
  * @param idle           idle strategy of the fanout's threads, by name as {@link AgentLaunch#idleStrategy(Settings)}
  *                       knows them: {@code backoff} (the fanout's default), {@code busy}, {@code yield} or
  *                       {@code sleep}.
- * @param stall          true to run the step twice: all subscribers reading, then one of them not reading during
- *                       the measured window.
+ * @param stallRounds    0 for no stall; else the rounds of the stall comparison, each a step with all subscribers
+ *                       reading and a step with one of them not reading during the measured window, in the order
+ *                       ABBA (all reading first in odd rounds, one stalled first in even ones) so that the host's
+ *                       drift and the JIT's warming fall on both kinds alike.
  * @param hgrmDir        directory to write one {@code .hgrm} percentile distribution per step into, or null.
  */
 public record FanoutBenchOptions(
@@ -34,7 +36,7 @@ public record FanoutBenchOptions(
     int workers,
     int readers,
     String idle,
-    boolean stall,
+    int stallRounds,
     Path hgrmDir)
 {
     /** Default input rate, messages/s: with 100 subscribers, 1,000,000 messages/s out, about 50x the reference. */
@@ -55,6 +57,10 @@ public record FanoutBenchOptions(
     public static final int MAX_SUBSCRIBERS = 999;
     /** Most workers or readers. */
     public static final int MAX_THREADS = 16;
+    /** Rounds of the stall comparison with {@code --stall} and no count: ABBA, each kind measured twice. */
+    public static final int DEFAULT_STALL_ROUNDS = 2;
+    /** Most rounds of the stall comparison. */
+    public static final int MAX_STALL_ROUNDS = 10;
     /** Highest input rate, messages per second. */
     public static final long MAX_RATE = 10_000_000L;
 
@@ -70,9 +76,13 @@ public record FanoutBenchOptions(
         {
             throw new IllegalArgumentException("--rate must be 1 to " + MAX_RATE + " messages/s: " + rate);
         }
-        if (subscribers < (stall ? 2 : 1) || subscribers > MAX_SUBSCRIBERS)
+        if (stallRounds < 0 || stallRounds > MAX_STALL_ROUNDS)
         {
-            throw new IllegalArgumentException("--subscribers must be " + (stall ? "2 (with --stall)" : "1") +
+            throw new IllegalArgumentException("--stall must be 1 to " + MAX_STALL_ROUNDS + " rounds: " + stallRounds);
+        }
+        if (subscribers < (stall() ? 2 : 1) || subscribers > MAX_SUBSCRIBERS)
+        {
+            throw new IllegalArgumentException("--subscribers must be " + (stall() ? "2 (with --stall)" : "1") +
                 " to " + MAX_SUBSCRIBERS + ": " + subscribers);
         }
         if (!(warmupSeconds >= 0) || warmupSeconds > TimeUnit.HOURS.toSeconds(1))
@@ -112,6 +122,12 @@ public record FanoutBenchOptions(
     IdleStrategy newIdleStrategy()
     {
         return IdleOption.newIdleStrategy(idle);
+    }
+
+    /** @return true when the run compares the other subscribers' latency with and without one stalled. */
+    boolean stall()
+    {
+        return stallRounds > 0;
     }
 
     /** @return messages sent during the warm-up: the first ones of the schedule. */

@@ -38,6 +38,8 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
     private long windowStartNs;
     private long windowEndNs;
     private Histogram histogram;
+    private Histogram stallHistogram;
+    private StallPeriod stallPeriod;
     private long receiptNs;
     private long lastWindowReceiptNs;
     private volatile long received;
@@ -109,13 +111,19 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
     /**
      * Sets the measured window; called before the reading thread starts.
      *
-     * @param histogram     where the measured latencies go, ns; null to record none (the stalled subscriber).
-     * @param windowStartNs first Timestamp of the measured window, ns since midnight.
-     * @param windowEndNs   Timestamps from this one on are after the window.
+     * @param histogram      where the measured latencies go, ns; null to record none (the stalled subscriber).
+     * @param stallHistogram where those of the messages in the stall period also go, ns; null for none.
+     * @param stallPeriod    the stretch of the window in which one subscriber is stalled, or null without a stall.
+     * @param windowStartNs  first Timestamp of the measured window, ns since midnight.
+     * @param windowEndNs    Timestamps from this one on are after the window.
      */
-    void measure(final Histogram histogram, final long windowStartNs, final long windowEndNs)
+    void measure(
+        final Histogram histogram, final Histogram stallHistogram, final StallPeriod stallPeriod,
+        final long windowStartNs, final long windowEndNs)
     {
         this.histogram = histogram;
+        this.stallHistogram = null == histogram ? null : stallHistogram;
+        this.stallPeriod = stallPeriod;
         this.windowStartNs = windowStartNs;
         this.windowEndNs = windowEndNs;
     }
@@ -180,7 +188,12 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
             lastWindowReceiptNs = receiptNs;
             if (null != histogram)
             {
-                histogram.recordValue(Math.min(receiptNs - timestampNs, histogram.getHighestTrackableValue()));
+                final long latencyNs = Math.min(receiptNs - timestampNs, histogram.getHighestTrackableValue());
+                histogram.recordValue(latencyNs);
+                if (null != stallHistogram && timestampNs < stallPeriod.endNs())
+                {
+                    stallHistogram.recordValue(latencyNs);
+                }
             }
         }
     }

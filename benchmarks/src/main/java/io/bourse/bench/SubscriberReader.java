@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * One client thread of the fanout benchmark: reads those of its subscribers that have data (one selector, polled
  * with {@code selectNow}, one read call per ready subscriber), yields when none had any (it never sleeps), and sends
  * their heartbeats. A stalled subscriber is read until the measured window starts, then no more. Its healthy
- * subscribers record into one histogram, ns, read once the thread has ended.
+ * subscribers record into one histogram, ns, and those of their messages in the stall period into a second one; both
+ * are read once the thread has ended.
  */
 final class SubscriberReader implements Runnable
 {
@@ -30,6 +31,7 @@ final class SubscriberReader implements Runnable
     private final long stallFromNs;
     private final AtomicLong errors;
     private final Histogram histogram = new Histogram(HIGHEST_LATENCY_NS, 3);
+    private final Histogram stallHistogram = new Histogram(HIGHEST_LATENCY_NS, 3);
     private final Selector selector;
     private final List<SelectionKey> keys = new ArrayList<>();
     private final Consumer<SelectionKey> onReadable = this::onReadable;
@@ -42,6 +44,7 @@ final class SubscriberReader implements Runnable
      * @param unrecorded    a subscriber whose latencies are not recorded (the one that stalls in the stalled step), or
      *                      null.
      * @param stall         true to stop reading {@code unrecorded} when the measured window starts.
+     * @param stallPeriod   the stretch of the window in which one subscriber is stalled, or null without a stall.
      * @param clock         the benchmark's clock, ns since midnight.
      * @param windowStartNs first Timestamp of the measured window, ns since midnight.
      * @param windowEndNs   Timestamps from this one on are after the window.
@@ -50,7 +53,8 @@ final class SubscriberReader implements Runnable
      */
     SubscriberReader(
         final List<ItchSubscriber> subscribers, final ItchSubscriber unrecorded, final boolean stall,
-        final MidnightNanoClock clock, final long windowStartNs, final long windowEndNs, final AtomicLong errors)
+        final StallPeriod stallPeriod, final MidnightNanoClock clock, final long windowStartNs, final long windowEndNs,
+        final AtomicLong errors)
     {
         this.subscribers = subscribers;
         this.stalled = stall ? unrecorded : null;
@@ -62,7 +66,8 @@ final class SubscriberReader implements Runnable
             selector = Selector.open();
             for (final ItchSubscriber subscriber : subscribers)
             {
-                subscriber.measure(subscriber == unrecorded ? null : histogram, windowStartNs, windowEndNs);
+                subscriber.measure(subscriber == unrecorded ? null : histogram, null == stallPeriod ? null :
+                    stallHistogram, stallPeriod, windowStartNs, windowEndNs);
                 keys.add(subscriber.channel().register(selector, SelectionKey.OP_READ, subscriber));
             }
         }
@@ -176,6 +181,12 @@ final class SubscriberReader implements Runnable
     Histogram histogram()
     {
         return histogram;
+    }
+
+    /** @return the healthy subscribers' latencies of the messages in the stall period, ns; read after the end. */
+    Histogram stallHistogram()
+    {
+        return stallHistogram;
     }
 
     /** @return receipt time of the last message of the window any subscriber got, ns since midnight; after the end. */

@@ -90,7 +90,7 @@ public record SuiteOptions(
         final FanoutBenchOptions fanout = new FanoutBenchOptions(
             FanoutBenchOptions.DEFAULT_RATE, FanoutBenchOptions.DEFAULT_SUBSCRIBERS, warmup, seconds,
             FanoutBenchOptions.DEFAULT_WORKERS, FanoutBenchOptions.DEFAULT_READERS, FanoutBenchOptions.DEFAULT_IDLE,
-            false, dir);
+            0, dir);
         final EndToEndBenchOptions endToEnd = new EndToEndBenchOptions(
             quick ? QUICK_END_TO_END_RATES : GatewayBenchOptions.parseRates(EndToEndBenchOptions.DEFAULT_RATES),
             EndToEndBenchOptions.DEFAULT_SESSIONS, warmup, seconds, dir);
@@ -162,6 +162,6 @@ public record SuiteOptions(
     FanoutBenchOptions fanoutAt(final long rate)
     {
         return new FanoutBenchOptions(rate, fanout.subscribers(), fanout.warmupSeconds(), fanout.measureSeconds(),
-            fanout.workers(), fanout.readers(), fanout.idle(), fanout.stall(), fanout.hgrmDir());
+            fanout.workers(), fanout.readers(), fanout.idle(), fanout.stallRounds(), fanout.hgrmDir());
     }
 }

@@ -44,7 +44,7 @@ class BenchSuiteTest
                 "YIELDING"),
             gateway,
             List.of(1_000L, 2_000L),
-            new FanoutBenchOptions(1, 3, 0.2, 0.3, 1, 1, "backoff", false, reportDir),
+            new FanoutBenchOptions(1, 3, 0.2, 0.3, 1, 1, "backoff", 0, reportDir),
             new EndToEndBenchOptions(List.of(1_000L, 2_000L), 2, 0.2, 0.3, reportDir),
             Map.of("in-process", (progress) ->
             {
@@ -111,7 +111,7 @@ class BenchSuiteTest
             null,
             gateway,
             List.of(1_000L),
-            new FanoutBenchOptions(1, 2, 0.1, 0.2, 1, 1, "backoff", false, reportDir),
+            new FanoutBenchOptions(1, 2, 0.1, 0.2, 1, 1, "backoff", 0, reportDir),
             new EndToEndBenchOptions(List.of(1_000L), 1, 0.1, 0.2, reportDir),
             Map.of("unstartable", (progress) ->
             {

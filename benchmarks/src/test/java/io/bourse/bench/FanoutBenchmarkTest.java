@@ -1,5 +1,7 @@
 package io.bourse.bench;
 
+import io.bourse.common.time.MidnightNanoClock;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,6 +11,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,7 +33,7 @@ class FanoutBenchmarkTest
     @Test
     void shouldDeliverEveryMeasuredMessageToEverySubscriberWhenRunAtALowRate()
     {
-        final FanoutBenchOptions options = new FanoutBenchOptions(RATE, 5, 0.2, 0.3, 2, 2, "backoff", false, hgrmDir);
+        final FanoutBenchOptions options = new FanoutBenchOptions(RATE, 5, 0.2, 0.3, 2, 2, "backoff", 0, hgrmDir);
         final ByteArrayOutputStream output = new ByteArrayOutputStream();
 
         final FanoutBenchmark.Run run =
@@ -79,30 +85,145 @@ class FanoutBenchmarkTest
     }
 
     @Test
-    void shouldMeasureTheSameOtherSubscribersWithAndWithoutTheStalledOne()
+    void shouldMeasureTheSameOtherSubscribersWithAndWithoutTheStalledOneInRoundsOrderedBAAB()
     {
-        final FanoutBenchOptions options = new FanoutBenchOptions(RATE, 3, 0.2, 0.3, 1, 1, "yield", true, null);
+        final FanoutBenchOptions options = new FanoutBenchOptions(RATE, 3, 0.2, 0.3, 1, 1, "yield", 2, hgrmDir);
         final ByteArrayOutputStream output = new ByteArrayOutputStream();
 
         final List<FanoutBenchmark.Step> steps =
             FanoutBenchmark.measure(options, new PrintStream(output, true, StandardCharsets.UTF_8)).fanout();
 
-        assertThat(steps).hasSize(2);
-        assertThat(steps).allSatisfy((step) ->
+        assertThat(steps).extracting(FanoutBenchmark.Step::label)
+            .containsExactly("warm-up", "one stalled 1", "all reading 1", "all reading 2", "one stalled 2");
+        // At 1,000/s the stalled subscriber's buffers take seconds to fill: it is stalled the whole window.
+        assertThat(steps.subList(1, steps.size())).allSatisfy((step) ->
         {
             assertThat(step.measured()).isEqualTo(2);
             assertThat(step.measuredReceived()).isEqualTo(2 * MEASURED);
             assertThat(step.histogram().getTotalCount()).isEqualTo(2 * MEASURED);
+            assertThat(step.stallHistogram().getTotalCount()).isEqualTo(2 * MEASURED);
+            assertThat(step.stallPeriodNs()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(MEASURED));
             assertThat(step.unsettled()).isZero();
         });
-        assertThat(output.toString(StandardCharsets.UTF_8)).contains("other subscribers while one is stalled");
+        assertThat(hgrmDir.resolve("fanout-1000-one-stalled-2.hgrm")).isNotEmptyFile();
+        assertThat(hgrmDir.resolve("fanout-1000-one-stalled.hgrm")).isNotEmptyFile();
+        assertThat(hgrmDir.resolve("fanout-1000-all-reading.hgrm")).isNotEmptyFile();
+        assertThat(output.toString(StandardCharsets.UTF_8)).contains(
+            "bourse, one stalled, pooled", "other subscribers while one is stalled (the stall period), pooled over 2 " +
+                "rounds", "run-to-run noise over the stall period, largest over smallest run of the same kind");
+    }
+
+    @Test
+    void shouldCompareThePooledRunsOfEachKindAndFlagANoiseLargerThanTheTarget()
+    {
+        // All reading: p99 1,000 and 2,000 us (spread 100%), pooled 1,000 (198 of 200 at or under it); one stalled:
+        // 1,100 us twice: +10%, within the target, but the noise between the all-reading runs is 100%.
+        final FanoutBenchmark.Run run = new FanoutBenchmark.Run(step("floor", 0, 500, 500),
+            List.of(step("all reading", 1, 100, 1_000), step("one stalled", 1, 100, 1_100),
+                step("one stalled", 2, 100, 1_100), step("all reading", 2, 100, 2_000)));
+
+        final String report = FanoutBenchmark.report(run);
+
+        assertThat(report).contains("bourse, all reading, pooled", "bourse, one stalled, pooled",
+            "ratio bourse all reading, pooled / floor",
+            "other subscribers while one is stalled (the stall period), pooled over 2 rounds: p50 +0.0%, p99 " +
+                "+10.0% (target: within 20%: met)",
+            "all reading p50 0.0%, p99 100.0%; one stalled p50 0.0%, p99 0.0% (more than the 20% target");
+    }
+
+    /**
+     * A step of 100 messages to one subscriber, all in its stall period: 98 at {@code p50Us}, 2 at {@code p99Us}; over
+     * the whole window, twice as long.
+     */
+    private static FanoutBenchmark.Step step(final String name, final int round, final long p50Us, final long p99Us)
+    {
+        final Histogram stallHistogram = new Histogram(3);
+        stallHistogram.recordValueWithCount(TimeUnit.MICROSECONDS.toNanos(p50Us), 98);
+        stallHistogram.recordValueWithCount(TimeUnit.MICROSECONDS.toNanos(p99Us), 2);
+        final Histogram histogram = stallHistogram.copy();
+        histogram.add(histogram.copy());
+        return new FanoutBenchmark.Step(name, round, RATE, 1, 100, 200, RATE, RATE, histogram, stallHistogram,
+            TimeUnit.MILLISECONDS.toNanos(100), 0, 0, 0, false, false, 0, 0, List.of());
+    }
+
+    @Test
+    void shouldEndTheStallPeriodAtTheLastPollBeforeTheFanoutEndedTheSlowConsumer()
+    {
+        final MidnightNanoClock clock = new MidnightNanoClock();
+        final long windowStartNs = clock.nanosSinceMidnight();
+        final AtomicLong disconnectedNs = new AtomicLong();
+        final AtomicInteger polls = new AtomicInteger();
+        final FanoutBenchmark.Feed feed = metricsOnly(() ->
+        {
+            if (polls.incrementAndGet() < 4)
+            {
+                return "bourse_fanout_slow_consumer_disconnects_total 0.0\n";
+            }
+            disconnectedNs.compareAndSet(0, clock.nanosSinceMidnight());
+            return "bourse_fanout_slow_consumer_disconnects_total 1.0\n";
+        });
+        final StallPeriod period = new StallPeriod(Long.MAX_VALUE);
+
+        FanoutBenchmark.watchStall(feed, clock, windowStartNs, windowStartNs + TimeUnit.SECONDS.toNanos(10), period);
+
+        assertThat(polls).hasValue(4);
+        assertThat(period.endNs()).isGreaterThan(windowStartNs).isLessThan(disconnectedNs.get());
+    }
+
+    @Test
+    void shouldLeaveTheStallPeriodOpenWhenTheSlowConsumerIsNotEndedWithinTheWindow()
+    {
+        final MidnightNanoClock clock = new MidnightNanoClock();
+        final long windowStartNs = clock.nanosSinceMidnight();
+        final FanoutBenchmark.Feed feed = metricsOnly(() -> "bourse_fanout_slow_consumer_disconnects_total 0.0\n");
+        final StallPeriod period = new StallPeriod(Long.MAX_VALUE);
+
+        FanoutBenchmark.watchStall(feed, clock, windowStartNs, windowStartNs + TimeUnit.MILLISECONDS.toNanos(50),
+            period);
+
+        assertThat(period.endNs()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /** @return a feed that only answers its metrics, for the stall watcher. */
+    private static FanoutBenchmark.Feed metricsOnly(final Supplier<String> metrics)
+    {
+        return new FanoutBenchmark.Feed()
+        {
+            public int port()
+            {
+                throw new UnsupportedOperationException();
+            }
+
+            public List<ThreadActivity> prepare()
+            {
+                throw new UnsupportedOperationException();
+            }
+
+            public long[] publish(final MidnightNanoClock c, final long start, final double interval, final long n)
+            {
+                throw new UnsupportedOperationException();
+            }
+
+            public String metrics()
+            {
+                return metrics.get();
+            }
+        };
     }
 
     @Test
     void shouldRejectAStallWithASingleSubscriber()
     {
-        assertThatThrownBy(() -> new FanoutBenchOptions(RATE, 1, 0, 1, 1, 1, "backoff", true, null).validate())
+        assertThatThrownBy(() -> new FanoutBenchOptions(RATE, 1, 0, 1, 1, 1, "backoff", 2, null).validate())
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("--subscribers");
+    }
+
+    @Test
+    void shouldRejectMoreStallRoundsThanTheMost()
+    {
+        assertThatThrownBy(() -> new FanoutBenchOptions(RATE, 2, 0, 1, 1, 1, "backoff", 11, null).validate())
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("--stall must be 1 to 10 rounds: 11");
     }
 }

@@ -338,7 +338,8 @@ public final class BenchCommand implements Runnable
                 "input-to-subscriber latency p50/p90/p99/p99.9/p99.99/max beside the FIX Antenna Java fan-out " +
                 "benchmark's figures.",
             "Each message's timestamp is its intended send time (coordinated-omission corrected); with --stall the " +
-                "step runs again with one subscriber not reading, and the change in the others' p50/p99 is printed." })
+                "step runs in rounds, all reading and with one subscriber not reading, in the order ABBA, and the " +
+                "change in the others' pooled p50/p99 is printed beside the spread between runs of the same kind." })
     static final class FanoutBench implements Callable<Integer>
     {
         @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "" + FanoutBenchOptions.DEFAULT_RATE,
@@ -373,10 +374,14 @@ public final class BenchCommand implements Runnable
                 "when idle), busy, yield or sleep (default: ${DEFAULT-VALUE}).")
         String idle;
 
-        @Option(names = "--stall",
-            description = "Run the step twice: all subscribers reading, then one not reading during the measured " +
-                "window; print the other subscribers' p50/p99 change.")
-        boolean stall;
+        @Option(names = "--stall", arity = "0..1", paramLabel = "ROUNDS", defaultValue = "0",
+            fallbackValue = "" + FanoutBenchOptions.DEFAULT_STALL_ROUNDS,
+            description = "Compare the other subscribers' latency with one subscriber not reading during the " +
+                "measured window against all reading, in ROUNDS rounds of one step each, ordered ABBA (1 to " +
+                FanoutBenchOptions.MAX_STALL_ROUNDS + ", default with no count: " +
+                FanoutBenchOptions.DEFAULT_STALL_ROUNDS + "); print the pooled p50/p99 change and the spread " +
+                "between runs of the same kind.")
+        int stallRounds;
 
         @Option(names = "--hgrm-dir", paramLabel = "DIR",
             description = "Also write each step's histogram as fanout-RATE-STEP.hgrm (percentile distribution in " +
@@ -390,7 +395,7 @@ public final class BenchCommand implements Runnable
         public Integer call()
         {
             final FanoutBenchOptions options = parsed(spec, () -> new FanoutBenchOptions(
-                rate, subscribers, warmup, seconds, workers, readers, idle, stall, hgrmDir).validate());
+                rate, subscribers, warmup, seconds, workers, readers, idle, stallRounds, hgrmDir).validate());
             FanoutBenchmark.run(options, System.out);
             return 0;
         }

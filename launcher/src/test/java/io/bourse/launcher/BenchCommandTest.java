@@ -74,14 +74,14 @@ class BenchCommandTest
         final BenchCommand.FanoutBench command =
             (BenchCommand.FanoutBench)result.subcommand().commandSpec().userObject();
         return new FanoutBenchOptions(command.rate, command.subscribers, command.warmup, command.seconds,
-            command.workers, command.readers, command.idle, command.stall, command.hgrmDir);
+            command.workers, command.readers, command.idle, command.stallRounds, command.hgrmDir);
     }
 
     @Test
     void shouldUseDefaultsWhenFanoutHasNoOptions()
     {
         assertThat(parseFanout("fanout"))
-            .isEqualTo(new FanoutBenchOptions(10_000, 100, 2, 5, 2, 1, "backoff", false, null));
+            .isEqualTo(new FanoutBenchOptions(10_000, 100, 2, 5, 2, 1, "backoff", 0, null));
     }
 
     @Test
@@ -89,7 +89,14 @@ class BenchCommandTest
     {
         assertThat(parseFanout("fanout", "--rate", "4955", "--subscribers", "4", "--warmup", "1", "--seconds", "3",
             "--workers", "1", "--readers", "2", "--idle", "yield", "--stall", "--hgrm-dir", "out"))
-            .isEqualTo(new FanoutBenchOptions(4_955, 4, 1, 3, 1, 2, "yield", true, Path.of("out")));
+            .isEqualTo(new FanoutBenchOptions(4_955, 4, 1, 3, 1, 2, "yield", 2, Path.of("out")));
+    }
+
+    @Test
+    void shouldTakeTheStallsRoundsWhenGivenACount()
+    {
+        assertThat(parseFanout("fanout", "--stall", "3").stallRounds()).isEqualTo(3);
+        assertThat(parseFanout("fanout", "--stall=5", "--rate", "100").stallRounds()).isEqualTo(5);
     }
 
     @Test
