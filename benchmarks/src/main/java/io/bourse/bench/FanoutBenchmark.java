@@ -11,6 +11,9 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.fanout.FanoutContext;
 import io.bourse.fanout.FanoutService;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 
@@ -35,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
 import java.util.stream.IntStream;
 
 /**
@@ -57,7 +61,7 @@ import java.util.stream.IntStream;
  * <p>With a stall, the run compares two kinds of step, each on a fresh driver and fanout: every subscriber reading, and
  * subscriber 0 not reading from the start of the measured window; subscriber 0 is left out of both kinds' figures, so
  * that they compare the same subscribers. The comparison is over the {@link StallPeriod}: from the window's start until
- * the fanout ends the stalled subscriber as a slow consumer (seen on its metrics endpoint, polled every
+ * the fanout ends the stalled subscriber as a slow consumer (seen in its metrics registry, polled every
  * {@value #STALL_POLL_MS} ms), and the same length of window in the steps with every subscriber reading; after it, the stalled
  * one is gone and the fanout serves one subscriber fewer. Each round runs one step of each kind, one stalled first in
  * odd rounds and all reading first in even ones (BAAB), so that the host's drift and the JIT's warming fall on both
@@ -99,11 +103,13 @@ public final class FanoutBenchmark
     private static final long LOGIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
     private static final long DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long STALLED_READ_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(500);
-    /** How often a step with a stall polls the fanout's metrics for the slow consumer's end, ms. */
+    /**
+     * How often the steps of a stall comparison poll the fanout's metrics registry for the slow consumer's end, ms:
+     * those with all reading too, until their stall period ends, so that both kinds carry the same polls.
+     */
     private static final long STALL_POLL_MS = 5;
-    private static final String SLOW_CONSUMER_DISCONNECTS = "bourse_fanout_slow_consumer_disconnects_total";
-    /** One client for every scrape, polls included. */
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** {@code bourse_fanout_slow_consumer_disconnects_total} in the registry: a counter's name has no suffix. */
+    private static final String SLOW_CONSUMER_DISCONNECTS = "bourse_fanout_slow_consumer_disconnects";
     private static final long SCHEDULE_LEAD_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Closer than this to a send time the publisher spins; farther, it yields. */
     private static final long SPIN_NS = TimeUnit.MICROSECONDS.toNanos(20);
@@ -258,6 +264,15 @@ public final class FanoutBenchmark
 
         /** @return the feed's Prometheus text exposition at the end of the step, empty if it has none. */
         String metrics();
+
+        /**
+         * @return sessions the feed has ended as slow consumers so far, read in process so that a poll costs the feed
+         * nothing; 0 for a feed without that policy.
+         */
+        default double slowConsumerDisconnects()
+        {
+            return 0;
+        }
     }
 
     /**
@@ -376,7 +391,8 @@ public final class FanoutBenchmark
                 "subscriber 0 (receive buffer " + STALLED_RECEIVE_BUFFER + " bytes) not reading from the start of " +
                 "the measured window, and all reading; subscriber 0 is left out of every step's " +
                 "figures; compared over the stall period, from the window's start until the fanout ends the " +
-                "stalled subscriber (its metrics polled every " + STALL_POLL_MS + " ms), and as long a stretch " +
+                "stalled subscriber (its registry's slow-consumer count polled every " + STALL_POLL_MS + " ms in " +
+                "every step), and as long a stretch " +
                 "in the steps with all reading; each kind's histograms are pooled over its rounds; the fanout's " +
                 "SO_SNDBUF is " + STALL_SOCKET_SEND_BUFFER + " bytes in every step");
         }
@@ -523,6 +539,21 @@ public final class FanoutBenchmark
         {
             return scrape(fanout.metricsPort());
         }
+
+        /** {@code bourse_fanout_slow_consumer_disconnects_total}, from the fanout's registry. */
+        @Override
+        public double slowConsumerDisconnects()
+        {
+            double sum = 0;
+            for (final MetricSnapshot snapshot : fanout.registry().scrape(SLOW_CONSUMER_DISCONNECTS::equals))
+            {
+                for (final DataPointSnapshot point : snapshot.getDataPoints())
+                {
+                    sum += ((CounterSnapshot.CounterDataPointSnapshot)point).getValue();
+                }
+            }
+            return sum;
+        }
     }
 
     private static Step measureStep(
@@ -584,9 +615,10 @@ public final class FanoutBenchmark
         sampler.setDaemon(true);
         sampler.start();
         final Thread watcher = new Thread(
-            () -> watchStall(feed, clock, windowStartNs, windowEndNs, stallPeriod), "fanout-bench-stall-watcher");
+            () -> watchStall(feed::slowConsumerDisconnects, stall, clock, windowStartNs, windowEndNs, stallPeriod),
+            "fanout-bench-stall-watcher");
         watcher.setDaemon(true);
-        if (stall)
+        if (null != stallPeriod)
         {
             watcher.start();
         }
@@ -599,7 +631,7 @@ public final class FanoutBenchmark
         }
         final long unsettled = unsettled(measured, total);
         join(sampler);
-        if (stall)
+        if (null != stallPeriod)
         {
             join(watcher);
         }
@@ -681,20 +713,29 @@ public final class FanoutBenchmark
     }
 
     /**
-     * Polls the fanout's metrics from the window's start until it has ended the stalled subscriber as a slow consumer,
-     * then ends the stall period at the last poll that still saw it; leaves the period open when that does not
-     * happen within the window.
+     * Polls the fanout's slow-consumer count from the window's start, every {@value #STALL_POLL_MS} ms, until the
+     * stall period ends. With a stalled subscriber, the period is open until the fanout has ended it as a slow
+     * consumer: it then ends at the last poll that still saw it; it stays open when that does not happen within the
+     * window. With every subscriber reading, the polls cost the fanout as little as with a stall, until the period's
+     * set end.
+     *
+     * @param poll          the fanout's {@code bourse_fanout_slow_consumer_disconnects_total}.
+     * @param stall         true when a subscriber is stalled and its end ends the period.
+     * @param clock         the benchmark's clock, ns since midnight.
+     * @param windowStartNs first Timestamp of the measured window, ns since midnight.
+     * @param windowEndNs   Timestamps from this one on are after the window.
+     * @param stallPeriod   the period, open with a stall.
      */
     static void watchStall(
-        final Feed feed, final MidnightNanoClock clock, final long windowStartNs, final long windowEndNs,
-        final StallPeriod stallPeriod)
+        final DoubleSupplier poll, final boolean stall, final MidnightNanoClock clock, final long windowStartNs,
+        final long windowEndNs, final StallPeriod stallPeriod)
     {
         parkUntil(clock, windowStartNs);
         long stillStalledNs = windowStartNs;
         long pollNs;
-        while ((pollNs = clock.nanosSinceMidnight()) < windowEndNs)
+        while ((pollNs = clock.nanosSinceMidnight()) < Math.min(windowEndNs, stallPeriod.endNs()))
         {
-            if (metric(feed.metrics(), SLOW_CONSUMER_DISCONNECTS) >= 1)
+            if (stall && poll.getAsDouble() >= 1)
             {
                 stallPeriod.end(stillStalledNs);
                 return;
@@ -839,9 +880,9 @@ public final class FanoutBenchmark
 
     private static String scrape(final int port)
     {
-        try
+        try (HttpClient client = HttpClient.newHttpClient())
         {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+            return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         }
         catch (final IOException ex)

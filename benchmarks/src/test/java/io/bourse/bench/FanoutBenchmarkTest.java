@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.function.DoubleSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -114,6 +114,31 @@ class FanoutBenchmarkTest
     }
 
     @Test
+    void shouldEndTheStallPeriodWhenTheFanoutEndsTheStalledSubscriberAndMeasureTheStepWithAllReadingAsLong()
+    {
+        // 20,000/s to the stalled subscriber fill its socket's and its session's buffers (about 260 KiB) in about
+        // half a second of the 1.5 s window: the fanout ends it as a slow consumer well within the window.
+        final long windowNs = TimeUnit.MILLISECONDS.toNanos(1_500);
+        final FanoutBenchOptions options = new FanoutBenchOptions(20_000, 2, 0.2, 1.5, 1, 1, "yield", 1, null);
+
+        final List<FanoutBenchmark.Step> steps = FanoutBenchmark.measure(
+            options, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).fanout();
+
+        assertThat(steps).extracting(FanoutBenchmark.Step::label)
+            .containsExactly("warm-up", "one stalled 1", "all reading 1");
+        final FanoutBenchmark.Step stalled = steps.get(1);
+        assertThat(stalled.stalledClosed()).isTrue();
+        assertThat(stalled.fanoutErrors()).isEqualTo(1);
+        assertThat(stalled.stallPeriodNs()).isPositive().isLessThan(windowNs);
+        assertThat(stalled.stallHistogram().getTotalCount()).isPositive()
+            .isLessThan(stalled.histogram().getTotalCount());
+        final FanoutBenchmark.Step reading = steps.get(2);
+        assertThat(reading.stallPeriodNs()).isEqualTo(stalled.stallPeriodNs());
+        assertThat(reading.stallHistogram().getTotalCount()).isPositive()
+            .isLessThan(reading.histogram().getTotalCount());
+    }
+
+    @Test
     void shouldCompareThePooledRunsOfEachKindAndFlagANoiseLargerThanTheTarget()
     {
         // All reading: p99 1,000 and 2,000 us (spread 100%), pooled 1,000 (198 of 200 at or under it); one stalled:
@@ -153,18 +178,19 @@ class FanoutBenchmarkTest
         final long windowStartNs = clock.nanosSinceMidnight();
         final AtomicLong disconnectedNs = new AtomicLong();
         final AtomicInteger polls = new AtomicInteger();
-        final FanoutBenchmark.Feed feed = metricsOnly(() ->
+        final DoubleSupplier poll = () ->
         {
             if (polls.incrementAndGet() < 4)
             {
-                return "bourse_fanout_slow_consumer_disconnects_total 0.0\n";
+                return 0;
             }
             disconnectedNs.compareAndSet(0, clock.nanosSinceMidnight());
-            return "bourse_fanout_slow_consumer_disconnects_total 1.0\n";
-        });
+            return 1;
+        };
         final StallPeriod period = new StallPeriod(Long.MAX_VALUE);
 
-        FanoutBenchmark.watchStall(feed, clock, windowStartNs, windowStartNs + TimeUnit.SECONDS.toNanos(10), period);
+        FanoutBenchmark.watchStall(
+            poll, true, clock, windowStartNs, windowStartNs + TimeUnit.SECONDS.toNanos(10), period);
 
         assertThat(polls).hasValue(4);
         assertThat(period.endNs()).isGreaterThan(windowStartNs).isLessThan(disconnectedNs.get());
@@ -175,40 +201,12 @@ class FanoutBenchmarkTest
     {
         final MidnightNanoClock clock = new MidnightNanoClock();
         final long windowStartNs = clock.nanosSinceMidnight();
-        final FanoutBenchmark.Feed feed = metricsOnly(() -> "bourse_fanout_slow_consumer_disconnects_total 0.0\n");
         final StallPeriod period = new StallPeriod(Long.MAX_VALUE);
 
-        FanoutBenchmark.watchStall(feed, clock, windowStartNs, windowStartNs + TimeUnit.MILLISECONDS.toNanos(50),
-            period);
+        FanoutBenchmark.watchStall(() -> 0, true, clock,
+            windowStartNs, windowStartNs + TimeUnit.MILLISECONDS.toNanos(50), period);
 
         assertThat(period.endNs()).isEqualTo(Long.MAX_VALUE);
-    }
-
-    /** @return a feed that only answers its metrics, for the stall watcher. */
-    private static FanoutBenchmark.Feed metricsOnly(final Supplier<String> metrics)
-    {
-        return new FanoutBenchmark.Feed()
-        {
-            public int port()
-            {
-                throw new UnsupportedOperationException();
-            }
-
-            public List<ThreadActivity> prepare()
-            {
-                throw new UnsupportedOperationException();
-            }
-
-            public long[] publish(final MidnightNanoClock c, final long start, final double interval, final long n)
-            {
-                throw new UnsupportedOperationException();
-            }
-
-            public String metrics()
-            {
-                return metrics.get();
-            }
-        };
     }
 
     @Test

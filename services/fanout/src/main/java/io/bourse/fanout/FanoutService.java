@@ -16,6 +16,7 @@ import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchReferenceData;
 import io.bourse.itch.ItchTranslator;
 import org.agrona.BufferUtil;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.LangUtil;
 import org.agrona.concurrent.AgentRunner;
@@ -174,6 +175,16 @@ public final class FanoutService implements AutoCloseable
     public int metricsPort()
     {
         return metricsServer.port();
+    }
+
+    /**
+     * @return the registry the Prometheus endpoint serves ({@code bourse_fanout_*}, the Aeron client's counters, JVM
+     * metrics if enabled), for a process that embeds the fanout to read without a scrape, e.g. with
+     * {@link PrometheusRegistry#scrape(java.util.function.Predicate)} for one metric.
+     */
+    public PrometheusRegistry registry()
+    {
+        return metricsServer.registry();
     }
 
     /**
