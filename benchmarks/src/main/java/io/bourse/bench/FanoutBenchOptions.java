@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  *                       {@code sleep}.
  * @param stallRounds    0 for no stall; else the rounds of the stall comparison, each a step with all subscribers
  *                       reading and a step with one of them not reading during the measured window, in the order
- *                       ABBA (all reading first in odd rounds, one stalled first in even ones) so that the host's
+ *                       BAAB (one stalled first in odd rounds, all reading first in even ones) so that the host's
  *                       drift and the JIT's warming fall on both kinds alike.
  * @param hgrmDir        directory to write one {@code .hgrm} percentile distribution per step into, or null.
  */
@@ -57,7 +57,7 @@ public record FanoutBenchOptions(
     public static final int MAX_SUBSCRIBERS = 999;
     /** Most workers or readers. */
     public static final int MAX_THREADS = 16;
-    /** Rounds of the stall comparison with {@code --stall} and no count: ABBA, each kind measured twice. */
+    /** Rounds of the stall comparison with {@code --stall} and no count: BAAB, each kind measured twice. */
     public static final int DEFAULT_STALL_ROUNDS = 2;
     /** Most rounds of the stall comparison. */
     public static final int MAX_STALL_ROUNDS = 10;

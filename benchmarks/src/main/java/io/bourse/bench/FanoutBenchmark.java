@@ -65,9 +65,11 @@ import java.util.stream.IntStream;
  * {@value #STALL_POLL_MS} ms), and the same length of window in the steps with every subscriber reading; after it, the stalled
  * one is gone and the fanout serves one subscriber fewer. Each round runs one step of each kind, one stalled first in
  * odd rounds and all reading first in even ones (BAAB), so that the host's drift and the JIT's warming fall on both
- * kinds alike, and each step with all reading follows one with a stall; a warm-up step with all reading runs first,
- * left out of the comparison, since the first fanout of the JVM runs while the JIT is still compiling its paths (in
- * three runs on this 2-core host, its p99 was each run's worst, 2 to 7 times the others'); each kind's histograms are
+ * kinds alike, and each step with all reading follows one with a stall. A warm-up step with one subscriber stalled
+ * runs first, left out of the comparison, so that the JIT has compiled the paths of both kinds: the first fanout of
+ * the JVM runs while the JIT still compiles its paths, and the first stall of the JVM's life deoptimises the workers'
+ * hot methods (the branches of a session waiting for its socket and of a full send buffer, never taken before; seen
+ * with {@code -Xlog:deoptimization}), which then run slower until compiled again; each kind's histograms are
  * pooled over its rounds, and the spread of a percentile between the runs of one kind shows how much this host's
  * run-to-run noise alone moves it. The report gives in and out rates, p50/p90/p99/p99.9/p99.99/max, the ratios to the
  * floor and to FIX Antenna, whether the step was sustained (everything received, p99 under 100 us) and the change in
@@ -133,7 +135,7 @@ public final class FanoutBenchmark
      * stall comparison's steps of one kind.
      *
      * @param name               {@value #FLOOR}, {@value #ALL_READING}, {@value #ONE_STALLED} or {@value #WARM_UP}
-     *                           (all reading, before the stall comparison and left out of it).
+     *                           (one stalled, before the stall comparison and left out of it).
      * @param round              of the stall comparison, from 1; 0 for the floor, the one step without a stall, and
      *                           pooled figures.
      * @param rate               the scheduled input rate, messages/s.
@@ -337,7 +339,7 @@ public final class FanoutBenchmark
         }
         if (options.stall())
         {
-            steps.add(runStep(options, WARM_UP, false, 0, 0));
+            steps.add(runStep(options, WARM_UP, true, 0, 0));
             out.println(stepLine(steps.get(0)));
         }
         long stallPeriodNs = 0;
@@ -385,7 +387,8 @@ public final class FanoutBenchmark
             "delay counts (coordinated-omission corrected); HdrHistogram, 3 significant digits");
         if (options.stall())
         {
-            out.println("stall: a warm-up step with all reading (the JIT compiling the fanout's paths), then " +
+            out.println("stall: a warm-up step with one stalled (so that the JIT has compiled both kinds' paths), " +
+                "then " +
                 options.stallRounds() + " round" + (1 == options.stallRounds() ? "" : "s") + " of two steps, each " +
                 "on a fresh fanout, one stalled first in odd rounds and all reading first in even ones (BAAB): " +
                 "subscriber 0 (receive buffer " + STALLED_RECEIVE_BUFFER + " bytes) not reading from the start of " +

@@ -338,8 +338,9 @@ public final class BenchCommand implements Runnable
                 "input-to-subscriber latency p50/p90/p99/p99.9/p99.99/max beside the FIX Antenna Java fan-out " +
                 "benchmark's figures.",
             "Each message's timestamp is its intended send time (coordinated-omission corrected); with --stall the " +
-                "step runs in rounds, all reading and with one subscriber not reading, in the order ABBA, and the " +
-                "change in the others' pooled p50/p99 is printed beside the spread between runs of the same kind." })
+                "step runs in rounds, with one subscriber not reading and all reading, in the order BAAB after a " +
+                "warm-up step, and the change in the others' pooled p50/p99 while the stalled subscriber is still " +
+                "connected is printed beside the spread between runs of the same kind." })
     static final class FanoutBench implements Callable<Integer>
     {
         @Option(names = "--rate", paramLabel = "PER_SECOND", defaultValue = "" + FanoutBenchOptions.DEFAULT_RATE,
@@ -377,7 +378,7 @@ public final class BenchCommand implements Runnable
         @Option(names = "--stall", arity = "0..1", paramLabel = "ROUNDS", defaultValue = "0",
             fallbackValue = "" + FanoutBenchOptions.DEFAULT_STALL_ROUNDS,
             description = "Compare the other subscribers' latency with one subscriber not reading during the " +
-                "measured window against all reading, in ROUNDS rounds of one step each, ordered ABBA (1 to " +
+                "measured window against all reading, in ROUNDS rounds of one step of each kind, ordered BAAB (1 to " +
                 FanoutBenchOptions.MAX_STALL_ROUNDS + ", default with no count: " +
                 FanoutBenchOptions.DEFAULT_STALL_ROUNDS + "); print the pooled p50/p99 change and the spread " +
                 "between runs of the same kind.")
