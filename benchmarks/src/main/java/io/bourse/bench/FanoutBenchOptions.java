@@ -78,7 +78,8 @@ public record FanoutBenchOptions(
         }
         if (stallRounds < 0 || stallRounds > MAX_STALL_ROUNDS)
         {
-            throw new IllegalArgumentException("--stall must be 1 to " + MAX_STALL_ROUNDS + " rounds: " + stallRounds);
+            throw new IllegalArgumentException("--stall must be 0 (none) to " + MAX_STALL_ROUNDS + " rounds: " +
+                stallRounds);
         }
         if (subscribers < (stall() ? 2 : 1) || subscribers > MAX_SUBSCRIBERS)
         {

@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
@@ -62,18 +63,18 @@ import java.util.stream.IntStream;
  * subscriber 0 not reading from the start of the measured window; subscriber 0 is left out of both kinds' figures, so
  * that they compare the same subscribers. The comparison is over the {@link StallPeriod}: from the window's start until
  * the fanout ends the stalled subscriber as a slow consumer (seen in its metrics registry, polled every
- * {@value #STALL_POLL_MS} ms), and the same length of window in the steps with every subscriber reading; after it, the stalled
- * one is gone and the fanout serves one subscriber fewer. Each round runs one step of each kind, one stalled first in
- * odd rounds and all reading first in even ones (BAAB), so that the host's drift and the JIT's warming fall on both
- * kinds alike, and each step with all reading follows one with a stall. A warm-up step with one subscriber stalled
- * runs first, left out of the comparison, so that the JIT has compiled the paths of both kinds: the first fanout of
- * the JVM runs while the JIT still compiles its paths, and the first stall of the JVM's life deoptimises the workers'
- * hot methods (the branches of a session waiting for its socket and of a full send buffer, never taken before; seen
- * with {@code -Xlog:deoptimization}), which then run slower until compiled again; each kind's histograms are
- * pooled over its rounds, and the spread of a percentile between the runs of one kind shows how much this host's
- * run-to-run noise alone moves it. The report gives in and out rates, p50/p90/p99/p99.9/p99.99/max, the ratios to the
- * floor and to FIX Antenna, whether the step was sustained (everything received, p99 under 100 us) and the change in
- * the other subscribers' pooled p50 and p99 while one is stalled.
+ * {@value #STALL_POLL_MS} ms), and the same length of window in the steps with every subscriber reading; after it, the
+ * stalled one is gone and the fanout serves one subscriber fewer. Each round runs one step of each kind, one stalled
+ * first in odd rounds and all reading first in even ones (BAAB), so that the host's drift and the JIT's warming fall on
+ * both kinds alike, and every step with all reading has one with a stall before it. A warm-up step with one subscriber stalled
+ * runs first, left out of the comparison, so that the JIT has compiled the paths of both kinds: the first fanout of the
+ * JVM runs while the JIT still compiles its paths, and the first stall of the JVM's life deoptimises the workers' hot
+ * methods (the branches of a session waiting for its socket and of a full send buffer, never taken before; seen with
+ * {@code -Xlog:deoptimization}), which then run slower until compiled again; each kind's histograms are pooled over its
+ * rounds, and the spread of a percentile between the runs of one kind shows how much this host's run-to-run noise alone
+ * moves it. The report gives in and out rates, p50/p90/p99/p99.9/p99.99/max, the ratios to the floor and to FIX
+ * Antenna, whether the step was sustained (everything received, p99 under 100 us) and the change in the other
+ * subscribers' pooled p50 and p99 while one is stalled.
  */
 public final class FanoutBenchmark
 {
@@ -99,7 +100,7 @@ public final class FanoutBenchmark
     /**
      * The fanout's kernel send buffer per subscriber (SO_SNDBUF) in the stall runs, bytes: bounded, so that a stalled
      * subscriber fills it and then its 128 KiB session buffer within the measured window and is disconnected as a slow
-     * consumer, instead of parking megabytes in the kernel; set in both steps so that they compare like with like.
+     * consumer, instead of parking megabytes in the kernel; set in every step so that they compare like with like.
      */
     private static final int STALL_SOCKET_SEND_BUFFER = 64 * 1024;
     private static final long LOGIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
@@ -136,8 +137,8 @@ public final class FanoutBenchmark
      *
      * @param name               {@value #FLOOR}, {@value #ALL_READING}, {@value #ONE_STALLED} or {@value #WARM_UP}
      *                           (one stalled, before the stall comparison and left out of it).
-     * @param round              of the stall comparison, from 1; 0 for the floor, the one step without a stall, and
-     *                           pooled figures.
+     * @param round              of the stall comparison, from 1; 0 for the floor, the one step without a stall, the
+     *                           warm-up step, and pooled figures.
      * @param rate               the scheduled input rate, messages/s.
      * @param measured           subscribers whose figures count (all but the stalling one with {@code --stall}).
      * @param measuredSent       messages sent in the measured window.
@@ -186,6 +187,12 @@ public final class FanoutBenchmark
         {
             return 0 == unsettled && 0 == clientErrors && measuredReceived == measuredSent * measured &&
                 histogram.getTotalCount() == measuredReceived && BenchReport.percentile(histogram, 99) < P99_LIMIT_NS;
+        }
+
+        /** @return true for a step with one subscriber stalled: {@value #ONE_STALLED} or {@value #WARM_UP}. */
+        boolean stalled()
+        {
+            return ONE_STALLED.equals(name) || WARM_UP.equals(name);
         }
 
         /** @return the name, then the round when there is one, e.g. {@code one stalled 2}. */
@@ -332,16 +339,9 @@ public final class FanoutBenchmark
         final Step floor = runFloor(options);
         out.println(stepLine(floor));
         final List<Step> steps = new ArrayList<>();
-        if (!options.stall())
-        {
-            steps.add(runStep(options, ALL_READING, false, 0, 0));
-            out.println(stepLine(steps.get(0)));
-        }
-        if (options.stall())
-        {
-            steps.add(runStep(options, WARM_UP, true, 0, 0));
-            out.println(stepLine(steps.get(0)));
-        }
+        steps.add(options.stall() ? runStep(options, WARM_UP, true, 0, 0) :
+            runStep(options, ALL_READING, false, 0, 0));
+        out.println(stepLine(steps.get(0)));
         long stallPeriodNs = 0;
         for (int round = 1; round <= options.stallRounds(); round++)
         {
@@ -355,15 +355,19 @@ public final class FanoutBenchmark
             }
         }
         final Run run = new Run(floor, List.copyOf(steps));
-        writeHistogram(options.hgrmDir(), floor);
+        writeHistogram(options.hgrmDir(), floor.rate(), floor.label(), floor.histogram());
         for (final Step step : steps)
         {
-            writeHistogram(options.hgrmDir(), step);
+            writeHistogram(options.hgrmDir(), step.rate(), step.label().replace(' ', '-'), step.histogram());
         }
         if (options.stall())
         {
-            writeHistogram(options.hgrmDir(), Step.pool(run.ofKind(false)));
-            writeHistogram(options.hgrmDir(), Step.pool(run.ofKind(true)));
+            for (final Step pooled : List.of(Step.pool(run.ofKind(false)), Step.pool(run.ofKind(true))))
+            {
+                final String name = pooled.name().replace(' ', '-') + "-pooled";
+                writeHistogram(options.hgrmDir(), pooled.rate(), name, pooled.histogram());
+                writeHistogram(options.hgrmDir(), pooled.rate(), name + "-stall-period", pooled.stallHistogram());
+            }
         }
         out.println();
         out.print(report(run));
@@ -388,16 +392,14 @@ public final class FanoutBenchmark
         if (options.stall())
         {
             out.println("stall: a warm-up step with one stalled (so that the JIT has compiled both kinds' paths), " +
-                "then " +
-                options.stallRounds() + " round" + (1 == options.stallRounds() ? "" : "s") + " of two steps, each " +
-                "on a fresh fanout, one stalled first in odd rounds and all reading first in even ones (BAAB): " +
-                "subscriber 0 (receive buffer " + STALLED_RECEIVE_BUFFER + " bytes) not reading from the start of " +
-                "the measured window, and all reading; subscriber 0 is left out of every step's " +
-                "figures; compared over the stall period, from the window's start until the fanout ends the " +
-                "stalled subscriber (its registry's slow-consumer count polled every " + STALL_POLL_MS + " ms in " +
-                "every step), and as long a stretch " +
-                "in the steps with all reading; each kind's histograms are pooled over its rounds; the fanout's " +
-                "SO_SNDBUF is " + STALL_SOCKET_SEND_BUFFER + " bytes in every step");
+                "then " + options.stallRounds() + " round" + (1 == options.stallRounds() ? "" : "s") +
+                " of two steps, each on a fresh fanout, one stalled first in odd rounds and all reading first in " +
+                "even ones (BAAB): subscriber 0 (receive buffer " + STALLED_RECEIVE_BUFFER + " bytes) not reading " +
+                "from the start of the measured window, and all reading; subscriber 0 is left out of every step's " +
+                "figures; compared over the stall period, from the window's start until the fanout ends the stalled " +
+                "subscriber (its registry's slow-consumer count polled every " + STALL_POLL_MS + " ms in every " +
+                "step), and as long a stretch in the steps with all reading; each kind's histograms are pooled over " +
+                "its rounds; the fanout's SO_SNDBUF is " + STALL_SOCKET_SEND_BUFFER + " bytes in every step");
         }
         out.printf(Locale.ROOT, "floor, measured first: %d thread%s (one per fanout worker), each owning its share " +
             "of the subscribers, follow%s the schedule and write every message due to each of %s subscribers in one " +
@@ -584,8 +586,8 @@ public final class FanoutBenchmark
         final long windowStartNs = scheduleStartNs + (long)(options.warmupCount() * intervalNs);
         final long windowEndNs = scheduleStartNs + (long)(total * intervalNs);
 
-        final StallPeriod stallPeriod = !options.stall() ? null :
-            new StallPeriod(stall ? Long.MAX_VALUE : windowStartNs + stallPeriodNs);
+        final StallPeriod stallPeriod = !options.stall() || FLOOR.equals(name) ? null :
+            stall ? StallPeriod.open(windowStartNs) : StallPeriod.fixed(windowStartNs + stallPeriodNs);
         final AtomicLong clientErrors = new AtomicLong();
         final List<SubscriberReader> readers = new ArrayList<>();
         final List<Thread> threads = new ArrayList<>();
@@ -617,12 +619,21 @@ public final class FanoutBenchmark
             () -> sampleWindow(activities, clock, windowStartNs, windowEndNs, loads), "fanout-bench-sampler");
         sampler.setDaemon(true);
         sampler.start();
-        final Thread watcher = new Thread(
-            () -> watchStall(feed::slowConsumerDisconnects, stall, clock, windowStartNs, windowEndNs, stallPeriod),
-            "fanout-bench-stall-watcher");
-        watcher.setDaemon(true);
-        if (null != stallPeriod)
+        final AtomicReference<RuntimeException> watchFailure = new AtomicReference<>();
+        final Thread watcher = null == stallPeriod ? null : new Thread(() ->
         {
+            try
+            {
+                watchStall(feed::slowConsumerDisconnects, clock, windowStartNs, windowEndNs, stallPeriod);
+            }
+            catch (final RuntimeException ex)
+            {
+                watchFailure.set(ex);
+            }
+        }, "fanout-bench-stall-watcher");
+        if (null != watcher)
+        {
+            watcher.setDaemon(true);
             watcher.start();
         }
 
@@ -634,9 +645,13 @@ public final class FanoutBenchmark
         }
         final long unsettled = unsettled(measured, total);
         join(sampler);
-        if (null != stallPeriod)
+        if (null != watcher)
         {
             join(watcher);
+            if (null != watchFailure.get())
+            {
+                throw new IllegalStateException("polling the fanout's slow consumers failed", watchFailure.get());
+            }
         }
         readers.forEach(SubscriberReader::stop);
         threads.forEach(FanoutBenchmark::join);
@@ -659,7 +674,7 @@ public final class FanoutBenchmark
             options.measuredCount() * 1e9 / Math.max(windowNs, publisherStats[1] - windowStartNs + intervalNs),
             measuredReceived * 1e9 / Math.max(windowNs, lastReceiptNs - windowStartNs),
             histogram, stallHistogram,
-            null == stallPeriod ? 0 : Math.min(stallPeriod.endNs(), windowEndNs) - windowStartNs,
+            null == stallPeriod ? 0 : stallPeriod.endNs() - windowStartNs,
             unsettled, publisherStats[0], clientErrors.get(),
             stalledClosed, stall && subscribers.get(0).endOfSessionReceived(),
             metric(metrics, "bourse_fanout_errors_total"), metric(metrics, "bourse_fanout_drops_total"),
@@ -717,34 +732,41 @@ public final class FanoutBenchmark
 
     /**
      * Polls the fanout's slow-consumer count from the window's start, every {@value #STALL_POLL_MS} ms, until the
-     * stall period ends. With a stalled subscriber, the period is open until the fanout has ended it as a slow
-     * consumer: it then ends at the last poll that still saw it; it stays open when that does not happen within the
-     * window. With every subscriber reading, the polls cost the fanout as little as with a stall, until the period's
-     * set end.
+     * stall period ends. With a stalled subscriber, the period is open: each poll that finds no slow consumer ended
+     * confirms it up to the poll's time, and the first that finds one ends it at the last confirmed time; at the
+     * window's end it ends with the window. Any slow consumer counts: at rates where the fanout ends healthy
+     * subscribers too, the period ends at the first of them. With every subscriber reading, the period's end is set
+     * and the polls only cost the fanout what they cost it with a stall.
      *
      * @param poll          the fanout's {@code bourse_fanout_slow_consumer_disconnects_total}.
-     * @param stall         true when a subscriber is stalled and its end ends the period.
      * @param clock         the benchmark's clock, ns since midnight.
      * @param windowStartNs first Timestamp of the measured window, ns since midnight.
      * @param windowEndNs   Timestamps from this one on are after the window.
-     * @param stallPeriod   the period, open with a stall.
+     * @param stallPeriod   the period: open with a stall, set otherwise.
      */
     static void watchStall(
-        final DoubleSupplier poll, final boolean stall, final MidnightNanoClock clock, final long windowStartNs,
-        final long windowEndNs, final StallPeriod stallPeriod)
+        final DoubleSupplier poll, final MidnightNanoClock clock, final long windowStartNs, final long windowEndNs,
+        final StallPeriod stallPeriod)
     {
         parkUntil(clock, windowStartNs);
-        long stillStalledNs = windowStartNs;
         long pollNs;
         while ((pollNs = clock.nanosSinceMidnight()) < Math.min(windowEndNs, stallPeriod.endNs()))
         {
-            if (stall && poll.getAsDouble() >= 1)
+            final boolean ended = poll.getAsDouble() >= 1;
+            if (!stallPeriod.isEnded())
             {
-                stallPeriod.end(stillStalledNs);
-                return;
+                if (ended)
+                {
+                    stallPeriod.end(stallPeriod.confirmedNs());
+                    return;
+                }
+                stallPeriod.confirm(pollNs);
             }
-            stillStalledNs = pollNs;
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STALL_POLL_MS));
+        }
+        if (!stallPeriod.isEnded())
+        {
+            stallPeriod.end(windowEndNs);
         }
     }
 
@@ -939,7 +961,7 @@ public final class FanoutBenchmark
         {
             sb.append(String.format(Locale.ROOT, ", %,d subscriber connections failed", step.clientErrors()));
         }
-        if (ONE_STALLED.equals(step.name()))
+        if (step.stalled())
         {
             sb.append(step.stalledClosed() ? ", stalled subscriber disconnected by the fanout" :
                 ", stalled subscriber still connected");
@@ -1086,13 +1108,27 @@ public final class FanoutBenchmark
             sb.append("run-to-run noise: one run of each kind, so not measured; --stall 2 or more measures it\n");
             return;
         }
-        final double noise = Math.max(Math.max(spread(readingRuns, 50), spread(readingRuns, 99)),
-            Math.max(spread(stalledRuns, 50), spread(stalledRuns, 99)));
+        final double noise50 = Math.max(spread(readingRuns, 50), spread(stalledRuns, 50));
+        final double noise99 = Math.max(spread(readingRuns, 99), spread(stalledRuns, 99));
+        final String verdict;
+        if (noise50 <= TARGET_STALL_CHANGE_PERCENT && noise99 <= TARGET_STALL_CHANGE_PERCENT)
+        {
+            verdict = "";
+        }
+        else if (Math.abs(p50) <= noise50 && Math.abs(p99) <= noise99)
+        {
+            verdict = String.format(Locale.ROOT, " (more than the %.0f%% target, and the changes are no larger: on " +
+                "this host the verdict is within the noise)", TARGET_STALL_CHANGE_PERCENT);
+        }
+        else
+        {
+            verdict = String.format(Locale.ROOT, " (more than the %.0f%% target, but a change is larger than the " +
+                "noise of its percentile)", TARGET_STALL_CHANGE_PERCENT);
+        }
         sb.append(String.format(Locale.ROOT, "run-to-run noise over the stall period, largest over smallest run of " +
             "the same kind: all reading p50 %.1f%%, p99 %.1f%%; one stalled p50 %.1f%%, p99 %.1f%%%s%n",
             spread(readingRuns, 50), spread(readingRuns, 99), spread(stalledRuns, 50), spread(stalledRuns, 99),
-            noise > TARGET_STALL_CHANGE_PERCENT ? String.format(Locale.ROOT, " (more than the %.0f%% target: on " +
-                "this host the verdict is within the noise)", TARGET_STALL_CHANGE_PERCENT) : ""));
+            verdict));
     }
 
     /** @return how much larger the largest of the runs' stall-period percentile is than the smallest, percent. */
@@ -1126,17 +1162,18 @@ public final class FanoutBenchmark
         return 0 == before ? Double.NaN : 100.0 * (now - before) / before;
     }
 
-    private static void writeHistogram(final Path dir, final Step step)
+    /** Writes {@code fanout-RATE-NAME.hgrm} into the directory, if there is one. */
+    private static void writeHistogram(final Path dir, final long rate, final String name, final Histogram histogram)
     {
         if (null == dir)
         {
             return;
         }
-        final Path file = dir.resolve("fanout-" + step.rate() + "-" + step.label().replace(' ', '-') + ".hgrm");
+        final Path file = dir.resolve("fanout-" + rate + "-" + name + ".hgrm");
         try
         {
             Files.createDirectories(dir);
-            BenchReport.writeHgrm(file, step.histogram());
+            BenchReport.writeHgrm(file, histogram);
         }
         catch (final IOException ex)
         {

@@ -38,8 +38,7 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
     private long windowStartNs;
     private long windowEndNs;
     private Histogram histogram;
-    private Histogram stallHistogram;
-    private StallPeriod stallPeriod;
+    private StallRecorder stallRecorder;
     private long receiptNs;
     private long lastWindowReceiptNs;
     private volatile long received;
@@ -112,18 +111,16 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
      * Sets the measured window; called before the reading thread starts.
      *
      * @param histogram      where the measured latencies go, ns; null to record none (the stalled subscriber).
-     * @param stallHistogram where those of the messages in the stall period also go, ns; null for none.
-     * @param stallPeriod    the stretch of the window in which one subscriber is stalled, or null without a stall.
+     * @param stallRecorder  where those of the messages in the stall period also go; null without a stall.
      * @param windowStartNs  first Timestamp of the measured window, ns since midnight.
      * @param windowEndNs    Timestamps from this one on are after the window.
      */
     void measure(
-        final Histogram histogram, final Histogram stallHistogram, final StallPeriod stallPeriod,
-        final long windowStartNs, final long windowEndNs)
+        final Histogram histogram, final StallRecorder stallRecorder, final long windowStartNs,
+        final long windowEndNs)
     {
         this.histogram = histogram;
-        this.stallHistogram = null == histogram ? null : stallHistogram;
-        this.stallPeriod = stallPeriod;
+        this.stallRecorder = null == histogram ? null : stallRecorder;
         this.windowStartNs = windowStartNs;
         this.windowEndNs = windowEndNs;
     }
@@ -190,9 +187,9 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
             {
                 final long latencyNs = Math.min(receiptNs - timestampNs, histogram.getHighestTrackableValue());
                 histogram.recordValue(latencyNs);
-                if (null != stallHistogram && timestampNs < stallPeriod.endNs())
+                if (null != stallRecorder)
                 {
-                    stallHistogram.recordValue(latencyNs);
+                    stallRecorder.record(timestampNs, latencyNs);
                 }
             }
         }

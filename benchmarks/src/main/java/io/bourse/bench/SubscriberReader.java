@@ -31,7 +31,7 @@ final class SubscriberReader implements Runnable
     private final long stallFromNs;
     private final AtomicLong errors;
     private final Histogram histogram = new Histogram(HIGHEST_LATENCY_NS, 3);
-    private final Histogram stallHistogram = new Histogram(HIGHEST_LATENCY_NS, 3);
+    private final StallRecorder stallRecorder;
     private final Selector selector;
     private final List<SelectionKey> keys = new ArrayList<>();
     private final Consumer<SelectionKey> onReadable = this::onReadable;
@@ -41,8 +41,8 @@ final class SubscriberReader implements Runnable
 
     /**
      * @param subscribers   the subscribers this thread reads.
-     * @param unrecorded    a subscriber whose latencies are not recorded (the one that stalls in the stalled step), or
-     *                      null.
+     * @param unrecorded    a subscriber whose latencies are not recorded (subscriber 0 in every step of a stall run,
+     *                      the one that stalls in the steps with a stall), or null.
      * @param stall         true to stop reading {@code unrecorded} when the measured window starts.
      * @param stallPeriod   the stretch of the window in which one subscriber is stalled, or null without a stall.
      * @param clock         the benchmark's clock, ns since midnight.
@@ -61,13 +61,15 @@ final class SubscriberReader implements Runnable
         this.clock = clock;
         this.stallFromNs = windowStartNs;
         this.errors = errors;
+        this.stallRecorder = null == stallPeriod ? null :
+            new StallRecorder(stallPeriod, new Histogram(HIGHEST_LATENCY_NS, 3));
         try
         {
             selector = Selector.open();
             for (final ItchSubscriber subscriber : subscribers)
             {
-                subscriber.measure(subscriber == unrecorded ? null : histogram, null == stallPeriod ? null :
-                    stallHistogram, stallPeriod, windowStartNs, windowEndNs);
+                subscriber.measure(
+                    subscriber == unrecorded ? null : histogram, stallRecorder, windowStartNs, windowEndNs);
                 keys.add(subscriber.channel().register(selector, SelectionKey.OP_READ, subscriber));
             }
         }
@@ -183,10 +185,13 @@ final class SubscriberReader implements Runnable
         return histogram;
     }
 
-    /** @return the healthy subscribers' latencies of the messages in the stall period, ns; read after the end. */
+    /**
+     * @return the healthy subscribers' latencies of the messages in the stall period, ns, empty without a stall; read
+     * after the thread and the stall period have ended.
+     */
     Histogram stallHistogram()
     {
-        return stallHistogram;
+        return null == stallRecorder ? new Histogram(HIGHEST_LATENCY_NS, 3) : stallRecorder.histogram();
     }
 
     /** @return receipt time of the last message of the window any subscriber got, ns since midnight; after the end. */

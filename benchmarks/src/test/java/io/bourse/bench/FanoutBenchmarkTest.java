@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,8 +105,8 @@ class FanoutBenchmarkTest
             assertThat(step.unsettled()).isZero();
         });
         assertThat(hgrmDir.resolve("fanout-1000-one-stalled-2.hgrm")).isNotEmptyFile();
-        assertThat(hgrmDir.resolve("fanout-1000-one-stalled.hgrm")).isNotEmptyFile();
-        assertThat(hgrmDir.resolve("fanout-1000-all-reading.hgrm")).isNotEmptyFile();
+        assertThat(hgrmDir.resolve("fanout-1000-one-stalled-pooled.hgrm")).isNotEmptyFile();
+        assertThat(hgrmDir.resolve("fanout-1000-all-reading-pooled-stall-period.hgrm")).isNotEmptyFile();
         assertThat(output.toString(StandardCharsets.UTF_8)).contains(
             "bourse, one stalled, pooled", "other subscribers while one is stalled (the stall period), pooled over 2 " +
                 "rounds", "run-to-run noise over the stall period, largest over smallest run of the same kind");
@@ -128,14 +127,16 @@ class FanoutBenchmarkTest
             .containsExactly("warm-up", "one stalled 1", "all reading 1");
         final FanoutBenchmark.Step stalled = steps.get(1);
         assertThat(stalled.stalledClosed()).isTrue();
-        assertThat(stalled.fanoutErrors()).isEqualTo(1);
         assertThat(stalled.stallPeriodNs()).isPositive().isLessThan(windowNs);
-        assertThat(stalled.stallHistogram().getTotalCount()).isPositive()
-            .isLessThan(stalled.histogram().getTotalCount());
         final FanoutBenchmark.Step reading = steps.get(2);
         assertThat(reading.stallPeriodNs()).isEqualTo(stalled.stallPeriodNs());
-        assertThat(reading.stallHistogram().getTotalCount()).isPositive()
-            .isLessThan(reading.histogram().getTotalCount());
+        // One measured subscriber, every message received: the period holds the messages sent in it, 1 per 50 us.
+        final long inPeriod = stalled.stallPeriodNs() / TimeUnit.MICROSECONDS.toNanos(50);
+        assertThat(steps.subList(1, 3)).allSatisfy((step) ->
+        {
+            assertThat(step.measuredReceived()).isEqualTo(step.measuredSent());
+            assertThat(step.stallHistogram().getTotalCount()).isBetween(inPeriod - 1, inPeriod + 1);
+        });
     }
 
     @Test
@@ -144,7 +145,7 @@ class FanoutBenchmarkTest
         // All reading: p99 1,000 and 2,000 us (spread 100%), pooled 1,000 (198 of 200 at or under it); one stalled:
         // 1,100 us twice: +10%, within the target, but the noise between the all-reading runs is 100%.
         final FanoutBenchmark.Run run = new FanoutBenchmark.Run(step("floor", 0, 500, 500),
-            List.of(step("all reading", 1, 100, 1_000), step("one stalled", 1, 100, 1_100),
+            List.of(step("warm-up", 0, 90_000, 90_000), step("all reading", 1, 100, 1_000), step("one stalled", 1, 100, 1_100),
                 step("one stalled", 2, 100, 1_100), step("all reading", 2, 100, 2_000)));
 
         final String report = FanoutBenchmark.report(run);
@@ -153,7 +154,8 @@ class FanoutBenchmarkTest
             "ratio bourse all reading, pooled / floor",
             "other subscribers while one is stalled (the stall period), pooled over 2 rounds: p50 +0.0%, p99 " +
                 "+10.0% (target: within 20%: met)",
-            "all reading p50 0.0%, p99 100.0%; one stalled p50 0.0%, p99 0.0% (more than the 20% target");
+            "all reading p50 0.0%, p99 100.0%; one stalled p50 0.0%, p99 0.0% (more than the 20% target, and the " +
+                "changes are no larger: on this host the verdict is within the noise)");
     }
 
     /**
@@ -176,37 +178,72 @@ class FanoutBenchmarkTest
     {
         final MidnightNanoClock clock = new MidnightNanoClock();
         final long windowStartNs = clock.nanosSinceMidnight();
-        final AtomicLong disconnectedNs = new AtomicLong();
+        final long[] pollTimesNs = new long[4];
         final AtomicInteger polls = new AtomicInteger();
         final DoubleSupplier poll = () ->
         {
-            if (polls.incrementAndGet() < 4)
-            {
-                return 0;
-            }
-            disconnectedNs.compareAndSet(0, clock.nanosSinceMidnight());
-            return 1;
+            final int n = polls.getAndIncrement();
+            pollTimesNs[n] = clock.nanosSinceMidnight();
+            return n < 3 ? 0 : 1;
         };
-        final StallPeriod period = new StallPeriod(Long.MAX_VALUE);
+        final StallPeriod period = StallPeriod.open(windowStartNs);
 
-        FanoutBenchmark.watchStall(
-            poll, true, clock, windowStartNs, windowStartNs + TimeUnit.SECONDS.toNanos(10), period);
+        FanoutBenchmark.watchStall(poll, clock, windowStartNs, windowStartNs + TimeUnit.SECONDS.toNanos(10), period);
 
+        // The third poll was the last to find no slow consumer ended: the period ends at its time, read before it.
         assertThat(polls).hasValue(4);
-        assertThat(period.endNs()).isGreaterThan(windowStartNs).isLessThan(disconnectedNs.get());
+        assertThat(period.isEnded()).isTrue();
+        assertThat(period.endNs()).isBetween(pollTimesNs[1], pollTimesNs[2]);
     }
 
     @Test
-    void shouldLeaveTheStallPeriodOpenWhenTheSlowConsumerIsNotEndedWithinTheWindow()
+    void shouldEndTheStallPeriodWithTheWindowWhenTheSlowConsumerIsNotEndedWithinIt()
     {
         final MidnightNanoClock clock = new MidnightNanoClock();
         final long windowStartNs = clock.nanosSinceMidnight();
-        final StallPeriod period = new StallPeriod(Long.MAX_VALUE);
+        final long windowEndNs = windowStartNs + TimeUnit.MILLISECONDS.toNanos(50);
+        final StallPeriod period = StallPeriod.open(windowStartNs);
 
-        FanoutBenchmark.watchStall(() -> 0, true, clock,
-            windowStartNs, windowStartNs + TimeUnit.MILLISECONDS.toNanos(50), period);
+        FanoutBenchmark.watchStall(() -> 0, clock, windowStartNs, windowEndNs, period);
 
-        assertThat(period.endNs()).isEqualTo(Long.MAX_VALUE);
+        assertThat(period.endNs()).isEqualTo(windowEndNs);
+    }
+
+    @Test
+    void shouldPollAsOftenWithEverySubscriberReadingAndKeepTheSetEnd()
+    {
+        final MidnightNanoClock clock = new MidnightNanoClock();
+        final long windowStartNs = clock.nanosSinceMidnight();
+        final long endNs = windowStartNs + TimeUnit.MILLISECONDS.toNanos(50);
+        final AtomicInteger polls = new AtomicInteger();
+        final StallPeriod period = StallPeriod.fixed(endNs);
+
+        FanoutBenchmark.watchStall(() -> polls.incrementAndGet() > 2 ? 1 : 0, clock, windowStartNs,
+            windowStartNs + TimeUnit.SECONDS.toNanos(10), period);
+
+        assertThat(polls.get()).isGreaterThan(3);
+        assertThat(period.endNs()).isEqualTo(endNs);
+    }
+
+    @Test
+    void shouldCountInTheStallPeriodOnlyTheMessagesBeforeItsEndHoweverLateTheEndIsFound()
+    {
+        final StallPeriod period = StallPeriod.open(1_000);
+        final StallRecorder recorder = new StallRecorder(period, new Histogram(3));
+
+        recorder.record(999, 10);
+        recorder.record(1_500, 20);
+        period.confirm(2_000);
+        recorder.record(1_900, 30);
+        recorder.record(2_100, 40);
+        recorder.record(2_600, 50);
+        period.end(2_500);
+        recorder.record(2_200, 60);
+
+        final Histogram histogram = recorder.histogram();
+        assertThat(histogram.getTotalCount()).isEqualTo(5);
+        assertThat(histogram.getMaxValue()).isEqualTo(60);
+        assertThat(histogram.getCountAtValue(50)).isZero();
     }
 
     @Test
@@ -222,6 +259,6 @@ class FanoutBenchmarkTest
     {
         assertThatThrownBy(() -> new FanoutBenchOptions(RATE, 2, 0, 1, 1, 1, "backoff", 11, null).validate())
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("--stall must be 1 to 10 rounds: 11");
+            .hasMessage("--stall must be 0 (none) to 10 rounds: 11");
     }
 }

@@ -386,7 +386,8 @@ public final class BenchCommand implements Runnable
 
         @Option(names = "--hgrm-dir", paramLabel = "DIR",
             description = "Also write each step's histogram as fanout-RATE-STEP.hgrm (percentile distribution in " +
-                "us) into this directory.")
+                "us) into this directory; with --stall, STEP carries its round, and each kind's pooled histograms " +
+                "are written as fanout-RATE-KIND-pooled.hgrm and fanout-RATE-KIND-pooled-stall-period.hgrm.")
         Path hgrmDir;
 
         @CommandLine.Spec

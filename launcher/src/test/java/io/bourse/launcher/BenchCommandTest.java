@@ -93,10 +93,22 @@ class BenchCommandTest
     }
 
     @Test
-    void shouldTakeTheStallsRoundsWhenGivenACount()
+    void shouldTakeTheStallRoundsWhenGivenACount()
     {
         assertThat(parseFanout("fanout", "--stall", "3").stallRounds()).isEqualTo(3);
         assertThat(parseFanout("fanout", "--stall=5", "--rate", "100").stallRounds()).isEqualTo(5);
+    }
+
+    @Test
+    void shouldReportTooManyStallRoundsAsParameterError()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
+
+        final int exitCode = commandLine.execute("fanout", "--stall", "11");
+
+        assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString()).startsWith("--stall must be 0 (none) to 10 rounds: 11");
     }
 
     @Test

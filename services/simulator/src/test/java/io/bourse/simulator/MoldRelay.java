@@ -22,6 +22,11 @@ final class MoldRelay implements AutoCloseable
     private static final int SEQUENCE_NUMBER_OFFSET = 10;
     private static final int MESSAGE_COUNT_OFFSET = 18;
     private static final int HEADER_LENGTH = 20;
+    /** Linux's first ephemeral port by default ({@code net.ipv4.ip_local_port_range}). */
+    private static final int FIRST_EPHEMERAL_PORT = 32768;
+    /** Lowest port {@link #freePort()} tries: above the well-known and most registered services' ports. */
+    private static final int FIRST_FIXED_PORT = 20000;
+    private static final int FREE_PORT_ATTEMPTS = 20;
 
     private final DatagramChannel group;
     private final DatagramChannel receiver;
@@ -52,14 +57,30 @@ final class MoldRelay implements AutoCloseable
         return new InetSocketAddress(address, freePort());
     }
 
-    /** @return a UDP port that was free a moment ago. */
+    /**
+     * @return a UDP port that was free a moment ago, below Linux's ephemeral range (32768 and up by default), so that
+     * no socket bound to port 0 meanwhile (the md-publisher's multicast sender, this test's relays) can be given it
+     * before the test binds it; a port from that range once collided so.
+     * @throws IOException when no port tried was free.
+     */
     static int freePort() throws IOException
     {
-        try (DatagramChannel probe = DatagramChannel.open(StandardProtocolFamily.INET))
+        final ThreadLocalRandom random = ThreadLocalRandom.current();
+        IOException last = null;
+        for (int attempt = 0; attempt < FREE_PORT_ATTEMPTS; attempt++)
         {
-            probe.bind(new InetSocketAddress(0));
-            return ((InetSocketAddress)probe.getLocalAddress()).getPort();
+            final int port = random.nextInt(FIRST_FIXED_PORT, FIRST_EPHEMERAL_PORT);
+            try (DatagramChannel probe = DatagramChannel.open(StandardProtocolFamily.INET))
+            {
+                probe.bind(new InetSocketAddress(port));
+                return port;
+            }
+            catch (final IOException ex)
+            {
+                last = ex;
+            }
         }
+        throw last;
     }
 
     /** @return a non-blocking socket bound to an ephemeral port of the loopback. */
