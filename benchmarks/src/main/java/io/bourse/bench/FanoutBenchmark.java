@@ -586,8 +586,8 @@ public final class FanoutBenchmark
         final long windowStartNs = scheduleStartNs + (long)(options.warmupCount() * intervalNs);
         final long windowEndNs = scheduleStartNs + (long)(total * intervalNs);
 
-        final StallPeriod stallPeriod = !options.stall() || FLOOR.equals(name) ? null :
-            stall ? StallPeriod.open(windowStartNs) : StallPeriod.fixed(windowStartNs + stallPeriodNs);
+        final StallPeriod stallPeriod = !options.stall() || FLOOR.equals(name) ? null : new StallPeriod(windowStartNs);
+        final long plannedEndNs = stall ? Long.MAX_VALUE : windowStartNs + stallPeriodNs;
         final AtomicLong clientErrors = new AtomicLong();
         final List<SubscriberReader> readers = new ArrayList<>();
         final List<Thread> threads = new ArrayList<>();
@@ -624,7 +624,8 @@ public final class FanoutBenchmark
         {
             try
             {
-                watchStall(feed::slowConsumerDisconnects, clock, windowStartNs, windowEndNs, stallPeriod);
+                watchStall(
+                    feed::slowConsumerDisconnects, clock, windowStartNs, windowEndNs, plannedEndNs, stallPeriod);
             }
             catch (final RuntimeException ex)
             {
@@ -732,42 +733,37 @@ public final class FanoutBenchmark
 
     /**
      * Polls the fanout's slow-consumer count from the window's start, every {@value #STALL_POLL_MS} ms, until the
-     * stall period ends. With a stalled subscriber, the period is open: each poll that finds no slow consumer ended
-     * confirms it up to the poll's time, and the first that finds one ends it at the last confirmed time; at the
-     * window's end it ends with the window. Any slow consumer counts: at rates where the fanout ends healthy
-     * subscribers too, the period ends at the first of them. With every subscriber reading, the period's end is set
-     * and the polls only cost the fanout what they cost it with a stall.
+     * stall period ends; each poll confirms the period up to its time. With a stalled subscriber the period has no
+     * planned end: the first poll that finds a slow consumer ended ends it at the last confirmed time, and the window's
+     * end ends it if none does. Any slow consumer counts: at rates where the fanout ends healthy subscribers too, the
+     * period ends at the first of them. With every subscriber reading, the period ends at its planned end, and the
+     * polls and confirmations cost the fanout and the readers what they cost them with a stall.
      *
      * @param poll          the fanout's {@code bourse_fanout_slow_consumer_disconnects_total}.
      * @param clock         the benchmark's clock, ns since midnight.
      * @param windowStartNs first Timestamp of the measured window, ns since midnight.
      * @param windowEndNs   Timestamps from this one on are after the window.
-     * @param stallPeriod   the period: open with a stall, set otherwise.
+     * @param plannedEndNs  the end with every subscriber reading, ns since midnight; Long.MAX_VALUE with a stall.
+     * @param stallPeriod   the period, open.
      */
     static void watchStall(
         final DoubleSupplier poll, final MidnightNanoClock clock, final long windowStartNs, final long windowEndNs,
-        final StallPeriod stallPeriod)
+        final long plannedEndNs, final StallPeriod stallPeriod)
     {
         parkUntil(clock, windowStartNs);
+        final long lastEndNs = Math.min(windowEndNs, plannedEndNs);
         long pollNs;
-        while ((pollNs = clock.nanosSinceMidnight()) < Math.min(windowEndNs, stallPeriod.endNs()))
+        while ((pollNs = clock.nanosSinceMidnight()) < lastEndNs)
         {
-            final boolean ended = poll.getAsDouble() >= 1;
-            if (!stallPeriod.isEnded())
+            if (poll.getAsDouble() >= 1 && Long.MAX_VALUE == plannedEndNs)
             {
-                if (ended)
-                {
-                    stallPeriod.end(stallPeriod.confirmedNs());
-                    return;
-                }
-                stallPeriod.confirm(pollNs);
+                stallPeriod.end(stallPeriod.confirmedNs());
+                return;
             }
+            stallPeriod.confirm(pollNs);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STALL_POLL_MS));
         }
-        if (!stallPeriod.isEnded())
-        {
-            stallPeriod.end(windowEndNs);
-        }
+        stallPeriod.end(lastEndNs);
     }
 
     private static void parkUntil(final MidnightNanoClock clock, final long timeNs)

@@ -4,40 +4,21 @@ package io.bourse.bench;
  * The stretch of the fanout benchmark's measured window in which one subscriber is stalled and still connected: the
  * messages whose Timestamps run from the window's start up to its end, ns since midnight.
  * <p>
- * In a step with a stalled subscriber the stretch is open: every poll of the fanout that still finds the subscriber
- * connected {@link #confirm confirms} the stretch up to the poll's time, and the first poll that finds it ended as a
- * slow consumer {@link #end ends} the stretch at the last confirmed time; a stretch not ended when the window ends ends
- * with the window. In a step with every subscriber reading the stretch is {@link #fixed fixed} before the step, as long
- * as that of the last step with a stall before it. Set by one thread, read by the reader threads
- * ({@link StallRecorder}).
+ * It opens with the window: every poll of the fanout {@link #confirm confirms} the stretch up to the poll's time, and
+ * the stretch {@link #end ends} at the last confirmed time once a poll finds the stalled subscriber ended as a slow
+ * consumer, or at the window's end. In a step with every subscriber reading it is confirmed alike and ends at a
+ * planned time, as long after the window's start as in the last step with a stall before it, so that the readers do
+ * the same work ({@link StallRecorder}) in both kinds. Set by one thread, read by the reader threads.
  */
 final class StallPeriod
 {
     private volatile long confirmedNs;
     private volatile boolean ended;
 
-    private StallPeriod(final long confirmedNs, final boolean ended)
+    /** @param windowStartNs first Timestamp of the measured window, ns since midnight: nothing confirmed yet. */
+    StallPeriod(final long windowStartNs)
     {
-        this.confirmedNs = confirmedNs;
-        this.ended = ended;
-    }
-
-    /**
-     * @param windowStartNs first Timestamp of the measured window, ns since midnight.
-     * @return an open stretch, nothing confirmed yet.
-     */
-    static StallPeriod open(final long windowStartNs)
-    {
-        return new StallPeriod(windowStartNs, false);
-    }
-
-    /**
-     * @param endNs Timestamps from this one on are after the stretch, ns since midnight.
-     * @return a stretch ended from the start.
-     */
-    static StallPeriod fixed(final long endNs)
-    {
-        return new StallPeriod(endNs, true);
+        this.confirmedNs = windowStartNs;
     }
 
     /** @param timeNs every Timestamp before this one is in the stretch, ns since midnight. */
