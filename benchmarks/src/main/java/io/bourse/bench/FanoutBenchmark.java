@@ -66,15 +66,15 @@ import java.util.stream.IntStream;
  * {@value #STALL_POLL_MS} ms), and the same length of window in the steps with every subscriber reading; after it, the
  * stalled one is gone and the fanout serves one subscriber fewer. Each round runs one step of each kind, one stalled
  * first in odd rounds and all reading first in even ones (BAAB), so that the host's drift and the JIT's warming fall on
- * both kinds alike, and every step with all reading has one with a stall before it. A warm-up step with one subscriber stalled
- * runs first, left out of the comparison, so that the JIT has compiled the paths of both kinds: the first fanout of the
- * JVM runs while the JIT still compiles its paths, and the first stall of the JVM's life deoptimises the workers' hot
- * methods (the branches of a session waiting for its socket and of a full send buffer, never taken before; seen with
- * {@code -Xlog:deoptimization}), which then run slower until compiled again; each kind's histograms are pooled over its
- * rounds, and the spread of a percentile between the runs of one kind shows how much this host's run-to-run noise alone
- * moves it. The report gives in and out rates, p50/p90/p99/p99.9/p99.99/max, the ratios to the floor and to FIX
- * Antenna, whether the step was sustained (everything received, p99 under 100 us) and the change in the other
- * subscribers' pooled p50 and p99 while one is stalled.
+ * both kinds alike, and every step with all reading has one with a stall before it. A warm-up step with one subscriber
+ * stalled runs first, left out of the comparison, so that the JIT has compiled the paths of both kinds: the first
+ * fanout of the JVM runs while the JIT still compiles its paths, and the first stall of the JVM's life deoptimises the
+ * workers' hot methods (the branches of a session waiting for its socket and of a full send buffer, never taken before;
+ * seen with {@code -Xlog:deoptimization}), which then run slower until compiled again; each kind's histograms are
+ * pooled over its rounds, and the spread of a percentile between the runs of one kind shows how much this host's
+ * run-to-run noise alone moves it. The report gives in and out rates, p50/p90/p99/p99.9/p99.99/max, the ratios to the
+ * floor and to FIX Antenna, whether the step was sustained (everything received, p99 under 100 us) and the change in
+ * the other subscribers' pooled p50 and p99 while one is stalled.
  */
 public final class FanoutBenchmark
 {
