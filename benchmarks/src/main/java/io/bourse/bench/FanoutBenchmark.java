@@ -1047,10 +1047,16 @@ public final class FanoutBenchmark
     {
         sb.append(String.format(Locale.ROOT, "  %-28s%,12.0f%,14.0f%10s", label, step.inRate(), step.outRate(),
             BenchReport.ratio(step.outRate(), REFERENCE_OUT_RATE)));
+        percentileCells(sb, step.histogram());
+    }
+
+    /** Appends the histogram's p50/p90/p99/p99.9/p99.99/max, us, and ends the line. */
+    private static void percentileCells(final StringBuilder sb, final Histogram histogram)
+    {
         for (final double percentile : PERCENTILES)
         {
             sb.append(String.format(Locale.ROOT, COLUMN,
-                BenchReport.micros(BenchReport.percentile(step.histogram(), percentile))));
+                BenchReport.micros(BenchReport.percentile(histogram, percentile))));
         }
         sb.append('\n');
     }
@@ -1070,21 +1076,15 @@ public final class FanoutBenchmark
             sb.append(String.format(Locale.ROOT, COLUMN, label));
         }
         sb.append('\n');
-        final List<Step> rows = new ArrayList<>();
-        stalledRuns.forEach(rows::add);
-        readingRuns.forEach(rows::add);
+        final List<Step> rows = new ArrayList<>(stalledRuns);
+        rows.addAll(readingRuns);
         rows.add(stalled);
         rows.add(reading);
         for (final Step step : rows)
         {
             sb.append(String.format(Locale.ROOT, "  %-28s%36.1f", "bourse, " + step.label() +
                 (0 == step.round() ? ", pooled" : ""), step.stallPeriodNs() / 1e6));
-            for (final double percentile : PERCENTILES)
-            {
-                sb.append(String.format(Locale.ROOT, COLUMN,
-                    BenchReport.micros(BenchReport.percentile(step.stallHistogram(), percentile))));
-            }
-            sb.append('\n');
+            percentileCells(sb, step.stallHistogram());
         }
         final double p50 = change(BenchReport.percentile(stalled.stallHistogram(), 50),
             BenchReport.percentile(reading.stallHistogram(), 50));
@@ -1104,8 +1104,12 @@ public final class FanoutBenchmark
             sb.append("run-to-run noise: one run of each kind, so not measured; --stall 2 or more measures it\n");
             return;
         }
-        final double noise50 = Math.max(spread(readingRuns, 50), spread(stalledRuns, 50));
-        final double noise99 = Math.max(spread(readingRuns, 99), spread(stalledRuns, 99));
+        final double reading50 = spread(readingRuns, 50);
+        final double reading99 = spread(readingRuns, 99);
+        final double stalled50 = spread(stalledRuns, 50);
+        final double stalled99 = spread(stalledRuns, 99);
+        final double noise50 = Math.max(reading50, stalled50);
+        final double noise99 = Math.max(reading99, stalled99);
         final String verdict;
         if (noise50 <= TARGET_STALL_CHANGE_PERCENT && noise99 <= TARGET_STALL_CHANGE_PERCENT)
         {
@@ -1123,8 +1127,7 @@ public final class FanoutBenchmark
         }
         sb.append(String.format(Locale.ROOT, "run-to-run noise over the stall period, largest over smallest run of " +
             "the same kind: all reading p50 %.1f%%, p99 %.1f%%; one stalled p50 %.1f%%, p99 %.1f%%%s%n",
-            spread(readingRuns, 50), spread(readingRuns, 99), spread(stalledRuns, 50), spread(stalledRuns, 99),
-            verdict));
+            reading50, reading99, stalled50, stalled99, verdict));
     }
 
     /** @return how much larger the largest of the runs' stall-period percentile is than the smallest, percent. */

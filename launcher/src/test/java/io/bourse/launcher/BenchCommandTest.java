@@ -59,13 +59,24 @@ class BenchCommandTest
     @Test
     void shouldReportBadOptionAsParameterErrorWhenValidationFails()
     {
+        assertThat(usageError("engine-service", "--commands", "no-such-file.csv.gz"))
+            .startsWith("--commands: no such file: no-such-file.csv.gz");
+    }
+
+    /**
+     * Runs {@code bourse bench} with the arguments, which must be refused as a usage error.
+     *
+     * @return what it printed on standard error.
+     */
+    private static String usageError(final String... args)
+    {
         final StringWriter err = new StringWriter();
         final CommandLine commandLine = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
 
-        final int exitCode = commandLine.execute("engine-service", "--commands", "no-such-file.csv.gz");
+        final int exitCode = commandLine.execute(args);
 
         assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(err.toString()).startsWith("--commands: no such file: no-such-file.csv.gz");
+        return err.toString();
     }
 
     private static FanoutBenchOptions parseFanout(final String... args)
@@ -102,25 +113,13 @@ class BenchCommandTest
     @Test
     void shouldReportTooManyStallRoundsAsParameterError()
     {
-        final StringWriter err = new StringWriter();
-        final CommandLine commandLine = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
-
-        final int exitCode = commandLine.execute("fanout", "--stall", "11");
-
-        assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(err.toString()).startsWith("--stall must be 0 (none) to 10 rounds: 11");
+        assertThat(usageError("fanout", "--stall", "11")).startsWith("--stall must be 0 (none) to 10 rounds: 11");
     }
 
     @Test
     void shouldReportBadFanoutOptionAsParameterError()
     {
-        final StringWriter err = new StringWriter();
-        final CommandLine commandLine = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
-
-        final int exitCode = commandLine.execute("fanout", "--subscribers", "0");
-
-        assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(err.toString()).startsWith("--subscribers must be 1 to 999: 0");
+        assertThat(usageError("fanout", "--subscribers", "0")).startsWith("--subscribers must be 1 to 999: 0");
     }
 
     @Test
@@ -150,12 +149,7 @@ class BenchCommandTest
     void shouldRefuseTheSuiteWhenTheReportDirIsAFile(@TempDir final Path dir) throws IOException
     {
         final Path file = Files.createFile(dir.resolve("taken"));
-        final StringWriter err = new StringWriter();
-        final CommandLine commandLine = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
-
-        final int exitCode = commandLine.execute("--report-dir", file.toString());
-
-        assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(err.toString()).startsWith("--report-dir is not a directory: " + file);
+        assertThat(usageError("--report-dir", file.toString()))
+            .startsWith("--report-dir is not a directory: " + file);
     }
 }
