@@ -638,6 +638,62 @@ class DispatcherAgentTest
     }
 
     /**
+     * A stop just after midnight, before a duty cycle has ended the day, ends it first: the workers, which end their
+     * sessions after the dispatcher has stopped, read the day-end record and close the ended day's sessions on its last
+     * nanosecond, not at the stop's time of 00:00:00.1, which is before the day's last message.
+     */
+    @Test
+    void shouldEndTheDayAtAStopAfterMidnightBeforeTheWorkersEndTheirSessions()
+    {
+        publish(encoder.snapshotComplete(1));
+        publish(encoder.addOrder(HALF_A_SECOND_BEFORE_MIDNIGHT_NS, "AAPL", 1, Side.BUY, 100, 1_000_000));
+        drain(slowWorker);
+        drain(fastWorker);
+        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100));
+
+        dispatcher.onClose();
+
+        final String dayEnd = "day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1);
+        assertThat(records(slowWorker)).containsExactly(dayEnd);
+        assertThat(records(fastWorker)).containsExactly(dayEnd);
+        assertThat(sessionNames.day()).isEqualTo(new SessionNames.Day(1, "20261125"));
+    }
+
+    /**
+     * Midnight while the book is recovering (no snapshot yet) ends the day as when it is live: the day-end record,
+     * closing on the day's last nanosecond, since the dispatcher sent none of the day's messages; a login of the new
+     * day waits for the snapshot and is then answered on the new day's stream, numbered from 1.
+     */
+    @Test
+    void shouldEndTheDayWhileRecoveringAndAnswerTheNextDaysLoginOnceTheBookIsLive()
+    {
+        publish(encoder.addOrder(HALF_A_SECOND_BEFORE_MIDNIGHT_NS, "AAPL", 1, Side.BUY, 100, 1_000_000));
+        assertThat(recovery.isLive()).isFalse();
+        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100));
+
+        assertThat(dispatcher.endDayAtMidnight()).isEqualTo(1);
+        final String dayEnd = "day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1);
+        assertThat(records(slowWorker)).containsExactly(dayEnd);
+        assertThat(records(fastWorker)).containsExactly(dayEnd);
+
+        assertThat(requests.offer(new CatchUpRequest(1, 12, 1, true, 1, new boolean[]{false, true}, UNPACED)))
+            .isTrue();
+        dispatcher.answerCatchUps();
+        assertThat(records(fastWorker)).as("no answer while recovering").isEmpty();
+        publish(encoder.snapshotComplete(1));
+        publish(encoder.addOrder(1_000, "AAPL", 2, Side.BUY, 100, 1_000_000));
+        drain(slowWorker);
+        drain(fastWorker);
+        dispatcher.answerCatchUps();
+        dispatcher.answerCatchUps();
+
+        assertThat(records(fastWorker)).as("a snapshot from the new day's 1: the opening (System Event 'O', the " +
+            "symbol's Stock Directory), then the book (its Stock Trading Action, order 2's Add Order)")
+            .containsExactly("start 12 1", "record 7 12", "record 7 12", "record 4 12", "order 12 2", "end 12");
+        assertThat(errors.total()).isZero();
+    }
+
+    /**
      * A worker whose ring has no room for the day-end record at midnight (18 records of 56 bytes leave 16 of 1,024,
      * short of the record's 24) gets a data-lost marker before its next record instead, which ends its sessions.
      */

@@ -760,6 +760,48 @@ class WorkerAgentTest
         assertThat(errors.total()).isZero();
     }
 
+    /**
+     * At the day-end record, a session whose snapshot is still being written gets End of Session alone, as at the stop:
+     * its book is in part, and 'C' would tell its subscriber that its stream was whole. A stop after the day end sends
+     * the ended day's sessions nothing more, and ends the new day's session with System Events stamped at the stop.
+     */
+    @Test
+    void shouldEndAMidSnapshotSessionAtTheDayEndWithEndOfSessionAloneAndOnlyTheNewDaysAtALaterStop() throws Exception
+    {
+        snapshotsUnderWay = true;
+        final TestSubscriber midSnapshot = connect(0);
+        snapshotsUnderWay = false;
+        final TestSubscriber ofTheDay = connect(0);
+        sessionNames.nextDay("20261125");
+        final TestSubscriber ofTheNextDay = connect(0);
+        final long closingNs = MidnightNanoClock.NANOS_PER_DAY - 1;
+        record.putLong(DispatcherAgent.DAY_ORDINAL_OFFSET, 0);
+        record.putLong(DispatcherAgent.CLOSING_TIMESTAMP_OFFSET, closingNs);
+        assertThat(ring.write(DispatcherAgent.DAY_END_MSG_TYPE_ID, record, 0, DispatcherAgent.DAY_END_LENGTH)).isTrue();
+        for (int i = 0; i < 1_000 && !(midSnapshot.ended && ofTheDay.ended); i++)
+        {
+            dutyCycle();
+            midSnapshot.client.receive();
+            ofTheDay.client.receive();
+            Thread.sleep(1);
+        }
+        assertThat(midSnapshot.ended && ofTheDay.ended).as("the ended day's sessions ended").isTrue();
+
+        final long stopNs = midnightClock.nanosSinceMidnight();
+        stop(0, midSnapshot, ofTheDay, ofTheNextDay);
+
+        assertThat(midSnapshot.messageTypes).isEmpty();
+        assertThat(ofTheDay.eventCodes).containsExactly('M', 'E', 'C');
+        assertThat(ofTheDay.eventTimestamps).containsOnly(closingNs);
+        assertThat(ofTheNextDay.session).isEqualTo("20261125");
+        assertThat(ofTheNextDay.eventCodes).containsExactly('M', 'E', 'C');
+        final long stoppedNs = midnightClock.nanosSinceMidnight();
+        assertThat(ofTheNextDay.eventTimestamps).hasSize(3)
+            .allSatisfy((timestampNs) -> assertThat(timestampNs).isBetween(stopNs, stoppedNs));
+        assertThat(ofTheNextDay.ended).isTrue();
+        assertThat(errors.total()).isZero();
+    }
+
     @Test
     void shouldSendTheMessagesLeftInTheRingBeforeTheEndOfTheDayAtTheStop() throws Exception
     {
