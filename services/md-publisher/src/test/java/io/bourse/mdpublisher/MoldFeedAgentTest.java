@@ -772,6 +772,29 @@ class MoldFeedAgentTest
             " 000C 53 0000 0000 00001DCD6500 43"));
     }
 
+    /**
+     * A day whose session carried no order-feed message, only its opening (the Trading Action spin, stamped with the
+     * opening's time), closes on its last nanosecond, as one with messages does, not at the clock's time of the new
+     * day.
+     */
+    @Test
+    void shouldStampTheClosingOfADayWithoutOrderFeedMessagesWithItsLastNanosecond() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        startDailyASecondBeforeMidnight(100, 0, null);
+        Multicast.receive(listener, DATAGRAM_WAIT_MS); // the opening
+
+        nanoClock.update(TimeUnit.SECONDS.toNanos(1) + TimeUnit.MILLISECONDS.toNanos(100));
+        agent.doWork();
+
+        final byte[] end = Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        assertThat(header(end, end.length > 0 ? new String(end, 0, 10, StandardCharsets.US_ASCII).strip() : null))
+            .isEqualTo(new Header(8, 3, 20 + 3 * 14));
+        assertThat(Arrays.copyOfRange(end, 20, end.length)).isEqualTo(hex(
+            "000C 53 0000 0000 4E94914EFFFF 4D 000C 53 0000 0000 4E94914EFFFF 45" +
+            " 000C 53 0000 0000 4E94914EFFFF 43"));
+    }
+
     @Test
     void shouldCountFailedSendsAndReceivesAsErrorsAndCarryOn()
     {
