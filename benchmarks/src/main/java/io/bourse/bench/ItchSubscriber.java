@@ -6,6 +6,7 @@ import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.time.MidnightNanoClock;
+import io.bourse.itch.ItchTranslator;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -29,9 +30,6 @@ import java.nio.channels.SocketChannel;
  */
 final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusListener, AutoCloseable
 {
-    /** ITCH 5.0 §1 (message header): Timestamp, 6 bytes, after Message Type, Stock Locate and Tracking Number. */
-    private static final int TIMESTAMP_OFFSET = 5;
-
     private final SoupBinTCPClient client;
     private final MidnightNanoClock clock;
     private final MessageListener observer;
@@ -176,8 +174,9 @@ final class ItchSubscriber implements MessageListener, SoupBinTCPClientStatusLis
         {
             receiptNs = clock.nanosSinceMidnight();
         }
-        final long timeOfDayNs = ((long)(payload.getShort(position + TIMESTAMP_OFFSET) & 0xFFFF) << 32) |
-            (payload.getInt(position + TIMESTAMP_OFFSET + Short.BYTES) & 0xFFFF_FFFFL);
+        final int timestamp = position + ItchTranslator.TIMESTAMP_OFFSET;
+        final long timeOfDayNs =
+            ItchTranslator.timeOfDayNs(payload.getShort(timestamp), payload.getInt(timestamp + Short.BYTES));
         final long timestampNs = receiptNs - MidnightNanoClock.withinADay(receiptNs - timeOfDayNs);
         if (timestampNs >= windowStartNs && timestampNs < windowEndNs)
         {

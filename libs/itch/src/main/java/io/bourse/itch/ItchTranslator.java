@@ -133,6 +133,12 @@ public final class ItchTranslator
     }
 
     /**
+     * ITCH 5.0 &sect;1 message header: where every message carries its Timestamp (6 bytes, big-endian, nanoseconds
+     * since midnight), after Message Type (1), Stock Locate (2) and Tracking Number (2).
+     */
+    public static final int TIMESTAMP_OFFSET = 5;
+
+    /**
      * ITCH 5.0 Timestamp, upper 2 bytes: of the time of day ({@link MidnightNanoClock#timeOfDay}).
      *
      * @param timestampNs nanoseconds since the midnight UTC of the clock's start, possibly past a day.
@@ -152,6 +158,19 @@ public final class ItchTranslator
     public static long timestampLow(final long timestampNs)
     {
         return MidnightNanoClock.timeOfDay(timestampNs) & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * ITCH 5.0 Timestamp from its two parts as read from a message at {@link #TIMESTAMP_OFFSET} (big-endian): the
+     * inverse of {@link #timestampHigh} and {@link #timestampLow}.
+     *
+     * @param high the upper 2 bytes, e.g. a short read; the bits above them are ignored.
+     * @param low  the lower 4 bytes, e.g. an int read; the bits above them are ignored.
+     * @return nanoseconds since midnight.
+     */
+    public static long timeOfDayNs(final int high, final long low)
+    {
+        return ((long)(high & 0xFFFF) << 32) | (low & 0xFFFF_FFFFL);
     }
 
     /**

@@ -35,6 +35,24 @@ class ItchTranslatorTest
     private final MarketDataEncoder sbe = new MarketDataEncoder();
     private final ByteBuffer itch = ByteBuffer.allocate(128);
 
+    /**
+     * A Timestamp read back from its 6 bytes at their offset, as a signed short and a signed int (09:30:00.123456789,
+     * whose lower 4 bytes have the top bit set), is the time of day written.
+     */
+    @Test
+    void shouldReadTheTimestampBackFromItsSignedParts()
+    {
+        translate(sbe.addOrder(T, "MSFT", 17, Side.BUY, 300, 1_500_100));
+
+        final ByteBuffer message = ByteBuffer.wrap(written());
+        final int timestamp = ItchTranslator.TIMESTAMP_OFFSET;
+        assertThat(message.getInt(timestamp + Short.BYTES)).isNegative();
+        assertThat(ItchTranslator.timeOfDayNs(message.getShort(timestamp), message.getInt(timestamp + Short.BYTES)))
+            .isEqualTo(T);
+        assertThat(ItchTranslator.timeOfDayNs(ItchTranslator.timestampHigh(T), ItchTranslator.timestampLow(T)))
+            .isEqualTo(T);
+    }
+
     @Test
     void shouldTranslateAddOrder()
     {

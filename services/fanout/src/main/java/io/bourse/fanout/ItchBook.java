@@ -35,7 +35,6 @@ import java.util.Arrays;
 final class ItchBook
 {
     private static final int LOCATE_OFFSET = 1;
-    private static final int TIMESTAMP_OFFSET = 5;
     private static final int REFERENCE_OFFSET = 11;
     private static final int ADD_SIDE_OFFSET = 19;
     private static final int ADD_SHARES_OFFSET = 20;
@@ -320,10 +319,9 @@ final class ItchBook
         dst.putByte(offset, ITCH50.MESSAGE_TYPE_ADD_ORDER);
         dst.putShort(offset + LOCATE_OFFSET, (short)order.locate, ByteOrder.BIG_ENDIAN);
         dst.putShort(offset + LOCATE_OFFSET + Short.BYTES, (short)0, ByteOrder.BIG_ENDIAN);
-        dst.putShort(
-            offset + TIMESTAMP_OFFSET, (short)ItchTranslator.timestampHigh(order.timestampNs), ByteOrder.BIG_ENDIAN);
-        dst.putInt(offset + TIMESTAMP_OFFSET + Short.BYTES, (int)ItchTranslator.timestampLow(order.timestampNs),
-            ByteOrder.BIG_ENDIAN);
+        final int timestamp = offset + ItchTranslator.TIMESTAMP_OFFSET;
+        dst.putShort(timestamp, (short)ItchTranslator.timestampHigh(order.timestampNs), ByteOrder.BIG_ENDIAN);
+        dst.putInt(timestamp + Short.BYTES, (int)ItchTranslator.timestampLow(order.timestampNs), ByteOrder.BIG_ENDIAN);
         dst.putLong(offset + REFERENCE_OFFSET, order.reference, ByteOrder.BIG_ENDIAN);
         dst.putByte(offset + ADD_SIDE_OFFSET, order.side);
         dst.putInt(offset + ADD_SHARES_OFFSET, (int)order.shares, ByteOrder.BIG_ENDIAN);
@@ -345,8 +343,9 @@ final class ItchBook
      */
     static long timestampNs(final DirectBuffer buffer, final int offset)
     {
-        return ((long)(buffer.getShort(offset + TIMESTAMP_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF) << 32) |
-            (buffer.getInt(offset + TIMESTAMP_OFFSET + Short.BYTES, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
+        return ItchTranslator.timeOfDayNs(
+            buffer.getShort(offset + ItchTranslator.TIMESTAMP_OFFSET, ByteOrder.BIG_ENDIAN),
+            buffer.getInt(offset + ItchTranslator.TIMESTAMP_OFFSET + Short.BYTES, ByteOrder.BIG_ENDIAN));
     }
 
     private void add(

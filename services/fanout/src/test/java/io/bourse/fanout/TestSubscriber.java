@@ -3,6 +3,7 @@ package io.bourse.fanout;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClient;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPClientStatusListener;
+import io.bourse.itch.ItchTranslator;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -21,8 +22,6 @@ final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoClosea
     static final int ORDER_REFERENCE_OFFSET = 11;
     /** ITCH 5.0 §4.1 System Event: Event Code offset. */
     static final int SYSTEM_EVENT_CODE_OFFSET = 11;
-    /** ITCH 5.0 Timestamp offset (6 bytes, nanoseconds since midnight), in every message. */
-    static final int TIMESTAMP_OFFSET = 5;
 
     final SocketChannel channel;
     final SoupBinTCPClient client;
@@ -55,9 +54,9 @@ final class TestSubscriber implements SoupBinTCPClientStatusListener, AutoClosea
         else if ('S' == messageType)
         {
             eventCodes.add((char)payload.get(payload.position() + SYSTEM_EVENT_CODE_OFFSET));
-            final int timestamp = payload.position() + TIMESTAMP_OFFSET;
-            eventTimestamps.add((long)(payload.getShort(timestamp) & 0xFFFF) << 32 |
-                payload.getInt(timestamp + Short.BYTES) & 0xFFFF_FFFFL);
+            final int timestamp = payload.position() + ItchTranslator.TIMESTAMP_OFFSET;
+            eventTimestamps.add(
+                ItchTranslator.timeOfDayNs(payload.getShort(timestamp), payload.getInt(timestamp + Short.BYTES)));
         }
     }
 

@@ -1007,7 +1007,7 @@ class WorkerAgentTest
         record.setMemory(itchOffset, ADD_ORDER_LENGTH, (byte)0);
         record.putByte(itchOffset, (byte)'A');
         record.putShort(itchOffset + DispatcherAgent.ITCH_LOCATE_OFFSET, (short)1, ByteOrder.BIG_ENDIAN);
-        final int timestampOffset = itchOffset + TestSubscriber.TIMESTAMP_OFFSET;
+        final int timestampOffset = itchOffset + ItchTranslator.TIMESTAMP_OFFSET;
         record.putShort(timestampOffset, (short)ItchTranslator.timestampHigh(timestampNs), ByteOrder.BIG_ENDIAN);
         record.putInt(
             timestampOffset + Short.BYTES, (int)ItchTranslator.timestampLow(timestampNs), ByteOrder.BIG_ENDIAN);

@@ -7,10 +7,13 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50Parser;
 import com.paritytrading.nassau.MessageListener;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
+import io.bourse.itch.ItchTranslator;
 
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+
+import static io.bourse.itch.ItchTranslator.timeOfDayNs;
 
 /**
  * Decodes the ITCH 5.0 messages of one market-data session and builds its books: Add Order 'A'/'F', Order Executed
@@ -132,8 +135,8 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         }
         final int offset = buffer.position();
         final int locate = Short.toUnsignedInt(buffer.getShort(offset + 1));
-        final long timestampNs = timestampNs(
-            Short.toUnsignedInt(buffer.getShort(offset + 5)), Integer.toUnsignedLong(buffer.getInt(offset + 7)));
+        final int timestamp = offset + ItchTranslator.TIMESTAMP_OFFSET;
+        final long timestampNs = timeOfDayNs(buffer.getShort(timestamp), buffer.getInt(timestamp + Short.BYTES));
         final long shares = buffer.getLong(offset + 11);
         final long crossPrice = Integer.toUnsignedLong(buffer.getInt(offset + 27));
         final long matchNumber = buffer.getLong(offset + 31);
@@ -142,14 +145,9 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         listener.onTrade(locate, timestampNs, crossPrice, shares, matchNumber);
     }
 
-    private static long timestampNs(final int timestampHigh, final long timestampLow)
-    {
-        return ((long)timestampHigh << 32) | timestampLow;
-    }
-
     private void observe(final byte messageType, final int timestampHigh, final long timestampLow)
     {
-        observer.onMessage(messageType, timestampNs(timestampHigh, timestampLow));
+        observer.onMessage(messageType, timeOfDayNs(timestampHigh, timestampLow));
     }
 
     @Override
@@ -250,7 +248,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         final long price = books.execute(message.stockLocate, message.orderReferenceNumber, message.executedShares);
         if (OrderBooks.NO_PRICE != price)
         {
-            listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow), price,
+            listener.onTrade(message.stockLocate, timeOfDayNs(message.timestampHigh, message.timestampLow), price,
                 message.executedShares, message.matchNumber);
         }
     }
@@ -263,7 +261,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         // A trade at the price it carries, even of an order the books lack (counted by execute as an inconsistency).
         if (PRINTABLE == message.printable)
         {
-            listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow),
+            listener.onTrade(message.stockLocate, timeOfDayNs(message.timestampHigh, message.timestampLow),
                 message.executionPrice, message.executedShares, message.matchNumber);
         }
     }
@@ -294,7 +292,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
     public void trade(final ITCH50.Trade message)
     {
         observe(ITCH50.MESSAGE_TYPE_TRADE, message.timestampHigh, message.timestampLow);
-        listener.onTrade(message.stockLocate, timestampNs(message.timestampHigh, message.timestampLow), message.price,
+        listener.onTrade(message.stockLocate, timeOfDayNs(message.timestampHigh, message.timestampLow), message.price,
             message.shares, message.matchNumber);
     }
 
