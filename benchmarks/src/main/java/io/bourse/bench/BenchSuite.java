@@ -431,9 +431,9 @@ public final class BenchSuite
     }
 
     /** @return the thread affinity configured for the services ({@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}). */
-    private static String affinity()
+    static String affinity()
     {
-        final ThreadAffinity affinity = ThreadAffinity.fromSettings(Settings.fromEnvironment());
+        final ThreadAffinity affinity = InProcessExchange.threadAffinity();
         return affinity.isEmpty() ? "none (" + Settings.environmentName(ThreadAffinity.THREAD_AFFINITY_PROP_NAME) +
             " unset: every thread may run on every CPU of its process or container)" :
             Settings.environmentName(ThreadAffinity.THREAD_AFFINITY_PROP_NAME) + "=" + affinity;

@@ -123,8 +123,8 @@ public final class FanoutBenchmark
     private static final String COLUMN = "%12s";
     /** Client reader threads are named so, then their index; Linux keeps the first 15 bytes, common to all. */
     private static final String READER_THREAD = "fanout-bench-reader-";
-    /** The fanout's worker threads: {@code fanout-worker-<n>}. */
-    private static final String WORKER_THREAD = "fanout-worker-";
+    /** The fanout's worker threads, {@code fanout-worker-<n>}: also their role in the thread affinity. */
+    static final String WORKER_THREAD = "fanout-worker-";
     /**
      * Linux keeps 15 bytes of a thread name, so {@code fanout-worker-1} is also workers 10 to 19: past 10 workers the
      * report sums them.
@@ -406,6 +406,7 @@ public final class FanoutBenchmark
             "write (SoupBinTCP Sequenced Data framed in place, logins through nassau); no Aeron, dispatcher or " +
             "session buffers%n", options.workers(), 1 == options.workers() ? "" : "s", 1 == options.workers() ? "s" : "",
             1 == options.workers() ? "its" : "their");
+        out.println("thread affinity: " + BenchSuite.affinity() + "; floor thread k takes fanout-worker-k's CPUs");
         out.println("reference: FIX Antenna Java fan-out benchmark (seeds): 4,955 msg/s in, 19,840 msg/s out " +
             "(4 consumers), measured on the wire (tcpdump), other hardware");
     }
@@ -442,6 +443,7 @@ public final class FanoutBenchmark
                 .workerCount(options.workers())
                 .maxSessionsPerWorker(options.subscribers())
                 .socketSendBufferBytes(options.stall() ? STALL_SOCKET_SEND_BUFFER : 0)
+                .threadAffinity(InProcessExchange.threadAffinity())
                 .idleStrategySupplier(options::newIdleStrategy));
             opened.add(fanout);
             final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
@@ -475,8 +477,8 @@ public final class FanoutBenchmark
         final List<AutoCloseable> opened = new ArrayList<>();
         try
         {
-            final FanoutFloor floor = new FanoutFloor(
-                options.workers(), users, SYMBOLS, SymbolDirectory.parse(SYMBOL_DIRECTORY), FanoutFloor.WRITE_STALL_NS);
+            final FanoutFloor floor = new FanoutFloor(options.workers(), users, SYMBOLS, SymbolDirectory.parse(
+                SYMBOL_DIRECTORY), FanoutFloor.WRITE_STALL_NS, InProcessExchange.threadAffinity());
             opened.add(floor);
             return measureStep(options, FLOOR, 0, false, 0, users, floor, opened);
         }

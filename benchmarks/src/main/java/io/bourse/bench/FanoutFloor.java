@@ -4,6 +4,7 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCP;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServer;
 import com.paritytrading.nassau.soupbintcp.SoupBinTCPServerStatusListener;
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Credentials;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
@@ -73,6 +74,7 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
     private final List<Thread> threads = new ArrayList<>();
     private final long[] lastSendNs;
     private final long writeStallNs;
+    private final ThreadAffinity affinity;
     private volatile IOException loginFailure;
     private volatile IOException sendFailure;
     private volatile long scheduleStartNs = -1;
@@ -91,16 +93,21 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
      * @param symbolDirectory their directory, for the Stock Directory messages and the translation.
      * @param writeStallNs    how long a subscriber's socket may take nothing before the run fails, ns
      *                        ({@link #WRITE_STALL_NS} in the benchmark).
+     * @param affinity        pins writing thread k to the CPUs of the fanout's worker k ({@code fanout-worker-k}),
+     *                        if any, so that the floor runs where the fanout's workers do.
      * @throws IOException when the port cannot be opened.
+     * @throws IllegalArgumentException when the affinity names a CPU this process may not run on.
      */
     FanoutFloor(
         final int threadCount,
         final List<Credentials.User> users,
         final List<String> symbols,
         final SymbolDirectory symbolDirectory,
-        final long writeStallNs) throws IOException
+        final long writeStallNs,
+        final ThreadAffinity affinity) throws IOException
     {
         this.threadCount = threadCount;
+        this.affinity = affinity;
         this.writeStallNs = writeStallNs;
         this.symbols = symbols;
         this.symbolDirectory = symbolDirectory;
@@ -144,7 +151,7 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
                 own.add(sessions.get(i));
             }
             final int index = t;
-            final Thread thread = new Thread(() ->
+            final Thread thread = affinity.threadFactory(FanoutBenchmark.WORKER_THREAD + t).newThread(() ->
             {
                 running.countDown();
                 try
@@ -164,7 +171,8 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
                 {
                     LockSupport.parkNanos(SCHEDULE_POLL_NS);
                 }
-            }, THREAD + t);
+            });
+            thread.setName(THREAD + t);
             threads.add(thread);
             thread.start();
         }

@@ -202,8 +202,12 @@ final class InProcessExchange implements AutoCloseable
         return thread;
     }
 
-    /** @return the services' {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}, from the environment. */
-    private static ThreadAffinity threadAffinity()
+    /**
+     * @return the services' {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}, from the environment: that of every
+     *         service the benchmarks run in process.
+     * @throws IllegalArgumentException naming the setting and the entry when it is malformed.
+     */
+    static ThreadAffinity threadAffinity()
     {
         return ThreadAffinity.fromSettings(Settings.fromEnvironment());
     }

@@ -1,6 +1,8 @@
 package io.bourse.bench;
 
+import io.bourse.common.aeron.ThreadAffinity;
 import io.bourse.common.config.Credentials;
+import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.time.MidnightNanoClock;
 import org.agrona.CloseHelper;
@@ -9,11 +11,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The fanout benchmark's floor over real loopback subscribers: what it does when one stops reading. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a floor stuck on a socket ignores interrupts
@@ -35,7 +42,8 @@ class FanoutFloorTest
     {
         final List<Credentials.User> users = List.of(new Credentials.User("sub000", "pw0", "FIRM"));
         final FanoutFloor floor = new FanoutFloor(
-            1, users, SYMBOLS, SymbolDirectory.parse("AAPL@0,MSFT@1"), TimeUnit.MILLISECONDS.toNanos(500));
+            1, users, SYMBOLS, SymbolDirectory.parse("AAPL@0,MSFT@1"), TimeUnit.MILLISECONDS.toNanos(500),
+            ThreadAffinity.NONE);
         opened.add(floor);
         final MidnightNanoClock clock = new MidnightNanoClock();
         opened.add(ItchSubscriber.login(floor.port(), users.get(0), clock, SUBSCRIBER_RECEIVE_BUFFER));
@@ -45,5 +53,29 @@ class FanoutFloorTest
         assertThatThrownBy(() -> floor.publish(clock, clock.nanosSinceMidnight(), 10_000, 10_000_000))
             .isInstanceOf(IOException.class)
             .hasMessageContaining("a subscriber's socket took nothing for");
+    }
+
+    /** Writing thread k runs where the fanout's worker k is pinned: the thread affinity's {@code fanout-worker-k}. */
+    @Test
+    void shouldPinEachWritingThreadToTheCpusOfItsFanoutWorker() throws IOException
+    {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+        final List<Credentials.User> users = List.of(new Credentials.User("sub000", "pw0", "FIRM"));
+        final String setting = Settings.environmentName(ThreadAffinity.THREAD_AFFINITY_PROP_NAME);
+        final ThreadAffinity affinity =
+            ThreadAffinity.fromSettings(new Settings(Map.of(setting, FanoutBenchmark.WORKER_THREAD + "0=0")));
+        final FanoutFloor floor = new FanoutFloor(
+            1, users, SYMBOLS, SymbolDirectory.parse("AAPL@0,MSFT@1"), TimeUnit.MILLISECONDS.toNanos(500), affinity);
+        opened.add(floor);
+        final MidnightNanoClock clock = new MidnightNanoClock();
+        opened.add(ItchSubscriber.login(floor.port(), users.get(0), clock, SUBSCRIBER_RECEIVE_BUFFER));
+
+        floor.prepare();
+
+        assertThat(ThreadAffinity.describeThreads())
+            .filteredOn((thread) -> thread.name().equals(FanoutFloor.THREAD + "0"))
+            .singleElement()
+            .extracting(ThreadAffinity.ThreadCpus::cpuList)
+            .isEqualTo("0");
     }
 }
