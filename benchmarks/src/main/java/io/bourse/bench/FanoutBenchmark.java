@@ -406,7 +406,8 @@ public final class FanoutBenchmark
             "write (SoupBinTCP Sequenced Data framed in place, logins through nassau); no Aeron, dispatcher or " +
             "session buffers%n", options.workers(), 1 == options.workers() ? "" : "s", 1 == options.workers() ? "s" : "",
             1 == options.workers() ? "its" : "their");
-        out.println("thread affinity: " + BenchSuite.affinity() + "; floor thread k takes fanout-worker-k's CPUs");
+        out.println("thread affinity: " + BenchSuite.affinity() + (InProcessExchange.threadAffinity().isEmpty() ? "" :
+            "; floor thread k takes fanout-worker-k's CPUs (and logs its pinning as that role)"));
         out.println("reference: FIX Antenna Java fan-out benchmark (seeds): 4,955 msg/s in, 19,840 msg/s out " +
             "(4 consumers), measured on the wire (tcpdump), other hardware");
     }
@@ -477,8 +478,9 @@ public final class FanoutBenchmark
         final List<AutoCloseable> opened = new ArrayList<>();
         try
         {
-            final FanoutFloor floor = new FanoutFloor(options.workers(), users, SYMBOLS, SymbolDirectory.parse(
-                SYMBOL_DIRECTORY), FanoutFloor.WRITE_STALL_NS, InProcessExchange.threadAffinity());
+            final FanoutFloor floor = new FanoutFloor(options.workers(), users, SYMBOLS,
+                SymbolDirectory.parse(SYMBOL_DIRECTORY), FanoutFloor.WRITE_STALL_NS,
+                InProcessExchange.threadAffinity());
             opened.add(floor);
             return measureStep(options, FLOOR, 0, false, 0, users, floor, opened);
         }

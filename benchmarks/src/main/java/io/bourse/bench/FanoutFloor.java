@@ -94,9 +94,9 @@ final class FanoutFloor implements FanoutBenchmark.Feed, AutoCloseable
      * @param writeStallNs    how long a subscriber's socket may take nothing before the run fails, ns
      *                        ({@link #WRITE_STALL_NS} in the benchmark).
      * @param affinity        pins writing thread k to the CPUs of the fanout's worker k ({@code fanout-worker-k}),
-     *                        if any, so that the floor runs where the fanout's workers do.
+     *                        if any, so that the floor runs where the fanout's workers do; the thread logs its pinning
+     *                        under that role.
      * @throws IOException when the port cannot be opened.
-     * @throws IllegalArgumentException when the affinity names a CPU this process may not run on.
      */
     FanoutFloor(
         final int threadCount,

@@ -205,7 +205,8 @@ final class InProcessExchange implements AutoCloseable
     /**
      * @return the services' {@value ThreadAffinity#THREAD_AFFINITY_PROP_NAME}, from the environment: that of every
      *         service the benchmarks run in process.
-     * @throws IllegalArgumentException naming the setting and the entry when it is malformed.
+     * @throws IllegalArgumentException as {@link ThreadAffinity#fromSettings} does: naming the setting and the entry
+     *                                  when it is malformed, or naming the setting when set off Linux or without JNA.
      */
     static ThreadAffinity threadAffinity()
     {

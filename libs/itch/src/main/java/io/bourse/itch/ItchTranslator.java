@@ -57,6 +57,11 @@ import java.nio.ByteOrder;
 public final class ItchTranslator
 {
     /**
+     * ITCH 5.0 &sect;1 message header: where every message carries its Timestamp (6 bytes, big-endian, nanoseconds
+     * since midnight), after Message Type (1), Stock Locate (2) and Tracking Number (2).
+     */
+    public static final int TIMESTAMP_OFFSET = 5;
+    /**
      * Result of {@link #translate} for market data that has no ITCH form: the Trade of a displayed maker (or of
      * schema version 0, which does not say), PriceLevelUpdate and BestBidOffer (of the depth and BBO feeds), and the
      * snapshot messages.
@@ -131,12 +136,6 @@ public final class ItchTranslator
             locateBySymbol.put(entry.packed(), entry.locate());
         }
     }
-
-    /**
-     * ITCH 5.0 &sect;1 message header: where every message carries its Timestamp (6 bytes, big-endian, nanoseconds
-     * since midnight), after Message Type (1), Stock Locate (2) and Tracking Number (2).
-     */
-    public static final int TIMESTAMP_OFFSET = 5;
 
     /**
      * ITCH 5.0 Timestamp, upper 2 bytes: of the time of day ({@link MidnightNanoClock#timeOfDay}).

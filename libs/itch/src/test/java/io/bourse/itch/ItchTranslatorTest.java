@@ -37,7 +37,8 @@ class ItchTranslatorTest
 
     /**
      * A Timestamp read back from its 6 bytes at their offset, as a signed short and a signed int (09:30:00.123456789,
-     * whose lower 4 bytes have the top bit set), is the time of day written.
+     * whose lower 4 bytes have the top bit set), is the time of day written; the bits a signed read extends above
+     * each part are ignored.
      */
     @Test
     void shouldReadTheTimestampBackFromItsSignedParts()
@@ -51,6 +52,7 @@ class ItchTranslatorTest
             .isEqualTo(T);
         assertThat(ItchTranslator.timeOfDayNs(ItchTranslator.timestampHigh(T), ItchTranslator.timestampLow(T)))
             .isEqualTo(T);
+        assertThat(ItchTranslator.timeOfDayNs((short)-1, -1)).isEqualTo(0xFFFF_FFFF_FFFFL);
     }
 
     @Test

@@ -41,6 +41,12 @@ class DispatcherAgentTest
     /** Midnight UTC that starts 24 November 2026, ns since the epoch. */
     private static final long NOVEMBER_24_NS =
         LocalDate.of(2026, 11, 24).toEpochDay() * MidnightNanoClock.NANOS_PER_DAY;
+    /** 00:00:00.1 on 25 November 2026, ns since the epoch: just after the midnight that ends the 24th. */
+    private static final long JUST_AFTER_MIDNIGHT_NS =
+        NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100);
+    /** The day-end record of the run's first day, closing on its last nanosecond, as {@link #records} reads it. */
+    private static final String FIRST_DAY_END_ON_ITS_LAST_NANOSECOND =
+        "day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1);
     /** 23:59:59.5, ns since midnight. */
     private static final long HALF_A_SECOND_BEFORE_MIDNIGHT_NS =
         MidnightNanoClock.NANOS_PER_DAY - TimeUnit.MILLISECONDS.toNanos(500);
@@ -599,11 +605,11 @@ class DispatcherAgentTest
 
         wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY - TimeUnit.MILLISECONDS.toNanos(100));
         assertThat(dispatcher.endDayAtMidnight()).as("23:59:59.9").isZero();
-        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100));
+        wallClockNs.set(JUST_AFTER_MIDNIGHT_NS);
         assertThat(dispatcher.endDayAtMidnight()).as("00:00:00.1").isEqualTo(1);
         assertThat(dispatcher.endDayAtMidnight()).as("once a day").isZero();
 
-        final String dayEnd = "day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1);
+        final String dayEnd = FIRST_DAY_END_ON_ITS_LAST_NANOSECOND;
         assertThat(records(slowWorker)).containsExactly(dayEnd);
         assertThat(records(fastWorker)).containsExactly(dayEnd);
         assertThat(sessionNames.day()).isEqualTo(new SessionNames.Day(1, "20261125"));
@@ -631,10 +637,10 @@ class DispatcherAgentTest
     void shouldCloseADayWithoutMessagesOnItsLastNanosecond()
     {
         publish(encoder.snapshotComplete(1));
-        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100));
+        wallClockNs.set(JUST_AFTER_MIDNIGHT_NS);
 
         assertThat(dispatcher.endDayAtMidnight()).isEqualTo(1);
-        assertThat(records(fastWorker)).containsExactly("day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1));
+        assertThat(records(fastWorker)).containsExactly(FIRST_DAY_END_ON_ITS_LAST_NANOSECOND);
     }
 
     /**
@@ -649,14 +655,44 @@ class DispatcherAgentTest
         publish(encoder.addOrder(HALF_A_SECOND_BEFORE_MIDNIGHT_NS, "AAPL", 1, Side.BUY, 100, 1_000_000));
         drain(slowWorker);
         drain(fastWorker);
-        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100));
+        wallClockNs.set(JUST_AFTER_MIDNIGHT_NS);
 
         dispatcher.onClose();
 
-        final String dayEnd = "day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1);
+        final String dayEnd = FIRST_DAY_END_ON_ITS_LAST_NANOSECOND;
         assertThat(records(slowWorker)).containsExactly(dayEnd);
         assertThat(records(fastWorker)).containsExactly(dayEnd);
         assertThat(sessionNames.day()).isEqualTo(new SessionNames.Day(1, "20261125"));
+    }
+
+    /**
+     * A stop just after midnight whose worker ring has no room for the day-end record (18 records of 56 bytes leave 16
+     * of 1,024, short of its 24): the stop writes the data-lost marker in its place once the worker, still running,
+     * has made room, so that the worker ends that day's sessions with End of Session alone.
+     */
+    @Test
+    void shouldWriteTheDataLostMarkerAtAStopAfterMidnightWhenARingHasNoRoomForTheDayEnd() throws Exception
+    {
+        publish(encoder.snapshotComplete(1));
+        for (int orderId = 1; orderId <= 18; orderId++)
+        {
+            publishAddOrder(orderId);
+            drain(fastWorker);
+        }
+        wallClockNs.set(JUST_AFTER_MIDNIGHT_NS);
+
+        final List<String> records = new ArrayList<>();
+        final Thread worker = Thread.ofPlatform().start(() ->
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            records.addAll(drain(slowWorker));
+        });
+        dispatcher.onClose();
+        worker.join();
+        records.addAll(drain(slowWorker));
+
+        assertThat(records).hasSize(19).endsWith("itch A", "data-lost");
+        assertThat(drain(fastWorker)).containsExactly("day-end");
     }
 
     /**
@@ -669,10 +705,10 @@ class DispatcherAgentTest
     {
         publish(encoder.addOrder(HALF_A_SECOND_BEFORE_MIDNIGHT_NS, "AAPL", 1, Side.BUY, 100, 1_000_000));
         assertThat(recovery.isLive()).isFalse();
-        wallClockNs.set(NOVEMBER_24_NS + MidnightNanoClock.NANOS_PER_DAY + TimeUnit.MILLISECONDS.toNanos(100));
+        wallClockNs.set(JUST_AFTER_MIDNIGHT_NS);
 
         assertThat(dispatcher.endDayAtMidnight()).isEqualTo(1);
-        final String dayEnd = "day-end 0 " + (MidnightNanoClock.NANOS_PER_DAY - 1);
+        final String dayEnd = FIRST_DAY_END_ON_ITS_LAST_NANOSECOND;
         assertThat(records(slowWorker)).containsExactly(dayEnd);
         assertThat(records(fastWorker)).containsExactly(dayEnd);
 

@@ -356,7 +356,9 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     }
 
     /**
-     * Ends the feed's session ({@link #endCurrentSession}); no session follows it. Nothing may be taken after it.
+     * Ends the feed's session ({@link #endCurrentSession}); no session follows it. Nothing may be taken after it. Its
+     * closing System Events carry the stop's time, or, with daily sessions stopped after a midnight that has not yet
+     * ended the day's session (between two duty cycles), the ended day's closing time, as at midnight.
      */
     void endSession()
     {
@@ -366,7 +368,9 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             // opened first, with the books as they stand: a receiver sees a whole session, Start to End of Messages
             openAwaitedSession();
         }
-        endCurrentSession(midnightClock.nanosSinceMidnight());
+        final long sinceMidnightNs = midnightClock.nanosSinceMidnight();
+        endCurrentSession(dailySessions && nowNs - nextDayDeadlineNs >= 0 ?
+            dayClosingNs(sinceMidnightNs) : sinceMidnightNs);
     }
 
     /** @return whether the feed's last session has ended and its end has lasted its time, as of the last duty cycle. */
@@ -485,8 +489,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
     private void openNextDay()
     {
         final long timestampNs = midnightClock.nanosSinceMidnight();
-        final long closingNs = MidnightNanoClock.closingTimestamp(
-            translator.timestampNs(), timestampNs, nextDay * MidnightNanoClock.NANOS_PER_DAY);
+        final long closingNs = dayClosingNs(timestampNs);
         nextDay++;
         nextDayDeadlineNs += MidnightNanoClock.NANOS_PER_DAY;
         // Taken first: should it have failed (to the agent's error handler), the day's session goes on.
@@ -498,6 +501,17 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         openSession(timestampNs);
         System.out.println("[" + roleName() + "] MoldUDP64 session " + ending.name + " ended at midnight UTC; " +
             "session " + current.name + " opened with " + (current.store.nextSequenceNumber() - 1) + " messages");
+    }
+
+    /**
+     * @param sinceMidnightNs the clock's time, at or after the midnight that ended the day.
+     * @return the ended day's closing System Events' timestamp, after its messages' times
+     *         ({@link MidnightNanoClock#closingTimestamp}).
+     */
+    private long dayClosingNs(final long sinceMidnightNs)
+    {
+        return MidnightNanoClock.closingTimestamp(
+            translator.timestampNs(), sinceMidnightNs, nextDay * MidnightNanoClock.NANOS_PER_DAY);
     }
 
     /**

@@ -665,11 +665,7 @@ class MoldFeedAgentTest
         // Between two events: End of Market Hours, End of System Hours and End of Messages at the day's last
         // nanosecond, 23:59:59.999999999, then End of Session.
         agent.doWork();
-        final byte[] end = Multicast.receive(listener, DATAGRAM_WAIT_MS);
-        assertThat(header(end, firstSession)).isEqualTo(new Header(9, 3, 20 + 3 * 14));
-        assertThat(Arrays.copyOfRange(end, 20, end.length)).isEqualTo(hex(
-            "000C 53 0000 0000 4E94914EFFFF 4D 000C 53 0000 0000 4E94914EFFFF 45" +
-            " 000C 53 0000 0000 4E94914EFFFF 43"));
+        assertDayClosedOnItsLastNanosecond(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession, 9);
         assertThat(header(Multicast.receive(listener, DATAGRAM_WAIT_MS), firstSession))
             .isEqualTo(new Header(12, 0xFFFF, 20));
         assertThat(agent.sessionName()).isEqualTo("20241005");
@@ -782,14 +778,45 @@ class MoldFeedAgentTest
     {
         final DatagramChannel listener = listen();
         startDailyASecondBeforeMidnight(100, 0, null);
+        final String session = agent.sessionName();
         Multicast.receive(listener, DATAGRAM_WAIT_MS); // the opening
 
         nanoClock.update(TimeUnit.SECONDS.toNanos(1) + TimeUnit.MILLISECONDS.toNanos(100));
         agent.doWork();
 
-        final byte[] end = Multicast.receive(listener, DATAGRAM_WAIT_MS);
-        assertThat(header(end, end.length > 0 ? new String(end, 0, 10, StandardCharsets.US_ASCII).strip() : null))
-            .isEqualTo(new Header(8, 3, 20 + 3 * 14));
+        assertDayClosedOnItsLastNanosecond(Multicast.receive(listener, DATAGRAM_WAIT_MS), session, 8);
+    }
+
+    /**
+     * A stop just after midnight, before a duty cycle has ended the day's session, closes it as midnight would have:
+     * on the day's last nanosecond, after its last message of 23:59:59.5, not at the stop's time of 00:00:00.1.
+     */
+    @Test
+    void shouldStampTheClosingOfAStopAfterMidnightWithTheDaysLastNanosecond() throws IOException
+    {
+        final DatagramChannel listener = listen();
+        startDailyASecondBeforeMidnight(100, 0, null);
+        final String session = agent.sessionName();
+        Multicast.receive(listener, DATAGRAM_WAIT_MS); // the opening
+        publish(sbe.addOrder(TimeUnit.DAYS.toNanos(1) - TimeUnit.MILLISECONDS.toNanos(500), "AAPL", 1, Side.SELL, 100,
+            1_000_000));
+        agent.doWork();
+        Multicast.receive(listener, DATAGRAM_WAIT_MS); // the Add Order
+
+        nanoClock.update(TimeUnit.SECONDS.toNanos(1) + TimeUnit.MILLISECONDS.toNanos(100));
+        agent.endSession();
+
+        assertDayClosedOnItsLastNanosecond(Multicast.receive(listener, DATAGRAM_WAIT_MS), session, 9);
+    }
+
+    /**
+     * @param end            the session's packet of End of Market Hours, End of System Hours and End of Messages.
+     * @param sequenceNumber its first message's Sequence Number.
+     */
+    private static void assertDayClosedOnItsLastNanosecond(
+        final byte[] end, final String session, final long sequenceNumber)
+    {
+        assertThat(header(end, session)).isEqualTo(new Header(sequenceNumber, 3, 20 + 3 * 14));
         assertThat(Arrays.copyOfRange(end, 20, end.length)).isEqualTo(hex(
             "000C 53 0000 0000 4E94914EFFFF 4D 000C 53 0000 0000 4E94914EFFFF 45" +
             " 000C 53 0000 0000 4E94914EFFFF 43"));

@@ -7,12 +7,12 @@ import com.paritytrading.juncture.nasdaq.itch50.ITCH50Parser;
 import com.paritytrading.nassau.MessageListener;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
-import io.bourse.itch.ItchTranslator;
 
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 
+import static io.bourse.itch.ItchTranslator.TIMESTAMP_OFFSET;
 import static io.bourse.itch.ItchTranslator.timeOfDayNs;
 
 /**
@@ -135,7 +135,7 @@ final class MarketDataAdapter implements MessageListener, ITCH50Listener
         }
         final int offset = buffer.position();
         final int locate = Short.toUnsignedInt(buffer.getShort(offset + 1));
-        final int timestamp = offset + ItchTranslator.TIMESTAMP_OFFSET;
+        final int timestamp = offset + TIMESTAMP_OFFSET;
         final long timestampNs = timeOfDayNs(buffer.getShort(timestamp), buffer.getInt(timestamp + Short.BYTES));
         final long shares = buffer.getLong(offset + 11);
         final long crossPrice = Integer.toUnsignedLong(buffer.getInt(offset + 27));
