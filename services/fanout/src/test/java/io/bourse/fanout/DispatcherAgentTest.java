@@ -173,16 +173,7 @@ class DispatcherAgentTest
         publishAddOrder(17);
         assertThat(drain(fastWorker)).containsExactly("itch A");
 
-        // The stop, while the worker still reads: it makes room 50 ms later, on a thread of its own.
-        final List<String> records = new ArrayList<>();
-        final Thread worker = Thread.ofPlatform().start(() ->
-        {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-            records.addAll(drain(slowWorker));
-        });
-        dispatcher.onClose();
-        worker.join();
-        records.addAll(drain(slowWorker));
+        final List<String> records = stopWhileTheSlowWorkerMakesRoom();
 
         assertThat(records).hasSize(20).endsWith("itch A", "data-lost");
     }
@@ -681,15 +672,7 @@ class DispatcherAgentTest
         }
         wallClockNs.set(JUST_AFTER_MIDNIGHT_NS);
 
-        final List<String> records = new ArrayList<>();
-        final Thread worker = Thread.ofPlatform().start(() ->
-        {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-            records.addAll(drain(slowWorker));
-        });
-        dispatcher.onClose();
-        worker.join();
-        records.addAll(drain(slowWorker));
+        final List<String> records = stopWhileTheSlowWorkerMakesRoom();
 
         assertThat(records).hasSize(19).endsWith("itch A", "data-lost");
         assertThat(drain(fastWorker)).containsExactly("day-end");
@@ -751,6 +734,26 @@ class DispatcherAgentTest
 
         assertThat(drain(slowWorker)).containsExactly("data-lost", "itch A");
         assertThat(drain(fastWorker)).containsExactly("day-end", "itch A");
+    }
+
+    /**
+     * Stops the dispatcher while the slow worker still reads: it makes room 50 ms into the stop, on a thread of its
+     * own.
+     *
+     * @return what the slow worker read, in order, then what the stop left in its ring.
+     */
+    private List<String> stopWhileTheSlowWorkerMakesRoom() throws InterruptedException
+    {
+        final List<String> records = new ArrayList<>();
+        final Thread worker = Thread.ofPlatform().start(() ->
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            records.addAll(drain(slowWorker));
+        });
+        dispatcher.onClose();
+        worker.join();
+        records.addAll(drain(slowWorker));
+        return records;
     }
 
     /**
