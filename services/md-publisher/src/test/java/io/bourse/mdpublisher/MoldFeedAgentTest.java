@@ -723,9 +723,7 @@ class MoldFeedAgentTest
     @Test
     void shouldSendTheHeldMessagesStillKeptWhenTheMemoryLetGoOfTheFirst() throws IOException
     {
-        final DatagramChannel listener = listen();
-        startDailyASecondBeforeMidnight(10, 0, null);
-        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        final DatagramChannel listener = listenToADailyFeedPastItsOpening(10);
         for (int orderId = 1; orderId <= 5; orderId++)
         {
             books.onOrderAdded(T, orderId, Symbols.pack("MSFT"), io.bourse.mdpublisher.Side.BUY, 100, 1_000_000,
@@ -749,9 +747,7 @@ class MoldFeedAgentTest
     @Test
     void shouldStampTheEndedSessionsClosingAfterAMessageOfTheNewDay() throws IOException
     {
-        final DatagramChannel listener = listen();
-        startDailyASecondBeforeMidnight(100, 0, null);
-        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        final DatagramChannel listener = listenToADailyFeedPastItsOpening(100);
         // The engine's clock, a little ahead: 00:00:00.5 of the next day while the wall clock reads 23:59:59.
         publish(sbe.addOrder(TimeUnit.DAYS.toNanos(1) + TimeUnit.MILLISECONDS.toNanos(500), "AAPL", 1, Side.SELL, 100,
             1_000_000));
@@ -776,10 +772,8 @@ class MoldFeedAgentTest
     @Test
     void shouldStampTheClosingOfADayWithoutOrderFeedMessagesWithItsLastNanosecond() throws IOException
     {
-        final DatagramChannel listener = listen();
-        startDailyASecondBeforeMidnight(100, 0, null);
+        final DatagramChannel listener = listenToADailyFeedPastItsOpening(100);
         final String session = agent.sessionName();
-        Multicast.receive(listener, DATAGRAM_WAIT_MS); // the opening
 
         nanoClock.update(TimeUnit.SECONDS.toNanos(1) + TimeUnit.MILLISECONDS.toNanos(100));
         agent.doWork();
@@ -794,10 +788,8 @@ class MoldFeedAgentTest
     @Test
     void shouldStampTheClosingOfAStopAfterMidnightWithTheDaysLastNanosecond() throws IOException
     {
-        final DatagramChannel listener = listen();
-        startDailyASecondBeforeMidnight(100, 0, null);
+        final DatagramChannel listener = listenToADailyFeedPastItsOpening(100);
         final String session = agent.sessionName();
-        Multicast.receive(listener, DATAGRAM_WAIT_MS); // the opening
         publish(sbe.addOrder(TimeUnit.DAYS.toNanos(1) - TimeUnit.MILLISECONDS.toNanos(500), "AAPL", 1, Side.SELL, 100,
             1_000_000));
         agent.doWork();
@@ -1017,6 +1009,21 @@ class MoldFeedAgentTest
         agent.openWhen(booksRebuilt);
         requestAddress = new InetSocketAddress(Multicast.LOOPBACK, feed.requestPort());
         agent.onStart();
+    }
+
+    /**
+     * Joins the group, starts the feed with daily sessions a second before midnight ({@link
+     * #startDailyASecondBeforeMidnight}, no session file, End of Session lasting no time) and takes its opening.
+     *
+     * @param storeMessages the messages the memory keeps.
+     * @return the group's listener, past the opening's packet.
+     */
+    private DatagramChannel listenToADailyFeedPastItsOpening(final int storeMessages) throws IOException
+    {
+        final DatagramChannel listener = listen();
+        startDailyASecondBeforeMidnight(storeMessages, 0, null);
+        Multicast.receive(listener, DATAGRAM_WAIT_MS);
+        return listener;
     }
 
     /**
