@@ -311,7 +311,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         {
             sessions.prepare(nextDayName());
         }
-        if (betweenEvents && dailySessions && null != current && !openingAwaited && nowNs - nextDayDeadlineNs >= 0)
+        if (betweenEvents && null != current && !openingAwaited && isPastMidnight())
         {
             openNextDay();
             workCount++;
@@ -369,8 +369,7 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
             openAwaitedSession();
         }
         final long sinceMidnightNs = midnightClock.nanosSinceMidnight();
-        endCurrentSession(dailySessions && nowNs - nextDayDeadlineNs >= 0 ?
-            dayClosingNs(sinceMidnightNs) : sinceMidnightNs);
+        endCurrentSession(isPastMidnight() ? dayClosingNs(sinceMidnightNs) : sinceMidnightNs);
     }
 
     /** @return whether the feed's last session has ended and its end has lasted its time, as of the last duty cycle. */
@@ -501,6 +500,15 @@ final class MoldFeedAgent implements Agent, OrderFeedListener, BookSpin.Listener
         openSession(timestampNs);
         System.out.println("[" + roleName() + "] MoldUDP64 session " + ending.name + " ended at midnight UTC; " +
             "session " + current.name + " opened with " + (current.store.nextSequenceNumber() - 1) + " messages");
+    }
+
+    /**
+     * @return true with daily sessions once the monotonic clock's last reading (a duty cycle's, or the stop's) has
+     *         passed the midnight that ends the current day's session, which then is to end.
+     */
+    private boolean isPastMidnight()
+    {
+        return dailySessions && nowNs - nextDayDeadlineNs >= 0;
     }
 
     /**
