@@ -9,34 +9,48 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
 /**
- * Per symbol, the price of the day's last trade the gateway heard: the collar reference of its pre-trade risk checks
- * ({@link PreTradeRisk}), kept so that a gateway restarted during the day collars orders around it from its first
- * order. Without it, a restart knew only the trades of the engine events it replays, those after the positions its
- * journals had answered ({@link EventPositions}), or none without the event archive, and until a symbol traded again
- * its collar was the configured reference, or none. Kept in the day's journal directory, in a file mapped into memory,
- * so that a store reaches the page cache (it survives a crash of the process) without a system call; it is never
- * forced.
+ * Per symbol, the day's last trades the gateway heard, by match number: the collar reference of its pre-trade risk
+ * checks ({@link PreTradeRisk}) is the price of the newest one not broken. Kept so that a gateway restarted during the
+ * day collars orders around it from its first order (without it, a restart knew only the trades of the engine events
+ * it replays, those after the positions its journals had answered, {@link EventPositions}, or none without the event
+ * archive), and so that a broken trade (engine TradeBroken, an operator's BreakTrade) gives the reference back to the
+ * trade before it: a trade broken as clearly erroneous must not centre the collar on its price. The last
+ * {@value #TRADES} trades of each symbol are kept; when all of them are broken the reference is the configured one
+ * again, the trades before them being gone. Kept in the day's journal directory, in a file mapped into memory, so
+ * that a store reaches the page cache (it survives a crash of the process) without a system call; it is never forced.
  * <pre>
- *   File {@value #FILE_NAME}, native byte order, for each symbol of the directory, 16 bytes at 16 (Stock Locate - 1):
- *   +--------+--------+-----------------------------------------------------------+
- *   | Offset | Length | Field                                                     |
- *   +--------+--------+-----------------------------------------------------------+
- *   |      0 |      8 | Symbol, packed (io.bourse.common.config.Symbols); 0: none |
- *   |      8 |      8 | Price of its last trade, in 1/10000 dollars               |
- *   +--------+--------+-----------------------------------------------------------+
+ *   File {@value #FILE_NAME}, native byte order, for each symbol of the directory, 144 bytes at 144 (Stock Locate - 1):
+ *   +--------+--------+--------------------------------------------------------------------------+
+ *   | Offset | Length | Field                                                                    |
+ *   +--------+--------+--------------------------------------------------------------------------+
+ *   |      0 |      8 | Symbol, packed (io.bourse.common.config.Symbols); 0: none                |
+ *   |      8 |      8 | Trades stored today, n; the newest is in slot (n - 1) mod 8              |
+ *   | 16 + i |     16 | Slot i, 0 to 7: the trade's Match Number (8), then its price in          |
+ *   |   x 16 |        | 1/10000 dollars (8), 0 once the trade is broken                          |
+ *   +--------+--------+--------------------------------------------------------------------------+
  * </pre>
  * An entry whose symbol is not the directory's at that locate (a gateway restarted with other symbols) is no reference.
- * The only copy of the last trades: {@link PreTradeRisk} reads and stores them here, by the symbol's directory entry
- * (no lookup of its own). Used by the gateway agent's thread; opened and closed by the {@link JournalStore}.
+ * Match numbers grow with each trade of a symbol (the engine's shard numbers its executions in order), so a trade whose
+ * match number is not above the newest stored is one already stored (an engine event replayed after a restart) and is
+ * left out. A trade's slot is written before the count that makes it the newest, so a crash in between leaves the
+ * previous trades as they were; the replayed event stores it again. The only copy of the last trades:
+ * {@link PreTradeRisk} reads and stores them here, by the symbol's directory entry (no lookup of its own). Used by the
+ * gateway agent's thread; opened and closed by the {@link JournalStore}.
  */
 final class CollarReferences implements AutoCloseable
 {
     /** Name of the file in the day's journal directory (not a journal's suffix). */
-    static final String FILE_NAME = "collar-references";
-    /** Length of a symbol's entry. */
-    static final int ENTRY_LENGTH = 16;
+    static final String FILE_NAME = "collar-trades";
+    /** Trades kept per symbol. */
+    static final int TRADES = 8;
     private static final int SYMBOL_OFFSET = 0;
+    private static final int COUNT_OFFSET = 8;
+    private static final int SLOTS_OFFSET = 16;
+    private static final int SLOT_LENGTH = 16;
+    private static final int MATCH_NUMBER_OFFSET = 0;
     private static final int PRICE_OFFSET = 8;
+    /** Length of a symbol's entry. */
+    static final int ENTRY_LENGTH = SLOTS_OFFSET + TRADES * SLOT_LENGTH;
 
     /** The file's mapping; null for references in memory only. */
     private final MappedByteBuffer mapping;
@@ -49,7 +63,7 @@ final class CollarReferences implements AutoCloseable
     }
 
     /**
-     * Opens the file, created with no reference when missing; a file of fewer symbols keeps its entries and the others
+     * Opens the file, created with no trade when missing; a file of fewer symbols keeps its entries and the others
      * start empty.
      *
      * @param directory the day's journal directory.
@@ -79,34 +93,81 @@ final class CollarReferences implements AutoCloseable
 
     /**
      * @param entry a symbol of the directory the file was opened with.
-     * @return the price of its last trade stored, in 1/10000 dollars; 0 when none is.
+     * @return the price of its newest stored trade not broken, in 1/10000 dollars; 0 when none is.
      */
     long price(final SymbolDirectory.Entry entry)
     {
         final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
-        return entry.packed() == buffer.getLongVolatile(offset + SYMBOL_OFFSET) ?
-            buffer.getLong(offset + PRICE_OFFSET) : 0;
+        if (entry.packed() != buffer.getLongVolatile(offset + SYMBOL_OFFSET))
+        {
+            return 0;
+        }
+        final long count = buffer.getLong(offset + COUNT_OFFSET);
+        for (long trade = count - 1; trade >= Math.max(0, count - TRADES); trade--)
+        {
+            final long price = buffer.getLong(slot(offset, trade) + PRICE_OFFSET);
+            if (0 != price)
+            {
+                return price;
+            }
+        }
+        return 0;
     }
 
     /**
-     * Stores a trade's price as its symbol's reference.
+     * Stores a trade as its symbol's newest, unless it is one already stored (its match number is not above the
+     * newest's); the oldest of {@value #TRADES} is dropped.
      *
-     * @param entry a symbol of the directory the file was opened with.
-     * @param price the trade's price, in 1/10000 dollars.
+     * @param entry       a symbol of the directory the file was opened with.
+     * @param matchNumber the trade's engine match number, positive.
+     * @param price       the trade's price, in 1/10000 dollars, positive.
      */
-    void store(final SymbolDirectory.Entry entry, final long price)
+    void store(final SymbolDirectory.Entry entry, final long matchNumber, final long price)
     {
         final long symbol = entry.packed();
         final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
-        if (symbol == buffer.getLong(offset + SYMBOL_OFFSET))
+        if (symbol != buffer.getLong(offset + SYMBOL_OFFSET))
         {
-            buffer.putLongOrdered(offset + PRICE_OFFSET, price);
+            // Emptied while the entry changes symbols: a crash in between must not pair a symbol with another's trades.
+            buffer.putLongVolatile(offset + SYMBOL_OFFSET, 0);
+            buffer.putLongVolatile(offset + COUNT_OFFSET, 0);
+            buffer.putLongVolatile(offset + SYMBOL_OFFSET, symbol);
+        }
+        final long count = buffer.getLong(offset + COUNT_OFFSET);
+        if (count > 0 && matchNumber <= buffer.getLong(slot(offset, count - 1) + MATCH_NUMBER_OFFSET))
+        {
             return;
         }
-        // Emptied while the entry changes symbols: a crash in between must not pair a symbol with another's price.
-        buffer.putLongVolatile(offset + SYMBOL_OFFSET, 0);
-        buffer.putLongOrdered(offset + PRICE_OFFSET, price);
-        buffer.putLongVolatile(offset + SYMBOL_OFFSET, symbol);
+        final int slot = slot(offset, count);
+        buffer.putLong(slot + MATCH_NUMBER_OFFSET, matchNumber);
+        buffer.putLong(slot + PRICE_OFFSET, price);
+        buffer.putLongOrdered(offset + COUNT_OFFSET, count + 1);
+    }
+
+    /**
+     * A trade broken: it is no reference from now on. A trade not among the symbol's stored ones (older, or of a
+     * symbol whose entry holds another's) is left out.
+     *
+     * @param entry       a symbol of the directory the file was opened with.
+     * @param matchNumber the broken trade's engine match number.
+     */
+    void broken(final SymbolDirectory.Entry entry, final long matchNumber)
+    {
+        final int offset = (entry.locate() - 1) * ENTRY_LENGTH;
+        if (entry.packed() != buffer.getLong(offset + SYMBOL_OFFSET))
+        {
+            return;
+        }
+        final long count = buffer.getLong(offset + COUNT_OFFSET);
+        for (long trade = count - 1; trade >= Math.max(0, count - TRADES); trade--)
+        {
+            final int slot = slot(offset, trade);
+            if (matchNumber == buffer.getLong(slot + MATCH_NUMBER_OFFSET))
+            {
+                buffer.putLongOrdered(slot + PRICE_OFFSET, 0);
+                return;
+            }
+        }
     }
 
     /** Unmaps the file, if any. */
@@ -117,5 +178,10 @@ final class CollarReferences implements AutoCloseable
         {
             IoUtil.unmap(mapping);
         }
+    }
+
+    private static int slot(final int entryOffset, final long trade)
+    {
+        return entryOffset + SLOTS_OFFSET + (int)(trade % TRADES) * SLOT_LENGTH;
     }
 }

@@ -153,8 +153,9 @@ final class EngineEventAdapter implements FragmentHandler
             {
                 tradeBroken.wrap(buffer, bodyOffset, blockLength, version);
                 orderEntry.onTradeBroken(tradeBroken.timestampNs(), tradeBroken.sequenceNumber(),
-                    tradeBroken.matchNumber(), tradeBroken.takerClientOrderId(), tradeBroken.makerClientOrderId(),
-                    tradeBroken.reason());
+                    tradeBroken.matchNumber(),
+                    Symbols.pack(buffer, tradeBroken.offset() + TradeBrokenDecoder.symbolEncodingOffset()),
+                    tradeBroken.takerClientOrderId(), tradeBroken.makerClientOrderId(), tradeBroken.reason());
             }
             case CancelPendingDecoder.TEMPLATE_ID ->
             {

@@ -1058,7 +1058,7 @@ final class OrderEntry
         final long makerLeaves,
         final byte crossType)
     {
-        risk.onTrade(symbol, price);
+        risk.onTrade(symbol, matchNumber, price);
         final boolean closingCross = Ouch42.CROSS_TYPE_CLOSING == crossType;
         final OrderState taker = eventOrder(takerClientOrderId, sequenceNumber);
         final OrderState maker = eventOrder(makerClientOrderId, sequenceNumber);
@@ -1075,13 +1075,15 @@ final class OrderEntry
     }
 
     /**
-     * Engine TradeBroken: OUCH 4.2 Broken Trade to the taker's session and the maker's when this gateway owns them,
-     * with the order's token, the match number and the reason. An own order that never traded here (or whose
-     * execution the journals do not hold) is counted as an unmatched event.
+     * Engine TradeBroken, for every broken trade on the shards: the trade is the symbol's collar reference no more;
+     * OUCH 4.2 Broken Trade to the taker's session and the maker's when this gateway owns them, with the order's
+     * token, the match number and the reason. An own order that never traded here (or whose execution the journals do
+     * not hold) is counted as an unmatched event.
      *
      * @param timestampNs        event time.
      * @param sequenceNumber     the event's shard sequence number.
      * @param matchNumber        the broken execution's match number.
+     * @param symbol             packed symbol.
      * @param takerClientOrderId the incoming order of the execution.
      * @param makerClientOrderId the resting order of the execution.
      * @param reason             OUCH 4.2 Broken Trade reason: E erroneous, C consent, S supervisory, X external.
@@ -1090,10 +1092,12 @@ final class OrderEntry
         final long timestampNs,
         final long sequenceNumber,
         final long matchNumber,
+        final long symbol,
         final long takerClientOrderId,
         final long makerClientOrderId,
         final byte reason)
     {
+        risk.onTradeBroken(symbol, matchNumber);
         if (isOwn(takerClientOrderId))
         {
             brokenTrade(timestampNs, sequenceNumber, matchNumber, takerClientOrderId, reason);

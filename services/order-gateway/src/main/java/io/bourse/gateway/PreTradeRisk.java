@@ -15,15 +15,15 @@ import java.util.Map;
  * Firm of the user's credentials); a firm's open orders and rate count all of its users on this gateway together.
  * The user's limits are checked first, so a reject names the user's limit when both are broken.
  * <p>
- * The collar is one-sided, against the prices that would trade through the market: a buy priced above
- * {@code reference x (1 + band)}, or a sell priced below {@code reference x (1 - band)}, is rejected; passive prices
- * are never. The reference is the symbol's last trade price on this gateway's view of the engine's event streams (every
- * trade, whichever gateway's orders made it), or before the symbol's first trade the configured reference price, or
- * none (no collar). The rate limit is a token bucket per user and per firm (GCRA, on the gateway's monotonic clock): up
- * to the orders per second at once, then one more every {@code 1 / rate} seconds; Enter and Replace Orders take a token
- * from both buckets, or from neither when either is empty, and Cancel and Modify Orders never do (reducing risk is
- * always allowed). A user's open orders are the orders entered and not yet done (rejected, canceled or fully executed);
- * a replacement takes its order's place once the engine has replaced it.
+ * The collar is one-sided, against the prices that would trade through the market: a buy priced above {@code reference
+ * x (1 + band)}, or a sell priced below {@code reference x (1 - band)}, is rejected; passive prices are never. The
+ * reference is the symbol's last trade price on this gateway's view of the engine's event streams (every trade,
+ * whichever gateway's orders made it), or before the symbol's first trade the configured reference price, or none (no
+ * collar); a broken trade is no reference, the one before it is. The rate limit is a token bucket per user and per firm
+ * (GCRA, on the gateway's monotonic clock): up to the orders per second at once, then one more every {@code 1 / rate}
+ * seconds; Enter and Replace Orders take a token from both buckets, or from neither when either is empty, and Cancel
+ * and Modify Orders never do (reducing risk is always allowed). A user's open orders are the orders entered and not yet
+ * done (rejected, canceled or fully executed); a replacement takes its order's place once the engine has replaced it.
  * <p>
  * Limit-on-close orders (Cross Type C) are checked like any other, collar included: their limit can set the closing
  * cross's price (the cross maximises the executable shares), so one priced far through the market is the same fat
@@ -205,21 +205,42 @@ final class PreTradeRisk
 
     /**
      * A trade on the engine's event stream: its price becomes the symbol's collar reference, stored on disk; a symbol
-     * not in the directory is left out.
+     * not in the directory is left out, and so is a trade already stored (an event replayed after a restart).
      *
-     * @param symbol packed symbol.
-     * @param price  trade price in 1/10000 dollars.
+     * @param symbol      packed symbol.
+     * @param matchNumber the execution's engine match number.
+     * @param price       trade price in 1/10000 dollars.
      */
-    void onTrade(final long symbol, final long price)
+    void onTrade(final long symbol, final long matchNumber, final long price)
     {
         final SymbolDirectory.Entry entry = symbols.find(symbol);
         if (null != entry)
         {
-            lastTrades.store(entry, price);
+            lastTrades.store(entry, matchNumber, price);
         }
     }
 
-    /** @return the symbol's last trade price today, else its configured reference, else 0 (no collar). */
+    /**
+     * A trade broken on the engine's event stream (TradeBroken): it is the collar reference no more; the symbol's
+     * newest trade not broken is, else its configured reference ({@link CollarReferences} keeps the last
+     * {@value CollarReferences#TRADES} trades).
+     *
+     * @param symbol      packed symbol.
+     * @param matchNumber the broken execution's engine match number.
+     */
+    void onTradeBroken(final long symbol, final long matchNumber)
+    {
+        final SymbolDirectory.Entry entry = symbols.find(symbol);
+        if (null != entry)
+        {
+            lastTrades.broken(entry, matchNumber);
+        }
+    }
+
+    /**
+     * @return the price of the symbol's last trade today not broken, else its configured reference, else 0 (no
+     * collar).
+     */
     private long referencePrice(final SymbolDirectory.Entry symbol)
     {
         if (null == symbol)

@@ -41,6 +41,8 @@ class PreTradeRiskTest
     private static final String FIRM_HEADER =
         "firm,max_order_shares,max_notional,max_open_orders,price_band_bp,orders_per_second";
     private static final int CAROL = 3;
+    /** Client order id bits of another gateway's orders (gateway id 2). */
+    private static final long OTHER_GATEWAY = (2L << 56) | (1L << 32);
 
     @TempDir
     private Path journalDir;
@@ -140,7 +142,7 @@ class PreTradeRiskTest
     void shouldMoveTheCollarToTheLastTradeOfAnyGateway() throws IOException
     {
         open(List.of("alice,,,,1000,,"), Map.of());
-        tradeOfAnotherGateway("MSFT", 3_000_000);
+        tradeOfAnotherGateway(5, "MSFT", 3_000_000);
 
         fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(3_300_000);
         fixture.send(fixture.alice);
@@ -155,12 +157,41 @@ class PreTradeRiskTest
         assertThat(fixture.engine.commands()).hasSize(1);
     }
 
+    /**
+     * An operator breaks a trade far from the market (erroneous): the collar goes back around the trade before it, and
+     * around the configured reference once every trade kept is broken. Before, the broken trade stayed the reference
+     * until the next trade.
+     */
+    @Test
+    void shouldCollarAroundTheTradeBeforeABrokenOne() throws IOException
+    {
+        open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L));
+        tradeOfAnotherGateway(17, "MSFT", 3_000_000);
+        tradeOfAnotherGateway(33, "MSFT", 6_000_000);
+        tradeOfAnotherGatewayBroken(33, "MSFT", 6_000_000);
+
+        fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(3_300_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("M2").stock(Symbols.pack("MSFT")).price(3_300_100);
+        fixture.send(fixture.alice);
+        tradeOfAnotherGatewayBroken(17, "MSFT", 3_000_000);
+        fixture.enterOrder("M3").stock(Symbols.pack("MSFT")).price(1_100_000);
+        fixture.send(fixture.alice);
+        fixture.enterOrder("M4").stock(Symbols.pack("MSFT")).price(1_100_100);
+        fixture.send(fixture.alice);
+
+        assertThat(fixture.messages(fixture.alice)).isEqualTo(List.of(
+            new Rejected(T0, "M2", 'X'),
+            new Rejected(T0, "M4", 'X')));
+        assertThat(fixture.engine.commands()).hasSize(2);
+    }
+
     /** A trade on a symbol this gateway does not have (another gateway's) is left out: no collar moves. */
     @Test
     void shouldLeaveOutATradeOnASymbolNotInTheDirectory() throws IOException
     {
         open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L));
-        tradeOfAnotherGateway("GOOG", 3_000_000);
+        tradeOfAnotherGateway(5, "GOOG", 3_000_000);
 
         fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(1_100_000);
         fixture.send(fixture.alice);
@@ -179,7 +210,7 @@ class PreTradeRiskTest
     void shouldCollarAroundTheDaysLastTradesAfterARestart() throws IOException
     {
         open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L, "AAPL", PRICE));
-        tradeOfAnotherGateway("MSFT", 3_000_000);
+        tradeOfAnotherGateway(5, "MSFT", 3_000_000);
         fixture.close();
 
         open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L, "AAPL", PRICE));
@@ -547,13 +578,21 @@ class PreTradeRiskTest
      * Hears a trade of 100 shares between two orders of another gateway (gateway id 2), as the engine's event stream
      * carries it to every gateway.
      *
-     * @param symbol the symbol traded.
-     * @param price  its price, in 1/10000 dollars.
+     * @param matchNumber the execution's match number.
+     * @param symbol      the symbol traded.
+     * @param price       its price, in 1/10000 dollars.
      */
-    private void tradeOfAnotherGateway(final String symbol, final long price)
+    private void tradeOfAnotherGateway(final long matchNumber, final String symbol, final long price)
     {
-        final long otherGateway = (2L << 56) | (1L << 32);
-        fixture.events.executed(T1, 5, symbol, 100, price, otherGateway | 1, 11, Side.BUY, otherGateway | 2, 10, 0, 0);
+        fixture.events.executed(T1, matchNumber, symbol, 100, price, OTHER_GATEWAY | 1, 11, Side.BUY,
+            OTHER_GATEWAY | 2, 10, 0, 0);
+    }
+
+    /** Hears an operator break that trade, as the engine's event stream carries it to every gateway. */
+    private void tradeOfAnotherGatewayBroken(final long matchNumber, final String symbol, final long price)
+    {
+        fixture.events.tradeBroken(T2, matchNumber, symbol, 100, price, OTHER_GATEWAY | 1, 11, OTHER_GATEWAY | 2, 10,
+            (byte)'E');
     }
 
     private void open(final List<String> rows, final Map<String, Long> referencePrices) throws IOException
