@@ -171,6 +171,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private int catchUpsPublished;
     /** The midnight that ends the current trading day, on the clock. */
     private long dayEndNs;
+    /** True from {@link #onClose}: a day ended then starts no next day's stream. */
+    private boolean stopping;
 
     /**
      * @param subscription   the market-data stream.
@@ -276,7 +278,8 @@ final class DispatcherAgent implements Agent, FragmentHandler
             writeDayEnd(workerId);
         }
         System.out.println("[fanout-dispatcher] trading day ended at midnight UTC: stream " + ended.session() +
-            " ended after " + endedMessages + " messages, stream " + day.session() + " started");
+            " ended after " + endedMessages + " messages" +
+            (stopping ? ", at the stop" : ", stream " + day.session() + " started"));
         return 1;
     }
 
@@ -527,6 +530,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     @Override
     public void onClose()
     {
+        stopping = true;
         endDayAtMidnight();
         final long deadlineNs = System.nanoTime() + STOP_MARKER_TIMEOUT_NS;
         boolean pending = true;
