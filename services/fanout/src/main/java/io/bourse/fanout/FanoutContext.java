@@ -7,8 +7,10 @@ import io.bourse.common.config.Credentials;
 import io.bourse.common.config.Settings;
 import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.metrics.MetricsServer;
+import io.bourse.common.time.MonotonicEpochNanoClock;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.file.Path;
@@ -92,6 +94,7 @@ public final class FanoutContext
     private int replayCapacity = REPLAY_CAPACITY_DEFAULT;
     private Supplier<IdleStrategy> idleStrategySupplier;
     private ThreadAffinity threadAffinity = ThreadAffinity.NONE;
+    private EpochNanoClock epochClock = new MonotonicEpochNanoClock();
 
     /**
      * @param settings source of every setting.
@@ -139,6 +142,10 @@ public final class FanoutContext
         if (null == symbolDirectory)
         {
             throw new IllegalStateException("symbolDirectory must be set");
+        }
+        if (null == epochClock)
+        {
+            throw new IllegalStateException("epochClock must be set");
         }
         if (null == credentials)
         {
@@ -451,6 +458,24 @@ public final class FanoutContext
     public FanoutContext threadAffinity(final ThreadAffinity threadAffinity)
     {
         this.threadAffinity = threadAffinity;
+        return this;
+    }
+
+    /** @return the wall clock, ns since the Unix epoch; by default the system's ({@link MonotonicEpochNanoClock}). */
+    public EpochNanoClock epochClock()
+    {
+        return epochClock;
+    }
+
+    /**
+     * @param epochClock the wall clock the fanout reads, ns since the Unix epoch: its time names the run's numbered
+     *                   stream, and its UTC midnight ends the trading day's sessions and names the next day's stream.
+     *                   Set to run a day's end at another time than the host's (a test).
+     * @return this.
+     */
+    public FanoutContext epochClock(final EpochNanoClock epochClock)
+    {
+        this.epochClock = epochClock;
         return this;
     }
 }

@@ -100,8 +100,9 @@ public final class FanoutService implements AutoCloseable
 
             serverChannel = SessionSockets.listen(new InetSocketAddress(ctx.port()));
 
-            final MidnightNanoClock clock = new MidnightNanoClock();
-            final SessionNames sessionNames = SessionNames.startingAt(Instant.now());
+            final MidnightNanoClock clock = new MidnightNanoClock(ctx.epochClock());
+            final SessionNames sessionNames =
+                SessionNames.startingAt(Instant.ofEpochSecond(0, ctx.epochClock().nanoTime()));
             final RingBuffer[] rings = new RingBuffer[ctx.workerCount()];
             final List<WorkerAgent> workers = new ArrayList<>();
             final ManyToOneConcurrentArrayQueue<CatchUpRequest> requests =

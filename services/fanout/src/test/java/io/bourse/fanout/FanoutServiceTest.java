@@ -12,6 +12,7 @@ import io.bourse.common.config.SymbolDirectory;
 import io.bourse.common.config.Symbols;
 import io.bourse.common.metrics.MetricsEndpoint;
 import io.bourse.common.metrics.ReadyEndpoint;
+import io.bourse.common.time.MidnightNanoClock;
 import io.bourse.itch.ItchEvents;
 import io.bourse.itch.MarketDataEncoder;
 import io.bourse.mdpublisher.EngineEventEncoder;
@@ -37,6 +38,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,6 +49,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -714,6 +717,56 @@ class FanoutServiceTest
             new SystemEvent(0, 'M'),
             new SystemEvent(0, 'E'),
             new SystemEvent(0, 'C'));
+    }
+
+    /**
+     * Midnight UTC on the fanout's clock, end to end: the day's sessions end as at a stop, with the day's closing System
+     * Events and End of Session, while the fanout runs on; the ended day's numbered stream can no longer be resumed,
+     * and the next day's, named by its date, numbers its messages from 1.
+     */
+    @Test
+    void shouldEndTheDaysSessionsAtMidnightAndNumberTheNextDaysStreamFromOne() throws Exception
+    {
+        awaitTrue(() -> metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        service.close();
+        final long midnightEpochNs = TimeUnit.DAYS.toNanos(LocalDate.of(2026, 11, 26).toEpochDay());
+        final AtomicLong epochNs = new AtomicLong(midnightEpochNs - TimeUnit.SECONDS.toNanos(2));
+        service = FanoutService.launch(context(tempDir.resolve("credentials.csv")).epochClock(epochNs::get));
+        final int snapshotLength = sbe.snapshotComplete(2);
+        awaitTrue(() -> marketData.offer(sbe.buffer, 0, snapshotLength) > 0 &&
+            metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
+        final Subscriber subscriber = connect();
+        subscriber.login("sub1", "secret1");
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+        final long lastSecondNs = MidnightNanoClock.NANOS_PER_DAY - TimeUnit.SECONDS.toNanos(1);
+        offer(sbe.addOrder(lastSecondNs, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+
+        epochNs.set(midnightEpochNs + TimeUnit.MILLISECONDS.toNanos(100));
+
+        subscriber.receiveUntil(() -> subscriber.endOfSession);
+        assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
+            .containsExactly(
+            new AddOrder(1, 0, lastSecondNs, 1, 'B', 100, "AAPL", 1_500_000),
+            new SystemEvent(0, 'M'),
+            new SystemEvent(0, 'E'),
+            new SystemEvent(0, 'C'));
+
+        final Subscriber endedDay = connect();
+        endedDay.login("sub2", "secret2", "1125235958", 2);
+        endedDay.receiveUntil(() -> 0 != endedDay.rejectReason);
+        assertThat(endedDay.rejectReason).as("the ended day's stream").isEqualTo((byte)'S');
+
+        final long nextDayNs = TimeUnit.MILLISECONDS.toNanos(200);
+        offer(sbe.addOrder(nextDayNs, "AAPL", 2, Side.BUY, 100, 1_500_100));
+        offer(sbe.addOrder(nextDayNs + 1, "AAPL", 3, Side.BUY, 100, 1_500_200));
+        final Subscriber nextDay = connect();
+        nextDay.login("sub2", "secret2", "20261126", 2);
+        nextDay.receiveUntil(() -> nextDay.itch.messages.size() >= 1);
+        assertThat(nextDay.acceptedSession).isEqualTo("20261126");
+        assertThat(nextDay.acceptedSequence).isEqualTo(2);
+        assertThat(nextDay.itch.messages).containsExactly(
+            new AddOrder(1, 0, nextDayNs + 1, 3, 'B', 100, "AAPL", 1_500_200));
     }
 
     @Test
