@@ -720,9 +720,9 @@ class FanoutServiceTest
     }
 
     /**
-     * Midnight UTC on the fanout's clock, end to end: the day's sessions end as at a stop, with the day's closing System
-     * Events and End of Session, while the fanout runs on; the ended day's numbered stream can no longer be resumed,
-     * and the next day's, named by its date, numbers its messages from 1.
+     * Midnight UTC on the fanout's clock, end to end: the day's sessions end as at a stop, with the day's closing
+     * System Events and End of Session, while the fanout runs on; the ended day's numbered stream can no longer be
+     * resumed, and the next day's, named by its date, numbers its messages from 1.
      */
     @Test
     void shouldEndTheDaysSessionsAtMidnightAndNumberTheNextDaysStreamFromOne() throws Exception
