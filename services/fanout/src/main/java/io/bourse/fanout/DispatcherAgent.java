@@ -171,7 +171,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
     private int catchUpsPublished;
     /** The midnight that ends the current trading day, on the clock. */
     private long dayEndNs;
-    /** True from {@link #onClose}: a day ended then starts no next day's stream. */
+    /** True from {@link #onClose}: the log of a day ended then names no next day's stream as started. */
     private boolean stopping;
 
     /**

@@ -15,34 +15,43 @@ import java.nio.file.Path;
  * it replays, those after the positions its journals had answered, {@link EventPositions}, or none without the event
  * archive), and so that a broken trade (engine TradeBroken, an operator's BreakTrade) gives the reference back to the
  * trade before it: a trade broken as clearly erroneous must not centre the collar on its price. The last
- * {@value #TRADES} trades of each symbol are kept; when all of them are broken the reference is the configured one
- * again, the trades before them being gone. Kept in the day's journal directory, in a file mapped into memory, so
- * that a store reaches the page cache (it survives a crash of the process) without a system call; it is never forced.
+ * {@value #TRADES} trades of each symbol are kept, so an erroneous order's executions (one per resting order it took)
+ * can all be broken and the reference is the trade before them, as long as they are no more than that; when every
+ * trade kept is broken the reference is the configured one again, the trades before them being gone. Kept in the
+ * day's journal directory, in a file mapped into memory, so that a store reaches the page cache (it survives a crash
+ * of the process) without a system call; it is never forced.
  * <pre>
- *   File {@value #FILE_NAME}, native byte order, for each symbol of the directory, 144 bytes at 144 (Stock Locate - 1):
+ *   File {@value #FILE_NAME}, native byte order, for each symbol of the directory, 1,056 bytes at 1,056 x (Stock
+ *   Locate - 1):
  *   +--------+--------+--------------------------------------------------------------------------+
  *   | Offset | Length | Field                                                                    |
  *   +--------+--------+--------------------------------------------------------------------------+
  *   |      0 |      8 | Symbol, packed (io.bourse.common.config.Symbols); 0: none                |
- *   |      8 |      8 | Trades stored today, n; the newest is in slot (n - 1) mod 8              |
- *   | 16 + i |     16 | Slot i, 0 to 7: the trade's Match Number (8), then its price in          |
+ *   |      8 |      8 | Trades stored today, n; trade k (0 to n - 1) is in slot k mod 65, and     |
+ *   |        |        | the newest 64 (n - 64 to n - 1) are kept                                 |
+ *   | 16 + i |     16 | Slot i, 0 to 64: the trade's Match Number (8), then its price in         |
  *   |   x 16 |        | 1/10000 dollars (8), 0 once the trade is broken                          |
  *   +--------+--------+--------------------------------------------------------------------------+
  * </pre>
  * An entry whose symbol is not the directory's at that locate (a gateway restarted with other symbols) is no reference.
- * Match numbers grow with each trade of a symbol (the engine's shard numbers its executions in order), so a trade whose
- * match number is not above the newest stored is one already stored (an engine event replayed after a restart) and is
- * left out. A trade's slot is written before the count that makes it the newest, so a crash in between leaves the
- * previous trades as they were; the replayed event stores it again. The only copy of the last trades:
- * {@link PreTradeRisk} reads and stores them here, by the symbol's directory entry (no lookup of its own). Used by the
- * gateway agent's thread; opened and closed by the {@link JournalStore}.
+ * A symbol's trades are its shard's executions, whose match numbers grow from trade to trade and from run to run
+ * (io.bourse.common.EngineNumbering: the host's wall clock not set back between two runs), so a trade whose match
+ * number is not above the newest stored is one already stored (an engine event replayed after a restart) and is left
+ * out. A new trade goes into the one slot that holds no kept trade, and the count that makes it the newest is written
+ * after it, so a crash in between leaves the kept trades as they were; the replayed event stores it again. A file of
+ * an earlier version ({@code collar-references}, one trade per symbol, before stop 100) is not read: a gateway of this
+ * version restarted on a day that one began collars around the configured references until each symbol trades. The
+ * only copy of the last trades: {@link PreTradeRisk} reads and stores them here, by the symbol's directory entry (no
+ * lookup of its own). Used by the gateway agent's thread; opened and closed by the {@link JournalStore}.
  */
 final class CollarReferences implements AutoCloseable
 {
     /** Name of the file in the day's journal directory (not a journal's suffix). */
     static final String FILE_NAME = "collar-trades";
     /** Trades kept per symbol. */
-    static final int TRADES = 8;
+    static final int TRADES = 64;
+    /** Slots per symbol: one more than the trades kept, for the next trade to be written into while they are read. */
+    private static final int SLOTS = TRADES + 1;
     private static final int SYMBOL_OFFSET = 0;
     private static final int COUNT_OFFSET = 8;
     private static final int SLOTS_OFFSET = 16;
@@ -50,7 +59,7 @@ final class CollarReferences implements AutoCloseable
     private static final int MATCH_NUMBER_OFFSET = 0;
     private static final int PRICE_OFFSET = 8;
     /** Length of a symbol's entry. */
-    static final int ENTRY_LENGTH = SLOTS_OFFSET + TRADES * SLOT_LENGTH;
+    static final int ENTRY_LENGTH = SLOTS_OFFSET + SLOTS * SLOT_LENGTH;
 
     /** The file's mapping; null for references in memory only. */
     private final MappedByteBuffer mapping;
@@ -116,7 +125,7 @@ final class CollarReferences implements AutoCloseable
 
     /**
      * Stores a trade as its symbol's newest, unless it is one already stored (its match number is not above the
-     * newest's); the oldest of {@value #TRADES} is dropped.
+     * newest's); the oldest of {@value #TRADES} kept is dropped.
      *
      * @param entry       a symbol of the directory the file was opened with.
      * @param matchNumber the trade's engine match number, positive.
@@ -145,7 +154,7 @@ final class CollarReferences implements AutoCloseable
     }
 
     /**
-     * A trade broken: it is no reference from now on. A trade not among the symbol's stored ones (older, or of a
+     * A trade broken: it is no reference from now on. A trade not among the symbol's kept ones (older, or of a
      * symbol whose entry holds another's) is left out.
      *
      * @param entry       a symbol of the directory the file was opened with.
@@ -182,6 +191,6 @@ final class CollarReferences implements AutoCloseable
 
     private static int slot(final int entryOffset, final long trade)
     {
-        return entryOffset + SLOTS_OFFSET + (int)(trade % TRADES) * SLOT_LENGTH;
+        return entryOffset + SLOTS_OFFSET + (int)(trade % SLOTS) * SLOT_LENGTH;
     }
 }

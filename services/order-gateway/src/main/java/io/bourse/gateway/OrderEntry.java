@@ -1027,10 +1027,10 @@ final class OrderEntry
     }
 
     /**
-     * Engine OrderExecuted, for every trade on the shards: its price becomes the symbol's collar reference; OUCH
-     * Executed to the taker's session (liquidity removed) and the maker's (added), or to both with liquidity flag
-     * closing cross for an execution in the closing cross, when this gateway owns them, with the same match number,
-     * shares and price.
+     * Engine OrderExecuted, for every trade on the shards: its price becomes the symbol's collar reference (unless the
+     * trade is already stored: an event replayed after a restart, {@link CollarReferences}); OUCH Executed to the
+     * taker's session (liquidity removed) and the maker's (added), or to both with liquidity flag closing cross for an
+     * execution in the closing cross, when this gateway owns them, with the same match number, shares and price.
      *
      * @param timestampNs        event time.
      * @param sequenceNumber     the event's shard sequence number.

@@ -66,32 +66,36 @@ class CollarReferencesTest
     {
         final SymbolDirectory symbols = SymbolDirectory.parse("AAPL@0,MSFT@1");
         final SymbolDirectory.Entry msft = entry(symbols, "MSFT");
+        final int last = CollarReferences.TRADES + 2;
         try (CollarReferences references = CollarReferences.open(dir, symbols))
         {
-            for (int trade = 1; trade <= 10; trade++)
+            for (int trade = 1; trade <= last; trade++)
             {
                 references.store(msft, matchNumber(trade), 3_000_000 + trade);
             }
-            references.broken(msft, matchNumber(10));
-            assertThat(references.price(msft)).isEqualTo(3_000_009);
-            references.broken(msft, matchNumber(8));
-            assertThat(references.price(msft)).as("a trade broken behind the newest").isEqualTo(3_000_009);
-            references.broken(msft, matchNumber(9));
-            assertThat(references.price(msft)).isEqualTo(3_000_007);
+            references.broken(msft, matchNumber(last));
+            assertThat(references.price(msft)).isEqualTo(3_000_000 + last - 1);
+            references.broken(msft, matchNumber(last - 2));
+            assertThat(references.price(msft)).as("a trade broken behind the newest").isEqualTo(3_000_000 + last - 1);
+            references.broken(msft, matchNumber(last - 1));
+            assertThat(references.price(msft)).isEqualTo(3_000_000 + last - 3);
             references.broken(msft, matchNumber(2));
-            references.broken(entry(symbols, "AAPL"), matchNumber(7));
-            assertThat(references.price(msft)).as("a trade no longer kept, and another symbol's").isEqualTo(3_000_007);
+            references.broken(entry(symbols, "AAPL"), matchNumber(last - 3));
+            assertThat(references.price(msft)).as("a trade no longer kept, and another symbol's")
+                .isEqualTo(3_000_000 + last - 3);
         }
 
         try (CollarReferences references = CollarReferences.open(dir, symbols))
         {
-            assertThat(references.price(msft)).isEqualTo(3_000_007);
-            for (int trade = 3; trade <= 7; trade++)
+            assertThat(references.price(msft)).isEqualTo(3_000_000 + last - 3);
+            for (int trade = 4; trade <= last - 3; trade++)
             {
                 references.broken(msft, matchNumber(trade));
             }
-            assertThat(references.price(msft)).as("the trades before the last 8 are not kept").isZero();
-            references.store(msft, matchNumber(11), 3_100_000);
+            assertThat(references.price(msft)).as("the oldest trade kept").isEqualTo(3_000_003);
+            references.broken(msft, matchNumber(3));
+            assertThat(references.price(msft)).as("the trades before the last 64 are not kept").isZero();
+            references.store(msft, matchNumber(last + 1), 3_100_000);
             assertThat(references.price(msft)).isEqualTo(3_100_000);
         }
     }

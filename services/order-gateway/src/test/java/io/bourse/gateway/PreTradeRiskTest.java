@@ -158,17 +158,23 @@ class PreTradeRiskTest
     }
 
     /**
-     * An operator breaks a trade far from the market (erroneous): the collar goes back around the trade before it, and
-     * around the configured reference once every trade kept is broken. Before, the broken trade stayed the reference
-     * until the next trade.
+     * An operator breaks the 10 executions of an order that swept the book far from the market (erroneous): the collar
+     * goes back around the trade before them, and around the configured reference once every trade kept is broken.
+     * Before, the last broken trade stayed the reference until the next trade.
      */
     @Test
-    void shouldCollarAroundTheTradeBeforeABrokenOne() throws IOException
+    void shouldCollarAroundTheTradeBeforeBrokenOnes() throws IOException
     {
         open(List.of("alice,,,,1000,,"), Map.of("MSFT", 1_000_000L));
         tradeOfAnotherGateway(17, "MSFT", 3_000_000);
-        tradeOfAnotherGateway(33, "MSFT", 6_000_000);
-        tradeOfAnotherGatewayBroken(33, "MSFT", 6_000_000);
+        for (int execution = 1; execution <= 10; execution++)
+        {
+            tradeOfAnotherGateway(17 + execution * 16L, "MSFT", 6_000_000 + execution * 100L);
+        }
+        for (int execution = 1; execution <= 10; execution++)
+        {
+            tradeOfAnotherGatewayBroken(17 + execution * 16L, "MSFT", 6_000_000 + execution * 100L);
+        }
 
         fixture.enterOrder("M1").stock(Symbols.pack("MSFT")).price(3_300_000);
         fixture.send(fixture.alice);
