@@ -702,21 +702,11 @@ class FanoutServiceTest
     @Test
     void shouldEndEveryStreamWithTheSystemEventsOfTheEndOfTheDayThenEndOfSessionWhenTheFanoutStops() throws Exception
     {
-        final Subscriber subscriber = connect();
-        subscriber.login("sub1", "secret1");
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
-        offer(sbe.addOrder(T, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+        final Subscriber subscriber = subscriberWithOneOrder(T);
 
         service.close();
 
-        subscriber.receiveUntil(() -> subscriber.endOfSession);
-        assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
-            .containsExactly(
-            new AddOrder(1, 0, T, 1, 'B', 100, "AAPL", 1_500_000),
-            new SystemEvent(0, 'M'),
-            new SystemEvent(0, 'E'),
-            new SystemEvent(0, 'C'));
+        assertDayClosedAfterTheOrder(subscriber, T);
     }
 
     /**
@@ -735,22 +725,12 @@ class FanoutServiceTest
         final int snapshotLength = sbe.snapshotComplete(2);
         awaitTrue(() -> marketData.offer(sbe.buffer, 0, snapshotLength) > 0 &&
             metricsContain("bourse_fanout_market_data_recoveries_total 1.0\n"));
-        final Subscriber subscriber = connect();
-        subscriber.login("sub1", "secret1");
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
         final long lastSecondNs = MidnightNanoClock.NANOS_PER_DAY - TimeUnit.SECONDS.toNanos(1);
-        offer(sbe.addOrder(lastSecondNs, "AAPL", 1, Side.BUY, 100, 1_500_000));
-        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+        final Subscriber subscriber = subscriberWithOneOrder(lastSecondNs);
 
         epochNs.set(midnightEpochNs + TimeUnit.MILLISECONDS.toNanos(100));
 
-        subscriber.receiveUntil(() -> subscriber.endOfSession);
-        assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
-            .containsExactly(
-            new AddOrder(1, 0, lastSecondNs, 1, 'B', 100, "AAPL", 1_500_000),
-            new SystemEvent(0, 'M'),
-            new SystemEvent(0, 'E'),
-            new SystemEvent(0, 'C'));
+        assertDayClosedAfterTheOrder(subscriber, lastSecondNs);
 
         final Subscriber endedDay = connect();
         endedDay.login("sub2", "secret2", "1125235958", 2);
@@ -1203,6 +1183,30 @@ class FanoutServiceTest
             book.put(orderReferenceNumber,
                 new Resting(order.stock(), order.side(), order.shares() - shares, order.price()));
         }
+    }
+
+    /** @return a subscriber to every symbol that has received its session's start, then one Add Order of AAPL. */
+    private Subscriber subscriberWithOneOrder(final long timestampNs) throws IOException
+    {
+        final Subscriber subscriber = connect();
+        subscriber.login("sub1", "secret1");
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES);
+        offer(sbe.addOrder(timestampNs, "AAPL", 1, Side.BUY, 100, 1_500_000));
+        subscriber.receiveUntil(() -> subscriber.itch.messages.size() >= SESSION_START_MESSAGES + 1);
+        return subscriber;
+    }
+
+    /** Waits for End of Session: after the order, the day's closing System Events M, E and C, and nothing else. */
+    private static void assertDayClosedAfterTheOrder(final Subscriber subscriber, final long timestampNs)
+        throws IOException
+    {
+        subscriber.receiveUntil(() -> subscriber.endOfSession);
+        assertThat(subscriber.itch.messages.subList(SESSION_START_MESSAGES, subscriber.itch.messages.size()))
+            .containsExactly(
+            new AddOrder(1, 0, timestampNs, 1, 'B', 100, "AAPL", 1_500_000),
+            new SystemEvent(0, 'M'),
+            new SystemEvent(0, 'E'),
+            new SystemEvent(0, 'C'));
     }
 
     /**
