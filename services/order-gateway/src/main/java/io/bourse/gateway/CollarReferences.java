@@ -27,7 +27,7 @@ import java.nio.file.Path;
  *   | Offset | Length | Field                                                                    |
  *   +--------+--------+--------------------------------------------------------------------------+
  *   |      0 |      8 | Symbol, packed (io.bourse.common.config.Symbols); 0: none                |
- *   |      8 |      8 | Trades stored today, n; trade k (0 to n - 1) is in slot k mod 65, and     |
+ *   |      8 |      8 | Trades stored today, n; trade k (0 to n - 1) is in slot k mod 65, and    |
  *   |        |        | the newest 64 (n - 64 to n - 1) are kept                                 |
  *   | 16 + i |     16 | Slot i, 0 to 64: the trade's Match Number (8), then its price in         |
  *   |   x 16 |        | 1/10000 dollars (8), 0 once the trade is broken                          |
