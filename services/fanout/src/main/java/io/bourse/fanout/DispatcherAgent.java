@@ -205,7 +205,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
         this.referenceData = referenceData;
         this.clock = clock;
         this.sessionNames = sessionNames;
-        this.dayEndNs = nextMidnightNs(clock.nanosSinceMidnight());
+        this.dayEndNs = MidnightNanoClock.nextMidnight(clock.nanosSinceMidnight());
         this.recovery = recovery;
         this.workerRings = workerRings;
         this.requests = requests;
@@ -269,7 +269,7 @@ final class DispatcherAgent implements Agent, FragmentHandler
             clock.startDate().plusDays(Math.floorDiv(nowNs, MidnightNanoClock.NANOS_PER_DAY))));
         dayEndRecord.putLong(DAY_ORDINAL_OFFSET, ended.ordinal());
         dayEndRecord.putLong(CLOSING_TIMESTAMP_OFFSET, closingNs);
-        dayEndNs = nextMidnightNs(nowNs);
+        dayEndNs = MidnightNanoClock.nextMidnight(nowNs);
         catchUps.clear();
         waitingRequests.forEach(ArrayDeque::clear);
         replay.startDay();
@@ -281,11 +281,6 @@ final class DispatcherAgent implements Agent, FragmentHandler
             " ended after " + endedMessages + " messages" +
             (stopping ? ", at the stop" : ", stream " + day.session() + " started"));
         return 1;
-    }
-
-    private static long nextMidnightNs(final long nowNs)
-    {
-        return (Math.floorDiv(nowNs, MidnightNanoClock.NANOS_PER_DAY) + 1) * MidnightNanoClock.NANOS_PER_DAY;
     }
 
     /**

@@ -148,7 +148,7 @@ final class Executions
     {
         if (clockNs >= nextDayNs)
         {
-            nextDayNs = (clockNs / MidnightNanoClock.NANOS_PER_DAY + 1) * MidnightNanoClock.NANOS_PER_DAY;
+            nextDayNs = MidnightNanoClock.nextMidnight(clockNs);
             sparePages.addAll(pages);
             pages.clear();
             tail = null;

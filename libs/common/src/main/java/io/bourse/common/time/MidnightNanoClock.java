@@ -65,6 +65,18 @@ public final class MidnightNanoClock
     }
 
     /**
+     * The midnight UTC that ends the day of a time on a clock counting from some midnight, e.g. the end of the trading
+     * day a clock reading falls in.
+     *
+     * @param midnightNs nanoseconds since the midnight UTC of some day, e.g. {@link #nanosSinceMidnight()}.
+     * @return the first midnight after it, nanoseconds since the same midnight: a whole number of days.
+     */
+    public static long nextMidnight(final long midnightNs)
+    {
+        return (Math.floorDiv(midnightNs, NANOS_PER_DAY) + 1) * NANOS_PER_DAY;
+    }
+
+    /**
      * The difference of two times since midnight that may count from different midnights: a message's Timestamp (a
      * time of day) and a receipt time of a clock started days before, or two processes started on different dates.
      *

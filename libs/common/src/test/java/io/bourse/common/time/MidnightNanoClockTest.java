@@ -78,6 +78,17 @@ class MidnightNanoClockTest
     }
 
     @Test
+    void shouldFindTheMidnightThatEndsTheDayOfATime()
+    {
+        assertThat(MidnightNanoClock.nextMidnight(0)).isEqualTo(NANOS_PER_DAY);
+        assertThat(MidnightNanoClock.nextMidnight(NANOS_PER_DAY - 1)).isEqualTo(NANOS_PER_DAY);
+        assertThat(MidnightNanoClock.nextMidnight(NANOS_PER_DAY)).as("a midnight starts its day")
+            .isEqualTo(2 * NANOS_PER_DAY);
+        assertThat(MidnightNanoClock.nextMidnight(2 * NANOS_PER_DAY + TEN_AM_NS)).isEqualTo(3 * NANOS_PER_DAY);
+        assertThat(MidnightNanoClock.nextMidnight(-1)).as("a time before the clock's midnight").isZero();
+    }
+
+    @Test
     void shouldCloseADayAfterItsLastMessageOnItsLastNanosecondOrLaterWhenThatMessageCarriesTheNextDaysTime()
     {
         final long second = 1_000_000_000L;
